@@ -1,0 +1,158 @@
+package razzia
+
+import "fmt"
+
+// An EventKind says what happened.
+type EventKind uint8
+
+// The kinds of event.
+const (
+	EventDraw         EventKind = iota + 1 // Seat drew Card: loot to the row, police to the track
+	EventThieves                           // Seat used thieves to take Cards from the row
+	EventAuction                           // an auction of kind Auction began, initiated by Seat
+	EventBid                               // Seat bid Cheque
+	EventPass                              // Seat passed
+	EventWin                               // Seat won with Cheque: took Cards and the Centre cheque face down
+	EventNoWinner                          // everybody passed: Cards left the game (seventh) or stayed (police)
+	EventRoundEnd                          // Round ended (PoliceLimit: by the police limit) and was scored
+	EventGameOver                          // the game is over; Winners won
+)
+
+// An Event is one thing that happened in a game, for logs and narration.
+// Only the fields its kind names are set.
+type Event struct {
+	Kind        EventKind
+	Seat        int
+	Card        Kind
+	Cards       []Kind
+	Cheque      int
+	Centre      int
+	Auction     AuctionKind
+	Police      int // police on the track after a police draw
+	Round       int
+	PoliceLimit bool
+	Scores      []Score // EventRoundEnd: each seat's score for the round
+	Winners     []int   // EventGameOver
+}
+
+// appendEvents appends what the move m did, seen from the states before and after it.
+func appendEvents(ev []Event, before *State, m Move, after *State) []Event {
+	seat := int(before.toMove)
+	switch m.Action {
+	case ActionDraw:
+		e := Event{Kind: EventDraw, Seat: seat, Card: m.Card}
+		if m.Card == Police {
+			e.Police = int(before.police) + 1
+		}
+		ev = append(ev, e)
+	case ActionThieves:
+		ev = append(ev, Event{Kind: EventThieves, Seat: seat, Cards: append([]Kind(nil), m.Take[:m.Taken()]...)})
+	case ActionBid:
+		ev = append(ev, Event{Kind: EventBid, Seat: seat, Cheque: int(m.Cheque)})
+	case ActionPass:
+		ev = append(ev, Event{Kind: EventPass, Seat: seat})
+	}
+	if before.phase == PhaseTurn && after.phase == PhaseAuction {
+		ev = append(ev, Event{Kind: EventAuction, Seat: seat, Auction: after.auction})
+	}
+	if before.phase == PhaseAuction && after.phase != PhaseAuction {
+		cheque, winner := before.HighBid()
+		if m.Action == ActionBid {
+			cheque, winner = int(m.Cheque), seat
+		}
+		e := Event{Kind: EventNoWinner, Seat: winner, Auction: before.auction, Cards: before.Row(), Cheque: cheque}
+		if winner >= 0 {
+			e.Kind, e.Centre = EventWin, int(before.centre)
+		}
+		ev = append(ev, e)
+	}
+	if after.round != before.round || (after.phase == PhaseOver && before.phase != PhaseOver) {
+		r := int(before.round)
+		scores := after.Scores(r)
+		ev = append(ev, Event{Kind: EventRoundEnd, Round: r, Scores: scores[:after.players:after.players],
+			PoliceLimit: m.Action == ActionDraw && m.Card == Police})
+		if after.phase == PhaseOver {
+			ev = append(ev, Event{Kind: EventGameOver, Winners: after.Winners()})
+		}
+	}
+	return ev
+}
+
+// Narrate describes the event in an English sentence, naming the players.
+func Narrate(e Event, players []string) string {
+	name := func(seat int) string {
+		if seat >= 0 && seat < len(players) {
+			return players[seat]
+		}
+		return fmt.Sprintf("seat %d", seat+1)
+	}
+	switch e.Kind {
+	case EventDraw:
+		if e.Card == Police {
+			return fmt.Sprintf("%s draws police (%d on the track).", name(e.Seat), e.Police)
+		}
+		return fmt.Sprintf("%s draws %s.", name(e.Seat), article(e.Card))
+	case EventThieves:
+		return fmt.Sprintf("%s uses %s to take %s.", name(e.Seat), Thief.Plural(len(e.Cards)), cardList(e.Cards))
+	case EventAuction:
+		switch e.Auction {
+		case PoliceAuction:
+			return "Police auction."
+		case SeventhAuction:
+			return "The row is full: auction."
+		}
+		return fmt.Sprintf("%s calls a forced auction.", name(e.Seat))
+	case EventBid:
+		return fmt.Sprintf("%s bids %d.", name(e.Seat), e.Cheque)
+	case EventPass:
+		return fmt.Sprintf("%s passes.", name(e.Seat))
+	case EventWin:
+		return fmt.Sprintf("%s wins with %d: takes %s and cheque %d face down.", name(e.Seat), e.Cheque, cardList(e.Cards), e.Centre)
+	case EventNoWinner:
+		if e.Auction == SeventhAuction {
+			return fmt.Sprintf("Nobody bids: %s leave the game.", cardList(e.Cards))
+		}
+		return "Nobody bids: the row stays."
+	case EventRoundEnd:
+		if e.PoliceLimit {
+			return fmt.Sprintf("Raid! Round %d ends with the last police card.", e.Round)
+		}
+		return fmt.Sprintf("Round %d ends: every cheque is spent.", e.Round)
+	case EventGameOver:
+		names := make([]string, len(e.Winners))
+		for i, w := range e.Winners {
+			names[i] = name(w)
+		}
+		if len(names) == 1 {
+			return names[0] + " wins the game."
+		}
+		return joinAnd(names) + " share the win."
+	}
+	return ""
+}
+
+func article(k Kind) string {
+	switch k.Name()[0] {
+	case 'a', 'e', 'i', 'o', 'u':
+		return "an " + k.Name()
+	}
+	return "a " + k.Name()
+}
+
+// cardList describes cards grouped by kind: "2 cars, 1 driver and 1 ring".
+func cardList(cards []Kind) string {
+	if len(cards) == 0 {
+		return "no cards"
+	}
+	var count Holdings
+	for _, k := range cards {
+		count[k]++
+	}
+	var parts []string
+	for _, k := range Kinds {
+		if count[k] > 0 {
+			parts = append(parts, k.Plural(int(count[k])))
+		}
+	}
+	return joinAnd(parts)
+}

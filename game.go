@@ -1,0 +1,175 @@
+package razzia
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// Setup describes a new game.
+type Setup struct {
+	// Players are the names in seating order, clockwise; 2 to 5.
+	Players []string
+	// Cheques are the cheque sets in seat order: nil for the rulebook sets
+	// A, B, ... in seat order (as in a record), or a permutation of them,
+	// such as DealCheques returns (R4).
+	Cheques [][]int
+	// Seed, when set, lets the game draw cards itself: a draw that names no
+	// card reveals one chosen uniformly from the undrawn cards by ChaCha8
+	// keyed with the seed and the number of cards drawn so far, so a seed and
+	// the moves always give the same cards. A server keeps it secret: it is
+	// the order of the deck.
+	Seed []byte
+}
+
+// Game is the checked game API: it names players in its errors, resolves
+// chance from its seed, and keeps the moves (its record) and an event log.
+// The zero Game is not usable; create one with NewGame.
+type Game struct {
+	state   State
+	players []string
+	cheques [][]int
+	seed    []byte
+	moves   []Move
+	events  []Event
+}
+
+// MaxNameLen is the longest player name a game accepts, in bytes.
+const MaxNameLen = 64
+
+// NewGame starts a game.
+func NewGame(setup Setup) (*Game, error) {
+	n := len(setup.Players)
+	if n < MinPlayers || n > MaxPlayers {
+		return nil, fmt.Errorf("%w: %d players; Razzia is for %d to %d", ErrSetup, n, MinPlayers, MaxPlayers)
+	}
+	for i, name := range setup.Players {
+		if err := checkName(name); err != nil {
+			return nil, fmt.Errorf("%w: player %d: %v", ErrSetup, i+1, err)
+		}
+	}
+	s, err := NewState(n, setup.Cheques)
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{
+		state:   s,
+		players: append([]string(nil), setup.Players...),
+		seed:    append([]byte(nil), setup.Seed...),
+	}
+	for _, set := range setup.Cheques {
+		g.cheques = append(g.cheques, append([]int(nil), set...))
+	}
+	return g, nil
+}
+
+// checkName rejects names that cannot be shown: empty, too long, or with
+// control characters.
+func checkName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return errors.New("the name is empty")
+	case len(name) > MaxNameLen:
+		return fmt.Errorf("the name is longer than %d bytes", MaxNameLen)
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0xfffd {
+			return fmt.Errorf("the name %q has a control or invalid character", name)
+		}
+	}
+	return nil
+}
+
+// Players returns the names in seating order.
+func (g *Game) Players() []string { return append([]string(nil), g.players...) }
+
+// State returns a copy of the game's state.
+func (g *Game) State() State { return g.state }
+
+// Moves returns the moves played so far, every draw naming its card.
+func (g *Game) Moves() []Move { return append([]Move(nil), g.moves...) }
+
+// Events returns what has happened so far, in order.
+func (g *Game) Events() []Event { return append([]Event(nil), g.events...) }
+
+// LegalMoves returns the moves the player to move may make (see State.LegalMoves).
+func (g *Game) LegalMoves() []Move { return g.state.LegalMoves(nil) }
+
+// A View is what one seat may see: everything on the table and the
+// composition of the undrawn cards, but never their order (the seed).
+// Razzia has no other secrets: cheques face down were won in the open.
+type View struct {
+	Seat    int      // the seat it is for; -1 for a spectator
+	Players []string // names in seating order
+	State   State    // the public state
+	Legal   []Move   // the seat's legal moves when it is to move, else nil
+}
+
+// View returns what the seat may see; seat -1 is a spectator.
+func (g *Game) View(seat int) View {
+	v := View{Seat: seat, Players: g.Players(), State: g.state}
+	if seat >= 0 && seat == g.state.ToMove() {
+		v.Legal = g.LegalMoves()
+	}
+	return v
+}
+
+// Play checks m and plays it for the player to move. A draw that names no
+// card is resolved from the game's seed. An illegal move returns a
+// *MoveError and changes nothing.
+func (g *Game) Play(m Move) error {
+	if m.Action == ActionDraw && m.Card == NoKind && g.state.phase == PhaseTurn && g.state.deckLeft > 0 {
+		if len(g.seed) == 0 {
+			return g.named(&MoveError{Move: m, Seat: g.state.ToMove(), Err: ErrNoChance,
+				detail: "the card must be named: this game has no seed to draw with"})
+		}
+		m.Card = g.chance()
+	}
+	if err := g.state.check(m); err != nil {
+		return g.named(err)
+	}
+	before := g.state
+	g.state.Apply(m)
+	g.moves = append(g.moves, m)
+	g.events = appendEvents(g.events, &before, m, &g.state)
+	return nil
+}
+
+// PlayToken parses a record token and plays it.
+func (g *Game) PlayToken(token string) error {
+	m, err := ParseMove(token)
+	if err != nil {
+		return err
+	}
+	return g.Play(m)
+}
+
+func (g *Game) named(err *MoveError) error {
+	if err.Seat >= 0 {
+		err.Player = g.players[err.Seat]
+	}
+	return err
+}
+
+// chance picks the next card from the seed and the number of cards drawn.
+func (g *Game) chance() Kind {
+	var buf [8]byte
+	binary.BigEndian.PutUint64(buf[:], uint64(DeckSize-g.state.deckLeft))
+	key := sha256.Sum256(append(append([]byte("razzia draw\x00"), g.seed...), buf[:]...))
+	return g.state.RandomCard(rand.New(rand.NewChaCha8(key)))
+}
+
+// Record returns the game's record.
+func (g *Game) Record() *Record {
+	r := &Record{Format: RecordFormat, Players: g.Players(), Moves: make([]string, len(g.moves))}
+	for _, set := range g.cheques {
+		r.Cheques = append(r.Cheques, append([]int(nil), set...))
+	}
+	for i, m := range g.moves {
+		r.Moves[i] = m.String()
+	}
+	return r
+}

@@ -1,0 +1,3 @@
+module github.com/razziagame/razzia
+
+go 1.26.8

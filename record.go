@@ -1,0 +1,136 @@
+package razzia
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// RecordFormat is the format name of the game record this package reads and writes.
+const RecordFormat = "razzia-record/1"
+
+// MaxRecordSize is the largest record ReadRecord accepts, in bytes; a
+// complete game needs a few kilobytes.
+const MaxRecordSize = 1 << 20
+
+// ErrRecord is the sentinel for a malformed record file.
+var ErrRecord = errors.New("malformed record")
+
+// A Record is a game record (RECORD.md): the players, the cheque sets and
+// every move, draws naming their cards.
+type Record struct {
+	Format  string   `json:"format"`
+	Players []string `json:"players"`
+	Cheques [][]int  `json:"cheques,omitempty"` // nil: the rulebook sets in seat order
+	Moves   []string `json:"moves"`             // record tokens
+}
+
+// A RecordError reports a malformed record or an illegal move in one.
+type RecordError struct {
+	Move  int    // the 1-based index into the moves; 0 when the file itself is malformed
+	Token string // the move's token as written
+	Err   error  // a *MoveError, a *SyntaxError, or wraps ErrRecord
+}
+
+func (e *RecordError) Error() string {
+	if e.Move == 0 {
+		return e.Err.Error()
+	}
+	return fmt.Sprintf("move %d (%s): %v", e.Move, e.Token, e.Err)
+}
+
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// ReadRecord reads a record. Unknown top-level fields are ignored; the
+// format, the players and the cheques are checked, the moves are not (Game
+// replays them).
+func ReadRecord(r io.Reader) (*Record, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxRecordSize+1))
+	if err != nil {
+		return nil, malformed("cannot read the record: %v", err)
+	}
+	if len(data) > MaxRecordSize {
+		return nil, malformed("the record is larger than %d bytes", MaxRecordSize)
+	}
+	var raw struct {
+		Format  *string           `json:"format"`
+		Players []string          `json:"players"`
+		Cheques [][]int           `json:"cheques"`
+		Moves   []json.RawMessage `json:"moves"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&raw); err != nil {
+		return nil, malformed("the record is not a valid JSON object: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, malformed("the record has data after its JSON object")
+	}
+	switch {
+	case raw.Format == nil:
+		return nil, malformed(`the record has no "format" (want %q)`, RecordFormat)
+	case *raw.Format != RecordFormat:
+		return nil, malformed("the record's format is %q, not %q", *raw.Format, RecordFormat)
+	case raw.Moves == nil:
+		return nil, malformed(`the record has no "moves" list`)
+	}
+	rec := &Record{Format: *raw.Format, Players: raw.Players, Cheques: raw.Cheques, Moves: make([]string, len(raw.Moves))}
+	for i, m := range raw.Moves {
+		if err := json.Unmarshal(m, &rec.Moves[i]); err != nil {
+			return nil, &RecordError{Move: i + 1, Token: string(m),
+				Err: fmt.Errorf("%w: a move is a string such as \"draw police\", not %s", ErrRecord, m)}
+		}
+	}
+	if _, err := rec.newGame(); err != nil {
+		return nil, &RecordError{Err: fmt.Errorf("%w: %w", ErrRecord, err)}
+	}
+	return rec, nil
+}
+
+func malformed(format string, args ...any) error {
+	return &RecordError{Err: fmt.Errorf("%w: %s", ErrRecord, fmt.Sprintf(format, args...))}
+}
+
+func (r *Record) newGame() (*Game, error) {
+	return NewGame(Setup{Players: r.Players, Cheques: r.Cheques})
+}
+
+// Game replays the record. On an illegal or malformed move it returns the
+// game as it stood before that move and a *RecordError naming it.
+func (r *Record) Game() (*Game, error) {
+	g, err := r.newGame()
+	if err != nil {
+		return nil, &RecordError{Err: fmt.Errorf("%w: %w", ErrRecord, err)}
+	}
+	for i, tok := range r.Moves {
+		m, err := ParseMove(tok)
+		if err == nil && m.Action == ActionDraw && m.Card == NoKind {
+			err = &SyntaxError{Token: tok, Err: ErrSyntax, msg: "a draw in a record names the card revealed, such as draw police"}
+		}
+		if err == nil {
+			err = g.Play(m)
+		}
+		if err != nil {
+			return g, &RecordError{Move: i + 1, Token: tok, Err: err}
+		}
+	}
+	return g, nil
+}
+
+// WriteTo writes the record as indented JSON, one move per line.
+func (r *Record) WriteTo(w io.Writer) (int64, error) {
+	out := *r
+	if out.Format == "" {
+		out.Format = RecordFormat
+	}
+	if out.Moves == nil {
+		out.Moves = []string{}
+	}
+	data, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(append(data, '\n'))
+	return int64(n), err
+}

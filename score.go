@@ -1,0 +1,241 @@
+package razzia
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// A Category is one line of the score table (R16, R17).
+type Category uint8
+
+// The scoring categories, in the order of the score table.
+const (
+	CatThieves Category = iota
+	CatBodyguards
+	CatCars
+	CatJewels
+	CatGold
+	CatBusinesses
+	CatCheques
+	NumCategories = iota
+)
+
+var categoryNames = [NumCategories]string{"thieves", "bodyguards", "cars", "jewels", "gold", "businesses", "cheques"}
+
+// String returns the category's name in the record's replay output, such as "cars".
+func (c Category) String() string {
+	if c < NumCategories {
+		return categoryNames[c]
+	}
+	return "?"
+}
+
+// tally is a round's points by category; int8 keeps State small.
+type tally [NumCategories]int8
+
+// A Score is what one seat scored at the end of one round, by category.
+// Businesses and cheques score in round 3 only (R17).
+type Score [NumCategories]int
+
+// Total returns the sum of the categories.
+func (s Score) Total() int {
+	t := 0
+	for _, v := range s {
+		t += v
+	}
+	return t
+}
+
+// MarshalJSON encodes the score as the replay output does: one field per
+// category and the total.
+func (s Score) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for c := range NumCategories {
+		b = append(b, '"')
+		b = append(b, categoryNames[c]...)
+		b = append(b, `":`...)
+		v, _ := json.Marshal(s[c])
+		b = append(b, v...)
+		b = append(b, ',')
+	}
+	b = append(b, `"total":`...)
+	v, _ := json.Marshal(s.Total())
+	b = append(b, v...)
+	return append(b, '}'), nil
+}
+
+// UnmarshalJSON decodes the replay output's form of a score.
+func (s *Score) UnmarshalJSON(b []byte) error {
+	var m map[string]int
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	for c := range NumCategories {
+		s[c] = m[categoryNames[c]]
+	}
+	return nil
+}
+
+func (t tally) score() Score {
+	var s Score
+	for i, v := range t {
+		s[i] = int(v)
+	}
+	return s
+}
+
+// ScoredRounds returns how many rounds have been scored.
+func (s *State) ScoredRounds() int {
+	if s.phase == PhaseOver {
+		return Rounds
+	}
+	return int(s.round) - 1
+}
+
+// Scores returns what each seat scored at the end of round r (1..3); zero
+// scores for a round not yet scored.
+func (s *State) Scores(r int) [MaxPlayers]Score {
+	var out [MaxPlayers]Score
+	if r < 1 || r > Rounds {
+		return out
+	}
+	for i := range s.players {
+		out[i] = s.scores[r-1][i].score()
+	}
+	return out
+}
+
+// Totals returns each seat's points summed over the rounds scored so far.
+func (s *State) Totals() [MaxPlayers]int {
+	var t [MaxPlayers]int
+	for r := range Rounds {
+		for i := range s.players {
+			for _, v := range s.scores[r][i] {
+				t[i] += int(v)
+			}
+		}
+	}
+	return t
+}
+
+// Winners returns the seats with the highest total once the game is over,
+// several on a tie (R18), and nil before.
+func (s *State) Winners() []int {
+	if s.phase != PhaseOver {
+		return nil
+	}
+	t := s.Totals()
+	best := slices.Max(t[:s.players])
+	var w []int
+	for i, v := range t[:s.players] {
+		if v == best {
+			w = append(w, i)
+		}
+	}
+	return w
+}
+
+// Projected returns what each seat would score if the round ended now: the
+// heuristic bot values cards by how they change it.
+func (s *State) Projected() [MaxPlayers]Score {
+	t := s.roundTallies(s.round == Rounds)
+	var out [MaxPlayers]Score
+	for i := range s.players {
+		out[i] = t[i].score()
+	}
+	return out
+}
+
+func (s *State) roundTallies(final bool) [MaxPlayers]tally {
+	var h [MaxPlayers]Holdings
+	var c [MaxPlayers]Cheques
+	for i := range s.players {
+		h[i] = s.seats[i].holdings
+		c[i] = s.seats[i].faceUp | s.seats[i].faceDown
+	}
+	return scoreRound(int(s.players), &h, &c, final)
+}
+
+// ScoreRound scores a round's end for the players' holdings and cheques
+// (R16; with final, the round-3 categories of R17 too). Bots use it to value
+// holdings that might be.
+func ScoreRound(players int, holdings *[MaxPlayers]Holdings, cheques *[MaxPlayers]Cheques, final bool) [MaxPlayers]Score {
+	t := scoreRound(players, holdings, cheques, final)
+	var out [MaxPlayers]Score
+	for i := range players {
+		out[i] = t[i].score()
+	}
+	return out
+}
+
+var jewelPoints = [...]int8{-5, 0, 0, 5, 10, 15}
+
+func scoreRound(players int, holdings *[MaxPlayers]Holdings, cheques *[MaxPlayers]Cheques, final bool) [MaxPlayers]tally {
+	var t [MaxPlayers]tally
+	var guards, sums [MaxPlayers]int
+	for i := range players {
+		h := &holdings[i]
+		t[i][CatThieves] = int8(2 * h[Thief])
+		if h[Driver] > 0 {
+			t[i][CatCars] = int8(h[Car] + h[Driver])
+		}
+		kinds := 0
+		for _, k := range Jewels {
+			if h[k] > 0 {
+				kinds++
+			}
+		}
+		t[i][CatJewels] = jewelPoints[kinds]
+		t[i][CatGold] = int8(3 * h[Gold])
+		guards[i] = int(h[Bodyguard])
+		if final {
+			t[i][CatBusinesses] = businessPoints(h)
+			sums[i] = cheques[i].Sum()
+		}
+	}
+	majority(t[:players], guards[:players], CatBodyguards, 5, -2)
+	if final {
+		majority(t[:players], sums[:players], CatCheques, 5, -5)
+	}
+	return t
+}
+
+// majority scores most and fewest (R16 bodyguards, R17 cheques): ties all
+// score, and when everybody is equal nobody does.
+func majority(t []tally, counts []int, c Category, most, fewest int8) {
+	hi, lo := slices.Max(counts), slices.Min(counts)
+	if hi == lo {
+		return
+	}
+	for i, n := range counts {
+		switch n {
+		case hi:
+			t[i][c] = most
+		case lo:
+			t[i][c] = fewest
+		}
+	}
+}
+
+// businessPoints scores businesses (R17): distinct kinds 1..6 score 1..6
+// and all 7 score 10; each kind held 3 times scores 5 more, 4 times 10 more.
+func businessPoints(h *Holdings) int8 {
+	kinds, pts := 0, 0
+	for _, k := range Businesses {
+		switch n := h[k]; {
+		case n >= 4:
+			pts += 10
+		case n == 3:
+			pts += 5
+		}
+		if h[k] > 0 {
+			kinds++
+		}
+	}
+	if kinds == len(Businesses) {
+		pts += 10
+	} else {
+		pts += kinds
+	}
+	return int8(pts)
+}
