@@ -7,15 +7,15 @@ type EventKind uint8
 
 // The kinds of event.
 const (
-	EventDraw         EventKind = iota + 1 // Seat drew Card: loot to the row, police to the track
-	EventThieves                           // Seat used thieves to take Cards from the row
-	EventAuction                           // an auction of kind Auction began, initiated by Seat
-	EventBid                               // Seat bid Cheque
-	EventPass                              // Seat passed
-	EventWin                               // Seat won with Cheque: took Cards and the Centre cheque face down
-	EventNoWinner                          // everybody passed: Cards left the game (seventh) or stayed (police)
-	EventRoundEnd                          // Round ended (PoliceLimit: by the police limit) and was scored
-	EventGameOver                          // the game is over; Winners won
+	EventDraw     EventKind = iota + 1 // Seat drew Card: loot to the row, police to the track
+	EventThieves                       // Seat used thieves to take Cards from the row
+	EventAuction                       // an auction of kind Auction began, initiated by Seat
+	EventBid                           // Seat bid Cheque
+	EventPass                          // Seat passed
+	EventWin                           // Seat won with Cheque: took Cards and the Centre cheque face down
+	EventNoWinner                      // everybody passed: Cards left the game (seventh) or stayed (police)
+	EventRoundEnd                      // Round ended (PoliceLimit: by the police limit) and was scored
+	EventGameOver                      // the game is over; Winners won
 )
 
 // An Event is one thing that happened in a game, for logs and narration.

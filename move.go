@@ -13,12 +13,12 @@ type Action uint8
 
 // The actions. The zero Action is not a move.
 const (
-	NoAction     Action = iota
-	ActionDraw          // A: reveal a card
-	ActionThieves       // B: use thieves to take row cards
-	ActionCall          // C: call a forced auction
-	ActionBid           // bid a face-up cheque
-	ActionPass          // pass in an auction
+	NoAction      Action = iota
+	ActionDraw           // A: reveal a card
+	ActionThieves        // B: use thieves to take row cards
+	ActionCall           // C: call a forced auction
+	ActionBid            // bid a face-up cheque
+	ActionPass           // pass in an auction
 )
 
 var actionTokens = [...]string{"", "draw", "thief", "call", "bid", "pass"}
