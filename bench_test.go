@@ -1,0 +1,76 @@
+package razzia
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// playRandom plays one complete game from s choosing uniformly among the
+// legal moves, chance drawn from r, and returns the number of moves (record
+// tokens) played.
+func playRandom(s *State, r *rand.Rand, buf []Move) (int, []Move) {
+	moves := 0
+	for !s.Over() {
+		buf = s.LegalMoves(buf[:0])
+		m := buf[r.IntN(len(buf))]
+		if m.Action == ActionDraw {
+			m.Card = s.RandomCard(r)
+		}
+		s.Apply(m)
+		moves++
+	}
+	return moves, buf
+}
+
+// BenchmarkRandomGame plays complete 4-player games choosing uniformly among
+// legal moves and reports games/s and moves/s (a move is one record token).
+func BenchmarkRandomGame(b *testing.B) {
+	start, err := NewState(4, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	buf := make([]Move, 0, 80)
+	moves := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		s := start
+		var n int
+		n, buf = playRandom(&s, r, buf)
+		moves += n
+	}
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(b.N)/sec, "games/s")
+	b.ReportMetric(float64(moves)/sec, "moves/s")
+	b.ReportMetric(float64(moves)/float64(b.N), "moves/game")
+}
+
+// BenchmarkLegalMoves generates the legal moves of positions met in random games.
+func BenchmarkLegalMoves(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var positions []State
+	for range 20 {
+		s, _ := NewState(4, nil)
+		var buf []Move
+		for !s.Over() {
+			positions = append(positions, s)
+			buf = s.LegalMoves(buf[:0])
+			m := buf[r.IntN(len(buf))]
+			if m.Action == ActionDraw {
+				m.Card = s.RandomCard(r)
+			}
+			s.Apply(m)
+		}
+	}
+	buf := make([]Move, 0, 80)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		buf = positions[i].LegalMoves(buf[:0])
+		i++
+		if i == len(positions) {
+			i = 0
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}
