@@ -1,12 +1,16 @@
 package razzia
 
 // Apply plays a legal move for the player to move. It allocates nothing.
-// A draw must name its card (see RandomCard). Apply does not check the move:
+// A draw must name its card (see RandomCard); Apply panics on one that
+// does not, since the state cannot say which card came. Apply does not check the move:
 // an illegal one leaves the state undefined, so callers that did not take
 // the move from LegalMoves use Check first, or a Game.
 func (s *State) Apply(m Move) {
 	switch m.Action {
 	case ActionDraw:
+		if m.Card == NoKind || m.Card >= numKinds {
+			panic("razzia: Apply of a draw that names no card: resolve chance first (RandomCard)")
+		}
 		s.draw(m.Card)
 	case ActionThieves:
 		s.useThieves(&m)
@@ -84,9 +88,12 @@ func (s *State) startAuction(kind AuctionKind) {
 // passing over seats with no cheque high enough (R10, R13); after the
 // initiator the auction is decided.
 func (s *State) nextBidder() {
+	seat := s.initiator + s.asked
 	for s.asked < s.players {
 		s.asked++
-		seat := (s.initiator + s.asked) % s.players
+		if seat++; seat >= s.players {
+			seat -= s.players
+		}
 		if s.seats[seat].faceUp.Above(int(s.highBid)) != 0 {
 			s.toMove = seat
 			return
@@ -149,11 +156,9 @@ func (s *State) endRound() {
 	s.scores[s.round-1] = s.roundTallies(s.round == Rounds)
 	for i := range s.players {
 		seat := &s.seats[i]
-		for k := Police; k < numKinds; k++ {
-			if k.Crossed() {
-				s.out[k] += seat.holdings[k]
-				seat.holdings[k] = 0
-			}
+		for _, k := range crossedKinds {
+			s.out[k] += seat.holdings[k]
+			seat.holdings[k] = 0
 		}
 		seat.faceUp |= seat.faceDown
 		seat.faceDown = 0

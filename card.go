@@ -78,6 +78,9 @@ func (k Kind) Crossed() bool {
 	return k.IsJewel() || k == Driver || k == Thief || k == Gold
 }
 
+// crossedKinds lists the kinds for which Crossed is true.
+var crossedKinds = [...]Kind{Ring, Watch, Brooch, Necklace, Diamond, Driver, Thief, Gold}
+
 var kindTokens = [numKinds]string{
 	"", "police", "ring", "watch", "brooch", "necklace", "diamond", "bodyguard", "car", "driver",
 	"thief", "gold", "casino", "transport", "cinema", "racetrack", "realestate", "nightclub", "restaurant",

@@ -46,13 +46,10 @@ func (c Cheques) Min() int {
 
 // Above returns the cheques in c worth more than v.
 func (c Cheques) Above(v int) Cheques {
-	if v <= 0 {
-		return c
+	if v < 0 {
+		v = 0
 	}
-	if v >= MaxCheque {
-		return 0
-	}
-	return c &^ (1<<v - 1)
+	return Cheques(uint32(c) &^ (1<<uint(min(v, MaxCheque)) - 1))
 }
 
 // Sum returns the total value of c, in thousands.

@@ -260,8 +260,11 @@ func (s *State) highestCheque() uint8 {
 // nextActive returns the first seat after from, clockwise, that holds a
 // face-up cheque; from itself if it is the only one (R13).
 func (s *State) nextActive(from uint8) uint8 {
-	for i := uint8(1); i <= s.players; i++ {
-		seat := (from + i) % s.players
+	seat := from
+	for range s.players {
+		if seat++; seat == s.players {
+			seat = 0
+		}
 		if s.seats[seat].faceUp != 0 {
 			return seat
 		}
