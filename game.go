@@ -104,13 +104,14 @@ func (g *Game) LegalMoves() []Move { return g.state.LegalMoves(nil) }
 type View struct {
 	Seat    int      // the seat it is for; -1 for a spectator
 	Players []string // names in seating order
+	Moves   int      // moves played so far
 	State   State    // the public state
 	Legal   []Move   // the seat's legal moves when it is to move, else nil
 }
 
 // View returns what the seat may see; seat -1 is a spectator.
 func (g *Game) View(seat int) View {
-	v := View{Seat: seat, Players: g.Players(), State: g.state}
+	v := View{Seat: seat, Players: g.Players(), Moves: len(g.moves), State: g.state}
 	if seat >= 0 && seat == g.state.ToMove() {
 		v.Legal = g.LegalMoves()
 	}

@@ -1,0 +1,57 @@
+package razzia
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestSnapshotOfAnAuction(t *testing.T) {
+	g, err := NewGame(Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"},
+		Cheques: [][]int{{3, 7, 12}, {4, 8, 11}, {5, 9, 10}, {2, 6, 13}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tok := range []string{"draw watch", "draw car", "draw car", "draw police", "bid 7"} {
+		if err := g.PlayToken(tok); err != nil {
+			t.Fatalf("%s: %v", tok, err)
+		}
+	}
+	snap := g.View(1).Snapshot()
+	data, err := json.Marshal(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Snapshot
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"seat", back.Seat, 1},
+		{"moves", back.Moves, 5},
+		{"phase", back.Phase, "auction"},
+		{"toMove", back.ToMove, 1},
+		{"police", back.Police, 1},
+		{"row", strings.Join(back.Row, ","), "watch,car,car"},
+		{"deckLeft", back.DeckLeft, DeckSize - 4},
+		{"remaining police", back.Remaining["police"], 20},
+		{"remaining car", back.Remaining["car"], 14},
+		{"auction kind", back.Auction.Kind, "police"},
+		{"initiator", back.Auction.Initiator, 3},
+		{"high bid", back.Auction.HighBid, 7},
+		{"bids", strings.Join(back.Auction.Bids, ","), "bid 7,undecided,undecided,undecided"},
+		{"Felix face up", len(back.Seats[1].FaceUp), 3},
+		{"legal", strings.Join(back.Legal, ","), "pass,bid 8,bid 11"},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if spectator := g.View(-1).Snapshot(); len(spectator.Legal) != 0 || spectator.Seat != -1 {
+		t.Errorf("spectator snapshot has seat %d and legal moves %v", spectator.Seat, spectator.Legal)
+	}
+}
