@@ -12,7 +12,7 @@ func TestSnapshotOfAnAuction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tok := range []string{"draw watch", "draw car", "draw car", "draw police", "bid 7"} {
+	for _, tok := range []string{"draw watch", "draw car", "draw car", "draw car", "draw police", "bid 7"} {
 		if err := g.PlayToken(tok); err != nil {
 			t.Fatalf("%s: %v", tok, err)
 		}
@@ -31,14 +31,14 @@ func TestSnapshotOfAnAuction(t *testing.T) {
 		got, want any
 	}{
 		{"seat", back.Seat, 1},
-		{"moves", back.Moves, 5},
+		{"moves", back.Moves, 6},
 		{"phase", back.Phase, "auction"},
 		{"toMove", back.ToMove, 1},
 		{"police", back.Police, 1},
-		{"row", strings.Join(back.Row, ","), "watch,car,car"},
-		{"deckLeft", back.DeckLeft, DeckSize - 4},
+		{"row", strings.Join(back.Row, ","), "watch,car,car,car"},
+		{"deckLeft", back.DeckLeft, DeckSize - 5},
 		{"remaining police", back.Remaining["police"], 20},
-		{"remaining car", back.Remaining["car"], 14},
+		{"remaining car", back.Remaining["car"], 13},
 		{"auction kind", back.Auction.Kind, "police"},
 		{"initiator", back.Auction.Initiator, 3},
 		{"high bid", back.Auction.HighBid, 7},
