@@ -1,6 +1,9 @@
 package razzia
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // An EventKind says what happened.
 type EventKind uint8
@@ -17,6 +20,68 @@ const (
 	EventRoundEnd                      // Round ended (PoliceLimit: by the police limit) and was scored
 	EventGameOver                      // the game is over; Winners won
 )
+
+var eventNames = [...]string{"", "draw", "thieves", "auction", "bid", "pass", "win", "nowinner", "roundend", "gameover"}
+
+// String returns the event kind's name in JSON, such as "win".
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) && k != 0 {
+		return eventNames[k]
+	}
+	return fmt.Sprintf("EventKind(%d)", uint8(k))
+}
+
+// MarshalText encodes the kind as its name.
+func (k EventKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText decodes a kind's name.
+func (k *EventKind) UnmarshalText(b []byte) error {
+	for i, name := range eventNames {
+		if i > 0 && name == string(b) {
+			*k = EventKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("razzia: unknown event kind %q", b)
+}
+
+// MarshalJSON encodes the event with the fields its kind uses, cards as
+// record tokens: {"kind":"win","seat":2,"cheque":9,"centre":1,"cards":["car"]}.
+func (e Event) MarshalJSON() ([]byte, error) {
+	type out struct {
+		Kind        EventKind `json:"kind"`
+		Seat        *int      `json:"seat,omitempty"`
+		Card        string    `json:"card,omitempty"`
+		Cards       []string  `json:"cards,omitempty"`
+		Cheque      int       `json:"cheque,omitempty"`
+		Centre      int       `json:"centre,omitempty"`
+		Auction     string    `json:"auction,omitempty"`
+		Police      int       `json:"police,omitempty"`
+		Round       int       `json:"round,omitempty"`
+		PoliceLimit bool      `json:"policeLimit,omitempty"`
+		Scores      []Score   `json:"scores,omitempty"`
+		Winners     []int     `json:"winners,omitempty"`
+	}
+	o := out{Kind: e.Kind, Cheque: e.Cheque, Centre: e.Centre, Police: e.Police, Round: e.Round,
+		PoliceLimit: e.PoliceLimit, Scores: e.Scores, Winners: e.Winners}
+	switch e.Kind {
+	case EventDraw, EventThieves, EventAuction, EventBid, EventPass, EventWin:
+		o.Seat = &e.Seat
+	}
+	if e.Card != NoKind {
+		o.Card = e.Card.String()
+	}
+	for _, k := range e.Cards {
+		o.Cards = append(o.Cards, k.String())
+	}
+	if e.Kind == EventWin || e.Kind == EventNoWinner {
+		o.Cards = append([]string{}, o.Cards...) // an empty lot is [], not absent
+	}
+	if e.Auction != NoAuction {
+		o.Auction = e.Auction.String()
+	}
+	return json.Marshal(o)
+}
 
 // An Event is one thing that happened in a game, for logs and narration.
 // Only the fields its kind names are set.

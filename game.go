@@ -47,7 +47,7 @@ func NewGame(setup Setup) (*Game, error) {
 		return nil, fmt.Errorf("%w: %d players; Razzia is for %d to %d", ErrSetup, n, MinPlayers, MaxPlayers)
 	}
 	for i, name := range setup.Players {
-		if err := checkName(name); err != nil {
+		if err := CheckName(name); err != nil {
 			return nil, fmt.Errorf("%w: player %d: %v", ErrSetup, i+1, err)
 		}
 	}
@@ -66,9 +66,9 @@ func NewGame(setup Setup) (*Game, error) {
 	return g, nil
 }
 
-// checkName rejects names that cannot be shown: empty, too long, or with
-// control characters.
-func checkName(name string) error {
+// CheckName reports why a player name cannot be shown, if it cannot: it is
+// empty, longer than MaxNameLen bytes, or holds control or invalid characters.
+func CheckName(name string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
 		return errors.New("the name is empty")

@@ -1,0 +1,49 @@
+package razzia
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestEventsOfAPoliceAuction(t *testing.T) {
+	g, err := NewGame(Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"},
+		Cheques: [][]int{{3, 7, 12}, {4, 8, 11}, {5, 9, 10}, {2, 6, 13}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tok := range []string{"draw car", "draw police", "bid 8", "pass", "bid 13"} {
+		if err := g.PlayToken(tok); err != nil {
+			t.Fatalf("%s: %v", tok, err)
+		}
+	}
+	want := []string{
+		`{"kind":"draw","seat":3,"card":"car"}`,
+		`{"kind":"draw","seat":0,"card":"police","police":1}`,
+		`{"kind":"auction","seat":0,"auction":"police"}`,
+		`{"kind":"bid","seat":1,"cheque":8}`,
+		`{"kind":"pass","seat":2}`,
+		`{"kind":"bid","seat":3,"cheque":13}`,
+		// Miriam (3 7 12) is passed over: nothing above 13.
+		`{"kind":"win","seat":3,"cards":["car"],"cheque":13,"centre":1,"auction":"police"}`,
+	}
+	events := g.Events()
+	if len(events) != len(want) {
+		t.Fatalf("got %d events, want %d: %v", len(events), len(want), events)
+	}
+	for i, e := range events {
+		got, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != want[i] {
+			t.Errorf("event %d = %s, want %s", i, got, want[i])
+		}
+	}
+	players := g.Players()
+	if got, want := Narrate(events[6], players), "Dennis wins with 13: takes 1 car and cheque 1 face down."; got != want {
+		t.Errorf("Narrate = %q, want %q", got, want)
+	}
+	if got, want := Narrate(events[1], players), "Miriam draws police (1 on the track)."; got != want {
+		t.Errorf("Narrate = %q, want %q", got, want)
+	}
+}
