@@ -1,0 +1,343 @@
+// Package arena plays many games between bots and reports how each one did:
+// wins with a confidence interval, mean scores by category, head-to-head
+// results and the time the bots take to decide. It is the engine of
+// "razzia arena" and knows nothing of flags or terminals.
+//
+// A run is reproducible: every game draws its deck, its cheque deal and its
+// bots' seeds from the run's seed and the game's index alone, so the
+// results and records do not depend on how the games were scheduled (bots
+// limited by time, and the timing figures, excepted).
+package arena
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
+)
+
+// DefaultGames is the number of games a Config with Games 0 plays.
+const DefaultGames = 100
+
+// A Factory makes a bot from its spec and seed, such as bot.New.
+type Factory func(spec string, seed uint64) (bot.Bot, error)
+
+// Config describes a run.
+type Config struct {
+	// Seats is the lineup: one bot spec per seat, 2 to 5. Game i seats the
+	// lineup rotated left by i mod len(Seats), so that every bot sits in
+	// every position equally often when Games is a multiple of len(Seats).
+	Seats []string
+	// Games is the number of games; 0 means DefaultGames.
+	Games int
+	// Seed makes the run reproducible.
+	Seed uint64
+	// Workers is the number of games played at once; 0 means GOMAXPROCS.
+	Workers int
+	// Records, when set, is a directory to write every game's record to,
+	// as game-0001.json and so on (numbered from 1, in game order).
+	Records string
+	// New makes the bots; nil means bot.New. It is called with every spec
+	// and seed 0 before the first game to check the specs, then once per
+	// seat and game.
+	New Factory
+	// Progress, when set, is called after each finished game with the
+	// number finished so far; calls are never concurrent.
+	Progress func(done int)
+}
+
+// Lineup fills the seats from a list of bots: seat s gets bots[s mod
+// len(bots)], so "a,b" for 4 players seats a,b,a,b and for 3 players
+// a,b,a. Together with the rotation of Config.Seats every bot plays every
+// position. There must be no more bots than players.
+func Lineup(bots []string, players int) ([]string, error) {
+	if players < razzia.MinPlayers || players > razzia.MaxPlayers {
+		return nil, fmt.Errorf("%d players: Razzia is for %d to %d", players, razzia.MinPlayers, razzia.MaxPlayers)
+	}
+	if len(bots) == 0 {
+		return nil, errors.New("no bots given")
+	}
+	if len(bots) > players {
+		return nil, fmt.Errorf("%d bots cannot all sit at a table of %d players", len(bots), players)
+	}
+	seats := make([]string, players)
+	for s := range seats {
+		seats[s] = bots[s%len(bots)]
+	}
+	return seats, nil
+}
+
+// Check validates the configuration without playing: the number of seats
+// and games, and every spec, by making its bot. The error of a bad spec is
+// the factory's, which for bot.New wraps bot.ErrSpec and lists the valid
+// specs. Check sets a nil New to bot.New.
+func (c *Config) Check() error {
+	n := len(c.Seats)
+	if n < razzia.MinPlayers || n > razzia.MaxPlayers {
+		return fmt.Errorf("%d seats: Razzia is for %d to %d players", n, razzia.MinPlayers, razzia.MaxPlayers)
+	}
+	if c.Games < 0 {
+		return fmt.Errorf("%d games: the number of games cannot be negative", c.Games)
+	}
+	if c.Workers < 0 {
+		return fmt.Errorf("%d workers: the number of workers cannot be negative", c.Workers)
+	}
+	if c.New == nil {
+		c.New = bot.New
+	}
+	checked := map[string]bool{}
+	for _, spec := range c.Seats {
+		if checked[spec] {
+			continue
+		}
+		checked[spec] = true
+		if _, err := c.New(spec, 0); err != nil {
+			return err
+		}
+	}
+	// The names are the specs: a game must accept them.
+	if _, err := razzia.NewGame(razzia.Setup{Players: names(c.Seats)}); err != nil {
+		return err
+	}
+	return nil
+}
+
+// names returns the player names for a seating: the specs, with "#2",
+// "#3", ... added to the second and later seats of a repeated spec.
+func names(seats []string) []string {
+	out := make([]string, len(seats))
+	seen := map[string]int{}
+	for s, spec := range seats {
+		seen[spec]++
+		out[s] = spec
+		if k := seen[spec]; k > 1 {
+			out[s] = spec + "#" + strconv.Itoa(k)
+		}
+	}
+	return out
+}
+
+// Run checks the configuration and plays the games. It stops at the first
+// error: a bot that returns an illegal move or panics is a bug, reported with
+// the game, seat and spec; a record that cannot be written stops the run too.
+// Cancelling ctx stops the run with ctx's error.
+func Run(ctx context.Context, c Config) (*Result, error) {
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	if c.Games == 0 {
+		c.Games = DefaultGames
+	}
+	workers := c.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, c.Games)
+	if c.Records != "" {
+		if err := os.MkdirAll(c.Records, 0o755); err != nil {
+			return nil, err
+		}
+	}
+
+	t := newTally(c.Seats)
+	start := time.Now()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+
+	jobs := make(chan int)
+	results := make(chan *outcome, workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := newPlayer(&c, t)
+			for i := range jobs {
+				o, err := p.play(i)
+				if err != nil {
+					cancel(err)
+					return
+				}
+				select {
+				case results <- o:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range c.Games {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
+	done := 0
+	for o := range results {
+		t.add(o)
+		done++
+		if c.Progress != nil {
+			c.Progress(done)
+		}
+	}
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+	return t.result(&c, time.Since(start)), nil
+}
+
+// An outcome is what one game contributes to the statistics.
+type outcome struct {
+	index   int
+	bots    []int // the index in Result.Bots of each seat's bot
+	scores  []razzia.Score
+	winners []int
+}
+
+// A player plays games for one worker, keeping its own timing histograms
+// so that workers never contend; they are merged at the end.
+type player struct {
+	c     *Config
+	index map[string]int // spec -> index in Result.Bots
+	times []*histogram   // by bot index
+}
+
+func newPlayer(c *Config, t *tally) *player {
+	p := &player{c: c, index: t.index}
+	for range t.specs {
+		p.times = append(p.times, new(histogram))
+	}
+	t.mu.Lock()
+	t.times = append(t.times, p.times)
+	t.mu.Unlock()
+	return p
+}
+
+// Rotation returns the lineup of game i: the seats rotated left by i mod
+// the number of seats.
+func Rotation(seats []string, i int) []string {
+	n := len(seats)
+	out := make([]string, n)
+	for s := range out {
+		out[s] = seats[(s+i)%n]
+	}
+	return out
+}
+
+// gameRand returns the source of everything random in game i of a run:
+// the deck's seed, the cheque deal and the bots' seeds. The run seed and
+// the index are mixed (splitmix64) so that neighbouring games get
+// unrelated streams.
+func gameRand(seed uint64, i int) *rand.Rand {
+	return rand.New(rand.NewPCG(mix(seed^mix(uint64(i))), mix(uint64(i)+0x9e3779b97f4a7c15*seed)))
+}
+
+func mix(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// play plays game i to the end.
+func (p *player) play(i int) (o *outcome, err error) {
+	seats := Rotation(p.c.Seats, i)
+	n := len(seats)
+	r := gameRand(p.c.Seed, i)
+	deck := make([]byte, 32)
+	for k := 0; k < len(deck); k += 8 {
+		binary.LittleEndian.PutUint64(deck[k:], r.Uint64())
+	}
+	dealt := razzia.DealCheques(n, r)
+	g, err := razzia.NewGame(razzia.Setup{Players: names(seats), Cheques: dealt, Seed: deck})
+	if err != nil {
+		return nil, fmt.Errorf("game %d: %w", i+1, err)
+	}
+	o = &outcome{index: i, bots: make([]int, n)}
+	bots := make([]bot.Bot, n)
+	for s, spec := range seats {
+		o.bots[s] = p.index[spec]
+		if bots[s], err = p.c.New(spec, r.Uint64()); err != nil {
+			return nil, fmt.Errorf("game %d, seat %d: %w", i+1, s+1, err)
+		}
+	}
+
+	seat := -1
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("game %d: bot %s in seat %d panicked: %v\n%s", i+1, seats[seat], seat+1, v, debug.Stack())
+		}
+	}()
+	for {
+		st := g.State()
+		if st.Over() {
+			o.scores = make([]razzia.Score, n)
+			for rd := 1; rd <= razzia.Rounds; rd++ {
+				sc := st.Scores(rd)
+				for s := range n {
+					for c := range razzia.NumCategories {
+						o.scores[s][c] += sc[s][c]
+					}
+				}
+			}
+			o.winners = st.Winners()
+			break
+		}
+		seat = st.ToMove()
+		v := g.View(seat)
+		t0 := time.Now()
+		m := bots[seat].Choose(v)
+		p.times[o.bots[seat]].add(time.Since(t0))
+		if err := g.Play(m); err != nil {
+			return nil, fmt.Errorf("game %d: bot %s in seat %d played %q, which is a bug in the bot: %w",
+				i+1, seats[seat], seat+1, m.String(), err)
+		}
+	}
+	if p.c.Records != "" {
+		if err := p.write(i, g.Record()); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
+// RecordName returns the file name of game i's record (0-based i) in a run
+// of the given number of games: game-0001.json for the first, with more
+// digits when the run has more than 9999 games so that names sort in order.
+func RecordName(i, games int) string {
+	width := max(4, len(strconv.Itoa(max(games, 1))))
+	return fmt.Sprintf("game-%0*d.json", width, i+1)
+}
+
+func (p *player) write(i int, rec *razzia.Record) error {
+	name := filepath.Join(p.c.Records, RecordName(i, p.c.Games))
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if _, err := rec.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
