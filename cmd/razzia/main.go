@@ -30,6 +30,7 @@ type command struct {
 // commands lists the subcommands in the order usage shows them.
 var commands = []command{
 	{"replay", "replay a game record and report its scores", replay},
+	{"arena", "play games between bots and report how each did", runArena},
 }
 
 func main() {

@@ -85,7 +85,7 @@ func Lineup(bots []string, players int) ([]string, error) {
 func (c *Config) Check() error {
 	n := len(c.Seats)
 	if n < razzia.MinPlayers || n > razzia.MaxPlayers {
-		return fmt.Errorf("%d seats: Razzia is for %d to %d players", n, razzia.MinPlayers, razzia.MaxPlayers)
+		return fmt.Errorf("a table of %d: Razzia is for %d to %d players", n, razzia.MinPlayers, razzia.MaxPlayers)
 	}
 	if c.Games < 0 {
 		return fmt.Errorf("%d games: the number of games cannot be negative", c.Games)

@@ -1,0 +1,308 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/arena"
+)
+
+const arenaSynopsis = `
+usage: razzia arena (--seats SPEC,SPEC,... | --bots SPEC,... [--players N]) [flags]
+
+Arena plays games between bots and reports how each bot did: the games it
+played (seat-games: a bot holding two seats plays two per game), its wins (a
+win shared by k players counts 1/k), its win rate with a 95% confidence
+interval (Wilson score), its mean final score and the mean of each scoring
+category, a head-to-head table (how often one bot finished ahead of
+another), and how long it took to decide (p50, p90, p99, max).
+
+The table:
+  --seats lists one bot spec per seat, 2 to 5 seats.
+  --bots lists bots to fill --players seats in turn: seat s gets bot s mod
+         the number of bots, so "--bots a,b --players 4" seats a,b,a,b and
+         "--bots a,b --players 3" seats a,b,a.
+Game i rotates the table by i places, so every bot sits in every position
+equally often when --games is a multiple of the number of players (the
+report says when it is not). The cheque sets are dealt by lot every game.
+
+A spec is a bot name with optional options after a colon, such as random,
+heuristic, heuristic:noise=3, mcts:iters=2000,time=500ms, or a level: easy,
+medium, hard. Commas inside a spec's options are allowed: a part with "="
+and no ":" belongs to the spec before it. Every spec is checked before the
+first game; a bad one is a usage error that lists the valid specs.
+
+The same --seed gives the same games, bit for bit, however many workers
+play them (bots limited by time, and the timings, excepted). --records DIR
+writes every game as a record (game-0001.json, ...) that "razzia replay"
+accepts. On a terminal, a progress bar on standard error shows the games
+done, games/s and the time left; on a pipe nothing is shown.
+
+Examples:
+  razzia arena --seats hard,heuristic,heuristic,heuristic --games 200
+  razzia arena --bots medium,easy --players 4 --games 1000 --json
+  razzia arena --seats mcts:iters=500,random --games 40 --records out/
+
+Exit status: 0 when all games were played, 1 when a bot failed (an
+illegal move is a bug in the bot) or a record could not be written, 2 for
+a usage error.
+`
+
+// runArena is the arena command.
+func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("arena")
+	seats := fs.String("seats", "", "one bot `SPEC` per seat, comma-separated (2 to 5)")
+	bots := fs.String("bots", "", "bot `SPEC`s to fill --players seats in turn, comma-separated")
+	players := fs.Int("players", 4, "number of players with --bots (2 to 5)")
+	games := fs.Int("games", arena.DefaultGames, "number of games to play")
+	seed := fs.Uint64("seed", 1, "seed of the run: the same seed plays the same games")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of the tables")
+	records := fs.String("records", "", "write every game's record to `DIR`")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "games played at once")
+	rest, status, done := parseFlags(fs, arenaSynopsis, args, stdout, stderr)
+	if done {
+		return status
+	}
+	fail := func(format string, args ...any) int {
+		return usageError(stderr, fs, arenaSynopsis, format, args...)
+	}
+	if len(rest) > 0 {
+		return fail("unexpected argument %q", rest[0])
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	var lineup []string
+	switch {
+	case *seats != "" && *bots != "":
+		return fail("give --seats or --bots, not both")
+	case *seats != "":
+		if set["players"] {
+			return fail("--players goes with --bots; --seats sets the players itself")
+		}
+		lineup = splitSpecs(*seats)
+	case *bots != "":
+		var err error
+		if lineup, err = arena.Lineup(splitSpecs(*bots), *players); err != nil {
+			return fail("%v", err)
+		}
+	default:
+		return fail("give the bots with --seats or --bots; %s", bot.SpecHelp)
+	}
+	if *games < 1 {
+		return fail("--games %d: want at least 1", *games)
+	}
+	if *workers < 1 {
+		return fail("--workers %d: want at least 1", *workers)
+	}
+
+	c := arena.Config{
+		Seats: lineup, Games: *games, Seed: *seed, Workers: *workers,
+		Records: *records, New: bot.New,
+	}
+	if err := c.Check(); err != nil {
+		return fail("%v", err)
+	}
+
+	var bar *progressbar.ProgressBar
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		bar = progressbar.NewOptions(c.Games,
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription("arena"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("games"),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionFullWidth(),
+		)
+		c.Progress = func(done int) { bar.Set(done) }
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	r, err := arena.Run(ctx, c)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "razzia arena: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		writeArenaJSON(stdout, r, c.Workers)
+	} else {
+		writeArenaTables(stdout, r, c.Workers)
+	}
+	return 0
+}
+
+// splitSpecs splits a comma-separated list of specs. A part with "=" but
+// no ":" is an option of the spec before it, so that
+// "mcts:iters=500,time=1s,random" is two specs.
+func splitSpecs(list string) []string {
+	var specs []string
+	for part := range strings.SplitSeq(list, ",") {
+		part = strings.TrimSpace(part)
+		if n := len(specs); n > 0 && strings.Contains(part, "=") && !strings.Contains(part, ":") && strings.Contains(specs[n-1], ":") {
+			specs[n-1] += "," + part
+			continue
+		}
+		specs = append(specs, part)
+	}
+	return specs
+}
+
+// arenaJSON is the object arena --json prints.
+type arenaJSON struct {
+	*arena.Result
+	Workers        int     `json:"workers"`
+	GamesPerSecond float64 `json:"games_per_second"`
+}
+
+func writeArenaJSON(w io.Writer, r *arena.Result, workers int) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(arenaJSON{Result: r, Workers: workers, GamesPerSecond: r.GamesPerSecond()})
+}
+
+func writeArenaTables(w io.Writer, r *arena.Result, workers int) {
+	fmt.Fprintf(w, "%d games of %d players, seed %d, %d workers: %.1fs, %.1f games/s\n",
+		r.Games, r.Players, r.Seed, workers, r.Elapsed.Seconds(), r.GamesPerSecond())
+	fmt.Fprintf(w, "seats (rotated every game): %s", strings.Join(r.Seats, ", "))
+	if r.Balanced {
+		fmt.Fprintln(w, "; every bot sat in every position equally often")
+	} else {
+		fmt.Fprintf(w, "\nnote: %d games is not a multiple of %d players, so the positions were not shared equally\n", r.Games, r.Players)
+	}
+	fmt.Fprintln(w)
+
+	head := []string{"bot", "seats", "games", "wins", "win rate", "95% CI", "score"}
+	for c := range razzia.NumCategories {
+		head = append(head, razzia.Category(c).String())
+	}
+	rows := [][]string{head}
+	for _, b := range r.Bots {
+		row := []string{b.Spec, fmt.Sprint(b.Seats), fmt.Sprint(b.Games), trimFloat(b.Wins),
+			percent(b.WinRate), percent(b.WinLow) + "-" + percent(b.WinHigh), fmt.Sprintf("%.1f", b.MeanScore)}
+		for _, v := range b.MeanByCategory {
+			row = append(row, fmt.Sprintf("%.1f", v))
+		}
+		rows = append(rows, row)
+	}
+	writeTable(w, rows)
+	fmt.Fprintf(w, "A bot as strong as the others would win %s of its games; scores are means per game.\n",
+		percent(1/float64(r.Players)))
+
+	if len(r.Bots) > 1 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "head to head: how often the row's bot finished ahead of the column's (level counts half)")
+		rows = [][]string{append([]string{""}, specs(r)...)}
+		for _, a := range r.Bots {
+			row := []string{a.Spec}
+			for _, b := range r.Bots {
+				row = append(row, headToHead(r, a.Spec, b.Spec))
+			}
+			rows = append(rows, row)
+		}
+		writeTable(w, rows)
+	}
+
+	fmt.Fprintln(w)
+	rows = [][]string{{"decision time", "decisions", "mean", "p50", "p90", "p99", "max"}}
+	for _, b := range r.Bots {
+		d := b.Decisions
+		rows = append(rows, []string{b.Spec, fmt.Sprint(d.Decisions), duration(d.Mean),
+			duration(d.P50), duration(d.P90), duration(d.P99), duration(d.Max)})
+	}
+	writeTable(w, rows)
+}
+
+func specs(r *arena.Result) []string {
+	var out []string
+	for _, b := range r.Bots {
+		out = append(out, b.Spec)
+	}
+	return out
+}
+
+// headToHead returns how often a finished ahead of b, with the number of
+// meetings, or "-" when they never met (or are the same bot).
+func headToHead(r *arena.Result, a, b string) string {
+	for _, p := range r.HeadToHead {
+		switch {
+		case p.Meetings == 0:
+		case p.A == a && p.B == b:
+			return fmt.Sprintf("%s of %d", percent(p.Rate()), p.Meetings)
+		case p.A == b && p.B == a:
+			return fmt.Sprintf("%s of %d", percent(1-p.Rate()), p.Meetings)
+		}
+	}
+	return "-"
+}
+
+func percent(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+
+// trimFloat prints whole numbers without decimals and shared wins with two.
+func trimFloat(x float64) string {
+	if x == float64(int64(x)) {
+		return fmt.Sprint(int64(x))
+	}
+	return fmt.Sprintf("%.2f", x)
+}
+
+// duration prints d with three significant digits or so.
+func duration(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "0"
+	case d < time.Microsecond:
+		return fmt.Sprintf("%dns", d.Nanoseconds())
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.1fµs", float64(d)/float64(time.Microsecond))
+	case d < time.Second:
+		return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.2fs", d.Seconds())
+}
+
+// writeTable prints rows as columns, the first left-aligned and the others
+// right-aligned, two spaces apart.
+func writeTable(w io.Writer, rows [][]string) {
+	var width []int
+	for _, row := range rows {
+		for i, cell := range row {
+			if i == len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	for _, row := range rows {
+		var b strings.Builder
+		for i, cell := range row {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			if i == 0 {
+				b.WriteString(cell + pad)
+			} else {
+				b.WriteString("  " + pad + cell)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
