@@ -1,0 +1,59 @@
+// api.js: the HTTP API of docs/protocol.md. Every failure becomes an
+// APIError with the server's code and message, or code "network" when the
+// server could not be reached.
+
+export class APIError extends Error {
+  constructor(status, code, message, detail) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.detail = detail || {};
+  }
+}
+
+/**
+ * request calls the API and returns the decoded JSON body.
+ * body: an object (sent as JSON), a Blob/File (sent as is) or undefined.
+ */
+export async function request(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  if (body instanceof Blob) {
+    init.body = body;
+    init.headers["Content-Type"] = "application/json";
+  } else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers["Content-Type"] = "application/json";
+  }
+  let resp;
+  try {
+    resp = await fetch(path, init);
+  } catch (err) {
+    throw new APIError(0, "network", "The server cannot be reached. Check your connection and try again.");
+  }
+  let data = null;
+  const text = await resp.text();
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!resp.ok) {
+    const e = data && data.error;
+    if (e && e.code) throw new APIError(resp.status, e.code, e.message || e.code, e);
+    throw new APIError(resp.status, "http_" + resp.status, `The server answered ${resp.status} ${resp.statusText}.`);
+  }
+  return data;
+}
+
+export const listGames = (status) => request("GET", `/api/games?status=${encodeURIComponent(status)}`);
+export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
+export const createGame = (seats) => request("POST", "/api/games", { seats });
+export const joinGame = (id, name, seat) =>
+  request("POST", `/api/games/${encodeURIComponent(id)}/join`, seat === undefined ? { name } : { name, seat });
+export const uploadRecord = (file) => request("POST", "/api/records", file);
+export const recordURL = (id) => `/api/games/${encodeURIComponent(id)}/record`;
+export const socketURL = (id) =>
+  `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/api/games/${encodeURIComponent(id)}/ws`;
+
+/** MAX_RECORD is the largest record the server accepts (1 MiB). */
+export const MAX_RECORD = 1 << 20;

@@ -1,0 +1,112 @@
+// conn.js: a WebSocket that reconnects with backoff. The seat's cookie goes
+// with every connection attempt, so reconnecting brings the seat back.
+
+const DELAYS = [1000, 2000, 4000, 8000, 15000, 30000];
+
+export class Connection {
+  /**
+   * url: the WebSocket URL.
+   * handlers.message(msg, first): a decoded server message; first is true for
+   *   the first message on each new connection (it carries every event so far).
+   * handlers.status(state, detail): "connecting", "open", "waiting" (detail:
+   *   milliseconds until the next attempt) or "stopped".
+   * handlers.retry(): async; return false to stop reconnecting (the game is gone).
+   */
+  constructor(url, handlers) {
+    this.url = url;
+    this.handlers = handlers;
+    this.ws = null;
+    this.attempt = 0;
+    this.timer = null;
+    this.stopped = false;
+    this.first = true;
+    addEventListener("online", () => this.now());
+  }
+
+  start() {
+    this.stopped = false;
+    this.open();
+  }
+
+  open() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.first = true;
+    this.handlers.status("connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (err) {
+      this.later();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      if (this.ws === ws) this.handlers.status("open");
+    });
+    ws.addEventListener("message", (ev) => {
+      if (this.ws !== ws) return;
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return; // not ours to judge: the protocol sends JSON only
+      }
+      this.attempt = 0; // the connection works: start the backoff afresh
+      const first = this.first;
+      this.first = false;
+      this.handlers.message(msg, first);
+    });
+    ws.addEventListener("close", (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (!this.stopped) this.later(ev.code);
+    });
+  }
+
+  async later(code) {
+    if (this.stopped) return;
+    if (this.handlers.retry && !(await this.handlers.retry(code))) {
+      this.stop();
+      return;
+    }
+    const base = DELAYS[Math.min(this.attempt, DELAYS.length - 1)];
+    this.attempt++;
+    // Jitter keeps a table's clients from all coming back at the same instant.
+    const delay = Math.round(base * (0.8 + 0.4 * Math.random()));
+    this.handlers.status("waiting", delay);
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  /** now reconnects at once if a connection attempt is waiting. */
+  now() {
+    if (!this.stopped && this.timer !== null) this.open();
+  }
+
+  /** restart drops the connection and opens a new one, such as after joining. */
+  restart() {
+    this.stopped = false;
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close(1000, "reconnecting");
+    this.attempt = 0;
+    this.open();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = null;
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close(1000, "bye");
+    this.handlers.status("stopped");
+  }
+
+  /** send sends a message; it returns false when not connected. */
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+}

@@ -1,0 +1,179 @@
+// Package web serves Razzia's plain page: the lobby, the table page that an
+// invite link opens, and their static assets, all embedded in the binary.
+// The page knows nothing of the server's internals: its scripts talk to the
+// server only through the HTTP API and the WebSocket of docs/protocol.md.
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+)
+
+//go:embed static
+var files embed.FS
+
+// contentTypes maps the extensions of the embedded files to their types.
+// The table is explicit so that the answer does not depend on the host's
+// mime.types (a module script must come as JavaScript).
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".svg":  "image/svg+xml",
+	".ico":  "image/x-icon",
+	".png":  "image/png",
+	".txt":  "text/plain; charset=utf-8",
+}
+
+// An asset is one embedded file, ready to serve.
+type asset struct {
+	body        []byte
+	contentType string
+	etag        string
+}
+
+// A handler serves the embedded files.
+type handler struct {
+	assets map[string]*asset // by path below static/, such as "js/table.js"
+}
+
+// Handler returns the handler for everything the server does not serve
+// itself: "/" (the lobby), "/g/{id}" (the table page), "/static/..." and a
+// 404 page for any other path. It answers GET and HEAD only.
+func Handler() http.Handler {
+	h := &handler{assets: map[string]*asset{}}
+	err := fs.WalkDir(files, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		body, err := files.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		ct, ok := contentTypes[path.Ext(p)]
+		if !ok {
+			return fmt.Errorf("web: no content type for %s", p)
+		}
+		sum := sha256.Sum256(body)
+		h.assets[strings.TrimPrefix(p, "static/")] = &asset{body: body, contentType: ct,
+			etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
+		return nil
+	})
+	if err != nil {
+		// The files are compiled in: this is a build defect, not bad input.
+		panic(err)
+	}
+	return h
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	setSecurityHeaders(w, r)
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	p := r.URL.Path
+	switch {
+	case p == "/" || p == "/index.html":
+		h.page(w, r, "lobby.html")
+	case strings.HasPrefix(p, "/g/") && validID(strings.TrimPrefix(p, "/g/")):
+		h.page(w, r, "table.html")
+	case strings.HasPrefix(p, "/static/"):
+		a := h.assets[strings.TrimPrefix(p, "/static/")]
+		if a == nil || strings.HasSuffix(p, ".html") {
+			h.notFound(w, r)
+			return
+		}
+		// The names carry no version, so the browser revalidates every
+		// time; the ETag makes an unchanged file a cheap 304.
+		w.Header().Set("Cache-Control", "no-cache")
+		h.serve(w, r, a)
+	case p == "/favicon.ico":
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		h.serve(w, r, h.assets["favicon.svg"])
+	default:
+		h.notFound(w, r)
+	}
+}
+
+// page serves one of the HTML pages, never cached: they are tiny and a
+// new release must show at once.
+func (h *handler) page(w http.ResponseWriter, r *http.Request, name string) {
+	w.Header().Set("Cache-Control", "no-store")
+	h.serve(w, r, h.assets[name])
+}
+
+func (h *handler) notFound(w http.ResponseWriter, r *http.Request) {
+	a := h.assets["404.html"]
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Type", a.contentType)
+	w.WriteHeader(http.StatusNotFound)
+	if r.Method != http.MethodHead {
+		w.Write(a.body)
+	}
+}
+
+func (h *handler) serve(w http.ResponseWriter, r *http.Request, a *asset) {
+	w.Header().Set("Content-Type", a.contentType)
+	w.Header().Set("ETag", a.etag)
+	// ServeContent answers If-None-Match and Range from the ETag; the
+	// embedded files have no modification time.
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(a.body))
+}
+
+// setSecurityHeaders confines the page to its own origin: no script,
+// style, font or frame from anywhere else, and WebSockets only back to the
+// host that served it.
+func setSecurityHeaders(w http.ResponseWriter, r *http.Request) {
+	host := r.Host
+	csp := "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; " +
+		"form-action 'self'; frame-ancestors 'none'"
+	if validHost(host) {
+		// Older browsers do not count ws: to the same host as 'self'.
+		csp += "; connect-src 'self' ws://" + host + " wss://" + host
+	}
+	hd := w.Header()
+	hd.Set("Content-Security-Policy", csp)
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "same-origin")
+	hd.Set("X-Frame-Options", "DENY")
+}
+
+// validID reports whether s can be a game id: the table page checks the
+// game itself through the API, so this only keeps nonsense paths (and
+// "/g/x/y") on the 404 page.
+func validID(s string) bool {
+	if len(s) == 0 || len(s) > 32 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// validHost reports whether a Host header is safe to copy into the
+// Content-Security-Policy header.
+func validHost(h string) bool {
+	if h == "" || len(h) > 255 {
+		return false
+	}
+	for _, c := range []byte(h) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+			c == '.' || c == '-' || c == ':' || c == '[' || c == ']') {
+			return false
+		}
+	}
+	return true
+}
