@@ -43,7 +43,7 @@ type Game struct {
 	Seed    []byte   // the secret source of chance: never sent to a client
 	Moves   []string // record tokens, in order
 	Created time.Time
-	Updated time.Time
+	Updated time.Time // set by the store at every change
 }
 
 // A Summary describes a game in a list.
@@ -59,17 +59,21 @@ type Summary struct {
 // Store is the durable storage of games. Every method is safe for
 // concurrent use. A method that returns nil has committed its change.
 type Store interface {
-	// CreateGame stores a new game; its ID must be new.
+	// CreateGame stores a new game; its ID must be new, else ErrConflict.
+	// A zero Created or Updated is set to the current time, in g too.
 	CreateGame(ctx context.Context, g *Game) error
 	// Game returns the game with every move, or ErrNotFound.
 	Game(ctx context.Context, id string) (*Game, error)
 	// TakeSeat fills an open seat with a person, or returns ErrConflict if
-	// it is no longer open. status is the game's status afterwards.
+	// it is no longer open. status is the game's status afterwards. An
+	// unknown game or a seat out of range is ErrNotFound.
 	TakeSeat(ctx context.Context, id string, seat int, name string, tokenHash []byte, status Status) error
 	// AppendMove stores move number index (0-based) of the game, which must
 	// be the next one, else ErrConflict; status is the status afterwards.
+	// A finished or archived game takes no more moves (ErrConflict).
 	AppendMove(ctx context.Context, id string, index int, token string, status Status) error
-	// List returns the games with the status, most recently updated first.
+	// List returns the games with the status, most recently updated first,
+	// at most limit of them (all when limit <= 0).
 	List(ctx context.Context, status Status, limit int) ([]Summary, error)
 	// Close releases the store.
 	Close() error
