@@ -339,7 +339,11 @@ func testBadGame(t *testing.T, s store.Store) {
 		"empty id":   newGame("", store.StatusOpen, 0),
 		"bad status": newGame("badstatus1", "paused", 0),
 		"no status":  newGame("nostatus01", "", 0),
-		"empty move": func() *store.Game { g := newGame("emptymove1", store.StatusArchived, 0); g.Moves = []string{"draw", ""}; return g }(),
+		"empty move": func() *store.Game {
+			g := newGame("emptymove1", store.StatusArchived, 0)
+			g.Moves = []string{"draw", ""}
+			return g
+		}(),
 	}
 	for name, g := range bad {
 		if err := s.CreateGame(ctx(t), g); err == nil {
