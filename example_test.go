@@ -1,0 +1,226 @@
+package razzia_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"os"
+	"strings"
+
+	"github.com/razziagame/razzia"
+)
+
+// A game starts with the holder of the highest cheque to move (R6), who
+// may draw or call an auction; thieves come later.
+func ExampleNewGame() {
+	g, err := razzia.NewGame(razzia.Setup{
+		Players: []string{"Miriam", "Felix", "Elke", "Dennis"},
+		Cheques: nil, // the rulebook sets A, B, C, D in seat order
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := g.State()
+	seat := s.ToMove()
+	fmt.Printf("%s starts with cheques %v; the centre holds %d.\n", g.Players()[seat], s.FaceUp(seat), s.Centre())
+	fmt.Println("Legal moves:", g.LegalMoves())
+	// Output:
+	// Miriam starts with cheques 2 6 13; the centre holds 1.
+	// Legal moves: [draw call]
+}
+
+// Moves are played as record tokens; a draw names the card revealed (or,
+// in a game with a Seed, "draw" lets the game pick it). The event log
+// narrates what happened.
+func ExampleGame_PlayToken() {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, token := range []string{
+		"draw watch", "draw car", "draw bodyguard", "draw police", // Dennis's police card starts an auction
+		"pass", "bid 7", "pass", "bid 9", // Miriam, Felix, Elke, and Dennis last
+	} {
+		if err := g.PlayToken(token); err != nil {
+			log.Fatal(err)
+		}
+	}
+	for _, e := range g.Events() {
+		fmt.Println(razzia.Narrate(e, g.Players()))
+	}
+	s := g.State()
+	fmt.Println("Next:", g.Players()[s.ToMove()])
+	// Output:
+	// Miriam draws a watch.
+	// Felix draws a car.
+	// Elke draws a bodyguard.
+	// Dennis draws police (1 on the track).
+	// Police auction.
+	// Miriam passes.
+	// Felix bids 7.
+	// Elke passes.
+	// Dennis bids 9.
+	// Dennis wins with 9: takes 1 watch, 1 bodyguard and 1 car and cheque 1 face down.
+	// Next: Miriam
+}
+
+// An illegal move returns a *MoveError that names the player and the
+// reason, matches its sentinel with errors.Is, and changes nothing.
+func ExampleMoveError() {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := g.PlayToken("draw police"); err != nil {
+		log.Fatal(err)
+	}
+	before := g.State()
+	err = g.PlayToken("bid 9") // Felix holds 3, 7 and 12
+	fmt.Println(err)
+	fmt.Println("not held:", errors.Is(err, razzia.ErrNotHeld), "too low:", errors.Is(err, razzia.ErrBidTooLow))
+	var me *razzia.MoveError
+	if errors.As(err, &me) {
+		fmt.Printf("seat %d (%s), move %q\n", me.Seat, me.Player, me.Move)
+	}
+	fmt.Println("unchanged:", g.State() == before)
+	// Output:
+	// Felix cannot bid 9: their face-up cheques are 3, 7 and 12
+	// not held: true too low: false
+	// seat 1 (Felix), move "bid 9"
+	// unchanged: true
+}
+
+// State is the fast path for bots: a plain value cloned by assignment,
+// legal moves appended to a reused buffer, chance resolved by RandomCard,
+// and Apply, which allocates nothing.
+func ExampleState() {
+	s, err := razzia.NewState(4, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	buf := make([]razzia.Move, 0, 80)
+	start := s // a clone
+	for range 6 {
+		buf = s.LegalMoves(buf[:0])
+		m := buf[0] // a turn offers the draw first, an auction the pass
+		if m.Action == razzia.ActionDraw {
+			m.Card = s.RandomCard(r)
+		}
+		fmt.Printf("seat %d: %v\n", s.ToMove(), m) // seats are 0-based
+		s.Apply(m)
+	}
+	fmt.Println("row:", s.Row(), "police:", s.Police(), "cards left:", s.DeckLeft())
+	fmt.Println("the clone still has", start.DeckLeft())
+	// Moves not taken from LegalMoves are checked first. A State knows no
+	// names: its errors number the seats from 1.
+	fmt.Println(s.Check(razzia.Bid(16)))
+	// Output:
+	// seat 0: draw casino
+	// seat 1: draw driver
+	// seat 2: draw casino
+	// seat 3: draw transport
+	// seat 0: draw watch
+	// seat 1: draw police
+	// row: [casino driver casino transport watch] police: 1 cards left: 114
+	// the clone still has 120
+	// seat 3 cannot bid 16: their face-up cheques are 4, 8 and 11
+}
+
+// A game's record lists every move, draws naming their cards.
+func ExampleGame_Record() {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Ann", "Bob"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, token := range []string{"draw ring", "call", "bid 2", "pass"} {
+		if err := g.PlayToken(token); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if _, err := g.Record().WriteTo(os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// {
+	//   "format": "razzia-record/1",
+	//   "players": [
+	//     "Ann",
+	//     "Bob"
+	//   ],
+	//   "moves": [
+	//     "draw ring",
+	//     "call",
+	//     "bid 2",
+	//     "pass"
+	//   ]
+	// }
+}
+
+// A record replays a game exactly; an illegal move in it is reported with
+// its index and the player's reason.
+func ExampleRecord_Game() {
+	const file = `{
+	  "format": "razzia-record/1",
+	  "players": ["Miriam", "Felix", "Elke", "Dennis"],
+	  "cheques": [[3, 7, 12], [4, 8, 11], [5, 9, 10], [2, 6, 13]],
+	  "moves": ["draw watch", "draw car", "draw bodyguard", "draw ring", "draw police",
+	            "bid 7", "pass", "bid 9", "pass"]
+	}`
+	rec, err := razzia.ReadRecord(strings.NewReader(file))
+	if err != nil {
+		log.Fatal(err)
+	}
+	g, err := rec.Game()
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := g.State()
+	cards := 0
+	for _, n := range s.Holdings(2) {
+		cards += int(n)
+	}
+	fmt.Printf("Elke holds %d cards and cheque %v face down; the centre holds %d; %s is next.\n",
+		cards, s.FaceDown(2), s.Centre(), g.Players()[s.ToMove()])
+
+	rec.Moves = append(rec.Moves, "draw police", "pass", "bid 13")
+	_, err = rec.Game()
+	fmt.Println(err)
+	var re *razzia.RecordError
+	if errors.As(err, &re) {
+		fmt.Println("move", re.Move, "is illegal; not held:", errors.Is(err, razzia.ErrNotHeld))
+	}
+	// Output:
+	// Elke holds 4 cards and cheque 1 face down; the centre holds 9; Miriam is next.
+	// move 12 (bid 13): Elke cannot bid 13: their face-up cheques are 5 and 10
+	// move 12 is illegal; not held: true
+}
+
+// ScoreRound scores holdings that might be, as a bot values them; the
+// scores marshal as the replay output does.
+func ExampleScoreRound() {
+	var holdings [razzia.MaxPlayers]razzia.Holdings
+	var cheques [razzia.MaxPlayers]razzia.Cheques
+	holdings[0][razzia.Bodyguard] = 4
+	holdings[0][razzia.Car] = 3
+	holdings[0][razzia.Driver] = 1
+	holdings[1][razzia.Ring] = 1
+	holdings[1][razzia.Watch] = 2
+	holdings[1][razzia.Diamond] = 1
+	holdings[1][razzia.Thief] = 1
+	cheques[0] = razzia.ChequesOf(2, 5, 6, 9)
+	cheques[1] = razzia.ChequesOf(1, 3, 4, 7) // the 8 is in the centre
+	scores := razzia.ScoreRound(2, &holdings, &cheques, true)
+	for _, s := range scores[:2] {
+		b, err := json.Marshal(s)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(string(b))
+	}
+	// Output:
+	// {"thieves":0,"bodyguards":5,"cars":4,"jewels":-5,"gold":0,"businesses":0,"cheques":5,"total":9}
+	// {"thieves":2,"bodyguards":-2,"cars":0,"jewels":5,"gold":0,"businesses":0,"cheques":-5,"total":0}
+}
