@@ -4,7 +4,7 @@ import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { Connection } from "./conn.js";
 import { narrate } from "./words.js";
-import * as render from "./render.js";
+import * as parts from "./render.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -134,28 +134,28 @@ function render() {
   $("table-section").hidden = !view;
   $("log-section").hidden = !view;
   if (!view) return;
-  replace($("summary"), render.summary(game, view, you),
+  replace($("summary"), parts.summary(game, view, you),
     you < 0 ? h("p", { class: "muted" }, "You are watching this game.") : null);
 
   const mine = you >= 0 && view.toMove === you && view.legal.length > 0;
   $("moves-section").hidden = !mine;
-  if (mine) replace($("moves"), render.moves(view, sendMove, page.pending || !page.connected));
+  if (mine) replace($("moves"), parts.moves(view, sendMove, page.pending || !page.connected));
 
   $("auction-section").hidden = !view.auction;
-  if (view.auction) replace($("auction"), render.auction(game, view, you));
-  replace($("row"), render.row(view));
-  replace($("players"), render.players(game, view, you));
+  if (view.auction) replace($("auction"), parts.auction(game, view, you));
+  replace($("row"), parts.row(view));
+  replace($("players"), parts.players(game, view, you));
 
   const scored = view.seats[0].scores.length > 0;
   $("scores-section").hidden = !scored;
-  if (scored) replace($("scores"), render.scores(game, view));
+  if (scored) replace($("scores"), parts.scores(game, view));
   const over = view.phase === "over";
   $("result-section").hidden = !over;
-  if (over) replace($("result"), render.result(game, view));
+  if (over) replace($("result"), parts.result(game, view));
 }
 
 function renderLog(fresh) {
-  const names = render.names(page.game, page.view);
+  const names = parts.names(page.game, page.view);
   const ol = $("log");
   const atBottom = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 4;
   if (fresh) ol.replaceChildren();
@@ -182,7 +182,7 @@ function onMessage(msg, first) {
     render();
     renderLog(first);
     if (!first && events.length) {
-      const names = render.names(page.game, page.view);
+      const names = parts.names(page.game, page.view);
       let text = events.map((e) => narrate(e, names)).join(" ");
       const v = page.view;
       if (v && v.toMove === page.you && v.legal.length && (!before || before.toMove !== page.you || before.moves !== v.moves)) {

@@ -1,0 +1,331 @@
+package web
+
+import (
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// get serves one request and returns the response.
+func get(t *testing.T, h http.Handler, method, target string, header http.Header) *http.Response {
+	t.Helper()
+	req := httptest.NewRequest(method, target, nil)
+	req.Host = "razzia.example:8080"
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Result()
+}
+
+func body(t *testing.T, resp *http.Response) string {
+	t.Helper()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestRoutes(t *testing.T) {
+	h := Handler()
+	tests := []struct {
+		name, method, path string
+		status             int
+		contentType        string
+		contains           string // a marker of the page or file expected
+	}{
+		{"lobby", "GET", "/", 200, "text/html; charset=utf-8", `id="create-form"`},
+		{"lobby index.html", "GET", "/index.html", 200, "text/html; charset=utf-8", `id="create-form"`},
+		{"table page", "GET", "/g/k3x9q2m7ab", 200, "text/html; charset=utf-8", `id="join-form"`},
+		{"table page with query", "GET", "/g/k3x9q2m7ab?x=1", 200, "text/html; charset=utf-8", `src="/static/js/table.js"`},
+		{"table page, no id", "GET", "/g/", 404, "text/html; charset=utf-8", "Page not found"},
+		{"table page, nested", "GET", "/g/k3x9q2m7ab/x", 404, "text/html; charset=utf-8", "Page not found"},
+		{"table page, upper case id", "GET", "/g/K3X9Q2M7AB", 404, "text/html; charset=utf-8", "Page not found"},
+		{"table page, long id", "GET", "/g/" + strings.Repeat("a", 33), 404, "text/html; charset=utf-8", "Page not found"},
+		{"script", "GET", "/static/js/table.js", 200, "text/javascript; charset=utf-8", "new Connection("},
+		{"style", "GET", "/static/css/razzia.css", 200, "text/css; charset=utf-8", ":root"},
+		{"icon", "GET", "/static/favicon.svg", 200, "image/svg+xml", "<svg"},
+		{"favicon.ico", "GET", "/favicon.ico", 200, "image/svg+xml", "<svg"},
+		{"unknown asset", "GET", "/static/js/nope.js", 404, "text/html; charset=utf-8", "Page not found"},
+		{"static directory", "GET", "/static/js/", 404, "text/html; charset=utf-8", "Page not found"},
+		{"pages are not assets", "GET", "/static/table.html", 404, "text/html; charset=utf-8", "Page not found"},
+		{"path escape", "GET", "/static/../web.go", 404, "text/html; charset=utf-8", "Page not found"},
+		{"unknown page", "GET", "/nope", 404, "text/html; charset=utf-8", "Page not found"},
+		{"post", "POST", "/", 405, "text/plain; charset=utf-8", "method not allowed"},
+		{"head lobby", "HEAD", "/", 200, "text/html; charset=utf-8", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := get(t, h, tt.method, tt.path, nil)
+			if resp.StatusCode != tt.status {
+				t.Errorf("status %d, want %d", resp.StatusCode, tt.status)
+			}
+			if ct := resp.Header.Get("Content-Type"); ct != tt.contentType {
+				t.Errorf("Content-Type %q, want %q", ct, tt.contentType)
+			}
+			b := body(t, resp)
+			if !strings.Contains(b, tt.contains) {
+				t.Errorf("body does not contain %q:\n%.300s", tt.contains, b)
+			}
+			if tt.method == "HEAD" && b != "" {
+				t.Errorf("HEAD has a body of %d bytes", len(b))
+			}
+			if tt.status == 405 && resp.Header.Get("Allow") != "GET, HEAD" {
+				t.Errorf("Allow %q", resp.Header.Get("Allow"))
+			}
+		})
+	}
+}
+
+func TestCacheHeaders(t *testing.T) {
+	h := Handler()
+	t.Run("pages are not stored", func(t *testing.T) {
+		for _, p := range []string{"/", "/g/k3x9q2m7ab", "/nope"} {
+			if cc := get(t, h, "GET", p, nil).Header.Get("Cache-Control"); cc != "no-store" {
+				t.Errorf("%s: Cache-Control %q, want no-store", p, cc)
+			}
+		}
+	})
+	t.Run("assets revalidate by ETag", func(t *testing.T) {
+		resp := get(t, h, "GET", "/static/js/api.js", nil)
+		etag := resp.Header.Get("ETag")
+		if cc := resp.Header.Get("Cache-Control"); cc != "no-cache" {
+			t.Errorf("Cache-Control %q, want no-cache", cc)
+		}
+		if !strings.HasPrefix(etag, `"`) || len(etag) < 10 {
+			t.Fatalf("ETag %q", etag)
+		}
+		again := get(t, h, "GET", "/static/js/api.js", http.Header{"If-None-Match": {etag}})
+		if again.StatusCode != http.StatusNotModified {
+			t.Errorf("with If-None-Match: status %d, want 304", again.StatusCode)
+		}
+		other := get(t, h, "GET", "/static/js/dom.js", nil).Header.Get("ETag")
+		if other == etag {
+			t.Errorf("two files share the ETag %s", etag)
+		}
+		stale := get(t, h, "GET", "/static/js/api.js", http.Header{"If-None-Match": {`"old"`}})
+		if stale.StatusCode != 200 {
+			t.Errorf("with a stale ETag: status %d, want 200", stale.StatusCode)
+		}
+	})
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	h := Handler()
+	for _, p := range []string{"/", "/g/k3x9q2m7ab", "/static/js/table.js", "/nope"} {
+		resp := get(t, h, "GET", p, nil)
+		csp := resp.Header.Get("Content-Security-Policy")
+		for _, want := range []string{"default-src 'self'", "frame-ancestors 'none'",
+			"connect-src 'self' ws://razzia.example:8080 wss://razzia.example:8080"} {
+			if !strings.Contains(csp, want) {
+				t.Errorf("%s: CSP %q lacks %q", p, csp, want)
+			}
+		}
+		if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: no nosniff", p)
+		}
+	}
+	t.Run("bad host is not copied", func(t *testing.T) {
+		req := httptest.NewRequest("GET", "/", nil)
+		req.Host = "evil; script-src *"
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if csp := rec.Header().Get("Content-Security-Policy"); strings.Contains(csp, "evil") {
+			t.Errorf("CSP %q copies a malformed Host", csp)
+		}
+	})
+}
+
+var (
+	htmlRef   = regexp.MustCompile(`(?:src|href)="([^"#]+)"`)
+	importRef = regexp.MustCompile(`(?m)^\s*import\b[^"']*["']([^"']+)["']`)
+	elementID = regexp.MustCompile(`\$\("([^"]+)"\)`)
+)
+
+// pages are the HTML pages and the address each is served at.
+var pages = map[string]string{"lobby.html": "/", "table.html": "/g/k3x9q2m7ab", "404.html": "/nope"}
+
+// modules returns the script modules a page loads, following imports.
+func modules(t *testing.T, h http.Handler, page string) map[string]string {
+	t.Helper()
+	src := map[string]string{}
+	var visit func(url string)
+	visit = func(url string) {
+		if _, ok := src[url]; ok {
+			return
+		}
+		resp := get(t, h, "GET", url, nil)
+		if resp.StatusCode != 200 {
+			t.Errorf("module %s: status %d", url, resp.StatusCode)
+			return
+		}
+		src[url] = body(t, resp)
+		for _, m := range importRef.FindAllStringSubmatch(src[url], -1) {
+			visit(path.Join(path.Dir(url), m[1]))
+		}
+	}
+	for _, m := range regexp.MustCompile(`<script type="module" src="([^"]+)"`).FindAllStringSubmatch(page, -1) {
+		visit(m[1])
+	}
+	return src
+}
+
+// TestReferencedFilesExist fetches every file a page refers to, and every
+// module those scripts import, and checks each is served with its type;
+// and that no embedded file is dead weight.
+func TestReferencedFilesExist(t *testing.T) {
+	h := Handler()
+	used := map[string]bool{}
+	for name, url := range pages {
+		t.Run(name, func(t *testing.T) {
+			resp := get(t, h, "GET", url, nil)
+			page := body(t, resp)
+			refs := htmlRef.FindAllStringSubmatch(page, -1)
+			if len(refs) == 0 {
+				t.Fatal("no references found: the pattern is broken")
+			}
+			for _, m := range refs {
+				ref := m[1]
+				if !strings.HasPrefix(ref, "/static/") {
+					if ref != "/" && !strings.HasPrefix(ref, "/g/") {
+						t.Errorf("reference %q is outside /static/ (no CDN, no other hosts)", ref)
+					}
+					continue
+				}
+				resp := get(t, h, "GET", ref, nil)
+				if resp.StatusCode != 200 {
+					t.Errorf("%s: status %d", ref, resp.StatusCode)
+				}
+				want := contentTypes[path.Ext(ref)]
+				if ct := resp.Header.Get("Content-Type"); ct != want {
+					t.Errorf("%s: Content-Type %q, want %q", ref, ct, want)
+				}
+				used[strings.TrimPrefix(ref, "/static/")] = true
+			}
+			for url := range modules(t, h, page) {
+				used[strings.TrimPrefix(url, "/static/")] = true
+			}
+		})
+	}
+	err := fs.WalkDir(files, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		name := strings.TrimPrefix(p, "static/")
+		if _, isPage := pages[name]; !isPage && !used[name] {
+			t.Errorf("%s is embedded but no page uses it", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestElementIDs checks that every element a page's scripts look up with
+// $("id") exists on that page, so a renamed id fails here, not in a browser.
+func TestElementIDs(t *testing.T) {
+	h := Handler()
+	for name, url := range pages {
+		t.Run(name, func(t *testing.T) {
+			page := body(t, get(t, h, "GET", url, nil))
+			n := 0
+			for mod, src := range modules(t, h, page) {
+				for _, m := range elementID.FindAllStringSubmatch(src, -1) {
+					n++
+					if !strings.Contains(page, `id="`+m[1]+`"`) {
+						t.Errorf("%s looks up #%s, which %s lacks", mod, m[1], name)
+					}
+				}
+			}
+			if n == 0 && name != "404.html" {
+				t.Error("no $(id) look-ups found: the pattern is broken")
+			}
+		})
+	}
+}
+
+// TestPagesAccessible checks the basics a screen reader or keyboard user needs.
+func TestPagesAccessible(t *testing.T) {
+	h := Handler()
+	for name, url := range pages {
+		t.Run(name, func(t *testing.T) {
+			page := body(t, get(t, h, "GET", url, nil))
+			for _, want := range []string{`<html lang="en">`, `<meta name="viewport" content="width=device-width, initial-scale=1">`, "<main", "<h1", "<title>"} {
+				if !strings.Contains(page, want) {
+					t.Errorf("lacks %s", want)
+				}
+			}
+			// Every form control has a label naming it.
+			for _, m := range regexp.MustCompile(`<(?:input|select)[^>]*\bid="([^"]+)"`).FindAllStringSubmatch(page, -1) {
+				if !strings.Contains(page, `<label for="`+m[1]+`"`) {
+					t.Errorf("control #%s has no label", m[1])
+				}
+			}
+		})
+	}
+	page := body(t, get(t, h, "GET", "/g/k3x9q2m7ab", nil))
+	if !strings.Contains(page, `aria-live="polite"`) || !strings.Contains(page, `role="alert"`) {
+		t.Error("the table page lacks a live region or an alert for errors")
+	}
+}
+
+// TestJavaScriptSyntax runs "node --check" on every script, as a module.
+func TestJavaScriptSyntax(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: JavaScript syntax not checked (apt-get install nodejs)")
+	}
+	dir := t.TempDir()
+	n := 0
+	err = fs.WalkDir(files, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path.Ext(p) != ".js" {
+			return err
+		}
+		b, err := files.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		// The .mjs name makes node parse it as a module whatever its version.
+		f := filepath.Join(dir, strings.ReplaceAll(strings.TrimSuffix(p, ".js"), "/", "_")+".mjs")
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			return err
+		}
+		n++
+		t.Run(p, func(t *testing.T) {
+			if out, err := exec.Command(node, "--check", f).CombinedOutput(); err != nil {
+				t.Errorf("node --check %s: %v\n%s", p, err, out)
+			}
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("no scripts found")
+	}
+}
+
+func TestValidID(t *testing.T) {
+	for _, id := range []string{"k3x9q2m7ab", "a", strings.Repeat("z", 32)} {
+		if !validID(id) {
+			t.Errorf("validID(%q) = false", id)
+		}
+	}
+	for _, id := range []string{"", "K3X", "a/b", "a.b", "a b", strings.Repeat("z", 33), "é"} {
+		if validID(id) {
+			t.Errorf("validID(%q) = true", id)
+		}
+	}
+}
