@@ -222,6 +222,8 @@ func TestHandScored(t *testing.T) {
 		{"hand-2p", true, 3, []int{2, -2, 2, 3, 2, 0}, []int{6, 1}, []int{0}},
 		// R13, R14 (every cheque spent), R16 ties (E5-like bodyguards).
 		{"hand-4p-unfinished", false, 2, []int{2, -3, 0, 6}, []int{2, -3, 0, 6}, []int{}},
+		// No moves: nothing scored, totals zero, no winners yet.
+		{"hand-empty", false, 1, nil, []int{0, 0, 0}, []int{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -319,8 +321,7 @@ func TestReplayTextError(t *testing.T) {
 			"Ann wins the game.\n"},
 		{"malformed JSON", "err-malformed.json",
 			"malformed record: the record is not a valid JSON object: unexpected EOF\n", ""},
-		{"missing file", "no-such-file.json",
-			"open testdata/no-such-file.json: no such file or directory\n", ""},
+		{"missing file", "no-such-file.json", missingFile(t) + "\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -338,9 +339,21 @@ func TestReplayTextError(t *testing.T) {
 	}
 }
 
+// missingFile returns the system's message for opening testdata/no-such-file.json.
+func missingFile(t *testing.T) string {
+	t.Helper()
+	_, err := os.Open(filepath.Join("testdata", "no-such-file.json"))
+	if err == nil {
+		t.Fatal("testdata/no-such-file.json exists")
+	}
+	return err.Error()
+}
+
 func TestReplayMissingFileJSON(t *testing.T) {
-	stdout, stderr, status := runCmd(t, nil, "replay", "--json", "testdata/no-such-file.json")
-	want := `{"error":{"move":0,"token":"","reason":"open testdata/no-such-file.json: no such file or directory"}}` + "\n"
+	stdout, stderr, status := runCmd(t, nil, "replay", "--json", filepath.Join("testdata", "no-such-file.json"))
+	var e replayError
+	e.Error.Reason = missingFile(t)
+	want := marshal(e) + "\n"
 	if status != 1 || stdout != want || stderr != "" {
 		t.Errorf("got status %d, stdout %q, stderr %q; want 1, %q, nothing", status, stdout, stderr, want)
 	}
