@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -49,7 +50,7 @@ first game; a bad one is a usage error that lists the valid specs.
 The same --seed gives the same games, bit for bit, however many workers
 play them (bots limited by time, and the timings, excepted). --records DIR
 writes every game as a record (game-0001.json, ...) that "razzia replay"
-accepts. On a terminal, a progress bar on standard error shows the games
+accepts, replacing files of the same names. On a terminal, a progress bar on standard error shows the games
 done, games/s and the time left; on a pipe nothing is shown.
 
 Examples:
@@ -129,7 +130,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
-			progressbar.OptionFullWidth(),
+			progressbar.OptionSetWidth(30),
 		)
 		c.Progress = func(done int) { bar.Set(done) }
 	}
@@ -139,6 +140,10 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	r, err := arena.Run(ctx, c)
 	if bar != nil {
 		bar.Finish()
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "razzia arena: interrupted")
+		return 1
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia arena: %v\n", err)

@@ -263,6 +263,16 @@ func mix(z uint64) uint64 {
 func (p *player) play(i int) (o *outcome, err error) {
 	seats := Rotation(p.c.Seats, i)
 	n := len(seats)
+	seat := -1 // the seat whose bot is being made or asked
+	defer func() {
+		if v := recover(); v != nil {
+			who := "the engine"
+			if seat >= 0 {
+				who = fmt.Sprintf("bot %s in seat %d", seats[seat], seat+1)
+			}
+			err = fmt.Errorf("game %d: %s panicked: %v\n%s", i+1, who, v, debug.Stack())
+		}
+	}()
 	r := gameRand(p.c.Seed, i)
 	deck := make([]byte, 32)
 	for k := 0; k < len(deck); k += 8 {
@@ -276,18 +286,14 @@ func (p *player) play(i int) (o *outcome, err error) {
 	o = &outcome{index: i, bots: make([]int, n)}
 	bots := make([]bot.Bot, n)
 	for s, spec := range seats {
+		seat = s
 		o.bots[s] = p.index[spec]
 		if bots[s], err = p.c.New(spec, r.Uint64()); err != nil {
 			return nil, fmt.Errorf("game %d, seat %d: %w", i+1, s+1, err)
 		}
 	}
+	seat = -1
 
-	seat := -1
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("game %d: bot %s in seat %d panicked: %v\n%s", i+1, seats[seat], seat+1, v, debug.Stack())
-		}
-	}()
 	for {
 		st := g.State()
 		if st.Over() {
@@ -303,14 +309,16 @@ func (p *player) play(i int) (o *outcome, err error) {
 			o.winners = st.Winners()
 			break
 		}
-		seat = st.ToMove()
-		v := g.View(seat)
+		to := st.ToMove()
+		v := g.View(to)
+		seat = to
 		t0 := time.Now()
-		m := bots[seat].Choose(v)
-		p.times[o.bots[seat]].add(time.Since(t0))
+		m := bots[to].Choose(v)
+		p.times[o.bots[to]].add(time.Since(t0))
+		seat = -1
 		if err := g.Play(m); err != nil {
 			return nil, fmt.Errorf("game %d: bot %s in seat %d played %q, which is a bug in the bot: %w",
-				i+1, seats[seat], seat+1, m.String(), err)
+				i+1, seats[to], to+1, m.String(), err)
 		}
 	}
 	if p.c.Records != "" {

@@ -58,6 +58,11 @@ func fakeNew(made *atomic.Int64) Factory {
 			return badBot{}, nil
 		case "panic":
 			return panicBot{}, nil
+		case "crash":
+			if seed != 0 {
+				panic("cannot make a crash bot")
+			}
+			return firstBot{}, nil
 		}
 		return nil, fmt.Errorf("%w: unknown bot %q; %s", bot.ErrSpec, spec, fakeSpecs)
 	}
@@ -314,6 +319,7 @@ func TestBuggyBot(t *testing.T) {
 	}{
 		{"illegal move", "bad", "bot bad in seat"},
 		{"panic", "panic", "bot panic in seat"},
+		{"panic when made", "crash", "bot crash in seat"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
