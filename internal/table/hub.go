@@ -1,0 +1,587 @@
+// Package table runs the live games of a Razzia server: one goroutine owns
+// each game that is open or being played, and everything else talks to it
+// through the Hub. Every accepted move is committed to the store before it
+// is applied and broadcast, so a restarted Hub continues every game where
+// it was.
+package table
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// Options configure a Hub. The zero Options are the production defaults,
+// except that a server normally sets BotDelay.
+type Options struct {
+	// BotDelay is how long a bot waits before it moves, so people can
+	// follow the game.
+	BotDelay time.Duration
+	// RetryDelay is how long a bot waits to try again after the store
+	// failed to commit its move; default one second.
+	RetryDelay time.Duration
+	// Logger receives the Hub's log; default slog.Default().
+	Logger *slog.Logger
+	// NewBot builds the bot for a seat from its level; default bot.New.
+	NewBot func(spec string, seed uint64) (bot.Bot, error)
+	// Now is the clock for timestamps; default time.Now.
+	Now func() time.Time
+	// Rand is the source of game ids, seeds and seat tokens; default
+	// crypto/rand.Reader. Tests may make it deterministic.
+	Rand io.Reader
+}
+
+// Levels are the bot levels a seat can be given.
+var Levels = []string{"easy", "medium", "hard"}
+
+// commitTimeout bounds one store write, so a stuck database cannot stall a
+// game forever.
+const commitTimeout = 10 * time.Second
+
+// A Hub runs the games of one store. Its methods are safe for concurrent use.
+type Hub struct {
+	store store.Store
+	opts  Options
+	log   *slog.Logger
+
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // game and bot goroutines
+
+	mu      sync.Mutex
+	closed  bool
+	games   map[string]*loop // the live games: open or playing
+	winners map[string][]int // finished games' winners, which never change
+}
+
+// New returns a Hub for the store. Call Resume to restart the games being
+// played, and Close to stop.
+func New(st store.Store, opts Options) *Hub {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.NewBot == nil {
+		opts.NewBot = bot.New
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Rand == nil {
+		opts.Rand = rand.Reader
+	}
+	if opts.RetryDelay <= 0 {
+		opts.RetryDelay = time.Second
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Hub{
+		store:   st,
+		opts:    opts,
+		log:     opts.Logger,
+		ctx:     ctx,
+		cancel:  cancel,
+		games:   map[string]*loop{},
+		winners: map[string][]int{},
+	}
+}
+
+// Resume loads every game being played from the store, replays its moves
+// and restarts its bots. It returns how many games it resumed; a game that
+// cannot be replayed is logged and left alone, so one damaged game does not
+// stop the others.
+func (h *Hub) Resume(ctx context.Context) (int, error) {
+	list, err := h.store.List(ctx, store.StatusPlaying, 1<<30)
+	if err != nil {
+		return 0, fmt.Errorf("listing the games being played: %w", err)
+	}
+	n := 0
+	for _, s := range list {
+		if _, _, err := h.find(ctx, s.ID); err != nil {
+			h.log.Error("cannot resume game", "game", s.ID, "err", err)
+			continue
+		}
+		n++
+	}
+	return n, nil
+}
+
+// Close stops every game goroutine and ends every subscription. Games are
+// not lost: everything accepted is in the store. Close waits for the
+// goroutines, including a bot that is thinking.
+func (h *Hub) Close() error {
+	h.mu.Lock()
+	h.closed = true
+	h.mu.Unlock()
+	h.cancel()
+	h.wg.Wait()
+	return nil
+}
+
+// Done is closed when the Hub is closing.
+func (h *Hub) Done() <-chan struct{} { return h.ctx.Done() }
+
+// Create stores a new table with a seat per entry of seats: "" for an open
+// seat, or a bot level (see Levels). A table of bots starts at once.
+func (h *Hub) Create(ctx context.Context, seats []string) (Info, error) {
+	if n := len(seats); n < razzia.MinPlayers || n > razzia.MaxPlayers {
+		return Info{}, reject(ErrBadRequest, "a table has %d to %d seats, not %d", razzia.MinPlayers, razzia.MaxPlayers, n)
+	}
+	g := &store.Game{Status: store.StatusPlaying, Seats: make([]store.Seat, len(seats))}
+	for i, level := range seats {
+		switch {
+		case level == "":
+			g.Status = store.StatusOpen
+		case isLevel(level):
+			g.Seats[i] = store.Seat{Name: "Bot (" + level + ")", Bot: level}
+		default:
+			return Info{}, reject(ErrBadRequest, "seat %d: unknown bot level %q (want %s, or empty for a person)", i, level, strings.Join(Levels, ", "))
+		}
+	}
+	id, err := h.newID()
+	if err != nil {
+		return Info{}, internal(err)
+	}
+	g.ID = id
+	g.Seed = make([]byte, 32)
+	if _, err := io.ReadFull(h.opts.Rand, g.Seed); err != nil {
+		return Info{}, internal(err)
+	}
+	g.Cheques = razzia.DealCheques(len(seats), seededRand(g.Seed, "cheques"))
+	g.Created = h.opts.Now()
+	g.Updated = g.Created
+	g.Moves = []string{}
+	if err := h.store.CreateGame(ctx, g); err != nil {
+		return Info{}, h.failed("create game", id, err)
+	}
+	h.log.Info("game created", "game", id, "seats", seats)
+	l, _, err := h.find(ctx, id)
+	if err != nil {
+		return Info{}, err
+	}
+	var in Info
+	err = h.send(ctx, l, func(l *loop) error { in = l.info(); return nil })
+	if err != nil {
+		// The game was committed; describe it as stored.
+		return newInfo(g.ID, g.Status, g.Seats, 0, g.Created, g.Updated, nil), nil
+	}
+	return in, nil
+}
+
+func isLevel(s string) bool {
+	for _, l := range Levels {
+		if s == l {
+			return true
+		}
+	}
+	return false
+}
+
+// Join seats a person called name at the table: at seat, or at the first
+// open seat when seat is negative. It returns the seat and its secret
+// token. The game starts when every seat is filled.
+func (h *Hub) Join(ctx context.Context, id, name string, seat int) (int, string, error) {
+	if err := razzia.CheckName(name); err != nil {
+		return 0, "", &Error{Kind: ErrBadName, Msg: err.Error()}
+	}
+	token, err := h.newToken()
+	if err != nil {
+		return 0, "", internal(err)
+	}
+	hash := hashToken(token)
+	err = h.with(ctx, id, func(l *loop) error {
+		seat, err = l.join(name, seat, hash)
+		return err
+	}, func(*store.Game) error {
+		return reject(ErrTableFull, "the table is full: the game has started")
+	})
+	if err != nil {
+		return 0, "", err
+	}
+	return seat, token, nil
+}
+
+// Watch subscribes to a game's state: for the seat whose token is given,
+// or as a spectator when the token is empty or not one of the game's. The
+// first Update carries every event so far. Close the subscription when done.
+func (h *Hub) Watch(ctx context.Context, id, token string) (*Subscription, error) {
+	var sub *Subscription
+	err := h.with(ctx, id, func(l *loop) error {
+		sub = l.watch(hashToken(token))
+		return nil
+	}, func(g *store.Game) error {
+		game, err := replay(g)
+		if err != nil {
+			return h.failed("replay game", id, err)
+		}
+		seat := seatOf(g.Seats, hashToken(token))
+		sub = newSubscription(nil, seat)
+		snap := game.View(seat).Snapshot()
+		st := game.State()
+		sub.c <- Update{
+			Game:   newInfo(g.ID, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, st.Winners()),
+			Seat:   seat,
+			View:   &snap,
+			Events: game.Events(),
+		}
+		close(sub.c)
+		return nil
+	})
+	return sub, err
+}
+
+// Play makes the move (a record token) for the seat whose token is given.
+// Only the seat to move may play; a draw names no card, since the server
+// draws it. seq, when not negative, is the number of moves the player saw:
+// if the game has moved on since, the move is rejected with ErrStale.
+func (h *Hub) Play(ctx context.Context, id, token, move string, seq int) error {
+	m, perr := razzia.ParseMove(move)
+	if perr == nil && m.Action == razzia.ActionDraw && m.Card != razzia.NoKind {
+		perr = errors.New("the server draws the card: send draw")
+	}
+	hash := hashToken(token)
+	return h.with(ctx, id, func(l *loop) error {
+		return l.playFor(hash, m, perr, seq)
+	}, func(g *store.Game) error {
+		if seatOf(g.Seats, hash) < 0 {
+			return reject(ErrNotYourSeat, "you have no seat at this table")
+		}
+		return reject(ErrGameOver, "the game is over")
+	})
+}
+
+// Game describes the game and returns the seat the token holds, or -1.
+func (h *Hub) Game(ctx context.Context, id, token string) (Info, int, error) {
+	var in Info
+	seat := -1
+	hash := hashToken(token)
+	err := h.with(ctx, id, func(l *loop) error {
+		in, seat = l.info(), seatOf(l.seats, hash)
+		return nil
+	}, func(g *store.Game) error {
+		w, err := h.winnersOf(g)
+		if err != nil {
+			return err
+		}
+		in, seat = newInfo(g.ID, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, w), seatOf(g.Seats, hash)
+		return nil
+	})
+	return in, seat, err
+}
+
+// MaxList is the most games List returns.
+const MaxList = 100
+
+// List returns the games with the status, most recently updated first, at
+// most MaxList; the empty status lists every game.
+func (h *Hub) List(ctx context.Context, status store.Status) ([]Info, error) {
+	statuses := []store.Status{status}
+	switch status {
+	case store.StatusOpen, store.StatusPlaying, store.StatusFinished, store.StatusArchived:
+	case "":
+		statuses = []store.Status{store.StatusOpen, store.StatusPlaying, store.StatusFinished, store.StatusArchived}
+	default:
+		return nil, reject(ErrBadRequest, "unknown status %q (want open, playing, finished or archived)", status)
+	}
+	var all []store.Summary
+	for _, st := range statuses {
+		list, err := h.store.List(ctx, st, MaxList)
+		if err != nil {
+			return nil, h.failed("list games", "", err)
+		}
+		all = append(all, list...)
+	}
+	if len(statuses) > 1 {
+		sortRecent(all)
+	}
+	if len(all) > MaxList {
+		all = all[:MaxList]
+	}
+	infos := make([]Info, 0, len(all))
+	for _, s := range all {
+		var w []int
+		if s.Status == store.StatusFinished || s.Status == store.StatusArchived {
+			var err error
+			if w, err = h.cachedWinners(ctx, s.ID); err != nil {
+				h.log.Error("cannot find the winners", "game", s.ID, "err", err)
+			}
+		}
+		infos = append(infos, newInfo(s.ID, s.Status, s.Seats, s.Moves, s.Created, s.Updated, w))
+	}
+	return infos, nil
+}
+
+// sortRecent sorts summaries most recently updated first (insertion sort:
+// the lists are short and each is sorted already).
+func sortRecent(s []store.Summary) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].Updated.After(s[j-1].Updated); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// Record returns the record of a game that has started: every move so far.
+func (h *Hub) Record(ctx context.Context, id string) (*razzia.Record, error) {
+	if !validID(id) {
+		return nil, notFound(id)
+	}
+	g, err := h.store.Game(ctx, id)
+	if err != nil {
+		return nil, h.storeError("read game", id, err)
+	}
+	if g.Status == store.StatusOpen {
+		return nil, reject(ErrNotStarted, "the game has not started: there is no record yet")
+	}
+	rec := &razzia.Record{Format: razzia.RecordFormat, Players: names(g.Seats), Moves: append([]string{}, g.Moves...)}
+	for _, set := range g.Cheques {
+		rec.Cheques = append(rec.Cheques, append([]int(nil), set...))
+	}
+	return rec, nil
+}
+
+// Upload reads a record, checks it by replaying it, and stores it as an
+// archived game, which can be watched like a finished one. A bad record is
+// an *Error of kind ErrBadRecord wrapping the *razzia.RecordError.
+func (h *Hub) Upload(ctx context.Context, r io.Reader) (Info, error) {
+	rec, err := razzia.ReadRecord(r)
+	if err != nil {
+		return Info{}, &Error{Kind: ErrBadRecord, Msg: err.Error(), Err: err}
+	}
+	game, err := rec.Game()
+	if err != nil {
+		return Info{}, &Error{Kind: ErrBadRecord, Msg: err.Error(), Err: err}
+	}
+	id, err := h.newID()
+	if err != nil {
+		return Info{}, internal(err)
+	}
+	norm := game.Record() // moves in canonical form
+	g := &store.Game{
+		ID:      id,
+		Status:  store.StatusArchived,
+		Seats:   make([]store.Seat, len(rec.Players)),
+		Cheques: rec.Cheques,
+		Seed:    []byte{},
+		Moves:   norm.Moves,
+		Created: h.opts.Now(),
+	}
+	g.Updated = g.Created
+	if g.Cheques == nil {
+		g.Cheques = razzia.ChequeSets(len(rec.Players))
+	}
+	for i, p := range rec.Players {
+		g.Seats[i] = store.Seat{Name: p}
+	}
+	if err := h.store.CreateGame(ctx, g); err != nil {
+		return Info{}, h.failed("store uploaded record", id, err)
+	}
+	h.log.Info("record uploaded", "game", id, "moves", len(g.Moves))
+	st := game.State()
+	return newInfo(id, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, st.Winners()), nil
+}
+
+// with runs live in the goroutine of game id if it is open or being
+// played, or static with its stored form if it is finished or archived.
+func (h *Hub) with(ctx context.Context, id string, live func(*loop) error, static func(*store.Game) error) error {
+	for {
+		l, g, err := h.find(ctx, id)
+		if err != nil {
+			return err
+		}
+		if l == nil {
+			return static(g)
+		}
+		err = h.send(ctx, l, live)
+		if err != errEnded {
+			return err
+		}
+		// The game ended meanwhile: look again.
+	}
+}
+
+// errEnded reports a request sent to a game goroutine that has ended.
+var errEnded = errors.New("the game goroutine has ended")
+
+// send runs f in l's goroutine and returns its result.
+func (h *Hub) send(ctx context.Context, l *loop, f func(*loop) error) error {
+	reply := make(chan error, 1)
+	select {
+	case l.reqs <- func(l *loop) { reply <- f(l) }:
+		return <-reply
+	case <-l.done:
+		return errEnded
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-h.ctx.Done():
+		return reject(ErrClosed, "the server is shutting down")
+	}
+}
+
+// find returns the goroutine of game id, starting it if the game is open
+// or being played, or else the stored game.
+func (h *Hub) find(ctx context.Context, id string) (*loop, *store.Game, error) {
+	if !validID(id) {
+		return nil, nil, notFound(id)
+	}
+	for {
+		h.mu.Lock()
+		closed, l := h.closed, h.games[id]
+		h.mu.Unlock()
+		switch {
+		case closed:
+			return nil, nil, reject(ErrClosed, "the server is shutting down")
+		case l != nil:
+			return l, nil, nil
+		}
+		g, err := h.store.Game(ctx, id)
+		if err != nil {
+			return nil, nil, h.storeError("read game", id, err)
+		}
+		if g.Status == store.StatusFinished || g.Status == store.StatusArchived {
+			return nil, g, nil
+		}
+		l, err = newLoop(h, g)
+		if err != nil {
+			return nil, nil, h.failed("replay game", id, err)
+		}
+		h.mu.Lock()
+		_, ended := h.winners[id]
+		if h.closed || ended || h.games[id] != nil {
+			// Closing, or another request started the game, or it ended
+			// after we read it: look again.
+			h.mu.Unlock()
+			continue
+		}
+		h.games[id] = l
+		h.wg.Add(1)
+		h.mu.Unlock()
+		go l.run()
+		return l, nil, nil
+	}
+}
+
+// winnersOf returns the winners of a stored game that is over.
+func (h *Hub) winnersOf(g *store.Game) ([]int, error) {
+	if g.Status != store.StatusFinished && g.Status != store.StatusArchived {
+		return nil, nil
+	}
+	h.mu.Lock()
+	w, ok := h.winners[g.ID]
+	h.mu.Unlock()
+	if ok {
+		return w, nil
+	}
+	game, err := replay(g)
+	if err != nil {
+		return nil, h.failed("replay game", g.ID, err)
+	}
+	st := game.State()
+	w = st.Winners()
+	h.mu.Lock()
+	h.winners[g.ID] = w
+	h.mu.Unlock()
+	return w, nil
+}
+
+func (h *Hub) cachedWinners(ctx context.Context, id string) ([]int, error) {
+	h.mu.Lock()
+	w, ok := h.winners[id]
+	h.mu.Unlock()
+	if ok {
+		return w, nil
+	}
+	g, err := h.store.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return h.winnersOf(g)
+}
+
+func notFound(id string) *Error {
+	return reject(ErrNotFound, "there is no game %q", id)
+}
+
+// storeError maps a store error about game id.
+func (h *Hub) storeError(what, id string, err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound(id)
+	}
+	return h.failed(what, id, err)
+}
+
+// failed logs an internal failure and returns the error for the player.
+func (h *Hub) failed(what, id string, err error) error {
+	h.log.Error(what+" failed", "game", id, "err", err)
+	return internal(fmt.Errorf("%s %s: %w", what, id, err))
+}
+
+// idEncoding spells game ids and tokens: base32, lower case for ids.
+var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// IDLen is the length of a game id.
+const IDLen = 10
+
+// newID returns a new game id: 10 lower-case base32 characters (50 bits).
+func (h *Hub) newID() (string, error) {
+	var b [7]byte
+	if _, err := io.ReadFull(h.opts.Rand, b[:]); err != nil {
+		return "", err
+	}
+	return strings.ToLower(idEncoding.EncodeToString(b[:]))[:IDLen], nil
+}
+
+func validID(id string) bool {
+	if len(id) != IDLen {
+		return false
+	}
+	for _, c := range id {
+		if (c < 'a' || c > 'z') && (c < '2' || c > '7') {
+			return false
+		}
+	}
+	return true
+}
+
+// newToken returns a seat's secret: 128 bits, as crypto/rand.Text spells them.
+func (h *Hub) newToken() (string, error) {
+	var b [16]byte
+	if _, err := io.ReadFull(h.opts.Rand, b[:]); err != nil {
+		return "", err
+	}
+	return idEncoding.EncodeToString(b[:]), nil
+}
+
+// hashToken returns what the store keeps of a token; nil for no token.
+func hashToken(token string) []byte {
+	if token == "" {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(token))
+	return sum[:]
+}
+
+// seatOf returns the seat whose token hashes to hash, or -1.
+func seatOf(seats []store.Seat, hash []byte) int {
+	if hash == nil {
+		return -1
+	}
+	seat := -1
+	for i, s := range seats {
+		if s.TokenHash != nil && subtle.ConstantTimeCompare(s.TokenHash, hash) == 1 {
+			seat = i
+		}
+	}
+	return seat
+}
