@@ -34,7 +34,12 @@ type Game struct {
 	cheques [][]int
 	seed    []byte
 	moves   []Move
-	events  []Event
+
+	// The event log is built lazily, by replaying the moves from the
+	// start, so callers that never read it (tournaments) pay nothing.
+	logged   int   // moves the log covers
+	logState State // the state after the logged moves
+	events   []Event
 }
 
 // MaxNameLen is the longest player name a game accepts, in bytes.
@@ -56,9 +61,10 @@ func NewGame(setup Setup) (*Game, error) {
 		return nil, err
 	}
 	g := &Game{
-		state:   s,
-		players: append([]string(nil), setup.Players...),
-		seed:    append([]byte(nil), setup.Seed...),
+		state:    s,
+		logState: s,
+		players:  append([]string(nil), setup.Players...),
+		seed:     append([]byte(nil), setup.Seed...),
 	}
 	for _, set := range setup.Cheques {
 		g.cheques = append(g.cheques, append([]int(nil), set...))
@@ -93,7 +99,15 @@ func (g *Game) State() State { return g.state }
 func (g *Game) Moves() []Move { return append([]Move(nil), g.moves...) }
 
 // Events returns what has happened so far, in order.
-func (g *Game) Events() []Event { return append([]Event(nil), g.events...) }
+func (g *Game) Events() []Event {
+	for ; g.logged < len(g.moves); g.logged++ {
+		before := g.logState
+		m := g.moves[g.logged]
+		g.logState.Apply(m)
+		g.events = appendEvents(g.events, &before, m, &g.logState)
+	}
+	return append([]Event(nil), g.events...)
+}
 
 // LegalMoves returns the moves the player to move may make (see State.LegalMoves).
 func (g *Game) LegalMoves() []Move { return g.state.LegalMoves(nil) }
@@ -132,10 +146,8 @@ func (g *Game) Play(m Move) error {
 	if err := g.state.check(m); err != nil {
 		return g.named(err)
 	}
-	before := g.state
 	g.state.Apply(m)
 	g.moves = append(g.moves, m)
-	g.events = appendEvents(g.events, &before, m, &g.state)
 	return nil
 }
 

@@ -54,18 +54,31 @@ func ReadRecord(r io.Reader) (*Record, error) {
 	if len(data) > MaxRecordSize {
 		return nil, malformed("the record is larger than %d bytes", MaxRecordSize)
 	}
-	var raw struct {
-		Format  *string           `json:"format"`
-		Players []string          `json:"players"`
-		Cheques [][]int           `json:"cheques"`
-		Moves   []json.RawMessage `json:"moves"`
-	}
+	// Fields are matched by their exact names (encoding/json alone would
+	// also take "Moves" for "moves"); others are ignored (RECORD.md).
+	var fields map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&raw); err != nil {
-		return nil, malformed("the record is not a valid JSON object: %v", err)
+	if err := dec.Decode(&fields); err != nil || fields == nil {
+		return nil, malformed("the record is not a valid JSON object: %v", describeJSONError(err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, malformed("the record has data after its JSON object")
+	}
+	var raw struct {
+		Format  *string
+		Players []string
+		Cheques [][]int
+		Moves   []json.RawMessage
+	}
+	for _, f := range []struct {
+		name string
+		dst  any
+	}{{"format", &raw.Format}, {"players", &raw.Players}, {"cheques", &raw.Cheques}, {"moves", &raw.Moves}} {
+		if v, ok := fields[f.name]; ok {
+			if err := json.Unmarshal(v, f.dst); err != nil {
+				return nil, malformed("the record's %q field is malformed: %v", f.name, describeJSONError(err))
+			}
+		}
 	}
 	switch {
 	case raw.Format == nil:
@@ -86,6 +99,32 @@ func ReadRecord(r io.Reader) (*Record, error) {
 		return nil, &RecordError{Err: fmt.Errorf("%w: %w", ErrRecord, err)}
 	}
 	return rec, nil
+}
+
+// describeJSONError turns a decoding error into words without Go type names.
+func describeJSONError(err error) string {
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return "it is null"
+	case errors.As(err, &typeErr):
+		return fmt.Sprintf("found a JSON %s where %s was expected", typeErr.Value, jsonKind(typeErr.Type.Kind().String()))
+	}
+	return err.Error()
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string", "ptr":
+		return "a string"
+	case "slice":
+		return "a list"
+	case "int":
+		return "a whole number"
+	case "map", "struct":
+		return "an object"
+	}
+	return "another type"
 }
 
 func malformed(format string, args ...any) error {
