@@ -594,17 +594,17 @@ func TestCheckRejectsAtTheStart(t *testing.T) {
 // playSeeded plays a game of n players with the given seed, choosing moves
 // with a PCG from choice, and returns it. Draws name no card: the game's
 // seed resolves them.
-func playSeeded(t *testing.T, n int, seed []byte, choice uint64) *Game {
-	t.Helper()
+func playSeeded(tb testing.TB, n int, seed []byte, choice uint64) *Game {
+	tb.Helper()
 	g, err := NewGame(Setup{Players: []string{"Ann", "Bob", "Cy", "Di", "Ed"}[:n], Seed: seed})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(choice, 1))
 	for st := g.State(); !st.Over(); st = g.State() {
 		legal := g.LegalMoves()
 		if err := g.Play(legal[r.IntN(len(legal))]); err != nil {
-			t.Fatalf("playing a legal move: %v", err)
+			tb.Fatalf("playing a legal move: %v", err)
 		}
 	}
 	return g
