@@ -359,13 +359,12 @@ func TestRecordRoundTrip(t *testing.T) {
 	}
 }
 
-// TestEngineBugRecordFieldNamesExact: RECORD.md names the fields "format",
-// "players", "cheques" and "moves", and ignores unknown fields. encoding/json
-// matches field names without regard to case, so a field "Moves" or "MOVES"
-// is read as "moves" instead of being ignored, and a later one silently
-// replaces the real list: the same file replays differently here and in any
-// reader that follows RECORD.md.
-func TestEngineBugRecordFieldNamesExact(t *testing.T) {
+// TestRecordFieldNamesExact: RECORD.md names the fields "format",
+// "players", "cheques" and "moves", and ignores unknown fields. A field
+// "Moves" or "MOVES" is unknown: encoding/json alone would match it without
+// regard to case and let it replace the real list, so the same file would
+// replay differently here and in any other reader that follows RECORD.md.
+func TestRecordFieldNamesExact(t *testing.T) {
 	tests := []struct {
 		name string
 		file string
