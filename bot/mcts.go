@@ -37,6 +37,7 @@ type MCTS struct {
 	edges []edge
 	path  []step
 	buf   []razzia.Move
+	root  []razzia.Move
 }
 
 // A node is a decision node (its edges are the legal moves) or, after a
@@ -86,8 +87,8 @@ func (b *MCTS) Choose(v razzia.View) razzia.Move {
 	case 1:
 		return legal[0]
 	}
-	legal = append([]razzia.Move(nil), legal...) // b.buf is reused below
-	root := b.search(&v.State, legal)
+	b.root = append(b.root[:0], legal...) // b.buf is reused below
+	root := b.search(&v.State, b.root)
 	best, most := legal[0], int32(-1)
 	for _, e := range b.edges[root.first : root.first+int32(root.n)] {
 		if e.visits > most {

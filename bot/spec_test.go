@@ -1,0 +1,140 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		spec string
+		want any // the bot's type
+	}{
+		{"random", &Random{}},
+		{"heuristic", &Heuristic{}},
+		{"heuristic:noise=2.5", &Heuristic{}},
+		{"mcts", &MCTS{}},
+		{"mcts:iters=2000", &MCTS{}},
+		{"mcts:time=300ms", &MCTS{}},
+		{"mcts:iters=50,time=1s,c=1.4,rollout=random", &MCTS{}},
+		{" mcts:iters=5 ", &MCTS{}},
+		{"easy", &Heuristic{}},
+		{"medium", &Heuristic{}},
+		{"hard", &MCTS{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			b, err := New(tt.spec, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := fmt.Sprintf("%T", b), fmt.Sprintf("%T", tt.want); got != want {
+				t.Errorf("got a %s, want a %s", got, want)
+			}
+		})
+	}
+}
+
+func TestNewOptions(t *testing.T) {
+	b, err := New("mcts:iters=123,time=250ms,c=1.5,rollout=random", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.(*MCTS)
+	if m.iters != 123 || m.limit != 250*time.Millisecond || m.c != 1.5 || m.light {
+		t.Errorf("options not applied: %+v", m)
+	}
+	m = must(New("mcts", 1)).(*MCTS)
+	if m.iters != DefaultIters || m.limit != 0 || !m.light {
+		t.Errorf("defaults: %+v", m)
+	}
+	if h := must(New("heuristic:noise=3", 1)).(*Heuristic); h.noise != 3 {
+		t.Errorf("noise = %v, want 3", h.noise)
+	}
+}
+
+func must(b Bot, err error) Bot {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// TestNewBad checks that bad specs are rejected with ErrSpec, an error
+// naming the bad part and the list of valid specs.
+func TestNewBad(t *testing.T) {
+	tests := []struct {
+		spec, names string
+	}{
+		{"", "empty spec"},
+		{"   ", "empty spec"},
+		{"alphago", `"alphago"`},
+		{"MCTS", `"MCTS"`},
+		{"mcts:iters=-3", "iters=-3"},
+		{"mcts:iters=0", "iters=0"},
+		{"mcts:iters=many", "iters=many"},
+		{"mcts:iters=99999999999", "iters=99999999999"},
+		{"mcts:time=0s", "time=0s"},
+		{"mcts:time=-1s", "time=-1s"},
+		{"mcts:time=300", "time=300"},
+		{"mcts:time=2h", "time=2h"},
+		{"mcts:c=-1", "c=-1"},
+		{"mcts:c=NaN", "c=NaN"},
+		{"mcts:rollout=smart", "rollout=smart"},
+		{"mcts:depth=3", `"depth"`},
+		{"mcts:iters=5,iters=6", `"iters" given twice`},
+		{"mcts:", "empty options"},
+		{"mcts:iters", `"iters"`},
+		{"mcts:iters=5,", `""`},
+		{"random:iters=5", "random takes no options"},
+		{"heuristic:noise=-1", "noise=-1"},
+		{"heuristic:iters=5", `"iters"`},
+		{"hard:iters=5", `level "hard"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			b, err := New(tt.spec, 1)
+			if err == nil {
+				t.Fatalf("accepted, got %T", b)
+			}
+			if !errors.Is(err, ErrSpec) {
+				t.Errorf("error %v does not wrap ErrSpec", err)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tt.names) {
+				t.Errorf("error %q does not name %s", msg, tt.names)
+			}
+			if !strings.Contains(msg, SpecHelp) {
+				t.Errorf("error %q does not list the valid specs", msg)
+			}
+		})
+	}
+}
+
+func TestLevels(t *testing.T) {
+	levels := Levels()
+	var names []string
+	for _, l := range levels {
+		names = append(names, l.Name)
+		if _, err := New(l.Spec, 1); err != nil {
+			t.Errorf("level %s: %v", l.Name, err)
+		}
+		if l.Doc == "" {
+			t.Errorf("level %s is undocumented", l.Name)
+		}
+	}
+	if got := strings.Join(names, " "); got != "easy medium hard" {
+		t.Errorf("levels %q, want easy medium hard", got)
+	}
+	hard := must(New("hard", 1)).(*MCTS)
+	if hard.limit <= 0 || hard.limit > 900*time.Millisecond {
+		t.Errorf("hard may think %v; it must decide within a second", hard.limit)
+	}
+	levels[0].Spec = "changed"
+	if Levels()[0].Spec == "changed" {
+		t.Error("Levels returned the package's own slice")
+	}
+}
