@@ -863,7 +863,7 @@ func TestR13LonePlayerPlaysOn(t *testing.T) {
 	r.wantToMove("Bob")
 	r.play("draw car")
 	r.wantToMove("Bob") // alone, Bob moves again
-	r.play("draw ring", "draw police")
+	r.play("draw thief", "draw police")
 	s := r.state()
 	if s.Auction() != razzia.PoliceAuction || s.Bidding(0) != razzia.PassedOver {
 		t.Fatalf("auction %v, Ann %v; want a police auction with Ann passed over", s.Auction(), s.Bidding(0))
@@ -873,17 +873,20 @@ func TestR13LonePlayerPlaysOn(t *testing.T) {
 		t.Errorf("legal %v, want %v", r.g.LegalMoves(), want)
 	}
 	r.play("bid 3") // alone in his auction, Bob wins it
-	r.wantHoldings(1, map[razzia.Kind]int{razzia.Car: 1, razzia.Ring: 1})
+	r.wantHoldings(1, map[razzia.Kind]int{razzia.Car: 1, razzia.Thief: 1})
 	r.wantCheques(1, []int{4, 7, 8}, []int{9})
 	r.wantToMove("Bob")
-	r.play("draw watch")
+	r.play("draw watch", "draw ring")
+	r.wantToMove("Bob")
+	r.play("thief watch") // A, B and C: Bob plays on normally
 	r.wantToMove("Bob")
 	r.play("call")
 	if s := r.state(); !s.MustBid() {
 		t.Errorf("alone in his forced auction, Bob need not bid")
 	}
 	r.play("bid 4")
-	r.wantHoldings(1, map[razzia.Kind]int{razzia.Car: 1, razzia.Ring: 1, razzia.Watch: 1})
+	r.wantHoldings(1, map[razzia.Kind]int{razzia.Car: 1, razzia.Watch: 1, razzia.Ring: 1})
+	r.wantCheques(1, []int{7, 8}, []int{9, 3})
 }
 
 func TestR14RoundEndsWhenChequesAreGone(t *testing.T) {
