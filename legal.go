@@ -112,6 +112,9 @@ func (s *State) check(m Move) *MoveError {
 	default:
 		return fail(ErrSyntax, "it is not a move")
 	}
+	if m != m.canonical() {
+		return fail(ErrSyntax, "the move is not in the form ParseMove gives it (stray fields, or thief cards out of order)")
+	}
 	switch m.Action {
 	case ActionDraw:
 		switch {
@@ -151,9 +154,6 @@ func (s *State) checkThieves(m Move, seat *seatState, fail func(error, string, .
 		if !k.IsLoot() {
 			return fail(ErrUnknownCard, "a thief takes loot from the row")
 		}
-	}
-	if Thieves(m.Take[:n]...) != m {
-		return fail(ErrSyntax, "the cards are not in canonical order")
 	}
 	if held := int(seat.holdings[Thief]); held < n {
 		if held == 0 {

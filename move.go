@@ -80,6 +80,20 @@ func Thieves(kinds ...Kind) Move {
 	return m
 }
 
+// canonical returns m with only the fields its action uses, as ParseMove
+// would build it.
+func (m Move) canonical() Move {
+	switch m.Action {
+	case ActionDraw:
+		return Draw(m.Card)
+	case ActionThieves:
+		return Thieves(m.Take[:m.Taken()]...)
+	case ActionBid:
+		return Move{Action: ActionBid, Cheque: m.Cheque}
+	}
+	return Move{Action: m.Action}
+}
+
 // Taken returns how many row cards a thief move takes, which is also the
 // number of thieves it uses.
 func (m Move) Taken() int {
