@@ -138,8 +138,17 @@ function render() {
     you < 0 ? h("p", { class: "muted" }, "You are watching this game.") : null);
 
   const mine = you >= 0 && view.toMove === you && view.legal.length > 0;
+  // Redrawing replaces the buttons: keep a keyboard user's place.
+  const active = document.activeElement;
+  const focused = active && active.dataset ? active.dataset.move : undefined;
   $("moves-section").hidden = !mine;
-  if (mine) replace($("moves"), parts.moves(view, sendMove, page.pending || !page.connected));
+  if (mine) {
+    replace($("moves"), parts.moves(view, sendMove, page.pending || !page.connected));
+    const buttons = [...$("moves").querySelectorAll("button")];
+    const again = buttons.find((b) => b.dataset.move === focused && !b.disabled);
+    if (again) again.focus();
+    else if (focused !== undefined && buttons.length && !buttons[0].disabled) buttons[0].focus();
+  }
 
   $("auction-section").hidden = !view.auction;
   if (view.auction) replace($("auction"), parts.auction(game, view, you));
