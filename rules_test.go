@@ -481,17 +481,17 @@ func TestR7PoliceCardStartsAuction(t *testing.T) {
 			s.Phase(), s.Auction(), s.Initiator(), s.Police())
 	}
 	r.wantToMove("Elke")
-	t.Run("everybody passes: the row stays", func(t *testing.T) {
-		r.play("pass", "pass", "pass", "pass")
-		s := r.state()
-		if !slices.Equal(s.Row(), []razzia.Kind{razzia.Car}) || s.Discarded(razzia.Car) != 0 || s.Police() != 1 {
-			t.Errorf("row %v, %d cars discarded, %d police; want [car], 0, 1", s.Row(), s.Discarded(razzia.Car), s.Police())
-		}
-		if s.Centre() != 1 {
-			t.Errorf("centre %d, want 1", s.Centre())
-		}
-		r.wantToMove("Elke")
-	})
+
+	// Everybody passes: the row stays.
+	r.play("pass", "pass", "pass", "pass")
+	s = r.state()
+	if !slices.Equal(s.Row(), []razzia.Kind{razzia.Car}) || s.Discarded(razzia.Car) != 0 || s.Police() != 1 {
+		t.Errorf("row %v, %d cars discarded, %d police; want [car], 0, 1", s.Row(), s.Discarded(razzia.Car), s.Police())
+	}
+	if s.Centre() != 1 {
+		t.Errorf("centre %d, want 1", s.Centre())
+	}
+	r.wantToMove("Elke")
 }
 
 func TestR7PoliceLimitEndsRoundWithoutAuction(t *testing.T) {
@@ -577,7 +577,7 @@ func TestR8Thieves(t *testing.T) {
 		r.illegal("thief car car", razzia.ErrNotInRow, "Miriam cannot thief car car: the row holds only 1 car")
 		r.illegal("thief ring", razzia.ErrNotInRow, "Miriam cannot thief ring: the row holds no ring")
 	})
-	t.Run("one thief per card", func(t *testing.T) {
+	t.Run("one thief per card: no more cards than thieves", func(t *testing.T) {
 		r := thiefGame(t)
 		r.play("draw car", "draw driver", "draw ring", "draw watch", "draw bodyguard")
 		r.wantToMove("Miriam")
@@ -1200,7 +1200,7 @@ func TestRuleErrorsSentinels(t *testing.T) {
 			}
 		})
 	}
-	t.Run("thief move after the wrong thief count", func(t *testing.T) {
+	t.Run("fewer thieves than cards", func(t *testing.T) {
 		r := newRuleGame(t, rulesFour, nil)
 		r.play("draw thief", "draw police", "bid 4", "pass", "pass", "pass", "draw car", "draw ring", "draw watch", "draw driver")
 		r.wantToMove("Elke")
