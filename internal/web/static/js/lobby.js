@@ -102,7 +102,7 @@ async function refresh() {
   const status = $("lists-status");
   status.textContent = "Loading…";
   const results = await Promise.allSettled(
-    ["open", "playing", "finished"].map(async (s) => {
+    ["open", "playing", "finished", "archived"].map(async (s) => {
       const el = $(`list-${s}`);
       try {
         const { games } = await api.listGames(s);

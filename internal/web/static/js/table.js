@@ -115,6 +115,8 @@ function render() {
   document.title = `Razzia — game ${game.id}`;
   $("game-title").textContent = `Game ${game.id}`;
   $("game-status").textContent = { open: "waiting for players", playing: "in progress", finished: "finished", archived: "uploaded record" }[game.status] || game.status;
+  // An open game has no record yet (the server answers not_started).
+  $("record-link").hidden = game.status === "open";
   $("record-link").href = api.recordURL(game.id);
   $("record-link").setAttribute("download", `razzia-${game.id}.json`);
 
