@@ -1,0 +1,359 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// CreateGame implements store.Store.
+func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
+	if err := check(g); err != nil {
+		return err
+	}
+	now := time.Now()
+	created, updated := g.Created, g.Updated
+	if created.IsZero() {
+		created = now
+	}
+	if updated.IsZero() {
+		updated = now
+	}
+	for _, tm := range []time.Time{created, updated} {
+		if tm.Before(minTime) || tm.After(maxTime) {
+			return fmt.Errorf("sqlite: game %q: time %v out of range", g.ID, tm)
+		}
+	}
+	cheques, err := json.Marshal(g.Cheques)
+	if err != nil {
+		return fmt.Errorf("sqlite: game %q: cheques: %w", g.ID, err)
+	}
+	err = s.write(ctx, "create game "+g.ID, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM games WHERE id = ?", g.ID).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return fmt.Errorf("sqlite: game %q: %w: the id exists", g.ID, store.ErrConflict)
+		}
+		if _, err := tx.ExecContext(ctx,
+			"INSERT INTO games (id, status, cheques, seed, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
+			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano()); err != nil {
+			return err
+		}
+		for i, seat := range g.Seats {
+			if _, err := tx.ExecContext(ctx,
+				"INSERT INTO seats (game_id, idx, name, bot, token_hash) VALUES (?, ?, ?, ?, ?)",
+				g.ID, i, seat.Name, seat.Bot, hashOrNil(seat.TokenHash)); err != nil {
+				return err
+			}
+		}
+		for i, tok := range g.Moves {
+			if _, err := tx.ExecContext(ctx,
+				"INSERT INTO moves (game_id, idx, token) VALUES (?, ?, ?)", g.ID, i, tok); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	g.Created, g.Updated = created.Round(0), updated.Round(0)
+	return nil
+}
+
+// The times a nanosecond count since 1970 can hold, with a margin.
+var (
+	minTime = time.Date(1700, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxTime = time.Date(2250, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+// check rejects a game no store should keep.
+func check(g *store.Game) error {
+	switch {
+	case g == nil:
+		return errors.New("sqlite: nil game")
+	case g.ID == "":
+		return errors.New("sqlite: game with an empty id")
+	case !valid(g.Status):
+		return fmt.Errorf("sqlite: game %q: unknown status %q", g.ID, g.Status)
+	case slices.Contains(g.Moves, ""):
+		return fmt.Errorf("sqlite: game %q: empty move token", g.ID)
+	}
+	return nil
+}
+
+func valid(st store.Status) bool {
+	switch st {
+	case store.StatusOpen, store.StatusPlaying, store.StatusFinished, store.StatusArchived:
+		return true
+	}
+	return false
+}
+
+// hashOrNil stores an empty hash as NULL, the open seat's.
+func hashOrNil(h []byte) any {
+	if len(h) == 0 {
+		return nil
+	}
+	return h
+}
+
+// Game implements store.Store.
+func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
+	g := &store.Game{ID: id}
+	err := s.read(ctx, "read game "+id, func(tx *sql.Tx) error {
+		var (
+			status           string
+			cheques          string
+			created, updated int64
+		)
+		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated FROM games WHERE id = ?", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		g.Status, g.Created, g.Updated = store.Status(status), fromNanos(created), fromNanos(updated)
+		if err := json.Unmarshal([]byte(cheques), &g.Cheques); err != nil {
+			return corrupt(s.path, fmt.Sprintf("game %q: cheques: %v", id, err))
+		}
+		if g.Seats, err = seats(ctx, tx, id, true); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, "SELECT idx, token FROM moves WHERE game_id = ? ORDER BY idx", id)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				idx int
+				tok string
+			)
+			if err := rows.Scan(&idx, &tok); err != nil {
+				return err
+			}
+			if idx != len(g.Moves) {
+				return corrupt(s.path, fmt.Sprintf("game %q: move %d is missing", id, len(g.Moves)))
+			}
+			g.Moves = append(g.Moves, tok)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// seats reads a game's seats, with or without their token hashes.
+func seats(ctx context.Context, tx *sql.Tx, id string, hashes bool) ([]store.Seat, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT name, bot, token_hash FROM seats WHERE game_id = ? ORDER BY idx", id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ss []store.Seat
+	for rows.Next() {
+		var seat store.Seat
+		if err := rows.Scan(&seat.Name, &seat.Bot, &seat.TokenHash); err != nil {
+			return nil, err
+		}
+		if !hashes || len(seat.TokenHash) == 0 {
+			seat.TokenHash = nil
+		}
+		ss = append(ss, seat)
+	}
+	return ss, rows.Err()
+}
+
+func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
+
+// TakeSeat implements store.Store.
+func (s *Store) TakeSeat(ctx context.Context, id string, seat int, name string, tokenHash []byte, status store.Status) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("sqlite: game %q seat %d: empty name", id, seat)
+	case len(tokenHash) == 0:
+		return fmt.Errorf("sqlite: game %q seat %d: no token hash", id, seat)
+	case !valid(status):
+		return fmt.Errorf("sqlite: game %q: unknown status %q", id, status)
+	}
+	return s.write(ctx, fmt.Sprintf("take seat %d of game %s", seat, id), func(tx *sql.Tx) error {
+		var (
+			taken string
+			hash  []byte
+		)
+		err := tx.QueryRowContext(ctx, "SELECT name || bot, token_hash FROM seats WHERE game_id = ? AND idx = ?", id, seat).
+			Scan(&taken, &hash)
+		if errors.Is(err, sql.ErrNoRows) {
+			if err := exists(ctx, tx, id); err != nil {
+				return err
+			}
+			return fmt.Errorf("sqlite: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if taken != "" || hash != nil {
+			return fmt.Errorf("sqlite: game %q seat %d: %w: the seat is taken", id, seat, store.ErrConflict)
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE seats SET name = ?, token_hash = ? WHERE game_id = ? AND idx = ?",
+			name, tokenHash, id, seat); err != nil {
+			return err
+		}
+		return touch(ctx, tx, id, status)
+	})
+}
+
+func exists(ctx context.Context, tx *sql.Tx, id string) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM games WHERE id = ?", id).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
+	}
+	return nil
+}
+
+// touch sets the game's status and moves its updated time to now, and
+// never backwards, so the order of changes survives a clock step.
+func touch(ctx context.Context, tx *sql.Tx, id string, status store.Status) error {
+	_, err := tx.ExecContext(ctx, "UPDATE games SET status = ?, updated = max(updated + 1, ?) WHERE id = ?",
+		string(status), time.Now().UnixNano(), id)
+	return err
+}
+
+// AppendMove implements store.Store.
+func (s *Store) AppendMove(ctx context.Context, id string, index int, token string, status store.Status) error {
+	switch {
+	case token == "":
+		return fmt.Errorf("sqlite: game %q move %d: empty token", id, index)
+	case !valid(status):
+		return fmt.Errorf("sqlite: game %q: unknown status %q", id, status)
+	}
+	return s.write(ctx, fmt.Sprintf("append move %d to game %s", index, id), func(tx *sql.Tx) error {
+		var (
+			st   string
+			next int
+		)
+		err := tx.QueryRowContext(ctx,
+			"SELECT status, (SELECT count(*) FROM moves WHERE game_id = games.id) FROM games WHERE id = ?", id).
+			Scan(&st, &next)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if st := store.Status(st); st == store.StatusFinished || st == store.StatusArchived {
+			return fmt.Errorf("sqlite: game %q is %s: %w", id, st, store.ErrConflict)
+		}
+		if index != next {
+			return fmt.Errorf("sqlite: game %q move %d: %w: the next move is %d", id, index, store.ErrConflict, next)
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO moves (game_id, idx, token) VALUES (?, ?, ?)", id, index, token); err != nil {
+			return err
+		}
+		return touch(ctx, tx, id, status)
+	})
+}
+
+// List implements store.Store.
+func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]store.Summary, error) {
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	var sums []store.Summary
+	err := s.read(ctx, "list games", func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `
+			SELECT id, status, created, updated, (SELECT count(*) FROM moves WHERE game_id = games.id)
+			FROM games WHERE status = ? ORDER BY updated DESC, id LIMIT ?`, string(status), limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				sum              store.Summary
+				st               string
+				created, updated int64
+			)
+			if err := rows.Scan(&sum.ID, &st, &created, &updated, &sum.Moves); err != nil {
+				return err
+			}
+			sum.Status, sum.Created, sum.Updated = store.Status(st), fromNanos(created), fromNanos(updated)
+			sums = append(sums, sum)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows.Close()
+		for i := range sums {
+			if sums[i].Seats, err = seats(ctx, tx, sums[i].ID, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sums, nil
+}
+
+// write runs f in an immediate transaction on the writer and commits it.
+func (s *Store) write(ctx context.Context, op string, f func(*sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	if err := f(tx); err != nil {
+		tx.Rollback()
+		return s.fail(op, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return s.wrap(op, err)
+	}
+	return nil
+}
+
+// read runs f in a read transaction: one snapshot of the database.
+func (s *Store) read(ctx context.Context, op string, f func(*sql.Tx) error) error {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	defer tx.Rollback()
+	if err := f(tx); err != nil {
+		return s.fail(op, err)
+	}
+	return nil
+}
+
+// fail passes on the errors this package made, and wraps SQLite's: a
+// primary key violation means someone else was first.
+func (s *Store) fail(op string, err error) error {
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrCorrupt) {
+		return err
+	}
+	var e *sqlite.Error
+	if errors.As(err, &e) && e.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY {
+		return fmt.Errorf("sqlite: %s: %w: %v", op, store.ErrConflict, err)
+	}
+	return s.wrap(op, err)
+}
