@@ -49,13 +49,13 @@ type MoveError struct {
 // "Felix cannot bid 9: their face-up cheques are 3 and 7".
 func (e *MoveError) Error() string {
 	if e.Seat < 0 {
-		return fmt.Sprintf("cannot %s: %s", e.Move, e.detail)
+		return fmt.Sprintf("cannot %s: %s", e.Move.phrase(), e.detail)
 	}
 	who := e.Player
 	if who == "" {
 		who = fmt.Sprintf("seat %d", e.Seat+1)
 	}
-	return fmt.Sprintf("%s cannot %s: %s", who, e.Move, e.detail)
+	return fmt.Sprintf("%s cannot %s: %s", who, e.Move.phrase(), e.detail)
 }
 
 func (e *MoveError) Unwrap() error { return e.Err }

@@ -128,6 +128,21 @@ func (m Move) String() string {
 	return "Move(" + m.Action.String() + ")"
 }
 
+// phrase describes m as the verb of a sentence: "use thieves on car and ring".
+func (m Move) phrase() string {
+	if m.Action != ActionThieves || m.Taken() == 0 {
+		return m.String()
+	}
+	names := make([]string, m.Taken())
+	for i, k := range m.Take[:len(names)] {
+		names[i] = k.Name()
+	}
+	if len(names) == 1 {
+		return "use a thief on " + names[0]
+	}
+	return "use thieves on " + joinAnd(names)
+}
+
 // ParseMove parses a record token. It accepts any case and runs of spaces;
 // "draw" without a card stands for a draw to be resolved by chance.
 func ParseMove(token string) (Move, error) {

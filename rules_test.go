@@ -573,15 +573,15 @@ func TestR8Thieves(t *testing.T) {
 		if !slices.Equal(thiefMoves, []string{"thief car"}) {
 			t.Errorf("thief moves %v with two thieves and one car in the row, want [thief car]", thiefMoves)
 		}
-		r.illegal("thief car driver", razzia.ErrNotInRow, "Miriam cannot thief car driver: the row holds no driver")
-		r.illegal("thief car car", razzia.ErrNotInRow, "Miriam cannot thief car car: the row holds only 1 car")
-		r.illegal("thief ring", razzia.ErrNotInRow, "Miriam cannot thief ring: the row holds no ring")
+		r.illegal("thief car driver", razzia.ErrNotInRow, "Miriam cannot use thieves on car and driver: the row holds no driver")
+		r.illegal("thief car car", razzia.ErrNotInRow, "Miriam cannot use thieves on car and car: the row holds only 1 car")
+		r.illegal("thief ring", razzia.ErrNotInRow, "Miriam cannot use a thief on ring: the row holds no ring")
 	})
 	t.Run("one thief per card: no more cards than thieves", func(t *testing.T) {
 		r := thiefGame(t)
 		r.play("draw car", "draw driver", "draw ring", "draw watch", "draw bodyguard")
 		r.wantToMove("Miriam")
-		r.illegal("thief car driver ring", razzia.ErrNoThief, "Miriam cannot thief ring car driver: they hold only 2 thieves")
+		r.illegal("thief car driver ring", razzia.ErrNoThief, "Miriam cannot use thieves on ring, car and driver: they hold only 2 thieves")
 		r.play("thief car driver")
 		r.wantHoldings(miriam, map[razzia.Kind]int{razzia.Car: 1, razzia.Driver: 1})
 	})
@@ -608,7 +608,7 @@ func TestR8Thieves(t *testing.T) {
 		if s := r.state(); s.Discarded(razzia.Thief) != 3 {
 			t.Errorf("%d thieves discarded, want 3", s.Discarded(razzia.Thief))
 		}
-		r.illegal("thief ring", razzia.ErrNoThief, "Felix cannot thief ring: they hold no thief")
+		r.illegal("thief ring", razzia.ErrNoThief, "Felix cannot use a thief on ring: they hold no thief")
 	})
 	t.Run("a thief won this round is usable and unused ones score", func(t *testing.T) {
 		r := thiefGame(t)
@@ -624,7 +624,7 @@ func TestR8Thieves(t *testing.T) {
 	t.Run("no thief", func(t *testing.T) {
 		r := newRuleGame(t, rulesFour, nil)
 		r.play("draw car")
-		r.illegal("thief car", razzia.ErrNoThief, "Felix cannot thief car: they hold no thief")
+		r.illegal("thief car", razzia.ErrNoThief, "Felix cannot use a thief on car: they hold no thief")
 	})
 }
 
@@ -1175,8 +1175,8 @@ func TestRuleErrorsSentinels(t *testing.T) {
 		{"lower than the highest", []string{"draw police", "bid 7", "bid 8", "bid 9"}, "bid 6", razzia.ErrBidTooLow, "Miriam cannot bid 6: the highest bid is 9"},
 		{"must bid", []string{"call", "pass", "pass", "pass"}, "pass", razzia.ErrMustBid, ""},
 		{"used up", []string{"draw gold", "draw gold", "draw gold"}, "draw gold", razzia.ErrUsedUp, "Dennis cannot draw gold: all 3 gold coins have been drawn"},
-		{"no thief", []string{"draw car"}, "thief car", razzia.ErrNoThief, "Felix cannot thief car: they hold no thief"},
-		{"not in row", []string{"draw thief", "draw police", "bid 4", "pass", "pass", "pass"}, "thief car", razzia.ErrNotInRow, "Elke cannot thief car: the row holds no car"},
+		{"no thief", []string{"draw car"}, "thief car", razzia.ErrNoThief, "Felix cannot use a thief on car: they hold no thief"},
+		{"not in row", []string{"draw thief", "draw police", "bid 4", "pass", "pass", "pass"}, "thief car", razzia.ErrNotInRow, "Elke cannot use a thief on car: the row holds no car"},
 		{"no chance without a seed", nil, "draw", razzia.ErrNoChance, ""},
 	}
 	for _, c := range cases {
@@ -1204,7 +1204,7 @@ func TestRuleErrorsSentinels(t *testing.T) {
 		r := newRuleGame(t, rulesFour, nil)
 		r.play("draw thief", "draw police", "bid 4", "pass", "pass", "pass", "draw car", "draw ring", "draw watch", "draw driver")
 		r.wantToMove("Elke")
-		r.illegal("thief car ring", razzia.ErrNoThief, "Elke cannot thief ring car: they hold only 1 thief")
+		r.illegal("thief car ring", razzia.ErrNoThief, "Elke cannot use thieves on ring and car: they hold only 1 thief")
 	})
 	t.Run("syntax and unknown cards", func(t *testing.T) {
 		r := newRuleGame(t, rulesFour, nil)
