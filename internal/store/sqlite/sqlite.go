@@ -88,6 +88,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 func precheck(path string) error {
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		dir := filepath.Dir(path)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return fmt.Errorf("sqlite: database %s: the directory %s does not exist", path, dir)
+		}
 		return nil // a new database
 	}
 	if err != nil {
@@ -151,8 +155,11 @@ func (s *Store) quickCheck(ctx context.Context) error {
 		if err := rows.Scan(&msg); err != nil {
 			return s.wrap("check", err)
 		}
-		if msg != "ok" && len(problems) < 3 {
-			problems = append(problems, msg)
+		for line := range strings.Lines(msg) {
+			line = strings.TrimSpace(line)
+			if line != "ok" && line != "*** in database main ***" && len(problems) < 3 {
+				problems = append(problems, line)
+			}
 		}
 	}
 	if err := rows.Err(); err != nil {

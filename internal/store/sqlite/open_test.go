@@ -1,0 +1,149 @@
+package sqlite
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// filled returns the bytes of a closed database holding many games.
+func filled(t *testing.T) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "full.db")
+	s := open(t, path)
+	for i := range 60 {
+		g := &store.Game{
+			ID:      fmt.Sprintf("game%06d", i),
+			Status:  store.StatusArchived,
+			Seats:   []store.Seat{{Name: "Ann", TokenHash: bytes.Repeat([]byte{1}, 32)}, {Name: "Bot", Bot: "hard"}},
+			Cheques: [][]int{{2, 7, 11}, {3, 6, 10}},
+			Seed:    bytes.Repeat([]byte{byte(i)}, 32),
+		}
+		for j := range 80 {
+			g.Moves = append(g.Moves, fmt.Sprintf("bid %d of move %d", j%16, j))
+		}
+		if err := s.CreateGame(t.Context(), g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		t.Fatal("the WAL is still there after Close: the file alone is not the database")
+	}
+	return b
+}
+
+func TestOpenDamaged(t *testing.T) {
+	good := filled(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	garbage := make([]byte, 8192)
+	for i := range garbage {
+		garbage[i] = byte(rng.UintN(256))
+	}
+	overwritten := bytes.Clone(good)
+	copy(overwritten[len(good)/2:], garbage[:2000])
+	cases := []struct {
+		name string
+		data []byte
+	}{
+		{"garbage", garbage},
+		{"a few bytes", []byte("razzia\n")},
+		{"a text file", []byte(strings.Repeat("Ann bid 9\n", 500))},
+		{"header then garbage", append([]byte(header), garbage...)},
+		{"truncated in the header", good[:60]},
+		{"truncated after the first page", good[:4096]},
+		{"truncated at a quarter", good[:len(good)/4]},
+		{"truncated at half", good[:len(good)/2]},
+		{"truncated mid-page", good[:len(good)/2+1000]},
+		{"truncated at the last page", good[:len(good)-4096]},
+		{"pages overwritten", overwritten},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "razzia.db")
+			if err := os.WriteFile(path, c.data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Open(t.Context(), path)
+			if err == nil {
+				s.Close()
+				t.Fatalf("Open succeeded on a damaged file (%d bytes)", len(c.data))
+			}
+			t.Log(err)
+			if !errors.Is(err, store.ErrCorrupt) {
+				t.Errorf("error %q does not wrap ErrCorrupt", err)
+			}
+			for _, want := range []string{path, "backup", "move it aside"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not say %q", err, want)
+				}
+			}
+			if after, _ := os.ReadFile(path); !bytes.Equal(after, c.data) {
+				t.Error("Open changed the damaged file")
+			}
+		})
+	}
+	// The undamaged bytes open: the damage above is what was refused.
+	path := filepath.Join(t.TempDir(), "razzia.db")
+	if err := os.WriteFile(path, good, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, path)
+	defer s.Close()
+	if g, err := s.Game(t.Context(), "game000059"); err != nil || len(g.Moves) != 80 {
+		t.Fatalf("intact copy: Game = %v, %v", g, err)
+	}
+}
+
+func TestOpenNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	unreadable := filepath.Join(dir, "unreadable.db")
+	if err := os.WriteFile(unreadable, filled(t), 0o000); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, path, says string
+	}{
+		{"directory", dir, "directory"},
+		{"inside a file", filepath.Join(file, "razzia.db"), "not a directory"},
+		{"missing directory", filepath.Join(dir, "missing", "razzia.db"), "does not exist"},
+		{"unreadable", unreadable, "permission denied"},
+		{"empty name", "", "no database"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.name == "unreadable" && os.Geteuid() == 0 {
+				t.Skip("root reads every file")
+			}
+			s, err := Open(t.Context(), c.path)
+			if err == nil {
+				s.Close()
+				t.Fatal("Open succeeded")
+			}
+			t.Log(err)
+			if errors.Is(err, store.ErrCorrupt) {
+				t.Errorf("error %q wraps ErrCorrupt: nothing is damaged", err)
+			}
+			if !strings.Contains(err.Error(), c.path) || !strings.Contains(err.Error(), c.says) {
+				t.Errorf("error %q does not name %q and say %q", err, c.path, c.says)
+			}
+		})
+	}
+}
