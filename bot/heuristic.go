@@ -168,7 +168,7 @@ func (j *judge) worth(p int, h *razzia.Holdings) float64 {
 	}
 	v += cars * 0.6 * j.later // cars stay; later rounds need new drivers
 
-	v += j.guards(p, int(h[razzia.Bodyguard])) * (1 + 0.7*j.later)
+	v += j.guards(p, int(h[razzia.Bodyguard]))
 
 	kinds := 0
 	for _, k := range razzia.Jewels {
@@ -201,8 +201,10 @@ func (j *judge) worth(p int, h *razzia.Holdings) float64 {
 	return v
 }
 
-// guards scores n bodyguards for seat p against the others' (R16), with a
-// smooth term while the round is young and the majorities may change.
+// guards values n bodyguards for seat p against the others' (R16) over
+// the rest of the game: the majority as it stands counts the more the
+// closer the round is to its end; a lead over the others' mean counts
+// while the round is young, and in the later rounds, since bodyguards stay.
 func (j *judge) guards(p, n int) float64 {
 	hi, lo, sum, equal := n, n, 0, true
 	for q := range j.n {
@@ -213,16 +215,17 @@ func (j *judge) guards(p, n int) float64 {
 		hi, lo, sum = max(hi, c), min(lo, c), sum+c
 		equal = equal && c == n
 	}
-	v := 0.0
+	exact := 0.0
 	switch {
 	case equal:
 	case n == hi:
-		v = 5
+		exact = 5
 	case n == lo:
-		v = -2
+		exact = -2
 	}
-	mean := float64(sum) / float64(j.n-1)
-	return v + 0.5*j.left*max(-3, min(3, float64(n)-mean))
+	lead := max(-3, min(3, float64(n)-float64(sum)/float64(j.n-1)))
+	now := (1-j.left)*exact + j.left*1.2*lead
+	return now + j.later*(0.4*exact+0.8*lead)
 }
 
 // businessPoints scores businesses as R17 does.
