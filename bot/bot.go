@@ -1,5 +1,18 @@
 // Package bot provides computer players for Razzia: random, heuristic and
 // information-set Monte Carlo tree search, selected by a spec string.
+//
+// New builds a bot from a spec such as "random", "heuristic",
+// "mcts:iters=2000" or "mcts:time=300ms"; SpecHelp lists them all, and a
+// bad spec is an error wrapping ErrSpec before any game starts. People
+// choose among three levels instead (see Levels):
+//
+//	easy    heuristic:noise=6            the heuristic with a lot of misjudgement
+//	medium  heuristic                    values lots and cheques by the scoring rules
+//	hard    mcts:iters=6000,time=500ms   tree search, under a second per decision
+//
+// Bots never read the order of the undrawn cards: a View holds the public
+// state only, and the search samples the cards still to come from their
+// public composition.
 package bot
 
 import "github.com/razziagame/razzia"

@@ -36,7 +36,7 @@ type Level struct {
 var levels = []Level{
 	{"easy", "heuristic:noise=6", "values cards like medium but misjudges them often"},
 	{"medium", "heuristic", "values cards and cheques by the scoring rules; never looks ahead"},
-	{"hard", "mcts:iters=6000,time=700ms", "Monte Carlo tree search: plays thousands of games to the end before each decision"},
+	{"hard", "mcts:iters=6000,time=500ms", "Monte Carlo tree search: plays thousands of games to the end before each decision"},
 }
 
 // Levels returns the levels for people, weakest first.
