@@ -34,7 +34,8 @@ function showError(el, err) {
 function describe(err) {
   if (err.code === "bad_record") {
     const d = err.detail;
-    if (d.move > 0) return `Move ${d.move} ("${d.token}") is not legal: ${err.message}`;
+    // The server's message names the move: "move 17 (bid 9): ...".
+    if (d.move > 0) return `This record has an illegal move: ${err.message}`;
     return `This file is not a Razzia record: ${err.message}`;
   }
   if (err.code === "too_large") return "The file is too large: a record may be at most 1 MiB.";
