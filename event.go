@@ -52,7 +52,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		Kind        EventKind `json:"kind"`
 		Seat        *int      `json:"seat,omitempty"`
 		Card        string    `json:"card,omitempty"`
-		Cards       []string  `json:"cards,omitempty"`
+		Cards       []string  `json:"cards,omitzero"`
 		Cheque      int       `json:"cheque,omitempty"`
 		Centre      int       `json:"centre,omitempty"`
 		Auction     string    `json:"auction,omitempty"`

@@ -2,6 +2,7 @@ package razzia
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -45,5 +46,20 @@ func TestEventsOfAPoliceAuction(t *testing.T) {
 	}
 	if got, want := Narrate(events[1], players), "Miriam draws police (1 on the track)."; got != want {
 		t.Errorf("Narrate = %q, want %q", got, want)
+	}
+}
+
+func TestEventJSONKeepsAnEmptyLot(t *testing.T) {
+	for _, e := range []Event{
+		{Kind: EventNoWinner, Seat: -1, Auction: PoliceAuction},
+		{Kind: EventWin, Seat: 1, Cheque: 9, Centre: 1, Auction: ForcedAuction},
+	} {
+		got, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(got), `"cards":[]`) {
+			t.Errorf("%v event encodes as %s, want an empty cards list", e.Kind, got)
+		}
 	}
 }
