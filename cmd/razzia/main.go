@@ -29,6 +29,7 @@ type command struct {
 
 // commands lists the subcommands in the order usage shows them.
 var commands = []command{
+	{"serve", "run the game server (the default command)", serve},
 	{"replay", "replay a game record and report its scores", replay},
 	{"arena", "play games between bots and report how each did", runArena},
 }
@@ -41,8 +42,7 @@ func main() {
 // tests can run it in-process.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		usage(stderr)
-		return 2
+		return serve(nil, stdin, stdout, stderr)
 	}
 	name, rest := args[0], args[1:]
 	switch name {

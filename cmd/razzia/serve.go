@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/store/sqlite"
+	"github.com/razziagame/razzia/internal/table"
+	"github.com/razziagame/razzia/internal/web"
+)
+
+const serveSynopsis = `
+usage: razzia serve [flags]
+
+Serve runs a Razzia server: a lobby page where people create tables, invite
+friends with a link, take seats or add bots, play and watch games, and
+download their records. Everything is kept in one SQLite file; after a
+crash or restart every game continues where it was.
+
+Each flag can also be set in the environment: --addr as RAZZIA_ADDR,
+--db as RAZZIA_DB, --bot-delay as RAZZIA_BOT_DELAY, --origins as
+RAZZIA_ORIGINS, --log-format as RAZZIA_LOG_FORMAT. A flag wins over
+the environment.
+
+Stop the server with Ctrl-C (SIGINT) or SIGTERM.
+`
+
+// serveConfig is what the flags say.
+type serveConfig struct {
+	addr      string
+	db        string
+	botDelay  time.Duration
+	origins   []string
+	logFormat string // text or json
+}
+
+// serve is the "serve" command: it runs until SIGINT or SIGTERM.
+func serve(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serveContext(ctx, args, stdout, stderr)
+}
+
+// serveContext is serve until ctx is done, so tests can stop it.
+func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg, status, done := parseServeFlags(args, stdout, stderr)
+	if done {
+		return status
+	}
+	log := newLogger(stderr, cfg.logFormat)
+
+	st, err := sqlite.Open(ctx, cfg.db)
+	if err != nil {
+		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
+		return 1
+	}
+	defer st.Close()
+
+	hub := table.New(st, table.Options{BotDelay: cfg.botDelay, Logger: log})
+	defer hub.Close()
+	n, err := hub.Resume(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
+		return 1
+	}
+	log.Info("games resumed", "games", n, "db", cfg.db)
+
+	api := httpapi.New(hub, web.Handler(), httpapi.Options{Origins: cfg.origins, Logger: log})
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
+		return 1
+	}
+	srv := &http.Server{
+		Handler:           api,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	url := "http://" + displayAddr(cfg.addr, ln.Addr()) + "/"
+	fmt.Fprintf(stdout, "Razzia is running: open %s\n", url)
+	log.Info("listening", "addr", ln.Addr().String(), "url", url)
+
+	select {
+	case err := <-served:
+		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
+		return 1
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	// WebSockets first: Shutdown does not wait for hijacked connections.
+	api.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Warn("shutdown", "err", err)
+	}
+	hub.Close()
+	if err := st.Close(); err != nil {
+		fmt.Fprintf(stderr, "razzia serve: closing the database: %v\n", err)
+		return 1
+	}
+	log.Info("stopped")
+	return 0
+}
+
+// parseServeFlags reads the flags over the environment's defaults.
+func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, status int, done bool) {
+	fs := newFlags("serve")
+	delay := 700 * time.Millisecond
+	if v := os.Getenv("RAZZIA_BOT_DELAY"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return cfg, usageError(stderr, fs, serveSynopsis, "RAZZIA_BOT_DELAY=%s: want a duration such as 700ms", v), true
+		}
+		delay = d
+	}
+	fs.StringVar(&cfg.addr, "addr", envOr("RAZZIA_ADDR", "localhost:8080"), "the `host:port` to listen on (port 0: any free port)")
+	fs.StringVar(&cfg.db, "db", envOr("RAZZIA_DB", "razzia.db"), "the SQLite database `file`, created if missing")
+	fs.DurationVar(&cfg.botDelay, "bot-delay", delay, "how long bots wait before they move")
+	origins := fs.String("origins", os.Getenv("RAZZIA_ORIGINS"), "extra allowed WebSocket origin `patterns`, comma-separated (such as club.example.org)")
+	fs.StringVar(&cfg.logFormat, "log-format", os.Getenv("RAZZIA_LOG_FORMAT"), "log `format`: text or json (default text on a terminal, json otherwise)")
+	positional, status, done := parseFlags(fs, serveSynopsis, args, stdout, stderr)
+	if done {
+		return cfg, status, true
+	}
+	switch {
+	case len(positional) > 0:
+		return cfg, usageError(stderr, fs, serveSynopsis, "unexpected argument %q", positional[0]), true
+	case cfg.botDelay < 0:
+		return cfg, usageError(stderr, fs, serveSynopsis, "--bot-delay %v: want a duration of 0 or more", cfg.botDelay), true
+	case cfg.db == "":
+		return cfg, usageError(stderr, fs, serveSynopsis, "--db: want a file name"), true
+	}
+	switch cfg.logFormat {
+	case "text", "json":
+	case "":
+		cfg.logFormat = "json"
+		if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			cfg.logFormat = "text"
+		}
+	default:
+		return cfg, usageError(stderr, fs, serveSynopsis, "--log-format %q: want text or json", cfg.logFormat), true
+	}
+	for _, o := range strings.Split(*origins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			cfg.origins = append(cfg.origins, o)
+		}
+	}
+	return cfg, 0, false
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func newLogger(w io.Writer, format string) *slog.Logger {
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, nil))
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
+}
+
+// displayAddr is the address to show people: the host they asked for (or
+// localhost for all interfaces) with the port actually bound.
+func displayAddr(asked string, bound net.Addr) string {
+	host, _, err := net.SplitHostPort(asked)
+	_, port, err2 := net.SplitHostPort(bound.String())
+	if err2 != nil {
+		return bound.String()
+	}
+	if ip := net.ParseIP(host); err != nil || host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}
