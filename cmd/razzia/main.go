@@ -29,20 +29,26 @@ type command struct {
 
 // commands lists the subcommands in the order usage shows them.
 var commands = []command{
-	{"serve", "run the game server (the default command)", serve},
 	{"replay", "replay a game record and report its scores", replay},
 	{"arena", "play games between bots and report how each did", runArena},
+	{"serve", "run the game server (the default command)", serve},
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	args := os.Args[1:]
+	if len(args) == 0 {
+		// A club runs "razzia" (or "go run ./cmd/razzia") to get a server.
+		args = []string{"serve"}
+	}
+	os.Exit(run(args, os.Stdin, os.Stdout, os.Stderr))
 }
 
 // run runs the razzia command line and returns the exit status, so that
 // tests can run it in-process.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return serve(nil, stdin, stdout, stderr)
+		usage(stderr)
+		return 2
 	}
 	name, rest := args[0], args[1:]
 	switch name {

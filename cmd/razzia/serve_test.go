@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestServeUsage(t *testing.T) {
+	cases := []struct {
+		name   string
+		args   []string
+		env    map[string]string
+		status int
+		out    string // in stdout for status 0, else stderr
+	}{
+		{"help", []string{"serve", "--help"}, nil, 0, "RAZZIA_ADDR"},
+		{"help command", []string{"help", "serve"}, nil, 0, "--bot-delay"},
+		{"usage lists serve", []string{"help"}, nil, 0, "serve"},
+		{"unknown flag", []string{"serve", "--port", "80"}, nil, 2, "-port"},
+		{"argument", []string{"serve", "extra"}, nil, 2, `unexpected argument "extra"`},
+		{"negative delay", []string{"serve", "--bot-delay", "-1s"}, nil, 2, "--bot-delay"},
+		{"bad delay", []string{"serve", "--bot-delay", "soon"}, nil, 2, "bot-delay"},
+		{"bad log format", []string{"serve", "--log-format", "xml"}, nil, 2, `"xml"`},
+		{"bad env delay", []string{"serve"}, map[string]string{"RAZZIA_BOT_DELAY": "soon"}, 2, "RAZZIA_BOT_DELAY=soon"},
+		{"bad env log format", []string{"serve"}, map[string]string{"RAZZIA_LOG_FORMAT": "xml"}, 2, `"xml"`},
+		{"empty db", []string{"serve", "--db", ""}, nil, 2, "--db"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
+			var stdout, stderr bytes.Buffer
+			status := run(c.args, strings.NewReader(""), &stdout, &stderr)
+			out := stderr.String()
+			if c.status == 0 {
+				out = stdout.String()
+			}
+			if status != c.status || !strings.Contains(out, c.out) {
+				t.Errorf("status %d, want %d; output %q does not contain %q", status, c.status, out, c.out)
+			}
+		})
+	}
+}
+
+func TestServeFlagsFromEnvironment(t *testing.T) {
+	t.Setenv("RAZZIA_ADDR", "0.0.0.0:9999")
+	t.Setenv("RAZZIA_DB", "/tmp/x.db")
+	t.Setenv("RAZZIA_BOT_DELAY", "5ms")
+	t.Setenv("RAZZIA_ORIGINS", "a.example, https://b.example")
+	t.Setenv("RAZZIA_LOG_FORMAT", "text")
+	cfg, _, done := parseServeFlags(nil, io.Discard, io.Discard)
+	if done || cfg.addr != "0.0.0.0:9999" || cfg.db != "/tmp/x.db" || cfg.botDelay != 5*time.Millisecond ||
+		strings.Join(cfg.origins, "|") != "a.example|https://b.example" || cfg.logFormat != "text" {
+		t.Errorf("from the environment: %+v", cfg)
+	}
+	// A flag wins over the environment.
+	cfg, _, done = parseServeFlags([]string{"--addr", "127.0.0.1:1", "--bot-delay", "0", "--log-format", "json"}, io.Discard, io.Discard)
+	if done || cfg.addr != "127.0.0.1:1" || cfg.botDelay != 0 || cfg.logFormat != "json" {
+		t.Errorf("flags over the environment: %+v", cfg)
+	}
+}
+
+func TestDisplayAddr(t *testing.T) {
+	bound := &fakeAddr{"127.0.0.1:41234"}
+	for asked, want := range map[string]string{
+		"localhost:8080": "localhost:41234",
+		":8080":          "localhost:41234",
+		"0.0.0.0:0":      "localhost:41234",
+		"[::]:0":         "localhost:41234",
+		"127.0.0.1:0":    "127.0.0.1:41234",
+		"club.example:0": "club.example:41234",
+	} {
+		if got := displayAddr(asked, bound); got != want {
+			t.Errorf("%s: got %s, want %s", asked, got, want)
+		}
+	}
+}
+
+type fakeAddr struct{ s string }
+
+func (a *fakeAddr) Network() string { return "tcp" }
+func (a *fakeAddr) String() string  { return a.s }
+
+// TestServeInProcess starts the server, asks it something, and stops it
+// the way a signal does.
+func TestServeInProcess(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	srvCtx, stop := context.WithCancel(ctx)
+	db := filepath.Join(t.TempDir(), "razzia.db")
+	out, w := io.Pipe()
+	status := make(chan int, 1)
+	go func() {
+		status <- serveContext(srvCtx, []string{"--addr", "127.0.0.1:0", "--db", db, "--bot-delay", "0"}, w, io.Discard)
+		w.Close()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "Razzia is running: open http://127.0.0.1:") {
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	go io.Copy(io.Discard, out)
+	url := strings.TrimSpace(strings.TrimPrefix(line, "Razzia is running: open "))
+	resp, err := http.Get(url + "healthz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("healthz: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	resp, err = http.Get(url)
+	if err != nil || resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("the page: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	stop()
+	select {
+	case s := <-status:
+		if s != 0 {
+			t.Errorf("exit status %d", s)
+		}
+	case <-ctx.Done():
+		t.Fatal("the server did not stop")
+	}
+}
