@@ -325,6 +325,13 @@ func TestMoveRejections(t *testing.T) {
 	if m := spectator.read(); m.Seat != -1 {
 		t.Fatalf("spectator seat %d", m.Seat)
 	}
+	// A seat's token at another table holds no seat here.
+	elsewhere := e.create("", "easy")
+	_, foreign := e.join(elsewhere, "Mallory")
+	intruder := e.dial(id, "Authorization", "Bearer "+foreign)
+	if m := intruder.read(); m.Seat != -1 {
+		t.Fatalf("another game's token holds seat %d", m.Seat)
+	}
 	cases := []struct {
 		name string
 		c    *client
@@ -333,6 +340,7 @@ func TestMoveRejections(t *testing.T) {
 	}{
 		{"out of turn", other, moveMessage("draw", 0), "not_your_turn"},
 		{"spectator", spectator, moveMessage("draw", 0), "not_your_seat"},
+		{"another game's token", intruder, moveMessage("draw", 0), "not_your_seat"},
 		{"illegal bid (R10)", mover, moveMessage("bid 9", 0), "illegal_move"},
 		{"client draws a card", mover, moveMessage("draw police", 0), "illegal_move"},
 		{"not a move", mover, moveMessage("fly", 0), "illegal_move"},

@@ -204,7 +204,7 @@ func (l *loop) reload() {
 func (l *loop) watch(hash []byte) *Subscription {
 	s := newSubscription(l, seatOf(l.seats, hash))
 	l.subs[s] = struct{}{}
-	l.send(s, l.events(), map[int]*razzia.Snapshot{})
+	l.send(s, l.info(), l.events(), map[int]*razzia.Snapshot{})
 	return s
 }
 
@@ -225,24 +225,24 @@ func (l *loop) events() []razzia.Event {
 
 // broadcast sends every subscriber the new state.
 func (l *loop) broadcast() {
-	events := l.events()
+	info, events := l.info(), l.events()
 	views := map[int]*razzia.Snapshot{}
 	for s := range l.subs {
-		l.send(s, events, views)
+		l.send(s, info, events, views)
 	}
 }
 
 // send gives s the state and the events it has not received. It never
 // blocks: an update the subscriber has not taken yet is replaced by one
 // that also carries its events.
-func (l *loop) send(s *Subscription, events []razzia.Event, views map[int]*razzia.Snapshot) {
+func (l *loop) send(s *Subscription, info Info, events []razzia.Event, views map[int]*razzia.Snapshot) {
 	from := s.sent
 	select {
 	case old := <-s.c:
 		from = old.from
 	default:
 	}
-	u := Update{Game: l.info(), Seat: s.Seat, Events: events[from:], from: from}
+	u := Update{Game: info, Seat: s.Seat, Events: events[from:], from: from}
 	if l.game != nil {
 		v, ok := views[s.Seat]
 		if !ok {
