@@ -307,13 +307,12 @@ func FuzzMoves(f *testing.F) {
 	})
 }
 
-// TestEngineBugCheckIgnoresStrayFields: a Move is one record token and
-// comparable with ==, but Check (and so Game.Play) accepts moves whose
-// fields other than the action's own are set, such as a pass carrying a
-// cheque. LegalMoves never offers them, Game.Moves then holds a move that
-// differs from the one its record replays to, and a bot that fills in the
-// wrong field is silently taken at its action's word.
-func TestEngineBugCheckIgnoresStrayFields(t *testing.T) {
+// TestCheckRejectsStrayFields: a Move is one record token and comparable
+// with ==, so Check (and so Game.Play) refuses moves whose fields other than
+// the action's own are set, such as a pass carrying a cheque. Accepting them
+// let Game.Moves hold a move that differs from the one its record replays
+// to, and took a bot that filled in the wrong field at its action's word.
+func TestCheckRejectsStrayFields(t *testing.T) {
 	turn, err := NewState(4, nil)
 	if err != nil {
 		t.Fatal(err)
