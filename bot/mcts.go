@@ -108,7 +108,7 @@ func (b *MCTS) search(s *razzia.State, legal []razzia.Move) node {
 		deadline = time.Now().Add(b.limit)
 	}
 	for i := range b.iters {
-		if b.limit > 0 && i%32 == 0 && i > 0 && time.Now().After(deadline) {
+		if b.limit > 0 && i%16 == 0 && i > 0 && time.Now().After(deadline) {
 			break
 		}
 		st := *s
