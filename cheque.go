@@ -141,7 +141,7 @@ func DealCheques(players int, r *rand.Rand) [][]int {
 func dealFromSets(players int, sets [][]int) ([MaxPlayers]Cheques, error) {
 	var deal [MaxPlayers]Cheques
 	if players < MinPlayers || players > MaxPlayers {
-		return deal, fmt.Errorf("%w: %d players; Razzia is for %d to %d", ErrSetup, players, MinPlayers, MaxPlayers)
+		return deal, fmt.Errorf("%w: %s; Razzia is for %d to %d players", ErrSetup, playerCount(players), MinPlayers, MaxPlayers)
 	}
 	if sets == nil {
 		copy(deal[:], chequeSets[players])
@@ -161,6 +161,13 @@ func dealFromSets(players int, sets [][]int) ([MaxPlayers]Cheques, error) {
 		deal[seat] = c
 	}
 	return deal, nil
+}
+
+func playerCount(n int) string {
+	if n == 1 {
+		return "1 player"
+	}
+	return strconv.Itoa(n) + " players"
 }
 
 func describeSets(players int) string {

@@ -74,7 +74,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	for _, k := range e.Cards {
 		o.Cards = append(o.Cards, k.String())
 	}
-	if e.Kind == EventWin || e.Kind == EventNoWinner {
+	if e.Kind == EventWin || e.Kind == EventNoWinner || e.Kind == EventAuction {
 		o.Cards = append([]string{}, o.Cards...) // an empty lot is [], not absent
 	}
 	if e.Auction != NoAuction {
@@ -118,7 +118,7 @@ func appendEvents(ev []Event, before *State, m Move, after *State) []Event {
 		ev = append(ev, Event{Kind: EventPass, Seat: seat})
 	}
 	if before.phase == PhaseTurn && after.phase == PhaseAuction {
-		ev = append(ev, Event{Kind: EventAuction, Seat: seat, Auction: after.auction})
+		ev = append(ev, Event{Kind: EventAuction, Seat: seat, Auction: after.auction, Cards: after.Row()})
 	}
 	if before.phase == PhaseAuction && after.phase != PhaseAuction {
 		cheque, winner := before.HighBid()

@@ -20,7 +20,7 @@ func TestEventsOfAPoliceAuction(t *testing.T) {
 	want := []string{
 		`{"kind":"draw","seat":3,"card":"car"}`,
 		`{"kind":"draw","seat":0,"card":"police","police":1}`,
-		`{"kind":"auction","seat":0,"auction":"police"}`,
+		`{"kind":"auction","seat":0,"cards":["car"],"auction":"police"}`,
 		`{"kind":"bid","seat":1,"cheque":8}`,
 		`{"kind":"pass","seat":2}`,
 		`{"kind":"bid","seat":3,"cheque":13}`,

@@ -146,10 +146,7 @@ func ExampleGame_Record() {
 	// Output:
 	// {
 	//   "format": "razzia-record/1",
-	//   "players": [
-	//     "Ann",
-	//     "Bob"
-	//   ],
+	//   "players": ["Ann", "Bob"],
 	//   "moves": [
 	//     "draw ring",
 	//     "call",

@@ -49,7 +49,7 @@ const MaxNameLen = 64
 func NewGame(setup Setup) (*Game, error) {
 	n := len(setup.Players)
 	if n < MinPlayers || n > MaxPlayers {
-		return nil, fmt.Errorf("%w: %d players; Razzia is for %d to %d", ErrSetup, n, MinPlayers, MaxPlayers)
+		return nil, fmt.Errorf("%w: %s; Razzia is for %d to %d players", ErrSetup, playerCount(n), MinPlayers, MaxPlayers)
 	}
 	for i, name := range setup.Players {
 		if err := CheckName(name); err != nil {

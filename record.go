@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // RecordFormat is the format name of the game record this package reads and writes.
@@ -157,19 +158,71 @@ func (r *Record) Game() (*Game, error) {
 	return g, nil
 }
 
-// WriteTo writes the record as indented JSON, one move per line.
+// WriteTo writes the record as JSON for people to read too: one field per
+// line, each cheque set on one line, one move per line.
 func (r *Record) WriteTo(w io.Writer) (int64, error) {
-	out := *r
-	if out.Format == "" {
-		out.Format = RecordFormat
+	format := r.Format
+	if format == "" {
+		format = RecordFormat
 	}
-	if out.Moves == nil {
-		out.Moves = []string{}
+	var b bytes.Buffer
+	b.WriteString("{\n  \"format\": ")
+	writeJSON(&b, format)
+	b.WriteString(",\n  \"players\": ")
+	writeJSON(&b, r.Players)
+	if r.Cheques != nil {
+		b.WriteString(",\n  \"cheques\": [")
+		for i, set := range r.Cheques {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeJSON(&b, set)
+		}
+		b.WriteString("]")
 	}
-	data, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return 0, err
+	b.WriteString(",\n  \"moves\": [")
+	for i, m := range r.Moves {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n    ")
+		writeJSON(&b, m)
 	}
-	n, err := w.Write(append(data, '\n'))
+	if len(r.Moves) > 0 {
+		b.WriteString("\n  ")
+	}
+	b.WriteString("]\n}\n")
+	n, err := w.Write(b.Bytes())
 	return int64(n), err
+}
+
+// writeJSON writes a string, a list of strings or a list of numbers on one
+// line, with a space after commas and without escaping &, < and > (a record
+// is not HTML).
+func writeJSON[T string | []string | []int](b *bytes.Buffer, v T) {
+	switch v := any(v).(type) {
+	case string:
+		enc := json.NewEncoder(b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(v)       // a string always encodes
+		b.Truncate(b.Len() - 1) // Encode's newline
+	case []string:
+		b.WriteByte('[')
+		for i, s := range v {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeJSON(b, s)
+		}
+		b.WriteByte(']')
+	case []int:
+		b.WriteByte('[')
+		for i, n := range v {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.Itoa(n))
+		}
+		b.WriteByte(']')
+	}
 }
