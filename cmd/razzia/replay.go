@@ -196,8 +196,7 @@ func writeAccount(w io.Writer, rec *razzia.Record, g *razzia.Game, complete bool
 
 	var (
 		round   = 1
-		row     []razzia.Kind // the auction row, to show what an auction is for
-		bidding []string      // the bids and passes of the running auction
+		bidding []string // the bids and passes of the running auction
 		totals  = make([]int, n)
 	)
 	heading := func() { fmt.Fprintf(&b, "\nRound %d\n", round) }
@@ -206,18 +205,10 @@ func writeAccount(w io.Writer, rec *razzia.Record, g *razzia.Game, complete bool
 	for i, e := range events {
 		line := razzia.Narrate(e, players)
 		switch e.Kind {
-		case razzia.EventDraw:
-			if e.Card.IsLoot() {
-				row = append(row, e.Card)
-			}
-			b.WriteString("  " + line + "\n")
-		case razzia.EventThieves:
-			for _, k := range e.Cards {
-				row = removeCard(row, k)
-			}
+		case razzia.EventDraw, razzia.EventThieves:
 			b.WriteString("  " + line + "\n")
 		case razzia.EventAuction:
-			fmt.Fprintf(&b, "  %s Row: %s.\n", line, rowText(row))
+			fmt.Fprintf(&b, "  %s Row: %s.\n", line, rowText(e.Cards))
 		case razzia.EventBid, razzia.EventPass:
 			bidding = append(bidding, line)
 		case razzia.EventWin, razzia.EventNoWinner:
@@ -226,16 +217,12 @@ func writeAccount(w io.Writer, rec *razzia.Record, g *razzia.Game, complete bool
 			}
 			b.WriteString("    " + line + "\n")
 			bidding = nil
-			if e.Kind == razzia.EventWin || e.Auction == razzia.SeventhAuction {
-				row = nil
-			}
 		case razzia.EventRoundEnd:
 			b.WriteString("  " + line + "\n\n")
 			for j, sc := range e.Scores {
 				totals[j] += sc.Total()
 			}
 			scoreTable(&b, players, e.Round, e.Scores, totals)
-			row = nil
 			if round < razzia.Rounds && (i+1 < len(events) || !s.Over()) {
 				round++
 				heading()
@@ -263,15 +250,6 @@ func writeAccount(w io.Writer, rec *razzia.Record, g *razzia.Game, complete bool
 		b.WriteString(".\n")
 	}
 	io.WriteString(w, b.String())
-}
-
-func removeCard(row []razzia.Kind, k razzia.Kind) []razzia.Kind {
-	for i := len(row) - 1; i >= 0; i-- {
-		if row[i] == k {
-			return append(row[:i], row[i+1:]...)
-		}
-	}
-	return row
 }
 
 func rowText(row []razzia.Kind) string {
