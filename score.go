@@ -189,7 +189,7 @@ func scoreRound(players int, holdings *[MaxPlayers]Holdings, cheques *[MaxPlayer
 		t[i][CatGold] = int8(3 * h[Gold])
 		guards[i] = int(h[Bodyguard])
 		if final {
-			t[i][CatBusinesses] = businessPoints(h)
+			t[i][CatBusinesses] = int8(h.BusinessPoints())
 			sums[i] = cheques[i].Sum()
 		}
 	}
@@ -217,9 +217,10 @@ func majority(t []tally, counts []int, c Category, most, fewest int8) {
 	}
 }
 
-// businessPoints scores businesses (R17): distinct kinds 1..6 score 1..6
-// and all 7 score 10; each kind held 3 times scores 5 more, 4 times 10 more.
-func businessPoints(h *Holdings) int8 {
+// BusinessPoints scores the holdings' businesses as round 3 does (R17):
+// distinct kinds 1..6 score 1..6 and all 7 score 10; each kind held 3 times
+// scores 5 more, 4 times 10 more.
+func (h *Holdings) BusinessPoints() int {
 	kinds, pts := 0, 0
 	for _, k := range Businesses {
 		switch n := h[k]; {
@@ -233,9 +234,7 @@ func businessPoints(h *Holdings) int8 {
 		}
 	}
 	if kinds == len(Businesses) {
-		pts += 10
-	} else {
-		pts += kinds
+		return pts + 10
 	}
-	return int8(pts)
+	return pts + kinds
 }

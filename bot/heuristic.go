@@ -181,7 +181,7 @@ func (j *judge) worth(p int, h *razzia.Holdings) float64 {
 	// Businesses stay to the end and score then (R17): what they score as
 	// they are is certain; pairs and near-complete sets promise more.
 	prog := (j.later + j.left) / razzia.Rounds
-	v += float64(businessPoints(h))
+	v += float64(h.BusinessPoints())
 	distinct := 0
 	for _, k := range razzia.Businesses {
 		switch h[k] {
@@ -226,26 +226,6 @@ func (j *judge) guards(p, n int) float64 {
 	lead := max(-3, min(3, float64(n)-float64(sum)/float64(j.n-1)))
 	now := (1-j.left)*exact + j.left*1.2*lead
 	return now + j.later*(0.4*exact+0.8*lead)
-}
-
-// businessPoints scores businesses as R17 does.
-func businessPoints(h *razzia.Holdings) int {
-	kinds, pts := 0, 0
-	for _, k := range razzia.Businesses {
-		switch n := h[k]; {
-		case n >= 4:
-			pts += 10
-		case n == 3:
-			pts += 5
-		}
-		if h[k] > 0 {
-			kinds++
-		}
-	}
-	if kinds == len(razzia.Businesses) {
-		return pts + 10
-	}
-	return pts + kinds
 }
 
 // lotValue is what the row adds to seat p's holdings, in points.
