@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"os"
 	"strings"
 	"testing"
 )
@@ -389,5 +390,28 @@ func TestRecordFieldNamesExact(t *testing.T) {
 				t.Errorf("read players %q and moves %q; the differently cased field should be ignored", rec.Players, rec.Moves)
 			}
 		})
+	}
+}
+
+// TestRecordDocExample replays the example of docs/RECORD.md, as printed
+// there but for its closing "..." placeholder, so the documentation cannot
+// drift into an illegal game again.
+func TestRecordDocExample(t *testing.T) {
+	doc, err := os.ReadFile("docs/RECORD.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(doc), "```json\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/RECORD.md has no json example")
+	}
+	block = strings.Replace(block, `, "..."]`, `]`, 1)
+	g, err := readGame(block)
+	if err != nil {
+		t.Fatalf("the example of docs/RECORD.md does not replay: %v", err)
+	}
+	if got := len(g.Moves()); got != len(exampleMoves) {
+		t.Errorf("the example replays %d moves, want %d", got, len(exampleMoves))
 	}
 }
