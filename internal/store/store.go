@@ -4,8 +4,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"time"
 )
 
@@ -77,4 +80,46 @@ type Store interface {
 	List(ctx context.Context, status Status, limit int) ([]Summary, error)
 	// Close releases the store.
 	Close() error
+}
+
+// Valid reports whether st is one of the statuses.
+func (st Status) Valid() bool {
+	switch st {
+	case StatusOpen, StatusPlaying, StatusFinished, StatusArchived:
+		return true
+	}
+	return false
+}
+
+// Validate reports what makes g unfit to store, if anything: every
+// implementation checks a new game with it.
+func (g *Game) Validate() error {
+	switch {
+	case g == nil:
+		return errors.New("nil game")
+	case g.ID == "":
+		return errors.New("game with an empty id")
+	case !g.Status.Valid():
+		return fmt.Errorf("game %q: unknown status %q", g.ID, g.Status)
+	case slices.Contains(g.Moves, ""):
+		return fmt.Errorf("game %q: empty move token", g.ID)
+	}
+	return nil
+}
+
+// Clone returns a deep copy of g, so that neither the caller nor a store
+// sees the other's later changes.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.Seats = slices.Clone(g.Seats)
+	for i := range c.Seats {
+		c.Seats[i].TokenHash = bytes.Clone(g.Seats[i].TokenHash)
+	}
+	c.Cheques = make([][]int, len(g.Cheques))
+	for i, ch := range g.Cheques {
+		c.Cheques[i] = slices.Clone(ch)
+	}
+	c.Seed = bytes.Clone(g.Seed)
+	c.Moves = slices.Clone(g.Moves)
+	return &c
 }

@@ -47,8 +47,8 @@ func (s *Store) lock(ctx context.Context) error {
 
 // CreateGame implements store.Store.
 func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
-	if err := check(g); err != nil {
-		return err
+	if err := g.Validate(); err != nil {
+		return fmt.Errorf("memstore: %w", err)
 	}
 	if err := s.lock(ctx); err != nil {
 		return err
@@ -64,31 +64,8 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	if g.Updated.IsZero() {
 		g.Updated = now
 	}
-	s.games[g.ID] = clone(g)
+	s.games[g.ID] = g.Clone()
 	return nil
-}
-
-// check rejects a game no store should keep.
-func check(g *store.Game) error {
-	switch {
-	case g == nil:
-		return errors.New("memstore: nil game")
-	case g.ID == "":
-		return errors.New("memstore: game with an empty id")
-	case !valid(g.Status):
-		return fmt.Errorf("memstore: game %q: unknown status %q", g.ID, g.Status)
-	case slices.Contains(g.Moves, ""):
-		return fmt.Errorf("memstore: game %q: empty move token", g.ID)
-	}
-	return nil
-}
-
-func valid(st store.Status) bool {
-	switch st {
-	case store.StatusOpen, store.StatusPlaying, store.StatusFinished, store.StatusArchived:
-		return true
-	}
-	return false
 }
 
 // touch advances g.Updated to now, and never backwards, so the order of
@@ -111,7 +88,7 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 	if !ok {
 		return nil, fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
 	}
-	return clone(g), nil
+	return g.Clone(), nil
 }
 
 // TakeSeat implements store.Store.
@@ -121,7 +98,7 @@ func (s *Store) TakeSeat(ctx context.Context, id string, seat int, name string, 
 		return fmt.Errorf("memstore: game %q seat %d: empty name", id, seat)
 	case len(tokenHash) == 0:
 		return fmt.Errorf("memstore: game %q seat %d: no token hash", id, seat)
-	case !valid(status):
+	case !status.Valid():
 		return fmt.Errorf("memstore: game %q: unknown status %q", id, status)
 	}
 	if err := s.lock(ctx); err != nil {
@@ -149,7 +126,7 @@ func (s *Store) AppendMove(ctx context.Context, id string, index int, token stri
 	switch {
 	case token == "":
 		return fmt.Errorf("memstore: game %q move %d: empty token", id, index)
-	case !valid(status):
+	case !status.Valid():
 		return fmt.Errorf("memstore: game %q: unknown status %q", id, status)
 	}
 	if err := s.lock(ctx); err != nil {
@@ -218,23 +195,3 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// clone returns a deep copy, so neither callers nor the store see the
-// other's later changes.
-func clone(g *store.Game) *store.Game {
-	c := *g
-	c.Seats = slices.Clone(g.Seats)
-	for i := range c.Seats {
-		if len(c.Seats[i].TokenHash) == 0 {
-			c.Seats[i].TokenHash = nil
-		} else {
-			c.Seats[i].TokenHash = bytes.Clone(c.Seats[i].TokenHash)
-		}
-	}
-	c.Cheques = make([][]int, len(g.Cheques))
-	for i, ch := range g.Cheques {
-		c.Cheques[i] = slices.Clone(ch)
-	}
-	c.Seed = bytes.Clone(g.Seed)
-	c.Moves = slices.Clone(g.Moves)
-	return &c
-}

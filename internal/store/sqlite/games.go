@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"modernc.org/sqlite"
@@ -17,8 +16,8 @@ import (
 
 // CreateGame implements store.Store.
 func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
-	if err := check(g); err != nil {
-		return err
+	if err := g.Validate(); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
 	}
 	now := time.Now()
 	created, updated := g.Created, g.Updated
@@ -77,29 +76,6 @@ var (
 	minTime = time.Date(1700, 1, 1, 0, 0, 0, 0, time.UTC)
 	maxTime = time.Date(2250, 1, 1, 0, 0, 0, 0, time.UTC)
 )
-
-// check rejects a game no store should keep.
-func check(g *store.Game) error {
-	switch {
-	case g == nil:
-		return errors.New("sqlite: nil game")
-	case g.ID == "":
-		return errors.New("sqlite: game with an empty id")
-	case !valid(g.Status):
-		return fmt.Errorf("sqlite: game %q: unknown status %q", g.ID, g.Status)
-	case slices.Contains(g.Moves, ""):
-		return fmt.Errorf("sqlite: game %q: empty move token", g.ID)
-	}
-	return nil
-}
-
-func valid(st store.Status) bool {
-	switch st {
-	case store.StatusOpen, store.StatusPlaying, store.StatusFinished, store.StatusArchived:
-		return true
-	}
-	return false
-}
 
 // hashOrNil stores an empty hash as NULL, the open seat's.
 func hashOrNil(h []byte) any {
@@ -189,7 +165,7 @@ func (s *Store) TakeSeat(ctx context.Context, id string, seat int, name string, 
 		return fmt.Errorf("sqlite: game %q seat %d: empty name", id, seat)
 	case len(tokenHash) == 0:
 		return fmt.Errorf("sqlite: game %q seat %d: no token hash", id, seat)
-	case !valid(status):
+	case !status.Valid():
 		return fmt.Errorf("sqlite: game %q: unknown status %q", id, status)
 	}
 	return s.write(ctx, fmt.Sprintf("take seat %d of game %s", seat, id), func(tx *sql.Tx) error {
@@ -243,7 +219,7 @@ func (s *Store) AppendMove(ctx context.Context, id string, index int, token stri
 	switch {
 	case token == "":
 		return fmt.Errorf("sqlite: game %q move %d: empty token", id, index)
-	case !valid(status):
+	case !status.Valid():
 		return fmt.Errorf("sqlite: game %q: unknown status %q", id, status)
 	}
 	return s.write(ctx, fmt.Sprintf("append move %d to game %s", index, id), func(tx *sql.Tx) error {

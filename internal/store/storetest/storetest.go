@@ -98,7 +98,7 @@ func ctx(t *testing.T) context.Context { return t.Context() }
 
 func create(t *testing.T, s store.Store, g *store.Game) {
 	t.Helper()
-	if err := s.CreateGame(ctx(t), clone(g)); err != nil {
+	if err := s.CreateGame(ctx(t), g.Clone()); err != nil {
 		t.Fatalf("CreateGame(%s): %v", g.ID, err)
 	}
 }
@@ -120,22 +120,6 @@ func appendMove(t *testing.T, s store.Store, id string, index int, token string,
 	if err := s.AppendMove(ctx(t), id, index, token, st); err != nil {
 		t.Fatalf("AppendMove(%s, %d, %q): %v", id, index, token, err)
 	}
-}
-
-// clone returns a deep copy so a store that keeps its argument is caught.
-func clone(g *store.Game) *store.Game {
-	c := *g
-	c.Seats = slices.Clone(g.Seats)
-	for i := range c.Seats {
-		c.Seats[i].TokenHash = bytes.Clone(g.Seats[i].TokenHash)
-	}
-	c.Cheques = make([][]int, len(g.Cheques))
-	for i, ch := range g.Cheques {
-		c.Cheques[i] = slices.Clone(ch)
-	}
-	c.Seed = bytes.Clone(g.Seed)
-	c.Moves = slices.Clone(g.Moves)
-	return &c
 }
 
 // diffGame lists how got differs from want; times compare as instants.
@@ -214,7 +198,7 @@ func testRoundTrip(t *testing.T, s store.Store) {
 func testNoAliasing(t *testing.T, s store.Store) {
 	want := newGame("alias00001", store.StatusPlaying, 0)
 	want.Moves = []string{"draw"}
-	g := clone(want)
+	g := want.Clone()
 	if err := s.CreateGame(ctx(t), g); err != nil {
 		t.Fatal(err)
 	}
@@ -693,7 +677,7 @@ func testConcurrentGames(t *testing.T, s store.Store) {
 	for w := range writers {
 		writing.Go(func() {
 			g := newGame(fmt.Sprintf("para%06d", w), store.StatusOpen, 0)
-			if err := s.CreateGame(ctx(t), clone(g)); err != nil {
+			if err := s.CreateGame(ctx(t), g.Clone()); err != nil {
 				t.Errorf("CreateGame: %v", err)
 				return
 			}
