@@ -194,4 +194,3 @@ func (s *Store) Close() error {
 	s.games = nil
 	return nil
 }
-
