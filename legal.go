@@ -1,6 +1,9 @@
 package razzia
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // LegalMoves appends the moves the player to move may make to dst and
 // returns it; it allocates nothing when dst has room (a turn offers at most
@@ -22,8 +25,11 @@ func (s *State) LegalMoves(dst []Move) []Move {
 		if !s.MustBid() {
 			dst = append(dst, Move{Action: ActionPass})
 		}
-		for c := s.seats[s.toMove].faceUp.Above(int(s.highBid)); c != 0; c &= c - 1 {
-			dst = append(dst, Move{Action: ActionBid, Cheque: uint8(Cheques(c).Min())})
+		bids := s.seats[s.toMove].faceUp.Above(int(s.highBid))
+		n := len(dst)
+		dst = slices.Grow(dst, bids.Len())[:n+bids.Len()]
+		for i := n; bids != 0; i, bids = i+1, bids&(bids-1) {
+			dst[i] = Move{Action: ActionBid, Cheque: uint8(bids.Min())}
 		}
 	}
 	return dst

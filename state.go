@@ -231,11 +231,16 @@ func (s *State) RandomCard(r *rand.Rand) Kind {
 	if s.deckLeft == 0 {
 		return NoKind
 	}
-	return s.cardAt(r.IntN(int(s.deckLeft)))
+	return s.CardAt(r.IntN(int(s.deckLeft)))
 }
 
-// cardAt returns the kind of the i-th undrawn card, counting kinds in order.
-func (s *State) cardAt(i int) Kind {
+// CardAt returns the kind of the i-th undrawn card (0 <= i < DeckLeft),
+// counting kinds in order, or NoKind for an i out of range: a uniform i
+// draws a card uniformly, for callers with their own source of chance.
+func (s *State) CardAt(i int) Kind {
+	if i < 0 {
+		return NoKind
+	}
 	for k := Police; k < numKinds; k++ {
 		i -= int(s.deck[k])
 		if i < 0 {
