@@ -144,7 +144,8 @@ func (h *Hub) Create(ctx context.Context, seats []string) (Info, error) {
 		case level == "":
 			g.Status = store.StatusOpen
 		case isLevel(level):
-			g.Seats[i] = store.Seat{Name: "Bot (" + level + ")", Bot: level}
+			// Numbered by seat, so two bots of one level are told apart in the log.
+			g.Seats[i] = store.Seat{Name: fmt.Sprintf("Bot %d (%s)", i+1, level), Bot: level}
 		default:
 			return Info{}, reject(ErrBadRequest, "seat %d: unknown bot level %q (want %s, or empty for a person)", i, level, strings.Join(Levels, ", "))
 		}

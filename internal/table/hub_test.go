@@ -126,7 +126,7 @@ func TestCreate(t *testing.T) {
 		if in.Status != store.StatusOpen || in.Players != 3 || !validID(in.ID) || in.Invite != "/g/"+in.ID {
 			t.Errorf("got %+v", in)
 		}
-		want := []SeatInfo{{Open: true}, {Name: "Bot (hard)", Bot: "hard"}, {Open: true}}
+		want := []SeatInfo{{Open: true}, {Name: "Bot 2 (hard)", Bot: "hard"}, {Open: true}}
 		for i, s := range in.Seats {
 			if s != want[i] {
 				t.Errorf("seat %d: got %+v, want %+v", i, s, want[i])
@@ -242,7 +242,7 @@ func TestFullGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.Players[1] != "Ann" || rec.Players[0] != "Bot (easy)" || len(rec.Moves) != info.Moves {
+	if rec.Players[1] != "Ann" || rec.Players[0] != "Bot 1 (easy)" || len(rec.Moves) != info.Moves {
 		t.Errorf("record %v with %d moves, info %+v", rec.Players, len(rec.Moves), info)
 	}
 	g, err := rec.Game()
