@@ -90,6 +90,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("GET /api/games/{id}", s.game)
 	mux.HandleFunc("POST /api/games/{id}/join", s.join)
 	mux.HandleFunc("GET /api/games/{id}/record", s.record)
+	mux.HandleFunc("GET /api/games/{id}/replay", s.replay)
 	mux.HandleFunc("GET /api/games/{id}/ws", s.ws)
 	mux.HandleFunc("POST /api/records", s.upload)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
