@@ -1,0 +1,352 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/store/memstore"
+	"github.com/razziagame/razzia/internal/table"
+	"github.com/razziagame/razzia/internal/web"
+)
+
+// chromium is the browser the tests drive: Debian's package.
+const chromium = "/usr/bin/chromium"
+
+// The shared browser: one Chromium process for the package, started by the
+// first test that needs it and stopped by TestMain. Each test gets its own
+// browser context (cookies, storage), which is as separate as another
+// browser.
+var shared struct {
+	once    sync.Once
+	err     error
+	ctx     context.Context // the browser's first tab: it owns the process
+	cancel  func()
+	dataDir string
+}
+
+func TestMain(m *testing.M) {
+	if _, err := os.Stat(chromium); err != nil {
+		fmt.Fprintf(os.Stderr, "\n!!! %s is missing: the browser tests will %s. Install it: apt-get install chromium\n\n",
+			chromium, map[bool]string{true: "FAIL (CI=true)", false: "SKIP"}[os.Getenv("CI") == "true"])
+	}
+	code := m.Run()
+	stopBrowser()
+	os.Exit(code)
+}
+
+// needBrowser returns the shared browser's context, skipping the test when
+// there is no Chromium (failing it under CI=true).
+func needBrowser(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromium); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true and %s is missing (%v): the browser tests must run in CI; .ci/run installs chromium", chromium, err)
+		}
+		t.Skipf("SKIPPED: %s is missing (%v): the browser tests did not run. apt-get install chromium to run them", chromium, err)
+	}
+	shared.once.Do(startBrowser)
+	if shared.err != nil {
+		t.Fatalf("starting %s: %v", chromium, shared.err)
+	}
+	return shared.ctx
+}
+
+func startBrowser() {
+	dir, err := os.MkdirTemp("", "razzia-e2e-chromium-")
+	if err != nil {
+		shared.err = err
+		return
+	}
+	shared.dataDir = dir
+	// The flags of the spec; chromedp's defaults add only switches that
+	// keep a headless browser quiet and steady.
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.UserDataDir(dir),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.NoFirstRun,
+		chromedp.WindowSize(1280, 900),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	shared.ctx = ctx
+	shared.cancel = func() {
+		cancelCtx()
+		cancelAlloc() // waits for the process to end
+	}
+	// The first Do starts the process, bound to ctx: a timeout here would
+	// end the browser with it (chromedp's docs/API.md, example 21).
+	shared.err = chromedp.Do(ctx)
+}
+
+func stopBrowser() {
+	if shared.cancel != nil {
+		if err := chromedp.Cancel(shared.ctx); err != nil {
+			fmt.Fprintf(os.Stderr, "closing chromium: %v\n", err)
+		}
+		shared.cancel()
+	}
+	if shared.dataDir != "" {
+		os.RemoveAll(shared.dataDir)
+	}
+}
+
+// A server is a whole Razzia server in the test, wired as razzia serve
+// wires it, over a memory store.
+type server struct {
+	URL string
+	hub *table.Hub
+}
+
+// newServer starts a server whose bots move at once.
+func newServer(t *testing.T) *server {
+	t.Helper()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		quiet = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	hub := table.New(memstore.New(), table.Options{BotDelay: 0, Logger: quiet})
+	// A person clicking never meets the rate limit; the test's clicks,
+	// with bots answering at once, might.
+	api := httpapi.New(hub, web.Handler(), httpapi.Options{Logger: quiet, MessageRate: 1000, MessageBurst: 1000})
+	srv := httptest.NewServer(api)
+	t.Cleanup(func() {
+		api.Close() // the WebSockets first, as razzia serve does
+		srv.Close()
+		hub.Close()
+	})
+	return &server{URL: srv.URL, hub: hub}
+}
+
+// api calls the server's HTTP API and decodes the JSON answer into v.
+func (s *server) api(t *testing.T, method, path, body string, v any) int {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, s.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v != nil {
+		if err := json.Unmarshal(data, v); err != nil {
+			t.Fatalf("%s %s: %v in %s", method, path, err, data)
+		}
+	}
+	return resp.StatusCode
+}
+
+// catalogue returns the page's catalogue of a language, as the server
+// serves it.
+func (s *server) catalogue(t *testing.T, lang string) map[string]string {
+	t.Helper()
+	var cat map[string]string
+	if code := s.api(t, "GET", "/static/i18n/"+lang+".json", "", &cat); code != http.StatusOK {
+		t.Fatalf("the %s catalogue: status %d", lang, code)
+	}
+	return cat
+}
+
+// A page is one browser tab in its own browser context: its own cookies
+// and storage, as if another person opened it.
+type page struct {
+	t    *testing.T
+	ctx  context.Context
+	srv  *server
+	name string
+
+	mu      sync.Mutex
+	console []string // what the page logged, shown when the test fails
+}
+
+// sockets is run in every document before the page's scripts: it keeps
+// the page's WebSockets in window.__sockets, so a test can send what a
+// person could type into the console.
+const sockets = `(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.__sockets.push(this); }
+  };
+})();`
+
+// newPage opens a tab for the test, with a viewport of width×height.
+func newPage(t *testing.T, srv *server, name string, width, height int64) *page {
+	t.Helper()
+	root := needBrowser(t)
+	tctx, cancelTimeout := context.WithTimeout(root, 90*time.Second)
+	ctx, cancel := chromedp.NewContext(tctx, chromedp.WithNewBrowserContext())
+	p := &page{t: t, ctx: ctx, srv: srv, name: name}
+	messages := chromedp.Console(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			p.mu.Lock()
+			p.console = append(p.console, fmt.Sprintf("%s %s:%d %s", m.Type, m.URL, m.Line+1, m.Text))
+			p.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		cancelTimeout()
+		<-done
+		if t.Failed() {
+			p.mu.Lock()
+			for _, line := range p.console {
+				t.Logf("%s console: %s", name, line)
+			}
+			p.mu.Unlock()
+		}
+	})
+	err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(width, height),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			// Moves are not animated, so a click lands where the button is.
+			_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+			})
+			if err != nil {
+				return err
+			}
+			_, err = chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: sockets})
+			return err
+		}),
+	)
+	if err != nil {
+		t.Fatalf("%s: opening a tab: %v", name, err)
+	}
+	return p
+}
+
+// do runs actions, failing the test on an error.
+func (p *page) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, actions...); err != nil {
+		p.fail("%s: %v", what, err)
+	}
+}
+
+// fail ends the test with what the page shows.
+func (p *page) fail(format string, args ...any) {
+	p.t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	ctx, cancel := context.WithTimeout(p.ctx, 3*time.Second)
+	defer cancel()
+	if text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + "\n" + (document.body ? document.body.innerText.slice(0, 1500) : "(no body)")`)); err == nil {
+		msg += "\n--- the page " + p.name + " shows:\n" + text
+	}
+	p.t.Fatalf("%s: %s", p.name, msg)
+}
+
+// open navigates to a path of the server.
+func (p *page) open(path string) {
+	p.t.Helper()
+	p.do("open "+path, chromedp.Navigate(p.srv.URL+path))
+}
+
+// eval evaluates a JavaScript expression and decodes its value into T.
+func eval[T any](p *page, js string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		p.fail("evaluate %s: %v", js, err)
+	}
+	return v
+}
+
+// waitFor waits until the JavaScript expression is truthy and returns its
+// value decoded into T.
+func waitFor[T any](p *page, what, js string, timeout time.Duration) T {
+	p.t.Helper()
+	// An interval, not animation frames: a tab in the background gets no
+	// frames.
+	v, err := chromedp.Run(p.ctx, chromedp.Poll[T](js,
+		chromedp.WithPollingInterval(15*time.Millisecond), chromedp.WithPollingTimeout(timeout)))
+	if err != nil {
+		p.fail("waiting for %s: %v", what, err)
+	}
+	return v
+}
+
+// text returns the visible text of the first element the selector finds,
+// or "" when there is none.
+func (p *page) text(selector string) string {
+	p.t.Helper()
+	return eval[string](p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e ? e.innerText : ""; })()`, selector))
+}
+
+// click clicks the first element the selector finds, with the mouse.
+func (p *page) click(selector string) {
+	p.t.Helper()
+	p.do("click "+selector, chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
+}
+
+// setSelect chooses a value in a select (or sets an input) and tells the
+// page, as a person's choice would.
+func (p *page) setSelect(selector, value string) {
+	p.t.Helper()
+	ok := eval[bool](p, fmt.Sprintf(`(() => {
+  const e = document.querySelector(%q);
+  if (!e) return false;
+  e.value = %q;
+  e.dispatchEvent(new Event("input", {bubbles: true}));
+  e.dispatchEvent(new Event("change", {bubbles: true}));
+  return e.value === %[2]q;
+})()`, selector, value))
+	if !ok {
+		p.fail("cannot set %s to %q: no such element or option", selector, value)
+	}
+}
+
+// screenshot saves a PNG of the whole page as an artefact.
+func (p *page) screenshot(name string) string {
+	p.t.Helper()
+	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		p.fail("screenshot %s: %v", name, err)
+	}
+	dir := os.Getenv("RAZZIA_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join("testdata", "artifacts")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	path := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(path, buf, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	p.t.Logf("screenshot: %s", path)
+	return path
+}
