@@ -15,7 +15,8 @@ var ErrSpec = errors.New("invalid bot spec")
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
 const SpecHelp = "valid specs: random, heuristic[:noise=X], " +
-	"mcts[:iters=N,time=DURATION,c=X,rollout=light|random], easy, medium, hard"
+	"mcts[:iters=N,time=DURATION,c=X,rollout=light|random], easy, medium, hard, " +
+	"exec:COMMAND (an external program, see docs/bots.md)"
 
 // Limits on the options, so that a typo cannot ask for a day of thinking.
 const (
@@ -54,6 +55,9 @@ func Levels() []Level { return append([]Level(nil), levels...) }
 //	                        time per decision (default none), exploration
 //	                        constant X (default 0.7), and a rollout policy
 //	easy, medium, hard      the levels for people (see Levels)
+//	exec:COMMAND [ARGS]     an external program speaking the line protocol
+//	                        of docs/bots.md, with the default ExecOptions
+//	                        (see NewExec)
 //
 // An error wraps ErrSpec, names the bad part and lists the valid specs.
 func New(spec string, seed uint64) (Bot, error) {
@@ -126,6 +130,12 @@ func New(spec string, seed uint64) (Bot, error) {
 			return nil, err
 		}
 		return m, nil
+	case "exec":
+		e, err := NewExec(opts, seed, ExecOptions{})
+		if err != nil {
+			return nil, err // not a nil *Exec in a non-nil Bot
+		}
+		return e, nil
 	case "":
 		return nil, specError("empty spec")
 	}
