@@ -1,0 +1,194 @@
+// replay.js: the replay viewer at /g/{id}/replay. It asks the server for
+// the game replayed move by move (GET /api/games/{id}/replay: one
+// spectator's view and the events of each move) and steps through it; the
+// table is drawn by the live page's renderer, so both look the same.
+//
+// Keys: ← and → step one move, PageUp and PageDown ten, Home and End go
+// to the start and the end. The position is kept in the address (#12), so
+// a reload or a shared link shows the same move.
+
+import { renderTable, narrate } from "./render.js";
+import { setup } from "./i18n.js";
+
+const id = (location.pathname.match(/^\/g\/([a-z0-9]+)\/replay\/?$/) || [])[1] || "";
+
+const $ = (name) => document.getElementById(name);
+const state = {
+  game: null, // GameInfo
+  steps: [], // [{view, events}]: events are those the step's move caused
+  log: [], // every event of the game, for the table's log
+  logged: [], // logged[i]: how many events steps 0..i caused
+  pos: 0,
+  t: null, // the translator of the page's language
+  lang: "en",
+  error: null, // {code, message} when the replay cannot be shown
+};
+
+// text returns the translation of key, or fallback when the catalogue
+// lacks it (a page must never show a bare key).
+function text(key, args, fallback) {
+  const t = state.t;
+  if (t && (!t.has || t.has(key))) return t(key, args);
+  return fallback.replace(/\{(\w+)\}/g, (all, name) => (args && name in args ? String(args[name]) : all));
+}
+
+async function load() {
+  if (!id) return fail({ code: "not_found" });
+  let resp;
+  try {
+    resp = await fetch(`/api/games/${encodeURIComponent(id)}/replay`, {
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    });
+  } catch {
+    return fail({ code: "network" });
+  }
+  let data = null;
+  try {
+    data = await resp.json();
+  } catch {
+    data = null;
+  }
+  if (!resp.ok || !data || !Array.isArray(data.steps) || data.steps.length === 0) {
+    return fail((data && data.error) || { code: "http", message: `HTTP ${resp.status}` });
+  }
+  state.game = data.game;
+  state.steps = data.steps;
+  state.log = [];
+  state.logged = data.steps.map((s) => {
+    state.log.push(...(s.events || []));
+    return state.log.length;
+  });
+  state.error = null;
+  state.pos = clamp(Number((location.hash || "").slice(1)) || 0);
+  $("replay-controls").hidden = false;
+  const slider = $("replay-slider");
+  slider.max = String(state.steps.length - 1);
+  draw();
+}
+
+function fail(err) {
+  state.error = err;
+  $("replay-controls").hidden = true;
+  const table = $("table");
+  table.replaceChildren();
+  table.removeAttribute("aria-busy");
+  table.dataset.status = "";
+  showError();
+}
+
+function showError() {
+  const err = state.error;
+  if (!err) return;
+  let msg;
+  switch (err.code) {
+    case "network":
+      msg = text("replay.error.network", null, "The server cannot be reached. Check your connection and reload the page.");
+      break;
+    case "not_started":
+      msg = text("replay.error.not_started", null, "This game has not started yet: there is nothing to replay.");
+      break;
+    default:
+      msg = text(`error.${err.code}`, null, err.message || "The replay cannot be shown.");
+  }
+  const status = $("status-message");
+  status.textContent = msg;
+  status.classList.add("error");
+}
+
+function clamp(pos) {
+  const last = Math.max(0, state.steps.length - 1);
+  if (!Number.isFinite(pos)) return 0;
+  return Math.min(last, Math.max(0, Math.trunc(pos)));
+}
+
+/** go shows the table after move pos (0: the start). */
+function go(pos) {
+  pos = clamp(pos);
+  if (pos === state.pos) return;
+  state.pos = pos;
+  history.replaceState(null, "", pos ? `#${pos}` : location.pathname);
+  draw();
+}
+
+function names() {
+  const step = state.steps[state.pos];
+  return (step && step.view && step.view.players) || (state.game ? state.game.seats.map((s) => s.name) : []);
+}
+
+function draw() {
+  if (state.error) return showError();
+  const step = state.steps[state.pos];
+  if (!step) return;
+  const last = state.steps.length - 1;
+  const view = step.view;
+
+  const table = $("table");
+  table.removeAttribute("aria-busy");
+  // Without onMove the renderer draws no move buttons; the log holds the
+  // game up to this step. data-status stays the game's (finished,
+  // archived, or playing when a game is watched before its end).
+  renderTable(table, view, state.log.slice(0, state.logged[state.pos]), state.t, {
+    game: state.game,
+    seat: -1,
+  });
+
+  $("replay-pos").textContent = `${state.pos} / ${last}`;
+  $("replay-pos").setAttribute("aria-label",
+    text("replay.position", { n: state.pos, total: last }, "Move {n} of {total}"));
+  const slider = $("replay-slider");
+  slider.value = String(state.pos);
+  slider.setAttribute("aria-valuetext", text("replay.position", { n: state.pos, total: last }, "Move {n} of {total}"));
+  $("replay-first").disabled = $("replay-prev").disabled = state.pos === 0;
+  $("replay-next").disabled = $("replay-last").disabled = state.pos === last;
+
+  const events = $("replay-events");
+  const sentences = state.pos === 0
+    ? [text("replay.start", null, "The start of the game: nobody has moved yet.")]
+    : step.events.map((e) => narrate(state.t, e, names())).filter(Boolean);
+  const ul = document.createElement("ul");
+  for (const s of sentences) {
+    const li = document.createElement("li");
+    li.textContent = s;
+    ul.appendChild(li);
+  }
+  events.replaceChildren(ul);
+
+  $("status-message").textContent = "";
+  $("status-message").classList.remove("error");
+}
+
+function onKey(ev) {
+  if (ev.altKey || ev.ctrlKey || ev.metaKey || !state.steps.length) return;
+  const tag = ev.target && ev.target.tagName;
+  // The slider and the language select handle their own keys.
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const steps = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 };
+  if (ev.key in steps) go(state.pos + steps[ev.key]);
+  else if (ev.key === "Home") go(0);
+  else if (ev.key === "End") go(state.steps.length - 1);
+  else return;
+  ev.preventDefault();
+}
+
+$("replay-first").addEventListener("click", () => go(0));
+$("replay-prev").addEventListener("click", () => go(state.pos - 1));
+$("replay-next").addEventListener("click", () => go(state.pos + 1));
+$("replay-last").addEventListener("click", () => go(state.steps.length - 1));
+$("replay-slider").addEventListener("input", (ev) => go(Number(ev.target.value)));
+document.addEventListener("keydown", onKey);
+window.addEventListener("hashchange", () => go(Number(location.hash.slice(1)) || 0));
+
+if (id) {
+  $("replay-game").textContent = id;
+  $("replay-table-link").href = `/g/${id}`;
+  $("replay-record-link").href = `/api/games/${id}/record`;
+  $("replay-record-link").setAttribute("download", `razzia-${id}.json`);
+}
+
+setup((t, lang) => {
+  state.t = t;
+  state.lang = lang;
+  document.title = `Razzia — ${text("replay.title", null, "Replay")} ${id}`;
+  if (state.steps.length || state.error) draw();
+}).then(load, load);
