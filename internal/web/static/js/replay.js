@@ -24,6 +24,35 @@ const state = {
   error: null, // {code, message} when the replay cannot be shown
 };
 
+// CHROME are the page's own words: [element id, attribute or "" for the
+// text, key, English]. The keys belong to the web domain; until a
+// catalogue has them the English stands, never a bare key.
+const CHROME = [
+  ["replay-title", "", "web.replay.title", "Replay"],
+  ["replay-home", "aria-label", "web.replay.lobby", "Lobby"],
+  ["replay-table-link", "", "web.replay.table", "Table"],
+  ["replay-record-link", "", "web.replay.record", "Download record"],
+  ["lang-label", "", "web.replay.language", "Language"],
+  ["replay-buttons", "aria-label", "web.replay.controls", "Step through the game"],
+  ["replay-first", "aria-label", "web.replay.first", "The start"],
+  ["replay-prev", "aria-label", "web.replay.prev", "Previous move"],
+  ["replay-next", "aria-label", "web.replay.next", "Next move"],
+  ["replay-last", "aria-label", "web.replay.last", "The end"],
+  ["replay-slider-label", "", "web.replay.slider", "Move"],
+];
+
+function translateChrome() {
+  for (const [id, attr, key, english] of CHROME) {
+    const e = $(id);
+    if (!e) continue;
+    if (attr) e.setAttribute(attr, text(key, null, english));
+    else e.textContent = text(key, null, english);
+  }
+  for (const id of ["replay-first", "replay-prev", "replay-next", "replay-last"]) {
+    $(id).title = $(id).getAttribute("aria-label");
+  }
+}
+
 // text returns the translation of key, or fallback when the catalogue
 // lacks it (a page must never show a bare key).
 function text(key, args, fallback) {
@@ -83,10 +112,10 @@ function showError() {
   let msg;
   switch (err.code) {
     case "network":
-      msg = text("replay.error.network", null, "The server cannot be reached. Check your connection and reload the page.");
+      msg = text("web.replay.error.network", null, "The server cannot be reached. Check your connection and reload the page.");
       break;
     case "not_started":
-      msg = text("replay.error.not_started", null, "This game has not started yet: there is nothing to replay.");
+      msg = text("web.replay.error.not_started", null, "This game has not started yet: there is nothing to replay.");
       break;
     default:
       msg = text(`error.${err.code}`, null, err.message || "The replay cannot be shown.");
@@ -135,16 +164,16 @@ function draw() {
 
   $("replay-pos").textContent = `${state.pos} / ${last}`;
   $("replay-pos").setAttribute("aria-label",
-    text("replay.position", { n: state.pos, total: last }, "Move {n} of {total}"));
+    text("web.replay.position", { n: state.pos, total: last }, "Move {n} of {total}"));
   const slider = $("replay-slider");
   slider.value = String(state.pos);
-  slider.setAttribute("aria-valuetext", text("replay.position", { n: state.pos, total: last }, "Move {n} of {total}"));
+  slider.setAttribute("aria-valuetext", text("web.replay.position", { n: state.pos, total: last }, "Move {n} of {total}"));
   $("replay-first").disabled = $("replay-prev").disabled = state.pos === 0;
   $("replay-next").disabled = $("replay-last").disabled = state.pos === last;
 
   const events = $("replay-events");
   const sentences = state.pos === 0
-    ? [text("replay.start", null, "The start of the game: nobody has moved yet.")]
+    ? [text("web.replay.start", null, "The start of the game: nobody has moved yet.")]
     : step.events.map((e) => narrate(state.t, e, names())).filter(Boolean);
   const ul = document.createElement("ul");
   for (const s of sentences) {
@@ -189,6 +218,7 @@ if (id) {
 setup((t, lang) => {
   state.t = t;
   state.lang = lang;
-  document.title = `Razzia — ${text("replay.title", null, "Replay")} ${id}`;
+  translateChrome();
+  document.title = `Razzia — ${text("web.replay.title", null, "Replay")} ${id}`;
   if (state.steps.length || state.error) draw();
 }).then(load, load);
