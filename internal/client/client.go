@@ -1,0 +1,243 @@
+// Package client speaks the Razzia server protocol of docs/protocol.md:
+// it creates and joins games over HTTP and plays them over the game's
+// WebSocket, reconnecting when the connection drops. "razzia bot" and
+// "razzia play --server" use it.
+//
+// A typical player:
+//
+//	c, _ := client.New("http://localhost:8080")
+//	seat, token, err := c.Join(ctx, id, "Ann", -1)
+//	s := c.Session(id, token)
+//	defer s.Close()
+//	for {
+//		st, err := s.Next(ctx)
+//		// an *Error is the server refusing a move; other errors end the session
+//		if st.MyTurn() {
+//			s.Move(ctx, choose(st.View), st.View.Moves)
+//		}
+//		if st.Over() { break }
+//	}
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/razziagame/razzia"
+)
+
+// GameInfo describes a game, as in every answer about one.
+type GameInfo struct {
+	ID      string     `json:"id"`
+	Status  string     `json:"status"` // open, playing, finished or archived
+	Players int        `json:"players"`
+	Seats   []SeatInfo `json:"seats"`
+	Moves   int        `json:"moves"`
+	Created time.Time  `json:"created"`
+	Updated time.Time  `json:"updated"`
+	Winners []int      `json:"winners,omitempty"`
+	Invite  string     `json:"invite"` // the table page's path, /g/<id>
+}
+
+// A SeatInfo is one seat of a GameInfo.
+type SeatInfo struct {
+	Name string `json:"name"` // empty while open
+	Bot  string `json:"bot"`  // the server bot's level; empty for a person
+	Open bool   `json:"open"`
+}
+
+// A Client talks to one server. Its methods are safe for concurrent use.
+type Client struct {
+	base *url.URL
+	// HTTP makes the requests; http.DefaultClient when nil.
+	HTTP *http.Client
+	// TokenInQuery sends the seat token on the WebSocket URL (?token=)
+	// instead of in an Authorization header.
+	TokenInQuery bool
+}
+
+// New returns a client of the server at the URL, such as
+// "http://localhost:8080" (http or https; a path prefix is kept).
+func New(server string) (*Client, error) {
+	u, err := url.Parse(strings.TrimSpace(server))
+	if err != nil {
+		return nil, fmt.Errorf("server %q: %v", server, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("server %q: want an http:// or https:// URL with a host, such as http://localhost:8080", server)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawQuery, u.Fragment, u.RawPath = "", "", ""
+	return &Client{base: u}, nil
+}
+
+// URL returns the server's URL.
+func (c *Client) URL() string { return c.base.String() }
+
+// ParseInvite reads an invite: a link such as
+// "http://localhost:8080/g/k3x9q2m7ab", its path "/g/k3x9q2m7ab", or a bare
+// game id. It returns the server of a full link ("" otherwise) and the id.
+func ParseInvite(link string) (server, id string, err error) {
+	link = strings.TrimSpace(link)
+	path := link
+	if strings.Contains(link, "://") {
+		u, err := url.Parse(link)
+		if err != nil || u.Host == "" {
+			return "", "", fmt.Errorf("invite %q: not a link", link)
+		}
+		path = u.Path
+		u.Path, u.RawPath, u.RawQuery, u.Fragment = "", "", "", ""
+		server = u.String()
+	}
+	path = strings.TrimRight(path, "/")
+	if i := strings.LastIndex(path, "/g/"); i >= 0 {
+		if server != "" {
+			server += path[:i] // a server under a path prefix
+		}
+		path = path[i+len("/g/"):]
+	} else if server != "" || strings.Contains(path, "/") {
+		return "", "", fmt.Errorf("invite %q: want a link to a table, such as http://host/g/k3x9q2m7ab, or a game id", link)
+	}
+	if !validID(path) {
+		return "", "", fmt.Errorf("invite %q: %q is not a game id (lowercase letters and digits)", link, path)
+	}
+	return server, path, nil
+}
+
+func validID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Create creates a table with one seat per entry of seats: "" for a seat
+// open to a person, or a server bot's level (easy, medium, hard).
+func (c *Client) Create(ctx context.Context, seats []string) (GameInfo, error) {
+	type seat struct {
+		Bot string `json:"bot"`
+	}
+	req := struct {
+		Seats []seat `json:"seats"`
+	}{Seats: []seat{}}
+	for _, s := range seats {
+		req.Seats = append(req.Seats, seat{s})
+	}
+	var resp struct {
+		Game GameInfo `json:"game"`
+	}
+	err := c.do(ctx, http.MethodPost, "/api/games", "", req, &resp)
+	return resp.Game, err
+}
+
+// Game returns a game's info and the seat token holds in it (-1 for none).
+func (c *Client) Game(ctx context.Context, id, token string) (GameInfo, int, error) {
+	var resp struct {
+		Game GameInfo `json:"game"`
+		You  int      `json:"you"`
+	}
+	if err := c.do(ctx, http.MethodGet, "/api/games/"+url.PathEscape(id), token, nil, &resp); err != nil {
+		return GameInfo{}, -1, err
+	}
+	return resp.Game, resp.You, nil
+}
+
+// Join takes a seat of an open game under the name: the seat asked for, or
+// the first open one when seat is negative. It returns the seat and its
+// token, the only proof that the seat is the caller's: keep it.
+func (c *Client) Join(ctx context.Context, id, name string, seat int) (int, string, error) {
+	req := struct {
+		Name string `json:"name"`
+		Seat *int   `json:"seat,omitempty"`
+	}{Name: name}
+	if seat >= 0 {
+		req.Seat = &seat
+	}
+	var resp struct {
+		Seat  int    `json:"seat"`
+		Token string `json:"token"`
+	}
+	if err := c.do(ctx, http.MethodPost, "/api/games/"+url.PathEscape(id)+"/join", "", req, &resp); err != nil {
+		return -1, "", err
+	}
+	return resp.Seat, resp.Token, nil
+}
+
+// Record downloads a started game's record.
+func (c *Client) Record(ctx context.Context, id string) (*razzia.Record, error) {
+	var raw json.RawMessage
+	if err := c.do(ctx, http.MethodGet, "/api/games/"+url.PathEscape(id)+"/record", "", nil, &raw); err != nil {
+		return nil, err
+	}
+	return razzia.ReadRecord(bytes.NewReader(raw))
+}
+
+// do sends a request with a JSON body (unless nil) and decodes the JSON
+// answer into out; an error answer is an *Error.
+func (c *Client) do(ctx context.Context, method, path, token string, body, out any) error {
+	var r io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base.String()+path, r)
+	if err != nil {
+		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	hc := c.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if err != nil {
+		return fmt.Errorf("%s %s: %v", method, path, err)
+	}
+	if resp.StatusCode >= 300 {
+		return httpError(resp, data)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("%s %s: the server's answer is not the JSON expected: %v", method, path, err)
+	}
+	return nil
+}
+
+// httpError reads an error answer: the protocol's error object, or, from
+// something that is not a Razzia server, the status.
+func httpError(resp *http.Response, data []byte) error {
+	var e struct {
+		Error *struct {
+			Code    Code   `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(data, &e) == nil && e.Error != nil && e.Error.Code != "" {
+		return &Error{Code: e.Error.Code, Message: e.Error.Message, Status: resp.StatusCode}
+	}
+	return fmt.Errorf("%s %s: the server answered %s", resp.Request.Method, resp.Request.URL.Path, resp.Status)
+}

@@ -1,0 +1,311 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/razziagame/razzia"
+)
+
+// maxState bounds a state message: the first one of a connection carries
+// every event of the game, tens of kilobytes.
+const maxState = 4 << 20
+
+// A State is the server's "state" message: the game, the connection's
+// seat, its view of the table and the events since the last message.
+type State struct {
+	Game GameInfo
+	Seat int              // -1 for a spectator
+	View *razzia.Snapshot // nil while the game is open
+	// Events happened since the previous state of this connection. The
+	// first state of a connection (First) carries every event of the
+	// game: replace the log with them.
+	Events []razzia.Event
+	First  bool
+}
+
+// MyTurn reports whether the seat is to move now: then View.Legal lists
+// its moves.
+func (s *State) MyTurn() bool {
+	return s.View != nil && s.Seat >= 0 && s.View.ToMove == s.Seat && len(s.View.Legal) > 0
+}
+
+// Over reports whether the game is over (or is an uploaded record).
+func (s *State) Over() bool {
+	return (s.View != nil && s.View.Phase == "over") || s.Game.Status == "finished" || s.Game.Status == "archived"
+}
+
+// message is any message of the server.
+type message struct {
+	Type    string            `json:"type"`
+	Game    GameInfo          `json:"game"`
+	Seat    int               `json:"seat"`
+	View    *razzia.Snapshot  `json:"view"`
+	Events  []json.RawMessage `json:"events"`
+	Code    Code              `json:"code"`
+	Message string            `json:"message"`
+}
+
+// A Conn is one WebSocket connection to a game.
+type Conn struct {
+	ws    *websocket.Conn
+	first bool
+}
+
+// Dial connects to a game's WebSocket with a seat's token ("" to watch).
+// An unknown game is an *Error with code NotFound.
+func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
+	u := *c.base
+	u.Scheme = map[string]string{"http": "ws", "https": "wss"}[u.Scheme]
+	u.Path += "/api/games/" + url.PathEscape(id) + "/ws"
+	opts := &websocket.DialOptions{HTTPClient: c.HTTP}
+	if token != "" {
+		if c.TokenInQuery {
+			u.RawQuery = url.Values{"token": {token}}.Encode()
+		} else {
+			opts.HTTPHeader = http.Header{"Authorization": {"Bearer " + token}}
+		}
+	}
+	ws, resp, err := websocket.Dial(ctx, u.String(), opts)
+	if err != nil {
+		if resp != nil && resp.StatusCode >= 300 && resp.Body != nil {
+			var data [1024]byte
+			n, _ := resp.Body.Read(data[:])
+			if resp.Request == nil {
+				resp.Request = &http.Request{Method: http.MethodGet, URL: &u}
+			}
+			return nil, httpError(resp, data[:n])
+		}
+		return nil, err
+	}
+	ws.SetReadLimit(maxState)
+	return &Conn{ws: ws, first: true}, nil
+}
+
+// Read returns the next state. A server's "error" message is returned as
+// an *Error: the connection stays usable. Any other error means the
+// connection is lost.
+func (c *Conn) Read(ctx context.Context) (*State, error) {
+	for {
+		typ, data, err := c.ws.Read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if typ != websocket.MessageText {
+			continue
+		}
+		var m message
+		if err := json.Unmarshal(data, &m); err != nil {
+			return nil, fmt.Errorf("a message from the server is not the JSON expected: %v", err)
+		}
+		switch m.Type {
+		case "state":
+			st := &State{Game: m.Game, Seat: m.Seat, View: m.View, Events: decodeEvents(m.Events), First: c.first}
+			c.first = false
+			return st, nil
+		case "error":
+			return nil, &Error{Code: m.Code, Message: m.Message}
+		}
+		// A message of a kind this client does not know: skip it.
+	}
+}
+
+// Move sends a move, a token of View.Legal, with seq the View.Moves it was
+// chosen on (negative: none). The answer is the next state, or an *Error
+// from Read.
+func (c *Conn) Move(ctx context.Context, move string, seq int) error {
+	msg := struct {
+		Type string `json:"type"`
+		Move string `json:"move"`
+		Seq  *int   `json:"seq,omitempty"`
+	}{Type: "move", Move: move}
+	if seq >= 0 {
+		msg.Seq = &seq
+	}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	return c.ws.Write(ctx, websocket.MessageText, b)
+}
+
+// Close closes the connection.
+func (c *Conn) Close() error { return c.ws.Close(websocket.StatusNormalClosure, "") }
+
+// ErrNotConnected is returned by Session.Move between connections.
+var ErrNotConnected = errors.New("client: not connected to the server")
+
+// DefaultBackoff is the wait before reconnecting attempt n (from 0): about
+// 1, 2, 4, 8, 15 and then 30 seconds, each ±20%, as the protocol suggests.
+func DefaultBackoff(n int) time.Duration {
+	steps := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 15 * time.Second, 30 * time.Second}
+	d := steps[min(n, len(steps)-1)]
+	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+}
+
+// A Session is a seat's (or a spectator's) connection to a game that
+// reconnects by itself. Next and Move may be called from different
+// goroutines.
+type Session struct {
+	c     *Client
+	id    string
+	token string
+	// Backoff returns the wait before reconnecting attempt n (from 0; a
+	// message arriving starts the count afresh); DefaultBackoff when nil.
+	Backoff func(n int) time.Duration
+	// OnDrop, when set, hears of every lost connection or failed attempt
+	// to connect, and how long the session waits before trying again.
+	OnDrop func(err error, wait time.Duration)
+
+	mu      sync.Mutex
+	conn    *Conn
+	attempt int
+	closed  bool
+}
+
+// Session returns a session of the game for the token ("" to watch). It
+// connects at the first Next.
+func (c *Client) Session(id, token string) *Session {
+	return &Session{c: c, id: id, token: token}
+}
+
+// Next returns the next state, connecting and reconnecting as needed. An
+// *Error is the server refusing a move; the session goes on. It returns
+// other errors only when it cannot go on: ctx is done, the session is
+// closed, or the server refuses the connection for good (the game does
+// not exist: NotFound).
+func (s *Session) Next(ctx context.Context) (*State, error) {
+	for {
+		conn, err := s.connect(ctx)
+		if err != nil {
+			return nil, err
+		}
+		st, err := conn.Read(ctx)
+		var e *Error
+		switch {
+		case err == nil:
+			s.mu.Lock()
+			s.attempt = 0
+			s.mu.Unlock()
+			return st, nil
+		case errors.As(err, &e):
+			return nil, err
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		}
+		s.drop(conn)
+		if err := s.wait(ctx, fmt.Errorf("connection lost: %w", err)); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// connect returns the current connection or dials a new one, waiting
+// between failed attempts.
+func (s *Session) connect(ctx context.Context) (*Conn, error) {
+	for {
+		s.mu.Lock()
+		conn, closed := s.conn, s.closed
+		s.mu.Unlock()
+		if closed {
+			return nil, errors.New("client: session closed")
+		}
+		if conn != nil {
+			return conn, nil
+		}
+		conn, err := s.c.Dial(ctx, s.id, s.token)
+		if err == nil {
+			s.mu.Lock()
+			if s.closed {
+				s.mu.Unlock()
+				conn.ws.CloseNow()
+				continue
+			}
+			s.conn = conn
+			s.mu.Unlock()
+			return conn, nil
+		}
+		var e *Error
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if errors.As(err, &e) && !e.Temporary() {
+			return nil, err
+		}
+		if err := s.wait(ctx, fmt.Errorf("cannot connect: %w", err)); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// wait sleeps before the next attempt, telling OnDrop why.
+func (s *Session) wait(ctx context.Context, why error) error {
+	s.mu.Lock()
+	n := s.attempt
+	s.attempt++
+	s.mu.Unlock()
+	backoff := s.Backoff
+	if backoff == nil {
+		backoff = DefaultBackoff
+	}
+	d := backoff(n)
+	if s.OnDrop != nil {
+		s.OnDrop(why, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// drop forgets a broken connection.
+func (s *Session) drop(conn *Conn) {
+	s.mu.Lock()
+	if s.conn == conn {
+		s.conn = nil
+	}
+	s.mu.Unlock()
+	conn.ws.CloseNow()
+}
+
+// Move sends a move on the current connection (see Conn.Move). Between
+// connections it returns ErrNotConnected: wait for the next state, which
+// tells whether the move arrived before the connection dropped.
+func (s *Session) Move(ctx context.Context, move string, seq int) error {
+	s.mu.Lock()
+	conn := s.conn
+	s.mu.Unlock()
+	if conn == nil {
+		return ErrNotConnected
+	}
+	err := conn.Move(ctx, move, seq)
+	if err != nil {
+		s.drop(conn) // a failed write has closed it: Next reconnects
+	}
+	return err
+}
+
+// Close ends the session and its connection.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	conn := s.conn
+	s.conn, s.closed = nil, true
+	s.mu.Unlock()
+	if conn != nil {
+		return conn.Close()
+	}
+	return nil
+}
