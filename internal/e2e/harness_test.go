@@ -286,17 +286,36 @@ func eval[T any](p *page, js string) T {
 }
 
 // waitFor waits until the JavaScript expression is truthy and returns its
-// value decoded into T.
+// value decoded into T. A navigation meanwhile (a page that moves on to
+// the next page) starts the wait again in the new document.
 func waitFor[T any](p *page, what, js string, timeout time.Duration) T {
 	p.t.Helper()
-	// An interval, not animation frames: a tab in the background gets no
-	// frames.
-	v, err := chromedp.Run(p.ctx, chromedp.Poll[T](js,
-		chromedp.WithPollingInterval(15*time.Millisecond), chromedp.WithPollingTimeout(timeout)))
-	if err != nil {
-		p.fail("waiting for %s: %v", what, err)
+	deadline := time.Now().Add(timeout)
+	for {
+		// An interval, not animation frames: a tab in the background gets
+		// no frames.
+		v, err := chromedp.Run(p.ctx, chromedp.Poll[T](js,
+			chromedp.WithPollingInterval(15*time.Millisecond), chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err == nil {
+			return v
+		}
+		if !navigated(err) || time.Now().After(deadline) {
+			p.fail("waiting for %s: %v", what, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	return v
+}
+
+// navigated reports whether err says the document went away under a
+// script: the page navigated.
+func navigated(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"navigated or closed", "context was destroyed", "Cannot find context", "No frame"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // text returns the visible text of the first element the selector finds,
