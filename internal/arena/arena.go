@@ -14,6 +14,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -55,6 +56,29 @@ type Config struct {
 	// Progress, when set, is called after each finished game with the
 	// number finished so far; calls are never concurrent.
 	Progress func(done int)
+	// Fault, when set, is called for every decision an external bot lost
+	// (see bot.Exec), with the game's index and the seat, both from 0,
+	// after the game; calls are never concurrent.
+	Fault func(game, seat int, spec string, f bot.Fault)
+}
+
+// A faulter is a bot that may lose decisions and play a default instead,
+// such as bot.Exec. Its faults are counted in BotStats.Faults.
+type faulter interface {
+	Faults() []bot.Fault
+}
+
+// A gameNamer wants to know the game it plays, such as bot.Exec, which
+// names it to its program.
+type gameNamer interface {
+	SetGame(game string)
+}
+
+// closeBot ends a bot that holds resources, such as bot.Exec's process.
+func closeBot(b bot.Bot) {
+	if c, ok := b.(io.Closer); ok {
+		c.Close()
+	}
 }
 
 // Lineup fills the seats from a list of bots: seat s gets bots[s mod
@@ -102,9 +126,11 @@ func (c *Config) Check() error {
 			continue
 		}
 		checked[spec] = true
-		if _, err := c.New(spec, 0); err != nil {
+		b, err := c.New(spec, 0)
+		if err != nil {
 			return err
 		}
+		closeBot(b)
 	}
 	// The names are the specs: a game must accept them.
 	if _, err := razzia.NewGame(razzia.Setup{Players: names(c.Seats)}); err != nil {
@@ -195,6 +221,13 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	done := 0
 	for o := range results {
 		t.add(o)
+		if c.Fault != nil {
+			for s, faults := range o.faults {
+				for _, f := range faults {
+					c.Fault(o.index, s, t.specs[o.bots[s]], f)
+				}
+			}
+		}
 		done++
 		if c.Progress != nil {
 			c.Progress(done)
@@ -212,6 +245,7 @@ type outcome struct {
 	bots    []int // the index in Result.Bots of each seat's bot
 	scores  []razzia.Score
 	winners []int
+	faults  [][]bot.Fault // by seat
 }
 
 // A player plays games for one worker, keeping its own timing histograms
@@ -283,13 +317,23 @@ func (p *player) play(i int) (o *outcome, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("game %d: %w", i+1, err)
 	}
-	o = &outcome{index: i, bots: make([]int, n)}
+	o = &outcome{index: i, bots: make([]int, n), faults: make([][]bot.Fault, n)}
 	bots := make([]bot.Bot, n)
+	defer func() {
+		for _, b := range bots {
+			if b != nil {
+				closeBot(b)
+			}
+		}
+	}()
 	for s, spec := range seats {
 		seat = s
 		o.bots[s] = p.index[spec]
 		if bots[s], err = p.c.New(spec, r.Uint64()); err != nil {
 			return nil, fmt.Errorf("game %d, seat %d: %w", i+1, s+1, err)
+		}
+		if g, ok := bots[s].(gameNamer); ok {
+			g.SetGame(strconv.Itoa(i + 1))
 		}
 	}
 	seat = -1
@@ -307,6 +351,11 @@ func (p *player) play(i int) (o *outcome, err error) {
 				}
 			}
 			o.winners = st.Winners()
+			for s, b := range bots {
+				if f, ok := b.(faulter); ok {
+					o.faults[s] = f.Faults()
+				}
+			}
 			break
 		}
 		to := st.ToMove()

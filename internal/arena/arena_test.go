@@ -377,3 +377,71 @@ func TestDefaultGames(t *testing.T) {
 		t.Errorf("played %d games, want %d", r.Games, DefaultGames)
 	}
 }
+
+// faultyBot loses every tenth decision as an external bot would (and plays
+// the first move then), counts the games it is named and whether it was
+// closed.
+type faultyBot struct {
+	n      int
+	game   string
+	faults []bot.Fault
+	closed *atomic.Int64
+}
+
+func (b *faultyBot) Choose(v razzia.View) razzia.Move {
+	b.n++
+	if b.n%10 == 0 {
+		b.faults = append(b.faults, bot.Fault{Game: b.game, Seat: v.Seat, Move: v.Moves + 1, Played: v.Legal[0].String(), Err: bot.ErrTimeout})
+	}
+	return v.Legal[0]
+}
+func (b *faultyBot) Faults() []bot.Fault { return b.faults }
+func (b *faultyBot) SetGame(g string)    { b.game = g }
+func (b *faultyBot) Close() error        { b.closed.Add(1); return nil }
+
+// Faults of external bots are counted per bot, reported per game and seat,
+// and every bot is closed after its game (and after the check).
+func TestFaults(t *testing.T) {
+	var closed atomic.Int64
+	var made []*faultyBot
+	c := Config{Seats: []string{"faulty", "first", "faulty"}, Games: 4, Workers: 1, Seed: 3,
+		New: func(spec string, seed uint64) (bot.Bot, error) {
+			if spec == "faulty" {
+				b := &faultyBot{closed: &closed}
+				if seed != 0 {
+					made = append(made, b)
+				}
+				return b, nil
+			}
+			return fakeNew(nil)(spec, seed)
+		}}
+	type note struct {
+		game, seat int
+		spec       string
+		f          bot.Fault
+	}
+	var notes []note
+	c.Fault = func(game, seat int, spec string, f bot.Fault) { notes = append(notes, note{game, seat, spec, f}) }
+	r, err := Run(t.Context(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, b := range made {
+		want += len(b.faults)
+	}
+	if want == 0 || r.Bots[0].Spec != "faulty" || r.Bots[0].Faults != want || r.Bots[1].Faults != 0 {
+		t.Fatalf("faults %d and %d, want %d and 0", r.Bots[0].Faults, r.Bots[1].Faults, want)
+	}
+	if len(notes) != want {
+		t.Fatalf("%d fault notes, want %d", len(notes), want)
+	}
+	for _, n := range notes {
+		if n.spec != "faulty" || n.f.Game != fmt.Sprint(n.game+1) || n.f.Seat != n.seat {
+			t.Errorf("note %+v: game or seat wrong", n)
+		}
+	}
+	if got := closed.Load(); got != int64(len(made)+1) {
+		t.Errorf("%d bots closed, want the %d made for games and the checked one", got, len(made))
+	}
+}

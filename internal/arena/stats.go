@@ -54,6 +54,9 @@ type BotStats struct {
 	MeanByCategory Categories `json:"mean_by_category"`
 	// Decisions is the distribution of the time Choose took.
 	Decisions Timing `json:"decisions"`
+	// Faults counts the decisions an external bot lost (it crashed, hung
+	// or answered an illegal move) and a default move was played for.
+	Faults int `json:"faults"`
 }
 
 // Categories holds one number per scoring category. It encodes to JSON as
@@ -150,6 +153,7 @@ type tally struct {
 	seatGames []int64
 	winUnits  []int64
 	scoreSum  []int64
+	faults    []int
 	catSum    [][razzia.NumCategories]int64
 	pairs     [][]pairCount // [a][b] for a < b
 
@@ -175,6 +179,7 @@ func newTally(seats []string) *tally {
 	t.seatGames = make([]int64, k)
 	t.winUnits = make([]int64, k)
 	t.scoreSum = make([]int64, k)
+	t.faults = make([]int, k)
 	t.catSum = make([][razzia.NumCategories]int64, k)
 	t.pairs = make([][]pairCount, k)
 	for a := range t.pairs {
@@ -193,6 +198,9 @@ func (t *tally) add(o *outcome) {
 		}
 		totals[s] = o.scores[s].Total()
 		t.scoreSum[b] += int64(totals[s])
+		if s < len(o.faults) {
+			t.faults[b] += len(o.faults[s])
+		}
 	}
 	for _, s := range o.winners {
 		t.winUnits[o.bots[s]] += int64(unitsPerWin / len(o.winners))
@@ -230,7 +238,7 @@ func (t *tally) result(c *Config, elapsed time.Duration) *Result {
 		Elapsed:  elapsed,
 	}
 	for b, spec := range t.specs {
-		st := BotStats{Spec: spec, Seats: t.seats[b], Games: int(t.seatGames[b])}
+		st := BotStats{Spec: spec, Seats: t.seats[b], Games: int(t.seatGames[b]), Faults: t.faults[b]}
 		st.Wins = float64(t.winUnits[b]) / unitsPerWin
 		if st.Games > 0 {
 			n := float64(st.Games)
