@@ -94,8 +94,16 @@ func (c *Catalogue) text(key string) (string, bool) {
 
 // substitute replaces each {name} in s with the value paired with name in args.
 func substitute(s string, args []any) string {
+	n := len(s)
+	for i := 1; i < len(args); i += 2 {
+		if v, ok := args[i].(string); ok {
+			n += len(v)
+		} else {
+			n += 8
+		}
+	}
 	var b strings.Builder
-	b.Grow(len(s) + 16)
+	b.Grow(n) // one allocation: the result
 	for {
 		open := strings.IndexByte(s, '{')
 		if open < 0 {
@@ -119,7 +127,7 @@ func substitute(s string, args []any) string {
 		case int:
 			b.WriteString(strconv.Itoa(v))
 		default:
-			fmt.Fprint(&b, v)
+			b.WriteString(fmt.Sprint(v)) // not Fprint(&b): b would escape to the heap
 		}
 		s = s[end+1:]
 	}

@@ -12,11 +12,9 @@ func (c *Catalogue) Card(token string, n int) string {
 }
 
 // Cards describes cards, given as record tokens, grouped by kind in the
-// engine's order: "2 cars, 1 driver and 1 ring", or "no cards".
+// engine's order: "2 cars, 1 driver and 1 ring", or "no cards". Tokens that
+// are not cards are left out.
 func (c *Catalogue) Cards(tokens []string) string {
-	if len(tokens) == 0 {
-		return c.T("cards.none")
-	}
 	var count [len(razzia.Kinds)]int
 	for _, t := range tokens {
 		for i, k := range razzia.Kinds {
@@ -30,6 +28,9 @@ func (c *Catalogue) Cards(tokens []string) string {
 		if count[i] > 0 {
 			parts = append(parts, c.Card(k.String(), count[i]))
 		}
+	}
+	if len(parts) == 0 {
+		return c.T("cards.none")
 	}
 	return c.List(parts)
 }
