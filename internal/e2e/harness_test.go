@@ -349,12 +349,18 @@ func (p *page) setSelect(selector, value string) {
 }
 
 // screenshot saves a PNG of the whole page as an artefact.
-func (p *page) screenshot(name string) string {
+func (p *page) screenshot(name string) {
 	p.t.Helper()
 	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		p.fail("screenshot %s: %v", name, err)
 	}
+	p.save(name, buf)
+}
+
+// save writes an artefact: to $RAZZIA_ARTIFACTS, or testdata/artifacts.
+func (p *page) save(name string, png []byte) {
+	p.t.Helper()
 	dir := os.Getenv("RAZZIA_ARTIFACTS")
 	if dir == "" {
 		dir = filepath.Join("testdata", "artifacts")
@@ -363,9 +369,8 @@ func (p *page) screenshot(name string) string {
 		p.t.Fatal(err)
 	}
 	path := filepath.Join(dir, name+".png")
-	if err := os.WriteFile(path, buf, 0o644); err != nil {
+	if err := os.WriteFile(path, png, 0o644); err != nil {
 		p.t.Fatal(err)
 	}
 	p.t.Logf("screenshot: %s", path)
-	return path
 }
