@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -47,6 +48,18 @@ medium, hard. Commas inside a spec's options are allowed: a part with "="
 and no ":" belongs to the spec before it. Every spec is checked before the
 first game; a bad one is a usage error that lists the valid specs.
 
+A seat can be played by a program in any language: "exec:COMMAND ARGS"
+(such as exec:python3 examples/bot.py) runs the program, one process per
+game and seat, and speaks the line protocol of docs/bots.md with it. A
+missing program is a usage error. A program that crashes, takes longer
+than --bot-timeout or answers with a malformed or illegal move loses that
+decision only: a safe move is played for it (pass in an auction, or the
+lowest bid where it must bid; otherwise draw), a note goes to standard
+error, and the fault is counted in the "faults" column; a crashed or hung
+program is started afresh for its next decision. The programs' standard
+error is passed through to razzia's, each line prefixed with the command,
+game and seat.
+
 The same --seed gives the same games, bit for bit, however many workers
 play them (bots limited by time, and the timings, excepted). --records DIR
 writes every game as a record (game-0001.json, ...) that "razzia replay"
@@ -57,10 +70,11 @@ Examples:
   razzia arena --seats hard,heuristic,heuristic,heuristic --games 200
   razzia arena --bots medium,easy --players 4 --games 1000 --json
   razzia arena --seats mcts:iters=500,random --games 40 --records out/
+  razzia arena --seats "exec:python3 examples/bot.py,heuristic,heuristic" --games 30
 
-Exit status: 0 when all games were played, 1 when a bot failed (an
-illegal move is a bug in the bot) or a record could not be written, 2 for
-a usage error.
+Exit status: 0 when all games were played (faults of exec: bots
+included), 1 when a built-in bot failed (an illegal move is a bug in the
+bot) or a record could not be written, 2 for a usage error.
 `
 
 // runArena is the arena command.
@@ -74,6 +88,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the tables")
 	records := fs.String("records", "", "write every game's record to `DIR`")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "games played at once")
+	timeout := fs.Duration("bot-timeout", bot.DefaultTimeout, "the time an exec: bot has for one decision")
 	rest, status, done := parseFlags(fs, arenaSynopsis, args, stdout, stderr)
 	if done {
 		return status
@@ -110,10 +125,17 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *workers < 1 {
 		return fail("--workers %d: want at least 1", *workers)
 	}
+	if *timeout <= 0 || *timeout > bot.MaxTime {
+		return fail("--bot-timeout %v: want a duration from 1ms to %v, such as 5s", *timeout, bot.MaxTime)
+	}
 
+	errs := &lockedWriter{w: stderr}
 	c := arena.Config{
 		Seats: lineup, Games: *games, Seed: *seed, Workers: *workers,
-		Records: *records, New: bot.New,
+		Records: *records, New: execFactory(*timeout, errs),
+		Fault: func(game, seat int, spec string, f bot.Fault) {
+			fmt.Fprintf(errs, "razzia arena: game %d, seat %d (%s): %v\n", game+1, seat+1, spec, &f)
+		},
 	}
 	if err := c.Check(); err != nil {
 		return fail("%v", err)
@@ -157,6 +179,33 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// execFactory makes bots like bot.New, giving exec: bots the time limit
+// and a shared standard error.
+func execFactory(timeout time.Duration, stderr io.Writer) arena.Factory {
+	return func(spec string, seed uint64) (bot.Bot, error) {
+		if command, ok := strings.CutPrefix(strings.TrimSpace(spec), "exec:"); ok {
+			e, err := bot.NewExec(command, seed, bot.ExecOptions{Timeout: timeout, Stderr: stderr})
+			if err != nil {
+				return nil, err
+			}
+			return e, nil
+		}
+		return bot.New(spec, seed)
+	}
+}
+
+// A lockedWriter serialises writes from several games' bots.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
 // splitSpecs splits a comma-separated list of specs. A part with "=" but
 // no ":" is an option of the spec before it, so that
 // "mcts:iters=500,time=1s,random" is two specs.
@@ -197,9 +246,17 @@ func writeArenaTables(w io.Writer, r *arena.Result, workers int) {
 	}
 	fmt.Fprintln(w)
 
+	// Faults are shown when a program plays: the built-in bots have none.
+	faults := false
+	for _, b := range r.Bots {
+		faults = faults || b.Faults > 0 || strings.HasPrefix(b.Spec, "exec:")
+	}
 	head := []string{"bot", "seats", "games", "wins", "win rate", "95% CI", "score"}
 	for c := range razzia.NumCategories {
 		head = append(head, razzia.Category(c).String())
+	}
+	if faults {
+		head = append(head, "faults")
 	}
 	rows := [][]string{head}
 	for _, b := range r.Bots {
@@ -207,6 +264,9 @@ func writeArenaTables(w io.Writer, r *arena.Result, workers int) {
 			percent(b.WinRate), percent(b.WinLow) + "-" + percent(b.WinHigh), fmt.Sprintf("%.1f", b.MeanScore)}
 		for _, v := range b.MeanByCategory {
 			row = append(row, fmt.Sprintf("%.1f", v))
+		}
+		if faults {
+			row = append(row, fmt.Sprint(b.Faults))
 		}
 		rows = append(rows, row)
 	}

@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
@@ -148,10 +149,26 @@ func names(seats []string) []string {
 		seen[spec]++
 		out[s] = spec
 		if k := seen[spec]; k > 1 {
-			out[s] = spec + "#" + strconv.Itoa(k)
+			out[s] += "#" + strconv.Itoa(k)
 		}
+		out[s] = shorten(out[s])
 	}
 	return out
+}
+
+// shorten keeps a name within razzia.MaxNameLen bytes: a long spec, such
+// as an exec: command with a long path, keeps its end, which names the
+// program, after an ellipsis.
+func shorten(name string) string {
+	if len(name) <= razzia.MaxNameLen {
+		return name
+	}
+	const ellipsis = "…"
+	i := len(name) - (razzia.MaxNameLen - len(ellipsis))
+	for i < len(name) && !utf8.RuneStart(name[i]) {
+		i++
+	}
+	return ellipsis + name[i:]
 }
 
 // Run checks the configuration and plays the games. It stops at the first

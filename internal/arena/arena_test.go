@@ -277,7 +277,8 @@ func TestBadSpecRejectedBeforePlay(t *testing.T) {
 		{"one seat", []string{"rand"}, 4, "Razzia is for 2 to 5"},
 		{"six seats", []string{"rand", "rand", "rand", "rand", "rand", "rand"}, 4, "Razzia is for 2 to 5"},
 		{"negative games", []string{"rand", "rand"}, -1, "cannot be negative"},
-		{"name too long", []string{strings.Repeat("x", razzia.MaxNameLen+1), "rand"}, 4, "longer than 64 bytes"},
+		// A long spec is shortened (TestNamesShortened); a control character stays.
+		{"bad name", []string{"ra\x01nd", "rand"}, 4, "control or invalid character"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -285,10 +286,10 @@ func TestBadSpecRejectedBeforePlay(t *testing.T) {
 			progress := 0
 			dir := filepath.Join(t.TempDir(), "records")
 			factory := fakeNew(&made)
-			if tt.name == "name too long" {
+			if tt.name == "bad name" {
 				inner := factory
 				factory = func(spec string, seed uint64) (bot.Bot, error) {
-					if len(spec) > razzia.MaxNameLen {
+					if strings.Contains(spec, "\x01") {
 						spec = "rand"
 					}
 					return inner(spec, seed)
@@ -443,5 +444,23 @@ func TestFaults(t *testing.T) {
 	}
 	if got := closed.Load(); got != int64(len(made)+1) {
 		t.Errorf("%d bots closed, want the %d made for games and the checked one", got, len(made))
+	}
+}
+
+// Long specs, such as exec: commands with long paths, make names of at
+// most razzia.MaxNameLen bytes that keep the program's name.
+func TestNamesShortened(t *testing.T) {
+	long := "exec:python3 /home/someone/projects/razzia-bots/very/deep/directory/tree/bot.py"
+	got := names([]string{long, "random", long})
+	for _, n := range got {
+		if err := razzia.CheckName(n); err != nil {
+			t.Errorf("name %q: %v", n, err)
+		}
+	}
+	if !strings.HasPrefix(got[0], "…") || !strings.HasSuffix(got[0], "/tree/bot.py") || !strings.HasSuffix(got[2], "bot.py#2") || got[1] != "random" {
+		t.Errorf("names %q", got)
+	}
+	if _, err := razzia.NewGame(razzia.Setup{Players: got}); err != nil {
+		t.Error(err)
 	}
 }

@@ -1,0 +1,295 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/client"
+)
+
+const botSynopsis = `
+usage: razzia bot (--invite LINK | --server URL --game ID) --exec COMMAND [flags]
+
+Bot plays a seat of a game on a Razzia server with a program in any
+language: the same program, speaking the same line protocol
+(docs/bots.md), that "razzia arena" accepts as an exec: seat. Razzia joins
+the game under --name (or rejoins a seat with --token), follows it over the
+server's WebSocket, asks the program for a move whenever the seat is to
+move and sends it; it reconnects by itself when the connection drops, and
+stops when the game is over, printing the result.
+
+The invite is the table's link (http://host:8080/g/k3x9q2m7ab), which also
+names the server, or its path or game id together with --server.
+
+The program runs for the whole game. One that crashes, takes longer than
+--bot-timeout or answers with a malformed or illegal move loses that
+decision only: a safe move is sent for it (pass in an auction, or the
+lowest bid where it must bid; otherwise draw) and a line on standard error
+says so; a crashed or hung program is started afresh for its next
+decision. The program's standard error is passed through, prefixed.
+
+Examples:
+  razzia bot --invite http://localhost:8080/g/k3x9q2m7ab --exec "python3 examples/bot.py"
+  razzia bot --server http://localhost:8080 --game k3x9q2m7ab --exec ./mybot --name Ada --seat 2
+
+Exit status: 0 when the game is over, 1 when the server cannot be reached
+or refuses the seat, 2 for a usage error.
+`
+
+// runBot is the bot command; it stops at the end of the game or on
+// SIGINT or SIGTERM.
+func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return botContext(ctx, args, stdout, stderr)
+}
+
+// botConfig is what the flags say.
+type botConfig struct {
+	server, id, token, name string
+	seat                    int
+	timeout                 time.Duration
+	backoff                 func(int) time.Duration // nil: the protocol's
+}
+
+// botContext is runBot until ctx is done, so tests can stop it.
+func botContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("bot")
+	server := fs.String("server", "", "the server's `URL`, such as http://localhost:8080 (not needed with a full invite link)")
+	invite := fs.String("invite", "", "the table's invite `LINK` (http://host/g/ID), its path or the game id")
+	game := fs.String("game", "", "the game `ID` (instead of --invite)")
+	command := fs.String("exec", "", "the bot program and its arguments, split like a shell would: `COMMAND`")
+	name := fs.String("name", "", "the seat's display `name` (default: the program's name)")
+	seat := fs.Int("seat", -1, "the seat to take, from 0; -1 takes the first open one")
+	token := fs.String("token", "", "rejoin the seat this `token` holds instead of joining")
+	timeout := fs.Duration("bot-timeout", bot.DefaultTimeout, "the time the program has for one decision")
+	seed := fs.Uint64("seed", 0, "the seed the program is given (default: random)")
+	rest, status, done := parseFlags(fs, botSynopsis, args, stdout, stderr)
+	if done {
+		return status
+	}
+	fail := func(format string, args ...any) int {
+		return usageError(stderr, fs, botSynopsis, format, args...)
+	}
+	stderr = &lockedWriter{w: stderr} // the program's standard error comes from another goroutine
+	cfg := botConfig{server: *server, token: *token, name: *name, seat: *seat, timeout: *timeout}
+	switch {
+	case len(rest) > 0:
+		return fail("unexpected argument %q", rest[0])
+	case strings.TrimSpace(*command) == "":
+		return fail("give the bot program with --exec, such as --exec \"python3 examples/bot.py\"")
+	case *invite != "" && *game != "":
+		return fail("give --invite or --game, not both")
+	case *invite == "" && *game == "":
+		return fail("give the game with --invite LINK or --game ID")
+	case *timeout <= 0 || *timeout > bot.MaxTime:
+		return fail("--bot-timeout %v: want a duration from 1ms to %v, such as 5s", *timeout, bot.MaxTime)
+	case *token != "" && (*name != "" || *seat >= 0):
+		return fail("--token rejoins a seat that has its name: leave out --name and --seat")
+	}
+	link := *invite + *game
+	linkServer, id, err := client.ParseInvite(link)
+	if err != nil {
+		return fail("%v", err)
+	}
+	cfg.id = id
+	if cfg.server == "" {
+		cfg.server = linkServer
+	}
+	if cfg.server == "" {
+		return fail("give the server with --server URL, or a full invite link")
+	}
+	c, err := client.New(cfg.server)
+	if err != nil {
+		return fail("--server: %v", err)
+	}
+	if cfg.name == "" {
+		cfg.name = programName(*command)
+	}
+	if *seed == 0 {
+		*seed = rand.Uint64()
+	}
+	// The program is looked up before anything is asked of the server.
+	b, err := bot.NewExec(*command, *seed, bot.ExecOptions{Timeout: *timeout, Stderr: stderr, Game: id})
+	if err != nil {
+		return fail("--exec: %v", err)
+	}
+	defer b.Close()
+	return playServer(ctx, c, cfg, b, stdout, stderr)
+}
+
+// programName names a seat after the program: the last word that looks
+// like a file (with a directory or an extension), else the first word,
+// without directory and extension: "python3 bots/ada.py" is "ada".
+func programName(command string) string {
+	words := strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(command))
+	pick := ""
+	for _, w := range words {
+		if !strings.HasPrefix(w, "-") && (pick == "" || strings.ContainsAny(w, `/\.`)) {
+			pick = w
+		}
+	}
+	base := filepath.Base(pick)
+	if n := strings.TrimSuffix(base, filepath.Ext(base)); pick != "" && n != "" && len(n) <= 64 {
+		return n
+	}
+	return "Bot"
+}
+
+// playServer plays the seat until the game is over.
+func playServer(ctx context.Context, c *client.Client, cfg botConfig, b *bot.Exec, stdout, stderr io.Writer) int {
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(stderr, "razzia bot: "+format+"\n", args...)
+	}
+	token := cfg.token
+	if token == "" {
+		seat, t, err := c.Join(ctx, cfg.id, cfg.name, cfg.seat)
+		if err != nil {
+			logf("cannot join game %s: %v", cfg.id, err)
+			return 1
+		}
+		token = t
+		logf("joined game %s as %s in seat %d; to rejoin it later: --token %s", cfg.id, cfg.name, seat, token)
+	}
+	s := c.Session(cfg.id, token)
+	defer s.Close()
+	s.Backoff = cfg.backoff
+	s.OnDrop = func(err error, wait time.Duration) {
+		logf("%v; trying again in %.1fs", err, wait.Seconds())
+	}
+
+	// sent is the last move sent and the position it was for, so that a
+	// state repeating that position is not decided twice, and a refused
+	// move can be replaced.
+	type sentMove struct {
+		move     string
+		seq      int
+		fallback bool // the safe move, sent after the program's was refused
+	}
+	sent := sentMove{seq: -1}
+	var last *client.State
+	send := func(m sentMove) {
+		sent = m
+		if err := s.Move(ctx, m.move, m.seq); err != nil && ctx.Err() == nil {
+			logf("sending %s: %v", m.move, err) // the next state tells whether it arrived
+		}
+	}
+	waiting := ""
+	for {
+		st, err := s.Next(ctx)
+		var e *client.Error
+		switch {
+		case errors.As(err, &e):
+			if !handleRefusal(ctx, e, last, sent.move, logf) {
+				continue
+			}
+			switch {
+			case e.Temporary():
+				send(sent) // rate limited or a store hiccup: the same move again
+			case last != nil && last.MyTurn() && last.View.Moves == sent.seq && !sent.fallback:
+				send(sentMove{move: bot.DefaultMove(last.View.Legal), seq: sent.seq, fallback: true})
+			}
+			continue
+		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+			logf("interrupted")
+			return 1
+		case err != nil:
+			logf("game %s: %v", cfg.id, err)
+			return 1
+		}
+		last = st
+		if st.Seat < 0 {
+			logf("the token holds no seat in game %s: only watching is possible", cfg.id)
+			return 1
+		}
+		if st.Over() {
+			printResult(stdout, st)
+			return 0
+		}
+		if st.View == nil {
+			taken := 0
+			for _, seat := range st.Game.Seats {
+				if !seat.Open {
+					taken++
+				}
+			}
+			if w := fmt.Sprintf("waiting for players: %d of %d seats taken", taken, st.Game.Players); w != waiting {
+				waiting = w
+				logf("%s", w)
+			}
+			continue
+		}
+		if !st.MyTurn() {
+			continue
+		}
+		if st.View.Moves == sent.seq {
+			if st.First {
+				send(sent) // reconnected: the move may have been lost with the connection
+			}
+			continue
+		}
+		move, err := b.Decide(*st.View)
+		if err != nil {
+			logf("%v", err)
+		}
+		send(sentMove{move: move, seq: st.View.Moves})
+	}
+}
+
+// handleRefusal logs the server's refusal of a move and reports whether
+// the move should be sent again or replaced: not when the game moved on
+// (stale) or is over.
+func handleRefusal(ctx context.Context, e *client.Error, last *client.State, move string, logf func(string, ...any)) bool {
+	switch e.Code {
+	case client.Stale, client.GameOver, client.NotStarted:
+		return false
+	}
+	if e.Code != client.RateLimited { // expected against bots that do not wait
+		logf("the server refused %s: %v", move, e)
+	}
+	if e.Temporary() {
+		// The server's rate limit refills a message every 100ms.
+		t := time.NewTimer(250 * time.Millisecond)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return true
+}
+
+// printResult prints the final scores and the winners.
+func printResult(w io.Writer, st *client.State) {
+	if st.View == nil {
+		fmt.Fprintf(w, "game %s is %s\n", st.Game.ID, st.Game.Status)
+		return
+	}
+	v := st.View
+	fmt.Fprintf(w, "game %s is over after %d moves\n", st.Game.ID, v.Moves)
+	for i, seat := range v.Seats {
+		mark := ""
+		if i == st.Seat {
+			mark = "  (this bot)"
+		}
+		fmt.Fprintf(w, "  seat %d  %-20s %4d%s\n", i, seat.Name, seat.Total, mark)
+	}
+	var names []string
+	for _, i := range v.Winners {
+		if i >= 0 && i < len(v.Players) {
+			names = append(names, v.Players[i])
+		}
+	}
+	fmt.Fprintf(w, "winner: %s\n", strings.Join(names, ", "))
+}

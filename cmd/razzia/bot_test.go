@@ -1,0 +1,290 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/store/memstore"
+	"github.com/razziagame/razzia/internal/table"
+	"github.com/razziagame/razzia/internal/web"
+)
+
+// exampleBot is the command of the Python example bot, from this
+// package's directory.
+const exampleBot = "python3 ../../examples/bot.py"
+
+// needPython skips a test without python3, except under CI where the
+// example bot must be tested.
+func needPython(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("python3 is needed to test the example bot: %v", err)
+		}
+		t.Skipf("SKIPPED: python3 not found, so the example bot examples/bot.py is not tested: %v", err)
+	}
+}
+
+// needSh skips a test without a POSIX shell for the misbehaving bots.
+func needSh(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skipf("SKIPPED: no sh for the test bots: %v", err)
+	}
+}
+
+// badBots writes shell scripts of misbehaving bots and returns their
+// exec: commands:
+//
+//	liar   answers "draw police" (a move, never legal: chance draws)
+//	crash  reads a line and exits with status 3, every time
+//	hang   hangs at its first decision, and lies after its restart
+func badBots(t *testing.T) map[string]string {
+	t.Helper()
+	dir := t.TempDir()
+	scripts := map[string]string{
+		"liar":  "while read -r line; do echo 'draw police'; done\n",
+		"crash": "read -r line\necho 'crashing' >&2\nexit 3\n",
+		"hang":  "if [ ! -e \"$1\" ]; then : > \"$1\"; exec sleep 30; fi\nwhile read -r line; do echo 'draw police'; done\n",
+	}
+	cmds := map[string]string{}
+	for name, body := range scripts {
+		path := filepath.Join(dir, name+".sh")
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmds[name] = "sh " + path
+	}
+	cmds["hang"] += " " + filepath.Join(dir, "hung")
+	return cmds
+}
+
+func arenaJSONOf(t *testing.T, stdout string) arenaJSON {
+	t.Helper()
+	var r arenaJSON
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("arena --json: %v\n%s", err, stdout)
+	}
+	return r
+}
+
+// The example bot plays an arena without a fault.
+func TestArenaExampleBot(t *testing.T) {
+	needPython(t)
+	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", "exec:"+exampleBot+",heuristic,heuristic",
+		"--games", "3", "--json", "--bot-timeout", "10s")
+	if status != 0 {
+		t.Fatalf("status %d\n%s", status, stderr)
+	}
+	r := arenaJSONOf(t, stdout)
+	py := r.Bots[0]
+	if py.Spec != "exec:"+exampleBot || py.Games != 3 || py.Decisions.Decisions == 0 || py.Faults != 0 {
+		t.Errorf("the example bot: %+v", py)
+	}
+}
+
+// Crashing, hanging and lying bots lose their decisions, which are
+// counted and reported, and every game is played to the end.
+func TestArenaBadBots(t *testing.T) {
+	needSh(t)
+	bots := badBots(t)
+	seats := []string{"exec:" + bots["liar"], "exec:" + bots["crash"], "exec:" + bots["hang"], "random"}
+	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", strings.Join(seats, ","),
+		"--games", "1", "--json", "--bot-timeout", "300ms")
+	if status != 0 {
+		t.Fatalf("status %d\n%s", status, stderr)
+	}
+	r := arenaJSONOf(t, stdout)
+	if r.Games != 1 {
+		t.Fatalf("%d games", r.Games)
+	}
+	for _, b := range r.Bots {
+		want := int(b.Decisions.Decisions)
+		if b.Spec == "random" {
+			want = 0
+		}
+		if b.Faults != want || (b.Spec != "random" && want == 0) {
+			t.Errorf("%s: %d faults in %d decisions", b.Spec, b.Faults, b.Decisions.Decisions)
+		}
+	}
+	for _, want := range []string{
+		"razzia arena: game 1, seat 1 (exec:" + bots["liar"] + "): move ",
+		`"draw police" is not one of`,
+		"the program is not running: it ended with exit status 3",
+		"no answer within the time limit (300ms)",
+		"; played pass instead",
+		"; played draw instead",
+		"crash.sh game 1 seat 2] crashing", // standard error passed through
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%.2000s", want, stderr)
+		}
+	}
+	// The faults column of the tables.
+	stdout, _, _ = runCmd(t, nil, "arena", "--seats", "exec:"+bots["liar"]+",random", "--games", "1")
+	if !strings.Contains(stdout, "faults") {
+		t.Errorf("no faults column:\n%s", stdout)
+	}
+}
+
+// A missing program is a usage error before any game: no record is written.
+func TestArenaMissingProgram(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "records")
+	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", "random,exec:no-such-razzia-bot --fast",
+		"--records", dir, "--bot-timeout", "1s")
+	if status != 2 || stdout != "" {
+		t.Errorf("status %d, stdout %q; want 2 and nothing", status, stdout)
+	}
+	if !strings.Contains(stderr, `cannot run "no-such-razzia-bot"`) || !strings.Contains(stderr, "usage: razzia arena") {
+		t.Errorf("stderr does not name the program:\n%s", stderr)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("records directory exists: %v", err)
+	}
+	_, stderr, status = runCmd(t, nil, "arena", "--seats", "random,random", "--bot-timeout", "0s")
+	if status != 2 || !strings.Contains(stderr, "--bot-timeout 0s") {
+		t.Errorf("--bot-timeout 0s: status %d, %s", status, stderr)
+	}
+}
+
+// testServer is a Razzia server in-process, wired as serve does, over a
+// memory store with bots that move at once. rate is the WebSocket's
+// message rate; 0 is the server's default, which a bot playing against
+// bots without delay meets.
+func testServer(t *testing.T, rate float64) (*httptest.Server, *client.Client) {
+	t.Helper()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	hub := table.New(memstore.New(), table.Options{Logger: quiet})
+	api := httpapi.New(hub, web.Handler(), httpapi.Options{Logger: quiet, MessageRate: rate})
+	srv := httptest.NewServer(api)
+	t.Cleanup(func() {
+		api.Close()
+		srv.Close()
+		hub.Close()
+	})
+	c, err := client.New(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c
+}
+
+// runBotCmd runs razzia bot with a deadline.
+func runBotCmd(t *testing.T, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	status = botContext(ctx, args, &out, &errOut)
+	return out.String(), errOut.String(), status
+}
+
+func TestBotPlaysServerGame(t *testing.T) {
+	needPython(t)
+	srv, c := testServer(t, 1000)
+	info, err := c.Create(t.Context(), []string{"easy", "", "medium"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, status := runBotCmd(t, "--invite", srv.URL+info.Invite, "--exec", exampleBot, "--bot-timeout", "10s")
+	if status != 0 {
+		t.Fatalf("status %d\n%s", status, stderr)
+	}
+	if !strings.Contains(stderr, "joined game "+info.ID+" as bot in seat 1") || strings.Contains(stderr, "instead") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	if !strings.Contains(stdout, "is over after") || !strings.Contains(stdout, "seat 1  bot") || !strings.Contains(stdout, "(this bot)") || !strings.Contains(stdout, "winner: ") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	g, _, err := c.Game(t.Context(), info.ID, "")
+	if err != nil || g.Status != "finished" || g.Seats[1].Name != "bot" {
+		t.Errorf("the game afterwards: %+v, %v", g, err)
+	}
+}
+
+// A lying bot on a server loses its decisions, each logged, and the game
+// goes on to the end, under a rate limit it meets (moves refused as
+// rate_limited are sent again).
+func TestBotFaultsOnServer(t *testing.T) {
+	needSh(t)
+	srv, c := testServer(t, 40)
+	info, err := c.Create(t.Context(), []string{"", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, status := runBotCmd(t, "--server", srv.URL, "--game", info.ID, "--exec", badBots(t)["liar"],
+		"--name", "Liar", "--seat", "0")
+	if status != 0 {
+		t.Fatalf("status %d\n%s", status, stderr)
+	}
+	if !regexp.MustCompile(`razzia bot: move \d+: the answer is not a legal move: "draw police" is not one of draw, call; played draw instead`).MatchString(stderr) {
+		t.Errorf("no fault logged:\n%.1000s", stderr)
+	}
+	if !strings.Contains(stdout, "seat 0  Liar") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}
+
+func TestBotUsage(t *testing.T) {
+	needSh(t)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no program", []string{"--invite", "http://h/g/abc"}, "give the bot program with --exec"},
+		{"no game", []string{"--exec", "sh"}, "give the game with --invite LINK or --game ID"},
+		{"both", []string{"--exec", "sh", "--invite", "http://h/g/abc", "--game", "abc"}, "not both"},
+		{"no server", []string{"--exec", "sh", "--game", "abc"}, "give the server with --server URL"},
+		{"bad server", []string{"--exec", "sh", "--game", "abc", "--server", "localhost:8080"}, "want an http:// or https:// URL"},
+		{"bad invite", []string{"--exec", "sh", "--invite", "http://h/lobby"}, "want a link to a table"},
+		{"missing program", []string{"--exec", "no-such-razzia-bot", "--invite", "http://127.0.0.1:1/g/abc"}, `cannot run "no-such-razzia-bot"`},
+		{"bad timeout", []string{"--exec", "sh", "--game", "abc", "--bot-timeout", "-1s"}, "--bot-timeout -1s"},
+		{"token and name", []string{"--exec", "sh", "--game", "abc", "--token", "x", "--name", "y"}, "--token rejoins"},
+		{"argument", []string{"--exec", "sh", "--game", "abc", "extra"}, `unexpected argument "extra"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, status := runCmd(t, nil, append([]string{"bot"}, tt.args...)...)
+			if status != 2 || stdout != "" || !strings.Contains(stderr, tt.want) || !strings.Contains(stderr, "usage: razzia bot") {
+				t.Errorf("status %d, stdout %q, stderr %q; want 2 and %q", status, stdout, stderr, tt.want)
+			}
+		})
+	}
+	// An unknown game is a failure, not a usage error.
+	srv, _ := testServer(t, 0)
+	_, stderr, status := runBotCmd(t, "--server", srv.URL, "--game", "zzzzzzzzzz", "--exec", "sh")
+	if status != 1 || !strings.Contains(stderr, "not_found") {
+		t.Errorf("unknown game: status %d, %s", status, stderr)
+	}
+}
+
+func TestProgramName(t *testing.T) {
+	tests := map[string]string{
+		"python3 examples/bot.py":     "bot",
+		"./mybot --depth 3":           "mybot",
+		"mybot":                       "mybot",
+		`python3 "my bots/ada.py" -v`: "ada",
+		"java -jar target/razzia.jar": "razzia",
+		"--":                          "Bot",
+	}
+	for cmd, want := range tests {
+		if got := programName(cmd); got != want {
+			t.Errorf("programName(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}
