@@ -1,7 +1,8 @@
-// Package web serves Razzia's plain page: the lobby, the table page that an
-// invite link opens, and their static assets, all embedded in the binary.
-// The page knows nothing of the server's internals: its scripts talk to the
-// server only through the HTTP API and the WebSocket of docs/protocol.md.
+// Package web serves Razzia's pages: the lobby, the table page that an
+// invite link opens, the replay viewer, their static assets and the
+// language catalogues, all embedded in the binary. The pages know nothing of
+// the server's internals: their scripts talk to the server only through the
+// HTTP API and the WebSocket of docs/protocol.md.
 package web
 
 import (
@@ -15,6 +16,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/razziagame/razzia/internal/i18n"
 )
 
 //go:embed static
@@ -31,6 +34,7 @@ var contentTypes = map[string]string{
 	".ico":  "image/x-icon",
 	".png":  "image/png",
 	".txt":  "text/plain; charset=utf-8",
+	".json": "application/json; charset=utf-8",
 }
 
 // An asset is one embedded file, ready to serve.
@@ -43,13 +47,16 @@ type asset struct {
 // A handler serves the embedded files.
 type handler struct {
 	assets map[string]*asset // by path below static/, such as "js/table.js"
+	i18n   map[string]*asset // the merged catalogue of each language, by tag
 }
 
 // Handler returns the handler for everything the server does not serve
-// itself: "/" (the lobby), "/g/{id}" (the table page), "/static/..." and a
-// 404 page for any other path. It answers GET and HEAD only.
+// itself: "/" (the lobby), "/g/{id}" (the table page), "/g/{id}/replay"
+// (the replay viewer), "/static/i18n/{lang}.json" (a language's catalogue
+// of every domain, from i18n.JSON), "/static/..." and a 404 page for any
+// other path. It answers GET and HEAD only.
 func Handler() http.Handler {
-	h := &handler{assets: map[string]*asset{}}
+	h := &handler{assets: map[string]*asset{}, i18n: map[string]*asset{}}
 	err := fs.WalkDir(files, "static", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -62,16 +69,27 @@ func Handler() http.Handler {
 		if !ok {
 			return fmt.Errorf("web: no content type for %s", p)
 		}
-		sum := sha256.Sum256(body)
-		h.assets[strings.TrimPrefix(p, "static/")] = &asset{body: body, contentType: ct,
-			etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
+		h.assets[strings.TrimPrefix(p, "static/")] = newAsset(body, ct)
 		return nil
 	})
 	if err != nil {
 		// The files are compiled in: this is a build defect, not bad input.
 		panic(err)
 	}
+	for _, l := range i18n.Languages() {
+		body, err := i18n.JSON(l.Tag)
+		if err != nil {
+			panic(err) // compiled in as well
+		}
+		h.i18n[l.Tag] = newAsset(body, contentTypes[".json"])
+	}
 	return h
+}
+
+func newAsset(body []byte, contentType string) *asset {
+	sum := sha256.Sum256(body)
+	return &asset{body: body, contentType: contentType,
+		etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`}
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -87,6 +105,17 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.page(w, r, "lobby.html")
 	case strings.HasPrefix(p, "/g/") && validID(strings.TrimPrefix(p, "/g/")):
 		h.page(w, r, "table.html")
+	case strings.HasPrefix(p, "/g/") && strings.HasSuffix(p, "/replay") &&
+		validID(strings.TrimSuffix(strings.TrimPrefix(p, "/g/"), "/replay")) && h.assets["replay.html"] != nil:
+		h.page(w, r, "replay.html")
+	case strings.HasPrefix(p, "/static/i18n/"):
+		a := h.i18n[strings.TrimSuffix(strings.TrimPrefix(p, "/static/i18n/"), ".json")]
+		if a == nil || !strings.HasSuffix(p, ".json") {
+			h.notFound(w, r)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		h.serve(w, r, a)
 	case strings.HasPrefix(p, "/static/"):
 		a := h.assets[strings.TrimPrefix(p, "/static/")]
 		if a == nil || strings.HasSuffix(p, ".html") {
@@ -106,10 +135,18 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // page serves one of the HTML pages, never cached: they are tiny and a
-// new release must show at once.
+// new release must show at once. The page comes in the language the
+// browser asks for (Accept-Language): its scripts then load that catalogue,
+// or the reader's remembered choice.
 func (h *handler) page(w http.ResponseWriter, r *http.Request, name string) {
 	w.Header().Set("Cache-Control", "no-store")
-	h.serve(w, r, h.assets[name])
+	w.Header().Add("Vary", "Accept-Language")
+	a := h.assets[name]
+	if lang := i18n.Match(r.Header.Get("Accept-Language")); lang != i18n.Fallback {
+		body := bytes.Replace(a.body, []byte(`<html lang="en">`), []byte(`<html lang="`+lang+`">`), 1)
+		a = newAsset(body, a.contentType)
+	}
+	h.serve(w, r, a)
 }
 
 func (h *handler) notFound(w http.ResponseWriter, r *http.Request) {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"io"
 	"io/fs"
 	"net/http"
@@ -63,6 +64,15 @@ func TestRoutes(t *testing.T) {
 		{"unknown page", "GET", "/nope", 404, "text/html; charset=utf-8", "Page not found"},
 		{"post", "POST", "/", 405, "text/plain; charset=utf-8", "method not allowed"},
 		{"head lobby", "HEAD", "/", 200, "text/html; charset=utf-8", ""},
+		{"replay viewer", "GET", "/g/k3x9q2m7ab/replay", 200, "text/html; charset=utf-8", `src="/static/js/replay.js"`},
+		{"replay viewer, bad id", "GET", "/g/K3X/replay", 404, "text/html; charset=utf-8", "Page not found"},
+		{"replay viewer, nested", "GET", "/g/k3x9q2m7ab/replay/x", 404, "text/html; charset=utf-8", "Page not found"},
+		{"catalogue", "GET", "/static/i18n/en.json", 200, "application/json; charset=utf-8", `"card.police":"police"`},
+		{"Dutch catalogue", "GET", "/static/i18n/nl.json", 200, "application/json; charset=utf-8", `"web.lobby.create":`},
+		{"unknown language", "GET", "/static/i18n/xx.json", 404, "text/html; charset=utf-8", "Page not found"},
+		{"catalogue without .json", "GET", "/static/i18n/en", 404, "text/html; charset=utf-8", "Page not found"},
+		{"catalogue by region", "GET", "/static/i18n/en-GB.json", 404, "text/html; charset=utf-8", "Page not found"},
+		{"new scripts", "GET", "/static/js/render.js", 200, "text/javascript; charset=utf-8", "export function renderTable(root, snapshot, events, catalogue, options"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -153,7 +163,8 @@ var (
 )
 
 // pages are the HTML pages and the address each is served at.
-var pages = map[string]string{"lobby.html": "/", "table.html": "/g/k3x9q2m7ab", "404.html": "/nope"}
+var pages = map[string]string{"lobby.html": "/", "table.html": "/g/k3x9q2m7ab", "404.html": "/nope",
+	"replay.html": "/g/k3x9q2m7ab/replay"}
 
 // modules returns the script modules a page loads, following imports.
 func modules(t *testing.T, h http.Handler, page string) map[string]string {
@@ -314,6 +325,45 @@ func TestJavaScriptSyntax(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no scripts found")
+	}
+}
+
+// TestPageLanguage checks that a page comes in the language the browser
+// asks for, before any script runs, and that a language Razzia does not
+// speak gets English.
+func TestPageLanguage(t *testing.T) {
+	h := Handler()
+	for _, tt := range []struct{ accept, lang string }{
+		{"", "en"}, {"nl-BE,nl;q=0.9,en;q=0.5", "nl"}, {"hu", "hu"}, {"fr-FR,de;q=0.8", "de"}, {"ja", "en"},
+	} {
+		for _, p := range []string{"/", "/g/k3x9q2m7ab"} {
+			resp := get(t, h, "GET", p, http.Header{"Accept-Language": {tt.accept}})
+			b := body(t, resp)
+			if !strings.Contains(b, `<html lang="`+tt.lang+`">`) {
+				t.Errorf("%s with Accept-Language %q: want <html lang=%q>:\n%.120s", p, tt.accept, tt.lang, b)
+			}
+			if v := resp.Header.Get("Vary"); !strings.Contains(v, "Accept-Language") {
+				t.Errorf("%s: Vary %q lacks Accept-Language", p, v)
+			}
+		}
+	}
+}
+
+// TestCatalogueServed checks that every language's catalogue is served as
+// i18n.JSON gives it, with the web domain's keys in it.
+func TestCatalogueServed(t *testing.T) {
+	h := Handler()
+	for _, tag := range []string{"en", "nl", "it", "hu", "es", "de"} {
+		resp := get(t, h, "GET", "/static/i18n/"+tag+".json", nil)
+		var m map[string]string
+		if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+			t.Fatalf("%s: %v", tag, err)
+		}
+		for _, key := range []string{"card.police", "event.win", "rules.title", "web.lobby.create", "web.auction.by"} {
+			if m[key] == "" {
+				t.Errorf("%s: no text for %s", tag, key)
+			}
+		}
 	}
 }
 

@@ -1,52 +1,47 @@
-// lobby.js: the lobby page: create a game, list games, upload a record.
+// lobby.js: the lobby: create a game, list the games, upload a record.
 
 import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
+import { start } from "./page.js";
 
-const SEAT_CHOICES = [
-  ["", "Open for a person"],
-  ["easy", "Bot: easy"],
-  ["medium", "Bot: medium"],
-  ["hard", "Bot: hard"],
-];
+let t = (k) => k;
 
+const LEVELS = ["", "easy", "medium", "hard"];
 // The seats' choices survive changing the seat count.
 const chosen = ["", "medium", "medium", "medium", "medium"];
 
 function renderSeats() {
-  const n = Number($("seat-count").value);
+  const n = Number($("players").value);
   const items = [];
-  for (let i = 0; i < n; i++) {
-    const id = `seat-${i}`;
-    const select = h("select", { id, name: id, onchange: (ev) => (chosen[i] = ev.target.value) },
-      SEAT_CHOICES.map(([value, label]) => h("option", { value, selected: chosen[i] === value }, label)));
-    items.push(h("li", {}, h("label", { for: id }, `Seat ${i + 1}`), " ", select));
+  for (let i = 0; i < 5; i++) {
+    const name = `seat-${i + 1}`;
+    const select = h("select", { id: name, name, onchange: (ev) => (chosen[i] = ev.target.value) },
+      LEVELS.map((value) => h("option", { value, selected: chosen[i] === value },
+        value ? t("web.seat.bot", { level: t(`bot.${value}`) }) : t("web.lobby.seat.open"))));
+    items.push(h("li", { hidden: i >= n, class: "seat-choice" },
+      h("label", { for: name }, t("web.join.seat.n", { n: i + 1 })), select));
   }
   replace($("seat-list"), items);
 }
 
-function showError(el, err) {
-  el.textContent = err ? describe(err) : "";
-  el.hidden = !err;
+function errorText(err) {
+  if (err.code === "network") return t("web.error.network");
+  if (err.code === "bad_record") {
+    // The server names the move in English: keep it, after our sentence.
+    return `${t("error.bad_record")} ${err.detail && err.detail.move > 0 ? t("web.lobby.badmove", { n: err.detail.move, token: err.detail.token || "" }) : ""}`.trim();
+  }
+  return t.has(`error.${err.code}`) ? t(`error.${err.code}`) : t("error.unknown", { code: err.code });
 }
 
-/** describe turns an APIError into a sentence for people. */
-function describe(err) {
-  if (err.code === "bad_record") {
-    const d = err.detail;
-    // The server's message names the move: "move 17 (bid 9): ...".
-    if (d.move > 0) return `This record has an illegal move: ${err.message}`;
-    return `This file is not a Razzia record: ${err.message}`;
-  }
-  if (err.code === "too_large") return "The file is too large: a record may be at most 1 MiB.";
-  if (err.code === "rate_limited") return "Too many requests: wait a moment and try again.";
-  return err.message;
+function showError(el, text) {
+  el.textContent = text || "";
+  el.hidden = !text;
 }
 
 async function create(ev) {
   ev.preventDefault();
-  const button = $("create-button");
-  const n = Number($("seat-count").value);
+  const button = $("create");
+  const n = Number($("players").value);
   const seats = chosen.slice(0, n).map((bot) => ({ bot }));
   button.disabled = true;
   showError($("create-error"), null);
@@ -54,7 +49,7 @@ async function create(ev) {
     const { game } = await api.createGame(seats);
     location.assign(game.invite || `/g/${game.id}`);
   } catch (err) {
-    showError($("create-error"), err);
+    showError($("create-error"), errorText(err));
     button.disabled = false;
   }
 }
@@ -62,88 +57,84 @@ async function create(ev) {
 function when(iso) {
   const d = new Date(iso);
   if (isNaN(d)) return "";
-  return d.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
-}
-
-function seatNames(game) {
-  return game.seats.map((s) => (s.open ? "(open seat)" : s.name)).join(", ");
+  return d.toLocaleString(document.documentElement.lang || undefined, { dateStyle: "short", timeStyle: "short" });
 }
 
 function gameItem(game) {
   const link = `/g/${encodeURIComponent(game.id)}`;
   const open = game.seats.filter((s) => s.open).length;
-  const actions = [];
-  switch (game.status) {
-    case "open":
-      actions.push(h("a", { href: link, class: "button" }, "Join"));
-      break;
-    case "playing":
-      actions.push(h("a", { href: link, class: "button" }, "Watch"));
-      break;
-    default:
-      actions.push(h("a", { href: link, class: "button" }, "View"));
-  }
-  if (game.status !== "open") {
-    actions.push(" ", h("a", { href: api.recordURL(game.id), download: `razzia-${game.id}.json` }, "Download record"));
-  }
-  let detail = `${game.players} players`;
-  if (game.status === "open") detail += `, ${open} open seat${open === 1 ? "" : "s"}`;
-  else detail += `, ${game.moves} moves`;
-  if (game.winners && game.winners.length) {
-    detail += `; won by ${game.winners.map((w) => game.seats[w] && game.seats[w].name).join(" and ")}`;
-  }
-  return h("li", {},
-    h("span", { class: "game-id" }, game.id), " ",
-    h("span", { class: "game-seats" }, seatNames(game)), " ",
-    h("span", { class: "muted" }, `(${detail}; ${when(game.updated)})`), " ",
-    h("span", { class: "actions" }, actions));
+  const action = { open: "web.lobby.join", playing: "web.lobby.watch" }[game.status] || "web.lobby.view";
+  const seats = game.seats.map((s, i) => h("li", { class: `chip${s.open ? " chip-open" : ""}${game.winners && game.winners.includes(i) ? " chip-win" : ""}` },
+    s.open ? t("web.seat.open") : s.name));
+  let detail = game.status === "open" ? t("web.lobby.openseats", { n: open }) : t("web.lobby.moves", { n: game.moves });
+  return h("li", { class: "game" },
+    h("a", { href: link, class: "game-link", "data-game": game.id },
+      h("span", { class: "game-action" }, t(action)),
+      h("span", { class: "game-id" }, game.id)),
+    h("ul", { class: "chips", "aria-label": t("term.players") }, seats),
+    h("span", { class: "game-detail muted" }, `${detail} · ${when(game.updated)}`),
+    game.status === "finished" || game.status === "archived"
+      ? h("a", { href: `${link}/replay`, class: "game-replay" }, t("web.replay.open")) : null);
 }
+
+let lists = {};
 
 async function refresh() {
   const status = $("lists-status");
-  status.textContent = "Loading…";
-  const results = await Promise.allSettled(
-    ["open", "playing", "finished", "archived"].map(async (s) => {
-      const el = $(`list-${s}`);
-      try {
-        const { games } = await api.listGames(s);
-        if (!games || games.length === 0) replace(el, h("li", { class: "muted" }, "None."));
-        else replace(el, games.map(gameItem));
-      } catch (err) {
-        replace(el, h("li", { class: "error" }, describe(err)));
-        throw err;
-      }
-    }));
+  status.textContent = t("web.lobby.loading");
+  const results = await Promise.allSettled(["open", "playing", "finished", "archived"].map(async (s) => {
+    try {
+      const { games } = await api.listGames(s);
+      lists[s] = games || [];
+    } catch (err) {
+      lists[s] = err;
+      throw err;
+    }
+  }));
+  drawLists();
   const failed = results.some((r) => r.status === "rejected");
-  status.textContent = failed ? "Some lists could not be loaded." : `Updated ${new Date().toLocaleTimeString()}.`;
+  status.textContent = failed ? t("web.lobby.failed") : "";
 }
 
-async function upload(ev) {
-  ev.preventDefault();
-  const errEl = $("upload-error");
-  const file = $("record-file").files[0];
-  showError(errEl, null);
-  if (!file) {
-    showError(errEl, { message: "Choose a record file first." });
-    return;
+function drawLists() {
+  for (const s of ["open", "playing", "finished", "archived"]) {
+    const el = $(`games-${s}`);
+    const l = lists[s];
+    if (l === undefined) continue;
+    if (l instanceof Error) replace(el, h("li", { class: "notice notice-error" }, errorText(l)));
+    else if (l.length === 0) replace(el, h("li", { class: "muted none" }, t("web.lobby.none")));
+    else replace(el, l.map(gameItem));
   }
+}
+
+async function upload() {
+  const errEl = $("upload-error");
+  const input = $("upload");
+  const file = input.files[0];
+  showError(errEl, null);
+  if (!file) return;
   if (file.size > api.MAX_RECORD) {
-    showError(errEl, { code: "too_large" });
+    showError(errEl, t("error.too_large"));
     return;
   }
   try {
     const { game } = await api.uploadRecord(file);
     location.assign(game.invite || `/g/${game.id}`);
   } catch (err) {
-    showError(errEl, err);
+    showError(errEl, errorText(err));
+    input.value = "";
   }
 }
 
-$("seat-count").addEventListener("change", renderSeats);
+$("players").addEventListener("change", renderSeats);
 $("create-form").addEventListener("submit", create);
-$("upload-form").addEventListener("submit", upload);
-$("refresh-button").addEventListener("click", refresh);
-renderSeats();
+$("upload").addEventListener("change", upload);
+$("refresh").addEventListener("click", refresh);
+await start((tr) => {
+  t = tr;
+  renderSeats();
+  drawLists();
+});
 refresh();
 // Keep the lists fresh while the lobby is visible.
 setInterval(() => {

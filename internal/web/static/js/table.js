@@ -1,91 +1,115 @@
-// table.js: the table page at /g/{id}: join form, live table, game log.
+// table.js: the table page at /g/{id}: the invite and join form while seats
+// are open, then the live table; it keeps the WebSocket alive and explains
+// every problem in the reader's language.
 
 import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { Connection } from "./conn.js";
-import { narrate } from "./words.js";
-import * as parts from "./render.js";
+import { start } from "./page.js";
+import { renderTable, narrate } from "./render.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
 // The page's whole state; render() draws it.
 const page = {
+  t: (k) => k, // the translator, set once the catalogue is loaded
   game: null, // GameInfo
   you: -1, // our seat, -1 for a spectator
   view: null, // Snapshot, null before the game starts
   log: [], // every event so far
-  pending: false, // a move was sent and no answer came yet
+  pending: null, // the token of a move sent and not yet answered
+  pendingTimer: 0,
   connected: false,
+  lost: false, // the connection dropped: say so when it comes back
+  gone: false, // the game does not exist
+  status: null, // [key, args] of the connection message shown
+  error: null, // [key, args] of the last refusal
 };
 
-const ERRORS = {
-  // WebSocket error codes, said for people; the server's message follows.
-  stale: "The game moved on before your move arrived.",
-  not_your_turn: "It is not your turn.",
-  not_your_seat: "You can only play for your own seat.",
-  game_over: "The game is over.",
-  not_started: "The game has not started yet.",
-  rate_limited: "Too many messages: slow down a little.",
-  too_large: "That message was too large.",
-  internal: "The server had a problem; nothing changed. Try again.",
-};
-
-function showError(text) {
-  $("error-text").textContent = text;
-  $("error-box").hidden = !text;
-}
+// ---- messages -------------------------------------------------------------------
 
 function announce(text) {
-  // Re-setting the text makes screen readers read it even if unchanged.
+  // Emptying first makes a screen reader read the text even if unchanged.
   const el = $("announcer");
   el.textContent = "";
-  if (text) setTimeout(() => (el.textContent = text), 50);
+  if (text) setTimeout(() => (el.textContent = text), 60);
 }
 
-// ---- join -----------------------------------------------------------------
-
-function renderJoin() {
-  const g = page.game;
-  const open = g.seats.map((s, i) => (s.open ? i : -1)).filter((i) => i >= 0);
-  const show = g.status === "open" && page.you < 0 && open.length > 0;
-  $("join-section").hidden = !show;
-  if (!show) return;
-  const select = $("join-seat");
-  const was = select.value;
-  replace(select,
-    h("option", { value: "" }, "First open seat"),
-    open.map((i) => h("option", { value: String(i), selected: was === String(i) }, `Seat ${i + 1}`)));
+// errorText explains an error code of the API or the WebSocket.
+function errorText(code) {
+  const t = page.t;
+  if (code === "network") return t("web.error.network");
+  return t.has && t.has(`error.${code}`) ? t(`error.${code}`) : t("error.unknown", { code });
 }
 
-function joinMessage(err) {
-  switch (err.code) {
-    case "bad_name":
-      return `That name cannot be used: ${err.message}`;
-    case "table_full":
-      return "The table is full: every seat is taken. You can still watch the game.";
-    case "seat_taken":
-      return "Someone else took that seat a moment ago. Choose another seat.";
-    case "not_found":
-      return "This game does not exist (any more).";
-    case "rate_limited":
-      return "Too many attempts: wait a moment and try again.";
+function showStatus() {
+  const t = page.t;
+  const el = $("status-message");
+  const parts = [];
+  if (page.status) {
+    const [key, args, action] = page.status;
+    parts.push(h("span", { class: "status-text" }, t(key, args)));
+    if (action === "reconnect") {
+      parts.push(h("button", { type: "button", class: "small", onclick: () => conn.now() }, t("web.conn.now")));
+    }
   }
-  return err.message;
+  if (page.error) {
+    parts.push(h("span", { class: "status-error" }, page.error),
+      h("button", { type: "button", class: "small", "aria-label": t("web.close"), onclick: () => { page.error = null; showStatus(); } }, "✕"));
+  }
+  replace(el, parts);
+  el.className = `status-message${page.error ? " is-error" : page.status ? " is-info" : ""}`;
+}
+
+function setError(text) {
+  page.error = text || null;
+  showStatus();
+}
+
+// ---- the waiting room and the join form -------------------------------------------
+
+function renderWaiting() {
+  const { game, you, t } = page;
+  const open = game.seats.map((s, i) => (s.open ? i : -1)).filter((i) => i >= 0);
+  const waiting = game.status === "open";
+  $("waiting").hidden = !waiting;
+  if (!waiting) return;
+  $("waiting-text").textContent = t("web.waiting.text", { n: open.length }) +
+    (you >= 0 ? " " + t("web.waiting.seat", { seat: you + 1 }) : "");
+  const url = location.origin + (game.invite || `/g/${game.id}`);
+  $("invite-link").value = url;
+  $("invite-link").textContent = url;
+  replace($("open-seats"), game.seats.map((s, i) =>
+    h("li", { class: s.open ? "seat-open" : "seat-taken" },
+      h("span", { class: "seat-no" }, t("web.join.seat.n", { n: i + 1 })),
+      s.open ? h("em", {}, t("web.seat.open")) : s.name,
+      s.bot ? h("span", { class: "badge badge-bot" }, t("web.seat.bot", { level: t(`bot.${s.bot}`) })) : null,
+      i === you ? h("span", { class: "badge badge-you" }, t("term.you")) : null)));
+  const canJoin = you < 0 && open.length > 0;
+  $("join-form").hidden = !canJoin;
+  if (canJoin) {
+    const select = $("join-seat");
+    const was = select.value;
+    replace(select,
+      h("option", { value: "" }, t("web.join.first")),
+      open.map((i) => h("option", { value: String(i), selected: was === String(i) }, t("web.join.seat.n", { n: i + 1 }))));
+  }
 }
 
 async function join(ev) {
   ev.preventDefault();
+  const t = page.t;
   const errEl = $("join-error");
   const name = $("join-name").value.trim();
   const seatValue = $("join-seat").value;
   errEl.hidden = true;
   if (!name) {
-    errEl.textContent = "Enter your name to take a seat.";
+    errEl.textContent = t("web.join.noname");
     errEl.hidden = false;
     $("join-name").focus();
     return;
   }
-  $("join-button").disabled = true;
+  $("join").disabled = true;
   try {
     const res = await api.joinGame(id, name, seatValue === "" ? undefined : Number(seatValue));
     try {
@@ -94,92 +118,57 @@ async function join(ev) {
       // storage may be disabled; the name is only a convenience
     }
     page.you = res.seat;
-    announce(`You took seat ${res.seat + 1}.`);
+    announce(t("web.join.done", { seat: res.seat + 1 }));
     // The cookie now names our seat: a new connection picks it up.
     conn.restart();
     await refreshInfo();
   } catch (err) {
-    errEl.textContent = joinMessage(err);
+    errEl.textContent = errorText(err.code);
     errEl.hidden = false;
-    if (err.code === "seat_taken" || err.code === "table_full") await refreshInfo();
+    if (err.code === "seat_taken" || err.code === "table_full" || err.code === "not_found") await refreshInfo();
   } finally {
-    $("join-button").disabled = false;
+    $("join").disabled = false;
   }
 }
 
-// ---- drawing ----------------------------------------------------------------
+// ---- drawing ----------------------------------------------------------------------
 
 function render() {
-  const { game, view, you } = page;
+  const { game, view, you, t } = page;
+  showStatus();
   if (!game) return;
-  document.title = `Razzia — game ${game.id}`;
-  $("game-title").textContent = `Game ${game.id}`;
-  $("game-status").textContent = { open: "waiting for players", playing: "in progress", finished: "finished", archived: "uploaded record" }[game.status] || game.status;
+  const mine = view && you >= 0 && view.toMove === you && view.legal.length > 0;
+  document.title = `${mine ? "● " : ""}Razzia! — ${t("web.game.title", { id: game.id })}`;
+  $("game-title").textContent = t("web.game.title", { id: game.id });
+  $("game-status").textContent = t(`status.${game.status}`);
+  $("game-status").className = `badge status-${game.status}`;
   // An open game has no record yet (the server answers not_started).
   $("record-link").hidden = game.status === "open";
   $("record-link").href = api.recordURL(game.id);
   $("record-link").setAttribute("download", `razzia-${game.id}.json`);
+  $("replay-link").hidden = !(game.status === "finished" || game.status === "archived");
+  $("replay-link").href = `/g/${encodeURIComponent(game.id)}/replay`;
+  renderWaiting();
 
-  // Invite panel while seats are open.
-  const open = game.seats.filter((s) => s.open).length;
-  $("invite-section").hidden = game.status !== "open";
-  if (game.status === "open") {
-    $("invite-url").value = location.origin + (game.invite || `/g/${game.id}`);
-    $("waiting-text").textContent =
-      `Waiting for ${open} more player${open === 1 ? "" : "s"}: the game starts when every seat is taken.` +
-      (you >= 0 ? ` You are in seat ${you + 1}.` : "");
-    replace($("open-seats"), game.seats.map((s, i) =>
-      h("li", {}, `Seat ${i + 1}: `, s.open ? h("em", {}, "open") : s.name, s.bot ? ` (bot: ${s.bot})` : "")));
+  const root = $("table");
+  if (!view) {
+    root.replaceChildren();
+    root.setAttribute("data-status", game.status);
+    root.setAttribute("data-phase", "");
+    root.setAttribute("data-seat", String(you));
+    root.setAttribute("data-to-move", "-1");
+    root.setAttribute("data-moves", String(game.moves || 0));
+    return;
   }
-  renderJoin();
-
-  $("table-section").hidden = !view;
-  $("log-section").hidden = !view;
-  if (!view) return;
-  replace($("summary"), parts.summary(game, view, you),
-    you < 0 ? h("p", { class: "muted" }, "You are watching this game.") : null);
-
-  const mine = you >= 0 && view.toMove === you && view.legal.length > 0;
-  // Redrawing replaces the buttons: keep a keyboard user's place.
-  const active = document.activeElement;
-  const focused = active && active.dataset ? active.dataset.move : undefined;
-  $("moves-section").hidden = !mine;
-  if (mine) {
-    replace($("moves"), parts.moves(view, sendMove, page.pending || !page.connected));
-    const buttons = [...$("moves").querySelectorAll("button")];
-    const again = buttons.find((b) => b.dataset.move === focused && !b.disabled);
-    if (again) again.focus();
-    else if (focused !== undefined && buttons.length && !buttons[0].disabled) buttons[0].focus();
-  }
-
-  $("auction-section").hidden = !view.auction;
-  if (view.auction) replace($("auction"), parts.auction(game, view, you));
-  replace($("row"), parts.row(view));
-  replace($("players"), parts.players(game, view, you));
-
-  const scored = view.seats[0].scores.length > 0;
-  $("scores-section").hidden = !scored;
-  if (scored) replace($("scores"), parts.scores(game, view));
-  const over = view.phase === "over";
-  $("result-section").hidden = !over;
-  if (over) replace($("result"), parts.result(game, view));
+  renderTable(root, view, page.log, t, {
+    game, seat: you, onMove: sendMove, busy: page.pending !== null || !page.connected,
+  });
 }
 
-function renderLog(fresh) {
-  const names = parts.names(page.game, page.view);
-  const ol = $("log");
-  const atBottom = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 4;
-  if (fresh) ol.replaceChildren();
-  const start = fresh ? 0 : page.log.length - page.lastAdded;
-  for (const e of page.log.slice(start)) {
-    ol.appendChild(h("li", { class: `ev ev-${e.kind}` }, narrate(e, names)));
-  }
-  if (atBottom || fresh) ol.scrollTop = ol.scrollHeight;
-}
-
-// ---- the connection -----------------------------------------------------------
+// ---- the connection ------------------------------------------------------------------
 
 function onMessage(msg, first) {
+  const t = page.t;
   if (msg.type === "state") {
     const before = page.view;
     page.game = msg.game;
@@ -188,48 +177,59 @@ function onMessage(msg, first) {
     const events = msg.events || [];
     if (first) page.log = events.slice();
     else page.log.push(...events);
-    page.lastAdded = events.length;
-    page.pending = false;
-    render();
-    renderLog(first);
-    if (!first && events.length) {
-      const names = parts.names(page.game, page.view);
-      let text = events.map((e) => narrate(e, names)).join(" ");
-      const v = page.view;
-      if (v && v.toMove === page.you && v.legal.length && (!before || before.toMove !== page.you || before.moves !== v.moves)) {
-        text += " Your turn.";
-      }
-      announce(text);
-    } else if (first && page.view && page.view.toMove === page.you && page.view.legal.length) {
-      announce("Your turn.");
+    clearPending();
+    if (first && page.lost) {
+      page.lost = false;
+      page.status = ["web.conn.back"];
+      setTimeout(() => {
+        if (page.status && page.status[0] === "web.conn.back") {
+          page.status = null;
+          showStatus();
+        }
+      }, 4000);
     }
-  } else if (msg.type === "error") {
-    page.pending = false;
-    const lead = ERRORS[msg.code];
-    showError(lead && lead !== msg.message ? `${lead} ${msg.message || ""}`.trim() : msg.message || msg.code);
     render();
+    const v = page.view;
+    const yourTurn = v && v.toMove === page.you && page.you >= 0 && v.legal.length > 0;
+    const newTurn = yourTurn && (!before || before.moves !== v.moves || before.toMove !== page.you);
+    const said = first ? [] : events.map((e) => narrate(t, e, v ? v.players : msg.game.seats.map((s) => s.name)));
+    if (newTurn) said.push(t("web.announce.yourturn"));
+    if (said.length) announce(said.join(" "));
+  } else if (msg.type === "error") {
+    clearPending();
+    setError(errorText(msg.code));
+    if (msg.code === "rate_limited" && page.view) {
+      // The move was dropped unread: the page may try again in a moment.
+    }
+    render();
+    announce(errorText(msg.code));
   }
 }
 
+function clearPending() {
+  page.pending = null;
+  clearTimeout(page.pendingTimer);
+}
+
 function onStatus(state, delay) {
-  const el = $("conn-status");
   page.connected = state === "open";
   switch (state) {
     case "connecting":
-      el.textContent = "Connecting…";
+      if (!page.status || page.status[0] !== "web.conn.lost") page.status = page.lost ? ["web.conn.retrying"] : ["web.conn.connecting"];
       break;
     case "open":
-      el.textContent = "";
+      if (!page.lost) page.status = null;
       break;
     case "waiting":
-      el.textContent = `Connection lost. Reconnecting in ${Math.ceil(delay / 1000)} s… `;
-      el.appendChild(h("button", { type: "button", class: "small", onclick: () => conn.now() }, "Reconnect now"));
+      page.lost = true;
+      page.status = ["web.conn.lost", { s: Math.ceil(delay / 1000) }, "reconnect"];
       break;
     case "stopped":
-      el.textContent = "Disconnected.";
+      page.status = page.gone ? null : ["web.conn.stopped"];
       break;
   }
-  if (page.view) render();
+  if (page.game) render();
+  else showStatus();
 }
 
 // retry reports whether reconnecting makes sense: not when the game is gone.
@@ -240,7 +240,7 @@ async function retry() {
     return true;
   } catch (err) {
     if (err.code === "not_found") {
-      showError("This game no longer exists.");
+      showGone();
       return false;
     }
     return true; // the server is down or restarting: keep trying
@@ -248,16 +248,42 @@ async function retry() {
 }
 
 function sendMove(token) {
-  showError("");
-  if (page.pending) return;
-  const ok = conn.send({ type: "move", move: token, seq: page.view.moves });
+  const v = page.view;
+  if (!v || page.pending !== null) return;
+  if (!v.legal.includes(token)) {
+    // Only legal moves have buttons; anything else never leaves the page.
+    setError(page.t("error.illegal_move"));
+    return;
+  }
+  send(token);
+}
+
+function send(token) {
+  setError(null);
+  const ok = conn.send({ type: "move", move: token, seq: page.view ? page.view.moves : undefined });
   if (!ok) {
-    showError("Not connected: your move was not sent. Reconnecting…");
+    setError(page.t("web.conn.notsent"));
     conn.now();
     return;
   }
-  page.pending = true;
+  page.pending = token;
+  // No answer at all (a connection dying quietly): free the buttons again.
+  page.pendingTimer = setTimeout(() => {
+    page.pending = null;
+    render();
+  }, 10000);
   render();
+}
+
+function showGone() {
+  page.gone = true;
+  page.game = null;
+  $("gone").hidden = false;
+  $("gone-text").textContent = page.t("web.gone.text", { id });
+  $("waiting").hidden = true;
+  $("table").replaceChildren();
+  page.status = null;
+  showStatus();
 }
 
 async function refreshInfo() {
@@ -269,32 +295,44 @@ async function refreshInfo() {
     return true;
   } catch (err) {
     if (err.code === "not_found") {
-      replace($("main"),
-        h("section", { class: "panel" },
-          h("h2", {}, "No such game"),
-          h("p", {}, `There is no game with the id “${id}”. The link may be mistyped, or the game was never created.`),
-          h("p", {}, h("a", { href: "/" }, "Go to the lobby"))));
-    } else {
-      showError(`The game could not be loaded: ${err.message}`);
+      showGone();
+      return false;
     }
-    return false;
+    // The server is unreachable or restarting: the connection keeps trying.
+    setError(errorText(err.code));
+    return true;
   }
 }
 
-// ---- start ---------------------------------------------------------------------
+// ---- keyboard ----------------------------------------------------------------------
+
+// Shortcuts for the common moves, outside text fields: D draw, C call, P pass.
+addEventListener("keydown", (ev) => {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const tag = (ev.target && ev.target.tagName) || "";
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || document.querySelector("dialog[open]")) return;
+  const token = { d: "draw", c: "call", p: "pass" }[ev.key.toLowerCase()];
+  if (!token || !page.view || !page.view.legal.includes(token)) return;
+  ev.preventDefault();
+  sendMove(token);
+});
+
+// ---- start ---------------------------------------------------------------------------
 
 const conn = new Connection(api.socketURL(id), { message: onMessage, status: onStatus, retry });
 
 $("join-form").addEventListener("submit", join);
-$("error-dismiss").addEventListener("click", () => showError(""));
-$("copy-button").addEventListener("click", async () => {
-  const input = $("invite-url");
+$("copy-invite").addEventListener("click", async () => {
+  const url = $("invite-link").value;
   try {
-    await navigator.clipboard.writeText(input.value);
-    $("copy-status").textContent = "Copied.";
+    await navigator.clipboard.writeText(url);
+    $("copy-status").textContent = page.t("web.invite.copied");
   } catch {
-    input.select();
-    $("copy-status").textContent = "Press Ctrl+C (or ⌘C) to copy.";
+    const range = document.createRange();
+    range.selectNodeContents($("invite-link"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    $("copy-status").textContent = page.t("web.invite.select");
   }
 });
 try {
@@ -303,4 +341,13 @@ try {
   // storage disabled
 }
 
+// The console can try a move the buttons do not offer: the server refuses
+// it and the page explains, which is how a player would see it too.
+window.razzia = { move: (token) => send(String(token)) };
+
+await start((t) => {
+  page.t = t;
+  if (page.gone) showGone();
+  else render();
+});
 if (await refreshInfo()) conn.start();

@@ -1,0 +1,105 @@
+package web
+
+import (
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/razziagame/razzia"
+)
+
+// playRandom plays a whole game with random legal moves.
+func playRandom(t testing.TB, players int, seed uint64) *razzia.Game {
+	t.Helper()
+	names := []string{"Miriam", "Felix", "Elke", "Dennis", "Ann"}[:players]
+	g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: fmt.Appendf(nil, "seed-%d", seed)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(seed, 1))
+	for {
+		s := g.State()
+		if s.Over() {
+			return g
+		}
+		legal := g.LegalMoves()
+		if err := g.Play(legal[r.IntN(len(legal))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// fakeDOM is just enough of the browser's document for render.js and
+// cards.js: a tree of elements whose text and attributes the checks read.
+const fakeDOM = `
+class FakeNode {
+  constructor() { this.childNodes = []; this.parent = null; }
+  appendChild(c) { c.parent = this; this.childNodes.push(c); return c; }
+  replaceChildren(...c) { for (const n of c) n.parent = this; this.childNodes = c; }
+  get textContent() { return this.childNodes.map((c) => c.textContent).join(" "); }
+  set textContent(s) { this.childNodes = [new FakeText(s)]; }
+  find(pred, out = []) {
+    if (pred(this)) out.push(this);
+    for (const c of this.childNodes) c.find(pred, out);
+    return out;
+  }
+}
+class FakeText extends FakeNode {
+  constructor(t) { super(); this.data = t; }
+  get textContent() { return this.data; }
+}
+class FakeElement extends FakeNode {
+  constructor(tag) { super(); this.tag = tag; this.attrs = {}; this.listeners = {}; this.html = ""; }
+  setAttribute(n, v) { this.attrs[n] = String(v); }
+  getAttribute(n) { return n in this.attrs ? this.attrs[n] : null; }
+  removeAttribute(n) { delete this.attrs[n]; }
+  addEventListener(t, f) { this.listeners[t] = f; }
+  set innerHTML(s) { this.html = s; this.childNodes = []; }
+  get innerHTML() { return this.html; }
+  click() { if (this.listeners.click) this.listeners.click({ target: this }); }
+}
+globalThis.Node = FakeNode;
+globalThis.document = { createElement: (t) => new FakeElement(t), createTextNode: (t) => new FakeText(t) };
+`
+
+var importRel = regexp.MustCompile(`from "\./([a-z0-9]+)\.js"`)
+
+// nodeModules copies the page's scripts into a temporary directory as .mjs
+// files (so node reads them as modules whatever its version), with the
+// fake DOM and the given extra files, and returns the directory; it skips
+// the test when node is not installed.
+func nodeModules(t *testing.T, extra map[string][]byte) (node, dir string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the page's scripts are not run (apt-get install nodejs)")
+	}
+	dir = t.TempDir()
+	err = fs.WalkDir(files, "static/js", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := files.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		b = importRel.ReplaceAll(b, []byte(`from "./$1.mjs"`))
+		return os.WriteFile(filepath.Join(dir, path.Base(p[:len(p)-3])+".mjs"), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra["fakedom.mjs"] = []byte(fakeDOM)
+	for name, b := range extra {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return node, dir
+}
