@@ -32,6 +32,7 @@ var commands = []command{
 	{"replay", "replay a game record and report its scores", replay},
 	{"arena", "play games between bots and report how each did", runArena},
 	{"serve", "run the game server (the default command)", serve},
+	{"play", "play a game in the terminal, against bots or on a server", runPlay},
 	{"bot", "play a seat of a server game with a bot program", runBot},
 }
 

@@ -1,0 +1,352 @@
+package main
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/tui"
+)
+
+const playSynopsis = `
+usage: razzia play [--players NAMES|N] [--bots SPEC,...] [--seed N] [--lang TAG] [flags]
+       razzia play --server URL [--name NAME] [INVITE|ID]
+
+Play plays Razzia! in the terminal (80×24 or larger), driven by the keyboard:
+arrows or tab select a move and enter plays it; d draws, c calls an auction,
+t uses thieves, p passes, number keys pick a bid; l shows the log, s the
+score tables, r the rules, ? the help, q quits.
+
+A local game seats the people at this keyboard first, then the bots. With
+several people (--players Ann,Bob or --players 2) the game is hot-seat: it
+names whose turn it is before showing their choices. A bot is a level (easy,
+medium, hard) or any spec "razzia arena" accepts. The same --seed deals the
+same cheques and cards to the same moves.
+
+With --server the terminal joins a game on a Razzia server as a player:
+give the invite link (http://host:8080/g/ID) or the game's id. Without one,
+it creates a table with your seat, the --bots as server bots and open seats
+up to --players, and shows the invite link for the others.
+
+Colours always come with symbols; NO_COLOR turns them off.
+
+Examples:
+  razzia play
+  razzia play --bots hard,hard --lang nl
+  razzia play --players Ann,Bob --bots medium --seed 7
+  razzia play --name Ann http://localhost:8080/g/k3x9q2m7ab
+  razzia play --server http://localhost:8080 --name Ann --bots easy,easy
+`
+
+// runPlay is the play command.
+func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("play")
+	players := fs.String("players", "", "the people at this keyboard: `NAMES`, comma-separated, or a number (default: you)")
+	bots := fs.String("bots", "medium,medium,medium", "the bots' `SPEC`s, comma-separated: easy, medium, hard, ...")
+	seed := fs.Uint64("seed", 0, "seed of the game: the same seed deals the same cards (default: random)")
+	lang := fs.String("lang", "", "language `TAG`: "+langTags()+" (default: from $LANG)")
+	delay := fs.Duration("delay", tui.DefaultDelay, "the least time a bot takes to move")
+	record := fs.String("record", "", "write the game's record to `FILE` when the program ends")
+	server := fs.String("server", "", "play on the Razzia server at `URL`")
+	name := fs.String("name", "", "your `NAME` at a server's table (default: $USER)")
+	rest, status, done := parseFlags(fs, playSynopsis, args, stdout, stderr)
+	if done {
+		return status
+	}
+	if len(rest) > 1 {
+		return usageError(stderr, fs, playSynopsis, "at most one invite link or game id, got %d arguments", len(rest))
+	}
+	opt := tui.Options{Lang: *lang, Delay: *delay}
+	if opt.Lang == "" {
+		opt.Lang = envLang()
+	}
+	if *delay < 0 {
+		return usageError(stderr, fs, playSynopsis, "--delay must not be negative")
+	}
+	cat, ok := i18n.Lookup(opt.Lang)
+	if !ok {
+		cat = i18n.Default()
+	}
+	if *server != "" || len(rest) == 1 {
+		invite := ""
+		if len(rest) == 1 {
+			invite = rest[0]
+		}
+		return playOnServer(*server, invite, *name, *bots, *players, opt, stdin, stdout, stderr, fs)
+	}
+
+	people, err := peopleNames(*players, cat)
+	if err != nil {
+		return usageError(stderr, fs, playSynopsis, "--players: %v", err)
+	}
+	var specs []string
+	if strings.TrimSpace(*bots) != "" {
+		specs = strings.Split(*bots, ",")
+	}
+	if n := len(people) + len(specs); n < razzia.MinPlayers || n > razzia.MaxPlayers {
+		return usageError(stderr, fs, playSynopsis, "%d people and %d bots make %d players; the game needs %d to %d",
+			len(people), len(specs), n, razzia.MinPlayers, razzia.MaxPlayers)
+	}
+	if *seed == 0 {
+		var b [8]byte
+		_, _ = crand.Read(b[:])
+		*seed = binary.LittleEndian.Uint64(b[:]) | 1
+	}
+	var seats []tui.Seat
+	for _, p := range people {
+		seats = append(seats, tui.Seat{Name: p})
+	}
+	for i, spec := range specs {
+		spec = strings.TrimSpace(spec)
+		b, err := bot.New(spec, *seed+uint64(i)+1)
+		if err != nil {
+			return usageError(stderr, fs, playSynopsis, "--bots: %v (%s)", err, bot.SpecHelp)
+		}
+		if c, ok := b.(io.Closer); ok {
+			defer c.Close()
+		}
+		level := spec
+		if cat.Has("bot." + spec) {
+			level = cat.T("bot." + spec)
+		}
+		seats = append(seats, tui.Seat{Name: cat.T("tui.botname", "n", i+1, "level", level), Bot: b})
+	}
+	names := make([]string, len(seats))
+	for i, s := range seats {
+		names[i] = s.Name
+	}
+	var deck [8]byte
+	binary.LittleEndian.PutUint64(deck[:], *seed)
+	g, err := razzia.NewGame(razzia.Setup{
+		Players: names,
+		Cheques: razzia.DealCheques(len(names), rand.New(rand.NewPCG(*seed, 0x636865717565))),
+		Seed:    deck[:],
+	})
+	if err != nil {
+		return usageError(stderr, fs, playSynopsis, "%v", err)
+	}
+	m, err := tui.NewLocal(g, seats, opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "razzia play: %v\n", err)
+		return 1
+	}
+	if err := runProgram(m, stdin, stdout); err != nil {
+		fmt.Fprintf(stderr, "razzia play: %v\n", err)
+		return 1
+	}
+	summary(stdout, m, *seed)
+	if *record != "" {
+		if err := writeRecord(*record, g.Record()); err != nil {
+			fmt.Fprintf(stderr, "razzia play: %v\n", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// runProgram runs the Bubble Tea program on the terminal.
+func runProgram(m *tui.Model, stdin io.Reader, stdout io.Writer) error {
+	p := tea.NewProgram(m, tea.WithInput(stdin), tea.WithOutput(stdout))
+	_, err := p.Run()
+	return err
+}
+
+// summary prints the result after the screen is gone, so it stays in the
+// terminal's history.
+func summary(w io.Writer, m *tui.Model, seed uint64) {
+	cat := m.Catalogue()
+	s := m.Snapshot()
+	if len(s.Seats) == 0 {
+		return
+	}
+	if m.Over() {
+		var names []string
+		for _, i := range s.Winners {
+			names = append(names, s.Players[i])
+		}
+		if len(names) == 1 {
+			fmt.Fprintln(w, cat.T("event.gameover", "winner", names[0]))
+		} else {
+			fmt.Fprintln(w, cat.T("event.gameover.shared", "winners", cat.List(names)))
+		}
+	}
+	for _, seat := range s.Seats {
+		fmt.Fprintf(w, "  %-24s %4d\n", seat.Name, seat.Total)
+	}
+	if seed != 0 {
+		fmt.Fprintf(w, "seed %d\n", seed)
+	}
+}
+
+// writeRecord writes the record to a file.
+func writeRecord(path string, r *razzia.Record) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := r.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// peopleNames returns the names of the people at the keyboard: a list, a
+// number of players, or, by default, the user.
+func peopleNames(arg string, cat *i18n.Catalogue) ([]string, error) {
+	arg = strings.TrimSpace(arg)
+	if arg == "" {
+		return []string{defaultName(cat)}, nil
+	}
+	if n, err := strconv.Atoi(arg); err == nil {
+		if n < 0 || n > razzia.MaxPlayers {
+			return nil, fmt.Errorf("%d people: at most %d can play", n, razzia.MaxPlayers)
+		}
+		names := make([]string, n)
+		for i := range names {
+			names[i] = cat.T("tui.playername", "n", i+1)
+		}
+		return names, nil
+	}
+	var names []string
+	for n := range strings.SplitSeq(arg, ",") {
+		n = strings.TrimSpace(n)
+		if err := razzia.CheckName(n); err != nil {
+			return nil, fmt.Errorf("%q: %v", n, err)
+		}
+		names = append(names, n)
+	}
+	return names, nil
+}
+
+// defaultName is the user's login name, or "Player 1".
+func defaultName(cat *i18n.Catalogue) string {
+	for _, v := range []string{"USER", "LOGNAME", "USERNAME"} {
+		if n := os.Getenv(v); n != "" && razzia.CheckName(n) == nil {
+			return n
+		}
+	}
+	return cat.T("tui.playername", "n", 1)
+}
+
+// envLang is the language of the environment's locale, or "" when it names
+// none Razzia speaks (C, POSIX): English then, without a notice.
+func envLang() string {
+	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if l := os.Getenv(v); l != "" {
+			if _, ok := i18n.Lookup(l); ok {
+				return l
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+func langTags() string {
+	var tags []string
+	for _, l := range i18n.Languages() {
+		tags = append(tags, l.Tag)
+	}
+	return strings.Join(tags, ", ")
+}
+
+// playOnServer joins a game on a server, or creates one, and plays it.
+func playOnServer(server, invite, name, bots, players string, opt tui.Options, stdin io.Reader, stdout, stderr io.Writer, fs *flag.FlagSet) int {
+	if invite != "" {
+		s, id, err := client.ParseInvite(invite)
+		if err != nil {
+			return usageError(stderr, fs, playSynopsis, "%v", err)
+		}
+		if s != "" && server == "" {
+			server = s
+		}
+		invite = id
+	}
+	if server == "" {
+		return usageError(stderr, fs, playSynopsis, "a game id needs --server URL")
+	}
+	if name == "" {
+		name = defaultName(i18n.Default())
+	}
+	if err := razzia.CheckName(name); err != nil {
+		return usageError(stderr, fs, playSynopsis, "--name: %v", err)
+	}
+	c, err := client.New(server)
+	if err != nil {
+		return usageError(stderr, fs, playSynopsis, "--server: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	id := invite
+	if id == "" {
+		seats, err := serverSeats(bots, players)
+		if err != nil {
+			return usageError(stderr, fs, playSynopsis, "%v", err)
+		}
+		info, err := c.Create(ctx, seats)
+		if err != nil {
+			fmt.Fprintf(stderr, "razzia play: creating a game on %s: %v\n", server, err)
+			return 1
+		}
+		id = info.ID
+	}
+	seat, token, err := c.Join(ctx, id, name, -1)
+	if err != nil {
+		fmt.Fprintf(stderr, "razzia play: joining game %s on %s: %v\n", id, server, err)
+		return 1
+	}
+	link := strings.TrimSuffix(c.URL(), "/") + "/g/" + id
+	s := c.Session(id, token)
+	defer s.Close()
+	m := tui.NewRemote(ctx, s, seat, link, opt)
+	if err := runProgram(m, stdin, stdout); err != nil {
+		fmt.Fprintf(stderr, "razzia play: %v\n", err)
+		return 1
+	}
+	summary(stdout, m, 0)
+	fmt.Fprintln(stdout, link)
+	return 0
+}
+
+// serverSeats returns the seats of a new server table: yours first, then
+// the bots, then open seats up to the number of players.
+func serverSeats(bots, players string) ([]string, error) {
+	seats := []string{""}
+	if strings.TrimSpace(bots) != "" {
+		for b := range strings.SplitSeq(bots, ",") {
+			b = strings.TrimSpace(b)
+			if b != "easy" && b != "medium" && b != "hard" {
+				return nil, fmt.Errorf("--bots: a server plays the levels easy, medium and hard, not %q", b)
+			}
+			seats = append(seats, b)
+		}
+	}
+	if players != "" {
+		n, err := strconv.Atoi(players)
+		if err != nil || n < len(seats) || n > razzia.MaxPlayers {
+			return nil, fmt.Errorf("--players: with --server, the number of seats: %d to %d", max(len(seats), razzia.MinPlayers), razzia.MaxPlayers)
+		}
+		for len(seats) < n {
+			seats = append(seats, "")
+		}
+	}
+	if len(seats) < razzia.MinPlayers || len(seats) > razzia.MaxPlayers {
+		return nil, fmt.Errorf("%d seats: a game needs %d to %d", len(seats), razzia.MinPlayers, razzia.MaxPlayers)
+	}
+	return seats, nil
+}
+

@@ -1,0 +1,260 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/razziagame/razzia"
+)
+
+// The pages that cover the table: help, rules, scores and the log. Each is
+// a scrollable viewport between the title line and the key line.
+
+// open shows a page.
+func (m *Model) open(o overlay) {
+	m.over = o
+	m.layoutPage()
+	m.fillPage(false)
+}
+
+// layoutPage sizes the page to the terminal.
+func (m *Model) layoutPage() {
+	m.page.SetWidth(max(m.width, 1))
+	m.page.SetHeight(max(m.height-3, 1))
+	if m.over != noOverlay {
+		m.fillPage(true)
+	}
+}
+
+// fillPage writes the page's text; keep says whether to keep the scroll
+// position (a new state arrived) or start at the page's natural place.
+func (m *Model) fillPage(keep bool) {
+	var lines []string
+	switch m.over {
+	case helpOverlay:
+		lines = m.helpLines()
+	case rulesOverlay:
+		lines = m.rulesLines()
+	case scoresOverlay:
+		lines = m.scoreLines()
+	case logOverlay:
+		lines = m.logLines()
+	}
+	atBottom := m.page.AtBottom()
+	offset := m.page.YOffset()
+	m.page.SetContentLines(lines)
+	switch {
+	case keep && !(m.over == logOverlay && atBottom):
+		m.page.SetYOffset(offset)
+	case m.over == logOverlay:
+		m.page.GotoBottom()
+	case m.over == scoresOverlay:
+		// The latest round's table first: it is what just happened.
+		m.page.SetYOffset(max(0, (m.scoredRounds()-1)*(int(razzia.NumCategories)+3)))
+	default:
+		m.page.GotoTop()
+	}
+}
+
+// pageKey handles a key while a page is shown: scrolling, another page,
+// or closing it.
+func (m *Model) pageKey(k tea.KeyPressMsg) tea.Cmd {
+	switch s := k.String(); s {
+	case "esc", "q", "enter", "backspace":
+		m.over = noOverlay
+	case "?", "f1", "r", "s", "l":
+		o := map[string]overlay{"?": helpOverlay, "f1": helpOverlay, "r": rulesOverlay, "s": scoresOverlay, "l": logOverlay}[s]
+		if o == m.over {
+			m.over = noOverlay
+		} else {
+			m.open(o)
+		}
+	case "up", "k":
+		m.page.ScrollUp(1)
+	case "down", "j":
+		m.page.ScrollDown(1)
+	case "pgup", "b":
+		m.page.PageUp()
+	case "pgdown", "space", "f":
+		m.page.PageDown()
+	case "home", "g":
+		m.page.GotoTop()
+	case "end", "G":
+		m.page.GotoBottom()
+	}
+	return nil
+}
+
+// pageTitle is the heading of the page shown.
+func (m *Model) pageTitle() string {
+	switch m.over {
+	case helpOverlay:
+		return m.cat.T("tui.help.title")
+	case rulesOverlay:
+		return m.cat.T("rules.title")
+	case scoresOverlay:
+		return m.cat.T("tui.scores.title")
+	case logOverlay:
+		return m.cat.T("tui.log.title")
+	}
+	return ""
+}
+
+// helpLines lists the keys and what the symbols on the table mean.
+func (m *Model) helpLines() []string {
+	keys := []struct{ key, text string }{
+		{"← → ↑ ↓ tab", "tui.help.select"},
+		{"enter", "tui.help.play"},
+		{"d", "tui.help.draw"},
+		{"c", "tui.help.call"},
+		{"t", "tui.help.thieves"},
+		{"1…9", "tui.help.bid"},
+		{"p", "tui.help.pass"},
+		{"l", "tui.help.log"},
+		{"s", "tui.help.scores"},
+		{"r", "tui.help.rules"},
+		{"?", "tui.help.help"},
+		{"esc", "tui.help.close"},
+		{"q", "tui.help.quit"},
+	}
+	lines := []string{boldStyle.Render(m.cat.T("tui.help.keys"))}
+	for _, k := range keys {
+		lines = append(lines, "  "+pad(k.key, 13)+m.cat.T(k.text))
+	}
+	lines = append(lines, "", boldStyle.Render(m.cat.T("tui.help.symbols")))
+	for _, f := range families {
+		var names []string
+		for _, k := range f.kinds {
+			names = append(names, m.cat.T("card."+k.String()))
+		}
+		lines = append(lines, m.wrap("  "+paint(f.colour, f.symbol)+" "+strings.Join(names, ", "), 4)...)
+	}
+	lines = append(lines,
+		"  "+paint(policeColour, policeSymbol)+" "+m.cat.T("card.police.plural"),
+		"  [9]          "+m.cat.T("tui.help.faceup"),
+		"  (9)          "+m.cat.T("tui.help.facedown"),
+		"  ▶            "+m.cat.T("tui.help.tomove"),
+		"  ✓ ✗ … –      "+m.cat.T("tui.help.bids"),
+		"  Σ            "+m.cat.T("tui.help.total"),
+	)
+	return lines
+}
+
+// rulesLines is the rules summary, wrapped to the terminal.
+func (m *Model) rulesLines() []string {
+	var lines []string
+	for _, sec := range m.cat.Rules() {
+		lines = append(lines, boldStyle.Render(sec.Title))
+		for _, item := range sec.Items {
+			lines = append(lines, m.wrap("  • "+item, 4)...)
+		}
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// logLines narrates every event so far.
+func (m *Model) logLines() []string {
+	var lines []string
+	for _, e := range m.events {
+		lines = append(lines, m.wrap("· "+m.narrate(e), 2)...)
+	}
+	if len(lines) == 0 {
+		lines = append(lines, dimStyle.Render(m.cat.T("tui.log.empty")))
+	}
+	return lines
+}
+
+// scoreLines is the score table of every round scored, by category, and
+// the totals.
+func (m *Model) scoreLines() []string {
+	seats := m.snap.Seats
+	rounds := m.scoredRounds()
+	if rounds == 0 {
+		return []string{dimStyle.Render(m.cat.T("tui.scores.none"))}
+	}
+	col := min(10, max(6, (m.width-22)/max(len(seats), 1)))
+	head := func(label string) string {
+		s := pad(trunc(label, 21), 22)
+		for _, st := range seats {
+			s += padLeft(trunc(st.Name, col-1), col)
+		}
+		return s
+	}
+	row := func(label string, v func(seat int) int) string {
+		s := pad(trunc(label, 21), 22)
+		for i := range seats {
+			s += padLeft(strconv.Itoa(v(i)), col)
+		}
+		return s
+	}
+	var lines []string
+	for r := range rounds {
+		lines = append(lines, boldStyle.Render(head(m.cat.T("term.round.n", "round", r+1))))
+		for c := range razzia.Category(razzia.NumCategories) {
+			label := categorySymbol(c) + " " + m.cat.T("cat."+c.String())
+			lines = append(lines, row(label, func(i int) int { return seats[i].Scores[r][c] }))
+		}
+		lines = append(lines, boldStyle.Render(row("  "+m.cat.T("cat.total"), func(i int) int { return seats[i].Scores[r].Total() })), "")
+	}
+	lines = append(lines, boldStyle.Render(row("Σ "+m.cat.T("tui.scores.total"), func(i int) int { return seats[i].Total })))
+	return lines
+}
+
+// categorySymbol returns the symbol of a score category's cards.
+func categorySymbol(c razzia.Category) string {
+	switch c {
+	case razzia.CatThieves:
+		return paint(families[0].colour, families[0].symbol)
+	case razzia.CatBodyguards:
+		return paint(families[1].colour, families[1].symbol)
+	case razzia.CatCars:
+		return paint(families[2].colour, families[2].symbol)
+	case razzia.CatJewels:
+		return paint(families[3].colour, families[3].symbol)
+	case razzia.CatGold:
+		return paint(families[4].colour, families[4].symbol)
+	case razzia.CatBusinesses:
+		return paint(families[5].colour, families[5].symbol)
+	}
+	return "$"
+}
+
+// wrap wraps s to the terminal's width, indenting continued lines.
+func (m *Model) wrap(s string, indent int) []string {
+	w := max(m.width-1, 20)
+	lines := strings.Split(ansi.Wrap(s, w, ""), "\n")
+	for i := 1; i < len(lines); i++ {
+		lines[i] = strings.Repeat(" ", indent) + lines[i]
+	}
+	if len(lines) > 1 {
+		// Re-wrap continued lines that the indent pushed over the edge.
+		var out []string
+		for _, l := range lines {
+			out = append(out, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
+		}
+		lines = out
+	}
+	return lines
+}
+
+// pad fills s with spaces to n cells, counting cells, not bytes.
+func pad(s string, n int) string {
+	return s + strings.Repeat(" ", max(0, n-ansi.StringWidth(s)))
+}
+
+// padLeft right-aligns s in n cells.
+func padLeft(s string, n int) string {
+	return strings.Repeat(" ", max(0, n-ansi.StringWidth(s))) + s
+}
+
+// trunc shortens s to n cells.
+func trunc(s string, n int) string {
+	return ansi.Truncate(s, n, "…")
+}
+
+// ansiWidth returns the cells s takes on the screen.
+func ansiWidth(s string) int { return ansi.StringWidth(s) }

@@ -1,0 +1,107 @@
+package tui
+
+import (
+	"context"
+	"errors"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/razziagame/razzia/internal/client"
+)
+
+// remote is a seat in a game on a server.
+type remote struct {
+	ctx     context.Context
+	session *client.Session
+	seat    int
+	invite  string // the invite link, shown while the table is open
+	open    bool   // the table waits for players
+	sent    bool   // a move is on its way: wait for the next state
+	ended   error  // the session ended for good
+}
+
+// stateMsg is what the session's Next returned.
+type stateMsg struct {
+	state *client.State
+	err   error
+}
+
+// moveSent is what the session's Move returned.
+type moveSent struct{ err error }
+
+// next waits for the server's next state, off the update loop.
+func (r *remote) next() tea.Cmd {
+	s, ctx := r.session, r.ctx
+	return func() tea.Msg {
+		st, err := s.Next(ctx)
+		return stateMsg{st, err}
+	}
+}
+
+// received takes a state or an error from the server.
+func (m *Model) received(msg stateMsg) tea.Cmd {
+	r := m.remote
+	var refused *client.Error
+	switch {
+	case errors.As(msg.err, &refused):
+		// The server refused a move; the session goes on.
+		r.sent = false
+		m.setError(m.serverError(refused))
+		return r.next()
+	case msg.err != nil:
+		r.ended = msg.err
+		m.setError(m.cat.T("tui.server.lost", "error", msg.err.Error()))
+		return nil
+	}
+	st := msg.state
+	r.sent = false
+	r.seat = st.Seat
+	r.open = st.View == nil
+	if st.View != nil {
+		m.snap = *st.View
+	}
+	if st.First {
+		m.events = append(m.events[:0], st.Events...)
+	} else {
+		m.events = append(m.events, st.Events...)
+	}
+	if m.failed {
+		m.notice, m.failed = "", false
+	}
+	m.afterChange()
+	return r.next()
+}
+
+// serverError translates a refusal by its code.
+func (m *Model) serverError(e *client.Error) string {
+	key := "error." + string(e.Code)
+	if m.cat.Has(key) {
+		return m.cat.T(key)
+	}
+	return m.cat.T("error.unknown", "code", string(e.Code))
+}
+
+// playRemote sends a move to the server; the next state shows it played.
+func (m *Model) playRemote(token string) tea.Cmd {
+	r := m.remote
+	r.sent = true
+	m.notice, m.failed = "", false
+	s, ctx, seq := r.session, r.ctx, m.snap.Moves
+	return func() tea.Msg {
+		return moveSent{s.Move(ctx, token, seq)}
+	}
+}
+
+// moved handles the answer to a move sent: an error means it did not leave.
+func (m *Model) moved(msg moveSent) tea.Cmd {
+	if msg.err != nil {
+		m.remote.sent = false
+		var refused *client.Error
+		if errors.As(msg.err, &refused) {
+			m.setError(m.serverError(refused))
+		} else {
+			m.setError(m.cat.T("tui.server.notsent"))
+		}
+	}
+	return nil
+}

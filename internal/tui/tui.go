@@ -1,0 +1,192 @@
+// Package tui is Razzia in the terminal: a Bubble Tea program that plays a
+// game against bots, hot-seat for several people at one keyboard, or as one
+// player of a game on a server.
+//
+// The model renders from a razzia.Snapshot and the game's events whatever
+// the game's source: a local razzia.Game, whose bots move through Bubble Tea
+// commands after a short delay, or the latest state a server sent. The rules
+// stay in the engine; the model only offers the legal moves it is given.
+package tui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/bubbles/v2/viewport"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/i18n"
+)
+
+// MinWidth and MinHeight are the smallest terminal the table fits.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// DefaultDelay is how long a local bot waits before its move shows, so that
+// people can follow the game.
+const DefaultDelay = 600 * time.Millisecond
+
+// A Seat is one seat of a local game: a person at the keyboard or a bot.
+type Seat struct {
+	Name string
+	Bot  bot.Bot // nil for a person
+}
+
+// Options configure the program.
+type Options struct {
+	// Lang is the language tag asked for; an unknown one falls back to
+	// English with a notice.
+	Lang string
+	// Delay is how long a local bot takes at least to move.
+	Delay time.Duration
+}
+
+// overlay is what covers the table: nothing, or a scrollable page.
+type overlay uint8
+
+const (
+	noOverlay overlay = iota
+	helpOverlay
+	rulesOverlay
+	scoresOverlay
+	logOverlay
+)
+
+// Model is the Bubble Tea model of a game in the terminal.
+type Model struct {
+	cat    *i18n.Catalogue
+	notice string // the status line: a notice, an error, or empty
+	failed bool   // the notice is an error
+
+	width, height int
+
+	// What is shown: the latest view and every event so far.
+	snap   razzia.Snapshot
+	events []razzia.Event
+
+	// A local game.
+	game     *razzia.Game
+	seats    []Seat
+	delay    time.Duration
+	thinking bool     // a bot's move is on its way
+	held     *botMove // a bot's move that arrived while the terminal was too small
+	viewer   int      // the person whose view is shown
+	revealed int      // hot-seat: the person who has seen their choices, -1 none
+
+	// A game on a server.
+	remote *remote
+
+	// Input.
+	choice  int    // the selected choice
+	digits  string // digits typed to select a bid
+	picking bool   // choosing row cards for thieves
+	cursor  int    // the row card under the cursor while picking
+	picked  []bool // row cards chosen while picking
+	confirm bool   // asking whether to quit
+	over    overlay
+	page    viewport.Model
+	scored  int // rounds whose score table has been shown
+	quit    bool
+}
+
+// NewLocal returns the model of a local game between the seats, which name
+// the game's players in order.
+func NewLocal(g *razzia.Game, seats []Seat, opt Options) (*Model, error) {
+	if len(seats) != len(g.Players()) {
+		return nil, fmt.Errorf("tui: %d seats for %d players", len(seats), len(g.Players()))
+	}
+	m := newModel(opt)
+	m.game, m.seats, m.delay = g, seats, opt.Delay
+	m.viewer, m.revealed = -1, -1
+	for i, s := range seats {
+		if s.Bot == nil && m.viewer < 0 {
+			m.viewer = i
+		}
+	}
+	m.refresh()
+	return m, nil
+}
+
+// NewRemote returns the model of a seat in a game on a server, played
+// through the session; seat is -1 to watch. The session is the model's
+// until the program ends.
+func NewRemote(ctx context.Context, s *client.Session, seat int, invite string, opt Options) *Model {
+	m := newModel(opt)
+	m.remote = &remote{ctx: ctx, session: s, seat: seat, invite: invite}
+	m.snap.Seat, m.snap.ToMove = seat, -1
+	return m
+}
+
+func newModel(opt Options) *Model {
+	cat, ok := i18n.Lookup(opt.Lang)
+	m := &Model{cat: cat}
+	if opt.Lang == "" {
+		cat, _ = i18n.Lookup(i18n.Fallback)
+		m.cat = cat
+	} else if !ok {
+		m.cat = i18n.Default()
+		m.notice = m.cat.T("tui.lang.unknown", "lang", opt.Lang)
+	}
+	m.page = viewport.New()
+	return m
+}
+
+// Catalogue returns the language the model speaks.
+func (m *Model) Catalogue() *i18n.Catalogue { return m.cat }
+
+// Game returns the local game, or nil for a game on a server.
+func (m *Model) Game() *razzia.Game { return m.game }
+
+// Over reports whether the game is over.
+func (m *Model) Over() bool { return m.snap.Phase == "over" }
+
+// Init starts the bots of a local game or the connection to the server.
+func (m *Model) Init() tea.Cmd {
+	if m.remote != nil {
+		return m.remote.next()
+	}
+	return m.schedule()
+}
+
+// small reports whether the terminal is too small for the table.
+func (m *Model) small() bool {
+	return m.width < MinWidth || m.height < MinHeight
+}
+
+// mine reports whether a person at this keyboard is to move.
+func (m *Model) mine() bool {
+	if m.snap.ToMove < 0 || len(m.snap.Legal) == 0 {
+		return false
+	}
+	if m.remote != nil {
+		return m.snap.ToMove == m.remote.seat && !m.remote.sent
+	}
+	return m.seats[m.snap.ToMove].Bot == nil
+}
+
+// hotSeat reports whether several people share the keyboard.
+func (m *Model) hotSeat() bool {
+	n := 0
+	for _, s := range m.seats {
+		if s.Bot == nil {
+			n++
+		}
+	}
+	return n > 1
+}
+
+// curtain reports whether the choices wait for the person to move to
+// show themselves: hot-seat, so that each person sees their turn named
+// before their choices.
+func (m *Model) curtain() bool {
+	return m.game != nil && m.hotSeat() && m.mine() && m.revealed != m.snap.ToMove
+}
+
+// Snapshot returns the view shown last.
+func (m *Model) Snapshot() razzia.Snapshot { return m.snap }

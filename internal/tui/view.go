@@ -1,0 +1,425 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/razziagame/razzia"
+)
+
+// View renders the table, a page over it, or the request for a larger
+// terminal, always within the terminal's size.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.Render())
+	v.AltScreen = true
+	v.WindowTitle = "Razzia!"
+	return v
+}
+
+// Render returns the screen as a string: at most height lines of at most
+// width cells.
+func (m *Model) Render() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	if m.quit {
+		return ""
+	}
+	var lines []string
+	if m.small() {
+		lines = m.wrap(m.cat.T("tui.small", "width", m.width, "height", m.height, "minwidth", MinWidth, "minheight", MinHeight), 0)
+	} else {
+		lines = m.screen()
+	}
+	if len(lines) > m.height {
+		lines = lines[:m.height]
+	}
+	for i, l := range lines {
+		lines[i] = trunc(l, m.width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// screen is the full-size screen: the title line, the table or a page,
+// the status line and the keys.
+func (m *Model) screen() []string {
+	top := m.title()
+	bottom := []string{m.status(), dimStyle.Render(m.cat.T("tui.keys"))}
+	h := m.height - 1 - len(bottom)
+	var body []string
+	switch {
+	case m.over != noOverlay:
+		body = append([]string{titleStyle.Render("» " + m.pageTitle())}, strings.Split(m.page.View(), "\n")...)
+	case m.remote != nil && m.remote.open:
+		body = m.waiting()
+	default:
+		body = m.table(h)
+	}
+	for len(body) < h {
+		body = append(body, "")
+	}
+	return append(append([]string{top}, body[:h]...), bottom...)
+}
+
+// title is the top line: round, police track, centre cheque and deck.
+func (m *Model) title() string {
+	s := m.snap
+	parts := []string{titleStyle.Render("Razzia!")}
+	if len(s.Players) > 0 {
+		limit := max(s.PoliceLimit, 1)
+		track := strings.Repeat(policeSymbol, min(s.Police, limit)) + strings.Repeat("☆", max(0, limit-s.Police))
+		parts = append(parts,
+			m.cat.T("term.round.n", "round", s.Round),
+			m.cat.T("term.police")+" "+paint(policeColour, track)+" "+strconv.Itoa(s.Police)+"/"+strconv.Itoa(limit),
+			m.cat.T("term.centre.cheque")+" "+boldStyle.Render("["+strconv.Itoa(s.Centre)+"]"),
+			m.cat.T("term.deck.left", "n", s.DeckLeft),
+		)
+	}
+	return strings.Join(parts, "  ")
+}
+
+// status is the line for notices and errors.
+func (m *Model) status() string {
+	switch {
+	case m.confirm:
+		return noticeStyle.Render("? " + m.cat.T("tui.quit.confirm"))
+	case m.notice == "":
+		return ""
+	case m.failed:
+		return errorStyle.Render("✗ " + m.notice)
+	}
+	return noticeStyle.Render("! " + m.notice)
+}
+
+// waiting is the screen of a server table still open for players.
+func (m *Model) waiting() []string {
+	lines := []string{"", boldStyle.Render(m.cat.T("tui.server.waiting"))}
+	if m.remote.invite != "" {
+		lines = append(lines, "", m.cat.T("tui.server.invite"), "  "+m.remote.invite)
+	}
+	return lines
+}
+
+// table renders the table in h lines: the row, the auction, every player,
+// the choices or the result, and as much of the log as fits.
+func (m *Model) table(h int) []string {
+	s := m.snap
+	if len(s.Players) == 0 {
+		return []string{"", dimStyle.Render(m.cat.T("tui.server.connecting"))}
+	}
+	var top []string
+	top = append(top, m.row()...)
+	if s.Auction != nil {
+		top = append(top, m.auction())
+	}
+	var bottom []string
+	if m.Over() {
+		bottom = m.result()
+	} else {
+		bottom = m.prompt()
+	}
+	// Each player gets up to three lines; the log gets what is left, at
+	// least one line.
+	room := h - len(top) - len(bottom) - 1
+	per := min(3, max(1, room/max(len(s.Seats), 1)))
+	var players []string
+	for i := range s.Seats {
+		players = append(players, m.player(i, per)...)
+	}
+	logRoom := h - len(top) - len(players) - len(bottom)
+	var log []string
+	if logRoom > 0 {
+		log = m.recentLog(logRoom - 1)
+		log = append([]string{""}, log...)
+	}
+	out := append(top, players...)
+	out = append(out, log...)
+	for len(out)+len(bottom) < h {
+		out = append(out, "")
+	}
+	return append(out, bottom...)
+}
+
+// row renders the auction row, wrapped to two lines at most.
+func (m *Model) row() []string {
+	label := boldStyle.Render(m.cat.T("term.row")) + " (" + strconv.Itoa(len(m.snap.Row)) + "/" + strconv.Itoa(razzia.RowSize) + "):"
+	if len(m.snap.Row) == 0 {
+		return []string{label + " " + dimStyle.Render("—")}
+	}
+	var cards []string
+	for i, tok := range m.snap.Row {
+		c := m.cardLabel(tok)
+		if m.picking {
+			mark := "[ ]"
+			if m.picked[i] {
+				mark = "[x]"
+			}
+			c = strconv.Itoa(i+1) + mark + " " + c
+			if i == m.cursor {
+				c = selectedStyle.Render(c)
+			}
+		}
+		cards = append(cards, c)
+	}
+	lines := m.wrap(label+" "+strings.Join(cards, "  "), 2)
+	if len(lines) > 2 {
+		lines = lines[:2]
+	}
+	return lines
+}
+
+// cardLabel is a card of the row: its symbol and name.
+func (m *Model) cardLabel(tok string) string {
+	k, err := razzia.ParseKind(tok)
+	if err != nil {
+		return tok
+	}
+	f := familyOf(k)
+	return paint(f.colour, f.symbol) + " " + m.cat.T("card."+tok)
+}
+
+// auction is the line of the running auction: its kind, who started it,
+// the highest bid and the caller's obligation.
+func (m *Model) auction() string {
+	a := m.snap.Auction
+	name := m.name(a.Initiator)
+	parts := []string{boldStyle.Render("⚑ " + m.cat.T("auction."+a.Kind) + " (" + name + ")")}
+	if a.HighBidder >= 0 {
+		parts = append(parts, m.cat.T("auction.highbid", "cheque", a.HighBid, "player", m.name(a.HighBidder)))
+	} else {
+		parts = append(parts, m.cat.T("auction.nobid"))
+	}
+	if a.MustBid {
+		parts = append(parts, noticeStyle.Render(m.cat.T("auction.mustbid", "player", name)))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// name returns the name of a seat.
+func (m *Model) name(seat int) string {
+	if seat >= 0 && seat < len(m.snap.Players) {
+		return m.snap.Players[seat]
+	}
+	return "?"
+}
+
+// player renders a seat in at most n lines: the marker of the player to
+// move, the name, the cheques face up [9] and face down (9), the total, the
+// part in the auction; then the holdings grouped by family.
+func (m *Model) player(i, n int) []string {
+	s := m.snap
+	seat := s.Seats[i]
+	mark := "  "
+	if i == s.ToMove {
+		mark = boldStyle.Render("▶ ")
+	}
+	name := trunc(seat.Name, 16)
+	if m.isYou(i) {
+		name = boldStyle.Render(name) + dimStyle.Render(" ("+m.cat.T("term.you")+")")
+	}
+	var up, down []string
+	for _, v := range seat.FaceUp {
+		up = append(up, boldStyle.Render("["+strconv.Itoa(v)+"]"))
+	}
+	for _, v := range seat.FaceDown {
+		down = append(down, dimStyle.Render("("+strconv.Itoa(v)+")"))
+	}
+	cheques := strings.Join(up, "")
+	if len(up) == 0 {
+		cheques = dimStyle.Render("[—]")
+	}
+	if len(down) > 0 {
+		cheques += " " + strings.Join(down, "")
+	}
+	line := mark + pad(name, 22) + pad(cheques, 24) + padLeft("Σ "+strconv.Itoa(seat.Total), 6)
+	if s.Auction != nil && i < len(s.Auction.Bids) {
+		line += "  " + m.bidding(s.Auction.Bids[i])
+	}
+	lines := []string{line}
+	if n > 1 {
+		held := m.wrap("    "+m.holdings(seat.Holdings), 4)
+		lines = append(lines, held[:min(len(held), n-1)]...)
+	}
+	return lines
+}
+
+// isYou reports whether the seat is played at this keyboard and there is
+// only one such seat, so that "you" says whom.
+func (m *Model) isYou(i int) bool {
+	if m.remote != nil {
+		return i == m.remote.seat
+	}
+	return m.seats[i].Bot == nil && !m.hotSeat()
+}
+
+// bidding renders a seat's part in the auction with a symbol and a word.
+func (m *Model) bidding(b string) string {
+	switch {
+	case b == "undecided":
+		return "… " + m.cat.T("bids.undecided")
+	case b == "pass":
+		return dimStyle.Render("✗ " + m.cat.T("bids.pass"))
+	case b == "passed over":
+		return dimStyle.Render("– " + m.cat.T("bids.passedover"))
+	case strings.HasPrefix(b, "bid "):
+		return boldStyle.Render("✓ " + m.cat.T("bids.bid", "cheque", strings.TrimPrefix(b, "bid ")))
+	}
+	return b
+}
+
+// holdings lists a seat's cards by family, each family with its symbol.
+func (m *Model) holdings(h map[string]int) string {
+	var groups []string
+	for _, f := range families {
+		var names []string
+		for _, k := range f.kinds {
+			n := h[k.String()]
+			switch {
+			case n == 1 && (k.IsJewel() || k.IsBusiness()):
+				names = append(names, m.cat.T("card."+k.String()))
+			case n > 0:
+				names = append(names, m.cat.Card(k.String(), n))
+			}
+		}
+		if len(names) > 0 {
+			groups = append(groups, paint(f.colour, f.symbol)+" "+strings.Join(names, ", "))
+		}
+	}
+	if len(groups) == 0 {
+		return dimStyle.Render("—")
+	}
+	return strings.Join(groups, "  ")
+}
+
+// recentLog narrates the last events that fit in n lines.
+func (m *Model) recentLog(n int) []string {
+	if n <= 0 {
+		return nil
+	}
+	var lines []string
+	for i := len(m.events) - 1; i >= 0 && len(lines) < n; i-- {
+		l := m.wrap(dimStyle.Render("· "+m.narrate(m.events[i])), 2)
+		lines = append(l, lines...)
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines
+}
+
+// narrate describes an event in the model's language.
+func (m *Model) narrate(e razzia.Event) string {
+	return m.cat.Narrate(e, m.snap.Players)
+}
+
+// prompt is the two lines of choices: who is to move, and what they can do.
+func (m *Model) prompt() []string {
+	s := m.snap
+	who := m.name(s.ToMove)
+	switch {
+	case m.remote != nil && m.remote.ended != nil:
+		return []string{errorStyle.Render(m.cat.T("tui.server.ended")), ""}
+	case m.remote != nil && m.remote.sent:
+		return []string{dimStyle.Render(m.cat.T("tui.server.sending")), ""}
+	case !m.mine():
+		if m.game != nil && m.seats[s.ToMove].Bot != nil {
+			return []string{dimStyle.Render(m.cat.T("tui.thinking", "player", who)), ""}
+		}
+		return []string{m.cat.T("term.tomove", "player", who), ""}
+	case m.curtain():
+		return []string{noticeStyle.Render("▶ " + m.cat.T("tui.curtain", "player", who)), m.cat.T("tui.curtain.enter")}
+	case m.picking:
+		tok, ok := m.pickedMove()
+		line := m.cat.T("tui.thieves.prompt", "n", m.thievesHeld())
+		if ok {
+			line += " → " + boldStyle.Render(m.takeLabel(tok))
+		}
+		return []string{boldStyle.Render(line), dimStyle.Render(m.cat.T("tui.thieves.keys"))}
+	}
+	head := boldStyle.Render(m.cat.T("tui.yourturn", "player", who))
+	var items []string
+	for i, c := range m.choices() {
+		if i == m.choice {
+			items = append(items, selectedStyle.Render("▶ "+c.label+" "))
+		} else {
+			items = append(items, " "+c.label+" ")
+		}
+	}
+	return []string{head + dimStyle.Render("  "+m.cat.T("tui.choose")), m.fitChoices(items)}
+}
+
+// fitChoices joins the choices on one line, scrolled so that the selected
+// one shows.
+func (m *Model) fitChoices(items []string) string {
+	start := 0
+	for {
+		line := strings.Join(items[start:], " ")
+		if start > 0 {
+			line = "… " + line
+		}
+		if len(items) == 0 || start >= m.choice || ansiWidth(strings.Join(items[start:m.choice+1], " "))+2 <= m.width-2 {
+			return line
+		}
+		start++
+	}
+}
+
+// takeLabel describes a thief move: the row cards it takes.
+func (m *Model) takeLabel(tok string) string {
+	mv, err := razzia.ParseMove(tok)
+	if err != nil {
+		return tok
+	}
+	var cards []string
+	for _, k := range mv.Take[:mv.Taken()] {
+		cards = append(cards, k.String())
+	}
+	return m.cat.T("action.thieves.take", "thieves", m.cat.Card("thief", mv.Taken()), "cards", m.cat.Cards(cards))
+}
+
+// result is the end of the game: the winners and every player's points by
+// round.
+func (m *Model) result() []string {
+	s := m.snap
+	var names []string
+	for _, w := range s.Winners {
+		names = append(names, m.name(w))
+	}
+	var head string
+	if len(names) == 1 {
+		head = m.cat.T("event.gameover", "winner", names[0])
+	} else {
+		head = m.cat.T("event.gameover.shared", "winners", m.cat.List(names))
+	}
+	lines := []string{winStyle.Render("★ " + m.cat.T("phase.over") + ": " + head)}
+	hdr := "   " + pad(m.cat.T("term.player"), 20)
+	for r := 1; r <= razzia.Rounds; r++ {
+		hdr += padLeft(m.cat.T("tui.round.short", "round", r), 8)
+	}
+	hdr += padLeft("Σ", 8)
+	lines = append(lines, boldStyle.Render(hdr))
+	for i, seat := range s.Seats {
+		mark := "   "
+		for _, w := range s.Winners {
+			if w == i {
+				mark = " ★ "
+			}
+		}
+		l := mark + pad(trunc(seat.Name, 19), 20)
+		for r := range razzia.Rounds {
+			v := "–"
+			if r < len(seat.Scores) {
+				v = strconv.Itoa(seat.Scores[r].Total())
+			}
+			l += padLeft(v, 8)
+		}
+		l += padLeft(strconv.Itoa(seat.Total), 8)
+		if mark != "   " {
+			l = winStyle.Render(l)
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
