@@ -349,4 +349,3 @@ func serverSeats(bots, players string) ([]string, error) {
 	}
 	return seats, nil
 }
-

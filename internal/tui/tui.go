@@ -13,8 +13,8 @@ import (
 	"fmt"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"

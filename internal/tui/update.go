@@ -241,4 +241,3 @@ func (m *Model) toggle(i int) {
 		m.picked[i] = !m.picked[i]
 	}
 }
-
