@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/hinshun/vt10x"
+
+	"github.com/razziagame/razzia"
+)
+
+// terminal is a pseudo-terminal of 80×24 with a terminal emulator reading
+// the program's output, so that a test sees the screen a person would.
+type terminal struct {
+	t    *testing.T
+	ptmx *os.File // the terminal's side: keys in, screen out
+	tty  *os.File // the program's side
+	mu   sync.Mutex
+	vt   vt10x.Terminal
+	done chan struct{}
+}
+
+func newTerminal(t *testing.T, cols, rows int) *terminal {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
+		t.Fatal(err)
+	}
+	term := &terminal{t: t, ptmx: ptmx, tty: tty, vt: vt10x.New(vt10x.WithSize(cols, rows)), done: make(chan struct{})}
+	go func() {
+		defer close(term.done)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := ptmx.Read(buf)
+			if n > 0 {
+				term.mu.Lock()
+				term.vt.Write(buf[:n])
+				term.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		tty.Close()
+		ptmx.Close()
+		<-term.done
+	})
+	return term
+}
+
+// screen returns the screen's text.
+func (term *terminal) screen() string {
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	return term.vt.String()
+}
+
+// send types keys.
+func (term *terminal) send(keys string) {
+	if _, err := io.WriteString(term.ptmx, keys); err != nil {
+		term.t.Fatalf("typing %q: %v", keys, err)
+	}
+}
+
+// waitFor waits until the screen shows every text, typing keys each time
+// it looks and does not find them yet.
+func (term *terminal) waitFor(limit time.Duration, keys string, texts ...string) string {
+	term.t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		s := term.screen()
+		found := true
+		for _, x := range texts {
+			if !strings.Contains(s, x) {
+				found = false
+			}
+		}
+		if found {
+			return s
+		}
+		if time.Now().After(deadline) {
+			term.t.Fatalf("the screen never showed %q; it shows:\n%s", texts, s)
+		}
+		if keys != "" {
+			term.send(keys)
+		}
+		time.Sleep(15 * time.Millisecond)
+	}
+}
+
+// playCommand runs "razzia play" in-process on the pseudo-terminal and
+// returns a channel with its exit status.
+func playCommand(t *testing.T, term *terminal, args ...string) <-chan int {
+	t.Helper()
+	t.Setenv("TERM", "xterm-256color")
+	t.Setenv("NO_COLOR", "")
+	status := make(chan int, 1)
+	var stderr bytes.Buffer
+	go func() {
+		status <- run(append([]string{"play"}, args...), term.tty, term.tty, &stderr)
+		if stderr.Len() > 0 {
+			t.Logf("stderr: %s", stderr.String())
+		}
+	}()
+	return status
+}
+
+func wait(t *testing.T, status <-chan int) int {
+	t.Helper()
+	select {
+	case s := <-status:
+		return s
+	case <-time.After(20 * time.Second):
+		t.Fatal("razzia play did not end")
+		return -1
+	}
+}
+
+// TestPlayTerminalGame plays a whole game against three bots through a
+// pseudo-terminal by typing keys, as a person would: enter plays the
+// selected move (draw in a turn, pass or the lowest bid in an auction) and
+// closes the score table after each round; d and p are the shortcuts.
+// The final screen shows the result, and the record replays.
+func TestPlayTerminalGame(t *testing.T) {
+	term := newTerminal(t, 80, 24)
+	rec := filepath.Join(t.TempDir(), "game.json")
+	status := playCommand(t, term, "--players", "Ann", "--bots", "random,easy,random",
+		"--seed", "7", "--delay", "0", "--lang", "en", "--record", rec)
+
+	s := term.waitFor(10*time.Second, "", "Razzia!", "Ann (you)", "Auction row", "?: help")
+	for _, want := range []string{"Round 1 of 3", "Police", "Centre cheque", "Bot 1 (random)", "Bot 2 (easy)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the first screen lacks %q:\n%s", want, s)
+		}
+	}
+	// The help key shows the keys and returns.
+	term.send("?")
+	term.waitFor(5*time.Second, "", "Keys", "draw a card")
+	term.send("\x1b")
+	term.waitFor(5*time.Second, "", "Auction row")
+
+	final := term.waitFor(60*time.Second, "dp\r", "Game over", "R1", "R3")
+	if !strings.Contains(final, "wins the game") && !strings.Contains(final, "share the win") {
+		t.Errorf("the final screen names no winner:\n%s", final)
+	}
+	for _, name := range []string{"Ann", "Bot 1 (random)", "Bot 2 (easy)", "Bot 3 (random)"} {
+		if !strings.Contains(final, name) {
+			t.Errorf("the final screen lacks %q:\n%s", name, final)
+		}
+	}
+	t.Logf("final screen:\n%s", final)
+	term.send("q")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+	f, err := os.Open(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := razzia.ReadRecord(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := r.Game()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := g.State(); !st.Over() {
+		t.Errorf("the record's game is not over after %d moves", len(r.Moves))
+	}
+}
