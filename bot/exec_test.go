@@ -172,7 +172,13 @@ func TestExecFaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
-			e, _ := testExec(t, tt.mode, 300*time.Millisecond)
+			// Only a hang waits out the limit; the others get time to
+			// start even under the race detector.
+			timeout := 10 * time.Second
+			if strings.HasPrefix(tt.mode, "hang") {
+				timeout = time.Second
+			}
+			e, _ := testExec(t, tt.mode, timeout)
 			g := newTestGame(t)
 			playSeat0(t, g, e, tt.moves)
 			var got []error

@@ -104,7 +104,7 @@ func TestArenaBadBots(t *testing.T) {
 	bots := badBots(t)
 	seats := []string{"exec:" + bots["liar"], "exec:" + bots["crash"], "exec:" + bots["hang"], "random"}
 	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", strings.Join(seats, ","),
-		"--games", "1", "--json", "--bot-timeout", "300ms")
+		"--games", "1", "--json", "--bot-timeout", "500ms")
 	if status != 0 {
 		t.Fatalf("status %d\n%s", status, stderr)
 	}
@@ -125,7 +125,7 @@ func TestArenaBadBots(t *testing.T) {
 		"razzia arena: game 1, seat 1 (exec:" + bots["liar"] + "): move ",
 		`"draw police" is not one of`,
 		"the program is not running: it ended with exit status 3",
-		"no answer within the time limit (300ms)",
+		"no answer within the time limit (500ms)",
 		"; played pass instead",
 		"; played draw instead",
 		"crash.sh game 1 seat 2] crashing", // standard error passed through
