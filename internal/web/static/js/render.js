@@ -167,6 +167,7 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
     board(ctx),
     v.auction ? auctionPanel(ctx) : null,
     v.phase === "over" ? result(ctx) : null,
+    v.phase !== "over" ? roundBanner(ctx, events || []) : null,
     seatsPanel(ctx),
     mine ? movesPanel(ctx) : null);
   const side = h("div", { class: "tbl-side" },
@@ -405,7 +406,7 @@ function seatPanel({ t, v, seat, game, names }, s, i) {
   if (info && info.bot) badges.push(h("span", { class: "badge badge-bot" }, t("web.seat.bot", { level: t(`bot.${info.bot}`) })));
   if (toMove) badges.push(h("span", { class: "badge badge-turn" }, v.phase === "auction" ? t("web.seat.bidding") : t("web.seat.turn")));
   if (out) badges.push(h("span", { class: "badge badge-out" }, t("web.seat.out")));
-  if (winner) badges.push(h("span", { class: "badge badge-win" }, "🏆 " + t("web.seat.winner")));
+  if (winner) badges.push(h("span", { class: "badge badge-win" }, trophy(), t("web.seat.winner")));
   let bid = null;
   if (v.auction && v.auction.bids[i] && v.auction.bids[i].startsWith("bid ")) {
     bid = h("span", { class: "seat-bid" }, t("bids.bid", { cheque: v.auction.bids[i].slice(4) }));
@@ -435,6 +436,13 @@ function seatPanel({ t, v, seat, game, names }, s, i) {
       : h("p", { class: "holdings-none" }, t("web.seat.none")));
 }
 
+// trophy is the winner's cup, drawn: no emoji font needed.
+function trophy(extra) {
+  const s = h("span", { class: `trophy${extra ? " " + extra : ""}`, "aria-hidden": "true" });
+  s.innerHTML = '<svg viewBox="0 0 24 24" focusable="false"><path fill="currentColor" d="M6 2h12v2h3v3c0 2.8-2 5-4.6 5.4A6 6 0 0 1 13 15.9V19h3v3H8v-3h3v-3.1a6 6 0 0 1-3.4-3.5C5 12 3 9.8 3 7V4h3zm0 4H5v1c0 1.4.8 2.6 2 3.2A6 6 0 0 1 6 8zm12 0v2c0 .8-.1 1.5-.4 2.2A3.6 3.6 0 0 0 19 7V6z"/></svg>';
+  return s;
+}
+
 // stackCards draws n cards of a kind as a fanned stack, named below.
 function stackCards(kind, n, t) {
   const shown = Math.min(n, 4);
@@ -456,30 +464,58 @@ function result({ t, v, seat, names }) {
   else if (w.length === 1) head = t("web.result.winner", { player: w[0] });
   else head = t("web.result.shared", { players: list(t, w) });
   return h("section", { class: "result", id: "result", "aria-labelledby": "result-h" },
-    h("h2", { id: "result-h" }, h("span", { class: "trophy", "aria-hidden": "true" }, "🏆"), " ", head),
+    h("h2", { id: "result-h" }, trophy("trophy-big"), " ", head),
     h("ol", { class: "ranking" }, ranking.map((r) =>
       h("li", { class: v.winners.includes(r.i) ? "rank-win" : "" },
         h("span", { class: "rank-name" }, names[r.i]),
         h("span", { class: "rank-points" }, t("web.seat.points", { n: r.total }))))));
 }
 
-function scoreTables({ t, v, names }) {
+// roundBanner shows the round just scored at the top of the table until
+// the next round's first lot is decided: the score table by category the
+// rulebook has players add up at the end of every round.
+function roundBanner(ctx, events) {
+  const { t, v, names } = ctx;
+  let end = -1;
+  for (let i = events.length - 1; i >= 0; i--) {
+    if (events[i].kind === "roundend") {
+      end = i;
+      break;
+    }
+    if (events[i].kind === "win" || events[i].kind === "nowinner") return null;
+  }
+  if (end < 0) return null;
+  const e = events[end];
+  const r = e.round;
+  return h("section", { class: "round-banner", "aria-labelledby": "round-banner-h" },
+    h("h2", { id: "round-banner-h" }, t("web.round.scored", { round: r })),
+    h("p", { class: "round-why" }, narrate(t, e, v.players)),
+    h("div", { class: "score-wrap" }, scoreTable(ctx, r, false)));
+}
+
+// scoreTable is one round's score by category, a column per player.
+function scoreTable({ t, v, names }, r, caption = true) {
+  const cats = CATEGORIES.filter((c) => r === 3 || (c !== "businesses" && c !== "cheques"));
+  return h("table", { class: "score-table" },
+    caption ? h("caption", {}, t("web.scores.round", { round: r })) : null,
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("web.scores.category")),
+      names.map((n) => h("th", { scope: "col", title: n }, n)))),
+    h("tbody", {},
+      cats.map((c) => h("tr", {}, h("th", { scope: "row" }, t(`cat.${c}`)),
+        v.seats.map((s) => {
+          const p = s.scores[r - 1] ? s.scores[r - 1][c] : 0;
+          return h("td", { class: p > 0 ? "pos" : p < 0 ? "neg" : "zero" }, p > 0 ? "+" + p : String(p));
+        }))),
+      h("tr", { class: "score-total" }, h("th", { scope: "row" }, t("cat.total")),
+        v.seats.map((s) => h("td", {}, String(s.scores[r - 1] ? s.scores[r - 1].total : 0))))));
+}
+
+function scoreTables(ctx) {
+  const { t, v, names } = ctx;
   const rounds = Math.max(...v.seats.map((s) => s.scores.length));
   const tables = [];
   for (let r = rounds; r >= 1; r--) {
-    const cats = CATEGORIES.filter((c) => r === 3 || (c !== "businesses" && c !== "cheques"));
-    const table = h("table", { class: "score-table" },
-      h("caption", {}, t("web.scores.round", { round: r })),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("web.scores.category")),
-        names.map((n) => h("th", { scope: "col" }, n)))),
-      h("tbody", {},
-        cats.map((c) => h("tr", {}, h("th", { scope: "row" }, t(`cat.${c}`)),
-          v.seats.map((s) => {
-            const p = s.scores[r - 1] ? s.scores[r - 1][c] : 0;
-            return h("td", { class: p > 0 ? "pos" : p < 0 ? "neg" : "zero" }, p > 0 ? "+" + p : String(p));
-          }))),
-        h("tr", { class: "score-total" }, h("th", { scope: "row" }, t("cat.total")),
-          v.seats.map((s) => h("td", {}, String(s.scores[r - 1] ? s.scores[r - 1].total : 0))))));
+    const table = scoreTable(ctx, r);
     tables.push(r === rounds ? h("div", { class: "score-wrap" }, table)
       : h("details", { class: "score-old" }, h("summary", {}, t("web.scores.round", { round: r })), h("div", { class: "score-wrap" }, table)));
   }
