@@ -86,7 +86,8 @@ func TestScreenshots(t *testing.T) {
 	p.join("Ann")
 	p.play(25)
 	waitForTurn(p)
-	p.screenshot("table-desktop-1280x900")
+	p.screenshotViewport("table-desktop-1280x900")
+	p.screenshot("table-desktop-1280-full")
 
 	p.do("phone viewport", chromedp.EmulateViewport(360, 780, chromedp.EmulateMobile, chromedp.EmulateTouch))
 	waitForTurn(p)
@@ -105,7 +106,7 @@ func TestScreenshots(t *testing.T) {
 	p.screenshotViewport("replay-phone-360x780")
 	p.noOverflow("the replay", 360)
 	p.do("desktop viewport", chromedp.EmulateViewport(1280, 900))
-	p.screenshot("replay-desktop-1280x900")
+	p.screenshotViewport("replay-desktop-1280x900")
 }
 
 // noOverflow fails the test when the page is wider than the viewport, and

@@ -8,7 +8,7 @@
 // a reload or a shared link shows the same move.
 
 import { renderTable, narrate } from "./render.js";
-import { setup } from "./i18n.js";
+import { start } from "./page.js";
 
 const id = (location.pathname.match(/^\/g\/([a-z0-9]+)\/replay\/?$/) || [])[1] || "";
 
@@ -30,6 +30,9 @@ const state = {
 const CHROME = [
   ["replay-title", "", "web.replay.title", "Replay"],
   ["replay-home", "aria-label", "web.replay.lobby", "Lobby"],
+  ["replay-nav", "aria-label", "web.nav.label", "Page"],
+  ["rules-button", "", "web.rules.open", "Rules"],
+  ["rules-close", "aria-label", "web.close", "Close"],
   ["replay-table-link", "", "web.replay.table", "Table"],
   ["replay-record-link", "", "web.replay.record", "Download record"],
   ["lang-label", "", "web.replay.language", "Language"],
@@ -215,7 +218,9 @@ if (id) {
   $("replay-record-link").setAttribute("download", `razzia-${id}.json`);
 }
 
-setup((t, lang) => {
+// start (page.js) sets up the language switch and the rules dialog, as on
+// every page.
+start((t, lang) => {
   state.t = t;
   state.lang = lang;
   translateChrome();
