@@ -88,6 +88,15 @@ func (m *Model) pageKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// pageHead is the line above the page: its title and how to move in it.
+func (m *Model) pageHead() string {
+	head := titleStyle.Render("» " + m.pageTitle())
+	if m.page.TotalLineCount() > m.page.Height() {
+		head += dimStyle.Render("  ↑↓ " + strconv.Itoa(int(m.page.ScrollPercent()*100+0.5)) + "%")
+	}
+	return head + dimStyle.Render("  esc ✕")
+}
+
 // pageTitle is the heading of the page shown.
 func (m *Model) pageTitle() string {
 	switch m.over {

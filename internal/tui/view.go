@@ -51,7 +51,7 @@ func (m *Model) screen() []string {
 	var body []string
 	switch {
 	case m.over != noOverlay:
-		body = append([]string{titleStyle.Render("» " + m.pageTitle())}, strings.Split(m.page.View(), "\n")...)
+		body = append([]string{m.pageHead()}, strings.Split(m.page.View(), "\n")...)
 	case m.remote != nil && m.remote.open:
 		body = m.waiting()
 	default:
@@ -77,7 +77,12 @@ func (m *Model) title() string {
 			m.cat.T("term.deck.left", "n", s.DeckLeft),
 		)
 	}
-	return strings.Join(parts, "  ")
+	line := strings.Join(parts, "  ")
+	if ansiWidth(line) > m.width && len(parts) > 1 {
+		// Long words (de, nl) make room by leaving out the name.
+		line = strings.Join(parts[1:], "  ")
+	}
+	return line
 }
 
 // status is the line for notices and errors.
