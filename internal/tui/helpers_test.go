@@ -104,7 +104,6 @@ func keyMsg(k string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: r, Text: k}
 }
 
-
 // scripted returns a model of a three-player game (Ann at the keyboard,
 // two random bots) after the moves, from the rulebook's cheque sets: Ann
 // holds 2 5 8 13 and starts (R4).
