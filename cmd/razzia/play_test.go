@@ -182,3 +182,47 @@ func TestPlayTerminalGame(t *testing.T) {
 		t.Errorf("the record's game is not over after %d moves", len(r.Moves))
 	}
 }
+
+// TestPlayTerminalServer plays a whole game on a server through a
+// pseudo-terminal: razzia play creates a table with two server bots, joins
+// it through internal/client, and the keys typed play Ann's seat.
+func TestPlayTerminalServer(t *testing.T) {
+	srv, _ := testServer(t, 1000)
+	term := newTerminal(t, 80, 24)
+	status := playCommand(t, term, "--server", srv.URL, "--name", "Ann", "--bots", "easy,easy", "--lang", "de")
+	s := term.waitFor(10*time.Second, "", "Ann (du)", "Beutereihe")
+	if !strings.Contains(s, "Runde 1 von 3") {
+		t.Errorf("the first screen is not in German:\n%s", s)
+	}
+	final := term.waitFor(60*time.Second, "dp\r", "Spielende", "R1", "R3")
+	t.Logf("final screen:\n%s", final)
+	term.send("q")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+}
+
+// TestPlayUsage checks the errors found before the game starts.
+func TestPlayUsage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"too many players", []string{"--players", "Ann,Bob,Cy", "--bots", "easy,easy,easy"}, "make 6 players"},
+		{"too few", []string{"--bots", ""}, "make 1 players"},
+		{"bad bot", []string{"--bots", "genius"}, "--bots"},
+		{"bad name", []string{"--players", "Ann,"}, "--players"},
+		{"id without server", []string{"--server", "", "k3x9q2m7ab"}, "needs --server"},
+		{"server bot level", []string{"--server", "http://127.0.0.1:1", "--bots", "random"}, "easy, medium and hard"},
+		{"two invites", []string{"a", "b"}, "at most one"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			status := run(append([]string{"play"}, tc.args...), strings.NewReader(""), &out, &errOut)
+			if status != 2 || !strings.Contains(errOut.String(), tc.want) {
+				t.Errorf("status %d, stderr %q; want 2 and %q", status, errOut.String(), tc.want)
+			}
+		})
+	}
+}
