@@ -114,7 +114,7 @@ export function card(kind, t, opts = {}) {
   return el(tag, attrs,
     el("span", { class: "card-band", "aria-hidden": "true" }),
     art(kind),
-    el("span", { class: "card-name", "aria-hidden": "true" }, name),
+    el("span", { class: `card-name${name.length > 13 ? " name-xlong" : name.length > 8 ? " name-long" : ""}`, "aria-hidden": "true" }, name),
     crossed ? el("span", { class: "card-cross", "aria-hidden": "true", title: t("group.crossed") }, "✕") : null,
     opts.count > 1 ? el("span", { class: "card-count", "aria-hidden": "true" }, `×${opts.count}`) : null);
 }
