@@ -19,6 +19,8 @@ const page = {
   log: [], // every event so far
   pending: null, // the token of a move sent and not yet answered
   pendingTimer: 0,
+  lastSent: null, // {token, seq, retried} of the last move sent
+  errorTimer: 0,
   connected: false,
   lost: false, // the connection dropped: say so when it comes back
   gone: false, // the game does not exist
@@ -63,6 +65,9 @@ function showStatus() {
 
 function setError(text) {
   page.error = text || null;
+  clearTimeout(page.errorTimer);
+  // A refusal is news, not a state: it fades after a while.
+  if (text) page.errorTimer = setTimeout(() => setError(null), 12000);
   showStatus();
 }
 
@@ -196,11 +201,15 @@ function onMessage(msg, first) {
     if (newTurn) said.push(t("web.announce.yourturn"));
     if (said.length) announce(said.join(" "));
   } else if (msg.type === "error") {
+    const last = page.lastSent;
     clearPending();
-    setError(errorText(msg.code));
-    if (msg.code === "rate_limited" && page.view) {
-      // The move was dropped unread: the page may try again in a moment.
+    if (msg.code === "rate_limited" && last && page.view && last.seq === page.view.moves && !last.retried) {
+      // The move was dropped unread: send it once more in a moment, same seq.
+      setTimeout(() => {
+        if (page.view && page.view.moves === last.seq && page.pending === null) send(last.token, true);
+      }, 1200);
     }
+    setError(errorText(msg.code));
     render();
     announce(errorText(msg.code));
   }
@@ -258,15 +267,17 @@ function sendMove(token) {
   send(token);
 }
 
-function send(token) {
+function send(token, retried = false) {
   setError(null);
-  const ok = conn.send({ type: "move", move: token, seq: page.view ? page.view.moves : undefined });
+  const seq = page.view ? page.view.moves : undefined;
+  const ok = conn.send({ type: "move", move: token, seq });
   if (!ok) {
     setError(page.t("web.conn.notsent"));
     conn.now();
     return;
   }
   page.pending = token;
+  page.lastSent = { token, seq, retried };
   // No answer at all (a connection dying quietly): free the buttons again.
   page.pendingTimer = setTimeout(() => {
     page.pending = null;
