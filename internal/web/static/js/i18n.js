@@ -103,6 +103,13 @@ export async function setup(onChange) {
   const apply = async (next) => {
     const [cat, en] = await Promise.all([loadCatalogue(next), next === "en" ? null : loadCatalogue("en")]);
     const t = translator(cat, en || cat);
+    if (Object.keys(cat).length === 0) {
+      // The catalogue did not come (the server is restarting): the page
+      // keeps its built-in English and asks again in a moment.
+      setTimeout(() => {
+        if (tag === next) apply(next);
+      }, 3000);
+    }
     tag = next;
     document.documentElement.lang = next;
     if (select) select.value = next;
@@ -134,10 +141,13 @@ export async function setup(onChange) {
  * and data-i18n-<attr>="key" attributes (such as data-i18n-aria-label).
  */
 export function translatePage(t, root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  // Without the text (no catalogue yet) the page's own English stays.
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    if (t.has(el.dataset.i18n)) el.textContent = t(el.dataset.i18n);
+  }
   for (const el of root.querySelectorAll("*")) {
     for (const a of el.getAttributeNames()) {
-      if (a.startsWith("data-i18n-")) el.setAttribute(a.slice("data-i18n-".length), t(el.getAttribute(a)));
+      if (a.startsWith("data-i18n-") && t.has(el.getAttribute(a))) el.setAttribute(a.slice("data-i18n-".length), t(el.getAttribute(a)));
     }
   }
 }
