@@ -45,24 +45,26 @@ func (k *EventKind) UnmarshalText(b []byte) error {
 	return fmt.Errorf("razzia: unknown event kind %q", b)
 }
 
+// eventJSON is an event's wire form: cards and auctions by name.
+type eventJSON struct {
+	Kind        EventKind `json:"kind"`
+	Seat        *int      `json:"seat,omitempty"`
+	Card        string    `json:"card,omitempty"`
+	Cards       []string  `json:"cards,omitzero"`
+	Cheque      int       `json:"cheque,omitempty"`
+	Centre      int       `json:"centre,omitempty"`
+	Auction     string    `json:"auction,omitempty"`
+	Police      int       `json:"police,omitempty"`
+	Round       int       `json:"round,omitempty"`
+	PoliceLimit bool      `json:"policeLimit,omitempty"`
+	Scores      []Score   `json:"scores,omitempty"`
+	Winners     []int     `json:"winners,omitempty"`
+}
+
 // MarshalJSON encodes the event with the fields its kind uses, cards as
 // record tokens: {"kind":"win","seat":2,"cheque":9,"centre":1,"cards":["car"]}.
 func (e Event) MarshalJSON() ([]byte, error) {
-	type out struct {
-		Kind        EventKind `json:"kind"`
-		Seat        *int      `json:"seat,omitempty"`
-		Card        string    `json:"card,omitempty"`
-		Cards       []string  `json:"cards,omitzero"`
-		Cheque      int       `json:"cheque,omitempty"`
-		Centre      int       `json:"centre,omitempty"`
-		Auction     string    `json:"auction,omitempty"`
-		Police      int       `json:"police,omitempty"`
-		Round       int       `json:"round,omitempty"`
-		PoliceLimit bool      `json:"policeLimit,omitempty"`
-		Scores      []Score   `json:"scores,omitempty"`
-		Winners     []int     `json:"winners,omitempty"`
-	}
-	o := out{Kind: e.Kind, Cheque: e.Cheque, Centre: e.Centre, Police: e.Police, Round: e.Round,
+	o := eventJSON{Kind: e.Kind, Cheque: e.Cheque, Centre: e.Centre, Police: e.Police, Round: e.Round,
 		PoliceLimit: e.PoliceLimit, Scores: e.Scores, Winners: e.Winners}
 	switch e.Kind {
 	case EventDraw, EventThieves, EventAuction, EventBid, EventPass, EventWin:
@@ -81,6 +83,44 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		o.Auction = e.Auction.String()
 	}
 	return json.Marshal(o)
+}
+
+// UnmarshalJSON decodes what MarshalJSON encodes; an event without a seat
+// has Seat -1. Unknown fields are ignored, unknown names are errors.
+func (e *Event) UnmarshalJSON(b []byte) error {
+	var o eventJSON
+	if err := json.Unmarshal(b, &o); err != nil {
+		return err
+	}
+	ev := Event{Kind: o.Kind, Seat: -1, Cheque: o.Cheque, Centre: o.Centre, Police: o.Police, Round: o.Round,
+		PoliceLimit: o.PoliceLimit, Scores: o.Scores, Winners: o.Winners}
+	if ev.Kind == 0 {
+		return fmt.Errorf("razzia: event without a kind")
+	}
+	if o.Seat != nil {
+		ev.Seat = *o.Seat
+	}
+	if o.Card != "" {
+		k, err := ParseKind(o.Card)
+		if err != nil {
+			return err
+		}
+		ev.Card = k
+	}
+	for _, c := range o.Cards {
+		k, err := ParseKind(c)
+		if err != nil {
+			return err
+		}
+		ev.Cards = append(ev.Cards, k)
+	}
+	if o.Auction != "" {
+		if err := ev.Auction.UnmarshalText([]byte(o.Auction)); err != nil {
+			return err
+		}
+	}
+	*e = ev
+	return nil
 }
 
 // An Event is one thing that happened in a game, for logs and narration.

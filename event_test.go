@@ -63,3 +63,41 @@ func TestEventJSONKeepsAnEmptyLot(t *testing.T) {
 		}
 	}
 }
+
+func TestEventJSONRoundTrip(t *testing.T) {
+	g, err := NewGame(Setup{Players: []string{"A", "B", "C"}, Seed: []byte("round trip")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for st := g.State(); !st.Over(); st = g.State() {
+		legal := g.LegalMoves()
+		if err := g.Play(legal[len(g.Moves())%len(legal)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, e := range g.Events() {
+		data, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Event
+		if err := json.Unmarshal(data, &back); err != nil {
+			t.Fatalf("event %d %s: %v", i, data, err)
+		}
+		again, _ := json.Marshal(back)
+		if string(again) != string(data) {
+			t.Errorf("event %d: %s decodes and encodes as %s", i, data, again)
+		}
+		if e.Kind == EventNoWinner || e.Kind == EventRoundEnd || e.Kind == EventGameOver {
+			if back.Seat != -1 {
+				t.Errorf("event %d (%v) without a seat decodes with seat %d", i, e.Kind, back.Seat)
+			}
+		}
+	}
+	for _, bad := range []string{`{"kind":"nonsense"}`, `{"seat":1}`, `{"kind":"draw","card":"ferrari"}`, `{"kind":"auction","auction":"dutch"}`, `[]`} {
+		var e Event
+		if err := json.Unmarshal([]byte(bad), &e); err == nil {
+			t.Errorf("%s decodes without an error", bad)
+		}
+	}
+}

@@ -58,6 +58,17 @@ func (a AuctionKind) String() string {
 	return fmt.Sprintf("AuctionKind(%d)", uint8(a))
 }
 
+// UnmarshalText decodes an auction kind's name ("police", "seventh", "forced").
+func (a *AuctionKind) UnmarshalText(b []byte) error {
+	for k := PoliceAuction; k <= ForcedAuction; k++ {
+		if k.String() == string(b) {
+			*a = k
+			return nil
+		}
+	}
+	return fmt.Errorf("razzia: unknown auction kind %q", b)
+}
+
 // A Bidding is a seat's part in the running auction: Undecided, Passed,
 // PassedOver, or, when positive, the cheque it bid.
 type Bidding int8

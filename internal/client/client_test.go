@@ -274,14 +274,28 @@ func TestErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The cheques are dealt by lot, so either may hold the highest and start (R6).
+		first, err := c.Dial(ctx, info.ID, ann)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := first.Read(ctx)
+		first.Close()
+		if err != nil || st.View == nil {
+			t.Fatalf("first state %+v, %v", st, err)
+		}
+		mover, other := ann, bob
+		if st.View.ToMove == 1 {
+			mover, other = bob, ann
+		}
 		tests := []struct {
 			token, move string
 			seq         int
 			code        Code
 		}{
-			{bob, "draw", 0, NotYourTurn}, // Ann draws first
-			{ann, "bid 99", -1, IllegalMove},
-			{ann, "draw", 5, Stale},
+			{other, "draw", 0, NotYourTurn},
+			{mover, "bid 99", -1, IllegalMove},
+			{mover, "draw", 5, Stale},
 		}
 		for _, tt := range tests {
 			conn, err := c.Dial(ctx, info.ID, tt.token)
