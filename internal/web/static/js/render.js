@@ -621,7 +621,10 @@ function fly(now, from, el, flip) {
 function ghost(node, from, to, delay) {
   const g = node;
   g.classList.add("ghost");
-  g.removeAttribute("id");
+  // A copy only for the eye: nothing to find, click or read.
+  for (const a of ["id", "data-row-card", "data-move", "data-kind", "role", "aria-label", "aria-pressed"]) g.removeAttribute(a);
+  g.setAttribute("aria-hidden", "true");
+  g.inert = true;
   Object.assign(g.style, { position: "fixed", left: `${from.left}px`, top: `${from.top}px`, width: `${from.width}px`,
     height: `${from.height}px`, margin: "0", zIndex: "50", pointerEvents: "none" });
   document.body.appendChild(g);
