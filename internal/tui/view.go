@@ -74,7 +74,7 @@ func (m *Model) title() string {
 			m.cat.T("term.round.n", "round", s.Round),
 			m.cat.T("term.police")+" "+paint(policeColour, track)+" "+strconv.Itoa(s.Police)+"/"+strconv.Itoa(limit),
 			m.cat.T("term.centre.cheque")+" "+boldStyle.Render("["+strconv.Itoa(s.Centre)+"]"),
-			m.cat.T("term.deck.left", "n", s.DeckLeft),
+			m.cat.T(deckLeftKey(s.DeckLeft), "n", s.DeckLeft),
 		)
 	}
 	line := strings.Join(parts, "  ")
@@ -427,4 +427,12 @@ func (m *Model) result() []string {
 		lines = append(lines, l)
 	}
 	return lines
+}
+
+// deckLeftKey chooses the singular when one card is left.
+func deckLeftKey(n int) string {
+	if n == 1 {
+		return "term.deck.left.one"
+	}
+	return "term.deck.left"
 }
