@@ -89,12 +89,13 @@ func (s *State) startAuction(kind AuctionKind) {
 // initiator the auction is decided.
 func (s *State) nextBidder() {
 	seat := s.initiator + s.asked
+	low := Cheques(1<<s.highBid - 1) // the cheques too low to bid
 	for s.asked < s.players {
 		s.asked++
 		if seat++; seat >= s.players {
 			seat -= s.players
 		}
-		if s.seats[seat].faceUp.Above(int(s.highBid)) != 0 {
+		if s.seats[seat].faceUp&^low != 0 {
 			s.toMove = seat
 			return
 		}

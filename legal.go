@@ -20,6 +20,9 @@ func (s *State) LegalMoves(dst []Move) []Move {
 			dst = append(dst, Move{Action: ActionDraw})
 		}
 		dst = append(dst, Move{Action: ActionCall})
+		if s.seats[s.toMove].holdings[Thief] == 0 || s.rowLen == 0 {
+			return dst
+		}
 		return s.appendThiefMoves(dst)
 	case PhaseAuction:
 		if !s.MustBid() {
