@@ -58,7 +58,7 @@ type (
 // exampleGame is the walk-through's table: Ann and Cy are people, Bob a bot.
 func exampleInfo(status string, moves int) gameInfo {
 	info := gameInfo{ID: "k3x9q2m7ab", Status: status, Players: 3,
-		Seats: []seatInfo{{"Ann", "", false}, {"Bot (hard)", "hard", false}, {"Cy", "", false}},
+		Seats: []seatInfo{{"Ann", "", false}, {"Bot 2 (hard)", "hard", false}, {"Cy", "", false}},
 		Moves: moves, Created: "2026-03-14T19:02:11Z", Updated: "2026-03-14T19:04:52Z", Invite: "/g/k3x9q2m7ab"}
 	if status == "open" {
 		info.Seats[2] = seatInfo{"", "", true}
@@ -78,7 +78,7 @@ var exampleMoves = []string{
 // examples returns every generated example of the document by name.
 func examples(t *testing.T) map[string]string {
 	t.Helper()
-	players := []string{"Ann", "Bot (hard)", "Cy"}
+	players := []string{"Ann", "Bot 2 (hard)", "Cy"}
 	g, err := razzia.NewGame(razzia.Setup{Players: players})
 	if err != nil {
 		t.Fatal(err)
