@@ -79,7 +79,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	if e.Kind == EventWin || e.Kind == EventNoWinner || e.Kind == EventAuction {
 		o.Cards = append([]string{}, o.Cards...) // an empty lot is [], not absent
 	}
-	if e.Auction != NoAuction {
+	if e.Auction != AuctionNone {
 		o.Auction = e.Auction.String()
 	}
 	return json.Marshal(o)
@@ -201,9 +201,9 @@ func Narrate(e Event, players []string) string {
 		return fmt.Sprintf("%s uses %s to take %s.", name(e.Seat), Thief.Plural(len(e.Cards)), cardList(e.Cards))
 	case EventAuction:
 		switch e.Auction {
-		case PoliceAuction:
+		case AuctionPolice:
 			return "Police auction."
-		case SeventhAuction:
+		case AuctionSeventh:
 			return "The row is full: auction."
 		}
 		return fmt.Sprintf("%s calls a forced auction.", name(e.Seat))
@@ -214,7 +214,7 @@ func Narrate(e Event, players []string) string {
 	case EventWin:
 		return fmt.Sprintf("%s wins with %d: takes %s and cheque %d face down.", name(e.Seat), e.Cheque, cardList(e.Cards), e.Centre)
 	case EventNoWinner:
-		if e.Auction == SeventhAuction {
+		if e.Auction == AuctionSeventh {
 			return fmt.Sprintf("Nobody bids: %s leave the game.", cardList(e.Cards))
 		}
 		return "Nobody bids: the row stays."

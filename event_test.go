@@ -51,8 +51,8 @@ func TestEventsOfAPoliceAuction(t *testing.T) {
 
 func TestEventJSONKeepsAnEmptyLot(t *testing.T) {
 	for _, e := range []Event{
-		{Kind: EventNoWinner, Seat: -1, Auction: PoliceAuction},
-		{Kind: EventWin, Seat: 1, Cheque: 9, Centre: 1, Auction: ForcedAuction},
+		{Kind: EventNoWinner, Seat: -1, Auction: AuctionPolice},
+		{Kind: EventWin, Seat: 1, Cheque: 9, Centre: 1, Auction: AuctionForced},
 	} {
 		got, err := json.Marshal(e)
 		if err != nil {

@@ -125,7 +125,7 @@ func checkState(s *State) string {
 		if s.rowLen >= RowSize {
 			return fmt.Sprintf("a turn with %d cards in the row (R7)", s.rowLen)
 		}
-		if s.auction != NoAuction {
+		if s.auction != AuctionNone {
 			return "a turn during an auction"
 		}
 		// R13: only a player with a face-up cheque takes a turn.
@@ -133,14 +133,14 @@ func checkState(s *State) string {
 			return fmt.Sprintf("seat %d takes a turn without a face-up cheque (R13)", s.toMove)
 		}
 	case PhaseAuction:
-		if s.auction == NoAuction {
+		if s.auction == AuctionNone {
 			return "an auction of no kind"
 		}
 		// R10: the seat asked can bid a face-up cheque above the highest bid.
 		if s.seats[s.toMove].faceUp.Above(int(s.highBid)) == 0 {
 			return fmt.Sprintf("seat %d asked to bid with no cheque above %d (R10)", s.toMove, s.highBid)
 		}
-		if s.bids[s.toMove] != Undecided {
+		if s.bids[s.toMove] != BiddingUndecided {
 			return fmt.Sprintf("seat %d asked twice in one auction (R10)", s.toMove)
 		}
 	default:
@@ -187,9 +187,9 @@ func rulesScore(n int, h []Holdings, cheques []Cheques, final bool) []Score {
 	guards := make([]int, n)
 	sums := make([]int, n)
 	for i := range n {
-		out[i][CatThieves] = 2 * int(h[i][Thief])
+		out[i][CategoryThieves] = 2 * int(h[i][Thief])
 		if h[i][Driver] > 0 {
-			out[i][CatCars] = int(h[i][Car]) + int(h[i][Driver])
+			out[i][CategoryCars] = int(h[i][Car]) + int(h[i][Driver])
 		}
 		jewels := 0
 		for _, k := range []Kind{Ring, Watch, Brooch, Necklace, Diamond} {
@@ -197,8 +197,8 @@ func rulesScore(n int, h []Holdings, cheques []Cheques, final bool) []Score {
 				jewels++
 			}
 		}
-		out[i][CatJewels] = [...]int{-5, 0, 0, 5, 10, 15}[jewels]
-		out[i][CatGold] = 3 * int(h[i][Gold])
+		out[i][CategoryJewels] = [...]int{-5, 0, 0, 5, 10, 15}[jewels]
+		out[i][CategoryGold] = 3 * int(h[i][Gold])
 		guards[i] = int(h[i][Bodyguard])
 		if final {
 			kinds, pts := 0, 0
@@ -218,7 +218,7 @@ func rulesScore(n int, h []Holdings, cheques []Cheques, final bool) []Score {
 			} else {
 				pts += kinds
 			}
-			out[i][CatBusinesses] = pts
+			out[i][CategoryBusinesses] = pts
 			sums[i] = cheques[i].Sum()
 		}
 	}
@@ -235,9 +235,9 @@ func rulesScore(n int, h []Holdings, cheques []Cheques, final bool) []Score {
 			}
 		}
 	}
-	most(guards, CatBodyguards, 5, -2)
+	most(guards, CategoryBodyguards, 5, -2)
 	if final {
-		most(sums, CatCheques, 5, -5)
+		most(sums, CategoryCheques, 5, -5)
 	}
 	return out
 }
@@ -257,7 +257,7 @@ func checkScores(s *State) string {
 			if sc[i].Total() != sum {
 				return fmt.Sprintf("round %d seat %d: total %d, categories add to %d", r, i, sc[i].Total(), sum)
 			}
-			if r < Rounds && (sc[i][CatBusinesses] != 0 || sc[i][CatCheques] != 0) {
+			if r < Rounds && (sc[i][CategoryBusinesses] != 0 || sc[i][CategoryCheques] != 0) {
 				return fmt.Sprintf("round %d seat %d scores businesses or cheques (R17)", r, i)
 			}
 			if r > s.ScoredRounds() && sc[i] != (Score{}) {
@@ -468,7 +468,7 @@ func playChecked(s State, r *rand.Rand, buf []Move) (int, []Move, error) {
 		startLen[i] = s.seats[i].faceUp.Len()
 	}
 	fail := func(step int, m Move, msg string) (int, []Move, error) {
-		if m.Action == NoAction {
+		if m.Action == ActionNone {
 			return step, buf, fmt.Errorf("before move %d, round %d: %s", step, s.round, msg)
 		}
 		return step, buf, fmt.Errorf("move %d (%v), round %d: %s", step, m, s.round, msg)

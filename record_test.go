@@ -69,7 +69,7 @@ func TestRecordExample(t *testing.T) {
 		t.Errorf("Miriam holds %v, want 2 6 13", s.FaceUp(miriam))
 	}
 	// R12, R9: Miriam, left of Dennis, called; Felix is asked first.
-	if s.Auction() != ForcedAuction || s.Initiator() != miriam || s.ToMove() != felix {
+	if s.Auction() != AuctionForced || s.Initiator() != miriam || s.ToMove() != felix {
 		t.Errorf("auction %v by seat %d, seat %d to move; want forced by Miriam, Felix to move",
 			s.Auction(), s.Initiator(), s.ToMove())
 	}

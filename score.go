@@ -10,13 +10,13 @@ type Category uint8
 
 // The scoring categories, in the order of the score table.
 const (
-	CatThieves Category = iota
-	CatBodyguards
-	CatCars
-	CatJewels
-	CatGold
-	CatBusinesses
-	CatCheques
+	CategoryThieves Category = iota
+	CategoryBodyguards
+	CategoryCars
+	CategoryJewels
+	CategoryGold
+	CategoryBusinesses
+	CategoryCheques
 	NumCategories = iota
 )
 
@@ -175,9 +175,9 @@ func scoreRound(players int, holdings *[MaxPlayers]Holdings, cheques *[MaxPlayer
 	var guards, sums [MaxPlayers]int
 	for i := range players {
 		h := &holdings[i]
-		t[i][CatThieves] = int8(2 * h[Thief])
+		t[i][CategoryThieves] = int8(2 * h[Thief])
 		if h[Driver] > 0 {
-			t[i][CatCars] = int8(h[Car] + h[Driver])
+			t[i][CategoryCars] = int8(h[Car] + h[Driver])
 		}
 		kinds := 0
 		for _, k := range Jewels {
@@ -185,17 +185,17 @@ func scoreRound(players int, holdings *[MaxPlayers]Holdings, cheques *[MaxPlayer
 				kinds++
 			}
 		}
-		t[i][CatJewels] = jewelPoints[kinds]
-		t[i][CatGold] = int8(3 * h[Gold])
+		t[i][CategoryJewels] = jewelPoints[kinds]
+		t[i][CategoryGold] = int8(3 * h[Gold])
 		guards[i] = int(h[Bodyguard])
 		if final {
-			t[i][CatBusinesses] = int8(h.BusinessPoints())
+			t[i][CategoryBusinesses] = int8(h.BusinessPoints())
 			sums[i] = cheques[i].Sum()
 		}
 	}
-	majority(t[:players], guards[:players], CatBodyguards, 5, -2)
+	majority(t[:players], guards[:players], CategoryBodyguards, 5, -2)
 	if final {
-		majority(t[:players], sums[:players], CatCheques, 5, -5)
+		majority(t[:players], sums[:players], CategoryCheques, 5, -5)
 	}
 	return t
 }

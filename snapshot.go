@@ -70,7 +70,7 @@ func (v View) Snapshot() Snapshot {
 			snap.Remaining[k.String()] = n
 		}
 	}
-	if s.Auction() != NoAuction {
+	if s.Auction() != AuctionNone {
 		bid, bidder := s.HighBid()
 		a := &AuctionSnapshot{Kind: s.Auction().String(), Initiator: s.Initiator(),
 			HighBid: bid, HighBidder: bidder, MustBid: s.MustBid()}
@@ -113,9 +113,9 @@ func (b Bidding) String() string {
 	switch {
 	case b > 0:
 		return Bid(int(b)).String()
-	case b == Passed:
+	case b == BiddingPassed:
 		return "pass"
-	case b == PassedOver:
+	case b == BiddingPassedOver:
 		return "passed over"
 	}
 	return "undecided"

@@ -270,7 +270,7 @@ func scoreTable(b *strings.Builder, players []string, round int, scores []razzia
 	labels := []string{fmt.Sprintf("Round %d", round)}
 	cats := razzia.NumCategories
 	if round < razzia.Rounds {
-		cats = int(razzia.CatBusinesses)
+		cats = int(razzia.CategoryBusinesses)
 	}
 	for c := range cats {
 		labels = append(labels, razzia.Category(c).String())

@@ -84,7 +84,7 @@ func (c *Catalogue) Narrate(e razzia.Event, players []string) string {
 	case razzia.EventWin:
 		return c.T("event.win", "player", name(e.Seat), "cheque", e.Cheque, "cards", c.Cards(tokens()), "centre", e.Centre)
 	case razzia.EventNoWinner:
-		if e.Auction == razzia.SeventhAuction {
+		if e.Auction == razzia.AuctionSeventh {
 			return c.T("event.nowinner.seventh", "cards", c.Cards(tokens()))
 		}
 		return c.T("event.nowinner")

@@ -67,11 +67,11 @@ func TestNarrateEnglish(t *testing.T) {
 	extra := []razzia.Event{
 		{Kind: razzia.EventGameOver, Winners: []int{0, 2}},
 		{Kind: razzia.EventGameOver, Winners: []int{0, 1, 2}},
-		{Kind: razzia.EventNoWinner, Auction: razzia.SeventhAuction, Cards: []razzia.Kind{razzia.Car, razzia.Car, razzia.Ring, razzia.Transport, razzia.Thief, razzia.Gold, razzia.RealEstate}},
+		{Kind: razzia.EventNoWinner, Auction: razzia.AuctionSeventh, Cards: []razzia.Kind{razzia.Car, razzia.Car, razzia.Ring, razzia.Transport, razzia.Thief, razzia.Gold, razzia.RealEstate}},
 		{Kind: razzia.EventWin, Seat: 7, Cheque: 4, Centre: 1},
 		{Kind: razzia.EventThieves, Seat: 1, Cards: []razzia.Kind{razzia.Driver, razzia.Watch}},
 		{Kind: razzia.EventRoundEnd, Round: 2, PoliceLimit: true},
-		{Kind: razzia.EventAuction, Seat: 0, Auction: razzia.ForcedAuction},
+		{Kind: razzia.EventAuction, Seat: 0, Auction: razzia.AuctionForced},
 		{Kind: razzia.EventDraw, Seat: 1, Card: razzia.Police, Police: 3},
 	}
 	for _, e := range extra {

@@ -216,17 +216,17 @@ func (m *Model) scoreLines() []string {
 // categorySymbol returns the symbol of a score category's cards.
 func categorySymbol(c razzia.Category) string {
 	switch c {
-	case razzia.CatThieves:
+	case razzia.CategoryThieves:
 		return paint(families[0].colour, families[0].symbol)
-	case razzia.CatBodyguards:
+	case razzia.CategoryBodyguards:
 		return paint(families[1].colour, families[1].symbol)
-	case razzia.CatCars:
+	case razzia.CategoryCars:
 		return paint(families[2].colour, families[2].symbol)
-	case razzia.CatJewels:
+	case razzia.CategoryJewels:
 		return paint(families[3].colour, families[3].symbol)
-	case razzia.CatGold:
+	case razzia.CategoryGold:
 		return paint(families[4].colour, families[4].symbol)
-	case razzia.CatBusinesses:
+	case razzia.CategoryBusinesses:
 		return paint(families[5].colour, families[5].symbol)
 	}
 	return "$"
