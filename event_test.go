@@ -69,9 +69,9 @@ func TestEventJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for st := g.State(); !st.Over(); st = g.State() {
+	for !g.Over() {
 		legal := g.LegalMoves()
-		if err := g.Play(legal[len(g.Moves())%len(legal)]); err != nil {
+		if err := g.Play(legal[g.Len()%len(legal)]); err != nil {
 			t.Fatal(err)
 		}
 	}

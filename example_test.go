@@ -66,6 +66,79 @@ func ExampleGame_PlayToken() {
 	// Next: Miriam
 }
 
+// Check tells whether a move is legal without playing it. In a game with a
+// seed it names the card a draw would reveal, so a server can store the move
+// before it plays it: Play of the checked move gives the same card.
+func ExampleGame_Check() {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke"}, Seed: []byte("example")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = g.Check(razzia.Bid(9))
+	fmt.Println(err)
+	m, err := g.Check(razzia.Draw(razzia.NoKind))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("checked:", m, "- moves played:", g.Len())
+	if err := g.Play(m); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("played:", g.Moves()[0], "- moves played:", g.Len())
+	// Output:
+	// Miriam cannot bid 9: no auction is running; draw, use thieves or call
+	// checked: draw realestate - moves played: 0
+	// played: draw realestate - moves played: 1
+}
+
+// A game answers whose turn it is, how long it is and whether it is over,
+// without copying its state.
+func ExampleGame_Over() {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Ann", "Bob"}, Seed: []byte("example")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("to move:", g.Players()[g.ToMove()])
+	for !g.Over() {
+		legal := g.LegalMoves() // the last: thieves, a call, or the highest bid
+		if err := g.Play(legal[len(legal)-1]); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Println("over after", g.Len(), "moves; to move:", g.ToMove(), "- winners:", g.Winners())
+	// Output:
+	// to move: Ann
+	// over after 59 moves; to move: -1 - winners: [0]
+}
+
+// EventsSince returns what the moves from the n-th on caused, copying only
+// those events: a viewer that follows a game move by move asks for the
+// events of the move just played.
+func ExampleGame_EventsSince() {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, token := range []string{"draw watch", "draw car", "call", "pass", "pass", "bid 7", "pass"} {
+		if err := g.PlayToken(token); err != nil {
+			log.Fatal(err)
+		}
+		var kinds []string
+		for _, e := range g.EventsSince(g.Len() - 1) {
+			kinds = append(kinds, fmt.Sprintf("%v by seat %d", e.Kind, e.Seat))
+		}
+		fmt.Printf("%-11s %s\n", token+":", strings.Join(kinds, ", "))
+	}
+	// Output:
+	// draw watch: draw by seat 0
+	// draw car:   draw by seat 1
+	// call:       auction by seat 2
+	// pass:       pass by seat 3
+	// pass:       pass by seat 0
+	// bid 7:      bid by seat 1
+	// pass:       pass by seat 2, win by seat 1
+}
+
 // An illegal move returns a *MoveError that names the player and the
 // reason, matches its sentinel with errors.Is, and changes nothing.
 func ExampleMoveError() {

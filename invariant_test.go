@@ -604,7 +604,7 @@ func playSeeded(tb testing.TB, n int, seed []byte, choice uint64) *Game {
 		tb.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(choice, 1))
-	for st := g.State(); !st.Over(); st = g.State() {
+	for !g.Over() {
 		legal := g.LegalMoves()
 		if err := g.Play(legal[r.IntN(len(legal))]); err != nil {
 			tb.Fatalf("playing a legal move: %v", err)

@@ -95,7 +95,7 @@ func (r *ruleGame) endRoundByPolice() {
 // message, and that it changed nothing.
 func (r *ruleGame) illegal(token string, sentinel error, message string) {
 	r.t.Helper()
-	before, moves, events := r.state(), len(r.g.Moves()), len(r.g.Events())
+	before, moves, events := r.state(), r.g.Len(), len(r.g.Events())
 	err := r.g.PlayToken(token)
 	if err == nil {
 		r.t.Fatalf("%q was accepted, want %v", token, sentinel)
@@ -106,7 +106,7 @@ func (r *ruleGame) illegal(token string, sentinel error, message string) {
 	if message != "" && err.Error() != message {
 		r.t.Errorf("%q: message\n%q\nwant\n%q", token, err, message)
 	}
-	if r.state() != before || len(r.g.Moves()) != moves || len(r.g.Events()) != events {
+	if r.state() != before || r.g.Len() != moves || len(r.g.Events()) != events {
 		r.t.Errorf("%q: the illegal move changed the game", token)
 	}
 }

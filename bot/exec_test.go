@@ -133,7 +133,7 @@ func playSeat0(t *testing.T, g *razzia.Game, b Bot, n int) {
 			m = other.Choose(g.View(to))
 		}
 		if err := g.Play(m); err != nil {
-			t.Fatalf("move %d: %v", len(g.Moves())+1, err)
+			t.Fatalf("move %d: %v", g.Len()+1, err)
 		}
 	}
 }

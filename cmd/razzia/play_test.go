@@ -178,7 +178,7 @@ func TestPlayTerminalGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := g.State(); !st.Over() {
+	if !g.Over() {
 		t.Errorf("the record's game is not over after %d moves", len(r.Moves))
 	}
 }

@@ -314,7 +314,7 @@ func TestRestart(t *testing.T) {
 	}
 	if g, err := beforeB.Game(); err != nil {
 		t.Fatal(err)
-	} else if st := g.State(); st.Over() {
+	} else if g.Over() {
 		t.Fatal("game B is not mid-game at the kill")
 	}
 	s1.kill(ctx, syscall.SIGKILL)
@@ -349,7 +349,7 @@ func TestRestart(t *testing.T) {
 		if err != nil {
 			t.Fatalf("game %s: the record does not replay: %v", c.name, err)
 		}
-		if st := g.State(); !st.Over() {
+		if !g.Over() {
 			t.Errorf("game %s: the record ends before the game", c.name)
 		}
 		if c.name == "A" && !sameJSON(t, p.raw, g.View(joined.Seat).Snapshot()) {

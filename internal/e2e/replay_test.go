@@ -23,7 +23,7 @@ func randomRecord(t *testing.T, players []string, seed byte) *razzia.Record {
 		t.Fatal(err)
 	}
 	for n := 0; ; n++ {
-		if st := g.State(); st.Over() {
+		if g.Over() {
 			return g.Record()
 		}
 		legal := g.LegalMoves()

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/razziagame/razzia"
 )
@@ -47,15 +46,11 @@ func replaySteps(rec *razzia.Record) ([]replayStep, error) {
 	}
 	steps := make([]replayStep, 0, len(rec.Moves)+1)
 	steps = append(steps, replayStep{View: g.View(-1).Snapshot(), Events: []razzia.Event{}})
-	logged := 0
 	for i, tok := range rec.Moves {
 		if err := g.PlayToken(tok); err != nil {
 			return nil, &razzia.RecordError{Move: i + 1, Token: tok, Err: err}
 		}
-		// Events copies the whole log; only this move's part is kept.
-		all := g.Events()
-		steps = append(steps, replayStep{View: g.View(-1).Snapshot(), Events: slices.Clone(all[logged:])})
-		logged = len(all)
+		steps = append(steps, replayStep{View: g.View(-1).Snapshot(), Events: g.EventsSince(i)})
 	}
 	return steps, nil
 }

@@ -229,9 +229,8 @@ func (h *Hub) Watch(ctx context.Context, id, token string) (*Subscription, error
 		seat := seatOf(g.Seats, hashToken(token))
 		sub = newSubscription(nil, seat)
 		snap := game.View(seat).Snapshot()
-		st := game.State()
 		sub.c <- Update{
-			Game:   newInfo(g.ID, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, st.Winners()),
+			Game:   newInfo(g.ID, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, game.Winners()),
 			Seat:   seat,
 			View:   &snap,
 			Events: game.Events(),
@@ -389,8 +388,7 @@ func (h *Hub) Upload(ctx context.Context, r io.Reader) (Info, error) {
 		return Info{}, h.failed("store uploaded record", id, err)
 	}
 	h.log.Info("record uploaded", "game", id, "moves", len(g.Moves))
-	st := game.State()
-	return newInfo(id, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, st.Winners()), nil
+	return newInfo(id, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, game.Winners()), nil
 }
 
 // with runs live in the goroutine of game id if it is open or being
@@ -488,8 +486,7 @@ func (h *Hub) winnersOf(g *store.Game) ([]int, error) {
 	if err != nil {
 		return nil, h.failed("replay game", g.ID, err)
 	}
-	st := game.State()
-	w = st.Winners()
+	w = game.Winners()
 	h.mu.Lock()
 	h.winners[g.ID] = w
 	h.mu.Unlock()

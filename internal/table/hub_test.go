@@ -509,7 +509,7 @@ func TestResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := g.State(); !st.Over() {
+	if !g.Over() {
 		t.Error("the resumed game did not finish")
 	}
 }

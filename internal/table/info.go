@@ -70,9 +70,3 @@ func replay(g *store.Game) (*razzia.Game, error) {
 	}
 	return game, nil
 }
-
-// stateOf returns a copy of the game's state to call its methods on.
-func stateOf(g *razzia.Game) *razzia.State {
-	s := g.State()
-	return &s
-}

@@ -106,7 +106,7 @@ func (l *loop) exit() {
 		delete(h.games, l.id)
 	}
 	if l.status == store.StatusFinished {
-		h.winners[l.id] = stateOf(l.game).Winners()
+		h.winners[l.id] = l.game.Winners()
 	}
 	h.mu.Unlock()
 	close(l.done)
@@ -120,8 +120,8 @@ func (l *loop) info() Info {
 	moves := 0
 	var winners []int
 	if l.game != nil {
-		moves = len(l.game.Moves())
-		winners = stateOf(l.game).Winners()
+		moves = l.game.Len()
+		winners = l.game.Winners()
 	}
 	return newInfo(l.id, l.status, l.seats, moves, l.created, l.updated, winners)
 }
@@ -265,30 +265,30 @@ func (l *loop) playFor(hash []byte, m razzia.Move, perr error, seq int) error {
 		return reject(ErrNotYourSeat, "you have no seat at this table")
 	case l.game == nil:
 		return reject(ErrNotStarted, "the game has not started: seats are still open")
-	case stateOf(l.game).Over():
+	case l.game.Over():
 		return reject(ErrGameOver, "the game is over")
-	case seq >= 0 && seq != len(l.game.Moves()):
-		return reject(ErrStale, "the game has moved on: you saw move %d, it is at move %d", seq, len(l.game.Moves()))
-	case stateOf(l.game).ToMove() != seat:
-		return reject(ErrNotYourTurn, "it is %s's turn, not yours", l.seats[stateOf(l.game).ToMove()].Name)
+	case seq >= 0 && seq != l.game.Len():
+		return reject(ErrStale, "the game has moved on: you saw move %d, it is at move %d", seq, l.game.Len())
+	case l.game.ToMove() != seat:
+		return reject(ErrNotYourTurn, "it is %s's turn, not yours", l.seats[l.game.ToMove()].Name)
 	case perr != nil:
 		return &Error{Kind: ErrIllegalMove, Msg: perr.Error(), Err: perr}
 	}
 	return l.play(m)
 }
 
-// play checks m on a copy of the game, commits it, applies it and
-// broadcasts the new state. On any error nothing changes.
+// play checks m, commits it, applies it and broadcasts the new state. On
+// any error nothing changes.
 func (l *loop) play(m razzia.Move) error {
-	trial := *l.game // shares the move and event slices, but only appends to them
-	if err := trial.Play(m); err != nil {
+	played, err := l.game.Check(m) // a draw now names its card
+	if err != nil {
 		return &Error{Kind: ErrIllegalMove, Msg: err.Error(), Err: err}
 	}
-	moves := trial.Moves()
-	index := len(moves) - 1
-	played := moves[index] // a draw now names its card
+	index := l.game.Len()
+	after := l.game.State()
+	after.Apply(played)
 	status := store.StatusPlaying
-	if stateOf(&trial).Over() {
+	if after.Over() {
 		status = store.StatusFinished
 	}
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
@@ -300,12 +300,12 @@ func (l *loop) play(m razzia.Move) error {
 		return l.h.failed("append move", l.id, err)
 	}
 	if err := l.game.Play(played); err != nil {
-		panic(fmt.Sprintf("table: game %s: move %q legal on a copy but not on the game: %v", l.id, played, err))
+		panic(fmt.Sprintf("table: game %s: move %q checked but not played: %v", l.id, played, err))
 	}
 	l.status = status
 	l.updated = l.h.opts.Now()
 	if status == store.StatusFinished {
-		l.h.log.Info("game over", "game", l.id, "moves", index+1, "winners", stateOf(l.game).Winners())
+		l.h.log.Info("game over", "game", l.id, "moves", index+1, "winners", l.game.Winners())
 	}
 	l.broadcast()
 	l.schedule(l.h.opts.BotDelay)
@@ -339,7 +339,7 @@ func (l *loop) schedule(delay time.Duration) {
 	if l.game == nil || l.thinking || l.status != store.StatusPlaying {
 		return
 	}
-	seat := stateOf(l.game).ToMove()
+	seat := l.game.ToMove()
 	if seat < 0 || l.bots[seat] == nil {
 		return
 	}
@@ -382,7 +382,7 @@ func choose(b bot.Bot, v razzia.View, h *Hub, id string) (m razzia.Move) {
 // botMove plays a bot's choice, if the game is still where the bot saw it.
 func (l *loop) botMove(bm botMove) {
 	l.thinking = false
-	if l.game == nil || bm.moves != len(l.game.Moves()) {
+	if l.game == nil || bm.moves != l.game.Len() {
 		l.schedule(l.h.opts.BotDelay)
 		return
 	}
@@ -392,7 +392,7 @@ func (l *loop) botMove(bm botMove) {
 	case err == nil:
 	case errors.As(err, &e) && e.Kind == ErrIllegalMove:
 		// A bot's bug: play something legal rather than stall.
-		seat := stateOf(l.game).ToMove()
+		seat := l.game.ToMove()
 		l.h.log.Error("bot chose an illegal move; playing its first legal move", "game", l.id, "seat", seat, "move", bm.move, "err", err)
 		if err := l.play(l.game.LegalMoves()[0]); err != nil {
 			l.retryLater()

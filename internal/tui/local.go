@@ -18,8 +18,7 @@ type botMove struct {
 // refresh takes the view of the local game: the person to move sees their
 // legal moves; while a bot moves, the last person to have moved looks on.
 func (m *Model) refresh() {
-	st := m.game.State()
-	if t := st.ToMove(); t >= 0 && m.seats[t].Bot == nil {
+	if t := m.game.ToMove(); t >= 0 && m.seats[t].Bot == nil {
 		m.viewer = t
 	}
 	m.snap = m.game.View(m.viewer).Snapshot()
@@ -34,8 +33,7 @@ func (m *Model) schedule() tea.Cmd {
 	if m.game == nil || m.thinking || m.held != nil {
 		return nil
 	}
-	st := m.game.State()
-	t := st.ToMove()
+	t := m.game.ToMove()
 	if t < 0 || m.seats[t].Bot == nil {
 		return nil
 	}
@@ -55,7 +53,7 @@ func (m *Model) schedule() tea.Cmd {
 // it: then it waits until the terminal is large enough again.
 func (m *Model) botMoved(bm botMove) tea.Cmd {
 	m.thinking = false
-	if bm.seq != len(m.game.Moves()) {
+	if bm.seq != m.game.Len() {
 		return m.schedule() // stale: cannot happen while only bots are asked
 	}
 	if m.small() {

@@ -106,7 +106,7 @@ func examples(t *testing.T) map[string]string {
 		t.Fatalf("the script should leave Cy to move in a turn, not %d in %v", s.ToMove(), s.Phase())
 	}
 	snap := g.View(2).Snapshot()
-	add("state-connect", stateMsg{Type: "state", Game: exampleInfo("playing", len(g.Moves())),
+	add("state-connect", stateMsg{Type: "state", Game: exampleInfo("playing", g.Len()),
 		Seat: 2, View: &snap, Events: g.Events()})
 
 	// Cy calls; Ann and the bot pass: Cy must bid (R9).
@@ -117,7 +117,7 @@ func examples(t *testing.T) map[string]string {
 	if !snap.Auction.MustBid {
 		t.Fatal("the script should end with Cy obliged to bid")
 	}
-	add("state-mustbid", stateMsg{Type: "state", Game: exampleInfo("playing", len(g.Moves())),
+	add("state-mustbid", stateMsg{Type: "state", Game: exampleInfo("playing", g.Len()),
 		Seat: 2, View: &snap, Events: g.Events()[n:]})
 
 	// What the engine says to a move that is not legal now.

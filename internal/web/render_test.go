@@ -57,7 +57,7 @@ func TestRenderTable(t *testing.T) {
 		"mustbid": json.RawMessage(ex["state-mustbid"]),
 	}
 	g := playRandom(t, 4, 3)
-	info := exampleInfo("finished", len(g.Moves()))
+	info := exampleInfo("finished", g.Len())
 	info.Players = 4
 	info.Seats = append(info.Seats, seatInfo{"Ann", "", false})
 	snap := g.View(-1).Snapshot()
@@ -116,7 +116,7 @@ func TestRenderTable(t *testing.T) {
 				"Your bid", "Bid 4", "Bid 10", "Bid 11", "passed", "deciding now", "Your turn to bid"},
 			[]string{"Pass"},
 			[]string{"bid 4", "bid 10", "bid 11"}, []string{"bid 4", "bid 10", "bid 11"}, nil},
-		{"over", "finished over -1 -1 " + strings.TrimSpace(string(mustJSON(t, len(g.Moves())))),
+		{"over", "finished over -1 -1 " + strings.TrimSpace(string(mustJSON(t, g.Len()))),
 			[]string{"Game over", "Round 1", "Round 3", "Businesses", "Cheques", "Total", "pts", "You are watching"},
 			[]string{"Your turn", "Your move", "Your bid"}, nil, nil, nil},
 	}
