@@ -173,8 +173,7 @@ func appendEvents(ev []Event, before *State, m Move, after *State) []Event {
 	}
 	if after.round != before.round || (after.phase == PhaseOver && before.phase != PhaseOver) {
 		r := int(before.round)
-		scores := after.Scores(r)
-		ev = append(ev, Event{Kind: EventRoundEnd, Round: r, Scores: scores[:after.players:after.players],
+		ev = append(ev, Event{Kind: EventRoundEnd, Round: r, Scores: after.Scores(r),
 			PoliceLimit: m.Action == ActionDraw && m.Card == Police})
 		if after.phase == PhaseOver {
 			ev = append(ev, Event{Kind: EventGameOver, Winners: after.Winners()})

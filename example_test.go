@@ -271,8 +271,8 @@ func ExampleRecord_Game() {
 // ScoreRound scores holdings that might be, as a bot values them; the
 // scores marshal as the replay output does.
 func ExampleScoreRound() {
-	var holdings [razzia.MaxPlayers]razzia.Holdings
-	var cheques [razzia.MaxPlayers]razzia.Cheques
+	holdings := make([]razzia.Holdings, 2) // one per player
+	cheques := make([]razzia.Cheques, 2)
 	holdings[0][razzia.Bodyguard] = 4
 	holdings[0][razzia.Car] = 3
 	holdings[0][razzia.Driver] = 1
@@ -282,8 +282,7 @@ func ExampleScoreRound() {
 	holdings[1][razzia.Thief] = 1
 	cheques[0] = razzia.ChequesOf(2, 5, 6, 9)
 	cheques[1] = razzia.ChequesOf(1, 3, 4, 7) // the 8 is in the centre
-	scores := razzia.ScoreRound(2, &holdings, &cheques, true)
-	for _, s := range scores[:2] {
+	for _, s := range razzia.ScoreRound(holdings, cheques, true) {
 		b, err := json.Marshal(s)
 		if err != nil {
 			log.Fatal(err)

@@ -244,12 +244,23 @@ func rulesScore(n int, h []Holdings, cheques []Cheques, final bool) []Score {
 
 // checkScores checks the scores recorded so far: each round's total is the
 // sum of its categories, businesses and cheques score in round 3 only (R17),
-// and Totals adds the rounds up.
+// a round not scored has no scores, results have one entry per player, and
+// Totals and Total add the rounds up.
 func checkScores(s *State) string {
-	var totals [MaxPlayers]int
+	n := int(s.players)
+	totals := make([]int, n)
 	for r := 1; r <= Rounds; r++ {
 		sc := s.Scores(r)
-		for i := range int(s.players) {
+		if r > s.ScoredRounds() {
+			if sc != nil {
+				return fmt.Sprintf("round %d not scored yet but has scores %v", r, sc)
+			}
+			continue
+		}
+		if len(sc) != n {
+			return fmt.Sprintf("round %d: %d scores for %d players", r, len(sc), n)
+		}
+		for i := range n {
 			sum := 0
 			for c := range NumCategories {
 				sum += sc[i][c]
@@ -260,14 +271,19 @@ func checkScores(s *State) string {
 			if r < Rounds && (sc[i][CategoryBusinesses] != 0 || sc[i][CategoryCheques] != 0) {
 				return fmt.Sprintf("round %d seat %d scores businesses or cheques (R17)", r, i)
 			}
-			if r > s.ScoredRounds() && sc[i] != (Score{}) {
-				return fmt.Sprintf("round %d not scored yet but seat %d has %v", r, i, sc[i])
-			}
 			totals[i] += sum
 		}
 	}
-	if got := s.Totals(); got != totals {
+	if got := s.Totals(); !slices.Equal(got, totals) {
 		return fmt.Sprintf("Totals %v, rounds add to %v", got, totals)
+	}
+	for i, want := range totals {
+		if got := s.Total(i); got != want {
+			return fmt.Sprintf("Total(%d) = %d, rounds add to %d", i, got, want)
+		}
+	}
+	if p := s.Projected(); len(p) != n {
+		return fmt.Sprintf("Projected: %d scores for %d players", len(p), n)
 	}
 	return ""
 }
@@ -518,8 +534,8 @@ func playChecked(s State, r *rand.Rand, buf []Move) (int, []Move, error) {
 				}
 				want := rulesScore(n, h, c, before.round == Rounds)
 				got := s.Scores(int(before.round))
-				if !slices.Equal(got[:n], want) {
-					return fail(step, m, fmt.Sprintf("round %d scored %v, R16/R17 give %v", before.round, got[:n], want))
+				if !slices.Equal(got, want) {
+					return fail(step, m, fmt.Sprintf("round %d scored %v, R16/R17 give %v", before.round, got, want))
 				}
 			}
 			if !s.Over() {

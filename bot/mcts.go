@@ -241,13 +241,17 @@ func (b *MCTS) selectEdge(nd *node) int32 {
 // rewards returns each seat's reward for a finished game: its share of the
 // win, plus a small term for its margin over the best other seat.
 func rewards(st *razzia.State) [razzia.MaxPlayers]float32 {
-	t := st.Totals()
 	n := st.Players()
+	var totals [razzia.MaxPlayers]int // Total, not Totals: a playout allocates nothing
+	for p := range n {
+		totals[p] = st.Total(p)
+	}
+	t := totals[:n]
 	top, winners := t[0], 0
-	for _, v := range t[:n] {
+	for _, v := range t {
 		top = max(top, v)
 	}
-	for _, v := range t[:n] {
+	for _, v := range t {
 		if v == top {
 			winners++
 		}
@@ -255,7 +259,7 @@ func rewards(st *razzia.State) [razzia.MaxPlayers]float32 {
 	var r [razzia.MaxPlayers]float32
 	for p := range n {
 		other := math.MinInt
-		for q, v := range t[:n] {
+		for q, v := range t {
 			if q != p {
 				other = max(other, v)
 			}

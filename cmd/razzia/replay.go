@@ -99,21 +99,17 @@ type replayError struct {
 
 func result(g *razzia.Game) replayResult {
 	s := g.State()
-	n := s.Players()
 	res := replayResult{
 		Players:  g.Players(),
 		Finished: s.Over(),
 		Round:    s.Round(),
 		Scores:   [][]razzia.Score{},
-		Totals:   []int{},
+		Totals:   s.Totals(),
 		Winners:  []int{},
 	}
 	for r := 1; r <= s.ScoredRounds(); r++ {
-		scores := s.Scores(r)
-		res.Scores = append(res.Scores, scores[:n])
+		res.Scores = append(res.Scores, s.Scores(r))
 	}
-	totals := s.Totals()
-	res.Totals = append(res.Totals, totals[:n]...)
 	res.Winners = append(res.Winners, s.Winners()...)
 	return res
 }
