@@ -31,6 +31,27 @@ func ExampleNewGame() {
 	// Legal moves: [draw call]
 }
 
+// NewSetup deals a game from a secret seed: the cheque sets by lot (R4)
+// and, kept in the setup, the order of the deck. The same seed always
+// deals the same game, so a server that keeps the seed can replay it.
+func ExampleNewSetup() {
+	seed := []byte("32 secret random bytes, normally")
+	setup := razzia.NewSetup([]string{"Miriam", "Felix", "Elke"}, seed)
+	fmt.Println("cheques:", setup.Cheques)
+	g, err := razzia.NewGame(setup)
+	if err != nil {
+		log.Fatal(err)
+	}
+	starter := g.Players()[g.ToMove()] // the highest cheque starts (R6)
+	if err := g.PlayToken("draw"); err != nil { // the seed names the card
+		log.Fatal(err)
+	}
+	fmt.Println(starter, "starts:", g.Moves()[0])
+	// Output:
+	// cheques: [[2 5 8 13] [3 6 9 12] [4 7 10 11]]
+	// Miriam starts: draw realestate
+}
+
 // Moves are played as record tokens; a draw names the card revealed (or,
 // in a game with a Seed, "draw" lets the game pick it). The event log
 // narrates what happened.

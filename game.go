@@ -9,13 +9,13 @@ import (
 	"strings"
 )
 
-// Setup describes a new game.
+// Setup describes a new game. NewSetup makes the setup of a game dealt from a seed.
 type Setup struct {
 	// Players are the names in seating order, clockwise; 2 to 5.
 	Players []string
 	// Cheques are the cheque sets in seat order: nil for the rulebook sets
 	// A, B, ... in seat order (as in a record), or a permutation of them,
-	// such as DealCheques returns (R4).
+	// such as NewSetup deals (R4).
 	Cheques [][]int
 	// Seed, when set, lets the game draw cards itself: a draw that names no
 	// card reveals one chosen uniformly from the undrawn cards by ChaCha8

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -105,13 +104,15 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		_, _ = crand.Read(b[:])
 		*seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
+	// The game is dealt from the seed as the server deals its tables.
+	seedBytes := binary.LittleEndian.AppendUint64(nil, *seed)
 	var seats []tui.Seat
 	for _, p := range people {
 		seats = append(seats, tui.Seat{Name: p})
 	}
 	for i, spec := range specs {
 		spec = strings.TrimSpace(spec)
-		b, err := bot.New(spec, *seed+uint64(i)+1)
+		b, err := bot.New(spec, razzia.SeededRand(seedBytes, fmt.Sprintf("bot %d", len(people)+i)).Uint64())
 		if err != nil {
 			return usageError(stderr, fs, playSynopsis, "--bots: %v (%s)", err, bot.SpecHelp)
 		}
@@ -128,13 +129,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for i, s := range seats {
 		names[i] = s.Name
 	}
-	var deck [8]byte
-	binary.LittleEndian.PutUint64(deck[:], *seed)
-	g, err := razzia.NewGame(razzia.Setup{
-		Players: names,
-		Cheques: razzia.DealCheques(len(names), rand.New(rand.NewPCG(*seed, 0x636865717565))),
-		Seed:    deck[:],
-	})
+	g, err := razzia.NewGame(razzia.NewSetup(names, seedBytes))
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "%v", err)
 	}

@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -295,19 +294,19 @@ func Rotation(seats []string, i int) []string {
 	return out
 }
 
-// gameRand returns the source of everything random in game i of a run:
-// the deck's seed, the cheque deal and the bots' seeds. The run seed and
-// the index are mixed (splitmix64) so that neighbouring games get
-// unrelated streams.
-func gameRand(seed uint64, i int) *rand.Rand {
-	return rand.New(rand.NewPCG(mix(seed^mix(uint64(i))), mix(uint64(i)+0x9e3779b97f4a7c15*seed)))
-}
-
-func mix(z uint64) uint64 {
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
+// gameSeed returns the secret seed of game i of a run, keyed with the
+// run's seed and the index so that neighbouring games are unrelated. The
+// game is dealt from it as the server deals its tables (razzia.NewSetup,
+// bots seeded with razzia.SeededRand).
+func gameSeed(run uint64, i int) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], run)
+	r := razzia.SeededRand(b[:], "arena game "+strconv.Itoa(i))
+	seed := make([]byte, 32)
+	for k := 0; k < len(seed); k += 8 {
+		binary.LittleEndian.PutUint64(seed[k:], r.Uint64())
+	}
+	return seed
 }
 
 // play plays game i to the end.
@@ -324,13 +323,8 @@ func (p *player) play(i int) (o *outcome, err error) {
 			err = fmt.Errorf("game %d: %s panicked: %v\n%s", i+1, who, v, debug.Stack())
 		}
 	}()
-	r := gameRand(p.c.Seed, i)
-	deck := make([]byte, 32)
-	for k := 0; k < len(deck); k += 8 {
-		binary.LittleEndian.PutUint64(deck[k:], r.Uint64())
-	}
-	dealt := razzia.DealCheques(n, r)
-	g, err := razzia.NewGame(razzia.Setup{Players: names(seats), Cheques: dealt, Seed: deck})
+	seed := gameSeed(p.c.Seed, i)
+	g, err := razzia.NewGame(razzia.NewSetup(names(seats), seed))
 	if err != nil {
 		return nil, fmt.Errorf("game %d: %w", i+1, err)
 	}
@@ -346,7 +340,7 @@ func (p *player) play(i int) (o *outcome, err error) {
 	for s, spec := range seats {
 		seat = s
 		o.bots[s] = p.index[spec]
-		if bots[s], err = p.c.New(spec, r.Uint64()); err != nil {
+		if bots[s], err = p.c.New(spec, razzia.SeededRand(seed, "bot "+strconv.Itoa(s)).Uint64()); err != nil {
 			return nil, fmt.Errorf("game %d, seat %d: %w", i+1, s+1, err)
 		}
 		if g, ok := bots[s].(gameNamer); ok {

@@ -159,7 +159,8 @@ func (h *Hub) Create(ctx context.Context, seats []string) (Info, error) {
 	if _, err := io.ReadFull(h.opts.Rand, g.Seed); err != nil {
 		return Info{}, internal(err)
 	}
-	g.Cheques = razzia.DealCheques(len(seats), seededRand(g.Seed, "cheques"))
+	// Dealt once, here, and stored: a stored game is never dealt again.
+	g.Cheques = razzia.NewSetup(names(g.Seats), g.Seed).Cheques
 	g.Created = h.opts.Now()
 	g.Updated = g.Created
 	g.Moves = []string{}

@@ -57,7 +57,8 @@ func names(seats []store.Seat) []string {
 	return n
 }
 
-// replay rebuilds a started game from its stored form.
+// replay rebuilds a started game from its stored form: its stored cheques,
+// never dealt again from the seed, which an older server dealt another way.
 func replay(g *store.Game) (*razzia.Game, error) {
 	game, err := razzia.NewGame(razzia.Setup{Players: names(g.Seats), Cheques: g.Cheques, Seed: g.Seed})
 	if err != nil {

@@ -2,11 +2,8 @@ package table
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"time"
 
 	"github.com/razziagame/razzia"
@@ -169,6 +166,7 @@ func (l *loop) join(name string, seat int, hash []byte) (int, error) {
 	l.updated = l.h.opts.Now()
 	l.h.log.Info("seat taken", "game", l.id, "seat", seat)
 	if status == store.StatusPlaying {
+		// The cheques dealt at creation, as stored (see replay).
 		game, err := razzia.NewGame(razzia.Setup{Players: names(l.seats), Cheques: l.cheques, Seed: l.seed})
 		if err != nil {
 			// The names were checked and the cheques dealt by us: only a bug gets here.
@@ -320,7 +318,7 @@ func (l *loop) startBots() {
 		if s.Bot == "" {
 			continue
 		}
-		b, err := l.h.opts.NewBot(s.Bot, seededRand(l.seed, fmt.Sprintf("bot %d", i)).Uint64())
+		b, err := l.h.opts.NewBot(s.Bot, razzia.SeededRand(l.seed, fmt.Sprintf("bot %d", i)).Uint64())
 		if err != nil {
 			l.h.log.Error("cannot build bot; it will play its first legal move", "game", l.id, "seat", i, "bot", s.Bot, "err", err)
 			b = firstLegal{}
@@ -413,13 +411,4 @@ func (l *loop) retryLater() {
 		case <-l.done:
 		}
 	})
-}
-
-// seededRand returns a ChaCha8 source keyed by the game's seed and a label,
-// so that each use of the seed draws its own stream.
-func seededRand(seed []byte, label string) *rand.Rand {
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(len(label)))
-	key := sha256.Sum256(append(append(append([]byte("razzia table\x00"), n[:]...), label...), seed...))
-	return rand.New(rand.NewChaCha8(key))
 }
