@@ -43,7 +43,8 @@ func ExampleNewSetup() {
 		log.Fatal(err)
 	}
 	starter := g.Players()[g.ToMove()] // the highest cheque starts (R6)
-	if err := g.PlayToken("draw"); err != nil { // the seed names the card
+	// "draw" names no card: the seed does.
+	if err := g.PlayToken("draw"); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(starter, "starts:", g.Moves()[0])
