@@ -202,7 +202,7 @@ func (l *loop) reload() {
 func (l *loop) watch(hash []byte) *Subscription {
 	s := newSubscription(l, seatOf(l.seats, hash))
 	l.subs[s] = struct{}{}
-	l.send(s, l.info(), l.events(), map[int]*razzia.Snapshot{})
+	l.send(s, l.info(), map[int][]razzia.Event{}, map[int]*razzia.Snapshot{})
 	return s
 }
 
@@ -214,17 +214,10 @@ func (l *loop) unwatch(s *Subscription) {
 	}
 }
 
-func (l *loop) events() []razzia.Event {
-	if l.game == nil {
-		return nil
-	}
-	return l.game.Events()
-}
-
 // broadcast sends every subscriber the new state.
 func (l *loop) broadcast() {
-	info, events := l.info(), l.events()
-	views := map[int]*razzia.Snapshot{}
+	info := l.info()
+	events, views := map[int][]razzia.Event{}, map[int]*razzia.Snapshot{}
 	for s := range l.subs {
 		l.send(s, info, events, views)
 	}
@@ -232,16 +225,24 @@ func (l *loop) broadcast() {
 
 // send gives s the state and the events it has not received. It never
 // blocks: an update the subscriber has not taken yet is replaced by one
-// that also carries its events.
-func (l *loop) send(s *Subscription, info Info, events []razzia.Event, views map[int]*razzia.Snapshot) {
+// that also carries its events. events (by the move they start from) and
+// views (by seat) are shared by the subscribers of one broadcast, so that
+// each is made once, and only the events not yet sent are copied.
+func (l *loop) send(s *Subscription, info Info, events map[int][]razzia.Event, views map[int]*razzia.Snapshot) {
 	from := s.sent
 	select {
 	case old := <-s.c:
 		from = old.from
 	default:
 	}
-	u := Update{Game: info, Seat: s.Seat, Events: events[from:], from: from}
+	u := Update{Game: info, Seat: s.Seat, from: from}
 	if l.game != nil {
+		ev, ok := events[from]
+		if !ok {
+			ev = l.game.EventsSince(from)
+			events[from] = ev
+		}
+		u.Events = ev
 		v, ok := views[s.Seat]
 		if !ok {
 			snap := l.game.View(s.Seat).Snapshot()
@@ -249,9 +250,9 @@ func (l *loop) send(s *Subscription, info Info, events []razzia.Event, views map
 			views[s.Seat] = v
 		}
 		u.View = v
+		s.sent = l.game.Len()
 	}
 	s.c <- u // the buffer has room: this goroutine is the only sender
-	s.sent = len(events)
 }
 
 // playFor plays m for the person whose token hashes to hash. perr is why

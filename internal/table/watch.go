@@ -13,7 +13,7 @@ type Update struct {
 	View   *razzia.Snapshot // nil while the table is open
 	Events []razzia.Event   // what happened since the previous Update of this subscription
 
-	from int // index of Events[0] in the game's events
+	from int // the move whose events Events starts with
 }
 
 // A Subscription receives a game's updates. A slow subscriber never holds
@@ -24,7 +24,7 @@ type Subscription struct {
 
 	c    chan Update
 	l    *loop // nil for a game that is over
-	sent int   // events covered by the updates sent; owned by l's goroutine
+	sent int   // moves whose events the updates sent carry; owned by l's goroutine
 	once sync.Once
 }
 
