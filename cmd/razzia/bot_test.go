@@ -5,9 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,9 +15,7 @@ import (
 
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
-	"github.com/razziagame/razzia/internal/store/memstore"
-	"github.com/razziagame/razzia/internal/table"
-	"github.com/razziagame/razzia/internal/web"
+	"github.com/razziagame/razzia/internal/servertest"
 )
 
 // exampleBot is the command of the Python example bot, from this
@@ -161,26 +156,17 @@ func TestArenaMissingProgram(t *testing.T) {
 	}
 }
 
-// testServer is a Razzia server in-process, wired as serve does, over a
-// memory store with bots that move at once. rate is the WebSocket's
-// message rate; 0 is the server's default, which a bot playing against
-// bots without delay meets.
-func testServer(t *testing.T, rate float64) (*httptest.Server, *client.Client) {
+// testServer is a Razzia server in-process, wired as serve does, with the
+// real bot levels moving at once. rate is the WebSocket's message rate; 0
+// is the server's default, which a bot playing against bots without delay
+// meets.
+func testServer(t *testing.T, rate float64) (*servertest.Server, *client.Client) {
 	t.Helper()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	hub := table.New(memstore.New(), table.Options{Logger: quiet})
-	api := httpapi.New(hub, web.Handler(), httpapi.Options{Logger: quiet, MessageRate: rate})
-	srv := httptest.NewServer(api)
-	t.Cleanup(func() {
-		api.Close()
-		srv.Close()
-		hub.Close()
-	})
-	c, err := client.New(srv.URL)
-	if err != nil {
-		t.Fatal(err)
+	if rate == 0 {
+		rate = 10
 	}
-	return srv, c
+	srv := servertest.New(t, servertest.Options{LevelBots: true, Page: true, API: httpapi.Options{MessageRate: rate, MessageBurst: 20}})
+	return srv, srv.Client()
 }
 
 // runBotCmd runs razzia bot with a deadline.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
@@ -116,7 +117,7 @@ func (l *loop) exit() {
 	l.subs = nil
 }
 
-func (l *loop) info() Info {
+func (l *loop) info() protocol.GameInfo {
 	moves := 0
 	var winners []int
 	if l.game != nil {
@@ -204,7 +205,7 @@ func (l *loop) reload() {
 func (l *loop) watch(hash []byte) *Subscription {
 	s := newSubscription(l, seatOf(l.seats, hash))
 	l.subs[s] = struct{}{}
-	l.send(s, l.info(), l.events(), map[int]*razzia.Snapshot{})
+	l.send(s, l.info(), l.events(), &change{}, map[int]*protocol.View{})
 	return s
 }
 
@@ -226,28 +227,29 @@ func (l *loop) events() []razzia.Event {
 // broadcast sends every subscriber the new state.
 func (l *loop) broadcast() {
 	info, events := l.info(), l.events()
-	views := map[int]*razzia.Snapshot{}
+	c, views := &change{}, map[int]*protocol.View{}
 	for s := range l.subs {
-		l.send(s, info, events, views)
+		l.send(s, info, events, c, views)
 	}
 }
 
 // send gives s the state and the events it has not received. It never
 // blocks: an update the subscriber has not taken yet is replaced by one
 // that also carries its events.
-func (l *loop) send(s *Subscription, info Info, events []razzia.Event, views map[int]*razzia.Snapshot) {
+// Every subscriber of a seat shares one view per change.
+func (l *loop) send(s *Subscription, info protocol.GameInfo, events []razzia.Event, c *change, views map[int]*protocol.View) {
 	from := s.sent
 	select {
 	case old := <-s.c:
 		from = old.from
 	default:
 	}
-	u := Update{Game: info, Seat: s.Seat, Events: events[from:], from: from}
+	u := Update{Game: info, Seat: s.Seat, Events: events[from:], from: from, change: c}
 	if l.game != nil {
 		v, ok := views[s.Seat]
 		if !ok {
-			snap := l.game.View(s.Seat).Snapshot()
-			v = &snap
+			view := protocol.NewView(l.game.View(s.Seat))
+			v = &view
 			views[s.Seat] = v
 		}
 		u.View = v
