@@ -366,16 +366,3 @@ func TestCatalogueServed(t *testing.T) {
 		}
 	}
 }
-
-func TestValidID(t *testing.T) {
-	for _, id := range []string{"k3x7q2m5ab", "a", strings.Repeat("z", 32)} {
-		if !validID(id) {
-			t.Errorf("validID(%q) = false", id)
-		}
-	}
-	for _, id := range []string{"", "K3X", "a/b", "a.b", "a b", strings.Repeat("z", 33), "é"} {
-		if validID(id) {
-			t.Errorf("validID(%q) = true", id)
-		}
-	}
-}
