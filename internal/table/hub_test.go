@@ -291,6 +291,27 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
+// waitOver waits for the game's end on a subscription of its own, which
+// reads every update until the Hub closes it at the end.
+func waitOver(t *testing.T, ctx context.Context, h *Hub, id string) {
+	t.Helper()
+	sub, err := h.Watch(ctx, id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	for {
+		select {
+		case _, ok := <-sub.Updates():
+			if !ok {
+				return
+			}
+		case <-ctx.Done():
+			t.Fatalf("game %s did not end", id)
+		}
+	}
+}
+
 func TestBotsOnly(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
@@ -305,20 +326,7 @@ func TestBotsOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sub.Close()
-	for {
-		info, _, err := h.Game(ctx, in.ID, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.Status == protocol.StatusFinished {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatal("the bots did not finish")
-		case <-time.After(time.Millisecond):
-		}
-	}
+	waitOver(t, ctx, h, in.ID)
 	u, ok := next(t, ctx, sub)
 	if !ok {
 		t.Fatal("no update")
@@ -519,18 +527,8 @@ func TestUploadAndList(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	in, _ := h.Create(ctx, []string{"easy", "easy"})
-	var final protocol.GameInfo
-	for {
-		final, _, _ = h.Game(ctx, in.ID, "")
-		if final.Status == protocol.StatusFinished {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatal("no end")
-		case <-time.After(time.Millisecond):
-		}
-	}
+	waitOver(t, ctx, h, in.ID)
+	final, _, _ := h.Game(ctx, in.ID, "")
 	rec, _ := h.Record(ctx, in.ID)
 	var buf bytes.Buffer
 	rec.WriteTo(&buf)
