@@ -232,16 +232,16 @@ func TestBotUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no program", []string{"--invite", "http://h/g/abc"}, "give the bot program with --exec"},
+		{"no program", []string{"--invite", "http://h/g/abcdefghij"}, "give the bot program with --exec"},
 		{"no game", []string{"--exec", "sh"}, "give the game with --invite LINK or --game ID"},
-		{"both", []string{"--exec", "sh", "--invite", "http://h/g/abc", "--game", "abc"}, "not both"},
-		{"no server", []string{"--exec", "sh", "--game", "abc"}, "give the server with --server URL"},
-		{"bad server", []string{"--exec", "sh", "--game", "abc", "--server", "localhost:8080"}, "want an http:// or https:// URL"},
+		{"both", []string{"--exec", "sh", "--invite", "http://h/g/abcdefghij", "--game", "abcdefghij"}, "not both"},
+		{"no server", []string{"--exec", "sh", "--game", "abcdefghij"}, "give the server with --server URL"},
+		{"bad server", []string{"--exec", "sh", "--game", "abcdefghij", "--server", "localhost:8080"}, "want an http:// or https:// URL"},
 		{"bad invite", []string{"--exec", "sh", "--invite", "http://h/lobby"}, "want a link to a table"},
-		{"missing program", []string{"--exec", "no-such-razzia-bot", "--invite", "http://127.0.0.1:1/g/abc"}, `cannot run "no-such-razzia-bot"`},
-		{"bad timeout", []string{"--exec", "sh", "--game", "abc", "--bot-timeout", "-1s"}, "--bot-timeout -1s"},
-		{"token and name", []string{"--exec", "sh", "--game", "abc", "--token", "x", "--name", "y"}, "--token rejoins"},
-		{"argument", []string{"--exec", "sh", "--game", "abc", "extra"}, `unexpected argument "extra"`},
+		{"missing program", []string{"--exec", "no-such-razzia-bot", "--invite", "http://127.0.0.1:1/g/abcdefghij"}, `cannot run "no-such-razzia-bot"`},
+		{"bad timeout", []string{"--exec", "sh", "--game", "abcdefghij", "--bot-timeout", "-1s"}, "--bot-timeout -1s"},
+		{"token and name", []string{"--exec", "sh", "--game", "abcdefghij", "--token", "x", "--name", "y"}, "--token rejoins"},
+		{"argument", []string{"--exec", "sh", "--game", "abcdefghij", "extra"}, `unexpected argument "extra"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
