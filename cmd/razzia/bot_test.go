@@ -79,6 +79,7 @@ func arenaJSONOf(t *testing.T, stdout string) arenaJSON {
 
 // The example bot plays an arena without a fault.
 func TestArenaExampleBot(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	needPython(t)
 	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", "exec:"+exampleBot+",heuristic,heuristic",
 		"--games", "3", "--json", "--bot-timeout", "10s")
@@ -95,6 +96,7 @@ func TestArenaExampleBot(t *testing.T) {
 // Crashing, hanging and lying bots lose their decisions, which are
 // counted and reported, and every game is played to the end.
 func TestArenaBadBots(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	needSh(t)
 	bots := badBots(t)
 	seats := []string{"exec:" + bots["liar"], "exec:" + bots["crash"], "exec:" + bots["hang"], "random"}
@@ -180,6 +182,7 @@ func runBotCmd(t *testing.T, args ...string) (stdout, stderr string, status int)
 }
 
 func TestBotPlaysServerGame(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	needPython(t)
 	srv, c := testServer(t, 1000)
 	info, err := c.Create(t.Context(), []string{"easy", "", "medium"})
@@ -206,6 +209,7 @@ func TestBotPlaysServerGame(t *testing.T) {
 // goes on to the end, under a rate limit it meets (moves refused as
 // rate_limited are sent again).
 func TestBotFaultsOnServer(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	needSh(t)
 	srv, c := testServer(t, 40)
 	info, err := c.Create(t.Context(), []string{"", "easy"})

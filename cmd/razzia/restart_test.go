@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -24,15 +25,41 @@ import (
 	"github.com/razziagame/razzia/internal/store/sqlite"
 )
 
-// buildRazzia builds the command into a temporary directory.
+// built is the command, built once for the tests that run it as a
+// process; TestMain removes it.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// buildRazzia builds the command (once for the package) and returns it.
 func buildRazzia(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "razzia")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "razzia-test-")
+		if built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "razzia")
+		out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput()
+		if err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
 }
 
 // A server is a running razzia serve process.
@@ -219,6 +246,7 @@ func (p *player) send(ctx context.Context) {
 // the same database, and checks that every game continues exactly where
 // it was and ends as an uninterrupted replay of its record.
 func TestRestart(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	if testing.Short() {
 		t.Skip("builds and runs the server")
 	}
@@ -341,6 +369,7 @@ func must[T any](v T, err error) T {
 // TestServeDamagedDatabase: a database file that is not sound stops the
 // server at start with a clear error and exit status 1, and is left alone.
 func TestServeDamagedDatabase(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	if testing.Short() {
 		t.Skip("builds and runs the server")
 	}
