@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -25,41 +24,29 @@ import (
 	"github.com/razziagame/razzia/internal/store/sqlite"
 )
 
-// built is the command, built once for the tests that run it as a
-// process; TestMain removes it.
-var built struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  error
-}
+// asRazzia, in the environment of a process started from the test binary,
+// makes that process run the command instead of the tests: the tests that
+// need razzia as a process of its own (to kill it) get it without a build.
+const asRazzia = "RAZZIA_TEST_RUN_COMMAND"
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
+	if os.Getenv(asRazzia) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
-// buildRazzia builds the command (once for the package) and returns it.
-func buildRazzia(t *testing.T) string {
+// razziaCommand returns the command razzia with the arguments, run by the
+// test binary itself.
+func razziaCommand(t *testing.T, ctx context.Context, args ...string) *exec.Cmd {
 	t.Helper()
-	built.once.Do(func() {
-		built.dir, built.err = os.MkdirTemp("", "razzia-test-")
-		if built.err != nil {
-			return
-		}
-		built.bin = filepath.Join(built.dir, "razzia")
-		out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput()
-		if err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return built.bin
+	cmd := exec.CommandContext(ctx, self, args...)
+	cmd.Env = append(os.Environ(), asRazzia+"=1")
+	return cmd
 }
 
 // A server is a running razzia serve process.
@@ -89,9 +76,9 @@ func (s *syncBuffer) String() string {
 }
 
 // startServer runs razzia serve on a free port and waits for its URL.
-func startServer(t *testing.T, ctx context.Context, bin, db string, args ...string) *server {
+func startServer(t *testing.T, ctx context.Context, db string, args ...string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--log-format", "json"}, args...)...)
+	cmd := razziaCommand(t, context.WithoutCancel(ctx), append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--log-format", "json"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -252,9 +239,8 @@ func TestRestart(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	bin := buildRazzia(t)
 	db := filepath.Join(t.TempDir(), "razzia.db")
-	s1 := startServer(t, ctx, bin, db, "--bot-delay", "3ms")
+	s1 := startServer(t, ctx, db, "--bot-delay", "3ms")
 
 	// Game A: bots and a person; game B: bots only.
 	c1 := s1.client()
@@ -289,7 +275,7 @@ func TestRestart(t *testing.T) {
 	s1.kill(ctx, syscall.SIGKILL)
 	p.c.Close()
 
-	s2 := startServer(t, ctx, bin, db, "--bot-delay", "3ms")
+	s2 := startServer(t, ctx, db, "--bot-delay", "3ms")
 	c2 := s2.client()
 	// Ann rejoins her seat and sees the state as it was.
 	p = s2.connect(ctx, idA, token)
@@ -375,7 +361,6 @@ func TestServeDamagedDatabase(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	bin := buildRazzia(t)
 	dir := t.TempDir()
 
 	// A sound database with a game in it, to damage.
@@ -409,7 +394,7 @@ func TestServeDamagedDatabase(t *testing.T) {
 				t.Fatal(err)
 			}
 			var stdout, stderr bytes.Buffer
-			cmd := exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--db", db)
+			cmd := razziaCommand(t, ctx, "serve", "--addr", "127.0.0.1:0", "--db", db)
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
 			var exit *exec.ExitError
