@@ -2,7 +2,10 @@
 // each game that is open or being played, and everything else talks to it
 // through the Hub. Every accepted move is committed to the store before it
 // is applied and broadcast, so a restarted Hub continues every game where
-// it was.
+// it was. Games are described in the terms of internal/protocol (GameInfo,
+// View): the goroutine that owns a game builds each seat's view once per
+// change, and every connection that shows it shares it, with the bytes
+// encoded from it (Update.Encoded).
 package table
 
 import (
