@@ -223,9 +223,12 @@ start((t, lang) => {
   state.lang = lang;
   translateChrome();
   document.title = `Razzia — ${text("web.replay.title", null, "Replay")} ${id}`;
-  // The server tells the events in the language asked for: ask again.
-  if (switched && loaded) load();
-  else if (state.steps.length || state.error) draw();
+  // The server tells the events in the language asked for: ask again,
+  // and show no sentence of the old language meanwhile.
+  if (switched && loaded) {
+    state.steps = [];
+    load();
+  } else if (state.steps.length || state.error) draw();
 }).then(() => {
   loaded = true;
   return load();
