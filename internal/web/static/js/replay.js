@@ -137,6 +137,9 @@ function clamp(pos) {
 
 /** go shows the table after move pos (0: the start). */
 function go(pos) {
+  // While the steps are (re)loading the address keeps the position: load
+  // reads it.
+  if (!state.steps.length) return;
   pos = clamp(pos);
   if (pos === state.pos) return;
   state.pos = pos;
