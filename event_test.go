@@ -40,13 +40,6 @@ func TestEventsOfAPoliceAuction(t *testing.T) {
 			t.Errorf("event %d = %s, want %s", i, got, want[i])
 		}
 	}
-	players := g.Players()
-	if got, want := Narrate(events[6], players), "Dennis wins with 13: takes 1 car and cheque 1 face down."; got != want {
-		t.Errorf("Narrate = %q, want %q", got, want)
-	}
-	if got, want := Narrate(events[1], players), "Miriam draws police (1 on the track)."; got != want {
-		t.Errorf("Narrate = %q, want %q", got, want)
-	}
 }
 
 func TestEventJSONKeepsAnEmptyLot(t *testing.T) {

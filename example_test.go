@@ -55,7 +55,7 @@ func ExampleNewSetup() {
 
 // Moves are played as record tokens; a draw names the card revealed (or,
 // in a game with a Seed, "draw" lets the game pick it). The event log
-// narrates what happened.
+// tells what happened, in JSON as the server sends it.
 func ExampleGame_PlayToken() {
 	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"}})
 	if err != nil {
@@ -70,21 +70,22 @@ func ExampleGame_PlayToken() {
 		}
 	}
 	for _, e := range g.Events() {
-		fmt.Println(razzia.Narrate(e, g.Players()))
+		b, _ := json.Marshal(e)
+		fmt.Println(string(b))
 	}
 	s := g.State()
 	fmt.Println("Next:", g.Players()[s.ToMove()])
 	// Output:
-	// Miriam draws a watch.
-	// Felix draws a car.
-	// Elke draws a bodyguard.
-	// Dennis draws police (1 on the track).
-	// Police auction.
-	// Miriam passes.
-	// Felix bids 7.
-	// Elke passes.
-	// Dennis bids 9.
-	// Dennis wins with 9: takes 1 watch, 1 bodyguard and 1 car and cheque 1 face down.
+	// {"kind":"draw","seat":0,"card":"watch"}
+	// {"kind":"draw","seat":1,"card":"car"}
+	// {"kind":"draw","seat":2,"card":"bodyguard"}
+	// {"kind":"draw","seat":3,"card":"police","police":1}
+	// {"kind":"auction","seat":3,"cards":["watch","car","bodyguard"],"auction":"police"}
+	// {"kind":"pass","seat":0}
+	// {"kind":"bid","seat":1,"cheque":7}
+	// {"kind":"pass","seat":2}
+	// {"kind":"bid","seat":3,"cheque":9}
+	// {"kind":"win","seat":3,"cards":["watch","car","bodyguard"],"cheque":9,"centre":1,"auction":"police"}
 	// Next: Miriam
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // DefaultTimeout is the time an external program has for one decision
@@ -132,7 +133,7 @@ func (e *Exec) Faults() []Fault { return append([]Fault(nil), e.faults...) }
 // Choose asks the program for a move. It never fails: a fault plays
 // DefaultMove and is recorded (see Faults).
 func (e *Exec) Choose(v razzia.View) razzia.Move {
-	tok, _ := e.Decide(v.Snapshot())
+	tok, _ := e.Decide(protocol.NewView(v))
 	m, err := razzia.ParseMove(tok)
 	if err == nil {
 		for _, l := range v.Legal {
@@ -149,7 +150,7 @@ func (e *Exec) Choose(v razzia.View) razzia.Move {
 // view of the seat to move with its legal moves. It returns the token to
 // play, always one of s.Legal, and a *Fault when the program lost the
 // decision and the token is DefaultMove's.
-func (e *Exec) Decide(s razzia.Snapshot) (string, error) {
+func (e *Exec) Decide(s protocol.View) (string, error) {
 	if len(s.Legal) == 0 {
 		panic("bot: exec: Decide without legal moves")
 	}
@@ -181,17 +182,17 @@ func DefaultMove(legal []string) string {
 
 // decideLine is the line the program reads for each decision.
 type decideLine struct {
-	Type        string          `json:"type"`
-	Game        string          `json:"game"`
-	Seat        int             `json:"seat"`
-	Seed        uint64          `json:"seed"`
-	TimeLimitMs int64           `json:"timeLimitMs"`
-	Legal       []string        `json:"legal"`
-	View        razzia.Snapshot `json:"view"`
+	Type        string        `json:"type"`
+	Game        string        `json:"game"`
+	Seat        int           `json:"seat"`
+	Seed        uint64        `json:"seed"`
+	TimeLimitMs int64         `json:"timeLimitMs"`
+	Legal       []string      `json:"legal"`
+	View        protocol.View `json:"view"`
 }
 
 // ask runs one decision: it returns a legal token or the fault.
-func (e *Exec) ask(s razzia.Snapshot) (string, error) {
+func (e *Exec) ask(s protocol.View) (string, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // TestMain lets the test binary play an external bot: with RAZZIA_TEST_BOT
@@ -203,7 +204,7 @@ func TestExecFaults(t *testing.T) {
 // A fault plays the safe default, and Decide says so.
 func TestExecDecideFault(t *testing.T) {
 	e, _ := testExec(t, "garbage", time.Second)
-	tok, err := e.Decide(razzia.Snapshot{Seat: 2, Moves: 16, Legal: []string{"pass", "bid 9", "bid 12"}})
+	tok, err := e.Decide(protocol.View{Seat: 2, Moves: 16, Legal: []string{"pass", "bid 9", "bid 12"}})
 	var f *Fault
 	if tok != "pass" || !errors.As(err, &f) || !errors.Is(err, ErrMalformed) {
 		t.Fatalf("Decide = %q, %v; want pass and a malformed-answer fault", tok, err)

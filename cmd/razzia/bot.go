@@ -15,6 +15,7 @@ import (
 
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 const botSynopsis = `
@@ -28,7 +29,7 @@ server's WebSocket, asks the program for a move whenever the seat is to
 move and sends it; it reconnects by itself when the connection drops, and
 stops when the game is over, printing the result.
 
-The invite is the table's link (http://host:8080/g/k3x9q2m7ab), which also
+The invite is the table's link (http://host:8080/g/k3x7q2m5ab), which also
 names the server, or its path or game id together with --server.
 
 The program runs for the whole game. One that crashes, takes longer than
@@ -39,8 +40,8 @@ says so; a crashed or hung program is started afresh for its next
 decision. The program's standard error is passed through, prefixed.
 
 Examples:
-  razzia bot --invite http://localhost:8080/g/k3x9q2m7ab --exec "python3 examples/bot.py"
-  razzia bot --server http://localhost:8080 --game k3x9q2m7ab --exec ./mybot --name Ada --seat 2
+  razzia bot --invite http://localhost:8080/g/k3x7q2m5ab --exec "python3 examples/bot.py"
+  razzia bot --server http://localhost:8080 --game k3x7q2m5ab --exec ./mybot --name Ada --seat 2
 
 Exit status: 0 when the game is over, 1 when the server cannot be reached
 or refuses the seat, 2 for a usage error.
@@ -251,10 +252,10 @@ func playServer(ctx context.Context, c *client.Client, cfg botConfig, b *bot.Exe
 // (stale) or is over.
 func handleRefusal(ctx context.Context, e *client.Error, last *client.State, move string, logf func(string, ...any)) bool {
 	switch e.Code {
-	case client.Stale, client.GameOver, client.NotStarted:
+	case protocol.Stale, protocol.GameOver, protocol.NotStarted:
 		return false
 	}
-	if e.Code != client.RateLimited { // expected against bots that do not wait
+	if e.Code != protocol.RateLimited { // expected against bots that do not wait
 		logf("the server refused %s: %v", move, e)
 	}
 	if e.Temporary() {

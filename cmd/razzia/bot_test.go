@@ -5,9 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,9 +15,7 @@ import (
 
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
-	"github.com/razziagame/razzia/internal/store/memstore"
-	"github.com/razziagame/razzia/internal/table"
-	"github.com/razziagame/razzia/internal/web"
+	"github.com/razziagame/razzia/internal/servertest"
 )
 
 // exampleBot is the command of the Python example bot, from this
@@ -84,6 +79,7 @@ func arenaJSONOf(t *testing.T, stdout string) arenaJSON {
 
 // The example bot plays an arena without a fault.
 func TestArenaExampleBot(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	needPython(t)
 	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", "exec:"+exampleBot+",heuristic,heuristic",
 		"--games", "3", "--json", "--bot-timeout", "10s")
@@ -100,6 +96,7 @@ func TestArenaExampleBot(t *testing.T) {
 // Crashing, hanging and lying bots lose their decisions, which are
 // counted and reported, and every game is played to the end.
 func TestArenaBadBots(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	needSh(t)
 	bots := badBots(t)
 	seats := []string{"exec:" + bots["liar"], "exec:" + bots["crash"], "exec:" + bots["hang"], "random"}
@@ -161,26 +158,17 @@ func TestArenaMissingProgram(t *testing.T) {
 	}
 }
 
-// testServer is a Razzia server in-process, wired as serve does, over a
-// memory store with bots that move at once. rate is the WebSocket's
-// message rate; 0 is the server's default, which a bot playing against
-// bots without delay meets.
-func testServer(t *testing.T, rate float64) (*httptest.Server, *client.Client) {
+// testServer is a Razzia server in-process, wired as serve does, with the
+// real bot levels moving at once. rate is the WebSocket's message rate; 0
+// is the server's default, which a bot playing against bots without delay
+// meets.
+func testServer(t *testing.T, rate float64) (*servertest.Server, *client.Client) {
 	t.Helper()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	hub := table.New(memstore.New(), table.Options{Logger: quiet})
-	api := httpapi.New(hub, web.Handler(), httpapi.Options{Logger: quiet, MessageRate: rate})
-	srv := httptest.NewServer(api)
-	t.Cleanup(func() {
-		api.Close()
-		srv.Close()
-		hub.Close()
-	})
-	c, err := client.New(srv.URL)
-	if err != nil {
-		t.Fatal(err)
+	if rate == 0 {
+		rate = 10
 	}
-	return srv, c
+	srv := servertest.New(t, servertest.Options{LevelBots: true, Page: true, API: httpapi.Options{MessageRate: rate, MessageBurst: 20}})
+	return srv, srv.Client()
 }
 
 // runBotCmd runs razzia bot with a deadline.
@@ -194,6 +182,7 @@ func runBotCmd(t *testing.T, args ...string) (stdout, stderr string, status int)
 }
 
 func TestBotPlaysServerGame(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	needPython(t)
 	srv, c := testServer(t, 1000)
 	info, err := c.Create(t.Context(), []string{"easy", "", "medium"})
@@ -220,6 +209,7 @@ func TestBotPlaysServerGame(t *testing.T) {
 // goes on to the end, under a rate limit it meets (moves refused as
 // rate_limited are sent again).
 func TestBotFaultsOnServer(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	needSh(t)
 	srv, c := testServer(t, 40)
 	info, err := c.Create(t.Context(), []string{"", "easy"})
@@ -246,16 +236,16 @@ func TestBotUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no program", []string{"--invite", "http://h/g/abc"}, "give the bot program with --exec"},
+		{"no program", []string{"--invite", "http://h/g/abcdefghij"}, "give the bot program with --exec"},
 		{"no game", []string{"--exec", "sh"}, "give the game with --invite LINK or --game ID"},
-		{"both", []string{"--exec", "sh", "--invite", "http://h/g/abc", "--game", "abc"}, "not both"},
-		{"no server", []string{"--exec", "sh", "--game", "abc"}, "give the server with --server URL"},
-		{"bad server", []string{"--exec", "sh", "--game", "abc", "--server", "localhost:8080"}, "want an http:// or https:// URL"},
+		{"both", []string{"--exec", "sh", "--invite", "http://h/g/abcdefghij", "--game", "abcdefghij"}, "not both"},
+		{"no server", []string{"--exec", "sh", "--game", "abcdefghij"}, "give the server with --server URL"},
+		{"bad server", []string{"--exec", "sh", "--game", "abcdefghij", "--server", "localhost:8080"}, "want an http:// or https:// URL"},
 		{"bad invite", []string{"--exec", "sh", "--invite", "http://h/lobby"}, "want a link to a table"},
-		{"missing program", []string{"--exec", "no-such-razzia-bot", "--invite", "http://127.0.0.1:1/g/abc"}, `cannot run "no-such-razzia-bot"`},
-		{"bad timeout", []string{"--exec", "sh", "--game", "abc", "--bot-timeout", "-1s"}, "--bot-timeout -1s"},
-		{"token and name", []string{"--exec", "sh", "--game", "abc", "--token", "x", "--name", "y"}, "--token rejoins"},
-		{"argument", []string{"--exec", "sh", "--game", "abc", "extra"}, `unexpected argument "extra"`},
+		{"missing program", []string{"--exec", "no-such-razzia-bot", "--invite", "http://127.0.0.1:1/g/abcdefghij"}, `cannot run "no-such-razzia-bot"`},
+		{"bad timeout", []string{"--exec", "sh", "--game", "abcdefghij", "--bot-timeout", "-1s"}, "--bot-timeout -1s"},
+		{"token and name", []string{"--exec", "sh", "--game", "abcdefghij", "--token", "x", "--name", "y"}, "--token rejoins"},
+		{"argument", []string{"--exec", "sh", "--game", "abcdefghij", "extra"}, `unexpected argument "extra"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

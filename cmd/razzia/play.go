@@ -46,7 +46,7 @@ Examples:
   razzia play
   razzia play --bots hard,hard --lang nl
   razzia play --players Ann,Bob --bots medium --seed 7
-  razzia play --name Ann http://localhost:8080/g/k3x9q2m7ab
+  razzia play --name Ann http://localhost:8080/g/k3x7q2m5ab
   razzia play --server http://localhost:8080 --name Ann --bots easy,easy
 `
 

@@ -100,28 +100,37 @@ func (term *terminal) waitFor(limit time.Duration, keys string, texts ...string)
 	}
 }
 
+// An exit is how "razzia play" ended.
+type exit struct {
+	status int
+	stderr string
+}
+
 // playCommand runs "razzia play" in-process on the pseudo-terminal and
-// returns a channel with its exit status.
-func playCommand(t *testing.T, term *terminal, args ...string) <-chan int {
+// returns a channel with its exit. The goroutine never touches t, which
+// may be over by the time the program ends.
+func playCommand(t *testing.T, term *terminal, args ...string) <-chan exit {
 	t.Helper()
 	t.Setenv("TERM", "xterm-256color")
 	t.Setenv("NO_COLOR", "")
-	status := make(chan int, 1)
-	var stderr bytes.Buffer
+	done := make(chan exit, 1)
 	go func() {
-		status <- run(append([]string{"play"}, args...), term.tty, term.tty, &stderr)
-		if stderr.Len() > 0 {
-			t.Logf("stderr: %s", stderr.String())
-		}
+		var stderr bytes.Buffer
+		status := run(append([]string{"play"}, args...), term.tty, term.tty, &stderr)
+		done <- exit{status, stderr.String()}
 	}()
-	return status
+	return done
 }
 
-func wait(t *testing.T, status <-chan int) int {
+// wait returns the exit status, logging what the program wrote to stderr.
+func wait(t *testing.T, done <-chan exit) int {
 	t.Helper()
 	select {
-	case s := <-status:
-		return s
+	case e := <-done:
+		if e.stderr != "" {
+			t.Logf("stderr: %s", e.stderr)
+		}
+		return e.status
 	case <-time.After(20 * time.Second):
 		t.Fatal("razzia play did not end")
 		return -1
@@ -213,7 +222,7 @@ func TestPlayUsage(t *testing.T) {
 		{"too few", []string{"--bots", ""}, "make 1 players"},
 		{"bad bot", []string{"--bots", "genius"}, "--bots"},
 		{"bad name", []string{"--players", "Ann,"}, "--players"},
-		{"id without server", []string{"--server", "", "k3x9q2m7ab"}, "needs --server"},
+		{"id without server", []string{"--server", "", "k3x7q2m5ab"}, "needs --server"},
 		{"server bot level", []string{"--server", "http://127.0.0.1:1", "--bots", "random"}, "easy, medium and hard"},
 		{"two invites", []string{"a", "b"}, "at most one"},
 	} {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/i18n"
 )
 
 const replaySynopsis = `
@@ -198,8 +199,9 @@ func writeAccount(w io.Writer, rec *razzia.Record, g *razzia.Game, complete bool
 	heading := func() { fmt.Fprintf(&b, "\nRound %d\n", round) }
 	heading()
 	events := g.Events()
+	en := i18n.Default()
 	for i, e := range events {
-		line := razzia.Narrate(e, players)
+		line := en.Narrate(e, players)
 		switch e.Kind {
 		case razzia.EventDraw, razzia.EventThieves:
 			b.WriteString("  " + line + "\n")

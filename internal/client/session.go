@@ -13,7 +13,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // maxState bounds a state message: the first one of a connection carries
@@ -23,13 +23,13 @@ const maxState = 4 << 20
 // A State is the server's "state" message: the game, the connection's
 // seat, its view of the table and the events since the last message.
 type State struct {
-	Game GameInfo
-	Seat int              // -1 for a spectator
-	View *razzia.Snapshot // nil while the game is open
-	// Events happened since the previous state of this connection. The
-	// first state of a connection (First) carries every event of the
-	// game: replace the log with them.
-	Events []razzia.Event
+	Game protocol.GameInfo
+	Seat int            // -1 for a spectator
+	View *protocol.View // nil while the game is open
+	// Events happened since the previous state of this connection, each
+	// told in the client's Lang. The first state of a connection (First)
+	// carries every event of the game: replace the log with them.
+	Events []protocol.Event
 	First  bool
 }
 
@@ -41,18 +41,7 @@ func (s *State) MyTurn() bool {
 
 // Over reports whether the game is over (or is an uploaded record).
 func (s *State) Over() bool {
-	return (s.View != nil && s.View.Phase == "over") || s.Game.Status == "finished" || s.Game.Status == "archived"
-}
-
-// message is any message of the server.
-type message struct {
-	Type    string            `json:"type"`
-	Game    GameInfo          `json:"game"`
-	Seat    int               `json:"seat"`
-	View    *razzia.Snapshot  `json:"view"`
-	Events  []json.RawMessage `json:"events"`
-	Code    Code              `json:"code"`
-	Message string            `json:"message"`
+	return (s.View != nil && s.View.Phase == "over") || s.Game.Status.Over()
 }
 
 // A Conn is one WebSocket connection to a game.
@@ -68,13 +57,18 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 	u.Scheme = map[string]string{"http": "ws", "https": "wss"}[u.Scheme]
 	u.Path += "/api/games/" + url.PathEscape(id) + "/ws"
 	opts := &websocket.DialOptions{HTTPClient: c.HTTP}
+	query := url.Values{}
+	if c.Lang != "" {
+		query.Set("lang", c.Lang)
+	}
 	if token != "" {
 		if c.TokenInQuery {
-			u.RawQuery = url.Values{"token": {token}}.Encode()
+			query.Set("token", token)
 		} else {
 			opts.HTTPHeader = http.Header{"Authorization": {"Bearer " + token}}
 		}
 	}
+	u.RawQuery = query.Encode()
 	ws, resp, err := websocket.Dial(ctx, u.String(), opts)
 	if err != nil {
 		if resp != nil && resp.StatusCode >= 300 && resp.Body != nil {
@@ -103,16 +97,19 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 		if typ != websocket.MessageText {
 			continue
 		}
-		var m message
+		var m protocol.Message
 		if err := json.Unmarshal(data, &m); err != nil {
 			return nil, fmt.Errorf("a message from the server is not the JSON expected: %v", err)
 		}
 		switch m.Type {
-		case "state":
-			st := &State{Game: m.Game, Seat: m.Seat, View: m.View, Events: decodeEvents(m.Events), First: c.first}
+		case protocol.TypeState:
+			st := &State{Game: m.Game, Seat: m.Seat, View: m.View, Events: m.Events, First: c.first}
+			if st.Events == nil {
+				st.Events = []protocol.Event{}
+			}
 			c.first = false
 			return st, nil
-		case "error":
+		case protocol.TypeError:
 			return nil, &Error{Code: m.Code, Message: m.Message}
 		}
 		// A message of a kind this client does not know: skip it.
@@ -120,18 +117,14 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 }
 
 // Move sends a move, a token of View.Legal, with seq the View.Moves it was
-// chosen on (negative: none). The answer is the next state, or an *Error
-// from Read.
+// chosen on: if the game has moved on, the server refuses it as stale, so
+// a move sent twice is never played twice. The answer is the next state,
+// or an *Error from Read.
 func (c *Conn) Move(ctx context.Context, move string, seq int) error {
-	msg := struct {
-		Type string `json:"type"`
-		Move string `json:"move"`
-		Seq  *int   `json:"seq,omitempty"`
-	}{Type: "move", Move: move}
-	if seq >= 0 {
-		msg.Seq = &seq
+	if seq < 0 {
+		return fmt.Errorf("client: a move needs the seq it was chosen on, not %d", seq)
 	}
-	b, err := json.Marshal(msg)
+	b, err := json.Marshal(protocol.NewMoveMessage(move, seq))
 	if err != nil {
 		return err
 	}

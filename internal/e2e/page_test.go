@@ -30,6 +30,10 @@ func TestDutch(t *testing.T) {
 
 	p.setSelect("#lang", "nl")
 	waitFor[bool](p, "html[lang=nl]", `document.documentElement.lang === "nl"`, 5*time.Second)
+	// The server tells the events: the page asks again in Dutch, and the
+	// whole log is Dutch.
+	waitFor[bool](p, "the log in Dutch", `(() => { const l = document.querySelector("#log");
+  return !!l && l.textContent.includes(" trekt ") && !l.textContent.includes(" draws "); })()`, 10*time.Second)
 	check := func(when string) {
 		t.Helper()
 		text := strings.ToLower(eval[string](p, `document.querySelector("#table").textContent`))

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // tableState is what the table page's hooks say (docs: the ui spec's test
@@ -91,10 +93,11 @@ func (p *page) play(n int) tableState {
 			made++
 			continue
 		}
-		if time.Now().After(deadline) {
-			p.fail("no move offered for a minute: %+v", st)
-		}
-		time.Sleep(10 * time.Millisecond)
+		// The page redraws on every state message: wait for it to offer
+		// this seat a move, or to show the end.
+		waitFor[bool](p, "a move offered or the end", `(() => { const e = document.querySelector("#table");
+  return !!e && (e.dataset.phase === "over" || (e.dataset.seat !== "-1" && e.dataset.seat === e.dataset.toMove &&
+    !!document.querySelector("#table button[data-move]:not([disabled])"))); })()`, time.Until(deadline))
 	}
 	return p.state()
 }
@@ -175,21 +178,12 @@ func TestPlayWithBots(t *testing.T) {
 	}
 	result := waitFor[string](p, "#result", `(() => { const r = document.querySelector("#result"); return r && r.getClientRects().length > 0 && r.innerText.trim(); })()`, 5*time.Second)
 
-	var g struct {
-		Game struct {
-			Status  string `json:"status"`
-			Moves   int    `json:"moves"`
-			Winners []int  `json:"winners"`
-			Seats   []struct {
-				Name string `json:"name"`
-			} `json:"seats"`
-		} `json:"game"`
-	}
+	var g protocol.SeatAnswer
 	if code := srv.api(t, "GET", "/api/games/"+id, "", &g); code != http.StatusOK {
 		t.Fatalf("GET the game: %d", code)
 	}
 	st = p.state()
-	if g.Game.Status != "finished" || st.Status != "finished" || st.Moves != g.Game.Moves {
+	if g.Game.Status != protocol.StatusFinished || st.Status != "finished" || st.Moves != g.Game.Moves {
 		t.Errorf("server: %s after %d moves; page: %+v", g.Game.Status, g.Game.Moves, st)
 	}
 	for _, w := range g.Game.Winners {
@@ -273,17 +267,5 @@ func waitForTurn(p *page) tableState {
 // create makes a table through the API and returns its id.
 func (s *server) create(t *testing.T, seats ...string) string {
 	t.Helper()
-	parts := make([]string, len(seats))
-	for i, b := range seats {
-		parts[i] = fmt.Sprintf(`{"bot":%q}`, b)
-	}
-	var v struct {
-		Game struct {
-			ID string `json:"id"`
-		} `json:"game"`
-	}
-	if code := s.api(t, "POST", "/api/games", `{"seats":[`+strings.Join(parts, ",")+`]}`, &v); code != http.StatusCreated {
-		t.Fatalf("create: status %d", code)
-	}
-	return v.Game.ID
+	return s.Create(seats...).ID
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // randomRecord plays a whole game of seeded random legal moves.
@@ -97,7 +98,7 @@ func TestReplayViewer(t *testing.T) {
 	en, _ := i18n.Lookup("en")
 	// want returns what step k must show: the record replayed that far
 	// by the engine, and its narration of move k.
-	want := func(k int) (razzia.Snapshot, []string) {
+	want := func(k int) (protocol.View, []string) {
 		t.Helper()
 		g, err := razzia.NewGame(razzia.Setup{Players: rec.Players, Cheques: rec.Cheques})
 		if err != nil {
@@ -116,7 +117,7 @@ func TestReplayViewer(t *testing.T) {
 				sentences = append(sentences, en.Narrate(e, players))
 			}
 		}
-		return g.View(-1).Snapshot(), sentences
+		return protocol.NewView(g.View(-1)), sentences
 	}
 	// at waits for step k and checks it.
 	at := func(how string, k int) replayStep {

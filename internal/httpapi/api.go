@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
 )
@@ -45,6 +46,9 @@ type Options struct {
 	// 10 and 20.
 	MessageRate  float64
 	MessageBurst int
+	// ReplayCache bounds the bytes of encoded replays of finished games
+	// kept in memory; default 64 MiB.
+	ReplayCache int
 }
 
 // A Server is the http.Handler of a Razzia server.
@@ -54,6 +58,7 @@ type Server struct {
 	opts    Options
 	log     *slog.Logger
 	handler http.Handler
+	replays *replayCache
 
 	ctx    context.Context // cancelled by Close: ends every WebSocket
 	cancel context.CancelFunc
@@ -74,10 +79,13 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	if opts.MessageBurst <= 0 {
 		opts.MessageBurst = 20
 	}
+	if opts.ReplayCache <= 0 {
+		opts.ReplayCache = 64 << 20
+	}
 	if web == nil {
 		web = http.NotFoundHandler()
 	}
-	s := &Server{hub: hub, web: web, opts: opts, log: opts.Logger}
+	s := &Server{hub: hub, web: web, opts: opts, log: opts.Logger, replays: newReplayCache(opts.ReplayCache)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
 	mux := http.NewServeMux()
@@ -94,8 +102,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("GET /api/games/{id}/ws", s.ws)
 	mux.HandleFunc("POST /api/records", s.upload)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, &apiError{status: http.StatusNotFound, Code: "not_found",
-			Message: fmt.Sprintf("no such API endpoint: %s %s", r.Method, r.URL.Path)})
+		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})
 	mux.Handle("/", s.web)
 
@@ -110,8 +117,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 		}
 	}
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, &apiError{status: http.StatusForbidden, Code: "forbidden",
-			Message: "cross-origin request refused: use the page this server serves"})
+		s.fail(w, r, newError(protocol.Forbidden, "cross-origin request refused: use the page this server serves"))
 	}))
 	s.handler = cop.Handler(mux)
 	return s
@@ -151,16 +157,36 @@ func (s *Server) track() bool {
 	return true
 }
 
-// An apiError is the error object of every failed request.
+// An apiError is the error of a failed request: the protocol's error
+// object and the HTTP status it is sent with.
 type apiError struct {
-	status  int
-	Code    string  `json:"code"`
-	Message string  `json:"message"`
-	Move    *int    `json:"move,omitempty"`  // bad_record: the 1-based move, 0 for the file
-	Token   *string `json:"token,omitempty"` // bad_record: the move's token
+	status int
+	obj    protocol.Error
 }
 
-func (e *apiError) Error() string { return e.Message }
+func (e *apiError) Error() string { return e.obj.Message }
+
+func newError(code protocol.Code, format string, args ...any) *apiError {
+	return &apiError{status: code.Status(), obj: protocol.Error{Code: code, Message: fmt.Sprintf(format, args...)}}
+}
+
+// codes maps the Hub's sentinel errors to the protocol's codes.
+var codes = map[error]protocol.Code{
+	table.ErrNotFound:    protocol.NotFound,
+	table.ErrSeatTaken:   protocol.SeatTaken,
+	table.ErrTableFull:   protocol.TableFull,
+	table.ErrBadName:     protocol.BadName,
+	table.ErrBadRequest:  protocol.BadRequest,
+	table.ErrNotStarted:  protocol.NotStarted,
+	table.ErrBadRecord:   protocol.BadRecord,
+	table.ErrClosed:      protocol.Unavailable,
+	table.ErrIllegalMove: protocol.IllegalMove,
+	table.ErrNotYourSeat: protocol.NotYourSeat,
+	table.ErrNotYourTurn: protocol.NotYourTurn,
+	table.ErrStale:       protocol.Stale,
+	table.ErrGameOver:    protocol.GameOver,
+	table.ErrInternal:    protocol.Internal,
+}
 
 // errorOf maps an error of the Hub to the API's error.
 func errorOf(err error) *apiError {
@@ -170,43 +196,25 @@ func errorOf(err error) *apiError {
 	}
 	var maxErr *http.MaxBytesError
 	if errors.As(err, &maxErr) {
-		return &apiError{status: http.StatusRequestEntityTooLarge, Code: "too_large",
-			Message: fmt.Sprintf("the request is larger than %d bytes", maxErr.Limit)}
+		return newError(protocol.TooLarge, "the request is larger than %d bytes", maxErr.Limit)
 	}
 	var te *table.Error
 	if !errors.As(err, &te) {
-		return &apiError{status: http.StatusInternalServerError, Code: "internal", Message: "internal error: please try again"}
+		return newError(protocol.Internal, "internal error: please try again")
 	}
-	e := &apiError{Message: te.Msg}
-	switch te.Kind {
-	case table.ErrNotFound:
-		e.status, e.Code = http.StatusNotFound, "not_found"
-	case table.ErrSeatTaken:
-		e.status, e.Code = http.StatusConflict, "seat_taken"
-	case table.ErrTableFull:
-		e.status, e.Code = http.StatusConflict, "table_full"
-	case table.ErrBadName:
-		e.status, e.Code = http.StatusBadRequest, "bad_name"
-	case table.ErrBadRequest:
-		e.status, e.Code = http.StatusBadRequest, "bad_request"
-	case table.ErrNotStarted:
-		e.status, e.Code = http.StatusConflict, "not_started"
-	case table.ErrBadRecord:
-		e.status, e.Code = http.StatusBadRequest, "bad_record"
+	code, ok := codes[te.Kind]
+	if !ok {
+		code = protocol.Internal
+	}
+	e := newError(code, "%s", te.Msg)
+	if code == protocol.BadRecord {
 		var re *razzia.RecordError
 		if errors.As(err, &re) {
-			e.Move, e.Token = &re.Move, &re.Token
+			e.obj.Move, e.obj.Token = &re.Move, &re.Token
 		} else {
 			zero, empty := 0, ""
-			e.Move, e.Token = &zero, &empty
+			e.obj.Move, e.obj.Token = &zero, &empty
 		}
-	case table.ErrClosed:
-		e.status, e.Code = http.StatusServiceUnavailable, "unavailable"
-	case table.ErrIllegalMove, table.ErrNotYourSeat, table.ErrNotYourTurn, table.ErrStale, table.ErrGameOver:
-		// Only the WebSocket plays moves; these do not reach HTTP.
-		e.status, e.Code = http.StatusConflict, wsCode(te.Kind)
-	default:
-		e.status, e.Code = http.StatusInternalServerError, "internal"
 	}
 	return e
 }
@@ -217,20 +225,23 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if e.status >= 500 {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
-	writeJSON(w, e.status, map[string]any{"error": e})
+	writeJSON(w, e.status, protocol.ErrorBody{Error: &e.obj})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := encode(v)
+	if err != nil {
 		http.Error(w, `{"error":{"code":"internal","message":"internal error"}}`, http.StatusInternalServerError)
 		return
 	}
+	writeBody(w, status, b)
+}
+
+// writeBody writes an encoded JSON answer.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	w.Write(b.Bytes())
+	w.Write(body)
 }
 
 // decode reads the request's JSON body into v strictly: one object, no
@@ -252,7 +263,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 }
 
 func badRequest(format string, args ...any) *apiError {
-	return &apiError{status: http.StatusBadRequest, Code: "bad_request", Message: fmt.Sprintf(format, args...)}
+	return newError(protocol.BadRequest, format, args...)
 }
 
 // jsonError explains a decoding error in the request's terms.
@@ -317,11 +328,7 @@ func tokenOf(r *http.Request, id string, query bool) string {
 func cookieName(id string) string { return "razzia_" + id }
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Seats []struct {
-			Bot string `json:"bot"`
-		} `json:"seats"`
-	}
+	var req protocol.CreateRequest
 	if err := decode(w, r, &req); err != nil {
 		s.fail(w, r, err)
 		return
@@ -335,7 +342,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"game": info})
+	writeJSON(w, http.StatusCreated, protocol.GameAnswer{Game: info})
 }
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request) {
@@ -346,9 +353,9 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if games == nil {
-		games = []table.Info{}
+		games = []protocol.GameInfo{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"games": games})
+	writeJSON(w, http.StatusOK, protocol.ListAnswer{Games: games})
 }
 
 func (s *Server) game(w http.ResponseWriter, r *http.Request) {
@@ -358,15 +365,12 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"game": info, "you": you})
+	writeJSON(w, http.StatusOK, protocol.SeatAnswer{Game: info, You: you})
 }
 
 func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	var req struct {
-		Name string `json:"name"`
-		Seat *int   `json:"seat"`
-	}
+	var req protocol.JoinRequest
 	if err := decode(w, r, &req); err != nil {
 		s.fail(w, r, err)
 		return
@@ -393,7 +397,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 		Secure:   r.TLS != nil,
 		SameSite: http.SameSiteStrictMode,
 	})
-	writeJSON(w, http.StatusOK, map[string]any{"seat": seat, "token": token})
+	writeJSON(w, http.StatusOK, protocol.JoinAnswer{Seat: seat, Token: token})
 }
 
 func (s *Server) record(w http.ResponseWriter, r *http.Request) {
@@ -424,5 +428,5 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"game": info})
+	writeJSON(w, http.StatusCreated, protocol.GameAnswer{Game: info})
 }

@@ -11,59 +11,36 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/coder/websocket/wsjson"
 
-	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/table"
 )
 
-// stateMessage is the server's "state" message.
-type stateMessage struct {
-	Type   string           `json:"type"`
-	Game   table.Info       `json:"game"`
-	Seat   int              `json:"seat"`
-	View   *razzia.Snapshot `json:"view"`
-	Events []razzia.Event   `json:"events"`
+// catalogue returns the language a request asks for with ?lang= (a tag
+// such as "nl", or "nl-BE"), English when it asks for none or one the
+// server does not speak: the events' sentences are told in it.
+func catalogue(r *http.Request) *i18n.Catalogue {
+	c, _ := i18n.Lookup(i18n.Match(r.URL.Query().Get("lang")))
+	return c
 }
 
-// errorMessage is the server's "error" message, only to the client that
-// caused it.
-type errorMessage struct {
-	Type    string `json:"type"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-// clientMessage is what a client sends.
-type clientMessage struct {
-	Type string  `json:"type"`
-	Move *string `json:"move"`
-	Seq  *int    `json:"seq"`
-}
-
-// wsCode maps the Hub's rejections of a move to the protocol's codes.
-func wsCode(kind error) string {
-	switch kind {
-	case table.ErrIllegalMove:
-		return "illegal_move"
-	case table.ErrNotYourTurn:
-		return "not_your_turn"
-	case table.ErrNotYourSeat:
-		return "not_your_seat"
-	case table.ErrStale:
-		return "stale"
-	case table.ErrGameOver:
-		return "game_over"
-	case table.ErrNotStarted:
-		return "not_started"
+// stateMessage encodes the update as a state message, its events told in
+// the catalogue's language.
+func stateMessage(u table.Update, cat *i18n.Catalogue) ([]byte, error) {
+	players := make([]string, len(u.Game.Seats))
+	for i, s := range u.Game.Seats {
+		players[i] = s.Name
 	}
-	return "internal"
+	return json.Marshal(protocol.StateMessage{Type: protocol.TypeState, Game: u.Game, Seat: u.Seat, View: u.View,
+		Events: protocol.Events(u.Events, players, cat)})
 }
 
 // ws serves a game's live protocol: state messages out, moves in.
 func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	token := tokenOf(r, id, true)
+	cat := catalogue(r)
 	// Subscribe first, so an unknown game is a plain 404.
 	sub, err := s.hub.Watch(r.Context(), id, token)
 	if err != nil {
@@ -72,7 +49,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	}
 	defer sub.Close()
 	if !s.track() {
-		s.fail(w, r, &table.Error{Kind: table.ErrClosed, Msg: "the server is shutting down"})
+		s.fail(w, r, newError(protocol.Unavailable, "the server is shutting down"))
 		return
 	}
 	defer s.conns.Done()
@@ -116,11 +93,14 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 				updates = nil
 				continue
 			}
-			msg := stateMessage{Type: "state", Game: u.Game, Seat: u.Seat, View: u.View, Events: u.Events}
-			if msg.Events == nil {
-				msg.Events = []razzia.Event{}
+			// Every connection that sees the same thing in the same
+			// language sends the same bytes, encoded once.
+			data, err := u.Encoded(cat.Tag(), func(u table.Update) ([]byte, error) { return stateMessage(u, cat) })
+			if err != nil {
+				s.log.Error("cannot encode a state", "game", id, "err", err)
+				return
 			}
-			if err := conn.write(ctx, msg); err != nil {
+			if err := conn.write(ctx, data); err != nil {
 				return
 			}
 		case <-s.ctx.Done():
@@ -141,14 +121,18 @@ type wsConn struct {
 	bucket bucket // used by the reading goroutine only
 }
 
-func (w *wsConn) write(ctx context.Context, v any) error {
+func (w *wsConn) write(ctx context.Context, data []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, writeWait)
 	defer cancel()
-	return wsjson.Write(ctx, w.c, v)
+	return w.c.Write(ctx, websocket.MessageText, data)
 }
 
-func (w *wsConn) error(ctx context.Context, code, format string, args ...any) error {
-	return w.write(ctx, errorMessage{Type: "error", Code: code, Message: fmt.Sprintf(format, args...)})
+func (w *wsConn) error(ctx context.Context, code protocol.Code, format string, args ...any) error {
+	data, err := json.Marshal(protocol.ErrorMessage{Type: protocol.TypeError, Code: code, Message: fmt.Sprintf(format, args...)})
+	if err != nil {
+		return err
+	}
+	return w.write(ctx, data)
 }
 
 // read handles the client's messages until the connection ends.
@@ -165,12 +149,12 @@ func (w *wsConn) read(ctx context.Context) {
 			return
 		}
 		if len(data) > maxMessage {
-			w.error(ctx, "too_large", "the message is larger than %d bytes", maxMessage)
+			w.error(ctx, protocol.TooLarge, "the message is larger than %d bytes", maxMessage)
 			w.c.Close(websocket.StatusMessageTooBig, "message too large")
 			return
 		}
 		if !w.bucket.allow(time.Now()) {
-			if w.error(ctx, "rate_limited", "too many messages: at most %d at once and %g a second; this one was dropped",
+			if w.error(ctx, protocol.RateLimited, "too many messages: at most %d at once and %g a second; this one was dropped",
 				w.s.opts.MessageBurst, w.s.opts.MessageRate) != nil {
 				return
 			}
@@ -186,48 +170,39 @@ func (w *wsConn) read(ctx context.Context) {
 // connection failed.
 func (w *wsConn) handle(ctx context.Context, typ websocket.MessageType, data []byte) error {
 	if typ != websocket.MessageText {
-		return w.error(ctx, "bad_message", "send JSON text messages, not binary ones")
+		return w.error(ctx, protocol.BadMessage, "send JSON text messages, not binary ones")
 	}
-	var msg clientMessage
+	var msg protocol.MoveMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&msg); err != nil {
 		var ae *apiError
 		errors.As(jsonError(err), &ae)
-		return w.error(ctx, "bad_message", "%s", ae.Message)
+		return w.error(ctx, protocol.BadMessage, "%s", ae.obj.Message)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return w.error(ctx, "bad_message", "malformed JSON: data after the object")
+		return w.error(ctx, protocol.BadMessage, "malformed JSON: data after the object")
 	}
-	switch {
-	case msg.Type != "move":
-		return w.error(ctx, "bad_message", `unknown message type %q: the only message is {"type": "move", "move": "...", "seq": N}`, msg.Type)
-	case msg.Move == nil:
-		return w.error(ctx, "bad_message", `a move message needs "move", a record token such as "bid 9"`)
+	if err := msg.Check(); err != nil {
+		return w.error(ctx, protocol.BadMessage, "%s", err)
 	}
-	seq := -1
-	if msg.Seq != nil {
-		if *msg.Seq < 0 {
-			return w.error(ctx, "bad_message", `"seq" is the number of moves seen, not %d`, *msg.Seq)
-		}
-		seq = *msg.Seq
+	move, err := msg.Token()
+	if err != nil {
+		return w.error(ctx, protocol.IllegalMove, "%s", err)
 	}
-	err := w.s.hub.Play(ctx, w.id, w.token, *msg.Move, seq)
+	err = w.s.hub.Play(ctx, w.id, w.token, move, *msg.Seq)
 	if err == nil {
 		return nil
 	}
 	var te *table.Error
-	if !errors.As(err, &te) {
-		if ctx.Err() != nil {
-			return err
-		}
+	if !errors.As(err, &te) && ctx.Err() != nil {
+		return err
+	}
+	e := errorOf(err)
+	if e.obj.Code == protocol.Internal {
 		w.s.log.Error("move failed", "game", w.id, "err", err)
-		return w.error(ctx, "internal", "internal error: please try again")
 	}
-	if te.Kind == table.ErrInternal {
-		return w.error(ctx, "internal", "%s", te.Msg)
-	}
-	return w.error(ctx, wsCode(te.Kind), "%s", te.Msg)
+	return w.error(ctx, e.obj.Code, "%s", e.obj.Message)
 }
 
 // A bucket is a token bucket: burst messages at once, rate a second after.

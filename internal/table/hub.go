@@ -2,7 +2,10 @@
 // each game that is open or being played, and everything else talks to it
 // through the Hub. Every accepted move is committed to the store before it
 // is applied and broadcast, so a restarted Hub continues every game where
-// it was.
+// it was. Games are described in the terms of internal/protocol (GameInfo,
+// View): the goroutine that owns a game builds each seat's view once per
+// change, and every connection that shows it shares it, with the bytes
+// encoded from it (Update.Encoded).
 package table
 
 import (
@@ -21,6 +24,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
@@ -134,9 +138,9 @@ func (h *Hub) Done() <-chan struct{} { return h.ctx.Done() }
 
 // Create stores a new table with a seat per entry of seats: "" for an open
 // seat, or a bot level (see Levels). A table of bots starts at once.
-func (h *Hub) Create(ctx context.Context, seats []string) (Info, error) {
+func (h *Hub) Create(ctx context.Context, seats []string) (protocol.GameInfo, error) {
 	if n := len(seats); n < razzia.MinPlayers || n > razzia.MaxPlayers {
-		return Info{}, reject(ErrBadRequest, "a table has %d to %d seats, not %d", razzia.MinPlayers, razzia.MaxPlayers, n)
+		return protocol.GameInfo{}, reject(ErrBadRequest, "a table has %d to %d seats, not %d", razzia.MinPlayers, razzia.MaxPlayers, n)
 	}
 	g := &store.Game{Status: store.StatusPlaying, Seats: make([]store.Seat, len(seats))}
 	for i, level := range seats {
@@ -147,17 +151,17 @@ func (h *Hub) Create(ctx context.Context, seats []string) (Info, error) {
 			// Numbered by seat, so two bots of one level are told apart in the log.
 			g.Seats[i] = store.Seat{Name: fmt.Sprintf("Bot %d (%s)", i+1, level), Bot: level}
 		default:
-			return Info{}, reject(ErrBadRequest, "seat %d: unknown bot level %q (want %s, or empty for a person)", i, level, strings.Join(Levels, ", "))
+			return protocol.GameInfo{}, reject(ErrBadRequest, "seat %d: unknown bot level %q (want %s, or empty for a person)", i, level, strings.Join(Levels, ", "))
 		}
 	}
 	id, err := h.newID()
 	if err != nil {
-		return Info{}, internal(err)
+		return protocol.GameInfo{}, internal(err)
 	}
 	g.ID = id
 	g.Seed = make([]byte, 32)
 	if _, err := io.ReadFull(h.opts.Rand, g.Seed); err != nil {
-		return Info{}, internal(err)
+		return protocol.GameInfo{}, internal(err)
 	}
 	// Dealt once, here, and stored: a stored game is never dealt again.
 	g.Cheques = razzia.NewSetup(names(g.Seats), g.Seed).Cheques
@@ -165,14 +169,14 @@ func (h *Hub) Create(ctx context.Context, seats []string) (Info, error) {
 	g.Updated = g.Created
 	g.Moves = []string{}
 	if err := h.store.CreateGame(ctx, g); err != nil {
-		return Info{}, h.failed("create game", id, err)
+		return protocol.GameInfo{}, h.failed("create game", id, err)
 	}
 	h.log.Info("game created", "game", id, "seats", seats)
 	l, _, err := h.find(ctx, id)
 	if err != nil {
-		return Info{}, err
+		return protocol.GameInfo{}, err
 	}
-	var in Info
+	var in protocol.GameInfo
 	err = h.send(ctx, l, func(l *loop) error { in = l.info(); return nil })
 	if err != nil {
 		// The game was committed; describe it as stored.
@@ -229,11 +233,11 @@ func (h *Hub) Watch(ctx context.Context, id, token string) (*Subscription, error
 		}
 		seat := seatOf(g.Seats, hashToken(token))
 		sub = newSubscription(nil, seat)
-		snap := game.View(seat).Snapshot()
+		view := protocol.NewView(game.View(seat))
 		sub.c <- Update{
 			Game:   newInfo(g.ID, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, game.Winners()),
 			Seat:   seat,
-			View:   &snap,
+			View:   &view,
 			Events: game.Events(),
 		}
 		close(sub.c)
@@ -263,8 +267,8 @@ func (h *Hub) Play(ctx context.Context, id, token, move string, seq int) error {
 }
 
 // Game describes the game and returns the seat the token holds, or -1.
-func (h *Hub) Game(ctx context.Context, id, token string) (Info, int, error) {
-	var in Info
+func (h *Hub) Game(ctx context.Context, id, token string) (protocol.GameInfo, int, error) {
+	var in protocol.GameInfo
 	seat := -1
 	hash := hashToken(token)
 	err := h.with(ctx, id, func(l *loop) error {
@@ -286,7 +290,7 @@ const MaxList = 100
 
 // List returns the games with the status, most recently updated first, at
 // most MaxList; the empty status lists every game.
-func (h *Hub) List(ctx context.Context, status store.Status) ([]Info, error) {
+func (h *Hub) List(ctx context.Context, status store.Status) ([]protocol.GameInfo, error) {
 	statuses := []store.Status{status}
 	switch status {
 	case store.StatusOpen, store.StatusPlaying, store.StatusFinished, store.StatusArchived:
@@ -309,7 +313,7 @@ func (h *Hub) List(ctx context.Context, status store.Status) ([]Info, error) {
 	if len(all) > MaxList {
 		all = all[:MaxList]
 	}
-	infos := make([]Info, 0, len(all))
+	infos := make([]protocol.GameInfo, 0, len(all))
 	for _, s := range all {
 		var w []int
 		if s.Status == store.StatusFinished || s.Status == store.StatusArchived {
@@ -335,7 +339,7 @@ func sortRecent(s []store.Summary) {
 
 // Record returns the record of a game that has started: every move so far.
 func (h *Hub) Record(ctx context.Context, id string) (*razzia.Record, error) {
-	if !validID(id) {
+	if !protocol.ValidID(id) {
 		return nil, notFound(id)
 	}
 	g, err := h.store.Game(ctx, id)
@@ -355,18 +359,18 @@ func (h *Hub) Record(ctx context.Context, id string) (*razzia.Record, error) {
 // Upload reads a record, checks it by replaying it, and stores it as an
 // archived game, which can be watched like a finished one. A bad record is
 // an *Error of kind ErrBadRecord wrapping the *razzia.RecordError.
-func (h *Hub) Upload(ctx context.Context, r io.Reader) (Info, error) {
+func (h *Hub) Upload(ctx context.Context, r io.Reader) (protocol.GameInfo, error) {
 	rec, err := razzia.ReadRecord(r)
 	if err != nil {
-		return Info{}, &Error{Kind: ErrBadRecord, Msg: err.Error(), Err: err}
+		return protocol.GameInfo{}, &Error{Kind: ErrBadRecord, Msg: err.Error(), Err: err}
 	}
 	game, err := rec.Game()
 	if err != nil {
-		return Info{}, &Error{Kind: ErrBadRecord, Msg: err.Error(), Err: err}
+		return protocol.GameInfo{}, &Error{Kind: ErrBadRecord, Msg: err.Error(), Err: err}
 	}
 	id, err := h.newID()
 	if err != nil {
-		return Info{}, internal(err)
+		return protocol.GameInfo{}, internal(err)
 	}
 	norm := game.Record() // moves in canonical form
 	g := &store.Game{
@@ -386,7 +390,7 @@ func (h *Hub) Upload(ctx context.Context, r io.Reader) (Info, error) {
 		g.Seats[i] = store.Seat{Name: p}
 	}
 	if err := h.store.CreateGame(ctx, g); err != nil {
-		return Info{}, h.failed("store uploaded record", id, err)
+		return protocol.GameInfo{}, h.failed("store uploaded record", id, err)
 	}
 	h.log.Info("record uploaded", "game", id, "moves", len(g.Moves))
 	return newInfo(id, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, game.Winners()), nil
@@ -432,7 +436,7 @@ func (h *Hub) send(ctx context.Context, l *loop, f func(*loop) error) error {
 // find returns the goroutine of game id, starting it if the game is open
 // or being played, or else the stored game.
 func (h *Hub) find(ctx context.Context, id string) (*loop, *store.Game, error) {
-	if !validID(id) {
+	if !protocol.ValidID(id) {
 		return nil, nil, notFound(id)
 	}
 	for {
@@ -529,28 +533,14 @@ func (h *Hub) failed(what, id string, err error) error {
 // idEncoding spells game ids and tokens: base32, lower case for ids.
 var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
 
-// IDLen is the length of a game id.
-const IDLen = 10
-
-// newID returns a new game id: 10 lower-case base32 characters (50 bits).
+// newID returns a new game id: protocol.IDLen lower-case base32
+// characters (50 bits).
 func (h *Hub) newID() (string, error) {
 	var b [7]byte
 	if _, err := io.ReadFull(h.opts.Rand, b[:]); err != nil {
 		return "", err
 	}
-	return strings.ToLower(idEncoding.EncodeToString(b[:]))[:IDLen], nil
-}
-
-func validID(id string) bool {
-	if len(id) != IDLen {
-		return false
-	}
-	for _, c := range id {
-		if (c < 'a' || c > 'z') && (c < '2' || c > '7') {
-			return false
-		}
-	}
-	return true
+	return strings.ToLower(idEncoding.EncodeToString(b[:]))[:protocol.IDLen], nil
 }
 
 // newToken returns a seat's secret: 128 bits, as crypto/rand.Text spells them.

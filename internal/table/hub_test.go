@@ -14,6 +14,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
@@ -123,10 +124,10 @@ func TestCreate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if in.Status != store.StatusOpen || in.Players != 3 || !validID(in.ID) || in.Invite != "/g/"+in.ID {
+		if in.Status != protocol.StatusOpen || in.Players != 3 || !protocol.ValidID(in.ID) || in.Invite != "/g/"+in.ID {
 			t.Errorf("got %+v", in)
 		}
-		want := []SeatInfo{{Open: true}, {Name: "Bot 2 (hard)", Bot: "hard"}, {Open: true}}
+		want := []protocol.SeatInfo{{Open: true}, {Name: "Bot 2 (hard)", Bot: "hard"}, {Open: true}}
 		for i, s := range in.Seats {
 			if s != want[i] {
 				t.Errorf("seat %d: got %+v, want %+v", i, s, want[i])
@@ -138,7 +139,7 @@ func TestCreate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if in.Status != store.StatusPlaying {
+		if in.Status != protocol.StatusPlaying {
 			t.Errorf("status %q, want playing", in.Status)
 		}
 	})
@@ -194,7 +195,7 @@ func TestJoin(t *testing.T) {
 		}
 	})
 	info, you, err := h.Game(ctx, id, ann)
-	if err != nil || you != 2 || info.Status != store.StatusOpen || info.Seats[2].Name != "Ann" {
+	if err != nil || you != 2 || info.Status != protocol.StatusOpen || info.Seats[2].Name != "Ann" {
 		t.Fatalf("game: %+v, you %d, %v", info, you, err)
 	}
 	seat, bob, err := h.Join(ctx, id, "Bob", -1)
@@ -202,7 +203,7 @@ func TestJoin(t *testing.T) {
 		t.Fatalf("join first open seat: %d, %v", seat, err)
 	}
 	info, you, err = h.Game(ctx, id, bob)
-	if err != nil || you != 0 || info.Status != store.StatusPlaying {
+	if err != nil || you != 0 || info.Status != protocol.StatusPlaying {
 		t.Fatalf("the game starts when every seat is filled: %+v, you %d, %v", info, you, err)
 	}
 	t.Run("full", func(t *testing.T) {
@@ -235,7 +236,7 @@ func TestFullGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Status != store.StatusFinished || len(info.Winners) == 0 {
+	if info.Status != protocol.StatusFinished || len(info.Winners) == 0 {
 		t.Fatalf("after the game: %+v", info)
 	}
 	rec, err := h.Record(ctx, in.ID)
@@ -290,6 +291,27 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
+// waitOver waits for the game's end on a subscription of its own, which
+// reads every update until the Hub closes it at the end.
+func waitOver(t *testing.T, ctx context.Context, h *Hub, id string) {
+	t.Helper()
+	sub, err := h.Watch(ctx, id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	for {
+		select {
+		case _, ok := <-sub.Updates():
+			if !ok {
+				return
+			}
+		case <-ctx.Done():
+			t.Fatalf("game %s did not end", id)
+		}
+	}
+}
+
 func TestBotsOnly(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
@@ -304,20 +326,7 @@ func TestBotsOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sub.Close()
-	for {
-		info, _, err := h.Game(ctx, in.ID, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.Status == store.StatusFinished {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatal("the bots did not finish")
-		case <-time.After(time.Millisecond):
-		}
-	}
+	waitOver(t, ctx, h, in.ID)
 	u, ok := next(t, ctx, sub)
 	if !ok {
 		t.Fatal("no update")
@@ -495,7 +504,7 @@ func TestResume(t *testing.T) {
 		t.Fatalf("resume: %d games, %v", n, err)
 	}
 	info, you, err := h2.Game(ctx, in.ID, ann)
-	if err != nil || you != 0 || info.Status != store.StatusPlaying || info.Moves != len(before.Moves) {
+	if err != nil || you != 0 || info.Status != protocol.StatusPlaying || info.Moves != len(before.Moves) {
 		t.Fatalf("after resume: %+v, you %d, %v", info, you, err)
 	}
 	playAlong(t, ctx, h2, in.ID, ann)
@@ -518,18 +527,8 @@ func TestUploadAndList(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	in, _ := h.Create(ctx, []string{"easy", "easy"})
-	var final Info
-	for {
-		final, _, _ = h.Game(ctx, in.ID, "")
-		if final.Status == store.StatusFinished {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatal("no end")
-		case <-time.After(time.Millisecond):
-		}
-	}
+	waitOver(t, ctx, h, in.ID)
+	final, _, _ := h.Game(ctx, in.ID, "")
 	rec, _ := h.Record(ctx, in.ID)
 	var buf bytes.Buffer
 	rec.WriteTo(&buf)
@@ -537,7 +536,7 @@ func TestUploadAndList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if up.Status != store.StatusArchived || up.Moves != len(rec.Moves) || !equalInts(up.Winners, final.Winners) || up.ID == in.ID {
+	if up.Status != protocol.StatusArchived || up.Moves != len(rec.Moves) || !equalInts(up.Winners, final.Winners) || up.ID == in.ID {
 		t.Errorf("uploaded %+v, played %+v", up, final)
 	}
 	rec2, _ := h.Record(ctx, up.ID)
@@ -580,7 +579,7 @@ func TestUploadAndList(t *testing.T) {
 		var got []string
 		for _, g := range list {
 			got = append(got, g.ID)
-			if (g.Status == store.StatusFinished || g.Status == store.StatusArchived) && len(g.Winners) == 0 {
+			if (g.Status == protocol.StatusFinished || g.Status == protocol.StatusArchived) && len(g.Winners) == 0 {
 				t.Errorf("%s %s lists no winners", g.Status, g.ID)
 			}
 		}

@@ -4,45 +4,26 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// Info describes a game for lists and for its table: never its seed or
-// seat tokens.
-type Info struct {
-	ID      string       `json:"id"`
-	Status  store.Status `json:"status"`
-	Players int          `json:"players"`
-	Seats   []SeatInfo   `json:"seats"`
-	Moves   int          `json:"moves"`
-	Created time.Time    `json:"created"`
-	Updated time.Time    `json:"updated"`
-	Winners []int        `json:"winners,omitempty"` // once a finished or archived game is over
-	Invite  string       `json:"invite"`            // the table page's path
-}
-
-// A SeatInfo is one seat of a game's Info.
-type SeatInfo struct {
-	Name string `json:"name"` // empty while open
-	Bot  string `json:"bot"`  // the bot level, or empty for a person
-	Open bool   `json:"open"`
-}
-
-func newInfo(id string, status store.Status, seats []store.Seat, moves int, created, updated time.Time, winners []int) Info {
-	in := Info{
+// newInfo describes a game in protocol terms: never its seed or seat tokens.
+func newInfo(id string, status store.Status, seats []store.Seat, moves int, created, updated time.Time, winners []int) protocol.GameInfo {
+	in := protocol.GameInfo{
 		ID:      id,
-		Status:  status,
+		Status:  protocol.Status(status),
 		Players: len(seats),
-		Seats:   make([]SeatInfo, len(seats)),
+		Seats:   make([]protocol.SeatInfo, len(seats)),
 		Moves:   moves,
 		Created: created.UTC(),
 		Updated: updated.UTC(),
-		Invite:  "/g/" + id,
+		Invite:  protocol.InvitePath(id),
 	}
 	for i, s := range seats {
-		in.Seats[i] = SeatInfo{Name: s.Name, Bot: s.Bot, Open: s.Name == ""}
+		in.Seats[i] = protocol.SeatInfo{Name: s.Name, Bot: s.Bot, Open: s.Name == ""}
 	}
-	if status == store.StatusFinished || status == store.StatusArchived {
+	if in.Status.Over() {
 		in.Winners = winners
 	}
 	return in

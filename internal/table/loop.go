@@ -8,6 +8,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
@@ -113,7 +114,7 @@ func (l *loop) exit() {
 	l.subs = nil
 }
 
-func (l *loop) info() Info {
+func (l *loop) info() protocol.GameInfo {
 	moves := 0
 	var winners []int
 	if l.game != nil {
@@ -202,7 +203,7 @@ func (l *loop) reload() {
 func (l *loop) watch(hash []byte) *Subscription {
 	s := newSubscription(l, seatOf(l.seats, hash))
 	l.subs[s] = struct{}{}
-	l.send(s, l.info(), map[int][]razzia.Event{}, map[int]*razzia.Snapshot{})
+	l.send(s, l.info(), map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{})
 	return s
 }
 
@@ -217,25 +218,26 @@ func (l *loop) unwatch(s *Subscription) {
 // broadcast sends every subscriber the new state.
 func (l *loop) broadcast() {
 	info := l.info()
-	events, views := map[int][]razzia.Event{}, map[int]*razzia.Snapshot{}
+	events, c, views := map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{}
 	for s := range l.subs {
-		l.send(s, info, events, views)
+		l.send(s, info, events, c, views)
 	}
 }
 
 // send gives s the state and the events it has not received. It never
 // blocks: an update the subscriber has not taken yet is replaced by one
-// that also carries its events. events (by the move they start from) and
-// views (by seat) are shared by the subscribers of one broadcast, so that
-// each is made once, and only the events not yet sent are copied.
-func (l *loop) send(s *Subscription, info Info, events map[int][]razzia.Event, views map[int]*razzia.Snapshot) {
+// that also carries its events. events (by the move they start from),
+// views (by seat) and c (the encoded messages) are shared by the
+// subscribers of one broadcast, so that each is made once, and only the
+// events not yet sent are copied.
+func (l *loop) send(s *Subscription, info protocol.GameInfo, events map[int][]razzia.Event, c *change, views map[int]*protocol.View) {
 	from := s.sent
 	select {
 	case old := <-s.c:
 		from = old.from
 	default:
 	}
-	u := Update{Game: info, Seat: s.Seat, from: from}
+	u := Update{Game: info, Seat: s.Seat, from: from, change: c}
 	if l.game != nil {
 		ev, ok := events[from]
 		if !ok {
@@ -245,8 +247,8 @@ func (l *loop) send(s *Subscription, info Info, events map[int][]razzia.Event, v
 		u.Events = ev
 		v, ok := views[s.Seat]
 		if !ok {
-			snap := l.game.View(s.Seat).Snapshot()
-			v = &snap
+			view := protocol.NewView(l.game.View(s.Seat))
+			v = &view
 			views[s.Seat] = v
 		}
 		u.View = v

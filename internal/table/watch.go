@@ -4,16 +4,56 @@ import (
 	"sync"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // An Update is the state of a game as one watcher may see it.
 type Update struct {
-	Game   Info
-	Seat   int              // the watcher's seat, or -1 for a spectator
-	View   *razzia.Snapshot // nil while the table is open
-	Events []razzia.Event   // what happened since the previous Update of this subscription
+	Game   protocol.GameInfo
+	Seat   int            // the watcher's seat, or -1 for a spectator
+	View   *protocol.View // nil while the table is open; shared: do not modify
+	Events []razzia.Event // what happened since the previous Update of this subscription; shared
 
-	from int // the move whose events Events starts with
+	from   int     // the move whose events Events starts with
+	change *change // the broadcast the update belongs to
+}
+
+// A change is one broadcast of a game's new state. Its updates share it,
+// so that a message built from an update is encoded once for every
+// watcher who sees the same thing, not once per connection.
+type change struct {
+	mu      sync.Mutex
+	encoded map[encodedKey][]byte
+}
+
+type encodedKey struct {
+	seat, from int
+	variant    string
+}
+
+// Encoded returns the bytes encode makes of the update. Updates of one
+// change with the same seat, the same events and the same variant (such
+// as a language) share the bytes: encode runs for the first of them only.
+func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]byte, error) {
+	if u.change == nil {
+		return encode(u)
+	}
+	key := encodedKey{u.Seat, u.from, variant}
+	c := u.change
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b, ok := c.encoded[key]; ok {
+		return b, nil
+	}
+	b, err := encode(u)
+	if err != nil {
+		return nil, err
+	}
+	if c.encoded == nil {
+		c.encoded = map[encodedKey][]byte{}
+	}
+	c.encoded[key] = b
+	return b, nil
 }
 
 // A Subscription receives a game's updates. A slow subscriber never holds

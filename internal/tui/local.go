@@ -7,6 +7,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // A botMove is a local bot's decision, made off the update loop.
@@ -21,7 +22,7 @@ func (m *Model) refresh() {
 	if t := m.game.ToMove(); t >= 0 && m.seats[t].Bot == nil {
 		m.viewer = t
 	}
-	m.snap = m.game.View(m.viewer).Snapshot()
+	m.snap = protocol.NewView(m.game.View(m.viewer))
 	m.events = m.game.Events()
 	m.afterChange()
 }

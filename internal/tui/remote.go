@@ -61,9 +61,11 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		m.snap = *st.View
 	}
 	if st.First {
-		m.events = append(m.events[:0], st.Events...)
-	} else {
-		m.events = append(m.events, st.Events...)
+		m.events = m.events[:0]
+	}
+	// The terminal tells events with its own catalogue, as in a local game.
+	for _, e := range st.Events {
+		m.events = append(m.events, e.Event)
 	}
 	if m.failed {
 		m.notice, m.failed = "", false

@@ -1,15 +1,36 @@
-package web
+package web_test
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/servertest"
+	"github.com/razziagame/razzia/internal/web"
 )
+
+// docExamples returns the state messages of docs/protocol.md, which the
+// protocol's tests generate from its types and the engine.
+func docExamples(t *testing.T) map[string]json.RawMessage {
+	t.Helper()
+	doc, err := os.ReadFile("../../docs/protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]json.RawMessage{}
+	for _, m := range regexp.MustCompile("(?s)<!-- example: (state-[a-z-]+) -->\n```json\n(.*?)\n```").FindAllStringSubmatch(string(doc), -1) {
+		out[m[1]] = json.RawMessage(m[2])
+	}
+	return out
+}
 
 // renderCheck draws each case's state message with renderTable and prints,
 // per case, the table's attributes, its text, the moves of its buttons,
@@ -51,18 +72,20 @@ console.log(JSON.stringify(out));
 // finished game) with render.js in English and checks what a player reads,
 // the test hooks, which moves the buttons send, and the thieves' choice.
 func TestRenderTable(t *testing.T) {
-	ex := examples(t)
+	ex := docExamples(t)
 	cases := map[string]json.RawMessage{
-		"connect": json.RawMessage(ex["state-connect"]),
-		"mustbid": json.RawMessage(ex["state-mustbid"]),
+		"connect": ex["state-connect"],
+		"mustbid": ex["state-mustbid"],
 	}
-	g := playRandom(t, 4, 3)
-	info := exampleInfo("finished", g.Len())
-	info.Players = 4
-	info.Seats = append(info.Seats, seatInfo{"Ann", "", false})
-	snap := g.View(-1).Snapshot()
-	info.Winners = snap.Winners
-	over, err := json.Marshal(stateMsg{Type: "state", Game: info, Seat: -1, View: &snap, Events: g.Events()})
+	g := servertest.RandomGame(t, 4, 3)
+	snap := protocol.NewView(g.View(-1))
+	info := protocol.GameInfo{ID: "k3x7q2m5ab", Status: protocol.StatusFinished, Players: 4, Moves: len(g.Moves()),
+		Created: time.Now(), Updated: time.Now(), Winners: snap.Winners, Invite: protocol.InvitePath("k3x7q2m5ab")}
+	for _, name := range g.Players() {
+		info.Seats = append(info.Seats, protocol.SeatInfo{Name: name})
+	}
+	over, err := json.Marshal(protocol.StateMessage{Type: protocol.TypeState, Game: info, Seat: -1, View: &snap,
+		Events: protocol.Events(g.Events(), g.Players(), i18n.Default())})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +98,7 @@ func TestRenderTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	node, dir := nodeModules(t, map[string][]byte{"check.mjs": []byte(renderCheck), "cases.json": data})
+	node, dir := web.NodeModules(t, map[string][]byte{"check.mjs": []byte(renderCheck), "cases.json": data})
 	out, err := exec.Command(node, filepath.Join(dir, "check.mjs"), filepath.Join(dir, "cases.json")).CombinedOutput()
 	if err != nil {
 		t.Fatalf("render.js failed: %v\n%s", err, out)
@@ -116,7 +139,7 @@ func TestRenderTable(t *testing.T) {
 				"Your bid", "Bid 4", "Bid 10", "Bid 11", "passed", "deciding now", "Your turn to bid"},
 			[]string{"Pass"},
 			[]string{"bid 4", "bid 10", "bid 11"}, []string{"bid 4", "bid 10", "bid 11"}, nil},
-		{"over", "finished over -1 -1 " + strings.TrimSpace(string(mustJSON(t, g.Len()))),
+		{"over", "finished over -1 -1 " + strings.TrimSpace(string(mustJSON(t, len(g.Moves())))),
 			[]string{"Game over", "Round 1", "Round 3", "Businesses", "Cheques", "Total", "pts", "You are watching"},
 			[]string{"Your turn", "Your move", "Your bid"}, nil, nil, nil},
 	}

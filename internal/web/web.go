@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 //go:embed static
@@ -103,10 +104,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case p == "/" || p == "/index.html":
 		h.page(w, r, "lobby.html")
-	case strings.HasPrefix(p, "/g/") && validID(strings.TrimPrefix(p, "/g/")):
+	case strings.HasPrefix(p, "/g/") && protocol.ValidID(strings.TrimPrefix(p, "/g/")):
 		h.page(w, r, "table.html")
 	case strings.HasPrefix(p, "/g/") && strings.HasSuffix(p, "/replay") &&
-		validID(strings.TrimSuffix(strings.TrimPrefix(p, "/g/"), "/replay")) && h.assets["replay.html"] != nil:
+		protocol.ValidID(strings.TrimSuffix(strings.TrimPrefix(p, "/g/"), "/replay")) && h.assets["replay.html"] != nil:
 		h.page(w, r, "replay.html")
 	case strings.HasPrefix(p, "/static/i18n/"):
 		a := h.i18n[strings.TrimSuffix(strings.TrimPrefix(p, "/static/i18n/"), ".json")]
@@ -183,21 +184,6 @@ func setSecurityHeaders(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "same-origin")
 	hd.Set("X-Frame-Options", "DENY")
-}
-
-// validID reports whether s can be a game id: the table page checks the
-// game itself through the API, so this only keeps nonsense paths (and
-// "/g/x/y") on the 404 page.
-func validID(s string) bool {
-	if len(s) == 0 || len(s) > 32 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // validHost reports whether a Host header is safe to copy into the

@@ -1,5 +1,5 @@
-// render.js: the table, drawn from one view (the engine's Snapshot) and the
-// events so far. The live page and the replay viewer both use renderTable;
+// render.js: the table, drawn from one view (the protocol's View) and the
+// events so far, which the server tells in sentences. The live page and the replay viewer both use renderTable;
 // it knows nothing of connections, so it also runs under node in the tests.
 
 import { KINDS, GROUPS, CROSSED, card, back, cheque } from "./cards.js";
@@ -35,37 +35,6 @@ export function cardList(t, tokens) {
   const n = new Map();
   for (const k of tokens) n.set(k, (n.get(k) || 0) + 1);
   return list(t, KINDS.filter((k) => n.has(k)).map((k) => count(t, k, n.get(k))));
-}
-
-/** narrate tells an event (engine JSON) in a sentence: the translation of razzia.Narrate. */
-export function narrate(t, e, players) {
-  const name = (seat) => (seat >= 0 && seat < players.length && players[seat]) || t("term.seat.n", { n: seat + 1 });
-  switch (e.kind) {
-    case "draw":
-      if (e.card === "police") return t("event.draw.police", { player: name(e.seat), police: e.police });
-      return t("event.draw", { player: name(e.seat), card: t(`card.${e.card}.a`) });
-    case "thieves":
-      return t("event.thieves", { player: name(e.seat), thieves: count(t, "thief", e.cards.length), cards: cardList(t, e.cards) });
-    case "auction":
-      return t(`event.auction.${e.auction}`, { player: name(e.seat) });
-    case "bid":
-      return t("event.bid", { player: name(e.seat), cheque: e.cheque });
-    case "pass":
-      return t("event.pass", { player: name(e.seat) });
-    case "win":
-      return t("event.win", { player: name(e.seat), cheque: e.cheque, cards: cardList(t, e.cards), centre: e.centre });
-    case "nowinner":
-      if (e.auction === "seventh") return t("event.nowinner.seventh", { cards: cardList(t, e.cards) });
-      return t("event.nowinner");
-    case "roundend":
-      return t(e.policeLimit ? "event.roundend.police" : "event.roundend", { round: e.round });
-    case "gameover": {
-      const names = (e.winners || []).map(name);
-      if (names.length === 1) return t("event.gameover", { winner: names[0] });
-      return t("event.gameover.shared", { winners: list(t, names) });
-    }
-  }
-  return "";
 }
 
 /** moveLabel describes a legal move token for a button. */
@@ -118,8 +87,9 @@ function add(e, children) {
 /**
  * renderTable draws the table into root (replacing what was there).
  *
- * snapshot: the view (razzia.Snapshot JSON). events: every event so far,
- * oldest first (the log). catalogue: the language's flat JSON catalogue (or
+ * snapshot: the view (protocol.View JSON). events: every event so far,
+ * oldest first (the log), each with its sentence (text) as the server told
+ * it. catalogue: the language's flat JSON catalogue (or
  * a translator function). options:
  *   game      GameInfo, for the status, seat kinds (bots) and names
  *   seat      the viewer's seat (default snapshot.seat; -1 a spectator)
@@ -489,7 +459,7 @@ function roundBanner(ctx, events) {
   const r = e.round;
   return h("section", { class: "round-banner", "aria-labelledby": "round-banner-h" },
     h("h2", { id: "round-banner-h" }, t("web.round.scored", { round: r })),
-    h("p", { class: "round-why" }, narrate(t, e, v.players)),
+    h("p", { class: "round-why" }, e.text || ""),
     h("div", { class: "score-wrap" }, scoreTable(ctx, r, false)));
 }
 
@@ -526,10 +496,11 @@ function scoreTables(ctx) {
     tables);
 }
 
-function logPanel({ t, v }, events) {
+function logPanel({ t }, events) {
   const items = [];
   for (const e of events) {
-    const text = narrate(t, e, v.players);
+    // The server tells each event in the page's language (?lang=).
+    const text = e.text;
     if (!text) continue;
     items.push(h("li", { class: `ev ev-${e.kind}${e.card === "police" ? " ev-police" : ""}` }, text));
   }

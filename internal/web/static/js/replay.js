@@ -7,7 +7,8 @@
 // to the start and the end. The position is kept in the address (#12), so
 // a reload or a shared link shows the same move.
 
-import { renderTable, narrate } from "./render.js";
+import { renderTable } from "./render.js";
+import { replayURL } from "./api.js";
 import { start } from "./page.js";
 
 const id = (location.pathname.match(/^\/g\/([a-z0-9]+)\/replay\/?$/) || [])[1] || "";
@@ -68,7 +69,7 @@ async function load() {
   if (!id) return fail({ code: "not_found" });
   let resp;
   try {
-    resp = await fetch(`/api/games/${encodeURIComponent(id)}/replay`, {
+    resp = await fetch(replayURL(id, state.lang), {
       headers: { Accept: "application/json" },
       credentials: "same-origin",
     });
@@ -136,16 +137,14 @@ function clamp(pos) {
 
 /** go shows the table after move pos (0: the start). */
 function go(pos) {
+  // While the steps are (re)loading the address keeps the position: load
+  // reads it.
+  if (!state.steps.length) return;
   pos = clamp(pos);
   if (pos === state.pos) return;
   state.pos = pos;
   history.replaceState(null, "", pos ? `#${pos}` : location.pathname);
   draw();
-}
-
-function names() {
-  const step = state.steps[state.pos];
-  return (step && step.view && step.view.players) || (state.game ? state.game.seats.map((s) => s.name) : []);
 }
 
 function draw() {
@@ -177,7 +176,7 @@ function draw() {
   const events = $("replay-events");
   const sentences = state.pos === 0
     ? [text("web.replay.start", null, "The start of the game: nobody has moved yet.")]
-    : step.events.map((e) => narrate(state.t, e, names())).filter(Boolean);
+    : step.events.map((e) => e.text).filter(Boolean);
   const ul = document.createElement("ul");
   for (const s of sentences) {
     const li = document.createElement("li");
@@ -220,10 +219,20 @@ if (id) {
 
 // start (page.js) sets up the language switch and the rules dialog, as on
 // every page.
+let loaded = false;
 start((t, lang) => {
   state.t = t;
+  const switched = state.lang !== lang;
   state.lang = lang;
   translateChrome();
   document.title = `Razzia — ${text("web.replay.title", null, "Replay")} ${id}`;
-  if (state.steps.length || state.error) draw();
-}).then(load, load);
+  // The server tells the events in the language asked for: ask again,
+  // and show no sentence of the old language meanwhile.
+  if (switched && loaded) {
+    state.steps = [];
+    load();
+  } else if (state.steps.length || state.error) draw();
+}).then(() => {
+  loaded = true;
+  return load();
+}, load);

@@ -6,13 +6,14 @@ import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { Connection } from "./conn.js";
 import { start } from "./page.js";
-import { renderTable, narrate } from "./render.js";
+import { renderTable } from "./render.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
 // The page's whole state; render() draws it.
 const page = {
   t: (k) => k, // the translator, set once the catalogue is loaded
+  lang: "", // its language, in which the server tells the events
   game: null, // GameInfo
   you: -1, // our seat, -1 for a spectator
   view: null, // Snapshot, null before the game starts
@@ -197,7 +198,7 @@ function onMessage(msg, first) {
     const v = page.view;
     const yourTurn = v && v.toMove === page.you && page.you >= 0 && v.legal.length > 0;
     const newTurn = yourTurn && (!before || before.moves !== v.moves || before.toMove !== page.you);
-    const said = first ? [] : events.map((e) => narrate(t, e, v ? v.players : msg.game.seats.map((s) => s.name)));
+    const said = first ? [] : events.map((e) => e.text).filter(Boolean);
     if (newTurn) said.push(t("web.announce.yourturn"));
     if (said.length) announce(said.join(" "));
   } else if (msg.type === "error") {
@@ -330,7 +331,7 @@ addEventListener("keydown", (ev) => {
 
 // ---- start ---------------------------------------------------------------------------
 
-const conn = new Connection(api.socketURL(id), { message: onMessage, status: onStatus, retry });
+const conn = new Connection(api.socketURL(id, "en"), { message: onMessage, status: onStatus, retry });
 
 $("join-form").addEventListener("submit", join);
 $("copy-invite").addEventListener("click", async () => {
@@ -356,9 +357,17 @@ try {
 // it and the page explains, which is how a player would see it too.
 window.razzia = { move: (token) => send(String(token)) };
 
-await start((t) => {
+let started = false;
+await start((t, lang) => {
   page.t = t;
+  const switched = page.lang !== lang;
+  page.lang = lang;
+  conn.url = api.socketURL(id, lang);
+  // The events come told in the language asked for: after a switch, ask
+  // again (the first state of a connection carries them all).
+  if (switched && started && !page.gone) conn.restart();
   if (page.gone) showGone();
   else render();
 });
+started = true;
 if (await refreshInfo()) conn.start();

@@ -1,68 +1,40 @@
-package web
+package protocol_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/servertest"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated examples in docs/protocol.md")
 
 const protocolDoc = "../../docs/protocol.md"
 
-// The server's JSON, as docs/protocol.md describes it; the examples below
-// fill them with the engine's real Snapshot and Event output.
-type (
-	seatInfo struct {
-		Name string `json:"name"`
-		Bot  string `json:"bot"`
-		Open bool   `json:"open"`
-	}
-	gameInfo struct {
-		ID      string     `json:"id"`
-		Status  string     `json:"status"`
-		Players int        `json:"players"`
-		Seats   []seatInfo `json:"seats"`
-		Moves   int        `json:"moves"`
-		Created string     `json:"created"`
-		Updated string     `json:"updated"`
-		Winners []int      `json:"winners,omitempty"`
-		Invite  string     `json:"invite"`
-	}
-	errorMsg struct {
-		Type    string `json:"type"`
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	}
-	moveMsg struct {
-		Type string `json:"type"`
-		Move string `json:"move"`
-		Seq  int    `json:"seq"`
-	}
-	stateMsg struct {
-		Type   string           `json:"type"`
-		Game   gameInfo         `json:"game"`
-		Seat   int              `json:"seat"`
-		View   *razzia.Snapshot `json:"view"`
-		Events []razzia.Event   `json:"events"`
-	}
-)
+// english tells the examples' events, as the server does by default.
+var english = i18n.Default()
 
-// exampleGame is the walk-through's table: Ann and Cy are people, Bob a bot.
-func exampleInfo(status string, moves int) gameInfo {
-	info := gameInfo{ID: "k3x9q2m7ab", Status: status, Players: 3,
-		Seats: []seatInfo{{"Ann", "", false}, {"Bot 2 (hard)", "hard", false}, {"Cy", "", false}},
-		Moves: moves, Created: "2026-03-14T19:02:11Z", Updated: "2026-03-14T19:04:52Z", Invite: "/g/k3x9q2m7ab"}
-	if status == "open" {
-		info.Seats[2] = seatInfo{"", "", true}
-		info.Updated = "2026-03-14T19:02:40Z"
+// exampleInfo is the walk-through's table: Ann and Cy are people, the
+// bot is hard.
+func exampleInfo(status protocol.Status, moves int) protocol.GameInfo {
+	created := time.Date(2026, 3, 14, 19, 2, 11, 0, time.UTC)
+	info := protocol.GameInfo{ID: "k3x7q2m5ab", Status: status, Players: 3,
+		Seats: []protocol.SeatInfo{{Name: "Ann"}, {Name: "Bot 2 (hard)", Bot: "hard"}, {Name: "Cy"}},
+		Moves: moves, Created: created, Updated: created.Add(161 * time.Second), Invite: protocol.InvitePath("k3x7q2m5ab")}
+	if status == protocol.StatusOpen {
+		info.Seats[2] = protocol.SeatInfo{Open: true}
+		info.Updated = created.Add(29 * time.Second)
 	}
 	return info
 }
@@ -98,27 +70,29 @@ func examples(t *testing.T) map[string]string {
 		}
 		out[name] = pretty(b)
 	}
-	add("state-open", stateMsg{Type: "state", Game: exampleInfo("open", 0), Seat: 0, Events: []razzia.Event{}})
+	state := func(info protocol.GameInfo, seat int, view *protocol.View, events []razzia.Event) protocol.StateMessage {
+		return protocol.StateMessage{Type: protocol.TypeState, Game: info, Seat: seat, View: view,
+			Events: protocol.Events(events, players, english)}
+	}
+	add("state-open", state(exampleInfo(protocol.StatusOpen, 0), 0, nil, nil))
 
 	play(exampleMoves...)
 	s := g.State()
 	if s.ToMove() != 2 || s.Phase() != razzia.PhaseTurn {
 		t.Fatalf("the script should leave Cy to move in a turn, not %d in %v", s.ToMove(), s.Phase())
 	}
-	snap := g.View(2).Snapshot()
-	add("state-connect", stateMsg{Type: "state", Game: exampleInfo("playing", g.Len()),
-		Seat: 2, View: &snap, Events: g.Events()})
+	snap := protocol.NewView(g.View(2))
+	add("state-connect", state(exampleInfo(protocol.StatusPlaying, len(g.Moves())), 2, &snap, g.Events()))
 
 	// Cy calls; Ann and the bot pass: Cy must bid (R9).
 	play("call", "pass")
 	n := len(g.Events())
 	play("pass")
-	snap = g.View(2).Snapshot()
+	snap = protocol.NewView(g.View(2))
 	if !snap.Auction.MustBid {
 		t.Fatal("the script should end with Cy obliged to bid")
 	}
-	add("state-mustbid", stateMsg{Type: "state", Game: exampleInfo("playing", g.Len()),
-		Seat: 2, View: &snap, Events: g.Events()[n:]})
+	add("state-mustbid", state(exampleInfo(protocol.StatusPlaying, len(g.Moves())), 2, &snap, g.Events()[n:]))
 
 	// What the engine says to a move that is not legal now.
 	err = g.PlayToken("bid 7")
@@ -126,10 +100,12 @@ func examples(t *testing.T) map[string]string {
 	if !errors.As(err, &me) {
 		t.Fatalf("bid 7 should be illegal, got %v", err)
 	}
-	add("error-illegal", errorMsg{"error", "illegal_move", err.Error()})
+	add("error-illegal", protocol.ErrorMessage{Type: protocol.TypeError, Code: protocol.IllegalMove, Message: err.Error()})
 	err = g.PlayToken("pass")
-	add("error-mustbid", errorMsg{"error", "illegal_move", err.Error()})
-	add("move-bid", moveMsg{"move", snap.Legal[0], snap.Moves})
+	add("error-mustbid", protocol.ErrorMessage{Type: protocol.TypeError, Code: protocol.IllegalMove, Message: err.Error()})
+	add("move-bid", protocol.NewMoveMessage(snap.Legal[0], snap.Moves))
+	typed := snap.LegalMoves[0]
+	add("move-typed", protocol.MoveMessage{Type: protocol.TypeMove, Action: typed.Action, Cheque: typed.Cheque, Seq: &snap.Moves})
 
 	var rec bytes.Buffer
 	play("bid 4")
@@ -139,7 +115,7 @@ func examples(t *testing.T) map[string]string {
 	out["record"] = strings.TrimRight(rec.String(), "\n")
 
 	// One event of each kind, the first of its kind in a whole game.
-	whole := playRandom(t, 3, exampleSeed)
+	whole := servertest.RandomGame(t, 3, exampleSeed)
 	seen := map[razzia.EventKind]bool{}
 	policeSeen := false
 	var lines []string
@@ -151,7 +127,7 @@ func examples(t *testing.T) map[string]string {
 		}
 		seen[e.Kind] = true
 		policeSeen = policeSeen || police
-		b, err := json.Marshal(e)
+		b, err := json.Marshal(protocol.Event{Event: e, Text: english.Narrate(e, whole.Players())})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,35 +182,75 @@ func prettyValue(buf *bytes.Buffer, raw []byte, indent string) {
 	buf.WriteString("\n" + indent + closing)
 }
 
-var exampleBlock = regexp.MustCompile("(?s)<!-- example: ([a-z-]+) -->\n```json\n(.*?)\n```")
+// A generated block of docs/protocol.md: a JSON example, or a table
+// between "<!-- generated: NAME -->" and "<!-- end: NAME -->".
+var (
+	exampleBlock = regexp.MustCompile("(?s)<!-- example: ([a-z-]+) -->\n```json\n(.*?)\n```")
+	tableBlock   = regexp.MustCompile("(?s)<!-- generated: ([a-z-]+) -->\n(.*?)\n<!-- end: ([a-z-]+) -->")
+)
 
-// TestProtocolExamples checks that the JSON examples in docs/protocol.md
-// are what the engine produces today; go test ./internal/web -run ProtocolExamples
-// -args -update rewrites them.
+// codeTables returns the tables of error codes of docs/protocol.md, from
+// the protocol's one list.
+func codeTables() map[string]string {
+	h := []string{"| code | status | when |", "|---|---|---|"}
+	w := []string{"| code | when |", "|---|---|"}
+	for _, c := range protocol.Codes() {
+		if c.HTTP != "" {
+			h = append(h, fmt.Sprintf("| `%s` | %d | %s |", c.Code, c.Status, c.HTTP))
+		}
+		if c.WS != "" {
+			w = append(w, fmt.Sprintf("| `%s` | %s |", c.Code, c.WS))
+		}
+	}
+	return map[string]string{"codes-http": strings.Join(h, "\n"), "codes-ws": strings.Join(w, "\n")}
+}
+
+// TestProtocolExamples checks that the JSON examples and the tables of
+// codes in docs/protocol.md are what the protocol's types and the engine
+// produce today; go test ./internal/protocol -run ProtocolExamples -args
+// -update rewrites them.
 func TestProtocolExamples(t *testing.T) {
 	doc, err := os.ReadFile(protocolDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := examples(t)
+	tables := codeTables()
 	found := map[string]bool{}
-	updated := exampleBlock.ReplaceAllStringFunc(string(doc), func(block string) string {
-		m := exampleBlock.FindStringSubmatch(block)
-		name, got := m[1], m[2]
+	check := func(name, got string, want map[string]string) (string, bool) {
 		found[name] = true
 		w, ok := want[name]
 		if !ok {
-			t.Errorf("docs/protocol.md has an example %q that nothing generates", name)
-			return block
+			t.Errorf("docs/protocol.md has a generated block %q that nothing generates", name)
+			return got, false
 		}
 		if got != w && !*update {
-			t.Errorf("example %q is stale (go test ./internal/web -run ProtocolExamples -args -update):\ngot:\n%s\nwant:\n%s", name, got, w)
+			t.Errorf("%q is stale (go test ./internal/protocol -run ProtocolExamples -args -update):\ngot:\n%s\nwant:\n%s", name, got, w)
 		}
-		return "<!-- example: " + name + " -->\n```json\n" + w + "\n```"
+		return w, true
+	}
+	updated := exampleBlock.ReplaceAllStringFunc(string(doc), func(block string) string {
+		m := exampleBlock.FindStringSubmatch(block)
+		w, ok := check(m[1], m[2], want)
+		if !ok {
+			return block
+		}
+		return "<!-- example: " + m[1] + " -->\n```json\n" + w + "\n```"
 	})
-	for name := range want {
-		if !found[name] {
-			t.Errorf("docs/protocol.md lacks the example %q", name)
+	updated = tableBlock.ReplaceAllStringFunc(updated, func(block string) string {
+		m := tableBlock.FindStringSubmatch(block)
+		w, ok := check(m[1], m[2], tables)
+		if !ok || m[1] != m[3] {
+			t.Errorf("the generated block %q ends as %q", m[1], m[3])
+			return block
+		}
+		return "<!-- generated: " + m[1] + " -->\n" + w + "\n<!-- end: " + m[1] + " -->"
+	})
+	for _, names := range []map[string]string{want, tables} {
+		for name := range names {
+			if !found[name] {
+				t.Errorf("docs/protocol.md lacks the generated block %q", name)
+			}
 		}
 	}
 	if *update && updated != string(doc) {

@@ -1,13 +1,15 @@
-package razzia
+package protocol
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/razziagame/razzia"
 )
 
-func TestSnapshotOfAnAuction(t *testing.T) {
-	g, err := NewGame(Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"},
+func TestViewOfAnAuction(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"},
 		Cheques: [][]int{{3, 7, 12}, {4, 8, 11}, {5, 9, 10}, {2, 6, 13}}})
 	if err != nil {
 		t.Fatal(err)
@@ -17,12 +19,12 @@ func TestSnapshotOfAnAuction(t *testing.T) {
 			t.Fatalf("%s: %v", tok, err)
 		}
 	}
-	snap := g.View(1).Snapshot()
+	snap := NewView(g.View(1))
 	data, err := json.Marshal(snap)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back Snapshot
+	var back View
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +38,7 @@ func TestSnapshotOfAnAuction(t *testing.T) {
 		{"toMove", back.ToMove, 1},
 		{"police", back.Police, 1},
 		{"row", strings.Join(back.Row, ","), "watch,car,car,car"},
-		{"deckLeft", back.DeckLeft, DeckSize - 5},
+		{"deckLeft", back.DeckLeft, razzia.DeckSize - 5},
 		{"remaining police", back.Remaining["police"], 20},
 		{"remaining car", back.Remaining["car"], 13},
 		{"auction kind", back.Auction.Kind, "police"},
@@ -45,13 +47,18 @@ func TestSnapshotOfAnAuction(t *testing.T) {
 		{"bids", strings.Join(back.Auction.Bids, ","), "bid 7,undecided,undecided,undecided"},
 		{"Felix face up", len(back.Seats[1].FaceUp), 3},
 		{"legal", strings.Join(back.Legal, ","), "pass,bid 8,bid 11"},
+		{"typed bid", back.Auction.Bidding[0], Bid{State: "bid", Cheque: 7}},
+		{"typed undecided", back.Auction.Bidding[1], Bid{State: "undecided"}},
+		{"typed legal pass", back.LegalMoves[0].Action, "pass"},
+		{"typed legal bid", back.LegalMoves[2].Cheque, 11},
+		{"typed legal token", back.LegalMoves[2].Token, "bid 11"},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 		}
 	}
-	if spectator := g.View(-1).Snapshot(); len(spectator.Legal) != 0 || spectator.Seat != -1 {
-		t.Errorf("spectator snapshot has seat %d and legal moves %v", spectator.Seat, spectator.Legal)
+	if spectator := NewView(g.View(-1)); len(spectator.Legal) != 0 || spectator.Seat != -1 {
+		t.Errorf("spectator view has seat %d and legal moves %v", spectator.Seat, spectator.Legal)
 	}
 }

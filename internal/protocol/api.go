@@ -1,0 +1,50 @@
+package protocol
+
+// The bodies of the HTTP API's requests and answers.
+type (
+	// CreateRequest is the body of POST /api/games: one entry per seat.
+	CreateRequest struct {
+		Seats []SeatRequest `json:"seats"`
+	}
+	// A SeatRequest is one seat of a new table: Bot is "" for a seat open
+	// to a person, or a server bot's level.
+	SeatRequest struct {
+		Bot string `json:"bot"`
+	}
+	// GameAnswer is the answer of POST /api/games and POST /api/records.
+	GameAnswer struct {
+		Game GameInfo `json:"game"`
+	}
+	// SeatAnswer is the answer of GET /api/games/{id}: You is the seat the
+	// request's token holds, or -1.
+	SeatAnswer struct {
+		Game GameInfo `json:"game"`
+		You  int      `json:"you"`
+	}
+	// ListAnswer is the answer of GET /api/games.
+	ListAnswer struct {
+		Games []GameInfo `json:"games"`
+	}
+	// JoinRequest is the body of POST /api/games/{id}/join; without Seat
+	// the first open seat is taken.
+	JoinRequest struct {
+		Name string `json:"name"`
+		Seat *int   `json:"seat,omitempty"`
+	}
+	// JoinAnswer is the answer of a join: the seat and its secret token.
+	JoinAnswer struct {
+		Seat  int    `json:"seat"`
+		Token string `json:"token"`
+	}
+	// ReplayAnswer is the answer of GET /api/games/{id}/replay.
+	ReplayAnswer struct {
+		Game  GameInfo `json:"game"`
+		Steps []Step   `json:"steps"`
+	}
+	// A Step is the table as a spectator saw it after one move (or at the
+	// start), with the events that move caused.
+	Step struct {
+		View   View    `json:"view"`
+		Events []Event `json:"events"`
+	}
+)
