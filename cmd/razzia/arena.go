@@ -44,7 +44,9 @@ equally often when --games is a multiple of the number of players (the
 report says when it is not). The cheque sets are dealt by lot every game.
 
 A spec is a bot name with optional options after a colon, such as random,
-heuristic, heuristic:noise=3, mcts:iters=2000,time=500ms, or a level: %s.
+heuristic, heuristic:noise=3 or mcts:iters=2000,time=500ms, or one of the
+levels offered to people:
+  %s.
 Commas inside a spec's options are allowed: a part with "=" and no ":"
 belongs to the spec before it. Every spec is checked before the first game;
 a bad one is a usage error that lists the valid specs.
@@ -275,7 +277,8 @@ func writeArenaTables(w io.Writer, r *arena.Result, workers int) {
 	// Faults are shown when a program plays: the built-in bots have none.
 	faults := false
 	for _, b := range r.Bots {
-		faults = faults || b.Faults > 0 || strings.HasPrefix(b.Spec, "exec:")
+		_, program := botexec.Command(b.Spec)
+		faults = faults || b.Faults > 0 || program
 	}
 	head := []string{"bot", "seats", "games", "wins", "win rate", "95% CI", "score"}
 	for c := range razzia.NumCategories {

@@ -32,10 +32,10 @@ score tables, r the rules, ? the help, q quits.
 
 A local game seats the people at this keyboard first, then the bots. With
 several people (--players Ann,Bob or --players 2) the game is hot-seat: it
-names whose turn it is before showing their choices. A bot is a level (%s)
-or any other built-in spec "razzia arena" accepts (random, heuristic,
-mcts:iters=500, ...). The same --seed deals the same cheques and cards to
-the same moves.
+names whose turn it is before showing their choices. A bot is a level
+(%s) or any other built-in spec "razzia arena" accepts
+(random, heuristic, mcts:iters=500, ...); a server's bots are levels. The
+same --seed deals the same cheques and cards to the same moves.
 
 With --server the terminal joins a game on a Razzia server as a player:
 give the invite link (http://host:8080/g/ID) or the game's id. Without one,

@@ -1,7 +1,11 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"net/http"
+	"os"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/razziagame/razzia/bot"
@@ -26,5 +30,27 @@ func TestLevels(t *testing.T) {
 			t.Errorf("level %d: got %v, want %s: %s", i, g, l.Name, l.Doc)
 		}
 		e.create("", l.Name)
+	}
+}
+
+// The example of docs/protocol.md is what the server answers.
+func TestLevelsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "\n### Bot levels\n")
+	_, example, ok2 := strings.Cut(section, "```json\n")
+	example, _, ok3 := strings.Cut(example, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal(`docs/protocol.md has no JSON example under "### Bot levels"`)
+	}
+	var documented any
+	if err := json.Unmarshal([]byte(example), &documented); err != nil {
+		t.Fatalf("the example: %v", err)
+	}
+	_, answered := newEnv(t, Options{}).do("GET", "/api/levels", "")
+	if !reflect.DeepEqual(documented, any(answered)) {
+		t.Errorf("docs/protocol.md shows\n%s\nthe server answers %v", example, answered)
 	}
 }
