@@ -87,7 +87,7 @@ func arenaJSONOf(t *testing.T, stdout string) arenaJSON {
 func TestArenaExampleBot(t *testing.T) {
 	needPython(t)
 	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", "exec:"+exampleBot+",heuristic,heuristic",
-		"--games", "3", "--json", "--bot-timeout", "10s")
+		"--games", "3", "--json", "--bot-timeout", "30s")
 	if status != 0 {
 		t.Fatalf("status %d\n%s", status, stderr)
 	}
@@ -105,7 +105,7 @@ func TestArenaBadBots(t *testing.T) {
 	bots := badBots(t)
 	seats := []string{"exec:" + bots["liar"], "exec:" + bots["crash"], "exec:" + bots["hang"], "random"}
 	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", strings.Join(seats, ","),
-		"--games", "1", "--json", "--bot-timeout", "500ms")
+		"--games", "1", "--json", "--bot-timeout", "2s")
 	if status != 0 {
 		t.Fatalf("status %d\n%s", status, stderr)
 	}
@@ -126,7 +126,7 @@ func TestArenaBadBots(t *testing.T) {
 		"razzia arena: game 1, seat 1 (exec:" + bots["liar"] + "): move ",
 		`"draw police" is not one of`,
 		"the program is not running: it ended with exit status 3",
-		"no answer within the time limit (500ms)",
+		"no answer within the time limit (2s)",
 		"; played pass instead",
 		"; played draw instead",
 		"crash.run game 1 seat 2] crashing", // standard error passed through
@@ -157,7 +157,7 @@ func TestArenaMissingProgram(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "records")
 			stdout, stderr, status := runCmd(t, nil, "arena", "--seats", "random,"+tt.spec,
-				"--records", dir, "--bot-timeout", "10s")
+				"--records", dir, "--bot-timeout", "30s")
 			if status != 2 || stdout != "" {
 				t.Errorf("status %d, stdout %q; want 2 and nothing", status, stdout)
 			}
@@ -215,7 +215,7 @@ func TestBotPlaysServerGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, status := runBotCmd(t, "--invite", srv.URL+info.Invite, "--exec", exampleBot, "--bot-timeout", "10s")
+	stdout, stderr, status := runBotCmd(t, "--invite", srv.URL+info.Invite, "--exec", exampleBot, "--bot-timeout", "30s")
 	if status != 0 {
 		t.Fatalf("status %d\n%s", status, stderr)
 	}
@@ -296,7 +296,7 @@ func TestBotMissingProgram(t *testing.T) {
 		"python3 /no/such/razzia/bot.py": "can't open file '/no/such/razzia/bot.py'",
 	} {
 		t.Run(command, func(t *testing.T) {
-			stdout, stderr, status := runBotCmd(t, "--exec", command, "--invite", "http://127.0.0.1:1/g/abcdefghij")
+			stdout, stderr, status := runBotCmd(t, "--exec", command, "--invite", "http://127.0.0.1:1/g/abcdefghij", "--bot-timeout", "30s")
 			if status != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 ||
 				!strings.HasPrefix(stderr, "razzia bot: --exec "+command+": ") || !strings.Contains(stderr, want) {
 				t.Errorf("status %d, stdout %q, stderr %q; want 2 and one line with %s", status, stdout, stderr, want)

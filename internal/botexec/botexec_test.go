@@ -2,15 +2,14 @@ package botexec
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -117,36 +116,41 @@ func testBotCommand(mode string) string {
 	return "env RAZZIA_TEST_BOT=" + mode + " GORACE=atexit_sleep_ms=0 " + shellQuote(os.Args[0])
 }
 
-// testExec returns a Bot running the test binary in mode, with its
-// standard error collected.
-func testExec(t *testing.T, mode string, timeout time.Duration) (*Bot, *syncBuffer) {
+// testExec returns a Bot running the test binary in mode, and the file
+// its standard error goes to.
+func testExec(t *testing.T, mode string, timeout time.Duration) (*Bot, *os.File) {
 	t.Helper()
-	var stderr syncBuffer
-	e, err := New(testBotCommand(mode), 7, Options{Timeout: timeout, Stderr: &stderr, Game: "g1"})
+	stderr := stderrFile(t)
+	e, err := New(testBotCommand(mode), 7, Options{Timeout: timeout, Stderr: stderr, Game: "g1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	return e, &stderr
+	return e, stderr
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// stderrFile returns a file to collect standard error in: a file takes
+// whole lines from several goroutines, a Write each.
+func stderrFile(t *testing.T) *os.File {
+	t.Helper()
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+// contents returns what was written to f.
+func contents(t *testing.T, f *os.File) string {
+	t.Helper()
+	b, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // newTestGame returns a seeded game of three.
@@ -191,7 +195,8 @@ func TestExecGame(t *testing.T) {
 		t.Errorf("faults: %v", f)
 	}
 	// Standard error is passed through, a line at a time, prefixed.
-	out := stderr.String()
+	e.Close() // standard error is passed on to its end
+	out := contents(t, stderr)
 	if !strings.Contains(out, "game g1 seat 1] seat 0 game g1 plays ") {
 		t.Errorf("stderr not passed through with its prefix:\n%.300s", out)
 	}
@@ -504,16 +509,16 @@ func TestCheck(t *testing.T) {
 			case "garbage":
 				timeout = 2 * time.Second
 			}
-			var stderr syncBuffer
-			err := Check(testBotCommand(tt.mode), 3, Options{Timeout: timeout, Stderr: &stderr})
+			stderr := stderrFile(t)
+			err := Check(testBotCommand(tt.mode), 3, Options{Timeout: timeout, Stderr: stderr})
 			if !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
 				t.Fatalf("Check = %v, want %v", err, tt.want)
 			}
 			if err != nil && (!strings.Contains(err.Error(), tt.says) || strings.Contains(err.Error(), "\n")) {
 				t.Errorf("error %q is not one line saying %s", err, tt.says)
 			}
-			if stderr.String() != "" {
-				t.Errorf("Check passed on %q", stderr.String())
+			if out := contents(t, stderr); out != "" {
+				t.Errorf("Check passed on %q", out)
 			}
 		})
 	}

@@ -3,8 +3,9 @@ package table
 import (
 	"errors"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -13,25 +14,6 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
-
-// logLines collects a Hub's log, safe for the Hub's goroutines.
-type logLines struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (l *logLines) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.lines = append(l.lines, string(p))
-	return len(p), nil
-}
-
-func (l *logLines) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Join(l.lines, "")
-}
 
 // tampered returns a store holding one game being played by Ann and a bot,
 // whose stored bot seat then says value, and Ann's token. The row is
@@ -73,10 +55,14 @@ func TestStoredBotNotLevel(t *testing.T) {
 		t.Run(value, func(t *testing.T) {
 			ctx := testContext(t)
 			st, id, ann := tampered(t, store.StatusPlaying, value)
-			var log logLines
+			log, err := os.Create(filepath.Join(t.TempDir(), "log"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer log.Close()
 			var built atomic.Int64
 			opts := testOptions(t)
-			opts.Logger = slog.New(slog.NewTextHandler(&log, nil))
+			opts.Logger = slog.New(slog.NewTextHandler(log, nil)) // a Write per record
 			opts.NewBot = func(level string, seed uint64) (bot.Bot, error) {
 				built.Add(1)
 				return bot.NewLevel(level, seed)
@@ -88,9 +74,13 @@ func TestStoredBotNotLevel(t *testing.T) {
 			if err != nil || n != 0 {
 				t.Errorf("Resume = %d, %v; want 0 games resumed", n, err)
 			}
+			logged, err := os.ReadFile(log.Name())
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, want := range []string{"game " + id, "seat 1", value, "not a bot level", "not run"} {
-				if !strings.Contains(log.String(), want) {
-					t.Errorf("the log does not say %s:\n%s", want, log.String())
+				if !strings.Contains(string(logged), want) {
+					t.Errorf("the log does not say %s:\n%s", want, logged)
 				}
 			}
 			// First use, by every way in.
