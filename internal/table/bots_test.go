@@ -2,6 +2,7 @@ package table
 
 import (
 	"errors"
+	"go/build"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -225,3 +226,17 @@ type countedBot struct {
 }
 
 func (b countedBot) Close() error { return b.closeCount.Close() }
+
+// The server's tables can run no program: this package imports neither
+// os/exec nor internal/botexec (and bot imports no os/exec either).
+func TestNoProgram(t *testing.T) {
+	p, err := build.ImportDir(".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range p.Imports {
+		if imp == "os/exec" || strings.HasSuffix(imp, "/internal/botexec") {
+			t.Errorf("package table imports %s", imp)
+		}
+	}
+}
