@@ -14,9 +14,8 @@ var ErrSpec = errors.New("invalid bot spec")
 
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
-const SpecHelp = "valid specs: random, heuristic[:noise=X], " +
-	"mcts[:iters=N,time=DURATION,c=X,rollout=light|random], easy, medium, hard, " +
-	"exec:COMMAND (an external program, see docs/bots.md)"
+var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
+	"mcts[:iters=N,time=DURATION,c=X,rollout=light|random], " + strings.Join(LevelNames(), ", ")
 
 // Limits on the options, so that a typo cannot ask for a day of thinking.
 const (
@@ -26,22 +25,58 @@ const (
 
 // A Level is a strength offered to people, standing for a bot spec.
 type Level struct {
-	Name string // easy, medium or hard
+	Name string // what people choose, such as "easy"
 	Spec string // the spec New builds it from
-	Doc  string // a sentence for people
+	Doc  string // a sentence for people, in English
 }
 
-// levels maps the names people choose from to specs. Hard is bounded both
-// by iterations (so it is deterministic given its seed on any machine fast
-// enough) and by time (so it never keeps a person waiting a second).
+// levels is the one list of the levels, weakest first: the server, the
+// web page (through the server), the terminal and the docs' commands all
+// read it through Levels. Hard is bounded both by iterations (so it is
+// deterministic given its seed on any machine fast enough) and by time (so
+// it never keeps a person waiting a second).
 var levels = []Level{
 	{"easy", "heuristic:noise=6", "values cards like medium but misjudges them often"},
 	{"medium", "heuristic", "values cards and cheques by the scoring rules; never looks ahead"},
 	{"hard", "mcts:iters=6000,time=500ms", "Monte Carlo tree search: plays thousands of games to the end before each decision"},
 }
 
+// DefaultLevel is the level offered first to people.
+const DefaultLevel = "medium"
+
 // Levels returns the levels for people, weakest first.
 func Levels() []Level { return append([]Level(nil), levels...) }
+
+// LevelNames returns the names of the levels, weakest first.
+func LevelNames() []string {
+	names := make([]string, len(levels))
+	for i, l := range levels {
+		names[i] = l.Name
+	}
+	return names
+}
+
+// LookupLevel returns the level called name, which must match exactly.
+func LookupLevel(name string) (Level, bool) {
+	for _, l := range levels {
+		if l.Name == name {
+			return l, true
+		}
+	}
+	return Level{}, false
+}
+
+// NewLevel returns the bot of the level called name, seeded with seed. It
+// builds levels only, never any other spec: what it is given may come from
+// people or from storage. An unknown name is an error wrapping ErrSpec
+// that lists the levels.
+func NewLevel(name string, seed uint64) (Bot, error) {
+	l, ok := LookupLevel(name)
+	if !ok {
+		return nil, fmt.Errorf("%w: %q is not a bot level (the levels are %s)", ErrSpec, name, strings.Join(LevelNames(), ", "))
+	}
+	return New(l.Spec, seed)
+}
 
 // New returns the bot a spec names, seeded with seed. A spec is a name,
 // optionally followed by a colon and comma-separated options:
@@ -54,21 +89,17 @@ func Levels() []Level { return append([]Level(nil), levels...) }
 //	                        most N iterations (default 6000) and at most D of
 //	                        time per decision (default none), exploration
 //	                        constant X (default 0.7), and a rollout policy
-//	easy, medium, hard      the levels for people (see Levels)
-//	exec:COMMAND [ARGS]     an external program speaking the line protocol
-//	                        of docs/bots.md, with the default ExecOptions
-//	                        (see NewExec)
+//	easy, medium, ...       a level for people (see Levels)
 //
+// New makes in-process bots only; no spec starts a program.
 // An error wraps ErrSpec, names the bad part and lists the valid specs.
 func New(spec string, seed uint64) (Bot, error) {
 	name, opts, hasOpts := strings.Cut(strings.TrimSpace(spec), ":")
-	for _, l := range levels {
-		if name == l.Name {
-			if hasOpts {
-				return nil, specError("level %q takes no options", name)
-			}
-			return New(l.Spec, seed)
+	if l, ok := LookupLevel(name); ok {
+		if hasOpts {
+			return nil, specError("level %q takes no options", name)
 		}
+		return New(l.Spec, seed)
 	}
 	switch name {
 	case "random":
@@ -131,11 +162,7 @@ func New(spec string, seed uint64) (Bot, error) {
 		}
 		return m, nil
 	case "exec":
-		e, err := NewExec(opts, seed, ExecOptions{})
-		if err != nil {
-			return nil, err // not a nil *Exec in a non-nil Bot
-		}
-		return e, nil
+		return nil, specError("%q would run a program: New makes in-process bots only", spec)
 	case "":
 		return nil, specError("empty spec")
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/razziagame/razzia/internal/tui"
 )
 
-const playSynopsis = `
+var playSynopsis = fmt.Sprintf(`
 usage: razzia play [--players NAMES|N] [--bots SPEC,...] [--seed N] [--lang TAG] [flags]
        razzia play --server URL [--name NAME] [INVITE|ID]
 
@@ -31,9 +31,10 @@ score tables, r the rules, ? the help, q quits.
 
 A local game seats the people at this keyboard first, then the bots. With
 several people (--players Ann,Bob or --players 2) the game is hot-seat: it
-names whose turn it is before showing their choices. A bot is a level (easy,
-medium, hard) or any spec "razzia arena" accepts. The same --seed deals the
-same cheques and cards to the same moves.
+names whose turn it is before showing their choices. A bot is a level
+(%s) or any other built-in spec "razzia arena" accepts
+(random, heuristic, mcts:iters=500, ...); a server's bots are levels. The
+same --seed deals the same cheques and cards to the same moves.
 
 With --server the terminal joins a game on a Razzia server as a player:
 give the invite link (http://host:8080/g/ID) or the game's id. Without one,
@@ -48,13 +49,13 @@ Examples:
   razzia play --players Ann,Bob --bots medium --seed 7
   razzia play --name Ann http://localhost:8080/g/k3x7q2m5ab
   razzia play --server http://localhost:8080 --name Ann --bots easy,easy
-`
+`, strings.Join(bot.LevelNames(), ", "))
 
 // runPlay is the play command.
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("play")
 	players := fs.String("players", "", "the people at this keyboard: `NAMES`, comma-separated, or a number (default: you)")
-	bots := fs.String("bots", "medium,medium,medium", "the bots' `SPEC`s, comma-separated: easy, medium, hard, ...")
+	bots := fs.String("bots", strings.Repeat(","+bot.DefaultLevel, 3)[1:], "the bots' `SPEC`s, comma-separated: "+strings.Join(bot.LevelNames(), ", ")+", ...")
 	seed := fs.Uint64("seed", 0, "seed of the game: the same seed deals the same cards (default: random)")
 	lang := fs.String("lang", "", "language `TAG`: "+langTags()+" (default: from $LANG)")
 	delay := fs.Duration("delay", tui.DefaultDelay, "the least time a bot takes to move")
@@ -116,9 +117,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError(stderr, fs, playSynopsis, "--bots: %v (%s)", err, bot.SpecHelp)
 		}
-		if c, ok := b.(io.Closer); ok {
-			defer c.Close()
-		}
+		defer b.Close()
 		level := spec
 		if cat.Has("bot." + spec) {
 			level = cat.T("bot." + spec)
@@ -324,8 +323,8 @@ func serverSeats(bots, players string) ([]string, error) {
 	if strings.TrimSpace(bots) != "" {
 		for b := range strings.SplitSeq(bots, ",") {
 			b = strings.TrimSpace(b)
-			if b != "easy" && b != "medium" && b != "hard" {
-				return nil, fmt.Errorf("--bots: a server plays the levels easy, medium and hard, not %q", b)
+			if _, ok := bot.LookupLevel(b); !ok {
+				return nil, fmt.Errorf("--bots: a server plays the levels %s, not %q", strings.Join(bot.LevelNames(), ", "), b)
 			}
 			seats = append(seats, b)
 		}

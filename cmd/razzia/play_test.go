@@ -223,7 +223,7 @@ func TestPlayUsage(t *testing.T) {
 		{"bad bot", []string{"--bots", "genius"}, "--bots"},
 		{"bad name", []string{"--players", "Ann,"}, "--players"},
 		{"id without server", []string{"--server", "", "k3x7q2m5ab"}, "needs --server"},
-		{"server bot level", []string{"--server", "http://127.0.0.1:1", "--bots", "random"}, "easy, medium and hard"},
+		{"server bot level", []string{"--server", "http://127.0.0.1:1", "--bots", "random"}, `the levels easy, medium, hard, not "random"`},
 		{"two invites", []string{"a", "b"}, "at most one"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -14,7 +14,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -31,7 +30,9 @@ import (
 // DefaultGames is the number of games a Config with Games 0 plays.
 const DefaultGames = 100
 
-// A Factory makes a bot from its spec and seed, such as bot.New.
+// A Factory makes a bot from its spec and seed, such as bot.New. The
+// arena runs no program itself: a factory that also makes bots played by
+// programs (internal/botexec) is wired in by the command.
 type Factory func(spec string, seed uint64) (bot.Bot, error)
 
 // Config describes a run.
@@ -56,29 +57,22 @@ type Config struct {
 	// Progress, when set, is called after each finished game with the
 	// number finished so far; calls are never concurrent.
 	Progress func(done int)
-	// Fault, when set, is called for every decision an external bot lost
-	// (see bot.Exec), with the game's index and the seat, both from 0,
+	// Fault, when set, is called for every decision a bot lost (one with
+	// a Faults method, such as a program's), with the game's index and the seat, both from 0,
 	// after the game; calls are never concurrent.
 	Fault func(game, seat int, spec string, f bot.Fault)
 }
 
-// A faulter is a bot that may lose decisions and play a default instead,
-// such as bot.Exec. Its faults are counted in BotStats.Faults.
+// A faulter is a bot that may lose decisions and play bot.Default instead,
+// such as a program's. Its faults are counted in BotStats.Faults.
 type faulter interface {
 	Faults() []bot.Fault
 }
 
-// A gameNamer wants to know the game it plays, such as bot.Exec, which
-// names it to its program.
+// A gameNamer wants to know the game it plays, such as a program's bot,
+// which names it to the program.
 type gameNamer interface {
 	SetGame(game string)
-}
-
-// closeBot ends a bot that holds resources, such as bot.Exec's process.
-func closeBot(b bot.Bot) {
-	if c, ok := b.(io.Closer); ok {
-		c.Close()
-	}
 }
 
 // Lineup fills the seats from a list of bots: seat s gets bots[s mod
@@ -130,7 +124,7 @@ func (c *Config) Check() error {
 		if err != nil {
 			return err
 		}
-		closeBot(b)
+		b.Close()
 	}
 	// The names are the specs: a game must accept them.
 	if _, err := razzia.NewGame(razzia.Setup{Players: names(c.Seats)}); err != nil {
@@ -333,7 +327,7 @@ func (p *player) play(i int) (o *outcome, err error) {
 	defer func() {
 		for _, b := range bots {
 			if b != nil {
-				closeBot(b)
+				b.Close()
 			}
 		}
 	}()

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
@@ -101,6 +102,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("GET /api/games/{id}/replay", s.replay)
 	mux.HandleFunc("GET /api/games/{id}/ws", s.ws)
 	mux.HandleFunc("POST /api/records", s.upload)
+	mux.HandleFunc("GET /api/levels", levels)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})
@@ -343,6 +345,20 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusCreated, protocol.GameAnswer{Game: info})
+}
+
+// levels answers the bot levels a seat may be given, from bot.Levels:
+// the page shows this list rather than one of its own.
+func levels(w http.ResponseWriter, _ *http.Request) {
+	type level struct {
+		Name        string `json:"name"`
+		Description string `json:"description"`
+	}
+	var out []level
+	for _, l := range bot.Levels() {
+		out = append(out, level{Name: l.Name, Description: l.Doc})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"levels": out, "default": bot.DefaultLevel})
 }
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request) {

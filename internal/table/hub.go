@@ -39,17 +39,16 @@ type Options struct {
 	RetryDelay time.Duration
 	// Logger receives the Hub's log; default slog.Default().
 	Logger *slog.Logger
-	// NewBot builds the bot for a seat from its level; default bot.New.
-	NewBot func(spec string, seed uint64) (bot.Bot, error)
+	// NewBot builds the bot for a seat from its level, one of
+	// bot.LevelNames (the Hub refuses any other stored value before it
+	// asks); default bot.NewLevel.
+	NewBot func(level string, seed uint64) (bot.Bot, error)
 	// Now is the clock for timestamps; default time.Now.
 	Now func() time.Time
 	// Rand is the source of game ids, seeds and seat tokens; default
 	// crypto/rand.Reader. Tests may make it deterministic.
 	Rand io.Reader
 }
-
-// Levels are the bot levels a seat can be given.
-var Levels = []string{"easy", "medium", "hard"}
 
 // commitTimeout bounds one store write, so a stuck database cannot stall a
 // game forever.
@@ -78,7 +77,7 @@ func New(st store.Store, opts Options) *Hub {
 		opts.Logger = slog.Default()
 	}
 	if opts.NewBot == nil {
-		opts.NewBot = bot.New
+		opts.NewBot = bot.NewLevel
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -103,8 +102,8 @@ func New(st store.Store, opts Options) *Hub {
 
 // Resume loads every game being played from the store, replays its moves
 // and restarts its bots. It returns how many games it resumed; a game that
-// cannot be replayed is logged and left alone, so one damaged game does not
-// stop the others.
+// cannot be replayed, or whose stored bot seat is not a bot level, is
+// logged and left alone, so one damaged game does not stop the others.
 func (h *Hub) Resume(ctx context.Context) (int, error) {
 	list, err := h.store.List(ctx, store.StatusPlaying, 1<<30)
 	if err != nil {
@@ -137,7 +136,8 @@ func (h *Hub) Close() error {
 func (h *Hub) Done() <-chan struct{} { return h.ctx.Done() }
 
 // Create stores a new table with a seat per entry of seats: "" for an open
-// seat, or a bot level (see Levels). A table of bots starts at once.
+// seat, or the name of a bot level (see bot.Levels). A table of bots starts
+// at once.
 func (h *Hub) Create(ctx context.Context, seats []string) (protocol.GameInfo, error) {
 	if n := len(seats); n < razzia.MinPlayers || n > razzia.MaxPlayers {
 		return protocol.GameInfo{}, reject(ErrBadRequest, "a table has %d to %d seats, not %d", razzia.MinPlayers, razzia.MaxPlayers, n)
@@ -151,7 +151,7 @@ func (h *Hub) Create(ctx context.Context, seats []string) (protocol.GameInfo, er
 			// Numbered by seat, so two bots of one level are told apart in the log.
 			g.Seats[i] = store.Seat{Name: fmt.Sprintf("Bot %d (%s)", i+1, level), Bot: level}
 		default:
-			return protocol.GameInfo{}, reject(ErrBadRequest, "seat %d: unknown bot level %q (want %s, or empty for a person)", i, level, strings.Join(Levels, ", "))
+			return protocol.GameInfo{}, reject(ErrBadRequest, "seat %d: unknown bot level %q (want %s, or empty for a person)", i, level, strings.Join(bot.LevelNames(), ", "))
 		}
 	}
 	id, err := h.newID()
@@ -186,12 +186,8 @@ func (h *Hub) Create(ctx context.Context, seats []string) (protocol.GameInfo, er
 }
 
 func isLevel(s string) bool {
-	for _, l := range Levels {
-		if s == l {
-			return true
-		}
-	}
-	return false
+	_, ok := bot.LookupLevel(s)
+	return ok
 }
 
 // Join seats a person called name at the table: at seat, or at the first

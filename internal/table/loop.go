@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/razziagame/razzia"
@@ -27,8 +28,10 @@ type loop struct {
 	game    *razzia.Game // nil while the table is open
 	bots    []bot.Bot    // by seat; nil for people
 
-	subs     map[*Subscription]struct{}
-	thinking bool // a bot goroutine is choosing the next move
+	subs      map[*Subscription]struct{}
+	thinking  bool    // a bot goroutine is choosing the next move
+	thinkSeat int     // the seat whose bot it asks
+	orphan    bot.Bot // that bot, when a reload replaced the bots meanwhile
 
 	reqs  chan func(*loop)
 	botc  chan botMove
@@ -58,20 +61,37 @@ func newLoop(h *Hub, g *store.Game) (*loop, error) {
 	return l, nil
 }
 
-// load sets the loop's game from its stored form.
+// errNotLevel is wrapped by the error of a stored game whose bot seat
+// names something other than a bot level: a damaged or tampered row, or
+// one from a version that stored specs. Such a game is not run.
+var errNotLevel = errors.New("not a bot level")
+
+// load sets the loop's game from its stored form. On error nothing changes.
 func (l *loop) load(g *store.Game) error {
+	// The store is not trusted to name what plays: only a level builds a bot.
+	for i, s := range g.Seats {
+		if s.Bot != "" && !isLevel(s.Bot) {
+			return fmt.Errorf("game %s, seat %d: the stored bot %q is %w (the levels are %s); the game is not run",
+				g.ID, i, s.Bot, errNotLevel, strings.Join(bot.LevelNames(), ", "))
+		}
+	}
+	var game *razzia.Game
+	if g.Status != store.StatusOpen {
+		var err error
+		if game, err = replay(g); err != nil {
+			return err
+		}
+	}
+	l.closeBots()
+	if l.thinking && l.orphan == nil && l.bots != nil {
+		l.orphan = l.bots[l.thinkSeat]
+	}
 	l.status, l.seats, l.cheques, l.seed = g.Status, g.Seats, g.Cheques, g.Seed
 	l.created, l.updated = g.Created, g.Updated
-	l.game, l.bots = nil, nil
-	if l.status == store.StatusOpen {
-		return nil
+	l.game, l.bots = game, nil
+	if game != nil {
+		l.startBots()
 	}
-	game, err := replay(g)
-	if err != nil {
-		return err
-	}
-	l.game = game
-	l.startBots()
 	return nil
 }
 
@@ -108,6 +128,7 @@ func (l *loop) exit() {
 	}
 	h.mu.Unlock()
 	close(l.done)
+	l.closeBots()
 	for s := range l.subs {
 		close(s.c)
 	}
@@ -313,8 +334,8 @@ func (l *loop) play(m razzia.Move) error {
 	return nil
 }
 
-// startBots builds the bots of a game that has started. Each bot is seeded
-// from the game's seed and its seat.
+// startBots builds the bots of a game that has started, from the levels
+// load checked. Each bot is seeded from the game's seed and its seat.
 func (l *loop) startBots() {
 	l.bots = make([]bot.Bot, len(l.seats))
 	for i, s := range l.seats {
@@ -323,17 +344,23 @@ func (l *loop) startBots() {
 		}
 		b, err := l.h.opts.NewBot(s.Bot, razzia.SeededRand(l.seed, fmt.Sprintf("bot %d", i)).Uint64())
 		if err != nil {
-			l.h.log.Error("cannot build bot; it will play its first legal move", "game", l.id, "seat", i, "bot", s.Bot, "err", err)
-			b = firstLegal{}
+			l.h.log.Error("cannot build bot; it will play the default move", "game", l.id, "seat", i, "bot", s.Bot, "err", err)
+			b = bot.Fallback{}
 		}
 		l.bots[i] = b
 	}
 }
 
-// firstLegal stands in for a bot that cannot be built, so a game never stalls.
-type firstLegal struct{}
-
-func (firstLegal) Choose(v razzia.View) razzia.Move { return v.Legal[0] }
+// closeBots releases the bots but the one a bot goroutine is asking: the
+// one that takes its answer closes it, botMove if it was replaced meanwhile
+// (see orphan), the goroutine itself if the loop has ended.
+func (l *loop) closeBots() {
+	for i, b := range l.bots {
+		if b != nil && !(l.thinking && l.orphan == nil && i == l.thinkSeat) {
+			b.Close()
+		}
+	}
+}
 
 // schedule starts the bot to move, if a bot is to move, after delay.
 func (l *loop) schedule(delay time.Duration) {
@@ -345,6 +372,7 @@ func (l *loop) schedule(delay time.Duration) {
 		return
 	}
 	l.thinking = true
+	l.thinkSeat = seat
 	b, v := l.bots[seat], l.game.View(seat)
 	h := l.h
 	h.wg.Add(1)
@@ -356,6 +384,7 @@ func (l *loop) schedule(delay time.Duration) {
 			case <-t.C:
 			case <-h.ctx.Done():
 				t.Stop()
+				b.Close() // the loop ends too, without it
 				return
 			}
 		}
@@ -363,18 +392,20 @@ func (l *loop) schedule(delay time.Duration) {
 		select {
 		case l.botc <- botMove{moves: v.Moves, move: m}:
 		case <-h.ctx.Done():
+			b.Close()
 		case <-l.done:
+			b.Close()
 		}
 	}()
 }
 
-// choose asks the bot, falling back to the first legal move if it fails,
-// so that a bot's bug cannot stall a game.
+// choose asks the bot, falling back to bot.Default if it panics, so that a
+// bot's bug cannot stall a game.
 func choose(b bot.Bot, v razzia.View, h *Hub, id string) (m razzia.Move) {
 	defer func() {
 		if r := recover(); r != nil {
-			h.log.Error("bot panicked; playing its first legal move", "game", id, "seat", v.Seat, "panic", r)
-			m = v.Legal[0]
+			m = bot.Default(v.Legal)
+			h.log.Error("bot panicked; playing the default move", "game", id, "seat", v.Seat, "panic", r, "move", m)
 		}
 	}()
 	return b.Choose(v)
@@ -383,6 +414,10 @@ func choose(b bot.Bot, v razzia.View, h *Hub, id string) (m razzia.Move) {
 // botMove plays a bot's choice, if the game is still where the bot saw it.
 func (l *loop) botMove(bm botMove) {
 	l.thinking = false
+	if l.orphan != nil {
+		l.orphan.Close()
+		l.orphan = nil
+	}
 	if l.game == nil || bm.moves != l.game.Len() {
 		l.schedule(l.h.opts.BotDelay)
 		return
@@ -392,10 +427,11 @@ func (l *loop) botMove(bm botMove) {
 	switch {
 	case err == nil:
 	case errors.As(err, &e) && e.Kind == ErrIllegalMove:
-		// A bot's bug: play something legal rather than stall.
+		// A bot's bug: play the default rather than stall.
 		seat := l.game.ToMove()
-		l.h.log.Error("bot chose an illegal move; playing its first legal move", "game", l.id, "seat", seat, "move", bm.move, "err", err)
-		if err := l.play(l.game.LegalMoves()[0]); err != nil {
+		m := bot.Default(l.game.LegalMoves())
+		l.h.log.Error("bot chose an illegal move; playing the default move", "game", l.id, "seat", seat, "move", bm.move, "err", err, "default", m)
+		if err := l.play(m); err != nil {
 			l.retryLater()
 		}
 	default:
