@@ -11,7 +11,8 @@ import (
 )
 
 // The pages that cover the table: help, rules, scores and the log. Each is
-// a scrollable viewport between the title line and the key line.
+// a scrollable viewport below the title line and the page's head, above the
+// status line and the key line.
 
 // open shows a page.
 func (m *Model) open(o overlay) {
@@ -23,7 +24,7 @@ func (m *Model) open(o overlay) {
 // layoutPage sizes the page to the terminal.
 func (m *Model) layoutPage() {
 	m.page.SetWidth(max(m.width, 1))
-	m.page.SetHeight(max(m.height-3, 1))
+	m.page.SetHeight(max(m.height-4, 1))
 	if m.over != noOverlay {
 		m.fillPage(true)
 	}
@@ -131,7 +132,7 @@ func (m *Model) helpLines() []string {
 	}
 	lines := []string{boldStyle.Render(m.cat.T("tui.help.keys"))}
 	for _, k := range keys {
-		lines = append(lines, "  "+pad(k.key, 13)+m.cat.T(k.text))
+		lines = append(lines, m.legend(k.key, m.cat.T(k.text))...)
 	}
 	lines = append(lines, "", boldStyle.Render(m.cat.T("tui.help.symbols")))
 	for _, f := range families {
@@ -141,15 +142,23 @@ func (m *Model) helpLines() []string {
 		}
 		lines = append(lines, m.wrap("  "+paint(f.colour, f.symbol)+" "+strings.Join(names, ", "), 4)...)
 	}
-	lines = append(lines,
-		"  "+paint(policeColour, policeSymbol)+" "+m.cat.T("card.police.plural"),
-		"  [9]          "+m.cat.T("tui.help.faceup"),
-		"  (9)          "+m.cat.T("tui.help.facedown"),
-		"  ▶            "+m.cat.T("tui.help.tomove"),
-		"  ✓ ✗ … –      "+m.cat.T("tui.help.bids"),
-		"  Σ            "+m.cat.T("tui.help.total"),
-	)
+	lines = append(lines, "  "+paint(policeColour, policeSymbol)+" "+m.cat.T("card.police.plural"))
+	for _, l := range []struct{ sign, text string }{
+		{"[9]", "tui.help.faceup"},
+		{"(9)", "tui.help.facedown"},
+		{"▶", "tui.help.tomove"},
+		{"✓ ✗ … –", "tui.help.bids"},
+		{"Σ", "tui.help.total"},
+	} {
+		lines = append(lines, m.legend(l.sign, m.cat.T(l.text))...)
+	}
 	return lines
+}
+
+// legend is a line of the help: a key or a sign, and what it means, wrapped
+// under the meaning.
+func (m *Model) legend(sign, text string) []string {
+	return m.wrap("  "+pad(sign, 13)+text, 15)
 }
 
 // rulesLines is the rules summary, wrapped to the terminal.
@@ -232,20 +241,19 @@ func categorySymbol(c razzia.Category) string {
 	return "$"
 }
 
-// wrap wraps s to the terminal's width, indenting continued lines.
+// wrap wraps s to the terminal's width, indenting continued lines: the
+// first line takes the whole width, the rest what the indent leaves.
 func (m *Model) wrap(s string, indent int) []string {
 	w := max(m.width-1, 20)
-	lines := strings.Split(ansi.Wrap(s, w, ""), "\n")
-	for i := 1; i < len(lines); i++ {
-		lines[i] = strings.Repeat(" ", indent) + lines[i]
+	first, rest, ok := strings.Cut(ansi.Wrap(s, w, ""), "\n")
+	lines := []string{first}
+	if !ok {
+		return lines
 	}
-	if len(lines) > 1 {
-		// Re-wrap continued lines that the indent pushed over the edge.
-		var out []string
-		for _, l := range lines {
-			out = append(out, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
-		}
-		lines = out
+	// The rest is one paragraph again, wrapped to the narrower width.
+	rest = strings.ReplaceAll(rest, "\n", " ")
+	for l := range strings.SplitSeq(ansi.Wrap(rest, w-indent, ""), "\n") {
+		lines = append(lines, strings.Repeat(" ", indent)+l)
 	}
 	return lines
 }
