@@ -118,7 +118,7 @@ func TestKeys(t *testing.T) {
 		m := scripted(t, "en", auctionMoves...)
 		n := m.game.Len()
 		press(m, "d")
-		contains(t, screen(m), "✗ That is not possible now.")
+		contains(t, screen(m), "✗ An auction is running: bid or pass.")
 		if m.game.Len() != n {
 			t.Error("a move was played")
 		}
@@ -280,7 +280,7 @@ func TestHotSeat(t *testing.T) {
 		t.Fatal("a move was played behind the curtain")
 	}
 	press(m, "enter")
-	contains(t, screen(m), "Your turn, "+who+":", "▶ Draw a card")
+	contains(t, screen(m), "Your turn, "+who+":", "Draw a card")
 	press(m, "d")
 	other := m.name(m.snap.ToMove)
 	if other == who {
