@@ -10,9 +10,9 @@ import (
 	"github.com/razziagame/razzia"
 )
 
-// The pages that cover the table: help, rules, scores and the log. Each is
-// a scrollable viewport below the title line and the page's head, above the
-// status line and the key line.
+// The pages that cover the table: help, rules, scores, the log and the
+// undrawn cards. Each is a scrollable viewport below the title line and the
+// page's head, above the status line and the key line.
 
 // open shows a page.
 func (m *Model) open(o overlay) {
@@ -43,6 +43,8 @@ func (m *Model) fillPage(keep bool) {
 		lines = m.scoreLines()
 	case logOverlay:
 		lines = m.logLines()
+	case deckOverlay:
+		lines = m.deckLines()
 	}
 	atBottom := m.page.AtBottom()
 	offset := m.page.YOffset()
@@ -66,8 +68,8 @@ func (m *Model) pageKey(k tea.KeyPressMsg) tea.Cmd {
 	switch s := k.String(); s {
 	case "esc", "q", "enter", "backspace":
 		m.over = noOverlay
-	case "?", "f1", "r", "s", "l":
-		o := map[string]overlay{"?": helpOverlay, "f1": helpOverlay, "r": rulesOverlay, "s": scoresOverlay, "l": logOverlay}[s]
+	case "?", "f1", "r", "s", "l", "i":
+		o := map[string]overlay{"?": helpOverlay, "f1": helpOverlay, "r": rulesOverlay, "s": scoresOverlay, "l": logOverlay, "i": deckOverlay}[s]
 		if o == m.over {
 			m.over = noOverlay
 		} else {
@@ -109,6 +111,8 @@ func (m *Model) pageTitle() string {
 		return m.cat.T("tui.scores.title")
 	case logOverlay:
 		return m.cat.T("tui.log.title")
+	case deckOverlay:
+		return m.cat.T("tui.deck.title")
 	}
 	return ""
 }
@@ -124,6 +128,7 @@ func (m *Model) helpLines() []string {
 		{"1…9", "tui.help.bid"},
 		{"p", "tui.help.pass"},
 		{"l", "tui.help.log"},
+		{"i", "tui.help.deck"},
 		{"s", "tui.help.scores"},
 		{"r", "tui.help.rules"},
 		{"?", "tui.help.help"},
@@ -143,9 +148,18 @@ func (m *Model) helpLines() []string {
 		lines = append(lines, m.wrap("  "+paint(f.colour, f.symbol)+" "+strings.Join(names, ", "), 4)...)
 	}
 	lines = append(lines, "  "+paint(policeColour, policeSymbol)+" "+m.cat.T("card.police.plural"))
+	// The lines of the table that need words, each with an example.
+	for _, l := range []struct{ example, text string }{
+		{m.cat.T("tui.deck", "n", 117) + " ★ 21  ✦ 6  ■ 16  ▲ 16+10 …", "tui.help.deckline"},
+		{m.cat.T("tui.stake") + " ■ +5  ♦ +5  = +10", "tui.help.stake"},
+	} {
+		lines = append(lines, "  "+l.example)
+		lines = append(lines, m.wrap("    "+m.cat.T(l.text), 4)...)
+	}
 	for _, l := range []struct{ sign, text string }{
 		{"[9]", "tui.help.faceup"},
 		{"(9)", "tui.help.facedown"},
+		{"$24", "tui.help.chequesum"},
 		{"▶", "tui.help.tomove"},
 		{"✓ ✗ … –", "tui.help.bids"},
 		{"Σ", "tui.help.total"},
@@ -159,6 +173,25 @@ func (m *Model) helpLines() []string {
 // under the meaning.
 func (m *Model) legend(sign, text string) []string {
 	return m.wrap("  "+pad(sign, 13)+text, 15)
+}
+
+// deckLines is the composition of the undrawn cards by family and kind,
+// and the raid risk in words (R5, R7).
+func (m *Model) deckLines() []string {
+	s := m.snap
+	lines := []string{m.cat.T(deckLeftKey(s.DeckLeft), "n", s.DeckLeft), ""}
+	lines = append(lines, "  "+paint(policeColour, policeSymbol)+" "+m.cat.T("card.police")+": "+strconv.Itoa(s.Remaining["police"]))
+	for _, f := range families {
+		var kinds []string
+		for _, k := range f.kinds {
+			kinds = append(kinds, m.cat.T("card."+k.String())+": "+strconv.Itoa(s.Remaining[k.String()]))
+		}
+		lines = append(lines, m.wrap("  "+paint(f.colour, f.symbol)+" "+strings.Join(kinds, ", "), 4)...)
+	}
+	r := m.risk()
+	lines = append(lines, "")
+	lines = append(lines, m.wrap(m.cat.T("tui.deck.chance", "percent", percent(r.Chance()), "police", r.PoliceLeft, "cards", r.CardsLeft), 0)...)
+	return append(lines, m.wrap(m.toRaid(r), 0)...)
 }
 
 // rulesLines is the rules summary, wrapped to the terminal.

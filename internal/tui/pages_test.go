@@ -93,3 +93,40 @@ func TestWrapKeepsIndent(t *testing.T) {
 		})
 	}
 }
+
+// TestDeckPage: i shows every kind of card not drawn yet and the raid risk
+// in words (R5, R7).
+func TestDeckPage(t *testing.T) {
+	m := scripted(t, "en", auctionMoves...)
+	press(m, "i")
+	checkFits(t, m, "deck page")
+	s := screen(m)
+	contains(t, s, "» Undrawn cards", "117 cards left",
+		"★ police: 21",
+		"✦ thief: 5", // one is in the row
+		"▲ car: 15, driver: 10",
+		"♦ ring: 3, watch: 4, brooch: 4, necklace: 4, diamond: 4",
+		"● gold coin: 3",
+		"♣ casino: 4",
+		"18% that the next card is police (21 of 117)",
+		"7 more police cards end the round.")
+	press(m, "esc")
+	contains(t, screen(m), "Your turn, Ann:")
+}
+
+// TestHelpExplainsTheNewSigns: the help page names the deck line, the raid,
+// the cheque sum and what is at stake.
+func TestHelpExplainsTheNewSigns(t *testing.T) {
+	m := scripted(t, "en")
+	press(m, "?")
+	var all []string
+	for range 3 {
+		all = append(all, strings.Split(screen(m), "\n")...)
+		press(m, "pgdown")
+	}
+	s := strings.Join(all, "\n")
+	contains(t, s, "i            show the undrawn cards", "$24", "Worth to you now")
+	if !slices.ContainsFunc(all, func(l string) bool { return strings.Contains(l, "highest sum") }) {
+		t.Errorf("the help does not explain the cheque sum:\n%s", s)
+	}
+}

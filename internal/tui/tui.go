@@ -56,6 +56,7 @@ const (
 	rulesOverlay
 	scoresOverlay
 	logOverlay
+	deckOverlay
 )
 
 // Model is the Bubble Tea model of a game in the terminal.

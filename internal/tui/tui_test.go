@@ -55,7 +55,7 @@ func TestRenderTable(t *testing.T) {
 	checkFits(t, m, "auction")
 	s := screen(m)
 	contains(t, s,
-		"Razzia!", "Round 1 of 3", "Police ☆☆☆☆☆☆☆ 0/7", "Centre cheque [5]", "cards left",
+		"Razzia!", "Round 1 of 3", "Police ☆☆☆☆☆☆☆ 0/7", "Centre cheque [5]", "Deck 117:",
 		"Auction row (1/7): ✦ thief",
 		"⚑ Forced auction (Bert)", "Highest bid: 7 by Cleo",
 		"▶ Ann (you)", "[2][8][13] (1)", // face up, then face down
@@ -194,7 +194,7 @@ func TestPages(t *testing.T) {
 		key   string
 		wants []string
 	}{
-		{"?", []string{"» Help", "Keys", "draw a card", "Symbols", "✦ thief", "♦ ring, watch"}},
+		{"?", []string{"» Help", "Keys", "draw a card", "Symbols", "✦ thief", "▲ car, driver"}},
 		{"? G", []string{"» Help", "★ police", "[9]", "(9)", "✓ ✗ … –"}},
 		{"r", []string{"» Razzia! in brief", "Goal", "Cards"}},
 		{"l", []string{"» Game log", "Ann draws a car.", "Cleo bids 7."}},

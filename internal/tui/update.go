@@ -104,6 +104,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "l":
 		m.open(logOverlay)
 		return nil
+	case "i":
+		m.open(deckOverlay)
+		return nil
 	}
 	if !m.mine() {
 		return nil
