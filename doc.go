@@ -21,7 +21,9 @@
 // and whose [State.Apply] allocates nothing. State expects legal moves;
 // [State.Check] tells why one is not. [Game.State] returns a Game's state.
 // Results come one entry per player ([State.Totals], [State.Scores]);
-// [State.Total] answers one seat without allocating.
+// [State.Total] answers one seat without allocating. [State.Stakes] says
+// what the lot in the row is worth to each seat if the round ended now,
+// exactly and by category, and [State.RaidRisk] how close the raid is.
 //
 // # Moves and tokens
 //
@@ -74,6 +76,6 @@
 // plays tokens, [Game.Over] plays to the end, [Game.Check] and
 // [Game.EventsSince] follow a game as a server does, [NewSetup] deals one
 // from a seed, [State] plays at bot speed, [MoveError] and [Record.Game]
-// show the errors, [Game.Record] writes a record, and [ScoreRound] scores
-// holdings that might be.
+// show the errors, [Game.Record] writes a record, [ScoreRound] scores
+// holdings that might be, and [State.Stakes] values the lot.
 package razzia

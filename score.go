@@ -160,12 +160,7 @@ func (s *State) Projected() []Score {
 }
 
 func (s *State) roundTallies(final bool) [MaxPlayers]tally {
-	var h [MaxPlayers]Holdings
-	var c [MaxPlayers]Cheques
-	for i := range s.players {
-		h[i] = s.seats[i].holdings
-		c[i] = s.seats[i].faceUp | s.seats[i].faceDown
-	}
+	h, c := s.table()
 	return scoreRound(int(s.players), &h, &c, final)
 }
 

@@ -27,14 +27,16 @@ usage: razzia play [--players NAMES|N] [--bots SPEC,...] [--seed N] [--lang TAG]
 Play plays Razzia! in the terminal (80×24 or larger), driven by the keyboard:
 arrows or tab select a move and enter plays it; d draws, c calls an auction,
 t uses thieves, p passes, number keys pick a bid; l shows the log, s the
-score tables, r the rules, ? the help, q quits.
+score tables, i the undrawn cards, r the rules, ? the help, q quits.
 
-A local game seats the people at this keyboard first, then the bots. With
-several people (--players Ann,Bob or --players 2) the game is hot-seat: it
-names whose turn it is before showing their choices. A bot is a level
-(%s) or any other built-in spec "razzia arena" accepts
-(random, heuristic, mcts:iters=500, ...); a server's bots are levels. The
-same --seed deals the same cheques and cards to the same moves.
+A local game seats the people at this keyboard first, then the bots. One
+person plays against three %[2]s bots. Several people (--players Ann,Bob
+or --players 2) play a game among themselves, without bots: hot-seat, it
+names whose turn it is before showing their choices. --bots sets the bots
+in either case: --players Ann,Bob --bots medium,hard seats two people and
+two bots; --bots '' none. A bot is a level (%[1]s) or any built-in
+spec "razzia arena" accepts; a server's bots are levels. The same --seed
+deals the same cheques and cards to the same moves.
 
 With --server the terminal joins a game on a Razzia server as a player:
 give the invite link (http://host:8080/g/ID) or the game's id. Without one,
@@ -46,16 +48,20 @@ Colours always come with symbols; NO_COLOR turns them off.
 Examples:
   razzia play
   razzia play --bots hard,hard --lang nl
+  razzia play --players Ann,Bob
   razzia play --players Ann,Bob --bots medium --seed 7
   razzia play --name Ann http://localhost:8080/g/k3x7q2m5ab
   razzia play --server http://localhost:8080 --name Ann --bots easy,easy
-`, strings.Join(bot.LevelNames(), ", "))
+`, strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel)
+
+// defaultBots are the bots of a person who names none: a game of four.
+var defaultBots = strings.Repeat(","+bot.DefaultLevel, 3)[1:]
 
 // runPlay is the play command.
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("play")
 	players := fs.String("players", "", "the people at this keyboard: `NAMES`, comma-separated, or a number (default: you)")
-	bots := fs.String("bots", strings.Repeat(","+bot.DefaultLevel, 3)[1:], "the bots' `SPEC`s, comma-separated: "+strings.Join(bot.LevelNames(), ", ")+", ...")
+	bots := fs.String("bots", "", "the bots' `SPEC`s, comma-separated: "+strings.Join(bot.LevelNames(), ", ")+", ... (default: "+defaultBots+" with one person, none with several)")
 	seed := fs.Uint64("seed", 0, "seed of the game: the same seed deals the same cards (default: random)")
 	lang := fs.String("lang", "", "language `TAG`: "+langTags()+" (default: from $LANG)")
 	delay := fs.Duration("delay", tui.DefaultDelay, "the least time a bot takes to move")
@@ -66,6 +72,8 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if done {
 		return status
 	}
+	botsGiven := false
+	fs.Visit(func(f *flag.Flag) { botsGiven = botsGiven || f.Name == "bots" })
 	if len(rest) > 1 {
 		return usageError(stderr, fs, playSynopsis, "at most one invite link or game id, got %d arguments", len(rest))
 	}
@@ -85,12 +93,18 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(rest) == 1 {
 			invite = rest[0]
 		}
+		if !botsGiven {
+			*bots = defaultBots
+		}
 		return playOnServer(*server, invite, *name, *bots, *players, opt, stdin, stdout, stderr, fs)
 	}
 
 	people, err := peopleNames(*players, cat)
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "--players: %v", err)
+	}
+	if !botsGiven && len(people) == 1 {
+		*bots = defaultBots
 	}
 	var specs []string
 	if strings.TrimSpace(*bots) != "" {

@@ -57,6 +57,7 @@ const (
 	rulesOverlay
 	scoresOverlay
 	logOverlay
+	deckOverlay
 )
 
 // Model is the Bubble Tea model of a game in the terminal.
@@ -84,7 +85,7 @@ type Model struct {
 	remote *remote
 
 	// Input.
-	choice  int    // the selected choice
+	choice  int    // the selected choice; -1 for none yet
 	digits  string // digits typed to select a bid
 	picking bool   // choosing row cards for thieves
 	cursor  int    // the row card under the cursor while picking

@@ -55,7 +55,7 @@ func TestRenderTable(t *testing.T) {
 	checkFits(t, m, "auction")
 	s := screen(m)
 	contains(t, s,
-		"Razzia!", "Round 1 of 3", "Police ☆☆☆☆☆☆☆ 0/7", "Centre cheque [5]", "cards left",
+		"Razzia!", "Round 1 of 3", "Police ☆☆☆☆☆☆☆ 0/7", "Centre cheque [5]", "Deck 117:",
 		"Auction row (1/7): ✦ thief",
 		"⚑ Forced auction (Bert)", "Highest bid: 7 by Cleo",
 		"▶ Ann (you)", "[2][8][13] (1)", // face up, then face down
@@ -118,7 +118,7 @@ func TestKeys(t *testing.T) {
 		m := scripted(t, "en", auctionMoves...)
 		n := m.game.Len()
 		press(m, "d")
-		contains(t, screen(m), "✗ That is not possible now.")
+		contains(t, screen(m), "✗ An auction is running: bid or pass.")
 		if m.game.Len() != n {
 			t.Error("a move was played")
 		}
@@ -194,7 +194,7 @@ func TestPages(t *testing.T) {
 		key   string
 		wants []string
 	}{
-		{"?", []string{"» Help", "Keys", "draw a card", "Symbols", "✦ thief", "♦ ring, watch"}},
+		{"?", []string{"» Help", "Keys", "draw a card", "Symbols", "✦ thief", "▲ car, driver"}},
 		{"? G", []string{"» Help", "★ police", "[9]", "(9)", "✓ ✗ … –"}},
 		{"r", []string{"» Razzia! in brief", "Goal", "Cards"}},
 		{"l", []string{"» Game log", "Ann draws a car.", "Cleo bids 7."}},
@@ -280,7 +280,7 @@ func TestHotSeat(t *testing.T) {
 		t.Fatal("a move was played behind the curtain")
 	}
 	press(m, "enter")
-	contains(t, screen(m), "Your turn, "+who+":", "▶ Draw a card")
+	contains(t, screen(m), "Your turn, "+who+":", "Draw a card")
 	press(m, "d")
 	other := m.name(m.snap.ToMove)
 	if other == who {
