@@ -43,7 +43,7 @@ func benchAppend(b *testing.B, s store.Store, games int) {
 	for _, id := range ids {
 		wg.Go(func() {
 			for i := 0; left.Add(-1) >= 0; i++ {
-				if err := s.AppendMove(b.Context(), id, i, "bid 9", store.StatusPlaying); err != nil {
+				if err := s.AppendMove(b.Context(), id, store.NoFence, i, "bid 9", store.StatusPlaying); err != nil {
 					b.Error(err)
 					return
 				}

@@ -189,7 +189,7 @@ func crashChild(path string) {
 	}()
 	deadline := time.Now().Add(8 * time.Second) // if the parent is gone
 	for i := len(g.Moves); time.Now().Before(deadline); i++ {
-		if err := s.AppendMove(ctx, crashGame, i, crashToken(i), store.StatusPlaying); err != nil {
+		if err := s.AppendMove(ctx, crashGame, store.NoFence, i, crashToken(i), store.StatusPlaying); err != nil {
 			fmt.Println("error", err)
 			os.Exit(1)
 		}
