@@ -55,7 +55,7 @@ type Store struct {
 	opts   Options
 	w      *sql.DB // one connection, the writer goroutine's
 	r      *sql.DB // readers: WAL lets them run beside the writer
-	schema int64 // the newest migration here, which the database has
+	schema int64   // the newest migration here, which the database has
 	stmts  statements
 	broker store.Broker
 
