@@ -195,4 +195,3 @@ func (l *listener) failPending(err error) {
 		}
 	}
 }
-
