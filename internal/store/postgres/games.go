@@ -282,7 +282,8 @@ WITH g AS (
 )
 SELECT g.status, g.move_count, g.fenced, (SELECT count(pg_notify($6, $7)) FROM upd) FROM g`
 
-// AppendMove implements store.Store.
+// AppendMove implements store.Store. The move joins the next group of
+// moves, committed together (see writer).
 func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
 	switch {
 	case token == "":
@@ -290,29 +291,48 @@ func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, in
 	case !status.Valid():
 		return fmt.Errorf("postgres: game %q: unknown status %q", id, status)
 	}
-	op := fmt.Sprintf("append move %d to game %s", index, id)
-	change := store.Change{Game: id, Kind: store.ChangeMove, Moves: index + 1, Status: status}
+	return s.writer.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status})
+}
+
+// A move is one AppendMove waiting in a group.
+type move struct {
+	ctx    context.Context
+	id     string
+	fence  store.Fence
+	index  int
+	token  string
+	status store.Status
+	done   chan error
+}
+
+// queue adds m's statement to the batch.
+func (m *move) queue(b *pgx.Batch) *pgx.QueuedQuery {
+	change := store.Change{Game: m.id, Kind: store.ChangeMove, Moves: m.index + 1, Status: m.status}
+	return b.Queue(appendMove, m.id, int64(m.fence), m.index, m.token, string(m.status), store.ChangesChannel, change.Payload())
+}
+
+// outcome reads what appendMove returned for m.
+func (m *move) outcome(s *Store, row pgx.Row) error {
 	var (
 		st      string
 		next    int
 		fenced  bool
 		written int
 	)
-	err := s.pool.QueryRow(ctx, appendMove, id, int64(fence), index, token, string(status),
-		store.ChangesChannel, change.Payload()).Scan(&st, &next, &fenced, &written)
+	err := row.Scan(&st, &next, &fenced, &written)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
+		return fmt.Errorf("postgres: game %q: %w", m.id, store.ErrNotFound)
 	case err != nil:
-		return s.fail(op, err)
+		return s.fail(fmt.Sprintf("append move %d to game %s", m.index, m.id), err)
 	case written == 1:
 		return nil
 	case !fenced:
-		return fmt.Errorf("postgres: game %q fence %d: %w", id, fence, store.ErrLeaseLost)
+		return fmt.Errorf("postgres: game %q fence %d: %w", m.id, m.fence, store.ErrLeaseLost)
 	case st == string(store.StatusFinished) || st == string(store.StatusArchived):
-		return fmt.Errorf("postgres: game %q is %s: %w", id, st, store.ErrConflict)
+		return fmt.Errorf("postgres: game %q is %s: %w", m.id, st, store.ErrConflict)
 	default:
-		return fmt.Errorf("postgres: game %q move %d: %w: the next move is %d", id, index, store.ErrConflict, next)
+		return fmt.Errorf("postgres: game %q move %d: %w: the next move is %d", m.id, m.index, store.ErrConflict, next)
 	}
 }
 

@@ -78,6 +78,7 @@ type Store struct {
 
 	broker store.Broker
 	listen listener
+	writer writer
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
@@ -127,6 +128,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.listen.init(s)
+	s.writer.start(s)
 	return s, nil
 }
 
@@ -288,6 +290,7 @@ func (s *Store) Health(ctx context.Context) error {
 
 // Close implements store.Store.
 func (s *Store) Close() error {
+	s.writer.close()
 	s.cancel()
 	s.wg.Wait()
 	s.broker.Close()

@@ -3,11 +3,10 @@ package sqlite
 import (
 	"fmt"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/storetest"
 )
 
 // BenchmarkAppendMove measures committed moves per second with 1, 10, 100
@@ -21,38 +20,9 @@ func BenchmarkAppendMove(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			benchAppend(b, s, games)
+			storetest.BenchAppend(b, s, games)
 		})
 	}
-}
-
-// benchAppend plays b.N moves spread over games concurrent games.
-func benchAppend(b *testing.B, s store.Store, games int) {
-	ids := make([]string, games)
-	for i := range ids {
-		ids[i] = fmt.Sprintf("bench%05d", i)
-		g := &store.Game{ID: ids[i], Status: store.StatusPlaying, Seats: make([]store.Seat, 4)}
-		if err := s.CreateGame(b.Context(), g); err != nil {
-			b.Fatal(err)
-		}
-	}
-	var left atomic.Int64
-	left.Store(int64(b.N))
-	b.ResetTimer()
-	var wg sync.WaitGroup
-	for _, id := range ids {
-		wg.Go(func() {
-			for i := 0; left.Add(-1) >= 0; i++ {
-				if err := s.AppendMove(b.Context(), id, store.NoFence, i, "bid 9", store.StatusPlaying); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	b.StopTimer()
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
 }
 
 // BenchmarkGame measures reading a whole game of 100 moves, as a restart
