@@ -65,6 +65,7 @@ type Store struct {
 	done   chan struct{} // closed when the writer goroutine has ended
 
 	lastErr atomic.Pointer[batchError] // the last failed commit, nil after a good one
+	groups  atomic.Int64               // groups committed, for tests and metrics
 }
 
 // Options tune a Store; the zero value is the default.

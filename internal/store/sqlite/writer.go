@@ -159,6 +159,7 @@ func (s *Store) commit(batch []*op) {
 		fail(err)
 		return
 	}
+	s.groups.Add(1)
 	if !onlyHealth(batch) {
 		s.lastErr.Store(nil)
 	}
