@@ -135,8 +135,9 @@ func (l *listener) run() {
 				l.s.broker.Publish(n.Channel, n.Payload)
 			}
 		}
+		interrupted := wait.Err() != nil
 		interrupt()
-		if err != nil && wait.Err() == nil && ctx.Err() == nil {
+		if err != nil && !interrupted && ctx.Err() == nil {
 			l.s.log.Warn("notifications: connection lost", "db", l.s.where, "err", err)
 			conn.Close(context.Background())
 			conn, lost = nil, true

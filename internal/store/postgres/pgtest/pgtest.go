@@ -98,7 +98,7 @@ func URL(t testing.TB) string {
 	if shared.err != nil {
 		unavailable(t, shared.err.Error())
 	}
-	c, err := start()
+	c, err := start(Fast)
 	if err != nil {
 		shared.err = err
 		unavailable(t, err.Error())
@@ -147,18 +147,29 @@ func newDB(t testing.TB, admin string) string {
 
 // A Cluster is a private PostgreSQL cluster run by this process.
 type Cluster struct {
-	dir  string // its data directory, inside a directory of its own
-	port int
-	cred *syscall.Credential // the postgres user's, when running as root
-	proc *exec.Cmd
-	exit chan error // the postmaster's end
+	settings []string
+	dir      string // its data directory, inside a directory of its own
+	port     int
+	cred     *syscall.Credential // the postgres user's, when running as root
+	proc     *exec.Cmd
+	exit     chan error // the postmaster's end
 }
 
-// NewCluster starts a private cluster for t alone, stopped and removed
-// when t ends.
-func NewCluster(t testing.TB) *Cluster {
+// Fast are the settings of test clusters: no waiting for the disk.
+// Committed data survives a restart of PostgreSQL (not of the machine).
+var Fast = []string{"fsync=off", "synchronous_commit=off", "full_page_writes=off"}
+
+// Durable are PostgreSQL's default settings, for benchmarks.
+var Durable = []string{"fsync=on", "synchronous_commit=on", "full_page_writes=on"}
+
+// NewCluster starts a private cluster for t alone with the settings (Fast
+// if none), stopped and removed when t ends.
+func NewCluster(t testing.TB, settings ...string) *Cluster {
 	t.Helper()
-	c, err := start()
+	if settings == nil {
+		settings = Fast
+	}
+	c, err := start(settings)
 	if err != nil {
 		unavailable(t, err.Error())
 	}
@@ -200,11 +211,11 @@ func (c *Cluster) Start(t testing.TB) {
 }
 
 // start makes and starts a new cluster.
-func start() (*Cluster, error) {
+func start(settings []string) (*Cluster, error) {
 	if _, err := os.Stat(filepath.Join(BinDir, "postgres")); err != nil {
 		return nil, fmt.Errorf("no PostgreSQL binaries: %w", err)
 	}
-	c := &Cluster{}
+	c := &Cluster{settings: settings}
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
@@ -266,8 +277,12 @@ func (c *Cluster) run() error {
 		return err
 	}
 	defer logf.Close()
-	cmd := c.command("postgres", "-D", c.dir, "-p", strconv.Itoa(c.port), "-k", filepath.Dir(c.dir),
-		"-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "shared_buffers=64MB")
+	args := []string{"-D", c.dir, "-p", strconv.Itoa(c.port), "-k", filepath.Dir(c.dir),
+		"-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "shared_buffers=64MB"}
+	for _, s := range c.settings {
+		args = append(args, "-c", s)
+	}
+	cmd := c.command("postgres", args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	// The postmaster dies with this process even if Main never runs its
 	// end (a test binary killed on timeout): the parent-death signal is
