@@ -274,3 +274,15 @@ func CheckVersion(what string, have, want int64) error {
 	}
 	return nil
 }
+
+// Equal reports whether g and h hold the same game: every field, times
+// as instants.
+func (g *Game) Equal(h *Game) bool {
+	return g.ID == h.ID && g.Status == h.Status &&
+		slices.EqualFunc(g.Seats, h.Seats, func(a, b Seat) bool {
+			return a.Name == b.Name && a.Bot == b.Bot && bytes.Equal(a.TokenHash, b.TokenHash)
+		}) &&
+		slices.EqualFunc(g.Cheques, h.Cheques, slices.Equal) &&
+		bytes.Equal(g.Seed, h.Seed) && slices.Equal(g.Moves, h.Moves) &&
+		g.Created.Equal(h.Created) && g.Updated.Equal(h.Updated)
+}
