@@ -171,3 +171,29 @@ func testHealth(t *testing.T, s store.Store) {
 		t.Error("Health with a canceled context succeeded")
 	}
 }
+
+// testCloseEndsSubscriptions: Close ends every subscription, and later
+// calls fail. (Run closes the store again: a second Close is harmless.)
+func testCloseEndsSubscriptions(t *testing.T, s store.Store) {
+	ch := subscribe(t, s, store.ChangesChannel, "room_a")
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	deadline := time.After(10 * time.Second)
+	for open := true; open; {
+		select {
+		case _, open = <-ch:
+		case <-deadline:
+			t.Fatal("the subscription is still open 10s after Close")
+		}
+	}
+	if _, err := s.Subscribe(ctx(t), "room_a"); err == nil {
+		t.Error("Subscribe after Close succeeded")
+	}
+	if err := s.AppendMove(ctx(t), "absent0001", store.NoFence, 0, "draw", store.StatusPlaying); err == nil {
+		t.Error("AppendMove after Close succeeded")
+	}
+	if err := s.Health(ctx(t)); err == nil {
+		t.Error("Health after Close succeeded")
+	}
+}

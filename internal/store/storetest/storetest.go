@@ -74,6 +74,7 @@ var checks = []struct {
 	{"Changes", testChanges},
 	{"PublishSubscribe", testPublishSubscribe},
 	{"Health", testHealth},
+	{"CloseEndsSubscriptions", testCloseEndsSubscriptions},
 }
 
 // base is a fixed past moment; every fixture time is after it.
