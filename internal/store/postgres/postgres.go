@@ -31,7 +31,13 @@
 // for, with a log line at each try; a wrong URL, user, password or
 // database name is a clear error at once. Once open, the pool reconnects
 // by itself: writes fail while the database is away and succeed when it
-// is back, and no committed move is lost.
+// is back, and no committed move is lost. A write whose connection breaks
+// while it commits may have committed all the same: retried, a move then
+// meets ErrConflict, and the caller re-reads the game.
+//
+// AppendMove commits in groups: PostgreSQL serialises the commits of
+// transactions that NOTIFY, so the moves that arrive while a group
+// commits are sent together as one pipelined batch (see writer).
 package postgres
 
 import (
