@@ -131,33 +131,15 @@ func TestMigrate(t *testing.T) {
 
 func TestMigrateUsage(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "razzia.db")
-	cases := []struct {
-		name   string
-		args   []string
-		status int
-		out    string
-	}{
-		{"help", []string{"migrate", "--help"}, 0, "--from"},
-		{"help command", []string{"help", "migrate"}, 0, "idempotent"},
-		{"usage lists migrate", []string{"help"}, 0, "migrate"},
-		{"no flags", []string{"migrate"}, 2, "want both --from and --to"},
-		{"no target", []string{"migrate", "--from", db}, 2, "want both"},
-		{"same", []string{"migrate", "--from", db, "--to", db}, 2, "the same database"},
-		{"argument", []string{"migrate", "--from", db, "--to", db + "2", "extra"}, 2, `unexpected argument "extra"`},
-		{"bad target URL", []string{"migrate", "--from", db, "--to", "postgres://%zz"}, 1, "the target"},
-		{"missing source directory", []string{"migrate", "--from", "/nonexistent/dir/x.db", "--to", db}, 1, "does not exist"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			status := run(c.args, strings.NewReader(""), &stdout, &stderr)
-			out := stderr.String()
-			if c.status == 0 {
-				out = stdout.String()
-			}
-			if status != c.status || !strings.Contains(out, c.out) {
-				t.Errorf("status %d, want %d; output %q does not contain %q", status, c.status, out, c.out)
-			}
-		})
-	}
+	checkUsage(t, []usageCase{
+		{"help", []string{"migrate", "--help"}, nil, 0, "--from"},
+		{"help command", []string{"help", "migrate"}, nil, 0, "idempotent"},
+		{"usage lists migrate", []string{"help"}, nil, 0, "migrate"},
+		{"no flags", []string{"migrate"}, nil, 2, "want both --from and --to"},
+		{"no target", []string{"migrate", "--from", db}, nil, 2, "want both"},
+		{"same", []string{"migrate", "--from", db, "--to", db}, nil, 2, "the same database"},
+		{"argument", []string{"migrate", "--from", db, "--to", db + "2", "extra"}, nil, 2, `unexpected argument "extra"`},
+		{"bad target URL", []string{"migrate", "--from", db, "--to", "postgres://%zz"}, nil, 1, "the target"},
+		{"missing source directory", []string{"migrate", "--from", "/nonexistent/dir/x.db", "--to", db}, nil, 1, "does not exist"},
+	})
 }

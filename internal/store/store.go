@@ -286,3 +286,42 @@ func (g *Game) Equal(h *Game) bool {
 		bytes.Equal(g.Seed, h.Seed) && slices.Equal(g.Moves, h.Moves) &&
 		g.Created.Equal(h.Created) && g.Updated.Equal(h.Updated)
 }
+
+// CheckSeat reports what makes a TakeSeat unfit before any store looks:
+// an empty name, no token hash, an unknown status.
+func CheckSeat(id string, seat int, name string, tokenHash []byte, status Status) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("game %q seat %d: empty name", id, seat)
+	case len(tokenHash) == 0:
+		return fmt.Errorf("game %q seat %d: no token hash", id, seat)
+	case !status.Valid():
+		return fmt.Errorf("game %q: unknown status %q", id, status)
+	}
+	return nil
+}
+
+// CheckMove reports what makes an AppendMove unfit before any store
+// looks: an empty token, an unknown status.
+func CheckMove(id string, index int, token string, status Status) error {
+	switch {
+	case token == "":
+		return fmt.Errorf("game %q move %d: empty token", id, index)
+	case !status.Valid():
+		return fmt.Errorf("game %q: unknown status %q", id, status)
+	}
+	return nil
+}
+
+// Times returns the Created and Updated times a new game is stored with:
+// its own, or now where they are zero.
+func (g *Game) Times(now time.Time) (created, updated time.Time) {
+	created, updated = g.Created, g.Updated
+	if created.IsZero() {
+		created = now
+	}
+	if updated.IsZero() {
+		updated = now
+	}
+	return created, updated
+}

@@ -59,13 +59,8 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	if _, ok := s.games[g.ID]; ok {
 		return fmt.Errorf("memstore: game %q: %w: the id exists", g.ID, store.ErrConflict)
 	}
-	now := time.Now().Round(0) // no monotonic reading: it means nothing stored
-	if g.Created.IsZero() {
-		g.Created = now
-	}
-	if g.Updated.IsZero() {
-		g.Updated = now
-	}
+	// No monotonic reading: it means nothing stored.
+	g.Created, g.Updated = g.Times(time.Now().Round(0))
 	s.games[g.ID] = g.Clone()
 	s.announce(g, store.ChangeCreated)
 	return nil
@@ -108,13 +103,8 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 
 // TakeSeat implements store.Store.
 func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, name string, tokenHash []byte, status store.Status) error {
-	switch {
-	case name == "":
-		return fmt.Errorf("memstore: game %q seat %d: empty name", id, seat)
-	case len(tokenHash) == 0:
-		return fmt.Errorf("memstore: game %q seat %d: no token hash", id, seat)
-	case !status.Valid():
-		return fmt.Errorf("memstore: game %q: unknown status %q", id, status)
+	if err := store.CheckSeat(id, seat, name, tokenHash, status); err != nil {
+		return fmt.Errorf("memstore: %w", err)
 	}
 	if err := s.lock(ctx); err != nil {
 		return err
@@ -142,11 +132,8 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 
 // AppendMove implements store.Store.
 func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
-	switch {
-	case token == "":
-		return fmt.Errorf("memstore: game %q move %d: empty token", id, index)
-	case !status.Valid():
-		return fmt.Errorf("memstore: game %q: unknown status %q", id, status)
+	if err := store.CheckMove(id, index, token, status); err != nil {
+		return fmt.Errorf("memstore: %w", err)
 	}
 	if err := s.lock(ctx); err != nil {
 		return err

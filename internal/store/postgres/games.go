@@ -55,14 +55,7 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	if err := g.Validate(); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
-	now := time.Now()
-	created, updated := g.Created, g.Updated
-	if created.IsZero() {
-		created = now
-	}
-	if updated.IsZero() {
-		updated = now
-	}
+	created, updated := g.Times(time.Now())
 	cheques, err := json.Marshal(g.Cheques)
 	if err != nil {
 		return fmt.Errorf("postgres: game %q: cheques: %w", g.ID, err)
@@ -216,13 +209,8 @@ func lockGame(ctx context.Context, tx pgx.Tx, id string) (gameRow, error) {
 
 // TakeSeat implements store.Store.
 func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, name string, tokenHash []byte, status store.Status) error {
-	switch {
-	case name == "":
-		return fmt.Errorf("postgres: game %q seat %d: empty name", id, seat)
-	case len(tokenHash) == 0:
-		return fmt.Errorf("postgres: game %q seat %d: no token hash", id, seat)
-	case !status.Valid():
-		return fmt.Errorf("postgres: game %q: unknown status %q", id, status)
+	if err := store.CheckSeat(id, seat, name, tokenHash, status); err != nil {
+		return fmt.Errorf("postgres: %w", err)
 	}
 	return s.tx(ctx, fmt.Sprintf("take seat %d of game %s", seat, id), func(tx pgx.Tx) error {
 		row, err := lockGame(ctx, tx, id)
@@ -285,11 +273,8 @@ SELECT g.status, g.move_count, g.fenced, (SELECT count(pg_notify($6, $7)) FROM u
 // AppendMove implements store.Store. The move joins the next group of
 // moves, committed together (see writer).
 func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
-	switch {
-	case token == "":
-		return fmt.Errorf("postgres: game %q move %d: empty token", id, index)
-	case !status.Valid():
-		return fmt.Errorf("postgres: game %q: unknown status %q", id, status)
+	if err := store.CheckMove(id, index, token, status); err != nil {
+		return fmt.Errorf("postgres: %w", err)
 	}
 	return s.writer.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status})
 }

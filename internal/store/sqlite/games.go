@@ -19,14 +19,7 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	if err := g.Validate(); err != nil {
 		return fmt.Errorf("sqlite: %w", err)
 	}
-	now := time.Now()
-	created, updated := g.Created, g.Updated
-	if created.IsZero() {
-		created = now
-	}
-	if updated.IsZero() {
-		updated = now
-	}
+	created, updated := g.Times(time.Now())
 	for _, tm := range []time.Time{created, updated} {
 		if tm.Before(minTime) || tm.After(maxTime) {
 			return fmt.Errorf("sqlite: game %q: time %v out of range", g.ID, tm)
@@ -157,13 +150,8 @@ func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
 
 // TakeSeat implements store.Store.
 func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, name string, tokenHash []byte, status store.Status) error {
-	switch {
-	case name == "":
-		return fmt.Errorf("sqlite: game %q seat %d: empty name", id, seat)
-	case len(tokenHash) == 0:
-		return fmt.Errorf("sqlite: game %q seat %d: no token hash", id, seat)
-	case !status.Valid():
-		return fmt.Errorf("sqlite: game %q: unknown status %q", id, status)
+	if err := store.CheckSeat(id, seat, name, tokenHash, status); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
 	}
 	st := &s.stmts
 	return s.write(ctx, fmt.Sprintf("take seat %d of game %s", seat, id), func(w *wtx) (*store.Change, error) {
@@ -234,11 +222,8 @@ func (r gameRow) fenced(fence store.Fence, now time.Time) error {
 
 // AppendMove implements store.Store.
 func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
-	switch {
-	case token == "":
-		return fmt.Errorf("sqlite: game %q move %d: empty token", id, index)
-	case !status.Valid():
-		return fmt.Errorf("sqlite: game %q: unknown status %q", id, status)
+	if err := store.CheckMove(id, index, token, status); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
 	}
 	st := &s.stmts
 	return s.write(ctx, fmt.Sprintf("append move %d to game %s", index, id), func(w *wtx) (*store.Change, error) {
