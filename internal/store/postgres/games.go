@@ -271,12 +271,12 @@ WITH g AS (
 SELECT g.status, g.move_count, g.fenced, (SELECT count(pg_notify($6, $7)) FROM upd) FROM g`
 
 // AppendMove implements store.Store. The move joins the next group of
-// moves, committed together (see writer).
+// moves, committed together (see submit).
 func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
 	if err := store.CheckMove(id, index, token, status); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
-	return s.writer.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status})
+	return s.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status})
 }
 
 // A move is one AppendMove waiting in a group.

@@ -37,7 +37,7 @@
 //
 // AppendMove commits in groups: PostgreSQL serialises the commits of
 // transactions that NOTIFY, so the moves that arrive while a group
-// commits are sent together as one pipelined batch (see writer).
+// commits are sent together as one pipelined batch (see submit).
 package postgres
 
 import (
@@ -84,7 +84,7 @@ type Store struct {
 
 	broker store.Broker
 	listen listener
-	writer writer
+	batch  *store.Batcher[*move] // AppendMove's groups
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
@@ -134,7 +134,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.listen.init(s)
-	s.writer.start(s)
+	s.batch = store.NewBatcher(maxGroup, 0, s.commit)
 	return s, nil
 }
 
@@ -296,7 +296,7 @@ func (s *Store) Health(ctx context.Context) error {
 
 // Close implements store.Store.
 func (s *Store) Close() error {
-	s.writer.close()
+	s.batch.Close()
 	s.cancel()
 	s.wg.Wait()
 	s.broker.Close()

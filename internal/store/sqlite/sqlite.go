@@ -59,10 +59,9 @@ type Store struct {
 	stmts  statements
 	broker store.Broker
 
-	mu     sync.RWMutex // held to send on ops; Close takes it to close ops
-	closed bool
-	ops    chan *op
-	done   chan struct{} // closed when the writer goroutine has ended
+	batch     *store.Batcher[*op] // the writer: one transaction a group
+	closeOnce sync.Once
+	closeErr  error
 
 	lastErr atomic.Pointer[batchError] // the last failed commit, nil after a good one
 	groups  atomic.Int64               // groups committed, for tests and metrics
@@ -123,7 +122,7 @@ func OpenOptions(ctx context.Context, path string, opts Options) (*Store, error)
 	if err := precheck(abs); err != nil {
 		return nil, err
 	}
-	s := &Store{path: abs, opts: opts, ops: make(chan *op), done: make(chan struct{})}
+	s := &Store{path: abs, opts: opts}
 	if err := s.checkOurs(ctx); err != nil {
 		return nil, err
 	}
@@ -147,7 +146,7 @@ func OpenOptions(ctx context.Context, path string, opts Options) (*Store, error)
 		s.w.Close()
 		return nil, err
 	}
-	go s.writer()
+	s.batch = store.NewBatcher(opts.MaxBatch, opts.Tick, s.commit)
 	return s, nil
 }
 
@@ -364,27 +363,23 @@ func (s *Store) schemaVersion(ctx context.Context) (int64, error) {
 
 // Close implements store.Store: it waits for the writes under way.
 func (s *Store) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil
-	}
-	s.closed = true
-	close(s.ops)
-	s.mu.Unlock()
-	<-s.done
-	s.broker.Close()
-	s.stmts.close()
-	var errs []error
-	for _, db := range []*sql.DB{s.r, s.w} {
-		if db != nil {
-			errs = append(errs, db.Close())
+	s.closeOnce.Do(func() {
+		if s.batch != nil {
+			s.batch.Close()
 		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("sqlite: close %s: %w", s.path, err)
-	}
-	return nil
+		s.broker.Close()
+		s.stmts.close()
+		var errs []error
+		for _, db := range []*sql.DB{s.r, s.w} {
+			if db != nil {
+				errs = append(errs, db.Close())
+			}
+		}
+		if err := errors.Join(errs...); err != nil {
+			s.closeErr = fmt.Errorf("sqlite: close %s: %w", s.path, err)
+		}
+	})
+	return s.closeErr
 }
 
 // wrap names the file and the operation in err, and marks a damaged

@@ -40,63 +40,10 @@ func (s *Store) write(ctx context.Context, name string, f func(w *wtx) (*store.C
 }
 
 func (s *Store) submit(o *op) error {
-	if err := o.ctx.Err(); err != nil {
-		return fmt.Errorf("sqlite: %s: %w", o.name, err)
+	if err := s.batch.Send(o.ctx, o); err != nil {
+		return fmt.Errorf("sqlite: %s %s: %w", o.name, s.path, err)
 	}
-	s.mu.RLock()
-	if s.closed {
-		s.mu.RUnlock()
-		return fmt.Errorf("sqlite: %s %s: %w", o.name, s.path, store.ErrClosed)
-	}
-	select {
-	case s.ops <- o:
-	case <-o.ctx.Done():
-		s.mu.RUnlock()
-		return fmt.Errorf("sqlite: %s: %w", o.name, o.ctx.Err())
-	}
-	s.mu.RUnlock()
 	return <-o.done
-}
-
-// writer commits the ops in groups until ops is closed.
-func (s *Store) writer() {
-	defer close(s.done)
-	for {
-		o, ok := <-s.ops
-		if !ok {
-			return
-		}
-		batch := []*op{o}
-		if s.opts.Tick > 0 {
-			tick := time.NewTimer(s.opts.Tick)
-		wait:
-			for len(batch) < s.opts.MaxBatch {
-				select {
-				case o, ok := <-s.ops:
-					if !ok {
-						break wait
-					}
-					batch = append(batch, o)
-				case <-tick.C:
-					break wait
-				}
-			}
-			tick.Stop()
-		}
-	gather: // what arrived while the last group committed
-		for len(batch) < s.opts.MaxBatch {
-			select {
-			case o, ok := <-s.ops:
-				if !ok {
-					break gather
-				}
-				batch = append(batch, o)
-			default:
-				break gather
-			}
-		}
-		s.commit(batch)
-	}
 }
 
 // commit runs the batch in one transaction, each op in a savepoint, and
