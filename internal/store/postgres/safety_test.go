@@ -31,6 +31,7 @@ func exec(t *testing.T, url string, sql string) {
 
 // TestBadURL: what waiting cannot fix is a clear error at once.
 func TestBadURL(t *testing.T) {
+	t.Parallel()
 	good := pgtest.DB(t)
 	at := strings.LastIndex(good, "/")
 	cases := []struct{ name, url, says string }{
@@ -77,6 +78,7 @@ func (l lines) WithGroup(string) slog.Handler      { return l }
 // TestWaitsForDatabase: Open waits for a database that is down, saying
 // so in the log, and opens once it is up.
 func TestWaitsForDatabase(t *testing.T) {
+	t.Parallel()
 	c := pgtest.NewCluster(t)
 	url := c.DB(t)
 	c.Stop(t)
@@ -107,6 +109,7 @@ func TestWaitsForDatabase(t *testing.T) {
 // down, none committed is lost, the game goes on when it is back, and
 // subscribers are told they may have missed notices.
 func TestRestart(t *testing.T) {
+	t.Parallel()
 	c := pgtest.NewCluster(t)
 	s := open(t, c.DB(t))
 	defer s.Close()
@@ -195,6 +198,7 @@ func waitHealthy(t *testing.T, s *Store) {
 // TestNewerSchema: a schema a newer Razzia migrated is refused at Open,
 // naming both versions, and a running store reports it unhealthy.
 func TestNewerSchema(t *testing.T) {
+	t.Parallel()
 	url := pgtest.DB(t)
 	s := open(t, url)
 	defer s.Close()
@@ -217,6 +221,7 @@ func TestNewerSchema(t *testing.T) {
 // TestForeignTables: a schema with another application's tables is
 // refused and left as it was.
 func TestForeignTables(t *testing.T) {
+	t.Parallel()
 	url := pgtest.DB(t)
 	exec(t, url, "CREATE TABLE users (id int PRIMARY KEY, email text); CREATE TABLE games (id text)")
 	_, err := Open(t.Context(), url, Options{})
@@ -239,6 +244,7 @@ func TestForeignTables(t *testing.T) {
 // TestNodesStartTogether: nodes opening one new database at once migrate
 // it once, under the lock, and all open.
 func TestNodesStartTogether(t *testing.T) {
+	t.Parallel()
 	url := pgtest.DB(t)
 	const nodes = 4
 	var wg sync.WaitGroup
@@ -262,6 +268,7 @@ func TestNodesStartTogether(t *testing.T) {
 // TestNodes: two stores on one database are two nodes: changes and
 // published notices reach the other, and the leases fence across them.
 func TestNodes(t *testing.T) {
+	t.Parallel()
 	url := pgtest.DB(t)
 	a, b := open(t, url), open(t, url)
 	defer a.Close()

@@ -18,10 +18,12 @@ import (
 )
 
 // Run runs the suite against fresh stores made by open. Each check opens
-// its own store, which must be empty; the suite closes it.
+// its own store, which must be empty; the suite closes it. The checks run
+// in parallel, each on its own store.
 func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			s := open(t)
 			t.Cleanup(func() {
 				if err := s.Close(); err != nil {
