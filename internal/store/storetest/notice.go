@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -196,4 +197,34 @@ func testCloseEndsSubscriptions(t *testing.T, s store.Store) {
 	if err := s.Health(ctx(t)); err == nil {
 		t.Error("Health after Close succeeded")
 	}
+}
+
+// testChangesAfterCommit: a change is announced only once it is
+// committed, so a subscriber that reads the game on a notice finds it.
+func testChangesAfterCommit(t *testing.T, s store.Store) {
+	const moves = 40
+	ch := subscribe(t, s, store.ChangesChannel)
+	g := newGame("commit0001", store.StatusPlaying, 0)
+	create(t, s, g)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range moves {
+			if err := s.AppendMove(ctx(t), g.ID, store.NoFence, i, fmt.Sprintf("bid %d", i), store.StatusPlaying); err != nil {
+				t.Errorf("AppendMove(%d): %v", i, err)
+				return
+			}
+		}
+	}()
+	for seen := 0; seen < moves; {
+		c := nextChange(t, ch)
+		if c.Kind != store.ChangeMove {
+			continue
+		}
+		if got := get(t, s, g.ID); len(got.Moves) < c.Moves {
+			t.Fatalf("notice of %d moves, but the game has %d", c.Moves, len(got.Moves))
+		}
+		seen = c.Moves
+	}
+	<-done
 }

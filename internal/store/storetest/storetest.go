@@ -74,6 +74,7 @@ var checks = []struct {
 	{"LeaseRace", testLeaseRace},
 	{"Unowned", testUnowned},
 	{"Changes", testChanges},
+	{"ChangesAfterCommit", testChangesAfterCommit},
 	{"PublishSubscribe", testPublishSubscribe},
 	{"Health", testHealth},
 	{"CloseEndsSubscriptions", testCloseEndsSubscriptions},
