@@ -25,8 +25,9 @@ usage: razzia serve [flags]
 
 Serve runs a Razzia server: a lobby page where people create tables, invite
 friends with a link, take seats or add bots, play and watch games, and
-download their records. Everything is kept in one SQLite file; after a
-crash or restart every game continues where it was.
+download their records. Everything is kept in one SQLite file (or, with
+--db postgres://..., in PostgreSQL); after a crash or restart every game
+continues where it was.
 
 Each flag can also be set in the environment: --addr as RAZZIA_ADDR,
 --db as RAZZIA_DB, --bot-delay as RAZZIA_BOT_DELAY, --origins as
