@@ -23,6 +23,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 	"github.com/razziagame/razzia/internal/store/sqlite"
 )
 
@@ -281,10 +282,16 @@ func TestRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the server")
 	}
+	bin := buildRazzia(t)
+	t.Run("sqlite", func(t *testing.T) { testRestart(t, bin, filepath.Join(t.TempDir(), "razzia.db")) })
+	t.Run("postgres", func(t *testing.T) { testRestart(t, bin, pgtest.DB(t)) })
+}
+
+// testRestart kills a server on the database db mid-game with SIGKILL:
+// the next one goes on with every game where it was.
+func testRestart(t *testing.T, bin, db string) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	bin := buildRazzia(t)
-	db := filepath.Join(t.TempDir(), "razzia.db")
 	s1 := startServer(t, ctx, bin, db, "--bot-delay", "3ms")
 
 	// Game A: bots and a person; game B: bots only.
