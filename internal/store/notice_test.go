@@ -43,3 +43,23 @@ func TestCheckChannel(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseChange: a payload from the database, whatever it holds, is a
+// change or an error, and a change encodes back to itself.
+func FuzzParseChange(f *testing.F) {
+	f.Add(Change{Game: "k3x9q2m7ab", Kind: ChangeMove, Moves: 12, Status: StatusPlaying}.Payload())
+	f.Add(Change{Game: "g", Kind: ChangeLease, Status: StatusOpen, Node: "node-a", Fence: 3}.Payload())
+	f.Add(`{"game":"","kind":"move"}`)
+	f.Add(`{"game":"x","kind":"move","moves":-1}`)
+	f.Add(`null`)
+	f.Fuzz(func(t *testing.T, payload string) {
+		c, err := ParseChange(payload)
+		if err != nil {
+			return
+		}
+		again, err := ParseChange(c.Payload())
+		if err != nil || again != c {
+			t.Errorf("%q parsed as %+v, which encodes to %q and parses as %+v, %v", payload, c, c.Payload(), again, err)
+		}
+	})
+}
