@@ -21,6 +21,7 @@ import (
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 	"github.com/razziagame/razzia/internal/store/sqlite"
 )
 
@@ -33,7 +34,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asRazzia) == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	pgtest.Main(m)
 }
 
 // razziaCommand returns the command razzia with the arguments, run by the
@@ -237,9 +238,15 @@ func TestRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the server")
 	}
+	t.Run("sqlite", func(t *testing.T) { testRestart(t, filepath.Join(t.TempDir(), "razzia.db")) })
+	t.Run("postgres", func(t *testing.T) { testRestart(t, pgtest.DB(t)) })
+}
+
+// testRestart kills a server on the database db mid-game with SIGKILL:
+// the next one goes on with every game where it was.
+func testRestart(t *testing.T, db string) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	db := filepath.Join(t.TempDir(), "razzia.db")
 	s1 := startServer(t, ctx, db, "--bot-delay", "3ms")
 
 	// Game A: bots and a person; game B: bots only.

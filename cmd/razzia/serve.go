@@ -16,7 +16,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/razziagame/razzia/internal/httpapi"
-	"github.com/razziagame/razzia/internal/store/sqlite"
 	"github.com/razziagame/razzia/internal/table"
 	"github.com/razziagame/razzia/internal/web"
 )
@@ -26,8 +25,9 @@ usage: razzia serve [flags]
 
 Serve runs a Razzia server: a lobby page where people create tables, invite
 friends with a link, take seats or add bots, play and watch games, and
-download their records. Everything is kept in one SQLite file; after a
-crash or restart every game continues where it was.
+download their records. Everything is kept in one SQLite file (or, with
+--db postgres://..., in PostgreSQL); after a crash or restart every game
+continues where it was.
 
 Each flag can also be set in the environment: --addr as RAZZIA_ADDR,
 --db as RAZZIA_DB, --bot-delay as RAZZIA_BOT_DELAY, --origins as
@@ -61,7 +61,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	log := newLogger(stderr, cfg.logFormat)
 
-	st, err := sqlite.Open(ctx, cfg.db)
+	st, err := openStore(ctx, cfg.db, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
 		return 1
@@ -75,7 +75,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
 		return 1
 	}
-	log.Info("games resumed", "games", n, "db", cfg.db)
+	log.Info("games resumed", "games", n, "db", redact(cfg.db))
 
 	api := httpapi.New(hub, web.Handler(), httpapi.Options{Origins: cfg.origins, Logger: log})
 	ln, err := net.Listen("tcp", cfg.addr)
@@ -131,7 +131,7 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, 
 		delay = d
 	}
 	fs.StringVar(&cfg.addr, "addr", envOr("RAZZIA_ADDR", "localhost:8080"), "the `host:port` to listen on (port 0: any free port)")
-	fs.StringVar(&cfg.db, "db", envOr("RAZZIA_DB", "razzia.db"), "the SQLite database `file`, created if missing")
+	fs.StringVar(&cfg.db, "db", envOr("RAZZIA_DB", "razzia.db"), "the database: "+dbHelp)
 	fs.DurationVar(&cfg.botDelay, "bot-delay", delay, "how long bots wait before they move")
 	origins := fs.String("origins", os.Getenv("RAZZIA_ORIGINS"), "extra allowed WebSocket origin `patterns`, comma-separated (such as club.example.org)")
 	fs.StringVar(&cfg.logFormat, "log-format", os.Getenv("RAZZIA_LOG_FORMAT"), "log `format`: text or json (default text on a terminal, json otherwise)")
@@ -145,7 +145,7 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, 
 	case cfg.botDelay < 0:
 		return cfg, usageError(stderr, fs, serveSynopsis, "--bot-delay %v: want a duration of 0 or more", cfg.botDelay), true
 	case cfg.db == "":
-		return cfg, usageError(stderr, fs, serveSynopsis, "--db: want a file name"), true
+		return cfg, usageError(stderr, fs, serveSynopsis, "--db: want a file name or a postgres:// URL"), true
 	}
 	switch cfg.logFormat {
 	case "text", "json":

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -13,13 +12,7 @@ import (
 )
 
 func TestServeUsage(t *testing.T) {
-	cases := []struct {
-		name   string
-		args   []string
-		env    map[string]string
-		status int
-		out    string // in stdout for status 0, else stderr
-	}{
+	checkUsage(t, []usageCase{
 		{"help", []string{"serve", "--help"}, nil, 0, "RAZZIA_ADDR"},
 		{"help command", []string{"help", "serve"}, nil, 0, "--bot-delay"},
 		{"usage lists serve", []string{"help"}, nil, 0, "serve"},
@@ -31,23 +24,7 @@ func TestServeUsage(t *testing.T) {
 		{"bad env delay", []string{"serve"}, map[string]string{"RAZZIA_BOT_DELAY": "soon"}, 2, "RAZZIA_BOT_DELAY=soon"},
 		{"bad env log format", []string{"serve"}, map[string]string{"RAZZIA_LOG_FORMAT": "xml"}, 2, `"xml"`},
 		{"empty db", []string{"serve", "--db", ""}, nil, 2, "--db"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			for k, v := range c.env {
-				t.Setenv(k, v)
-			}
-			var stdout, stderr bytes.Buffer
-			status := run(c.args, strings.NewReader(""), &stdout, &stderr)
-			out := stderr.String()
-			if c.status == 0 {
-				out = stdout.String()
-			}
-			if status != c.status || !strings.Contains(out, c.out) {
-				t.Errorf("status %d, want %d; output %q does not contain %q", status, c.status, out, c.out)
-			}
-		})
-	}
+	})
 }
 
 func TestServeFlagsFromEnvironment(t *testing.T) {

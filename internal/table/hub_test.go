@@ -409,14 +409,14 @@ type failStore struct {
 
 func (s *failStore) set(fail bool) { s.mu.Lock(); s.fail = fail; s.mu.Unlock() }
 
-func (s *failStore) AppendMove(ctx context.Context, id string, index int, token string, status store.Status) error {
+func (s *failStore) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
 	s.mu.Lock()
 	fail := s.fail
 	s.mu.Unlock()
 	if fail {
 		return errors.New("disk full")
 	}
-	return s.Store.AppendMove(ctx, id, index, token, status)
+	return s.Store.AppendMove(ctx, id, fence, index, token, status)
 }
 
 func TestStoreFailure(t *testing.T) {

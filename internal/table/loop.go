@@ -175,7 +175,7 @@ func (l *loop) join(name string, seat int, hash []byte) (int, error) {
 	}
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
-	if err := l.h.store.TakeSeat(ctx, l.id, seat, name, hash, status); err != nil {
+	if err := l.h.store.TakeSeat(ctx, l.id, store.NoFence, seat, name, hash, status); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			l.reload()
 			return 0, reject(ErrSeatTaken, "seat %d was taken meanwhile", seat)
@@ -315,7 +315,7 @@ func (l *loop) play(m razzia.Move) error {
 	}
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
-	if err := l.h.store.AppendMove(ctx, l.id, index, played.String(), status); err != nil {
+	if err := l.h.store.AppendMove(ctx, l.id, store.NoFence, index, played.String(), status); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			defer l.reload()
 		}
