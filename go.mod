@@ -16,6 +16,7 @@ require (
 	github.com/pressly/goose/v3 v3.28.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	golang.org/x/term v0.44.0
+	golang.org/x/time v0.16.0
 	modernc.org/sqlite v1.60.1
 )
 
