@@ -1,6 +1,6 @@
 // replay.js: the replay viewer at /g/{id}/replay. It asks the server for
-// the game replayed move by move (GET /api/games/{id}/replay: one
-// spectator's view and the events of each move) and steps through it; the
+// the game replayed move by move (GET /api/games/{id}/replay: the start's
+// view, and each move's events and patch of the view) and steps through it; the
 // table is drawn by the live page's renderer, so both look the same.
 //
 // Keys: ← and → step one move, PageUp and PageDown ten, Home and End go
@@ -9,6 +9,7 @@
 
 import { renderTable } from "./render.js";
 import { replayURL } from "./api.js";
+import { views } from "./patch.js";
 import { start } from "./page.js";
 
 const id = (location.pathname.match(/^\/g\/([a-z0-9]+)\/replay\/?$/) || [])[1] || "";
@@ -82,14 +83,15 @@ async function load() {
   } catch {
     data = null;
   }
-  if (!resp.ok || !data || !Array.isArray(data.steps) || data.steps.length === 0) {
+  if (!resp.ok || !data || !data.start || !Array.isArray(data.steps)) {
     return fail((data && data.error) || { code: "http", message: `HTTP ${resp.status}` });
   }
   state.game = data.game;
-  state.steps = data.steps;
+  const all = views(data);
+  state.steps = all.map((view, i) => ({ view, events: i ? data.steps[i - 1].events || [] : [] }));
   state.log = [];
-  state.logged = data.steps.map((s) => {
-    state.log.push(...(s.events || []));
+  state.logged = state.steps.map((s) => {
+    state.log.push(...s.events);
     return state.log.length;
   });
   state.error = null;
