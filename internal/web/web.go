@@ -123,7 +123,7 @@ func Handler() http.Handler {
 // scriptRef finds a page's module script; moduleImport a module's imports of
 // its neighbours.
 var (
-	scriptRef = regexp.MustCompile(`<script type="module" src="/static/([^"]+)"></script>`)
+	scriptRef    = regexp.MustCompile(`<script type="module" src="/static/([^"]+)"></script>`)
 	moduleImport = regexp.MustCompile(`(?m)^import [^"]*"\./([a-z0-9]+\.js)";`)
 )
 
