@@ -86,12 +86,12 @@ func TestReplayViewer(t *testing.T) {
 	id := strings.TrimPrefix(path, "/g/")
 	waitFor[bool](p, "the archived table", `document.querySelector("#table").dataset.status === "archived"`, 10*time.Second)
 
-	// The table page links its replay.
-	link := eval[string](p, `(() => { const a = document.querySelector("#replay-link"); return a && a.getClientRects().length > 0 ? a.getAttribute("href") : ""; })()`)
+	// The game-end screen of the table page links its replay.
+	link := waitFor[string](p, "the replay's link", `(() => { const a = document.querySelector("#game-end #end-replay"); return a && a.getClientRects().length > 0 ? a.getAttribute("href") : ""; })()`, 5*time.Second)
 	if link == "/g/"+id+"/replay" {
-		p.click("#replay-link")
+		p.click("#end-replay")
 	} else {
-		t.Errorf("the table page of an archived game has no visible #replay-link to /g/%s/replay (href %q)", id, link)
+		t.Errorf("the table page of an archived game has no visible #end-replay to /g/%s/replay (href %q)", id, link)
 		p.open("/g/" + id + "/replay")
 	}
 

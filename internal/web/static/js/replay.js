@@ -31,7 +31,6 @@ const state = {
 // catalogue has them the English stands, never a bare key.
 const CHROME = [
   ["replay-title", "", "web.replay.title", "Replay"],
-  ["replay-home", "aria-label", "web.replay.lobby", "Lobby"],
   ["replay-nav", "aria-label", "web.nav.label", "Page"],
   ["rules-button", "", "web.rules.open", "Rules"],
   ["rules-close", "aria-label", "web.close", "Close"],

@@ -148,12 +148,15 @@ function render() {
   $("game-title").textContent = t("web.game.title", { id: game.id });
   $("game-status").textContent = t(`status.${game.status}`);
   $("game-status").className = `badge status-${game.status}`;
-  // An open game has no record yet (the server answers not_started).
-  $("record-link").hidden = game.status === "open";
-  $("record-link").href = api.recordURL(game.id);
-  $("record-link").setAttribute("download", `razzia-${game.id}.json`);
-  $("replay-link").hidden = !(game.status === "finished" || game.status === "archived");
-  $("replay-link").href = `/g/${encodeURIComponent(game.id)}/replay`;
+  // An open game has no record yet (the server answers not_started); a
+  // game that is over offers its record and replay on the game-end screen.
+  const over = !!view && view.phase === "over";
+  const links = { replay: `/g/${encodeURIComponent(game.id)}/replay`, record: api.recordURL(game.id), download: `razzia-${game.id}.json` };
+  $("record-link").hidden = game.status === "open" || over;
+  $("record-link").href = links.record;
+  $("record-link").setAttribute("download", links.download);
+  $("replay-link").hidden = over || !(game.status === "finished" || game.status === "archived");
+  $("replay-link").href = links.replay;
   renderWaiting();
 
   const root = $("table");
@@ -167,7 +170,7 @@ function render() {
     return;
   }
   renderTable(root, view, page.log, t, {
-    game, seat: you, onMove: sendMove, busy: page.pending !== null || !page.connected,
+    game, seat: you, onMove: sendMove, busy: page.pending !== null || !page.connected, links,
   });
 }
 
@@ -322,7 +325,7 @@ async function refreshInfo() {
 addEventListener("keydown", (ev) => {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const tag = (ev.target && ev.target.tagName) || "";
-  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || document.querySelector("dialog[open]")) return;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || document.querySelector("dialog[open], #round-end[aria-modal]")) return;
   const token = { d: "draw", c: "call", p: "pass" }[ev.key.toLowerCase()];
   if (!token || !page.view || !page.view.legal.includes(token)) return;
   ev.preventDefault();
