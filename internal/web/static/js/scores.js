@@ -41,7 +41,7 @@ export function scoreTable({ t, v, names }, r, order = v.seats.map((_, i) => i))
     h("thead", {}, h("tr", {},
       h("th", { scope: "col", class: "col-name" }, t("term.player")),
       cats.map((c) => categoryHead(t, c)),
-      h("th", { scope: "col", class: "col-total" }, t("web.scores.roundtotal")),
+      h("th", { scope: "col", class: "col-total" }, t("cat.total")),
       r > 1 ? h("th", { scope: "col", class: "col-sofar" }, t("web.scores.sofar")) : null)),
     h("tbody", {}, order.map((i) => {
       const s = v.seats[i].scores[r - 1] || {};
