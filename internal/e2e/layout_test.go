@@ -33,7 +33,10 @@ func (p *page) resize(s size) {
 	} else {
 		p.do("viewport "+s.String(), chromedp.EmulateViewport(s.w, s.h))
 	}
-	waitFor[bool](p, "the new size", fmt.Sprintf(`innerWidth === %d && innerHeight === %d`, s.w, s.h), 5*time.Second)
+	// Two frames later the page is laid out at the new size.
+	if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, chromedp.EvalAwaitPromise)); err != nil {
+		p.fail("laying out at %s: %v", s, err)
+	}
 }
 
 // inViewJS lists what a decision needs and the viewport hides: every
@@ -119,6 +122,9 @@ func TestAuctionLayout(t *testing.T) {
 				p.do("reload", chromedp.Reload())
 				waitFor[bool](p, "the auction after the reload", `!!document.querySelector("#moves button[data-move^='bid ']")`, 10*time.Second)
 				p.inView(fmt.Sprintf("%d players at %s", n, s))
+				if !s.phone {
+					p.onScreen(fmt.Sprintf("the log at %s", s), "#log li:last-child")
+				}
 				p.screenshotViewport(fmt.Sprintf("auction-%dp-%s", n, s))
 			}
 			if n != 5 {
@@ -128,6 +134,9 @@ func TestAuctionLayout(t *testing.T) {
 			for _, s := range []size{landscape, phone, {1024, 768, false}, desktop} {
 				p.resize(s)
 				p.inView(fmt.Sprintf("resized to %s", s))
+				if s == desktop {
+					p.onScreen("the log after resizing", "#log li:last-child")
+				}
 				if s == landscape {
 					p.screenshotViewport("auction-5p-" + s.String())
 				}

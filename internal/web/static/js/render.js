@@ -84,16 +84,14 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
 
   // Keep the reader's place across the redraw.
   const focus = focusKey(root);
-  const oldLog = root.querySelector ? root.querySelector(".log-list") : null;
-  const logAtEnd = !oldLog || oldLog.scrollTop + oldLog.clientHeight >= oldLog.scrollHeight - 8;
-  const logTop = oldLog ? oldLog.scrollTop : 0;
   const before = o.animate ? measure(root) : null;
 
   const over = v.phase === "over";
   const main = h("div", { class: "tbl-main" },
     over ? gameEnd(ctx, o.links) : null,
     banner ? roundBanner(ctx, banner) : null,
-    board(ctx),
+    // After the game the board is empty: its end takes the place.
+    over ? null : board(ctx),
     over ? null : decidePanel(ctx));
   // Once the game is over its end comes first, before the strips.
   const tbl = h("div", { class: `tbl${over ? " tbl-over" : ""}`, "data-players": String(v.players.length) },
@@ -115,8 +113,9 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
     }));
   }
 
-  const newLog = root.querySelector ? root.querySelector(".log-list") : null;
-  if (newLog) newLog.scrollTop = logAtEnd ? newLog.scrollHeight : logTop;
+  // The log shows its newest line unless the reader scrolled back.
+  const log = root.querySelector ? root.querySelector(".log-list") : null;
+  if (log) log.scrollTop = mem.logAtEnd === false ? mem.logTop : log.scrollHeight;
   if (overlay && mem.shown !== overlay.round) {
     mem.shown = overlay.round;
     const b = root.querySelector && root.querySelector("#round-continue");
@@ -188,8 +187,9 @@ function strip(ctx, s, i) {
         : h("span", { class: "none", "aria-hidden": "true" }, t("web.seat.out"))),
       s.faceDown.length ? h("span", { class: "strip-down", role: "group", "aria-label": t("web.seat.facedown", { cheques: s.faceDown.join(", ") }) },
         s.faceDown.map((c) => cheque(c, t, { down: true }))) : null,
-      h("span", { class: "strip-sum", title: t("web.seat.sum.title"), "aria-label": t("web.seat.sum.label", { n: sum }) },
-        h("span", { "aria-hidden": "true" }, t("web.seat.sum", { n: sum }))),
+      h("span", { class: "strip-sum", title: t("web.seat.sum.title") },
+        h("span", { "aria-hidden": "true" }, t("web.seat.sum", { n: sum })),
+        h("span", { class: "visually-hidden" }, t("web.seat.sum.label", { n: sum }))),
       held.length ? h("ul", { class: "strip-hold", "aria-label": t("web.seat.holdings") }, held) : null,
       showStake ? h("span", { class: `strip-stake${stake.gain.total > 0 ? " pos" : stake.gain.total < 0 ? " neg" : ""}`,
         title: stakeText(ctx, stake), role: "img", "aria-label": stakeText(ctx, stake) },
@@ -456,7 +456,7 @@ function movesPanel(ctx) {
 
 // ---- the log ----------------------------------------------------------------------------
 
-function logPanel({ t, v, names, tell, events }) {
+function logPanel({ t, v, names, tell, events, mem }) {
   const items = [];
   for (const e of events) {
     // The server tells each event in the page's language (?lang=).
@@ -466,7 +466,11 @@ function logPanel({ t, v, names, tell, events }) {
   if (items.length === 0 && v.toMove >= 0) items.push(h("li", { class: "ev ev-start" }, t("web.log.empty", { player: names[v.toMove] })));
   return h("section", { class: "log-panel", "aria-labelledby": "log-h" },
     h("h2", { id: "log-h" }, t("web.log")),
-    h("ol", { id: "log", class: "log-list", tabindex: "0", "aria-label": t("web.log.label") }, items));
+    h("ol", { id: "log", class: "log-list", tabindex: "0", "aria-label": t("web.log.label"), onscroll: (ev) => {
+      const l = ev.target;
+      mem.logAtEnd = l.scrollTop + l.clientHeight >= l.scrollHeight - 8;
+      mem.logTop = l.scrollTop;
+    } }, items));
 }
 
 // ---- focus and motion -------------------------------------------------------------

@@ -25,8 +25,13 @@ export function seatName(names, i, extra) {
   return [h("span", { class: `seat-dot s${i}`, "aria-hidden": "true" }), h("span", { class: `seat-name-text${extra ? " " + extra : ""}` }, names[i])];
 }
 
-function cell(p, strong) {
-  return h("td", { class: `${p > 0 ? "pos" : p < 0 ? "neg" : "zero"}${strong ? " sum" : ""}` }, signed(p));
+/** wrap holds a table that may scroll sideways: a keyboard can reach it. */
+export function wrap(table, label) {
+  return h("div", { class: "score-wrap", tabindex: "0", role: "region", "aria-label": label }, table);
+}
+
+function cell(p, strong, extra) {
+  return h("td", { class: `${p > 0 ? "pos" : p < 0 ? "neg" : "zero"}${strong ? " sum" : ""}${extra ? " " + extra : ""}` }, signed(p));
 }
 
 /**
@@ -59,7 +64,7 @@ export function scorePanel(ctx) {
   const rounds = Math.max(0, ...v.seats.map((s) => s.scores.length));
   const tables = [];
   for (let r = rounds; r >= 1; r--) {
-    const table = h("div", { class: "score-wrap" }, scoreTable(ctx, r));
+    const table = wrap(scoreTable(ctx, r), t("web.scores.round", { round: r }));
     tables.push(r === rounds ? table : h("details", { class: "score-old" }, h("summary", {}, t("web.scores.round", { round: r })), table));
   }
   return h("section", { class: "scores", id: "scores", "aria-labelledby": "scores-h" },
@@ -86,7 +91,7 @@ export function roundOverlay(ctx, event, onContinue) {
   h("div", { class: "overlay-box" },
     h("h2", { id: "round-end-h" }, t("web.round.scored", { round: r })),
     h("p", { class: "round-why" }, tell(event.text || "")),
-    h("div", { class: "score-wrap" }, scoreTable(ctx, r)),
+    wrap(scoreTable(ctx, r), t("web.scores.round", { round: r })),
     h("p", { class: "overlay-actions" }, button)));
 }
 
@@ -96,7 +101,7 @@ export function roundBanner(ctx, event) {
   return h("section", { class: "round-banner", id: "round-end", "aria-labelledby": "round-end-h", "data-round": String(event.round) },
     h("h2", { id: "round-end-h" }, t("web.round.scored", { round: event.round })),
     h("p", { class: "round-why" }, tell(event.text || "")),
-    h("div", { class: "score-wrap" }, scoreTable(ctx, event.round)));
+    wrap(scoreTable(ctx, event.round), t("web.scores.round", { round: event.round })));
 }
 
 /** ranking orders the seats by points, the winners first. */
@@ -109,7 +114,7 @@ function ranking(v) {
  * gameEnd is the game-end screen: the winner first, the final table by
  * category over the three rounds, a chart of the points after each round,
  * and big links to the replay and the record (links: {replay, record},
- * either may be missing). The rematch buttons will join them there.
+ * either may be missing), right under the winner.
  */
 export function gameEnd(ctx, links = {}) {
   const { t, v, seat, names } = ctx;
@@ -131,10 +136,11 @@ export function gameEnd(ctx, links = {}) {
       h("ol", { class: "podium" }, order.map((i) =>
         h("li", { class: v.winners.includes(i) ? "rank-win" : "" },
           seatName(names, i, "rank-name"), " ", h("span", { class: "rank-points" }, t("web.seat.points", { n: v.seats[i].total })))))),
+    // The rematch buttons will join these.
+    actions.length ? h("div", { class: "game-end-actions", id: "game-end-actions" }, actions) : null,
     h("div", { class: "game-end-grid" },
-      h("div", { class: "score-wrap" }, finalTable(ctx, order)),
-      chart(ctx, order)),
-    actions.length ? h("div", { class: "game-end-actions", id: "game-end-actions" }, actions) : null);
+      wrap(finalTable(ctx, order), t("web.end.table")),
+      chart(ctx, order)));
 }
 
 /** finalTable is the whole game by category (three rounds added up), then each round and the total. */
@@ -152,7 +158,7 @@ function finalTable({ t, v, names }, order) {
     h("tbody", {}, order.map((i) => h("tr", { class: v.winners.includes(i) ? "rank-win" : "" },
       h("th", { scope: "row", class: "col-name" }, seatName(names, i)),
       CATEGORIES.map((c) => cell(sum(i, c))),
-      rounds.map((r) => cell(v.seats[i].scores[r - 1].total)),
+      rounds.map((r) => cell(v.seats[i].scores[r - 1].total, false, "round")),
       h("td", { class: "sum" }, String(v.seats[i].total))))));
 }
 

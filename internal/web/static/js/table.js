@@ -7,6 +7,7 @@ import * as api from "./api.js";
 import { Connection } from "./conn.js";
 import { start } from "./page.js";
 import { renderTable } from "./render.js";
+import { displayNames } from "./words.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -85,11 +86,12 @@ function renderWaiting() {
   const url = location.origin + (game.invite || `/g/${game.id}`);
   $("invite-link").value = url;
   $("invite-link").textContent = url;
+  const { names } = displayNames(t, game.seats.map((s) => s.name), game);
   replace($("open-seats"), game.seats.map((s, i) =>
     h("li", { class: s.open ? "seat-open" : "seat-taken" },
       h("span", { class: "seat-no" }, t("web.join.seat.n", { n: i + 1 })),
-      s.open ? h("em", {}, t("web.seat.open")) : s.name,
-      s.bot ? h("span", { class: "badge badge-bot" }, t("web.seat.bot", { level: t(`bot.${s.bot}`) })) : null,
+      s.open ? h("em", {}, t("web.seat.open")) : names[i],
+      s.bot ? h("span", { class: "badge badge-bot" }, t("term.bot")) : null,
       i === you ? h("span", { class: "badge badge-you" }, t("term.you")) : null)));
   const canJoin = you < 0 && open.length > 0;
   $("join-form").hidden = !canJoin;
