@@ -108,7 +108,8 @@ func TestRoundEndAndGameEnd(t *testing.T) {
 
 // TestAccessibility runs axe on the lobby, the waiting room, the table in
 // an auction (at a desktop's size and a phone's, where the bid buttons
-// show only the cheque) and the replay.
+// show only the cheque) and the replay; the lobby and the replay do not
+// scroll sideways at 360 px.
 func TestAccessibility(t *testing.T) {
 	srv := newServer(t)
 	p := newPage(t, srv, "Ann", desktop.w, desktop.h)
@@ -118,6 +119,8 @@ func TestAccessibility(t *testing.T) {
 	p.resize(phone)
 	p.accessible("the lobby on a phone")
 	p.screenshotViewport("lobby-" + phone.String())
+	p.resize(narrow)
+	p.noOverflow("the lobby", int(narrow.w))
 	p.resize(desktop)
 
 	id := srv.create(t, "", "easy", "medium")
@@ -138,4 +141,6 @@ func TestAccessibility(t *testing.T) {
 	p.resize(phone)
 	p.accessible("the replay on a phone")
 	p.screenshotViewport("replay-" + phone.String())
+	p.resize(narrow)
+	p.noOverflow("the replay", int(narrow.w))
 }
