@@ -115,6 +115,13 @@ func TestAuctionLayout(t *testing.T) {
 			p := newPage(t, srv, "Ann", desktop.w, desktop.h)
 			p.open("/g/" + id)
 			p.join("Ann")
+			// A turn: the draw and call buttons are in view too.
+			p.playTo("a turn", bidding, func(st tableState) bool { return st.Phase == "turn" && slices.Contains(st.Legal, "draw") })
+			for _, s := range []size{desktop, phone} {
+				p.resize(s)
+				p.inView(fmt.Sprintf("a turn with %d players at %s", n, s))
+			}
+			p.resize(desktop)
 			p.playTo("an auction to bid in", bidding, myBid)
 			for _, s := range []size{desktop, phone} {
 				p.resize(s)
