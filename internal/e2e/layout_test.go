@@ -106,15 +106,11 @@ func myBid(st tableState) bool {
 func TestAuctionLayout(t *testing.T) {
 	for _, n := range []int{2, 4, 5} {
 		t.Run(fmt.Sprint(n, " players"), func(t *testing.T) {
-			srv := newServer(t)
-			seats := []string{""}
+			var bots []string
 			for i := 1; i < n; i++ {
-				seats = append(seats, []string{"easy", "medium"}[i%2])
+				bots = append(bots, []string{"easy", "medium"}[i%2])
 			}
-			id := srv.create(t, seats...)
-			p := newPage(t, srv, "Ann", desktop.w, desktop.h)
-			p.open("/g/" + id)
-			p.join("Ann")
+			p := seated(t, bots...)
 			// A turn: the draw and call buttons are in view too.
 			p.playTo("a turn", bidding, func(st tableState) bool { return st.Phase == "turn" && slices.Contains(st.Legal, "draw") })
 			for _, s := range []size{desktop, phone} {

@@ -3,8 +3,7 @@ package e2e
 import (
 	"bytes"
 	"compress/gzip"
-	"io"
-	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -44,7 +43,7 @@ func TestFirstLoad(t *testing.T) {
 			compressed = true
 		}
 		// What the same body would be, gzipped, with the same headers.
-		body := get(t, l.Name)
+		_, body := srv.fetch(t, "GET", strings.TrimPrefix(l.Name, srv.URL), "")
 		gzipped += l.Transfer - l.Encoded + float64(gzipSize(t, body))
 		t.Logf("%6.0f B transferred, %6.0f B used: %s", l.Transfer, l.Decoded, l.Name)
 	}
@@ -60,20 +59,6 @@ func TestFirstLoad(t *testing.T) {
 	if size > 150*1024 {
 		t.Errorf("the first load is %.1f KB compressed: more than 150 KB", size/1024)
 	}
-}
-
-func get(t *testing.T, url string) []byte {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func gzipSize(t *testing.T, b []byte) int {

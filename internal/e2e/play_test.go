@@ -291,6 +291,18 @@ func waitForTurn(p *page) tableState {
 	return p.state()
 }
 
+// seated opens a table of a person and the bots on a desktop, with Ann
+// in the first seat.
+func seated(t *testing.T, bots ...string) *page {
+	t.Helper()
+	srv := newServer(t)
+	id := srv.create(t, append([]string{""}, bots...)...)
+	p := newPage(t, srv, "Ann", desktop.w, desktop.h)
+	p.open("/g/" + id)
+	p.join("Ann")
+	return p
+}
+
 // create makes a table through the API and returns its id.
 func (s *server) create(t *testing.T, seats ...string) string {
 	t.Helper()

@@ -52,11 +52,7 @@ func (p *page) onScreen(what string, selectors ...string) {
 // winner first, the final table by category, a chart of each round and
 // big links to the replay and the record. Both pass axe.
 func TestRoundEndAndGameEnd(t *testing.T) {
-	srv := newServer(t)
-	id := srv.create(t, "", "easy", "medium", "easy")
-	p := newPage(t, srv, "Ann", desktop.w, desktop.h)
-	p.open("/g/" + id)
-	p.join("Ann")
+	p := seated(t, "easy", "medium", "easy")
 	st := p.playTo("the end of round 1", spending, func(st tableState) bool { return st.Overlay == 1 })
 	if st.Overlay != 1 {
 		t.Fatalf("no overlay after round 1: %+v", st)

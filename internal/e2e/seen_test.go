@@ -53,11 +53,7 @@ func TestPhoneHeader(t *testing.T) {
 // four players' strips stand in one column with their points on one line,
 // and no name in a score table is broken inside a word.
 func TestTableDetails(t *testing.T) {
-	srv := newServer(t)
-	id := srv.create(t, "", "easy", "medium", "easy")
-	p := newPage(t, srv, "Ann", desktop.w, desktop.h)
-	p.open("/g/" + id)
-	p.join("Ann")
+	p := seated(t, "easy", "medium", "easy")
 	st := p.playTo("a turn to draw", func(st tableState) string { return choose(st.Legal) }, func(st tableState) bool { return st.Phase == "turn" && slices.Contains(st.Legal, "draw") })
 
 	if after := eval[string](p, `getComputedStyle(document.querySelector("#piles .pile-count"), "::after").content`); after != "none" && after != "normal" {

@@ -19,15 +19,7 @@ func TestViewOfAnAuction(t *testing.T) {
 			t.Fatalf("%s: %v", tok, err)
 		}
 	}
-	snap := NewView(g.View(1))
-	data, err := json.Marshal(snap)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back View
-	if err := json.Unmarshal(data, &back); err != nil {
-		t.Fatal(err)
-	}
+	back, _ := throughJSON(t, NewView(g.View(1)))
 	checks := []struct {
 		name      string
 		got, want any
@@ -75,15 +67,7 @@ func TestViewStakes(t *testing.T) {
 	bids := 0
 	for !g.Over() {
 		s := g.State()
-		snap := NewView(g.View(s.ToMove()))
-		data, err := json.Marshal(snap)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back View
-		if err := json.Unmarshal(data, &back); err != nil {
-			t.Fatal(err)
-		}
+		back, data := throughJSON(t, NewView(g.View(s.ToMove())))
 		want := s.Stakes(nil)
 		if len(back.Stakes) != len(want) {
 			t.Fatalf("move %d: %d stakes, want %d", g.Len(), len(back.Stakes), len(want))
@@ -120,4 +104,18 @@ func TestViewStakes(t *testing.T) {
 	if over := NewView(g.View(-1)); len(over.Stakes) != 0 || over.Stakes == nil {
 		t.Errorf("a game over has stakes %v", over.Stakes)
 	}
+}
+
+// throughJSON returns the view as a client decodes it, and its JSON.
+func throughJSON(t *testing.T, v View) (View, []byte) {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back View
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	return back, data
 }

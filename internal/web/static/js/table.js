@@ -203,7 +203,8 @@ function onMessage(msg, first) {
     const v = page.view;
     const yourTurn = v && v.toMove === page.you && page.you >= 0 && v.legal.length > 0;
     const newTurn = yourTurn && (!before || before.moves !== v.moves || before.toMove !== page.you);
-    const said = first ? [] : events.map((e) => e.text).filter(Boolean);
+    const { tell } = displayNames(t, (v || {}).players || page.game.seats.map((s) => s.name), page.game);
+    const said = first ? [] : events.map((e) => e.text).filter(Boolean).map(tell);
     if (newTurn) said.push(t("web.announce.yourturn"));
     if (said.length) announce(said.join(" "));
   } else if (msg.type === "error") {
