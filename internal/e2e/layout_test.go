@@ -147,6 +147,14 @@ func TestAuctionLayout(t *testing.T) {
 			p.resize(narrow)
 			p.noOverflow("the table in an auction", int(narrow.w))
 			p.screenshotViewport("auction-5p-" + narrow.String())
+			// Every language's words fit a phone too.
+			p.resize(phone)
+			for _, lang := range []string{"nl", "it", "hu", "es", "de"} {
+				p.setSelect("#lang", lang)
+				waitFor[bool](p, "the table in "+lang, fmt.Sprintf(`document.documentElement.lang === %q && !!document.querySelector("#moves button[data-move^='bid ']")`, lang), 10*time.Second)
+				p.inView(fmt.Sprintf("in %s at %s", lang, phone))
+				p.screenshotViewport(fmt.Sprintf("auction-5p-%s-%s", lang, phone))
+			}
 		})
 	}
 }
