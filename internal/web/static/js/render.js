@@ -265,7 +265,7 @@ function risk(t, v) {
   const r = v.raid || { police: v.police, limit: v.policeLimit, policeLeft: v.remaining.police || 0, cardsLeft: v.deckLeft };
   const toRaid = Math.max(r.limit - r.police, 0);
   const chance = r.cardsLeft > 0 ? r.policeLeft / r.cardsLeft : 0;
-  return h("p", { class: `risk${toRaid === 1 ? " risk-next" : ""}`, id: "risk" },
+  return h("p", { class: `risk${toRaid === 1 ? " risk-next" : toRaid === 2 ? " risk-soon" : ""}`, id: "risk" },
     h("span", { class: "risk-chance" }, t("web.raid.chance", { percent: Math.round(100 * chance), police: r.policeLeft, cards: r.cardsLeft })),
     " ",
     h("span", { class: "risk-more" }, toRaid === 1 ? t("web.raid.next") : t("web.raid.more", { n: toRaid })));
