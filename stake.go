@@ -64,7 +64,12 @@ func (s *State) LowestBid(seat int) int {
 	if seat < 0 || seat >= int(s.players) || s.phase == PhaseOver {
 		return 0
 	}
-	return s.seats[seat].faceUp.Above(int(s.highBid)).Min()
+	high := 0
+	if s.phase == PhaseAuction {
+		// Outside an auction highBid still holds the last one's winning bid.
+		high = int(s.highBid)
+	}
+	return s.seats[seat].faceUp.Above(high).Min()
 }
 
 // Stakes appends each seat's stake at its lowest bid to dst, in seat order,

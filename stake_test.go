@@ -299,10 +299,27 @@ func TestLowestBid(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := s
 			s.highBid = uint8(tc.high)
+			if tc.high > 0 {
+				s.phase, s.auction = PhaseAuction, AuctionForced
+			}
 			if got := s.LowestBid(tc.seat); got != tc.want {
 				t.Errorf("LowestBid(%d) with the highest bid %d = %d, want %d", tc.seat, tc.high, got, tc.want)
 			}
 		})
+	}
+	// After an auction its winning bid no longer counts: the next turn's
+	// lowest bid is the lowest face-up cheque (R10, R12).
+	g, err := NewGame(Setup{Players: []string{"Ann", "Bob", "Cy"}, Cheques: [][]int{{2, 5, 8, 13}, {3, 6, 9, 12}, {4, 7, 10, 11}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tok := range []string{"draw car", "call", "pass", "pass", "bid 9"} { // Bob must bid, and wins with 9
+		if err := g.PlayToken(tok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := g.State(); st.Phase() != PhaseTurn || st.LowestBid(2) != 4 || st.LowestBid(0) != 2 {
+		t.Errorf("after the auction: phase %v, LowestBid = %d and %d, want 4 and 2", st.Phase(), st.LowestBid(2), st.LowestBid(0))
 	}
 }
 

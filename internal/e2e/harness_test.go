@@ -119,6 +119,19 @@ func newServer(t *testing.T) *server {
 // api calls the server's HTTP API and decodes the JSON answer into v.
 func (s *server) api(t *testing.T, method, path, body string, v any) int {
 	t.Helper()
+	status, data := s.fetch(t, method, path, body)
+	if v != nil {
+		if err := json.Unmarshal(data, v); err != nil {
+			t.Fatalf("%s %s: %v in %s", method, path, err, data)
+		}
+	}
+	return status
+}
+
+// fetch sends a request to the server and returns the answer's status and
+// body.
+func (s *server) fetch(t *testing.T, method, path, body string) (int, []byte) {
+	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), method, s.URL+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -132,12 +145,7 @@ func (s *server) api(t *testing.T, method, path, body string, v any) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v != nil {
-		if err := json.Unmarshal(data, v); err != nil {
-			t.Fatalf("%s %s: %v in %s", method, path, err, data)
-		}
-	}
-	return resp.StatusCode
+	return resp.StatusCode, data
 }
 
 // catalogue returns the page's catalogue of a language, as the server

@@ -11,8 +11,8 @@ import (
 )
 
 // replay answers GET /api/games/{id}/replay[?lang=]: the game's record
-// replayed by the engine, one step per move after the start, so the replay
-// viewer needs no rules. A game being played is replayed as far as it has
+// replayed by the engine, the start's view and one step per move (its
+// events and a patch of the view), so the replay viewer needs no rules. A game being played is replayed as far as it has
 // come; the answer for a game that is over never changes, so it is kept,
 // encoded, in a cache bounded by size.
 func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
@@ -33,13 +33,13 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	steps, _, err := protocol.Replay(rec, cat)
+	start, steps, _, err := protocol.Replay(rec, cat)
 	if err != nil {
 		// The store holds only games that replayed when they were stored.
 		s.fail(w, r, err)
 		return
 	}
-	body, err := encode(protocol.ReplayAnswer{Game: info, Steps: steps})
+	body, err := encode(protocol.ReplayAnswer{Game: info, Start: start, Steps: steps})
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -32,32 +32,36 @@ func (e *env) replay(id string, query ...string) protocol.ReplayAnswer {
 	return a
 }
 
-// checkSteps checks what holds for every replay: one step per move plus
-// the start, each a spectator's view after that many moves, and the
-// events of all steps together are the game's events.
-func checkSteps(t *testing.T, a protocol.ReplayAnswer, rec *razzia.Record) {
+// checkSteps checks what holds for every replay: one step per move, each
+// patch giving a spectator's view after that many moves, and the events of
+// all steps together are the game's events. It returns the views: the
+// start's, then one per step.
+func checkSteps(t *testing.T, a protocol.ReplayAnswer, rec *razzia.Record) []protocol.View {
 	t.Helper()
-	if len(a.Steps) != len(rec.Moves)+1 {
+	if len(a.Steps) != len(rec.Moves) {
 		t.Fatalf("%d steps for %d moves", len(a.Steps), len(rec.Moves))
+	}
+	views, err := a.Views()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range views {
+		if v.Moves != i || v.Seat != -1 || len(v.Legal) != 0 {
+			t.Errorf("view %d: moves %d, seat %d, legal %v", i, v.Moves, v.Seat, v.Legal)
+		}
 	}
 	var got []string
 	for i, s := range a.Steps {
-		if s.View.Moves != i || s.View.Seat != -1 || len(s.View.Legal) != 0 || s.Events == nil {
-			t.Errorf("step %d: moves %d, seat %d, legal %v, events %v", i, s.View.Moves, s.View.Seat, s.View.Legal, s.Events)
-		}
-		if i > 0 && len(s.Events) == 0 {
-			t.Errorf("step %d (%s) caused no event", i, rec.Moves[i-1])
+		if s.Move != rec.Moves[i] || len(s.Events) == 0 {
+			t.Errorf("step %d is move %q (want %q) and caused %d events", i+1, s.Move, rec.Moves[i], len(s.Events))
 		}
 		for _, ev := range s.Events {
 			if ev.Text == "" {
-				t.Errorf("step %d: an event without its sentence: %+v", i, ev)
+				t.Errorf("step %d: an event without its sentence: %+v", i+1, ev)
 			}
 			b, _ := json.Marshal(ev.Event)
 			got = append(got, string(b))
 		}
-	}
-	if len(a.Steps[0].Events) != 0 {
-		t.Errorf("the start has events %v", a.Steps[0].Events)
 	}
 	g, err := rec.Game()
 	if err != nil {
@@ -71,13 +75,14 @@ func checkSteps(t *testing.T, a protocol.ReplayAnswer, rec *razzia.Record) {
 	if !slices.Equal(got, want) {
 		t.Errorf("the steps' events differ from the game's:\n got %v\nwant %v", got, want)
 	}
-	last := a.Steps[len(a.Steps)-1].View
+	last := views[len(views)-1]
 	wantLast := protocol.NewView(g.View(-1))
 	lb, _ := json.Marshal(last)
 	wb, _ := json.Marshal(wantLast)
 	if string(lb) != string(wb) {
 		t.Errorf("the last step\n%s\nis not the record's end\n%s", lb, wb)
 	}
+	return views
 }
 
 func (e *env) record(id string) *razzia.Record {
@@ -102,24 +107,24 @@ func TestReplay(t *testing.T) {
 		e.WaitOver(id)
 		a := e.replay(id)
 		rec := e.record(id)
-		checkSteps(t, a, rec)
+		views := checkSteps(t, a, rec)
 		// The answer for a finished game is kept: asked again, it is the same.
 		if again := e.replay(id); !slices.Equal(mustJSON(t, again), mustJSON(t, a)) {
 			t.Error("the replay changed when asked again")
 		}
 		// Asked in German, the sentences are German; the rest is the same.
 		de := e.replay(id, "?lang=de")
-		if first := de.Steps[1].Events[0]; !strings.Contains(first.Text, "zieht") || first.Event.Kind != a.Steps[1].Events[0].Kind {
+		if first := de.Steps[0].Events[0]; !strings.Contains(first.Text, "zieht") || first.Event.Kind != a.Steps[0].Events[0].Kind {
 			t.Errorf("in German the first event is %+v", first)
 		}
-		last := a.Steps[len(a.Steps)-1].View
+		last := views[len(views)-1]
 		if a.Game.ID != id || a.Game.Status != "finished" || a.Game.Moves != len(rec.Moves) ||
 			last.Phase != "over" || !slices.Equal(last.Winners, a.Game.Winners) || len(last.Winners) == 0 {
 			t.Errorf("game %+v, last step phase %s winners %v", a.Game, last.Phase, last.Winners)
 		}
 		// The server's deal (R4) is replayed, not the rulebook's order.
 		for seat, set := range rec.Cheques {
-			if got := a.Steps[0].View.Seats[seat].FaceUp; !slices.Equal(got, set) {
+			if got := a.Start.Seats[seat].FaceUp; !slices.Equal(got, set) {
 				t.Errorf("seat %d starts with %v, the record deals %v", seat, got, set)
 			}
 		}
@@ -133,11 +138,11 @@ func TestReplay(t *testing.T) {
 		}
 		id := v["game"].(map[string]any)["id"].(string)
 		a := e.replay(id)
-		checkSteps(t, a, e.record(id))
-		if a.Game.Status != "archived" || len(a.Steps) != 5 {
+		views := checkSteps(t, a, e.record(id))
+		if a.Game.Status != "archived" || len(views) != 5 {
 			t.Fatalf("game %+v with %d steps", a.Game, len(a.Steps))
 		}
-		// Step i shows the table after move i, and the events move i caused.
+		// View i shows the table after move i, and step i the events move i caused.
 		want := []struct {
 			row     []string
 			police  int
@@ -153,17 +158,19 @@ func TestReplay(t *testing.T) {
 			{[]string{"car"}, 1, "turn", 0, `{"kind":"pass","seat":1}|{"kind":"nowinner","cards":["car"],"auction":"police"}`, false},
 		}
 		for i, w := range want {
-			s := a.Steps[i]
+			v := views[i]
 			var evs []string
-			for _, ev := range s.Events {
-				b, _ := json.Marshal(ev.Event)
-				evs = append(evs, string(b))
+			if i > 0 {
+				for _, ev := range a.Steps[i-1].Events {
+					b, _ := json.Marshal(ev.Event)
+					evs = append(evs, string(b))
+				}
 			}
-			if !slices.Equal(s.View.Row, w.row) && len(s.View.Row)+len(w.row) > 0 ||
-				s.View.Police != w.police || s.View.Phase != w.phase || s.View.ToMove != w.toMove ||
-				strings.Join(evs, "|") != w.events || (s.View.Auction != nil) != w.auction {
-				b, _ := json.Marshal(s)
-				t.Errorf("step %d: %s", i, b)
+			if !slices.Equal(v.Row, w.row) && len(v.Row)+len(w.row) > 0 ||
+				v.Police != w.police || v.Phase != w.phase || v.ToMove != w.toMove ||
+				strings.Join(evs, "|") != w.events || (v.Auction != nil) != w.auction {
+				b, _ := json.Marshal(v)
+				t.Errorf("step %d: %s, events %v", i, b, evs)
 			}
 		}
 	})
@@ -172,7 +179,7 @@ func TestReplay(t *testing.T) {
 		id := e.create("", "easy")
 		e.join(id, "Ann") // seat 0 moves first: the game waits for Ann
 		a := e.replay(id)
-		if a.Game.Status != "playing" || len(a.Steps) != 1 || a.Steps[0].View.Phase != "turn" || a.Steps[0].View.ToMove != 0 {
+		if a.Game.Status != "playing" || len(a.Steps) != 0 || a.Start.Phase != "turn" || a.Start.ToMove != 0 {
 			t.Errorf("game %+v with %d steps", a.Game, len(a.Steps))
 		}
 	})

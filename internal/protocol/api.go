@@ -1,5 +1,7 @@
 package protocol
 
+import "encoding/json"
+
 // The bodies of the HTTP API's requests and answers.
 type (
 	// CreateRequest is the body of POST /api/games: one entry per seat.
@@ -36,15 +38,19 @@ type (
 		Seat  int    `json:"seat"`
 		Token string `json:"token"`
 	}
-	// ReplayAnswer is the answer of GET /api/games/{id}/replay.
+	// ReplayAnswer is the answer of GET /api/games/{id}/replay: the
+	// spectator's view of the start and one step per move (Replay).
 	ReplayAnswer struct {
 		Game  GameInfo `json:"game"`
+		Start View     `json:"start"`
 		Steps []Step   `json:"steps"`
 	}
-	// A Step is the table as a spectator saw it after one move (or at the
-	// start), with the events that move caused.
+	// A Step is one move of a replay: its record token, the events it
+	// caused, and the patch that turns the view before it into the view
+	// after it (Patch; ReplayAnswer.Views applies them all).
 	Step struct {
-		View   View    `json:"view"`
-		Events []Event `json:"events"`
+		Move   string          `json:"move"`
+		Patch  json.RawMessage `json:"patch"`
+		Events []Event         `json:"events"`
 	}
 )

@@ -20,10 +20,17 @@ type View struct {
 	DeckLeft    int            `json:"deckLeft"`
 	Remaining   map[string]int `json:"remaining"` // undrawn cards by kind (public composition)
 	Auction     *AuctionView   `json:"auction"`   // nil when none is running
-	Seats       []SeatView     `json:"seats"`
-	Winners     []int          `json:"winners"` // empty until the game is over
-	Legal       []string       `json:"legal"`   // the seat's legal moves when it is to move, as tokens
-	LegalMoves  []Move         `json:"legalMoves"`
+	// Raid is how close the raid is: police on the track, the limit, and
+	// police cards among the undrawn ones (State.RaidRisk).
+	Raid razzia.RaidRisk `json:"raid"`
+	// Stakes is what the lot (the row and the centre cheque) would be
+	// worth to each seat, by category, if it won it now at its lowest bid
+	// and the round ended (State.Stakes); empty once the game is over.
+	Stakes     []razzia.Stake `json:"stakes"`
+	Seats      []SeatView     `json:"seats"`
+	Winners    []int          `json:"winners"` // empty until the game is over
+	Legal      []string       `json:"legal"`   // the seat's legal moves when it is to move, as tokens
+	LegalMoves []Move         `json:"legalMoves"`
 }
 
 // An AuctionView is the running auction.
@@ -62,6 +69,10 @@ type Move struct {
 	Card   string   `json:"card,omitempty"`   // draw: the card drawn, when named (records only)
 	Cheque int      `json:"cheque,omitempty"` // bid: the cheque
 	Cards  []string `json:"cards,omitempty"`  // thieves: the row cards taken, one thief each
+	// Gain is, for a bid in a view's legal moves, what winning with it
+	// would add to the seat's points by category if the round ended now
+	// (State.Stake): in round 3 it depends on the cheque (R17).
+	Gain *razzia.Score `json:"gain,omitempty"`
 }
 
 // actions names the engine's actions in typed moves.
@@ -104,6 +115,8 @@ func NewView(v razzia.View) View {
 		Row:         []string{},
 		DeckLeft:    s.DeckLeft(),
 		Remaining:   map[string]int{},
+		Raid:        s.RaidRisk(),
+		Stakes:      s.Stakes([]razzia.Stake{}),
 		Winners:     append([]int{}, s.Winners()...),
 		Legal:       []string{},
 		LegalMoves:  []Move{},
@@ -152,7 +165,12 @@ func NewView(v razzia.View) View {
 	}
 	for _, m := range v.Legal {
 		out.Legal = append(out.Legal, m.String())
-		out.LegalMoves = append(out.LegalMoves, MoveOf(m))
+		mv := MoveOf(m)
+		if m.Action == razzia.ActionBid {
+			gain := s.Stake(s.ToMove(), int(m.Cheque))
+			mv.Gain = &gain
+		}
+		out.LegalMoves = append(out.LegalMoves, mv)
 	}
 	return out
 }

@@ -19,15 +19,7 @@ func TestViewOfAnAuction(t *testing.T) {
 			t.Fatalf("%s: %v", tok, err)
 		}
 	}
-	snap := NewView(g.View(1))
-	data, err := json.Marshal(snap)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back View
-	if err := json.Unmarshal(data, &back); err != nil {
-		t.Fatal(err)
-	}
+	back, _ := throughJSON(t, NewView(g.View(1)))
 	checks := []struct {
 		name      string
 		got, want any
@@ -61,4 +53,69 @@ func TestViewOfAnAuction(t *testing.T) {
 	if spectator := NewView(g.View(-1)); len(spectator.Legal) != 0 || spectator.Seat != -1 {
 		t.Errorf("spectator view has seat %d and legal moves %v", spectator.Seat, spectator.Legal)
 	}
+}
+
+// TestViewStakes checks that a view carries what is at stake as the engine
+// computes it, for every seat and for each of the seat's bids, through
+// JSON, and the raid risk with what it derives; once the game is over
+// nothing is at stake.
+func TestViewStakes(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke"}, Seed: []byte("stakes")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bids := 0
+	for !g.Over() {
+		s := g.State()
+		back, data := throughJSON(t, NewView(g.View(s.ToMove())))
+		want := s.Stakes(nil)
+		if len(back.Stakes) != len(want) {
+			t.Fatalf("move %d: %d stakes, want %d", g.Len(), len(back.Stakes), len(want))
+		}
+		for i, st := range want {
+			if back.Stakes[i] != st {
+				t.Fatalf("move %d: stake %d is %+v, want %+v", g.Len(), i, back.Stakes[i], st)
+			}
+		}
+		if back.Raid != s.RaidRisk() {
+			t.Fatalf("move %d: raid %+v, want %+v", g.Len(), back.Raid, s.RaidRisk())
+		}
+		if !strings.Contains(string(data), `"toRaid":`) || !strings.Contains(string(data), `"chance":`) {
+			t.Fatalf("the raid risk lacks what it derives: %s", data)
+		}
+		for _, m := range back.LegalMoves {
+			switch {
+			case m.Action == "bid" && (m.Gain == nil || *m.Gain != s.Stake(s.ToMove(), m.Cheque)):
+				t.Fatalf("move %d: %s gains %v, want %v", g.Len(), m.Token, m.Gain, s.Stake(s.ToMove(), m.Cheque))
+			case m.Action == "bid":
+				bids++
+			case m.Gain != nil:
+				t.Fatalf("move %d: %s has a gain", g.Len(), m.Token)
+			}
+		}
+		legal := g.LegalMoves()
+		if err := g.Play(legal[(g.Len()*5)%len(legal)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if bids == 0 {
+		t.Fatal("the game offered no bid")
+	}
+	if over := NewView(g.View(-1)); len(over.Stakes) != 0 || over.Stakes == nil {
+		t.Errorf("a game over has stakes %v", over.Stakes)
+	}
+}
+
+// throughJSON returns the view as a client decodes it, and its JSON.
+func throughJSON(t *testing.T, v View) (View, []byte) {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back View
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	return back, data
 }

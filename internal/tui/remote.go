@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/client"
 )
 
@@ -106,4 +107,27 @@ func (m *Model) moved(msg moveSent) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// stakeOf reads from the view what the lot is worth to the seat to move:
+// for a bid among its legal moves (the view carries each bid's gain), or,
+// for bid -1, at its lowest bid (the view's stakes). It also returns the
+// bid the gain is for. A server's view carries both, as a local game's
+// does, so the terminal shows the stake either way; ok is false when the
+// view has nothing for the seat.
+func (m *Model) stakeOf(bid int) (gain razzia.Score, paid int, ok bool) {
+	s := &m.snap
+	if bid >= 0 {
+		for _, mv := range s.LegalMoves {
+			if mv.Action == "bid" && mv.Cheque == bid && mv.Gain != nil {
+				return *mv.Gain, bid, true
+			}
+		}
+	}
+	for _, st := range s.Stakes {
+		if st.Seat == s.ToMove {
+			return st.Gain, st.Bid, true
+		}
+	}
+	return razzia.Score{}, 0, false
 }

@@ -260,21 +260,21 @@ func percent(p float64) int { return int(math.Round(100 * p)) }
 // stakeLine is what the row and the centre cheque are worth to the person
 // deciding, by category, if the round ended now: for the bid selected, or
 // else the lowest, which matters in round 3 only (R17). The engine computes
-// it from the game's state, so it shows in a local game; a server's view
-// does not carry it yet.
+// it into the view (stakeOf), so it shows in a local game and on a server.
 func (m *Model) stakeLine() []string {
-	if m.game == nil || !m.mine() || m.curtain() || m.picking {
+	if !m.mine() || m.curtain() || m.picking {
 		return nil
 	}
-	st := m.game.State()
-	seat := st.ToMove()
-	bid := st.LowestBid(seat)
+	bid := -1
 	if cs := m.choices(); m.choice >= 0 && m.choice < len(cs) && cs[m.choice].action == razzia.ActionBid {
 		bid = cs[m.choice].cheque
 	}
-	gain := st.Stake(seat, bid)
+	gain, bid, ok := m.stakeOf(bid)
+	if !ok {
+		return nil
+	}
 	label := m.cat.T("tui.stake")
-	if st.Round() == razzia.Rounds && bid > 0 {
+	if m.snap.Round == razzia.Rounds && bid > 0 {
 		label = m.cat.T("tui.stake.bid", "cheque", bid)
 	}
 	var parts []string

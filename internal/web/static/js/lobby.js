@@ -3,8 +3,12 @@
 import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { start } from "./page.js";
+import { displayNames } from "./words.js";
+import { translator } from "./i18n.js";
 
-let t = (k) => k;
+// Until the catalogue comes, the keys themselves (with has(), as a real
+// translator has: the seats can be drawn before).
+let t = translator({}, {});
 
 // The bot levels are the server's (GET /api/levels: name, description),
 // so a level added there needs nothing here; null until they arrive.
@@ -88,8 +92,9 @@ function gameItem(game) {
   const link = `/g/${encodeURIComponent(game.id)}`;
   const open = game.seats.filter((s) => s.open).length;
   const action = { open: "web.lobby.join", playing: "web.lobby.watch" }[game.status] || "web.lobby.view";
+  const { names } = displayNames(t, game.seats.map((s) => s.name), game);
   const seats = game.seats.map((s, i) => h("li", { class: `chip${s.open ? " chip-open" : ""}${game.winners && game.winners.includes(i) ? " chip-win" : ""}` },
-    s.open ? t("web.seat.open") : s.name));
+    s.open ? t("web.seat.open") : names[i]));
   let detail = game.status === "open" ? t("web.lobby.openseats", { n: open }) : t("web.lobby.moves", { n: game.moves });
   return h("li", { class: "game" },
     h("a", { href: link, class: "game-link", "data-game": game.id },

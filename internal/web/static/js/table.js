@@ -7,6 +7,7 @@ import * as api from "./api.js";
 import { Connection } from "./conn.js";
 import { start } from "./page.js";
 import { renderTable } from "./render.js";
+import { displayNames } from "./words.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -85,11 +86,12 @@ function renderWaiting() {
   const url = location.origin + (game.invite || `/g/${game.id}`);
   $("invite-link").value = url;
   $("invite-link").textContent = url;
+  const { names } = displayNames(t, game.seats.map((s) => s.name), game);
   replace($("open-seats"), game.seats.map((s, i) =>
     h("li", { class: s.open ? "seat-open" : "seat-taken" },
       h("span", { class: "seat-no" }, t("web.join.seat.n", { n: i + 1 })),
-      s.open ? h("em", {}, t("web.seat.open")) : s.name,
-      s.bot ? h("span", { class: "badge badge-bot" }, t("web.seat.bot", { level: t(`bot.${s.bot}`) })) : null,
+      s.open ? h("em", {}, t("web.seat.open")) : names[i],
+      s.bot ? h("span", { class: "badge badge-bot" }, t("term.bot")) : null,
       i === you ? h("span", { class: "badge badge-you" }, t("term.you")) : null)));
   const canJoin = you < 0 && open.length > 0;
   $("join-form").hidden = !canJoin;
@@ -148,12 +150,15 @@ function render() {
   $("game-title").textContent = t("web.game.title", { id: game.id });
   $("game-status").textContent = t(`status.${game.status}`);
   $("game-status").className = `badge status-${game.status}`;
-  // An open game has no record yet (the server answers not_started).
-  $("record-link").hidden = game.status === "open";
-  $("record-link").href = api.recordURL(game.id);
-  $("record-link").setAttribute("download", `razzia-${game.id}.json`);
-  $("replay-link").hidden = !(game.status === "finished" || game.status === "archived");
-  $("replay-link").href = `/g/${encodeURIComponent(game.id)}/replay`;
+  // An open game has no record yet (the server answers not_started); a
+  // game that is over offers its record and replay on the game-end screen.
+  const over = !!view && view.phase === "over";
+  const links = { replay: `/g/${encodeURIComponent(game.id)}/replay`, record: api.recordURL(game.id), download: `razzia-${game.id}.json` };
+  $("record-link").hidden = game.status === "open" || over;
+  $("record-link").href = links.record;
+  $("record-link").setAttribute("download", links.download);
+  $("replay-link").hidden = over || !(game.status === "finished" || game.status === "archived");
+  $("replay-link").href = links.replay;
   renderWaiting();
 
   const root = $("table");
@@ -167,7 +172,7 @@ function render() {
     return;
   }
   renderTable(root, view, page.log, t, {
-    game, seat: you, onMove: sendMove, busy: page.pending !== null || !page.connected,
+    game, seat: you, onMove: sendMove, busy: page.pending !== null || !page.connected, links,
   });
 }
 
@@ -198,7 +203,8 @@ function onMessage(msg, first) {
     const v = page.view;
     const yourTurn = v && v.toMove === page.you && page.you >= 0 && v.legal.length > 0;
     const newTurn = yourTurn && (!before || before.moves !== v.moves || before.toMove !== page.you);
-    const said = first ? [] : events.map((e) => e.text).filter(Boolean);
+    const { tell } = displayNames(t, (v || {}).players || page.game.seats.map((s) => s.name), page.game);
+    const said = first ? [] : events.map((e) => e.text).filter(Boolean).map(tell);
     if (newTurn) said.push(t("web.announce.yourturn"));
     if (said.length) announce(said.join(" "));
   } else if (msg.type === "error") {
@@ -322,7 +328,7 @@ async function refreshInfo() {
 addEventListener("keydown", (ev) => {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const tag = (ev.target && ev.target.tagName) || "";
-  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || document.querySelector("dialog[open]")) return;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || document.querySelector("dialog[open], #round-end[aria-modal]")) return;
   const token = { d: "draw", c: "call", p: "pass" }[ev.key.toLowerCase()];
   if (!token || !page.view || !page.view.legal.includes(token)) return;
   ev.preventDefault();
