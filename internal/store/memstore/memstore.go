@@ -120,6 +120,9 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 	if seat < 0 || seat >= len(g.Seats) {
 		return fmt.Errorf("memstore: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
 	}
+	if !g.Status.Live() {
+		return fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
+	}
 	if st := g.Seats[seat]; st.Name != "" || st.Bot != "" || st.TokenHash != nil {
 		return fmt.Errorf("memstore: game %q seat %d: %w: the seat is taken", id, seat, store.ErrConflict)
 	}
@@ -128,6 +131,62 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 	touch(g)
 	s.announce(g, store.ChangeSeat)
 	return nil
+}
+
+// FreeSeat implements store.Store.
+func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error {
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	g, err := s.openTable(id, fence)
+	if err != nil {
+		return err
+	}
+	if seat < 0 || seat >= len(g.Seats) {
+		return fmt.Errorf("memstore: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
+	}
+	if st := g.Seats[seat]; st.Bot != "" || st.TokenHash == nil {
+		return fmt.Errorf("memstore: game %q seat %d: %w: no person holds it", id, seat, store.ErrConflict)
+	}
+	g.Seats[seat] = store.Seat{}
+	touch(g)
+	s.announce(g, store.ChangeSeat)
+	return nil
+}
+
+// CloseTable implements store.Store.
+func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error {
+	if err := store.CheckClose(id, status); err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	g, err := s.openTable(id, fence)
+	if err != nil {
+		return err
+	}
+	g.Status = status
+	touch(g)
+	s.announce(g, store.ChangeClosed)
+	return nil
+}
+
+// openTable returns game id for a write with fence that needs it open.
+func (s *Store) openTable(id string, fence store.Fence) (*store.Game, error) {
+	g, ok := s.games[id]
+	if !ok {
+		return nil, fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
+	}
+	if err := s.fenced(id, fence); err != nil {
+		return nil, err
+	}
+	if g.Status != store.StatusOpen {
+		return nil, fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
+	}
+	return g, nil
 }
 
 // AppendMove implements store.Store.
@@ -146,7 +205,7 @@ func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, in
 	if err := s.fenced(id, fence); err != nil {
 		return err
 	}
-	if g.Status == store.StatusFinished || g.Status == store.StatusArchived {
+	if !g.Status.Live() {
 		return fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
 	}
 	if index != len(g.Moves) {

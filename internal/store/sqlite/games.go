@@ -39,7 +39,7 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 			return nil, fmt.Errorf("sqlite: game %q: %w: the id exists", g.ID, store.ErrConflict)
 		}
 		if _, err := w.exec(st.insertGame, g.ID, string(g.Status), string(cheques), g.Seed,
-			created.UnixNano(), updated.UnixNano(), len(g.Moves)); err != nil {
+			created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash)); err != nil {
 			return nil, err
 		}
 		for i, seat := range g.Seats {
@@ -84,8 +84,8 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			cheques          string
 			created, updated int64
 		)
-		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated FROM games WHERE id = ?", id).
-			Scan(&status, &cheques, &g.Seed, &created, &updated)
+		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated, creator_hash FROM games WHERE id = ?", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
 		}
@@ -162,6 +162,9 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 		if err := row.fenced(fence, w.now); err != nil {
 			return nil, err
 		}
+		if !row.status.Live() {
+			return nil, fmt.Errorf("sqlite: game %q is %s: %w", id, row.status, store.ErrConflict)
+		}
 		var (
 			taken string
 			hash  []byte
@@ -220,6 +223,76 @@ func (r gameRow) fenced(fence store.Fence, now time.Time) error {
 	return nil
 }
 
+// open reports ErrConflict unless the game is open.
+func (r gameRow) open() error {
+	if r.status != store.StatusOpen {
+		return fmt.Errorf("sqlite: game %q is %s: %w", r.lease.Game, r.status, store.ErrConflict)
+	}
+	return nil
+}
+
+// FreeSeat implements store.Store.
+func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error {
+	st := &s.stmts
+	return s.write(ctx, fmt.Sprintf("free seat %d of game %s", seat, id), func(w *wtx) (*store.Change, error) {
+		row, err := w.game(id)
+		if err != nil {
+			return nil, err
+		}
+		if err := row.fenced(fence, w.now); err != nil {
+			return nil, err
+		}
+		if err := row.open(); err != nil {
+			return nil, err
+		}
+		var (
+			bot  string
+			hash []byte
+		)
+		err = w.row(st.seatForFree, id, seat).Scan(&bot, &hash)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("sqlite: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if bot != "" || hash == nil {
+			return nil, fmt.Errorf("sqlite: game %q seat %d: %w: no person holds it", id, seat, store.ErrConflict)
+		}
+		if _, err := w.exec(st.takeSeat, "", nil, id, seat); err != nil {
+			return nil, err
+		}
+		if _, err := w.exec(st.touch, string(store.StatusOpen), w.now.UnixNano(), id); err != nil {
+			return nil, err
+		}
+		return &store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: store.StatusOpen}, nil
+	})
+}
+
+// CloseTable implements store.Store.
+func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error {
+	if err := store.CheckClose(id, status); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	st := &s.stmts
+	return s.write(ctx, fmt.Sprintf("close game %s", id), func(w *wtx) (*store.Change, error) {
+		row, err := w.game(id)
+		if err != nil {
+			return nil, err
+		}
+		if err := row.fenced(fence, w.now); err != nil {
+			return nil, err
+		}
+		if err := row.open(); err != nil {
+			return nil, err
+		}
+		if _, err := w.exec(st.setStatus, string(status), w.now.UnixNano(), id); err != nil {
+			return nil, err
+		}
+		return &store.Change{Game: id, Kind: store.ChangeClosed, Moves: row.moves, Status: status}, nil
+	})
+}
+
 // AppendMove implements store.Store.
 func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
 	if err := store.CheckMove(id, index, token, status); err != nil {
@@ -234,7 +307,7 @@ func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, in
 		if err := row.fenced(fence, w.now); err != nil {
 			return nil, err
 		}
-		if row.status == store.StatusFinished || row.status == store.StatusArchived {
+		if !row.status.Live() {
 			return nil, fmt.Errorf("sqlite: game %q is %s: %w", id, row.status, store.ErrConflict)
 		}
 		if index != row.moves {
