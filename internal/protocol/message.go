@@ -38,11 +38,11 @@ type ErrorMessage struct {
 // A Message is any message of the server, for a client to decode before
 // it knows the type: the fields of StateMessage and ErrorMessage together.
 type Message struct {
-	Type    string   `json:"type"`
-	Game    GameInfo `json:"game"`
-	Seat    int      `json:"seat"`
-	View    *View    `json:"view"`
-	Events  []Event  `json:"events"`
+	Type       string   `json:"type"`
+	Game       GameInfo `json:"game"`
+	Seat       int      `json:"seat"`
+	View       *View    `json:"view"`
+	Events     []Event  `json:"events"`
 	Code       Code     `json:"code"`
 	Message    string   `json:"message"`
 	RetryAfter int      `json:"retryAfter"`
