@@ -111,13 +111,14 @@ func Key(name string) string {
 // 0): "Bot 2 (hard)" at seat 1. Players cannot take such a name (Check).
 func Bot(seat int, level string) string { return fmt.Sprintf("Bot %d (%s)", seat+1, level) }
 
-// LooksLikeBot reports whether name could be taken for a server bot's: its
-// key is "bot", starts with "bot" and a space, digit or bracket, or ends
-// with a bot level in brackets ("Ann (hard)").
+// LooksLikeBot reports whether name could be taken for a server bot's:
+// its key starts with "bot" and a number ("Bot 2"), or ends with a bot
+// level in brackets ("Ann (hard)"). "Bot" alone, "Botond" or "Bot Ann"
+// claim no seat or level and are names like others.
 func LooksLikeBot(name string) bool {
 	k := Key(name)
 	if rest, ok := strings.CutPrefix(k, "bot"); ok {
-		if rest == "" || strings.ContainsRune(" (0123456789", []rune(rest)[0]) || unicode.IsDigit([]rune(rest)[0]) {
+		if r := []rune(strings.TrimLeft(rest, " ")); len(r) > 0 && unicode.IsDigit(r[0]) {
 			return true
 		}
 	}

@@ -60,9 +60,10 @@ func TestCheck(t *testing.T) {
 		{"bot name in lower case", "bot 3 (easy)", false},
 		{"bot name without spaces", "Bot2(medium)", false},
 		{"bot name in fullwidth letters", "Ｂｏｔ ２ (hard)", false},
-		{"Bot alone", "Bot", false},
+		{"Bot alone", "Bot", true},
 		{"a person as a bot", "Ann (hard)", false},
-		{"Bot and a name", "Bot Ann", false},
+		{"Bot and a name", "Bot Ann", true},
+		{"a bot of no level", "Bot (hard)", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -30,6 +30,7 @@ const (
 	BadMessage  Code = "bad_message"
 	GameOver    Code = "game_over"
 
+	NameTaken          Code = "name_taken"
 	TooManyGames       Code = "too_many_games"
 	TooManyConnections Code = "too_many_connections"
 	TableExpired       Code = "table_expired"
@@ -51,7 +52,8 @@ var codes = []CodeInfo{
 	{NotFound, http.StatusNotFound, "no game with that id (or no such API path)", ""},
 	{SeatTaken, http.StatusConflict, "the seat asked for is not open", ""},
 	{TableFull, http.StatusConflict, "no open seat left", ""},
-	{BadName, http.StatusBadRequest, "the name is empty, longer than 64 bytes, or holds control or invalid characters", ""},
+	{BadName, http.StatusBadRequest, "the name is empty, longer than 64 bytes, holds control, invalid, invisible or direction-changing characters, or looks like a server bot's (\"Bot 2 (hard)\")", ""},
+	{NameTaken, http.StatusConflict, "someone at the table has that name already (compared without regard to case and Unicode compatibility forms: \"ANN\" is \"Ann\")", ""},
 	{BadRequest, http.StatusBadRequest, "malformed JSON, wrong seats, unknown status, ...", ""},
 	{BadRecord, http.StatusBadRequest, "an uploaded record is malformed or has an illegal move (`move`, `token`)", ""},
 	{TooLarge, http.StatusRequestEntityTooLarge, "the body is too large (a record: over 1 MiB)",
