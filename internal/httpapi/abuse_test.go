@@ -70,6 +70,10 @@ func TestCreateFlood(t *testing.T) {
 	if n := len(mustList(t, e, "open")); n != created {
 		t.Errorf("%d open tables, want %d: a refused one was made", n, created)
 	}
+	// An uploaded record is a game stored too: the same limit.
+	if resp, code := e.post("/api/records", `{"format":"razzia-record/1","players":["A","B"],"moves":[]}`); code != protocol.RateLimited {
+		t.Errorf("an upload past the limit: %d %s", resp.StatusCode, code)
+	}
 	t.Logf("figure: one client, 50 requests: %d tables created, %d refused", created, limited)
 }
 

@@ -588,6 +588,11 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
+	// An uploaded record is a game stored: it counts as a table created.
+	if err := s.creates.allow(s.peerOf(r).key(), s.now()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRecord))
 	if err != nil {
 		s.fail(w, r, err)

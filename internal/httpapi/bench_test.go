@@ -223,3 +223,19 @@ func botAttack(b *testing.B, attackers int) *servertest.Server {
 	b.Cleanup(func() { b.ReportMetric(float64(created), "games") })
 	return srv
 }
+
+// BenchmarkWatchFinished measures a new spectator of a finished game:
+// Hub.Watch and its first update. The game is replayed once and kept.
+func BenchmarkWatchFinished(b *testing.B) {
+	srv := servertest.New(b, servertest.Options{})
+	id := srv.Create("easy", "easy", "easy", "easy").ID
+	srv.WaitOver(id)
+	ctx := servertest.Context(b)
+	for b.Loop() {
+		sub, err := srv.Hub.Watch(ctx, id, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		<-sub.Updates()
+	}
+}
