@@ -196,6 +196,10 @@ func (st Status) Valid() bool {
 	return false
 }
 
+// Open reports whether a game of the status is a table waiting for
+// players, the only kind FreeSeat and CloseTable change.
+func (st Status) Open() bool { return st == StatusOpen }
+
 // Live reports whether a game of the status may still change: it is open
 // or being played.
 func (st Status) Live() bool { return st == StatusOpen || st == StatusPlaying }

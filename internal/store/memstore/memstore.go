@@ -110,18 +110,12 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 		return err
 	}
 	defer s.mu.Unlock()
-	g, ok := s.games[id]
-	if !ok {
-		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
-	}
-	if err := s.fenced(id, fence); err != nil {
+	g, err := s.writable(id, fence, store.Status.Live)
+	if err != nil {
 		return err
 	}
 	if seat < 0 || seat >= len(g.Seats) {
 		return fmt.Errorf("memstore: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
-	}
-	if !g.Status.Live() {
-		return fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
 	}
 	if st := g.Seats[seat]; st.Name != "" || st.Bot != "" || st.TokenHash != nil {
 		return fmt.Errorf("memstore: game %q seat %d: %w: the seat is taken", id, seat, store.ErrConflict)
@@ -139,7 +133,7 @@ func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat
 		return err
 	}
 	defer s.mu.Unlock()
-	g, err := s.openTable(id, fence)
+	g, err := s.writable(id, fence, store.Status.Open)
 	if err != nil {
 		return err
 	}
@@ -164,7 +158,7 @@ func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, st
 		return err
 	}
 	defer s.mu.Unlock()
-	g, err := s.openTable(id, fence)
+	g, err := s.writable(id, fence, store.Status.Open)
 	if err != nil {
 		return err
 	}
@@ -174,20 +168,22 @@ func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, st
 	return nil
 }
 
-// openTable returns game id for a write with fence that needs it open.
-func (s *Store) openTable(id string, fence store.Fence) (*store.Game, error) {
-	g, ok := s.games[id]
-	if !ok {
+// writable returns game id for a write with fence: ErrLeaseLost unless
+// the fence permits it, ErrConflict unless its status is ok.
+func (s *Store) writable(id string, fence store.Fence, ok func(store.Status) bool) (*store.Game, error) {
+	g, found := s.games[id]
+	if !found {
 		return nil, fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
 	}
 	if err := s.fenced(id, fence); err != nil {
 		return nil, err
 	}
-	if g.Status != store.StatusOpen {
+	if !ok(g.Status) {
 		return nil, fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
 	}
 	return g, nil
 }
+
 
 // AppendMove implements store.Store.
 func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {

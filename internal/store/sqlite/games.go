@@ -155,28 +155,15 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 	}
 	st := &s.stmts
 	return s.write(ctx, fmt.Sprintf("take seat %d of game %s", seat, id), func(w *wtx) (*store.Change, error) {
-		row, err := w.game(id)
+		row, err := w.writable(id, fence, store.Status.Live)
 		if err != nil {
 			return nil, err
 		}
-		if err := row.fenced(fence, w.now); err != nil {
-			return nil, err
-		}
-		if !row.status.Live() {
-			return nil, fmt.Errorf("sqlite: game %q is %s: %w", id, row.status, store.ErrConflict)
-		}
-		var (
-			taken string
-			hash  []byte
-		)
-		err = w.row(st.seatForWrite, id, seat).Scan(&taken, &hash)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, fmt.Errorf("sqlite: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
-		}
+		taken, err := w.seat(id, seat)
 		if err != nil {
 			return nil, err
 		}
-		if taken != "" || hash != nil {
+		if taken.Name != "" || taken.Bot != "" || taken.TokenHash != nil {
 			return nil, fmt.Errorf("sqlite: game %q seat %d: %w: the seat is taken", id, seat, store.ErrConflict)
 		}
 		if _, err := w.exec(st.takeSeat, name, tokenHash, id, seat); err != nil {
@@ -223,40 +210,46 @@ func (r gameRow) fenced(fence store.Fence, now time.Time) error {
 	return nil
 }
 
-// open reports ErrConflict unless the game is open.
-func (r gameRow) open() error {
-	if r.status != store.StatusOpen {
-		return fmt.Errorf("sqlite: game %q is %s: %w", r.lease.Game, r.status, store.ErrConflict)
+// writable reads game id for a write with fence: ErrLeaseLost unless
+// the fence permits it, ErrConflict unless its status is ok.
+func (w *wtx) writable(id string, fence store.Fence, ok func(store.Status) bool) (gameRow, error) {
+	row, err := w.game(id)
+	if err != nil {
+		return row, err
 	}
-	return nil
+	if err := row.fenced(fence, w.now); err != nil {
+		return row, err
+	}
+	if !ok(row.status) {
+		return row, fmt.Errorf("sqlite: game %q is %s: %w", id, row.status, store.ErrConflict)
+	}
+	return row, nil
 }
+
+// seat reads a seat of game id in the writer's transaction, or ErrNotFound.
+func (w *wtx) seat(id string, seat int) (store.Seat, error) {
+	var s store.Seat
+	err := w.row(w.st.seatForWrite, id, seat).Scan(&s.Name, &s.Bot, &s.TokenHash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return s, fmt.Errorf("sqlite: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
+	}
+	return s, err
+}
+
 
 // FreeSeat implements store.Store.
 func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error {
 	st := &s.stmts
 	return s.write(ctx, fmt.Sprintf("free seat %d of game %s", seat, id), func(w *wtx) (*store.Change, error) {
-		row, err := w.game(id)
+		row, err := w.writable(id, fence, store.Status.Open)
 		if err != nil {
 			return nil, err
 		}
-		if err := row.fenced(fence, w.now); err != nil {
-			return nil, err
-		}
-		if err := row.open(); err != nil {
-			return nil, err
-		}
-		var (
-			bot  string
-			hash []byte
-		)
-		err = w.row(st.seatForFree, id, seat).Scan(&bot, &hash)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, fmt.Errorf("sqlite: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
-		}
+		held, err := w.seat(id, seat)
 		if err != nil {
 			return nil, err
 		}
-		if bot != "" || hash == nil {
+		if held.Bot != "" || held.TokenHash == nil {
 			return nil, fmt.Errorf("sqlite: game %q seat %d: %w: no person holds it", id, seat, store.ErrConflict)
 		}
 		if _, err := w.exec(st.takeSeat, "", nil, id, seat); err != nil {
@@ -276,14 +269,8 @@ func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, st
 	}
 	st := &s.stmts
 	return s.write(ctx, fmt.Sprintf("close game %s", id), func(w *wtx) (*store.Change, error) {
-		row, err := w.game(id)
+		row, err := w.writable(id, fence, store.Status.Open)
 		if err != nil {
-			return nil, err
-		}
-		if err := row.fenced(fence, w.now); err != nil {
-			return nil, err
-		}
-		if err := row.open(); err != nil {
 			return nil, err
 		}
 		if _, err := w.exec(st.setStatus, string(status), w.now.UnixNano(), id); err != nil {
