@@ -184,7 +184,6 @@ func (s *Store) writable(id string, fence store.Fence, ok func(store.Status) boo
 	return g, nil
 }
 
-
 // AppendMove implements store.Store.
 func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
 	if err := store.CheckMove(id, index, token, status); err != nil {

@@ -236,7 +236,6 @@ func (w *wtx) seat(id string, seat int) (store.Seat, error) {
 	return s, err
 }
 
-
 // FreeSeat implements store.Store.
 func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error {
 	st := &s.stmts
