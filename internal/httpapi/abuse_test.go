@@ -323,6 +323,16 @@ func TestCompression(t *testing.T) {
 		}
 		t.Logf("figure: %s %d bytes, gzip %d", path, len(body), len(zipped))
 	}
+	// Content compressed already is sent as it is.
+	for ct, want := range map[string]bool{
+		"application/json; charset=utf-8": true, "text/javascript; charset=utf-8": true, "text/css": true,
+		"image/svg+xml": true, "image/png": false, "image/jpeg": false, "image/webp": false,
+		"font/woff2": false, "application/zip": false, "application/gzip": false,
+	} {
+		if got := httpapi.Compressible(ct); got != want {
+			t.Errorf("compressible(%q) = %v, want %v", ct, got, want)
+		}
+	}
 	// The WebSocket is upgraded as before, with compression asked for.
 	c := e.dial(e.create("", "easy"), "Accept-Encoding", "gzip")
 	c.read()
