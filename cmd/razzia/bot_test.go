@@ -200,7 +200,7 @@ func TestBotPlaysServerGame(t *testing.T) {
 	t.Parallel() // a process of its own, mostly waiting
 	needPython(t)
 	srv, c := testServer(t, 1000)
-	info, err := c.Create(t.Context(), []string{"easy", "", "medium"})
+	info, _, err := c.Create(t.Context(), []string{"easy", "", "medium"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestBotFaultsOnServer(t *testing.T) {
 	t.Parallel() // a process of its own, mostly waiting
 	needSh(t)
 	srv, c := testServer(t, 40)
-	info, err := c.Create(t.Context(), []string{"", "easy"})
+	info, _, err := c.Create(t.Context(), []string{"", "easy"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -305,7 +305,7 @@ func playOnServer(server, invite, name, bots, players string, opt tui.Options, s
 		if err != nil {
 			return usageError(stderr, fs, playSynopsis, "%v", err)
 		}
-		info, err := c.Create(ctx, seats)
+		info, _, err := c.Create(ctx, seats)
 		if err != nil {
 			fmt.Fprintf(stderr, "razzia play: creating a game on %s: %v\n", server, err)
 			return 1

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -43,14 +44,10 @@ func TestPlayTwoPeople(t *testing.T) {
 	term.waitFor(5*time.Second, "", caller+", it is your turn.") // back to the caller
 	term.send("\r")
 	mustBid := caller + " called the auction and must bid"
-	deadline := time.Now().Add(5 * time.Second)
 	// The notice may be wrapped: compare the words.
-	for s = term.screen(); !strings.Contains(strings.Join(strings.Fields(s), " "), mustBid); s = term.screen() {
-		if time.Now().After(deadline) {
-			t.Fatalf("the screen never showed %q whole:\n%s", mustBid, s)
-		}
-		time.Sleep(15 * time.Millisecond)
-	}
+	term.waitUntil(5*time.Second, "", fmt.Sprintf("%q whole", mustBid), func(s string) bool {
+		return strings.Contains(strings.Join(strings.Fields(s), " "), mustBid)
+	})
 
 	term.send("?G")
 	term.waitFor(5*time.Second, "", "» Help", "100%", "Σ            points so far")

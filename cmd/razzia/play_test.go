@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,12 +20,13 @@ import (
 // terminal is a pseudo-terminal of 80×24 with a terminal emulator reading
 // the program's output, so that a test sees the screen a person would.
 type terminal struct {
-	t    *testing.T
-	ptmx *os.File // the terminal's side: keys in, screen out
-	tty  *os.File // the program's side
-	mu   sync.Mutex
-	vt   vt10x.Terminal
-	done chan struct{}
+	t       *testing.T
+	ptmx    *os.File // the terminal's side: keys in, screen out
+	tty     *os.File // the program's side
+	mu      sync.Mutex
+	vt      vt10x.Terminal
+	changed chan struct{} // closed, and made anew, when the program writes
+	done    chan struct{}
 }
 
 func newTerminal(t *testing.T, cols, rows int) *terminal {
@@ -36,7 +38,8 @@ func newTerminal(t *testing.T, cols, rows int) *terminal {
 	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
 		t.Fatal(err)
 	}
-	term := &terminal{t: t, ptmx: ptmx, tty: tty, vt: vt10x.New(vt10x.WithSize(cols, rows)), done: make(chan struct{})}
+	term := &terminal{t: t, ptmx: ptmx, tty: tty, vt: vt10x.New(vt10x.WithSize(cols, rows)),
+		changed: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(term.done)
 		buf := make([]byte, 32<<10)
@@ -45,6 +48,8 @@ func newTerminal(t *testing.T, cols, rows int) *terminal {
 			if n > 0 {
 				term.mu.Lock()
 				term.vt.Write(buf[:n])
+				close(term.changed)
+				term.changed = make(chan struct{})
 				term.mu.Unlock()
 			}
 			if err != nil {
@@ -62,9 +67,16 @@ func newTerminal(t *testing.T, cols, rows int) *terminal {
 
 // screen returns the screen's text.
 func (term *terminal) screen() string {
+	s, _ := term.snapshot()
+	return s
+}
+
+// snapshot returns the screen's text and a channel closed when the
+// program next writes.
+func (term *terminal) snapshot() (string, <-chan struct{}) {
 	term.mu.Lock()
 	defer term.mu.Unlock()
-	return term.vt.String()
+	return term.vt.String(), term.changed
 }
 
 // send types keys.
@@ -78,25 +90,49 @@ func (term *terminal) send(keys string) {
 // it looks and does not find them yet.
 func (term *terminal) waitFor(limit time.Duration, keys string, texts ...string) string {
 	term.t.Helper()
-	deadline := time.Now().Add(limit)
-	for {
-		s := term.screen()
-		found := true
+	return term.waitUntil(limit, keys, fmt.Sprintf("%q", texts), func(s string) bool {
 		for _, x := range texts {
 			if !strings.Contains(s, x) {
-				found = false
+				return false
 			}
 		}
-		if found {
+		return true
+	})
+}
+
+// keyRepeat is how long waitUntil waits for the screen to change before
+// it types its keys again: keys typed while the program could not take
+// them change nothing.
+const keyRepeat = 200 * time.Millisecond
+
+// waitUntil waits until the screen satisfies ok, looking again each time
+// the program writes (never on a clock), and typing keys each time it
+// looks and ok does not hold yet. what names the wait in a failure.
+func (term *terminal) waitUntil(limit time.Duration, keys, what string, ok func(screen string) bool) string {
+	term.t.Helper()
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
+	for {
+		s, changed := term.snapshot()
+		if ok(s) {
 			return s
 		}
-		if time.Now().After(deadline) {
-			term.t.Fatalf("the screen never showed %q; it shows:\n%s", texts, s)
-		}
+		var again <-chan time.Time
 		if keys != "" {
 			term.send(keys)
+			again = time.After(keyRepeat)
 		}
-		time.Sleep(15 * time.Millisecond)
+		select {
+		case <-changed:
+		case <-again:
+		case <-term.done:
+			if s := term.screen(); ok(s) {
+				return s
+			}
+			term.t.Fatalf("the program's output ended; the screen never showed %s; it shows:\n%s", what, term.screen())
+		case <-deadline.C:
+			term.t.Fatalf("the screen never showed %s; it shows:\n%s", what, term.screen())
+		}
 	}
 }
 

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/table"
 )
 
 func TestServeUsage(t *testing.T) {
@@ -24,7 +27,35 @@ func TestServeUsage(t *testing.T) {
 		{"bad env delay", []string{"serve"}, map[string]string{"RAZZIA_BOT_DELAY": "soon"}, 2, "RAZZIA_BOT_DELAY=soon"},
 		{"bad env log format", []string{"serve"}, map[string]string{"RAZZIA_LOG_FORMAT": "xml"}, 2, `"xml"`},
 		{"empty db", []string{"serve", "--db", ""}, nil, 2, "--db"},
+		{"help names the limits", []string{"serve", "--help"}, nil, 0, "--trusted-proxies"},
+		{"bad proxy", []string{"serve", "--trusted-proxies", "10.0.0.0/8,nonsense"}, nil, 2, `"nonsense"`},
+		{"zero rate", []string{"serve", "--create-rate", "0"}, nil, 2, "--create-rate 0"},
+		{"negative cap", []string{"serve", "--max-open-tables", "-1"}, nil, 2, "--max-open-tables -1"},
+		{"zero ttl", []string{"serve", "--open-ttl", "0s"}, nil, 2, "--open-ttl"},
+		{"bad env limit", []string{"serve"}, map[string]string{"RAZZIA_MAX_SPECTATORS": "many"}, 2, "RAZZIA_MAX_SPECTATORS=many"},
+		{"bad env proxy", []string{"serve"}, map[string]string{"RAZZIA_TRUSTED_PROXIES": "::x"}, 2, `"::x"`},
 	})
+}
+
+// The limits come from their flags, or the environment, or the defaults
+// of httpapi and table.
+func TestServeLimitFlags(t *testing.T) {
+	t.Setenv("RAZZIA_TRUSTED_PROXIES", "127.0.0.1, 10.0.0.0/8")
+	t.Setenv("RAZZIA_OPEN_TTL", "2h")
+	t.Setenv("RAZZIA_CREATE_RATE", "12")
+	cfg, _, done := parseServeFlags([]string{"--max-spectators", "7", "--open-ttl", "3h"}, io.Discard, io.Discard)
+	if done {
+		t.Fatal("the flags were refused")
+	}
+	if len(cfg.api.TrustedProxies) != 2 || cfg.api.TrustedProxies[1].String() != "10.0.0.0/8" {
+		t.Errorf("trusted proxies %v", cfg.api.TrustedProxies)
+	}
+	if cfg.limits.MaxSpectators != 7 || cfg.limits.OpenTTL != 3*time.Hour || cfg.api.CreateRate != 0.2 {
+		t.Errorf("limits %+v, create rate %g a second", cfg.limits, cfg.api.CreateRate)
+	}
+	if cfg.limits.MaxOpen != table.DefaultLimits().MaxOpen || cfg.api.MaxConns != httpapi.DefaultOptions().MaxConns {
+		t.Errorf("defaults not kept: %+v %+v", cfg.limits, cfg.api)
+	}
 }
 
 func TestServeFlagsFromEnvironment(t *testing.T) {

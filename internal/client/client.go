@@ -95,14 +95,23 @@ func ParseInvite(link string) (server, id string, err error) {
 }
 
 // Create creates a table with one seat per entry of seats: "" for a seat
-// open to a person, or a server bot's level (easy, medium, hard).
-func (c *Client) Create(ctx context.Context, seats []string) (protocol.GameInfo, error) {
+// open to a person, or a server bot's level (easy, medium, hard). It
+// returns the table and the creator's token, which Remove asks for.
+func (c *Client) Create(ctx context.Context, seats []string) (protocol.GameInfo, string, error) {
 	req := protocol.CreateRequest{Seats: []protocol.SeatRequest{}}
 	for _, s := range seats {
 		req.Seats = append(req.Seats, protocol.SeatRequest{Bot: s})
 	}
-	var resp protocol.GameAnswer
+	var resp protocol.CreateAnswer
 	err := c.do(ctx, http.MethodPost, "/api/games", "", req, &resp)
+	return resp.Game, resp.CreatorToken, err
+}
+
+// Remove frees seat, taken by a person, at a table that has not started;
+// creatorToken is the one Create returned.
+func (c *Client) Remove(ctx context.Context, id, creatorToken string, seat int) (protocol.GameInfo, error) {
+	var resp protocol.GameAnswer
+	err := c.do(ctx, http.MethodDelete, fmt.Sprintf("/api/games/%s/seats/%d", url.PathEscape(id), seat), creatorToken, nil, &resp)
 	return resp.Game, err
 }
 

@@ -67,7 +67,7 @@ func TestPlayGame(t *testing.T) {
 			c := newClient(t, srv)
 			c.TokenInQuery = query
 			ctx := servertest.Context(t)
-			info, err := c.Create(ctx, []string{"easy", "", "medium"})
+			info, _, err := c.Create(ctx, []string{"easy", "", "medium"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,7 +118,7 @@ func TestReconnect(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
 	c := newClient(t, srv)
 	ctx := servertest.Context(t)
-	info, err := c.Create(ctx, []string{"", "easy"})
+	info, _, err := c.Create(ctx, []string{"", "easy"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestErrors(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
 	c := newClient(t, srv)
 	ctx := servertest.Context(t)
-	info, err := c.Create(ctx, []string{"", ""})
+	info, _, err := c.Create(ctx, []string{"", ""})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestErrors(t *testing.T) {
 			{"unknown game", second(c.Join(ctx, "zzzzzzzzzz", "Ann", -1)), protocol.NotFound, 404},
 			{"empty name", second(c.Join(ctx, info.ID, "", -1)), protocol.BadName, 400},
 			{"seat taken", second(c.Join(ctx, info.ID, "Bob", 0)), protocol.SeatTaken, 409},
-			{"bad level", errOf(c.Create(ctx, []string{"", "genius"})), protocol.BadRequest, 400},
+			{"bad level", third(c.Create(ctx, []string{"", "genius"})), protocol.BadRequest, 400},
 			{"no record yet", errOf(c.Record(ctx, info.ID)), protocol.NotStarted, 409},
 		}
 		for _, tt := range tests {
@@ -263,6 +263,8 @@ func TestErrors(t *testing.T) {
 }
 
 func second(_ int, _ string, err error) error { return err }
+
+func third[T any](_ T, _ string, err error) error { return err }
 
 func errOf[T any](_ T, err error) error { return err }
 

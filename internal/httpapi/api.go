@@ -12,6 +12,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -50,6 +52,88 @@ type Options struct {
 	// ReplayCache bounds the bytes of encoded replays of finished games
 	// kept in memory; default 64 MiB.
 	ReplayCache int
+
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For and
+	// X-Forwarded-Proto headers name the client and its scheme (see
+	// ParseProxies); from anyone else they are ignored.
+	TrustedProxies []netip.Prefix
+	// CreateRate and CreateBurst bound the tables one client address may
+	// create: a burst of CreateBurst, then CreateRate a second. Defaults
+	// 0.1 (6 a minute) and 5.
+	CreateRate  float64
+	CreateBurst int
+	// JoinRate and JoinBurst bound the seats one client address may take.
+	// Defaults 1/3 (20 a minute) and 10.
+	JoinRate  float64
+	JoinBurst int
+	// MaxConns is the most WebSockets one client address may hold at
+	// once; default 20.
+	MaxConns int
+	// PingInterval is how often the server pings a WebSocket; a client
+	// that has not answered within PongTimeout is cut off. Defaults 30 s
+	// and 15 s.
+	PingInterval, PongTimeout time.Duration
+	// IdleTimeout closes a WebSocket on which nothing but pings passed,
+	// either way, for that long; default one hour.
+	IdleTimeout time.Duration
+	// Timeouts of the HTTP server (HTTPServer): ReadTimeout bounds reading
+	// a request, body included (default 30 s); WriteTimeout writing the
+	// answer (default 60 s); KeepAlive how long an idle keep-alive
+	// connection is kept (default 2 minutes). WebSockets, once upgraded,
+	// are bounded by PingInterval, PongTimeout and IdleTimeout instead.
+	ReadTimeout, WriteTimeout, KeepAlive time.Duration
+}
+
+// DefaultOptions returns the defaults that zero fields of Options take.
+func DefaultOptions() Options {
+	return Options{
+		MessageRate:  10,
+		MessageBurst: 20,
+		ReplayCache:  64 << 20,
+		CreateRate:   0.1,
+		CreateBurst:  5,
+		JoinRate:     1.0 / 3,
+		JoinBurst:    10,
+		MaxConns:     20,
+		PingInterval: 30 * time.Second,
+		PongTimeout:  15 * time.Second,
+		IdleTimeout:  time.Hour,
+		ReadTimeout:  30 * time.Second,
+		WriteTimeout: 60 * time.Second,
+		KeepAlive:    2 * time.Minute,
+	}
+}
+
+// withDefaults fills the zero fields of o from DefaultOptions.
+func (o Options) withDefaults() Options {
+	d := DefaultOptions()
+	for _, f := range []struct{ v, def *float64 }{
+		{&o.MessageRate, &d.MessageRate}, {&o.CreateRate, &d.CreateRate}, {&o.JoinRate, &d.JoinRate},
+	} {
+		if *f.v <= 0 {
+			*f.v = *f.def
+		}
+	}
+	for _, f := range []struct{ v, def *int }{
+		{&o.MessageBurst, &d.MessageBurst}, {&o.ReplayCache, &d.ReplayCache}, {&o.CreateBurst, &d.CreateBurst},
+		{&o.JoinBurst, &d.JoinBurst}, {&o.MaxConns, &d.MaxConns},
+	} {
+		if *f.v <= 0 {
+			*f.v = *f.def
+		}
+	}
+	for _, f := range []struct{ v, def *time.Duration }{
+		{&o.PingInterval, &d.PingInterval}, {&o.PongTimeout, &d.PongTimeout}, {&o.IdleTimeout, &d.IdleTimeout},
+		{&o.ReadTimeout, &d.ReadTimeout}, {&o.WriteTimeout, &d.WriteTimeout}, {&o.KeepAlive, &d.KeepAlive},
+	} {
+		if *f.v <= 0 {
+			*f.v = *f.def
+		}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
 }
 
 // A Server is the http.Handler of a Razzia server.
@@ -61,6 +145,10 @@ type Server struct {
 	handler http.Handler
 	replays *replayCache
 
+	creates, joins *clientRate // per client address
+	clients        connCount   // WebSockets per client address
+	now            func() time.Time
+
 	ctx    context.Context // cancelled by Close: ends every WebSocket
 	cancel context.CancelFunc
 	mu     sync.Mutex
@@ -71,22 +159,14 @@ type Server struct {
 // New returns the server of the hub's games. web serves every path that is
 // not the API's (the page); nil answers them 404.
 func New(hub *table.Hub, web http.Handler, opts Options) *Server {
-	if opts.Logger == nil {
-		opts.Logger = slog.Default()
-	}
-	if opts.MessageRate <= 0 {
-		opts.MessageRate = 10
-	}
-	if opts.MessageBurst <= 0 {
-		opts.MessageBurst = 20
-	}
-	if opts.ReplayCache <= 0 {
-		opts.ReplayCache = 64 << 20
-	}
+	opts = opts.withDefaults()
 	if web == nil {
 		web = http.NotFoundHandler()
 	}
-	s := &Server{hub: hub, web: web, opts: opts, log: opts.Logger, replays: newReplayCache(opts.ReplayCache)}
+	s := &Server{hub: hub, web: web, opts: opts, log: opts.Logger, replays: newReplayCache(opts.ReplayCache),
+		creates: newClientRate("tables created", opts.CreateRate, opts.CreateBurst),
+		joins:   newClientRate("seats taken", opts.JoinRate, opts.JoinBurst),
+		now:     time.Now}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
 	mux := http.NewServeMux()
@@ -98,6 +178,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("GET /api/games", s.list)
 	mux.HandleFunc("GET /api/games/{id}", s.game)
 	mux.HandleFunc("POST /api/games/{id}/join", s.join)
+	mux.HandleFunc("DELETE /api/games/{id}/seats/{seat}", s.remove)
 	mux.HandleFunc("GET /api/games/{id}/record", s.record)
 	mux.HandleFunc("GET /api/games/{id}/replay", s.replay)
 	mux.HandleFunc("GET /api/games/{id}/ws", s.ws)
@@ -121,7 +202,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.Forbidden, "cross-origin request refused: use the page this server serves"))
 	}))
-	s.handler = cop.Handler(mux)
+	s.handler = compressed(cop.Handler(mux))
 	return s
 }
 
@@ -174,20 +255,27 @@ func newError(code protocol.Code, format string, args ...any) *apiError {
 
 // codes maps the Hub's sentinel errors to the protocol's codes.
 var codes = map[error]protocol.Code{
-	table.ErrNotFound:    protocol.NotFound,
-	table.ErrSeatTaken:   protocol.SeatTaken,
-	table.ErrTableFull:   protocol.TableFull,
-	table.ErrBadName:     protocol.BadName,
-	table.ErrBadRequest:  protocol.BadRequest,
-	table.ErrNotStarted:  protocol.NotStarted,
-	table.ErrBadRecord:   protocol.BadRecord,
-	table.ErrClosed:      protocol.Unavailable,
-	table.ErrIllegalMove: protocol.IllegalMove,
-	table.ErrNotYourSeat: protocol.NotYourSeat,
-	table.ErrNotYourTurn: protocol.NotYourTurn,
-	table.ErrStale:       protocol.Stale,
-	table.ErrGameOver:    protocol.GameOver,
-	table.ErrInternal:    protocol.Internal,
+	table.ErrNameTaken:          protocol.NameTaken,
+	table.ErrRateLimited:        protocol.RateLimited,
+	table.ErrTooManyGames:       protocol.TooManyGames,
+	table.ErrTooManyConnections: protocol.TooManyConnections,
+	table.ErrExpired:            protocol.TableExpired,
+	table.ErrNotCreator:         protocol.NotCreator,
+	table.ErrAlreadyStarted:     protocol.AlreadyStarted,
+	table.ErrNotFound:           protocol.NotFound,
+	table.ErrSeatTaken:          protocol.SeatTaken,
+	table.ErrTableFull:          protocol.TableFull,
+	table.ErrBadName:            protocol.BadName,
+	table.ErrBadRequest:         protocol.BadRequest,
+	table.ErrNotStarted:         protocol.NotStarted,
+	table.ErrBadRecord:          protocol.BadRecord,
+	table.ErrClosed:             protocol.Unavailable,
+	table.ErrIllegalMove:        protocol.IllegalMove,
+	table.ErrNotYourSeat:        protocol.NotYourSeat,
+	table.ErrNotYourTurn:        protocol.NotYourTurn,
+	table.ErrStale:              protocol.Stale,
+	table.ErrGameOver:           protocol.GameOver,
+	table.ErrInternal:           protocol.Internal,
 }
 
 // errorOf maps an error of the Hub to the API's error.
@@ -209,6 +297,9 @@ func errorOf(err error) *apiError {
 		code = protocol.Internal
 	}
 	e := newError(code, "%s", te.Msg)
+	if te.RetryAfter > 0 {
+		e.obj.RetryAfter = retrySeconds(te.RetryAfter)
+	}
 	if code == protocol.BadRecord {
 		var re *razzia.RecordError
 		if errors.As(err, &re) {
@@ -226,6 +317,9 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	e := errorOf(err)
 	if e.status >= 500 {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	if e.obj.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.obj.RetryAfter))
 	}
 	writeJSON(w, e.status, protocol.ErrorBody{Error: &e.obj})
 }
@@ -329,7 +423,42 @@ func tokenOf(r *http.Request, id string, query bool) string {
 
 func cookieName(id string) string { return "razzia_" + id }
 
+// creatorCookie names the cookie of a table's creator token.
+func creatorCookie(id string) string { return "razzia_creator_" + id }
+
+// creatorTokenOf returns the creator token the request carries: a bearer
+// token or the table's creator cookie.
+func creatorTokenOf(r *http.Request, id string) string {
+	if a := r.Header.Get("Authorization"); len(a) > len(tokenPrefix) && strings.EqualFold(a[:len(tokenPrefix)], tokenPrefix) {
+		return strings.TrimSpace(a[len(tokenPrefix):])
+	}
+	if c, err := r.Cookie(creatorCookie(id)); err == nil {
+		return c.Value
+	}
+	return ""
+}
+
+// setCookie gives a browser a secret of the game: HttpOnly, SameSite
+// strict, and Secure when the client came over TLS (itself or, as a
+// trusted proxy says, to the proxy).
+func setCookie(w http.ResponseWriter, p peer, name, value string) {
+	http.SetCookie(w, &http.Cookie{
+		Name:     name,
+		Value:    value,
+		Path:     "/",
+		MaxAge:   int(cookieAge / time.Second),
+		HttpOnly: true,
+		Secure:   p.tls,
+		SameSite: http.SameSiteStrictMode,
+	})
+}
+
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
+	p := s.peerOf(r)
+	if err := s.creates.allow(p.key(), s.now()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	var req protocol.CreateRequest
 	if err := decode(w, r, &req); err != nil {
 		s.fail(w, r, err)
@@ -339,12 +468,33 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	for i, seat := range req.Seats {
 		seats[i] = seat.Bot
 	}
-	info, err := s.hub.Create(r.Context(), seats)
+	info, creator, err := s.hub.Create(r.Context(), seats, p.key())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, protocol.GameAnswer{Game: info})
+	setCookie(w, p, creatorCookie(info.ID), creator)
+	writeJSON(w, http.StatusCreated, protocol.CreateAnswer{Game: info, CreatorToken: creator})
+}
+
+// remove frees a person's seat for the table's creator.
+func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	seat, err := strconv.Atoi(r.PathValue("seat"))
+	if err != nil || seat < 0 {
+		s.fail(w, r, badRequest("%q is not a seat: seats count from 0", r.PathValue("seat")))
+		return
+	}
+	if err := s.hub.Remove(r.Context(), id, creatorTokenOf(r, id), seat); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	info, _, err := s.hub.Game(r.Context(), id, "")
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, protocol.GameAnswer{Game: info})
 }
 
 // levels answers the bot levels a seat may be given, from bot.Levels:
@@ -381,11 +531,23 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, protocol.SeatAnswer{Game: info, You: you})
+	creator := false
+	if t := creatorTokenOf(r, id); t != "" {
+		if creator, err = s.hub.Creator(r.Context(), id, t); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, protocol.SeatAnswer{Game: info, You: you, Creator: creator})
 }
 
 func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	p := s.peerOf(r)
+	if err := s.joins.allow(p.key(), s.now()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	var req protocol.JoinRequest
 	if err := decode(w, r, &req); err != nil {
 		s.fail(w, r, err)
@@ -404,15 +566,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{
-		Name:     cookieName(id),
-		Value:    token,
-		Path:     "/",
-		MaxAge:   int(cookieAge / time.Second),
-		HttpOnly: true,
-		Secure:   r.TLS != nil,
-		SameSite: http.SameSiteStrictMode,
-	})
+	setCookie(w, p, cookieName(id), token)
 	writeJSON(w, http.StatusOK, protocol.JoinAnswer{Seat: seat, Token: token})
 }
 
@@ -434,6 +588,11 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
+	// An uploaded record is a game stored: it counts as a table created.
+	if err := s.creates.allow(s.peerOf(r).key(), s.now()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRecord))
 	if err != nil {
 		s.fail(w, r, err)

@@ -1,10 +1,13 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 
+	protoclient "github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/i18n"
 	"github.com/razziagame/razzia/internal/servertest"
@@ -114,5 +117,125 @@ func BenchmarkReplayRequest(b *testing.B) {
 				b.SetBytes(n)
 			}
 		})
+	}
+}
+
+// BenchmarkLobbyUnderBotAttack measures GET /api/games?status=open while
+// 40 clients (each its own address, through a trusted proxy) ask for
+// tables of five hard bots, with the server's default limits: at most
+// MaxBotGames such games run, and their bots think in the bounded pool,
+// so the lobby keeps its speed. Compare with -bench LobbyIdle.
+func BenchmarkLobbyUnderBotAttack(b *testing.B) { benchLobby(b, 40) }
+
+// BenchmarkLobbyIdle is the lobby with no game under way.
+func BenchmarkLobbyIdle(b *testing.B) { benchLobby(b, 0) }
+
+func benchLobby(b *testing.B, attackers int) {
+	srv := botAttack(b, attackers)
+	for b.Loop() {
+		resp, err := http.Get(srv.URL + "/api/games?status=open")
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+}
+
+// BenchmarkMoveUnderBotAttack measures a person's move over the
+// WebSocket, from sending it to both players' receiving the new state,
+// while 40 clients ask for tables of hard bots. Compare with -bench
+// MoveIdle.
+func BenchmarkMoveUnderBotAttack(b *testing.B) { benchMove(b, 40) }
+
+// BenchmarkMoveIdle is a person's move with no other game under way.
+func BenchmarkMoveIdle(b *testing.B) { benchMove(b, 0) }
+
+func benchMove(b *testing.B, attackers int) {
+	srv := botAttack(b, attackers)
+	ctx := servertest.Context(b)
+	var (
+		conns [2]*protoclient.Conn
+		last  [2]*protoclient.State
+		id    string
+	)
+	newGame := func() {
+		id = srv.Create("", "").ID
+		var toks [2]string
+		for i, name := range []string{"Ann", "Bob"} {
+			_, toks[i] = srv.Join(id, name)
+		}
+		for i, tok := range toks {
+			conns[i] = srv.Dial(id, tok)
+		}
+		for i, c := range conns {
+			var err error
+			if last[i], err = c.Read(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	newGame()
+	for b.Loop() {
+		if last[0].Over() {
+			b.StopTimer()
+			newGame()
+			b.StartTimer()
+		}
+		m := last[0].View.ToMove
+		v := last[m].View
+		if err := conns[m].Move(ctx, v.Legal[0], v.Moves); err != nil {
+			b.Fatal(err)
+		}
+		for i, c := range conns {
+			var err error
+			if last[i], err = c.Read(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// botAttack is a server with the default limits, behind a trusted proxy,
+// after attackers clients (each its own address) asked for a table of
+// five hard bots; it reports how many were created.
+func botAttack(b *testing.B, attackers int) *servertest.Server {
+	proxies, _ := httpapi.ParseProxies("127.0.0.1,::1")
+	// The default limits but on the players' messages and moves: they
+	// move as fast as they can.
+	srv := servertest.New(b, servertest.Options{LevelBots: true, Limits: true,
+		API: httpapi.Options{TrustedProxies: proxies, MessageRate: 1e6, MessageBurst: 1 << 20},
+		Hub: table.Options{Limits: table.Limits{SeatMoveRate: 1e6, SeatMoveBurst: 1 << 20}}})
+	hard := `{"seats":[{"bot":"hard"},{"bot":"hard"},{"bot":"hard"},{"bot":"hard"},{"bot":"hard"}]}`
+	created := 0
+	for i := range attackers {
+		req, _ := http.NewRequest("POST", srv.URL+"/api/games", strings.NewReader(hard))
+		req.Header.Set("X-Forwarded-For", fmt.Sprintf("198.51.100.%d", i+1))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusCreated {
+			created++
+		}
+	}
+	b.Cleanup(func() { b.ReportMetric(float64(created), "games") })
+	return srv
+}
+
+// BenchmarkWatchFinished measures a new spectator of a finished game:
+// Hub.Watch and its first update. The game is replayed once and kept.
+func BenchmarkWatchFinished(b *testing.B) {
+	srv := servertest.New(b, servertest.Options{})
+	id := srv.Create("easy", "easy", "easy", "easy").ID
+	srv.WaitOver(id)
+	ctx := servertest.Context(b)
+	for b.Loop() {
+		sub, err := srv.Hub.Watch(ctx, id, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		<-sub.Updates()
 	}
 }

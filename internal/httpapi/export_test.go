@@ -6,3 +6,6 @@ const MaxMessage = maxMessage
 
 // StateMessage is stateMessage, for the benchmarks of httpapi_test.
 var StateMessage = stateMessage
+
+// Compressible is compressible, for the tests of httpapi_test.
+var Compressible = compressible

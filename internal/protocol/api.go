@@ -13,15 +13,24 @@ type (
 	SeatRequest struct {
 		Bot string `json:"bot"`
 	}
-	// GameAnswer is the answer of POST /api/games and POST /api/records.
+	// GameAnswer is the answer of POST /api/records.
 	GameAnswer struct {
 		Game GameInfo `json:"game"`
 	}
+	// CreateAnswer is the answer of POST /api/games: the table and its
+	// creator's secret token, which proves the right to remove a player
+	// before the game starts (DELETE /api/games/{id}/seats/{seat}).
+	CreateAnswer struct {
+		Game         GameInfo `json:"game"`
+		CreatorToken string   `json:"creatorToken"`
+	}
 	// SeatAnswer is the answer of GET /api/games/{id}: You is the seat the
-	// request's token holds, or -1.
+	// request's token holds, or -1; Creator is true when the request
+	// carries the table's creator token.
 	SeatAnswer struct {
-		Game GameInfo `json:"game"`
-		You  int      `json:"you"`
+		Game    GameInfo `json:"game"`
+		You     int      `json:"you"`
+		Creator bool     `json:"creator"`
 	}
 	// ListAnswer is the answer of GET /api/games.
 	ListAnswer struct {

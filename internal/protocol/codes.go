@@ -29,6 +29,13 @@ const (
 	Stale       Code = "stale"
 	BadMessage  Code = "bad_message"
 	GameOver    Code = "game_over"
+
+	NameTaken          Code = "name_taken"
+	TooManyGames       Code = "too_many_games"
+	TooManyConnections Code = "too_many_connections"
+	TableExpired       Code = "table_expired"
+	NotCreator         Code = "not_creator"
+	AlreadyStarted     Code = "already_started"
 )
 
 // A CodeInfo says what a code means where it is sent.
@@ -45,7 +52,8 @@ var codes = []CodeInfo{
 	{NotFound, http.StatusNotFound, "no game with that id (or no such API path)", ""},
 	{SeatTaken, http.StatusConflict, "the seat asked for is not open", ""},
 	{TableFull, http.StatusConflict, "no open seat left", ""},
-	{BadName, http.StatusBadRequest, "the name is empty, longer than 64 bytes, or holds control or invalid characters", ""},
+	{BadName, http.StatusBadRequest, "the name is empty, longer than 64 bytes, holds control, invalid, invisible or direction-changing characters, or looks like a server bot's (\"Bot 2 (hard)\")", ""},
+	{NameTaken, http.StatusConflict, "someone at the table has that name already (compared without regard to case and Unicode compatibility forms: \"ANN\" is \"Ann\")", ""},
 	{BadRequest, http.StatusBadRequest, "malformed JSON, wrong seats, unknown status, ...", ""},
 	{BadRecord, http.StatusBadRequest, "an uploaded record is malformed or has an illegal move (`move`, `token`)", ""},
 	{TooLarge, http.StatusRequestEntityTooLarge, "the body is too large (a record: over 1 MiB)",
@@ -53,8 +61,14 @@ var codes = []CodeInfo{
 	{NotStarted, http.StatusConflict, "the record or replay of a game that is still open",
 		"the game is still waiting for players"},
 	{Forbidden, http.StatusForbidden, "a browser's cross-origin request (another site's page posting to this server)", ""},
-	{RateLimited, http.StatusTooManyRequests, "too many requests: wait and retry",
-		"too many messages; the message was dropped"},
+	{RateLimited, http.StatusTooManyRequests, "too many requests from your address (creating tables, joining): wait `retryAfter` seconds (also the `Retry-After` header) and retry",
+		"too many messages from this connection, or moves for your seat from all its connections; the message was dropped: resend it after `retryAfter` seconds"},
+	{TooManyGames, http.StatusTooManyRequests, "creating a table: you have too many open tables, the server has, or too many games of bots only are running; wait for one to fill, end or expire", ""},
+	{TooManyConnections, http.StatusTooManyRequests, "",
+		"sent before the server closes a new connection (status 1013): too many WebSockets from your address, or too many spectators at this game"},
+	{TableExpired, http.StatusGone, "the table waited too long for players (see `expires`) and was closed; it cannot be joined or watched", "the same, on connecting; the connection is closed"},
+	{NotCreator, http.StatusForbidden, "removing a player: the request does not carry the table's creator token", ""},
+	{AlreadyStarted, http.StatusConflict, "removing a player from a game that has started: its seats are fixed", ""},
 	{Internal, http.StatusInternalServerError, "the server failed; the message is generic and nothing changed",
 		"the server could not store the move; nothing changed, try again"},
 	{Unavailable, http.StatusServiceUnavailable, "the server is shutting down: retry shortly", ""},
@@ -82,16 +96,18 @@ func (c Code) Status() int {
 
 // Temporary reports whether trying again later may succeed.
 func (c Code) Temporary() bool {
-	return c == RateLimited || c == Internal || c == Unavailable
+	return c == RateLimited || c == Internal || c == Unavailable || c == TooManyGames || c == TooManyConnections
 }
 
 // Error is the error object of a failed HTTP request, the "error" of
-// ErrorBody. Move and Token are set for BadRecord only.
+// ErrorBody. Move and Token are set for BadRecord only, RetryAfter for
+// RateLimited only.
 type Error struct {
-	Code    Code    `json:"code"`
-	Message string  `json:"message"`
-	Move    *int    `json:"move,omitempty"`  // bad_record: the 1-based move, 0 for the file
-	Token   *string `json:"token,omitempty"` // bad_record: the move's token
+	Code       Code    `json:"code"`
+	Message    string  `json:"message"`
+	Move       *int    `json:"move,omitempty"`       // bad_record: the 1-based move, 0 for the file
+	Token      *string `json:"token,omitempty"`      // bad_record: the move's token
+	RetryAfter int     `json:"retryAfter,omitempty"` // rate_limited: whole seconds to wait before trying again
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -35,6 +35,8 @@ func exampleInfo(status protocol.Status, moves int) protocol.GameInfo {
 	if status == protocol.StatusOpen {
 		info.Seats[2] = protocol.SeatInfo{Open: true}
 		info.Updated = created.Add(29 * time.Second)
+		expires := info.Updated.Add(24 * time.Hour) // the server's default wait
+		info.Expires = &expires
 	}
 	return info
 }

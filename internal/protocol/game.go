@@ -11,9 +11,11 @@ const (
 	StatusPlaying  Status = "playing"  // under way
 	StatusFinished Status = "finished" // over
 	StatusArchived Status = "archived" // an uploaded record, never played here
+	StatusExpired  Status = "expired"  // an open table nobody filled in time; never played
 )
 
-// Over reports whether a game of the status will never change again.
+// Over reports whether a game of the status has been played and will
+// never change again.
 func (s Status) Over() bool { return s == StatusFinished || s == StatusArchived }
 
 // GameInfo describes a game, as every answer about one does. It never
@@ -28,6 +30,9 @@ type GameInfo struct {
 	Updated time.Time  `json:"updated"`
 	Winners []int      `json:"winners,omitempty"` // once the game is over
 	Invite  string     `json:"invite"`            // the table page's path, /g/<id>
+	// Expires is when an open table closes (status expired) unless a
+	// seat is taken before: every seat taken restarts the wait.
+	Expires *time.Time `json:"expires,omitempty"`
 }
 
 // A SeatInfo is one seat of a GameInfo.

@@ -29,21 +29,23 @@ type StateMessage struct {
 // An ErrorMessage is the server's "error" message, sent only to the
 // client whose message caused it: nothing changed.
 type ErrorMessage struct {
-	Type    string `json:"type"` // TypeError
-	Code    Code   `json:"code"`
-	Message string `json:"message"`
+	Type       string `json:"type"` // TypeError
+	Code       Code   `json:"code"`
+	Message    string `json:"message"`
+	RetryAfter int    `json:"retryAfter,omitempty"` // rate_limited: whole seconds to wait before resending
 }
 
 // A Message is any message of the server, for a client to decode before
 // it knows the type: the fields of StateMessage and ErrorMessage together.
 type Message struct {
-	Type    string   `json:"type"`
-	Game    GameInfo `json:"game"`
-	Seat    int      `json:"seat"`
-	View    *View    `json:"view"`
-	Events  []Event  `json:"events"`
-	Code    Code     `json:"code"`
-	Message string   `json:"message"`
+	Type       string   `json:"type"`
+	Game       GameInfo `json:"game"`
+	Seat       int      `json:"seat"`
+	View       *View    `json:"view"`
+	Events     []Event  `json:"events"`
+	Code       Code     `json:"code"`
+	Message    string   `json:"message"`
+	RetryAfter int      `json:"retryAfter"`
 }
 
 // A MoveMessage is the client's "move": a record token (Move), or the same

@@ -31,11 +31,11 @@ import (
 )
 
 // Options configure a Server. The zero Options are a server whose bots
-// play random legal moves at once, with no page and a message rate no
-// test meets.
+// play random legal moves at once, with no page and limits no test
+// meets.
 type Options struct {
-	// API configures the HTTP API; MessageRate and MessageBurst default to
-	// 1000. Its Logger is set by New.
+	// API configures the HTTP API; its limits default to values no test
+	// meets (see Limits). Its Logger is set by New.
 	API httpapi.Options
 	// Hub configures the table Hub; NewBot defaults to random bots of
 	// every level (set LevelBots to play the real levels), Rand to a
@@ -45,6 +45,38 @@ type Options struct {
 	LevelBots bool
 	// Page mounts the web page (web.Handler) as razzia serve does.
 	Page bool
+	// Limits keeps the server's default limits (httpapi.DefaultOptions,
+	// table.DefaultLimits) where API and Hub leave them zero. Without it
+	// those are limits no test of something else meets.
+	Limits bool
+}
+
+// generous fills the zero limits of the API with values no test meets.
+func generous(o httpapi.Options) httpapi.Options {
+	for _, f := range []*float64{&o.MessageRate, &o.CreateRate, &o.JoinRate} {
+		if *f == 0 {
+			*f = 1e6
+		}
+	}
+	for _, f := range []*int{&o.MessageBurst, &o.CreateBurst, &o.JoinBurst, &o.MaxConns} {
+		if *f == 0 {
+			*f = 1 << 20
+		}
+	}
+	return o
+}
+
+// generousHub fills the zero limits of the Hub with values no test meets.
+func generousHub(l table.Limits) table.Limits {
+	if l.SeatMoveRate == 0 {
+		l.SeatMoveRate = 1e6
+	}
+	for _, f := range []*int{&l.MaxOpen, &l.MaxPerClient, &l.MaxBotGames, &l.MaxSpectators, &l.SeatMoveBurst} {
+		if *f == 0 {
+			*f = 1 << 20
+		}
+	}
+	return l
 }
 
 // A Server is a Razzia server in the test, stopped when the test ends.
@@ -71,11 +103,9 @@ func New(t testing.TB, opts Options) *Server {
 	if opts.Hub.Rand == nil {
 		opts.Hub.Rand = &lockedReader{r: rand.NewChaCha8([32]byte{7})}
 	}
-	if opts.API.MessageRate == 0 {
-		opts.API.MessageRate = 1000
-	}
-	if opts.API.MessageBurst == 0 {
-		opts.API.MessageBurst = 1000
+	if !opts.Limits {
+		opts.API = generous(opts.API)
+		opts.Hub.Limits = generousHub(opts.Hub.Limits)
 	}
 	opts.Hub.Logger, opts.API.Logger = log, log
 	st := memstore.New()
@@ -86,6 +116,7 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	api := httpapi.New(hub, page, opts.API)
 	srv := httptest.NewUnstartedServer(api)
+	srv.Config = api.HTTPServer() // with the timeouts razzia serve has
 	ln := &cutListener{Listener: srv.Listener}
 	srv.Listener = ln
 	srv.Start()
@@ -118,7 +149,7 @@ func (s *Server) Client() *client.Client {
 // Create creates a table: "" for a seat open to a person, or a bot level.
 func (s *Server) Create(seats ...string) protocol.GameInfo {
 	s.t.Helper()
-	info, err := s.Client().Create(Context(s.t), seats)
+	info, _, err := s.Client().Create(Context(s.t), seats)
 	if err != nil {
 		s.t.Fatalf("create %q: %v", seats, err)
 	}

@@ -31,7 +31,8 @@ type ChangeKind string
 // The kinds of change.
 const (
 	ChangeCreated ChangeKind = "created" // CreateGame
-	ChangeSeat    ChangeKind = "seat"    // TakeSeat
+	ChangeSeat    ChangeKind = "seat"    // TakeSeat, FreeSeat
+	ChangeClosed  ChangeKind = "closed"  // CloseTable
 	ChangeMove    ChangeKind = "move"    // AppendMove: move Moves-1 is committed
 	ChangeLease   ChangeKind = "lease"   // acquired by a new holder, or released
 )

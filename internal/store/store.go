@@ -69,6 +69,7 @@ const (
 	StatusPlaying  Status = "playing"  // every seat is filled
 	StatusFinished Status = "finished" // the game is over
 	StatusArchived Status = "archived" // an uploaded record, for viewing only
+	StatusExpired  Status = "expired"  // an open table nobody filled in time: never played
 )
 
 // A Seat is one place at a table.
@@ -88,6 +89,11 @@ type Game struct {
 	Moves   []string // record tokens, in order
 	Created time.Time
 	Updated time.Time // set by the store at every change
+	// CreatorHash is the SHA-256 of the secret token of the table's
+	// creator, who may remove a player before the game starts; nil when
+	// the game has no creator to act for it (an uploaded record, a game
+	// stored before creators had tokens).
+	CreatorHash []byte
 }
 
 // A Summary describes a game in a list.
@@ -124,10 +130,20 @@ type Store interface {
 	// Game returns the game with every move, or ErrNotFound.
 	Game(ctx context.Context, id string) (*Game, error)
 	// TakeSeat fills an open seat with a person, or returns ErrConflict if
-	// it is no longer open. status is the game's status afterwards. An
+	// it is no longer open or the game is not open. status is the game's status afterwards. An
 	// unknown game or a seat out of range is ErrNotFound; a fence that does
 	// not hold the game's lease is ErrLeaseLost.
 	TakeSeat(ctx context.Context, id string, fence Fence, seat int, name string, tokenHash []byte, status Status) error
+	// FreeSeat opens again seat seat, which a person took, at a table
+	// that is still open: the seat's name and token hash are cleared. A
+	// game that is not open, or a seat that is open or a bot's, is
+	// ErrConflict; an unknown game or seat ErrNotFound; a fence that does
+	// not hold the game's lease ErrLeaseLost.
+	FreeSeat(ctx context.Context, id string, fence Fence, seat int) error
+	// CloseTable ends an open table that never started: its status
+	// becomes status, one of the closed statuses (StatusExpired). A game
+	// that is not open is ErrConflict, an unknown one ErrNotFound.
+	CloseTable(ctx context.Context, id string, fence Fence, status Status) error
 	// AppendMove stores move number index (0-based) of the game, which must
 	// be the next one, else ErrConflict; status is the status afterwards.
 	// A finished or archived game takes no more moves (ErrConflict); a
@@ -174,11 +190,23 @@ type Store interface {
 // Valid reports whether st is one of the statuses.
 func (st Status) Valid() bool {
 	switch st {
-	case StatusOpen, StatusPlaying, StatusFinished, StatusArchived:
+	case StatusOpen, StatusPlaying, StatusFinished, StatusArchived, StatusExpired:
 		return true
 	}
 	return false
 }
+
+// Open reports whether a game of the status is a table waiting for
+// players, the only kind FreeSeat and CloseTable change.
+func (st Status) Open() bool { return st == StatusOpen }
+
+// Live reports whether a game of the status may still change: it is open
+// or being played.
+func (st Status) Live() bool { return st == StatusOpen || st == StatusPlaying }
+
+// Closed reports whether the status ends a table that was never played
+// (CloseTable).
+func (st Status) Closed() bool { return st == StatusExpired }
 
 // Validate reports what makes g unfit to store, if anything: every
 // implementation checks a new game with it.
@@ -210,6 +238,7 @@ func (g *Game) Clone() *Game {
 	}
 	c.Seed = bytes.Clone(g.Seed)
 	c.Moves = slices.Clone(g.Moves)
+	c.CreatorHash = bytes.Clone(g.CreatorHash)
 	return &c
 }
 
@@ -283,7 +312,7 @@ func (g *Game) Equal(h *Game) bool {
 			return a.Name == b.Name && a.Bot == b.Bot && bytes.Equal(a.TokenHash, b.TokenHash)
 		}) &&
 		slices.EqualFunc(g.Cheques, h.Cheques, slices.Equal) &&
-		bytes.Equal(g.Seed, h.Seed) && slices.Equal(g.Moves, h.Moves) &&
+		bytes.Equal(g.Seed, h.Seed) && slices.Equal(g.Moves, h.Moves) && bytes.Equal(g.CreatorHash, h.CreatorHash) &&
 		g.Created.Equal(h.Created) && g.Updated.Equal(h.Updated)
 }
 
@@ -297,6 +326,15 @@ func CheckSeat(id string, seat int, name string, tokenHash []byte, status Status
 		return fmt.Errorf("game %q seat %d: no token hash", id, seat)
 	case !status.Valid():
 		return fmt.Errorf("game %q: unknown status %q", id, status)
+	}
+	return nil
+}
+
+// CheckClose reports what makes a CloseTable unfit before any store
+// looks: a status that does not close a table.
+func CheckClose(id string, status Status) error {
+	if !status.Closed() {
+		return fmt.Errorf("game %q: %q does not close a table (want %q)", id, status, StatusExpired)
 	}
 	return nil
 }

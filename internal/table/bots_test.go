@@ -25,7 +25,7 @@ func tampered(t *testing.T, status store.Status, value string) (store.Store, str
 	clean := memstore.New()
 	h := New(clean, testOptions(t))
 	defer h.Close()
-	in, err := h.Create(ctx, []string{"", "easy"})
+	in, _, err := h.Create(ctx, []string{"", "easy"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestFailingBots(t *testing.T) {
 	}
 	h := New(memstore.New(), opts)
 	t.Cleanup(func() { h.Close() })
-	in, err := h.Create(ctx, []string{"easy", "medium", "hard"})
+	in, _, err := h.Create(ctx, []string{"easy", "medium", "hard"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestBotsClosedWithHub(t *testing.T) {
 		return countedBot{bot.NewRandom(seed), closeCount{&closed}}, nil
 	}
 	h := New(memstore.New(), opts)
-	in, err := h.Create(ctx, []string{"", "easy", "easy"})
+	in, _, err := h.Create(ctx, []string{"", "easy", "easy"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func TestCreateDealsFromTheSeed(t *testing.T) {
 	st := memstore.New()
 	h := newHub(t, st)
 	for _, seats := range [][]string{{"", ""}, {"", "easy", ""}, {"easy", "easy", "easy", "easy", "easy"}} {
-		in, err := h.Create(ctx, seats)
+		in, _, err := h.Create(ctx, seats, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -25,7 +25,7 @@ func TestCreateDealsFromTheSeed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := razzia.NewSetup(names(g.Seats), g.Seed).Cheques; !reflect.DeepEqual(g.Cheques, want) {
+		if want := razzia.NewSetup(playerNames(g.Seats), g.Seed).Cheques; !reflect.DeepEqual(g.Cheques, want) {
 			t.Errorf("%d seats: cheques %v, NewSetup deals %v", len(seats), g.Cheques, want)
 		}
 	}

@@ -27,6 +27,8 @@ func testOptions(t *testing.T) Options {
 		NewBot:     func(_ string, seed uint64) (bot.Bot, error) { return bot.New("random", seed) },
 		Rand:       &lockedReader{r: rand.NewChaCha8([32]byte{byte(len(t.Name()))})},
 		RetryDelay: time.Millisecond,
+		// The limits that tests of other things never meet.
+		Limits: Limits{SeatMoveRate: 1e9, SeatMoveBurst: 1 << 30, MaxPerClient: 1 << 30, MaxOpen: 1 << 30, MaxBotGames: 1 << 30},
 	}
 }
 
@@ -92,7 +94,7 @@ func playAlong(t *testing.T, ctx context.Context, h *Hub, id, token string) []ra
 			return events
 		}
 		events = append(events, u.Events...)
-		if u.View == nil || u.View.ToMove != sub.Seat || len(u.View.Legal) == 0 {
+		if u.View == nil || u.View.ToMove != u.Seat || len(u.View.Legal) == 0 {
 			continue
 		}
 		err := h.Play(ctx, id, token, u.View.Legal[0], u.View.Moves)
@@ -115,12 +117,12 @@ func TestCreate(t *testing.T) {
 	}
 	for name, seats := range bad {
 		t.Run(name, func(t *testing.T) {
-			_, err := h.Create(ctx, seats)
+			_, _, err := h.Create(ctx, seats, "")
 			wantKind(t, err, ErrBadRequest)
 		})
 	}
 	t.Run("open", func(t *testing.T) {
-		in, err := h.Create(ctx, []string{"", "hard", ""})
+		in, _, err := h.Create(ctx, []string{"", "hard", ""}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +137,7 @@ func TestCreate(t *testing.T) {
 		}
 	})
 	t.Run("bots start at once", func(t *testing.T) {
-		in, err := h.Create(ctx, []string{"easy", "medium"})
+		in, _, err := h.Create(ctx, []string{"easy", "medium"}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +150,7 @@ func TestCreate(t *testing.T) {
 func TestJoin(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
-	in, err := h.Create(ctx, []string{"", "easy", ""})
+	in, _, err := h.Create(ctx, []string{"", "easy", ""}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +225,7 @@ func TestFullGame(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	h := newHub(t, st)
-	in, err := h.Create(ctx, []string{"easy", "", "hard"})
+	in, _, err := h.Create(ctx, []string{"easy", "", "hard"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +317,7 @@ func waitOver(t *testing.T, ctx context.Context, h *Hub, id string) {
 func TestBotsOnly(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
-	in, err := h.Create(ctx, []string{"easy", "medium", "hard", "easy", "medium"})
+	in, _, err := h.Create(ctx, []string{"easy", "medium", "hard", "easy", "medium"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +352,7 @@ func TestBotsOnly(t *testing.T) {
 func TestPlayRejections(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
-	in, err := h.Create(ctx, []string{"", ""})
+	in, _, err := h.Create(ctx, []string{"", ""}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +425,7 @@ func TestStoreFailure(t *testing.T) {
 	ctx := testContext(t)
 	st := &failStore{Store: memstore.New()}
 	h := newHub(t, st)
-	in, _ := h.Create(ctx, []string{"", ""})
+	in, _, _ := h.Create(ctx, []string{"", ""}, "")
 	_, ann, _ := h.Join(ctx, in.ID, "Ann", 0)
 	_, _, _ = h.Join(ctx, in.ID, "Bob", 1)
 	sub, _ := h.Watch(ctx, in.ID, "")
@@ -454,7 +456,7 @@ func TestBotRetry(t *testing.T) {
 	ctx := testContext(t)
 	st := &failStore{Store: memstore.New(), fail: true}
 	h := newHub(t, st)
-	in, _ := h.Create(ctx, []string{"easy", ""})
+	in, _, _ := h.Create(ctx, []string{"easy", ""}, "")
 	_, ann, _ := h.Join(ctx, in.ID, "Ann", 1)
 	sub, _ := h.Watch(ctx, in.ID, ann)
 	defer sub.Close()
@@ -473,7 +475,7 @@ func TestResume(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	h1 := New(st, testOptions(t))
-	in, _ := h1.Create(ctx, []string{"", "easy", "medium"})
+	in, _, _ := h1.Create(ctx, []string{"", "easy", "medium"}, "")
 	_, ann, _ := h1.Join(ctx, in.ID, "Ann", 0)
 	// Play a few of Ann's moves, then stop.
 	sub, _ := h1.Watch(ctx, in.ID, ann)
@@ -526,7 +528,7 @@ func TestResume(t *testing.T) {
 func TestUploadAndList(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
-	in, _ := h.Create(ctx, []string{"easy", "easy"})
+	in, _, _ := h.Create(ctx, []string{"easy", "easy"}, "")
 	waitOver(t, ctx, h, in.ID)
 	final, _, _ := h.Game(ctx, in.ID, "")
 	rec, _ := h.Record(ctx, in.ID)
@@ -564,7 +566,7 @@ func TestUploadAndList(t *testing.T) {
 		})
 	}
 
-	open, _ := h.Create(ctx, []string{"", "hard"})
+	open, _, _ := h.Create(ctx, []string{"", "hard"}, "")
 	for status, want := range map[store.Status][]string{
 		store.StatusOpen:     {open.ID},
 		store.StatusFinished: {in.ID},
@@ -598,7 +600,7 @@ func TestConcurrency(t *testing.T) {
 	h := newHub(t, memstore.New())
 	var wg sync.WaitGroup
 	for range 4 {
-		in, err := h.Create(ctx, []string{"", "", "easy"})
+		in, _, err := h.Create(ctx, []string{"", "", "easy"}, "")
 		if err != nil {
 			t.Fatal(err)
 		}

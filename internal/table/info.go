@@ -8,8 +8,9 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// newInfo describes a game in protocol terms: never its seed or seat tokens.
-func newInfo(id string, status store.Status, seats []store.Seat, moves int, created, updated time.Time, winners []int) protocol.GameInfo {
+// newInfo describes a game in protocol terms: never its seed or seat
+// tokens. An open table says when it expires.
+func (h *Hub) newInfo(id string, status store.Status, seats []store.Seat, moves int, created, updated time.Time, winners []int) protocol.GameInfo {
 	in := protocol.GameInfo{
 		ID:      id,
 		Status:  protocol.Status(status),
@@ -26,11 +27,15 @@ func newInfo(id string, status store.Status, seats []store.Seat, moves int, crea
 	if in.Status.Over() {
 		in.Winners = winners
 	}
+	if status == store.StatusOpen {
+		exp := updated.Add(h.opts.Limits.OpenTTL).UTC()
+		in.Expires = &exp
+	}
 	return in
 }
 
-// names returns the seats' names, for the engine.
-func names(seats []store.Seat) []string {
+// playerNames returns the seats' names, for the engine.
+func playerNames(seats []store.Seat) []string {
 	n := make([]string, len(seats))
 	for i, s := range seats {
 		n[i] = s.Name
@@ -41,7 +46,7 @@ func names(seats []store.Seat) []string {
 // replay rebuilds a started game from its stored form: its stored cheques,
 // never dealt again from the seed, which an older server dealt another way.
 func replay(g *store.Game) (*razzia.Game, error) {
-	game, err := razzia.NewGame(razzia.Setup{Players: names(g.Seats), Cheques: g.Cheques, Seed: g.Seed})
+	game, err := razzia.NewGame(razzia.Setup{Players: playerNames(g.Seats), Cheques: g.Cheques, Seed: g.Seed})
 	if err != nil {
 		return nil, err
 	}

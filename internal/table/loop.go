@@ -9,6 +9,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
@@ -27,6 +28,14 @@ type loop struct {
 	updated time.Time
 	game    *razzia.Game // nil while the table is open
 	bots    []bot.Bot    // by seat; nil for people
+	creator []byte       // the hash of the creator's token, or nil
+
+	client  string              // who created the table in this process, or ""
+	held    hold                // what the game holds of the Hub's limits
+	counted bool                // held is counted in the Hub's holds
+	expiry  *time.Timer         // closes the table when it waited too long
+	limits  map[int]seatLimiter // the move rate limit of each seat that moved
+	watched int                 // subscriptions without a seat
 
 	subs      map[*Subscription]struct{}
 	thinking  bool    // a bot goroutine is choosing the next move
@@ -87,7 +96,7 @@ func (l *loop) load(g *store.Game) error {
 		l.orphan = l.bots[l.thinkSeat]
 	}
 	l.status, l.seats, l.cheques, l.seed = g.Status, g.Seats, g.Cheques, g.Seed
-	l.created, l.updated = g.Created, g.Updated
+	l.created, l.updated, l.creator = g.Created, g.Updated, g.CreatorHash
 	l.game, l.bots = game, nil
 	if game != nil {
 		l.startBots()
@@ -95,12 +104,14 @@ func (l *loop) load(g *store.Game) error {
 	return nil
 }
 
-// run serves requests and bot moves until the game is over or the Hub closes.
+// run serves requests and bot moves until the game is over, the table
+// expired, or the Hub closes.
 func (l *loop) run() {
 	defer l.h.wg.Done()
 	defer l.exit()
 	l.schedule(l.h.opts.BotDelay)
-	for l.status != store.StatusFinished {
+	l.armExpiry()
+	for l.status.Live() {
 		select {
 		case f := <-l.reqs:
 			f(l)
@@ -118,6 +129,10 @@ func (l *loop) exit() {
 	if l.retry != nil {
 		l.retry.Stop()
 	}
+	if l.expiry != nil {
+		l.expiry.Stop()
+	}
+	l.setHold(holdNone)
 	h := l.h
 	h.mu.Lock()
 	if h.games[l.id] == l {
@@ -142,7 +157,68 @@ func (l *loop) info() protocol.GameInfo {
 		moves = l.game.Len()
 		winners = l.game.Winners()
 	}
-	return newInfo(l.id, l.status, l.seats, moves, l.created, l.updated, winners)
+	return l.h.newInfo(l.id, l.status, l.seats, moves, l.created, l.updated, winners)
+}
+
+// setHold changes what the game holds of the Hub's limits.
+func (l *loop) setHold(k hold) {
+	h := l.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if l.counted {
+		h.holds.add(l.client, l.held, -1)
+		h.holds.add(l.client, k, 1)
+	}
+	l.held = k
+}
+
+// armExpiry (re)starts the clock of an open table: it closes OpenTTL
+// after its last change.
+func (l *loop) armExpiry() {
+	if l.expiry != nil {
+		l.expiry.Stop()
+	}
+	if l.status != store.StatusOpen {
+		return
+	}
+	wait := l.updated.Add(l.h.opts.Limits.OpenTTL).Sub(l.h.opts.Now())
+	l.expiry = time.AfterFunc(max(wait, 0), func() {
+		select {
+		case l.reqs <- func(l *loop) { l.expire() }:
+		case <-l.done:
+		}
+	})
+}
+
+// expire closes the table if it is still open and its time has come: it
+// is stored as expired, every watcher is told, and the loop ends.
+func (l *loop) expire() {
+	if l.status != store.StatusOpen {
+		return
+	}
+	if l.h.opts.Now().Before(l.updated.Add(l.h.opts.Limits.OpenTTL)) {
+		l.armExpiry() // a seat changed since the timer started
+		return
+	}
+	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
+	defer cancel()
+	if err := l.h.store.CloseTable(ctx, l.id, store.NoFence, store.StatusExpired); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			l.reload()
+			return
+		}
+		l.h.log.Error("cannot expire table; trying again later", "game", l.id, "err", err)
+		l.expiry = time.AfterFunc(l.h.opts.RetryDelay, func() {
+			select {
+			case l.reqs <- func(l *loop) { l.expire() }:
+			case <-l.done:
+			}
+		})
+		return
+	}
+	l.status, l.updated = store.StatusExpired, l.h.opts.Now()
+	l.h.log.Info("table expired", "game", l.id)
+	l.broadcast()
 }
 
 // join seats a person; see Hub.Join.
@@ -169,6 +245,12 @@ func (l *loop) join(name string, seat int, hash []byte) (int, error) {
 	case l.seats[seat].Name != "":
 		return 0, reject(ErrSeatTaken, "seat %d is taken by %s", seat, l.seats[seat].Name)
 	}
+	key := playername.Key(name)
+	for _, s := range l.seats {
+		if s.Name != "" && playername.Key(s.Name) == key {
+			return 0, reject(ErrNameTaken, "%s is already at this table: choose another name", s.Name)
+		}
+	}
 	status := store.StatusOpen
 	if open == 1 {
 		status = store.StatusPlaying
@@ -187,9 +269,13 @@ func (l *loop) join(name string, seat int, hash []byte) (int, error) {
 	l.status = status
 	l.updated = l.h.opts.Now()
 	l.h.log.Info("seat taken", "game", l.id, "seat", seat)
+	l.armExpiry()
+	if status == store.StatusPlaying {
+		l.setHold(holdNone) // a game with a person
+	}
 	if status == store.StatusPlaying {
 		// The cheques dealt at creation, as stored (see replay).
-		game, err := razzia.NewGame(razzia.Setup{Players: names(l.seats), Cheques: l.cheques, Seed: l.seed})
+		game, err := razzia.NewGame(razzia.Setup{Players: playerNames(l.seats), Cheques: l.cheques, Seed: l.seed})
 		if err != nil {
 			// The names were checked and the cheques dealt by us: only a bug gets here.
 			return 0, l.h.failed("start game", l.id, err)
@@ -220,20 +306,72 @@ func (l *loop) reload() {
 	l.schedule(l.h.opts.BotDelay)
 }
 
-// watch adds a subscription for the seat whose token hashes to hash.
-func (l *loop) watch(hash []byte) *Subscription {
-	s := newSubscription(l, seatOf(l.seats, hash))
+// watch adds a subscription for the seat whose token hashes to hash; a
+// spectator only while the game has room for one more.
+func (l *loop) watch(hash []byte) (*Subscription, error) {
+	seat := seatOf(l.seats, hash)
+	if seat < 0 {
+		if max := l.h.opts.Limits.MaxSpectators; l.watched >= max {
+			return nil, reject(ErrTooManyConnections, "this game has %d spectators, the most it takes: try again later", max)
+		}
+		l.watched++
+	}
+	s := newSubscription(l, seat)
 	l.subs[s] = struct{}{}
 	l.send(s, l.info(), map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{})
-	return s
+	return s, nil
 }
 
 // unwatch removes a subscription.
 func (l *loop) unwatch(s *Subscription) {
 	if _, ok := l.subs[s]; ok {
 		delete(l.subs, s)
+		if s.seat < 0 {
+			l.watched--
+		}
 		close(s.c)
 	}
+}
+
+// remove frees a person's seat for the creator; see Hub.Remove.
+func (l *loop) remove(creator []byte, seat int) error {
+	switch {
+	case !sameHash(l.creator, creator):
+		return notCreator()
+	case l.status != store.StatusOpen:
+		return reject(ErrAlreadyStarted, "the game has started: its seats are fixed")
+	case seat < 0 || seat >= len(l.seats):
+		return reject(ErrBadRequest, "there is no seat %d: the seats are 0 to %d", seat, len(l.seats)-1)
+	case l.seats[seat].Bot != "":
+		return reject(ErrBadRequest, "seat %d is a bot's, not a person's", seat)
+	case l.seats[seat].Name == "":
+		return reject(ErrBadRequest, "seat %d is open: nobody to remove", seat)
+	}
+	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
+	defer cancel()
+	if err := l.h.store.FreeSeat(ctx, l.id, store.NoFence, seat); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			l.reload()
+			return reject(ErrAlreadyStarted, "the table changed meanwhile: look again")
+		}
+		return l.h.failed("free seat", l.id, err)
+	}
+	name := l.seats[seat].Name
+	l.seats = append([]store.Seat(nil), l.seats...)
+	l.seats[seat] = store.Seat{}
+	l.updated = l.h.opts.Now()
+	delete(l.limits, seat)
+	// The removed person's connections watch on as spectators.
+	for s := range l.subs {
+		if s.seat == seat {
+			s.seat = -1
+			l.watched++
+		}
+	}
+	l.h.log.Info("player removed", "game", l.id, "seat", seat, "name", name)
+	l.armExpiry()
+	l.broadcast()
+	return nil
 }
 
 // broadcast sends every subscriber the new state.
@@ -258,7 +396,7 @@ func (l *loop) send(s *Subscription, info protocol.GameInfo, events map[int][]ra
 		from = old.from
 	default:
 	}
-	u := Update{Game: info, Seat: s.Seat, from: from, change: c}
+	u := Update{Game: info, Seat: s.seat, from: from, change: c}
 	if l.game != nil {
 		ev, ok := events[from]
 		if !ok {
@@ -266,11 +404,11 @@ func (l *loop) send(s *Subscription, info protocol.GameInfo, events map[int][]ra
 			events[from] = ev
 		}
 		u.Events = ev
-		v, ok := views[s.Seat]
+		v, ok := views[s.seat]
 		if !ok {
-			view := protocol.NewView(l.game.View(s.Seat))
+			view := protocol.NewView(l.game.View(s.seat))
 			v = &view
-			views[s.Seat] = v
+			views[s.seat] = v
 		}
 		u.View = v
 		s.sent = l.game.Len()
@@ -282,6 +420,19 @@ func (l *loop) send(s *Subscription, info protocol.GameInfo, events map[int][]ra
 // the move could not be parsed, reported only to the seat to move.
 func (l *loop) playFor(hash []byte, m razzia.Move, perr error, seq int) error {
 	seat := seatOf(l.seats, hash)
+	if seat >= 0 {
+		lim, ok := l.limits[seat]
+		if !ok {
+			lim = newSeatLimiter(l.h.opts.Limits)
+			if l.limits == nil {
+				l.limits = map[int]seatLimiter{}
+			}
+			l.limits[seat] = lim
+		}
+		if err := lim.allow(l.h.opts.Now(), l.h.opts.Limits); err != nil {
+			return err
+		}
+	}
 	switch {
 	case seat < 0:
 		return reject(ErrNotYourSeat, "you have no seat at this table")
@@ -374,6 +525,10 @@ func (l *loop) schedule(delay time.Duration) {
 	l.thinking = true
 	l.thinkSeat = seat
 	b, v := l.bots[seat], l.game.View(seat)
+	prio := 0 // a game with people: its bots go first
+	if botsOnly(l.seats) {
+		prio = 1
+	}
 	h := l.h
 	h.wg.Add(1)
 	go func() {
@@ -388,7 +543,12 @@ func (l *loop) schedule(delay time.Duration) {
 				return
 			}
 		}
+		if !h.workers.acquire(prio, h.ctx.Done(), l.done) {
+			b.Close()
+			return
+		}
 		m := choose(b, v, h, l.id)
+		h.workers.release()
 		select {
 		case l.botc <- botMove{moves: v.Moves, move: m}:
 		case <-h.ctx.Done():

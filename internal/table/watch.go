@@ -60,8 +60,7 @@ func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]
 // up the game: when it has not taken an update before the next one, the
 // two are merged, so it always gets the latest state and every event.
 type Subscription struct {
-	Seat int // the watcher's seat, or -1 for a spectator
-
+	seat int // the watcher's seat, or -1 for a spectator; owned by l's goroutine
 	c    chan Update
 	l    *loop // nil for a game that is over
 	sent int   // moves whose events the updates sent carry; owned by l's goroutine
@@ -69,7 +68,7 @@ type Subscription struct {
 }
 
 func newSubscription(l *loop, seat int) *Subscription {
-	return &Subscription{Seat: seat, c: make(chan Update, 1), l: l}
+	return &Subscription{seat: seat, c: make(chan Update, 1), l: l}
 }
 
 // Updates returns the channel of updates. It is closed when no more will

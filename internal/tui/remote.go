@@ -8,6 +8,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // remote is a seat in a game on a server.
@@ -44,8 +45,14 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 	r := m.remote
 	var refused *client.Error
 	switch {
+	case errors.As(msg.err, &refused) && endsSession(refused.Code):
+		// The game is gone (or expired): the server refuses it for good.
+		r.ended = msg.err
+		m.setError(m.serverError(refused))
+		return nil
 	case errors.As(msg.err, &refused):
-		// The server refused a move; the session goes on.
+		// The server refused a move, or this connection (too many of
+		// them): the session goes on, reconnecting as it needs.
 		r.sent = false
 		m.setError(m.serverError(refused))
 		return r.next()
@@ -74,6 +81,10 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 	m.afterChange()
 	return r.next()
 }
+
+// endsSession reports whether a refusal with the code ends the session:
+// the server will never serve the game again.
+func endsSession(c protocol.Code) bool { return c == protocol.NotFound || c == protocol.TableExpired }
 
 // serverError translates a refusal by its code.
 func (m *Model) serverError(e *client.Error) string {

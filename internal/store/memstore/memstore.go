@@ -110,11 +110,8 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 		return err
 	}
 	defer s.mu.Unlock()
-	g, ok := s.games[id]
-	if !ok {
-		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
-	}
-	if err := s.fenced(id, fence); err != nil {
+	g, err := s.writable(id, fence, store.Status.Live)
+	if err != nil {
 		return err
 	}
 	if seat < 0 || seat >= len(g.Seats) {
@@ -128,6 +125,63 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 	touch(g)
 	s.announce(g, store.ChangeSeat)
 	return nil
+}
+
+// FreeSeat implements store.Store.
+func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error {
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	g, err := s.writable(id, fence, store.Status.Open)
+	if err != nil {
+		return err
+	}
+	if seat < 0 || seat >= len(g.Seats) {
+		return fmt.Errorf("memstore: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
+	}
+	if st := g.Seats[seat]; st.Bot != "" || st.TokenHash == nil {
+		return fmt.Errorf("memstore: game %q seat %d: %w: no person holds it", id, seat, store.ErrConflict)
+	}
+	g.Seats[seat] = store.Seat{}
+	touch(g)
+	s.announce(g, store.ChangeSeat)
+	return nil
+}
+
+// CloseTable implements store.Store.
+func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error {
+	if err := store.CheckClose(id, status); err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	g, err := s.writable(id, fence, store.Status.Open)
+	if err != nil {
+		return err
+	}
+	g.Status = status
+	touch(g)
+	s.announce(g, store.ChangeClosed)
+	return nil
+}
+
+// writable returns game id for a write with fence: ErrLeaseLost unless
+// the fence permits it, ErrConflict unless its status is ok.
+func (s *Store) writable(id string, fence store.Fence, ok func(store.Status) bool) (*store.Game, error) {
+	g, found := s.games[id]
+	if !found {
+		return nil, fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
+	}
+	if err := s.fenced(id, fence); err != nil {
+		return nil, err
+	}
+	if !ok(g.Status) {
+		return nil, fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
+	}
+	return g, nil
 }
 
 // AppendMove implements store.Store.
@@ -146,7 +200,7 @@ func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, in
 	if err := s.fenced(id, fence); err != nil {
 		return err
 	}
-	if g.Status == store.StatusFinished || g.Status == store.StatusArchived {
+	if !g.Status.Live() {
 		return fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
 	}
 	if index != len(g.Moves) {

@@ -61,9 +61,9 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 		return fmt.Errorf("postgres: game %q: cheques: %w", g.ID, err)
 	}
 	err = s.tx(ctx, "create game "+g.ID, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
-			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves))
+		tag, err := tx.Exec(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
+			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash))
 		if err != nil {
 			return err
 		}
@@ -110,8 +110,8 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			status, cheques  string
 			created, updated int64
 		)
-		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, updated FROM games WHERE id = $1", id).
-			Scan(&status, &cheques, &g.Seed, &created, &updated)
+		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, updated, creator_hash FROM games WHERE id = $1", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
 		}
@@ -214,11 +214,13 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 	}
 	return s.tx(ctx, fmt.Sprintf("take seat %d of game %s", seat, id), func(tx pgx.Tx) error {
 		row, err := lockGame(ctx, tx, id)
-		if err != nil {
+		switch {
+		case err != nil:
 			return err
-		}
-		if !row.lease.Permits(fence, row.now) {
+		case !row.lease.Permits(fence, row.now):
 			return fmt.Errorf("postgres: game %q fence %d: %w", id, fence, store.ErrLeaseLost)
+		case !row.status.Live():
+			return fmt.Errorf("postgres: game %q is %s: %w", id, row.status, store.ErrConflict)
 		}
 		var (
 			taken string
@@ -244,6 +246,71 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 			return err
 		}
 		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: status})
+	})
+}
+
+// lockOpenTable locks and reads an open game for a write with fence:
+// ErrLeaseLost if the fence does not permit it, ErrConflict if the game
+// is not open.
+func lockOpenTable(ctx context.Context, tx pgx.Tx, id string, fence store.Fence) (gameRow, error) {
+	row, err := lockGame(ctx, tx, id)
+	switch {
+	case err != nil:
+		return row, err
+	case !row.lease.Permits(fence, row.now):
+		return row, fmt.Errorf("postgres: game %q fence %d: %w", id, fence, store.ErrLeaseLost)
+	case row.status != store.StatusOpen:
+		return row, fmt.Errorf("postgres: game %q is %s: %w", id, row.status, store.ErrConflict)
+	}
+	return row, nil
+}
+
+// FreeSeat implements store.Store.
+func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error {
+	return s.tx(ctx, fmt.Sprintf("free seat %d of game %s", seat, id), func(tx pgx.Tx) error {
+		row, err := lockOpenTable(ctx, tx, id, fence)
+		if err != nil {
+			return err
+		}
+		var (
+			bot  string
+			hash []byte
+		)
+		err = tx.QueryRow(ctx, "SELECT bot, token_hash FROM seats WHERE game_id = $1 AND idx = $2", id, seat).Scan(&bot, &hash)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("postgres: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if bot != "" || hash == nil {
+			return fmt.Errorf("postgres: game %q seat %d: %w: no person holds it", id, seat, store.ErrConflict)
+		}
+		if _, err := tx.Exec(ctx, "UPDATE seats SET name = '', token_hash = NULL WHERE game_id = $1 AND idx = $2", id, seat); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "UPDATE games SET updated = greatest(updated + 1, "+nowNanos+") WHERE id = $1", id); err != nil {
+			return err
+		}
+		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: store.StatusOpen})
+	})
+}
+
+// CloseTable implements store.Store.
+func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error {
+	if err := store.CheckClose(id, status); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	return s.tx(ctx, "close game "+id, func(tx pgx.Tx) error {
+		row, err := lockOpenTable(ctx, tx, id, fence)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "UPDATE games SET status = $1, updated = greatest(updated + 1, "+nowNanos+") WHERE id = $2",
+			string(status), id); err != nil {
+			return err
+		}
+		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeClosed, Moves: row.moves, Status: status})
 	})
 }
 
@@ -314,7 +381,7 @@ func (m *move) outcome(s *Store, row pgx.Row) error {
 		return nil
 	case !fenced:
 		return fmt.Errorf("postgres: game %q fence %d: %w", m.id, m.fence, store.ErrLeaseLost)
-	case st == string(store.StatusFinished) || st == string(store.StatusArchived):
+	case !store.Status(st).Live():
 		return fmt.Errorf("postgres: game %q is %s: %w", m.id, st, store.ErrConflict)
 	default:
 		return fmt.Errorf("postgres: game %q move %d: %w: the next move is %d", m.id, m.index, store.ErrConflict, next)

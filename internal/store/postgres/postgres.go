@@ -8,7 +8,7 @@
 // In the connection's current schema (normally public): games (id,
 // status, cheques as JSON text, seed, created and updated in Unix
 // nanoseconds, move_count, lease_node, lease_fence, lease_expires as a
-// timestamptz), seats (game_id, idx, name, bot, token_hash), moves
+// timestamptz, creator_hash), seats (game_id, idx, name, bot, token_hash), moves
 // (game_id, idx, token), keyed by (game_id, idx) so that no move index is
 // stored twice, health (one row a health check rewrites), and goose's
 // razzia_schema_version, which marks the schema as Razzia's: a schema

@@ -39,7 +39,7 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 			return nil, fmt.Errorf("sqlite: game %q: %w: the id exists", g.ID, store.ErrConflict)
 		}
 		if _, err := w.exec(st.insertGame, g.ID, string(g.Status), string(cheques), g.Seed,
-			created.UnixNano(), updated.UnixNano(), len(g.Moves)); err != nil {
+			created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash)); err != nil {
 			return nil, err
 		}
 		for i, seat := range g.Seats {
@@ -84,8 +84,8 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			cheques          string
 			created, updated int64
 		)
-		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated FROM games WHERE id = ?", id).
-			Scan(&status, &cheques, &g.Seed, &created, &updated)
+		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated, creator_hash FROM games WHERE id = ?", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
 		}
@@ -155,25 +155,15 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 	}
 	st := &s.stmts
 	return s.write(ctx, fmt.Sprintf("take seat %d of game %s", seat, id), func(w *wtx) (*store.Change, error) {
-		row, err := w.game(id)
+		row, err := w.writable(id, fence, store.Status.Live)
 		if err != nil {
 			return nil, err
 		}
-		if err := row.fenced(fence, w.now); err != nil {
-			return nil, err
-		}
-		var (
-			taken string
-			hash  []byte
-		)
-		err = w.row(st.seatForWrite, id, seat).Scan(&taken, &hash)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, fmt.Errorf("sqlite: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
-		}
+		taken, err := w.seat(id, seat)
 		if err != nil {
 			return nil, err
 		}
-		if taken != "" || hash != nil {
+		if taken.Name != "" || taken.Bot != "" || taken.TokenHash != nil {
 			return nil, fmt.Errorf("sqlite: game %q seat %d: %w: the seat is taken", id, seat, store.ErrConflict)
 		}
 		if _, err := w.exec(st.takeSeat, name, tokenHash, id, seat); err != nil {
@@ -220,6 +210,75 @@ func (r gameRow) fenced(fence store.Fence, now time.Time) error {
 	return nil
 }
 
+// writable reads game id for a write with fence: ErrLeaseLost unless
+// the fence permits it, ErrConflict unless its status is ok.
+func (w *wtx) writable(id string, fence store.Fence, ok func(store.Status) bool) (gameRow, error) {
+	row, err := w.game(id)
+	if err != nil {
+		return row, err
+	}
+	if err := row.fenced(fence, w.now); err != nil {
+		return row, err
+	}
+	if !ok(row.status) {
+		return row, fmt.Errorf("sqlite: game %q is %s: %w", id, row.status, store.ErrConflict)
+	}
+	return row, nil
+}
+
+// seat reads a seat of game id in the writer's transaction, or ErrNotFound.
+func (w *wtx) seat(id string, seat int) (store.Seat, error) {
+	var s store.Seat
+	err := w.row(w.st.seatForWrite, id, seat).Scan(&s.Name, &s.Bot, &s.TokenHash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return s, fmt.Errorf("sqlite: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
+	}
+	return s, err
+}
+
+// FreeSeat implements store.Store.
+func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error {
+	st := &s.stmts
+	return s.write(ctx, fmt.Sprintf("free seat %d of game %s", seat, id), func(w *wtx) (*store.Change, error) {
+		row, err := w.writable(id, fence, store.Status.Open)
+		if err != nil {
+			return nil, err
+		}
+		held, err := w.seat(id, seat)
+		if err != nil {
+			return nil, err
+		}
+		if held.Bot != "" || held.TokenHash == nil {
+			return nil, fmt.Errorf("sqlite: game %q seat %d: %w: no person holds it", id, seat, store.ErrConflict)
+		}
+		if _, err := w.exec(st.takeSeat, "", nil, id, seat); err != nil {
+			return nil, err
+		}
+		if _, err := w.exec(st.touch, string(store.StatusOpen), w.now.UnixNano(), id); err != nil {
+			return nil, err
+		}
+		return &store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: store.StatusOpen}, nil
+	})
+}
+
+// CloseTable implements store.Store.
+func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error {
+	if err := store.CheckClose(id, status); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	st := &s.stmts
+	return s.write(ctx, fmt.Sprintf("close game %s", id), func(w *wtx) (*store.Change, error) {
+		row, err := w.writable(id, fence, store.Status.Open)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.exec(st.setStatus, string(status), w.now.UnixNano(), id); err != nil {
+			return nil, err
+		}
+		return &store.Change{Game: id, Kind: store.ChangeClosed, Moves: row.moves, Status: status}, nil
+	})
+}
+
 // AppendMove implements store.Store.
 func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
 	if err := store.CheckMove(id, index, token, status); err != nil {
@@ -234,7 +293,7 @@ func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, in
 		if err := row.fenced(fence, w.now); err != nil {
 			return nil, err
 		}
-		if row.status == store.StatusFinished || row.status == store.StatusArchived {
+		if !row.status.Live() {
 			return nil, fmt.Errorf("sqlite: game %q is %s: %w", id, row.status, store.ErrConflict)
 		}
 		if index != row.moves {

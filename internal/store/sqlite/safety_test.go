@@ -131,6 +131,20 @@ func TestUpgradeFromVersion1(t *testing.T) {
 	if err != nil || strings.Join(g.Moves, ",") != "draw,bid 9,pass" {
 		t.Fatalf("Game = %+v, %v", g, err)
 	}
+	// The games table was rebuilt (version 3): its seats survived, and
+	// the foreign keys are on again and hold.
+	if len(g.Seats) != 2 || g.Seats[0].Name != "Ann" || g.Seats[1].Bot != "hard" || g.CreatorHash != nil {
+		t.Errorf("after the upgrade: seats %+v, creator %x", g.Seats, g.CreatorHash)
+	}
+	var on int
+	if err := s.w.QueryRow("PRAGMA foreign_keys").Scan(&on); err != nil || on != 1 {
+		t.Errorf("PRAGMA foreign_keys = %d, %v after the upgrade; want 1", on, err)
+	}
+	if rows, err := s.w.Query("PRAGMA foreign_key_check"); err != nil || rows.Next() {
+		t.Errorf("PRAGMA foreign_key_check finds a problem (%v)", err)
+	} else {
+		rows.Close()
+	}
 	if err := s.Health(t.Context()); err != nil {
 		t.Errorf("Health after the upgrade: %v", err)
 	}

@@ -175,9 +175,9 @@ func (w *wtx) row(st *sql.Stmt, args ...any) *sql.Row {
 type statements struct {
 	savepoint, release, rollbackTo *sql.Stmt
 
-	gameExists, insertGame, insertSeat, insertMove *sql.Stmt
-	gameForWrite, seatForWrite, takeSeat           *sql.Stmt
-	touch, touchMove, setLease, health             *sql.Stmt
+	gameExists, insertGame, insertSeat, insertMove  *sql.Stmt
+	gameForWrite, seatForWrite, takeSeat, setStatus *sql.Stmt
+	touch, touchMove, setLease, health              *sql.Stmt
 }
 
 func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
@@ -189,13 +189,14 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 		{&st.release, "RELEASE op"},
 		{&st.rollbackTo, "ROLLBACK TO op"},
 		{&st.gameExists, "SELECT count(*) FROM games WHERE id = ?"},
-		{&st.insertGame, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insertGame, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.insertSeat, "INSERT INTO seats (game_id, idx, name, bot, token_hash) VALUES (?, ?, ?, ?, ?)"},
 		{&st.insertMove, "INSERT INTO moves (game_id, idx, token) VALUES (?, ?, ?)"},
 		{&st.gameForWrite, "SELECT status, move_count, lease_node, lease_fence, lease_expires FROM games WHERE id = ?"},
-		{&st.seatForWrite, "SELECT name || bot, token_hash FROM seats WHERE game_id = ? AND idx = ?"},
+		{&st.seatForWrite, "SELECT name, bot, token_hash FROM seats WHERE game_id = ? AND idx = ?"},
 		{&st.takeSeat, "UPDATE seats SET name = ?, token_hash = ? WHERE game_id = ? AND idx = ?"},
+		{&st.setStatus, "UPDATE games SET status = ?, updated = max(updated + 1, ?) WHERE id = ? AND status = 'open'"},
 		// updated moves to now, and never backwards, so the order of
 		// changes survives a clock step.
 		{&st.touch, "UPDATE games SET status = ?, updated = max(updated + 1, ?) WHERE id = ?"},
@@ -214,7 +215,7 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 
 func (st *statements) close() {
 	for _, s := range []*sql.Stmt{st.savepoint, st.release, st.rollbackTo, st.gameExists, st.insertGame,
-		st.insertSeat, st.insertMove, st.gameForWrite, st.seatForWrite, st.takeSeat, st.touch,
+		st.insertSeat, st.insertMove, st.gameForWrite, st.seatForWrite, st.takeSeat, st.setStatus, st.touch,
 		st.touchMove, st.setLease, st.health} {
 		if s != nil {
 			s.Close()

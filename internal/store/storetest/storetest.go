@@ -59,6 +59,11 @@ var checks = []struct {
 	{"BadGame", testBadGame},
 	{"TakeSeat", testTakeSeat},
 	{"TakeSeatRejected", testTakeSeatRejected},
+	{"Creator", testCreator},
+	{"FreeSeat", testFreeSeat},
+	{"FreeSeatRejected", testFreeSeatRejected},
+	{"CloseTable", testCloseTable},
+	{"ClosedTableRefusesWrites", testClosedTableRefusesWrites},
 	{"AppendInOrder", testAppendInOrder},
 	{"AppendWrongIndex", testAppendWrongIndex},
 	{"AppendAfterEnd", testAppendAfterEnd},
@@ -159,6 +164,11 @@ func diffGame(got, want *store.Game) []string {
 	}
 	if !got.Updated.Equal(want.Updated) {
 		d = append(d, fmt.Sprintf("Updated = %v, want %v", got.Updated, want.Updated))
+	}
+	// nil, not empty, for no creator: the documented zero value.
+	if !bytes.Equal(got.CreatorHash, want.CreatorHash) || (got.CreatorHash == nil) != (want.CreatorHash == nil) {
+		d = append(d, fmt.Sprintf("CreatorHash = %x (nil %t), want %x (nil %t)",
+			got.CreatorHash, got.CreatorHash == nil, want.CreatorHash, want.CreatorHash == nil))
 	}
 	return d
 }

@@ -133,7 +133,7 @@ async function join(ev) {
   } catch (err) {
     errEl.textContent = errorText(err.code);
     errEl.hidden = false;
-    if (err.code === "seat_taken" || err.code === "table_full" || err.code === "not_found") await refreshInfo();
+    if (["seat_taken", "table_full", "not_found", "table_expired"].includes(err.code)) await refreshInfo();
   } finally {
     $("join").disabled = false;
   }
@@ -255,8 +255,8 @@ async function retry() {
     page.game = res.game;
     return true;
   } catch (err) {
-    if (err.code === "not_found") {
-      showGone();
+    if (err.code === "not_found" || err.code === "table_expired") {
+      showGone(err.code);
       return false;
     }
     return true; // the server is down or restarting: keep trying
@@ -293,11 +293,13 @@ function send(token, retried = false) {
   render();
 }
 
-function showGone() {
+// showGone says the game cannot be played or watched: it does not exist,
+// or (code table_expired) it waited too long for players.
+function showGone(code) {
   page.gone = true;
   page.game = null;
   $("gone").hidden = false;
-  $("gone-text").textContent = page.t("web.gone.text", { id });
+  $("gone-text").textContent = code === "table_expired" ? errorText(code) : page.t("web.gone.text", { id });
   $("waiting").hidden = true;
   $("table").replaceChildren();
   page.status = null;
@@ -312,8 +314,8 @@ async function refreshInfo() {
     render();
     return true;
   } catch (err) {
-    if (err.code === "not_found") {
-      showGone();
+    if (err.code === "not_found" || err.code === "table_expired") {
+      showGone(err.code);
       return false;
     }
     // The server is unreachable or restarting: the connection keeps trying.
