@@ -31,6 +31,8 @@ type State struct {
 	// carries every event of the game: replace the log with them.
 	Events []protocol.Event
 	First  bool
+	// Size is the message's length in bytes, as sent.
+	Size int
 }
 
 // MyTurn reports whether the seat is to move now: then View.Legal lists
@@ -103,7 +105,7 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 		}
 		switch m.Type {
 		case protocol.TypeState:
-			st := &State{Game: m.Game, Seat: m.Seat, View: m.View, Events: m.Events, First: c.first}
+			st := &State{Game: m.Game, Seat: m.Seat, View: m.View, Events: m.Events, First: c.first, Size: len(data)}
 			if st.Events == nil {
 				st.Events = []protocol.Event{}
 			}
