@@ -25,6 +25,7 @@ import (
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 	"github.com/razziagame/razzia/internal/table"
 	"github.com/razziagame/razzia/internal/web"
@@ -45,6 +46,9 @@ type Options struct {
 	LevelBots bool
 	// Page mounts the web page (web.Handler) as razzia serve does.
 	Page bool
+	// Store, when set, wraps the memory store the Hub uses, as a test's
+	// slow or failing store does.
+	Store func(*memstore.Store) store.Store
 }
 
 // A Server is a Razzia server in the test, stopped when the test ends.
@@ -79,7 +83,11 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	opts.Hub.Logger, opts.API.Logger = log, log
 	st := memstore.New()
-	hub := table.New(st, opts.Hub)
+	var hubStore store.Store = st
+	if opts.Store != nil {
+		hubStore = opts.Store(st)
+	}
+	hub := table.New(hubStore, opts.Hub)
 	var page http.Handler
 	if opts.Page {
 		page = web.Handler()
