@@ -50,6 +50,7 @@ func (s *State) Over() bool {
 type Conn struct {
 	ws    *websocket.Conn
 	first bool
+	brief bool
 }
 
 // Dial connects to a game's WebSocket with a seat's token ("" to watch).
@@ -84,7 +85,7 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 		return nil, err
 	}
 	ws.SetReadLimit(maxState)
-	return &Conn{ws: ws, first: true}, nil
+	return &Conn{ws: ws, first: true, brief: c.Brief}, nil
 }
 
 // Read returns the next state. A server's "error" message is returned as
@@ -99,8 +100,8 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 		if typ != websocket.MessageText {
 			continue
 		}
-		var m protocol.Message
-		if err := json.Unmarshal(data, &m); err != nil {
+		m, err := c.decode(data)
+		if err != nil {
 			return nil, fmt.Errorf("a message from the server is not the JSON expected: %v", err)
 		}
 		switch m.Type {
@@ -116,6 +117,20 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 		}
 		// A message of a kind this client does not know: skip it.
 	}
+}
+
+// decode decodes a message of the server, or its brief part.
+func (c *Conn) decode(data []byte) (*protocol.Message, error) {
+	if !c.brief {
+		var m protocol.Message
+		err := json.Unmarshal(data, &m)
+		return &m, err
+	}
+	var b protocol.BriefMessage
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, err
+	}
+	return &protocol.Message{Type: b.Type, Game: b.Game, Seat: b.Seat, View: b.View.View(), Code: b.Code, Message: b.Message}, nil
 }
 
 // Move sends a move, a token of View.Legal, with seq the View.Moves it was
