@@ -167,6 +167,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for _, s := range cfg.Servers {
 		c, _ := client.New(s) // checked
 		c.HTTP = cfg.HTTP
+		// Whole states would cost the load several times what they cost
+		// the server, on the same machine.
+		c.Brief = true
 		if err := reach(ctx, c); err != nil {
 			return nil, err
 		}
