@@ -46,8 +46,9 @@ type Options struct {
 	LevelBots bool
 	// Page mounts the web page (web.Handler) as razzia serve does.
 	Page bool
-	// Store, when set, wraps the memory store the Hub uses, as a test's
-	// slow or failing store does.
+	// Store, when set, returns the store the Hub uses in place of the
+	// memory store: one that wraps it (a test's slow or failing store), or
+	// another (a benchmark's SQLite).
 	Store func(*memstore.Store) store.Store
 }
 
