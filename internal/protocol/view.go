@@ -105,8 +105,6 @@ func NewView(v razzia.View) View {
 		DeckLeft:    s.DeckLeft(),
 		Remaining:   map[string]int{},
 		Winners:     append([]int{}, s.Winners()...),
-		Legal:       []string{},
-		LegalMoves:  []Move{},
 	}
 	for _, k := range s.Row() {
 		out.Row = append(out.Row, k.String())
@@ -150,11 +148,32 @@ func NewView(v razzia.View) View {
 		}
 		out.Seats = append(out.Seats, sv)
 	}
-	for _, m := range v.Legal {
-		out.Legal = append(out.Legal, m.String())
-		out.LegalMoves = append(out.LegalMoves, MoveOf(m))
-	}
+	out.Legal, out.LegalMoves = legalOf(v.Legal)
 	return out
+}
+
+// legalOf returns the legal moves as tokens and typed; empty, not nil,
+// for none.
+func legalOf(legal []razzia.Move) ([]string, []Move) {
+	tokens, typed := []string{}, []Move{}
+	for _, m := range legal {
+		tokens = append(tokens, m.String())
+		typed = append(typed, MoveOf(m))
+	}
+	return tokens, typed
+}
+
+// ForSeat returns the public view (a spectator's, seat -1) as the seat
+// sees it, given the engine's view for the seat: the engine's views of one
+// moment differ only in the seat and its legal moves (a test checks it),
+// so a server builds the public view once per change and derives each
+// seat's from it. The result shares everything else with v: modify
+// neither.
+func (v *View) ForSeat(seat razzia.View) *View {
+	out := *v
+	out.Seat = seat.Seat
+	out.Legal, out.LegalMoves = legalOf(seat.Legal)
+	return &out
 }
 
 func bidOf(b razzia.Bidding) Bid {
