@@ -44,6 +44,11 @@ type Client struct {
 	// Lang is the language the server tells events in (their Text), such
 	// as "de"; empty for English.
 	Lang string
+	// Brief decodes only the part of each state a player needs to move
+	// (protocol.BriefMessage): State.View then holds only its seat, moves,
+	// phase, toMove and legal, and State.Events is empty. A load generator
+	// reads so, at a fraction of the cost of decoding whole states.
+	Brief bool
 }
 
 // New returns a client of the server at the URL, such as

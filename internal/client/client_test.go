@@ -304,3 +304,49 @@ func TestNew(t *testing.T) {
 		t.Errorf("New = %v, %v", c, err)
 	}
 }
+
+// TestBrief reads the same state whole and brief: the brief one carries
+// the game, the turn and the legal moves, and no events.
+func TestBrief(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ctx := servertest.Context(t)
+	id := srv.Create("", "").ID // two people: nothing moves but what the test plays
+	_, token := srv.Join(id, "Ann")
+	_, bob := srv.Join(id, "Bob")
+	// A move, so that the state has events.
+	for _, tok := range []string{token, bob} {
+		st, err := srv.Dial(id, tok).Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.MyTurn() {
+			if err := srv.Hub.Play(ctx, id, tok, st.View.Legal[0], 0); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	whole := newClient(t, srv)
+	brief := newClient(t, srv)
+	brief.Brief = true
+	var states [2]*client.State
+	for i, c := range []*client.Client{whole, brief} {
+		conn, err := c.Dial(ctx, id, token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if states[i], err = conn.Read(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, bs := states[0], states[1]
+	if bs.Game.ID != id || bs.Seat != ws.Seat || bs.View.ToMove != ws.View.ToMove || bs.View.Phase != ws.View.Phase ||
+		bs.View.Moves != ws.View.Moves || bs.MyTurn() != ws.MyTurn() || len(bs.View.Legal) != len(ws.View.Legal) ||
+		!bs.First || bs.Size != ws.Size || bs.Size == 0 {
+		t.Errorf("brief %+v %+v, whole %+v %+v", bs, *bs.View, ws, *ws.View)
+	}
+	if len(ws.Events) == 0 || len(bs.Events) != 0 || bs.View.Seats != nil || ws.View.Seats == nil {
+		t.Errorf("events: whole %d, brief %d; brief seats %v: want the brief without them", len(ws.Events), len(bs.Events), bs.View.Seats)
+	}
+}

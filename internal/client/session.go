@@ -31,6 +31,8 @@ type State struct {
 	// carries every event of the game: replace the log with them.
 	Events []protocol.Event
 	First  bool
+	// Size is the message's length in bytes, as sent.
+	Size int
 }
 
 // MyTurn reports whether the seat is to move now: then View.Legal lists
@@ -48,6 +50,7 @@ func (s *State) Over() bool {
 type Conn struct {
 	ws    *websocket.Conn
 	first bool
+	brief bool
 }
 
 // Dial connects to a game's WebSocket with a seat's token ("" to watch).
@@ -82,7 +85,7 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 		return nil, err
 	}
 	ws.SetReadLimit(maxState)
-	return &Conn{ws: ws, first: true}, nil
+	return &Conn{ws: ws, first: true, brief: c.Brief}, nil
 }
 
 // Read returns the next state. A server's "error" message is returned as
@@ -97,13 +100,13 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 		if typ != websocket.MessageText {
 			continue
 		}
-		var m protocol.Message
-		if err := json.Unmarshal(data, &m); err != nil {
+		m, err := c.decode(data)
+		if err != nil {
 			return nil, fmt.Errorf("a message from the server is not the JSON expected: %v", err)
 		}
 		switch m.Type {
 		case protocol.TypeState:
-			st := &State{Game: m.Game, Seat: m.Seat, View: m.View, Events: m.Events, First: c.first}
+			st := &State{Game: m.Game, Seat: m.Seat, View: m.View, Events: m.Events, First: c.first, Size: len(data)}
 			if st.Events == nil {
 				st.Events = []protocol.Event{}
 			}
@@ -114,6 +117,20 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 		}
 		// A message of a kind this client does not know: skip it.
 	}
+}
+
+// decode decodes a message of the server, or its brief part.
+func (c *Conn) decode(data []byte) (*protocol.Message, error) {
+	if !c.brief {
+		var m protocol.Message
+		err := json.Unmarshal(data, &m)
+		return &m, err
+	}
+	var b protocol.BriefMessage
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, err
+	}
+	return &protocol.Message{Type: b.Type, Game: b.Game, Seat: b.Seat, View: b.View.View(), Code: b.Code, Message: b.Message}, nil
 }
 
 // Move sends a move, a token of View.Legal, with seq the View.Moves it was

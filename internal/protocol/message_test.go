@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/razziagame/razzia"
@@ -92,5 +93,46 @@ func TestEventJSON(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(`{"kind":"earthquake"}`), &back); err == nil {
 		t.Error("an unknown kind decodes")
+	}
+}
+
+// TestBriefFields checks that the brief types are parts of the full ones:
+// each field has the name, JSON key and type of a field of the full type
+// (a brief type where the full one has its own), so the wire format is
+// defined once.
+func TestBriefFields(t *testing.T) {
+	for _, c := range []struct{ brief, full any }{{BriefMessage{}, Message{}}, {BriefView{}, View{}}} {
+		bt, ft := reflect.TypeOf(c.brief), reflect.TypeOf(c.full)
+		for i := range bt.NumField() {
+			b := bt.Field(i)
+			f, ok := ft.FieldByName(b.Name)
+			switch {
+			case !ok:
+				t.Errorf("%s.%s: %s has no such field", bt.Name(), b.Name, ft.Name())
+			case b.Tag.Get("json") != f.Tag.Get("json"):
+				t.Errorf("%s.%s: JSON key %q, %s's is %q", bt.Name(), b.Name, b.Tag.Get("json"), ft.Name(), f.Tag.Get("json"))
+			case b.Type != f.Type && !(b.Type == reflect.TypeFor[*BriefView]() && f.Type == reflect.TypeFor[*View]()):
+				t.Errorf("%s.%s: type %v, %s's is %v", bt.Name(), b.Name, b.Type, ft.Name(), f.Type)
+			}
+		}
+	}
+	// And a state decodes the same either way.
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Ann", "Bob"}, Seed: []byte("brief")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := NewView(g.View(0))
+	data, err := json.Marshal(StateMessage{Type: TypeState, Game: GameInfo{ID: "k3x7q2m5ab", Moves: 0}, Seat: 0, View: &v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var brief BriefMessage
+	if err := json.Unmarshal(data, &brief); err != nil {
+		t.Fatal(err)
+	}
+	got := brief.View.View()
+	if brief.Type != TypeState || brief.Game.ID != "k3x7q2m5ab" || got.Seat != 0 || got.ToMove != v.ToMove ||
+		got.Phase != v.Phase || !reflect.DeepEqual(got.Legal, v.Legal) || !got.MyTurn() {
+		t.Errorf("brief %+v, view %+v; want the parts of %+v", brief, got, v)
 	}
 }

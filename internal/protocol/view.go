@@ -118,8 +118,6 @@ func NewView(v razzia.View) View {
 		Raid:        s.RaidRisk(),
 		Stakes:      s.Stakes([]razzia.Stake{}),
 		Winners:     append([]int{}, s.Winners()...),
-		Legal:       []string{},
-		LegalMoves:  []Move{},
 	}
 	for _, k := range s.Row() {
 		out.Row = append(out.Row, k.String())
@@ -163,16 +161,38 @@ func NewView(v razzia.View) View {
 		}
 		out.Seats = append(out.Seats, sv)
 	}
+	out.Legal, out.LegalMoves = legalOf(v)
+	return out
+}
+
+// legalOf returns the legal moves as tokens and typed; empty, not nil,
+// for none.
+func legalOf(v razzia.View) ([]string, []Move) {
+	tokens, typed := []string{}, []Move{}
+	s := &v.State
 	for _, m := range v.Legal {
-		out.Legal = append(out.Legal, m.String())
+		tokens = append(tokens, m.String())
 		mv := MoveOf(m)
 		if m.Action == razzia.ActionBid {
 			gain := s.Stake(s.ToMove(), int(m.Cheque))
 			mv.Gain = &gain
 		}
-		out.LegalMoves = append(out.LegalMoves, mv)
+		typed = append(typed, mv)
 	}
-	return out
+	return tokens, typed
+}
+
+// ForSeat returns the public view (a spectator's, seat -1) as the seat
+// sees it, given the engine's view for the seat: the engine's views of one
+// moment differ only in the seat and its legal moves (a test checks it),
+// so a server builds the public view once per change and derives each
+// seat's from it. The result shares everything else with v: modify
+// neither.
+func (v *View) ForSeat(seat razzia.View) *View {
+	out := *v
+	out.Seat = seat.Seat
+	out.Legal, out.LegalMoves = legalOf(seat)
+	return &out
 }
 
 func bidOf(b razzia.Bidding) Bid {

@@ -119,3 +119,39 @@ func throughJSON(t *testing.T, v View) (View, []byte) {
 	}
 	return back, data
 }
+
+// TestForSeat checks that a seat's view derived from the public one is
+// the view built for the seat, at every moment of whole games of two to
+// five players: the engine hides nothing else from one seat.
+func TestForSeat(t *testing.T) {
+	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
+		names := []string{"Miriam", "Felix", "Elke", "Dennis", "Ann"}[:players]
+		g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: []byte{byte(players)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; ; i++ {
+			public := NewView(g.View(-1))
+			for seat := range players {
+				want, err := json.Marshal(NewView(g.View(seat)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := json.Marshal(public.ForSeat(g.View(seat)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got) != string(want) {
+					t.Fatalf("%d players, move %d, seat %d:\n got %s\nwant %s", players, g.Len(), seat, got, want)
+				}
+			}
+			if g.Over() {
+				break
+			}
+			legal := g.LegalMoves()
+			if err := g.Play(legal[i%len(legal)]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

@@ -25,6 +25,7 @@ import (
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 	"github.com/razziagame/razzia/internal/table"
 	"github.com/razziagame/razzia/internal/web"
@@ -49,6 +50,10 @@ type Options struct {
 	// table.DefaultLimits) where API and Hub leave them zero. Without it
 	// those are limits no test of something else meets.
 	Limits bool
+	// Store, when set, returns the store the Hub uses in place of the
+	// memory store: one that wraps it (a test's slow or failing store), or
+	// another (a benchmark's SQLite).
+	Store func(*memstore.Store) store.Store
 }
 
 // generous fills the zero limits of the API with values no test meets.
@@ -109,7 +114,11 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	opts.Hub.Logger, opts.API.Logger = log, log
 	st := memstore.New()
-	hub := table.New(st, opts.Hub)
+	var hubStore store.Store = st
+	if opts.Store != nil {
+		hubStore = opts.Store(st)
+	}
+	hub := table.New(hubStore, opts.Hub)
 	var page http.Handler
 	if opts.Page {
 		page = web.Handler()

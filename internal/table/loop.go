@@ -404,16 +404,31 @@ func (l *loop) send(s *Subscription, info protocol.GameInfo, events map[int][]ra
 			events[from] = ev
 		}
 		u.Events = ev
-		v, ok := views[s.seat]
-		if !ok {
-			view := protocol.NewView(l.game.View(s.seat))
-			v = &view
-			views[s.seat] = v
-		}
-		u.View = v
+		u.View = l.view(s.seat, views)
 		s.sent = l.game.Len()
 	}
 	s.c <- u // the buffer has room: this goroutine is the only sender
+}
+
+// view returns the seat's view, from views (by seat) or made and kept
+// there: each seat's is derived from the public view (seat -1), built
+// once, since they differ only in the seat's legal moves.
+func (l *loop) view(seat int, views map[int]*protocol.View) *protocol.View {
+	if v, ok := views[seat]; ok {
+		return v
+	}
+	public, ok := views[-1]
+	if !ok {
+		v := protocol.NewView(l.game.View(-1))
+		public = &v
+		views[-1] = public
+	}
+	v := public
+	if seat >= 0 {
+		v = public.ForSeat(l.game.View(seat))
+	}
+	views[seat] = v
+	return v
 }
 
 // playFor plays m for the person whose token hashes to hash. perr is why

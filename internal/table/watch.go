@@ -22,13 +22,22 @@ type Update struct {
 // so that a message built from an update is encoded once for every
 // watcher who sees the same thing, not once per connection.
 type change struct {
-	mu      sync.Mutex
-	encoded map[encodedKey][]byte
+	mu      sync.Mutex // guards encoded, not the encoding itself
+	encoded map[encodedKey]*encoding
 }
 
 type encodedKey struct {
 	seat, from int
 	variant    string
+}
+
+// An encoding is one message of a change: the first watcher who needs it
+// encodes it while the others who need it wait; messages of other seats
+// are encoded meanwhile, by their own watchers.
+type encoding struct {
+	once sync.Once
+	data []byte
+	err  error
 }
 
 // Encoded returns the bytes encode makes of the update. Updates of one
@@ -41,19 +50,17 @@ func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]
 	key := encodedKey{u.Seat, u.from, variant}
 	c := u.change
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if b, ok := c.encoded[key]; ok {
-		return b, nil
+	e, ok := c.encoded[key]
+	if !ok {
+		if c.encoded == nil {
+			c.encoded = map[encodedKey]*encoding{}
+		}
+		e = &encoding{}
+		c.encoded[key] = e
 	}
-	b, err := encode(u)
-	if err != nil {
-		return nil, err
-	}
-	if c.encoded == nil {
-		c.encoded = map[encodedKey][]byte{}
-	}
-	c.encoded[key] = b
-	return b, nil
+	c.mu.Unlock()
+	e.once.Do(func() { e.data, e.err = encode(u) })
+	return e.data, e.err
 }
 
 // A Subscription receives a game's updates. A slow subscriber never holds
