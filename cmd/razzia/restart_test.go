@@ -238,8 +238,14 @@ func TestRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the server")
 	}
-	t.Run("sqlite", func(t *testing.T) { testRestart(t, filepath.Join(t.TempDir(), "razzia.db")) })
-	t.Run("postgres", func(t *testing.T) { testRestart(t, pgtest.DB(t)) })
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		testRestart(t, filepath.Join(t.TempDir(), "razzia.db"))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		testRestart(t, pgtest.DB(t))
+	})
 }
 
 // testRestart kills a server on the database db mid-game with SIGKILL:
@@ -247,7 +253,10 @@ func TestRestart(t *testing.T) {
 func testRestart(t *testing.T, db string) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	s1 := startServer(t, ctx, db, "--bot-delay", "3ms")
+	// Ann plays as fast as the test can: the limit meant for people
+	// would make her wait a fifth of a second for most moves.
+	args := []string{"--bot-delay", "3ms", "--seat-move-rate", "1000"}
+	s1 := startServer(t, ctx, db, args...)
 
 	// Game A: bots and a person; game B: bots only.
 	c1 := s1.client()
@@ -282,7 +291,7 @@ func testRestart(t *testing.T, db string) {
 	s1.kill(ctx, syscall.SIGKILL)
 	p.c.Close()
 
-	s2 := startServer(t, ctx, db, "--bot-delay", "3ms")
+	s2 := startServer(t, ctx, db, args...)
 	c2 := s2.client()
 	// Ann rejoins her seat and sees the state as it was.
 	p = s2.connect(ctx, idA, token)
