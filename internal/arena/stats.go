@@ -24,6 +24,8 @@ type Result struct {
 	// Elapsed is the wall time of the run; it and the decision times vary
 	// from run to run, everything else is fixed by the configuration.
 	Elapsed time.Duration `json:"elapsed_ns"`
+	// Outcomes holds every game's outcome, in game order.
+	Outcomes []Outcome `json:"-"`
 }
 
 // GamesPerSecond returns the rate the run played at.
