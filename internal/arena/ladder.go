@@ -87,7 +87,7 @@ func (c *LadderConfig) Check() error {
 	if c.Deals < 0 {
 		return fmt.Errorf("%d deals: the number of deals cannot be negative", c.Deals)
 	}
-	for _, table := range tables(c.Bots, c.Players) {
+	for _, table := range Tables(c.Bots, c.Players) {
 		rc := Config{Seats: table, New: c.New, Workers: c.Workers}
 		if err := rc.Check(); err != nil {
 			return err
@@ -97,9 +97,9 @@ func (c *LadderConfig) Check() error {
 	return nil
 }
 
-// tables returns every choice of players bots from bots, in
-// lexicographic order of their indices.
-func tables(bots []string, players int) [][]string {
+// Tables returns the tables of a ladder: every choice of players bots
+// from bots, in lexicographic order of their indices.
+func Tables(bots []string, players int) [][]string {
 	var out [][]string
 	idx := make([]int, players)
 	for i := range idx {
@@ -137,7 +137,7 @@ func RunLadder(ctx context.Context, c LadderConfig) (*LadderResult, error) {
 		c.Deals = DefaultDeals
 	}
 	start := time.Now()
-	tabs := tables(c.Bots, c.Players)
+	tabs := Tables(c.Bots, c.Players)
 	res := &LadderResult{Players: c.Players, Deals: c.Deals, Tables: tabs, Seed: c.Seed}
 	total := len(tabs) * c.Deals * c.Players
 	done := 0
@@ -216,4 +216,18 @@ func RunLadder(ctx context.Context, c LadderConfig) (*LadderResult, error) {
 	})
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// Timing returns the distribution of the time the bot took to decide,
+// over all its tables.
+func (r *LadderResult) Timing(spec string) Timing {
+	var h histogram
+	for _, run := range r.Runs {
+		for i, b := range run.Bots {
+			if b.Spec == spec {
+				h.merge(&run.times[i])
+			}
+		}
+	}
+	return h.timing()
 }

@@ -103,7 +103,7 @@ func TestLadderErrors(t *testing.T) {
 }
 
 func TestTables(t *testing.T) {
-	got := tables([]string{"a", "b", "c", "d"}, 3)
+	got := Tables([]string{"a", "b", "c", "d"}, 3)
 	want := [][]string{{"a", "b", "c"}, {"a", "b", "d"}, {"a", "c", "d"}, {"b", "c", "d"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)

@@ -26,6 +26,8 @@ type Result struct {
 	Elapsed time.Duration `json:"elapsed_ns"`
 	// Outcomes holds every game's outcome, in game order.
 	Outcomes []Outcome `json:"-"`
+
+	times []histogram // by bot, for merging runs
 }
 
 // GamesPerSecond returns the rate the run played at.
@@ -257,6 +259,7 @@ func (t *tally) result(c *Config, elapsed time.Duration) *Result {
 		}
 		st.Decisions = h.timing()
 		r.Bots = append(r.Bots, st)
+		r.times = append(r.times, h)
 	}
 	for a := range t.specs {
 		for b := a + 1; b < len(t.specs); b++ {
