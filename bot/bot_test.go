@@ -64,7 +64,9 @@ func TestLegalOnly(t *testing.T) {
 		{"heuristic", 1000},
 		{"easy", 1000},
 		{"mcts:iters=3", 150},
-		{"mcts:iters=20,rollout=random,c=2", 50},
+		{"mcts:iters=20,rollout=random,c=2,cut=none", 50},
+		{"mcts:iters=20,workers=2", 30},
+		{"flatmc:rounds=1", 30},
 	}
 	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
 		for _, k := range kinds {
@@ -95,7 +97,7 @@ func TestLegalOnly(t *testing.T) {
 // TestDeterministic checks that a bot's decisions depend only on its seed
 // and the views: the same bots replay the same game.
 func TestDeterministic(t *testing.T) {
-	for _, spec := range []string{"random", "heuristic", "easy", "mcts:iters=40"} {
+	for _, spec := range []string{"random", "heuristic", "easy", "mcts:iters=40", "mcts:iters=40,workers=3", "flatmc:rounds=2"} {
 		t.Run(spec, func(t *testing.T) {
 			specs := []string{spec, spec, spec}
 			var records [2][]razzia.Move

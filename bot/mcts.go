@@ -60,7 +60,7 @@ type MCTS struct {
 // stops after limit, one of the two being set, with workers searching at
 // once (at least 1).
 func NewMCTS(seed uint64, iters int, limit time.Duration, workers int) *MCTS {
-	return &MCTS{iters: iters, limit: limit, workers: max(1, workers), c: 0.7, bias: 1, noise: 2, cut: true,
+	return &MCTS{iters: iters, limit: limit, workers: max(1, workers), c: 0.4, bias: 1, noise: 2, cut: true,
 		w: &defaultWeights, rng: newRand(seed)}
 }
 
