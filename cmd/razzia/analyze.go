@@ -6,14 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime"
 	"strings"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/razziagame/razzia/internal/analysis"
 )
@@ -84,30 +78,13 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	var bar *progressbar.ProgressBar
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar = progressbar.NewOptions(len(rec.Moves),
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("analyze"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetItsString("moves"),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionSetWidth(30),
-		)
+	bar := newProgress(stderr, len(rec.Moves), "analyze", "moves")
+	if bar != nil {
 		o.Progress = func(done, _ int) { bar.Set(done) }
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	rep, err := analysis.Analyze(ctx, rec, o)
-	if bar != nil {
-		bar.Finish()
-	}
+	rep, err := interruptible(bar, func(ctx context.Context) (*analysis.Report, error) { return analysis.Analyze(ctx, rec, o) })
 	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "razzia analyze: interrupted")
-		return 1
+		return runFailed(stderr, "analyze", err)
 	}
 	if err != nil {
 		return fail(err)

@@ -173,19 +173,9 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		c.Progress = func(done int) { bar.Set(done) }
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	r, err := arena.Run(ctx, c)
-	if bar != nil {
-		bar.Finish()
-	}
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "razzia arena: interrupted")
-		return 1
-	}
+	r, err := interruptible(bar, func(ctx context.Context) (*arena.Result, error) { return arena.Run(ctx, c) })
 	if err != nil {
-		fmt.Fprintf(stderr, "razzia arena: %v\n", err)
-		return 1
+		return runFailed(stderr, "arena", err)
 	}
 	if *asJSON {
 		writeArenaJSON(stdout, r, c.Workers)
@@ -408,6 +398,29 @@ func newProgress(stderr io.Writer, total int, what, unit string) *progressbar.Pr
 	)
 }
 
+// interruptible runs f with a context that an interrupt (Ctrl-C) cancels,
+// and finishes the progress bar, if any, when f returns.
+func interruptible[T any](bar *progressbar.ProgressBar, f func(context.Context) (T, error)) (T, error) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	v, err := f(ctx)
+	if bar != nil {
+		bar.Finish()
+	}
+	return v, err
+}
+
+// runFailed reports on stderr the error that stopped a command's run, or
+// that it was interrupted, and returns the exit status, 1.
+func runFailed(stderr io.Writer, command string, err error) int {
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "razzia %s: interrupted\n", command)
+	} else {
+		fmt.Fprintf(stderr, "razzia %s: %v\n", command, err)
+	}
+	return 1
+}
+
 // ladderArgs are the flags of arena --ladder.
 type ladderArgs struct {
 	bots                    string
@@ -448,19 +461,9 @@ func runLadder(a ladderArgs, fs *flag.FlagSet, stdout, stderr io.Writer) int {
 	if bar != nil {
 		c.Progress = func(done, _ int) { bar.Set(done) }
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	r, err := arena.RunLadder(ctx, c)
-	if bar != nil {
-		bar.Finish()
-	}
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "razzia arena: interrupted")
-		return 1
-	}
+	r, err := interruptible(bar, func(ctx context.Context) (*arena.LadderResult, error) { return arena.RunLadder(ctx, c) })
 	if err != nil {
-		fmt.Fprintf(stderr, "razzia arena: %v\n", err)
-		return 1
+		return runFailed(stderr, "arena", err)
 	}
 	if a.json {
 		enc := json.NewEncoder(stdout)
