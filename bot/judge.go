@@ -7,7 +7,8 @@ import (
 )
 
 // weights are the constants of the judge's model that the scoring rules do
-// not fix. They were tuned by self-play (see docs/strength.md).
+// not fix. They were tuned by coordinate search in games against the bots
+// of b971414 (TestTuneWeights; docs/strength.md tells how).
 type weights struct {
 	won      float64 // share of the loot still to come that somebody wins
 	denial   float64 // weight of the points a lot brings the opponent who wants it most
@@ -20,7 +21,6 @@ type weights struct {
 	callBase float64 // points a call must gain before it beats drawing on
 	callSlot float64 // more points per place still free in the row
 	thief    float64 // points a thief move must gain
-	guard    float64 // weight of the bodyguard majorities still to be scored
 }
 
 var defaultWeights = weights{
@@ -35,7 +35,6 @@ var defaultWeights = weights{
 	callBase: 12.8,
 	callSlot: 1,
 	thief:    0,
-	guard:    1,
 }
 
 // A judge values holdings, lots and cheques in one state, in expected
@@ -184,7 +183,7 @@ func (j *judge) worth(p int, h *razzia.Holdings) float64 {
 		v += m.got[razzia.Driver] * (cars + 1)
 	}
 	v += cars * j.carLater
-	return v + j.jewels(p, h) + j.w.guard*j.guards(p, int(h[razzia.Bodyguard])) + j.businesses(p, h)
+	return v + j.jewels(p, h) + j.guards(p, int(h[razzia.Bodyguard])) + j.businesses(p, h)
 }
 
 // base is the worth of seat p's holdings as they are.
