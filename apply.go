@@ -15,13 +15,13 @@ func (s *State) Apply(m Move) {
 	case ActionThieves:
 		s.useThieves(&m)
 	case ActionCall:
-		s.startAuction(ForcedAuction)
+		s.startAuction(AuctionForced)
 	case ActionBid:
 		s.highBid, s.highBidder = m.Cheque, s.toMove
 		s.bids[s.toMove] = Bidding(m.Cheque)
 		s.nextBidder()
 	case ActionPass:
-		s.bids[s.toMove] = Passed
+		s.bids[s.toMove] = BiddingPassed
 		s.nextBidder()
 	}
 }
@@ -36,13 +36,13 @@ func (s *State) draw(k Kind) {
 			s.endRound()
 			return
 		}
-		s.startAuction(PoliceAuction)
+		s.startAuction(AuctionPolice)
 		return
 	}
 	s.row[s.rowLen] = k
 	s.rowLen++
 	if s.rowLen == RowSize {
-		s.startAuction(SeventhAuction)
+		s.startAuction(AuctionSeventh)
 		return
 	}
 	s.toMove = s.nextActive(s.toMove)
@@ -99,7 +99,7 @@ func (s *State) nextBidder() {
 			s.toMove = seat
 			return
 		}
-		s.bids[seat] = PassedOver
+		s.bids[seat] = BiddingPassedOver
 	}
 	s.settleAuction()
 }
@@ -116,11 +116,11 @@ func (s *State) settleAuction() {
 		w.faceDown |= 1 << (s.centre - 1)
 		w.faceUp &^= 1 << (s.highBid - 1)
 		s.centre = s.highBid
-	} else if s.auction == SeventhAuction {
+	} else if s.auction == AuctionSeventh {
 		s.discardRow()
 	}
 	s.phase = PhaseTurn
-	s.auction = NoAuction
+	s.auction = AuctionNone
 	for i := range s.players {
 		if s.seats[i].faceUp != 0 {
 			s.toMove = s.nextActive(s.initiator)
@@ -150,7 +150,7 @@ func (s *State) endRound() {
 	s.out[Police] += s.police
 	s.police = 0
 	s.phase = PhaseTurn
-	s.auction = NoAuction
+	s.auction = AuctionNone
 	s.bids = [MaxPlayers]Bidding{}
 	s.highBid = 0
 

@@ -128,7 +128,8 @@ func ChequeSets(players int) [][]int {
 }
 
 // DealCheques deals the rulebook's cheque sets to the seats by lot (R4),
-// drawing from r.
+// drawing from r. A game dealt from a seed uses NewSetup, which deals with
+// it; DealCheques is for callers with a source of their own, such as tests.
 func DealCheques(players int, r *rand.Rand) [][]int {
 	sets := ChequeSets(players)
 	r.Shuffle(len(sets), func(i, j int) { sets[i], sets[j] = sets[j], sets[i] })

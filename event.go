@@ -79,7 +79,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	if e.Kind == EventWin || e.Kind == EventNoWinner || e.Kind == EventAuction {
 		o.Cards = append([]string{}, o.Cards...) // an empty lot is [], not absent
 	}
-	if e.Auction != NoAuction {
+	if e.Auction != AuctionNone {
 		o.Auction = e.Auction.String()
 	}
 	return json.Marshal(o)
@@ -181,83 +181,4 @@ func appendEvents(ev []Event, before *State, m Move, after *State) []Event {
 		}
 	}
 	return ev
-}
-
-// Narrate describes the event in an English sentence, naming the players.
-func Narrate(e Event, players []string) string {
-	name := func(seat int) string {
-		if seat >= 0 && seat < len(players) {
-			return players[seat]
-		}
-		return fmt.Sprintf("seat %d", seat+1)
-	}
-	switch e.Kind {
-	case EventDraw:
-		if e.Card == Police {
-			return fmt.Sprintf("%s draws police (%d on the track).", name(e.Seat), e.Police)
-		}
-		return fmt.Sprintf("%s draws %s.", name(e.Seat), article(e.Card))
-	case EventThieves:
-		return fmt.Sprintf("%s uses %s to take %s.", name(e.Seat), Thief.Plural(len(e.Cards)), cardList(e.Cards))
-	case EventAuction:
-		switch e.Auction {
-		case PoliceAuction:
-			return "Police auction."
-		case SeventhAuction:
-			return "The row is full: auction."
-		}
-		return fmt.Sprintf("%s calls a forced auction.", name(e.Seat))
-	case EventBid:
-		return fmt.Sprintf("%s bids %d.", name(e.Seat), e.Cheque)
-	case EventPass:
-		return fmt.Sprintf("%s passes.", name(e.Seat))
-	case EventWin:
-		return fmt.Sprintf("%s wins with %d: takes %s and cheque %d face down.", name(e.Seat), e.Cheque, cardList(e.Cards), e.Centre)
-	case EventNoWinner:
-		if e.Auction == SeventhAuction {
-			return fmt.Sprintf("Nobody bids: %s leave the game.", cardList(e.Cards))
-		}
-		return "Nobody bids: the row stays."
-	case EventRoundEnd:
-		if e.PoliceLimit {
-			return fmt.Sprintf("Raid! Round %d ends with the last police card.", e.Round)
-		}
-		return fmt.Sprintf("Round %d ends: every cheque is spent.", e.Round)
-	case EventGameOver:
-		names := make([]string, len(e.Winners))
-		for i, w := range e.Winners {
-			names[i] = name(w)
-		}
-		if len(names) == 1 {
-			return names[0] + " wins the game."
-		}
-		return joinAnd(names) + " share the win."
-	}
-	return ""
-}
-
-func article(k Kind) string {
-	switch k.Name()[0] {
-	case 'a', 'e', 'i', 'o', 'u':
-		return "an " + k.Name()
-	}
-	return "a " + k.Name()
-}
-
-// cardList describes cards grouped by kind: "2 cars, 1 driver and 1 ring".
-func cardList(cards []Kind) string {
-	if len(cards) == 0 {
-		return "no cards"
-	}
-	var count Holdings
-	for _, k := range cards {
-		count[k]++
-	}
-	var parts []string
-	for _, k := range Kinds {
-		if count[k] > 0 {
-			parts = append(parts, k.Plural(int(count[k])))
-		}
-	}
-	return joinAnd(parts)
 }

@@ -31,9 +31,31 @@ func ExampleNewGame() {
 	// Legal moves: [draw call]
 }
 
+// NewSetup deals a game from a secret seed: the cheque sets by lot (R4)
+// and, kept in the setup, the order of the deck. The same seed always
+// deals the same game, so a server that keeps the seed can replay it.
+func ExampleNewSetup() {
+	seed := []byte("32 secret random bytes, normally")
+	setup := razzia.NewSetup([]string{"Miriam", "Felix", "Elke"}, seed)
+	fmt.Println("cheques:", setup.Cheques)
+	g, err := razzia.NewGame(setup)
+	if err != nil {
+		log.Fatal(err)
+	}
+	starter := g.Players()[g.ToMove()] // the highest cheque starts (R6)
+	// "draw" names no card: the seed does.
+	if err := g.PlayToken("draw"); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(starter, "starts:", g.Moves()[0])
+	// Output:
+	// cheques: [[2 5 8 13] [3 6 9 12] [4 7 10 11]]
+	// Miriam starts: draw realestate
+}
+
 // Moves are played as record tokens; a draw names the card revealed (or,
 // in a game with a Seed, "draw" lets the game pick it). The event log
-// narrates what happened.
+// tells what happened, in JSON as the server sends it.
 func ExampleGame_PlayToken() {
 	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"}})
 	if err != nil {
@@ -48,22 +70,96 @@ func ExampleGame_PlayToken() {
 		}
 	}
 	for _, e := range g.Events() {
-		fmt.Println(razzia.Narrate(e, g.Players()))
+		b, _ := json.Marshal(e)
+		fmt.Println(string(b))
 	}
 	s := g.State()
 	fmt.Println("Next:", g.Players()[s.ToMove()])
 	// Output:
-	// Miriam draws a watch.
-	// Felix draws a car.
-	// Elke draws a bodyguard.
-	// Dennis draws police (1 on the track).
-	// Police auction.
-	// Miriam passes.
-	// Felix bids 7.
-	// Elke passes.
-	// Dennis bids 9.
-	// Dennis wins with 9: takes 1 watch, 1 bodyguard and 1 car and cheque 1 face down.
+	// {"kind":"draw","seat":0,"card":"watch"}
+	// {"kind":"draw","seat":1,"card":"car"}
+	// {"kind":"draw","seat":2,"card":"bodyguard"}
+	// {"kind":"draw","seat":3,"card":"police","police":1}
+	// {"kind":"auction","seat":3,"cards":["watch","car","bodyguard"],"auction":"police"}
+	// {"kind":"pass","seat":0}
+	// {"kind":"bid","seat":1,"cheque":7}
+	// {"kind":"pass","seat":2}
+	// {"kind":"bid","seat":3,"cheque":9}
+	// {"kind":"win","seat":3,"cards":["watch","car","bodyguard"],"cheque":9,"centre":1,"auction":"police"}
 	// Next: Miriam
+}
+
+// Check tells whether a move is legal without playing it. In a game with a
+// seed it names the card a draw would reveal, so a server can store the move
+// before it plays it: Play of the checked move gives the same card.
+func ExampleGame_Check() {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke"}, Seed: []byte("example")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = g.Check(razzia.Bid(9))
+	fmt.Println(err)
+	m, err := g.Check(razzia.Draw(razzia.NoKind))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("checked:", m, "- moves played:", g.Len())
+	if err := g.Play(m); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("played:", g.Moves()[0], "- moves played:", g.Len())
+	// Output:
+	// Miriam cannot bid 9: no auction is running; draw, use thieves or call
+	// checked: draw realestate - moves played: 0
+	// played: draw realestate - moves played: 1
+}
+
+// A game answers whose turn it is, how long it is and whether it is over,
+// without copying its state.
+func ExampleGame_Over() {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Ann", "Bob"}, Seed: []byte("example")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("to move:", g.Players()[g.ToMove()])
+	for !g.Over() {
+		legal := g.LegalMoves() // the last: thieves, a call, or the highest bid
+		if err := g.Play(legal[len(legal)-1]); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Println("over after", g.Len(), "moves; to move:", g.ToMove(), "- winners:", g.Winners())
+	// Output:
+	// to move: Ann
+	// over after 59 moves; to move: -1 - winners: [0]
+}
+
+// EventsSince returns what the moves from the n-th on caused, copying only
+// those events: a viewer that follows a game move by move asks for the
+// events of the move just played.
+func ExampleGame_EventsSince() {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, token := range []string{"draw watch", "draw car", "call", "pass", "pass", "bid 7", "pass"} {
+		if err := g.PlayToken(token); err != nil {
+			log.Fatal(err)
+		}
+		var kinds []string
+		for _, e := range g.EventsSince(g.Len() - 1) {
+			kinds = append(kinds, fmt.Sprintf("%v by seat %d", e.Kind, e.Seat))
+		}
+		fmt.Printf("%-11s %s\n", token+":", strings.Join(kinds, ", "))
+	}
+	// Output:
+	// draw watch: draw by seat 0
+	// draw car:   draw by seat 1
+	// call:       auction by seat 2
+	// pass:       pass by seat 3
+	// pass:       pass by seat 0
+	// bid 7:      bid by seat 1
+	// pass:       pass by seat 2, win by seat 1
 }
 
 // An illegal move returns a *MoveError that names the player and the
@@ -198,8 +294,8 @@ func ExampleRecord_Game() {
 // ScoreRound scores holdings that might be, as a bot values them; the
 // scores marshal as the replay output does.
 func ExampleScoreRound() {
-	var holdings [razzia.MaxPlayers]razzia.Holdings
-	var cheques [razzia.MaxPlayers]razzia.Cheques
+	holdings := make([]razzia.Holdings, 2) // one per player
+	cheques := make([]razzia.Cheques, 2)
 	holdings[0][razzia.Bodyguard] = 4
 	holdings[0][razzia.Car] = 3
 	holdings[0][razzia.Driver] = 1
@@ -209,8 +305,7 @@ func ExampleScoreRound() {
 	holdings[1][razzia.Thief] = 1
 	cheques[0] = razzia.ChequesOf(2, 5, 6, 9)
 	cheques[1] = razzia.ChequesOf(1, 3, 4, 7) // the 8 is in the centre
-	scores := razzia.ScoreRound(2, &holdings, &cheques, true)
-	for _, s := range scores[:2] {
+	for _, s := range razzia.ScoreRound(holdings, cheques, true) {
 		b, err := json.Marshal(s)
 		if err != nil {
 			log.Fatal(err)

@@ -40,7 +40,7 @@ func TestE1NormalAuction(t *testing.T) {
 	r.step("Felix", "draw bodyguard")
 	r.step("Elke", "draw ring")
 	r.step("Dennis", "draw police")
-	if s := r.state(); s.Auction() != razzia.PoliceAuction || s.Initiator() != dennis {
+	if s := r.state(); s.Auction() != razzia.AuctionPolice || s.Initiator() != dennis {
 		t.Fatalf("auction %v by seat %d, want a police auction by Dennis", s.Auction(), s.Initiator())
 	}
 	r.step("Miriam", "bid 7")
@@ -91,7 +91,7 @@ func TestE3ForcedAuction(t *testing.T) {
 	r := newRulebookGame(t)
 	r.step("Dennis", "draw car")
 	r.step("Miriam", "call")
-	if s := r.state(); s.Auction() != razzia.ForcedAuction {
+	if s := r.state(); s.Auction() != razzia.AuctionForced {
 		t.Fatalf("auction %v, want forced", s.Auction())
 	}
 	r.step("Felix", "pass")
@@ -125,7 +125,7 @@ func TestE4Thieves(t *testing.T) {
 	s := r.state()
 	scores := s.Scores(1)
 	for seat, want := range []int{0, 0, 4, 0} {
-		if got := scores[seat][razzia.CatThieves]; got != want {
+		if got := scores[seat][razzia.CategoryThieves]; got != want {
 			t.Errorf("%s: thieves %d, want %d", rulebookPlayers[seat], got, want)
 		}
 	}
@@ -133,7 +133,7 @@ func TestE4Thieves(t *testing.T) {
 }
 
 // rulebookScores scores the holdings of Miriam, Felix, Elke and Dennis.
-func rulebookScores(hold [4]cardCounts, cheques [][]int, final bool) [razzia.MaxPlayers]razzia.Score {
+func rulebookScores(hold [4]cardCounts, cheques [][]int, final bool) []razzia.Score {
 	if cheques == nil {
 		cheques = rulebookCheques
 	}
@@ -141,7 +141,7 @@ func rulebookScores(hold [4]cardCounts, cheques [][]int, final bool) [razzia.Max
 }
 
 // wantCategory checks one category for the four players.
-func wantCategory(t *testing.T, scores [razzia.MaxPlayers]razzia.Score, c razzia.Category, want [4]int) {
+func wantCategory(t *testing.T, scores []razzia.Score, c razzia.Category, want [4]int) {
 	t.Helper()
 	for seat, w := range want {
 		if got := scores[seat][c]; got != w {
@@ -154,7 +154,7 @@ func TestE5Bodyguards(t *testing.T) {
 	scores := rulebookScores([4]cardCounts{
 		{razzia.Bodyguard: 4}, {razzia.Bodyguard: 4}, {razzia.Bodyguard: 1}, {razzia.Bodyguard: 2},
 	}, nil, false)
-	wantCategory(t, scores, razzia.CatBodyguards, [4]int{5, 5, -2, 0})
+	wantCategory(t, scores, razzia.CategoryBodyguards, [4]int{5, 5, -2, 0})
 }
 
 func TestE6Cars(t *testing.T) {
@@ -164,7 +164,7 @@ func TestE6Cars(t *testing.T) {
 		{razzia.Car: 5},
 		{razzia.Car: 3, razzia.Driver: 1},
 	}, nil, false)
-	wantCategory(t, scores, razzia.CatCars, [4]int{2, 4, 0, 4})
+	wantCategory(t, scores, razzia.CategoryCars, [4]int{2, 4, 0, 4})
 }
 
 func TestE7Jewels(t *testing.T) {
@@ -174,28 +174,28 @@ func TestE7Jewels(t *testing.T) {
 		{razzia.Brooch: 2, razzia.Ring: 1},
 		{},
 	}, nil, false)
-	wantCategory(t, scores, razzia.CatJewels, [4]int{-5, 5, 0, -5})
+	wantCategory(t, scores, razzia.CategoryJewels, [4]int{-5, 5, 0, -5})
 }
 
 func TestE8Gold(t *testing.T) {
 	scores := rulebookScores([4]cardCounts{{}, {}, {}, {razzia.Gold: 2}}, nil, false)
-	wantCategory(t, scores, razzia.CatGold, [4]int{0, 0, 0, 6})
+	wantCategory(t, scores, razzia.CategoryGold, [4]int{0, 0, 0, 6})
 }
 
 func TestE9Businesses(t *testing.T) {
 	hold := [4]cardCounts{{}, {}, {}, {
 		razzia.Restaurant: 4, razzia.Casino: 3, razzia.Cinema: 1, razzia.Transport: 1, razzia.Nightclub: 2,
 	}}
-	wantCategory(t, rulebookScores(hold, nil, true), razzia.CatBusinesses, [4]int{0, 0, 0, 20})
+	wantCategory(t, rulebookScores(hold, nil, true), razzia.CategoryBusinesses, [4]int{0, 0, 0, 20})
 	// Businesses score at the end of round 3 only (R17).
-	wantCategory(t, rulebookScores(hold, nil, false), razzia.CatBusinesses, [4]int{0, 0, 0, 0})
+	wantCategory(t, rulebookScores(hold, nil, false), razzia.CategoryBusinesses, [4]int{0, 0, 0, 0})
 }
 
 func TestE10Cheques(t *testing.T) {
 	// 25,000, 21,000, 17,000 and 17,000, face up or down; the 11 is in the centre.
 	cheques := [][]int{{2, 10, 13}, {1, 8, 12}, {3, 5, 9}, {4, 6, 7}}
 	scores := rulebookScores([4]cardCounts{}, cheques, true)
-	wantCategory(t, scores, razzia.CatCheques, [4]int{5, 0, -5, -5})
+	wantCategory(t, scores, razzia.CategoryCheques, [4]int{5, 0, -5, -5})
 	// Cheques score at the end of round 3 only (R17).
-	wantCategory(t, rulebookScores([4]cardCounts{}, cheques, false), razzia.CatCheques, [4]int{0, 0, 0, 0})
+	wantCategory(t, rulebookScores([4]cardCounts{}, cheques, false), razzia.CategoryCheques, [4]int{0, 0, 0, 0})
 }

@@ -89,8 +89,8 @@ func checkReplayError(t *testing.T, rec *Record, g *Game, err error) {
 		t.Fatalf("Record.Game returned no game (error %v) for a record ReadRecord accepted", err)
 	}
 	if err == nil {
-		if len(g.Moves()) != len(rec.Moves) {
-			t.Fatalf("%d moves replayed of %d", len(g.Moves()), len(rec.Moves))
+		if g.Len() != len(rec.Moves) {
+			t.Fatalf("%d moves replayed of %d", g.Len(), len(rec.Moves))
 		}
 		st := g.State()
 		if msg := checkState(&st); msg != "" {
@@ -108,8 +108,8 @@ func checkReplayError(t *testing.T, rec *Record, g *Game, err error) {
 	if !isSentinel(err) {
 		t.Fatalf("error %v matches no sentinel", err)
 	}
-	if len(g.Moves()) != re.Move-1 {
-		t.Fatalf("the game holds %d moves, want the %d before move %d", len(g.Moves()), re.Move-1, re.Move)
+	if g.Len() != re.Move-1 {
+		t.Fatalf("the game holds %d moves, want the %d before move %d", g.Len(), re.Move-1, re.Move)
 	}
 }
 
@@ -239,7 +239,7 @@ func FuzzMoves(f *testing.F) {
 			legal := g.LegalMoves()
 			var m Move
 			m, i = fuzzMove(script, i, legal)
-			moves := len(g.Moves())
+			moves := g.Len()
 			checkErr := before.Check(m)
 			if (checkErr == nil) != offered(legal, &before, m) {
 				t.Fatalf("Check(%v) = %v, but LegalMoves %v", m, checkErr, legal)
@@ -255,7 +255,7 @@ func FuzzMoves(f *testing.F) {
 				if checkErr == nil && !(noChance && errors.Is(err, ErrNoChance)) {
 					t.Fatalf("Play(%v) = %v, but Check accepts it", m, err)
 				}
-				if after != before || len(g.Moves()) != moves {
+				if after != before || g.Len() != moves {
 					t.Fatalf("the illegal move %v changed the game", m)
 				}
 				if me.Seat != before.ToMove() || (me.Seat >= 0 && me.Player != names[me.Seat]) {
@@ -266,8 +266,8 @@ func FuzzMoves(f *testing.F) {
 			if checkErr != nil {
 				t.Fatalf("Play(%v) succeeded, but Check says %v", m, checkErr)
 			}
-			if len(g.Moves()) != moves+1 {
-				t.Fatalf("Play(%v) recorded %d moves, had %d", m, len(g.Moves()), moves)
+			if g.Len() != moves+1 {
+				t.Fatalf("Play(%v) recorded %d moves, had %d", m, g.Len(), moves)
 			}
 			played := g.Moves()[moves]
 			if m == Draw(NoKind) {
@@ -288,8 +288,8 @@ func FuzzMoves(f *testing.F) {
 		}
 
 		// Every move played made at least one event.
-		if len(g.Events()) < len(g.Moves()) {
-			t.Fatalf("%d events for %d moves", len(g.Events()), len(g.Moves()))
+		if len(g.Events()) < g.Len() {
+			t.Fatalf("%d events for %d moves", len(g.Events()), g.Len())
 		}
 
 		// The record of the moves played replays to the same game.
@@ -365,7 +365,7 @@ func TestFuzzMoveDecoder(t *testing.T) {
 			seen[m.Action] = true
 		}
 	}
-	if st := g.State(); !st.Over() {
+	if !g.Over() {
 		t.Errorf("300 legal choices did not finish a 3-player game")
 	}
 	for _, a := range []Action{ActionDraw, ActionCall, ActionBid, ActionPass} {

@@ -9,13 +9,13 @@ import (
 	"strings"
 )
 
-// Setup describes a new game.
+// Setup describes a new game. NewSetup makes the setup of a game dealt from a seed.
 type Setup struct {
 	// Players are the names in seating order, clockwise; 2 to 5.
 	Players []string
 	// Cheques are the cheque sets in seat order: nil for the rulebook sets
 	// A, B, ... in seat order (as in a record), or a permutation of them,
-	// such as DealCheques returns (R4).
+	// such as NewSetup deals (R4).
 	Cheques [][]int
 	// Seed, when set, lets the game draw cards itself: a draw that names no
 	// card reveals one chosen uniformly from the undrawn cards by ChaCha8
@@ -27,7 +27,8 @@ type Setup struct {
 
 // Game is the checked game API: it names players in its errors, resolves
 // chance from its seed, and keeps the moves (its record) and an event log.
-// The zero Game is not usable; create one with NewGame.
+// The zero Game is not usable; create one with NewGame. A Game is not safe
+// for concurrent use, not even for reading: the event log grows as it is read.
 type Game struct {
 	state   State
 	players []string
@@ -37,7 +38,7 @@ type Game struct {
 
 	// The event log is built lazily, by replaying the moves from the
 	// start, so callers that never read it (tournaments) pay nothing.
-	logged   int   // moves the log covers
+	marks    []int // marks[i] is the number of events before move i's; one per logged move
 	logState State // the state after the logged moves
 	events   []Event
 }
@@ -98,15 +99,39 @@ func (g *Game) State() State { return g.state }
 // Moves returns the moves played so far, every draw naming its card.
 func (g *Game) Moves() []Move { return append([]Move(nil), g.moves...) }
 
+// Len returns the number of moves played so far, the length of the record.
+func (g *Game) Len() int { return len(g.moves) }
+
+// ToMove returns the seat that makes the next decision, or -1 once the game is over.
+func (g *Game) ToMove() int { return g.state.ToMove() }
+
+// Over reports whether the game is over.
+func (g *Game) Over() bool { return g.state.Over() }
+
+// Winners returns the seats with the highest total once the game is over,
+// several on a tie (R18), and nil before.
+func (g *Game) Winners() []int { return g.state.Winners() }
+
 // Events returns what has happened so far, in order.
-func (g *Game) Events() []Event {
-	for ; g.logged < len(g.moves); g.logged++ {
+func (g *Game) Events() []Event { return g.EventsSince(0) }
+
+// EventsSince returns what the moves from the n-th on caused, in order
+// (n counts from 0, like the moves): EventsSince(0) is every event,
+// EventsSince(g.Len()-1) what the last move did. n below 0 counts as 0, and
+// from n = Len() on there are none. Only the events returned are copied, so
+// a caller that follows a game move by move pays once for each event.
+func (g *Game) EventsSince(n int) []Event {
+	for len(g.marks) < len(g.moves) {
 		before := g.logState
-		m := g.moves[g.logged]
+		m := g.moves[len(g.marks)]
+		g.marks = append(g.marks, len(g.events))
 		g.logState.Apply(m)
 		g.events = appendEvents(g.events, &before, m, &g.logState)
 	}
-	return append([]Event(nil), g.events...)
+	if n >= len(g.moves) {
+		return nil
+	}
+	return append([]Event(nil), g.events[g.marks[max(n, 0)]:]...)
 }
 
 // LegalMoves returns the moves the player to move may make (see State.LegalMoves).
@@ -125,7 +150,7 @@ type View struct {
 
 // View returns what the seat may see; seat -1 is a spectator.
 func (g *Game) View(seat int) View {
-	v := View{Seat: seat, Players: g.Players(), Moves: len(g.moves), State: g.state}
+	v := View{Seat: seat, Players: g.Players(), Moves: g.Len(), State: g.state}
 	if seat >= 0 && seat == g.state.ToMove() {
 		v.Legal = g.LegalMoves()
 	}
@@ -136,19 +161,32 @@ func (g *Game) View(seat int) View {
 // card is resolved from the game's seed. An illegal move returns a
 // *MoveError and changes nothing.
 func (g *Game) Play(m Move) error {
+	m, err := g.Check(m)
+	if err != nil {
+		return err
+	}
+	g.state.Apply(m)
+	g.moves = append(g.moves, m)
+	return nil
+}
+
+// Check tells whether Play would accept m, without playing it: it returns
+// the move as Play would play it, a draw that names no card naming the card
+// the seed draws, or the *MoveError Play would return. The card depends only
+// on the seed and the cards drawn so far, so a server can store the move
+// Check returns and then play it, knowing that Play gives the same.
+func (g *Game) Check(m Move) (Move, error) {
 	if m.Action == ActionDraw && m.Card == NoKind && g.state.phase == PhaseTurn && g.state.deckLeft > 0 {
 		if len(g.seed) == 0 {
-			return g.named(&MoveError{Move: m, Seat: g.state.ToMove(), Err: ErrNoChance,
+			return Move{}, g.named(&MoveError{Move: m, Seat: g.state.ToMove(), Err: ErrNoChance,
 				detail: "the card must be named: this game has no seed to draw with"})
 		}
 		m.Card = g.chance()
 	}
 	if err := g.state.check(m); err != nil {
-		return g.named(err)
+		return Move{}, g.named(err)
 	}
-	g.state.Apply(m)
-	g.moves = append(g.moves, m)
-	return nil
+	return m, nil
 }
 
 // PlayToken parses a record token and plays it.

@@ -125,7 +125,7 @@ func checkState(s *State) string {
 		if s.rowLen >= RowSize {
 			return fmt.Sprintf("a turn with %d cards in the row (R7)", s.rowLen)
 		}
-		if s.auction != NoAuction {
+		if s.auction != AuctionNone {
 			return "a turn during an auction"
 		}
 		// R13: only a player with a face-up cheque takes a turn.
@@ -133,14 +133,14 @@ func checkState(s *State) string {
 			return fmt.Sprintf("seat %d takes a turn without a face-up cheque (R13)", s.toMove)
 		}
 	case PhaseAuction:
-		if s.auction == NoAuction {
+		if s.auction == AuctionNone {
 			return "an auction of no kind"
 		}
 		// R10: the seat asked can bid a face-up cheque above the highest bid.
 		if s.seats[s.toMove].faceUp.Above(int(s.highBid)) == 0 {
 			return fmt.Sprintf("seat %d asked to bid with no cheque above %d (R10)", s.toMove, s.highBid)
 		}
-		if s.bids[s.toMove] != Undecided {
+		if s.bids[s.toMove] != BiddingUndecided {
 			return fmt.Sprintf("seat %d asked twice in one auction (R10)", s.toMove)
 		}
 	default:
@@ -187,9 +187,9 @@ func rulesScore(n int, h []Holdings, cheques []Cheques, final bool) []Score {
 	guards := make([]int, n)
 	sums := make([]int, n)
 	for i := range n {
-		out[i][CatThieves] = 2 * int(h[i][Thief])
+		out[i][CategoryThieves] = 2 * int(h[i][Thief])
 		if h[i][Driver] > 0 {
-			out[i][CatCars] = int(h[i][Car]) + int(h[i][Driver])
+			out[i][CategoryCars] = int(h[i][Car]) + int(h[i][Driver])
 		}
 		jewels := 0
 		for _, k := range []Kind{Ring, Watch, Brooch, Necklace, Diamond} {
@@ -197,8 +197,8 @@ func rulesScore(n int, h []Holdings, cheques []Cheques, final bool) []Score {
 				jewels++
 			}
 		}
-		out[i][CatJewels] = [...]int{-5, 0, 0, 5, 10, 15}[jewels]
-		out[i][CatGold] = 3 * int(h[i][Gold])
+		out[i][CategoryJewels] = [...]int{-5, 0, 0, 5, 10, 15}[jewels]
+		out[i][CategoryGold] = 3 * int(h[i][Gold])
 		guards[i] = int(h[i][Bodyguard])
 		if final {
 			kinds, pts := 0, 0
@@ -218,7 +218,7 @@ func rulesScore(n int, h []Holdings, cheques []Cheques, final bool) []Score {
 			} else {
 				pts += kinds
 			}
-			out[i][CatBusinesses] = pts
+			out[i][CategoryBusinesses] = pts
 			sums[i] = cheques[i].Sum()
 		}
 	}
@@ -235,21 +235,32 @@ func rulesScore(n int, h []Holdings, cheques []Cheques, final bool) []Score {
 			}
 		}
 	}
-	most(guards, CatBodyguards, 5, -2)
+	most(guards, CategoryBodyguards, 5, -2)
 	if final {
-		most(sums, CatCheques, 5, -5)
+		most(sums, CategoryCheques, 5, -5)
 	}
 	return out
 }
 
 // checkScores checks the scores recorded so far: each round's total is the
 // sum of its categories, businesses and cheques score in round 3 only (R17),
-// and Totals adds the rounds up.
+// a round not scored has no scores, results have one entry per player, and
+// Totals and Total add the rounds up.
 func checkScores(s *State) string {
-	var totals [MaxPlayers]int
+	n := int(s.players)
+	totals := make([]int, n)
 	for r := 1; r <= Rounds; r++ {
 		sc := s.Scores(r)
-		for i := range int(s.players) {
+		if r > s.ScoredRounds() {
+			if sc != nil {
+				return fmt.Sprintf("round %d not scored yet but has scores %v", r, sc)
+			}
+			continue
+		}
+		if len(sc) != n {
+			return fmt.Sprintf("round %d: %d scores for %d players", r, len(sc), n)
+		}
+		for i := range n {
 			sum := 0
 			for c := range NumCategories {
 				sum += sc[i][c]
@@ -257,17 +268,22 @@ func checkScores(s *State) string {
 			if sc[i].Total() != sum {
 				return fmt.Sprintf("round %d seat %d: total %d, categories add to %d", r, i, sc[i].Total(), sum)
 			}
-			if r < Rounds && (sc[i][CatBusinesses] != 0 || sc[i][CatCheques] != 0) {
+			if r < Rounds && (sc[i][CategoryBusinesses] != 0 || sc[i][CategoryCheques] != 0) {
 				return fmt.Sprintf("round %d seat %d scores businesses or cheques (R17)", r, i)
-			}
-			if r > s.ScoredRounds() && sc[i] != (Score{}) {
-				return fmt.Sprintf("round %d not scored yet but seat %d has %v", r, i, sc[i])
 			}
 			totals[i] += sum
 		}
 	}
-	if got := s.Totals(); got != totals {
+	if got := s.Totals(); !slices.Equal(got, totals) {
 		return fmt.Sprintf("Totals %v, rounds add to %v", got, totals)
+	}
+	for i, want := range totals {
+		if got := s.Total(i); got != want {
+			return fmt.Sprintf("Total(%d) = %d, rounds add to %d", i, got, want)
+		}
+	}
+	if p := s.Projected(); len(p) != n {
+		return fmt.Sprintf("Projected: %d scores for %d players", len(p), n)
 	}
 	return ""
 }
@@ -468,7 +484,7 @@ func playChecked(s State, r *rand.Rand, buf []Move) (int, []Move, error) {
 		startLen[i] = s.seats[i].faceUp.Len()
 	}
 	fail := func(step int, m Move, msg string) (int, []Move, error) {
-		if m.Action == NoAction {
+		if m.Action == ActionNone {
 			return step, buf, fmt.Errorf("before move %d, round %d: %s", step, s.round, msg)
 		}
 		return step, buf, fmt.Errorf("move %d (%v), round %d: %s", step, m, s.round, msg)
@@ -518,8 +534,8 @@ func playChecked(s State, r *rand.Rand, buf []Move) (int, []Move, error) {
 				}
 				want := rulesScore(n, h, c, before.round == Rounds)
 				got := s.Scores(int(before.round))
-				if !slices.Equal(got[:n], want) {
-					return fail(step, m, fmt.Sprintf("round %d scored %v, R16/R17 give %v", before.round, got[:n], want))
+				if !slices.Equal(got, want) {
+					return fail(step, m, fmt.Sprintf("round %d scored %v, R16/R17 give %v", before.round, got, want))
 				}
 			}
 			if !s.Over() {
@@ -604,7 +620,7 @@ func playSeeded(tb testing.TB, n int, seed []byte, choice uint64) *Game {
 		tb.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(choice, 1))
-	for st := g.State(); !st.Over(); st = g.State() {
+	for !g.Over() {
 		legal := g.LegalMoves()
 		if err := g.Play(legal[r.IntN(len(legal))]); err != nil {
 			tb.Fatalf("playing a legal move: %v", err)

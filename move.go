@@ -13,7 +13,7 @@ type Action uint8
 
 // The actions. The zero Action is not a move.
 const (
-	NoAction      Action = iota
+	ActionNone    Action = iota
 	ActionDraw           // A: reveal a card
 	ActionThieves        // B: use thieves to take row cards
 	ActionCall           // C: call a forced auction
@@ -25,7 +25,7 @@ var actionTokens = [...]string{"", "draw", "thief", "call", "bid", "pass"}
 
 // String returns the action's record word, such as "thief".
 func (a Action) String() string {
-	if int(a) < len(actionTokens) && a != NoAction {
+	if int(a) < len(actionTokens) && a != ActionNone {
 		return actionTokens[a]
 	}
 	return fmt.Sprintf("Action(%d)", uint8(a))
@@ -210,7 +210,7 @@ func ParseMove(token string) (Move, error) {
 
 // MarshalText encodes m as its record token.
 func (m Move) MarshalText() ([]byte, error) {
-	if m.Action == NoAction || m.Action > ActionPass {
+	if m.Action == ActionNone || m.Action > ActionPass {
 		return nil, fmt.Errorf("razzia: cannot encode %v", m)
 	}
 	return []byte(m.String()), nil

@@ -69,12 +69,12 @@ func TestRecordExample(t *testing.T) {
 		t.Errorf("Miriam holds %v, want 2 6 13", s.FaceUp(miriam))
 	}
 	// R12, R9: Miriam, left of Dennis, called; Felix is asked first.
-	if s.Auction() != ForcedAuction || s.Initiator() != miriam || s.ToMove() != felix {
+	if s.Auction() != AuctionForced || s.Initiator() != miriam || s.ToMove() != felix {
 		t.Errorf("auction %v by seat %d, seat %d to move; want forced by Miriam, Felix to move",
 			s.Auction(), s.Initiator(), s.ToMove())
 	}
-	if len(g.Moves()) != len(exampleMoves) {
-		t.Errorf("%d moves replayed, want %d", len(g.Moves()), len(exampleMoves))
+	if g.Len() != len(exampleMoves) {
+		t.Errorf("%d moves replayed, want %d", g.Len(), len(exampleMoves))
 	}
 }
 
@@ -95,7 +95,7 @@ func TestRecordExampleAsPrinted(t *testing.T) {
 	if !errors.As(err, &re) || re.Move != 5 || re.Token != "bid 7" || !errors.Is(err, ErrNotHeld) {
 		t.Fatalf("got %v, want move 5 (bid 7) not held", err)
 	}
-	if g == nil || len(g.Moves()) != 4 {
+	if g == nil || g.Len() != 4 {
 		t.Errorf("the game should hold the 4 moves before the illegal one")
 	}
 }
@@ -283,8 +283,8 @@ func TestRecordErrors(t *testing.T) {
 			if g == nil {
 				t.Fatal("Record.Game returned no game with the move error")
 			}
-			if len(g.Moves()) != tt.move-1 {
-				t.Fatalf("the game holds %d moves, want the %d before the illegal one", len(g.Moves()), tt.move-1)
+			if g.Len() != tt.move-1 {
+				t.Fatalf("the game holds %d moves, want the %d before the illegal one", g.Len(), tt.move-1)
 			}
 			for i, m := range g.Moves() {
 				if want, _ := ParseMove(rec.Moves[i]); m != want {
@@ -313,9 +313,9 @@ func TestRecordRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for st := g.State(); !st.Over(); st = g.State() {
+				for !g.Over() {
 					legal := g.LegalMoves()
-					if err := g.Play(legal[len(g.Moves())*7%len(legal)]); err != nil {
+					if err := g.Play(legal[g.Len()*7%len(legal)]); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -411,7 +411,7 @@ func TestRecordDocExample(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the example of docs/RECORD.md does not replay: %v", err)
 	}
-	if got := len(g.Moves()); got != len(exampleMoves) {
+	if got := g.Len(); got != len(exampleMoves) {
 		t.Errorf("the example replays %d moves, want %d", got, len(exampleMoves))
 	}
 }

@@ -95,7 +95,7 @@ func (r *ruleGame) endRoundByPolice() {
 // message, and that it changed nothing.
 func (r *ruleGame) illegal(token string, sentinel error, message string) {
 	r.t.Helper()
-	before, moves, events := r.state(), len(r.g.Moves()), len(r.g.Events())
+	before, moves, events := r.state(), r.g.Len(), len(r.g.Events())
 	err := r.g.PlayToken(token)
 	if err == nil {
 		r.t.Fatalf("%q was accepted, want %v", token, sentinel)
@@ -106,7 +106,7 @@ func (r *ruleGame) illegal(token string, sentinel error, message string) {
 	if message != "" && err.Error() != message {
 		r.t.Errorf("%q: message\n%q\nwant\n%q", token, err, message)
 	}
-	if r.state() != before || len(r.g.Moves()) != moves || len(r.g.Events()) != events {
+	if r.state() != before || r.g.Len() != moves || len(r.g.Events()) != events {
 		r.t.Errorf("%q: the illegal move changed the game", token)
 	}
 }
@@ -433,7 +433,7 @@ func TestR7SeventhLootCardStartsAuction(t *testing.T) {
 		}
 		r.play(seven[6]) // Elke draws the seventh
 		s := r.state()
-		if s.Phase() != razzia.PhaseAuction || s.Auction() != razzia.SeventhAuction || s.Initiator() != elke {
+		if s.Phase() != razzia.PhaseAuction || s.Auction() != razzia.AuctionSeventh || s.Initiator() != elke {
 			t.Fatalf("after the seventh: phase %v, auction %v, initiator %d; want a seventh auction by Elke",
 				s.Phase(), s.Auction(), s.Initiator())
 		}
@@ -476,7 +476,7 @@ func TestR7PoliceCardStartsAuction(t *testing.T) {
 	r := newRuleGame(t, rulesFour, nil)
 	r.play("draw car", "draw police") // Felix draws police
 	s := r.state()
-	if s.Phase() != razzia.PhaseAuction || s.Auction() != razzia.PoliceAuction || s.Initiator() != felix || s.Police() != 1 {
+	if s.Phase() != razzia.PhaseAuction || s.Auction() != razzia.AuctionPolice || s.Initiator() != felix || s.Police() != 1 {
 		t.Fatalf("phase %v, auction %v, initiator %d, police %d; want a police auction by Felix, 1 police",
 			s.Phase(), s.Auction(), s.Initiator(), s.Police())
 	}
@@ -513,7 +513,7 @@ func TestR7PoliceLimitEndsRoundWithoutAuction(t *testing.T) {
 			r.play(c.win...)
 			for police := 2; police < c.limit; police++ {
 				r.play("draw police")
-				if s := r.state(); s.Auction() != razzia.PoliceAuction {
+				if s := r.state(); s.Auction() != razzia.AuctionPolice {
 					t.Fatalf("police %d: no auction", police)
 				}
 				r.passAll()
@@ -526,7 +526,7 @@ func TestR7PoliceLimitEndsRoundWithoutAuction(t *testing.T) {
 			events := len(r.g.Events())
 			r.play("draw police")
 			s = r.state()
-			if s.Round() != 2 || s.Phase() != razzia.PhaseTurn || s.Auction() != razzia.NoAuction {
+			if s.Round() != 2 || s.Phase() != razzia.PhaseTurn || s.Auction() != razzia.AuctionNone {
 				t.Fatalf("round %d, phase %v, auction %v; want round 2 at once, no auction", s.Round(), s.Phase(), s.Auction())
 			}
 			for _, e := range r.g.Events()[events:] {
@@ -617,7 +617,7 @@ func TestR8Thieves(t *testing.T) {
 		r.wantHoldings(miriam, map[razzia.Kind]int{razzia.Thief: 1, razzia.Ring: 1})
 		r.endRoundByPolice()
 		s := r.state()
-		if got := s.Scores(1)[miriam][razzia.CatThieves]; got != 2 {
+		if got := s.Scores(1)[miriam][razzia.CategoryThieves]; got != 2 {
 			t.Errorf("Miriam scored %d for thieves, want 2 for the unused one", got)
 		}
 	})
@@ -633,7 +633,7 @@ func TestR9ForcedAuction(t *testing.T) {
 		r := newRuleGame(t, rulesFour, nil)
 		r.play("draw car", "call") // Felix calls
 		s := r.state()
-		if s.Auction() != razzia.ForcedAuction || s.Initiator() != felix {
+		if s.Auction() != razzia.AuctionForced || s.Initiator() != felix {
 			t.Fatalf("auction %v by %d, want forced by Felix", s.Auction(), s.Initiator())
 		}
 		r.wantToMove("Elke")
@@ -680,7 +680,7 @@ func TestR9ForcedAuction(t *testing.T) {
 	t.Run("a police auction on an empty row is held", func(t *testing.T) {
 		r := newRuleGame(t, rulesFour, nil)
 		r.play("draw police")
-		if s := r.state(); s.Auction() != razzia.PoliceAuction {
+		if s := r.state(); s.Auction() != razzia.AuctionPolice {
 			t.Fatalf("auction %v, want police", s.Auction())
 		}
 		r.play("bid 7", "pass", "pass", "pass")
@@ -696,7 +696,7 @@ func TestR10OneChanceEachClockwiseInitiatorLast(t *testing.T) {
 		want       razzia.Bidding
 	}{
 		{"Elke", "bid 4", 4},
-		{"Dennis", "pass", razzia.Passed},
+		{"Dennis", "pass", razzia.BiddingPassed},
 		{"Miriam", "bid 6", 6},
 		{"Felix", "bid 7", 7},
 	}
@@ -724,7 +724,7 @@ func TestR10PassedOverWithoutHighEnoughCheque(t *testing.T) {
 		r := newRuleGame(t, rulesFour, nil)
 		r.play("draw police", "bid 12") // Felix; Elke's 11 and Dennis's 10 are too low
 		s := r.state()
-		if s.Bidding(elke) != razzia.PassedOver || s.Bidding(dennis) != razzia.PassedOver {
+		if s.Bidding(elke) != razzia.BiddingPassedOver || s.Bidding(dennis) != razzia.BiddingPassedOver {
 			t.Errorf("Elke %v, Dennis %v; want both passed over", s.Bidding(elke), s.Bidding(dennis))
 		}
 		r.wantToMove("Miriam")
@@ -845,7 +845,7 @@ func TestR13OutPlayersAreSkipped(t *testing.T) {
 	r.wantToMove("Ann")
 	r.play("draw police") // Ann: Bob is passed over
 	s := r.state()
-	if s.Bidding(1) != razzia.PassedOver {
+	if s.Bidding(1) != razzia.BiddingPassedOver {
 		t.Errorf("Bob %v, want passed over", s.Bidding(1))
 	}
 	r.wantToMove("Cid")
@@ -865,7 +865,7 @@ func TestR13LonePlayerPlaysOn(t *testing.T) {
 	r.wantToMove("Bob") // alone, Bob moves again
 	r.play("draw thief", "draw police")
 	s := r.state()
-	if s.Auction() != razzia.PoliceAuction || s.Bidding(0) != razzia.PassedOver {
+	if s.Auction() != razzia.AuctionPolice || s.Bidding(0) != razzia.BiddingPassedOver {
 		t.Fatalf("auction %v, Ann %v; want a police auction with Ann passed over", s.Auction(), s.Bidding(0))
 	}
 	r.wantToMove("Bob")
@@ -942,16 +942,16 @@ func TestR15NextRoundSetup(t *testing.T) {
 }
 
 // scoreOf scores the holdings and cheques with ScoreRound.
-func scoreOf(hold []map[razzia.Kind]int, cheques [][]int, final bool) [razzia.MaxPlayers]razzia.Score {
-	var h [razzia.MaxPlayers]razzia.Holdings
-	var c [razzia.MaxPlayers]razzia.Cheques
+func scoreOf(hold []map[razzia.Kind]int, cheques [][]int, final bool) []razzia.Score {
+	h := make([]razzia.Holdings, len(hold))
+	c := make([]razzia.Cheques, len(cheques))
 	for i, m := range hold {
 		h[i] = holdings(m)
 	}
 	for i, set := range cheques {
 		c[i] = razzia.ChequesOf(set...)
 	}
-	return razzia.ScoreRound(len(hold), &h, &c, final)
+	return razzia.ScoreRound(h, c, final)
 }
 
 type scoreCase struct {
@@ -977,10 +977,8 @@ func runScoreCases(t *testing.T, cases []scoreCase) {
 					t.Errorf("seat %d: %s %d, want %d", seat, c.cat, got, want)
 				}
 			}
-			for seat := len(c.hold); seat < razzia.MaxPlayers; seat++ {
-				if scores[seat] != (razzia.Score{}) {
-					t.Errorf("empty seat %d scored %v", seat, scores[seat])
-				}
+			if len(scores) != len(c.hold) {
+				t.Errorf("%d scores for %d players", len(scores), len(c.hold))
 			}
 		})
 	}
@@ -991,18 +989,18 @@ type cardCounts = map[razzia.Kind]int
 func TestR16RoundScoring(t *testing.T) {
 	B := razzia.Bodyguard
 	runScoreCases(t, []scoreCase{
-		{"thieves: 2 per unused thief", []cardCounts{{razzia.Thief: 0}, {razzia.Thief: 1}, {razzia.Thief: 3}}, nil, false, razzia.CatThieves, []int{0, 2, 6}},
+		{"thieves: 2 per unused thief", []cardCounts{{razzia.Thief: 0}, {razzia.Thief: 1}, {razzia.Thief: 3}}, nil, false, razzia.CategoryThieves, []int{0, 2, 6}},
 
-		{"bodyguards: most +5, fewest -2", []cardCounts{{B: 3}, {B: 1}, {B: 2}, {B: 0}}, nil, false, razzia.CatBodyguards, []int{5, 0, 0, -2}},
-		{"bodyguards: tie for most", []cardCounts{{B: 3}, {B: 3}, {B: 2}, {B: 1}}, nil, false, razzia.CatBodyguards, []int{5, 5, 0, -2}},
-		{"bodyguards: tie for fewest", []cardCounts{{B: 3}, {B: 1}, {B: 2}, {B: 1}}, nil, false, razzia.CatBodyguards, []int{5, -2, 0, -2}},
-		{"bodyguards: none count as fewest", []cardCounts{{}, {B: 1}, {}}, nil, false, razzia.CatBodyguards, []int{-2, 5, -2}},
-		{"bodyguards: all equal, nobody scores", []cardCounts{{B: 2}, {B: 2}, {B: 2}}, nil, false, razzia.CatBodyguards, []int{0, 0, 0}},
-		{"bodyguards: all none, nobody scores", []cardCounts{{}, {}, {}, {}, {}}, nil, false, razzia.CatBodyguards, []int{0, 0, 0, 0, 0}},
-		{"bodyguards: two players", []cardCounts{{B: 1}, {B: 4}}, nil, false, razzia.CatBodyguards, []int{-2, 5}},
+		{"bodyguards: most +5, fewest -2", []cardCounts{{B: 3}, {B: 1}, {B: 2}, {B: 0}}, nil, false, razzia.CategoryBodyguards, []int{5, 0, 0, -2}},
+		{"bodyguards: tie for most", []cardCounts{{B: 3}, {B: 3}, {B: 2}, {B: 1}}, nil, false, razzia.CategoryBodyguards, []int{5, 5, 0, -2}},
+		{"bodyguards: tie for fewest", []cardCounts{{B: 3}, {B: 1}, {B: 2}, {B: 1}}, nil, false, razzia.CategoryBodyguards, []int{5, -2, 0, -2}},
+		{"bodyguards: none count as fewest", []cardCounts{{}, {B: 1}, {}}, nil, false, razzia.CategoryBodyguards, []int{-2, 5, -2}},
+		{"bodyguards: all equal, nobody scores", []cardCounts{{B: 2}, {B: 2}, {B: 2}}, nil, false, razzia.CategoryBodyguards, []int{0, 0, 0}},
+		{"bodyguards: all none, nobody scores", []cardCounts{{}, {}, {}, {}, {}}, nil, false, razzia.CategoryBodyguards, []int{0, 0, 0, 0, 0}},
+		{"bodyguards: two players", []cardCounts{{B: 1}, {B: 4}}, nil, false, razzia.CategoryBodyguards, []int{-2, 5}},
 
-		{"cars: 1 per car and driver", []cardCounts{{razzia.Car: 3, razzia.Driver: 2}, {razzia.Driver: 1}, {}}, nil, false, razzia.CatCars, []int{5, 1, 0}},
-		{"cars: no driver, no points", []cardCounts{{razzia.Car: 5}, {razzia.Car: 1, razzia.Driver: 1}}, nil, false, razzia.CatCars, []int{0, 2}},
+		{"cars: 1 per car and driver", []cardCounts{{razzia.Car: 3, razzia.Driver: 2}, {razzia.Driver: 1}, {}}, nil, false, razzia.CategoryCars, []int{5, 1, 0}},
+		{"cars: no driver, no points", []cardCounts{{razzia.Car: 5}, {razzia.Car: 1, razzia.Driver: 1}}, nil, false, razzia.CategoryCars, []int{0, 2}},
 
 		{"jewels: distinct kinds", []cardCounts{
 			{},
@@ -1010,16 +1008,16 @@ func TestR16RoundScoring(t *testing.T) {
 			{razzia.Ring: 1, razzia.Watch: 3},
 			{razzia.Ring: 1, razzia.Watch: 1, razzia.Brooch: 1},
 			{razzia.Ring: 2, razzia.Watch: 1, razzia.Brooch: 1, razzia.Diamond: 4},
-		}, nil, false, razzia.CatJewels, []int{-5, 0, 0, 5, 10}},
+		}, nil, false, razzia.CategoryJewels, []int{-5, 0, 0, 5, 10}},
 		{"jewels: all five", []cardCounts{
 			{razzia.Ring: 1, razzia.Watch: 1, razzia.Brooch: 1, razzia.Necklace: 1, razzia.Diamond: 1},
 			{razzia.Necklace: 2, razzia.Diamond: 1},
-		}, nil, false, razzia.CatJewels, []int{15, 0}},
+		}, nil, false, razzia.CategoryJewels, []int{15, 0}},
 
-		{"gold: 3 per coin", []cardCounts{{razzia.Gold: 1}, {razzia.Gold: 2}, {}}, nil, false, razzia.CatGold, []int{3, 6, 0}},
+		{"gold: 3 per coin", []cardCounts{{razzia.Gold: 1}, {razzia.Gold: 2}, {}}, nil, false, razzia.CategoryGold, []int{3, 6, 0}},
 
-		{"no businesses before round 3", []cardCounts{{razzia.Casino: 4, razzia.Cinema: 1}, {}}, nil, false, razzia.CatBusinesses, []int{0, 0}},
-		{"no cheques before round 3", []cardCounts{{}, {}}, [][]int{{2, 5, 6, 9}, {3, 4}}, false, razzia.CatCheques, []int{0, 0}},
+		{"no businesses before round 3", []cardCounts{{razzia.Casino: 4, razzia.Cinema: 1}, {}}, nil, false, razzia.CategoryBusinesses, []int{0, 0}},
+		{"no cheques before round 3", []cardCounts{{}, {}}, [][]int{{2, 5, 6, 9}, {3, 4}}, false, razzia.CategoryCheques, []int{0, 0}},
 	})
 	t.Run("every category every round", func(t *testing.T) {
 		scores := scoreOf([]cardCounts{
@@ -1067,18 +1065,18 @@ func TestR17FinalScoring(t *testing.T) {
 			{razzia.Casino: 2, razzia.Transport: 1},
 			{razzia.Casino: 1, razzia.Transport: 1, razzia.Cinema: 1, razzia.Racetrack: 1, razzia.RealEstate: 1, razzia.Nightclub: 1},
 			{razzia.Casino: 1, razzia.Transport: 1, razzia.Cinema: 1, razzia.Racetrack: 1, razzia.RealEstate: 1, razzia.Nightclub: 1, razzia.Restaurant: 1},
-		}, nil, true, razzia.CatBusinesses, []int{0, 1, 2, 6, 10}},
+		}, nil, true, razzia.CategoryBusinesses, []int{0, 1, 2, 6, 10}},
 		{"businesses: 3 and 4 alike", []cardCounts{
 			{razzia.Casino: 3},
 			{razzia.Casino: 4},
 			{razzia.Casino: 3, razzia.Cinema: 4, razzia.Nightclub: 2},
 			{razzia.Casino: 4, razzia.Transport: 3, razzia.Cinema: 1, razzia.Racetrack: 1, razzia.RealEstate: 1, razzia.Nightclub: 1, razzia.Restaurant: 1},
-		}, nil, true, razzia.CatBusinesses, []int{6, 11, 18, 25}},
+		}, nil, true, razzia.CategoryBusinesses, []int{6, 11, 18, 25}},
 
-		{"cheques: highest +5, lowest -5", []cardCounts{{}, {}, {}, {}}, [][]int{{2, 6, 13}, {3, 7, 12}, {4, 8, 11}, {1, 9, 10}}, true, razzia.CatCheques, []int{0, 0, 5, -5}},
-		{"cheques: ties all score", []cardCounts{{}, {}, {}, {}}, [][]int{{13, 8}, {12, 9}, {1, 2, 5}, {4, 3, 10}}, true, razzia.CatCheques, []int{5, 5, -5, 0}},
-		{"cheques: all equal, nobody scores", []cardCounts{{}, {}}, [][]int{{2, 5, 6, 9}, {3, 4, 7, 8}}, true, razzia.CatCheques, []int{0, 0}},
-		{"cheques: two players", []cardCounts{{}, {}}, [][]int{{1, 2, 6, 9}, {3, 4, 7, 8}}, true, razzia.CatCheques, []int{-5, 5}},
+		{"cheques: highest +5, lowest -5", []cardCounts{{}, {}, {}, {}}, [][]int{{2, 6, 13}, {3, 7, 12}, {4, 8, 11}, {1, 9, 10}}, true, razzia.CategoryCheques, []int{0, 0, 5, -5}},
+		{"cheques: ties all score", []cardCounts{{}, {}, {}, {}}, [][]int{{13, 8}, {12, 9}, {1, 2, 5}, {4, 3, 10}}, true, razzia.CategoryCheques, []int{5, 5, -5, 0}},
+		{"cheques: all equal, nobody scores", []cardCounts{{}, {}}, [][]int{{2, 5, 6, 9}, {3, 4, 7, 8}}, true, razzia.CategoryCheques, []int{0, 0}},
+		{"cheques: two players", []cardCounts{{}, {}}, [][]int{{1, 2, 6, 9}, {3, 4, 7, 8}}, true, razzia.CategoryCheques, []int{-5, 5}},
 	})
 	t.Run("face-down cheques count", func(t *testing.T) {
 		r := newRuleGame(t, rulesFour, nil)
@@ -1096,15 +1094,15 @@ func TestR17FinalScoring(t *testing.T) {
 		// Sums: Miriam 6+13+10 = 29, Felix 22, Elke 23, Dennis 5+9+1 = 15.
 		got := s.Scores(3)
 		for seat, want := range []int{5, 0, 0, -5} {
-			if got[seat][razzia.CatCheques] != want {
-				t.Errorf("%s: cheques %d, want %d", rulesFour[seat], got[seat][razzia.CatCheques], want)
+			if got[seat][razzia.CategoryCheques] != want {
+				t.Errorf("%s: cheques %d, want %d", rulesFour[seat], got[seat][razzia.CategoryCheques], want)
 			}
 		}
 		// R18: with nothing else won, Miriam wins alone.
 		if w := s.Winners(); !slices.Equal(w, []int{miriam}) {
 			t.Errorf("winners %v, want [Miriam]", w)
 		}
-		if s.Scores(1)[miriam][razzia.CatCheques] != 0 || s.Scores(2)[dennis][razzia.CatCheques] != 0 {
+		if s.Scores(1)[miriam][razzia.CategoryCheques] != 0 || s.Scores(2)[dennis][razzia.CategoryCheques] != 0 {
 			t.Errorf("cheques scored before round 3")
 		}
 	})

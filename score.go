@@ -10,13 +10,13 @@ type Category uint8
 
 // The scoring categories, in the order of the score table.
 const (
-	CatThieves Category = iota
-	CatBodyguards
-	CatCars
-	CatJewels
-	CatGold
-	CatBusinesses
-	CatCheques
+	CategoryThieves Category = iota
+	CategoryBodyguards
+	CategoryCars
+	CategoryJewels
+	CategoryGold
+	CategoryBusinesses
+	CategoryCheques
 	NumCategories = iota
 )
 
@@ -92,27 +92,40 @@ func (s *State) ScoredRounds() int {
 	return int(s.round) - 1
 }
 
-// Scores returns what each seat scored at the end of round r (1..3); zero
-// scores for a round not yet scored.
-func (s *State) Scores(r int) [MaxPlayers]Score {
-	var out [MaxPlayers]Score
-	if r < 1 || r > Rounds {
-		return out
+// Scores returns what each seat scored at the end of round r (1..3), one
+// Score per player, or nil for a round not scored yet.
+func (s *State) Scores(r int) []Score {
+	if r < 1 || r > s.ScoredRounds() {
+		return nil
 	}
-	for i := range s.players {
+	out := make([]Score, s.players)
+	for i := range out {
 		out[i] = s.scores[r-1][i].score()
 	}
 	return out
 }
 
-// Totals returns each seat's points summed over the rounds scored so far.
-func (s *State) Totals() [MaxPlayers]int {
-	var t [MaxPlayers]int
+// Totals returns each seat's points summed over the rounds scored so far,
+// one total per player.
+func (s *State) Totals() []int {
+	t := make([]int, s.players)
+	for i := range t {
+		t[i] = s.Total(i)
+	}
+	return t
+}
+
+// Total returns the seat's points summed over the rounds scored so far, or
+// 0 for a seat the game does not have. Unlike Totals it allocates nothing,
+// for bots that score many finished games.
+func (s *State) Total(seat int) int {
+	if seat < 0 || seat >= int(s.players) {
+		return 0
+	}
+	t := 0
 	for r := range Rounds {
-		for i := range s.players {
-			for _, v := range s.scores[r][i] {
-				t[i] += int(v)
-			}
+		for _, v := range s.scores[r][seat] {
+			t += int(v)
 		}
 	}
 	return t
@@ -125,9 +138,9 @@ func (s *State) Winners() []int {
 		return nil
 	}
 	t := s.Totals()
-	best := slices.Max(t[:s.players])
+	best := slices.Max(t)
 	var w []int
-	for i, v := range t[:s.players] {
+	for i, v := range t {
 		if v == best {
 			w = append(w, i)
 		}
@@ -135,34 +148,39 @@ func (s *State) Winners() []int {
 	return w
 }
 
-// Projected returns what each seat would score if the round ended now: the
-// heuristic bot values cards by how they change it.
-func (s *State) Projected() [MaxPlayers]Score {
+// Projected returns what each seat would score if the round ended now, one
+// Score per player: the round's end as R16 (and in round 3 R17) would score it.
+func (s *State) Projected() []Score {
 	t := s.roundTallies(s.round == Rounds)
-	var out [MaxPlayers]Score
-	for i := range s.players {
+	out := make([]Score, s.players)
+	for i := range out {
 		out[i] = t[i].score()
 	}
 	return out
 }
 
 func (s *State) roundTallies(final bool) [MaxPlayers]tally {
-	var h [MaxPlayers]Holdings
-	var c [MaxPlayers]Cheques
-	for i := range s.players {
-		h[i] = s.seats[i].holdings
-		c[i] = s.seats[i].faceUp | s.seats[i].faceDown
-	}
+	h, c := s.table()
 	return scoreRound(int(s.players), &h, &c, final)
 }
 
-// ScoreRound scores a round's end for the players' holdings and cheques
-// (R16; with final, the round-3 categories of R17 too). Bots use it to value
-// holdings that might be.
-func ScoreRound(players int, holdings *[MaxPlayers]Holdings, cheques *[MaxPlayers]Cheques, final bool) [MaxPlayers]Score {
-	t := scoreRound(players, holdings, cheques, final)
-	var out [MaxPlayers]Score
-	for i := range players {
+// ScoreRound scores a round's end for the players' holdings and cheques,
+// one Score per seat of holdings (R16; with final, the round-3 categories
+// of R17 too, which need each seat's cheques: a missing seat in cheques
+// holds none). Bots use it to value holdings that might be. It returns nil
+// for fewer than MinPlayers or more than MaxPlayers seats.
+func ScoreRound(holdings []Holdings, cheques []Cheques, final bool) []Score {
+	n := len(holdings)
+	if n < MinPlayers || n > MaxPlayers {
+		return nil
+	}
+	var h [MaxPlayers]Holdings
+	var c [MaxPlayers]Cheques
+	copy(h[:], holdings)
+	copy(c[:n], cheques)
+	t := scoreRound(n, &h, &c, final)
+	out := make([]Score, n)
+	for i := range out {
 		out[i] = t[i].score()
 	}
 	return out
@@ -175,9 +193,9 @@ func scoreRound(players int, holdings *[MaxPlayers]Holdings, cheques *[MaxPlayer
 	var guards, sums [MaxPlayers]int
 	for i := range players {
 		h := &holdings[i]
-		t[i][CatThieves] = int8(2 * h[Thief])
+		t[i][CategoryThieves] = int8(2 * h[Thief])
 		if h[Driver] > 0 {
-			t[i][CatCars] = int8(h[Car] + h[Driver])
+			t[i][CategoryCars] = int8(h[Car] + h[Driver])
 		}
 		kinds := 0
 		for _, k := range Jewels {
@@ -185,17 +203,17 @@ func scoreRound(players int, holdings *[MaxPlayers]Holdings, cheques *[MaxPlayer
 				kinds++
 			}
 		}
-		t[i][CatJewels] = jewelPoints[kinds]
-		t[i][CatGold] = int8(3 * h[Gold])
+		t[i][CategoryJewels] = jewelPoints[kinds]
+		t[i][CategoryGold] = int8(3 * h[Gold])
 		guards[i] = int(h[Bodyguard])
 		if final {
-			t[i][CatBusinesses] = int8(h.BusinessPoints())
+			t[i][CategoryBusinesses] = int8(h.BusinessPoints())
 			sums[i] = cheques[i].Sum()
 		}
 	}
-	majority(t[:players], guards[:players], CatBodyguards, 5, -2)
+	majority(t[:players], guards[:players], CategoryBodyguards, 5, -2)
 	if final {
-		majority(t[:players], sums[:players], CatCheques, 5, -5)
+		majority(t[:players], sums[:players], CategoryCheques, 5, -5)
 	}
 	return t
 }

@@ -38,21 +38,21 @@ type AuctionKind uint8
 
 // The kinds of auction.
 const (
-	NoAuction      AuctionKind = iota
-	PoliceAuction              // a police card was drawn (R7)
-	SeventhAuction             // the seventh loot card filled the row (R7)
-	ForcedAuction              // the initiator called it (R9)
+	AuctionNone    AuctionKind = iota
+	AuctionPolice              // a police card was drawn (R7)
+	AuctionSeventh             // the seventh loot card filled the row (R7)
+	AuctionForced              // the initiator called it (R9)
 )
 
 func (a AuctionKind) String() string {
 	switch a {
-	case NoAuction:
+	case AuctionNone:
 		return "none"
-	case PoliceAuction:
+	case AuctionPolice:
 		return "police"
-	case SeventhAuction:
+	case AuctionSeventh:
 		return "seventh"
-	case ForcedAuction:
+	case AuctionForced:
 		return "forced"
 	}
 	return fmt.Sprintf("AuctionKind(%d)", uint8(a))
@@ -60,7 +60,7 @@ func (a AuctionKind) String() string {
 
 // UnmarshalText decodes an auction kind's name ("police", "seventh", "forced").
 func (a *AuctionKind) UnmarshalText(b []byte) error {
-	for k := PoliceAuction; k <= ForcedAuction; k++ {
+	for k := AuctionPolice; k <= AuctionForced; k++ {
 		if k.String() == string(b) {
 			*a = k
 			return nil
@@ -69,15 +69,15 @@ func (a *AuctionKind) UnmarshalText(b []byte) error {
 	return fmt.Errorf("razzia: unknown auction kind %q", b)
 }
 
-// A Bidding is a seat's part in the running auction: Undecided, Passed,
-// PassedOver, or, when positive, the cheque it bid.
+// A Bidding is a seat's part in the running auction: BiddingUndecided,
+// BiddingPassed, BiddingPassedOver, or, when positive, the cheque it bid.
 type Bidding int8
 
 // The choices in an auction other than a bid.
 const (
-	Undecided  Bidding = 0  // the seat has not had its chance yet
-	Passed     Bidding = -1 // the seat passed
-	PassedOver Bidding = -2 // the seat had no cheque high enough (R10, R13)
+	BiddingUndecided  Bidding = 0  // the seat has not had its chance yet
+	BiddingPassed     Bidding = -1 // the seat passed
+	BiddingPassedOver Bidding = -2 // the seat had no cheque high enough (R10, R13)
 )
 
 // Holdings counts a seat's family holdings by kind; index it with a Kind.
@@ -212,7 +212,7 @@ func (s *State) FaceDown(seat int) Cheques { return s.seats[seat].faceDown }
 // Holdings returns the seat's family holdings.
 func (s *State) Holdings(seat int) Holdings { return s.seats[seat].holdings }
 
-// Auction returns the kind of the running auction, or NoAuction.
+// Auction returns the kind of the running auction, or AuctionNone.
 func (s *State) Auction() AuctionKind { return s.auction }
 
 // Initiator returns the seat that started the running auction: the drawer or the caller.
@@ -233,7 +233,7 @@ func (s *State) Bidding(seat int) Bidding { return s.bids[seat] }
 // MustBid reports whether the player to move is the caller of a forced
 // auction nobody has bid in, who must bid (R9).
 func (s *State) MustBid() bool {
-	return s.phase == PhaseAuction && s.auction == ForcedAuction && s.highBid == 0 && s.toMove == s.initiator
+	return s.phase == PhaseAuction && s.auction == AuctionForced && s.highBid == 0 && s.toMove == s.initiator
 }
 
 // RandomCard returns a kind drawn uniformly from the undrawn cards using r,

@@ -67,8 +67,8 @@ func BenchmarkHeuristicDecision(b *testing.B) {
 	g := newGame(b, 4, "benchmark")
 	specs := []string{"heuristic", "heuristic", "heuristic", "heuristic"}
 	var views []razzia.View
-	for st := g.State(); !st.Over(); st = g.State() {
-		if v := g.View(st.ToMove()); len(v.Legal) > 1 {
+	for !g.Over() {
+		if v := g.View(g.ToMove()); len(v.Legal) > 1 {
 			views = append(views, v)
 		}
 		play(b, g, specs, 7, 1)

@@ -85,7 +85,7 @@ func TestLegalOnly(t *testing.T) {
 					specs[i%players] = k.spec
 					g := newGame(t, players, fmt.Sprint("legal", i))
 					play(t, g, specs, uint64(i), 0)
-					if st := g.State(); !st.Over() {
+					if !g.Over() {
 						t.Fatalf("game %d did not end", i)
 					}
 				}

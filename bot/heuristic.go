@@ -27,9 +27,6 @@ func NewHeuristic(seed uint64) *Heuristic {
 	return &Heuristic{rng: newRand(seed), w: &defaultWeights}
 }
 
-// Close releases nothing: a Heuristic holds no resources.
-func (b *Heuristic) Close() error { return nil }
-
 // Choose implements Bot.
 func (b *Heuristic) Choose(v razzia.View) razzia.Move {
 	legal := legalMoves(&v, &b.buf)

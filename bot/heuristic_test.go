@@ -96,7 +96,7 @@ func uncontested(s *razzia.State) bool {
 	me := s.ToMove()
 	lowest := s.FaceUp(me).Above(bidOf(s)).Min()
 	for q := (me + 1) % s.Players(); q != me; q = (q + 1) % s.Players() {
-		if s.Bidding(q) == razzia.Undecided && s.FaceUp(q).Above(lowest) != 0 {
+		if s.Bidding(q) == razzia.BiddingUndecided && s.FaceUp(q).Above(lowest) != 0 {
 			return false
 		}
 		if q == s.Initiator() {

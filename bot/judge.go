@@ -391,7 +391,7 @@ func (j *judge) winChance(p, c int) float64 {
 		last = s.Initiator()
 	}
 	for q := (p + 1) % j.n; q != p; q = (q + 1) % j.n {
-		if s.Phase() != razzia.PhaseAuction || s.Bidding(q) == razzia.Undecided {
+		if s.Phase() != razzia.PhaseAuction || s.Bidding(q) == razzia.BiddingUndecided {
 			if above := s.FaceUp(q).Above(c); above != 0 {
 				chance *= 1 - normal((j.want(q)-j.chequeCost(q, above.Min()))/j.w.tau)
 			}

@@ -64,9 +64,6 @@ func NewMCTS(seed uint64, iters int, limit time.Duration, workers int) *MCTS {
 		w: &defaultWeights, rng: newRand(seed)}
 }
 
-// Close releases nothing: the workers only run during Choose.
-func (b *MCTS) Close() error { return nil }
-
 // Choose implements Bot.
 func (b *MCTS) Choose(v razzia.View) razzia.Move {
 	legal := legalMoves(&v, &b.buf)
@@ -453,10 +450,14 @@ func (t *tree) selectEdge(nd *node) int32 {
 // the win plus a small term for its margin over the best other seat, and
 // its share of the win alone.
 func rewards(st *razzia.State) (reward, share [razzia.MaxPlayers]float32) {
-	t := st.Totals()
 	n := st.Players()
+	var totals [razzia.MaxPlayers]int // Total, not Totals: a playout allocates nothing
+	for p := range n {
+		totals[p] = st.Total(p)
+	}
+	t := totals[:n]
 	top, winners := t[0], 0
-	for _, v := range t[:n] {
+	for _, v := range t {
 		top = max(top, v)
 	}
 	for _, v := range t[:n] {

@@ -21,7 +21,7 @@ func prune(s *razzia.State, legal []razzia.Move) []razzia.Move {
 	var answers razzia.Cheques
 	me := s.ToMove()
 	for q := (me + 1) % s.Players(); q != me; q = (q + 1) % s.Players() {
-		if s.Bidding(q) == razzia.Undecided {
+		if s.Bidding(q) == razzia.BiddingUndecided {
 			answers |= s.FaceUp(q)
 		}
 		if q == s.Initiator() {

@@ -17,11 +17,10 @@ var ErrSpec = errors.New("invalid bot spec")
 
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
-const SpecHelp = "valid specs: random, heuristic[:noise=X], " +
+var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
 	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random], " +
-	"flatmc[:rounds=N,time=DURATION,noise=X], easy, medium, hard, expert, " +
-	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " +
-	"exec:COMMAND (an external program, see docs/bots.md)"
+	"flatmc[:rounds=N,time=DURATION,noise=X], " +
+	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ")
 
 // Limits on the options, so that a typo cannot ask for a day of thinking.
 const (
@@ -31,15 +30,17 @@ const (
 
 // A Level is a strength offered to people, standing for a bot spec.
 type Level struct {
-	Name string // easy, medium, hard or expert
+	Name string // what people choose, such as "easy"
 	Spec string // the spec New builds it from
-	Doc  string // a sentence for people
+	Doc  string // a sentence for people, in English
 }
 
-// levels maps the names people choose from to specs. The search levels
-// are bounded by time alone, so that they use what they are given on any
-// machine and never keep a person waiting longer: hard a second at most
-// on one core, expert three on all of them.
+// levels is the one list of the levels, weakest first: the server, the
+// web page (through the server), the terminal and the docs' commands all
+// read it through Levels. The search levels are bounded by time alone, so
+// that they use what they are given on any machine and never keep a person
+// waiting longer: hard a second at most on one core, expert three on all
+// of them.
 var levels = []Level{
 	{"easy", "heuristic:noise=6", "values cards like medium but misjudges them often"},
 	{"medium", "heuristic", "values lots and cheques as a good player does; never looks ahead"},
@@ -51,8 +52,42 @@ var levels = []Level{
 // under a second with both cores of a small machine busy.
 const hardTime = 700 * time.Millisecond
 
+// DefaultLevel is the level offered first to people.
+const DefaultLevel = "medium"
+
 // Levels returns the levels for people, weakest first.
 func Levels() []Level { return append([]Level(nil), levels...) }
+
+// LevelNames returns the names of the levels, weakest first.
+func LevelNames() []string {
+	names := make([]string, len(levels))
+	for i, l := range levels {
+		names[i] = l.Name
+	}
+	return names
+}
+
+// LookupLevel returns the level called name, which must match exactly.
+func LookupLevel(name string) (Level, bool) {
+	for _, l := range levels {
+		if l.Name == name {
+			return l, true
+		}
+	}
+	return Level{}, false
+}
+
+// NewLevel returns the bot of the level called name, seeded with seed. It
+// builds levels only, never any other spec: what it is given may come from
+// people or from storage. An unknown name is an error wrapping ErrSpec
+// that lists the levels.
+func NewLevel(name string, seed uint64) (Bot, error) {
+	l, ok := LookupLevel(name)
+	if !ok {
+		return nil, fmt.Errorf("%w: %q is not a bot level (the levels are %s)", ErrSpec, name, strings.Join(LevelNames(), ", "))
+	}
+	return New(l.Spec, seed)
+}
 
 // New returns the bot a spec names, seeded with seed. A spec is a name,
 // optionally followed by a colon and comma-separated options:
@@ -74,26 +109,21 @@ func Levels() []Level { return append([]Level(nil), levels...) }
 //	                        determinised flat Monte Carlo: every move played
 //	                        out over N sampled futures, or for D (default
 //	                        300ms), with the heuristic's playouts (noise X)
-//	easy, medium, hard, expert
-//	                        the levels for people (see Levels)
+//	easy, medium, ...       a level for people (see Levels)
 //	medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=D]
 //	                        the heuristic and the tree search exactly as they
 //	                        played at commit b971414, when hard was
 //	                        mcts:iters=6000,time=500ms: yardsticks
-//	exec:COMMAND [ARGS]     an external program speaking the line protocol
-//	                        of docs/bots.md, with the default ExecOptions
-//	                        (see NewExec)
 //
+// New makes in-process bots only; no spec starts a program.
 // An error wraps ErrSpec, names the bad part and lists the valid specs.
 func New(spec string, seed uint64) (Bot, error) {
 	name, opts, hasOpts := strings.Cut(strings.TrimSpace(spec), ":")
-	for _, l := range levels {
-		if name == l.Name {
-			if hasOpts {
-				return nil, specError("level %q takes no options", name)
-			}
-			return New(l.Spec, seed)
+	if l, ok := LookupLevel(name); ok {
+		if hasOpts {
+			return nil, specError("level %q takes no options", name)
 		}
+		return New(l.Spec, seed)
 	}
 	switch name {
 	case "random":
@@ -223,11 +253,7 @@ func New(spec string, seed uint64) (Bot, error) {
 		}
 		return frozen.NewMCTS(seed, iters, limit), nil
 	case "exec":
-		e, err := NewExec(opts, seed, ExecOptions{})
-		if err != nil {
-			return nil, err // not a nil *Exec in a non-nil Bot
-		}
-		return e, nil
+		return nil, specError("%q would run a program: New makes in-process bots only", spec)
 	case "":
 		return nil, specError("empty spec")
 	}

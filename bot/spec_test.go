@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/razziagame/razzia/bot/internal/frozen"
+	"github.com/razziagame/razzia/internal/i18n"
 )
 
 func TestNew(t *testing.T) {
@@ -122,6 +124,8 @@ func TestNewBad(t *testing.T) {
 		{"flatmc:iters=5", `"iters"`},
 		{"hard@b971414:iters=5", "takes no options"},
 		{"mcts@b971414:c=1", `"c"`},
+		{"exec:python3 bot.py", "would run a program"},
+		{"exec:rm -rf ~", "in-process bots only"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.spec, func(t *testing.T) {
@@ -151,6 +155,16 @@ func TestLevels(t *testing.T) {
 		if _, err := New(l.Spec, 1); err != nil {
 			t.Errorf("level %s: %v", l.Name, err)
 		}
+		b, err := NewLevel(l.Name, 1)
+		if err != nil || fmt.Sprintf("%T", b) != fmt.Sprintf("%T", must(New(l.Spec, 1))) {
+			t.Errorf("NewLevel(%s) = %T, %v", l.Name, b, err)
+		}
+		if got, ok := LookupLevel(l.Name); !ok || got != l {
+			t.Errorf("LookupLevel(%s) = %+v, %v", l.Name, got, ok)
+		}
+		if !strings.Contains(SpecHelp, l.Name) {
+			t.Errorf("SpecHelp does not list level %s", l.Name)
+		}
 		if l.Doc == "" {
 			t.Errorf("level %s is undocumented", l.Name)
 		}
@@ -167,8 +181,38 @@ func TestLevels(t *testing.T) {
 	if expert.limit != 3*time.Second || expert.iters != 0 || expert.workers != min(runtime.GOMAXPROCS(0), MaxWorkers) {
 		t.Errorf("expert: %v, %d iterations, %d workers; want 3s on every core", expert.limit, expert.iters, expert.workers)
 	}
+	if !slices.Equal(LevelNames(), names) {
+		t.Errorf("LevelNames() = %q, want %q", LevelNames(), names)
+	}
+	if _, ok := LookupLevel(DefaultLevel); !ok {
+		t.Errorf("the default level %q is not a level", DefaultLevel)
+	}
 	levels[0].Spec = "changed"
 	if Levels()[0].Spec == "changed" {
 		t.Error("Levels returned the package's own slice")
+	}
+}
+
+// NewLevel builds levels only: a spec, however valid, is refused, since
+// what it is given may come from storage.
+func TestNewLevelRefusesSpecs(t *testing.T) {
+	for _, name := range []string{"random", "heuristic", "mcts:iters=5", "exec:rm -rf ~", "Hard", "hard:iters=5", " easy", ""} {
+		b, err := NewLevel(name, 1)
+		if err == nil || b != nil || !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), fmt.Sprintf("%q is not a bot level", name)) {
+			t.Errorf("NewLevel(%q) = %v, %v; want an error naming it", name, b, err)
+		}
+	}
+}
+
+// TestLevelCatalogue checks the English catalogue against Levels: a level
+// may lack translations (the pages fall back to its name and Doc), but an
+// English description there is the level's Doc, so that the two never
+// drift apart.
+func TestLevelCatalogue(t *testing.T) {
+	en := i18n.Default()
+	for _, l := range Levels() {
+		if key := "bot." + l.Name + ".about"; en.Has(key) && en.T(key) != l.Doc {
+			t.Errorf("%s is %q in the English catalogue, but the level's Doc is %q", key, en.T(key), l.Doc)
+		}
 	}
 }

@@ -82,7 +82,10 @@ func valueWeights(s *razzia.State) *[numFeatures]float64 {
 // start of round 2 or 3 (valueWeights is not nil).
 func value(s *razzia.State, w *[numFeatures]float64) [razzia.MaxPlayers]float32 {
 	n := s.Players()
-	totals := s.Totals()
+	var totals [razzia.MaxPlayers]int // Total, not Totals: a playout allocates nothing
+	for p := range n {
+		totals[p] = s.Total(p)
+	}
 	var score [razzia.MaxPlayers]float64
 	top := math.Inf(-1)
 	for p := range n {

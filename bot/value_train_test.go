@@ -49,7 +49,10 @@ func valueGames(players, games int, seed uint64) [razzia.Rounds - 1][]valueSampl
 				for !st.Over() {
 					if st.Round() != round {
 						round = st.Round()
-						totals := st.Totals()
+						var totals [razzia.MaxPlayers]int
+						for p := range players {
+							totals[p] = st.Total(p)
+						}
 						for p := range players {
 							features(&st, p, &totals, &samples[round-2].f[p])
 						}

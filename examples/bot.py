@@ -2,7 +2,8 @@
 """A small Razzia bot speaking the line protocol of docs/bots.md.
 
 For every decision razzia writes one JSON line to our standard input; we
-answer one line on standard output: a move token taken from "legal".
+answer one line on standard output: a move token taken from "legal", in an
+object naming the decision when razzia numbers its questions.
 
 The strategy is simple on purpose:
 
@@ -58,7 +59,13 @@ def main():
         move, why = choose(message["view"], message["legal"])
         if VERBOSE:
             print("move %d: %s" % (message["view"]["moves"] + 1, why), file=sys.stderr)
-        print(move, flush=True)
+        if "decision" in message:
+            # Name the question answered, so that no other line we might
+            # print is ever taken for this answer. Older razzia versions
+            # send no decision number and read the bare move.
+            print(json.dumps({"decision": message["decision"], "move": move}), flush=True)
+        else:
+            print(move, flush=True)
 
 
 if __name__ == "__main__":

@@ -21,15 +21,16 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/arena"
+	"github.com/razziagame/razzia/internal/botexec"
 )
 
-const arenaSynopsis = `
+var arenaSynopsis = fmt.Sprintf(`
 usage: razzia arena (--seats SPEC,SPEC,... | --bots SPEC,... [--players N]) [flags]
        razzia arena --ladder --bots SPEC,SPEC,... [--players N] [--deals D] [flags]
 
 Arena plays games between bots and reports how each bot did: the games it
 played (seat-games: a bot holding two seats plays two per game), its wins (a
-win shared by k players counts 1/k), its win rate with a 95% confidence
+win shared by k players counts 1/k), its win rate with a 95%% confidence
 interval (Wilson score), its mean final score and the mean of each scoring
 category, a head-to-head table (how often one bot finished ahead of
 another), and how long it took to decide (p50, p90, p99, max).
@@ -44,22 +45,28 @@ equally often when --games is a multiple of the number of players (the
 report says when it is not). The cheque sets are dealt by lot every game.
 
 A spec is a bot name with optional options after a colon, such as random,
-heuristic, heuristic:noise=3, mcts:iters=2000,time=500ms, or a level: easy,
-medium, hard. Commas inside a spec's options are allowed: a part with "="
-and no ":" belongs to the spec before it. Every spec is checked before the
-first game; a bad one is a usage error that lists the valid specs.
+heuristic, heuristic:noise=3 or mcts:iters=2000,time=500ms, or one of the
+levels offered to people:
+  %s.
+Commas inside a spec's options are allowed: a part with "=" and no ":"
+belongs to the spec before it. Every spec is checked before the first game;
+a bad one is a usage error that lists the valid specs.
 
 A seat can be played by a program in any language: "exec:COMMAND ARGS"
 (such as exec:python3 examples/bot.py) runs the program, one process per
-game and seat, and speaks the line protocol of docs/bots.md with it. A
-missing program is a usage error. A program that crashes, takes longer
-than --bot-timeout or answers with a malformed or illegal move loses that
+game and seat, and speaks the line protocol of docs/bots.md with it.
+Before the first game every program is asked one question (the first move
+of a game): one that cannot be run, ends or does not answer within
+--bot-timeout is reported in one line on standard error, and nothing is
+played. In the games, a program that crashes, takes longer than
+--bot-timeout or answers with a malformed or illegal move loses that
 decision only: a safe move is played for it (pass in an auction, or the
 lowest bid where it must bid; otherwise draw), a note goes to standard
 error, and the fault is counted in the "faults" column; a crashed or hung
 program is started afresh for its next decision. The programs' standard
-error is passed through to razzia's, each line prefixed with the command,
-game and seat.
+error, and the lines of their standard output that answer nothing, are
+passed through to razzia's standard error, each line prefixed with the
+command, game and seat.
 
 --duplicate replays every deal with the seats rotated: the games of one
 deal share the shuffled deck and the cheques dealt to each seat, so that
@@ -71,7 +78,7 @@ against each other: every table of --players of the bots plays --deals
 duplicate deals, and every game's finishing order updates the bots'
 Weng–Lin ratings (Plackett–Luce, as OpenSkill; shared wins are shared
 ranks). It prints each bot's rating, mu and sigma, ranked by the
-conservative mu - 3 sigma, with the 95% interval mu ± 1.96 sigma, its win
+conservative mu - 3 sigma, with the 95%% interval mu ± 1.96 sigma, its win
 rate and decision times. docs/strength.md holds the current ladder.
 
 The same --seed gives the same games, bit for bit, however many workers
@@ -90,8 +97,9 @@ Examples:
 
 Exit status: 0 when all games were played (faults of exec: bots
 included), 1 when a built-in bot failed (an illegal move is a bug in the
-bot) or a record could not be written, 2 for a usage error.
-`
+bot) or a record could not be written, 2 for a usage error or a program
+that cannot play.
+`, strings.Join(bot.LevelNames(), ", "))
 
 // runArena is the arena command.
 func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -104,7 +112,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the tables")
 	records := fs.String("records", "", "write every game's record to `DIR`")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "games played at once")
-	timeout := fs.Duration("bot-timeout", bot.DefaultTimeout, "the time an exec: bot has for one decision")
+	timeout := fs.Duration("bot-timeout", botexec.DefaultTimeout, "the time an exec: bot has for one decision")
 	duplicate := fs.Bool("duplicate", false, "replay every deal with the seats rotated (--games should be a multiple of the players)")
 	ladder := fs.Bool("ladder", false, "rate the --bots on a ladder of duplicate deals at every table of --players of them")
 	deals := fs.Int("deals", arena.DefaultDeals, "deals per table with --ladder")
@@ -144,7 +152,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return fail("%v", err)
 		}
 	default:
-		return fail("give the bots with --seats or --bots; %s", bot.SpecHelp)
+		return fail("give the bots with --seats or --bots; %s", arenaSpecs)
 	}
 	if *games < 1 {
 		return fail("--games %d: want at least 1", *games)
@@ -157,12 +165,25 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	errs := &lockedWriter{w: stderr}
+	opts := botexec.Options{Timeout: *timeout, Stderr: errs}
 	c := arena.Config{
 		Seats: lineup, Games: *games, Seed: *seed, Workers: *workers, Duplicate: *duplicate,
-		Records: *records, New: execFactory(*timeout, errs),
+		Records: *records, New: arenaFactory(opts),
 		Fault: func(game, seat int, spec string, f bot.Fault) {
 			fmt.Fprintf(errs, "razzia arena: game %d, seat %d (%s): %v\n", game+1, seat+1, spec, &f)
 		},
+	}
+	// A program that cannot play is one line, not the usage: the flags
+	// were right.
+	checked := map[string]bool{}
+	for _, spec := range lineup {
+		if command, ok := botexec.Command(spec); ok && !checked[spec] {
+			checked[spec] = true
+			if err := botexec.Check(command, len(lineup), opts); err != nil {
+				fmt.Fprintf(stderr, "razzia arena: %s: %v\n", spec, err)
+				return 2
+			}
+		}
 	}
 	if err := c.Check(); err != nil {
 		return fail("%v", err)
@@ -185,18 +206,25 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// execFactory makes bots like bot.New, giving exec: bots the time limit
-// and a shared standard error.
-func execFactory(timeout time.Duration, stderr io.Writer) arena.Factory {
+// arenaSpecs lists the specs the arena accepts.
+var arenaSpecs = bot.SpecHelp + ", exec:COMMAND (a program, see docs/bots.md)"
+
+// arenaFactory makes the arena's bots: a program's for an exec: spec, with
+// opts, else bot.New's. Only here does a spec start a program.
+func arenaFactory(opts botexec.Options) arena.Factory {
 	return func(spec string, seed uint64) (bot.Bot, error) {
-		if command, ok := strings.CutPrefix(strings.TrimSpace(spec), "exec:"); ok {
-			e, err := bot.NewExec(command, seed, bot.ExecOptions{Timeout: timeout, Stderr: stderr})
+		if command, ok := botexec.Command(spec); ok {
+			b, err := botexec.New(command, seed, opts)
 			if err != nil {
-				return nil, err
+				return nil, err // not a nil *botexec.Bot in a non-nil bot.Bot
 			}
-			return e, nil
+			return b, nil
 		}
-		return bot.New(spec, seed)
+		b, err := bot.New(spec, seed)
+		if errors.Is(err, bot.ErrSpec) {
+			err = fmt.Errorf("%w, exec:COMMAND", err)
+		}
+		return b, err
 	}
 }
 
@@ -255,7 +283,8 @@ func writeArenaTables(w io.Writer, r *arena.Result, workers int) {
 	// Faults are shown when a program plays: the built-in bots have none.
 	faults := false
 	for _, b := range r.Bots {
-		faults = faults || b.Faults > 0 || strings.HasPrefix(b.Spec, "exec:")
+		_, program := botexec.Command(b.Spec)
+		faults = faults || b.Faults > 0 || program
 	}
 	head := []string{"bot", "seats", "games", "wins", "win rate", "95% CI", "score"}
 	for c := range razzia.NumCategories {
@@ -452,7 +481,7 @@ func runLadder(a ladderArgs, fs *flag.FlagSet, stdout, stderr io.Writer) int {
 	}
 	errs := &lockedWriter{w: stderr}
 	c := arena.LadderConfig{Bots: splitSpecs(a.bots), Players: a.players, Deals: a.deals, Seed: a.seed,
-		Workers: a.workers, New: execFactory(a.timeout, errs)}
+		Workers: a.workers, New: arenaFactory(botexec.Options{Timeout: a.timeout, Stderr: errs})}
 	if err := c.Check(); err != nil {
 		return fail("%v", err)
 	}

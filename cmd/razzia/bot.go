@@ -13,8 +13,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/botexec"
 	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 const botSynopsis = `
@@ -28,22 +31,26 @@ server's WebSocket, asks the program for a move whenever the seat is to
 move and sends it; it reconnects by itself when the connection drops, and
 stops when the game is over, printing the result.
 
-The invite is the table's link (http://host:8080/g/k3x9q2m7ab), which also
+The invite is the table's link (http://host:8080/g/k3x7q2m5ab), which also
 names the server, or its path or game id together with --server.
 
-The program runs for the whole game. One that crashes, takes longer than
---bot-timeout or answers with a malformed or illegal move loses that
+Before anything is asked of the server, the program is asked one question
+(the first move of a game): one that cannot be run, ends or does not
+answer within --bot-timeout is reported in one line, with exit status 2.
+Then the program runs for the whole game. One that crashes, takes longer
+than --bot-timeout or answers with a malformed or illegal move loses that
 decision only: a safe move is sent for it (pass in an auction, or the
 lowest bid where it must bid; otherwise draw) and a line on standard error
 says so; a crashed or hung program is started afresh for its next
-decision. The program's standard error is passed through, prefixed.
+decision. The program's standard error, and the lines of its standard
+output that answer nothing, are passed through, prefixed.
 
 Examples:
-  razzia bot --invite http://localhost:8080/g/k3x9q2m7ab --exec "python3 examples/bot.py"
-  razzia bot --server http://localhost:8080 --game k3x9q2m7ab --exec ./mybot --name Ada --seat 2
+  razzia bot --invite http://localhost:8080/g/k3x7q2m5ab --exec "python3 examples/bot.py"
+  razzia bot --server http://localhost:8080 --game k3x7q2m5ab --exec ./mybot --name Ada --seat 2
 
 Exit status: 0 when the game is over, 1 when the server cannot be reached
-or refuses the seat, 2 for a usage error.
+or refuses the seat, 2 for a usage error or a program that cannot play.
 `
 
 // runBot is the bot command; it stops at the end of the game or on
@@ -72,7 +79,7 @@ func botContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	name := fs.String("name", "", "the seat's display `name` (default: the program's name)")
 	seat := fs.Int("seat", -1, "the seat to take, from 0; -1 takes the first open one")
 	token := fs.String("token", "", "rejoin the seat this `token` holds instead of joining")
-	timeout := fs.Duration("bot-timeout", bot.DefaultTimeout, "the time the program has for one decision")
+	timeout := fs.Duration("bot-timeout", botexec.DefaultTimeout, "the time the program has for one decision")
 	seed := fs.Uint64("seed", 0, "the seed the program is given (default: random)")
 	rest, status, done := parseFlags(fs, botSynopsis, args, stdout, stderr)
 	if done {
@@ -119,10 +126,16 @@ func botContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *seed == 0 {
 		*seed = rand.Uint64()
 	}
-	// The program is looked up before anything is asked of the server.
-	b, err := bot.NewExec(*command, *seed, bot.ExecOptions{Timeout: *timeout, Stderr: stderr, Game: id})
+	// The program is tried before anything is asked of the server.
+	opts := botexec.Options{Timeout: *timeout, Stderr: stderr}
+	if err := botexec.Check(*command, razzia.MinPlayers, opts); err != nil {
+		fmt.Fprintf(stderr, "razzia bot: --exec %s: %v\n", *command, err)
+		return 2
+	}
+	opts.Game = id
+	b, err := botexec.New(*command, *seed, opts)
 	if err != nil {
-		return fail("--exec: %v", err)
+		return fail("--exec: %v", err) // not reached: Check found the program
 	}
 	defer b.Close()
 	return playServer(ctx, c, cfg, b, stdout, stderr)
@@ -147,7 +160,7 @@ func programName(command string) string {
 }
 
 // playServer plays the seat until the game is over.
-func playServer(ctx context.Context, c *client.Client, cfg botConfig, b *bot.Exec, stdout, stderr io.Writer) int {
+func playServer(ctx context.Context, c *client.Client, cfg botConfig, b *botexec.Bot, stdout, stderr io.Writer) int {
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(stderr, "razzia bot: "+format+"\n", args...)
 	}
@@ -251,10 +264,10 @@ func playServer(ctx context.Context, c *client.Client, cfg botConfig, b *bot.Exe
 // (stale) or is over.
 func handleRefusal(ctx context.Context, e *client.Error, last *client.State, move string, logf func(string, ...any)) bool {
 	switch e.Code {
-	case client.Stale, client.GameOver, client.NotStarted:
+	case protocol.Stale, protocol.GameOver, protocol.NotStarted:
 		return false
 	}
-	if e.Code != client.RateLimited { // expected against bots that do not wait
+	if e.Code != protocol.RateLimited { // expected against bots that do not wait
 		logf("the server refused %s: %v", move, e)
 	}
 	if e.Temporary() {

@@ -5,9 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,9 +15,7 @@ import (
 
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
-	"github.com/razziagame/razzia/internal/store/memstore"
-	"github.com/razziagame/razzia/internal/table"
-	"github.com/razziagame/razzia/internal/web"
+	"github.com/razziagame/razzia/internal/servertest"
 )
 
 // exampleBot is the command of the Python example bot, from this
@@ -48,7 +43,8 @@ func needSh(t *testing.T) {
 }
 
 // badBots writes shell scripts of misbehaving bots and returns their
-// exec: commands:
+// exec: commands. Each answers the question razzia asks before the games
+// (its first run draws), then:
 //
 //	liar   answers "draw police" (a move, never legal: chance draws)
 //	crash  reads a line and exits with status 3, every time
@@ -56,10 +52,11 @@ func needSh(t *testing.T) {
 func badBots(t *testing.T) map[string]string {
 	t.Helper()
 	dir := t.TempDir()
+	const checked = "if [ ! -e \"$1\" ]; then : > \"$1\"; read -r line; echo draw; exit 0; fi\n"
 	scripts := map[string]string{
 		"liar":  "while read -r line; do echo 'draw police'; done\n",
-		"crash": "read -r line\necho 'crashing' >&2\nexit 3\n",
-		"hang":  "if [ ! -e \"$1\" ]; then : > \"$1\"; exec sleep 30; fi\nwhile read -r line; do echo 'draw police'; done\n",
+		"crash": checked + "read -r line\necho 'crashing' >&2\nexit 3\n",
+		"hang":  checked + "if [ ! -e \"$1.hung\" ]; then : > \"$1.hung\"; exec sleep 30; fi\nwhile read -r line; do echo 'draw police'; done\n",
 	}
 	cmds := map[string]string{}
 	for name, body := range scripts {
@@ -67,9 +64,8 @@ func badBots(t *testing.T) map[string]string {
 		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cmds[name] = "sh " + path
+		cmds[name] = "sh " + path + " " + filepath.Join(dir, name+".run")
 	}
-	cmds["hang"] += " " + filepath.Join(dir, "hung")
 	return cmds
 }
 
@@ -84,9 +80,10 @@ func arenaJSONOf(t *testing.T, stdout string) arenaJSON {
 
 // The example bot plays an arena without a fault.
 func TestArenaExampleBot(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	needPython(t)
 	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", "exec:"+exampleBot+",heuristic,heuristic",
-		"--games", "3", "--json", "--bot-timeout", "10s")
+		"--games", "3", "--json", "--bot-timeout", "30s")
 	if status != 0 {
 		t.Fatalf("status %d\n%s", status, stderr)
 	}
@@ -100,11 +97,12 @@ func TestArenaExampleBot(t *testing.T) {
 // Crashing, hanging and lying bots lose their decisions, which are
 // counted and reported, and every game is played to the end.
 func TestArenaBadBots(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	needSh(t)
 	bots := badBots(t)
 	seats := []string{"exec:" + bots["liar"], "exec:" + bots["crash"], "exec:" + bots["hang"], "random"}
 	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", strings.Join(seats, ","),
-		"--games", "1", "--json", "--bot-timeout", "500ms")
+		"--games", "1", "--json", "--bot-timeout", "2s")
 	if status != 0 {
 		t.Fatalf("status %d\n%s", status, stderr)
 	}
@@ -125,10 +123,10 @@ func TestArenaBadBots(t *testing.T) {
 		"razzia arena: game 1, seat 1 (exec:" + bots["liar"] + "): move ",
 		`"draw police" is not one of`,
 		"the program is not running: it ended with exit status 3",
-		"no answer within the time limit (500ms)",
+		"no answer within the time limit (2s)",
 		"; played pass instead",
 		"; played draw instead",
-		"crash.sh game 1 seat 2] crashing", // standard error passed through
+		"crash.run game 1 seat 2] crashing", // standard error passed through
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%.2000s", want, stderr)
@@ -141,46 +139,51 @@ func TestArenaBadBots(t *testing.T) {
 	}
 }
 
-// A missing program is a usage error before any game: no record is written.
+// A program that cannot be run, or that ends without answering its first
+// question, is one line on standard error before any game: exit status 2,
+// no record written.
 func TestArenaMissingProgram(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "records")
-	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", "random,exec:no-such-razzia-bot --fast",
-		"--records", dir, "--bot-timeout", "1s")
-	if status != 2 || stdout != "" {
-		t.Errorf("status %d, stdout %q; want 2 and nothing", status, stdout)
+	needPython(t)
+	tests := []struct {
+		name, spec, want string
+	}{
+		{"no such command", "exec:no-such-razzia-bot --fast", `cannot run "no-such-razzia-bot"`},
+		{"no such script", "exec:python3 /no/such/razzia/bot.py", "can't open file '/no/such/razzia/bot.py'"},
 	}
-	if !strings.Contains(stderr, `cannot run "no-such-razzia-bot"`) || !strings.Contains(stderr, "usage: razzia arena") {
-		t.Errorf("stderr does not name the program:\n%s", stderr)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "records")
+			stdout, stderr, status := runCmd(t, nil, "arena", "--seats", "random,"+tt.spec,
+				"--records", dir, "--bot-timeout", "30s")
+			if status != 2 || stdout != "" {
+				t.Errorf("status %d, stdout %q; want 2 and nothing", status, stdout)
+			}
+			if lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n"); len(lines) != 1 ||
+				!strings.HasPrefix(stderr, "razzia arena: "+tt.spec+": ") || !strings.Contains(stderr, tt.want) {
+				t.Errorf("stderr is not one line naming the bot and %s:\n%s", tt.want, stderr)
+			}
+			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("records directory exists: %v", err)
+			}
+		})
 	}
-	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("records directory exists: %v", err)
-	}
-	_, stderr, status = runCmd(t, nil, "arena", "--seats", "random,random", "--bot-timeout", "0s")
+	_, stderr, status := runCmd(t, nil, "arena", "--seats", "random,random", "--bot-timeout", "0s")
 	if status != 2 || !strings.Contains(stderr, "--bot-timeout 0s") {
 		t.Errorf("--bot-timeout 0s: status %d, %s", status, stderr)
 	}
 }
 
-// testServer is a Razzia server in-process, wired as serve does, over a
-// memory store with bots that move at once. rate is the WebSocket's
-// message rate; 0 is the server's default, which a bot playing against
-// bots without delay meets.
-func testServer(t *testing.T, rate float64) (*httptest.Server, *client.Client) {
+// testServer is a Razzia server in-process, wired as serve does, with the
+// real bot levels moving at once. rate is the WebSocket's message rate; 0
+// is the server's default, which a bot playing against bots without delay
+// meets.
+func testServer(t *testing.T, rate float64) (*servertest.Server, *client.Client) {
 	t.Helper()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	hub := table.New(memstore.New(), table.Options{Logger: quiet})
-	api := httpapi.New(hub, web.Handler(), httpapi.Options{Logger: quiet, MessageRate: rate})
-	srv := httptest.NewServer(api)
-	t.Cleanup(func() {
-		api.Close()
-		srv.Close()
-		hub.Close()
-	})
-	c, err := client.New(srv.URL)
-	if err != nil {
-		t.Fatal(err)
+	if rate == 0 {
+		rate = 10
 	}
-	return srv, c
+	srv := servertest.New(t, servertest.Options{LevelBots: true, Page: true, API: httpapi.Options{MessageRate: rate, MessageBurst: 20}})
+	return srv, srv.Client()
 }
 
 // runBotCmd runs razzia bot with a deadline.
@@ -194,13 +197,14 @@ func runBotCmd(t *testing.T, args ...string) (stdout, stderr string, status int)
 }
 
 func TestBotPlaysServerGame(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	needPython(t)
 	srv, c := testServer(t, 1000)
-	info, err := c.Create(t.Context(), []string{"easy", "", "medium"})
+	info, _, err := c.Create(t.Context(), []string{"easy", "", "medium"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, status := runBotCmd(t, "--invite", srv.URL+info.Invite, "--exec", exampleBot, "--bot-timeout", "10s")
+	stdout, stderr, status := runBotCmd(t, "--invite", srv.URL+info.Invite, "--exec", exampleBot, "--bot-timeout", "30s")
 	if status != 0 {
 		t.Fatalf("status %d\n%s", status, stderr)
 	}
@@ -220,9 +224,10 @@ func TestBotPlaysServerGame(t *testing.T) {
 // goes on to the end, under a rate limit it meets (moves refused as
 // rate_limited are sent again).
 func TestBotFaultsOnServer(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	needSh(t)
 	srv, c := testServer(t, 40)
-	info, err := c.Create(t.Context(), []string{"", "easy"})
+	info, _, err := c.Create(t.Context(), []string{"", "easy"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,16 +251,15 @@ func TestBotUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no program", []string{"--invite", "http://h/g/abc"}, "give the bot program with --exec"},
+		{"no program", []string{"--invite", "http://h/g/abcdefghij"}, "give the bot program with --exec"},
 		{"no game", []string{"--exec", "sh"}, "give the game with --invite LINK or --game ID"},
-		{"both", []string{"--exec", "sh", "--invite", "http://h/g/abc", "--game", "abc"}, "not both"},
-		{"no server", []string{"--exec", "sh", "--game", "abc"}, "give the server with --server URL"},
-		{"bad server", []string{"--exec", "sh", "--game", "abc", "--server", "localhost:8080"}, "want an http:// or https:// URL"},
+		{"both", []string{"--exec", "sh", "--invite", "http://h/g/abcdefghij", "--game", "abcdefghij"}, "not both"},
+		{"no server", []string{"--exec", "sh", "--game", "abcdefghij"}, "give the server with --server URL"},
+		{"bad server", []string{"--exec", "sh", "--game", "abcdefghij", "--server", "localhost:8080"}, "want an http:// or https:// URL"},
 		{"bad invite", []string{"--exec", "sh", "--invite", "http://h/lobby"}, "want a link to a table"},
-		{"missing program", []string{"--exec", "no-such-razzia-bot", "--invite", "http://127.0.0.1:1/g/abc"}, `cannot run "no-such-razzia-bot"`},
-		{"bad timeout", []string{"--exec", "sh", "--game", "abc", "--bot-timeout", "-1s"}, "--bot-timeout -1s"},
-		{"token and name", []string{"--exec", "sh", "--game", "abc", "--token", "x", "--name", "y"}, "--token rejoins"},
-		{"argument", []string{"--exec", "sh", "--game", "abc", "extra"}, `unexpected argument "extra"`},
+		{"bad timeout", []string{"--exec", "sh", "--game", "abcdefghij", "--bot-timeout", "-1s"}, "--bot-timeout -1s"},
+		{"token and name", []string{"--exec", "sh", "--game", "abcdefghij", "--token", "x", "--name", "y"}, "--token rejoins"},
+		{"argument", []string{"--exec", "sh", "--game", "abcdefghij", "extra"}, `unexpected argument "extra"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -267,9 +271,27 @@ func TestBotUsage(t *testing.T) {
 	}
 	// An unknown game is a failure, not a usage error.
 	srv, _ := testServer(t, 0)
-	_, stderr, status := runBotCmd(t, "--server", srv.URL, "--game", "zzzzzzzzzz", "--exec", "sh")
+	_, stderr, status := runBotCmd(t, "--server", srv.URL, "--game", "zzzzzzzzzz", "--exec", badBots(t)["liar"])
 	if status != 1 || !strings.Contains(stderr, "not_found") {
 		t.Errorf("unknown game: status %d, %s", status, stderr)
+	}
+}
+
+// A program that cannot play is one line on standard error, exit status
+// 2, before the server is asked anything (it cannot be reached here).
+func TestBotMissingProgram(t *testing.T) {
+	needPython(t)
+	for command, want := range map[string]string{
+		"no-such-razzia-bot":             `cannot run "no-such-razzia-bot"`,
+		"python3 /no/such/razzia/bot.py": "can't open file '/no/such/razzia/bot.py'",
+	} {
+		t.Run(command, func(t *testing.T) {
+			stdout, stderr, status := runBotCmd(t, "--exec", command, "--invite", "http://127.0.0.1:1/g/abcdefghij", "--bot-timeout", "30s")
+			if status != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 ||
+				!strings.HasPrefix(stderr, "razzia bot: --exec "+command+": ") || !strings.Contains(stderr, want) {
+				t.Errorf("status %d, stdout %q, stderr %q; want 2 and one line with %s", status, stdout, stderr, want)
+			}
+		})
 	}
 }
 

@@ -35,6 +35,8 @@ var commands = []command{
 	{"serve", "run the game server (the default command)", serve},
 	{"play", "play a game in the terminal, against bots or on a server", runPlay},
 	{"bot", "play a seat of a server game with a bot program", runBot},
+	{"migrate", "copy every game from one database to another (SQLite, PostgreSQL)", migrate},
+	{"load", "play many games against running servers and measure move latency", runLoad},
 }
 
 func main() {

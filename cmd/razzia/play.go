@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -21,20 +20,23 @@ import (
 	"github.com/razziagame/razzia/internal/tui"
 )
 
-const playSynopsis = `
+var playSynopsis = fmt.Sprintf(`
 usage: razzia play [--players NAMES|N] [--bots SPEC,...] [--seed N] [--lang TAG] [flags]
        razzia play --server URL [--name NAME] [INVITE|ID]
 
 Play plays Razzia! in the terminal (80×24 or larger), driven by the keyboard:
 arrows or tab select a move and enter plays it; d draws, c calls an auction,
 t uses thieves, p passes, number keys pick a bid; l shows the log, s the
-score tables, r the rules, ? the help, q quits.
+score tables, i the undrawn cards, r the rules, ? the help, q quits.
 
-A local game seats the people at this keyboard first, then the bots. With
-several people (--players Ann,Bob or --players 2) the game is hot-seat: it
-names whose turn it is before showing their choices. A bot is a level (easy,
-medium, hard) or any spec "razzia arena" accepts. The same --seed deals the
-same cheques and cards to the same moves.
+A local game seats the people at this keyboard first, then the bots. One
+person plays against three %[2]s bots. Several people (--players Ann,Bob
+or --players 2) play a game among themselves, without bots: hot-seat, it
+names whose turn it is before showing their choices. --bots sets the bots
+in either case: --players Ann,Bob --bots medium,hard seats two people and
+two bots; --bots '' none. A bot is a level (%[1]s) or any built-in
+spec "razzia arena" accepts; a server's bots are levels. The same --seed
+deals the same cheques and cards to the same moves.
 
 With --server the terminal joins a game on a Razzia server as a player:
 give the invite link (http://host:8080/g/ID) or the game's id. Without one,
@@ -46,16 +48,20 @@ Colours always come with symbols; NO_COLOR turns them off.
 Examples:
   razzia play
   razzia play --bots hard,hard --lang nl
+  razzia play --players Ann,Bob
   razzia play --players Ann,Bob --bots medium --seed 7
-  razzia play --name Ann http://localhost:8080/g/k3x9q2m7ab
+  razzia play --name Ann http://localhost:8080/g/k3x7q2m5ab
   razzia play --server http://localhost:8080 --name Ann --bots easy,easy
-`
+`, strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel)
+
+// defaultBots are the bots of a person who names none: a game of four.
+var defaultBots = strings.Repeat(","+bot.DefaultLevel, 3)[1:]
 
 // runPlay is the play command.
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("play")
 	players := fs.String("players", "", "the people at this keyboard: `NAMES`, comma-separated, or a number (default: you)")
-	bots := fs.String("bots", "medium,medium,medium", "the bots' `SPEC`s, comma-separated: easy, medium, hard, ...")
+	bots := fs.String("bots", "", "the bots' `SPEC`s, comma-separated: "+strings.Join(bot.LevelNames(), ", ")+", ... (default: "+defaultBots+" with one person, none with several)")
 	seed := fs.Uint64("seed", 0, "seed of the game: the same seed deals the same cards (default: random)")
 	lang := fs.String("lang", "", "language `TAG`: "+langTags()+" (default: from $LANG)")
 	delay := fs.Duration("delay", tui.DefaultDelay, "the least time a bot takes to move")
@@ -66,6 +72,8 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if done {
 		return status
 	}
+	botsGiven := false
+	fs.Visit(func(f *flag.Flag) { botsGiven = botsGiven || f.Name == "bots" })
 	if len(rest) > 1 {
 		return usageError(stderr, fs, playSynopsis, "at most one invite link or game id, got %d arguments", len(rest))
 	}
@@ -85,12 +93,18 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(rest) == 1 {
 			invite = rest[0]
 		}
+		if !botsGiven {
+			*bots = defaultBots
+		}
 		return playOnServer(*server, invite, *name, *bots, *players, opt, stdin, stdout, stderr, fs)
 	}
 
 	people, err := peopleNames(*players, cat)
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "--players: %v", err)
+	}
+	if !botsGiven && len(people) == 1 {
+		*bots = defaultBots
 	}
 	var specs []string
 	if strings.TrimSpace(*bots) != "" {
@@ -105,19 +119,19 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		_, _ = crand.Read(b[:])
 		*seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
+	// The game is dealt from the seed as the server deals its tables.
+	seedBytes := binary.LittleEndian.AppendUint64(nil, *seed)
 	var seats []tui.Seat
 	for _, p := range people {
 		seats = append(seats, tui.Seat{Name: p})
 	}
 	for i, spec := range specs {
 		spec = strings.TrimSpace(spec)
-		b, err := bot.New(spec, *seed+uint64(i)+1)
+		b, err := bot.New(spec, razzia.SeededRand(seedBytes, fmt.Sprintf("bot %d", len(people)+i)).Uint64())
 		if err != nil {
 			return usageError(stderr, fs, playSynopsis, "--bots: %v (%s)", err, bot.SpecHelp)
 		}
-		if c, ok := b.(io.Closer); ok {
-			defer c.Close()
-		}
+		defer b.Close()
 		level := spec
 		if cat.Has("bot." + spec) {
 			level = cat.T("bot." + spec)
@@ -128,13 +142,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for i, s := range seats {
 		names[i] = s.Name
 	}
-	var deck [8]byte
-	binary.LittleEndian.PutUint64(deck[:], *seed)
-	g, err := razzia.NewGame(razzia.Setup{
-		Players: names,
-		Cheques: razzia.DealCheques(len(names), rand.New(rand.NewPCG(*seed, 0x636865717565))),
-		Seed:    deck[:],
-	})
+	g, err := razzia.NewGame(razzia.NewSetup(names, seedBytes))
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "%v", err)
 	}
@@ -297,7 +305,7 @@ func playOnServer(server, invite, name, bots, players string, opt tui.Options, s
 		if err != nil {
 			return usageError(stderr, fs, playSynopsis, "%v", err)
 		}
-		info, err := c.Create(ctx, seats)
+		info, _, err := c.Create(ctx, seats)
 		if err != nil {
 			fmt.Fprintf(stderr, "razzia play: creating a game on %s: %v\n", server, err)
 			return 1
@@ -329,8 +337,8 @@ func serverSeats(bots, players string) ([]string, error) {
 	if strings.TrimSpace(bots) != "" {
 		for b := range strings.SplitSeq(bots, ",") {
 			b = strings.TrimSpace(b)
-			if b != "easy" && b != "medium" && b != "hard" {
-				return nil, fmt.Errorf("--bots: a server plays the levels easy, medium and hard, not %q", b)
+			if _, ok := bot.LookupLevel(b); !ok {
+				return nil, fmt.Errorf("--bots: a server plays the levels %s, not %q", strings.Join(bot.LevelNames(), ", "), b)
 			}
 			seats = append(seats, b)
 		}

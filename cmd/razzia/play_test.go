@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,17 +15,19 @@ import (
 	"github.com/hinshun/vt10x"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
 )
 
 // terminal is a pseudo-terminal of 80×24 with a terminal emulator reading
 // the program's output, so that a test sees the screen a person would.
 type terminal struct {
-	t    *testing.T
-	ptmx *os.File // the terminal's side: keys in, screen out
-	tty  *os.File // the program's side
-	mu   sync.Mutex
-	vt   vt10x.Terminal
-	done chan struct{}
+	t       *testing.T
+	ptmx    *os.File // the terminal's side: keys in, screen out
+	tty     *os.File // the program's side
+	mu      sync.Mutex
+	vt      vt10x.Terminal
+	changed chan struct{} // closed, and made anew, when the program writes
+	done    chan struct{}
 }
 
 func newTerminal(t *testing.T, cols, rows int) *terminal {
@@ -36,7 +39,8 @@ func newTerminal(t *testing.T, cols, rows int) *terminal {
 	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
 		t.Fatal(err)
 	}
-	term := &terminal{t: t, ptmx: ptmx, tty: tty, vt: vt10x.New(vt10x.WithSize(cols, rows)), done: make(chan struct{})}
+	term := &terminal{t: t, ptmx: ptmx, tty: tty, vt: vt10x.New(vt10x.WithSize(cols, rows)),
+		changed: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(term.done)
 		buf := make([]byte, 32<<10)
@@ -45,6 +49,8 @@ func newTerminal(t *testing.T, cols, rows int) *terminal {
 			if n > 0 {
 				term.mu.Lock()
 				term.vt.Write(buf[:n])
+				close(term.changed)
+				term.changed = make(chan struct{})
 				term.mu.Unlock()
 			}
 			if err != nil {
@@ -62,9 +68,16 @@ func newTerminal(t *testing.T, cols, rows int) *terminal {
 
 // screen returns the screen's text.
 func (term *terminal) screen() string {
+	s, _ := term.snapshot()
+	return s
+}
+
+// snapshot returns the screen's text and a channel closed when the
+// program next writes.
+func (term *terminal) snapshot() (string, <-chan struct{}) {
 	term.mu.Lock()
 	defer term.mu.Unlock()
-	return term.vt.String()
+	return term.vt.String(), term.changed
 }
 
 // send types keys.
@@ -78,50 +91,83 @@ func (term *terminal) send(keys string) {
 // it looks and does not find them yet.
 func (term *terminal) waitFor(limit time.Duration, keys string, texts ...string) string {
 	term.t.Helper()
-	deadline := time.Now().Add(limit)
-	for {
-		s := term.screen()
-		found := true
+	return term.waitUntil(limit, keys, fmt.Sprintf("%q", texts), func(s string) bool {
 		for _, x := range texts {
 			if !strings.Contains(s, x) {
-				found = false
+				return false
 			}
 		}
-		if found {
+		return true
+	})
+}
+
+// keyRepeat is how long waitUntil waits for the screen to change before
+// it types its keys again: keys typed while the program could not take
+// them change nothing.
+const keyRepeat = 200 * time.Millisecond
+
+// waitUntil waits until the screen satisfies ok, looking again each time
+// the program writes (never on a clock), and typing keys each time it
+// looks and ok does not hold yet. what names the wait in a failure.
+func (term *terminal) waitUntil(limit time.Duration, keys, what string, ok func(screen string) bool) string {
+	term.t.Helper()
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
+	for {
+		s, changed := term.snapshot()
+		if ok(s) {
 			return s
 		}
-		if time.Now().After(deadline) {
-			term.t.Fatalf("the screen never showed %q; it shows:\n%s", texts, s)
-		}
+		var again <-chan time.Time
 		if keys != "" {
 			term.send(keys)
+			again = time.After(keyRepeat)
 		}
-		time.Sleep(15 * time.Millisecond)
+		select {
+		case <-changed:
+		case <-again:
+		case <-term.done:
+			if s := term.screen(); ok(s) {
+				return s
+			}
+			term.t.Fatalf("the program's output ended; the screen never showed %s; it shows:\n%s", what, term.screen())
+		case <-deadline.C:
+			term.t.Fatalf("the screen never showed %s; it shows:\n%s", what, term.screen())
+		}
 	}
 }
 
+// An exit is how "razzia play" ended.
+type exit struct {
+	status int
+	stderr string
+}
+
 // playCommand runs "razzia play" in-process on the pseudo-terminal and
-// returns a channel with its exit status.
-func playCommand(t *testing.T, term *terminal, args ...string) <-chan int {
+// returns a channel with its exit. The goroutine never touches t, which
+// may be over by the time the program ends.
+func playCommand(t *testing.T, term *terminal, args ...string) <-chan exit {
 	t.Helper()
 	t.Setenv("TERM", "xterm-256color")
 	t.Setenv("NO_COLOR", "")
-	status := make(chan int, 1)
-	var stderr bytes.Buffer
+	done := make(chan exit, 1)
 	go func() {
-		status <- run(append([]string{"play"}, args...), term.tty, term.tty, &stderr)
-		if stderr.Len() > 0 {
-			t.Logf("stderr: %s", stderr.String())
-		}
+		var stderr bytes.Buffer
+		status := run(append([]string{"play"}, args...), term.tty, term.tty, &stderr)
+		done <- exit{status, stderr.String()}
 	}()
-	return status
+	return done
 }
 
-func wait(t *testing.T, status <-chan int) int {
+// wait returns the exit status, logging what the program wrote to stderr.
+func wait(t *testing.T, done <-chan exit) int {
 	t.Helper()
 	select {
-	case s := <-status:
-		return s
+	case e := <-done:
+		if e.stderr != "" {
+			t.Logf("stderr: %s", e.stderr)
+		}
+		return e.status
 	case <-time.After(20 * time.Second):
 		t.Fatal("razzia play did not end")
 		return -1
@@ -178,7 +224,7 @@ func TestPlayTerminalGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := g.State(); !st.Over() {
+	if !g.Over() {
 		t.Errorf("the record's game is not over after %d moves", len(r.Moves))
 	}
 }
@@ -213,8 +259,8 @@ func TestPlayUsage(t *testing.T) {
 		{"too few", []string{"--bots", ""}, "make 1 players"},
 		{"bad bot", []string{"--bots", "genius"}, "--bots"},
 		{"bad name", []string{"--players", "Ann,"}, "--players"},
-		{"id without server", []string{"--server", "", "k3x9q2m7ab"}, "needs --server"},
-		{"server bot level", []string{"--server", "http://127.0.0.1:1", "--bots", "random"}, "easy, medium and hard"},
+		{"id without server", []string{"--server", "", "k3x7q2m5ab"}, "needs --server"},
+		{"server bot level", []string{"--server", "http://127.0.0.1:1", "--bots", "random"}, "the levels " + strings.Join(bot.LevelNames(), ", ") + `, not "random"`},
 		{"two invites", []string{"a", "b"}, "at most one"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

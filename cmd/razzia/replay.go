@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/i18n"
 )
 
 const replaySynopsis = `
@@ -99,21 +100,17 @@ type replayError struct {
 
 func result(g *razzia.Game) replayResult {
 	s := g.State()
-	n := s.Players()
 	res := replayResult{
 		Players:  g.Players(),
 		Finished: s.Over(),
 		Round:    s.Round(),
 		Scores:   [][]razzia.Score{},
-		Totals:   []int{},
+		Totals:   s.Totals(),
 		Winners:  []int{},
 	}
 	for r := 1; r <= s.ScoredRounds(); r++ {
-		scores := s.Scores(r)
-		res.Scores = append(res.Scores, scores[:n])
+		res.Scores = append(res.Scores, s.Scores(r))
 	}
-	totals := s.Totals()
-	res.Totals = append(res.Totals, totals[:n]...)
 	res.Winners = append(res.Winners, s.Winners()...)
 	return res
 }
@@ -202,8 +199,9 @@ func writeAccount(w io.Writer, rec *razzia.Record, g *razzia.Game, complete bool
 	heading := func() { fmt.Fprintf(&b, "\nRound %d\n", round) }
 	heading()
 	events := g.Events()
+	en := i18n.Default()
 	for i, e := range events {
-		line := razzia.Narrate(e, players)
+		line := en.Narrate(e, players)
 		switch e.Kind {
 		case razzia.EventDraw, razzia.EventThieves:
 			b.WriteString("  " + line + "\n")
@@ -270,7 +268,7 @@ func scoreTable(b *strings.Builder, players []string, round int, scores []razzia
 	labels := []string{fmt.Sprintf("Round %d", round)}
 	cats := razzia.NumCategories
 	if round < razzia.Rounds {
-		cats = int(razzia.CatBusinesses)
+		cats = int(razzia.CategoryBusinesses)
 	}
 	for c := range cats {
 		labels = append(labels, razzia.Category(c).String())

@@ -188,7 +188,7 @@ func TestGeneratedConsistent(t *testing.T) {
 				sum := 0
 				for r, round := range res.Scores {
 					sum += round[seat].Total()
-					if r < 2 && (round[seat][razzia.CatBusinesses] != 0 || round[seat][razzia.CatCheques] != 0) {
+					if r < 2 && (round[seat][razzia.CategoryBusinesses] != 0 || round[seat][razzia.CategoryCheques] != 0) {
 						t.Errorf("round %d, seat %d: businesses or cheques scored before round 3", r+1, seat)
 					}
 				}

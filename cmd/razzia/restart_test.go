@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,23 +17,37 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-	"github.com/coder/websocket/wsjson"
-
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 	"github.com/razziagame/razzia/internal/store/sqlite"
 )
 
-// buildRazzia builds the command into a temporary directory.
-func buildRazzia(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "razzia")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+// asRazzia, in the environment of a process started from the test binary,
+// makes that process run the command instead of the tests: the tests that
+// need razzia as a process of its own (to kill it) get it without a build.
+const asRazzia = "RAZZIA_TEST_RUN_COMMAND"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asRazzia) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	return bin
+	pgtest.Main(m)
+}
+
+// razziaCommand returns the command razzia with the arguments, run by the
+// test binary itself.
+func razziaCommand(t *testing.T, ctx context.Context, args ...string) *exec.Cmd {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, self, args...)
+	cmd.Env = append(os.Environ(), asRazzia+"=1")
+	return cmd
 }
 
 // A server is a running razzia serve process.
@@ -64,9 +77,9 @@ func (s *syncBuffer) String() string {
 }
 
 // startServer runs razzia serve on a free port and waits for its URL.
-func startServer(t *testing.T, ctx context.Context, bin, db string, args ...string) *server {
+func startServer(t *testing.T, ctx context.Context, db string, args ...string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--log-format", "json"}, args...)...)
+	cmd := razziaCommand(t, context.WithoutCancel(ctx), append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--log-format", "json"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -120,97 +133,49 @@ func (s *server) kill(ctx context.Context, sig os.Signal) {
 	}
 }
 
-// call sends a JSON request and decodes the answer into v.
-func (s *server) call(ctx context.Context, method, path, body string, v any) {
+// client returns a protocol client of the server.
+func (s *server) client() *client.Client {
 	s.t.Helper()
-	req, _ := http.NewRequestWithContext(ctx, method, s.url+path, strings.NewReader(body))
-	resp, err := http.DefaultClient.Do(req)
+	c, err := client.New(s.url)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode >= 300 {
-		s.t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, data)
+	return c
+}
+
+// waitFor watches the game until cond holds for a state and returns it:
+// it reads the states the server sends as the game goes on.
+func (s *server) waitFor(ctx context.Context, id string, cond func(*client.State) bool) *client.State {
+	s.t.Helper()
+	conn, err := s.client().Dial(ctx, id, "")
+	if err != nil {
+		s.t.Fatal(err)
 	}
-	if err := json.Unmarshal(data, v); err != nil {
-		s.t.Fatalf("%s %s: %v: %s", method, path, err, data)
-	}
-}
-
-type gameInfo struct {
-	ID      string       `json:"id"`
-	Status  store.Status `json:"status"`
-	Moves   int          `json:"moves"`
-	Winners []int        `json:"winners"`
-}
-
-func (s *server) create(ctx context.Context, seats ...string) string {
-	s.t.Helper()
-	var parts []string
-	for _, b := range seats {
-		parts = append(parts, `{"bot":"`+b+`"}`)
-	}
-	var v struct{ Game gameInfo }
-	s.call(ctx, "POST", "/api/games", `{"seats":[`+strings.Join(parts, ",")+`]}`, &v)
-	return v.Game.ID
-}
-
-func (s *server) info(ctx context.Context, id string) gameInfo {
-	s.t.Helper()
-	var v struct{ Game gameInfo }
-	s.call(ctx, "GET", "/api/games/"+id, "", &v)
-	return v.Game
-}
-
-func (s *server) record(ctx context.Context, id string) *razzia.Record {
-	s.t.Helper()
-	var rec razzia.Record
-	s.call(ctx, "GET", "/api/games/"+id+"/record", "", &rec)
-	return &rec
-}
-
-// waitFor polls the game until cond holds.
-func (s *server) waitFor(ctx context.Context, id string, cond func(gameInfo) bool) gameInfo {
-	s.t.Helper()
+	defer conn.Close()
 	for {
-		in := s.info(ctx, id)
-		if cond(in) {
-			return in
+		st, err := conn.Read(ctx)
+		if err != nil {
+			s.t.Fatalf("game %s: waited in vain: %v", id, err)
 		}
-		select {
-		case <-ctx.Done():
-			s.t.Fatalf("game %s: waited in vain; last %+v", id, in)
-		case <-time.After(5 * time.Millisecond):
+		if cond(st) {
+			return st
 		}
 	}
-}
-
-type stateMsg struct {
-	Type    string          `json:"type"`
-	Seat    int             `json:"seat"`
-	View    json.RawMessage `json:"view"`
-	Code    string          `json:"code"`
-	Message string          `json:"message"`
 }
 
 // A player plays a seat over the WebSocket, always its first legal move.
 type player struct {
 	t    *testing.T
-	c    *websocket.Conn
-	last razzia.Snapshot
-	raw  json.RawMessage
-	seat int
+	c    *client.Conn
+	last *client.State
 }
 
 func (s *server) connect(ctx context.Context, id, token string) *player {
 	s.t.Helper()
-	url := "ws" + strings.TrimPrefix(s.url, "http") + "/api/games/" + id + "/ws"
-	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + token}}})
+	c, err := s.client().Dial(ctx, id, token)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	c.SetReadLimit(1 << 20)
 	return &player{t: s.t, c: c}
 }
 
@@ -220,39 +185,31 @@ func (s *server) connect(ctx context.Context, id, token string) *player {
 func (p *player) next(ctx context.Context) {
 	p.t.Helper()
 	for {
-		var m stateMsg
-		if err := wsjson.Read(ctx, p.c, &m); err != nil {
+		st, err := p.c.Read(ctx)
+		var refused *client.Error
+		switch {
+		case errors.As(err, &refused) && refused.Code == protocol.RateLimited:
+			select {
+			case <-time.After(200 * time.Millisecond):
+			case <-ctx.Done():
+			}
+			p.send(ctx)
+			continue
+		case err != nil:
 			p.t.Fatalf("read: %v", err)
 		}
-		switch m.Type {
-		case "error":
-			if m.Code == "rate_limited" {
-				select {
-				case <-time.After(200 * time.Millisecond):
-				case <-ctx.Done():
-				}
-				p.send(ctx)
-				continue
-			}
-			p.t.Fatalf("error %s: %s", m.Code, m.Message)
-		case "state":
-			p.seat, p.raw = m.Seat, m.View
-			p.last = razzia.Snapshot{}
-			if err := json.Unmarshal(m.View, &p.last); err != nil {
-				p.t.Fatal(err)
-			}
-			return
-		}
+		p.last = st
+		return
 	}
 }
 
 // toMove reads states until the seat is to move or the game is over.
 func (p *player) toMove(ctx context.Context) bool {
 	for {
-		if p.last.Phase == "over" {
+		if p.last.Over() {
 			return false
 		}
-		if p.last.ToMove == p.seat && len(p.last.Legal) > 0 {
+		if p.last.MyTurn() {
 			return true
 		}
 		p.next(ctx)
@@ -268,8 +225,7 @@ func (p *player) play(ctx context.Context) {
 // send sends the seat's first legal move in the last state.
 func (p *player) send(ctx context.Context) {
 	p.t.Helper()
-	msg := map[string]any{"type": "move", "move": p.last.Legal[0], "seq": p.last.Moves}
-	if err := wsjson.Write(ctx, p.c, msg); err != nil {
+	if err := p.c.Move(ctx, p.last.View.Legal[0], p.last.View.Moves); err != nil {
 		p.t.Fatal(err)
 	}
 }
@@ -278,24 +234,30 @@ func (p *player) send(ctx context.Context) {
 // the same database, and checks that every game continues exactly where
 // it was and ends as an uninterrupted replay of its record.
 func TestRestart(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	if testing.Short() {
 		t.Skip("builds and runs the server")
 	}
+	t.Run("sqlite", func(t *testing.T) { testRestart(t, filepath.Join(t.TempDir(), "razzia.db")) })
+	t.Run("postgres", func(t *testing.T) { testRestart(t, pgtest.DB(t)) })
+}
+
+// testRestart kills a server on the database db mid-game with SIGKILL:
+// the next one goes on with every game where it was.
+func testRestart(t *testing.T, db string) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	bin := buildRazzia(t)
-	db := filepath.Join(t.TempDir(), "razzia.db")
-	s1 := startServer(t, ctx, bin, db, "--bot-delay", "3ms")
+	s1 := startServer(t, ctx, db, "--bot-delay", "3ms")
 
 	// Game A: bots and a person; game B: bots only.
-	idB := s1.create(ctx, "easy", "medium", "easy", "medium")
-	idA := s1.create(ctx, "easy", "", "medium", "easy")
-	var joined struct {
-		Seat  int
-		Token string
+	c1 := s1.client()
+	idB := must(tableOf(c1.Create(ctx, []string{"easy", "medium", "easy", "medium"}))).ID
+	idA := must(tableOf(c1.Create(ctx, []string{"easy", "", "medium", "easy"}))).ID
+	seat, token, err := c1.Join(ctx, idA, "Ann", -1)
+	if err != nil {
+		t.Fatal(err)
 	}
-	s1.call(ctx, "POST", "/api/games/"+idA+"/join", `{"name":"Ann"}`, &joined)
-	p := s1.connect(ctx, idA, joined.Token)
+	p := s1.connect(ctx, idA, token)
 	p.next(ctx)
 	for range 4 {
 		if !p.toMove(ctx) {
@@ -307,41 +269,42 @@ func TestRestart(t *testing.T) {
 		t.Fatal("game A ended early")
 	}
 	// Game A waits for Ann; game B is under way.
-	s1.waitFor(ctx, idB, func(in gameInfo) bool { return in.Moves >= 10 })
-	beforeA, beforeB := s1.record(ctx, idA), s1.record(ctx, idB)
-	if len(beforeA.Moves) != p.last.Moves {
-		t.Fatalf("game A: the record has %d moves, the table %d", len(beforeA.Moves), p.last.Moves)
+	s1.waitFor(ctx, idB, func(st *client.State) bool { return st.Game.Moves >= 10 })
+	beforeA, beforeB := must(c1.Record(ctx, idA)), must(c1.Record(ctx, idB))
+	if len(beforeA.Moves) != p.last.View.Moves {
+		t.Fatalf("game A: the record has %d moves, the table %d", len(beforeA.Moves), p.last.View.Moves)
 	}
 	if g, err := beforeB.Game(); err != nil {
 		t.Fatal(err)
-	} else if st := g.State(); st.Over() {
+	} else if g.Over() {
 		t.Fatal("game B is not mid-game at the kill")
 	}
 	s1.kill(ctx, syscall.SIGKILL)
-	p.c.CloseNow()
+	p.c.Close()
 
-	s2 := startServer(t, ctx, bin, db, "--bot-delay", "3ms")
+	s2 := startServer(t, ctx, db, "--bot-delay", "3ms")
+	c2 := s2.client()
 	// Ann rejoins her seat and sees the state as it was.
-	p = s2.connect(ctx, idA, joined.Token)
+	p = s2.connect(ctx, idA, token)
 	p.next(ctx)
 	replayA, err := beforeA.Game()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.seat != joined.Seat || !sameJSON(t, p.raw, replayA.View(joined.Seat).Snapshot()) {
-		t.Fatalf("after the restart Ann sees seat %d:\n%s\nwant seat %d:\n%s", p.seat, p.raw, joined.Seat, mustJSON(replayA.View(joined.Seat).Snapshot()))
+	if want := protocol.NewView(replayA.View(seat)); p.last.Seat != seat || !sameJSON(t, p.last.View, want) {
+		t.Fatalf("after the restart Ann sees seat %d:\n%s\nwant seat %d:\n%s", p.last.Seat, mustJSON(p.last.View), seat, mustJSON(want))
 	}
 	for p.toMove(ctx) {
 		p.play(ctx)
 	}
-	finalB := s2.waitFor(ctx, idB, func(in gameInfo) bool { return in.Status == store.StatusFinished })
+	finalB := s2.waitFor(ctx, idB, (*client.State).Over).Game
 
 	for _, c := range []struct {
 		name   string
 		id     string
 		before *razzia.Record
 	}{{"A", idA, beforeA}, {"B", idB, beforeB}} {
-		rec := s2.record(ctx, c.id)
+		rec := must(c2.Record(ctx, c.id))
 		if len(rec.Moves) < len(c.before.Moves) || !slices.Equal(rec.Moves[:len(c.before.Moves)], c.before.Moves) {
 			t.Errorf("game %s: the moves before the kill changed:\nbefore %v\nafter  %v", c.name, c.before.Moves, rec.Moves)
 		}
@@ -349,11 +312,11 @@ func TestRestart(t *testing.T) {
 		if err != nil {
 			t.Fatalf("game %s: the record does not replay: %v", c.name, err)
 		}
-		if st := g.State(); !st.Over() {
+		if !g.Over() {
 			t.Errorf("game %s: the record ends before the game", c.name)
 		}
-		if c.name == "A" && !sameJSON(t, p.raw, g.View(joined.Seat).Snapshot()) {
-			t.Errorf("game A's final state differs from the replay of its record:\n%s\nwant\n%s", p.raw, mustJSON(g.View(joined.Seat).Snapshot()))
+		if want := protocol.NewView(g.View(seat)); c.name == "A" && !sameJSON(t, p.last.View, want) {
+			t.Errorf("game A's final state differs from the replay of its record:\n%s\nwant\n%s", mustJSON(p.last.View), mustJSON(want))
 		}
 		if c.name == "B" {
 			st := g.State()
@@ -362,7 +325,7 @@ func TestRestart(t *testing.T) {
 			}
 		}
 	}
-	p.c.CloseNow()
+	p.c.Close()
 
 	// SIGTERM is a graceful stop.
 	s2.kill(ctx, syscall.SIGTERM)
@@ -382,28 +345,34 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// sameJSON reports whether raw encodes the same value as v.
-func sameJSON(t *testing.T, raw json.RawMessage, v any) bool {
+// sameJSON reports whether got and want encode the same.
+func sameJSON(t *testing.T, got, want any) bool {
 	t.Helper()
-	var a, b any
-	if err := json.Unmarshal(raw, &a); err != nil {
-		t.Fatal(err)
+	return string(mustJSON(got)) == string(mustJSON(want))
+}
+
+// must returns v, failing the test run on an error.
+// tableOf drops the creator token of a Create.
+func tableOf(info protocol.GameInfo, _ string, err error) (protocol.GameInfo, error) {
+	return info, err
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
 	}
-	if err := json.Unmarshal(mustJSON(v), &b); err != nil {
-		t.Fatal(err)
-	}
-	return string(mustJSON(a)) == string(mustJSON(b))
+	return v
 }
 
 // TestServeDamagedDatabase: a database file that is not sound stops the
 // server at start with a clear error and exit status 1, and is left alone.
 func TestServeDamagedDatabase(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting
 	if testing.Short() {
 		t.Skip("builds and runs the server")
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	bin := buildRazzia(t)
 	dir := t.TempDir()
 
 	// A sound database with a game in it, to damage.
@@ -437,7 +406,7 @@ func TestServeDamagedDatabase(t *testing.T) {
 				t.Fatal(err)
 			}
 			var stdout, stderr bytes.Buffer
-			cmd := exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--db", db)
+			cmd := razziaCommand(t, ctx, "serve", "--addr", "127.0.0.1:0", "--db", db)
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
 			var exit *exec.ExitError

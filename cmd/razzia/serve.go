@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/razziagame/razzia/internal/httpapi"
-	"github.com/razziagame/razzia/internal/store/sqlite"
 	"github.com/razziagame/razzia/internal/table"
 	"github.com/razziagame/razzia/internal/web"
 )
@@ -26,13 +24,24 @@ usage: razzia serve [flags]
 
 Serve runs a Razzia server: a lobby page where people create tables, invite
 friends with a link, take seats or add bots, play and watch games, and
-download their records. Everything is kept in one SQLite file; after a
-crash or restart every game continues where it was.
+download their records. Everything is kept in one SQLite file (or, with
+--db postgres://..., in PostgreSQL); after a crash or restart every game
+continues where it was.
 
-Each flag can also be set in the environment: --addr as RAZZIA_ADDR,
---db as RAZZIA_DB, --bot-delay as RAZZIA_BOT_DELAY, --origins as
-RAZZIA_ORIGINS, --log-format as RAZZIA_LOG_FORMAT. A flag wins over
-the environment.
+Each flag can also be set in the environment, as RAZZIA_ and its name in
+capitals with underscores: --addr as RAZZIA_ADDR, --db as RAZZIA_DB,
+--bot-delay as RAZZIA_BOT_DELAY, --trusted-proxies as
+RAZZIA_TRUSTED_PROXIES, and so on. A flag wins over the environment.
+
+The limits keep one client, or many, from taking the server: tables
+created and seats taken per client address, the tables one address
+holds, open tables and games of bots in all, the CPU the bots take
+(--bot-workers), connections per address and spectators per game, each
+seat's moves, and timeouts for slow or silent clients. The defaults suit
+a club server. Behind a reverse proxy, name it with --trusted-proxies:
+the client's address is then read from X-Forwarded-For, and cookies are
+Secure when X-Forwarded-Proto says https; without it those headers are
+ignored.
 
 Stop the server with Ctrl-C (SIGINT) or SIGTERM.
 `
@@ -44,6 +53,8 @@ type serveConfig struct {
 	botDelay  time.Duration
 	origins   []string
 	logFormat string // text or json
+	api       httpapi.Options
+	limits    table.Limits
 }
 
 // serve is the "serve" command: it runs until SIGINT or SIGTERM.
@@ -61,35 +72,30 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	log := newLogger(stderr, cfg.logFormat)
 
-	st, err := sqlite.Open(ctx, cfg.db)
+	st, err := openStore(ctx, cfg.db, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
 		return 1
 	}
 	defer st.Close()
 
-	hub := table.New(st, table.Options{BotDelay: cfg.botDelay, Logger: log})
+	hub := table.New(st, table.Options{BotDelay: cfg.botDelay, Logger: log, Limits: cfg.limits})
 	defer hub.Close()
 	n, err := hub.Resume(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
 		return 1
 	}
-	log.Info("games resumed", "games", n, "db", cfg.db)
+	log.Info("games resumed", "games", n, "db", redact(cfg.db))
 
-	api := httpapi.New(hub, web.Handler(), httpapi.Options{Origins: cfg.origins, Logger: log})
+	cfg.api.Origins, cfg.api.Logger = cfg.origins, log
+	api := httpapi.New(hub, web.Handler(), cfg.api)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
 		return 1
 	}
-	srv := &http.Server{
-		Handler:           api,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	srv := api.HTTPServer()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	url := "http://" + displayAddr(cfg.addr, ln.Addr()) + "/"
@@ -131,13 +137,22 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, 
 		delay = d
 	}
 	fs.StringVar(&cfg.addr, "addr", envOr("RAZZIA_ADDR", "localhost:8080"), "the `host:port` to listen on (port 0: any free port)")
-	fs.StringVar(&cfg.db, "db", envOr("RAZZIA_DB", "razzia.db"), "the SQLite database `file`, created if missing")
+	fs.StringVar(&cfg.db, "db", envOr("RAZZIA_DB", "razzia.db"), "the database: "+dbHelp)
 	fs.DurationVar(&cfg.botDelay, "bot-delay", delay, "how long bots wait before they move")
 	origins := fs.String("origins", os.Getenv("RAZZIA_ORIGINS"), "extra allowed WebSocket origin `patterns`, comma-separated (such as club.example.org)")
 	fs.StringVar(&cfg.logFormat, "log-format", os.Getenv("RAZZIA_LOG_FORMAT"), "log `format`: text or json (default text on a terminal, json otherwise)")
+	proxies := fs.String("trusted-proxies", os.Getenv("RAZZIA_TRUSTED_PROXIES"), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: `CIDRs` or addresses, comma-separated (such as 127.0.0.1,10.0.0.0/8)")
+	lim := limitFlags(fs, &cfg)
 	positional, status, done := parseFlags(fs, serveSynopsis, args, stdout, stderr)
 	if done {
 		return cfg, status, true
+	}
+	if err := lim.finish(&cfg); err != nil {
+		return cfg, usageError(stderr, fs, serveSynopsis, "%v", err), true
+	}
+	var err error
+	if cfg.api.TrustedProxies, err = httpapi.ParseProxies(*proxies); err != nil {
+		return cfg, usageError(stderr, fs, serveSynopsis, "--trusted-proxies: %v", err), true
 	}
 	switch {
 	case len(positional) > 0:
@@ -145,7 +160,7 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, 
 	case cfg.botDelay < 0:
 		return cfg, usageError(stderr, fs, serveSynopsis, "--bot-delay %v: want a duration of 0 or more", cfg.botDelay), true
 	case cfg.db == "":
-		return cfg, usageError(stderr, fs, serveSynopsis, "--db: want a file name"), true
+		return cfg, usageError(stderr, fs, serveSynopsis, "--db: want a file name or a postgres:// URL"), true
 	}
 	switch cfg.logFormat {
 	case "text", "json":

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -10,16 +9,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/table"
 )
 
 func TestServeUsage(t *testing.T) {
-	cases := []struct {
-		name   string
-		args   []string
-		env    map[string]string
-		status int
-		out    string // in stdout for status 0, else stderr
-	}{
+	checkUsage(t, []usageCase{
 		{"help", []string{"serve", "--help"}, nil, 0, "RAZZIA_ADDR"},
 		{"help command", []string{"help", "serve"}, nil, 0, "--bot-delay"},
 		{"usage lists serve", []string{"help"}, nil, 0, "serve"},
@@ -31,22 +27,34 @@ func TestServeUsage(t *testing.T) {
 		{"bad env delay", []string{"serve"}, map[string]string{"RAZZIA_BOT_DELAY": "soon"}, 2, "RAZZIA_BOT_DELAY=soon"},
 		{"bad env log format", []string{"serve"}, map[string]string{"RAZZIA_LOG_FORMAT": "xml"}, 2, `"xml"`},
 		{"empty db", []string{"serve", "--db", ""}, nil, 2, "--db"},
+		{"help names the limits", []string{"serve", "--help"}, nil, 0, "--trusted-proxies"},
+		{"bad proxy", []string{"serve", "--trusted-proxies", "10.0.0.0/8,nonsense"}, nil, 2, `"nonsense"`},
+		{"zero rate", []string{"serve", "--create-rate", "0"}, nil, 2, "--create-rate 0"},
+		{"negative cap", []string{"serve", "--max-open-tables", "-1"}, nil, 2, "--max-open-tables -1"},
+		{"zero ttl", []string{"serve", "--open-ttl", "0s"}, nil, 2, "--open-ttl"},
+		{"bad env limit", []string{"serve"}, map[string]string{"RAZZIA_MAX_SPECTATORS": "many"}, 2, "RAZZIA_MAX_SPECTATORS=many"},
+		{"bad env proxy", []string{"serve"}, map[string]string{"RAZZIA_TRUSTED_PROXIES": "::x"}, 2, `"::x"`},
+	})
+}
+
+// The limits come from their flags, or the environment, or the defaults
+// of httpapi and table.
+func TestServeLimitFlags(t *testing.T) {
+	t.Setenv("RAZZIA_TRUSTED_PROXIES", "127.0.0.1, 10.0.0.0/8")
+	t.Setenv("RAZZIA_OPEN_TTL", "2h")
+	t.Setenv("RAZZIA_CREATE_RATE", "12")
+	cfg, _, done := parseServeFlags([]string{"--max-spectators", "7", "--open-ttl", "3h"}, io.Discard, io.Discard)
+	if done {
+		t.Fatal("the flags were refused")
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			for k, v := range c.env {
-				t.Setenv(k, v)
-			}
-			var stdout, stderr bytes.Buffer
-			status := run(c.args, strings.NewReader(""), &stdout, &stderr)
-			out := stderr.String()
-			if c.status == 0 {
-				out = stdout.String()
-			}
-			if status != c.status || !strings.Contains(out, c.out) {
-				t.Errorf("status %d, want %d; output %q does not contain %q", status, c.status, out, c.out)
-			}
-		})
+	if len(cfg.api.TrustedProxies) != 2 || cfg.api.TrustedProxies[1].String() != "10.0.0.0/8" {
+		t.Errorf("trusted proxies %v", cfg.api.TrustedProxies)
+	}
+	if cfg.limits.MaxSpectators != 7 || cfg.limits.OpenTTL != 3*time.Hour || cfg.api.CreateRate != 0.2 {
+		t.Errorf("limits %+v, create rate %g a second", cfg.limits, cfg.api.CreateRate)
+	}
+	if cfg.limits.MaxOpen != table.DefaultLimits().MaxOpen || cfg.api.MaxConns != httpapi.DefaultOptions().MaxConns {
+		t.Errorf("defaults not kept: %+v %+v", cfg.limits, cfg.api)
 	}
 }
 

@@ -14,8 +14,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -32,7 +30,9 @@ import (
 // DefaultGames is the number of games a Config with Games 0 plays.
 const DefaultGames = 100
 
-// A Factory makes a bot from its spec and seed, such as bot.New.
+// A Factory makes a bot from its spec and seed, such as bot.New. The
+// arena runs no program itself: a factory that also makes bots played by
+// programs (internal/botexec) is wired in by the command.
 type Factory func(spec string, seed uint64) (bot.Bot, error)
 
 // Config describes a run.
@@ -62,29 +62,22 @@ type Config struct {
 	// Progress, when set, is called after each finished game with the
 	// number finished so far; calls are never concurrent.
 	Progress func(done int)
-	// Fault, when set, is called for every decision an external bot lost
-	// (see bot.Exec), with the game's index and the seat, both from 0,
+	// Fault, when set, is called for every decision a bot lost (one with
+	// a Faults method, such as a program's), with the game's index and the seat, both from 0,
 	// after the game; calls are never concurrent.
 	Fault func(game, seat int, spec string, f bot.Fault)
 }
 
-// A faulter is a bot that may lose decisions and play a default instead,
-// such as bot.Exec. Its faults are counted in BotStats.Faults.
+// A faulter is a bot that may lose decisions and play bot.Default instead,
+// such as a program's. Its faults are counted in BotStats.Faults.
 type faulter interface {
 	Faults() []bot.Fault
 }
 
-// A gameNamer wants to know the game it plays, such as bot.Exec, which
-// names it to its program.
+// A gameNamer wants to know the game it plays, such as a program's bot,
+// which names it to the program.
 type gameNamer interface {
 	SetGame(game string)
-}
-
-// closeBot ends a bot that holds resources, such as bot.Exec's process.
-func closeBot(b bot.Bot) {
-	if c, ok := b.(io.Closer); ok {
-		c.Close()
-	}
 }
 
 // Lineup fills the seats from a list of bots: seat s gets bots[s mod
@@ -136,7 +129,7 @@ func (c *Config) Check() error {
 		if err != nil {
 			return err
 		}
-		closeBot(b)
+		b.Close()
 	}
 	// The names are the specs: a game must accept them.
 	if _, err := razzia.NewGame(razzia.Setup{Players: names(c.Seats)}); err != nil {
@@ -334,19 +327,19 @@ func Rotation(seats []string, i int) []string {
 	return out
 }
 
-// gameRand returns the source of everything random in game i of a run:
-// the deck's seed, the cheque deal and the bots' seeds. The run seed and
-// the index are mixed (splitmix64) so that neighbouring games get
-// unrelated streams.
-func gameRand(seed uint64, i int) *rand.Rand {
-	return rand.New(rand.NewPCG(mix(seed^mix(uint64(i))), mix(uint64(i)+0x9e3779b97f4a7c15*seed)))
-}
-
-func mix(z uint64) uint64 {
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
+// gameSeed returns the secret seed of game i of a run, keyed with the
+// run's seed and the index so that neighbouring games are unrelated. The
+// game is dealt from it as the server deals its tables (razzia.NewSetup,
+// bots seeded with razzia.SeededRand).
+func gameSeed(run uint64, i int) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], run)
+	r := razzia.SeededRand(b[:], "arena game "+strconv.Itoa(i))
+	seed := make([]byte, 32)
+	for k := 0; k < len(seed); k += 8 {
+		binary.LittleEndian.PutUint64(seed[k:], r.Uint64())
+	}
+	return seed
 }
 
 // play plays game i to the end.
@@ -363,19 +356,14 @@ func (p *player) play(i int) (o *outcome, err error) {
 			err = fmt.Errorf("game %d: %s panicked: %v\n%s", i+1, who, v, debug.Stack())
 		}
 	}()
-	r := gameRand(p.c.Seed, i)
-	luck := r // the deck and the cheque deal
+	seed := gameSeed(p.c.Seed, i)
+	deal := seed // the deck and the cheque deal
 	if p.c.Duplicate {
-		// The deal's own stream, which no other game of the run uses
-		// apart from its rotations: the game index is negative.
-		luck = gameRand(p.c.Seed, -1-i/n)
+		// The deal's own seed, which no other game of the run uses apart
+		// from its rotations: the game index is negative.
+		deal = gameSeed(p.c.Seed, -1-i/n)
 	}
-	deck := make([]byte, 32)
-	for k := 0; k < len(deck); k += 8 {
-		binary.LittleEndian.PutUint64(deck[k:], luck.Uint64())
-	}
-	dealt := razzia.DealCheques(n, luck)
-	g, err := razzia.NewGame(razzia.Setup{Players: names(seats), Cheques: dealt, Seed: deck})
+	g, err := razzia.NewGame(razzia.NewSetup(names(seats), deal))
 	if err != nil {
 		return nil, fmt.Errorf("game %d: %w", i+1, err)
 	}
@@ -384,14 +372,14 @@ func (p *player) play(i int) (o *outcome, err error) {
 	defer func() {
 		for _, b := range bots {
 			if b != nil {
-				closeBot(b)
+				b.Close()
 			}
 		}
 	}()
 	for s, spec := range seats {
 		seat = s
 		o.bots[s] = p.index[spec]
-		if bots[s], err = p.c.New(spec, r.Uint64()); err != nil {
+		if bots[s], err = p.c.New(spec, razzia.SeededRand(seed, "bot "+strconv.Itoa(s)).Uint64()); err != nil {
 			return nil, fmt.Errorf("game %d, seat %d: %w", i+1, s+1, err)
 		}
 		if g, ok := bots[s].(gameNamer); ok {

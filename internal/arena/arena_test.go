@@ -38,6 +38,12 @@ func (badBot) Choose(v razzia.View) razzia.Move {
 }
 func (panicBot) Choose(razzia.View) razzia.Move { panic("no idea") }
 
+func (firstBot) Close() error { return nil }
+func (lastBot) Close() error  { return nil }
+func (randBot) Close() error  { return nil }
+func (badBot) Close() error   { return nil }
+func (panicBot) Close() error { return nil }
+
 const fakeSpecs = "valid specs: first, last, rand, bad, panic"
 
 // fakeNew is a Factory for the fake bots; it counts the bots made with a
@@ -380,8 +386,8 @@ func TestDefaultGames(t *testing.T) {
 	}
 }
 
-// faultyBot loses every tenth decision as an external bot would (and plays
-// the first move then), counts the games it is named and whether it was
+// faultyBot loses every tenth decision as a program's bot would (and plays
+// the default move then), counts the games it is named and whether it was
 // closed.
 type faultyBot struct {
 	n      int
@@ -393,10 +399,16 @@ type faultyBot struct {
 func (b *faultyBot) Choose(v razzia.View) razzia.Move {
 	b.n++
 	if b.n%10 == 0 {
-		b.faults = append(b.faults, bot.Fault{Game: b.game, Seat: v.Seat, Move: v.Moves + 1, Played: v.Legal[0].String(), Err: bot.ErrTimeout})
+		m := bot.Default(v.Legal)
+		b.faults = append(b.faults, bot.Fault{Game: b.game, Seat: v.Seat, Move: v.Moves + 1, Played: m.String(), Err: errSlow})
+		return m
 	}
 	return v.Legal[0]
 }
+
+// errSlow is faultyBot's fault.
+var errSlow = errors.New("no answer within the time limit")
+
 func (b *faultyBot) Faults() []bot.Fault { return b.faults }
 func (b *faultyBot) SetGame(g string)    { b.game = g }
 func (b *faultyBot) Close() error        { b.closed.Add(1); return nil }

@@ -2,8 +2,10 @@ package arena
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/razziagame/razzia"
@@ -143,7 +145,7 @@ func RunLadder(ctx context.Context, c LadderConfig) (*LadderResult, error) {
 	done := 0
 	for i, table := range tabs {
 		rc := Config{
-			Seats: table, Games: c.Deals * c.Players, Seed: mix(c.Seed ^ mix(uint64(i))),
+			Seats: table, Games: c.Deals * c.Players, Seed: tableSeed(c.Seed, i),
 			Workers: c.Workers, New: c.New, Duplicate: true,
 		}
 		if c.Progress != nil {
@@ -230,4 +232,12 @@ func (r *LadderResult) Timing(spec string) Timing {
 		}
 	}
 	return h.timing()
+}
+
+// tableSeed returns the run seed of table i of a ladder, keyed with the
+// ladder's seed so that the tables' deals are unrelated.
+func tableSeed(ladder uint64, i int) uint64 {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], ladder)
+	return razzia.SeededRand(b[:], "ladder table "+strconv.Itoa(i)).Uint64()
 }

@@ -44,8 +44,8 @@ func TestWilson(t *testing.T) {
 // totals and category means are both known.
 func score(thieves, cars int) razzia.Score {
 	var s razzia.Score
-	s[razzia.CatThieves] = thieves
-	s[razzia.CatCars] = cars
+	s[razzia.CategoryThieves] = thieves
+	s[razzia.CategoryCars] = cars
 	return s
 }
 
@@ -91,11 +91,11 @@ func TestTallyKnownOutcomes(t *testing.T) {
 		{"b win rate", b.WinRate, 5.0 / 18},
 		{"a mean score", a.MeanScore, 19.0 / 3},
 		{"b mean score", b.MeanScore, 40.0 / 6},
-		{"a mean thieves", a.MeanByCategory[razzia.CatThieves], 7.0 / 3},
-		{"a mean cars", a.MeanByCategory[razzia.CatCars], 12.0 / 3},
-		{"b mean thieves", b.MeanByCategory[razzia.CatThieves], 23.0 / 6},
-		{"b mean cars", b.MeanByCategory[razzia.CatCars], 17.0 / 6},
-		{"b mean gold", b.MeanByCategory[razzia.CatGold], 0},
+		{"a mean thieves", a.MeanByCategory[razzia.CategoryThieves], 7.0 / 3},
+		{"a mean cars", a.MeanByCategory[razzia.CategoryCars], 12.0 / 3},
+		{"b mean thieves", b.MeanByCategory[razzia.CategoryThieves], 23.0 / 6},
+		{"b mean cars", b.MeanByCategory[razzia.CategoryCars], 17.0 / 6},
+		{"b mean gold", b.MeanByCategory[razzia.CategoryGold], 0},
 	}
 	for _, c := range checks {
 		if !near(c.got, c.want, 1e-12) {

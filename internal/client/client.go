@@ -28,30 +28,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/protocol"
 )
-
-// GameInfo describes a game, as in every answer about one.
-type GameInfo struct {
-	ID      string     `json:"id"`
-	Status  string     `json:"status"` // open, playing, finished or archived
-	Players int        `json:"players"`
-	Seats   []SeatInfo `json:"seats"`
-	Moves   int        `json:"moves"`
-	Created time.Time  `json:"created"`
-	Updated time.Time  `json:"updated"`
-	Winners []int      `json:"winners,omitempty"`
-	Invite  string     `json:"invite"` // the table page's path, /g/<id>
-}
-
-// A SeatInfo is one seat of a GameInfo.
-type SeatInfo struct {
-	Name string `json:"name"` // empty while open
-	Bot  string `json:"bot"`  // the server bot's level; empty for a person
-	Open bool   `json:"open"`
-}
 
 // A Client talks to one server. Its methods are safe for concurrent use.
 type Client struct {
@@ -61,6 +41,14 @@ type Client struct {
 	// TokenInQuery sends the seat token on the WebSocket URL (?token=)
 	// instead of in an Authorization header.
 	TokenInQuery bool
+	// Lang is the language the server tells events in (their Text), such
+	// as "de"; empty for English.
+	Lang string
+	// Brief decodes only the part of each state a player needs to move
+	// (protocol.BriefMessage): State.View then holds only its seat, moves,
+	// phase, toMove and legal, and State.Events is empty. A load generator
+	// reads so, at a fraction of the cost of decoding whole states.
+	Brief bool
 }
 
 // New returns a client of the server at the URL, such as
@@ -82,7 +70,7 @@ func New(server string) (*Client, error) {
 func (c *Client) URL() string { return c.base.String() }
 
 // ParseInvite reads an invite: a link such as
-// "http://localhost:8080/g/k3x9q2m7ab", its path "/g/k3x9q2m7ab", or a bare
+// "http://localhost:8080/g/k3x7q2m5ab", its path "/g/k3x7q2m5ab", or a bare
 // game id. It returns the server of a full link ("" otherwise) and the id.
 func ParseInvite(link string) (server, id string, err error) {
 	link = strings.TrimSpace(link)
@@ -103,53 +91,40 @@ func ParseInvite(link string) (server, id string, err error) {
 		}
 		path = path[i+len("/g/"):]
 	} else if server != "" || strings.Contains(path, "/") {
-		return "", "", fmt.Errorf("invite %q: want a link to a table, such as http://host/g/k3x9q2m7ab, or a game id", link)
+		return "", "", fmt.Errorf("invite %q: want a link to a table, such as http://host/g/k3x7q2m5ab, or a game id", link)
 	}
-	if !validID(path) {
-		return "", "", fmt.Errorf("invite %q: %q is not a game id (lowercase letters and digits)", link, path)
+	if !protocol.ValidID(path) {
+		return "", "", fmt.Errorf("invite %q: %q is not a game id (%d characters of a-z and 2-7)", link, path, protocol.IDLen)
 	}
 	return server, path, nil
 }
 
-func validID(id string) bool {
-	if id == "" || len(id) > 64 {
-		return false
+// Create creates a table with one seat per entry of seats: "" for a seat
+// open to a person, or a server bot's level (easy, medium, hard). It
+// returns the table and the creator's token, which Remove asks for.
+func (c *Client) Create(ctx context.Context, seats []string) (protocol.GameInfo, string, error) {
+	req := protocol.CreateRequest{Seats: []protocol.SeatRequest{}}
+	for _, s := range seats {
+		req.Seats = append(req.Seats, protocol.SeatRequest{Bot: s})
 	}
-	for _, c := range id {
-		if (c < 'a' || c > 'z') && (c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
+	var resp protocol.CreateAnswer
+	err := c.do(ctx, http.MethodPost, "/api/games", "", req, &resp)
+	return resp.Game, resp.CreatorToken, err
 }
 
-// Create creates a table with one seat per entry of seats: "" for a seat
-// open to a person, or a server bot's level (easy, medium, hard).
-func (c *Client) Create(ctx context.Context, seats []string) (GameInfo, error) {
-	type seat struct {
-		Bot string `json:"bot"`
-	}
-	req := struct {
-		Seats []seat `json:"seats"`
-	}{Seats: []seat{}}
-	for _, s := range seats {
-		req.Seats = append(req.Seats, seat{s})
-	}
-	var resp struct {
-		Game GameInfo `json:"game"`
-	}
-	err := c.do(ctx, http.MethodPost, "/api/games", "", req, &resp)
+// Remove frees seat, taken by a person, at a table that has not started;
+// creatorToken is the one Create returned.
+func (c *Client) Remove(ctx context.Context, id, creatorToken string, seat int) (protocol.GameInfo, error) {
+	var resp protocol.GameAnswer
+	err := c.do(ctx, http.MethodDelete, fmt.Sprintf("/api/games/%s/seats/%d", url.PathEscape(id), seat), creatorToken, nil, &resp)
 	return resp.Game, err
 }
 
 // Game returns a game's info and the seat token holds in it (-1 for none).
-func (c *Client) Game(ctx context.Context, id, token string) (GameInfo, int, error) {
-	var resp struct {
-		Game GameInfo `json:"game"`
-		You  int      `json:"you"`
-	}
+func (c *Client) Game(ctx context.Context, id, token string) (protocol.GameInfo, int, error) {
+	var resp protocol.SeatAnswer
 	if err := c.do(ctx, http.MethodGet, "/api/games/"+url.PathEscape(id), token, nil, &resp); err != nil {
-		return GameInfo{}, -1, err
+		return protocol.GameInfo{}, -1, err
 	}
 	return resp.Game, resp.You, nil
 }
@@ -158,17 +133,11 @@ func (c *Client) Game(ctx context.Context, id, token string) (GameInfo, int, err
 // the first open one when seat is negative. It returns the seat and its
 // token, the only proof that the seat is the caller's: keep it.
 func (c *Client) Join(ctx context.Context, id, name string, seat int) (int, string, error) {
-	req := struct {
-		Name string `json:"name"`
-		Seat *int   `json:"seat,omitempty"`
-	}{Name: name}
+	req := protocol.JoinRequest{Name: name}
 	if seat >= 0 {
 		req.Seat = &seat
 	}
-	var resp struct {
-		Seat  int    `json:"seat"`
-		Token string `json:"token"`
-	}
+	var resp protocol.JoinAnswer
 	if err := c.do(ctx, http.MethodPost, "/api/games/"+url.PathEscape(id)+"/join", "", req, &resp); err != nil {
 		return -1, "", err
 	}
@@ -182,6 +151,38 @@ func (c *Client) Record(ctx context.Context, id string) (*razzia.Record, error) 
 		return nil, err
 	}
 	return razzia.ReadRecord(bytes.NewReader(raw))
+}
+
+// List returns the games with the status ("" for all of them), most
+// recently updated first.
+func (c *Client) List(ctx context.Context, status protocol.Status) ([]protocol.GameInfo, error) {
+	var resp protocol.ListAnswer
+	err := c.do(ctx, http.MethodGet, "/api/games?status="+url.QueryEscape(string(status)), "", nil, &resp)
+	return resp.Games, err
+}
+
+// Replay returns every step of a started game, its events told in the
+// client's Lang.
+func (c *Client) Replay(ctx context.Context, id string) (protocol.ReplayAnswer, error) {
+	var resp protocol.ReplayAnswer
+	err := c.do(ctx, http.MethodGet, "/api/games/"+url.PathEscape(id)+"/replay"+c.langQuery("?"), "", nil, &resp)
+	return resp, err
+}
+
+// Upload uploads a record to view it; the answer is the archived game.
+func (c *Client) Upload(ctx context.Context, rec *razzia.Record) (protocol.GameInfo, error) {
+	var resp protocol.GameAnswer
+	err := c.do(ctx, http.MethodPost, "/api/records", "", rec, &resp)
+	return resp.Game, err
+}
+
+// langQuery returns the query parameter of the client's language after
+// sep, or "".
+func (c *Client) langQuery(sep string) string {
+	if c.Lang == "" {
+		return ""
+	}
+	return sep + url.Values{"lang": {c.Lang}}.Encode()
 }
 
 // do sends a request with a JSON body (unless nil) and decodes the JSON
@@ -230,12 +231,7 @@ func (c *Client) do(ctx context.Context, method, path, token string, body, out a
 // httpError reads an error answer: the protocol's error object, or, from
 // something that is not a Razzia server, the status.
 func httpError(resp *http.Response, data []byte) error {
-	var e struct {
-		Error *struct {
-			Code    Code   `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
+	var e protocol.ErrorBody
 	if json.Unmarshal(data, &e) == nil && e.Error != nil && e.Error.Code != "" {
 		return &Error{Code: e.Error.Code, Message: e.Error.Message, Status: resp.StatusCode}
 	}

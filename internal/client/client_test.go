@@ -1,88 +1,21 @@
-package client
+package client_test
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
-	"math/rand/v2"
-	"net"
-	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/razziagame/razzia"
-	"github.com/razziagame/razzia/bot"
-	"github.com/razziagame/razzia/internal/httpapi"
-	"github.com/razziagame/razzia/internal/store/memstore"
-	"github.com/razziagame/razzia/internal/table"
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/servertest"
 )
 
-// server is an in-process Razzia server (memory store, random bots that
-// move at once) whose connections the test can cut.
-type server struct {
-	*httptest.Server
-	ln *cutListener
-}
-
-// cutListener remembers its connections so a test can cut them all,
-// WebSockets included, as a network failure would.
-type cutListener struct {
-	net.Listener
-	mu    sync.Mutex
-	conns []net.Conn
-}
-
-func (l *cutListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err == nil {
-		l.mu.Lock()
-		l.conns = append(l.conns, c)
-		l.mu.Unlock()
-	}
-	return c, err
-}
-
-func (l *cutListener) cut() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, c := range l.conns {
-		c.Close()
-	}
-	l.conns = nil
-}
-
-func newServer(t *testing.T) *server {
+func newClient(t *testing.T, s *servertest.Server) *client.Client {
 	t.Helper()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	hub := table.New(memstore.New(), table.Options{
-		Logger: quiet,
-		NewBot: func(_ string, seed uint64) (bot.Bot, error) { return bot.New("random", seed) },
-	})
-	api := httpapi.New(hub, nil, httpapi.Options{Logger: quiet, MessageRate: 1000, MessageBurst: 1000})
-	srv := httptest.NewUnstartedServer(api)
-	ln := &cutListener{Listener: srv.Listener}
-	srv.Listener = ln
-	srv.Start()
-	t.Cleanup(func() {
-		api.Close()
-		srv.Close()
-		hub.Close()
-	})
-	return &server{Server: srv, ln: ln}
-}
-
-func testContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-func newClient(t *testing.T, s *server) *Client {
-	t.Helper()
-	c, err := New(s.URL + "/")
+	c, err := client.New(s.URL + "/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +28,7 @@ func fastBackoff(int) time.Duration { return 10 * time.Millisecond }
 // playToEnd plays the session's seat with the first legal move until the
 // game is over, calling each after every state. It returns the events of
 // the game as the session's log holds them.
-func playToEnd(t *testing.T, ctx context.Context, s *Session, each func(*State)) (*State, []razzia.Event) {
+func playToEnd(t *testing.T, ctx context.Context, s *client.Session, each func(*client.State)) (*client.State, []razzia.Event) {
 	t.Helper()
 	var log []razzia.Event
 	for {
@@ -106,7 +39,12 @@ func playToEnd(t *testing.T, ctx context.Context, s *Session, each func(*State))
 		if st.First {
 			log = nil
 		}
-		log = append(log, st.Events...)
+		for _, e := range st.Events {
+			if e.Text == "" {
+				t.Fatalf("an event without its sentence: %+v", e)
+			}
+			log = append(log, e.Event)
+		}
 		if each != nil {
 			each(st)
 		}
@@ -114,7 +52,7 @@ func playToEnd(t *testing.T, ctx context.Context, s *Session, each func(*State))
 			return st, log
 		}
 		if st.MyTurn() {
-			if err := s.Move(ctx, st.View.Legal[0], st.View.Moves); err != nil && !errors.Is(err, ErrNotConnected) {
+			if err := s.Move(ctx, st.View.Legal[0], st.View.Moves); err != nil && !errors.Is(err, client.ErrNotConnected) {
 				t.Logf("Move: %v", err) // the connection dropped: the next state tells
 			}
 		}
@@ -125,15 +63,15 @@ func TestPlayGame(t *testing.T) {
 	for _, query := range []bool{false, true} {
 		name := map[bool]string{false: "bearer", true: "query token"}[query]
 		t.Run(name, func(t *testing.T) {
-			srv := newServer(t)
+			srv := servertest.New(t, servertest.Options{})
 			c := newClient(t, srv)
 			c.TokenInQuery = query
-			ctx := testContext(t)
-			info, err := c.Create(ctx, []string{"easy", "", "medium"})
+			ctx := servertest.Context(t)
+			info, _, err := c.Create(ctx, []string{"easy", "", "medium"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if info.Status != "open" || info.Players != 3 || info.Invite != "/g/"+info.ID || !info.Seats[1].Open {
+			if info.Status != protocol.StatusOpen || info.Players != 3 || info.Invite != "/g/"+info.ID || !info.Seats[1].Open {
 				t.Fatalf("created %+v", info)
 			}
 			seat, token, err := c.Join(ctx, info.ID, "Ann", -1)
@@ -146,7 +84,7 @@ func TestPlayGame(t *testing.T) {
 			s := c.Session(info.ID, token)
 			defer s.Close()
 			last, log := playToEnd(t, ctx, s, nil)
-			if last.Seat != 1 || len(last.View.Winners) == 0 || last.Game.Status != "finished" {
+			if last.Seat != 1 || len(last.View.Winners) == 0 || last.Game.Status != protocol.StatusFinished {
 				t.Errorf("last state: seat %d, winners %v, status %s", last.Seat, last.View.Winners, last.Game.Status)
 			}
 			// The log is the game's story: it replays the record's events.
@@ -177,10 +115,10 @@ func marshal(t *testing.T, v any) string {
 // The client reconnects after the server drops the connection, and the
 // first state of the new connection carries the whole story.
 func TestReconnect(t *testing.T) {
-	srv := newServer(t)
+	srv := servertest.New(t, servertest.Options{})
 	c := newClient(t, srv)
-	ctx := testContext(t)
-	info, err := c.Create(ctx, []string{"", "easy"})
+	ctx := servertest.Context(t)
+	info, _, err := c.Create(ctx, []string{"", "easy"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +133,7 @@ func TestReconnect(t *testing.T) {
 	s.OnDrop = func(err error, _ time.Duration) { drops = append(drops, err) }
 
 	firsts, states := 0, 0
-	last, log := playToEnd(t, ctx, s, func(st *State) {
+	last, log := playToEnd(t, ctx, s, func(st *client.State) {
 		states++
 		if st.First {
 			firsts++
@@ -204,7 +142,7 @@ func TestReconnect(t *testing.T) {
 			}
 		}
 		if states%25 == 0 {
-			srv.ln.cut()
+			srv.Cut()
 		}
 	})
 	if firsts < 2 || len(drops) == 0 {
@@ -224,10 +162,10 @@ func TestReconnect(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	srv := newServer(t)
+	srv := servertest.New(t, servertest.Options{})
 	c := newClient(t, srv)
-	ctx := testContext(t)
-	info, err := c.Create(ctx, []string{"", ""})
+	ctx := servertest.Context(t)
+	info, _, err := c.Create(ctx, []string{"", ""})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,17 +178,17 @@ func TestErrors(t *testing.T) {
 		tests := []struct {
 			name   string
 			err    error
-			code   Code
+			code   protocol.Code
 			status int
 		}{
-			{"unknown game", second(c.Join(ctx, "zzzzzzzzzz", "Ann", -1)), NotFound, 404},
-			{"empty name", second(c.Join(ctx, info.ID, "", -1)), BadName, 400},
-			{"seat taken", second(c.Join(ctx, info.ID, "Bob", 0)), SeatTaken, 409},
-			{"bad level", errOf(c.Create(ctx, []string{"", "genius"})), BadRequest, 400},
-			{"no record yet", errOf(c.Record(ctx, info.ID)), NotStarted, 409},
+			{"unknown game", second(c.Join(ctx, "zzzzzzzzzz", "Ann", -1)), protocol.NotFound, 404},
+			{"empty name", second(c.Join(ctx, info.ID, "", -1)), protocol.BadName, 400},
+			{"seat taken", second(c.Join(ctx, info.ID, "Bob", 0)), protocol.SeatTaken, 409},
+			{"bad level", third(c.Create(ctx, []string{"", "genius"})), protocol.BadRequest, 400},
+			{"no record yet", errOf(c.Record(ctx, info.ID)), protocol.NotStarted, 409},
 		}
 		for _, tt := range tests {
-			var e *Error
+			var e *client.Error
 			if !errors.As(tt.err, &e) || !errors.Is(tt.err, tt.code) || e.Status != tt.status || e.Message == "" {
 				t.Errorf("%s: error %#v, want code %s and status %d", tt.name, tt.err, tt.code, tt.status)
 			}
@@ -259,12 +197,12 @@ func TestErrors(t *testing.T) {
 
 	t.Run("dial unknown game", func(t *testing.T) {
 		_, err := c.Dial(ctx, "zzzzzzzzzz", "")
-		if !errors.Is(err, NotFound) {
+		if !errors.Is(err, protocol.NotFound) {
 			t.Errorf("Dial = %v, want not_found", err)
 		}
 		// A session gives up at once instead of retrying forever.
 		_, err = c.Session("zzzzzzzzzz", "").Next(ctx)
-		if !errors.Is(err, NotFound) {
+		if !errors.Is(err, protocol.NotFound) {
 			t.Errorf("Next = %v, want not_found", err)
 		}
 	})
@@ -291,11 +229,11 @@ func TestErrors(t *testing.T) {
 		tests := []struct {
 			token, move string
 			seq         int
-			code        Code
+			code        protocol.Code
 		}{
-			{other, "draw", 0, NotYourTurn},
-			{mover, "bid 99", -1, IllegalMove},
-			{mover, "draw", 5, Stale},
+			{other, "draw", 0, protocol.NotYourTurn},
+			{mover, "bid 99", 0, protocol.IllegalMove},
+			{mover, "draw", 5, protocol.Stale},
 		}
 		for _, tt := range tests {
 			conn, err := c.Dial(ctx, info.ID, tt.token)
@@ -316,7 +254,7 @@ func TestErrors(t *testing.T) {
 					break
 				}
 			}
-			var e *Error
+			var e *client.Error
 			if !errors.As(err, &e) || e.Code != tt.code || e.Status != 0 {
 				t.Errorf("%s: %v, want %s", tt.move, err, tt.code)
 			}
@@ -326,79 +264,89 @@ func TestErrors(t *testing.T) {
 
 func second(_ int, _ string, err error) error { return err }
 
+func third[T any](_ T, _ string, err error) error { return err }
+
 func errOf[T any](_ T, err error) error { return err }
 
 func TestParseInvite(t *testing.T) {
 	tests := []struct {
 		in, server, id string
 	}{
-		{"k3x9q2m7ab", "", "k3x9q2m7ab"},
-		{"/g/k3x9q2m7ab", "", "k3x9q2m7ab"},
-		{"http://localhost:8080/g/k3x9q2m7ab", "http://localhost:8080", "k3x9q2m7ab"},
-		{" https://club.example/razzia/g/k3x9q2m7ab/ ", "https://club.example/razzia", "k3x9q2m7ab"},
-		{"http://h/g/k3x9q2m7ab?x=1#y", "http://h", "k3x9q2m7ab"},
+		{"k3x7q2m5ab", "", "k3x7q2m5ab"},
+		{"/g/k3x7q2m5ab", "", "k3x7q2m5ab"},
+		{"http://localhost:8080/g/k3x7q2m5ab", "http://localhost:8080", "k3x7q2m5ab"},
+		{" https://club.example/razzia/g/k3x7q2m5ab/ ", "https://club.example/razzia", "k3x7q2m5ab"},
+		{"http://h/g/k3x7q2m5ab?x=1#y", "http://h", "k3x7q2m5ab"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			server, id, err := ParseInvite(tt.in)
+			server, id, err := client.ParseInvite(tt.in)
 			if err != nil || server != tt.server || id != tt.id {
 				t.Errorf("ParseInvite = %q, %q, %v; want %q, %q", server, id, err, tt.server, tt.id)
 			}
 		})
 	}
-	for _, bad := range []string{"", "http://h/", "http://h/x/k3x9q2m7ab", "/g/K3X!", "a/b", "http:///g/abc"} {
-		if s, id, err := ParseInvite(bad); err == nil {
-			t.Errorf("ParseInvite(%q) = %q, %q; want an error", bad, s, id)
+	for _, bad := range []string{"", "http://h/", "http://h/x/k3x7q2m5ab", "/g/K3X!", "a/b", "http:///g/abc"} {
+		if s, id, err := client.ParseInvite(bad); err == nil {
+			t.Errorf("client.ParseInvite(%q) = %q, %q; want an error", bad, s, id)
 		}
 	}
 }
 
 func TestNew(t *testing.T) {
 	for _, bad := range []string{"", "localhost:8080", "ftp://h", "http://", "ws://h"} {
-		if _, err := New(bad); err == nil {
+		if _, err := client.New(bad); err == nil {
 			t.Errorf("New(%q): no error", bad)
 		}
 	}
-	c, err := New("https://club.example/razzia/")
+	c, err := client.New("https://club.example/razzia/")
 	if err != nil || c.URL() != "https://club.example/razzia" {
 		t.Errorf("New = %v, %v", c, err)
 	}
 }
 
-// Events decode to the engine's: encoding them again gives the same JSON,
-// every kind of event included.
-func TestDecodeEvents(t *testing.T) {
-	g, err := razzia.NewGame(razzia.Setup{Players: []string{"A", "B", "C"}, Seed: []byte("events")})
-	if err != nil {
-		t.Fatal(err)
+// TestBrief reads the same state whole and brief: the brief one carries
+// the game, the turn and the legal moves, and no events.
+func TestBrief(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ctx := servertest.Context(t)
+	id := srv.Create("", "").ID // two people: nothing moves but what the test plays
+	_, token := srv.Join(id, "Ann")
+	_, bob := srv.Join(id, "Bob")
+	// A move, so that the state has events.
+	for _, tok := range []string{token, bob} {
+		st, err := srv.Dial(id, tok).Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.MyTurn() {
+			if err := srv.Hub.Play(ctx, id, tok, st.View.Legal[0], 0); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
 	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for s := g.State(); !s.Over(); s = g.State() {
-		legal := g.LegalMoves()
-		if err := g.Play(legal[r.IntN(len(legal))]); err != nil {
+	whole := newClient(t, srv)
+	brief := newClient(t, srv)
+	brief.Brief = true
+	var states [2]*client.State
+	for i, c := range []*client.Client{whole, brief} {
+		conn, err := c.Dial(ctx, id, token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if states[i], err = conn.Read(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want := marshal(t, g.Events())
-	var raw []json.RawMessage
-	if err := json.Unmarshal([]byte(want), &raw); err != nil {
-		t.Fatal(err)
+	ws, bs := states[0], states[1]
+	if bs.Game.ID != id || bs.Seat != ws.Seat || bs.View.ToMove != ws.View.ToMove || bs.View.Phase != ws.View.Phase ||
+		bs.View.Moves != ws.View.Moves || bs.MyTurn() != ws.MyTurn() || len(bs.View.Legal) != len(ws.View.Legal) ||
+		!bs.First || bs.Size != ws.Size || bs.Size == 0 {
+		t.Errorf("brief %+v %+v, whole %+v %+v", bs, *bs.View, ws, *ws.View)
 	}
-	kinds := map[string]bool{}
-	for _, r := range raw {
-		var k struct{ Kind string }
-		json.Unmarshal(r, &k)
-		kinds[k.Kind] = true
-	}
-	if len(kinds) < 8 {
-		t.Errorf("the game has only the kinds %v", kinds)
-	}
-	if got := marshal(t, decodeEvents(raw)); got != want {
-		t.Errorf("events changed:\n got %.300s\nwant %.300s", got, want)
-	}
-	// Unknown kinds and fields are ignored.
-	extra := []json.RawMessage{json.RawMessage(`{"kind":"earthquake","seat":1}`), json.RawMessage(`{"kind":"bid","seat":1,"cheque":9,"mood":"bold"}`)}
-	if got := marshal(t, decodeEvents(extra)); got != `[{"kind":"bid","seat":1,"cheque":9}]` {
-		t.Errorf("decoding unknown kinds and fields: %s", got)
+	if len(ws.Events) == 0 || len(bs.Events) != 0 || bs.View.Seats != nil || ws.View.Seats == nil {
+		t.Errorf("events: whole %d, brief %d; brief seats %v: want the brief without them", len(ws.Events), len(bs.Events), bs.View.Seats)
 	}
 }

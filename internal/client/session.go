@@ -13,7 +13,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // maxState bounds a state message: the first one of a connection carries
@@ -23,14 +23,16 @@ const maxState = 4 << 20
 // A State is the server's "state" message: the game, the connection's
 // seat, its view of the table and the events since the last message.
 type State struct {
-	Game GameInfo
-	Seat int              // -1 for a spectator
-	View *razzia.Snapshot // nil while the game is open
-	// Events happened since the previous state of this connection. The
-	// first state of a connection (First) carries every event of the
-	// game: replace the log with them.
-	Events []razzia.Event
+	Game protocol.GameInfo
+	Seat int            // -1 for a spectator
+	View *protocol.View // nil while the game is open
+	// Events happened since the previous state of this connection, each
+	// told in the client's Lang. The first state of a connection (First)
+	// carries every event of the game: replace the log with them.
+	Events []protocol.Event
 	First  bool
+	// Size is the message's length in bytes, as sent.
+	Size int
 }
 
 // MyTurn reports whether the seat is to move now: then View.Legal lists
@@ -41,24 +43,14 @@ func (s *State) MyTurn() bool {
 
 // Over reports whether the game is over (or is an uploaded record).
 func (s *State) Over() bool {
-	return (s.View != nil && s.View.Phase == "over") || s.Game.Status == "finished" || s.Game.Status == "archived"
-}
-
-// message is any message of the server.
-type message struct {
-	Type    string            `json:"type"`
-	Game    GameInfo          `json:"game"`
-	Seat    int               `json:"seat"`
-	View    *razzia.Snapshot  `json:"view"`
-	Events  []json.RawMessage `json:"events"`
-	Code    Code              `json:"code"`
-	Message string            `json:"message"`
+	return (s.View != nil && s.View.Phase == "over") || s.Game.Status.Over()
 }
 
 // A Conn is one WebSocket connection to a game.
 type Conn struct {
 	ws    *websocket.Conn
 	first bool
+	brief bool
 }
 
 // Dial connects to a game's WebSocket with a seat's token ("" to watch).
@@ -68,13 +60,18 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 	u.Scheme = map[string]string{"http": "ws", "https": "wss"}[u.Scheme]
 	u.Path += "/api/games/" + url.PathEscape(id) + "/ws"
 	opts := &websocket.DialOptions{HTTPClient: c.HTTP}
+	query := url.Values{}
+	if c.Lang != "" {
+		query.Set("lang", c.Lang)
+	}
 	if token != "" {
 		if c.TokenInQuery {
-			u.RawQuery = url.Values{"token": {token}}.Encode()
+			query.Set("token", token)
 		} else {
 			opts.HTTPHeader = http.Header{"Authorization": {"Bearer " + token}}
 		}
 	}
+	u.RawQuery = query.Encode()
 	ws, resp, err := websocket.Dial(ctx, u.String(), opts)
 	if err != nil {
 		if resp != nil && resp.StatusCode >= 300 && resp.Body != nil {
@@ -88,7 +85,7 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 		return nil, err
 	}
 	ws.SetReadLimit(maxState)
-	return &Conn{ws: ws, first: true}, nil
+	return &Conn{ws: ws, first: true, brief: c.Brief}, nil
 }
 
 // Read returns the next state. A server's "error" message is returned as
@@ -103,35 +100,48 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 		if typ != websocket.MessageText {
 			continue
 		}
-		var m message
-		if err := json.Unmarshal(data, &m); err != nil {
+		m, err := c.decode(data)
+		if err != nil {
 			return nil, fmt.Errorf("a message from the server is not the JSON expected: %v", err)
 		}
 		switch m.Type {
-		case "state":
-			st := &State{Game: m.Game, Seat: m.Seat, View: m.View, Events: decodeEvents(m.Events), First: c.first}
+		case protocol.TypeState:
+			st := &State{Game: m.Game, Seat: m.Seat, View: m.View, Events: m.Events, First: c.first, Size: len(data)}
+			if st.Events == nil {
+				st.Events = []protocol.Event{}
+			}
 			c.first = false
 			return st, nil
-		case "error":
+		case protocol.TypeError:
 			return nil, &Error{Code: m.Code, Message: m.Message}
 		}
 		// A message of a kind this client does not know: skip it.
 	}
 }
 
-// Move sends a move, a token of View.Legal, with seq the View.Moves it was
-// chosen on (negative: none). The answer is the next state, or an *Error
-// from Read.
-func (c *Conn) Move(ctx context.Context, move string, seq int) error {
-	msg := struct {
-		Type string `json:"type"`
-		Move string `json:"move"`
-		Seq  *int   `json:"seq,omitempty"`
-	}{Type: "move", Move: move}
-	if seq >= 0 {
-		msg.Seq = &seq
+// decode decodes a message of the server, or its brief part.
+func (c *Conn) decode(data []byte) (*protocol.Message, error) {
+	if !c.brief {
+		var m protocol.Message
+		err := json.Unmarshal(data, &m)
+		return &m, err
 	}
-	b, err := json.Marshal(msg)
+	var b protocol.BriefMessage
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, err
+	}
+	return &protocol.Message{Type: b.Type, Game: b.Game, Seat: b.Seat, View: b.View.View(), Code: b.Code, Message: b.Message}, nil
+}
+
+// Move sends a move, a token of View.Legal, with seq the View.Moves it was
+// chosen on: if the game has moved on, the server refuses it as stale, so
+// a move sent twice is never played twice. The answer is the next state,
+// or an *Error from Read.
+func (c *Conn) Move(ctx context.Context, move string, seq int) error {
+	if seq < 0 {
+		return fmt.Errorf("client: a move needs the seq it was chosen on, not %d", seq)
+	}
+	b, err := json.Marshal(protocol.NewMoveMessage(move, seq))
 	if err != nil {
 		return err
 	}

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,10 +17,7 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"github.com/razziagame/razzia/internal/httpapi"
-	"github.com/razziagame/razzia/internal/store/memstore"
-	"github.com/razziagame/razzia/internal/table"
-	"github.com/razziagame/razzia/internal/web"
+	"github.com/razziagame/razzia/internal/servertest"
 )
 
 // chromium is the browser the tests drive: Debian's package.
@@ -113,34 +108,29 @@ func stopBrowser() {
 }
 
 // A server is a whole Razzia server in the test, wired as razzia serve
-// wires it, over a memory store.
-type server struct {
-	URL string
-	hub *table.Hub
-}
+// wires it (the page included), whose bots move at once.
+type server struct{ *servertest.Server }
 
-// newServer starts a server whose bots move at once.
 func newServer(t *testing.T) *server {
 	t.Helper()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if testing.Verbose() {
-		quiet = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	}
-	hub := table.New(memstore.New(), table.Options{BotDelay: 0, Logger: quiet})
-	// A person clicking never meets the rate limit; the test's clicks,
-	// with bots answering at once, might.
-	api := httpapi.New(hub, web.Handler(), httpapi.Options{Logger: quiet, MessageRate: 1000, MessageBurst: 1000})
-	srv := httptest.NewServer(api)
-	t.Cleanup(func() {
-		api.Close() // the WebSockets first, as razzia serve does
-		srv.Close()
-		hub.Close()
-	})
-	return &server{URL: srv.URL, hub: hub}
+	return &server{servertest.New(t, servertest.Options{Page: true, LevelBots: true})}
 }
 
 // api calls the server's HTTP API and decodes the JSON answer into v.
 func (s *server) api(t *testing.T, method, path, body string, v any) int {
+	t.Helper()
+	status, data := s.fetch(t, method, path, body)
+	if v != nil {
+		if err := json.Unmarshal(data, v); err != nil {
+			t.Fatalf("%s %s: %v in %s", method, path, err, data)
+		}
+	}
+	return status
+}
+
+// fetch sends a request to the server and returns the answer's status and
+// body.
+func (s *server) fetch(t *testing.T, method, path, body string) (int, []byte) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), method, s.URL+path, strings.NewReader(body))
 	if err != nil {
@@ -155,12 +145,7 @@ func (s *server) api(t *testing.T, method, path, body string, v any) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v != nil {
-		if err := json.Unmarshal(data, v); err != nil {
-			t.Fatalf("%s %s: %v in %s", method, path, err, data)
-		}
-	}
-	return resp.StatusCode
+	return resp.StatusCode, data
 }
 
 // catalogue returns the page's catalogue of a language, as the server

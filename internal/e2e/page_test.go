@@ -30,6 +30,10 @@ func TestDutch(t *testing.T) {
 
 	p.setSelect("#lang", "nl")
 	waitFor[bool](p, "html[lang=nl]", `document.documentElement.lang === "nl"`, 5*time.Second)
+	// The server tells the events: the page asks again in Dutch, and the
+	// whole log is Dutch.
+	waitFor[bool](p, "the log in Dutch", `(() => { const l = document.querySelector("#log");
+  return !!l && l.textContent.includes(" trekt ") && !l.textContent.includes(" draws "); })()`, 10*time.Second)
 	check := func(when string) {
 		t.Helper()
 		text := strings.ToLower(eval[string](p, `document.querySelector("#table").textContent`))
@@ -73,40 +77,6 @@ func TestDutch(t *testing.T) {
 	// The lobby too.
 	p.open("/")
 	waitFor[bool](p, "the lobby in Dutch", `document.documentElement.lang === "nl"`, 5*time.Second)
-}
-
-// TestScreenshots saves the table in the middle of a game at a phone's
-// width and at a desktop's, and the lobby and the replay at a phone's, as
-// artefacts to look at; at 360 px nothing may stick out sideways.
-func TestScreenshots(t *testing.T) {
-	srv := newServer(t)
-	id := srv.create(t, "", "easy", "medium", "easy")
-	p := newPage(t, srv, "Ann", 1280, 900)
-	p.open("/g/" + id)
-	p.join("Ann")
-	p.play(25)
-	waitForTurn(p)
-	p.screenshotViewport("table-desktop-1280x900")
-	p.screenshot("table-desktop-1280-full")
-
-	p.do("phone viewport", chromedp.EmulateViewport(360, 780, chromedp.EmulateMobile, chromedp.EmulateTouch))
-	waitForTurn(p)
-	p.screenshotViewport("table-phone-360x780")
-	p.screenshot("table-phone-360-full")
-	p.noOverflow("the table", 360)
-
-	p.open("/")
-	waitFor[bool](p, "the lobby", `!!document.querySelector("#create")`, 5*time.Second)
-	p.screenshot("lobby-phone-360-full")
-	p.noOverflow("the lobby", 360)
-
-	// A replay of the game so far.
-	p.open("/g/" + id + "/replay#10")
-	waitFor[bool](p, "the replay", `(() => { const e = document.querySelector("#replay-pos"); return !!e && e.textContent.startsWith("10 /"); })()`, 5*time.Second)
-	p.screenshotViewport("replay-phone-360x780")
-	p.noOverflow("the replay", 360)
-	p.do("desktop viewport", chromedp.EmulateViewport(1280, 900))
-	p.screenshotViewport("replay-desktop-1280x900")
 }
 
 // noOverflow fails the test when the page is wider than the viewport, and

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // tableState is what the table page's hooks say (docs: the ui spec's test
@@ -23,6 +25,8 @@ type tableState struct {
 	Legal   []string `json:"legal"`   // data-move of the enabled, visible buttons
 	Result  string   `json:"result"`  // the visible text of #result
 	Message string   `json:"message"` // the text of #status-message
+	Overlay int      `json:"overlay"` // the round whose end the overlay shows, or 0
+	Row     int      `json:"row"`     // cards in the row
 }
 
 // stateJS reads the hooks in one round trip.
@@ -41,6 +45,8 @@ const stateJS = `(() => {
     legal: [...t.querySelectorAll("button[data-move]")].filter((b) => !b.disabled && visible(b)).map((b) => b.dataset.move),
     result: visible(r) ? r.innerText.trim() : "",
     message: m ? m.innerText.trim() : "",
+    overlay: Number((document.querySelector("#round-end[aria-modal]") || { dataset: {} }).dataset.round || 0),
+    row: document.querySelectorAll("#row .row-slot:not(.empty)").length,
   };
 })()`
 
@@ -77,26 +83,45 @@ func (p *page) move(st tableState, token string) {
 }
 
 // play makes n moves for the page's seat (n < 0: to the end of the game),
-// by the policy, and returns the last state.
+// by the policy, going on after each round's end, and returns the last
+// state.
 func (p *page) play(n int) tableState {
 	p.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for made := 0; n < 0 || made < n; {
+	made := 0
+	return p.playTo("the moves", func(st tableState) string { made++; return choose(st.Legal) },
+		func(st tableState) bool { return n >= 0 && made >= n })
+}
+
+// playTo plays the page's seat, pick choosing each move, until done holds
+// for the state shown (or the game is over), and returns that state. A
+// round's end is gone on from, unless done holds for it.
+func (p *page) playTo(what string, pick func(tableState) string, done func(tableState) bool) tableState {
+	p.t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
 		st := p.state()
-		if st.Phase == "over" {
+		if done(st) || st.Phase == "over" {
 			return st
 		}
-		if st.Seat >= 0 && st.ToMove == st.Seat && len(st.Legal) > 0 {
-			p.move(st, choose(st.Legal))
-			made++
+		switch {
+		case st.Overlay > 0:
+			p.click("#round-continue")
+			waitFor[bool](p, "the overlay to close", `!document.querySelector("#round-end[aria-modal]")`, 5*time.Second)
+			continue
+		case st.Seat >= 0 && st.ToMove == st.Seat && len(st.Legal) > 0:
+			p.move(st, pick(st))
 			continue
 		}
 		if time.Now().After(deadline) {
-			p.fail("no move offered for a minute: %+v", st)
+			p.fail("waiting for %s: 90 s went by", what)
 		}
-		time.Sleep(10 * time.Millisecond)
+		// The page redraws on every state message: wait for it to offer
+		// this seat a move, to show a round's end, or the end.
+		waitFor[bool](p, "a move offered, a round's end or the end", `(() => { const e = document.querySelector("#table");
+  return !!e && (e.dataset.phase === "over" || !!document.querySelector("#round-end[aria-modal]") ||
+    (e.dataset.seat !== "-1" && e.dataset.seat === e.dataset.toMove &&
+    !!document.querySelector("#table button[data-move]:not([disabled])"))); })()`, time.Until(deadline))
 	}
-	return p.state()
 }
 
 // playTogether plays the pages' seats against each other until the game
@@ -111,6 +136,11 @@ func playTogether(t *testing.T, pages ...*page) {
 			st := p.state()
 			if st.Phase == "over" {
 				over++
+				continue
+			}
+			if st.Overlay > 0 {
+				p.click("#round-continue")
+				moved = true
 				continue
 			}
 			if st.Seat >= 0 && st.ToMove == st.Seat && len(st.Legal) > 0 {
@@ -175,21 +205,12 @@ func TestPlayWithBots(t *testing.T) {
 	}
 	result := waitFor[string](p, "#result", `(() => { const r = document.querySelector("#result"); return r && r.getClientRects().length > 0 && r.innerText.trim(); })()`, 5*time.Second)
 
-	var g struct {
-		Game struct {
-			Status  string `json:"status"`
-			Moves   int    `json:"moves"`
-			Winners []int  `json:"winners"`
-			Seats   []struct {
-				Name string `json:"name"`
-			} `json:"seats"`
-		} `json:"game"`
-	}
+	var g protocol.SeatAnswer
 	if code := srv.api(t, "GET", "/api/games/"+id, "", &g); code != http.StatusOK {
 		t.Fatalf("GET the game: %d", code)
 	}
 	st = p.state()
-	if g.Game.Status != "finished" || st.Status != "finished" || st.Moves != g.Game.Moves {
+	if g.Game.Status != protocol.StatusFinished || st.Status != "finished" || st.Moves != g.Game.Moves {
 		t.Errorf("server: %s after %d moves; page: %+v", g.Game.Status, g.Game.Moves, st)
 	}
 	for _, w := range g.Game.Winners {
@@ -270,20 +291,20 @@ func waitForTurn(p *page) tableState {
 	return p.state()
 }
 
+// seated opens a table of a person and the bots on a desktop, with Ann
+// in the first seat.
+func seated(t *testing.T, bots ...string) *page {
+	t.Helper()
+	srv := newServer(t)
+	id := srv.create(t, append([]string{""}, bots...)...)
+	p := newPage(t, srv, "Ann", desktop.w, desktop.h)
+	p.open("/g/" + id)
+	p.join("Ann")
+	return p
+}
+
 // create makes a table through the API and returns its id.
 func (s *server) create(t *testing.T, seats ...string) string {
 	t.Helper()
-	parts := make([]string, len(seats))
-	for i, b := range seats {
-		parts[i] = fmt.Sprintf(`{"bot":%q}`, b)
-	}
-	var v struct {
-		Game struct {
-			ID string `json:"id"`
-		} `json:"game"`
-	}
-	if code := s.api(t, "POST", "/api/games", `{"seats":[`+strings.Join(parts, ",")+`]}`, &v); code != http.StatusCreated {
-		t.Fatalf("create: status %d", code)
-	}
-	return v.Game.ID
+	return s.Create(seats...).ID
 }

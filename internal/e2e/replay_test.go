@@ -13,6 +13,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // randomRecord plays a whole game of seeded random legal moves.
@@ -23,7 +24,7 @@ func randomRecord(t *testing.T, players []string, seed byte) *razzia.Record {
 		t.Fatal(err)
 	}
 	for n := 0; ; n++ {
-		if st := g.State(); st.Over() {
+		if g.Over() {
 			return g.Record()
 		}
 		legal := g.LegalMoves()
@@ -85,19 +86,19 @@ func TestReplayViewer(t *testing.T) {
 	id := strings.TrimPrefix(path, "/g/")
 	waitFor[bool](p, "the archived table", `document.querySelector("#table").dataset.status === "archived"`, 10*time.Second)
 
-	// The table page links its replay.
-	link := eval[string](p, `(() => { const a = document.querySelector("#replay-link"); return a && a.getClientRects().length > 0 ? a.getAttribute("href") : ""; })()`)
+	// The game-end screen of the table page links its replay.
+	link := waitFor[string](p, "the replay's link", `(() => { const a = document.querySelector("#game-end #end-replay"); return a && a.getClientRects().length > 0 ? a.getAttribute("href") : ""; })()`, 5*time.Second)
 	if link == "/g/"+id+"/replay" {
-		p.click("#replay-link")
+		p.click("#end-replay")
 	} else {
-		t.Errorf("the table page of an archived game has no visible #replay-link to /g/%s/replay (href %q)", id, link)
+		t.Errorf("the table page of an archived game has no visible #end-replay to /g/%s/replay (href %q)", id, link)
 		p.open("/g/" + id + "/replay")
 	}
 
 	en, _ := i18n.Lookup("en")
 	// want returns what step k must show: the record replayed that far
 	// by the engine, and its narration of move k.
-	want := func(k int) (razzia.Snapshot, []string) {
+	want := func(k int) (protocol.View, []string) {
 		t.Helper()
 		g, err := razzia.NewGame(razzia.Setup{Players: rec.Players, Cheques: rec.Cheques})
 		if err != nil {
@@ -116,7 +117,7 @@ func TestReplayViewer(t *testing.T) {
 				sentences = append(sentences, en.Narrate(e, players))
 			}
 		}
-		return g.View(-1).Snapshot(), sentences
+		return protocol.NewView(g.View(-1)), sentences
 	}
 	// at waits for step k and checks it.
 	at := func(how string, k int) replayStep {
@@ -144,7 +145,19 @@ func TestReplayViewer(t *testing.T) {
 		return got
 	}
 
+	// Opened without a step, the replay plays by itself; Home stops it.
+	waitFor[bool](p, "the replay to play by itself", `(() => { const e = document.querySelector("#replay-pos"); return !!e && /^[1-9]/.test(e.textContent); })()`, 5*time.Second)
+	if eval[string](p, `document.querySelector("#replay-play").getAttribute("aria-pressed")`) != "true" {
+		t.Error("the play button does not show that the replay plays")
+	}
+	p.do("Home", chromedp.KeyEvent(kb.Home))
 	start := at("opening the replay", 0)
+	if eval[string](p, `document.querySelector("#replay-play").getAttribute("aria-pressed")`) != "false" {
+		t.Error("Home did not stop the replay")
+	}
+	if strings.Contains(start.Table, "You are watching") {
+		t.Error("the replay says \"You are watching\"")
+	}
 	p.click("#replay-next")
 	at("next", 1)
 	p.click("#replay-next")
@@ -166,6 +179,20 @@ func TestReplayViewer(t *testing.T) {
 	p.click("#replay-next")
 	at("next after the slider", mid+1)
 
+	// The rounds' buttons jump to each round's first move.
+	for r := 1; r <= 3; r++ {
+		first := 0
+		for k := 0; k <= n; k++ {
+			if v, _ := want(k); v.Round == r && v.Phase != "over" {
+				first = k
+				break
+			}
+		}
+		p.click(fmt.Sprintf(`#replay-rounds button[data-round="round-%d"]`, r))
+		if got := at(fmt.Sprintf("the button of round %d", r), first); got.Phase == "over" {
+			t.Errorf("round %d's button shows the end", r)
+		}
+	}
 	p.do("End", chromedp.KeyEvent(kb.End))
 	end := at("End", n)
 	if end.Phase != "over" {
@@ -235,6 +262,11 @@ func TestReplayErrors(t *testing.T) {
 		}
 		if eval[bool](p, `!document.querySelector("#replay-controls").hidden`) {
 			t.Errorf("%s: the controls show without a replay", c.path)
+		}
+		// A dead link offers the way back to the lobby, in words.
+		back := eval[string](p, `(() => { const a = document.querySelector("main a[href='/']"); return a && a.getClientRects().length > 0 ? a.innerText.trim() : ""; })()`)
+		if back == "" || back != cat["web.gone.lobby"] {
+			t.Errorf("%s: no visible link to the lobby in the page (%q)", c.path, back)
 		}
 	}
 }

@@ -12,11 +12,15 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
 )
@@ -45,6 +49,91 @@ type Options struct {
 	// 10 and 20.
 	MessageRate  float64
 	MessageBurst int
+	// ReplayCache bounds the bytes of encoded replays of finished games
+	// kept in memory; default 64 MiB.
+	ReplayCache int
+
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For and
+	// X-Forwarded-Proto headers name the client and its scheme (see
+	// ParseProxies); from anyone else they are ignored.
+	TrustedProxies []netip.Prefix
+	// CreateRate and CreateBurst bound the tables one client address may
+	// create: a burst of CreateBurst, then CreateRate a second. Defaults
+	// 0.1 (6 a minute) and 5.
+	CreateRate  float64
+	CreateBurst int
+	// JoinRate and JoinBurst bound the seats one client address may take.
+	// Defaults 1/3 (20 a minute) and 10.
+	JoinRate  float64
+	JoinBurst int
+	// MaxConns is the most WebSockets one client address may hold at
+	// once; default 20.
+	MaxConns int
+	// PingInterval is how often the server pings a WebSocket; a client
+	// that has not answered within PongTimeout is cut off. Defaults 30 s
+	// and 15 s.
+	PingInterval, PongTimeout time.Duration
+	// IdleTimeout closes a WebSocket on which nothing but pings passed,
+	// either way, for that long; default one hour.
+	IdleTimeout time.Duration
+	// Timeouts of the HTTP server (HTTPServer): ReadTimeout bounds reading
+	// a request, body included (default 30 s); WriteTimeout writing the
+	// answer (default 60 s); KeepAlive how long an idle keep-alive
+	// connection is kept (default 2 minutes). WebSockets, once upgraded,
+	// are bounded by PingInterval, PongTimeout and IdleTimeout instead.
+	ReadTimeout, WriteTimeout, KeepAlive time.Duration
+}
+
+// DefaultOptions returns the defaults that zero fields of Options take.
+func DefaultOptions() Options {
+	return Options{
+		MessageRate:  10,
+		MessageBurst: 20,
+		ReplayCache:  64 << 20,
+		CreateRate:   0.1,
+		CreateBurst:  5,
+		JoinRate:     1.0 / 3,
+		JoinBurst:    10,
+		MaxConns:     20,
+		PingInterval: 30 * time.Second,
+		PongTimeout:  15 * time.Second,
+		IdleTimeout:  time.Hour,
+		ReadTimeout:  30 * time.Second,
+		WriteTimeout: 60 * time.Second,
+		KeepAlive:    2 * time.Minute,
+	}
+}
+
+// withDefaults fills the zero fields of o from DefaultOptions.
+func (o Options) withDefaults() Options {
+	d := DefaultOptions()
+	for _, f := range []struct{ v, def *float64 }{
+		{&o.MessageRate, &d.MessageRate}, {&o.CreateRate, &d.CreateRate}, {&o.JoinRate, &d.JoinRate},
+	} {
+		if *f.v <= 0 {
+			*f.v = *f.def
+		}
+	}
+	for _, f := range []struct{ v, def *int }{
+		{&o.MessageBurst, &d.MessageBurst}, {&o.ReplayCache, &d.ReplayCache}, {&o.CreateBurst, &d.CreateBurst},
+		{&o.JoinBurst, &d.JoinBurst}, {&o.MaxConns, &d.MaxConns},
+	} {
+		if *f.v <= 0 {
+			*f.v = *f.def
+		}
+	}
+	for _, f := range []struct{ v, def *time.Duration }{
+		{&o.PingInterval, &d.PingInterval}, {&o.PongTimeout, &d.PongTimeout}, {&o.IdleTimeout, &d.IdleTimeout},
+		{&o.ReadTimeout, &d.ReadTimeout}, {&o.WriteTimeout, &d.WriteTimeout}, {&o.KeepAlive, &d.KeepAlive},
+	} {
+		if *f.v <= 0 {
+			*f.v = *f.def
+		}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
 }
 
 // A Server is the http.Handler of a Razzia server.
@@ -54,6 +143,11 @@ type Server struct {
 	opts    Options
 	log     *slog.Logger
 	handler http.Handler
+	replays *replayCache
+
+	creates, joins *clientRate // per client address
+	clients        connCount   // WebSockets per client address
+	now            func() time.Time
 
 	ctx    context.Context // cancelled by Close: ends every WebSocket
 	cancel context.CancelFunc
@@ -65,19 +159,14 @@ type Server struct {
 // New returns the server of the hub's games. web serves every path that is
 // not the API's (the page); nil answers them 404.
 func New(hub *table.Hub, web http.Handler, opts Options) *Server {
-	if opts.Logger == nil {
-		opts.Logger = slog.Default()
-	}
-	if opts.MessageRate <= 0 {
-		opts.MessageRate = 10
-	}
-	if opts.MessageBurst <= 0 {
-		opts.MessageBurst = 20
-	}
+	opts = opts.withDefaults()
 	if web == nil {
 		web = http.NotFoundHandler()
 	}
-	s := &Server{hub: hub, web: web, opts: opts, log: opts.Logger}
+	s := &Server{hub: hub, web: web, opts: opts, log: opts.Logger, replays: newReplayCache(opts.ReplayCache),
+		creates: newClientRate("tables created", opts.CreateRate, opts.CreateBurst),
+		joins:   newClientRate("seats taken", opts.JoinRate, opts.JoinBurst),
+		now:     time.Now}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
 	mux := http.NewServeMux()
@@ -89,13 +178,14 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("GET /api/games", s.list)
 	mux.HandleFunc("GET /api/games/{id}", s.game)
 	mux.HandleFunc("POST /api/games/{id}/join", s.join)
+	mux.HandleFunc("DELETE /api/games/{id}/seats/{seat}", s.remove)
 	mux.HandleFunc("GET /api/games/{id}/record", s.record)
 	mux.HandleFunc("GET /api/games/{id}/replay", s.replay)
 	mux.HandleFunc("GET /api/games/{id}/ws", s.ws)
 	mux.HandleFunc("POST /api/records", s.upload)
+	mux.HandleFunc("GET /api/levels", levels)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, &apiError{status: http.StatusNotFound, Code: "not_found",
-			Message: fmt.Sprintf("no such API endpoint: %s %s", r.Method, r.URL.Path)})
+		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})
 	mux.Handle("/", s.web)
 
@@ -110,10 +200,9 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 		}
 	}
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.fail(w, r, &apiError{status: http.StatusForbidden, Code: "forbidden",
-			Message: "cross-origin request refused: use the page this server serves"})
+		s.fail(w, r, newError(protocol.Forbidden, "cross-origin request refused: use the page this server serves"))
 	}))
-	s.handler = cop.Handler(mux)
+	s.handler = compressed(cop.Handler(mux))
 	return s
 }
 
@@ -151,16 +240,43 @@ func (s *Server) track() bool {
 	return true
 }
 
-// An apiError is the error object of every failed request.
+// An apiError is the error of a failed request: the protocol's error
+// object and the HTTP status it is sent with.
 type apiError struct {
-	status  int
-	Code    string  `json:"code"`
-	Message string  `json:"message"`
-	Move    *int    `json:"move,omitempty"`  // bad_record: the 1-based move, 0 for the file
-	Token   *string `json:"token,omitempty"` // bad_record: the move's token
+	status int
+	obj    protocol.Error
 }
 
-func (e *apiError) Error() string { return e.Message }
+func (e *apiError) Error() string { return e.obj.Message }
+
+func newError(code protocol.Code, format string, args ...any) *apiError {
+	return &apiError{status: code.Status(), obj: protocol.Error{Code: code, Message: fmt.Sprintf(format, args...)}}
+}
+
+// codes maps the Hub's sentinel errors to the protocol's codes.
+var codes = map[error]protocol.Code{
+	table.ErrNameTaken:          protocol.NameTaken,
+	table.ErrRateLimited:        protocol.RateLimited,
+	table.ErrTooManyGames:       protocol.TooManyGames,
+	table.ErrTooManyConnections: protocol.TooManyConnections,
+	table.ErrExpired:            protocol.TableExpired,
+	table.ErrNotCreator:         protocol.NotCreator,
+	table.ErrAlreadyStarted:     protocol.AlreadyStarted,
+	table.ErrNotFound:           protocol.NotFound,
+	table.ErrSeatTaken:          protocol.SeatTaken,
+	table.ErrTableFull:          protocol.TableFull,
+	table.ErrBadName:            protocol.BadName,
+	table.ErrBadRequest:         protocol.BadRequest,
+	table.ErrNotStarted:         protocol.NotStarted,
+	table.ErrBadRecord:          protocol.BadRecord,
+	table.ErrClosed:             protocol.Unavailable,
+	table.ErrIllegalMove:        protocol.IllegalMove,
+	table.ErrNotYourSeat:        protocol.NotYourSeat,
+	table.ErrNotYourTurn:        protocol.NotYourTurn,
+	table.ErrStale:              protocol.Stale,
+	table.ErrGameOver:           protocol.GameOver,
+	table.ErrInternal:           protocol.Internal,
+}
 
 // errorOf maps an error of the Hub to the API's error.
 func errorOf(err error) *apiError {
@@ -170,43 +286,28 @@ func errorOf(err error) *apiError {
 	}
 	var maxErr *http.MaxBytesError
 	if errors.As(err, &maxErr) {
-		return &apiError{status: http.StatusRequestEntityTooLarge, Code: "too_large",
-			Message: fmt.Sprintf("the request is larger than %d bytes", maxErr.Limit)}
+		return newError(protocol.TooLarge, "the request is larger than %d bytes", maxErr.Limit)
 	}
 	var te *table.Error
 	if !errors.As(err, &te) {
-		return &apiError{status: http.StatusInternalServerError, Code: "internal", Message: "internal error: please try again"}
+		return newError(protocol.Internal, "internal error: please try again")
 	}
-	e := &apiError{Message: te.Msg}
-	switch te.Kind {
-	case table.ErrNotFound:
-		e.status, e.Code = http.StatusNotFound, "not_found"
-	case table.ErrSeatTaken:
-		e.status, e.Code = http.StatusConflict, "seat_taken"
-	case table.ErrTableFull:
-		e.status, e.Code = http.StatusConflict, "table_full"
-	case table.ErrBadName:
-		e.status, e.Code = http.StatusBadRequest, "bad_name"
-	case table.ErrBadRequest:
-		e.status, e.Code = http.StatusBadRequest, "bad_request"
-	case table.ErrNotStarted:
-		e.status, e.Code = http.StatusConflict, "not_started"
-	case table.ErrBadRecord:
-		e.status, e.Code = http.StatusBadRequest, "bad_record"
+	code, ok := codes[te.Kind]
+	if !ok {
+		code = protocol.Internal
+	}
+	e := newError(code, "%s", te.Msg)
+	if te.RetryAfter > 0 {
+		e.obj.RetryAfter = retrySeconds(te.RetryAfter)
+	}
+	if code == protocol.BadRecord {
 		var re *razzia.RecordError
 		if errors.As(err, &re) {
-			e.Move, e.Token = &re.Move, &re.Token
+			e.obj.Move, e.obj.Token = &re.Move, &re.Token
 		} else {
 			zero, empty := 0, ""
-			e.Move, e.Token = &zero, &empty
+			e.obj.Move, e.obj.Token = &zero, &empty
 		}
-	case table.ErrClosed:
-		e.status, e.Code = http.StatusServiceUnavailable, "unavailable"
-	case table.ErrIllegalMove, table.ErrNotYourSeat, table.ErrNotYourTurn, table.ErrStale, table.ErrGameOver:
-		// Only the WebSocket plays moves; these do not reach HTTP.
-		e.status, e.Code = http.StatusConflict, wsCode(te.Kind)
-	default:
-		e.status, e.Code = http.StatusInternalServerError, "internal"
 	}
 	return e
 }
@@ -217,20 +318,26 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if e.status >= 500 {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
-	writeJSON(w, e.status, map[string]any{"error": e})
+	if e.obj.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.obj.RetryAfter))
+	}
+	writeJSON(w, e.status, protocol.ErrorBody{Error: &e.obj})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := encode(v)
+	if err != nil {
 		http.Error(w, `{"error":{"code":"internal","message":"internal error"}}`, http.StatusInternalServerError)
 		return
 	}
+	writeBody(w, status, b)
+}
+
+// writeBody writes an encoded JSON answer.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	w.Write(b.Bytes())
+	w.Write(body)
 }
 
 // decode reads the request's JSON body into v strictly: one object, no
@@ -252,7 +359,7 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 }
 
 func badRequest(format string, args ...any) *apiError {
-	return &apiError{status: http.StatusBadRequest, Code: "bad_request", Message: fmt.Sprintf(format, args...)}
+	return newError(protocol.BadRequest, format, args...)
 }
 
 // jsonError explains a decoding error in the request's terms.
@@ -316,12 +423,43 @@ func tokenOf(r *http.Request, id string, query bool) string {
 
 func cookieName(id string) string { return "razzia_" + id }
 
-func (s *Server) create(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Seats []struct {
-			Bot string `json:"bot"`
-		} `json:"seats"`
+// creatorCookie names the cookie of a table's creator token.
+func creatorCookie(id string) string { return "razzia_creator_" + id }
+
+// creatorTokenOf returns the creator token the request carries: a bearer
+// token or the table's creator cookie.
+func creatorTokenOf(r *http.Request, id string) string {
+	if a := r.Header.Get("Authorization"); len(a) > len(tokenPrefix) && strings.EqualFold(a[:len(tokenPrefix)], tokenPrefix) {
+		return strings.TrimSpace(a[len(tokenPrefix):])
 	}
+	if c, err := r.Cookie(creatorCookie(id)); err == nil {
+		return c.Value
+	}
+	return ""
+}
+
+// setCookie gives a browser a secret of the game: HttpOnly, SameSite
+// strict, and Secure when the client came over TLS (itself or, as a
+// trusted proxy says, to the proxy).
+func setCookie(w http.ResponseWriter, p peer, name, value string) {
+	http.SetCookie(w, &http.Cookie{
+		Name:     name,
+		Value:    value,
+		Path:     "/",
+		MaxAge:   int(cookieAge / time.Second),
+		HttpOnly: true,
+		Secure:   p.tls,
+		SameSite: http.SameSiteStrictMode,
+	})
+}
+
+func (s *Server) create(w http.ResponseWriter, r *http.Request) {
+	p := s.peerOf(r)
+	if err := s.creates.allow(p.key(), s.now()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var req protocol.CreateRequest
 	if err := decode(w, r, &req); err != nil {
 		s.fail(w, r, err)
 		return
@@ -330,12 +468,47 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	for i, seat := range req.Seats {
 		seats[i] = seat.Bot
 	}
-	info, err := s.hub.Create(r.Context(), seats)
+	info, creator, err := s.hub.Create(r.Context(), seats, p.key())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"game": info})
+	setCookie(w, p, creatorCookie(info.ID), creator)
+	writeJSON(w, http.StatusCreated, protocol.CreateAnswer{Game: info, CreatorToken: creator})
+}
+
+// remove frees a person's seat for the table's creator.
+func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	seat, err := strconv.Atoi(r.PathValue("seat"))
+	if err != nil || seat < 0 {
+		s.fail(w, r, badRequest("%q is not a seat: seats count from 0", r.PathValue("seat")))
+		return
+	}
+	if err := s.hub.Remove(r.Context(), id, creatorTokenOf(r, id), seat); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	info, _, err := s.hub.Game(r.Context(), id, "")
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, protocol.GameAnswer{Game: info})
+}
+
+// levels answers the bot levels a seat may be given, from bot.Levels:
+// the page shows this list rather than one of its own.
+func levels(w http.ResponseWriter, _ *http.Request) {
+	type level struct {
+		Name        string `json:"name"`
+		Description string `json:"description"`
+	}
+	var out []level
+	for _, l := range bot.Levels() {
+		out = append(out, level{Name: l.Name, Description: l.Doc})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"levels": out, "default": bot.DefaultLevel})
 }
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request) {
@@ -346,9 +519,9 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if games == nil {
-		games = []table.Info{}
+		games = []protocol.GameInfo{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"games": games})
+	writeJSON(w, http.StatusOK, protocol.ListAnswer{Games: games})
 }
 
 func (s *Server) game(w http.ResponseWriter, r *http.Request) {
@@ -358,15 +531,24 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"game": info, "you": you})
+	creator := false
+	if t := creatorTokenOf(r, id); t != "" {
+		if creator, err = s.hub.Creator(r.Context(), id, t); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, protocol.SeatAnswer{Game: info, You: you, Creator: creator})
 }
 
 func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	var req struct {
-		Name string `json:"name"`
-		Seat *int   `json:"seat"`
+	p := s.peerOf(r)
+	if err := s.joins.allow(p.key(), s.now()); err != nil {
+		s.fail(w, r, err)
+		return
 	}
+	var req protocol.JoinRequest
 	if err := decode(w, r, &req); err != nil {
 		s.fail(w, r, err)
 		return
@@ -384,16 +566,8 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{
-		Name:     cookieName(id),
-		Value:    token,
-		Path:     "/",
-		MaxAge:   int(cookieAge / time.Second),
-		HttpOnly: true,
-		Secure:   r.TLS != nil,
-		SameSite: http.SameSiteStrictMode,
-	})
-	writeJSON(w, http.StatusOK, map[string]any{"seat": seat, "token": token})
+	setCookie(w, p, cookieName(id), token)
+	writeJSON(w, http.StatusOK, protocol.JoinAnswer{Seat: seat, Token: token})
 }
 
 func (s *Server) record(w http.ResponseWriter, r *http.Request) {
@@ -414,6 +588,11 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
+	// An uploaded record is a game stored: it counts as a table created.
+	if err := s.creates.allow(s.peerOf(r).key(), s.now()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRecord))
 	if err != nil {
 		s.fail(w, r, err)
@@ -424,5 +603,5 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"game": info})
+	writeJSON(w, http.StatusCreated, protocol.GameAnswer{Game: info})
 }

@@ -1,4 +1,4 @@
-package httpapi
+package httpapi_test
 
 import (
 	"bytes"
@@ -8,74 +8,40 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"log/slog"
-	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 
 	"github.com/razziagame/razzia"
-	"github.com/razziagame/razzia/bot"
-	"github.com/razziagame/razzia/internal/store"
-	"github.com/razziagame/razzia/internal/store/memstore"
-	"github.com/razziagame/razzia/internal/table"
+	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/servertest"
 )
 
-// env is a server over a memory store, with random bots and no delay.
+// env is a server in the test (random bots, no delay) with helpers that
+// speak raw HTTP and WebSocket, to test the wire itself.
 type env struct {
-	t     *testing.T
-	st    *memstore.Store
-	hub   *table.Hub
-	api   *Server
-	srv   *httptest.Server
-	ctx   context.Context
-	cache map[string]any
+	*servertest.Server
+	t   *testing.T
+	ctx context.Context
 }
 
-type lockedReader struct {
-	mu sync.Mutex
-	r  io.Reader
-}
-
-func (l *lockedReader) Read(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.r.Read(p)
-}
-
-func newEnv(t *testing.T, opts Options) *env {
+func newEnv(t *testing.T, opts httpapi.Options) *env {
 	t.Helper()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st := memstore.New()
-	hub := table.New(st, table.Options{
-		Logger: quiet,
-		NewBot: func(_ string, seed uint64) (bot.Bot, error) { return bot.New("random", seed) },
-		Rand:   &lockedReader{r: rand.NewChaCha8([32]byte{7})},
-	})
-	opts.Logger = quiet
-	web := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "the page") })
-	api := New(hub, web, opts)
-	srv := httptest.NewServer(api)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	t.Cleanup(func() {
-		cancel()
-		api.Close()
-		srv.Close()
-		hub.Close()
-	})
-	return &env{t: t, st: st, hub: hub, api: api, srv: srv, ctx: ctx}
+	if opts.MessageRate == 0 {
+		opts.MessageRate, opts.MessageBurst = 10, 20 // the server's defaults
+	}
+	srv := servertest.New(t, servertest.Options{API: opts, Page: true})
+	return &env{Server: srv, t: t, ctx: servertest.Context(t)}
 }
 
 // do sends a request and decodes the JSON answer, if any.
 func (e *env) do(method, path, body string, header ...string) (*http.Response, map[string]any) {
 	e.t.Helper()
-	req, err := http.NewRequestWithContext(e.ctx, method, e.srv.URL+path, strings.NewReader(body))
+	req, err := http.NewRequestWithContext(e.ctx, method, e.URL+path, strings.NewReader(body))
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -110,25 +76,13 @@ func wantError(t *testing.T, resp *http.Response, v map[string]any, status int, 
 // create makes a table and returns its id.
 func (e *env) create(seats ...string) string {
 	e.t.Helper()
-	var parts []string
-	for _, s := range seats {
-		parts = append(parts, `{"bot":"`+s+`"}`)
-	}
-	resp, v := e.do("POST", "/api/games", `{"seats":[`+strings.Join(parts, ",")+`]}`)
-	if resp.StatusCode != http.StatusCreated {
-		e.t.Fatalf("create: %d %v", resp.StatusCode, v)
-	}
-	return v["game"].(map[string]any)["id"].(string)
+	return e.Create(seats...).ID
 }
 
 // join takes a seat and returns it with its token.
 func (e *env) join(id, name string) (int, string) {
 	e.t.Helper()
-	resp, v := e.do("POST", "/api/games/"+id+"/join", `{"name":"`+name+`"}`)
-	if resp.StatusCode != http.StatusOK {
-		e.t.Fatalf("join: %d %v", resp.StatusCode, v)
-	}
-	return int(v["seat"].(float64)), v["token"].(string)
+	return e.Join(id, name)
 }
 
 // A client is a WebSocket connection in a test.
@@ -158,20 +112,14 @@ func (e *env) dialErr(id string, header ...string) (*websocket.Conn, *http.Respo
 	for i := 0; i+1 < len(header); i += 2 {
 		h.Set(header[i], header[i+1])
 	}
-	url := "ws" + strings.TrimPrefix(e.srv.URL, "http") + "/api/games/" + id + "/ws" + query
+	url := "ws" + strings.TrimPrefix(e.URL, "http") + "/api/games/" + id + "/ws" + query
 	return websocket.Dial(e.ctx, url, &websocket.DialOptions{HTTPHeader: h})
 }
 
-// message is any server message.
+// message is any server message, with its bytes.
 type message struct {
-	Type    string           `json:"type"`
-	Game    table.Info       `json:"game"`
-	Seat    int              `json:"seat"`
-	View    *razzia.Snapshot `json:"view"`
-	Events  []json.RawMessage
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	raw     []byte
+	protocol.Message
+	raw []byte
 }
 
 func (c *client) read() message {
@@ -180,11 +128,10 @@ func (c *client) read() message {
 	if err != nil {
 		c.t.Fatalf("read: %v", err)
 	}
-	var m message
-	if err := json.Unmarshal(data, &m); err != nil {
+	m := message{raw: data}
+	if err := json.Unmarshal(data, &m.Message); err != nil {
 		c.t.Fatal(err)
 	}
-	m.raw = data
 	return m
 }
 
@@ -196,33 +143,29 @@ func (c *client) send(text string) {
 }
 
 // wantError reads until an error message and checks its code.
-func (c *client) wantError(code string) message {
+func (c *client) wantError(code protocol.Code) message {
 	c.t.Helper()
 	for {
 		m := c.read()
 		if m.Type == "error" {
-			if m.Code != code || m.Message == "" {
-				c.t.Fatalf("got error %q %q, want code %q", m.Code, m.Message, code)
+			if m.Code != code || m.Message.Message == "" {
+				c.t.Fatalf("got error %q %q, want code %q", m.Code, m.Message.Message, code)
 			}
 			return m
 		}
 	}
 }
 
-// moveMessage returns a move message; a negative seq is left out.
+// moveMessage returns a move message.
 func moveMessage(move string, seq int) string {
-	m := map[string]any{"type": "move", "move": move}
-	if seq >= 0 {
-		m["seq"] = seq
-	}
-	b, _ := json.Marshal(m)
+	b, _ := json.Marshal(protocol.NewMoveMessage(move, seq))
 	return string(b)
 }
 
 // TestFullGame plays a game between two bots and a scripted client over
 // HTTP and the WebSocket, then checks the downloaded record.
 func TestFullGame(t *testing.T) {
-	e := newEnv(t, Options{MessageRate: 1e6}) // the bots reply at once
+	e := newEnv(t, httpapi.Options{MessageRate: 1e6}) // the bots reply at once
 	id := e.create("easy", "", "hard")
 	resp, v := e.do("POST", "/api/games/"+id+"/join", `{"name":"Ann","seat":1}`)
 	if resp.StatusCode != 200 || v["seat"] != 1.0 {
@@ -263,11 +206,11 @@ func TestFullGame(t *testing.T) {
 			t.Fatalf("legal moves when not to move: %s", m.raw)
 		}
 	}
-	if last.Game.Status != store.StatusFinished || len(last.Game.Winners) == 0 {
+	if last.Game.Status != protocol.StatusFinished || len(last.Game.Winners) == 0 {
 		t.Errorf("final game %+v", last.Game)
 	}
 
-	resp, err := http.Get(e.srv.URL + "/api/games/" + id + "/record")
+	resp, err := http.Get(e.URL + "/api/games/" + id + "/record")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +222,7 @@ func TestFullGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored, _ := e.st.Game(e.ctx, id)
+	stored, _ := e.Store.Game(e.ctx, id)
 	if strings.Join(rec.Moves, "|") != strings.Join(stored.Moves, "|") || len(rec.Moves) != last.View.Moves {
 		t.Errorf("the record's %d moves differ from the %d stored", len(rec.Moves), len(stored.Moves))
 	}
@@ -295,7 +238,7 @@ func TestFullGame(t *testing.T) {
 		t.Errorf("the client received %d events, the game has %d", events, len(g.Events()))
 	}
 	// The game is over: moves get game_over, and the connection stays.
-	c.send(moveMessage("pass", -1))
+	c.send(moveMessage("pass", last.View.Moves))
 	c.wantError("game_over")
 }
 
@@ -319,7 +262,7 @@ func twoPlayers(t *testing.T, e *env) (id string, mover, other string, cm, co *c
 }
 
 func TestMoveRejections(t *testing.T) {
-	e := newEnv(t, Options{})
+	e := newEnv(t, httpapi.Options{})
 	id, _, _, mover, other := twoPlayers(t, e)
 	spectator := e.dial(id)
 	if m := spectator.read(); m.Seat != -1 {
@@ -336,7 +279,7 @@ func TestMoveRejections(t *testing.T) {
 		name string
 		c    *client
 		text string
-		code string
+		code protocol.Code
 	}{
 		{"out of turn", other, moveMessage("draw", 0), "not_your_turn"},
 		{"spectator", spectator, moveMessage("draw", 0), "not_your_seat"},
@@ -352,6 +295,10 @@ func TestMoveRejections(t *testing.T) {
 		{"wrong type", mover, `{"type":"move","move":7}`, "bad_message"},
 		{"two objects", mover, `{"type":"move","move":"draw"}{}`, "bad_message"},
 		{"negative seq", mover, `{"type":"move","move":"draw","seq":-1}`, "bad_message"},
+		{"no seq", mover, `{"type":"move","move":"draw"}`, "bad_message"},
+		{"typed and token disagree", mover, `{"type":"move","move":"call","action":"draw","seq":0}`, "illegal_move"},
+		{"unknown action", mover, `{"type":"move","action":"steal","seq":0}`, "illegal_move"},
+		{"typed card to draw", mover, `{"type":"move","action":"draw","card":"police","seq":0}`, "bad_message"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -363,7 +310,7 @@ func TestMoveRejections(t *testing.T) {
 		t.Fatal(err)
 	}
 	mover.wantError("bad_message")
-	stored, _ := e.st.Game(e.ctx, id)
+	stored, _ := e.Store.Game(e.ctx, id)
 	if len(stored.Moves) != 0 {
 		t.Fatalf("rejected moves were stored: %v", stored.Moves)
 	}
@@ -378,27 +325,27 @@ func TestMoveRejections(t *testing.T) {
 }
 
 func TestOversizedMessage(t *testing.T) {
-	e := newEnv(t, Options{})
+	e := newEnv(t, httpapi.Options{})
 	id, _, _, mover, _ := twoPlayers(t, e)
-	mover.send(`{"type":"move","move":"` + strings.Repeat("x", maxMessage) + `"}`)
+	mover.send(`{"type":"move","move":"` + strings.Repeat("x", httpapi.MaxMessage) + `"}`)
 	mover.wantError("too_large")
 	_, _, err := mover.c.Read(e.ctx)
 	if websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
 		t.Fatalf("after an oversized message: %v, want close status 1009", err)
 	}
 	// The game goes on for everyone else.
-	if info, _, err := e.hub.Game(e.ctx, id, ""); err != nil || info.Status != store.StatusPlaying {
+	if info, _, err := e.Hub.Game(e.ctx, id, ""); err != nil || info.Status != protocol.StatusPlaying {
 		t.Fatalf("game %+v, %v", info, err)
 	}
 	// A message of exactly the limit is read (and rejected as a move).
 	c := e.dial(id)
 	c.read()
-	c.send(`{"type":"move","move":"` + strings.Repeat("x", maxMessage-25) + `"}`)
+	c.send(`{"type":"move","move":"` + strings.Repeat("x", httpapi.MaxMessage-33) + `","seq":0}`)
 	c.wantError("not_your_seat")
 }
 
 func TestRateLimit(t *testing.T) {
-	e := newEnv(t, Options{MessageBurst: 3, MessageRate: 1e-9})
+	e := newEnv(t, httpapi.Options{MessageBurst: 3, MessageRate: 1e-9})
 	id, _, _, _, other := twoPlayers(t, e)
 	_ = id
 	for range 3 {
@@ -412,9 +359,9 @@ func TestRateLimit(t *testing.T) {
 }
 
 func TestSpectatorSeesNoSecrets(t *testing.T) {
-	e := newEnv(t, Options{})
+	e := newEnv(t, httpapi.Options{})
 	id := e.create("easy", "easy")
-	stored, _ := e.st.Game(e.ctx, id)
+	stored, _ := e.Store.Game(e.ctx, id)
 	secrets := []string{hex.EncodeToString(stored.Seed), base64.StdEncoding.EncodeToString(stored.Seed), `"seed"`}
 	c := e.dial(id)
 	for {
@@ -438,14 +385,14 @@ func TestSpectatorSeesNoSecrets(t *testing.T) {
 }
 
 func TestReconnect(t *testing.T) {
-	e := newEnv(t, Options{})
+	e := newEnv(t, httpapi.Options{})
 	id, moverToken, _, mover, _ := twoPlayers(t, e)
 	mover.send(moveMessage("draw", 0))
 	m := mover.read()
 	mover.c.Close(websocket.StatusNormalClosure, "tab closed")
 
 	// The cookie brings the seat back, with the current state and every event.
-	rec, _ := e.hub.Record(e.ctx, id)
+	rec, _ := e.Hub.Record(e.ctx, id)
 	g, _ := rec.Game()
 	all := len(g.Events())
 	for _, again := range []*client{
@@ -460,7 +407,7 @@ func TestReconnect(t *testing.T) {
 }
 
 func TestUnknownGames(t *testing.T) {
-	e := newEnv(t, Options{})
+	e := newEnv(t, httpapi.Options{})
 	for _, id := range []string{"nosuchgame", "abcdefghij", "x"} {
 		for _, req := range [][2]string{
 			{"GET", "/api/games/" + id},
@@ -481,7 +428,7 @@ func TestUnknownGames(t *testing.T) {
 }
 
 func TestJoinErrors(t *testing.T) {
-	e := newEnv(t, Options{})
+	e := newEnv(t, httpapi.Options{})
 	id := e.create("", "hard", "")
 	for name, body := range map[string]string{
 		"empty":      `{"name":""}`,
@@ -512,7 +459,7 @@ func TestJoinErrors(t *testing.T) {
 }
 
 func TestMalformedRequests(t *testing.T) {
-	e := newEnv(t, Options{})
+	e := newEnv(t, httpapi.Options{})
 	cases := []struct {
 		name, body, status, code, mention string
 	}{
@@ -545,7 +492,7 @@ func TestMalformedRequests(t *testing.T) {
 }
 
 func TestOrigins(t *testing.T) {
-	e := newEnv(t, Options{Origins: []string{"club.example"}})
+	e := newEnv(t, httpapi.Options{Origins: []string{"club.example"}})
 	id := e.create("", "")
 	_, resp, err := e.dialErr(id, "Origin", "http://evil.example")
 	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
@@ -556,7 +503,7 @@ func TestOrigins(t *testing.T) {
 		t.Fatalf("allowed origin: %v", err)
 	}
 	c.CloseNow()
-	c, _, err = e.dialErr(id, "Origin", e.srv.URL)
+	c, _, err = e.dialErr(id, "Origin", e.URL)
 	if err != nil {
 		t.Fatalf("same origin: %v", err)
 	}
@@ -566,14 +513,14 @@ func TestOrigins(t *testing.T) {
 	wantError(t, resp2, v, http.StatusForbidden, "forbidden")
 	resp2, v = e.do("POST", "/api/games/"+id+"/join", `{"name":"Eve"}`, "Origin", "http://evil.example")
 	wantError(t, resp2, v, http.StatusForbidden, "forbidden")
-	resp2, _ = e.do("POST", "/api/games/"+id+"/join", `{"name":"Ann"}`, "Sec-Fetch-Site", "same-origin", "Origin", e.srv.URL)
+	resp2, _ = e.do("POST", "/api/games/"+id+"/join", `{"name":"Ann"}`, "Sec-Fetch-Site", "same-origin", "Origin", e.URL)
 	if resp2.StatusCode != 200 {
 		t.Errorf("same-origin join: %d", resp2.StatusCode)
 	}
 }
 
 func TestUpload(t *testing.T) {
-	e := newEnv(t, Options{})
+	e := newEnv(t, httpapi.Options{})
 	good := `{"format":"razzia-record/1","players":["Ann","Bob"],"moves":["draw car","draw police","pass","pass"]}`
 	resp, v := e.do("POST", "/api/records", good)
 	if resp.StatusCode != http.StatusCreated {
@@ -587,10 +534,10 @@ func TestUpload(t *testing.T) {
 	// Viewable like a finished game.
 	c := e.dial(id)
 	m := c.read()
-	if m.Game.Status != store.StatusArchived || m.View == nil || m.View.Moves != 4 || len(m.Events) == 0 {
+	if m.Game.Status != protocol.StatusArchived || m.View == nil || m.View.Moves != 4 || len(m.Events) == 0 {
 		t.Errorf("watching the upload: %s", m.raw)
 	}
-	resp, err := http.Get(e.srv.URL + "/api/games/" + id + "/record")
+	resp, err := http.Get(e.URL + "/api/games/" + id + "/record")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -619,12 +566,12 @@ func TestUpload(t *testing.T) {
 			}
 		})
 	}
-	resp, v = e.do("POST", "/api/records", strings.Repeat(" ", maxRecord+1))
+	resp, v = e.do("POST", "/api/records", strings.Repeat(" ", razzia.MaxRecordSize+1))
 	wantError(t, resp, v, http.StatusRequestEntityTooLarge, "too_large")
 }
 
 func TestListAndPages(t *testing.T) {
-	e := newEnv(t, Options{})
+	e := newEnv(t, httpapi.Options{})
 	open := e.create("", "medium")
 	resp, v := e.do("GET", "/api/games?status=open", "")
 	games := v["games"].([]any)
@@ -644,7 +591,7 @@ func TestListAndPages(t *testing.T) {
 	if games := v["games"].([]any); len(games) != 0 {
 		t.Errorf("playing: %v", games)
 	}
-	resp, err := http.Get(e.srv.URL + "/healthz")
+	resp, err := http.Get(e.URL + "/healthz")
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("healthz: %v %v", resp, err)
 	}
@@ -653,26 +600,26 @@ func TestListAndPages(t *testing.T) {
 	if string(body) != "ok" {
 		t.Errorf("healthz says %q", body)
 	}
-	resp, err = http.Get(e.srv.URL + "/g/" + open)
+	resp, err = http.Get(e.URL + "/g/" + open)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if string(body) != "the page" {
+	if !strings.Contains(string(body), `id="join-form"`) {
 		t.Errorf("the web handler is not mounted: %q", body)
 	}
 }
 
 // TestClose: closing the server ends the WebSockets with "going away".
 func TestClose(t *testing.T) {
-	e := newEnv(t, Options{})
+	e := newEnv(t, httpapi.Options{})
 	id := e.create("", "")
 	c := e.dial(id)
 	c.read()
 	done := make(chan struct{})
 	go func() {
-		e.api.Close()
+		e.API.Close()
 		close(done)
 	}()
 	_, _, err := c.c.Read(e.ctx)
@@ -682,5 +629,53 @@ func TestClose(t *testing.T) {
 	<-done
 	if errors.Is(e.ctx.Err(), context.DeadlineExceeded) {
 		t.Fatal("Close timed out")
+	}
+}
+
+// TestDuplicateMove: a move sent twice is played once. A move without seq
+// is refused, since the server could not tell a resend from a new move
+// once the turn comes round again; with seq, the resend is stale.
+func TestDuplicateMove(t *testing.T) {
+	e := newEnv(t, httpapi.Options{})
+	id, _, _, mover, other := twoPlayers(t, e)
+	for range 2 {
+		mover.send(`{"type":"move","move":"draw"}`)
+		mover.wantError("bad_message")
+	}
+	// The typed form is a move as good as the token.
+	mover.send(`{"type":"move","action":"draw","seq":0}`)
+	if m := mover.read(); m.Type != "state" || m.View.Moves != 1 {
+		t.Fatalf("after a typed draw: %s", m.raw)
+	}
+	other.read()
+	mover.send(moveMessage("draw", 0)) // the same move again
+	mover.wantError("stale")
+	other.send(moveMessage("draw", 1))
+	other.read()
+	if m := mover.read(); m.View.Moves != 2 || m.View.ToMove != m.Seat {
+		t.Fatalf("the turn should be back with the mover: %s", m.raw)
+	}
+	mover.send(moveMessage("draw", 0)) // resent once more when the turn is back
+	mover.wantError("stale")
+	if stored, _ := e.Store.Game(e.ctx, id); len(stored.Moves) != 2 {
+		t.Fatalf("stored moves %v, want the two draws", stored.Moves)
+	}
+}
+
+// TestNarration: the state's events carry their sentences in the language
+// the WebSocket URL asks for, English by default.
+func TestNarration(t *testing.T) {
+	e := newEnv(t, httpapi.Options{})
+	id, _, _, mover, _ := twoPlayers(t, e)
+	mover.send(moveMessage("draw", 0))
+	mover.read()
+	for _, tt := range []struct{ query, want string }{
+		{"", "draws"}, {"?lang=de", "zieht"}, {"?lang=nl-BE", "trekt"}, {"?lang=xx", "draws"},
+	} {
+		c := e.dial(id + tt.query)
+		m := c.read()
+		if len(m.Events) != 1 || !strings.Contains(m.Events[0].Text, tt.want) {
+			t.Errorf("%q: events %+v, want a sentence with %q", tt.query, m.Events, tt.want)
+		}
 	}
 }

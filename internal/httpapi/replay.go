@@ -1,27 +1,31 @@
 package httpapi
 
 import (
+	"bytes"
+	"container/list"
+	"encoding/json"
 	"net/http"
-	"slices"
+	"sync"
 
-	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
-// A replayStep is the table as a spectator saw it after one move of a
-// record (or at the start), with the events that move caused.
-type replayStep struct {
-	View   razzia.Snapshot `json:"view"`
-	Events []razzia.Event  `json:"events"`
-}
-
-// replay answers GET /api/games/{id}/replay: the game's record replayed
-// by the engine, one step per move after the start, so the replay viewer
-// needs no rules. A game being played is replayed as far as it has come.
+// replay answers GET /api/games/{id}/replay[?lang=]: the game's record
+// replayed by the engine, the start's view and one step per move (its
+// events and a patch of the view), so the replay viewer needs no rules. A game being played is replayed as far as it has
+// come; the answer for a game that is over never changes, so it is kept,
+// encoded, in a cache bounded by size.
 func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	cat := catalogue(r)
 	info, _, err := s.hub.Game(r.Context(), id, "")
 	if err != nil {
 		s.fail(w, r, err)
+		return
+	}
+	key := replayKey{id, cat.Tag()}
+	if body, ok := s.replays.get(key); ok {
+		writeBody(w, http.StatusOK, body)
 		return
 	}
 	rec, err := s.hub.Record(r.Context(), id)
@@ -29,33 +33,85 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	steps, err := replaySteps(rec)
+	start, steps, _, err := protocol.Replay(rec, cat)
 	if err != nil {
 		// The store holds only games that replayed when they were stored.
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"game": info, "steps": steps})
+	body, err := encode(protocol.ReplayAnswer{Game: info, Start: start, Steps: steps})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if info.Status.Over() {
+		s.replays.put(key, body)
+	}
+	writeBody(w, http.StatusOK, body)
 }
 
-// replaySteps replays the record: step 0 is the start and step i follows
-// move i.
-func replaySteps(rec *razzia.Record) ([]replayStep, error) {
-	g, err := razzia.NewGame(razzia.Setup{Players: rec.Players, Cheques: rec.Cheques})
-	if err != nil {
+// encode encodes v as the API's answers are: HTML characters unescaped.
+func encode(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	steps := make([]replayStep, 0, len(rec.Moves)+1)
-	steps = append(steps, replayStep{View: g.View(-1).Snapshot(), Events: []razzia.Event{}})
-	logged := 0
-	for i, tok := range rec.Moves {
-		if err := g.PlayToken(tok); err != nil {
-			return nil, &razzia.RecordError{Move: i + 1, Token: tok, Err: err}
-		}
-		// Events copies the whole log; only this move's part is kept.
-		all := g.Events()
-		steps = append(steps, replayStep{View: g.View(-1).Snapshot(), Events: slices.Clone(all[logged:])})
-		logged = len(all)
+	return b.Bytes(), nil
+}
+
+type replayKey struct{ id, lang string }
+
+// A replayCache keeps encoded replays, least recently used first out,
+// within a limit of bytes. Its methods are safe for concurrent use.
+type replayCache struct {
+	mu    sync.Mutex
+	limit int
+	size  int
+	order *list.List // of *replayEntry, most recently used first
+	byKey map[replayKey]*list.Element
+}
+
+type replayEntry struct {
+	key  replayKey
+	body []byte
+}
+
+func newReplayCache(limit int) *replayCache {
+	return &replayCache{limit: limit, order: list.New(), byKey: map[replayKey]*list.Element{}}
+}
+
+func (c *replayCache) get(k replayKey) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.byKey[k]
+	if !ok {
+		return nil, false
 	}
-	return steps, nil
+	c.order.MoveToFront(e)
+	return e.Value.(*replayEntry).body, true
+}
+
+// put keeps body under k, dropping the least recently used entries over
+// the limit; a body larger than the whole limit is not kept.
+func (c *replayCache) put(k replayKey, body []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(body) > c.limit {
+		return
+	}
+	if e, ok := c.byKey[k]; ok {
+		c.size -= len(e.Value.(*replayEntry).body)
+		c.order.Remove(e)
+	}
+	c.byKey[k] = c.order.PushFront(&replayEntry{k, body})
+	c.size += len(body)
+	for c.size > c.limit {
+		last := c.order.Back()
+		old := last.Value.(*replayEntry)
+		c.order.Remove(last)
+		delete(c.byKey, old.key)
+		c.size -= len(old.body)
+	}
 }

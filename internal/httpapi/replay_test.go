@@ -1,4 +1,4 @@
-package httpapi
+package httpapi_test
 
 import (
 	"encoding/json"
@@ -7,24 +7,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/razziagame/razzia"
-	"github.com/razziagame/razzia/internal/table"
+	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
-// replayAnswer is the body of GET /api/games/{id}/replay.
-type replayAnswer struct {
-	Game  table.Info `json:"game"`
-	Steps []struct {
-		View   razzia.Snapshot   `json:"view"`
-		Events []json.RawMessage `json:"events"`
-	} `json:"steps"`
-}
-
-func (e *env) replay(id string) replayAnswer {
+// replay asks for a game's replay; query may ask for a language.
+func (e *env) replay(id string, query ...string) protocol.ReplayAnswer {
 	e.t.Helper()
-	resp, err := http.Get(e.srv.URL + "/api/games/" + id + "/replay")
+	resp, err := http.Get(e.URL + "/api/games/" + id + "/replay" + strings.Join(query, ""))
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -33,35 +25,43 @@ func (e *env) replay(id string) replayAnswer {
 	if resp.StatusCode != http.StatusOK {
 		e.t.Fatalf("replay %s: %d %s", id, resp.StatusCode, data)
 	}
-	var a replayAnswer
+	var a protocol.ReplayAnswer
 	if err := json.Unmarshal(data, &a); err != nil {
 		e.t.Fatalf("replay %s: %v in %s", id, err, data)
 	}
 	return a
 }
 
-// checkSteps checks what holds for every replay: one step per move plus
-// the start, each a spectator's view after that many moves, and the
-// events of all steps together are the game's events.
-func checkSteps(t *testing.T, a replayAnswer, rec *razzia.Record) {
+// checkSteps checks what holds for every replay: one step per move, each
+// patch giving a spectator's view after that many moves, and the events of
+// all steps together are the game's events. It returns the views: the
+// start's, then one per step.
+func checkSteps(t *testing.T, a protocol.ReplayAnswer, rec *razzia.Record) []protocol.View {
 	t.Helper()
-	if len(a.Steps) != len(rec.Moves)+1 {
+	if len(a.Steps) != len(rec.Moves) {
 		t.Fatalf("%d steps for %d moves", len(a.Steps), len(rec.Moves))
+	}
+	views, err := a.Views()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range views {
+		if v.Moves != i || v.Seat != -1 || len(v.Legal) != 0 {
+			t.Errorf("view %d: moves %d, seat %d, legal %v", i, v.Moves, v.Seat, v.Legal)
+		}
 	}
 	var got []string
 	for i, s := range a.Steps {
-		if s.View.Moves != i || s.View.Seat != -1 || len(s.View.Legal) != 0 || s.Events == nil {
-			t.Errorf("step %d: moves %d, seat %d, legal %v, events %v", i, s.View.Moves, s.View.Seat, s.View.Legal, s.Events)
-		}
-		if i > 0 && len(s.Events) == 0 {
-			t.Errorf("step %d (%s) caused no event", i, rec.Moves[i-1])
+		if s.Move != rec.Moves[i] || len(s.Events) == 0 {
+			t.Errorf("step %d is move %q (want %q) and caused %d events", i+1, s.Move, rec.Moves[i], len(s.Events))
 		}
 		for _, ev := range s.Events {
-			got = append(got, string(ev))
+			if ev.Text == "" {
+				t.Errorf("step %d: an event without its sentence: %+v", i+1, ev)
+			}
+			b, _ := json.Marshal(ev.Event)
+			got = append(got, string(b))
 		}
-	}
-	if len(a.Steps[0].Events) != 0 {
-		t.Errorf("the start has events %s", a.Steps[0].Events)
 	}
 	g, err := rec.Game()
 	if err != nil {
@@ -75,18 +75,19 @@ func checkSteps(t *testing.T, a replayAnswer, rec *razzia.Record) {
 	if !slices.Equal(got, want) {
 		t.Errorf("the steps' events differ from the game's:\n got %v\nwant %v", got, want)
 	}
-	last := a.Steps[len(a.Steps)-1].View
-	wantLast := g.View(-1).Snapshot()
+	last := views[len(views)-1]
+	wantLast := protocol.NewView(g.View(-1))
 	lb, _ := json.Marshal(last)
 	wb, _ := json.Marshal(wantLast)
 	if string(lb) != string(wb) {
 		t.Errorf("the last step\n%s\nis not the record's end\n%s", lb, wb)
 	}
+	return views
 }
 
 func (e *env) record(id string) *razzia.Record {
 	e.t.Helper()
-	resp, err := http.Get(e.srv.URL + "/api/games/" + id + "/record")
+	resp, err := http.Get(e.URL + "/api/games/" + id + "/record")
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -99,32 +100,31 @@ func (e *env) record(id string) *razzia.Record {
 }
 
 func TestReplay(t *testing.T) {
-	e := newEnv(t, Options{})
+	e := newEnv(t, httpapi.Options{})
 
 	t.Run("finished", func(t *testing.T) {
 		id := e.create("easy", "medium", "easy")
-		deadline := time.Now().Add(15 * time.Second)
-		for {
-			_, v := e.do("GET", "/api/games/"+id, "")
-			if v["game"].(map[string]any)["status"] == "finished" {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the bots did not finish: %v", v)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		e.WaitOver(id)
 		a := e.replay(id)
 		rec := e.record(id)
-		checkSteps(t, a, rec)
-		last := a.Steps[len(a.Steps)-1].View
+		views := checkSteps(t, a, rec)
+		// The answer for a finished game is kept: asked again, it is the same.
+		if again := e.replay(id); !slices.Equal(mustJSON(t, again), mustJSON(t, a)) {
+			t.Error("the replay changed when asked again")
+		}
+		// Asked in German, the sentences are German; the rest is the same.
+		de := e.replay(id, "?lang=de")
+		if first := de.Steps[0].Events[0]; !strings.Contains(first.Text, "zieht") || first.Event.Kind != a.Steps[0].Events[0].Kind {
+			t.Errorf("in German the first event is %+v", first)
+		}
+		last := views[len(views)-1]
 		if a.Game.ID != id || a.Game.Status != "finished" || a.Game.Moves != len(rec.Moves) ||
 			last.Phase != "over" || !slices.Equal(last.Winners, a.Game.Winners) || len(last.Winners) == 0 {
 			t.Errorf("game %+v, last step phase %s winners %v", a.Game, last.Phase, last.Winners)
 		}
 		// The server's deal (R4) is replayed, not the rulebook's order.
 		for seat, set := range rec.Cheques {
-			if got := a.Steps[0].View.Seats[seat].FaceUp; !slices.Equal(got, set) {
+			if got := a.Start.Seats[seat].FaceUp; !slices.Equal(got, set) {
 				t.Errorf("seat %d starts with %v, the record deals %v", seat, got, set)
 			}
 		}
@@ -138,11 +138,11 @@ func TestReplay(t *testing.T) {
 		}
 		id := v["game"].(map[string]any)["id"].(string)
 		a := e.replay(id)
-		checkSteps(t, a, e.record(id))
-		if a.Game.Status != "archived" || len(a.Steps) != 5 {
+		views := checkSteps(t, a, e.record(id))
+		if a.Game.Status != "archived" || len(views) != 5 {
 			t.Fatalf("game %+v with %d steps", a.Game, len(a.Steps))
 		}
-		// Step i shows the table after move i, and the events move i caused.
+		// View i shows the table after move i, and step i the events move i caused.
 		want := []struct {
 			row     []string
 			police  int
@@ -158,16 +158,19 @@ func TestReplay(t *testing.T) {
 			{[]string{"car"}, 1, "turn", 0, `{"kind":"pass","seat":1}|{"kind":"nowinner","cards":["car"],"auction":"police"}`, false},
 		}
 		for i, w := range want {
-			s := a.Steps[i]
+			v := views[i]
 			var evs []string
-			for _, ev := range s.Events {
-				evs = append(evs, string(ev))
+			if i > 0 {
+				for _, ev := range a.Steps[i-1].Events {
+					b, _ := json.Marshal(ev.Event)
+					evs = append(evs, string(b))
+				}
 			}
-			if !slices.Equal(s.View.Row, w.row) && len(s.View.Row)+len(w.row) > 0 ||
-				s.View.Police != w.police || s.View.Phase != w.phase || s.View.ToMove != w.toMove ||
-				strings.Join(evs, "|") != w.events || (s.View.Auction != nil) != w.auction {
-				b, _ := json.Marshal(s)
-				t.Errorf("step %d: %s", i, b)
+			if !slices.Equal(v.Row, w.row) && len(v.Row)+len(w.row) > 0 ||
+				v.Police != w.police || v.Phase != w.phase || v.ToMove != w.toMove ||
+				strings.Join(evs, "|") != w.events || (v.Auction != nil) != w.auction {
+				b, _ := json.Marshal(v)
+				t.Errorf("step %d: %s, events %v", i, b, evs)
 			}
 		}
 	})
@@ -176,7 +179,7 @@ func TestReplay(t *testing.T) {
 		id := e.create("", "easy")
 		e.join(id, "Ann") // seat 0 moves first: the game waits for Ann
 		a := e.replay(id)
-		if a.Game.Status != "playing" || len(a.Steps) != 1 || a.Steps[0].View.Phase != "turn" || a.Steps[0].View.ToMove != 0 {
+		if a.Game.Status != "playing" || len(a.Steps) != 0 || a.Start.Phase != "turn" || a.Start.ToMove != 0 {
 			t.Errorf("game %+v with %d steps", a.Game, len(a.Steps))
 		}
 	})
@@ -201,57 +204,11 @@ func TestReplay(t *testing.T) {
 	}
 }
 
-// TestReplaySteps checks that every step's view is the view of the game
-// replayed that far, for a whole game of random moves.
-func TestReplaySteps(t *testing.T) {
-	rec := randomRecord(t, 4, 11)
-	steps, err := replaySteps(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := razzia.NewGame(razzia.Setup{Players: rec.Players, Cheques: rec.Cheques})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range steps {
-		if i > 0 {
-			if err := g.PlayToken(rec.Moves[i-1]); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, _ := json.Marshal(g.View(-1).Snapshot())
-		got, _ := json.Marshal(steps[i].View)
-		if string(got) != string(want) {
-			t.Fatalf("step %d:\n got %s\nwant %s", i, got, want)
-		}
-	}
-	if len(steps) != len(rec.Moves)+1 {
-		t.Errorf("%d steps for %d moves", len(steps), len(rec.Moves))
-	}
-
-	bad := &razzia.Record{Format: razzia.RecordFormat, Players: []string{"Ann", "Bob"}, Moves: []string{"draw car", "bid 99"}}
-	if _, err := replaySteps(bad); err == nil || !strings.Contains(err.Error(), "move 2 (bid 99)") {
-		t.Errorf("a bad record replays with error %v", err)
-	}
-}
-
-// randomRecord plays a whole game of seeded random legal moves.
-func randomRecord(t *testing.T, players int, seed byte) *razzia.Record {
+func mustJSON(t *testing.T, v any) []byte {
 	t.Helper()
-	names := []string{"Ann", "Bob", "Cy", "Di", "Ed"}[:players]
-	g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: []byte{seed}})
+	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for n := 0; ; n++ {
-		st := g.State()
-		if st.Over() {
-			break
-		}
-		legal := g.LegalMoves()
-		if err := g.Play(legal[(n*7+int(seed))%len(legal)]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return g.Record()
+	return b
 }

@@ -8,78 +8,66 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/coder/websocket/wsjson"
+	"golang.org/x/time/rate"
 
-	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/table"
 )
 
-// stateMessage is the server's "state" message.
-type stateMessage struct {
-	Type   string           `json:"type"`
-	Game   table.Info       `json:"game"`
-	Seat   int              `json:"seat"`
-	View   *razzia.Snapshot `json:"view"`
-	Events []razzia.Event   `json:"events"`
+// catalogue returns the language a request asks for with ?lang= (a tag
+// such as "nl", or "nl-BE"), English when it asks for none or one the
+// server does not speak: the events' sentences are told in it.
+func catalogue(r *http.Request) *i18n.Catalogue {
+	c, _ := i18n.Lookup(i18n.Match(r.URL.Query().Get("lang")))
+	return c
 }
 
-// errorMessage is the server's "error" message, only to the client that
-// caused it.
-type errorMessage struct {
-	Type    string `json:"type"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-// clientMessage is what a client sends.
-type clientMessage struct {
-	Type string  `json:"type"`
-	Move *string `json:"move"`
-	Seq  *int    `json:"seq"`
-}
-
-// wsCode maps the Hub's rejections of a move to the protocol's codes.
-func wsCode(kind error) string {
-	switch kind {
-	case table.ErrIllegalMove:
-		return "illegal_move"
-	case table.ErrNotYourTurn:
-		return "not_your_turn"
-	case table.ErrNotYourSeat:
-		return "not_your_seat"
-	case table.ErrStale:
-		return "stale"
-	case table.ErrGameOver:
-		return "game_over"
-	case table.ErrNotStarted:
-		return "not_started"
+// stateMessage encodes the update as a state message, its events told in
+// the catalogue's language.
+func stateMessage(u table.Update, cat *i18n.Catalogue) ([]byte, error) {
+	players := make([]string, len(u.Game.Seats))
+	for i, s := range u.Game.Seats {
+		players[i] = s.Name
 	}
-	return "internal"
+	return json.Marshal(protocol.StateMessage{Type: protocol.TypeState, Game: u.Game, Seat: u.Seat, View: u.View,
+		Events: protocol.Events(u.Events, players, cat)})
 }
 
 // ws serves a game's live protocol: state messages out, moves in.
 func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	token := tokenOf(r, id, true)
+	cat := catalogue(r)
+	client := s.peerOf(r).key()
+	if !s.clients.add(client, s.opts.MaxConns) {
+		s.refuse(w, r, newError(protocol.TooManyConnections,
+			"your address has %d connections to this server, the most it takes: close one (another tab?) and try again", s.opts.MaxConns))
+		return
+	}
+	defer s.clients.done(client)
 	// Subscribe first, so an unknown game is a plain 404.
 	sub, err := s.hub.Watch(r.Context(), id, token)
+	if errors.Is(err, table.ErrTooManyConnections) {
+		s.refuse(w, r, err)
+		return
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	defer sub.Close()
 	if !s.track() {
-		s.fail(w, r, &table.Error{Kind: table.ErrClosed, Msg: "the server is shutting down"})
+		s.fail(w, r, newError(protocol.Unavailable, "the server is shutting down"))
 		return
 	}
 	defer s.conns.Done()
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins})
-	if err != nil {
-		// Accept has answered: a bad origin is 403.
-		s.log.Info("websocket refused", "game", id, "origin", r.Header.Get("Origin"), "err", err)
+	c := s.accept(w, r, id)
+	if c == nil {
 		return
 	}
 	defer c.CloseNow()
@@ -89,19 +77,27 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	// connection at once, and Close should say goodbye first.
 	ctx, cancel := context.WithCancel(context.Background())
 	conn := &wsConn{s: s, c: c, id: id, token: token,
-		bucket: bucket{rate: s.opts.MessageRate, burst: float64(s.opts.MessageBurst), tokens: float64(s.opts.MessageBurst), last: time.Now()}}
+		limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst)}
+	conn.touch()
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
 		conn.read(ctx)
 	}()
+	aliveDone := make(chan struct{})
+	go func() {
+		defer close(aliveDone)
+		conn.keepAlive(ctx)
+	}()
 	defer func() {
 		c.CloseNow()
 		cancel()
 		<-readDone
+		<-aliveDone
 	}()
 
 	updates := sub.Updates()
+	var last table.Update
 	for {
 		select {
 		case u, ok := <-updates:
@@ -112,15 +108,27 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 					return
 				default:
 				}
+				if last.Game.Status == protocol.StatusExpired {
+					// The hub says why, as it says to every later request.
+					_, _, err := s.hub.Game(ctx, id, "")
+					e := errorOf(err)
+					conn.error(ctx, e.obj.Code, 0, "%s", e.obj.Message)
+					c.Close(websocket.StatusNormalClosure, "the table expired")
+					return
+				}
 				// The game is over: no more states, but the client may stay.
 				updates = nil
 				continue
 			}
-			msg := stateMessage{Type: "state", Game: u.Game, Seat: u.Seat, View: u.View, Events: u.Events}
-			if msg.Events == nil {
-				msg.Events = []razzia.Event{}
+			last = u
+			// Every connection that sees the same thing in the same
+			// language sends the same bytes, encoded once.
+			data, err := u.Encoded(cat.Tag(), func(u table.Update) ([]byte, error) { return stateMessage(u, cat) })
+			if err != nil {
+				s.log.Error("cannot encode a state", "game", id, "err", err)
+				return
 			}
-			if err := conn.write(ctx, msg); err != nil {
+			if err := conn.write(ctx, data); err != nil {
 				return
 			}
 		case <-s.ctx.Done():
@@ -128,27 +136,102 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-readDone:
 			return
+		case <-aliveDone:
+			return
 		}
 	}
 }
 
+// accept upgrades the connection, freed from the HTTP server's read and
+// write timeouts: a WebSocket lives as long as it answers pings. It
+// returns nil when Accept refused (and answered): a bad origin is 403.
+func (s *Server) accept(w http.ResponseWriter, r *http.Request, id string) *websocket.Conn {
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins})
+	if err != nil {
+		s.log.Info("websocket refused", "game", id, "origin", r.Header.Get("Origin"), "err", err)
+		return nil
+	}
+	return c
+}
+
+// refuse upgrades the connection only to say why it cannot stay, and
+// closes it with status 1013 (try again later): a browser cannot read the
+// body of a refused upgrade, but it reads this message.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error) {
+	c := s.accept(w, r, r.PathValue("id"))
+	if c == nil {
+		return
+	}
+	defer c.CloseNow()
+	e := errorOf(err)
+	conn := &wsConn{s: s, c: c}
+	conn.error(r.Context(), e.obj.Code, e.obj.RetryAfter, "%s", e.obj.Message)
+	c.Close(websocket.StatusTryAgainLater, string(e.obj.Code))
+}
+
 // A wsConn is one client's WebSocket.
 type wsConn struct {
-	s      *Server
-	c      *websocket.Conn
-	id     string
-	token  string
-	bucket bucket // used by the reading goroutine only
+	s     *Server
+	c     *websocket.Conn
+	id    string
+	token string
+	limit *rate.Limiter // the messages the client may send
+	last  atomic.Int64  // when a message last passed either way, Unix nanoseconds
 }
 
-func (w *wsConn) write(ctx context.Context, v any) error {
+// touch notes that a message passed.
+func (w *wsConn) touch() { w.last.Store(time.Now().UnixNano()) }
+
+func (w *wsConn) write(ctx context.Context, data []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, writeWait)
 	defer cancel()
-	return wsjson.Write(ctx, w.c, v)
+	w.touch()
+	return w.c.Write(ctx, websocket.MessageText, data)
 }
 
-func (w *wsConn) error(ctx context.Context, code, format string, args ...any) error {
-	return w.write(ctx, errorMessage{Type: "error", Code: code, Message: fmt.Sprintf(format, args...)})
+// error sends an error message; retry, when positive, is its retryAfter
+// in seconds.
+func (w *wsConn) error(ctx context.Context, code protocol.Code, retry int, format string, args ...any) error {
+	m := protocol.ErrorMessage{Type: protocol.TypeError, Code: code, Message: fmt.Sprintf(format, args...), RetryAfter: retry}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return w.write(ctx, data)
+}
+
+// keepAlive pings the client every PingInterval and cuts it off when it
+// does not answer within PongTimeout (a dead peer, a half-open TCP
+// connection), and closes the connection once nothing but pings passed
+// for IdleTimeout. It returns when it closed the connection or ctx ended.
+func (w *wsConn) keepAlive(ctx context.Context) {
+	o := w.s.opts
+	tick := time.NewTicker(o.PingInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if time.Since(time.Unix(0, w.last.Load())) >= o.IdleTimeout {
+			w.c.Close(websocket.StatusNormalClosure, "idle")
+			return
+		}
+		pctx, cancel := context.WithTimeout(ctx, o.PongTimeout)
+		err := w.c.Ping(pctx)
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil {
+				w.s.log.Info("websocket does not answer pings; closed", "game", w.id, "err", err)
+			}
+			w.c.CloseNow()
+			return
+		}
+	}
 }
 
 // read handles the client's messages until the connection ends.
@@ -164,13 +247,15 @@ func (w *wsConn) read(ctx context.Context) {
 		if err != nil {
 			return
 		}
+		w.touch()
 		if len(data) > maxMessage {
-			w.error(ctx, "too_large", "the message is larger than %d bytes", maxMessage)
+			w.error(ctx, protocol.TooLarge, 0, "the message is larger than %d bytes", maxMessage)
 			w.c.Close(websocket.StatusMessageTooBig, "message too large")
 			return
 		}
-		if !w.bucket.allow(time.Now()) {
-			if w.error(ctx, "rate_limited", "too many messages: at most %d at once and %g a second; this one was dropped",
+		if now := time.Now(); !w.limit.AllowN(now, 1) {
+			wait := time.Duration((1 - w.limit.TokensAt(now)) / w.s.opts.MessageRate * float64(time.Second))
+			if w.error(ctx, protocol.RateLimited, retrySeconds(wait), "too many messages: at most %d at once and %g a second; this one was dropped",
 				w.s.opts.MessageBurst, w.s.opts.MessageRate) != nil {
 				return
 			}
@@ -186,62 +271,37 @@ func (w *wsConn) read(ctx context.Context) {
 // connection failed.
 func (w *wsConn) handle(ctx context.Context, typ websocket.MessageType, data []byte) error {
 	if typ != websocket.MessageText {
-		return w.error(ctx, "bad_message", "send JSON text messages, not binary ones")
+		return w.error(ctx, protocol.BadMessage, 0, "send JSON text messages, not binary ones")
 	}
-	var msg clientMessage
+	var msg protocol.MoveMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&msg); err != nil {
 		var ae *apiError
 		errors.As(jsonError(err), &ae)
-		return w.error(ctx, "bad_message", "%s", ae.Message)
+		return w.error(ctx, protocol.BadMessage, 0, "%s", ae.obj.Message)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return w.error(ctx, "bad_message", "malformed JSON: data after the object")
+		return w.error(ctx, protocol.BadMessage, 0, "malformed JSON: data after the object")
 	}
-	switch {
-	case msg.Type != "move":
-		return w.error(ctx, "bad_message", `unknown message type %q: the only message is {"type": "move", "move": "...", "seq": N}`, msg.Type)
-	case msg.Move == nil:
-		return w.error(ctx, "bad_message", `a move message needs "move", a record token such as "bid 9"`)
+	if err := msg.Check(); err != nil {
+		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
-	seq := -1
-	if msg.Seq != nil {
-		if *msg.Seq < 0 {
-			return w.error(ctx, "bad_message", `"seq" is the number of moves seen, not %d`, *msg.Seq)
-		}
-		seq = *msg.Seq
+	move, err := msg.Token()
+	if err != nil {
+		return w.error(ctx, protocol.IllegalMove, 0, "%s", err)
 	}
-	err := w.s.hub.Play(ctx, w.id, w.token, *msg.Move, seq)
+	err = w.s.hub.Play(ctx, w.id, w.token, move, *msg.Seq)
 	if err == nil {
 		return nil
 	}
 	var te *table.Error
-	if !errors.As(err, &te) {
-		if ctx.Err() != nil {
-			return err
-		}
+	if !errors.As(err, &te) && ctx.Err() != nil {
+		return err
+	}
+	e := errorOf(err)
+	if e.obj.Code == protocol.Internal {
 		w.s.log.Error("move failed", "game", w.id, "err", err)
-		return w.error(ctx, "internal", "internal error: please try again")
 	}
-	if te.Kind == table.ErrInternal {
-		return w.error(ctx, "internal", "%s", te.Msg)
-	}
-	return w.error(ctx, wsCode(te.Kind), "%s", te.Msg)
-}
-
-// A bucket is a token bucket: burst messages at once, rate a second after.
-type bucket struct {
-	rate, burst, tokens float64
-	last                time.Time
-}
-
-func (b *bucket) allow(now time.Time) bool {
-	b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
-	b.last = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
+	return w.error(ctx, e.obj.Code, e.obj.RetryAfter, "%s", e.obj.Message)
 }

@@ -2,7 +2,8 @@
 //
 // Catalogues are flat JSON objects {"key": "text"} embedded from
 // locales/<lang>/<domain>.json: the domain common (cards, actions, events,
-// errors, the rules summary) and one domain per user interface (web, tui).
+// errors, the rules summary), online (paces, turn notifications and table
+// chat, for every interface) and one domain per user interface (web, tui).
 // Texts name their arguments in braces, "{player} bids {cheque}.", in the
 // same syntax for Go (Catalogue.T) and for the browser, which loads the
 // merged catalogue of a language from JSON.

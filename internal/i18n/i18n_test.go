@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // readDomain decodes one catalogue file, failing on anything but a flat
@@ -168,11 +170,16 @@ func TestCommonKeys(t *testing.T) {
 	for _, k := range []string{"turn", "auction", "over"} {
 		want = append(want, "phase."+k)
 	}
-	// Every code of docs/protocol.md, HTTP and WebSocket.
-	for _, k := range []string{"not_found", "seat_taken", "table_full", "bad_name", "bad_request", "bad_record",
-		"too_large", "not_started", "forbidden", "rate_limited", "internal", "unavailable", "illegal_move",
-		"not_your_turn", "not_your_seat", "stale", "bad_message", "game_over", "unknown"} {
-		want = append(want, "error."+k)
+	// Every code of docs/protocol.md, HTTP and WebSocket, from the
+	// protocol's one list, so that the page and the terminal can explain
+	// each refusal in every language.
+	for _, c := range protocol.Codes() {
+		want = append(want, "error."+string(c.Code))
+	}
+	want = append(want, "error.unknown")
+	for _, st := range []protocol.Status{protocol.StatusOpen, protocol.StatusPlaying, protocol.StatusFinished,
+		protocol.StatusArchived, protocol.StatusExpired} {
+		want = append(want, "status."+string(st))
 	}
 	for _, l := range languages {
 		want = append(want, "lang."+l.Tag)

@@ -51,8 +51,9 @@ func (c *Catalogue) List(items []string) string {
 }
 
 // Narrate describes the event in a sentence of the catalogue's language,
-// naming the players: the translation of razzia.Narrate. The browser builds
-// the same sentences from the same keys (see locales/README.md).
+// naming the players. It is the one narrator: the server sends its
+// sentences with the events (the page shows them), the terminal and
+// "razzia replay" call it (see locales/README.md).
 func (c *Catalogue) Narrate(e razzia.Event, players []string) string {
 	name := func(seat int) string {
 		if seat >= 0 && seat < len(players) {
@@ -84,7 +85,7 @@ func (c *Catalogue) Narrate(e razzia.Event, players []string) string {
 	case razzia.EventWin:
 		return c.T("event.win", "player", name(e.Seat), "cheque", e.Cheque, "cards", c.Cards(tokens()), "centre", e.Centre)
 	case razzia.EventNoWinner:
-		if e.Auction == razzia.SeventhAuction {
+		if e.Auction == razzia.AuctionSeventh {
 			return c.T("event.nowinner.seventh", "cards", c.Cards(tokens()))
 		}
 		return c.T("event.nowinner")

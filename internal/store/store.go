@@ -1,6 +1,39 @@
 // Package store keeps games durably: their tables (seats, cheques, the
-// secret seed) and every accepted move. SQLite is the embedded default;
-// every implementation passes the shared suite in package storetest.
+// secret seed) and every accepted move. SQLite is the embedded default,
+// PostgreSQL serves several nodes; every implementation passes the shared
+// suite in package storetest, which is the specification of this package.
+//
+// # Leases and fencing
+//
+// A live game (open or playing) is run by at most one node at a time. A
+// node takes a game with AcquireLease, which succeeds when the game has no
+// lease, its lease expired or was released, or the node holds it already;
+// whenever the holder changes (another node, or the same node after its
+// lease lapsed) the game's fencing number grows. The node renews the lease
+// before it expires (RenewLease) and gives it up with ReleaseLease, after
+// which another node may take it at once. Expiry is judged by the
+// database's clock, never the node's.
+//
+// Every write of a live game (TakeSeat, AppendMove and the status changes
+// they carry) names the writer's Fence. The store checks it in the same
+// transaction as the write: if the lease is not live and held with that
+// fence, the write fails with ErrLeaseLost and changes nothing, so a node
+// that lost its lease (paused past expiry, partitioned) can never commit.
+// NoFence writes without a lease: it succeeds only while no node holds a
+// live lease on the game, for a single process that does not use leases.
+// (game, move index) is unique, so no move is ever stored twice.
+//
+// # Notifications
+//
+// Every committed change of a game is announced on ChangesChannel, after
+// its commit, as a Change (game id, kind, moves stored, status, lease).
+// Publish and Subscribe carry small payloads on other named channels too,
+// for example a move passed to the node that owns a game. PostgreSQL
+// delivers them to every node (LISTEN/NOTIFY, sent in the writing
+// transaction); SQLite and memstore within the process. Delivery is at
+// most once: a subscriber that fell behind, or whose connection to the
+// database was lost and is back, receives a Notice with Missed set and
+// should re-read what it serves.
 package store
 
 import (
@@ -17,6 +50,14 @@ var (
 	ErrNotFound = errors.New("no such game")
 	ErrConflict = errors.New("the game changed meanwhile") // a move index or seat no longer free
 	ErrCorrupt  = errors.New("the database is damaged")
+	// ErrLeaseLost is a write or a renewal by a node that does not hold
+	// the game's lease with that fence (any more).
+	ErrLeaseLost = errors.New("the lease on the game is not held")
+	// ErrLeaseHeld is an AcquireLease while another node holds the lease.
+	ErrLeaseHeld = errors.New("another node holds the lease on the game")
+	// ErrSchema is a database whose schema this program cannot use: newer
+	// than it knows, or another application's.
+	ErrSchema = errors.New("the database schema is not this program's")
 )
 
 // Status is where a game is in its life.
@@ -28,6 +69,7 @@ const (
 	StatusPlaying  Status = "playing"  // every seat is filled
 	StatusFinished Status = "finished" // the game is over
 	StatusArchived Status = "archived" // an uploaded record, for viewing only
+	StatusExpired  Status = "expired"  // an open table nobody filled in time: never played
 )
 
 // A Seat is one place at a table.
@@ -47,6 +89,11 @@ type Game struct {
 	Moves   []string // record tokens, in order
 	Created time.Time
 	Updated time.Time // set by the store at every change
+	// CreatorHash is the SHA-256 of the secret token of the table's
+	// creator, who may remove a player before the game starts; nil when
+	// the game has no creator to act for it (an uploaded record, a game
+	// stored before creators had tokens).
+	CreatorHash []byte
 }
 
 // A Summary describes a game in a list.
@@ -59,6 +106,21 @@ type Summary struct {
 	Updated time.Time
 }
 
+// A Fence is a game's fencing number: it grows each time the game's lease
+// changes holder, and every write of a live game carries the writer's.
+type Fence int64
+
+// NoFence is the fence of a write made without a lease.
+const NoFence Fence = 0
+
+// A Lease is a node's ownership of a live game.
+type Lease struct {
+	Game    string
+	Node    string    // the holder; empty when no node holds the game
+	Fence   Fence     // the game's fencing number
+	Expires time.Time // by the database's clock; zero when released
+}
+
 // Store is the durable storage of games. Every method is safe for
 // concurrent use. A method that returns nil has committed its change.
 type Store interface {
@@ -68,16 +130,59 @@ type Store interface {
 	// Game returns the game with every move, or ErrNotFound.
 	Game(ctx context.Context, id string) (*Game, error)
 	// TakeSeat fills an open seat with a person, or returns ErrConflict if
-	// it is no longer open. status is the game's status afterwards. An
-	// unknown game or a seat out of range is ErrNotFound.
-	TakeSeat(ctx context.Context, id string, seat int, name string, tokenHash []byte, status Status) error
+	// it is no longer open or the game is not open. status is the game's status afterwards. An
+	// unknown game or a seat out of range is ErrNotFound; a fence that does
+	// not hold the game's lease is ErrLeaseLost.
+	TakeSeat(ctx context.Context, id string, fence Fence, seat int, name string, tokenHash []byte, status Status) error
+	// FreeSeat opens again seat seat, which a person took, at a table
+	// that is still open: the seat's name and token hash are cleared. A
+	// game that is not open, or a seat that is open or a bot's, is
+	// ErrConflict; an unknown game or seat ErrNotFound; a fence that does
+	// not hold the game's lease ErrLeaseLost.
+	FreeSeat(ctx context.Context, id string, fence Fence, seat int) error
+	// CloseTable ends an open table that never started: its status
+	// becomes status, one of the closed statuses (StatusExpired). A game
+	// that is not open is ErrConflict, an unknown one ErrNotFound.
+	CloseTable(ctx context.Context, id string, fence Fence, status Status) error
 	// AppendMove stores move number index (0-based) of the game, which must
 	// be the next one, else ErrConflict; status is the status afterwards.
-	// A finished or archived game takes no more moves (ErrConflict).
-	AppendMove(ctx context.Context, id string, index int, token string, status Status) error
+	// A finished or archived game takes no more moves (ErrConflict); a
+	// fence that does not hold the game's lease is ErrLeaseLost.
+	AppendMove(ctx context.Context, id string, fence Fence, index int, token string, status Status) error
 	// List returns the games with the status, most recently updated first,
 	// at most limit of them (all when limit <= 0).
 	List(ctx context.Context, status Status, limit int) ([]Summary, error)
+
+	// AcquireLease makes node the holder of the live game for ttl: it
+	// fails with ErrLeaseHeld while another node's lease is live, with
+	// ErrConflict for a finished or archived game, with ErrNotFound for an
+	// unknown one.
+	AcquireLease(ctx context.Context, id, node string, ttl time.Duration) (Lease, error)
+	// RenewLease extends a live lease by ttl from now, or fails with
+	// ErrLeaseLost if the lease lapsed or changed holder.
+	RenewLease(ctx context.Context, l Lease, ttl time.Duration) (Lease, error)
+	// ReleaseLease gives the lease up, so that another node can take the
+	// game at once; ErrLeaseLost if it was not held any more.
+	ReleaseLease(ctx context.Context, l Lease) error
+	// Lease returns the game's lease: Node is empty when no node holds a
+	// live lease. An unknown game is ErrNotFound.
+	Lease(ctx context.Context, id string) (Lease, error)
+	// Unowned returns the ids of the live games (open or playing) that no
+	// node holds, playing first, at most limit (all when limit <= 0): the
+	// games a node takes over when their owner died.
+	Unowned(ctx context.Context, limit int) ([]string, error)
+
+	// Publish sends payload (at most MaxPayload bytes) on the channel to
+	// every subscriber of every node. ChangesChannel is the store's own.
+	Publish(ctx context.Context, channel, payload string) error
+	// Subscribe delivers the notices of the channels until ctx is done or
+	// the store closes, and then closes the Go channel. Notices sent after
+	// Subscribe returns are delivered.
+	Subscribe(ctx context.Context, channels ...string) (<-chan Notice, error)
+
+	// Health reports why the store cannot serve, or nil: the database is
+	// reachable, its schema is this program's, and a commit succeeds.
+	Health(ctx context.Context) error
 	// Close releases the store.
 	Close() error
 }
@@ -85,11 +190,23 @@ type Store interface {
 // Valid reports whether st is one of the statuses.
 func (st Status) Valid() bool {
 	switch st {
-	case StatusOpen, StatusPlaying, StatusFinished, StatusArchived:
+	case StatusOpen, StatusPlaying, StatusFinished, StatusArchived, StatusExpired:
 		return true
 	}
 	return false
 }
+
+// Open reports whether a game of the status is a table waiting for
+// players, the only kind FreeSeat and CloseTable change.
+func (st Status) Open() bool { return st == StatusOpen }
+
+// Live reports whether a game of the status may still change: it is open
+// or being played.
+func (st Status) Live() bool { return st == StatusOpen || st == StatusPlaying }
+
+// Closed reports whether the status ends a table that was never played
+// (CloseTable).
+func (st Status) Closed() bool { return st == StatusExpired }
 
 // Validate reports what makes g unfit to store, if anything: every
 // implementation checks a new game with it.
@@ -121,5 +238,128 @@ func (g *Game) Clone() *Game {
 	}
 	c.Seed = bytes.Clone(g.Seed)
 	c.Moves = slices.Clone(g.Moves)
+	c.CreatorHash = bytes.Clone(g.CreatorHash)
 	return &c
+}
+
+// CheckLease reports what makes a lease request unfit: no game, no node
+// name, or a ttl that is not positive.
+func CheckLease(id, node string, ttl time.Duration) error {
+	switch {
+	case id == "":
+		return errors.New("store: lease of a game with an empty id")
+	case node == "":
+		return fmt.Errorf("store: lease of game %q for a node with no name", id)
+	case ttl <= 0:
+		return fmt.Errorf("store: lease of game %q for %v: want a positive duration", id, ttl)
+	}
+	return nil
+}
+
+// Live reports whether l is held at now.
+func (l Lease) Live(now time.Time) bool { return l.Node != "" && now.Before(l.Expires) }
+
+// Permits reports whether a write with fence may go ahead on a game whose
+// lease is l at now: the fence holds the live lease, or it is NoFence and
+// nobody holds one. The stores that keep leases in Go share this rule;
+// PostgreSQL states it in SQL.
+func (l Lease) Permits(fence Fence, now time.Time) bool {
+	if fence == NoFence {
+		return !l.Live(now)
+	}
+	return l.Live(now) && l.Fence == fence
+}
+
+// Acquire returns the lease node holds after acquiring l at now for ttl,
+// and whether the holder changed (the fence grew), or ErrLeaseHeld.
+func (l Lease) Acquire(node string, now time.Time, ttl time.Duration) (next Lease, changed bool, err error) {
+	switch {
+	case l.Live(now) && l.Node != node:
+		return l, false, fmt.Errorf("game %q: %w (%s, until %v)", l.Game, ErrLeaseHeld, l.Node, l.Expires)
+	case !l.Live(now):
+		l.Node = node
+		l.Fence++
+		changed = true
+	}
+	l.Expires = now.Add(ttl).Round(0)
+	return l, changed, nil
+}
+
+// Holds reports ErrLeaseLost unless cur, the stored lease, is l and live
+// at now.
+func (cur Lease) Holds(l Lease, now time.Time) error {
+	if !cur.Live(now) || cur.Node != l.Node || cur.Fence != l.Fence {
+		return fmt.Errorf("game %q node %s fence %d: %w", l.Game, l.Node, l.Fence, ErrLeaseLost)
+	}
+	return nil
+}
+
+// CheckVersion refuses a database whose schema version (have) is newer
+// than the newest this program knows (want): what names the database.
+func CheckVersion(what string, have, want int64) error {
+	if have > want {
+		return fmt.Errorf("%s: %w: its schema is at version %d, newer than this razzia's %d; run a newer razzia (or restore a backup made before the upgrade)",
+			what, ErrSchema, have, want)
+	}
+	return nil
+}
+
+// Equal reports whether g and h hold the same game: every field, times
+// as instants.
+func (g *Game) Equal(h *Game) bool {
+	return g.ID == h.ID && g.Status == h.Status &&
+		slices.EqualFunc(g.Seats, h.Seats, func(a, b Seat) bool {
+			return a.Name == b.Name && a.Bot == b.Bot && bytes.Equal(a.TokenHash, b.TokenHash)
+		}) &&
+		slices.EqualFunc(g.Cheques, h.Cheques, slices.Equal) &&
+		bytes.Equal(g.Seed, h.Seed) && slices.Equal(g.Moves, h.Moves) && bytes.Equal(g.CreatorHash, h.CreatorHash) &&
+		g.Created.Equal(h.Created) && g.Updated.Equal(h.Updated)
+}
+
+// CheckSeat reports what makes a TakeSeat unfit before any store looks:
+// an empty name, no token hash, an unknown status.
+func CheckSeat(id string, seat int, name string, tokenHash []byte, status Status) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("game %q seat %d: empty name", id, seat)
+	case len(tokenHash) == 0:
+		return fmt.Errorf("game %q seat %d: no token hash", id, seat)
+	case !status.Valid():
+		return fmt.Errorf("game %q: unknown status %q", id, status)
+	}
+	return nil
+}
+
+// CheckClose reports what makes a CloseTable unfit before any store
+// looks: a status that does not close a table.
+func CheckClose(id string, status Status) error {
+	if !status.Closed() {
+		return fmt.Errorf("game %q: %q does not close a table (want %q)", id, status, StatusExpired)
+	}
+	return nil
+}
+
+// CheckMove reports what makes an AppendMove unfit before any store
+// looks: an empty token, an unknown status.
+func CheckMove(id string, index int, token string, status Status) error {
+	switch {
+	case token == "":
+		return fmt.Errorf("game %q move %d: empty token", id, index)
+	case !status.Valid():
+		return fmt.Errorf("game %q: unknown status %q", id, status)
+	}
+	return nil
+}
+
+// Times returns the Created and Updated times a new game is stored with:
+// its own, or now where they are zero.
+func (g *Game) Times(now time.Time) (created, updated time.Time) {
+	created, updated = g.Created, g.Updated
+	if created.IsZero() {
+		created = now
+	}
+	if updated.IsZero() {
+		updated = now
+	}
+	return created, updated
 }

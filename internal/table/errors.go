@@ -3,6 +3,7 @@ package table
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Sentinel errors. Every error the Hub returns wraps one of these, so the
@@ -22,6 +23,14 @@ var (
 	ErrBadRecord   = errors.New("bad record")
 	ErrInternal    = errors.New("internal error")
 	ErrClosed      = errors.New("the server is shutting down")
+
+	ErrNameTaken          = errors.New("the name is taken at the table")
+	ErrRateLimited        = errors.New("too many moves")
+	ErrTooManyGames       = errors.New("too many games")
+	ErrTooManyConnections = errors.New("too many connections")
+	ErrExpired            = errors.New("the table expired")
+	ErrNotCreator         = errors.New("not the table's creator")
+	ErrAlreadyStarted     = errors.New("the game has started")
 )
 
 // An Error is a request the Hub rejected. Its message is written for the
@@ -30,6 +39,9 @@ type Error struct {
 	Kind error  // one of the sentinels
 	Msg  string // for the player
 	Err  error  // the cause, if any: a *razzia.MoveError, a *razzia.RecordError, a store error
+	// RetryAfter is how long to wait before the same request may succeed
+	// (ErrRateLimited); zero otherwise.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string { return e.Msg }

@@ -2,7 +2,10 @@
 // each game that is open or being played, and everything else talks to it
 // through the Hub. Every accepted move is committed to the store before it
 // is applied and broadcast, so a restarted Hub continues every game where
-// it was.
+// it was. Games are described in the terms of internal/protocol (GameInfo,
+// View): the goroutine that owns a game builds each seat's view once per
+// change, and every connection that shows it shares it, with the bytes
+// encoded from it (Update.Encoded).
 package table
 
 import (
@@ -21,6 +24,8 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/playername"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
@@ -35,17 +40,19 @@ type Options struct {
 	RetryDelay time.Duration
 	// Logger receives the Hub's log; default slog.Default().
 	Logger *slog.Logger
-	// NewBot builds the bot for a seat from its level; default bot.New.
-	NewBot func(spec string, seed uint64) (bot.Bot, error)
+	// NewBot builds the bot for a seat from its level, one of
+	// bot.LevelNames (the Hub refuses any other stored value before it
+	// asks); default bot.NewLevel.
+	NewBot func(level string, seed uint64) (bot.Bot, error)
 	// Now is the clock for timestamps; default time.Now.
 	Now func() time.Time
 	// Rand is the source of game ids, seeds and seat tokens; default
 	// crypto/rand.Reader. Tests may make it deterministic.
 	Rand io.Reader
+	// Limits bound the tables, bots and watchers the Hub keeps; a zero
+	// field takes its default (DefaultLimits).
+	Limits Limits
 }
-
-// Levels are the bot levels a seat can be given.
-var Levels = []string{"easy", "medium", "hard"}
 
 // commitTimeout bounds one store write, so a stuck database cannot stall a
 // game forever.
@@ -61,10 +68,14 @@ type Hub struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // game and bot goroutines
 
+	workers  *workers       // the pool of bot decisions
+	finished *finishedCache // finished games ready for new spectators
+
 	mu      sync.Mutex
 	closed  bool
 	games   map[string]*loop // the live games: open or playing
 	winners map[string][]int // finished games' winners, which never change
+	holds   holds            // what the live games hold of the limits
 }
 
 // New returns a Hub for the store. Call Resume to restart the games being
@@ -74,7 +85,7 @@ func New(st store.Store, opts Options) *Hub {
 		opts.Logger = slog.Default()
 	}
 	if opts.NewBot == nil {
-		opts.NewBot = bot.New
+		opts.NewBot = bot.NewLevel
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -85,34 +96,47 @@ func New(st store.Store, opts Options) *Hub {
 	if opts.RetryDelay <= 0 {
 		opts.RetryDelay = time.Second
 	}
+	opts.Limits = opts.Limits.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Hub{
-		store:   st,
-		opts:    opts,
-		log:     opts.Logger,
-		ctx:     ctx,
-		cancel:  cancel,
-		games:   map[string]*loop{},
-		winners: map[string][]int{},
+		store:    st,
+		opts:     opts,
+		log:      opts.Logger,
+		ctx:      ctx,
+		cancel:   cancel,
+		workers:  newWorkers(opts.Limits.BotWorkers),
+		finished: newFinishedCache(opts.Limits.FinishedCache),
+		games:    map[string]*loop{},
+		winners:  map[string][]int{},
+		holds:    holds{clients: map[string]int{}},
 	}
 }
 
-// Resume loads every game being played from the store, replays its moves
-// and restarts its bots. It returns how many games it resumed; a game that
-// cannot be replayed is logged and left alone, so one damaged game does not
-// stop the others.
+// Limits returns the limits in force, defaults filled in.
+func (h *Hub) Limits() Limits { return h.opts.Limits }
+
+// Resume loads every live game from the store: it replays the games
+// being played and restarts their bots, and takes the open tables back
+// with their expiry, closing at once those that waited too long while
+// the server was down. It returns how many games it resumed; a game that
+// cannot be replayed, or whose stored bot seat is not a bot level, is
+// logged and left alone, so one damaged game does not stop the others.
 func (h *Hub) Resume(ctx context.Context) (int, error) {
-	list, err := h.store.List(ctx, store.StatusPlaying, 1<<30)
-	if err != nil {
-		return 0, fmt.Errorf("listing the games being played: %w", err)
-	}
 	n := 0
-	for _, s := range list {
-		if _, _, err := h.find(ctx, s.ID); err != nil {
-			h.log.Error("cannot resume game", "game", s.ID, "err", err)
-			continue
+	for _, st := range []store.Status{store.StatusPlaying, store.StatusOpen} {
+		list, err := h.store.List(ctx, st, 0)
+		if err != nil {
+			return n, fmt.Errorf("listing the %s games: %w", st, err)
 		}
-		n++
+		for _, s := range list {
+			if _, _, err := h.find(ctx, s.ID); err != nil {
+				if !errors.Is(err, ErrExpired) {
+					h.log.Error("cannot resume game", "game", s.ID, "err", err)
+				}
+				continue
+			}
+			n++
+		}
 	}
 	return n, nil
 }
@@ -133,10 +157,13 @@ func (h *Hub) Close() error {
 func (h *Hub) Done() <-chan struct{} { return h.ctx.Done() }
 
 // Create stores a new table with a seat per entry of seats: "" for an open
-// seat, or a bot level (see Levels). A table of bots starts at once.
-func (h *Hub) Create(ctx context.Context, seats []string) (Info, error) {
+// seat, or the name of a bot level (see bot.Levels). A table of bots starts
+// at once. client names who asks (such as the client's address), for the
+// limit on the tables one client holds; "" counts for nobody. Create
+// returns the table and its creator's secret token, which Remove asks for.
+func (h *Hub) Create(ctx context.Context, seats []string, client string) (protocol.GameInfo, string, error) {
 	if n := len(seats); n < razzia.MinPlayers || n > razzia.MaxPlayers {
-		return Info{}, reject(ErrBadRequest, "a table has %d to %d seats, not %d", razzia.MinPlayers, razzia.MaxPlayers, n)
+		return protocol.GameInfo{}, "", reject(ErrBadRequest, "a table has %d to %d seats, not %d", razzia.MinPlayers, razzia.MaxPlayers, n)
 	}
 	g := &store.Game{Status: store.StatusPlaying, Seats: make([]store.Seat, len(seats))}
 	for i, level := range seats {
@@ -145,56 +172,80 @@ func (h *Hub) Create(ctx context.Context, seats []string) (Info, error) {
 			g.Status = store.StatusOpen
 		case isLevel(level):
 			// Numbered by seat, so two bots of one level are told apart in the log.
-			g.Seats[i] = store.Seat{Name: fmt.Sprintf("Bot %d (%s)", i+1, level), Bot: level}
+			g.Seats[i] = store.Seat{Name: playername.Bot(i, level), Bot: level}
 		default:
-			return Info{}, reject(ErrBadRequest, "seat %d: unknown bot level %q (want %s, or empty for a person)", i, level, strings.Join(Levels, ", "))
+			return protocol.GameInfo{}, "", reject(ErrBadRequest, "seat %d: unknown bot level %q (want %s, or empty for a person)", i, level, strings.Join(bot.LevelNames(), ", "))
 		}
 	}
 	id, err := h.newID()
 	if err != nil {
-		return Info{}, internal(err)
+		return protocol.GameInfo{}, "", internal(err)
 	}
 	g.ID = id
 	g.Seed = make([]byte, 32)
 	if _, err := io.ReadFull(h.opts.Rand, g.Seed); err != nil {
-		return Info{}, internal(err)
+		return protocol.GameInfo{}, "", internal(err)
 	}
-	g.Cheques = razzia.DealCheques(len(seats), seededRand(g.Seed, "cheques"))
+	// From crypto/rand, not Options.Rand: a secret that tests need not
+	// foresee, and that leaves their ids, seeds and seat tokens as they were.
+	creator := rand.Text()
+	g.CreatorHash = hashToken(creator)
+	// Dealt once, here, and stored: a stored game is never dealt again.
+	g.Cheques = razzia.NewSetup(playerNames(g.Seats), g.Seed).Cheques
 	g.Created = h.opts.Now()
 	g.Updated = g.Created
 	g.Moves = []string{}
-	if err := h.store.CreateGame(ctx, g); err != nil {
-		return Info{}, h.failed("create game", id, err)
+	held := holdOf(g.Status == store.StatusOpen, true)
+	h.mu.Lock()
+	err = h.holds.reserve(h.opts.Limits, client, held)
+	h.mu.Unlock()
+	if err != nil {
+		return protocol.GameInfo{}, "", err
+	}
+	l, err := h.createGame(ctx, g, client, held)
+	if err != nil {
+		h.mu.Lock()
+		h.holds.add(client, held, -1)
+		h.mu.Unlock()
+		return protocol.GameInfo{}, "", err
 	}
 	h.log.Info("game created", "game", id, "seats", seats)
-	l, _, err := h.find(ctx, id)
-	if err != nil {
-		return Info{}, err
-	}
-	var in Info
+	var in protocol.GameInfo
 	err = h.send(ctx, l, func(l *loop) error { in = l.info(); return nil })
 	if err != nil {
 		// The game was committed; describe it as stored.
-		return newInfo(g.ID, g.Status, g.Seats, 0, g.Created, g.Updated, nil), nil
+		in = h.newInfo(g.ID, g.Status, g.Seats, 0, g.Created, g.Updated, nil)
 	}
-	return in, nil
+	return in, creator, nil
+}
+
+// createGame stores g and starts its loop, which holds held for client.
+func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held hold) (*loop, error) {
+	if err := h.store.CreateGame(ctx, g); err != nil {
+		return nil, h.failed("create game", g.ID, err)
+	}
+	l, err := newLoop(h, g)
+	if err != nil {
+		return nil, h.failed("start game", g.ID, err)
+	}
+	l.client, l.held, l.counted = client, held, true
+	if !h.start(l) {
+		return nil, reject(ErrClosed, "the server is shutting down")
+	}
+	return l, nil
 }
 
 func isLevel(s string) bool {
-	for _, l := range Levels {
-		if s == l {
-			return true
-		}
-	}
-	return false
+	_, ok := bot.LookupLevel(s)
+	return ok
 }
 
 // Join seats a person called name at the table: at seat, or at the first
 // open seat when seat is negative. It returns the seat and its secret
 // token. The game starts when every seat is filled.
 func (h *Hub) Join(ctx context.Context, id, name string, seat int) (int, string, error) {
-	if err := razzia.CheckName(name); err != nil {
-		return 0, "", &Error{Kind: ErrBadName, Msg: err.Error()}
+	if err := playername.Check(name); err != nil {
+		return 0, "", &Error{Kind: ErrBadName, Msg: err.Error(), Err: err}
 	}
 	token, err := h.newToken()
 	if err != nil {
@@ -219,27 +270,55 @@ func (h *Hub) Join(ctx context.Context, id, name string, seat int) (int, string,
 func (h *Hub) Watch(ctx context.Context, id, token string) (*Subscription, error) {
 	var sub *Subscription
 	err := h.with(ctx, id, func(l *loop) error {
-		sub = l.watch(hashToken(token))
-		return nil
+		var err error
+		sub, err = l.watch(hashToken(token))
+		return err
 	}, func(g *store.Game) error {
-		game, err := replay(g)
+		f, err := h.finishedGame(g)
 		if err != nil {
-			return h.failed("replay game", id, err)
+			return err
 		}
 		seat := seatOf(g.Seats, hashToken(token))
 		sub = newSubscription(nil, seat)
-		snap := game.View(seat).Snapshot()
-		st := game.State()
-		sub.c <- Update{
-			Game:   newInfo(g.ID, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, st.Winners()),
-			Seat:   seat,
-			View:   &snap,
-			Events: game.Events(),
-		}
+		sub.c <- f.update(seat)
 		close(sub.c)
 		return nil
 	})
 	return sub, err
+}
+
+// Remove frees seat, taken by a person, at a table that has not started:
+// the person's token stops working, the seat is open again, and every
+// watcher is told. Only the table's creator may (creatorToken, returned by
+// Create).
+func (h *Hub) Remove(ctx context.Context, id, creatorToken string, seat int) error {
+	hash := hashToken(creatorToken)
+	return h.with(ctx, id, func(l *loop) error {
+		return l.remove(hash, seat)
+	}, func(g *store.Game) error {
+		if !sameHash(g.CreatorHash, hash) {
+			return notCreator()
+		}
+		return reject(ErrAlreadyStarted, "the game has started: its seats are fixed")
+	})
+}
+
+// Creator reports whether creatorToken is the creator's of game id.
+func (h *Hub) Creator(ctx context.Context, id, creatorToken string) (bool, error) {
+	hash := hashToken(creatorToken)
+	var is bool
+	err := h.with(ctx, id, func(l *loop) error {
+		is = sameHash(l.creator, hash)
+		return nil
+	}, func(g *store.Game) error {
+		is = sameHash(g.CreatorHash, hash)
+		return nil
+	})
+	return is, err
+}
+
+func notCreator() *Error {
+	return reject(ErrNotCreator, "only the table's creator may remove a player: send the creator token the table was created with")
 }
 
 // Play makes the move (a record token) for the seat whose token is given.
@@ -263,8 +342,8 @@ func (h *Hub) Play(ctx context.Context, id, token, move string, seq int) error {
 }
 
 // Game describes the game and returns the seat the token holds, or -1.
-func (h *Hub) Game(ctx context.Context, id, token string) (Info, int, error) {
-	var in Info
+func (h *Hub) Game(ctx context.Context, id, token string) (protocol.GameInfo, int, error) {
+	var in protocol.GameInfo
 	seat := -1
 	hash := hashToken(token)
 	err := h.with(ctx, id, func(l *loop) error {
@@ -275,7 +354,7 @@ func (h *Hub) Game(ctx context.Context, id, token string) (Info, int, error) {
 		if err != nil {
 			return err
 		}
-		in, seat = newInfo(g.ID, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, w), seatOf(g.Seats, hash)
+		in, seat = h.newInfo(g.ID, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, w), seatOf(g.Seats, hash)
 		return nil
 	})
 	return in, seat, err
@@ -285,15 +364,15 @@ func (h *Hub) Game(ctx context.Context, id, token string) (Info, int, error) {
 const MaxList = 100
 
 // List returns the games with the status, most recently updated first, at
-// most MaxList; the empty status lists every game.
-func (h *Hub) List(ctx context.Context, status store.Status) ([]Info, error) {
+// most MaxList; the empty status lists every game but the expired tables.
+func (h *Hub) List(ctx context.Context, status store.Status) ([]protocol.GameInfo, error) {
 	statuses := []store.Status{status}
 	switch status {
-	case store.StatusOpen, store.StatusPlaying, store.StatusFinished, store.StatusArchived:
+	case store.StatusOpen, store.StatusPlaying, store.StatusFinished, store.StatusArchived, store.StatusExpired:
 	case "":
 		statuses = []store.Status{store.StatusOpen, store.StatusPlaying, store.StatusFinished, store.StatusArchived}
 	default:
-		return nil, reject(ErrBadRequest, "unknown status %q (want open, playing, finished or archived)", status)
+		return nil, reject(ErrBadRequest, "unknown status %q (want open, playing, finished, archived or expired)", status)
 	}
 	var all []store.Summary
 	for _, st := range statuses {
@@ -309,7 +388,7 @@ func (h *Hub) List(ctx context.Context, status store.Status) ([]Info, error) {
 	if len(all) > MaxList {
 		all = all[:MaxList]
 	}
-	infos := make([]Info, 0, len(all))
+	infos := make([]protocol.GameInfo, 0, len(all))
 	for _, s := range all {
 		var w []int
 		if s.Status == store.StatusFinished || s.Status == store.StatusArchived {
@@ -318,7 +397,7 @@ func (h *Hub) List(ctx context.Context, status store.Status) ([]Info, error) {
 				h.log.Error("cannot find the winners", "game", s.ID, "err", err)
 			}
 		}
-		infos = append(infos, newInfo(s.ID, s.Status, s.Seats, s.Moves, s.Created, s.Updated, w))
+		infos = append(infos, h.newInfo(s.ID, s.Status, s.Seats, s.Moves, s.Created, s.Updated, w))
 	}
 	return infos, nil
 }
@@ -335,17 +414,20 @@ func sortRecent(s []store.Summary) {
 
 // Record returns the record of a game that has started: every move so far.
 func (h *Hub) Record(ctx context.Context, id string) (*razzia.Record, error) {
-	if !validID(id) {
+	if !protocol.ValidID(id) {
 		return nil, notFound(id)
 	}
 	g, err := h.store.Game(ctx, id)
 	if err != nil {
 		return nil, h.storeError("read game", id, err)
 	}
-	if g.Status == store.StatusOpen {
+	switch g.Status {
+	case store.StatusOpen:
 		return nil, reject(ErrNotStarted, "the game has not started: there is no record yet")
+	case store.StatusExpired:
+		return nil, h.expired(g)
 	}
-	rec := &razzia.Record{Format: razzia.RecordFormat, Players: names(g.Seats), Moves: append([]string{}, g.Moves...)}
+	rec := &razzia.Record{Format: razzia.RecordFormat, Players: playerNames(g.Seats), Moves: append([]string{}, g.Moves...)}
 	for _, set := range g.Cheques {
 		rec.Cheques = append(rec.Cheques, append([]int(nil), set...))
 	}
@@ -355,18 +437,18 @@ func (h *Hub) Record(ctx context.Context, id string) (*razzia.Record, error) {
 // Upload reads a record, checks it by replaying it, and stores it as an
 // archived game, which can be watched like a finished one. A bad record is
 // an *Error of kind ErrBadRecord wrapping the *razzia.RecordError.
-func (h *Hub) Upload(ctx context.Context, r io.Reader) (Info, error) {
+func (h *Hub) Upload(ctx context.Context, r io.Reader) (protocol.GameInfo, error) {
 	rec, err := razzia.ReadRecord(r)
 	if err != nil {
-		return Info{}, &Error{Kind: ErrBadRecord, Msg: err.Error(), Err: err}
+		return protocol.GameInfo{}, &Error{Kind: ErrBadRecord, Msg: err.Error(), Err: err}
 	}
 	game, err := rec.Game()
 	if err != nil {
-		return Info{}, &Error{Kind: ErrBadRecord, Msg: err.Error(), Err: err}
+		return protocol.GameInfo{}, &Error{Kind: ErrBadRecord, Msg: err.Error(), Err: err}
 	}
 	id, err := h.newID()
 	if err != nil {
-		return Info{}, internal(err)
+		return protocol.GameInfo{}, internal(err)
 	}
 	norm := game.Record() // moves in canonical form
 	g := &store.Game{
@@ -386,15 +468,15 @@ func (h *Hub) Upload(ctx context.Context, r io.Reader) (Info, error) {
 		g.Seats[i] = store.Seat{Name: p}
 	}
 	if err := h.store.CreateGame(ctx, g); err != nil {
-		return Info{}, h.failed("store uploaded record", id, err)
+		return protocol.GameInfo{}, h.failed("store uploaded record", id, err)
 	}
 	h.log.Info("record uploaded", "game", id, "moves", len(g.Moves))
-	st := game.State()
-	return newInfo(id, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, st.Winners()), nil
+	return h.newInfo(id, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, game.Winners()), nil
 }
 
 // with runs live in the goroutine of game id if it is open or being
 // played, or static with its stored form if it is finished or archived.
+// An expired table is ErrExpired.
 func (h *Hub) with(ctx context.Context, id string, live func(*loop) error, static func(*store.Game) error) error {
 	for {
 		l, g, err := h.find(ctx, id)
@@ -433,7 +515,7 @@ func (h *Hub) send(ctx context.Context, l *loop, f func(*loop) error) error {
 // find returns the goroutine of game id, starting it if the game is open
 // or being played, or else the stored game.
 func (h *Hub) find(ctx context.Context, id string) (*loop, *store.Game, error) {
-	if !validID(id) {
+	if !protocol.ValidID(id) {
 		return nil, nil, notFound(id)
 	}
 	for {
@@ -450,27 +532,64 @@ func (h *Hub) find(ctx context.Context, id string) (*loop, *store.Game, error) {
 		if err != nil {
 			return nil, nil, h.storeError("read game", id, err)
 		}
-		if g.Status == store.StatusFinished || g.Status == store.StatusArchived {
+		switch {
+		case g.Status == store.StatusExpired:
+			return nil, nil, h.expired(g)
+		case !g.Status.Live():
 			return nil, g, nil
+		case g.Status == store.StatusOpen && !h.opts.Now().Before(g.Updated.Add(h.opts.Limits.OpenTTL)):
+			// It waited its time while nobody ran it (a restart).
+			if err := h.store.CloseTable(ctx, id, store.NoFence, store.StatusExpired); err != nil && !errors.Is(err, store.ErrConflict) {
+				return nil, nil, h.failed("expire table", id, err)
+			}
+			h.log.Info("table expired", "game", id)
+			continue
 		}
 		l, err = newLoop(h, g)
 		if err != nil {
 			return nil, nil, h.failed("replay game", id, err)
 		}
-		h.mu.Lock()
-		_, ended := h.winners[id]
-		if h.closed || ended || h.games[id] != nil {
-			// Closing, or another request started the game, or it ended
-			// after we read it: look again.
-			h.mu.Unlock()
+		l.held = holdOf(g.Status == store.StatusOpen, botsOnly(g.Seats))
+		if !h.start(l) {
 			continue
 		}
-		h.games[id] = l
-		h.wg.Add(1)
-		h.mu.Unlock()
-		go l.run()
 		return l, nil, nil
 	}
+}
+
+// start registers and runs a new loop, counting what it holds, unless
+// the Hub is closing, the game already has a loop or it ended meanwhile:
+// then the caller looks again.
+func (h *Hub) start(l *loop) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ended := h.winners[l.id]; h.closed || ended || h.games[l.id] != nil {
+		return false
+	}
+	h.games[l.id] = l
+	if !l.counted {
+		h.holds.add(l.client, l.held, 1)
+		l.counted = true
+	}
+	h.wg.Add(1)
+	go l.run()
+	return true
+}
+
+// expired is the error of a request about a table that expired.
+func (h *Hub) expired(g *store.Game) *Error {
+	return reject(ErrExpired, "the table waited %s for players and closed at %s: create a new one",
+		h.opts.Limits.OpenTTL, g.Updated.UTC().Format("2006-01-02 15:04 MST"))
+}
+
+// botsOnly reports whether every seat is a bot's.
+func botsOnly(seats []store.Seat) bool {
+	for _, s := range seats {
+		if s.Bot == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // winnersOf returns the winners of a stored game that is over.
@@ -488,8 +607,7 @@ func (h *Hub) winnersOf(g *store.Game) ([]int, error) {
 	if err != nil {
 		return nil, h.failed("replay game", g.ID, err)
 	}
-	st := game.State()
-	w = st.Winners()
+	w = game.Winners()
 	h.mu.Lock()
 	h.winners[g.ID] = w
 	h.mu.Unlock()
@@ -531,28 +649,14 @@ func (h *Hub) failed(what, id string, err error) error {
 // idEncoding spells game ids and tokens: base32, lower case for ids.
 var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
 
-// IDLen is the length of a game id.
-const IDLen = 10
-
-// newID returns a new game id: 10 lower-case base32 characters (50 bits).
+// newID returns a new game id: protocol.IDLen lower-case base32
+// characters (50 bits).
 func (h *Hub) newID() (string, error) {
 	var b [7]byte
 	if _, err := io.ReadFull(h.opts.Rand, b[:]); err != nil {
 		return "", err
 	}
-	return strings.ToLower(idEncoding.EncodeToString(b[:]))[:IDLen], nil
-}
-
-func validID(id string) bool {
-	if len(id) != IDLen {
-		return false
-	}
-	for _, c := range id {
-		if (c < 'a' || c > 'z') && (c < '2' || c > '7') {
-			return false
-		}
-	}
-	return true
+	return strings.ToLower(idEncoding.EncodeToString(b[:]))[:protocol.IDLen], nil
 }
 
 // newToken returns a seat's secret: 128 bits, as crypto/rand.Text spells them.
@@ -575,14 +679,17 @@ func hashToken(token string) []byte {
 
 // seatOf returns the seat whose token hashes to hash, or -1.
 func seatOf(seats []store.Seat, hash []byte) int {
-	if hash == nil {
-		return -1
-	}
 	seat := -1
 	for i, s := range seats {
-		if s.TokenHash != nil && subtle.ConstantTimeCompare(s.TokenHash, hash) == 1 {
+		if sameHash(s.TokenHash, hash) {
 			seat = i
 		}
 	}
 	return seat
+}
+
+// sameHash reports whether a stored hash is there and is hash, in
+// constant time.
+func sameHash(stored, hash []byte) bool {
+	return stored != nil && hash != nil && subtle.ConstantTimeCompare(stored, hash) == 1
 }

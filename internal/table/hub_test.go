@@ -14,6 +14,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
@@ -26,6 +27,8 @@ func testOptions(t *testing.T) Options {
 		NewBot:     func(_ string, seed uint64) (bot.Bot, error) { return bot.New("random", seed) },
 		Rand:       &lockedReader{r: rand.NewChaCha8([32]byte{byte(len(t.Name()))})},
 		RetryDelay: time.Millisecond,
+		// The limits that tests of other things never meet.
+		Limits: Limits{SeatMoveRate: 1e9, SeatMoveBurst: 1 << 30, MaxPerClient: 1 << 30, MaxOpen: 1 << 30, MaxBotGames: 1 << 30},
 	}
 }
 
@@ -91,7 +94,7 @@ func playAlong(t *testing.T, ctx context.Context, h *Hub, id, token string) []ra
 			return events
 		}
 		events = append(events, u.Events...)
-		if u.View == nil || u.View.ToMove != sub.Seat || len(u.View.Legal) == 0 {
+		if u.View == nil || u.View.ToMove != u.Seat || len(u.View.Legal) == 0 {
 			continue
 		}
 		err := h.Play(ctx, id, token, u.View.Legal[0], u.View.Moves)
@@ -114,19 +117,19 @@ func TestCreate(t *testing.T) {
 	}
 	for name, seats := range bad {
 		t.Run(name, func(t *testing.T) {
-			_, err := h.Create(ctx, seats)
+			_, _, err := h.Create(ctx, seats, "")
 			wantKind(t, err, ErrBadRequest)
 		})
 	}
 	t.Run("open", func(t *testing.T) {
-		in, err := h.Create(ctx, []string{"", "hard", ""})
+		in, _, err := h.Create(ctx, []string{"", "hard", ""}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if in.Status != store.StatusOpen || in.Players != 3 || !validID(in.ID) || in.Invite != "/g/"+in.ID {
+		if in.Status != protocol.StatusOpen || in.Players != 3 || !protocol.ValidID(in.ID) || in.Invite != "/g/"+in.ID {
 			t.Errorf("got %+v", in)
 		}
-		want := []SeatInfo{{Open: true}, {Name: "Bot 2 (hard)", Bot: "hard"}, {Open: true}}
+		want := []protocol.SeatInfo{{Open: true}, {Name: "Bot 2 (hard)", Bot: "hard"}, {Open: true}}
 		for i, s := range in.Seats {
 			if s != want[i] {
 				t.Errorf("seat %d: got %+v, want %+v", i, s, want[i])
@@ -134,11 +137,11 @@ func TestCreate(t *testing.T) {
 		}
 	})
 	t.Run("bots start at once", func(t *testing.T) {
-		in, err := h.Create(ctx, []string{"easy", "medium"})
+		in, _, err := h.Create(ctx, []string{"easy", "medium"}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if in.Status != store.StatusPlaying {
+		if in.Status != protocol.StatusPlaying {
 			t.Errorf("status %q, want playing", in.Status)
 		}
 	})
@@ -147,7 +150,7 @@ func TestCreate(t *testing.T) {
 func TestJoin(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
-	in, err := h.Create(ctx, []string{"", "easy", ""})
+	in, _, err := h.Create(ctx, []string{"", "easy", ""}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +197,7 @@ func TestJoin(t *testing.T) {
 		}
 	})
 	info, you, err := h.Game(ctx, id, ann)
-	if err != nil || you != 2 || info.Status != store.StatusOpen || info.Seats[2].Name != "Ann" {
+	if err != nil || you != 2 || info.Status != protocol.StatusOpen || info.Seats[2].Name != "Ann" {
 		t.Fatalf("game: %+v, you %d, %v", info, you, err)
 	}
 	seat, bob, err := h.Join(ctx, id, "Bob", -1)
@@ -202,7 +205,7 @@ func TestJoin(t *testing.T) {
 		t.Fatalf("join first open seat: %d, %v", seat, err)
 	}
 	info, you, err = h.Game(ctx, id, bob)
-	if err != nil || you != 0 || info.Status != store.StatusPlaying {
+	if err != nil || you != 0 || info.Status != protocol.StatusPlaying {
 		t.Fatalf("the game starts when every seat is filled: %+v, you %d, %v", info, you, err)
 	}
 	t.Run("full", func(t *testing.T) {
@@ -222,7 +225,7 @@ func TestFullGame(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	h := newHub(t, st)
-	in, err := h.Create(ctx, []string{"easy", "", "hard"})
+	in, _, err := h.Create(ctx, []string{"easy", "", "hard"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +238,7 @@ func TestFullGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Status != store.StatusFinished || len(info.Winners) == 0 {
+	if info.Status != protocol.StatusFinished || len(info.Winners) == 0 {
 		t.Fatalf("after the game: %+v", info)
 	}
 	rec, err := h.Record(ctx, in.ID)
@@ -290,10 +293,31 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
+// waitOver waits for the game's end on a subscription of its own, which
+// reads every update until the Hub closes it at the end.
+func waitOver(t *testing.T, ctx context.Context, h *Hub, id string) {
+	t.Helper()
+	sub, err := h.Watch(ctx, id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	for {
+		select {
+		case _, ok := <-sub.Updates():
+			if !ok {
+				return
+			}
+		case <-ctx.Done():
+			t.Fatalf("game %s did not end", id)
+		}
+	}
+}
+
 func TestBotsOnly(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
-	in, err := h.Create(ctx, []string{"easy", "medium", "hard", "easy", "medium"})
+	in, _, err := h.Create(ctx, []string{"easy", "medium", "hard", "easy", "medium"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,20 +328,7 @@ func TestBotsOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sub.Close()
-	for {
-		info, _, err := h.Game(ctx, in.ID, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.Status == store.StatusFinished {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatal("the bots did not finish")
-		case <-time.After(time.Millisecond):
-		}
-	}
+	waitOver(t, ctx, h, in.ID)
 	u, ok := next(t, ctx, sub)
 	if !ok {
 		t.Fatal("no update")
@@ -341,7 +352,7 @@ func TestBotsOnly(t *testing.T) {
 func TestPlayRejections(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
-	in, err := h.Create(ctx, []string{"", ""})
+	in, _, err := h.Create(ctx, []string{"", ""}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,21 +411,21 @@ type failStore struct {
 
 func (s *failStore) set(fail bool) { s.mu.Lock(); s.fail = fail; s.mu.Unlock() }
 
-func (s *failStore) AppendMove(ctx context.Context, id string, index int, token string, status store.Status) error {
+func (s *failStore) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
 	s.mu.Lock()
 	fail := s.fail
 	s.mu.Unlock()
 	if fail {
 		return errors.New("disk full")
 	}
-	return s.Store.AppendMove(ctx, id, index, token, status)
+	return s.Store.AppendMove(ctx, id, fence, index, token, status)
 }
 
 func TestStoreFailure(t *testing.T) {
 	ctx := testContext(t)
 	st := &failStore{Store: memstore.New()}
 	h := newHub(t, st)
-	in, _ := h.Create(ctx, []string{"", ""})
+	in, _, _ := h.Create(ctx, []string{"", ""}, "")
 	_, ann, _ := h.Join(ctx, in.ID, "Ann", 0)
 	_, _, _ = h.Join(ctx, in.ID, "Bob", 1)
 	sub, _ := h.Watch(ctx, in.ID, "")
@@ -445,7 +456,7 @@ func TestBotRetry(t *testing.T) {
 	ctx := testContext(t)
 	st := &failStore{Store: memstore.New(), fail: true}
 	h := newHub(t, st)
-	in, _ := h.Create(ctx, []string{"easy", ""})
+	in, _, _ := h.Create(ctx, []string{"easy", ""}, "")
 	_, ann, _ := h.Join(ctx, in.ID, "Ann", 1)
 	sub, _ := h.Watch(ctx, in.ID, ann)
 	defer sub.Close()
@@ -464,7 +475,7 @@ func TestResume(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	h1 := New(st, testOptions(t))
-	in, _ := h1.Create(ctx, []string{"", "easy", "medium"})
+	in, _, _ := h1.Create(ctx, []string{"", "easy", "medium"}, "")
 	_, ann, _ := h1.Join(ctx, in.ID, "Ann", 0)
 	// Play a few of Ann's moves, then stop.
 	sub, _ := h1.Watch(ctx, in.ID, ann)
@@ -495,7 +506,7 @@ func TestResume(t *testing.T) {
 		t.Fatalf("resume: %d games, %v", n, err)
 	}
 	info, you, err := h2.Game(ctx, in.ID, ann)
-	if err != nil || you != 0 || info.Status != store.StatusPlaying || info.Moves != len(before.Moves) {
+	if err != nil || you != 0 || info.Status != protocol.StatusPlaying || info.Moves != len(before.Moves) {
 		t.Fatalf("after resume: %+v, you %d, %v", info, you, err)
 	}
 	playAlong(t, ctx, h2, in.ID, ann)
@@ -509,7 +520,7 @@ func TestResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := g.State(); !st.Over() {
+	if !g.Over() {
 		t.Error("the resumed game did not finish")
 	}
 }
@@ -517,19 +528,9 @@ func TestResume(t *testing.T) {
 func TestUploadAndList(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
-	in, _ := h.Create(ctx, []string{"easy", "easy"})
-	var final Info
-	for {
-		final, _, _ = h.Game(ctx, in.ID, "")
-		if final.Status == store.StatusFinished {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatal("no end")
-		case <-time.After(time.Millisecond):
-		}
-	}
+	in, _, _ := h.Create(ctx, []string{"easy", "easy"}, "")
+	waitOver(t, ctx, h, in.ID)
+	final, _, _ := h.Game(ctx, in.ID, "")
 	rec, _ := h.Record(ctx, in.ID)
 	var buf bytes.Buffer
 	rec.WriteTo(&buf)
@@ -537,7 +538,7 @@ func TestUploadAndList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if up.Status != store.StatusArchived || up.Moves != len(rec.Moves) || !equalInts(up.Winners, final.Winners) || up.ID == in.ID {
+	if up.Status != protocol.StatusArchived || up.Moves != len(rec.Moves) || !equalInts(up.Winners, final.Winners) || up.ID == in.ID {
 		t.Errorf("uploaded %+v, played %+v", up, final)
 	}
 	rec2, _ := h.Record(ctx, up.ID)
@@ -565,7 +566,7 @@ func TestUploadAndList(t *testing.T) {
 		})
 	}
 
-	open, _ := h.Create(ctx, []string{"", "hard"})
+	open, _, _ := h.Create(ctx, []string{"", "hard"}, "")
 	for status, want := range map[store.Status][]string{
 		store.StatusOpen:     {open.ID},
 		store.StatusFinished: {in.ID},
@@ -580,7 +581,7 @@ func TestUploadAndList(t *testing.T) {
 		var got []string
 		for _, g := range list {
 			got = append(got, g.ID)
-			if (g.Status == store.StatusFinished || g.Status == store.StatusArchived) && len(g.Winners) == 0 {
+			if (g.Status == protocol.StatusFinished || g.Status == protocol.StatusArchived) && len(g.Winners) == 0 {
 				t.Errorf("%s %s lists no winners", g.Status, g.ID)
 			}
 		}
@@ -599,7 +600,7 @@ func TestConcurrency(t *testing.T) {
 	h := newHub(t, memstore.New())
 	var wg sync.WaitGroup
 	for range 4 {
-		in, err := h.Create(ctx, []string{"", "", "easy"})
+		in, _, err := h.Create(ctx, []string{"", "", "easy"}, "")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,52 +4,38 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// Info describes a game for lists and for its table: never its seed or
-// seat tokens.
-type Info struct {
-	ID      string       `json:"id"`
-	Status  store.Status `json:"status"`
-	Players int          `json:"players"`
-	Seats   []SeatInfo   `json:"seats"`
-	Moves   int          `json:"moves"`
-	Created time.Time    `json:"created"`
-	Updated time.Time    `json:"updated"`
-	Winners []int        `json:"winners,omitempty"` // once a finished or archived game is over
-	Invite  string       `json:"invite"`            // the table page's path
-}
-
-// A SeatInfo is one seat of a game's Info.
-type SeatInfo struct {
-	Name string `json:"name"` // empty while open
-	Bot  string `json:"bot"`  // the bot level, or empty for a person
-	Open bool   `json:"open"`
-}
-
-func newInfo(id string, status store.Status, seats []store.Seat, moves int, created, updated time.Time, winners []int) Info {
-	in := Info{
+// newInfo describes a game in protocol terms: never its seed or seat
+// tokens. An open table says when it expires.
+func (h *Hub) newInfo(id string, status store.Status, seats []store.Seat, moves int, created, updated time.Time, winners []int) protocol.GameInfo {
+	in := protocol.GameInfo{
 		ID:      id,
-		Status:  status,
+		Status:  protocol.Status(status),
 		Players: len(seats),
-		Seats:   make([]SeatInfo, len(seats)),
+		Seats:   make([]protocol.SeatInfo, len(seats)),
 		Moves:   moves,
 		Created: created.UTC(),
 		Updated: updated.UTC(),
-		Invite:  "/g/" + id,
+		Invite:  protocol.InvitePath(id),
 	}
 	for i, s := range seats {
-		in.Seats[i] = SeatInfo{Name: s.Name, Bot: s.Bot, Open: s.Name == ""}
+		in.Seats[i] = protocol.SeatInfo{Name: s.Name, Bot: s.Bot, Open: s.Name == ""}
 	}
-	if status == store.StatusFinished || status == store.StatusArchived {
+	if in.Status.Over() {
 		in.Winners = winners
+	}
+	if status == store.StatusOpen {
+		exp := updated.Add(h.opts.Limits.OpenTTL).UTC()
+		in.Expires = &exp
 	}
 	return in
 }
 
-// names returns the seats' names, for the engine.
-func names(seats []store.Seat) []string {
+// playerNames returns the seats' names, for the engine.
+func playerNames(seats []store.Seat) []string {
 	n := make([]string, len(seats))
 	for i, s := range seats {
 		n[i] = s.Name
@@ -57,9 +43,10 @@ func names(seats []store.Seat) []string {
 	return n
 }
 
-// replay rebuilds a started game from its stored form.
+// replay rebuilds a started game from its stored form: its stored cheques,
+// never dealt again from the seed, which an older server dealt another way.
 func replay(g *store.Game) (*razzia.Game, error) {
-	game, err := razzia.NewGame(razzia.Setup{Players: names(g.Seats), Cheques: g.Cheques, Seed: g.Seed})
+	game, err := razzia.NewGame(razzia.Setup{Players: playerNames(g.Seats), Cheques: g.Cheques, Seed: g.Seed})
 	if err != nil {
 		return nil, err
 	}
@@ -69,10 +56,4 @@ func replay(g *store.Game) (*razzia.Game, error) {
 		}
 	}
 	return game, nil
-}
-
-// stateOf returns a copy of the game's state to call its methods on.
-func stateOf(g *razzia.Game) *razzia.State {
-	s := g.State()
-	return &s
 }

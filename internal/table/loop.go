@@ -2,15 +2,15 @@ package table
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/playername"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
@@ -28,9 +28,19 @@ type loop struct {
 	updated time.Time
 	game    *razzia.Game // nil while the table is open
 	bots    []bot.Bot    // by seat; nil for people
+	creator []byte       // the hash of the creator's token, or nil
 
-	subs     map[*Subscription]struct{}
-	thinking bool // a bot goroutine is choosing the next move
+	client  string              // who created the table in this process, or ""
+	held    hold                // what the game holds of the Hub's limits
+	counted bool                // held is counted in the Hub's holds
+	expiry  *time.Timer         // closes the table when it waited too long
+	limits  map[int]seatLimiter // the move rate limit of each seat that moved
+	watched int                 // subscriptions without a seat
+
+	subs      map[*Subscription]struct{}
+	thinking  bool    // a bot goroutine is choosing the next move
+	thinkSeat int     // the seat whose bot it asks
+	orphan    bot.Bot // that bot, when a reload replaced the bots meanwhile
 
 	reqs  chan func(*loop)
 	botc  chan botMove
@@ -60,29 +70,48 @@ func newLoop(h *Hub, g *store.Game) (*loop, error) {
 	return l, nil
 }
 
-// load sets the loop's game from its stored form.
+// errNotLevel is wrapped by the error of a stored game whose bot seat
+// names something other than a bot level: a damaged or tampered row, or
+// one from a version that stored specs. Such a game is not run.
+var errNotLevel = errors.New("not a bot level")
+
+// load sets the loop's game from its stored form. On error nothing changes.
 func (l *loop) load(g *store.Game) error {
+	// The store is not trusted to name what plays: only a level builds a bot.
+	for i, s := range g.Seats {
+		if s.Bot != "" && !isLevel(s.Bot) {
+			return fmt.Errorf("game %s, seat %d: the stored bot %q is %w (the levels are %s); the game is not run",
+				g.ID, i, s.Bot, errNotLevel, strings.Join(bot.LevelNames(), ", "))
+		}
+	}
+	var game *razzia.Game
+	if g.Status != store.StatusOpen {
+		var err error
+		if game, err = replay(g); err != nil {
+			return err
+		}
+	}
+	l.closeBots()
+	if l.thinking && l.orphan == nil && l.bots != nil {
+		l.orphan = l.bots[l.thinkSeat]
+	}
 	l.status, l.seats, l.cheques, l.seed = g.Status, g.Seats, g.Cheques, g.Seed
-	l.created, l.updated = g.Created, g.Updated
-	l.game, l.bots = nil, nil
-	if l.status == store.StatusOpen {
-		return nil
+	l.created, l.updated, l.creator = g.Created, g.Updated, g.CreatorHash
+	l.game, l.bots = game, nil
+	if game != nil {
+		l.startBots()
 	}
-	game, err := replay(g)
-	if err != nil {
-		return err
-	}
-	l.game = game
-	l.startBots()
 	return nil
 }
 
-// run serves requests and bot moves until the game is over or the Hub closes.
+// run serves requests and bot moves until the game is over, the table
+// expired, or the Hub closes.
 func (l *loop) run() {
 	defer l.h.wg.Done()
 	defer l.exit()
 	l.schedule(l.h.opts.BotDelay)
-	for l.status != store.StatusFinished {
+	l.armExpiry()
+	for l.status.Live() {
 		select {
 		case f := <-l.reqs:
 			f(l)
@@ -100,30 +129,96 @@ func (l *loop) exit() {
 	if l.retry != nil {
 		l.retry.Stop()
 	}
+	if l.expiry != nil {
+		l.expiry.Stop()
+	}
+	l.setHold(holdNone)
 	h := l.h
 	h.mu.Lock()
 	if h.games[l.id] == l {
 		delete(h.games, l.id)
 	}
 	if l.status == store.StatusFinished {
-		h.winners[l.id] = stateOf(l.game).Winners()
+		h.winners[l.id] = l.game.Winners()
 	}
 	h.mu.Unlock()
 	close(l.done)
+	l.closeBots()
 	for s := range l.subs {
 		close(s.c)
 	}
 	l.subs = nil
 }
 
-func (l *loop) info() Info {
+func (l *loop) info() protocol.GameInfo {
 	moves := 0
 	var winners []int
 	if l.game != nil {
-		moves = len(l.game.Moves())
-		winners = stateOf(l.game).Winners()
+		moves = l.game.Len()
+		winners = l.game.Winners()
 	}
-	return newInfo(l.id, l.status, l.seats, moves, l.created, l.updated, winners)
+	return l.h.newInfo(l.id, l.status, l.seats, moves, l.created, l.updated, winners)
+}
+
+// setHold changes what the game holds of the Hub's limits.
+func (l *loop) setHold(k hold) {
+	h := l.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if l.counted {
+		h.holds.add(l.client, l.held, -1)
+		h.holds.add(l.client, k, 1)
+	}
+	l.held = k
+}
+
+// armExpiry (re)starts the clock of an open table: it closes OpenTTL
+// after its last change.
+func (l *loop) armExpiry() {
+	if l.expiry != nil {
+		l.expiry.Stop()
+	}
+	if l.status != store.StatusOpen {
+		return
+	}
+	wait := l.updated.Add(l.h.opts.Limits.OpenTTL).Sub(l.h.opts.Now())
+	l.expiry = time.AfterFunc(max(wait, 0), func() {
+		select {
+		case l.reqs <- func(l *loop) { l.expire() }:
+		case <-l.done:
+		}
+	})
+}
+
+// expire closes the table if it is still open and its time has come: it
+// is stored as expired, every watcher is told, and the loop ends.
+func (l *loop) expire() {
+	if l.status != store.StatusOpen {
+		return
+	}
+	if l.h.opts.Now().Before(l.updated.Add(l.h.opts.Limits.OpenTTL)) {
+		l.armExpiry() // a seat changed since the timer started
+		return
+	}
+	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
+	defer cancel()
+	if err := l.h.store.CloseTable(ctx, l.id, store.NoFence, store.StatusExpired); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			l.reload()
+			return
+		}
+		l.h.log.Error("cannot expire table; trying again later", "game", l.id, "err", err)
+		l.expiry = time.AfterFunc(l.h.opts.RetryDelay, func() {
+			select {
+			case l.reqs <- func(l *loop) { l.expire() }:
+			case <-l.done:
+			}
+		})
+		return
+	}
+	l.status, l.updated = store.StatusExpired, l.h.opts.Now()
+	l.h.log.Info("table expired", "game", l.id)
+	l.broadcast()
 }
 
 // join seats a person; see Hub.Join.
@@ -150,13 +245,19 @@ func (l *loop) join(name string, seat int, hash []byte) (int, error) {
 	case l.seats[seat].Name != "":
 		return 0, reject(ErrSeatTaken, "seat %d is taken by %s", seat, l.seats[seat].Name)
 	}
+	key := playername.Key(name)
+	for _, s := range l.seats {
+		if s.Name != "" && playername.Key(s.Name) == key {
+			return 0, reject(ErrNameTaken, "%s is already at this table: choose another name", s.Name)
+		}
+	}
 	status := store.StatusOpen
 	if open == 1 {
 		status = store.StatusPlaying
 	}
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
-	if err := l.h.store.TakeSeat(ctx, l.id, seat, name, hash, status); err != nil {
+	if err := l.h.store.TakeSeat(ctx, l.id, store.NoFence, seat, name, hash, status); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			l.reload()
 			return 0, reject(ErrSeatTaken, "seat %d was taken meanwhile", seat)
@@ -168,8 +269,13 @@ func (l *loop) join(name string, seat int, hash []byte) (int, error) {
 	l.status = status
 	l.updated = l.h.opts.Now()
 	l.h.log.Info("seat taken", "game", l.id, "seat", seat)
+	l.armExpiry()
 	if status == store.StatusPlaying {
-		game, err := razzia.NewGame(razzia.Setup{Players: names(l.seats), Cheques: l.cheques, Seed: l.seed})
+		l.setHold(holdNone) // a game with a person
+	}
+	if status == store.StatusPlaying {
+		// The cheques dealt at creation, as stored (see replay).
+		game, err := razzia.NewGame(razzia.Setup{Players: playerNames(l.seats), Cheques: l.cheques, Seed: l.seed})
 		if err != nil {
 			// The names were checked and the cheques dealt by us: only a bug gets here.
 			return 0, l.h.failed("start game", l.id, err)
@@ -200,151 +306,244 @@ func (l *loop) reload() {
 	l.schedule(l.h.opts.BotDelay)
 }
 
-// watch adds a subscription for the seat whose token hashes to hash.
-func (l *loop) watch(hash []byte) *Subscription {
-	s := newSubscription(l, seatOf(l.seats, hash))
+// watch adds a subscription for the seat whose token hashes to hash; a
+// spectator only while the game has room for one more.
+func (l *loop) watch(hash []byte) (*Subscription, error) {
+	seat := seatOf(l.seats, hash)
+	if seat < 0 {
+		if max := l.h.opts.Limits.MaxSpectators; l.watched >= max {
+			return nil, reject(ErrTooManyConnections, "this game has %d spectators, the most it takes: try again later", max)
+		}
+		l.watched++
+	}
+	s := newSubscription(l, seat)
 	l.subs[s] = struct{}{}
-	l.send(s, l.info(), l.events(), map[int]*razzia.Snapshot{})
-	return s
+	l.send(s, l.info(), map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{})
+	return s, nil
 }
 
 // unwatch removes a subscription.
 func (l *loop) unwatch(s *Subscription) {
 	if _, ok := l.subs[s]; ok {
 		delete(l.subs, s)
+		if s.seat < 0 {
+			l.watched--
+		}
 		close(s.c)
 	}
 }
 
-func (l *loop) events() []razzia.Event {
-	if l.game == nil {
-		return nil
+// remove frees a person's seat for the creator; see Hub.Remove.
+func (l *loop) remove(creator []byte, seat int) error {
+	switch {
+	case !sameHash(l.creator, creator):
+		return notCreator()
+	case l.status != store.StatusOpen:
+		return reject(ErrAlreadyStarted, "the game has started: its seats are fixed")
+	case seat < 0 || seat >= len(l.seats):
+		return reject(ErrBadRequest, "there is no seat %d: the seats are 0 to %d", seat, len(l.seats)-1)
+	case l.seats[seat].Bot != "":
+		return reject(ErrBadRequest, "seat %d is a bot's, not a person's", seat)
+	case l.seats[seat].Name == "":
+		return reject(ErrBadRequest, "seat %d is open: nobody to remove", seat)
 	}
-	return l.game.Events()
+	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
+	defer cancel()
+	if err := l.h.store.FreeSeat(ctx, l.id, store.NoFence, seat); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			l.reload()
+			return reject(ErrAlreadyStarted, "the table changed meanwhile: look again")
+		}
+		return l.h.failed("free seat", l.id, err)
+	}
+	name := l.seats[seat].Name
+	l.seats = append([]store.Seat(nil), l.seats...)
+	l.seats[seat] = store.Seat{}
+	l.updated = l.h.opts.Now()
+	delete(l.limits, seat)
+	// The removed person's connections watch on as spectators.
+	for s := range l.subs {
+		if s.seat == seat {
+			s.seat = -1
+			l.watched++
+		}
+	}
+	l.h.log.Info("player removed", "game", l.id, "seat", seat, "name", name)
+	l.armExpiry()
+	l.broadcast()
+	return nil
 }
 
 // broadcast sends every subscriber the new state.
 func (l *loop) broadcast() {
-	info, events := l.info(), l.events()
-	views := map[int]*razzia.Snapshot{}
+	info := l.info()
+	events, c, views := map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{}
 	for s := range l.subs {
-		l.send(s, info, events, views)
+		l.send(s, info, events, c, views)
 	}
 }
 
 // send gives s the state and the events it has not received. It never
 // blocks: an update the subscriber has not taken yet is replaced by one
-// that also carries its events.
-func (l *loop) send(s *Subscription, info Info, events []razzia.Event, views map[int]*razzia.Snapshot) {
+// that also carries its events. events (by the move they start from),
+// views (by seat) and c (the encoded messages) are shared by the
+// subscribers of one broadcast, so that each is made once, and only the
+// events not yet sent are copied.
+func (l *loop) send(s *Subscription, info protocol.GameInfo, events map[int][]razzia.Event, c *change, views map[int]*protocol.View) {
 	from := s.sent
 	select {
 	case old := <-s.c:
 		from = old.from
 	default:
 	}
-	u := Update{Game: info, Seat: s.Seat, Events: events[from:], from: from}
+	u := Update{Game: info, Seat: s.seat, from: from, change: c}
 	if l.game != nil {
-		v, ok := views[s.Seat]
+		ev, ok := events[from]
 		if !ok {
-			snap := l.game.View(s.Seat).Snapshot()
-			v = &snap
-			views[s.Seat] = v
+			ev = l.game.EventsSince(from)
+			events[from] = ev
 		}
-		u.View = v
+		u.Events = ev
+		u.View = l.view(s.seat, views)
+		s.sent = l.game.Len()
 	}
 	s.c <- u // the buffer has room: this goroutine is the only sender
-	s.sent = len(events)
+}
+
+// view returns the seat's view, from views (by seat) or made and kept
+// there: each seat's is derived from the public view (seat -1), built
+// once, since they differ only in the seat's legal moves.
+func (l *loop) view(seat int, views map[int]*protocol.View) *protocol.View {
+	if v, ok := views[seat]; ok {
+		return v
+	}
+	public, ok := views[-1]
+	if !ok {
+		v := protocol.NewView(l.game.View(-1))
+		public = &v
+		views[-1] = public
+	}
+	v := public
+	if seat >= 0 {
+		v = public.ForSeat(l.game.View(seat))
+	}
+	views[seat] = v
+	return v
 }
 
 // playFor plays m for the person whose token hashes to hash. perr is why
 // the move could not be parsed, reported only to the seat to move.
 func (l *loop) playFor(hash []byte, m razzia.Move, perr error, seq int) error {
 	seat := seatOf(l.seats, hash)
+	if seat >= 0 {
+		lim, ok := l.limits[seat]
+		if !ok {
+			lim = newSeatLimiter(l.h.opts.Limits)
+			if l.limits == nil {
+				l.limits = map[int]seatLimiter{}
+			}
+			l.limits[seat] = lim
+		}
+		if err := lim.allow(l.h.opts.Now(), l.h.opts.Limits); err != nil {
+			return err
+		}
+	}
 	switch {
 	case seat < 0:
 		return reject(ErrNotYourSeat, "you have no seat at this table")
 	case l.game == nil:
 		return reject(ErrNotStarted, "the game has not started: seats are still open")
-	case stateOf(l.game).Over():
+	case l.game.Over():
 		return reject(ErrGameOver, "the game is over")
-	case seq >= 0 && seq != len(l.game.Moves()):
-		return reject(ErrStale, "the game has moved on: you saw move %d, it is at move %d", seq, len(l.game.Moves()))
-	case stateOf(l.game).ToMove() != seat:
-		return reject(ErrNotYourTurn, "it is %s's turn, not yours", l.seats[stateOf(l.game).ToMove()].Name)
+	case seq >= 0 && seq != l.game.Len():
+		return reject(ErrStale, "the game has moved on: you saw move %d, it is at move %d", seq, l.game.Len())
+	case l.game.ToMove() != seat:
+		return reject(ErrNotYourTurn, "it is %s's turn, not yours", l.seats[l.game.ToMove()].Name)
 	case perr != nil:
 		return &Error{Kind: ErrIllegalMove, Msg: perr.Error(), Err: perr}
 	}
 	return l.play(m)
 }
 
-// play checks m on a copy of the game, commits it, applies it and
-// broadcasts the new state. On any error nothing changes.
+// play checks m, commits it, applies it and broadcasts the new state. On
+// any error nothing changes.
 func (l *loop) play(m razzia.Move) error {
-	trial := *l.game // shares the move and event slices, but only appends to them
-	if err := trial.Play(m); err != nil {
+	played, err := l.game.Check(m) // a draw now names its card
+	if err != nil {
 		return &Error{Kind: ErrIllegalMove, Msg: err.Error(), Err: err}
 	}
-	moves := trial.Moves()
-	index := len(moves) - 1
-	played := moves[index] // a draw now names its card
+	index := l.game.Len()
+	after := l.game.State()
+	after.Apply(played)
 	status := store.StatusPlaying
-	if stateOf(&trial).Over() {
+	if after.Over() {
 		status = store.StatusFinished
 	}
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
-	if err := l.h.store.AppendMove(ctx, l.id, index, played.String(), status); err != nil {
+	if err := l.h.store.AppendMove(ctx, l.id, store.NoFence, index, played.String(), status); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			defer l.reload()
 		}
 		return l.h.failed("append move", l.id, err)
 	}
 	if err := l.game.Play(played); err != nil {
-		panic(fmt.Sprintf("table: game %s: move %q legal on a copy but not on the game: %v", l.id, played, err))
+		panic(fmt.Sprintf("table: game %s: move %q checked but not played: %v", l.id, played, err))
 	}
 	l.status = status
 	l.updated = l.h.opts.Now()
 	if status == store.StatusFinished {
-		l.h.log.Info("game over", "game", l.id, "moves", index+1, "winners", stateOf(l.game).Winners())
+		l.h.log.Info("game over", "game", l.id, "moves", index+1, "winners", l.game.Winners())
 	}
 	l.broadcast()
 	l.schedule(l.h.opts.BotDelay)
 	return nil
 }
 
-// startBots builds the bots of a game that has started. Each bot is seeded
-// from the game's seed and its seat.
+// startBots builds the bots of a game that has started, from the levels
+// load checked. Each bot is seeded from the game's seed and its seat.
 func (l *loop) startBots() {
 	l.bots = make([]bot.Bot, len(l.seats))
 	for i, s := range l.seats {
 		if s.Bot == "" {
 			continue
 		}
-		b, err := l.h.opts.NewBot(s.Bot, seededRand(l.seed, fmt.Sprintf("bot %d", i)).Uint64())
+		b, err := l.h.opts.NewBot(s.Bot, razzia.SeededRand(l.seed, fmt.Sprintf("bot %d", i)).Uint64())
 		if err != nil {
-			l.h.log.Error("cannot build bot; it will play its first legal move", "game", l.id, "seat", i, "bot", s.Bot, "err", err)
-			b = firstLegal{}
+			l.h.log.Error("cannot build bot; it will play the default move", "game", l.id, "seat", i, "bot", s.Bot, "err", err)
+			b = bot.Fallback{}
 		}
 		l.bots[i] = b
 	}
 }
 
-// firstLegal stands in for a bot that cannot be built, so a game never stalls.
-type firstLegal struct{}
-
-func (firstLegal) Choose(v razzia.View) razzia.Move { return v.Legal[0] }
+// closeBots releases the bots but the one a bot goroutine is asking: the
+// one that takes its answer closes it, botMove if it was replaced meanwhile
+// (see orphan), the goroutine itself if the loop has ended.
+func (l *loop) closeBots() {
+	for i, b := range l.bots {
+		if b != nil && !(l.thinking && l.orphan == nil && i == l.thinkSeat) {
+			b.Close()
+		}
+	}
+}
 
 // schedule starts the bot to move, if a bot is to move, after delay.
 func (l *loop) schedule(delay time.Duration) {
 	if l.game == nil || l.thinking || l.status != store.StatusPlaying {
 		return
 	}
-	seat := stateOf(l.game).ToMove()
+	seat := l.game.ToMove()
 	if seat < 0 || l.bots[seat] == nil {
 		return
 	}
 	l.thinking = true
+	l.thinkSeat = seat
 	b, v := l.bots[seat], l.game.View(seat)
+	prio := 0 // a game with people: its bots go first
+	if botsOnly(l.seats) {
+		prio = 1
+	}
 	h := l.h
 	h.wg.Add(1)
 	go func() {
@@ -355,25 +554,33 @@ func (l *loop) schedule(delay time.Duration) {
 			case <-t.C:
 			case <-h.ctx.Done():
 				t.Stop()
+				b.Close() // the loop ends too, without it
 				return
 			}
 		}
+		if !h.workers.acquire(prio, h.ctx.Done(), l.done) {
+			b.Close()
+			return
+		}
 		m := choose(b, v, h, l.id)
+		h.workers.release()
 		select {
 		case l.botc <- botMove{moves: v.Moves, move: m}:
 		case <-h.ctx.Done():
+			b.Close()
 		case <-l.done:
+			b.Close()
 		}
 	}()
 }
 
-// choose asks the bot, falling back to the first legal move if it fails,
-// so that a bot's bug cannot stall a game.
+// choose asks the bot, falling back to bot.Default if it panics, so that a
+// bot's bug cannot stall a game.
 func choose(b bot.Bot, v razzia.View, h *Hub, id string) (m razzia.Move) {
 	defer func() {
 		if r := recover(); r != nil {
-			h.log.Error("bot panicked; playing its first legal move", "game", id, "seat", v.Seat, "panic", r)
-			m = v.Legal[0]
+			m = bot.Default(v.Legal)
+			h.log.Error("bot panicked; playing the default move", "game", id, "seat", v.Seat, "panic", r, "move", m)
 		}
 	}()
 	return b.Choose(v)
@@ -382,7 +589,11 @@ func choose(b bot.Bot, v razzia.View, h *Hub, id string) (m razzia.Move) {
 // botMove plays a bot's choice, if the game is still where the bot saw it.
 func (l *loop) botMove(bm botMove) {
 	l.thinking = false
-	if l.game == nil || bm.moves != len(l.game.Moves()) {
+	if l.orphan != nil {
+		l.orphan.Close()
+		l.orphan = nil
+	}
+	if l.game == nil || bm.moves != l.game.Len() {
 		l.schedule(l.h.opts.BotDelay)
 		return
 	}
@@ -391,10 +602,11 @@ func (l *loop) botMove(bm botMove) {
 	switch {
 	case err == nil:
 	case errors.As(err, &e) && e.Kind == ErrIllegalMove:
-		// A bot's bug: play something legal rather than stall.
-		seat := stateOf(l.game).ToMove()
-		l.h.log.Error("bot chose an illegal move; playing its first legal move", "game", l.id, "seat", seat, "move", bm.move, "err", err)
-		if err := l.play(l.game.LegalMoves()[0]); err != nil {
+		// A bot's bug: play the default rather than stall.
+		seat := l.game.ToMove()
+		m := bot.Default(l.game.LegalMoves())
+		l.h.log.Error("bot chose an illegal move; playing the default move", "game", l.id, "seat", seat, "move", bm.move, "err", err, "default", m)
+		if err := l.play(m); err != nil {
 			l.retryLater()
 		}
 	default:
@@ -413,13 +625,4 @@ func (l *loop) retryLater() {
 		case <-l.done:
 		}
 	})
-}
-
-// seededRand returns a ChaCha8 source keyed by the game's seed and a label,
-// so that each use of the seed draws its own stream.
-func seededRand(seed []byte, label string) *rand.Rand {
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(len(label)))
-	key := sha256.Sum256(append(append(append([]byte("razzia table\x00"), n[:]...), label...), seed...))
-	return rand.New(rand.NewChaCha8(key))
 }

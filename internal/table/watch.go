@@ -4,32 +4,78 @@ import (
 	"sync"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // An Update is the state of a game as one watcher may see it.
 type Update struct {
-	Game   Info
-	Seat   int              // the watcher's seat, or -1 for a spectator
-	View   *razzia.Snapshot // nil while the table is open
-	Events []razzia.Event   // what happened since the previous Update of this subscription
+	Game   protocol.GameInfo
+	Seat   int            // the watcher's seat, or -1 for a spectator
+	View   *protocol.View // nil while the table is open; shared: do not modify
+	Events []razzia.Event // what happened since the previous Update of this subscription; shared
 
-	from int // index of Events[0] in the game's events
+	from   int     // the move whose events Events starts with
+	change *change // the broadcast the update belongs to
+}
+
+// A change is one broadcast of a game's new state. Its updates share it,
+// so that a message built from an update is encoded once for every
+// watcher who sees the same thing, not once per connection.
+type change struct {
+	mu      sync.Mutex // guards encoded, not the encoding itself
+	encoded map[encodedKey]*encoding
+}
+
+type encodedKey struct {
+	seat, from int
+	variant    string
+}
+
+// An encoding is one message of a change: the first watcher who needs it
+// encodes it while the others who need it wait; messages of other seats
+// are encoded meanwhile, by their own watchers.
+type encoding struct {
+	once sync.Once
+	data []byte
+	err  error
+}
+
+// Encoded returns the bytes encode makes of the update. Updates of one
+// change with the same seat, the same events and the same variant (such
+// as a language) share the bytes: encode runs for the first of them only.
+func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]byte, error) {
+	if u.change == nil {
+		return encode(u)
+	}
+	key := encodedKey{u.Seat, u.from, variant}
+	c := u.change
+	c.mu.Lock()
+	e, ok := c.encoded[key]
+	if !ok {
+		if c.encoded == nil {
+			c.encoded = map[encodedKey]*encoding{}
+		}
+		e = &encoding{}
+		c.encoded[key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.data, e.err = encode(u) })
+	return e.data, e.err
 }
 
 // A Subscription receives a game's updates. A slow subscriber never holds
 // up the game: when it has not taken an update before the next one, the
 // two are merged, so it always gets the latest state and every event.
 type Subscription struct {
-	Seat int // the watcher's seat, or -1 for a spectator
-
+	seat int // the watcher's seat, or -1 for a spectator; owned by l's goroutine
 	c    chan Update
 	l    *loop // nil for a game that is over
-	sent int   // events covered by the updates sent; owned by l's goroutine
+	sent int   // moves whose events the updates sent carry; owned by l's goroutine
 	once sync.Once
 }
 
 func newSubscription(l *loop, seat int) *Subscription {
-	return &Subscription{Seat: seat, c: make(chan Update, 1), l: l}
+	return &Subscription{seat: seat, c: make(chan Update, 1), l: l}
 }
 
 // Updates returns the channel of updates. It is closed when no more will

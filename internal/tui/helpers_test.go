@@ -2,7 +2,7 @@ package tui
 
 import (
 	"encoding/binary"
-	"math/rand/v2"
+	"fmt"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,15 +13,16 @@ import (
 )
 
 // newLocal returns a model of a local game with the people first, then
-// bots of the specs, seeded with seed, sized 80×24.
+// bots of the specs, dealt from seed as razzia play deals, sized 80×24.
 func newLocal(t testing.TB, people []string, specs []string, seed uint64, lang string) *Model {
 	t.Helper()
+	seedBytes := binary.LittleEndian.AppendUint64(nil, seed)
 	var seats []Seat
 	for _, p := range people {
 		seats = append(seats, Seat{Name: p})
 	}
 	for i, s := range specs {
-		b, err := bot.New(s, seed+uint64(i))
+		b, err := bot.New(s, razzia.SeededRand(seedBytes, fmt.Sprintf("bot %d", len(people)+i)).Uint64())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,9 +32,7 @@ func newLocal(t testing.TB, people []string, specs []string, seed uint64, lang s
 	for i, s := range seats {
 		names[i] = s.Name
 	}
-	var deck [8]byte
-	binary.LittleEndian.PutUint64(deck[:], seed)
-	g, err := razzia.NewGame(razzia.Setup{Players: names, Cheques: razzia.DealCheques(len(names), rand.New(rand.NewPCG(seed, 2))), Seed: deck[:]})
+	g, err := razzia.NewGame(razzia.NewSetup(names, seedBytes))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // A botMove is a local bot's decision, made off the update loop.
@@ -18,11 +19,10 @@ type botMove struct {
 // refresh takes the view of the local game: the person to move sees their
 // legal moves; while a bot moves, the last person to have moved looks on.
 func (m *Model) refresh() {
-	st := m.game.State()
-	if t := st.ToMove(); t >= 0 && m.seats[t].Bot == nil {
+	if t := m.game.ToMove(); t >= 0 && m.seats[t].Bot == nil {
 		m.viewer = t
 	}
-	m.snap = m.game.View(m.viewer).Snapshot()
+	m.snap = protocol.NewView(m.game.View(m.viewer))
 	m.events = m.game.Events()
 	m.afterChange()
 }
@@ -34,8 +34,7 @@ func (m *Model) schedule() tea.Cmd {
 	if m.game == nil || m.thinking || m.held != nil {
 		return nil
 	}
-	st := m.game.State()
-	t := st.ToMove()
+	t := m.game.ToMove()
 	if t < 0 || m.seats[t].Bot == nil {
 		return nil
 	}
@@ -55,7 +54,7 @@ func (m *Model) schedule() tea.Cmd {
 // it: then it waits until the terminal is large enough again.
 func (m *Model) botMoved(bm botMove) tea.Cmd {
 	m.thinking = false
-	if bm.seq != len(m.game.Moves()) {
+	if bm.seq != m.game.Len() {
 		return m.schedule() // stale: cannot happen while only bots are asked
 	}
 	if m.small() {

@@ -10,8 +10,9 @@ import (
 	"github.com/razziagame/razzia"
 )
 
-// The pages that cover the table: help, rules, scores and the log. Each is
-// a scrollable viewport between the title line and the key line.
+// The pages that cover the table: help, rules, scores, the log and the
+// undrawn cards. Each is a scrollable viewport below the title line and the
+// page's head, above the status line and the key line.
 
 // open shows a page.
 func (m *Model) open(o overlay) {
@@ -23,7 +24,7 @@ func (m *Model) open(o overlay) {
 // layoutPage sizes the page to the terminal.
 func (m *Model) layoutPage() {
 	m.page.SetWidth(max(m.width, 1))
-	m.page.SetHeight(max(m.height-3, 1))
+	m.page.SetHeight(max(m.height-4, 1))
 	if m.over != noOverlay {
 		m.fillPage(true)
 	}
@@ -42,6 +43,8 @@ func (m *Model) fillPage(keep bool) {
 		lines = m.scoreLines()
 	case logOverlay:
 		lines = m.logLines()
+	case deckOverlay:
+		lines = m.deckLines()
 	}
 	atBottom := m.page.AtBottom()
 	offset := m.page.YOffset()
@@ -65,8 +68,8 @@ func (m *Model) pageKey(k tea.KeyPressMsg) tea.Cmd {
 	switch s := k.String(); s {
 	case "esc", "q", "enter", "backspace":
 		m.over = noOverlay
-	case "?", "f1", "r", "s", "l":
-		o := map[string]overlay{"?": helpOverlay, "f1": helpOverlay, "r": rulesOverlay, "s": scoresOverlay, "l": logOverlay}[s]
+	case "?", "f1", "r", "s", "l", "i":
+		o := map[string]overlay{"?": helpOverlay, "f1": helpOverlay, "r": rulesOverlay, "s": scoresOverlay, "l": logOverlay, "i": deckOverlay}[s]
 		if o == m.over {
 			m.over = noOverlay
 		} else {
@@ -108,6 +111,8 @@ func (m *Model) pageTitle() string {
 		return m.cat.T("tui.scores.title")
 	case logOverlay:
 		return m.cat.T("tui.log.title")
+	case deckOverlay:
+		return m.cat.T("tui.deck.title")
 	}
 	return ""
 }
@@ -123,6 +128,7 @@ func (m *Model) helpLines() []string {
 		{"1…9", "tui.help.bid"},
 		{"p", "tui.help.pass"},
 		{"l", "tui.help.log"},
+		{"i", "tui.help.deck"},
 		{"s", "tui.help.scores"},
 		{"r", "tui.help.rules"},
 		{"?", "tui.help.help"},
@@ -131,7 +137,7 @@ func (m *Model) helpLines() []string {
 	}
 	lines := []string{boldStyle.Render(m.cat.T("tui.help.keys"))}
 	for _, k := range keys {
-		lines = append(lines, "  "+pad(k.key, 13)+m.cat.T(k.text))
+		lines = append(lines, m.legend(k.key, m.cat.T(k.text))...)
 	}
 	lines = append(lines, "", boldStyle.Render(m.cat.T("tui.help.symbols")))
 	for _, f := range families {
@@ -141,15 +147,51 @@ func (m *Model) helpLines() []string {
 		}
 		lines = append(lines, m.wrap("  "+paint(f.colour, f.symbol)+" "+strings.Join(names, ", "), 4)...)
 	}
-	lines = append(lines,
-		"  "+paint(policeColour, policeSymbol)+" "+m.cat.T("card.police.plural"),
-		"  [9]          "+m.cat.T("tui.help.faceup"),
-		"  (9)          "+m.cat.T("tui.help.facedown"),
-		"  ▶            "+m.cat.T("tui.help.tomove"),
-		"  ✓ ✗ … –      "+m.cat.T("tui.help.bids"),
-		"  Σ            "+m.cat.T("tui.help.total"),
-	)
+	lines = append(lines, "  "+paint(policeColour, policeSymbol)+" "+m.cat.T("card.police.plural"))
+	// The lines of the table that need words, each with an example.
+	for _, l := range []struct{ example, text string }{
+		{m.cat.T("tui.deck", "n", 117) + " ★ 21  ✦ 6  ■ 16  ▲ 16+10 …", "tui.help.deckline"},
+		{m.cat.T("tui.stake") + " ■ +5  ♦ +5  = +10", "tui.help.stake"},
+	} {
+		lines = append(lines, "  "+l.example)
+		lines = append(lines, m.wrap("    "+m.cat.T(l.text), 4)...)
+	}
+	for _, l := range []struct{ sign, text string }{
+		{"[9]", "tui.help.faceup"},
+		{"(9)", "tui.help.facedown"},
+		{"$24", "tui.help.chequesum"},
+		{"▶", "tui.help.tomove"},
+		{"✓ ✗ … –", "tui.help.bids"},
+		{"Σ", "tui.help.total"},
+	} {
+		lines = append(lines, m.legend(l.sign, m.cat.T(l.text))...)
+	}
 	return lines
+}
+
+// legend is a line of the help: a key or a sign, and what it means, wrapped
+// under the meaning.
+func (m *Model) legend(sign, text string) []string {
+	return m.wrap("  "+pad(sign, 13)+text, 15)
+}
+
+// deckLines is the composition of the undrawn cards by family and kind,
+// and the raid risk in words (R5, R7).
+func (m *Model) deckLines() []string {
+	s := m.snap
+	lines := []string{m.cat.T(deckLeftKey(s.DeckLeft), "n", s.DeckLeft), ""}
+	lines = append(lines, "  "+paint(policeColour, policeSymbol)+" "+m.cat.T("card.police")+": "+strconv.Itoa(s.Remaining["police"]))
+	for _, f := range families {
+		var kinds []string
+		for _, k := range f.kinds {
+			kinds = append(kinds, m.cat.T("card."+k.String())+": "+strconv.Itoa(s.Remaining[k.String()]))
+		}
+		lines = append(lines, m.wrap("  "+paint(f.colour, f.symbol)+" "+strings.Join(kinds, ", "), 4)...)
+	}
+	r := m.risk()
+	lines = append(lines, "")
+	lines = append(lines, m.wrap(m.cat.T("tui.deck.chance", "percent", percent(r.Chance()), "police", r.PoliceLeft, "cards", r.CardsLeft), 0)...)
+	return append(lines, m.wrap(m.toRaid(r), 0)...)
 }
 
 // rulesLines is the rules summary, wrapped to the terminal.
@@ -216,36 +258,35 @@ func (m *Model) scoreLines() []string {
 // categorySymbol returns the symbol of a score category's cards.
 func categorySymbol(c razzia.Category) string {
 	switch c {
-	case razzia.CatThieves:
+	case razzia.CategoryThieves:
 		return paint(families[0].colour, families[0].symbol)
-	case razzia.CatBodyguards:
+	case razzia.CategoryBodyguards:
 		return paint(families[1].colour, families[1].symbol)
-	case razzia.CatCars:
+	case razzia.CategoryCars:
 		return paint(families[2].colour, families[2].symbol)
-	case razzia.CatJewels:
+	case razzia.CategoryJewels:
 		return paint(families[3].colour, families[3].symbol)
-	case razzia.CatGold:
+	case razzia.CategoryGold:
 		return paint(families[4].colour, families[4].symbol)
-	case razzia.CatBusinesses:
+	case razzia.CategoryBusinesses:
 		return paint(families[5].colour, families[5].symbol)
 	}
 	return "$"
 }
 
-// wrap wraps s to the terminal's width, indenting continued lines.
+// wrap wraps s to the terminal's width, indenting continued lines: the
+// first line takes the whole width, the rest what the indent leaves.
 func (m *Model) wrap(s string, indent int) []string {
 	w := max(m.width-1, 20)
-	lines := strings.Split(ansi.Wrap(s, w, ""), "\n")
-	for i := 1; i < len(lines); i++ {
-		lines[i] = strings.Repeat(" ", indent) + lines[i]
+	first, rest, ok := strings.Cut(ansi.Wrap(s, w, ""), "\n")
+	lines := []string{first}
+	if !ok {
+		return lines
 	}
-	if len(lines) > 1 {
-		// Re-wrap continued lines that the indent pushed over the edge.
-		var out []string
-		for _, l := range lines {
-			out = append(out, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
-		}
-		lines = out
+	// The rest is one paragraph again, wrapped to the narrower width.
+	rest = strings.ReplaceAll(rest, "\n", " ")
+	for l := range strings.SplitSeq(ansi.Wrap(rest, w-indent, ""), "\n") {
+		lines = append(lines, strings.Repeat(" ", indent)+l)
 	}
 	return lines
 }

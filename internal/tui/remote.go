@@ -6,7 +6,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // remote is a seat in a game on a server.
@@ -43,8 +45,14 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 	r := m.remote
 	var refused *client.Error
 	switch {
+	case errors.As(msg.err, &refused) && endsSession(refused.Code):
+		// The game is gone (or expired): the server refuses it for good.
+		r.ended = msg.err
+		m.setError(m.serverError(refused))
+		return nil
 	case errors.As(msg.err, &refused):
-		// The server refused a move; the session goes on.
+		// The server refused a move, or this connection (too many of
+		// them): the session goes on, reconnecting as it needs.
 		r.sent = false
 		m.setError(m.serverError(refused))
 		return r.next()
@@ -61,9 +69,11 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		m.snap = *st.View
 	}
 	if st.First {
-		m.events = append(m.events[:0], st.Events...)
-	} else {
-		m.events = append(m.events, st.Events...)
+		m.events = m.events[:0]
+	}
+	// The terminal tells events with its own catalogue, as in a local game.
+	for _, e := range st.Events {
+		m.events = append(m.events, e.Event)
 	}
 	if m.failed {
 		m.notice, m.failed = "", false
@@ -71,6 +81,10 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 	m.afterChange()
 	return r.next()
 }
+
+// endsSession reports whether a refusal with the code ends the session:
+// the server will never serve the game again.
+func endsSession(c protocol.Code) bool { return c == protocol.NotFound || c == protocol.TableExpired }
 
 // serverError translates a refusal by its code.
 func (m *Model) serverError(e *client.Error) string {
@@ -104,4 +118,27 @@ func (m *Model) moved(msg moveSent) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// stakeOf reads from the view what the lot is worth to the seat to move:
+// for a bid among its legal moves (the view carries each bid's gain), or,
+// for bid -1, at its lowest bid (the view's stakes). It also returns the
+// bid the gain is for. A server's view carries both, as a local game's
+// does, so the terminal shows the stake either way; ok is false when the
+// view has nothing for the seat.
+func (m *Model) stakeOf(bid int) (gain razzia.Score, paid int, ok bool) {
+	s := &m.snap
+	if bid >= 0 {
+		for _, mv := range s.LegalMoves {
+			if mv.Action == "bid" && mv.Cheque == bid && mv.Gain != nil {
+				return *mv.Gain, bid, true
+			}
+		}
+	}
+	for _, st := range s.Stakes {
+		if st.Seat == s.ToMove {
+			return st.Gain, st.Bid, true
+		}
+	}
+	return razzia.Score{}, 0, false
 }

@@ -2,7 +2,7 @@
 // game against bots, hot-seat for several people at one keyboard, or as one
 // player of a game on a server.
 //
-// The model renders from a razzia.Snapshot and the game's events whatever
+// The model renders from a protocol.View and the game's events whatever
 // the game's source: a local razzia.Game, whose bots move through Bubble Tea
 // commands after a short delay, or the latest state a server sent. The rules
 // stay in the engine; the model only offers the legal moves it is given.
@@ -20,6 +20,7 @@ import (
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // MinWidth and MinHeight are the smallest terminal the table fits.
@@ -56,6 +57,7 @@ const (
 	rulesOverlay
 	scoresOverlay
 	logOverlay
+	deckOverlay
 )
 
 // Model is the Bubble Tea model of a game in the terminal.
@@ -67,7 +69,7 @@ type Model struct {
 	width, height int
 
 	// What is shown: the latest view and every event so far.
-	snap   razzia.Snapshot
+	snap   protocol.View
 	events []razzia.Event
 
 	// A local game.
@@ -83,7 +85,7 @@ type Model struct {
 	remote *remote
 
 	// Input.
-	choice  int    // the selected choice
+	choice  int    // the selected choice; -1 for none yet
 	digits  string // digits typed to select a bid
 	picking bool   // choosing row cards for thieves
 	cursor  int    // the row card under the cursor while picking
@@ -189,4 +191,4 @@ func (m *Model) curtain() bool {
 }
 
 // Snapshot returns the view shown last.
-func (m *Model) Snapshot() razzia.Snapshot { return m.snap }
+func (m *Model) Snapshot() protocol.View { return m.snap }

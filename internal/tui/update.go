@@ -104,13 +104,18 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "l":
 		m.open(logOverlay)
 		return nil
+	case "i":
+		m.open(deckOverlay)
+		return nil
 	}
 	if !m.mine() {
 		return nil
 	}
 	if m.curtain() {
 		if s == "enter" || s == "space" {
-			m.revealed = m.snap.ToMove
+			// Nothing is selected yet, so that the enter after this one,
+			// typed twice by habit, does not play for the person.
+			m.revealed, m.choice = m.snap.ToMove, -1
 		}
 		return nil
 	}
@@ -121,12 +126,19 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	cs := m.choices()
 	switch s {
 	case "left", "up", "shift+tab", "h", "k":
+		if m.choice < 0 {
+			m.choice = 0
+		}
 		m.choice = (m.choice + len(cs) - 1) % len(cs)
 		m.digits = ""
 	case "right", "down", "tab", "j":
 		m.choice = (m.choice + 1) % len(cs)
 		m.digits = ""
 	case "enter", "space":
+		if m.choice < 0 {
+			m.setError(m.cat.T("tui.key.choosefirst"))
+			return nil
+		}
 		return m.choose(cs[m.choice])
 	case "d":
 		return m.shortcut(cs, razzia.ActionDraw)
@@ -151,15 +163,33 @@ func (m *Model) noticeKept() string {
 	return m.notice
 }
 
-// shortcut plays the choice with the action, or says it is not possible.
+// shortcut plays the choice with the action, or says why it is not possible.
 func (m *Model) shortcut(cs []choice, a razzia.Action) tea.Cmd {
 	i := find(cs, a)
 	if i < 0 {
-		m.setError(m.cat.T("tui.key.notnow"))
+		m.setError(m.whyNot(a))
 		return nil
 	}
 	m.choice = i
 	return m.choose(cs[i])
+}
+
+// whyNot explains why the person to move cannot take the action now.
+func (m *Model) whyNot(a razzia.Action) string {
+	auction := m.snap.Auction != nil
+	switch {
+	case auction && (a == razzia.ActionDraw || a == razzia.ActionCall || a == razzia.ActionThieves):
+		return m.cat.T("tui.key.auction")
+	case !auction && a == razzia.ActionPass:
+		return m.cat.T("tui.key.noauction")
+	case auction && a == razzia.ActionPass && m.snap.Auction.MustBid:
+		return m.cat.T("tui.key.mustbid")
+	case a == razzia.ActionThieves && m.thievesHeld() == 0:
+		return m.cat.T("tui.key.nothief")
+	case a == razzia.ActionThieves && len(m.snap.Row) == 0:
+		return m.cat.T("tui.key.emptyrow")
+	}
+	return m.cat.T("tui.key.notnow")
 }
 
 // bidDigit selects the bid typed so far: "1" then "3" selects 13; a digit

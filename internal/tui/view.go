@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -63,18 +66,23 @@ func (m *Model) screen() []string {
 	return append(append([]string{top}, body[:h]...), bottom...)
 }
 
-// title is the top line: round, police track, centre cheque and deck.
+// title is the top line: round, police track and centre cheque; once the
+// game is over, the round and the end.
 func (m *Model) title() string {
 	s := m.snap
 	parts := []string{titleStyle.Render("Razzia!")}
-	if len(s.Players) > 0 {
+	switch {
+	case len(s.Players) == 0:
+	case m.Over():
+		// No police track or centre cheque: the round that had them is over.
+		parts = append(parts, m.cat.T("term.round.n", "round", s.Round), boldStyle.Render(m.cat.T("phase.over")))
+	default:
 		limit := max(s.PoliceLimit, 1)
 		track := strings.Repeat(policeSymbol, min(s.Police, limit)) + strings.Repeat("☆", max(0, limit-s.Police))
 		parts = append(parts,
 			m.cat.T("term.round.n", "round", s.Round),
 			m.cat.T("term.police")+" "+paint(policeColour, track)+" "+strconv.Itoa(s.Police)+"/"+strconv.Itoa(limit),
 			m.cat.T("term.centre.cheque")+" "+boldStyle.Render("["+strconv.Itoa(s.Centre)+"]"),
-			m.cat.T(deckLeftKey(s.DeckLeft), "n", s.DeckLeft),
 		)
 	}
 	line := strings.Join(parts, "  ")
@@ -116,14 +124,15 @@ func (m *Model) table(h int) []string {
 	}
 	var top []string
 	top = append(top, m.row()...)
-	if s.Auction != nil {
-		top = append(top, m.auction())
-	}
 	var bottom []string
 	if m.Over() {
 		bottom = m.result()
 	} else {
-		bottom = m.prompt()
+		top = append(top, m.deck(), m.raid())
+		if s.Auction != nil {
+			top = append(top, m.auction()...)
+		}
+		bottom = append(m.stakeLine(), m.prompt()...)
 	}
 	// Each player gets up to three lines; the log gets what is left, at
 	// least one line.
@@ -185,9 +194,9 @@ func (m *Model) cardLabel(tok string) string {
 	return paint(f.colour, f.symbol) + " " + m.cat.T("card."+tok)
 }
 
-// auction is the line of the running auction: its kind, who started it,
-// the highest bid and the caller's obligation.
-func (m *Model) auction() string {
+// auction is the running auction, on one line or two: its kind, who
+// started it, the highest bid and the caller's obligation, never cut off.
+func (m *Model) auction() []string {
 	a := m.snap.Auction
 	name := m.name(a.Initiator)
 	parts := []string{boldStyle.Render("⚑ " + m.cat.T("auction."+a.Kind) + " (" + name + ")")}
@@ -199,8 +208,93 @@ func (m *Model) auction() string {
 	if a.MustBid {
 		parts = append(parts, noticeStyle.Render(m.cat.T("auction.mustbid", "player", name)))
 	}
-	return strings.Join(parts, " · ")
+	return m.wrap(strings.Join(parts, " · "), 2)
 }
+
+// deck is the line of the undrawn cards: how many, and how many of each
+// family, cars and drivers apart (R16 scores them apart).
+func (m *Model) deck() string {
+	s := m.snap
+	parts := []string{m.cat.T("tui.deck", "n", s.DeckLeft), paint(policeColour, policeSymbol) + " " + strconv.Itoa(s.Remaining["police"])}
+	for _, f := range families {
+		var counts []string
+		n := 0
+		for _, k := range f.kinds {
+			counts = append(counts, strconv.Itoa(s.Remaining[k.String()]))
+			n += s.Remaining[k.String()]
+		}
+		c := strconv.Itoa(n)
+		if f.kinds[0] == razzia.Car {
+			c = strings.Join(counts, "+")
+		}
+		parts = append(parts, paint(f.colour, f.symbol)+" "+c)
+	}
+	return parts[0] + " " + strings.Join(parts[1:], "  ")
+}
+
+// risk is the raid risk of the view shown.
+func (m *Model) risk() razzia.RaidRisk {
+	s := m.snap
+	return razzia.RaidRisk{Police: s.Police, Limit: s.PoliceLimit, PoliceLeft: s.Remaining["police"], CardsLeft: s.DeckLeft}
+}
+
+// raid is the line of the raid risk: the chance that the next card is
+// police, and what one more police card means (R7).
+func (m *Model) raid() string {
+	r := m.risk()
+	return m.cat.T("tui.raid.chance", "percent", percent(r.Chance())) + " · " + m.toRaid(r)
+}
+
+// toRaid says what one more police card means: the raid, or how many more
+// bring it.
+func (m *Model) toRaid(r razzia.RaidRisk) string {
+	if r.ToRaid() == 1 {
+		return noticeStyle.Render(m.cat.T("tui.raid.next"))
+	}
+	return m.cat.T("tui.raid.more", "n", r.ToRaid())
+}
+
+// percent rounds a probability to a whole percentage.
+func percent(p float64) int { return int(math.Round(100 * p)) }
+
+// stakeLine is what the row and the centre cheque are worth to the person
+// deciding, by category, if the round ended now: for the bid selected, or
+// else the lowest, which matters in round 3 only (R17). The engine computes
+// it into the view (stakeOf), so it shows in a local game and on a server.
+func (m *Model) stakeLine() []string {
+	if !m.mine() || m.curtain() || m.picking {
+		return nil
+	}
+	bid := -1
+	if cs := m.choices(); m.choice >= 0 && m.choice < len(cs) && cs[m.choice].action == razzia.ActionBid {
+		bid = cs[m.choice].cheque
+	}
+	gain, bid, ok := m.stakeOf(bid)
+	if !ok {
+		return nil
+	}
+	label := m.cat.T("tui.stake")
+	if m.snap.Round == razzia.Rounds && bid > 0 {
+		label = m.cat.T("tui.stake.bid", "cheque", bid)
+	}
+	var parts []string
+	for c, v := range gain {
+		if v != 0 {
+			parts = append(parts, categorySymbol(razzia.Category(c))+" "+signed(v))
+		}
+	}
+	switch len(parts) {
+	case 0:
+		parts = append(parts, m.cat.T("tui.stake.none"))
+	case 1:
+	default:
+		parts = append(parts, "= "+boldStyle.Render(signed(gain.Total())))
+	}
+	return m.wrap(label+" "+strings.Join(parts, "  "), 2)
+}
+
+// signed writes a number of points with its sign: +5, -2, +0.
+func signed(v int) string { return fmt.Sprintf("%+d", v) }
 
 // name returns the name of a seat.
 func (m *Model) name(seat int) string {
@@ -211,8 +305,9 @@ func (m *Model) name(seat int) string {
 }
 
 // player renders a seat in at most n lines: the marker of the player to
-// move, the name, the cheques face up [9] and face down (9), the total, the
-// part in the auction; then the holdings grouped by family.
+// move, the name, the cheques face up [9] and face down (9), their sum
+// (the final majority, R17), the total, the part in the auction; then the
+// holdings grouped by family.
 func (m *Model) player(i, n int) []string {
 	s := m.snap
 	seat := s.Seats[i]
@@ -238,7 +333,11 @@ func (m *Model) player(i, n int) []string {
 	if len(down) > 0 {
 		cheques += " " + strings.Join(down, "")
 	}
-	line := mark + pad(name, 22) + pad(cheques, 24) + padLeft("Σ "+strconv.Itoa(seat.Total), 6)
+	sum := 0
+	for _, v := range slices.Concat(seat.FaceUp, seat.FaceDown) {
+		sum += v
+	}
+	line := mark + pad(name, 22) + pad(cheques, 20) + padLeft("$"+strconv.Itoa(sum), 4) + padLeft("Σ "+strconv.Itoa(seat.Total), 7)
 	if s.Auction != nil && i < len(s.Auction.Bids) {
 		line += "  " + m.bidding(s.Auction.Bids[i])
 	}
@@ -384,8 +483,8 @@ func (m *Model) takeLabel(tok string) string {
 	return m.cat.T("action.thieves.take", "thieves", m.cat.Card("thief", mv.Taken()), "cards", m.cat.Cards(cards))
 }
 
-// result is the end of the game: the winners and every player's points by
-// round.
+// result is the end of the game: the winners, and a line per player with
+// round 3 by category (R16, R17), each round's points and the total.
 func (m *Model) result() []string {
 	s := m.snap
 	var names []string
@@ -399,34 +498,44 @@ func (m *Model) result() []string {
 		head = m.cat.T("event.gameover.shared", "winners", m.cat.List(names))
 	}
 	lines := []string{winStyle.Render("★ " + m.cat.T("phase.over") + ": " + head)}
-	hdr := "   " + pad(m.cat.T("term.player"), 20)
-	for r := 1; r <= razzia.Rounds; r++ {
-		hdr += padLeft(m.cat.T("tui.round.short", "round", r), 8)
+	hdr := "   " + pad(m.cat.T("term.player"), 16)
+	for c := range razzia.Category(razzia.NumCategories) {
+		hdr += padLeft(categorySymbol(c), 4)
 	}
-	hdr += padLeft("Σ", 8)
+	hdr += " "
+	for r := 1; r <= razzia.Rounds; r++ {
+		hdr += padLeft(m.cat.T("tui.round.short", "round", r), 5)
+	}
+	hdr += padLeft("Σ", 6)
 	lines = append(lines, boldStyle.Render(hdr))
 	for i, seat := range s.Seats {
 		mark := "   "
-		for _, w := range s.Winners {
-			if w == i {
-				mark = " ★ "
-			}
+		if slices.Contains(s.Winners, i) {
+			mark = " ★ "
 		}
-		l := mark + pad(trunc(seat.Name, 19), 20)
+		l := mark + pad(trunc(seat.Name, 15), 16)
+		last := razzia.Score{}
+		if len(seat.Scores) == razzia.Rounds {
+			last = seat.Scores[razzia.Rounds-1]
+		}
+		for _, v := range last {
+			l += padLeft(strconv.Itoa(v), 4)
+		}
+		l += " "
 		for r := range razzia.Rounds {
 			v := "–"
 			if r < len(seat.Scores) {
 				v = strconv.Itoa(seat.Scores[r].Total())
 			}
-			l += padLeft(v, 8)
+			l += padLeft(v, 5)
 		}
-		l += padLeft(strconv.Itoa(seat.Total), 8)
+		l += padLeft(strconv.Itoa(seat.Total), 6)
 		if mark != "   " {
 			l = winStyle.Render(l)
 		}
 		lines = append(lines, l)
 	}
-	return lines
+	return append(lines, dimStyle.Render("   "+m.cat.T("tui.result.hint", "round", razzia.Rounds)))
 }
 
 // deckLeftKey chooses the singular when one card is left.

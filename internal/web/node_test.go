@@ -1,39 +1,14 @@
 package web
 
 import (
-	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
 	"testing"
-
-	"github.com/razziagame/razzia"
 )
-
-// playRandom plays a whole game with random legal moves.
-func playRandom(t testing.TB, players int, seed uint64) *razzia.Game {
-	t.Helper()
-	names := []string{"Miriam", "Felix", "Elke", "Dennis", "Ann"}[:players]
-	g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: fmt.Appendf(nil, "seed-%d", seed)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(seed, 1))
-	for {
-		s := g.State()
-		if s.Over() {
-			return g
-		}
-		legal := g.LegalMoves()
-		if err := g.Play(legal[r.IntN(len(legal))]); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // fakeDOM is just enough of the browser's document for render.js and
 // cards.js: a tree of elements whose text and attributes the checks read.

@@ -10,14 +10,17 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"path"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 //go:embed static
@@ -46,8 +49,13 @@ type asset struct {
 
 // A handler serves the embedded files.
 type handler struct {
-	assets map[string]*asset // by path below static/, such as "js/table.js"
-	i18n   map[string]*asset // the merged catalogue of each language, by tag
+	// version names this build's assets: a hash of every embedded file
+	// and catalogue, so that a file's versioned address
+	// (/static/v/{version}/...) never changes its content.
+	version string
+	assets  map[string]*asset            // by path below static/, such as "js/table.js"
+	i18n    map[string]*asset            // the merged catalogue of each language, by tag
+	pages   map[string]map[string]*asset // each HTML page by name, in each language (html[lang])
 }
 
 // Handler returns the handler for everything the server does not serve
@@ -55,8 +63,17 @@ type handler struct {
 // (the replay viewer), "/static/i18n/{lang}.json" (a language's catalogue
 // of every domain, from i18n.JSON), "/static/..." and a 404 page for any
 // other path. It answers GET and HEAD only.
+//
+// The pages refer to their scripts, styles and catalogues under
+// /static/v/{version}/, where version is a hash of all of them computed at
+// start: those answers are cached for good (immutable), the pages are
+// revalidated every time, so a new release shows at once and an unchanged
+// one costs a 304. The pages also list the modules their script imports
+// (modulepreload), so the browser fetches them at once, not one import
+// after another.
 func Handler() http.Handler {
-	h := &handler{assets: map[string]*asset{}, i18n: map[string]*asset{}}
+	h := &handler{assets: map[string]*asset{}, i18n: map[string]*asset{}, pages: map[string]map[string]*asset{}}
+	sum := sha256.New()
 	err := fs.WalkDir(files, "static", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -69,6 +86,8 @@ func Handler() http.Handler {
 		if !ok {
 			return fmt.Errorf("web: no content type for %s", p)
 		}
+		fmt.Fprintf(sum, "%s %d\n", p, len(body))
+		sum.Write(body)
 		h.assets[strings.TrimPrefix(p, "static/")] = newAsset(body, ct)
 		return nil
 	})
@@ -81,9 +100,64 @@ func Handler() http.Handler {
 		if err != nil {
 			panic(err) // compiled in as well
 		}
+		fmt.Fprintf(sum, "i18n %s %d\n", l.Tag, len(body))
+		sum.Write(body)
 		h.i18n[l.Tag] = newAsset(body, contentTypes[".json"])
 	}
+	h.version = hex.EncodeToString(sum.Sum(nil)[:6])
+	for name, a := range h.assets {
+		if path.Ext(name) != ".html" {
+			continue
+		}
+		body := h.versioned(a.body)
+		h.pages[name] = map[string]*asset{i18n.Fallback: newAsset(body, a.contentType)}
+		for _, l := range i18n.Languages() {
+			if l.Tag != i18n.Fallback {
+				h.pages[name][l.Tag] = newAsset(bytes.Replace(body, []byte(`<html lang="en">`), []byte(`<html lang="`+l.Tag+`">`), 1), a.contentType)
+			}
+		}
+	}
 	return h
+}
+
+// scriptRef finds a page's module script; moduleImport a module's imports of
+// its neighbours.
+var (
+	scriptRef    = regexp.MustCompile(`<script type="module" src="/static/([^"]+)"></script>`)
+	moduleImport = regexp.MustCompile(`(?m)^import [^"]*"\./([a-z0-9]+\.js)";`)
+)
+
+// versioned points a page's references to the static files at this
+// version's addresses and lists the modules its script imports, all the
+// way down, for the browser to fetch at once.
+func (h *handler) versioned(page []byte) []byte {
+	prefix := "/static/v/" + h.version + "/"
+	var preload []string
+	for _, m := range scriptRef.FindAllSubmatch(page, -1) {
+		seen := map[string]bool{string(m[1]): true}
+		queue := []string{string(m[1])}
+		for len(queue) > 0 {
+			p := queue[0]
+			queue = queue[1:]
+			a := h.assets[p]
+			if a == nil {
+				continue
+			}
+			for _, im := range moduleImport.FindAllSubmatch(a.body, -1) {
+				dep := path.Join(path.Dir(p), string(im[1]))
+				if !seen[dep] {
+					seen[dep] = true
+					queue = append(queue, dep)
+					preload = append(preload, `<link rel="modulepreload" href="`+prefix+dep+`">`)
+				}
+			}
+		}
+	}
+	out := bytes.ReplaceAll(page, []byte(`"/static/`), []byte(`"`+prefix))
+	if len(preload) > 0 {
+		out = bytes.Replace(out, []byte("</head>"), []byte(strings.Join(preload, "\n")+"\n</head>"), 1)
+	}
+	return out
 }
 
 func newAsset(body []byte, contentType string) *asset {
@@ -103,29 +177,23 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case p == "/" || p == "/index.html":
 		h.page(w, r, "lobby.html")
-	case strings.HasPrefix(p, "/g/") && validID(strings.TrimPrefix(p, "/g/")):
+	case strings.HasPrefix(p, "/g/") && protocol.ValidID(strings.TrimPrefix(p, "/g/")):
 		h.page(w, r, "table.html")
 	case strings.HasPrefix(p, "/g/") && strings.HasSuffix(p, "/replay") &&
-		validID(strings.TrimSuffix(strings.TrimPrefix(p, "/g/"), "/replay")) && h.assets["replay.html"] != nil:
+		protocol.ValidID(strings.TrimSuffix(strings.TrimPrefix(p, "/g/"), "/replay")) && h.assets["replay.html"] != nil:
 		h.page(w, r, "replay.html")
-	case strings.HasPrefix(p, "/static/i18n/"):
-		a := h.i18n[strings.TrimSuffix(strings.TrimPrefix(p, "/static/i18n/"), ".json")]
-		if a == nil || !strings.HasSuffix(p, ".json") {
+	case strings.HasPrefix(p, "/static/v/"):
+		version, rest, ok := strings.Cut(strings.TrimPrefix(p, "/static/v/"), "/")
+		if !ok {
 			h.notFound(w, r)
 			return
 		}
-		w.Header().Set("Cache-Control", "no-cache")
-		h.serve(w, r, a)
+		// Another version's address (a page from before a restart, or
+		// from another node of a newer or older release) gets this
+		// version's file, but not for good.
+		h.static(w, r, rest, version == h.version)
 	case strings.HasPrefix(p, "/static/"):
-		a := h.assets[strings.TrimPrefix(p, "/static/")]
-		if a == nil || strings.HasSuffix(p, ".html") {
-			h.notFound(w, r)
-			return
-		}
-		// The names carry no version, so the browser revalidates every
-		// time; the ETag makes an unchanged file a cheap 304.
-		w.Header().Set("Cache-Control", "no-cache")
-		h.serve(w, r, a)
+		h.static(w, r, strings.TrimPrefix(p, "/static/"), false)
 	case p == "/favicon.ico":
 		w.Header().Set("Cache-Control", "public, max-age=86400")
 		h.serve(w, r, h.assets["favicon.svg"])
@@ -134,23 +202,42 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// page serves one of the HTML pages, never cached: they are tiny and a
-// new release must show at once. The page comes in the language the
-// browser asks for (Accept-Language): its scripts then load that catalogue,
-// or the reader's remembered choice.
-func (h *handler) page(w http.ResponseWriter, r *http.Request, name string) {
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Add("Vary", "Accept-Language")
-	a := h.assets[name]
-	if lang := i18n.Match(r.Header.Get("Accept-Language")); lang != i18n.Fallback {
-		body := bytes.Replace(a.body, []byte(`<html lang="en">`), []byte(`<html lang="`+lang+`">`), 1)
-		a = newAsset(body, a.contentType)
+// static serves a file below static/ or a catalogue (i18n/{lang}.json):
+// for good when its address names this version, else to be revalidated
+// by its ETag every time.
+func (h *handler) static(w http.ResponseWriter, r *http.Request, name string, forGood bool) {
+	var a *asset
+	if lang, ok := strings.CutPrefix(name, "i18n/"); ok {
+		if tag, ok := strings.CutSuffix(lang, ".json"); ok {
+			a = h.i18n[tag]
+		}
+	} else if !strings.HasSuffix(name, ".html") {
+		a = h.assets[name]
+	}
+	if a == nil {
+		h.notFound(w, r)
+		return
+	}
+	if forGood {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
 	}
 	h.serve(w, r, a)
 }
 
+// page serves one of the HTML pages, revalidated every time: a new release
+// must show at once. The page comes in the language the browser asks for
+// (Accept-Language): its scripts then load that catalogue, or the reader's
+// remembered choice.
+func (h *handler) page(w http.ResponseWriter, r *http.Request, name string) {
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Add("Vary", "Accept-Language")
+	h.serve(w, r, h.pages[name][i18n.Match(r.Header.Get("Accept-Language"))])
+}
+
 func (h *handler) notFound(w http.ResponseWriter, r *http.Request) {
-	a := h.assets["404.html"]
+	a := h.pages["404.html"][i18n.Fallback]
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", a.contentType)
 	w.WriteHeader(http.StatusNotFound)
@@ -183,21 +270,6 @@ func setSecurityHeaders(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "same-origin")
 	hd.Set("X-Frame-Options", "DENY")
-}
-
-// validID reports whether s can be a game id: the table page checks the
-// game itself through the API, so this only keeps nonsense paths (and
-// "/g/x/y") on the 404 page.
-func validID(s string) bool {
-	if len(s) == 0 || len(s) > 32 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // validHost reports whether a Host header is safe to copy into the

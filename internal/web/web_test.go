@@ -47,10 +47,10 @@ func TestRoutes(t *testing.T) {
 	}{
 		{"lobby", "GET", "/", 200, "text/html; charset=utf-8", `id="create-form"`},
 		{"lobby index.html", "GET", "/index.html", 200, "text/html; charset=utf-8", `id="create-form"`},
-		{"table page", "GET", "/g/k3x9q2m7ab", 200, "text/html; charset=utf-8", `id="join-form"`},
-		{"table page with query", "GET", "/g/k3x9q2m7ab?x=1", 200, "text/html; charset=utf-8", `src="/static/js/table.js"`},
+		{"table page", "GET", "/g/k3x7q2m5ab", 200, "text/html; charset=utf-8", `id="join-form"`},
+		{"table page with query", "GET", "/g/k3x7q2m5ab?x=1", 200, "text/html; charset=utf-8", `/js/table.js"></script>`},
 		{"table page, no id", "GET", "/g/", 404, "text/html; charset=utf-8", "Page not found"},
-		{"table page, nested", "GET", "/g/k3x9q2m7ab/x", 404, "text/html; charset=utf-8", "Page not found"},
+		{"table page, nested", "GET", "/g/k3x7q2m5ab/x", 404, "text/html; charset=utf-8", "Page not found"},
 		{"table page, upper case id", "GET", "/g/K3X9Q2M7AB", 404, "text/html; charset=utf-8", "Page not found"},
 		{"table page, long id", "GET", "/g/" + strings.Repeat("a", 33), 404, "text/html; charset=utf-8", "Page not found"},
 		{"script", "GET", "/static/js/table.js", 200, "text/javascript; charset=utf-8", "new Connection("},
@@ -64,9 +64,9 @@ func TestRoutes(t *testing.T) {
 		{"unknown page", "GET", "/nope", 404, "text/html; charset=utf-8", "Page not found"},
 		{"post", "POST", "/", 405, "text/plain; charset=utf-8", "method not allowed"},
 		{"head lobby", "HEAD", "/", 200, "text/html; charset=utf-8", ""},
-		{"replay viewer", "GET", "/g/k3x9q2m7ab/replay", 200, "text/html; charset=utf-8", `src="/static/js/replay.js"`},
+		{"replay viewer", "GET", "/g/k3x7q2m5ab/replay", 200, "text/html; charset=utf-8", `/js/replay.js"></script>`},
 		{"replay viewer, bad id", "GET", "/g/K3X/replay", 404, "text/html; charset=utf-8", "Page not found"},
-		{"replay viewer, nested", "GET", "/g/k3x9q2m7ab/replay/x", 404, "text/html; charset=utf-8", "Page not found"},
+		{"replay viewer, nested", "GET", "/g/k3x7q2m5ab/replay/x", 404, "text/html; charset=utf-8", "Page not found"},
 		{"catalogue", "GET", "/static/i18n/en.json", 200, "application/json; charset=utf-8", `"card.police":"police"`},
 		{"Dutch catalogue", "GET", "/static/i18n/nl.json", 200, "application/json; charset=utf-8", `"web.lobby.create":`},
 		{"unknown language", "GET", "/static/i18n/xx.json", 404, "text/html; charset=utf-8", "Page not found"},
@@ -99,14 +99,49 @@ func TestRoutes(t *testing.T) {
 
 func TestCacheHeaders(t *testing.T) {
 	h := Handler()
-	t.Run("pages are not stored", func(t *testing.T) {
-		for _, p := range []string{"/", "/g/k3x9q2m7ab", "/nope"} {
-			if cc := get(t, h, "GET", p, nil).Header.Get("Cache-Control"); cc != "no-store" {
-				t.Errorf("%s: Cache-Control %q, want no-store", p, cc)
+	t.Run("pages are revalidated", func(t *testing.T) {
+		for _, p := range []string{"/", "/g/k3x7q2m5ab", "/g/k3x7q2m5ab/replay"} {
+			resp := get(t, h, "GET", p, nil)
+			if cc := resp.Header.Get("Cache-Control"); cc != "no-cache" {
+				t.Errorf("%s: Cache-Control %q, want no-cache", p, cc)
+			}
+			etag := resp.Header.Get("ETag")
+			if again := get(t, h, "GET", p, http.Header{"If-None-Match": {etag}}); etag == "" || again.StatusCode != http.StatusNotModified {
+				t.Errorf("%s: ETag %q, then status %d, want 304", p, etag, again.StatusCode)
+			}
+		}
+		if cc := get(t, h, "GET", "/nope", nil).Header.Get("Cache-Control"); cc != "no-store" {
+			t.Errorf("the 404 page: Cache-Control %q, want no-store", cc)
+		}
+	})
+	t.Run("a page in another language has its own ETag", func(t *testing.T) {
+		en := get(t, h, "GET", "/", nil).Header.Get("ETag")
+		nl := get(t, h, "GET", "/", http.Header{"Accept-Language": {"nl"}}).Header.Get("ETag")
+		if en == nl {
+			t.Errorf("both ETags are %s", en)
+		}
+	})
+	v := h.(*handler).version
+	t.Run("versioned assets are immutable", func(t *testing.T) {
+		for _, p := range []string{"/static/v/" + v + "/js/table.js", "/static/v/" + v + "/css/razzia.css", "/static/v/" + v + "/i18n/nl.json"} {
+			resp := get(t, h, "GET", p, nil)
+			if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+				t.Errorf("%s: status %d, Cache-Control %q", p, resp.StatusCode, resp.Header.Get("Cache-Control"))
 			}
 		}
 	})
-	t.Run("assets revalidate by ETag", func(t *testing.T) {
+	t.Run("another version is not cached for good", func(t *testing.T) {
+		resp := get(t, h, "GET", "/static/v/0123456789ab/js/table.js", nil)
+		if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "no-cache" {
+			t.Errorf("status %d, Cache-Control %q", resp.StatusCode, resp.Header.Get("Cache-Control"))
+		}
+		for _, p := range []string{"/static/v/" + v, "/static/v/" + v + "/lobby.html", "/static/v/" + v + "/i18n/xx.json", "/static/v/" + v + "/js/nope.js"} {
+			if resp := get(t, h, "GET", p, nil); resp.StatusCode != 404 {
+				t.Errorf("%s: status %d, want 404", p, resp.StatusCode)
+			}
+		}
+	})
+	t.Run("unversioned assets revalidate by ETag", func(t *testing.T) {
 		resp := get(t, h, "GET", "/static/js/api.js", nil)
 		etag := resp.Header.Get("ETag")
 		if cc := resp.Header.Get("Cache-Control"); cc != "no-cache" {
@@ -130,9 +165,37 @@ func TestCacheHeaders(t *testing.T) {
 	})
 }
 
+// TestVersion: the version is a hash of the embedded files, and every
+// page refers to its files at the version's addresses, with its script's
+// imports listed for the browser to fetch at once.
+func TestVersion(t *testing.T) {
+	h := Handler().(*handler)
+	if len(h.version) != 12 || h.version != Handler().(*handler).version {
+		t.Fatalf("version %q is not a stable hash", h.version)
+	}
+	for _, name := range []string{"lobby.html", "table.html", "replay.html", "404.html"} {
+		page := body(t, get(t, h, "GET", pages[name], nil))
+		if strings.Contains(page, `"/static/js/`) || strings.Contains(page, `"/static/css/`) {
+			t.Errorf("%s refers to an unversioned file:\n%s", name, page)
+		}
+		if !strings.Contains(page, `src="/static/v/`+h.version+`/js/`) {
+			t.Errorf("%s loads no versioned script", name)
+		}
+	}
+	table := body(t, get(t, h, "GET", "/g/k3x7q2m5ab", nil))
+	for _, m := range []string{"render.js", "cards.js", "i18n.js", "conn.js", "dom.js"} {
+		if !strings.Contains(table, `<link rel="modulepreload" href="/static/v/`+h.version+`/js/`+m+`">`) {
+			t.Errorf("the table page does not preload %s", m)
+		}
+	}
+	if strings.Contains(table, `modulepreload" href="/static/v/`+h.version+`/js/table.js"`) {
+		t.Error("the table page preloads its own script")
+	}
+}
+
 func TestSecurityHeaders(t *testing.T) {
 	h := Handler()
-	for _, p := range []string{"/", "/g/k3x9q2m7ab", "/static/js/table.js", "/nope"} {
+	for _, p := range []string{"/", "/g/k3x7q2m5ab", "/static/js/table.js", "/nope"} {
 		resp := get(t, h, "GET", p, nil)
 		csp := resp.Header.Get("Content-Security-Policy")
 		for _, want := range []string{"default-src 'self'", "frame-ancestors 'none'",
@@ -163,8 +226,8 @@ var (
 )
 
 // pages are the HTML pages and the address each is served at.
-var pages = map[string]string{"lobby.html": "/", "table.html": "/g/k3x9q2m7ab", "404.html": "/nope",
-	"replay.html": "/g/k3x9q2m7ab/replay"}
+var pages = map[string]string{"lobby.html": "/", "table.html": "/g/k3x7q2m5ab", "404.html": "/nope",
+	"replay.html": "/g/k3x7q2m5ab/replay"}
 
 // modules returns the script modules a page loads, following imports.
 func modules(t *testing.T, h http.Handler, page string) map[string]string {
@@ -221,10 +284,10 @@ func TestReferencedFilesExist(t *testing.T) {
 				if ct := resp.Header.Get("Content-Type"); ct != want {
 					t.Errorf("%s: Content-Type %q, want %q", ref, ct, want)
 				}
-				used[strings.TrimPrefix(ref, "/static/")] = true
+				used[unversioned(ref)] = true
 			}
 			for url := range modules(t, h, page) {
-				used[strings.TrimPrefix(url, "/static/")] = true
+				used[unversioned(url)] = true
 			}
 		})
 	}
@@ -241,6 +304,15 @@ func TestReferencedFilesExist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// unversioned returns a static file's name below static/.
+func unversioned(url string) string {
+	name := strings.TrimPrefix(url, "/static/")
+	if rest, ok := strings.CutPrefix(name, "v/"); ok {
+		_, name, _ = strings.Cut(rest, "/")
+	}
+	return name
 }
 
 // TestElementIDs checks that every element a page's scripts look up with
@@ -285,7 +357,7 @@ func TestPagesAccessible(t *testing.T) {
 			}
 		})
 	}
-	page := body(t, get(t, h, "GET", "/g/k3x9q2m7ab", nil))
+	page := body(t, get(t, h, "GET", "/g/k3x7q2m5ab", nil))
 	if !strings.Contains(page, `aria-live="polite"`) || !strings.Contains(page, `role="alert"`) {
 		t.Error("the table page lacks a live region or an alert for errors")
 	}
@@ -336,7 +408,7 @@ func TestPageLanguage(t *testing.T) {
 	for _, tt := range []struct{ accept, lang string }{
 		{"", "en"}, {"nl-BE,nl;q=0.9,en;q=0.5", "nl"}, {"hu", "hu"}, {"fr-FR,de;q=0.8", "de"}, {"ja", "en"},
 	} {
-		for _, p := range []string{"/", "/g/k3x9q2m7ab"} {
+		for _, p := range []string{"/", "/g/k3x7q2m5ab"} {
 			resp := get(t, h, "GET", p, http.Header{"Accept-Language": {tt.accept}})
 			b := body(t, resp)
 			if !strings.Contains(b, `<html lang="`+tt.lang+`">`) {
@@ -363,19 +435,6 @@ func TestCatalogueServed(t *testing.T) {
 			if m[key] == "" {
 				t.Errorf("%s: no text for %s", tag, key)
 			}
-		}
-	}
-}
-
-func TestValidID(t *testing.T) {
-	for _, id := range []string{"k3x9q2m7ab", "a", strings.Repeat("z", 32)} {
-		if !validID(id) {
-			t.Errorf("validID(%q) = false", id)
-		}
-	}
-	for _, id := range []string{"", "K3X", "a/b", "a.b", "a b", strings.Repeat("z", 33), "é"} {
-		if validID(id) {
-			t.Errorf("validID(%q) = true", id)
 		}
 	}
 }

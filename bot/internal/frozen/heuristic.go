@@ -305,7 +305,7 @@ func (j *judge) winChance(p, c int) float64 {
 		last = p // calling: p is the initiator and bids last
 	}
 	for q := (p + 1) % j.n; q != p; q = (q + 1) % j.n {
-		if s.Phase() == razzia.PhaseAuction && s.Bidding(q) != razzia.Undecided {
+		if s.Phase() == razzia.PhaseAuction && s.Bidding(q) != razzia.BiddingUndecided {
 			if q == last {
 				break
 			}

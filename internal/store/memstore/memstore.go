@@ -5,7 +5,6 @@ package memstore
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -16,20 +15,23 @@ import (
 )
 
 // Store is an in-memory store.Store. The zero value is not usable: call New.
+// Its leases expire by the process's clock.
 type Store struct {
 	mu     sync.Mutex
 	games  map[string]*store.Game
+	leases map[string]*store.Lease // by game; Node empty once released
 	closed bool
+	broker store.Broker
 }
 
 var _ store.Store = (*Store)(nil)
 
 // New returns an empty store.
 func New() *Store {
-	return &Store{games: make(map[string]*store.Game)}
+	return &Store{games: make(map[string]*store.Game), leases: make(map[string]*store.Lease)}
 }
 
-var errClosed = errors.New("memstore: the store is closed")
+var errClosed = fmt.Errorf("memstore: %w", store.ErrClosed)
 
 // lock takes the mutex unless ctx is done or the store is closed; on nil
 // the caller must unlock.
@@ -57,25 +59,33 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	if _, ok := s.games[g.ID]; ok {
 		return fmt.Errorf("memstore: game %q: %w: the id exists", g.ID, store.ErrConflict)
 	}
-	now := time.Now().Round(0) // no monotonic reading: it means nothing stored
-	if g.Created.IsZero() {
-		g.Created = now
-	}
-	if g.Updated.IsZero() {
-		g.Updated = now
-	}
+	// No monotonic reading: it means nothing stored.
+	g.Created, g.Updated = g.Times(time.Now().Round(0))
 	s.games[g.ID] = g.Clone()
+	s.announce(g, store.ChangeCreated)
 	return nil
 }
 
-// touch advances g.Updated to now, and never backwards, so the order of
-// changes survives a clock step.
-func touch(g *store.Game) {
-	now := time.Now().Round(0)
-	if !now.After(g.Updated) {
-		now = g.Updated.Add(time.Nanosecond)
+// announce publishes a change of g. The store's lock is held, so the
+// changes of one game are announced in order.
+func (s *Store) announce(g *store.Game, kind store.ChangeKind) {
+	c := store.Change{Game: g.ID, Kind: kind, Moves: len(g.Moves), Status: g.Status}
+	if l := s.leases[g.ID]; kind == store.ChangeLease && l != nil {
+		c.Node, c.Fence = l.Node, l.Fence
 	}
-	g.Updated = now
+	s.broker.Publish(store.ChangesChannel, c.Payload())
+}
+
+// fenced reports whether a write of game id with fence may go ahead.
+func (s *Store) fenced(id string, fence store.Fence) error {
+	l := s.leases[id]
+	if l == nil {
+		l = &store.Lease{Game: id}
+	}
+	if !l.Permits(fence, time.Now()) {
+		return fmt.Errorf("memstore: game %q fence %d: %w", id, fence, store.ErrLeaseLost)
+	}
+	return nil
 }
 
 // Game implements store.Store.
@@ -92,22 +102,17 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 }
 
 // TakeSeat implements store.Store.
-func (s *Store) TakeSeat(ctx context.Context, id string, seat int, name string, tokenHash []byte, status store.Status) error {
-	switch {
-	case name == "":
-		return fmt.Errorf("memstore: game %q seat %d: empty name", id, seat)
-	case len(tokenHash) == 0:
-		return fmt.Errorf("memstore: game %q seat %d: no token hash", id, seat)
-	case !status.Valid():
-		return fmt.Errorf("memstore: game %q: unknown status %q", id, status)
+func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, name string, tokenHash []byte, status store.Status) error {
+	if err := store.CheckSeat(id, seat, name, tokenHash, status); err != nil {
+		return fmt.Errorf("memstore: %w", err)
 	}
 	if err := s.lock(ctx); err != nil {
 		return err
 	}
 	defer s.mu.Unlock()
-	g, ok := s.games[id]
-	if !ok {
-		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
+	g, err := s.writable(id, fence, store.Status.Live)
+	if err != nil {
+		return err
 	}
 	if seat < 0 || seat >= len(g.Seats) {
 		return fmt.Errorf("memstore: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
@@ -118,16 +123,71 @@ func (s *Store) TakeSeat(ctx context.Context, id string, seat int, name string, 
 	g.Seats[seat] = store.Seat{Name: name, TokenHash: bytes.Clone(tokenHash)}
 	g.Status = status
 	touch(g)
+	s.announce(g, store.ChangeSeat)
 	return nil
 }
 
+// FreeSeat implements store.Store.
+func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error {
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	g, err := s.writable(id, fence, store.Status.Open)
+	if err != nil {
+		return err
+	}
+	if seat < 0 || seat >= len(g.Seats) {
+		return fmt.Errorf("memstore: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
+	}
+	if st := g.Seats[seat]; st.Bot != "" || st.TokenHash == nil {
+		return fmt.Errorf("memstore: game %q seat %d: %w: no person holds it", id, seat, store.ErrConflict)
+	}
+	g.Seats[seat] = store.Seat{}
+	touch(g)
+	s.announce(g, store.ChangeSeat)
+	return nil
+}
+
+// CloseTable implements store.Store.
+func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error {
+	if err := store.CheckClose(id, status); err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	g, err := s.writable(id, fence, store.Status.Open)
+	if err != nil {
+		return err
+	}
+	g.Status = status
+	touch(g)
+	s.announce(g, store.ChangeClosed)
+	return nil
+}
+
+// writable returns game id for a write with fence: ErrLeaseLost unless
+// the fence permits it, ErrConflict unless its status is ok.
+func (s *Store) writable(id string, fence store.Fence, ok func(store.Status) bool) (*store.Game, error) {
+	g, found := s.games[id]
+	if !found {
+		return nil, fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
+	}
+	if err := s.fenced(id, fence); err != nil {
+		return nil, err
+	}
+	if !ok(g.Status) {
+		return nil, fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
+	}
+	return g, nil
+}
+
 // AppendMove implements store.Store.
-func (s *Store) AppendMove(ctx context.Context, id string, index int, token string, status store.Status) error {
-	switch {
-	case token == "":
-		return fmt.Errorf("memstore: game %q move %d: empty token", id, index)
-	case !status.Valid():
-		return fmt.Errorf("memstore: game %q: unknown status %q", id, status)
+func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
+	if err := store.CheckMove(id, index, token, status); err != nil {
+		return fmt.Errorf("memstore: %w", err)
 	}
 	if err := s.lock(ctx); err != nil {
 		return err
@@ -137,7 +197,10 @@ func (s *Store) AppendMove(ctx context.Context, id string, index int, token stri
 	if !ok {
 		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
 	}
-	if g.Status == store.StatusFinished || g.Status == store.StatusArchived {
+	if err := s.fenced(id, fence); err != nil {
+		return err
+	}
+	if !g.Status.Live() {
 		return fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
 	}
 	if index != len(g.Moves) {
@@ -146,6 +209,7 @@ func (s *Store) AppendMove(ctx context.Context, id string, index int, token stri
 	g.Moves = append(g.Moves, token)
 	g.Status = status
 	touch(g)
+	s.announce(g, store.ChangeMove)
 	return nil
 }
 
@@ -186,11 +250,184 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 	return sums, nil
 }
 
+// AcquireLease implements store.Store.
+func (s *Store) AcquireLease(ctx context.Context, id, node string, ttl time.Duration) (store.Lease, error) {
+	if err := store.CheckLease(id, node, ttl); err != nil {
+		return store.Lease{}, err
+	}
+	if err := s.lock(ctx); err != nil {
+		return store.Lease{}, err
+	}
+	defer s.mu.Unlock()
+	g, ok := s.games[id]
+	if !ok {
+		return store.Lease{}, fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
+	}
+	if g.Status != store.StatusOpen && g.Status != store.StatusPlaying {
+		return store.Lease{}, fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
+	}
+	l := s.leases[id]
+	if l == nil {
+		l = &store.Lease{Game: id}
+		s.leases[id] = l
+	}
+	next, changed, err := l.Acquire(node, time.Now(), ttl)
+	if err != nil {
+		return store.Lease{}, fmt.Errorf("memstore: %w", err)
+	}
+	*l = next
+	if changed {
+		s.announce(g, store.ChangeLease)
+	}
+	return next, nil
+}
+
+// RenewLease implements store.Store.
+func (s *Store) RenewLease(ctx context.Context, l store.Lease, ttl time.Duration) (store.Lease, error) {
+	if err := store.CheckLease(l.Game, l.Node, ttl); err != nil {
+		return store.Lease{}, err
+	}
+	if err := s.lock(ctx); err != nil {
+		return store.Lease{}, err
+	}
+	defer s.mu.Unlock()
+	cur, err := s.held(l)
+	if err != nil {
+		return store.Lease{}, err
+	}
+	now := time.Now()
+	if err := cur.Holds(l, now); err != nil {
+		return store.Lease{}, fmt.Errorf("memstore: %w", err)
+	}
+	cur.Expires = now.Add(ttl).Round(0)
+	return *cur, nil
+}
+
+// held returns the stored lease of l's game, or ErrNotFound.
+func (s *Store) held(l store.Lease) (*store.Lease, error) {
+	if _, ok := s.games[l.Game]; !ok {
+		return nil, fmt.Errorf("memstore: game %q: %w", l.Game, store.ErrNotFound)
+	}
+	cur := s.leases[l.Game]
+	if cur == nil {
+		cur = &store.Lease{Game: l.Game}
+	}
+	return cur, nil
+}
+
+// ReleaseLease implements store.Store.
+func (s *Store) ReleaseLease(ctx context.Context, l store.Lease) error {
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	cur, err := s.held(l)
+	if err != nil {
+		return err
+	}
+	if err := cur.Holds(l, time.Now()); err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	cur.Node, cur.Expires = "", time.Time{}
+	s.announce(s.games[l.Game], store.ChangeLease)
+	return nil
+}
+
+// Lease implements store.Store.
+func (s *Store) Lease(ctx context.Context, id string) (store.Lease, error) {
+	if err := s.lock(ctx); err != nil {
+		return store.Lease{}, err
+	}
+	defer s.mu.Unlock()
+	if _, ok := s.games[id]; !ok {
+		return store.Lease{}, fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
+	}
+	l := store.Lease{Game: id}
+	if cur := s.leases[id]; cur != nil {
+		l.Fence = cur.Fence
+		if cur.Live(time.Now()) {
+			l.Node, l.Expires = cur.Node, cur.Expires
+		}
+	}
+	return l, nil
+}
+
+// Unowned implements store.Store.
+func (s *Store) Unowned(ctx context.Context, limit int) ([]string, error) {
+	if err := s.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	now := time.Now()
+	var games []*store.Game
+	for id, g := range s.games {
+		if (g.Status == store.StatusOpen || g.Status == store.StatusPlaying) && !(s.leases[id] != nil && s.leases[id].Live(now)) {
+			games = append(games, g)
+		}
+	}
+	sort.Slice(games, func(i, j int) bool {
+		a, b := games[i], games[j]
+		if (a.Status == store.StatusPlaying) != (b.Status == store.StatusPlaying) {
+			return a.Status == store.StatusPlaying
+		}
+		if !a.Updated.Equal(b.Updated) {
+			return a.Updated.Before(b.Updated)
+		}
+		return a.ID < b.ID
+	})
+	if limit > 0 && len(games) > limit {
+		games = games[:limit]
+	}
+	ids := make([]string, len(games))
+	for i, g := range games {
+		ids[i] = g.ID
+	}
+	return ids, nil
+}
+
+// Publish implements store.Store, within the process.
+func (s *Store) Publish(ctx context.Context, channel, payload string) error {
+	if err := store.CheckPublish(channel, payload); err != nil {
+		return err
+	}
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	s.broker.Publish(channel, payload)
+	return nil
+}
+
+// Subscribe implements store.Store, within the process.
+func (s *Store) Subscribe(ctx context.Context, channels ...string) (<-chan store.Notice, error) {
+	return s.broker.Subscribe(ctx, channels...)
+}
+
+// Health implements store.Store: a memory store is healthy until closed.
+func (s *Store) Health(ctx context.Context) error {
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	s.mu.Unlock()
+	return nil
+}
+
 // Close implements store.Store. Later calls fail.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
 	s.games = nil
+	s.broker.Close()
 	return nil
+}
+
+// touch advances g.Updated to now, and never backwards, so the order of
+// changes survives a clock step.
+func touch(g *store.Game) {
+	now := time.Now().Round(0)
+	if !now.After(g.Updated) {
+		now = g.Updated.Add(time.Nanosecond)
+	}
+	g.Updated = now
 }

@@ -3,67 +3,26 @@ package sqlite
 import (
 	"fmt"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 
 	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/storetest"
 )
 
-// BenchmarkAppendMove measures committed moves per second: each is one
-// transaction synced to disk (synchronous FULL), the cost of every move
-// a live game makes.
+// BenchmarkAppendMove measures committed moves per second with 1, 10, 100
+// and 1000 games played at once, one goroutine per game as the server
+// runs them: every move is on disk (synchronous FULL) before it returns.
 func BenchmarkAppendMove(b *testing.B) {
-	for _, games := range []int{1, 8} {
+	for _, games := range []int{1, 10, 100, 1000} {
 		b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) {
 			s, err := Open(b.Context(), filepath.Join(b.TempDir(), "bench.db"))
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			ids := make([]string, games)
-			for i := range ids {
-				ids[i] = fmt.Sprintf("bench%05d", i)
-				g := &store.Game{ID: ids[i], Status: store.StatusPlaying, Seats: make([]store.Seat, 4)}
-				if err := s.CreateGame(b.Context(), g); err != nil {
-					b.Fatal(err)
-				}
-			}
-			next := make([]int, games)
-			for i := 0; b.Loop(); i++ {
-				g := i % games
-				if err := s.AppendMove(b.Context(), ids[g], next[g], "bid 9", store.StatusPlaying); err != nil {
-					b.Fatal(err)
-				}
-				next[g]++
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+			storetest.BenchAppend(b, s, games)
 		})
 	}
-}
-
-// BenchmarkAppendMoveParallel has one writer per game, as the server's
-// game goroutines are: the writes queue on the single writer connection.
-func BenchmarkAppendMoveParallel(b *testing.B) {
-	s, err := Open(b.Context(), filepath.Join(b.TempDir(), "bench.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	var games atomic.Int64
-	b.RunParallel(func(pb *testing.PB) {
-		id := fmt.Sprintf("bench%05d", games.Add(1))
-		if err := s.CreateGame(b.Context(), &store.Game{ID: id, Status: store.StatusPlaying, Seats: make([]store.Seat, 4)}); err != nil {
-			b.Error(err)
-			return
-		}
-		for i := 0; pb.Next(); i++ {
-			if err := s.AppendMove(b.Context(), id, i, "bid 9", store.StatusPlaying); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
 }
 
 // BenchmarkGame measures reading a whole game of 100 moves, as a restart

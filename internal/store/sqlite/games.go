@@ -19,14 +19,7 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	if err := g.Validate(); err != nil {
 		return fmt.Errorf("sqlite: %w", err)
 	}
-	now := time.Now()
-	created, updated := g.Created, g.Updated
-	if created.IsZero() {
-		created = now
-	}
-	if updated.IsZero() {
-		updated = now
-	}
+	created, updated := g.Times(time.Now())
 	for _, tm := range []time.Time{created, updated} {
 		if tm.Before(minTime) || tm.After(maxTime) {
 			return fmt.Errorf("sqlite: game %q: time %v out of range", g.ID, tm)
@@ -36,33 +29,30 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	if err != nil {
 		return fmt.Errorf("sqlite: game %q: cheques: %w", g.ID, err)
 	}
-	err = s.write(ctx, "create game "+g.ID, func(tx *sql.Tx) error {
+	st := &s.stmts
+	err = s.write(ctx, "create game "+g.ID, func(w *wtx) (*store.Change, error) {
 		var n int
-		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM games WHERE id = ?", g.ID).Scan(&n); err != nil {
-			return err
+		if err := w.row(st.gameExists, g.ID).Scan(&n); err != nil {
+			return nil, err
 		}
 		if n > 0 {
-			return fmt.Errorf("sqlite: game %q: %w: the id exists", g.ID, store.ErrConflict)
+			return nil, fmt.Errorf("sqlite: game %q: %w: the id exists", g.ID, store.ErrConflict)
 		}
-		if _, err := tx.ExecContext(ctx,
-			"INSERT INTO games (id, status, cheques, seed, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
-			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano()); err != nil {
-			return err
+		if _, err := w.exec(st.insertGame, g.ID, string(g.Status), string(cheques), g.Seed,
+			created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash)); err != nil {
+			return nil, err
 		}
 		for i, seat := range g.Seats {
-			if _, err := tx.ExecContext(ctx,
-				"INSERT INTO seats (game_id, idx, name, bot, token_hash) VALUES (?, ?, ?, ?, ?)",
-				g.ID, i, seat.Name, seat.Bot, hashOrNil(seat.TokenHash)); err != nil {
-				return err
+			if _, err := w.exec(st.insertSeat, g.ID, i, seat.Name, seat.Bot, hashOrNil(seat.TokenHash)); err != nil {
+				return nil, err
 			}
 		}
 		for i, tok := range g.Moves {
-			if _, err := tx.ExecContext(ctx,
-				"INSERT INTO moves (game_id, idx, token) VALUES (?, ?, ?)", g.ID, i, tok); err != nil {
-				return err
+			if _, err := w.exec(st.insertMove, g.ID, i, tok); err != nil {
+				return nil, err
 			}
 		}
-		return nil
+		return &store.Change{Game: g.ID, Kind: store.ChangeCreated, Moves: len(g.Moves), Status: g.Status}, nil
 	})
 	if err != nil {
 		return err
@@ -94,8 +84,8 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			cheques          string
 			created, updated int64
 		)
-		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated FROM games WHERE id = ?", id).
-			Scan(&status, &cheques, &g.Seed, &created, &updated)
+		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated, creator_hash FROM games WHERE id = ?", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
 		}
@@ -159,93 +149,163 @@ func seats(ctx context.Context, tx *sql.Tx, id string, hashes bool) ([]store.Sea
 func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
 
 // TakeSeat implements store.Store.
-func (s *Store) TakeSeat(ctx context.Context, id string, seat int, name string, tokenHash []byte, status store.Status) error {
-	switch {
-	case name == "":
-		return fmt.Errorf("sqlite: game %q seat %d: empty name", id, seat)
-	case len(tokenHash) == 0:
-		return fmt.Errorf("sqlite: game %q seat %d: no token hash", id, seat)
-	case !status.Valid():
-		return fmt.Errorf("sqlite: game %q: unknown status %q", id, status)
+func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, name string, tokenHash []byte, status store.Status) error {
+	if err := store.CheckSeat(id, seat, name, tokenHash, status); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
 	}
-	return s.write(ctx, fmt.Sprintf("take seat %d of game %s", seat, id), func(tx *sql.Tx) error {
-		var (
-			taken string
-			hash  []byte
-		)
-		err := tx.QueryRowContext(ctx, "SELECT name || bot, token_hash FROM seats WHERE game_id = ? AND idx = ?", id, seat).
-			Scan(&taken, &hash)
-		if errors.Is(err, sql.ErrNoRows) {
-			if err := exists(ctx, tx, id); err != nil {
-				return err
-			}
-			return fmt.Errorf("sqlite: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
-		}
+	st := &s.stmts
+	return s.write(ctx, fmt.Sprintf("take seat %d of game %s", seat, id), func(w *wtx) (*store.Change, error) {
+		row, err := w.writable(id, fence, store.Status.Live)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if taken != "" || hash != nil {
-			return fmt.Errorf("sqlite: game %q seat %d: %w: the seat is taken", id, seat, store.ErrConflict)
+		taken, err := w.seat(id, seat)
+		if err != nil {
+			return nil, err
 		}
-		if _, err := tx.ExecContext(ctx, "UPDATE seats SET name = ?, token_hash = ? WHERE game_id = ? AND idx = ?",
-			name, tokenHash, id, seat); err != nil {
-			return err
+		if taken.Name != "" || taken.Bot != "" || taken.TokenHash != nil {
+			return nil, fmt.Errorf("sqlite: game %q seat %d: %w: the seat is taken", id, seat, store.ErrConflict)
 		}
-		return touch(ctx, tx, id, status)
+		if _, err := w.exec(st.takeSeat, name, tokenHash, id, seat); err != nil {
+			return nil, err
+		}
+		if _, err := w.exec(st.touch, string(status), w.now.UnixNano(), id); err != nil {
+			return nil, err
+		}
+		return &store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: status}, nil
 	})
 }
 
-func exists(ctx context.Context, tx *sql.Tx, id string) error {
-	var n int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM games WHERE id = ?", id).Scan(&n); err != nil {
-		return err
+// gameRow is what a write checks of a game.
+type gameRow struct {
+	status store.Status
+	moves  int
+	lease  store.Lease
+}
+
+// game reads the game's row in the writer's transaction, or ErrNotFound.
+func (w *wtx) game(id string) (gameRow, error) {
+	var (
+		r       = gameRow{lease: store.Lease{Game: id}}
+		status  string
+		node    sql.NullString
+		expires sql.NullInt64
+	)
+	err := w.row(w.st.gameForWrite, id).Scan(&status, &r.moves, &node, &r.lease.Fence, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
 	}
-	if n == 0 {
-		return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
+	r.status, r.lease.Node = store.Status(status), node.String
+	if expires.Valid {
+		r.lease.Expires = fromNanos(expires.Int64)
+	}
+	return r, err
+}
+
+// fenced reports ErrLeaseLost unless a write with fence may go ahead.
+func (r gameRow) fenced(fence store.Fence, now time.Time) error {
+	if !r.lease.Permits(fence, now) {
+		return fmt.Errorf("sqlite: game %q fence %d: %w", r.lease.Game, fence, store.ErrLeaseLost)
 	}
 	return nil
 }
 
-// touch sets the game's status and moves its updated time to now, and
-// never backwards, so the order of changes survives a clock step.
-func touch(ctx context.Context, tx *sql.Tx, id string, status store.Status) error {
-	_, err := tx.ExecContext(ctx, "UPDATE games SET status = ?, updated = max(updated + 1, ?) WHERE id = ?",
-		string(status), time.Now().UnixNano(), id)
-	return err
+// writable reads game id for a write with fence: ErrLeaseLost unless
+// the fence permits it, ErrConflict unless its status is ok.
+func (w *wtx) writable(id string, fence store.Fence, ok func(store.Status) bool) (gameRow, error) {
+	row, err := w.game(id)
+	if err != nil {
+		return row, err
+	}
+	if err := row.fenced(fence, w.now); err != nil {
+		return row, err
+	}
+	if !ok(row.status) {
+		return row, fmt.Errorf("sqlite: game %q is %s: %w", id, row.status, store.ErrConflict)
+	}
+	return row, nil
+}
+
+// seat reads a seat of game id in the writer's transaction, or ErrNotFound.
+func (w *wtx) seat(id string, seat int) (store.Seat, error) {
+	var s store.Seat
+	err := w.row(w.st.seatForWrite, id, seat).Scan(&s.Name, &s.Bot, &s.TokenHash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return s, fmt.Errorf("sqlite: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
+	}
+	return s, err
+}
+
+// FreeSeat implements store.Store.
+func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error {
+	st := &s.stmts
+	return s.write(ctx, fmt.Sprintf("free seat %d of game %s", seat, id), func(w *wtx) (*store.Change, error) {
+		row, err := w.writable(id, fence, store.Status.Open)
+		if err != nil {
+			return nil, err
+		}
+		held, err := w.seat(id, seat)
+		if err != nil {
+			return nil, err
+		}
+		if held.Bot != "" || held.TokenHash == nil {
+			return nil, fmt.Errorf("sqlite: game %q seat %d: %w: no person holds it", id, seat, store.ErrConflict)
+		}
+		if _, err := w.exec(st.takeSeat, "", nil, id, seat); err != nil {
+			return nil, err
+		}
+		if _, err := w.exec(st.touch, string(store.StatusOpen), w.now.UnixNano(), id); err != nil {
+			return nil, err
+		}
+		return &store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: store.StatusOpen}, nil
+	})
+}
+
+// CloseTable implements store.Store.
+func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error {
+	if err := store.CheckClose(id, status); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	st := &s.stmts
+	return s.write(ctx, fmt.Sprintf("close game %s", id), func(w *wtx) (*store.Change, error) {
+		row, err := w.writable(id, fence, store.Status.Open)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.exec(st.setStatus, string(status), w.now.UnixNano(), id); err != nil {
+			return nil, err
+		}
+		return &store.Change{Game: id, Kind: store.ChangeClosed, Moves: row.moves, Status: status}, nil
+	})
 }
 
 // AppendMove implements store.Store.
-func (s *Store) AppendMove(ctx context.Context, id string, index int, token string, status store.Status) error {
-	switch {
-	case token == "":
-		return fmt.Errorf("sqlite: game %q move %d: empty token", id, index)
-	case !status.Valid():
-		return fmt.Errorf("sqlite: game %q: unknown status %q", id, status)
+func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
+	if err := store.CheckMove(id, index, token, status); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
 	}
-	return s.write(ctx, fmt.Sprintf("append move %d to game %s", index, id), func(tx *sql.Tx) error {
-		var (
-			st   string
-			next int
-		)
-		err := tx.QueryRowContext(ctx,
-			"SELECT status, (SELECT count(*) FROM moves WHERE game_id = games.id) FROM games WHERE id = ?", id).
-			Scan(&st, &next)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
-		}
+	st := &s.stmts
+	return s.write(ctx, fmt.Sprintf("append move %d to game %s", index, id), func(w *wtx) (*store.Change, error) {
+		row, err := w.game(id)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if st := store.Status(st); st == store.StatusFinished || st == store.StatusArchived {
-			return fmt.Errorf("sqlite: game %q is %s: %w", id, st, store.ErrConflict)
+		if err := row.fenced(fence, w.now); err != nil {
+			return nil, err
 		}
-		if index != next {
-			return fmt.Errorf("sqlite: game %q move %d: %w: the next move is %d", id, index, store.ErrConflict, next)
+		if !row.status.Live() {
+			return nil, fmt.Errorf("sqlite: game %q is %s: %w", id, row.status, store.ErrConflict)
 		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO moves (game_id, idx, token) VALUES (?, ?, ?)", id, index, token); err != nil {
-			return err
+		if index != row.moves {
+			return nil, fmt.Errorf("sqlite: game %q move %d: %w: the next move is %d", id, index, store.ErrConflict, row.moves)
 		}
-		return touch(ctx, tx, id, status)
+		if _, err := w.exec(st.insertMove, id, index, token); err != nil {
+			return nil, err
+		}
+		if _, err := w.exec(st.touchMove, string(status), w.now.UnixNano(), id); err != nil {
+			return nil, err
+		}
+		return &store.Change{Game: id, Kind: store.ChangeMove, Moves: index + 1, Status: status}, nil
 	})
 }
 
@@ -257,7 +317,7 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 	var sums []store.Summary
 	err := s.read(ctx, "list games", func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `
-			SELECT id, status, created, updated, (SELECT count(*) FROM moves WHERE game_id = games.id)
+			SELECT id, status, created, updated, move_count
 			FROM games WHERE status = ? ORDER BY updated DESC, id LIMIT ?`, string(status), limit)
 		if err != nil {
 			return err
@@ -292,22 +352,6 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 	return sums, nil
 }
 
-// write runs f in an immediate transaction on the writer and commits it.
-func (s *Store) write(ctx context.Context, op string, f func(*sql.Tx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return s.wrap(op, err)
-	}
-	if err := f(tx); err != nil {
-		tx.Rollback()
-		return s.fail(op, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return s.wrap(op, err)
-	}
-	return nil
-}
-
 // read runs f in a read transaction: one snapshot of the database.
 func (s *Store) read(ctx context.Context, op string, f func(*sql.Tx) error) error {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
@@ -324,7 +368,7 @@ func (s *Store) read(ctx context.Context, op string, f func(*sql.Tx) error) erro
 // fail passes on the errors this package made, and wraps SQLite's: a
 // primary key violation means someone else was first.
 func (s *Store) fail(op string, err error) error {
-	if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrCorrupt) {
+	if alone(err) && !isSQLite(err) || errors.Is(err, store.ErrCorrupt) {
 		return err
 	}
 	var e *sqlite.Error

@@ -2,6 +2,27 @@
 // server needs with nothing else installed. It uses modernc.org/sqlite
 // (pure Go) in WAL mode with synchronous=FULL, so a method that returns nil
 // has its change on disk, and it migrates the schema when it opens.
+//
+// Writes go to one writer goroutine that commits them in groups: the
+// writes that arrive while the previous transaction commits (or within
+// Options.Tick) share one transaction and one sync to disk, each in its own
+// savepoint, so that a write that fails (a conflicting move, a lost lease)
+// fails alone and the others commit. Its statements are prepared once.
+//
+// # Schema
+//
+// games (id, status, cheques as JSON, seed, created and updated in Unix
+// nanoseconds, move_count, lease_node, lease_fence, lease_expires,
+// creator_hash), seats
+// (game_id, idx, name, bot, token_hash) and moves (game_id, idx, token),
+// keyed by (game_id, idx) so that no move index is stored twice, and
+// health (one row a health check rewrites). The file is marked with
+// application_id 0x525a5a41 ('RZZA'); a file with another mark, or with
+// tables and neither the mark nor Razzia's tables, is refused unchanged.
+//
+// Leases are kept in the games table, with expiry by this host's clock
+// (every process on one file shares it), so a second process on the same
+// file is fenced out too. Notices are delivered within the process only.
 package sqlite
 
 import (
@@ -15,7 +36,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/pressly/goose/v3"
 	"modernc.org/sqlite"
@@ -25,11 +50,32 @@ import (
 )
 
 // Store is a store.Store kept in one SQLite database file. Its methods are
-// safe for concurrent use; each is one transaction.
+// safe for concurrent use.
 type Store struct {
-	path string
-	w    *sql.DB // one connection: writers queue here, not on SQLITE_BUSY
-	r    *sql.DB // readers: WAL lets them run beside the writer
+	path   string
+	opts   Options
+	w      *sql.DB // one connection, the writer goroutine's
+	r      *sql.DB // readers: WAL lets them run beside the writer
+	schema int64   // the newest migration here, which the database has
+	stmts  statements
+	broker store.Broker
+
+	batch     *store.Batcher[*op] // the writer: one transaction a group
+	closeOnce sync.Once
+	closeErr  error
+
+	lastErr atomic.Pointer[batchError] // the last failed commit, nil after a good one
+	groups  atomic.Int64               // groups committed, for tests and metrics
+}
+
+// Options tune a Store; the zero value is the default.
+type Options struct {
+	// Tick is how long the writer waits for more writes before it
+	// commits a group. Zero commits what arrived while the last commit
+	// ran, which is how groups form under load with no added delay.
+	Tick time.Duration
+	// MaxBatch caps the writes of one transaction (default 1024).
+	MaxBatch int
 }
 
 var _ store.Store = (*Store)(nil)
@@ -49,13 +95,26 @@ var migrations embed.FS
 // header starts every SQLite 3 database file.
 const header = "SQLite format 3\x00"
 
-// Open opens the database at path, creating it if it does not exist, checks
-// it with PRAGMA quick_check and brings its schema up to date. A file that
-// is not a sound SQLite database gives an error wrapping store.ErrCorrupt
-// that names the file; Open never changes such a file.
+// applicationID marks Razzia's databases: 'RZZA'.
+const applicationID = 0x525a5a41
+
+// Open opens the database at path with the default options.
 func Open(ctx context.Context, path string) (*Store, error) {
+	return OpenOptions(ctx, path, Options{})
+}
+
+// OpenOptions opens the database at path, creating it if it does not
+// exist, checks it with PRAGMA quick_check and brings its schema up to
+// date. A file that is not a sound SQLite database gives an error wrapping
+// store.ErrCorrupt, one of another application or of a newer Razzia an
+// error wrapping store.ErrSchema; both name the file, and Open never
+// changes such a file.
+func OpenOptions(ctx context.Context, path string, opts Options) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("sqlite: no database file name")
+	}
+	if opts.MaxBatch <= 0 {
+		opts.MaxBatch = 1024
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -64,7 +123,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := precheck(abs); err != nil {
 		return nil, err
 	}
-	s := &Store{path: abs}
+	s := &Store{path: abs, opts: opts}
+	if err := s.checkOurs(ctx); err != nil {
+		return nil, err
+	}
 	if s.w, err = s.connect(ctx, writePragmas, 1); err != nil {
 		return nil, err
 	}
@@ -76,11 +138,67 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		s.w.Close()
 		return nil, err
 	}
+	if err := s.stmts.prepare(ctx, s.w); err != nil {
+		s.w.Close()
+		return nil, s.wrap("prepare", err)
+	}
 	if s.r, err = s.connect(ctx, readPragmas, readers); err != nil {
+		s.stmts.close()
 		s.w.Close()
 		return nil, err
 	}
+	s.batch = store.NewBatcher(opts.MaxBatch, opts.Tick, s.commit)
 	return s, nil
+}
+
+// checkOurs refuses a database of another application before anything
+// writes to it: through a read-only connection it reads the application
+// id and the tables. An older Razzia database has no mark but our tables.
+func (s *Store) checkOurs(ctx context.Context) error {
+	if fi, err := os.Stat(s.path); err != nil || fi.Size() == 0 {
+		return nil // a new database
+	}
+	db, err := s.open("mode=ro&_pragma=busy_timeout(5000)")
+	if err != nil {
+		return s.wrap("open", err)
+	}
+	defer db.Close()
+	var id int64
+	if err := db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&id); err != nil {
+		return s.wrap("check", err)
+	}
+	switch uint32(id) {
+	case applicationID:
+		return nil
+	case 0:
+	default:
+		return fmt.Errorf("sqlite: database %s: %w: it belongs to another application (application_id 0x%08x); give razzia a file of its own",
+			s.path, store.ErrSchema, uint32(id))
+	}
+	rows, err := db.QueryContext(ctx, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+	if err != nil {
+		return s.wrap("check", err)
+	}
+	defer rows.Close()
+	var tables []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return s.wrap("check", err)
+		}
+		tables = append(tables, name)
+	}
+	if err := rows.Err(); err != nil {
+		return s.wrap("check", err)
+	}
+	if len(tables) == 0 || slices.Contains(tables, "goose_db_version") && slices.Contains(tables, "games") {
+		return nil
+	}
+	if len(tables) > 5 {
+		tables = append(tables[:5], "...")
+	}
+	return fmt.Errorf("sqlite: database %s: %w: it holds tables of another application (%s); give razzia a file of its own",
+		s.path, store.ErrSchema, strings.Join(tables, ", "))
 }
 
 // precheck gives a clear error for what SQLite reports only vaguely: a
@@ -118,16 +236,21 @@ func precheck(path string) error {
 	return nil
 }
 
-// connect opens a pool of at most n connections with the pragmas and
-// makes one, so that errors in opening show here.
-func (s *Store) connect(ctx context.Context, pragmas string, n int) (*sql.DB, error) {
+// open opens the database with the URI parameters.
+func (s *Store) open(params string) (*sql.DB, error) {
 	// A file: URI, escaped, so that no character of the path is taken
 	// for a parameter.
-	dsn := (&url.URL{Scheme: "file", Path: s.path, RawQuery: pragmas}).String()
+	dsn := (&url.URL{Scheme: "file", Path: s.path, RawQuery: params}).String()
 	if !strings.HasPrefix(dsn, "file://") {
 		return nil, fmt.Errorf("sqlite: database %s: cannot make a file URI", s.path)
 	}
-	db, err := sql.Open("sqlite", dsn)
+	return sql.Open("sqlite", dsn)
+}
+
+// connect opens a pool of at most n connections with the pragmas and
+// makes one, so that errors in opening show here.
+func (s *Store) connect(ctx context.Context, pragmas string, n int) (*sql.DB, error) {
+	db, err := s.open(pragmas)
 	if err != nil {
 		return nil, s.wrap("open", err)
 	}
@@ -171,35 +294,93 @@ func (s *Store) quickCheck(ctx context.Context) error {
 	return nil
 }
 
-// migrate applies the embedded migrations the database lacks.
-func (s *Store) migrate(ctx context.Context) error {
+// provider returns the goose provider of the embedded migrations on s.w.
+// Not its Close: that would close s.w.
+func (s *Store) provider() (*goose.Provider, error) {
 	fsys, err := fs.Sub(migrations, "migrations")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p, err := goose.NewProvider(goose.DialectSQLite3, s.w, fsys, goose.WithDisableGlobalRegistry(true))
 	if err != nil {
-		return fmt.Errorf("sqlite: database %s: migrations: %w", s.path, err)
+		return nil, fmt.Errorf("sqlite: database %s: migrations: %w", s.path, err)
 	}
-	// Not p.Close: it would close s.w.
+	return p, nil
+}
+
+// migrate applies the embedded migrations the database lacks, and refuses
+// a database migrated by a newer Razzia.
+func (s *Store) migrate(ctx context.Context) error {
+	p, err := s.provider()
+	if err != nil {
+		return err
+	}
+	if err := s.checkVersion(ctx, p); err != nil {
+		return err
+	}
 	if _, err := p.Up(ctx); err != nil {
 		return s.wrap("migrate", err)
+	}
+	src := p.ListSources()
+	s.schema = src[len(src)-1].Version
+	return nil
+}
+
+// checkVersion refuses a schema newer than the newest migration here.
+func (s *Store) checkVersion(ctx context.Context, p *goose.Provider) error {
+	have, err := p.GetDBVersion(ctx)
+	if err != nil {
+		return s.wrap("read the schema version of", err)
+	}
+	src := p.ListSources()
+	return store.CheckVersion("sqlite: database "+s.path, have, src[len(src)-1].Version)
+}
+
+// checkCurrent reports a schema that is not the newest migration here:
+// newer (another razzia migrated it since) or older.
+func (s *Store) checkCurrent(ctx context.Context) error {
+	have, err := s.schemaVersion(ctx)
+	if err != nil {
+		return err
+	}
+	want := s.schema
+	if err := store.CheckVersion("sqlite: database "+s.path, have, want); err != nil {
+		return err
+	}
+	if have < want {
+		return fmt.Errorf("sqlite: database %s: %w: its schema is at version %d, older than this razzia's %d", s.path, store.ErrSchema, have, want)
 	}
 	return nil
 }
 
-// Close implements store.Store.
+// schemaVersion reads goose's version without writing: through a reader.
+func (s *Store) schemaVersion(ctx context.Context) (int64, error) {
+	var v int64
+	err := s.read(ctx, "read the schema version of", func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, "SELECT max(version_id) FROM goose_db_version WHERE is_applied").Scan(&v)
+	})
+	return v, err
+}
+
+// Close implements store.Store: it waits for the writes under way.
 func (s *Store) Close() error {
-	var errs []error
-	for _, db := range []*sql.DB{s.r, s.w} {
-		if db != nil {
-			errs = append(errs, db.Close())
+	s.closeOnce.Do(func() {
+		if s.batch != nil {
+			s.batch.Close()
 		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("sqlite: close %s: %w", s.path, err)
-	}
-	return nil
+		s.broker.Close()
+		s.stmts.close()
+		var errs []error
+		for _, db := range []*sql.DB{s.r, s.w} {
+			if db != nil {
+				errs = append(errs, db.Close())
+			}
+		}
+		if err := errors.Join(errs...); err != nil {
+			s.closeErr = fmt.Errorf("sqlite: close %s: %w", s.path, err)
+		}
+	})
+	return s.closeErr
 }
 
 // wrap names the file and the operation in err, and marks a damaged

@@ -18,10 +18,12 @@ import (
 )
 
 // Run runs the suite against fresh stores made by open. Each check opens
-// its own store, which must be empty; the suite closes it.
+// its own store, which must be empty; the suite closes it. The checks run
+// in parallel, each on its own store.
 func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			s := open(t)
 			t.Cleanup(func() {
 				if err := s.Close(); err != nil {
@@ -57,6 +59,11 @@ var checks = []struct {
 	{"BadGame", testBadGame},
 	{"TakeSeat", testTakeSeat},
 	{"TakeSeatRejected", testTakeSeatRejected},
+	{"Creator", testCreator},
+	{"FreeSeat", testFreeSeat},
+	{"FreeSeatRejected", testFreeSeatRejected},
+	{"CloseTable", testCloseTable},
+	{"ClosedTableRefusesWrites", testClosedTableRefusesWrites},
 	{"AppendInOrder", testAppendInOrder},
 	{"AppendWrongIndex", testAppendWrongIndex},
 	{"AppendAfterEnd", testAppendAfterEnd},
@@ -65,6 +72,17 @@ var checks = []struct {
 	{"ListOrderFollowsUpdates", testListOrderFollowsUpdates},
 	{"ConcurrentAppend", testConcurrentAppend},
 	{"ConcurrentGames", testConcurrentGames},
+	{"LeaseAcquire", testLeaseAcquire},
+	{"LeaseFencedWrites", testLeaseFencedWrites},
+	{"LeaseTakeOver", testLeaseTakeOver},
+	{"LeaseRenewRelease", testLeaseRenewRelease},
+	{"LeaseRace", testLeaseRace},
+	{"Unowned", testUnowned},
+	{"Changes", testChanges},
+	{"ChangesAfterCommit", testChangesAfterCommit},
+	{"PublishSubscribe", testPublishSubscribe},
+	{"Health", testHealth},
+	{"CloseEndsSubscriptions", testCloseEndsSubscriptions},
 }
 
 // base is a fixed past moment; every fixture time is after it.
@@ -117,7 +135,7 @@ func get(t *testing.T, s store.Store, id string) *store.Game {
 
 func appendMove(t *testing.T, s store.Store, id string, index int, token string, st store.Status) {
 	t.Helper()
-	if err := s.AppendMove(ctx(t), id, index, token, st); err != nil {
+	if err := s.AppendMove(ctx(t), id, store.NoFence, index, token, st); err != nil {
 		t.Fatalf("AppendMove(%s, %d, %q): %v", id, index, token, err)
 	}
 }
@@ -146,6 +164,11 @@ func diffGame(got, want *store.Game) []string {
 	}
 	if !got.Updated.Equal(want.Updated) {
 		d = append(d, fmt.Sprintf("Updated = %v, want %v", got.Updated, want.Updated))
+	}
+	// nil, not empty, for no creator: the documented zero value.
+	if !bytes.Equal(got.CreatorHash, want.CreatorHash) || (got.CreatorHash == nil) != (want.CreatorHash == nil) {
+		d = append(d, fmt.Sprintf("CreatorHash = %x (nil %t), want %x (nil %t)",
+			got.CreatorHash, got.CreatorHash == nil, want.CreatorHash, want.CreatorHash == nil))
 	}
 	return d
 }
@@ -207,7 +230,7 @@ func testNoAliasing(t *testing.T, s store.Store) {
 	out := get(t, s, want.ID)
 	out.Seats[1].Name, out.Seats[2].TokenHash[0], out.Cheques[0][0], out.Seed[0], out.Moves[0] = "y", 1, 98, 98, "y"
 	h := hash(0xc3)
-	if err := s.TakeSeat(ctx(t), want.ID, 0, "Eve", h, store.StatusPlaying); err != nil {
+	if err := s.TakeSeat(ctx(t), want.ID, store.NoFence, 0, "Eve", h, store.StatusPlaying); err != nil {
 		t.Fatal(err)
 	}
 	h[0] = 0
@@ -269,7 +292,7 @@ func testUnicode(t *testing.T, s store.Store) {
 		if i == 1 {
 			continue
 		}
-		if err := s.TakeSeat(ctx(t), g.ID, i, name, hash(byte(i)), store.StatusOpen); err != nil {
+		if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, i, name, hash(byte(i)), store.StatusOpen); err != nil {
 			t.Fatalf("TakeSeat %q: %v", name, err)
 		}
 		g.Seats[i] = store.Seat{Name: name, TokenHash: hash(byte(i))}
@@ -293,10 +316,10 @@ func testNotFound(t *testing.T, s store.Store) {
 		if g, err := s.Game(ctx(t), id); !errors.Is(err, store.ErrNotFound) || g != nil {
 			t.Errorf("Game(%q) = %v, %v; want nil, ErrNotFound", id, g, err)
 		}
-		if err := s.TakeSeat(ctx(t), id, 0, "Ann", hash(1), store.StatusOpen); !errors.Is(err, store.ErrNotFound) {
+		if err := s.TakeSeat(ctx(t), id, store.NoFence, 0, "Ann", hash(1), store.StatusOpen); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("TakeSeat(%q) = %v, want ErrNotFound", id, err)
 		}
-		if err := s.AppendMove(ctx(t), id, 0, "draw", store.StatusPlaying); !errors.Is(err, store.ErrNotFound) {
+		if err := s.AppendMove(ctx(t), id, store.NoFence, 0, "draw", store.StatusPlaying); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("AppendMove(%q) = %v, want ErrNotFound", id, err)
 		}
 	}
@@ -360,7 +383,7 @@ func testTakeSeat(t *testing.T, s store.Store) {
 	}
 	last := g.Updated
 	for _, st := range steps {
-		if err := s.TakeSeat(ctx(t), g.ID, st.seat, st.name, hash(byte(st.seat+1)), st.status); err != nil {
+		if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, st.seat, st.name, hash(byte(st.seat+1)), st.status); err != nil {
 			t.Fatalf("TakeSeat(%d, %q): %v", st.seat, st.name, err)
 		}
 		g.Seats[st.seat] = store.Seat{Name: st.name, TokenHash: hash(byte(st.seat + 1))}
@@ -385,7 +408,7 @@ func testTakeSeat(t *testing.T, s store.Store) {
 func testTakeSeatRejected(t *testing.T, s store.Store) {
 	g := newGame("seats00002", store.StatusOpen, 0)
 	create(t, s, g)
-	if err := s.TakeSeat(ctx(t), g.ID, 0, "Bo", hash(0xb0), store.StatusOpen); err != nil {
+	if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, 0, "Bo", hash(0xb0), store.StatusOpen); err != nil {
 		t.Fatal(err)
 	}
 	g.Seats[0] = store.Seat{Name: "Bo", TokenHash: hash(0xb0)}
@@ -405,7 +428,7 @@ func testTakeSeatRejected(t *testing.T, s store.Store) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := s.TakeSeat(ctx(t), g.ID, c.seat, c.who, c.hash, store.StatusPlaying)
+			err := s.TakeSeat(ctx(t), g.ID, store.NoFence, c.seat, c.who, c.hash, store.StatusPlaying)
 			if !errors.Is(err, c.want) {
 				t.Errorf("TakeSeat = %v, want %v", err, c.want)
 			}
@@ -415,13 +438,13 @@ func testTakeSeatRejected(t *testing.T, s store.Store) {
 	// An open seat taken with no name or no token hash stays open.
 	h := newGame("seats00003", store.StatusOpen, 0)
 	create(t, s, h)
-	if err := s.TakeSeat(ctx(t), h.ID, 0, "", hash(1), store.StatusPlaying); err == nil {
+	if err := s.TakeSeat(ctx(t), h.ID, store.NoFence, 0, "", hash(1), store.StatusPlaying); err == nil {
 		t.Error("TakeSeat with an empty name succeeded")
 	}
-	if err := s.TakeSeat(ctx(t), h.ID, 0, "Bo", nil, store.StatusPlaying); err == nil {
+	if err := s.TakeSeat(ctx(t), h.ID, store.NoFence, 0, "Bo", nil, store.StatusPlaying); err == nil {
 		t.Error("TakeSeat with no token hash succeeded")
 	}
-	if err := s.TakeSeat(ctx(t), h.ID, 0, "Bo", hash(1), "paused"); err == nil {
+	if err := s.TakeSeat(ctx(t), h.ID, store.NoFence, 0, "Bo", hash(1), "paused"); err == nil {
 		t.Error("TakeSeat with status paused succeeded")
 	}
 	checkGame(t, s, h)
@@ -457,15 +480,15 @@ func testAppendWrongIndex(t *testing.T, s store.Store) {
 	appendMove(t, s, g.ID, 1, "bid 9", store.StatusPlaying)
 	want := get(t, s, g.ID)
 	for _, index := range []int{-1, 0, 1, 3, 1000} {
-		err := s.AppendMove(ctx(t), g.ID, index, "pass", store.StatusFinished)
+		err := s.AppendMove(ctx(t), g.ID, store.NoFence, index, "pass", store.StatusFinished)
 		if !errors.Is(err, store.ErrConflict) {
 			t.Errorf("AppendMove(%d) with 2 moves stored = %v, want ErrConflict", index, err)
 		}
 	}
-	if err := s.AppendMove(ctx(t), g.ID, 2, "", store.StatusPlaying); err == nil {
+	if err := s.AppendMove(ctx(t), g.ID, store.NoFence, 2, "", store.StatusPlaying); err == nil {
 		t.Error("AppendMove with an empty token succeeded")
 	}
-	if err := s.AppendMove(ctx(t), g.ID, 2, "pass", "paused"); err == nil {
+	if err := s.AppendMove(ctx(t), g.ID, store.NoFence, 2, "pass", "paused"); err == nil {
 		t.Error("AppendMove with status paused succeeded")
 	}
 	checkGame(t, s, want) // moves, status and Updated unchanged
@@ -477,7 +500,7 @@ func testAppendAfterEnd(t *testing.T, s store.Store) {
 		g := newGame("over_"+string(st), st, 0)
 		g.Moves = []string{"draw", "bid 9"}
 		create(t, s, g)
-		if err := s.AppendMove(ctx(t), g.ID, 2, "pass", store.StatusPlaying); !errors.Is(err, store.ErrConflict) {
+		if err := s.AppendMove(ctx(t), g.ID, store.NoFence, 2, "pass", store.StatusPlaying); !errors.Is(err, store.ErrConflict) {
 			t.Errorf("AppendMove to a %s game = %v, want ErrConflict", st, err)
 		}
 		checkGame(t, s, g)
@@ -489,10 +512,10 @@ func testCanceled(t *testing.T, s store.Store) {
 	create(t, s, g)
 	c, cancel := context.WithCancel(ctx(t))
 	cancel()
-	if err := s.AppendMove(c, g.ID, 0, "draw", store.StatusPlaying); err == nil {
+	if err := s.AppendMove(c, g.ID, store.NoFence, 0, "draw", store.StatusPlaying); err == nil {
 		t.Error("AppendMove with a canceled context succeeded")
 	}
-	if err := s.TakeSeat(c, g.ID, 0, "Bo", hash(1), store.StatusPlaying); err == nil {
+	if err := s.TakeSeat(c, g.ID, store.NoFence, 0, "Bo", hash(1), store.StatusPlaying); err == nil {
 		t.Error("TakeSeat with a canceled context succeeded")
 	}
 	if err := s.CreateGame(c, newGame("cancel0002", store.StatusOpen, 0)); err == nil {
@@ -591,7 +614,7 @@ func testListOrderFollowsUpdates(t *testing.T, s store.Store) {
 	if got, want := list(), []string{ids[0], ids[2], ids[1]}; !slices.Equal(got, want) {
 		t.Errorf("after a move in %s: List = %q, want %q", ids[0], got, want)
 	}
-	if err := s.TakeSeat(ctx(t), ids[1], 0, "Bo", hash(1), store.StatusPlaying); err != nil {
+	if err := s.TakeSeat(ctx(t), ids[1], store.NoFence, 0, "Bo", hash(1), store.StatusPlaying); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := list(), []string{ids[1], ids[0], ids[2]}; !slices.Equal(got, want) {
@@ -617,7 +640,7 @@ func testConcurrentAppend(t *testing.T, s store.Store) {
 	for w := range writers {
 		wg.Go(func() {
 			for i := 0; i < moves; {
-				err := s.AppendMove(ctx(t), g.ID, i, fmt.Sprintf("w%d m%d", w, i), store.StatusPlaying)
+				err := s.AppendMove(ctx(t), g.ID, store.NoFence, i, fmt.Sprintf("w%d m%d", w, i), store.StatusPlaying)
 				switch {
 				case err == nil:
 					mu.Lock()
@@ -681,12 +704,12 @@ func testConcurrentGames(t *testing.T, s store.Store) {
 				t.Errorf("CreateGame: %v", err)
 				return
 			}
-			if err := s.TakeSeat(ctx(t), g.ID, 0, fmt.Sprintf("P%d", w), hash(byte(w)), store.StatusPlaying); err != nil {
+			if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, 0, fmt.Sprintf("P%d", w), hash(byte(w)), store.StatusPlaying); err != nil {
 				t.Errorf("TakeSeat: %v", err)
 				return
 			}
 			for i := range moves {
-				if err := s.AppendMove(ctx(t), g.ID, i, fmt.Sprintf("g%d m%d", w, i), store.StatusPlaying); err != nil {
+				if err := s.AppendMove(ctx(t), g.ID, store.NoFence, i, fmt.Sprintf("g%d m%d", w, i), store.StatusPlaying); err != nil {
 					t.Errorf("game %s: AppendMove(%d): %v", g.ID, i, err)
 					return
 				}
@@ -726,7 +749,7 @@ func testReopen(t *testing.T, open func(t *testing.T, path string) store.Store) 
 	for _, g := range []*store.Game{open1, playing, archived, empty} {
 		create(t, s, g)
 	}
-	if err := s.TakeSeat(ctx(t), playing.ID, 0, "山田", hash(0x44), store.StatusPlaying); err != nil {
+	if err := s.TakeSeat(ctx(t), playing.ID, store.NoFence, 0, "山田", hash(0x44), store.StatusPlaying); err != nil {
 		t.Fatal(err)
 	}
 	appendMove(t, s, playing.ID, 0, "draw", store.StatusPlaying)
@@ -781,11 +804,11 @@ func testReopen(t *testing.T, open func(t *testing.T, path string) store.Store) 
 		}
 	}
 	// The reopened store goes on where the first left off.
-	if err := s.AppendMove(ctx(t), playing.ID, 1, "bid 9", store.StatusPlaying); !errors.Is(err, store.ErrConflict) {
+	if err := s.AppendMove(ctx(t), playing.ID, store.NoFence, 1, "bid 9", store.StatusPlaying); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("after reopening: AppendMove(1) over a stored move = %v, want ErrConflict", err)
 	}
 	appendMove(t, s, playing.ID, 2, "bid 9", store.StatusFinished)
-	if err := s.TakeSeat(ctx(t), open1.ID, 0, "Mallory", hash(0xee), store.StatusOpen); !errors.Is(err, store.ErrConflict) {
+	if err := s.TakeSeat(ctx(t), open1.ID, store.NoFence, 0, "Mallory", hash(0xee), store.StatusOpen); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("after reopening: TakeSeat on a taken seat = %v, want ErrConflict", err)
 	}
 	if err := s.CreateGame(ctx(t), newGame(archived.ID, store.StatusOpen, 0)); !errors.Is(err, store.ErrConflict) {

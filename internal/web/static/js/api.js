@@ -52,8 +52,11 @@ export const joinGame = (id, name, seat) =>
   request("POST", `/api/games/${encodeURIComponent(id)}/join`, seat === undefined ? { name } : { name, seat });
 export const uploadRecord = (file) => request("POST", "/api/records", file);
 export const recordURL = (id) => `/api/games/${encodeURIComponent(id)}/record`;
-export const socketURL = (id) =>
-  `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/api/games/${encodeURIComponent(id)}/ws`;
+/** socketURL is the game's WebSocket; lang is the language the server tells the events in. */
+export const socketURL = (id, lang) =>
+  `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/api/games/${encodeURIComponent(id)}/ws?lang=${encodeURIComponent(lang || "en")}`;
+/** replayURL is the game's replay, its events told in lang. */
+export const replayURL = (id, lang) => `/api/games/${encodeURIComponent(id)}/replay?lang=${encodeURIComponent(lang || "en")}`;
 
 /** MAX_RECORD is the largest record the server accepts (1 MiB). */
 export const MAX_RECORD = 1 << 20;

@@ -2,6 +2,8 @@
 // rulebook's colours. Every face carries a symbol and a name as well, so
 // that colour is never the only cue.
 
+import { h } from "./dom.js";
+
 /** KINDS lists the card tokens in the engine's order, police first. */
 export const KINDS = [
   "police", "ring", "watch", "brooch", "necklace", "diamond", "bodyguard", "car", "driver",
@@ -67,23 +69,8 @@ export function symbol(kind) {
   return SYMBOLS[kind] || UNKNOWN;
 }
 
-/** el is a minimal element builder for this module (attributes, children). */
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === false || v === null || v === undefined) continue;
-    if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) {
-    if (c === null || c === undefined || c === false) continue;
-    e.appendChild(typeof c === "object" ? c : document.createTextNode(String(c)));
-  }
-  return e;
-}
-
 function art(kind) {
-  const s = el("span", { class: "card-sym", "aria-hidden": "true" });
+  const s = h("span", { class: "card-sym", "aria-hidden": "true" });
   s.innerHTML = symbol(kind);
   return s;
 }
@@ -111,17 +98,17 @@ export function card(kind, t, opts = {}) {
   } else {
     attrs["aria-label"] = attrs["aria-label"] || label;
   }
-  return el(tag, attrs,
-    el("span", { class: "card-band", "aria-hidden": "true" }),
+  return h(tag, attrs,
+    h("span", { class: "card-band", "aria-hidden": "true" }),
     art(kind),
-    el("span", { class: `card-name${name.length > 13 ? " name-xlong" : name.length > 8 ? " name-long" : ""}`, "aria-hidden": "true" }, name),
-    crossed ? el("span", { class: "card-cross", "aria-hidden": "true", title: t("group.crossed") }, "✕") : null,
-    opts.count > 1 ? el("span", { class: "card-count", "aria-hidden": "true" }, `×${opts.count}`) : null);
+    h("span", { class: `card-name${name.length > 13 ? " name-xlong" : name.length > 8 ? " name-long" : ""}`, "aria-hidden": "true" }, name),
+    crossed ? h("span", { class: "card-cross", "aria-hidden": "true", title: t("group.crossed") }, "✕") : null,
+    opts.count > 1 ? h("span", { class: "card-count", "aria-hidden": "true" }, `×${opts.count}`) : null);
 }
 
 /** back returns a face-down card (a pile). */
 export function back(extra) {
-  const b = el("span", { class: `card card-back${extra ? " " + extra : ""}`, "aria-hidden": "true" });
+  const b = h("span", { class: `card card-back${extra ? " " + extra : ""}`, "aria-hidden": "true" });
   b.innerHTML = S('<path d="M12 3 21 12 12 21 3 12z" fill="none" stroke="currentColor" stroke-width="1.4"/><path d="M12 7.5 16.5 12 12 16.5 7.5 12z"/>');
   return b;
 }
@@ -140,7 +127,18 @@ export function cheque(value, t, opts = {}) {
   };
   if (tag === "span" || tag === "div" || tag === "li") attrs.role = "img";
   attrs["aria-label"] = label;
-  return el(tag, attrs,
-    el("span", { class: "cheque-value", "aria-hidden": "true" }, String(value)),
-    opts.unit ? el("span", { class: "cheque-unit", "aria-hidden": "true" }, opts.unit) : null);
+  return h(tag, attrs,
+    h("span", { class: "cheque-value", "aria-hidden": "true" }, String(value)),
+    opts.unit ? h("span", { class: "cheque-unit", "aria-hidden": "true" }, opts.unit) : null);
+}
+
+/**
+ * chip returns a small token of n cards of a kind: its symbol on its
+ * family's colour and, above one, the count; label is its accessible name
+ * (such as "2 bodyguards"), shown on hover too.
+ */
+export function chip(kind, n, label) {
+  return h("span", { class: `chip-card f-${family(kind)} k-${kind}`, role: "img", "aria-label": label, title: label,
+    "data-kind": kind, "data-count": String(n) },
+  art(kind), n > 1 ? h("span", { class: "chip-n", "aria-hidden": "true" }, String(n)) : null);
 }

@@ -1,5 +1,5 @@
 // i18n.js: the page's language. The server serves each language's merged
-// catalogue (every domain) at /static/i18n/<tag>.json, a flat object of
+// catalogue (every domain) at /static/[v/<version>/]i18n/<tag>.json, a flat object of
 // texts with {name} placeholders, the same syntax as the Go side.
 
 /** LANGUAGES are the languages Razzia speaks, by tag, with their own names. */
@@ -78,7 +78,8 @@ export async function loadCatalogue(tag) {
   if (cache.has(tag)) return cache.get(tag);
   const p = (async () => {
     try {
-      const resp = await fetch(`/static/i18n/${encodeURIComponent(tag)}.json`, { credentials: "same-origin" });
+      // Beside this module's directory: under the same version, cached as long.
+      const resp = await fetch(new URL(`../i18n/${encodeURIComponent(tag)}.json`, import.meta.url), { credentials: "same-origin" });
       if (!resp.ok) return {};
       const data = await resp.json();
       return data && typeof data === "object" ? data : {};

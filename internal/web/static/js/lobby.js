@@ -3,25 +3,53 @@
 import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { start } from "./page.js";
+import { displayNames } from "./words.js";
+import { translator } from "./i18n.js";
 
-let t = (k) => k;
+// Until the catalogue comes, the keys themselves (with has(), as a real
+// translator has: the seats can be drawn before).
+let t = translator({}, {});
 
-const LEVELS = ["", "easy", "medium", "hard"];
-// The seats' choices survive changing the seat count.
-const chosen = ["", "medium", "medium", "medium", "medium"];
+// The bot levels are the server's (GET /api/levels: name, description),
+// so a level added there needs nothing here; null until they arrive.
+let levels = null;
+let defaultLevel = "";
+// The seats' choices survive changing the seat count; null is the default level.
+const chosen = ["", null, null, null, null];
+
+// A level's name and description in the page's language, else the server's.
+const levelName = (l) => (t.has(`bot.${l.name}`) ? t(`bot.${l.name}`) : l.name);
+const levelAbout = (l) => (t.has(`bot.${l.name}.about`) ? t(`bot.${l.name}.about`) : l.description);
+const choice = (i) => chosen[i] ?? defaultLevel;
 
 function renderSeats() {
+  if (!levels) return;
   const n = Number($("players").value);
   const items = [];
   for (let i = 0; i < 5; i++) {
     const name = `seat-${i + 1}`;
     const select = h("select", { id: name, name, onchange: (ev) => (chosen[i] = ev.target.value) },
-      LEVELS.map((value) => h("option", { value, selected: chosen[i] === value },
-        value ? t("web.seat.bot", { level: t(`bot.${value}`) }) : t("web.lobby.seat.open"))));
+      h("option", { value: "", selected: choice(i) === "" }, t("web.lobby.seat.open")),
+      levels.map((l) => h("option", { value: l.name, selected: choice(i) === l.name, title: levelAbout(l) },
+        t("web.seat.bot", { level: levelName(l) }))));
     items.push(h("li", { hidden: i >= n, class: "seat-choice" },
       h("label", { for: name }, t("web.join.seat.n", { n: i + 1 })), select));
   }
   replace($("seat-list"), items);
+  replace($("level-list"), levels.map((l) => [h("dt", {}, levelName(l)), h("dd", {}, levelAbout(l))]));
+}
+
+/** loadLevels fetches the levels; it resolves to the error, if any. */
+async function loadLevels() {
+  try {
+    const r = await api.request("GET", "/api/levels");
+    levels = (r && r.levels) || [];
+    defaultLevel = (r && r.default) || "";
+    return null;
+  } catch (err) {
+    levels = []; // people can still create tables of open seats
+    return err;
+  }
 }
 
 function errorText(err) {
@@ -42,7 +70,7 @@ async function create(ev) {
   ev.preventDefault();
   const button = $("create");
   const n = Number($("players").value);
-  const seats = chosen.slice(0, n).map((bot) => ({ bot }));
+  const seats = Array.from({ length: n }, (_, i) => ({ bot: choice(i) }));
   button.disabled = true;
   showError($("create-error"), null);
   try {
@@ -64,8 +92,9 @@ function gameItem(game) {
   const link = `/g/${encodeURIComponent(game.id)}`;
   const open = game.seats.filter((s) => s.open).length;
   const action = { open: "web.lobby.join", playing: "web.lobby.watch" }[game.status] || "web.lobby.view";
+  const { names } = displayNames(t, game.seats.map((s) => s.name), game);
   const seats = game.seats.map((s, i) => h("li", { class: `chip${s.open ? " chip-open" : ""}${game.winners && game.winners.includes(i) ? " chip-win" : ""}` },
-    s.open ? t("web.seat.open") : s.name));
+    s.open ? t("web.seat.open") : names[i]));
   let detail = game.status === "open" ? t("web.lobby.openseats", { n: open }) : t("web.lobby.moves", { n: game.moves });
   return h("li", { class: "game" },
     h("a", { href: link, class: "game-link", "data-game": game.id },
@@ -130,11 +159,15 @@ $("players").addEventListener("change", renderSeats);
 $("create-form").addEventListener("submit", create);
 $("upload").addEventListener("change", upload);
 $("refresh").addEventListener("click", refresh);
+const levelsLoaded = loadLevels(); // while the language loads
 await start((tr) => {
   t = tr;
   renderSeats();
   drawLists();
 });
+const levelsError = await levelsLoaded;
+if (levelsError) showError($("create-error"), errorText(levelsError));
+renderSeats();
 refresh();
 // Keep the lists fresh while the lobby is visible.
 setInterval(() => {

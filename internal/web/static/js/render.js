@@ -1,126 +1,40 @@
-// render.js: the table, drawn from one view (the engine's Snapshot) and the
-// events so far. The live page and the replay viewer both use renderTable;
-// it knows nothing of connections, so it also runs under node in the tests.
+// render.js: the table, drawn from one view (the protocol's View) and the
+// events so far, which the server tells in sentences. The live page and
+// the replay viewer both use renderTable; it knows nothing of connections,
+// so it also runs under node in the tests.
+//
+// The table is laid out for decisions: a strip per player (name, cheques,
+// points, holdings, part in the auction, what the lot is worth to them),
+// the board (police track and raid risk, piles, centre cheque, row, the
+// undrawn cards), and the decision panel (whose turn, the auction's state,
+// what the lot is worth to you, your moves) side by side on a desktop and
+// on one phone screen.
+//
+// Stable hooks for tests and the guided first game (ids unless said):
+//   #seats (the strips), #seat-N / .strip[data-seat=N] (a player's strip),
+//   .strip[data-seat=N] [data-cheque] (a face-up cheque), #my-cheques (the
+//   viewer's face-up cheques), #board, #police (the track), #risk (the raid
+//   risk), #piles, #centre, #row, #deck (the undrawn cards), #decide (the
+//   decision panel), #turn, #latest (the newest event), #auction, #stake,
+//   #moves, button[data-move="draw" | "call" | "pass" | "bid N" |
+//   "thief ..."], [data-row-card] (a row card to take with a thief),
+//   #round-end (the round-end overlay), #round-continue, #game-end,
+//   #final-table, #score-chart, #scores, #log.
 
-import { KINDS, GROUPS, CROSSED, card, back, cheque } from "./cards.js";
-import { translator } from "./i18n.js";
+import { JEWELS, BUSINESSES, GROUPS, card, back, cheque, chip } from "./cards.js";
+import { h } from "./dom.js";
+import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, displayNames } from "./words.js";
+import { scorePanel, roundOverlay, roundBanner, gameEnd } from "./scores.js";
 
-/** CATEGORIES are the score table's lines, as in the score JSON. */
-export const CATEGORIES = ["thieves", "bodyguards", "cars", "jewels", "gold", "businesses", "cheques"];
-
-// ---- words ------------------------------------------------------------------
-
-/** T returns a translator for a catalogue given as a flat object or as t itself. */
-export function T(catalogue) {
-  return typeof catalogue === "function" ? catalogue : translator(catalogue, catalogue);
-}
-
-/** list joins items as the language does: "a, b and c". */
-export function list(t, items) {
-  if (items.length === 0) return "";
-  if (items.length === 1) return items[0];
-  let s = items[0];
-  for (const it of items.slice(1, -1)) s += t("list.sep") + it;
-  return t("list.and", { first: s, last: items[items.length - 1] });
-}
-
-/** count returns "1 car", "2 cars" in the language. */
-export function count(t, kind, n) {
-  return n === 1 ? t("card.one", { card: t(`card.${kind}`) }) : t(`card.${kind}.count`, { n });
-}
-
-/** cardList describes cards grouped by kind in the engine's order, or "no cards". */
-export function cardList(t, tokens) {
-  if (!tokens || tokens.length === 0) return t("cards.none");
-  const n = new Map();
-  for (const k of tokens) n.set(k, (n.get(k) || 0) + 1);
-  return list(t, KINDS.filter((k) => n.has(k)).map((k) => count(t, k, n.get(k))));
-}
-
-/** narrate tells an event (engine JSON) in a sentence: the translation of razzia.Narrate. */
-export function narrate(t, e, players) {
-  const name = (seat) => (seat >= 0 && seat < players.length && players[seat]) || t("term.seat.n", { n: seat + 1 });
-  switch (e.kind) {
-    case "draw":
-      if (e.card === "police") return t("event.draw.police", { player: name(e.seat), police: e.police });
-      return t("event.draw", { player: name(e.seat), card: t(`card.${e.card}.a`) });
-    case "thieves":
-      return t("event.thieves", { player: name(e.seat), thieves: count(t, "thief", e.cards.length), cards: cardList(t, e.cards) });
-    case "auction":
-      return t(`event.auction.${e.auction}`, { player: name(e.seat) });
-    case "bid":
-      return t("event.bid", { player: name(e.seat), cheque: e.cheque });
-    case "pass":
-      return t("event.pass", { player: name(e.seat) });
-    case "win":
-      return t("event.win", { player: name(e.seat), cheque: e.cheque, cards: cardList(t, e.cards), centre: e.centre });
-    case "nowinner":
-      if (e.auction === "seventh") return t("event.nowinner.seventh", { cards: cardList(t, e.cards) });
-      return t("event.nowinner");
-    case "roundend":
-      return t(e.policeLimit ? "event.roundend.police" : "event.roundend", { round: e.round });
-    case "gameover": {
-      const names = (e.winners || []).map(name);
-      if (names.length === 1) return t("event.gameover", { winner: names[0] });
-      return t("event.gameover.shared", { winners: list(t, names) });
-    }
-  }
-  return "";
-}
-
-/** moveLabel describes a legal move token for a button. */
-export function moveLabel(t, token) {
-  const [verb, ...rest] = token.split(" ");
-  switch (verb) {
-    case "draw":
-      return t("action.draw");
-    case "call":
-      return t("action.call");
-    case "pass":
-      return t("action.pass");
-    case "bid":
-      return t("action.bid.cheque", { cheque: rest[0] });
-    case "thief":
-      return t("action.thieves.take", { thieves: count(t, "thief", rest.length), cards: cardList(t, rest) });
-  }
-  return token;
-}
-
-/** thiefToken returns the record token taking the given row cards: kinds in the engine's order. */
-export function thiefToken(kinds) {
-  const sorted = [...kinds].sort((a, b) => KINDS.indexOf(a) - KINDS.indexOf(b));
-  return ["thief", ...sorted].join(" ");
-}
-
-// ---- elements -------------------------------------------------------------------
-
-function h(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === false || v === null || v === undefined) continue;
-    if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : String(v));
-  }
-  add(e, children);
-  return e;
-}
-
-function add(e, children) {
-  for (const c of children) {
-    if (c === null || c === undefined || c === false) continue;
-    if (Array.isArray(c)) add(e, c);
-    else e.appendChild(typeof c === "object" ? c : document.createTextNode(String(c)));
-  }
-}
-
-// ---- the table ------------------------------------------------------------------
+export { T };
 
 /**
  * renderTable draws the table into root (replacing what was there).
  *
- * snapshot: the view (razzia.Snapshot JSON). events: every event so far,
- * oldest first (the log). catalogue: the language's flat JSON catalogue (or
- * a translator function). options:
+ * snapshot: the view (protocol.View JSON). events: every event so far,
+ * oldest first (the log), each with its sentence (text) as the server told
+ * it. catalogue: the language's flat JSON catalogue (or a translator
+ * function). options:
  *   game      GameInfo, for the status, seat kinds (bots) and names
  *   seat      the viewer's seat (default snapshot.seat; -1 a spectator)
  *   onMove    called with a legal move's token when a move button is pressed;
@@ -129,10 +43,14 @@ function add(e, children) {
  *   animate   follow a drawn card or a won lot with the eye (default true;
  *             off under prefers-reduced-motion)
  *   log       false to leave the game log out
+ *   replay    true in the replay viewer: no "you are watching", and a
+ *             round's end shows inline at the step that ended it (recent:
+ *             that step's events) instead of as an overlay
+ *   links     {replay, record, download} for the game-end screen
  *
  * root gets data-status, data-phase, data-seat, data-to-move and data-moves.
- * Focus, the log's scroll position and a half-made thieves choice survive a
- * redraw of the same root.
+ * Focus, the log's scroll position, a half-made thieves choice and a
+ * closed round-end overlay survive a redraw of the same root.
  */
 export function renderTable(root, snapshot, events, catalogue, options = {}) {
   const t = T(catalogue);
@@ -141,10 +59,11 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   const seat = typeof o.seat === "number" ? o.seat : -1;
   const game = o.game || null;
   const status = game ? game.status : v.phase === "over" ? "finished" : "playing";
-  const names = v.players.map((p, i) => p || (game && game.seats[i] && game.seats[i].name) || t("term.seat.n", { n: i + 1 }));
-  const mem = root.razzia || (root.razzia = { moves: -1, selected: [] });
+  const { names, tell } = displayNames(t, v.players, game);
+  const mem = root.razzia || (root.razzia = { moves: -1, selected: [], dismissed: null, shown: 0 });
   if (mem.moves !== v.moves) mem.selected = [];
   mem.args = [snapshot, events, catalogue, options];
+  events = events || [];
 
   root.setAttribute("data-status", status);
   root.setAttribute("data-phase", v.phase);
@@ -153,61 +72,172 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   root.setAttribute("data-moves", String(v.moves));
 
   const mine = seat >= 0 && v.toMove === seat && v.legal.length > 0 && typeof o.onMove === "function";
-  const ctx = { t, v, seat, game, names, mine, o, mem, root };
+  const ctx = { t, v, seat, game, names, tell, mine, o, mem, root, events };
+
+  // The round-end overlay: a round that ends while the page looks on
+  // shows until the reader goes on; one that ended before the page
+  // opened only if its next round has not decided a lot yet.
+  const ended = lastRoundEnd(events);
+  if (mem.dismissed === null) mem.dismissed = ended ? ended.event.round - (ended.settled ? 0 : 1) : 0;
+  const overlay = !o.replay && ended && v.phase !== "over" && ended.event.round > mem.dismissed ? ended.event : null;
+  const banner = o.replay && v.phase !== "over" ? (o.recent || []).find((e) => e.kind === "roundend") : null;
 
   // Keep the reader's place across the redraw.
   const focus = focusKey(root);
-  const oldLog = root.querySelector ? root.querySelector(".log-list") : null;
-  const logAtEnd = !oldLog || oldLog.scrollTop + oldLog.clientHeight >= oldLog.scrollHeight - 8;
-  const logTop = oldLog ? oldLog.scrollTop : 0;
   const before = o.animate ? measure(root) : null;
 
+  const over = v.phase === "over";
   const main = h("div", { class: "tbl-main" },
-    turnBar(ctx),
-    board(ctx),
-    v.auction ? auctionPanel(ctx) : null,
-    v.phase === "over" ? result(ctx) : null,
-    v.phase !== "over" ? roundBanner(ctx, events || []) : null,
-    seatsPanel(ctx),
-    mine ? movesPanel(ctx) : null);
-  const side = h("div", { class: "tbl-side" },
-    v.seats.some((s) => s.scores.length > 0) ? scoreTables(ctx) : null,
-    o.log ? logPanel(ctx, events || []) : null);
-  root.replaceChildren(h("div", { class: "tbl" }, main, side));
+    over ? gameEnd(ctx, o.links) : null,
+    banner ? roundBanner(ctx, banner) : null,
+    // After the game the board is empty: its end takes the place.
+    over ? null : board(ctx),
+    over ? null : decidePanel(ctx));
+  // Once the game is over its end comes first, before the strips.
+  const tbl = h("div", { class: `tbl${over ? " tbl-over" : ""}`, "data-players": String(v.players.length) },
+    over ? [main, seatsPanel(ctx)] : [seatsPanel(ctx), main],
+    h("div", { class: "tbl-side" },
+      v.seats.some((s) => s.scores.length > 0) ? scorePanel(ctx) : null,
+      o.log ? logPanel(ctx) : null));
+  if (overlay) {
+    // Behind the overlay nothing can be reached.
+    tbl.setAttribute("inert", "");
+    tbl.setAttribute("aria-hidden", "true");
+  }
+  root.replaceChildren(tbl);
+  if (overlay) {
+    root.appendChild(roundOverlay(ctx, overlay, () => {
+      mem.dismissed = overlay.round;
+      renderTable(root, ...mem.args);
+      moveFocus(root);
+    }));
+  }
 
-  const newLog = root.querySelector ? root.querySelector(".log-list") : null;
-  if (newLog) newLog.scrollTop = logAtEnd ? newLog.scrollHeight : logTop;
-  restoreFocus(root, focus);
-  if (before && mem.moves >= 0 && v.moves === mem.moves + 1) animate(root, before, events || [], v);
+  // The log shows its newest line unless the reader scrolled back.
+  const log = root.querySelector ? root.querySelector(".log-list") : null;
+  if (log) log.scrollTop = mem.logAtEnd === false ? mem.logTop : log.scrollHeight;
+  if (overlay && mem.shown !== overlay.round) {
+    mem.shown = overlay.round;
+    const b = root.querySelector && root.querySelector("#round-continue");
+    if (b && b.focus) b.focus();
+  } else {
+    restoreFocus(root, focus);
+  }
+  if (before && mem.moves >= 0 && v.moves === mem.moves + 1) animate(root, before, events, v);
   mem.moves = v.moves;
 }
 
-// turnBar says the round and whose turn it is.
-function turnBar({ t, v, seat, names }) {
-  let text;
-  let cls = "turn";
-  if (v.phase === "over") {
-    text = t("phase.over");
-    cls += " turn-over";
-  } else if (v.toMove === seat && seat >= 0) {
-    text = v.phase === "auction" ? t("web.turn.you.auction") : t("term.yourturn");
-    cls += " turn-you";
-  } else {
-    text = t(v.phase === "auction" ? "web.turn.other.auction" : "term.tomove", { player: names[v.toMove] || "" });
+// lastRoundEnd finds the newest round end, and whether a lot was decided
+// after it (settled).
+function lastRoundEnd(events) {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.kind === "roundend") {
+      const settled = events.slice(i + 1).some((x) => x.kind === "win" || x.kind === "nowinner" || x.kind === "thieves");
+      return { event: e, settled };
+    }
   }
-  return h("section", { class: "turnbar", "aria-label": t("web.turnbar") },
-    h("span", { class: "round" }, t("term.round.n", { round: v.round })),
-    h("span", { class: cls, id: "turn" }, text),
-    seat < 0 ? h("span", { class: "watching" }, t("web.watching")) : null);
+  return null;
 }
 
-// board: the police track, the piles, the centre cheque and the row.
-function board(ctx) {
+// ---- the players' strips --------------------------------------------------------
+
+function seatsPanel(ctx) {
   const { t, v } = ctx;
-  return h("section", { class: "board", "aria-label": t("web.board") },
+  return h("section", { class: "seats", id: "seats", "aria-label": t("web.seats") },
+    h("ol", { class: "strip-list" }, v.seats.map((s, i) => strip(ctx, s, i))));
+}
+
+// strip is one player, compact: name, part in the auction, what the lot is
+// worth to them, points; cheques face up and down with their sum; the
+// cards held, by kind.
+function strip(ctx, s, i) {
+  const { t, v, seat, names } = ctx;
+  const toMove = v.toMove === i;
+  const winner = v.phase === "over" && v.winners.includes(i);
+  const out = v.phase !== "over" && s.faceUp.length === 0;
+  const a = v.auction;
+  const high = a && a.highBidder === i;
+  const cls = `strip s${i}${toMove ? " strip-turn" : ""}${i === seat ? " strip-you" : ""}${winner ? " strip-winner" : ""}` +
+    `${out ? " strip-out" : ""}${high ? " strip-high" : ""}`;
+  const sum = s.faceUp.reduce((x, c) => x + c, 0) + s.faceDown.reduce((x, c) => x + c, 0);
+  const stake = v.stakes && v.stakes[i];
+  const showStake = stake && v.phase !== "over" && (v.row.length > 0 || v.round === 3);
+  const held = [];
+  for (const [, kinds] of GROUPS) {
+    for (const k of kinds) {
+      if (s.holdings[k] > 0) held.push(h("li", {}, chip(k, s.holdings[k], count(t, k, s.holdings[k]))));
+    }
+  }
+  return h("li", { class: cls, id: `seat-${i}`, "data-seat": String(i), "aria-label": names[i] },
+    h("div", { class: "strip-head" },
+      h("span", { class: `seat-dot s${i}`, "aria-hidden": "true" }),
+      h("span", { class: "strip-name", title: names[i] }, names[i]),
+      i === seat ? h("span", { class: "badge badge-you" }, t("term.you")) : null,
+      winner ? h("span", { class: "badge badge-win" }, t("web.seat.winner")) : null,
+      h("span", { class: "strip-points", title: t("web.seat.points.title") }, t("web.seat.points", { n: s.total })),
+      h("span", { class: "strip-break", "aria-hidden": "true" }),
+      a && a.initiator === i ? h("span", { class: "strip-caller", title: t("web.auction.caller"), role: "img", "aria-label": t("web.auction.caller") }, "★") : null,
+      partOf(ctx, s, i)),
+    h("div", { class: "strip-body" },
+      h("span", { class: "strip-cheques", id: i === seat ? "my-cheques" : null, role: "group",
+        "aria-label": s.faceUp.length ? t("web.seat.faceup", { cheques: s.faceUp.join(", ") }) : t("web.seat.out") },
+      s.faceUp.length
+        ? s.faceUp.map((c) => cheque(c, t, { attrs: { "data-cheque": String(c) } }))
+        : h("span", { class: "none", "aria-hidden": "true" }, t("web.seat.out"))),
+      s.faceDown.length ? h("span", { class: "strip-down", role: "group", "aria-label": t("web.seat.facedown", { cheques: s.faceDown.join(", ") }) },
+        s.faceDown.map((c) => cheque(c, t, { down: true }))) : null,
+      h("span", { class: "strip-sum", title: t("web.seat.sum.title") },
+        h("span", { "aria-hidden": "true" }, t("web.seat.sum", { n: sum })),
+        h("span", { class: "visually-hidden" }, t("web.seat.sum.label", { n: sum }))),
+      held.length ? h("ul", { class: "strip-hold", "aria-label": t("web.seat.holdings") }, held) : null,
+      showStake ? h("span", { class: `strip-stake${stake.gain.total > 0 ? " pos" : stake.gain.total < 0 ? " neg" : ""}`,
+        title: stakeText(ctx, stake), role: "img", "aria-label": stakeText(ctx, stake) },
+      h("span", { class: "strip-stake-label" }, t("web.stake.lot")), " ", signed(stake.gain.total)) : null));
+}
+
+// partOf is a player's part in the auction running, or their turn.
+function partOf({ t, v }, s, i) {
+  const a = v.auction;
+  if (!a) {
+    if (v.phase === "over") return null;
+    if (s.faceUp.length === 0) return h("span", { class: "strip-part part-out" }, t("web.seat.out"));
+    return v.toMove === i ? h("span", { class: "strip-part part-now" }, t("web.seat.turn")) : null;
+  }
+  const b = a.bids[i] || "undecided";
+  if (b.startsWith("bid ")) {
+    return h("span", { class: `strip-part ${a.highBidder === i ? "part-high" : "part-bid"}` }, t("bids.bid", { cheque: b.slice(4) }));
+  }
+  if (b === "pass") return h("span", { class: "strip-part part-pass" }, t("bids.pass"));
+  if (b === "passed over") {
+    // A player without cheques is out of the round, not outbid.
+    return h("span", { class: "strip-part part-pass" }, s.faceUp.length === 0 ? t("web.seat.out") : t("web.bid.passedover"));
+  }
+  if (v.toMove === i) return h("span", { class: "strip-part part-now" }, t("web.bid.deciding"));
+  return h("span", { class: "strip-part part-wait" }, t("bids.undecided"));
+}
+
+// stakeText says what the lot is worth to a seat, by category.
+function stakeText({ t, names }, stake) {
+  return t("web.stake.seat", { player: names[stake.seat], points: gainText(t, stake.gain) });
+}
+
+// gainText is a gain by category: "Bodyguards +5, Gold coins +3 (+8)".
+function gainText(t, gain) {
+  const parts = CATEGORIES.filter((c) => gain[c]).map((c) => `${t(`cat.${c}`)} ${signed(gain[c])}`);
+  if (parts.length === 0) return t("web.stake.none");
+  if (parts.length === 1) return parts[0];
+  return `${parts.join(", ")} (${signed(gain.total)})`;
+}
+
+// ---- the board ----------------------------------------------------------------------
+
+function board(ctx) {
+  const { t } = ctx;
+  return h("section", { class: "board", id: "board", "aria-label": t("web.board") },
     policeTrack(ctx),
-    h("div", { class: "board-mid" }, piles(ctx), centre(ctx)),
-    row(ctx));
+    h("div", { class: "board-mid" }, piles(ctx), centre(ctx), row(ctx)),
+    deck(ctx));
 }
 
 function policeTrack({ t, v }) {
@@ -221,34 +251,40 @@ function policeTrack({ t, v }) {
     slots.push(h("li", { class: `police-slot${filled ? " filled" : ""}${last ? " last" : ""}`, "aria-hidden": "true" },
       filled ? card("police", t, { size: "mini", tag: "span" }) : h("span", { class: "slot-num" }, String(i + 1))));
   }
-  return h("div", { class: `police${danger}`, role: "group", "aria-label": t("web.police.label", { n: v.police, limit }) },
+  return h("div", { class: `police${danger}`, id: "police", role: "group", "aria-label": t("web.police.label", { n: v.police, limit }) },
     h("div", { class: "police-head" },
-      h("span", { class: "police-title" }, t("term.police")),
-      h("span", { class: "police-count" }, t("web.police.count", { n: v.police, limit })),
-      left === 1 && v.phase !== "over" ? h("span", { class: "police-warn" }, t("web.police.danger")) : null),
-    h("ol", { class: "police-track" }, slots));
+      h("span", { class: "zone-title" }, t("term.police")),
+      h("span", { class: "police-count" }, t("web.police.count", { n: v.police, limit }))),
+    h("ol", { class: "police-track" }, slots),
+    v.phase !== "over" ? risk(t, v) : null);
+}
+
+// risk is the raid risk: the chance that the next card is police, and
+// what one more police card means (R7).
+function risk(t, v) {
+  const r = v.raid || { police: v.police, limit: v.policeLimit, policeLeft: v.remaining.police || 0, cardsLeft: v.deckLeft };
+  const toRaid = Math.max(r.limit - r.police, 0);
+  const chance = r.cardsLeft > 0 ? r.policeLeft / r.cardsLeft : 0;
+  return h("p", { class: `risk${toRaid === 1 ? " risk-next" : toRaid === 2 ? " risk-soon" : ""}`, id: "risk" },
+    h("span", { class: "risk-chance" }, t("web.raid.chance", { percent: Math.round(100 * chance), police: r.policeLeft, cards: r.cardsLeft })),
+    " ",
+    h("span", { class: "risk-more" }, toRaid === 1 ? t("web.raid.next") : t("web.raid.more", { n: toRaid })));
 }
 
 function piles({ t, v, mine, o }) {
-  // One stock in the engine; the table shows it as the rulebook's two piles (R5).
-  const a = Math.ceil(v.deckLeft / 2);
-  const b = v.deckLeft - a;
-  const canDraw = mine && v.legal.includes("draw");
-  const pile = (n, i) => {
-    const inner = [back(n === 0 ? "empty" : ""), h("span", { class: "pile-count" }, String(n))];
-    if (canDraw && n > 0) {
-      return h("button", { type: "button", class: "pile pile-button", "data-move": "draw", "data-pile": String(i),
-        "aria-label": t("web.pile.draw", { n }), disabled: o.busy, onclick: () => o.onMove("draw") }, inner);
-    }
-    return h("div", { class: "pile", "data-pile": String(i), role: "img", "aria-label": t("web.pile", { n }) }, inner);
-  };
-  return h("div", { class: "piles", role: "group", "aria-label": t("web.piles.label", { n: v.deckLeft }) },
-    h("span", { class: "zone-title" }, t("web.piles")),
-    h("div", { class: "pile-pair" }, pile(a, 0), pile(b, 1)));
+  // One stock in the engine, drawn as the rulebook's two piles (R5).
+  const canDraw = mine && v.legal.includes("draw") && v.deckLeft > 0;
+  const inner = [h("span", { class: "pile-pair", "aria-hidden": "true" }, back(v.deckLeft === 0 ? "empty" : ""), back(v.deckLeft < 2 ? "empty" : "")),
+    h("span", { class: "pile-count" }, t("web.pile.count", { n: v.deckLeft }))];
+  const pile = canDraw
+    ? h("button", { type: "button", class: "pile pile-button", "data-move": "draw", "aria-label": t("web.pile.draw", { n: v.deckLeft }),
+      disabled: o.busy, onclick: () => o.onMove("draw") }, inner)
+    : h("div", { class: "pile", role: "img", "aria-label": t("web.piles.label", { n: v.deckLeft }) }, inner);
+  return h("div", { class: "piles", id: "piles" }, h("span", { class: "zone-title" }, t("web.piles")), pile);
 }
 
 function centre({ t, v }) {
-  return h("div", { class: "centre" },
+  return h("div", { class: "centre", id: "centre" },
     h("span", { class: "zone-title" }, t("term.centre.cheque")),
     cheque(v.centre, t, { extra: "cheque-centre", label: t("web.centre.label", { value: v.centre }) }));
 }
@@ -275,12 +311,33 @@ function row(ctx) {
       slots.push(h("li", { class: "row-slot", "data-index": String(i) }, card(kind, t)));
     }
   }
-  const el = h("div", { class: "row", role: "group", "aria-label": t("web.row.label", { n: v.row.length }) },
+  return h("div", { class: "row", id: "row", role: "group", "aria-label": t("web.row.label", { n: v.row.length }) },
     h("div", { class: "zone-head" },
       h("span", { class: "zone-title" }, t("term.row")),
       h("span", { class: "row-count" }, t("web.row.count", { n: v.row.length }))),
     h("ol", { class: "row-cards" }, slots));
-  return el;
+}
+
+// DECK groups the undrawn cards as a player counts them: jewels and
+// businesses together (the title names each kind), cars apart from drivers.
+const DECK = [["police", ["police"]], ["jewels", JEWELS], ["bodyguard", ["bodyguard"]], ["car", ["car"]], ["driver", ["driver"]],
+  ["thief", ["thief"]], ["gold", ["gold"]], ["businesses", BUSINESSES]];
+
+// deck is the composition of the undrawn cards (public: R1 lists the deck).
+function deck({ t, v }) {
+  const items = [];
+  for (const [name, kinds] of DECK) {
+    const n = kinds.reduce((a, k) => a + (v.remaining[k] || 0), 0);
+    let label = kinds.length > 1 ? t(`web.deck.${name}`, { n }) : count(t, name, n);
+    if (kinds.length > 1 && n > 0) {
+      label += ": " + list(t, kinds.filter((k) => v.remaining[k]).map((k) => count(t, k, v.remaining[k])));
+    }
+    items.push(h("li", { class: `deck-item${n === 0 ? " deck-none" : ""}`, "data-family": name, "data-count": String(n) },
+      chip(kinds[kinds.length > 1 ? kinds.length - 1 : 0], 1, label), h("span", { class: "deck-n", "aria-hidden": "true" }, String(n))));
+  }
+  return h("div", { class: "deck", id: "deck", role: "group", "aria-label": t("web.deck.label", { n: v.deckLeft }) },
+    h("span", { class: "zone-title" }, t("web.deck.title")),
+    h("ul", { class: "deck-list" }, items));
 }
 
 // toggle picks or drops a row card for the thieves and redraws.
@@ -298,37 +355,40 @@ function toggle(ctx, i) {
   renderTable(ctx.root, ...mem.args);
 }
 
-function auctionPanel({ t, v, seat, names }) {
+// ---- the decision panel ---------------------------------------------------------------
+
+// decidePanel is what a decision needs, beside the move buttons: whose
+// turn, the newest event, the auction's state, what the lot is worth to
+// you.
+function decidePanel(ctx) {
+  const { t, v, seat, names, tell, events, mine, o } = ctx;
+  let turn;
+  let cls = "turn";
+  if (v.toMove === seat && seat >= 0) {
+    turn = v.phase === "auction" ? t("web.turn.you.auction") : t("term.yourturn");
+    cls += " turn-you";
+  } else {
+    turn = t(v.phase === "auction" ? "web.turn.other.auction" : "term.tomove", { player: names[v.toMove] || "" });
+  }
+  const said = events.filter((e) => e.text);
+  const latest = said.length ? said[said.length - 1] : null;
+  return h("section", { class: `decide${mine ? " decide-mine" : ""}`, id: "decide", tabindex: "-1", "aria-labelledby": "turn" },
+    h("div", { class: "decide-head" },
+      h("span", { class: "round" }, t("term.round.n", { round: v.round })),
+      h("h2", { class: cls, id: "turn" }, turn),
+      seat < 0 && !o.replay ? h("span", { class: "watching" }, t("web.watching")) : null),
+    latest ? h("p", { class: `latest ev-${latest.kind}`, id: "latest" }, tell(latest.text)) : null,
+    v.auction ? auctionState(ctx) : null,
+    stakeLine(ctx),
+    mine ? movesPanel(ctx) : null);
+}
+
+function auctionState({ t, v, seat, names }) {
   const a = v.auction;
   const n = v.players.length;
-  const title = t(`auction.${a.kind}`);
   const order = [];
   for (let k = 1; k <= n; k++) order.push((a.initiator + k) % n);
-  const items = order.map((s) => {
-    const b = a.bids[s] || "undecided";
-    let text;
-    let cls = "bid";
-    if (b.startsWith("bid ")) {
-      text = t("bids.bid", { cheque: b.slice(4) });
-      cls += s === a.highBidder ? " bid-high" : " bid-made";
-    } else if (b === "pass") {
-      text = t("bids.pass");
-      cls += " bid-pass";
-    } else if (b === "passed over") {
-      text = t("bids.passedover");
-      cls += " bid-pass";
-    } else if (s === v.toMove) {
-      text = t("web.bid.deciding");
-      cls += " bid-now";
-    } else {
-      text = t("bids.undecided");
-      cls += " bid-wait";
-    }
-    return h("li", { class: cls },
-      h("span", { class: "bid-name" }, names[s], s === seat ? h("span", { class: "you-tag" }, " · " + t("term.you")) : null,
-        s === a.initiator ? h("span", { class: "initiator", title: t("web.auction.initiator") }, " ★") : null),
-      h("span", { class: "bid-state" }, text));
-  });
+  const undecided = order.filter((s) => (a.bids[s] || "undecided") === "undecided").map((s) => (s === seat ? t("term.you") : names[s]));
   let obligation = null;
   if (a.kind === "forced") {
     if (a.mustBid) {
@@ -338,17 +398,23 @@ function auctionPanel({ t, v, seat, names }) {
       obligation = h("p", { class: "obligation" }, t("web.auction.obligation", { player: names[a.initiator] }));
     }
   }
-  const undecided = order.filter((s) => (a.bids[s] || "undecided") === "undecided").map((s) => names[s]);
-  return h("section", { class: `auction auction-${a.kind}`, "aria-labelledby": "auction-h" },
-    h("h2", { id: "auction-h" }, title),
-    h("p", { class: "auction-by" }, t("web.auction.by", { player: names[a.initiator] })),
+  return h("div", { class: `auction auction-${a.kind}`, id: "auction" },
+    h("p", { class: "auction-title" }, h("strong", {}, t(`auction.${a.kind}`)), " ",
+      h("span", { class: "auction-by" }, t("web.auction.by", { player: a.initiator === seat ? t("term.you") : names[a.initiator] }))),
     h("p", { class: "auction-high" },
-      a.highBidder >= 0
-        ? [t("auction.highbid", { player: names[a.highBidder], cheque: a.highBid })]
-        : t("auction.nobid")),
-    h("ol", { class: "bids" }, items),
+      a.highBidder >= 0 ? t("auction.highbid", { player: a.highBidder === seat ? t("term.you") : names[a.highBidder], cheque: a.highBid }) : t("auction.nobid")),
     undecided.length ? h("p", { class: "auction-left" }, t("web.auction.left", { players: list(t, undecided) })) : null,
     obligation);
+}
+
+// stakeLine says what the lot is worth to the viewer if they won it now at
+// their lowest bid and the round ended.
+function stakeLine({ t, v, seat }) {
+  if (seat < 0 || !v.stakes || !v.stakes[seat] || (v.row.length === 0 && v.round < 3)) return null;
+  const st = v.stakes[seat];
+  return h("p", { class: "stake", id: "stake" },
+    h("span", { class: "stake-label" }, st.bid > 0 ? t("web.stake.you", { cheque: st.bid }) : t("web.stake.you.nobid")), " ",
+    h("strong", { class: st.gain.total > 0 ? "pos" : st.gain.total < 0 ? "neg" : "" }, gainText(t, st.gain)));
 }
 
 function movesPanel(ctx) {
@@ -359,183 +425,52 @@ function movesPanel(ctx) {
       onclick: () => o.onMove(token) }, content);
   const parts = [];
   if (v.phase === "turn") {
-    if (v.legal.includes("draw")) parts.push(btn("draw", "move-draw", [back("tiny"), t("action.draw")], t("action.draw")));
+    if (v.legal.includes("draw")) parts.push(btn("draw", "move-draw", [back("tiny"), t("action.draw")]));
     if (v.legal.includes("call")) parts.push(btn("call", "move-call", t("action.call")));
     const thieves = v.legal.filter((m) => m.startsWith("thief"));
     if (thieves.length) {
       const held = v.seats[ctx.seat].holdings.thief || 0;
       const kinds = mem.selected.map((i) => v.row[i]).filter(Boolean);
       const token = kinds.length ? thiefToken(kinds) : "";
-      const box = [h("span", { class: "thief-hint" }, card("thief", t, { size: "mini", tag: "span" }),
-        " ", t("web.thief.hint", { n: held }))];
-      if (token && v.legal.includes(token)) {
-        box.push(btn(token, "move-thief", moveLabel(t, token)));
-      }
+      const box = [h("span", { class: "thief-hint" }, chip("thief", held, count(t, "thief", held)), " ", t("web.thief.hint", { n: held }))];
+      if (token && v.legal.includes(token)) box.push(btn(token, "move-thief", moveLabel(t, token)));
       parts.push(h("div", { class: "thief-box" }, box));
     }
   } else {
     if (v.legal.includes("pass")) parts.push(btn("pass", "move-pass", t("action.pass")));
+    const gains = new Map((v.legalMoves || []).filter((m) => m.gain).map((m) => [m.token, m.gain]));
     const bids = v.legal.filter((m) => m.startsWith("bid "));
     if (bids.length) {
       parts.push(h("div", { class: "bid-buttons", role: "group", "aria-label": t("web.move.bids") },
         bids.map((m) => {
-          const value = m.slice(4);
-          return btn(m, "move-bid", [h("span", { class: "move-bid-verb" }, t("action.bid")),
-            cheque(value, t, { extra: "cheque-small", label: "" })], moveLabel(t, m));
+          const gain = v.round === 3 ? gains.get(m) : null;
+          return btn(m, "move-bid", [h("span", { class: "move-bid-verb" }, t("action.bid")), " ",
+            h("span", { class: "bid-value" }, m.slice(4)),
+            gain ? h("span", { class: "bid-gain", title: gainText(t, gain) }, ` (${signed(gain.total)})`) : null]);
         })));
     }
   }
-  return h("section", { class: "moves", id: "moves", "aria-labelledby": "moves-h" },
-    h("h2", { id: "moves-h" }, t(v.phase === "auction" ? "web.moves.auction" : "web.moves")),
-    h("div", { class: "move-list" }, parts));
+  return h("div", { class: "moves", id: "moves", role: "group", "aria-label": t(v.phase === "auction" ? "web.moves.auction" : "web.moves") },
+    parts);
 }
 
-function seatsPanel(ctx) {
-  const { t, v } = ctx;
-  return h("section", { class: "seats", "aria-label": t("web.seats") },
-    h("ol", { class: "seat-list" }, v.seats.map((s, i) => seatPanel(ctx, s, i))));
-}
+// ---- the log ----------------------------------------------------------------------------
 
-function seatPanel({ t, v, seat, game, names }, s, i) {
-  const info = game && game.seats[i];
-  const toMove = v.toMove === i;
-  const winner = v.phase === "over" && v.winners.includes(i);
-  const out = v.phase !== "over" && s.faceUp.length === 0;
-  const badges = [];
-  if (i === seat) badges.push(h("span", { class: "badge badge-you" }, t("term.you")));
-  if (info && info.bot) badges.push(h("span", { class: "badge badge-bot" }, t("web.seat.bot", { level: t(`bot.${info.bot}`) })));
-  if (toMove) badges.push(h("span", { class: "badge badge-turn" }, v.phase === "auction" ? t("web.seat.bidding") : t("web.seat.turn")));
-  if (out) badges.push(h("span", { class: "badge badge-out" }, t("web.seat.out")));
-  if (winner) badges.push(h("span", { class: "badge badge-win" }, trophy(), t("web.seat.winner")));
-  let bid = null;
-  if (v.auction && v.auction.bids[i] && v.auction.bids[i].startsWith("bid ")) {
-    bid = h("span", { class: "seat-bid" }, t("bids.bid", { cheque: v.auction.bids[i].slice(4) }));
-  }
-  const groups = [];
-  for (const [cat, kinds] of GROUPS) {
-    const held = kinds.filter((k) => s.holdings[k] > 0);
-    if (!held.length) continue;
-    groups.push(h("li", { class: `holding holding-${cat}`, "aria-label": t(`cat.${cat}`) },
-      held.map((k) => h("span", { class: "stack", "data-kind": k, "data-count": String(s.holdings[k]) },
-        stackCards(k, s.holdings[k], t)))));
-  }
-  const cls = `seat${toMove ? " seat-turn" : ""}${i === seat ? " seat-you" : ""}${winner ? " seat-winner" : ""}${out ? " seat-out" : ""}`;
-  return h("li", { class: cls, "data-seat": String(i), "aria-label": names[i] },
-    h("div", { class: "seat-head" },
-      h("span", { class: "seat-name" }, names[i]),
-      badges,
-      bid,
-      h("span", { class: "seat-score", title: t("web.seat.points.title") }, t("web.seat.points", { n: s.total }))),
-    h("div", { class: "seat-cheques" },
-      h("span", { class: "mini-title" }, t("term.faceup")),
-      s.faceUp.length ? s.faceUp.map((c) => cheque(c, t, { unit: "" })) : h("span", { class: "none" }, "—"),
-      s.faceDown.length ? [h("span", { class: "mini-title down" }, t("term.facedown")),
-        s.faceDown.map((c) => cheque(c, t, { down: true, unit: "" }))] : null),
-    groups.length
-      ? h("ul", { class: "holdings", "aria-label": t("web.seat.holdings") }, groups)
-      : h("p", { class: "holdings-none" }, t("web.seat.none")));
-}
-
-// trophy is the winner's cup, drawn: no emoji font needed.
-function trophy(extra) {
-  const s = h("span", { class: `trophy${extra ? " " + extra : ""}`, "aria-hidden": "true" });
-  s.innerHTML = '<svg viewBox="0 0 24 24" focusable="false"><path fill="currentColor" d="M6 2h12v2h3v3c0 2.8-2 5-4.6 5.4A6 6 0 0 1 13 15.9V19h3v3H8v-3h3v-3.1a6 6 0 0 1-3.4-3.5C5 12 3 9.8 3 7V4h3zm0 4H5v1c0 1.4.8 2.6 2 3.2A6 6 0 0 1 6 8zm12 0v2c0 .8-.1 1.5-.4 2.2A3.6 3.6 0 0 0 19 7V6z"/></svg>';
-  return s;
-}
-
-// stackCards draws n cards of a kind as a fanned stack, named below.
-function stackCards(kind, n, t) {
-  const shown = Math.min(n, 4);
-  const cards = [];
-  for (let k = 0; k < shown; k++) {
-    const top = k === shown - 1;
-    cards.push(card(kind, t, { size: "mini", tag: "span", count: top ? n : 0, extra: top ? "" : "under",
-      attrs: { "aria-hidden": "true" } }));
-  }
-  return [h("span", { class: "stack-cards" }, cards),
-    h("span", { class: "stack-name" }, n > 1 ? t(`card.${kind}.count`, { n }) : t(`card.${kind}`))];
-}
-
-function result({ t, v, seat, names }) {
-  const ranking = v.seats.map((s, i) => ({ i, total: s.total })).sort((a, b) => b.total - a.total || a.i - b.i);
-  const w = v.winners.map((i) => names[i]);
-  let head;
-  if (v.winners.includes(seat) && v.winners.length === 1) head = t("web.result.you");
-  else if (w.length === 1) head = t("web.result.winner", { player: w[0] });
-  else head = t("web.result.shared", { players: list(t, w) });
-  return h("section", { class: "result", id: "result", "aria-labelledby": "result-h" },
-    h("h2", { id: "result-h" }, trophy("trophy-big"), " ", head),
-    h("ol", { class: "ranking" }, ranking.map((r) =>
-      h("li", { class: v.winners.includes(r.i) ? "rank-win" : "" },
-        h("span", { class: "rank-name" }, names[r.i]),
-        h("span", { class: "rank-points" }, t("web.seat.points", { n: r.total }))))));
-}
-
-// roundBanner shows the round just scored at the top of the table until
-// the next round's first lot is decided: the score table by category the
-// rulebook has players add up at the end of every round.
-function roundBanner(ctx, events) {
-  const { t, v, names } = ctx;
-  let end = -1;
-  for (let i = events.length - 1; i >= 0; i--) {
-    if (events[i].kind === "roundend") {
-      end = i;
-      break;
-    }
-    if (events[i].kind === "win" || events[i].kind === "nowinner") return null;
-  }
-  if (end < 0) return null;
-  const e = events[end];
-  const r = e.round;
-  return h("section", { class: "round-banner", "aria-labelledby": "round-banner-h" },
-    h("h2", { id: "round-banner-h" }, t("web.round.scored", { round: r })),
-    h("p", { class: "round-why" }, narrate(t, e, v.players)),
-    h("div", { class: "score-wrap" }, scoreTable(ctx, r, false)));
-}
-
-// scoreTable is one round's score by category, a column per player.
-function scoreTable({ t, v, names }, r, caption = true) {
-  const cats = CATEGORIES.filter((c) => r === 3 || (c !== "businesses" && c !== "cheques"));
-  return h("table", { class: "score-table" },
-    caption ? h("caption", {}, t("web.scores.round", { round: r })) : null,
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("web.scores.category")),
-      names.map((n) => h("th", { scope: "col", title: n }, n)))),
-    h("tbody", {},
-      cats.map((c) => h("tr", {}, h("th", { scope: "row" }, t(`cat.${c}`)),
-        v.seats.map((s) => {
-          const p = s.scores[r - 1] ? s.scores[r - 1][c] : 0;
-          return h("td", { class: p > 0 ? "pos" : p < 0 ? "neg" : "zero" }, p > 0 ? "+" + p : String(p));
-        }))),
-      h("tr", { class: "score-total" }, h("th", { scope: "row" }, t("cat.total")),
-        v.seats.map((s) => h("td", {}, String(s.scores[r - 1] ? s.scores[r - 1].total : 0))))));
-}
-
-function scoreTables(ctx) {
-  const { t, v, names } = ctx;
-  const rounds = Math.max(...v.seats.map((s) => s.scores.length));
-  const tables = [];
-  for (let r = rounds; r >= 1; r--) {
-    const table = scoreTable(ctx, r);
-    tables.push(r === rounds ? h("div", { class: "score-wrap" }, table)
-      : h("details", { class: "score-old" }, h("summary", {}, t("web.scores.round", { round: r })), h("div", { class: "score-wrap" }, table)));
-  }
-  return h("section", { class: "scores", id: "scores", "aria-labelledby": "scores-h" },
-    h("h2", { id: "scores-h" }, t("web.scores")),
-    h("p", { class: "score-totals" }, v.seats.map((s, i) =>
-      h("span", { class: "score-chip" }, names[i], " ", h("strong", {}, String(s.total))))),
-    tables);
-}
-
-function logPanel({ t, v }, events) {
+function logPanel({ t, v, names, tell, events, mem }) {
   const items = [];
   for (const e of events) {
-    const text = narrate(t, e, v.players);
-    if (!text) continue;
-    items.push(h("li", { class: `ev ev-${e.kind}${e.card === "police" ? " ev-police" : ""}` }, text));
+    // The server tells each event in the page's language (?lang=).
+    if (!e.text) continue;
+    items.push(h("li", { class: `ev ev-${e.kind}${e.card === "police" ? " ev-police" : ""}` }, tell(e.text)));
   }
+  if (items.length === 0 && v.toMove >= 0) items.push(h("li", { class: "ev ev-start" }, t("web.log.empty", { player: names[v.toMove] })));
   return h("section", { class: "log-panel", "aria-labelledby": "log-h" },
     h("h2", { id: "log-h" }, t("web.log")),
-    h("ol", { id: "log", class: "log-list", tabindex: "0", "aria-label": t("web.log.label") }, items));
+    h("ol", { id: "log", class: "log-list", tabindex: "0", "aria-label": t("web.log.label"), onscroll: (ev) => {
+      const l = ev.target;
+      mem.logAtEnd = l.scrollTop + l.clientHeight >= l.scrollHeight - 8;
+      mem.logTop = l.scrollTop;
+    } }, items));
 }
 
 // ---- focus and motion -------------------------------------------------------------
@@ -545,16 +480,27 @@ function focusKey(root) {
   const a = document.activeElement;
   if (!root.contains(a)) return null;
   for (const attr of ["data-move", "data-row-card", "id"]) {
-    if (a.getAttribute && a.getAttribute(attr) !== null) return [attr, a.getAttribute(attr), a.tagName];
+    if (a.getAttribute && a.getAttribute(attr) !== null) return [attr, a.getAttribute(attr)];
   }
-  return ["any", "", a.tagName];
+  return ["any", ""];
 }
 
+// restoreFocus puts the focus back where it was before a redraw; when that
+// element is gone (the move was made), on the next move to make or the
+// decision panel, never on the page itself.
 function restoreFocus(root, key) {
   if (!key || !root.querySelector) return;
   const [attr, value] = key;
-  let el = attr === "any" ? null : root.querySelector(`[${attr}="${cssEscape(value)}"]`);
-  if (!el || el.disabled) el = root.querySelector("button[data-move]:not([disabled]), [data-row-card]:not([disabled])");
+  const el = attr === "any" ? null : root.querySelector(`[${attr}="${cssEscape(value)}"]`);
+  if (el && !el.disabled && el.focus) el.focus({ preventScroll: true });
+  else moveFocus(root);
+}
+
+// moveFocus focuses the first move on offer, or the decision panel.
+function moveFocus(root) {
+  if (!root.querySelector) return;
+  const el = root.querySelector("#moves button[data-move]:not([disabled]), [data-row-card]:not([disabled])") ||
+    root.querySelector("#decide") || root.querySelector("#game-end");
   if (el && el.focus) el.focus({ preventScroll: true });
 }
 
@@ -566,19 +512,19 @@ function reducedMotion() {
   return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
-// measure remembers where the row cards, piles and seats were before a redraw.
+// measure remembers where the row cards and the piles were before a redraw.
 function measure(root) {
   if (!root.querySelectorAll || typeof window === "undefined" || reducedMotion()) return null;
   const rect = (el) => el.getBoundingClientRect();
   return {
     row: [...root.querySelectorAll(".row-slot:not(.empty) .card")].map((el) => ({ rect: rect(el), node: el.cloneNode(true) })),
-    pile: (() => { const p = root.querySelector(".pile"); return p ? rect(p) : null; })(),
+    pile: (() => { const p = root.querySelector("#piles .pile"); return p ? rect(p) : null; })(),
   };
 }
 
 // animate lets the eye follow the last move: a drawn card slides from the
 // piles, a won lot (or a thieves' catch) flies to its new owner.
-function animate(root, before, events, v) {
+function animate(root, before, events) {
   if (!root.animate && !Element.prototype.animate) return;
   const last = events.slice(-4);
   const draw = last.findLast ? last.findLast((e) => e.kind === "draw") : null;
@@ -594,13 +540,12 @@ function animate(root, before, events, v) {
     if (el && before.pile) fly(el.getBoundingClientRect(), before.pile, el, true);
   }
   if (gone && gone.seat >= 0) {
-    const target = root.querySelector(`.seat[data-seat="${gone.seat}"] .holdings, .seat[data-seat="${gone.seat}"] .holdings-none`);
-    if (!target) return;
-    const to = target.getBoundingClientRect();
+    const seatEl = root.querySelector(`.strip[data-seat="${gone.seat}"]`);
+    if (!seatEl) return;
+    const to = seatEl.getBoundingClientRect();
     const moved = gone.kind === "win" ? before.row : before.row.filter((r) => gone.cards.includes(r.node.getAttribute("data-kind")));
     moved.forEach((r, k) => ghost(r.node, r.rect, to, k * 60));
-    const seatEl = root.querySelector(`.seat[data-seat="${gone.seat}"]`);
-    if (seatEl) seatEl.animate([{ boxShadow: "0 0 0 0 rgba(240,192,64,0)" }, { boxShadow: "0 0 0 6px rgba(240,192,64,.8)" },
+    seatEl.animate([{ boxShadow: "0 0 0 0 rgba(240,192,64,0)" }, { boxShadow: "0 0 0 6px rgba(240,192,64,.8)" },
       { boxShadow: "0 0 0 0 rgba(240,192,64,0)" }], { duration: 900, easing: "ease-out" });
   }
 }
@@ -636,4 +581,3 @@ function ghost(node, from, to, delay) {
   a.oncancel = () => g.remove();
 }
 
-export { CROSSED };

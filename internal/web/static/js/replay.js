@@ -1,16 +1,24 @@
 // replay.js: the replay viewer at /g/{id}/replay. It asks the server for
-// the game replayed move by move (GET /api/games/{id}/replay: one
-// spectator's view and the events of each move) and steps through it; the
-// table is drawn by the live page's renderer, so both look the same.
+// the game replayed move by move (GET /api/games/{id}/replay: the start's
+// view, and each move's events and patch of the view) and steps through
+// it; the table is drawn by the live page's renderer, so both look the
+// same. Opened without a step it plays the game by itself, a move at a
+// time, until a button, a key or the slider takes over.
 //
 // Keys: ← and → step one move, PageUp and PageDown ten, Home and End go
-// to the start and the end. The position is kept in the address (#12), so
-// a reload or a shared link shows the same move.
+// to the start and the end, Space plays or pauses. The position is kept
+// in the address (#12), so a reload or a shared link shows the same move.
 
-import { renderTable, narrate } from "./render.js";
+import { renderTable } from "./render.js";
+import { replayURL } from "./api.js";
+import { views } from "./patch.js";
 import { start } from "./page.js";
 
 const id = (location.pathname.match(/^\/g\/([a-z0-9]+)\/replay\/?$/) || [])[1] || "";
+
+/** STEP is how long autoplay shows a move; a round's end stays longer. */
+const STEP = 1100;
+const ROUND_END = 4000;
 
 const $ = (name) => document.getElementById(name);
 const state = {
@@ -18,7 +26,10 @@ const state = {
   steps: [], // [{view, events}]: events are those the step's move caused
   log: [], // every event of the game, for the table's log
   logged: [], // logged[i]: how many events steps 0..i caused
+  rounds: [], // rounds[r-1]: the first step of round r
   pos: 0,
+  playing: false,
+  timer: 0,
   t: null, // the translator of the page's language
   lang: "en",
   error: null, // {code, message} when the replay cannot be shown
@@ -29,7 +40,6 @@ const state = {
 // catalogue has them the English stands, never a bare key.
 const CHROME = [
   ["replay-title", "", "web.replay.title", "Replay"],
-  ["replay-home", "aria-label", "web.replay.lobby", "Lobby"],
   ["replay-nav", "aria-label", "web.nav.label", "Page"],
   ["rules-button", "", "web.rules.open", "Rules"],
   ["rules-close", "aria-label", "web.close", "Close"],
@@ -42,6 +52,8 @@ const CHROME = [
   ["replay-next", "aria-label", "web.replay.next", "Next move"],
   ["replay-last", "aria-label", "web.replay.last", "The end"],
   ["replay-slider-label", "", "web.replay.slider", "Move"],
+  ["replay-rounds", "aria-label", "web.replay.rounds", "Go to"],
+  ["replay-back-link", "", "web.gone.lobby", "Go to the lobby"],
 ];
 
 function translateChrome() {
@@ -54,6 +66,8 @@ function translateChrome() {
   for (const id of ["replay-first", "replay-prev", "replay-next", "replay-last"]) {
     $(id).title = $(id).getAttribute("aria-label");
   }
+  drawPlay();
+  drawRounds();
 }
 
 // text returns the translation of key, or fallback when the catalogue
@@ -68,7 +82,7 @@ async function load() {
   if (!id) return fail({ code: "not_found" });
   let resp;
   try {
-    resp = await fetch(`/api/games/${encodeURIComponent(id)}/replay`, {
+    resp = await fetch(replayURL(id, state.lang), {
       headers: { Accept: "application/json" },
       credentials: "same-origin",
     });
@@ -81,27 +95,41 @@ async function load() {
   } catch {
     data = null;
   }
-  if (!resp.ok || !data || !Array.isArray(data.steps) || data.steps.length === 0) {
+  if (!resp.ok || !data || !data.start || !Array.isArray(data.steps)) {
     return fail((data && data.error) || { code: "http", message: `HTTP ${resp.status}` });
   }
   state.game = data.game;
-  state.steps = data.steps;
+  const all = views(data);
+  state.steps = all.map((view, i) => ({ view, events: i ? data.steps[i - 1].events || [] : [] }));
   state.log = [];
-  state.logged = data.steps.map((s) => {
-    state.log.push(...(s.events || []));
+  state.logged = state.steps.map((s) => {
+    state.log.push(...s.events);
     return state.log.length;
   });
+  state.rounds = [];
+  state.steps.forEach((s, i) => {
+    if (state.rounds[s.view.round - 1] === undefined && s.view.phase !== "over") state.rounds[s.view.round - 1] = i;
+  });
   state.error = null;
-  state.pos = clamp(Number((location.hash || "").slice(1)) || 0);
+  const hash = (location.hash || "").slice(1);
+  state.pos = clamp(Number(hash) || 0);
   $("replay-controls").hidden = false;
+  $("replay-back").hidden = true;
   const slider = $("replay-slider");
   slider.max = String(state.steps.length - 1);
+  drawRounds();
   draw();
+  // A link to a step shows that step; the replay itself plays.
+  if (hash === "" && !state.loadedOnce) play(true);
+  else if (state.playing) schedule();
+  state.loadedOnce = true;
 }
 
 function fail(err) {
   state.error = err;
+  pause();
   $("replay-controls").hidden = true;
+  $("replay-back").hidden = false;
   const table = $("table");
   table.replaceChildren();
   table.removeAttribute("aria-busy");
@@ -136,6 +164,9 @@ function clamp(pos) {
 
 /** go shows the table after move pos (0: the start). */
 function go(pos) {
+  // While the steps are (re)loading the address keeps the position: load
+  // reads it.
+  if (!state.steps.length) return;
   pos = clamp(pos);
   if (pos === state.pos) return;
   state.pos = pos;
@@ -143,10 +174,72 @@ function go(pos) {
   draw();
 }
 
-function names() {
-  const step = state.steps[state.pos];
-  return (step && step.view && step.view.players) || (state.game ? state.game.seats.map((s) => s.name) : []);
+/** by is go for the reader's own moves: they stop the autoplay. */
+function by(pos) {
+  pause();
+  go(pos);
 }
+
+// ---- autoplay -----------------------------------------------------------------
+
+function play(auto) {
+  if (!state.steps.length) return;
+  if (state.pos >= state.steps.length - 1) {
+    if (auto) return;
+    go(0); // play again from the start
+  }
+  state.playing = true;
+  drawPlay();
+  schedule();
+}
+
+function pause() {
+  state.playing = false;
+  clearTimeout(state.timer);
+  drawPlay();
+}
+
+function schedule() {
+  clearTimeout(state.timer);
+  if (!state.playing) return;
+  const step = state.steps[state.pos];
+  const ended = step && step.events.some((e) => e.kind === "roundend");
+  state.timer = setTimeout(() => {
+    if (!state.playing) return;
+    go(state.pos + 1);
+    if (state.pos >= state.steps.length - 1) pause();
+    else schedule();
+  }, ended ? ROUND_END : STEP);
+}
+
+function drawPlay() {
+  const b = $("replay-play");
+  if (!b) return;
+  const label = state.playing ? text("web.replay.pause", null, "Pause") : text("web.replay.play", null, "Play");
+  b.textContent = state.playing ? "❚❚" : "▶";
+  b.setAttribute("aria-label", label);
+  b.title = label;
+  b.setAttribute("aria-pressed", state.playing ? "true" : "false");
+}
+
+// drawRounds offers a button for each round's start and the end.
+function drawRounds() {
+  const box = $("replay-rounds");
+  const items = state.rounds.map((pos, i) => [pos, text("web.replay.round", { round: i + 1 }, "Round {round}"), `round-${i + 1}`]);
+  if (state.steps.length) items.push([state.steps.length - 1, text("web.replay.end", null, "End"), "end"]);
+  box.replaceChildren(...items.map(([pos, label, key]) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "replay-round";
+    b.dataset.step = String(pos);
+    b.dataset.round = key;
+    b.textContent = label;
+    b.addEventListener("click", () => by(pos));
+    return b;
+  }));
+}
+
+// ---- drawing --------------------------------------------------------------------
 
 function draw() {
   if (state.error) return showError();
@@ -163,6 +256,9 @@ function draw() {
   renderTable(table, view, state.log.slice(0, state.logged[state.pos]), state.t, {
     game: state.game,
     seat: -1,
+    replay: true,
+    recent: step.events,
+    links: { record: `/api/games/${id}/record`, download: `razzia-${id}.json` },
   });
 
   $("replay-pos").textContent = `${state.pos} / ${last}`;
@@ -173,11 +269,16 @@ function draw() {
   slider.setAttribute("aria-valuetext", text("web.replay.position", { n: state.pos, total: last }, "Move {n} of {total}"));
   $("replay-first").disabled = $("replay-prev").disabled = state.pos === 0;
   $("replay-next").disabled = $("replay-last").disabled = state.pos === last;
+  for (const b of $("replay-rounds").querySelectorAll("button")) {
+    const at = Number(b.dataset.step);
+    const next = [...b.parentNode.children].map((x) => Number(x.dataset.step)).filter((s) => s > at);
+    b.setAttribute("aria-current", state.pos >= at && (next.length === 0 || state.pos < Math.min(...next)) ? "step" : "false");
+  }
 
   const events = $("replay-events");
   const sentences = state.pos === 0
     ? [text("web.replay.start", null, "The start of the game: nobody has moved yet.")]
-    : step.events.map((e) => narrate(state.t, e, names())).filter(Boolean);
+    : step.events.map((e) => e.text).filter(Boolean);
   const ul = document.createElement("ul");
   for (const s of sentences) {
     const li = document.createElement("li");
@@ -193,23 +294,29 @@ function draw() {
 function onKey(ev) {
   if (ev.altKey || ev.ctrlKey || ev.metaKey || !state.steps.length) return;
   const tag = ev.target && ev.target.tagName;
-  // The slider and the language select handle their own keys.
+  // The slider and the language select handle their own keys; a button
+  // its Space.
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
   const steps = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 };
-  if (ev.key in steps) go(state.pos + steps[ev.key]);
-  else if (ev.key === "Home") go(0);
-  else if (ev.key === "End") go(state.steps.length - 1);
+  if (ev.key in steps) by(state.pos + steps[ev.key]);
+  else if (ev.key === "Home") by(0);
+  else if (ev.key === "End") by(state.steps.length - 1);
+  else if (ev.key === " " && tag !== "BUTTON") state.playing ? pause() : play(false);
   else return;
   ev.preventDefault();
 }
 
-$("replay-first").addEventListener("click", () => go(0));
-$("replay-prev").addEventListener("click", () => go(state.pos - 1));
-$("replay-next").addEventListener("click", () => go(state.pos + 1));
-$("replay-last").addEventListener("click", () => go(state.steps.length - 1));
-$("replay-slider").addEventListener("input", (ev) => go(Number(ev.target.value)));
+$("replay-first").addEventListener("click", () => by(0));
+$("replay-prev").addEventListener("click", () => by(state.pos - 1));
+$("replay-next").addEventListener("click", () => by(state.pos + 1));
+$("replay-last").addEventListener("click", () => by(state.steps.length - 1));
+$("replay-play").addEventListener("click", () => (state.playing ? pause() : play(false)));
+$("replay-slider").addEventListener("input", (ev) => by(Number(ev.target.value)));
 document.addEventListener("keydown", onKey);
-window.addEventListener("hashchange", () => go(Number(location.hash.slice(1)) || 0));
+window.addEventListener("hashchange", () => {
+  const n = Number(location.hash.slice(1)) || 0;
+  if (n !== state.pos) by(n);
+});
 
 if (id) {
   $("replay-game").textContent = id;
@@ -220,10 +327,20 @@ if (id) {
 
 // start (page.js) sets up the language switch and the rules dialog, as on
 // every page.
+let loaded = false;
 start((t, lang) => {
   state.t = t;
+  const switched = state.lang !== lang;
   state.lang = lang;
   translateChrome();
   document.title = `Razzia — ${text("web.replay.title", null, "Replay")} ${id}`;
-  if (state.steps.length || state.error) draw();
-}).then(load, load);
+  // The server tells the events in the language asked for: ask again,
+  // and show no sentence of the old language meanwhile.
+  if (switched && loaded) {
+    state.steps = [];
+    load();
+  } else if (state.steps.length || state.error) draw();
+}).then(() => {
+  loaded = true;
+  return load();
+}, load);

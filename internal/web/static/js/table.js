@@ -6,13 +6,15 @@ import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { Connection } from "./conn.js";
 import { start } from "./page.js";
-import { renderTable, narrate } from "./render.js";
+import { renderTable } from "./render.js";
+import { displayNames } from "./words.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
 // The page's whole state; render() draws it.
 const page = {
   t: (k) => k, // the translator, set once the catalogue is loaded
+  lang: "", // its language, in which the server tells the events
   game: null, // GameInfo
   you: -1, // our seat, -1 for a spectator
   view: null, // Snapshot, null before the game starts
@@ -84,11 +86,12 @@ function renderWaiting() {
   const url = location.origin + (game.invite || `/g/${game.id}`);
   $("invite-link").value = url;
   $("invite-link").textContent = url;
+  const { names } = displayNames(t, game.seats.map((s) => s.name), game);
   replace($("open-seats"), game.seats.map((s, i) =>
     h("li", { class: s.open ? "seat-open" : "seat-taken" },
       h("span", { class: "seat-no" }, t("web.join.seat.n", { n: i + 1 })),
-      s.open ? h("em", {}, t("web.seat.open")) : s.name,
-      s.bot ? h("span", { class: "badge badge-bot" }, t("web.seat.bot", { level: t(`bot.${s.bot}`) })) : null,
+      s.open ? h("em", {}, t("web.seat.open")) : names[i],
+      s.bot ? h("span", { class: "badge badge-bot" }, t("term.bot")) : null,
       i === you ? h("span", { class: "badge badge-you" }, t("term.you")) : null)));
   const canJoin = you < 0 && open.length > 0;
   $("join-form").hidden = !canJoin;
@@ -130,7 +133,7 @@ async function join(ev) {
   } catch (err) {
     errEl.textContent = errorText(err.code);
     errEl.hidden = false;
-    if (err.code === "seat_taken" || err.code === "table_full" || err.code === "not_found") await refreshInfo();
+    if (["seat_taken", "table_full", "not_found", "table_expired"].includes(err.code)) await refreshInfo();
   } finally {
     $("join").disabled = false;
   }
@@ -147,12 +150,15 @@ function render() {
   $("game-title").textContent = t("web.game.title", { id: game.id });
   $("game-status").textContent = t(`status.${game.status}`);
   $("game-status").className = `badge status-${game.status}`;
-  // An open game has no record yet (the server answers not_started).
-  $("record-link").hidden = game.status === "open";
-  $("record-link").href = api.recordURL(game.id);
-  $("record-link").setAttribute("download", `razzia-${game.id}.json`);
-  $("replay-link").hidden = !(game.status === "finished" || game.status === "archived");
-  $("replay-link").href = `/g/${encodeURIComponent(game.id)}/replay`;
+  // An open game has no record yet (the server answers not_started); a
+  // game that is over offers its record and replay on the game-end screen.
+  const over = !!view && view.phase === "over";
+  const links = { replay: `/g/${encodeURIComponent(game.id)}/replay`, record: api.recordURL(game.id), download: `razzia-${game.id}.json` };
+  $("record-link").hidden = game.status === "open" || over;
+  $("record-link").href = links.record;
+  $("record-link").setAttribute("download", links.download);
+  $("replay-link").hidden = over || !(game.status === "finished" || game.status === "archived");
+  $("replay-link").href = links.replay;
   renderWaiting();
 
   const root = $("table");
@@ -166,7 +172,7 @@ function render() {
     return;
   }
   renderTable(root, view, page.log, t, {
-    game, seat: you, onMove: sendMove, busy: page.pending !== null || !page.connected,
+    game, seat: you, onMove: sendMove, busy: page.pending !== null || !page.connected, links,
   });
 }
 
@@ -197,7 +203,8 @@ function onMessage(msg, first) {
     const v = page.view;
     const yourTurn = v && v.toMove === page.you && page.you >= 0 && v.legal.length > 0;
     const newTurn = yourTurn && (!before || before.moves !== v.moves || before.toMove !== page.you);
-    const said = first ? [] : events.map((e) => narrate(t, e, v ? v.players : msg.game.seats.map((s) => s.name)));
+    const { tell } = displayNames(t, (v || {}).players || page.game.seats.map((s) => s.name), page.game);
+    const said = first ? [] : events.map((e) => e.text).filter(Boolean).map(tell);
     if (newTurn) said.push(t("web.announce.yourturn"));
     if (said.length) announce(said.join(" "));
   } else if (msg.type === "error") {
@@ -248,8 +255,8 @@ async function retry() {
     page.game = res.game;
     return true;
   } catch (err) {
-    if (err.code === "not_found") {
-      showGone();
+    if (err.code === "not_found" || err.code === "table_expired") {
+      showGone(err.code);
       return false;
     }
     return true; // the server is down or restarting: keep trying
@@ -286,11 +293,13 @@ function send(token, retried = false) {
   render();
 }
 
-function showGone() {
+// showGone says the game cannot be played or watched: it does not exist,
+// or (code table_expired) it waited too long for players.
+function showGone(code) {
   page.gone = true;
   page.game = null;
   $("gone").hidden = false;
-  $("gone-text").textContent = page.t("web.gone.text", { id });
+  $("gone-text").textContent = code === "table_expired" ? errorText(code) : page.t("web.gone.text", { id });
   $("waiting").hidden = true;
   $("table").replaceChildren();
   page.status = null;
@@ -305,8 +314,8 @@ async function refreshInfo() {
     render();
     return true;
   } catch (err) {
-    if (err.code === "not_found") {
-      showGone();
+    if (err.code === "not_found" || err.code === "table_expired") {
+      showGone(err.code);
       return false;
     }
     // The server is unreachable or restarting: the connection keeps trying.
@@ -321,7 +330,7 @@ async function refreshInfo() {
 addEventListener("keydown", (ev) => {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const tag = (ev.target && ev.target.tagName) || "";
-  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || document.querySelector("dialog[open]")) return;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || document.querySelector("dialog[open], #round-end[aria-modal]")) return;
   const token = { d: "draw", c: "call", p: "pass" }[ev.key.toLowerCase()];
   if (!token || !page.view || !page.view.legal.includes(token)) return;
   ev.preventDefault();
@@ -330,7 +339,7 @@ addEventListener("keydown", (ev) => {
 
 // ---- start ---------------------------------------------------------------------------
 
-const conn = new Connection(api.socketURL(id), { message: onMessage, status: onStatus, retry });
+const conn = new Connection(api.socketURL(id, "en"), { message: onMessage, status: onStatus, retry });
 
 $("join-form").addEventListener("submit", join);
 $("copy-invite").addEventListener("click", async () => {
@@ -356,9 +365,17 @@ try {
 // it and the page explains, which is how a player would see it too.
 window.razzia = { move: (token) => send(String(token)) };
 
-await start((t) => {
+let started = false;
+await start((t, lang) => {
   page.t = t;
+  const switched = page.lang !== lang;
+  page.lang = lang;
+  conn.url = api.socketURL(id, lang);
+  // The events come told in the language asked for: after a switch, ask
+  // again (the first state of a connection carries them all).
+  if (switched && started && !page.gone) conn.restart();
   if (page.gone) showGone();
   else render();
 });
+started = true;
 if (await refreshInfo()) conn.start();

@@ -1,0 +1,11 @@
+package httpapi
+
+// MaxMessage is the largest WebSocket message a client may send, for the
+// tests of the package httpapi_test.
+const MaxMessage = maxMessage
+
+// StateMessage is stateMessage, for the benchmarks of httpapi_test.
+var StateMessage = stateMessage
+
+// Compressible is compressible, for the tests of httpapi_test.
+var Compressible = compressible

@@ -1,0 +1,222 @@
+package loadgen
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A kind is what a latency sample measures.
+type kind int
+
+// The kinds of samples, in the order the report shows them.
+const (
+	sameNode     kind = iota // a client's move to a client on the sender's node
+	otherNode                // a client's move to a client on another node
+	botSameNode              // a bot's move to a client on the node that created the table
+	botOtherNode             // a bot's move to a client on another node
+	botCommit                // a bot's move from its commit to a client
+	echoTrip                 // a round trip of the echo
+	kinds
+)
+
+// kindInfo names each kind in JSON and in the text report.
+var kindInfo = [kinds]struct{ key, label string }{
+	sameNode:     {"same_node", "same node"},
+	otherNode:    {"other_node", "other node"},
+	botSameNode:  {"bot_same_node", "bot, same node"},
+	botOtherNode: {"bot_other_node", "bot, other node"},
+	botCommit:    {"bot_commit", "bot, commit to client"},
+	echoTrip:     {"echo", "echo round trip"},
+}
+
+// A Report is what a run measured.
+type Report struct {
+	Servers  []string `json:"servers"`
+	Tables   int      `json:"tables"`
+	Seats    int      `json:"seats"`    // at each table
+	Clients  int      `json:"clients"`  // WebSocket players, at all tables
+	Bots     int      `json:"bots"`     // server bots, at all tables
+	BotLevel string   `json:"botLevel"` // their level; empty without bots
+	// Rate is the moves a second each table's clients make; 0 for as fast
+	// as the game allows.
+	Rate float64 `json:"rate"`
+	// Seconds is how long the tables played: from the first move to the
+	// end of the run (the last table's last move, with Config.Moves).
+	Seconds float64 `json:"seconds"`
+	CPUs    int     `json:"cpus"`
+	// LoadAverage is the machine's one-minute load average at the start
+	// and at the end, where the system tells it (Linux).
+	LoadAverage []float64 `json:"loadAverage,omitempty"`
+	Warnings    []string  `json:"warnings,omitempty"`
+
+	Moves       Moves          `json:"moves"`
+	Games       Games          `json:"games"`
+	Connections Connections    `json:"connections"`
+	Errors      map[string]int `json:"errors"` // by protocol code, or "transport" for a failed request
+	// Latency has a Summary per kind of sample that the run had: same_node,
+	// other_node, bot_same_node, bot_other_node, bot_commit and echo.
+	Latency map[string]*Summary `json:"latency"`
+}
+
+// Moves counts the moves made while the tables played.
+type Moves struct {
+	Total     int     `json:"total"`
+	Clients   int     `json:"clients"`   // sent by the load's clients and played
+	Bots      int     `json:"bots"`      // made by server bots
+	PerSecond float64 `json:"perSecond"` // Total over Seconds
+	// Unconfirmed are moves sent (and not refused) whose state some client
+	// of the table had not received when the run ended.
+	Unconfirmed int `json:"unconfirmed"`
+}
+
+// Games counts the games the tables played.
+type Games struct {
+	Started  int `json:"started"`
+	Finished int `json:"finished"`
+}
+
+// Connections counts the WebSockets.
+type Connections struct {
+	Servers int `json:"servers"` // connections opened to the servers, reconnections included
+	Peak    int `json:"peak"`    // the most open at once
+	Drops   int `json:"drops"`   // connections lost or attempts that failed
+	Echo    int `json:"echo"`    // connections to the echo
+}
+
+// A Summary is the distribution of one kind of latency sample, in
+// milliseconds.
+type Summary struct {
+	Count int     `json:"count"`
+	Min   float64 `json:"min"`
+	P50   float64 `json:"p50"`
+	P90   float64 `json:"p90"`
+	P99   float64 `json:"p99"`
+	Max   float64 `json:"max"`
+	// EchoP99 is P99 over the echo's p99, when the run had the echo.
+	EchoP99 float64 `json:"echoP99,omitempty"`
+}
+
+// summarize sorts samples and returns their summary; nil for none.
+func summarize(samples []time.Duration) *Summary {
+	if len(samples) == 0 {
+		return nil
+	}
+	slices.Sort(samples)
+	// The nearest rank: the smallest sample with at least q of them at or below.
+	at := func(q float64) float64 {
+		i := int(q*float64(len(samples))+0.999999) - 1
+		return ms(samples[max(0, min(i, len(samples)-1))])
+	}
+	return &Summary{Count: len(samples), Min: ms(samples[0]), P50: at(0.50), P90: at(0.90), P99: at(0.99), Max: ms(samples[len(samples)-1])}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteText writes the report for people.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	rate := "as fast as the game allows"
+	if r.Rate > 0 {
+		rate = fmt.Sprintf("%g move/s per table", r.Rate)
+	}
+	bots := "no bots"
+	if r.Bots > 0 {
+		bots = fmt.Sprintf("%d %s bots", r.Bots, r.BotLevel)
+	}
+	fmt.Fprintf(&b, "%d tables of %d seats (%d clients, %s) on %d %s, %s, for %.1fs on %d CPUs\n",
+		r.Tables, r.Seats, r.Clients, bots, len(r.Servers), plural(len(r.Servers), "server"), rate, r.Seconds, r.CPUs)
+	if len(r.LoadAverage) == 2 {
+		fmt.Fprintf(&b, "load average:  %.2f at the start, %.2f at the end\n", r.LoadAverage[0], r.LoadAverage[1])
+	}
+	for _, warn := range r.Warnings {
+		fmt.Fprintf(&b, "warning:       %s\n", warn)
+	}
+	m := r.Moves
+	fmt.Fprintf(&b, "moves:         %d (%.1f/s): %d by clients, %d by bots; %d unconfirmed\n", m.Total, m.PerSecond, m.Clients, m.Bots, m.Unconfirmed)
+	fmt.Fprintf(&b, "games:         %d started, %d finished\n", r.Games.Started, r.Games.Finished)
+	c := r.Connections
+	fmt.Fprintf(&b, "connections:   %d to the servers (at most %d open at once, %d dropped or failed), %d to the echo\n", c.Servers, c.Peak, c.Drops, c.Echo)
+	fmt.Fprintf(&b, "errors:        %s\n", errorList(r.Errors))
+	fmt.Fprintf(&b, "latency, move sent to state received:\n")
+	fmt.Fprintf(&b, "  %-22s %9s %9s %9s %9s %9s %9s\n", "", "samples", "p50", "p90", "p99", "max", "p99/echo")
+	for k := range kinds {
+		s := r.Latency[kindInfo[k].key]
+		if s == nil {
+			continue
+		}
+		ratio := ""
+		if s.EchoP99 > 0 {
+			ratio = fmt.Sprintf("%.1f×", s.EchoP99)
+		}
+		fmt.Fprintf(&b, "  %-22s %9d %9s %9s %9s %9s %9s\n", kindInfo[k].label, s.Count, msText(s.P50), msText(s.P90), msText(s.P99), msText(s.Max), ratio)
+	}
+	if len(r.Latency) == 0 {
+		b.WriteString("  no samples\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func msText(v float64) string {
+	if v < 10 {
+		return fmt.Sprintf("%.2fms", v)
+	}
+	return fmt.Sprintf("%.1fms", v)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// errorList lists errors by code, most frequent first.
+func errorList(errs map[string]int) string {
+	if len(errs) == 0 {
+		return "none"
+	}
+	codes := make([]string, 0, len(errs))
+	for c := range errs {
+		codes = append(codes, c)
+	}
+	slices.SortFunc(codes, func(a, b string) int {
+		if errs[a] != errs[b] {
+			return errs[b] - errs[a]
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = fmt.Sprintf("%s %d", c, errs[c])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// loadAverage returns the machine's one-minute load average, where the
+// system tells it in /proc/loadavg.
+func loadAverage() (float64, bool) {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0, false
+	}
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	return v, err == nil
+}

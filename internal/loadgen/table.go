@@ -1,0 +1,586 @@
+package loadgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/razziagame/razzia/internal/client"
+)
+
+// retryWait is the least wait before a move the server refused is sent
+// again, so that a refusal (rate_limited) is not answered with a flood.
+const retryWait = 100 * time.Millisecond
+
+// A table plays one game after another until the run stops.
+type table struct {
+	r    *runner
+	idx  int
+	home int // the server that creates its games
+	rng  *rand.Rand
+	echo []*websocket.Conn // each seat's echo connection; nil for bots or without the echo
+	g    *game             // the game being played
+	next time.Time         // when its clients may move next (the table goroutine's)
+
+	stop     chan struct{} // closed when the table must stop sending moves
+	stopOnce sync.Once
+	stopped  atomic.Int64  // when stop was closed, in Unix nanoseconds
+	echoc    chan echoAsk  // round trips for the echo goroutine
+	quit     chan struct{} // closed when the table is done, ending the echo goroutine
+	echoDone chan struct{}
+
+	mu          sync.Mutex // guards what follows and the games' shared fields
+	samples     [kinds][]time.Duration
+	errs        map[string]int
+	made        int // moves made since the start, for Config.Moves
+	clientMoves int
+	botMoves    int
+	unconfirmed int
+	started     int
+	finished    int
+}
+
+// An echoAsk asks for a round trip of a seat's echo connection at a time.
+type echoAsk struct {
+	p  *player
+	at time.Time
+}
+
+// newTable sets up table idx and its first game.
+func newTable(ctx context.Context, r *runner, idx int) (*table, error) {
+	t := &table{r: r, idx: idx, home: idx % len(r.clients), rng: rand.New(rand.NewPCG(uint64(idx), 0x10ad)),
+		stop: make(chan struct{}), echoc: make(chan echoAsk, 1), quit: make(chan struct{}), errs: map[string]int{}}
+	if r.echo != nil {
+		t.echo = make([]*websocket.Conn, r.cfg.Seats)
+		for s := range t.echo {
+			if t.isBot(s) {
+				continue
+			}
+			c, err := dialEcho(ctx, r.echo.url(), r.cfg.HTTP)
+			if err != nil {
+				t.close()
+				return nil, err
+			}
+			t.echo[s] = c
+			r.echoes.Add(1)
+		}
+	}
+	g, err := t.newGame(ctx)
+	if err != nil {
+		t.close()
+		return nil, err
+	}
+	t.g = g
+	return t, nil
+}
+
+// isBot reports whether seat s is a bot's: BotSeats seats spread over
+// the table, so that bots' and clients' moves alternate.
+func (t *table) isBot(s int) bool {
+	c := t.r.cfg
+	return c.BotSeats > 0 && (s*c.BotSeats)%c.Seats < c.BotSeats
+}
+
+// run plays games until the table stops, then closes it.
+func (t *table) run(ctx context.Context) {
+	r := t.r
+	defer t.close()
+	if r.period > 0 {
+		// The tables' first moves spread over one period.
+		t.next = r.start.Add(time.Duration(int64(r.period) * int64(t.idx) / int64(r.cfg.Tables)))
+	} else {
+		t.next = r.start
+	}
+	if !r.stopAt.IsZero() {
+		stop := time.AfterFunc(time.Until(r.stopAt), t.halt)
+		defer stop.Stop()
+	}
+	if t.echo != nil {
+		t.echoDone = make(chan struct{})
+		go t.echoLoop(ctx)
+	}
+	for {
+		over := t.g.play(ctx)
+		t.g.end()
+		t.g = nil
+		if !over || t.halted() || ctx.Err() != nil {
+			return
+		}
+		for t.g == nil {
+			g, err := t.newGame(ctx)
+			if err == nil {
+				t.g = g
+				break
+			}
+			t.countErr(err)
+			select {
+			case <-time.After(time.Second): // then try again
+			case <-t.stop:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+// halt stops the table's moves.
+func (t *table) halt() {
+	t.stopOnce.Do(func() {
+		t.stopped.Store(time.Now().UnixNano())
+		close(t.stop)
+	})
+}
+
+func (t *table) halted() bool {
+	select {
+	case <-t.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// close ends the table's game and echo connections.
+func (t *table) close() {
+	if t.g != nil {
+		t.g.end()
+		t.g = nil
+	}
+	close(t.quit)
+	if t.echoDone != nil {
+		<-t.echoDone
+	}
+	for _, c := range t.echo {
+		if c != nil {
+			c.CloseNow()
+		}
+	}
+}
+
+// countErr counts an error by its protocol code, or as a transport error.
+func (t *table) countErr(err error) {
+	code := "transport"
+	var e *client.Error
+	if errors.As(err, &e) {
+		code = string(e.Code)
+	}
+	t.mu.Lock()
+	t.errs[code]++
+	t.mu.Unlock()
+}
+
+// echoLoop makes the round trips asked for until the table is done.
+func (t *table) echoLoop(ctx context.Context) {
+	defer close(t.echoDone)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		var a echoAsk
+		select {
+		case a = <-t.echoc:
+		case <-t.quit:
+			return
+		}
+		timer.Reset(time.Until(a.at))
+		select {
+		case <-timer.C:
+		case <-t.stop:
+			timer.Stop()
+			continue
+		case <-t.quit:
+			return
+		}
+		size := int(a.p.size.Load())
+		d, err := roundTrip(ctx, t.echo[a.p.seat], size)
+		if err != nil {
+			if ctx.Err() == nil {
+				t.mu.Lock()
+				t.errs["echo"]++
+				t.mu.Unlock()
+			}
+			continue
+		}
+		if !t.halted() {
+			t.mu.Lock()
+			t.samples[echoTrip] = append(t.samples[echoTrip], d)
+			t.mu.Unlock()
+		}
+	}
+}
+
+// A game is one game of a table.
+type game struct {
+	t       *table
+	id      string
+	players []*player     // the clients' seats
+	turns   chan turn     // a client to move, for the table goroutine
+	done    chan struct{} // closed when every client saw the end, or every sent move once halted
+	wg      sync.WaitGroup
+
+	// Guarded by t.mu:
+	sent      map[int]sentMove // the clients' moves by index
+	lastSent  int              // the index of the last move sent; -1 for none
+	confirmed int              // moves some client has seen
+	ends      int              // clients that saw the end
+	halting   bool             // the table sends no more moves
+	closed    bool             // done is closed
+}
+
+// A sentMove is when a client sent a move: its seat, and the server it
+// plays through.
+type sentMove struct {
+	at         time.Time
+	seat, node int
+}
+
+// A turn tells the table goroutine that a client is to move.
+type turn struct {
+	p     *player
+	seq   int // the moves of the state
+	legal []string
+	retry bool // the move may have been sent before and refused or lost
+}
+
+// A player is one client's seat in a game.
+type player struct {
+	g    *game
+	seat int
+	node int // the server it plays through
+	sess *client.Session
+
+	closing   atomic.Bool  // the game is ending: drops are expected
+	size      atomic.Int64 // the last state's length in bytes
+	connected bool         // the reader's: a connection is open
+	seen      int          // moves seen; guarded by t.mu
+	ended     bool         // it saw the end; guarded by t.mu
+	updated   time.Time    // the last state's game.updated; the reader's
+}
+
+// newGame creates a game at the table, seats its clients and waits until
+// each has its first state.
+func (t *table) newGame(ctx context.Context) (*game, error) {
+	r := t.r
+	seats := make([]string, r.cfg.Seats)
+	for s := range seats {
+		if t.isBot(s) {
+			seats[s] = r.cfg.Bots
+		}
+	}
+	info, _, err := r.clients[t.home].Create(ctx, seats)
+	if err != nil {
+		return nil, fmt.Errorf("create a table on %s: %w", r.clients[t.home].URL(), err)
+	}
+	g := &game{t: t, id: info.ID, turns: make(chan turn, 2*len(seats)), done: make(chan struct{}), sent: map[int]sentMove{}, lastSent: -1}
+	for s, bot := range seats {
+		if bot != "" {
+			continue
+		}
+		node := (t.idx + s) % len(r.clients)
+		c := r.clients[node]
+		if _, token, err := c.Join(ctx, info.ID, fmt.Sprintf("Load %d.%d", t.idx, s), s); err != nil {
+			return nil, fmt.Errorf("join game %s at seat %d on %s: %w", info.ID, s, c.URL(), err)
+		} else {
+			p := &player{g: g, seat: s, node: node, sess: c.Session(info.ID, token)}
+			p.sess.Backoff = p.backoff
+			p.sess.OnDrop = p.dropped
+			g.players = append(g.players, p)
+		}
+	}
+	ready := make(chan error, len(g.players))
+	for _, p := range g.players {
+		// The run's context: ctx may be the setup's, which ends first.
+		g.wg.Go(func() { p.read(r.ctx, ready) })
+	}
+	for range g.players {
+		if err := <-ready; err != nil {
+			g.end()
+			return nil, fmt.Errorf("connect to game %s: %w", info.ID, err)
+		}
+	}
+	t.mu.Lock()
+	t.started++
+	t.mu.Unlock()
+	return g, nil
+}
+
+// play sends the clients' moves at the table's pace until the game is
+// over (true) or the table stops (false).
+func (g *game) play(ctx context.Context) bool {
+	t := g.t
+	var (
+		pending *turn
+		timer   = time.NewTimer(time.Hour)
+		stop    = t.stop
+		grace   <-chan time.Time
+	)
+	timer.Stop()
+	defer timer.Stop()
+	for {
+		var wake <-chan time.Time
+		if pending != nil {
+			at := t.next
+			if pending.retry {
+				at = later(at, time.Now().Add(retryWait))
+			}
+			if d := time.Until(at); d > 0 {
+				timer.Reset(d)
+				wake = timer.C
+			} else {
+				g.send(ctx, *pending)
+				pending = nil
+				continue
+			}
+		}
+		select {
+		case tr := <-g.turns:
+			// g.lastSent is written by this goroutine only.
+			if stop != nil && (tr.seq > g.lastSent || tr.retry && tr.seq == g.lastSent) {
+				pending = &tr
+			}
+		case <-wake:
+			g.send(ctx, *pending)
+			pending = nil
+		case <-stop:
+			stop, pending = nil, nil
+			grace = time.After(t.r.cfg.Grace)
+			t.mu.Lock()
+			g.halting = true
+			g.checkDone()
+			t.mu.Unlock()
+		case <-g.done:
+			t.mu.Lock()
+			over := !g.halting
+			t.mu.Unlock()
+			return over
+		case <-grace:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+		timer.Stop()
+	}
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// send sends a random legal move of the turn.
+func (g *game) send(ctx context.Context, tr turn) {
+	t := g.t
+	if t.halted() {
+		return
+	}
+	move := tr.legal[t.rng.IntN(len(tr.legal))]
+	now := time.Now()
+	t.mu.Lock()
+	g.sent[tr.seq] = sentMove{at: now, seat: tr.p.seat, node: tr.p.node}
+	g.lastSent = tr.seq
+	t.mu.Unlock()
+	t.next = now.Add(t.r.period)
+	if err := tr.p.sess.Move(ctx, move, tr.seq); err != nil {
+		// Not sent: the reconnected client's first state asks again.
+		t.mu.Lock()
+		delete(g.sent, tr.seq)
+		t.mu.Unlock()
+		t.countErr(err)
+		return
+	}
+	if t.echo != nil {
+		select {
+		case t.echoc <- echoAsk{p: tr.p, at: now.Add(t.r.period / 2)}:
+		default: // the last round trip is still under way
+		}
+	}
+}
+
+// end closes the game's connections and counts the moves whose state
+// did not reach every client.
+func (g *game) end() {
+	for _, p := range g.players {
+		p.closing.Store(true)
+		p.sess.Close()
+	}
+	g.wg.Wait()
+	t := g.t
+	for _, p := range g.players {
+		if p.connected {
+			t.r.closed()
+		}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for k := range g.sent {
+		for _, p := range g.players {
+			if p.seen <= k {
+				t.unconfirmed++
+				break
+			}
+		}
+	}
+}
+
+// checkDone closes done when the game is over for every client, or the
+// table has stopped and every move sent has reached every client. The
+// caller holds t.mu.
+func (g *game) checkDone() {
+	if g.closed {
+		return
+	}
+	all := g.ends == len(g.players)
+	if _, pending := g.sent[g.lastSent]; g.halting && !all {
+		all = true
+		for _, p := range g.players {
+			if pending && p.seen <= g.lastSent {
+				all = false
+			}
+		}
+	}
+	if all {
+		g.closed = true
+		close(g.done)
+	}
+}
+
+// read reads the client's states until the game ends: it measures them,
+// and tells the table when the client is to move. It sends on ready once,
+// when the first state came or the client could not connect.
+func (p *player) read(ctx context.Context, ready chan<- error) {
+	g, t := p.g, p.g.t
+	first := true
+	var last *client.State
+	for {
+		st, err := p.sess.Next(ctx)
+		now := time.Now()
+		var refused *client.Error
+		switch {
+		case err == nil:
+		case errors.As(err, &refused) && !first:
+			t.countErr(err)
+			t.mu.Lock()
+			if s, ok := g.sent[g.lastSent]; ok && s.seat == p.seat && g.lastSent >= g.confirmed {
+				delete(g.sent, g.lastSent) // refused: never to be confirmed
+				g.checkDone()
+			}
+			t.mu.Unlock()
+			if last != nil && last.MyTurn() {
+				p.turn(last, true)
+			}
+			continue
+		default:
+			if first {
+				ready <- err
+			}
+			return
+		}
+		if st.First {
+			p.connected = true
+			t.r.opened()
+		}
+		p.size.Store(int64(st.Size))
+		g.observe(p, st, now)
+		if first {
+			first = false
+			ready <- nil
+		}
+		last = st
+		if st.MyTurn() {
+			p.turn(st, st.First)
+		}
+	}
+}
+
+// turn tells the table goroutine that the client is to move.
+func (p *player) turn(st *client.State, retry bool) {
+	select {
+	case p.g.turns <- turn{p: p, seq: st.View.Moves, legal: st.View.Legal, retry: retry}:
+	case <-p.g.done:
+	}
+}
+
+// backoff is the wait before reconnecting: none once the game ends.
+func (p *player) backoff(n int) time.Duration {
+	if p.closing.Load() {
+		return 0
+	}
+	return client.DefaultBackoff(n)
+}
+
+// dropped counts a lost connection or a failed attempt, unless the game
+// is ending. It runs in the reader's goroutine.
+func (p *player) dropped(error, time.Duration) {
+	if p.connected {
+		p.connected = false
+		p.g.t.r.closed()
+	}
+	if !p.closing.Load() {
+		p.g.t.r.drops.Add(1)
+	}
+}
+
+// observe measures a state the client received at now: the latency of
+// each move it carries that the client had not seen.
+func (g *game) observe(p *player, st *client.State, now time.Time) {
+	t, r := g.t, g.t.r
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	defer func() { p.updated = st.Game.Updated }()
+	if st.View == nil {
+		return
+	}
+	window := !now.Before(r.start) && !g.halting
+	moves := st.View.Moves
+	for k := p.seen; k < moves; k++ {
+		s, byClient := g.sent[k]
+		if k >= g.confirmed {
+			g.confirmed = k + 1
+			switch {
+			case byClient:
+				t.clientMoves++
+				t.made++
+			case window:
+				t.botMoves++
+				t.made++
+			}
+		}
+		switch {
+		case byClient:
+			kind := otherNode
+			if p.node == s.node {
+				kind = sameNode
+			}
+			t.samples[kind] = append(t.samples[kind], now.Sub(s.at))
+		case window && k == p.seen && moves == k+1 && !p.updated.IsZero():
+			// One bot move: from the previous state's change, when the
+			// server asked the bot, and from its own commit.
+			kind := botOtherNode
+			if p.node == t.home {
+				kind = botSameNode
+			}
+			t.samples[kind] = append(t.samples[kind], now.Sub(p.updated))
+			t.samples[botCommit] = append(t.samples[botCommit], now.Sub(st.Game.Updated))
+		}
+	}
+	p.seen = max(p.seen, moves)
+	if st.Over() && !p.ended {
+		p.ended = true
+		if g.ends == 0 {
+			t.finished++
+		}
+		g.ends++
+	}
+	if r.cfg.Moves > 0 && t.made >= r.cfg.Moves {
+		t.halt()
+	}
+	g.checkDone()
+}

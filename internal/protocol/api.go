@@ -1,0 +1,65 @@
+package protocol
+
+import "encoding/json"
+
+// The bodies of the HTTP API's requests and answers.
+type (
+	// CreateRequest is the body of POST /api/games: one entry per seat.
+	CreateRequest struct {
+		Seats []SeatRequest `json:"seats"`
+	}
+	// A SeatRequest is one seat of a new table: Bot is "" for a seat open
+	// to a person, or a server bot's level.
+	SeatRequest struct {
+		Bot string `json:"bot"`
+	}
+	// GameAnswer is the answer of POST /api/records.
+	GameAnswer struct {
+		Game GameInfo `json:"game"`
+	}
+	// CreateAnswer is the answer of POST /api/games: the table and its
+	// creator's secret token, which proves the right to remove a player
+	// before the game starts (DELETE /api/games/{id}/seats/{seat}).
+	CreateAnswer struct {
+		Game         GameInfo `json:"game"`
+		CreatorToken string   `json:"creatorToken"`
+	}
+	// SeatAnswer is the answer of GET /api/games/{id}: You is the seat the
+	// request's token holds, or -1; Creator is true when the request
+	// carries the table's creator token.
+	SeatAnswer struct {
+		Game    GameInfo `json:"game"`
+		You     int      `json:"you"`
+		Creator bool     `json:"creator"`
+	}
+	// ListAnswer is the answer of GET /api/games.
+	ListAnswer struct {
+		Games []GameInfo `json:"games"`
+	}
+	// JoinRequest is the body of POST /api/games/{id}/join; without Seat
+	// the first open seat is taken.
+	JoinRequest struct {
+		Name string `json:"name"`
+		Seat *int   `json:"seat,omitempty"`
+	}
+	// JoinAnswer is the answer of a join: the seat and its secret token.
+	JoinAnswer struct {
+		Seat  int    `json:"seat"`
+		Token string `json:"token"`
+	}
+	// ReplayAnswer is the answer of GET /api/games/{id}/replay: the
+	// spectator's view of the start and one step per move (Replay).
+	ReplayAnswer struct {
+		Game  GameInfo `json:"game"`
+		Start View     `json:"start"`
+		Steps []Step   `json:"steps"`
+	}
+	// A Step is one move of a replay: its record token, the events it
+	// caused, and the patch that turns the view before it into the view
+	// after it (Patch; ReplayAnswer.Views applies them all).
+	Step struct {
+		Move   string          `json:"move"`
+		Patch  json.RawMessage `json:"patch"`
+		Events []Event         `json:"events"`
+	}
+)

@@ -1,0 +1,118 @@
+package protocol
+
+import "net/http"
+
+// A Code is an error code of the protocol. Clients program against codes;
+// messages are for people. A Code is an error itself, so that
+// errors.Is(err, protocol.Stale) tells a refusal by its code.
+type Code string
+
+func (c Code) Error() string { return string(c) }
+
+// The error codes. Codes lists each with its HTTP status and meaning.
+const (
+	NotFound    Code = "not_found"
+	SeatTaken   Code = "seat_taken"
+	TableFull   Code = "table_full"
+	BadName     Code = "bad_name"
+	BadRequest  Code = "bad_request"
+	BadRecord   Code = "bad_record"
+	TooLarge    Code = "too_large"
+	NotStarted  Code = "not_started"
+	Forbidden   Code = "forbidden"
+	RateLimited Code = "rate_limited"
+	Internal    Code = "internal"
+	Unavailable Code = "unavailable"
+	IllegalMove Code = "illegal_move"
+	NotYourTurn Code = "not_your_turn"
+	NotYourSeat Code = "not_your_seat"
+	Stale       Code = "stale"
+	BadMessage  Code = "bad_message"
+	GameOver    Code = "game_over"
+
+	NameTaken          Code = "name_taken"
+	TooManyGames       Code = "too_many_games"
+	TooManyConnections Code = "too_many_connections"
+	TableExpired       Code = "table_expired"
+	NotCreator         Code = "not_creator"
+	AlreadyStarted     Code = "already_started"
+)
+
+// A CodeInfo says what a code means where it is sent.
+type CodeInfo struct {
+	Code   Code
+	Status int    // the HTTP status of an answer with the code
+	HTTP   string // when an HTTP request gets it; empty: never
+	WS     string // when a WebSocket message gets it; empty: never
+}
+
+// codes is the one list of codes: docs/protocol.md's tables of errors are
+// generated from it (internal/protocol's tests check they are current).
+var codes = []CodeInfo{
+	{NotFound, http.StatusNotFound, "no game with that id (or no such API path)", ""},
+	{SeatTaken, http.StatusConflict, "the seat asked for is not open", ""},
+	{TableFull, http.StatusConflict, "no open seat left", ""},
+	{BadName, http.StatusBadRequest, "the name is empty, longer than 64 bytes, holds control, invalid, invisible or direction-changing characters, or looks like a server bot's (\"Bot 2 (hard)\")", ""},
+	{NameTaken, http.StatusConflict, "someone at the table has that name already (compared without regard to case and Unicode compatibility forms: \"ANN\" is \"Ann\")", ""},
+	{BadRequest, http.StatusBadRequest, "malformed JSON, wrong seats, unknown status, ...", ""},
+	{BadRecord, http.StatusBadRequest, "an uploaded record is malformed or has an illegal move (`move`, `token`)", ""},
+	{TooLarge, http.StatusRequestEntityTooLarge, "the body is too large (a record: over 1 MiB)",
+		"the message is over 4 KiB; the connection is closed (status 1009)"},
+	{NotStarted, http.StatusConflict, "the record or replay of a game that is still open",
+		"the game is still waiting for players"},
+	{Forbidden, http.StatusForbidden, "a browser's cross-origin request (another site's page posting to this server)", ""},
+	{RateLimited, http.StatusTooManyRequests, "too many requests from your address (creating tables, joining): wait `retryAfter` seconds (also the `Retry-After` header) and retry",
+		"too many messages from this connection, or moves for your seat from all its connections; the message was dropped: resend it after `retryAfter` seconds"},
+	{TooManyGames, http.StatusTooManyRequests, "creating a table: you have too many open tables, the server has, or too many games of bots only are running; wait for one to fill, end or expire", ""},
+	{TooManyConnections, http.StatusTooManyRequests, "",
+		"sent before the server closes a new connection (status 1013): too many WebSockets from your address, or too many spectators at this game"},
+	{TableExpired, http.StatusGone, "the table waited too long for players (see `expires`) and was closed; it cannot be joined or watched", "the same, on connecting; the connection is closed"},
+	{NotCreator, http.StatusForbidden, "removing a player: the request does not carry the table's creator token", ""},
+	{AlreadyStarted, http.StatusConflict, "removing a player from a game that has started: its seats are fixed", ""},
+	{Internal, http.StatusInternalServerError, "the server failed; the message is generic and nothing changed",
+		"the server could not store the move; nothing changed, try again"},
+	{Unavailable, http.StatusServiceUnavailable, "the server is shutting down: retry shortly", ""},
+	{IllegalMove, http.StatusConflict, "", "not a legal move now (a malformed token or typed move, a cheque not held, a bid too low, `draw` naming a card, ...)"},
+	{NotYourTurn, http.StatusConflict, "", "your seat is not the one to move"},
+	{NotYourSeat, http.StatusConflict, "", "a spectator (no valid token) sent a move"},
+	{Stale, http.StatusConflict, "", "`seq` is not the current `view.moves`: the game moved on"},
+	{BadMessage, http.StatusBadRequest, "", "not a JSON object, an unknown `type`, a move without `seq`, or a malformed field (such as a negative `seq`)"},
+	{GameOver, http.StatusConflict, "", "the game is over (or is an uploaded record)"},
+}
+
+// Codes returns every error code with its status and meaning.
+func Codes() []CodeInfo { return append([]CodeInfo(nil), codes...) }
+
+// Status returns the HTTP status of an answer with the code: 500 for a
+// code this package does not know.
+func (c Code) Status() int {
+	for _, ci := range codes {
+		if ci.Code == c {
+			return ci.Status
+		}
+	}
+	return http.StatusInternalServerError
+}
+
+// Temporary reports whether trying again later may succeed.
+func (c Code) Temporary() bool {
+	return c == RateLimited || c == Internal || c == Unavailable || c == TooManyGames || c == TooManyConnections
+}
+
+// Error is the error object of a failed HTTP request, the "error" of
+// ErrorBody. Move and Token are set for BadRecord only, RetryAfter for
+// RateLimited only.
+type Error struct {
+	Code       Code    `json:"code"`
+	Message    string  `json:"message"`
+	Move       *int    `json:"move,omitempty"`       // bad_record: the 1-based move, 0 for the file
+	Token      *string `json:"token,omitempty"`      // bad_record: the move's token
+	RetryAfter int     `json:"retryAfter,omitempty"` // rate_limited: whole seconds to wait before trying again
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// ErrorBody is the body of every failed HTTP request.
+type ErrorBody struct {
+	Error *Error `json:"error"`
+}

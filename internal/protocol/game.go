@@ -1,0 +1,65 @@
+package protocol
+
+import "time"
+
+// A Status is where a game is in its life.
+type Status string
+
+// The statuses of a game.
+const (
+	StatusOpen     Status = "open"     // seats wait for people; no moves yet
+	StatusPlaying  Status = "playing"  // under way
+	StatusFinished Status = "finished" // over
+	StatusArchived Status = "archived" // an uploaded record, never played here
+	StatusExpired  Status = "expired"  // an open table nobody filled in time; never played
+)
+
+// Over reports whether a game of the status has been played and will
+// never change again.
+func (s Status) Over() bool { return s == StatusFinished || s == StatusArchived }
+
+// GameInfo describes a game, as every answer about one does. It never
+// holds the game's seed or its seats' tokens.
+type GameInfo struct {
+	ID      string     `json:"id"`
+	Status  Status     `json:"status"`
+	Players int        `json:"players"`
+	Seats   []SeatInfo `json:"seats"`
+	Moves   int        `json:"moves"`
+	Created time.Time  `json:"created"`
+	Updated time.Time  `json:"updated"`
+	Winners []int      `json:"winners,omitempty"` // once the game is over
+	Invite  string     `json:"invite"`            // the table page's path, /g/<id>
+	// Expires is when an open table closes (status expired) unless a
+	// seat is taken before: every seat taken restarts the wait.
+	Expires *time.Time `json:"expires,omitempty"`
+}
+
+// A SeatInfo is one seat of a GameInfo.
+type SeatInfo struct {
+	Name string `json:"name"` // empty while open
+	Bot  string `json:"bot"`  // the server bot's level; empty for a person
+	Open bool   `json:"open"` // waiting for a person
+}
+
+// InvitePath returns the path of a game's table page, its invite link.
+func InvitePath(id string) string { return "/g/" + id }
+
+// IDLen is the length of a game id.
+const IDLen = 10
+
+// ValidID reports whether s is a game id: IDLen characters of the
+// lower-case base32 alphabet (a-z and 2-7). The server, the page's handler
+// and the client check ids with it, so a path or an invite that cannot
+// name a game is refused the same way everywhere.
+func ValidID(s string) bool {
+	if len(s) != IDLen {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < 'a' || c > 'z') && (c < '2' || c > '7') {
+			return false
+		}
+	}
+	return true
+}

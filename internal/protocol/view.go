@@ -1,0 +1,214 @@
+package protocol
+
+import "github.com/razziagame/razzia"
+
+// A View is what one seat (or a spectator) sees of the table, in plain,
+// JSON-ready form: the "view" of a state message, each step of a replay,
+// and the question an external bot is asked. Cards are record tokens
+// ("car"), cheques thousands, moves record tokens with a typed form beside.
+type View struct {
+	Players     []string       `json:"players"`
+	Seat        int            `json:"seat"` // the seat it is for; -1 for a spectator
+	Moves       int            `json:"moves"`
+	Round       int            `json:"round"`
+	Phase       string         `json:"phase"`  // "turn", "auction" or "over"
+	ToMove      int            `json:"toMove"` // -1 once the game is over
+	Police      int            `json:"police"`
+	PoliceLimit int            `json:"policeLimit"`
+	Centre      int            `json:"centre"`
+	Row         []string       `json:"row"`
+	DeckLeft    int            `json:"deckLeft"`
+	Remaining   map[string]int `json:"remaining"` // undrawn cards by kind (public composition)
+	Auction     *AuctionView   `json:"auction"`   // nil when none is running
+	// Raid is how close the raid is: police on the track, the limit, and
+	// police cards among the undrawn ones (State.RaidRisk).
+	Raid razzia.RaidRisk `json:"raid"`
+	// Stakes is what the lot (the row and the centre cheque) would be
+	// worth to each seat, by category, if it won it now at its lowest bid
+	// and the round ended (State.Stakes); empty once the game is over.
+	Stakes     []razzia.Stake `json:"stakes"`
+	Seats      []SeatView     `json:"seats"`
+	Winners    []int          `json:"winners"` // empty until the game is over
+	Legal      []string       `json:"legal"`   // the seat's legal moves when it is to move, as tokens
+	LegalMoves []Move         `json:"legalMoves"`
+}
+
+// An AuctionView is the running auction.
+type AuctionView struct {
+	Kind       string `json:"kind"` // "police", "seventh" or "forced"
+	Initiator  int    `json:"initiator"`
+	HighBid    int    `json:"highBid"`    // 0 while nobody has bid
+	HighBidder int    `json:"highBidder"` // -1 while nobody has bid
+	MustBid    bool   `json:"mustBid"`    // the caller must bid (R9)
+	// Bids is each seat's part: "undecided", "pass", "passed over" or
+	// "bid N"; Bidding is the same in typed form.
+	Bids    []string `json:"bids"`
+	Bidding []Bid    `json:"bidding"`
+}
+
+// A Bid is one seat's part in an auction, typed.
+type Bid struct {
+	State  string `json:"state"`            // "undecided", "pass", "passedOver" or "bid"
+	Cheque int    `json:"cheque,omitempty"` // the cheque bid
+}
+
+// A SeatView is one player's side of the table.
+type SeatView struct {
+	Name     string         `json:"name"`
+	FaceUp   []int          `json:"faceUp"`
+	FaceDown []int          `json:"faceDown"`
+	Holdings map[string]int `json:"holdings"` // cards held by kind, only kinds held
+	Scores   []razzia.Score `json:"scores"`   // one per scored round
+	Total    int            `json:"total"`
+}
+
+// A Move is a move in both forms: its record token and its parts.
+type Move struct {
+	Token  string   `json:"token"`            // "bid 9", as in view.legal and records
+	Action string   `json:"action"`           // "draw", "thieves", "call", "bid" or "pass"
+	Card   string   `json:"card,omitempty"`   // draw: the card drawn, when named (records only)
+	Cheque int      `json:"cheque,omitempty"` // bid: the cheque
+	Cards  []string `json:"cards,omitempty"`  // thieves: the row cards taken, one thief each
+	// Gain is, for a bid in a view's legal moves, what winning with it
+	// would add to the seat's points by category if the round ended now
+	// (State.Stake): in round 3 it depends on the cheque (R17).
+	Gain *razzia.Score `json:"gain,omitempty"`
+}
+
+// actions names the engine's actions in typed moves.
+var actions = map[razzia.Action]string{
+	razzia.ActionDraw: "draw", razzia.ActionThieves: "thieves", razzia.ActionCall: "call",
+	razzia.ActionBid: "bid", razzia.ActionPass: "pass",
+}
+
+// MoveOf returns the engine's move in both forms.
+func MoveOf(m razzia.Move) Move {
+	mv := Move{Token: m.String(), Action: actions[m.Action]}
+	switch m.Action {
+	case razzia.ActionDraw:
+		if m.Card != razzia.NoKind {
+			mv.Card = m.Card.String()
+		}
+	case razzia.ActionBid:
+		mv.Cheque = int(m.Cheque)
+	case razzia.ActionThieves:
+		for _, k := range m.Take[:m.Taken()] {
+			mv.Cards = append(mv.Cards, k.String())
+		}
+	}
+	return mv
+}
+
+// NewView returns the engine's view in plain form.
+func NewView(v razzia.View) View {
+	s := &v.State
+	out := View{
+		Players:     append([]string{}, v.Players...),
+		Seat:        v.Seat,
+		Moves:       v.Moves,
+		Round:       s.Round(),
+		Phase:       s.Phase().String(),
+		ToMove:      s.ToMove(),
+		Police:      s.Police(),
+		PoliceLimit: s.PoliceLimit(),
+		Centre:      s.Centre(),
+		Row:         []string{},
+		DeckLeft:    s.DeckLeft(),
+		Remaining:   map[string]int{},
+		Raid:        s.RaidRisk(),
+		Stakes:      s.Stakes([]razzia.Stake{}),
+		Winners:     append([]int{}, s.Winners()...),
+	}
+	for _, k := range s.Row() {
+		out.Row = append(out.Row, k.String())
+	}
+	for _, k := range razzia.Kinds {
+		if n := s.Remaining(k); n > 0 {
+			out.Remaining[k.String()] = n
+		}
+	}
+	if s.Auction() != razzia.AuctionNone {
+		bid, bidder := s.HighBid()
+		a := &AuctionView{Kind: s.Auction().String(), Initiator: s.Initiator(),
+			HighBid: bid, HighBidder: bidder, MustBid: s.MustBid()}
+		for seat := range s.Players() {
+			b := s.Bidding(seat)
+			a.Bids = append(a.Bids, b.String())
+			a.Bidding = append(a.Bidding, bidOf(b))
+		}
+		out.Auction = a
+	}
+	totals := s.Totals()
+	for seat := range s.Players() {
+		h := s.Holdings(seat)
+		sv := SeatView{
+			FaceUp:   s.FaceUp(seat).Values(),
+			FaceDown: s.FaceDown(seat).Values(),
+			Holdings: map[string]int{},
+			Scores:   []razzia.Score{},
+			Total:    totals[seat],
+		}
+		if seat < len(v.Players) {
+			sv.Name = v.Players[seat]
+		}
+		for _, k := range razzia.Kinds {
+			if h[k] > 0 {
+				sv.Holdings[k.String()] = int(h[k])
+			}
+		}
+		for r := 1; r <= s.ScoredRounds(); r++ {
+			sv.Scores = append(sv.Scores, s.Scores(r)[seat])
+		}
+		out.Seats = append(out.Seats, sv)
+	}
+	out.Legal, out.LegalMoves = legalOf(v)
+	return out
+}
+
+// legalOf returns the legal moves as tokens and typed; empty, not nil,
+// for none.
+func legalOf(v razzia.View) ([]string, []Move) {
+	tokens, typed := []string{}, []Move{}
+	s := &v.State
+	for _, m := range v.Legal {
+		tokens = append(tokens, m.String())
+		mv := MoveOf(m)
+		if m.Action == razzia.ActionBid {
+			gain := s.Stake(s.ToMove(), int(m.Cheque))
+			mv.Gain = &gain
+		}
+		typed = append(typed, mv)
+	}
+	return tokens, typed
+}
+
+// ForSeat returns the public view (a spectator's, seat -1) as the seat
+// sees it, given the engine's view for the seat: the engine's views of one
+// moment differ only in the seat and its legal moves (a test checks it),
+// so a server builds the public view once per change and derives each
+// seat's from it. The result shares everything else with v: modify
+// neither.
+func (v *View) ForSeat(seat razzia.View) *View {
+	out := *v
+	out.Seat = seat.Seat
+	out.Legal, out.LegalMoves = legalOf(seat)
+	return &out
+}
+
+func bidOf(b razzia.Bidding) Bid {
+	switch {
+	case b > 0:
+		return Bid{State: "bid", Cheque: int(b)}
+	case b == razzia.BiddingPassed:
+		return Bid{State: "pass"}
+	case b == razzia.BiddingPassedOver:
+		return Bid{State: "passedOver"}
+	}
+	return Bid{State: "undecided"}
+}
+
+// MyTurn reports whether the view's seat is to move: then Legal lists its
+// moves.
+func (v *View) MyTurn() bool {
+	return v != nil && v.Seat >= 0 && v.ToMove == v.Seat && len(v.Legal) > 0
+}

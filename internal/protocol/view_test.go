@@ -1,0 +1,157 @@
+package protocol
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/razziagame/razzia"
+)
+
+func TestViewOfAnAuction(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"},
+		Cheques: [][]int{{3, 7, 12}, {4, 8, 11}, {5, 9, 10}, {2, 6, 13}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tok := range []string{"draw watch", "draw car", "draw car", "draw car", "draw police", "bid 7"} {
+		if err := g.PlayToken(tok); err != nil {
+			t.Fatalf("%s: %v", tok, err)
+		}
+	}
+	back, _ := throughJSON(t, NewView(g.View(1)))
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"seat", back.Seat, 1},
+		{"moves", back.Moves, 6},
+		{"phase", back.Phase, "auction"},
+		{"toMove", back.ToMove, 1},
+		{"police", back.Police, 1},
+		{"row", strings.Join(back.Row, ","), "watch,car,car,car"},
+		{"deckLeft", back.DeckLeft, razzia.DeckSize - 5},
+		{"remaining police", back.Remaining["police"], 20},
+		{"remaining car", back.Remaining["car"], 13},
+		{"auction kind", back.Auction.Kind, "police"},
+		{"initiator", back.Auction.Initiator, 3},
+		{"high bid", back.Auction.HighBid, 7},
+		{"bids", strings.Join(back.Auction.Bids, ","), "bid 7,undecided,undecided,undecided"},
+		{"Felix face up", len(back.Seats[1].FaceUp), 3},
+		{"legal", strings.Join(back.Legal, ","), "pass,bid 8,bid 11"},
+		{"typed bid", back.Auction.Bidding[0], Bid{State: "bid", Cheque: 7}},
+		{"typed undecided", back.Auction.Bidding[1], Bid{State: "undecided"}},
+		{"typed legal pass", back.LegalMoves[0].Action, "pass"},
+		{"typed legal bid", back.LegalMoves[2].Cheque, 11},
+		{"typed legal token", back.LegalMoves[2].Token, "bid 11"},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if spectator := NewView(g.View(-1)); len(spectator.Legal) != 0 || spectator.Seat != -1 {
+		t.Errorf("spectator view has seat %d and legal moves %v", spectator.Seat, spectator.Legal)
+	}
+}
+
+// TestViewStakes checks that a view carries what is at stake as the engine
+// computes it, for every seat and for each of the seat's bids, through
+// JSON, and the raid risk with what it derives; once the game is over
+// nothing is at stake.
+func TestViewStakes(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke"}, Seed: []byte("stakes")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bids := 0
+	for !g.Over() {
+		s := g.State()
+		back, data := throughJSON(t, NewView(g.View(s.ToMove())))
+		want := s.Stakes(nil)
+		if len(back.Stakes) != len(want) {
+			t.Fatalf("move %d: %d stakes, want %d", g.Len(), len(back.Stakes), len(want))
+		}
+		for i, st := range want {
+			if back.Stakes[i] != st {
+				t.Fatalf("move %d: stake %d is %+v, want %+v", g.Len(), i, back.Stakes[i], st)
+			}
+		}
+		if back.Raid != s.RaidRisk() {
+			t.Fatalf("move %d: raid %+v, want %+v", g.Len(), back.Raid, s.RaidRisk())
+		}
+		if !strings.Contains(string(data), `"toRaid":`) || !strings.Contains(string(data), `"chance":`) {
+			t.Fatalf("the raid risk lacks what it derives: %s", data)
+		}
+		for _, m := range back.LegalMoves {
+			switch {
+			case m.Action == "bid" && (m.Gain == nil || *m.Gain != s.Stake(s.ToMove(), m.Cheque)):
+				t.Fatalf("move %d: %s gains %v, want %v", g.Len(), m.Token, m.Gain, s.Stake(s.ToMove(), m.Cheque))
+			case m.Action == "bid":
+				bids++
+			case m.Gain != nil:
+				t.Fatalf("move %d: %s has a gain", g.Len(), m.Token)
+			}
+		}
+		legal := g.LegalMoves()
+		if err := g.Play(legal[(g.Len()*5)%len(legal)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if bids == 0 {
+		t.Fatal("the game offered no bid")
+	}
+	if over := NewView(g.View(-1)); len(over.Stakes) != 0 || over.Stakes == nil {
+		t.Errorf("a game over has stakes %v", over.Stakes)
+	}
+}
+
+// throughJSON returns the view as a client decodes it, and its JSON.
+func throughJSON(t *testing.T, v View) (View, []byte) {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back View
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	return back, data
+}
+
+// TestForSeat checks that a seat's view derived from the public one is
+// the view built for the seat, at every moment of whole games of two to
+// five players: the engine hides nothing else from one seat.
+func TestForSeat(t *testing.T) {
+	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
+		names := []string{"Miriam", "Felix", "Elke", "Dennis", "Ann"}[:players]
+		g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: []byte{byte(players)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; ; i++ {
+			public := NewView(g.View(-1))
+			for seat := range players {
+				want, err := json.Marshal(NewView(g.View(seat)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := json.Marshal(public.ForSeat(g.View(seat)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got) != string(want) {
+					t.Fatalf("%d players, move %d, seat %d:\n got %s\nwant %s", players, g.Len(), seat, got, want)
+				}
+			}
+			if g.Over() {
+				break
+			}
+			legal := g.LegalMoves()
+			if err := g.Play(legal[i%len(legal)]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,278 @@
+// Package servertest runs a whole Razzia server in a test: a memory
+// store, the table Hub, the HTTP API and the web page, wired as razzia
+// serve wires them, on an httptest server whose connections a test can
+// cut. Its helpers create tables, take seats, connect the protocol client
+// and wait for states by reading them, never by polling with sleeps. Only
+// tests import it.
+package servertest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/memstore"
+	"github.com/razziagame/razzia/internal/table"
+	"github.com/razziagame/razzia/internal/web"
+)
+
+// Options configure a Server. The zero Options are a server whose bots
+// play random legal moves at once, with no page and limits no test
+// meets.
+type Options struct {
+	// API configures the HTTP API; its limits default to values no test
+	// meets (see Limits). Its Logger is set by New.
+	API httpapi.Options
+	// Hub configures the table Hub; NewBot defaults to random bots of
+	// every level (set LevelBots to play the real levels), Rand to a
+	// seeded source. Its Logger is set by New.
+	Hub table.Options
+	// LevelBots keeps the real bot levels instead of random bots.
+	LevelBots bool
+	// Page mounts the web page (web.Handler) as razzia serve does.
+	Page bool
+	// Limits keeps the server's default limits (httpapi.DefaultOptions,
+	// table.DefaultLimits) where API and Hub leave them zero. Without it
+	// those are limits no test of something else meets.
+	Limits bool
+	// Store, when set, returns the store the Hub uses in place of the
+	// memory store: one that wraps it (a test's slow or failing store), or
+	// another (a benchmark's SQLite).
+	Store func(*memstore.Store) store.Store
+}
+
+// generous fills the zero limits of the API with values no test meets.
+func generous(o httpapi.Options) httpapi.Options {
+	for _, f := range []*float64{&o.MessageRate, &o.CreateRate, &o.JoinRate} {
+		if *f == 0 {
+			*f = 1e6
+		}
+	}
+	for _, f := range []*int{&o.MessageBurst, &o.CreateBurst, &o.JoinBurst, &o.MaxConns} {
+		if *f == 0 {
+			*f = 1 << 20
+		}
+	}
+	return o
+}
+
+// generousHub fills the zero limits of the Hub with values no test meets.
+func generousHub(l table.Limits) table.Limits {
+	if l.SeatMoveRate == 0 {
+		l.SeatMoveRate = 1e6
+	}
+	for _, f := range []*int{&l.MaxOpen, &l.MaxPerClient, &l.MaxBotGames, &l.MaxSpectators, &l.SeatMoveBurst} {
+		if *f == 0 {
+			*f = 1 << 20
+		}
+	}
+	return l
+}
+
+// A Server is a Razzia server in the test, stopped when the test ends.
+type Server struct {
+	*httptest.Server
+	Store *memstore.Store
+	Hub   *table.Hub
+	API   *httpapi.Server
+
+	t  testing.TB
+	ln *cutListener
+}
+
+// New starts a server for the test.
+func New(t testing.TB, opts Options) *Server {
+	t.Helper()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	if opts.Hub.NewBot == nil && !opts.LevelBots {
+		opts.Hub.NewBot = func(_ string, seed uint64) (bot.Bot, error) { return bot.New("random", seed) }
+	}
+	if opts.Hub.Rand == nil {
+		opts.Hub.Rand = &lockedReader{r: rand.NewChaCha8([32]byte{7})}
+	}
+	if !opts.Limits {
+		opts.API = generous(opts.API)
+		opts.Hub.Limits = generousHub(opts.Hub.Limits)
+	}
+	opts.Hub.Logger, opts.API.Logger = log, log
+	st := memstore.New()
+	var hubStore store.Store = st
+	if opts.Store != nil {
+		hubStore = opts.Store(st)
+	}
+	hub := table.New(hubStore, opts.Hub)
+	var page http.Handler
+	if opts.Page {
+		page = web.Handler()
+	}
+	api := httpapi.New(hub, page, opts.API)
+	srv := httptest.NewUnstartedServer(api)
+	srv.Config = api.HTTPServer() // with the timeouts razzia serve has
+	ln := &cutListener{Listener: srv.Listener}
+	srv.Listener = ln
+	srv.Start()
+	t.Cleanup(func() {
+		api.Close() // the WebSockets first, as razzia serve does
+		srv.Close()
+		hub.Close()
+	})
+	return &Server{Server: srv, Store: st, Hub: hub, API: api, t: t, ln: ln}
+}
+
+// Context returns a context that ends with the test or after a minute,
+// whichever comes first.
+func Context(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// Client returns a protocol client of the server.
+func (s *Server) Client() *client.Client {
+	s.t.Helper()
+	c, err := client.New(s.URL)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return c
+}
+
+// Create creates a table: "" for a seat open to a person, or a bot level.
+func (s *Server) Create(seats ...string) protocol.GameInfo {
+	s.t.Helper()
+	info, _, err := s.Client().Create(Context(s.t), seats)
+	if err != nil {
+		s.t.Fatalf("create %q: %v", seats, err)
+	}
+	return info
+}
+
+// Join takes the first open seat of the game for name and returns the
+// seat and its token.
+func (s *Server) Join(id, name string) (int, string) {
+	s.t.Helper()
+	seat, token, err := s.Client().Join(Context(s.t), id, name, -1)
+	if err != nil {
+		s.t.Fatalf("join %s as %s: %v", id, name, err)
+	}
+	return seat, token
+}
+
+// Dial connects to the game's WebSocket with the token ("" to watch),
+// closed when the test ends.
+func (s *Server) Dial(id, token string) *client.Conn {
+	s.t.Helper()
+	conn, err := s.Client().Dial(Context(s.t), id, token)
+	if err != nil {
+		s.t.Fatalf("dial %s: %v", id, err)
+	}
+	s.t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// Wait watches the game as a spectator until cond holds for a state and
+// returns that state: it reads the states the server sends, so it waits
+// exactly as long as the game takes.
+func (s *Server) Wait(id string, cond func(*client.State) bool) *client.State {
+	s.t.Helper()
+	ctx := Context(s.t)
+	conn := s.Dial(id, "")
+	defer conn.Close()
+	for {
+		st, err := conn.Read(ctx)
+		if err != nil {
+			s.t.Fatalf("game %s: waiting: %v", id, err)
+		}
+		if cond(st) {
+			return st
+		}
+	}
+}
+
+// WaitOver waits until the game is over and returns its last state.
+func (s *Server) WaitOver(id string) *client.State {
+	s.t.Helper()
+	return s.Wait(id, (*client.State).Over)
+}
+
+// Cut closes every connection to the server, WebSockets included, as a
+// network failure would; the server goes on.
+func (s *Server) Cut() { s.ln.cut() }
+
+// RandomGame plays a whole game of seeded random legal moves between
+// players named Miriam, Felix, Elke, Dennis and Ann (as many as players).
+func RandomGame(t testing.TB, players int, seed uint64) *razzia.Game {
+	t.Helper()
+	names := []string{"Miriam", "Felix", "Elke", "Dennis", "Ann"}[:players]
+	g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: fmt.Appendf(nil, "seed-%d", seed)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(seed, 1))
+	for {
+		s := g.State()
+		if s.Over() {
+			return g
+		}
+		legal := g.LegalMoves()
+		if err := g.Play(legal[r.IntN(len(legal))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// lockedReader makes a seeded source safe for the Hub's goroutines.
+type lockedReader struct {
+	mu sync.Mutex
+	r  io.Reader
+}
+
+func (l *lockedReader) Read(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Read(p)
+}
+
+// cutListener remembers its connections so a test can cut them all.
+type cutListener struct {
+	net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func (l *cutListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.mu.Lock()
+		l.conns = append(l.conns, c)
+		l.mu.Unlock()
+	}
+	return c, err
+}
+
+func (l *cutListener) cut() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, c := range l.conns {
+		c.Close()
+	}
+	l.conns = nil
+}

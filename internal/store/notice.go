@@ -1,0 +1,226 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// ChangesChannel carries a Change for every committed change of a game.
+const ChangesChannel = "razzia_changes"
+
+// MaxPayload is the longest payload Publish sends: PostgreSQL's NOTIFY
+// takes less than 8000 bytes.
+const MaxPayload = 7000
+
+// A Notice is one message received on a channel.
+type Notice struct {
+	Channel string
+	Payload string
+	// Missed marks a notice without a message: notices to this subscriber
+	// may have been lost (it fell behind, or the connection to the
+	// database was lost and is back). Re-read what you serve.
+	Missed bool
+}
+
+// ChangeKind says what changed in a game.
+type ChangeKind string
+
+// The kinds of change.
+const (
+	ChangeCreated ChangeKind = "created" // CreateGame
+	ChangeSeat    ChangeKind = "seat"    // TakeSeat, FreeSeat
+	ChangeClosed  ChangeKind = "closed"  // CloseTable
+	ChangeMove    ChangeKind = "move"    // AppendMove: move Moves-1 is committed
+	ChangeLease   ChangeKind = "lease"   // acquired by a new holder, or released
+)
+
+// A Change is the payload of a notice on ChangesChannel.
+type Change struct {
+	Game   string     `json:"game"`
+	Kind   ChangeKind `json:"kind"`
+	Moves  int        `json:"moves"`          // moves stored after the change
+	Status Status     `json:"status"`         // the status after the change
+	Node   string     `json:"node,omitempty"` // a lease's holder; empty when released
+	Fence  Fence      `json:"fence,omitempty"`
+}
+
+// Payload encodes c for ChangesChannel.
+func (c Change) Payload() string {
+	b, err := json.Marshal(c)
+	if err != nil {
+		panic(err) // strings and numbers always encode
+	}
+	return string(b)
+}
+
+// ParseChange decodes the payload of a notice on ChangesChannel.
+func ParseChange(payload string) (Change, error) {
+	var c Change
+	if err := json.Unmarshal([]byte(payload), &c); err != nil {
+		return Change{}, fmt.Errorf("store: change notice %q: %w", payload, err)
+	}
+	if c.Game == "" || c.Kind == "" {
+		return Change{}, fmt.Errorf("store: change notice %q: no game or kind", payload)
+	}
+	return c, nil
+}
+
+// CheckChannel reports what makes name unfit as a channel: it must be 1 to
+// 63 lower-case letters, digits and underscores (a PostgreSQL identifier
+// that needs no quoting), starting with a letter.
+func CheckChannel(name string) error {
+	ok := len(name) > 0 && len(name) < 64 && name[0] >= 'a' && name[0] <= 'z'
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		ok = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
+	}
+	if !ok {
+		return fmt.Errorf("store: channel name %q: want 1 to 63 of a-z, 0-9 and _, starting with a letter", name)
+	}
+	return nil
+}
+
+// CheckPublish reports what makes a Publish by a caller unfit: a bad
+// channel name, the store's own ChangesChannel, or a payload too long.
+func CheckPublish(channel, payload string) error {
+	if err := CheckChannel(channel); err != nil {
+		return err
+	}
+	if channel == ChangesChannel {
+		return fmt.Errorf("store: %s carries the store's own notices: publish on another channel", channel)
+	}
+	if len(payload) > MaxPayload {
+		return fmt.Errorf("store: payload of %d bytes on %s: at most %d", len(payload), channel, MaxPayload)
+	}
+	return nil
+}
+
+// ErrClosed is a call on a closed store or broker.
+var ErrClosed = errors.New("the store is closed")
+
+// subscriberBuffer is how many notices wait for a slow subscriber before
+// they are dropped for one Missed notice.
+const subscriberBuffer = 256
+
+// A Broker delivers notices to the subscribers of one process, never
+// blocking the sender: a subscriber whose buffer is full loses its queued
+// notices and gets one Missed notice instead. The zero value is ready.
+type Broker struct {
+	mu     sync.Mutex
+	subs   map[*subscriber]struct{}
+	closed bool
+}
+
+type subscriber struct {
+	ch       chan Notice
+	channels map[string]bool
+}
+
+// Subscribe registers a subscriber of the channels until ctx is done or
+// the broker closes.
+func (b *Broker) Subscribe(ctx context.Context, channels ...string) (<-chan Notice, error) {
+	if len(channels) == 0 {
+		return nil, errors.New("store: subscribe to no channel")
+	}
+	sub := &subscriber{ch: make(chan Notice, subscriberBuffer), channels: map[string]bool{}}
+	for _, c := range channels {
+		if err := CheckChannel(c); err != nil {
+			return nil, err
+		}
+		sub.channels[c] = true
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil, ErrClosed
+	}
+	if b.subs == nil {
+		b.subs = map[*subscriber]struct{}{}
+	}
+	b.subs[sub] = struct{}{}
+	context.AfterFunc(ctx, func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if _, ok := b.subs[sub]; ok {
+			delete(b.subs, sub)
+			close(sub.ch)
+		}
+	})
+	return sub.ch, nil
+}
+
+// Channels returns the channels someone subscribes to.
+func (b *Broker) Channels() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	seen := map[string]bool{}
+	var cs []string
+	for sub := range b.subs {
+		for c := range sub.channels {
+			if !seen[c] {
+				seen[c] = true
+				cs = append(cs, c)
+			}
+		}
+	}
+	return cs
+}
+
+// Publish delivers the payload to the channel's subscribers.
+func (b *Broker) Publish(channel, payload string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for sub := range b.subs {
+		if sub.channels[channel] {
+			sub.send(Notice{Channel: channel, Payload: payload})
+		}
+	}
+}
+
+// Missed tells every subscriber that it may have missed notices.
+func (b *Broker) Missed() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for sub := range b.subs {
+		sub.send(Notice{Missed: true})
+	}
+}
+
+// send queues n; on a full buffer it drops what waits for one Missed
+// notice. Only the broker sends, under its lock, so there is room after
+// the drain.
+func (s *subscriber) send(n Notice) {
+	select {
+	case s.ch <- n:
+		return
+	default:
+	}
+	for drained := false; !drained; {
+		select {
+		case <-s.ch:
+		default:
+			drained = true
+		}
+	}
+	s.ch <- Notice{Missed: true}
+	if !n.Missed {
+		s.ch <- n
+	}
+}
+
+// Close ends every subscription; later Subscribes fail.
+func (b *Broker) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.closed = true
+	for sub := range b.subs {
+		delete(b.subs, sub)
+		close(sub.ch)
+	}
+}

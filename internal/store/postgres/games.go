@@ -1,0 +1,428 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// nowNanos is the database's clock in Unix nanoseconds (to the
+// microsecond), for the updated time of a change.
+const nowNanos = "(extract(epoch FROM clock_timestamp()) * 1000000000)::bigint"
+
+// liveLease is true while the row's lease is held by the database's clock.
+const liveLease = "(lease_node IS NOT NULL AND lease_expires > clock_timestamp())"
+
+// tx runs f in a transaction and commits it; op names it in errors.
+func (s *Store) tx(ctx context.Context, op string, f func(tx pgx.Tx) error) error {
+	err := pgx.BeginFunc(ctx, s.pool, f)
+	if err != nil {
+		return s.fail(op, err)
+	}
+	return nil
+}
+
+// fail passes on the errors this package made and wraps PostgreSQL's: a
+// unique violation means someone else was first.
+func (s *Store) fail(op string, err error) error {
+	for _, e := range []error{store.ErrNotFound, store.ErrConflict, store.ErrLeaseLost, store.ErrLeaseHeld} {
+		if errors.Is(err, e) {
+			return err
+		}
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "23505" {
+		return fmt.Errorf("postgres: %s: %w: %v", op, store.ErrConflict, err)
+	}
+	return s.errorf("%s: %w", op, err)
+}
+
+// notify sends a change in the transaction: it is delivered at commit.
+func notify(ctx context.Context, tx pgx.Tx, c store.Change) error {
+	_, err := tx.Exec(ctx, "SELECT pg_notify($1, $2)", store.ChangesChannel, c.Payload())
+	return err
+}
+
+// CreateGame implements store.Store.
+func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
+	if err := g.Validate(); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	created, updated := g.Times(time.Now())
+	cheques, err := json.Marshal(g.Cheques)
+	if err != nil {
+		return fmt.Errorf("postgres: game %q: cheques: %w", g.ID, err)
+	}
+	err = s.tx(ctx, "create game "+g.ID, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
+			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash))
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("postgres: game %q: %w: the id exists", g.ID, store.ErrConflict)
+		}
+		var b pgx.Batch
+		for i, seat := range g.Seats {
+			b.Queue("INSERT INTO seats (game_id, idx, name, bot, token_hash) VALUES ($1, $2, $3, $4, $5)",
+				g.ID, i, seat.Name, seat.Bot, hashOrNil(seat.TokenHash))
+		}
+		for i, tok := range g.Moves {
+			b.Queue("INSERT INTO moves (game_id, idx, token) VALUES ($1, $2, $3)", g.ID, i, tok)
+		}
+		if b.Len() > 0 {
+			if err := tx.SendBatch(ctx, &b).Close(); err != nil {
+				return err
+			}
+		}
+		return notify(ctx, tx, store.Change{Game: g.ID, Kind: store.ChangeCreated, Moves: len(g.Moves), Status: g.Status})
+	})
+	if err != nil {
+		return err
+	}
+	g.Created, g.Updated = created.Round(0), updated.Round(0)
+	return nil
+}
+
+// hashOrNil stores an empty hash as NULL, the open seat's.
+func hashOrNil(h []byte) []byte {
+	if len(h) == 0 {
+		return nil
+	}
+	return h
+}
+
+func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
+
+// Game implements store.Store.
+func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
+	g := &store.Game{ID: id}
+	err := s.readTx(ctx, "read game "+id, func(tx pgx.Tx) error {
+		var (
+			status, cheques  string
+			created, updated int64
+		)
+		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, updated, creator_hash FROM games WHERE id = $1", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		g.Status, g.Created, g.Updated = store.Status(status), fromNanos(created), fromNanos(updated)
+		if err := json.Unmarshal([]byte(cheques), &g.Cheques); err != nil {
+			return s.errorf("%w: game %q: cheques: %v", store.ErrCorrupt, id, err)
+		}
+		if g.Seats, err = seats(ctx, tx, id, true); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, "SELECT idx, token FROM moves WHERE game_id = $1 ORDER BY idx", id)
+		if err != nil {
+			return err
+		}
+		var idx int
+		var tok string
+		_, err = pgx.ForEachRow(rows, []any{&idx, &tok}, func() error {
+			if idx != len(g.Moves) {
+				return s.errorf("%w: game %q: move %d is missing", store.ErrCorrupt, id, len(g.Moves))
+			}
+			g.Moves = append(g.Moves, tok)
+			return nil
+		})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// readTx runs f in a read-only transaction: one snapshot of the database.
+func (s *Store) readTx(ctx context.Context, op string, f func(tx pgx.Tx) error) error {
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead}, f)
+	if err != nil {
+		if errors.Is(err, store.ErrCorrupt) {
+			return err
+		}
+		return s.fail(op, err)
+	}
+	return nil
+}
+
+// seats reads a game's seats, with or without their token hashes.
+func seats(ctx context.Context, tx pgx.Tx, id string, hashes bool) ([]store.Seat, error) {
+	rows, err := tx.Query(ctx, "SELECT name, bot, token_hash FROM seats WHERE game_id = $1 ORDER BY idx", id)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		ss   []store.Seat
+		seat store.Seat
+	)
+	_, err = pgx.ForEachRow(rows, []any{&seat.Name, &seat.Bot, &seat.TokenHash}, func() error {
+		if !hashes || len(seat.TokenHash) == 0 {
+			seat.TokenHash = nil
+		}
+		ss = append(ss, seat)
+		seat = store.Seat{}
+		return nil
+	})
+	return ss, err
+}
+
+// gameRow is what a write checks of a game, read with its row locked.
+type gameRow struct {
+	status store.Status
+	moves  int
+	lease  store.Lease
+	now    time.Time // the database's clock
+}
+
+// lockGame locks the game's row for the transaction and reads it.
+func lockGame(ctx context.Context, tx pgx.Tx, id string) (gameRow, error) {
+	r := gameRow{lease: store.Lease{Game: id}}
+	var (
+		status  string
+		node    *string
+		expires *time.Time
+	)
+	err := tx.QueryRow(ctx, `SELECT status, move_count, lease_node, lease_fence, lease_expires, clock_timestamp()
+		FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&status, &r.moves, &node, &r.lease.Fence, &expires, &r.now)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return r, fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
+	}
+	r.status = store.Status(status)
+	if node != nil && expires != nil {
+		r.lease.Node, r.lease.Expires = *node, *expires
+	}
+	return r, err
+}
+
+// TakeSeat implements store.Store.
+func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, name string, tokenHash []byte, status store.Status) error {
+	if err := store.CheckSeat(id, seat, name, tokenHash, status); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	return s.tx(ctx, fmt.Sprintf("take seat %d of game %s", seat, id), func(tx pgx.Tx) error {
+		row, err := lockGame(ctx, tx, id)
+		switch {
+		case err != nil:
+			return err
+		case !row.lease.Permits(fence, row.now):
+			return fmt.Errorf("postgres: game %q fence %d: %w", id, fence, store.ErrLeaseLost)
+		case !row.status.Live():
+			return fmt.Errorf("postgres: game %q is %s: %w", id, row.status, store.ErrConflict)
+		}
+		var (
+			taken string
+			hash  []byte
+		)
+		err = tx.QueryRow(ctx, "SELECT name || bot, token_hash FROM seats WHERE game_id = $1 AND idx = $2", id, seat).
+			Scan(&taken, &hash)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("postgres: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if taken != "" || hash != nil {
+			return fmt.Errorf("postgres: game %q seat %d: %w: the seat is taken", id, seat, store.ErrConflict)
+		}
+		if _, err := tx.Exec(ctx, "UPDATE seats SET name = $1, token_hash = $2 WHERE game_id = $3 AND idx = $4",
+			name, tokenHash, id, seat); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "UPDATE games SET status = $1, updated = greatest(updated + 1, "+nowNanos+") WHERE id = $2",
+			string(status), id); err != nil {
+			return err
+		}
+		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: status})
+	})
+}
+
+// lockOpenTable locks and reads an open game for a write with fence:
+// ErrLeaseLost if the fence does not permit it, ErrConflict if the game
+// is not open.
+func lockOpenTable(ctx context.Context, tx pgx.Tx, id string, fence store.Fence) (gameRow, error) {
+	row, err := lockGame(ctx, tx, id)
+	switch {
+	case err != nil:
+		return row, err
+	case !row.lease.Permits(fence, row.now):
+		return row, fmt.Errorf("postgres: game %q fence %d: %w", id, fence, store.ErrLeaseLost)
+	case row.status != store.StatusOpen:
+		return row, fmt.Errorf("postgres: game %q is %s: %w", id, row.status, store.ErrConflict)
+	}
+	return row, nil
+}
+
+// FreeSeat implements store.Store.
+func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error {
+	return s.tx(ctx, fmt.Sprintf("free seat %d of game %s", seat, id), func(tx pgx.Tx) error {
+		row, err := lockOpenTable(ctx, tx, id, fence)
+		if err != nil {
+			return err
+		}
+		var (
+			bot  string
+			hash []byte
+		)
+		err = tx.QueryRow(ctx, "SELECT bot, token_hash FROM seats WHERE game_id = $1 AND idx = $2", id, seat).Scan(&bot, &hash)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("postgres: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if bot != "" || hash == nil {
+			return fmt.Errorf("postgres: game %q seat %d: %w: no person holds it", id, seat, store.ErrConflict)
+		}
+		if _, err := tx.Exec(ctx, "UPDATE seats SET name = '', token_hash = NULL WHERE game_id = $1 AND idx = $2", id, seat); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "UPDATE games SET updated = greatest(updated + 1, "+nowNanos+") WHERE id = $1", id); err != nil {
+			return err
+		}
+		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: store.StatusOpen})
+	})
+}
+
+// CloseTable implements store.Store.
+func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error {
+	if err := store.CheckClose(id, status); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	return s.tx(ctx, "close game "+id, func(tx pgx.Tx) error {
+		row, err := lockOpenTable(ctx, tx, id, fence)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "UPDATE games SET status = $1, updated = greatest(updated + 1, "+nowNanos+") WHERE id = $2",
+			string(status), id); err != nil {
+			return err
+		}
+		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeClosed, Moves: row.moves, Status: status})
+	})
+}
+
+// appendMove is AppendMove in one statement, one round trip: it locks the
+// game's row, checks the fence (the rule of store.Lease.Permits, by the
+// database's clock), the status and the index, and only if all hold
+// inserts the move, updates the game and notifies. It returns what it
+// checked, so that a refusal says why.
+const appendMove = `
+WITH g AS (
+	SELECT id, status, move_count,
+		CASE WHEN $2::bigint = 0 THEN NOT ` + liveLease + `
+			ELSE ` + liveLease + ` AND lease_fence = $2 END AS fenced
+	FROM games WHERE id = $1 FOR UPDATE
+), ins AS (
+	INSERT INTO moves (game_id, idx, token)
+	SELECT id, $3, $4 FROM g
+	WHERE fenced AND status IN ('open', 'playing') AND move_count = $3
+	RETURNING game_id
+), upd AS (
+	UPDATE games SET status = $5, move_count = move_count + 1, updated = greatest(updated + 1, ` + nowNanos + `)
+	FROM ins WHERE games.id = ins.game_id
+	RETURNING games.id
+)
+SELECT g.status, g.move_count, g.fenced, (SELECT count(pg_notify($6, $7)) FROM upd) FROM g`
+
+// AppendMove implements store.Store. The move joins the next group of
+// moves, committed together (see submit).
+func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
+	if err := store.CheckMove(id, index, token, status); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	return s.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status})
+}
+
+// A move is one AppendMove waiting in a group.
+type move struct {
+	ctx    context.Context
+	id     string
+	fence  store.Fence
+	index  int
+	token  string
+	status store.Status
+	done   chan error
+}
+
+// queue adds m's statement to the batch.
+func (m *move) queue(b *pgx.Batch) *pgx.QueuedQuery {
+	change := store.Change{Game: m.id, Kind: store.ChangeMove, Moves: m.index + 1, Status: m.status}
+	return b.Queue(appendMove, m.id, int64(m.fence), m.index, m.token, string(m.status), store.ChangesChannel, change.Payload())
+}
+
+// outcome reads what appendMove returned for m.
+func (m *move) outcome(s *Store, row pgx.Row) error {
+	var (
+		st      string
+		next    int
+		fenced  bool
+		written int
+	)
+	err := row.Scan(&st, &next, &fenced, &written)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return fmt.Errorf("postgres: game %q: %w", m.id, store.ErrNotFound)
+	case err != nil:
+		return s.fail(fmt.Sprintf("append move %d to game %s", m.index, m.id), err)
+	case written == 1:
+		return nil
+	case !fenced:
+		return fmt.Errorf("postgres: game %q fence %d: %w", m.id, m.fence, store.ErrLeaseLost)
+	case !store.Status(st).Live():
+		return fmt.Errorf("postgres: game %q is %s: %w", m.id, st, store.ErrConflict)
+	default:
+		return fmt.Errorf("postgres: game %q move %d: %w: the next move is %d", m.id, m.index, store.ErrConflict, next)
+	}
+}
+
+// List implements store.Store.
+func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]store.Summary, error) {
+	var lim *int // NULL: no limit
+	if limit > 0 {
+		lim = &limit
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT g.id, g.status, g.created, g.updated, g.move_count,
+			coalesce(array_agg(s.name ORDER BY s.idx) FILTER (WHERE s.idx IS NOT NULL), '{}'),
+			coalesce(array_agg(s.bot ORDER BY s.idx) FILTER (WHERE s.idx IS NOT NULL), '{}')
+		FROM (SELECT * FROM games WHERE status = $1 ORDER BY updated DESC, id LIMIT $2) g
+		LEFT JOIN seats s ON s.game_id = g.id
+		GROUP BY g.id, g.status, g.created, g.updated, g.move_count
+		ORDER BY g.updated DESC, g.id`, string(status), lim)
+	if err != nil {
+		return nil, s.fail("list games", err)
+	}
+	var (
+		sums             []store.Summary
+		sum              store.Summary
+		st               string
+		created, updated int64
+		names, bots      []string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&sum.ID, &st, &created, &updated, &sum.Moves, &names, &bots}, func() error {
+		sum.Status, sum.Created, sum.Updated = store.Status(st), fromNanos(created), fromNanos(updated)
+		sum.Seats = make([]store.Seat, len(names))
+		for i := range names {
+			sum.Seats[i] = store.Seat{Name: names[i], Bot: bots[i]}
+		}
+		sums = append(sums, sum)
+		return nil
+	})
+	if err != nil {
+		return nil, s.fail("list games", err)
+	}
+	return sums, nil
+}

@@ -1,0 +1,152 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// AcquireLease implements store.Store.
+func (s *Store) AcquireLease(ctx context.Context, id, node string, ttl time.Duration) (store.Lease, error) {
+	if err := store.CheckLease(id, node, ttl); err != nil {
+		return store.Lease{}, err
+	}
+	var l store.Lease
+	err := s.tx(ctx, fmt.Sprintf("lease game %s to %s", id, node), func(tx pgx.Tx) error {
+		row, err := lockGame(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if row.status != store.StatusOpen && row.status != store.StatusPlaying {
+			return fmt.Errorf("postgres: game %q is %s: %w", id, row.status, store.ErrConflict)
+		}
+		next, changed, err := row.lease.Acquire(node, row.now, ttl)
+		if err != nil {
+			return fmt.Errorf("postgres: %w", err)
+		}
+		if err := setLease(ctx, tx, next); err != nil {
+			return err
+		}
+		l = next
+		if !changed {
+			return nil
+		}
+		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeLease, Moves: row.moves, Status: row.status, Node: node, Fence: next.Fence})
+	})
+	if err != nil {
+		return store.Lease{}, err
+	}
+	return l, nil
+}
+
+func setLease(ctx context.Context, tx pgx.Tx, l store.Lease) error {
+	var (
+		node    *string
+		expires *time.Time
+	)
+	if l.Node != "" {
+		node, expires = &l.Node, &l.Expires
+	}
+	_, err := tx.Exec(ctx, "UPDATE games SET lease_node = $1, lease_fence = $2, lease_expires = $3 WHERE id = $4",
+		node, int64(l.Fence), expires, l.Game)
+	return err
+}
+
+// RenewLease implements store.Store.
+func (s *Store) RenewLease(ctx context.Context, l store.Lease, ttl time.Duration) (store.Lease, error) {
+	if err := store.CheckLease(l.Game, l.Node, ttl); err != nil {
+		return store.Lease{}, err
+	}
+	var renewed store.Lease
+	err := s.tx(ctx, "renew the lease of game "+l.Game, func(tx pgx.Tx) error {
+		row, err := lockGame(ctx, tx, l.Game)
+		if err != nil {
+			return err
+		}
+		if err := row.lease.Holds(l, row.now); err != nil {
+			return fmt.Errorf("postgres: %w", err)
+		}
+		renewed = row.lease
+		renewed.Expires = row.now.Add(ttl)
+		return setLease(ctx, tx, renewed)
+	})
+	if err != nil {
+		return store.Lease{}, err
+	}
+	return renewed, nil
+}
+
+// ReleaseLease implements store.Store.
+func (s *Store) ReleaseLease(ctx context.Context, l store.Lease) error {
+	return s.tx(ctx, "release the lease of game "+l.Game, func(tx pgx.Tx) error {
+		row, err := lockGame(ctx, tx, l.Game)
+		if err != nil {
+			return err
+		}
+		if err := row.lease.Holds(l, row.now); err != nil {
+			return fmt.Errorf("postgres: %w", err)
+		}
+		if err := setLease(ctx, tx, store.Lease{Game: l.Game, Fence: l.Fence}); err != nil {
+			return err
+		}
+		return notify(ctx, tx, store.Change{Game: l.Game, Kind: store.ChangeLease, Moves: row.moves, Status: row.status, Fence: l.Fence})
+	})
+}
+
+// Lease implements store.Store.
+func (s *Store) Lease(ctx context.Context, id string) (store.Lease, error) {
+	l := store.Lease{Game: id}
+	var (
+		node    *string
+		expires *time.Time
+		now     time.Time
+	)
+	err := s.pool.QueryRow(ctx, "SELECT lease_node, lease_fence, lease_expires, clock_timestamp() FROM games WHERE id = $1", id).
+		Scan(&node, &l.Fence, &expires, &now)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.Lease{}, fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return store.Lease{}, s.fail("read the lease of game "+id, err)
+	}
+	if node != nil && expires != nil && now.Before(*expires) {
+		l.Node, l.Expires = *node, *expires
+	}
+	return l, nil
+}
+
+// Unowned implements store.Store.
+func (s *Store) Unowned(ctx context.Context, limit int) ([]string, error) {
+	var lim *int
+	if limit > 0 {
+		lim = &limit
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT id FROM games
+		WHERE status IN ('open', 'playing') AND NOT `+liveLease+`
+		ORDER BY status = 'playing' DESC, updated, id LIMIT $1`, lim)
+	if err != nil {
+		return nil, s.fail("list unowned games", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, s.fail("list unowned games", err)
+	}
+	return ids, nil
+}
+
+// Publish implements store.Store: NOTIFY, to every node.
+func (s *Store) Publish(ctx context.Context, channel, payload string) error {
+	if err := store.CheckPublish(channel, payload); err != nil {
+		return err
+	}
+	if _, err := s.pool.Exec(ctx, "SELECT pg_notify($1, $2)", channel, payload); err != nil {
+		return s.fail("publish on "+channel, err)
+	}
+	return nil
+}

@@ -1,0 +1,198 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// listener holds the Store's one dedicated LISTEN connection. Its
+// goroutine starts with the first Subscribe and waits for notifications;
+// a Subscribe that needs a new channel queues a request and interrupts
+// the wait, and returns once the channel is listened to, so that no
+// notice sent after Subscribe returns is missed.
+type listener struct {
+	s    *Store
+	reqs chan listenReq
+
+	mu        sync.Mutex
+	started   bool
+	interrupt context.CancelFunc // ends the current wait
+}
+
+type listenReq struct {
+	channels []string
+	done     chan error
+}
+
+func (l *listener) init(s *Store) {
+	l.s = s
+	l.reqs = make(chan listenReq, 16)
+}
+
+// Subscribe implements store.Store: the notices of every node.
+func (s *Store) Subscribe(ctx context.Context, channels ...string) (<-chan store.Notice, error) {
+	subCtx, cancel := context.WithCancel(ctx)
+	ch, err := s.broker.Subscribe(subCtx, channels...)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	if err := s.listen.add(ctx, channels); err != nil {
+		cancel()
+		return nil, err
+	}
+	context.AfterFunc(s.ctx, cancel) // the broker closes ch at Close anyway
+	return ch, nil
+}
+
+// add makes sure the channels are listened to.
+func (l *listener) add(ctx context.Context, channels []string) error {
+	req := listenReq{channels: channels, done: make(chan error, 1)}
+	l.mu.Lock()
+	if !l.started {
+		l.started = true
+		l.s.wg.Add(1)
+		go l.run()
+	}
+	l.mu.Unlock()
+	select {
+	case l.reqs <- req:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-l.s.ctx.Done():
+		return fmt.Errorf("postgres: subscribe: %w", store.ErrClosed)
+	}
+	l.mu.Lock()
+	if l.interrupt != nil {
+		l.interrupt()
+	}
+	l.mu.Unlock()
+	select {
+	case err := <-req.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-l.s.ctx.Done():
+		return fmt.Errorf("postgres: subscribe: %w", store.ErrClosed)
+	}
+}
+
+// run keeps the LISTEN connection until the store closes.
+func (l *listener) run() {
+	defer l.s.wg.Done()
+	var (
+		conn      *pgx.Conn
+		listening = map[string]bool{}
+		lost      bool // a connection was lost: notices may have been missed
+		delay     = 100 * time.Millisecond
+	)
+	defer func() {
+		if conn != nil {
+			conn.Close(context.Background())
+		}
+	}()
+	ctx := l.s.ctx
+	for ctx.Err() == nil {
+		if conn == nil {
+			c, err := l.connect(ctx, listening)
+			if err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				l.s.log.Warn("notifications: cannot listen, retrying", "db", l.s.where, "retry_in", delay, "err", err)
+				l.failPending(err)
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(delay):
+				}
+				delay = min(2*delay, 5*time.Second)
+				continue
+			}
+			conn, delay = c, 100*time.Millisecond
+			if lost {
+				l.s.log.Info("notifications: listening again; subscribers re-read", "db", l.s.where)
+				l.s.broker.Missed()
+				lost = false
+			}
+		}
+		wait, interrupt := context.WithCancel(ctx)
+		l.mu.Lock()
+		l.interrupt = interrupt
+		l.mu.Unlock()
+		err := l.serveRequests(ctx, conn, listening)
+		if err == nil {
+			var n *pgconn.Notification
+			n, err = conn.WaitForNotification(wait)
+			if err == nil {
+				l.s.broker.Publish(n.Channel, n.Payload)
+			}
+		}
+		interrupted := wait.Err() != nil
+		interrupt()
+		if err != nil && !interrupted && ctx.Err() == nil {
+			l.s.log.Warn("notifications: connection lost", "db", l.s.where, "err", err)
+			conn.Close(context.Background())
+			conn, lost = nil, true
+		}
+	}
+}
+
+// connect makes the dedicated connection and listens to the channels.
+func (l *listener) connect(ctx context.Context, listening map[string]bool) (*pgx.Conn, error) {
+	c, err := pgx.ConnectConfig(ctx, l.s.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return nil, err
+	}
+	for ch := range listening {
+		if _, err := c.Exec(ctx, "LISTEN "+pgx.Identifier{ch}.Sanitize()); err != nil {
+			c.Close(context.Background())
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// serveRequests listens to the channels queued requests ask for.
+func (l *listener) serveRequests(ctx context.Context, conn *pgx.Conn, listening map[string]bool) error {
+	for {
+		select {
+		case req := <-l.reqs:
+			var err error
+			for _, ch := range req.channels {
+				if listening[ch] {
+					continue
+				}
+				if _, err = conn.Exec(ctx, "LISTEN "+pgx.Identifier{ch}.Sanitize()); err != nil {
+					break
+				}
+				listening[ch] = true
+			}
+			req.done <- err
+			if err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
+	}
+}
+
+// failPending answers the queued requests with err: no connection.
+func (l *listener) failPending(err error) {
+	for {
+		select {
+		case req := <-l.reqs:
+			req.done <- fmt.Errorf("postgres: listen: %w", err)
+		default:
+			return
+		}
+	}
+}

@@ -1,0 +1,357 @@
+// Package pgtest gives tests a real PostgreSQL: a fresh, empty database
+// per test on a shared cluster, and private clusters that a test may stop
+// and start (a database restart mid-game).
+//
+// The shared cluster is the one RAZZIA_TEST_POSTGRES names (the URL of a
+// superuser's database, as .ci/run exports it), or else a private cluster
+// this package starts once per test binary from the PostgreSQL binaries in
+// /usr/lib/postgresql/15/bin (as the postgres user when running as root,
+// since initdb refuses root). Without either, tests that need it skip with
+// the reason, except under CI=true, where they fail.
+//
+// A package using it calls Main from its TestMain, which stops the private
+// cluster when the tests are done:
+//
+//	func TestMain(m *testing.M) { pgtest.Main(m) }
+package pgtest
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// EnvURL names the environment variable with the shared cluster's URL.
+const EnvURL = "RAZZIA_TEST_POSTGRES"
+
+// BinDir holds the PostgreSQL binaries a private cluster runs.
+const BinDir = "/usr/lib/postgresql/15/bin"
+
+var shared struct {
+	sync.Mutex
+	main    bool     // Main is running the tests
+	url     string   // the shared cluster's admin URL, once known
+	cluster *Cluster // the private shared cluster, if one was started
+	err     error
+}
+
+// Main runs the tests and then stops the private shared cluster, if one
+// was started, and exits.
+func Main(m *testing.M) {
+	shared.Lock()
+	shared.main = true
+	shared.Unlock()
+	code := m.Run()
+	shared.Lock()
+	if c := shared.cluster; c != nil {
+		if err := c.stop(); err != nil {
+			fmt.Fprintf(os.Stderr, "pgtest: stopping the test cluster: %v\n", err)
+		}
+		c.remove()
+	}
+	shared.Unlock()
+	os.Exit(code)
+}
+
+// unavailable skips t, or fails it under CI=true, with the reason.
+func unavailable(t testing.TB, reason string) {
+	t.Helper()
+	msg := "PostgreSQL tests need a cluster: " + reason +
+		"; set " + EnvURL + " to a superuser's database URL or install Debian's postgresql (" + BinDir + ")"
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip("SKIPPED: " + msg)
+}
+
+// URL returns the admin URL of the shared cluster, starting a private one
+// if needed.
+func URL(t testing.TB) string {
+	t.Helper()
+	if u := os.Getenv(EnvURL); u != "" {
+		return u
+	}
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.url != "" {
+		return shared.url
+	}
+	if !shared.main {
+		t.Fatal("pgtest: call pgtest.Main from the package's TestMain, so that its cluster is stopped")
+	}
+	if shared.err != nil {
+		unavailable(t, shared.err.Error())
+	}
+	c, err := start(Fast)
+	if err != nil {
+		shared.err = err
+		unavailable(t, err.Error())
+	}
+	shared.cluster, shared.url = c, c.URL("postgres")
+	return shared.url
+}
+
+// DB returns the URL of a new, empty database on the shared cluster,
+// dropped when t ends.
+func DB(t testing.TB) string {
+	t.Helper()
+	return newDB(t, URL(t))
+}
+
+// newDB creates a database on the cluster whose admin URL is admin.
+func newDB(t testing.TB, admin string) string {
+	t.Helper()
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatalf("pgtest: %s=%q: %v", EnvURL, admin, err)
+	}
+	name := "razzia_test_" + strings.ToLower(rand.Text()[:16])
+	exec := func(sql string) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, admin)
+		if err != nil {
+			return err
+		}
+		defer conn.Close(ctx)
+		_, err = conn.Exec(ctx, sql)
+		return err
+	}
+	if err := exec("CREATE DATABASE " + name); err != nil {
+		t.Fatalf("pgtest: create a database on %s: %v", u.Redacted(), err)
+	}
+	t.Cleanup(func() {
+		if err := exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
+			t.Logf("pgtest: drop database %s: %v", name, err)
+		}
+	})
+	u.Path = "/" + name
+	return u.String()
+}
+
+// A Cluster is a private PostgreSQL cluster run by this process.
+type Cluster struct {
+	settings []string
+	dir      string // its data directory, inside a directory of its own
+	port     int
+	cred     *syscall.Credential // the postgres user's, when running as root
+	proc     *exec.Cmd
+	exit     chan error // the postmaster's end
+}
+
+// Fast are the settings of test clusters: no waiting for the disk.
+// Committed data survives a restart of PostgreSQL (not of the machine).
+var Fast = []string{"fsync=off", "synchronous_commit=off", "full_page_writes=off"}
+
+// Durable are PostgreSQL's default settings, for benchmarks.
+var Durable = []string{"fsync=on", "synchronous_commit=on", "full_page_writes=on"}
+
+// NewCluster starts a private cluster for t alone with the settings (Fast
+// if none), stopped and removed when t ends.
+func NewCluster(t testing.TB, settings ...string) *Cluster {
+	t.Helper()
+	if settings == nil {
+		settings = Fast
+	}
+	c, err := start(settings)
+	if err != nil {
+		unavailable(t, err.Error())
+	}
+	t.Cleanup(func() {
+		if err := c.stop(); err != nil {
+			t.Errorf("pgtest: stop the cluster: %v", err)
+		}
+		c.remove()
+	})
+	return c
+}
+
+// URL returns the URL of the cluster's database db, as the superuser.
+func (c *Cluster) URL(db string) string {
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", c.port, db)
+}
+
+// DB returns the URL of a new, empty database on c, dropped when t ends.
+func (c *Cluster) DB(t testing.TB) string {
+	t.Helper()
+	return newDB(t, c.URL("postgres"))
+}
+
+// Stop shuts the cluster down (fast: clients are disconnected, every
+// committed transaction is kept).
+func (c *Cluster) Stop(t testing.TB) {
+	t.Helper()
+	if err := c.stop(); err != nil {
+		t.Fatalf("pgtest: stop the cluster: %v", err)
+	}
+}
+
+// Start starts the stopped cluster again on the same port.
+func (c *Cluster) Start(t testing.TB) {
+	t.Helper()
+	if err := c.run(); err != nil {
+		t.Fatalf("pgtest: start the cluster: %v", err)
+	}
+}
+
+// start makes and starts a new cluster.
+func start(settings []string) (*Cluster, error) {
+	if _, err := os.Stat(filepath.Join(BinDir, "postgres")); err != nil {
+		return nil, fmt.Errorf("no PostgreSQL binaries: %w", err)
+	}
+	c := &Cluster{settings: settings}
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("postgres")
+		if err != nil {
+			return nil, fmt.Errorf("running as root, and initdb refuses root: %w", err)
+		}
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		c.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+	}
+	top, err := os.MkdirTemp("", "razzia-pg-")
+	if err != nil {
+		return nil, err
+	}
+	c.dir = filepath.Join(top, "data")
+	if c.cred != nil {
+		if err := os.Chown(top, int(c.cred.Uid), int(c.cred.Gid)); err != nil {
+			c.remove()
+			return nil, err
+		}
+	}
+	out, err := c.command("initdb", "-D", c.dir, "-U", "postgres", "--auth=trust", "-E", "UTF8",
+		"--locale=C.UTF-8", "--no-sync").CombinedOutput()
+	if err != nil {
+		c.remove()
+		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
+	}
+	for range 5 { // another process may take the free port first
+		if c.port, err = freePort(); err != nil {
+			break
+		}
+		if err = c.run(); err == nil {
+			return c, nil
+		}
+	}
+	c.remove()
+	return nil, err
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+func (c *Cluster) command(name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(filepath.Join(BinDir, name), args...)
+	cmd.Dir = filepath.Dir(c.dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
+	return cmd
+}
+
+// run starts the postmaster and waits until it accepts connections.
+func (c *Cluster) run() error {
+	logf, err := os.OpenFile(filepath.Join(filepath.Dir(c.dir), "postgres.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	args := []string{"-D", c.dir, "-p", strconv.Itoa(c.port), "-k", filepath.Dir(c.dir),
+		"-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "shared_buffers=64MB"}
+	for _, s := range c.settings {
+		args = append(args, "-c", s)
+	}
+	cmd := c.command("postgres", args...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	// The postmaster dies with this process even if Main never runs its
+	// end (a test binary killed on timeout): the parent-death signal is
+	// tied to the thread that started it, which stays until it exits.
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGQUIT
+	started := make(chan error, 1)
+	c.exit = make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		c.exit <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
+		return err
+	}
+	c.proc = cmd
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		conn, err := pgx.Connect(ctx, c.URL("postgres"))
+		if err == nil {
+			conn.Close(ctx)
+			cancel()
+			return nil
+		}
+		cancel()
+		select {
+		case werr := <-c.exit:
+			c.proc = nil
+			log, _ := os.ReadFile(filepath.Join(filepath.Dir(c.dir), "postgres.log"))
+			return fmt.Errorf("postgres ended (%v) before accepting connections: %v\n%s", werr, err, tail(log))
+		default:
+		}
+		if time.Now().After(deadline) {
+			c.stop()
+			return fmt.Errorf("postgres did not accept connections within a minute: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func tail(b []byte) []byte {
+	if len(b) > 2000 {
+		return b[len(b)-2000:]
+	}
+	return b
+}
+
+// stop sends SIGINT (fast shutdown) and waits for the postmaster to end.
+func (c *Cluster) stop() error {
+	if c.proc == nil {
+		return nil
+	}
+	defer func() { c.proc = nil }()
+	if err := c.proc.Process.Signal(syscall.SIGINT); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return err
+	}
+	select {
+	case <-c.exit:
+		return nil
+	case <-time.After(60 * time.Second):
+		c.proc.Process.Kill()
+		<-c.exit
+		return errors.New("postgres did not stop within a minute: killed")
+	}
+}
+
+func (c *Cluster) remove() { os.RemoveAll(filepath.Dir(c.dir)) }

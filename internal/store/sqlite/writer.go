@@ -1,0 +1,224 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// An op is one write: run makes its changes in the group's transaction
+// and returns the change to announce once committed, if any.
+type op struct {
+	ctx    context.Context
+	name   string // what it does, for errors
+	run    func(w *wtx) (*store.Change, error)
+	health bool // a health check: its failure is not a failed commit of data
+	done   chan error
+	change *store.Change
+	err    error
+}
+
+// batchError is a commit that failed, with when.
+type batchError struct {
+	at  time.Time
+	err error
+}
+
+// write runs f as one write of the next group and returns when the group
+// has committed (nil) or f or the commit failed. A write that has started
+// is waited for even if ctx ends meanwhile, so that nil always means on
+// disk and an error always means not written.
+func (s *Store) write(ctx context.Context, name string, f func(w *wtx) (*store.Change, error)) error {
+	return s.submit(&op{ctx: ctx, name: name, run: f, done: make(chan error, 1)})
+}
+
+func (s *Store) submit(o *op) error {
+	if err := s.batch.Send(o.ctx, o); err != nil {
+		return fmt.Errorf("sqlite: %s %s: %w", o.name, s.path, err)
+	}
+	return <-o.done
+}
+
+// commit runs the batch in one transaction, each op in a savepoint, and
+// tells every op its outcome. An op that fails alone (its checks, a
+// constraint) is rolled back to its savepoint; an error of SQLite itself
+// (I/O, a full disk) fails the whole group, which then changes nothing.
+func (s *Store) commit(batch []*op) {
+	ctx := context.Background() // no one caller's context may cut the group short
+	fail := func(err error) {
+		for _, o := range batch {
+			if o.err == nil {
+				o.err = s.wrap(o.name, err)
+			}
+		}
+		if !onlyHealth(batch) {
+			s.lastErr.Store(&batchError{at: time.Now(), err: err})
+		}
+	}
+	defer func() {
+		for _, o := range batch {
+			o.done <- o.err
+		}
+	}()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		fail(err)
+		return
+	}
+	w := &wtx{ctx: ctx, tx: tx, st: &s.stmts, bound: map[*sql.Stmt]*sql.Stmt{}}
+	for _, o := range batch {
+		if err := o.ctx.Err(); err != nil {
+			o.err = fmt.Errorf("sqlite: %s: %w", o.name, err)
+			continue
+		}
+		if _, err := w.exec(s.stmts.savepoint); err != nil {
+			tx.Rollback()
+			fail(err)
+			return
+		}
+		w.now = time.Now()
+		o.change, o.err = o.run(w)
+		if o.err == nil {
+			_, err = w.exec(s.stmts.release)
+		} else if alone(o.err) {
+			o.err = s.fail(o.name, o.err)
+			if _, err = w.exec(s.stmts.rollbackTo); err == nil {
+				_, err = w.exec(s.stmts.release)
+			}
+		} else {
+			err = o.err
+			o.err = nil
+		}
+		if err != nil {
+			tx.Rollback()
+			fail(err)
+			return
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		fail(err)
+		return
+	}
+	s.groups.Add(1)
+	if !onlyHealth(batch) {
+		s.lastErr.Store(nil)
+	}
+	for _, o := range batch {
+		if o.err == nil && o.change != nil {
+			s.broker.Publish(store.ChangesChannel, o.change.Payload())
+		}
+	}
+}
+
+func onlyHealth(batch []*op) bool {
+	for _, o := range batch {
+		if !o.health {
+			return false
+		}
+	}
+	return true
+}
+
+// alone reports whether err fails its own write only: a refusal of this
+// package or a constraint SQLite checked, which it undoes by itself.
+func alone(err error) bool {
+	for _, e := range []error{store.ErrNotFound, store.ErrConflict, store.ErrLeaseLost, store.ErrLeaseHeld} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	var e *sqlite.Error
+	return errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_CONSTRAINT
+}
+
+func isSQLite(err error) bool {
+	var e *sqlite.Error
+	return errors.As(err, &e)
+}
+
+// wtx is a group's transaction as its ops see it.
+type wtx struct {
+	ctx   context.Context
+	tx    *sql.Tx
+	st    *statements
+	now   time.Time // when the current op started: the clock of its checks
+	bound map[*sql.Stmt]*sql.Stmt
+}
+
+// stmt returns st bound to the transaction. The writer pool has one
+// connection, on which st was prepared, so nothing is prepared again.
+func (w *wtx) stmt(st *sql.Stmt) *sql.Stmt {
+	b, ok := w.bound[st]
+	if !ok {
+		b = w.tx.StmtContext(w.ctx, st)
+		w.bound[st] = b
+	}
+	return b
+}
+
+func (w *wtx) exec(st *sql.Stmt, args ...any) (sql.Result, error) {
+	return w.stmt(st).ExecContext(w.ctx, args...)
+}
+
+func (w *wtx) row(st *sql.Stmt, args ...any) *sql.Row {
+	return w.stmt(st).QueryRowContext(w.ctx, args...)
+}
+
+// statements are the writer's, prepared once on its connection.
+type statements struct {
+	savepoint, release, rollbackTo *sql.Stmt
+
+	gameExists, insertGame, insertSeat, insertMove  *sql.Stmt
+	gameForWrite, seatForWrite, takeSeat, setStatus *sql.Stmt
+	touch, touchMove, setLease, health              *sql.Stmt
+}
+
+func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
+	for _, p := range []struct {
+		s   **sql.Stmt
+		sql string
+	}{
+		{&st.savepoint, "SAVEPOINT op"},
+		{&st.release, "RELEASE op"},
+		{&st.rollbackTo, "ROLLBACK TO op"},
+		{&st.gameExists, "SELECT count(*) FROM games WHERE id = ?"},
+		{&st.insertGame, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insertSeat, "INSERT INTO seats (game_id, idx, name, bot, token_hash) VALUES (?, ?, ?, ?, ?)"},
+		{&st.insertMove, "INSERT INTO moves (game_id, idx, token) VALUES (?, ?, ?)"},
+		{&st.gameForWrite, "SELECT status, move_count, lease_node, lease_fence, lease_expires FROM games WHERE id = ?"},
+		{&st.seatForWrite, "SELECT name, bot, token_hash FROM seats WHERE game_id = ? AND idx = ?"},
+		{&st.takeSeat, "UPDATE seats SET name = ?, token_hash = ? WHERE game_id = ? AND idx = ?"},
+		{&st.setStatus, "UPDATE games SET status = ?, updated = max(updated + 1, ?) WHERE id = ? AND status = 'open'"},
+		// updated moves to now, and never backwards, so the order of
+		// changes survives a clock step.
+		{&st.touch, "UPDATE games SET status = ?, updated = max(updated + 1, ?) WHERE id = ?"},
+		{&st.touchMove, "UPDATE games SET status = ?, updated = max(updated + 1, ?), move_count = move_count + 1 WHERE id = ?"},
+		{&st.setLease, "UPDATE games SET lease_node = ?, lease_fence = ?, lease_expires = ? WHERE id = ?"},
+		{&st.health, "INSERT INTO health (id, checked) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked = excluded.checked"},
+	} {
+		var err error
+		if *p.s, err = db.PrepareContext(ctx, p.sql); err != nil {
+			st.close()
+			return fmt.Errorf("%s: %w", p.sql, err)
+		}
+	}
+	return nil
+}
+
+func (st *statements) close() {
+	for _, s := range []*sql.Stmt{st.savepoint, st.release, st.rollbackTo, st.gameExists, st.insertGame,
+		st.insertSeat, st.insertMove, st.gameForWrite, st.seatForWrite, st.takeSeat, st.setStatus, st.touch,
+		st.touchMove, st.setLease, st.health} {
+		if s != nil {
+			s.Close()
+		}
+	}
+}

@@ -1,0 +1,246 @@
+package table
+
+import (
+	"errors"
+	"go/build"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/memstore"
+)
+
+// tampered returns a store holding one game being played by Ann and a bot,
+// whose stored bot seat then says value, and Ann's token. The row is
+// written through the store interface, as a damaged database would give it.
+func tampered(t *testing.T, status store.Status, value string) (store.Store, string, string) {
+	t.Helper()
+	ctx := testContext(t)
+	clean := memstore.New()
+	h := New(clean, testOptions(t))
+	defer h.Close()
+	in, _, err := h.Create(ctx, []string{"", "easy"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann := ""
+	if status != store.StatusOpen {
+		if _, ann, err = h.Join(ctx, in.ID, "Ann", 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.Close()
+	g, err := clean.Game(ctx, in.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Seats[1].Bot = value
+	st := memstore.New()
+	if err := st.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	return st, in.ID, ann
+}
+
+// A stored bot seat that is not a level is refused when the game is
+// resumed or first used, with an error naming the game, the seat and the
+// value; nothing is built from it and the game is not run.
+func TestStoredBotNotLevel(t *testing.T) {
+	for _, value := range []string{"exec:rm -rf ~", "exec:python3 bot.py", "heuristic", "mcts:iters=5", "random", "Hard", " easy"} {
+		t.Run(value, func(t *testing.T) {
+			ctx := testContext(t)
+			st, id, ann := tampered(t, store.StatusPlaying, value)
+			before, err := st.Game(ctx, id) // the bot may have moved before the row was tampered
+			if err != nil {
+				t.Fatal(err)
+			}
+			log, err := os.Create(filepath.Join(t.TempDir(), "log"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer log.Close()
+			var built atomic.Int64
+			opts := testOptions(t)
+			opts.Logger = slog.New(slog.NewTextHandler(log, nil)) // a Write per record
+			opts.NewBot = func(level string, seed uint64) (bot.Bot, error) {
+				built.Add(1)
+				return bot.NewLevel(level, seed)
+			}
+			h := New(st, opts)
+			t.Cleanup(func() { h.Close() })
+
+			n, err := h.Resume(ctx)
+			if err != nil || n != 0 {
+				t.Errorf("Resume = %d, %v; want 0 games resumed", n, err)
+			}
+			logged, err := os.ReadFile(log.Name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{"game " + id, "seat 1", value, "not a bot level", "not run"} {
+				if !strings.Contains(string(logged), want) {
+					t.Errorf("the log does not say %s:\n%s", want, logged)
+				}
+			}
+			// First use, by every way in.
+			_, _, err = h.Game(ctx, id, ann)
+			wantKind(t, err, ErrInternal)
+			_, err = h.Watch(ctx, id, ann)
+			wantKind(t, err, ErrInternal)
+			wantKind(t, h.Play(ctx, id, ann, "draw", 0), ErrInternal)
+			if built.Load() != 0 {
+				t.Errorf("%d bots built", built.Load())
+			}
+			if g, _ := st.Game(ctx, id); len(g.Moves) != len(before.Moves) || g.Status != store.StatusPlaying {
+				t.Errorf("the game changed: %d moves, %s; it had %d", len(g.Moves), g.Status, len(before.Moves))
+			}
+		})
+	}
+	t.Run("open table", func(t *testing.T) {
+		ctx := testContext(t)
+		st, id, _ := tampered(t, store.StatusOpen, "exec:rm -rf ~")
+		h := newHub(t, st)
+		_, _, err := h.Join(ctx, id, "Ann", 0)
+		wantKind(t, err, ErrInternal)
+		if g, _ := st.Game(ctx, id); g.Seats[0].Name != "" {
+			t.Errorf("the seat was taken: %+v", g.Seats[0])
+		}
+	})
+	t.Run("a level resumes", func(t *testing.T) { // the tampering above is what is refused
+		ctx := testContext(t)
+		st, _, _ := tampered(t, store.StatusPlaying, "medium")
+		if n, err := newHub(t, st).Resume(ctx); n != 1 || err != nil {
+			t.Errorf("Resume = %d, %v; want 1", n, err)
+		}
+	})
+}
+
+// Bots that fail in each way the table survives.
+type (
+	panicBot   struct{ closeCount }
+	illegalBot struct{ closeCount }
+)
+
+// closeCount counts the Close calls of a test bot.
+type closeCount struct{ n *atomic.Int64 }
+
+func (c closeCount) Close() error { c.n.Add(1); return nil }
+
+func (panicBot) Choose(razzia.View) razzia.Move { panic("lost my marbles") }
+
+func (illegalBot) Choose(v razzia.View) razzia.Move {
+	if v.State.Phase() == razzia.PhaseAuction {
+		return razzia.Bid(razzia.MaxCheque + 1)
+	}
+	return razzia.Pass() // no auction: illegal
+}
+
+// A bot that panics, chooses an illegal move or cannot be built plays
+// bot.Default in every decision, the game ends, and every bot built is
+// closed once.
+func TestFailingBots(t *testing.T) {
+	ctx := testContext(t)
+	var built, closed atomic.Int64
+	opts := testOptions(t)
+	opts.NewBot = func(level string, seed uint64) (bot.Bot, error) {
+		switch level {
+		case "easy":
+			built.Add(1)
+			return panicBot{closeCount{&closed}}, nil
+		case "medium":
+			built.Add(1)
+			return illegalBot{closeCount{&closed}}, nil
+		}
+		return nil, errors.New("out of memory")
+	}
+	h := New(memstore.New(), opts)
+	t.Cleanup(func() { h.Close() })
+	in, _, err := h.Create(ctx, []string{"easy", "medium", "hard"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := h.Watch(ctx, in.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := next(t, ctx, sub); ok; _, ok = next(t, ctx, sub) {
+	}
+	rec, err := h.Record(ctx, in.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := razzia.NewGame(razzia.Setup{Players: rec.Players, Cheques: rec.Cheques})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tok := range rec.Moves {
+		m, err := razzia.ParseMove(tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := bot.Default(g.LegalMoves())
+		if m != want && !(m.Action == razzia.ActionDraw && want == razzia.Draw(razzia.NoKind)) {
+			t.Fatalf("move %d: played %s, the default is %s", i+1, m, want)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := g.State(); !st.Over() {
+		t.Fatal("the game did not end")
+	}
+	if built.Load() != 2 || closed.Load() != built.Load() {
+		t.Errorf("%d bots built, %d closed", built.Load(), closed.Load())
+	}
+}
+
+// Closing the Hub mid-game closes the bots too, the one thinking included.
+func TestBotsClosedWithHub(t *testing.T) {
+	ctx := testContext(t)
+	var built, closed atomic.Int64
+	opts := testOptions(t)
+	opts.NewBot = func(level string, seed uint64) (bot.Bot, error) {
+		built.Add(1)
+		return countedBot{bot.NewRandom(seed), closeCount{&closed}}, nil
+	}
+	h := New(memstore.New(), opts)
+	in, _, err := h.Create(ctx, []string{"", "easy", "easy"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := h.Join(ctx, in.ID, "Ann", 0); err != nil {
+		t.Fatal(err)
+	}
+	h.Close()
+	if built.Load() != 2 || closed.Load() != 2 {
+		t.Errorf("%d bots built, %d closed", built.Load(), closed.Load())
+	}
+}
+
+// countedBot is a real bot whose Close is counted.
+type countedBot struct {
+	*bot.Random
+	closeCount
+}
+
+func (b countedBot) Close() error { return b.closeCount.Close() }
+
+// The server's tables can run no program: this package imports neither
+// os/exec nor internal/botexec (and bot imports no os/exec either).
+func TestNoProgram(t *testing.T) {
+	p, err := build.ImportDir(".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range p.Imports {
+		if imp == "os/exec" || strings.HasSuffix(imp, "/internal/botexec") {
+			t.Errorf("package table imports %s", imp)
+		}
+	}
+}
