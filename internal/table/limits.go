@@ -151,7 +151,7 @@ type workers struct {
 	free    int
 	waiting [2][]chan struct{} // by priority: 0 games with people, 1 bots only
 	onWait  func(prio int)     // called as a bot starts waiting; for tests
-	spare   chan struct{}      // closed while a worker is free (spare.go)
+	spare   chan struct{}      // closed while a worker is free (analysis.go)
 }
 
 func newWorkers(n int) *workers { return &workers{free: n, spare: closed()} }
