@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/analysis"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
@@ -85,6 +86,21 @@ func (s *Server) analysis(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// hintRefusal says why the seat of view may not have hints at the table
+// of info, or nil: a rated table, a game that is over, another seat to
+// move.
+func hintRefusal(info protocol.GameInfo, view razzia.View) error {
+	switch st := &view.State; {
+	case info.Rated:
+		return newError(protocol.RatedTable, "this table is rated: its games are played without the engine's help")
+	case st.Over():
+		return newError(protocol.GameOver, "the game is over")
+	case st.ToMove() != view.Seat:
+		return newError(protocol.NotYourTurn, "hints are for the seat to move: seat %d is to move, yours is %d", st.ToMove(), view.Seat)
+	}
+	return nil
+}
+
 // hints answers the best moves for the seat the request's token holds,
 // at a casual table, when the seat is to move; a seat may ask HintBurst
 // times at once and HintRate times a second.
@@ -95,15 +111,8 @@ func (s *Server) hints(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	switch st := &view.State; {
-	case info.Rated:
-		s.fail(w, r, newError(protocol.RatedTable, "this table is rated: its games are played without the engine's help"))
-		return
-	case st.Over():
-		s.fail(w, r, newError(protocol.GameOver, "the game is over"))
-		return
-	case st.ToMove() != view.Seat:
-		s.fail(w, r, newError(protocol.NotYourTurn, "hints are for the seat to move: seat %d is to move, yours is %d", st.ToMove(), view.Seat))
+	if err := hintRefusal(info, view); err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	h := s.hinting
