@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/analysis"
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/servertest"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/sqlite"
 )
@@ -47,16 +47,7 @@ func TestServeAnalysesGamesLeftUnanalysed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Ann", "Bob"}, Seed: []byte("left over")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for !g.Over() {
-		if err := g.Play(g.LegalMoves()[0]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rec := g.Record()
+	rec := servertest.RandomGame(t, 2, 7).Record()
 	const id = "leftoverab"
 	if err := st.CreateGame(ctx, &store.Game{ID: id, Status: store.StatusFinished, Seats: []store.Seat{{Name: "Ann"}, {Name: "Bob"}},
 		Cheques: rec.Cheques, Seed: []byte("left over"), Moves: rec.Moves}); err != nil {

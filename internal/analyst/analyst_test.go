@@ -8,28 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/servertest"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
 
-// played returns a finished game of n seats, played with the first legal
-// move each time, and stored with status.
+// played returns a finished game of n seats, stored with status.
 func played(t *testing.T, id string, n int, status store.Status) *store.Game {
 	t.Helper()
-	names := []string{"Ann", "Bob", "Cy", "Di", "Ed"}[:n]
-	g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: []byte(id)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for !g.Over() {
-		if err := g.Play(g.LegalMoves()[0]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rec := g.Record()
+	rec := servertest.RandomGame(t, n, Seed(id)).Record()
 	sg := &store.Game{ID: id, Status: status, Seats: make([]store.Seat, n), Cheques: rec.Cheques, Seed: []byte(id), Moves: rec.Moves}
-	for i, name := range names {
+	for i, name := range rec.Players {
 		sg.Seats[i] = store.Seat{Name: name, Bot: "random"}
 	}
 	return sg
