@@ -60,6 +60,8 @@ func TestAnalysisChart(t *testing.T) {
 	waitFor[bool](p, "the pending analysis", `(() => { const v = document.querySelector("#analysis-verdict"); return !!v && v.innerText.includes("being made"); })()`, 10*time.Second)
 
 	rep := srv.analyse(t, id)
+	// The page looks again by itself.
+	waitFor[bool](p, "the chart after the analysis", `!!document.querySelector("#analysis-chart")`, 10*time.Second)
 	var marks []analysis.Decision
 	var luck *analysis.Decision
 	for i, d := range rep.Decisions {

@@ -35,6 +35,7 @@ const state = {
   lang: "en",
   error: null, // {code, message} when the replay cannot be shown
   analysis: null, // the analysis answer, once asked (analysis.js)
+  analysisTimer: 0,
 };
 
 // CHROME are the page's own words: [element id, attribute or "" for the
@@ -130,14 +131,19 @@ async function load() {
 
 // loadAnalysis asks for the analysis of a finished game; while it is
 // pending, the section says so.
-async function loadAnalysis() {
+async function loadAnalysis(tries = 0) {
   if (!state.game || state.game.status !== "finished") return;
+  clearTimeout(state.analysisTimer);
   try {
     state.analysis = await fetchAnalysis(id);
   } catch {
     state.analysis = null; // the replay stands without it
   }
   drawAnalysis(true);
+  // The server analyses in the background: look again, less and less often.
+  if (state.analysis && state.analysis.status === "pending" && tries < 40) {
+    state.analysisTimer = setTimeout(() => loadAnalysis(tries + 1), Math.min(30000, 3000 * (tries + 1)));
+  }
 }
 
 function drawAnalysis(all) {
@@ -155,7 +161,7 @@ function drawAnalysis(all) {
     verdictBox.className = "analysis-verdict";
     verdictBox.textContent = a.status === "failed"
       ? text("web.analysis.failed", null, "This game could not be analysed.")
-      : text("web.analysis.pending", null, "The analysis of this game is being made: reload the page in a minute.");
+      : text("web.analysis.pending", null, "The analysis of this game is being made: it appears here once it is ready.");
     return;
   }
   const t = (key, args) => text(key, args, key);
