@@ -1,12 +1,14 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/razziagame/razzia/internal/analysis"
@@ -139,6 +141,10 @@ func TestHintsPanel(t *testing.T) {
 		t.Run(vp.name, func(t *testing.T) {
 			id := srv.Create("", "").ID
 			p := newPage(t, srv, "Ann "+vp.name, vp.width, vp.height)
+			p.do("keep the newest state", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+				_, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: lastState})
+				return err
+			}))
 			p.open("/g/" + id)
 			if seat := p.join("Ann"); seat != 0 {
 				t.Fatalf("joined seat %d, want 0", seat)
@@ -159,6 +165,32 @@ func TestHintsPanel(t *testing.T) {
 			}
 			p.accessible("the table with hints")
 			p.screenshot("hints-" + vp.name)
+
+			// At a rated table the button is not there: the same state,
+			// said to be rated, as the server of accounts sends it.
+			eval[bool](p, `(() => {
+  const s = structuredClone(window.__lastState);
+  s.game.rated = true;
+  s.events = [];
+  window.__sockets.at(-1).dispatchEvent(new MessageEvent("message", {data: JSON.stringify(s)}));
+  return true;
+})()`)
+			waitFor[bool](p, "the rated table without hints", `!document.querySelector("#hints") && !!document.querySelector("#moves")`, 5*time.Second)
 		})
 	}
 }
+
+// lastState is run in every document of TestHintsPanel before the page's
+// scripts: it keeps the newest state message in window.__lastState.
+const lastState = `(() => {
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (ev) => {
+        const m = JSON.parse(ev.data);
+        if (m.type === "state") window.__lastState = m;
+      });
+    }
+  };
+})();`

@@ -40,7 +40,7 @@ func newHinting(o Options) *hinting {
 		workers = DefaultHintWorkers
 	}
 	return &hinting{seats: newClientRate("hints", rate, burst), searches: make(chan struct{}, workers),
-		iterations: o.HintIterations}
+		iterations: min(max(0, o.HintIterations), analysis.MaxIterations)}
 }
 
 // routeAnalysis serves the analyses of finished games and the hints.
