@@ -1,30 +1,34 @@
 package bot
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/razziagame/razzia"
 )
 
-// midGame returns the view of the seat to move in a 4-player game played
-// by heuristic bots to the middle of round 2.
-func midGame(b *testing.B) razzia.View {
-	g := newGame(b, 4, "benchmark")
-	specs := []string{"heuristic", "heuristic", "heuristic", "heuristic"}
+// midGame returns the view of the seat to move in a game of players
+// played by heuristic bots to the middle of round 2, at a turn.
+func midGame(b *testing.B, players int) razzia.View {
+	g := newGame(b, players, "benchmark")
+	specs := make([]string, players)
+	for i := range specs {
+		specs[i] = "heuristic"
+	}
 	for {
 		play(b, g, specs, 7, 1)
 		st := g.State()
-		if st.Round() == 2 && st.Police() >= 3 && st.Phase() == razzia.PhaseTurn {
+		if st.Round() == 2 && st.Police() >= st.PoliceLimit()/2 && st.Phase() == razzia.PhaseTurn {
 			return g.View(st.ToMove())
 		}
 	}
 }
 
-// BenchmarkMCTSIterations runs MCTS decisions on a mid-game 4-player
-// position and reports iterations per second.
+// BenchmarkMCTSIterations runs MCTS decisions of 1000 iterations on a
+// mid-game 4-player position and reports iterations per second on one core.
 func BenchmarkMCTSIterations(b *testing.B) {
-	v := midGame(b)
-	m := NewMCTS(1, 1000, 0)
+	v := midGame(b, 4)
+	m := NewMCTS(1, 1000, 0, 1)
 	m.Choose(v) // grow the pools
 	iters := 0
 	b.ReportAllocs()
@@ -34,6 +38,27 @@ func BenchmarkMCTSIterations(b *testing.B) {
 		iters += m.Iterations()
 	}
 	b.ReportMetric(float64(iters)/b.Elapsed().Seconds(), "iters/s")
+}
+
+// BenchmarkLevels times decisions of the search levels, as people play
+// them (bounded by time), on a mid-game position of every player count:
+// ns/op is the decision time and iters/s the search's speed over all its
+// workers.
+func BenchmarkLevels(b *testing.B) {
+	for _, level := range []string{"hard", "expert"} {
+		for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
+			b.Run(fmt.Sprintf("%s/%dp", level, players), func(b *testing.B) {
+				v := midGame(b, players)
+				m := must(New(level, 1)).(*MCTS)
+				iters := 0
+				for b.Loop() {
+					m.Choose(v)
+					iters += m.Iterations()
+				}
+				b.ReportMetric(float64(iters)/b.Elapsed().Seconds(), "iters/s")
+			})
+		}
+	}
 }
 
 // BenchmarkHeuristicDecision times heuristic decisions over every

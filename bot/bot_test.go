@@ -64,7 +64,9 @@ func TestLegalOnly(t *testing.T) {
 		{"heuristic", 1000},
 		{"easy", 1000},
 		{"mcts:iters=3", 150},
-		{"mcts:iters=20,rollout=random,c=2", 50},
+		{"mcts:iters=20,rollout=random,c=2,cut=none", 50},
+		{"mcts:iters=20,workers=2", 30},
+		{"flatmc:rounds=1", 30},
 	}
 	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
 		for _, k := range kinds {
@@ -95,7 +97,7 @@ func TestLegalOnly(t *testing.T) {
 // TestDeterministic checks that a bot's decisions depend only on its seed
 // and the views: the same bots replay the same game.
 func TestDeterministic(t *testing.T) {
-	for _, spec := range []string{"random", "heuristic", "easy", "mcts:iters=40"} {
+	for _, spec := range []string{"random", "heuristic", "easy", "mcts:iters=40", "mcts:iters=40,workers=3", "flatmc:rounds=2"} {
 		t.Run(spec, func(t *testing.T) {
 			specs := []string{spec, spec, spec}
 			var records [2][]razzia.Move
@@ -116,10 +118,15 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestHiddenOrder checks that MCTS never reads the order of the deck: two
+// hiddenOrderSpecs are the bots TestHiddenOrder checks, each with a fixed
+// budget so that it is deterministic.
+var hiddenOrderSpecs = []string{"heuristic", "easy", "mcts:iters=300", "mcts:iters=300,workers=2",
+	"flatmc:rounds=4", "medium@b971414", "mcts@b971414:iters=300"}
+
+// TestHiddenOrder checks that no bot reads the order of the deck: two
 // games with different seeds (deck orders) but the same moves give equal
-// views, and the bot makes the same decision in both, at many points of a
-// game and at every player count.
+// views, and every bot makes the same decision in both, at many points of
+// a game and at every player count.
 func TestHiddenOrder(t *testing.T) {
 	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
 		t.Run(fmt.Sprintf("%dp", players), func(t *testing.T) {
@@ -147,10 +154,12 @@ func TestHiddenOrder(t *testing.T) {
 				if !reflect.DeepEqual(va, vb) {
 					t.Fatalf("move %d: the views differ", at)
 				}
-				ma := NewMCTS(9, 300, 0).Choose(va)
-				mb := NewMCTS(9, 300, 0).Choose(vb)
-				if ma != mb {
-					t.Errorf("move %d: decided %v with one deck order and %v with the other", at, ma, mb)
+				for _, spec := range hiddenOrderSpecs {
+					ma := must(New(spec, 9)).Choose(va)
+					mb := must(New(spec, 9)).Choose(vb)
+					if ma != mb {
+						t.Errorf("move %d: %s decided %v with one deck order and %v with the other", at, spec, ma, mb)
+					}
 				}
 				// The two decks really are in different orders.
 				if sa.Phase() == razzia.PhaseTurn && sa.DeckLeft() > 0 {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -25,34 +26,84 @@ func replay(t *testing.T, tokens string) *razzia.Game {
 }
 
 // TestHeuristicDriverForCars: a driver makes a seat's cars score (R16).
-// Ann, holding five cars and no driver, bids for a lone driver in a police
-// auction; holding five businesses instead, with the same cheques, she
-// passes on the same driver.
+// A lone driver in the row is worth more to Ann holding five cars and no
+// driver than to Ann holding five businesses, with the same cheques.
 func TestHeuristicDriverForCars(t *testing.T) {
-	tests := []struct {
-		name, tokens string
-		bid          bool
-	}{
-		{"Ann holds the cars",
-			"draw car, draw car, draw car, draw car, draw car, draw gold, call, pass, pass, bid 2, draw driver, draw police",
-			true},
-		{"Ann holds businesses",
-			"draw casino, draw cinema, draw transport, draw racetrack, draw nightclub, draw gold, call, pass, pass, bid 2, draw driver, draw police",
-			false},
+	value := func(tokens string) float64 {
+		g := replay(t, tokens)
+		st := g.State()
+		if st.ToMove() != 0 || st.Phase() != razzia.PhaseAuction {
+			t.Fatalf("setup: seat %d to move in phase %v", st.ToMove(), st.Phase())
+		}
+		j := newJudge(&st, &defaultWeights)
+		return j.lotValue(0)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			g := replay(t, tt.tokens)
-			st := g.State()
-			if st.ToMove() != 0 || st.Phase() != razzia.PhaseAuction {
-				t.Fatalf("setup: seat %d to move in phase %v", st.ToMove(), st.Phase())
-			}
-			m := NewHeuristic(1).Choose(g.View(0))
-			if got := m.Action == razzia.ActionBid; got != tt.bid {
-				t.Errorf("Ann chose %v; want a bid: %v", m, tt.bid)
-			}
-		})
+	cars := value("draw car, draw car, draw car, draw car, draw car, draw gold, call, pass, pass, bid 2, draw driver, draw police")
+	businesses := value("draw casino, draw cinema, draw transport, draw racetrack, draw nightclub, draw gold, call, pass, pass, bid 2, draw driver, draw police")
+	if cars < businesses+3 {
+		t.Errorf("the driver is worth %.2f to Ann with cars, %.2f with businesses; want at least 3 more with cars", cars, businesses)
 	}
+}
+
+// TestHeuristicPaysNoMore checks, over many games at every player count,
+// that the heuristic never pays more than it must (R10, R11): when nobody
+// after it can outbid it (it is the last to bid, or the others hold no
+// higher cheque), any bid it makes is its lowest legal bid; and for an
+// empty row, which wins only the centre cheque, it never bids a cheque
+// worth more than the centre one, unless it called and must bid, when it
+// bids its lowest.
+func TestHeuristicPaysNoMore(t *testing.T) {
+	checked := 0
+	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
+		for i := range 40 {
+			g := newGame(t, players, fmt.Sprint("pays no more ", i))
+			bots := make([]*Heuristic, players)
+			for s := range bots {
+				bots[s] = NewHeuristic(uint64(i*10 + s))
+			}
+			for st := g.State(); !st.Over(); st = g.State() {
+				v := g.View(st.ToMove())
+				m := bots[st.ToMove()].Choose(v)
+				if m.Action == razzia.ActionBid {
+					lowest := st.FaceUp(st.ToMove()).Above(bidOf(&st)).Min()
+					switch {
+					case (uncontested(&st) || st.MustBid()) && int(m.Cheque) != lowest:
+						t.Errorf("%dp game %d: nobody can outbid it, yet %v, not its lowest %d", players, i, m, lowest)
+					case st.RowLen() == 0 && !st.MustBid() && int(m.Cheque) > st.Centre():
+						t.Errorf("%dp game %d: %v for an empty row and the centre %d", players, i, m, st.Centre())
+					}
+					checked++
+				}
+				if err := g.Play(m); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d bids checked", checked)
+	}
+}
+
+func bidOf(s *razzia.State) int {
+	c, _ := s.HighBid()
+	return c
+}
+
+// uncontested reports whether no seat after the one to move in the running
+// auction may still outbid its lowest legal bid.
+func uncontested(s *razzia.State) bool {
+	me := s.ToMove()
+	lowest := s.FaceUp(me).Above(bidOf(s)).Min()
+	for q := (me + 1) % s.Players(); q != me; q = (q + 1) % s.Players() {
+		if s.Bidding(q) == razzia.BiddingUndecided && s.FaceUp(q).Above(lowest) != 0 {
+			return false
+		}
+		if q == s.Initiator() {
+			break
+		}
+	}
+	return true
 }
 
 // TestHeuristicThief (R8): Ann holds a thief and two cars; the row holds a
@@ -87,7 +138,7 @@ func TestHeuristicValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := newJudge(&st)
+	j := newJudge(&st, &defaultWeights)
 	gain := func(have []razzia.Kind, add razzia.Kind) float64 {
 		var h razzia.Holdings
 		for _, k := range have {
@@ -104,7 +155,7 @@ func TestHeuristicValues(t *testing.T) {
 		by   float64
 	}{
 		{"R16 third distinct jewel beats a duplicate", gain([]razzia.Kind{R, razzia.Watch}, razzia.Brooch), gain([]razzia.Kind{R, razzia.Watch}, R), 3},
-		{"R16 first jewel lifts -5", gain(nil, R), gain([]razzia.Kind{R}, R), 3},
+		{"R16 first jewel lifts -5", gain(nil, R), gain([]razzia.Kind{R}, R), 2},
 		{"R16 driver with cars beats driver alone", gain([]razzia.Kind{razzia.Car, razzia.Car, razzia.Car}, razzia.Driver), gain(nil, razzia.Driver), 1.5},
 		{"R16 car with a driver beats car without", gain([]razzia.Kind{razzia.Driver}, razzia.Car), gain(nil, razzia.Car), 0.5},
 		{"R17 third casino beats a new kind", gain([]razzia.Kind{razzia.Casino, razzia.Casino}, razzia.Casino), gain([]razzia.Kind{razzia.Casino, razzia.Casino}, razzia.Cinema), 2},
@@ -127,7 +178,7 @@ func TestHeuristicValues(t *testing.T) {
 func TestHeuristicChequeCost(t *testing.T) {
 	g := replay(t, "draw police")
 	st := g.State()
-	j := newJudge(&st)
+	j := newJudge(&st, &defaultWeights)
 	if lo, hi := j.chequeCost(1, 3), j.chequeCost(1, 12); hi <= lo {
 		t.Errorf("cost of 12 %.2f, of 3 %.2f: want the high cheque to cost more", hi, lo)
 	}

@@ -1,17 +1,22 @@
 package bot
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/razziagame/razzia"
 )
 
-// DefaultIters is the number of iterations an mcts spec without iters runs.
+// DefaultIters is the number of iterations an mcts spec without iters or
+// time runs.
 const DefaultIters = 6000
 
-// MCTS is information-set Monte Carlo tree search for several players.
+// MCTS is Monte Carlo tree search for several players, with the heuristic
+// as its playout policy.
 //
 // The only hidden information in Razzia is the order of the undrawn cards,
 // so an information set is a public state and the search needs no
@@ -19,25 +24,182 @@ const DefaultIters = 6000
 // is sampled, per iteration, from the public composition of the undrawn
 // cards, and whose children are keyed by the kind drawn. Each decision
 // node selects by UCT for the seat to move there, using that seat's own
-// reward, so every player is modelled as playing for itself. Rewards are a
-// vector over the seats: a share of the win (1/k for k tied winners) plus a
-// small term for the score margin over the best opponent.
+// reward, so every player is modelled as playing for itself; the move the
+// heuristic would make gets a bonus that fades as the node's moves are
+// tried (progressive bias). Rewards are a vector over the seats: a share
+// of the win (1/k for k tied winners) plus a small term for the score
+// margin over the best opponent. Playouts follow the heuristic, with noise
+// on its values so that they vary.
 //
-// Nodes and edges live in pools that are reused from one decision to the
-// next, and the playouts run on the engine's allocation-free State, so a
-// decision allocates nothing once the pools have grown.
+// With several workers, each searches its own tree from the same root
+// (root parallelism) and the roots' statistics are summed: the result
+// depends on the seed, the iterations and the number of workers, not on
+// how the workers were scheduled. Nodes and edges live in pools that are
+// reused from one decision to the next, so a decision allocates little
+// once the pools have grown.
 type MCTS struct {
-	iters int
-	limit time.Duration // 0: no time limit
-	c     float64       // exploration constant
-	light bool          // light heuristic rollouts instead of uniform ones
-	rng   *rand.Rand
+	iters   int           // iterations per decision, shared by the workers; 0: no limit
+	limit   time.Duration // 0: no time limit
+	workers int
+	c       float64 // exploration constant
+	bias    float64 // weight of the heuristic's move
+	noise   float64 // noise of the playout policy, in points
+	uniform bool    // uniform playouts instead of the heuristic's
+	cut     bool    // end playouts at the round's end with the value function
+	w       *weights
+	rng     *rand.Rand
 
+	trees []*tree
+	buf   []razzia.Move
+	root  []razzia.Move
+	last  int // iterations of the last decision
+}
+
+// NewMCTS returns an MCTS bot seeded with seed that runs at most iters
+// iterations per decision (0: no limit) and, when limit is positive,
+// stops after limit, one of the two being set, with workers searching at
+// once (at least 1).
+func NewMCTS(seed uint64, iters int, limit time.Duration, workers int) *MCTS {
+	return &MCTS{iters: iters, limit: limit, workers: max(1, workers), c: 0.4, bias: 1, noise: 2, cut: true,
+		w: &defaultWeights, rng: newRand(seed)}
+}
+
+// Choose implements Bot.
+func (b *MCTS) Choose(v razzia.View) razzia.Move {
+	legal := legalMoves(&v, &b.buf)
+	switch len(legal) {
+	case 0:
+		return razzia.Move{}
+	case 1:
+		return legal[0]
+	}
+	b.root = prune(&v.State, append(b.root[:0], legal...))
+	if len(b.root) == 1 {
+		return b.root[0]
+	}
+	stats := b.search(context.Background(), &v.State, b.root, -1)
+	best := 0
+	for i := range stats {
+		if stats[i].Visits > stats[best].Visits {
+			best = i
+		}
+	}
+	return b.root[best]
+}
+
+// A MoveValue is what a search found about one move.
+type MoveValue struct {
+	Move   razzia.Move
+	Visits int // iterations that began with the move
+	// Share is each seat's expected share of the win after the move (a
+	// win shared by k counts 1/k), indexed by seat.
+	Share [razzia.MaxPlayers]float64
+}
+
+// Evaluate searches s, as Choose would, and returns what it found about
+// the moves of the seat to move worth making (the legal moves less the
+// bids that pay more than needed, see prune) and about played, when it is
+// a legal move, the most visited first; ties keep the order of
+// LegalMoves. When the search gave played fewer than a quarter of the
+// iterations, more are run through it until it has them, so that its
+// value is nearly as sure as the best move's. Evaluate stops early,
+// returning ctx's error, when ctx is done. It is deterministic given the
+// bot's seed, its iterations and workers, and the calls made before, when
+// the bot is not limited by time.
+func (b *MCTS) Evaluate(ctx context.Context, s *razzia.State, played razzia.Move) ([]MoveValue, error) {
+	all := s.LegalMoves(nil)
+	if len(all) == 0 {
+		return nil, nil
+	}
+	legal := prune(s, slices.Clone(all))
+	if slices.Contains(all, played) && !slices.Contains(legal, played) {
+		legal = append(legal, played)
+		slices.SortStableFunc(legal, func(x, y razzia.Move) int { return slices.Index(all, x) - slices.Index(all, y) })
+	}
+	force := slices.Index(legal, played)
+	stats := b.search(ctx, s, legal, force)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(stats, func(x, y MoveValue) int { return y.Visits - x.Visits })
+	return stats, nil
+}
+
+// search runs the workers' trees from s and returns the statistics of
+// each root move, in the order of legal. When force is the index of a
+// move, that move is searched until it has at least a quarter of the
+// iterations.
+func (b *MCTS) search(ctx context.Context, s *razzia.State, legal []razzia.Move, force int) []MoveValue {
+	for len(b.trees) < b.workers {
+		b.trees = append(b.trees, &tree{})
+	}
+	var deadline time.Time
+	if b.limit > 0 {
+		deadline = time.Now().Add(b.limit)
+	}
+	var wg sync.WaitGroup
+	for i, t := range b.trees[:b.workers] {
+		iters := 0
+		if b.iters > 0 {
+			// Split the budget: the first workers take the remainder.
+			iters = b.iters / b.workers
+			if i < b.iters%b.workers {
+				iters++
+			}
+		}
+		t.reset(b, b.rng.Uint64(), ctx.Done())
+		run := func() {
+			t.run(s, legal, iters, deadline)
+			if force >= 0 {
+				t.force(s, legal[force], max(iters, t.iterations())/4, deadline)
+			}
+		}
+		if b.workers == 1 {
+			run()
+			continue
+		}
+		wg.Go(run)
+	}
+	wg.Wait()
+	stats := make([]MoveValue, len(legal))
+	b.last = 0
+	for i, m := range legal {
+		stats[i].Move = m
+	}
+	for _, t := range b.trees[:b.workers] {
+		t.addStats(legal, stats)
+		b.last += t.iterations()
+	}
+	for i := range stats {
+		if n := float64(stats[i].Visits); n > 0 {
+			for p := range stats[i].Share {
+				stats[i].Share[p] /= n
+			}
+		}
+	}
+	return stats
+}
+
+// Iterations returns the iterations the last decision ran, over all
+// workers, for benchmarks and logs.
+func (b *MCTS) Iterations() int { return b.last }
+
+// A tree is one worker's search.
+type tree struct {
+	b     *MCTS
+	src   *rand.PCG
+	rng   *rand.Rand
+	done  <-chan struct{} // closed when the search must stop, or nil
+	play  playout
 	nodes []node
 	edges []edge
 	path  []step
 	buf   []razzia.Move
-	root  []razzia.Move
+	// share sums each seat's share of the win over the iterations through
+	// each root edge, by the edge's index from the root's first.
+	share   [][razzia.MaxPlayers]float64
+	forced  int32 // the root edge every iteration takes, or -1
+	stopped bool
 }
 
 // A node is a decision node (its edges are the legal moves) or, after a
@@ -54,6 +216,7 @@ type edge struct {
 	move   razzia.Move
 	child  int32   // node index, or -1 while unvisited
 	visits int32   // times selected
+	prior  float32 // the heuristic's preference: 1 for its move, else 0
 	reward float32 // sum of the rewards of the seat that moves at the parent
 }
 
@@ -72,165 +235,210 @@ const (
 	marginScale  = 30.0
 )
 
-// NewMCTS returns an MCTS bot seeded with seed that runs at most iters
-// iterations and, when limit is positive, stops after limit.
-func NewMCTS(seed uint64, iters int, limit time.Duration) *MCTS {
-	return &MCTS{iters: iters, limit: limit, c: 0.7, light: true, rng: newRand(seed)}
+func (t *tree) reset(b *MCTS, seed uint64, done <-chan struct{}) {
+	t.b, t.done, t.forced, t.stopped = b, done, -1, false
+	if t.rng == nil {
+		t.src = rand.NewPCG(seed, 0)
+		t.rng = rand.New(t.src)
+	} else {
+		t.src.Seed(seed, 0)
+	}
+	t.play = playout{w: b.w, rng: t.rng, noise: b.noise, uniform: b.uniform, cut: b.cut}
+	t.nodes, t.edges = t.nodes[:0], t.edges[:0]
 }
 
-// Choose implements Bot.
-func (b *MCTS) Choose(v razzia.View) razzia.Move {
-	legal := legalMoves(&v, &b.buf)
-	switch len(legal) {
-	case 0:
-		return razzia.Move{}
-	case 1:
-		return legal[0]
-	}
-	b.root = append(b.root[:0], legal...) // b.buf is reused below
-	root := b.search(&v.State, b.root)
-	best, most := legal[0], int32(-1)
-	for _, e := range b.edges[root.first : root.first+int32(root.n)] {
-		if e.visits > most {
-			best, most = e.move, e.visits
-		}
-	}
-	return best
+// run searches from s, whose legal moves are legal, until it has run
+// iters iterations (0: no limit) or the deadline (zero: none) has passed,
+// or t.done is closed.
+func (t *tree) run(s *razzia.State, legal []razzia.Move, iters int, deadline time.Time) {
+	t.newNode()
+	t.expand(0, s, legal)
+	t.share = append(t.share[:0], make([][razzia.MaxPlayers]float64, len(legal))...)
+	t.loop(s, iters, deadline)
 }
 
-// search runs the iterations from s and returns the root.
-func (b *MCTS) search(s *razzia.State, legal []razzia.Move) node {
-	b.nodes, b.edges = b.nodes[:0], b.edges[:0]
-	b.newNode()
-	b.expand(0, legal)
-	var deadline time.Time
-	if b.limit > 0 {
-		deadline = time.Now().Add(b.limit)
-	}
-	for i := range b.iters {
-		if b.limit > 0 && i%16 == 0 && i > 0 && time.Now().After(deadline) {
+// loop runs iterations from s as run does.
+func (t *tree) loop(s *razzia.State, iters int, deadline time.Time) {
+	for i := 0; iters == 0 || i < iters; i++ {
+		if i%8 == 0 && t.stop(deadline) {
 			break
 		}
 		st := *s
-		b.iterate(&st)
+		t.iterate(&st)
 	}
-	return b.nodes[0]
 }
 
-// Iterations returns the iterations the last decision ran (the root's
-// visits), for benchmarks and logs.
-func (b *MCTS) Iterations() int {
-	if len(b.nodes) == 0 {
+// stop reports whether the search must stop: its time is up or it was
+// cancelled.
+func (t *tree) stop(deadline time.Time) bool {
+	if t.stopped {
+		return true
+	}
+	select {
+	case <-t.done:
+		t.stopped = true
+	default:
+		t.stopped = !deadline.IsZero() && time.Now().After(deadline)
+	}
+	return t.stopped
+}
+
+// force runs iterations through the root edge of move m until it has been
+// visited at least visits times.
+func (t *tree) force(s *razzia.State, m razzia.Move, visits int, deadline time.Time) {
+	root := t.nodes[0]
+	for i := root.first; i < root.first+int32(root.n); i++ {
+		if t.edges[i].move == m {
+			t.forced = i
+			if more := visits - int(t.edges[i].visits); more > 0 {
+				t.loop(s, more, deadline)
+			}
+			t.forced = -1
+			return
+		}
+	}
+}
+
+func (t *tree) iterations() int {
+	if len(t.nodes) == 0 {
 		return 0
 	}
-	return int(b.nodes[0].visits)
+	return int(t.nodes[0].visits) - 1 // the expansion of the root is no iteration
 }
 
-func (b *MCTS) newNode() int32 {
-	b.nodes = append(b.nodes, node{n: -1})
-	return int32(len(b.nodes) - 1)
-}
-
-// expand gives node ni one edge per move, in random order so that the
-// untried moves are tried in random order.
-func (b *MCTS) expand(ni int32, moves []razzia.Move) {
-	first := int32(len(b.edges))
-	for _, m := range moves {
-		b.edges = append(b.edges, edge{move: m, child: -1})
+// addStats adds the root edges' visits and share sums to stats, by the
+// index of their move in legal.
+func (t *tree) addStats(legal []razzia.Move, stats []MoveValue) {
+	root := t.nodes[0]
+	for k, e := range t.edges[root.first : root.first+int32(root.n)] {
+		i := slices.Index(legal, e.move)
+		stats[i].Visits += int(e.visits)
+		for p, v := range t.share[k] {
+			stats[i].Share[p] += v
+		}
 	}
-	es := b.edges[first:]
+}
+
+func (t *tree) newNode() int32 {
+	t.nodes = append(t.nodes, node{n: -1})
+	return int32(len(t.nodes) - 1)
+}
+
+// expand gives node ni one edge per move: the heuristic's move first, with
+// its prior, then the others in random order, so that untried moves are
+// tried in that order.
+func (t *tree) expand(ni int32, s *razzia.State, moves []razzia.Move) {
+	first := int32(len(t.edges))
+	for _, m := range moves {
+		t.edges = append(t.edges, edge{move: m, child: -1})
+	}
+	es := t.edges[first:]
 	for i := len(es) - 1; i > 0; i-- {
-		k := b.rng.IntN(i + 1)
+		k := t.rng.IntN(i + 1)
 		es[i], es[k] = es[k], es[i]
 	}
-	b.nodes[ni].first, b.nodes[ni].n = first, int16(len(moves))
+	if t.b.bias > 0 {
+		pick := t.play.heuristic(s, moves)
+		for i := range es {
+			if es[i].move == pick {
+				es[0], es[i] = es[i], es[0]
+				es[0].prior = 1
+				break
+			}
+		}
+	}
+	t.nodes[ni].first, t.nodes[ni].n, t.nodes[ni].visits = first, int16(len(moves)), 1
 }
 
 // expandChance gives chance node ni one edge per kind.
-func (b *MCTS) expandChance(ni int32) {
-	first := int32(len(b.edges))
+func (t *tree) expandChance(ni int32) {
+	first := int32(len(t.edges))
 	for k := range numKinds {
-		b.edges = append(b.edges, edge{move: razzia.Draw(razzia.Kind(k)), child: -1})
+		t.edges = append(t.edges, edge{move: razzia.Draw(razzia.Kind(k)), child: -1})
 	}
-	b.nodes[ni].first, b.nodes[ni].n, b.nodes[ni].chance = first, int16(numKinds), true
+	t.nodes[ni].first, t.nodes[ni].n, t.nodes[ni].chance = first, int16(numKinds), true
 }
 
 // iterate runs one iteration from st: selection and expansion down the
 // tree, a playout from the new leaf, and backpropagation.
-func (b *MCTS) iterate(st *razzia.State) {
-	b.path = b.path[:0]
+func (t *tree) iterate(st *razzia.State) {
+	t.path = t.path[:0]
 	ni := int32(0)
 	for !st.Over() {
-		nd := &b.nodes[ni]
-		nd.visits++
+		nd := &t.nodes[ni]
 		if nd.chance {
-			k := st.RandomCard(b.rng)
+			nd.visits++
+			k := st.RandomCard(t.rng)
 			st.Apply(razzia.Draw(k))
-			e := &b.edges[nd.first+int32(k)]
-			if e.child < 0 {
-				c := b.newNode()
-				b.edges[b.nodes[ni].first+int32(k)].child = c
-				b.nodes[c].visits++
+			ei := nd.first + int32(k)
+			if t.edges[ei].child < 0 {
+				t.edges[ei].child = t.newNode()
 				break
 			}
-			ni = e.child
+			ni = t.edges[ei].child
 			continue
 		}
 		if nd.n < 0 {
-			b.buf = st.LegalMoves(b.buf[:0])
-			b.expand(ni, b.buf)
-			nd = &b.nodes[ni]
-		}
-		ei := b.selectEdge(nd)
-		seat := int8(st.ToMove())
-		b.path = append(b.path, step{ei, seat})
-		m := b.edges[ei].move
-		leaf := b.edges[ei].child < 0
-		if leaf {
-			c := b.newNode()
-			b.edges[ei].child = c
-		}
-		child := b.edges[ei].child
-		if m.Action == razzia.ActionDraw {
-			if b.nodes[child].n < 0 {
-				b.expandChance(child)
-			}
-			if leaf {
-				b.nodes[child].visits++
-				st.Apply(razzia.Draw(st.RandomCard(b.rng)))
-				break
-			}
-			ni = child
-			continue
-		}
-		st.Apply(m)
-		if leaf {
-			b.nodes[child].visits++
+			t.buf = prune(st, st.LegalMoves(t.buf[:0]))
+			t.expand(ni, st, t.buf)
 			break
 		}
-		ni = child
+		nd.visits++
+		ei := t.selectEdge(nd)
+		t.path = append(t.path, step{ei, int8(st.ToMove())})
+		e := &t.edges[ei]
+		if e.move.Action == razzia.ActionDraw {
+			if e.child < 0 {
+				c := t.newNode()
+				t.edges[ei].child = c
+				t.expandChance(c)
+			}
+			ni = t.edges[ei].child
+			continue
+		}
+		st.Apply(e.move)
+		if e.child < 0 {
+			t.edges[ei].child = t.newNode()
+			ni = t.edges[ei].child
+			continue // expanded on the next pass, then played out
+		}
+		ni = e.child
 	}
-	b.playout(st)
-	r := rewards(st)
-	for _, p := range b.path {
-		e := &b.edges[p.edge]
+	var r, share [razzia.MaxPlayers]float32
+	if t.play.run(st) {
+		r, share = rewards(st)
+	} else {
+		r = value(st, valueWeights(st))
+		share = r
+	}
+	for _, p := range t.path {
+		e := &t.edges[p.edge]
 		e.visits++
 		e.reward += r[p.seat]
+	}
+	if len(t.path) > 0 {
+		sh := &t.share[t.path[0].edge-t.nodes[0].first]
+		for p, v := range share {
+			sh[p] += float64(v)
+		}
 	}
 }
 
 // selectEdge picks an untried edge first, then the edge with the highest
-// upper confidence bound for the seat to move.
-func (b *MCTS) selectEdge(nd *node) int32 {
+// upper confidence bound for the seat to move, plus the heuristic's bias.
+func (t *tree) selectEdge(nd *node) int32 {
+	if t.forced >= 0 && nd == &t.nodes[0] {
+		return t.forced
+	}
 	logN := math.Log(float64(nd.visits))
-	best, bestU := nd.first, -1.0
+	best, bestU := nd.first, math.Inf(-1)
 	for i := nd.first; i < nd.first+int32(nd.n); i++ {
-		e := &b.edges[i]
+		e := &t.edges[i]
 		if e.visits == 0 {
 			return i
 		}
 		n := float64(e.visits)
-		u := float64(e.reward)/n + b.c*math.Sqrt(logN/n)
+		u := float64(e.reward)/n + t.b.c*math.Sqrt(logN/n) + t.b.bias*float64(e.prior)/(n+1)
 		if u > bestU {
 			best, bestU = i, u
 		}
@@ -238,9 +446,10 @@ func (b *MCTS) selectEdge(nd *node) int32 {
 	return best
 }
 
-// rewards returns each seat's reward for a finished game: its share of the
-// win, plus a small term for its margin over the best other seat.
-func rewards(st *razzia.State) [razzia.MaxPlayers]float32 {
+// rewards returns each seat's reward for a finished game, its share of
+// the win plus a small term for its margin over the best other seat, and
+// its share of the win alone.
+func rewards(st *razzia.State) (reward, share [razzia.MaxPlayers]float32) {
 	n := st.Players()
 	var totals [razzia.MaxPlayers]int // Total, not Totals: a playout allocates nothing
 	for p := range n {
@@ -251,79 +460,94 @@ func rewards(st *razzia.State) [razzia.MaxPlayers]float32 {
 	for _, v := range t {
 		top = max(top, v)
 	}
-	for _, v := range t {
+	for _, v := range t[:n] {
 		if v == top {
 			winners++
 		}
 	}
-	var r [razzia.MaxPlayers]float32
 	for p := range n {
 		other := math.MinInt
-		for q, v := range t {
+		for q, v := range t[:n] {
 			if q != p {
 				other = max(other, v)
 			}
 		}
 		margin := max(-1, min(1, float64(t[p]-other)/marginScale))
-		share := 0.0
 		if t[p] == top {
-			share = 1 / float64(winners)
+			share[p] = 1 / float32(winners)
 		}
-		r[p] = float32((1-marginWeight)*share + marginWeight*(0.5+0.5*margin))
+		reward[p] = float32((1-marginWeight)*float64(share[p]) + marginWeight*(0.5+0.5*margin))
 	}
-	return r
+	return reward, share
 }
 
-// playout plays st to the end.
-func (b *MCTS) playout(st *razzia.State) {
+// A playout plays games to the end by the heuristic with noise on its
+// values, or uniformly. It draws cards from the public composition, or,
+// when deck is set, in the order of deck (a determinisation).
+type playout struct {
+	w       *weights
+	rng     *rand.Rand
+	noise   float64
+	uniform bool
+	cut     bool          // stop at the end of the round, when the value function can take over
+	deck    []razzia.Kind // the undrawn cards in the order they come, or nil
+	buf     []razzia.Move
+	err     func() float64
+}
+
+// heuristic returns the heuristic's move in s among legal, without noise.
+func (p *playout) heuristic(s *razzia.State, legal []razzia.Move) razzia.Move {
+	if len(legal) == 1 {
+		return legal[0]
+	}
+	j := newJudge(s, p.w)
+	return decide(&j, legal, noError)
+}
+
+func noError() float64 { return 0 }
+
+// move returns the playout's move in st, a draw naming no card.
+func (p *playout) move(st *razzia.State) razzia.Move {
+	p.buf = st.LegalMoves(p.buf[:0])
+	if len(p.buf) == 1 {
+		return p.buf[0]
+	}
+	if p.uniform {
+		return p.buf[p.rng.IntN(len(p.buf))]
+	}
+	if p.err == nil {
+		p.err = func() float64 { return p.rng.NormFloat64() * p.noise }
+	}
+	j := newJudge(st, p.w)
+	j.quick = true
+	return decide(&j, p.buf, p.err)
+}
+
+// card returns the next card to come in st.
+func (p *playout) card(st *razzia.State) razzia.Kind {
+	if p.deck == nil {
+		return st.RandomCard(p.rng)
+	}
+	return p.deck[len(p.deck)-st.DeckLeft()]
+}
+
+// apply plays m in st, resolving a draw.
+func (p *playout) apply(st *razzia.State, m razzia.Move) {
+	if m.Action == razzia.ActionDraw && m.Card == razzia.NoKind {
+		m.Card = p.card(st)
+	}
+	st.Apply(m)
+}
+
+// run plays st to the end, or with cut to the end of its round when the
+// value function knows the next, and reports whether the game is over.
+func (p *playout) run(st *razzia.State) bool {
+	round := st.Round()
 	for !st.Over() {
-		var m razzia.Move
-		if b.light {
-			m = b.lightMove(st)
-		} else {
-			b.buf = st.LegalMoves(b.buf[:0])
-			m = b.buf[b.rng.IntN(len(b.buf))]
+		if p.cut && st.Round() != round && valueWeights(st) != nil {
+			return false
 		}
-		if m.Action == razzia.ActionDraw {
-			m.Card = st.RandomCard(b.rng)
-		}
-		st.Apply(m)
+		p.apply(st, p.move(st))
 	}
-}
-
-// lightMove is the rollout policy: cheap rules of thumb that play more
-// like people than uniform choice does. Players mostly draw and call
-// when the row is long; they bid more readily the longer the row, mostly
-// with their lowest cheque.
-func (b *MCTS) lightMove(st *razzia.State) razzia.Move {
-	r := b.rng.IntN(100)
-	row := st.RowLen()
-	if st.Phase() == razzia.PhaseTurn {
-		if st.DeckLeft() == 0 {
-			return razzia.Call()
-		}
-		if row >= 3 && r < 6*(row-2) {
-			return razzia.Call()
-		}
-		if row > 0 && r >= 90 && st.Holdings(st.ToMove())[razzia.Thief] > 0 {
-			b.buf = st.LegalMoves(b.buf[:0])
-			return b.buf[2+b.rng.IntN(len(b.buf)-2)]
-		}
-		return razzia.Draw(razzia.NoKind)
-	}
-	high, _ := st.HighBid()
-	up := st.FaceUp(st.ToMove()).Above(high)
-	if !st.MustBid() && r >= 10+13*row {
-		return razzia.Pass()
-	}
-	c := up.Min()
-	if b.rng.IntN(3) == 0 {
-		// Some other cheque above the high bid.
-		k := b.rng.IntN(up.Len())
-		for ; k > 0; k-- {
-			up &= up - 1
-		}
-		c = up.Min()
-	}
-	return razzia.Bid(c)
+	return true
 }

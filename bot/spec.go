@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/razziagame/razzia/bot/internal/frozen"
 )
 
 // ErrSpec is the sentinel wrapped by every error New returns for a bad spec.
@@ -15,7 +18,9 @@ var ErrSpec = errors.New("invalid bot spec")
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
-	"mcts[:iters=N,time=DURATION,c=X,rollout=light|random], " + strings.Join(LevelNames(), ", ")
+	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random], " +
+	"flatmc[:rounds=N,time=DURATION,noise=X], " +
+	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ")
 
 // Limits on the options, so that a typo cannot ask for a day of thinking.
 const (
@@ -32,14 +37,20 @@ type Level struct {
 
 // levels is the one list of the levels, weakest first: the server, the
 // web page (through the server), the terminal and the docs' commands all
-// read it through Levels. Hard is bounded both by iterations (so it is
-// deterministic given its seed on any machine fast enough) and by time (so
-// it never keeps a person waiting a second).
+// read it through Levels. The search levels are bounded by time alone, so
+// that they use what they are given on any machine and never keep a person
+// waiting longer: hard a second at most on one core, expert three on all
+// of them.
 var levels = []Level{
 	{"easy", "heuristic:noise=6", "values cards like medium but misjudges them often"},
-	{"medium", "heuristic", "values cards and cheques by the scoring rules; never looks ahead"},
-	{"hard", "mcts:iters=6000,time=500ms", "Monte Carlo tree search: plays thousands of games to the end before each decision"},
+	{"medium", "heuristic", "values lots and cheques as a good player does; never looks ahead"},
+	{"hard", "mcts:time=" + hardTime.String(), "tree search: plays thousands of games on before each decision, under a second"},
+	{"expert", "mcts:time=3s,workers=all", "the strongest: tree search on every core, up to three seconds a decision"},
 }
+
+// hardTime is the time hard takes per decision: its 99th percentile stays
+// under a second with both cores of a small machine busy.
+const hardTime = 700 * time.Millisecond
 
 // DefaultLevel is the level offered first to people.
 const DefaultLevel = "medium"
@@ -84,12 +95,25 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	random                  uniform over the legal moves
 //	heuristic[:noise=X]     values lots and cheques by the scoring rules;
 //	                        noise adds that many points of random error
-//	mcts[:iters=N,time=D,c=X,rollout=light|random]
-//	                        information-set Monte Carlo tree search with at
-//	                        most N iterations (default 6000) and at most D of
-//	                        time per decision (default none), exploration
-//	                        constant X (default 0.7), and a rollout policy
+//	mcts[:iters=N,time=D,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random]
+//	                        Monte Carlo tree search with at most N iterations
+//	                        (default 6000, or none when only D is given) and
+//	                        at most D of time per decision (default none),
+//	                        on N workers (default 1; all: one per core),
+//	                        exploration constant X (default 0.4), bias X
+//	                        towards the heuristic's move (default 1),
+//	                        playouts by the heuristic with noise X (default
+//	                        2) or uniform, ended at the round's end by the
+//	                        value function (cut=round, the default) or not
+//	flatmc[:rounds=N,time=D,noise=X]
+//	                        determinised flat Monte Carlo: every move played
+//	                        out over N sampled futures, or for D (default
+//	                        300ms), with the heuristic's playouts (noise X)
 //	easy, medium, ...       a level for people (see Levels)
+//	medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=D]
+//	                        the heuristic and the tree search exactly as they
+//	                        played at commit b971414, when hard was
+//	                        mcts:iters=6000,time=500ms: yardsticks
 //
 // New makes in-process bots only; no spec starts a program.
 // An error wraps ErrSpec, names the bad part and lists the valid specs.
@@ -123,44 +147,111 @@ func New(spec string, seed uint64) (Bot, error) {
 		}
 		return h, nil
 	case "mcts":
-		m := NewMCTS(seed, DefaultIters, 0)
+		m := NewMCTS(seed, DefaultIters, 0, 1)
+		itersSet := false
 		err := parseOptions(name, opts, hasOpts, func(key, val string) error {
 			switch key {
 			case "iters":
-				n, err := strconv.Atoi(val)
-				if err != nil || n < 1 || n > MaxIters {
-					return fmt.Errorf("iters=%s: want a whole number from 1 to %d", val, MaxIters)
-				}
-				m.iters = n
-				return nil
+				itersSet = true
+				return parseCount(key, val, &m.iters)
 			case "time":
-				d, err := time.ParseDuration(val)
-				if err != nil || d <= 0 || d > MaxTime {
-					return fmt.Errorf("time=%s: want a duration from 1ms to %v, such as 300ms", val, MaxTime)
+				return parseTime(val, &m.limit)
+			case "workers":
+				if val == "all" {
+					m.workers = min(runtime.GOMAXPROCS(0), MaxWorkers)
+					return nil
 				}
-				m.limit = d
-				return nil
+				return parseWorkers(val, &m.workers)
 			case "c":
 				x, err := parseFloat(key, val, 0, 10)
 				m.c = x
 				return err
+			case "bias":
+				x, err := parseFloat(key, val, 0, 100)
+				m.bias = x
+				return err
+			case "noise":
+				x, err := parseFloat(key, val, 0, 100)
+				m.noise = x
+				return err
+			case "cut":
+				switch val {
+				case "round":
+					m.cut = true
+				case "none":
+					m.cut = false
+				default:
+					return fmt.Errorf("cut=%s: want round or none", val)
+				}
+				return nil
 			case "rollout":
 				switch val {
-				case "light":
-					m.light = true
+				case "heuristic":
+					m.uniform = false
 				case "random":
-					m.light = false
+					m.uniform = true
 				default:
-					return fmt.Errorf("rollout=%s: want light or random", val)
+					return fmt.Errorf("rollout=%s: want heuristic or random", val)
 				}
 				return nil
 			}
-			return fmt.Errorf("unknown option %q (mcts takes iters=N, time=DURATION, c=X, rollout=light|random)", key)
+			return fmt.Errorf("unknown option %q (mcts takes iters=N, time=DURATION, workers=N, c=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random)", key)
 		})
 		if err != nil {
 			return nil, err
 		}
+		if m.limit > 0 && !itersSet {
+			m.iters = 0 // bounded by time alone
+		}
 		return m, nil
+	case "flatmc":
+		f := NewFlatMC(seed, 0, DefaultFlatTime)
+		roundsSet, timeSet := false, false
+		err := parseOptions(name, opts, hasOpts, func(key, val string) error {
+			switch key {
+			case "rounds":
+				roundsSet = true
+				return parseCount(key, val, &f.rounds)
+			case "time":
+				timeSet = true
+				return parseTime(val, &f.limit)
+			case "noise":
+				x, err := parseFloat(key, val, 0, 100)
+				f.noise, f.play.noise = x, x
+				return err
+			}
+			return fmt.Errorf("unknown option %q (flatmc takes rounds=N, time=DURATION, noise=X)", key)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if roundsSet && !timeSet {
+			f.limit = 0 // bounded by rounds alone
+		}
+		return f, nil
+	case "medium@b971414", "hard@b971414":
+		if hasOpts {
+			return nil, specError("%s takes no options", name)
+		}
+		if name == "medium@b971414" {
+			return frozen.NewHeuristic(seed), nil
+		}
+		return frozen.NewMCTS(seed, frozen.DefaultIters, 500*time.Millisecond), nil
+	case "mcts@b971414":
+		iters, limit := frozen.DefaultIters, time.Duration(0)
+		err := parseOptions(name, opts, hasOpts, func(key, val string) error {
+			switch key {
+			case "iters":
+				return parseCount(key, val, &iters)
+			case "time":
+				return parseTime(val, &limit)
+			}
+			return fmt.Errorf("unknown option %q (%s takes iters=N, time=DURATION)", key, name)
+		})
+		if err != nil {
+			return nil, err
+		}
+		return frozen.NewMCTS(seed, iters, limit), nil
 	case "exec":
 		return nil, specError("%q would run a program: New makes in-process bots only", spec)
 	case "":
@@ -205,4 +296,35 @@ func parseFloat(key, val string, lo, hi float64) (float64, error) {
 		return 0, fmt.Errorf("%s=%s: want a number from %g to %g", key, val, lo, hi)
 	}
 	return x, nil
+}
+
+// parseCount parses the value of a count option, such as iters=N.
+func parseCount(key, val string, n *int) error {
+	x, err := strconv.Atoi(val)
+	if err != nil || x < 1 || x > MaxIters {
+		return fmt.Errorf("%s=%s: want a whole number from 1 to %d", key, val, MaxIters)
+	}
+	*n = x
+	return nil
+}
+
+func parseTime(val string, limit *time.Duration) error {
+	d, err := time.ParseDuration(val)
+	if err != nil || d <= 0 || d > MaxTime {
+		return fmt.Errorf("time=%s: want a duration from 1ms to %v, such as 300ms", val, MaxTime)
+	}
+	*limit = d
+	return nil
+}
+
+// MaxWorkers bounds the workers of one search.
+const MaxWorkers = 64
+
+func parseWorkers(val string, workers *int) error {
+	n, err := strconv.Atoi(val)
+	if err != nil || n < 1 || n > MaxWorkers {
+		return fmt.Errorf("workers=%s: want a whole number from 1 to %d", val, MaxWorkers)
+	}
+	*workers = n
+	return nil
 }

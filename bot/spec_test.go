@@ -3,11 +3,13 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/razziagame/razzia/bot/internal/frozen"
 	"github.com/razziagame/razzia/internal/i18n"
 )
 
@@ -27,6 +29,12 @@ func TestNew(t *testing.T) {
 		{"easy", &Heuristic{}},
 		{"medium", &Heuristic{}},
 		{"hard", &MCTS{}},
+		{"expert", &MCTS{}},
+		{"flatmc", &FlatMC{}},
+		{"flatmc:rounds=40,noise=1", &FlatMC{}},
+		{"medium@b971414", &frozen.Heuristic{}},
+		{"hard@b971414", &frozen.MCTS{}},
+		{"mcts@b971414:iters=300", &frozen.MCTS{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.spec, func(t *testing.T) {
@@ -47,12 +55,24 @@ func TestNewOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := b.(*MCTS)
-	if m.iters != 123 || m.limit != 250*time.Millisecond || m.c != 1.5 || m.light {
+	if m.iters != 123 || m.limit != 250*time.Millisecond || m.c != 1.5 || !m.uniform {
 		t.Errorf("options not applied: %+v", m)
 	}
 	m = must(New("mcts", 1)).(*MCTS)
-	if m.iters != DefaultIters || m.limit != 0 || !m.light {
+	if m.iters != DefaultIters || m.limit != 0 || m.uniform || m.workers != 1 || !m.cut {
 		t.Errorf("defaults: %+v", m)
+	}
+	m = must(New("mcts:time=200ms,workers=3,bias=0.5,noise=1,cut=none", 1)).(*MCTS)
+	if m.iters != 0 || m.limit != 200*time.Millisecond || m.workers != 3 || m.bias != 0.5 || m.noise != 1 || m.cut {
+		t.Errorf("options not applied: %+v", m)
+	}
+	f := must(New("flatmc", 1)).(*FlatMC)
+	if f.rounds != 0 || f.limit != DefaultFlatTime {
+		t.Errorf("flatmc defaults: %+v", f)
+	}
+	f = must(New("flatmc:rounds=40", 1)).(*FlatMC)
+	if f.rounds != 40 || f.limit != 0 {
+		t.Errorf("flatmc:rounds=40: %+v", f)
 	}
 	if h := must(New("heuristic:noise=3", 1)).(*Heuristic); h.noise != 3 {
 		t.Errorf("noise = %v, want 3", h.noise)
@@ -96,6 +116,14 @@ func TestNewBad(t *testing.T) {
 		{"heuristic:noise=-1", "noise=-1"},
 		{"heuristic:iters=5", `"iters"`},
 		{"hard:iters=5", `level "hard"`},
+		{"expert:time=1s", `level "expert"`},
+		{"mcts:workers=0", "workers=0"},
+		{"mcts:workers=65", "workers=65"},
+		{"mcts:cut=soon", "cut=soon"},
+		{"flatmc:rounds=0", "rounds=0"},
+		{"flatmc:iters=5", `"iters"`},
+		{"hard@b971414:iters=5", "takes no options"},
+		{"mcts@b971414:c=1", `"c"`},
 		{"exec:python3 bot.py", "would run a program"},
 		{"exec:rm -rf ~", "in-process bots only"},
 	}
@@ -141,12 +169,17 @@ func TestLevels(t *testing.T) {
 			t.Errorf("level %s is undocumented", l.Name)
 		}
 	}
-	if got := strings.Join(names, " "); got != "easy medium hard" {
-		t.Errorf("levels %q, want easy medium hard", got)
+	if got := strings.Join(names, " "); got != "easy medium hard expert" {
+		t.Errorf("levels %q, want easy medium hard expert", got)
 	}
 	hard := must(New("hard", 1)).(*MCTS)
-	if hard.limit <= 0 || hard.limit > 900*time.Millisecond {
-		t.Errorf("hard may think %v; it must decide within a second", hard.limit)
+	if hard.limit <= 0 || hard.limit > 900*time.Millisecond || hard.iters != 0 || hard.workers != 1 {
+		t.Errorf("hard: %v, %d iterations, %d workers; it must use its time, on one core, and decide within a second",
+			hard.limit, hard.iters, hard.workers)
+	}
+	expert := must(New("expert", 1)).(*MCTS)
+	if expert.limit != 3*time.Second || expert.iters != 0 || expert.workers != min(runtime.GOMAXPROCS(0), MaxWorkers) {
+		t.Errorf("expert: %v, %d iterations, %d workers; want 3s on every core", expert.limit, expert.iters, expert.workers)
 	}
 	if !slices.Equal(LevelNames(), names) {
 		t.Errorf("LevelNames() = %q, want %q", LevelNames(), names)

@@ -26,6 +26,7 @@ import (
 
 var arenaSynopsis = fmt.Sprintf(`
 usage: razzia arena (--seats SPEC,SPEC,... | --bots SPEC,... [--players N]) [flags]
+       razzia arena --ladder --bots SPEC,SPEC,... [--players N] [--deals D] [flags]
 
 Arena plays games between bots and reports how each bot did: the games it
 played (seat-games: a bot holding two seats plays two per game), its wins (a
@@ -67,6 +68,19 @@ error, and the lines of their standard output that answer nothing, are
 passed through to razzia's standard error, each line prefixed with the
 command, game and seat.
 
+--duplicate replays every deal with the seats rotated: the games of one
+deal share the shuffled deck and the cheques dealt to each seat, so that
+every bot meets the same luck from every seat (make --games a multiple of
+the players).
+
+The ladder (--ladder --bots SPEC,... [--players N] [--deals D]) rates bots
+against each other: every table of --players of the bots plays --deals
+duplicate deals, and every game's finishing order updates the bots'
+Weng–Lin ratings (Plackett–Luce, as OpenSkill; shared wins are shared
+ranks). It prints each bot's rating, mu and sigma, ranked by the
+conservative mu - 3 sigma, with the 95%% interval mu ± 1.96 sigma, its win
+rate and decision times. docs/strength.md holds the current ladder.
+
 The same --seed gives the same games, bit for bit, however many workers
 play them (bots limited by time, and the timings, excepted). --records DIR
 writes every game as a record (game-0001.json, ...) that "razzia replay"
@@ -78,6 +92,8 @@ Examples:
   razzia arena --bots medium,easy --players 4 --games 1000 --json
   razzia arena --seats mcts:iters=500,random --games 40 --records out/
   razzia arena --seats "exec:python3 examples/bot.py,heuristic,heuristic" --games 30
+  razzia arena --seats hard,hard@b971414 --games 200 --duplicate
+  razzia arena --ladder --bots random,easy,medium,hard --players 2 --deals 20
 
 Exit status: 0 when all games were played (faults of exec: bots
 included), 1 when a built-in bot failed (an illegal move is a bug in the
@@ -97,6 +113,9 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	records := fs.String("records", "", "write every game's record to `DIR`")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "games played at once")
 	timeout := fs.Duration("bot-timeout", botexec.DefaultTimeout, "the time an exec: bot has for one decision")
+	duplicate := fs.Bool("duplicate", false, "replay every deal with the seats rotated (--games should be a multiple of the players)")
+	ladder := fs.Bool("ladder", false, "rate the --bots on a ladder of duplicate deals at every table of --players of them")
+	deals := fs.Int("deals", arena.DefaultDeals, "deals per table with --ladder")
 	rest, status, done := parseFlags(fs, arenaSynopsis, args, stdout, stderr)
 	if done {
 		return status
@@ -109,6 +128,14 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	if *ladder {
+		return runLadder(ladderArgs{bots: *bots, players: *players, deals: *deals, seed: *seed, workers: *workers,
+			json: *asJSON, timeout: *timeout, set: set}, fs, stdout, stderr)
+	}
+	if set["deals"] {
+		return fail("--deals goes with --ladder")
+	}
 
 	var lineup []string
 	switch {
@@ -140,7 +167,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	errs := &lockedWriter{w: stderr}
 	opts := botexec.Options{Timeout: *timeout, Stderr: errs}
 	c := arena.Config{
-		Seats: lineup, Games: *games, Seed: *seed, Workers: *workers,
+		Seats: lineup, Games: *games, Seed: *seed, Workers: *workers, Duplicate: *duplicate,
 		Records: *records, New: arenaFactory(opts),
 		Fault: func(game, seat int, spec string, f bot.Fault) {
 			fmt.Fprintf(errs, "razzia arena: game %d, seat %d (%s): %v\n", game+1, seat+1, spec, &f)
@@ -162,35 +189,14 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 
-	var bar *progressbar.ProgressBar
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar = progressbar.NewOptions(c.Games,
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("arena"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("games"),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionSetWidth(30),
-		)
+	bar := newProgress(stderr, c.Games, "arena", "games")
+	if bar != nil {
 		c.Progress = func(done int) { bar.Set(done) }
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	r, err := arena.Run(ctx, c)
-	if bar != nil {
-		bar.Finish()
-	}
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "razzia arena: interrupted")
-		return 1
-	}
+	r, err := interruptible(bar, func(ctx context.Context) (*arena.Result, error) { return arena.Run(ctx, c) })
 	if err != nil {
-		fmt.Fprintf(stderr, "razzia arena: %v\n", err)
-		return 1
+		return runFailed(stderr, "arena", err)
 	}
 	if *asJSON {
 		writeArenaJSON(stdout, r, c.Workers)
@@ -399,4 +405,129 @@ func writeTable(w io.Writer, rows [][]string) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
+}
+
+// newProgress returns a progress bar on stderr for total steps, or nil
+// when stderr is not a terminal.
+func newProgress(stderr io.Writer, total int, what, unit string) *progressbar.ProgressBar {
+	f, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(stderr),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString(unit),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionSetWidth(30),
+	)
+}
+
+// interruptible runs f with a context that an interrupt (Ctrl-C) cancels,
+// and finishes the progress bar, if any, when f returns.
+func interruptible[T any](bar *progressbar.ProgressBar, f func(context.Context) (T, error)) (T, error) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	v, err := f(ctx)
+	if bar != nil {
+		bar.Finish()
+	}
+	return v, err
+}
+
+// runFailed reports on stderr the error that stopped a command's run, or
+// that it was interrupted, and returns the exit status, 1.
+func runFailed(stderr io.Writer, command string, err error) int {
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "razzia %s: interrupted\n", command)
+	} else {
+		fmt.Fprintf(stderr, "razzia %s: %v\n", command, err)
+	}
+	return 1
+}
+
+// ladderArgs are the flags of arena --ladder.
+type ladderArgs struct {
+	bots                    string
+	players, deals, workers int
+	seed                    uint64
+	json                    bool
+	timeout                 time.Duration
+	set                     map[string]bool
+}
+
+// runLadder is arena --ladder.
+func runLadder(a ladderArgs, fs *flag.FlagSet, stdout, stderr io.Writer) int {
+	fail := func(format string, args ...any) int {
+		return usageError(stderr, fs, arenaSynopsis, format, args...)
+	}
+	for _, f := range []string{"seats", "games", "records", "duplicate"} {
+		if a.set[f] {
+			return fail("--%s does not go with --ladder, which plays --deals deals at every table of --players of the --bots", f)
+		}
+	}
+	if a.bots == "" {
+		return fail("--ladder rates the --bots; give at least --players of them")
+	}
+	if a.deals < 1 {
+		return fail("--deals %d: want at least 1", a.deals)
+	}
+	if a.workers < 1 {
+		return fail("--workers %d: want at least 1", a.workers)
+	}
+	errs := &lockedWriter{w: stderr}
+	c := arena.LadderConfig{Bots: splitSpecs(a.bots), Players: a.players, Deals: a.deals, Seed: a.seed,
+		Workers: a.workers, New: arenaFactory(botexec.Options{Timeout: a.timeout, Stderr: errs})}
+	if err := c.Check(); err != nil {
+		return fail("%v", err)
+	}
+	total := len(arena.Tables(c.Bots, c.Players)) * c.Deals * c.Players
+	bar := newProgress(stderr, total, "ladder", "games")
+	if bar != nil {
+		c.Progress = func(done, _ int) { bar.Set(done) }
+	}
+	r, err := interruptible(bar, func(ctx context.Context) (*arena.LadderResult, error) { return arena.RunLadder(ctx, c) })
+	if err != nil {
+		return runFailed(stderr, "arena", err)
+	}
+	if a.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(r)
+		return 0
+	}
+	writeLadder(stdout, r, a.workers)
+	return 0
+}
+
+// writeLadder prints the ladder's ratings, the best first, and every
+// bot's decision times.
+func writeLadder(w io.Writer, r *arena.LadderResult, workers int) {
+	fmt.Fprintf(w, "ladder of %d bots: %d tables of %d players, %d duplicate deals each, %d games, seed %d, %d workers: %.1fs\n",
+		len(r.Rungs), len(r.Tables), r.Players, r.Deals, r.Games, r.Seed, workers, r.Elapsed.Seconds())
+	fmt.Fprintln(w, "Weng–Lin (Plackett–Luce) ratings from every game's finishing order, ranked by mu - 3 sigma.")
+	fmt.Fprintln(w)
+	rows := [][]string{{"rank", "bot", "ordinal", "mu", "sigma", "95% interval", "games", "win rate", "score"}}
+	for i, rg := range r.Rungs {
+		rows = append(rows, []string{fmt.Sprint(i + 1), rg.Spec, fmt.Sprintf("%.2f", rg.Ordinal),
+			fmt.Sprintf("%.2f", rg.Rating.Mu), fmt.Sprintf("%.2f", rg.Rating.Sigma),
+			fmt.Sprintf("%.1f-%.1f", rg.Low, rg.High), fmt.Sprint(rg.Games), percent(rg.WinRate),
+			fmt.Sprintf("%.1f", rg.MeanScore)})
+	}
+	writeTable(w, rows)
+	fmt.Fprintf(w, "A bot as strong as its tables would win %s of its games.\n", percent(1/float64(r.Players)))
+
+	// Decision times, merged over the tables.
+	fmt.Fprintln(w)
+	rows = [][]string{{"decision time", "decisions", "mean", "p50", "p90", "p99", "max"}}
+	for _, rg := range r.Rungs {
+		t := r.Timing(rg.Spec)
+		rows = append(rows, []string{rg.Spec, fmt.Sprint(t.Decisions), duration(t.Mean),
+			duration(t.P50), duration(t.P90), duration(t.P99), duration(t.Max)})
+	}
+	writeTable(w, rows)
 }

@@ -185,3 +185,43 @@ func TestArenaReproducible(t *testing.T) {
 		}
 	}
 }
+
+func TestArenaLadder(t *testing.T) {
+	stdout, stderr, status := runCmd(t, nil, "arena", "--ladder", "--bots", "random,medium,easy", "--players", "2", "--deals", "2")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	for _, want := range []string{"ladder of 3 bots: 3 tables of 2 players, 2 duplicate deals each, 12 games",
+		"ordinal", "95% interval", "random", "medium", "easy", "decision time"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	stdout, _, status = runCmd(t, nil, "arena", "--ladder", "--bots", "random,medium", "--players", "2", "--deals", "1", "--json")
+	var r arena.LadderResult
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || status != 0 {
+		t.Fatalf("status %d, %v: %s", status, err, stdout)
+	}
+	if len(r.Rungs) != 2 || r.Games != 2 {
+		t.Errorf("rungs %v, games %d", r.Rungs, r.Games)
+	}
+}
+
+func TestArenaLadderUsage(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--ladder", "--seats", "random,medium"}, "--seats does not go with --ladder"},
+		{[]string{"--ladder", "--bots", "random,medium", "--games", "4"}, "--games does not go with --ladder"},
+		{[]string{"--ladder"}, "--ladder rates the --bots"},
+		{[]string{"--ladder", "--bots", "random"}, "cannot fill a table of 4"},
+		{[]string{"--ladder", "--bots", "random,medium", "--players", "2", "--deals", "0"}, "--deals 0"},
+		{[]string{"--bots", "random,medium", "--deals", "3"}, "--deals goes with --ladder"},
+	} {
+		_, stderr, status := runCmd(t, nil, append([]string{"arena"}, tt.args...)...)
+		if status != 2 || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%v: status %d, stderr %q; want %q", tt.args, status, stderr, tt.want)
+		}
+	}
+}

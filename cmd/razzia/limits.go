@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/razziagame/razzia/internal/analysis"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/table"
 )
@@ -67,6 +68,8 @@ func limitFlags(fs *flag.FlagSet, cfg *serveConfig) *limitSet {
 	num(&t.MaxBotGames, "max-bot-games", lim.MaxBotGames, "games of bots only under way at once")
 	dur(&t.OpenTTL, "open-ttl", lim.OpenTTL, "how long a table waits for players after its last seat taken before it expires")
 	num(&t.BotWorkers, "bot-workers", lim.BotWorkers, "bots thinking at once over all games: the cores the bots may take (the default is the cores less one)")
+	num(&cfg.analyst.Workers, "analysis-workers", 1, "finished games analysed at once in the background, while the bots leave a --bot-workers worker free (0: none)")
+	num(&cfg.analyst.Iterations, "analysis-iterations", analysis.DefaultIterations, "search iterations per decision of a game's analysis")
 	num(&a.MaxConns, "max-conns-per-client", api.MaxConns, "WebSockets one client address may hold at once")
 	num(&t.MaxSpectators, "max-spectators", lim.MaxSpectators, "spectators of one game at once")
 	frac(&t.SeatMoveRate, "seat-move-rate", lim.SeatMoveRate, "moves one seat may send a second over all its connections, after a burst of --seat-move-burst")
@@ -105,6 +108,12 @@ func (l *limitSet) finish(cfg *serveConfig) error {
 		if v <= 0 {
 			return fmt.Errorf("%s %d: want 1 or more", name, v)
 		}
+	}
+	if w := cfg.analyst.Workers; w < 0 {
+		return fmt.Errorf("--analysis-workers %d: want 0 or more", w)
+	}
+	if it := cfg.analyst.Iterations; it < 1 || it > analysis.MaxIterations {
+		return fmt.Errorf("--analysis-iterations %d: want 1 to %d", it, analysis.MaxIterations)
 	}
 	for name, v := range map[string]time.Duration{
 		"--open-ttl": t.OpenTTL, "--ws-ping": a.PingInterval, "--ws-pong-timeout": a.PongTimeout, "--ws-idle": a.IdleTimeout,

@@ -30,6 +30,7 @@ type command struct {
 // commands lists the subcommands in the order usage shows them.
 var commands = []command{
 	{"replay", "replay a game record and report its scores", replay},
+	{"analyze", "analyse a finished game's every move with the expert bot", analyze},
 	{"arena", "play games between bots and report how each did", runArena},
 	{"serve", "run the game server (the default command)", serve},
 	{"play", "play a game in the terminal, against bots or on a server", runPlay},

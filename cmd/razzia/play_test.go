@@ -15,6 +15,7 @@ import (
 	"github.com/hinshun/vt10x"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
 )
 
 // terminal is a pseudo-terminal of 80×24 with a terminal emulator reading
@@ -259,7 +260,7 @@ func TestPlayUsage(t *testing.T) {
 		{"bad bot", []string{"--bots", "genius"}, "--bots"},
 		{"bad name", []string{"--players", "Ann,"}, "--players"},
 		{"id without server", []string{"--server", "", "k3x7q2m5ab"}, "needs --server"},
-		{"server bot level", []string{"--server", "http://127.0.0.1:1", "--bots", "random"}, `the levels easy, medium, hard, not "random"`},
+		{"server bot level", []string{"--server", "http://127.0.0.1:1", "--bots", "random"}, "the levels " + strings.Join(bot.LevelNames(), ", ") + `, not "random"`},
 		{"two invites", []string{"a", "b"}, "at most one"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

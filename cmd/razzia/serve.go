@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/razziagame/razzia/internal/analyst"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/table"
 	"github.com/razziagame/razzia/internal/web"
@@ -43,6 +44,11 @@ the client's address is then read from X-Forwarded-For, and cookies are
 Secure when X-Forwarded-Proto says https; without it those headers are
 ignored.
 
+Every finished game is analysed in the background (--analysis-workers
+at once, --analysis-iterations per decision), only while the bots leave
+a worker of theirs free; a game left unanalysed by a restart is analysed
+after it. The replay page shows the analysis.
+
 Stop the server with Ctrl-C (SIGINT) or SIGTERM.
 `
 
@@ -51,6 +57,7 @@ type serveConfig struct {
 	addr      string
 	db        string
 	botDelay  time.Duration
+	analyst   analyst.Options // Workers 0: no analysis
 	origins   []string
 	logFormat string // text or json
 	api       httpapi.Options
@@ -87,6 +94,8 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return 1
 	}
 	log.Info("games resumed", "games", n, "db", redact(cfg.db))
+	stopAnalyst := startAnalyst(ctx, st, hub, cfg.analyst, log)
+	defer stopAnalyst()
 
 	cfg.api.Origins, cfg.api.Logger = cfg.origins, log
 	api := httpapi.New(hub, web.Handler(), cfg.api)
@@ -111,6 +120,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	log.Info("shutting down")
 	// WebSockets first: Shutdown does not wait for hijacked connections.
 	api.Close()
+	stopAnalyst()
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {

@@ -45,6 +45,11 @@ type Config struct {
 	Games int
 	// Seed makes the run reproducible.
 	Seed uint64
+	// Duplicate replays every deal with the seats rotated: games i and j
+	// share their shuffled deck and their cheque deal when i/len(Seats) ==
+	// j/len(Seats), so every bot of the lineup meets the same luck from
+	// every seat. Games should be a multiple of len(Seats).
+	Duplicate bool
 	// Workers is the number of games played at once; 0 means GOMAXPROCS.
 	Workers int
 	// Records, when set, is a directory to write every game's record to,
@@ -229,8 +234,10 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	}()
 
 	done := 0
+	outcomes := make([]Outcome, c.Games)
 	for o := range results {
 		t.add(o)
+		outcomes[o.index] = o.public(t.specs)
 		if c.Fault != nil {
 			for s, faults := range o.faults {
 				for _, f := range faults {
@@ -246,7 +253,39 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	if err := context.Cause(ctx); err != nil {
 		return nil, err
 	}
-	return t.result(&c, time.Since(start)), nil
+	r := t.result(&c, time.Since(start))
+	r.Outcomes = outcomes
+	return r, nil
+}
+
+// An Outcome is how one game of a run ended.
+type Outcome struct {
+	Seats  []string // the spec of each seat
+	Totals []int    // each seat's final total
+}
+
+// Ranks returns each seat's place: 1 for the highest total, and equal
+// totals share a place (R18), as rating.Model.Rate takes them.
+func (o Outcome) Ranks() []int {
+	ranks := make([]int, len(o.Totals))
+	for s, v := range o.Totals {
+		ranks[s] = 1
+		for _, w := range o.Totals {
+			if w > v {
+				ranks[s]++
+			}
+		}
+	}
+	return ranks
+}
+
+func (o *outcome) public(specs []string) Outcome {
+	out := Outcome{Seats: make([]string, len(o.bots)), Totals: make([]int, len(o.bots))}
+	for s, b := range o.bots {
+		out.Seats[s] = specs[b]
+		out.Totals[s] = o.scores[s].Total()
+	}
+	return out
 }
 
 // An outcome is what one game contributes to the statistics.
@@ -318,7 +357,13 @@ func (p *player) play(i int) (o *outcome, err error) {
 		}
 	}()
 	seed := gameSeed(p.c.Seed, i)
-	g, err := razzia.NewGame(razzia.NewSetup(names(seats), seed))
+	deal := seed // the deck and the cheque deal
+	if p.c.Duplicate {
+		// The deal's own seed, which no other game of the run uses apart
+		// from its rotations: the game index is negative.
+		deal = gameSeed(p.c.Seed, -1-i/n)
+	}
+	g, err := razzia.NewGame(razzia.NewSetup(names(seats), deal))
 	if err != nil {
 		return nil, fmt.Errorf("game %d: %w", i+1, err)
 	}

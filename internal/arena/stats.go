@@ -24,6 +24,10 @@ type Result struct {
 	// Elapsed is the wall time of the run; it and the decision times vary
 	// from run to run, everything else is fixed by the configuration.
 	Elapsed time.Duration `json:"elapsed_ns"`
+	// Outcomes holds every game's outcome, in game order.
+	Outcomes []Outcome `json:"-"`
+
+	times []histogram // by bot, for merging runs
 }
 
 // GamesPerSecond returns the rate the run played at.
@@ -255,6 +259,7 @@ func (t *tally) result(c *Config, elapsed time.Duration) *Result {
 		}
 		st.Decisions = h.timing()
 		r.Bots = append(r.Bots, st)
+		r.times = append(r.times, h)
 	}
 	for a := range t.specs {
 		for b := a + 1; b < len(t.specs); b++ {

@@ -49,6 +49,14 @@ type Options struct {
 	// 10 and 20.
 	MessageRate  float64
 	MessageBurst int
+	// HintRate and HintBurst bound the hints one seat may ask for: a
+	// burst of HintBurst, then HintRate a second (defaults
+	// DefaultHintRate and DefaultHintBurst). HintWorkers is the most
+	// hint searches at once, the others wait (default
+	// DefaultHintWorkers); HintIterations their iterations (0:
+	// analysis.DefaultIterations).
+	HintRate                               float64
+	HintBurst, HintWorkers, HintIterations int
 	// ReplayCache bounds the bytes of encoded replays of finished games
 	// kept in memory; default 64 MiB.
 	ReplayCache int
@@ -154,6 +162,8 @@ type Server struct {
 	mu     sync.Mutex
 	closed bool
 	conns  sync.WaitGroup // the WebSocket handlers
+
+	hinting *hinting // the hints' limits (analysis.go)
 }
 
 // New returns the server of the hub's games. web serves every path that is
@@ -184,6 +194,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("GET /api/games/{id}/ws", s.ws)
 	mux.HandleFunc("POST /api/records", s.upload)
 	mux.HandleFunc("GET /api/levels", levels)
+	s.routeAnalysis(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})

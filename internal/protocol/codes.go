@@ -36,6 +36,10 @@ const (
 	TableExpired       Code = "table_expired"
 	NotCreator         Code = "not_creator"
 	AlreadyStarted     Code = "already_started"
+
+	GameInProgress Code = "game_in_progress"
+	NotAnalysed    Code = "not_analysed"
+	RatedTable     Code = "rated_table"
 )
 
 // A CodeInfo says what a code means where it is sent.
@@ -58,10 +62,10 @@ var codes = []CodeInfo{
 	{BadRecord, http.StatusBadRequest, "an uploaded record is malformed or has an illegal move (`move`, `token`)", ""},
 	{TooLarge, http.StatusRequestEntityTooLarge, "the body is too large (a record: over 1 MiB)",
 		"the message is over 4 KiB; the connection is closed (status 1009)"},
-	{NotStarted, http.StatusConflict, "the record or replay of a game that is still open",
+	{NotStarted, http.StatusConflict, "the record, replay or hints of a game that is still open",
 		"the game is still waiting for players"},
 	{Forbidden, http.StatusForbidden, "a browser's cross-origin request (another site's page posting to this server)", ""},
-	{RateLimited, http.StatusTooManyRequests, "too many requests from your address (creating tables, joining): wait `retryAfter` seconds (also the `Retry-After` header) and retry",
+	{RateLimited, http.StatusTooManyRequests, "too many requests from your address (creating tables, joining) or hints for your seat: wait `retryAfter` seconds (also the `Retry-After` header) and retry",
 		"too many messages from this connection, or moves for your seat from all its connections; the message was dropped: resend it after `retryAfter` seconds"},
 	{TooManyGames, http.StatusTooManyRequests, "creating a table: you have too many open tables, the server has, or too many games of bots only are running; wait for one to fill, end or expire", ""},
 	{TooManyConnections, http.StatusTooManyRequests, "",
@@ -69,15 +73,18 @@ var codes = []CodeInfo{
 	{TableExpired, http.StatusGone, "the table waited too long for players (see `expires`) and was closed; it cannot be joined or watched", "the same, on connecting; the connection is closed"},
 	{NotCreator, http.StatusForbidden, "removing a player: the request does not carry the table's creator token", ""},
 	{AlreadyStarted, http.StatusConflict, "removing a player from a game that has started: its seats are fixed", ""},
+	{GameInProgress, http.StatusConflict, "the analysis of a game that is still open or being played: it would be advice to its players; ask once the game is over", ""},
+	{NotAnalysed, http.StatusConflict, "the analysis of a game the server does not analyse: an uploaded record (run `razzia analyze` on it) or a table that expired unplayed", ""},
+	{RatedTable, http.StatusForbidden, "hints at a rated table: a rated game is played without the engine's help", ""},
 	{Internal, http.StatusInternalServerError, "the server failed; the message is generic and nothing changed",
 		"the server could not store the move; nothing changed, try again"},
 	{Unavailable, http.StatusServiceUnavailable, "the server is shutting down: retry shortly", ""},
 	{IllegalMove, http.StatusConflict, "", "not a legal move now (a malformed token or typed move, a cheque not held, a bid too low, `draw` naming a card, ...)"},
-	{NotYourTurn, http.StatusConflict, "", "your seat is not the one to move"},
-	{NotYourSeat, http.StatusConflict, "", "a spectator (no valid token) sent a move"},
+	{NotYourTurn, http.StatusConflict, "hints for your seat when it is not the one to move", "your seat is not the one to move"},
+	{NotYourSeat, http.StatusConflict, "hints asked without the token of a seat at the table (a spectator)", "a spectator (no valid token) sent a move"},
 	{Stale, http.StatusConflict, "", "`seq` is not the current `view.moves`: the game moved on"},
 	{BadMessage, http.StatusBadRequest, "", "not a JSON object, an unknown `type`, a move without `seq`, or a malformed field (such as a negative `seq`)"},
-	{GameOver, http.StatusConflict, "", "the game is over (or is an uploaded record)"},
+	{GameOver, http.StatusConflict, "hints for a game that is over", "the game is over (or is an uploaded record)"},
 }
 
 // Codes returns every error code with its status and meaning.

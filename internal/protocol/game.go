@@ -33,6 +33,9 @@ type GameInfo struct {
 	// Expires is when an open table closes (status expired) unless a
 	// seat is taken before: every seat taken restarts the wait.
 	Expires *time.Time `json:"expires,omitempty"`
+	// Rated is a table whose result changes its players' ratings: only
+	// signed-in players (and bots) sit at it.
+	Rated bool `json:"rated,omitempty"`
 }
 
 // A SeatInfo is one seat of a GameInfo.

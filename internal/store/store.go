@@ -180,6 +180,9 @@ type Store interface {
 	// Subscribe returns are delivered.
 	Subscribe(ctx context.Context, channels ...string) (<-chan Notice, error)
 
+	// Analyses keeps the analyses of finished games.
+	Analyses
+
 	// Health reports why the store cannot serve, or nil: the database is
 	// reachable, its schema is this program's, and a commit succeeds.
 	Health(ctx context.Context) error

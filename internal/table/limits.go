@@ -151,9 +151,10 @@ type workers struct {
 	free    int
 	waiting [2][]chan struct{} // by priority: 0 games with people, 1 bots only
 	onWait  func(prio int)     // called as a bot starts waiting; for tests
+	spare   chan struct{}      // closed while a worker is free (analysis.go)
 }
 
-func newWorkers(n int) *workers { return &workers{free: n} }
+func newWorkers(n int) *workers { return &workers{free: n, spare: closed()} }
 
 // acquire waits for a worker; it returns false if stop or done closed
 // first.
@@ -161,6 +162,7 @@ func (w *workers) acquire(prio int, stop, done <-chan struct{}) bool {
 	w.mu.Lock()
 	if w.free > 0 {
 		w.free--
+		w.taken()
 		w.mu.Unlock()
 		return true
 	}
@@ -205,6 +207,7 @@ func (w *workers) releaseLocked() {
 		}
 	}
 	w.free++
+	w.freed()
 }
 
 // seatLimiter is the move rate limit of one seat over all its connections.

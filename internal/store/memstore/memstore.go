@@ -17,18 +17,20 @@ import (
 // Store is an in-memory store.Store. The zero value is not usable: call New.
 // Its leases expire by the process's clock.
 type Store struct {
-	mu     sync.Mutex
-	games  map[string]*store.Game
-	leases map[string]*store.Lease // by game; Node empty once released
-	closed bool
-	broker store.Broker
+	mu       sync.Mutex
+	games    map[string]*store.Game
+	leases   map[string]*store.Lease // by game; Node empty once released
+	analyses map[string]*analysis    // by game
+	closed   bool
+	broker   store.Broker
 }
 
 var _ store.Store = (*Store)(nil)
 
 // New returns an empty store.
 func New() *Store {
-	return &Store{games: make(map[string]*store.Game), leases: make(map[string]*store.Lease)}
+	return &Store{games: make(map[string]*store.Game), leases: make(map[string]*store.Lease),
+		analyses: make(map[string]*analysis)}
 }
 
 var errClosed = fmt.Errorf("memstore: %w", store.ErrClosed)

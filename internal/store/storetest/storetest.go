@@ -21,7 +21,7 @@ import (
 // its own store, which must be empty; the suite closes it. The checks run
 // in parallel, each on its own store.
 func Run(t *testing.T, open func(t *testing.T) store.Store) {
-	for _, c := range checks {
+	for _, c := range append(checks, analysisChecks...) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			s := open(t)
@@ -43,6 +43,7 @@ func RunDurable(t *testing.T, open func(t *testing.T, path string) store.Store) 
 		return open(t, filepath.Join(t.TempDir(), "store"))
 	})
 	t.Run("Reopen", func(t *testing.T) { testReopen(t, open) })
+	t.Run("AnalysisReopen", func(t *testing.T) { testAnalysisReopen(t, open) })
 }
 
 var checks = []struct {

@@ -25,6 +25,7 @@ import { JEWELS, BUSINESSES, GROUPS, card, back, cheque, chip } from "./cards.js
 import { h } from "./dom.js";
 import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, displayNames } from "./words.js";
 import { scorePanel, roundOverlay, roundBanner, gameEnd } from "./scores.js";
+import { hintsBox } from "./analysis.js";
 
 export { T };
 
@@ -380,7 +381,9 @@ function decidePanel(ctx) {
     latest ? h("p", { class: `latest ev-${latest.kind}`, id: "latest" }, tell(latest.text)) : null,
     v.auction ? auctionState(ctx) : null,
     stakeLine(ctx),
-    mine ? movesPanel(ctx) : null);
+    mine ? movesPanel(ctx) : null,
+    // At a casual table only: options.hints is absent at a rated one.
+    mine && o.hints ? hintsBox(t, v, o.hints.state, o.hints.ask) : null);
 }
 
 function auctionState({ t, v, seat, names }) {

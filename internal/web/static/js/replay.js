@@ -13,6 +13,7 @@ import { renderTable } from "./render.js";
 import { replayURL } from "./api.js";
 import { views } from "./patch.js";
 import { start } from "./page.js";
+import { drawChart, fetchAnalysis, moveCursor, verdict, verdictClass } from "./analysis.js";
 
 const id = (location.pathname.match(/^\/g\/([a-z0-9]+)\/replay\/?$/) || [])[1] || "";
 
@@ -33,6 +34,8 @@ const state = {
   t: null, // the translator of the page's language
   lang: "en",
   error: null, // {code, message} when the replay cannot be shown
+  analysis: null, // the analysis answer, once asked (analysis.js)
+  analysisTimer: 0,
 };
 
 // CHROME are the page's own words: [element id, attribute or "" for the
@@ -123,6 +126,54 @@ async function load() {
   if (hash === "" && !state.loadedOnce) play(true);
   else if (state.playing) schedule();
   state.loadedOnce = true;
+  loadAnalysis();
+}
+
+// loadAnalysis asks for the analysis of a finished game; while it is
+// pending, the section says so.
+async function loadAnalysis(tries = 0) {
+  if (!state.game || state.game.status !== "finished") return;
+  clearTimeout(state.analysisTimer);
+  try {
+    state.analysis = await fetchAnalysis(id);
+  } catch {
+    state.analysis = null; // the replay stands without it
+  }
+  drawAnalysis(true);
+  // The server analyses in the background: look again, less and less often.
+  if (state.analysis && state.analysis.status === "pending" && tries < 40) {
+    state.analysisTimer = setTimeout(() => loadAnalysis(tries + 1), Math.min(30000, 3000 * (tries + 1)));
+  }
+}
+
+function drawAnalysis(all) {
+  const a = state.analysis;
+  const box = $("analysis");
+  if (!a) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  $("analysis-h").textContent = text("web.analysis.title", null, "Win chances");
+  const verdictBox = $("analysis-verdict");
+  if (a.status !== "done" || !a.report) {
+    $("analysis-chart-box").replaceChildren();
+    verdictBox.className = "analysis-verdict";
+    verdictBox.textContent = a.status === "failed"
+      ? text("web.analysis.failed", null, "This game could not be analysed.")
+      : text("web.analysis.pending", null, "The analysis of this game is being made: it appears here once it is ready.");
+    return;
+  }
+  const t = (key, args) => text(key, args, key);
+  if (all || !document.getElementById("analysis-chart")) {
+    drawChart($("analysis-chart-box"), a.report, a.report.players, state.pos, t, (pos) => by(pos));
+  } else moveCursor(a.report, state.pos);
+  verdictBox.className = `analysis-verdict ${verdictClass(a.report, state.pos)}`;
+  verdictBox.replaceChildren(...verdict(t, a.report, a.report.players, state.pos).map((line) => {
+    const p = document.createElement("p");
+    p.textContent = line;
+    return p;
+  }));
 }
 
 function fail(err) {
@@ -289,6 +340,7 @@ function draw() {
 
   $("status-message").textContent = "";
   $("status-message").classList.remove("error");
+  drawAnalysis(false);
 }
 
 function onKey(ev) {
@@ -313,6 +365,14 @@ $("replay-last").addEventListener("click", () => by(state.steps.length - 1));
 $("replay-play").addEventListener("click", () => (state.playing ? pause() : play(false)));
 $("replay-slider").addEventListener("input", (ev) => by(Number(ev.target.value)));
 document.addEventListener("keydown", onKey);
+// The chart is drawn in the page's pixels: again when the page's width changes.
+let chartWidth = 0;
+window.addEventListener("resize", () => {
+  if (innerWidth !== chartWidth) {
+    chartWidth = innerWidth;
+    drawAnalysis(true);
+  }
+});
 window.addEventListener("hashchange", () => {
   const n = Number(location.hash.slice(1)) || 0;
   if (n !== state.pos) by(n);
@@ -333,6 +393,7 @@ start((t, lang) => {
   const switched = state.lang !== lang;
   state.lang = lang;
   translateChrome();
+  drawAnalysis(true);
   document.title = `Razzia — ${text("web.replay.title", null, "Replay")} ${id}`;
   // The server tells the events in the language asked for: ask again,
   // and show no sentence of the old language meanwhile.

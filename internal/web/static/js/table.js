@@ -8,6 +8,7 @@ import { Connection } from "./conn.js";
 import { start } from "./page.js";
 import { renderTable } from "./render.js";
 import { displayNames } from "./words.js";
+import { fetchHints } from "./analysis.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -28,6 +29,7 @@ const page = {
   gone: false, // the game does not exist
   status: null, // [key, args] of the connection message shown
   error: null, // [key, args] of the last refusal
+  hints: null, // {moves, list?, busy?, error?}: the bot's best moves, asked at view.moves
 };
 
 // ---- messages -------------------------------------------------------------------
@@ -173,7 +175,27 @@ function render() {
   }
   renderTable(root, view, page.log, t, {
     game, seat: you, onMove: sendMove, busy: page.pending !== null || !page.connected, links,
+    hints: game.rated ? null : { state: page.hints, ask: askHints },
   });
+}
+
+// askHints asks what the bot would do in the position shown; the answer
+// stands for that position only.
+async function askHints() {
+  const v = page.view;
+  if (!v) return;
+  const moves = v.moves;
+  page.hints = { moves, busy: true };
+  render();
+  try {
+    const res = await fetchHints(id);
+    page.hints = { moves, list: res.hints || [] };
+  } catch (err) {
+    page.hints = { moves, error: errorText(err.code) };
+  }
+  render();
+  const first = document.querySelector("#hints-list, #hints .hints-error");
+  if (first) announce(first.textContent);
 }
 
 // ---- the connection ------------------------------------------------------------------

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/razziagame/razzia/internal/analysis"
+)
+
+const analyzeSynopsis = `
+usage: razzia analyze [--json] [--iterations N] [--workers N] [--seed N] FILE
+
+Analyze studies a finished game's record (docs/RECORD.md) with the tree
+search of the expert bot and reports, for every move: each player's chance
+of winning before it (a shared win counting as a share), the best move
+found and the mover's chance after it, the chance after the move played,
+the loss (the difference) and a label:
+
+  best        the best move found
+  good        loses less than 4 points of win chance
+  inaccuracy  loses 4 to 8 points
+  mistake     loses 8 to 15 points
+  blunder     loses 15 points or more
+
+A draw is judged as the decision to draw; the card that came is luck, and
+its effect on every player's chance is reported as such. FILE "-" reads
+standard input. The same record, --seed and --iterations always give the
+same analysis, whatever --workers is.
+
+Without --json it prints a line per move and a summary per player; with
+--json, one compact JSON object. On a terminal, a progress bar on standard
+error shows the moves analysed.
+
+A malformed record or an illegal move is reported as by "razzia replay"
+(with --json, the same error object on standard output). A game that is
+not over is refused: analysis of a game still being played would be advice.
+
+Exit status: 0 on success, 1 for a bad or unfinished record, 2 for a
+usage error.
+`
+
+// analyze is the analyze command.
+func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("analyze")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of the account")
+	iters := fs.Int("iterations", analysis.DefaultIterations, "search iterations per move")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "moves analysed at once")
+	seed := fs.Uint64("seed", 1, "seed of the search")
+	files, status, done := parseFlags(fs, analyzeSynopsis, args, stdout, stderr)
+	if done {
+		return status
+	}
+	if len(files) != 1 {
+		return usageError(stderr, fs, analyzeSynopsis, "want one FILE, got %d arguments", len(files))
+	}
+	if *iters < 1 || *iters > analysis.MaxIterations {
+		return usageError(stderr, fs, analyzeSynopsis, "--iterations %d: want 1 to %d", *iters, analysis.MaxIterations)
+	}
+	if *workers < 1 {
+		return usageError(stderr, fs, analyzeSynopsis, "--workers %d: want at least 1", *workers)
+	}
+	o := analysis.Options{Iterations: *iters, Workers: *workers, Seed: *seed}
+
+	fail := func(err error) int {
+		if *asJSON {
+			writeJSONError(stdout, err)
+		} else {
+			fmt.Fprintln(stderr, err)
+		}
+		return 1
+	}
+	rec, err := readRecord(files[0], stdin)
+	if err != nil {
+		return fail(err)
+	}
+	bar := newProgress(stderr, len(rec.Moves), "analyze", "moves")
+	if bar != nil {
+		o.Progress = func(done, _ int) { bar.Set(done) }
+	}
+	rep, err := interruptible(bar, func(ctx context.Context) (*analysis.Report, error) { return analysis.Analyze(ctx, rec, o) })
+	if errors.Is(err, context.Canceled) {
+		return runFailed(stderr, "analyze", err)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if *asJSON {
+		b, err := json.Marshal(rep)
+		if err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stdout, "%s\n", b)
+		return 0
+	}
+	writeAnalysis(stdout, rep)
+	return 0
+}
+
+// writeAnalysis prints a line per move, the moves that were not best with
+// the best move and what it would have kept, and a summary per player.
+func writeAnalysis(w io.Writer, rep *analysis.Report) {
+	var b strings.Builder
+	pct := func(s analysis.Share) string { return fmt.Sprintf("%.0f%%", 100*float64(s)) }
+	fmt.Fprintf(&b, "Analysis of %s, %d search iterations per move.\n", strings.Join(rep.Players, ", "), rep.Iterations)
+	b.WriteString("Win chances before each move, in seat order; the mover's chance after the move played.\n\n")
+	type tally struct {
+		labels map[analysis.Label]int
+		loss   float64
+		moves  int
+		luck   float64
+	}
+	tallies := make([]tally, len(rep.Players))
+	for i := range tallies {
+		tallies[i].labels = map[analysis.Label]int{}
+	}
+	for _, d := range rep.Decisions {
+		before := make([]string, len(d.Before))
+		for i, s := range d.Before {
+			before[i] = pct(s)
+		}
+		fmt.Fprintf(&b, "%4d  %-12s %-22s [%s] -> %s", d.Move, rep.Players[d.Seat], d.Played,
+			strings.Join(before, " "), pct(d.PlayedValue))
+		switch {
+		case d.Forced:
+			b.WriteString("  (only move)")
+		case d.Label == analysis.Best:
+			b.WriteString("  best")
+		default:
+			fmt.Fprintf(&b, "  %s: best was %s (%s, +%.0f%%)", d.Label, d.Best, pct(d.BestValue), 100*float64(d.Loss))
+		}
+		if d.Luck != nil {
+			fmt.Fprintf(&b, "  luck %+.0f%%", 100*float64(d.Luck[d.Seat]))
+			tallies[d.Seat].luck += float64(d.Luck[d.Seat])
+		}
+		b.WriteString("\n")
+		if !d.Forced {
+			t := &tallies[d.Seat]
+			t.labels[d.Label]++
+			t.loss += float64(d.Loss)
+			t.moves++
+		}
+	}
+	b.WriteString("\nSummary (moves with a choice)\n")
+	rows := [][]string{{"player", "moves", "best", "good", "inaccuracy", "mistake", "blunder", "mean loss", "luck"}}
+	for i, t := range tallies {
+		mean := 0.0
+		if t.moves > 0 {
+			mean = t.loss / float64(t.moves)
+		}
+		rows = append(rows, []string{rep.Players[i], fmt.Sprint(t.moves),
+			fmt.Sprint(t.labels[analysis.Best]), fmt.Sprint(t.labels[analysis.Good]),
+			fmt.Sprint(t.labels[analysis.Inaccuracy]), fmt.Sprint(t.labels[analysis.Mistake]),
+			fmt.Sprint(t.labels[analysis.Blunder]), fmt.Sprintf("%.1f%%", 100*mean),
+			fmt.Sprintf("%+.0f%%", 100*t.luck)})
+	}
+	writeTable(&b, rows)
+	io.WriteString(w, b.String())
+}

@@ -1,0 +1,243 @@
+package arena
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/rating"
+)
+
+// DefaultDeals is the number of deals per table a LadderConfig with Deals
+// 0 plays.
+const DefaultDeals = 10
+
+// LadderConfig describes a ladder: every table of Players bots drawn from
+// Bots plays Deals duplicate deals (Config.Duplicate), each with the seats
+// rotated through all positions, and the bots are rated from every game's
+// finishing order.
+type LadderConfig struct {
+	Bots    []string // distinct bot specs, at least Players of them
+	Players int      // seats per table, 2 to 5
+	Deals   int      // deals per table; 0 means DefaultDeals
+	Seed    uint64   // makes the ladder reproducible
+	Workers int      // games played at once; 0 means GOMAXPROCS
+	New     Factory  // makes the bots; nil means bot.New
+	// Progress, when set, is called after each finished game with the
+	// games finished so far and the games in all; calls are never
+	// concurrent.
+	Progress func(done, total int)
+}
+
+// A Rung is one bot's place on the ladder.
+type Rung struct {
+	Spec   string        `json:"spec"`
+	Rating rating.Rating `json:"rating"`
+	// Ordinal is Rating.Ordinal(), the conservative skill the ladder is
+	// sorted by; Low and High bound the 95% interval of the skill.
+	Ordinal float64 `json:"ordinal"`
+	Low     float64 `json:"low"`
+	High    float64 `json:"high"`
+	Games   int     `json:"games"`
+	// Wins counts shared wins as fractions (R18); WinRate is Wins/Games,
+	// whose fair value depends on the table size.
+	Wins    float64 `json:"wins"`
+	WinRate float64 `json:"win_rate"`
+	// MeanScore is the bot's mean final total.
+	MeanScore float64 `json:"mean_score"`
+}
+
+// LadderResult is the outcome of a ladder.
+type LadderResult struct {
+	Players int           `json:"players"`
+	Deals   int           `json:"deals"`
+	Tables  [][]string    `json:"tables"`
+	Games   int           `json:"games"`
+	Seed    uint64        `json:"seed"`
+	Rungs   []Rung        `json:"rungs"` // the best first
+	Elapsed time.Duration `json:"elapsed_ns"`
+	// Runs holds each table's arena statistics (win rates, decision times),
+	// in the order of Tables.
+	Runs []*Result `json:"runs"`
+}
+
+// LadderModel is the rating model of the ladder: the OpenSkill defaults,
+// without Tau, since a bot's skill does not change.
+func LadderModel() rating.Model {
+	m := rating.Default()
+	m.Tau = 0
+	return m
+}
+
+// Check validates the ladder's configuration, making every bot once.
+func (c *LadderConfig) Check() error {
+	if c.Players < razzia.MinPlayers || c.Players > razzia.MaxPlayers {
+		return fmt.Errorf("a table of %d: Razzia is for %d to %d players", c.Players, razzia.MinPlayers, razzia.MaxPlayers)
+	}
+	if len(c.Bots) < c.Players {
+		return fmt.Errorf("%d bots cannot fill a table of %d: a ladder needs at least as many bots as seats", len(c.Bots), c.Players)
+	}
+	for i, spec := range c.Bots {
+		if slices.Contains(c.Bots[:i], spec) {
+			return fmt.Errorf("bot %q is listed twice", spec)
+		}
+	}
+	if c.Deals < 0 {
+		return fmt.Errorf("%d deals: the number of deals cannot be negative", c.Deals)
+	}
+	for _, table := range Tables(c.Bots, c.Players) {
+		rc := Config{Seats: table, New: c.New, Workers: c.Workers}
+		if err := rc.Check(); err != nil {
+			return err
+		}
+		c.New = rc.New
+	}
+	return nil
+}
+
+// Tables returns the tables of a ladder: every choice of players bots
+// from bots, in lexicographic order of their indices.
+func Tables(bots []string, players int) [][]string {
+	var out [][]string
+	idx := make([]int, players)
+	for i := range idx {
+		idx[i] = i
+	}
+	for {
+		t := make([]string, players)
+		for i, j := range idx {
+			t[i] = bots[j]
+		}
+		out = append(out, t)
+		i := players - 1
+		for i >= 0 && idx[i] == len(bots)-players+i {
+			i--
+		}
+		if i < 0 {
+			return out
+		}
+		idx[i]++
+		for j := i + 1; j < players; j++ {
+			idx[j] = idx[j-1] + 1
+		}
+	}
+}
+
+// RunLadder plays the ladder and rates the bots. The ratings depend on the
+// configuration alone (bots limited by time excepted): the games are rated
+// deal by deal, each deal's tables in order and each table's rotations in
+// order, whatever order they finished in.
+func RunLadder(ctx context.Context, c LadderConfig) (*LadderResult, error) {
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	if c.Deals == 0 {
+		c.Deals = DefaultDeals
+	}
+	start := time.Now()
+	tabs := Tables(c.Bots, c.Players)
+	res := &LadderResult{Players: c.Players, Deals: c.Deals, Tables: tabs, Seed: c.Seed}
+	total := len(tabs) * c.Deals * c.Players
+	done := 0
+	for i, table := range tabs {
+		rc := Config{
+			Seats: table, Games: c.Deals * c.Players, Seed: tableSeed(c.Seed, i),
+			Workers: c.Workers, New: c.New, Duplicate: true,
+		}
+		if c.Progress != nil {
+			rc.Progress = func(n int) { c.Progress(done+n, total) }
+		}
+		r, err := Run(ctx, rc)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", table, err)
+		}
+		done += r.Games
+		res.Runs = append(res.Runs, r)
+	}
+	res.Games = done
+
+	m := LadderModel()
+	ratings := map[string]rating.Rating{}
+	rungs := map[string]*Rung{}
+	for _, spec := range c.Bots {
+		ratings[spec] = m.New()
+		rungs[spec] = &Rung{Spec: spec}
+	}
+	for g := range c.Deals * c.Players {
+		for _, r := range res.Runs {
+			o := r.Outcomes[g]
+			before := make([]rating.Rating, len(o.Seats))
+			for s, spec := range o.Seats {
+				before[s] = ratings[spec]
+			}
+			ranks := o.Ranks()
+			after, err := m.Rate(before, ranks)
+			if err != nil {
+				return nil, err
+			}
+			winners := 0
+			for _, rk := range ranks {
+				if rk == 1 {
+					winners++
+				}
+			}
+			for s, spec := range o.Seats {
+				ratings[spec] = after[s]
+				rg := rungs[spec]
+				rg.Games++
+				rg.MeanScore += float64(o.Totals[s])
+				if ranks[s] == 1 {
+					rg.Wins += 1 / float64(winners)
+				}
+			}
+		}
+	}
+	for _, spec := range c.Bots {
+		rg := rungs[spec]
+		rg.Rating = ratings[spec]
+		rg.Ordinal = rg.Rating.Ordinal()
+		rg.Low, rg.High = rg.Rating.Interval()
+		if rg.Games > 0 {
+			rg.WinRate = rg.Wins / float64(rg.Games)
+			rg.MeanScore /= float64(rg.Games)
+		}
+		res.Rungs = append(res.Rungs, *rg)
+	}
+	slices.SortStableFunc(res.Rungs, func(a, b Rung) int {
+		switch {
+		case a.Ordinal > b.Ordinal:
+			return -1
+		case a.Ordinal < b.Ordinal:
+			return 1
+		}
+		return 0
+	})
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// Timing returns the distribution of the time the bot took to decide,
+// over all its tables.
+func (r *LadderResult) Timing(spec string) Timing {
+	var h histogram
+	for _, run := range r.Runs {
+		for i, b := range run.Bots {
+			if b.Spec == spec {
+				h.merge(&run.times[i])
+			}
+		}
+	}
+	return h.timing()
+}
+
+// tableSeed returns the run seed of table i of a ladder, keyed with the
+// ladder's seed so that the tables' deals are unrelated.
+func tableSeed(ladder uint64, i int) uint64 {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], ladder)
+	return razzia.SeededRand(b[:], "ladder table "+strconv.Itoa(i)).Uint64()
+}

@@ -1,0 +1,118 @@
+package arena
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestDuplicate checks that with Duplicate the rotations of a deal share
+// their luck: the same cheque sets at the same seats and the same cards in
+// the same order, whoever sits where; and that the next deal is another.
+func TestDuplicate(t *testing.T) {
+	dir := t.TempDir()
+	seats := []string{"first", "last", "rand"}
+	_, err := Run(context.Background(), Config{Seats: seats, Games: 6, Seed: 3, Records: dir, New: fakeNew(nil), Duplicate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	draws := func(moves []string) []string {
+		var out []string
+		for _, m := range moves {
+			if strings.HasPrefix(m, "draw") {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	var deals [2][]string
+	for i := range 6 {
+		rec := readRecord(t, filepath.Join(dir, RecordName(i, 6)))
+		d := draws(rec.Moves)
+		first := readRecord(t, filepath.Join(dir, RecordName(i/3*3, 6)))
+		if !reflect.DeepEqual(rec.Cheques, first.Cheques) {
+			t.Errorf("game %d: cheques %v, the deal's first game %v", i+1, rec.Cheques, first.Cheques)
+		}
+		f := draws(first.Moves)
+		n := min(len(d), len(f))
+		if !slices.Equal(d[:n], f[:n]) {
+			t.Errorf("game %d drew %v, the deal's first game %v", i+1, d[:n], f[:n])
+		}
+		deals[i/3] = f
+	}
+	if slices.Equal(deals[0], deals[1]) {
+		t.Error("the two deals drew the same cards")
+	}
+}
+
+func TestLadder(t *testing.T) {
+	c := LadderConfig{Bots: []string{"rand", "first", "last"}, Players: 2, Deals: 6, Seed: 5, New: fakeNew(nil)}
+	r, err := RunLadder(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Tables) != 3 || r.Games != 3*6*2 {
+		t.Fatalf("tables %v, games %d; want 3 tables of 12 games", r.Tables, r.Games)
+	}
+	for i, rg := range r.Rungs {
+		if rg.Games != 24 {
+			t.Errorf("%s played %d games, want 24", rg.Spec, rg.Games)
+		}
+		if i > 0 && rg.Ordinal > r.Rungs[i-1].Ordinal {
+			t.Errorf("rungs not sorted: %v", r.Rungs)
+		}
+		if rg.Low >= rg.Rating.Mu || rg.High <= rg.Rating.Mu {
+			t.Errorf("%s: interval %.2f..%.2f does not hold mu %.2f", rg.Spec, rg.Low, rg.High, rg.Rating.Mu)
+		}
+	}
+	// The same configuration rates the same, however many workers play.
+	c.Workers = 1
+	again, err := RunLadder(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(r.Rungs, again.Rungs) {
+		t.Errorf("one worker rated %v, several %v", again.Rungs, r.Rungs)
+	}
+}
+
+func TestLadderErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		c    LadderConfig
+		want string
+	}{
+		{"too few bots", LadderConfig{Bots: []string{"rand"}, Players: 2}, "cannot fill a table"},
+		{"twice", LadderConfig{Bots: []string{"rand", "rand"}, Players: 2}, "listed twice"},
+		{"one seat", LadderConfig{Bots: []string{"rand", "first"}, Players: 1}, "Razzia is for 2 to 5"},
+		{"bad spec", LadderConfig{Bots: []string{"rand", "nope"}, Players: 2}, "unknown bot"},
+		{"negative deals", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Deals: -1}, "negative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.c.New = fakeNew(nil)
+			_, err := RunLadder(context.Background(), tt.c)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestTables(t *testing.T) {
+	got := Tables([]string{"a", "b", "c", "d"}, 3)
+	want := [][]string{{"a", "b", "c"}, {"a", "b", "d"}, {"a", "c", "d"}, {"b", "c", "d"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func TestOutcomeRanks(t *testing.T) {
+	o := Outcome{Totals: []int{30, 45, 30, 12}}
+	if got, want := o.Ranks(), []int{2, 1, 2, 4}; !slices.Equal(got, want) {
+		t.Errorf("ranks %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,94 @@
+package table
+
+import (
+	"context"
+	"errors"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// WaitSpare returns once a worker of the bot pool is free, or with ctx's
+// error: work of lower priority than every bot (the analysis of finished
+// games) runs only while the bots do not need all the CPU that
+// Limits.BotWorkers gives them, and waits between its steps for them.
+func (h *Hub) WaitSpare(ctx context.Context) error {
+	h.workers.mu.Lock()
+	spare := h.workers.spare
+	h.workers.mu.Unlock()
+	select {
+	case <-spare:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// closed returns a closed channel.
+func closed() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
+// taken notes that a worker was taken; w.mu is held.
+func (w *workers) taken() {
+	if w.free == 0 {
+		w.spare = make(chan struct{})
+	}
+}
+
+// freed notes that a worker was given back; w.mu is held.
+func (w *workers) freed() {
+	if w.free == 1 {
+		close(w.spare)
+	}
+}
+
+// SeatView returns the description of live game id and the view of the
+// seat token holds: what a hint for that seat may read, never the deck.
+// A token that holds no seat is ErrNotYourSeat, a table still open
+// ErrNotStarted, a game that is over ErrGameOver.
+func (h *Hub) SeatView(ctx context.Context, id, token string) (protocol.GameInfo, razzia.View, error) {
+	var (
+		in   protocol.GameInfo
+		view razzia.View
+	)
+	hash := hashToken(token)
+	err := h.with(ctx, id, func(l *loop) error {
+		in = l.info()
+		seat := seatOf(l.seats, hash)
+		switch {
+		case seat < 0:
+			return reject(ErrNotYourSeat, "you have no seat at this table")
+		case l.game == nil:
+			return reject(ErrNotStarted, "the game has not started")
+		}
+		view = l.game.View(seat)
+		return nil
+	}, func(g *store.Game) error {
+		if seatOf(g.Seats, hash) < 0 {
+			return reject(ErrNotYourSeat, "you have no seat at this table")
+		}
+		return reject(ErrGameOver, "the game is over")
+	})
+	return in, view, err
+}
+
+// Analysis returns the description of game id and its stored analysis,
+// or nil when none is stored (yet).
+func (h *Hub) Analysis(ctx context.Context, id string) (protocol.GameInfo, *store.Analysis, error) {
+	in, _, err := h.Game(ctx, id, "")
+	if err != nil || in.Status != protocol.Status(store.StatusFinished) {
+		return in, nil, err
+	}
+	a, err := h.store.Analysis(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return in, nil, nil
+	case err != nil:
+		return in, nil, h.failed("read analysis", id, err)
+	}
+	return in, &a, nil
+}

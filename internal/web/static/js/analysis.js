@@ -1,0 +1,185 @@
+// analysis.js: the engine's analysis of a finished game on the replay
+// page (GET /api/games/{id}/analysis), drawn as a chart of each player's
+// chance of winning over the game, one line per player, in SVG made here
+// (nothing from a CDN). Mistakes and blunders are marked; a click on the
+// chart or a mark goes to that move, and the move's verdict is told
+// below: "Best was: bid 9 (+12%)". A draw is never a mistake for the card
+// that came: that is luck, and told as luck.
+
+import { h, replace } from "./dom.js";
+import { request } from "./api.js";
+import { list, moveLabel } from "./words.js";
+
+/** fetchAnalysis returns the analysis answer: {status, report?, failed?}. */
+export const fetchAnalysis = (id) => request("GET", `/api/games/${encodeURIComponent(id)}/analysis`);
+
+const SVG = "http://www.w3.org/2000/svg";
+// The chart is drawn in the box's own pixels, so that its text keeps its
+// size: W wide (the box's width) and H high.
+const PAD = { left: 34, right: 10, top: 10, bottom: 22 };
+
+// MARKED are the labels a mark stands out for.
+const MARKED = new Set(["mistake", "blunder"]);
+
+function s(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) if (c) el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+  return el;
+}
+
+/** percent writes a share (0 to 1) as a whole percentage. */
+export function percent(x) {
+  return `${Math.round(x * 100)}%`;
+}
+
+function signedPercent(x) {
+  const n = Math.round(x * 100);
+  return n > 0 ? `+${n}%` : n < 0 ? `\u2212${-n}%` : "0%";
+}
+
+/** shares returns each seat's win share in the position after pos moves. */
+export function shares(report, pos) {
+  const d = report.decisions;
+  if (pos < d.length) return d[pos].before;
+  const n = report.players.length;
+  return Array.from({ length: n }, (_, i) => (report.winners.includes(i) ? 1 / report.winners.length : 0));
+}
+
+/**
+ * drawChart draws the chart of report into box with a cursor at pos;
+ * onPick(pos) is called when the reader picks a position.
+ */
+export function drawChart(box, report, names, pos, t, onPick) {
+  const n = report.decisions.length;
+  const W = Math.max(280, Math.round(box.clientWidth || 600));
+  const H = W < 600 ? 150 : 200;
+  const x = (p) => PAD.left + (p * (W - PAD.left - PAD.right)) / Math.max(1, n);
+  const y = (v) => PAD.top + (1 - v) * (H - PAD.top - PAD.bottom);
+  const parts = [];
+  for (const v of [0, 0.5, 1]) {
+    parts.push(s("line", { class: "wc-grid", x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v) }),
+      s("text", { class: "wc-axis", x: PAD.left - 4, y: y(v) + 4, "text-anchor": "end" }, percent(v)));
+  }
+  // A click anywhere goes to the nearest position.
+  parts.push(s("rect", {
+    class: "wc-hit", x: PAD.left, y: PAD.top, width: W - PAD.left - PAD.right, height: H - PAD.top - PAD.bottom,
+    onclick: (ev) => {
+      const r = ev.currentTarget.getBoundingClientRect();
+      onPick(Math.round(((ev.clientX - r.left) / r.width) * n));
+    },
+  }));
+  parts.push(s("line", { class: "wc-cursor", id: "wc-cursor", x1: x(pos), x2: x(pos), y1: PAD.top, y2: H - PAD.bottom }));
+  for (let seat = 0; seat < report.players.length; seat++) {
+    const pts = [];
+    for (let p = 0; p <= n; p++) pts.push(`${x(p).toFixed(1)},${y(shares(report, p)[seat]).toFixed(1)}`);
+    parts.push(s("polyline", { class: `wc-line s${seat}`, points: pts.join(" "), "data-seat": seat }));
+  }
+  for (const d of report.decisions) {
+    if (!MARKED.has(d.label)) continue;
+    const label = t("web.analysis.mark", { n: d.move, player: names[d.seat] || "", label: labelText(t, d.label) });
+    parts.push(s("circle", {
+      class: `wc-mark mark-${d.label} s${d.seat}`, cx: x(d.move), cy: y(shares(report, d.move)[d.seat]), r: 6,
+      tabindex: 0, role: "button", "aria-label": label, "data-move": d.move,
+      onclick: () => onPick(d.move),
+      onkeydown: (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") {
+          ev.preventDefault();
+          onPick(d.move);
+        }
+      },
+    }, s("title", {}, label)));
+  }
+  const svg = s("svg", {
+    class: "wc-chart", id: "analysis-chart", viewBox: `0 0 ${W} ${H}`, role: "group",
+    "aria-label": t("web.analysis.chart"),
+  }, parts);
+  const legend = h("ul", { class: "wc-legend" },
+    report.players.map((_, seat) => h("li", { class: `s${seat}` }, h("span", { class: "wc-swatch", "aria-hidden": "true" }), names[seat] || "")));
+  replace(box, svg, legend);
+}
+
+/** moveCursor moves the chart's cursor to pos without drawing it again. */
+export function moveCursor(report, pos) {
+  const c = document.getElementById("wc-cursor");
+  const svg = document.getElementById("analysis-chart");
+  if (!c || !svg) return;
+  const W = svg.viewBox.baseVal.width;
+  const n = report.decisions.length;
+  const x = PAD.left + (pos * (W - PAD.left - PAD.right)) / Math.max(1, n);
+  c.setAttribute("x1", x);
+  c.setAttribute("x2", x);
+}
+
+function labelText(t, label) {
+  return t(`web.analysis.label.${label}`);
+}
+
+/**
+ * verdict tells what the analysis says of the move that led to pos:
+ * the move, its label and the best move with what it was worth more, the
+ * luck of a draw, and everyone's chances now.
+ */
+export function verdict(t, report, names, pos) {
+  const lines = [];
+  if (pos === 0) lines.push(t("web.analysis.start"));
+  else {
+    const d = report.decisions[pos - 1];
+    const who = names[d.seat] || "";
+    // A draw's decision is to draw; the card that came is luck.
+    const played = d.luck ? moveLabel(t, "draw") : moveLabel(t, d.played);
+    lines.push(t("web.analysis.move", { n: d.move, player: who, move: played }));
+    if (d.forced) lines.push(t("web.analysis.forced"));
+    else if (d.label === "best") lines.push(t("web.analysis.best"));
+    else {
+      lines.push(t("web.analysis.bestwas", {
+        label: labelText(t, d.label), move: moveLabel(t, d.best), gain: signedPercent(d.bestValue - d.playedValue),
+      }));
+    }
+    if (d.luck) {
+      lines.push(t("web.analysis.luck", { list: list(t, d.luck.map((l, i) => `${names[i] || ""} ${signedPercent(l)}`)) }));
+    }
+  }
+  const now = shares(report, pos).map((v, i) => `${names[i] || ""} ${percent(v)}`);
+  lines.push(t("web.analysis.chances", { list: list(t, now) }));
+  return lines;
+}
+
+/** verdictClass is the class of the verdict at pos: its label, or luck. */
+export function verdictClass(report, pos) {
+  if (pos === 0) return "";
+  const d = report.decisions[pos - 1];
+  return d.luck && (d.label === "best" || d.label === "good") ? "verdict-luck" : `verdict-${d.label}`;
+}
+
+/** fetchHints asks for the best moves of the seat the page holds. */
+export const fetchHints = (id) => request("POST", `/api/games/${encodeURIComponent(id)}/hints`);
+
+/**
+ * hintsBox is the "What would the bot do?" part of the decision panel:
+ * a button, then the moves the engine likes best with the chance of
+ * winning after each. hints is {moves, list?, busy?, error?} for the
+ * position it was asked at; ask() asks.
+ */
+export function hintsBox(t, v, hints, ask) {
+  const fresh = hints && hints.moves === v.moves ? hints : null;
+  const body = [];
+  if (fresh && fresh.list) {
+    body.push(h("ol", { class: "hints-list", id: "hints-list", "aria-labelledby": "hints-h" },
+      fresh.list.map((x) => h("li", { class: "hint", "data-move": x.move },
+        h("span", { class: "hint-move" }, moveLabel(t, x.move)), " ",
+        h("span", { class: "hint-chance" }, t("web.hints.chance", { chance: percent(x.winChance) }))))));
+  } else if (fresh && fresh.error) {
+    body.push(h("p", { class: "hints-error", role: "alert" }, fresh.error));
+  }
+  return h("div", { class: "hints", id: "hints" },
+    fresh && fresh.list
+      ? h("h3", { class: "hints-h", id: "hints-h" }, t("web.hints.title"))
+      : h("button", { type: "button", class: "hints-ask", id: "hints-ask", disabled: !!(fresh && fresh.busy), onclick: ask },
+        fresh && fresh.busy ? t("web.hints.thinking") : t("web.hints.ask")),
+    body);
+}
