@@ -61,9 +61,9 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 		return fmt.Errorf("postgres: game %q: cheques: %w", g.ID, err)
 	}
 	err = s.tx(ctx, "create game "+g.ID, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
-			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash))
+		tag, err := tx.Exec(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, clock)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
+			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), hashOrNil(g.Clock))
 		if err != nil {
 			return err
 		}
@@ -110,8 +110,8 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			status, cheques  string
 			created, updated int64
 		)
-		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, updated, creator_hash FROM games WHERE id = $1", id).
-			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash)
+		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, clock FROM games WHERE id = $1", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Clock)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
 		}
@@ -331,7 +331,8 @@ WITH g AS (
 	WHERE fenced AND status IN ('open', 'playing') AND move_count = $3
 	RETURNING game_id
 ), upd AS (
-	UPDATE games SET status = $5, move_count = move_count + 1, updated = greatest(updated + 1, ` + nowNanos + `)
+	UPDATE games SET status = $5, move_count = move_count + 1, updated = greatest(updated + 1, ` + nowNanos + `),
+		clock = coalesce($8::bytea, clock)
 	FROM ins WHERE games.id = ins.game_id
 	RETURNING games.id
 )
@@ -340,10 +341,35 @@ SELECT g.status, g.move_count, g.fenced, (SELECT count(pg_notify($6, $7)) FROM u
 // AppendMove implements store.Store. The move joins the next group of
 // moves, committed together (see submit).
 func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
+	return s.AppendTimedMove(ctx, id, fence, index, token, status, nil)
+}
+
+// AppendTimedMove implements store.Store, as AppendMove does.
+func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) error {
 	if err := store.CheckMove(id, index, token, status); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
-	return s.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status})
+	return s.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status, clock: hashOrNil(clock)})
+}
+
+// SetClock implements store.Store.
+func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, moves int, clock []byte) error {
+	return s.tx(ctx, "set the clock of game "+id, func(tx pgx.Tx) error {
+		row, err := lockGame(ctx, tx, id)
+		switch {
+		case err != nil:
+			return err
+		case !row.lease.Permits(fence, row.now):
+			return fmt.Errorf("postgres: game %q fence %d: %w", id, fence, store.ErrLeaseLost)
+		case !row.status.Live():
+			return fmt.Errorf("postgres: game %q is %s: %w", id, row.status, store.ErrConflict)
+		case row.moves != moves:
+			return fmt.Errorf("postgres: game %q move %d: %w: the next move is %d", id, moves, store.ErrConflict, row.moves)
+		}
+		_, err = tx.Exec(ctx, "UPDATE games SET clock = $1, updated = greatest(updated + 1, "+nowNanos+") WHERE id = $2",
+			hashOrNil(clock), id)
+		return err
+	})
 }
 
 // A move is one AppendMove waiting in a group.
@@ -354,13 +380,14 @@ type move struct {
 	index  int
 	token  string
 	status store.Status
+	clock  []byte // nil keeps the stored clock
 	done   chan error
 }
 
 // queue adds m's statement to the batch.
 func (m *move) queue(b *pgx.Batch) *pgx.QueuedQuery {
 	change := store.Change{Game: m.id, Kind: store.ChangeMove, Moves: m.index + 1, Status: m.status}
-	return b.Queue(appendMove, m.id, int64(m.fence), m.index, m.token, string(m.status), store.ChangesChannel, change.Payload())
+	return b.Queue(appendMove, m.id, int64(m.fence), m.index, m.token, string(m.status), store.ChangesChannel, change.Payload(), m.clock)
 }
 
 // outcome reads what appendMove returned for m.
