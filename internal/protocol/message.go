@@ -24,6 +24,13 @@ type StateMessage struct {
 	Seat   int      `json:"seat"`   // the connection's seat, or -1 for a spectator
 	View   *View    `json:"view"`   // nil while the game is open
 	Events []Event  `json:"events"` // since the previous state message of the connection
+	// Clock is the table's clocks; nil at an untimed table.
+	Clock *ClockView `json:"clock,omitempty"`
+	// TakeOvers is every time a bot took a person's seat, in order.
+	TakeOvers []TakeOver `json:"takeOvers,omitempty"`
+	// PreMove is the connection's own pre-entered choice for the running
+	// auction (a record token), never anyone else's; empty when none.
+	PreMove string `json:"preMove,omitempty"`
 }
 
 // An ErrorMessage is the server's "error" message, sent only to the
@@ -38,14 +45,17 @@ type ErrorMessage struct {
 // A Message is any message of the server, for a client to decode before
 // it knows the type: the fields of StateMessage and ErrorMessage together.
 type Message struct {
-	Type       string   `json:"type"`
-	Game       GameInfo `json:"game"`
-	Seat       int      `json:"seat"`
-	View       *View    `json:"view"`
-	Events     []Event  `json:"events"`
-	Code       Code     `json:"code"`
-	Message    string   `json:"message"`
-	RetryAfter int      `json:"retryAfter"`
+	Type       string     `json:"type"`
+	Game       GameInfo   `json:"game"`
+	Seat       int        `json:"seat"`
+	View       *View      `json:"view"`
+	Events     []Event    `json:"events"`
+	Clock      *ClockView `json:"clock"`
+	TakeOvers  []TakeOver `json:"takeOvers"`
+	PreMove    string     `json:"preMove"`
+	Code       Code       `json:"code"`
+	Message    string     `json:"message"`
+	RetryAfter int        `json:"retryAfter"`
 }
 
 // A MoveMessage is the client's "move": a record token (Move), or the same

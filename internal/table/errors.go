@@ -31,6 +31,8 @@ var (
 	ErrExpired            = errors.New("the table expired")
 	ErrNotCreator         = errors.New("not the table's creator")
 	ErrAlreadyStarted     = errors.New("the game has started")
+	ErrCancelled          = errors.New("the table was cancelled")
+	ErrTimedOut           = errors.New("the time ran out")
 )
 
 // An Error is a request the Hub rejected. Its message is written for the

@@ -46,6 +46,9 @@ type loop struct {
 	botc  chan botMove
 	retry *time.Timer // pending retry of a bot move the store refused
 	done  chan struct{}
+
+	timing timing      // the clocks, take-overs and pre-moves (clock.go)
+	alarm  func() bool // stops the timer of the clock's alarm, if set
 }
 
 // A botMove is a bot's choice for the position after moves moves.
@@ -84,6 +87,10 @@ func (l *loop) load(g *store.Game) error {
 				g.ID, i, s.Bot, errNotLevel, strings.Join(bot.LevelNames(), ", "))
 		}
 	}
+	tm, err := decodeTiming(g.Clock, len(g.Seats))
+	if err != nil {
+		return fmt.Errorf("game %s: %w", g.ID, err)
+	}
 	var game *razzia.Game
 	if g.Status != store.StatusOpen {
 		var err error
@@ -97,7 +104,7 @@ func (l *loop) load(g *store.Game) error {
 	}
 	l.status, l.seats, l.cheques, l.seed = g.Status, g.Seats, g.Cheques, g.Seed
 	l.created, l.updated, l.creator = g.Created, g.Updated, g.CreatorHash
-	l.game, l.bots = game, nil
+	l.game, l.bots, l.timing = game, nil, tm
 	if game != nil {
 		l.startBots()
 	}
@@ -111,6 +118,7 @@ func (l *loop) run() {
 	defer l.exit()
 	l.schedule(l.h.opts.BotDelay)
 	l.armExpiry()
+	l.armClock()
 	for l.status.Live() {
 		select {
 		case f := <-l.reqs:
@@ -131,6 +139,9 @@ func (l *loop) exit() {
 	}
 	if l.expiry != nil {
 		l.expiry.Stop()
+	}
+	if l.alarm != nil {
+		l.alarm()
 	}
 	l.setHold(holdNone)
 	h := l.h
@@ -157,7 +168,9 @@ func (l *loop) info() protocol.GameInfo {
 		moves = l.game.Len()
 		winners = l.game.Winners()
 	}
-	return l.h.newInfo(l.id, l.status, l.seats, moves, l.created, l.updated, winners)
+	in := l.h.newInfo(l.id, l.status, l.seats, moves, l.created, l.updated, winners)
+	l.decorate(&in)
+	return in
 }
 
 // setHold changes what the game holds of the Hub's limits.
@@ -282,6 +295,7 @@ func (l *loop) join(name string, seat int, hash []byte) (int, error) {
 		}
 		l.game = game
 		l.startBots()
+		l.armClock()
 		l.h.log.Info("game started", "game", l.id)
 	}
 	l.broadcast()
@@ -315,6 +329,9 @@ func (l *loop) watch(hash []byte) (*Subscription, error) {
 			return nil, reject(ErrTooManyConnections, "this game has %d spectators, the most it takes: try again later", max)
 		}
 		l.watched++
+	}
+	if err := l.takeBack(seat); err != nil { // coming back
+		l.h.log.Error("cannot give the seat back", "game", l.id, "seat", seat, "err", err)
 	}
 	s := newSubscription(l, seat)
 	l.subs[s] = struct{}{}
@@ -405,6 +422,7 @@ func (l *loop) send(s *Subscription, info protocol.GameInfo, events map[int][]ra
 		}
 		u.Events = ev
 		u.View = l.view(s.seat, views)
+		l.addClock(&u, c)
 		s.sent = l.game.Len()
 	}
 	s.c <- u // the buffer has room: this goroutine is the only sender
@@ -448,6 +466,9 @@ func (l *loop) playFor(hash []byte, m razzia.Move, perr error, seq int) error {
 			return err
 		}
 	}
+	if err := l.takeBack(seat); err != nil { // a move is coming back
+		return err
+	}
 	switch {
 	case seat < 0:
 		return reject(ErrNotYourSeat, "you have no seat at this table")
@@ -461,6 +482,9 @@ func (l *loop) playFor(hash []byte, m razzia.Move, perr error, seq int) error {
 		return reject(ErrNotYourTurn, "it is %s's turn, not yours", l.seats[l.game.ToMove()].Name)
 	case perr != nil:
 		return &Error{Kind: ErrIllegalMove, Msg: perr.Error(), Err: perr}
+	}
+	if err := l.checkTime(); err != nil {
+		return err
 	}
 	return l.play(m)
 }
@@ -479,9 +503,10 @@ func (l *loop) play(m razzia.Move) error {
 	if after.Over() {
 		status = store.StatusFinished
 	}
+	next := l.nextTiming(l.game.ToMove(), &after, l.h.opts.Now())
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
-	if err := l.h.store.AppendMove(ctx, l.id, store.NoFence, index, played.String(), status); err != nil {
+	if err := l.h.store.AppendTimedMove(ctx, l.id, store.NoFence, index, played.String(), status, next.encode()); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			defer l.reload()
 		}
@@ -492,11 +517,13 @@ func (l *loop) play(m razzia.Move) error {
 	}
 	l.status = status
 	l.updated = l.h.opts.Now()
+	l.timing = next
 	if status == store.StatusFinished {
 		l.h.log.Info("game over", "game", l.id, "moves", index+1, "winners", l.game.Winners())
 	}
 	l.broadcast()
 	l.schedule(l.h.opts.BotDelay)
+	l.afterMove()
 	return nil
 }
 
@@ -515,6 +542,7 @@ func (l *loop) startBots() {
 		}
 		l.bots[i] = b
 	}
+	l.standIns()
 }
 
 // closeBots releases the bots but the one a bot goroutine is asking: the
@@ -596,6 +624,9 @@ func (l *loop) botMove(bm botMove) {
 	if l.game == nil || bm.moves != l.game.Len() {
 		l.schedule(l.h.opts.BotDelay)
 		return
+	}
+	if seat := l.game.ToMove(); seat < 0 || l.bots[seat] == nil {
+		return // the player took the seat back (takeBack)
 	}
 	err := l.play(bm.move)
 	var e *Error

@@ -1,0 +1,63 @@
+package protocol
+
+import "time"
+
+// A PaceInfo is the pace a table is played at (internal/pace): one of the
+// presets GET /api/paces lists.
+type PaceInfo struct {
+	ID         string `json:"id"`         // the preset: "rapid", "day1", "untimed", ...
+	Kind       string `json:"kind"`       // "live", "correspondence" or "untimed"
+	DecisionMs int64  `json:"decisionMs"` // the time a decision may take before the reserve is spent
+	ReserveMs  int64  `json:"reserveMs"`  // live: the reserve; correspondence: the vacation allowance
+	Name       string `json:"name,omitempty"`
+	Describe   string `json:"describe,omitempty"` // what it means, in the reader's language
+}
+
+// A ClockView is a timed table's clocks as a state message shows them, to
+// every player and spectator. Times are milliseconds since 1970 (UTC) by
+// the server's clock; ServerTime is when the message was made, so that a
+// client counts down with its own clock corrected by the difference.
+type ClockView struct {
+	// ReserveMs is each seat's reserve (in correspondence the vacation
+	// allowance) as of the start of the running decision.
+	ReserveMs []int64 `json:"reserveMs"`
+	// Running is the seat whose decision runs, or -1 when none does
+	// (the game is over, or a bot is to move).
+	Running int `json:"running"`
+	// DecisionEnds is when the running decision's free time ends and its
+	// reserve starts to run; Deadline is when the decision times out.
+	// Both are 0 when no decision runs.
+	DecisionEnds int64 `json:"decisionEnds"`
+	Deadline     int64 `json:"deadline"`
+	ServerTime   int64 `json:"serverTime"`
+}
+
+// A TakeOver is a time a server bot played for a person who ran out of
+// time: shown at the table, told in the log and kept in the record's
+// metadata ("takeOvers").
+type TakeOver struct {
+	Seat   int       `json:"seat"`
+	Bot    string    `json:"bot"`    // the level that plays for the seat
+	Reason string    `json:"reason"` // "timeout"
+	Move   int       `json:"move"`   // the moves played when the bot took the seat
+	At     time.Time `json:"at"`
+	// BackMove and BackAt are when the player took the seat back; nil
+	// while the bot still plays for them.
+	BackMove *int       `json:"backMove,omitempty"`
+	BackAt   *time.Time `json:"backAt,omitempty"`
+	// Text and BackText tell the take-over and the return in the
+	// reader's language (state messages only).
+	Text     string `json:"text,omitempty"`
+	BackText string `json:"backText,omitempty"`
+}
+
+// ReasonTimeout is the reason of a take-over after the player's time ran out.
+const ReasonTimeout = "timeout"
+
+// Millis returns t in milliseconds since 1970, 0 for the zero time.
+func Millis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
