@@ -195,6 +195,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("POST /api/records", s.upload)
 	mux.HandleFunc("GET /api/levels", levels)
 	s.routeAnalysis(mux)
+	s.routePace(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})
@@ -287,6 +288,8 @@ var codes = map[error]protocol.Code{
 	table.ErrStale:              protocol.Stale,
 	table.ErrGameOver:           protocol.GameOver,
 	table.ErrInternal:           protocol.Internal,
+	table.ErrCancelled:          protocol.TableCancelled,
+	table.ErrTimedOut:           protocol.TimedOut,
 }
 
 // errorOf maps an error of the Hub to the API's error.
@@ -479,7 +482,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	for i, seat := range req.Seats {
 		seats[i] = seat.Bot
 	}
-	info, creator, err := s.hub.Create(r.Context(), seats, p.key())
+	info, creator, err := s.hub.CreateTable(r.Context(), table.TableSetup{Seats: seats, Pace: req.Pace}, p.key())
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -593,9 +596,19 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	meta, err := s.hub.RecordMeta(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out, err := withMeta(b.Bytes(), meta)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="razzia-%s.json"`, id))
-	w.Write(b.Bytes())
+	w.Write(out)
 }
 
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) {

@@ -7,6 +7,14 @@ type (
 	// CreateRequest is the body of POST /api/games: one entry per seat.
 	CreateRequest struct {
 		Seats []SeatRequest `json:"seats"`
+		// Pace is the id of a pace preset (GET /api/paces); empty for
+		// untimed at a casual table.
+		Pace string `json:"pace,omitempty"`
+	}
+	// PacesAnswer is the answer of GET /api/paces: the presets a table
+	// can be created with, named and described in the request's language.
+	PacesAnswer struct {
+		Paces []PaceInfo `json:"paces"`
 	}
 	// A SeatRequest is one seat of a new table: Bot is "" for a seat open
 	// to a person, or a server bot's level.

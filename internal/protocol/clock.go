@@ -61,3 +61,11 @@ func Millis(t time.Time) int64 {
 	}
 	return t.UnixMilli()
 }
+
+// RecordMeta is what the server adds to the records of its games, as
+// optional top-level fields the record format lets readers ignore
+// (docs/RECORD.md): the pace, and who was replaced by a bot when.
+type RecordMeta struct {
+	Pace      *PaceInfo  `json:"pace,omitempty"`
+	TakeOvers []TakeOver `json:"takeOvers,omitempty"`
+}

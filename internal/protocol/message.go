@@ -14,6 +14,13 @@ const (
 	TypeState = "state" // server to client
 	TypeError = "error" // server to client
 	TypeMove  = "move"  // client to server
+	// TypePreMove enters (or, with an empty move, withdraws) a pre-move:
+	// "pass" or "bid N" for the running auction, played when the seat's
+	// turn comes unless overtaken (PreMoveMessage).
+	TypePreMove = "premove" // client to server
+	// TypeTakeBack takes the seat back from the bot that plays for the
+	// player since their time ran out.
+	TypeTakeBack = "takeback" // client to server
 )
 
 // A StateMessage is the server's "state" message: sent on connecting and
@@ -31,6 +38,9 @@ type StateMessage struct {
 	// PreMove is the connection's own pre-entered choice for the running
 	// auction (a record token), never anyone else's; empty when none.
 	PreMove string `json:"preMove,omitempty"`
+	// PreMoveDropped says why PreMove was not played when the seat's
+	// turn came (a higher bid appeared): the seat is asked instead.
+	PreMoveDropped string `json:"preMoveDropped,omitempty"`
 }
 
 // An ErrorMessage is the server's "error" message, sent only to the
@@ -45,17 +55,18 @@ type ErrorMessage struct {
 // A Message is any message of the server, for a client to decode before
 // it knows the type: the fields of StateMessage and ErrorMessage together.
 type Message struct {
-	Type       string     `json:"type"`
-	Game       GameInfo   `json:"game"`
-	Seat       int        `json:"seat"`
-	View       *View      `json:"view"`
-	Events     []Event    `json:"events"`
-	Clock      *ClockView `json:"clock"`
-	TakeOvers  []TakeOver `json:"takeOvers"`
-	PreMove    string     `json:"preMove"`
-	Code       Code       `json:"code"`
-	Message    string     `json:"message"`
-	RetryAfter int        `json:"retryAfter"`
+	Type           string     `json:"type"`
+	Game           GameInfo   `json:"game"`
+	Seat           int        `json:"seat"`
+	View           *View      `json:"view"`
+	Events         []Event    `json:"events"`
+	Clock          *ClockView `json:"clock"`
+	TakeOvers      []TakeOver `json:"takeOvers"`
+	PreMove        string     `json:"preMove"`
+	PreMoveDropped string     `json:"preMoveDropped"`
+	Code           Code       `json:"code"`
+	Message        string     `json:"message"`
+	RetryAfter     int        `json:"retryAfter"`
 }
 
 // A MoveMessage is the client's "move": a record token (Move), or the same
@@ -69,6 +80,14 @@ type MoveMessage struct {
 	Cheque int      `json:"cheque,omitempty"`
 	Cards  []string `json:"cards,omitempty"`
 	Seq    *int     `json:"seq"`
+}
+
+// A PreMoveMessage is the client's "premove": Move is "pass", "bid N",
+// or empty to withdraw the seat's pre-move. TakeBackMessage is the same
+// form with the type "takeback" and no move.
+type PreMoveMessage struct {
+	Type string `json:"type"` // TypePreMove or TypeTakeBack
+	Move string `json:"move,omitempty"`
 }
 
 // NewMoveMessage returns the move message of a token chosen on the view
@@ -85,7 +104,7 @@ var ErrNoSeq = errors.New(`a move needs "seq", the view.moves it was chosen on`)
 func (m *MoveMessage) Check() error {
 	switch {
 	case m.Type != TypeMove:
-		return fmt.Errorf(`unknown message type %q: the only message is {"type": "move", "move": "...", "seq": N}`, m.Type)
+		return fmt.Errorf(`unknown message type %q: the messages are "move", "premove" and "takeback"`, m.Type)
 	case m.Move == "" && m.Action == "":
 		return errors.New(`a move message needs "move", a record token such as "bid 9" (or "action" and its fields)`)
 	case m.Seq == nil:

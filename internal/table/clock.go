@@ -87,15 +87,7 @@ func (t timing) standingIn(seat int) bool {
 func ChoosePace(id string, rated bool) (pace.Pace, error) {
 	p, err := pace.Choose(id, rated)
 	if err != nil {
-		var ids []string
-		for _, p := range pace.Presets() {
-			if rated && !p.Timed() {
-				continue
-			}
-			ids = append(ids, p.ID)
-		}
-		return pace.Pace{}, &Error{Kind: ErrBadRequest, Err: err,
-			Msg: fmt.Sprintf("%v (the paces are %v)", err, ids)}
+		return pace.Pace{}, &Error{Kind: ErrBadRequest, Msg: err.Error(), Err: err}
 	}
 	return p, nil
 }
@@ -390,11 +382,15 @@ func (h *Hub) PreMove(ctx context.Context, id, token, move string) error {
 
 // Cancel closes a table that waits for players, for its creator
 // (creatorToken, returned by Create): it is stored as cancelled, every
-// watcher is told, and it can no longer be joined.
-func (h *Hub) Cancel(ctx context.Context, id, creatorToken string) error {
+// watcher is told, and it can no longer be joined. It returns the table
+// as it is then.
+func (h *Hub) Cancel(ctx context.Context, id, creatorToken string) (protocol.GameInfo, error) {
 	hash := hashToken(creatorToken)
-	return h.with(ctx, id, func(l *loop) error {
-		return l.cancel(hash)
+	var in protocol.GameInfo
+	return in, h.with(ctx, id, func(l *loop) error {
+		err := l.cancel(hash)
+		in = l.info()
+		return err
 	}, func(g *store.Game) error {
 		if !sameHash(g.CreatorHash, hash) {
 			return notCreator()
@@ -429,4 +425,24 @@ func (l *loop) cancel(creator []byte) error {
 // cancelled is the error of a request about a cancelled table.
 func cancelled() *Error {
 	return reject(ErrCancelled, "the table was cancelled by its creator: create a new one")
+}
+
+// RecordMeta returns the metadata of a game's record: its pace and its
+// take-overs. A game stored before clocks is untimed.
+func (h *Hub) RecordMeta(ctx context.Context, id string) (protocol.RecordMeta, error) {
+	if !protocol.ValidID(id) {
+		return protocol.RecordMeta{}, notFound(id)
+	}
+	g, err := h.store.Game(ctx, id)
+	if err != nil {
+		return protocol.RecordMeta{}, h.storeError("read game", id, err)
+	}
+	if g.Clock == nil {
+		return protocol.RecordMeta{}, nil
+	}
+	t, err := decodeTiming(g.Clock, len(g.Seats))
+	if err != nil {
+		return protocol.RecordMeta{}, h.failed("read the clock", id, err)
+	}
+	return protocol.RecordMeta{Pace: PaceInfo(t.Clock.Pace()), TakeOvers: t.TakeOvers}, nil
 }

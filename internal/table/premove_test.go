@@ -132,8 +132,10 @@ func TestCancel(t *testing.T) {
 	if _, _, err := h.Join(ctx, in.ID, "Ann", 0); err != nil {
 		t.Fatal(err)
 	}
-	wantKind(t, h.Cancel(ctx, in.ID, "someone else"), ErrNotCreator)
-	wantKind(t, h.Cancel(ctx, in.ID, ""), ErrNotCreator)
+	for _, tok := range []string{"someone else", ""} {
+		_, err := h.Cancel(ctx, in.ID, tok)
+		wantKind(t, err, ErrNotCreator)
+	}
 	if got, _, _ := h.Game(ctx, in.ID, ""); got.Status != "open" {
 		t.Fatalf("after refused cancels the table is %s, want open", got.Status)
 	}
@@ -142,8 +144,8 @@ func TestCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sub.Close()
-	if err := h.Cancel(ctx, in.ID, creator); err != nil {
-		t.Fatal(err)
+	if got, err := h.Cancel(ctx, in.ID, creator); err != nil || got.Status != "cancelled" {
+		t.Fatalf("Cancel by the creator = %s, %v; want cancelled", got.Status, err)
 	}
 	for u, ok := next(t, ctx, sub); ; u, ok = next(t, ctx, sub) {
 		if !ok {
@@ -155,7 +157,8 @@ func TestCancel(t *testing.T) {
 	}
 	_, _, err = h.Join(ctx, in.ID, "Bob", 1)
 	wantKind(t, err, ErrCancelled)
-	wantKind(t, h.Cancel(ctx, in.ID, creator), ErrCancelled)
+	_, err = h.Cancel(ctx, in.ID, creator)
+	wantKind(t, err, ErrCancelled)
 	if l, _ := h.List(ctx, store.StatusCancelled); len(l) != 1 {
 		t.Errorf("List(cancelled) = %d games, want 1", len(l))
 	}
@@ -168,5 +171,6 @@ func TestCancel(t *testing.T) {
 	if _, _, err := h.Join(ctx, started.ID, "Ann", 0); err != nil {
 		t.Fatal(err)
 	}
-	wantKind(t, h.Cancel(ctx, started.ID, creator), ErrAlreadyStarted)
+	_, err = h.Cancel(ctx, started.ID, creator)
+	wantKind(t, err, ErrAlreadyStarted)
 }
