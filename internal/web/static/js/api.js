@@ -47,7 +47,9 @@ export async function request(method, path, body) {
 
 export const listGames = (status) => request("GET", `/api/games?status=${encodeURIComponent(status)}`);
 export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
-export const createGame = (seats) => request("POST", "/api/games", { seats });
+export const createGame = (seats, pace) => request("POST", "/api/games", pace ? { seats, pace } : { seats });
+export const cancelGame = (id) => request("DELETE", `/api/games/${encodeURIComponent(id)}`);
+export const listPaces = (lang) => request("GET", `/api/paces?lang=${encodeURIComponent(lang || "en")}`);
 export const joinGame = (id, name, seat) =>
   request("POST", `/api/games/${encodeURIComponent(id)}/join`, seat === undefined ? { name } : { name, seat });
 export const uploadRecord = (file) => request("POST", "/api/records", file);

@@ -74,7 +74,7 @@ async function create(ev) {
   button.disabled = true;
   showError($("create-error"), null);
   try {
-    const { game } = await api.createGame(seats);
+    const { game } = await api.createGame(seats, $("pace").value);
     location.assign(game.invite || `/g/${game.id}`);
   } catch (err) {
     showError($("create-error"), errorText(err));
@@ -155,13 +155,28 @@ async function upload() {
   }
 }
 
+// renderPaces offers the server's paces (GET /api/paces), told in the
+// page's language; the choice survives a language switch.
+async function renderPaces(lang) {
+  const select = $("pace");
+  const was = select.value;
+  try {
+    const { paces } = await api.listPaces(lang);
+    replace(select, paces.map((p) => h("option", { value: p.id, selected: was ? was === p.id : p.id === "untimed", title: p.describe },
+      `${p.name} — ${p.describe}`)));
+  } catch {
+    // the default pace stays; creating a table still works
+  }
+}
+
 $("players").addEventListener("change", renderSeats);
 $("create-form").addEventListener("submit", create);
 $("upload").addEventListener("change", upload);
 $("refresh").addEventListener("click", refresh);
 const levelsLoaded = loadLevels(); // while the language loads
-await start((tr) => {
+await start((tr, lang) => {
   t = tr;
+  renderPaces(lang);
   renderSeats();
   drawLists();
 });
