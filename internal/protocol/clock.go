@@ -69,3 +69,21 @@ type RecordMeta struct {
 	Pace      *PaceInfo  `json:"pace,omitempty"`
 	TakeOvers []TakeOver `json:"takeOvers,omitempty"`
 }
+
+// Left returns what the seat has left at now, in milliseconds since 1970
+// by the server's clock (a client adds to its own clock the difference it
+// saw at ServerTime): the running decision's free time and the reserve,
+// and whether the seat's decision runs. A seat not deciding has its
+// reserve. The page's clock.js counts the same way.
+func (c *ClockView) Left(seat int, now int64) (running bool, decision, reserve time.Duration) {
+	if seat < 0 || seat >= len(c.ReserveMs) {
+		return false, 0, 0
+	}
+	res := c.ReserveMs[seat]
+	if c.Running != seat {
+		return false, 0, time.Duration(res) * time.Millisecond
+	}
+	dec := max(0, c.DecisionEnds-now)
+	res = max(0, min(res, c.Deadline-max(now, c.DecisionEnds)))
+	return true, time.Duration(dec) * time.Millisecond, time.Duration(res) * time.Millisecond
+}
