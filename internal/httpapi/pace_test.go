@@ -1,10 +1,12 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"testing"
 
+	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/protocol"
 )
@@ -96,4 +98,28 @@ func TestPreMoveMessages(t *testing.T) {
 	var raw map[string]any
 	json.Unmarshal(m.raw, &raw)
 	t.Logf("unknown type: %v", raw["message"])
+}
+
+// TestRecordMetadata: the record of a game played at a pace carries it as
+// an optional field, and still reads as a record.
+func TestRecordMetadata(t *testing.T) {
+	e := newEnv(t, httpapi.Options{})
+	resp, v := e.do("POST", "/api/games", `{"seats":[{"bot":""},{"bot":"easy"}],"pace":"day1"}`)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create: %d %v", resp.StatusCode, v)
+	}
+	id := v["game"].(map[string]any)["id"].(string)
+	e.join(id, "Ann")
+	resp, v = e.do("GET", "/api/games/"+id+"/record", "")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("record: %d", resp.StatusCode)
+	}
+	pace, _ := v["pace"].(map[string]any)
+	if pace["id"] != "day1" || pace["kind"] != "correspondence" {
+		t.Errorf("the record's pace = %v, want day1", v["pace"])
+	}
+	b, _ := json.Marshal(v)
+	if _, err := razzia.ReadRecord(bytes.NewReader(b)); err != nil {
+		t.Errorf("the record with metadata does not read as a record: %v", err)
+	}
 }
