@@ -58,7 +58,11 @@ func takeOvers(list []protocol.TakeOver, players []string, cat *i18n.Catalogue) 
 		if to.Seat >= 0 && to.Seat < len(players) {
 			name = players[to.Seat]
 		}
-		to.Text = cat.T("table.timeout", "player", name, "bot", to.Bot)
+		key := "table.timeout"
+		if to.Reason == protocol.ReasonLeft {
+			key = "table.left"
+		}
+		to.Text = cat.T(key, "player", name, "bot", to.Bot)
 		if to.BackMove != nil {
 			to.BackText = cat.T("table.back", "player", name)
 		}

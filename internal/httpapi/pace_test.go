@@ -123,3 +123,20 @@ func TestRecordMetadata(t *testing.T) {
 		t.Errorf("the record with metadata does not read as a record: %v", err)
 	}
 }
+
+func TestLeaveMessage(t *testing.T) {
+	e := newEnv(t, httpapi.Options{})
+	_, _, _, cm, _ := twoPlayers(t, e)
+	cm.send(`{"type":"leave","move":"pass"}`)
+	cm.wantError(protocol.BadMessage)
+	cm.send(`{"type":"leave"}`)
+	for {
+		m := cm.read()
+		if m.Type == "error" {
+			t.Fatalf("leave: %s %s", m.Code, m.Message.Message)
+		}
+		if len(m.TakeOvers) == 1 && m.TakeOvers[0].Reason == "left" && m.TakeOvers[0].Text != "" {
+			break
+		}
+	}
+}

@@ -277,18 +277,20 @@ func (w *wsConn) handle(ctx context.Context, typ websocket.MessageType, data []b
 	var head struct {
 		Type string `json:"type"`
 	}
-	if json.Unmarshal(data, &head) == nil && (head.Type == protocol.TypePreMove || head.Type == protocol.TypeTakeBack) {
+	if json.Unmarshal(data, &head) == nil && (head.Type == protocol.TypePreMove || head.Type == protocol.TypeTakeBack || head.Type == protocol.TypeLeave) {
 		var msg protocol.PreMoveMessage
 		if err := decodeMessage(data, &msg); err != nil {
 			return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 		}
-		if msg.Type == protocol.TypeTakeBack {
-			if msg.Move != "" {
-				return w.error(ctx, protocol.BadMessage, 0, `"takeback" takes no "move"`)
-			}
+		switch {
+		case msg.Type == protocol.TypePreMove:
+			return w.answer(ctx, "pre-move", w.s.hub.PreMove(ctx, w.id, w.token, msg.Move))
+		case msg.Move != "":
+			return w.error(ctx, protocol.BadMessage, 0, "%q takes no \"move\"", msg.Type)
+		case msg.Type == protocol.TypeTakeBack:
 			return w.answer(ctx, "take back", w.s.hub.TakeBack(ctx, w.id, w.token))
 		}
-		return w.answer(ctx, "pre-move", w.s.hub.PreMove(ctx, w.id, w.token, msg.Move))
+		return w.answer(ctx, "leave", w.s.hub.Leave(ctx, w.id, w.token))
 	}
 	var msg protocol.MoveMessage
 	if err := decodeMessage(data, &msg); err != nil {

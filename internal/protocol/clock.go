@@ -33,12 +33,12 @@ type ClockView struct {
 }
 
 // A TakeOver is a time a server bot played for a person who ran out of
-// time: shown at the table, told in the log and kept in the record's
+// time or left: shown at the table, told in the log and kept in the record's
 // metadata ("takeOvers").
 type TakeOver struct {
 	Seat   int       `json:"seat"`
 	Bot    string    `json:"bot"`    // the level that plays for the seat
-	Reason string    `json:"reason"` // "timeout"
+	Reason string    `json:"reason"` // ReasonTimeout or ReasonLeft
 	Move   int       `json:"move"`   // the moves played when the bot took the seat
 	At     time.Time `json:"at"`
 	// BackMove and BackAt are when the player took the seat back; nil
@@ -51,8 +51,11 @@ type TakeOver struct {
 	BackText string `json:"backText,omitempty"`
 }
 
-// ReasonTimeout is the reason of a take-over after the player's time ran out.
-const ReasonTimeout = "timeout"
+// The reasons of a take-over.
+const (
+	ReasonTimeout = "timeout" // the player's time ran out
+	ReasonLeft    = "left"    // the player left the table ("leave")
+)
 
 // Millis returns t in milliseconds since 1970, 0 for the zero time.
 func Millis(t time.Time) int64 {
@@ -86,4 +89,17 @@ func (c *ClockView) Left(seat int, now int64) (running bool, decision, reserve t
 	dec := max(0, c.DecisionEnds-now)
 	res = max(0, min(res, c.Deadline-max(now, c.DecisionEnds)))
 	return true, time.Duration(dec) * time.Millisecond, time.Duration(res) * time.Millisecond
+}
+
+// Forfeited returns, by seat of a table of players seats, whether the
+// person timed out or left at least once: a rated game counts as a loss
+// for them (rating.Forfeit takes this list).
+func (m RecordMeta) Forfeited(players int) []bool {
+	out := make([]bool, players)
+	for _, to := range m.TakeOvers {
+		if to.Seat >= 0 && to.Seat < players {
+			out[to.Seat] = true
+		}
+	}
+	return out
 }

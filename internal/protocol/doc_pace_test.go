@@ -40,6 +40,7 @@ func paceExamples(t *testing.T, add func(string, any)) {
 	add("premove", protocol.PreMoveMessage{Type: protocol.TypePreMove, Move: "bid 9"})
 	add("premove-withdraw", protocol.PreMoveMessage{Type: protocol.TypePreMove})
 	add("takeback", protocol.PreMoveMessage{Type: protocol.TypeTakeBack})
+	add("leave", protocol.PreMoveMessage{Type: protocol.TypeLeave})
 	add("premove-state", struct {
 		PreMove        string `json:"preMove"`
 		PreMoveDropped string `json:"preMoveDropped"`

@@ -21,6 +21,8 @@ const (
 	// TypeTakeBack takes the seat back from the bot that plays for the
 	// player since their time ran out.
 	TypeTakeBack = "takeback" // client to server
+	// TypeLeave hands the seat to a server bot until the player comes back.
+	TypeLeave = "leave" // client to server
 )
 
 // A StateMessage is the server's "state" message: sent on connecting and
@@ -83,10 +85,10 @@ type MoveMessage struct {
 }
 
 // A PreMoveMessage is the client's "premove": Move is "pass", "bid N",
-// or empty to withdraw the seat's pre-move. TakeBackMessage is the same
-// form with the type "takeback" and no move.
+// or empty to withdraw the seat's pre-move. "takeback" and "leave" have
+// the same form, with no move.
 type PreMoveMessage struct {
-	Type string `json:"type"` // TypePreMove or TypeTakeBack
+	Type string `json:"type"` // TypePreMove, TypeTakeBack or TypeLeave
 	Move string `json:"move,omitempty"`
 }
 
@@ -104,7 +106,7 @@ var ErrNoSeq = errors.New(`a move needs "seq", the view.moves it was chosen on`)
 func (m *MoveMessage) Check() error {
 	switch {
 	case m.Type != TypeMove:
-		return fmt.Errorf(`unknown message type %q: the messages are "move", "premove" and "takeback"`, m.Type)
+		return fmt.Errorf(`unknown message type %q: the messages are "move", "premove", "takeback" and "leave"`, m.Type)
 	case m.Move == "" && m.Action == "":
 		return errors.New(`a move message needs "move", a record token such as "bid 9" (or "action" and its fields)`)
 	case m.Seq == nil:

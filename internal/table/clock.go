@@ -98,9 +98,10 @@ func PaceInfo(p pace.Pace) *protocol.PaceInfo {
 		DecisionMs: p.Decision.Milliseconds(), ReserveMs: p.Reserve.Milliseconds()}
 }
 
-// timedSeat reports whether the seat's decisions are timed: a person
-// plays it and no bot stands in.
-func (l *loop) timedSeat(seat int) bool {
+// personPlays reports whether a person makes the seat's decisions now: a
+// person holds it and no bot stands in. Only their decisions are timed,
+// and only they have pre-moves played.
+func (l *loop) personPlays(seat int) bool {
 	return seat >= 0 && l.seats[seat].Bot == "" && !l.timing.standingIn(seat)
 }
 
@@ -111,7 +112,7 @@ func (l *loop) nextTiming(mover int, after *razzia.State, now time.Time) timing 
 	next := l.timing.clone()
 	next.Clock.Stop(now)
 	next.PreMoves = slices.DeleteFunc(next.PreMoves, func(p storedPreMove) bool { return p.Seat == mover })
-	if seat := after.ToMove(); !after.Over() && l.timedSeat(seat) {
+	if seat := after.ToMove(); !after.Over() && l.personPlays(seat) {
 		if err := next.Clock.Start(seat, now); err != nil {
 			panic(fmt.Sprintf("table: game %s: starting the clock of seat %d: %v", l.id, seat, err))
 		}
@@ -132,7 +133,7 @@ func (l *loop) armClock() {
 	if l.game == nil || l.status != store.StatusPlaying {
 		return
 	}
-	if _, _, running := l.timing.Clock.Running(); !running && l.timing.Clock.Pace().Timed() && l.timedSeat(l.game.ToMove()) {
+	if _, _, running := l.timing.Clock.Running(); !running && l.timing.Clock.Pace().Timed() && l.personPlays(l.game.ToMove()) {
 		next := l.timing.clone()
 		if err := next.Clock.Start(l.game.ToMove(), l.updated); err == nil && l.saveTiming(next) != nil {
 			return // reloaded, or retried by saveTiming
@@ -445,4 +446,50 @@ func (h *Hub) RecordMeta(ctx context.Context, id string) (protocol.RecordMeta, e
 		return protocol.RecordMeta{}, h.failed("read the clock", id, err)
 	}
 	return protocol.RecordMeta{Pace: PaceInfo(t.Clock.Pace()), TakeOvers: t.TakeOvers}, nil
+}
+
+// Leave hands the seat of the person whose token is given to a server bot
+// (StandInLevel) for the rest of the game, or until they come back as
+// after a timeout: the others are never stuck with a player who left.
+func (h *Hub) Leave(ctx context.Context, id, token string) error {
+	hash := hashToken(token)
+	return h.with(ctx, id, func(l *loop) error {
+		return l.leave(seatOf(l.seats, hash))
+	}, func(g *store.Game) error {
+		if seatOf(g.Seats, hash) < 0 {
+			return reject(ErrNotYourSeat, "you have no seat at this table")
+		}
+		return reject(ErrGameOver, "the game is over")
+	})
+}
+
+// leave lets a bot stand in for the seat; see Hub.Leave.
+func (l *loop) leave(seat int) error {
+	switch {
+	case seat < 0:
+		return reject(ErrNotYourSeat, "you have no seat at this table")
+	case l.game == nil:
+		return reject(ErrNotStarted, "the game has not started: the creator may remove you, or the table expires")
+	case l.game.Over():
+		return reject(ErrGameOver, "the game is over")
+	case l.timing.standingIn(seat):
+		return nil
+	}
+	now := l.h.opts.Now()
+	next := l.timing.clone()
+	if running, _, ok := next.Clock.Running(); ok && running == seat {
+		next.Clock.Stop(now)
+	}
+	next.TakeOvers = append(next.TakeOvers, protocol.TakeOver{Seat: seat, Bot: StandInLevel,
+		Reason: protocol.ReasonLeft, Move: l.game.Len(), At: now.UTC()})
+	next.PreMoves = slices.DeleteFunc(next.PreMoves, func(p storedPreMove) bool { return p.Seat == seat })
+	if err := l.saveTiming(next); err != nil {
+		return reject(ErrInternal, "could not hand your seat to a bot: please try again")
+	}
+	l.h.log.Info("player left; a bot plays for the seat", "game", l.id, "seat", seat, "bot", StandInLevel)
+	l.standIn(seat)
+	l.broadcast()
+	l.armClock()
+	l.schedule(l.h.opts.BotDelay)
+	return nil
 }

@@ -320,3 +320,47 @@ func TestRestartMidClock(t *testing.T) {
 		h.Close()
 	}
 }
+
+// TestLeave: a player who leaves hands the seat to a bot at once, timed or
+// not, until they come back; RecordMeta says who forfeited.
+func TestLeave(t *testing.T) {
+	ctx := testContext(t)
+	h := newHub(t, memstore.New())
+	id, tokens := timedTable(t, h, "untimed")
+	sub, err := h.Watch(ctx, id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	u := await(t, sub, func(u Update) bool { return u.View.ToMove >= 0 })
+	seat, moves := u.View.ToMove, u.View.Moves
+	wantKind(t, h.Leave(ctx, id, ""), ErrNotYourSeat)
+	if err := h.Leave(ctx, id, tokens[seat]); err != nil {
+		t.Fatal(err)
+	}
+	u = await(t, sub, func(u Update) bool { return len(u.TakeOvers) == 1 })
+	if to := u.TakeOvers[0]; to.Seat != seat || to.Reason != "left" || to.Move != moves {
+		t.Errorf("take-over = %+v, want seat %d left at move %d", to, seat, moves)
+	}
+	await(t, sub, func(u Update) bool { return u.View.Moves > moves }) // the bot plays
+	meta, err := h.RecordMeta(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := meta.Forfeited(2); !f[seat] || f[1-seat] {
+		t.Errorf("Forfeited = %v, want seat %d only", f, seat)
+	}
+	if err := h.Leave(ctx, id, tokens[seat]); err != nil {
+		t.Errorf("leaving again: %v, want nothing done", err)
+	}
+	// Coming back: watching with the seat's token.
+	own, err := h.Watch(ctx, id, tokens[seat])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer own.Close()
+	u = await(t, own, func(u Update) bool { return len(u.TakeOvers) == 1 && u.TakeOvers[0].BackMove != nil })
+	if u.Game.Seats[seat].StandIn != "" {
+		t.Errorf("after coming back, standIn = %q", u.Game.Seats[seat].StandIn)
+	}
+}

@@ -112,7 +112,7 @@ func (l *loop) playPreMove() {
 	}
 	seat := l.game.ToMove()
 	i := slices.IndexFunc(l.timing.PreMoves, func(p storedPreMove) bool { return p.Seat == seat && p.Dropped == "" })
-	if i < 0 || !l.timedSeat(seat) {
+	if i < 0 || !l.personPlays(seat) {
 		return
 	}
 	pm, err := l.timing.PreMoves[i].preMove()
