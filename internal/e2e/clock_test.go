@@ -34,13 +34,13 @@ func TestClockCountsDown(t *testing.T) {
 			visible := eval[bool](p, `(() => { const r = `+clock+`.getBoundingClientRect();
   return r.width > 0 && r.height > 0 && r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight; })()`)
 			if !visible {
-				p.screenshot("clock-" + size.name)
 				t.Errorf("the running clock %q is not inside the %dx%d screen", first, size.width, size.height)
 			}
 			// No message comes while the player thinks: the page counts.
 			next := waitFor[string](p, "the clock counting down", `(() => { const c = `+clock+`;
   return c && c.textContent !== `+fmt.Sprintf("%q", first)+` ? c.textContent : ""; })()`, 5*time.Second)
 			t.Logf("%s: the clock went from %q to %q", size.name, first, next)
+			p.screenshot("clock-" + size.name)
 			if other := eval[string](p, fmt.Sprintf(`document.querySelector('#table [data-clock-seat="%d"]').textContent`, 1-seat)); other == "" {
 				t.Errorf("the bot's seat shows no clock")
 			}

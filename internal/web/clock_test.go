@@ -38,7 +38,7 @@ func TestClockCountsDown(t *testing.T) {
 		`{"running":true,"decision":0,"reserve":40000}`,
 		`{"running":true,"decision":0,"reserve":0}`,
 		`{"running":false,"decision":0,"reserve":60000}`,
-		"0:08 + r 0:45",
+		"0:08 + 0:45",
 		"r 0:35",
 		"r 1:00",
 		"3d5h",

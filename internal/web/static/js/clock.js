@@ -42,11 +42,15 @@ export function format(t, ms) {
   return `${Math.floor(s / 60)}:${pad(s % 60)}`;
 }
 
-/** text is what a seat's clock shows at now. */
+/**
+ * text is what a seat's clock shows at now: the running decision's free
+ * time and the reserve ("0:07 + 1:00"), short enough for a phone's strip,
+ * or, once the free time is spent and for the others, the reserve.
+ */
 export function text(t, clock, seat, now = Date.now()) {
   const l = left(clock, seat, now);
-  const reserve = t("web.clock.reserve", { time: format(t, l.reserve) });
-  return l.running && l.decision > 0 ? `${format(t, l.decision)} + ${reserve}` : reserve;
+  if (l.running && l.decision > 0) return `${format(t, l.decision)} + ${format(t, l.reserve)}`;
+  return t("web.clock.reserve", { time: format(t, l.reserve) });
 }
 
 /**
