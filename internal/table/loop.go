@@ -318,6 +318,7 @@ func (l *loop) reload() {
 	}
 	l.broadcast()
 	l.schedule(l.h.opts.BotDelay)
+	l.armClock()
 }
 
 // watch adds a subscription for the seat whose token hashes to hash; a

@@ -72,6 +72,11 @@ func (l *loop) enterPreMove(hash []byte, tok string) error {
 	case l.game.Over():
 		return reject(ErrGameOver, "the game is over")
 	}
+	if tok != "" {
+		if err := l.takeBack(seat); err != nil { // deciding is coming back
+			return err
+		}
+	}
 	next := l.timing.clone()
 	next.PreMoves = slices.DeleteFunc(next.PreMoves, func(p storedPreMove) bool { return p.Seat == seat })
 	if tok != "" {

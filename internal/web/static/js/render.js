@@ -492,9 +492,10 @@ function droppedLine({ t, o }) {
 
 // preMoveBox lets a player who is still to decide in the running auction
 // decide ahead: pass, or a bid above the highest (R10); only they see it.
-function preMoveBox({ t, v, seat, o }) {
+function preMoveBox({ t, v, seat, game, o }) {
   const a = v.auction;
   if (!a || seat < 0 || typeof o.onPreMove !== "function" || v.toMove === seat) return null;
+  if (game && game.seats[seat] && game.seats[seat].standIn) return null; // the bot decides: take the seat back first
   if ((a.bids[seat] || "undecided") !== "undecided") return null;
   const cheques = v.seats[seat].faceUp.filter((c) => c > a.highBid).sort((x, y) => x - y);
   if (cheques.length === 0) return null;
