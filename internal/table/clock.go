@@ -357,12 +357,7 @@ func (h *Hub) TakeBack(ctx context.Context, id, token string) error {
 			return reject(ErrNotYourSeat, "you have no seat at this table")
 		}
 		return l.takeBack(seat)
-	}, func(g *store.Game) error {
-		if seatOf(g.Seats, hash) < 0 {
-			return reject(ErrNotYourSeat, "you have no seat at this table")
-		}
-		return reject(ErrGameOver, "the game is over")
-	})
+	}, overForSeat(hash))
 }
 
 // PreMove enters, for the person whose token is given, a choice for the
@@ -373,12 +368,7 @@ func (h *Hub) PreMove(ctx context.Context, id, token, move string) error {
 	hash := hashToken(token)
 	return h.with(ctx, id, func(l *loop) error {
 		return l.enterPreMove(hash, move)
-	}, func(g *store.Game) error {
-		if seatOf(g.Seats, hash) < 0 {
-			return reject(ErrNotYourSeat, "you have no seat at this table")
-		}
-		return reject(ErrGameOver, "the game is over")
-	})
+	}, overForSeat(hash))
 }
 
 // Cancel closes a table that waits for players, for its creator
@@ -455,25 +445,13 @@ func (h *Hub) Leave(ctx context.Context, id, token string) error {
 	hash := hashToken(token)
 	return h.with(ctx, id, func(l *loop) error {
 		return l.leave(seatOf(l.seats, hash))
-	}, func(g *store.Game) error {
-		if seatOf(g.Seats, hash) < 0 {
-			return reject(ErrNotYourSeat, "you have no seat at this table")
-		}
-		return reject(ErrGameOver, "the game is over")
-	})
+	}, overForSeat(hash))
 }
 
 // leave lets a bot stand in for the seat; see Hub.Leave.
 func (l *loop) leave(seat int) error {
-	switch {
-	case seat < 0:
-		return reject(ErrNotYourSeat, "you have no seat at this table")
-	case l.game == nil:
-		return reject(ErrNotStarted, "the game has not started: the creator may remove you, or the table expires")
-	case l.game.Over():
-		return reject(ErrGameOver, "the game is over")
-	case l.timing.standingIn(seat):
-		return nil
+	if err := l.seatPlaying(seat); err != nil || l.timing.standingIn(seat) {
+		return err
 	}
 	now := l.h.opts.Now()
 	next := l.timing.clone()
@@ -492,4 +470,29 @@ func (l *loop) leave(seat int) error {
 	l.armClock()
 	l.schedule(l.h.opts.BotDelay)
 	return nil
+}
+
+// seatPlaying checks that seat is a seat of a game being played, for a
+// request only a player may make.
+func (l *loop) seatPlaying(seat int) error {
+	switch {
+	case seat < 0:
+		return reject(ErrNotYourSeat, "you have no seat at this table")
+	case l.game == nil:
+		return reject(ErrNotStarted, "the game has not started: seats are still open")
+	case l.game.Over():
+		return reject(ErrGameOver, "the game is over")
+	}
+	return nil
+}
+
+// overForSeat answers a player's request about a game that is over, as
+// stored: the game is over, or the token holds no seat at it.
+func overForSeat(hash []byte) func(*store.Game) error {
+	return func(g *store.Game) error {
+		if seatOf(g.Seats, hash) < 0 {
+			return reject(ErrNotYourSeat, "you have no seat at this table")
+		}
+		return reject(ErrGameOver, "the game is over")
+	}
 }

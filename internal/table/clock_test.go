@@ -94,6 +94,17 @@ func timedTable(t *testing.T, h *Hub, paceID string) (string, [2]string) {
 	return in.ID, tokens
 }
 
+// watchClock watches the game as a spectator until a decision is timed.
+func watchClock(t *testing.T, h *Hub, id string) (*Subscription, Update) {
+	t.Helper()
+	sub, err := h.Watch(testContext(t), id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sub.Close)
+	return sub, await(t, sub, func(u Update) bool { return u.Clock != nil && u.Clock.Running >= 0 })
+}
+
 // await returns the first update of sub that satisfies ok.
 func await(t *testing.T, sub *Subscription, ok func(Update) bool) Update {
 	t.Helper()
@@ -157,12 +168,7 @@ func TestClockDecisionAndReserve(t *testing.T) {
 	clk := newFakeClock()
 	h := clockHub(t, memstore.New(), clk)
 	id, tokens := timedTable(t, h, "blitz") // 10 s per decision, 1 min reserve
-	sub, err := h.Watch(ctx, id, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sub.Close()
-	u := await(t, sub, func(u Update) bool { return u.Clock != nil && u.Clock.Running >= 0 })
+	sub, u := watchClock(t, h, id)
 	first := u.Clock.Running
 	if want := clk.Now().Add(70 * time.Second).UnixMilli(); u.Clock.Deadline != want {
 		t.Errorf("deadline = %d, want start + 10 s + 1 min = %d", u.Clock.Deadline, want)
@@ -209,12 +215,7 @@ func TestTimeoutStandInAndReturn(t *testing.T) {
 	st := memstore.New()
 	h := clockHub(t, st, clk)
 	id, tokens := timedTable(t, h, "blitz")
-	sub, err := h.Watch(ctx, id, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sub.Close()
-	u := await(t, sub, func(u Update) bool { return u.Clock != nil && u.Clock.Running >= 0 })
+	sub, u := watchClock(t, h, id)
 	late, moves := u.Clock.Running, u.View.Moves
 
 	clk.Advance(70 * time.Second) // the deadline: too late
@@ -269,12 +270,7 @@ func TestLateMoveTimesOut(t *testing.T) {
 	h := New(st, o)
 	t.Cleanup(func() { h.Close() })
 	id, tokens := timedTable(t, h, "blitz")
-	sub, err := h.Watch(ctx, id, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sub.Close()
-	u := await(t, sub, func(u Update) bool { return u.Clock != nil && u.Clock.Running >= 0 })
+	sub, u := watchClock(t, h, id)
 	seat := u.Clock.Running
 	clk.Advance(70 * time.Second)
 	wantKind(t, h.Play(ctx, id, tokens[seat], "draw", u.View.Moves), ErrTimedOut)

@@ -64,13 +64,8 @@ func (l *loop) preMoveOf(seat int) (move, dropped string) {
 // an empty tok withdraws it. Only the owner's watchers are told.
 func (l *loop) enterPreMove(hash []byte, tok string) error {
 	seat := seatOf(l.seats, hash)
-	switch {
-	case seat < 0:
-		return reject(ErrNotYourSeat, "you have no seat at this table")
-	case l.game == nil:
-		return reject(ErrNotStarted, "the game has not started: seats are still open")
-	case l.game.Over():
-		return reject(ErrGameOver, "the game is over")
+	if err := l.seatPlaying(seat); err != nil {
+		return err
 	}
 	if tok != "" {
 		if err := l.takeBack(seat); err != nil { // deciding is coming back

@@ -213,14 +213,9 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 		return fmt.Errorf("postgres: %w", err)
 	}
 	return s.tx(ctx, fmt.Sprintf("take seat %d of game %s", seat, id), func(tx pgx.Tx) error {
-		row, err := lockGame(ctx, tx, id)
-		switch {
-		case err != nil:
+		row, err := lockLiveGame(ctx, tx, id, fence)
+		if err != nil {
 			return err
-		case !row.lease.Permits(fence, row.now):
-			return fmt.Errorf("postgres: game %q fence %d: %w", id, fence, store.ErrLeaseLost)
-		case !row.status.Live():
-			return fmt.Errorf("postgres: game %q is %s: %w", id, row.status, store.ErrConflict)
 		}
 		var (
 			taken string
@@ -247,6 +242,22 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 		}
 		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: status})
 	})
+}
+
+// lockLiveGame locks and reads a live game for a write with fence:
+// ErrLeaseLost if the fence does not permit it, ErrConflict if the game is
+// not live.
+func lockLiveGame(ctx context.Context, tx pgx.Tx, id string, fence store.Fence) (gameRow, error) {
+	row, err := lockGame(ctx, tx, id)
+	switch {
+	case err != nil:
+		return row, err
+	case !row.lease.Permits(fence, row.now):
+		return row, fmt.Errorf("postgres: game %q fence %d: %w", id, fence, store.ErrLeaseLost)
+	case !row.status.Live():
+		return row, fmt.Errorf("postgres: game %q is %s: %w", id, row.status, store.ErrConflict)
+	}
+	return row, nil
 }
 
 // lockOpenTable locks and reads an open game for a write with fence:
@@ -355,14 +366,10 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 // SetClock implements store.Store.
 func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, moves int, clock []byte) error {
 	return s.tx(ctx, "set the clock of game "+id, func(tx pgx.Tx) error {
-		row, err := lockGame(ctx, tx, id)
+		row, err := lockLiveGame(ctx, tx, id, fence)
 		switch {
 		case err != nil:
 			return err
-		case !row.lease.Permits(fence, row.now):
-			return fmt.Errorf("postgres: game %q fence %d: %w", id, fence, store.ErrLeaseLost)
-		case !row.status.Live():
-			return fmt.Errorf("postgres: game %q is %s: %w", id, row.status, store.ErrConflict)
 		case row.moves != moves:
 			return fmt.Errorf("postgres: game %q move %d: %w: the next move is %d", id, moves, store.ErrConflict, row.moves)
 		}

@@ -162,13 +162,21 @@ async function renderPaces(lang) {
   const was = select.value;
   try {
     const { paces } = await api.listPaces(lang);
-    replace(select, paces.map((p) => h("option", { value: p.id, selected: was ? was === p.id : p.id === "untimed", title: p.describe },
-      `${p.name} — ${p.describe}`)));
+    replace(select, paces.map((p) => h("option", { value: p.id, selected: was ? was === p.id : p.id === "untimed", "data-about": p.describe },
+      p.name)));
+    describePace();
   } catch {
     // the default pace stays; creating a table still works
   }
 }
 
+// describePace says what the chosen pace means.
+function describePace() {
+  const o = $("pace").selectedOptions[0];
+  $("pace-about").textContent = o ? o.getAttribute("data-about") || "" : "";
+}
+
+$("pace").addEventListener("change", describePace);
 $("players").addEventListener("change", renderSeats);
 $("create-form").addEventListener("submit", create);
 $("upload").addEventListener("change", upload);
