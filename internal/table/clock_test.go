@@ -2,6 +2,7 @@ package table
 
 import (
 	"errors"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
+	"github.com/razziagame/razzia/internal/store/sqlite"
 )
 
 // A fakeClock is the Hub's clock in tests: time moves only when the test
@@ -282,18 +284,30 @@ func TestLateMoveTimesOut(t *testing.T) {
 
 // TestRestartMidClock restarts the Hub on the same store with the clock
 // past the deadline: the seat times out once, at the stored deadline, and
-// a second restart does not time it out again.
+// a second restart does not time it out again. On memstore and on SQLite,
+// whose stored clock goes through the database.
 func TestRestartMidClock(t *testing.T) {
+	for name, open := range map[string]func(t *testing.T) store.Store{
+		"memstore": func(*testing.T) store.Store { return memstore.New() },
+		"sqlite": func(t *testing.T) store.Store {
+			st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "razzia.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			return st
+		},
+	} {
+		t.Run(name, func(t *testing.T) { restartMidClock(t, open(t)) })
+	}
+}
+
+func restartMidClock(t *testing.T, st store.Store) {
 	ctx := testContext(t)
 	clk := newFakeClock()
-	st := memstore.New()
 	h := clockHub(t, st, clk)
 	id, _ := timedTable(t, h, "rapid") // 20 s + 3 min
-	sub, err := h.Watch(ctx, id, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := await(t, sub, func(u Update) bool { return u.Clock != nil && u.Clock.Running >= 0 })
+	sub, u := watchClock(t, h, id)
 	seat, deadline := u.Clock.Running, time.UnixMilli(u.Clock.Deadline)
 	sub.Close()
 	h.Close()
@@ -314,6 +328,13 @@ func TestRestartMidClock(t *testing.T) {
 		}
 		sub.Close()
 		h.Close()
+	}
+	g, err := st.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm, err := decodeTiming(g.Clock, 2); err != nil || len(tm.TakeOvers) != 1 {
+		t.Errorf("stored take-overs %+v (%v), want the one", tm.TakeOvers, err)
 	}
 }
 
