@@ -17,6 +17,7 @@ import (
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/tui"
 )
 
@@ -68,6 +69,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	record := fs.String("record", "", "write the game's record to `FILE` when the program ends")
 	server := fs.String("server", "", "play on the Razzia server at `URL`")
 	name := fs.String("name", "", "your `NAME` at a server's table (default: $USER)")
+	paceID := fs.String("pace", "", "the pace of a new table on a server: `ID`, "+paceIDs()+" (default: untimed)")
 	rest, status, done := parseFlags(fs, playSynopsis, args, stdout, stderr)
 	if done {
 		return status
@@ -88,6 +90,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		cat = i18n.Default()
 	}
+	if _, ok := pace.Lookup(*paceID); *paceID != "" && !ok {
+		return usageError(stderr, fs, playSynopsis, "--pace: no pace %q (the paces are %s)", *paceID, paceIDs())
+	}
 	if *server != "" || len(rest) == 1 {
 		invite := ""
 		if len(rest) == 1 {
@@ -96,9 +101,12 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if !botsGiven {
 			*bots = defaultBots
 		}
-		return playOnServer(*server, invite, *name, *bots, *players, opt, stdin, stdout, stderr, fs)
+		return playOnServer(*server, invite, *name, *bots, *players, *paceID, opt, stdin, stdout, stderr, fs)
 	}
 
+	if *paceID != "" {
+		return usageError(stderr, fs, playSynopsis, "--pace is for a new table on a server (--server): a game at this keyboard has no clock")
+	}
 	people, err := peopleNames(*players, cat)
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "--players: %v", err)
@@ -273,7 +281,7 @@ func langTags() string {
 }
 
 // playOnServer joins a game on a server, or creates one, and plays it.
-func playOnServer(server, invite, name, bots, players string, opt tui.Options, stdin io.Reader, stdout, stderr io.Writer, fs *flag.FlagSet) int {
+func playOnServer(server, invite, name, bots, players, pace string, opt tui.Options, stdin io.Reader, stdout, stderr io.Writer, fs *flag.FlagSet) int {
 	if invite != "" {
 		s, id, err := client.ParseInvite(invite)
 		if err != nil {
@@ -305,7 +313,7 @@ func playOnServer(server, invite, name, bots, players string, opt tui.Options, s
 		if err != nil {
 			return usageError(stderr, fs, playSynopsis, "%v", err)
 		}
-		info, _, err := c.Create(ctx, seats)
+		info, _, err := c.CreatePaced(ctx, seats, pace)
 		if err != nil {
 			fmt.Fprintf(stderr, "razzia play: creating a game on %s: %v\n", server, err)
 			return 1
@@ -356,4 +364,13 @@ func serverSeats(bots, players string) ([]string, error) {
 		return nil, fmt.Errorf("%d seats: a game needs %d to %d", len(seats), razzia.MinPlayers, razzia.MaxPlayers)
 	}
 	return seats, nil
+}
+
+// paceIDs lists the pace presets a table can be created with.
+func paceIDs() string {
+	var ids []string
+	for _, p := range pace.Presets() {
+		ids = append(ids, p.ID)
+	}
+	return strings.Join(ids, ", ")
 }
