@@ -8,6 +8,8 @@ import { Connection } from "./conn.js";
 import { start } from "./page.js";
 import { renderTable } from "./render.js";
 import { displayNames } from "./words.js";
+import { Coach } from "./coach.js";
+import { isTutorial } from "./tutorial.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -174,7 +176,17 @@ function render() {
   renderTable(root, view, page.log, t, {
     game, seat: you, onMove: sendMove, busy: page.pending !== null || !page.connected, links,
   });
+  // The guided first game: the coach points at the table just drawn.
+  if (isTutorial(game) && you >= 0) {
+    if (!coach) {
+      coach = new Coach(game.id, you);
+      coach.onRefresh = render;
+    }
+    coach.update(view, page.log, t, displayNames(t, view.players, game).names);
+  }
 }
+
+let coach = null;
 
 // ---- the connection ------------------------------------------------------------------
 
