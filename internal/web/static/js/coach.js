@@ -11,6 +11,9 @@ import { moveLabel, list } from "./words.js";
 
 const GAP = 10; // between the bubble and what it points at
 const EDGE = 8; // between the bubble and the viewport's edge
+// What the bubble had better not cover either, though it may: the parts of
+// the table a decision looks at.
+const SOFT = ["#seats", "#police", "#row", "#centre", "#piles", "#auction", "#moves", "#round-end .overlay-box", "#game-end"];
 
 /** Coach guides the learner at seat through game id on the table page. */
 export class Coach {
@@ -28,6 +31,18 @@ export class Coach {
     addEventListener("orientationchange", place);
     addEventListener("scroll", place, { passive: true });
     if (window.visualViewport) visualViewport.addEventListener("resize", place);
+    // The table redraws parts of itself (a thief's card picked): point
+    // again and make room for the buttons that came.
+    let queued = false;
+    new MutationObserver(() => {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(() => {
+        queued = false;
+        this.point();
+        this.place();
+      });
+    }).observe(document.getElementById("table"), { childList: true, subtree: true });
   }
 
   /** update shows the step for the view and events (after each redraw of the table). */
@@ -42,8 +57,8 @@ export class Coach {
   draw() {
     const t = this.t;
     const g = this.shown;
-    document.querySelectorAll(".coach-target").forEach((el) => el.classList.remove("coach-target"));
     if (!g) {
+      this.point();
       this.el.hidden = true;
       return;
     }
@@ -72,9 +87,8 @@ export class Coach {
     this.el.hidden = false;
     this.el.setAttribute("data-step", g.id);
     this.el.setAttribute("data-want", g.want.join("|"));
-    const target = this.target();
+    const target = this.point();
     if (target) {
-      target.classList.add("coach-target");
       if (this.last !== g.id && target.scrollIntoView) {
         // A new step brings its element into view, once: the learner may scroll away.
         const r = target.getBoundingClientRect();
@@ -83,6 +97,14 @@ export class Coach {
     }
     this.last = g.id;
     this.place();
+  }
+
+  /** point highlights the step's element, and only it, and returns it. */
+  point() {
+    const target = this.target();
+    document.querySelectorAll(".coach-target").forEach((el) => el !== target && el.classList.remove("coach-target"));
+    if (target && !target.classList.contains("coach-target")) target.classList.add("coach-target");
+    return target;
   }
 
   /** target is the element the step is about: the first of its selectors that is on the page. */
@@ -119,6 +141,11 @@ export class Coach {
     const bh = el.offsetHeight;
     const avoid = this.avoid();
     const target = avoid[0];
+    const soft = [];
+    for (const sel of SOFT) {
+      const r = document.querySelector(sel)?.getBoundingClientRect();
+      if (r && r.width > 0 && r.height > 0) soft.push(r);
+    }
     const clampX = (x) => Math.max(EDGE, Math.min(x, vw - bw - EDGE));
     const clampY = (y) => Math.max(EDGE, Math.min(y, vh - bh - EDGE));
     const cands = [];
@@ -139,9 +166,11 @@ export class Coach {
       const y = Math.round(y0);
       const inside = x >= EDGE - 0.5 && y >= EDGE - 0.5 && x + bw <= vw - EDGE + 0.5 && y + bh <= vh - EDGE + 0.5;
       if (!inside) continue;
-      // The target and the needed controls weigh more than being far from the target.
+      // Covering the target or a needed control costs most, then covering
+      // the table's decision parts, then being far from the target.
       let cost = 0;
       for (const r of avoid) cost += 1000 * overlap(x, y, bw, bh, r);
+      for (const r of soft) cost += overlap(x, y, bw, bh, r);
       if (target) cost += Math.hypot(x + bw / 2 - (target.left + target.width / 2), y + bh / 2 - (target.top + target.height / 2)) / 1000;
       if (cost < bestCost) {
         best = [x, y];
