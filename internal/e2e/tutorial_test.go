@@ -111,6 +111,7 @@ func startTutorial(t *testing.T, lang string, s size) *page {
 		p.setSelect("#lang", lang)
 		waitFor[bool](p, "the lobby in "+lang, fmt.Sprintf(`document.documentElement.lang === %q`, lang), 10*time.Second)
 	}
+	p.screenshotViewport(fmt.Sprintf("tutorial-lobby-%s-%s", lang, s))
 	p.click("#learn")
 	waitFor[bool](p, "the guide", `!!document.querySelector("#coach:not([hidden])")`, 15*time.Second)
 	return p

@@ -105,11 +105,16 @@ func (p *guideProc) ask(t *testing.T, req map[string]any) *guideAnswer {
 	return a
 }
 
-// playGuided plays the prepared deal of seed as a learner who does what
-// the guide asks (reading every lesson at once), against the tutorial's
-// bots, until the guide's last step or the game's end. It returns the
-// lessons in the order they were shown, and the first problem, if any.
-func playGuided(t *testing.T, p *guideProc, seed []byte) ([]string, error) {
+// follow is the learner who does what the guide asks.
+func follow(a *guideAnswer) string { return a.Want[0] }
+
+// playGuided plays the prepared deal of seed as a learner who reads every
+// lesson at once and plays what pick says (follow: what the guide asks),
+// against the tutorial's bots, until the guide's last step or the game's
+// end. It returns the lessons in the order they were shown, and the first
+// problem, if any: a move against the advice is one unless pick is not
+// follow, in which case the explanations shown are in notes.
+func playGuided(t *testing.T, p *guideProc, seed []byte, pick func(*guideAnswer) string, notes *[]string) ([]string, error) {
 	t.Helper()
 	setup := razzia.NewSetup(tutorial.Players("Learner"), seed)
 	g, err := razzia.NewGame(setup)
@@ -144,7 +149,12 @@ func playGuided(t *testing.T, p *guideProc, seed []byte) ([]string, error) {
 			return shown, fmt.Errorf("the guide closed itself")
 		}
 		if a.Note != nil {
-			return shown, fmt.Errorf("the guide says the learner played %q against %q", a.Note.Did, a.Note.Asked)
+			if notes == nil {
+				return shown, fmt.Errorf("the guide says the learner played %q against %q", a.Note.Did, a.Note.Asked)
+			}
+			if n := fmt.Sprintf("%s instead of %s", a.Note.Did, strings.Join(a.Note.Asked, " or ")); len(*notes) == 0 || (*notes)[len(*notes)-1] != n {
+				*notes = append(*notes, n)
+			}
 		}
 		if a.Step && (len(shown) == 0 || shown[len(shown)-1] != a.ID) {
 			shown = append(shown, a.ID)
@@ -157,7 +167,7 @@ func playGuided(t *testing.T, p *guideProc, seed []byte) ([]string, error) {
 			if len(a.Want) == 0 {
 				return shown, fmt.Errorf("at move %d the learner is to move but step %q asks for nothing", g.Len(), a.ID)
 			}
-			if m, err = razzia.ParseMove(a.Want[0]); err != nil {
+			if m, err = razzia.ParseMove(pick(a)); err != nil {
 				t.Fatal(err)
 			}
 		} else {
@@ -176,12 +186,46 @@ func playGuided(t *testing.T, p *guideProc, seed []byte) ([]string, error) {
 // the guided first game fails here.
 func TestTutorialDeal(t *testing.T) {
 	p := startGuide(t)
-	shown, err := playGuided(t, p, tutorial.Seed())
+	shown, err := playGuided(t, p, tutorial.Seed(), follow, nil)
 	if err != nil {
 		t.Errorf("the prepared deal: %v", err)
 	}
 	if !slices.Equal(shown, tutorialSteps) {
 		t.Errorf("the prepared deal shows the steps\n%q\nwant\n%q", shown, tutorialSteps)
+	}
+}
+
+// TestTutorialOffScript: a learner who goes against the advice is told
+// what happened, once, and the guide goes on from the game as it is: a
+// call made when told to draw leaves the draw lesson to come again, and
+// the learner who then follows sees every other lesson too.
+func TestTutorialOffScript(t *testing.T) {
+	p := startGuide(t)
+	strayed := false
+	var notes []string
+	shown, err := playGuided(t, p, tutorial.Seed(), func(a *guideAnswer) string {
+		if a.ID == "draw" && !strayed {
+			strayed = true
+			return "call"
+		}
+		return a.Want[0]
+	}, &notes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"call instead of draw"}; !slices.Equal(notes, want) {
+		t.Errorf("the guide explained %q, want %q", notes, want)
+	}
+	if !slices.Contains(shown, "draw") || shown[len(shown)-1] != "free" {
+		t.Errorf("after going off the script the guide showed %q", shown)
+	}
+	if i := slices.Index(shown, "draw"); i < 0 || slices.Index(shown[i+1:], "draw") < 0 {
+		t.Errorf("the lessons came as %q; want the draw lesson again after the call, until the learner draws", shown)
+	}
+	for _, l := range tutorialSteps {
+		if !slices.Contains(shown, l) {
+			t.Errorf("the lesson %q never came after going off the script: %q", l, shown)
+		}
 	}
 }
 
@@ -201,7 +245,7 @@ func TestTutorialSeedSearch(t *testing.T) {
 	best := -1
 	for i := range *searchTutorial {
 		seed := []byte(fmt.Sprintf("tutorial-%08d", i))
-		shown, err := playGuided(t, p, seed)
+		shown, err := playGuided(t, p, seed, follow, nil)
 		if err == nil && slices.Equal(shown, tutorialSteps) {
 			t.Logf("seed %q shows every step: make it tutorial.SeedText", seed)
 			return
