@@ -19,6 +19,11 @@ func (h *Hub) CreateTutorial(ctx context.Context, name, client string) (protocol
 	if err := playername.Check(name); err != nil {
 		return protocol.GameInfo{}, 0, "", &Error{Kind: ErrBadName, Msg: err.Error(), Err: err}
 	}
+	for _, bot := range tutorial.Names {
+		if bot != "" && playername.Key(bot) == playername.Key(name) {
+			return protocol.GameInfo{}, 0, "", reject(ErrNameTaken, "%s is already at this table: choose another name", bot)
+		}
+	}
 	token, err := h.newToken()
 	if err != nil {
 		return protocol.GameInfo{}, 0, "", internal(err)

@@ -16,7 +16,8 @@ import (
 // TestCreateTutorial: the guided first game is stored as an ordinary game
 // of the prepared deal, started, with the learner seated; no list shows
 // it; its bots are the tutorial's whatever NewBot builds (testOptions'
-// bots are random), also after a restart; a bad name is refused.
+// bots are random), also after a restart; a bad name, or a bot's, is
+// refused.
 func TestCreateTutorial(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
@@ -25,6 +26,11 @@ func TestCreateTutorial(t *testing.T) {
 		t.Fatal("a tutorial for an empty name was created")
 	} else {
 		wantKind(t, err, ErrBadName)
+	}
+	if _, _, _, err := h.CreateTutorial(ctx, "felix", "client"); err == nil {
+		t.Fatal("a tutorial for a learner called as a bot was created")
+	} else {
+		wantKind(t, err, ErrNameTaken)
 	}
 	in, seat, token, err := h.CreateTutorial(ctx, "Cy", "client")
 	if err != nil {
