@@ -11,9 +11,9 @@ import { moveLabel, list } from "./words.js";
 
 const GAP = 10; // between the bubble and what it points at
 const EDGE = 8; // between the bubble and the viewport's edge
-// What the bubble had better not cover either, though it may: the parts of
-// the table a decision looks at.
-const SOFT = ["#seats", "#police", "#row", "#centre", "#piles", "#auction", "#moves", "#round-end .overlay-box", "#game-end"];
+// What the bubble had better not cover either, though it may: the page's
+// tools and the parts of the table a decision looks at.
+const SOFT = [".top-tools", "#seats .strip", "#police", "#row", "#centre", "#piles", "#auction", "#moves", "#round-end .overlay-box", "#game-end"];
 
 /** Coach guides the learner at seat through game id on the table page. */
 export class Coach {
@@ -142,9 +142,9 @@ export class Coach {
     const avoid = this.avoid();
     const target = avoid[0];
     const soft = [];
-    for (const sel of SOFT) {
-      const r = document.querySelector(sel)?.getBoundingClientRect();
-      if (r && r.width > 0 && r.height > 0) soft.push(r);
+    for (const el of document.querySelectorAll(SOFT.join(","))) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) soft.push(r);
     }
     const clampX = (x) => Math.max(EDGE, Math.min(x, vw - bw - EDGE));
     const clampY = (y) => Math.max(EDGE, Math.min(y, vh - bh - EDGE));

@@ -24,6 +24,8 @@ const lowestBid = (c) => {
 };
 const has = (c, pred) => c.events.some(pred);
 const need = (tokens) => tokens.map((tok) => `button[data-move="${tok}"]`);
+// The lot at stake stays in sight while the learner decides about it.
+const needLot = (want) => (c) => [...need(want(c)), "#row"];
 
 /**
  * STEPS are the lessons in their order. An info step (info: true) shows
@@ -37,15 +39,18 @@ export const STEPS = [
   { id: "draw", target: "#piles", when: turn, want: () => ["draw"] },
   { id: "row", info: true, target: "#row", when: (c) => has(c, (e) => e.kind === "draw" && e.card !== "police") },
   { id: "police", info: true, target: "#police", when: (c) => has(c, (e) => e.kind === "draw" && e.card === "police") },
-  { id: "bid", target: "#auction", when: (c) => mine(c) && c.v.phase === "auction" && !c.v.auction.mustBid && bids(c).length > 0, want: lowestBid },
+  { id: "bid", target: "#auction", when: (c) => mine(c) && c.v.phase === "auction" && !c.v.auction.mustBid && bids(c).length > 0, want: lowestBid, need: needLot(lowestBid) },
   { id: "centre", info: true, target: "#centre", when: (c) => has(c, (e) => e.kind === "win") },
   {
     id: "thieves", target: "#row", when: (c) => turn(c) && c.v.legal.some((m) => m.startsWith("thief ")),
     want: (c) => c.v.legal.filter((m) => m.startsWith("thief ")),
     need: () => ["[data-row-card]", 'button[data-move^="thief"]'],
   },
-  { id: "call", target: "#moves", when: (c) => turn(c) && c.v.legal.includes("call") && c.v.row.length > 0, want: () => ["call"] },
-  { id: "forced", target: "#auction", when: (c) => mine(c) && c.v.phase === "auction" && c.v.auction.mustBid, want: lowestBid },
+  {
+    id: "call", target: "#moves", when: (c) => turn(c) && c.v.legal.includes("call") && c.v.row.length > 0,
+    want: () => ["call"], need: needLot(() => ["call"]),
+  },
+  { id: "forced", target: "#auction", when: (c) => mine(c) && c.v.phase === "auction" && c.v.auction.mustBid, want: lowestBid, need: needLot(lowestBid) },
   { id: "raid", info: true, target: ["#round-end .round-why", "#police"], when: (c) => has(c, (e) => e.kind === "roundend" && e.policeLimit) },
   {
     id: "scoring", info: true, target: ["#round-end table", "#scores"], when: (c) => has(c, (e) => e.kind === "roundend"),
