@@ -106,7 +106,7 @@ func (p *guideProc) ask(t *testing.T, req map[string]any) *guideAnswer {
 }
 
 // follow is the learner who does what the guide asks.
-func follow(a *guideAnswer) string { return a.Want[0] }
+func follow(a *guideAnswer, _ []string) string { return a.Want[0] }
 
 // playGuided plays the prepared deal of seed as a learner who reads every
 // lesson at once and plays what pick says (follow: what the guide asks),
@@ -114,7 +114,7 @@ func follow(a *guideAnswer) string { return a.Want[0] }
 // end. It returns the lessons in the order they were shown, and the first
 // problem, if any: a move against the advice is one unless pick is not
 // follow, in which case the explanations shown are in notes.
-func playGuided(t *testing.T, p *guideProc, seed []byte, pick func(*guideAnswer) string, notes *[]string) ([]string, error) {
+func playGuided(t *testing.T, p *guideProc, seed []byte, pick func(a *guideAnswer, legal []string) string, notes *[]string) ([]string, error) {
 	t.Helper()
 	setup := razzia.NewSetup(tutorial.Players("Learner"), seed)
 	g, err := razzia.NewGame(setup)
@@ -167,7 +167,7 @@ func playGuided(t *testing.T, p *guideProc, seed []byte, pick func(*guideAnswer)
 			if len(a.Want) == 0 {
 				return shown, fmt.Errorf("at move %d the learner is to move but step %q asks for nothing", g.Len(), a.ID)
 			}
-			if m, err = razzia.ParseMove(pick(a)); err != nil {
+			if m, err = razzia.ParseMove(pick(a, view.Legal)); err != nil {
 				t.Fatal(err)
 			}
 		} else {
@@ -191,41 +191,62 @@ func TestTutorialDeal(t *testing.T) {
 		t.Errorf("the prepared deal: %v", err)
 	}
 	if !slices.Equal(shown, tutorialSteps) {
-		t.Errorf("the prepared deal shows the steps\n%q\nwant\n%q", shown, tutorialSteps)
+		t.Errorf("the prepared deal shows the steps\n%q\nwant\n%q\n(after a change of the bots, give tutorial.Spec a frozen bot; else search a new seed: see internal/tutorial)", shown, tutorialSteps)
 	}
 }
 
-// TestTutorialOffScript: a learner who goes against the advice is told
-// what happened, once, and the guide goes on from the game as it is: a
-// call made when told to draw leaves the draw lesson to come again, and
-// the learner who then follows sees every other lesson too.
+// TestTutorialOffScript: a learner who goes against the advice once is
+// told what happened, once, and the guide goes on from the game as it is
+// to its last step. A call made when told to draw leaves the draw lesson
+// to come again; on the prepared deal every lesson still comes.
 func TestTutorialOffScript(t *testing.T) {
+	tests := []struct {
+		name  string
+		at    string                                      // the step at which the learner strays
+		play  func(a *guideAnswer, legal []string) string // what the learner plays there
+		note  string
+		again bool // the step strayed from comes again
+	}{
+		{"call when told to draw", "draw", func(*guideAnswer, []string) string { return "call" }, "call instead of draw", true},
+		{"bid when told to pass", "hint-pass", func(_ *guideAnswer, legal []string) string {
+			i := slices.IndexFunc(legal, func(m string) bool { return strings.HasPrefix(m, "bid ") })
+			return legal[i]
+		}, "bid 5 instead of pass", false},
+	}
 	p := startGuide(t)
-	strayed := false
-	var notes []string
-	shown, err := playGuided(t, p, tutorial.Seed(), func(a *guideAnswer) string {
-		if a.ID == "draw" && !strayed {
-			strayed = true
-			return "call"
-		}
-		return a.Want[0]
-	}, &notes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{"call instead of draw"}; !slices.Equal(notes, want) {
-		t.Errorf("the guide explained %q, want %q", notes, want)
-	}
-	if !slices.Contains(shown, "draw") || shown[len(shown)-1] != "free" {
-		t.Errorf("after going off the script the guide showed %q", shown)
-	}
-	if i := slices.Index(shown, "draw"); i < 0 || slices.Index(shown[i+1:], "draw") < 0 {
-		t.Errorf("the lessons came as %q; want the draw lesson again after the call, until the learner draws", shown)
-	}
-	for _, l := range tutorialSteps {
-		if !slices.Contains(shown, l) {
-			t.Errorf("the lesson %q never came after going off the script: %q", l, shown)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			strayed := false
+			var notes []string
+			shown, err := playGuided(t, p, tutorial.Seed(), func(a *guideAnswer, legal []string) string {
+				if a.ID == tt.at && !strayed {
+					strayed = true
+					return tt.play(a, legal)
+				}
+				return a.Want[0]
+			}, &notes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strayed {
+				t.Fatalf("the deal never shows the step %q", tt.at)
+			}
+			if want := []string{tt.note}; !slices.Equal(notes, want) {
+				t.Errorf("the guide explained %q, want %q", notes, want)
+			}
+			if len(shown) == 0 || shown[len(shown)-1] != "free" {
+				t.Errorf("after going off the script the guide showed %q and never its last step", shown)
+			}
+			t.Logf("lessons %q", shown)
+			if i := slices.Index(shown, tt.at); tt.again && (i < 0 || slices.Index(shown[i+1:], tt.at) < 0) {
+				t.Errorf("the lessons came as %q; want the %s lesson again after straying", shown, tt.at)
+			}
+			for _, l := range tutorialSteps {
+				if !slices.Contains(shown, l) {
+					t.Errorf("the lesson %q never came after going off the script: %q", l, shown)
+				}
+			}
+		})
 	}
 }
 
