@@ -199,11 +199,14 @@ func TestTutorial(t *testing.T) {
 					if lang == "en" && slices.Contains([]string{"welcome", "bid", "thieves", "scoring"}, c.Step) {
 						p.accessible(fmt.Sprintf("the tutorial's step %q at %s", c.Step, s))
 					}
-					if c.Step == "bid" {
-						// Turned and resized mid-step: the bubble and the bids stay in view.
+					if c.Step == "bid" || c.Step == "scoring" || c.Step == "thieves" {
+						// Turned and resized mid-step: the bubble and the buttons stay in view.
 						for _, r := range []size{landscape, narrow, {1024, 768, false}, s} {
 							p.resize(r)
-							p.coachInView(fmt.Sprintf("step bid resized to %s", r))
+							p.coachInView(fmt.Sprintf("step %s resized to %s", c.Step, r))
+							if r == landscape && lang == "en" {
+								p.screenshotViewport(fmt.Sprintf("tutorial-%s-%s-%02d-%s-turned", lang, s, n, c.Step))
+							}
 						}
 					}
 				})

@@ -11,6 +11,7 @@ import { moveLabel, list } from "./words.js";
 
 const GAP = 10; // between the bubble and what it points at
 const EDGE = 8; // between the bubble and the viewport's edge
+const WIDTHS = [352, 300, 260, 224, 192, 176]; // the bubble's widths, tried in turn
 // What the bubble had better not cover either, though it may: the page's
 // tools and the parts of the table a decision looks at.
 const SOFT = [".top-tools", "#seats .strip", "#police", "#row", "#centre", "#piles", "#auction", "#moves", "#round-end .overlay-box", "#game-end"];
@@ -58,6 +59,7 @@ export class Coach {
     const t = this.t;
     const g = this.shown;
     if (!g) {
+      document.documentElement.classList.remove("coach-room");
       this.point();
       this.el.hidden = true;
       return;
@@ -127,25 +129,55 @@ export class Coach {
     return out.filter((r) => r.width > 0 && r.height > 0);
   }
 
-  /** place puts the bubble inside the viewport, clear of avoid() if there is room anywhere. */
+  /**
+   * place puts the bubble inside the viewport, clear of avoid() if there is
+   * room anywhere: at its widest where that fits, narrower (and taller)
+   * where only that fits, as beside the table of a phone on its side.
+   */
   place() {
     if (this.el.hidden) return;
     const vw = document.documentElement.clientWidth;
     const vh = innerHeight;
     const el = this.el;
-    el.style.width = `${Math.min(352, vw - 2 * EDGE)}px`;
-    el.style.left = "0px";
-    el.style.top = "0px";
     el.style.maxHeight = `${vh - 2 * EDGE}px`;
-    const bw = el.offsetWidth;
-    const bh = el.offsetHeight;
-    const avoid = this.avoid();
-    const target = avoid[0];
-    const soft = [];
-    for (const el of document.querySelectorAll(SOFT.join(","))) {
-      const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.height > 0) soft.push(r);
+    const fit = () => {
+      const avoid = this.avoid();
+      const soft = [];
+      for (const e of document.querySelectorAll(SOFT.join(","))) {
+        const r = e.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0) soft.push(r);
+      }
+      let best = null;
+      for (const width of WIDTHS) {
+        const w = Math.min(width, vw - 2 * EDGE);
+        el.style.width = `${w}px`;
+        const spot = this.spot(vw, vh, el.offsetWidth, el.offsetHeight, avoid, soft);
+        if (!best || spot.hard < best.hard) best = { ...spot, w };
+        if (best.hard === 0 || w < width) break;
+      }
+      return best;
+    };
+    // A round's end fills a short window: where the bubble finds no room
+    // beside what it explains, the overlay makes room for it (tutorial.css).
+    const html = document.documentElement.classList;
+    html.remove("coach-room");
+    let best = fit();
+    if (best.hard > 0 && document.querySelector("#round-end[aria-modal]")) {
+      html.add("coach-room");
+      const roomy = fit();
+      if (roomy.hard < best.hard) best = roomy;
+      else html.remove("coach-room");
     }
+    el.style.width = `${best.w}px`;
+    el.style.left = `${best.x}px`;
+    el.style.top = `${best.y}px`;
+  }
+
+  // spot finds the best place for a bubble of bw×bh: the least of the
+  // target and the needed controls covered (hard), then of the table's
+  // decision parts, then the nearest to the target.
+  spot(vw, vh, bw, bh, avoid, soft) {
+    const target = avoid[0];
     const clampX = (x) => Math.max(EDGE, Math.min(x, vw - bw - EDGE));
     const clampY = (y) => Math.max(EDGE, Math.min(y, vh - bh - EDGE));
     const cands = [];
@@ -154,32 +186,25 @@ export class Coach {
       const cy = clampY(target.top + target.height / 2 - bh / 2);
       cands.push([cx, target.bottom + GAP], [cx, target.top - GAP - bh], [target.right + GAP, cy], [target.left - GAP - bw, cy]);
     }
-    // Then anywhere: along the edges, then a scan of the viewport.
+    // Then anywhere: a scan of the viewport, edges and middle.
     for (let y = EDGE; y <= vh - bh - EDGE; y += 12) {
       for (const x of [EDGE, (vw - bw) / 2, vw - bw - EDGE]) cands.push([x, y]);
     }
     cands.push([(vw - bw) / 2, vh - bh - EDGE]);
-    let best = null;
-    let bestCost = Infinity;
+    let best = { x: clampX(EDGE), y: clampY(EDGE), hard: Infinity, cost: Infinity };
     for (const [x0, y0] of cands) {
       const x = Math.round(x0);
       const y = Math.round(y0);
       const inside = x >= EDGE - 0.5 && y >= EDGE - 0.5 && x + bw <= vw - EDGE + 0.5 && y + bh <= vh - EDGE + 0.5;
       if (!inside) continue;
-      // Covering the target or a needed control costs most, then covering
-      // the table's decision parts, then being far from the target.
+      let hard = 0;
+      for (const r of avoid) hard += overlap(x, y, bw, bh, r);
       let cost = 0;
-      for (const r of avoid) cost += 1000 * overlap(x, y, bw, bh, r);
       for (const r of soft) cost += overlap(x, y, bw, bh, r);
       if (target) cost += Math.hypot(x + bw / 2 - (target.left + target.width / 2), y + bh / 2 - (target.top + target.height / 2)) / 1000;
-      if (cost < bestCost) {
-        best = [x, y];
-        bestCost = cost;
-      }
+      if (hard < best.hard || (hard === best.hard && cost < best.cost)) best = { x, y, hard, cost };
     }
-    if (!best) best = [clampX(EDGE), clampY(EDGE)];
-    el.style.left = `${best[0]}px`;
-    el.style.top = `${best[1]}px`;
+    return best;
   }
 
   next() {
