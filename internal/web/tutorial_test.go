@@ -26,7 +26,7 @@ var tutorialSteps = []string{"welcome", "draw", "row", "police", "bid", "centre"
 // guideScript serves tutorial.js's guide over standard input and output,
 // one JSON line each way: {view, events, seat, next, reset} in, the
 // guide's answer out.
-const guideScript = `import { guide, next, newMemory } from "./tutorial.mjs";
+const guideScript = `import { guide, next, newMemory, isTutorial } from "./tutorial.mjs";
 import readline from "node:readline";
 let mem = newMemory();
 const rl = readline.createInterface({ input: process.stdin });
@@ -34,6 +34,10 @@ for await (const line of rl) {
   const req = JSON.parse(line);
   if (req.reset) mem = newMemory();
   if (req.next) next(mem);
+  if (req.game) {
+    process.stdout.write(JSON.stringify(isTutorial(req.game)) + "\n");
+    continue;
+  }
   const g = req.view ? guide(mem, req.view, req.events, req.seat) : null;
   process.stdout.write(JSON.stringify(g) + "\n");
 }
@@ -86,7 +90,8 @@ func startGuide(t *testing.T) *guideProc {
 	return &guideProc{cmd: cmd, in: in, out: sc}
 }
 
-func (p *guideProc) ask(t *testing.T, req map[string]any) *guideAnswer {
+// askRaw sends a request and returns the answer's line.
+func (p *guideProc) askRaw(t *testing.T, req map[string]any) string {
 	t.Helper()
 	b, err := json.Marshal(req)
 	if err != nil {
@@ -98,8 +103,14 @@ func (p *guideProc) ask(t *testing.T, req map[string]any) *guideAnswer {
 	if !p.out.Scan() {
 		t.Fatalf("tutorial.js under node stopped: %v", p.out.Err())
 	}
+	return p.out.Text()
+}
+
+// ask asks the guide what to show.
+func (p *guideProc) ask(t *testing.T, req map[string]any) *guideAnswer {
+	t.Helper()
 	var a *guideAnswer
-	if err := json.Unmarshal(p.out.Bytes(), &a); err != nil {
+	if err := json.Unmarshal([]byte(p.askRaw(t, req)), &a); err != nil {
 		t.Fatal(err)
 	}
 	return a
@@ -186,6 +197,13 @@ func playGuided(t *testing.T, p *guideProc, seed []byte, pick func(a *guideAnswe
 // the guided first game fails here.
 func TestTutorialDeal(t *testing.T) {
 	p := startGuide(t)
+	// The page knows a tutorial by its bots' kind, which the server stores.
+	for bot, want := range map[string]bool{tutorial.Bot: true, "medium": false} {
+		game := map[string]any{"seats": []map[string]any{{"bot": ""}, {"bot": bot}}}
+		if got := p.askRaw(t, map[string]any{"game": game}); got != fmt.Sprint(want) {
+			t.Errorf("isTutorial with a %q bot: %s, want %v", bot, got, want)
+		}
+	}
 	shown, err := playGuided(t, p, tutorial.Seed(), follow, nil)
 	if err != nil {
 		t.Errorf("the prepared deal: %v", err)

@@ -35,7 +35,7 @@ const needLot = (want) => (c) => [...need(want(c)), "#row"];
  * makes one of them. target is a selector, or a list tried in order.
  */
 export const STEPS = [
-  { id: "welcome", info: true, target: ["#my-cheques", "#seat-0"], when: () => true },
+  { id: "welcome", info: true, target: ["#my-cheques", ".strip-you"], when: () => true },
   { id: "draw", target: "#piles", when: turn, want: () => ["draw"] },
   { id: "row", info: true, target: "#row", when: (c) => has(c, (e) => e.kind === "draw" && e.card !== "police") },
   { id: "police", info: true, target: "#police", when: (c) => has(c, (e) => e.kind === "draw" && e.card === "police") },
