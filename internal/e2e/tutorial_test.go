@@ -186,7 +186,8 @@ func (p *page) guided(what string, at func(c coachState)) []string {
 // comes in order, its bubble inside the viewport, beside the element it
 // explains and clear of the buttons to press; axe finds nothing serious
 // with the bubble up; the window resized or turned mid-step keeps the
-// bubble and the buttons in view; a screenshot of every step is saved.
+// bubble and the buttons in view; a reload keeps the learner's place; a
+// screenshot of every step is saved.
 func TestTutorial(t *testing.T) {
 	for _, lang := range []string{"en", "de"} {
 		for _, s := range []size{phone, desktop} {
@@ -198,6 +199,14 @@ func TestTutorial(t *testing.T) {
 					p.screenshotViewport(fmt.Sprintf("tutorial-%s-%s-%02d-%s", lang, s, n, c.Step))
 					if lang == "en" && slices.Contains([]string{"welcome", "bid", "thieves", "scoring"}, c.Step) {
 						p.accessible(fmt.Sprintf("the tutorial's step %q at %s", c.Step, s))
+					}
+					if c.Step == "police" && !s.phone {
+						// A reload keeps the learner's place in the guide.
+						p.do("reload", chromedp.Reload())
+						waitFor[bool](p, "the guide after the reload", `!!document.querySelector("#coach:not([hidden])")`, 10*time.Second)
+						if after := p.coach(); after.Step != c.Step {
+							t.Errorf("after a reload the guide shows %q, want %q again", after.Step, c.Step)
+						}
 					}
 					if c.Step == "bid" || c.Step == "scoring" || c.Step == "thieves" {
 						// Turned and resized mid-step: the bubble and the buttons stay in view.
