@@ -7,11 +7,16 @@
 //
 // The guide itself (the steps, what each points at and asks for) is the
 // page's script internal/web/static/js/tutorial.js. The deal was found by
-// a search that plays seeds with that script and these bots until one
-// shows every step (TestTutorialSeedSearch in internal/web, run with
-// -tutorial.search); TestTutorialDeal there checks that the deal below
-// still does, so a change of the engine or of the bots that breaks the
-// guide fails a test.
+// a search that plays seeds with that script (under node) and these bots,
+// the learner doing what the guide asks, until one shows every step in
+// order:
+//
+//	go test ./internal/web -run TestTutorialSeedSearch -tutorial.search=4000 -v
+//
+// ("tutorial-00001233", the 1234th seed tried, was the first). TestTutorialDeal
+// there checks that the deal below still does, so a change of the engine,
+// of the bots or of the steps that breaks the guide fails a test: then
+// search again, or freeze the bots (see Spec).
 //
 // A tutorial table is an ordinary game: it is stored, replayed and
 // exported like any other, with the seed below as its seed. Its bot seats
