@@ -188,6 +188,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("GET /api/games", s.list)
 	mux.HandleFunc("GET /api/games/{id}", s.game)
 	mux.HandleFunc("POST /api/games/{id}/join", s.join)
+	mux.HandleFunc("POST /api/tutorial", s.tutorial)
 	mux.HandleFunc("DELETE /api/games/{id}/seats/{seat}", s.remove)
 	mux.HandleFunc("GET /api/games/{id}/record", s.record)
 	mux.HandleFunc("GET /api/games/{id}/replay", s.replay)
@@ -579,6 +580,28 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 	}
 	setCookie(w, p, cookieName(id), token)
 	writeJSON(w, http.StatusOK, protocol.JoinAnswer{Seat: seat, Token: token})
+}
+
+// tutorial starts the guided first game for the person named in the
+// body. It counts as a new table for the rate of creations.
+func (s *Server) tutorial(w http.ResponseWriter, r *http.Request) {
+	p := s.peerOf(r)
+	if err := s.creates.allow(p.key(), s.now()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var req protocol.TutorialRequest
+	if err := decode(w, r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	info, seat, token, err := s.hub.CreateTutorial(r.Context(), req.Name, p.key())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	setCookie(w, p, cookieName(info.ID), token)
+	writeJSON(w, http.StatusCreated, protocol.TutorialAnswer{Game: info, Seat: seat, Token: token})
 }
 
 func (s *Server) record(w http.ResponseWriter, r *http.Request) {

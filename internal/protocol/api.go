@@ -47,6 +47,17 @@ type (
 		Seat  int    `json:"seat"`
 		Token string `json:"token"`
 	}
+	// TutorialRequest is the body of POST /api/tutorial: the learner's name.
+	TutorialRequest struct {
+		Name string `json:"name"`
+	}
+	// TutorialAnswer is the answer of POST /api/tutorial: the guided first
+	// game, already started, and the learner's seat and secret token.
+	TutorialAnswer struct {
+		Game  GameInfo `json:"game"`
+		Seat  int      `json:"seat"`
+		Token string   `json:"token"`
+	}
 	// ReplayAnswer is the answer of GET /api/games/{id}/replay: the
 	// spectator's view of the start and one step per move (Replay).
 	ReplayAnswer struct {

@@ -365,6 +365,7 @@ const MaxList = 100
 
 // List returns the games with the status, most recently updated first, at
 // most MaxList; the empty status lists every game but the expired tables.
+// Tutorials (CreateTutorial) are left out.
 func (h *Hub) List(ctx context.Context, status store.Status) ([]protocol.GameInfo, error) {
 	statuses := []store.Status{status}
 	switch status {
@@ -390,6 +391,9 @@ func (h *Hub) List(ctx context.Context, status store.Status) ([]protocol.GameInf
 	}
 	infos := make([]protocol.GameInfo, 0, len(all))
 	for _, s := range all {
+		if isTutorial(s.Seats) {
+			continue // nobody else can take part
+		}
 		var w []int
 		if s.Status == store.StatusFinished || s.Status == store.StatusArchived {
 			var err error

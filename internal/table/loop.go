@@ -12,6 +12,7 @@ import (
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/tutorial"
 )
 
 // A loop is the goroutine that owns one live game: only it touches the
@@ -79,7 +80,7 @@ var errNotLevel = errors.New("not a bot level")
 func (l *loop) load(g *store.Game) error {
 	// The store is not trusted to name what plays: only a level builds a bot.
 	for i, s := range g.Seats {
-		if s.Bot != "" && !isLevel(s.Bot) {
+		if s.Bot != "" && !isLevel(s.Bot) && s.Bot != tutorial.Bot {
 			return fmt.Errorf("game %s, seat %d: the stored bot %q is %w (the levels are %s); the game is not run",
 				g.ID, i, s.Bot, errNotLevel, strings.Join(bot.LevelNames(), ", "))
 		}
@@ -508,7 +509,12 @@ func (l *loop) startBots() {
 		if s.Bot == "" {
 			continue
 		}
-		b, err := l.h.opts.NewBot(s.Bot, razzia.SeededRand(l.seed, fmt.Sprintf("bot %d", i)).Uint64())
+		newBot := l.h.opts.NewBot
+		if s.Bot == tutorial.Bot {
+			// The prepared deal needs its own bots, whatever the options.
+			newBot = func(_ string, seed uint64) (bot.Bot, error) { return tutorial.NewBot(seed) }
+		}
+		b, err := newBot(s.Bot, razzia.SeededRand(l.seed, fmt.Sprintf("bot %d", i)).Uint64())
 		if err != nil {
 			l.h.log.Error("cannot build bot; it will play the default move", "game", l.id, "seat", i, "bot", s.Bot, "err", err)
 			b = bot.Fallback{}

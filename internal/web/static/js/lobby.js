@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { start } from "./page.js";
 import { displayNames } from "./words.js";
 import { translator } from "./i18n.js";
+import { setupLearn } from "./learn.js";
 
 // Until the catalogue comes, the keys themselves (with has(), as a real
 // translator has: the seats can be drawn before).
@@ -159,6 +160,7 @@ $("players").addEventListener("change", renderSeats);
 $("create-form").addEventListener("submit", create);
 $("upload").addEventListener("change", upload);
 $("refresh").addEventListener("click", refresh);
+setupLearn(() => t, errorText);
 const levelsLoaded = loadLevels(); // while the language loads
 await start((tr) => {
   t = tr;

@@ -9,6 +9,8 @@ import { start } from "./page.js";
 import { renderTable } from "./render.js";
 import { displayNames } from "./words.js";
 import { fetchHints } from "./analysis.js";
+import { Coach } from "./coach.js";
+import { isTutorial } from "./tutorial.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -177,6 +179,14 @@ function render() {
     game, seat: you, onMove: sendMove, busy: page.pending !== null || !page.connected, links,
     hints: game.rated ? null : { state: page.hints, ask: askHints },
   });
+  // The guided first game: the coach points at the table just drawn.
+  if (isTutorial(game) && you >= 0) {
+    if (!coach) {
+      coach = new Coach(game.id, you);
+      coach.onRefresh = render;
+    }
+    coach.update(view, page.log, t, displayNames(t, view.players, game).names);
+  }
 }
 
 // askHints asks what the bot would do in the position shown; the answer
@@ -197,6 +207,8 @@ async function askHints() {
   const first = document.querySelector("#hints-list, #hints .hints-error");
   if (first) announce(first.textContent);
 }
+
+let coach = null;
 
 // ---- the connection ------------------------------------------------------------------
 
