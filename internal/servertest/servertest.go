@@ -41,6 +41,10 @@ type Options struct {
 	// every level (set LevelBots to play the real levels), Rand to a
 	// seeded source. Its Logger is set by New.
 	Hub table.Options
+	// Store, when set, is the store of the server, which another
+	// Server may share as another node of one cluster; default a new
+	// one.
+	Store *memstore.Store
 	// LevelBots keeps the real bot levels instead of random bots.
 	LevelBots bool
 	// Page mounts the web page (web.Handler) as razzia serve does.
@@ -108,7 +112,10 @@ func New(t testing.TB, opts Options) *Server {
 		opts.Hub.Limits = generousHub(opts.Hub.Limits)
 	}
 	opts.Hub.Logger, opts.API.Logger = log, log
-	st := memstore.New()
+	st := opts.Store
+	if st == nil {
+		st = memstore.New()
+	}
 	hub := table.New(st, opts.Hub)
 	var page http.Handler
 	if opts.Page {
