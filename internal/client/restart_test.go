@@ -11,6 +11,7 @@ import (
 
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/servertest"
+	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
 
@@ -20,8 +21,9 @@ import (
 // node), not after its backoff, and plays on.
 func TestNodeRestart(t *testing.T) {
 	st := memstore.New()
-	a := servertest.New(t, servertest.Options{Store: st})
-	b := servertest.New(t, servertest.Options{Store: st})
+	shared := func(*memstore.Store) store.Store { return st }
+	a := servertest.New(t, servertest.Options{Store: shared})
+	b := servertest.New(t, servertest.Options{Store: shared})
 	var target atomic.Pointer[url.URL]
 	target.Store(must(url.Parse(a.URL)))
 	proxy := httptest.NewServer(&httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(target.Load()) }})

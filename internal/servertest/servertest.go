@@ -25,6 +25,7 @@ import (
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 	"github.com/razziagame/razzia/internal/table"
 	"github.com/razziagame/razzia/internal/web"
@@ -41,10 +42,6 @@ type Options struct {
 	// every level (set LevelBots to play the real levels), Rand to a
 	// seeded source. Its Logger is set by New.
 	Hub table.Options
-	// Store, when set, is the store of the server, which another
-	// Server may share as another node of one cluster; default a new
-	// one.
-	Store *memstore.Store
 	// LevelBots keeps the real bot levels instead of random bots.
 	LevelBots bool
 	// Page mounts the web page (web.Handler) as razzia serve does.
@@ -53,6 +50,10 @@ type Options struct {
 	// table.DefaultLimits) where API and Hub leave them zero. Without it
 	// those are limits no test of something else meets.
 	Limits bool
+	// Store, when set, returns the store the Hub uses in place of the
+	// memory store: one that wraps it (a test's slow or failing store), or
+	// another (a benchmark's SQLite).
+	Store func(*memstore.Store) store.Store
 }
 
 // generous fills the zero limits of the API with values no test meets.
@@ -112,11 +113,12 @@ func New(t testing.TB, opts Options) *Server {
 		opts.Hub.Limits = generousHub(opts.Hub.Limits)
 	}
 	opts.Hub.Logger, opts.API.Logger = log, log
-	st := opts.Store
-	if st == nil {
-		st = memstore.New()
+	st := memstore.New()
+	var hubStore store.Store = st
+	if opts.Store != nil {
+		hubStore = opts.Store(st)
 	}
-	hub := table.New(st, opts.Hub)
+	hub := table.New(hubStore, opts.Hub)
 	var page http.Handler
 	if opts.Page {
 		page = web.Handler()
