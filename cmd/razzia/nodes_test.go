@@ -352,6 +352,18 @@ func (c *cluster) create(node string, seats ...string) string {
 	return must(tableOf(cl.Create(c.ctx, seats))).ID
 }
 
+// nodesTest starts a test of several nodes, in parallel with the others
+// (they mostly wait), and returns its context.
+func nodesTest(t *testing.T) context.Context {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs several servers")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
 // TestNodesKilled: three razzia serve processes on one PostgreSQL, two
 // players on different nodes and two bots at one table. The node that
 // runs the game is killed with SIGKILL three times mid-game (and a new
@@ -359,12 +371,7 @@ func (c *cluster) create(node string, seats ...string) string {
 // lease time, the bots go on, the players' connections come back through
 // the nodes alive, and the record holds every move made, once.
 func TestNodesKilled(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs several servers")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
+	ctx := nodesTest(t)
 	const ttl = time.Second
 	c := newCluster(t, ctx, 3, "--lease-ttl", ttl.String(), "--bot-delay", "5ms")
 	id := c.create("n0", "", "easy", "", "medium")
@@ -415,12 +422,7 @@ func TestNodesKilled(t *testing.T) {
 // once thawed (SIGCONT) the frozen node commits nothing more: its count
 // of moves committed is the number of moves the game had when it lost it.
 func TestNodePaused(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs several servers")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
+	ctx := nodesTest(t)
 	c := newCluster(t, ctx, 2, "--lease-ttl", "1s", "--bot-delay", "20ms")
 	id := c.create("n0", "easy", "easy", "medium")
 	ch := c.changes(id)
@@ -455,12 +457,7 @@ func TestNodePaused(t *testing.T) {
 // the player's client, told to reconnect, comes back through the load
 // balancer without waiting and plays the game to its end.
 func TestNodeTerminated(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs several servers")
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
+	ctx := nodesTest(t)
 	c := newCluster(t, ctx, 2, "--lease-ttl", "30s", "--bot-delay", "5ms")
 	// The load balancer: it sends every request to the node named.
 	var target atomic.Pointer[url.URL]

@@ -31,12 +31,8 @@ func (h *Hub) listen() {
 			}
 			// The subscription ended before the Hub: subscribe again, and
 			// re-read what may have been missed meanwhile.
-			t := time.NewTimer(h.opts.RetryDelay)
-			select {
-			case <-h.ctx.Done():
-				t.Stop()
+			if !h.pause(h.opts.RetryDelay) {
 				return
-			case <-t.C:
 			}
 			if notices, err = h.store.Subscribe(h.ctx, channels...); err != nil {
 				h.log.Warn("cannot hear the store's notices; retrying", "err", err)
@@ -128,6 +124,18 @@ func (h *Hub) missed() {
 	h.kick(h.renewNow)
 }
 
+// pause waits d, and reports false if the Hub closed meanwhile.
+func (h *Hub) pause(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-h.ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
 // kick asks a background goroutine to work now, unless it was asked.
 func (h *Hub) kick(ch chan struct{}) {
 	select {
@@ -207,12 +215,8 @@ func (h *Hub) refreshLoop() {
 				return
 			}
 			h.log.Warn("cannot read the new moves of the games served here; trying again", "games", len(from), "err", err)
-			t := time.NewTimer(h.opts.RetryDelay)
-			select {
-			case <-h.ctx.Done():
-				t.Stop()
+			if !h.pause(h.opts.RetryDelay) {
 				return
-			case <-t.C:
 			}
 			for id := range from {
 				h.refresh.mark(id, dirty[id])

@@ -195,17 +195,20 @@ func (h *Hub) tookOver(l store.Lease) {
 }
 
 // renewLoop renews the leases every LeaseTTL/3, or at once when asked.
-func (h *Hub) renewLoop() {
-	t := time.NewTicker(h.opts.LeaseTTL / 3)
+func (h *Hub) renewLoop() { h.every(h.opts.LeaseTTL/3, h.renewNow, h.renew) }
+
+// every calls f every period, or at once when kicked, until the Hub closes.
+func (h *Hub) every(period time.Duration, kicked <-chan struct{}, f func()) {
+	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
 		select {
 		case <-h.ctx.Done():
 			return
 		case <-t.C:
-		case <-h.renewNow:
+		case <-kicked:
 		}
-		h.renew()
+		f()
 	}
 }
 
@@ -294,19 +297,11 @@ func (h *Hub) forget(l store.Lease, why string) bool {
 // scanLoop takes over the games nobody runs, every LeaseTTL/4 or at once
 // when asked.
 func (h *Hub) scanLoop() {
-	t := time.NewTicker(h.opts.LeaseTTL / 4)
-	defer t.Stop()
-	for {
-		select {
-		case <-h.ctx.Done():
-			return
-		case <-t.C:
-		case <-h.scanNow:
-		}
+	h.every(h.opts.LeaseTTL/4, h.scanNow, func() {
 		if _, err := h.scan(h.ctx); err != nil && h.ctx.Err() == nil {
 			h.log.Warn("cannot look for games nobody runs", "err", err)
 		}
-	}
+	})
 }
 
 // scanBatch is how many unowned games one scan takes at most, and
