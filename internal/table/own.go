@@ -218,14 +218,20 @@ func (h *Hub) every(period time.Duration, kicked <-chan struct{}, f func()) {
 func (h *Hub) renew() {
 	h.mu.Lock()
 	leases := make([]store.Lease, 0, len(h.held))
+	var first time.Time // the soonest deadline
 	for _, hl := range h.held {
 		leases = append(leases, hl.lease)
+		if first.IsZero() || hl.deadline.Before(first) {
+			first = hl.deadline
+		}
 	}
 	h.mu.Unlock()
 	sent := time.Now()
 	var lost []store.Lease
 	if len(leases) > 0 {
-		ctx, cancel := context.WithTimeout(h.ctx, h.opts.LeaseTTL/3)
+		// A slow renewal that succeeds still keeps the games (their new
+		// deadline counts from sent): wait for it while a lease lasts.
+		ctx, cancel := context.WithTimeout(h.ctx, max(h.opts.LeaseTTL/3, first.Sub(sent)))
 		renewed, err := h.store.RenewLeases(ctx, leases, h.opts.LeaseTTL)
 		cancel()
 		if err != nil {
