@@ -45,10 +45,9 @@ type cluster struct {
 	next  int
 }
 
-// newCluster starts n nodes on a new database, each with the arguments.
-func newCluster(t *testing.T, ctx context.Context, n int, args ...string) *cluster {
+// newCluster starts n nodes on the database, each with the arguments.
+func newCluster(t *testing.T, ctx context.Context, db string, n int, args ...string) *cluster {
 	t.Helper()
-	db := pgtest.DB(t)
 	st, err := postgres.Open(ctx, db, postgres.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -373,7 +372,7 @@ func nodesTest(t *testing.T) context.Context {
 func TestNodesKilled(t *testing.T) {
 	ctx := nodesTest(t)
 	const ttl = time.Second
-	c := newCluster(t, ctx, 3, "--lease-ttl", ttl.String(), "--bot-delay", "5ms")
+	c := newCluster(t, ctx, pgtest.DB(t), 3, "--lease-ttl", ttl.String(), "--bot-delay", "5ms")
 	id := c.create("n0", "", "easy", "", "medium")
 	ch := c.changes(id)
 	ann, bob := c.seat(id, "n1", "Ann"), c.seat(id, "n2", "Bob")
@@ -425,7 +424,7 @@ func TestNodesKilled(t *testing.T) {
 // the number the game had when it lost it), and serves Ann the game on.
 func TestNodePaused(t *testing.T) {
 	ctx := nodesTest(t)
-	c := newCluster(t, ctx, 2, "--lease-ttl", "1s", "--bot-delay", "5ms")
+	c := newCluster(t, ctx, pgtest.DB(t), 2, "--lease-ttl", "1s", "--bot-delay", "5ms")
 	id := c.create("n0", "", "easy", "medium")
 	ch := c.changes(id)
 	ann := c.seat(id, "n0", "Ann")
@@ -488,7 +487,7 @@ func TestNodePaused(t *testing.T) {
 // balancer without waiting and plays the game to its end.
 func TestNodeTerminated(t *testing.T) {
 	ctx := nodesTest(t)
-	c := newCluster(t, ctx, 2, "--lease-ttl", "30s", "--bot-delay", "5ms")
+	c := newCluster(t, ctx, pgtest.DB(t), 2, "--lease-ttl", "30s", "--bot-delay", "5ms")
 	// The load balancer: it sends every request to the node named.
 	var target atomic.Pointer[url.URL]
 	target.Store(must(url.Parse(c.node("n0").url)))
@@ -567,4 +566,42 @@ func TestNodeTerminated(t *testing.T) {
 	if log := n0.stderr.String(); !strings.Contains(log, `"game handed over"`) || !strings.Contains(log, `"game":"`+id+`"`) {
 		t.Errorf("n0's log tells no hand-over of game %s:\n%s", id, log)
 	}
+}
+
+// TestNodesDatabaseRestart: PostgreSQL restarts mid-game under two nodes.
+// No committed move is lost, and the game goes on when the database is
+// back (its lease, lapsed meanwhile, taken again), to the same end for a
+// spectator as the replay of its record.
+func TestNodesDatabaseRestart(t *testing.T) {
+	ctx := nodesTest(t)
+	pg := pgtest.NewCluster(t)
+	c := newCluster(t, ctx, pg.DB(t), 2, "--lease-ttl", "1s", "--bot-delay", "5ms")
+	id := c.create("n0", "easy", "easy", "medium")
+	watcher := &roamer{c: c, id: id, seat: -1}
+	if err := watcher.dial("n1"); err != nil {
+		t.Fatal(err)
+	}
+	defer watcher.conn.Close()
+	read := func() {
+		t.Helper()
+		st, err := watcher.conn.Read(ctx)
+		if err != nil {
+			t.Fatalf("the spectator on n1: %v", err)
+		}
+		if watcher.last != nil && st.Game.Moves < watcher.last.Game.Moves {
+			t.Fatalf("the spectator saw move %d after move %d", st.Game.Moves, watcher.last.Game.Moves)
+		}
+		watcher.last = st
+	}
+	for read(); watcher.last.Game.Moves < 10; read() {
+	}
+	before := c.game(id).Moves
+	pg.Stop(t)
+	pg.Start(t)
+	for read(); !watcher.last.Over(); read() {
+	}
+	if watcher.last.Game.Moves <= len(before) {
+		t.Errorf("the game ended at move %d, before the restart at move %d", watcher.last.Game.Moves, len(before))
+	}
+	c.checkRecord(id, [][]string{before}, watcher)
 }
