@@ -220,6 +220,9 @@ func (h *Hub) forward(ctx context.Context, r request, holder string) (seat int, 
 			return 0, lease.Node, errNotOwner // another node runs it now: ask it
 		}
 		if !time.Now().Before(deadline) {
+			if seat, ok := h.settled(ctx, r); ok {
+				return seat, "", nil // the owner made it, late
+			}
 			h.metrics.forwarded.WithLabelValues("unavailable").Inc()
 			h.log.Warn("no node runs the game in time; the write is refused for now", "game", r.Game, "op", r.Op, "holder", holder)
 			return 0, "", unavailable()
@@ -270,19 +273,27 @@ func (h *Hub) ask(ctx context.Context, node string, r request) (seat int, err er
 }
 
 // settled reports whether the store shows that r was made although its
-// answer was lost: a join whose seat holds the new token's hash. (A move
-// needs no such check: the client sends it with the seq it saw, so a
-// second try of a move that was made is refused as stale.)
+// answer was lost (the owner answered too late, or its answer was lost):
+// a join whose seat holds the new token's hash, or a move with a seq
+// whose turn was the asker's seat and is stored: only that seat could
+// make the move at that index (this request, or the seat's other
+// connection: its turn was taken either way).
 func (h *Hub) settled(ctx context.Context, r request) (int, bool) {
-	if r.Op != opJoin {
-		return 0, false
-	}
 	g, err := h.store.Game(ctx, r.Game)
 	if err != nil {
 		return 0, false
 	}
 	seat := seatOf(g.Seats, r.Hash)
-	return seat, seat >= 0
+	switch {
+	case r.Op == opJoin:
+		return seat, seat >= 0
+	case r.Op != opPlay || seat < 0 || r.Seq < 0 || len(g.Moves) <= r.Seq:
+		return 0, false
+	}
+	upTo := *g
+	upTo.Moves = g.Moves[:r.Seq]
+	game, err := replay(&upTo)
+	return 0, err == nil && game.ToMove() == seat
 }
 
 // tellHolder tells the game's replica, if any, which node runs it.

@@ -561,3 +561,46 @@ func testCounter(t *testing.T, c prometheus.Counter) float64 {
 	}
 	return m.GetCounter().GetValue()
 }
+
+// TestLateAnswer: the owner makes a write passed to it, but its answer
+// never reaches the asker (lost, or too late); the asker finds the write
+// in the store and reports it made, rather than unavailable.
+func TestLateAnswer(t *testing.T) {
+	ctx := testContext(t)
+	st := memstore.New()
+	a := nodeHub(t, &muteStore{Store: st})
+	b := nodeHub(t, st)
+	in, _, err := a.Create(ctx, []string{"", ""}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ann, err := b.Join(ctx, in.ID, "Ann", 0)
+	if err != nil {
+		t.Fatalf("a join whose answer was lost: %v", err)
+	}
+	_, bob, err := b.Join(ctx, in.ID, "Bob", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := b.Watch(ctx, in.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := next(t, ctx, sub)
+	sub.Close()
+	token := []string{ann, bob}[u.View.ToMove]
+	if err := b.Play(ctx, in.ID, token, "draw", 0); err != nil {
+		t.Fatalf("a move whose answer was lost: %v", err)
+	}
+	if g, _ := st.Game(ctx, in.ID); len(g.Moves) != 1 {
+		t.Fatalf("%d moves stored, want 1", len(g.Moves))
+	}
+	// A move that was not made is still refused for the moment.
+	wantKind(t, b.Play(ctx, in.ID, token, "draw", 5), ErrUnavailable)
+}
+
+// muteStore loses every message a node publishes: its answers never
+// arrive.
+type muteStore struct{ store.Store }
+
+func (muteStore) Publish(context.Context, string, string) error { return nil }
