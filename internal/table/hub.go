@@ -327,8 +327,9 @@ func (h *Hub) Create(ctx context.Context, seats []string, client string) (protoc
 }
 
 // createGame stores g and runs it as its owner, with held counted for
-// client. It returns nil and no error when another node took the game
-// first (it runs it then).
+// client. It returns nil and no error when a scanner, of another node or
+// of this one, took the game first (between its creation and the lease):
+// its loop runs it then.
 func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held hold) (*loop, error) {
 	if h.isDraining() {
 		return nil, reject(ErrClosed, "the server is shutting down")
@@ -350,11 +351,17 @@ func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held
 		return nil, h.failed("start game", g.ID, err)
 	}
 	l.client, l.held, l.counted = client, held, true
-	if _, ok := h.start(l); !ok {
-		h.letGo(lease)
-		return nil, reject(ErrClosed, "the server is shutting down")
+	switch got, ok := h.start(l); {
+	case ok:
+		return l, nil
+	case got != nil:
+		// This node's scanner saw the new game unowned and took it
+		// first, with the same lease: its loop runs the game.
+		l.closeBots()
+		return nil, nil
 	}
-	return l, nil
+	h.letGo(lease)
+	return nil, reject(ErrClosed, "the server is shutting down")
 }
 
 func isLevel(s string) bool {

@@ -604,3 +604,41 @@ func TestLateAnswer(t *testing.T) {
 type muteStore struct{ store.Store }
 
 func (muteStore) Publish(context.Context, string, string) error { return nil }
+
+// TestCreateRace: the node's own scanner sees a new game in the moment
+// between its creation and its lease, and takes it: the creation still
+// succeeds, and the node runs the game with its lease held.
+func TestCreateRace(t *testing.T) {
+	ctx := testContext(t)
+	st := &hookStore{Store: memstore.New()}
+	a := nodeHub(t, st)
+	st.afterCreate = func() {
+		if n, err := a.scan(ctx); n != 1 || err != nil {
+			t.Errorf("the scan in the window took %d games, %v", n, err)
+		}
+	}
+	in, _, err := a.Create(ctx, []string{"", "easy"}, "")
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	if got := owner(t, st, in.ID); got != a.Node() {
+		t.Fatalf("the game is run by %q, want %s", got, a.Node())
+	}
+	if _, _, err := a.Join(ctx, in.ID, "Ann", 0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hookStore calls afterCreate after each game it creates.
+type hookStore struct {
+	store.Store
+	afterCreate func()
+}
+
+func (s *hookStore) CreateGame(ctx context.Context, g *store.Game) error {
+	err := s.Store.CreateGame(ctx, g)
+	if err == nil && s.afterCreate != nil {
+		s.afterCreate()
+	}
+	return err
+}
