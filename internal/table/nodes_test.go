@@ -595,8 +595,11 @@ func TestLateAnswer(t *testing.T) {
 	if g, _ := st.Game(ctx, in.ID); len(g.Moves) != 1 {
 		t.Fatalf("%d moves stored, want 1", len(g.Moves))
 	}
-	// A move that was not made is still refused for the moment.
-	wantKind(t, b.Play(ctx, in.ID, token, "draw", 5), ErrUnavailable)
+	// A move that was not made is not reported made: unavailable, or
+	// stale if b took the game over meanwhile (a late renewal of a's).
+	if err := b.Play(ctx, in.ID, token, "draw", 5); !errors.Is(err, ErrUnavailable) && !errors.Is(err, ErrStale) {
+		t.Errorf("a move with a seq not reached: %v", err)
+	}
 }
 
 // muteStore loses every message a node publishes: its answers never
