@@ -113,7 +113,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
 		return 1
 	}
-	log.Info("games taken", "games", n, "db", redact(cfg.db), "lease_ttl", cfg.leaseTTL)
+	log.Info("games resumed", "games", n, "db", redact(cfg.db))
 
 	cfg.api.Origins, cfg.api.Logger, cfg.api.Metrics = cfg.origins, log, reg
 	api := httpapi.New(hub, web.Handler(), cfg.api)
@@ -127,7 +127,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	go func() { served <- srv.Serve(ln) }()
 	url := "http://" + displayAddr(cfg.addr, ln.Addr()) + "/"
 	fmt.Fprintf(stdout, "Razzia is running: open %s\n", url)
-	log.Info("listening", "addr", ln.Addr().String(), "url", url)
+	log.Info("listening", "addr", ln.Addr().String(), "url", url, "lease_ttl", cfg.leaseTTL)
 
 	select {
 	case err := <-served:
