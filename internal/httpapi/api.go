@@ -18,6 +18,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -90,6 +92,10 @@ type Options struct {
 	// connection is kept (default 2 minutes). WebSockets, once upgraded,
 	// are bounded by PingInterval, PongTimeout and IdleTimeout instead.
 	ReadTimeout, WriteTimeout, KeepAlive time.Duration
+
+	// Metrics, when set, receives the server's metrics and is served,
+	// with everything else registered in it, at GET /metrics.
+	Metrics *prometheus.Registry
 }
 
 // DefaultOptions returns the defaults that zero fields of Options take.
@@ -152,6 +158,7 @@ type Server struct {
 	log     *slog.Logger
 	handler http.Handler
 	replays *replayCache
+	metrics *metrics
 
 	creates, joins *clientRate // per client address
 	clients        connCount   // WebSockets per client address
@@ -176,14 +183,11 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	s := &Server{hub: hub, web: web, opts: opts, log: opts.Logger, replays: newReplayCache(opts.ReplayCache),
 		creates: newClientRate("tables created", opts.CreateRate, opts.CreateBurst),
 		joins:   newClientRate("seats taken", opts.JoinRate, opts.JoinBurst),
-		now:     time.Now}
+		now:     time.Now, metrics: newMetrics(registerer(opts.Metrics))}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		io.WriteString(w, "ok")
-	})
+	s.operatorRoutes(mux)
 	mux.HandleFunc("POST /api/games", s.create)
 	mux.HandleFunc("GET /api/games", s.list)
 	mux.HandleFunc("GET /api/games/{id}", s.game)
@@ -219,7 +223,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/healthz" {
+	if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
@@ -230,7 +234,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.handler.ServeHTTP(w, r)
 }
 
-// Close ends every WebSocket with "going away" and waits for their
+// Close ends every WebSocket with status 1012 (service restart: connect
+// again, to another node) and waits for their
 // handlers. Call it before http.Server.Shutdown, which does not wait for
 // hijacked connections.
 func (s *Server) Close() {
@@ -282,6 +287,7 @@ var codes = map[error]protocol.Code{
 	table.ErrNotStarted:         protocol.NotStarted,
 	table.ErrBadRecord:          protocol.BadRecord,
 	table.ErrClosed:             protocol.Unavailable,
+	table.ErrUnavailable:        protocol.Unavailable,
 	table.ErrIllegalMove:        protocol.IllegalMove,
 	table.ErrNotYourSeat:        protocol.NotYourSeat,
 	table.ErrNotYourTurn:        protocol.NotYourTurn,
@@ -327,6 +333,7 @@ func errorOf(err error) *apiError {
 // fail writes the error as JSON; internal failures are logged.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	e := errorOf(err)
+	s.metrics.refusal(e.obj.Code)
 	if e.status >= 500 {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}

@@ -10,7 +10,8 @@
 // lease, its lease expired or was released, or the node holds it already;
 // whenever the holder changes (another node, or the same node after its
 // lease lapsed) the game's fencing number grows. The node renews the lease
-// before it expires (RenewLease) and gives it up with ReleaseLease, after
+// before it expires (RenewLease, or RenewLeases for all its games in one
+// go) and gives it up with ReleaseLease, after
 // which another node may take it at once. Expiry is judged by the
 // database's clock, never the node's.
 //
@@ -152,6 +153,11 @@ type Store interface {
 	// List returns the games with the status, most recently updated first,
 	// at most limit of them (all when limit <= 0).
 	List(ctx context.Context, status Status, limit int) ([]Summary, error)
+	// MovesSince reads the moves that follow those a reader has, for many
+	// games at once: from maps a game's id to the number of its moves the
+	// reader holds (a negative number as 0), and the answer maps it to the
+	// moves stored after them, in order. A game with no more moves, or not stored, is left out.
+	MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error)
 
 	// AcquireLease makes node the holder of the live game for ttl: it
 	// fails with ErrLeaseHeld while another node's lease is live, with
@@ -161,6 +167,12 @@ type Store interface {
 	// RenewLease extends a live lease by ttl from now, or fails with
 	// ErrLeaseLost if the lease lapsed or changed holder.
 	RenewLease(ctx context.Context, l Lease, ttl time.Duration) (Lease, error)
+	// RenewLeases renews many leases at once, each as RenewLease would:
+	// it returns those renewed, in the order given, with their new expiry.
+	// A lease left out is lost (it lapsed, changed holder or was
+	// released, or its game is gone). An error means nothing is
+	// known: the database could not be asked.
+	RenewLeases(ctx context.Context, leases []Lease, ttl time.Duration) ([]Lease, error)
 	// ReleaseLease gives the lease up, so that another node can take the
 	// game at once; ErrLeaseLost if it was not held any more.
 	ReleaseLease(ctx context.Context, l Lease) error

@@ -252,6 +252,21 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 	return sums, nil
 }
 
+// MovesSince implements store.Store.
+func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error) {
+	if err := s.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	out := map[string][]string{}
+	for id, n := range from {
+		if g, ok := s.games[id]; ok && max(n, 0) < len(g.Moves) {
+			out[id] = slices.Clone(g.Moves[max(n, 0):])
+		}
+	}
+	return out, nil
+}
+
 // AcquireLease implements store.Store.
 func (s *Store) AcquireLease(ctx context.Context, id, node string, ttl time.Duration) (store.Lease, error) {
 	if err := store.CheckLease(id, node, ttl); err != nil {
@@ -303,6 +318,30 @@ func (s *Store) RenewLease(ctx context.Context, l store.Lease, ttl time.Duration
 	}
 	cur.Expires = now.Add(ttl).Round(0)
 	return *cur, nil
+}
+
+// RenewLeases implements store.Store.
+func (s *Store) RenewLeases(ctx context.Context, leases []store.Lease, ttl time.Duration) ([]store.Lease, error) {
+	for _, l := range leases {
+		if err := store.CheckLease(l.Game, l.Node, ttl); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	now := time.Now()
+	var renewed []store.Lease
+	for _, l := range leases {
+		cur, err := s.held(l)
+		if err != nil || cur.Holds(l, now) != nil {
+			continue
+		}
+		cur.Expires = now.Add(ttl).Round(0)
+		renewed = append(renewed, *cur)
+	}
+	return renewed, nil
 }
 
 // held returns the stored lease of l's game, or ErrNotFound.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -144,6 +145,44 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 		return nil, err
 	}
 	return g, nil
+}
+
+// MovesSince implements store.Store: one query for all the games.
+func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error) {
+	out := map[string][]string{}
+	if len(from) == 0 {
+		return out, nil
+	}
+	ids, starts := make([]string, 0, len(from)), make([]int32, 0, len(from))
+	for id, n := range from {
+		ids, starts = append(ids, id), append(starts, int32(min(max(n, 0), math.MaxInt32)))
+	}
+	op := fmt.Sprintf("read the new moves of %d games", len(from))
+	rows, err := s.pool.Query(ctx, `
+		SELECT m.game_id, m.idx, m.token FROM unnest($1::text[], $2::int[]) AS w(id, n)
+		JOIN moves m ON m.game_id = w.id AND m.idx >= w.n
+		ORDER BY m.game_id, m.idx`, ids, starts)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	var (
+		id, tok string
+		idx     int
+	)
+	_, err = pgx.ForEachRow(rows, []any{&id, &idx, &tok}, func() error {
+		if want := max(from[id], 0) + len(out[id]); idx != want {
+			return s.errorf("%w: game %q: move %d is missing", store.ErrCorrupt, id, want)
+		}
+		out[id] = append(out[id], tok)
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, store.ErrCorrupt) {
+			return nil, err
+		}
+		return nil, s.fail(op, err)
+	}
+	return out, nil
 }
 
 // readTx runs f in a read-only transaction: one snapshot of the database.

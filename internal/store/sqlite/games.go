@@ -125,6 +125,55 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 	return g, nil
 }
 
+// MovesSince implements store.Store, in one read transaction.
+func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error) {
+	out := map[string][]string{}
+	err := s.read(ctx, fmt.Sprintf("read the new moves of %d games", len(from)), func(tx *sql.Tx) error {
+		st, err := tx.PrepareContext(ctx, "SELECT idx, token FROM moves WHERE game_id = ? AND idx >= ? ORDER BY idx")
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for id, n := range from {
+			n = max(n, 0)
+			rows, err := st.QueryContext(ctx, id, n)
+			if err != nil {
+				return err
+			}
+			var moves []string
+			for rows.Next() {
+				var (
+					idx int
+					tok string
+				)
+				if err := rows.Scan(&idx, &tok); err != nil {
+					rows.Close()
+					return err
+				}
+				if idx != n+len(moves) {
+					rows.Close()
+					return corrupt(s.path, fmt.Sprintf("game %q: move %d is missing", id, n+len(moves)))
+				}
+				moves = append(moves, tok)
+			}
+			if err := rows.Close(); err != nil {
+				return err
+			}
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			if len(moves) > 0 {
+				out[id] = moves
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // seats reads a game's seats, with or without their token hashes.
 func seats(ctx context.Context, tx *sql.Tx, id string, hashes bool) ([]store.Seat, error) {
 	rows, err := tx.QueryContext(ctx, "SELECT name, bot, token_hash FROM seats WHERE game_id = ? ORDER BY idx", id)

@@ -309,3 +309,57 @@ func testLeaseRace(t *testing.T, s store.Store) {
 		t.Fatalf("winners %+v, want exactly one with fence 1", winners)
 	}
 }
+
+// testRenewLeases renews many leases at once: those still held, and no
+// other.
+func testRenewLeases(t *testing.T, s store.Store) {
+	ids := []string{"renewall01", "renewall02", "renewall03", "renewall04", "renewall05"}
+	for _, id := range ids {
+		create(t, s, newGame(id, store.StatusPlaying, 0))
+	}
+	held := acquire(t, s, ids[0], "node-a", longTTL)
+	held2 := acquire(t, s, ids[1], "node-a", longTTL)
+	lapsed := acquire(t, s, ids[2], "node-a", shortTTL)
+	waitExpired(t, s, ids[2])
+	taken := acquire(t, s, ids[3], "node-a", shortTTL)
+	waitExpired(t, s, ids[3])
+	acquire(t, s, ids[3], "node-b", longTTL)
+	released := acquire(t, s, ids[4], "node-a", longTTL)
+	if err := s.ReleaseLease(ctx(t), released); err != nil {
+		t.Fatal(err)
+	}
+	wrongFence := held2
+	wrongFence.Fence++
+	unknown := store.Lease{Game: "absent0001", Node: "node-a", Fence: 1}
+	got, err := s.RenewLeases(ctx(t), []store.Lease{held2, lapsed, unknown, taken, held, released, wrongFence}, 2*longTTL)
+	if err != nil {
+		t.Fatalf("RenewLeases: %v", err)
+	}
+	if len(got) != 2 || got[0].Game != held2.Game || got[1].Game != held.Game {
+		t.Fatalf("RenewLeases renewed %+v; want %s and %s, in that order", got, held2.Game, held.Game)
+	}
+	for i, want := range []store.Lease{held2, held} {
+		if got[i].Node != want.Node || got[i].Fence != want.Fence || !got[i].Expires.After(want.Expires) {
+			t.Errorf("renewed %+v, want %+v with a later expiry", got[i], want)
+		}
+		if l, err := s.Lease(ctx(t), want.Game); err != nil || !l.Expires.Equal(got[i].Expires) {
+			t.Errorf("Lease(%s) = %+v, %v; want the renewed expiry %v", want.Game, l, err, got[i].Expires)
+		}
+	}
+	// What was not renewed is as it was.
+	if l, err := s.Lease(ctx(t), ids[3]); err != nil || l.Node != "node-b" {
+		t.Errorf("Lease of the game taken over = %+v, %v; want node-b's", l, err)
+	}
+	for _, id := range []string{ids[2], ids[4]} {
+		if l, err := s.Lease(ctx(t), id); err != nil || l.Node != "" {
+			t.Errorf("Lease(%s) = %+v, %v; want no holder", id, l, err)
+		}
+	}
+	wantLeaseLost(t, "AppendMove with the lapsed fence", s.AppendMove(ctx(t), ids[2], lapsed.Fence, 0, "draw", store.StatusPlaying))
+	if got, err := s.RenewLeases(ctx(t), nil, longTTL); err != nil || len(got) != 0 {
+		t.Errorf("RenewLeases of none = %+v, %v", got, err)
+	}
+	if _, err := s.RenewLeases(ctx(t), []store.Lease{held}, 0); err == nil {
+		t.Error("RenewLeases for 0s succeeded")
+	}
+}

@@ -73,11 +73,13 @@ var checks = []struct {
 	{"ListOrderFollowsUpdates", testListOrderFollowsUpdates},
 	{"ConcurrentAppend", testConcurrentAppend},
 	{"ConcurrentGames", testConcurrentGames},
+	{"MovesSince", testMovesSince},
 	{"LeaseAcquire", testLeaseAcquire},
 	{"LeaseFencedWrites", testLeaseFencedWrites},
 	{"LeaseTakeOver", testLeaseTakeOver},
 	{"LeaseRenewRelease", testLeaseRenewRelease},
 	{"LeaseRace", testLeaseRace},
+	{"RenewLeases", testRenewLeases},
 	{"Unowned", testUnowned},
 	{"Changes", testChanges},
 	{"ChangesAfterCommit", testChangesAfterCommit},
@@ -817,5 +819,47 @@ func testReopen(t *testing.T, open func(t *testing.T, path string) store.Store) 
 	}
 	if got := get(t, s, playing.ID); !slices.Equal(got.Moves, []string{"draw", "draw police", "bid 9"}) || got.Status != store.StatusFinished {
 		t.Errorf("after reopening and a move: %s %q", got.Status, got.Moves)
+	}
+}
+
+// testMovesSince reads the moves after those a reader has, of many games
+// at once.
+func testMovesSince(t *testing.T, s store.Store) {
+	a, b, c := newGame("since00001", store.StatusPlaying, 0), newGame("since00002", store.StatusPlaying, 0), newGame("since00003", store.StatusOpen, 0)
+	for _, g := range []*store.Game{a, b, c} {
+		create(t, s, g)
+	}
+	moves := []string{"draw", "bid 7", "pass", "draw"}
+	for i, m := range moves {
+		appendMove(t, s, a.ID, i, m, store.StatusPlaying)
+	}
+	appendMove(t, s, b.ID, 0, "draw", store.StatusPlaying)
+	for _, c := range []struct {
+		name string
+		from map[string]int
+		want map[string][]string
+	}{
+		{"none", map[string]int{}, map[string][]string{}},
+		{"all", map[string]int{a.ID: 0, b.ID: 0, c.ID: 0}, map[string][]string{a.ID: moves, b.ID: {"draw"}}},
+		{"after some", map[string]int{a.ID: 2, b.ID: 1}, map[string][]string{a.ID: moves[2:]}},
+		{"up to date", map[string]int{a.ID: 4, b.ID: 1}, map[string][]string{}},
+		{"beyond the end", map[string]int{a.ID: 9}, map[string][]string{}},
+		{"negative", map[string]int{a.ID: -3}, map[string][]string{a.ID: moves}},
+		{"unknown game", map[string]int{"absent0001": 0, b.ID: 0}, map[string][]string{b.ID: {"draw"}}},
+	} {
+		got, err := s.MovesSince(ctx(t), c.from)
+		if err != nil {
+			t.Errorf("%s: MovesSince(%v): %v", c.name, c.from, err)
+			continue
+		}
+		if len(got) != len(c.want) {
+			t.Errorf("%s: MovesSince(%v) = %q, want %q", c.name, c.from, got, c.want)
+			continue
+		}
+		for id, w := range c.want {
+			if !slices.Equal(got[id], w) {
+				t.Errorf("%s: MovesSince(%v) = %q, want %q", c.name, c.from, got, c.want)
+			}
+		}
 	}
 }

@@ -244,11 +244,13 @@ function onMessage(msg, first) {
   } else if (msg.type === "error") {
     const last = page.lastSent;
     clearPending();
-    if (msg.code === "rate_limited" && last && page.view && last.seq === page.view.moves && !last.retried) {
-      // The move was dropped unread: send it once more in a moment, same seq.
+    const again = msg.code === "rate_limited" || msg.code === "unavailable";
+    if (again && last && page.view && last.seq === page.view.moves && !last.retried) {
+      // The move was dropped unread, or came while its game moved to
+      // another server: send it once more in a moment, same seq.
       setTimeout(() => {
         if (page.view && page.view.moves === last.seq && page.pending === null) send(last.token, true);
-      }, 1200);
+      }, Math.max(1200, 1000 * (msg.retryAfter || 0)));
     }
     setError(errorText(msg.code));
     render();
