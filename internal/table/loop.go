@@ -257,7 +257,7 @@ func (l *loop) join(name string, seat int, hash []byte) (int, error) {
 	}
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
-	if err := l.h.store.TakeSeat(ctx, l.id, store.NoFence, seat, name, hash, status); err != nil {
+	if err := l.h.store.TakeSeat(ctx, l.id, store.NoFence, seat, store.Seat{Name: name, TokenHash: hash}, status); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			l.reload()
 			return 0, reject(ErrSeatTaken, "seat %d was taken meanwhile", seat)
