@@ -31,6 +31,8 @@ var (
 	ErrExpired            = errors.New("the table expired")
 	ErrNotCreator         = errors.New("not the table's creator")
 	ErrAlreadyStarted     = errors.New("the game has started")
+	ErrAccountRequired    = errors.New("a rated table takes signed-in players only")
+	ErrAlreadySeated      = errors.New("you hold a seat of the table already")
 )
 
 // An Error is a request the Hub rejected. Its message is written for the
