@@ -35,6 +35,7 @@ var commands = []command{
 	{"play", "play a game in the terminal, against bots or on a server", runPlay},
 	{"bot", "play a seat of a server game with a bot program", runBot},
 	{"migrate", "copy every game from one database to another (SQLite, PostgreSQL)", migrate},
+	{"calibrate", "rate the bot levels for player ratings (internal/botrating/levels.json)", calibrate},
 }
 
 func main() {

@@ -38,7 +38,12 @@ created and seats taken per client address, the tables one address
 holds, open tables and games of bots in all, the CPU the bots take
 (--bot-workers), connections per address and spectators per game, each
 seat's moves, and timeouts for slow or silent clients. The defaults suit
-a club server. Behind a reverse proxy, name it with --trusted-proxies:
+a club server.
+
+Players may register accounts (a password or a passkey) to keep their
+seats on every device and to be rated; guests still play without one.
+Passkeys are bound to the origin the page is served from: behind a proxy
+or under several names, give it with --passkey-origins. Behind a reverse proxy, name it with --trusted-proxies:
 the client's address is then read from X-Forwarded-For, and cookies are
 Secure when X-Forwarded-Proto says https; without it those headers are
 ignored.
@@ -54,6 +59,9 @@ type serveConfig struct {
 	origins   []string
 	logFormat string // text or json
 	api       httpapi.Options
+	// passkeyOrigins are the origins passkeys are bound to; none: the
+	// origin of each request.
+	passkeyOrigins []string
 	limits    table.Limits
 }
 
@@ -79,7 +87,9 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	defer st.Close()
 
-	hub := table.New(st, table.Options{BotDelay: cfg.botDelay, Logger: log, Limits: cfg.limits})
+	accounts, onFinish := newAccounts(st, log, cfg.passkeyOrigins)
+	go purgeEvery(ctx, accounts, time.Hour, log)
+	hub := table.New(st, table.Options{BotDelay: cfg.botDelay, Logger: log, Limits: cfg.limits, OnFinish: onFinish})
 	defer hub.Close()
 	n, err := hub.Resume(ctx)
 	if err != nil {
@@ -88,7 +98,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	log.Info("games resumed", "games", n, "db", redact(cfg.db))
 
-	cfg.api.Origins, cfg.api.Logger = cfg.origins, log
+	cfg.api.Origins, cfg.api.Logger, cfg.api.Accounts = cfg.origins, log, accounts
 	api := httpapi.New(hub, web.Handler(), cfg.api)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -141,6 +151,7 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, 
 	fs.DurationVar(&cfg.botDelay, "bot-delay", delay, "how long bots wait before they move")
 	origins := fs.String("origins", os.Getenv("RAZZIA_ORIGINS"), "extra allowed WebSocket origin `patterns`, comma-separated (such as club.example.org)")
 	fs.StringVar(&cfg.logFormat, "log-format", os.Getenv("RAZZIA_LOG_FORMAT"), "log `format`: text or json (default text on a terminal, json otherwise)")
+	passkeyOrigins := fs.String("passkey-origins", os.Getenv("RAZZIA_PASSKEY_ORIGINS"), "the `origins` passkeys are bound to, comma-separated (such as https://club.example.org); default: the origin each page was loaded from")
 	proxies := fs.String("trusted-proxies", os.Getenv("RAZZIA_TRUSTED_PROXIES"), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: `CIDRs` or addresses, comma-separated (such as 127.0.0.1,10.0.0.0/8)")
 	lim := limitFlags(fs, &cfg)
 	positional, status, done := parseFlags(fs, serveSynopsis, args, stdout, stderr)
@@ -175,6 +186,14 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, 
 	for _, o := range strings.Split(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			cfg.origins = append(cfg.origins, o)
+		}
+	}
+	for _, o := range strings.Split(*passkeyOrigins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			if !strings.HasPrefix(o, "https://") && !strings.HasPrefix(o, "http://") {
+				return cfg, usageError(stderr, fs, serveSynopsis, "--passkey-origins %q: want origins such as https://club.example.org", o), true
+			}
+			cfg.passkeyOrigins = append(cfg.passkeyOrigins, strings.TrimSuffix(o, "/"))
 		}
 	}
 	return cfg, 0, false

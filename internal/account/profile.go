@@ -308,3 +308,13 @@ func (s *Service) Export(ctx context.Context, se Session) (Export, error) {
 	}
 	return e, nil
 }
+
+// Games returns the games the session's account holds a seat in, most
+// recently updated first, at most limit.
+func (s *Service) Games(ctx context.Context, se Session, limit int) ([]store.Summary, error) {
+	sums, err := s.st.AccountGames(ctx, se.Account.ID, limit)
+	if err != nil {
+		return nil, s.internal("read games", err)
+	}
+	return sums, nil
+}

@@ -28,21 +28,6 @@ type GameEnd struct {
 	At     time.Time      // when it ended
 }
 
-// Ranks returns each seat's finishing place from its total: 1 for the
-// highest, equal totals sharing a place (R18's shared win), and the next
-// place after a tie counting the tied ones as one (dense: 1, 1, 2).
-func Ranks(totals []int) []int {
-	distinct := slices.Clone(totals)
-	slices.Sort(distinct)
-	slices.Reverse(distinct)
-	distinct = slices.Compact(distinct)
-	ranks := make([]int, len(totals))
-	for i, t := range totals {
-		ranks[i] = slices.Index(distinct, t) + 1
-	}
-	return ranks
-}
-
 // rateable reports whether the seats of a rated table can change
 // ratings: every person is an account, and at least one is.
 func rateable(seats []store.Seat) bool {
@@ -86,7 +71,7 @@ func (s *Service) Finished(ctx context.Context, g GameEnd) error {
 	for i, sc := range g.Scores {
 		totals[i] = sc.Total()
 	}
-	ranks := Ranks(totals)
+	ranks := rating.Ranks(totals)
 	rated := g.Rated && rateable(g.Seats)
 	if g.Rated && !rated {
 		s.log.Warn("a rated game with a guest is not rated", "game", g.Game)

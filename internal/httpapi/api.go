@@ -20,6 +20,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
@@ -82,6 +83,11 @@ type Options struct {
 	// connection is kept (default 2 minutes). WebSockets, once upgraded,
 	// are bounded by PingInterval, PongTimeout and IdleTimeout instead.
 	ReadTimeout, WriteTimeout, KeepAlive time.Duration
+
+	// Accounts, when set, serves accounts, sessions, profiles and the
+	// leaderboard (the routes of account.go); without it the server has
+	// guests only.
+	Accounts *account.Service
 }
 
 // DefaultOptions returns the defaults that zero fields of Options take.
@@ -146,6 +152,8 @@ type Server struct {
 	replays *replayCache
 
 	creates, joins *clientRate // per client address
+	registers      *clientRate // accounts registered, per client address
+	ceremonies     *clientRate // passkey ceremonies begun, per client address
 	clients        connCount   // WebSockets per client address
 	now            func() time.Time
 
@@ -164,9 +172,11 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 		web = http.NotFoundHandler()
 	}
 	s := &Server{hub: hub, web: web, opts: opts, log: opts.Logger, replays: newReplayCache(opts.ReplayCache),
-		creates: newClientRate("tables created", opts.CreateRate, opts.CreateBurst),
-		joins:   newClientRate("seats taken", opts.JoinRate, opts.JoinBurst),
-		now:     time.Now}
+		creates:    newClientRate("tables created", opts.CreateRate, opts.CreateBurst),
+		joins:      newClientRate("seats taken", opts.JoinRate, opts.JoinBurst),
+		registers:  newClientRate("accounts registered", registerRate, registerBurst),
+		ceremonies: newClientRate("passkey ceremonies", passkeyRate, passkeyBurst),
+		now:        time.Now}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
 	mux := http.NewServeMux()
@@ -184,6 +194,9 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("GET /api/games/{id}/ws", s.ws)
 	mux.HandleFunc("POST /api/records", s.upload)
 	mux.HandleFunc("GET /api/levels", levels)
+	if opts.Accounts != nil {
+		s.routeAccounts(mux)
+	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})
@@ -215,7 +228,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Cache-Control", "no-store")
 	}
-	s.handler.ServeHTTP(w, r)
+	s.handler.ServeHTTP(w, s.withSession(r))
 }
 
 // Close ends every WebSocket with "going away" and waits for their
@@ -262,6 +275,8 @@ var codes = map[error]protocol.Code{
 	table.ErrExpired:            protocol.TableExpired,
 	table.ErrNotCreator:         protocol.NotCreator,
 	table.ErrAlreadyStarted:     protocol.AlreadyStarted,
+	table.ErrAccountRequired:    protocol.AccountRequired,
+	table.ErrAlreadySeated:      protocol.AlreadySeated,
 	table.ErrNotFound:           protocol.NotFound,
 	table.ErrSeatTaken:          protocol.SeatTaken,
 	table.ErrTableFull:          protocol.TableFull,
@@ -287,6 +302,9 @@ func errorOf(err error) *apiError {
 	var maxErr *http.MaxBytesError
 	if errors.As(err, &maxErr) {
 		return newError(protocol.TooLarge, "the request is larger than %d bytes", maxErr.Limit)
+	}
+	if e, ok := accountError(err); ok {
+		return e
 	}
 	var te *table.Error
 	if !errors.As(err, &te) {
@@ -404,8 +422,8 @@ func typeName(t string) string {
 }
 
 // tokenOf returns the seat token the request carries: a bearer token, the
-// query's token (WebSocket only, where browsers cannot set headers), or
-// the game's cookie.
+// query's token (WebSocket only, where browsers cannot set headers), the
+// game's cookie, or the token of the signed-in account's seat.
 func tokenOf(r *http.Request, id string, query bool) string {
 	if a := r.Header.Get("Authorization"); len(a) > len(tokenPrefix) && strings.EqualFold(a[:len(tokenPrefix)], tokenPrefix) {
 		return strings.TrimSpace(a[len(tokenPrefix):])
@@ -418,7 +436,7 @@ func tokenOf(r *http.Request, id string, query bool) string {
 	if c, err := r.Cookie(cookieName(id)); err == nil {
 		return c.Value
 	}
-	return ""
+	return accountSeatToken(r, id)
 }
 
 func cookieName(id string) string { return "razzia_" + id }
@@ -468,7 +486,11 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	for i, seat := range req.Seats {
 		seats[i] = seat.Bot
 	}
-	info, creator, err := s.hub.Create(r.Context(), seats, p.key())
+	create := s.hub.Create
+	if req.Rated {
+		create = s.hub.CreateRated
+	}
+	info, creator, err := create(r.Context(), seats, p.key())
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -560,6 +582,16 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		seat = *req.Seat
+	}
+	if se, err := s.sessionOf(r); err == nil {
+		// A signed-in player sits as their account, on every device.
+		seat, token, err := s.joinAccount(r, se, id, seat)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, protocol.JoinAnswer{Seat: seat, Token: token})
+		return
 	}
 	seat, token, err := s.hub.Join(r.Context(), id, req.Name, seat)
 	if err != nil {

@@ -36,6 +36,13 @@ const (
 	TableExpired       Code = "table_expired"
 	NotCreator         Code = "not_creator"
 	AlreadyStarted     Code = "already_started"
+
+	WeakPassword    Code = "weak_password"
+	SignInFailed    Code = "sign_in_failed"
+	Unauthorized    Code = "unauthorized"
+	PasskeyFailed   Code = "passkey_failed"
+	AccountRequired Code = "account_required"
+	AlreadySeated   Code = "already_seated"
 )
 
 // A CodeInfo says what a code means where it is sent.
@@ -53,7 +60,7 @@ var codes = []CodeInfo{
 	{SeatTaken, http.StatusConflict, "the seat asked for is not open", ""},
 	{TableFull, http.StatusConflict, "no open seat left", ""},
 	{BadName, http.StatusBadRequest, "the name is empty, longer than 64 bytes, holds control, invalid, invisible or direction-changing characters, or looks like a server bot's (\"Bot 2 (hard)\")", ""},
-	{NameTaken, http.StatusConflict, "someone at the table has that name already (compared without regard to case and Unicode compatibility forms: \"ANN\" is \"Ann\")", ""},
+	{NameTaken, http.StatusConflict, "someone at the table has that name already, or (registering) an account has it (compared without regard to case and Unicode compatibility forms: \"ANN\" is \"Ann\")", ""},
 	{BadRequest, http.StatusBadRequest, "malformed JSON, wrong seats, unknown status, ...", ""},
 	{BadRecord, http.StatusBadRequest, "an uploaded record is malformed or has an illegal move (`move`, `token`)", ""},
 	{TooLarge, http.StatusRequestEntityTooLarge, "the body is too large (a record: over 1 MiB)",
@@ -69,6 +76,12 @@ var codes = []CodeInfo{
 	{TableExpired, http.StatusGone, "the table waited too long for players (see `expires`) and was closed; it cannot be joined or watched", "the same, on connecting; the connection is closed"},
 	{NotCreator, http.StatusForbidden, "removing a player: the request does not carry the table's creator token", ""},
 	{AlreadyStarted, http.StatusConflict, "removing a player from a game that has started: its seats are fixed", ""},
+	{WeakPassword, http.StatusBadRequest, "registering or changing a password: fewer than 8 characters, over 256 bytes, or one of the most common passwords", ""},
+	{SignInFailed, http.StatusUnauthorized, "signing in: the name or the password is wrong (which one is never said), or changing a password: the current one is wrong", ""},
+	{Unauthorized, http.StatusUnauthorized, "the request needs a signed-in session: none was sent, or it ended or expired", ""},
+	{PasskeyFailed, http.StatusBadRequest, "a passkey ceremony failed: its challenge expired or was used, the credential is malformed, unknown or its signature wrong, or the page's origin is not the server's", ""},
+	{AccountRequired, http.StatusForbidden, "joining a rated table as a guest: sign in first", ""},
+	{AlreadySeated, http.StatusConflict, "joining a table where your account (or token) holds a seat already: one account, one seat", ""},
 	{Internal, http.StatusInternalServerError, "the server failed; the message is generic and nothing changed",
 		"the server could not store the move; nothing changed, try again"},
 	{Unavailable, http.StatusServiceUnavailable, "the server is shutting down: retry shortly", ""},

@@ -22,6 +22,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -49,6 +50,11 @@ type Options struct {
 	// table.DefaultLimits) where API and Hub leave them zero. Without it
 	// those are limits no test of something else meets.
 	Limits bool
+	// Accounts configures the accounts, wired as razzia serve wires them
+	// (the Hub's game-over hook records results and ratings). Zero
+	// fields take cheap password hashing and no delay after a wrong
+	// password, unless Limits is set; Logger is set by New.
+	Accounts account.Options
 }
 
 // generous fills the zero limits of the API with values no test meets.
@@ -85,6 +91,8 @@ type Server struct {
 	Store *memstore.Store
 	Hub   *table.Hub
 	API   *httpapi.Server
+	// Accounts are the server's accounts.
+	Accounts *account.Service
 
 	t  testing.TB
 	ln *cutListener
@@ -107,8 +115,25 @@ func New(t testing.TB, opts Options) *Server {
 		opts.API = generous(opts.API)
 		opts.Hub.Limits = generousHub(opts.Hub.Limits)
 	}
-	opts.Hub.Logger, opts.API.Logger = log, log
+	opts.Hub.Logger, opts.API.Logger, opts.Accounts.Logger = log, log, log
+	if !opts.Limits {
+		if opts.Accounts.Params == (account.Params{}) {
+			opts.Accounts.Params = account.Params{Memory: 64, Time: 1, Threads: 1}
+		}
+		if opts.Accounts.FailDelay == 0 {
+			opts.Accounts.FailDelay = time.Nanosecond
+		}
+	}
 	st := memstore.New()
+	accounts := account.New(st, opts.Accounts)
+	if opts.Hub.OnFinish == nil {
+		opts.Hub.OnFinish = func(ctx context.Context, f table.Finished) {
+			if err := accounts.Finished(ctx, account.GameEnd(f)); err != nil {
+				t.Errorf("recording the result of game %s: %v", f.Game, err)
+			}
+		}
+	}
+	opts.API.Accounts = accounts
 	hub := table.New(st, opts.Hub)
 	var page http.Handler
 	if opts.Page {
@@ -125,7 +150,7 @@ func New(t testing.TB, opts Options) *Server {
 		srv.Close()
 		hub.Close()
 	})
-	return &Server{Server: srv, Store: st, Hub: hub, API: api, t: t, ln: ln}
+	return &Server{Server: srv, Store: st, Hub: hub, API: api, Accounts: accounts, t: t, ln: ln}
 }
 
 // Context returns a context that ends with the test or after a minute,
