@@ -62,7 +62,7 @@ type serveConfig struct {
 	// passkeyOrigins are the origins passkeys are bound to; none: the
 	// origin of each request.
 	passkeyOrigins []string
-	limits    table.Limits
+	limits         table.Limits
 }
 
 // serve is the "serve" command: it runs until SIGINT or SIGTERM.
