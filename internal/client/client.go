@@ -28,6 +28,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -44,6 +45,9 @@ type Client struct {
 	// Lang is the language the server tells events in (their Text), such
 	// as "de"; empty for English.
 	Lang string
+
+	mu      sync.Mutex
+	session string // the signed-in session's secret (SignIn)
 }
 
 // New returns a client of the server at the URL, such as
@@ -201,6 +205,7 @@ func (c *Client) do(ctx context.Context, method, path, token string, body, out a
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	c.addSession(req.Header)
 	hc := c.HTTP
 	if hc == nil {
 		hc = http.DefaultClient

@@ -20,14 +20,8 @@ import (
 // sessionCookie names the cookie of a signed-in browser's session.
 const sessionCookie = "razzia_session"
 
-// Limits on account requests per client address.
-const (
-	registerRate  = 1.0 / 120 // accounts registered: 30 an hour
-	registerBurst = 5
-	passkeyRate   = 0.2 // passkey ceremonies begun
-	passkeyBurst  = 10
-	myGamesMax    = 50 // the games GET /api/account/games shows
-)
+// myGamesMax is how many games GET /api/account/games shows.
+const myGamesMax = 50
 
 // routeAccounts adds the account routes to mux.
 func (s *Server) routeAccounts(mux *http.ServeMux) {

@@ -67,6 +67,14 @@ type Options struct {
 	// Defaults 1/3 (20 a minute) and 10.
 	JoinRate  float64
 	JoinBurst int
+	// RegisterRate and RegisterBurst bound the accounts one client
+	// address may register. Defaults 1/120 (30 an hour) and 5.
+	RegisterRate  float64
+	RegisterBurst int
+	// CeremonyRate and CeremonyBurst bound the passkey ceremonies one
+	// client address may begin. Defaults 0.2 and 10.
+	CeremonyRate  float64
+	CeremonyBurst int
 	// MaxConns is the most WebSockets one client address may hold at
 	// once; default 20.
 	MaxConns int
@@ -93,20 +101,24 @@ type Options struct {
 // DefaultOptions returns the defaults that zero fields of Options take.
 func DefaultOptions() Options {
 	return Options{
-		MessageRate:  10,
-		MessageBurst: 20,
-		ReplayCache:  64 << 20,
-		CreateRate:   0.1,
-		CreateBurst:  5,
-		JoinRate:     1.0 / 3,
-		JoinBurst:    10,
-		MaxConns:     20,
-		PingInterval: 30 * time.Second,
-		PongTimeout:  15 * time.Second,
-		IdleTimeout:  time.Hour,
-		ReadTimeout:  30 * time.Second,
-		WriteTimeout: 60 * time.Second,
-		KeepAlive:    2 * time.Minute,
+		MessageRate:   10,
+		MessageBurst:  20,
+		ReplayCache:   64 << 20,
+		CreateRate:    0.1,
+		CreateBurst:   5,
+		JoinRate:      1.0 / 3,
+		JoinBurst:     10,
+		RegisterRate:  1.0 / 120,
+		RegisterBurst: 5,
+		CeremonyRate:  0.2,
+		CeremonyBurst: 10,
+		MaxConns:      20,
+		PingInterval:  30 * time.Second,
+		PongTimeout:   15 * time.Second,
+		IdleTimeout:   time.Hour,
+		ReadTimeout:   30 * time.Second,
+		WriteTimeout:  60 * time.Second,
+		KeepAlive:     2 * time.Minute,
 	}
 }
 
@@ -115,6 +127,7 @@ func (o Options) withDefaults() Options {
 	d := DefaultOptions()
 	for _, f := range []struct{ v, def *float64 }{
 		{&o.MessageRate, &d.MessageRate}, {&o.CreateRate, &d.CreateRate}, {&o.JoinRate, &d.JoinRate},
+		{&o.RegisterRate, &d.RegisterRate}, {&o.CeremonyRate, &d.CeremonyRate},
 	} {
 		if *f.v <= 0 {
 			*f.v = *f.def
@@ -122,7 +135,8 @@ func (o Options) withDefaults() Options {
 	}
 	for _, f := range []struct{ v, def *int }{
 		{&o.MessageBurst, &d.MessageBurst}, {&o.ReplayCache, &d.ReplayCache}, {&o.CreateBurst, &d.CreateBurst},
-		{&o.JoinBurst, &d.JoinBurst}, {&o.MaxConns, &d.MaxConns},
+		{&o.JoinBurst, &d.JoinBurst}, {&o.MaxConns, &d.MaxConns}, {&o.RegisterBurst, &d.RegisterBurst},
+		{&o.CeremonyBurst, &d.CeremonyBurst},
 	} {
 		if *f.v <= 0 {
 			*f.v = *f.def
@@ -174,8 +188,8 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	s := &Server{hub: hub, web: web, opts: opts, log: opts.Logger, replays: newReplayCache(opts.ReplayCache),
 		creates:    newClientRate("tables created", opts.CreateRate, opts.CreateBurst),
 		joins:      newClientRate("seats taken", opts.JoinRate, opts.JoinBurst),
-		registers:  newClientRate("accounts registered", registerRate, registerBurst),
-		ceremonies: newClientRate("passkey ceremonies", passkeyRate, passkeyBurst),
+		registers:  newClientRate("accounts registered", opts.RegisterRate, opts.RegisterBurst),
+		ceremonies: newClientRate("passkey ceremonies", opts.CeremonyRate, opts.CeremonyBurst),
 		now:        time.Now}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 

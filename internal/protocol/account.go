@@ -19,7 +19,7 @@ type (
 	// account, and the games whose guest seats the browser held that the
 	// account now holds. Token is the session's secret, also set as the
 	// HttpOnly cookie razzia_session; a client that keeps no cookies
-	// sends it as a bearer token.
+	// sends it back in that cookie itself (Cookie: razzia_session=...).
 	SessionAnswer struct {
 		Account AccountInfo `json:"account"`
 		Claimed []string    `json:"claimed"`

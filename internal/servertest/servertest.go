@@ -59,12 +59,12 @@ type Options struct {
 
 // generous fills the zero limits of the API with values no test meets.
 func generous(o httpapi.Options) httpapi.Options {
-	for _, f := range []*float64{&o.MessageRate, &o.CreateRate, &o.JoinRate} {
+	for _, f := range []*float64{&o.MessageRate, &o.CreateRate, &o.JoinRate, &o.RegisterRate, &o.CeremonyRate} {
 		if *f == 0 {
 			*f = 1e6
 		}
 	}
-	for _, f := range []*int{&o.MessageBurst, &o.CreateBurst, &o.JoinBurst, &o.MaxConns} {
+	for _, f := range []*int{&o.MessageBurst, &o.CreateBurst, &o.JoinBurst, &o.MaxConns, &o.RegisterBurst, &o.CeremonyBurst} {
 		if *f == 0 {
 			*f = 1 << 20
 		}

@@ -118,13 +118,9 @@ func (l *loop) finished() {
 			}
 		}
 	}
-	h := l.h
-	h.wg.Add(1)
-	go func() {
-		defer h.wg.Done()
-		// Not cancelled by Close, which waits: the result is stored.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), finishTimeout)
-		defer cancel()
-		hook(ctx, f)
-	}()
+	// Before the last state is broadcast, so that whoever sees the game
+	// over sees its result stored; not cancelled by Close, which waits.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(l.h.ctx), finishTimeout)
+	defer cancel()
+	hook(ctx, f)
 }

@@ -52,9 +52,10 @@ type Options struct {
 	// Limits bound the tables, bots and watchers the Hub keeps; a zero
 	// field takes its default (DefaultLimits).
 	Limits Limits
-	// OnFinish, when set, is called once a game is over (its last move
-	// committed), in a goroutine of its own that Close waits for: the
-	// hook that records results and ratings.
+	// OnFinish, when set, is called once a game is over, its last move
+	// committed, by the game's goroutine before it tells the watchers:
+	// the hook that records results and ratings. It should return
+	// within its context's time (30 seconds).
 	OnFinish func(ctx context.Context, f Finished)
 }
 
