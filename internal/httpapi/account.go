@@ -41,6 +41,7 @@ func (s *Server) routeAccounts(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /api/passkeys/{id}", s.removePasskey)
 	mux.HandleFunc("GET /api/players/{name}", s.profile)
 	mux.HandleFunc("GET /api/players/{name}/games", s.playerGames)
+	mux.HandleFunc("GET /api/players/{name}/rating.svg", s.ratingChart)
 	mux.HandleFunc("GET /api/leaderboard", s.leaderboard)
 }
 

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"io"
 	"math"
@@ -549,6 +550,22 @@ func TestRatedGameAgainstBot(t *testing.T) {
 	if len(p.History) != 1 || len(p.Recent) != 2 || len(p.Bots) != 1 || p.Bots[0].Games != 2 || p.Recent[0].Game != rated.ID ||
 		p.Recent[0].Replay != "/g/"+rated.ID+"/replay" || p.Recent[0].Change == nil || p.Recent[1].Change != nil {
 		t.Errorf("profile = %+v", p)
+	}
+	// The server draws the rating history: the start and one game.
+	resp, err := http.Get(srv.URL + "/api/players/ANN/rating.svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "image/svg+xml" {
+		t.Fatalf("the rating chart: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	if err := xml.Unmarshal(svg, new(struct{})); err != nil {
+		t.Errorf("the rating chart is not XML: %v\n%s", err, svg)
+	}
+	if n := strings.Count(string(svg), "<circle"); n != 2 {
+		t.Errorf("the rating chart marks %d points, want 2 (the start and one game)", n)
 	}
 }
 
