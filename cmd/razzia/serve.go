@@ -43,8 +43,9 @@ a club server.
 Players may register accounts (a password or a passkey) to keep their
 seats on every device and to be rated; guests still play without one.
 Passkeys are bound to the origin the page is served from: behind a proxy
-or under several names, give it with --passkey-origins. Behind a reverse proxy, name it with --trusted-proxies:
-the client's address is then read from X-Forwarded-For, and cookies are
+or under several names, give it with --passkey-origins.
+
+Behind a reverse proxy, name it with --trusted-proxies: the client's address is then read from X-Forwarded-For, and cookies are
 Secure when X-Forwarded-Proto says https; without it those headers are
 ignored.
 

@@ -139,6 +139,9 @@ func examples(t *testing.T) map[string]string {
 		t.Fatalf("the game has %d kinds of event (police: %v), want 9", len(seen), policeSeen)
 	}
 	out["events"] = strings.Join(lines, "\n")
+	for name, v := range accountExamples(t) {
+		add(name, v)
+	}
 	return out
 }
 
