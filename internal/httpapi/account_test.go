@@ -619,3 +619,65 @@ func (f forwardedFor) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("X-Forwarded-For", string(f))
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// TestDeleteAccount: deleting an account ends its sessions and frees its
+// name; its games and their results stay, its seats under a neutral
+// name, and its profile is gone.
+func TestDeleteAccount(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ctx := servertest.Context(t)
+	c := srv.Client()
+	if _, err := c.Register(ctx, "Ann", goodPassword); err != nil {
+		t.Fatal(err)
+	}
+	rated, _, err := c.CreateRated(ctx, []string{"", "medium"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat := playAll(t, c, rated.ID)
+	live, _, err := c.Create(ctx, []string{"", "", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Join(ctx, live.ID, "", -1); err != nil {
+		t.Fatal(err)
+	}
+	phone := newBrowser(t, srv)
+	phone.signIn("Ann")
+
+	b := newBrowser(t, srv)
+	b.signIn("Ann")
+	b.must(http.MethodDelete, "/api/account", nil, nil)
+	if _, code := phone.call(http.MethodGet, "/api/account", nil, nil); code != protocol.Unauthorized {
+		t.Errorf("another session of the deleted account: %s, want unauthorized", code)
+	}
+	if _, code := b.call(http.MethodGet, "/api/players/Ann", nil, nil); code != protocol.NotFound {
+		t.Errorf("the deleted account's profile: %s, want not_found", code)
+	}
+	for _, id := range []string{rated.ID, live.ID} {
+		var g protocol.SeatAnswer
+		b.must(http.MethodGet, "/api/games/"+id, nil, &g)
+		s := g.Game.Seats[seat]
+		if id == live.ID {
+			s = g.Game.Seats[0]
+		}
+		if !strings.HasPrefix(s.Name, "Former player ") || s.Account {
+			t.Errorf("game %s: the deleted account's seat is %+v, want a former player's", id, s)
+		}
+	}
+	rec, err := c.Record(ctx, rated.ID)
+	if err != nil {
+		t.Fatalf("the record of the deleted account's game: %v", err)
+	}
+	if got := rec.Players[seat]; got != playername.Former(seat) {
+		t.Errorf("the record names the seat %q, want %q", got, playername.Former(seat))
+	}
+	// The name is free again, for a new player with no past.
+	n := newBrowser(t, srv)
+	n.register("ann")
+	var p protocol.ProfileAnswer
+	n.must(http.MethodGet, "/api/players/Ann", nil, &p)
+	if p.Profile.Rating.Games != 0 || len(p.Profile.Recent) != 0 {
+		t.Errorf("the new ann inherits the deleted Ann's games: %+v", p.Profile)
+	}
+}
