@@ -30,7 +30,7 @@ func accountExamples(t *testing.T) map[string]any {
 	used := finished.Add(time.Hour)
 	ann := protocol.AccountInfo{Name: "Ann", Created: created, Rating: info(after[0], 1), Password: true,
 		Passkeys: []protocol.PasskeyInfo{{ID: "q8Zr0V3nQ2yN7kYh1wX5aA", Name: "Passkey", Created: created.Add(2 * time.Minute), Used: &used}},
-		Profile: protocol.ProfilePath("Ann")}
+		Profile:  protocol.ProfilePath("Ann")}
 	game := exampleInfo(protocol.StatusFinished, 64)
 	game.Rated = true
 	game.Seats[0].Account, game.Seats[2].Account = true, true
