@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -679,5 +680,63 @@ func TestDeleteAccount(t *testing.T) {
 	n.must(http.MethodGet, "/api/players/Ann", nil, &p)
 	if p.Profile.Rating.Games != 0 || len(p.Profile.Recent) != 0 {
 		t.Errorf("the new ann inherits the deleted Ann's games: %+v", p.Profile)
+	}
+}
+
+// TestMyGames: the signed-in player's games list those where it is
+// their turn first, then the other live ones, then the finished ones;
+// the export holds the account, its games and its rating.
+func TestMyGames(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ctx := servertest.Context(t)
+	ann, bo := srv.Client(), srv.Client()
+	for name, c := range map[string]*rclient.Client{"Ann": ann, "Bo": bo} {
+		if _, err := c.Register(ctx, name, goodPassword); err != nil {
+			t.Fatal(err)
+		}
+	}
+	finished, _, err := ann.Create(ctx, []string{"", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	playAll(t, ann, finished.ID)
+	// Ann's turn: she sits first at a table where the first seat starts.
+	mine, _, err := ann.Create(ctx, []string{"", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ann.Join(ctx, mine.ID, "", 0); err != nil {
+		t.Fatal(err)
+	}
+	// Bo's turn, the latest game of all.
+	theirs, _, err := ann.Create(ctx, []string{"", "", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := bo.Join(ctx, theirs.ID, "", 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ann.Join(ctx, theirs.ID, "", 1); err != nil {
+		t.Fatal(err)
+	}
+	games, err := ann.MyGames(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, g := range games {
+		got = append(got, fmt.Sprintf("%s turn=%t", g.Game.ID, g.YourTurn))
+	}
+	want := []string{mine.ID + " turn=true", theirs.ID + " turn=false", finished.ID + " turn=false"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("Ann's games: %v, want %v", got, want)
+	}
+
+	b := newBrowser(t, srv)
+	b.signIn("Ann")
+	var e account.Export
+	b.must(http.MethodGet, "/api/account/export", nil, &e)
+	if e.Account.Name != "Ann" || len(e.Seats) != 3 || len(e.Games) != 1 || e.Games[0].Game != finished.ID || e.Profile.Name != "Ann" {
+		t.Errorf("the export: %+v", e)
 	}
 }
