@@ -30,9 +30,10 @@ import (
 // A browser keeps cookies, as a person's browser does, and sends what
 // the page sends.
 type browser struct {
-	t   *testing.T
-	srv *servertest.Server
-	hc  *http.Client
+	t    *testing.T
+	srv  *servertest.Server
+	hc   *http.Client
+	host string // the Host asked for, when not the server's address
 }
 
 func newBrowser(t *testing.T, srv *servertest.Server) *browser {
@@ -61,6 +62,9 @@ func (b *browser) call(method, path string, body any, out any, header ...string)
 	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
+	}
+	if b.host != "" {
+		req.Host = b.host
 	}
 	resp, err := b.hc.Do(req)
 	if err != nil {
