@@ -99,7 +99,7 @@ func (a *authenticator) create(begin protocol.PasskeyBeginAnswer) json.RawMessag
 		a.t.Fatal(err)
 	}
 	cred, _ := json.Marshal(map[string]any{"id": b64.EncodeToString(a.id), "rawId": b64.EncodeToString(a.id), "type": "public-key",
-		"response": map[string]any{"clientDataJSON": b64.EncodeToString(cd), "attestationObject": b64.EncodeToString(obj)},
+		"response":               map[string]any{"clientDataJSON": b64.EncodeToString(cd), "attestationObject": b64.EncodeToString(obj)},
 		"clientExtensionResults": map[string]any{}})
 	return cred
 }
