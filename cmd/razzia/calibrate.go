@@ -114,4 +114,12 @@ func writeCalibration(w io.Writer, c *botrating.Calibration) {
 		verdict = "some difference between levels depends on the table size (more than twice its uncertainty): ratings per table size are called for"
 	}
 	fmt.Fprintf(w, "\nMu ± Sigma; %s.\n", strings.TrimSpace(verdict))
+	// A level bounded by time alone plays another bot here (mcts without
+	// iters= runs its default iterations): say so.
+	for _, l := range bot.LevelNames() {
+		lv, _ := bot.LookupLevel(l)
+		if spec, ok := c.Specs[l]; ok && spec != lv.Spec {
+			fmt.Fprintf(w, "%s was played as %q, its spec %q without the time limit.\n", l, spec, lv.Spec)
+		}
+	}
 }
