@@ -23,7 +23,8 @@ const sessionCookie = "razzia_session"
 // myGamesMax is how many games GET /api/account/games shows.
 const myGamesMax = 50
 
-// routeAccounts adds the account routes to mux.
+// routeAccounts adds the account routes to mux: only a server with
+// accounts has them, so their handlers may take Options.Accounts as set.
 func (s *Server) routeAccounts(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/account", s.register)
 	mux.HandleFunc("GET /api/account", s.accountInfo)
@@ -134,15 +135,6 @@ func accountSeatToken(r *http.Request, id string) string {
 	return account.SeatToken(se.Account, id)
 }
 
-// accounts returns the service, or fails the request when the server
-// has none.
-func (s *Server) accounts(w http.ResponseWriter, r *http.Request) *account.Service {
-	if s.opts.Accounts == nil {
-		s.fail(w, r, newError(protocol.NotFound, "this server has no accounts"))
-	}
-	return s.opts.Accounts
-}
-
 // setSession gives the browser the session's cookie; an empty token
 // removes it.
 func setSession(w http.ResponseWriter, p peer, token string, ttl time.Duration) {
@@ -200,10 +192,7 @@ func (s *Server) signedIn(w http.ResponseWriter, r *http.Request, status int, a 
 }
 
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
-	svc := s.accounts(w, r)
-	if svc == nil {
-		return
-	}
+	svc := s.opts.Accounts
 	if err := s.registers.allow(s.peerOf(r).key(), s.now()); err != nil {
 		s.fail(w, r, err)
 		return
@@ -222,10 +211,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
-	svc := s.accounts(w, r)
-	if svc == nil {
-		return
-	}
+	svc := s.opts.Accounts
 	var req protocol.RegisterRequest
 	if err := decode(w, r, &req); err != nil {
 		s.fail(w, r, err)
@@ -241,10 +227,7 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request) {
 
 // withAccount runs f for a signed-in request, or answers unauthorized.
 func (s *Server) withAccount(w http.ResponseWriter, r *http.Request, f func(svc *account.Service, se account.Session)) {
-	svc := s.accounts(w, r)
-	if svc == nil {
-		return
-	}
+	svc := s.opts.Accounts
 	se, err := s.sessionOf(r)
 	if err != nil {
 		if errors.Is(err, account.ErrUnauthorized) {
@@ -390,10 +373,7 @@ func passkeyBegin(w http.ResponseWriter, options any, ceremony string) {
 }
 
 func (s *Server) passkeyRegister(w http.ResponseWriter, r *http.Request) {
-	svc := s.accounts(w, r)
-	if svc == nil {
-		return
-	}
+	svc := s.opts.Accounts
 	if err := s.ceremonies.allow(s.peerOf(r).key(), s.now()); err != nil {
 		s.fail(w, r, err)
 		return
@@ -428,10 +408,7 @@ func (s *Server) passkeyRegister(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) passkeyRegisterFinish(w http.ResponseWriter, r *http.Request) {
-	svc := s.accounts(w, r)
-	if svc == nil {
-		return
-	}
+	svc := s.opts.Accounts
 	var req protocol.PasskeyFinishRequest
 	if err := decodeLarge(w, r, &req); err != nil {
 		s.fail(w, r, err)
@@ -450,10 +427,7 @@ func (s *Server) passkeyRegisterFinish(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) passkeySignIn(w http.ResponseWriter, r *http.Request) {
-	svc := s.accounts(w, r)
-	if svc == nil {
-		return
-	}
+	svc := s.opts.Accounts
 	if err := s.ceremonies.allow(s.peerOf(r).key(), s.now()); err != nil {
 		s.fail(w, r, err)
 		return
@@ -467,10 +441,7 @@ func (s *Server) passkeySignIn(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) passkeySignInFinish(w http.ResponseWriter, r *http.Request) {
-	svc := s.accounts(w, r)
-	if svc == nil {
-		return
-	}
+	svc := s.opts.Accounts
 	var req protocol.PasskeyFinishRequest
 	if err := decodeLarge(w, r, &req); err != nil {
 		s.fail(w, r, err)
@@ -500,10 +471,7 @@ func (s *Server) removePasskey(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
-	svc := s.accounts(w, r)
-	if svc == nil {
-		return
-	}
+	svc := s.opts.Accounts
 	p, err := svc.Profile(r.Context(), r.PathValue("name"))
 	if err != nil {
 		s.fail(w, r, err)
@@ -513,10 +481,7 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) playerGames(w http.ResponseWriter, r *http.Request) {
-	svc := s.accounts(w, r)
-	if svc == nil {
-		return
-	}
+	svc := s.opts.Accounts
 	games, err := svc.PlayerGames(r.Context(), r.PathValue("name"), account.MaxResults)
 	if err != nil {
 		s.fail(w, r, err)
@@ -526,10 +491,7 @@ func (s *Server) playerGames(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
-	svc := s.accounts(w, r)
-	if svc == nil {
-		return
-	}
+	svc := s.opts.Accounts
 	lb, err := svc.Leaderboard(r.Context())
 	if err != nil {
 		s.fail(w, r, err)

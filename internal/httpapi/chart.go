@@ -22,10 +22,7 @@ const (
 // ratingChart answers GET /api/players/{name}/rating.svg: the player's
 // rating history drawn by the server, so the page needs no chart script.
 func (s *Server) ratingChart(w http.ResponseWriter, r *http.Request) {
-	svc := s.accounts(w, r)
-	if svc == nil {
-		return
-	}
+	svc := s.opts.Accounts
 	p, err := svc.Profile(r.Context(), r.PathValue("name"))
 	if err != nil {
 		s.fail(w, r, err)
