@@ -56,14 +56,25 @@ async function reload() {
   draw();
 }
 
-/** busy disables the buttons while a request runs, and re-enables them after. */
-async function busy(buttons, f) {
-  for (const b of buttons) $(b).disabled = true;
-  try {
-    await f();
-  } finally {
-    for (const b of buttons) $(b).disabled = false;
-  }
+/**
+ * act runs f on a click or a form's submission: its buttons disabled
+ * meanwhile, its failure explained in the element errorId (passkey
+ * ceremonies also explain the browser's refusals).
+ */
+function act(target, buttons, errorId, f, passkey = false) {
+  const el = $(target);
+  el.addEventListener(el.tagName === "FORM" ? "submit" : "click", async (ev) => {
+    ev.preventDefault();
+    showError(errorId, null);
+    for (const b of buttons) $(b).disabled = true;
+    try {
+      await f();
+    } catch (err) {
+      showError(errorId, passkey ? passkeyError(t, err) : err);
+    } finally {
+      for (const b of buttons) $(b).disabled = false;
+    }
+  });
 }
 
 /** signedIn follows a registration or sign-in: back where the player came from, else here. */
@@ -73,127 +84,68 @@ function signedIn() {
   else reload();
 }
 
-$("signin-form").addEventListener("submit", (ev) => {
-  ev.preventDefault();
-  showError("signin-error", null);
-  busy(["signin", "signin-passkey"], async () => {
-    try {
-      await api.request("POST", "/api/session", { name: $("signin-name").value, password: $("signin-password").value });
-      $("signin-password").value = "";
-      signedIn();
-    } catch (err) {
-      showError("signin-error", err);
-    }
-  });
-});
+/** changed shows the account as an answer gives it. */
+function changed({ account }) {
+  me = account;
+  draw();
+}
 
-$("signin-passkey").addEventListener("click", () => {
-  showError("signin-error", null);
-  busy(["signin", "signin-passkey"], async () => {
-    try {
-      await signInPasskey();
-      signedIn();
-    } catch (err) {
-      showError("signin-error", passkeyError(t, err));
-    }
-  });
+const signInButtons = ["signin", "signin-passkey"];
+act("signin-form", signInButtons, "signin-error", async () => {
+  await api.request("POST", "/api/session", { name: $("signin-name").value, password: $("signin-password").value });
+  $("signin-password").value = "";
+  signedIn();
 });
+act("signin-passkey", signInButtons, "signin-error", async () => {
+  await signInPasskey();
+  signedIn();
+}, true);
 
-$("register-form").addEventListener("submit", (ev) => {
-  ev.preventDefault();
-  showError("register-error", null);
-  busy(["register", "register-passkey"], async () => {
-    try {
-      await api.request("POST", "/api/account", { name: $("register-name").value, password: $("register-password").value });
-      $("register-password").value = "";
-      signedIn();
-    } catch (err) {
-      showError("register-error", err);
-    }
-  });
+const registerButtons = ["register", "register-passkey"];
+act("register-form", registerButtons, "register-error", async () => {
+  await api.request("POST", "/api/account", { name: $("register-name").value, password: $("register-password").value });
+  $("register-password").value = "";
+  signedIn();
 });
-
-$("register-passkey").addEventListener("click", () => {
-  showError("register-error", null);
+act("register-passkey", registerButtons, "register-error", async () => {
   const name = $("register-name").value.trim();
-  if (!name) {
-    showError("register-error", t("error.bad_name"));
-    return;
-  }
-  busy(["register", "register-passkey"], async () => {
-    try {
-      await registerPasskey(name, t("web.account.passkey"));
-      signedIn();
-    } catch (err) {
-      showError("register-error", passkeyError(t, err));
-    }
-  });
-});
+  if (!name) throw new api.APIError(400, "bad_name", "no name");
+  await registerPasskey(name, t("web.account.passkey"));
+  signedIn();
+}, true);
 
-$("password-form").addEventListener("submit", (ev) => {
-  ev.preventDefault();
-  showError("password-error", null);
+act("password-form", ["password-save"], "password-error", async () => {
   $("password-done").hidden = true;
-  busy(["password-save"], async () => {
-    try {
-      const { account } = await api.request("POST", "/api/account/password", { old: $("password-old").value, new: $("password-new").value });
-      me = account;
-      $("password-old").value = "";
-      $("password-new").value = "";
-      $("password-done").textContent = t("web.account.password.changed");
-      $("password-done").hidden = false;
-      draw();
-    } catch (err) {
-      showError("password-error", err);
-    }
-  });
+  changed(await api.request("POST", "/api/account/password", { old: $("password-old").value, new: $("password-new").value }));
+  $("password-old").value = "";
+  $("password-new").value = "";
+  $("password-done").textContent = t("web.account.password.changed");
+  $("password-done").hidden = false;
 });
 
-$("passkey-add").addEventListener("click", () => {
-  showError("passkey-error", null);
-  busy(["passkey-add"], async () => {
-    try {
-      const { account } = await registerPasskey("", t("web.account.passkey"));
-      me = account;
-      draw();
-    } catch (err) {
-      showError("passkey-error", passkeyError(t, err));
-    }
-  });
-});
+act("passkey-add", ["passkey-add"], "passkey-error", async () => changed(await registerPasskey("", t("web.account.passkey"))), true);
 
 async function removePasskey(id) {
   showError("passkey-error", null);
   try {
-    const { account } = await api.request("DELETE", `/api/passkeys/${encodeURIComponent(id)}`);
-    me = account;
-    draw();
+    changed(await api.request("DELETE", `/api/passkeys/${encodeURIComponent(id)}`));
   } catch (err) {
     showError("passkey-error", err);
   }
 }
 
-for (const [id, path] of [["signout", "/api/session"], ["signout-everywhere", "/api/sessions"]]) {
-  $(id).addEventListener("click", () => busy([id], async () => {
-    try {
-      await api.request("DELETE", path);
-      reload();
-    } catch (err) {
-      showError("me-error", err);
-    }
-  }));
-}
-
-$("delete").addEventListener("click", () => {
+act("signout", ["signout"], "me-error", async () => {
+  await api.request("DELETE", "/api/session");
+  reload();
+});
+act("signout-everywhere", ["signout-everywhere"], "me-error", async () => {
+  await api.request("DELETE", "/api/sessions");
+  reload();
+});
+act("delete", ["delete"], "delete-error", async () => {
   if (!confirm(t("web.account.delete.confirm"))) return;
-  busy(["delete"], async () => {
-    try {
-      await api.request("DELETE", "/api/account");
-      reload();
-    } catch (err) {
-      showError("delete-error", err);
-    }
-  });
+  await api.request("DELETE", "/api/account");
+  reload();
 });
 
 await start((tr) => {
