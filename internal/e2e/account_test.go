@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/servertest"
 )
 
 // shown is a script that is true when the element is on screen.
@@ -77,6 +78,18 @@ func TestPasswordAccount(t *testing.T) {
 	p.signedIn("Ann")
 	p.look("the account settings", "account-settings")
 
+	// A rated game against two bots, played by the account from a
+	// program: it shows in the browser too.
+	c := srv.Client()
+	if _, err := c.SignIn(t.Context(), "Ann", "correct horse battery staple"); err != nil {
+		t.Fatal(err)
+	}
+	rated, _, err := c.CreateRated(t.Context(), []string{"", "easy", "medium"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	servertest.PlayAll(t, c, rated.ID)
+
 	// The lobby lists the guest's game, now the account's, first.
 	p.open("/")
 	waitFor[bool](p, "your games", shown("#games-mine .game"), 10*time.Second)
@@ -90,6 +103,10 @@ func TestPasswordAccount(t *testing.T) {
 
 	p.open("/p/Ann")
 	waitFor[bool](p, "the profile", `document.querySelector("#name-h").textContent === "Ann"`, 10*time.Second)
+	waitFor[bool](p, "the rating chart", `(() => { const c = document.querySelector("#chart"); return !c.hidden && c.complete && c.naturalWidth > 0; })()`, 10*time.Second)
+	if got := eval[string](p, `document.querySelector("#recent a.game-link").getAttribute("href")`); got != "/g/"+rated.ID+"/replay" {
+		p.fail("the latest game links to %q, want the rated game's replay", got)
+	}
 	p.look("the profile", "profile")
 	p.open("/leaderboard")
 	waitFor[bool](p, "the leaderboard", `document.querySelector("#board tr") !== null`, 10*time.Second)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -494,7 +493,7 @@ func TestRatedGameAgainstBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	playAll(t, c, casual.ID)
+	servertest.PlayAll(t, c, casual.ID)
 	abandoned, _, err := c.CreateRated(ctx, []string{"", "medium", "medium"})
 	if err != nil {
 		t.Fatal(err)
@@ -515,7 +514,7 @@ func TestRatedGameAgainstBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seat := playAll(t, c, rated.ID)
+	seat := servertest.PlayAll(t, c, rated.ID)
 	rec, err := c.Record(ctx, rated.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -574,33 +573,6 @@ func TestRatedGameAgainstBot(t *testing.T) {
 	}
 }
 
-// playAll joins the game as the signed-in client and plays its first
-// legal move at every turn until the game is over; it returns the seat.
-func playAll(t *testing.T, c *rclient.Client, id string) int {
-	t.Helper()
-	ctx := servertest.Context(t)
-	seat, token, err := c.Join(ctx, id, "", -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := c.Session(id, token)
-	defer s.Close()
-	for {
-		st, err := s.Next(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.Over() {
-			return seat
-		}
-		if st.MyTurn() {
-			if err := s.Move(ctx, st.View.Legal[0], st.View.Moves); err != nil && !errors.Is(err, rclient.ErrNotConnected) {
-				t.Logf("move: %v", err)
-			}
-		}
-	}
-}
-
 func mustURL(t *testing.T, s string) *url.URL {
 	t.Helper()
 	u, err := url.Parse(s)
@@ -639,7 +611,7 @@ func TestDeleteAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seat := playAll(t, c, rated.ID)
+	seat := servertest.PlayAll(t, c, rated.ID)
 	live, _, err := c.Create(ctx, []string{"", "", "easy"})
 	if err != nil {
 		t.Fatal(err)
@@ -703,7 +675,7 @@ func TestMyGames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	playAll(t, ann, finished.ID)
+	servertest.PlayAll(t, ann, finished.ID)
 	// Ann's turn: she sits first at a table where the first seat starts.
 	mine, _, err := ann.Create(ctx, []string{"", "easy"})
 	if err != nil {

@@ -8,6 +8,7 @@ package servertest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -227,6 +228,36 @@ func (s *Server) Wait(id string, cond func(*client.State) bool) *client.State {
 func (s *Server) WaitOver(id string) *client.State {
 	s.t.Helper()
 	return s.Wait(id, (*client.State).Over)
+}
+
+// PlayAll joins the game with the client (as its signed-in account, if
+// it is signed in) and plays the first legal move at every turn of its
+// seat until the game is over; it returns the seat.
+func PlayAll(t testing.TB, c *client.Client, id string) int {
+	t.Helper()
+	ctx := Context(t)
+	seat, token, err := c.Join(ctx, id, "", -1)
+	if err != nil {
+		t.Fatalf("join %s: %v", id, err)
+	}
+	s := c.Session(id, token)
+	defer s.Close()
+	for {
+		st, err := s.Next(ctx)
+		if err != nil {
+			t.Fatalf("game %s: %v", id, err)
+		}
+		if st.Over() {
+			return seat
+		}
+		if st.MyTurn() {
+			// A move the game outran is answered stale: the next state
+			// asks again.
+			if err := s.Move(ctx, st.View.Legal[0], st.View.Moves); err != nil && !errors.Is(err, client.ErrNotConnected) {
+				t.Logf("game %s: move: %v", id, err)
+			}
+		}
+	}
 }
 
 // Cut closes every connection to the server, WebSockets included, as a
