@@ -13,7 +13,7 @@ import (
 // The rating chart's size, in SVG user units; the page scales it.
 const (
 	chartW, chartH = 640, 240
-	chartLeft      = 48 // room for the rating axis
+	chartLeft      = 52 // room for the rating axis
 	chartRight     = 12
 	chartTop       = 12
 	chartBottom    = 28 // room for the game axis
@@ -58,7 +58,7 @@ func ratingSVG(start rating.Rating, history []protocol.RatingPoint) []byte {
 	y := func(v float64) float64 { return chartTop + plotH*(hi-v)/(hi-lo) }
 
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" font-family="system-ui, sans-serif" font-size="12">`,
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" font-family="system-ui, sans-serif" font-size="14">`,
 		chartW, chartH, chartW, chartH)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#20242e"/>`, chartW, chartH)
 	for v := lo; v <= hi+step/2; v += step {
