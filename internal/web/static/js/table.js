@@ -8,6 +8,7 @@ import { Connection } from "./conn.js";
 import { start } from "./page.js";
 import { renderTable } from "./render.js";
 import { displayNames } from "./words.js";
+import { whoami } from "./players.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -360,6 +361,12 @@ try {
 } catch {
   // storage disabled
 }
+// A signed-in player sits under the account's name.
+whoami().then((a) => {
+  if (!a) return;
+  $("join-name").value = a.name;
+  $("join-name").readOnly = true;
+}, () => {});
 
 // The console can try a move the buttons do not offer: the server refuses
 // it and the page explains, which is how a player would see it too.
