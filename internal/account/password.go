@@ -106,21 +106,24 @@ var errHash = errors.New("not an argon2id hash this program made")
 // constant time; an encoded hash it cannot read is an error.
 func verifyPassword(password, encoded string) (bool, error) {
 	parts := strings.Split(encoded, "$")
-	if len(parts) != 6 || parts[1] != "argon2id" {
+	if len(parts) != 6 || parts[0] != "" || parts[1] != "argon2id" {
 		return false, errHash
 	}
 	var (
 		version int
 		p       Params
 	)
-	if _, err := fmt.Sscanf(parts[2], "v=%d", &version); err != nil || version != argon2.Version {
+	// Each part must read back as written: one encoding per hash.
+	if _, err := fmt.Sscanf(parts[2], "v=%d", &version); err != nil || version != argon2.Version ||
+		parts[2] != fmt.Sprintf("v=%d", version) {
 		return false, errHash
 	}
 	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &p.Memory, &p.Time, &p.Threads); err != nil ||
-		p.Memory == 0 || p.Memory > 1<<20 || p.Time == 0 || p.Time > 16 || p.Threads == 0 {
+		p.Memory == 0 || p.Memory > 1<<20 || p.Time == 0 || p.Time > 16 || p.Threads == 0 ||
+		parts[3] != fmt.Sprintf("m=%d,t=%d,p=%d", p.Memory, p.Time, p.Threads) {
 		return false, errHash
 	}
-	b64 := base64.RawStdEncoding
+	b64 := base64.RawStdEncoding.Strict()
 	salt, err := b64.DecodeString(parts[4])
 	if err != nil {
 		return false, errHash
