@@ -716,3 +716,35 @@ func TestMyGames(t *testing.T) {
 		t.Errorf("the export: %+v", e)
 	}
 }
+
+// TestAccountRequestLimits: registrations and passkey ceremonies are
+// limited per client address, with rate_limited and a retry time.
+func TestAccountRequestLimits(t *testing.T) {
+	api := httpapiTrustLoopback()
+	api.RegisterRate, api.RegisterBurst = 1.0/3600, 2
+	api.CeremonyRate, api.CeremonyBurst = 1.0/3600, 3
+	srv := servertest.New(t, servertest.Options{API: api})
+	from := func(addr string) *browser {
+		b := newBrowser(t, srv)
+		b.hc.Transport = forwardedFor(addr)
+		return b
+	}
+	a := from("192.0.2.1")
+	a.register("Ann")
+	from("192.0.2.1").register("Bo")
+	if status, code := from("192.0.2.1").call(http.MethodPost, "/api/account", protocol.RegisterRequest{Name: "Cy", Password: goodPassword}, nil); status != http.StatusTooManyRequests || code != protocol.RateLimited {
+		t.Errorf("a third registration from one address: %d %s, want 429 rate_limited", status, code)
+	}
+	from("198.51.100.7").register("Cy") // another address is not held back
+	a.host = strings.Replace(strings.TrimPrefix(srv.URL, "http://"), "127.0.0.1", "localhost", 1) // passkeys take no IP address
+	for i := range 4 {
+		_, code := a.call(http.MethodPost, "/api/passkeys/signin", struct{}{}, nil)
+		if want := protocol.Code(""); i == 3 {
+			if code != protocol.RateLimited {
+				t.Errorf("ceremony %d: %s, want rate_limited", i+1, code)
+			}
+		} else if code != want {
+			t.Errorf("ceremony %d: %s", i+1, code)
+		}
+	}
+}
