@@ -735,7 +735,7 @@ func TestAccountRequestLimits(t *testing.T) {
 	if status, code := from("192.0.2.1").call(http.MethodPost, "/api/account", protocol.RegisterRequest{Name: "Cy", Password: goodPassword}, nil); status != http.StatusTooManyRequests || code != protocol.RateLimited {
 		t.Errorf("a third registration from one address: %d %s, want 429 rate_limited", status, code)
 	}
-	from("198.51.100.7").register("Cy") // another address is not held back
+	from("198.51.100.7").register("Cy")                                                           // another address is not held back
 	a.host = strings.Replace(strings.TrimPrefix(srv.URL, "http://"), "127.0.0.1", "localhost", 1) // passkeys take no IP address
 	for i := range 4 {
 		_, code := a.call(http.MethodPost, "/api/passkeys/signin", struct{}{}, nil)
