@@ -176,6 +176,36 @@ func TestPasskeyCeremonies(t *testing.T) {
 		t.Errorf("a sign-in ceremony used twice: %s, want passkey_failed", code)
 	}
 
+	// The only passkey of an account without a password stays; a second
+	// one added, the first can go.
+	first := "/api/passkeys/" + b64.EncodeToString(key.id)
+	if _, code := phone.call(http.MethodDelete, first, nil, nil); code != protocol.BadRequest {
+		t.Errorf("removing the only way to sign in: %s, want bad_request", code)
+	}
+	if _, code := other.call(http.MethodPost, "/api/passkeys/register", protocol.PasskeyBeginRequest{}, nil); code != protocol.Unauthorized {
+		t.Errorf("adding a passkey signed out: %s, want unauthorized", code)
+	}
+	second := newAuthenticator(t, origin)
+	phone.must(http.MethodPost, "/api/passkeys/register", protocol.PasskeyBeginRequest{}, &begin)
+	var added protocol.AccountAnswer
+	if status, code := phone.call(http.MethodPost, "/api/passkeys/register/finish",
+		protocol.PasskeyFinishRequest{Ceremony: begin.Ceremony, Credential: second.create(begin)}, &added); status != http.StatusOK || code != "" {
+		t.Fatalf("adding a passkey: %d %s", status, code)
+	}
+	if len(added.Account.Passkeys) != 2 {
+		t.Errorf("after adding one: %d passkeys", len(added.Account.Passkeys))
+	}
+	phone.must(http.MethodDelete, first, nil, &added)
+	if len(added.Account.Passkeys) != 1 || added.Account.Passkeys[0].ID != b64.EncodeToString(second.id) {
+		t.Errorf("after removing the first: %+v", added.Account.Passkeys)
+	}
+	if _, code := signIn(local(), key.get, 0); code != protocol.PasskeyFailed {
+		t.Errorf("a removed passkey signs in: %s", code)
+	}
+	if _, code := signIn(local(), second.get, 0); code != "" {
+		t.Errorf("the added passkey: %s", code)
+	}
+
 	elsewhere := *key
 	elsewhere.origin = "https://evil.example"
 	stranger := newAuthenticator(t, origin)
