@@ -188,3 +188,50 @@ func TestPasskeyAccount(t *testing.T) {
 	p.click("#passkey-list button")
 	waitFor[bool](p, "no passkeys", `document.querySelectorAll("#passkey-list .passkey").length === 0`, 10*time.Second)
 }
+
+// TestRatedTableSignIn: a guest at a rated table is asked to sign in,
+// registers, comes back to the table and sits under the account's name;
+// a link that would lead off the site after signing in is not followed.
+func TestRatedTableSignIn(t *testing.T) {
+	srv := newServer(t)
+	c := srv.Client()
+	if _, err := c.Register(t.Context(), "Cy", "correct horse battery staple"); err != nil {
+		t.Fatal(err)
+	}
+	rated, _, err := c.CreateRated(t.Context(), []string{"", "", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPage(t, srv, "Di", phone.w, phone.h)
+	p.resize(phone)
+	p.open("/g/" + rated.ID)
+	waitFor[bool](p, "the join form", shown("#join"), 10*time.Second)
+	p.setSelect("#join-name", "Di")
+	p.click("#join")
+	waitFor[bool](p, "the sign-in link", shown("#join-error a"), 10*time.Second)
+	p.accessible("a guest at a rated table")
+	p.click("#join-error a")
+	p.signedOut()
+	p.setSelect("#register-name", "Di")
+	p.setSelect("#register-password", "correct horse battery staple")
+	p.click("#register")
+	waitFor[bool](p, "back at the table", `location.pathname === "/g/`+rated.ID+`" && document.querySelector("#join-name").readOnly`, 10*time.Second)
+	if got := eval[string](p, `document.querySelector("#join-name").value`); got != "Di" {
+		p.fail("the join form names %q, want the account's Di", got)
+	}
+	p.click("#join")
+	waitFor[bool](p, "a seat", `Number(document.querySelector("#table").dataset.seat) >= 0`, 10*time.Second)
+
+	// An address off the site is not where signing in leads.
+	p.open(`/account?back=/%5Cevil.example`)
+	p.signedIn("Di")
+	p.click("#signout")
+	p.signedOut()
+	p.setSelect("#signin-name", "Di")
+	p.setSelect("#signin-password", "correct horse battery staple")
+	p.click("#signin")
+	p.signedIn("Di")
+	if got := eval[string](p, `location.pathname`); got != "/account" {
+		p.fail("signed in, the page went to %q", got)
+	}
+}

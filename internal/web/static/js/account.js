@@ -80,7 +80,8 @@ function act(target, buttons, errorId, f, passkey = false) {
 /** signedIn follows a registration or sign-in: back where the player came from, else here. */
 function signedIn() {
   const back = new URLSearchParams(location.search).get("back");
-  if (back && back.startsWith("/") && !back.startsWith("//")) location.assign(back);
+  // Only a path of this site: no "//host", no "/\host".
+  if (back && /^\/[\w\-/]*$/.test(back) && !back.startsWith("//")) location.assign(back);
   else reload();
 }
 

@@ -133,6 +133,10 @@ async function join(ev) {
     await refreshInfo();
   } catch (err) {
     errEl.textContent = errorText(err.code);
+    if (err.code === "account_required") {
+      // A rated table: signing in comes back here.
+      errEl.append(" ", h("a", { href: `/account?back=${encodeURIComponent(location.pathname)}` }, t("web.nav.signin")));
+    }
     errEl.hidden = false;
     if (["seat_taken", "table_full", "not_found", "table_expired"].includes(err.code)) await refreshInfo();
   } finally {
