@@ -235,3 +235,44 @@ func TestRatedTableSignIn(t *testing.T) {
 		p.fail("signed in, the page went to %q", got)
 	}
 }
+
+// TestAccountPagesTranslated: in every language, the account pages show
+// no catalogue key and no English text that differs from the
+// language's; German, the longest, passes axe and fits a phone.
+func TestAccountPagesTranslated(t *testing.T) {
+	srv := newServer(t)
+	en := srv.catalogue(t, "en")
+	c := srv.Client()
+	if _, err := c.Register(t.Context(), "Eve", "correct horse battery staple"); err != nil {
+		t.Fatal(err)
+	}
+	p := newPage(t, srv, "Eve", desktop.w, desktop.h)
+	p.open("/account")
+	p.signedOut()
+	p.setSelect("#signin-name", "Eve")
+	p.setSelect("#signin-password", "correct horse battery staple")
+	p.click("#signin")
+	p.signedIn("Eve")
+	for _, lang := range []string{"nl", "it", "hu", "es", "de"} {
+		cat := srv.catalogue(t, lang)
+		for _, path := range []string{"/account", "/p/Eve", "/leaderboard"} {
+			p.open(path)
+			p.setSelect("#lang", lang)
+			waitFor[bool](p, path+" in "+lang, `document.documentElement.lang === "`+lang+`" && document.querySelector("#nav-account").textContent === "Eve"`, 10*time.Second)
+			text := eval[string](p, `document.body.innerText`)
+			for _, key := range []string{"web.account.signout", "web.profile.history", "web.leaderboard.title", "web.account.rating"} {
+				if w := en[key]; strings.Contains(text, w) && w != cat[key] {
+					t.Errorf("%s in %s still says %q (%s)", path, lang, w, key)
+				}
+			}
+			if strings.Contains(text, "web.") {
+				t.Errorf("%s in %s shows a catalogue key:\n%s", path, lang, text)
+			}
+		}
+		if lang == "de" {
+			p.open("/account")
+			waitFor[bool](p, "the settings in German", shown("#signed-in"), 10*time.Second)
+			p.look("the settings in German", "account-settings-de")
+		}
+	}
+}
