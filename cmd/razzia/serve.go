@@ -41,8 +41,14 @@ created and seats taken per client address, the tables one address
 holds, open tables and games of bots in all, the CPU the bots take
 (--bot-workers), connections per address and spectators per game, each
 seat's moves, and timeouts for slow or silent clients. The defaults suit
-a club server. Behind a reverse proxy, name it with --trusted-proxies:
-the client's address is then read from X-Forwarded-For, and cookies are
+a club server.
+
+Players may register accounts (a password or a passkey) to keep their
+seats on every device and to be rated; guests still play without one.
+Passkeys are bound to the origin the page is served from: behind a proxy
+or under several names, give it with --passkey-origins.
+
+Behind a reverse proxy, name it with --trusted-proxies: the client's address is then read from X-Forwarded-For, and cookies are
 Secure when X-Forwarded-Proto says https; without it those headers are
 ignored.
 
@@ -81,7 +87,10 @@ type serveConfig struct {
 	node      string // the node id: the name given and a random suffix
 	leaseTTL  time.Duration
 	api       httpapi.Options
-	limits    table.Limits
+	// passkeyOrigins are the origins passkeys are bound to; none: the
+	// origin of each request.
+	passkeyOrigins []string
+	limits         table.Limits
 }
 
 // drainTimeout bounds the hand-over of the games at a graceful stop.
@@ -111,8 +120,10 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	accounts, onFinish := newAccounts(st, log, cfg.passkeyOrigins)
+	go purgeEvery(ctx, accounts, time.Hour, log)
 	hub := table.New(st, table.Options{BotDelay: cfg.botDelay, Logger: log, Limits: cfg.limits,
-		Node: cfg.node, LeaseTTL: cfg.leaseTTL, Registerer: reg})
+		Node: cfg.node, LeaseTTL: cfg.leaseTTL, Registerer: reg, OnFinish: onFinish})
 	defer hub.Close()
 	log = log.With("node", hub.Node()) // the Hub adds it to its own lines
 	n, err := hub.Resume(ctx)
@@ -124,7 +135,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	stopAnalyst := startAnalyst(ctx, st, hub, cfg.analyst, log)
 	defer stopAnalyst()
 
-	cfg.api.Origins, cfg.api.Logger, cfg.api.Metrics = cfg.origins, log, reg
+	cfg.api.Origins, cfg.api.Logger, cfg.api.Metrics, cfg.api.Accounts = cfg.origins, log, reg, accounts
 	api := httpapi.New(hub, web.Handler(), cfg.api)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -186,6 +197,7 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, 
 	fs.DurationVar(&cfg.botDelay, "bot-delay", delay, "how long bots wait before they move")
 	origins := fs.String("origins", os.Getenv("RAZZIA_ORIGINS"), "extra allowed WebSocket origin `patterns`, comma-separated (such as club.example.org)")
 	fs.StringVar(&cfg.logFormat, "log-format", os.Getenv("RAZZIA_LOG_FORMAT"), "log `format`: text or json (default text on a terminal, json otherwise)")
+	passkeyOrigins := fs.String("passkey-origins", os.Getenv("RAZZIA_PASSKEY_ORIGINS"), "the `origins` passkeys are bound to, comma-separated (such as https://club.example.org); default: the origin each page was loaded from")
 	proxies := fs.String("trusted-proxies", os.Getenv("RAZZIA_TRUSTED_PROXIES"), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: `CIDRs` or addresses, comma-separated (such as 127.0.0.1,10.0.0.0/8)")
 	lim := limitFlags(fs, &cfg)
 	node := fs.String("node", fromEnv(lim, "node", "", func(s string) (string, error) { return s, nil }),
@@ -231,6 +243,14 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, 
 	for _, o := range strings.Split(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			cfg.origins = append(cfg.origins, o)
+		}
+	}
+	for _, o := range strings.Split(*passkeyOrigins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			if !strings.HasPrefix(o, "https://") && !strings.HasPrefix(o, "http://") {
+				return cfg, usageError(stderr, fs, serveSynopsis, "--passkey-origins %q: want origins such as https://club.example.org", o), true
+			}
+			cfg.passkeyOrigins = append(cfg.passkeyOrigins, strings.TrimSuffix(o, "/"))
 		}
 	}
 	return cfg, 0, false

@@ -28,6 +28,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -49,6 +50,9 @@ type Client struct {
 	// phase, toMove and legal, and State.Events is empty. A load generator
 	// reads so, at a fraction of the cost of decoding whole states.
 	Brief bool
+
+	mu      sync.Mutex
+	session string // the signed-in session's secret (SignIn)
 }
 
 // New returns a client of the server at the URL, such as
@@ -206,6 +210,7 @@ func (c *Client) do(ctx context.Context, method, path, token string, body, out a
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	c.addSession(req.Header)
 	hc := c.HTTP
 	if hc == nil {
 		hc = http.DefaultClient

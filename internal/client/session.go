@@ -59,7 +59,7 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 	u := *c.base
 	u.Scheme = map[string]string{"http": "ws", "https": "wss"}[u.Scheme]
 	u.Path += "/api/games/" + url.PathEscape(id) + "/ws"
-	opts := &websocket.DialOptions{HTTPClient: c.HTTP}
+	opts := &websocket.DialOptions{HTTPClient: c.HTTP, HTTPHeader: http.Header{}}
 	query := url.Values{}
 	if c.Lang != "" {
 		query.Set("lang", c.Lang)
@@ -68,9 +68,10 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 		if c.TokenInQuery {
 			query.Set("token", token)
 		} else {
-			opts.HTTPHeader = http.Header{"Authorization": {"Bearer " + token}}
+			opts.HTTPHeader.Set("Authorization", "Bearer "+token)
 		}
 	}
+	c.addSession(opts.HTTPHeader)
 	u.RawQuery = query.Encode()
 	ws, resp, err := websocket.Dial(ctx, u.String(), opts)
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
@@ -76,6 +77,14 @@ type Options struct {
 	// Defaults 1/3 (20 a minute) and 10.
 	JoinRate  float64
 	JoinBurst int
+	// RegisterRate and RegisterBurst bound the accounts one client
+	// address may register. Defaults 1/120 (30 an hour) and 5.
+	RegisterRate  float64
+	RegisterBurst int
+	// CeremonyRate and CeremonyBurst bound the passkey ceremonies one
+	// client address may begin. Defaults 0.2 and 10.
+	CeremonyRate  float64
+	CeremonyBurst int
 	// MaxConns is the most WebSockets one client address may hold at
 	// once; default 20.
 	MaxConns int
@@ -96,25 +105,33 @@ type Options struct {
 	// Metrics, when set, receives the server's metrics and is served,
 	// with everything else registered in it, at GET /metrics.
 	Metrics *prometheus.Registry
+	// Accounts, when set, serves accounts, sessions, profiles and the
+	// leaderboard (the routes of account.go); without it the server has
+	// guests only.
+	Accounts *account.Service
 }
 
 // DefaultOptions returns the defaults that zero fields of Options take.
 func DefaultOptions() Options {
 	return Options{
-		MessageRate:  10,
-		MessageBurst: 20,
-		ReplayCache:  64 << 20,
-		CreateRate:   0.1,
-		CreateBurst:  5,
-		JoinRate:     1.0 / 3,
-		JoinBurst:    10,
-		MaxConns:     20,
-		PingInterval: 30 * time.Second,
-		PongTimeout:  15 * time.Second,
-		IdleTimeout:  time.Hour,
-		ReadTimeout:  30 * time.Second,
-		WriteTimeout: 60 * time.Second,
-		KeepAlive:    2 * time.Minute,
+		MessageRate:   10,
+		MessageBurst:  20,
+		ReplayCache:   64 << 20,
+		CreateRate:    0.1,
+		CreateBurst:   5,
+		JoinRate:      1.0 / 3,
+		JoinBurst:     10,
+		RegisterRate:  1.0 / 120,
+		RegisterBurst: 5,
+		CeremonyRate:  0.2,
+		CeremonyBurst: 10,
+		MaxConns:      20,
+		PingInterval:  30 * time.Second,
+		PongTimeout:   15 * time.Second,
+		IdleTimeout:   time.Hour,
+		ReadTimeout:   30 * time.Second,
+		WriteTimeout:  60 * time.Second,
+		KeepAlive:     2 * time.Minute,
 	}
 }
 
@@ -123,6 +140,7 @@ func (o Options) withDefaults() Options {
 	d := DefaultOptions()
 	for _, f := range []struct{ v, def *float64 }{
 		{&o.MessageRate, &d.MessageRate}, {&o.CreateRate, &d.CreateRate}, {&o.JoinRate, &d.JoinRate},
+		{&o.RegisterRate, &d.RegisterRate}, {&o.CeremonyRate, &d.CeremonyRate},
 	} {
 		if *f.v <= 0 {
 			*f.v = *f.def
@@ -130,7 +148,8 @@ func (o Options) withDefaults() Options {
 	}
 	for _, f := range []struct{ v, def *int }{
 		{&o.MessageBurst, &d.MessageBurst}, {&o.ReplayCache, &d.ReplayCache}, {&o.CreateBurst, &d.CreateBurst},
-		{&o.JoinBurst, &d.JoinBurst}, {&o.MaxConns, &d.MaxConns},
+		{&o.JoinBurst, &d.JoinBurst}, {&o.MaxConns, &d.MaxConns}, {&o.RegisterBurst, &d.RegisterBurst},
+		{&o.CeremonyBurst, &d.CeremonyBurst},
 	} {
 		if *f.v <= 0 {
 			*f.v = *f.def
@@ -161,6 +180,8 @@ type Server struct {
 	metrics *metrics
 
 	creates, joins *clientRate // per client address
+	registers      *clientRate // accounts registered, per client address
+	ceremonies     *clientRate // passkey ceremonies begun, per client address
 	clients        connCount   // WebSockets per client address
 	now            func() time.Time
 
@@ -181,9 +202,11 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 		web = http.NotFoundHandler()
 	}
 	s := &Server{hub: hub, web: web, opts: opts, log: opts.Logger, replays: newReplayCache(opts.ReplayCache),
-		creates: newClientRate("tables created", opts.CreateRate, opts.CreateBurst),
-		joins:   newClientRate("seats taken", opts.JoinRate, opts.JoinBurst),
-		now:     time.Now, metrics: newMetrics(registerer(opts.Metrics))}
+		creates:    newClientRate("tables created", opts.CreateRate, opts.CreateBurst),
+		joins:      newClientRate("seats taken", opts.JoinRate, opts.JoinBurst),
+		registers:  newClientRate("accounts registered", opts.RegisterRate, opts.RegisterBurst),
+		ceremonies: newClientRate("passkey ceremonies", opts.CeremonyRate, opts.CeremonyBurst),
+		now:        time.Now, metrics: newMetrics(registerer(opts.Metrics))}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
 	mux := http.NewServeMux()
@@ -200,6 +223,9 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("POST /api/records", s.upload)
 	mux.HandleFunc("GET /api/levels", levels)
 	s.routeAnalysis(mux)
+	if opts.Accounts != nil {
+		s.routeAccounts(mux)
+	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})
@@ -231,7 +257,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Cache-Control", "no-store")
 	}
-	s.handler.ServeHTTP(w, r)
+	s.handler.ServeHTTP(w, s.withSession(r))
 }
 
 // Close ends every WebSocket with status 1012 (service restart: connect
@@ -279,6 +305,8 @@ var codes = map[error]protocol.Code{
 	table.ErrExpired:            protocol.TableExpired,
 	table.ErrNotCreator:         protocol.NotCreator,
 	table.ErrAlreadyStarted:     protocol.AlreadyStarted,
+	table.ErrAccountRequired:    protocol.AccountRequired,
+	table.ErrAlreadySeated:      protocol.AlreadySeated,
 	table.ErrNotFound:           protocol.NotFound,
 	table.ErrSeatTaken:          protocol.SeatTaken,
 	table.ErrTableFull:          protocol.TableFull,
@@ -305,6 +333,9 @@ func errorOf(err error) *apiError {
 	var maxErr *http.MaxBytesError
 	if errors.As(err, &maxErr) {
 		return newError(protocol.TooLarge, "the request is larger than %d bytes", maxErr.Limit)
+	}
+	if e, ok := accountError(err); ok {
+		return e
 	}
 	var te *table.Error
 	if !errors.As(err, &te) {
@@ -423,8 +454,8 @@ func typeName(t string) string {
 }
 
 // tokenOf returns the seat token the request carries: a bearer token, the
-// query's token (WebSocket only, where browsers cannot set headers), or
-// the game's cookie.
+// query's token (WebSocket only, where browsers cannot set headers), the
+// game's cookie, or the token of the signed-in account's seat.
 func tokenOf(r *http.Request, id string, query bool) string {
 	if a := r.Header.Get("Authorization"); len(a) > len(tokenPrefix) && strings.EqualFold(a[:len(tokenPrefix)], tokenPrefix) {
 		return strings.TrimSpace(a[len(tokenPrefix):])
@@ -437,7 +468,7 @@ func tokenOf(r *http.Request, id string, query bool) string {
 	if c, err := r.Cookie(cookieName(id)); err == nil {
 		return c.Value
 	}
-	return ""
+	return accountSeatToken(r, id)
 }
 
 func cookieName(id string) string { return "razzia_" + id }
@@ -487,7 +518,11 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	for i, seat := range req.Seats {
 		seats[i] = seat.Bot
 	}
-	info, creator, err := s.hub.Create(r.Context(), seats, p.key())
+	create := s.hub.Create
+	if req.Rated {
+		create = s.hub.CreateRated
+	}
+	info, creator, err := create(r.Context(), seats, p.key())
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -579,6 +614,16 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		seat = *req.Seat
+	}
+	if se, err := s.sessionOf(r); err == nil {
+		// A signed-in player sits as their account, on every device.
+		seat, token, err := s.joinAccount(r, se, id, seat)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, protocol.JoinAnswer{Seat: seat, Token: token})
+		return
 	}
 	seat, token, err := s.hub.Join(r.Context(), id, req.Name, seat)
 	if err != nil {

@@ -7,6 +7,9 @@ type (
 	// CreateRequest is the body of POST /api/games: one entry per seat.
 	CreateRequest struct {
 		Seats []SeatRequest `json:"seats"`
+		// Rated makes a rated table: only signed-in players (and bots)
+		// take its seats, and its result changes their ratings.
+		Rated bool `json:"rated,omitempty"`
 	}
 	// A SeatRequest is one seat of a new table: Bot is "" for a seat open
 	// to a person, or a server bot's level.
@@ -37,7 +40,8 @@ type (
 		Games []GameInfo `json:"games"`
 	}
 	// JoinRequest is the body of POST /api/games/{id}/join; without Seat
-	// the first open seat is taken.
+	// the first open seat is taken. A signed-in player sits under their
+	// account's name, whatever Name says.
 	JoinRequest struct {
 		Name string `json:"name"`
 		Seat *int   `json:"seat,omitempty"`

@@ -36,6 +36,8 @@ type GameInfo struct {
 	// Rated is a table whose result changes its players' ratings: only
 	// signed-in players (and bots) sit at it.
 	Rated bool `json:"rated,omitempty"`
+	// ToMove is the seat to move while the game is played.
+	ToMove *int `json:"toMove,omitempty"`
 }
 
 // A SeatInfo is one seat of a GameInfo.
@@ -43,6 +45,9 @@ type SeatInfo struct {
 	Name string `json:"name"` // empty while open
 	Bot  string `json:"bot"`  // the server bot's level; empty for a person
 	Open bool   `json:"open"` // waiting for a person
+	// Account is a seat held by a signed-in player, whose profile is at
+	// ProfilePath(Name).
+	Account bool `json:"account,omitempty"`
 }
 
 // InvitePath returns the path of a game's table page, its invite link.

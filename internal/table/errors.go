@@ -35,7 +35,9 @@ var (
 	// that runs the game did not answer in time and its lease has not
 	// lapsed yet, or no node runs it while this one is shutting down. It
 	// is temporary: the same request succeeds once another node runs it.
-	ErrUnavailable = errors.New("the game is changing servers")
+	ErrUnavailable     = errors.New("the game is changing servers")
+	ErrAccountRequired = errors.New("a rated table takes signed-in players only")
+	ErrAlreadySeated   = errors.New("you hold a seat of the table already")
 )
 
 // errNotOwner is the answer of a node asked to make a write of a game it

@@ -22,9 +22,12 @@ type request struct {
 	// never leaves the node it came to.
 	Hash []byte `json:"hash,omitempty"`
 	Name string `json:"name,omitempty"` // opJoin
-	Seat int    `json:"seat"`           // opJoin (-1: the first open seat), opRemove
-	Move string `json:"move,omitempty"` // opPlay
-	Seq  int    `json:"seq"`            // opPlay
+	// Account is the signed-in account taking the seat (opJoin), empty
+	// for a guest.
+	Account string `json:"account,omitempty"`
+	Seat    int    `json:"seat"`           // opJoin (-1: the first open seat), opRemove
+	Move    string `json:"move,omitempty"` // opPlay
+	Seq     int    `json:"seq"`            // opPlay
 
 	at time.Time // when this node received it, for the latency metric
 }
@@ -348,7 +351,7 @@ func (h *Hub) serve(env envelope) {
 func (l *loop) apply(r request) (int, error) {
 	switch r.Op {
 	case opJoin:
-		return l.join(r.Name, r.Seat, r.Hash)
+		return l.join(Person{Name: r.Name, Account: r.Account}, r.Seat, r.Hash)
 	case opPlay:
 		m, perr := parseMove(r.Move)
 		return 0, l.playFor(r.Hash, m, perr, r.Seq, r.at)

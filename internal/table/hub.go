@@ -101,6 +101,11 @@ type Options struct {
 	ForwardTimeout time.Duration
 	// Registerer receives the Hub's metrics; nil keeps them unexported.
 	Registerer prometheus.Registerer
+	// OnFinish, when set, is called once a game is over, its last move
+	// committed, by the game's goroutine before it tells the watchers:
+	// the hook that records results and ratings. It should return
+	// within its context's time (30 seconds).
+	OnFinish func(ctx context.Context, f Finished)
 }
 
 // The defaults of Options.
@@ -264,10 +269,15 @@ func (h *Hub) Done() <-chan struct{} { return h.ctx.Done() }
 // limit on the tables one client holds; "" counts for nobody. Create
 // returns the table and its creator's secret token, which Remove asks for.
 func (h *Hub) Create(ctx context.Context, seats []string, client string) (protocol.GameInfo, string, error) {
+	return h.create(ctx, seats, client, false)
+}
+
+// create is Create of a rated or casual table.
+func (h *Hub) create(ctx context.Context, seats []string, client string, rated bool) (protocol.GameInfo, string, error) {
 	if n := len(seats); n < razzia.MinPlayers || n > razzia.MaxPlayers {
 		return protocol.GameInfo{}, "", reject(ErrBadRequest, "a table has %d to %d seats, not %d", razzia.MinPlayers, razzia.MaxPlayers, n)
 	}
-	g := &store.Game{Status: store.StatusPlaying, Seats: make([]store.Seat, len(seats))}
+	g := &store.Game{Status: store.StatusPlaying, Seats: make([]store.Seat, len(seats)), Rated: rated}
 	for i, level := range seats {
 		switch {
 		case level == "":
@@ -321,7 +331,7 @@ func (h *Hub) Create(ctx context.Context, seats []string, client string) (protoc
 	}
 	if err != nil {
 		// The game was committed; describe it as stored.
-		in = h.newInfo(g.ID, g.Status, g.Seats, 0, g.Created, g.Updated, nil)
+		in = h.newInfo(g.ID, g.Status, g.Seats, g.Rated, 0, g.Created, g.Updated, nil)
 	}
 	return in, creator, nil
 }
@@ -373,16 +383,11 @@ func isLevel(s string) bool {
 // open seat when seat is negative. It returns the seat and its secret
 // token. The game starts when every seat is filled.
 func (h *Hub) Join(ctx context.Context, id, name string, seat int) (int, string, error) {
-	if err := playername.Check(name); err != nil {
-		return 0, "", &Error{Kind: ErrBadName, Msg: err.Error(), Err: err}
-	}
 	token, err := h.newToken()
 	if err != nil {
 		return 0, "", internal(err)
 	}
-	seat, err = h.write(ctx, request{Op: opJoin, Game: id, Name: name, Seat: seat, Hash: hashToken(token)}, func(*store.Game) error {
-		return reject(ErrTableFull, "the table is full: the game has started")
-	})
+	seat, err = h.JoinAs(ctx, id, seat, Person{Name: name, Token: token})
 	if err != nil {
 		return 0, "", err
 	}
@@ -482,7 +487,7 @@ func (h *Hub) Game(ctx context.Context, id, token string) (protocol.GameInfo, in
 		if err != nil {
 			return err
 		}
-		in, seat = h.newInfo(g.ID, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, w), seatOf(g.Seats, hash)
+		in, seat = h.newInfo(g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, w), seatOf(g.Seats, hash)
 		return nil
 	})
 	return in, seat, err
@@ -529,7 +534,7 @@ func (h *Hub) List(ctx context.Context, status store.Status) ([]protocol.GameInf
 				h.log.Error("cannot find the winners", "game", s.ID, "err", err)
 			}
 		}
-		infos = append(infos, h.newInfo(s.ID, s.Status, s.Seats, s.Moves, s.Created, s.Updated, w))
+		infos = append(infos, h.newInfo(s.ID, s.Status, s.Seats, s.Rated, s.Moves, s.Created, s.Updated, w))
 	}
 	return infos, nil
 }
@@ -603,7 +608,7 @@ func (h *Hub) Upload(ctx context.Context, r io.Reader) (protocol.GameInfo, error
 		return protocol.GameInfo{}, h.failed("store uploaded record", id, err)
 	}
 	h.log.Info("record uploaded", "game", id, "moves", len(g.Moves))
-	return h.newInfo(id, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, game.Winners()), nil
+	return h.newInfo(id, g.Status, g.Seats, false, len(g.Moves), g.Created, g.Updated, game.Winners()), nil
 }
 
 // with runs live in the goroutine of game id if it is open or being

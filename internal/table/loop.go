@@ -42,6 +42,7 @@ type loop struct {
 	game    *razzia.Game // nil while the table is open
 	bots    []bot.Bot    // by seat; nil for people
 	creator []byte       // the hash of the creator's token, or nil
+	rated   bool         // a rated table: signed-in players only
 
 	client  string              // who created the table in this process, or ""
 	held    hold                // what the game holds of the Hub's limits
@@ -153,7 +154,7 @@ func (l *loop) load(g *store.Game) error {
 		l.orphan = l.bots[l.thinkSeat]
 	}
 	l.status, l.seats, l.cheques, l.seed = g.Status, g.Seats, g.Cheques, g.Seed
-	l.created, l.updated, l.creator = g.Created, g.Updated, g.CreatorHash
+	l.created, l.updated, l.creator, l.rated = g.Created, g.Updated, g.CreatorHash, g.Rated
 	l.game, l.bots = game, nil
 	if game != nil && l.owns() {
 		l.startBots()
@@ -357,7 +358,12 @@ func (l *loop) info() protocol.GameInfo {
 		moves = l.game.Len()
 		winners = l.game.Winners()
 	}
-	return l.h.newInfo(l.id, l.status, l.seats, moves, l.created, l.updated, winners)
+	in := l.h.newInfo(l.id, l.status, l.seats, l.rated, moves, l.created, l.updated, winners)
+	if l.game != nil && !l.game.Over() {
+		to := l.game.ToMove()
+		in.ToMove = &to
+	}
+	return in
 }
 
 // setHold changes what the game holds of the Hub's limits.
@@ -425,10 +431,14 @@ func (l *loop) expire() {
 	l.broadcast()
 }
 
-// join seats a person; see Hub.Join.
-func (l *loop) join(name string, seat int, hash []byte) (int, error) {
+// join seats a person whose token hashes to hash; see Hub.JoinAs.
+func (l *loop) join(p Person, seat int, hash []byte) (int, error) {
+	name := p.Name
 	if l.status != store.StatusOpen {
 		return 0, reject(ErrTableFull, "the table is full: the game has started")
+	}
+	if err := l.admits(p, hash); err != nil {
+		return 0, err
 	}
 	open := 0
 	for _, s := range l.seats {
@@ -461,7 +471,8 @@ func (l *loop) join(name string, seat int, hash []byte) (int, error) {
 	}
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
-	if err := l.h.store.TakeSeat(ctx, l.id, l.lease.Fence, seat, name, hash, status); err != nil {
+	taken := store.Seat{Name: name, TokenHash: hash, Account: p.Account}
+	if err := l.h.store.TakeSeat(ctx, l.id, l.lease.Fence, seat, taken, status); err != nil {
 		if errors.Is(err, store.ErrLeaseLost) {
 			return 0, l.lostLease(err)
 		}
@@ -472,7 +483,7 @@ func (l *loop) join(name string, seat int, hash []byte) (int, error) {
 		return 0, l.h.failed("take seat", l.id, err)
 	}
 	l.seats = append([]store.Seat(nil), l.seats...)
-	l.seats[seat] = store.Seat{Name: name, TokenHash: hash}
+	l.seats[seat] = taken
 	l.status = status
 	l.updated = l.h.opts.Now()
 	l.h.log.Info("seat taken", "game", l.id, "seat", seat)
@@ -734,6 +745,7 @@ func (l *loop) play(m razzia.Move, at time.Time) error {
 	l.updated = l.h.opts.Now()
 	if status == store.StatusFinished {
 		l.h.log.Info("game over", "game", l.id, "moves", index+1, "winners", l.game.Winners())
+		l.finished()
 	}
 	l.broadcast()
 	since(l.h.metrics.broadcast.WithLabelValues("owner"), at)

@@ -48,7 +48,7 @@ func (h *Hub) CreateTutorial(ctx context.Context, name, client string) (protocol
 	h.log.Info("tutorial created", "game", id)
 	var in protocol.GameInfo
 	if err := h.send(ctx, l, func(l *loop) error { in = l.info(); return nil }); err != nil {
-		in = h.newInfo(g.ID, g.Status, g.Seats, 0, g.Created, g.Updated, nil)
+		in = h.newInfo(g.ID, g.Status, g.Seats, false, 0, g.Created, g.Updated, nil)
 	}
 	return in, tutorial.Learner, token, nil
 }

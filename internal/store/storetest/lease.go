@@ -116,7 +116,7 @@ func testLeaseFencedWrites(t *testing.T, s store.Store) {
 	g := newGame("fence00001", store.StatusOpen, 0)
 	create(t, s, g)
 	a := acquire(t, s, g.ID, "node-a", longTTL)
-	if err := s.TakeSeat(ctx(t), g.ID, a.Fence, 0, "Bo", hash(1), store.StatusPlaying); err != nil {
+	if err := s.TakeSeat(ctx(t), g.ID, a.Fence, 0, store.Seat{Name: "Bo", TokenHash: hash(1)}, store.StatusPlaying); err != nil {
 		t.Fatalf("TakeSeat with the lease's fence: %v", err)
 	}
 	if err := s.AppendMove(ctx(t), g.ID, a.Fence, 0, "draw", store.StatusPlaying); err != nil {
@@ -127,13 +127,13 @@ func testLeaseFencedWrites(t *testing.T, s store.Store) {
 	create(t, s, h)
 	for _, f := range []store.Fence{store.NoFence, a.Fence + 1, a.Fence - 1, -1} {
 		wantLeaseLost(t, fmt.Sprintf("AppendMove with fence %d", f), s.AppendMove(ctx(t), g.ID, f, 1, "bid 9", store.StatusFinished))
-		wantLeaseLost(t, fmt.Sprintf("TakeSeat with fence %d", f), s.TakeSeat(ctx(t), g.ID, f, 0, "Mallory", hash(0xee), store.StatusFinished))
+		wantLeaseLost(t, fmt.Sprintf("TakeSeat with fence %d", f), s.TakeSeat(ctx(t), g.ID, f, 0, store.Seat{Name: "Mallory", TokenHash: hash(0xee)}, store.StatusFinished))
 	}
 	checkGame(t, s, want)
 	// A game nobody holds takes no fenced write.
 	wantLeaseLost(t, "AppendMove to an unleased game with a fence", s.AppendMove(ctx(t), h.ID, a.Fence, 0, "draw", store.StatusPlaying))
 	checkGame(t, s, h)
-	if err := s.TakeSeat(ctx(t), h.ID, store.NoFence, 0, "Cy", hash(2), store.StatusOpen); err != nil {
+	if err := s.TakeSeat(ctx(t), h.ID, store.NoFence, 0, store.Seat{Name: "Cy", TokenHash: hash(2)}, store.StatusOpen); err != nil {
 		t.Errorf("TakeSeat without a lease on a game nobody holds: %v", err)
 	}
 	// The order of the checks: a wrong index with a good fence is a
@@ -186,7 +186,7 @@ func testLeaseTakeOver(t *testing.T, s store.Store) {
 	if e.Fence != d.Fence+1 {
 		t.Errorf("acquired again after it lapsed: fence %d, want %d", e.Fence, d.Fence+1)
 	}
-	wantLeaseLost(t, "TakeSeat with the lapsed fence", s.TakeSeat(ctx(t), h.ID, d.Fence, 0, "Bo", hash(1), store.StatusOpen))
+	wantLeaseLost(t, "TakeSeat with the lapsed fence", s.TakeSeat(ctx(t), h.ID, d.Fence, 0, store.Seat{Name: "Bo", TokenHash: hash(1)}, store.StatusOpen))
 	if got := get(t, s, g.ID); !slices.Equal(got.Moves, []string{"draw"}) {
 		t.Errorf("moves %q, want only the new holder's", got.Moves)
 	}

@@ -47,7 +47,8 @@ export async function request(method, path, body) {
 
 export const listGames = (status) => request("GET", `/api/games?status=${encodeURIComponent(status)}`);
 export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
-export const createGame = (seats) => request("POST", "/api/games", { seats });
+/** createGame creates a table; a rated one takes signed-in players and bots only. */
+export const createGame = (seats, rated) => request("POST", "/api/games", rated ? { seats, rated } : { seats });
 export const joinGame = (id, name, seat) =>
   request("POST", `/api/games/${encodeURIComponent(id)}/join`, seat === undefined ? { name } : { name, seat });
 export const uploadRecord = (file) => request("POST", "/api/records", file);

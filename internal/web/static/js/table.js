@@ -11,6 +11,7 @@ import { displayNames } from "./words.js";
 import { fetchHints } from "./analysis.js";
 import { Coach } from "./coach.js";
 import { isTutorial } from "./tutorial.js";
+import { whoami } from "./players.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -136,6 +137,10 @@ async function join(ev) {
     await refreshInfo();
   } catch (err) {
     errEl.textContent = errorText(err.code);
+    if (err.code === "account_required") {
+      // A rated table: signing in comes back here.
+      errEl.append(" ", h("a", { href: `/account?back=${encodeURIComponent(location.pathname)}` }, t("web.nav.signin")));
+    }
     errEl.hidden = false;
     if (["seat_taken", "table_full", "not_found", "table_expired"].includes(err.code)) await refreshInfo();
   } finally {
@@ -396,6 +401,12 @@ try {
 } catch {
   // storage disabled
 }
+// A signed-in player sits under the account's name.
+whoami().then((a) => {
+  if (!a) return;
+  $("join-name").value = a.name;
+  $("join-name").readOnly = true;
+}, () => {});
 
 // The console can try a move the buttons do not offer: the server refuses
 // it and the page explains, which is how a player would see it too.
