@@ -19,8 +19,9 @@ import (
 // (one source for each), taken from the environment when set there
 // (RAZZIA_ and the flag's name in capitals, - as _).
 type limitSet struct {
-	createRate, joinRate float64 // a minute, as the flags say
-	envErrs              []error
+	createRate, joinRate       float64 // a minute, as the flags say
+	registerRate, ceremonyRate float64 // a minute
+	envErrs                    []error
 }
 
 // envName is the variable of the environment for a flag.
@@ -63,6 +64,10 @@ func limitFlags(fs *flag.FlagSet, cfg *serveConfig) *limitSet {
 	num(&a.CreateBurst, "create-burst", api.CreateBurst, "tables one client address may create at once")
 	frac(&l.joinRate, "join-rate", api.JoinRate*60, "seats one client address may take a minute, after a burst of --join-burst")
 	num(&a.JoinBurst, "join-burst", api.JoinBurst, "seats one client address may take at once")
+	frac(&l.registerRate, "register-rate", api.RegisterRate*60, "accounts one client address may register a minute, after a burst of --register-burst")
+	num(&a.RegisterBurst, "register-burst", api.RegisterBurst, "accounts one client address may register at once")
+	frac(&l.ceremonyRate, "passkey-rate", api.CeremonyRate*60, "passkey ceremonies (registering or signing in with a passkey) one client address may start a minute, after a burst of --passkey-burst")
+	num(&a.CeremonyBurst, "passkey-burst", api.CeremonyBurst, "passkey ceremonies one client address may start at once")
 	num(&t.MaxPerClient, "max-tables-per-client", lim.MaxPerClient, "tables one client address may hold at once: waiting for players, or games of bots under way")
 	num(&t.MaxOpen, "max-open-tables", lim.MaxOpen, "tables waiting for players at once, from all clients")
 	num(&t.MaxBotGames, "max-bot-games", lim.MaxBotGames, "games of bots only under way at once")
@@ -92,8 +97,10 @@ func (l *limitSet) finish(cfg *serveConfig) error {
 	}
 	a, t := &cfg.api, &cfg.limits
 	a.CreateRate, a.JoinRate = l.createRate/60, l.joinRate/60
+	a.RegisterRate, a.CeremonyRate = l.registerRate/60, l.ceremonyRate/60
 	for name, v := range map[string]float64{
 		"--create-rate": l.createRate, "--join-rate": l.joinRate, "--seat-move-rate": t.SeatMoveRate, "--message-rate": a.MessageRate,
+		"--register-rate": l.registerRate, "--passkey-rate": l.ceremonyRate,
 	} {
 		if v <= 0 {
 			return fmt.Errorf("%s %g: want a rate above 0", name, v)
@@ -103,7 +110,7 @@ func (l *limitSet) finish(cfg *serveConfig) error {
 		"--create-burst": a.CreateBurst, "--join-burst": a.JoinBurst, "--max-tables-per-client": t.MaxPerClient,
 		"--max-open-tables": t.MaxOpen, "--max-bot-games": t.MaxBotGames, "--bot-workers": t.BotWorkers,
 		"--max-conns-per-client": a.MaxConns, "--max-spectators": t.MaxSpectators, "--seat-move-burst": t.SeatMoveBurst,
-		"--message-burst": a.MessageBurst,
+		"--message-burst": a.MessageBurst, "--register-burst": a.RegisterBurst, "--passkey-burst": a.CeremonyBurst,
 	} {
 		if v <= 0 {
 			return fmt.Errorf("%s %d: want 1 or more", name, v)

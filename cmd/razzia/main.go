@@ -37,6 +37,7 @@ var commands = []command{
 	{"bot", "play a seat of a server game with a bot program", runBot},
 	{"migrate", "copy every game from one database to another (SQLite, PostgreSQL)", migrate},
 	{"load", "play many games against running servers and measure move latency", runLoad},
+	{"calibrate", "rate the bot levels for player ratings (internal/botrating/levels.json)", calibrate},
 }
 
 func main() {

@@ -23,7 +23,7 @@ import (
 
 var playSynopsis = fmt.Sprintf(`
 usage: razzia play [--players NAMES|N] [--bots SPEC,...] [--seed N] [--lang TAG] [flags]
-       razzia play --server URL [--name NAME] [INVITE|ID]
+       razzia play --server URL [--name NAME | --account NAME [--rated]] [INVITE|ID]
 
 Play plays Razzia! in the terminal (80×24 or larger), driven by the keyboard:
 arrows or tab select a move and enter plays it; d draws, c calls an auction,
@@ -42,7 +42,11 @@ deals the same cheques and cards to the same moves.
 With --server the terminal joins a game on a Razzia server as a player:
 give the invite link (http://host:8080/g/ID) or the game's id. Without one,
 it creates a table with your seat, the --bots as server bots and open seats
-up to --players, and shows the invite link for the others.
+up to --players, and shows the invite link for the others. --account NAME
+signs in to the server's account NAME first (the password from
+$RAZZIA_PASSWORD, else asked for without echo): the seat is the account's,
+under its name, and follows it to the browser; --rated makes the new
+table rated (signed-in players and bots only).
 
 Colours always come with symbols; NO_COLOR turns them off.
 
@@ -53,6 +57,7 @@ Examples:
   razzia play --players Ann,Bob --bots medium --seed 7
   razzia play --name Ann http://localhost:8080/g/k3x7q2m5ab
   razzia play --server http://localhost:8080 --name Ann --bots easy,easy
+  razzia play --server http://localhost:8080 --account Ann --rated --bots hard
 `, strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel)
 
 // defaultBots are the bots of a person who names none: a game of four.
@@ -69,7 +74,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	record := fs.String("record", "", "write the game's record to `FILE` when the program ends")
 	server := fs.String("server", "", "play on the Razzia server at `URL`")
 	name := fs.String("name", "", "your `NAME` at a server's table (default: $USER)")
-	paceID := fs.String("pace", "", "the pace of a new table on a server: `ID`, "+paceIDs()+" (default: untimed)")
+	acct := fs.String("account", "", "sign in to the server's account `NAME` (password: $RAZZIA_PASSWORD, else asked)")
+	rated := fs.Bool("rated", false, "with --account, create a rated table")
+	paceID := fs.String("pace", "", "the pace of a new table on a server: `ID`, "+paceIDs()+" (default: untimed, standard when rated)")
 	rest, status, done := parseFlags(fs, playSynopsis, args, stdout, stderr)
 	if done {
 		return status
@@ -101,7 +108,11 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if !botsGiven {
 			*bots = defaultBots
 		}
-		return playOnServer(*server, invite, *name, *bots, *players, *paceID, opt, stdin, stdout, stderr, fs)
+		return playOnServer(serverGame{server: *server, invite: invite, name: *name, account: *acct, rated: *rated, pace: *paceID, bots: *bots, players: *players},
+			opt, stdin, stdout, stderr, fs)
+	}
+	if *acct != "" || *rated {
+		return usageError(stderr, fs, playSynopsis, "--account and --rated need --server URL")
 	}
 
 	if *paceID != "" {
@@ -280,8 +291,24 @@ func langTags() string {
 	return strings.Join(tags, ", ")
 }
 
+// A serverGame is what razzia play --server was asked for.
+type serverGame struct {
+	server, invite, name string
+	account              string // the account to sign in to, if any
+	rated                bool
+	pace                 string // the pace of a new table, "" for the default
+	bots, players        string
+}
+
 // playOnServer joins a game on a server, or creates one, and plays it.
-func playOnServer(server, invite, name, bots, players, pace string, opt tui.Options, stdin io.Reader, stdout, stderr io.Writer, fs *flag.FlagSet) int {
+func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr io.Writer, fs *flag.FlagSet) int {
+	server, invite, name, bots, players := g.server, g.invite, g.name, g.bots, g.players
+	if g.rated && g.account == "" {
+		return usageError(stderr, fs, playSynopsis, "--rated needs --account: only signed-in players sit at rated tables")
+	}
+	if g.account != "" && name != "" {
+		return usageError(stderr, fs, playSynopsis, "--name and --account: a signed-in player sits under the account's name")
+	}
 	if invite != "" {
 		s, id, err := client.ParseInvite(invite)
 		if err != nil {
@@ -307,13 +334,28 @@ func playOnServer(server, invite, name, bots, players, pace string, opt tui.Opti
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	if g.account != "" {
+		cat, ok := i18n.Lookup(opt.Lang)
+		if !ok {
+			cat = i18n.Default()
+		}
+		password, err := readPassword(cat, g.account, stdin, stdout)
+		if err != nil {
+			fmt.Fprintf(stderr, "razzia play: reading the password: %v\n", err)
+			return 1
+		}
+		if _, err := c.SignIn(ctx, g.account, password); err != nil {
+			fmt.Fprintf(stderr, "razzia play: signing in to %s on %s: %v\n", g.account, server, err)
+			return 1
+		}
+	}
 	id := invite
 	if id == "" {
 		seats, err := serverSeats(bots, players)
 		if err != nil {
 			return usageError(stderr, fs, playSynopsis, "%v", err)
 		}
-		info, _, err := c.CreatePaced(ctx, seats, pace)
+		info, _, err := c.CreateTable(ctx, seats, g.pace, g.rated)
 		if err != nil {
 			fmt.Fprintf(stderr, "razzia play: creating a game on %s: %v\n", server, err)
 			return 1

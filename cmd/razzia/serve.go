@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"golang.org/x/term"
 
 	"github.com/razziagame/razzia/internal/analyst"
@@ -39,8 +41,14 @@ created and seats taken per client address, the tables one address
 holds, open tables and games of bots in all, the CPU the bots take
 (--bot-workers), connections per address and spectators per game, each
 seat's moves, and timeouts for slow or silent clients. The defaults suit
-a club server. Behind a reverse proxy, name it with --trusted-proxies:
-the client's address is then read from X-Forwarded-For, and cookies are
+a club server.
+
+Players may register accounts (a password or a passkey) to keep their
+seats on every device and to be rated; guests still play without one.
+Passkeys are bound to the origin the page is served from: behind a proxy
+or under several names, give it with --passkey-origins.
+
+Behind a reverse proxy, name it with --trusted-proxies: the client's address is then read from X-Forwarded-For, and cookies are
 Secure when X-Forwarded-Proto says https; without it those headers are
 ignored.
 
@@ -49,8 +57,24 @@ at once, --analysis-iterations per decision), only while the bots leave
 a worker of theirs free; a game left unanalysed by a restart is analysed
 after it. The replay page shows the analysis.
 
-Stop the server with Ctrl-C (SIGINT) or SIGTERM.
+Several nodes may serve one PostgreSQL database behind a load balancer
+(docs/deploy.md): each runs the games it holds a lease on, passes the
+moves of the others to their nodes, and takes over the games of a node
+that died after --lease-ttl. /healthz says the process is alive, /readyz
+whether it should get clients (its database commits, it is not stopping),
+/metrics gives its figures in the Prometheus format.
+
+Stop the server with Ctrl-C (SIGINT) or SIGTERM: it hands its games to
+the other nodes at once and tells its clients to reconnect.
 `
+
+// The lease times --lease-ttl takes: a shorter one renews too often for
+// a database far away, a longer one leaves the games of a dead node
+// waiting too long.
+const (
+	minLeaseTTL = 200 * time.Millisecond
+	maxLeaseTTL = time.Minute
+)
 
 // serveConfig is what the flags say.
 type serveConfig struct {
@@ -60,9 +84,17 @@ type serveConfig struct {
 	analyst   analyst.Options // Workers 0: no analysis
 	origins   []string
 	logFormat string // text or json
+	node      string // the node id: the name given and a random suffix
+	leaseTTL  time.Duration
 	api       httpapi.Options
-	limits    table.Limits
+	// passkeyOrigins are the origins passkeys are bound to; none: the
+	// origin of each request.
+	passkeyOrigins []string
+	limits         table.Limits
 }
+
+// drainTimeout bounds the hand-over of the games at a graceful stop.
+const drainTimeout = 10 * time.Second
 
 // serve is the "serve" command: it runs until SIGINT or SIGTERM.
 func serve(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -86,8 +118,14 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	defer st.Close()
 
-	hub := table.New(st, table.Options{BotDelay: cfg.botDelay, Logger: log, Limits: cfg.limits})
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	accounts, onFinish := newAccounts(st, log, cfg.passkeyOrigins)
+	go purgeEvery(ctx, accounts, time.Hour, log)
+	hub := table.New(st, table.Options{BotDelay: cfg.botDelay, Logger: log, Limits: cfg.limits,
+		Node: cfg.node, LeaseTTL: cfg.leaseTTL, Registerer: reg, OnFinish: onFinish})
 	defer hub.Close()
+	log = log.With("node", hub.Node()) // the Hub adds it to its own lines
 	n, err := hub.Resume(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
@@ -97,7 +135,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	stopAnalyst := startAnalyst(ctx, st, hub, cfg.analyst, log)
 	defer stopAnalyst()
 
-	cfg.api.Origins, cfg.api.Logger = cfg.origins, log
+	cfg.api.Origins, cfg.api.Logger, cfg.api.Metrics, cfg.api.Accounts = cfg.origins, log, reg, accounts
 	api := httpapi.New(hub, web.Handler(), cfg.api)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -109,7 +147,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	go func() { served <- srv.Serve(ln) }()
 	url := "http://" + displayAddr(cfg.addr, ln.Addr()) + "/"
 	fmt.Fprintf(stdout, "Razzia is running: open %s\n", url)
-	log.Info("listening", "addr", ln.Addr().String(), "url", url)
+	log.Info("listening", "addr", ln.Addr().String(), "url", url, "lease_ttl", cfg.leaseTTL)
 
 	select {
 	case err := <-served:
@@ -117,8 +155,16 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return 1
 	case <-ctx.Done():
 	}
-	log.Info("shutting down")
-	// WebSockets first: Shutdown does not wait for hijacked connections.
+	log.Info("shutting down: handing the games over")
+	// First the games: the other nodes take them at once, while this
+	// one still passes its clients' moves on. Then the WebSockets, told
+	// to reconnect (to another node), before Shutdown, which does not
+	// wait for hijacked connections.
+	dctx, dcancel := context.WithTimeout(context.Background(), drainTimeout)
+	if err := hub.Drain(dctx); err != nil {
+		log.Warn("hand-over", "err", err)
+	}
+	dcancel()
 	api.Close()
 	stopAnalyst()
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -151,8 +197,13 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, 
 	fs.DurationVar(&cfg.botDelay, "bot-delay", delay, "how long bots wait before they move")
 	origins := fs.String("origins", os.Getenv("RAZZIA_ORIGINS"), "extra allowed WebSocket origin `patterns`, comma-separated (such as club.example.org)")
 	fs.StringVar(&cfg.logFormat, "log-format", os.Getenv("RAZZIA_LOG_FORMAT"), "log `format`: text or json (default text on a terminal, json otherwise)")
+	passkeyOrigins := fs.String("passkey-origins", os.Getenv("RAZZIA_PASSKEY_ORIGINS"), "the `origins` passkeys are bound to, comma-separated (such as https://club.example.org); default: the origin each page was loaded from")
 	proxies := fs.String("trusted-proxies", os.Getenv("RAZZIA_TRUSTED_PROXIES"), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: `CIDRs` or addresses, comma-separated (such as 127.0.0.1,10.0.0.0/8)")
 	lim := limitFlags(fs, &cfg)
+	node := fs.String("node", fromEnv(lim, "node", "", func(s string) (string, error) { return s, nil }),
+		"this node's `name` among the nodes on one database, in its logs and leases; a random suffix is added (default the host's name)")
+	fs.DurationVar(&cfg.leaseTTL, "lease-ttl", fromEnv(lim, "lease-ttl", table.DefaultLeaseTTL, time.ParseDuration),
+		"how long a node's hold on a game lasts unrenewed: the games of a node that died are taken over by the others after this")
 	positional, status, done := parseFlags(fs, serveSynopsis, args, stdout, stderr)
 	if done {
 		return cfg, status, true
@@ -171,6 +222,13 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, 
 		return cfg, usageError(stderr, fs, serveSynopsis, "--bot-delay %v: want a duration of 0 or more", cfg.botDelay), true
 	case cfg.db == "":
 		return cfg, usageError(stderr, fs, serveSynopsis, "--db: want a file name or a postgres:// URL"), true
+	case cfg.leaseTTL < minLeaseTTL || cfg.leaseTTL > maxLeaseTTL:
+		return cfg, usageError(stderr, fs, serveSynopsis, "--lease-ttl %v: want %v to %v", cfg.leaseTTL, minLeaseTTL, maxLeaseTTL), true
+	}
+	if *node == "" {
+		cfg.node = table.HostNodeID()
+	} else {
+		cfg.node = table.NewNodeID(*node)
 	}
 	switch cfg.logFormat {
 	case "text", "json":
@@ -185,6 +243,14 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, 
 	for _, o := range strings.Split(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			cfg.origins = append(cfg.origins, o)
+		}
+	}
+	for _, o := range strings.Split(*passkeyOrigins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			if !strings.HasPrefix(o, "https://") && !strings.HasPrefix(o, "http://") {
+				return cfg, usageError(stderr, fs, serveSynopsis, "--passkey-origins %q: want origins such as https://club.example.org", o), true
+			}
+			cfg.passkeyOrigins = append(cfg.passkeyOrigins, strings.TrimSuffix(o, "/"))
 		}
 	}
 	return cfg, 0, false

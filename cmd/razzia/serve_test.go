@@ -31,6 +31,8 @@ func TestServeUsage(t *testing.T) {
 		{"bad proxy", []string{"serve", "--trusted-proxies", "10.0.0.0/8,nonsense"}, nil, 2, `"nonsense"`},
 		{"zero rate", []string{"serve", "--create-rate", "0"}, nil, 2, "--create-rate 0"},
 		{"negative cap", []string{"serve", "--max-open-tables", "-1"}, nil, 2, "--max-open-tables -1"},
+		{"zero register rate", []string{"serve", "--register-rate", "0"}, nil, 2, "--register-rate 0"},
+		{"zero passkey burst", []string{"serve", "--passkey-burst", "0"}, nil, 2, "--passkey-burst 0"},
 		{"zero ttl", []string{"serve", "--open-ttl", "0s"}, nil, 2, "--open-ttl"},
 		{"bad env limit", []string{"serve"}, map[string]string{"RAZZIA_MAX_SPECTATORS": "many"}, 2, "RAZZIA_MAX_SPECTATORS=many"},
 		{"bad env proxy", []string{"serve"}, map[string]string{"RAZZIA_TRUSTED_PROXIES": "::x"}, 2, `"::x"`},
@@ -43,7 +45,8 @@ func TestServeLimitFlags(t *testing.T) {
 	t.Setenv("RAZZIA_TRUSTED_PROXIES", "127.0.0.1, 10.0.0.0/8")
 	t.Setenv("RAZZIA_OPEN_TTL", "2h")
 	t.Setenv("RAZZIA_CREATE_RATE", "12")
-	cfg, _, done := parseServeFlags([]string{"--max-spectators", "7", "--open-ttl", "3h"}, io.Discard, io.Discard)
+	t.Setenv("RAZZIA_PASSKEY_RATE", "30")
+	cfg, _, done := parseServeFlags([]string{"--max-spectators", "7", "--open-ttl", "3h", "--register-rate", "6"}, io.Discard, io.Discard)
 	if done {
 		t.Fatal("the flags were refused")
 	}
@@ -52,6 +55,9 @@ func TestServeLimitFlags(t *testing.T) {
 	}
 	if cfg.limits.MaxSpectators != 7 || cfg.limits.OpenTTL != 3*time.Hour || cfg.api.CreateRate != 0.2 {
 		t.Errorf("limits %+v, create rate %g a second", cfg.limits, cfg.api.CreateRate)
+	}
+	if cfg.api.RegisterRate != 0.1 || cfg.api.CeremonyRate != 0.5 || cfg.api.RegisterBurst != httpapi.DefaultOptions().RegisterBurst {
+		t.Errorf("account limits: register %g a second (burst %d), passkeys %g a second", cfg.api.RegisterRate, cfg.api.RegisterBurst, cfg.api.CeremonyRate)
 	}
 	if cfg.limits.MaxOpen != table.DefaultLimits().MaxOpen || cfg.api.MaxConns != httpapi.DefaultOptions().MaxConns {
 		t.Errorf("defaults not kept: %+v %+v", cfg.limits, cfg.api)

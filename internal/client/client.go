@@ -28,6 +28,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -49,6 +50,9 @@ type Client struct {
 	// phase, toMove and legal, and State.Events is empty. A load generator
 	// reads so, at a fraction of the cost of decoding whole states.
 	Brief bool
+
+	mu      sync.Mutex
+	session string // the signed-in session's secret (SignIn)
 }
 
 // New returns a client of the server at the URL, such as
@@ -103,13 +107,13 @@ func ParseInvite(link string) (server, id string, err error) {
 // open to a person, or a server bot's level (easy, medium, hard). It
 // returns the table and the creator's token, which Remove asks for.
 func (c *Client) Create(ctx context.Context, seats []string) (protocol.GameInfo, string, error) {
-	return c.CreatePaced(ctx, seats, "")
+	return c.CreateTable(ctx, seats, "", false)
 }
 
-// CreatePaced is Create at a pace: the id of a preset of GET /api/paces
-// ("rapid", "day1", ...; "" for untimed).
-func (c *Client) CreatePaced(ctx context.Context, seats []string, pace string) (protocol.GameInfo, string, error) {
-	req := protocol.CreateRequest{Seats: []protocol.SeatRequest{}, Pace: pace}
+// CreateTable is Create at a pace, the id of a preset of GET /api/paces
+// ("rapid", "day1", ...; "" for the default), of a rated table or not.
+func (c *Client) CreateTable(ctx context.Context, seats []string, pace string, rated bool) (protocol.GameInfo, string, error) {
+	req := protocol.CreateRequest{Seats: []protocol.SeatRequest{}, Pace: pace, Rated: rated}
 	for _, s := range seats {
 		req.Seats = append(req.Seats, protocol.SeatRequest{Bot: s})
 	}
@@ -220,6 +224,7 @@ func (c *Client) do(ctx context.Context, method, path, token string, body, out a
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	c.addSession(req.Header)
 	hc := c.HTTP
 	if hc == nil {
 		hc = http.DefaultClient

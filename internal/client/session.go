@@ -66,7 +66,7 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 	u := *c.base
 	u.Scheme = map[string]string{"http": "ws", "https": "wss"}[u.Scheme]
 	u.Path += "/api/games/" + url.PathEscape(id) + "/ws"
-	opts := &websocket.DialOptions{HTTPClient: c.HTTP}
+	opts := &websocket.DialOptions{HTTPClient: c.HTTP, HTTPHeader: http.Header{}}
 	query := url.Values{}
 	if c.Lang != "" {
 		query.Set("lang", c.Lang)
@@ -75,9 +75,10 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 		if c.TokenInQuery {
 			query.Set("token", token)
 		} else {
-			opts.HTTPHeader = http.Header{"Authorization": {"Bearer " + token}}
+			opts.HTTPHeader.Set("Authorization", "Bearer "+token)
 		}
 	}
+	c.addSession(opts.HTTPHeader)
 	u.RawQuery = query.Encode()
 	ws, resp, err := websocket.Dial(ctx, u.String(), opts)
 	if err != nil {
@@ -221,10 +222,25 @@ func (s *Session) Next(ctx context.Context) (*State, error) {
 			return nil, ctx.Err()
 		}
 		s.drop(conn)
+		if websocket.CloseStatus(err) == websocket.StatusServiceRestart {
+			// The node stops and has handed its games over: another
+			// serves this one now, through the same address.
+			if err := s.pause(ctx, fmt.Errorf("the server moves the game: %w", err), RestartBackoff()); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if err := s.wait(ctx, fmt.Errorf("connection lost: %w", err)); err != nil {
 			return nil, err
 		}
 	}
+}
+
+// RestartBackoff is the wait before reconnecting after the server closed
+// the connection with status 1012 (service restart): a moment, spread
+// so that the clients of a stopping node do not all come back at once.
+func RestartBackoff() time.Duration {
+	return time.Duration((0.05 + 0.45*rand.Float64()) * float64(time.Second))
 }
 
 // connect returns the current connection or dials a new one, waiting
@@ -275,7 +291,11 @@ func (s *Session) wait(ctx context.Context, why error) error {
 	if backoff == nil {
 		backoff = DefaultBackoff
 	}
-	d := backoff(n)
+	return s.pause(ctx, why, backoff(n))
+}
+
+// pause sleeps d before the next attempt, telling OnDrop why.
+func (s *Session) pause(ctx context.Context, why error, d time.Duration) error {
 	if s.OnDrop != nil {
 		s.OnDrop(why, d)
 	}

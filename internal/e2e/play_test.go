@@ -168,7 +168,8 @@ var gamePath = regexp.MustCompile(`^/g/([a-z2-7]{10})$`)
 func (p *page) createFromLobby(seats ...string) string {
 	p.t.Helper()
 	p.open("/")
-	waitFor[bool](p, "the lobby's form", `!!document.querySelector("#create-form #create")`, 10*time.Second)
+	// The seats' choices come once the levels and the language have.
+	waitFor[bool](p, "the lobby's form", `document.querySelectorAll('select[name="seat-2"] option').length > 1`, 10*time.Second)
 	p.setSelect("#players", fmt.Sprint(len(seats)))
 	for i, s := range seats {
 		p.setSelect(fmt.Sprintf(`select[name="seat-%d"]`, i+1), s)

@@ -211,3 +211,27 @@ func TestHintsRefused(t *testing.T) {
 		t.Errorf("rate_limited without a wait: %v", obj)
 	}
 }
+
+// TestHintsRefusedAtRatedTable: a rated game is played without the
+// engine's help, whoever asks and whenever.
+func TestHintsRefusedAtRatedTable(t *testing.T) {
+	e := newEnv(t, httpapi.Options{HintIterations: 50})
+	c := e.Client()
+	if _, err := c.Register(e.ctx, "Ann", goodPassword); err != nil {
+		t.Fatal(err)
+	}
+	rated, _, err := c.CreateRated(e.ctx, []string{"", "medium"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, token, err := c.Join(e.ctx, rated.ID, "", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := e.moves(rated.ID)
+	resp, v := e.hints(rated.ID, token)
+	wantError(t, resp, v, http.StatusForbidden, "rated_table")
+	if after := e.moves(rated.ID); after < before {
+		t.Errorf("the game went from %v moves to %v", before, after)
+	}
+}

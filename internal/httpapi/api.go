@@ -18,8 +18,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
@@ -74,6 +77,14 @@ type Options struct {
 	// Defaults 1/3 (20 a minute) and 10.
 	JoinRate  float64
 	JoinBurst int
+	// RegisterRate and RegisterBurst bound the accounts one client
+	// address may register. Defaults 1/120 (30 an hour) and 5.
+	RegisterRate  float64
+	RegisterBurst int
+	// CeremonyRate and CeremonyBurst bound the passkey ceremonies one
+	// client address may begin. Defaults 0.2 and 10.
+	CeremonyRate  float64
+	CeremonyBurst int
 	// MaxConns is the most WebSockets one client address may hold at
 	// once; default 20.
 	MaxConns int
@@ -90,25 +101,37 @@ type Options struct {
 	// connection is kept (default 2 minutes). WebSockets, once upgraded,
 	// are bounded by PingInterval, PongTimeout and IdleTimeout instead.
 	ReadTimeout, WriteTimeout, KeepAlive time.Duration
+
+	// Metrics, when set, receives the server's metrics and is served,
+	// with everything else registered in it, at GET /metrics.
+	Metrics *prometheus.Registry
+	// Accounts, when set, serves accounts, sessions, profiles and the
+	// leaderboard (the routes of account.go); without it the server has
+	// guests only.
+	Accounts *account.Service
 }
 
 // DefaultOptions returns the defaults that zero fields of Options take.
 func DefaultOptions() Options {
 	return Options{
-		MessageRate:  10,
-		MessageBurst: 20,
-		ReplayCache:  64 << 20,
-		CreateRate:   0.1,
-		CreateBurst:  5,
-		JoinRate:     1.0 / 3,
-		JoinBurst:    10,
-		MaxConns:     20,
-		PingInterval: 30 * time.Second,
-		PongTimeout:  15 * time.Second,
-		IdleTimeout:  time.Hour,
-		ReadTimeout:  30 * time.Second,
-		WriteTimeout: 60 * time.Second,
-		KeepAlive:    2 * time.Minute,
+		MessageRate:   10,
+		MessageBurst:  20,
+		ReplayCache:   64 << 20,
+		CreateRate:    0.1,
+		CreateBurst:   5,
+		JoinRate:      1.0 / 3,
+		JoinBurst:     10,
+		RegisterRate:  1.0 / 120,
+		RegisterBurst: 5,
+		CeremonyRate:  0.2,
+		CeremonyBurst: 10,
+		MaxConns:      20,
+		PingInterval:  30 * time.Second,
+		PongTimeout:   15 * time.Second,
+		IdleTimeout:   time.Hour,
+		ReadTimeout:   30 * time.Second,
+		WriteTimeout:  60 * time.Second,
+		KeepAlive:     2 * time.Minute,
 	}
 }
 
@@ -117,6 +140,7 @@ func (o Options) withDefaults() Options {
 	d := DefaultOptions()
 	for _, f := range []struct{ v, def *float64 }{
 		{&o.MessageRate, &d.MessageRate}, {&o.CreateRate, &d.CreateRate}, {&o.JoinRate, &d.JoinRate},
+		{&o.RegisterRate, &d.RegisterRate}, {&o.CeremonyRate, &d.CeremonyRate},
 	} {
 		if *f.v <= 0 {
 			*f.v = *f.def
@@ -124,7 +148,8 @@ func (o Options) withDefaults() Options {
 	}
 	for _, f := range []struct{ v, def *int }{
 		{&o.MessageBurst, &d.MessageBurst}, {&o.ReplayCache, &d.ReplayCache}, {&o.CreateBurst, &d.CreateBurst},
-		{&o.JoinBurst, &d.JoinBurst}, {&o.MaxConns, &d.MaxConns},
+		{&o.JoinBurst, &d.JoinBurst}, {&o.MaxConns, &d.MaxConns}, {&o.RegisterBurst, &d.RegisterBurst},
+		{&o.CeremonyBurst, &d.CeremonyBurst},
 	} {
 		if *f.v <= 0 {
 			*f.v = *f.def
@@ -152,8 +177,11 @@ type Server struct {
 	log     *slog.Logger
 	handler http.Handler
 	replays *replayCache
+	metrics *metrics
 
 	creates, joins *clientRate // per client address
+	registers      *clientRate // accounts registered, per client address
+	ceremonies     *clientRate // passkey ceremonies begun, per client address
 	clients        connCount   // WebSockets per client address
 	now            func() time.Time
 
@@ -174,20 +202,20 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 		web = http.NotFoundHandler()
 	}
 	s := &Server{hub: hub, web: web, opts: opts, log: opts.Logger, replays: newReplayCache(opts.ReplayCache),
-		creates: newClientRate("tables created", opts.CreateRate, opts.CreateBurst),
-		joins:   newClientRate("seats taken", opts.JoinRate, opts.JoinBurst),
-		now:     time.Now}
+		creates:    newClientRate("tables created", opts.CreateRate, opts.CreateBurst),
+		joins:      newClientRate("seats taken", opts.JoinRate, opts.JoinBurst),
+		registers:  newClientRate("accounts registered", opts.RegisterRate, opts.RegisterBurst),
+		ceremonies: newClientRate("passkey ceremonies", opts.CeremonyRate, opts.CeremonyBurst),
+		now:        time.Now, metrics: newMetrics(registerer(opts.Metrics))}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		io.WriteString(w, "ok")
-	})
+	s.operatorRoutes(mux)
 	mux.HandleFunc("POST /api/games", s.create)
 	mux.HandleFunc("GET /api/games", s.list)
 	mux.HandleFunc("GET /api/games/{id}", s.game)
 	mux.HandleFunc("POST /api/games/{id}/join", s.join)
+	mux.HandleFunc("POST /api/tutorial", s.tutorial)
 	mux.HandleFunc("DELETE /api/games/{id}/seats/{seat}", s.remove)
 	mux.HandleFunc("GET /api/games/{id}/record", s.record)
 	mux.HandleFunc("GET /api/games/{id}/replay", s.replay)
@@ -196,6 +224,9 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("GET /api/levels", levels)
 	s.routeAnalysis(mux)
 	s.routePace(mux)
+	if opts.Accounts != nil {
+		s.routeAccounts(mux)
+	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})
@@ -219,7 +250,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/healthz" {
+	if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
@@ -227,10 +258,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Cache-Control", "no-store")
 	}
-	s.handler.ServeHTTP(w, r)
+	s.handler.ServeHTTP(w, s.withSession(r))
 }
 
-// Close ends every WebSocket with "going away" and waits for their
+// Close ends every WebSocket with status 1012 (service restart: connect
+// again, to another node) and waits for their
 // handlers. Call it before http.Server.Shutdown, which does not wait for
 // hijacked connections.
 func (s *Server) Close() {
@@ -274,6 +306,8 @@ var codes = map[error]protocol.Code{
 	table.ErrExpired:            protocol.TableExpired,
 	table.ErrNotCreator:         protocol.NotCreator,
 	table.ErrAlreadyStarted:     protocol.AlreadyStarted,
+	table.ErrAccountRequired:    protocol.AccountRequired,
+	table.ErrAlreadySeated:      protocol.AlreadySeated,
 	table.ErrNotFound:           protocol.NotFound,
 	table.ErrSeatTaken:          protocol.SeatTaken,
 	table.ErrTableFull:          protocol.TableFull,
@@ -282,6 +316,7 @@ var codes = map[error]protocol.Code{
 	table.ErrNotStarted:         protocol.NotStarted,
 	table.ErrBadRecord:          protocol.BadRecord,
 	table.ErrClosed:             protocol.Unavailable,
+	table.ErrUnavailable:        protocol.Unavailable,
 	table.ErrIllegalMove:        protocol.IllegalMove,
 	table.ErrNotYourSeat:        protocol.NotYourSeat,
 	table.ErrNotYourTurn:        protocol.NotYourTurn,
@@ -301,6 +336,9 @@ func errorOf(err error) *apiError {
 	var maxErr *http.MaxBytesError
 	if errors.As(err, &maxErr) {
 		return newError(protocol.TooLarge, "the request is larger than %d bytes", maxErr.Limit)
+	}
+	if e, ok := accountError(err); ok {
+		return e
 	}
 	var te *table.Error
 	if !errors.As(err, &te) {
@@ -329,6 +367,7 @@ func errorOf(err error) *apiError {
 // fail writes the error as JSON; internal failures are logged.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	e := errorOf(err)
+	s.metrics.refusal(e.obj.Code)
 	if e.status >= 500 {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
@@ -418,8 +457,8 @@ func typeName(t string) string {
 }
 
 // tokenOf returns the seat token the request carries: a bearer token, the
-// query's token (WebSocket only, where browsers cannot set headers), or
-// the game's cookie.
+// query's token (WebSocket only, where browsers cannot set headers), the
+// game's cookie, or the token of the signed-in account's seat.
 func tokenOf(r *http.Request, id string, query bool) string {
 	if a := r.Header.Get("Authorization"); len(a) > len(tokenPrefix) && strings.EqualFold(a[:len(tokenPrefix)], tokenPrefix) {
 		return strings.TrimSpace(a[len(tokenPrefix):])
@@ -432,7 +471,7 @@ func tokenOf(r *http.Request, id string, query bool) string {
 	if c, err := r.Cookie(cookieName(id)); err == nil {
 		return c.Value
 	}
-	return ""
+	return accountSeatToken(r, id)
 }
 
 func cookieName(id string) string { return "razzia_" + id }
@@ -482,7 +521,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	for i, seat := range req.Seats {
 		seats[i] = seat.Bot
 	}
-	info, creator, err := s.hub.CreateTable(r.Context(), table.TableSetup{Seats: seats, Pace: req.Pace}, p.key())
+	info, creator, err := s.hub.CreateTable(r.Context(), table.TableSetup{Seats: seats, Pace: req.Pace, Rated: req.Rated}, p.key())
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -575,6 +614,16 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 		}
 		seat = *req.Seat
 	}
+	if se, err := s.sessionOf(r); err == nil {
+		// A signed-in player sits as their account, on every device.
+		seat, token, err := s.joinAccount(r, se, id, seat)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, protocol.JoinAnswer{Seat: seat, Token: token})
+		return
+	}
 	seat, token, err := s.hub.Join(r.Context(), id, req.Name, seat)
 	if err != nil {
 		s.fail(w, r, err)
@@ -582,6 +631,28 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 	}
 	setCookie(w, p, cookieName(id), token)
 	writeJSON(w, http.StatusOK, protocol.JoinAnswer{Seat: seat, Token: token})
+}
+
+// tutorial starts the guided first game for the person named in the
+// body. It counts as a new table for the rate of creations.
+func (s *Server) tutorial(w http.ResponseWriter, r *http.Request) {
+	p := s.peerOf(r)
+	if err := s.creates.allow(p.key(), s.now()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var req protocol.TutorialRequest
+	if err := decode(w, r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	info, seat, token, err := s.hub.CreateTutorial(r.Context(), req.Name, p.key())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	setCookie(w, p, cookieName(info.ID), token)
+	writeJSON(w, http.StatusCreated, protocol.TutorialAnswer{Game: info, Seat: seat, Token: token})
 }
 
 func (s *Server) record(w http.ResponseWriter, r *http.Request) {

@@ -611,7 +611,8 @@ func TestListAndPages(t *testing.T) {
 	}
 }
 
-// TestClose: closing the server ends the WebSockets with "going away".
+// TestClose: closing the server ends the WebSockets with 1012 (service
+// restart), which tells the clients to connect again at once.
 func TestClose(t *testing.T) {
 	e := newEnv(t, httpapi.Options{})
 	id := e.create("", "")
@@ -623,7 +624,7 @@ func TestClose(t *testing.T) {
 		close(done)
 	}()
 	_, _, err := c.c.Read(e.ctx)
-	if websocket.CloseStatus(err) != websocket.StatusGoingAway {
+	if websocket.CloseStatus(err) != websocket.StatusServiceRestart {
 		t.Errorf("after Close: %v", err)
 	}
 	<-done

@@ -9,3 +9,6 @@ var StateMessage = stateMessage
 
 // Compressible is compressible, for the tests of httpapi_test.
 var Compressible = compressible
+
+// RatingSVG draws a rating history (chart.go).
+var RatingSVG = ratingSVG

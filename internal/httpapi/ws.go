@@ -39,6 +39,11 @@ func stateMessage(u table.Update, cat *i18n.Catalogue) ([]byte, error) {
 		PreMove: u.PreMove, PreMoveDropped: u.PreMoveDropped})
 }
 
+// reconnectReason goes with the close status 1012 (service restart) that
+// ends every WebSocket when the node stops: the client should connect
+// again at once, reaching another node (docs/protocol.md).
+const reconnectReason = "the server is restarting: reconnect"
+
 // ws serves a game's live protocol: state messages out, moves in.
 func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
@@ -73,6 +78,8 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	}
 	defer c.CloseNow()
 	c.SetReadLimit(maxMessage)
+	s.metrics.clients.Inc()
+	defer s.metrics.clients.Dec()
 
 	// The reader has its own context: cancelling a read closes the
 	// connection at once, and Close should say goodbye first.
@@ -105,7 +112,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 			if !ok {
 				select {
 				case <-s.hub.Done():
-					c.Close(websocket.StatusGoingAway, "the server is shutting down")
+					c.Close(websocket.StatusServiceRestart, reconnectReason)
 					return
 				default:
 				}
@@ -133,7 +140,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-s.ctx.Done():
-			c.Close(websocket.StatusGoingAway, "the server is shutting down")
+			c.Close(websocket.StatusServiceRestart, reconnectReason)
 			return
 		case <-readDone:
 			return
@@ -196,6 +203,7 @@ func (w *wsConn) write(ctx context.Context, data []byte) error {
 // error sends an error message; retry, when positive, is its retryAfter
 // in seconds.
 func (w *wsConn) error(ctx context.Context, code protocol.Code, retry int, format string, args ...any) error {
+	w.s.metrics.refusal(code)
 	m := protocol.ErrorMessage{Type: protocol.TypeError, Code: code, Message: fmt.Sprintf(format, args...), RetryAfter: retry}
 	data, err := json.Marshal(m)
 	if err != nil {

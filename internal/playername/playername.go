@@ -73,6 +73,9 @@ func Check(name string) error {
 	if LooksLikeBot(name) {
 		return ErrBotName
 	}
+	if looksLikeFormer(name) {
+		return ErrReserved
+	}
 	return nil
 }
 
@@ -110,6 +113,24 @@ func Key(name string) string {
 // Bot returns the name of the server's bot of the level at seat (from
 // 0): "Bot 2 (hard)" at seat 1. Players cannot take such a name (Check).
 func Bot(seat int, level string) string { return fmt.Sprintf("Bot %d (%s)", seat+1, level) }
+
+// Former returns the name a seat (from 0) takes when the account that
+// held it is deleted: "Former player 3" at seat 2. Players cannot take
+// such a name (Check), so it names nobody.
+func Former(seat int) string { return fmt.Sprintf("Former player %d", seat+1) }
+
+// ErrReserved is the error of a name of the form Former gives.
+var ErrReserved = errors.New(`the name looks like a deleted account's: names such as "Former player 3" are the server's`)
+
+// looksLikeFormer reports whether name could be taken for Former's.
+func looksLikeFormer(name string) bool {
+	rest, ok := strings.CutPrefix(Key(name), "former player")
+	if !ok {
+		return false
+	}
+	r := []rune(strings.TrimLeft(rest, " "))
+	return len(r) > 0 && unicode.IsDigit(r[0])
+}
 
 // LooksLikeBot reports whether name could be taken for a server bot's:
 // its key starts with "bot" and a number ("Bot 2"), or ends with a bot

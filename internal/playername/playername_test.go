@@ -28,6 +28,10 @@ func TestCheck(t *testing.T) {
 		{"emoji with presentation selector", "❤️ Bo", true},
 		{"emoji ZWJ sequence", "👩‍💻 Cy", true},
 		{"brackets", "Ann (Amsterdam)", true},
+		{"former alone", "Former", true},
+		{"former player with no number", "Former player Ann", true},
+		{"a deleted account's name", "Former player 3", false},
+		{"a deleted account's name in capitals and wide forms", "ＦＯＲＭＥＲ PLAYER 2", false},
 		{"empty", "", false},
 		{"spaces only", "   ", false},
 		{"control", "Ann\x07", false},
@@ -108,6 +112,15 @@ func TestBot(t *testing.T) {
 		n := playername.Bot(seat, level)
 		if !playername.LooksLikeBot(n) || playername.Check(n) == nil {
 			t.Errorf("the bot name %q is not refused to a person", n)
+		}
+	}
+}
+
+func TestFormer(t *testing.T) {
+	for seat := range 5 {
+		n := playername.Former(seat)
+		if !errors.Is(playername.Check(n), playername.ErrReserved) {
+			t.Errorf("the deleted account's name %q is not refused to a person: %v", n, playername.Check(n))
 		}
 	}
 }

@@ -7,6 +7,9 @@ type (
 	// CreateRequest is the body of POST /api/games: one entry per seat.
 	CreateRequest struct {
 		Seats []SeatRequest `json:"seats"`
+		// Rated makes a rated table: only signed-in players (and bots)
+		// take its seats, and its result changes their ratings.
+		Rated bool `json:"rated,omitempty"`
 		// Pace is the id of a pace preset (GET /api/paces); empty for
 		// untimed at a casual table.
 		Pace string `json:"pace,omitempty"`
@@ -45,7 +48,8 @@ type (
 		Games []GameInfo `json:"games"`
 	}
 	// JoinRequest is the body of POST /api/games/{id}/join; without Seat
-	// the first open seat is taken.
+	// the first open seat is taken. A signed-in player sits under their
+	// account's name, whatever Name says.
 	JoinRequest struct {
 		Name string `json:"name"`
 		Seat *int   `json:"seat,omitempty"`
@@ -54,6 +58,17 @@ type (
 	JoinAnswer struct {
 		Seat  int    `json:"seat"`
 		Token string `json:"token"`
+	}
+	// TutorialRequest is the body of POST /api/tutorial: the learner's name.
+	TutorialRequest struct {
+		Name string `json:"name"`
+	}
+	// TutorialAnswer is the answer of POST /api/tutorial: the guided first
+	// game, already started, and the learner's seat and secret token.
+	TutorialAnswer struct {
+		Game  GameInfo `json:"game"`
+		Seat  int      `json:"seat"`
+		Token string   `json:"token"`
 	}
 	// ReplayAnswer is the answer of GET /api/games/{id}/replay: the
 	// spectator's view of the start and one step per move (Replay).

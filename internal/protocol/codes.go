@@ -39,9 +39,15 @@ const (
 	TableCancelled     Code = "table_cancelled"
 	TimedOut           Code = "timed_out"
 
-	GameInProgress Code = "game_in_progress"
-	NotAnalysed    Code = "not_analysed"
-	RatedTable     Code = "rated_table"
+	GameInProgress  Code = "game_in_progress"
+	NotAnalysed     Code = "not_analysed"
+	RatedTable      Code = "rated_table"
+	WeakPassword    Code = "weak_password"
+	SignInFailed    Code = "sign_in_failed"
+	Unauthorized    Code = "unauthorized"
+	PasskeyFailed   Code = "passkey_failed"
+	AccountRequired Code = "account_required"
+	AlreadySeated   Code = "already_seated"
 )
 
 // A CodeInfo says what a code means where it is sent.
@@ -59,7 +65,7 @@ var codes = []CodeInfo{
 	{SeatTaken, http.StatusConflict, "the seat asked for is not open", ""},
 	{TableFull, http.StatusConflict, "no open seat left", ""},
 	{BadName, http.StatusBadRequest, "the name is empty, longer than 64 bytes, holds control, invalid, invisible or direction-changing characters, or looks like a server bot's (\"Bot 2 (hard)\")", ""},
-	{NameTaken, http.StatusConflict, "someone at the table has that name already (compared without regard to case and Unicode compatibility forms: \"ANN\" is \"Ann\")", ""},
+	{NameTaken, http.StatusConflict, "someone at the table has that name already, or (registering) an account has it (compared without regard to case and Unicode compatibility forms: \"ANN\" is \"Ann\")", ""},
 	{BadRequest, http.StatusBadRequest, "malformed JSON, wrong seats, unknown status, ...", ""},
 	{BadRecord, http.StatusBadRequest, "an uploaded record is malformed or has an illegal move (`move`, `token`)", ""},
 	{TooLarge, http.StatusRequestEntityTooLarge, "the body is too large (a record: over 1 MiB)",
@@ -80,9 +86,16 @@ var codes = []CodeInfo{
 	{GameInProgress, http.StatusConflict, "the analysis of a game that is still open or being played: it would be advice to its players; ask once the game is over", ""},
 	{NotAnalysed, http.StatusConflict, "the analysis of a game the server does not analyse: an uploaded record (run `razzia analyze` on it) or a table that expired unplayed", ""},
 	{RatedTable, http.StatusForbidden, "hints at a rated table: a rated game is played without the engine's help", ""},
+	{WeakPassword, http.StatusBadRequest, "registering or changing a password: fewer than 8 characters, over 256 bytes, or one of the most common passwords", ""},
+	{SignInFailed, http.StatusUnauthorized, "signing in: the name or the password is wrong (which one is never said), or changing a password: the current one is wrong", ""},
+	{Unauthorized, http.StatusUnauthorized, "the request needs a signed-in session: none was sent, or it ended or expired", ""},
+	{PasskeyFailed, http.StatusBadRequest, "a passkey ceremony failed: its challenge expired or was used, the credential is malformed, unknown or its signature wrong, or the page's origin is not the server's", ""},
+	{AccountRequired, http.StatusForbidden, "joining a rated table as a guest: sign in first", ""},
+	{AlreadySeated, http.StatusConflict, "joining a table where your account (or token) holds a seat already: one account, one seat", ""},
 	{Internal, http.StatusInternalServerError, "the server failed; the message is generic and nothing changed",
 		"the server could not store the move; nothing changed, try again"},
-	{Unavailable, http.StatusServiceUnavailable, "the server is shutting down: retry shortly", ""},
+	{Unavailable, http.StatusServiceUnavailable, "the server is shutting down, or the game is moving to another server: retry after `retryAfter` seconds",
+		"the move came while its game moved to another server; nothing changed: resend it, same `seq`, after `retryAfter` seconds"},
 	{IllegalMove, http.StatusConflict, "", "not a legal move now (a malformed token or typed move, a cheque not held, a bid too low, `draw` naming a card, ...)"},
 	{NotYourTurn, http.StatusConflict, "hints for your seat when it is not the one to move", "your seat is not the one to move"},
 	{NotYourSeat, http.StatusConflict, "hints asked without the token of a seat at the table (a spectator)", "a spectator (no valid token) sent a move"},

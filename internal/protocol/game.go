@@ -41,6 +41,8 @@ type GameInfo struct {
 	// Pace is how fast the table plays; nil for a game stored before
 	// paces existed, which is untimed.
 	Pace *PaceInfo `json:"pace,omitempty"`
+	// ToMove is the seat to move while the game is played.
+	ToMove *int `json:"toMove,omitempty"`
 }
 
 // A SeatInfo is one seat of a GameInfo.
@@ -51,6 +53,9 @@ type SeatInfo struct {
 	// StandIn is the level of the server bot playing for the person
 	// while they are away (their time ran out); empty otherwise.
 	StandIn string `json:"standIn,omitempty"`
+	// Account is a seat held by a signed-in player, whose profile is at
+	// ProfilePath(Name).
+	Account bool `json:"account,omitempty"`
 }
 
 // InvitePath returns the path of a game's table page, its invite link.

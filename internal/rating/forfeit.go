@@ -46,3 +46,18 @@ func Forfeit(ranks []int, forfeited []bool) ([]int, error) {
 	}
 	return out, nil
 }
+
+// Ranks returns the ranks Rate takes for a game whose players scored
+// scores, higher better: 1 for the highest, equal scores sharing a rank
+// (a shared win, R18), dense (1, 1, 2).
+func Ranks(scores []int) []int {
+	distinct := slices.Clone(scores)
+	slices.Sort(distinct)
+	slices.Reverse(distinct)
+	distinct = slices.Compact(distinct)
+	ranks := make([]int, len(scores))
+	for i, s := range scores {
+		ranks[i] = slices.Index(distinct, s) + 1
+	}
+	return ranks
+}

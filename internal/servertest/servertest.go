@@ -8,6 +8,7 @@ package servertest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -54,16 +56,21 @@ type Options struct {
 	// memory store: one that wraps it (a test's slow or failing store), or
 	// another (a benchmark's SQLite).
 	Store func(*memstore.Store) store.Store
+	// Accounts configures the accounts, wired as razzia serve wires them
+	// (the Hub's game-over hook records results and ratings). Zero
+	// fields take cheap password hashing and no delay after a wrong
+	// password, unless Limits is set; Logger is set by New.
+	Accounts account.Options
 }
 
 // generous fills the zero limits of the API with values no test meets.
 func generous(o httpapi.Options) httpapi.Options {
-	for _, f := range []*float64{&o.MessageRate, &o.CreateRate, &o.JoinRate} {
+	for _, f := range []*float64{&o.MessageRate, &o.CreateRate, &o.JoinRate, &o.RegisterRate, &o.CeremonyRate} {
 		if *f == 0 {
 			*f = 1e6
 		}
 	}
-	for _, f := range []*int{&o.MessageBurst, &o.CreateBurst, &o.JoinBurst, &o.MaxConns} {
+	for _, f := range []*int{&o.MessageBurst, &o.CreateBurst, &o.JoinBurst, &o.MaxConns, &o.RegisterBurst, &o.CeremonyBurst} {
 		if *f == 0 {
 			*f = 1 << 20
 		}
@@ -90,6 +97,8 @@ type Server struct {
 	Store *memstore.Store
 	Hub   *table.Hub
 	API   *httpapi.Server
+	// Accounts are the server's accounts.
+	Accounts *account.Service
 
 	t  testing.TB
 	ln *cutListener
@@ -112,8 +121,25 @@ func New(t testing.TB, opts Options) *Server {
 		opts.API = generous(opts.API)
 		opts.Hub.Limits = generousHub(opts.Hub.Limits)
 	}
-	opts.Hub.Logger, opts.API.Logger = log, log
+	opts.Hub.Logger, opts.API.Logger, opts.Accounts.Logger = log, log, log
+	if !opts.Limits {
+		if opts.Accounts.Params == (account.Params{}) {
+			opts.Accounts.Params = account.Params{Memory: 64, Time: 1, Threads: 1}
+		}
+		if opts.Accounts.FailDelay == 0 {
+			opts.Accounts.FailDelay = time.Nanosecond
+		}
+	}
 	st := memstore.New()
+	accounts := account.New(st, opts.Accounts)
+	if opts.Hub.OnFinish == nil {
+		opts.Hub.OnFinish = func(ctx context.Context, f table.Finished) {
+			if err := accounts.Finished(ctx, account.GameEnd(f)); err != nil {
+				t.Errorf("recording the result of game %s: %v", f.Game, err)
+			}
+		}
+	}
+	opts.API.Accounts = accounts
 	var hubStore store.Store = st
 	if opts.Store != nil {
 		hubStore = opts.Store(st)
@@ -134,7 +160,7 @@ func New(t testing.TB, opts Options) *Server {
 		srv.Close()
 		hub.Close()
 	})
-	return &Server{Server: srv, Store: st, Hub: hub, API: api, t: t, ln: ln}
+	return &Server{Server: srv, Store: st, Hub: hub, API: api, Accounts: accounts, t: t, ln: ln}
 }
 
 // Context returns a context that ends with the test or after a minute,
@@ -211,6 +237,36 @@ func (s *Server) Wait(id string, cond func(*client.State) bool) *client.State {
 func (s *Server) WaitOver(id string) *client.State {
 	s.t.Helper()
 	return s.Wait(id, (*client.State).Over)
+}
+
+// PlayAll joins the game with the client (as its signed-in account, if
+// it is signed in) and plays the first legal move at every turn of its
+// seat until the game is over; it returns the seat.
+func PlayAll(t testing.TB, c *client.Client, id string) int {
+	t.Helper()
+	ctx := Context(t)
+	seat, token, err := c.Join(ctx, id, "", -1)
+	if err != nil {
+		t.Fatalf("join %s: %v", id, err)
+	}
+	s := c.Session(id, token)
+	defer s.Close()
+	for {
+		st, err := s.Next(ctx)
+		if err != nil {
+			t.Fatalf("game %s: %v", id, err)
+		}
+		if st.Over() {
+			return seat
+		}
+		if st.MyTurn() {
+			// A move the game outran is answered stale: the next state
+			// asks again.
+			if err := s.Move(ctx, st.View.Legal[0], st.View.Moves); err != nil && !errors.Is(err, client.ErrNotConnected) {
+				t.Logf("game %s: move: %v", id, err)
+			}
+		}
+	}
 }
 
 // Cut closes every connection to the server, WebSockets included, as a

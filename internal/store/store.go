@@ -10,7 +10,8 @@
 // lease, its lease expired or was released, or the node holds it already;
 // whenever the holder changes (another node, or the same node after its
 // lease lapsed) the game's fencing number grows. The node renews the lease
-// before it expires (RenewLease) and gives it up with ReleaseLease, after
+// before it expires (RenewLease, or RenewLeases for all its games in one
+// go) and gives it up with ReleaseLease, after
 // which another node may take it at once. Expiry is judged by the
 // database's clock, never the node's.
 //
@@ -79,6 +80,9 @@ type Seat struct {
 	Name      string // display name; empty while the seat is open
 	Bot       string // the bot level or spec playing it; empty for a person
 	TokenHash []byte // SHA-256 of the seat's secret token; nil for an open seat or a bot
+	// Account is the id of the account the seat belongs to, "" for a
+	// guest, a bot or an open seat.
+	Account string
 }
 
 // A Game is a table and everything needed to rebuild its state.
@@ -100,6 +104,9 @@ type Game struct {
 	// whom), encoded by internal/table and kept as it is; nil for an
 	// untimed game. AppendTimedMove and SetClock change it with the game.
 	Clock []byte
+	// Rated is a table whose result changes its players' ratings: every
+	// person at it is signed in.
+	Rated bool
 }
 
 // A Summary describes a game in a list.
@@ -107,6 +114,7 @@ type Summary struct {
 	ID      string
 	Status  Status
 	Seats   []Seat // TokenHash is not filled in
+	Rated   bool
 	Moves   int
 	Created time.Time
 	Updated time.Time
@@ -130,16 +138,20 @@ type Lease struct {
 // Store is the durable storage of games. Every method is safe for
 // concurrent use. A method that returns nil has committed its change.
 type Store interface {
+	Accounts
+
 	// CreateGame stores a new game; its ID must be new, else ErrConflict.
 	// A zero Created or Updated is set to the current time, in g too.
 	CreateGame(ctx context.Context, g *Game) error
 	// Game returns the game with every move, or ErrNotFound.
 	Game(ctx context.Context, id string) (*Game, error)
-	// TakeSeat fills an open seat with a person, or returns ErrConflict if
-	// it is no longer open or the game is not open. status is the game's status afterwards. An
+	// TakeSeat fills an open seat with a person (s: a name, a token hash
+	// and maybe an account), or returns ErrConflict if it is no longer
+	// open, the game is not open, or the account holds another seat of
+	// the game. status is the game's status afterwards. An
 	// unknown game or a seat out of range is ErrNotFound; a fence that does
 	// not hold the game's lease is ErrLeaseLost.
-	TakeSeat(ctx context.Context, id string, fence Fence, seat int, name string, tokenHash []byte, status Status) error
+	TakeSeat(ctx context.Context, id string, fence Fence, seat int, s Seat, status Status) error
 	// FreeSeat opens again seat seat, which a person took, at a table
 	// that is still open: the seat's name and token hash are cleared. A
 	// game that is not open, or a seat that is open or a bot's, is
@@ -167,6 +179,11 @@ type Store interface {
 	// List returns the games with the status, most recently updated first,
 	// at most limit of them (all when limit <= 0).
 	List(ctx context.Context, status Status, limit int) ([]Summary, error)
+	// MovesSince reads the moves that follow those a reader has, for many
+	// games at once: from maps a game's id to the number of its moves the
+	// reader holds (a negative number as 0), and the answer maps it to the
+	// moves stored after them, in order. A game with no more moves, or not stored, is left out.
+	MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error)
 
 	// AcquireLease makes node the holder of the live game for ttl: it
 	// fails with ErrLeaseHeld while another node's lease is live, with
@@ -176,6 +193,12 @@ type Store interface {
 	// RenewLease extends a live lease by ttl from now, or fails with
 	// ErrLeaseLost if the lease lapsed or changed holder.
 	RenewLease(ctx context.Context, l Lease, ttl time.Duration) (Lease, error)
+	// RenewLeases renews many leases at once, each as RenewLease would:
+	// it returns those renewed, in the order given, with their new expiry.
+	// A lease left out is lost (it lapsed, changed holder or was
+	// released, or its game is gone). An error means nothing is
+	// known: the database could not be asked.
+	RenewLeases(ctx context.Context, leases []Lease, ttl time.Duration) ([]Lease, error)
 	// ReleaseLease gives the lease up, so that another node can take the
 	// game at once; ErrLeaseLost if it was not held any more.
 	ReleaseLease(ctx context.Context, l Lease) error
@@ -238,6 +261,16 @@ func (g *Game) Validate() error {
 		return fmt.Errorf("game %q: unknown status %q", g.ID, g.Status)
 	case slices.Contains(g.Moves, ""):
 		return fmt.Errorf("game %q: empty move token", g.ID)
+	}
+	accounts := map[string]bool{}
+	for i, s := range g.Seats {
+		if s.Account == "" {
+			continue
+		}
+		if accounts[s.Account] {
+			return fmt.Errorf("game %q seat %d: the account holds another seat of the game", g.ID, i)
+		}
+		accounts[s.Account] = true
 	}
 	return nil
 }
@@ -328,8 +361,8 @@ func CheckVersion(what string, have, want int64) error {
 func (g *Game) Equal(h *Game) bool {
 	return g.ID == h.ID && g.Status == h.Status &&
 		slices.EqualFunc(g.Seats, h.Seats, func(a, b Seat) bool {
-			return a.Name == b.Name && a.Bot == b.Bot && bytes.Equal(a.TokenHash, b.TokenHash)
-		}) &&
+			return a.Name == b.Name && a.Bot == b.Bot && bytes.Equal(a.TokenHash, b.TokenHash) && a.Account == b.Account
+		}) && g.Rated == h.Rated &&
 		slices.EqualFunc(g.Cheques, h.Cheques, slices.Equal) &&
 		bytes.Equal(g.Seed, h.Seed) && slices.Equal(g.Moves, h.Moves) && bytes.Equal(g.CreatorHash, h.CreatorHash) &&
 		bytes.Equal(g.Clock, h.Clock) &&
@@ -337,12 +370,14 @@ func (g *Game) Equal(h *Game) bool {
 }
 
 // CheckSeat reports what makes a TakeSeat unfit before any store looks:
-// an empty name, no token hash, an unknown status.
-func CheckSeat(id string, seat int, name string, tokenHash []byte, status Status) error {
+// an empty name, no token hash, a bot, an unknown status.
+func CheckSeat(id string, seat int, s Seat, status Status) error {
 	switch {
-	case name == "":
+	case s.Name == "":
 		return fmt.Errorf("game %q seat %d: empty name", id, seat)
-	case len(tokenHash) == 0:
+	case s.Bot != "":
+		return fmt.Errorf("game %q seat %d: a person's seat with a bot", id, seat)
+	case len(s.TokenHash) == 0:
 		return fmt.Errorf("game %q seat %d: no token hash", id, seat)
 	case !status.Valid():
 		return fmt.Errorf("game %q: unknown status %q", id, status)

@@ -70,6 +70,10 @@ func (t timing) encode() []byte {
 	return b
 }
 
+// stored reports whether the timing holds anything a replica must read
+// from the store after a move: a running clock, a pre-move.
+func (t timing) stored() bool { return t.Clock.Pace().Timed() || len(t.PreMoves) > 0 }
+
 // standingIn reports whether a bot plays for the seat now.
 func (t timing) standingIn(seat int) bool {
 	for i := len(t.TakeOvers) - 1; i >= 0; i-- {
@@ -126,11 +130,8 @@ func (l *loop) nextTiming(mover int, after *razzia.State, now time.Time) timing 
 // and the server stopped before it stored the clock: the decision started
 // when the game last changed, as stored).
 func (l *loop) armClock() {
-	if l.alarm != nil {
-		l.alarm()
-		l.alarm = nil
-	}
-	if l.game == nil || l.status != store.StatusPlaying {
+	l.stopClock()
+	if !l.owns() || l.game == nil || l.status != store.StatusPlaying {
 		return
 	}
 	if _, _, running := l.timing.Clock.Running(); !running && l.timing.Clock.Pace().Timed() && l.personPlays(l.game.ToMove()) {
@@ -151,6 +152,14 @@ func (l *loop) armClock() {
 	})
 }
 
+// stopClock stops the timer of the clock's alarm, if set.
+func (l *loop) stopClock() {
+	if l.alarm != nil {
+		l.alarm()
+		l.alarm = nil
+	}
+}
+
 // saveTiming stores next as the table's timing at the current move and
 // keeps it. On a conflict the table reloads; on another failure it tries
 // again after RetryDelay (armClock); either way it returns the error.
@@ -161,10 +170,13 @@ func (l *loop) saveTiming(next timing) error {
 	}
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
-	if err := l.h.store.SetClock(ctx, l.id, store.NoFence, moves, next.encode()); err != nil {
-		if errors.Is(err, store.ErrConflict) {
+	if err := l.h.store.SetClock(ctx, l.id, l.lease.Fence, moves, next.encode()); err != nil {
+		switch {
+		case errors.Is(err, store.ErrLeaseLost):
+			return l.lostLease(err)
+		case errors.Is(err, store.ErrConflict):
 			l.reload()
-		} else {
+		default:
 			l.h.log.Error("cannot store the clock; trying again later", "game", l.id, "err", err)
 			l.alarm = l.h.opts.AfterFunc(l.h.opts.RetryDelay, func() {
 				select {
@@ -266,6 +278,29 @@ func (l *loop) takeBack(seat int) error {
 	return nil
 }
 
+// comeBack gives a player who connects their seat back from the bot that
+// stands in for them: here if this node runs the game, else by passing the
+// write to the node that does, without holding up the connection.
+func (l *loop) comeBack(seat int, hash []byte) {
+	if seat < 0 || !l.timing.standingIn(seat) {
+		return
+	}
+	if l.owns() {
+		if err := l.takeBack(seat); err != nil {
+			l.h.log.Error("cannot give the seat back", "game", l.id, "seat", seat, "err", err)
+		}
+		return
+	}
+	h, r := l.h, request{Op: opTakeBack, Game: l.id, Hash: hash}
+	h.background(func() {
+		ctx, cancel := context.WithTimeout(h.ctx, commitTimeout)
+		defer cancel()
+		if _, err := h.write(ctx, r, overForSeat(hash)); err != nil {
+			h.log.Warn("cannot give the seat back", "game", r.Game, "err", err)
+		}
+	})
+}
+
 // clockView is the table's clocks as the state messages show them at now;
 // nil for an untimed table.
 func (l *loop) clockView(now time.Time) *protocol.ClockView {
@@ -319,8 +354,11 @@ type TableSetup struct {
 	// Seats has an entry per seat: "" for an open seat, or the name of a
 	// bot level (see bot.Levels).
 	Seats []string
-	// Pace is the id of a pace preset (pace.Presets); "" for the default.
+	// Pace is the id of a pace preset (pace.Presets); "" for the default
+	// (pace.Default): untimed at a casual table, standard at a rated one.
 	Pace string
+	// Rated makes a rated table (see CreateRated).
+	Rated bool
 }
 
 // newTiming returns the stored timing of a new table at pace p.
@@ -346,18 +384,14 @@ func (l *loop) checkTime() error {
 }
 
 // TakeBack gives the person whose token is given their seat back from the
-// bot that played for them since their time ran out. It does nothing when
-// no bot stands in for them; watching the game with the seat's token, or
-// playing a move, takes the seat back too.
+// bot that played for them since their time ran out or they left. It does
+// nothing when no bot stands in for them; watching the game with the
+// seat's token, playing a move or entering a pre-move takes the seat back
+// too.
 func (h *Hub) TakeBack(ctx context.Context, id, token string) error {
 	hash := hashToken(token)
-	return h.with(ctx, id, func(l *loop) error {
-		seat := seatOf(l.seats, hash)
-		if seat < 0 {
-			return reject(ErrNotYourSeat, "you have no seat at this table")
-		}
-		return l.takeBack(seat)
-	}, overForSeat(hash))
+	_, err := h.write(ctx, request{Op: opTakeBack, Game: id, Hash: hash}, overForSeat(hash))
+	return err
 }
 
 // PreMove enters, for the person whose token is given, a choice for the
@@ -366,9 +400,8 @@ func (h *Hub) TakeBack(ctx context.Context, id, token string) error {
 // last pre-move and is shown to its owner only.
 func (h *Hub) PreMove(ctx context.Context, id, token, move string) error {
 	hash := hashToken(token)
-	return h.with(ctx, id, func(l *loop) error {
-		return l.enterPreMove(hash, move)
-	}, overForSeat(hash))
+	_, err := h.write(ctx, request{Op: opPreMove, Game: id, Hash: hash, Move: move}, overForSeat(hash))
+	return err
 }
 
 // Cancel closes a table that waits for players, for its creator
@@ -377,17 +410,21 @@ func (h *Hub) PreMove(ctx context.Context, id, token, move string) error {
 // as it is then.
 func (h *Hub) Cancel(ctx context.Context, id, creatorToken string) (protocol.GameInfo, error) {
 	hash := hashToken(creatorToken)
-	var in protocol.GameInfo
-	return in, h.with(ctx, id, func(l *loop) error {
-		err := l.cancel(hash)
-		in = l.info()
-		return err
-	}, func(g *store.Game) error {
+	_, err := h.write(ctx, request{Op: opCancel, Game: id, Hash: hash}, func(g *store.Game) error {
 		if !sameHash(g.CreatorHash, hash) {
 			return notCreator()
 		}
 		return reject(ErrAlreadyStarted, "the game has started: it cannot be cancelled")
 	})
+	if err != nil {
+		return protocol.GameInfo{}, err
+	}
+	g, err := h.store.Game(ctx, id)
+	if err != nil {
+		return protocol.GameInfo{}, h.storeError("read game", id, err)
+	}
+	in := h.newInfo(g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, nil)
+	return in, nil
 }
 
 // cancel closes the open table for its creator; see Hub.Cancel.
@@ -400,7 +437,10 @@ func (l *loop) cancel(creator []byte) error {
 	}
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
-	if err := l.h.store.CloseTable(ctx, l.id, store.NoFence, store.StatusCancelled); err != nil {
+	if err := l.h.store.CloseTable(ctx, l.id, l.lease.Fence, store.StatusCancelled); err != nil {
+		if errors.Is(err, store.ErrLeaseLost) {
+			return l.lostLease(err)
+		}
 		if errors.Is(err, store.ErrConflict) {
 			l.reload()
 			return reject(ErrAlreadyStarted, "the table changed meanwhile: look again")
@@ -443,9 +483,34 @@ func (h *Hub) RecordMeta(ctx context.Context, id string) (protocol.RecordMeta, e
 // after a timeout: the others are never stuck with a player who left.
 func (h *Hub) Leave(ctx context.Context, id, token string) error {
 	hash := hashToken(token)
-	return h.with(ctx, id, func(l *loop) error {
-		return l.leave(seatOf(l.seats, hash))
-	}, overForSeat(hash))
+	_, err := h.write(ctx, request{Op: opLeave, Game: id, Hash: hash}, overForSeat(hash))
+	return err
+}
+
+// The writes of clock.go and premove.go, passed to the game's owner as
+// the others are (request).
+const (
+	opPreMove  = "premove"  // Hash, Move
+	opTakeBack = "takeback" // Hash
+	opLeave    = "leave"    // Hash
+	opCancel   = "cancel"   // Hash: the creator's
+)
+
+// applyClock makes a write of clock.go in the owner's goroutine.
+func (l *loop) applyClock(r request) error {
+	switch r.Op {
+	case opPreMove:
+		return l.enterPreMove(r.Hash, r.Move)
+	case opTakeBack:
+		seat := seatOf(l.seats, r.Hash)
+		if seat < 0 {
+			return reject(ErrNotYourSeat, "you have no seat at this table")
+		}
+		return l.takeBack(seat)
+	case opLeave:
+		return l.leave(seatOf(l.seats, r.Hash))
+	}
+	return l.cancel(r.Hash)
 }
 
 // leave lets a bot stand in for the seat; see Hub.Leave.

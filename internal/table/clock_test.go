@@ -10,6 +10,8 @@ import (
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
+	"github.com/razziagame/razzia/internal/store/postgres"
+	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 	"github.com/razziagame/razzia/internal/store/sqlite"
 )
 
@@ -379,5 +381,66 @@ func TestLeave(t *testing.T) {
 	u = await(t, own, func(u Update) bool { return len(u.TakeOvers) == 1 && u.TakeOvers[0].BackMove != nil })
 	if u.Game.Seats[seat].StandIn != "" {
 		t.Errorf("after coming back, standIn = %q", u.Game.Seats[seat].StandIn)
+	}
+}
+
+// TestTakeOverMidClock: the node that runs a timed game dies with a
+// decision running; the node that takes the game over times the decision
+// out once, at the stored deadline, and a third node, taking over from the
+// second, does not time it out again. The nodes share a memstore, or each
+// has its own connection to one PostgreSQL database.
+func TestTakeOverMidClock(t *testing.T) {
+	t.Run("memstore", func(t *testing.T) {
+		st := memstore.New()
+		takeOverMidClock(t, func(*testing.T) store.Store { return st })
+	})
+	t.Run("postgres", func(t *testing.T) {
+		db := pgtest.DB(t)
+		takeOverMidClock(t, func(t *testing.T) store.Store {
+			st, err := postgres.Open(t.Context(), db, postgres.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			return st
+		})
+	})
+}
+
+// takeOverMidClock runs TestTakeOverMidClock with the store of each node
+// from open.
+func takeOverMidClock(t *testing.T, open func(t *testing.T) store.Store) {
+	ctx := testContext(t)
+	clk := newFakeClock()
+	fake := func(o *Options) { o.Now, o.AfterFunc = clk.Now, clk.AfterFunc }
+	a := nodeHub(t, open(t), fake)
+	id, _ := timedTable(t, a, "rapid")
+	sub, u := watchClock(t, a, id)
+	seat, deadline := u.Clock.Running, time.UnixMilli(u.Clock.Deadline)
+	sub.Close()
+	a.crash()
+	clk.Advance(time.Hour) // nobody ran the game past its deadline
+
+	var st store.Store
+	for _, name := range []string{"b", "c"} {
+		st = open(t)
+		n := nodeHub(t, st, fake)
+		sub, err := n.Watch(ctx, id, "") // taken over once the lease lapsed
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := await(t, sub, func(u Update) bool { return len(u.TakeOvers) > 0 })
+		if len(u.TakeOvers) != 1 || u.TakeOvers[0].Seat != seat || !u.TakeOvers[0].At.Equal(deadline) {
+			t.Errorf("node %s: take-overs %+v, want one of seat %d at the deadline %v", name, u.TakeOvers, seat, deadline)
+		}
+		sub.Close()
+		n.crash()
+	}
+	g, err := st.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm, err := decodeTiming(g.Clock, 2); err != nil || len(tm.TakeOvers) != 1 {
+		t.Errorf("stored take-overs %+v (%v), want the one", tm.TakeOvers, err)
 	}
 }

@@ -31,9 +31,40 @@ var (
 	ErrExpired            = errors.New("the table expired")
 	ErrNotCreator         = errors.New("not the table's creator")
 	ErrAlreadyStarted     = errors.New("the game has started")
-	ErrCancelled          = errors.New("the table was cancelled")
-	ErrTimedOut           = errors.New("the time ran out")
+	// ErrUnavailable is a write this node could not have made: the node
+	// that runs the game did not answer in time and its lease has not
+	// lapsed yet, or no node runs it while this one is shutting down. It
+	// is temporary: the same request succeeds once another node runs it.
+	ErrUnavailable     = errors.New("the game is changing servers")
+	ErrAccountRequired = errors.New("a rated table takes signed-in players only")
+	ErrAlreadySeated   = errors.New("you hold a seat of the table already")
+	ErrCancelled       = errors.New("the table was cancelled")
+	ErrTimedOut        = errors.New("the time ran out")
 )
+
+// errNotOwner is the answer of a node asked to make a write of a game it
+// does not run (any more): the asker looks up the owner again.
+var errNotOwner = errors.New("this node does not run the game")
+
+// kinds are the sentinels an answer passed between nodes may carry, named
+// by their text.
+var kinds = []error{
+	ErrNotFound, ErrSeatTaken, ErrTableFull, ErrBadName, ErrBadRequest, ErrNotYourSeat, ErrNotYourTurn,
+	ErrStale, ErrNotStarted, ErrGameOver, ErrIllegalMove, ErrBadRecord, ErrInternal, ErrClosed,
+	ErrNameTaken, ErrRateLimited, ErrTooManyGames, ErrTooManyConnections, ErrExpired, ErrNotCreator,
+	ErrAlreadyStarted, ErrUnavailable, ErrCancelled, ErrTimedOut, errNotOwner,
+}
+
+// kindNamed returns the sentinel whose text is name; ErrInternal for an
+// unknown one (a node of another version).
+func kindNamed(name string) error {
+	for _, k := range kinds {
+		if k.Error() == name {
+			return k
+		}
+	}
+	return ErrInternal
+}
 
 // An Error is a request the Hub rejected. Its message is written for the
 // player who made the request; nothing changed.

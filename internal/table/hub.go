@@ -6,6 +6,38 @@
 // View): the goroutine that owns a game builds each seat's view once per
 // change, and every connection that shows it shares it, with the bytes
 // encoded from it (Update.Encoded).
+//
+// # Several nodes
+//
+// Each Hub is a node (Options.Node) of a cluster that shares one store;
+// a single server is a cluster of one, on the same code path. At most one
+// node runs a live game, its owner: it holds the game's lease in the store
+// (store.Store.AcquireLease), and only its game goroutine writes the game,
+// with the lease's fence, runs its bots and its timers. The owner renews
+// all its leases in one call every LeaseTTL/3; the moment a renewal or a
+// write says the lease is lost, or LeaseTTL passed since the last renewal
+// that succeeded, the goroutine stops owning: it commits nothing more,
+// stops its bots and timers and serves the game on as a replica.
+//
+// Any node serves any game: a node that does not run a game its clients
+// watch keeps a replica of it, a goroutine like the owner's that never
+// writes, brought up to date from the store. The store announces every
+// committed change (store.ChangesChannel); the replica reads the new
+// moves from the store, never from the notice, and broadcasts them to its
+// own watchers as the owner does. A write (a move, a seat taken, a player
+// removed) that reaches a replica is passed to the owner over the store's
+// notifications: a request on the owner's channel (NodeChannel), answered
+// on the asker's, waited for at most ForwardTimeout. If the owner does not
+// answer, the asker looks at the lease: once it has lapsed (the owner is
+// dead or cut off) the asker takes the game over and makes the write
+// itself; until LeaseTTL more has passed it waits, and then gives up with
+// ErrUnavailable, which the client retries.
+//
+// Every node scans the store for live games nobody owns
+// (store.Store.Unowned) every LeaseTTL/4 and takes them over, so the games
+// of a node that died resume within about LeaseTTL, bots and timers
+// included. Drain (a graceful stop) releases every lease at once, and the
+// other nodes, told by the store, take the games over without waiting.
 package table
 
 import (
@@ -18,9 +50,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
@@ -57,7 +92,33 @@ type Options struct {
 	// Limits bound the tables, bots and watchers the Hub keeps; a zero
 	// field takes its default (DefaultLimits).
 	Limits Limits
+
+	// Node names this Hub among the nodes that share its store: 1 to 40
+	// lower-case letters, digits and dashes (see CheckNode), unique to the
+	// process (NewNodeID adds a random suffix to a name). Default: a new
+	// random one.
+	Node string
+	// LeaseTTL is how long a node's lease on a game lasts unrenewed: how
+	// soon the games of a dead node are taken over. Default
+	// DefaultLeaseTTL.
+	LeaseTTL time.Duration
+	// ForwardTimeout bounds the wait for the owner's answer to a write
+	// passed to it; default DefaultForwardTimeout.
+	ForwardTimeout time.Duration
+	// Registerer receives the Hub's metrics; nil keeps them unexported.
+	Registerer prometheus.Registerer
+	// OnFinish, when set, is called once a game is over, its last move
+	// committed, by the game's goroutine before it tells the watchers:
+	// the hook that records results and ratings. It should return
+	// within its context's time (30 seconds).
+	OnFinish func(ctx context.Context, f Finished)
 }
+
+// The defaults of Options.
+const (
+	DefaultLeaseTTL       = 5 * time.Second
+	DefaultForwardTimeout = 2 * time.Second
+)
 
 // commitTimeout bounds one store write, so a stuck database cannot stall a
 // game forever.
@@ -65,29 +126,50 @@ const commitTimeout = 10 * time.Second
 
 // A Hub runs the games of one store. Its methods are safe for concurrent use.
 type Hub struct {
-	store store.Store
-	opts  Options
-	log   *slog.Logger
+	store   store.Store
+	opts    Options
+	node    string
+	log     *slog.Logger
+	metrics *metrics
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // game and bot goroutines
+	wg     sync.WaitGroup // game, bot and background goroutines
 
 	workers  *workers       // the pool of bot decisions
 	finished *finishedCache // finished games ready for new spectators
+	refresh  refresher      // replicas waiting for the store's new moves
+	fwd      forwarder      // writes passed to other nodes, waiting for answers
+	scanNow  chan struct{}  // asks the scanner to look for unowned games at once
+	renewNow chan struct{}  // asks the renewer to check the leases at once
 
-	mu      sync.Mutex
-	closed  bool
-	games   map[string]*loop // the live games: open or playing
-	winners map[string][]int // finished games' winners, which never change
-	holds   holds            // what the live games hold of the limits
+	mu       sync.Mutex
+	closed   bool
+	draining bool                  // no more leases: the node is handing its games over
+	games    map[string]*loop      // the live games: open or playing, owned or replicas
+	held     map[string]*heldLease // the leases this node holds, by game
+	winners  map[string][]int      // finished games' winners, which never change
+	holds    holds                 // what the live games hold of the limits
 }
 
-// New returns a Hub for the store. Call Resume to restart the games being
-// played, and Close to stop.
+// New returns a Hub for the store, listening to the store's notices.
+// Call Resume to take over the games nobody runs, and Drain or Close to
+// stop.
 func New(st store.Store, opts Options) *Hub {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.Node == "" {
+		opts.Node = NewNodeID("node")
+	}
+	if opts.LeaseTTL <= 0 {
+		opts.LeaseTTL = DefaultLeaseTTL
+	}
+	if opts.ForwardTimeout <= 0 {
+		opts.ForwardTimeout = DefaultForwardTimeout
+	}
+	if opts.Registerer == nil {
+		opts.Registerer = prometheus.NewRegistry()
 	}
 	if opts.NewBot == nil {
 		opts.NewBot = bot.NewLevel
@@ -106,53 +188,79 @@ func New(st store.Store, opts Options) *Hub {
 	}
 	opts.Limits = opts.Limits.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Hub{
+	h := &Hub{
 		store:    st,
 		opts:     opts,
-		log:      opts.Logger,
+		node:     opts.Node,
+		log:      opts.Logger.With("node", opts.Node),
 		ctx:      ctx,
 		cancel:   cancel,
 		workers:  newWorkers(opts.Limits.BotWorkers),
 		finished: newFinishedCache(opts.Limits.FinishedCache),
+		scanNow:  make(chan struct{}, 1),
+		renewNow: make(chan struct{}, 1),
 		games:    map[string]*loop{},
+		held:     map[string]*heldLease{},
 		winners:  map[string][]int{},
 		holds:    holds{clients: map[string]int{}},
 	}
+	h.metrics = newMetrics(h, opts.Registerer)
+	h.refresh.init()
+	h.fwd.init()
+	h.listen()
+	h.background(h.refreshLoop)
+	h.background(h.renewLoop)
+	h.background(h.scanLoop)
+	return h
 }
+
+// background runs f in a goroutine that Close waits for.
+func (h *Hub) background(f func()) {
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		f()
+	}()
+}
+
+// Node returns the Hub's node id.
+func (h *Hub) Node() string { return h.node }
 
 // Limits returns the limits in force, defaults filled in.
 func (h *Hub) Limits() Limits { return h.opts.Limits }
 
-// Resume loads every live game from the store: it replays the games
-// being played and restarts their bots, and takes the open tables back
-// with their expiry, closing at once those that waited too long while
-// the server was down. It returns how many games it resumed; a game that
-// cannot be replayed, or whose stored bot seat is not a bot level, is
-// logged and left alone, so one damaged game does not stop the others.
+// Resume takes over every live game that no node runs: it replays the
+// games being played and restarts their bots, and takes the open tables
+// back with their expiry, closing at once those that waited too long while
+// no node ran them. It returns how many games it took; a game that cannot
+// be replayed, or whose stored bot seat is not a bot level, is logged and
+// left alone, so one damaged game does not stop the others. The Hub goes
+// on taking over unowned games by itself; Resume does it now.
 func (h *Hub) Resume(ctx context.Context) (int, error) {
-	n := 0
-	for _, st := range []store.Status{store.StatusPlaying, store.StatusOpen} {
-		list, err := h.store.List(ctx, st, 0)
-		if err != nil {
-			return n, fmt.Errorf("listing the %s games: %w", st, err)
-		}
-		for _, s := range list {
-			if _, _, err := h.find(ctx, s.ID); err != nil {
-				if !errors.Is(err, ErrExpired) {
-					h.log.Error("cannot resume game", "game", s.ID, "err", err)
-				}
-				continue
-			}
-			n++
-		}
-	}
-	return n, nil
+	return h.scan(ctx)
 }
 
-// Close stops every game goroutine and ends every subscription. Games are
-// not lost: everything accepted is in the store. Close waits for the
-// goroutines, including a bot that is thinking.
+// Ready reports why the node should not be sent new clients, or nil: it
+// is handing its games over, or the store cannot serve (see
+// store.Store.Health).
+func (h *Hub) Ready(ctx context.Context) error {
+	h.mu.Lock()
+	draining, closed := h.draining, h.closed
+	h.mu.Unlock()
+	if draining || closed {
+		return errors.New("the node is shutting down: it hands its games over")
+	}
+	return h.store.Health(ctx)
+}
+
+// Close hands every game this node runs over (Drain, for at most
+// commitTimeout), then stops every game goroutine and ends every
+// subscription. Games are not lost: everything accepted is in the store.
+// Close waits for the goroutines, including a bot that is thinking.
 func (h *Hub) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
+	h.Drain(ctx)
+	cancel()
 	h.mu.Lock()
 	h.closed = true
 	h.mu.Unlock()
@@ -173,17 +281,21 @@ func (h *Hub) Create(ctx context.Context, seats []string, client string) (protoc
 	return h.CreateTable(ctx, TableSetup{Seats: seats}, client)
 }
 
-// CreateTable is Create with the table's other choices: its pace.
+// CreateTable is Create with the table's other choices: its pace, and
+// whether it is rated (CreateRated).
 func (h *Hub) CreateTable(ctx context.Context, t TableSetup, client string) (protocol.GameInfo, string, error) {
-	seats := t.Seats
-	p, err := ChoosePace(t.Pace, false) // rated tables arrive with accounts
+	seats, rated := t.Seats, t.Rated
+	if rated && !slices.Contains(seats, "") {
+		return protocol.GameInfo{}, "", reject(ErrBadRequest, "a rated table needs a seat for a person: bots alone are never rated")
+	}
+	p, err := ChoosePace(t.Pace, rated)
 	if err != nil {
 		return protocol.GameInfo{}, "", err
 	}
 	if n := len(seats); n < razzia.MinPlayers || n > razzia.MaxPlayers {
 		return protocol.GameInfo{}, "", reject(ErrBadRequest, "a table has %d to %d seats, not %d", razzia.MinPlayers, razzia.MaxPlayers, n)
 	}
-	g := &store.Game{Status: store.StatusPlaying, Seats: make([]store.Seat, len(seats))}
+	g := &store.Game{Status: store.StatusPlaying, Seats: make([]store.Seat, len(seats)), Rated: rated}
 	for i, level := range seats {
 		switch {
 		case level == "":
@@ -224,36 +336,63 @@ func (h *Hub) CreateTable(ctx context.Context, t TableSetup, client string) (pro
 		return protocol.GameInfo{}, "", err
 	}
 	l, err := h.createGame(ctx, g, client, held)
-	if err != nil {
+	if err != nil || l == nil {
 		h.mu.Lock()
 		h.holds.add(client, held, -1)
 		h.mu.Unlock()
+	}
+	if err != nil {
 		return protocol.GameInfo{}, "", err
 	}
 	h.log.Info("game created", "game", id, "seats", seats)
 	var in protocol.GameInfo
-	err = h.send(ctx, l, func(l *loop) error { in = l.info(); return nil })
+	err = errEnded
+	if l != nil {
+		err = h.send(ctx, l, func(l *loop) error { in = l.info(); return nil })
+	}
 	if err != nil {
 		// The game was committed; describe it as stored.
-		in = h.newInfo(g.ID, g.Status, g.Seats, 0, g.Created, g.Updated, nil)
+		in = h.newInfo(g.ID, g.Status, g.Seats, g.Rated, 0, g.Created, g.Updated, nil)
 	}
 	return in, creator, nil
 }
 
-// createGame stores g and starts its loop, which holds held for client.
+// createGame stores g and runs it as its owner, with held counted for
+// client. It returns nil and no error when a scanner, of another node or
+// of this one, took the game first (between its creation and the lease):
+// its loop runs it then.
 func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held hold) (*loop, error) {
+	if h.isDraining() {
+		return nil, reject(ErrClosed, "the server is shutting down")
+	}
 	if err := h.store.CreateGame(ctx, g); err != nil {
 		return nil, h.failed("create game", g.ID, err)
 	}
-	l, err := newLoop(h, g)
+	since := time.Now()
+	lease, err := h.store.AcquireLease(ctx, g.ID, h.node, h.opts.LeaseTTL)
 	if err != nil {
+		// Stored all the same: another node runs it, or will.
+		h.log.Warn("game created but not taken", "game", g.ID, "err", err)
+		return nil, nil
+	}
+	h.hold(lease, since)
+	l, err := newLoop(h, g, lease)
+	if err != nil {
+		h.letGo(lease)
 		return nil, h.failed("start game", g.ID, err)
 	}
 	l.client, l.held, l.counted = client, held, true
-	if !h.start(l) {
-		return nil, reject(ErrClosed, "the server is shutting down")
+	switch got, ok := h.start(l); {
+	case ok:
+		return l, nil
+	case got != nil:
+		// This node's scanner saw the new game unowned and took it
+		// first, with the same lease: its loop runs the game.
+		l.closeBots()
+		return nil, nil
 	}
-	return l, nil
+	h.letGo(lease)
+	return nil, reject(ErrClosed, "the server is shutting down")
 }
 
 func isLevel(s string) bool {
@@ -265,20 +404,11 @@ func isLevel(s string) bool {
 // open seat when seat is negative. It returns the seat and its secret
 // token. The game starts when every seat is filled.
 func (h *Hub) Join(ctx context.Context, id, name string, seat int) (int, string, error) {
-	if err := playername.Check(name); err != nil {
-		return 0, "", &Error{Kind: ErrBadName, Msg: err.Error(), Err: err}
-	}
 	token, err := h.newToken()
 	if err != nil {
 		return 0, "", internal(err)
 	}
-	hash := hashToken(token)
-	err = h.with(ctx, id, func(l *loop) error {
-		seat, err = l.join(name, seat, hash)
-		return err
-	}, func(*store.Game) error {
-		return reject(ErrTableFull, "the table is full: the game has started")
-	})
+	seat, err = h.JoinAs(ctx, id, seat, Person{Name: name, Token: token})
 	if err != nil {
 		return 0, "", err
 	}
@@ -314,14 +444,13 @@ func (h *Hub) Watch(ctx context.Context, id, token string) (*Subscription, error
 // Create).
 func (h *Hub) Remove(ctx context.Context, id, creatorToken string, seat int) error {
 	hash := hashToken(creatorToken)
-	return h.with(ctx, id, func(l *loop) error {
-		return l.remove(hash, seat)
-	}, func(g *store.Game) error {
+	_, err := h.write(ctx, request{Op: opRemove, Game: id, Hash: hash, Seat: seat}, func(g *store.Game) error {
 		if !sameHash(g.CreatorHash, hash) {
 			return notCreator()
 		}
 		return reject(ErrAlreadyStarted, "the game has started: its seats are fixed")
 	})
+	return err
 }
 
 // Creator reports whether creatorToken is the creator's of game id.
@@ -347,19 +476,23 @@ func notCreator() *Error {
 // draws it. seq, when not negative, is the number of moves the player saw:
 // if the game has moved on since, the move is rejected with ErrStale.
 func (h *Hub) Play(ctx context.Context, id, token, move string, seq int) error {
-	m, perr := razzia.ParseMove(move)
-	if perr == nil && m.Action == razzia.ActionDraw && m.Card != razzia.NoKind {
-		perr = errors.New("the server draws the card: send draw")
-	}
 	hash := hashToken(token)
-	return h.with(ctx, id, func(l *loop) error {
-		return l.playFor(hash, m, perr, seq)
-	}, func(g *store.Game) error {
+	_, err := h.write(ctx, request{Op: opPlay, Game: id, Hash: hash, Move: move, Seq: seq, at: time.Now()}, func(g *store.Game) error {
 		if seatOf(g.Seats, hash) < 0 {
 			return reject(ErrNotYourSeat, "you have no seat at this table")
 		}
 		return reject(ErrGameOver, "the game is over")
 	})
+	return err
+}
+
+// parseMove reads a player's move; the error is why it is not one.
+func parseMove(move string) (razzia.Move, error) {
+	m, err := razzia.ParseMove(move)
+	if err == nil && m.Action == razzia.ActionDraw && m.Card != razzia.NoKind {
+		err = errors.New("the server draws the card: send draw")
+	}
+	return m, err
 }
 
 // Game describes the game and returns the seat the token holds, or -1.
@@ -375,7 +508,7 @@ func (h *Hub) Game(ctx context.Context, id, token string) (protocol.GameInfo, in
 		if err != nil {
 			return err
 		}
-		in, seat = h.newInfo(g.ID, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, w), seatOf(g.Seats, hash)
+		in, seat = h.newInfo(g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, w), seatOf(g.Seats, hash)
 		return nil
 	})
 	return in, seat, err
@@ -386,6 +519,7 @@ const MaxList = 100
 
 // List returns the games with the status, most recently updated first, at
 // most MaxList; the empty status lists every game but the expired tables.
+// Tutorials (CreateTutorial) are left out.
 func (h *Hub) List(ctx context.Context, status store.Status) ([]protocol.GameInfo, error) {
 	statuses := []store.Status{status}
 	switch status {
@@ -411,6 +545,9 @@ func (h *Hub) List(ctx context.Context, status store.Status) ([]protocol.GameInf
 	}
 	infos := make([]protocol.GameInfo, 0, len(all))
 	for _, s := range all {
+		if isTutorial(s.Seats) {
+			continue // nobody else can take part
+		}
 		var w []int
 		if s.Status == store.StatusFinished || s.Status == store.StatusArchived {
 			var err error
@@ -418,7 +555,7 @@ func (h *Hub) List(ctx context.Context, status store.Status) ([]protocol.GameInf
 				h.log.Error("cannot find the winners", "game", s.ID, "err", err)
 			}
 		}
-		infos = append(infos, h.newInfo(s.ID, s.Status, s.Seats, s.Moves, s.Created, s.Updated, w))
+		infos = append(infos, h.newInfo(s.ID, s.Status, s.Seats, s.Rated, s.Moves, s.Created, s.Updated, w))
 	}
 	return infos, nil
 }
@@ -494,7 +631,7 @@ func (h *Hub) Upload(ctx context.Context, r io.Reader) (protocol.GameInfo, error
 		return protocol.GameInfo{}, h.failed("store uploaded record", id, err)
 	}
 	h.log.Info("record uploaded", "game", id, "moves", len(g.Moves))
-	return h.newInfo(id, g.Status, g.Seats, len(g.Moves), g.Created, g.Updated, game.Winners()), nil
+	return h.newInfo(id, g.Status, g.Seats, false, len(g.Moves), g.Created, g.Updated, game.Winners()), nil
 }
 
 // with runs live in the goroutine of game id if it is open or being
@@ -535,8 +672,9 @@ func (h *Hub) send(ctx context.Context, l *loop, f func(*loop) error) error {
 	}
 }
 
-// find returns the goroutine of game id, starting it if the game is open
-// or being played, or else the stored game.
+// find returns the goroutine of live game id: its owner's if this node
+// runs it or takes it now (no node runs it), else a replica. A game that
+// is over is returned as stored.
 func (h *Hub) find(ctx context.Context, id string) (*loop, *store.Game, error) {
 	if !protocol.ValidID(id) {
 		return nil, nil, notFound(id)
@@ -562,43 +700,58 @@ func (h *Hub) find(ctx context.Context, id string) (*loop, *store.Game, error) {
 			return nil, nil, cancelled()
 		case !g.Status.Live():
 			return nil, g, nil
-		case g.Status == store.StatusOpen && !h.opts.Now().Before(g.Updated.Add(h.opts.Limits.OpenTTL)):
-			// It waited its time while nobody ran it (a restart).
-			if err := h.store.CloseTable(ctx, id, store.NoFence, store.StatusExpired); err != nil && !errors.Is(err, store.ErrConflict) {
-				return nil, nil, h.failed("expire table", id, err)
-			}
-			h.log.Info("table expired", "game", id)
-			continue
 		}
-		l, err = newLoop(h, g)
+		lease, err := h.store.Lease(ctx, id)
 		if err != nil {
+			return nil, nil, h.storeError("read the lease of game", id, err)
+		}
+		if lease.Node == "" || lease.Node == h.node {
+			l, err := h.adopt(ctx, id)
+			switch {
+			case err == nil && l != nil:
+				return l, nil, nil
+			case err == nil, errors.Is(err, store.ErrConflict):
+				continue // it ended meanwhile: look again
+			case errors.Is(err, store.ErrLeaseHeld), errors.Is(err, errDraining):
+				// Another node was quicker, or this one takes no more games.
+				if lease, err = h.store.Lease(ctx, id); err != nil {
+					return nil, nil, h.storeError("read the lease of game", id, err)
+				}
+			default:
+				return nil, nil, h.storeError("take game", id, err)
+			}
+		}
+		if l, err = newLoop(h, g, store.Lease{}); err != nil {
 			return nil, nil, h.failed("replay game", id, err)
 		}
-		l.held = holdOf(g.Status == store.StatusOpen, botsOnly(g.Seats))
-		if !h.start(l) {
-			continue
+		l.holder = lease.Node
+		if got, _ := h.start(l); got != nil {
+			return got, nil, nil
 		}
-		return l, nil, nil
 	}
 }
 
-// start registers and runs a new loop, counting what it holds, unless
-// the Hub is closing, the game already has a loop or it ended meanwhile:
-// then the caller looks again.
-func (h *Hub) start(l *loop) bool {
+// start registers and runs a new loop, counting what an owner holds. It
+// returns the loop, or the game's loop that was there first, or nil
+// (and false) when the Hub is closing or the game ended meanwhile: then
+// the caller looks again.
+func (h *Hub) start(l *loop) (*loop, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if _, ended := h.winners[l.id]; h.closed || ended || h.games[l.id] != nil {
-		return false
+	if _, ended := h.winners[l.id]; h.closed || ended {
+		return nil, false
+	}
+	if got := h.games[l.id]; got != nil {
+		return got, false
 	}
 	h.games[l.id] = l
-	if !l.counted {
+	if l.owns() && !l.counted {
 		h.holds.add(l.client, l.held, 1)
 		l.counted = true
 	}
 	h.wg.Add(1)
 	go l.run()
-	return true
+	return l, true
 }
 
 // expired is the error of a request about a table that expired.

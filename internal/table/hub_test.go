@@ -506,8 +506,9 @@ func TestResume(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("resume: %d games, %v", n, err)
 	}
+	// Its bots may have moved already: they play at once.
 	info, you, err := h2.Game(ctx, in.ID, ann)
-	if err != nil || you != 0 || info.Status != protocol.StatusPlaying || info.Moves != len(before.Moves) {
+	if err != nil || you != 0 || info.Status != protocol.StatusPlaying || info.Moves < len(before.Moves) {
 		t.Fatalf("after resume: %+v, you %d, %v", info, you, err)
 	}
 	playAlong(t, ctx, h2, in.ID, ann)

@@ -10,10 +10,11 @@ import (
 
 // newInfo describes a game in protocol terms: never its seed or seat
 // tokens. An open table says when it expires.
-func (h *Hub) newInfo(id string, status store.Status, seats []store.Seat, moves int, created, updated time.Time, winners []int) protocol.GameInfo {
+func (h *Hub) newInfo(id string, status store.Status, seats []store.Seat, rated bool, moves int, created, updated time.Time, winners []int) protocol.GameInfo {
 	in := protocol.GameInfo{
 		ID:      id,
 		Status:  protocol.Status(status),
+		Rated:   rated,
 		Players: len(seats),
 		Seats:   make([]protocol.SeatInfo, len(seats)),
 		Moves:   moves,
@@ -22,7 +23,7 @@ func (h *Hub) newInfo(id string, status store.Status, seats []store.Seat, moves 
 		Invite:  protocol.InvitePath(id),
 	}
 	for i, s := range seats {
-		in.Seats[i] = protocol.SeatInfo{Name: s.Name, Bot: s.Bot, Open: s.Name == ""}
+		in.Seats[i] = protocol.SeatInfo{Name: s.Name, Bot: s.Bot, Open: s.Name == "", Account: s.Account != ""}
 	}
 	if in.Status.Over() {
 		in.Winners = winners

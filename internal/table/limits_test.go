@@ -438,7 +438,9 @@ func st(h *Hub, id string) (*razzia.Game, error) {
 	return rec.Game()
 }
 
-// startedBot says when it starts thinking, then waits for release.
+// startedBot says when it starts thinking, then waits for release. Once
+// release is closed it may stop saying so: nobody may be listening (the
+// games play on while the Hub hands them over at Close).
 type startedBot struct {
 	level   string
 	started chan<- string
@@ -446,7 +448,10 @@ type startedBot struct {
 }
 
 func (b startedBot) Choose(v razzia.View) razzia.Move {
-	b.started <- b.level
+	select {
+	case b.started <- b.level:
+	case <-b.release:
+	}
 	<-b.release
 	return bot.Default(v.Legal)
 }

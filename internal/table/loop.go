@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/razziagame/razzia"
@@ -12,13 +14,24 @@ import (
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/tutorial"
 )
 
-// A loop is the goroutine that owns one live game: only it touches the
-// fields below; everything else sends it functions over reqs.
+// A loop is the goroutine of one live game on this node: only it touches
+// the fields below; everything else sends it functions over reqs. It runs
+// the game as its owner while lease is held: it alone writes the game,
+// with the lease's fence, and runs its bots and timers. Otherwise it is a
+// replica: it never writes, and brings the game up to date from the store
+// (catchUp, reload) for the watchers on this node; it ends when the last
+// of them leaves.
 type loop struct {
 	h  *Hub
 	id string
+
+	lease  store.Lease           // held while the loop owns the game; zero for a replica
+	holder string                // a replica's owner as last heard: where writes go; "" unknown
+	keep   bool                  // a new replica stays until it served its first request
+	shown  atomic.Pointer[shown] // what other goroutines may read
 
 	status  store.Status
 	seats   []store.Seat
@@ -29,6 +42,7 @@ type loop struct {
 	game    *razzia.Game // nil while the table is open
 	bots    []bot.Bot    // by seat; nil for people
 	creator []byte       // the hash of the creator's token, or nil
+	rated   bool         // a rated table: signed-in players only
 
 	client  string              // who created the table in this process, or ""
 	held    hold                // what the game holds of the Hub's limits
@@ -55,22 +69,66 @@ type loop struct {
 type botMove struct {
 	moves int
 	move  razzia.Move
+	at    time.Time // when the bot chose it
 }
 
-// newLoop builds the loop of a stored game, replaying its moves.
-func newLoop(h *Hub, g *store.Game) (*loop, error) {
+// shown is what the loop tells other goroutines of itself.
+type shown struct {
+	status store.Status
+	owner  bool
+	moves  int
+}
+
+// newLoop builds the loop of a stored game, replaying its moves: its
+// owner's with a lease held, a replica's with the zero lease.
+func newLoop(h *Hub, g *store.Game, lease store.Lease) (*loop, error) {
 	l := &loop{
-		h:    h,
-		id:   g.ID,
-		subs: map[*Subscription]struct{}{},
-		reqs: make(chan func(*loop)),
-		botc: make(chan botMove),
-		done: make(chan struct{}),
+		h:     h,
+		id:    g.ID,
+		lease: lease,
+		keep:  lease.Node == "",
+		held:  holdOf(g.Status == store.StatusOpen, botsOnly(g.Seats)),
+		subs:  map[*Subscription]struct{}{},
+		reqs:  make(chan func(*loop)),
+		botc:  make(chan botMove),
+		done:  make(chan struct{}),
 	}
 	if err := l.load(g); err != nil {
 		return nil, err
 	}
 	return l, nil
+}
+
+// owns reports whether the loop runs the game: it holds the lease.
+func (l *loop) owns() bool { return l.lease.Node != "" }
+
+// show publishes the loop's status, role and moves to other goroutines.
+func (l *loop) show() {
+	moves := 0
+	if l.game != nil {
+		moves = l.game.Len()
+	}
+	l.shown.Store(&shown{status: l.status, owner: l.owns(), moves: moves})
+}
+
+// snapshot returns the status and role the loop last showed.
+func (l *loop) snapshot() (store.Status, bool) {
+	s := l.shown.Load()
+	return s.status, s.owner
+}
+
+// moves returns the moves of the game the loop last showed.
+func (l *loop) moves() int { return l.shown.Load().moves }
+
+// post runs f in the loop's goroutine later, without waiting for it; it
+// is dropped if the loop ends first.
+func (l *loop) post(f func(*loop)) {
+	go func() {
+		select {
+		case l.reqs <- f:
+		case <-l.done:
+		}
+	}()
 }
 
 // errNotLevel is wrapped by the error of a stored game whose bot seat
@@ -82,7 +140,7 @@ var errNotLevel = errors.New("not a bot level")
 func (l *loop) load(g *store.Game) error {
 	// The store is not trusted to name what plays: only a level builds a bot.
 	for i, s := range g.Seats {
-		if s.Bot != "" && !isLevel(s.Bot) {
+		if s.Bot != "" && !isLevel(s.Bot) && s.Bot != tutorial.Bot {
 			return fmt.Errorf("game %s, seat %d: the stored bot %q is %w (the levels are %s); the game is not run",
 				g.ID, i, s.Bot, errNotLevel, strings.Join(bot.LevelNames(), ", "))
 		}
@@ -103,25 +161,31 @@ func (l *loop) load(g *store.Game) error {
 		l.orphan = l.bots[l.thinkSeat]
 	}
 	l.status, l.seats, l.cheques, l.seed = g.Status, g.Seats, g.Cheques, g.Seed
-	l.created, l.updated, l.creator = g.Created, g.Updated, g.CreatorHash
+	l.created, l.updated, l.creator, l.rated = g.Created, g.Updated, g.CreatorHash, g.Rated
 	l.game, l.bots, l.timing = game, nil, tm
-	if game != nil {
+	if game != nil && l.owns() {
 		l.startBots()
 	}
+	l.show()
 	return nil
 }
 
 // run serves requests and bot moves until the game is over, the table
-// expired, or the Hub closes.
+// expired, the Hub closes, or, for a replica, nobody watches any more.
 func (l *loop) run() {
 	defer l.h.wg.Done()
 	defer l.exit()
-	l.schedule(l.h.opts.BotDelay)
-	l.armExpiry()
-	l.armClock()
-	for l.status.Live() {
+	if l.owns() {
+		l.takeCharge()
+	} else {
+		// Moves committed since the game was read were announced before
+		// the loop could hear of them.
+		l.h.refresh.mark(l.id, time.Time{})
+	}
+	for l.status.Live() && (l.owns() || l.keep || len(l.subs) > 0) {
 		select {
 		case f := <-l.reqs:
+			l.keep = false
 			f(l)
 		case m := <-l.botc:
 			l.botMove(m)
@@ -129,6 +193,143 @@ func (l *loop) run() {
 			return
 		}
 	}
+}
+
+// takeCharge starts what the owner runs: the open table's clock, the bot
+// to move. A node that is handing its games over gives this one up at once.
+func (l *loop) takeCharge() {
+	if l.h.isDraining() {
+		l.handOver()
+		return
+	}
+	l.armExpiry()
+	l.schedule(l.h.opts.BotDelay)
+	l.armClock()
+}
+
+// promote makes the loop the game's owner with lease, from g, the game as
+// read once the lease was taken. It returns errOwned if the loop runs the
+// game with that lease already.
+func (l *loop) promote(lease store.Lease, g *store.Game) error {
+	if l.owns() && l.lease.Fence == lease.Fence {
+		return errOwned
+	}
+	prev := l.lease
+	l.lease = lease
+	if err := l.update(g); err != nil {
+		l.lease = prev
+		l.show()
+		return err
+	}
+	l.h.mu.Lock()
+	l.held = holdOf(l.status == store.StatusOpen, botsOnly(l.seats))
+	if !l.counted {
+		l.h.holds.add(l.client, l.held, 1)
+		l.counted = true
+	}
+	l.h.mu.Unlock()
+	l.takeCharge()
+	return nil
+}
+
+// errOwned is a promotion of a loop that runs the game already.
+var errOwned = errors.New("the loop runs the game already")
+
+// stopOwning makes the owner a replica: its lease with fence is lost. It
+// commits nothing more; its bots and timers stop, and it reads the game
+// from the store, where another node may have moved on.
+func (l *loop) stopOwning(fence store.Fence) {
+	if !l.owns() || l.lease.Fence != fence {
+		return
+	}
+	l.disown()
+	l.reload()
+}
+
+// disown stops what the owner runs and forgets its lease.
+func (l *loop) disown() {
+	l.h.unhold(l.id, l.lease.Fence)
+	l.lease, l.holder = store.Lease{}, ""
+	if l.retry != nil {
+		l.retry.Stop()
+	}
+	if l.expiry != nil {
+		l.expiry.Stop()
+	}
+	l.stopClock()
+	if l.thinking && l.orphan == nil && l.bots != nil {
+		l.orphan = l.bots[l.thinkSeat]
+	}
+	l.closeBots()
+	l.bots, l.limits = nil, nil
+	l.h.mu.Lock()
+	if l.counted {
+		l.h.holds.add(l.client, l.held, -1)
+		l.counted = false
+	}
+	l.h.mu.Unlock()
+	l.show()
+}
+
+// handOver gives the game up for another node to take at once: the
+// writes before it are done; it releases the lease and serves the game
+// on as a replica.
+func (l *loop) handOver() {
+	if !l.owns() {
+		return
+	}
+	lease := l.lease
+	l.disown()
+	ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
+	defer cancel()
+	if err := l.h.store.ReleaseLease(ctx, lease); err != nil {
+		l.h.log.Warn("cannot release the lease; it lapses by itself", "game", l.id, "err", err)
+		return
+	}
+	l.h.log.Info("game handed over", "game", l.id)
+}
+
+// lostLease handles a write the store refused for the lease: another
+// node runs the game now.
+func (l *loop) lostLease(err error) error {
+	l.h.forget(l.lease, err.Error())
+	l.stopOwning(l.lease.Fence)
+	return errNotOwner
+}
+
+// catchUp applies moves read from the store, the first of them move
+// number from, announced at at, and broadcasts them.
+func (l *loop) catchUp(from int, moves []string, at time.Time) {
+	if l.owns() {
+		return
+	}
+	if l.game == nil || from > l.game.Len() || l.timing.stored() {
+		// The game started, notices were lost, or the clock changed with
+		// the moves: read it whole.
+		l.reload()
+		return
+	}
+	played := false
+	for i, tok := range moves {
+		if from+i < l.game.Len() {
+			continue // read twice
+		}
+		if err := l.game.PlayToken(tok); err != nil {
+			l.h.log.Error("a stored move does not replay; reading the game again", "game", l.id, "move", from+i, "err", err)
+			l.reload()
+			return
+		}
+		played = true
+	}
+	if !played {
+		return
+	}
+	if l.game.Over() {
+		l.status = store.StatusFinished
+	}
+	l.updated = l.h.opts.Now()
+	l.broadcast()
+	since(l.h.metrics.broadcast.WithLabelValues("replica"), at)
 }
 
 // exit takes the game out of the Hub, so that later requests find it in
@@ -140,10 +341,11 @@ func (l *loop) exit() {
 	if l.expiry != nil {
 		l.expiry.Stop()
 	}
-	if l.alarm != nil {
-		l.alarm()
-	}
+	l.stopClock()
 	l.setHold(holdNone)
+	if l.owns() {
+		l.h.unhold(l.id, l.lease.Fence) // the game is over: its lease matters no more
+	}
 	h := l.h
 	h.mu.Lock()
 	if h.games[l.id] == l {
@@ -168,7 +370,11 @@ func (l *loop) info() protocol.GameInfo {
 		moves = l.game.Len()
 		winners = l.game.Winners()
 	}
-	in := l.h.newInfo(l.id, l.status, l.seats, moves, l.created, l.updated, winners)
+	in := l.h.newInfo(l.id, l.status, l.seats, l.rated, moves, l.created, l.updated, winners)
+	if l.game != nil && !l.game.Over() {
+		to := l.game.ToMove()
+		in.ToMove = &to
+	}
 	l.decorate(&in)
 	return in
 }
@@ -215,7 +421,11 @@ func (l *loop) expire() {
 	}
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
-	if err := l.h.store.CloseTable(ctx, l.id, store.NoFence, store.StatusExpired); err != nil {
+	if err := l.h.store.CloseTable(ctx, l.id, l.lease.Fence, store.StatusExpired); err != nil {
+		if errors.Is(err, store.ErrLeaseLost) {
+			l.lostLease(err)
+			return
+		}
 		if errors.Is(err, store.ErrConflict) {
 			l.reload()
 			return
@@ -234,10 +444,14 @@ func (l *loop) expire() {
 	l.broadcast()
 }
 
-// join seats a person; see Hub.Join.
-func (l *loop) join(name string, seat int, hash []byte) (int, error) {
+// join seats a person whose token hashes to hash; see Hub.JoinAs.
+func (l *loop) join(p Person, seat int, hash []byte) (int, error) {
+	name := p.Name
 	if l.status != store.StatusOpen {
 		return 0, reject(ErrTableFull, "the table is full: the game has started")
+	}
+	if err := l.admits(p, hash); err != nil {
+		return 0, err
 	}
 	open := 0
 	for _, s := range l.seats {
@@ -270,7 +484,11 @@ func (l *loop) join(name string, seat int, hash []byte) (int, error) {
 	}
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
-	if err := l.h.store.TakeSeat(ctx, l.id, store.NoFence, seat, name, hash, status); err != nil {
+	taken := store.Seat{Name: name, TokenHash: hash, Account: p.Account}
+	if err := l.h.store.TakeSeat(ctx, l.id, l.lease.Fence, seat, taken, status); err != nil {
+		if errors.Is(err, store.ErrLeaseLost) {
+			return 0, l.lostLease(err)
+		}
 		if errors.Is(err, store.ErrConflict) {
 			l.reload()
 			return 0, reject(ErrSeatTaken, "seat %d was taken meanwhile", seat)
@@ -278,7 +496,7 @@ func (l *loop) join(name string, seat int, hash []byte) (int, error) {
 		return 0, l.h.failed("take seat", l.id, err)
 	}
 	l.seats = append([]store.Seat(nil), l.seats...)
-	l.seats[seat] = store.Seat{Name: name, TokenHash: hash}
+	l.seats[seat] = taken
 	l.status = status
 	l.updated = l.h.opts.Now()
 	l.h.log.Info("seat taken", "game", l.id, "seat", seat)
@@ -309,31 +527,52 @@ func (l *loop) reload() {
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
 	g, err := l.h.store.Game(ctx, l.id)
-	if err == nil {
-		err = l.load(g)
-	}
 	if err != nil {
 		l.h.log.Error("cannot reload game", "game", l.id, "err", err)
 		return
 	}
-	l.broadcast()
+	l.update(g)
 	l.schedule(l.h.opts.BotDelay)
 	l.armClock()
+}
+
+// update loads g, the game as stored, and broadcasts it if it differs
+// from what the watchers saw: a state sent twice would look like a new
+// turn to a client.
+func (l *loop) update(g *store.Game) error {
+	moves := 0
+	if l.game != nil {
+		moves = l.game.Len()
+	}
+	same := g.Status == l.status && len(g.Moves) == moves &&
+		slices.EqualFunc(g.Seats, l.seats, func(a, b store.Seat) bool { return a.Name == b.Name && a.Bot == b.Bot })
+	if err := l.load(g); err != nil {
+		l.h.log.Error("cannot load game", "game", l.id, "err", err)
+		return err
+	}
+	if !same {
+		l.broadcast()
+	}
+	return nil
 }
 
 // watch adds a subscription for the seat whose token hashes to hash; a
 // spectator only while the game has room for one more.
 func (l *loop) watch(hash []byte) (*Subscription, error) {
 	seat := seatOf(l.seats, hash)
+	if seat < 0 && hash != nil && !l.owns() {
+		// A seat taken a moment ago through another node: the notice
+		// may not have come yet.
+		l.reload()
+		seat = seatOf(l.seats, hash)
+	}
 	if seat < 0 {
 		if max := l.h.opts.Limits.MaxSpectators; l.watched >= max {
 			return nil, reject(ErrTooManyConnections, "this game has %d spectators, the most it takes: try again later", max)
 		}
 		l.watched++
 	}
-	if err := l.takeBack(seat); err != nil { // coming back
-		l.h.log.Error("cannot give the seat back", "game", l.id, "seat", seat, "err", err)
-	}
+	l.comeBack(seat, hash)
 	s := newSubscription(l, seat)
 	l.subs[s] = struct{}{}
 	l.send(s, l.info(), map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{})
@@ -367,7 +606,10 @@ func (l *loop) remove(creator []byte, seat int) error {
 	}
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
-	if err := l.h.store.FreeSeat(ctx, l.id, store.NoFence, seat); err != nil {
+	if err := l.h.store.FreeSeat(ctx, l.id, l.lease.Fence, seat); err != nil {
+		if errors.Is(err, store.ErrLeaseLost) {
+			return l.lostLease(err)
+		}
 		if errors.Is(err, store.ErrConflict) {
 			l.reload()
 			return reject(ErrAlreadyStarted, "the table changed meanwhile: look again")
@@ -394,6 +636,7 @@ func (l *loop) remove(creator []byte, seat int) error {
 
 // broadcast sends every subscriber the new state.
 func (l *loop) broadcast() {
+	l.show()
 	info := l.info()
 	events, c, views := map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{}
 	for s := range l.subs {
@@ -452,7 +695,7 @@ func (l *loop) view(seat int, views map[int]*protocol.View) *protocol.View {
 
 // playFor plays m for the person whose token hashes to hash. perr is why
 // the move could not be parsed, reported only to the seat to move.
-func (l *loop) playFor(hash []byte, m razzia.Move, perr error, seq int) error {
+func (l *loop) playFor(hash []byte, m razzia.Move, perr error, seq int, at time.Time) error {
 	seat := seatOf(l.seats, hash)
 	if seat >= 0 {
 		lim, ok := l.limits[seat]
@@ -487,12 +730,12 @@ func (l *loop) playFor(hash []byte, m razzia.Move, perr error, seq int) error {
 	if err := l.checkTime(); err != nil {
 		return err
 	}
-	return l.play(m)
+	return l.play(m, at)
 }
 
-// play checks m, commits it, applies it and broadcasts the new state. On
-// any error nothing changes.
-func (l *loop) play(m razzia.Move) error {
+// play checks m, received at at, commits it, applies it and broadcasts
+// the new state. On any error nothing changes.
+func (l *loop) play(m razzia.Move, at time.Time) error {
 	played, err := l.game.Check(m) // a draw now names its card
 	if err != nil {
 		return &Error{Kind: ErrIllegalMove, Msg: err.Error(), Err: err}
@@ -507,12 +750,18 @@ func (l *loop) play(m razzia.Move) error {
 	next := l.nextTiming(l.game.ToMove(), &after, l.h.opts.Now())
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
-	if err := l.h.store.AppendTimedMove(ctx, l.id, store.NoFence, index, played.String(), status, next.encode()); err != nil {
+	start := time.Now()
+	if err := l.h.store.AppendTimedMove(ctx, l.id, l.lease.Fence, index, played.String(), status, next.encode()); err != nil {
+		if errors.Is(err, store.ErrLeaseLost) {
+			return l.lostLease(err)
+		}
 		if errors.Is(err, store.ErrConflict) {
 			defer l.reload()
 		}
 		return l.h.failed("append move", l.id, err)
 	}
+	l.h.metrics.commit.Observe(time.Since(start).Seconds())
+	l.h.metrics.committed.Inc()
 	if err := l.game.Play(played); err != nil {
 		panic(fmt.Sprintf("table: game %s: move %q checked but not played: %v", l.id, played, err))
 	}
@@ -521,8 +770,10 @@ func (l *loop) play(m razzia.Move) error {
 	l.timing = next
 	if status == store.StatusFinished {
 		l.h.log.Info("game over", "game", l.id, "moves", index+1, "winners", l.game.Winners())
+		l.finished()
 	}
 	l.broadcast()
+	since(l.h.metrics.broadcast.WithLabelValues("owner"), at)
 	l.schedule(l.h.opts.BotDelay)
 	l.afterMove()
 	return nil
@@ -536,7 +787,12 @@ func (l *loop) startBots() {
 		if s.Bot == "" {
 			continue
 		}
-		b, err := l.h.opts.NewBot(s.Bot, razzia.SeededRand(l.seed, fmt.Sprintf("bot %d", i)).Uint64())
+		newBot := l.h.opts.NewBot
+		if s.Bot == tutorial.Bot {
+			// The prepared deal needs its own bots, whatever the options.
+			newBot = func(_ string, seed uint64) (bot.Bot, error) { return tutorial.NewBot(seed) }
+		}
+		b, err := newBot(s.Bot, razzia.SeededRand(l.seed, fmt.Sprintf("bot %d", i)).Uint64())
 		if err != nil {
 			l.h.log.Error("cannot build bot; it will play the default move", "game", l.id, "seat", i, "bot", s.Bot, "err", err)
 			b = bot.Fallback{}
@@ -559,7 +815,7 @@ func (l *loop) closeBots() {
 
 // schedule starts the bot to move, if a bot is to move, after delay.
 func (l *loop) schedule(delay time.Duration) {
-	if l.game == nil || l.thinking || l.status != store.StatusPlaying {
+	if !l.owns() || l.game == nil || l.thinking || l.status != store.StatusPlaying {
 		return
 	}
 	seat := l.game.ToMove()
@@ -591,10 +847,12 @@ func (l *loop) schedule(delay time.Duration) {
 			b.Close()
 			return
 		}
+		start := time.Now()
 		m := choose(b, v, h, l.id)
 		h.workers.release()
+		h.metrics.botDecision.Observe(time.Since(start).Seconds())
 		select {
-		case l.botc <- botMove{moves: v.Moves, move: m}:
+		case l.botc <- botMove{moves: v.Moves, move: m, at: time.Now()}:
 		case <-h.ctx.Done():
 			b.Close()
 		case <-l.done:
@@ -622,6 +880,9 @@ func (l *loop) botMove(bm botMove) {
 		l.orphan.Close()
 		l.orphan = nil
 	}
+	if !l.owns() {
+		return // the game is run elsewhere now
+	}
 	if l.game == nil || bm.moves != l.game.Len() {
 		l.schedule(l.h.opts.BotDelay)
 		return
@@ -629,7 +890,7 @@ func (l *loop) botMove(bm botMove) {
 	if seat := l.game.ToMove(); seat < 0 || l.bots[seat] == nil {
 		return // the player took the seat back (takeBack)
 	}
-	err := l.play(bm.move)
+	err := l.play(bm.move, bm.at)
 	var e *Error
 	switch {
 	case err == nil:
@@ -638,9 +899,10 @@ func (l *loop) botMove(bm botMove) {
 		seat := l.game.ToMove()
 		m := bot.Default(l.game.LegalMoves())
 		l.h.log.Error("bot chose an illegal move; playing the default move", "game", l.id, "seat", seat, "move", bm.move, "err", err, "default", m)
-		if err := l.play(m); err != nil {
+		if err := l.play(m, bm.at); err != nil {
 			l.retryLater()
 		}
+	case errors.Is(err, errNotOwner):
 	default:
 		l.retryLater()
 	}

@@ -2,6 +2,7 @@ package table
 
 import (
 	"slices"
+	"time"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/premove"
@@ -122,7 +123,7 @@ func (l *loop) playPreMove() {
 		v, err = pm.Resolve(&s)
 	}
 	if v == premove.Play && err == nil {
-		if l.play(pm.Move) == nil {
+		if l.play(pm.Move, time.Now()) == nil {
 			l.h.log.Info("pre-move played", "game", l.id, "seat", seat)
 			return
 		}

@@ -10,6 +10,20 @@ import (
 	"testing"
 )
 
+// needNode returns the path of Node.js, or skips the test loudly; under
+// CI=true, where the page's scripts must be run, it fails it instead.
+func needNode(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("node is not installed, and CI=true: the page's scripts must be checked")
+		}
+		t.Skip("SKIPPED LOUDLY: node is not installed, so the page's scripts are not run (apt-get install nodejs)")
+	}
+	return node
+}
+
 // fakeDOM is just enough of the browser's document for render.js and
 // cards.js: a tree of elements whose text and attributes the checks read.
 const fakeDOM = `
@@ -48,15 +62,12 @@ var importRel = regexp.MustCompile(`from "\./([a-z0-9]+)\.js"`)
 // nodeModules copies the page's scripts into a temporary directory as .mjs
 // files (so node reads them as modules whatever its version), with the
 // fake DOM and the given extra files, and returns the directory; it skips
-// the test when node is not installed.
+// the test as needNode does when node is not installed.
 func nodeModules(t *testing.T, extra map[string][]byte) (node, dir string) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the page's scripts are not run (apt-get install nodejs)")
-	}
+	node = needNode(t)
 	dir = t.TempDir()
-	err = fs.WalkDir(files, "static/js", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(files, "static/js", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}

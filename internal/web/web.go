@@ -60,7 +60,8 @@ type handler struct {
 
 // Handler returns the handler for everything the server does not serve
 // itself: "/" (the lobby), "/g/{id}" (the table page), "/g/{id}/replay"
-// (the replay viewer), "/static/i18n/{lang}.json" (a language's catalogue
+// (the replay viewer), "/account" (sign in, register, settings), "/p/{name}"
+// (a player's profile), "/leaderboard", "/static/i18n/{lang}.json" (a language's catalogue
 // of every domain, from i18n.JSON), "/static/..." and a 404 page for any
 // other path. It answers GET and HEAD only.
 //
@@ -182,6 +183,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(p, "/g/") && strings.HasSuffix(p, "/replay") &&
 		protocol.ValidID(strings.TrimSuffix(strings.TrimPrefix(p, "/g/"), "/replay")) && h.assets["replay.html"] != nil:
 		h.page(w, r, "replay.html")
+	case p == "/account":
+		h.page(w, r, "account.html")
+	case p == "/leaderboard":
+		h.page(w, r, "leaderboard.html")
+	case strings.HasPrefix(p, "/p/") && len(p) > len("/p/") && !strings.Contains(p[len("/p/"):], "/"):
+		h.page(w, r, "profile.html")
 	case strings.HasPrefix(p, "/static/v/"):
 		version, rest, ok := strings.Cut(strings.TrimPrefix(p, "/static/v/"), "/")
 		if !ok {

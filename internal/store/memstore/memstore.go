@@ -19,6 +19,7 @@ import (
 type Store struct {
 	mu       sync.Mutex
 	games    map[string]*store.Game
+	acc      accounts
 	leases   map[string]*store.Lease // by game; Node empty once released
 	analyses map[string]*analysis    // by game
 	closed   bool
@@ -30,7 +31,7 @@ var _ store.Store = (*Store)(nil)
 // New returns an empty store.
 func New() *Store {
 	return &Store{games: make(map[string]*store.Game), leases: make(map[string]*store.Lease),
-		analyses: make(map[string]*analysis)}
+		analyses: make(map[string]*analysis), acc: newAccounts()}
 }
 
 var errClosed = fmt.Errorf("memstore: %w", store.ErrClosed)
@@ -104,8 +105,8 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 }
 
 // TakeSeat implements store.Store.
-func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, name string, tokenHash []byte, status store.Status) error {
-	if err := store.CheckSeat(id, seat, name, tokenHash, status); err != nil {
+func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, st store.Seat, status store.Status) error {
+	if err := store.CheckSeat(id, seat, st, status); err != nil {
 		return fmt.Errorf("memstore: %w", err)
 	}
 	if err := s.lock(ctx); err != nil {
@@ -119,10 +120,13 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 	if seat < 0 || seat >= len(g.Seats) {
 		return fmt.Errorf("memstore: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
 	}
-	if st := g.Seats[seat]; st.Name != "" || st.Bot != "" || st.TokenHash != nil {
+	if old := g.Seats[seat]; old.Name != "" || old.Bot != "" || old.TokenHash != nil {
 		return fmt.Errorf("memstore: game %q seat %d: %w: the seat is taken", id, seat, store.ErrConflict)
 	}
-	g.Seats[seat] = store.Seat{Name: name, TokenHash: bytes.Clone(tokenHash)}
+	if st.Account != "" && seatOfAccount(g, st.Account) >= 0 {
+		return fmt.Errorf("memstore: game %q: %w: the account holds another seat", id, store.ErrConflict)
+	}
+	g.Seats[seat] = store.Seat{Name: st.Name, TokenHash: bytes.Clone(st.TokenHash), Account: st.Account}
 	g.Status = status
 	touch(g)
 	s.announce(g, store.ChangeSeat)
@@ -226,6 +230,7 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 	}
 	g.Clock = bytes.Clone(clock)
 	touch(g)
+	s.announce(g, store.ChangeClock)
 	return nil
 }
 
@@ -259,30 +264,24 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 		if g.Status != status {
 			continue
 		}
-		sum := store.Summary{
-			ID:      g.ID,
-			Status:  g.Status,
-			Seats:   slices.Clone(g.Seats),
-			Moves:   len(g.Moves),
-			Created: g.Created,
-			Updated: g.Updated,
-		}
-		for i := range sum.Seats {
-			sum.Seats[i].TokenHash = nil
-		}
-		sums = append(sums, sum)
+		sums = append(sums, summary(g))
 	}
-	sort.Slice(sums, func(i, j int) bool {
-		a, b := sums[i], sums[j]
-		if !a.Updated.Equal(b.Updated) {
-			return a.Updated.After(b.Updated)
-		}
-		return a.ID < b.ID
-	})
-	if limit > 0 && len(sums) > limit {
-		sums = sums[:limit]
+	return recent(sums, limit), nil
+}
+
+// MovesSince implements store.Store.
+func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error) {
+	if err := s.lock(ctx); err != nil {
+		return nil, err
 	}
-	return sums, nil
+	defer s.mu.Unlock()
+	out := map[string][]string{}
+	for id, n := range from {
+		if g, ok := s.games[id]; ok && max(n, 0) < len(g.Moves) {
+			out[id] = slices.Clone(g.Moves[max(n, 0):])
+		}
+	}
+	return out, nil
 }
 
 // AcquireLease implements store.Store.
@@ -336,6 +335,30 @@ func (s *Store) RenewLease(ctx context.Context, l store.Lease, ttl time.Duration
 	}
 	cur.Expires = now.Add(ttl).Round(0)
 	return *cur, nil
+}
+
+// RenewLeases implements store.Store.
+func (s *Store) RenewLeases(ctx context.Context, leases []store.Lease, ttl time.Duration) ([]store.Lease, error) {
+	for _, l := range leases {
+		if err := store.CheckLease(l.Game, l.Node, ttl); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	now := time.Now()
+	var renewed []store.Lease
+	for _, l := range leases {
+		cur, err := s.held(l)
+		if err != nil || cur.Holds(l, now) != nil {
+			continue
+		}
+		cur.Expires = now.Add(ttl).Round(0)
+		renewed = append(renewed, *cur)
+	}
+	return renewed, nil
 }
 
 // held returns the stored lease of l's game, or ErrNotFound.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -32,7 +33,8 @@ func (s *Store) tx(ctx context.Context, op string, f func(tx pgx.Tx) error) erro
 // fail passes on the errors this package made and wraps PostgreSQL's: a
 // unique violation means someone else was first.
 func (s *Store) fail(op string, err error) error {
-	for _, e := range []error{store.ErrNotFound, store.ErrConflict, store.ErrLeaseLost, store.ErrLeaseHeld} {
+	for _, e := range []error{store.ErrNotFound, store.ErrConflict, store.ErrLeaseLost, store.ErrLeaseHeld,
+		store.ErrNoAccount, store.ErrNameTaken, store.ErrRated} {
 		if errors.Is(err, e) {
 			return err
 		}
@@ -61,9 +63,9 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 		return fmt.Errorf("postgres: game %q: cheques: %w", g.ID, err)
 	}
 	err = s.tx(ctx, "create game "+g.ID, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, clock)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
-			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), hashOrNil(g.Clock))
+		tag, err := tx.Exec(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
+			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated, hashOrNil(g.Clock))
 		if err != nil {
 			return err
 		}
@@ -72,8 +74,8 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 		}
 		var b pgx.Batch
 		for i, seat := range g.Seats {
-			b.Queue("INSERT INTO seats (game_id, idx, name, bot, token_hash) VALUES ($1, $2, $3, $4, $5)",
-				g.ID, i, seat.Name, seat.Bot, hashOrNil(seat.TokenHash))
+			b.Queue("INSERT INTO seats (game_id, idx, name, bot, token_hash, account_id) VALUES ($1, $2, $3, $4, $5, $6)",
+				g.ID, i, seat.Name, seat.Bot, hashOrNil(seat.TokenHash), orNil(seat.Account))
 		}
 		for i, tok := range g.Moves {
 			b.Queue("INSERT INTO moves (game_id, idx, token) VALUES ($1, $2, $3)", g.ID, i, tok)
@@ -100,6 +102,14 @@ func hashOrNil(h []byte) []byte {
 	return h
 }
 
+// orNil stores an empty string as NULL: a seat with no account.
+func orNil(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
 func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
 
 // Game implements store.Store.
@@ -110,8 +120,8 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			status, cheques  string
 			created, updated int64
 		)
-		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, clock FROM games WHERE id = $1", id).
-			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Clock)
+		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated, clock FROM games WHERE id = $1", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated, &g.Clock)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
 		}
@@ -146,6 +156,44 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 	return g, nil
 }
 
+// MovesSince implements store.Store: one query for all the games.
+func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error) {
+	out := map[string][]string{}
+	if len(from) == 0 {
+		return out, nil
+	}
+	ids, starts := make([]string, 0, len(from)), make([]int32, 0, len(from))
+	for id, n := range from {
+		ids, starts = append(ids, id), append(starts, int32(min(max(n, 0), math.MaxInt32)))
+	}
+	op := fmt.Sprintf("read the new moves of %d games", len(from))
+	rows, err := s.pool.Query(ctx, `
+		SELECT m.game_id, m.idx, m.token FROM unnest($1::text[], $2::int[]) AS w(id, n)
+		JOIN moves m ON m.game_id = w.id AND m.idx >= w.n
+		ORDER BY m.game_id, m.idx`, ids, starts)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	var (
+		id, tok string
+		idx     int
+	)
+	_, err = pgx.ForEachRow(rows, []any{&id, &idx, &tok}, func() error {
+		if want := max(from[id], 0) + len(out[id]); idx != want {
+			return s.errorf("%w: game %q: move %d is missing", store.ErrCorrupt, id, want)
+		}
+		out[id] = append(out[id], tok)
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, store.ErrCorrupt) {
+			return nil, err
+		}
+		return nil, s.fail(op, err)
+	}
+	return out, nil
+}
+
 // readTx runs f in a read-only transaction: one snapshot of the database.
 func (s *Store) readTx(ctx context.Context, op string, f func(tx pgx.Tx) error) error {
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead}, f)
@@ -160,7 +208,7 @@ func (s *Store) readTx(ctx context.Context, op string, f func(tx pgx.Tx) error) 
 
 // seats reads a game's seats, with or without their token hashes.
 func seats(ctx context.Context, tx pgx.Tx, id string, hashes bool) ([]store.Seat, error) {
-	rows, err := tx.Query(ctx, "SELECT name, bot, token_hash FROM seats WHERE game_id = $1 ORDER BY idx", id)
+	rows, err := tx.Query(ctx, "SELECT name, bot, token_hash, coalesce(account_id, '') FROM seats WHERE game_id = $1 ORDER BY idx", id)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +216,7 @@ func seats(ctx context.Context, tx pgx.Tx, id string, hashes bool) ([]store.Seat
 		ss   []store.Seat
 		seat store.Seat
 	)
-	_, err = pgx.ForEachRow(rows, []any{&seat.Name, &seat.Bot, &seat.TokenHash}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&seat.Name, &seat.Bot, &seat.TokenHash, &seat.Account}, func() error {
 		if !hashes || len(seat.TokenHash) == 0 {
 			seat.TokenHash = nil
 		}
@@ -208,8 +256,8 @@ func lockGame(ctx context.Context, tx pgx.Tx, id string) (gameRow, error) {
 }
 
 // TakeSeat implements store.Store.
-func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, name string, tokenHash []byte, status store.Status) error {
-	if err := store.CheckSeat(id, seat, name, tokenHash, status); err != nil {
+func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, taker store.Seat, status store.Status) error {
+	if err := store.CheckSeat(id, seat, taker, status); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
 	return s.tx(ctx, fmt.Sprintf("take seat %d of game %s", seat, id), func(tx pgx.Tx) error {
@@ -232,8 +280,11 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 		if taken != "" || hash != nil {
 			return fmt.Errorf("postgres: game %q seat %d: %w: the seat is taken", id, seat, store.ErrConflict)
 		}
-		if _, err := tx.Exec(ctx, "UPDATE seats SET name = $1, token_hash = $2 WHERE game_id = $3 AND idx = $4",
-			name, tokenHash, id, seat); err != nil {
+		if err := noOtherSeat(ctx, tx, id, taker.Account); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "UPDATE seats SET name = $1, token_hash = $2, account_id = $3 WHERE game_id = $4 AND idx = $5",
+			taker.Name, taker.TokenHash, orNil(taker.Account), id, seat); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, "UPDATE games SET status = $1, updated = greatest(updated + 1, "+nowNanos+") WHERE id = $2",
@@ -297,7 +348,7 @@ func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat
 		if bot != "" || hash == nil {
 			return fmt.Errorf("postgres: game %q seat %d: %w: no person holds it", id, seat, store.ErrConflict)
 		}
-		if _, err := tx.Exec(ctx, "UPDATE seats SET name = '', token_hash = NULL WHERE game_id = $1 AND idx = $2", id, seat); err != nil {
+		if _, err := tx.Exec(ctx, "UPDATE seats SET name = '', token_hash = NULL, account_id = NULL WHERE game_id = $1 AND idx = $2", id, seat); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, "UPDATE games SET updated = greatest(updated + 1, "+nowNanos+") WHERE id = $1", id); err != nil {
@@ -373,9 +424,11 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 		case row.moves != moves:
 			return fmt.Errorf("postgres: game %q move %d: %w: the next move is %d", id, moves, store.ErrConflict, row.moves)
 		}
-		_, err = tx.Exec(ctx, "UPDATE games SET clock = $1, updated = greatest(updated + 1, "+nowNanos+") WHERE id = $2",
-			hashOrNil(clock), id)
-		return err
+		if _, err = tx.Exec(ctx, "UPDATE games SET clock = $1, updated = greatest(updated + 1, "+nowNanos+") WHERE id = $2",
+			hashOrNil(clock), id); err != nil {
+			return err
+		}
+		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeClock, Moves: moves, Status: row.status})
 	})
 }
 
@@ -429,34 +482,45 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 		lim = &limit
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT g.id, g.status, g.created, g.updated, g.move_count,
-			coalesce(array_agg(s.name ORDER BY s.idx) FILTER (WHERE s.idx IS NOT NULL), '{}'),
-			coalesce(array_agg(s.bot ORDER BY s.idx) FILTER (WHERE s.idx IS NOT NULL), '{}')
+		SELECT `+summaryColumns+`
 		FROM (SELECT * FROM games WHERE status = $1 ORDER BY updated DESC, id LIMIT $2) g
 		LEFT JOIN seats s ON s.game_id = g.id
-		GROUP BY g.id, g.status, g.created, g.updated, g.move_count
+		GROUP BY g.id, g.status, g.created, g.updated, g.move_count, g.rated
 		ORDER BY g.updated DESC, g.id`, string(status), lim)
 	if err != nil {
 		return nil, s.fail("list games", err)
 	}
-	var (
-		sums             []store.Summary
-		sum              store.Summary
-		st               string
-		created, updated int64
-		names, bots      []string
-	)
-	_, err = pgx.ForEachRow(rows, []any{&sum.ID, &st, &created, &updated, &sum.Moves, &names, &bots}, func() error {
-		sum.Status, sum.Created, sum.Updated = store.Status(st), fromNanos(created), fromNanos(updated)
-		sum.Seats = make([]store.Seat, len(names))
-		for i := range names {
-			sum.Seats[i] = store.Seat{Name: names[i], Bot: bots[i]}
-		}
-		sums = append(sums, sum)
-		return nil
-	})
+	sums, err := summaries(rows)
 	if err != nil {
 		return nil, s.fail("list games", err)
 	}
 	return sums, nil
+}
+
+// summaryColumns are the columns summaries reads, of games g joined
+// with their seats s and grouped by game.
+const summaryColumns = `g.id, g.status, g.created, g.updated, g.move_count, g.rated,
+	coalesce(array_agg(s.name ORDER BY s.idx) FILTER (WHERE s.idx IS NOT NULL), '{}'),
+	coalesce(array_agg(s.bot ORDER BY s.idx) FILTER (WHERE s.idx IS NOT NULL), '{}'),
+	coalesce(array_agg(coalesce(s.account_id, '') ORDER BY s.idx) FILTER (WHERE s.idx IS NOT NULL), '{}')`
+
+// summaries reads the games of rows (summaryColumns).
+func summaries(rows pgx.Rows) ([]store.Summary, error) {
+	var (
+		sums                  []store.Summary
+		sum                   store.Summary
+		st                    string
+		created, updated      int64
+		names, bots, accounts []string
+	)
+	_, err := pgx.ForEachRow(rows, []any{&sum.ID, &st, &created, &updated, &sum.Moves, &sum.Rated, &names, &bots, &accounts}, func() error {
+		sum.Status, sum.Created, sum.Updated = store.Status(st), fromNanos(created), fromNanos(updated)
+		sum.Seats = make([]store.Seat, len(names))
+		for i := range names {
+			sum.Seats[i] = store.Seat{Name: names[i], Bot: bots[i], Account: accounts[i]}
+		}
+		sums = append(sums, sum)
+		return nil
+	})
+	return sums, err
 }

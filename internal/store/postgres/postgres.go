@@ -21,6 +21,9 @@
 // the transaction of each write, which locks the game's row first: a
 // write by a fence that does not hold a live lease fails with
 // store.ErrLeaseLost, and an acquisition waits for a write under way.
+// RenewLeases renews a node's leases in one statement. A session left in
+// a transaction (its node paused) is ended after Options.IdleInTransaction,
+// so that it holds no row lock a node taking the game over would wait on.
 // Every committed change is sent with pg_notify in its own transaction on
 // store.ChangesChannel, so it reaches every node at commit. Each Store
 // listens on one dedicated connection for the channels its subscribers
@@ -49,6 +52,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -101,7 +105,18 @@ type Options struct {
 	// MaxConns caps the connections of the pool (default: pgxpool's,
 	// the larger of 4 and the number of CPUs). Subscriptions use one more.
 	MaxConns int32
+	// IdleInTransaction is how long PostgreSQL lets one of this store's
+	// sessions sit in a transaction without a statement before it ends
+	// the session (idle_in_transaction_session_timeout), so that a node
+	// paused mid-transaction (SIGSTOP, a VM frozen) holds no game's row
+	// lock, which would stall the node taking its games over. Default
+	// DefaultIdleInTransaction; a URL that sets the parameter wins.
+	IdleInTransaction time.Duration
 }
+
+// DefaultIdleInTransaction is the default of Options.IdleInTransaction:
+// no transaction of this package waits for anything but the database.
+const DefaultIdleInTransaction = 5 * time.Second
 
 // Open connects to the database the URL names (postgres://...), waiting
 // while it is unreachable until ctx ends, checks that its schema is
@@ -113,6 +128,13 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	}
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns
+	}
+	const idle = "idle_in_transaction_session_timeout"
+	if _, set := cfg.ConnConfig.RuntimeParams[idle]; !set {
+		if opts.IdleInTransaction <= 0 {
+			opts.IdleInTransaction = DefaultIdleInTransaction
+		}
+		cfg.ConnConfig.RuntimeParams[idle] = strconv.FormatInt(opts.IdleInTransaction.Milliseconds(), 10)
 	}
 	s := &Store{
 		where: fmt.Sprintf("%s:%d/%s", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database),

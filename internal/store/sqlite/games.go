@@ -39,11 +39,11 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 			return nil, fmt.Errorf("sqlite: game %q: %w: the id exists", g.ID, store.ErrConflict)
 		}
 		if _, err := w.exec(st.insertGame, g.ID, string(g.Status), string(cheques), g.Seed,
-			created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), hashOrNil(g.Clock)); err != nil {
+			created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated, hashOrNil(g.Clock)); err != nil {
 			return nil, err
 		}
 		for i, seat := range g.Seats {
-			if _, err := w.exec(st.insertSeat, g.ID, i, seat.Name, seat.Bot, hashOrNil(seat.TokenHash)); err != nil {
+			if _, err := w.exec(st.insertSeat, g.ID, i, seat.Name, seat.Bot, hashOrNil(seat.TokenHash), orNil(seat.Account)); err != nil {
 				return nil, err
 			}
 		}
@@ -75,6 +75,14 @@ func hashOrNil(h []byte) any {
 	return h
 }
 
+// orNil stores an empty string as NULL: a seat with no account.
+func orNil(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
 // Game implements store.Store.
 func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 	g := &store.Game{ID: id}
@@ -84,8 +92,8 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			cheques          string
 			created, updated int64
 		)
-		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, clock FROM games WHERE id = ?", id).
-			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Clock)
+		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated, clock FROM games WHERE id = ?", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated, &g.Clock)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
 		}
@@ -125,9 +133,58 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 	return g, nil
 }
 
+// MovesSince implements store.Store, in one read transaction.
+func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error) {
+	out := map[string][]string{}
+	err := s.read(ctx, fmt.Sprintf("read the new moves of %d games", len(from)), func(tx *sql.Tx) error {
+		st, err := tx.PrepareContext(ctx, "SELECT idx, token FROM moves WHERE game_id = ? AND idx >= ? ORDER BY idx")
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for id, n := range from {
+			n = max(n, 0)
+			rows, err := st.QueryContext(ctx, id, n)
+			if err != nil {
+				return err
+			}
+			var moves []string
+			for rows.Next() {
+				var (
+					idx int
+					tok string
+				)
+				if err := rows.Scan(&idx, &tok); err != nil {
+					rows.Close()
+					return err
+				}
+				if idx != n+len(moves) {
+					rows.Close()
+					return corrupt(s.path, fmt.Sprintf("game %q: move %d is missing", id, n+len(moves)))
+				}
+				moves = append(moves, tok)
+			}
+			if err := rows.Close(); err != nil {
+				return err
+			}
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			if len(moves) > 0 {
+				out[id] = moves
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // seats reads a game's seats, with or without their token hashes.
 func seats(ctx context.Context, tx *sql.Tx, id string, hashes bool) ([]store.Seat, error) {
-	rows, err := tx.QueryContext(ctx, "SELECT name, bot, token_hash FROM seats WHERE game_id = ? ORDER BY idx", id)
+	rows, err := tx.QueryContext(ctx, "SELECT name, bot, token_hash, coalesce(account_id, '') FROM seats WHERE game_id = ? ORDER BY idx", id)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +192,7 @@ func seats(ctx context.Context, tx *sql.Tx, id string, hashes bool) ([]store.Sea
 	var ss []store.Seat
 	for rows.Next() {
 		var seat store.Seat
-		if err := rows.Scan(&seat.Name, &seat.Bot, &seat.TokenHash); err != nil {
+		if err := rows.Scan(&seat.Name, &seat.Bot, &seat.TokenHash, &seat.Account); err != nil {
 			return nil, err
 		}
 		if !hashes || len(seat.TokenHash) == 0 {
@@ -149,8 +206,8 @@ func seats(ctx context.Context, tx *sql.Tx, id string, hashes bool) ([]store.Sea
 func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
 
 // TakeSeat implements store.Store.
-func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, name string, tokenHash []byte, status store.Status) error {
-	if err := store.CheckSeat(id, seat, name, tokenHash, status); err != nil {
+func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, taker store.Seat, status store.Status) error {
+	if err := store.CheckSeat(id, seat, taker, status); err != nil {
 		return fmt.Errorf("sqlite: %w", err)
 	}
 	st := &s.stmts
@@ -166,7 +223,10 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 		if taken.Name != "" || taken.Bot != "" || taken.TokenHash != nil {
 			return nil, fmt.Errorf("sqlite: game %q seat %d: %w: the seat is taken", id, seat, store.ErrConflict)
 		}
-		if _, err := w.exec(st.takeSeat, name, tokenHash, id, seat); err != nil {
+		if err := w.noOtherSeat(id, taker.Account); err != nil {
+			return nil, err
+		}
+		if _, err := w.exec(st.takeSeat, taker.Name, taker.TokenHash, orNil(taker.Account), id, seat); err != nil {
 			return nil, err
 		}
 		if _, err := w.exec(st.touch, string(status), w.now.UnixNano(), id); err != nil {
@@ -251,7 +311,7 @@ func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat
 		if held.Bot != "" || held.TokenHash == nil {
 			return nil, fmt.Errorf("sqlite: game %q seat %d: %w: no person holds it", id, seat, store.ErrConflict)
 		}
-		if _, err := w.exec(st.takeSeat, "", nil, id, seat); err != nil {
+		if _, err := w.exec(st.takeSeat, "", nil, nil, id, seat); err != nil {
 			return nil, err
 		}
 		if _, err := w.exec(st.touch, string(store.StatusOpen), w.now.UnixNano(), id); err != nil {
@@ -315,8 +375,10 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 		if err := w.live(id, fence, moves); err != nil {
 			return nil, err
 		}
-		_, err := w.exec(s.stmts.setClock, hashOrNil(clock), w.now.UnixNano(), id)
-		return nil, err
+		if _, err := w.exec(s.stmts.setClock, hashOrNil(clock), w.now.UnixNano(), id); err != nil {
+			return nil, err
+		}
+		return &store.Change{Game: id, Kind: store.ChangeClock, Moves: moves, Status: store.StatusPlaying}, nil
 	})
 }
 
@@ -346,37 +408,46 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 	var sums []store.Summary
 	err := s.read(ctx, "list games", func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `
-			SELECT id, status, created, updated, move_count
+			SELECT id, status, created, updated, move_count, rated
 			FROM games WHERE status = ? ORDER BY updated DESC, id LIMIT ?`, string(status), limit)
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var (
-				sum              store.Summary
-				st               string
-				created, updated int64
-			)
-			if err := rows.Scan(&sum.ID, &st, &created, &updated, &sum.Moves); err != nil {
-				return err
-			}
-			sum.Status, sum.Created, sum.Updated = store.Status(st), fromNanos(created), fromNanos(updated)
-			sums = append(sums, sum)
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows.Close()
-		for i := range sums {
-			if sums[i].Seats, err = seats(ctx, tx, sums[i].ID, false); err != nil {
-				return err
-			}
-		}
-		return nil
+		sums, err = summaries(ctx, tx, rows)
+		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	return sums, nil
+}
+
+// summaries reads the games of rows (id, status, created, updated,
+// move_count, rated) and their seats, and closes rows.
+func summaries(ctx context.Context, tx *sql.Tx, rows *sql.Rows) ([]store.Summary, error) {
+	defer rows.Close()
+	var sums []store.Summary
+	for rows.Next() {
+		var (
+			sum              store.Summary
+			st               string
+			created, updated int64
+		)
+		if err := rows.Scan(&sum.ID, &st, &created, &updated, &sum.Moves, &sum.Rated); err != nil {
+			return nil, err
+		}
+		sum.Status, sum.Created, sum.Updated = store.Status(st), fromNanos(created), fromNanos(updated)
+		sums = append(sums, sum)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	for i := range sums {
+		var err error
+		if sums[i].Seats, err = seats(ctx, tx, sums[i].ID, false); err != nil {
+			return nil, err
+		}
 	}
 	return sums, nil
 }

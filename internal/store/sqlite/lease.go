@@ -76,6 +76,40 @@ func (s *Store) RenewLease(ctx context.Context, l store.Lease, ttl time.Duration
 	return renewed, nil
 }
 
+// RenewLeases implements store.Store: one write of the writer's group,
+// each lease checked as RenewLease checks it.
+func (s *Store) RenewLeases(ctx context.Context, leases []store.Lease, ttl time.Duration) ([]store.Lease, error) {
+	for _, l := range leases {
+		if err := store.CheckLease(l.Game, l.Node, ttl); err != nil {
+			return nil, err
+		}
+	}
+	var renewed []store.Lease
+	err := s.write(ctx, fmt.Sprintf("renew %d leases", len(leases)), func(w *wtx) (*store.Change, error) {
+		renewed = renewed[:0]
+		for _, l := range leases {
+			row, err := w.game(l.Game)
+			if errors.Is(err, store.ErrNotFound) || err == nil && row.lease.Holds(l, w.now) != nil {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			r := row.lease
+			r.Expires = w.now.Add(ttl).Round(0)
+			if err := w.setLease(r); err != nil {
+				return nil, err
+			}
+			renewed = append(renewed, r)
+		}
+		return nil, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return renewed, nil
+}
+
 // ReleaseLease implements store.Store.
 func (s *Store) ReleaseLease(ctx context.Context, l store.Lease) error {
 	return s.write(ctx, fmt.Sprintf("release the lease of game %s", l.Game), func(w *wtx) (*store.Change, error) {

@@ -129,7 +129,8 @@ func onlyHealth(batch []*op) bool {
 // alone reports whether err fails its own write only: a refusal of this
 // package or a constraint SQLite checked, which it undoes by itself.
 func alone(err error) bool {
-	for _, e := range []error{store.ErrNotFound, store.ErrConflict, store.ErrLeaseLost, store.ErrLeaseHeld} {
+	for _, e := range []error{store.ErrNotFound, store.ErrConflict, store.ErrLeaseLost, store.ErrLeaseHeld,
+		store.ErrNoAccount, store.ErrNameTaken, store.ErrRated} {
 		if errors.Is(err, e) {
 			return true
 		}
@@ -190,13 +191,13 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 		{&st.release, "RELEASE op"},
 		{&st.rollbackTo, "ROLLBACK TO op"},
 		{&st.gameExists, "SELECT count(*) FROM games WHERE id = ?"},
-		{&st.insertGame, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, clock)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`},
-		{&st.insertSeat, "INSERT INTO seats (game_id, idx, name, bot, token_hash) VALUES (?, ?, ?, ?, ?)"},
+		{&st.insertGame, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insertSeat, "INSERT INTO seats (game_id, idx, name, bot, token_hash, account_id) VALUES (?, ?, ?, ?, ?, ?)"},
 		{&st.insertMove, "INSERT INTO moves (game_id, idx, token) VALUES (?, ?, ?)"},
 		{&st.gameForWrite, "SELECT status, move_count, lease_node, lease_fence, lease_expires FROM games WHERE id = ?"},
 		{&st.seatForWrite, "SELECT name, bot, token_hash FROM seats WHERE game_id = ? AND idx = ?"},
-		{&st.takeSeat, "UPDATE seats SET name = ?, token_hash = ? WHERE game_id = ? AND idx = ?"},
+		{&st.takeSeat, "UPDATE seats SET name = ?, token_hash = ?, account_id = ? WHERE game_id = ? AND idx = ?"},
 		{&st.setStatus, "UPDATE games SET status = ?, updated = max(updated + 1, ?) WHERE id = ? AND status = 'open'"},
 		// updated moves to now, and never backwards, so the order of
 		// changes survives a clock step.

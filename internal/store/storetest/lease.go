@@ -116,7 +116,7 @@ func testLeaseFencedWrites(t *testing.T, s store.Store) {
 	g := newGame("fence00001", store.StatusOpen, 0)
 	create(t, s, g)
 	a := acquire(t, s, g.ID, "node-a", longTTL)
-	if err := s.TakeSeat(ctx(t), g.ID, a.Fence, 0, "Bo", hash(1), store.StatusPlaying); err != nil {
+	if err := s.TakeSeat(ctx(t), g.ID, a.Fence, 0, store.Seat{Name: "Bo", TokenHash: hash(1)}, store.StatusPlaying); err != nil {
 		t.Fatalf("TakeSeat with the lease's fence: %v", err)
 	}
 	if err := s.AppendMove(ctx(t), g.ID, a.Fence, 0, "draw", store.StatusPlaying); err != nil {
@@ -127,13 +127,13 @@ func testLeaseFencedWrites(t *testing.T, s store.Store) {
 	create(t, s, h)
 	for _, f := range []store.Fence{store.NoFence, a.Fence + 1, a.Fence - 1, -1} {
 		wantLeaseLost(t, fmt.Sprintf("AppendMove with fence %d", f), s.AppendMove(ctx(t), g.ID, f, 1, "bid 9", store.StatusFinished))
-		wantLeaseLost(t, fmt.Sprintf("TakeSeat with fence %d", f), s.TakeSeat(ctx(t), g.ID, f, 0, "Mallory", hash(0xee), store.StatusFinished))
+		wantLeaseLost(t, fmt.Sprintf("TakeSeat with fence %d", f), s.TakeSeat(ctx(t), g.ID, f, 0, store.Seat{Name: "Mallory", TokenHash: hash(0xee)}, store.StatusFinished))
 	}
 	checkGame(t, s, want)
 	// A game nobody holds takes no fenced write.
 	wantLeaseLost(t, "AppendMove to an unleased game with a fence", s.AppendMove(ctx(t), h.ID, a.Fence, 0, "draw", store.StatusPlaying))
 	checkGame(t, s, h)
-	if err := s.TakeSeat(ctx(t), h.ID, store.NoFence, 0, "Cy", hash(2), store.StatusOpen); err != nil {
+	if err := s.TakeSeat(ctx(t), h.ID, store.NoFence, 0, store.Seat{Name: "Cy", TokenHash: hash(2)}, store.StatusOpen); err != nil {
 		t.Errorf("TakeSeat without a lease on a game nobody holds: %v", err)
 	}
 	// The order of the checks: a wrong index with a good fence is a
@@ -186,7 +186,7 @@ func testLeaseTakeOver(t *testing.T, s store.Store) {
 	if e.Fence != d.Fence+1 {
 		t.Errorf("acquired again after it lapsed: fence %d, want %d", e.Fence, d.Fence+1)
 	}
-	wantLeaseLost(t, "TakeSeat with the lapsed fence", s.TakeSeat(ctx(t), h.ID, d.Fence, 0, "Bo", hash(1), store.StatusOpen))
+	wantLeaseLost(t, "TakeSeat with the lapsed fence", s.TakeSeat(ctx(t), h.ID, d.Fence, 0, store.Seat{Name: "Bo", TokenHash: hash(1)}, store.StatusOpen))
 	if got := get(t, s, g.ID); !slices.Equal(got.Moves, []string{"draw"}) {
 		t.Errorf("moves %q, want only the new holder's", got.Moves)
 	}
@@ -307,5 +307,59 @@ func testLeaseRace(t *testing.T, s store.Store) {
 	wg.Wait()
 	if len(winners) != 1 || winners[0].Fence != 1 {
 		t.Fatalf("winners %+v, want exactly one with fence 1", winners)
+	}
+}
+
+// testRenewLeases renews many leases at once: those still held, and no
+// other.
+func testRenewLeases(t *testing.T, s store.Store) {
+	ids := []string{"renewall01", "renewall02", "renewall03", "renewall04", "renewall05"}
+	for _, id := range ids {
+		create(t, s, newGame(id, store.StatusPlaying, 0))
+	}
+	held := acquire(t, s, ids[0], "node-a", longTTL)
+	held2 := acquire(t, s, ids[1], "node-a", longTTL)
+	lapsed := acquire(t, s, ids[2], "node-a", shortTTL)
+	waitExpired(t, s, ids[2])
+	taken := acquire(t, s, ids[3], "node-a", shortTTL)
+	waitExpired(t, s, ids[3])
+	acquire(t, s, ids[3], "node-b", longTTL)
+	released := acquire(t, s, ids[4], "node-a", longTTL)
+	if err := s.ReleaseLease(ctx(t), released); err != nil {
+		t.Fatal(err)
+	}
+	wrongFence := held2
+	wrongFence.Fence++
+	unknown := store.Lease{Game: "absent0001", Node: "node-a", Fence: 1}
+	got, err := s.RenewLeases(ctx(t), []store.Lease{held2, lapsed, unknown, taken, held, released, wrongFence}, 2*longTTL)
+	if err != nil {
+		t.Fatalf("RenewLeases: %v", err)
+	}
+	if len(got) != 2 || got[0].Game != held2.Game || got[1].Game != held.Game {
+		t.Fatalf("RenewLeases renewed %+v; want %s and %s, in that order", got, held2.Game, held.Game)
+	}
+	for i, want := range []store.Lease{held2, held} {
+		if got[i].Node != want.Node || got[i].Fence != want.Fence || !got[i].Expires.After(want.Expires) {
+			t.Errorf("renewed %+v, want %+v with a later expiry", got[i], want)
+		}
+		if l, err := s.Lease(ctx(t), want.Game); err != nil || !l.Expires.Equal(got[i].Expires) {
+			t.Errorf("Lease(%s) = %+v, %v; want the renewed expiry %v", want.Game, l, err, got[i].Expires)
+		}
+	}
+	// What was not renewed is as it was.
+	if l, err := s.Lease(ctx(t), ids[3]); err != nil || l.Node != "node-b" {
+		t.Errorf("Lease of the game taken over = %+v, %v; want node-b's", l, err)
+	}
+	for _, id := range []string{ids[2], ids[4]} {
+		if l, err := s.Lease(ctx(t), id); err != nil || l.Node != "" {
+			t.Errorf("Lease(%s) = %+v, %v; want no holder", id, l, err)
+		}
+	}
+	wantLeaseLost(t, "AppendMove with the lapsed fence", s.AppendMove(ctx(t), ids[2], lapsed.Fence, 0, "draw", store.StatusPlaying))
+	if got, err := s.RenewLeases(ctx(t), nil, longTTL); err != nil || len(got) != 0 {
+		t.Errorf("RenewLeases of none = %+v, %v", got, err)
+	}
+	if _, err := s.RenewLeases(ctx(t), []store.Lease{held}, 0); err == nil {
+		t.Error("RenewLeases for 0s succeeded")
 	}
 }

@@ -59,7 +59,7 @@ func testChanges(t *testing.T, s store.Store) {
 	ch := subscribe(t, s, store.ChangesChannel)
 	g := newGame("notice0001", store.StatusOpen, 0)
 	create(t, s, g)
-	if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, 0, "Bo", hash(1), store.StatusPlaying); err != nil {
+	if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, 0, store.Seat{Name: "Bo", TokenHash: hash(1)}, store.StatusPlaying); err != nil {
 		t.Fatal(err)
 	}
 	l := acquire(t, s, g.ID, "node-a", longTTL)

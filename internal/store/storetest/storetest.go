@@ -73,11 +73,13 @@ var checks = []struct {
 	{"ListOrderFollowsUpdates", testListOrderFollowsUpdates},
 	{"ConcurrentAppend", testConcurrentAppend},
 	{"ConcurrentGames", testConcurrentGames},
+	{"MovesSince", testMovesSince},
 	{"LeaseAcquire", testLeaseAcquire},
 	{"LeaseFencedWrites", testLeaseFencedWrites},
 	{"LeaseTakeOver", testLeaseTakeOver},
 	{"LeaseRenewRelease", testLeaseRenewRelease},
 	{"LeaseRace", testLeaseRace},
+	{"RenewLeases", testRenewLeases},
 	{"Unowned", testUnowned},
 	{"Clock", testClock},
 	{"ClockRejected", testClockRejected},
@@ -153,6 +155,9 @@ func diffGame(got, want *store.Game) []string {
 	if got.Status != want.Status {
 		d = append(d, fmt.Sprintf("Status = %q, want %q", got.Status, want.Status))
 	}
+	if got.Rated != want.Rated {
+		d = append(d, fmt.Sprintf("Rated = %t, want %t", got.Rated, want.Rated))
+	}
 	d = append(d, diffSeats(got.Seats, want.Seats, true)...)
 	if !slices.EqualFunc(got.Cheques, want.Cheques, slices.Equal) {
 		d = append(d, fmt.Sprintf("Cheques = %v, want %v", got.Cheques, want.Cheques))
@@ -187,8 +192,8 @@ func diffSeats(got, want []store.Seat, hashes bool) []string {
 	var d []string
 	for i := range got {
 		g, w := got[i], want[i]
-		if g.Name != w.Name || g.Bot != w.Bot {
-			d = append(d, fmt.Sprintf("seat %d = %q bot %q, want %q bot %q", i, g.Name, g.Bot, w.Name, w.Bot))
+		if g.Name != w.Name || g.Bot != w.Bot || g.Account != w.Account {
+			d = append(d, fmt.Sprintf("seat %d = %q bot %q account %q, want %q bot %q account %q", i, g.Name, g.Bot, g.Account, w.Name, w.Bot, w.Account))
 		}
 		if !hashes {
 			w.TokenHash = nil
@@ -237,7 +242,7 @@ func testNoAliasing(t *testing.T, s store.Store) {
 	out := get(t, s, want.ID)
 	out.Seats[1].Name, out.Seats[2].TokenHash[0], out.Cheques[0][0], out.Seed[0], out.Moves[0] = "y", 1, 98, 98, "y"
 	h := hash(0xc3)
-	if err := s.TakeSeat(ctx(t), want.ID, store.NoFence, 0, "Eve", h, store.StatusPlaying); err != nil {
+	if err := s.TakeSeat(ctx(t), want.ID, store.NoFence, 0, store.Seat{Name: "Eve", TokenHash: h}, store.StatusPlaying); err != nil {
 		t.Fatal(err)
 	}
 	h[0] = 0
@@ -299,7 +304,7 @@ func testUnicode(t *testing.T, s store.Store) {
 		if i == 1 {
 			continue
 		}
-		if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, i, name, hash(byte(i)), store.StatusOpen); err != nil {
+		if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, i, store.Seat{Name: name, TokenHash: hash(byte(i))}, store.StatusOpen); err != nil {
 			t.Fatalf("TakeSeat %q: %v", name, err)
 		}
 		g.Seats[i] = store.Seat{Name: name, TokenHash: hash(byte(i))}
@@ -323,7 +328,7 @@ func testNotFound(t *testing.T, s store.Store) {
 		if g, err := s.Game(ctx(t), id); !errors.Is(err, store.ErrNotFound) || g != nil {
 			t.Errorf("Game(%q) = %v, %v; want nil, ErrNotFound", id, g, err)
 		}
-		if err := s.TakeSeat(ctx(t), id, store.NoFence, 0, "Ann", hash(1), store.StatusOpen); !errors.Is(err, store.ErrNotFound) {
+		if err := s.TakeSeat(ctx(t), id, store.NoFence, 0, store.Seat{Name: "Ann", TokenHash: hash(1)}, store.StatusOpen); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("TakeSeat(%q) = %v, want ErrNotFound", id, err)
 		}
 		if err := s.AppendMove(ctx(t), id, store.NoFence, 0, "draw", store.StatusPlaying); !errors.Is(err, store.ErrNotFound) {
@@ -390,7 +395,7 @@ func testTakeSeat(t *testing.T, s store.Store) {
 	}
 	last := g.Updated
 	for _, st := range steps {
-		if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, st.seat, st.name, hash(byte(st.seat+1)), st.status); err != nil {
+		if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, st.seat, store.Seat{Name: st.name, TokenHash: hash(byte(st.seat + 1))}, st.status); err != nil {
 			t.Fatalf("TakeSeat(%d, %q): %v", st.seat, st.name, err)
 		}
 		g.Seats[st.seat] = store.Seat{Name: st.name, TokenHash: hash(byte(st.seat + 1))}
@@ -415,7 +420,7 @@ func testTakeSeat(t *testing.T, s store.Store) {
 func testTakeSeatRejected(t *testing.T, s store.Store) {
 	g := newGame("seats00002", store.StatusOpen, 0)
 	create(t, s, g)
-	if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, 0, "Bo", hash(0xb0), store.StatusOpen); err != nil {
+	if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, 0, store.Seat{Name: "Bo", TokenHash: hash(0xb0)}, store.StatusOpen); err != nil {
 		t.Fatal(err)
 	}
 	g.Seats[0] = store.Seat{Name: "Bo", TokenHash: hash(0xb0)}
@@ -435,7 +440,7 @@ func testTakeSeatRejected(t *testing.T, s store.Store) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := s.TakeSeat(ctx(t), g.ID, store.NoFence, c.seat, c.who, c.hash, store.StatusPlaying)
+			err := s.TakeSeat(ctx(t), g.ID, store.NoFence, c.seat, store.Seat{Name: c.who, TokenHash: c.hash}, store.StatusPlaying)
 			if !errors.Is(err, c.want) {
 				t.Errorf("TakeSeat = %v, want %v", err, c.want)
 			}
@@ -445,13 +450,13 @@ func testTakeSeatRejected(t *testing.T, s store.Store) {
 	// An open seat taken with no name or no token hash stays open.
 	h := newGame("seats00003", store.StatusOpen, 0)
 	create(t, s, h)
-	if err := s.TakeSeat(ctx(t), h.ID, store.NoFence, 0, "", hash(1), store.StatusPlaying); err == nil {
+	if err := s.TakeSeat(ctx(t), h.ID, store.NoFence, 0, store.Seat{Name: "", TokenHash: hash(1)}, store.StatusPlaying); err == nil {
 		t.Error("TakeSeat with an empty name succeeded")
 	}
-	if err := s.TakeSeat(ctx(t), h.ID, store.NoFence, 0, "Bo", nil, store.StatusPlaying); err == nil {
+	if err := s.TakeSeat(ctx(t), h.ID, store.NoFence, 0, store.Seat{Name: "Bo", TokenHash: nil}, store.StatusPlaying); err == nil {
 		t.Error("TakeSeat with no token hash succeeded")
 	}
-	if err := s.TakeSeat(ctx(t), h.ID, store.NoFence, 0, "Bo", hash(1), "paused"); err == nil {
+	if err := s.TakeSeat(ctx(t), h.ID, store.NoFence, 0, store.Seat{Name: "Bo", TokenHash: hash(1)}, "paused"); err == nil {
 		t.Error("TakeSeat with status paused succeeded")
 	}
 	checkGame(t, s, h)
@@ -522,7 +527,7 @@ func testCanceled(t *testing.T, s store.Store) {
 	if err := s.AppendMove(c, g.ID, store.NoFence, 0, "draw", store.StatusPlaying); err == nil {
 		t.Error("AppendMove with a canceled context succeeded")
 	}
-	if err := s.TakeSeat(c, g.ID, store.NoFence, 0, "Bo", hash(1), store.StatusPlaying); err == nil {
+	if err := s.TakeSeat(c, g.ID, store.NoFence, 0, store.Seat{Name: "Bo", TokenHash: hash(1)}, store.StatusPlaying); err == nil {
 		t.Error("TakeSeat with a canceled context succeeded")
 	}
 	if err := s.CreateGame(c, newGame("cancel0002", store.StatusOpen, 0)); err == nil {
@@ -621,7 +626,7 @@ func testListOrderFollowsUpdates(t *testing.T, s store.Store) {
 	if got, want := list(), []string{ids[0], ids[2], ids[1]}; !slices.Equal(got, want) {
 		t.Errorf("after a move in %s: List = %q, want %q", ids[0], got, want)
 	}
-	if err := s.TakeSeat(ctx(t), ids[1], store.NoFence, 0, "Bo", hash(1), store.StatusPlaying); err != nil {
+	if err := s.TakeSeat(ctx(t), ids[1], store.NoFence, 0, store.Seat{Name: "Bo", TokenHash: hash(1)}, store.StatusPlaying); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := list(), []string{ids[1], ids[0], ids[2]}; !slices.Equal(got, want) {
@@ -711,7 +716,7 @@ func testConcurrentGames(t *testing.T, s store.Store) {
 				t.Errorf("CreateGame: %v", err)
 				return
 			}
-			if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, 0, fmt.Sprintf("P%d", w), hash(byte(w)), store.StatusPlaying); err != nil {
+			if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, 0, store.Seat{Name: fmt.Sprintf("P%d", w), TokenHash: hash(byte(w))}, store.StatusPlaying); err != nil {
 				t.Errorf("TakeSeat: %v", err)
 				return
 			}
@@ -756,7 +761,7 @@ func testReopen(t *testing.T, open func(t *testing.T, path string) store.Store) 
 	for _, g := range []*store.Game{open1, playing, archived, empty} {
 		create(t, s, g)
 	}
-	if err := s.TakeSeat(ctx(t), playing.ID, store.NoFence, 0, "山田", hash(0x44), store.StatusPlaying); err != nil {
+	if err := s.TakeSeat(ctx(t), playing.ID, store.NoFence, 0, store.Seat{Name: "山田", TokenHash: hash(0x44)}, store.StatusPlaying); err != nil {
 		t.Fatal(err)
 	}
 	appendMove(t, s, playing.ID, 0, "draw", store.StatusPlaying)
@@ -815,7 +820,7 @@ func testReopen(t *testing.T, open func(t *testing.T, path string) store.Store) 
 		t.Errorf("after reopening: AppendMove(1) over a stored move = %v, want ErrConflict", err)
 	}
 	appendMove(t, s, playing.ID, 2, "bid 9", store.StatusFinished)
-	if err := s.TakeSeat(ctx(t), open1.ID, store.NoFence, 0, "Mallory", hash(0xee), store.StatusOpen); !errors.Is(err, store.ErrConflict) {
+	if err := s.TakeSeat(ctx(t), open1.ID, store.NoFence, 0, store.Seat{Name: "Mallory", TokenHash: hash(0xee)}, store.StatusOpen); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("after reopening: TakeSeat on a taken seat = %v, want ErrConflict", err)
 	}
 	if err := s.CreateGame(ctx(t), newGame(archived.ID, store.StatusOpen, 0)); !errors.Is(err, store.ErrConflict) {
@@ -823,5 +828,47 @@ func testReopen(t *testing.T, open func(t *testing.T, path string) store.Store) 
 	}
 	if got := get(t, s, playing.ID); !slices.Equal(got.Moves, []string{"draw", "draw police", "bid 9"}) || got.Status != store.StatusFinished {
 		t.Errorf("after reopening and a move: %s %q", got.Status, got.Moves)
+	}
+}
+
+// testMovesSince reads the moves after those a reader has, of many games
+// at once.
+func testMovesSince(t *testing.T, s store.Store) {
+	a, b, c := newGame("since00001", store.StatusPlaying, 0), newGame("since00002", store.StatusPlaying, 0), newGame("since00003", store.StatusOpen, 0)
+	for _, g := range []*store.Game{a, b, c} {
+		create(t, s, g)
+	}
+	moves := []string{"draw", "bid 7", "pass", "draw"}
+	for i, m := range moves {
+		appendMove(t, s, a.ID, i, m, store.StatusPlaying)
+	}
+	appendMove(t, s, b.ID, 0, "draw", store.StatusPlaying)
+	for _, c := range []struct {
+		name string
+		from map[string]int
+		want map[string][]string
+	}{
+		{"none", map[string]int{}, map[string][]string{}},
+		{"all", map[string]int{a.ID: 0, b.ID: 0, c.ID: 0}, map[string][]string{a.ID: moves, b.ID: {"draw"}}},
+		{"after some", map[string]int{a.ID: 2, b.ID: 1}, map[string][]string{a.ID: moves[2:]}},
+		{"up to date", map[string]int{a.ID: 4, b.ID: 1}, map[string][]string{}},
+		{"beyond the end", map[string]int{a.ID: 9}, map[string][]string{}},
+		{"negative", map[string]int{a.ID: -3}, map[string][]string{a.ID: moves}},
+		{"unknown game", map[string]int{"absent0001": 0, b.ID: 0}, map[string][]string{b.ID: {"draw"}}},
+	} {
+		got, err := s.MovesSince(ctx(t), c.from)
+		if err != nil {
+			t.Errorf("%s: MovesSince(%v): %v", c.name, c.from, err)
+			continue
+		}
+		if len(got) != len(c.want) {
+			t.Errorf("%s: MovesSince(%v) = %q, want %q", c.name, c.from, got, c.want)
+			continue
+		}
+		for id, w := range c.want {
+			if !slices.Equal(got[id], w) {
+				t.Errorf("%s: MovesSince(%v) = %q, want %q", c.name, c.from, got, c.want)
+			}
+		}
 	}
 }

@@ -20,7 +20,7 @@ func testCreator(t *testing.T, s store.Store) {
 	checkGame(t, s, with)
 	checkGame(t, s, without) // nil stays nil
 	// The creator's hash outlives the table's changes.
-	if err := s.TakeSeat(ctx(t), with.ID, store.NoFence, 0, "Bo", hash(0xb0), store.StatusPlaying); err != nil {
+	if err := s.TakeSeat(ctx(t), with.ID, store.NoFence, 0, store.Seat{Name: "Bo", TokenHash: hash(0xb0)}, store.StatusPlaying); err != nil {
 		t.Fatal(err)
 	}
 	if got := get(t, s, with.ID); !got.Equal(&store.Game{ID: got.ID, Status: got.Status, Seats: got.Seats, Cheques: got.Cheques,
@@ -47,7 +47,7 @@ func testFreeSeat(t *testing.T, s store.Store) {
 	if c, want := nextChange(t, ch), (store.Change{Game: g.ID, Kind: store.ChangeSeat, Status: store.StatusOpen}); c != want {
 		t.Errorf("change %+v, want %+v", c, want)
 	}
-	if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, 2, "Cy", hash(0xc1), store.StatusOpen); err != nil {
+	if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, 2, store.Seat{Name: "Cy", TokenHash: hash(0xc1)}, store.StatusOpen); err != nil {
 		t.Fatalf("TakeSeat of the freed seat: %v", err)
 	}
 	g.Seats[2] = store.Seat{Name: "Cy", TokenHash: hash(0xc1)}
@@ -141,7 +141,7 @@ func testCloseTable(t *testing.T, s store.Store) {
 func testClosedTableRefusesWrites(t *testing.T, s store.Store) {
 	g := newGame("closed0002", store.StatusExpired, 0)
 	create(t, s, g)
-	if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, 0, "Bo", hash(0xb0), store.StatusPlaying); !errors.Is(err, store.ErrConflict) {
+	if err := s.TakeSeat(ctx(t), g.ID, store.NoFence, 0, store.Seat{Name: "Bo", TokenHash: hash(0xb0)}, store.StatusPlaying); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("TakeSeat at an expired table = %v, want ErrConflict", err)
 	}
 	if err := s.FreeSeat(ctx(t), g.ID, store.NoFence, 2); !errors.Is(err, store.ErrConflict) {

@@ -3,6 +3,10 @@
 
 const DELAYS = [1000, 2000, 4000, 8000, 15000, 30000];
 
+// SERVICE_RESTART is the close code of a server that stops gracefully
+// (docs/protocol.md): reconnect at once.
+const SERVICE_RESTART = 1012;
+
 export class Connection {
   /**
    * url: the WebSocket URL.
@@ -66,6 +70,14 @@ export class Connection {
 
   async later(code) {
     if (this.stopped) return;
+    if (code === SERVICE_RESTART) {
+      // The server stops and has handed its games over: another serves
+      // this one now, at the same address. Come back in a moment, spread
+      // so that its clients do not all arrive at once.
+      this.handlers.status("connecting");
+      this.timer = setTimeout(() => this.open(), 50 + Math.round(450 * Math.random()));
+      return;
+    }
     if (this.handlers.retry && !(await this.handlers.retry(code))) {
       this.stop();
       return;

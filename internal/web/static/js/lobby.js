@@ -5,6 +5,8 @@ import * as api from "./api.js";
 import { start } from "./page.js";
 import { displayNames } from "./words.js";
 import { translator } from "./i18n.js";
+import { setupLearn } from "./learn.js";
+import { whoami, showAccount } from "./players.js";
 
 // Until the catalogue comes, the keys themselves (with has(), as a real
 // translator has: the seats can be drawn before).
@@ -74,7 +76,8 @@ async function create(ev) {
   button.disabled = true;
   showError($("create-error"), null);
   try {
-    const { game } = await api.createGame(seats, $("pace").value);
+    const rated = me && $("rated").checked;
+    const { game } = await api.createGame(seats, rated, $("pace").value);
     location.assign(game.invite || `/g/${game.id}`);
   } catch (err) {
     showError($("create-error"), errorText(err));
@@ -88,30 +91,40 @@ function when(iso) {
   return d.toLocaleString(document.documentElement.lang || undefined, { dateStyle: "short", timeStyle: "short" });
 }
 
-function gameItem(game) {
+function gameItem(game, mine) {
   const link = `/g/${encodeURIComponent(game.id)}`;
   const open = game.seats.filter((s) => s.open).length;
-  const action = { open: "web.lobby.join", playing: "web.lobby.watch" }[game.status] || "web.lobby.view";
+  let action = { open: "web.lobby.join", playing: "web.lobby.watch" }[game.status] || "web.lobby.view";
+  if (mine) action = mine.yourTurn ? "web.lobby.yourturn" : game.status === "finished" ? "web.lobby.view" : "web.lobby.resume";
   const { names } = displayNames(t, game.seats.map((s) => s.name), game);
   const seats = game.seats.map((s, i) => h("li", { class: `chip${s.open ? " chip-open" : ""}${game.winners && game.winners.includes(i) ? " chip-win" : ""}` },
     s.open ? t("web.seat.open") : names[i]));
   let detail = game.status === "open" ? t("web.lobby.openseats", { n: open }) : t("web.lobby.moves", { n: game.moves });
-  return h("li", { class: "game" },
+  return h("li", { class: `game${mine && mine.yourTurn ? " game-turn" : ""}` },
     h("a", { href: link, class: "game-link", "data-game": game.id },
       h("span", { class: "game-action" }, t(action)),
       h("span", { class: "game-id" }, game.id)),
     h("ul", { class: "chips", "aria-label": t("term.players") }, seats),
-    h("span", { class: "game-detail muted" }, `${detail} · ${when(game.updated)}`),
+    h("span", { class: "game-detail muted" }, [detail, game.rated ? t("web.profile.rated") : null, when(game.updated)].filter(Boolean).join(" · ")),
     game.status === "finished" || game.status === "archived"
       ? h("a", { href: `${link}/replay`, class: "game-replay" }, t("web.replay.open")) : null);
 }
 
 let lists = {};
+// The signed-in account (null: a guest, false: the server has none) and
+// its games, those where it is its turn first (the server's order).
+let me = null;
+let mine = [];
+
+async function loadMine() {
+  me = await whoami();
+  mine = me ? (await api.request("GET", "/api/account/games")).games || [] : [];
+}
 
 async function refresh() {
   const status = $("lists-status");
   status.textContent = t("web.lobby.loading");
-  const results = await Promise.allSettled(["open", "playing", "finished", "archived"].map(async (s) => {
+  const results = await Promise.allSettled([loadMine(), ...["open", "playing", "finished", "archived"].map(async (s) => {
     try {
       const { games } = await api.listGames(s);
       lists[s] = games || [];
@@ -119,13 +132,21 @@ async function refresh() {
       lists[s] = err;
       throw err;
     }
-  }));
+  })]);
   drawLists();
   const failed = results.some((r) => r.status === "rejected");
   status.textContent = failed ? t("web.lobby.failed") : "";
 }
 
 function drawLists() {
+  showAccount(t, me);
+  $("mine").hidden = !me;
+  $("mine-hint").hidden = me !== null;
+  $("rated-field").hidden = !me;
+  if (me) {
+    replace($("games-mine"), mine.length === 0 ? h("li", { class: "muted none" }, t("web.lobby.mine.none"))
+      : mine.map((g) => gameItem(g.game, g)));
+  }
   for (const s of ["open", "playing", "finished", "archived"]) {
     const el = $(`games-${s}`);
     const l = lists[s];
@@ -181,6 +202,7 @@ $("players").addEventListener("change", renderSeats);
 $("create-form").addEventListener("submit", create);
 $("upload").addEventListener("change", upload);
 $("refresh").addEventListener("click", refresh);
+setupLearn(() => t, errorText);
 const levelsLoaded = loadLevels(); // while the language loads
 await start((tr, lang) => {
   t = tr;

@@ -9,6 +9,9 @@ import { start } from "./page.js";
 import { renderTable } from "./render.js";
 import { displayNames } from "./words.js";
 import { fetchHints } from "./analysis.js";
+import { Coach } from "./coach.js";
+import { isTutorial } from "./tutorial.js";
+import { whoami } from "./players.js";
 import { received, tick } from "./clock.js";
 import { turnAlert, alertSettings } from "./notify.js";
 
@@ -142,6 +145,10 @@ async function join(ev) {
     await refreshInfo();
   } catch (err) {
     errEl.textContent = errorText(err.code);
+    if (err.code === "account_required") {
+      // A rated table: signing in comes back here.
+      errEl.append(" ", h("a", { href: `/account?back=${encodeURIComponent(location.pathname)}` }, t("web.nav.signin")));
+    }
     errEl.hidden = false;
     if (["seat_taken", "table_full", "not_found", "table_expired"].includes(err.code)) await refreshInfo();
   } finally {
@@ -188,6 +195,14 @@ function render() {
     onPreMove: (token) => conn.send({ type: "premove", move: token }),
     preMove: page.preMove, preMoveDropped: page.preMoveDropped,
   });
+  // The guided first game: the coach points at the table just drawn.
+  if (isTutorial(game) && you >= 0) {
+    if (!coach) {
+      coach = new Coach(game.id, you);
+      coach.onRefresh = render;
+    }
+    coach.update(view, page.log, t, displayNames(t, view.players, game).names);
+  }
 }
 
 // askHints asks what the bot would do in the position shown; the answer
@@ -208,6 +223,8 @@ async function askHints() {
   const first = document.querySelector("#hints-list, #hints .hints-error");
   if (first) announce(first.textContent);
 }
+
+let coach = null;
 
 // ---- the connection ------------------------------------------------------------------
 
@@ -257,11 +274,13 @@ function onMessage(msg, first) {
   } else if (msg.type === "error") {
     const last = page.lastSent;
     clearPending();
-    if (msg.code === "rate_limited" && last && page.view && last.seq === page.view.moves && !last.retried) {
-      // The move was dropped unread: send it once more in a moment, same seq.
+    const again = msg.code === "rate_limited" || msg.code === "unavailable";
+    if (again && last && page.view && last.seq === page.view.moves && !last.retried) {
+      // The move was dropped unread, or came while its game moved to
+      // another server: send it once more in a moment, same seq.
       setTimeout(() => {
         if (page.view && page.view.moves === last.seq && page.pending === null) send(last.token, true);
-      }, 1200);
+      }, Math.max(1200, 1000 * (msg.retryAfter || 0)));
     }
     setError(errorText(msg.code));
     render();
@@ -420,6 +439,12 @@ try {
 } catch {
   // storage disabled
 }
+// A signed-in player sits under the account's name.
+whoami().then((a) => {
+  if (!a) return;
+  $("join-name").value = a.name;
+  $("join-name").readOnly = true;
+}, () => {});
 
 // The console can try a move the buttons do not offer: the server refuses
 // it and the page explains, which is how a player would see it too.

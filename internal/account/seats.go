@@ -1,0 +1,59 @@
+package account
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base32"
+
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// SeatToken returns the secret token of the account's seat at game id:
+// derived from the account's seat key, so that every device the account
+// signs in on holds the seat, and nobody without the key (kept by the
+// server only) can compute it. Its hash is what the seat stores.
+func SeatToken(a *store.Account, game string) string {
+	m := hmac.New(sha256.New, a.SeatKey)
+	m.Write([]byte("razzia seat\x00" + game))
+	// 26 characters of base32, as a guest's token (128 bits and more).
+	return base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(m.Sum(nil))[:26]
+}
+
+// A GuestSeat is a seat a browser holds as a guest: the game and the
+// seat's token (its cookie).
+type GuestSeat struct {
+	Game  string
+	Token string
+}
+
+// MaxClaims bounds the guest seats one request may give an account.
+const MaxClaims = 200
+
+// Claim gives the account the guest seats the browser holds, at games
+// where the account holds no seat yet, so that the player who registers
+// keeps the games played as a guest: from now on the seat's token is the
+// account's. It returns the games claimed.
+func (s *Service) Claim(ctx context.Context, a *store.Account, seats []GuestSeat) ([]string, error) {
+	if len(seats) > MaxClaims {
+		seats = seats[:MaxClaims]
+	}
+	claims := make([]store.Claim, 0, len(seats))
+	for _, g := range seats {
+		if g.Token == "" {
+			continue
+		}
+		claims = append(claims, store.Claim{Game: g.Game, OldHash: hashOf(g.Token), NewHash: hashOf(SeatToken(a, g.Game))})
+	}
+	if len(claims) == 0 {
+		return nil, nil
+	}
+	games, err := s.st.ClaimSeats(ctx, a.ID, claims)
+	if err != nil {
+		return nil, s.internal("claim seats", err)
+	}
+	if len(games) > 0 {
+		s.log.Info("guest seats claimed", "account", a.ID, "games", len(games))
+	}
+	return games, nil
+}

@@ -1,0 +1,334 @@
+// Package botrating measures how strong the server's bot levels are on
+// the scale of player ratings, and keeps the measure fixed: games between
+// the levels (internal/arena) are fed to the same Weng–Lin model that
+// rates players (internal/rating), and the result is embedded in
+// levels.json, which `razzia calibrate` rewrites.
+//
+// The ratings are relative: only differences mean anything. They are
+// shifted so that the default level (bot.DefaultLevel) has the Mu of a new
+// player: a newcomer is believed, before their first game, to play like
+// the bot the server offers first.
+//
+// The bots never change, so Tau is 0 while calibrating, and their ratings
+// are never updated by the games people play against them.
+package botrating
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/arena"
+	"github.com/razziagame/razzia/internal/rating"
+)
+
+// A Calibration is the measured strength of the bot levels.
+type Calibration struct {
+	// Command is the command that made it.
+	Command string `json:"command"`
+	Seed    uint64 `json:"seed"`
+	Games   int    `json:"games"`
+	// Levels are the ratings of the levels, shifted so that the default
+	// level's Mu is the model's new player's.
+	Levels map[string]rating.Rating `json:"levels"`
+	// ByPlayers are the same, measured on the games of each table size
+	// alone (keyed "2" to "5"), to see whether the strength of a level
+	// depends on the number of players.
+	ByPlayers map[string]map[string]rating.Rating `json:"byPlayers"`
+	// Groups says whether ratings per table size are called for: some
+	// difference between two levels differs between two sizes by more
+	// than twice its uncertainty.
+	Groups bool `json:"groups"`
+	// Specs are the bot specs each level was played with: its level's,
+	// without a time limit, so that the games are the same on any machine.
+	Specs map[string]string `json:"specs"`
+}
+
+//go:embed levels.json
+var levelsJSON []byte
+
+// Embedded returns the calibration embedded in the program.
+func Embedded() (*Calibration, error) {
+	var c Calibration
+	if err := json.Unmarshal(levelsJSON, &c); err != nil {
+		return nil, fmt.Errorf("botrating: the embedded levels.json: %w", err)
+	}
+	return &c, nil
+}
+
+// Levels returns the embedded ratings of the levels; a level it lacks
+// (one added since the last calibration) is absent.
+func Levels() map[string]rating.Rating {
+	c, err := Embedded()
+	if err != nil {
+		panic(err) // the file is part of the program and tested
+	}
+	return c.Levels
+}
+
+// Config describes a calibration run.
+type Config struct {
+	// Games is how many games to play, at least; default 400.
+	Games int
+	// Seed makes the run reproducible; default 1.
+	Seed uint64
+	// Workers is the games played at once; 0 means GOMAXPROCS.
+	Workers int
+	// Levels are the levels to rate; default bot.LevelNames().
+	Levels []string
+	// Progress, when set, is told the games played so far and the total.
+	Progress func(done, total int)
+}
+
+// Spec returns the bot spec level is calibrated with: the level's, with
+// no time limit (bot.Level's Spec, "time=" options dropped), so that a
+// loaded machine plays the same games as an idle one.
+func Spec(level string) (string, error) {
+	l, ok := bot.LookupLevel(level)
+	if !ok {
+		return "", fmt.Errorf("botrating: %q is not a bot level (the levels are %s)", level, strings.Join(bot.LevelNames(), ", "))
+	}
+	name, opts, found := strings.Cut(l.Spec, ":")
+	if !found {
+		return l.Spec, nil
+	}
+	var keep []string
+	for _, o := range strings.Split(opts, ",") {
+		if !strings.HasPrefix(o, "time=") {
+			keep = append(keep, o)
+		}
+	}
+	if len(keep) == 0 {
+		return name, nil
+	}
+	return name + ":" + strings.Join(keep, ","), nil
+}
+
+// Lineups returns the tables a run plays, in order: random multisets of
+// the levels, 2 to 5 seats, never one level alone, drawn from seed until
+// their games (one per seat, every level in every position) reach games.
+func Lineups(levels []string, games int, seed uint64) [][]string {
+	r := rand.New(rand.NewPCG(seed, 0x6f746162)) // "bota"
+	var out [][]string
+	for n := 0; n < games; {
+		players := razzia.MinPlayers + r.IntN(razzia.MaxPlayers-razzia.MinPlayers+1)
+		seats := make([]string, players)
+		for i := range seats {
+			seats[i] = levels[r.IntN(len(levels))]
+		}
+		if slices.Min(seats) == slices.Max(seats) {
+			continue
+		}
+		out = append(out, seats)
+		n += players
+	}
+	return out
+}
+
+// A Game is the outcome of one calibration game: the level and final
+// total of each seat.
+type Game struct {
+	Levels []string
+	Totals []int
+}
+
+// Play plays the lineups' games (arena.Run, one rotation of each) and
+// returns their outcomes in order.
+func Play(ctx context.Context, c Config, lineups [][]string) ([]Game, error) {
+	specs := map[string]string{}
+	for _, l := range c.Levels {
+		s, err := Spec(l)
+		if err != nil {
+			return nil, err
+		}
+		specs[l] = s
+	}
+	total := 0
+	for _, l := range lineups {
+		total += len(l)
+	}
+	dir, err := os.MkdirTemp("", "razzia-calibrate-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	var games []Game
+	for k, lineup := range lineups {
+		seats := make([]string, len(lineup))
+		for i, l := range lineup {
+			seats[i] = specs[l]
+		}
+		records := filepath.Join(dir, fmt.Sprint(k))
+		done := len(games)
+		cfg := arena.Config{Seats: seats, Games: len(seats), Seed: c.Seed*1_000_003 + uint64(k), Workers: c.Workers, Records: records}
+		if c.Progress != nil {
+			cfg.Progress = func(n int) { c.Progress(done+n, total) }
+		}
+		if _, err := arena.Run(ctx, cfg); err != nil {
+			return nil, err
+		}
+		for i := range len(seats) {
+			data, err := os.ReadFile(filepath.Join(records, arena.RecordName(i, len(seats))))
+			if err != nil {
+				return nil, err
+			}
+			rec, err := razzia.ReadRecord(bytes.NewReader(data))
+			if err != nil {
+				return nil, err
+			}
+			g, err := rec.Game()
+			if err != nil {
+				return nil, err
+			}
+			if !g.Over() {
+				return nil, errors.New("botrating: a calibration game did not end")
+			}
+			st := g.State()
+			games = append(games, Game{Levels: arena.Rotation(lineup, i), Totals: st.Totals()})
+		}
+	}
+	return games, nil
+}
+
+// Fit rates the levels from the games, in order, with the model (its Tau
+// set to 0: the bots do not change), every level starting as a new
+// player, and shifts the ratings so that anchor's Mu is the model's.
+func Fit(m rating.Model, games []Game, levels []string, anchor string) (map[string]rating.Rating, error) {
+	m.Tau = 0
+	r := map[string]rating.Rating{}
+	for _, l := range levels {
+		r[l] = m.New()
+	}
+	for _, g := range games {
+		before := make([]rating.Rating, len(g.Levels))
+		for i, l := range g.Levels {
+			before[i] = r[l]
+		}
+		after, err := m.Rate(before, rating.Ranks(g.Totals))
+		if err != nil {
+			return nil, err
+		}
+		// A level holding several seats moves by the mean of its seats'
+		// updates and shrinks as the most certain of them.
+		sum := map[string]rating.Rating{}
+		n := map[string]float64{}
+		for i, l := range g.Levels {
+			s := sum[l]
+			s.Mu += after[i].Mu
+			if s.Sigma == 0 || after[i].Sigma < s.Sigma {
+				s.Sigma = after[i].Sigma
+			}
+			sum[l] = s
+			n[l]++
+		}
+		for l, s := range sum {
+			r[l] = rating.Rating{Mu: s.Mu / n[l], Sigma: s.Sigma}
+		}
+	}
+	if a, ok := r[anchor]; ok {
+		shift := m.Mu - a.Mu
+		for l, x := range r {
+			r[l] = rating.Rating{Mu: round(x.Mu + shift), Sigma: round(x.Sigma)}
+		}
+	}
+	return r, nil
+}
+
+// round keeps four decimals: more is noise, and the file stays readable.
+func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// Calibrate plays the games and fits the ratings, overall and per table
+// size.
+func Calibrate(ctx context.Context, c Config) (*Calibration, error) {
+	if c.Games <= 0 {
+		c.Games = 400
+	}
+	if c.Seed == 0 {
+		c.Seed = 1
+	}
+	if len(c.Levels) == 0 {
+		c.Levels = bot.LevelNames()
+	}
+	if len(c.Levels) < 2 {
+		return nil, errors.New("botrating: calibrating needs two levels or more")
+	}
+	lineups := Lineups(c.Levels, c.Games, c.Seed)
+	games, err := Play(ctx, c, lineups)
+	if err != nil {
+		return nil, err
+	}
+	return fitAll(rating.Default(), games, c)
+}
+
+// fitAll fits the games overall and per table size.
+func fitAll(m rating.Model, games []Game, c Config) (*Calibration, error) {
+	anchor := bot.DefaultLevel
+	if !slices.Contains(c.Levels, anchor) {
+		anchor = c.Levels[0]
+	}
+	out := &Calibration{Seed: c.Seed, Games: len(games), ByPlayers: map[string]map[string]rating.Rating{}, Specs: map[string]string{}}
+	for _, l := range c.Levels {
+		out.Specs[l], _ = Spec(l)
+	}
+	var err error
+	if out.Levels, err = Fit(m, games, c.Levels, anchor); err != nil {
+		return nil, err
+	}
+	for n := razzia.MinPlayers; n <= razzia.MaxPlayers; n++ {
+		var sized []Game
+		for _, g := range games {
+			if len(g.Levels) == n {
+				sized = append(sized, g)
+			}
+		}
+		if len(sized) == 0 {
+			continue
+		}
+		if out.ByPlayers[fmt.Sprint(n)], err = Fit(m, sized, c.Levels, anchor); err != nil {
+			return nil, err
+		}
+	}
+	out.Groups = GroupsMatter(out.ByPlayers, c.Levels)
+	return out, nil
+}
+
+// GroupsMatter reports whether the difference between two levels, in
+// Mu, differs between two table sizes by more than twice the uncertainty
+// of that comparison (the root of the sum of the four variances): the
+// data then show that a level's strength depends on the table size.
+func GroupsMatter(by map[string]map[string]rating.Rating, levels []string) bool {
+	var sizes []string
+	for k := range by {
+		sizes = append(sizes, k)
+	}
+	slices.Sort(sizes)
+	for i, a := range levels {
+		for _, b := range levels[i+1:] {
+			for x, s := range sizes {
+				for _, t := range sizes[x+1:] {
+					ra, rb, sa, sb := by[s][a], by[s][b], by[t][a], by[t][b]
+					if ra.Sigma == 0 || rb.Sigma == 0 || sa.Sigma == 0 || sb.Sigma == 0 {
+						continue
+					}
+					d := math.Abs((ra.Mu - rb.Mu) - (sa.Mu - sb.Mu))
+					u := math.Sqrt(ra.Sigma*ra.Sigma + rb.Sigma*rb.Sigma + sa.Sigma*sa.Sigma + sb.Sigma*sb.Sigma)
+					if d > 2*u {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}

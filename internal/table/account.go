@@ -1,0 +1,120 @@
+package table
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/playername"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// A Person is who takes a seat: the name shown, the secret token that
+// will hold the seat, and the account the seat belongs to ("" for a
+// guest). A signed-in player's token is derived from the account, so
+// that the seat opens wherever the account signs in.
+type Person struct {
+	Name    string
+	Token   string
+	Account string
+}
+
+// CreateRated is Create of a rated table: only signed-in players (and
+// the bots) sit at it, each account at one seat, and its result changes
+// their ratings.
+func (h *Hub) CreateRated(ctx context.Context, seats []string, client string) (protocol.GameInfo, string, error) {
+	return h.CreateTable(ctx, TableSetup{Seats: seats, Rated: true}, client)
+}
+
+// JoinAs seats p at the table: at seat, or at the first open seat when
+// seat is negative, and returns the seat. The game starts when every
+// seat is filled. A rated table takes signed-in players only; an account
+// takes one seat of a table.
+func (h *Hub) JoinAs(ctx context.Context, id string, seat int, p Person) (int, error) {
+	if err := playername.Check(p.Name); err != nil {
+		return 0, &Error{Kind: ErrBadName, Msg: err.Error(), Err: err}
+	}
+	if p.Token == "" {
+		return 0, reject(ErrBadRequest, "a seat needs a token")
+	}
+	// A write, passed to the node that runs the game: the token's hash
+	// travels, never the token.
+	r := request{Op: opJoin, Game: id, Name: p.Name, Account: p.Account, Seat: seat, Hash: hashToken(p.Token)}
+	return h.write(ctx, r, func(*store.Game) error {
+		return reject(ErrTableFull, "the table is full: the game has started")
+	})
+}
+
+// admits reports why p, whose token hashes to hash, may not sit at the
+// table: a guest at a rated table, or an account or token that holds a
+// seat already.
+func (l *loop) admits(p Person, hash []byte) error {
+	if l.rated && p.Account == "" {
+		return reject(ErrAccountRequired, "this table is rated: sign in to take a seat")
+	}
+	for i, s := range l.seats {
+		if p.Account != "" && s.Account == p.Account || sameHash(s.TokenHash, hash) {
+			return reject(ErrAlreadySeated, "you hold seat %d of this table already", i)
+		}
+	}
+	return nil
+}
+
+// Reload makes a live game read its seats from the store again, after
+// something other than the Hub changed them (an account claimed a guest
+// seat or was deleted). A game that is not live needs nothing.
+func (h *Hub) Reload(ctx context.Context, id string) error {
+	h.mu.Lock()
+	l := h.games[id]
+	h.mu.Unlock()
+	if l == nil {
+		return nil
+	}
+	err := h.send(ctx, l, func(l *loop) error { l.reload(); return nil })
+	if err == errEnded {
+		return nil
+	}
+	return err
+}
+
+// Finished is a game that is over, as OnFinish reports it.
+type Finished struct {
+	Game   string
+	Rated  bool
+	Seats  []store.Seat // names, bots and accounts; no tokens
+	Scores []razzia.Score
+	At     time.Time
+}
+
+// finishTimeout bounds the OnFinish hook of one game.
+const finishTimeout = 30 * time.Second
+
+// finished hands the game that just ended to the OnFinish hook.
+func (l *loop) finished() {
+	hook := l.h.opts.OnFinish
+	if hook == nil {
+		return
+	}
+	f := Finished{Game: l.id, Rated: l.rated, Seats: slices.Clone(l.seats), At: l.updated}
+	for i := range f.Seats {
+		f.Seats[i].TokenHash = nil
+	}
+	st := l.game.State()
+	for r := 1; r <= razzia.Rounds; r++ {
+		for i, sc := range st.Scores(r) {
+			if f.Scores == nil {
+				f.Scores = make([]razzia.Score, len(f.Seats))
+			}
+			for c := range sc {
+				f.Scores[i][c] += sc[c]
+			}
+		}
+	}
+	// Before the last state is broadcast, so that whoever sees the game
+	// over sees its result stored; not cancelled by Close, which waits.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(l.h.ctx), finishTimeout)
+	defer cancel()
+	hook(ctx, f)
+}

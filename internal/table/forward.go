@@ -1,0 +1,364 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// A request is a write of a live game, in a form one node passes to
+// another: only the owner's goroutine makes it (loop.apply).
+type request struct {
+	Op   string `json:"op"` // opJoin, opPlay, opRemove, or a write of clock.go
+	Game string `json:"game"`
+	// Hash is the hash of the seat's token (opPlay), of the new seat's
+	// token (opJoin) or of the creator's token (opRemove): a token itself
+	// never leaves the node it came to.
+	Hash []byte `json:"hash,omitempty"`
+	Name string `json:"name,omitempty"` // opJoin
+	// Account is the signed-in account taking the seat (opJoin), empty
+	// for a guest.
+	Account string `json:"account,omitempty"`
+	Seat    int    `json:"seat"`           // opJoin (-1: the first open seat), opRemove
+	Move    string `json:"move,omitempty"` // opPlay
+	Seq     int    `json:"seq"`            // opPlay
+
+	at time.Time // when this node received it, for the latency metric
+}
+
+// The writes.
+const (
+	opJoin   = "join"
+	opPlay   = "play"
+	opRemove = "remove"
+)
+
+// An answer is the outcome of a request: the seat of a join, or the
+// error's kind and message.
+type answer struct {
+	Seat  int           `json:"seat,omitempty"`
+	Kind  string        `json:"kind,omitempty"` // the sentinel's text; empty for success
+	Msg   string        `json:"msg,omitempty"`
+	Retry time.Duration `json:"retry,omitempty"`
+}
+
+// answerOf describes the outcome of a request for its asker.
+func answerOf(seat int, err error) answer {
+	var e *Error
+	switch {
+	case err == nil:
+		return answer{Seat: seat}
+	case errors.Is(err, errNotOwner):
+		return answer{Kind: errNotOwner.Error()}
+	case !errors.As(err, &e):
+		e = unavailable() // the owner's context ended: it was too slow
+	}
+	return answer{Kind: e.Kind.Error(), Msg: e.Msg, Retry: e.RetryAfter}
+}
+
+// result is the outcome an answer describes.
+func (a answer) result() (int, error) {
+	if a.Kind == "" {
+		return a.Seat, nil
+	}
+	kind := kindNamed(a.Kind)
+	if kind == errNotOwner {
+		return 0, errNotOwner
+	}
+	return 0, &Error{Kind: kind, Msg: a.Msg, RetryAfter: a.Retry}
+}
+
+// An envelope is a message on a node's channel: a request from From, or
+// the answer (Re) to From's request ID.
+type envelope struct {
+	ID   uint64   `json:"id"`
+	From string   `json:"from"`
+	Req  *request `json:"req,omitempty"`
+	Re   *answer  `json:"re,omitempty"`
+}
+
+// NodeChannel is the store channel on which node receives the requests
+// passed to it and the answers to its own.
+func NodeChannel(node string) string {
+	return "razzia_node_" + strings.ReplaceAll(node, "-", "_")
+}
+
+// forwarder keeps the requests this node passed on, waiting for answers.
+type forwarder struct {
+	mu      sync.Mutex
+	next    uint64
+	waiting map[uint64]chan answer
+}
+
+func (f *forwarder) init() { f.waiting = map[uint64]chan answer{} }
+
+func (f *forwarder) add() (uint64, chan answer) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.next++
+	ch := make(chan answer, 1)
+	f.waiting[f.next] = ch
+	return f.next, ch
+}
+
+func (f *forwarder) remove(id uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.waiting, id)
+}
+
+// deliver hands an answer to its waiting request, if it still waits.
+func (f *forwarder) deliver(id uint64, a answer) {
+	f.mu.Lock()
+	ch := f.waiting[id]
+	delete(f.waiting, id)
+	f.mu.Unlock()
+	if ch != nil {
+		ch <- a
+	}
+}
+
+// unavailable is the error of a write no node could make in time.
+func unavailable() *Error {
+	e := reject(ErrUnavailable, "the game is moving to another server: try again in a moment")
+	e.RetryAfter = time.Second
+	return e
+}
+
+// write makes the write r of its game: in the game's goroutine if this
+// node runs it, else by passing it to the node that does (forward).
+// static answers for a game that is over. It returns the seat of a join.
+func (h *Hub) write(ctx context.Context, r request, static func(*store.Game) error) (int, error) {
+	// Every try either makes the write or learns something new of the
+	// owner; a bound keeps two nodes from passing a request back and forth.
+	hint := "" // the owner, as the store said since the replica learnt it
+	for try := 0; try < 8; try++ {
+		l, g, err := h.find(ctx, r.Game)
+		if err != nil {
+			return 0, err
+		}
+		if l == nil {
+			return 0, static(g)
+		}
+		var (
+			seat   int
+			holder string
+		)
+		err = h.send(ctx, l, func(l *loop) error {
+			if !l.owns() {
+				holder = l.holder
+				return errNotOwner
+			}
+			var err error
+			seat, err = l.apply(r)
+			return err
+		})
+		switch {
+		case err == errEnded:
+			continue // the game ended meanwhile: look again
+		case !errors.Is(err, errNotOwner):
+			return seat, err
+		}
+		if hint != "" {
+			holder = hint
+		}
+		seat, hint, err = h.forward(ctx, r, holder)
+		if !errors.Is(err, errNotOwner) {
+			return seat, err
+		}
+	}
+	return 0, unavailable()
+}
+
+// forward passes r to holder, the node believed to run its game, and
+// returns its answer. errNotOwner means: look again, this node may run
+// the game now (it took it over), or the store names another owner
+// (next).
+func (h *Hub) forward(ctx context.Context, r request, holder string) (seat int, next string, err error) {
+	deadline := time.Now().Add(h.opts.ForwardTimeout + h.opts.LeaseTTL)
+	if holder != "" && holder != h.node {
+		seat, err, answered := h.ask(ctx, holder, r)
+		switch {
+		case errors.Is(err, errNotOwner):
+			lease, lerr := h.store.Lease(ctx, r.Game)
+			if lerr != nil {
+				return 0, "", h.storeError("read the lease of game", r.Game, lerr)
+			}
+			h.tellHolder(r.Game, lease.Node)
+			return 0, lease.Node, errNotOwner
+		case answered:
+			return seat, "", err
+		case ctx.Err() != nil:
+			return 0, "", ctx.Err()
+		}
+		// No answer: the owner is dead, paused or cut off, or busy. If
+		// the write went through all the same, say so.
+		if seat, ok := h.settled(ctx, r); ok {
+			return seat, "", nil
+		}
+	}
+	// Wait for the lease to lapse, and take the game over.
+	for {
+		lease, err := h.store.Lease(ctx, r.Game)
+		if err != nil {
+			return 0, "", h.storeError("read the lease of game", r.Game, err)
+		}
+		switch {
+		case lease.Node == "" || lease.Node == h.node:
+			_, err := h.adopt(ctx, r.Game)
+			if err == nil || errors.Is(err, store.ErrLeaseHeld) || errors.Is(err, store.ErrConflict) {
+				return 0, "", errNotOwner // taken (or ended, or another node was quicker): look again
+			}
+			if !errors.Is(err, errDraining) {
+				return 0, "", h.storeError("take game", r.Game, err)
+			}
+		case lease.Node != holder:
+			h.tellHolder(r.Game, lease.Node)
+			return 0, lease.Node, errNotOwner // another node runs it now: ask it
+		}
+		if !time.Now().Before(deadline) {
+			if seat, ok := h.settled(ctx, r); ok {
+				return seat, "", nil // the owner made it, late
+			}
+			h.metrics.forwarded.WithLabelValues("unavailable").Inc()
+			h.log.Warn("no node runs the game in time; the write is refused for now", "game", r.Game, "op", r.Op, "holder", holder)
+			return 0, "", unavailable()
+		}
+		t := time.NewTimer(min(h.opts.LeaseTTL/4, time.Until(deadline)))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return 0, "", ctx.Err()
+		case <-h.ctx.Done():
+			t.Stop()
+			return 0, "", reject(ErrClosed, "the server is shutting down")
+		}
+	}
+}
+
+// ask sends r to node and waits for its answer, at most ForwardTimeout.
+func (h *Hub) ask(ctx context.Context, node string, r request) (seat int, err error, answered bool) {
+	id, ch := h.fwd.add()
+	defer h.fwd.remove(id)
+	payload, err := json.Marshal(envelope{ID: id, From: h.node, Req: &r})
+	if err != nil {
+		return 0, internal(err), true
+	}
+	start := time.Now()
+	if err := h.store.Publish(ctx, NodeChannel(node), string(payload)); err != nil {
+		h.log.Warn("cannot pass a write to the game's node", "game", r.Game, "to", node, "err", err)
+		return 0, nil, false
+	}
+	t := time.NewTimer(h.opts.ForwardTimeout)
+	defer t.Stop()
+	select {
+	case a := <-ch:
+		h.metrics.forwarded.WithLabelValues("answered").Inc()
+		h.metrics.forwardWait.Observe(time.Since(start).Seconds())
+		seat, err := a.result()
+		return seat, err, true
+	case <-t.C:
+		h.metrics.forwarded.WithLabelValues("timeout").Inc()
+		h.log.Warn("the game's node did not answer a write in time", "game", r.Game, "op", r.Op, "to", node, "waited", h.opts.ForwardTimeout)
+		return 0, nil, false
+	case <-ctx.Done():
+		return 0, ctx.Err(), true
+	case <-h.ctx.Done():
+		return 0, reject(ErrClosed, "the server is shutting down"), true
+	}
+}
+
+// settled reports whether the store shows that r was made although its
+// answer was lost (the owner answered too late, or its answer was lost):
+// a join whose seat holds the new token's hash, or a move with a seq
+// whose turn was the asker's seat and is stored: only that seat could
+// make the move at that index (this request, or the seat's other
+// connection: its turn was taken either way).
+func (h *Hub) settled(ctx context.Context, r request) (int, bool) {
+	g, err := h.store.Game(ctx, r.Game)
+	if err != nil {
+		return 0, false
+	}
+	seat := seatOf(g.Seats, r.Hash)
+	switch {
+	case r.Op == opJoin:
+		return seat, seat >= 0
+	case r.Op != opPlay || seat < 0 || r.Seq < 0 || len(g.Moves) <= r.Seq:
+		return 0, false
+	}
+	upTo := *g
+	upTo.Moves = g.Moves[:r.Seq]
+	game, err := replay(&upTo)
+	return 0, err == nil && game.ToMove() == seat
+}
+
+// tellHolder tells the game's replica, if any, which node runs it.
+func (h *Hub) tellHolder(id, node string) {
+	h.mu.Lock()
+	l := h.games[id]
+	h.mu.Unlock()
+	if l != nil {
+		l.post(func(l *loop) {
+			if !l.owns() {
+				l.holder = node
+			}
+		})
+	}
+}
+
+// serve makes a write another node passed to this one, and answers it.
+func (h *Hub) serve(env envelope) {
+	r := *env.Req
+	r.at = time.Now()
+	ctx, cancel := context.WithTimeout(h.ctx, h.opts.ForwardTimeout)
+	defer cancel()
+	h.mu.Lock()
+	l := h.games[r.Game]
+	h.mu.Unlock()
+	seat, err := 0, error(errNotOwner)
+	if l != nil {
+		err = h.send(ctx, l, func(l *loop) error {
+			if !l.owns() {
+				return errNotOwner
+			}
+			var err error
+			seat, err = l.apply(r)
+			return err
+		})
+		if err == errEnded {
+			err = errNotOwner
+		}
+	}
+	a := answerOf(seat, err)
+	payload, merr := json.Marshal(envelope{ID: env.ID, From: h.node, Re: &a})
+	if merr != nil {
+		h.log.Error("cannot encode an answer", "game", r.Game, "err", merr)
+		return
+	}
+	if err := h.store.Publish(ctx, NodeChannel(env.From), string(payload)); err != nil {
+		h.log.Warn("cannot answer a write passed to this node", "game", r.Game, "to", env.From, "err", err)
+	}
+}
+
+// apply makes the write r in the game's goroutine, which owns the game.
+func (l *loop) apply(r request) (int, error) {
+	switch r.Op {
+	case opJoin:
+		return l.join(Person{Name: r.Name, Account: r.Account}, r.Seat, r.Hash)
+	case opPlay:
+		m, perr := parseMove(r.Move)
+		return 0, l.playFor(r.Hash, m, perr, r.Seq, r.at)
+	case opRemove:
+		return 0, l.remove(r.Hash, r.Seat)
+	case opPreMove, opTakeBack, opLeave, opCancel:
+		return 0, l.applyClock(r)
+	}
+	return 0, internal(fmt.Errorf("unknown write %q", r.Op))
+}

@@ -1,0 +1,231 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// listen subscribes to the store's changes and to this node's channel,
+// and handles their notices until the Hub closes. The first subscription
+// is made before listen returns, so that no answer to this node's first
+// request is missed.
+func (h *Hub) listen() {
+	channels := []string{store.ChangesChannel, NodeChannel(h.node)}
+	notices, err := h.store.Subscribe(h.ctx, channels...)
+	if err != nil {
+		h.log.Error("cannot hear the store's notices; retrying", "err", err)
+	}
+	h.background(func() {
+		for {
+			if notices != nil {
+				for n := range notices {
+					h.notice(n)
+				}
+			}
+			if h.ctx.Err() != nil {
+				return
+			}
+			// The subscription ended before the Hub: subscribe again, and
+			// re-read what may have been missed meanwhile.
+			if !h.pause(h.opts.RetryDelay) {
+				return
+			}
+			if notices, err = h.store.Subscribe(h.ctx, channels...); err != nil {
+				h.log.Warn("cannot hear the store's notices; retrying", "err", err)
+				continue
+			}
+			h.notice(store.Notice{Missed: true})
+		}
+	})
+}
+
+// notice handles one notice. It never waits for a game's goroutine.
+func (h *Hub) notice(n store.Notice) {
+	switch {
+	case n.Missed:
+		h.missed()
+	case n.Channel == store.ChangesChannel:
+		c, err := store.ParseChange(n.Payload)
+		if err != nil {
+			h.log.Warn("a change notice that is not one", "err", err)
+			return
+		}
+		h.changed(c)
+	default:
+		var env envelope
+		if err := json.Unmarshal([]byte(n.Payload), &env); err != nil || (env.Req == nil) == (env.Re == nil) {
+			h.log.Warn("a message to this node that is not one", "payload", n.Payload, "err", err)
+			return
+		}
+		if env.Re != nil {
+			h.fwd.deliver(env.ID, *env.Re)
+			return
+		}
+		if env.Req.Game == "" {
+			return
+		}
+		h.background(func() { h.serve(env) })
+	}
+}
+
+// changed brings this node's replica of a game up to date with a change
+// another node committed. The owner made its changes itself.
+func (h *Hub) changed(c store.Change) {
+	h.mu.Lock()
+	l, draining := h.games[c.Game], h.draining
+	h.mu.Unlock()
+	if c.Kind == store.ChangeLease && c.Node == "" && !draining {
+		// Released by a node handing its games over: take it at once.
+		h.background(func() { h.adopt(h.ctx, c.Game) })
+	}
+	if l == nil {
+		return
+	}
+	if _, owner := l.snapshot(); owner {
+		if c.Kind == store.ChangeLease && c.Node != h.node {
+			h.kick(h.renewNow) // another node took a game run here: check the leases now
+		}
+		return
+	}
+	switch c.Kind {
+	case store.ChangeMove:
+		h.refresh.mark(c.Game, time.Now())
+	case store.ChangeSeat, store.ChangeClosed, store.ChangeClock:
+		l.post(func(l *loop) { l.reload() })
+	case store.ChangeLease:
+		l.post(func(l *loop) {
+			if !l.owns() {
+				l.holder = c.Node
+			}
+		})
+	}
+}
+
+// missed re-reads every replica and looks for games nobody runs: notices
+// may have been lost.
+func (h *Hub) missed() {
+	h.log.Info("store notices may have been missed; re-reading the games served here")
+	h.mu.Lock()
+	loops := make([]*loop, 0, len(h.games))
+	for _, l := range h.games {
+		loops = append(loops, l)
+	}
+	h.mu.Unlock()
+	for _, l := range loops {
+		if _, owner := l.snapshot(); !owner {
+			l.post(func(l *loop) { l.reload() })
+		}
+	}
+	h.kick(h.scanNow)
+	h.kick(h.renewNow)
+}
+
+// pause waits d, and reports false if the Hub closed meanwhile.
+func (h *Hub) pause(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-h.ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// kick asks a background goroutine to work now, unless it was asked.
+func (h *Hub) kick(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// refresher collects the replicas whose game has new moves, so that one
+// read of the store (MovesSince) brings many up to date.
+type refresher struct {
+	mu    sync.Mutex
+	dirty map[string]time.Time // game id: when the first unread notice came
+	wake  chan struct{}
+}
+
+func (r *refresher) init() {
+	r.dirty = map[string]time.Time{}
+	r.wake = make(chan struct{}, 1)
+}
+
+// mark notes that game id has moves to read, announced at at.
+func (r *refresher) mark(id string, at time.Time) {
+	r.mu.Lock()
+	if _, ok := r.dirty[id]; !ok {
+		r.dirty[id] = at
+	}
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the games marked, and forgets them.
+func (r *refresher) take() map[string]time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	d := r.dirty
+	r.dirty = map[string]time.Time{}
+	return d
+}
+
+// refreshLoop reads the new moves of the replicas marked, all at once,
+// and hands each replica its own; the marks made during a read wait for
+// the next.
+func (h *Hub) refreshLoop() {
+	for {
+		select {
+		case <-h.ctx.Done():
+			return
+		case <-h.refresh.wake:
+		}
+		dirty := h.refresh.take()
+		from := make(map[string]int, len(dirty))
+		loops := make(map[string]*loop, len(dirty))
+		h.mu.Lock()
+		for id := range dirty {
+			if l := h.games[id]; l != nil {
+				loops[id] = l
+			}
+		}
+		h.mu.Unlock()
+		for id, l := range loops {
+			if _, owner := l.snapshot(); !owner {
+				from[id] = l.moves()
+			}
+		}
+		if len(from) == 0 {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(h.ctx, commitTimeout)
+		moves, err := h.store.MovesSince(ctx, from)
+		cancel()
+		if err != nil {
+			if h.ctx.Err() != nil {
+				return
+			}
+			h.log.Warn("cannot read the new moves of the games served here; trying again", "games", len(from), "err", err)
+			if !h.pause(h.opts.RetryDelay) {
+				return
+			}
+			for id := range from {
+				h.refresh.mark(id, dirty[id])
+			}
+			continue
+		}
+		for id, ms := range moves {
+			start, at := from[id], dirty[id]
+			loops[id].post(func(l *loop) { l.catchUp(start, ms, at) })
+		}
+	}
+}

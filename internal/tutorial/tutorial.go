@@ -1,0 +1,72 @@
+// Package tutorial holds the prepared deal of the guided first game
+// ("Learn to play"): the seed, the seats and the bots that, with a learner
+// who does what the guide asks, bring up every situation the guide
+// explains, in its order: drawing, the row, the police track, bidding and
+// the centre cheque, thieves, calling an auction, the forced auction, the
+// raid and the scoring.
+//
+// The guide itself (the steps, what each points at and asks for) is the
+// page's script internal/web/static/js/tutorial.js. The deal was found by
+// a search that plays seeds with that script (under node) and these bots,
+// the learner doing what the guide asks, until one shows every step in
+// order:
+//
+//	go test ./internal/web -run TestTutorialSeedSearch -tutorial.search=4000 -v
+//
+// ("tutorial-00001233", the 1234th seed tried, was the first). TestTutorialDeal
+// there checks that the deal below still does, so a change of the engine,
+// of the bots or of the steps that breaks the guide fails a test: then
+// search again, or freeze the bots (see Spec).
+//
+// A tutorial table is an ordinary game: it is stored, replayed and
+// exported like any other, with the seed below as its seed. Its bot seats
+// are stored with the kind Bot, which is not a level people can choose, so
+// the server can tell a tutorial from other games (it lists none).
+package tutorial
+
+import (
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
+)
+
+// Bot is the kind stored for the bot seats of a tutorial table, in place
+// of a level.
+const Bot = "tutorial"
+
+// Spec is the bot spec the tutorial's bots play: the medium level of
+// commit b971414, frozen, so that a stronger medium cannot change the
+// deal. It is deterministic and bounded (it never searches, so no clock
+// can change its moves).
+const Spec = "medium@b971414"
+
+// Learner is the seat of the person who learns.
+const Learner = 0
+
+// Names are the players of the tutorial in seating order, the learner's
+// name left empty; the bots carry the names of the rulebook's examples.
+var Names = []string{"", "Miriam", "Felix"}
+
+// SeedText is the seed of the prepared deal, as text: the search tries
+// "tutorial-00000000", "tutorial-00000001", ... (see the package doc). It
+// is no secret: everybody's first game is the same.
+const SeedText = "tutorial-00001233"
+
+// Seed returns the seed of the prepared deal.
+func Seed() []byte { return []byte(SeedText) }
+
+// Players returns the players' names with the learner's name in place.
+func Players(learner string) []string {
+	p := append([]string(nil), Names...)
+	p[Learner] = learner
+	return p
+}
+
+// Setup returns the setup of a tutorial for the learner called name: the
+// prepared deal's seed, and the cheques dealt from it as for any game.
+func Setup(name string) razzia.Setup {
+	return razzia.NewSetup(Players(name), Seed())
+}
+
+// NewBot returns a tutorial bot seeded with seed; the server seeds it as
+// it seeds every bot (razzia.SeededRand(seed, "bot N")).
+func NewBot(seed uint64) (bot.Bot, error) { return bot.New(Spec, seed) }

@@ -1,0 +1,120 @@
+// players.js: what the account pages and the lobby share: who is signed
+// in, the header's account link, ratings as shown, and the passkey
+// ceremonies of the WebAuthn API.
+
+import * as api from "./api.js";
+
+/**
+ * whoami resolves to the signed-in account, null for a guest, or false
+ * when the server has no accounts.
+ */
+export async function whoami() {
+  try {
+    const { account } = await api.request("GET", "/api/account");
+    return account;
+  } catch (err) {
+    if (err.code === "unauthorized") return null;
+    if (err.code === "not_found") return false;
+    throw err;
+  }
+}
+
+/** showAccount names the signed-in player on the header's account link (#nav-account). */
+export function showAccount(t, account) {
+  const link = document.getElementById("nav-account");
+  const board = document.getElementById("nav-leaderboard");
+  if (!link) return;
+  link.hidden = account === false;
+  if (board) board.hidden = account === false;
+  if (account) {
+    link.removeAttribute("data-i18n");
+    link.textContent = account.name;
+    link.setAttribute("aria-label", t("web.account.signedin", { name: account.name }));
+  } else {
+    link.setAttribute("data-i18n", "web.nav.signin");
+    link.textContent = t("web.nav.signin");
+    link.removeAttribute("aria-label");
+  }
+}
+
+/** number prints a rating figure in the page's language, one decimal. */
+export const number = (x) =>
+  Number(x).toLocaleString(document.documentElement.lang || undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** ratingText is a rating as shown: conservative value, uncertainty, provisional. */
+export function ratingText(t, r, minGames) {
+  const main = t("web.rating.value", { rating: number(r.ordinal), mu: number(r.mu), sigma: number(r.sigma) });
+  return r.provisional ? `${main} · ${t("web.rating.provisional", { games: r.games, min: minGames })}` : main;
+}
+
+/** errorText explains an API error in the page's language. */
+export function errorText(t, err) {
+  if (err.code === "network") return t("web.error.network");
+  return t.has(`error.${err.code}`) ? t(`error.${err.code}`) : t("error.unknown", { code: err.code });
+}
+
+/** when prints an ISO time as a short date in the page's language. */
+export function when(iso, time) {
+  const d = new Date(iso);
+  if (isNaN(d)) return "";
+  return d.toLocaleString(document.documentElement.lang || undefined, time ? { dateStyle: "short", timeStyle: "short" } : { dateStyle: "medium" });
+}
+
+/** passkeys reports whether this browser can make and use passkeys. */
+export const passkeys = () => typeof window.PublicKeyCredential === "function" && !!navigator.credentials;
+
+// The WebAuthn JSON forms (base64url) to the API's and back; the
+// browser's own parse/toJSON when it has them.
+const fromB64 = (s) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)).buffer;
+const toB64 = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+function creationOptions(o) {
+  if (PublicKeyCredential.parseCreationOptionsFromJSON) return PublicKeyCredential.parseCreationOptionsFromJSON(o);
+  return { ...o, challenge: fromB64(o.challenge), user: { ...o.user, id: fromB64(o.user.id) },
+    excludeCredentials: (o.excludeCredentials || []).map((c) => ({ ...c, id: fromB64(c.id) })) };
+}
+
+function requestOptions(o) {
+  if (PublicKeyCredential.parseRequestOptionsFromJSON) return PublicKeyCredential.parseRequestOptionsFromJSON(o);
+  return { ...o, challenge: fromB64(o.challenge), allowCredentials: (o.allowCredentials || []).map((c) => ({ ...c, id: fromB64(c.id) })) };
+}
+
+function credentialJSON(c) {
+  if (typeof c.toJSON === "function") return c.toJSON();
+  const r = c.response;
+  const response = { clientDataJSON: toB64(r.clientDataJSON) };
+  if (r.attestationObject) {
+    response.attestationObject = toB64(r.attestationObject);
+    response.transports = r.getTransports ? r.getTransports() : [];
+  } else {
+    response.authenticatorData = toB64(r.authenticatorData);
+    response.signature = toB64(r.signature);
+    if (r.userHandle) response.userHandle = toB64(r.userHandle);
+  }
+  return { id: c.id, rawId: toB64(c.rawId), type: c.type, response, clientExtensionResults: c.getClientExtensionResults() };
+}
+
+/**
+ * registerPasskey runs the ceremony that makes a passkey: for a new
+ * account called name, or (name empty) for the signed-in one. It resolves
+ * to the server's answer.
+ */
+export async function registerPasskey(name, label) {
+  const begin = await api.request("POST", "/api/passkeys/register", { name });
+  const cred = await navigator.credentials.create({ publicKey: creationOptions(begin.options.publicKey) });
+  return api.request("POST", "/api/passkeys/register/finish", { ceremony: begin.ceremony, credential: credentialJSON(cred), label });
+}
+
+/** signInPasskey runs the sign-in ceremony with a passkey the browser offers. */
+export async function signInPasskey() {
+  const begin = await api.request("POST", "/api/passkeys/signin", {});
+  const cred = await navigator.credentials.get({ publicKey: requestOptions(begin.options.publicKey) });
+  return api.request("POST", "/api/passkeys/signin/finish", { ceremony: begin.ceremony, credential: credentialJSON(cred) });
+}
+
+/** passkeyError explains a failed ceremony: the browser's refusals too. */
+export function passkeyError(t, err) {
+  if (err instanceof api.APIError) return errorText(t, err);
+  if (err && (err.name === "NotAllowedError" || err.name === "AbortError")) return t("web.account.passkey.cancelled");
+  return t("web.account.passkey.failed");
+}

@@ -1,0 +1,86 @@
+// profile.js: a player's public profile (/p/NAME): rating and its
+// history (a chart the server draws), games by table size, mean points
+// by category against the opponents, the record against each bot level
+// and the recent games with their replays.
+
+import { h, replace, $ } from "./dom.js";
+import * as api from "./api.js";
+import { start } from "./page.js";
+import { translator } from "./i18n.js";
+import { displayNames } from "./words.js";
+import { whoami, showAccount, ratingText, errorText, number, when } from "./players.js";
+
+let t = translator({}, {});
+let p = null;
+let me = null;
+let failure = null;
+
+const name = decodeURIComponent(location.pathname.slice("/p/".length));
+const levelName = (l) => (t.has(`bot.${l}`) ? t(`bot.${l}`) : l);
+const cell = (...c) => h("td", {}, ...c);
+const none = (cols) => h("tr", {}, h("td", { colspan: cols, class: "muted" }, t("web.profile.none")));
+
+function gameItem(g) {
+  const { names } = displayNames(t, g.seats.map((s) => s.name), g);
+  const change = g.change === undefined || g.change === null ? null
+    : h("span", { class: g.change >= 0 ? "pos" : "neg" }, t("web.profile.change", { change: (g.change >= 0 ? "+" : "") + number(g.change) }));
+  return h("li", { class: "game" },
+    h("a", { href: g.replay, class: "game-link" },
+      h("span", { class: "game-action" }, t("web.replay.open")),
+      h("span", { class: "game-id" }, g.game)),
+    h("ul", { class: "chips", "aria-label": t("term.players") },
+      g.seats.map((s, i) => h("li", { class: `chip${s.rank === 1 ? " chip-win" : ""}` }, `${names[i]} ${s.score}`))),
+    h("span", { class: "game-detail muted" },
+      [t("web.profile.rank", { rank: g.rank, players: g.players }), t(g.rated ? "web.profile.rated" : "web.profile.casual"), when(g.at, true)].join(" · ")),
+    change);
+}
+
+function draw() {
+  showAccount(t, me);
+  if (failure) {
+    $("profile-status").textContent = "";
+    $("profile-error").textContent = failure.code === "not_found" ? t("web.profile.notfound") : errorText(t, failure);
+    $("profile-error").hidden = false;
+    return;
+  }
+  if (!p) {
+    $("profile-status").textContent = t("web.lobby.loading");
+    return;
+  }
+  $("profile-status").textContent = "";
+  $("profile").hidden = false;
+  document.title = `Razzia! — ${p.name}`;
+  $("name-h").textContent = p.name;
+  $("since").textContent = t("web.profile.since", { date: when(p.created) });
+  $("rating").textContent = ratingText(t, p.rating, p.provisionalGames);
+  const chart = $("chart");
+  if (p.history.length > 0) {
+    const last = p.history[p.history.length - 1];
+    chart.alt = t("web.profile.chart.alt", { n: p.history.length, rating: number(last.ordinal) });
+    chart.src = `/api/players/${encodeURIComponent(p.name)}/rating.svg?n=${p.history.length}`;
+    chart.hidden = false;
+    $("chart-caption").textContent = t("web.profile.chart.caption");
+  } else {
+    chart.hidden = true;
+    $("chart-caption").textContent = t("web.profile.chart.none");
+  }
+  replace($("by-players"), p.byPlayers.length === 0 ? none(3)
+    : p.byPlayers.map((c) => h("tr", {}, cell(c.players), cell(c.played), cell(c.won))));
+  $("cats-mine").textContent = p.name;
+  replace($("categories"), p.categories.length === 0 ? none(3)
+    : p.categories.map((c) => h("tr", {}, cell(t(`cat.${c.category}`)), cell(number(c.mine)), cell(number(c.opponents)))));
+  replace($("bots"), p.bots.length === 0 ? none(5)
+    : p.bots.map((b) => h("tr", {}, cell(levelName(b.level)), cell(number(b.rating.ordinal)), cell(b.wins), cell(b.draws), cell(b.losses))));
+  replace($("recent"), p.recent.length === 0 ? h("li", { class: "muted none" }, t("web.profile.none")) : p.recent.map(gameItem));
+}
+
+await start((tr) => {
+  t = tr;
+  draw();
+});
+draw();
+const [profile, who] = await Promise.allSettled([api.request("GET", `/api/players/${encodeURIComponent(name)}`), whoami()]);
+if (profile.status === "fulfilled") p = profile.value.profile;
+else failure = profile.reason;
+me = who.status === "fulfilled" ? who.value : null;
+draw();
