@@ -86,6 +86,9 @@ type Finished struct {
 	Seats  []store.Seat // names, bots and accounts; no tokens
 	Scores []razzia.Score
 	At     time.Time
+	// Forfeited is, by seat, whether the person timed out or left (a bot
+	// took their seat at least once): a rated game is a loss for them.
+	Forfeited []bool
 }
 
 // finishTimeout bounds the OnFinish hook of one game.
@@ -97,7 +100,8 @@ func (l *loop) finished() {
 	if hook == nil {
 		return
 	}
-	f := Finished{Game: l.id, Rated: l.rated, Seats: slices.Clone(l.seats), At: l.updated}
+	f := Finished{Game: l.id, Rated: l.rated, Seats: slices.Clone(l.seats), At: l.updated,
+		Forfeited: protocol.RecordMeta{TakeOvers: l.timing.TakeOvers}.Forfeited(len(l.seats))}
 	for i := range f.Seats {
 		f.Seats[i].TokenHash = nil
 	}

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"sync"
@@ -442,5 +443,29 @@ func takeOverMidClock(t *testing.T, open func(t *testing.T) store.Store) {
 	}
 	if tm, err := decodeTiming(g.Clock, 2); err != nil || len(tm.TakeOvers) != 1 {
 		t.Errorf("stored take-overs %+v (%v), want the one", tm.TakeOvers, err)
+	}
+}
+
+// TestFinishedForfeited: the game-over hook says who left or timed out,
+// for the ratings (a rated game is a loss for them).
+func TestFinishedForfeited(t *testing.T) {
+	ctx := testContext(t)
+	got := make(chan Finished, 1)
+	o := testOptions(t)
+	o.OnFinish = func(_ context.Context, f Finished) { got <- f }
+	h := New(memstore.New(), o)
+	t.Cleanup(func() { h.Close() })
+	id, tokens := timedTable(t, h, "untimed")
+	if err := h.Leave(ctx, id, tokens[0]); err != nil {
+		t.Fatal(err)
+	}
+	playAlong(t, ctx, h, id, tokens[1])
+	select {
+	case f := <-got:
+		if len(f.Forfeited) != 2 || !f.Forfeited[0] || f.Forfeited[1] {
+			t.Errorf("Forfeited = %v, want [true false]", f.Forfeited)
+		}
+	case <-ctx.Done():
+		t.Fatal("the hook was not called")
 	}
 }
