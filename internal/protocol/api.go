@@ -10,8 +10,8 @@ type (
 		// Rated makes a rated table: only signed-in players (and bots)
 		// take its seats, and its result changes their ratings.
 		Rated bool `json:"rated,omitempty"`
-		// Pace is the id of a pace preset (GET /api/paces); empty for
-		// untimed at a casual table.
+		// Pace is the id of a pace preset (GET /api/paces); empty for the
+		// default: untimed at a casual table, standard at a rated one.
 		Pace string `json:"pace,omitempty"`
 	}
 	// PacesAnswer is the answer of GET /api/paces: the presets a table
