@@ -438,19 +438,25 @@ func (l *loop) cancel(creator []byte) error {
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
 	if err := l.h.store.CloseTable(ctx, l.id, l.lease.Fence, store.StatusCancelled); err != nil {
-		if errors.Is(err, store.ErrLeaseLost) {
-			return l.lostLease(err)
-		}
-		if errors.Is(err, store.ErrConflict) {
-			l.reload()
-			return reject(ErrAlreadyStarted, "the table changed meanwhile: look again")
-		}
-		return l.h.failed("cancel table", l.id, err)
+		return l.refusedOpen("cancel table", err)
 	}
 	l.status, l.updated = store.StatusCancelled, l.h.opts.Now()
 	l.h.log.Info("table cancelled", "game", l.id)
 	l.broadcast()
 	return nil
+}
+
+// refusedOpen answers a write of an open table the store refused (what
+// names it): another node runs the game, or the table changed meanwhile.
+func (l *loop) refusedOpen(what string, err error) error {
+	switch {
+	case errors.Is(err, store.ErrLeaseLost):
+		return l.lostLease(err)
+	case errors.Is(err, store.ErrConflict):
+		l.reload()
+		return reject(ErrAlreadyStarted, "the table changed meanwhile: look again")
+	}
+	return l.h.failed(what, l.id, err)
 }
 
 // cancelled is the error of a request about a cancelled table.

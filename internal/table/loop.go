@@ -607,14 +607,7 @@ func (l *loop) remove(creator []byte, seat int) error {
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
 	if err := l.h.store.FreeSeat(ctx, l.id, l.lease.Fence, seat); err != nil {
-		if errors.Is(err, store.ErrLeaseLost) {
-			return l.lostLease(err)
-		}
-		if errors.Is(err, store.ErrConflict) {
-			l.reload()
-			return reject(ErrAlreadyStarted, "the table changed meanwhile: look again")
-		}
-		return l.h.failed("free seat", l.id, err)
+		return l.refusedOpen("free seat", err)
 	}
 	name := l.seats[seat].Name
 	l.seats = append([]store.Seat(nil), l.seats...)

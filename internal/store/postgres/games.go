@@ -295,36 +295,30 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 	})
 }
 
-// lockLiveGame locks and reads a live game for a write with fence:
-// ErrLeaseLost if the fence does not permit it, ErrConflict if the game is
-// not live.
-func lockLiveGame(ctx context.Context, tx pgx.Tx, id string, fence store.Fence) (gameRow, error) {
+// lockGameFor locks and reads a game for a write with fence:
+// ErrLeaseLost if the fence does not permit it, ErrConflict if its status
+// does not fit the write.
+func lockGameFor(ctx context.Context, tx pgx.Tx, id string, fence store.Fence, fits func(store.Status) bool) (gameRow, error) {
 	row, err := lockGame(ctx, tx, id)
 	switch {
 	case err != nil:
 		return row, err
 	case !row.lease.Permits(fence, row.now):
 		return row, fmt.Errorf("postgres: game %q fence %d: %w", id, fence, store.ErrLeaseLost)
-	case !row.status.Live():
+	case !fits(row.status):
 		return row, fmt.Errorf("postgres: game %q is %s: %w", id, row.status, store.ErrConflict)
 	}
 	return row, nil
 }
 
-// lockOpenTable locks and reads an open game for a write with fence:
-// ErrLeaseLost if the fence does not permit it, ErrConflict if the game
-// is not open.
+// lockLiveGame locks and reads a live game for a write with fence.
+func lockLiveGame(ctx context.Context, tx pgx.Tx, id string, fence store.Fence) (gameRow, error) {
+	return lockGameFor(ctx, tx, id, fence, store.Status.Live)
+}
+
+// lockOpenTable locks and reads an open table for a write with fence.
 func lockOpenTable(ctx context.Context, tx pgx.Tx, id string, fence store.Fence) (gameRow, error) {
-	row, err := lockGame(ctx, tx, id)
-	switch {
-	case err != nil:
-		return row, err
-	case !row.lease.Permits(fence, row.now):
-		return row, fmt.Errorf("postgres: game %q fence %d: %w", id, fence, store.ErrLeaseLost)
-	case row.status != store.StatusOpen:
-		return row, fmt.Errorf("postgres: game %q is %s: %w", id, row.status, store.ErrConflict)
-	}
-	return row, nil
+	return lockGameFor(ctx, tx, id, fence, store.Status.Open)
 }
 
 // FreeSeat implements store.Store.
