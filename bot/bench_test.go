@@ -9,7 +9,7 @@ import (
 
 // midGame returns the view of the seat to move in a game of players
 // played by heuristic bots to the middle of round 2, at a turn.
-func midGame(b *testing.B, players int) razzia.View {
+func midGame(b testing.TB, players int) razzia.View {
 	g := newGame(b, players, "benchmark")
 	specs := make([]string, players)
 	for i := range specs {

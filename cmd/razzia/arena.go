@@ -324,13 +324,22 @@ func writeArenaTables(w io.Writer, r *arena.Result, workers int) {
 	}
 
 	fmt.Fprintln(w)
-	rows = [][]string{{"decision time", "decisions", "mean", "p50", "p90", "p99", "max"}}
+	rows = [][]string{{"decision time", "decisions", "mean", "p50", "p90", "p99", "max", "iterations"}}
 	for _, b := range r.Bots {
 		d := b.Decisions
 		rows = append(rows, []string{b.Spec, fmt.Sprint(d.Decisions), duration(d.Mean),
-			duration(d.P50), duration(d.P90), duration(d.P99), duration(d.Max)})
+			duration(d.P50), duration(d.P90), duration(d.P99), duration(d.Max), iterations(d)})
 	}
 	writeTable(w, rows)
+}
+
+// iterations formats the mean iterations of a search bot's decisions, or
+// "-" for a bot that does not search.
+func iterations(t arena.Timing) string {
+	if t.Iterations == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f", t.Iterations)
 }
 
 func specs(r *arena.Result) []string {
@@ -523,11 +532,11 @@ func writeLadder(w io.Writer, r *arena.LadderResult, workers int) {
 
 	// Decision times, merged over the tables.
 	fmt.Fprintln(w)
-	rows = [][]string{{"decision time", "decisions", "mean", "p50", "p90", "p99", "max"}}
+	rows = [][]string{{"decision time", "decisions", "mean", "p50", "p90", "p99", "max", "iterations"}}
 	for _, rg := range r.Rungs {
 		t := r.Timing(rg.Spec)
 		rows = append(rows, []string{rg.Spec, fmt.Sprint(t.Decisions), duration(t.Mean),
-			duration(t.P50), duration(t.P90), duration(t.P99), duration(t.Max)})
+			duration(t.P50), duration(t.P90), duration(t.P99), duration(t.Max), iterations(t)})
 	}
 	writeTable(w, rows)
 }
