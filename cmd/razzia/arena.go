@@ -33,7 +33,9 @@ played (seat-games: a bot holding two seats plays two per game), its wins (a
 win shared by k players counts 1/k), its win rate with a 95%% confidence
 interval (Wilson score), its mean final score and the mean of each scoring
 category, a head-to-head table (how often one bot finished ahead of
-another), and how long it took to decide (p50, p90, p99, max).
+another), and how long it took to decide (p50, p90, p99, max) with, for a
+search bot, the mean iterations of the decisions where it searched: a bot
+limited by time runs fewer on a loaded machine, and is weaker for it.
 
 The table:
   --seats lists one bot spec per seat, 2 to 5 seats.
