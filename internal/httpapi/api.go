@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -521,6 +522,10 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	create := s.hub.Create
 	if req.Rated {
 		create = s.hub.CreateRated
+		if err := s.ratedBots(seats); err != nil {
+			s.fail(w, r, err)
+			return
+		}
 	}
 	info, creator, err := create(r.Context(), seats, p.key())
 	if err != nil {
@@ -529,6 +534,21 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	}
 	setCookie(w, p, creatorCookie(info.ID), creator)
 	writeJSON(w, http.StatusCreated, protocol.CreateAnswer{Game: info, CreatorToken: creator})
+}
+
+// ratedBots refuses the bots of a rated table whose level has no
+// calibrated rating (a level added since the last calibration).
+func (s *Server) ratedBots(seats []string) error {
+	if s.opts.Accounts == nil {
+		return nil // CreateRated refuses: no accounts, no rated tables
+	}
+	ok := s.opts.Accounts.Calibrated()
+	for _, b := range seats {
+		if b != "" && !slices.Contains(ok, b) {
+			return badRequest("%s has no calibrated rating yet, so it cannot sit at a rated table: the rated levels are %s", b, strings.Join(ok, ", "))
+		}
+	}
+	return nil
 }
 
 // remove frees a person's seat for the table's creator.
