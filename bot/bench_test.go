@@ -3,13 +3,14 @@ package bot
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/razziagame/razzia"
 )
 
 // midGame returns the view of the seat to move in a game of players
 // played by heuristic bots to the middle of round 2, at a turn.
-func midGame(b *testing.B, players int) razzia.View {
+func midGame(b testing.TB, players int) razzia.View {
 	g := newGame(b, players, "benchmark")
 	specs := make([]string, players)
 	for i := range specs {
@@ -24,20 +25,36 @@ func midGame(b *testing.B, players int) razzia.View {
 	}
 }
 
-// BenchmarkMCTSIterations runs MCTS decisions of 1000 iterations on a
-// mid-game 4-player position and reports iterations per second on one core.
-func BenchmarkMCTSIterations(b *testing.B) {
-	v := midGame(b, 4)
-	m := NewMCTS(1, 1000, 0, 1)
-	m.Choose(v) // grow the pools
-	iters := 0
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		m.Choose(v)
-		iters += m.Iterations()
-	}
+// reportIters reports a search's iterations per second of wall time and,
+// where the CPU time is known, per second of CPU time, which a loaded
+// machine changes much less.
+func reportIters(b *testing.B, iters int, cpu time.Duration) {
 	b.ReportMetric(float64(iters)/b.Elapsed().Seconds(), "iters/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(iters)/cpu.Seconds(), "iters/cpu-s")
+	}
+}
+
+// BenchmarkMCTSIterations runs MCTS decisions of 1000 iterations on a
+// mid-game position of every player count and reports iterations per
+// second on one core.
+func BenchmarkMCTSIterations(b *testing.B) {
+	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
+		b.Run(fmt.Sprintf("%dp", players), func(b *testing.B) {
+			v := midGame(b, players)
+			m := NewMCTS(1, 1000, 0, 1)
+			m.Choose(v) // grow the pools
+			iters := 0
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := cpuTime()
+			for b.Loop() {
+				m.Choose(v)
+				iters += m.Iterations()
+			}
+			reportIters(b, iters, cpuTime()-cpu)
+		})
+	}
 }
 
 // BenchmarkLevels times decisions of the search levels, as people play
@@ -51,11 +68,12 @@ func BenchmarkLevels(b *testing.B) {
 				v := midGame(b, players)
 				m := must(New(level, 1)).(*MCTS)
 				iters := 0
+				cpu := cpuTime()
 				for b.Loop() {
 					m.Choose(v)
 					iters += m.Iterations()
 				}
-				b.ReportMetric(float64(iters)/b.Elapsed().Seconds(), "iters/s")
+				reportIters(b, iters, cpuTime()-cpu)
 			})
 		}
 	}

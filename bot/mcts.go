@@ -66,6 +66,7 @@ func NewMCTS(seed uint64, iters int, limit time.Duration, workers int) *MCTS {
 
 // Choose implements Bot.
 func (b *MCTS) Choose(v razzia.View) razzia.Move {
+	b.last = 0
 	legal := legalMoves(&v, &b.buf)
 	switch len(legal) {
 	case 0:

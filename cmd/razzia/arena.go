@@ -33,7 +33,9 @@ played (seat-games: a bot holding two seats plays two per game), its wins (a
 win shared by k players counts 1/k), its win rate with a 95%% confidence
 interval (Wilson score), its mean final score and the mean of each scoring
 category, a head-to-head table (how often one bot finished ahead of
-another), and how long it took to decide (p50, p90, p99, max).
+another), and how long it took to decide (p50, p90, p99, max) with, for a
+search bot, the mean iterations of the decisions where it searched: a bot
+limited by time runs fewer on a loaded machine, and is weaker for it.
 
 The table:
   --seats lists one bot spec per seat, 2 to 5 seats.
@@ -324,13 +326,22 @@ func writeArenaTables(w io.Writer, r *arena.Result, workers int) {
 	}
 
 	fmt.Fprintln(w)
-	rows = [][]string{{"decision time", "decisions", "mean", "p50", "p90", "p99", "max"}}
+	rows = [][]string{{"decision time", "decisions", "mean", "p50", "p90", "p99", "max", "iterations"}}
 	for _, b := range r.Bots {
 		d := b.Decisions
 		rows = append(rows, []string{b.Spec, fmt.Sprint(d.Decisions), duration(d.Mean),
-			duration(d.P50), duration(d.P90), duration(d.P99), duration(d.Max)})
+			duration(d.P50), duration(d.P90), duration(d.P99), duration(d.Max), iterations(d)})
 	}
 	writeTable(w, rows)
+}
+
+// iterations formats the mean iterations of a search bot's decisions, or
+// "-" for a bot that does not search.
+func iterations(t arena.Timing) string {
+	if t.Iterations == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f", t.Iterations)
 }
 
 func specs(r *arena.Result) []string {
@@ -523,11 +534,11 @@ func writeLadder(w io.Writer, r *arena.LadderResult, workers int) {
 
 	// Decision times, merged over the tables.
 	fmt.Fprintln(w)
-	rows = [][]string{{"decision time", "decisions", "mean", "p50", "p90", "p99", "max"}}
+	rows = [][]string{{"decision time", "decisions", "mean", "p50", "p90", "p99", "max", "iterations"}}
 	for _, rg := range r.Rungs {
 		t := r.Timing(rg.Spec)
 		rows = append(rows, []string{rg.Spec, fmt.Sprint(t.Decisions), duration(t.Mean),
-			duration(t.P50), duration(t.P90), duration(t.P99), duration(t.Max)})
+			duration(t.P50), duration(t.P90), duration(t.P99), duration(t.Max), iterations(t)})
 	}
 	writeTable(w, rows)
 }

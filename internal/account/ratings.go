@@ -48,6 +48,18 @@ func rateable(seats []store.Seat) bool {
 	return n > 0
 }
 
+// Calibrated returns the bot levels that have a fixed rating, sorted:
+// the only bots a rated table may seat, since a level rated as a new
+// player would make a win against it worth what it is not.
+func (s *Service) Calibrated() []string {
+	levels := make([]string, 0, len(s.opts.Bots))
+	for l := range s.opts.Bots {
+		levels = append(levels, l)
+	}
+	slices.Sort(levels)
+	return levels
+}
+
 // BotRating returns the fixed rating of a bot level: the calibrated one,
 // or a new player's for a level not calibrated.
 func (s *Service) BotRating(level string) rating.Rating {

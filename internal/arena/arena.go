@@ -297,6 +297,10 @@ type outcome struct {
 	faults  [][]bot.Fault // by seat
 }
 
+// An iterator is a search bot that tells how many iterations its last
+// decision ran.
+type iterator interface{ Iterations() int }
+
 // A player plays games for one worker, keeping its own timing histograms
 // so that workers never contend; they are merged at the end.
 type player struct {
@@ -413,7 +417,13 @@ func (p *player) play(i int) (o *outcome, err error) {
 		seat = to
 		t0 := time.Now()
 		m := bots[to].Choose(v)
-		p.times[o.bots[to]].add(time.Since(t0))
+		h := p.times[o.bots[to]]
+		h.add(time.Since(t0))
+		if it, ok := bots[to].(iterator); ok && len(v.Legal) > 1 {
+			if n := it.Iterations(); n > 0 {
+				h.addIters(n)
+			}
+		}
 		seat = -1
 		if err := g.Play(m); err != nil {
 			return nil, fmt.Errorf("game %d: bot %s in seat %d played %q, which is a bug in the bot: %w",

@@ -477,3 +477,43 @@ func TestNamesShortened(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// searchBot plays the first legal move and says it ran 10 iterations, or
+// 0 (no search) where it had no choice.
+type searchBot struct{ last int }
+
+func (b *searchBot) Choose(v razzia.View) razzia.Move {
+	b.last = 0
+	if len(v.Legal) > 1 {
+		b.last = 10
+	}
+	return v.Legal[0]
+}
+func (b *searchBot) Iterations() int { return b.last }
+func (b *searchBot) Close() error    { return nil }
+
+// TestIterations checks that the mean iterations are those of the
+// decisions a search bot searched, and that other bots report none.
+func TestIterations(t *testing.T) {
+	r, err := Run(context.Background(), Config{
+		Seats: []string{"search", "first"}, Games: 2, Seed: 1,
+		New: func(spec string, seed uint64) (bot.Bot, error) {
+			if spec == "search" {
+				return &searchBot{}, nil
+			}
+			return fakeNew(nil)(spec, seed)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range r.Bots {
+		want := 0.0
+		if b.Spec == "search" {
+			want = 10
+		}
+		if got := b.Decisions.Iterations; got != want {
+			t.Errorf("%s: mean iterations %v, want %v", b.Spec, got, want)
+		}
+	}
+}

@@ -14,6 +14,10 @@ type Timing struct {
 	P90       time.Duration `json:"p90_ns"`
 	P99       time.Duration `json:"p99_ns"`
 	Max       time.Duration `json:"max_ns"`
+	// Iterations is the mean number of iterations of the decisions where
+	// a search bot searched (it has a choice and reports Iterations): a
+	// bot limited by time runs fewer on a loaded machine, which this shows.
+	Iterations float64 `json:"mean_iterations,omitempty"`
 }
 
 // A histogram counts durations in buckets of relative width 1/32, exact
@@ -26,6 +30,9 @@ type histogram struct {
 	n      int64
 	sum    time.Duration
 	max    time.Duration
+	// searches and iters count the decisions a bot searched and their
+	// iterations.
+	searches, iters int64
 }
 
 const (
@@ -62,6 +69,12 @@ func (h *histogram) add(d time.Duration) {
 	h.max = max(h.max, d)
 }
 
+// addIters counts a search of n iterations.
+func (h *histogram) addIters(n int) {
+	h.searches++
+	h.iters += int64(n)
+}
+
 func (h *histogram) merge(o *histogram) {
 	for i, c := range o.counts {
 		h.counts[i] += c
@@ -69,6 +82,8 @@ func (h *histogram) merge(o *histogram) {
 	h.n += o.n
 	h.sum += o.sum
 	h.max = max(h.max, o.max)
+	h.searches += o.searches
+	h.iters += o.iters
 }
 
 // quantile returns the duration below which a share q of the counts lie:
@@ -97,6 +112,9 @@ func (h *histogram) timing() Timing {
 		t.P50 = h.quantile(0.50)
 		t.P90 = h.quantile(0.90)
 		t.P99 = h.quantile(0.99)
+	}
+	if h.searches > 0 {
+		t.Iterations = float64(h.iters) / float64(h.searches)
 	}
 	return t
 }

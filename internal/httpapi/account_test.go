@@ -460,6 +460,26 @@ func TestRatedTable(t *testing.T) {
 	}
 }
 
+// TestRatedTableUncalibratedBot: a level without a calibrated rating
+// (one added since the last calibration) cannot sit at a rated table,
+// where it would count as a new player; it may at a casual one.
+func TestRatedTableUncalibratedBot(t *testing.T) {
+	bots := map[string]rating.Rating{"easy": {Mu: 20, Sigma: 2}}
+	srv := servertest.New(t, servertest.Options{Accounts: account.Options{Bots: bots}})
+	ann := newBrowser(t, srv)
+	ann.register("Ann")
+	status, code := ann.call(http.MethodPost, "/api/games", protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: "expert"}}, Rated: true}, nil)
+	if status != http.StatusBadRequest || code != protocol.BadRequest {
+		t.Errorf("expert at a rated table: %d %s, want 400 bad_request", status, code)
+	}
+	if games, err := srv.Hub.List(servertest.Context(t), ""); err != nil || len(games) != 0 {
+		t.Errorf("the refusal left %d tables (%v)", len(games), err)
+	}
+	var info protocol.CreateAnswer
+	ann.must(http.MethodPost, "/api/games", protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: "easy"}}, Rated: true}, &info)
+	ann.must(http.MethodPost, "/api/games", protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: "expert"}}}, &info)
+}
+
 // twoPlayer is the Weng–Lin Plackett–Luce update of player a after a
 // two-player game against b, worked out by hand for two players: with
 // c² = σa² + σb² + 2β² (Tau added to each σ² first) and pa the chance a

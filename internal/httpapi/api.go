@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -521,6 +522,12 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	for i, seat := range req.Seats {
 		seats[i] = seat.Bot
 	}
+	if req.Rated {
+		if err := s.ratedBots(seats); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
 	info, creator, err := s.hub.CreateTable(r.Context(), table.TableSetup{Seats: seats, Pace: req.Pace, Rated: req.Rated}, p.key())
 	if err != nil {
 		s.fail(w, r, err)
@@ -528,6 +535,21 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	}
 	setCookie(w, p, creatorCookie(info.ID), creator)
 	writeJSON(w, http.StatusCreated, protocol.CreateAnswer{Game: info, CreatorToken: creator})
+}
+
+// ratedBots refuses the bots of a rated table whose level has no
+// calibrated rating (a level added since the last calibration).
+func (s *Server) ratedBots(seats []string) error {
+	if s.opts.Accounts == nil {
+		return nil // CreateRated refuses: no accounts, no rated tables
+	}
+	ok := s.opts.Accounts.Calibrated()
+	for _, b := range seats {
+		if b != "" && !slices.Contains(ok, b) {
+			return badRequest("%s has no calibrated rating yet, so it cannot sit at a rated table: the rated levels are %s", b, strings.Join(ok, ", "))
+		}
+	}
+	return nil
 }
 
 // remove frees a person's seat for the table's creator.

@@ -24,6 +24,7 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/account"
+	"github.com/razziagame/razzia/internal/botrating"
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -131,6 +132,9 @@ func New(t testing.TB, opts Options) *Server {
 		}
 	}
 	st := memstore.New()
+	if opts.Accounts.Bots == nil {
+		opts.Accounts.Bots = botrating.Levels() // as razzia serve has them
+	}
 	accounts := account.New(st, opts.Accounts)
 	if opts.Hub.OnFinish == nil {
 		opts.Hub.OnFinish = func(ctx context.Context, f table.Finished) {
