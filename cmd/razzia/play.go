@@ -17,6 +17,7 @@ import (
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/tui"
 )
 
@@ -75,6 +76,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := fs.String("name", "", "your `NAME` at a server's table (default: $USER)")
 	acct := fs.String("account", "", "sign in to the server's account `NAME` (password: $RAZZIA_PASSWORD, else asked)")
 	rated := fs.Bool("rated", false, "with --account, create a rated table")
+	paceID := fs.String("pace", "", "the pace of a new table on a server: `ID`, "+paceIDs()+" (default: untimed, standard when rated)")
 	rest, status, done := parseFlags(fs, playSynopsis, args, stdout, stderr)
 	if done {
 		return status
@@ -95,6 +97,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		cat = i18n.Default()
 	}
+	if _, ok := pace.Lookup(*paceID); *paceID != "" && !ok {
+		return usageError(stderr, fs, playSynopsis, "--pace: no pace %q (the paces are %s)", *paceID, paceIDs())
+	}
 	if *server != "" || len(rest) == 1 {
 		invite := ""
 		if len(rest) == 1 {
@@ -103,13 +108,16 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if !botsGiven {
 			*bots = defaultBots
 		}
-		return playOnServer(serverGame{server: *server, invite: invite, name: *name, account: *acct, rated: *rated, bots: *bots, players: *players},
+		return playOnServer(serverGame{server: *server, invite: invite, name: *name, account: *acct, rated: *rated, pace: *paceID, bots: *bots, players: *players},
 			opt, stdin, stdout, stderr, fs)
 	}
 	if *acct != "" || *rated {
 		return usageError(stderr, fs, playSynopsis, "--account and --rated need --server URL")
 	}
 
+	if *paceID != "" {
+		return usageError(stderr, fs, playSynopsis, "--pace is for a new table on a server (--server): a game at this keyboard has no clock")
+	}
 	people, err := peopleNames(*players, cat)
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "--players: %v", err)
@@ -288,6 +296,7 @@ type serverGame struct {
 	server, invite, name string
 	account              string // the account to sign in to, if any
 	rated                bool
+	pace                 string // the pace of a new table, "" for the default
 	bots, players        string
 }
 
@@ -346,11 +355,7 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 		if err != nil {
 			return usageError(stderr, fs, playSynopsis, "%v", err)
 		}
-		create := c.Create
-		if g.rated {
-			create = c.CreateRated
-		}
-		info, _, err := create(ctx, seats)
+		info, _, err := c.CreateTable(ctx, seats, g.pace, g.rated)
 		if err != nil {
 			fmt.Fprintf(stderr, "razzia play: creating a game on %s: %v\n", server, err)
 			return 1
@@ -401,4 +406,13 @@ func serverSeats(bots, players string) ([]string, error) {
 		return nil, fmt.Errorf("%d seats: a game needs %d to %d", len(seats), razzia.MinPlayers, razzia.MaxPlayers)
 	}
 	return seats, nil
+}
+
+// paceIDs lists the pace presets a table can be created with.
+func paceIDs() string {
+	var ids []string
+	for _, p := range pace.Presets() {
+		ids = append(ids, p.ID)
+	}
+	return strings.Join(ids, ", ")
 }

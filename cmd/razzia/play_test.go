@@ -262,6 +262,8 @@ func TestPlayUsage(t *testing.T) {
 		{"id without server", []string{"--server", "", "k3x7q2m5ab"}, "needs --server"},
 		{"server bot level", []string{"--server", "http://127.0.0.1:1", "--bots", "random"}, "the levels " + strings.Join(bot.LevelNames(), ", ") + `, not "random"`},
 		{"two invites", []string{"a", "b"}, "at most one"},
+		{"unknown pace", []string{"--server", "http://127.0.0.1:1", "--pace", "bullet"}, `no pace "bullet"`},
+		{"pace without a server", []string{"--pace", "rapid"}, "--pace is for a new table on a server"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer

@@ -136,3 +136,33 @@ func TestUnratedGames(t *testing.T) {
 		t.Errorf("a result reported twice: %d rated games, %d points of history; want 1", p.Rating.Games, len(p.History))
 	}
 }
+
+// TestForfeitLoses: a player who timed out or left loses the rated game,
+// whatever the bot that played for them scored: they are rated last, the
+// others by their order (rating.Forfeit). A casual game's ranks are not
+// touched, and the stored places stay those of the scores.
+func TestForfeitLoses(t *testing.T) {
+	ctx := context.Background()
+	m := rating.Default()
+	svc, accts := newService(t, account.Options{}, "Ann", "Bo")
+	seats := []store.Seat{{Name: "Ann", Account: accts["Ann"].ID}, {Name: "Bo", Account: accts["Bo"].ID}}
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	// Ann's stand-in scored more; Ann forfeited all the same.
+	if err := svc.Finished(ctx, account.GameEnd{Game: "forfeit001", Rated: true, Seats: seats,
+		Scores: []razzia.Score{points(40), points(20)}, At: at, Forfeited: []bool{true, false}}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Rate([]rating.Rating{m.New(), m.New()}, []int{2, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range []string{"Ann", "Bo"} {
+		p, err := svc.Profile(ctx, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(p.Rating.Mu-want[i].Mu) > 1e-9 || math.Abs(p.Rating.Sigma-want[i].Sigma) > 1e-9 {
+			t.Errorf("%s: %+v, want %+v (Ann forfeited: rated last)", n, p.Rating, want[i])
+		}
+	}
+}

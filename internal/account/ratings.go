@@ -26,6 +26,10 @@ type GameEnd struct {
 	Seats  []store.Seat   // names, bots, accounts
 	Scores []razzia.Score // the final points of each seat by category
 	At     time.Time      // when it ended
+	// Forfeited is, by seat, whether the person timed out or left the
+	// game (nil: nobody did): a rated game counts as a loss for them,
+	// whatever the bot that played for them scored (rating.Forfeit).
+	Forfeited []bool
 }
 
 // rateable reports whether the seats of a rated table can change
@@ -85,6 +89,13 @@ func (s *Service) Finished(ctx context.Context, g GameEnd) error {
 	}
 	ranks := rating.Ranks(totals)
 	rated := g.Rated && rateable(g.Seats)
+	rateBy := ranks
+	if rated && slices.Contains(g.Forfeited, true) {
+		var err error
+		if rateBy, err = rating.Forfeit(ranks, g.Forfeited); err != nil {
+			return s.internal("rate game "+g.Game, err)
+		}
+	}
 	if g.Rated && !rated {
 		s.log.Warn("a rated game with a guest is not rated", "game", g.Game)
 	}
@@ -96,7 +107,7 @@ func (s *Service) Finished(ctx context.Context, g GameEnd) error {
 				Rank: ranks[i], Score: totals[i], Scores: g.Scores[i][:]})
 		}
 		if rated {
-			if err := s.rate(ctx, &r, ranks); err != nil {
+			if err := s.rate(ctx, &r, rateBy); err != nil {
 				return err
 			}
 		}

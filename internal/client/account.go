@@ -64,13 +64,7 @@ func (c *Client) MyGames(ctx context.Context) ([]protocol.MyGame, error) {
 // CreateRated creates a rated table (see Create): only signed-in players
 // take its seats.
 func (c *Client) CreateRated(ctx context.Context, seats []string) (protocol.GameInfo, string, error) {
-	req := protocol.CreateRequest{Seats: []protocol.SeatRequest{}, Rated: true}
-	for _, s := range seats {
-		req.Seats = append(req.Seats, protocol.SeatRequest{Bot: s})
-	}
-	var resp protocol.CreateAnswer
-	err := c.do(ctx, http.MethodPost, "/api/games", "", req, &resp)
-	return resp.Game, resp.CreatorToken, err
+	return c.CreateTable(ctx, seats, "", true)
 }
 
 // Profile returns the public profile of the player called name.

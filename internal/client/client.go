@@ -107,7 +107,13 @@ func ParseInvite(link string) (server, id string, err error) {
 // open to a person, or a server bot's level (easy, medium, hard). It
 // returns the table and the creator's token, which Remove asks for.
 func (c *Client) Create(ctx context.Context, seats []string) (protocol.GameInfo, string, error) {
-	req := protocol.CreateRequest{Seats: []protocol.SeatRequest{}}
+	return c.CreateTable(ctx, seats, "", false)
+}
+
+// CreateTable is Create at a pace, the id of a preset of GET /api/paces
+// ("rapid", "day1", ...; "" for the default), of a rated table or not.
+func (c *Client) CreateTable(ctx context.Context, seats []string, pace string, rated bool) (protocol.GameInfo, string, error) {
+	req := protocol.CreateRequest{Seats: []protocol.SeatRequest{}, Pace: pace, Rated: rated}
 	for _, s := range seats {
 		req.Seats = append(req.Seats, protocol.SeatRequest{Bot: s})
 	}
@@ -121,6 +127,14 @@ func (c *Client) Create(ctx context.Context, seats []string) (protocol.GameInfo,
 func (c *Client) Remove(ctx context.Context, id, creatorToken string, seat int) (protocol.GameInfo, error) {
 	var resp protocol.GameAnswer
 	err := c.do(ctx, http.MethodDelete, fmt.Sprintf("/api/games/%s/seats/%d", url.PathEscape(id), seat), creatorToken, nil, &resp)
+	return resp.Game, err
+}
+
+// Cancel closes a table that waits for players; creatorToken is the one
+// Create returned.
+func (c *Client) Cancel(ctx context.Context, id, creatorToken string) (protocol.GameInfo, error) {
+	var resp protocol.GameAnswer
+	err := c.do(ctx, http.MethodDelete, "/api/games/"+url.PathEscape(id), creatorToken, nil, &resp)
 	return resp.Game, err
 }
 

@@ -185,6 +185,8 @@ func TestErrors(t *testing.T) {
 			{"empty name", second(c.Join(ctx, info.ID, "", -1)), protocol.BadName, 400},
 			{"seat taken", second(c.Join(ctx, info.ID, "Bob", 0)), protocol.SeatTaken, 409},
 			{"bad level", third(c.Create(ctx, []string{"", "genius"})), protocol.BadRequest, 400},
+			{"unknown pace", third(c.CreateTable(ctx, []string{"", "easy"}, "bullet", false)), protocol.BadRequest, 400},
+			{"cancel without the creator token", errOf(c.Cancel(ctx, info.ID, ann)), protocol.NotCreator, 403},
 			{"no record yet", errOf(c.Record(ctx, info.ID)), protocol.NotStarted, 409},
 		}
 		for _, tt := range tests {
@@ -348,5 +350,25 @@ func TestBrief(t *testing.T) {
 	}
 	if len(ws.Events) == 0 || len(bs.Events) != 0 || bs.View.Seats != nil || ws.View.Seats == nil {
 		t.Errorf("events: whole %d, brief %d; brief seats %v: want the brief without them", len(ws.Events), len(bs.Events), bs.View.Seats)
+	}
+}
+
+func TestCreatePacedAndCancel(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	c := newClient(t, srv)
+	ctx := servertest.Context(t)
+	info, creator, err := c.CreateTable(ctx, []string{"", ""}, "day2", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Pace == nil || info.Pace.ID != "day2" || info.Pace.Kind != "correspondence" {
+		t.Errorf("pace = %+v, want day2", info.Pace)
+	}
+	got, err := c.Cancel(ctx, info.ID, creator)
+	if err != nil || got.Status != protocol.StatusCancelled {
+		t.Fatalf("Cancel = %s, %v; want cancelled", got.Status, err)
+	}
+	if _, _, err := c.Join(ctx, info.ID, "Ann", -1); !errors.Is(err, protocol.TableCancelled) {
+		t.Errorf("joining a cancelled table: %v, want table_cancelled", err)
 	}
 }

@@ -31,6 +31,13 @@ type State struct {
 	// carries every event of the game: replace the log with them.
 	Events []protocol.Event
 	First  bool
+	// Clock is the table's clocks, nil when untimed; TakeOvers every time
+	// a bot played for a person; PreMove the seat's own decision ahead
+	// and PreMoveDropped why it was not played.
+	Clock          *protocol.ClockView
+	TakeOvers      []protocol.TakeOver
+	PreMove        string
+	PreMoveDropped string
 	// Size is the message's length in bytes, as sent.
 	Size int
 }
@@ -107,7 +114,8 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 		}
 		switch m.Type {
 		case protocol.TypeState:
-			st := &State{Game: m.Game, Seat: m.Seat, View: m.View, Events: m.Events, First: c.first, Size: len(data)}
+			st := &State{Game: m.Game, Seat: m.Seat, View: m.View, Events: m.Events, First: c.first, Size: len(data),
+				Clock: m.Clock, TakeOvers: m.TakeOvers, PreMove: m.PreMove, PreMoveDropped: m.PreMoveDropped}
 			if st.Events == nil {
 				st.Events = []protocol.Event{}
 			}

@@ -224,6 +224,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("POST /api/records", s.upload)
 	mux.HandleFunc("GET /api/levels", levels)
 	s.routeAnalysis(mux)
+	s.routePace(mux)
 	if opts.Accounts != nil {
 		s.routeAccounts(mux)
 	}
@@ -323,6 +324,8 @@ var codes = map[error]protocol.Code{
 	table.ErrStale:              protocol.Stale,
 	table.ErrGameOver:           protocol.GameOver,
 	table.ErrInternal:           protocol.Internal,
+	table.ErrCancelled:          protocol.TableCancelled,
+	table.ErrTimedOut:           protocol.TimedOut,
 }
 
 // errorOf maps an error of the Hub to the API's error.
@@ -519,15 +522,13 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	for i, seat := range req.Seats {
 		seats[i] = seat.Bot
 	}
-	create := s.hub.Create
 	if req.Rated {
-		create = s.hub.CreateRated
 		if err := s.ratedBots(seats); err != nil {
 			s.fail(w, r, err)
 			return
 		}
 	}
-	info, creator, err := create(r.Context(), seats, p.key())
+	info, creator, err := s.hub.CreateTable(r.Context(), table.TableSetup{Seats: seats, Pace: req.Pace, Rated: req.Rated}, p.key())
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -688,9 +689,19 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	meta, err := s.hub.RecordMeta(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out, err := withMeta(b.Bytes(), meta)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="razzia-%s.json"`, id))
-	w.Write(b.Bytes())
+	w.Write(out)
 }
 
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) {

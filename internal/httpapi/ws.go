@@ -35,7 +35,8 @@ func stateMessage(u table.Update, cat *i18n.Catalogue) ([]byte, error) {
 		players[i] = s.Name
 	}
 	return json.Marshal(protocol.StateMessage{Type: protocol.TypeState, Game: u.Game, Seat: u.Seat, View: u.View,
-		Events: protocol.Events(u.Events, players, cat)})
+		Events: protocol.Events(u.Events, players, cat), Clock: u.Clock, TakeOvers: takeOvers(u.TakeOvers, players, cat),
+		PreMove: u.PreMove, PreMoveDropped: u.PreMoveDropped})
 }
 
 // reconnectReason goes with the close status 1012 (service restart) that
@@ -115,12 +116,12 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 					return
 				default:
 				}
-				if last.Game.Status == protocol.StatusExpired {
+				if last.Game.Status == protocol.StatusExpired || last.Game.Status == protocol.StatusCancelled {
 					// The hub says why, as it says to every later request.
 					_, _, err := s.hub.Game(ctx, id, "")
 					e := errorOf(err)
 					conn.error(ctx, e.obj.Code, 0, "%s", e.obj.Message)
-					c.Close(websocket.StatusNormalClosure, "the table expired")
+					c.Close(websocket.StatusNormalClosure, "the table "+string(last.Game.Status))
 					return
 				}
 				// The game is over: no more states, but the client may stay.
@@ -281,16 +282,27 @@ func (w *wsConn) handle(ctx context.Context, typ websocket.MessageType, data []b
 	if typ != websocket.MessageText {
 		return w.error(ctx, protocol.BadMessage, 0, "send JSON text messages, not binary ones")
 	}
-	var msg protocol.MoveMessage
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&msg); err != nil {
-		var ae *apiError
-		errors.As(jsonError(err), &ae)
-		return w.error(ctx, protocol.BadMessage, 0, "%s", ae.obj.Message)
+	var head struct {
+		Type string `json:"type"`
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return w.error(ctx, protocol.BadMessage, 0, "malformed JSON: data after the object")
+	if json.Unmarshal(data, &head) == nil && (head.Type == protocol.TypePreMove || head.Type == protocol.TypeTakeBack || head.Type == protocol.TypeLeave) {
+		var msg protocol.PreMoveMessage
+		if err := decodeMessage(data, &msg); err != nil {
+			return w.error(ctx, protocol.BadMessage, 0, "%s", err)
+		}
+		switch {
+		case msg.Type == protocol.TypePreMove:
+			return w.answer(ctx, "pre-move", w.s.hub.PreMove(ctx, w.id, w.token, msg.Move))
+		case msg.Move != "":
+			return w.error(ctx, protocol.BadMessage, 0, "%q takes no \"move\"", msg.Type)
+		case msg.Type == protocol.TypeTakeBack:
+			return w.answer(ctx, "take back", w.s.hub.TakeBack(ctx, w.id, w.token))
+		}
+		return w.answer(ctx, "leave", w.s.hub.Leave(ctx, w.id, w.token))
+	}
+	var msg protocol.MoveMessage
+	if err := decodeMessage(data, &msg); err != nil {
+		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
 	if err := msg.Check(); err != nil {
 		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
@@ -299,7 +311,28 @@ func (w *wsConn) handle(ctx context.Context, typ websocket.MessageType, data []b
 	if err != nil {
 		return w.error(ctx, protocol.IllegalMove, 0, "%s", err)
 	}
-	err = w.s.hub.Play(ctx, w.id, w.token, move, *msg.Seq)
+	return w.answer(ctx, "move", w.s.hub.Play(ctx, w.id, w.token, move, *msg.Seq))
+}
+
+// decodeMessage decodes one JSON object into msg, refusing unknown
+// fields and data after it; the error is for the sender.
+func decodeMessage(data []byte, msg any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(msg); err != nil {
+		var ae *apiError
+		errors.As(jsonError(err), &ae)
+		return errors.New(ae.obj.Message)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("malformed JSON: data after the object")
+	}
+	return nil
+}
+
+// answer sends the error of a request (what names it), if any; it
+// returns an error only when the connection failed.
+func (w *wsConn) answer(ctx context.Context, what string, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -309,7 +342,7 @@ func (w *wsConn) handle(ctx context.Context, typ websocket.MessageType, data []b
 	}
 	e := errorOf(err)
 	if e.obj.Code == protocol.Internal {
-		w.s.log.Error("move failed", "game", w.id, "err", err)
+		w.s.log.Error(what+" failed", "game", w.id, "err", err)
 	}
 	return w.error(ctx, e.obj.Code, e.obj.RetryAfter, "%s", e.obj.Message)
 }

@@ -127,9 +127,9 @@ type slowStore struct {
 	delay time.Duration
 }
 
-func (s slowStore) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
+func (s slowStore) AppendTimedMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) error {
 	time.Sleep(s.delay)
-	return s.Store.AppendMove(ctx, id, fence, index, token, status)
+	return s.Store.AppendTimedMove(ctx, id, fence, index, token, status, clock)
 }
 
 // TestRunLatencyPlausible checks that the latency measures the server's

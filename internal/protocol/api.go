@@ -10,6 +10,14 @@ type (
 		// Rated makes a rated table: only signed-in players (and bots)
 		// take its seats, and its result changes their ratings.
 		Rated bool `json:"rated,omitempty"`
+		// Pace is the id of a pace preset (GET /api/paces); empty for the
+		// default: untimed at a casual table, standard at a rated one.
+		Pace string `json:"pace,omitempty"`
+	}
+	// PacesAnswer is the answer of GET /api/paces: the presets a table
+	// can be created with, named and described in the request's language.
+	PacesAnswer struct {
+		Paces []PaceInfo `json:"paces"`
 	}
 	// A SeatRequest is one seat of a new table: Bot is "" for a seat open
 	// to a person, or a server bot's level.

@@ -36,6 +36,8 @@ const (
 	TableExpired       Code = "table_expired"
 	NotCreator         Code = "not_creator"
 	AlreadyStarted     Code = "already_started"
+	TableCancelled     Code = "table_cancelled"
+	TimedOut           Code = "timed_out"
 
 	GameInProgress  Code = "game_in_progress"
 	NotAnalysed     Code = "not_analysed"
@@ -77,8 +79,10 @@ var codes = []CodeInfo{
 	{TooManyConnections, http.StatusTooManyRequests, "",
 		"sent before the server closes a new connection (status 1013): too many WebSockets from your address, or too many spectators at this game"},
 	{TableExpired, http.StatusGone, "the table waited too long for players (see `expires`) and was closed; it cannot be joined or watched", "the same, on connecting; the connection is closed"},
-	{NotCreator, http.StatusForbidden, "removing a player: the request does not carry the table's creator token", ""},
-	{AlreadyStarted, http.StatusConflict, "removing a player from a game that has started: its seats are fixed", ""},
+	{NotCreator, http.StatusForbidden, "removing a player or cancelling a table: the request does not carry the table's creator token", ""},
+	{AlreadyStarted, http.StatusConflict, "removing a player from a game that has started, or cancelling it: its seats are fixed", ""},
+	{TableCancelled, http.StatusGone, "its creator cancelled the table before it started; it cannot be joined or watched", "the same, on connecting; the connection is closed"},
+	{TimedOut, http.StatusConflict, "", "the move came at or after the decision's deadline: a bot plays for the seat until the player takes it back (`takeback`, or a move)"},
 	{GameInProgress, http.StatusConflict, "the analysis of a game that is still open or being played: it would be advice to its players; ask once the game is over", ""},
 	{NotAnalysed, http.StatusConflict, "the analysis of a game the server does not analyse: an uploaded record (run `razzia analyze` on it) or a table that expired unplayed", ""},
 	{RatedTable, http.StatusForbidden, "hints at a rated table: a rated game is played without the engine's help", ""},

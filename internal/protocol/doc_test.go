@@ -140,6 +140,7 @@ func examples(t *testing.T) map[string]string {
 	}
 	out["events"] = strings.Join(lines, "\n")
 	analysisExamples(t, add)
+	paceExamples(t, add)
 	for name, v := range accountExamples(t) {
 		add(name, v)
 	}

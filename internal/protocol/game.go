@@ -12,6 +12,8 @@ const (
 	StatusFinished Status = "finished" // over
 	StatusArchived Status = "archived" // an uploaded record, never played here
 	StatusExpired  Status = "expired"  // an open table nobody filled in time; never played
+	// StatusCancelled is an open table its creator cancelled; never played.
+	StatusCancelled Status = "cancelled"
 )
 
 // Over reports whether a game of the status has been played and will
@@ -36,6 +38,9 @@ type GameInfo struct {
 	// Rated is a table whose result changes its players' ratings: only
 	// signed-in players (and bots) sit at it.
 	Rated bool `json:"rated,omitempty"`
+	// Pace is how fast the table plays; nil for a game stored before
+	// paces existed, which is untimed.
+	Pace *PaceInfo `json:"pace,omitempty"`
 	// ToMove is the seat to move while the game is played.
 	ToMove *int `json:"toMove,omitempty"`
 }
@@ -45,6 +50,9 @@ type SeatInfo struct {
 	Name string `json:"name"` // empty while open
 	Bot  string `json:"bot"`  // the server bot's level; empty for a person
 	Open bool   `json:"open"` // waiting for a person
+	// StandIn is the level of the server bot playing for the person
+	// while they are away (their time ran out); empty otherwise.
+	StandIn string `json:"standIn,omitempty"`
 	// Account is a seat held by a signed-in player, whose profile is at
 	// ProfilePath(Name).
 	Account bool `json:"account,omitempty"`

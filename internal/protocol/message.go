@@ -14,6 +14,15 @@ const (
 	TypeState = "state" // server to client
 	TypeError = "error" // server to client
 	TypeMove  = "move"  // client to server
+	// TypePreMove enters (or, with an empty move, withdraws) a pre-move:
+	// "pass" or "bid N" for the running auction, played when the seat's
+	// turn comes unless overtaken (PreMoveMessage).
+	TypePreMove = "premove" // client to server
+	// TypeTakeBack takes the seat back from the bot that plays for the
+	// player since their time ran out.
+	TypeTakeBack = "takeback" // client to server
+	// TypeLeave hands the seat to a server bot until the player comes back.
+	TypeLeave = "leave" // client to server
 )
 
 // A StateMessage is the server's "state" message: sent on connecting and
@@ -24,6 +33,16 @@ type StateMessage struct {
 	Seat   int      `json:"seat"`   // the connection's seat, or -1 for a spectator
 	View   *View    `json:"view"`   // nil while the game is open
 	Events []Event  `json:"events"` // since the previous state message of the connection
+	// Clock is the table's clocks; nil at an untimed table.
+	Clock *ClockView `json:"clock,omitempty"`
+	// TakeOvers is every time a bot took a person's seat, in order.
+	TakeOvers []TakeOver `json:"takeOvers,omitempty"`
+	// PreMove is the connection's own pre-entered choice for the running
+	// auction (a record token), never anyone else's; empty when none.
+	PreMove string `json:"preMove,omitempty"`
+	// PreMoveDropped says why PreMove was not played when the seat's
+	// turn came (a higher bid appeared): the seat is asked instead.
+	PreMoveDropped string `json:"preMoveDropped,omitempty"`
 }
 
 // An ErrorMessage is the server's "error" message, sent only to the
@@ -38,14 +57,18 @@ type ErrorMessage struct {
 // A Message is any message of the server, for a client to decode before
 // it knows the type: the fields of StateMessage and ErrorMessage together.
 type Message struct {
-	Type       string   `json:"type"`
-	Game       GameInfo `json:"game"`
-	Seat       int      `json:"seat"`
-	View       *View    `json:"view"`
-	Events     []Event  `json:"events"`
-	Code       Code     `json:"code"`
-	Message    string   `json:"message"`
-	RetryAfter int      `json:"retryAfter"`
+	Type           string     `json:"type"`
+	Game           GameInfo   `json:"game"`
+	Seat           int        `json:"seat"`
+	View           *View      `json:"view"`
+	Events         []Event    `json:"events"`
+	Clock          *ClockView `json:"clock"`
+	TakeOvers      []TakeOver `json:"takeOvers"`
+	PreMove        string     `json:"preMove"`
+	PreMoveDropped string     `json:"preMoveDropped"`
+	Code           Code       `json:"code"`
+	Message        string     `json:"message"`
+	RetryAfter     int        `json:"retryAfter"`
 }
 
 // A MoveMessage is the client's "move": a record token (Move), or the same
@@ -59,6 +82,14 @@ type MoveMessage struct {
 	Cheque int      `json:"cheque,omitempty"`
 	Cards  []string `json:"cards,omitempty"`
 	Seq    *int     `json:"seq"`
+}
+
+// A PreMoveMessage is the client's "premove": Move is "pass", "bid N",
+// or empty to withdraw the seat's pre-move. "takeback" and "leave" have
+// the same form, with no move.
+type PreMoveMessage struct {
+	Type string `json:"type"` // TypePreMove, TypeTakeBack or TypeLeave
+	Move string `json:"move,omitempty"`
 }
 
 // NewMoveMessage returns the move message of a token chosen on the view
@@ -75,7 +106,7 @@ var ErrNoSeq = errors.New(`a move needs "seq", the view.moves it was chosen on`)
 func (m *MoveMessage) Check() error {
 	switch {
 	case m.Type != TypeMove:
-		return fmt.Errorf(`unknown message type %q: the only message is {"type": "move", "move": "...", "seq": N}`, m.Type)
+		return fmt.Errorf(`unknown message type %q: the messages are "move", "premove", "takeback" and "leave"`, m.Type)
 	case m.Move == "" && m.Action == "":
 		return errors.New(`a move message needs "move", a record token such as "bid 9" (or "action" and its fields)`)
 	case m.Seq == nil:

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/razziagame/razzia"
 )
@@ -152,6 +153,29 @@ func TestForSeat(t *testing.T) {
 			if err := g.Play(legal[i%len(legal)]); err != nil {
 				t.Fatal(err)
 			}
+		}
+	}
+}
+
+func TestClockViewLeft(t *testing.T) {
+	c := &ClockView{ReserveMs: []int64{60000, 45000}, Running: 1, DecisionEnds: 10000, Deadline: 55000, ServerTime: 0}
+	for _, tc := range []struct {
+		name              string
+		seat              int
+		now               int64
+		running           bool
+		decision, reserve time.Duration
+	}{
+		{"start", 1, 0, true, 10 * time.Second, 45 * time.Second},
+		{"in the decision time", 1, 4000, true, 6 * time.Second, 45 * time.Second},
+		{"in the reserve", 1, 15000, true, 0, 40 * time.Second},
+		{"past the deadline", 1, 99000, true, 0, 0},
+		{"a seat waiting", 0, 30000, false, 0, time.Minute},
+		{"no such seat", 5, 0, false, 0, 0},
+	} {
+		running, dec, res := c.Left(tc.seat, tc.now)
+		if running != tc.running || dec != tc.decision || res != tc.reserve {
+			t.Errorf("%s: Left = %v, %v, %v; want %v, %v, %v", tc.name, running, dec, res, tc.running, tc.decision, tc.reserve)
 		}
 	}
 }

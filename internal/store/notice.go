@@ -34,6 +34,7 @@ const (
 	ChangeSeat    ChangeKind = "seat"    // TakeSeat, FreeSeat
 	ChangeClosed  ChangeKind = "closed"  // CloseTable
 	ChangeMove    ChangeKind = "move"    // AppendMove: move Moves-1 is committed
+	ChangeClock   ChangeKind = "clock"   // SetClock: a timeout, a take-over, a pre-move
 	ChangeLease   ChangeKind = "lease"   // acquired by a new holder, or released
 )
 

@@ -71,6 +71,8 @@ const (
 	StatusFinished Status = "finished" // the game is over
 	StatusArchived Status = "archived" // an uploaded record, for viewing only
 	StatusExpired  Status = "expired"  // an open table nobody filled in time: never played
+	// StatusCancelled is an open table its creator cancelled: never played.
+	StatusCancelled Status = "cancelled"
 )
 
 // A Seat is one place at a table.
@@ -98,6 +100,10 @@ type Game struct {
 	// the game has no creator to act for it (an uploaded record, a game
 	// stored before creators had tokens).
 	CreatorHash []byte
+	// Clock is the state of a timed table's clocks (and who stood in for
+	// whom), encoded by internal/table and kept as it is; nil for an
+	// untimed game. AppendTimedMove and SetClock change it with the game.
+	Clock []byte
 	// Rated is a table whose result changes its players' ratings: every
 	// person at it is signed in.
 	Rated bool
@@ -161,6 +167,15 @@ type Store interface {
 	// A finished or archived game takes no more moves (ErrConflict); a
 	// fence that does not hold the game's lease is ErrLeaseLost.
 	AppendMove(ctx context.Context, id string, fence Fence, index int, token string, status Status) error
+	// AppendTimedMove is AppendMove that also replaces the game's Clock in
+	// the same transaction (nil keeps it), so that a move and the time it
+	// took are never stored apart.
+	AppendTimedMove(ctx context.Context, id string, fence Fence, index int, token string, status Status, clock []byte) error
+	// SetClock replaces the Clock of a live game that has exactly moves
+	// moves: ErrConflict if it has another number or is not live,
+	// ErrNotFound if unknown, ErrLeaseLost for a fence that does not hold
+	// its lease. A timeout stored this way happens once, whoever stores it.
+	SetClock(ctx context.Context, id string, fence Fence, moves int, clock []byte) error
 	// List returns the games with the status, most recently updated first,
 	// at most limit of them (all when limit <= 0).
 	List(ctx context.Context, status Status, limit int) ([]Summary, error)
@@ -216,7 +231,7 @@ type Store interface {
 // Valid reports whether st is one of the statuses.
 func (st Status) Valid() bool {
 	switch st {
-	case StatusOpen, StatusPlaying, StatusFinished, StatusArchived, StatusExpired:
+	case StatusOpen, StatusPlaying, StatusFinished, StatusArchived, StatusExpired, StatusCancelled:
 		return true
 	}
 	return false
@@ -232,7 +247,7 @@ func (st Status) Live() bool { return st == StatusOpen || st == StatusPlaying }
 
 // Closed reports whether the status ends a table that was never played
 // (CloseTable).
-func (st Status) Closed() bool { return st == StatusExpired }
+func (st Status) Closed() bool { return st == StatusExpired || st == StatusCancelled }
 
 // Validate reports what makes g unfit to store, if anything: every
 // implementation checks a new game with it.
@@ -275,6 +290,7 @@ func (g *Game) Clone() *Game {
 	c.Seed = bytes.Clone(g.Seed)
 	c.Moves = slices.Clone(g.Moves)
 	c.CreatorHash = bytes.Clone(g.CreatorHash)
+	c.Clock = bytes.Clone(g.Clock)
 	return &c
 }
 
@@ -349,6 +365,7 @@ func (g *Game) Equal(h *Game) bool {
 		}) && g.Rated == h.Rated &&
 		slices.EqualFunc(g.Cheques, h.Cheques, slices.Equal) &&
 		bytes.Equal(g.Seed, h.Seed) && slices.Equal(g.Moves, h.Moves) && bytes.Equal(g.CreatorHash, h.CreatorHash) &&
+		bytes.Equal(g.Clock, h.Clock) &&
 		g.Created.Equal(h.Created) && g.Updated.Equal(h.Updated)
 }
 
@@ -372,7 +389,7 @@ func CheckSeat(id string, seat int, s Seat, status Status) error {
 // looks: a status that does not close a table.
 func CheckClose(id string, status Status) error {
 	if !status.Closed() {
-		return fmt.Errorf("game %q: %q does not close a table (want %q)", id, status, StatusExpired)
+		return fmt.Errorf("game %q: %q does not close a table (want %q or %q)", id, status, StatusExpired, StatusCancelled)
 	}
 	return nil
 }

@@ -25,10 +25,7 @@ type Person struct {
 // the bots) sit at it, each account at one seat, and its result changes
 // their ratings.
 func (h *Hub) CreateRated(ctx context.Context, seats []string, client string) (protocol.GameInfo, string, error) {
-	if !slices.Contains(seats, "") {
-		return protocol.GameInfo{}, "", reject(ErrBadRequest, "a rated table needs a seat for a person: bots alone are never rated")
-	}
-	return h.create(ctx, seats, client, true)
+	return h.CreateTable(ctx, TableSetup{Seats: seats, Rated: true}, client)
 }
 
 // JoinAs seats p at the table: at seat, or at the first open seat when
@@ -89,6 +86,9 @@ type Finished struct {
 	Seats  []store.Seat // names, bots and accounts; no tokens
 	Scores []razzia.Score
 	At     time.Time
+	// Forfeited is, by seat, whether the person timed out or left (a bot
+	// took their seat at least once): a rated game is a loss for them.
+	Forfeited []bool
 }
 
 // finishTimeout bounds the OnFinish hook of one game.
@@ -100,7 +100,8 @@ func (l *loop) finished() {
 	if hook == nil {
 		return
 	}
-	f := Finished{Game: l.id, Rated: l.rated, Seats: slices.Clone(l.seats), At: l.updated}
+	f := Finished{Game: l.id, Rated: l.rated, Seats: slices.Clone(l.seats), At: l.updated,
+		Forfeited: protocol.RecordMeta{TakeOvers: l.timing.TakeOvers}.Forfeited(len(l.seats))}
 	for i := range f.Seats {
 		f.Seats[i].TokenHash = nil
 	}

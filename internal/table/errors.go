@@ -38,6 +38,8 @@ var (
 	ErrUnavailable     = errors.New("the game is changing servers")
 	ErrAccountRequired = errors.New("a rated table takes signed-in players only")
 	ErrAlreadySeated   = errors.New("you hold a seat of the table already")
+	ErrCancelled       = errors.New("the table was cancelled")
+	ErrTimedOut        = errors.New("the time ran out")
 )
 
 // errNotOwner is the answer of a node asked to make a write of a game it
@@ -50,7 +52,7 @@ var kinds = []error{
 	ErrNotFound, ErrSeatTaken, ErrTableFull, ErrBadName, ErrBadRequest, ErrNotYourSeat, ErrNotYourTurn,
 	ErrStale, ErrNotStarted, ErrGameOver, ErrIllegalMove, ErrBadRecord, ErrInternal, ErrClosed,
 	ErrNameTaken, ErrRateLimited, ErrTooManyGames, ErrTooManyConnections, ErrExpired, ErrNotCreator,
-	ErrAlreadyStarted, ErrUnavailable, errNotOwner,
+	ErrAlreadyStarted, ErrUnavailable, ErrCancelled, ErrTimedOut, errNotOwner,
 }
 
 // kindNamed returns the sentinel whose text is name; ErrInternal for an

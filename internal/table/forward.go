@@ -15,7 +15,7 @@ import (
 // A request is a write of a live game, in a form one node passes to
 // another: only the owner's goroutine makes it (loop.apply).
 type request struct {
-	Op   string `json:"op"` // opJoin, opPlay or opRemove
+	Op   string `json:"op"` // opJoin, opPlay, opRemove, or a write of clock.go
 	Game string `json:"game"`
 	// Hash is the hash of the seat's token (opPlay), of the new seat's
 	// token (opJoin) or of the creator's token (opRemove): a token itself
@@ -357,6 +357,8 @@ func (l *loop) apply(r request) (int, error) {
 		return 0, l.playFor(r.Hash, m, perr, r.Seq, r.at)
 	case opRemove:
 		return 0, l.remove(r.Hash, r.Seat)
+	case opPreMove, opTakeBack, opLeave, opCancel:
+		return 0, l.applyClock(r)
 	}
 	return 0, internal(fmt.Errorf("unknown write %q", r.Op))
 }

@@ -50,6 +50,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -78,8 +79,13 @@ type Options struct {
 	// bot.LevelNames (the Hub refuses any other stored value before it
 	// asks); default bot.NewLevel.
 	NewBot func(level string, seed uint64) (bot.Bot, error)
-	// Now is the clock for timestamps; default time.Now.
+	// Now is the clock for timestamps and the tables' clocks; default time.Now.
 	Now func() time.Time
+	// AfterFunc calls f in its own goroutine once d has passed by the
+	// clock Now reads, and returns a function that stops it (reporting
+	// whether it stopped it): the timers of the tables' clocks. Default:
+	// time.AfterFunc. Tests give a fake clock to both.
+	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 	// Rand is the source of game ids, seeds and seat tokens; default
 	// crypto/rand.Reader. Tests may make it deterministic.
 	Rand io.Reader
@@ -170,6 +176,9 @@ func New(st store.Store, opts Options) *Hub {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.AfterFunc == nil {
+		opts.AfterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 	}
 	if opts.Rand == nil {
 		opts.Rand = rand.Reader
@@ -269,11 +278,20 @@ func (h *Hub) Done() <-chan struct{} { return h.ctx.Done() }
 // limit on the tables one client holds; "" counts for nobody. Create
 // returns the table and its creator's secret token, which Remove asks for.
 func (h *Hub) Create(ctx context.Context, seats []string, client string) (protocol.GameInfo, string, error) {
-	return h.create(ctx, seats, client, false)
+	return h.CreateTable(ctx, TableSetup{Seats: seats}, client)
 }
 
-// create is Create of a rated or casual table.
-func (h *Hub) create(ctx context.Context, seats []string, client string, rated bool) (protocol.GameInfo, string, error) {
+// CreateTable is Create with the table's other choices: its pace, and
+// whether it is rated (CreateRated).
+func (h *Hub) CreateTable(ctx context.Context, t TableSetup, client string) (protocol.GameInfo, string, error) {
+	seats, rated := t.Seats, t.Rated
+	if rated && !slices.Contains(seats, "") {
+		return protocol.GameInfo{}, "", reject(ErrBadRequest, "a rated table needs a seat for a person: bots alone are never rated")
+	}
+	p, err := ChoosePace(t.Pace, rated)
+	if err != nil {
+		return protocol.GameInfo{}, "", err
+	}
 	if n := len(seats); n < razzia.MinPlayers || n > razzia.MaxPlayers {
 		return protocol.GameInfo{}, "", reject(ErrBadRequest, "a table has %d to %d seats, not %d", razzia.MinPlayers, razzia.MaxPlayers, n)
 	}
@@ -307,6 +325,9 @@ func (h *Hub) create(ctx context.Context, seats []string, client string, rated b
 	g.Created = h.opts.Now()
 	g.Updated = g.Created
 	g.Moves = []string{}
+	if g.Clock, err = newTiming(p, len(seats)); err != nil {
+		return protocol.GameInfo{}, "", internal(err)
+	}
 	held := holdOf(g.Status == store.StatusOpen, true)
 	h.mu.Lock()
 	err = h.holds.reserve(h.opts.Limits, client, held)
@@ -502,11 +523,11 @@ const MaxList = 100
 func (h *Hub) List(ctx context.Context, status store.Status) ([]protocol.GameInfo, error) {
 	statuses := []store.Status{status}
 	switch status {
-	case store.StatusOpen, store.StatusPlaying, store.StatusFinished, store.StatusArchived, store.StatusExpired:
+	case store.StatusOpen, store.StatusPlaying, store.StatusFinished, store.StatusArchived, store.StatusExpired, store.StatusCancelled:
 	case "":
 		statuses = []store.Status{store.StatusOpen, store.StatusPlaying, store.StatusFinished, store.StatusArchived}
 	default:
-		return nil, reject(ErrBadRequest, "unknown status %q (want open, playing, finished, archived or expired)", status)
+		return nil, reject(ErrBadRequest, "unknown status %q (want open, playing, finished, archived, expired or cancelled)", status)
 	}
 	var all []store.Summary
 	for _, st := range statuses {
@@ -563,6 +584,8 @@ func (h *Hub) Record(ctx context.Context, id string) (*razzia.Record, error) {
 		return nil, reject(ErrNotStarted, "the game has not started: there is no record yet")
 	case store.StatusExpired:
 		return nil, h.expired(g)
+	case store.StatusCancelled:
+		return nil, cancelled()
 	}
 	rec := &razzia.Record{Format: razzia.RecordFormat, Players: playerNames(g.Seats), Moves: append([]string{}, g.Moves...)}
 	for _, set := range g.Cheques {
@@ -673,6 +696,8 @@ func (h *Hub) find(ctx context.Context, id string) (*loop, *store.Game, error) {
 		switch {
 		case g.Status == store.StatusExpired:
 			return nil, nil, h.expired(g)
+		case g.Status == store.StatusCancelled:
+			return nil, nil, cancelled()
 		case !g.Status.Live():
 			return nil, g, nil
 		}

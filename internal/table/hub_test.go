@@ -402,7 +402,8 @@ func TestPlayRejections(t *testing.T) {
 	}
 }
 
-// failStore fails AppendMove while fail is set.
+// failStore fails the moves (AppendTimedMove, which the Hub calls) while
+// fail is set.
 type failStore struct {
 	store.Store
 	mu   sync.Mutex
@@ -411,14 +412,14 @@ type failStore struct {
 
 func (s *failStore) set(fail bool) { s.mu.Lock(); s.fail = fail; s.mu.Unlock() }
 
-func (s *failStore) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
+func (s *failStore) AppendTimedMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) error {
 	s.mu.Lock()
 	fail := s.fail
 	s.mu.Unlock()
 	if fail {
 		return errors.New("disk full")
 	}
-	return s.Store.AppendMove(ctx, id, fence, index, token, status)
+	return s.Store.AppendTimedMove(ctx, id, fence, index, token, status, clock)
 }
 
 func TestStoreFailure(t *testing.T) {

@@ -60,6 +60,9 @@ type loop struct {
 	botc  chan botMove
 	retry *time.Timer // pending retry of a bot move the store refused
 	done  chan struct{}
+
+	timing timing      // the clocks, take-overs and pre-moves (clock.go)
+	alarm  func() bool // stops the timer of the clock's alarm, if set
 }
 
 // A botMove is a bot's choice for the position after moves moves.
@@ -142,6 +145,10 @@ func (l *loop) load(g *store.Game) error {
 				g.ID, i, s.Bot, errNotLevel, strings.Join(bot.LevelNames(), ", "))
 		}
 	}
+	tm, err := decodeTiming(g.Clock, len(g.Seats))
+	if err != nil {
+		return fmt.Errorf("game %s: %w", g.ID, err)
+	}
 	var game *razzia.Game
 	if g.Status != store.StatusOpen {
 		var err error
@@ -155,7 +162,7 @@ func (l *loop) load(g *store.Game) error {
 	}
 	l.status, l.seats, l.cheques, l.seed = g.Status, g.Seats, g.Cheques, g.Seed
 	l.created, l.updated, l.creator, l.rated = g.Created, g.Updated, g.CreatorHash, g.Rated
-	l.game, l.bots = game, nil
+	l.game, l.bots, l.timing = game, nil, tm
 	if game != nil && l.owns() {
 		l.startBots()
 	}
@@ -197,6 +204,7 @@ func (l *loop) takeCharge() {
 	}
 	l.armExpiry()
 	l.schedule(l.h.opts.BotDelay)
+	l.armClock()
 }
 
 // promote makes the loop the game's owner with lease, from g, the game as
@@ -248,6 +256,7 @@ func (l *loop) disown() {
 	if l.expiry != nil {
 		l.expiry.Stop()
 	}
+	l.stopClock()
 	if l.thinking && l.orphan == nil && l.bots != nil {
 		l.orphan = l.bots[l.thinkSeat]
 	}
@@ -294,8 +303,10 @@ func (l *loop) catchUp(from int, moves []string, at time.Time) {
 	if l.owns() {
 		return
 	}
-	if l.game == nil || from > l.game.Len() {
-		l.reload() // the game started, or notices were lost: read it whole
+	if l.game == nil || from > l.game.Len() || l.timing.stored() {
+		// The game started, notices were lost, or the clock changed with
+		// the moves: read it whole.
+		l.reload()
 		return
 	}
 	played := false
@@ -330,6 +341,7 @@ func (l *loop) exit() {
 	if l.expiry != nil {
 		l.expiry.Stop()
 	}
+	l.stopClock()
 	l.setHold(holdNone)
 	if l.owns() {
 		l.h.unhold(l.id, l.lease.Fence) // the game is over: its lease matters no more
@@ -363,6 +375,7 @@ func (l *loop) info() protocol.GameInfo {
 		to := l.game.ToMove()
 		in.ToMove = &to
 	}
+	l.decorate(&in)
 	return in
 }
 
@@ -500,6 +513,7 @@ func (l *loop) join(p Person, seat int, hash []byte) (int, error) {
 		}
 		l.game = game
 		l.startBots()
+		l.armClock()
 		l.h.log.Info("game started", "game", l.id)
 	}
 	l.broadcast()
@@ -519,6 +533,7 @@ func (l *loop) reload() {
 	}
 	l.update(g)
 	l.schedule(l.h.opts.BotDelay)
+	l.armClock()
 }
 
 // update loads g, the game as stored, and broadcasts it if it differs
@@ -557,6 +572,7 @@ func (l *loop) watch(hash []byte) (*Subscription, error) {
 		}
 		l.watched++
 	}
+	l.comeBack(seat, hash)
 	s := newSubscription(l, seat)
 	l.subs[s] = struct{}{}
 	l.send(s, l.info(), map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{})
@@ -591,14 +607,7 @@ func (l *loop) remove(creator []byte, seat int) error {
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
 	if err := l.h.store.FreeSeat(ctx, l.id, l.lease.Fence, seat); err != nil {
-		if errors.Is(err, store.ErrLeaseLost) {
-			return l.lostLease(err)
-		}
-		if errors.Is(err, store.ErrConflict) {
-			l.reload()
-			return reject(ErrAlreadyStarted, "the table changed meanwhile: look again")
-		}
-		return l.h.failed("free seat", l.id, err)
+		return l.refusedOpen("free seat", err)
 	}
 	name := l.seats[seat].Name
 	l.seats = append([]store.Seat(nil), l.seats...)
@@ -650,6 +659,7 @@ func (l *loop) send(s *Subscription, info protocol.GameInfo, events map[int][]ra
 		}
 		u.Events = ev
 		u.View = l.view(s.seat, views)
+		l.addClock(&u, c)
 		s.sent = l.game.Len()
 	}
 	s.c <- u // the buffer has room: this goroutine is the only sender
@@ -693,6 +703,9 @@ func (l *loop) playFor(hash []byte, m razzia.Move, perr error, seq int, at time.
 			return err
 		}
 	}
+	if err := l.takeBack(seat); err != nil { // a move is coming back
+		return err
+	}
 	switch {
 	case seat < 0:
 		return reject(ErrNotYourSeat, "you have no seat at this table")
@@ -706,6 +719,9 @@ func (l *loop) playFor(hash []byte, m razzia.Move, perr error, seq int, at time.
 		return reject(ErrNotYourTurn, "it is %s's turn, not yours", l.seats[l.game.ToMove()].Name)
 	case perr != nil:
 		return &Error{Kind: ErrIllegalMove, Msg: perr.Error(), Err: perr}
+	}
+	if err := l.checkTime(); err != nil {
+		return err
 	}
 	return l.play(m, at)
 }
@@ -724,10 +740,11 @@ func (l *loop) play(m razzia.Move, at time.Time) error {
 	if after.Over() {
 		status = store.StatusFinished
 	}
+	next := l.nextTiming(l.game.ToMove(), &after, l.h.opts.Now())
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
 	start := time.Now()
-	if err := l.h.store.AppendMove(ctx, l.id, l.lease.Fence, index, played.String(), status); err != nil {
+	if err := l.h.store.AppendTimedMove(ctx, l.id, l.lease.Fence, index, played.String(), status, next.encode()); err != nil {
 		if errors.Is(err, store.ErrLeaseLost) {
 			return l.lostLease(err)
 		}
@@ -743,6 +760,7 @@ func (l *loop) play(m razzia.Move, at time.Time) error {
 	}
 	l.status = status
 	l.updated = l.h.opts.Now()
+	l.timing = next
 	if status == store.StatusFinished {
 		l.h.log.Info("game over", "game", l.id, "moves", index+1, "winners", l.game.Winners())
 		l.finished()
@@ -750,6 +768,7 @@ func (l *loop) play(m razzia.Move, at time.Time) error {
 	l.broadcast()
 	since(l.h.metrics.broadcast.WithLabelValues("owner"), at)
 	l.schedule(l.h.opts.BotDelay)
+	l.afterMove()
 	return nil
 }
 
@@ -773,6 +792,7 @@ func (l *loop) startBots() {
 		}
 		l.bots[i] = b
 	}
+	l.standIns()
 }
 
 // closeBots releases the bots but the one a bot goroutine is asking: the
@@ -859,6 +879,9 @@ func (l *loop) botMove(bm botMove) {
 	if l.game == nil || bm.moves != l.game.Len() {
 		l.schedule(l.h.opts.BotDelay)
 		return
+	}
+	if seat := l.game.ToMove(); seat < 0 || l.bots[seat] == nil {
+		return // the player took the seat back (takeBack)
 	}
 	err := l.play(bm.move, bm.at)
 	var e *Error

@@ -339,8 +339,8 @@ func (s *cutStore) AcquireLease(ctx context.Context, id, node string, ttl time.D
 	return s.Store.AcquireLease(ctx, id, node, ttl)
 }
 
-func (s *cutStore) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
-	err := s.Store.AppendMove(ctx, id, fence, index, token, status)
+func (s *cutStore) AppendTimedMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) error {
+	err := s.Store.AppendTimedMove(ctx, id, fence, index, token, status, clock)
 	if err == nil {
 		s.mu.Lock()
 		s.commits = append(s.commits, index)

@@ -94,7 +94,7 @@ func (h *Hub) changed(c store.Change) {
 	switch c.Kind {
 	case store.ChangeMove:
 		h.refresh.mark(c.Game, time.Now())
-	case store.ChangeSeat, store.ChangeClosed:
+	case store.ChangeSeat, store.ChangeClosed, store.ChangeClock:
 		l.post(func(l *loop) { l.reload() })
 	case store.ChangeLease:
 		l.post(func(l *loop) {

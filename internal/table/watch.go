@@ -13,6 +13,13 @@ type Update struct {
 	Seat   int            // the watcher's seat, or -1 for a spectator
 	View   *protocol.View // nil while the table is open; shared: do not modify
 	Events []razzia.Event // what happened since the previous Update of this subscription; shared
+	// Clock is the table's clocks at the change (nil when untimed),
+	// TakeOvers every time a bot stood in for a person; shared.
+	Clock     *protocol.ClockView
+	TakeOvers []protocol.TakeOver
+	// PreMove is the watcher's own pre-move (a token), PreMoveDropped
+	// why it was dropped when due; empty for others and spectators.
+	PreMove, PreMoveDropped string
 
 	from   int     // the move whose events Events starts with
 	change *change // the broadcast the update belongs to
@@ -24,6 +31,7 @@ type Update struct {
 type change struct {
 	mu      sync.Mutex // guards encoded, not the encoding itself
 	encoded map[encodedKey]*encoding
+	clock   *protocol.ClockView // the clocks at the change, made once (loop.addClock)
 }
 
 type encodedKey struct {

@@ -19,6 +19,7 @@ type remote struct {
 	invite  string // the invite link, shown while the table is open
 	open    bool   // the table waits for players
 	sent    bool   // a move is on its way: wait for the next state
+	standIn []bool // by seat: a server bot plays for the person
 	ended   error  // the session ended for good
 }
 
@@ -68,6 +69,14 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 	if st.View != nil {
 		m.snap = *st.View
 	}
+	r.standIn = r.standIn[:0]
+	for _, seat := range st.Game.Seats {
+		r.standIn = append(r.standIn, seat.StandIn != "")
+	}
+	m.clock = st.Clock
+	if st.Clock != nil {
+		m.offset = st.Clock.ServerTime - m.now().UnixMilli()
+	}
 	if st.First {
 		m.events = m.events[:0]
 	}
@@ -79,7 +88,7 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		m.notice, m.failed = "", false
 	}
 	m.afterChange()
-	return r.next()
+	return tea.Batch(r.next(), m.tick())
 }
 
 // endsSession reports whether a refusal with the code ends the session:

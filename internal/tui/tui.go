@@ -46,6 +46,9 @@ type Options struct {
 	Lang string
 	// Delay is how long a local bot takes at least to move.
 	Delay time.Duration
+	// Now is the clock the table's clocks are counted down with; default
+	// time.Now.
+	Now func() time.Time
 }
 
 // overlay is what covers the table: nothing, or a scrollable page.
@@ -83,6 +86,13 @@ type Model struct {
 
 	// A game on a server.
 	remote *remote
+
+	// The table's clocks, when timed: as the server sent them, and the
+	// difference between its clock and ours then.
+	clock   *protocol.ClockView
+	offset  int64 // milliseconds
+	now     func() time.Time
+	ticking bool // a clockTick is on its way
 
 	// Input.
 	choice  int    // the selected choice; -1 for none yet
@@ -127,7 +137,10 @@ func NewRemote(ctx context.Context, s *client.Session, seat int, invite string, 
 
 func newModel(opt Options) *Model {
 	cat, ok := i18n.Lookup(opt.Lang)
-	m := &Model{cat: cat}
+	m := &Model{cat: cat, now: opt.Now}
+	if m.now == nil {
+		m.now = time.Now
+	}
 	if opt.Lang == "" {
 		cat, _ = i18n.Lookup(i18n.Fallback)
 		m.cat = cat

@@ -26,6 +26,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.received(msg)
 	case moveSent:
 		return m, m.moved(msg)
+	case clockTick:
+		return m, m.ticked()
 	}
 	return m, nil
 }

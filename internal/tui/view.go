@@ -337,7 +337,13 @@ func (m *Model) player(i, n int) []string {
 	for _, v := range slices.Concat(seat.FaceUp, seat.FaceDown) {
 		sum += v
 	}
+	if m.remote != nil && i < len(m.remote.standIn) && m.remote.standIn[i] {
+		name += dimStyle.Render(" (" + m.cat.T("web.standin") + ")")
+	}
 	line := mark + pad(name, 22) + pad(cheques, 20) + padLeft("$"+strconv.Itoa(sum), 4) + padLeft("Σ "+strconv.Itoa(seat.Total), 7)
+	if c := m.clockText(i); c != "" {
+		line += padLeft(c, 11)
+	}
 	if s.Auction != nil && i < len(s.Auction.Bids) {
 		line += "  " + m.bidding(s.Auction.Bids[i])
 	}

@@ -192,6 +192,11 @@ func (s *Store) writable(id string, fence store.Fence, ok func(store.Status) boo
 
 // AppendMove implements store.Store.
 func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
+	return s.AppendTimedMove(ctx, id, fence, index, token, status, nil)
+}
+
+// AppendTimedMove implements store.Store.
+func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) error {
 	if err := store.CheckMove(id, index, token, status); err != nil {
 		return fmt.Errorf("memstore: %w", err)
 	}
@@ -199,24 +204,53 @@ func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, in
 		return err
 	}
 	defer s.mu.Unlock()
-	g, ok := s.games[id]
-	if !ok {
-		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
-	}
-	if err := s.fenced(id, fence); err != nil {
+	g, err := s.live(id, fence, index)
+	if err != nil {
 		return err
-	}
-	if !g.Status.Live() {
-		return fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
-	}
-	if index != len(g.Moves) {
-		return fmt.Errorf("memstore: game %q move %d: %w: the next move is %d", id, index, store.ErrConflict, len(g.Moves))
 	}
 	g.Moves = append(g.Moves, token)
 	g.Status = status
+	if clock != nil {
+		g.Clock = bytes.Clone(clock)
+	}
 	touch(g)
 	s.announce(g, store.ChangeMove)
 	return nil
+}
+
+// SetClock implements store.Store.
+func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, moves int, clock []byte) error {
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	g, err := s.live(id, fence, moves)
+	if err != nil {
+		return err
+	}
+	g.Clock = bytes.Clone(clock)
+	touch(g)
+	s.announce(g, store.ChangeClock)
+	return nil
+}
+
+// live returns the live game id that has moves moves, for a write with
+// fence.
+func (s *Store) live(id string, fence store.Fence, moves int) (*store.Game, error) {
+	g, ok := s.games[id]
+	if !ok {
+		return nil, fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
+	}
+	if err := s.fenced(id, fence); err != nil {
+		return nil, err
+	}
+	if !g.Status.Live() {
+		return nil, fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
+	}
+	if moves != len(g.Moves) {
+		return nil, fmt.Errorf("memstore: game %q move %d: %w: the next move is %d", id, moves, store.ErrConflict, len(g.Moves))
+	}
+	return g, nil
 }
 
 // List implements store.Store.

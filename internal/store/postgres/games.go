@@ -63,9 +63,9 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 		return fmt.Errorf("postgres: game %q: cheques: %w", g.ID, err)
 	}
 	err = s.tx(ctx, "create game "+g.ID, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
-			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated)
+		tag, err := tx.Exec(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
+			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated, hashOrNil(g.Clock))
 		if err != nil {
 			return err
 		}
@@ -120,8 +120,8 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			status, cheques  string
 			created, updated int64
 		)
-		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated FROM games WHERE id = $1", id).
-			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated)
+		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated, clock FROM games WHERE id = $1", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated, &g.Clock)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
 		}
@@ -261,14 +261,9 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 		return fmt.Errorf("postgres: %w", err)
 	}
 	return s.tx(ctx, fmt.Sprintf("take seat %d of game %s", seat, id), func(tx pgx.Tx) error {
-		row, err := lockGame(ctx, tx, id)
-		switch {
-		case err != nil:
+		row, err := lockLiveGame(ctx, tx, id, fence)
+		if err != nil {
 			return err
-		case !row.lease.Permits(fence, row.now):
-			return fmt.Errorf("postgres: game %q fence %d: %w", id, fence, store.ErrLeaseLost)
-		case !row.status.Live():
-			return fmt.Errorf("postgres: game %q is %s: %w", id, row.status, store.ErrConflict)
 		}
 		var (
 			taken string
@@ -300,20 +295,30 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 	})
 }
 
-// lockOpenTable locks and reads an open game for a write with fence:
-// ErrLeaseLost if the fence does not permit it, ErrConflict if the game
-// is not open.
-func lockOpenTable(ctx context.Context, tx pgx.Tx, id string, fence store.Fence) (gameRow, error) {
+// lockGameFor locks and reads a game for a write with fence:
+// ErrLeaseLost if the fence does not permit it, ErrConflict if its status
+// does not fit the write.
+func lockGameFor(ctx context.Context, tx pgx.Tx, id string, fence store.Fence, fits func(store.Status) bool) (gameRow, error) {
 	row, err := lockGame(ctx, tx, id)
 	switch {
 	case err != nil:
 		return row, err
 	case !row.lease.Permits(fence, row.now):
 		return row, fmt.Errorf("postgres: game %q fence %d: %w", id, fence, store.ErrLeaseLost)
-	case row.status != store.StatusOpen:
+	case !fits(row.status):
 		return row, fmt.Errorf("postgres: game %q is %s: %w", id, row.status, store.ErrConflict)
 	}
 	return row, nil
+}
+
+// lockLiveGame locks and reads a live game for a write with fence.
+func lockLiveGame(ctx context.Context, tx pgx.Tx, id string, fence store.Fence) (gameRow, error) {
+	return lockGameFor(ctx, tx, id, fence, store.Status.Live)
+}
+
+// lockOpenTable locks and reads an open table for a write with fence.
+func lockOpenTable(ctx context.Context, tx pgx.Tx, id string, fence store.Fence) (gameRow, error) {
+	return lockGameFor(ctx, tx, id, fence, store.Status.Open)
 }
 
 // FreeSeat implements store.Store.
@@ -382,7 +387,8 @@ WITH g AS (
 	WHERE fenced AND status IN ('open', 'playing') AND move_count = $3
 	RETURNING game_id
 ), upd AS (
-	UPDATE games SET status = $5, move_count = move_count + 1, updated = greatest(updated + 1, ` + nowNanos + `)
+	UPDATE games SET status = $5, move_count = move_count + 1, updated = greatest(updated + 1, ` + nowNanos + `),
+		clock = coalesce($8::bytea, clock)
 	FROM ins WHERE games.id = ins.game_id
 	RETURNING games.id
 )
@@ -391,10 +397,33 @@ SELECT g.status, g.move_count, g.fenced, (SELECT count(pg_notify($6, $7)) FROM u
 // AppendMove implements store.Store. The move joins the next group of
 // moves, committed together (see submit).
 func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
+	return s.AppendTimedMove(ctx, id, fence, index, token, status, nil)
+}
+
+// AppendTimedMove implements store.Store, as AppendMove does.
+func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) error {
 	if err := store.CheckMove(id, index, token, status); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
-	return s.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status})
+	return s.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status, clock: hashOrNil(clock)})
+}
+
+// SetClock implements store.Store.
+func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, moves int, clock []byte) error {
+	return s.tx(ctx, "set the clock of game "+id, func(tx pgx.Tx) error {
+		row, err := lockLiveGame(ctx, tx, id, fence)
+		switch {
+		case err != nil:
+			return err
+		case row.moves != moves:
+			return fmt.Errorf("postgres: game %q move %d: %w: the next move is %d", id, moves, store.ErrConflict, row.moves)
+		}
+		if _, err = tx.Exec(ctx, "UPDATE games SET clock = $1, updated = greatest(updated + 1, "+nowNanos+") WHERE id = $2",
+			hashOrNil(clock), id); err != nil {
+			return err
+		}
+		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeClock, Moves: moves, Status: row.status})
+	})
 }
 
 // A move is one AppendMove waiting in a group.
@@ -405,13 +434,14 @@ type move struct {
 	index  int
 	token  string
 	status store.Status
+	clock  []byte // nil keeps the stored clock
 	done   chan error
 }
 
 // queue adds m's statement to the batch.
 func (m *move) queue(b *pgx.Batch) *pgx.QueuedQuery {
 	change := store.Change{Game: m.id, Kind: store.ChangeMove, Moves: m.index + 1, Status: m.status}
-	return b.Queue(appendMove, m.id, int64(m.fence), m.index, m.token, string(m.status), store.ChangesChannel, change.Payload())
+	return b.Queue(appendMove, m.id, int64(m.fence), m.index, m.token, string(m.status), store.ChangesChannel, change.Payload(), m.clock)
 }
 
 // outcome reads what appendMove returned for m.

@@ -39,7 +39,7 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 			return nil, fmt.Errorf("sqlite: game %q: %w: the id exists", g.ID, store.ErrConflict)
 		}
 		if _, err := w.exec(st.insertGame, g.ID, string(g.Status), string(cheques), g.Seed,
-			created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated); err != nil {
+			created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated, hashOrNil(g.Clock)); err != nil {
 			return nil, err
 		}
 		for i, seat := range g.Seats {
@@ -67,7 +67,7 @@ var (
 	maxTime = time.Date(2250, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 
-// hashOrNil stores an empty hash as NULL, the open seat's.
+// hashOrNil stores an empty hash (or clock) as NULL, the open seat's.
 func hashOrNil(h []byte) any {
 	if len(h) == 0 {
 		return nil
@@ -92,8 +92,8 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			cheques          string
 			created, updated int64
 		)
-		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated FROM games WHERE id = ?", id).
-			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated)
+		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated, clock FROM games WHERE id = ?", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated, &g.Clock)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
 		}
@@ -341,23 +341,18 @@ func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, st
 
 // AppendMove implements store.Store.
 func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status) error {
+	return s.AppendTimedMove(ctx, id, fence, index, token, status, nil)
+}
+
+// AppendTimedMove implements store.Store.
+func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) error {
 	if err := store.CheckMove(id, index, token, status); err != nil {
 		return fmt.Errorf("sqlite: %w", err)
 	}
 	st := &s.stmts
 	return s.write(ctx, fmt.Sprintf("append move %d to game %s", index, id), func(w *wtx) (*store.Change, error) {
-		row, err := w.game(id)
-		if err != nil {
+		if err := w.live(id, fence, index); err != nil {
 			return nil, err
-		}
-		if err := row.fenced(fence, w.now); err != nil {
-			return nil, err
-		}
-		if !row.status.Live() {
-			return nil, fmt.Errorf("sqlite: game %q is %s: %w", id, row.status, store.ErrConflict)
-		}
-		if index != row.moves {
-			return nil, fmt.Errorf("sqlite: game %q move %d: %w: the next move is %d", id, index, store.ErrConflict, row.moves)
 		}
 		if _, err := w.exec(st.insertMove, id, index, token); err != nil {
 			return nil, err
@@ -365,8 +360,44 @@ func (s *Store) AppendMove(ctx context.Context, id string, fence store.Fence, in
 		if _, err := w.exec(st.touchMove, string(status), w.now.UnixNano(), id); err != nil {
 			return nil, err
 		}
+		if clock != nil {
+			if _, err := w.exec(st.setClock, clock, w.now.UnixNano(), id); err != nil {
+				return nil, err
+			}
+		}
 		return &store.Change{Game: id, Kind: store.ChangeMove, Moves: index + 1, Status: status}, nil
 	})
+}
+
+// SetClock implements store.Store.
+func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, moves int, clock []byte) error {
+	return s.write(ctx, "set the clock of game "+id, func(w *wtx) (*store.Change, error) {
+		if err := w.live(id, fence, moves); err != nil {
+			return nil, err
+		}
+		if _, err := w.exec(s.stmts.setClock, hashOrNil(clock), w.now.UnixNano(), id); err != nil {
+			return nil, err
+		}
+		return &store.Change{Game: id, Kind: store.ChangeClock, Moves: moves, Status: store.StatusPlaying}, nil
+	})
+}
+
+// live checks that game id is live with moves moves, for a write with fence.
+func (w *wtx) live(id string, fence store.Fence, moves int) error {
+	row, err := w.game(id)
+	if err != nil {
+		return err
+	}
+	if err := row.fenced(fence, w.now); err != nil {
+		return err
+	}
+	if !row.status.Live() {
+		return fmt.Errorf("sqlite: game %q is %s: %w", id, row.status, store.ErrConflict)
+	}
+	if moves != row.moves {
+		return fmt.Errorf("sqlite: game %q move %d: %w: the next move is %d", id, moves, store.ErrConflict, row.moves)
+	}
+	return nil
 }
 
 // List implements store.Store.

@@ -81,6 +81,9 @@ var checks = []struct {
 	{"LeaseRace", testLeaseRace},
 	{"RenewLeases", testRenewLeases},
 	{"Unowned", testUnowned},
+	{"Clock", testClock},
+	{"ClockRejected", testClockRejected},
+	{"Cancelled", testCancelled},
 	{"Changes", testChanges},
 	{"ChangesAfterCommit", testChangesAfterCommit},
 	{"PublishSubscribe", testPublishSubscribe},
@@ -170,6 +173,9 @@ func diffGame(got, want *store.Game) []string {
 	}
 	if !got.Updated.Equal(want.Updated) {
 		d = append(d, fmt.Sprintf("Updated = %v, want %v", got.Updated, want.Updated))
+	}
+	if !bytes.Equal(got.Clock, want.Clock) || (got.Clock == nil) != (want.Clock == nil) {
+		d = append(d, fmt.Sprintf("Clock = %q (nil %t), want %q (nil %t)", got.Clock, got.Clock == nil, want.Clock, want.Clock == nil))
 	}
 	// nil, not empty, for no creator: the documented zero value.
 	if !bytes.Equal(got.CreatorHash, want.CreatorHash) || (got.CreatorHash == nil) != (want.CreatorHash == nil) {

@@ -47,8 +47,10 @@ export async function request(method, path, body) {
 
 export const listGames = (status) => request("GET", `/api/games?status=${encodeURIComponent(status)}`);
 export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
-/** createGame creates a table; a rated one takes signed-in players and bots only. */
-export const createGame = (seats, rated) => request("POST", "/api/games", rated ? { seats, rated } : { seats });
+/** createGame creates a table at a pace (an id of GET /api/paces, "" for the default); a rated one takes signed-in players and bots only. */
+export const createGame = (seats, rated, pace) => request("POST", "/api/games", { seats, ...(rated ? { rated } : {}), ...(pace ? { pace } : {}) });
+export const cancelGame = (id) => request("DELETE", `/api/games/${encodeURIComponent(id)}`);
+export const listPaces = (lang) => request("GET", `/api/paces?lang=${encodeURIComponent(lang || "en")}`);
 export const joinGame = (id, name, seat) =>
   request("POST", `/api/games/${encodeURIComponent(id)}/join`, seat === undefined ? { name } : { name, seat });
 export const uploadRecord = (file) => request("POST", "/api/records", file);

@@ -77,7 +77,7 @@ async function create(ev) {
   showError($("create-error"), null);
   try {
     const rated = me && $("rated").checked;
-    const { game } = await api.createGame(seats, rated);
+    const { game } = await api.createGame(seats, rated, $("pace").value);
     location.assign(game.invite || `/g/${game.id}`);
   } catch (err) {
     showError($("create-error"), errorText(err));
@@ -176,14 +176,37 @@ async function upload() {
   }
 }
 
+// renderPaces offers the server's paces (GET /api/paces), told in the
+// page's language; the choice survives a language switch.
+async function renderPaces(lang) {
+  const select = $("pace");
+  const was = select.value;
+  try {
+    const { paces } = await api.listPaces(lang);
+    replace(select, paces.map((p) => h("option", { value: p.id, selected: was ? was === p.id : p.id === "untimed", "data-about": p.describe },
+      p.name)));
+    describePace();
+  } catch {
+    // the default pace stays; creating a table still works
+  }
+}
+
+// describePace says what the chosen pace means.
+function describePace() {
+  const o = $("pace").selectedOptions[0];
+  $("pace-about").textContent = o ? o.getAttribute("data-about") || "" : "";
+}
+
+$("pace").addEventListener("change", describePace);
 $("players").addEventListener("change", renderSeats);
 $("create-form").addEventListener("submit", create);
 $("upload").addEventListener("change", upload);
 $("refresh").addEventListener("click", refresh);
 setupLearn(() => t, errorText);
 const levelsLoaded = loadLevels(); // while the language loads
-await start((tr) => {
+await start((tr, lang) => {
   t = tr;
+  renderPaces(lang);
   renderSeats();
   drawLists();
 });

@@ -19,13 +19,17 @@
 //   #moves, button[data-move="draw" | "call" | "pass" | "bid N" |
 //   "thief ..."], [data-row-card] (a row card to take with a thief),
 //   #round-end (the round-end overlay), #round-continue, #game-end,
-//   #final-table, #score-chart, #scores, #log.
+//   #final-table, #score-chart, #scores, #log; [data-clock-seat=N] (a
+//   player's clock, at a timed table), .badge-standin (a bot plays for the
+//   player), #take-back, #premove (deciding ahead in an auction),
+//   button[data-premove="pass" | "bid N" | ""].
 
 import { JEWELS, BUSINESSES, GROUPS, card, back, cheque, chip } from "./cards.js";
 import { h } from "./dom.js";
 import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, displayNames } from "./words.js";
 import { scorePanel, roundOverlay, roundBanner, gameEnd } from "./scores.js";
 import { hintsBox } from "./analysis.js";
+import { tick } from "./clock.js";
 
 export { T };
 
@@ -48,6 +52,12 @@ export { T };
  *             round's end shows inline at the step that ended it (recent:
  *             that step's events) instead of as an overlay
  *   links     {replay, record, download} for the game-end screen
+ *   clock     the table's clocks (clock.js received()), counted down in the
+ *             strips; absent at an untimed table
+ *   onTakeBack  called when the viewer, whose seat a bot plays, takes it back
+ *   onPreMove called with "pass", "bid N" or "" (withdraw) to decide ahead
+ *             in the running auction; preMove and preMoveDropped are the
+ *             viewer's own pre-move and why it was dropped
  *
  * root gets data-status, data-phase, data-seat, data-to-move and data-moves.
  * Focus, the log's scroll position, a half-made thieves choice and a
@@ -124,6 +134,7 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   } else {
     restoreFocus(root, focus);
   }
+  tick(root, t, o.clock);
   if (before && mem.moves >= 0 && v.moves === mem.moves + 1) animate(root, before, events, v);
   mem.moves = v.moves;
 }
@@ -153,7 +164,8 @@ function seatsPanel(ctx) {
 // worth to them, points; cheques face up and down with their sum; the
 // cards held, by kind.
 function strip(ctx, s, i) {
-  const { t, v, seat, names } = ctx;
+  const { t, v, seat, names, game, o } = ctx;
+  const standIn = game && game.seats[i] && game.seats[i].standIn;
   const toMove = v.toMove === i;
   const winner = v.phase === "over" && v.winners.includes(i);
   const out = v.phase !== "over" && s.faceUp.length === 0;
@@ -176,6 +188,9 @@ function strip(ctx, s, i) {
       h("span", { class: "strip-name", title: names[i] }, names[i]),
       i === seat ? h("span", { class: "badge badge-you" }, t("term.you")) : null,
       winner ? h("span", { class: "badge badge-win" }, t("web.seat.winner")) : null,
+      standIn ? h("span", { class: "badge badge-standin", title: t("web.standin") }, t("web.standin")) : null,
+      o.clock && v.phase !== "over" ? h("span", { class: "strip-clock", "data-clock-seat": String(i), role: "timer",
+        title: t("web.clock.label", { player: names[i], time: "" }).trim() }) : null,
       h("span", { class: "strip-points", title: t("web.seat.points.title") }, t("web.seat.points", { n: s.total })),
       h("span", { class: "strip-break", "aria-hidden": "true" }),
       a && a.initiator === i ? h("span", { class: "strip-caller", title: t("web.auction.caller"), role: "img", "aria-label": t("web.auction.caller") }, "★") : null,
@@ -379,9 +394,12 @@ function decidePanel(ctx) {
       h("h2", { class: cls, id: "turn" }, turn),
       seat < 0 && !o.replay ? h("span", { class: "watching" }, t("web.watching")) : null),
     latest ? h("p", { class: `latest ev-${latest.kind}`, id: "latest" }, tell(latest.text)) : null,
+    takeBackBox(ctx),
     v.auction ? auctionState(ctx) : null,
     stakeLine(ctx),
+    droppedLine(ctx),
     mine ? movesPanel(ctx) : null,
+    mine ? null : preMoveBox(ctx),
     // At a casual table only: options.hints is absent at a rated one.
     mine && o.hints ? hintsBox(t, v, o.hints.state, o.hints.ask) : null);
 }
@@ -455,6 +473,44 @@ function movesPanel(ctx) {
   }
   return h("div", { class: "moves", id: "moves", role: "group", "aria-label": t(v.phase === "auction" ? "web.moves.auction" : "web.moves") },
     parts);
+}
+
+// takeBackBox offers the viewer their seat back while a bot plays it.
+function takeBackBox({ t, seat, game, o }) {
+  if (seat < 0 || !game || !game.seats[seat] || !game.seats[seat].standIn || typeof o.onTakeBack !== "function") return null;
+  return h("div", { class: "standin-note", role: "note" },
+    h("p", {}, t("web.standin.you")),
+    h("button", { type: "button", class: "primary", id: "take-back", disabled: !!o.busy, onclick: () => o.onTakeBack() }, t("web.takeback")));
+}
+
+// droppedLine says why the viewer's decision ahead was not played.
+function droppedLine({ t, o }) {
+  if (!o.preMoveDropped) return null;
+  return h("p", { class: "notice premove-dropped", id: "premove-dropped", role: "alert" },
+    t("web.premove.dropped", { move: moveLabel(t, o.preMove), reason: o.preMoveDropped }));
+}
+
+// preMoveBox lets a player who is still to decide in the running auction
+// decide ahead: pass, or a bid above the highest (R10); only they see it.
+function preMoveBox({ t, v, seat, game, o }) {
+  const a = v.auction;
+  if (!a || seat < 0 || typeof o.onPreMove !== "function" || v.toMove === seat) return null;
+  if (game && game.seats[seat] && game.seats[seat].standIn) return null; // the bot decides: take the seat back first
+  if ((a.bids[seat] || "undecided") !== "undecided") return null;
+  const cheques = v.seats[seat].faceUp.filter((c) => c > a.highBid).sort((x, y) => x - y);
+  if (cheques.length === 0) return null;
+  const current = o.preMoveDropped ? "" : o.preMove || "";
+  const btn = (token, label) => h("button", { type: "button", class: `small premove${current === token ? " is-set" : ""}`,
+    "data-premove": token, "aria-pressed": token ? String(current === token) : null, disabled: !!o.busy,
+    onclick: () => o.onPreMove(token) }, label);
+  return h("div", { class: "premove-box", id: "premove", role: "group", "aria-labelledby": "premove-h" },
+    h("p", { class: "premove-title" }, h("strong", { id: "premove-h" }, t("web.premove.title")), " ",
+      current ? h("span", { class: "premove-set" }, t("web.premove.set", { move: moveLabel(t, current) })) : null),
+    h("p", { class: "muted premove-hint" }, t("web.premove.hint")),
+    h("div", { class: "premove-buttons" },
+      a.mustBid && a.initiator === seat ? null : btn("pass", t("action.pass")),
+      cheques.map((c) => btn(`bid ${c}`, t("action.bid.cheque", { cheque: c }))),
+      current ? btn("", t("web.premove.withdraw")) : null));
 }
 
 // ---- the log ----------------------------------------------------------------------------

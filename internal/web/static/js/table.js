@@ -12,6 +12,8 @@ import { fetchHints } from "./analysis.js";
 import { Coach } from "./coach.js";
 import { isTutorial } from "./tutorial.js";
 import { whoami } from "./players.js";
+import { received, tick } from "./clock.js";
+import { turnAlert, alertSettings } from "./notify.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -33,6 +35,11 @@ const page = {
   status: null, // [key, args] of the connection message shown
   error: null, // [key, args] of the last refusal
   hints: null, // {moves, list?, busy?, error?}: the bot's best moves, asked at view.moves
+  clock: null, // the table's clocks (clock.js received()), null when untimed
+  takeOvers: [], // every time a bot took a seat, told
+  preMove: "", // our decision ahead in the running auction
+  preMoveDropped: "", // why it was not played
+  creator: false, // we created the table: we may cancel it while it waits
 };
 
 // ---- messages -------------------------------------------------------------------
@@ -98,6 +105,7 @@ function renderWaiting() {
       s.open ? h("em", {}, t("web.seat.open")) : names[i],
       s.bot ? h("span", { class: "badge badge-bot" }, t("term.bot")) : null,
       i === you ? h("span", { class: "badge badge-you" }, t("term.you")) : null)));
+  $("cancel-table").hidden = !page.creator;
   const canJoin = you < 0 && open.length > 0;
   $("join-form").hidden = !canJoin;
   if (canJoin) {
@@ -183,6 +191,9 @@ function render() {
   renderTable(root, view, page.log, t, {
     game, seat: you, onMove: sendMove, busy: page.pending !== null || !page.connected, links,
     hints: game.rated ? null : { state: page.hints, ask: askHints },
+    clock: page.clock, onTakeBack: () => conn.send({ type: "takeback" }),
+    onPreMove: (token) => conn.send({ type: "premove", move: token }),
+    preMove: page.preMove, preMoveDropped: page.preMoveDropped,
   });
   // The guided first game: the coach points at the table just drawn.
   if (isTutorial(game) && you >= 0) {
@@ -224,7 +235,18 @@ function onMessage(msg, first) {
     page.game = msg.game;
     page.you = typeof msg.seat === "number" ? msg.seat : -1;
     page.view = msg.view || null;
-    const events = msg.events || [];
+    const events = (msg.events || []).slice();
+    page.clock = received(msg.clock);
+    page.preMove = msg.preMove || "";
+    page.preMoveDropped = msg.preMoveDropped || "";
+    // A take-over and a return join the log where the page learns of them.
+    const told = new Set(first ? [] : page.takeOvers.flatMap((x) => [x.text, x.backText]));
+    for (const x of msg.takeOvers || []) {
+      for (const line of [x.text, x.backText]) {
+        if (line && !told.has(line + x.at)) events.push({ kind: "takeover", text: line });
+      }
+    }
+    page.takeOvers = (msg.takeOvers || []).map((x) => ({ text: x.text + x.at, backText: x.backText ? x.backText + x.at : "" }));
     if (first) page.log = events.slice();
     else page.log.push(...events);
     clearPending();
@@ -244,7 +266,10 @@ function onMessage(msg, first) {
     const newTurn = yourTurn && (!before || before.moves !== v.moves || before.toMove !== page.you);
     const { tell } = displayNames(t, (v || {}).players || page.game.seats.map((s) => s.name), page.game);
     const said = first ? [] : events.map((e) => e.text).filter(Boolean).map(tell);
-    if (newTurn) said.push(t("web.announce.yourturn"));
+    if (newTurn) {
+      said.push(t("web.announce.yourturn"));
+      turnAlert(t("web.notify.turn", { id: page.game.id }));
+    }
     if (said.length) announce(said.join(" "));
   } else if (msg.type === "error") {
     const last = page.lastSent;
@@ -296,7 +321,7 @@ async function retry() {
     page.game = res.game;
     return true;
   } catch (err) {
-    if (err.code === "not_found" || err.code === "table_expired") {
+    if (["not_found", "table_expired", "table_cancelled"].includes(err.code)) {
       showGone(err.code);
       return false;
     }
@@ -340,7 +365,7 @@ function showGone(code) {
   page.gone = true;
   page.game = null;
   $("gone").hidden = false;
-  $("gone-text").textContent = code === "table_expired" ? errorText(code) : page.t("web.gone.text", { id });
+  $("gone-text").textContent = code === "table_expired" || code === "table_cancelled" ? errorText(code) : page.t("web.gone.text", { id });
   $("waiting").hidden = true;
   $("table").replaceChildren();
   page.status = null;
@@ -352,10 +377,11 @@ async function refreshInfo() {
     const res = await api.getGame(id);
     page.game = res.game;
     if (typeof res.you === "number" && res.you >= 0) page.you = res.you;
+    page.creator = !!res.creator && res.game.status === "open";
     render();
     return true;
   } catch (err) {
-    if (err.code === "not_found" || err.code === "table_expired") {
+    if (["not_found", "table_expired", "table_cancelled"].includes(err.code)) {
       showGone(err.code);
       return false;
     }
@@ -383,6 +409,18 @@ addEventListener("keydown", (ev) => {
 const conn = new Connection(api.socketURL(id, "en"), { message: onMessage, status: onStatus, retry });
 
 $("join-form").addEventListener("submit", join);
+$("cancel-table").addEventListener("click", async () => {
+  try {
+    const res = await api.cancelGame(id);
+    page.game = res.game;
+    render();
+    showGone("table_cancelled");
+  } catch (err) {
+    setError(errorText(err.code));
+  }
+});
+// The clocks count down between the server's messages.
+setInterval(() => tick($("table"), page.t, page.clock), 250);
 $("copy-invite").addEventListener("click", async () => {
   const url = $("invite-link").value;
   try {
@@ -415,6 +453,7 @@ window.razzia = { move: (token) => send(String(token)) };
 let started = false;
 await start((t, lang) => {
   page.t = t;
+  alertSettings($("alerts"), t);
   const switched = page.lang !== lang;
   page.lang = lang;
   conn.url = api.socketURL(id, lang);

@@ -1,0 +1,87 @@
+package storetest
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// The checks of a timed table's clock (issue 12): kept with the game,
+// replaced with a move in one transaction, or alone at a given move.
+
+func testClock(t *testing.T, s store.Store) {
+	g := newGame("clock00001", store.StatusPlaying, 0)
+	g.Seats[0] = store.Seat{Name: "Bea", TokenHash: hash(0xb0)}
+	g.Clock = []byte(`{"at":0}`)
+	create(t, s, g)
+	checkGame(t, s, g)
+
+	// A move without a clock keeps the stored one.
+	appendMove(t, s, g.ID, 0, "draw 3", store.StatusPlaying)
+	got := get(t, s, g.ID)
+	if string(got.Clock) != `{"at":0}` {
+		t.Errorf("after AppendMove: Clock = %q, want it kept", got.Clock)
+	}
+	if err := s.AppendTimedMove(ctx(t), g.ID, store.NoFence, 1, "pass", store.StatusPlaying, []byte(`{"at":2}`)); err != nil {
+		t.Fatalf("AppendTimedMove: %v", err)
+	}
+	got = get(t, s, g.ID)
+	if string(got.Clock) != `{"at":2}` || len(got.Moves) != 2 {
+		t.Errorf("after AppendTimedMove: Clock = %q, %d moves; want {\"at\":2}, 2 moves", got.Clock, len(got.Moves))
+	}
+	before := got.Updated
+	if err := s.SetClock(ctx(t), g.ID, store.NoFence, 2, []byte(`{"at":3}`)); err != nil {
+		t.Fatalf("SetClock: %v", err)
+	}
+	got = get(t, s, g.ID)
+	if string(got.Clock) != `{"at":3}` {
+		t.Errorf("after SetClock: Clock = %q, want {\"at\":3}", got.Clock)
+	}
+	if !got.Updated.After(before) {
+		t.Errorf("SetClock left Updated at %v, want after %v", got.Updated, before)
+	}
+}
+
+func testClockRejected(t *testing.T, s store.Store) {
+	g := newGame("clock00002", store.StatusPlaying, 0)
+	g.Clock = []byte(`{"at":0}`)
+	g.Moves = []string{"draw 3"}
+	create(t, s, g)
+	done := newGame("clock00003", store.StatusFinished, 0)
+	create(t, s, done)
+	for _, c := range []struct {
+		name  string
+		id    string
+		moves int
+		want  error
+	}{
+		{"stale move count", g.ID, 0, store.ErrConflict},
+		{"future move count", g.ID, 2, store.ErrConflict},
+		{"finished game", done.ID, 0, store.ErrConflict},
+		{"unknown game", "nosuchgame", 0, store.ErrNotFound},
+	} {
+		if err := s.SetClock(ctx(t), c.id, store.NoFence, c.moves, []byte(`{"at":9}`)); !errors.Is(err, c.want) {
+			t.Errorf("%s: SetClock = %v, want %v", c.name, err, c.want)
+		}
+	}
+	if err := s.AppendTimedMove(ctx(t), g.ID, store.NoFence, 0, "pass", store.StatusPlaying, []byte(`{"at":9}`)); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("AppendTimedMove at a taken index = %v, want ErrConflict", err)
+	}
+	checkGame(t, s, g)
+}
+
+func testCancelled(t *testing.T, s store.Store) {
+	g := newGame("cancel0001", store.StatusOpen, 0)
+	create(t, s, g)
+	if err := s.CloseTable(ctx(t), g.ID, store.NoFence, store.StatusCancelled); err != nil {
+		t.Fatalf("CloseTable(cancelled): %v", err)
+	}
+	if got := get(t, s, g.ID); got.Status != store.StatusCancelled {
+		t.Errorf("status = %q, want cancelled", got.Status)
+	}
+	list, err := s.List(ctx(t), store.StatusCancelled, 0)
+	if err != nil || len(list) != 1 || list[0].ID != g.ID {
+		t.Errorf("List(cancelled) = %v, %v; want the table", list, err)
+	}
+}

@@ -1,0 +1,57 @@
+package web
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// clockCheck runs clock.js with its "now" given: the page counts down
+// with its own clock corrected by the server's (serverTime), first the
+// free decision time, then the reserve, and stops at the deadline.
+const clockCheck = `import { received, left, format, text } from "./clock.mjs";
+const t = (k, a) => k === "web.clock.reserve" ? "r " + a.time : k === "web.clock.days" ? a.d + "d" + a.h + "h" : k;
+// The server's clock is 5 s ahead of the page's.
+const page0 = 1_000_000, server0 = page0 + 5000;
+const c = received({ reserveMs: [60000, 45000], running: 1, decisionEnds: server0 + 10000,
+  deadline: server0 + 10000 + 45000, serverTime: server0 }, page0);
+const at = (ms) => left(c, 1, page0 + ms);
+const out = [
+  JSON.stringify(at(0)), JSON.stringify(at(4000)), JSON.stringify(at(15000)), JSON.stringify(at(99000)),
+  JSON.stringify(left(c, 0, page0 + 30000)),
+  text(t, c, 1, page0 + 2500), text(t, c, 1, page0 + 20000), text(t, c, 0, page0),
+  format(t, 3 * 24 * 3600e3 + 5 * 3600e3), format(t, 3723e3), format(t, 0),
+];
+console.log(out.join("\n"));
+`
+
+func TestClockCountsDown(t *testing.T) {
+	node, dir := nodeModules(t, map[string][]byte{"check.mjs": []byte(clockCheck)})
+	out, err := exec.Command(node, filepath.Join(dir, "check.mjs")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	want := []string{
+		`{"running":true,"decision":10000,"reserve":45000}`,
+		`{"running":true,"decision":6000,"reserve":45000}`,
+		`{"running":true,"decision":0,"reserve":40000}`,
+		`{"running":true,"decision":0,"reserve":0}`,
+		`{"running":false,"decision":0,"reserve":60000}`,
+		"0:08 + 0:45",
+		"r 0:35",
+		"r 1:00",
+		"3d5h",
+		"1:02:03",
+		"0:00",
+	}
+	got := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(got) != len(want) {
+		t.Fatalf("got %d lines, want %d:\n%s", len(got), len(want), out)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d = %s, want %s", i, got[i], want[i])
+		}
+	}
+}

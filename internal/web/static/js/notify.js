@@ -1,0 +1,77 @@
+// notify.js: telling a player it is their turn when they look elsewhere:
+// a sound (off until they turn it on; the choice is remembered in
+// localStorage), and a browser notification while the tab is hidden, once
+// they allowed it. The tab's title marks the turn too (table.js).
+
+const KEY = "razzia.sound";
+
+function soundOn() {
+  try {
+    return localStorage.getItem(KEY) === "on";
+  } catch {
+    return false; // storage disabled: the default, off
+  }
+}
+
+let audio = null;
+
+// beep plays a short chime; the page makes it, so there is nothing to load.
+function beep() {
+  const Ctx = globalThis.AudioContext || globalThis.webkitAudioContext;
+  if (!Ctx) return;
+  audio = audio || new Ctx();
+  const osc = audio.createOscillator();
+  const gain = audio.createGain();
+  osc.frequency.value = 660;
+  gain.gain.setValueAtTime(0.15, audio.currentTime);
+  gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+  osc.connect(gain).connect(audio.destination);
+  osc.start();
+  osc.stop(audio.currentTime + 0.4);
+}
+
+/** turnAlert tells the player it is their turn, as they chose. */
+export function turnAlert(text) {
+  if (soundOn()) beep();
+  if (document.hidden && globalThis.Notification && Notification.permission === "granted") {
+    const n = new Notification(text, { tag: "razzia-turn" });
+    n.onclick = () => {
+      focus();
+      n.close();
+    };
+  }
+}
+
+/** alertSettings draws the sound switch and the notification button into el. */
+export function alertSettings(el, t) {
+  if (!el) return;
+  el.replaceChildren();
+  const label = document.createElement("label");
+  label.className = "alert-sound";
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.id = "sound";
+  box.checked = soundOn();
+  box.addEventListener("change", () => {
+    try {
+      localStorage.setItem(KEY, box.checked ? "on" : "off");
+    } catch {
+      // storage disabled: the choice lasts while the page is open
+    }
+    if (box.checked) beep(); // a sample, and browsers allow sound after a click
+  });
+  label.append(box, " ", t("web.sound.label"));
+  el.append(label);
+  if (globalThis.Notification && Notification.permission === "default") {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.id = "notify";
+    b.className = "small";
+    b.textContent = t("web.notify.enable");
+    b.addEventListener("click", async () => {
+      await Notification.requestPermission();
+      b.remove();
+    });
+    el.append(" ", b);
+  }
+}
