@@ -27,6 +27,9 @@ func testOptions(t *testing.T) Options {
 		NewBot:     func(_ string, seed uint64) (bot.Bot, error) { return bot.New("random", seed) },
 		Rand:       &lockedReader{r: rand.NewChaCha8([32]byte{byte(len(t.Name()))})},
 		RetryDelay: time.Millisecond,
+		// A Hub alone keeps its games however slow a loaded machine
+		// makes its renewals; the tests of several nodes set their own.
+		LeaseTTL: time.Minute,
 		// The limits that tests of other things never meet.
 		Limits: Limits{SeatMoveRate: 1e9, SeatMoveBurst: 1 << 30, MaxPerClient: 1 << 30, MaxOpen: 1 << 30, MaxBotGames: 1 << 30},
 	}

@@ -371,8 +371,15 @@ func TestBotPool(t *testing.T) {
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(free) // before the Hub's Close, which waits for the bots
-	waiting := make(chan int, 16)
-	h.workers.onWait = func(prio int) { waiting <- prio }
+	// Never blocking: a failed test must not leave bots stuck here, and
+	// the Hub's Close waiting for them.
+	waiting := make(chan int, 64)
+	h.workers.onWait = func(prio int) {
+		select {
+		case waiting <- prio:
+		default:
+		}
+	}
 	// One game of bots holds the only worker; two more wait for it.
 	for range 3 {
 		if _, _, err := h.Create(ctx, []string{"hard", "hard"}, ""); err != nil {
