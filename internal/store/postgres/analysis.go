@@ -19,24 +19,34 @@ func (s *Store) ClaimAnalysis(ctx context.Context, node string, ttl time.Duratio
 	}
 	var id string
 	err := s.tx(ctx, "claim an analysis", func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `
-			SELECT g.id FROM games g LEFT JOIN analyses a ON a.game_id = g.id
-			WHERE g.status = 'finished' AND (a.game_id IS NULL OR a.created IS NULL AND a.claim_expires <= clock_timestamp())
-			ORDER BY g.updated, g.id LIMIT 1
-			FOR UPDATE OF g SKIP LOCKED`).Scan(&id)
-		if errors.Is(err, pgx.ErrNoRows) {
-			id = ""
-			return nil
+		// The SELECT sees the analyses as they were when it began: a
+		// claim committed while it waited for a game's row lock is
+		// invisible to it. The INSERT sees the latest row and claims
+		// only a game still unclaimed; when it claims nothing, another
+		// worker was first, and the next SELECT (a new snapshot) looks on.
+		for {
+			err := tx.QueryRow(ctx, `
+				SELECT g.id FROM games g LEFT JOIN analyses a ON a.game_id = g.id
+				WHERE g.status = 'finished' AND (a.game_id IS NULL OR a.created IS NULL AND a.claim_expires <= clock_timestamp())
+				ORDER BY g.updated, g.id LIMIT 1
+				FOR UPDATE OF g SKIP LOCKED`).Scan(&id)
+			if errors.Is(err, pgx.ErrNoRows) {
+				id = ""
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			tag, err := tx.Exec(ctx, `
+				INSERT INTO analyses (game_id, claim_node, claim_expires)
+				VALUES ($1, $2, clock_timestamp() + $3 * interval '1 microsecond')
+				ON CONFLICT (game_id) DO UPDATE SET claim_node = excluded.claim_node, claim_expires = excluded.claim_expires
+				WHERE analyses.created IS NULL AND analyses.claim_expires <= clock_timestamp()`,
+				id, node, ttl.Microseconds())
+			if err != nil || tag.RowsAffected() == 1 {
+				return err
+			}
 		}
-		if err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `
-			INSERT INTO analyses (game_id, claim_node, claim_expires)
-			VALUES ($1, $2, clock_timestamp() + $3 * interval '1 microsecond')
-			ON CONFLICT (game_id) DO UPDATE SET claim_node = excluded.claim_node, claim_expires = excluded.claim_expires`,
-			id, node, ttl.Microseconds())
-		return err
 	})
 	if err != nil {
 		return "", err
