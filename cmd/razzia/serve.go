@@ -136,16 +136,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
 		return 1
 	}
-	pctx, stopPush := context.WithCancel(context.Background())
-	pushDone := make(chan struct{})
-	go func() {
-		defer close(pushDone)
-		pushes.Run(pctx)
-	}()
-	defer func() {
-		stopPush()
-		<-pushDone
-	}()
+	defer pushes.Start()()
 	hub := table.New(st, table.Options{BotDelay: cfg.botDelay, Logger: log, Limits: cfg.limits,
 		Node: cfg.node, LeaseTTL: cfg.leaseTTL, Registerer: reg, OnFinish: onFinish, OnAlert: pushes.Alert})
 	defer hub.Close()

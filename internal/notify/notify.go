@@ -169,6 +169,21 @@ func (s *Service) Alert(a table.Alert) {
 	}
 }
 
+// Start runs Run in a goroutine and returns the function that stops it
+// and waits until it has.
+func (s *Service) Start() (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.Run(ctx)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
 // Run sends the alerts until ctx is done.
 func (s *Service) Run(ctx context.Context) {
 	done := make(chan struct{})

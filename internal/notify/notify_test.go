@@ -44,17 +44,20 @@ func start(t *testing.T, st store.Push, opts notify.Options) *notify.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.Run(ctx)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
+	t.Cleanup(s.Start())
 	return s
+}
+
+// subscribed subscribes a browser of "acct-ann" at a new test push
+// service, in the language.
+func subscribed(t *testing.T, s *notify.Service, lang string) (*pushtest.Service, *pushtest.Subscriber) {
+	t.Helper()
+	svc := pushtest.New(t)
+	sub := svc.Subscribe(t, s.PublicKey())
+	if _, err := s.Subscribe(t.Context(), "acct-ann", sub.Subscription(), lang); err != nil {
+		t.Fatal(err)
+	}
+	return svc, sub
 }
 
 // withAccount stores the account "acct-ann" in st.
@@ -101,11 +104,7 @@ func TestGoneRemoved(t *testing.T) {
 	st := deletions{memstore.New(), make(chan string, 1)}
 	withAccount(t, st)
 	s := start(t, st, notify.Options{})
-	svc := pushtest.New(t)
-	sub := svc.Subscribe(t, s.PublicKey())
-	if _, err := s.Subscribe(t.Context(), "acct-ann", sub.Subscription(), "en"); err != nil {
-		t.Fatal(err)
-	}
+	_, sub := subscribed(t, s, "en")
 	sub.Gone()
 	s.Alert(table.Alert{Kind: table.AlertTurn, Game: "k3x7q2m5ab", Account: "acct-ann", Pace: pace.Correspondence})
 	select {
@@ -127,11 +126,7 @@ func TestReminderPushed(t *testing.T) {
 	st := memstore.New()
 	withAccount(t, st)
 	s := start(t, st, notify.Options{})
-	svc := pushtest.New(t)
-	sub := svc.Subscribe(t, s.PublicKey())
-	if _, err := s.Subscribe(t.Context(), "acct-ann", sub.Subscription(), "nl-BE"); err != nil {
-		t.Fatal(err)
-	}
+	svc, _ := subscribed(t, s, "nl-BE")
 	s.Alert(table.Alert{Kind: table.AlertReminder, Game: "k3x7q2m5ab", Account: "acct-ann", Pace: pace.Correspondence,
 		Watching: true, Left: 12 * time.Hour})
 	select {

@@ -162,16 +162,7 @@ func New(t testing.TB, opts Options) *Server {
 		if pushes, err = notify.New(t.Context(), st, po); err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			pushes.Run(ctx)
-		}()
-		t.Cleanup(func() {
-			cancel()
-			<-done
-		})
+		t.Cleanup(pushes.Start())
 		if opts.Hub.OnAlert == nil {
 			opts.Hub.OnAlert = pushes.Alert
 		}

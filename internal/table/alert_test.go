@@ -81,19 +81,23 @@ func accountTable(t *testing.T, h *Hub, paceID string, before func(id string, to
 // before it is alerted: a restart before it is due reminds once, a
 // restart after it does not remind again. On memstore and on SQLite.
 func TestAlertReminder(t *testing.T) {
-	for name, open := range map[string]func(t *testing.T) store.Store{
-		"memstore": func(*testing.T) store.Store { return memstore.New() },
-		"sqlite": func(t *testing.T) store.Store {
-			st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "razzia.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
-		},
-	} {
+	for name, open := range restartStores {
 		t.Run(name, func(t *testing.T) { alertReminder(t, open(t)) })
 	}
+}
+
+// restartStores are the stores a Hub is restarted on in tests: memstore,
+// and SQLite, whose stored clock goes through the database.
+var restartStores = map[string]func(t *testing.T) store.Store{
+	"memstore": func(*testing.T) store.Store { return memstore.New() },
+	"sqlite": func(t *testing.T) store.Store {
+		st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "razzia.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return st
+	},
 }
 
 func alertReminder(t *testing.T, st store.Store) {
