@@ -8,6 +8,8 @@ import (
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
+	"github.com/razziagame/razzia/internal/store/postgres"
+	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 	"github.com/razziagame/razzia/internal/store/sqlite"
 )
 
@@ -200,5 +202,58 @@ func TestAlertTurnAndGameOver(t *testing.T) {
 	}
 	if turns[0] == 0 || turns[1] == 0 || over[0] != 1 || over[1] != 1 {
 		t.Errorf("turns %v, game over %v: want turns of both and one game over each", turns, over)
+	}
+}
+
+// TestAlertReminderTakeOver: the node that sent a reminder dies; the node
+// that takes the game over before the deadline does not remind again: its
+// next alert is the other seat's turn, after the deadline. The nodes share
+// a memstore, or each has its own connection to one PostgreSQL database.
+func TestAlertReminderTakeOver(t *testing.T) {
+	t.Run("memstore", func(t *testing.T) {
+		st := memstore.New()
+		alertReminderTakeOver(t, func(*testing.T) store.Store { return st })
+	})
+	t.Run("postgres", func(t *testing.T) {
+		db := pgtest.DB(t)
+		alertReminderTakeOver(t, func(t *testing.T) store.Store {
+			st, err := postgres.Open(t.Context(), db, postgres.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			return st
+		})
+	})
+}
+
+func alertReminderTakeOver(t *testing.T, open func(t *testing.T) store.Store) {
+	ctx := testContext(t)
+	clk := newFakeClock()
+	c := make(alerts, 64)
+	fake := func(o *Options) { o.Now, o.AfterFunc, o.OnAlert = clk.Now, clk.AfterFunc, c.hook }
+	st := open(t)
+	a := nodeHub(t, st, fake)
+	id, _ := accountTable(t, a, "day1", nil)
+	seat := c.next(t).Seat
+	clk.Advance(pace.Day / 2)
+	if r := c.next(t); r.Kind != AlertReminder || r.Seat != seat {
+		t.Fatalf("at half the time: %+v, want the reminder of seat %d", r, seat)
+	}
+	ch := changes(t, st)
+	a.crash()
+
+	b := nodeHub(t, open(t), fake)
+	waitLease(t, ctx, ch, id, b.Node())
+	sub, err := b.Watch(ctx, id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	await(t, sub, func(u Update) bool { return u.Clock != nil && u.Clock.Running == seat })
+	clk.Advance(time.Millisecond) // past the reminder, before the deadline
+	clk.Advance(pace.Day/2 + 7*pace.Day)
+	if a := c.next(t); a.Kind != AlertTurn || a.Seat != 1-seat {
+		t.Errorf("after the take-over and the deadline: %+v, want the turn of seat %d", a, 1-seat)
 	}
 }
