@@ -55,16 +55,12 @@ func (s *Server) pushSubscribe(w http.ResponseWriter, r *http.Request) {
 			lang = i18n.Match(r.Header.Get("Accept-Language"))
 		}
 		sub := push.Subscription{Endpoint: req.Endpoint, Keys: push.BrowserKeys{P256dh: req.Keys.P256dh, Auth: req.Keys.Auth}}
-		sub, err := s.opts.Push.Subscribe(r.Context(), se.Account.ID, sub, lang)
+		stored, err := s.opts.Push.Subscribe(r.Context(), se.Account.ID, sub, lang)
 		if err != nil {
 			s.fail(w, r, pushError(err))
 			return
 		}
-		c, ok := i18n.Lookup(lang)
-		if !ok {
-			c = i18n.Default()
-		}
-		writeJSON(w, http.StatusCreated, protocol.PushSubscriptionAnswer{Endpoint: sub.Endpoint, Lang: c.Tag()})
+		writeJSON(w, http.StatusCreated, protocol.PushSubscriptionAnswer{Endpoint: stored.Endpoint, Lang: stored.Lang})
 	})
 }
 

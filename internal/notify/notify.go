@@ -115,26 +115,31 @@ func New(ctx context.Context, st store.Push, opts Options) (*Service, error) {
 // applicationServerKey.
 func (s *Service) PublicKey() string { return s.keys.Public }
 
-// Subscribe checks the JSON of a browser's PushSubscription (its
-// endpoint must be https on a public host) and stores it for the
-// account, with the language its notifications are in (an unknown one
-// is English). A bad subscription is a *push.SubscriptionError and
-// nothing is stored.
-func (s *Service) Subscribe(ctx context.Context, account string, sub push.Subscription, lang string) (push.Subscription, error) {
+// Subscribe checks a browser's subscription (its endpoint must be https
+// on a public host) and stores it for the account, with the language its
+// notifications are in (an unknown one is English); it returns what it
+// stored. A bad subscription is a *push.SubscriptionError and nothing is
+// stored.
+func (s *Service) Subscribe(ctx context.Context, account string, sub push.Subscription, lang string) (store.PushSubscription, error) {
 	sub, err := s.opts.Endpoints.Check(sub)
 	if err != nil {
-		return push.Subscription{}, err
+		return store.PushSubscription{}, err
 	}
-	c, ok := i18n.Lookup(lang)
-	if !ok {
-		c = i18n.Default()
+	stored := store.PushSubscription{Endpoint: sub.Endpoint, Account: account,
+		P256dh: sub.Keys.P256dh, Auth: sub.Keys.Auth, Lang: catalogue(lang).Tag()}
+	if err := s.st.AddPushSubscription(ctx, stored, s.opts.MaxSubscriptions); err != nil {
+		return store.PushSubscription{}, err
 	}
-	err = s.st.AddPushSubscription(ctx, store.PushSubscription{Endpoint: sub.Endpoint, Account: account,
-		P256dh: sub.Keys.P256dh, Auth: sub.Keys.Auth, Lang: c.Tag()}, s.opts.MaxSubscriptions)
-	if err != nil {
-		return push.Subscription{}, err
+	return stored, nil
+}
+
+// catalogue returns the catalogue of the language, English for one
+// Razzia does not speak.
+func catalogue(lang string) *i18n.Catalogue {
+	if c, ok := i18n.Lookup(lang); ok {
+		return c
 	}
-	return sub, nil
+	return i18n.Default()
 }
 
 // Unsubscribe removes the account's subscription with the endpoint; it
@@ -244,10 +249,7 @@ func (s *Service) handle(ctx context.Context, a table.Alert) {
 	}
 	url := protocol.InvitePath(a.Game)
 	for _, sub := range subs {
-		c, ok := i18n.Lookup(sub.Lang)
-		if !ok {
-			c = i18n.Default()
-		}
+		c := catalogue(sub.Lang)
 		var n push.Notification
 		switch a.Kind {
 		case table.AlertTurn:

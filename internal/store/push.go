@@ -49,7 +49,8 @@ type VAPIDKeys struct {
 
 // A PushSubscription is where and how to push to one browser of an
 // account: the push service's endpoint URL, which is unique, and the
-// browser's keys (internal/push checks them before they are stored).
+// browser's keys. internal/push checks them (and bounds the endpoint's
+// length) before they are stored.
 type PushSubscription struct {
 	Endpoint string
 	Account  string
@@ -72,15 +73,11 @@ type PushSettings struct {
 // them: everything on, since a player turns push on to hear of their games.
 var DefaultPushSettings = PushSettings{Turn: true, GameOver: true, Reminder: true}
 
-// MaxEndpoint bounds the bytes of a stored endpoint; internal/push checks
-// the same limit first (push.MaxEndpoint).
-const MaxEndpoint = 2048
-
 // CheckPushSubscription reports what makes s unfit to store.
 func CheckPushSubscription(s PushSubscription, max int) error {
 	switch {
-	case s.Endpoint == "" || len(s.Endpoint) > MaxEndpoint:
-		return fmt.Errorf("push subscription with an endpoint of %d bytes; want 1 to %d", len(s.Endpoint), MaxEndpoint)
+	case s.Endpoint == "":
+		return errors.New("push subscription with no endpoint")
 	case s.Account == "":
 		return errors.New("push subscription of no account")
 	case s.P256dh == "" || s.Auth == "":

@@ -166,14 +166,11 @@ func testPushSubscriptionBad(t *testing.T, s store.Store) {
 	createAccount(t, s, ann)
 	good := newSubscription(ann.ID, 1, 0)
 	for name, change := range map[string]func(p *store.PushSubscription, max *int){
-		"no endpoint": func(p *store.PushSubscription, _ *int) { p.Endpoint = "" },
-		"endpoint too long": func(p *store.PushSubscription, _ *int) {
-			p.Endpoint = "https://x/" + string(make([]byte, store.MaxEndpoint))
-		},
-		"no account":         func(p *store.PushSubscription, _ *int) { p.Account = "" },
-		"no p256dh":          func(p *store.PushSubscription, _ *int) { p.P256dh = "" },
-		"no auth":            func(p *store.PushSubscription, _ *int) { p.Auth = "" },
-		"no subscription ok": func(_ *store.PushSubscription, max *int) { *max = 0 },
+		"no endpoint":   func(p *store.PushSubscription, _ *int) { p.Endpoint = "" },
+		"no account":    func(p *store.PushSubscription, _ *int) { p.Account = "" },
+		"no p256dh":     func(p *store.PushSubscription, _ *int) { p.P256dh = "" },
+		"no auth":       func(p *store.PushSubscription, _ *int) { p.Auth = "" },
+		"a cap of none": func(_ *store.PushSubscription, max *int) { *max = 0 },
 	} {
 		p, max := good, 5
 		change(&p, &max)
