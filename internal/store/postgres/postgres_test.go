@@ -89,6 +89,6 @@ func TestPausedTransaction(t *testing.T) {
 // TestPushKeysKept: the VAPID keys the first start stored are every
 // later start's.
 func TestPushKeysKept(t *testing.T) {
-	url := pgtest.DB(t)
+	url := migrated.DB(t)
 	storetest.PushKeysKept(t, func(t *testing.T) store.Store { return open(t, url) })
 }
