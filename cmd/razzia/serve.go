@@ -18,6 +18,7 @@ import (
 
 	"github.com/razziagame/razzia/internal/analyst"
 	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/table"
 	"github.com/razziagame/razzia/internal/web"
 )
@@ -47,6 +48,12 @@ Players may register accounts (a password or a passkey) to keep their
 seats on every device and to be rated; guests still play without one.
 Passkeys are bound to the origin the page is served from: behind a proxy
 or under several names, give it with --passkey-origins.
+
+Signed-in players may turn on Web Push notifications on their devices
+(the settings page, /account/push): their turn, the game's end, and a
+reminder when half of a correspondence decision's time has passed. The
+server makes its VAPID key pair at first start and keeps it in the
+database; --push-contact tells the push services whom to contact.
 
 Behind a reverse proxy, name it with --trusted-proxies: the client's address is then read from X-Forwarded-For, and cookies are
 Secure when X-Forwarded-Proto says https; without it those headers are
@@ -91,6 +98,8 @@ type serveConfig struct {
 	// origin of each request.
 	passkeyOrigins []string
 	limits         table.Limits
+	// pushContact is how push services reach the operator (the VAPID subject).
+	pushContact string
 }
 
 // drainTimeout bounds the hand-over of the games at a graceful stop.
@@ -122,8 +131,14 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	accounts, onFinish := newAccounts(st, log, cfg.passkeyOrigins)
 	go purgeEvery(ctx, accounts, time.Hour, log)
+	pushes, err := notify.New(ctx, st, notify.Options{Subject: cfg.pushContact, Log: log})
+	if err != nil {
+		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
+		return 1
+	}
+	defer pushes.Start()()
 	hub := table.New(st, table.Options{BotDelay: cfg.botDelay, Logger: log, Limits: cfg.limits,
-		Node: cfg.node, LeaseTTL: cfg.leaseTTL, Registerer: reg, OnFinish: onFinish})
+		Node: cfg.node, LeaseTTL: cfg.leaseTTL, Registerer: reg, OnFinish: onFinish, OnAlert: pushes.Alert})
 	defer hub.Close()
 	log = log.With("node", hub.Node()) // the Hub adds it to its own lines
 	n, err := hub.Resume(ctx)
@@ -135,7 +150,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	stopAnalyst := startAnalyst(ctx, st, hub, cfg.analyst, log)
 	defer stopAnalyst()
 
-	cfg.api.Origins, cfg.api.Logger, cfg.api.Metrics, cfg.api.Accounts = cfg.origins, log, reg, accounts
+	cfg.api.Origins, cfg.api.Logger, cfg.api.Metrics, cfg.api.Accounts, cfg.api.Push = cfg.origins, log, reg, accounts, pushes
 	api := httpapi.New(hub, web.Handler(), cfg.api)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -199,6 +214,8 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, 
 	fs.StringVar(&cfg.logFormat, "log-format", os.Getenv("RAZZIA_LOG_FORMAT"), "log `format`: text or json (default text on a terminal, json otherwise)")
 	passkeyOrigins := fs.String("passkey-origins", os.Getenv("RAZZIA_PASSKEY_ORIGINS"), "the `origins` passkeys are bound to, comma-separated (such as https://club.example.org); default: the origin each page was loaded from")
 	proxies := fs.String("trusted-proxies", os.Getenv("RAZZIA_TRUSTED_PROXIES"), "reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: `CIDRs` or addresses, comma-separated (such as 127.0.0.1,10.0.0.0/8)")
+	fs.StringVar(&cfg.pushContact, "push-contact", envOr("RAZZIA_PUSH_CONTACT", "mailto:razzia@localhost"),
+		"how push services reach this server's operator: `mailto:address` or an https URL (the VAPID subject of Web Push)")
 	lim := limitFlags(fs, &cfg)
 	node := fs.String("node", fromEnv(lim, "node", "", func(s string) (string, error) { return s, nil }),
 		"this node's `name` among the nodes on one database, in its logs and leases; a random suffix is added (default the host's name)")

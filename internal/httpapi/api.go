@@ -24,6 +24,7 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/account"
+	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
@@ -110,6 +111,9 @@ type Options struct {
 	// leaderboard (the routes of account.go); without it the server has
 	// guests only.
 	Accounts *account.Service
+	// Push, with Accounts, serves Web Push: the server's key, the
+	// subscriptions of signed-in players and their settings (push.go).
+	Push *notify.Service
 }
 
 // DefaultOptions returns the defaults that zero fields of Options take.
@@ -228,6 +232,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	if opts.Accounts != nil {
 		s.routeAccounts(mux)
 	}
+	s.routePush(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})

@@ -48,6 +48,7 @@ const (
 	PasskeyFailed   Code = "passkey_failed"
 	AccountRequired Code = "account_required"
 	AlreadySeated   Code = "already_seated"
+	BadSubscription Code = "bad_subscription"
 )
 
 // A CodeInfo says what a code means where it is sent.
@@ -92,6 +93,7 @@ var codes = []CodeInfo{
 	{PasskeyFailed, http.StatusBadRequest, "a passkey ceremony failed: its challenge expired or was used, the credential is malformed, unknown or its signature wrong, or the page's origin is not the server's", ""},
 	{AccountRequired, http.StatusForbidden, "joining a rated table as a guest: sign in first", ""},
 	{AlreadySeated, http.StatusConflict, "joining a table where your account (or token) holds a seat already: one account, one seat", ""},
+	{BadSubscription, http.StatusBadRequest, "a push subscription refused, nothing stored: its endpoint is not an https URL on a public host (or is over 2048 bytes), `keys.p256dh` is not a P-256 public key or `keys.auth` not 16 bytes, in base64url; the message names the field", ""},
 	{Internal, http.StatusInternalServerError, "the server failed; the message is generic and nothing changed",
 		"the server could not store the move; nothing changed, try again"},
 	{Unavailable, http.StatusServiceUnavailable, "the server is shutting down, or the game is moving to another server: retry after `retryAfter` seconds",

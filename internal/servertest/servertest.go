@@ -27,6 +27,7 @@ import (
 	"github.com/razziagame/razzia/internal/botrating"
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
@@ -62,6 +63,10 @@ type Options struct {
 	// fields take cheap password hashing and no delay after a wrong
 	// password, unless Limits is set; Logger is set by New.
 	Accounts account.Options
+	// Push, when set, wires Web Push (internal/notify) as razzia serve
+	// does: the Hub's alerts are pushed to the accounts' subscriptions.
+	// Tests set Endpoints.Loopback to push to a pushtest service.
+	Push *notify.Options
 }
 
 // generous fills the zero limits of the API with values no test meets.
@@ -100,6 +105,8 @@ type Server struct {
 	API   *httpapi.Server
 	// Accounts are the server's accounts.
 	Accounts *account.Service
+	// Push is the server's Web Push, when Options.Push is set.
+	Push *notify.Service
 
 	t  testing.TB
 	ln *cutListener
@@ -144,6 +151,23 @@ func New(t testing.TB, opts Options) *Server {
 		}
 	}
 	opts.API.Accounts = accounts
+	var pushes *notify.Service
+	if opts.Push != nil {
+		po := *opts.Push
+		if po.Subject == "" {
+			po.Subject = "mailto:ops@razzia.test"
+		}
+		po.Log = log
+		var err error
+		if pushes, err = notify.New(t.Context(), st, po); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(pushes.Start())
+		if opts.Hub.OnAlert == nil {
+			opts.Hub.OnAlert = pushes.Alert
+		}
+		opts.API.Push = pushes
+	}
 	var hubStore store.Store = st
 	if opts.Store != nil {
 		hubStore = opts.Store(st)
@@ -164,7 +188,7 @@ func New(t testing.TB, opts Options) *Server {
 		srv.Close()
 		hub.Close()
 	})
-	return &Server{Server: srv, Store: st, Hub: hub, API: api, Accounts: accounts, t: t, ln: ln}
+	return &Server{Server: srv, Store: st, Hub: hub, API: api, Accounts: accounts, Push: pushes, t: t, ln: ln}
 }
 
 // Context returns a context that ends with the test or after a minute,

@@ -220,6 +220,8 @@ type Store interface {
 
 	// Analyses keeps the analyses of finished games.
 	Analyses
+	// Push keeps the VAPID keys and the accounts' push subscriptions.
+	Push
 
 	// Health reports why the store cannot serve, or nil: the database is
 	// reachable, its schema is this program's, and a commit succeeds.

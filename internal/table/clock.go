@@ -125,7 +125,8 @@ func (l *loop) nextTiming(mover int, after *razzia.State, now time.Time) timing 
 	return next
 }
 
-// armClock sets the timer for the clock's next alarm, after starting the
+// armClock sets the timer for the clock's next alarm (a reminder or the
+// deadline), after starting the
 // decision of a person to move whose clock does not run (the game started
 // and the server stopped before it stored the clock: the decision started
 // when the game last changed, as stored).
@@ -140,13 +141,13 @@ func (l *loop) armClock() {
 			return // reloaded, or retried by saveTiming
 		}
 	}
-	at, ok := l.timing.Clock.Deadline()
+	at, ok := l.timing.Clock.Alarm()
 	if !ok {
 		return
 	}
 	l.alarm = l.h.opts.AfterFunc(max(at.Sub(l.h.opts.Now()), 0), func() {
 		select {
-		case l.reqs <- func(l *loop) { l.timeout() }:
+		case l.reqs <- func(l *loop) { l.ring() }:
 		case <-l.done:
 		}
 	})

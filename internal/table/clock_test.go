@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -13,7 +12,6 @@ import (
 	"github.com/razziagame/razzia/internal/store/memstore"
 	"github.com/razziagame/razzia/internal/store/postgres"
 	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
-	"github.com/razziagame/razzia/internal/store/sqlite"
 )
 
 // A fakeClock is the Hub's clock in tests: time moves only when the test
@@ -290,17 +288,7 @@ func TestLateMoveTimesOut(t *testing.T) {
 // a second restart does not time it out again. On memstore and on SQLite,
 // whose stored clock goes through the database.
 func TestRestartMidClock(t *testing.T) {
-	for name, open := range map[string]func(t *testing.T) store.Store{
-		"memstore": func(*testing.T) store.Store { return memstore.New() },
-		"sqlite": func(t *testing.T) store.Store {
-			st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "razzia.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
-		},
-	} {
+	for name, open := range restartStores {
 		t.Run(name, func(t *testing.T) { restartMidClock(t, open(t)) })
 	}
 }

@@ -112,6 +112,11 @@ type Options struct {
 	// the hook that records results and ratings. It should return
 	// within its context's time (30 seconds).
 	OnFinish func(ctx context.Context, f Finished)
+	// OnAlert, when set, is called by a game's goroutine when a
+	// signed-in person may want to hear of the game while away (see
+	// Alert). It is on the game's path: it must return at once, leaving
+	// any slow work (a push service) to another goroutine.
+	OnAlert func(Alert)
 }
 
 // The defaults of Options.

@@ -518,6 +518,7 @@ func (l *loop) join(p Person, seat int, hash []byte) (int, error) {
 	}
 	l.broadcast()
 	l.schedule(l.h.opts.BotDelay)
+	l.alertTurn(0, -1)
 	return seat, nil
 }
 
@@ -740,7 +741,8 @@ func (l *loop) play(m razzia.Move, at time.Time) error {
 	if after.Over() {
 		status = store.StatusFinished
 	}
-	next := l.nextTiming(l.game.ToMove(), &after, l.h.opts.Now())
+	mover := l.game.ToMove()
+	next := l.nextTiming(mover, &after, l.h.opts.Now())
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
 	start := time.Now()
@@ -769,6 +771,10 @@ func (l *loop) play(m razzia.Move, at time.Time) error {
 	since(l.h.metrics.broadcast.WithLabelValues("owner"), at)
 	l.schedule(l.h.opts.BotDelay)
 	l.afterMove()
+	if status == store.StatusFinished {
+		l.alertOver()
+	}
+	l.alertTurn(index+1, mover)
 	return nil
 }
 

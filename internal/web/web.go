@@ -185,6 +185,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.page(w, r, "replay.html")
 	case p == "/account":
 		h.page(w, r, "account.html")
+	case p == "/account/push":
+		h.page(w, r, "push.html")
 	case p == "/leaderboard":
 		h.page(w, r, "leaderboard.html")
 	case strings.HasPrefix(p, "/p/") && len(p) > len("/p/") && !strings.Contains(p[len("/p/"):], "/"):

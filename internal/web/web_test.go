@@ -65,6 +65,7 @@ func TestRoutes(t *testing.T) {
 		{"unknown page", "GET", "/nope", 404, "text/html; charset=utf-8", "Page not found"},
 		{"post", "POST", "/", 405, "text/plain; charset=utf-8", "method not allowed"},
 		{"head lobby", "HEAD", "/", 200, "text/html; charset=utf-8", ""},
+		{"push settings", "GET", "/account/push", 200, "text/html; charset=utf-8", `id="push-enable"`},
 		{"replay viewer", "GET", "/g/k3x7q2m5ab/replay", 200, "text/html; charset=utf-8", `/js/replay.js"></script>`},
 		{"replay viewer, bad id", "GET", "/g/K3X/replay", 404, "text/html; charset=utf-8", "Page not found"},
 		{"replay viewer, nested", "GET", "/g/k3x7q2m5ab/replay/x", 404, "text/html; charset=utf-8", "Page not found"},
@@ -227,12 +228,12 @@ var (
 )
 
 // pageLinks are the addresses other than pages' files that pages link to.
-var pageLinks = []string{"/account", "/account?back=/", "/leaderboard", "/api/account/export"}
+var pageLinks = []string{"/account", "/account?back=/", "/leaderboard", "/api/account/export", "/account/push", "/account?back=/account/push"}
 
 // pages are the HTML pages and the address each is served at.
 var pages = map[string]string{"lobby.html": "/", "table.html": "/g/k3x7q2m5ab", "404.html": "/nope",
 	"replay.html": "/g/k3x7q2m5ab/replay", "account.html": "/account", "profile.html": "/p/Ann%20Lee",
-	"leaderboard.html": "/leaderboard"}
+	"leaderboard.html": "/leaderboard", "push.html": "/account/push"}
 
 // modules returns the script modules a page loads, following imports.
 func modules(t *testing.T, h http.Handler, page string) map[string]string {

@@ -85,3 +85,10 @@ func TestPausedTransaction(t *testing.T) {
 		t.Error("the paused transaction committed: its session should have ended")
 	}
 }
+
+// TestPushKeysKept: the VAPID keys the first start stored are every
+// later start's.
+func TestPushKeysKept(t *testing.T) {
+	url := migrated.DB(t)
+	storetest.PushKeysKept(t, func(t *testing.T) store.Store { return open(t, url) })
+}

@@ -44,6 +44,10 @@ func RunDurable(t *testing.T, open func(t *testing.T, path string) store.Store) 
 	})
 	t.Run("Reopen", func(t *testing.T) { testReopen(t, open) })
 	t.Run("AnalysisReopen", func(t *testing.T) { testAnalysisReopen(t, open) })
+	t.Run("PushKeysKept", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "store")
+		PushKeysKept(t, func(t *testing.T) store.Store { return open(t, path) })
+	})
 }
 
 var checks = []struct {

@@ -42,7 +42,7 @@ export function turnAlert(text) {
   }
 }
 
-/** alertSettings draws the sound switch and the notification button into el. */
+/** alertSettings draws the sound switch, the notification button and the link to the push settings into el. */
 export function alertSettings(el, t) {
   if (!el) return;
   el.replaceChildren();
@@ -74,4 +74,10 @@ export function alertSettings(el, t) {
     });
     el.append(" ", b);
   }
+  // Web Push, for when the tab is closed: set up on the notifications page.
+  const push = document.createElement("a");
+  push.href = "/account/push";
+  push.className = "alert-push";
+  push.textContent = t("web.account.push");
+  el.append(" ", push);
 }
