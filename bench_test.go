@@ -1,6 +1,7 @@
 package razzia
 
 import (
+	"encoding/json"
 	"math/bits"
 	"math/rand/v2"
 	"testing"
@@ -83,4 +84,15 @@ func BenchmarkLegalMoves(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}
+
+// BenchmarkScoreJSON encodes a score, as every state sent to a player
+// does once a seat: allocs/op is the figure to watch.
+func BenchmarkScoreJSON(b *testing.B) {
+	s := Score{3, 1, 4, 1, 5, 9, 2}
+	for b.Loop() {
+		if _, err := json.Marshal(s); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

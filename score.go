@@ -3,6 +3,7 @@ package razzia
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 )
 
 // A Category is one line of the score table (R16, R17).
@@ -49,18 +50,18 @@ func (s Score) Total() int {
 // MarshalJSON encodes the score as the replay output does: one field per
 // category and the total.
 func (s Score) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
+	// Appended by hand: it is encoded in every state sent to a player.
+	b := make([]byte, 0, 128)
+	b = append(b, '{')
 	for c := range NumCategories {
 		b = append(b, '"')
 		b = append(b, categoryNames[c]...)
 		b = append(b, `":`...)
-		v, _ := json.Marshal(s[c])
-		b = append(b, v...)
+		b = strconv.AppendInt(b, int64(s[c]), 10)
 		b = append(b, ',')
 	}
 	b = append(b, `"total":`...)
-	v, _ := json.Marshal(s.Total())
-	b = append(b, v...)
+	b = strconv.AppendInt(b, int64(s.Total()), 10)
 	return append(b, '}'), nil
 }
 

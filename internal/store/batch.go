@@ -9,22 +9,31 @@ import (
 // A Batcher hands items to one goroutine in groups: the items that arrive
 // while it handles a group (or within the tick) form the next. The SQLite
 // and PostgreSQL stores commit their writes so, one transaction a group.
+//
+// An item sent with SendFirst (a lease renewal) jumps the queue: it joins
+// the next group, however many items wait, so that it never waits for
+// more than the group being handled.
 type Batcher[T any] struct {
 	max    int
 	tick   time.Duration
 	handle func([]T)
 
-	mu     sync.RWMutex // held to send on in; Close takes it to close in
+	mu     sync.RWMutex // held to send; Close takes it to close in
 	closed bool
 	in     chan T
 	done   chan struct{} // closed when the goroutine has ended
+
+	firstMu sync.Mutex
+	first   []T           // SendFirst's items, in order
+	wake    chan struct{} // signalled when first is no longer empty
 }
 
 // NewBatcher starts the goroutine that calls handle with groups of at
-// most max items, waiting up to tick for more after the first (zero: no
-// waiting, only what is already there).
+// most max items (and the items sent first), waiting up to tick for more
+// after the first (zero: no waiting, only what is already there).
 func NewBatcher[T any](max int, tick time.Duration, handle func([]T)) *Batcher[T] {
-	b := &Batcher[T]{max: max, tick: tick, handle: handle, in: make(chan T), done: make(chan struct{})}
+	b := &Batcher[T]{max: max, tick: tick, handle: handle, in: make(chan T), done: make(chan struct{}),
+		wake: make(chan struct{}, 1)}
 	go b.run()
 	return b
 }
@@ -48,6 +57,24 @@ func (b *Batcher[T]) Send(ctx context.Context, item T) error {
 	}
 }
 
+// SendFirst queues item ahead of every item Send queued: it joins the
+// next group. It never waits, and fails only with ErrClosed.
+func (b *Batcher[T]) SendFirst(item T) error {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.closed {
+		return ErrClosed
+	}
+	b.firstMu.Lock()
+	b.first = append(b.first, item)
+	b.firstMu.Unlock()
+	select {
+	case b.wake <- struct{}{}:
+	default: // the goroutine has been told already
+	}
+	return nil
+}
+
 // Close stops taking items and waits until every item sent is handled.
 func (b *Batcher[T]) Close() {
 	b.mu.Lock()
@@ -59,14 +86,36 @@ func (b *Batcher[T]) Close() {
 	<-b.done
 }
 
+// takeFirst appends the items sent first to group.
+func (b *Batcher[T]) takeFirst(group []T) []T {
+	b.firstMu.Lock()
+	defer b.firstMu.Unlock()
+	group = append(group, b.first...)
+	clear(b.first)
+	b.first = b.first[:0]
+	return group
+}
+
 func (b *Batcher[T]) run() {
 	defer close(b.done)
+	in := b.in
 	for {
-		item, ok := <-b.in
-		if !ok {
-			return
+		group := b.takeFirst(nil)
+		if len(group) == 0 {
+			if in == nil {
+				return // closed, and every item handled
+			}
+			select {
+			case item, ok := <-in:
+				if !ok {
+					in = nil // the items sent first may remain
+					continue
+				}
+				group = append(group, item)
+			case <-b.wake:
+				continue
+			}
 		}
-		group := []T{item}
 		var (
 			timer *time.Timer
 			tick  <-chan time.Time
@@ -75,12 +124,14 @@ func (b *Batcher[T]) run() {
 			timer = time.NewTimer(b.tick)
 			tick = timer.C
 		}
-		for more := true; more && len(group) < b.max; {
+		for more := in != nil; more && len(group) < b.max; {
 			if tick == nil {
 				select {
-				case item, ok := <-b.in:
+				case item, ok := <-in:
 					if more = ok; ok {
 						group = append(group, item)
+					} else {
+						in = nil
 					}
 				default:
 					more = false
@@ -88,10 +139,14 @@ func (b *Batcher[T]) run() {
 				continue
 			}
 			select {
-			case item, ok := <-b.in:
+			case item, ok := <-in:
 				if more = ok; ok {
 					group = append(group, item)
+				} else {
+					in = nil
 				}
+			case <-b.wake:
+				group = b.takeFirst(group)
 			case <-tick:
 				tick = nil // then take what is already there
 			}
@@ -99,6 +154,6 @@ func (b *Batcher[T]) run() {
 		if timer != nil {
 			timer.Stop()
 		}
-		b.handle(group)
+		b.handle(b.takeFirst(group))
 	}
 }

@@ -30,7 +30,7 @@ type ChangeKind string
 
 // The kinds of change.
 const (
-	ChangeCreated ChangeKind = "created" // CreateGame
+	ChangeCreated ChangeKind = "created" // CreateGame, CreateOwnedGame (with the lease)
 	ChangeSeat    ChangeKind = "seat"    // TakeSeat, FreeSeat
 	ChangeClosed  ChangeKind = "closed"  // CloseTable
 	ChangeMove    ChangeKind = "move"    // AppendMove: move Moves-1 is committed
@@ -44,7 +44,7 @@ type Change struct {
 	Kind   ChangeKind `json:"kind"`
 	Moves  int        `json:"moves"`          // moves stored after the change
 	Status Status     `json:"status"`         // the status after the change
-	Node   string     `json:"node,omitempty"` // a lease's holder; empty when released
+	Node   string     `json:"node,omitempty"` // a lease's holder; empty when released or none
 	Fence  Fence      `json:"fence,omitempty"`
 }
 

@@ -143,6 +143,12 @@ type Store interface {
 	// CreateGame stores a new game; its ID must be new, else ErrConflict.
 	// A zero Created or Updated is set to the current time, in g too.
 	CreateGame(ctx context.Context, g *Game) error
+	// CreateOwnedGame is CreateGame of a live game and AcquireLease of it
+	// by node for ttl, in one transaction: no other node ever sees the new
+	// game without its lease (Unowned never lists it), so the node that
+	// creates a game is the one that runs it. The lease's fence is the
+	// game's first. Its change notice (ChangeCreated) names node and fence.
+	CreateOwnedGame(ctx context.Context, g *Game, node string, ttl time.Duration) (Lease, error)
 	// Game returns the game with every move, or ErrNotFound.
 	Game(ctx context.Context, id string) (*Game, error)
 	// TakeSeat fills an open seat with a person (s: a name, a token hash
@@ -294,6 +300,18 @@ func (g *Game) Clone() *Game {
 	c.CreatorHash = bytes.Clone(g.CreatorHash)
 	c.Clock = bytes.Clone(g.Clock)
 	return &c
+}
+
+// CheckOwned reports what makes a CreateOwnedGame unfit before any store
+// looks: a game Validate refuses, one that is not live, a bad lease.
+func (g *Game) CheckOwned(node string, ttl time.Duration) error {
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	if !g.Status.Live() {
+		return fmt.Errorf("game %q: a %s game has no lease: create it with CreateGame", g.ID, g.Status)
+	}
+	return CheckLease(g.ID, node, ttl)
 }
 
 // CheckLease reports what makes a lease request unfit: no game, no node

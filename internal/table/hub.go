@@ -362,23 +362,17 @@ func (h *Hub) CreateTable(ctx context.Context, t TableSetup, client string) (pro
 	return in, creator, nil
 }
 
-// createGame stores g and runs it as its owner, with held counted for
-// client. It returns nil and no error when a scanner, of another node or
-// of this one, took the game first (between its creation and the lease):
-// its loop runs it then.
+// createGame stores g with its lease, in one store operation so that no
+// scanner (of another node or of this one) takes the new game first, and
+// runs it as its owner, with held counted for client.
 func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held hold) (*loop, error) {
 	if h.isDraining() {
 		return nil, reject(ErrClosed, "the server is shutting down")
 	}
-	if err := h.store.CreateGame(ctx, g); err != nil {
-		return nil, h.failed("create game", g.ID, err)
-	}
 	since := time.Now()
-	lease, err := h.store.AcquireLease(ctx, g.ID, h.node, h.opts.LeaseTTL)
+	lease, err := h.store.CreateOwnedGame(ctx, g, h.node, h.opts.LeaseTTL)
 	if err != nil {
-		// Stored all the same: another node runs it, or will.
-		h.log.Warn("game created but not taken", "game", g.ID, "err", err)
-		return nil, nil
+		return nil, h.failed("create game", g.ID, err)
 	}
 	h.hold(lease, since)
 	l, err := newLoop(h, g, lease)
@@ -387,15 +381,12 @@ func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held
 		return nil, h.failed("start game", g.ID, err)
 	}
 	l.client, l.held, l.counted = client, held, true
-	switch got, ok := h.start(l); {
-	case ok:
+	if _, ok := h.start(l); ok {
 		return l, nil
-	case got != nil:
-		// This node's scanner saw the new game unowned and took it
-		// first, with the same lease: its loop runs the game.
-		l.closeBots()
-		return nil, nil
 	}
+	// Only a Hub that is closing refuses a new game's loop: nobody else
+	// knows its id yet.
+	l.closeBots()
 	h.letGo(lease)
 	return nil, reject(ErrClosed, "the server is shutting down")
 }

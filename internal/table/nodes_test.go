@@ -608,16 +608,17 @@ type muteStore struct{ store.Store }
 
 func (muteStore) Publish(context.Context, string, string) error { return nil }
 
-// TestCreateRace: the node's own scanner sees a new game in the moment
-// between its creation and its lease, and takes it: the creation still
-// succeeds, and the node runs the game with its lease held.
+// TestCreateRace: another node's scanner looks for games nobody runs
+// right after a new game is stored; it never takes the new game, whose
+// creator runs it. (Stored first and leased after, the game was taken.)
 func TestCreateRace(t *testing.T) {
 	ctx := testContext(t)
 	st := &hookStore{Store: memstore.New()}
 	a := nodeHub(t, st)
+	b := nodeHub(t, st)
 	st.afterCreate = func() {
-		if n, err := a.scan(ctx); n != 1 || err != nil {
-			t.Errorf("the scan in the window took %d games, %v", n, err)
+		if n, err := b.scan(ctx); n != 0 || err != nil {
+			t.Errorf("the other node's scan took %d games, %v", n, err)
 		}
 	}
 	in, _, err := a.Create(ctx, []string{"", "easy"}, "")
@@ -625,7 +626,7 @@ func TestCreateRace(t *testing.T) {
 		t.Fatalf("Create: %v", err)
 	}
 	if got := owner(t, st, in.ID); got != a.Node() {
-		t.Fatalf("the game is run by %q, want %s", got, a.Node())
+		t.Fatalf("the game is run by %q, want its creator %s", got, a.Node())
 	}
 	if _, _, err := a.Join(ctx, in.ID, "Ann", 0); err != nil {
 		t.Fatal(err)
@@ -644,4 +645,12 @@ func (s *hookStore) CreateGame(ctx context.Context, g *store.Game) error {
 		s.afterCreate()
 	}
 	return err
+}
+
+func (s *hookStore) CreateOwnedGame(ctx context.Context, g *store.Game, node string, ttl time.Duration) (store.Lease, error) {
+	l, err := s.Store.CreateOwnedGame(ctx, g, node, ttl)
+	if err == nil && s.afterCreate != nil {
+		s.afterCreate()
+	}
+	return l, err
 }

@@ -63,18 +63,45 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	if _, ok := s.games[g.ID]; ok {
 		return fmt.Errorf("memstore: game %q: %w: the id exists", g.ID, store.ErrConflict)
 	}
+	s.insert(g)
+	s.announce(g, store.ChangeCreated)
+	return nil
+}
+
+// insert stores g, new; the store's lock is held.
+func (s *Store) insert(g *store.Game) {
 	// No monotonic reading: it means nothing stored.
 	g.Created, g.Updated = g.Times(time.Now().Round(0))
 	s.games[g.ID] = g.Clone()
+}
+
+// CreateOwnedGame implements store.Store.
+func (s *Store) CreateOwnedGame(ctx context.Context, g *store.Game, node string, ttl time.Duration) (store.Lease, error) {
+	if err := g.CheckOwned(node, ttl); err != nil {
+		return store.Lease{}, fmt.Errorf("memstore: %w", err)
+	}
+	if err := s.lock(ctx); err != nil {
+		return store.Lease{}, err
+	}
+	defer s.mu.Unlock()
+	if _, ok := s.games[g.ID]; ok {
+		return store.Lease{}, fmt.Errorf("memstore: game %q: %w: the id exists", g.ID, store.ErrConflict)
+	}
+	l, _, err := store.Lease{Game: g.ID}.Acquire(node, time.Now(), ttl)
+	if err != nil {
+		return store.Lease{}, fmt.Errorf("memstore: %w", err)
+	}
+	s.insert(g)
+	s.leases[g.ID] = &l
 	s.announce(g, store.ChangeCreated)
-	return nil
+	return l, nil
 }
 
 // announce publishes a change of g. The store's lock is held, so the
 // changes of one game are announced in order.
 func (s *Store) announce(g *store.Game, kind store.ChangeKind) {
 	c := store.Change{Game: g.ID, Kind: kind, Moves: len(g.Moves), Status: g.Status}
-	if l := s.leases[g.ID]; kind == store.ChangeLease && l != nil {
+	if l := s.leases[g.ID]; (kind == store.ChangeLease || kind == store.ChangeCreated) && l != nil {
 		c.Node, c.Fence = l.Node, l.Fence
 	}
 	s.broker.Publish(store.ChangesChannel, c.Payload())

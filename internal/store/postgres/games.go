@@ -57,20 +57,49 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	if err := g.Validate(); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
+	return s.create(ctx, g, func(pgx.Tx, time.Time, *store.Change) error { return nil })
+}
+
+// CreateOwnedGame implements store.Store: the game and its lease are one
+// transaction, the lease by the database's clock.
+func (s *Store) CreateOwnedGame(ctx context.Context, g *store.Game, node string, ttl time.Duration) (store.Lease, error) {
+	if err := g.CheckOwned(node, ttl); err != nil {
+		return store.Lease{}, fmt.Errorf("postgres: %w", err)
+	}
+	var l store.Lease
+	err := s.create(ctx, g, func(tx pgx.Tx, now time.Time, c *store.Change) error {
+		var err error
+		if l, _, err = (store.Lease{Game: g.ID}).Acquire(node, now, ttl); err != nil {
+			return err
+		}
+		c.Node, c.Fence = l.Node, l.Fence
+		return setLease(ctx, tx, l)
+	})
+	if err != nil {
+		return store.Lease{}, err
+	}
+	return l, nil
+}
+
+// create stores g, checked, and then does more in the same transaction,
+// given the database's clock (more may add to the change it announces).
+func (s *Store) create(ctx context.Context, g *store.Game, more func(tx pgx.Tx, now time.Time, c *store.Change) error) error {
 	created, updated := g.Times(time.Now())
 	cheques, err := json.Marshal(g.Cheques)
 	if err != nil {
 		return fmt.Errorf("postgres: game %q: cheques: %w", g.ID, err)
 	}
 	err = s.tx(ctx, "create game "+g.ID, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
-			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated, hashOrNil(g.Clock))
+		var now time.Time
+		err := tx.QueryRow(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING RETURNING clock_timestamp()`,
+			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated, hashOrNil(g.Clock)).
+			Scan(&now)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("postgres: game %q: %w: the id exists", g.ID, store.ErrConflict)
+		}
 		if err != nil {
 			return err
-		}
-		if tag.RowsAffected() == 0 {
-			return fmt.Errorf("postgres: game %q: %w: the id exists", g.ID, store.ErrConflict)
 		}
 		var b pgx.Batch
 		for i, seat := range g.Seats {
@@ -85,7 +114,11 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 				return err
 			}
 		}
-		return notify(ctx, tx, store.Change{Game: g.ID, Kind: store.ChangeCreated, Moves: len(g.Moves), Status: g.Status})
+		c := store.Change{Game: g.ID, Kind: store.ChangeCreated, Moves: len(g.Moves), Status: g.Status}
+		if err := more(tx, now, &c); err != nil {
+			return err
+		}
+		return notify(ctx, tx, c)
 	})
 	if err != nil {
 		return err

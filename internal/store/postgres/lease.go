@@ -81,39 +81,38 @@ func (s *Store) RenewLease(ctx context.Context, l store.Lease, ttl time.Duration
 	return renewed, nil
 }
 
-// RenewLeases implements store.Store: one statement, which locks the
-// games' rows in the order of their ids (as every write that locks several
-// does, so that none deadlocks) and renews those still held.
+// RenewLeases implements store.Store, on the store's lease connection:
+// one statement renews the leases whose game rows no write holds locked,
+// a second the rest, waiting for their locks. Each locks the games' rows
+// in the order of their ids (as every write that locks several does, so
+// that none deadlocks). A renewal that locked every row in one statement
+// waited for the move commits row after row, and an overloaded node lost
+// its leases so.
 func (s *Store) RenewLeases(ctx context.Context, leases []store.Lease, ttl time.Duration) ([]store.Lease, error) {
-	if len(leases) == 0 {
-		return nil, nil
-	}
-	ids, nodes, fences := make([]string, len(leases)), make([]string, len(leases)), make([]int64, len(leases))
-	for i, l := range leases {
+	for _, l := range leases {
 		if err := store.CheckLease(l.Game, l.Node, ttl); err != nil {
 			return nil, err
 		}
-		ids[i], nodes[i], fences[i] = l.Game, l.Node, int64(l.Fence)
 	}
-	rows, err := s.pool.Query(ctx, `
-		WITH locked AS (SELECT id FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE)
-		UPDATE games g SET lease_expires = clock_timestamp() + $4 * interval '1 microsecond'
-		FROM locked, unnest($1::text[], $2::text[], $3::bigint[]) AS w(id, node, fence)
-		WHERE g.id = locked.id AND w.id = g.id AND g.lease_node = w.node AND g.lease_fence = w.fence
-			AND g.lease_expires > clock_timestamp()
-		RETURNING g.id, g.lease_node, g.lease_fence, g.lease_expires`, ids, nodes, fences, ttl.Microseconds())
-	if err != nil {
-		return nil, s.fail(fmt.Sprintf("renew %d leases", len(leases)), err)
+	if len(leases) == 0 {
+		return nil, nil
 	}
+	op := fmt.Sprintf("renew %d leases", len(leases))
 	expires := map[store.Lease]time.Time{} // by the lease without its expiry
-	var r store.Lease
-	if _, err := pgx.ForEachRow(rows, []any{&r.Game, &r.Node, &r.Fence, &r.Expires}, func() error {
-		at := r.Expires
-		r.Expires = time.Time{}
-		expires[r] = at
-		return nil
-	}); err != nil {
-		return nil, s.fail(fmt.Sprintf("renew %d leases", len(leases)), err)
+	if err := s.renew(ctx, leases, ttl, "SKIP LOCKED", expires); err != nil {
+		return nil, s.fail(op, err)
+	}
+	var rest []store.Lease
+	for _, l := range leases {
+		l.Expires = time.Time{}
+		if _, ok := expires[l]; !ok {
+			rest = append(rest, l)
+		}
+	}
+	if len(rest) > 0 {
+		if err := s.renew(ctx, rest, ttl, "", expires); err != nil {
+			return nil, s.fail(op, err)
+		}
 	}
 	var renewed []store.Lease
 	for _, l := range leases {
@@ -124,6 +123,34 @@ func (s *Store) RenewLeases(ctx context.Context, leases []store.Lease, ttl time.
 		}
 	}
 	return renewed, nil
+}
+
+// renew renews the leases still held in one statement, whose row locks
+// are taken with wait ("" or "SKIP LOCKED"), and adds their expiry to
+// expires.
+func (s *Store) renew(ctx context.Context, leases []store.Lease, ttl time.Duration, wait string, expires map[store.Lease]time.Time) error {
+	ids, nodes, fences := make([]string, len(leases)), make([]string, len(leases)), make([]int64, len(leases))
+	for i, l := range leases {
+		ids[i], nodes[i], fences[i] = l.Game, l.Node, int64(l.Fence)
+	}
+	rows, err := s.leases.Query(ctx, `
+		WITH locked AS (SELECT id FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE `+wait+`)
+		UPDATE games g SET lease_expires = clock_timestamp() + $4 * interval '1 microsecond'
+		FROM locked, unnest($1::text[], $2::text[], $3::bigint[]) AS w(id, node, fence)
+		WHERE g.id = locked.id AND w.id = g.id AND g.lease_node = w.node AND g.lease_fence = w.fence
+			AND g.lease_expires > clock_timestamp()
+		RETURNING g.id, g.lease_node, g.lease_fence, g.lease_expires`, ids, nodes, fences, ttl.Microseconds())
+	if err != nil {
+		return err
+	}
+	var r store.Lease
+	_, err = pgx.ForEachRow(rows, []any{&r.Game, &r.Node, &r.Fence, &r.Expires}, func() error {
+		at := r.Expires
+		r.Expires = time.Time{}
+		expires[r] = at
+		return nil
+	})
+	return err
 }
 
 // ReleaseLease implements store.Store.

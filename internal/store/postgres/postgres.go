@@ -21,7 +21,10 @@
 // the transaction of each write, which locks the game's row first: a
 // write by a fence that does not hold a live lease fails with
 // store.ErrLeaseLost, and an acquisition waits for a write under way.
-// RenewLeases renews a node's leases in one statement. A session left in
+// RenewLeases renews a node's leases on a connection of its own, so that
+// it never waits for one behind the games' writes: first, in one
+// statement, those whose rows no write has locked (SKIP LOCKED), then the
+// few left, waiting for their locks. A session left in
 // a transaction (its node paused) is ended after Options.IdleInTransaction,
 // so that it holds no row lock a node taking the game over would wait on.
 // Every committed change is sent with pg_notify in its own transaction on
@@ -82,7 +85,8 @@ const lockID = 0x525a5a41_4d494752
 // concurrent use.
 type Store struct {
 	pool   *pgxpool.Pool
-	where  string // the database, for messages: host, port and name
+	leases *pgxpool.Pool // one connection of its own for RenewLeases
+	where  string        // the database, for messages: host, port and name
 	log    *slog.Logger
 	schema int64 // the newest migration here
 
@@ -103,7 +107,8 @@ type Options struct {
 	// discards them.
 	Logger *slog.Logger
 	// MaxConns caps the connections of the pool (default: pgxpool's,
-	// the larger of 4 and the number of CPUs). Subscriptions use one more.
+	// the larger of 4 and the number of CPUs). Subscriptions use one more,
+	// and lease renewals one more.
 	MaxConns int32
 	// IdleInTransaction is how long PostgreSQL lets one of this store's
 	// sessions sit in a transaction without a statement before it ends
@@ -146,12 +151,20 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if s.pool, err = pgxpool.NewWithConfig(context.Background(), cfg); err != nil {
 		return nil, s.errorf("connect: %w", err)
 	}
+	lcfg := cfg.Copy()
+	lcfg.MaxConns, lcfg.MinConns = 1, 0
+	if s.leases, err = pgxpool.NewWithConfig(context.Background(), lcfg); err != nil {
+		s.pool.Close()
+		return nil, s.errorf("connect: %w", err)
+	}
 	if err := s.waitReachable(ctx); err != nil {
 		s.pool.Close()
+		s.leases.Close()
 		return nil, err
 	}
 	if err := s.migrate(ctx); err != nil {
 		s.pool.Close()
+		s.leases.Close()
 		return nil, err
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -323,5 +336,6 @@ func (s *Store) Close() error {
 	s.wg.Wait()
 	s.broker.Close()
 	s.pool.Close()
+	s.leases.Close()
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 	"github.com/razziagame/razzia/internal/store/storetest"
@@ -91,4 +93,82 @@ func TestPausedTransaction(t *testing.T) {
 func TestPushKeysKept(t *testing.T) {
 	url := migrated.DB(t)
 	storetest.PushKeysKept(t, func(t *testing.T) store.Store { return open(t, url) })
+}
+
+// TestRenewPastLockedRows: while a write holds one game's row locked (a
+// move group committing), RenewLeases renews the node's other leases at
+// once, on its own connection, and that one when the lock is let go.
+func TestRenewPastLockedRows(t *testing.T) {
+	s := open(t, pgtest.DB(t))
+	defer s.Close()
+	ctx := t.Context()
+	var leases []store.Lease
+	for _, id := range []string{"renewlock1", "renewlock2", "renewlock3"} {
+		g := &store.Game{ID: id, Status: store.StatusPlaying, Seats: make([]store.Seat, 2),
+			Cheques: [][]int{{1}, {2}}, Seed: []byte{1}, Moves: []string{}}
+		l, err := s.CreateOwnedGame(ctx, g, "node-a", time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		leases = append(leases, l)
+	}
+	// The write: the first game's row locked, with every connection of
+	// the pool but this one busy too.
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "SELECT 1 FROM games WHERE id = 'renewlock1' FOR UPDATE"); err != nil {
+		t.Fatal(err)
+	}
+	var busy []*pgxpool.Conn
+	for range s.pool.Config().MaxConns - 1 {
+		c, err := s.pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Release()
+		busy = append(busy, c)
+	}
+	type result struct {
+		renewed []store.Lease
+		err     error
+	}
+	done := make(chan result, 1)
+	go func() {
+		r, err := s.RenewLeases(ctx, leases, 2*time.Minute)
+		done <- result{r, err}
+	}()
+	// Only time can show that the others were renewed while the lock is
+	// held: poll their expiry, as another node would read it (before
+	// PostgreSQL ends the idle transaction, after 5 s).
+	deadline := time.Now().Add(3 * time.Second)
+	for _, l := range leases[1:] {
+		for {
+			var expires time.Time
+			if err := busy[0].QueryRow(ctx, "SELECT lease_expires FROM games WHERE id = $1", l.Game).Scan(&expires); err != nil {
+				t.Fatal(err)
+			}
+			if expires.After(l.Expires.Add(30 * time.Second)) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the lease of %s was not renewed while another game's row was locked", l.Game)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	select {
+	case r := <-done:
+		t.Fatalf("RenewLeases returned %+v, %v before the locked game could be renewed", r.renewed, r.err)
+	default:
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil || len(r.renewed) != 3 {
+		t.Fatalf("RenewLeases = %+v, %v; want all 3 renewed", r.renewed, r.err)
+	}
 }

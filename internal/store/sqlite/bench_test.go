@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/storetest"
@@ -21,6 +22,27 @@ func BenchmarkAppendMove(b *testing.B) {
 			}
 			defer s.Close()
 			storetest.BenchAppend(b, s, games)
+		})
+	}
+}
+
+// BenchmarkCheckpoint compares the commit times (p99) of moves at 1000
+// games, each moving every half second, when the writer checkpoints the
+// log in its commits (SQLite's default) and when a connection of its own
+// does, beside the writer. Run it with -benchtime 20000x or more, so
+// that it spans many checkpoints.
+func BenchmarkCheckpoint(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		every time.Duration
+	}{{"writer", -1}, {"background", 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			s, err := OpenOptions(b.Context(), filepath.Join(b.TempDir(), "bench.db"), Options{CheckpointEvery: c.every})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			storetest.BenchAppendPaced(b, s, 1000, 500*time.Millisecond)
 		})
 	}
 }

@@ -19,6 +19,33 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 	if err := g.Validate(); err != nil {
 		return fmt.Errorf("sqlite: %w", err)
 	}
+	return s.create(ctx, g, func(*wtx, *store.Change) error { return nil })
+}
+
+// CreateOwnedGame implements store.Store: the game and its lease are one
+// write of the writer's group.
+func (s *Store) CreateOwnedGame(ctx context.Context, g *store.Game, node string, ttl time.Duration) (store.Lease, error) {
+	if err := g.CheckOwned(node, ttl); err != nil {
+		return store.Lease{}, fmt.Errorf("sqlite: %w", err)
+	}
+	var l store.Lease
+	err := s.create(ctx, g, func(w *wtx, c *store.Change) error {
+		var err error
+		if l, _, err = (store.Lease{Game: g.ID}).Acquire(node, w.now, ttl); err != nil {
+			return err
+		}
+		c.Node, c.Fence = l.Node, l.Fence
+		return w.setLease(l)
+	})
+	if err != nil {
+		return store.Lease{}, err
+	}
+	return l, nil
+}
+
+// create stores g, checked, and then does more in the same write (more
+// may add to the change it announces).
+func (s *Store) create(ctx context.Context, g *store.Game, more func(*wtx, *store.Change) error) error {
 	created, updated := g.Times(time.Now())
 	for _, tm := range []time.Time{created, updated} {
 		if tm.Before(minTime) || tm.After(maxTime) {
@@ -52,7 +79,8 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 				return nil, err
 			}
 		}
-		return &store.Change{Game: g.ID, Kind: store.ChangeCreated, Moves: len(g.Moves), Status: g.Status}, nil
+		c := &store.Change{Game: g.ID, Kind: store.ChangeCreated, Moves: len(g.Moves), Status: g.Status}
+		return c, more(w, c)
 	})
 	if err != nil {
 		return err

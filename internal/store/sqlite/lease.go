@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -76,36 +77,59 @@ func (s *Store) RenewLease(ctx context.Context, l store.Lease, ttl time.Duration
 	return renewed, nil
 }
 
-// RenewLeases implements store.Store: one write of the writer's group,
-// each lease checked as RenewLease checks it.
+// RenewLeases implements store.Store: one statement, in a write that
+// joins the next group ahead of the writes queued.
 func (s *Store) RenewLeases(ctx context.Context, leases []store.Lease, ttl time.Duration) ([]store.Lease, error) {
-	for _, l := range leases {
+	type want struct {
+		Game  string      `json:"g"`
+		Node  string      `json:"n"`
+		Fence store.Fence `json:"f"`
+	}
+	ws := make([]want, len(leases))
+	for i, l := range leases {
 		if err := store.CheckLease(l.Game, l.Node, ttl); err != nil {
 			return nil, err
 		}
+		ws[i] = want{l.Game, l.Node, l.Fence}
 	}
-	var renewed []store.Lease
-	err := s.write(ctx, fmt.Sprintf("renew %d leases", len(leases)), func(w *wtx) (*store.Change, error) {
-		renewed = renewed[:0]
-		for _, l := range leases {
-			row, err := w.game(l.Game)
-			if errors.Is(err, store.ErrNotFound) || err == nil && row.lease.Holds(l, w.now) != nil {
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
-			r := row.lease
-			r.Expires = w.now.Add(ttl).Round(0)
-			if err := w.setLease(r); err != nil {
-				return nil, err
-			}
-			renewed = append(renewed, r)
-		}
+	if len(leases) == 0 {
 		return nil, nil
+	}
+	list, err := json.Marshal(ws)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: renew %d leases: %w", len(leases), err)
+	}
+	type key struct {
+		game  string
+		fence store.Fence
+	}
+	expires := map[key]time.Time{} // of the leases renewed
+	err = s.writeFirst(ctx, fmt.Sprintf("renew %d leases", len(leases)), func(w *wtx) (*store.Change, error) {
+		clear(expires)
+		until := w.now.Add(ttl).Round(0)
+		rows, err := w.stmt(w.st.renewLeases).QueryContext(w.ctx, until.UnixNano(), string(list), w.now.UnixNano())
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var k key
+			if err := rows.Scan(&k.game, &k.fence); err != nil {
+				return nil, err
+			}
+			expires[k] = until
+		}
+		return nil, rows.Err()
 	})
 	if err != nil {
 		return nil, err
+	}
+	var renewed []store.Lease
+	for _, l := range leases {
+		if at, ok := expires[key{l.Game, l.Fence}]; ok {
+			l.Expires = at
+			renewed = append(renewed, l)
+		}
 	}
 	return renewed, nil
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/razziagame/razzia/internal/store"
 )
@@ -143,6 +144,59 @@ func TestOpenNotAFile(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), c.path) || !strings.Contains(err.Error(), c.says) {
 				t.Errorf("error %q does not name %q and say %q", err, c.path, c.says)
+			}
+		})
+	}
+}
+
+// TestCheckpointer: no commit copies the log into the database (the
+// writer's own checkpoints are off, so none stalls a move); the
+// checkpointer does, beside it.
+func TestCheckpointer(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		every  time.Duration
+		copied bool
+	}{{"checkpointer", 10 * time.Millisecond, true}, {"none yet", time.Hour, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "ckpt.db")
+			s, err := OpenOptions(t.Context(), path, Options{CheckpointEvery: c.every})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			size := func() int64 {
+				fi, err := os.Stat(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return fi.Size()
+			}
+			before := size()
+			// Over 1000 pages of the log, where SQLite's own checkpoint
+			// would start: 12 commits of 400 KB.
+			for i := range 12 {
+				g := &store.Game{ID: fmt.Sprintf("ckpt%06d", i), Status: store.StatusArchived, Seats: make([]store.Seat, 2)}
+				for j := range 100 {
+					g.Moves = append(g.Moves, fmt.Sprintf("%d %s", j, strings.Repeat("x", 4000)))
+				}
+				if err := s.CreateGame(t.Context(), g); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !c.copied {
+				if after := size(); after != before {
+					t.Errorf("the database grew from %d to %d bytes: a commit checkpointed", before, after)
+				}
+				return
+			}
+			// Only the checkpointer's ticks can copy the pages: wait for them.
+			deadline := time.Now().Add(10 * time.Second)
+			for size() <= before*4 {
+				if time.Now().After(deadline) {
+					t.Fatalf("the database is %d bytes, was %d: the log was not copied into it", size(), before)
+				}
+				time.Sleep(10 * time.Millisecond)
 			}
 		})
 	}

@@ -66,6 +66,10 @@ type Store struct {
 
 	lastErr atomic.Pointer[batchError] // the last failed commit, nil after a good one
 	groups  atomic.Int64               // groups committed, for tests and metrics
+
+	ckpt     *sql.DB       // the checkpointer's connection; nil when the writer checkpoints
+	ckptStop chan struct{} // closed to stop the checkpointer
+	ckptDone chan struct{} // closed when it has stopped
 }
 
 // Options tune a Store; the zero value is the default.
@@ -76,7 +80,18 @@ type Options struct {
 	Tick time.Duration
 	// MaxBatch caps the writes of one transaction (default 1024).
 	MaxBatch int
+	// CheckpointEvery is how often, while writes come, a connection of
+	// its own copies the pages committed to the write-ahead log into the
+	// database (a passive checkpoint, which never blocks the writer); zero
+	// means DefaultCheckpointEvery. A negative value leaves checkpoints
+	// to SQLite, which runs one in the commit that fills the log past
+	// 1000 pages: that commit, and every move waiting for the next one,
+	// waits for it.
+	CheckpointEvery time.Duration
 }
+
+// DefaultCheckpointEvery is the default of Options.CheckpointEvery.
+const DefaultCheckpointEvery = 250 * time.Millisecond
 
 var _ store.Store = (*Store)(nil)
 
@@ -87,6 +102,11 @@ const (
 		"&_pragma=foreign_keys(1)&_txlock=immediate"
 	readPragmas = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=query_only(1)"
 	readers     = 4
+	// The writer's, when another connection checkpoints: the log may
+	// not shrink while it is in use, but is cut back to 64 MiB when it
+	// starts over.
+	noCheckpoint = "&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(67108864)"
+	ckptPragmas  = "_pragma=busy_timeout(5000)"
 )
 
 //go:embed migrations/*.sql
@@ -116,6 +136,9 @@ func OpenOptions(ctx context.Context, path string, opts Options) (*Store, error)
 	if opts.MaxBatch <= 0 {
 		opts.MaxBatch = 1024
 	}
+	if opts.CheckpointEvery == 0 {
+		opts.CheckpointEvery = DefaultCheckpointEvery
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: database %s: %w", path, err)
@@ -127,7 +150,11 @@ func OpenOptions(ctx context.Context, path string, opts Options) (*Store, error)
 	if err := s.checkOurs(ctx); err != nil {
 		return nil, err
 	}
-	if s.w, err = s.connect(ctx, writePragmas, 1); err != nil {
+	pragmas := writePragmas
+	if opts.CheckpointEvery > 0 {
+		pragmas += noCheckpoint
+	}
+	if s.w, err = s.connect(ctx, pragmas, 1); err != nil {
 		return nil, err
 	}
 	if err := s.quickCheck(ctx); err != nil {
@@ -147,8 +174,45 @@ func OpenOptions(ctx context.Context, path string, opts Options) (*Store, error)
 		s.w.Close()
 		return nil, err
 	}
+	if opts.CheckpointEvery > 0 {
+		if s.ckpt, err = s.connect(ctx, ckptPragmas, 1); err != nil {
+			s.stmts.close()
+			s.r.Close()
+			s.w.Close()
+			return nil, err
+		}
+		s.ckptStop, s.ckptDone = make(chan struct{}), make(chan struct{})
+		go s.checkpoints()
+	}
 	s.batch = store.NewBatcher(opts.MaxBatch, opts.Tick, s.commit)
 	return s, nil
+}
+
+// checkpoints copies the committed pages of the log into the database
+// every Options.CheckpointEvery while groups are committed, beside the
+// writer, so that no commit waits for a checkpoint. It only moves pages
+// that are on disk already: a move is durable once its group's commit
+// synced the log. A checkpoint that fails (the database is busy) is tried
+// again at the next tick.
+func (s *Store) checkpoints() {
+	defer close(s.ckptDone)
+	t := time.NewTicker(s.opts.CheckpointEvery)
+	defer t.Stop()
+	var done int64 // the groups committed before the last checkpoint
+	for {
+		select {
+		case <-s.ckptStop:
+			return
+		case <-t.C:
+		}
+		if n := s.groups.Load(); n != done {
+			var busy, log, moved int
+			err := s.ckpt.QueryRow("PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &log, &moved)
+			if err == nil {
+				done = n
+			}
+		}
+	}
 }
 
 // checkOurs refuses a database of another application before anything
@@ -368,10 +432,14 @@ func (s *Store) Close() error {
 		if s.batch != nil {
 			s.batch.Close()
 		}
+		if s.ckptStop != nil {
+			close(s.ckptStop)
+			<-s.ckptDone
+		}
 		s.broker.Close()
 		s.stmts.close()
 		var errs []error
-		for _, db := range []*sql.DB{s.r, s.w} {
+		for _, db := range []*sql.DB{s.ckpt, s.r, s.w} { // the writer last: it checkpoints all at close
 			if db != nil {
 				errs = append(errs, db.Close())
 			}

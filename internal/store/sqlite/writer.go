@@ -46,6 +46,20 @@ func (s *Store) submit(o *op) error {
 	return <-o.done
 }
 
+// writeFirst is write ahead of the writes queued: f joins the next group
+// (store.Batcher.SendFirst), so that a lease renewal never waits behind
+// the games' moves.
+func (s *Store) writeFirst(ctx context.Context, name string, f func(w *wtx) (*store.Change, error)) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sqlite: %s: %w", name, err)
+	}
+	o := &op{ctx: ctx, name: name, run: f, done: make(chan error, 1)}
+	if err := s.batch.SendFirst(o); err != nil {
+		return fmt.Errorf("sqlite: %s %s: %w", o.name, s.path, err)
+	}
+	return <-o.done
+}
+
 // commit runs the batch in one transaction, each op in a savepoint, and
 // tells every op its outcome. An op that fails alone (its checks, a
 // constraint) is rolled back to its savepoint; an error of SQLite itself
@@ -179,7 +193,7 @@ type statements struct {
 	gameExists, insertGame, insertSeat, insertMove  *sql.Stmt
 	gameForWrite, seatForWrite, takeSeat, setStatus *sql.Stmt
 	touch, touchMove, setLease, health              *sql.Stmt
-	setClock                                        *sql.Stmt
+	setClock, renewLeases                           *sql.Stmt
 }
 
 func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
@@ -205,6 +219,14 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 		{&st.touchMove, "UPDATE games SET status = ?, updated = max(updated + 1, ?), move_count = move_count + 1 WHERE id = ?"},
 		{&st.setLease, "UPDATE games SET lease_node = ?, lease_fence = ?, lease_expires = ? WHERE id = ?"},
 		{&st.setClock, "UPDATE games SET clock = ?, updated = max(updated + 1, ?) WHERE id = ?"},
+		// ?2 is a JSON list of {g: game, n: node, f: fence}; a lease is
+		// renewed while that node holds it live with that fence.
+		{&st.renewLeases, `UPDATE games SET lease_expires = ?1
+			FROM (SELECT json_extract(value, '$.g') AS id, json_extract(value, '$.n') AS node,
+				json_extract(value, '$.f') AS fence FROM json_each(?2)) AS w
+			WHERE games.id = w.id AND games.lease_node = w.node AND games.lease_fence = w.fence
+				AND games.lease_expires > ?3
+			RETURNING games.id, games.lease_fence`},
 		{&st.health, "INSERT INTO health (id, checked) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked = excluded.checked"},
 	} {
 		var err error
@@ -219,7 +241,7 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 func (st *statements) close() {
 	for _, s := range []*sql.Stmt{st.savepoint, st.release, st.rollbackTo, st.gameExists, st.insertGame,
 		st.insertSeat, st.insertMove, st.gameForWrite, st.seatForWrite, st.takeSeat, st.setStatus, st.touch,
-		st.touchMove, st.setLease, st.health, st.setClock} {
+		st.touchMove, st.setLease, st.health, st.setClock, st.renewLeases} {
 		if s != nil {
 			s.Close()
 		}

@@ -50,6 +50,11 @@ func waitExpired(t *testing.T, s store.Store, id string) {
 	}
 }
 
+// sameLease reports whether a and b are one lease, expiry as an instant.
+func sameLease(a, b store.Lease) bool {
+	return a.Game == b.Game && a.Node == b.Node && a.Fence == b.Fence && a.Expires.Equal(b.Expires)
+}
+
 func wantLeaseLost(t *testing.T, what string, err error) {
 	t.Helper()
 	if !errors.Is(err, store.ErrLeaseLost) {
@@ -361,5 +366,107 @@ func testRenewLeases(t *testing.T, s store.Store) {
 	}
 	if _, err := s.RenewLeases(ctx(t), []store.Lease{held}, 0); err == nil {
 		t.Error("RenewLeases for 0s succeeded")
+	}
+}
+
+// testCreateOwned creates a game with its lease in one step: held at
+// once, never unowned, announced with its holder; refused whole when the
+// id exists or the game is not live.
+func testCreateOwned(t *testing.T, s store.Store) {
+	ch := subscribe(t, s, store.ChangesChannel)
+	g := newGame("owned00001", store.StatusOpen, 0)
+	before := time.Now()
+	l, err := s.CreateOwnedGame(ctx(t), g.Clone(), "node-a", longTTL)
+	if err != nil {
+		t.Fatalf("CreateOwnedGame: %v", err)
+	}
+	if l.Game != g.ID || l.Node != "node-a" || l.Fence <= store.NoFence ||
+		l.Expires.Before(before.Add(longTTL-10*time.Second)) || l.Expires.After(before.Add(longTTL+10*time.Second)) {
+		t.Errorf("CreateOwnedGame at %v for %v = %+v", before, longTTL, l)
+	}
+	checkGame(t, s, g)
+	if got, err := s.Lease(ctx(t), g.ID); err != nil || !sameLease(got, l) {
+		t.Errorf("Lease = %+v, %v; want %+v", got, err, l)
+	}
+	if ids, err := s.Unowned(ctx(t), 0); err != nil || len(ids) != 0 {
+		t.Errorf("Unowned = %q, %v; want none", ids, err)
+	}
+	if _, err := s.AcquireLease(ctx(t), g.ID, "node-b", longTTL); !errors.Is(err, store.ErrLeaseHeld) {
+		t.Errorf("AcquireLease by another node = %v, want ErrLeaseHeld", err)
+	}
+	wantLeaseLost(t, "TakeSeat without the fence", s.TakeSeat(ctx(t), g.ID, store.NoFence, 0, store.Seat{Name: "Bo", TokenHash: hash(1)}, store.StatusPlaying))
+	if err := s.TakeSeat(ctx(t), g.ID, l.Fence, 0, store.Seat{Name: "Bo", TokenHash: hash(1)}, store.StatusPlaying); err != nil {
+		t.Errorf("TakeSeat with the fence: %v", err)
+	}
+	if c := nextChange(t, ch); c != (store.Change{Game: g.ID, Kind: store.ChangeCreated, Status: store.StatusOpen, Node: "node-a", Fence: l.Fence}) {
+		t.Errorf("the change of the creation = %+v, want it with node-a's lease", c)
+	}
+
+	again := newGame(g.ID, store.StatusPlaying, 0)
+	if _, err := s.CreateOwnedGame(ctx(t), again, "node-b", longTTL); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("CreateOwnedGame of an existing id = %v, want ErrConflict", err)
+	}
+	if got, err := s.Lease(ctx(t), g.ID); err != nil || !sameLease(got, l) {
+		t.Errorf("after a refused creation Lease = %+v, %v; want %+v", got, err, l)
+	}
+	for name, c := range map[string]struct {
+		g        *store.Game
+		node     string
+		ttl      time.Duration
+		notFound string // the id that must not be stored
+	}{
+		"finished": {newGame("owned00002", store.StatusFinished, 0), "node-a", longTTL, "owned00002"},
+		"archived": {newGame("owned00003", store.StatusArchived, 0), "node-a", longTTL, "owned00003"},
+		"no node":  {newGame("owned00004", store.StatusOpen, 0), "", longTTL, "owned00004"},
+		"no ttl":   {newGame("owned00005", store.StatusOpen, 0), "node-a", 0, "owned00005"},
+	} {
+		if _, err := s.CreateOwnedGame(ctx(t), c.g, c.node, c.ttl); err == nil {
+			t.Errorf("%s: CreateOwnedGame succeeded", name)
+		}
+		if _, err := s.Game(ctx(t), c.notFound); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("%s: the refused game is stored: %v", name, err)
+		}
+	}
+}
+
+// testCreateOwnedNeverUnowned scans for unowned games, as another node
+// does, while games are created with their leases: the scan never sees
+// one, and so another node can never take one.
+func testCreateOwnedNeverUnowned(t *testing.T, s store.Store) {
+	const games = 40
+	done := make(chan struct{})
+	var (
+		wg    sync.WaitGroup
+		taken []string
+	)
+	wg.Go(func() {
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			ids, err := s.Unowned(ctx(t), 0)
+			if err != nil {
+				t.Errorf("Unowned: %v", err)
+				return
+			}
+			for _, id := range ids {
+				if _, err := s.AcquireLease(ctx(t), id, "node-b", longTTL); err == nil {
+					taken = append(taken, id)
+				}
+			}
+		}
+	})
+	for i := range games {
+		g := newGame(fmt.Sprintf("ownedrace%02d", i), store.StatusOpen, 0)
+		if _, err := s.CreateOwnedGame(ctx(t), g, "node-a", longTTL); err != nil {
+			t.Errorf("CreateOwnedGame(%s): %v", g.ID, err)
+		}
+	}
+	close(done)
+	wg.Wait()
+	if len(taken) > 0 {
+		t.Errorf("another node took %q, created with their leases", taken)
 	}
 }

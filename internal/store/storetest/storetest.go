@@ -85,6 +85,8 @@ var checks = []struct {
 	{"LeaseRace", testLeaseRace},
 	{"RenewLeases", testRenewLeases},
 	{"Unowned", testUnowned},
+	{"CreateOwned", testCreateOwned},
+	{"CreateOwnedNeverUnowned", testCreateOwnedNeverUnowned},
 	{"Clock", testClock},
 	{"ClockRejected", testClockRejected},
 	{"Cancelled", testCancelled},

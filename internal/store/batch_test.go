@@ -1,0 +1,75 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// TestBatcherFirst: while a group is handled and many items wait, an
+// item sent first joins the very next group.
+func TestBatcherFirst(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var (
+			mu      sync.Mutex
+			groups  [][]string
+			release = make(chan struct{})
+		)
+		b := NewBatcher(2, 0, func(g []string) {
+			mu.Lock()
+			groups = append(groups, slices.Clone(g))
+			first := len(groups) == 1
+			mu.Unlock()
+			if first {
+				<-release
+			}
+		})
+		ctx := context.Background()
+		go b.Send(ctx, "busy")
+		synctest.Wait() // the first group is being handled
+		for i := range 6 {
+			go b.Send(ctx, fmt.Sprintf("move %d", i))
+		}
+		synctest.Wait() // the moves wait
+		if err := b.SendFirst("renewal"); err != nil {
+			t.Fatal(err)
+		}
+		close(release)
+		b.Close()
+		if len(groups) < 2 || !slices.Contains(groups[1], "renewal") {
+			t.Fatalf("groups %q: want the renewal in the second", groups)
+		}
+		n := 0
+		for _, g := range groups {
+			n += len(g)
+		}
+		if n != 8 {
+			t.Errorf("groups %q: %d items handled, want 8", groups, n)
+		}
+	})
+}
+
+// TestBatcherFirstAlone: an item sent first to an idle Batcher is
+// handled at once, ticks or not; after Close SendFirst fails.
+func TestBatcherFirstAlone(t *testing.T) {
+	for _, tick := range []time.Duration{0, time.Second} {
+		synctest.Test(t, func(t *testing.T) {
+			got := make(chan []int, 1)
+			b := NewBatcher(4, tick, func(g []int) { got <- slices.Clone(g) })
+			if err := b.SendFirst(7); err != nil {
+				t.Fatal(err)
+			}
+			if g := <-got; !slices.Equal(g, []int{7}) {
+				t.Errorf("tick %v: group %v, want [7]", tick, g)
+			}
+			b.Close()
+			if err := b.SendFirst(8); err != ErrClosed {
+				t.Errorf("SendFirst after Close = %v, want ErrClosed", err)
+			}
+		})
+	}
+}
