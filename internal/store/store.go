@@ -220,6 +220,8 @@ type Store interface {
 
 	// Analyses keeps the analyses of finished games.
 	Analyses
+	// Chats keeps the table chat of games.
+	Chats
 
 	// Health reports why the store cannot serve, or nil: the database is
 	// reachable, its schema is this program's, and a commit succeeds.
