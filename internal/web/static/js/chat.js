@@ -15,6 +15,9 @@ export const MAX_TEXT = 200;
 
 const OPEN_KEY = "razzia.chat.open";
 
+/** DOCK is razzia.css's desktop layout: there the panel docks at the foot of the table's side column. */
+const DOCK = "(min-width: 1100px) and (min-height: 560px)";
+
 /** lineText is what a chat line says in the reader's language. */
 export function lineText(t, line) {
   if (line.muted) return t("chat.muted");
@@ -73,6 +76,28 @@ export class ChatPanel {
     this.body = h("div", { class: "chat-body", id: "chat-body", hidden: true },
       this.tabs, this.list, this.errorEl, this.phrases, this.form, this.hint, this.mutes);
     replace(this.root, this.toggle, this.body);
+    addEventListener("resize", () => this.place());
+  }
+
+  /**
+   * place docks the panel on a desktop at the foot of the table's side
+   * column (the log), which gives it room: the decision area keeps its
+   * place and size. Elsewhere the panel follows the table in the page.
+   * Call it after the table is drawn.
+   */
+  place() {
+    const side = document.querySelector("#table .tbl-side");
+    const dock = !!side && !this.root.hidden && matchMedia(DOCK).matches;
+    this.root.classList.toggle("chat-docked", dock);
+    if (!dock) {
+      this.root.removeAttribute("style");
+      if (side) side.style.paddingBottom = "";
+      return;
+    }
+    const r = side.getBoundingClientRect();
+    Object.assign(this.root.style, { left: `${r.left}px`, width: `${r.width}px`, bottom: `${Math.max(0, innerHeight - r.bottom)}px`,
+      maxHeight: `${Math.round(r.height * 0.6)}px` });
+    side.style.paddingBottom = `${this.root.offsetHeight + 8}px`;
   }
 
   setOpen(open) {
@@ -165,6 +190,7 @@ export class ChatPanel {
     unread.setAttribute("aria-label", t("web.chat.unread", { n: this.unread }));
     this.body.hidden = !this.open;
     this.root.classList.toggle("chat-open", this.open);
+    this.place();
 
     replace(this.tabs, channels.length < 2 ? null : channels.map((ch) =>
       h("button", { type: "button", role: "tab", class: "chat-tab", "data-channel": ch, "aria-selected": String(this.tab === ch),

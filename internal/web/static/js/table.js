@@ -197,6 +197,7 @@ function render() {
     onPreMove: (token) => conn.send({ type: "premove", move: token }),
     preMove: page.preMove, preMoveDropped: page.preMoveDropped,
   });
+  chat.place();
   // The guided first game: the coach points at the table just drawn.
   if (isTutorial(game) && you >= 0) {
     if (!coach) {
