@@ -115,6 +115,15 @@ func TestChatPanel(t *testing.T) {
 		eval[bool](ann, `(document.querySelector("#chat-send").scrollIntoView({block: "end"}), true)`)
 		ann.screenshotViewport("chat-panel-" + s.String())
 	}
+
+	// The replay shows the players' chat at the move it was said.
+	kim.open("/g/" + id + "/replay#1")
+	waitFor[bool](kim, "the replay's chat", fmt.Sprintf(`JSON.stringify([...document.querySelectorAll("#replay-chat-lines .chat-words")].map((e) => e.textContent)) === %q`,
+		jsonList(want)), 10*time.Second)
+	if n := eval[int](kim, `document.querySelectorAll("#replay-chat a, #replay-chat b").length`); n != 0 {
+		t.Errorf("the replay's chat made %d elements of the typed markup", n)
+	}
+	kim.screenshotViewport("chat-replay-" + phone.String())
 }
 
 // jsonList encodes strings as JSON.stringify does a list of them.
