@@ -152,13 +152,10 @@ func (l *loop) postChat(r request) error {
 	if l.game != nil {
 		line.Move = l.game.Len()
 	}
-	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
-	defer cancel()
-	if err := l.h.store.AddChat(ctx, l.id, l.lease.Fence, line); err != nil {
-		if errors.Is(err, store.ErrLeaseLost) {
-			return l.lostLease(err)
-		}
-		return l.h.failed("store a chat message", l.id, err)
+	if err := l.commitChat("store a chat message", func(ctx context.Context) error {
+		return l.h.store.AddChat(ctx, l.id, l.lease.Fence, line)
+	}); err != nil {
+		return err
 	}
 	l.chat = append(l.chat, line)
 	for s := range l.subs {
@@ -189,13 +186,10 @@ func (l *loop) mute(r request) error {
 	if slices.Contains(l.room.Muted(p.ID), target) == r.Mute {
 		return nil // nothing changes
 	}
-	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
-	defer cancel()
-	if err := l.h.store.SetMute(ctx, l.id, l.lease.Fence, store.Mute{Muter: p.ID, Muted: target}, r.Mute); err != nil {
-		if errors.Is(err, store.ErrLeaseLost) {
-			return l.lostLease(err)
-		}
-		return l.h.failed("store a mute", l.id, err)
+	if err := l.commitChat("store a mute", func(ctx context.Context) error {
+		return l.h.store.SetMute(ctx, l.id, l.lease.Fence, store.Mute{Muter: p.ID, Muted: target}, r.Mute)
+	}); err != nil {
+		return err
 	}
 	if r.Mute {
 		l.room.Mute(p.ID, target)
@@ -206,6 +200,20 @@ func (l *loop) mute(r request) error {
 		if s.reader().ID == p.ID {
 			l.chatTo(s, nil)
 		}
+	}
+	return nil
+}
+
+// commitChat makes a chat write (what names it) in the store, as the
+// owner: nothing changed when it fails.
+func (l *loop) commitChat(what string, write func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
+	defer cancel()
+	if err := write(ctx); err != nil {
+		if errors.Is(err, store.ErrLeaseLost) {
+			return l.lostLease(err)
+		}
+		return l.h.failed(what, l.id, err)
 	}
 	return nil
 }

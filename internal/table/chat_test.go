@@ -17,8 +17,15 @@ import (
 // and the seats' tokens.
 func chatTable(t *testing.T, st store.Store, clk *fakeClock) (*Hub, string, [2]string) {
 	t.Helper()
-	ctx := testContext(t)
 	h := clockHub(t, st, clk)
+	id, tokens := seatAnnAndBob(t, h)
+	return h, id, tokens
+}
+
+// seatAnnAndBob creates the untimed table of chatTable on h.
+func seatAnnAndBob(t *testing.T, h *Hub) (string, [2]string) {
+	t.Helper()
+	ctx := testContext(t)
 	in, _, err := h.CreateTable(ctx, TableSetup{Seats: []string{"", ""}, Pace: "untimed"}, "")
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +36,7 @@ func chatTable(t *testing.T, st store.Store, clk *fakeClock) (*Hub, string, [2]s
 			t.Fatal(err)
 		}
 	}
-	return h, in.ID, tokens
+	return in.ID, tokens
 }
 
 // chatWatch watches the game with token (and account) and returns the
@@ -384,40 +391,31 @@ func TestChatAcrossNodes(t *testing.T) {
 	st := memstore.New()
 	a := nodeHub(t, st)
 	b := nodeHub(t, st)
-	in, _, err := a.CreateTable(ctx, TableSetup{Seats: []string{"", ""}, Pace: "untimed"}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tokens := [2]string{"ann-token", "bob-token"}
-	for i, p := range []Person{{Name: "Ann", Token: tokens[0]}, {Name: "Bob", Token: tokens[1], Account: "acct-bob"}} {
-		if _, err := a.JoinAs(ctx, in.ID, i, p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if owner(t, st, in.ID) != a.Node() {
+	id, tokens := seatAnnAndBob(t, a)
+	if owner(t, st, id) != a.Node() {
 		t.Fatal("node a should run the game it created")
 	}
-	annOnA, _ := chatWatch(t, a, in.ID, tokens[0], "")
-	bobOnB, _ := chatWatch(t, b, in.ID, tokens[1], "")
+	annOnA, _ := chatWatch(t, a, id, tokens[0], "")
+	bobOnB, _ := chatWatch(t, b, id, tokens[1], "")
 	// Bob writes through b, which passes it to a.
-	if err := b.Chat(ctx, in.ID, tokens[1], "", "", "", "from node b"); err != nil {
+	if err := b.Chat(ctx, id, tokens[1], "", "", "", "from node b"); err != nil {
 		t.Fatal(err)
 	}
 	wantSaid(t, "Ann on a", nextChat(t, annOnA), "Bob: from node b")
 	wantSaid(t, "Bob on b", nextChat(t, bobOnB), "Bob: from node b")
 	// Bob mutes Ann through b; Ann writes through a.
-	if err := b.Mute(ctx, in.ID, tokens[1], "", 0, true); err != nil {
+	if err := b.Mute(ctx, id, tokens[1], "", 0, true); err != nil {
 		t.Fatal(err)
 	}
 	if m := nextChat(t, bobOnB); !slices.Equal(m.Muted, []int{0}) {
 		t.Errorf("Bob on b after muting Ann: muted %v", m.Muted)
 	}
-	if err := a.Chat(ctx, in.ID, tokens[0], "", "", "sorry", ""); err != nil {
+	if err := a.Chat(ctx, id, tokens[0], "", "", "sorry", ""); err != nil {
 		t.Fatal(err)
 	}
 	wantSaid(t, "Bob on b", nextChat(t, bobOnB), "Ann: (muted)")
 	wantSaid(t, "Ann on a", nextChat(t, annOnA), "Ann: #sorry")
 	// A refusal passes back with its kind.
-	wantKind(t, b.Chat(ctx, in.ID, tokens[1], "", "", "", "a\u202eb"), chat.ErrBadChar)
+	wantKind(t, b.Chat(ctx, id, tokens[1], "", "", "", "a\u202eb"), chat.ErrBadChar)
 	noChat(t, annOnA, "a refused message")
 }

@@ -9,19 +9,28 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// liveChat returns live game id for a chat write with fence.
-func (s *Store) liveChat(id string, fence store.Fence) (*store.Game, error) {
+// chatWrite changes the chat of live game id, for a write with fence,
+// and announces it.
+func (s *Store) chatWrite(ctx context.Context, id string, fence store.Fence, change func(c *store.Chat)) error {
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
 	g, ok := s.games[id]
 	if !ok {
-		return nil, fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
+		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
 	}
 	if err := s.fenced(id, fence); err != nil {
-		return nil, err
+		return err
 	}
 	if !g.Status.Live() {
-		return nil, fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
+		return fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
 	}
-	return g, nil
+	c := s.chats[id]
+	change(&c)
+	s.chats[id] = c
+	s.announce(g, store.ChangeChat)
+	return nil
 }
 
 // AddChat implements store.Store.
@@ -29,20 +38,8 @@ func (s *Store) AddChat(ctx context.Context, id string, fence store.Fence, m sto
 	if err := m.Check(id); err != nil {
 		return fmt.Errorf("memstore: %w", err)
 	}
-	if err := s.lock(ctx); err != nil {
-		return err
-	}
-	defer s.mu.Unlock()
-	g, err := s.liveChat(id, fence)
-	if err != nil {
-		return err
-	}
 	m.At = m.At.UTC().Round(0)
-	c := s.chats[id]
-	c.Lines = append(c.Lines, m)
-	s.chats[id] = c
-	s.announce(g, store.ChangeChat)
-	return nil
+	return s.chatWrite(ctx, id, fence, func(c *store.Chat) { c.Lines = append(c.Lines, m) })
 }
 
 // SetMute implements store.Store.
@@ -50,31 +47,20 @@ func (s *Store) SetMute(ctx context.Context, id string, fence store.Fence, m sto
 	if err := m.Check(id); err != nil {
 		return fmt.Errorf("memstore: %w", err)
 	}
-	if err := s.lock(ctx); err != nil {
-		return err
-	}
-	defer s.mu.Unlock()
-	g, err := s.liveChat(id, fence)
-	if err != nil {
-		return err
-	}
-	c := s.chats[id]
-	cmp := func(a, b store.Mute) int {
-		if n := strings.Compare(a.Muter, b.Muter); n != 0 {
-			return n
+	return s.chatWrite(ctx, id, fence, func(c *store.Chat) {
+		i, found := slices.BinarySearchFunc(c.Mutes, m, func(a, b store.Mute) int {
+			if n := strings.Compare(a.Muter, b.Muter); n != 0 {
+				return n
+			}
+			return strings.Compare(a.Muted, b.Muted)
+		})
+		switch {
+		case on && !found:
+			c.Mutes = slices.Insert(c.Mutes, i, m)
+		case !on && found:
+			c.Mutes = slices.Delete(c.Mutes, i, i+1)
 		}
-		return strings.Compare(a.Muted, b.Muted)
-	}
-	i, found := slices.BinarySearchFunc(c.Mutes, m, cmp)
-	switch {
-	case on && !found:
-		c.Mutes = slices.Insert(c.Mutes, i, m)
-	case !on && found:
-		c.Mutes = slices.Delete(c.Mutes, i, i+1)
-	}
-	s.chats[id] = c
-	s.announce(g, store.ChangeChat)
-	return nil
+	})
 }
 
 // Chat implements store.Store.
