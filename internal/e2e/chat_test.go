@@ -98,6 +98,7 @@ func TestChatPanel(t *testing.T) {
 		t.Errorf("the spectator's hint: %q", kim.text("#chat-hint"))
 	}
 	kim.screenshotViewport("chat-spectator-" + phone.String())
+	kim.accessible("a spectator's open chat at " + phone.String())
 
 	// Open, the panel leaves the bid buttons in view and uncovered.
 	ann.playTo("an auction to bid in", bidding, myBid)
@@ -111,6 +112,7 @@ func TestChatPanel(t *testing.T) {
 			t.Errorf("at %s: %s", s, strings.Join(bad, "; "))
 		}
 		ann.screenshotViewport("chat-auction-" + s.String())
+		ann.accessible("the table with the chat open at " + s.String())
 		// The panel is below the table: scrolled to, it is all there.
 		eval[bool](ann, `(document.querySelector("#chat-send").scrollIntoView({block: "end"}), true)`)
 		ann.screenshotViewport("chat-panel-" + s.String())
