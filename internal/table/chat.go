@@ -227,6 +227,9 @@ func (l *loop) syncChat() {
 	c, err := l.h.store.Chat(ctx, l.id)
 	if err != nil {
 		l.h.log.Error("cannot read the chat", "game", l.id, "err", err)
+		if l.room == nil {
+			l.room = roomOf(nil) // the conversation is read again at the next change
+		}
 		return
 	}
 	var added []store.ChatLine

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -418,4 +419,23 @@ func TestChatAcrossNodes(t *testing.T) {
 	// A refusal passes back with its kind.
 	wantKind(t, b.Chat(ctx, id, tokens[1], "", "", "", "a\u202eb"), chat.ErrBadChar)
 	noChat(t, annOnA, "a refused message")
+}
+
+// chatlessStore cannot read chats.
+type chatlessStore struct{ *memstore.Store }
+
+func (chatlessStore) Chat(context.Context, string) (store.Chat, error) {
+	return store.Chat{}, errors.New("the disk is on fire")
+}
+
+// TestChatUnreadable: a game whose chat cannot be read is played and
+// watched all the same, and its chat goes on from there.
+func TestChatUnreadable(t *testing.T) {
+	ctx := testContext(t)
+	h, id, tokens := chatTable(t, chatlessStore{memstore.New()}, newFakeClock())
+	spec, _ := chatWatch(t, h, id, "", "")
+	if err := h.Chat(ctx, id, tokens[0], "", "", "hf", ""); err != nil {
+		t.Fatal(err)
+	}
+	wantSaid(t, "a spectator", nextChat(t, spec), "Ann: #hf")
 }
