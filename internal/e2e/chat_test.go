@@ -118,6 +118,9 @@ func TestChatPanel(t *testing.T) {
 		ann.screenshotViewport("chat-panel-" + s.String())
 	}
 
+	ann.resize(narrow)
+	ann.noOverflow("the table with the chat open", int(narrow.w))
+
 	// The replay shows the players' chat at the move it was said.
 	kim.open("/g/" + id + "/replay#1")
 	waitFor[bool](kim, "the replay's chat", fmt.Sprintf(`JSON.stringify([...document.querySelectorAll("#replay-chat-lines .chat-words")].map((e) => e.textContent)) === %q`,
