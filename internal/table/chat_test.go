@@ -11,6 +11,8 @@ import (
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
+	"github.com/razziagame/razzia/internal/store/postgres"
+	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 )
 
 // chatTable seats Ann (a guest) and Bob (signed in as account "acct-bob")
@@ -386,12 +388,34 @@ func playAlongBoth(t *testing.T, h *Hub, id string, tokens [2]string) {
 
 // TestChatAcrossNodes checks that a message sent to a node that does not
 // run the game reaches the players connected to either node, and that a
-// mute passed the same way holds on the other node's connections.
+// mute passed the same way holds on the other node's connections: in one
+// process (memstore), and as separate servers do it, each node with its
+// own connections to PostgreSQL (NOTIFY).
 func TestChatAcrossNodes(t *testing.T) {
+	t.Run("memstore", func(t *testing.T) {
+		st := memstore.New()
+		chatAcrossNodes(t, func(*testing.T) store.Store { return st })
+	})
+	t.Run("postgres", func(t *testing.T) {
+		db := pgtest.DB(t)
+		chatAcrossNodes(t, func(t *testing.T) store.Store {
+			st, err := postgres.Open(t.Context(), db, postgres.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			return st
+		})
+	})
+}
+
+// chatAcrossNodes runs TestChatAcrossNodes with the store of each node
+// from open.
+func chatAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 	ctx := testContext(t)
-	st := memstore.New()
+	st := open(t)
 	a := nodeHub(t, st)
-	b := nodeHub(t, st)
+	b := nodeHub(t, open(t))
 	id, tokens := seatAnnAndBob(t, a)
 	if owner(t, st, id) != a.Node() {
 		t.Fatal("node a should run the game it created")
