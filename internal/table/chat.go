@@ -130,7 +130,7 @@ func chatError(err error) error {
 
 // postChat checks, stores and sends a message; see Hub.Chat.
 func (l *loop) postChat(r request) error {
-	if l.status != store.StatusOpen && l.status != store.StatusPlaying {
+	if !l.status.Live() {
 		return chatClosed()
 	}
 	p, seat, ok := l.chatter(r.Hash, r.Account)
@@ -166,7 +166,7 @@ func (l *loop) postChat(r request) error {
 
 // mute records a mute or unmute; see Hub.Mute.
 func (l *loop) mute(r request) error {
-	if l.status != store.StatusOpen && l.status != store.StatusPlaying {
+	if !l.status.Live() {
 		return chatClosed()
 	}
 	p, _, ok := l.chatter(r.Hash, r.Account)
