@@ -332,6 +332,7 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "--server: %v", err)
 	}
+	c.Chat = true // the terminal shows the table's chat
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if g.account != "" {

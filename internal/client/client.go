@@ -50,6 +50,9 @@ type Client struct {
 	// phase, toMove and legal, and State.Events is empty. A load generator
 	// reads so, at a fraction of the cost of decoding whole states.
 	Brief bool
+	// Chat makes Read return the table's chat too: a "chat" message as a
+	// State with only Chat set. Without it chat messages are skipped.
+	Chat bool
 
 	mu      sync.Mutex
 	session string // the signed-in session's secret (SignIn)

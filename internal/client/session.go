@@ -40,6 +40,8 @@ type State struct {
 	PreMoveDropped string
 	// Size is the message's length in bytes, as sent.
 	Size int
+	// Chat is a "chat" message (Client.Chat): the State holds nothing else.
+	Chat *protocol.ChatMessage
 }
 
 // MyTurn reports whether the seat is to move now: then View.Legal lists
@@ -58,6 +60,7 @@ type Conn struct {
 	ws    *websocket.Conn
 	first bool
 	brief bool
+	chat  bool // return chat messages too (Client.Chat)
 }
 
 // Dial connects to a game's WebSocket with a seat's token ("" to watch).
@@ -93,7 +96,7 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 		return nil, err
 	}
 	ws.SetReadLimit(maxState)
-	return &Conn{ws: ws, first: true, brief: c.Brief}, nil
+	return &Conn{ws: ws, first: true, brief: c.Brief, chat: c.Chat}, nil
 }
 
 // Read returns the next state. A server's "error" message is returned as
@@ -123,6 +126,10 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 			return st, nil
 		case protocol.TypeError:
 			return nil, &Error{Code: m.Code, Message: m.Message}
+		case protocol.TypeChat:
+			if c.chat {
+				return &State{Chat: &protocol.ChatMessage{Type: m.Type, Lines: m.Lines, Muted: m.Muted}, Size: len(data)}, nil
+			}
 		}
 		// A message of a kind this client does not know: skip it.
 	}
@@ -334,6 +341,26 @@ func (s *Session) Move(ctx context.Context, move string, seq int) error {
 		s.drop(conn) // a failed write has closed it: Next reconnects
 	}
 	return err
+}
+
+// Chat sends a quick phrase (its id) or free text to the table's chat;
+// a refusal comes back through Next, as an *Error.
+func (s *Session) Chat(ctx context.Context, phrase, text string) error {
+	s.mu.Lock()
+	conn := s.conn
+	s.mu.Unlock()
+	if conn == nil {
+		return ErrNotConnected
+	}
+	b, err := json.Marshal(protocol.ChatSend{Type: protocol.TypeChat, Phrase: phrase, Text: text})
+	if err != nil {
+		return err
+	}
+	if err := conn.ws.Write(ctx, websocket.MessageText, b); err != nil {
+		s.drop(conn)
+		return err
+	}
+	return nil
 }
 
 // Close ends the session and its connection.

@@ -24,6 +24,7 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/account"
+	"github.com/razziagame/razzia/internal/chat"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
@@ -331,6 +332,14 @@ var codes = map[error]protocol.Code{
 	table.ErrInternal:           protocol.Internal,
 	table.ErrCancelled:          protocol.TableCancelled,
 	table.ErrTimedOut:           protocol.TimedOut,
+	chat.ErrEmpty:               protocol.ChatTooLong,
+	chat.ErrTooLong:             protocol.ChatTooLong,
+	chat.ErrTooFast:             protocol.ChatTooFast,
+	chat.ErrBadChar:             protocol.ChatBadChar,
+	chat.ErrSignIn:              protocol.ChatSignIn,
+	chat.ErrUnknownPhrase:       protocol.ChatNotAllowed,
+	chat.ErrChannel:             protocol.ChatNotAllowed,
+	chat.ErrMuteSelf:            protocol.ChatNotAllowed,
 }
 
 // errorOf maps an error of the Hub to the API's error.

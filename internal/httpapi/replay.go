@@ -39,7 +39,12 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	body, err := encode(protocol.ReplayAnswer{Game: info, Start: start, Steps: steps})
+	log, err := s.hub.ChatLog(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	body, err := encode(protocol.ReplayAnswer{Game: info, Start: start, Steps: steps, Chat: log})
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -56,8 +56,14 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.clients.done(client)
+	// The signed-in account, if any: it writes free text in the chat,
+	// and a spectator chats only signed in.
+	var acct, acctName string
+	if se, err := s.sessionOf(r); err == nil {
+		acct, acctName = se.Account.ID, se.Account.Name
+	}
 	// Subscribe first, so an unknown game is a plain 404.
-	sub, err := s.hub.Watch(r.Context(), id, token)
+	sub, err := s.hub.WatchAs(r.Context(), id, token, acct)
 	if errors.Is(err, table.ErrTooManyConnections) {
 		s.refuse(w, r, err)
 		return
@@ -84,7 +90,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	// The reader has its own context: cancelling a read closes the
 	// connection at once, and Close should say goodbye first.
 	ctx, cancel := context.WithCancel(context.Background())
-	conn := &wsConn{s: s, c: c, id: id, token: token,
+	conn := &wsConn{s: s, c: c, id: id, token: token, account: acct, name: acctName,
 		limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst)}
 	conn.touch()
 	readDone := make(chan struct{})
@@ -104,10 +110,23 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		<-aliveDone
 	}()
 
-	updates := sub.Updates()
+	updates, chats := sub.Updates(), sub.Chat()
 	var last table.Update
 	for {
 		select {
+		case m, ok := <-chats:
+			if !ok {
+				chats = nil
+				continue
+			}
+			data, err := json.Marshal(m)
+			if err != nil {
+				s.log.Error("cannot encode a chat message", "game", id, "err", err)
+				return
+			}
+			if err := conn.write(ctx, data); err != nil {
+				return
+			}
 		case u, ok := <-updates:
 			if !ok {
 				select {
@@ -186,8 +205,10 @@ type wsConn struct {
 	c     *websocket.Conn
 	id    string
 	token string
-	limit *rate.Limiter // the messages the client may send
-	last  atomic.Int64  // when a message last passed either way, Unix nanoseconds
+	// account and name are the signed-in account's, "" for none.
+	account, name string
+	limit         *rate.Limiter // the messages the client may send
+	last          atomic.Int64  // when a message last passed either way, Unix nanoseconds
 }
 
 // touch notes that a message passed.
@@ -284,6 +305,28 @@ func (w *wsConn) handle(ctx context.Context, typ websocket.MessageType, data []b
 	}
 	var head struct {
 		Type string `json:"type"`
+	}
+	if json.Unmarshal(data, &head) == nil {
+		switch head.Type {
+		case protocol.TypeChat:
+			var msg protocol.ChatSend
+			if err := decodeMessage(data, &msg); err != nil {
+				return w.error(ctx, protocol.BadMessage, 0, "%s", err)
+			}
+			if err := msg.Check(); err != nil {
+				return w.error(ctx, protocol.BadMessage, 0, "%s", err)
+			}
+			return w.answer(ctx, "chat", w.s.hub.Chat(ctx, w.id, w.token, w.account, w.name, msg.Phrase, msg.Text))
+		case protocol.TypeMute, protocol.TypeUnmute:
+			var msg protocol.MuteMessage
+			if err := decodeMessage(data, &msg); err != nil {
+				return w.error(ctx, protocol.BadMessage, 0, "%s", err)
+			}
+			if err := msg.Check(); err != nil {
+				return w.error(ctx, protocol.BadMessage, 0, "%s", err)
+			}
+			return w.answer(ctx, msg.Type, w.s.hub.Mute(ctx, w.id, w.token, w.account, *msg.Seat, msg.Type == protocol.TypeMute))
+		}
 	}
 	if json.Unmarshal(data, &head) == nil && (head.Type == protocol.TypePreMove || head.Type == protocol.TypeTakeBack || head.Type == protocol.TypeLeave) {
 		var msg protocol.PreMoveMessage

@@ -76,6 +76,9 @@ type (
 		Game  GameInfo `json:"game"`
 		Start View     `json:"start"`
 		Steps []Step   `json:"steps"`
+		// Chat is the players' channel of the table's chat, each line
+		// with the moves played when it was said (ChatLine.Move).
+		Chat []ChatLine `json:"chat"`
 	}
 	// A Step is one move of a replay: its record token, the events it
 	// caused, and the patch that turns the view before it into the view

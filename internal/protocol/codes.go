@@ -49,6 +49,12 @@ const (
 	AccountRequired Code = "account_required"
 	AlreadySeated   Code = "already_seated"
 	BadSubscription Code = "bad_subscription"
+
+	ChatTooLong    Code = "chat_too_long"
+	ChatTooFast    Code = "chat_too_fast"
+	ChatBadChar    Code = "chat_bad_char"
+	ChatSignIn     Code = "chat_sign_in"
+	ChatNotAllowed Code = "chat_not_allowed"
 )
 
 // A CodeInfo says what a code means where it is sent.
@@ -94,6 +100,11 @@ var codes = []CodeInfo{
 	{AccountRequired, http.StatusForbidden, "joining a rated table as a guest: sign in first", ""},
 	{AlreadySeated, http.StatusConflict, "joining a table where your account (or token) holds a seat already: one account, one seat", ""},
 	{BadSubscription, http.StatusBadRequest, "a push subscription refused, nothing stored: its endpoint is not an https URL on a public host (or is over 2048 bytes), `keys.p256dh` is not a P-256 public key or `keys.auth` not 16 bytes, in base64url; the message names the field", ""},
+	{ChatTooLong, http.StatusBadRequest, "", "a chat message is empty or too long (the message says how long it may be); nothing was sent"},
+	{ChatTooFast, http.StatusTooManyRequests, "", "too many chat messages from you: resend after `retryAfter` seconds"},
+	{ChatBadChar, http.StatusBadRequest, "", "a chat message holds a control, invisible or direction-changing character (a line break too), or is not UTF-8"},
+	{ChatSignIn, http.StatusForbidden, "", "free text (or, for a spectator, any chat) needs a signed-in account; quick phrases are open to every player"},
+	{ChatNotAllowed, http.StatusForbidden, "", "a chat message or mute the table does not take: an unknown quick phrase, muting yourself or a seat that is not a person's, or a game that is over (its chat is closed)"},
 	{Internal, http.StatusInternalServerError, "the server failed; the message is generic and nothing changed",
 		"the server could not store the move; nothing changed, try again"},
 	{Unavailable, http.StatusServiceUnavailable, "the server is shutting down, or the game is moving to another server: retry after `retryAfter` seconds",
@@ -122,7 +133,7 @@ func (c Code) Status() int {
 
 // Temporary reports whether trying again later may succeed.
 func (c Code) Temporary() bool {
-	return c == RateLimited || c == Internal || c == Unavailable || c == TooManyGames || c == TooManyConnections
+	return c == RateLimited || c == ChatTooFast || c == Internal || c == Unavailable || c == TooManyGames || c == TooManyConnections
 }
 
 // Error is the error object of a failed HTTP request, the "error" of

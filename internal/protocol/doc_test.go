@@ -142,6 +142,7 @@ func examples(t *testing.T) map[string]string {
 	analysisExamples(t, add)
 	paceExamples(t, add)
 	pushExamples(t, add)
+	chatExamples(add)
 	for name, v := range accountExamples(t) {
 		add(name, v)
 	}

@@ -55,7 +55,8 @@ type ErrorMessage struct {
 }
 
 // A Message is any message of the server, for a client to decode before
-// it knows the type: the fields of StateMessage and ErrorMessage together.
+// it knows the type: the fields of StateMessage, ErrorMessage and
+// ChatMessage together.
 type Message struct {
 	Type           string     `json:"type"`
 	Game           GameInfo   `json:"game"`
@@ -69,6 +70,9 @@ type Message struct {
 	Code           Code       `json:"code"`
 	Message        string     `json:"message"`
 	RetryAfter     int        `json:"retryAfter"`
+	// Lines and Muted are a "chat" message's (ChatMessage).
+	Lines []ChatLine `json:"lines"`
+	Muted []int      `json:"muted"`
 }
 
 // A MoveMessage is the client's "move": a record token (Move), or the same
@@ -106,7 +110,7 @@ var ErrNoSeq = errors.New(`a move needs "seq", the view.moves it was chosen on`)
 func (m *MoveMessage) Check() error {
 	switch {
 	case m.Type != TypeMove:
-		return fmt.Errorf(`unknown message type %q: the messages are "move", "premove", "takeback" and "leave"`, m.Type)
+		return fmt.Errorf(`unknown message type %q: the messages are "move", "premove", "takeback", "leave", "chat", "mute" and "unmute"`, m.Type)
 	case m.Move == "" && m.Action == "":
 		return errors.New(`a move message needs "move", a record token such as "bid 9" (or "action" and its fields)`)
 	case m.Seq == nil:

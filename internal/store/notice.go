@@ -36,6 +36,7 @@ const (
 	ChangeMove    ChangeKind = "move"    // AppendMove: move Moves-1 is committed
 	ChangeClock   ChangeKind = "clock"   // SetClock: a timeout, a take-over, a pre-move
 	ChangeLease   ChangeKind = "lease"   // acquired by a new holder, or released
+	ChangeChat    ChangeKind = "chat"    // AddChat, SetMute
 )
 
 // A Change is the payload of a notice on ChangesChannel.

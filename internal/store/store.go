@@ -228,6 +228,8 @@ type Store interface {
 	Analyses
 	// Push keeps the VAPID keys and the accounts' push subscriptions.
 	Push
+	// Chats keeps the table chat of games.
+	Chats
 
 	// Health reports why the store cannot serve, or nil: the database is
 	// reachable, its schema is this program's, and a commit succeeds.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/razziagame/razzia/internal/chat"
 )
 
 // Sentinel errors. Every error the Hub returns wraps one of these, so the
@@ -53,6 +55,9 @@ var kinds = []error{
 	ErrStale, ErrNotStarted, ErrGameOver, ErrIllegalMove, ErrBadRecord, ErrInternal, ErrClosed,
 	ErrNameTaken, ErrRateLimited, ErrTooManyGames, ErrTooManyConnections, ErrExpired, ErrNotCreator,
 	ErrAlreadyStarted, ErrUnavailable, ErrCancelled, ErrTimedOut, errNotOwner,
+	// The chat's refusals (Hub.Chat, Hub.Mute).
+	chat.ErrEmpty, chat.ErrTooLong, chat.ErrBadChar, chat.ErrTooFast, chat.ErrSignIn,
+	chat.ErrUnknownPhrase, chat.ErrChannel, chat.ErrMuteSelf,
 }
 
 // kindNamed returns the sentinel whose text is name; ErrInternal for an

@@ -28,6 +28,11 @@ type request struct {
 	Seat    int    `json:"seat"`           // opJoin (-1: the first open seat), opRemove
 	Move    string `json:"move,omitempty"` // opPlay
 	Seq     int    `json:"seq"`            // opPlay
+	// Phrase and Text are a chat message (opChat); Mute says whether
+	// opMute mutes or unmutes the seat Seat.
+	Phrase string `json:"phrase,omitempty"`
+	Text   string `json:"text,omitempty"`
+	Mute   bool   `json:"mute,omitempty"`
 
 	at time.Time // when this node received it, for the latency metric
 }
@@ -359,6 +364,10 @@ func (l *loop) apply(r request) (int, error) {
 		return 0, l.remove(r.Hash, r.Seat)
 	case opPreMove, opTakeBack, opLeave, opCancel:
 		return 0, l.applyClock(r)
+	case opChat:
+		return 0, l.postChat(r)
+	case opMute:
+		return 0, l.mute(r)
 	}
 	return 0, internal(fmt.Errorf("unknown write %q", r.Op))
 }

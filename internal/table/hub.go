@@ -415,10 +415,16 @@ func (h *Hub) Join(ctx context.Context, id, name string, seat int) (int, string,
 // or as a spectator when the token is empty or not one of the game's. The
 // first Update carries every event so far. Close the subscription when done.
 func (h *Hub) Watch(ctx context.Context, id, token string) (*Subscription, error) {
+	return h.WatchAs(ctx, id, token, "")
+}
+
+// WatchAs is Watch for a signed-in account (its id; "" for none): a
+// spectator's mutes are the account's.
+func (h *Hub) WatchAs(ctx context.Context, id, token, account string) (*Subscription, error) {
 	var sub *Subscription
 	err := h.with(ctx, id, func(l *loop) error {
 		var err error
-		sub, err = l.watch(hashToken(token))
+		sub, err = l.watch(hashToken(token), account)
 		return err
 	}, func(g *store.Game) error {
 		f, err := h.finishedGame(g)
@@ -427,8 +433,15 @@ func (h *Hub) Watch(ctx context.Context, id, token string) (*Subscription, error
 		}
 		seat := seatOf(g.Seats, hashToken(token))
 		sub = newSubscription(nil, seat)
+		sub.account = account
 		sub.c <- f.update(seat)
-		close(sub.c)
+		if c, err := h.store.Chat(ctx, id); err != nil {
+			h.log.Error("cannot read the chat", "game", id, "err", err)
+		} else if m := chatMessage(roomOf(c.Mutes), sub.reader(), c.Lines, true); len(m.Lines)+len(m.Muted) > 0 {
+			// The conversation as it ended, both channels: the game is over.
+			sub.chat <- m
+		}
+		sub.end()
 		return nil
 	})
 	return sub, err

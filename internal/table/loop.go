@@ -11,6 +11,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/chat"
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
@@ -63,6 +64,9 @@ type loop struct {
 
 	timing timing      // the clocks, take-overs and pre-moves (clock.go)
 	alarm  func() bool // stops the timer of the clock's alarm, if set
+
+	room *chat.Room       // the chat's rate limits and mutes (chat.go); nil until syncChat
+	chat []store.ChatLine // the chat's messages, as stored
 }
 
 // A botMove is a bot's choice for the position after moves moves.
@@ -175,6 +179,7 @@ func (l *loop) load(g *store.Game) error {
 func (l *loop) run() {
 	defer l.h.wg.Done()
 	defer l.exit()
+	l.syncChat()
 	if l.owns() {
 		l.takeCharge()
 	} else {
@@ -358,7 +363,7 @@ func (l *loop) exit() {
 	close(l.done)
 	l.closeBots()
 	for s := range l.subs {
-		close(s.c)
+		s.end()
 	}
 	l.subs = nil
 }
@@ -535,6 +540,9 @@ func (l *loop) reload() {
 	l.update(g)
 	l.schedule(l.h.opts.BotDelay)
 	l.armClock()
+	if !l.owns() {
+		l.syncChat() // notices of the chat may have been missed too
+	}
 }
 
 // update loads g, the game as stored, and broadcasts it if it differs
@@ -559,7 +567,7 @@ func (l *loop) update(g *store.Game) error {
 
 // watch adds a subscription for the seat whose token hashes to hash; a
 // spectator only while the game has room for one more.
-func (l *loop) watch(hash []byte) (*Subscription, error) {
+func (l *loop) watch(hash []byte, account string) (*Subscription, error) {
 	seat := seatOf(l.seats, hash)
 	if seat < 0 && hash != nil && !l.owns() {
 		// A seat taken a moment ago through another node: the notice
@@ -575,8 +583,10 @@ func (l *loop) watch(hash []byte) (*Subscription, error) {
 	}
 	l.comeBack(seat, hash)
 	s := newSubscription(l, seat)
+	s.account = account
 	l.subs[s] = struct{}{}
 	l.send(s, l.info(), map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{})
+	l.chatTo(s, l.chat)
 	return s, nil
 }
 
@@ -587,7 +597,7 @@ func (l *loop) unwatch(s *Subscription) {
 		if s.seat < 0 {
 			l.watched--
 		}
-		close(s.c)
+		s.end()
 	}
 }
 

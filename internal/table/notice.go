@@ -96,6 +96,8 @@ func (h *Hub) changed(c store.Change) {
 		h.refresh.mark(c.Game, time.Now())
 	case store.ChangeSeat, store.ChangeClosed, store.ChangeClock:
 		l.post(func(l *loop) { l.reload() })
+	case store.ChangeChat:
+		l.post(func(l *loop) { l.syncChat() })
 	case store.ChangeLease:
 		l.post(func(l *loop) {
 			if !l.owns() {

@@ -80,15 +80,31 @@ type Subscription struct {
 	l    *loop // nil for a game that is over
 	sent int   // moves whose events the updates sent carry; owned by l's goroutine
 	once sync.Once
+
+	// The chat (chat.go), owned by l's goroutine but chat itself.
+	account string                    // a signed-in spectator's account, for their mutes
+	chat    chan protocol.ChatMessage // the chat's messages, merged while not taken
+	muted   []int                     // the seats muted as last sent
 }
 
 func newSubscription(l *loop, seat int) *Subscription {
-	return &Subscription{seat: seat, c: make(chan Update, 1), l: l}
+	return &Subscription{seat: seat, c: make(chan Update, 1), l: l, chat: make(chan protocol.ChatMessage, 1)}
 }
 
 // Updates returns the channel of updates. It is closed when no more will
 // come: the game is over, the subscription or the Hub was closed.
 func (s *Subscription) Updates() <-chan Update { return s.c }
+
+// Chat returns the channel of the table's chat as the watcher may read
+// it: the first message carries the conversation so far (none comes
+// while there is nothing to read). It is closed with Updates.
+func (s *Subscription) Chat() <-chan protocol.ChatMessage { return s.chat }
+
+// end closes the subscription's channels: nothing more will come.
+func (s *Subscription) end() {
+	close(s.c)
+	close(s.chat)
+}
 
 // Close ends the subscription.
 func (s *Subscription) Close() {

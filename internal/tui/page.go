@@ -135,6 +135,9 @@ func (m *Model) helpLines() []string {
 		{"esc", "tui.help.close"},
 		{"q", "tui.help.quit"},
 	}
+	if m.remote != nil {
+		keys = append(keys, struct{ key, text string }{"m M", "tui.help.chat"}) // a server's table chat
+	}
 	lines := []string{boldStyle.Render(m.cat.T("tui.help.keys"))}
 	for _, k := range keys {
 		lines = append(lines, m.legend(k.key, m.cat.T(k.text))...)

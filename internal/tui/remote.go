@@ -21,6 +21,9 @@ type remote struct {
 	sent    bool   // a move is on its way: wait for the next state
 	standIn []bool // by seat: a server bot plays for the person
 	ended   error  // the session ended for good
+
+	chat   []protocol.ChatLine // the newest chat lines (chat.go)
+	phrase string              // the quick phrase M sends, once m chose it
 }
 
 // stateMsg is what the session's Next returned.
@@ -63,6 +66,10 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		return nil
 	}
 	st := msg.state
+	if st.Chat != nil {
+		m.heard(st.Chat)
+		return r.next()
+	}
 	r.sent = false
 	r.seat = st.Seat
 	r.open = st.View == nil

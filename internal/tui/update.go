@@ -26,6 +26,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.received(msg)
 	case moveSent:
 		return m, m.moved(msg)
+	case chatSent:
+		if msg.err != nil {
+			m.setError(m.cat.T("tui.server.notsent"))
+		}
+		return m, nil
 	case clockTick:
 		return m, m.ticked()
 	}
@@ -109,6 +114,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "i":
 		m.open(deckOverlay)
 		return nil
+	}
+	if cmd, ok := m.chatKey(s); ok {
+		return cmd
 	}
 	if !m.mine() {
 		return nil

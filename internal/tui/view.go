@@ -49,7 +49,7 @@ func (m *Model) Render() string {
 // the status line and the keys.
 func (m *Model) screen() []string {
 	top := m.title()
-	bottom := []string{m.status(), dimStyle.Render(m.cat.T("tui.keys"))}
+	bottom := append(m.chatLines(), m.status(), dimStyle.Render(m.cat.T("tui.keys")))
 	h := m.height - 1 - len(bottom)
 	var body []string
 	switch {

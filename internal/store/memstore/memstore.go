@@ -23,6 +23,7 @@ type Store struct {
 	leases   map[string]*store.Lease // by game; Node empty once released
 	analyses map[string]*analysis    // by game
 	push     pushes
+	chats    map[string]store.Chat // by game
 	closed   bool
 	broker   store.Broker
 }
@@ -32,7 +33,7 @@ var _ store.Store = (*Store)(nil)
 // New returns an empty store.
 func New() *Store {
 	return &Store{games: make(map[string]*store.Game), leases: make(map[string]*store.Lease),
-		analyses: make(map[string]*analysis), acc: newAccounts(), push: newPushes()}
+		analyses: make(map[string]*analysis), chats: make(map[string]store.Chat), acc: newAccounts(), push: newPushes()}
 }
 
 var errClosed = fmt.Errorf("memstore: %w", store.ErrClosed)

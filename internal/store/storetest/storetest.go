@@ -21,7 +21,7 @@ import (
 // its own store, which must be empty; the suite closes it. The checks run
 // in parallel, each on its own store.
 func Run(t *testing.T, open func(t *testing.T) store.Store) {
-	for _, c := range append(checks, analysisChecks...) {
+	for _, c := range slices.Concat(checks, analysisChecks, chatChecks) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			s := open(t)

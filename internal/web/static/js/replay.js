@@ -14,6 +14,7 @@ import { replayURL } from "./api.js";
 import { views } from "./patch.js";
 import { start } from "./page.js";
 import { drawChart, fetchAnalysis, moveCursor, verdict, verdictClass } from "./analysis.js";
+import { lineItem } from "./chat.js";
 
 const id = (location.pathname.match(/^\/g\/([a-z0-9]+)\/replay\/?$/) || [])[1] || "";
 
@@ -25,6 +26,7 @@ const $ = (name) => document.getElementById(name);
 const state = {
   game: null, // GameInfo
   steps: [], // [{view, events}]: events are those the step's move caused
+  chat: [], // the players' chat, each line with the moves played when it was said
   log: [], // every event of the game, for the table's log
   logged: [], // logged[i]: how many events steps 0..i caused
   rounds: [], // rounds[r-1]: the first step of round r
@@ -57,6 +59,7 @@ const CHROME = [
   ["replay-slider-label", "", "web.replay.slider", "Move"],
   ["replay-rounds", "aria-label", "web.replay.rounds", "Go to"],
   ["replay-back-link", "", "web.gone.lobby", "Go to the lobby"],
+  ["replay-chat-h", "", "web.replay.chat", "Chat"],
 ];
 
 function translateChrome() {
@@ -102,6 +105,7 @@ async function load() {
     return fail((data && data.error) || { code: "http", message: `HTTP ${resp.status}` });
   }
   state.game = data.game;
+  state.chat = Array.isArray(data.chat) ? data.chat : [];
   const all = views(data);
   state.steps = all.map((view, i) => ({ view, events: i ? data.steps[i - 1].events || [] : [] }));
   state.log = [];
@@ -341,6 +345,23 @@ function draw() {
   $("status-message").textContent = "";
   $("status-message").classList.remove("error");
   drawAnalysis(false);
+  drawChat();
+}
+
+// drawChat shows the players' chat said up to the step shown, the lines
+// said at this very step marked: as text, never as HTML (chat.js).
+function drawChat() {
+  const box = $("replay-chat");
+  box.hidden = state.chat.length === 0;
+  const said = state.chat.filter((l) => l.move <= state.pos);
+  const list = $("replay-chat-lines");
+  const t = state.t || ((k) => k);
+  list.replaceChildren(...said.map((l) => {
+    const li = lineItem(t, l);
+    if (l.move === state.pos) li.classList.add("chat-now");
+    return li;
+  }));
+  list.scrollTop = list.scrollHeight;
 }
 
 function onKey(ev) {

@@ -14,6 +14,7 @@ import { isTutorial } from "./tutorial.js";
 import { whoami } from "./players.js";
 import { received, tick } from "./clock.js";
 import { turnAlert, alertSettings } from "./notify.js";
+import { ChatPanel } from "./chat.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -177,6 +178,7 @@ function render() {
   $("replay-link").hidden = over || !(game.status === "finished" || game.status === "archived");
   $("replay-link").href = links.replay;
   renderWaiting();
+  chat.update({ game, you, over: game.status !== "open" && game.status !== "playing" });
 
   const root = $("table");
   if (!view) {
@@ -195,6 +197,7 @@ function render() {
     onPreMove: (token) => conn.send({ type: "premove", move: token }),
     preMove: page.preMove, preMoveDropped: page.preMoveDropped,
   });
+  chat.place();
   // The guided first game: the coach points at the table just drawn.
   if (isTutorial(game) && you >= 0) {
     if (!coach) {
@@ -230,6 +233,12 @@ let coach = null;
 
 function onMessage(msg, first) {
   const t = page.t;
+  if (first) chat.reset(); // a new connection sends the conversation again
+  if (msg.type === "chat") {
+    chat.receive(msg);
+    return;
+  }
+  if (msg.type === "error" && chat.handles(msg, errorText)) return;
   if (msg.type === "state") {
     const before = page.view;
     page.game = msg.game;
@@ -407,6 +416,7 @@ addEventListener("keydown", (ev) => {
 // ---- start ---------------------------------------------------------------------------
 
 const conn = new Connection(api.socketURL(id, "en"), { message: onMessage, status: onStatus, retry });
+const chat = new ChatPanel($("chat"), (msg) => conn.send(msg));
 
 $("join-form").addEventListener("submit", join);
 $("cancel-table").addEventListener("click", async () => {
@@ -441,6 +451,7 @@ try {
 }
 // A signed-in player sits under the account's name.
 whoami().then((a) => {
+  chat.update({ signedIn: !!a });
   if (!a) return;
   $("join-name").value = a.name;
   $("join-name").readOnly = true;
@@ -454,6 +465,7 @@ let started = false;
 await start((t, lang) => {
   page.t = t;
   alertSettings($("alerts"), t);
+  chat.setT(t);
   const switched = page.lang !== lang;
   page.lang = lang;
   conn.url = api.socketURL(id, lang);

@@ -1,0 +1,77 @@
+package memstore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// chatWrite changes the chat of live game id, for a write with fence,
+// and announces it.
+func (s *Store) chatWrite(ctx context.Context, id string, fence store.Fence, change func(c *store.Chat)) error {
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	g, ok := s.games[id]
+	if !ok {
+		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
+	}
+	if err := s.fenced(id, fence); err != nil {
+		return err
+	}
+	if !g.Status.Live() {
+		return fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
+	}
+	c := s.chats[id]
+	change(&c)
+	s.chats[id] = c
+	s.announce(g, store.ChangeChat)
+	return nil
+}
+
+// AddChat implements store.Store.
+func (s *Store) AddChat(ctx context.Context, id string, fence store.Fence, m store.ChatLine) error {
+	if err := m.Check(id); err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	m.At = m.At.UTC().Round(0)
+	return s.chatWrite(ctx, id, fence, func(c *store.Chat) { c.Lines = append(c.Lines, m) })
+}
+
+// SetMute implements store.Store.
+func (s *Store) SetMute(ctx context.Context, id string, fence store.Fence, m store.Mute, on bool) error {
+	if err := m.Check(id); err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	return s.chatWrite(ctx, id, fence, func(c *store.Chat) {
+		i, found := slices.BinarySearchFunc(c.Mutes, m, func(a, b store.Mute) int {
+			if n := strings.Compare(a.Muter, b.Muter); n != 0 {
+				return n
+			}
+			return strings.Compare(a.Muted, b.Muted)
+		})
+		switch {
+		case on && !found:
+			c.Mutes = slices.Insert(c.Mutes, i, m)
+		case !on && found:
+			c.Mutes = slices.Delete(c.Mutes, i, i+1)
+		}
+	})
+}
+
+// Chat implements store.Store.
+func (s *Store) Chat(ctx context.Context, id string) (store.Chat, error) {
+	if err := s.lock(ctx); err != nil {
+		return store.Chat{}, err
+	}
+	defer s.mu.Unlock()
+	if _, ok := s.games[id]; !ok {
+		return store.Chat{}, fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
+	}
+	c := s.chats[id]
+	return store.Chat{Lines: slices.Clone(c.Lines), Mutes: slices.Clone(c.Mutes)}, nil
+}

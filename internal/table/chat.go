@@ -1,0 +1,311 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/razziagame/razzia/internal/chat"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// Table chat (issue 12). The game's goroutine owns the conversation as
+// it owns the moves: the owner checks a message (internal/chat: a quick
+// phrase, or free text from someone signed in, rate-limited), stores it
+// with the game, and sends it to its watchers; a replica hears of it from
+// the store (ChangeChat) and sends it to its own. Messages and mutes sent
+// to a replica are passed to the owner like moves.
+//
+// Who writes where: the players in the players' channel, which everyone
+// at the table reads, as on lichess; signed-in spectators in the
+// spectators' channel, which players never see during the game, so that
+// no kibitzer can advise them. An anonymous spectator reads and does not
+// write: there is nobody to rate-limit or to mute. A reader who muted a
+// player gets that player's messages as muted copies, without their
+// content, on every connection, for the rest of the game.
+
+// The chat's writes, passed between nodes as requests.
+const (
+	opChat = "chat"
+	opMute = "mute"
+)
+
+// maxPending bounds the chat lines waiting for a slow connection: the
+// oldest are dropped (the conversation is stored; a reconnect reads it).
+const maxPending = 200
+
+// Chat sends a message to the table's chat for whoever holds token (a
+// seat), or for the signed-in account (id and name) watching: a quick
+// phrase by its id or free text, exactly one. A refusal is an *Error
+// whose Kind is one of internal/chat's sentinels (ErrTooLong, ErrTooFast
+// with RetryAfter, ErrBadChar, ErrSignIn, ...), or ErrGameOver once the
+// game is over; nothing changed then.
+func (h *Hub) Chat(ctx context.Context, id, token, account, name, phrase, text string) error {
+	r := request{Op: opChat, Game: id, Hash: hashToken(token), Account: account, Name: name, Phrase: phrase, Text: text}
+	_, err := h.write(ctx, r, func(*store.Game) error { return chatClosed() })
+	return err
+}
+
+// Mute hides (on) or shows again (!on) the messages of the player at seat
+// from whoever holds token, or from the signed-in account watching, on
+// all their connections, for the rest of the game.
+func (h *Hub) Mute(ctx context.Context, id, token, account string, seat int, on bool) error {
+	r := request{Op: opMute, Game: id, Hash: hashToken(token), Account: account, Seat: seat, Mute: on}
+	_, err := h.write(ctx, r, func(*store.Game) error { return chatClosed() })
+	return err
+}
+
+// ChatLog returns the players' channel of game id's chat as a replay
+// shows it: every message, none muted.
+func (h *Hub) ChatLog(ctx context.Context, id string) ([]protocol.ChatLine, error) {
+	if !protocol.ValidID(id) {
+		return nil, notFound(id)
+	}
+	c, err := h.store.Chat(ctx, id)
+	if err != nil {
+		return nil, h.storeError("read the chat of game", id, err)
+	}
+	out := []protocol.ChatLine{}
+	for _, m := range c.Lines {
+		if m.Channel == chat.Players.String() {
+			out = append(out, chatLine(m))
+		}
+	}
+	return out, nil
+}
+
+func chatClosed() *Error {
+	return reject(ErrGameOver, "the game is over: its chat is closed")
+}
+
+// seatKey and accountKey name a writer or reader of the chat: for rate
+// limits and mutes, and in the store. Only seats are ever shown.
+func seatKey(seat int) string          { return "seat:" + strconv.Itoa(seat) }
+func accountKey(account string) string { return "account:" + account }
+
+// seatOfKey returns the seat a key names, or -1.
+func seatOfKey(key string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(key, "seat:"))
+	if err != nil || !strings.HasPrefix(key, "seat:") {
+		return -1
+	}
+	return n
+}
+
+// chatter returns who, at the table, the holder of hash or the account
+// is; an anonymous spectator is nobody.
+func (l *loop) chatter(hash []byte, account string) (chat.Person, int, bool) {
+	if seat := seatOf(l.seats, hash); seat >= 0 {
+		return chat.Person{ID: seatKey(seat), SignedIn: l.seats[seat].Account != "" || account != ""}, seat, true
+	}
+	if account != "" {
+		return chat.Person{ID: accountKey(account), Spectator: true, SignedIn: true}, -1, true
+	}
+	return chat.Person{}, -1, false
+}
+
+// reader returns who reads through s.
+func (s *Subscription) reader() chat.Person {
+	if s.seat >= 0 {
+		return chat.Person{ID: seatKey(s.seat)}
+	}
+	p := chat.Person{Spectator: true}
+	if s.account != "" {
+		p.ID = accountKey(s.account)
+	}
+	return p
+}
+
+// chatError turns internal/chat's refusal into the Hub's.
+func chatError(err error) error {
+	var ce *chat.Error
+	if !errors.As(err, &ce) {
+		return internal(err)
+	}
+	return &Error{Kind: ce.Err, Msg: strings.TrimPrefix(ce.Error(), "chat: "), RetryAfter: ce.RetryAfter}
+}
+
+// postChat checks, stores and sends a message; see Hub.Chat.
+func (l *loop) postChat(r request) error {
+	if !l.status.Live() {
+		return chatClosed()
+	}
+	p, seat, ok := l.chatter(r.Hash, r.Account)
+	if !ok {
+		return reject(chat.ErrSignIn, "spectators sign in to chat; everyone can read along")
+	}
+	ch, name := chat.Players, ""
+	if seat >= 0 {
+		name = l.seats[seat].Name
+	} else {
+		ch, name = chat.Spectators, r.Name
+	}
+	now := l.h.opts.Now()
+	m, err := l.room.Post(p, ch, r.Phrase, r.Text, now)
+	if err != nil {
+		return chatError(err)
+	}
+	line := store.ChatLine{Channel: ch.String(), From: p.ID, Seat: seat, Name: name, Phrase: m.Phrase, Text: m.Text, At: now.UTC().Round(0)}
+	if l.game != nil {
+		line.Move = l.game.Len()
+	}
+	if err := l.commitChat("store a chat message", func(ctx context.Context) error {
+		return l.h.store.AddChat(ctx, l.id, l.lease.Fence, line)
+	}); err != nil {
+		return err
+	}
+	l.chat = append(l.chat, line)
+	for s := range l.subs {
+		l.chatTo(s, l.chat[len(l.chat)-1:])
+	}
+	return nil
+}
+
+// mute records a mute or unmute; see Hub.Mute.
+func (l *loop) mute(r request) error {
+	if !l.status.Live() {
+		return chatClosed()
+	}
+	p, _, ok := l.chatter(r.Hash, r.Account)
+	if !ok {
+		return reject(chat.ErrSignIn, "spectators sign in to mute a player")
+	}
+	switch {
+	case r.Seat < 0 || r.Seat >= len(l.seats):
+		return reject(chat.ErrChannel, "there is no seat %d: the seats are 0 to %d", r.Seat, len(l.seats)-1)
+	case l.seats[r.Seat].Bot != "" || l.seats[r.Seat].Name == "":
+		return reject(chat.ErrChannel, "seat %d is not a person's: there is nobody to mute", r.Seat)
+	}
+	target := seatKey(r.Seat)
+	if target == p.ID {
+		return chatError(l.room.Mute(p.ID, target)) // refused: oneself
+	}
+	if slices.Contains(l.room.Muted(p.ID), target) == r.Mute {
+		return nil // nothing changes
+	}
+	if err := l.commitChat("store a mute", func(ctx context.Context) error {
+		return l.h.store.SetMute(ctx, l.id, l.lease.Fence, store.Mute{Muter: p.ID, Muted: target}, r.Mute)
+	}); err != nil {
+		return err
+	}
+	if r.Mute {
+		l.room.Mute(p.ID, target)
+	} else {
+		l.room.Unmute(p.ID, target)
+	}
+	for s := range l.subs {
+		if s.reader().ID == p.ID {
+			l.chatTo(s, nil)
+		}
+	}
+	return nil
+}
+
+// commitChat makes a chat write (what names it) in the store, as the
+// owner: nothing changed when it fails.
+func (l *loop) commitChat(what string, write func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
+	defer cancel()
+	if err := write(ctx); err != nil {
+		if errors.Is(err, store.ErrLeaseLost) {
+			return l.lostLease(err)
+		}
+		return l.h.failed(what, l.id, err)
+	}
+	return nil
+}
+
+// syncChat reads the game's chat from the store: at the loop's start,
+// and in a replica when the owner changed it. New messages and changed
+// mutes go to the watchers.
+func (l *loop) syncChat() {
+	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
+	defer cancel()
+	c, err := l.h.store.Chat(ctx, l.id)
+	if err != nil {
+		l.h.log.Error("cannot read the chat", "game", l.id, "err", err)
+		if l.room == nil {
+			l.room = roomOf(nil) // the conversation is read again at the next change
+		}
+		return
+	}
+	var added []store.ChatLine
+	if len(c.Lines) > len(l.chat) {
+		added = c.Lines[len(l.chat):]
+	}
+	l.chat = c.Lines
+	if l.room == nil || !l.owns() {
+		// A replica's room only shows; an owner's keeps its rate limits,
+		// and the mutes it stored itself.
+		l.room = roomOf(c.Mutes)
+	}
+	for s := range l.subs {
+		l.chatTo(s, added)
+	}
+}
+
+// chatTo sends s the lines its reader may see, and the seats it muted
+// when they changed: without blocking, merged with a message s has not
+// taken yet.
+func (l *loop) chatTo(s *Subscription, lines []store.ChatLine) {
+	msg := chatMessage(l.room, s.reader(), lines, l.game != nil && l.game.Over())
+	if len(msg.Lines) == 0 && slices.Equal(msg.Muted, s.muted) {
+		return // nothing new: a connection to a quiet table hears nothing of the chat
+	}
+	s.muted = msg.Muted
+	select {
+	case old := <-s.chat:
+		msg.Lines = append(old.Lines, msg.Lines...)
+	default:
+	}
+	if n := len(msg.Lines); n > maxPending {
+		msg.Lines = msg.Lines[n-maxPending:]
+	}
+	s.chat <- msg // the buffer has room: this goroutine is the only sender
+}
+
+// roomOf returns a chat room with the stored mutes.
+func roomOf(mutes []store.Mute) *chat.Room {
+	room := chat.NewRoom(chat.DefaultLimits)
+	for _, m := range mutes {
+		room.Mute(m.Muter, m.Muted)
+	}
+	return room
+}
+
+// chatMessage returns the lines reader sees of lines, muted copies for
+// the senders they muted, and the seats they muted.
+func chatMessage(room *chat.Room, reader chat.Person, lines []store.ChatLine, over bool) protocol.ChatMessage {
+	msg := protocol.ChatMessage{Type: protocol.TypeChat, Lines: []protocol.ChatLine{}, Muted: []int{}}
+	for _, m := range lines {
+		var ch chat.Channel
+		if ch.UnmarshalText([]byte(m.Channel)) != nil {
+			continue
+		}
+		v, ok := room.View(reader, chat.Message{Channel: ch, From: m.From, Phrase: m.Phrase, Text: m.Text, At: m.At}, over)
+		if !ok {
+			continue
+		}
+		line := chatLine(m)
+		if v.Muted {
+			line.Phrase, line.Text, line.Muted = "", "", true
+		}
+		msg.Lines = append(msg.Lines, line)
+	}
+	if reader.ID != "" {
+		for _, key := range room.Muted(reader.ID) {
+			if seat := seatOfKey(key); seat >= 0 {
+				msg.Muted = append(msg.Muted, seat)
+			}
+		}
+	}
+	return msg
+}
+
+// chatLine is a stored message as the protocol shows it.
+func chatLine(m store.ChatLine) protocol.ChatLine {
+	return protocol.ChatLine{Seat: m.Seat, Name: m.Name, Channel: m.Channel, Phrase: m.Phrase, Text: m.Text, Move: m.Move, At: m.At}
+}

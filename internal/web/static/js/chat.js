@@ -1,0 +1,224 @@
+// chat.js: the table chat (docs/protocol.md, "Table chat"). A panel below
+// the table, collapsed until opened, so that it never covers the decision
+// area; while collapsed an unread badge counts what came. Every text from
+// another person goes in as text (dom.js), never as HTML: a link stays
+// text and is never made clickable.
+
+import { h, replace } from "./dom.js";
+
+/** PHRASES are the quick phrases' ids, in picker order: internal/chat's Phrases (a test checks it). */
+export const PHRASES = ["hello", "gl", "hf", "thinking", "brb", "back", "nice", "wow", "ouch", "oops", "sorry", "thanks",
+  "wp", "gg", "rematch", "bye"];
+
+/** MAX_TEXT is the longest free text, in characters: internal/chat's MaxRunes (a test checks it). */
+export const MAX_TEXT = 200;
+
+const OPEN_KEY = "razzia.chat.open";
+
+/** DOCK is razzia.css's desktop layout: there the panel docks at the foot of the table's side column. */
+const DOCK = "(min-width: 1100px) and (min-height: 560px)";
+
+/** lineText is what a chat line says in the reader's language. */
+export function lineText(t, line) {
+  if (line.muted) return t("chat.muted");
+  if (line.phrase) return t(`chat.phrase.${line.phrase}`);
+  return line.text || "";
+}
+
+/** lineItem draws one chat line: the sender's colour and name, then the words. */
+export function lineItem(t, line) {
+  const seat = line.seat >= 0 ? ` s${line.seat}` : "";
+  return h("li", { class: `chat-line${line.muted ? " chat-muted" : ""}${line.phrase ? " chat-phrase" : ""}${seat}`, "data-seat": line.seat },
+    line.seat >= 0 ? h("span", { class: "seat-dot", "aria-hidden": "true" }) : null,
+    h("span", { class: "chat-name" }, line.name, ": "),
+    h("span", { class: "chat-words" }, lineText(t, line)));
+}
+
+export class ChatPanel {
+  /** root: the panel's element; send(msg): sends a WebSocket message, false when not connected. */
+  constructor(root, send) {
+    this.root = root;
+    this.send = send;
+    this.t = (k) => k;
+    this.lines = [];
+    this.muted = [];
+    this.unread = 0;
+    this.tab = "players";
+    this.state = { game: null, you: -1, over: false, signedIn: false };
+    this.error = "";
+    this.sentAt = 0;
+    let open = false;
+    try {
+      open = localStorage.getItem(OPEN_KEY) === "1";
+    } catch {
+      // storage disabled
+    }
+    this.open = open;
+    this.build();
+  }
+
+  build() {
+    this.title = h("span", { class: "chat-title", id: "chat-title" });
+    this.unreadEl = h("span", { class: "chat-unread badge", id: "chat-unread", hidden: true });
+    this.toggle = h("button", { type: "button", class: "chat-toggle", id: "chat-toggle", "aria-expanded": "false", "aria-controls": "chat-body",
+      onclick: () => this.setOpen(!this.open) }, this.title, this.unreadEl);
+    this.tabs = h("div", { class: "chat-tabs", role: "tablist", id: "chat-tabs" });
+    this.list = h("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite", "aria-relevant": "additions" });
+    this.phrases = h("div", { class: "chat-phrases", id: "chat-phrases", role: "group" });
+    this.input = h("input", { type: "text", id: "chat-input", name: "chat", maxlength: String(MAX_TEXT), autocomplete: "off", enterkeyhint: "send" });
+    this.inputLabel = h("label", { for: "chat-input", class: "visually-hidden" });
+    this.sendButton = h("button", { type: "submit", id: "chat-send" });
+    this.form = h("form", { class: "chat-form", id: "chat-form", onsubmit: (ev) => this.submit(ev) },
+      this.inputLabel, this.input, this.sendButton);
+    this.hint = h("p", { class: "chat-hint muted", id: "chat-hint" });
+    this.errorEl = h("p", { class: "chat-error", id: "chat-error", role: "alert", hidden: true });
+    this.mutes = h("div", { class: "chat-mutes", id: "chat-mutes" });
+    this.body = h("div", { class: "chat-body", id: "chat-body", hidden: true },
+      this.tabs, this.list, this.errorEl, this.phrases, this.form, this.hint, this.mutes);
+    replace(this.root, this.toggle, this.body);
+    addEventListener("resize", () => this.place());
+  }
+
+  /**
+   * place docks the panel on a desktop at the foot of the table's side
+   * column (the log), which gives it room: the decision area keeps its
+   * place and size. Elsewhere the panel follows the table in the page.
+   * Call it after the table is drawn.
+   */
+  place() {
+    const side = document.querySelector("#table .tbl-side");
+    const dock = !!side && !this.root.hidden && matchMedia(DOCK).matches;
+    this.root.classList.toggle("chat-docked", dock);
+    if (!dock) {
+      this.root.removeAttribute("style");
+      if (side) side.style.paddingBottom = "";
+      return;
+    }
+    const r = side.getBoundingClientRect();
+    Object.assign(this.root.style, { left: `${r.left}px`, width: `${r.width}px`, bottom: `${Math.max(0, innerHeight - r.bottom)}px`,
+      maxHeight: `${Math.round(r.height * 0.6)}px` });
+    side.style.paddingBottom = `${this.root.offsetHeight + 8}px`;
+  }
+
+  setOpen(open) {
+    this.open = open;
+    try {
+      localStorage.setItem(OPEN_KEY, open ? "1" : "0");
+    } catch {
+      // storage disabled
+    }
+    if (open) this.unread = 0;
+    this.render();
+    if (open) this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  setT(t) {
+    this.t = t;
+    this.render();
+  }
+
+  /** update takes the table's state: the game, our seat, whether it is over, whether we are signed in. */
+  update(state) {
+    this.state = { ...this.state, ...state };
+    this.render();
+  }
+
+  /** receive takes a server "chat" message. */
+  receive(msg) {
+    const fresh = msg.lines || [];
+    this.lines.push(...fresh);
+    if (this.lines.length > 500) this.lines = this.lines.slice(-500);
+    this.muted = msg.muted || [];
+    if (!this.open) this.unread += fresh.filter((l) => l.seat !== this.state.you || this.state.you < 0).length;
+    this.render();
+    this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  /** reset forgets the lines: a new connection sends the conversation again. */
+  reset() {
+    this.lines = [];
+    this.unread = 0;
+  }
+
+  /** handles shows a refusal of a chat message, if the error is one: it reports whether it was. */
+  handles(msg, errorText) {
+    const code = msg.code || "";
+    const recent = Date.now() - this.sentAt < 5000;
+    if (!code.startsWith("chat_") && !(recent && (code === "game_over" || code === "bad_message"))) return false;
+    this.error = code === "chat_too_fast" && msg.retryAfter
+      ? this.t("chat.error.too_fast", { seconds: msg.retryAfter })
+      : code === "chat_too_long" ? this.t("chat.error.too_long", { max: MAX_TEXT }) : errorText(code);
+    this.render();
+    return true;
+  }
+
+  say(msg) {
+    this.error = "";
+    this.sentAt = Date.now();
+    if (!this.send(msg)) this.error = this.t("web.conn.connecting");
+    this.render();
+  }
+
+  submit(ev) {
+    ev.preventDefault();
+    const text = this.input.value.trim();
+    if (!text) return;
+    this.say({ type: "chat", text });
+    this.input.value = "";
+  }
+
+  /** seats returns the people at the table other than us: those one may mute. */
+  others() {
+    const { game, you } = this.state;
+    if (!game) return [];
+    return game.seats.map((s, i) => ({ ...s, seat: i })).filter((s) => s.seat !== you && !s.bot && !s.open && s.name);
+  }
+
+  render() {
+    const t = this.t;
+    const { game, you, over, signedIn } = this.state;
+    this.root.hidden = !game;
+    const spectator = you < 0;
+    // A player reads the spectators' channel only once the game is over.
+    const channels = spectator || over ? ["players", "spectators"] : ["players"];
+    if (!channels.includes(this.tab)) this.tab = "players";
+    this.title.textContent = t("web.chat.title");
+    this.toggle.setAttribute("aria-expanded", String(this.open));
+    const unread = this.unreadEl;
+    unread.hidden = this.open || this.unread === 0;
+    unread.textContent = String(this.unread);
+    unread.setAttribute("aria-label", t("web.chat.unread", { n: this.unread }));
+    this.body.hidden = !this.open;
+    this.root.classList.toggle("chat-open", this.open);
+    this.place();
+
+    replace(this.tabs, channels.length < 2 ? null : channels.map((ch) =>
+      h("button", { type: "button", role: "tab", class: "chat-tab", "data-channel": ch, "aria-selected": String(this.tab === ch),
+        onclick: () => { this.tab = ch; this.render(); } }, t(`chat.channel.${ch}`))));
+    const shown = this.lines.filter((l) => l.channel === this.tab);
+    replace(this.list, shown.length ? shown.map((l) => lineItem(t, l)) : h("li", { class: "chat-empty muted" }, t("web.chat.empty")));
+
+    // Who may write here: players in theirs, signed-in spectators in theirs.
+    const writes = this.tab === (spectator ? "spectators" : "players") && !over && (!spectator || signedIn);
+    this.phrases.hidden = !writes;
+    this.phrases.setAttribute("aria-label", t("web.chat.phrases"));
+    replace(this.phrases, PHRASES.map((p) => h("button", { type: "button", class: "chat-phrase-button", "data-phrase": p,
+      onclick: () => this.say({ type: "chat", phrase: p }) }, t(`chat.phrase.${p}`))));
+    this.form.hidden = !writes || !signedIn;
+    this.inputLabel.textContent = t("web.chat.input");
+    this.input.placeholder = t("web.chat.input");
+    this.sendButton.textContent = t("web.chat.send");
+    this.hint.hidden = !(this.tab === (spectator ? "spectators" : "players")) || over || signedIn;
+    this.hint.textContent = spectator ? t("web.chat.signin.spectator") : t("web.chat.signin");
+    this.errorEl.hidden = !this.error;
+    this.errorEl.textContent = this.error;
+
+    const mutable = over || (spectator && !signedIn) ? [] : this.others();
+    replace(this.mutes, mutable.map((s) => {
+      const muted = this.muted.includes(s.seat);
+      return h("button", { type: "button", class: `chat-mute s${s.seat}`, "data-seat": s.seat, "aria-pressed": String(muted),
+        onclick: () => this.say({ type: muted ? "unmute" : "mute", seat: s.seat }) },
+      t(muted ? "web.chat.unmute" : "web.chat.mute", { name: s.name }));
+    }));
+  }
+}
