@@ -36,6 +36,8 @@ const (
 	ChangeMove    ChangeKind = "move"    // AppendMove: move Moves-1 is committed
 	ChangeClock   ChangeKind = "clock"   // SetClock: a timeout, a take-over, a pre-move
 	ChangeLease   ChangeKind = "lease"   // acquired by a new holder, or released
+	// ChangeRematch is SetRematch: a finished game's rematch offer changed.
+	ChangeRematch ChangeKind = "rematch"
 )
 
 // A Change is the payload of a notice on ChangesChannel.

@@ -107,6 +107,12 @@ type Game struct {
 	// Rated is a table whose result changes its players' ratings: every
 	// person at it is signed in.
 	Rated bool
+	// RematchOf is the id of the finished game this one is the rematch
+	// of; "" for a game that is not one. Set at creation only.
+	RematchOf string
+	// Rematch is the rematch offer made at this finished game, encoded by
+	// internal/table and kept as it is (SetRematch); nil for none.
+	Rematch []byte
 }
 
 // A Summary describes a game in a list.
@@ -176,6 +182,12 @@ type Store interface {
 	// ErrNotFound if unknown, ErrLeaseLost for a fence that does not hold
 	// its lease. A timeout stored this way happens once, whoever stores it.
 	SetClock(ctx context.Context, id string, fence Fence, moves int, clock []byte) error
+	// SetRematch replaces the rematch offer of a finished game with offer,
+	// only if the stored one is old (nil: no offer yet): else
+	// ErrConflict, as for a game that is not finished. An unknown game is
+	// ErrNotFound. It is announced as ChangeRematch; the game's Updated
+	// time stays.
+	SetRematch(ctx context.Context, id string, old, offer []byte) error
 	// List returns the games with the status, most recently updated first,
 	// at most limit of them (all when limit <= 0).
 	List(ctx context.Context, status Status, limit int) ([]Summary, error)
@@ -291,7 +303,17 @@ func (g *Game) Clone() *Game {
 	c.Moves = slices.Clone(g.Moves)
 	c.CreatorHash = bytes.Clone(g.CreatorHash)
 	c.Clock = bytes.Clone(g.Clock)
+	c.Rematch = bytes.Clone(g.Rematch)
 	return &c
+}
+
+// CheckRematch reports what makes a SetRematch unfit before any store
+// looks: no offer.
+func CheckRematch(id string, offer []byte) error {
+	if len(offer) == 0 {
+		return fmt.Errorf("game %q: an empty rematch offer", id)
+	}
+	return nil
 }
 
 // CheckLease reports what makes a lease request unfit: no game, no node
@@ -365,7 +387,7 @@ func (g *Game) Equal(h *Game) bool {
 		}) && g.Rated == h.Rated &&
 		slices.EqualFunc(g.Cheques, h.Cheques, slices.Equal) &&
 		bytes.Equal(g.Seed, h.Seed) && slices.Equal(g.Moves, h.Moves) && bytes.Equal(g.CreatorHash, h.CreatorHash) &&
-		bytes.Equal(g.Clock, h.Clock) &&
+		bytes.Equal(g.Clock, h.Clock) && g.RematchOf == h.RematchOf && bytes.Equal(g.Rematch, h.Rematch) &&
 		g.Created.Equal(h.Created) && g.Updated.Equal(h.Updated)
 }
 

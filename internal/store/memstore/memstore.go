@@ -234,6 +234,29 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 	return nil
 }
 
+// SetRematch implements store.Store.
+func (s *Store) SetRematch(ctx context.Context, id string, old, offer []byte) error {
+	if err := store.CheckRematch(id, offer); err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	g, ok := s.games[id]
+	switch {
+	case !ok:
+		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
+	case g.Status != store.StatusFinished:
+		return fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
+	case !bytes.Equal(g.Rematch, old):
+		return fmt.Errorf("memstore: game %q: %w: its rematch offer changed", id, store.ErrConflict)
+	}
+	g.Rematch = bytes.Clone(offer)
+	s.announce(g, store.ChangeRematch)
+	return nil
+}
+
 // live returns the live game id that has moves moves, for a write with
 // fence.
 func (s *Store) live(id string, fence store.Fence, moves int) (*store.Game, error) {

@@ -63,9 +63,10 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 		return fmt.Errorf("postgres: game %q: cheques: %w", g.ID, err)
 	}
 	err = s.tx(ctx, "create game "+g.ID, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
-			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated, hashOrNil(g.Clock))
+		tag, err := tx.Exec(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock, rematch_of, rematch)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) DO NOTHING`,
+			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated, hashOrNil(g.Clock),
+			orNil(g.RematchOf), hashOrNil(g.Rematch))
 		if err != nil {
 			return err
 		}
@@ -119,9 +120,10 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 		var (
 			status, cheques  string
 			created, updated int64
+			rematchOf        *string
 		)
-		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated, clock FROM games WHERE id = $1", id).
-			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated, &g.Clock)
+		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated, clock, rematch_of, rematch FROM games WHERE id = $1", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated, &g.Clock, &rematchOf, &g.Rematch)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
 		}
@@ -129,6 +131,9 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			return err
 		}
 		g.Status, g.Created, g.Updated = store.Status(status), fromNanos(created), fromNanos(updated)
+		if rematchOf != nil {
+			g.RematchOf = *rematchOf
+		}
 		if err := json.Unmarshal([]byte(cheques), &g.Cheques); err != nil {
 			return s.errorf("%w: game %q: cheques: %v", store.ErrCorrupt, id, err)
 		}
@@ -423,6 +428,32 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 			return err
 		}
 		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeClock, Moves: moves, Status: row.status})
+	})
+}
+
+// SetRematch implements store.Store: a compare-and-set in one statement,
+// so that two nodes offering at once store one offer.
+func (s *Store) SetRematch(ctx context.Context, id string, old, offer []byte) error {
+	if err := store.CheckRematch(id, offer); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	return s.tx(ctx, "set the rematch offer of game "+id, func(tx pgx.Tx) error {
+		var (
+			status string
+			moves  int
+		)
+		err := tx.QueryRow(ctx, `UPDATE games SET rematch = $1 WHERE id = $2 AND status = 'finished' AND rematch IS NOT DISTINCT FROM $3
+			RETURNING status, move_count`, offer, id, hashOrNil(old)).Scan(&status, &moves)
+		if errors.Is(err, pgx.ErrNoRows) {
+			if err := tx.QueryRow(ctx, "SELECT status FROM games WHERE id = $1", id).Scan(&status); errors.Is(err, pgx.ErrNoRows) {
+				return fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
+			}
+			return fmt.Errorf("postgres: game %q (%s): %w: not finished, or its rematch offer changed", id, status, store.ErrConflict)
+		}
+		if err != nil {
+			return err
+		}
+		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeRematch, Moves: moves, Status: store.Status(status)})
 	})
 }
 

@@ -39,7 +39,8 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 			return nil, fmt.Errorf("sqlite: game %q: %w: the id exists", g.ID, store.ErrConflict)
 		}
 		if _, err := w.exec(st.insertGame, g.ID, string(g.Status), string(cheques), g.Seed,
-			created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated, hashOrNil(g.Clock)); err != nil {
+			created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated, hashOrNil(g.Clock),
+			orNil(g.RematchOf), hashOrNil(g.Rematch)); err != nil {
 			return nil, err
 		}
 		for i, seat := range g.Seats {
@@ -91,9 +92,10 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			status           string
 			cheques          string
 			created, updated int64
+			rematchOf        sql.NullString
 		)
-		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated, clock FROM games WHERE id = ?", id).
-			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated, &g.Clock)
+		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated, clock, rematch_of, rematch FROM games WHERE id = ?", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated, &g.Clock, &rematchOf, &g.Rematch)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
 		}
@@ -101,6 +103,7 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			return err
 		}
 		g.Status, g.Created, g.Updated = store.Status(status), fromNanos(created), fromNanos(updated)
+		g.RematchOf = rematchOf.String
 		if err := json.Unmarshal([]byte(cheques), &g.Cheques); err != nil {
 			return corrupt(s.path, fmt.Sprintf("game %q: cheques: %v", id, err))
 		}
@@ -379,6 +382,31 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 			return nil, err
 		}
 		return &store.Change{Game: id, Kind: store.ChangeClock, Moves: moves, Status: store.StatusPlaying}, nil
+	})
+}
+
+// SetRematch implements store.Store.
+func (s *Store) SetRematch(ctx context.Context, id string, old, offer []byte) error {
+	if err := store.CheckRematch(id, offer); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	return s.write(ctx, "set the rematch offer of game "+id, func(w *wtx) (*store.Change, error) {
+		row, err := w.game(id)
+		if err != nil {
+			return nil, err
+		}
+		if row.status != store.StatusFinished {
+			return nil, fmt.Errorf("sqlite: game %q is %s: %w", id, row.status, store.ErrConflict)
+		}
+		// IS compares NULL (no offer yet) as a value.
+		res, err := w.exec(s.stmts.setRematch, offer, id, hashOrNil(old))
+		if err != nil {
+			return nil, err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return nil, fmt.Errorf("sqlite: game %q: %w: its rematch offer changed", id, store.ErrConflict)
+		}
+		return &store.Change{Game: id, Kind: store.ChangeRematch, Moves: row.moves, Status: row.status}, nil
 	})
 }
 
