@@ -123,7 +123,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	accounts, onFinish := newAccounts(st, log, cfg.passkeyOrigins)
 	go purgeEvery(ctx, accounts, time.Hour, log)
 	hub := table.New(st, table.Options{BotDelay: cfg.botDelay, Logger: log, Limits: cfg.limits,
-		Node: cfg.node, LeaseTTL: cfg.leaseTTL, Registerer: reg, OnFinish: onFinish})
+		Node: cfg.node, LeaseTTL: cfg.leaseTTL, Registerer: reg, OnFinish: onFinish, SeatToken: accounts.SeatTokenOf})
 	defer hub.Close()
 	log = log.With("node", hub.Node()) // the Hub adds it to its own lines
 	n, err := hub.Resume(ctx)

@@ -225,6 +225,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("GET /api/levels", levels)
 	s.routeAnalysis(mux)
 	s.routePace(mux)
+	s.routeRematch(mux)
 	if opts.Accounts != nil {
 		s.routeAccounts(mux)
 	}
@@ -326,6 +327,8 @@ var codes = map[error]protocol.Code{
 	table.ErrInternal:           protocol.Internal,
 	table.ErrCancelled:          protocol.TableCancelled,
 	table.ErrTimedOut:           protocol.TimedOut,
+	table.ErrNotOver:            protocol.GameInProgress,
+	table.ErrRematch:            protocol.RematchRefused,
 }
 
 // errorOf maps an error of the Hub to the API's error.

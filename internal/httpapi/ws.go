@@ -84,7 +84,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	// The reader has its own context: cancelling a read closes the
 	// connection at once, and Close should say goodbye first.
 	ctx, cancel := context.WithCancel(context.Background())
-	conn := &wsConn{s: s, c: c, id: id, token: token,
+	conn := &wsConn{s: s, c: c, id: id, token: token, client: client,
 		limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst)}
 	conn.touch()
 	readDone := make(chan struct{})
@@ -105,7 +105,10 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	}()
 
 	updates := sub.Updates()
-	var last table.Update
+	var (
+		last   table.Update
+		offers <-chan protocol.RematchOffer // once the game is over
+	)
 	for {
 		select {
 		case u, ok := <-updates:
@@ -124,8 +127,18 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 					c.Close(websocket.StatusNormalClosure, "the table "+string(last.Game.Status))
 					return
 				}
-				// The game is over: no more states, but the client may stay.
+				// The game is over: no more states, but the client may stay
+				// and hear of its rematch.
 				updates = nil
+				if last.Game.Status == protocol.StatusFinished {
+					feed, err := s.hub.WatchRematch(ctx, id)
+					if err != nil {
+						s.log.Warn("cannot watch the rematch offer", "game", id, "err", err)
+						continue
+					}
+					defer feed.Close()
+					offers = feed.Offers()
+				}
 				continue
 			}
 			last = u
@@ -134,6 +147,15 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 			data, err := u.Encoded(cat.Tag(), func(u table.Update) ([]byte, error) { return stateMessage(u, cat) })
 			if err != nil {
 				s.log.Error("cannot encode a state", "game", id, "err", err)
+				return
+			}
+			if err := conn.write(ctx, data); err != nil {
+				return
+			}
+		case o := <-offers:
+			data, err := rematchOfferMessage(id, o)
+			if err != nil {
+				s.log.Error("cannot encode a rematch offer", "game", id, "err", err)
 				return
 			}
 			if err := conn.write(ctx, data); err != nil {
@@ -182,12 +204,13 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error) {
 
 // A wsConn is one client's WebSocket.
 type wsConn struct {
-	s     *Server
-	c     *websocket.Conn
-	id    string
-	token string
-	limit *rate.Limiter // the messages the client may send
-	last  atomic.Int64  // when a message last passed either way, Unix nanoseconds
+	s      *Server
+	c      *websocket.Conn
+	id     string
+	token  string
+	client string        // the peer's key, for the limits per client
+	limit  *rate.Limiter // the messages the client may send
+	last   atomic.Int64  // when a message last passed either way, Unix nanoseconds
 }
 
 // touch notes that a message passed.
@@ -284,6 +307,9 @@ func (w *wsConn) handle(ctx context.Context, typ websocket.MessageType, data []b
 	}
 	var head struct {
 		Type string `json:"type"`
+	}
+	if json.Unmarshal(data, &head) == nil && head.Type == protocol.TypeRematch {
+		return w.rematch(ctx, data)
 	}
 	if json.Unmarshal(data, &head) == nil && (head.Type == protocol.TypePreMove || head.Type == protocol.TypeTakeBack || head.Type == protocol.TypeLeave) {
 		var msg protocol.PreMoveMessage

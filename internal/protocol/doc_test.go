@@ -141,6 +141,7 @@ func examples(t *testing.T) map[string]string {
 	out["events"] = strings.Join(lines, "\n")
 	analysisExamples(t, add)
 	paceExamples(t, add)
+	rematchExamples(add)
 	for name, v := range accountExamples(t) {
 		add(name, v)
 	}

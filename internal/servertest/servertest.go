@@ -143,6 +143,9 @@ func New(t testing.TB, opts Options) *Server {
 			}
 		}
 	}
+	if opts.Hub.SeatToken == nil {
+		opts.Hub.SeatToken = accounts.SeatTokenOf
+	}
 	opts.API.Accounts = accounts
 	var hubStore store.Store = st
 	if opts.Store != nil {

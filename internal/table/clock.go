@@ -464,8 +464,8 @@ func cancelled() *Error {
 	return reject(ErrCancelled, "the table was cancelled by its creator: create a new one")
 }
 
-// RecordMeta returns the metadata of a game's record: its pace and its
-// take-overs. A game stored before clocks is untimed.
+// RecordMeta returns the metadata of a game's record: its pace, its
+// take-overs and its rematch links. A game stored before clocks is untimed.
 func (h *Hub) RecordMeta(ctx context.Context, id string) (protocol.RecordMeta, error) {
 	if !protocol.ValidID(id) {
 		return protocol.RecordMeta{}, notFound(id)
@@ -474,14 +474,18 @@ func (h *Hub) RecordMeta(ctx context.Context, id string) (protocol.RecordMeta, e
 	if err != nil {
 		return protocol.RecordMeta{}, h.storeError("read game", id, err)
 	}
+	var in protocol.GameInfo
+	describeRematch(&in, g)
+	meta := protocol.RecordMeta{RematchOf: in.RematchOf, Rematch: in.Rematch}
 	if g.Clock == nil {
-		return protocol.RecordMeta{}, nil
+		return meta, nil
 	}
 	t, err := decodeTiming(g.Clock, len(g.Seats))
 	if err != nil {
 		return protocol.RecordMeta{}, h.failed("read the clock", id, err)
 	}
-	return protocol.RecordMeta{Pace: PaceInfo(t.Clock.Pace()), TakeOvers: t.TakeOvers}, nil
+	meta.Pace, meta.TakeOvers = PaceInfo(t.Clock.Pace()), t.TakeOvers
+	return meta, nil
 }
 
 // Leave hands the seat of the person whose token is given to a server bot

@@ -112,6 +112,11 @@ type Options struct {
 	// the hook that records results and ratings. It should return
 	// within its context's time (30 seconds).
 	OnFinish func(ctx context.Context, f Finished)
+	// SeatToken, when set, returns the seat token of the account with
+	// the id at game: a signed-in player's rematch seat is held by it, as
+	// every seat of theirs is. Unset, the seat keeps the token of the
+	// game the rematch follows, as a guest's does.
+	SeatToken func(ctx context.Context, account, game string) (string, error)
 }
 
 // The defaults of Options.
@@ -136,12 +141,13 @@ type Hub struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // game, bot and background goroutines
 
-	workers  *workers       // the pool of bot decisions
-	finished *finishedCache // finished games ready for new spectators
-	refresh  refresher      // replicas waiting for the store's new moves
-	fwd      forwarder      // writes passed to other nodes, waiting for answers
-	scanNow  chan struct{}  // asks the scanner to look for unowned games at once
-	renewNow chan struct{}  // asks the renewer to check the leases at once
+	workers   *workers       // the pool of bot decisions
+	finished  *finishedCache // finished games ready for new spectators
+	refresh   refresher      // replicas waiting for the store's new moves
+	fwd       forwarder      // writes passed to other nodes, waiting for answers
+	rematches rematches      // the rematch offers watched here (rematch.go)
+	scanNow   chan struct{}  // asks the scanner to look for unowned games at once
+	renewNow  chan struct{}  // asks the renewer to check the leases at once
 
 	mu       sync.Mutex
 	closed   bool
@@ -207,6 +213,7 @@ func New(st store.Store, opts Options) *Hub {
 	h.metrics = newMetrics(h, opts.Registerer)
 	h.refresh.init()
 	h.fwd.init()
+	h.rematches.init()
 	h.listen()
 	h.background(h.refreshLoop)
 	h.background(h.renewLoop)
@@ -265,6 +272,7 @@ func (h *Hub) Close() error {
 	h.closed = true
 	h.mu.Unlock()
 	h.cancel()
+	h.stopRematches()
 	h.wg.Wait()
 	return nil
 }
@@ -431,7 +439,13 @@ func (h *Hub) Watch(ctx context.Context, id, token string) (*Subscription, error
 		}
 		seat := seatOf(g.Seats, hashToken(token))
 		sub = newSubscription(nil, seat)
-		sub.c <- f.update(seat)
+		u := f.update(seat)
+		if g.RematchOf != "" || g.Rematch != nil {
+			// The offer changes: not the cached description's encoding.
+			describeRematch(&u.Game, g)
+			u.change = &change{}
+		}
+		sub.c <- u
 		close(sub.c)
 		return nil
 	})
@@ -509,6 +523,7 @@ func (h *Hub) Game(ctx context.Context, id, token string) (protocol.GameInfo, in
 			return err
 		}
 		in, seat = h.newInfo(g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, w), seatOf(g.Seats, hash)
+		describeRematch(&in, g)
 		return nil
 	})
 	return in, seat, err

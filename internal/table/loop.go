@@ -43,6 +43,8 @@ type loop struct {
 	bots    []bot.Bot    // by seat; nil for people
 	creator []byte       // the hash of the creator's token, or nil
 	rated   bool         // a rated table: signed-in players only
+	// rematchOf is the finished game this one is the rematch of, or "".
+	rematchOf string
 
 	client  string              // who created the table in this process, or ""
 	held    hold                // what the game holds of the Hub's limits
@@ -162,6 +164,7 @@ func (l *loop) load(g *store.Game) error {
 	}
 	l.status, l.seats, l.cheques, l.seed = g.Status, g.Seats, g.Cheques, g.Seed
 	l.created, l.updated, l.creator, l.rated = g.Created, g.Updated, g.CreatorHash, g.Rated
+	l.rematchOf = g.RematchOf
 	l.game, l.bots, l.timing = game, nil, tm
 	if game != nil && l.owns() {
 		l.startBots()
@@ -376,6 +379,7 @@ func (l *loop) info() protocol.GameInfo {
 		in.ToMove = &to
 	}
 	l.decorate(&in)
+	in.RematchOf = l.rematchOf
 	return in
 }
 

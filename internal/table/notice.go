@@ -75,6 +75,10 @@ func (h *Hub) notice(n store.Notice) {
 // changed brings this node's replica of a game up to date with a change
 // another node committed. The owner made its changes itself.
 func (h *Hub) changed(c store.Change) {
+	if c.Kind == store.ChangeRematch {
+		h.rematchChanged(c.Game)
+		return
+	}
 	h.mu.Lock()
 	l, draining := h.games[c.Game], h.draining
 	h.mu.Unlock()
@@ -120,6 +124,7 @@ func (h *Hub) missed() {
 			l.post(func(l *loop) { l.reload() })
 		}
 	}
+	h.rematchAll()
 	h.kick(h.scanNow)
 	h.kick(h.renewNow)
 }
