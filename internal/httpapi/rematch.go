@@ -67,7 +67,7 @@ func (w *wsConn) rematch(ctx context.Context, data []byte) error {
 	return w.answer(ctx, "rematch", err)
 }
 
-// rematchOfferMessage encodes the "rematchOffer" message of game id.
-func rematchOfferMessage(id string, o protocol.RematchOffer) ([]byte, error) {
-	return json.Marshal(protocol.RematchOfferMessage{Type: protocol.TypeRematchOffer, Game: id, Offer: o})
+// rematchOfferMessage encodes the "rematchOffer" message.
+func rematchOfferMessage(o protocol.RematchOffer) ([]byte, error) {
+	return json.Marshal(protocol.RematchOfferMessage{Type: protocol.TypeRematchOffer, Offer: o})
 }

@@ -153,7 +153,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case o := <-offers:
-			data, err := rematchOfferMessage(id, o)
+			data, err := rematchOfferMessage(o)
 			if err != nil {
 				s.log.Error("cannot encode a rematch offer", "game", id, "err", err)
 				return

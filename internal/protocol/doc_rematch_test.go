@@ -16,7 +16,7 @@ func rematchExamples(add func(string, any)) {
 	// Cy has not answered yet.
 	offer := protocol.RematchOffer{By: 0, State: protocol.RematchOpen, Answers: []string{"yes", "yes", ""},
 		Expires: time.Date(2026, 3, 14, 19, 42, 10, 0, time.UTC), Game: "q7nd2kx4ma"}
-	add("rematch-offer-message", protocol.RematchOfferMessage{Type: protocol.TypeRematchOffer, Game: "k3x7q2m5ab", Offer: offer})
+	add("rematch-offer-message", protocol.RematchOfferMessage{Type: protocol.TypeRematchOffer, Offer: offer})
 	offer.State, offer.Answers[2] = protocol.RematchStarted, "yes"
 	add("rematch-answer", protocol.RematchAnswer{Offer: offer})
 	add("rematch-links", struct {

@@ -69,6 +69,8 @@ type Message struct {
 	Code           Code       `json:"code"`
 	Message        string     `json:"message"`
 	RetryAfter     int        `json:"retryAfter"`
+	// Offer is a "rematchOffer" message's.
+	Offer *RematchOffer `json:"offer"`
 }
 
 // A MoveMessage is the client's "move": a record token (Move), or the same

@@ -23,7 +23,6 @@ type RematchMessage struct {
 // A RematchOfferMessage is the server's "rematchOffer".
 type RematchOfferMessage struct {
 	Type  string       `json:"type"` // TypeRematchOffer
-	Game  string       `json:"game"` // the finished game
 	Offer RematchOffer `json:"offer"`
 }
 
