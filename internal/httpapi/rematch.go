@@ -16,7 +16,8 @@ func (s *Server) routeRematch(mux *http.ServeMux) {
 // rematch offers, accepts or declines the rematch of a finished game for
 // the seat the request holds. An offer or an acceptance counts as a table
 // created, for the client's rate limit. A guest who accepts gets the
-// rematch's seat cookie, holding the same token: the seat carries over.
+// rematch's seat cookie, holding the same token: the seat carries over;
+// the answer carries the seat's token at the rematch.
 func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	var req protocol.RematchMessage
@@ -41,10 +42,15 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if *req.Accept && token != accountSeatToken(r, id) {
-		setCookie(w, p, cookieName(offer.Game), token)
+	out := protocol.RematchAnswer{Offer: offer}
+	if *req.Accept {
+		if out.Token = token; token == accountSeatToken(r, id) {
+			out.Token = accountSeatToken(r, offer.Game) // the account holds its seats
+		} else {
+			setCookie(w, p, cookieName(offer.Game), token)
+		}
 	}
-	writeJSON(w, http.StatusOK, protocol.RematchAnswer{Offer: offer})
+	writeJSON(w, http.StatusOK, out)
 }
 
 // wsRematch answers a "rematch" message: as POST /api/games/{id}/rematch,

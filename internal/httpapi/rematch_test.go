@@ -62,6 +62,9 @@ func TestRematchHTTP(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("offer: %d %v", resp.StatusCode, v)
 	}
+	if v["token"] != token {
+		t.Errorf("the answer's token = %v, want the guest's", v["token"])
+	}
 	offer := v["offer"].(map[string]any)
 	next, _ := offer["game"].(string)
 	if offer["state"] != protocol.RematchStarted || next == "" {

@@ -18,7 +18,7 @@ func rematchExamples(add func(string, any)) {
 		Expires: time.Date(2026, 3, 14, 19, 42, 10, 0, time.UTC), Game: "q7nd2kx4ma"}
 	add("rematch-offer-message", protocol.RematchOfferMessage{Type: protocol.TypeRematchOffer, Offer: offer})
 	offer.State, offer.Answers[2] = protocol.RematchStarted, "yes"
-	add("rematch-answer", protocol.RematchAnswer{Offer: offer})
+	add("rematch-answer", protocol.RematchAnswer{Offer: offer, Token: "M5QW2ZLTORSXG5DPNNSW4LJVGQ"})
 	add("rematch-links", struct {
 		RematchOf    string                 `json:"rematchOf,omitempty"`
 		Rematch      string                 `json:"rematch,omitempty"`

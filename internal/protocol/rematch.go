@@ -61,7 +61,11 @@ func (o *RematchOffer) Pending(seat int) bool {
 	return o.State == RematchOpen && seat >= 0 && seat < len(o.Answers) && o.Answers[seat] == ""
 }
 
-// A RematchAnswer answers POST /api/games/{id}/rematch.
+// A RematchAnswer answers POST /api/games/{id}/rematch. Token, for an
+// answer that accepts, is the token of the player's seat at the new
+// game (Offer.Game): a guest's is the same, a signed-in player's the
+// account's for that game.
 type RematchAnswer struct {
 	Offer RematchOffer `json:"offer"`
+	Token string       `json:"token,omitempty"`
 }

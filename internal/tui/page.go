@@ -135,6 +135,14 @@ func (m *Model) helpLines() []string {
 		{"esc", "tui.help.close"},
 		{"q", "tui.help.quit"},
 	}
+	if m.remote != nil {
+		keys = append(keys, []struct{ key, text string }{
+			{"p 1…9 x", "tui.help.ahead"},
+			{"L", "tui.help.leave"},
+			{"B", "tui.help.back"},
+			{"a n", "tui.help.rematch"},
+		}...)
+	}
 	lines := []string{boldStyle.Render(m.cat.T("tui.help.keys"))}
 	for _, k := range keys {
 		lines = append(lines, m.legend(k.key, m.cat.T(k.text))...)

@@ -21,12 +21,14 @@ type remote struct {
 	sent    bool   // a move is on its way: wait for the next state
 	standIn []bool // by seat: a server bot plays for the person
 	ended   error  // the session ended for good
+	online         // pre-moves, leaving, the rematch (online.go)
 }
 
 // stateMsg is what the session's Next returned.
 type stateMsg struct {
 	state *client.State
 	err   error
+	from  *client.Session // nil in tests: the current session
 }
 
 // moveSent is what the session's Move returned.
@@ -37,13 +39,16 @@ func (r *remote) next() tea.Cmd {
 	s, ctx := r.session, r.ctx
 	return func() tea.Msg {
 		st, err := s.Next(ctx)
-		return stateMsg{st, err}
+		return stateMsg{st, err, s}
 	}
 }
 
 // received takes a state or an error from the server.
 func (m *Model) received(msg stateMsg) tea.Cmd {
 	r := m.remote
+	if msg.from != nil && msg.from != r.session {
+		return nil // the game before a rematch: its session is closed
+	}
 	var refused *client.Error
 	switch {
 	case errors.As(msg.err, &refused) && endsSession(refused.Code):
@@ -73,6 +78,7 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 	for _, seat := range st.Game.Seats {
 		r.standIn = append(r.standIn, seat.StandIn != "")
 	}
+	r.preMove, r.preMoveDropped = st.PreMove, st.PreMoveDropped
 	m.clock = st.Clock
 	if st.Clock != nil {
 		m.offset = st.Clock.ServerTime - m.now().UnixMilli()
@@ -88,6 +94,11 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		m.notice, m.failed = "", false
 	}
 	m.afterChange()
+	if st.Offer != nil {
+		if follow := m.takeOffer(st.Offer); follow != nil {
+			return follow
+		}
+	}
 	return tea.Batch(r.next(), m.tick())
 }
 

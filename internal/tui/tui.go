@@ -131,6 +131,9 @@ func NewLocal(g *razzia.Game, seats []Seat, opt Options) (*Model, error) {
 func NewRemote(ctx context.Context, s *client.Session, seat int, invite string, opt Options) *Model {
 	m := newModel(opt)
 	m.remote = &remote{ctx: ctx, session: s, seat: seat, invite: invite}
+	if s != nil {
+		m.remote.act = s
+	}
 	m.snap.Seat, m.snap.ToMove = seat, -1
 	return m
 }

@@ -28,6 +28,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.moved(msg)
 	case clockTick:
 		return m, m.ticked()
+	case sent:
+		return m, m.sentDone(msg)
+	case rematchAnswered:
+		return m, m.answered(msg)
 	}
 	return m, nil
 }
@@ -109,6 +113,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "i":
 		m.open(deckOverlay)
 		return nil
+	}
+	if cmd, handled := m.onlineKey(s); handled {
+		return cmd
 	}
 	if !m.mine() {
 		return nil
