@@ -126,6 +126,28 @@ type Summary struct {
 	Updated time.Time
 }
 
+// A Delta is what a reader of a game lacks (DeltasSince): the moves after
+// those it holds, and the game's clock.
+type Delta struct {
+	Moves []string
+	Clock []byte
+}
+
+// MovesOf returns the moves of deltas as MovesSince answers them: the
+// games with new moves only. A store's MovesSince is its DeltasSince.
+func MovesOf(deltas map[string]Delta, err error) (map[string][]string, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for id, d := range deltas {
+		if len(d.Moves) > 0 {
+			out[id] = d.Moves
+		}
+	}
+	return out, nil
+}
+
 // A Fence is a game's fencing number: it grows each time the game's lease
 // changes holder, and every write of a live game carries the writer's.
 type Fence int64
@@ -196,6 +218,11 @@ type Store interface {
 	// reader holds (a negative number as 0), and the answer maps it to the
 	// moves stored after them, in order. A game with no more moves, or not stored, is left out.
 	MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error)
+	// DeltasSince is MovesSince with each game's Clock as it is now, read
+	// in the same snapshot as its moves, so that a reader never holds a
+	// clock of other moves than its own: a game with no more moves is
+	// there too (its clock may have changed), one not stored is left out.
+	DeltasSince(ctx context.Context, from map[string]int) (map[string]Delta, error)
 
 	// AcquireLease makes node the holder of the live game for ttl: it
 	// fails with ErrLeaseHeld while another node's lease is live, with

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -70,9 +71,11 @@ func (t timing) encode() []byte {
 	return b
 }
 
-// stored reports whether the timing holds anything a replica must read
-// from the store after a move: a running clock, a pre-move.
-func (t timing) stored() bool { return t.Clock.Pace().Timed() || len(t.PreMoves) > 0 }
+// onlyPreMoves reports whether a and b differ in their pre-moves only.
+func onlyPreMoves(a, b timing) bool {
+	a.PreMoves, b.PreMoves = nil, nil
+	return bytes.Equal(a.encode(), b.encode())
+}
 
 // standingIn reports whether a bot plays for the seat now.
 func (t timing) standingIn(seat int) bool {

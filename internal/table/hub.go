@@ -23,8 +23,9 @@
 // watch keeps a replica of it, a goroutine like the owner's that never
 // writes, brought up to date from the store. The store announces every
 // committed change (store.ChangesChannel); the replica reads the new
-// moves from the store, never from the notice, and broadcasts them to its
-// own watchers as the owner does. A write (a move, a seat taken, a player
+// moves and the clock from the store (store.Store.DeltasSince: only the
+// moves after those it holds), never from the notice, and broadcasts them
+// to its own watchers as the owner does. A write (a move, a seat taken, a player
 // removed) that reaches a replica is passed to the owner over the store's
 // notifications: a request on the owner's channel (NodeChannel), answered
 // on the asker's, waited for at most ForwardTimeout. If the owner does not

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -300,20 +301,30 @@ func (l *loop) lostLease(err error) error {
 	return errNotOwner
 }
 
-// catchUp applies moves read from the store, the first of them move
-// number from, announced at at, and broadcasts them.
-func (l *loop) catchUp(from int, moves []string, at time.Time) {
+// catchUp applies what the store holds beyond the replica's game: the
+// moves after move number from and the clock as it is with them, announced
+// at at, and broadcasts them. Only the new moves are read and played.
+func (l *loop) catchUp(from int, d store.Delta, at time.Time) {
 	if l.owns() {
 		return
 	}
-	if l.game == nil || from > l.game.Len() || l.timing.stored() {
-		// The game started, notices were lost, or the clock changed with
-		// the moves: read it whole.
+	if l.game == nil || from > l.game.Len() {
+		// The game started, or notices were lost: read it whole.
 		l.reload()
 		return
 	}
+	next, clocked := l.timing, false
+	if d.Clock != nil && !bytes.Equal(d.Clock, l.timing.encode()) {
+		t, err := decodeTiming(d.Clock, len(l.seats))
+		if err != nil {
+			l.h.log.Error("a stored clock does not read; reading the game again", "game", l.id, "err", err)
+			l.reload()
+			return
+		}
+		next, clocked = t, true
+	}
 	played := false
-	for i, tok := range moves {
+	for i, tok := range d.Moves {
 		if from+i < l.game.Len() {
 			continue // read twice
 		}
@@ -324,7 +335,18 @@ func (l *loop) catchUp(from int, moves []string, at time.Time) {
 		}
 		played = true
 	}
-	if !played {
+	if !played && !clocked {
+		return
+	}
+	prev := l.timing
+	l.timing = next
+	if !played && onlyPreMoves(prev, next) {
+		// A pre-move is its owner's news only, as the owner tells it.
+		for seat := range l.seats {
+			if a, b := preMoveOf(prev, seat), preMoveOf(next, seat); a != b {
+				l.tellSeat(seat)
+			}
+		}
 		return
 	}
 	if l.game.Over() {

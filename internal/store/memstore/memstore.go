@@ -294,14 +294,19 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 
 // MovesSince implements store.Store.
 func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error) {
+	return store.MovesOf(s.DeltasSince(ctx, from))
+}
+
+// DeltasSince implements store.Store.
+func (s *Store) DeltasSince(ctx context.Context, from map[string]int) (map[string]store.Delta, error) {
 	if err := s.lock(ctx); err != nil {
 		return nil, err
 	}
 	defer s.mu.Unlock()
-	out := map[string][]string{}
+	out := map[string]store.Delta{}
 	for id, n := range from {
-		if g, ok := s.games[id]; ok && max(n, 0) < len(g.Moves) {
-			out[id] = slices.Clone(g.Moves[max(n, 0):])
+		if g, ok := s.games[id]; ok {
+			out[id] = store.Delta{Moves: slices.Clone(g.Moves[min(max(n, 0), len(g.Moves)):]), Clock: bytes.Clone(g.Clock)}
 		}
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -161,9 +162,15 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 	return g, nil
 }
 
-// MovesSince implements store.Store: one query for all the games.
+// MovesSince implements store.Store.
 func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error) {
-	out := map[string][]string{}
+	return store.MovesOf(s.DeltasSince(ctx, from))
+}
+
+// DeltasSince implements store.Store: two queries for all the games, in
+// one snapshot.
+func (s *Store) DeltasSince(ctx context.Context, from map[string]int) (map[string]store.Delta, error) {
+	out := map[string]store.Delta{}
 	if len(from) == 0 {
 		return out, nil
 	}
@@ -171,30 +178,45 @@ func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string
 	for id, n := range from {
 		ids, starts = append(ids, id), append(starts, int32(min(max(n, 0), math.MaxInt32)))
 	}
-	op := fmt.Sprintf("read the new moves of %d games", len(from))
-	rows, err := s.pool.Query(ctx, `
-		SELECT m.game_id, m.idx, m.token FROM unnest($1::text[], $2::int[]) AS w(id, n)
-		JOIN moves m ON m.game_id = w.id AND m.idx >= w.n
-		ORDER BY m.game_id, m.idx`, ids, starts)
-	if err != nil {
-		return nil, s.fail(op, err)
-	}
-	var (
-		id, tok string
-		idx     int
-	)
-	_, err = pgx.ForEachRow(rows, []any{&id, &idx, &tok}, func() error {
-		if want := max(from[id], 0) + len(out[id]); idx != want {
-			return s.errorf("%w: game %q: move %d is missing", store.ErrCorrupt, id, want)
+	err := s.readTx(ctx, fmt.Sprintf("read the new moves of %d games", len(from)), func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, "SELECT id, clock FROM games WHERE id = ANY($1::text[])", ids)
+		if err != nil {
+			return err
 		}
-		out[id] = append(out[id], tok)
-		return nil
+		var (
+			id    string
+			clock []byte
+		)
+		if _, err := pgx.ForEachRow(rows, []any{&id, &clock}, func() error {
+			out[id] = store.Delta{Clock: bytes.Clone(clock)}
+			return nil
+		}); err != nil {
+			return err
+		}
+		rows, err = tx.Query(ctx, `
+			SELECT m.game_id, m.idx, m.token FROM unnest($1::text[], $2::int[]) AS w(id, n)
+			JOIN moves m ON m.game_id = w.id AND m.idx >= w.n
+			ORDER BY m.game_id, m.idx`, ids, starts)
+		if err != nil {
+			return err
+		}
+		var (
+			tok string
+			idx int
+		)
+		_, err = pgx.ForEachRow(rows, []any{&id, &idx, &tok}, func() error {
+			d := out[id]
+			if want := max(from[id], 0) + len(d.Moves); idx != want {
+				return s.errorf("%w: game %q: move %d is missing", store.ErrCorrupt, id, want)
+			}
+			d.Moves = append(d.Moves, tok)
+			out[id] = d
+			return nil
+		})
+		return err
 	})
 	if err != nil {
-		if errors.Is(err, store.ErrCorrupt) {
-			return nil, err
-		}
-		return nil, s.fail(op, err)
+		return nil, err
 	}
 	return out, nil
 }

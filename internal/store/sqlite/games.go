@@ -136,16 +136,33 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 	return g, nil
 }
 
-// MovesSince implements store.Store, in one read transaction.
+// MovesSince implements store.Store.
 func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error) {
-	out := map[string][]string{}
+	return store.MovesOf(s.DeltasSince(ctx, from))
+}
+
+// DeltasSince implements store.Store, in one read transaction.
+func (s *Store) DeltasSince(ctx context.Context, from map[string]int) (map[string]store.Delta, error) {
+	out := map[string]store.Delta{}
 	err := s.read(ctx, fmt.Sprintf("read the new moves of %d games", len(from)), func(tx *sql.Tx) error {
 		st, err := tx.PrepareContext(ctx, "SELECT idx, token FROM moves WHERE game_id = ? AND idx >= ? ORDER BY idx")
 		if err != nil {
 			return err
 		}
 		defer st.Close()
+		clocks, err := tx.PrepareContext(ctx, "SELECT clock FROM games WHERE id = ?")
+		if err != nil {
+			return err
+		}
+		defer clocks.Close()
 		for id, n := range from {
+			var clock []byte
+			switch err := clocks.QueryRowContext(ctx, id).Scan(&clock); {
+			case errors.Is(err, sql.ErrNoRows):
+				continue // not stored
+			case err != nil:
+				return err
+			}
 			n = max(n, 0)
 			rows, err := st.QueryContext(ctx, id, n)
 			if err != nil {
@@ -173,9 +190,7 @@ func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string
 			if err := rows.Err(); err != nil {
 				return err
 			}
-			if len(moves) > 0 {
-				out[id] = moves
-			}
+			out[id] = store.Delta{Moves: moves, Clock: clock}
 		}
 		return nil
 	})

@@ -74,6 +74,7 @@ var checks = []struct {
 	{"ConcurrentAppend", testConcurrentAppend},
 	{"ConcurrentGames", testConcurrentGames},
 	{"MovesSince", testMovesSince},
+	{"DeltasSince", testDeltasSince},
 	{"LeaseAcquire", testLeaseAcquire},
 	{"LeaseFencedWrites", testLeaseFencedWrites},
 	{"LeaseTakeOver", testLeaseTakeOver},
