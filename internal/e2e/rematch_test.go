@@ -119,3 +119,48 @@ func TestLeaveAndTakeBack(t *testing.T) {
 		})
 	}
 }
+
+// TestRematchTwoPlayers: two people finish a game; Ann offers a rematch
+// at a desktop's size, Bob, on a phone, sees the offer with its answers
+// on screen without scrolling and accepts; both pages go on to the new
+// table, each with the seat it had.
+func TestRematchTwoPlayers(t *testing.T) {
+	srv := newServer(t)
+	id := srv.create(t, "", "", "easy")
+	ann := newPage(t, srv, "Ann", desktop.w, desktop.h)
+	ann.open("/g/" + id)
+	annSeat := ann.join("Ann")
+	bob := newPage(t, srv, "Bob", phone.w, phone.h)
+	bob.resize(phone)
+	bob.open("/g/" + id)
+	bobSeat := bob.join("Bob")
+	playTogether(t, ann, bob)
+	waitFor[bool](ann, "the rematch button", `!!document.querySelector("#rematch-offer")`, 10*time.Second)
+	ann.click("#rematch-offer")
+	waitFor[string](ann, "the offer waiting for Bob", `(() => { const s = document.querySelector("#rematch-state");
+  return s && s.dataset.state === "open" ? s.textContent : ""; })()`, 10*time.Second)
+	offer := waitFor[string](bob, "Ann's offer at Bob's", `(() => { const s = document.querySelector("#rematch-state");
+  return s && document.querySelector("#rematch-accept") ? s.textContent : ""; })()`, 10*time.Second)
+	if !strings.Contains(offer, "Ann offers a rematch") {
+		t.Errorf("Bob is told %q", offer)
+	}
+	eval[bool](bob, `(scrollTo(0, 0), true)`)
+	bob.wantVisible("the accept button", "#rematch-accept")
+	bob.wantVisible("the decline button", "#rematch-decline")
+	bob.screenshot("rematch-answer-phone")
+	bob.click("#rematch-accept")
+	for _, p := range []struct {
+		page *page
+		seat int
+	}{{ann, annSeat}, {bob, bobSeat}} {
+		next := waitFor[string](p.page, "the rematch's table", `(() => {
+  const m = location.pathname.match(/^\/g\/([a-z2-7]{10})$/);
+  return m && m[1] !== `+fmt.Sprintf("%q", id)+` ? m[1] : "";
+})()`, 15*time.Second)
+		got := waitFor[int](p.page, "a seat at the rematch", `(() => { const t = document.querySelector("#table");
+  return t && t.dataset.status === "playing" ? Number(t.dataset.seat) + 1 : 0; })()`, 10*time.Second) - 1
+		if got != p.seat {
+			t.Errorf("%s's seat at the rematch %s is %d, want %d", p.page.name, next, got, p.seat)
+		}
+	}
+}
