@@ -389,6 +389,9 @@ func (s *Session) Rematch(ctx context.Context, accept bool) (protocol.RematchOff
 	return resp.Offer, resp.Token, err
 }
 
+// Game returns the id of the session's game.
+func (s *Session) Game() string { return s.id }
+
 // Follow returns a session of game id, such as a rematch, for token (""
 // keeps this session's token, as a guest's seat carries over).
 func (s *Session) Follow(id, token string) *Session {

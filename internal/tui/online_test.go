@@ -159,6 +159,9 @@ func TestOnlineRematch(t *testing.T) {
 		t.Fatalf("the terminal stayed at the old game")
 	}
 	contains(t, screen(m), "The rematch starts")
+	if g := m.ServerGame(); g != "q7nd2kx4ma" {
+		t.Errorf("the model shows game %q, want the rematch", g)
+	}
 	// The old session's last words are not this game's.
 	if m.received(stateMsg{err: context.Canceled, from: old}) != nil || m.remote.ended != nil {
 		t.Error("the old game's session ended the new one")

@@ -158,6 +158,16 @@ func newModel(opt Options) *Model {
 // Catalogue returns the language the model speaks.
 func (m *Model) Catalogue() *i18n.Catalogue { return m.cat }
 
+// ServerGame returns the id of the game on a server the model shows: the
+// last rematch it followed, or the game it started with; "" for a local
+// game.
+func (m *Model) ServerGame() string {
+	if m.remote == nil || m.remote.session == nil {
+		return ""
+	}
+	return m.remote.session.Game()
+}
+
 // Game returns the local game, or nil for a game on a server.
 func (m *Model) Game() *razzia.Game { return m.game }
 
