@@ -54,9 +54,9 @@ console.log(JSON.stringify(out));
 func TestRematchBox(t *testing.T) {
 	over := servertest.RandomGame(t, 3, 5)
 	seats := []protocol.SeatInfo{{Name: "Ann"}, {Name: "Bob"}, {Name: "Bot 3 (easy)", Bot: "easy"}}
-	msg := func(g *razzia.Game, status protocol.Status) json.RawMessage {
+	msg := func(g *razzia.Game, status protocol.Status, rated ...bool) json.RawMessage {
 		view := protocol.NewView(g.View(0))
-		info := protocol.GameInfo{ID: "k3x7q2m5ab", Status: status, Players: 3, Seats: seats}
+		info := protocol.GameInfo{ID: "k3x7q2m5ab", Status: status, Players: 3, Seats: seats, Rated: len(rated) > 0}
 		b, err := json.Marshal(protocol.StateMessage{Type: protocol.TypeState, Game: info, Seat: 0, View: &view,
 			Events: protocol.Events(g.Events(), g.Players(), i18n.Default())})
 		if err != nil {
@@ -85,6 +85,7 @@ func TestRematchBox(t *testing.T) {
 		"lapsed":    {Msg: done, Seat: 0, Offer: offer("lapsed", "no", "yes", "no")},
 		"spectator": {Msg: done, Seat: -1},
 		"playing":   {Msg: msg(playing, protocol.StatusPlaying), Seat: 0},
+		"rated":     {Msg: msg(playing, protocol.StatusPlaying, true), Seat: 0},
 	}
 	cat, err := i18n.JSON("en")
 	if err != nil {
@@ -134,6 +135,9 @@ func TestRematchBox(t *testing.T) {
 	p := out["playing"]
 	if !slices.Equal(p.IDs, []string{"leave"}) || p.Left != 1 || !strings.Contains(p.Confirm, "bot plays for you") || !strings.Contains(p.Confirm, "take your seat back") {
 		t.Errorf("playing: buttons %v, left %d, confirmation %q; want leave, asked first, then sent", p.IDs, p.Left, p.Confirm)
+	}
+	if r := out["rated"].Confirm; !strings.Contains(r, "counts as a loss") || strings.Contains(p.Confirm, "counts as a loss") {
+		t.Errorf("leaving a rated table asks %q, a casual one %q; want the loss said at the rated one only", r, p.Confirm)
 	}
 	for _, name := range []string{"no offer", "spectator"} {
 		if out[name].Left != 0 || slices.Contains(out[name].IDs, "leave") {

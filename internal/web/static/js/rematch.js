@@ -8,6 +8,7 @@
 // #leave-yes, #leave-no.
 
 import { h } from "./dom.js";
+import { isTutorial } from "./tutorial.js";
 
 // when says when an offer expires, in the reader's terms.
 function when(iso) {
@@ -62,7 +63,7 @@ export function rematchBox({ t, seat, names, game, o }) {
  * confirmation is asked in place (mem.leaving), so it survives redraws.
  */
 export function leaveBox({ t, seat, game, o, mem }) {
-  if (seat < 0 || typeof o.onLeave !== "function" || !game || game.status !== "playing") return null;
+  if (seat < 0 || typeof o.onLeave !== "function" || !game || game.status !== "playing" || isTutorial(game)) return null;
   if (game.seats[seat] && game.seats[seat].standIn) return null; // left already: take the seat back instead
   const redraw = () => mem.redraw();
   if (!mem.leaving) {
@@ -70,7 +71,7 @@ export function leaveBox({ t, seat, game, o, mem }) {
       h("button", { type: "button", class: "small", id: "leave", onclick: () => { mem.leaving = true; redraw(); } }, t("web.leave")));
   }
   return h("div", { class: "leave-confirm", id: "leave-confirm", role: "alertdialog", "aria-labelledby": "leave-q" },
-    h("p", { id: "leave-q" }, t("web.leave.confirm")),
+    h("p", { id: "leave-q" }, t("web.leave.confirm"), game.rated ? " " + t("web.leave.rated") : ""),
     h("button", { type: "button", class: "danger", id: "leave-yes", onclick: () => { mem.leaving = false; o.onLeave(); } }, t("web.leave.yes")),
     " ",
     h("button", { type: "button", id: "leave-no", onclick: () => { mem.leaving = false; redraw(); } }, t("web.leave.no")));
