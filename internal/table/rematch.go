@@ -383,8 +383,10 @@ func (h *Hub) WatchRematch(ctx context.Context, id string) (*RematchFeed, error)
 	}
 	r.feeds[id][f] = struct{}{}
 	r.mu.Unlock()
-	// Read after the feed is there, so that no change is missed.
-	if err := h.tellRematch(ctx, id); err != nil {
+	// Read after the feed is there, so that no change is missed. A game
+	// that has no rematch (a tutorial) is watched all the same: nothing
+	// comes.
+	if err := h.tellRematch(ctx, id); err != nil && !errors.Is(err, ErrBadRequest) {
 		f.Close()
 		return nil, err
 	}
