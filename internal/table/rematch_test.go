@@ -16,6 +16,8 @@ import (
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
+	"github.com/razziagame/razzia/internal/store/postgres"
+	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 )
 
 // finishedGame stores a game played to its end at the pace: a person
@@ -323,12 +325,32 @@ func TestRematchAccountSeat(t *testing.T) {
 
 // TestRematchNodes: the offer is made on one node and answered on
 // another; each node's watchers hear of every change, and the rematch
-// starts once.
+// starts once. The nodes share a memstore, or each has its own
+// connection to one PostgreSQL database.
 func TestRematchNodes(t *testing.T) {
-	st := memstore.New()
-	a, b := nodeHub(t, st), nodeHub(t, st)
+	t.Run("memstore", func(t *testing.T) {
+		st := memstore.New()
+		rematchNodes(t, func(*testing.T) store.Store { return st })
+	})
+	t.Run("postgres", func(t *testing.T) {
+		db := pgtest.DB(t)
+		rematchNodes(t, func(t *testing.T) store.Store {
+			st, err := postgres.Open(t.Context(), db, postgres.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			return st
+		})
+	})
+}
+
+// rematchNodes runs TestRematchNodes with the store of each node from open.
+func rematchNodes(t *testing.T, open func(t *testing.T) store.Store) {
+	sa, sb := open(t), open(t)
+	a, b := nodeHub(t, sa), nodeHub(t, sb)
 	ctx := testContext(t)
-	finishedGame(t, st, "oldgame777", "", "Ann", "Bob", "bot:easy")
+	finishedGame(t, sa, "oldgame777", "", "Ann", "Bob", "bot:easy")
 	feedA, err := a.WatchRematch(ctx, "oldgame777")
 	if err != nil {
 		t.Fatal(err)
