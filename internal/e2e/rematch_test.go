@@ -66,14 +66,14 @@ func TestRematchPage(t *testing.T) {
 				t.Errorf("Ann's seat at the rematch %s is %d, want %d (carried over)", next, got, seat)
 			}
 			link := waitFor[string](p, "the link to the old game", `(() => { const a = document.querySelector("#rematch-link");
-  return a && !a.hidden ? a.getAttribute("href") : ""; })()`, 5*time.Second)
+  return a && a.getClientRects().length > 0 ? a.getAttribute("href") : ""; })()`, 5*time.Second)
 			if link != "/g/"+id {
 				t.Errorf("the rematch links to %q, want /g/%s", link, id)
 			}
 			p.screenshot("rematch-new-" + s.String())
 			p.open("/g/" + id)
 			back := waitFor[string](p, "the old game's link to the rematch", `(() => { const a = document.querySelector("#rematch-link");
-  return a && !a.hidden ? a.getAttribute("href") : ""; })()`, 5*time.Second)
+  return a && a.getClientRects().length > 0 ? a.getAttribute("href") : ""; })()`, 5*time.Second)
 			if back != "/g/"+next {
 				t.Errorf("the old game links to %q, want /g/%s", back, next)
 			}

@@ -305,7 +305,7 @@ function renderRematchLink() {
   const { game, t } = page;
   const el = $("rematch-link");
   const other = game.rematchOf || game.rematch || "";
-  el.hidden = !other;
+  $("rematch-line").hidden = !other;
   if (!other) return;
   el.href = `/g/${encodeURIComponent(other)}`;
   el.textContent = t(game.rematchOf ? "web.rematch.of" : "web.rematch.link", { id: other });
