@@ -40,6 +40,7 @@ func TestServeAnalysisFlags(t *testing.T) {
 // stopped before it got to it leaves it: the new server analyses it, and
 // the API answers the report.
 func TestServeAnalysesGamesLeftUnanalysed(t *testing.T) {
+	t.Parallel() // processes or a server of its own, mostly waiting
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	db := filepath.Join(t.TempDir(), "razzia.db")
@@ -57,7 +58,7 @@ func TestServeAnalysesGamesLeftUnanalysed(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s := startServer(t, ctx, db, "--analysis-iterations", "20")
+	s := startServer(t, ctx, db, "--analysis-workers", "1", "--analysis-iterations", "20")
 	// The server works in a process of its own: ask until it answers
 	// (the test's deadline bounds the wait).
 	tick := time.NewTicker(50 * time.Millisecond)

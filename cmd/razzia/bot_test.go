@@ -143,6 +143,7 @@ func TestArenaBadBots(t *testing.T) {
 // question, is one line on standard error before any game: exit status 2,
 // no record written.
 func TestArenaMissingProgram(t *testing.T) {
+	t.Parallel() // processes or a server of its own, mostly waiting
 	needPython(t)
 	tests := []struct {
 		name, spec, want string
@@ -280,6 +281,7 @@ func TestBotUsage(t *testing.T) {
 // A program that cannot play is one line on standard error, exit status
 // 2, before the server is asked anything (it cannot be reached here).
 func TestBotMissingProgram(t *testing.T) {
+	t.Parallel() // processes or a server of its own, mostly waiting
 	needPython(t)
 	for command, want := range map[string]string{
 		"no-such-razzia-bot":             `cannot run "no-such-razzia-bot"`,

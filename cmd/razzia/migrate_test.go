@@ -84,6 +84,7 @@ func sameGames(t *testing.T, want []*store.Game, dsn string) {
 // TestMigrate copies SQLite to PostgreSQL and back, losing nothing, and
 // again without change; a game that differs in the target stops it.
 func TestMigrate(t *testing.T) {
+	t.Parallel() // processes or a server of its own, mostly waiting
 	pg := pgtest.DB(t)
 	dir := t.TempDir()
 	from, back := filepath.Join(dir, "from.db"), filepath.Join(dir, "back.db")

@@ -79,7 +79,10 @@ func (s *syncBuffer) String() string {
 // startServer runs razzia serve on a free port and waits for its URL.
 func startServer(t *testing.T, ctx context.Context, db string, args ...string) *server {
 	t.Helper()
-	cmd := razziaCommand(t, context.WithoutCancel(ctx), append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--log-format", "json"}, args...)...)
+	// No analysis of finished games unless asked for: a worker would
+	// spend its core on each game these tests finish.
+	base := []string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--log-format", "json", "--analysis-workers", "0"}
+	cmd := razziaCommand(t, context.WithoutCancel(ctx), append(base, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

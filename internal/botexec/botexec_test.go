@@ -186,6 +186,7 @@ func playSeat0(t *testing.T, g *razzia.Game, b bot.Bot, n int) {
 }
 
 func TestExecGame(t *testing.T) {
+	t.Parallel() // programs of their own, mostly waiting out limits
 	e, stderr := testExec(t, "last", time.Minute)
 	g := newTestGame(t)
 	playSeat0(t, g, e, 1<<30)
@@ -204,6 +205,7 @@ func TestExecGame(t *testing.T) {
 }
 
 func TestExecFaults(t *testing.T) {
+	t.Parallel() // programs of their own, mostly waiting out limits
 	tests := []struct {
 		mode  string
 		moves int     // decisions of the bot
@@ -220,13 +222,14 @@ func TestExecFaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
 			// Only a hang or garbage waits out the limit (garbage after it
 			// has written, even under the race detector); the others get
 			// time to start.
 			timeout := 10 * time.Second
 			switch tt.mode {
 			case "hang2":
-				timeout = time.Second
+				timeout = 2 * time.Second
 			case "garbage":
 				timeout = 2 * time.Second
 			}
@@ -254,6 +257,7 @@ func TestExecFaults(t *testing.T) {
 
 // A fault plays the safe default, and Decide says so.
 func TestExecDecideFault(t *testing.T) {
+	t.Parallel() // programs of their own, mostly waiting out limits
 	e, _ := testExec(t, "garbage", 2*time.Second)
 	tok, err := e.Decide(protocol.View{Seat: 2, Moves: 16, Legal: []string{"pass", "bid 9", "bid 12"}})
 	var f *bot.Fault
@@ -430,8 +434,10 @@ func FuzzSplitCommand(f *testing.F) {
 // A bot that writes more lines than its answers loses no decision: every
 // answer is the one to its question.
 func TestExecChatty(t *testing.T) {
+	t.Parallel() // programs of their own, mostly waiting out limits
 	for _, mode := range []string{"chatty", "talkative", "echo"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
 			e, _ := testExec(t, mode, 10*time.Second)
 			g := newTestGame(t)
 			other := bot.NewRandom(3)
@@ -486,6 +492,7 @@ func TestExecOrphan(t *testing.T) {
 // Check finds a program that cannot play before any game, quoting what it
 // wrote instead of passing it on.
 func TestCheck(t *testing.T) {
+	t.Parallel() // programs of their own, mostly waiting out limits
 	tests := []struct {
 		mode string
 		want error // nil: the program can play
@@ -501,6 +508,7 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
 			// A deaf program waits out the limit; garbage waits it out too,
 			// after it has started and written, even under the race detector.
 			timeout := 10 * time.Second

@@ -22,8 +22,22 @@ func open(t testing.TB, url string) *Store {
 	return s
 }
 
+// migrated is a database with the migrations applied, which the suite's
+// hundred tests share, emptied between them, instead of each making its
+// own.
+var migrated = &pgtest.Template{
+	Prepare: func(ctx context.Context, url string) error {
+		s, err := Open(ctx, url, Options{})
+		if err == nil {
+			s.Close()
+		}
+		return err
+	},
+	Keep: []string{versionTable},
+}
+
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store { return open(t, pgtest.DB(t)) })
+	storetest.Run(t, func(t *testing.T) store.Store { return open(t, migrated.DB(t)) })
 }
 
 // TestPausedTransaction: a session of the store left in a transaction
