@@ -377,6 +377,9 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 		return 1
 	}
 	summary(stdout, m, 0)
+	if g := m.ServerGame(); g != id {
+		link = strings.TrimSuffix(c.URL(), "/") + "/g/" + g // a rematch it followed
+	}
 	fmt.Fprintln(stdout, link)
 	return 0
 }

@@ -138,7 +138,8 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	defer pushes.Start()()
 	hub := table.New(st, table.Options{BotDelay: cfg.botDelay, Logger: log, Limits: cfg.limits,
-		Node: cfg.node, LeaseTTL: cfg.leaseTTL, Registerer: reg, OnFinish: onFinish, OnAlert: pushes.Alert})
+		Node: cfg.node, LeaseTTL: cfg.leaseTTL, Registerer: reg, OnFinish: onFinish, OnAlert: pushes.Alert,
+		SeatToken: accounts.SeatTokenOf})
 	defer hub.Close()
 	log = log.With("node", hub.Node()) // the Hub adds it to its own lines
 	n, err := hub.Resume(ctx)

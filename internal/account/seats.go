@@ -20,6 +20,17 @@ func SeatToken(a *store.Account, game string) string {
 	return base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(m.Sum(nil))[:26]
 }
 
+// SeatTokenOf returns SeatToken of the account with the id at game: the
+// table Hub seats a signed-in player at their rematch with it
+// (table.Options.SeatToken).
+func (s *Service) SeatTokenOf(ctx context.Context, id, game string) (string, error) {
+	a, err := s.st.Account(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return SeatToken(a, game), nil
+}
+
 // A GuestSeat is a seat a browser holds as a guest: the game and the
 // seat's token (its cookie).
 type GuestSeat struct {

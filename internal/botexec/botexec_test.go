@@ -474,7 +474,9 @@ func TestExecOrphan(t *testing.T) {
 	e, _ := testExec(t, "orphan", limit)
 	start := time.Now()
 	_, err := e.Decide(snap)
-	if d := time.Since(start); !errors.Is(err, ErrTimeout) || d > limit+closeGrace/2 {
+	// The grandchild holds the pipes for a minute: a bound of seconds
+	// shows that nothing waits for it, with room for a busy machine.
+	if d := time.Since(start); !errors.Is(err, ErrTimeout) || d > limit+2*closeGrace {
 		t.Errorf("Decide took %v with a %v limit: %v", d, limit, err)
 	}
 
@@ -484,7 +486,7 @@ func TestExecOrphan(t *testing.T) {
 	}
 	start = time.Now()
 	e.Close()
-	if d := time.Since(start); d > closeGrace/2 {
+	if d := time.Since(start); d > 2*closeGrace {
 		t.Errorf("Close took %v", d)
 	}
 }

@@ -38,6 +38,9 @@ type State struct {
 	TakeOvers      []protocol.TakeOver
 	PreMove        string
 	PreMoveDropped string
+	// Offer is the rematch offered at the finished game, once one was
+	// (the "rematchOffer" message: the game's last state again, with it).
+	Offer *protocol.RematchOffer
 	// Size is the message's length in bytes, as sent.
 	Size int
 	// Chat is a "chat" message (Client.Chat): the State holds nothing else.
@@ -60,7 +63,8 @@ type Conn struct {
 	ws    *websocket.Conn
 	first bool
 	brief bool
-	chat  bool // return chat messages too (Client.Chat)
+	chat  bool   // return chat messages too (Client.Chat)
+	last  *State // the last state read, which a rematch offer repeats
 }
 
 // Dial connects to a game's WebSocket with a seat's token ("" to watch).
@@ -122,8 +126,20 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 			if st.Events == nil {
 				st.Events = []protocol.Event{}
 			}
+			if st.Offer = st.Game.RematchOffer; c.last != nil && st.Offer == nil {
+				st.Offer = c.last.Offer
+			}
 			c.first = false
+			c.last = st
 			return st, nil
+		case protocol.TypeRematchOffer:
+			if c.last == nil || m.Offer == nil {
+				continue
+			}
+			st := *c.last
+			st.Events, st.First, st.Size, st.Offer = []protocol.Event{}, false, len(data), m.Offer
+			c.last = &st
+			return &st, nil
 		case protocol.TypeError:
 			return nil, &Error{Code: m.Code, Message: m.Message}
 		case protocol.TypeChat:
@@ -158,6 +174,17 @@ func (c *Conn) Move(ctx context.Context, move string, seq int) error {
 		return fmt.Errorf("client: a move needs the seq it was chosen on, not %d", seq)
 	}
 	b, err := json.Marshal(protocol.NewMoveMessage(move, seq))
+	if err != nil {
+		return err
+	}
+	return c.ws.Write(ctx, websocket.MessageText, b)
+}
+
+// Send sends a message of the protocol other than a move: a
+// protocol.PreMoveMessage (premove, takeback, leave) or a
+// protocol.RematchMessage. A refusal comes as an *Error from Read.
+func (c *Conn) Send(ctx context.Context, msg any) error {
+	b, err := json.Marshal(msg)
 	if err != nil {
 		return err
 	}
@@ -343,24 +370,48 @@ func (s *Session) Move(ctx context.Context, move string, seq int) error {
 	return err
 }
 
-// Chat sends a quick phrase (its id) or free text to the table's chat;
-// a refusal comes back through Next, as an *Error.
-func (s *Session) Chat(ctx context.Context, phrase, text string) error {
+// Send sends a message on the current connection (see Conn.Send); between
+// connections it returns ErrNotConnected.
+func (s *Session) Send(ctx context.Context, msg any) error {
 	s.mu.Lock()
 	conn := s.conn
 	s.mu.Unlock()
 	if conn == nil {
 		return ErrNotConnected
 	}
-	b, err := json.Marshal(protocol.ChatSend{Type: protocol.TypeChat, Phrase: phrase, Text: text})
+	err := conn.Send(ctx, msg)
 	if err != nil {
-		return err
-	}
-	if err := conn.ws.Write(ctx, websocket.MessageText, b); err != nil {
 		s.drop(conn)
-		return err
 	}
-	return nil
+	return err
+}
+
+// Chat sends a quick phrase (its id) or free text to the table's chat;
+// a refusal comes back through Next, as an *Error.
+func (s *Session) Chat(ctx context.Context, phrase, text string) error {
+	return s.Send(ctx, protocol.ChatSend{Type: protocol.TypeChat, Phrase: phrase, Text: text})
+}
+
+// Rematch offers or accepts (accept) the rematch of the session's
+// finished game, or declines it, over HTTP with the session's token. It
+// returns the offer and, when accepting, the seat's token at the new
+// game (see Follow).
+func (s *Session) Rematch(ctx context.Context, accept bool) (protocol.RematchOffer, string, error) {
+	var resp protocol.RematchAnswer
+	err := s.c.do(ctx, http.MethodPost, "/api/games/"+url.PathEscape(s.id)+"/rematch", s.token, protocol.RematchMessage{Accept: &accept}, &resp)
+	return resp.Offer, resp.Token, err
+}
+
+// Game returns the id of the session's game.
+func (s *Session) Game() string { return s.id }
+
+// Follow returns a session of game id, such as a rematch, for token (""
+// keeps this session's token, as a guest's seat carries over).
+func (s *Session) Follow(id, token string) *Session {
+	if token == "" {
+		token = s.token
+	}
+	return &Session{c: s.c, id: id, token: token, Backoff: s.Backoff, OnDrop: s.OnDrop}
 }
 
 // Close ends the session and its connection.

@@ -230,6 +230,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("GET /api/levels", levels)
 	s.routeAnalysis(mux)
 	s.routePace(mux)
+	s.routeRematch(mux)
 	if opts.Accounts != nil {
 		s.routeAccounts(mux)
 	}
@@ -340,6 +341,8 @@ var codes = map[error]protocol.Code{
 	chat.ErrUnknownPhrase:       protocol.ChatNotAllowed,
 	chat.ErrChannel:             protocol.ChatNotAllowed,
 	chat.ErrMuteSelf:            protocol.ChatNotAllowed,
+	table.ErrNotOver:            protocol.GameInProgress,
+	table.ErrRematch:            protocol.RematchRefused,
 }
 
 // errorOf maps an error of the Hub to the API's error.

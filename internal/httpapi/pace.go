@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"github.com/razziagame/razzia/internal/i18n"
@@ -89,6 +90,11 @@ func withMeta(record []byte, meta protocol.RecordMeta) ([]byte, error) {
 			return nil, err
 		}
 		fields = append(fields, `"takeOvers": `+string(b))
+	}
+	for _, link := range []struct{ key, id string }{{"rematchOf", meta.RematchOf}, {"rematch", meta.Rematch}} {
+		if link.id != "" {
+			fields = append(fields, fmt.Sprintf("%q: %q", link.key, link.id))
+		}
 	}
 	end := bytes.LastIndexByte(record, '}')
 	if len(fields) == 0 || end < 0 {

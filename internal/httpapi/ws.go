@@ -90,7 +90,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	// The reader has its own context: cancelling a read closes the
 	// connection at once, and Close should say goodbye first.
 	ctx, cancel := context.WithCancel(context.Background())
-	conn := &wsConn{s: s, c: c, id: id, token: token, account: acct, name: acctName,
+	conn := &wsConn{s: s, c: c, id: id, token: token, account: acct, name: acctName, client: client,
 		limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst)}
 	conn.touch()
 	readDone := make(chan struct{})
@@ -111,7 +111,10 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	}()
 
 	updates, chats := sub.Updates(), sub.Chat()
-	var last table.Update
+	var (
+		last   table.Update
+		offers <-chan protocol.RematchOffer // once the game is over
+	)
 	for {
 		select {
 		case m, ok := <-chats:
@@ -143,8 +146,18 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 					c.Close(websocket.StatusNormalClosure, "the table "+string(last.Game.Status))
 					return
 				}
-				// The game is over: no more states, but the client may stay.
+				// The game is over: no more states, but the client may stay
+				// and hear of its rematch.
 				updates = nil
+				if last.Game.Status == protocol.StatusFinished {
+					feed, err := s.hub.WatchRematch(ctx, id)
+					if err != nil {
+						s.log.Warn("cannot watch the rematch offer", "game", id, "err", err)
+						continue
+					}
+					defer feed.Close()
+					offers = feed.Offers()
+				}
 				continue
 			}
 			last = u
@@ -153,6 +166,15 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 			data, err := u.Encoded(cat.Tag(), func(u table.Update) ([]byte, error) { return stateMessage(u, cat) })
 			if err != nil {
 				s.log.Error("cannot encode a state", "game", id, "err", err)
+				return
+			}
+			if err := conn.write(ctx, data); err != nil {
+				return
+			}
+		case o := <-offers:
+			data, err := rematchOfferMessage(o)
+			if err != nil {
+				s.log.Error("cannot encode a rematch offer", "game", id, "err", err)
 				return
 			}
 			if err := conn.write(ctx, data); err != nil {
@@ -207,6 +229,7 @@ type wsConn struct {
 	token string
 	// account and name are the signed-in account's, "" for none.
 	account, name string
+	client        string        // the peer's key, for the limits per client
 	limit         *rate.Limiter // the messages the client may send
 	last          atomic.Int64  // when a message last passed either way, Unix nanoseconds
 }
@@ -308,6 +331,8 @@ func (w *wsConn) handle(ctx context.Context, typ websocket.MessageType, data []b
 	}
 	if json.Unmarshal(data, &head) == nil {
 		switch head.Type {
+		case protocol.TypeRematch:
+			return w.rematch(ctx, data)
 		case protocol.TypeChat:
 			var msg protocol.ChatSend
 			if err := decodeMessage(data, &msg); err != nil {

@@ -71,6 +71,10 @@ func Millis(t time.Time) int64 {
 type RecordMeta struct {
 	Pace      *PaceInfo  `json:"pace,omitempty"`
 	TakeOvers []TakeOver `json:"takeOvers,omitempty"`
+	// RematchOf and Rematch link a rematch and the game it follows
+	// (GameInfo).
+	RematchOf string `json:"rematchOf,omitempty"`
+	Rematch   string `json:"rematch,omitempty"`
 }
 
 // Left returns what the seat has left at now, in milliseconds since 1970

@@ -55,6 +55,8 @@ const (
 	ChatBadChar    Code = "chat_bad_char"
 	ChatSignIn     Code = "chat_sign_in"
 	ChatNotAllowed Code = "chat_not_allowed"
+
+	RematchRefused Code = "rematch_refused"
 )
 
 // A CodeInfo says what a code means where it is sent.
@@ -90,7 +92,9 @@ var codes = []CodeInfo{
 	{AlreadyStarted, http.StatusConflict, "removing a player from a game that has started, or cancelling it: its seats are fixed", ""},
 	{TableCancelled, http.StatusGone, "its creator cancelled the table before it started; it cannot be joined or watched", "the same, on connecting; the connection is closed"},
 	{TimedOut, http.StatusConflict, "", "the move came at or after the decision's deadline: a bot plays for the seat until the player takes it back (`takeback`, or a move)"},
-	{GameInProgress, http.StatusConflict, "the analysis of a game that is still open or being played: it would be advice to its players; ask once the game is over", ""},
+	{GameInProgress, http.StatusConflict, "the analysis of a game that is still open or being played: it would be advice to its players; ask once the game is over; or a rematch of a game not over",
+		"a rematch of a game not over"},
+	{RematchRefused, http.StatusConflict, "a rematch offer at a game that had one already (one offer per game), an answer given twice, or an answer to no offer", "a `rematch` message refused for the same reasons"},
 	{NotAnalysed, http.StatusConflict, "the analysis of a game the server does not analyse: an uploaded record (run `razzia analyze` on it) or a table that expired unplayed", ""},
 	{RatedTable, http.StatusForbidden, "hints at a rated table: a rated game is played without the engine's help", ""},
 	{WeakPassword, http.StatusBadRequest, "registering or changing a password: fewer than 8 characters, over 256 bytes, or one of the most common passwords", ""},
@@ -111,7 +115,7 @@ var codes = []CodeInfo{
 		"the move came while its game moved to another server; nothing changed: resend it, same `seq`, after `retryAfter` seconds"},
 	{IllegalMove, http.StatusConflict, "", "not a legal move now (a malformed token or typed move, a cheque not held, a bid too low, `draw` naming a card, ...)"},
 	{NotYourTurn, http.StatusConflict, "hints for your seat when it is not the one to move", "your seat is not the one to move"},
-	{NotYourSeat, http.StatusConflict, "hints asked without the token of a seat at the table (a spectator)", "a spectator (no valid token) sent a move"},
+	{NotYourSeat, http.StatusConflict, "hints asked, or a rematch offered or answered, without the token of a seat at the table (a spectator)", "a spectator (no valid token) sent a move"},
 	{Stale, http.StatusConflict, "", "`seq` is not the current `view.moves`: the game moved on"},
 	{BadMessage, http.StatusBadRequest, "", "not a JSON object, an unknown `type`, a move without `seq`, or a malformed field (such as a negative `seq`)"},
 	{GameOver, http.StatusConflict, "hints for a game that is over", "the game is over (or is an uploaded record)"},

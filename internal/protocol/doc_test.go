@@ -143,6 +143,7 @@ func examples(t *testing.T) map[string]string {
 	paceExamples(t, add)
 	pushExamples(t, add)
 	chatExamples(add)
+	rematchExamples(add)
 	for name, v := range accountExamples(t) {
 		add(name, v)
 	}

@@ -43,6 +43,12 @@ type GameInfo struct {
 	Pace *PaceInfo `json:"pace,omitempty"`
 	// ToMove is the seat to move while the game is played.
 	ToMove *int `json:"toMove,omitempty"`
+	// RematchOf is the finished game this one is the rematch of;
+	// Rematch the game started as this one's rematch, once it started;
+	// RematchOffer the offer made at this finished game, if any.
+	RematchOf    string        `json:"rematchOf,omitempty"`
+	Rematch      string        `json:"rematch,omitempty"`
+	RematchOffer *RematchOffer `json:"rematchOffer,omitempty"`
 }
 
 // A SeatInfo is one seat of a GameInfo.

@@ -73,6 +73,8 @@ type Message struct {
 	// Lines and Muted are a "chat" message's (ChatMessage).
 	Lines []ChatLine `json:"lines"`
 	Muted []int      `json:"muted"`
+	// Offer is a "rematchOffer" message's.
+	Offer *RematchOffer `json:"offer"`
 }
 
 // A MoveMessage is the client's "move": a record token (Move), or the same
@@ -110,7 +112,7 @@ var ErrNoSeq = errors.New(`a move needs "seq", the view.moves it was chosen on`)
 func (m *MoveMessage) Check() error {
 	switch {
 	case m.Type != TypeMove:
-		return fmt.Errorf(`unknown message type %q: the messages are "move", "premove", "takeback", "leave", "chat", "mute" and "unmute"`, m.Type)
+		return fmt.Errorf(`unknown message type %q: the messages are "move", "premove", "takeback", "leave", "rematch", "chat", "mute" and "unmute"`, m.Type)
 	case m.Move == "" && m.Action == "":
 		return errors.New(`a move message needs "move", a record token such as "bid 9" (or "action" and its fields)`)
 	case m.Seq == nil:

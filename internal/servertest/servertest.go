@@ -150,6 +150,9 @@ func New(t testing.TB, opts Options) *Server {
 			}
 		}
 	}
+	if opts.Hub.SeatToken == nil {
+		opts.Hub.SeatToken = accounts.SeatTokenOf
+	}
 	opts.API.Accounts = accounts
 	var pushes *notify.Service
 	if opts.Push != nil {

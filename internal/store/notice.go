@@ -37,6 +37,8 @@ const (
 	ChangeClock   ChangeKind = "clock"   // SetClock: a timeout, a take-over, a pre-move
 	ChangeLease   ChangeKind = "lease"   // acquired by a new holder, or released
 	ChangeChat    ChangeKind = "chat"    // AddChat, SetMute
+	// ChangeRematch is SetRematch: a finished game's rematch offer changed.
+	ChangeRematch ChangeKind = "rematch"
 )
 
 // A Change is the payload of a notice on ChangesChannel.

@@ -107,6 +107,12 @@ type Game struct {
 	// Rated is a table whose result changes its players' ratings: every
 	// person at it is signed in.
 	Rated bool
+	// RematchOf is the id of the finished game this one is the rematch
+	// of; "" for a game that is not one. Set at creation only.
+	RematchOf string
+	// Rematch is the rematch offer made at this finished game, encoded by
+	// internal/table and kept as it is (SetRematch); nil for none.
+	Rematch []byte
 }
 
 // A Summary describes a game in a list.
@@ -118,6 +124,28 @@ type Summary struct {
 	Moves   int
 	Created time.Time
 	Updated time.Time
+}
+
+// A Delta is what a reader of a game lacks (DeltasSince): the moves after
+// those it holds, and the game's clock.
+type Delta struct {
+	Moves []string
+	Clock []byte
+}
+
+// MovesOf returns the moves of deltas as MovesSince answers them: the
+// games with new moves only. A store's MovesSince is its DeltasSince.
+func MovesOf(deltas map[string]Delta, err error) (map[string][]string, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for id, d := range deltas {
+		if len(d.Moves) > 0 {
+			out[id] = d.Moves
+		}
+	}
+	return out, nil
 }
 
 // A Fence is a game's fencing number: it grows each time the game's lease
@@ -182,6 +210,12 @@ type Store interface {
 	// ErrNotFound if unknown, ErrLeaseLost for a fence that does not hold
 	// its lease. A timeout stored this way happens once, whoever stores it.
 	SetClock(ctx context.Context, id string, fence Fence, moves int, clock []byte) error
+	// SetRematch replaces the rematch offer of a finished game with offer,
+	// only if the stored one is old (nil: no offer yet): else
+	// ErrConflict, as for a game that is not finished. An unknown game is
+	// ErrNotFound. It is announced as ChangeRematch; the game's Updated
+	// time stays.
+	SetRematch(ctx context.Context, id string, old, offer []byte) error
 	// List returns the games with the status, most recently updated first,
 	// at most limit of them (all when limit <= 0).
 	List(ctx context.Context, status Status, limit int) ([]Summary, error)
@@ -190,6 +224,11 @@ type Store interface {
 	// reader holds (a negative number as 0), and the answer maps it to the
 	// moves stored after them, in order. A game with no more moves, or not stored, is left out.
 	MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error)
+	// DeltasSince is MovesSince with each game's Clock as it is now, read
+	// in the same snapshot as its moves, so that a reader never holds a
+	// clock of other moves than its own: a game with no more moves is
+	// there too (its clock may have changed), one not stored is left out.
+	DeltasSince(ctx context.Context, from map[string]int) (map[string]Delta, error)
 
 	// AcquireLease makes node the holder of the live game for ttl: it
 	// fails with ErrLeaseHeld while another node's lease is live, with
@@ -301,6 +340,7 @@ func (g *Game) Clone() *Game {
 	c.Moves = slices.Clone(g.Moves)
 	c.CreatorHash = bytes.Clone(g.CreatorHash)
 	c.Clock = bytes.Clone(g.Clock)
+	c.Rematch = bytes.Clone(g.Rematch)
 	return &c
 }
 
@@ -314,6 +354,15 @@ func (g *Game) CheckOwned(node string, ttl time.Duration) error {
 		return fmt.Errorf("game %q: a %s game has no lease: create it with CreateGame", g.ID, g.Status)
 	}
 	return CheckLease(g.ID, node, ttl)
+}
+
+// CheckRematch reports what makes a SetRematch unfit before any store
+// looks: no offer.
+func CheckRematch(id string, offer []byte) error {
+	if len(offer) == 0 {
+		return fmt.Errorf("game %q: an empty rematch offer", id)
+	}
+	return nil
 }
 
 // CheckLease reports what makes a lease request unfit: no game, no node
@@ -387,7 +436,7 @@ func (g *Game) Equal(h *Game) bool {
 		}) && g.Rated == h.Rated &&
 		slices.EqualFunc(g.Cheques, h.Cheques, slices.Equal) &&
 		bytes.Equal(g.Seed, h.Seed) && slices.Equal(g.Moves, h.Moves) && bytes.Equal(g.CreatorHash, h.CreatorHash) &&
-		bytes.Equal(g.Clock, h.Clock) &&
+		bytes.Equal(g.Clock, h.Clock) && g.RematchOf == h.RematchOf && bytes.Equal(g.Rematch, h.Rematch) &&
 		g.Created.Equal(h.Created) && g.Updated.Equal(h.Updated)
 }
 

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -70,9 +71,11 @@ func (t timing) encode() []byte {
 	return b
 }
 
-// stored reports whether the timing holds anything a replica must read
-// from the store after a move: a running clock, a pre-move.
-func (t timing) stored() bool { return t.Clock.Pace().Timed() || len(t.PreMoves) > 0 }
+// onlyPreMoves reports whether a and b differ in their pre-moves only.
+func onlyPreMoves(a, b timing) bool {
+	a.PreMoves, b.PreMoves = nil, nil
+	return bytes.Equal(a.encode(), b.encode())
+}
 
 // standingIn reports whether a bot plays for the seat now.
 func (t timing) standingIn(seat int) bool {
@@ -465,8 +468,8 @@ func cancelled() *Error {
 	return reject(ErrCancelled, "the table was cancelled by its creator: create a new one")
 }
 
-// RecordMeta returns the metadata of a game's record: its pace and its
-// take-overs. A game stored before clocks is untimed.
+// RecordMeta returns the metadata of a game's record: its pace, its
+// take-overs and its rematch links. A game stored before clocks is untimed.
 func (h *Hub) RecordMeta(ctx context.Context, id string) (protocol.RecordMeta, error) {
 	if !protocol.ValidID(id) {
 		return protocol.RecordMeta{}, notFound(id)
@@ -475,14 +478,18 @@ func (h *Hub) RecordMeta(ctx context.Context, id string) (protocol.RecordMeta, e
 	if err != nil {
 		return protocol.RecordMeta{}, h.storeError("read game", id, err)
 	}
+	var in protocol.GameInfo
+	describeRematch(&in, g)
+	meta := protocol.RecordMeta{RematchOf: in.RematchOf, Rematch: in.Rematch}
 	if g.Clock == nil {
-		return protocol.RecordMeta{}, nil
+		return meta, nil
 	}
 	t, err := decodeTiming(g.Clock, len(g.Seats))
 	if err != nil {
 		return protocol.RecordMeta{}, h.failed("read the clock", id, err)
 	}
-	return protocol.RecordMeta{Pace: PaceInfo(t.Clock.Pace()), TakeOvers: t.TakeOvers}, nil
+	meta.Pace, meta.TakeOvers = PaceInfo(t.Clock.Pace()), t.TakeOvers
+	return meta, nil
 }
 
 // Leave hands the seat of the person whose token is given to a server bot

@@ -42,6 +42,11 @@ var (
 	ErrAlreadySeated   = errors.New("you hold a seat of the table already")
 	ErrCancelled       = errors.New("the table was cancelled")
 	ErrTimedOut        = errors.New("the time ran out")
+	// ErrNotOver is a rematch of a game that is not over.
+	ErrNotOver = errors.New("the game is not over")
+	// ErrRematch is a rematch offer or answer that cannot be made: the
+	// game had its offer, the player answered, or nobody offered.
+	ErrRematch = errors.New("rematch refused")
 )
 
 // errNotOwner is the answer of a node asked to make a write of a game it
@@ -54,7 +59,7 @@ var kinds = []error{
 	ErrNotFound, ErrSeatTaken, ErrTableFull, ErrBadName, ErrBadRequest, ErrNotYourSeat, ErrNotYourTurn,
 	ErrStale, ErrNotStarted, ErrGameOver, ErrIllegalMove, ErrBadRecord, ErrInternal, ErrClosed,
 	ErrNameTaken, ErrRateLimited, ErrTooManyGames, ErrTooManyConnections, ErrExpired, ErrNotCreator,
-	ErrAlreadyStarted, ErrUnavailable, ErrCancelled, ErrTimedOut, errNotOwner,
+	ErrAlreadyStarted, ErrUnavailable, ErrCancelled, ErrTimedOut, ErrNotOver, ErrRematch, errNotOwner,
 	// The chat's refusals (Hub.Chat, Hub.Mute).
 	chat.ErrEmpty, chat.ErrTooLong, chat.ErrBadChar, chat.ErrTooFast, chat.ErrSignIn,
 	chat.ErrUnknownPhrase, chat.ErrChannel, chat.ErrMuteSelf,

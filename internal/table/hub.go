@@ -23,8 +23,9 @@
 // watch keeps a replica of it, a goroutine like the owner's that never
 // writes, brought up to date from the store. The store announces every
 // committed change (store.ChangesChannel); the replica reads the new
-// moves from the store, never from the notice, and broadcasts them to its
-// own watchers as the owner does. A write (a move, a seat taken, a player
+// moves and the clock from the store (store.Store.DeltasSince: only the
+// moves after those it holds), never from the notice, and broadcasts them
+// to its own watchers as the owner does. A write (a move, a seat taken, a player
 // removed) that reaches a replica is passed to the owner over the store's
 // notifications: a request on the owner's channel (NodeChannel), answered
 // on the asker's, waited for at most ForwardTimeout. If the owner does not
@@ -117,6 +118,11 @@ type Options struct {
 	// Alert). It is on the game's path: it must return at once, leaving
 	// any slow work (a push service) to another goroutine.
 	OnAlert func(Alert)
+	// SeatToken, when set, returns the seat token of the account with
+	// the id at game: a signed-in player's rematch seat is held by it, as
+	// every seat of theirs is. Unset, the seat keeps the token of the
+	// game the rematch follows, as a guest's does.
+	SeatToken func(ctx context.Context, account, game string) (string, error)
 }
 
 // The defaults of Options.
@@ -141,12 +147,13 @@ type Hub struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // game, bot and background goroutines
 
-	workers  *workers       // the pool of bot decisions
-	finished *finishedCache // finished games ready for new spectators
-	refresh  refresher      // replicas waiting for the store's new moves
-	fwd      forwarder      // writes passed to other nodes, waiting for answers
-	scanNow  chan struct{}  // asks the scanner to look for unowned games at once
-	renewNow chan struct{}  // asks the renewer to check the leases at once
+	workers   *workers       // the pool of bot decisions
+	finished  *finishedCache // finished games ready for new spectators
+	refresh   refresher      // replicas waiting for the store's new moves
+	fwd       forwarder      // writes passed to other nodes, waiting for answers
+	rematches rematches      // the rematch offers watched here (rematch.go)
+	scanNow   chan struct{}  // asks the scanner to look for unowned games at once
+	renewNow  chan struct{}  // asks the renewer to check the leases at once
 
 	mu       sync.Mutex
 	closed   bool
@@ -212,6 +219,7 @@ func New(st store.Store, opts Options) *Hub {
 	h.metrics = newMetrics(h, opts.Registerer)
 	h.refresh.init()
 	h.fwd.init()
+	h.rematches.init()
 	h.listen()
 	h.background(h.refreshLoop)
 	h.background(h.renewLoop)
@@ -270,6 +278,7 @@ func (h *Hub) Close() error {
 	h.closed = true
 	h.mu.Unlock()
 	h.cancel()
+	h.stopRematches()
 	h.wg.Wait()
 	return nil
 }
@@ -434,7 +443,13 @@ func (h *Hub) WatchAs(ctx context.Context, id, token, account string) (*Subscrip
 		seat := seatOf(g.Seats, hashToken(token))
 		sub = newSubscription(nil, seat)
 		sub.account = account
-		sub.c <- f.update(seat)
+		u := f.update(seat)
+		if g.RematchOf != "" || g.Rematch != nil {
+			// The offer changes: not the cached description's encoding.
+			describeRematch(&u.Game, g)
+			u.change = &change{}
+		}
+		sub.c <- u
 		if c, err := h.store.Chat(ctx, id); err != nil {
 			h.log.Error("cannot read the chat", "game", id, "err", err)
 		} else if m := chatMessage(roomOf(c.Mutes), sub.reader(), c.Lines, true); len(m.Lines)+len(m.Muted) > 0 {
@@ -518,6 +533,7 @@ func (h *Hub) Game(ctx context.Context, id, token string) (protocol.GameInfo, in
 			return err
 		}
 		in, seat = h.newInfo(g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, w), seatOf(g.Seats, hash)
+		describeRematch(&in, g)
 		return nil
 	})
 	return in, seat, err

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -44,6 +45,8 @@ type loop struct {
 	bots    []bot.Bot    // by seat; nil for people
 	creator []byte       // the hash of the creator's token, or nil
 	rated   bool         // a rated table: signed-in players only
+	// rematchOf is the finished game this one is the rematch of, or "".
+	rematchOf string
 
 	client  string              // who created the table in this process, or ""
 	held    hold                // what the game holds of the Hub's limits
@@ -166,6 +169,7 @@ func (l *loop) load(g *store.Game) error {
 	}
 	l.status, l.seats, l.cheques, l.seed = g.Status, g.Seats, g.Cheques, g.Seed
 	l.created, l.updated, l.creator, l.rated = g.Created, g.Updated, g.CreatorHash, g.Rated
+	l.rematchOf = g.RematchOf
 	l.game, l.bots, l.timing = game, nil, tm
 	if game != nil && l.owns() {
 		l.startBots()
@@ -302,20 +306,30 @@ func (l *loop) lostLease(err error) error {
 	return errNotOwner
 }
 
-// catchUp applies moves read from the store, the first of them move
-// number from, announced at at, and broadcasts them.
-func (l *loop) catchUp(from int, moves []string, at time.Time) {
+// catchUp applies what the store holds beyond the replica's game: the
+// moves after move number from and the clock as it is with them, announced
+// at at, and broadcasts them. Only the new moves are read and played.
+func (l *loop) catchUp(from int, d store.Delta, at time.Time) {
 	if l.owns() {
 		return
 	}
-	if l.game == nil || from > l.game.Len() || l.timing.stored() {
-		// The game started, notices were lost, or the clock changed with
-		// the moves: read it whole.
+	if l.game == nil || from > l.game.Len() {
+		// The game started, or notices were lost: read it whole.
 		l.reload()
 		return
 	}
+	next, clocked := l.timing, false
+	if d.Clock != nil && !bytes.Equal(d.Clock, l.timing.encode()) {
+		t, err := decodeTiming(d.Clock, len(l.seats))
+		if err != nil {
+			l.h.log.Error("a stored clock does not read; reading the game again", "game", l.id, "err", err)
+			l.reload()
+			return
+		}
+		next, clocked = t, true
+	}
 	played := false
-	for i, tok := range moves {
+	for i, tok := range d.Moves {
 		if from+i < l.game.Len() {
 			continue // read twice
 		}
@@ -326,7 +340,18 @@ func (l *loop) catchUp(from int, moves []string, at time.Time) {
 		}
 		played = true
 	}
-	if !played {
+	if !played && !clocked {
+		return
+	}
+	prev := l.timing
+	l.timing = next
+	if !played && onlyPreMoves(prev, next) {
+		// A pre-move is its owner's news only, as the owner tells it.
+		for seat := range l.seats {
+			if a, b := preMoveOf(prev, seat), preMoveOf(next, seat); a != b {
+				l.tellSeat(seat)
+			}
+		}
 		return
 	}
 	if l.game.Over() {
@@ -381,6 +406,7 @@ func (l *loop) info() protocol.GameInfo {
 		in.ToMove = &to
 	}
 	l.decorate(&in)
+	in.RematchOf = l.rematchOf
 	return in
 }
 

@@ -75,6 +75,10 @@ func (h *Hub) notice(n store.Notice) {
 // changed brings this node's replica of a game up to date with a change
 // another node committed. The owner made its changes itself.
 func (h *Hub) changed(c store.Change) {
+	if c.Kind == store.ChangeRematch {
+		h.rematchChanged(c.Game)
+		return
+	}
 	h.mu.Lock()
 	l, draining := h.games[c.Game], h.draining
 	h.mu.Unlock()
@@ -92,9 +96,9 @@ func (h *Hub) changed(c store.Change) {
 		return
 	}
 	switch c.Kind {
-	case store.ChangeMove:
+	case store.ChangeMove, store.ChangeClock:
 		h.refresh.mark(c.Game, time.Now())
-	case store.ChangeSeat, store.ChangeClosed, store.ChangeClock:
+	case store.ChangeSeat, store.ChangeClosed:
 		l.post(func(l *loop) { l.reload() })
 	case store.ChangeChat:
 		l.post(func(l *loop) { l.syncChat() })
@@ -122,6 +126,7 @@ func (h *Hub) missed() {
 			l.post(func(l *loop) { l.reload() })
 		}
 	}
+	h.rematchAll()
 	h.kick(h.scanNow)
 	h.kick(h.renewNow)
 }
@@ -181,9 +186,9 @@ func (r *refresher) take() map[string]time.Time {
 	return d
 }
 
-// refreshLoop reads the new moves of the replicas marked, all at once,
-// and hands each replica its own; the marks made during a read wait for
-// the next.
+// refreshLoop reads the new moves and clocks of the replicas marked, all
+// at once, and hands each replica its own; the marks made during a read
+// wait for the next.
 func (h *Hub) refreshLoop() {
 	for {
 		select {
@@ -210,7 +215,7 @@ func (h *Hub) refreshLoop() {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(h.ctx, commitTimeout)
-		moves, err := h.store.MovesSince(ctx, from)
+		deltas, err := h.store.DeltasSince(ctx, from)
 		cancel()
 		if err != nil {
 			if h.ctx.Err() != nil {
@@ -225,9 +230,9 @@ func (h *Hub) refreshLoop() {
 			}
 			continue
 		}
-		for id, ms := range moves {
+		for id, d := range deltas {
 			start, at := from[id], dirty[id]
-			loops[id].post(func(l *loop) { l.catchUp(start, ms, at) })
+			loops[id].post(func(l *loop) { l.catchUp(start, d, at) })
 		}
 	}
 }

@@ -53,12 +53,18 @@ func livePreMoves(list []storedPreMove, s *razzia.State) []storedPreMove {
 // preMoveOf returns the seat's pre-move for its own state messages: the
 // token, and why it was dropped if it was.
 func (l *loop) preMoveOf(seat int) (move, dropped string) {
-	for _, p := range l.timing.PreMoves {
+	p := preMoveOf(l.timing, seat)
+	return p.Move, p.Dropped
+}
+
+// preMoveOf returns the seat's stored pre-move in t, or the zero one.
+func preMoveOf(t timing, seat int) storedPreMove {
+	for _, p := range t.PreMoves {
 		if p.Seat == seat {
-			return p.Move, p.Dropped
+			return p
 		}
 	}
-	return "", ""
+	return storedPreMove{}
 }
 
 // enterPreMove stores the seat's pre-move (tok), replacing its last one;

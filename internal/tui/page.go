@@ -136,7 +136,13 @@ func (m *Model) helpLines() []string {
 		{"q", "tui.help.quit"},
 	}
 	if m.remote != nil {
-		keys = append(keys, struct{ key, text string }{"m M", "tui.help.chat"}) // a server's table chat
+		keys = append(keys, []struct{ key, text string }{
+			{"m M", "tui.help.chat"}, // a server's table chat
+			{"p 1…9 x", "tui.help.ahead"},
+			{"L", "tui.help.leave"},
+			{"B", "tui.help.back"},
+			{"a n", "tui.help.rematch"},
+		}...)
 	}
 	lines := []string{boldStyle.Render(m.cat.T("tui.help.keys"))}
 	for _, k := range keys {

@@ -21,6 +21,7 @@ type remote struct {
 	sent    bool   // a move is on its way: wait for the next state
 	standIn []bool // by seat: a server bot plays for the person
 	ended   error  // the session ended for good
+	online         // pre-moves, leaving, the rematch (online.go)
 
 	chat   []protocol.ChatLine // the newest chat lines (chat.go)
 	phrase string              // the quick phrase M sends, once m chose it
@@ -30,6 +31,7 @@ type remote struct {
 type stateMsg struct {
 	state *client.State
 	err   error
+	from  *client.Session // nil in tests: the current session
 }
 
 // moveSent is what the session's Move returned.
@@ -40,13 +42,16 @@ func (r *remote) next() tea.Cmd {
 	s, ctx := r.session, r.ctx
 	return func() tea.Msg {
 		st, err := s.Next(ctx)
-		return stateMsg{st, err}
+		return stateMsg{st, err, s}
 	}
 }
 
 // received takes a state or an error from the server.
 func (m *Model) received(msg stateMsg) tea.Cmd {
 	r := m.remote
+	if msg.from != nil && msg.from != r.session {
+		return nil // the game before a rematch: its session is closed
+	}
 	var refused *client.Error
 	switch {
 	case errors.As(msg.err, &refused) && endsSession(refused.Code):
@@ -80,6 +85,7 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 	for _, seat := range st.Game.Seats {
 		r.standIn = append(r.standIn, seat.StandIn != "")
 	}
+	r.preMove, r.preMoveDropped = st.PreMove, st.PreMoveDropped
 	m.clock = st.Clock
 	if st.Clock != nil {
 		m.offset = st.Clock.ServerTime - m.now().UnixMilli()
@@ -95,6 +101,11 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		m.notice, m.failed = "", false
 	}
 	m.afterChange()
+	if st.Offer != nil {
+		if follow := m.takeOffer(st.Offer); follow != nil {
+			return follow
+		}
+	}
 	return tea.Batch(r.next(), m.tick())
 }
 

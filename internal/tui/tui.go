@@ -131,6 +131,9 @@ func NewLocal(g *razzia.Game, seats []Seat, opt Options) (*Model, error) {
 func NewRemote(ctx context.Context, s *client.Session, seat int, invite string, opt Options) *Model {
 	m := newModel(opt)
 	m.remote = &remote{ctx: ctx, session: s, seat: seat, invite: invite}
+	if s != nil {
+		m.remote.act = s
+	}
 	m.snap.Seat, m.snap.ToMove = seat, -1
 	return m
 }
@@ -154,6 +157,16 @@ func newModel(opt Options) *Model {
 
 // Catalogue returns the language the model speaks.
 func (m *Model) Catalogue() *i18n.Catalogue { return m.cat }
+
+// ServerGame returns the id of the game on a server the model shows: the
+// last rematch it followed, or the game it started with; "" for a local
+// game.
+func (m *Model) ServerGame() string {
+	if m.remote == nil || m.remote.session == nil {
+		return ""
+	}
+	return m.remote.session.Game()
+}
 
 // Game returns the local game, or nil for a game on a server.
 func (m *Model) Game() *razzia.Game { return m.game }

@@ -33,6 +33,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case clockTick:
 		return m, m.ticked()
+	case sent:
+		return m, m.sentDone(msg)
+	case rematchAnswered:
+		return m, m.answered(msg)
 	}
 	return m, nil
 }
@@ -116,6 +120,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if cmd, ok := m.chatKey(s); ok {
+		return cmd
+	}
+	if cmd, handled := m.onlineKey(s); handled {
 		return cmd
 	}
 	if !m.mine() {

@@ -49,7 +49,11 @@ func (m *Model) Render() string {
 // the status line and the keys.
 func (m *Model) screen() []string {
 	top := m.title()
-	bottom := append(m.chatLines(), m.status(), dimStyle.Render(m.cat.T("tui.keys")))
+	keys := m.cat.T("tui.keys")
+	if extra := m.onlineKeys(); extra != "" {
+		keys += "  " + extra
+	}
+	bottom := append(m.chatLines(), m.status(), dimStyle.Render(keys))
 	h := m.height - 1 - len(bottom)
 	var body []string
 	switch {
@@ -99,6 +103,9 @@ func (m *Model) status() string {
 	case m.confirm:
 		return noticeStyle.Render("? " + m.cat.T("tui.quit.confirm"))
 	case m.notice == "":
+		if s := m.onlineStatus(); s != "" {
+			return noticeStyle.Render("! " + s)
+		}
 		return ""
 	case m.failed:
 		return errorStyle.Render("✗ " + m.notice)

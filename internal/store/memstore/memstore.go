@@ -263,6 +263,29 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 	return nil
 }
 
+// SetRematch implements store.Store.
+func (s *Store) SetRematch(ctx context.Context, id string, old, offer []byte) error {
+	if err := store.CheckRematch(id, offer); err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	g, ok := s.games[id]
+	switch {
+	case !ok:
+		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
+	case g.Status != store.StatusFinished:
+		return fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
+	case !bytes.Equal(g.Rematch, old):
+		return fmt.Errorf("memstore: game %q: %w: its rematch offer changed", id, store.ErrConflict)
+	}
+	g.Rematch = bytes.Clone(offer)
+	s.announce(g, store.ChangeRematch)
+	return nil
+}
+
 // live returns the live game id that has moves moves, for a write with
 // fence.
 func (s *Store) live(id string, fence store.Fence, moves int) (*store.Game, error) {
@@ -300,14 +323,19 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 
 // MovesSince implements store.Store.
 func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error) {
+	return store.MovesOf(s.DeltasSince(ctx, from))
+}
+
+// DeltasSince implements store.Store.
+func (s *Store) DeltasSince(ctx context.Context, from map[string]int) (map[string]store.Delta, error) {
 	if err := s.lock(ctx); err != nil {
 		return nil, err
 	}
 	defer s.mu.Unlock()
-	out := map[string][]string{}
+	out := map[string]store.Delta{}
 	for id, n := range from {
-		if g, ok := s.games[id]; ok && max(n, 0) < len(g.Moves) {
-			out[id] = slices.Clone(g.Moves[max(n, 0):])
+		if g, ok := s.games[id]; ok {
+			out[id] = store.Delta{Moves: slices.Clone(g.Moves[min(max(n, 0), len(g.Moves)):]), Clock: bytes.Clone(g.Clock)}
 		}
 	}
 	return out, nil

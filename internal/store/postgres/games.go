@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -91,9 +92,10 @@ func (s *Store) create(ctx context.Context, g *store.Game, more func(tx pgx.Tx, 
 	}
 	err = s.tx(ctx, "create game "+g.ID, func(tx pgx.Tx) error {
 		var now time.Time
-		err := tx.QueryRow(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING RETURNING clock_timestamp()`,
-			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated, hashOrNil(g.Clock)).
+		err := tx.QueryRow(ctx, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock, rematch_of, rematch)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) DO NOTHING RETURNING clock_timestamp()`,
+			g.ID, string(g.Status), string(cheques), g.Seed, created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated, hashOrNil(g.Clock),
+			orNil(g.RematchOf), hashOrNil(g.Rematch)).
 			Scan(&now)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("postgres: game %q: %w: the id exists", g.ID, store.ErrConflict)
@@ -152,9 +154,10 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 		var (
 			status, cheques  string
 			created, updated int64
+			rematchOf        *string
 		)
-		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated, clock FROM games WHERE id = $1", id).
-			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated, &g.Clock)
+		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated, clock, rematch_of, rematch FROM games WHERE id = $1", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated, &g.Clock, &rematchOf, &g.Rematch)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
 		}
@@ -162,6 +165,9 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			return err
 		}
 		g.Status, g.Created, g.Updated = store.Status(status), fromNanos(created), fromNanos(updated)
+		if rematchOf != nil {
+			g.RematchOf = *rematchOf
+		}
 		if err := json.Unmarshal([]byte(cheques), &g.Cheques); err != nil {
 			return s.errorf("%w: game %q: cheques: %v", store.ErrCorrupt, id, err)
 		}
@@ -189,9 +195,15 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 	return g, nil
 }
 
-// MovesSince implements store.Store: one query for all the games.
+// MovesSince implements store.Store.
 func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error) {
-	out := map[string][]string{}
+	return store.MovesOf(s.DeltasSince(ctx, from))
+}
+
+// DeltasSince implements store.Store: two queries for all the games, in
+// one snapshot.
+func (s *Store) DeltasSince(ctx context.Context, from map[string]int) (map[string]store.Delta, error) {
+	out := map[string]store.Delta{}
 	if len(from) == 0 {
 		return out, nil
 	}
@@ -199,30 +211,45 @@ func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string
 	for id, n := range from {
 		ids, starts = append(ids, id), append(starts, int32(min(max(n, 0), math.MaxInt32)))
 	}
-	op := fmt.Sprintf("read the new moves of %d games", len(from))
-	rows, err := s.pool.Query(ctx, `
-		SELECT m.game_id, m.idx, m.token FROM unnest($1::text[], $2::int[]) AS w(id, n)
-		JOIN moves m ON m.game_id = w.id AND m.idx >= w.n
-		ORDER BY m.game_id, m.idx`, ids, starts)
-	if err != nil {
-		return nil, s.fail(op, err)
-	}
-	var (
-		id, tok string
-		idx     int
-	)
-	_, err = pgx.ForEachRow(rows, []any{&id, &idx, &tok}, func() error {
-		if want := max(from[id], 0) + len(out[id]); idx != want {
-			return s.errorf("%w: game %q: move %d is missing", store.ErrCorrupt, id, want)
+	err := s.readTx(ctx, fmt.Sprintf("read the new moves of %d games", len(from)), func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, "SELECT id, clock FROM games WHERE id = ANY($1::text[])", ids)
+		if err != nil {
+			return err
 		}
-		out[id] = append(out[id], tok)
-		return nil
+		var (
+			id    string
+			clock []byte
+		)
+		if _, err := pgx.ForEachRow(rows, []any{&id, &clock}, func() error {
+			out[id] = store.Delta{Clock: bytes.Clone(clock)}
+			return nil
+		}); err != nil {
+			return err
+		}
+		rows, err = tx.Query(ctx, `
+			SELECT m.game_id, m.idx, m.token FROM unnest($1::text[], $2::int[]) AS w(id, n)
+			JOIN moves m ON m.game_id = w.id AND m.idx >= w.n
+			ORDER BY m.game_id, m.idx`, ids, starts)
+		if err != nil {
+			return err
+		}
+		var (
+			tok string
+			idx int
+		)
+		_, err = pgx.ForEachRow(rows, []any{&id, &idx, &tok}, func() error {
+			d := out[id]
+			if want := max(from[id], 0) + len(d.Moves); idx != want {
+				return s.errorf("%w: game %q: move %d is missing", store.ErrCorrupt, id, want)
+			}
+			d.Moves = append(d.Moves, tok)
+			out[id] = d
+			return nil
+		})
+		return err
 	})
 	if err != nil {
-		if errors.Is(err, store.ErrCorrupt) {
-			return nil, err
-		}
-		return nil, s.fail(op, err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -456,6 +483,32 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 			return err
 		}
 		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeClock, Moves: moves, Status: row.status})
+	})
+}
+
+// SetRematch implements store.Store: a compare-and-set in one statement,
+// so that two nodes offering at once store one offer.
+func (s *Store) SetRematch(ctx context.Context, id string, old, offer []byte) error {
+	if err := store.CheckRematch(id, offer); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	return s.tx(ctx, "set the rematch offer of game "+id, func(tx pgx.Tx) error {
+		var (
+			status string
+			moves  int
+		)
+		err := tx.QueryRow(ctx, `UPDATE games SET rematch = $1 WHERE id = $2 AND status = 'finished' AND rematch IS NOT DISTINCT FROM $3
+			RETURNING status, move_count`, offer, id, hashOrNil(old)).Scan(&status, &moves)
+		if errors.Is(err, pgx.ErrNoRows) {
+			if err := tx.QueryRow(ctx, "SELECT status FROM games WHERE id = $1", id).Scan(&status); errors.Is(err, pgx.ErrNoRows) {
+				return fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
+			}
+			return fmt.Errorf("postgres: game %q (%s): %w: not finished, or its rematch offer changed", id, status, store.ErrConflict)
+		}
+		if err != nil {
+			return err
+		}
+		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeRematch, Moves: moves, Status: store.Status(status)})
 	})
 }
 

@@ -66,7 +66,8 @@ func (s *Store) create(ctx context.Context, g *store.Game, more func(*wtx, *stor
 			return nil, fmt.Errorf("sqlite: game %q: %w: the id exists", g.ID, store.ErrConflict)
 		}
 		if _, err := w.exec(st.insertGame, g.ID, string(g.Status), string(cheques), g.Seed,
-			created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated, hashOrNil(g.Clock)); err != nil {
+			created.UnixNano(), updated.UnixNano(), len(g.Moves), hashOrNil(g.CreatorHash), g.Rated, hashOrNil(g.Clock),
+			orNil(g.RematchOf), hashOrNil(g.Rematch)); err != nil {
 			return nil, err
 		}
 		for i, seat := range g.Seats {
@@ -119,9 +120,10 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			status           string
 			cheques          string
 			created, updated int64
+			rematchOf        sql.NullString
 		)
-		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated, clock FROM games WHERE id = ?", id).
-			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated, &g.Clock)
+		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated, clock, rematch_of, rematch FROM games WHERE id = ?", id).
+			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated, &g.Clock, &rematchOf, &g.Rematch)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
 		}
@@ -129,6 +131,7 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			return err
 		}
 		g.Status, g.Created, g.Updated = store.Status(status), fromNanos(created), fromNanos(updated)
+		g.RematchOf = rematchOf.String
 		if err := json.Unmarshal([]byte(cheques), &g.Cheques); err != nil {
 			return corrupt(s.path, fmt.Sprintf("game %q: cheques: %v", id, err))
 		}
@@ -161,16 +164,33 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 	return g, nil
 }
 
-// MovesSince implements store.Store, in one read transaction.
+// MovesSince implements store.Store.
 func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string][]string, error) {
-	out := map[string][]string{}
+	return store.MovesOf(s.DeltasSince(ctx, from))
+}
+
+// DeltasSince implements store.Store, in one read transaction.
+func (s *Store) DeltasSince(ctx context.Context, from map[string]int) (map[string]store.Delta, error) {
+	out := map[string]store.Delta{}
 	err := s.read(ctx, fmt.Sprintf("read the new moves of %d games", len(from)), func(tx *sql.Tx) error {
 		st, err := tx.PrepareContext(ctx, "SELECT idx, token FROM moves WHERE game_id = ? AND idx >= ? ORDER BY idx")
 		if err != nil {
 			return err
 		}
 		defer st.Close()
+		clocks, err := tx.PrepareContext(ctx, "SELECT clock FROM games WHERE id = ?")
+		if err != nil {
+			return err
+		}
+		defer clocks.Close()
 		for id, n := range from {
+			var clock []byte
+			switch err := clocks.QueryRowContext(ctx, id).Scan(&clock); {
+			case errors.Is(err, sql.ErrNoRows):
+				continue // not stored
+			case err != nil:
+				return err
+			}
 			n = max(n, 0)
 			rows, err := st.QueryContext(ctx, id, n)
 			if err != nil {
@@ -198,9 +218,7 @@ func (s *Store) MovesSince(ctx context.Context, from map[string]int) (map[string
 			if err := rows.Err(); err != nil {
 				return err
 			}
-			if len(moves) > 0 {
-				out[id] = moves
-			}
+			out[id] = store.Delta{Moves: moves, Clock: clock}
 		}
 		return nil
 	})
@@ -407,6 +425,31 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 			return nil, err
 		}
 		return &store.Change{Game: id, Kind: store.ChangeClock, Moves: moves, Status: store.StatusPlaying}, nil
+	})
+}
+
+// SetRematch implements store.Store.
+func (s *Store) SetRematch(ctx context.Context, id string, old, offer []byte) error {
+	if err := store.CheckRematch(id, offer); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	return s.write(ctx, "set the rematch offer of game "+id, func(w *wtx) (*store.Change, error) {
+		row, err := w.game(id)
+		if err != nil {
+			return nil, err
+		}
+		if row.status != store.StatusFinished {
+			return nil, fmt.Errorf("sqlite: game %q is %s: %w", id, row.status, store.ErrConflict)
+		}
+		// IS compares NULL (no offer yet) as a value.
+		res, err := w.exec(s.stmts.setRematch, offer, id, hashOrNil(old))
+		if err != nil {
+			return nil, err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return nil, fmt.Errorf("sqlite: game %q: %w: its rematch offer changed", id, store.ErrConflict)
+		}
+		return &store.Change{Game: id, Kind: store.ChangeRematch, Moves: row.moves, Status: row.status}, nil
 	})
 }
 

@@ -193,7 +193,7 @@ type statements struct {
 	gameExists, insertGame, insertSeat, insertMove  *sql.Stmt
 	gameForWrite, seatForWrite, takeSeat, setStatus *sql.Stmt
 	touch, touchMove, setLease, health              *sql.Stmt
-	setClock, renewLeases                           *sql.Stmt
+	setClock, renewLeases, setRematch               *sql.Stmt
 }
 
 func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
@@ -205,8 +205,8 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 		{&st.release, "RELEASE op"},
 		{&st.rollbackTo, "ROLLBACK TO op"},
 		{&st.gameExists, "SELECT count(*) FROM games WHERE id = ?"},
-		{&st.insertGame, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insertGame, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock, rematch_of, rematch)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.insertSeat, "INSERT INTO seats (game_id, idx, name, bot, token_hash, account_id) VALUES (?, ?, ?, ?, ?, ?)"},
 		{&st.insertMove, "INSERT INTO moves (game_id, idx, token) VALUES (?, ?, ?)"},
 		{&st.gameForWrite, "SELECT status, move_count, lease_node, lease_fence, lease_expires FROM games WHERE id = ?"},
@@ -227,6 +227,7 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 			WHERE games.id = w.id AND games.lease_node = w.node AND games.lease_fence = w.fence
 				AND games.lease_expires > ?3
 			RETURNING games.id, games.lease_fence`},
+		{&st.setRematch, "UPDATE games SET rematch = ? WHERE id = ? AND rematch IS ?"},
 		{&st.health, "INSERT INTO health (id, checked) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked = excluded.checked"},
 	} {
 		var err error
@@ -241,7 +242,7 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 func (st *statements) close() {
 	for _, s := range []*sql.Stmt{st.savepoint, st.release, st.rollbackTo, st.gameExists, st.insertGame,
 		st.insertSeat, st.insertMove, st.gameForWrite, st.seatForWrite, st.takeSeat, st.setStatus, st.touch,
-		st.touchMove, st.setLease, st.health, st.setClock, st.renewLeases} {
+		st.touchMove, st.setLease, st.health, st.setClock, st.renewLeases, st.setRematch} {
 		if s != nil {
 			s.Close()
 		}

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/razziagame/razzia/internal/store"
@@ -83,5 +84,38 @@ func testCancelled(t *testing.T, s store.Store) {
 	list, err := s.List(ctx(t), store.StatusCancelled, 0)
 	if err != nil || len(list) != 1 || list[0].ID != g.ID {
 		t.Errorf("List(cancelled) = %v, %v; want the table", list, err)
+	}
+}
+
+// testDeltasSince: the new moves of many games with each one's clock, as
+// one snapshot holds them; a game with no new moves still tells its clock.
+func testDeltasSince(t *testing.T, s store.Store) {
+	timed, untimed := newGame("delta00001", store.StatusPlaying, 0), newGame("delta00002", store.StatusPlaying, 0)
+	timed.Clock = []byte(`{"at":0}`)
+	create(t, s, timed)
+	create(t, s, untimed)
+	if err := s.AppendTimedMove(ctx(t), timed.ID, store.NoFence, 0, "draw", store.StatusPlaying, []byte(`{"at":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.DeltasSince(ctx(t), map[string]int{timed.ID: 0, untimed.ID: 0, "absent0001": 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := got[timed.ID]; !slices.Equal(d.Moves, []string{"draw"}) || string(d.Clock) != `{"at":1}` {
+		t.Errorf("the timed game's delta = %q, %q; want [draw], {\"at\":1}", d.Moves, d.Clock)
+	}
+	if d, ok := got[untimed.ID]; !ok || len(d.Moves) != 0 || d.Clock != nil {
+		t.Errorf("the untimed game's delta = %+v (there: %t); want no moves, no clock", d, ok)
+	}
+	if _, ok := got["absent0001"]; ok || len(got) != 2 {
+		t.Errorf("DeltasSince = %v, want the two stored games", got)
+	}
+	// A timeout: the clock changes without a move.
+	if err := s.SetClock(ctx(t), timed.ID, store.NoFence, 1, []byte(`{"at":2}`)); err != nil {
+		t.Fatal(err)
+	}
+	got, err = s.DeltasSince(ctx(t), map[string]int{timed.ID: 1})
+	if d := got[timed.ID]; err != nil || len(d.Moves) != 0 || string(d.Clock) != `{"at":2}` {
+		t.Errorf("after SetClock: %q, %q, %v; want no moves, {\"at\":2}", d.Moves, d.Clock, err)
 	}
 }

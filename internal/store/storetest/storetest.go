@@ -78,6 +78,7 @@ var checks = []struct {
 	{"ConcurrentAppend", testConcurrentAppend},
 	{"ConcurrentGames", testConcurrentGames},
 	{"MovesSince", testMovesSince},
+	{"DeltasSince", testDeltasSince},
 	{"LeaseAcquire", testLeaseAcquire},
 	{"LeaseFencedWrites", testLeaseFencedWrites},
 	{"LeaseTakeOver", testLeaseTakeOver},
@@ -90,6 +91,7 @@ var checks = []struct {
 	{"Clock", testClock},
 	{"ClockRejected", testClockRejected},
 	{"Cancelled", testCancelled},
+	{"Rematch", testRematch},
 	{"Changes", testChanges},
 	{"ChangesAfterCommit", testChangesAfterCommit},
 	{"PublishSubscribe", testPublishSubscribe},
@@ -179,6 +181,9 @@ func diffGame(got, want *store.Game) []string {
 	}
 	if !got.Updated.Equal(want.Updated) {
 		d = append(d, fmt.Sprintf("Updated = %v, want %v", got.Updated, want.Updated))
+	}
+	if got.RematchOf != want.RematchOf || !bytes.Equal(got.Rematch, want.Rematch) {
+		d = append(d, fmt.Sprintf("RematchOf, Rematch = %q, %q; want %q, %q", got.RematchOf, got.Rematch, want.RematchOf, want.Rematch))
 	}
 	if !bytes.Equal(got.Clock, want.Clock) || (got.Clock == nil) != (want.Clock == nil) {
 		d = append(d, fmt.Sprintf("Clock = %q (nil %t), want %q (nil %t)", got.Clock, got.Clock == nil, want.Clock, want.Clock == nil))

@@ -50,6 +50,7 @@ export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(i
 /** createGame creates a table at a pace (an id of GET /api/paces, "" for the default); a rated one takes signed-in players and bots only. */
 export const createGame = (seats, rated, pace) => request("POST", "/api/games", { seats, ...(rated ? { rated } : {}), ...(pace ? { pace } : {}) });
 export const cancelGame = (id) => request("DELETE", `/api/games/${encodeURIComponent(id)}`);
+export const rematch = (id, accept) => request("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { accept });
 export const listPaces = (lang) => request("GET", `/api/paces?lang=${encodeURIComponent(lang || "en")}`);
 export const joinGame = (id, name, seat) =>
   request("POST", `/api/games/${encodeURIComponent(id)}/join`, seat === undefined ? { name } : { name, seat });

@@ -22,7 +22,8 @@
 //   #final-table, #score-chart, #scores, #log; [data-clock-seat=N] (a
 //   player's clock, at a timed table), .badge-standin (a bot plays for the
 //   player), #take-back, #premove (deciding ahead in an auction),
-//   button[data-premove="pass" | "bid N" | ""].
+//   button[data-premove="pass" | "bid N" | ""]; #rematch and #leave
+//   (rematch.js).
 
 import { JEWELS, BUSINESSES, GROUPS, card, back, cheque, chip } from "./cards.js";
 import { h } from "./dom.js";
@@ -30,6 +31,7 @@ import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, displayNames
 import { scorePanel, roundOverlay, roundBanner, gameEnd } from "./scores.js";
 import { hintsBox } from "./analysis.js";
 import { tick } from "./clock.js";
+import { leaveBox } from "./rematch.js";
 
 export { T };
 
@@ -55,6 +57,10 @@ export { T };
  *   clock     the table's clocks (clock.js received()), counted down in the
  *             strips; absent at an untimed table
  *   onTakeBack  called when the viewer, whose seat a bot plays, takes it back
+ *   onLeave   called when the viewer leaves the table (a bot plays for
+ *             them); left: they did, and a bot plays for them now
+ *   rematch   {offer, onAnswer(accept), busy}: the rematch at the game's
+ *             end (rematch.js)
  *   onPreMove called with "pass", "bid N" or "" (withdraw) to decide ahead
  *             in the running auction; preMove and preMoveDropped are the
  *             viewer's own pre-move and why it was dropped
@@ -74,6 +80,7 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   const mem = root.razzia || (root.razzia = { moves: -1, selected: [], dismissed: null, shown: 0 });
   if (mem.moves !== v.moves) mem.selected = [];
   mem.args = [snapshot, events, catalogue, options];
+  mem.redraw = () => renderTable(root, ...mem.args);
   events = events || [];
 
   root.setAttribute("data-status", status);
@@ -401,7 +408,8 @@ function decidePanel(ctx) {
     mine ? movesPanel(ctx) : null,
     mine ? null : preMoveBox(ctx),
     // At a casual table only: options.hints is absent at a rated one.
-    mine && o.hints ? hintsBox(t, v, o.hints.state, o.hints.ask) : null);
+    mine && o.hints ? hintsBox(t, v, o.hints.state, o.hints.ask) : null,
+    leaveBox(ctx));
 }
 
 function auctionState({ t, v, seat, names }) {
@@ -479,7 +487,7 @@ function movesPanel(ctx) {
 function takeBackBox({ t, seat, game, o }) {
   if (seat < 0 || !game || !game.seats[seat] || !game.seats[seat].standIn || typeof o.onTakeBack !== "function") return null;
   return h("div", { class: "standin-note", role: "note" },
-    h("p", {}, t("web.standin.you")),
+    h("p", {}, t(o.left ? "web.standin.left" : "web.standin.you")),
     h("button", { type: "button", class: "primary", id: "take-back", disabled: !!o.busy, onclick: () => o.onTakeBack() }, t("web.takeback")));
 }
 

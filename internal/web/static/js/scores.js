@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 import { chip } from "./cards.js";
 import { CATEGORIES, list, signed } from "./words.js";
+import { rematchBox } from "./rematch.js";
 
 /** CATEGORY_KINDS draws each scoring category by a card of its family. */
 const CATEGORY_KINDS = {
@@ -124,7 +125,8 @@ export function gameEnd(ctx, links = {}) {
   else if (w.length === 1) head = t("web.result.winner", { player: w[0] });
   else head = t("web.result.shared", { players: list(t, w) });
   const order = ranking(v);
-  const actions = [];
+  // The rematch first: at hand without scrolling.
+  const actions = [rematchBox(ctx)].filter(Boolean);
   if (links.replay) actions.push(h("a", { class: "button big primary", href: links.replay, id: "end-replay" }, t("web.end.replay")));
   if (links.record) {
     actions.push(h("a", { class: "button big", href: links.record, download: links.download || true, id: "end-record" }, t("web.end.download")));
@@ -136,7 +138,6 @@ export function gameEnd(ctx, links = {}) {
       h("ol", { class: "podium" }, order.map((i) =>
         h("li", { class: v.winners.includes(i) ? "rank-win" : "" },
           seatName(names, i, "rank-name"), " ", h("span", { class: "rank-points" }, t("web.seat.points", { n: v.seats[i].total })))))),
-    // The rematch buttons will join these.
     actions.length ? h("div", { class: "game-end-actions", id: "game-end-actions" }, actions) : null,
     h("div", { class: "game-end-grid" },
       wrap(finalTable(ctx, order), t("web.end.table")),

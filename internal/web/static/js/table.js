@@ -41,6 +41,8 @@ const page = {
   preMove: "", // our decision ahead in the running auction
   preMoveDropped: "", // why it was not played
   creator: false, // we created the table: we may cancel it while it waits
+  left: false, // we left the table: a bot plays for us until we come back
+  rematch: { offer: null, busy: false }, // the rematch offered at the game's end
 };
 
 // ---- messages -------------------------------------------------------------------
@@ -177,6 +179,7 @@ function render() {
   $("record-link").setAttribute("download", links.download);
   $("replay-link").hidden = over || !(game.status === "finished" || game.status === "archived");
   $("replay-link").href = links.replay;
+  renderRematchLink();
   renderWaiting();
   chat.update({ game, you, over: game.status !== "open" && game.status !== "playing" });
 
@@ -196,6 +199,8 @@ function render() {
     clock: page.clock, onTakeBack: () => conn.send({ type: "takeback" }),
     onPreMove: (token) => conn.send({ type: "premove", move: token }),
     preMove: page.preMove, preMoveDropped: page.preMoveDropped,
+    onLeave: () => conn.send({ type: "leave" }), left: page.left,
+    rematch: { ...page.rematch, onAnswer: you >= 0 ? answerRematch : undefined },
   });
   chat.place();
   // The guided first game: the coach points at the table just drawn.
@@ -255,6 +260,9 @@ function onMessage(msg, first) {
         if (line && !told.has(line + x.at)) events.push({ kind: "takeover", text: line });
       }
     }
+    const mine = (msg.takeOvers || []).filter((x) => x.seat === page.you);
+    page.left = mine.length > 0 && mine[mine.length - 1].reason === "left" && mine[mine.length - 1].backMove == null;
+    if (msg.game.rematchOffer) page.rematch.offer = msg.game.rematchOffer;
     page.takeOvers = (msg.takeOvers || []).map((x) => ({ text: x.text + x.at, backText: x.backText ? x.backText + x.at : "" }));
     if (first) page.log = events.slice();
     else page.log.push(...events);
@@ -280,6 +288,8 @@ function onMessage(msg, first) {
       turnAlert(t("web.notify.turn", { id: page.game.id }));
     }
     if (said.length) announce(said.join(" "));
+  } else if (msg.type === "rematchOffer" && msg.offer) {
+    onOffer(msg.offer);
   } else if (msg.type === "error") {
     const last = page.lastSent;
     clearPending();
@@ -294,6 +304,48 @@ function onMessage(msg, first) {
     setError(errorText(msg.code));
     render();
     announce(errorText(msg.code));
+  }
+}
+
+// ---- the rematch -----------------------------------------------------------------
+
+// renderRematchLink links a rematch and the game it follows, both ways.
+function renderRematchLink() {
+  const { game, t } = page;
+  const el = $("rematch-link");
+  const other = game.rematchOf || game.rematch || "";
+  $("rematch-line").hidden = !other;
+  if (!other) return;
+  el.href = `/g/${encodeURIComponent(other)}`;
+  el.textContent = t(game.rematchOf ? "web.rematch.of" : "web.rematch.link", { id: other });
+}
+
+// onOffer shows the rematch offer as it is now; when it starts with us,
+// we go to the new table.
+function onOffer(offer) {
+  const was = page.rematch.offer;
+  page.rematch.offer = offer;
+  render();
+  const box = document.querySelector("#rematch-state");
+  if (box && (!was || was.state !== offer.state || was.answers.join() !== offer.answers.join())) announce(box.textContent);
+  if (offer.state === "started" && page.you >= 0 && offer.answers[page.you] === "yes" && (!was || was.state === "open")) {
+    setTimeout(() => location.assign(`/g/${encodeURIComponent(offer.game)}`), 1500);
+  }
+}
+
+// answerRematch offers or accepts the rematch (accept) or declines it,
+// over HTTP: the answer carries the new table's seat cookie.
+async function answerRematch(accept) {
+  page.rematch.busy = true;
+  render();
+  try {
+    const res = await api.rematch(id, accept);
+    page.rematch.busy = false;
+    onOffer(res.offer);
+  } catch (err) {
+    page.rematch.busy = false;
+    setError(errorText(err.code));
+    render();
   }
 }
 

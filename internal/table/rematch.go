@@ -1,0 +1,465 @@
+package table
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/pace"
+	"github.com/razziagame/razzia/internal/playername"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// Rematches (issue 12). At a finished game any player may offer a
+// rematch; every seat that accepts is seated at a new table with the same
+// pace, rating and bot levels (bots accept at once). The offer is kept
+// with the finished game (store.Game.Rematch) and changed only by
+// compare-and-set (store.Store.SetRematch), so any node may take an
+// answer, two nodes never store two offers, and one of them settles it:
+// once every person answered, or at its expiry, the new game starts with
+// those who accepted if they are enough for a game, else the offer lapses.
+// The node that settles it creates the new game, whose id the offer
+// names; a node that finds an offer started and its game missing (the
+// settler failed between the two writes) creates it. Every change is
+// announced by the store (store.ChangeRematch); each node tells the
+// watchers of the finished game it serves (WatchRematch), and arms a timer
+// for the expiry of an offer they wait on. An offer whose expiry passed
+// while no node watched it is settled by the next request about it.
+
+// RematchWait is how long a rematch offer at a live or untimed table
+// waits for answers; at a correspondence table it waits the pace's
+// decision time.
+const RematchWait = 2 * time.Minute
+
+// rematchWait is how long an offer at a table of pace p waits.
+func rematchWait(p pace.Pace) time.Duration {
+	if p.Kind == pace.Correspondence {
+		return p.Decision
+	}
+	return RematchWait
+}
+
+// Rematch offers a rematch of finished game id, for the person whose
+// token is given, when accept is true and nobody offered one yet;
+// otherwise it answers the offer made (accept or decline). It returns the
+// offer as it is then. A game that is not over is ErrNotOver; a token
+// without a seat ErrNotYourSeat; a second offer, a second answer or an
+// answer to no offer ErrRematch.
+func (h *Hub) Rematch(ctx context.Context, id, token string, accept bool) (protocol.RematchOffer, error) {
+	if !protocol.ValidID(id) {
+		return protocol.RematchOffer{}, notFound(id)
+	}
+	hash := hashToken(token)
+	// Every try either stores the answer or finds that another node
+	// changed the offer meanwhile.
+	for try := 0; try < 8; try++ {
+		g, offer, err := h.rematchOf(ctx, id)
+		if err != nil {
+			return protocol.RematchOffer{}, err
+		}
+		seat := seatOf(g.Seats, hash)
+		if seat < 0 {
+			return protocol.RematchOffer{}, reject(ErrNotYourSeat, "only the players of the game may offer or answer its rematch")
+		}
+		now := h.opts.Now()
+		var next protocol.RematchOffer
+		switch {
+		case offer != nil && offer.State == protocol.RematchOpen && !now.Before(offer.Expires):
+			// Its time ran out while no node watched: settle it first.
+			if err := h.settleExpired(ctx, g, offer); err != nil && !errors.Is(err, store.ErrConflict) {
+				return protocol.RematchOffer{}, err
+			}
+			continue
+		case offer == nil && !accept:
+			return protocol.RematchOffer{}, reject(ErrRematch, "nobody offered a rematch of this game: there is nothing to decline")
+		case offer == nil:
+			t, err := decodeTiming(g.Clock, len(g.Seats))
+			if err != nil {
+				return protocol.RematchOffer{}, h.failed("read the clock", id, err)
+			}
+			game, err := h.newID()
+			if err != nil {
+				return protocol.RematchOffer{}, internal(err)
+			}
+			next = newOffer(g.Seats, seat, game, now.Add(rematchWait(t.Clock.Pace())))
+		case offer.State != protocol.RematchOpen:
+			return protocol.RematchOffer{}, reject(ErrRematch, "this game's rematch was offered already and has %s: one offer per game", offer.State)
+		case offer.Answers[seat] != "":
+			return protocol.RematchOffer{}, reject(ErrRematch, "you answered this rematch already")
+		default:
+			next = *offer
+			next.Answers = slices.Clone(offer.Answers)
+			next.Answers[seat] = protocol.RematchNo
+			if accept {
+				next.Answers[seat] = protocol.RematchYes
+			}
+		}
+		if !slices.Contains(next.Answers, "") {
+			settle(&next)
+		}
+		err = h.storeOffer(ctx, g, next)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return protocol.RematchOffer{}, err
+		}
+		h.log.Info("rematch answered", "game", id, "seat", seat, "accept", accept, "state", next.State)
+		return next, nil
+	}
+	return protocol.RematchOffer{}, unavailable()
+}
+
+// rematchOf reads finished game id and its offer (nil for none), refusing
+// a game that cannot have a rematch.
+func (h *Hub) rematchOf(ctx context.Context, id string) (*store.Game, *protocol.RematchOffer, error) {
+	g, err := h.store.Game(ctx, id)
+	if err != nil {
+		return nil, nil, h.storeError("read game", id, err)
+	}
+	switch {
+	case g.Status.Live():
+		return nil, nil, reject(ErrNotOver, "the game is not over: a rematch is offered at its end")
+	case g.Status == store.StatusExpired:
+		return nil, nil, h.expired(g)
+	case g.Status == store.StatusCancelled:
+		return nil, nil, cancelled()
+	case g.Status == store.StatusArchived:
+		return nil, nil, reject(ErrBadRequest, "an uploaded record has no players here to play it again: create a table")
+	case isTutorial(g.Seats):
+		return nil, nil, reject(ErrBadRequest, "a tutorial is not played again by rematch: start it anew")
+	}
+	offer, err := decodeOffer(g)
+	if err != nil {
+		return nil, nil, h.failed("read the rematch offer", id, err)
+	}
+	return g, offer, nil
+}
+
+// decodeOffer reads the stored offer of g: nil for none.
+func decodeOffer(g *store.Game) (*protocol.RematchOffer, error) {
+	if g.Rematch == nil {
+		return nil, nil
+	}
+	var o protocol.RematchOffer
+	if err := json.Unmarshal(g.Rematch, &o); err != nil {
+		return nil, fmt.Errorf("the stored rematch offer: %w", err)
+	}
+	if len(o.Answers) != len(g.Seats) || o.By < 0 || o.By >= len(g.Seats) {
+		return nil, fmt.Errorf("the stored rematch offer has %d answers and offerer %d for %d seats", len(o.Answers), o.By, len(g.Seats))
+	}
+	return &o, nil
+}
+
+// newOffer returns the offer seat makes at a table of seats, open until
+// expires, of a rematch to be game: the offerer and the bots accept.
+func newOffer(seats []store.Seat, seat int, game string, expires time.Time) protocol.RematchOffer {
+	o := protocol.RematchOffer{By: seat, State: protocol.RematchOpen, Answers: make([]string, len(seats)), Expires: expires.UTC(), Game: game}
+	for i, s := range seats {
+		if s.Bot != "" || i == seat {
+			o.Answers[i] = protocol.RematchYes
+		}
+	}
+	return o
+}
+
+// settle ends an open offer whose answers are in (none counts as no): it
+// starts if enough seats accepted, else it lapses.
+func settle(o *protocol.RematchOffer) {
+	o.State = protocol.RematchStarted
+	if accepted(o) < razzia.MinPlayers {
+		o.State = protocol.RematchLapsed
+	}
+}
+
+// accepted counts the seats that accepted o.
+func accepted(o *protocol.RematchOffer) int {
+	n := 0
+	for _, a := range o.Answers {
+		if a == protocol.RematchYes {
+			n++
+		}
+	}
+	return n
+}
+
+// settleExpired settles offer, open at g, whose time has come; store's
+// ErrConflict means another node changed it first.
+func (h *Hub) settleExpired(ctx context.Context, g *store.Game, offer *protocol.RematchOffer) error {
+	next := *offer
+	settle(&next)
+	if err := h.storeOffer(ctx, g, next); err != nil {
+		return err
+	}
+	h.log.Info("rematch offer expired", "game", g.ID, "state", next.State, "accepted", accepted(&next))
+	return nil
+}
+
+// storeOffer replaces g's stored offer with next, and starts the new game
+// if next started, or arms the expiry of an open offer.
+func (h *Hub) storeOffer(ctx context.Context, g *store.Game, next protocol.RematchOffer) error {
+	b, err := json.Marshal(next)
+	if err != nil {
+		return internal(err)
+	}
+	if err := h.store.SetRematch(ctx, g.ID, g.Rematch, b); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return err
+		}
+		return h.storeError("store the rematch offer of", g.ID, err)
+	}
+	switch next.State {
+	case protocol.RematchOpen:
+		h.armRematch(g.ID, next.Expires)
+	case protocol.RematchStarted:
+		return h.startRematch(ctx, g, next)
+	}
+	return nil
+}
+
+// startRematch creates the game of started offer o, made at old, unless
+// it exists: the seats that accepted, in their order, the same pace and
+// rating, each person with their token and account.
+func (h *Hub) startRematch(ctx context.Context, old *store.Game, o protocol.RematchOffer) error {
+	if _, err := h.store.Game(ctx, o.Game); err == nil {
+		return nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return h.storeError("read game", o.Game, err)
+	}
+	t, err := decodeTiming(old.Clock, len(old.Seats))
+	if err != nil {
+		return h.failed("read the clock", old.ID, err)
+	}
+	g := &store.Game{ID: o.Game, Status: store.StatusPlaying, Rated: old.Rated, RematchOf: old.ID, Moves: []string{}}
+	for i, s := range old.Seats {
+		if o.Answers[i] != protocol.RematchYes {
+			continue
+		}
+		switch {
+		case s.Bot != "":
+			s = store.Seat{Name: playername.Bot(len(g.Seats), s.Bot), Bot: s.Bot}
+		case s.Account != "" && h.opts.SeatToken != nil:
+			token, err := h.opts.SeatToken(ctx, s.Account, g.ID)
+			if err != nil {
+				return h.failed("seat an account at the rematch of", old.ID, err)
+			}
+			s.TokenHash = hashToken(token)
+		}
+		g.Seats = append(g.Seats, s)
+	}
+	// Secret as the old seed is, and the same whichever node creates it.
+	seed := sha256.Sum256(append([]byte("razzia rematch "+o.Game+" "), old.Seed...))
+	g.Seed = seed[:]
+	g.Cheques = razzia.NewSetup(playerNames(g.Seats), g.Seed).Cheques
+	g.Created = h.opts.Now()
+	g.Updated = g.Created
+	if g.Clock, err = newTiming(t.Clock.Pace(), len(g.Seats)); err != nil {
+		return h.failed("start the rematch of", old.ID, err)
+	}
+	if _, err := h.createGame(ctx, g, "", holdNone); err != nil && !errors.Is(err, store.ErrConflict) {
+		return err
+	}
+	h.log.Info("rematch started", "game", g.ID, "of", old.ID, "players", len(g.Seats))
+	return nil
+}
+
+// expireRematch settles the offer of game id if it is open and its time
+// has come; the timer armRematch set calls it.
+func (h *Hub) expireRematch(id string) {
+	ctx, cancel := context.WithTimeout(h.ctx, commitTimeout)
+	defer cancel()
+	for try := 0; try < 8; try++ {
+		g, offer, err := h.rematchOf(ctx, id)
+		if err != nil || offer == nil {
+			return
+		}
+		switch {
+		case offer.State == protocol.RematchStarted:
+			h.startRematch(ctx, g, *offer) // in case its settler failed
+			return
+		case offer.State != protocol.RematchOpen:
+			return
+		case h.opts.Now().Before(offer.Expires):
+			h.armRematch(id, offer.Expires) // the timer fired early
+			return
+		}
+		err = h.settleExpired(ctx, g, offer)
+		if !errors.Is(err, store.ErrConflict) {
+			if err != nil {
+				h.log.Error("cannot settle the rematch offer; it is settled at the next request", "game", id, "err", err)
+			}
+			return
+		}
+	}
+}
+
+// rematches are the watchers of finished games' rematch offers on this
+// node, and the timers of the offers they wait on.
+type rematches struct {
+	mu     sync.Mutex
+	feeds  map[string]map[*RematchFeed]struct{} // by game
+	timers map[string]func() bool               // by game: stops the timer
+}
+
+func (r *rematches) init() {
+	r.feeds = map[string]map[*RematchFeed]struct{}{}
+	r.timers = map[string]func() bool{}
+}
+
+// armRematch sets the timer that settles game id's offer at expires,
+// unless it is set.
+func (h *Hub) armRematch(id string, expires time.Time) {
+	r := &h.rematches
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.timers[id] != nil || h.ctx.Err() != nil {
+		return
+	}
+	r.timers[id] = h.opts.AfterFunc(max(expires.Sub(h.opts.Now()), 0), func() {
+		r.mu.Lock()
+		delete(r.timers, id)
+		r.mu.Unlock()
+		if h.ctx.Err() == nil {
+			h.expireRematch(id)
+		}
+	})
+}
+
+// stopRematches stops the timers of the offers (Close).
+func (h *Hub) stopRematches() {
+	r := &h.rematches
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for id, stop := range r.timers {
+		stop()
+		delete(r.timers, id)
+	}
+}
+
+// A RematchFeed receives the rematch offer of a finished game at every
+// change. A slow reader gets the latest offer only.
+type RematchFeed struct {
+	h    *Hub
+	id   string
+	c    chan protocol.RematchOffer
+	once sync.Once
+}
+
+// Offers returns the channel of the offers. It is never closed.
+func (f *RematchFeed) Offers() <-chan protocol.RematchOffer { return f.c }
+
+// Close ends the feed.
+func (f *RematchFeed) Close() {
+	f.once.Do(func() {
+		r := &f.h.rematches
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		delete(r.feeds[f.id], f)
+		if len(r.feeds[f.id]) == 0 {
+			delete(r.feeds, f.id)
+		}
+	})
+}
+
+// WatchRematch subscribes to the rematch offer of finished game id: the
+// offer made so far, if any, comes at once, then every change, whichever
+// node makes it. Close the feed when done.
+func (h *Hub) WatchRematch(ctx context.Context, id string) (*RematchFeed, error) {
+	if !protocol.ValidID(id) {
+		return nil, notFound(id)
+	}
+	f := &RematchFeed{h: h, id: id, c: make(chan protocol.RematchOffer, 1)}
+	r := &h.rematches
+	r.mu.Lock()
+	if r.feeds[id] == nil {
+		r.feeds[id] = map[*RematchFeed]struct{}{}
+	}
+	r.feeds[id][f] = struct{}{}
+	r.mu.Unlock()
+	// Read after the feed is there, so that no change is missed. A game
+	// that has no rematch (a tutorial) is watched all the same: nothing
+	// comes.
+	if err := h.tellRematch(ctx, id); err != nil && !errors.Is(err, ErrBadRequest) {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// tellRematch reads game id's offer and gives it to the game's feeds on
+// this node; it arms the expiry of an open offer, and starts the game of
+// a started one if it is missing.
+func (h *Hub) tellRematch(ctx context.Context, id string) error {
+	g, offer, err := h.rematchOf(ctx, id)
+	if err != nil || offer == nil {
+		return err
+	}
+	switch offer.State {
+	case protocol.RematchOpen:
+		h.armRematch(id, offer.Expires)
+	case protocol.RematchStarted:
+		if err := h.startRematch(ctx, g, *offer); err != nil {
+			h.log.Error("cannot start the rematch", "game", id, "err", err)
+		}
+	}
+	r := &h.rematches
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for f := range r.feeds[id] {
+		select {
+		case <-f.c: // replaced by the newer offer
+		default:
+		}
+		f.c <- *offer
+	}
+	return nil
+}
+
+// rematchChanged tells this node's watchers of game id's offer that it
+// changed, without waiting (a store notice).
+func (h *Hub) rematchChanged(id string) {
+	h.rematches.mu.Lock()
+	watched := len(h.rematches.feeds[id]) > 0
+	h.rematches.mu.Unlock()
+	if !watched {
+		return
+	}
+	h.background(func() {
+		ctx, cancel := context.WithTimeout(h.ctx, commitTimeout)
+		defer cancel()
+		if err := h.tellRematch(ctx, id); err != nil && h.ctx.Err() == nil {
+			h.log.Warn("cannot read the rematch offer", "game", id, "err", err)
+		}
+	})
+}
+
+// rematchAll re-reads the offers watched here: notices may have been lost.
+func (h *Hub) rematchAll() {
+	h.rematches.mu.Lock()
+	ids := make([]string, 0, len(h.rematches.feeds))
+	for id := range h.rematches.feeds {
+		ids = append(ids, id)
+	}
+	h.rematches.mu.Unlock()
+	for _, id := range ids {
+		h.rematchChanged(id)
+	}
+}
+
+// describeRematch adds g's rematch links and offer to its description.
+func describeRematch(in *protocol.GameInfo, g *store.Game) {
+	in.RematchOf = g.RematchOf
+	if o, err := decodeOffer(g); err == nil && o != nil {
+		in.RematchOffer = o
+		if o.State == protocol.RematchStarted {
+			in.Rematch = o.Game
+		}
+	}
+}
