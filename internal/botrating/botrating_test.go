@@ -10,6 +10,9 @@ import (
 	"github.com/razziagame/razzia/internal/rating"
 )
 
+// TestEmbedded: the embedded calibration rates every level, each as its
+// Fixed spec is today (a level changed since must be calibrated again),
+// and the command that made it is recorded.
 func TestEmbedded(t *testing.T) {
 	c, err := Embedded()
 	if err != nil {
@@ -22,6 +25,17 @@ func TestEmbedded(t *testing.T) {
 		if r.Sigma <= 0 {
 			t.Errorf("%s: sigma %v", l, r.Sigma)
 		}
+	}
+	for _, l := range bot.Levels() {
+		if _, ok := c.Levels[l.Name]; !ok {
+			t.Errorf("levels.json does not rate %s", l.Name)
+		}
+		if c.Specs[l.Name] != l.Fixed {
+			t.Errorf("levels.json played %s as %q; its Fixed spec is %q: calibrate again", l.Name, c.Specs[l.Name], l.Fixed)
+		}
+	}
+	if !strings.HasPrefix(c.Command, "razzia calibrate ") {
+		t.Errorf("levels.json was made by %q", c.Command)
 	}
 }
 
