@@ -44,8 +44,9 @@ internal/botrating/levels.json, when run from the repository's root;
 rebuild razzia to use it) and summed up on standard output. Run it again
 whenever a level is added or changed.
 
-Example:
-  nice -n 19 razzia calibrate --games 400 --weight expert=0.25 --out internal/botrating/levels.json
+Example (expert thinks for several CPU-seconds a decision: this takes
+about half an hour of one core):
+  nice -n 19 razzia calibrate --workers 1 --games 40 --weight hard=0.2 --weight expert=0.05
 `
 
 // calibrate is the "calibrate" command.

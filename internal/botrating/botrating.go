@@ -273,8 +273,8 @@ func Calibrate(ctx context.Context, c Config) (*Calibration, error) {
 	if len(c.Levels) == 0 {
 		c.Levels = bot.LevelNames()
 	}
-	if len(c.Levels) < 2 {
-		return nil, errors.New("botrating: calibrating needs two levels or more")
+	if len(c.Levels) < 2 || len(c.Levels) != len(slices.Compact(slices.Sorted(slices.Values(c.Levels)))) {
+		return nil, errors.New("botrating: calibrating needs two levels or more, each named once")
 	}
 	if err := c.checkWeights(); err != nil {
 		return nil, err
