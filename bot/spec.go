@@ -32,7 +32,13 @@ const (
 type Level struct {
 	Name string // what people choose, such as "easy"
 	Spec string // the spec New builds it from
-	Doc  string // a sentence for people, in English
+	// Fixed is the spec that stands for Spec where the games must be the
+	// same on every machine (the calibration of the levels' ratings):
+	// bounded by iterations on a fixed number of workers, never by time,
+	// so that its moves depend on the seed alone. It is Spec itself for a
+	// level that has no time limit.
+	Fixed string
+	Doc   string // a sentence for people, in English
 }
 
 // levels is the one list of the levels, weakest first: the server, the
@@ -41,11 +47,30 @@ type Level struct {
 // that they use what they are given on any machine and never keep a person
 // waiting longer: hard a second at most on one core, expert three on all
 // of them.
+//
+// Their Fixed specs are the iterations they complete in a decision on
+// the 2-core machine the server runs on, with both cores busy (each
+// search thread on a core of its own): hard 0.7 s of one core, expert
+// 3 s of two (6 CPU-seconds, two workers), times the iterations a CPU
+// second runs (BenchmarkLevels, iters/cpu-s, on a mid-game position):
+//
+//	players            2       3       4       5    geometric mean
+//	hard  iters/cpu-s  55,054  25,455  19,748  13,633  24,784
+//	expert iters/cpu-s 54,304  25,417  19,120  12,470  23,951
+//	hard  × 0.7 s      38,538  17,819  13,824   9,543  17,349 → 17,000
+//	expert × 6 s      325,824 152,502 114,720  74,820 143,707 → 144,000
+//
+// One count serves every table size, the geometric mean, since strength
+// grows with the logarithm of the iterations: it gives hard and expert
+// about half the iterations they run in a 2-player game and twice those
+// in a 5-player one. expert keeps its two workers (root parallelism:
+// the result depends on the seed, the iterations and the number of
+// workers), each with half the iterations, as it plays on two cores.
 var levels = []Level{
-	{"easy", "heuristic:noise=6", "values cards like medium but misjudges them often"},
-	{"medium", "heuristic", "values lots and cheques as a good player does; never looks ahead"},
-	{"hard", "mcts:time=" + hardTime.String(), "tree search: plays thousands of games on before each decision, under a second"},
-	{"expert", "mcts:time=3s,workers=all", "the strongest: tree search on every core, up to three seconds a decision"},
+	{"easy", "heuristic:noise=6", "heuristic:noise=6", "values cards like medium but misjudges them often"},
+	{"medium", "heuristic", "heuristic", "values lots and cheques as a good player does; never looks ahead"},
+	{"hard", "mcts:time=" + hardTime.String(), "mcts:iters=17000,workers=1", "tree search: plays thousands of games on before each decision, under a second"},
+	{"expert", "mcts:time=3s,workers=all", "mcts:iters=144000,workers=2", "the strongest: tree search on every core, up to three seconds a decision"},
 }
 
 // hardTime is the time hard takes per decision: its 99th percentile stays

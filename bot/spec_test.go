@@ -193,6 +193,51 @@ func TestLevels(t *testing.T) {
 	}
 }
 
+// TestLevelFixed: every level has a Fixed spec bounded by iterations
+// alone on a set number of workers, so that a calibration plays the same
+// games on any machine; a level without a time limit is its own Fixed;
+// and a Fixed search is the same kind of search as the level's.
+func TestLevelFixed(t *testing.T) {
+	for _, l := range Levels() {
+		fixed, err := New(l.Fixed, 1)
+		if err != nil {
+			t.Errorf("%s: Fixed %q: %v", l.Name, l.Fixed, err)
+			continue
+		}
+		if strings.Contains(l.Fixed, "time=") || strings.Contains(l.Fixed, "workers=all") {
+			t.Errorf("%s: Fixed %q depends on the machine", l.Name, l.Fixed)
+		}
+		played := must(New(l.Spec, 1))
+		if fmt.Sprintf("%T", fixed) != fmt.Sprintf("%T", played) {
+			t.Errorf("%s: Fixed %q is a %T, the level a %T", l.Name, l.Fixed, fixed, played)
+		}
+		switch b := fixed.(type) {
+		case *MCTS:
+			p := played.(*MCTS)
+			if b.limit != 0 || b.iters <= 0 {
+				t.Errorf("%s: Fixed %q runs %d iterations within %v; want iterations alone", l.Name, l.Fixed, b.iters, b.limit)
+			}
+			if p.workers > 1 && b.workers < 2 {
+				t.Errorf("%s: Fixed %q searches on %d worker, the level on several", l.Name, l.Fixed, b.workers)
+			}
+		case *FlatMC:
+			if b.limit != 0 || b.rounds <= 0 {
+				t.Errorf("%s: Fixed %q runs %d rounds within %v; want rounds alone", l.Name, l.Fixed, b.rounds, b.limit)
+			}
+		default:
+			if l.Fixed != l.Spec {
+				t.Errorf("%s: Fixed %q, but its spec %q has no time limit", l.Name, l.Fixed, l.Spec)
+			}
+		}
+	}
+	h, _ := LookupLevel("hard")
+	e, _ := LookupLevel("expert")
+	hard, expert := must(New(h.Fixed, 1)).(*MCTS), must(New(e.Fixed, 1)).(*MCTS)
+	if expert.iters <= hard.iters {
+		t.Errorf("expert's Fixed runs %d iterations, hard's %d: expert must be the stronger", expert.iters, hard.iters)
+	}
+}
+
 // NewLevel builds levels only: a spec, however valid, is refused, since
 // what it is given may come from storage.
 func TestNewLevelRefusesSpecs(t *testing.T) {

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/razziagame/razzia/bot"
@@ -14,7 +17,7 @@ import (
 )
 
 const calibrateSynopsis = `
-usage: razzia calibrate [--games N] [--seed S] [--workers W] [--out FILE]
+usage: razzia calibrate [--games N] [--seed S] [--workers W] [--levels L,L,...] [--weight LEVEL=W]... [--out FILE]
 
 Calibrate measures the strength of the bot levels on the scale of player
 ratings, so that a rated game against bots means something from a
@@ -28,15 +31,22 @@ size alone; when a difference between two levels differs between two
 sizes by more than twice its uncertainty, "groups" is true and ratings per
 table size are called for.
 
-Each level plays its spec without a time limit, so that the games are the
-same on a busy machine as on an idle one: the same --seed gives the same
-ratings. The result is written as JSON to --out (the file the server
-embeds, internal/botrating/levels.json, when run from the repository's
-root; rebuild razzia to use it) and summed up on standard output. Run it
-again whenever a level is added or changed.
+Each level plays its Fixed spec (see bot.Levels): the search levels
+bounded by the iterations they run in their time on the server's machine,
+not by time, so that the games are the same on a busy machine as on an
+idle one: the same flags give the same ratings. --levels rates some
+levels only (default all). --weight LEVEL=W, repeatable, draws LEVEL into
+a seat W times as often as a level of weight 1: expert thinks for nine
+times as long as hard, and the heuristic levels almost not at all, so a
+small weight for the costly levels buys many more games in the same
+time. The result is written as JSON to --out (the file the server embeds,
+internal/botrating/levels.json, when run from the repository's root;
+rebuild razzia to use it) and summed up on standard output. Run it again
+whenever a level is added or changed.
 
-Example:
-  nice -n 19 razzia calibrate --games 400 --out internal/botrating/levels.json
+Example (expert thinks for several CPU-seconds a decision: this takes
+about half an hour of one core):
+  nice -n 19 razzia calibrate --workers 1 --games 40 --weight hard=0.2 --weight expert=0.05
 `
 
 // calibrate is the "calibrate" command.
@@ -45,6 +55,17 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	games := fs.Int("games", 400, "how many `games` to play at least")
 	seed := fs.Uint64("seed", 1, "the `seed` of the tables and games")
 	workers := fs.Int("workers", 0, "games played at once (0: one per CPU)")
+	levels := fs.String("levels", "", "the `levels` to rate, comma-separated (default all)")
+	weights := map[string]float64{}
+	fs.Func("weight", "`LEVEL=W`: draw LEVEL into seats W times as often as a level of weight 1 (repeatable)", func(v string) error {
+		l, x, ok := strings.Cut(v, "=")
+		w, err := strconv.ParseFloat(x, 64)
+		if !ok || err != nil {
+			return fmt.Errorf("%q: want LEVEL=W, such as expert=0.25", v)
+		}
+		weights[l] = w
+		return nil
+	})
 	out := fs.String("out", "internal/botrating/levels.json", "the `file` to write the calibration to")
 	pos, status, done := parseFlags(fs, calibrateSynopsis, args, stdout, stderr)
 	if done {
@@ -56,10 +77,19 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *games < 1 || *workers < 0 {
 		return usageError(stderr, fs, calibrateSynopsis, "--games must be at least 1 and --workers not negative")
 	}
+	var rated []string
+	if *levels != "" {
+		rated = strings.Split(*levels, ",")
+		for _, l := range rated {
+			if _, ok := bot.LookupLevel(l); !ok {
+				return usageError(stderr, fs, calibrateSynopsis, "--levels: %q is not a bot level (the levels are %s)", l, strings.Join(bot.LevelNames(), ", "))
+			}
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	last := -1
-	c, err := botrating.Calibrate(ctx, botrating.Config{Games: *games, Seed: *seed, Workers: *workers,
+	c, err := botrating.Calibrate(ctx, botrating.Config{Games: *games, Seed: *seed, Workers: *workers, Levels: rated, Weights: weights,
 		Progress: func(done, total int) {
 			if pct := done * 100 / total; pct/10 != last {
 				last = pct / 10
@@ -70,7 +100,7 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "razzia calibrate: %v\n", err)
 		return 1
 	}
-	c.Command = fmt.Sprintf("razzia calibrate --games %d --seed %d", *games, *seed)
+	c.Command = calibrateCommand(*games, *seed, *levels, weights)
 	b, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia calibrate: %v\n", err)
@@ -83,6 +113,20 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	writeCalibration(stdout, c)
 	fmt.Fprintf(stdout, "written to %s\n", *out)
 	return 0
+}
+
+// calibrateCommand is the command that makes the same calibration again: the
+// flags that choose the games (not --workers or --out, which do not).
+func calibrateCommand(games int, seed uint64, levels string, weights map[string]float64) string {
+	cmd := fmt.Sprintf("razzia calibrate --games %d --seed %d", games, seed)
+	if levels != "" {
+		cmd += " --levels " + levels
+	}
+	names := slices.Sorted(maps.Keys(weights))
+	for _, l := range names {
+		cmd += fmt.Sprintf(" --weight %s=%s", l, strconv.FormatFloat(weights[l], 'g', -1, 64))
+	}
+	return cmd
 }
 
 // writeCalibration sums a calibration up for people.
@@ -114,12 +158,11 @@ func writeCalibration(w io.Writer, c *botrating.Calibration) {
 		verdict = "some difference between levels depends on the table size (more than twice its uncertainty): ratings per table size are called for"
 	}
 	fmt.Fprintf(w, "\nMu ± Sigma; %s.\n", strings.TrimSpace(verdict))
-	// A level bounded by time alone plays another bot here (mcts without
-	// iters= runs its default iterations): say so.
+	// A level bounded by time plays its Fixed stand-in here: say so.
 	for _, l := range bot.LevelNames() {
 		lv, _ := bot.LookupLevel(l)
 		if spec, ok := c.Specs[l]; ok && spec != lv.Spec {
-			fmt.Fprintf(w, "%s was played as %q, its spec %q without the time limit.\n", l, spec, lv.Spec)
+			fmt.Fprintf(w, "%s (%s) was played as %q, bounded by iterations rather than time.\n", l, lv.Spec, spec)
 		}
 	}
 }

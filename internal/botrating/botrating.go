@@ -50,9 +50,13 @@ type Calibration struct {
 	// difference between two levels differs between two sizes by more
 	// than twice its uncertainty.
 	Groups bool `json:"groups"`
-	// Specs are the bot specs each level was played with: its level's,
-	// without a time limit, so that the games are the same on any machine.
+	// Specs are the bot specs each level was played with: its level's
+	// Fixed spec, bounded by iterations rather than time, so that the games
+	// are the same on any machine.
 	Specs map[string]string `json:"specs"`
+	// Weights are the levels' weights in the draw of the tables' seats,
+	// when not all 1 (see Config.Weights).
+	Weights map[string]float64 `json:"weights,omitempty"`
 }
 
 //go:embed levels.json
@@ -87,45 +91,54 @@ type Config struct {
 	Workers int
 	// Levels are the levels to rate; default bot.LevelNames().
 	Levels []string
+	// Weights weigh the levels in the draw of each seat (a level not
+	// named weighs 1): a costly level (expert thinks for about nine times
+	// as long as hard) can sit at fewer tables, so that the cheap levels'
+	// games, which cost next to nothing, can be many in the same time.
+	Weights map[string]float64
 	// Progress, when set, is told the games played so far and the total.
 	Progress func(done, total int)
 }
 
-// Spec returns the bot spec level is calibrated with: the level's, with
-// no time limit (bot.Level's Spec, "time=" options dropped), so that a
+// Spec returns the bot spec level is calibrated with: the level's Fixed
+// spec (bot.Level), bounded by iterations rather than time, so that a
 // loaded machine plays the same games as an idle one.
 func Spec(level string) (string, error) {
 	l, ok := bot.LookupLevel(level)
 	if !ok {
 		return "", fmt.Errorf("botrating: %q is not a bot level (the levels are %s)", level, strings.Join(bot.LevelNames(), ", "))
 	}
-	name, opts, found := strings.Cut(l.Spec, ":")
-	if !found {
-		return l.Spec, nil
-	}
-	var keep []string
-	for _, o := range strings.Split(opts, ",") {
-		if !strings.HasPrefix(o, "time=") {
-			keep = append(keep, o)
-		}
-	}
-	if len(keep) == 0 {
-		return name, nil
-	}
-	return name + ":" + strings.Join(keep, ","), nil
+	return l.Fixed, nil
 }
 
-// Lineups returns the tables a run plays, in order: random multisets of
-// the levels, 2 to 5 seats, never one level alone, drawn from seed until
-// their games (one per seat, every level in every position) reach games.
-func Lineups(levels []string, games int, seed uint64) [][]string {
+// Lineups returns the tables a run plays, in order: multisets of the
+// levels drawn from seed, 2 to 5 seats, each seat's level drawn with a
+// chance in proportion to its weight in weights (1 when absent), never
+// one level alone, until their games (one per seat, every level in every
+// position) reach games.
+func Lineups(levels []string, weights map[string]float64, games int, seed uint64) [][]string {
 	r := rand.New(rand.NewPCG(seed, 0x6f746162)) // "bota"
+	cum := make([]float64, len(levels))
+	total := 0.0
+	for i, l := range levels {
+		w, ok := weights[l]
+		if !ok {
+			w = 1
+		}
+		total += w
+		cum[i] = total
+	}
 	var out [][]string
 	for n := 0; n < games; {
 		players := razzia.MinPlayers + r.IntN(razzia.MaxPlayers-razzia.MinPlayers+1)
 		seats := make([]string, players)
 		for i := range seats {
-			seats[i] = levels[r.IntN(len(levels))]
+			x := r.Float64() * total
+			k, _ := slices.BinarySearch(cum, x)
+			if k < len(levels) && cum[k] == x {
+				k++ // x is in [cum[k-1], cum[k])
+			}
+			seats[i] = levels[min(k, len(levels)-1)]
 		}
 		if slices.Min(seats) == slices.Max(seats) {
 			continue
@@ -260,15 +273,33 @@ func Calibrate(ctx context.Context, c Config) (*Calibration, error) {
 	if len(c.Levels) == 0 {
 		c.Levels = bot.LevelNames()
 	}
-	if len(c.Levels) < 2 {
-		return nil, errors.New("botrating: calibrating needs two levels or more")
+	if len(c.Levels) < 2 || len(c.Levels) != len(slices.Compact(slices.Sorted(slices.Values(c.Levels)))) {
+		return nil, errors.New("botrating: calibrating needs two levels or more, each named once")
 	}
-	lineups := Lineups(c.Levels, c.Games, c.Seed)
+	if err := c.checkWeights(); err != nil {
+		return nil, err
+	}
+	lineups := Lineups(c.Levels, c.Weights, c.Games, c.Seed)
 	games, err := Play(ctx, c, lineups)
 	if err != nil {
 		return nil, err
 	}
 	return fitAll(rating.Default(), games, c)
+}
+
+// checkWeights refuses a weight for a level not rated and a weight that
+// is not a positive finite number: a level never drawn would be written
+// with a new player's rating (leave it out of Levels instead).
+func (c Config) checkWeights() error {
+	for l, w := range c.Weights {
+		if !slices.Contains(c.Levels, l) {
+			return fmt.Errorf("botrating: a weight for %q, which is not among the levels rated (%s)", l, strings.Join(c.Levels, ", "))
+		}
+		if !(w > 0) || math.IsInf(w, 1) {
+			return fmt.Errorf("botrating: the weight of %s is %v; want a finite number above 0", l, w)
+		}
+	}
+	return nil
 }
 
 // fitAll fits the games overall and per table size.
@@ -278,6 +309,14 @@ func fitAll(m rating.Model, games []Game, c Config) (*Calibration, error) {
 		anchor = c.Levels[0]
 	}
 	out := &Calibration{Seed: c.Seed, Games: len(games), ByPlayers: map[string]map[string]rating.Rating{}, Specs: map[string]string{}}
+	for l, w := range c.Weights {
+		if w != 1 {
+			if out.Weights == nil {
+				out.Weights = map[string]float64{}
+			}
+			out.Weights[l] = w
+		}
+	}
 	for _, l := range c.Levels {
 		out.Specs[l], _ = Spec(l)
 	}

@@ -1,12 +1,18 @@
 package botrating
 
 import (
+	"context"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/rating"
 )
 
+// TestEmbedded: the embedded calibration rates every level, each as its
+// Fixed spec is today (a level changed since must be calibrated again),
+// and the command that made it is recorded.
 func TestEmbedded(t *testing.T) {
 	c, err := Embedded()
 	if err != nil {
@@ -20,42 +26,47 @@ func TestEmbedded(t *testing.T) {
 			t.Errorf("%s: sigma %v", l, r.Sigma)
 		}
 	}
+	for _, l := range bot.Levels() {
+		if _, ok := c.Levels[l.Name]; !ok {
+			t.Errorf("levels.json does not rate %s", l.Name)
+		}
+		if c.Specs[l.Name] != l.Fixed {
+			t.Errorf("levels.json played %s as %q; its Fixed spec is %q: calibrate again", l.Name, c.Specs[l.Name], l.Fixed)
+		}
+	}
+	if !strings.HasPrefix(c.Command, "razzia calibrate ") {
+		t.Errorf("levels.json was made by %q", c.Command)
+	}
 }
 
-// TestSpec: a level is calibrated with its spec less its time limit, so
-// that a busy machine plays the same games.
+// TestSpec: a level is calibrated with its Fixed spec, which has no time
+// limit, so that a busy machine plays the same games.
 func TestSpec(t *testing.T) {
 	for _, l := range bot.Levels() {
 		s, err := Spec(l.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s == "" || containsTime(s) {
-			t.Errorf("%s (%s) is calibrated as %q", l.Name, l.Spec, s)
+		if s != l.Fixed || s == "" || strings.Contains(s, "time=") {
+			t.Errorf("%s (%s, fixed %s) is calibrated as %q", l.Name, l.Spec, l.Fixed, s)
 		}
 		if _, err := bot.New(s, 1); err != nil {
 			t.Errorf("%s: %q is not a spec: %v", l.Name, s, err)
 		}
+	}
+	if s, _ := Spec("hard"); s == "hard" || strings.Contains(s, "time=") {
+		t.Errorf("hard is calibrated as %q, which is bounded by time", s)
 	}
 	if _, err := Spec("grandmaster"); err == nil {
 		t.Error("an unknown level has a spec")
 	}
 }
 
-func containsTime(s string) bool {
-	for i := 0; i+5 <= len(s); i++ {
-		if s[i:i+5] == "time=" {
-			return true
-		}
-	}
-	return false
-}
-
 // TestLineups: tables of 2 to 5 seats, never one level alone, at least
 // the games asked for, the same from the same seed.
 func TestLineups(t *testing.T) {
 	levels := []string{"easy", "medium", "hard"}
-	a, b := Lineups(levels, 100, 7), Lineups(levels, 100, 7)
+	a, b := Lineups(levels, nil, 100, 7), Lineups(levels, nil, 100, 7)
 	n := 0
 	for i, l := range a {
 		if len(l) < 2 || len(l) > 5 {
@@ -75,6 +86,44 @@ func TestLineups(t *testing.T) {
 	}
 	if n < 100 || n > 104 {
 		t.Errorf("%d games for 100 asked", n)
+	}
+}
+
+// TestLineupsWeights: a level's seats follow its weight, and a level
+// not named weighs 1.
+func TestLineupsWeights(t *testing.T) {
+	levels := []string{"easy", "medium", "hard", "expert"}
+	seats := map[string]float64{}
+	for _, l := range Lineups(levels, map[string]float64{"expert": 0.25, "easy": 2}, 20000, 3) {
+		for _, x := range l {
+			seats[x]++
+		}
+	}
+	// Against hard (weight 1); easy loses a little to the tables of easy
+	// alone, which are drawn again, more often than the others.
+	for l, want := range map[string]float64{"medium": 1, "expert": 0.25, "easy": 1.9} {
+		if got := seats[l] / seats["hard"]; math.Abs(got-want) > 0.1*want {
+			t.Errorf("%s has %.3f times the seats of hard, want %.3f", l, got, want)
+		}
+	}
+}
+
+// TestCalibrateBadWeights: a weight for a level not rated, or one that is
+// not above 0, is refused before any game is played.
+func TestCalibrateBadWeights(t *testing.T) {
+	for name, w := range map[string]map[string]float64{
+		"not rated": {"expert": 0.5},
+		"zero":      {"medium": 0},
+		"negative":  {"medium": -1},
+		"NaN":       {"medium": math.NaN()},
+		"infinite":  {"medium": math.Inf(1)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Calibrate(context.Background(), Config{Games: 4, Levels: []string{"easy", "medium"}, Weights: w})
+			if err == nil || !strings.Contains(err.Error(), "weight") {
+				t.Errorf("weights %v: %v, want an error about the weight", w, err)
+			}
+		})
 	}
 }
 

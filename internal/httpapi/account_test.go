@@ -17,6 +17,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/account"
 	rclient "github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
@@ -461,8 +462,10 @@ func TestRatedTable(t *testing.T) {
 }
 
 // TestRatedTableUncalibratedBot: a level without a calibrated rating
-// (one added since the last calibration) cannot sit at a rated table,
-// where it would count as a new player; it may at a casual one.
+// (one added since the last calibration: here expert, left out of an
+// injected calibration) cannot sit at a rated table, where it would count
+// as a new player; it may at a casual one. With the embedded calibration
+// (as razzia serve has it), which rates every level, expert may.
 func TestRatedTableUncalibratedBot(t *testing.T) {
 	bots := map[string]rating.Rating{"easy": {Mu: 20, Sigma: 2}}
 	srv := servertest.New(t, servertest.Options{Accounts: account.Options{Bots: bots}})
@@ -478,6 +481,16 @@ func TestRatedTableUncalibratedBot(t *testing.T) {
 	var info protocol.CreateAnswer
 	ann.must(http.MethodPost, "/api/games", protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: "easy"}}, Rated: true}, &info)
 	ann.must(http.MethodPost, "/api/games", protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: "expert"}}}, &info)
+
+	embedded := servertest.New(t, servertest.Options{})
+	bea := newBrowser(t, embedded)
+	bea.register("Bea")
+	for _, l := range bot.LevelNames() {
+		bea.must(http.MethodPost, "/api/games", protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: l}}, Rated: true}, &info)
+		if !info.Game.Rated {
+			t.Errorf("a rated table with %s is not rated", l)
+		}
+	}
 }
 
 // twoPlayer is the Weng–Lin Plackett–Luce update of player a after a

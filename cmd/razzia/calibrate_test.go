@@ -1,0 +1,50 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/razziagame/razzia/internal/botrating"
+)
+
+func TestCalibrateUsage(t *testing.T) {
+	checkUsage(t, []usageCase{
+		{"help", []string{"calibrate", "--help"}, nil, 0, "usage: razzia calibrate"},
+		{"help names weight", []string{"help", "calibrate"}, nil, 0, "--weight LEVEL=W"},
+		{"bad weight", []string{"calibrate", "--weight", "expert"}, nil, 2, `"expert": want LEVEL=W`},
+		{"weight not a number", []string{"calibrate", "--weight", "expert=lots"}, nil, 2, `"expert=lots": want LEVEL=W`},
+		{"unknown level", []string{"calibrate", "--levels", "easy,grandmaster"}, nil, 2, `--levels: "grandmaster" is not a bot level`},
+		{"weight of a level not rated", []string{"calibrate", "--levels", "easy,medium", "--weight", "expert=0.1"}, nil, 1, `a weight for "expert", which is not among the levels rated`},
+		{"weight zero", []string{"calibrate", "--levels", "easy,medium", "--weight", "easy=0"}, nil, 1, "the weight of easy is 0"},
+		{"a level twice", []string{"calibrate", "--levels", "easy,easy"}, nil, 1, "each named once"},
+		{"no games", []string{"calibrate", "--games", "0"}, nil, 2, "--games must be at least 1"},
+		{"argument", []string{"calibrate", "extra"}, nil, 2, `unexpected argument "extra"`},
+	})
+}
+
+// TestCalibrateCommand: a small run of the cheap levels writes a
+// calibration that names the command making it again, weights included.
+func TestCalibrateCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "levels.json")
+	stdout, stderr, status := runCmd(t, nil, "calibrate", "--games", "6", "--seed", "3", "--workers", "1",
+		"--levels", "easy,medium", "--weight", "easy=2", "--out", out)
+	if status != 0 {
+		t.Fatalf("status %d: %s%s", status, stdout, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c botrating.Calibration
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	if want := "razzia calibrate --games 6 --seed 3 --levels easy,medium --weight easy=2"; c.Command != want {
+		t.Errorf("command %q, want %q", c.Command, want)
+	}
+	if len(c.Levels) != 2 || c.Weights["easy"] != 2 || c.Specs["medium"] != "heuristic" {
+		t.Errorf("calibration %+v", c)
+	}
+}
