@@ -71,14 +71,30 @@ func Embedded() (*Calibration, error) {
 	return &c, nil
 }
 
-// Levels returns the embedded ratings of the levels; a level it lacks
-// (one added since the last calibration) is absent.
+// MaxSigma is the widest uncertainty of a level's rating that people are
+// rated against. A new player's is 8.33; a level measured hardly better
+// than that (played in a handful of calibration games, as a costly level
+// is when the run's budget is short) would move its opponents' ratings on
+// a guess, and could even rank below a weaker level, so it is left out of
+// Levels until a longer calibration knows it.
+const MaxSigma = 7.0
+
+// Levels returns the embedded ratings of the levels known well enough to
+// rate people against (Sigma at most MaxSigma); a level it lacks (one
+// added since the last calibration, or measured too thinly) is refused at
+// rated tables.
 func Levels() map[string]rating.Rating {
 	c, err := Embedded()
 	if err != nil {
 		panic(err) // the file is part of the program and tested
 	}
-	return c.Levels
+	out := make(map[string]rating.Rating, len(c.Levels))
+	for l, r := range c.Levels {
+		if r.Sigma <= MaxSigma {
+			out[l] = r
+		}
+	}
+	return out
 }
 
 // Config describes a calibration run.

@@ -13,6 +13,25 @@ import (
 // TestEmbedded: the embedded calibration rates every level, each as its
 // Fixed spec is today (a level changed since must be calibrated again),
 // and the command that made it is recorded.
+// TestLevelsSure: the levels people are rated against are the embedded
+// ones whose sigma is at most MaxSigma, with their ratings.
+func TestLevelsSure(t *testing.T) {
+	c, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Levels()
+	for l, r := range c.Levels {
+		g, ok := got[l]
+		switch {
+		case r.Sigma <= MaxSigma && (!ok || g != r):
+			t.Errorf("%s (sigma %.2f): Levels gives %v, %t; want %v", l, r.Sigma, g, ok, r)
+		case r.Sigma > MaxSigma && ok:
+			t.Errorf("%s, sigma %.2f over %v, is rated against", l, r.Sigma, MaxSigma)
+		}
+	}
+}
+
 func TestEmbedded(t *testing.T) {
 	c, err := Embedded()
 	if err != nil {

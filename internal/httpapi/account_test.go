@@ -19,6 +19,7 @@ import (
 
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/account"
+	"github.com/razziagame/razzia/internal/botrating"
 	rclient "github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/playername"
@@ -485,8 +486,18 @@ func TestRatedTableUncalibratedBot(t *testing.T) {
 	embedded := servertest.New(t, servertest.Options{})
 	bea := newBrowser(t, embedded)
 	bea.register("Bea")
+	// The embedded calibration: the levels it knows well enough are
+	// taken, the others refused.
+	sure := botrating.Levels()
 	for _, l := range bot.LevelNames() {
-		bea.must(http.MethodPost, "/api/games", protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: l}}, Rated: true}, &info)
+		req := protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: l}}, Rated: true}
+		if _, ok := sure[l]; !ok {
+			if status, code := bea.call(http.MethodPost, "/api/games", req, nil); status != http.StatusBadRequest || code != protocol.BadRequest {
+				t.Errorf("%s, not rated surely, at a rated table: %d %s, want 400 bad_request", l, status, code)
+			}
+			continue
+		}
+		bea.must(http.MethodPost, "/api/games", req, &info)
 		if !info.Game.Rated {
 			t.Errorf("a rated table with %s is not rated", l)
 		}
