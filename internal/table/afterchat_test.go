@@ -10,8 +10,6 @@ import (
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
-	"github.com/razziagame/razzia/internal/store/postgres"
-	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 )
 
 // TestChatAfterGame checks the chat after the game: the players' open
@@ -169,23 +167,7 @@ func TestChatAfterGameRules(t *testing.T) {
 // connections they kept from the game and from new ones; that a mute after
 // the game holds on the other node; in one process (memstore) and as
 // separate servers (PostgreSQL, NOTIFY).
-func TestChatAfterGameAcrossNodes(t *testing.T) {
-	t.Run("memstore", func(t *testing.T) {
-		st := memstore.New()
-		chatAfterGameAcrossNodes(t, func(*testing.T) store.Store { return st })
-	})
-	t.Run("postgres", func(t *testing.T) {
-		db := pgtest.DB(t)
-		chatAfterGameAcrossNodes(t, func(t *testing.T) store.Store {
-			st, err := postgres.Open(t.Context(), db, postgres.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
-		})
-	})
-}
+func TestChatAfterGameAcrossNodes(t *testing.T) { onNodeStores(t, chatAfterGameAcrossNodes) }
 
 func chatAfterGameAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 	ctx := testContext(t)
