@@ -10,7 +10,9 @@
 //
 // Players write in the players' channel, which spectators read too;
 // spectators write in their own channel, which players read only once the
-// game is over, so that no kibitzer can advise a player. A Room holds a
+// game is over, so that no kibitzer can advise a player. The chat stays
+// open for AfterGame once the game is over ("gg", "Well played"), then
+// closes (CheckOpen). A Room holds a
 // table's rate limits and mute lists; it is owned by the table's goroutine
 // and is not safe for concurrent use.
 package chat
@@ -117,13 +119,14 @@ var (
 	ErrUnknownPhrase = errors.New("unknown quick phrase")
 	ErrChannel       = errors.New("not a channel one can write in")
 	ErrMuteSelf      = errors.New("one cannot mute oneself")
+	ErrClosed        = errors.New("the chat is closed")
 )
 
 // An Error reports a message or mute refused; nothing changed.
 type Error struct {
 	// Code is the error's short name, also its catalogue key chat.error.<code>:
 	// empty, too_long, bad_char, too_fast, sign_in, unknown_phrase, channel,
-	// mute_self.
+	// mute_self, closed.
 	Code       string
 	Max        int           // too_long: the most characters allowed
 	RetryAfter time.Duration // too_fast: when the sender may write again
@@ -133,6 +136,22 @@ type Error struct {
 
 func (e *Error) Error() string { return "chat: " + e.msg }
 func (e *Error) Unwrap() error { return e.Err }
+
+// AfterGame is how long a game's chat stays open once the game is over:
+// long enough for "gg" and a word about the game, also at a
+// correspondence table whose players come by once a day.
+const AfterGame = 24 * time.Hour
+
+// CheckOpen reports, at now, whether the chat of a game that ended at
+// ended still takes messages and mutes: an *Error (ErrClosed) once
+// AfterGame has passed.
+func CheckOpen(ended, now time.Time) error {
+	if closes := ended.Add(AfterGame); now.After(closes) {
+		return &Error{Code: "closed", Err: ErrClosed, msg: fmt.Sprintf("the game ended at %s: its chat closed %d hours later",
+			ended.UTC().Format("2006-01-02 15:04 MST"), int(AfterGame.Hours()))}
+	}
+	return nil
+}
 
 // MaxRunes is the longest free text, in characters (Unicode code points).
 const MaxRunes = 200

@@ -335,3 +335,29 @@ func ExampleRoom_Post() {
 	// chat: a control or invisible character (U+202E) at character 5
 	// Ich überlege…
 }
+
+func TestCheckOpen(t *testing.T) {
+	ended := time.Date(2026, 3, 14, 19, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name  string
+		after time.Duration
+		open  bool
+	}{
+		{"at the end", 0, true},
+		{"an hour later", time.Hour, true},
+		{"at the bound", AfterGame, true},
+		{"just after the bound", AfterGame + time.Nanosecond, false},
+		{"a week later", 7 * 24 * time.Hour, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := CheckOpen(ended, ended.Add(c.after))
+			var e *Error
+			switch {
+			case c.open && err != nil:
+				t.Errorf("CheckOpen = %v, want open", err)
+			case !c.open && (!errors.Is(err, ErrClosed) || !errors.As(err, &e) || e.Code != "closed" || !strings.Contains(err.Error(), "24 hours")):
+				t.Errorf("CheckOpen = %v, want ErrClosed (code closed) saying how long the chat stays open", err)
+			}
+		})
+	}
+}

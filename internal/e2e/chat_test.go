@@ -139,3 +139,65 @@ func jsonList(s []string) string {
 	enc.Encode(s)
 	return strings.TrimSpace(b.String())
 }
+
+// TestChatAfterGame: two people finish a game, Ann at a desktop's size
+// and Bob on a phone. At game over the chat panel is on screen (scrolled
+// to, on the phone) and not covered by the game-end screen; Ann says
+// "Well played" with a phrase button, Bob's page shows it and he answers;
+// the replay shows both lines after the last move (screenshots
+// chat-after-game-*).
+func TestChatAfterGame(t *testing.T) {
+	srv := newServer(t)
+	id := srv.create(t, "", "")
+	ann := newPage(t, srv, "Ann", desktop.w, desktop.h)
+	ann.open("/g/" + id)
+	ann.join("Ann")
+	bob := newPage(t, srv, "Bob", phone.w, phone.h)
+	bob.resize(phone)
+	bob.open("/g/" + id)
+	bob.join("Bob")
+	playTogether(t, ann, bob)
+	cat := srv.catalogue(t, "en")
+
+	say := func(p *page, phrase string) {
+		t.Helper()
+		if !eval[bool](p, shown("#chat-body")) {
+			p.click("#chat-toggle")
+		}
+		button := fmt.Sprintf(`#chat-phrases button[data-phrase=%q]`, phrase)
+		waitFor[bool](p, "the phrase buttons after the game", shown(button), 5*time.Second)
+		eval[bool](p, fmt.Sprintf(`(document.querySelector(%q).scrollIntoView({block: "center"}), true)`, button))
+		p.wantVisible("the phrase button "+phrase+" at game over", button)
+		p.click(button)
+	}
+	hears := func(p *page, want ...string) {
+		t.Helper()
+		waitFor[bool](p, "the chat after the game", fmt.Sprintf(`JSON.stringify(%s) === %q`, chatLinesJS, jsonList(want)), 10*time.Second)
+	}
+	for _, p := range []*page{ann, bob} {
+		eval[bool](p, `(document.querySelector("#chat-toggle").scrollIntoView({block: "center"}), true)`)
+		p.wantVisible("the chat toggle at game over", "#chat-toggle")
+	}
+	say(ann, "wp")
+	hears(ann, cat["chat.phrase.wp"])
+	ann.screenshotViewport("chat-after-game-" + desktop.String())
+	waitFor[bool](bob, "the unread badge after the game", `document.querySelector("#chat-unread").textContent === "1"`, 10*time.Second)
+	say(bob, "gg")
+	hears(bob, cat["chat.phrase.wp"], cat["chat.phrase.gg"])
+	bob.screenshotViewport("chat-after-game-" + phone.String())
+	hears(ann, cat["chat.phrase.wp"], cat["chat.phrase.gg"])
+
+	var info struct {
+		Game struct{ Moves int } `json:"game"`
+	}
+	if status := srv.api(t, "GET", "/api/games/"+id, "", &info); status != 200 || info.Game.Moves == 0 {
+		t.Fatalf("the game: %d, %+v", status, info)
+	}
+	words := `JSON.stringify([...document.querySelectorAll("#replay-chat-lines .chat-words")].map((e) => e.textContent))`
+	bob.open(fmt.Sprintf("/g/%s/replay#%d", id, info.Game.Moves))
+	waitFor[bool](bob, "the replay's chat at the end", fmt.Sprintf(`%s === %q`, words, jsonList([]string{cat["chat.phrase.wp"], cat["chat.phrase.gg"]})), 10*time.Second)
+	eval[bool](bob, `(document.querySelector("#replay-chat").scrollIntoView({block: "center"}), true)`)
+	bob.screenshotViewport("chat-after-game-replay-" + phone.String())
+	bob.open(fmt.Sprintf("/g/%s/replay#%d", id, info.Game.Moves-1))
+	waitFor[bool](bob, "the replay's chat before the last move", words+` === "[]"`, 10*time.Second)
+}

@@ -341,6 +341,7 @@ var codes = map[error]protocol.Code{
 	chat.ErrUnknownPhrase:       protocol.ChatNotAllowed,
 	chat.ErrChannel:             protocol.ChatNotAllowed,
 	chat.ErrMuteSelf:            protocol.ChatNotAllowed,
+	chat.ErrClosed:              protocol.ChatClosed,
 	table.ErrNotOver:            protocol.GameInProgress,
 	table.ErrRematch:            protocol.RematchRefused,
 }

@@ -147,7 +147,8 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 					return
 				}
 				// The game is over: no more states, but the client may stay
-				// and hear of its rematch.
+				// and hear of its rematch, and the chat after the game
+				// (chats stays open for it).
 				updates = nil
 				if last.Game.Status == protocol.StatusFinished {
 					feed, err := s.hub.WatchRematch(ctx, id)

@@ -55,6 +55,7 @@ const (
 	ChatBadChar    Code = "chat_bad_char"
 	ChatSignIn     Code = "chat_sign_in"
 	ChatNotAllowed Code = "chat_not_allowed"
+	ChatClosed     Code = "chat_closed"
 
 	RematchRefused Code = "rematch_refused"
 )
@@ -108,7 +109,8 @@ var codes = []CodeInfo{
 	{ChatTooFast, http.StatusTooManyRequests, "", "too many chat messages from you: resend after `retryAfter` seconds"},
 	{ChatBadChar, http.StatusBadRequest, "", "a chat message holds a control, invisible or direction-changing character (a line break too), or is not UTF-8"},
 	{ChatSignIn, http.StatusForbidden, "", "free text (or, for a spectator, any chat) needs a signed-in account; quick phrases are open to every player"},
-	{ChatNotAllowed, http.StatusForbidden, "", "a chat message or mute the table does not take: an unknown quick phrase, muting yourself or a seat that is not a person's, or a game that is over (its chat is closed)"},
+	{ChatNotAllowed, http.StatusForbidden, "", "a chat message or mute the table does not take: an unknown quick phrase, muting yourself or a seat that is not a person's"},
+	{ChatClosed, http.StatusConflict, "", "a chat message or mute after the game's chat closed, 24 hours after the game ended (or at an uploaded record, which has no chat); the message says when it ended"},
 	{Internal, http.StatusInternalServerError, "the server failed; the message is generic and nothing changed",
 		"the server could not store the move; nothing changed, try again"},
 	{Unavailable, http.StatusServiceUnavailable, "the server is shutting down, or the game is moving to another server: retry after `retryAfter` seconds",

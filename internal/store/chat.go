@@ -8,21 +8,44 @@ import (
 )
 
 // Chats keeps the table chat of games (issue 12): the messages, in the
-// order they were sent, and who muted whom. Only the game's owner writes
-// them, with its fence, while the game is live; anyone reads them, for
-// as long as the game is kept.
+// order they were sent, and who muted whom. While the game is live only
+// its owner writes them, with its fence; once it is finished, any node
+// does, without a fence (the chat after the game: no goroutine runs the
+// game then). Anyone reads them, for as long as the game is kept.
 type Chats interface {
-	// AddChat stores a message of live game id: ErrConflict when the game
-	// is not live, ErrNotFound when unknown, ErrLeaseLost for a fence
-	// that does not hold its lease. It is announced as ChangeChat.
+	// AddChat stores a message of game id, as CheckChatWrite allows:
+	// ErrNotFound when unknown. It is announced as ChangeChat; the game's
+	// Updated time stays (a finished game's is when it ended).
 	AddChat(ctx context.Context, id string, fence Fence, m ChatLine) error
 	// SetMute records that muter muted (on) or unmuted (!on) muted at
-	// live game id, with AddChat's errors; muting twice or unmuting
-	// someone not muted changes nothing. It is announced as ChangeChat.
+	// game id, with AddChat's errors; muting twice or unmuting someone
+	// not muted changes nothing. It is announced as ChangeChat.
 	SetMute(ctx context.Context, id string, fence Fence, m Mute, on bool) error
 	// Chat returns game id's messages in the order stored and its mutes,
 	// sorted; ErrNotFound for an unknown game.
 	Chat(ctx context.Context, id string) (Chat, error)
+}
+
+// CheckChatWrite reports whether a chat write with fence may go ahead
+// at game id, of status st and lease l, at now: at a live game only with
+// the fence of its lease (else ErrLeaseLost); at a finished game only
+// without one (NoFence; else ErrLeaseLost: the game's lease ended with
+// it); at any other game (archived, expired, cancelled) never
+// (ErrConflict). Every store applies it, so the rule is one.
+func CheckChatWrite(id string, st Status, l Lease, fence Fence, now time.Time) error {
+	switch {
+	case st.Live():
+		if !l.Permits(fence, now) {
+			return fmt.Errorf("game %q fence %d: %w", id, fence, ErrLeaseLost)
+		}
+	case st == StatusFinished:
+		if fence != NoFence {
+			return fmt.Errorf("game %q is over: its chat is written without a fence, not %d: %w", id, fence, ErrLeaseLost)
+		}
+	default:
+		return fmt.Errorf("game %q is %s: it has no chat to write: %w", id, st, ErrConflict)
+	}
+	return nil
 }
 
 // A ChatLine is one stored chat message. The store keeps its fields as

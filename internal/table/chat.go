@@ -12,8 +12,8 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// Table chat (issue 12). The game's goroutine owns the conversation as
-// it owns the moves: the owner checks a message (internal/chat: a quick
+// Table chat (issue 12). While the game is live, its goroutine owns the
+// conversation as it owns the moves: the owner checks a message (internal/chat: a quick
 // phrase, or free text from someone signed in, rate-limited), stores it
 // with the game, and sends it to its watchers; a replica hears of it from
 // the store (ChangeChat) and sends it to its own. Messages and mutes sent
@@ -25,7 +25,8 @@ import (
 // no kibitzer can advise them. An anonymous spectator reads and does not
 // write: there is nobody to rate-limit or to mute. A reader who muted a
 // player gets that player's messages as muted copies, without their
-// content, on every connection, for the rest of the game.
+// content, on every connection. Once the game is over the chat goes on
+// for a while without the game's goroutine (afterchat.go).
 
 // The chat's writes, passed between nodes as requests.
 const (
@@ -41,20 +42,20 @@ const maxPending = 200
 // seat), or for the signed-in account (id and name) watching: a quick
 // phrase by its id or free text, exactly one. A refusal is an *Error
 // whose Kind is one of internal/chat's sentinels (ErrTooLong, ErrTooFast
-// with RetryAfter, ErrBadChar, ErrSignIn, ...), or ErrGameOver once the
-// game is over; nothing changed then.
+// with RetryAfter, ErrBadChar, ErrSignIn, ...), and ErrClosed once
+// chat.AfterGame has passed since the game ended; nothing changed then.
 func (h *Hub) Chat(ctx context.Context, id, token, account, name, phrase, text string) error {
 	r := request{Op: opChat, Game: id, Hash: hashToken(token), Account: account, Name: name, Phrase: phrase, Text: text}
-	_, err := h.write(ctx, r, func(*store.Game) error { return chatClosed() })
+	_, err := h.write(ctx, r, func(g *store.Game) error { return h.chatAfter(ctx, g, r) })
 	return err
 }
 
 // Mute hides (on) or shows again (!on) the messages of the player at seat
 // from whoever holds token, or from the signed-in account watching, on
-// all their connections, for the rest of the game.
+// all their connections, also after the game, with Chat's bound.
 func (h *Hub) Mute(ctx context.Context, id, token, account string, seat int, on bool) error {
 	r := request{Op: opMute, Game: id, Hash: hashToken(token), Account: account, Seat: seat, Mute: on}
-	_, err := h.write(ctx, r, func(*store.Game) error { return chatClosed() })
+	_, err := h.write(ctx, r, func(g *store.Game) error { return h.chatAfter(ctx, g, r) })
 	return err
 }
 
@@ -77,10 +78,6 @@ func (h *Hub) ChatLog(ctx context.Context, id string) ([]protocol.ChatLine, erro
 	return out, nil
 }
 
-func chatClosed() *Error {
-	return reject(ErrGameOver, "the game is over: its chat is closed")
-}
-
 // seatKey and accountKey name a writer or reader of the chat: for rate
 // limits and mutes, and in the store. Only seats are ever shown.
 func seatKey(seat int) string          { return "seat:" + strconv.Itoa(seat) }
@@ -95,11 +92,12 @@ func seatOfKey(key string) int {
 	return n
 }
 
-// chatter returns who, at the table, the holder of hash or the account
-// is; an anonymous spectator is nobody.
-func (l *loop) chatter(hash []byte, account string) (chat.Person, int, bool) {
-	if seat := seatOf(l.seats, hash); seat >= 0 {
-		return chat.Person{ID: seatKey(seat), SignedIn: l.seats[seat].Account != "" || account != ""}, seat, true
+// chatter returns who, at a table of seats, the holder of hash or the
+// account is, and their seat (-1 for a spectator); an anonymous spectator
+// is nobody.
+func chatter(seats []store.Seat, hash []byte, account string) (chat.Person, int, bool) {
+	if seat := seatOf(seats, hash); seat >= 0 {
+		return chat.Person{ID: seatKey(seat), SignedIn: seats[seat].Account != "" || account != ""}, seat, true
 	}
 	if account != "" {
 		return chat.Person{ID: accountKey(account), Spectator: true, SignedIn: true}, -1, true
@@ -128,21 +126,39 @@ func chatError(err error) error {
 	return &Error{Kind: ce.Err, Msg: strings.TrimPrefix(ce.Error(), "chat: "), RetryAfter: ce.RetryAfter}
 }
 
+// chatChannel returns the channel the person at seat of seats (-1: a
+// spectator, whose name is given) writes in, and their name.
+func chatChannel(seats []store.Seat, seat int, name string) (chat.Channel, string) {
+	if seat >= 0 {
+		return chat.Players, seats[seat].Name
+	}
+	return chat.Spectators, name
+}
+
+// muteTarget returns the key of the person at seat of seats, whom p would
+// mute, or why p cannot.
+func muteTarget(seats []store.Seat, p chat.Person, seat int) (string, error) {
+	switch {
+	case seat < 0 || seat >= len(seats):
+		return "", reject(chat.ErrChannel, "there is no seat %d: the seats are 0 to %d", seat, len(seats)-1)
+	case seats[seat].Bot != "" || seats[seat].Name == "":
+		return "", reject(chat.ErrChannel, "seat %d is not a person's: there is nobody to mute", seat)
+	case seatKey(seat) == p.ID:
+		return "", reject(chat.ErrMuteSelf, "one cannot mute oneself")
+	}
+	return seatKey(seat), nil
+}
+
 // postChat checks, stores and sends a message; see Hub.Chat.
 func (l *loop) postChat(r request) error {
 	if !l.status.Live() {
-		return chatClosed()
+		return errEnded // the game is over: the chat after it is the Hub's
 	}
-	p, seat, ok := l.chatter(r.Hash, r.Account)
+	p, seat, ok := chatter(l.seats, r.Hash, r.Account)
 	if !ok {
 		return reject(chat.ErrSignIn, "spectators sign in to chat; everyone can read along")
 	}
-	ch, name := chat.Players, ""
-	if seat >= 0 {
-		name = l.seats[seat].Name
-	} else {
-		ch, name = chat.Spectators, r.Name
-	}
+	ch, name := chatChannel(l.seats, seat, r.Name)
 	now := l.h.opts.Now()
 	m, err := l.room.Post(p, ch, r.Phrase, r.Text, now)
 	if err != nil {
@@ -167,21 +183,15 @@ func (l *loop) postChat(r request) error {
 // mute records a mute or unmute; see Hub.Mute.
 func (l *loop) mute(r request) error {
 	if !l.status.Live() {
-		return chatClosed()
+		return errEnded // the game is over: the chat after it is the Hub's
 	}
-	p, _, ok := l.chatter(r.Hash, r.Account)
+	p, _, ok := chatter(l.seats, r.Hash, r.Account)
 	if !ok {
 		return reject(chat.ErrSignIn, "spectators sign in to mute a player")
 	}
-	switch {
-	case r.Seat < 0 || r.Seat >= len(l.seats):
-		return reject(chat.ErrChannel, "there is no seat %d: the seats are 0 to %d", r.Seat, len(l.seats)-1)
-	case l.seats[r.Seat].Bot != "" || l.seats[r.Seat].Name == "":
-		return reject(chat.ErrChannel, "seat %d is not a person's: there is nobody to mute", r.Seat)
-	}
-	target := seatKey(r.Seat)
-	if target == p.ID {
-		return chatError(l.room.Mute(p.ID, target)) // refused: oneself
+	target, err := muteTarget(l.seats, p, r.Seat)
+	if err != nil {
+		return err
 	}
 	if slices.Contains(l.room.Muted(p.ID), target) == r.Mute {
 		return nil // nothing changes
@@ -248,10 +258,18 @@ func (l *loop) syncChat() {
 }
 
 // chatTo sends s the lines its reader may see, and the seats it muted
-// when they changed: without blocking, merged with a message s has not
-// taken yet.
+// when they changed.
 func (l *loop) chatTo(s *Subscription, lines []store.ChatLine) {
-	msg := chatMessage(l.room, s.reader(), lines, l.game != nil && l.game.Over())
+	s.tell(l.room, lines, l.game != nil && l.game.Over())
+}
+
+// tell sends s the lines of a game (over or not) its reader may see in
+// room, and the seats it muted when they changed: without blocking,
+// merged with a message s has not taken yet. Its one sender at a time
+// calls it: the game's goroutine, then, once the game is over, the Hub's
+// followers of the chat after the game under their lock.
+func (s *Subscription) tell(room *chat.Room, lines []store.ChatLine, over bool) {
+	msg := chatMessage(room, s.reader(), lines, over)
 	if len(msg.Lines) == 0 && slices.Equal(msg.Muted, s.muted) {
 		return // nothing new: a connection to a quiet table hears nothing of the chat
 	}
@@ -264,7 +282,7 @@ func (l *loop) chatTo(s *Subscription, lines []store.ChatLine) {
 	if n := len(msg.Lines); n > maxPending {
 		msg.Lines = msg.Lines[n-maxPending:]
 	}
-	s.chat <- msg // the buffer has room: this goroutine is the only sender
+	s.chat <- msg // the buffer has room: the caller is the only sender
 }
 
 // roomOf returns a chat room with the stored mutes.

@@ -341,6 +341,12 @@ func (h *Hub) serve(env envelope) {
 			err = errNotOwner
 		}
 	}
+	if errors.Is(err, errNotOwner) && (r.Op == opChat || r.Op == opMute) {
+		// Passed here as the game ended: the chat after it is anyone's.
+		if g, gerr := h.store.Game(ctx, r.Game); gerr == nil && g.Status == store.StatusFinished {
+			err = h.chatAfter(ctx, g, r)
+		}
+	}
 	a := answerOf(seat, err)
 	payload, merr := json.Marshal(envelope{ID: env.ID, From: h.node, Re: &a})
 	if merr != nil {

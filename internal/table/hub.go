@@ -60,6 +60,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/chat"
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
@@ -152,6 +153,7 @@ type Hub struct {
 	refresh   refresher      // replicas waiting for the store's new moves
 	fwd       forwarder      // writes passed to other nodes, waiting for answers
 	rematches rematches      // the rematch offers watched here (rematch.go)
+	after     afterChats     // the chats after the game followed here (afterchat.go)
 	scanNow   chan struct{}  // asks the scanner to look for unowned games at once
 	renewNow  chan struct{}  // asks the renewer to check the leases at once
 
@@ -220,6 +222,7 @@ func New(st store.Store, opts Options) *Hub {
 	h.refresh.init()
 	h.fwd.init()
 	h.rematches.init()
+	h.after.init()
 	h.listen()
 	h.background(h.refreshLoop)
 	h.background(h.renewLoop)
@@ -280,6 +283,7 @@ func (h *Hub) Close() error {
 	h.cancel()
 	h.stopRematches()
 	h.wg.Wait()
+	h.after.closeAll()
 	return nil
 }
 
@@ -441,7 +445,7 @@ func (h *Hub) WatchAs(ctx context.Context, id, token, account string) (*Subscrip
 			return err
 		}
 		seat := seatOf(g.Seats, hashToken(token))
-		sub = newSubscription(nil, seat)
+		sub = newSubscription(h, nil, seat)
 		sub.account = account
 		u := f.update(seat)
 		if g.RematchOf != "" || g.Rematch != nil {
@@ -450,10 +454,17 @@ func (h *Hub) WatchAs(ctx context.Context, id, token, account string) (*Subscrip
 			u.change = &change{}
 		}
 		sub.c <- u
+		if g.Status == store.StatusFinished && chat.CheckOpen(g.Updated, h.opts.Now()) == nil {
+			// The conversation so far, both channels (the game is over),
+			// then what is said after the game.
+			sub.endGame(id, 0)
+			h.readChat(ctx, id)
+			return nil
+		}
 		if c, err := h.store.Chat(ctx, id); err != nil {
 			h.log.Error("cannot read the chat", "game", id, "err", err)
 		} else if m := chatMessage(roomOf(c.Mutes), sub.reader(), c.Lines, true); len(m.Lines)+len(m.Muted) > 0 {
-			// The conversation as it ended, both channels: the game is over.
+			// The conversation as it ended: its chat is closed.
 			sub.chat <- m
 		}
 		sub.end()

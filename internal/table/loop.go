@@ -385,12 +385,34 @@ func (l *loop) exit() {
 		h.winners[l.id] = l.game.Winners()
 	}
 	h.mu.Unlock()
-	close(l.done)
 	l.closeBots()
+	finished := l.status == store.StatusFinished && h.ctx.Err() == nil
 	for s := range l.subs {
-		s.end()
+		if !finished {
+			s.end()
+			continue
+		}
+		// The game is over: its players read the spectators' channel now,
+		// and everyone follows the chat after the game. Before l.done
+		// closes, so that a Close waiting for it finds s followed.
+		if !s.reader().Spectator {
+			var theirs []store.ChatLine
+			for _, m := range l.chat {
+				if m.Channel == chat.Spectators.String() {
+					theirs = append(theirs, m)
+				}
+			}
+			l.chatTo(s, theirs)
+		}
+		s.endGame(l.id, len(l.chat))
 	}
 	l.subs = nil
+	close(l.done)
+	if finished {
+		// A message said after the end before the watchers followed the
+		// chat was announced to nobody here.
+		h.chatChanged(l.id)
+	}
 }
 
 func (l *loop) info() protocol.GameInfo {
@@ -608,7 +630,7 @@ func (l *loop) watch(hash []byte, account string) (*Subscription, error) {
 		l.watched++
 	}
 	l.comeBack(seat, hash)
-	s := newSubscription(l, seat)
+	s := newSubscription(l.h, l, seat)
 	s.account = account
 	l.subs[s] = struct{}{}
 	l.send(s, l.info(), map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{})

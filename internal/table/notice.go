@@ -79,6 +79,9 @@ func (h *Hub) changed(c store.Change) {
 		h.rematchChanged(c.Game)
 		return
 	}
+	if c.Kind == store.ChangeChat {
+		h.chatChanged(c.Game) // after the game; nothing when nobody here follows it
+	}
 	h.mu.Lock()
 	l, draining := h.games[c.Game], h.draining
 	h.mu.Unlock()
@@ -127,6 +130,7 @@ func (h *Hub) missed() {
 		}
 	}
 	h.rematchAll()
+	h.chatAll()
 	h.kick(h.scanNow)
 	h.kick(h.renewNow)
 }

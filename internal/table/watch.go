@@ -77,18 +77,22 @@ func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]
 type Subscription struct {
 	seat int // the watcher's seat, or -1 for a spectator; owned by l's goroutine
 	c    chan Update
+	h    *Hub
 	l    *loop // nil for a game that is over
 	sent int   // moves whose events the updates sent carry; owned by l's goroutine
 	once sync.Once
 
-	// The chat (chat.go), owned by l's goroutine but chat itself.
+	// The chat (chat.go), owned by l's goroutine but chat itself, then,
+	// after the game, by the Hub's followers (afterchat.go).
 	account string                    // a signed-in spectator's account, for their mutes
 	chat    chan protocol.ChatMessage // the chat's messages, merged while not taken
 	muted   []int                     // the seats muted as last sent
+	game    string                    // the finished game whose chat s follows
+	heard   int                       // the stored lines of that chat s has read
 }
 
-func newSubscription(l *loop, seat int) *Subscription {
-	return &Subscription{seat: seat, c: make(chan Update, 1), l: l, chat: make(chan protocol.ChatMessage, 1)}
+func newSubscription(h *Hub, l *loop, seat int) *Subscription {
+	return &Subscription{seat: seat, c: make(chan Update, 1), h: h, l: l, chat: make(chan protocol.ChatMessage, 1)}
 }
 
 // Updates returns the channel of updates. It is closed when no more will
@@ -97,7 +101,9 @@ func (s *Subscription) Updates() <-chan Update { return s.c }
 
 // Chat returns the channel of the table's chat as the watcher may read
 // it: the first message carries the conversation so far (none comes
-// while there is nothing to read). It is closed with Updates.
+// while there is nothing to read). Once the game is finished, it stays
+// open after Updates closed, for the chat after the game, until Close,
+// or until the Hub closes; else it is closed with Updates.
 func (s *Subscription) Chat() <-chan protocol.ChatMessage { return s.chat }
 
 // end closes the subscription's channels: nothing more will come.
@@ -106,15 +112,22 @@ func (s *Subscription) end() {
 	close(s.chat)
 }
 
+// endGame closes the updates of a finished game, whose id is given, and
+// makes s follow its chat after the game, heard lines of it read.
+func (s *Subscription) endGame(id string, heard int) {
+	close(s.c)
+	s.h.after.follow(s, id, heard)
+}
+
 // Close ends the subscription.
 func (s *Subscription) Close() {
 	s.once.Do(func() {
-		if s.l == nil {
-			return
+		if s.l != nil {
+			select {
+			case s.l.reqs <- func(l *loop) { l.unwatch(s) }:
+			case <-s.l.done: // it ended the subscription, or handed it to the chat after the game
+			}
 		}
-		select {
-		case s.l.reqs <- func(l *loop) { l.unwatch(s) }:
-		case <-s.l.done:
-		}
+		s.h.after.unfollow(s)
 	})
 }

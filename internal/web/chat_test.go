@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/razziagame/razzia/internal/chat"
 	"github.com/razziagame/razzia/internal/i18n"
@@ -16,13 +17,13 @@ import (
 // whether anything but text came of them: no element a link could be.
 const chatCheck = `import "./fakedom.mjs";
 import { T } from "./render.mjs";
-import { PHRASES, MAX_TEXT, lineItem } from "./chat.mjs";
+import { PHRASES, MAX_TEXT, AFTER_GAME_HOURS, lineItem } from "./chat.mjs";
 import { readFileSync } from "node:fs";
 const { catalogue, lines } = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const t = T(catalogue);
 const items = lines.map((l) => lineItem(t, l));
 console.log(JSON.stringify({
-  phrases: PHRASES, max: MAX_TEXT,
+  phrases: PHRASES, max: MAX_TEXT, afterGameHours: AFTER_GAME_HOURS,
   shown: items.map((i) => i.find((n) => n.attrs && n.attrs.class === "chat-words").map((n) => n.textContent).join("")),
   tags: [...new Set(items.flatMap((i) => i.find((n) => !!n.tag).map((n) => n.tag)))].sort(),
 }));
@@ -52,13 +53,16 @@ func TestChatLines(t *testing.T) {
 	}
 	var out struct {
 		Phrases, Shown, Tags []string
-		Max                  int
+		Max, AfterGameHours  int
 	}
 	if err := json.Unmarshal(outb, &out); err != nil {
 		t.Fatalf("%v in %s", err, outb)
 	}
 	if !slices.Equal(out.Phrases, chat.Phrases()) || out.Max != chat.MaxRunes {
 		t.Errorf("chat.js knows the phrases %v and %d characters; internal/chat %v and %d", out.Phrases, out.Max, chat.Phrases(), chat.MaxRunes)
+	}
+	if time.Duration(out.AfterGameHours)*time.Hour != chat.AfterGame {
+		t.Errorf("chat.js keeps the chat open %d hours after the game; internal/chat %v", out.AfterGameHours, chat.AfterGame)
 	}
 	de, _ := i18n.Lookup("de")
 	want := []string{de.T("chat.phrase.gg"), `<a href="https://evil.example">click</a> https://x.example`, de.T("chat.muted")}

@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// chatWrite changes the chat of live game id, for a write with fence,
-// and announces it.
+// chatWrite changes the chat of game id, for a write with fence
+// (store.CheckChatWrite), and announces it.
 func (s *Store) chatWrite(ctx context.Context, id string, fence store.Fence, change func(c *store.Chat)) error {
 	if err := s.lock(ctx); err != nil {
 		return err
@@ -20,11 +21,12 @@ func (s *Store) chatWrite(ctx context.Context, id string, fence store.Fence, cha
 	if !ok {
 		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
 	}
-	if err := s.fenced(id, fence); err != nil {
-		return err
+	lease := store.Lease{Game: id}
+	if l := s.leases[id]; l != nil {
+		lease = *l
 	}
-	if !g.Status.Live() {
-		return fmt.Errorf("memstore: game %q is %s: %w", id, g.Status, store.ErrConflict)
+	if err := store.CheckChatWrite(id, g.Status, lease, fence, time.Now()); err != nil {
+		return fmt.Errorf("memstore: %w", err)
 	}
 	c := s.chats[id]
 	change(&c)

@@ -10,14 +10,18 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// chatWrite runs a chat write of live game id with fence, the game's row
-// locked (so that messages are numbered one after another), and
-// announces it.
+// chatWrite runs a chat write of game id with fence
+// (store.CheckChatWrite), the game's row locked (so that messages are
+// numbered one after another, whichever node writes them), and announces
+// it.
 func (s *Store) chatWrite(ctx context.Context, id string, fence store.Fence, what string, f func(tx pgx.Tx) error) error {
 	return s.tx(ctx, what+" of game "+id, func(tx pgx.Tx) error {
-		row, err := lockLiveGame(ctx, tx, id, fence)
+		row, err := lockGame(ctx, tx, id)
 		if err != nil {
 			return err
+		}
+		if err := store.CheckChatWrite(id, row.status, row.lease, fence, row.now); err != nil {
+			return fmt.Errorf("postgres: %w", err)
 		}
 		if err := f(tx); err != nil {
 			return err

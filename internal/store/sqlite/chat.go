@@ -9,12 +9,16 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// chatWrite runs a chat write of live game id with fence and announces it.
+// chatWrite runs a chat write of game id with fence
+// (store.CheckChatWrite) and announces it.
 func (s *Store) chatWrite(ctx context.Context, id string, fence store.Fence, what string, f func(w *wtx) error) error {
 	return s.write(ctx, what+" of game "+id, func(w *wtx) (*store.Change, error) {
-		row, err := w.writable(id, fence, store.Status.Live)
+		row, err := w.game(id)
 		if err != nil {
 			return nil, err
+		}
+		if err := store.CheckChatWrite(id, row.status, row.lease, fence, w.now); err != nil {
+			return nil, fmt.Errorf("sqlite: %w", err)
 		}
 		if err := f(w); err != nil {
 			return nil, err

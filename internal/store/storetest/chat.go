@@ -11,8 +11,9 @@ import (
 )
 
 // The checks of table chat (issue 12): messages kept in order with the
-// game, mutes per reader, only while the game is live and only by the
-// holder of its lease, each write announced.
+// game, mutes per reader, while the game is live only by the holder of
+// its lease, once it is finished by anyone without a fence, each write
+// announced.
 
 var chatChecks = []struct {
 	name string
@@ -22,6 +23,7 @@ var chatChecks = []struct {
 	{"ChatRejected", testChatRejected},
 	{"ChatFenced", testChatFenced},
 	{"ChatAnnounced", testChatAnnounced},
+	{"ChatAfterGame", testChatAfterGame},
 }
 
 // chatLines are a conversation: a phrase, free text with characters
@@ -124,8 +126,10 @@ func testChatRoundTrip(t *testing.T, s store.Store) {
 func testChatRejected(t *testing.T, s store.Store) {
 	g := chatGame(t, s, "chat000003")
 	addChat(t, s, g.ID, store.NoFence, chatLines()[0])
-	done := newGame("chat000004", store.StatusFinished, 0)
-	create(t, s, done)
+	archived := newGame("chat000004", store.StatusArchived, 0)
+	create(t, s, archived)
+	expired := newGame("chat000007", store.StatusExpired, 0)
+	create(t, s, expired)
 	good := chatLines()[1]
 	bad := func(f func(*store.ChatLine)) store.ChatLine {
 		m := good
@@ -138,7 +142,8 @@ func testChatRejected(t *testing.T, s store.Store) {
 		m    store.ChatLine
 		want error // nil: any error
 	}{
-		{"finished game", done.ID, good, store.ErrConflict},
+		{"archived game", archived.ID, good, store.ErrConflict},
+		{"expired table", expired.ID, good, store.ErrConflict},
 		{"unknown game", "nosuchgame", good, store.ErrNotFound},
 		{"phrase and text", g.ID, bad(func(m *store.ChatLine) { m.Phrase = "gg" }), nil},
 		{"neither phrase nor text", g.ID, bad(func(m *store.ChatLine) { m.Text = "" }), nil},
@@ -158,7 +163,7 @@ func testChatRejected(t *testing.T, s store.Store) {
 		m    store.Mute
 		want error
 	}{
-		{"finished game", done.ID, store.Mute{Muter: "seat:0", Muted: "seat:2"}, store.ErrConflict},
+		{"archived game", archived.ID, store.Mute{Muter: "seat:0", Muted: "seat:2"}, store.ErrConflict},
 		{"unknown game", "nosuchgame", store.Mute{Muter: "seat:0", Muted: "seat:2"}, store.ErrNotFound},
 		{"oneself", g.ID, store.Mute{Muter: "seat:0", Muted: "seat:0"}, nil},
 		{"nobody", g.ID, store.Mute{Muter: "seat:0"}, nil},
@@ -209,5 +214,47 @@ func testChatAnnounced(t *testing.T, s store.Store) {
 		if c := nextChange(t, ch); c != want {
 			t.Errorf("change %d = %+v, want %+v", i, c, want)
 		}
+	}
+}
+
+// testChatAfterGame: a finished game's chat goes on, written by any node
+// without a fence (its lease ended with it), and announced; the game's
+// Updated time, when it ended, stays.
+func testChatAfterGame(t *testing.T, s store.Store) {
+	g := chatGame(t, s, "chat000008")
+	a := acquire(t, s, g.ID, "node-a", longTTL)
+	lines := chatLines()
+	addChat(t, s, g.ID, a.Fence, lines[0])
+	if err := s.AppendMove(ctx(t), g.ID, a.Fence, 0, "draw", store.StatusFinished); err != nil {
+		t.Fatal(err)
+	}
+	before, err := s.Game(ctx(t), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The lease is still held: a write with its fence is refused all the same.
+	wantLeaseLost(t, "AddChat with the finished game's fence", s.AddChat(ctx(t), g.ID, a.Fence, lines[1]))
+	wantLeaseLost(t, "SetMute with the finished game's fence", s.SetMute(ctx(t), g.ID, a.Fence, store.Mute{Muter: "seat:0", Muted: "seat:2"}, true))
+	ch := subscribe(t, s, store.ChangesChannel)
+	addChat(t, s, g.ID, store.NoFence, lines[1])
+	if err := s.SetMute(ctx(t), g.ID, store.NoFence, store.Mute{Muter: "seat:0", Muted: "seat:2"}, true); err != nil {
+		t.Fatalf("SetMute after the game: %v", err)
+	}
+	addChat(t, s, g.ID, store.NoFence, lines[2])
+	want := store.Change{Game: g.ID, Kind: store.ChangeChat, Moves: 1, Status: store.StatusFinished}
+	for i := range 3 {
+		if c := nextChange(t, ch); c != want {
+			t.Errorf("change %d = %+v, want %+v", i, c, want)
+		}
+	}
+	if err := sameChat(getChat(t, s, g.ID), store.Chat{Lines: lines[:3], Mutes: []store.Mute{{Muter: "seat:0", Muted: "seat:2"}}}); err != nil {
+		t.Error(err)
+	}
+	after, err := s.Game(ctx(t), g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !after.Updated.Equal(before.Updated) || after.Status != store.StatusFinished {
+		t.Errorf("after the chat: %s, updated %v; want finished, updated %v as when it ended", after.Status, after.Updated, before.Updated)
 	}
 }

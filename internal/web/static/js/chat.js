@@ -13,6 +13,9 @@ export const PHRASES = ["hello", "gl", "hf", "thinking", "brb", "back", "nice", 
 /** MAX_TEXT is the longest free text, in characters: internal/chat's MaxRunes (a test checks it). */
 export const MAX_TEXT = 200;
 
+/** AFTER_GAME_HOURS is how long the chat stays open after the game: internal/chat's AfterGame (a test checks it). */
+export const AFTER_GAME_HOURS = 24;
+
 const OPEN_KEY = "razzia.chat.open";
 
 /** DOCK is razzia.css's desktop layout: there the panel docks at the foot of the table's side column. */
@@ -198,8 +201,10 @@ export class ChatPanel {
     const shown = this.lines.filter((l) => l.channel === this.tab);
     replace(this.list, shown.length ? shown.map((l) => lineItem(t, l)) : h("li", { class: "chat-empty muted" }, t("web.chat.empty")));
 
-    // Who may write here: players in theirs, signed-in spectators in theirs.
-    const writes = this.tab === (spectator ? "spectators" : "players") && !over && (!spectator || signedIn);
+    // Who may write here: players in theirs, signed-in spectators in
+    // theirs, also after the game ("gg"), until its chat closes.
+    const closed = over && !!game && Date.parse(game.updated) + AFTER_GAME_HOURS * 3600e3 < Date.now();
+    const writes = this.tab === (spectator ? "spectators" : "players") && !closed && (!spectator || signedIn);
     this.phrases.hidden = !writes;
     this.phrases.setAttribute("aria-label", t("web.chat.phrases"));
     replace(this.phrases, PHRASES.map((p) => h("button", { type: "button", class: "chat-phrase-button", "data-phrase": p,
@@ -208,12 +213,12 @@ export class ChatPanel {
     this.inputLabel.textContent = t("web.chat.input");
     this.input.placeholder = t("web.chat.input");
     this.sendButton.textContent = t("web.chat.send");
-    this.hint.hidden = !(this.tab === (spectator ? "spectators" : "players")) || over || signedIn;
+    this.hint.hidden = !(this.tab === (spectator ? "spectators" : "players")) || closed || signedIn;
     this.hint.textContent = spectator ? t("web.chat.signin.spectator") : t("web.chat.signin");
     this.errorEl.hidden = !this.error;
     this.errorEl.textContent = this.error;
 
-    const mutable = over || (spectator && !signedIn) ? [] : this.others();
+    const mutable = closed || (spectator && !signedIn) ? [] : this.others();
     replace(this.mutes, mutable.map((s) => {
       const muted = this.muted.includes(s.seat);
       return h("button", { type: "button", class: `chat-mute s${s.seat}`, "data-seat": s.seat, "aria-pressed": String(muted),

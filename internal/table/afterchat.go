@@ -1,0 +1,227 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/razziagame/razzia/internal/chat"
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// The chat after the game (issue 12): "gg", "Well played". Once a game is
+// over no goroutine runs it, so the node that receives a message or a
+// mute checks it (internal/chat, the same rules as during the game) and
+// writes it to the store itself, without a fence (store.CheckChatWrite),
+// for chat.AfterGame after the game's end (its stored Updated time). The
+// store announces it (ChangeChat); every node re-reads the chat of the
+// finished games its connections follow and sends each its new lines.
+// Both channels are open to everyone then, and mutes hold per reader.
+//
+// The rate limits are kept per node after the game: a node that took no
+// message from a sender since the game ended lets them start afresh.
+
+// afterChats are the finished games' chats followed on this node: their
+// watchers, and the rate limits of those who write in them.
+type afterChats struct {
+	mu    sync.Mutex
+	games map[string]*followed
+	rooms map[string]*afterRoom
+}
+
+// followed is one finished game's chat followed here.
+type followed struct {
+	// read is held while the stored chat is read and sent, one read at a
+	// time, so that a later read never sends older mutes than an earlier.
+	read sync.Mutex
+	subs map[*Subscription]struct{} // guarded by afterChats.mu
+}
+
+// afterRoom is a finished game's rate limits on this node.
+type afterRoom struct {
+	room *chat.Room
+	used time.Time
+}
+
+// maxAfterRooms is the number of finished games' rate limits kept before
+// those unused for a full refill are dropped: their senders would start
+// afresh anyway.
+const maxAfterRooms = 1024
+
+func (a *afterChats) init() {
+	a.games = map[string]*followed{}
+	a.rooms = map[string]*afterRoom{}
+}
+
+// post checks message m from p in game id's chat at now, spending a
+// token of p's rate limit on this node.
+func (a *afterChats) post(id string, p chat.Person, ch chat.Channel, phrase, text string, now time.Time) (chat.Message, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r := a.rooms[id]
+	if r == nil {
+		if len(a.rooms) >= maxAfterRooms {
+			full := time.Duration(chat.DefaultLimits.Burst) * chat.DefaultLimits.Every
+			for id, r := range a.rooms {
+				if now.Sub(r.used) >= full {
+					delete(a.rooms, id)
+				}
+			}
+		}
+		r = &afterRoom{room: chat.NewRoom(chat.DefaultLimits)}
+		a.rooms[id] = r
+	}
+	r.used = now
+	return r.room.Post(p, ch, phrase, text, now)
+}
+
+// follow makes s, a watcher of finished game id that has read the first
+// heard lines of its chat, get the lines that come after.
+func (a *afterChats) follow(s *Subscription, id string, heard int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	f := a.games[id]
+	if f == nil {
+		f = &followed{subs: map[*Subscription]struct{}{}}
+		a.games[id] = f
+	}
+	s.game, s.heard = id, heard
+	f.subs[s] = struct{}{}
+}
+
+// unfollow ends what follow began.
+func (a *afterChats) unfollow(s *Subscription) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	f := a.games[s.game]
+	if f == nil {
+		return
+	}
+	if _, ok := f.subs[s]; !ok {
+		return
+	}
+	delete(f.subs, s)
+	if len(f.subs) == 0 {
+		delete(a.games, s.game)
+	}
+	close(s.chat)
+}
+
+// followers returns game id's followed chat, nil when nobody here follows it.
+func (a *afterChats) followers(id string) *followed {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.games[id]
+}
+
+// closeAll ends every follower's chat (Close).
+func (a *afterChats) closeAll() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for id, f := range a.games {
+		for s := range f.subs {
+			close(s.chat)
+		}
+		delete(a.games, id)
+	}
+}
+
+// readChat reads finished game id's chat and sends its followers here
+// what they have not read: the new lines, and their mutes when they
+// changed.
+func (h *Hub) readChat(ctx context.Context, id string) {
+	f := h.after.followers(id)
+	if f == nil {
+		return
+	}
+	f.read.Lock()
+	defer f.read.Unlock()
+	c, err := h.store.Chat(ctx, id)
+	if err != nil {
+		if h.ctx.Err() == nil {
+			h.log.Warn("cannot read the chat after the game; it is read again at its next change", "game", id, "err", err)
+		}
+		return
+	}
+	room := roomOf(c.Mutes)
+	a := &h.after
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for s := range f.subs {
+		var lines []store.ChatLine
+		if len(c.Lines) > s.heard {
+			lines = c.Lines[s.heard:]
+			s.heard = len(c.Lines)
+		}
+		s.tell(room, lines, true)
+	}
+}
+
+// chatChanged tells this node's followers of finished game id's chat
+// that it changed, without waiting (a store notice).
+func (h *Hub) chatChanged(id string) {
+	if h.after.followers(id) == nil {
+		return
+	}
+	h.background(func() {
+		ctx, cancel := context.WithTimeout(h.ctx, commitTimeout)
+		defer cancel()
+		h.readChat(ctx, id)
+	})
+}
+
+// chatAll re-reads the chats followed here: notices may have been lost.
+func (h *Hub) chatAll() {
+	h.after.mu.Lock()
+	ids := make([]string, 0, len(h.after.games))
+	for id := range h.after.games {
+		ids = append(ids, id)
+	}
+	h.after.mu.Unlock()
+	for _, id := range ids {
+		h.chatChanged(id)
+	}
+}
+
+// chatAfter makes the chat write r (a message or a mute) at game g, which
+// is over: see the comment at the top.
+func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r request) error {
+	if g.Status != store.StatusFinished {
+		return reject(chat.ErrClosed, "an uploaded record has no table chat")
+	}
+	now := h.opts.Now()
+	if err := chat.CheckOpen(g.Updated, now); err != nil {
+		return chatError(err)
+	}
+	p, seat, ok := chatter(g.Seats, r.Hash, r.Account)
+	if !ok {
+		return reject(chat.ErrSignIn, "spectators sign in to chat; everyone can read along")
+	}
+	switch r.Op {
+	case opChat:
+		ch, name := chatChannel(g.Seats, seat, r.Name)
+		m, err := h.after.post(g.ID, p, ch, r.Phrase, r.Text, now)
+		if err != nil {
+			return chatError(err)
+		}
+		line := store.ChatLine{Channel: ch.String(), From: p.ID, Seat: seat, Name: name, Phrase: m.Phrase, Text: m.Text,
+			Move: len(g.Moves), At: now.UTC().Round(0)}
+		if err := h.store.AddChat(ctx, g.ID, store.NoFence, line); err != nil {
+			return h.storeError("store a chat message after the game", g.ID, err)
+		}
+	case opMute:
+		target, err := muteTarget(g.Seats, p, r.Seat)
+		if err != nil {
+			return err
+		}
+		if err := h.store.SetMute(ctx, g.ID, store.NoFence, store.Mute{Muter: p.ID, Muted: target}, r.Mute); err != nil {
+			return h.storeError("store a mute after the game", g.ID, err)
+		}
+	default:
+		return internal(fmt.Errorf("unknown chat write %q", r.Op))
+	}
+	// This node's watchers hear of it now, the others' at the notice.
+	h.readChat(ctx, g.ID)
+	return nil
+}
