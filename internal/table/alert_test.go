@@ -8,8 +8,6 @@ import (
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
-	"github.com/razziagame/razzia/internal/store/postgres"
-	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 	"github.com/razziagame/razzia/internal/store/sqlite"
 )
 
@@ -209,23 +207,7 @@ func TestAlertTurnAndGameOver(t *testing.T) {
 // that takes the game over before the deadline does not remind again: its
 // next alert is the other seat's turn, after the deadline. The nodes share
 // a memstore, or each has its own connection to one PostgreSQL database.
-func TestAlertReminderTakeOver(t *testing.T) {
-	t.Run("memstore", func(t *testing.T) {
-		st := memstore.New()
-		alertReminderTakeOver(t, func(*testing.T) store.Store { return st })
-	})
-	t.Run("postgres", func(t *testing.T) {
-		db := pgtest.DB(t)
-		alertReminderTakeOver(t, func(t *testing.T) store.Store {
-			st, err := postgres.Open(t.Context(), db, postgres.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
-		})
-	})
-}
+func TestAlertReminderTakeOver(t *testing.T) { onNodeStores(t, alertReminderTakeOver) }
 
 func alertReminderTakeOver(t *testing.T, open func(t *testing.T) store.Store) {
 	ctx := testContext(t)

@@ -10,8 +10,6 @@ import (
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
-	"github.com/razziagame/razzia/internal/store/postgres"
-	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 )
 
 // A fakeClock is the Hub's clock in tests: time moves only when the test
@@ -378,23 +376,7 @@ func TestLeave(t *testing.T) {
 // out once, at the stored deadline, and a third node, taking over from the
 // second, does not time it out again. The nodes share a memstore, or each
 // has its own connection to one PostgreSQL database.
-func TestTakeOverMidClock(t *testing.T) {
-	t.Run("memstore", func(t *testing.T) {
-		st := memstore.New()
-		takeOverMidClock(t, func(*testing.T) store.Store { return st })
-	})
-	t.Run("postgres", func(t *testing.T) {
-		db := pgtest.DB(t)
-		takeOverMidClock(t, func(t *testing.T) store.Store {
-			st, err := postgres.Open(t.Context(), db, postgres.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
-		})
-	})
-}
+func TestTakeOverMidClock(t *testing.T) { onNodeStores(t, takeOverMidClock) }
 
 // takeOverMidClock runs TestTakeOverMidClock with the store of each node
 // from open.

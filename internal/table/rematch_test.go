@@ -16,8 +16,6 @@ import (
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
-	"github.com/razziagame/razzia/internal/store/postgres"
-	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 )
 
 // finishedGame stores a game played to its end at the pace: a person
@@ -327,23 +325,7 @@ func TestRematchAccountSeat(t *testing.T) {
 // another; each node's watchers hear of every change, and the rematch
 // starts once. The nodes share a memstore, or each has its own
 // connection to one PostgreSQL database.
-func TestRematchNodes(t *testing.T) {
-	t.Run("memstore", func(t *testing.T) {
-		st := memstore.New()
-		rematchNodes(t, func(*testing.T) store.Store { return st })
-	})
-	t.Run("postgres", func(t *testing.T) {
-		db := pgtest.DB(t)
-		rematchNodes(t, func(t *testing.T) store.Store {
-			st, err := postgres.Open(t.Context(), db, postgres.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
-		})
-	})
-}
+func TestRematchNodes(t *testing.T) { onNodeStores(t, rematchNodes) }
 
 // rematchNodes runs TestRematchNodes with the store of each node from open.
 func rematchNodes(t *testing.T, open func(t *testing.T) store.Store) {
