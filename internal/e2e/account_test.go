@@ -99,6 +99,26 @@ func TestPasswordAccount(t *testing.T) {
 	if !eval[bool](p, `!document.querySelector("#rated-field").hidden`) {
 		p.fail("a signed-in player cannot create a rated table")
 	}
+	// A level the server does not rate (expert, too thinly calibrated)
+	// cannot sit at a rated table: the seat that had it goes back to the
+	// default level, and the level is offered again for a casual table.
+	waitFor[bool](p, "the seats' levels", `!!document.querySelector("#seat-2 option[value=expert]")`, 10*time.Second)
+	got := eval[string](p, `(() => {
+		const seat = () => document.querySelector("#seat-2");
+		const expert = () => seat().querySelector("option[value=expert]");
+		seat().value = "expert";
+		seat().dispatchEvent(new Event("change"));
+		const rated = document.querySelector("#rated");
+		rated.checked = true;
+		rated.dispatchEvent(new Event("change"));
+		const atRated = [seat().value, expert().disabled, expert().textContent.includes("casual tables only")].join(" ");
+		rated.checked = false;
+		rated.dispatchEvent(new Event("change"));
+		return atRated + " / " + expert().disabled;
+	})()`)
+	if got != "medium true true / false" {
+		p.fail("expert at a rated table, then at a casual one: %q, want the seat on medium, expert disabled and marked, then enabled", got)
+	}
 	p.look("the lobby of a signed-in player", "lobby-signedin")
 
 	p.open("/p/Ann")

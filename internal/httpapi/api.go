@@ -227,7 +227,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("GET /api/games/{id}/replay", s.replay)
 	mux.HandleFunc("GET /api/games/{id}/ws", s.ws)
 	mux.HandleFunc("POST /api/records", s.upload)
-	mux.HandleFunc("GET /api/levels", levels)
+	mux.HandleFunc("GET /api/levels", s.levels)
 	s.routeAnalysis(mux)
 	s.routePace(mux)
 	s.routeRematch(mux)
@@ -592,14 +592,21 @@ func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
 
 // levels answers the bot levels a seat may be given, from bot.Levels:
 // the page shows this list rather than one of its own.
-func levels(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) levels(w http.ResponseWriter, _ *http.Request) {
 	type level struct {
 		Name        string `json:"name"`
 		Description string `json:"description"`
+		// Rated is whether the level may sit at a rated table: its
+		// rating is calibrated (see ratedBots).
+		Rated bool `json:"rated"`
+	}
+	var rated []string
+	if s.opts.Accounts != nil {
+		rated = s.opts.Accounts.Calibrated()
 	}
 	var out []level
 	for _, l := range bot.Levels() {
-		out = append(out, level{Name: l.Name, Description: l.Doc})
+		out = append(out, level{Name: l.Name, Description: l.Doc, Rated: slices.Contains(rated, l.Name)})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"levels": out, "default": bot.DefaultLevel})
 }

@@ -9,7 +9,11 @@ import (
 	"testing"
 
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/account"
+	"github.com/razziagame/razzia/internal/botrating"
 	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/rating"
+	"github.com/razziagame/razzia/internal/servertest"
 )
 
 // GET /api/levels answers bot.Levels, names and descriptions, weakest
@@ -25,12 +29,30 @@ func TestLevels(t *testing.T) {
 	if len(got) != len(want) || v["default"] != bot.DefaultLevel {
 		t.Fatalf("got %v, want the %d levels and default %q", v, len(want), bot.DefaultLevel)
 	}
+	rated := botrating.Levels() // the test server's, as razzia serve's
 	for i, l := range want {
 		g, _ := got[i].(map[string]any)
-		if g["name"] != l.Name || g["description"] != l.Doc || len(g) != 2 {
-			t.Errorf("level %d: got %v, want %s: %s", i, g, l.Name, l.Doc)
+		_, sure := rated[l.Name]
+		if g["name"] != l.Name || g["description"] != l.Doc || g["rated"] != sure || len(g) != 3 {
+			t.Errorf("level %d: got %v, want %s: %s, rated %t", i, g, l.Name, l.Doc, sure)
 		}
 		e.create("", l.Name)
+	}
+}
+
+// A level is rated when the accounts' calibration has it: the page offers
+// only those at a rated table.
+func TestLevelsRated(t *testing.T) {
+	bots := map[string]rating.Rating{"easy": {Mu: 20, Sigma: 2}}
+	srv := servertest.New(t, servertest.Options{Accounts: account.Options{Bots: bots}})
+	e := &env{Server: srv, t: t, ctx: servertest.Context(t)}
+	_, v := e.do("GET", "/api/levels", "")
+	got, _ := v["levels"].([]any)
+	for _, g := range got {
+		g, _ := g.(map[string]any)
+		if want := g["name"] == "easy"; g["rated"] != want {
+			t.Errorf("%v: rated %v, want %t", g["name"], g["rated"], want)
+		}
 	}
 }
 

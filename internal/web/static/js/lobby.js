@@ -24,16 +24,25 @@ const levelName = (l) => (t.has(`bot.${l.name}`) ? t(`bot.${l.name}`) : l.name);
 const levelAbout = (l) => (t.has(`bot.${l.name}.about`) ? t(`bot.${l.name}.about`) : l.description);
 const choice = (i) => chosen[i] ?? defaultLevel;
 
+// ratedTable reports whether the table being made is rated: then only the
+// levels the server rates (GET /api/levels: rated) may sit at it.
+const ratedTable = () => Boolean(me) && $("rated").checked;
+const allowed = (l) => !ratedTable() || l.rated !== false;
+
 function renderSeats() {
   if (!levels) return;
   const n = Number($("players").value);
   const items = [];
   for (let i = 0; i < 5; i++) {
     const name = `seat-${i + 1}`;
+    // A level the table cannot take gives way to the default one.
+    const own = levels.find((l) => l.name === choice(i));
+    if (own && !allowed(own)) chosen[i] = defaultLevel;
     const select = h("select", { id: name, name, onchange: (ev) => (chosen[i] = ev.target.value) },
       h("option", { value: "", selected: choice(i) === "" }, t("web.lobby.seat.open")),
-      levels.map((l) => h("option", { value: l.name, selected: choice(i) === l.name, title: levelAbout(l) },
-        t("web.seat.bot", { level: levelName(l) }))));
+      levels.map((l) => h("option", { value: l.name, selected: choice(i) === l.name, title: levelAbout(l), disabled: !allowed(l) },
+        allowed(l) ? t("web.seat.bot", { level: levelName(l) })
+          : `${t("web.seat.bot", { level: levelName(l) })} · ${t("web.lobby.casualonly")}`)));
     items.push(h("li", { hidden: i >= n, class: "seat-choice" },
       h("label", { for: name }, t("web.join.seat.n", { n: i + 1 })), select));
   }
@@ -199,6 +208,7 @@ function describePace() {
 
 $("pace").addEventListener("change", describePace);
 $("players").addEventListener("change", renderSeats);
+$("rated").addEventListener("change", renderSeats);
 $("create-form").addEventListener("submit", create);
 $("upload").addEventListener("change", upload);
 $("refresh").addEventListener("click", refresh);
