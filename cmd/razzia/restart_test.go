@@ -258,7 +258,7 @@ func testRestart(t *testing.T, db string) {
 	defer cancel()
 	// Ann plays as fast as the test can: the limit meant for people
 	// would make her wait a fifth of a second for most moves.
-	args := []string{"--bot-delay", "3ms", "--seat-move-rate", "1000"}
+	args := []string{"--bot-delay", "3ms", "--seat-move-rate", "1000", "--message-rate", "1000", "--lease-ttl", "1s"}
 	s1 := startServer(t, ctx, db, args...)
 
 	// Game A: bots and a person; game B: bots only.
