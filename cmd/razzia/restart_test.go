@@ -421,20 +421,9 @@ func TestServeDamagedDatabase(t *testing.T) {
 			if err := os.WriteFile(db, content, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			var stdout, stderr bytes.Buffer
-			cmd := razziaCommand(t, ctx, "serve", "--addr", "127.0.0.1:0", "--db", db)
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-				t.Fatalf("exit: %v, want status 1; stderr:\n%s", err, stderr.String())
-			}
-			msg := stderr.String()
+			msg := serveRefused(t, ctx, db)
 			if !strings.Contains(msg, "razzia serve:") || !strings.Contains(msg, "damaged") || !strings.Contains(msg, db) {
 				t.Errorf("the error does not name the damaged file:\n%s", msg)
-			}
-			if stdout.Len() != 0 {
-				t.Errorf("the server said it runs: %q", stdout.String())
 			}
 			if after, _ := os.ReadFile(db); !bytes.Equal(after, content) {
 				t.Error("the damaged file was changed")
@@ -454,6 +443,19 @@ func TestServeDatabaseInUse(t *testing.T) {
 	defer cancel()
 	db := filepath.Join(t.TempDir(), "razzia.db")
 	first := startServer(t, ctx, db)
+	if msg := serveRefused(t, ctx, db); !strings.Contains(msg, "razzia serve:") || !strings.Contains(msg, "in use by another process") || !strings.Contains(msg, db) {
+		t.Errorf("the error does not say the file is in use:\n%s", msg)
+	}
+	if _, _, err := first.client().Create(ctx, []string{"easy", "easy"}); err != nil {
+		t.Errorf("the first server after the second was refused: %v", err)
+	}
+}
+
+// serveRefused runs razzia serve on the database db, which must stop at
+// start with exit status 1 and say nothing on standard output, and
+// returns what it wrote on standard error.
+func serveRefused(t *testing.T, ctx context.Context, db string) string {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	cmd := razziaCommand(t, ctx, "serve", "--addr", "127.0.0.1:0", "--db", db)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -462,13 +464,8 @@ func TestServeDatabaseInUse(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
 		t.Fatalf("exit: %v, want status 1; stderr:\n%s", err, stderr.String())
 	}
-	if msg := stderr.String(); !strings.Contains(msg, "razzia serve:") || !strings.Contains(msg, "in use by another process") || !strings.Contains(msg, db) {
-		t.Errorf("the error does not say the file is in use:\n%s", msg)
-	}
 	if stdout.Len() != 0 {
-		t.Errorf("the second server said it runs: %q", stdout.String())
+		t.Errorf("the server said it runs: %q", stdout.String())
 	}
-	if _, _, err := first.client().Create(ctx, []string{"easy", "easy"}); err != nil {
-		t.Errorf("the first server after the second was refused: %v", err)
-	}
+	return stderr.String()
 }
