@@ -10,6 +10,7 @@ import (
 // the password typed at the terminal (not echoed) and sits at a rated
 // table under the account, which the account sees among its games.
 func TestPlayTerminalAccount(t *testing.T) {
+	t.Parallel() // a terminal and a program of its own, mostly waiting
 	srv, c := testServer(t, 1000)
 	const password = "correct horse battery staple"
 	if _, err := c.Register(t.Context(), "Ann", password); err != nil {

@@ -14,6 +14,7 @@ import (
 // obligation to bid (R9) shows whole with a long name; the help's last line
 // shows.
 func TestPlayTwoPeople(t *testing.T) {
+	t.Parallel() // a terminal and a program of its own, mostly waiting
 	term := newTerminal(t, 80, 24)
 	status := playCommand(t, term, "--players", "Annabella Rossini,Bob", "--seed", "7", "--delay", "0", "--lang", "en")
 	s := term.waitFor(10*time.Second, "", "it is your turn.", "Press enter to see your choices.")
@@ -67,6 +68,7 @@ func TestPlayTwoPeople(t *testing.T) {
 // category, a title without the police track of a round that is over, and
 // the score page down to its grand total.
 func TestPlayTerminalDecisions(t *testing.T) {
+	t.Parallel() // a terminal and a program of its own, mostly waiting
 	term := newTerminal(t, 80, 24)
 	status := playCommand(t, term, "--players", "Ann", "--bots", "random,easy,random",
 		"--seed", "7", "--delay", "0", "--lang", "en")

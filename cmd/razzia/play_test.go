@@ -143,13 +143,11 @@ type exit struct {
 	stderr string
 }
 
-// playCommand runs "razzia play" in-process on the pseudo-terminal and
-// returns a channel with its exit. The goroutine never touches t, which
+// playCommand runs "razzia play" in-process on the pseudo-terminal (a
+// 256-colour one: see TestMain) and returns a channel with its exit. The goroutine never touches t, which
 // may be over by the time the program ends.
 func playCommand(t *testing.T, term *terminal, args ...string) <-chan exit {
 	t.Helper()
-	t.Setenv("TERM", "xterm-256color")
-	t.Setenv("NO_COLOR", "")
 	done := make(chan exit, 1)
 	go func() {
 		var stderr bytes.Buffer
@@ -180,6 +178,7 @@ func wait(t *testing.T, done <-chan exit) int {
 // closes the score table after each round; d and p are the shortcuts.
 // The final screen shows the result, and the record replays.
 func TestPlayTerminalGame(t *testing.T) {
+	t.Parallel() // a terminal and a program of its own, mostly waiting
 	term := newTerminal(t, 80, 24)
 	rec := filepath.Join(t.TempDir(), "game.json")
 	status := playCommand(t, term, "--players", "Ann", "--bots", "random,easy,random",
@@ -233,6 +232,7 @@ func TestPlayTerminalGame(t *testing.T) {
 // pseudo-terminal: razzia play creates a table with two server bots, joins
 // it through internal/client, and the keys typed play Ann's seat.
 func TestPlayTerminalServer(t *testing.T) {
+	t.Parallel() // a terminal and a program of its own, mostly waiting
 	srv, _ := testServer(t, 1000)
 	term := newTerminal(t, 80, 24)
 	status := playCommand(t, term, "--server", srv.URL, "--name", "Ann", "--bots", "easy,easy", "--lang", "de")

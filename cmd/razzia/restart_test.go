@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -30,9 +31,22 @@ import (
 // need razzia as a process of its own (to kill it) get it without a build.
 const asRazzia = "RAZZIA_TEST_RUN_COMMAND"
 
+// Most tests here wait on servers, nodes and bot programs, far more than
+// they compute: up to 4 run at once, not as many as there are CPUs (unless
+// -test.parallel says).
 func TestMain(m *testing.M) {
 	if os.Getenv(asRazzia) == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	// The terminal of the play tests, which run in parallel and so
+	// cannot set it each (t.Setenv).
+	os.Setenv("TERM", "xterm-256color")
+	os.Setenv("NO_COLOR", "")
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", "4")
 	}
 	pgtest.Main(m)
 }
