@@ -1,0 +1,307 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// DecodeBrief decodes the brief part of a server message, as
+// json.Unmarshal into a BriefMessage does, for a fraction of its cost: it
+// checks the message in one pass and decodes only the members it keeps,
+// where json.Unmarshal runs its scanner over every byte three times. A
+// message it does not read plainly (an escaped or differently cased key,
+// a key given twice, a member of the wrong type) goes to json.Unmarshal,
+// so the answer, error included, is always json.Unmarshal's.
+func DecodeBrief(data []byte) (BriefMessage, error) {
+	var m BriefMessage
+	if m.decode(data) {
+		return m, nil
+	}
+	m = BriefMessage{}
+	err := json.Unmarshal(data, &m)
+	return m, err
+}
+
+// The members of a brief message and of its view, as bits of a set, to
+// tell a key given twice.
+const (
+	briefType = 1 << iota
+	briefGame
+	briefSeat
+	briefView
+	briefCode
+	briefMessage
+	viewSeat
+	viewMoves
+	viewPhase
+	viewToMove
+	viewLegal
+)
+
+// decode decodes data into m, and reports false when it cannot decode
+// it as json.Unmarshal would (data is not valid JSON, or is not plain).
+func (m *BriefMessage) decode(data []byte) bool {
+	var seen int
+	return members(data, func(key, value []byte) bool {
+		var bit int
+		var dst any
+		switch string(key) {
+		case "type":
+			bit, dst = briefType, &m.Type
+		case "game":
+			bit, dst = briefGame, &m.Game
+		case "seat":
+			bit, dst = briefSeat, &m.Seat
+		case "code":
+			bit, dst = briefCode, &m.Code
+		case "message":
+			bit, dst = briefMessage, &m.Message
+		case "view":
+			if seen&briefView != 0 {
+				return false
+			}
+			seen |= briefView
+			if string(value) == "null" {
+				m.View = nil
+				return true
+			}
+			m.View = &BriefView{}
+			return m.View.decode(value, &seen)
+		default:
+			return !foldsTo(key, "type", "game", "seat", "view", "code", "message")
+		}
+		return once(&seen, bit) && json.Unmarshal(value, dst) == nil
+	})
+}
+
+// decode decodes a view's object, its members' bits joining seen.
+func (v *BriefView) decode(data []byte, seen *int) bool {
+	return members(data, func(key, value []byte) bool {
+		var bit int
+		var dst any
+		switch string(key) {
+		case "seat":
+			bit, dst = viewSeat, &v.Seat
+		case "moves":
+			bit, dst = viewMoves, &v.Moves
+		case "phase":
+			bit, dst = viewPhase, &v.Phase
+		case "toMove":
+			bit, dst = viewToMove, &v.ToMove
+		case "legal":
+			bit, dst = viewLegal, &v.Legal
+		default:
+			return !foldsTo(key, "seat", "moves", "phase", "toMove", "legal")
+		}
+		return once(seen, bit) && json.Unmarshal(value, dst) == nil
+	})
+}
+
+// once adds bit to seen, and reports whether it was not there.
+func once(seen *int, bit int) bool {
+	if *seen&bit != 0 {
+		return false
+	}
+	*seen |= bit
+	return true
+}
+
+// foldsTo reports whether key matches one of names the way
+// encoding/json matches keys to fields: ignoring case.
+func foldsTo(key []byte, names ...string) bool {
+	for _, n := range names {
+		if bytes.EqualFold(key, []byte(n)) {
+			return true
+		}
+	}
+	return false
+}
+
+// members calls f with the key and the value of each member of the
+// object that data is, and reports whether data is one valid JSON object
+// (with nothing but spaces around it) whose keys have no escapes, and f
+// returned true for every member. It is as strict as encoding/json.
+func members(data []byte, f func(key, value []byte) bool) bool {
+	end := object(data, skipSpace(data, 0), 0, f)
+	return end >= 0 && skipSpace(data, end) == len(data)
+}
+
+// maxDepth is encoding/json's limit on nesting.
+const maxDepth = 10000
+
+// object returns the index just past the object at i, or -1 when there is
+// none (or f returned false, or a key has escapes when f is not nil);
+// depth is its nesting.
+func object(data []byte, i, depth int, f func(key, value []byte) bool) int {
+	if i >= len(data) || data[i] != '{' || depth >= maxDepth {
+		return -1
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return i + 1
+	}
+	for {
+		kend := stringEnd(data, i)
+		if kend < 0 {
+			return -1
+		}
+		key := data[i+1 : kend-1]
+		i = skipSpace(data, kend)
+		if i >= len(data) || data[i] != ':' {
+			return -1
+		}
+		start := skipSpace(data, i+1)
+		if i = valueEnd(data, start, depth+1); i < 0 {
+			return -1
+		}
+		if f != nil && (bytes.IndexByte(key, '\\') >= 0 || !f(key, data[start:i])) {
+			return -1
+		}
+		if i = skipSpace(data, i); i >= len(data) {
+			return -1
+		}
+		switch data[i] {
+		case '}':
+			return i + 1
+		case ',':
+			i = skipSpace(data, i+1)
+		default:
+			return -1
+		}
+	}
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// valueEnd returns the index just past the JSON value at i, or -1 when
+// there is none; depth is its nesting.
+func valueEnd(data []byte, i, depth int) int {
+	if i >= len(data) {
+		return -1
+	}
+	switch c := data[i]; {
+	case c == '"':
+		return stringEnd(data, i)
+	case c == '{':
+		return object(data, i, depth, nil)
+	case c == '[':
+		if depth >= maxDepth {
+			return -1
+		}
+		if i = skipSpace(data, i+1); i < len(data) && data[i] == ']' {
+			return i + 1
+		}
+		for {
+			if i = valueEnd(data, i, depth+1); i < 0 {
+				return -1
+			}
+			if i = skipSpace(data, i); i >= len(data) {
+				return -1
+			}
+			switch data[i] {
+			case ']':
+				return i + 1
+			case ',':
+				i = skipSpace(data, i+1)
+			default:
+				return -1
+			}
+		}
+	case c == 't':
+		return literalEnd(data, i, "true")
+	case c == 'f':
+		return literalEnd(data, i, "false")
+	case c == 'n':
+		return literalEnd(data, i, "null")
+	case c == '-' || '0' <= c && c <= '9':
+		return numberEnd(data, i)
+	}
+	return -1
+}
+
+// stringEnd returns the index just past the string at i, or -1.
+func stringEnd(data []byte, i int) int {
+	if i >= len(data) || data[i] != '"' {
+		return -1
+	}
+	for i++; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			return i + 1
+		case c < 0x20:
+			return -1
+		case c == '\\':
+			if i++; i >= len(data) {
+				return -1
+			}
+			switch data[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(data) {
+					return -1
+				}
+				for _, h := range data[i+1 : i+5] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return -1
+					}
+				}
+				i += 4
+			default:
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+func literalEnd(data []byte, i int, lit string) int {
+	if !bytes.HasPrefix(data[i:], []byte(lit)) {
+		return -1
+	}
+	return i + len(lit)
+}
+
+// numberEnd returns the index just past the number at i, or -1.
+func numberEnd(data []byte, i int) int {
+	digits := func(i int) int {
+		for i < len(data) && '0' <= data[i] && data[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	if data[i] == '-' {
+		i++
+	}
+	switch {
+	case i >= len(data) || data[i] < '0' || data[i] > '9':
+		return -1
+	case data[i] == '0':
+		i++
+	default:
+		i = digits(i)
+	}
+	if i < len(data) && data[i] == '.' {
+		j := digits(i + 1)
+		if j == i+1 {
+			return -1
+		}
+		i = j
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		j := digits(i)
+		if j == i {
+			return -1
+		}
+		i = j
+	}
+	return i
+}
