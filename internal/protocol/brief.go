@@ -3,6 +3,8 @@ package protocol
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
+	"unicode/utf8"
 )
 
 // DecodeBrief decodes the brief part of a server message, as
@@ -70,7 +72,7 @@ func (m *BriefMessage) decode(data []byte) bool {
 		default:
 			return !foldsTo(key, "type", "game", "seat", "view", "code", "message")
 		}
-		return once(&seen, bit) && json.Unmarshal(value, dst) == nil
+		return once(&seen, bit) && decodeValue(value, dst)
 	})
 }
 
@@ -93,8 +95,75 @@ func (v *BriefView) decode(data []byte, seen *int) bool {
 		default:
 			return !foldsTo(key, "seat", "moves", "phase", "toMove", "legal")
 		}
-		return once(seen, bit) && json.Unmarshal(value, dst) == nil
+		return once(seen, bit) && decodeValue(value, dst)
 	})
+}
+
+// decodeValue decodes the valid JSON value into dst as json.Unmarshal
+// does, reporting whether it could: plain strings, integers and lists of
+// strings by hand, anything else by json.Unmarshal.
+func decodeValue(value []byte, dst any) bool {
+	switch d := dst.(type) {
+	case *Code:
+		return decodeValue(value, (*string)(d))
+	case *string:
+		if s, ok := plainString(value); ok {
+			*d = s
+			return true
+		}
+	case *int:
+		if n, err := strconv.Atoi(string(value)); err == nil {
+			*d = n
+			return true
+		}
+	case *[]string:
+		if list, ok := plainStrings(value); ok {
+			*d = list
+			return true
+		}
+	}
+	return json.Unmarshal(value, dst) == nil
+}
+
+// plainString returns the string that value, valid JSON, is, when it is
+// one without escapes, in UTF-8 (json.Unmarshal replaces bad bytes).
+func plainString(value []byte) (string, bool) {
+	if len(value) < 2 || value[0] != '"' {
+		return "", false
+	}
+	s := value[1 : len(value)-1]
+	if bytes.IndexByte(s, '\\') >= 0 || !utf8.Valid(s) {
+		return "", false
+	}
+	return string(s), true
+}
+
+// plainStrings returns the list that value, valid JSON, is, when it is a
+// list of plain strings (never nil, as json.Unmarshal makes [] an empty list).
+func plainStrings(value []byte) ([]string, bool) {
+	if len(value) < 2 || value[0] != '[' {
+		return nil, false
+	}
+	list := []string{}
+	i := skipSpace(value, 1)
+	if value[i] == ']' {
+		return list, true
+	}
+	for {
+		end := stringEnd(value, i)
+		if end < 0 {
+			return nil, false
+		}
+		s, ok := plainString(value[i:end])
+		if !ok {
+			return nil, false
+		}
+		list = append(list, s)
+		if i = skipSpace(value, end); value[i] == ']' {
+			return list, true
+		}
+		i = skipSpace(value, i+1) // past the comma
+	}
 }
 
 // once adds bit to seen, and reports whether it was not there.

@@ -36,6 +36,12 @@ func briefCases(t testing.TB) map[string][]byte {
 		"trailing":        []byte(`{"seat":1} x`),
 		"bad literal":     []byte(`{"seat":1,"x":tru}`),
 		"nothing":         nil,
+		"bad utf-8":       []byte("{\"type\":\"st\xffate\",\"view\":{\"legal\":[\"dr\xc3aw\"]}}"),
+		"big number":      []byte(`{"seat":99999999999999999999}`),
+		"fraction":        []byte(`{"view":{"moves":1.5}}`),
+		"numbers listed":  []byte(`{"view":{"legal":["draw",1]}}`),
+		"null members":    []byte(`{"type":null,"seat":null,"view":{"legal":null,"phase":null}}`),
+		"empty legal":     []byte(`{"view":{"legal":[ ]}}`),
 	}
 	g := servertest.RandomGame(t, 4, 7)
 	events := g.Events()
