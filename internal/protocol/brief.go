@@ -24,79 +24,63 @@ func DecodeBrief(data []byte) (BriefMessage, error) {
 	return m, err
 }
 
-// The members of a brief message and of its view, as bits of a set, to
-// tell a key given twice.
-const (
-	briefType = 1 << iota
-	briefGame
-	briefSeat
-	briefView
-	briefCode
-	briefMessage
-	viewSeat
-	viewMoves
-	viewPhase
-	viewToMove
-	viewLegal
-)
-
 // decode decodes data into m, and reports false when it cannot decode
 // it as json.Unmarshal would (data is not valid JSON, or is not plain).
 func (m *BriefMessage) decode(data []byte) bool {
-	var seen int
+	var seen uint
+	fields := []field{{"type", &m.Type}, {"game", &m.Game}, {"seat", &m.Seat}, {"code", &m.Code}, {"message", &m.Message},
+		{"view", nil}} // the view is decoded apart; listed for its key
 	return members(data, func(key, value []byte) bool {
-		var bit int
-		var dst any
-		switch string(key) {
-		case "type":
-			bit, dst = briefType, &m.Type
-		case "game":
-			bit, dst = briefGame, &m.Game
-		case "seat":
-			bit, dst = briefSeat, &m.Seat
-		case "code":
-			bit, dst = briefCode, &m.Code
-		case "message":
-			bit, dst = briefMessage, &m.Message
-		case "view":
-			if seen&briefView != 0 {
-				return false
-			}
-			seen |= briefView
-			if string(value) == "null" {
-				m.View = nil
-				return true
-			}
-			m.View = &BriefView{}
-			return m.View.decode(value, &seen)
-		default:
-			return !foldsTo(key, "type", "game", "seat", "view", "code", "message")
+		if string(key) != "view" {
+			return member(key, value, fields, &seen)
 		}
-		return once(&seen, bit) && decodeValue(value, dst)
+		if !once(&seen, 1<<(len(fields)-1)) {
+			return false
+		}
+		if string(value) == "null" {
+			m.View = nil
+			return true
+		}
+		m.View = &BriefView{}
+		var vseen uint
+		vfields := []field{{"seat", &m.View.Seat}, {"moves", &m.View.Moves}, {"phase", &m.View.Phase},
+			{"toMove", &m.View.ToMove}, {"legal", &m.View.Legal}}
+		return members(value, func(key, value []byte) bool { return member(key, value, vfields, &vseen) })
 	})
 }
 
-// decode decodes a view's object, its members' bits joining seen.
-func (v *BriefView) decode(data []byte, seen *int) bool {
-	return members(data, func(key, value []byte) bool {
-		var bit int
-		var dst any
-		switch string(key) {
-		case "seat":
-			bit, dst = viewSeat, &v.Seat
-		case "moves":
-			bit, dst = viewMoves, &v.Moves
-		case "phase":
-			bit, dst = viewPhase, &v.Phase
-		case "toMove":
-			bit, dst = viewToMove, &v.ToMove
-		case "legal":
-			bit, dst = viewLegal, &v.Legal
-		default:
-			return !foldsTo(key, "seat", "moves", "phase", "toMove", "legal")
+// A field is a member an object is decoded into: its key and where its
+// value goes.
+type field struct {
+	key string
+	dst any
+}
+
+// member decodes the member of an object into the field of its key, if
+// any, its index marked in seen; it reports false when json.Unmarshal
+// would do otherwise: the key given twice, or matching a field's only
+// when case is ignored (as encoding/json matches keys).
+func member(key, value []byte, fields []field, seen *uint) bool {
+	for i, f := range fields {
+		if string(key) == f.key {
+			return once(seen, 1<<i) && decodeValue(value, f.dst)
 		}
-		return once(seen, bit) && decodeValue(value, dst)
-	})
+	}
+	for _, f := range fields {
+		if bytes.EqualFold(key, []byte(f.key)) {
+			return false
+		}
+	}
+	return true
+}
+
+// once adds bit to seen, and reports whether it was not there.
+func once(seen *uint, bit uint) bool {
+	if *seen&bit != 0 {
+		return false
+	}
+	*seen |= bit
+	return true
 }
 
 // decodeValue decodes the valid JSON value into dst as json.Unmarshal
@@ -164,26 +148,6 @@ func plainStrings(value []byte) ([]string, bool) {
 		}
 		i = skipSpace(value, i+1) // past the comma
 	}
-}
-
-// once adds bit to seen, and reports whether it was not there.
-func once(seen *int, bit int) bool {
-	if *seen&bit != 0 {
-		return false
-	}
-	*seen |= bit
-	return true
-}
-
-// foldsTo reports whether key matches one of names the way
-// encoding/json matches keys to fields: ignoring case.
-func foldsTo(key []byte, names ...string) bool {
-	for _, n := range names {
-		if bytes.EqualFold(key, []byte(n)) {
-			return true
-		}
-	}
-	return false
 }
 
 // members calls f with the key and the value of each member of the
