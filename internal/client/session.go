@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -65,6 +66,7 @@ type Conn struct {
 	brief bool
 	chat  bool   // return chat messages too (Client.Chat)
 	last  *State // the last state read, which a rematch offer repeats
+	buf   bytes.Buffer
 }
 
 // Dial connects to a game's WebSocket with a seat's token ("" to watch).
@@ -108,13 +110,19 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 // connection is lost.
 func (c *Conn) Read(ctx context.Context) (*State, error) {
 	for {
-		typ, data, err := c.ws.Read(ctx)
+		typ, r, err := c.ws.Reader(ctx)
 		if err != nil {
+			return nil, err
+		}
+		// One buffer for all the messages: nothing decoded keeps its bytes.
+		c.buf.Reset()
+		if _, err := c.buf.ReadFrom(r); err != nil {
 			return nil, err
 		}
 		if typ != websocket.MessageText {
 			continue
 		}
+		data := c.buf.Bytes()
 		m, err := c.decode(data)
 		if err != nil {
 			return nil, fmt.Errorf("a message from the server is not the JSON expected: %v", err)
@@ -158,8 +166,8 @@ func (c *Conn) decode(data []byte) (*protocol.Message, error) {
 		err := json.Unmarshal(data, &m)
 		return &m, err
 	}
-	var b protocol.BriefMessage
-	if err := json.Unmarshal(data, &b); err != nil {
+	b, err := protocol.DecodeBrief(data)
+	if err != nil {
 		return nil, err
 	}
 	return &protocol.Message{Type: b.Type, Game: b.Game, Seat: b.Seat, View: b.View.View(), Code: b.Code, Message: b.Message}, nil

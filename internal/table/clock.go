@@ -174,7 +174,8 @@ func (l *loop) saveTiming(next timing) error {
 	}
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
-	if err := l.h.store.SetClock(ctx, l.id, l.lease.Fence, moves, next.encode()); err != nil {
+	stored := next.encode()
+	if err := l.h.store.SetClock(ctx, l.id, l.lease.Fence, moves, stored); err != nil {
 		switch {
 		case errors.Is(err, store.ErrLeaseLost):
 			return l.lostLease(err)
@@ -191,7 +192,7 @@ func (l *loop) saveTiming(next timing) error {
 		}
 		return err
 	}
-	l.timing = next
+	l.timing, l.stored = next, stored
 	l.updated = l.h.opts.Now()
 	return nil
 }

@@ -65,7 +65,11 @@ type loop struct {
 	retry *time.Timer // pending retry of a bot move the store refused
 	done  chan struct{}
 
-	timing timing      // the clocks, take-overs and pre-moves (clock.go)
+	timing timing // the clocks, take-overs and pre-moves (clock.go)
+	// stored is timing as last read from or written to the store, so
+	// that a replica tells a new clock by its bytes (catchUp), without
+	// encoding its own for every change.
+	stored []byte
 	alarm  func() bool // stops the timer of the clock's alarm, if set
 
 	room *chat.Room       // the chat's rate limits and mutes (chat.go); nil until syncChat
@@ -170,7 +174,7 @@ func (l *loop) load(g *store.Game) error {
 	l.status, l.seats, l.cheques, l.seed = g.Status, g.Seats, g.Cheques, g.Seed
 	l.created, l.updated, l.creator, l.rated = g.Created, g.Updated, g.CreatorHash, g.Rated
 	l.rematchOf = g.RematchOf
-	l.game, l.bots, l.timing = game, nil, tm
+	l.game, l.bots, l.timing, l.stored = game, nil, tm, g.Clock
 	if game != nil && l.owns() {
 		l.startBots()
 	}
@@ -319,7 +323,7 @@ func (l *loop) catchUp(from int, d store.Delta, at time.Time) {
 		return
 	}
 	next, clocked := l.timing, false
-	if d.Clock != nil && !bytes.Equal(d.Clock, l.timing.encode()) {
+	if d.Clock != nil && !bytes.Equal(d.Clock, l.stored) {
 		t, err := decodeTiming(d.Clock, len(l.seats))
 		if err != nil {
 			l.h.log.Error("a stored clock does not read; reading the game again", "game", l.id, "err", err)
@@ -345,6 +349,9 @@ func (l *loop) catchUp(from int, d store.Delta, at time.Time) {
 	}
 	prev := l.timing
 	l.timing = next
+	if clocked {
+		l.stored = d.Clock
+	}
 	if !played && onlyPreMoves(prev, next) {
 		// A pre-move is its owner's news only, as the owner tells it.
 		for seat := range l.seats {
@@ -801,10 +808,11 @@ func (l *loop) play(m razzia.Move, at time.Time) error {
 	}
 	mover := l.game.ToMove()
 	next := l.nextTiming(mover, &after, l.h.opts.Now())
+	stored := next.encode()
 	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
 	defer cancel()
 	start := time.Now()
-	if err := l.h.store.AppendTimedMove(ctx, l.id, l.lease.Fence, index, played.String(), status, next.encode()); err != nil {
+	if err := l.h.store.AppendTimedMove(ctx, l.id, l.lease.Fence, index, played.String(), status, stored); err != nil {
 		if errors.Is(err, store.ErrLeaseLost) {
 			return l.lostLease(err)
 		}
@@ -820,7 +828,7 @@ func (l *loop) play(m razzia.Move, at time.Time) error {
 	}
 	l.status = status
 	l.updated = l.h.opts.Now()
-	l.timing = next
+	l.timing, l.stored = next, stored
 	if status == store.StatusFinished {
 		l.h.log.Info("game over", "game", l.id, "moves", index+1, "winners", l.game.Winners())
 		l.finished()
