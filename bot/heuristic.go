@@ -20,6 +20,7 @@ type Heuristic struct {
 	w     *weights
 	noise float64 // standard deviation of the error added to lot values, in points
 	buf   []razzia.Move
+	st    razzia.State
 }
 
 // NewHeuristic returns a Heuristic bot seeded with seed.
@@ -36,7 +37,8 @@ func (b *Heuristic) Choose(v razzia.View) razzia.Move {
 	case 1:
 		return legal[0]
 	}
-	j := newJudge(&v.State, b.w)
+	b.st = v.State // the judge points to it: here, v stays on the stack
+	j := newJudge(&b.st, b.w)
 	return decide(&j, legal, b.err)
 }
 

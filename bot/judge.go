@@ -90,7 +90,21 @@ type seatModel struct {
 }
 
 func newJudge(s *razzia.State, w *weights) judge {
-	j := judge{s: s, w: w, n: s.Players(), later: razzia.Rounds - s.Round()}
+	var j judge
+	j.reset(s, w)
+	return j
+}
+
+// reset makes j the judge of s, as newJudge does, in place: a playout
+// judges every move, and a judge is too large to build anew each time.
+// It forgets what it worked out about the seats without clearing it.
+func (j *judge) reset(s *razzia.State, w *weights) {
+	j.s, j.w, j.quick, j.n, j.later = s, w, false, s.Players(), razzia.Rounds-s.Round()
+	j.share, j.carLater = [razzia.MaxPlayers]float64{}, 0
+	for p := range j.seats {
+		m := &j.seats[p]
+		m.ready, m.guardOK, m.jewelOK, m.known = false, 0, 0, 0
+	}
 	up, all := 0, 0
 	for p := range j.n {
 		j.hold[p] = s.Holdings(p)
@@ -136,7 +150,6 @@ func newJudge(s *razzia.State, w *weights) judge {
 			j.guardAdd[t][p], j.guardVar[t][p] = add, add
 		}
 	}
-	return j
 }
 
 // seat returns the model of seat p, working it out on first use.

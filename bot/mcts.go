@@ -192,6 +192,7 @@ type tree struct {
 	rng   *rand.Rand
 	done  <-chan struct{} // closed when the search must stop, or nil
 	play  playout
+	st    razzia.State // the iteration's state, in the tree since the playout's judge points to it
 	nodes []node
 	edges []edge
 	path  []step
@@ -264,8 +265,8 @@ func (t *tree) loop(s *razzia.State, iters int, deadline time.Time) {
 		if i%8 == 0 && t.stop(deadline) {
 			break
 		}
-		st := *s
-		t.iterate(&st)
+		t.st = *s
+		t.iterate(&t.st)
 	}
 }
 
@@ -494,6 +495,12 @@ type playout struct {
 	deck    []razzia.Kind // the undrawn cards in the order they come, or nil
 	buf     []razzia.Move
 	err     func() float64
+	// j judges the playout's moves. It is kept through an auction, whose
+	// bids and passes change nothing a judge reads before the auction is
+	// settled, so the lots and cheques are valued once per auction, not
+	// once per bid.
+	j      judge
+	judged bool // j is the judge of the running auction
 }
 
 // heuristic returns the heuristic's move in s among legal, without noise.
@@ -519,9 +526,12 @@ func (p *playout) move(st *razzia.State) razzia.Move {
 	if p.err == nil {
 		p.err = func() float64 { return p.rng.NormFloat64() * p.noise }
 	}
-	j := newJudge(st, p.w)
-	j.quick = true
-	return decide(&j, p.buf, p.err)
+	if !p.judged {
+		p.j.reset(st, p.w)
+		p.j.quick = true
+		p.judged = st.Phase() == razzia.PhaseAuction
+	}
+	return decide(&p.j, p.buf, p.err)
 }
 
 // card returns the next card to come in st.
@@ -544,11 +554,18 @@ func (p *playout) apply(st *razzia.State, m razzia.Move) {
 // value function knows the next, and reports whether the game is over.
 func (p *playout) run(st *razzia.State) bool {
 	round := st.Round()
+	p.judged = false
 	for !st.Over() {
 		if p.cut && st.Round() != round && valueWeights(st) != nil {
 			return false
 		}
-		p.apply(st, p.move(st))
+		m := p.move(st)
+		p.apply(st, m)
+		// A bid or pass that leaves the auction running keeps the judge;
+		// anything else, settling the auction included, changes what it
+		// reads.
+		p.judged = p.judged && (m.Action == razzia.ActionBid || m.Action == razzia.ActionPass) &&
+			st.Phase() == razzia.PhaseAuction
 	}
 	return true
 }
