@@ -21,6 +21,7 @@ type Heuristic struct {
 	noise float64 // standard deviation of the error added to lot values, in points
 	buf   []razzia.Move
 	st    razzia.State
+	j     judge
 }
 
 // NewHeuristic returns a Heuristic bot seeded with seed.
@@ -38,8 +39,8 @@ func (b *Heuristic) Choose(v razzia.View) razzia.Move {
 		return legal[0]
 	}
 	b.st = v.State // the judge points to it: here, v stays on the stack
-	j := newJudge(&b.st, b.w)
-	return decide(&j, legal, b.err)
+	b.j.reset(&b.st, b.w)
+	return decide(&b.j, legal, b.err)
 }
 
 // err returns a random error for a value, or 0 without noise.

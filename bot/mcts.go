@@ -508,8 +508,9 @@ func (p *playout) heuristic(s *razzia.State, legal []razzia.Move) razzia.Move {
 	if len(legal) == 1 {
 		return legal[0]
 	}
-	j := newJudge(s, p.w)
-	return decide(&j, legal, noError)
+	p.j.reset(s, p.w)
+	p.judged = false
+	return decide(&p.j, legal, noError)
 }
 
 func noError() float64 { return 0 }
