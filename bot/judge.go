@@ -130,7 +130,7 @@ func (j *judge) reset(s *razzia.State, w *weights) {
 	j.s, j.w, j.quick, j.n, j.later = s, w, false, s.Players(), razzia.Rounds-s.Round()
 	old := j.share
 	oldNow, oldAll, oldLeft, oldCentre := j.now, j.all, j.left, j.centre
-	j.share, j.carLater, j.centre = [razzia.MaxPlayers]float64{}, 0, s.Centre()
+	j.share, j.centre = [razzia.MaxPlayers]float64{}, s.Centre()
 	up, all := 0, 0
 	sameCheques, sameGuards := true, true
 	for p := range j.n {
@@ -171,7 +171,10 @@ func (j *judge) reset(s *razzia.State, w *weights) {
 		j.left = min(j.left, float64(up)/float64(all))
 	}
 
-	if j.later > 0 {
+	switch {
+	case j.later == 0:
+		j.carLater = 0
+	case fresh || changed&(1<<razzia.Driver) != 0 || j.now != oldNow || j.all != oldAll || j.later != oldLater:
 		perRound := j.rem[razzia.Driver] * (j.all - j.now) / float64(j.later)
 		j.carLater = float64(j.later) * (1 - exp(-perRound*w.won/float64(j.n)))
 	}
@@ -338,7 +341,7 @@ func (j *judge) jewels(p int, h *razzia.Holdings) float64 {
 // guards is the expected bodyguard score of seat p holding b bodyguards,
 // over the scorings still to come (R16): most +5, fewest -2.
 func (j *judge) guards(p, b int) float64 {
-	m := j.seat(p)
+	m := &j.seats[p]
 	b = min(b, maxGuards)
 	if m.guardOK&(1<<b) != 0 {
 		return m.guards[b]
