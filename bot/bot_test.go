@@ -67,10 +67,10 @@ func TestLegalOnly(t *testing.T) {
 		{"random", 300},
 		{"heuristic", 300},
 		{"easy", 300},
-		{"mcts:iters=3", 30},
-		{"mcts:iters=20,rollout=random,c=2,cut=none", 20},
-		{"mcts:iters=20,workers=2", 8},
-		{"flatmc:rounds=1", 8},
+		{"mcts:iters=3", 12},
+		{"mcts:iters=20,rollout=random,c=2,cut=none", 8},
+		{"mcts:iters=20,workers=2", 4},
+		{"flatmc:rounds=1", 4},
 	}
 	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
 		for _, k := range kinds {
@@ -124,8 +124,8 @@ func TestDeterministic(t *testing.T) {
 
 // hiddenOrderSpecs are the bots TestHiddenOrder checks, each with a fixed
 // budget so that it is deterministic.
-var hiddenOrderSpecs = []string{"heuristic", "easy", "mcts:iters=300", "mcts:iters=300,workers=2",
-	"flatmc:rounds=4", "medium@b971414", "mcts@b971414:iters=300"}
+var hiddenOrderSpecs = []string{"heuristic", "easy", "mcts:iters=100", "mcts:iters=100,workers=2",
+	"flatmc:rounds=4", "medium@b971414", "mcts@b971414:iters=100"}
 
 // TestHiddenOrder checks that no bot reads the order of the deck: two
 // games with different seeds (deck orders) but the same moves give equal

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,9 +19,20 @@ import (
 	"github.com/razziagame/razzia/internal/servertest"
 )
 
+// python is the command that runs Python 3: the interpreter that python3
+// resolves to, found once. A version manager's shim in the PATH (pyenv's
+// costs half a CPU-second a start) would otherwise run for every bot.
+var python = sync.OnceValue(func() string {
+	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if p := strings.TrimSpace(string(out)); err == nil && filepath.IsAbs(p) && !strings.ContainsAny(p, " \t'\"\\") {
+		return p
+	}
+	return "python3"
+})
+
 // exampleBot is the command of the Python example bot, from this
 // package's directory.
-const exampleBot = "python3 ../../examples/bot.py"
+func exampleBot() string { return python() + " ../../examples/bot.py" }
 
 // needPython skips a test without python3, except under CI where the
 // example bot must be tested.
@@ -82,14 +94,14 @@ func arenaJSONOf(t *testing.T, stdout string) arenaJSON {
 func TestArenaExampleBot(t *testing.T) {
 	t.Parallel() // a process of its own, mostly waiting
 	needPython(t)
-	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", "exec:"+exampleBot+",heuristic,heuristic",
+	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", "exec:"+exampleBot()+",heuristic,heuristic",
 		"--games", "3", "--json", "--bot-timeout", "30s")
 	if status != 0 {
 		t.Fatalf("status %d\n%s", status, stderr)
 	}
 	r := arenaJSONOf(t, stdout)
 	py := r.Bots[0]
-	if py.Spec != "exec:"+exampleBot || py.Games != 3 || py.Decisions.Decisions == 0 || py.Faults != 0 {
+	if py.Spec != "exec:"+exampleBot() || py.Games != 3 || py.Decisions.Decisions == 0 || py.Faults != 0 {
 		t.Errorf("the example bot: %+v", py)
 	}
 }
@@ -149,7 +161,7 @@ func TestArenaMissingProgram(t *testing.T) {
 		name, spec, want string
 	}{
 		{"no such command", "exec:no-such-razzia-bot --fast", `cannot run "no-such-razzia-bot"`},
-		{"no such script", "exec:python3 /no/such/razzia/bot.py", "can't open file '/no/such/razzia/bot.py'"},
+		{"no such script", "exec:" + python() + " /no/such/razzia/bot.py", "can't open file '/no/such/razzia/bot.py'"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -205,7 +217,7 @@ func TestBotPlaysServerGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, status := runBotCmd(t, "--invite", srv.URL+info.Invite, "--exec", exampleBot, "--bot-timeout", "30s")
+	stdout, stderr, status := runBotCmd(t, "--invite", srv.URL+info.Invite, "--exec", exampleBot(), "--bot-timeout", "30s")
 	if status != 0 {
 		t.Fatalf("status %d\n%s", status, stderr)
 	}
@@ -284,8 +296,8 @@ func TestBotMissingProgram(t *testing.T) {
 	t.Parallel() // processes or a server of its own, mostly waiting
 	needPython(t)
 	for command, want := range map[string]string{
-		"no-such-razzia-bot":             `cannot run "no-such-razzia-bot"`,
-		"python3 /no/such/razzia/bot.py": "can't open file '/no/such/razzia/bot.py'",
+		"no-such-razzia-bot":                 `cannot run "no-such-razzia-bot"`,
+		python() + " /no/such/razzia/bot.py": "can't open file '/no/such/razzia/bot.py'",
 	} {
 		t.Run(command, func(t *testing.T) {
 			stdout, stderr, status := runBotCmd(t, "--exec", command, "--invite", "http://127.0.0.1:1/g/abcdefghij", "--bot-timeout", "30s")

@@ -21,12 +21,13 @@ func isPostgres(dsn string) bool {
 
 // openStore opens the store dsn names: a postgres:// or postgresql:// URL
 // is PostgreSQL (waiting while it is unreachable, with a log line at each
-// try, until ctx ends); anything else is the path of an SQLite file.
-func openStore(ctx context.Context, dsn string, log *slog.Logger) (store.Store, error) {
+// try, until ctx ends); anything else is the path of an SQLite file, which
+// a server opens as its sole user (sqlite.Options.Sole).
+func openStore(ctx context.Context, dsn string, log *slog.Logger, server bool) (store.Store, error) {
 	if isPostgres(dsn) {
 		return postgres.Open(ctx, dsn, postgres.Options{Logger: log})
 	}
-	return sqlite.Open(ctx, dsn)
+	return sqlite.OpenOptions(ctx, dsn, sqlite.Options{Sole: server})
 }
 
 // redact returns dsn fit for a log: a URL's password is hidden.

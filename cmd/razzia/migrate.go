@@ -47,13 +47,13 @@ func migrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, fs, migrateSynopsis, "--from and --to name the same database")
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	src, err := openStore(ctx, *from, log)
+	src, err := openStore(ctx, *from, log, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia migrate: the source: %v\n", err)
 		return 1
 	}
 	defer src.Close()
-	dst, err := openStore(ctx, *to, log)
+	dst, err := openStore(ctx, *to, log, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia migrate: the target: %v\n", err)
 		return 1

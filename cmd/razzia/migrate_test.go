@@ -53,7 +53,7 @@ func runMigrate(t *testing.T, from, to string) (status int, stdout, stderr strin
 // sameGames compares the games of two databases, game by game.
 func sameGames(t *testing.T, want []*store.Game, dsn string) {
 	t.Helper()
-	s, err := openStore(t.Context(), dsn, nil)
+	s, err := openStore(t.Context(), dsn, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestMigrate(t *testing.T) {
 	dir := t.TempDir()
 	from, back := filepath.Join(dir, "from.db"), filepath.Join(dir, "back.db")
 	games := migrateFixture()
-	s, err := openStore(t.Context(), from, nil)
+	s, err := openStore(t.Context(), from, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestMigrate(t *testing.T) {
 	}
 
 	// The target moved on: migrate names the game and stops.
-	d, err := openStore(t.Context(), pg, nil)
+	d, err := openStore(t.Context(), pg, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

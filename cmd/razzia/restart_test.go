@@ -243,22 +243,26 @@ func TestRestart(t *testing.T) {
 	}
 	t.Run("sqlite", func(t *testing.T) {
 		t.Parallel()
-		testRestart(t, filepath.Join(t.TempDir(), "razzia.db"))
+		// The killed server's leases would keep the games for a minute,
+		// past the test's time: the new server, the file's sole user,
+		// takes them at once.
+		testRestart(t, filepath.Join(t.TempDir(), "razzia.db"), "1m")
 	})
 	t.Run("postgres", func(t *testing.T) {
 		t.Parallel()
-		testRestart(t, pgtest.DB(t))
+		testRestart(t, pgtest.DB(t), "1s")
 	})
 }
 
 // testRestart kills a server on the database db mid-game with SIGKILL:
-// the next one goes on with every game where it was.
-func testRestart(t *testing.T, db string) {
+// the next one goes on with every game where it was. The servers hold
+// games for the lease time ttl.
+func testRestart(t *testing.T, db, ttl string) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	// Ann plays as fast as the test can: the limit meant for people
 	// would make her wait a fifth of a second for most moves.
-	args := []string{"--bot-delay", "3ms", "--seat-move-rate", "1000"}
+	args := []string{"--bot-delay", "3ms", "--seat-move-rate", "1000", "--message-rate", "1000", "--lease-ttl", ttl}
 	s1 := startServer(t, ctx, db, args...)
 
 	// Game A: bots and a person; game B: bots only.
@@ -417,24 +421,51 @@ func TestServeDamagedDatabase(t *testing.T) {
 			if err := os.WriteFile(db, content, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			var stdout, stderr bytes.Buffer
-			cmd := razziaCommand(t, ctx, "serve", "--addr", "127.0.0.1:0", "--db", db)
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-				t.Fatalf("exit: %v, want status 1; stderr:\n%s", err, stderr.String())
-			}
-			msg := stderr.String()
+			msg := serveRefused(t, ctx, db)
 			if !strings.Contains(msg, "razzia serve:") || !strings.Contains(msg, "damaged") || !strings.Contains(msg, db) {
 				t.Errorf("the error does not name the damaged file:\n%s", msg)
-			}
-			if stdout.Len() != 0 {
-				t.Errorf("the server said it runs: %q", stdout.String())
 			}
 			if after, _ := os.ReadFile(db); !bytes.Equal(after, content) {
 				t.Error("the damaged file was changed")
 			}
 		})
 	}
+}
+
+// A second razzia serve on a SQLite file that one serves already stops at
+// start with a clear error and exit status 1; the first serves on.
+func TestServeDatabaseInUse(t *testing.T) {
+	t.Parallel() // processes of its own, mostly waiting
+	if testing.Short() {
+		t.Skip("runs the server")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	db := filepath.Join(t.TempDir(), "razzia.db")
+	first := startServer(t, ctx, db)
+	if msg := serveRefused(t, ctx, db); !strings.Contains(msg, "razzia serve:") || !strings.Contains(msg, "in use by another process") || !strings.Contains(msg, db) {
+		t.Errorf("the error does not say the file is in use:\n%s", msg)
+	}
+	if _, _, err := first.client().Create(ctx, []string{"easy", "easy"}); err != nil {
+		t.Errorf("the first server after the second was refused: %v", err)
+	}
+}
+
+// serveRefused runs razzia serve on the database db, which must stop at
+// start with exit status 1 and say nothing on standard output, and
+// returns what it wrote on standard error.
+func serveRefused(t *testing.T, ctx context.Context, db string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd := razziaCommand(t, ctx, "serve", "--addr", "127.0.0.1:0", "--db", db)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("exit: %v, want status 1; stderr:\n%s", err, stderr.String())
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("the server said it runs: %q", stdout.String())
+	}
+	return stderr.String()
 }

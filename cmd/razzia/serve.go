@@ -30,7 +30,8 @@ Serve runs a Razzia server: a lobby page where people create tables, invite
 friends with a link, take seats or add bots, play and watch games, and
 download their records. Everything is kept in one SQLite file (or, with
 --db postgres://..., in PostgreSQL); after a crash or restart every game
-continues where it was.
+continues where it was. One server at a time uses a SQLite file: a second
+one on the same file stops at start.
 
 Each flag can also be set in the environment, as RAZZIA_ and its name in
 capitals with underscores: --addr as RAZZIA_ADDR, --db as RAZZIA_DB,
@@ -120,7 +121,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	log := newLogger(stderr, cfg.logFormat)
 
-	st, err := openStore(ctx, cfg.db, log)
+	st, err := openStore(ctx, cfg.db, log, true)
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
 		return 1

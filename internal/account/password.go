@@ -94,10 +94,21 @@ func hashPassword(password string, p Params) (string, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := argon2.IDKey([]byte(password), salt, p.Time, p.Memory, p.Threads, keyLen)
+	return encodeHash(p, salt, argon2.IDKey([]byte(password), salt, p.Time, p.Memory, p.Threads, keyLen)), nil
+}
+
+// dummyHash returns a hash in the form of hashPassword's that no password
+// matches: a random salt and a random key. Verifying against it costs as
+// much as against a real one; making it costs nothing, where hashing a
+// password would cost every server start an argon2 run.
+func dummyHash(p Params) string {
+	return encodeHash(p, randomBytes(saltLen), randomBytes(keyLen))
+}
+
+func encodeHash(p Params, salt, key []byte) string {
 	b64 := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, p.Memory, p.Time, p.Threads,
-		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+		b64.EncodeToString(salt), b64.EncodeToString(key))
 }
 
 var errHash = errors.New("not an argon2id hash this program made")

@@ -3,9 +3,12 @@ package account
 import (
 	"errors"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/razziagame/razzia/internal/store/memstore"
 )
 
 // cheap are argon2id parameters fast enough for tests.
@@ -95,4 +98,29 @@ func FuzzVerifyPassword(f *testing.F) {
 			t.Errorf("%q matched, not in the one form hashPassword writes", encoded)
 		}
 	})
+}
+
+// The hash an unknown name is checked against has the parameters of real
+// ones, so that checking costs as much, matches no password, and is made
+// without running argon2: a server start would otherwise spend that run
+// (and its 19 MiB) on it.
+func TestDummyHash(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	s := New(memstore.New(), Options{Params: OWASP})
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("New allocated %d KiB: the dummy hash was computed", grew>>10)
+	}
+	if !strings.HasPrefix(s.dummy, "$argon2id$v=19$m=19456,t=2,p=1$") {
+		t.Errorf("the dummy hash %q does not have the parameters of a real one", s.dummy)
+	}
+	for _, password := range []string{"", "correct horse battery staple"} {
+		if ok, err := verifyPassword(password, s.dummy); ok || err != nil {
+			t.Errorf("verify %q against the dummy hash: %v, %v; want false, nil", password, ok, err)
+		}
+	}
+	if other := New(memstore.New(), Options{Params: OWASP}); other.dummy == s.dummy {
+		t.Error("two services have the same dummy hash")
+	}
 }

@@ -59,6 +59,7 @@ type Store struct {
 	schema int64   // the newest migration here, which the database has
 	stmts  statements
 	broker store.Broker
+	lock   *os.File // with Options.Sole, the file whose flock this store holds
 
 	batch     *store.Batcher[*op] // the writer: one transaction a group
 	closeOnce sync.Once
@@ -88,7 +89,20 @@ type Options struct {
 	// 1000 pages: that commit, and every move waiting for the next one,
 	// waits for it.
 	CheckpointEvery time.Duration
+	// Sole makes this store the only one open on the database, among all
+	// processes, until it is closed: Open takes an exclusive lock on the
+	// file (flock(2), which the system drops when the process ends) and
+	// fails with an error wrapping ErrInUse if another store holds it.
+	// With the lock held, no other process can be running the games whose
+	// leases the database records, so Open releases those leases, and a
+	// server restarted after a crash takes its games back at once instead
+	// of after their lease time. razzia serve opens its database so.
+	Sole bool
 }
+
+// ErrInUse is the error of a database that another store opened with
+// Options.Sole holds: another razzia serve on the same file.
+var ErrInUse = errors.New("the database is in use by another process (one razzia serve a SQLite database: several nodes need PostgreSQL)")
 
 // DefaultCheckpointEvery is the default of Options.CheckpointEvery.
 const DefaultCheckpointEvery = 250 * time.Millisecond
@@ -129,7 +143,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // store.ErrCorrupt, one of another application or of a newer Razzia an
 // error wrapping store.ErrSchema; both name the file, and Open never
 // changes such a file.
-func OpenOptions(ctx context.Context, path string, opts Options) (*Store, error) {
+func OpenOptions(ctx context.Context, path string, opts Options) (_ *Store, err error) {
 	if path == "" {
 		return nil, errors.New("sqlite: no database file name")
 	}
@@ -147,6 +161,16 @@ func OpenOptions(ctx context.Context, path string, opts Options) (*Store, error)
 		return nil, err
 	}
 	s := &Store{path: abs, opts: opts}
+	if opts.Sole {
+		if s.lock, err = lockFile(abs); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if s.lock != nil && err != nil { // a failed Open closed its connections
+				s.lock.Close()
+			}
+		}()
+	}
 	if err := s.checkOurs(ctx); err != nil {
 		return nil, err
 	}
@@ -164,6 +188,13 @@ func OpenOptions(ctx context.Context, path string, opts Options) (*Store, error)
 	if err := s.migrate(ctx); err != nil {
 		s.w.Close()
 		return nil, err
+	}
+	if s.lock != nil {
+		// Whoever held these leases has ended: the lock says so.
+		if _, err := s.w.ExecContext(ctx, "UPDATE games SET lease_node = NULL, lease_expires = NULL WHERE lease_node IS NOT NULL"); err != nil {
+			s.w.Close()
+			return nil, s.wrap("release the leases of ended processes", err)
+		}
 	}
 	if err := s.stmts.prepare(ctx, s.w); err != nil {
 		s.w.Close()
@@ -443,6 +474,9 @@ func (s *Store) Close() error {
 			if db != nil {
 				errs = append(errs, db.Close())
 			}
+		}
+		if s.lock != nil { // after the connections: see lockFile
+			errs = append(errs, s.lock.Close())
 		}
 		if err := errors.Join(errs...); err != nil {
 			s.closeErr = fmt.Errorf("sqlite: close %s: %w", s.path, err)

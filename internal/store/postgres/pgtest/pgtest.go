@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // EnvURL names the environment variable with the shared cluster's URL.
@@ -65,7 +66,11 @@ func Main(m *testing.M) {
 	shared.Lock()
 	if shared.cluster == nil { // on a cluster of the environment's, which stays
 		for _, tp := range shared.templates {
-			for _, name := range append(tp.free, tp.name) {
+			names := []string{tp.name}
+			for _, cp := range tp.free {
+				names = append(names, cp.name)
+			}
+			for _, name := range names {
 				if err := execAdmin(os.Getenv(EnvURL), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
 					fmt.Fprintf(os.Stderr, "pgtest: drop database %s: %v\n", name, err)
 				}
@@ -149,7 +154,14 @@ type Template struct {
 	name string
 	err  error
 	mu   sync.Mutex
-	free []string // emptied copies, for the next tests
+	free []*dbCopy // emptied copies, for the next tests
+}
+
+// A dbCopy is a copy of a template and the session that empties it, kept
+// with it (a new session costs more than the emptying).
+type dbCopy struct {
+	name string
+	conn *pgx.Conn
 }
 
 // DB returns the URL of a database on the shared cluster that is a copy of
@@ -174,72 +186,107 @@ func (tp *Template) DB(t testing.TB) string {
 		t.Fatalf("pgtest: prepare the template database: %v", tp.err)
 	}
 	tp.mu.Lock()
-	var name string
+	var cp *dbCopy
 	if n := len(tp.free); n > 0 {
-		name, tp.free = tp.free[n-1], tp.free[:n-1]
+		cp, tp.free = tp.free[n-1], tp.free[:n-1]
 	}
 	tp.mu.Unlock()
-	if name == "" {
-		name = createDB(t, admin, tp.name)
+	if cp == nil {
+		cp = &dbCopy{name: createDB(t, admin, tp.name)}
 	}
 	t.Cleanup(func() {
 		// A failed test's database may be in any state: it goes. So
 		// does one that cannot be emptied at once (a connection left
 		// in a transaction holds a lock).
-		if !t.Failed() && tp.empty(dbURL(admin, name)) == nil {
+		if !t.Failed() && tp.empty(dbURL(admin, cp.name), cp) == nil {
 			tp.mu.Lock()
-			tp.free = append(tp.free, name)
+			tp.free = append(tp.free, cp)
 			tp.mu.Unlock()
 			return
 		}
-		dropDB(t, admin, name)
+		if cp.conn != nil {
+			cp.conn.Close(context.Background())
+		}
+		dropDB(t, admin, cp.name)
 	})
-	return dbURL(admin, name)
+	return dbURL(admin, cp.name)
 }
 
-// empty empties the tables of the database at u but for Keep.
-func (tp *Template) empty(u string) error {
+// empty empties the tables of the copy at u but for Keep, on the copy's
+// session (made if it has none).
+func (tp *Template) empty(u string, cp *dbCopy) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := pgx.Connect(ctx, u)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(ctx)
-	var tables []string
-	rows, err := conn.Query(ctx, `SELECT format('%I.%I', schemaname, tablename) FROM pg_tables
-		WHERE schemaname NOT IN ('pg_catalog', 'information_schema') AND NOT tablename = ANY($1)`, tp.Keep)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
+	if cp.conn == nil {
+		var err error
+		if cp.conn, err = pgx.Connect(ctx, u); err != nil {
 			return err
 		}
-		tables = append(tables, name)
 	}
-	if err := rows.Err(); err != nil {
+	conn := cp.conn
+	// DELETE, not TRUNCATE: a truncation makes new files for every table
+	// and index, which costs more than deleting the few rows a test
+	// leaves. Without triggers, foreign keys do not order the deletes.
+	// The sequences the tables own start again, as after TRUNCATE ...
+	// RESTART IDENTITY.
+	rows, err := conn.Query(ctx, `
+		SELECT 'DELETE FROM ' || format('%I.%I', schemaname, tablename) FROM pg_tables
+		WHERE schemaname NOT IN ('pg_catalog', 'information_schema') AND NOT tablename = ANY($1)
+		UNION ALL
+		SELECT 'ALTER SEQUENCE ' || s.oid::regclass::text || ' RESTART' FROM pg_class s
+		JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = s.oid AND d.deptype IN ('a', 'i')
+		JOIN pg_class t ON t.oid = d.refobjid
+		JOIN pg_namespace n ON n.oid = t.relnamespace
+		WHERE s.relkind = 'S' AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND NOT t.relname = ANY($1)`, tp.Keep)
+	if err != nil {
 		return err
 	}
-	if len(tables) == 0 {
-		return nil
+	stmts, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || len(stmts) == 0 {
+		return err
 	}
-	_, err = conn.Exec(ctx, "SET lock_timeout = '2s'; TRUNCATE "+strings.Join(tables, ", ")+" RESTART IDENTITY CASCADE")
+	sql := "SET lock_timeout = '2s'; SET session_replication_role = replica; " + strings.Join(stmts, "; ")
+	_, err = conn.Exec(ctx, sql)
 	return err
 }
 
-// execAdmin runs one statement on the cluster whose admin URL is admin.
+// execAdmin runs one statement on the cluster whose admin URL is admin,
+// on a connection kept for the next: a session costs PostgreSQL a fork
+// and tens of milliseconds of CPU on a small machine, and every database
+// a test makes and drops took two.
 func execAdmin(admin, sql string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := pgx.Connect(ctx, admin)
-	if err != nil {
-		return err
+	admins.Lock()
+	defer admins.Unlock()
+	if admins.conns == nil {
+		admins.conns = map[string]*pgx.Conn{}
 	}
-	defer conn.Close(ctx)
-	_, err = conn.Exec(ctx, sql)
-	return err
+	for try := 0; ; try++ {
+		conn := admins.conns[admin]
+		if conn == nil {
+			var err error
+			if conn, err = pgx.Connect(ctx, admin); err != nil {
+				return err
+			}
+			admins.conns[admin] = conn
+		}
+		_, err := conn.Exec(ctx, sql)
+		var refused *pgconn.PgError
+		if err == nil || errors.As(err, &refused) || try > 0 {
+			return err // an error from PostgreSQL leaves the session as it was
+		}
+		// The session ended, say with its cluster, stopped and started
+		// again: once more on a new one.
+		conn.Close(ctx)
+		delete(admins.conns, admin)
+	}
+}
+
+// admins are the connections execAdmin keeps, by admin URL.
+var admins struct {
+	sync.Mutex
+	conns map[string]*pgx.Conn
 }
 
 // newDB creates a database on the cluster whose admin URL is admin, an
@@ -304,9 +351,10 @@ type Cluster struct {
 	exit     chan error // the postmaster's end
 }
 
-// Fast are the settings of test clusters: no waiting for the disk.
-// Committed data survives a restart of PostgreSQL (not of the machine).
-var Fast = []string{"fsync=off", "synchronous_commit=off", "full_page_writes=off"}
+// Fast are the settings of test clusters: no waiting for the disk, and no
+// vacuuming of databases that live for a test. Committed data survives a
+// restart of PostgreSQL (not of the machine).
+var Fast = []string{"fsync=off", "synchronous_commit=off", "full_page_writes=off", "autovacuum=off"}
 
 // Durable are PostgreSQL's default settings, for benchmarks.
 var Durable = []string{"fsync=on", "synchronous_commit=on", "full_page_writes=on"}
