@@ -24,6 +24,7 @@ type FlatMC struct {
 	rng    *rand.Rand
 
 	play  playout
+	st    razzia.State // the playout's state, here since the playout's judge points to it
 	deck  []razzia.Kind
 	buf   []razzia.Move
 	root  []razzia.Move
@@ -79,10 +80,10 @@ func (b *FlatMC) Choose(v razzia.View) razzia.Move {
 		seed := b.rng.Uint64()
 		for i, m := range legal {
 			b.seeds.Seed(seed, 0)
-			st := *s
-			b.play.apply(&st, m)
-			b.play.run(&st)
-			r, _ := rewards(&st)
+			b.st = *s
+			b.play.apply(&b.st, m)
+			b.play.run(&b.st)
+			r, _ := rewards(&b.st)
 			b.sum[i] += float64(r[me])
 		}
 		b.last++

@@ -20,6 +20,8 @@ type Heuristic struct {
 	w     *weights
 	noise float64 // standard deviation of the error added to lot values, in points
 	buf   []razzia.Move
+	st    razzia.State
+	j     judge
 }
 
 // NewHeuristic returns a Heuristic bot seeded with seed.
@@ -36,8 +38,9 @@ func (b *Heuristic) Choose(v razzia.View) razzia.Move {
 	case 1:
 		return legal[0]
 	}
-	j := newJudge(&v.State, b.w)
-	return decide(&j, legal, b.err)
+	b.st = v.State // the judge points to it: here, v stays on the stack
+	b.j.reset(&b.st, b.w)
+	return decide(&b.j, legal, b.err)
 }
 
 // err returns a random error for a value, or 0 without noise.

@@ -69,7 +69,23 @@ type judge struct {
 	guardAdd, guardVar [razzia.Rounds][razzia.MaxPlayers]float64
 
 	seats [razzia.MaxPlayers]seatModel
+
+	// The seats' cheques and the centre, to tell reset what changed.
+	up, down [razzia.MaxPlayers]razzia.Cheques
+	centre   int
+
+	// The chance terms of the cheque majority, normal((d+0.5)/sd) by the
+	// difference d of two cheque totals, where majAt holds majGen: sd
+	// changes only with the police and the rounds, so the table outlives
+	// a reset while majSD stays the same.
+	majSD  float64
+	majGen uint32
+	majAt  [2*maxSum + 1]uint32
+	majVal [2*maxSum + 1]float64
 }
+
+// maxSum bounds a seat's cheque total: all the cheques of a game.
+const maxSum = razzia.MaxCheque * (razzia.MaxCheque + 1) / 2
 
 // maxGuards is the number of bodyguards in the game (R1).
 const maxGuards = 16
@@ -85,27 +101,62 @@ type seatModel struct {
 	jewels  [1 << len(razzia.Jewels)]float64 // jewels by the kinds held, where jewelOK has the bit
 	jewelOK uint32
 
+	now, share, game float64 // the factors of got and more (see seat)
+	stale            uint32  // kinds whose got and more are out of date
+
 	base, lot, want float64 // worth of the holdings, lotValue and want, where known
 	known           uint8   // bits: 1 base, 2 lot, 4 want
+
+	cheque   [razzia.MaxCheque + 1]float64 // chequeCost by cheque, where chequeOK has the bit
+	chequeOK uint32
 }
 
 func newJudge(s *razzia.State, w *weights) judge {
-	j := judge{s: s, w: w, n: s.Players(), later: razzia.Rounds - s.Round()}
+	var j judge
+	j.reset(s, w)
+	return j
+}
+
+// reset makes j the judge of s, as newJudge does, in place. A playout
+// judges every move, and from one move to the next most of what a judge
+// works out stays the same (a card drawn changes what is still to come of
+// its kind, not of the others), so reset keeps what does not depend on
+// anything that changed: the seats' chances by kind, their jewel and
+// bodyguard values and their cheque costs. What it keeps is what it would
+// work out again, to the bit.
+func (j *judge) reset(s *razzia.State, w *weights) {
+	fresh := j.w != w || j.n != s.Players()
+	oldLater := j.later
+	j.s, j.w, j.quick, j.n, j.later = s, w, false, s.Players(), razzia.Rounds-s.Round()
+	old := j.share
+	oldNow, oldAll, oldLeft, oldCentre := j.now, j.all, j.left, j.centre
+	j.share, j.centre = [razzia.MaxPlayers]float64{}, s.Centre()
 	up, all := 0, 0
+	sameCheques, sameGuards := true, true
 	for p := range j.n {
-		j.hold[p] = s.Holdings(p)
-		c := s.FaceUp(p).Len()
+		h := s.Holdings(p)
+		sameGuards = sameGuards && h[razzia.Bodyguard] == j.hold[p][razzia.Bodyguard]
+		j.hold[p] = h
+		u, d := s.FaceUp(p), s.FaceDown(p)
+		sameCheques = sameCheques && u == j.up[p] && d == j.down[p]
+		j.up[p], j.down[p] = u, d
+		c := u.Len()
 		up += c
-		all += c + s.FaceDown(p).Len()
-		j.sums[p] = (s.FaceUp(p) | s.FaceDown(p)).Sum()
+		all += c + d.Len()
+		j.sums[p] = (u | d).Sum()
 	}
 	for p := range j.n {
 		if up > 0 {
 			j.share[p] = float64(s.FaceUp(p).Len()) / float64(up)
 		}
 	}
+	var changed uint32 // kinds with fewer cards to come than before
 	for _, k := range razzia.Kinds {
-		j.rem[k] = float64(s.Remaining(k))
+		r := float64(s.Remaining(k))
+		if r != j.rem[k] {
+			changed |= 1 << k
+		}
+		j.rem[k] = r
 	}
 	// The police still to come are spread evenly through the undrawn cards,
 	// so the share of the loot drawn before the k-th of them is about
@@ -120,12 +171,17 @@ func newJudge(s *razzia.State, w *weights) judge {
 		j.left = min(j.left, float64(up)/float64(all))
 	}
 
-	if j.later > 0 {
+	switch {
+	case j.later == 0:
+		j.carLater = 0
+	case fresh || changed&(1<<razzia.Driver) != 0 || j.now != oldNow || j.all != oldAll || j.later != oldLater:
 		perRound := j.rem[razzia.Driver] * (j.all - j.now) / float64(j.later)
 		j.carLater = float64(j.later) * (1 - exp(-perRound*w.won/float64(j.n)))
 	}
 
-	j.scorings = 1 + j.later
+	scorings := 1 + j.later
+	sameGuards = sameGuards && scorings == j.scorings
+	j.scorings = scorings
 	guards := j.rem[razzia.Bodyguard] * w.won
 	for t := range j.scorings {
 		for p := range j.n {
@@ -133,39 +189,88 @@ func newJudge(s *razzia.State, w *weights) judge {
 			if t > 0 {
 				add += guards * (j.all - j.now) * float64(t) / float64(j.later) / float64(j.n)
 			}
+			sameGuards = sameGuards && add == j.guardAdd[t][p]
 			j.guardAdd[t][p], j.guardVar[t][p] = add, add
 		}
 	}
-	return j
+	if sd := 0.5 + 3*(float64(j.later)+j.left); sd != j.majSD || j.majGen == 0 {
+		j.majSD, j.majGen = sd, j.majGen+1
+	}
+
+	// What each part of a seat's model reads: seat the shares and what is
+	// to come, jewels the chances of the jewels, guards the bodyguards
+	// and guardAdd, chequeCost the cheques and left.
+	sameFactors := !fresh && j.now == oldNow && j.all == oldAll
+	sameCheques = !fresh && sameCheques && j.left == oldLeft && j.centre == oldCentre && j.later == oldLater
+	for p := range j.seats {
+		m := &j.seats[p]
+		m.known = 0
+		if !sameFactors || j.share[p] != old[p] {
+			m.ready, m.stale, m.jewelOK = false, 0, 0
+		} else {
+			m.stale |= changed
+			if changed&jewelKinds != 0 {
+				m.jewelOK = 0
+			}
+		}
+		if fresh || !sameGuards {
+			m.guardOK = 0
+		}
+		if !sameCheques {
+			m.chequeOK = 0
+		}
+	}
 }
 
-// seat returns the model of seat p, working it out on first use.
+// jewelKinds has the bits of the jewels' kinds.
+var jewelKinds = func() uint32 {
+	var b uint32
+	for _, k := range razzia.Jewels {
+		b |= 1 << k
+	}
+	return b
+}()
+
+// seat returns the model of seat p, working it out on first use, or again
+// for the kinds of which fewer are to come than when it was.
 func (j *judge) seat(p int) *seatModel {
 	m := &j.seats[p]
 	if m.ready {
+		if m.stale != 0 {
+			j.chances(m, m.stale)
+			m.stale = 0
+		}
 		return m
 	}
-	m.ready = true
+	m.ready, m.stale = true, 0
 	// The cards of a kind still to come to the seat are about Poisson
 	// with a mean of rem times a factor, so e^-mean is a power of e^-factor.
-	now := exp(-j.now * j.share[p] * j.w.won)
+	m.now = exp(-j.now * j.share[p] * j.w.won)
+	m.share = j.share[p]*j.now + (j.all-j.now)/float64(j.n)
+	m.game = exp(-m.share * j.w.won)
+	j.chances(m, ^uint32(0))
+	return m
+}
+
+// chances works out the model's chances for the kinds with a bit in kinds.
+func (j *judge) chances(m *seatModel, kinds uint32) {
 	for _, k := range razzia.Kinds {
-		if k.IsJewel() || k == razzia.Driver {
-			m.got[k] = 1 - pow(now, j.rem[k])
+		if kinds&(1<<k) != 0 && (k.IsJewel() || k == razzia.Driver) {
+			m.got[k] = 1 - pow(m.now, j.rem[k])
 		}
 	}
-	share := j.share[p]*j.now + (j.all-j.now)/float64(j.n)
-	game := exp(-share * j.w.won)
 	for i, k := range razzia.Businesses {
-		lam := j.rem[k] * share * j.w.won
-		term := pow(game, j.rem[k])
+		if kinds&(1<<k) == 0 {
+			continue
+		}
+		lam := j.rem[k] * m.share * j.w.won
+		term := pow(m.game, j.rem[k])
 		m.more[i][0] = term
 		for c := 1; c < 4; c++ {
 			term *= lam / float64(c)
 			m.more[i][c] = m.more[i][c-1] + term
 		}
 	}
-	return m
 }
 
 // worth estimates the points holdings h bring seat p from now to the end
@@ -236,7 +341,7 @@ func (j *judge) jewels(p int, h *razzia.Holdings) float64 {
 // guards is the expected bodyguard score of seat p holding b bodyguards,
 // over the scorings still to come (R16): most +5, fewest -2.
 func (j *judge) guards(p, b int) float64 {
-	m := j.seat(p)
+	m := &j.seats[p]
 	b = min(b, maxGuards)
 	if m.guardOK&(1<<b) != 0 {
 		return m.guards[b]
@@ -350,6 +455,10 @@ func (j *judge) want(p int) float64 {
 // cheque does to p's cheques in the later rounds and to the final cheque
 // majority (R17).
 func (j *judge) chequeCost(p, c int) float64 {
+	m := &j.seats[p]
+	if m.chequeOK&(1<<c) != 0 {
+		return m.cheque[c]
+	}
 	s := j.s
 	up := s.FaceUp(p)
 	spare := j.w.spare
@@ -359,24 +468,33 @@ func (j *judge) chequeCost(p, c int) float64 {
 	cost := j.left * (spare + j.w.rank*float64(c-up.Min())/razzia.MaxCheque)
 	delta := s.Centre() - c // the change to p's cheques
 	cost -= j.w.power * float64(delta*j.later)
-	return cost - (j.majority(p, j.sums[p]+delta) - j.majority(p, j.sums[p]))
+	cost -= j.majority(p, j.sums[p]+delta) - j.majority(p, j.sums[p])
+	m.cheque[c], m.chequeOK = cost, m.chequeOK|1<<c
+	return cost
 }
 
 // majority is seat p's expected cheque majority score at the end (R17)
 // with a total of sum, the totals being what they are now and less
 // certain the more rounds are left.
 func (j *judge) majority(p, sum int) float64 {
-	sd := 0.5 + 3*(float64(j.later)+j.left)
 	most, fewest := 1.0, 1.0
 	for q, v := range j.sums[:j.n] {
 		if q == p {
 			continue
 		}
-		d := float64(sum - v)
-		most *= normal((d + 0.5) / sd)
-		fewest *= normal((-d + 0.5) / sd)
+		most *= j.majTerm(sum - v)
+		fewest *= j.majTerm(v - sum)
 	}
 	return 5*most - 5*fewest
+}
+
+// majTerm is the chance term of majority for a lead of d in cheques.
+func (j *judge) majTerm(d int) float64 {
+	i := d + maxSum
+	if j.majAt[i] != j.majGen {
+		j.majVal[i], j.majAt[i] = normal((float64(d)+0.5)/j.majSD), j.majGen
+	}
+	return j.majVal[i]
 }
 
 // winChance estimates the chance that seat p's bid c wins the running

@@ -55,10 +55,15 @@ type Level struct {
 // second runs (BenchmarkLevels, iters/cpu-s, on a mid-game position):
 //
 //	players            2       3       4       5    geometric mean
-//	hard  iters/cpu-s  55,054  25,455  19,748  13,633  24,784
-//	expert iters/cpu-s 54,304  25,417  19,120  12,470  23,951
-//	hard  × 0.7 s      38,538  17,819  13,824   9,543  17,349 → 17,000
-//	expert × 6 s      325,824 152,502 114,720  74,820 143,707 → 144,000
+//	hard  iters/cpu-s  81,945  45,134  38,256  27,978  44,605
+//	expert iters/cpu-s 93,985  47,118  38,711  29,200  47,300
+//	hard  × 0.7 s      57,362  31,594  26,779  19,585  31,224 → 31,000
+//	expert × 6 s      563,910 282,708 232,266 175,200 283,803 → 284,000
+//
+// (BenchmarkLevels -benchtime 10x, nice -n 5, load 10 to 12. Before the
+// playouts' judge kept what had not changed from one move to the next,
+// a CPU-second ran about half as many, and these were 17,000 and
+// 144,000.)
 //
 // One count serves every table size, the geometric mean, since strength
 // grows with the logarithm of the iterations: it gives hard and expert
@@ -69,8 +74,8 @@ type Level struct {
 var levels = []Level{
 	{"easy", "heuristic:noise=6", "heuristic:noise=6", "values cards like medium but misjudges them often"},
 	{"medium", "heuristic", "heuristic", "values lots and cheques as a good player does; never looks ahead"},
-	{"hard", "mcts:time=" + hardTime.String(), "mcts:iters=17000,workers=1", "tree search: plays thousands of games on before each decision, under a second"},
-	{"expert", "mcts:time=3s,workers=all", "mcts:iters=144000,workers=2", "the strongest: tree search on every core, up to three seconds a decision"},
+	{"hard", "mcts:time=" + hardTime.String(), "mcts:iters=31000,workers=1", "tree search: plays thousands of games on before each decision, under a second"},
+	{"expert", "mcts:time=3s,workers=all", "mcts:iters=284000,workers=2", "the strongest: tree search on every core, up to three seconds a decision"},
 }
 
 // hardTime is the time hard takes per decision: its 99th percentile stays
