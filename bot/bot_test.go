@@ -61,12 +61,13 @@ func TestLegalOnly(t *testing.T) {
 		games int // per player count
 	}{
 		// The cheap bots play many games, so that rare positions come
-		// up; a search bot picks only among the moves the engine lists,
+		// up (and the engine's own random games, 2,500 a player count,
+		// cover the rest); a search bot picks only among the moves the engine lists,
 		// so a few games per option prove its bookkeeping (its costly
 		// playouts made these 80% of the package's time).
-		{"random", 300},
-		{"heuristic", 300},
-		{"easy", 300},
+		{"random", 100},
+		{"heuristic", 100},
+		{"easy", 100},
 		{"mcts:iters=3", 12},
 		{"mcts:iters=20,rollout=random,c=2,cut=none", 8},
 		{"mcts:iters=20,workers=2", 4},
