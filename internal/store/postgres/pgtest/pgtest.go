@@ -454,7 +454,7 @@ func start(settings []string) (*Cluster, error) {
 // temporary directory (initdb costs a second of CPU, a copy a third, and
 // a run of the tests starts a dozen clusters).
 func (c *Cluster) initdb() error {
-	cache := filepath.Join(os.TempDir(), fmt.Sprintf("razzia-pgtest-initdb-%d", os.Geteuid()))
+	cache := filepath.Join(os.TempDir(), fmt.Sprintf("razzia-pgtest-initdb-%d-wal1", os.Geteuid()))
 	if _, err := os.Stat(filepath.Join(cache, "data", "PG_VERSION")); err != nil {
 		// Made aside and renamed into place, so that test binaries
 		// starting together never copy half a directory.
@@ -468,8 +468,10 @@ func (c *Cluster) initdb() error {
 				return err
 			}
 		}
+		// WAL segments of 1 MB, not 16: the copy is of 24 MB, not 39
+		// (and copying costs a third of a CPU-second on a small VM).
 		out, err := c.command("initdb", "-D", filepath.Join(tmp, "data"), "-U", "postgres", "--auth=trust",
-			"-E", "UTF8", "--locale=C.UTF-8", "--no-sync").CombinedOutput()
+			"-E", "UTF8", "--locale=C.UTF-8", "--no-sync", "--wal-segsize=1").CombinedOutput()
 		if err != nil {
 			return fmt.Errorf("initdb: %v\n%s", err, out)
 		}
