@@ -79,7 +79,7 @@ func (l lines) WithGroup(string) slog.Handler      { return l }
 // so in the log, and opens once it is up.
 func TestWaitsForDatabase(t *testing.T) {
 	t.Parallel()
-	c := pgtest.NewCluster(t)
+	c := pgtest.Stoppable(t)
 	url := c.DB(t)
 	c.Stop(t)
 	log := make(lines, 16)
@@ -110,7 +110,7 @@ func TestWaitsForDatabase(t *testing.T) {
 // subscribers are told they may have missed notices.
 func TestRestart(t *testing.T) {
 	t.Parallel()
-	c := pgtest.NewCluster(t)
+	c := pgtest.Stoppable(t)
 	s := open(t, c.DB(t))
 	defer s.Close()
 	g := &store.Game{ID: "restart001", Status: store.StatusPlaying, Seats: make([]store.Seat, 2)}

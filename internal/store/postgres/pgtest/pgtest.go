@@ -54,7 +54,12 @@ var shared struct {
 	// templates are those whose databases were made on the shared
 	// cluster, dropped at the end when it is not private.
 	templates []*Template
+	// stoppable is the cluster Stoppable lends, once started.
+	stoppable *Cluster
 }
+
+// stoppableTurn is held by the test that has the stoppable cluster.
+var stoppableTurn = make(chan struct{}, 1)
 
 // Main runs the tests and then stops the private shared cluster, if one
 // was started, and exits.
@@ -77,7 +82,10 @@ func Main(m *testing.M) {
 			}
 		}
 	}
-	if c := shared.cluster; c != nil {
+	for _, c := range []*Cluster{shared.cluster, shared.stoppable} {
+		if c == nil {
+			continue
+		}
 		if err := c.stop(); err != nil {
 			fmt.Fprintf(os.Stderr, "pgtest: stopping the test cluster: %v\n", err)
 		}
@@ -375,6 +383,47 @@ func NewCluster(t testing.TB, settings ...string) *Cluster {
 			t.Errorf("pgtest: stop the cluster: %v", err)
 		}
 		c.remove()
+	})
+	return c
+}
+
+// Stoppable returns a private cluster (Fast) that t may stop and start,
+// lent to one test at a time of those in the binary that ask for one: t
+// waits for its turn and has the cluster until it ends, when it is
+// started again if t left it stopped. Main stops it. Starting a cluster
+// costs more than half a CPU-second (copying its files, starting and
+// stopping PostgreSQL): tests that stop the database share one.
+func Stoppable(t testing.TB) *Cluster {
+	t.Helper()
+	select {
+	case stoppableTurn <- struct{}{}:
+	case <-t.Context().Done():
+		t.Fatal("pgtest: the test ended waiting for the stoppable cluster")
+	}
+	shared.Lock()
+	c, main := shared.stoppable, shared.main
+	shared.Unlock()
+	if !main {
+		<-stoppableTurn
+		t.Fatal("pgtest: call pgtest.Main from the package's TestMain, so that its cluster is stopped")
+	}
+	if c == nil {
+		var err error
+		if c, err = start(Fast); err != nil {
+			<-stoppableTurn
+			unavailable(t, err.Error())
+		}
+		shared.Lock()
+		shared.stoppable = c
+		shared.Unlock()
+	}
+	t.Cleanup(func() {
+		defer func() { <-stoppableTurn }()
+		if c.proc == nil {
+			if err := c.run(); err != nil {
+				t.Errorf("pgtest: start the stoppable cluster again: %v", err)
+			}
+		}
 	})
 	return c
 }
