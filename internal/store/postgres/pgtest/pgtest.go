@@ -50,6 +50,7 @@ var shared struct {
 	main    bool     // Main is running the tests
 	url     string   // the shared cluster's admin URL, once known
 	cluster *Cluster // the private shared cluster, if one was started
+	proxy   *proxy   // the tests' way to it, keeping sessions
 	err     error
 	// templates are those whose databases were made on the shared
 	// cluster, dropped at the end when it is not private.
@@ -81,6 +82,9 @@ func Main(m *testing.M) {
 				}
 			}
 		}
+	}
+	if shared.proxy != nil {
+		shared.proxy.close()
 	}
 	for _, c := range []*Cluster{shared.cluster, shared.stoppable} {
 		if c == nil {
@@ -133,14 +137,44 @@ func URL(t testing.TB) string {
 		unavailable(t, err.Error())
 	}
 	shared.cluster, shared.url = c, c.URL("postgres")
+	if proxyWanted() {
+		if shared.proxy, err = newProxy(fmt.Sprintf("127.0.0.1:%d", c.port)); err != nil {
+			t.Fatalf("pgtest: %v", err)
+		}
+	}
 	return shared.url
+}
+
+// testURL returns the URL by which tests reach the database name on the
+// cluster whose admin URL is admin: through the proxy on the private
+// shared cluster, which keeps PostgreSQL's sessions for the next test.
+func testURL(admin, name string) string {
+	shared.Lock()
+	p := shared.proxy
+	if admin != shared.url {
+		p = nil
+	}
+	shared.Unlock()
+	u := dbURL(admin, name)
+	if p == nil {
+		return u
+	}
+	pu, err := url.Parse(u)
+	if err != nil {
+		panic(err) // dbURL made it
+	}
+	pu.Host = fmt.Sprintf("127.0.0.1:%d", p.port())
+	return pu.String()
 }
 
 // DB returns the URL of a new, empty database on the shared cluster,
 // dropped when t ends.
 func DB(t testing.TB) string {
 	t.Helper()
-	return newDB(t, URL(t))
+	admin := URL(t)
+	name := createDB(t, admin, "")
+	t.Cleanup(func() { dropDB(t, admin, name) })
+	return testURL(admin, name)
 }
 
 // A Template is a database prepared once on the shared cluster (say, with
@@ -217,7 +251,7 @@ func (tp *Template) DB(t testing.TB) string {
 		}
 		dropDB(t, admin, cp.name)
 	})
-	return dbURL(admin, cp.name)
+	return testURL(admin, cp.name)
 }
 
 // empty empties the tables of the copy at u but for Keep, on the copy's
