@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -32,8 +31,8 @@ import (
 const asRazzia = "RAZZIA_TEST_RUN_COMMAND"
 
 // Most tests here wait on servers, nodes and bot programs, far more than
-// they compute: up to 4 run at once, not as many as there are CPUs (unless
-// -test.parallel says).
+// they compute: pgtest.Main runs up to 4 at once, not as many as there are
+// CPUs (unless -test.parallel says).
 func TestMain(m *testing.M) {
 	if os.Getenv(asRazzia) == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -42,12 +41,6 @@ func TestMain(m *testing.M) {
 	// cannot set it each (t.Setenv).
 	os.Setenv("TERM", "xterm-256color")
 	os.Setenv("NO_COLOR", "")
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		flag.Set("test.parallel", "4")
-	}
 	pgtest.Main(m)
 }
 

@@ -32,7 +32,7 @@ func exec(t *testing.T, url string, sql string) {
 // TestBadURL: what waiting cannot fix is a clear error at once.
 func TestBadURL(t *testing.T) {
 	t.Parallel()
-	good := pgtest.DB(t)
+	good := migrated.DB(t)
 	at := strings.LastIndex(good, "/")
 	cases := []struct{ name, url, says string }{
 		{"not a URL", "postgres://%zz", "URL"},
@@ -269,7 +269,7 @@ func TestNodesStartTogether(t *testing.T) {
 // published notices reach the other, and the leases fence across them.
 func TestNodes(t *testing.T) {
 	t.Parallel()
-	url := pgtest.DB(t)
+	url := migrated.DB(t)
 	a, b := open(t, url), open(t, url)
 	defer a.Close()
 	defer b.Close()

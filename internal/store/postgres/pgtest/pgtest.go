@@ -19,6 +19,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"net"
@@ -62,9 +63,17 @@ var shared struct {
 // stoppableTurn is held by the test that has the stoppable cluster.
 var stoppableTurn = make(chan struct{}, 1)
 
-// Main runs the tests and then stops the private shared cluster, if one
-// was started, and exits.
+// Main runs the tests, up to 4 at once unless -test.parallel says
+// otherwise (tests on PostgreSQL mostly wait for the server, a process of
+// its own, and for servers and nodes they start), and then stops the
+// private clusters, if any were started, and exits.
 func Main(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", "4")
+	}
 	shared.Lock()
 	shared.main = true
 	shared.Unlock()
