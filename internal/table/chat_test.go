@@ -394,10 +394,8 @@ func TestChatAcrossNodes(t *testing.T) { onNodeStores(t, chatAcrossNodes) }
 
 // onNodeStores runs a test of several nodes twice, open giving each node
 // its store: the nodes share one memstore; then each has its own
-// connections to one PostgreSQL database. It runs in parallel with the
-// others: the nodes mostly wait, for each other and for PostgreSQL.
+// connections to one PostgreSQL database.
 func onNodeStores(t *testing.T, run func(t *testing.T, open func(t *testing.T) store.Store)) {
-	t.Parallel()
 	t.Run("memstore", func(t *testing.T) {
 		st := memstore.New()
 		run(t, func(*testing.T) store.Store { return st })

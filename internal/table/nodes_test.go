@@ -278,7 +278,6 @@ func TestNodeDies(t *testing.T) {
 // cut-off node commits nothing more, and its watchers see the game go on
 // from the store.
 func TestLeaseLost(t *testing.T) {
-	t.Parallel() // waits out a lease
 	ctx := testContext(t)
 	st := memstore.New()
 	cutA, onB := &cutStore{Store: st}, &cutStore{Store: st}
@@ -418,7 +417,6 @@ func TestDrain(t *testing.T) {
 // node is handing its games over, is refused as temporary, in bounded
 // time.
 func TestNobodyToHandOver(t *testing.T) {
-	t.Parallel() // waits out a hand-over
 	ctx := testContext(t)
 	st := memstore.New()
 	a := nodeHub(t, st)
@@ -584,7 +582,6 @@ func testCounter(t *testing.T, c prometheus.Counter) float64 {
 // never reaches the asker (lost, or too late); the asker finds the write
 // in the store and reports it made, rather than unavailable.
 func TestLateAnswer(t *testing.T) {
-	t.Parallel() // waits out the asker's time for an answer
 	ctx := testContext(t)
 	st := memstore.New()
 	a := nodeHub(t, &muteStore{Store: st})
