@@ -157,7 +157,7 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // TestRunBots seats server bots beside the clients: their moves are
 // measured too.
 func TestRunBots(t *testing.T) {
-	t.Parallel() // a server of its own, mostly waiting on the network
+	t.Parallel()                                   // a server of its own, mostly waiting on the network
 	srv := servertest.New(t, servertest.Options{}) // bots of every level play random moves at once
 	rep := run(t, loadgen.Config{Servers: []string{srv.URL}, Tables: 2, Seats: 4, Bots: "hard", BotSeats: 2, Moves: 30})
 	if rep.Clients != 4 || rep.Bots != 4 || rep.BotLevel != "hard" {
