@@ -458,18 +458,15 @@ func TestServeDatabaseInUse(t *testing.T) {
 	}
 }
 
-// serveRefused runs razzia serve on the database db, which must stop at
-// start with exit status 1 and say nothing on standard output, and
-// returns what it wrote on standard error.
+// serveRefused runs razzia serve on the database db, in this process
+// (the servers it must refuse are other processes, or none), which must
+// stop at start with exit status 1 and say nothing on standard output,
+// and returns what it wrote on standard error.
 func serveRefused(t *testing.T, ctx context.Context, db string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	cmd := razziaCommand(t, ctx, "serve", "--addr", "127.0.0.1:0", "--db", db)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Fatalf("exit: %v, want status 1; stderr:\n%s", err, stderr.String())
+	if status := serveContext(ctx, []string{"--addr", "127.0.0.1:0", "--db", db}, &stdout, &stderr); status != 1 {
+		t.Fatalf("exit status %d, want 1; stderr:\n%s", status, stderr.String())
 	}
 	if stdout.Len() != 0 {
 		t.Errorf("the server said it runs: %q", stdout.String())
