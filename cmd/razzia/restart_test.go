@@ -257,7 +257,7 @@ func TestRestart(t *testing.T) {
 	})
 	t.Run("postgres", func(t *testing.T) {
 		t.Parallel()
-		testRestart(t, pgtest.DB(t), "1s")
+		testRestart(t, pgtest.DirectDB(t), "1s")
 	})
 }
 

@@ -181,10 +181,27 @@ func testURL(admin, name string) string {
 // dropped when t ends.
 func DB(t testing.TB) string {
 	t.Helper()
-	admin := URL(t)
-	name := createDB(t, admin, "")
-	t.Cleanup(func() { dropDB(t, admin, name) })
+	admin, name := sharedDB(t)
 	return testURL(admin, name)
+}
+
+// DirectDB is DB, but its URL reaches the cluster directly, never through
+// the proxy that keeps sessions, which runs in the test process: for
+// servers in processes of their own, whose every query a busy test
+// process would delay (a node's lease renewals among them).
+func DirectDB(t testing.TB) string {
+	t.Helper()
+	return dbURL(sharedDB(t))
+}
+
+// sharedDB creates a new, empty database on the shared cluster, dropped
+// when t ends, and returns the cluster's admin URL and the database's name.
+func sharedDB(t testing.TB) (admin, name string) {
+	t.Helper()
+	admin = URL(t)
+	name = createDB(t, admin, "")
+	t.Cleanup(func() { dropDB(t, admin, name) })
+	return admin, name
 }
 
 // A Template is a database prepared once on the shared cluster (say, with
