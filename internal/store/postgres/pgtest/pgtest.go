@@ -9,6 +9,12 @@
 // since initdb refuses root). Without either, tests that need it skip with
 // the reason, except under CI=true, where they fail.
 //
+// Tests reach the private shared cluster through a proxy in the test
+// process that hands a session ended cleanly on to the next client, reset
+// (a session costs PostgreSQL a fork); DirectDB is for servers in
+// processes of their own, and RAZZIA_TEST_PGPROXY_OFF=1 turns the proxy
+// off.
+//
 // A package using it calls Main from its TestMain, which stops the private
 // cluster when the tests are done:
 //
