@@ -550,6 +550,7 @@ func playChecked(s State, r *rand.Rand, buf []Move) (int, []Move, error) {
 // TestRandomGamesInvariants plays 10,000 seeded random games per player
 // count (1,000 under -race) and checks the invariants of R1-R18 at every step.
 func TestRandomGamesInvariants(t *testing.T) {
+	t.Parallel() // random games: on both cores
 	// 2,500 games a player count check the invariants after some
 	// 1,500,000 moves; the fuzz tests and the reference's cases look where
 	// random play rarely goes.

@@ -386,6 +386,7 @@ func TestRaidRisk(t *testing.T) {
 // against the next police card: it ends the round exactly when ToRaid is 1
 // (R7), and the deck always holds enough police for the raid.
 func TestStakeIsProjectedAfterWinning(t *testing.T) {
+	t.Parallel() // random games: on both cores
 	games := 300
 	if raceDetector {
 		games = 30

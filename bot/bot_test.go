@@ -56,6 +56,7 @@ func play(t testing.TB, g *razzia.Game, specs []string, seed uint64, limit int) 
 // TestLegalOnly plays many games at every player count with every kind of
 // bot at the table and checks each move is legal (R7-R10).
 func TestLegalOnly(t *testing.T) {
+	t.Parallel() // deterministic searches: on both cores
 	kinds := []struct {
 		spec  string
 		games int // per player count
@@ -102,6 +103,7 @@ func TestLegalOnly(t *testing.T) {
 // TestDeterministic checks that a bot's decisions depend only on its seed
 // and the views: the same bots replay the same game.
 func TestDeterministic(t *testing.T) {
+	t.Parallel() // deterministic searches: on both cores
 	for _, spec := range []string{"random", "heuristic", "easy", "mcts:iters=10", "mcts:iters=10,workers=3", "flatmc:rounds=2"} {
 		t.Run(spec, func(t *testing.T) {
 			specs := []string{spec, spec, spec}
@@ -133,6 +135,7 @@ var hiddenOrderSpecs = []string{"heuristic", "easy", "mcts:iters=100", "mcts:ite
 // views, and every bot makes the same decision in both, at many points of
 // a game and at every player count.
 func TestHiddenOrder(t *testing.T) {
+	t.Parallel() // deterministic searches: on both cores
 	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
 		t.Run(fmt.Sprintf("%dp", players), func(t *testing.T) {
 			specs := slices.Repeat([]string{"heuristic"}, players)

@@ -113,6 +113,7 @@ func recordGolden(t *testing.T) goldenRecord {
 // were; a change meant to alter decisions rewrites the file with
 // -update-golden and says so.
 func TestGoldenDecisions(t *testing.T) {
+	t.Parallel() // deterministic searches: on both cores
 	if testing.Short() {
 		t.Skip("plays some 150 searches; skipped with -short")
 	}

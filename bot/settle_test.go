@@ -12,6 +12,7 @@ import (
 // chooses the move the whole search would have (Evaluate runs it whole,
 // with the same seed), and that it does stop early.
 func TestSettledChoice(t *testing.T) {
+	t.Parallel() // deterministic searches: on both cores
 	const iters = 600
 	decisions, early, run := 0, 0, 0
 	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {

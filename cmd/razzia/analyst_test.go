@@ -58,13 +58,13 @@ func TestServeAnalysesGamesLeftUnanalysed(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s := startServer(t, ctx, db, "--analysis-workers", "1", "--analysis-iterations", "20")
-	// The server works in a process of its own: ask until it answers
-	// (the test's deadline bounds the wait).
+	url, _ := serveInProcess(t, ctx, "--db", db, "--analysis-workers", "1", "--analysis-iterations", "20")
+	// The analyst works beside the server: ask until it answers (the
+	// test's deadline bounds the wait).
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		req, _ := http.NewRequestWithContext(ctx, "GET", s.url+"/api/games/"+id+"/analysis", nil)
+		req, _ := http.NewRequestWithContext(ctx, "GET", url+"api/games/"+id+"/analysis", nil)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

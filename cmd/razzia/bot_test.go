@@ -59,16 +59,26 @@ func needSh(t *testing.T) {
 // (its first run draws), then:
 //
 //	liar   answers "draw police" (a move, never legal: chance draws)
-//	crash  reads a line and exits with status 3, every time
+//	crash  exits with status 3 at its first decision, and lies after
+//	       its restart
 //	hang   hangs at its first decision, and lies after its restart
+//
+// crash and hang misbehave once: each start of a program costs more CPU
+// than the rest of a game, and once shows that the fault is counted and
+// the program started again.
 func badBots(t *testing.T) map[string]string {
 	t.Helper()
 	dir := t.TempDir()
 	const checked = "if [ ! -e \"$1\" ]; then : > \"$1\"; read -r line; echo draw; exit 0; fi\n"
+	// The lies come from awk, reading each line as it comes (mawk waits
+	// for a full buffer unless interactive; gawk ignores the option): the
+	// shell's read takes a byte at a time, a system call for each byte of
+	// the decide lines.
+	const lie = "exec awk -W interactive '{ print \"draw police\"; fflush() }' 2>/dev/null\n"
 	scripts := map[string]string{
-		"liar":  "while read -r line; do echo 'draw police'; done\n",
-		"crash": checked + "read -r line\necho 'crashing' >&2\nexit 3\n",
-		"hang":  checked + "if [ ! -e \"$1.hung\" ]; then : > \"$1.hung\"; exec sleep 30; fi\nwhile read -r line; do echo 'draw police'; done\n",
+		"liar":  lie,
+		"crash": checked + "if [ ! -e \"$1.crashed\" ]; then : > \"$1.crashed\"; read -r line; echo 'crashing' >&2; exit 3; fi\n" + lie,
+		"hang":  checked + "if [ ! -e \"$1.hung\" ]; then : > \"$1.hung\"; exec sleep 30; fi\n" + lie,
 	}
 	cmds := map[string]string{}
 	for name, body := range scripts {

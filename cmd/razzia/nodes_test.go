@@ -372,7 +372,7 @@ func nodesTest(t *testing.T) context.Context {
 func TestNodesKilled(t *testing.T) {
 	ctx := nodesTest(t)
 	const ttl = time.Second
-	c := newCluster(t, ctx, pgtest.DB(t), 3, "--lease-ttl", ttl.String(), "--bot-delay", "5ms")
+	c := newCluster(t, ctx, pgtest.DirectDB(t), 3, "--lease-ttl", ttl.String(), "--bot-delay", "5ms")
 	id := c.create("n0", "", "easy", "", "medium")
 	ch := c.changes(id)
 	ann, bob := c.seat(id, "n1", "Ann"), c.seat(id, "n2", "Bob")
@@ -426,7 +426,7 @@ func TestNodePaused(t *testing.T) {
 	ctx := nodesTest(t)
 	// A lease of 2 s: with 1 s, a node slowed by the race detector on a
 	// busy machine now and then missed its renewals before the pause.
-	c := newCluster(t, ctx, pgtest.DB(t), 2, "--lease-ttl", "2s", "--bot-delay", "5ms")
+	c := newCluster(t, ctx, pgtest.DirectDB(t), 2, "--lease-ttl", "2s", "--bot-delay", "5ms")
 	id := c.create("n0", "", "easy", "medium")
 	ch := c.changes(id)
 	ann := c.seat(id, "n0", "Ann")
@@ -489,7 +489,7 @@ func TestNodePaused(t *testing.T) {
 // balancer without waiting and plays the game to its end.
 func TestNodeTerminated(t *testing.T) {
 	ctx := nodesTest(t)
-	c := newCluster(t, ctx, pgtest.DB(t), 2, "--lease-ttl", "30s", "--bot-delay", "5ms")
+	c := newCluster(t, ctx, pgtest.DirectDB(t), 2, "--lease-ttl", "30s", "--bot-delay", "5ms")
 	// The load balancer: it sends every request to the node named.
 	var target atomic.Pointer[url.URL]
 	target.Store(must(url.Parse(c.node("n0").url)))

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -32,8 +31,8 @@ import (
 const asRazzia = "RAZZIA_TEST_RUN_COMMAND"
 
 // Most tests here wait on servers, nodes and bot programs, far more than
-// they compute: up to 4 run at once, not as many as there are CPUs (unless
-// -test.parallel says).
+// they compute: pgtest.Main runs up to 4 at once, not as many as there are
+// CPUs (unless -test.parallel says).
 func TestMain(m *testing.M) {
 	if os.Getenv(asRazzia) == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -42,12 +41,6 @@ func TestMain(m *testing.M) {
 	// cannot set it each (t.Setenv).
 	os.Setenv("TERM", "xterm-256color")
 	os.Setenv("NO_COLOR", "")
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		flag.Set("test.parallel", "4")
-	}
 	pgtest.Main(m)
 }
 
@@ -264,7 +257,7 @@ func TestRestart(t *testing.T) {
 	})
 	t.Run("postgres", func(t *testing.T) {
 		t.Parallel()
-		testRestart(t, pgtest.DB(t), "1s")
+		testRestart(t, pgtest.DirectDB(t), "1s")
 	})
 }
 
@@ -465,18 +458,15 @@ func TestServeDatabaseInUse(t *testing.T) {
 	}
 }
 
-// serveRefused runs razzia serve on the database db, which must stop at
-// start with exit status 1 and say nothing on standard output, and
-// returns what it wrote on standard error.
+// serveRefused runs razzia serve on the database db, in this process
+// (the servers it must refuse are other processes, or none), which must
+// stop at start with exit status 1 and say nothing on standard output,
+// and returns what it wrote on standard error.
 func serveRefused(t *testing.T, ctx context.Context, db string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	cmd := razziaCommand(t, ctx, "serve", "--addr", "127.0.0.1:0", "--db", db)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Fatalf("exit: %v, want status 1; stderr:\n%s", err, stderr.String())
+	if status := serveContext(ctx, []string{"--addr", "127.0.0.1:0", "--db", db}, &stdout, &stderr); status != 1 {
+		t.Fatalf("exit status %d, want 1; stderr:\n%s", status, stderr.String())
 	}
 	if stdout.Len() != 0 {
 		t.Errorf("the server said it runs: %q", stdout.String())

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -108,20 +109,8 @@ func (a *fakeAddr) String() string  { return a.s }
 func TestServeInProcess(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	srvCtx, stop := context.WithCancel(ctx)
 	db := filepath.Join(t.TempDir(), "razzia.db")
-	out, w := io.Pipe()
-	status := make(chan int, 1)
-	go func() {
-		status <- serveContext(srvCtx, []string{"--addr", "127.0.0.1:0", "--db", db, "--bot-delay", "0"}, w, io.Discard)
-		w.Close()
-	}()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "Razzia is running: open http://127.0.0.1:") {
-		t.Fatalf("first line %q, %v", line, err)
-	}
-	go io.Copy(io.Discard, out)
-	url := strings.TrimSpace(strings.TrimPrefix(line, "Razzia is running: open "))
+	url, stop := serveInProcess(t, ctx, "--db", db, "--bot-delay", "0")
 	resp, err := http.Get(url + "healthz")
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("healthz: %v %v", resp, err)
@@ -132,13 +121,40 @@ func TestServeInProcess(t *testing.T) {
 		t.Fatalf("the page: %v %v", resp, err)
 	}
 	resp.Body.Close()
-	stop()
-	select {
-	case s := <-status:
-		if s != 0 {
-			t.Errorf("exit status %d", s)
-		}
-	case <-ctx.Done():
-		t.Fatal("the server did not stop")
+	if s := stop(); s != 0 {
+		t.Errorf("exit status %d", s)
 	}
+}
+
+// serveInProcess runs razzia serve on a free port of the loopback with the
+// arguments, in this process, and returns its URL (ending in a slash) and
+// a function that stops it as a signal does and returns its exit status;
+// it is stopped when t ends. It is for the tests of what serve wires
+// together; the tests of a process's end (a signal, a crash) start one.
+func serveInProcess(t *testing.T, ctx context.Context, args ...string) (url string, stop func() int) {
+	t.Helper()
+	srvCtx, cancel := context.WithCancel(ctx)
+	out, w := io.Pipe()
+	status := make(chan int, 1)
+	go func() {
+		status <- serveContext(srvCtx, append([]string{"--addr", "127.0.0.1:0"}, args...), w, io.Discard)
+		w.Close()
+	}()
+	stop = sync.OnceValue(func() int {
+		cancel()
+		select {
+		case s := <-status:
+			return s
+		case <-time.After(30 * time.Second): // not ctx: it may be done
+			t.Error("the server did not stop within 30 s")
+			return -1
+		}
+	})
+	t.Cleanup(func() { stop() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "Razzia is running: open http://127.0.0.1:") {
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	go io.Copy(io.Discard, out)
+	return strings.TrimSpace(strings.TrimPrefix(line, "Razzia is running: open ")), stop
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,9 +21,16 @@ import (
 
 // TestMain lets the test binary play an external bot: with RAZZIA_TEST_BOT
 // set to a behaviour it speaks the line protocol instead of testing.
+// The tests mostly wait out time limits, on programs of their own: up
+// to 8 at once (unless -test.parallel says), not as many as there are
+// CPUs.
 func TestMain(m *testing.M) {
 	if mode := os.Getenv("RAZZIA_TEST_BOT"); mode != "" {
 		os.Exit(testBot(mode))
+	}
+	flag.Parse()
+	if f := flag.Lookup("test.parallel"); f.Value.String() == f.DefValue {
+		flag.Set("test.parallel", "8")
 	}
 	os.Exit(m.Run())
 }

@@ -45,6 +45,7 @@ func checkSummary(t *testing.T, rep *loadgen.Report, key string, count int) *loa
 }
 
 func TestRunReport(t *testing.T) {
+	t.Parallel() // a server of its own, mostly waiting on the network
 	srv := servertest.New(t, servertest.Options{})
 	const tables, moves = 3, 15
 	rep := run(t, loadgen.Config{Servers: []string{srv.URL}, Tables: tables, Seats: 4, Moves: moves, Echo: true})
@@ -110,6 +111,7 @@ func TestRunReport(t *testing.T) {
 // nodes of one database: the players of each table sit on both, and the
 // latencies are told apart by node.
 func TestRunTwoNodes(t *testing.T) {
+	t.Parallel() // a server of its own, mostly waiting on the network
 	srv := servertest.New(t, servertest.Options{})
 	other := httptest.NewServer(srv.API)
 	t.Cleanup(other.Close)
@@ -136,6 +138,7 @@ func (s slowStore) AppendTimedMove(ctx context.Context, id string, fence store.F
 // work: with a store that takes 25ms a move, no move reaches a client
 // sooner, and the echo, which has no store, is faster.
 func TestRunLatencyPlausible(t *testing.T) {
+	t.Parallel() // a server of its own, mostly waiting on the network
 	const delay = 25 * time.Millisecond
 	srv := servertest.New(t, servertest.Options{Store: func(m *memstore.Store) store.Store { return slowStore{m, delay} }})
 	rep := run(t, loadgen.Config{Servers: []string{srv.URL}, Tables: 2, Seats: 3, Moves: 6, Echo: true})
@@ -154,6 +157,7 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // TestRunBots seats server bots beside the clients: their moves are
 // measured too.
 func TestRunBots(t *testing.T) {
+	t.Parallel()                                   // a server of its own, mostly waiting on the network
 	srv := servertest.New(t, servertest.Options{}) // bots of every level play random moves at once
 	rep := run(t, loadgen.Config{Servers: []string{srv.URL}, Tables: 2, Seats: 4, Bots: "hard", BotSeats: 2, Moves: 30})
 	if rep.Clients != 4 || rep.Bots != 4 || rep.BotLevel != "hard" {
@@ -169,6 +173,7 @@ func TestRunBots(t *testing.T) {
 
 // TestRunNextGame plays past the end of a game: the table starts another.
 func TestRunNextGame(t *testing.T) {
+	t.Parallel() // a server of its own, mostly waiting on the network
 	srv := servertest.New(t, servertest.Options{})
 	rep := run(t, loadgen.Config{Servers: []string{srv.URL}, Tables: 1, Seats: 2, Moves: 400})
 	if rep.Games.Finished < 1 || rep.Games.Started != rep.Games.Finished+1 || rep.Moves.Total != 400 {
@@ -182,6 +187,7 @@ func TestRunNextGame(t *testing.T) {
 // TestRunRefusals counts the moves the server refuses by code: here its
 // message rate, one message per connection.
 func TestRunRefusals(t *testing.T) {
+	t.Parallel() // a server of its own, mostly waiting on the network
 	srv := servertest.New(t, servertest.Options{API: httpapi.Options{MessageRate: 1e-9, MessageBurst: 1}})
 	rep := run(t, loadgen.Config{Servers: []string{srv.URL}, Tables: 1, Seats: 2, Duration: 500 * time.Millisecond})
 	if rep.Errors["rate_limited"] == 0 || rep.Moves.Clients != 2 || rep.Moves.Unconfirmed != 0 {

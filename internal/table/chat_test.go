@@ -12,7 +12,6 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 	"github.com/razziagame/razzia/internal/store/postgres"
-	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 )
 
 // chatTable seats Ann (a guest) and Bob (signed in as account "acct-bob")
@@ -401,7 +400,7 @@ func onNodeStores(t *testing.T, run func(t *testing.T, open func(t *testing.T) s
 		run(t, func(*testing.T) store.Store { return st })
 	})
 	t.Run("postgres", func(t *testing.T) {
-		db := pgtest.DB(t)
+		db := migrated.DB(t)
 		run(t, func(t *testing.T) store.Store {
 			st, err := postgres.Open(t.Context(), db, postgres.Options{})
 			if err != nil {

@@ -33,6 +33,7 @@ console.log(JSON.stringify({
 // limit, tells a phrase in the reader's language, withholds a muted line,
 // and shows free text as text: markup and a link stay as they were typed.
 func TestChatLines(t *testing.T) {
+	t.Parallel() // mostly node starting: on both cores
 	cat, err := i18n.JSON("de")
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,7 @@ console.log(out.join("\n"));
 `
 
 func TestClockCountsDown(t *testing.T) {
+	t.Parallel() // mostly node starting: on both cores
 	node, dir := nodeModules(t, map[string][]byte{"check.mjs": []byte(clockCheck)})
 	out, err := exec.Command(node, filepath.Join(dir, "check.mjs")).CombinedOutput()
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 // without telling the player it was lost; any other loss waits its
 // backoff and says so.
 func TestConnectionScript(t *testing.T) {
+	t.Parallel() // mostly node starting: on both cores
 	check := `globalThis.addEventListener = () => {};
 const timers = [];
 globalThis.setTimeout = (f, ms) => { timers.push({ f, ms }); return timers.length; };

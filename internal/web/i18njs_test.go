@@ -11,6 +11,7 @@ import (
 // browser's list, placeholders, and the fallbacks that keep a missing text
 // from showing as a blank.
 func TestLanguageScript(t *testing.T) {
+	t.Parallel() // mostly node starting: on both cores
 	check := `import { match, fill, translator } from "./i18n.mjs";
 const cases = [
   [match(["nl-BE", "en"]), "nl"],

@@ -15,6 +15,7 @@ import (
 // TestReplayPatches applies a whole game's replay patches with patch.js,
 // as the replay viewer does, and checks each view against the engine's.
 func TestReplayPatches(t *testing.T) {
+	t.Parallel() // mostly node starting: on both cores
 	for _, players := range []int{2, 5} {
 		g := servertest.RandomGame(t, players, uint64(players))
 		start, steps, _, err := protocol.Replay(g.Record(), i18n.Default())

@@ -38,6 +38,7 @@ console.log(JSON.stringify(out));
 `
 
 func TestPreMoveBox(t *testing.T) {
+	t.Parallel() // mostly node starting: on both cores
 	// Ann calls an auction: Bob bids first; Ann, the caller, decides last.
 	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Ann", "Bob"}})
 	if err != nil {

@@ -52,6 +52,7 @@ console.log(JSON.stringify(out));
 // the buttons the offer's state calls for; the leave button asks first
 // and says a bot plays and the seat can be taken back.
 func TestRematchBox(t *testing.T) {
+	t.Parallel() // mostly node starting: on both cores
 	over := servertest.RandomGame(t, 3, 5)
 	seats := []protocol.SeatInfo{{Name: "Ann"}, {Name: "Bob"}, {Name: "Bot 3 (easy)", Bot: "easy"}}
 	msg := func(g *razzia.Game, status protocol.Status, rated ...bool) json.RawMessage {

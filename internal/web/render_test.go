@@ -125,6 +125,7 @@ func untilRoundEnd(t *testing.T, whole *razzia.Game) *razzia.Game {
 // reads, the test hooks, which moves the buttons send, and the thieves'
 // choice.
 func TestRenderTable(t *testing.T) {
+	t.Parallel() // mostly node starting: on both cores
 	ex := docExamples(t)
 	type testCase struct {
 		Msg     json.RawMessage `json:"msg"`

@@ -196,6 +196,7 @@ func playGuided(t *testing.T, p *guideProc, seed []byte, pick func(a *guideAnswe
 // and the learner is never told off. An engine or bot change that breaks
 // the guided first game fails here.
 func TestTutorialDeal(t *testing.T) {
+	t.Parallel() // mostly node starting: on both cores
 	p := startGuide(t)
 	// The page knows a tutorial by its bots' kind, which the server stores.
 	for bot, want := range map[string]bool{tutorial.Bot: true, "medium": false} {
@@ -218,6 +219,7 @@ func TestTutorialDeal(t *testing.T) {
 // to its last step. A call made when told to draw leaves the draw lesson
 // to come again; on the prepared deal every lesson still comes.
 func TestTutorialOffScript(t *testing.T) {
+	t.Parallel() // mostly node starting: on both cores
 	tests := []struct {
 		name  string
 		at    string                                      // the step at which the learner strays

@@ -371,6 +371,7 @@ func TestPagesAccessible(t *testing.T) {
 
 // TestJavaScriptSyntax runs "node --check" on every script, as a module.
 func TestJavaScriptSyntax(t *testing.T) {
+	t.Parallel() // mostly node starting: on both cores
 	node := needNode(t)
 	dir := t.TempDir()
 	var scripts []string

@@ -2,7 +2,9 @@ package frozen
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/razziagame/razzia"
@@ -39,42 +41,62 @@ func TestDecisions(t *testing.T) {
 	if err := json.Unmarshal(data, &games); err != nil {
 		t.Fatal(err)
 	}
+	var mu sync.Mutex
 	checked := map[string]int{}
-	for gi, rg := range games {
-		g, err := razzia.NewGame(razzia.Setup{Players: rg.Players, Cheques: rg.Cheques})
-		if err != nil {
-			t.Fatal(err)
+	// The games in parallel, on both cores; the count once all are done.
+	t.Run("games", func(t *testing.T) {
+		for gi, rg := range games {
+			t.Run(fmt.Sprint(gi+1), func(t *testing.T) {
+				t.Parallel()
+				n := replay(t, gi, rg)
+				mu.Lock()
+				defer mu.Unlock()
+				for spec, k := range n {
+					checked[spec] += k
+				}
+			})
 		}
-		next := 0
-		for at, tok := range rg.Moves {
-			for ; next < len(rg.Decisions) && rg.Decisions[next].At == at; next++ {
-				d := rg.Decisions[next]
-				if d.Spec != "heuristic" && next%4 != 0 {
-					continue
-				}
-				st := g.State()
-				v := g.View(st.ToMove())
-				var m razzia.Move
-				switch d.Spec {
-				case "heuristic":
-					m = NewHeuristic(d.Seed).Choose(v)
-				case "mcts:iters=6000":
-					m = NewMCTS(d.Seed, 6000, 0).Choose(v)
-				default:
-					t.Fatalf("game %d: unknown spec %q", gi+1, d.Spec)
-				}
-				if m.String() != d.Move {
-					t.Errorf("game %d, move %d: %s with seed %d chose %v; at b971414 it chose %s",
-						gi+1, at+1, d.Spec, d.Seed, m, d.Move)
-				}
-				checked[d.Spec]++
-			}
-			if err := g.PlayToken(tok); err != nil {
-				t.Fatalf("game %d, move %d: %v", gi+1, at+1, err)
-			}
-		}
-	}
+	})
 	if checked["heuristic"] < 1000 || checked["mcts:iters=6000"] < 50 {
 		t.Errorf("checked %v: the recording is incomplete", checked)
 	}
+}
+
+// replay replays the decisions of the recorded game number gi (from 0)
+// and returns how many of each spec it checked.
+func replay(t *testing.T, gi int, rg recordedGame) map[string]int {
+	checked := map[string]int{}
+	g, err := razzia.NewGame(razzia.Setup{Players: rg.Players, Cheques: rg.Cheques})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := 0
+	for at, tok := range rg.Moves {
+		for ; next < len(rg.Decisions) && rg.Decisions[next].At == at; next++ {
+			d := rg.Decisions[next]
+			if d.Spec != "heuristic" && next%4 != 0 {
+				continue
+			}
+			st := g.State()
+			v := g.View(st.ToMove())
+			var m razzia.Move
+			switch d.Spec {
+			case "heuristic":
+				m = NewHeuristic(d.Seed).Choose(v)
+			case "mcts:iters=6000":
+				m = NewMCTS(d.Seed, 6000, 0).Choose(v)
+			default:
+				t.Fatalf("game %d: unknown spec %q", gi+1, d.Spec)
+			}
+			if m.String() != d.Move {
+				t.Errorf("game %d, move %d: %s with seed %d chose %v; at b971414 it chose %s",
+					gi+1, at+1, d.Spec, d.Seed, m, d.Move)
+			}
+			checked[d.Spec]++
+		}
+		if err := g.PlayToken(tok); err != nil {
+			t.Fatalf("game %d, move %d: %v", gi+1, at+1, err)
+		}
+	}
+	return checked
 }

@@ -66,7 +66,8 @@ func BenchmarkDeltasSince(b *testing.B) {
 // PostgreSQL switches to after five runs): never by scanning every move
 // of every game stored, which grows with each game played.
 func TestDeltasSinceIndexed(t *testing.T) {
-	url := pgtest.DB(t)
+	t.Parallel()
+	url := migrated.DB(t)
 	s := open(t, url)
 	defer s.Close()
 	for i := range 200 {

@@ -39,6 +39,7 @@ var migrated = &pgtest.Template{
 }
 
 func TestStore(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T) store.Store { return open(t, migrated.DB(t)) })
 }
 
@@ -47,7 +48,8 @@ func TestStore(t *testing.T) {
 // PostgreSQL after Options.IdleInTransaction, so another node takes the
 // game over instead of waiting on the lock for as long as the pause.
 func TestPausedTransaction(t *testing.T) {
-	url := pgtest.DB(t)
+	t.Parallel()
+	url := migrated.DB(t)
 	paused, err := Open(t.Context(), url, Options{IdleInTransaction: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +93,7 @@ func TestPausedTransaction(t *testing.T) {
 // TestPushKeysKept: the VAPID keys the first start stored are every
 // later start's.
 func TestPushKeysKept(t *testing.T) {
+	t.Parallel()
 	url := migrated.DB(t)
 	storetest.PushKeysKept(t, func(t *testing.T) store.Store { return open(t, url) })
 }
@@ -99,7 +102,8 @@ func TestPushKeysKept(t *testing.T) {
 // move group committing), RenewLeases renews the node's other leases at
 // once, on its own connection, and that one when the lock is let go.
 func TestRenewPastLockedRows(t *testing.T) {
-	s := open(t, pgtest.DB(t))
+	t.Parallel()
+	s := open(t, migrated.DB(t))
 	defer s.Close()
 	ctx := t.Context()
 	var leases []store.Lease

@@ -32,7 +32,7 @@ func exec(t *testing.T, url string, sql string) {
 // TestBadURL: what waiting cannot fix is a clear error at once.
 func TestBadURL(t *testing.T) {
 	t.Parallel()
-	good := pgtest.DB(t)
+	good := migrated.DB(t)
 	at := strings.LastIndex(good, "/")
 	cases := []struct{ name, url, says string }{
 		{"not a URL", "postgres://%zz", "URL"},
@@ -79,7 +79,7 @@ func (l lines) WithGroup(string) slog.Handler      { return l }
 // so in the log, and opens once it is up.
 func TestWaitsForDatabase(t *testing.T) {
 	t.Parallel()
-	c := pgtest.NewCluster(t)
+	c := pgtest.Stoppable(t)
 	url := c.DB(t)
 	c.Stop(t)
 	log := make(lines, 16)
@@ -110,7 +110,7 @@ func TestWaitsForDatabase(t *testing.T) {
 // subscribers are told they may have missed notices.
 func TestRestart(t *testing.T) {
 	t.Parallel()
-	c := pgtest.NewCluster(t)
+	c := pgtest.Stoppable(t)
 	s := open(t, c.DB(t))
 	defer s.Close()
 	g := &store.Game{ID: "restart001", Status: store.StatusPlaying, Seats: make([]store.Seat, 2)}
@@ -269,7 +269,7 @@ func TestNodesStartTogether(t *testing.T) {
 // published notices reach the other, and the leases fence across them.
 func TestNodes(t *testing.T) {
 	t.Parallel()
-	url := pgtest.DB(t)
+	url := migrated.DB(t)
 	a, b := open(t, url), open(t, url)
 	defer a.Close()
 	defer b.Close()

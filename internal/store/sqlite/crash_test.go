@@ -34,6 +34,7 @@ func TestCrash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
+	t.Parallel() // waits on its children
 	seed := time.Now().UnixNano()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))

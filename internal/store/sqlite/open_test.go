@@ -153,6 +153,7 @@ func TestOpenNotAFile(t *testing.T) {
 // writer's own checkpoints are off, so none stalls a move); the
 // checkpointer does, beside it.
 func TestCheckpointer(t *testing.T) {
+	t.Parallel() // waits on the checkpointer
 	for _, c := range []struct {
 		name   string
 		every  time.Duration

@@ -217,6 +217,7 @@ func TestSecondProcessFenced(t *testing.T) {
 // TestGroupFailsAlone: writes that arrive together commit in one group,
 // and a conflicting one fails without failing the others.
 func TestGroupFailsAlone(t *testing.T) {
+	t.Parallel() // waits on the writer's tick
 	s, err := OpenOptions(t.Context(), filepath.Join(t.TempDir(), "razzia.db"), Options{Tick: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -278,6 +279,7 @@ func TestHealthFullDisk(t *testing.T) {
 		fullDiskChild(path)
 		return
 	}
+	t.Parallel() // waits on its child
 	path := filepath.Join(t.TempDir(), "razzia.db")
 	s := open(t, path)
 	if err := s.CreateGame(t.Context(), &store.Game{ID: "full000001", Status: store.StatusPlaying, Seats: make([]store.Seat, 2)}); err != nil {

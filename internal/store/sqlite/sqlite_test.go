@@ -43,6 +43,7 @@ var migrated = sync.OnceValues(func() ([]byte, error) {
 })
 
 func TestStore(t *testing.T) {
+	t.Parallel()
 	storetest.RunDurable(t, func(t *testing.T, path string) store.Store {
 		if _, err := os.Stat(path); os.IsNotExist(err) {
 			b, err := migrated()
