@@ -43,7 +43,9 @@ func TestLoadJSON(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("%v: %s", err, stdout.String())
 	}
-	if rep.Moves.Total != 12 || rep.Latency["same_node"] == nil || rep.Latency["echo"] == nil || rep.Clients != 6 {
+	// The echo's connections, not its samples: a run of twelve moves can
+	// end before a round trip on a loaded machine (loadgen's tests time it).
+	if rep.Moves.Total != 12 || rep.Latency["same_node"] == nil || rep.Connections.Echo != 6 || rep.Clients != 6 {
 		t.Errorf("report %+v", rep)
 	}
 	if !strings.Contains(stderr.String(), "setting up 2 tables of 3 seats") {
