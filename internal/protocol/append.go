@@ -14,15 +14,16 @@ import (
 // encodes it, for a fraction of its cost: a server encodes one for every
 // seat at every move. encoding/json walks the types by reflection and
 // re-validates what every MarshalJSON returns (each event, score and
-// raid risk), about as costly again. Here the view, the events and the
-// simple values are appended by hand, and the rest (the game, the clock,
-// the take-overs, rare and small) by json.Marshal. A test compares the
-// two over every state of many games, and a fuzz test over any strings.
+// raid risk), about as costly again. Here the game, the view, the events
+// and the simple values are appended by hand, and the rest (the clock,
+// the take-overs, the pace, a rematch offer: rare or small) by
+// json.Marshal. A test compares the two over every state of many games,
+// and a fuzz test over any strings.
 func (m *StateMessage) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"type":`...)
 	b = appendString(b, m.Type)
 	b = append(b, `,"game":`...)
-	b, err := appendMarshal(b, &m.Game)
+	b, err := m.Game.appendJSON(b)
 	if err != nil {
 		return nil, err
 	}
@@ -66,6 +67,91 @@ func (m *StateMessage) AppendJSON(b []byte) ([]byte, error) {
 	if m.PreMoveDropped != "" {
 		b = append(b, `,"preMoveDropped":`...)
 		b = appendString(b, m.PreMoveDropped)
+	}
+	return append(b, '}'), nil
+}
+
+// appendJSON appends the game's information as json.Marshal encodes it:
+// its rare parts (the pace, the rematch offer) by json.Marshal.
+func (g *GameInfo) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"id":`...)
+	b = appendString(b, g.ID)
+	b = append(b, `,"status":`...)
+	b = appendString(b, string(g.Status))
+	b = appendField(b, "players", g.Players)
+	b = append(b, `,"seats":`...)
+	if g.Seats == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, s := range g.Seats {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"name":`...)
+			b = appendString(b, s.Name)
+			b = append(b, `,"bot":`...)
+			b = appendString(b, s.Bot)
+			b = append(b, `,"open":`...)
+			b = strconv.AppendBool(b, s.Open)
+			if s.StandIn != "" {
+				b = append(b, `,"standIn":`...)
+				b = appendString(b, s.StandIn)
+			}
+			if s.Account {
+				b = append(b, `,"account":true`...)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = appendField(b, "moves", g.Moves)
+	b = append(b, `,"created":`...)
+	b, err := appendMarshaler(b, g.Created)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"updated":`...)
+	if b, err = appendMarshaler(b, g.Updated); err != nil {
+		return nil, err
+	}
+	if len(g.Winners) > 0 {
+		b = append(b, `,"winners":`...)
+		b = appendInts(b, g.Winners)
+	}
+	b = append(b, `,"invite":`...)
+	b = appendString(b, g.Invite)
+	if g.Expires != nil {
+		b = append(b, `,"expires":`...)
+		if b, err = appendMarshaler(b, *g.Expires); err != nil {
+			return nil, err
+		}
+	}
+	if g.Rated {
+		b = append(b, `,"rated":true`...)
+	}
+	if g.Pace != nil {
+		b = append(b, `,"pace":`...)
+		if b, err = appendMarshal(b, g.Pace); err != nil {
+			return nil, err
+		}
+	}
+	if g.ToMove != nil {
+		b = appendField(b, "toMove", *g.ToMove)
+	}
+	if g.RematchOf != "" {
+		b = append(b, `,"rematchOf":`...)
+		b = appendString(b, g.RematchOf)
+	}
+	if g.Rematch != "" {
+		b = append(b, `,"rematch":`...)
+		b = appendString(b, g.Rematch)
+	}
+	if g.RematchOffer != nil {
+		b = append(b, `,"rematchOffer":`...)
+		if b, err = appendMarshal(b, g.RematchOffer); err != nil {
+			return nil, err
+		}
 	}
 	return append(b, '}'), nil
 }
@@ -388,7 +474,7 @@ func appendMarshal(b []byte, v any) ([]byte, error) {
 
 // appendMarshaler appends what v.MarshalJSON returns, as encoding/json
 // does when that is compact and escaped already: the events' MarshalJSON
-// are json.Marshal's output.
+// are json.Marshal's output, and a time's a quoted RFC 3339 time.
 func appendMarshaler(b []byte, v json.Marshaler) ([]byte, error) {
 	j, err := v.MarshalJSON()
 	if err != nil {
