@@ -80,31 +80,22 @@ func (g *GameInfo) appendJSON(b []byte) ([]byte, error) {
 	b = appendString(b, string(g.Status))
 	b = appendField(b, "players", g.Players)
 	b = append(b, `,"seats":`...)
-	if g.Seats == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, s := range g.Seats {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"name":`...)
-			b = appendString(b, s.Name)
-			b = append(b, `,"bot":`...)
-			b = appendString(b, s.Bot)
-			b = append(b, `,"open":`...)
-			b = strconv.AppendBool(b, s.Open)
-			if s.StandIn != "" {
-				b = append(b, `,"standIn":`...)
-				b = appendString(b, s.StandIn)
-			}
-			if s.Account {
-				b = append(b, `,"account":true`...)
-			}
-			b = append(b, '}')
+	b = appendList(b, g.Seats, func(b []byte, s SeatInfo) []byte {
+		b = append(b, `{"name":`...)
+		b = appendString(b, s.Name)
+		b = append(b, `,"bot":`...)
+		b = appendString(b, s.Bot)
+		b = append(b, `,"open":`...)
+		b = strconv.AppendBool(b, s.Open)
+		if s.StandIn != "" {
+			b = append(b, `,"standIn":`...)
+			b = appendString(b, s.StandIn)
 		}
-		b = append(b, ']')
-	}
+		if s.Account {
+			b = append(b, `,"account":true`...)
+		}
+		return append(b, '}')
+	})
 	b = appendField(b, "moves", g.Moves)
 	b = append(b, `,"created":`...)
 	b, err := appendMarshaler(b, g.Created)
@@ -182,53 +173,22 @@ func (v *View) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"raid":`...)
 	b = appendRaid(b, v.Raid)
 	b = append(b, `,"stakes":`...)
-	if v.Stakes == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, s := range v.Stakes {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"seat":`...)
-			b = strconv.AppendInt(b, int64(s.Seat), 10)
-			b = appendField(b, "bid", s.Bid)
-			b = append(b, `,"gain":`...)
-			b = appendScore(b, s.Gain)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, v.Stakes, func(b []byte, s razzia.Stake) []byte {
+		b = append(b, `{"seat":`...)
+		b = strconv.AppendInt(b, int64(s.Seat), 10)
+		b = appendField(b, "bid", s.Bid)
+		b = append(b, `,"gain":`...)
+		b = appendScore(b, s.Gain)
+		return append(b, '}')
+	})
 	b = append(b, `,"seats":`...)
-	if v.Seats == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range v.Seats {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = v.Seats[i].appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, v.Seats, appendSeat)
 	b = append(b, `,"winners":`...)
 	b = appendInts(b, v.Winners)
 	b = append(b, `,"legal":`...)
 	b = appendStrings(b, v.Legal)
 	b = append(b, `,"legalMoves":`...)
-	if v.LegalMoves == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range v.LegalMoves {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = v.LegalMoves[i].appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, v.LegalMoves, appendMove)
 	return append(b, '}'), nil
 }
 
@@ -246,27 +206,18 @@ func (a *AuctionView) appendJSON(b []byte) []byte {
 	b = append(b, `,"bids":`...)
 	b = appendStrings(b, a.Bids)
 	b = append(b, `,"bidding":`...)
-	if a.Bidding == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, bid := range a.Bidding {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"state":`...)
-			b = appendString(b, bid.State)
-			if bid.Cheque != 0 {
-				b = appendField(b, "cheque", bid.Cheque)
-			}
-			b = append(b, '}')
+	b = appendList(b, a.Bidding, func(b []byte, bid Bid) []byte {
+		b = append(b, `{"state":`...)
+		b = appendString(b, bid.State)
+		if bid.Cheque != 0 {
+			b = appendField(b, "cheque", bid.Cheque)
 		}
-		b = append(b, ']')
-	}
+		return append(b, '}')
+	})
 	return append(b, '}')
 }
 
-func (s *SeatView) appendJSON(b []byte) []byte {
+func appendSeat(b []byte, s SeatView) []byte {
 	b = append(b, `{"name":`...)
 	b = appendString(b, s.Name)
 	b = append(b, `,"faceUp":`...)
@@ -276,23 +227,12 @@ func (s *SeatView) appendJSON(b []byte) []byte {
 	b = append(b, `,"holdings":`...)
 	b = appendCounts(b, s.Holdings)
 	b = append(b, `,"scores":`...)
-	if s.Scores == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, sc := range s.Scores {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendScore(b, sc)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, s.Scores, appendScore)
 	b = appendField(b, "total", s.Total)
 	return append(b, '}')
 }
 
-func (m *Move) appendJSON(b []byte) []byte {
+func appendMove(b []byte, m Move) []byte {
 	b = append(b, `{"token":`...)
 	b = appendString(b, m.Token)
 	b = append(b, `,"action":`...)
@@ -373,33 +313,27 @@ func appendField(b []byte, key string, n int) []byte {
 	return strconv.AppendInt(b, int64(n), 10)
 }
 
-func appendInts(b []byte, ns []int) []byte {
-	if ns == nil {
+// appendList appends a list as encoding/json does (null for nil), each
+// element by each.
+func appendList[T any](b []byte, list []T, each func([]byte, T) []byte) []byte {
+	if list == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, '[')
-	for i, n := range ns {
+	for i, x := range list {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(n), 10)
+		b = each(b, x)
 	}
 	return append(b, ']')
 }
 
-func appendStrings(b []byte, ss []string) []byte {
-	if ss == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, s)
-	}
-	return append(b, ']')
+func appendInts(b []byte, ns []int) []byte {
+	return appendList(b, ns, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
 }
+
+func appendStrings(b []byte, ss []string) []byte { return appendList(b, ss, appendString) }
 
 // kindNames are the names of the kinds of cards in order: the keys of
 // the views' maps of counts.
