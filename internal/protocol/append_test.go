@@ -45,7 +45,7 @@ func gameInfo(g *razzia.Game, i int, players []string) GameInfo {
 		Created: at.Add(-time.Hour), Updated: at, Invite: "/g/x"}
 	for s, name := range players {
 		info.Seats = append(info.Seats, SeatInfo{Name: name, Bot: []string{"", "easy"}[s%2], Account: s == 0,
-			Open: s == 3, StandIn: []string{"", "", "hard <&>"}[(s+i+3)%3]})
+			Open: s == 3, StandIn: []string{"", "", "hard <&>"}[((s+i)%3+3)%3]})
 	}
 	if i%3 == 0 {
 		seat := i % len(players)
