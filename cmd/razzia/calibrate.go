@@ -17,7 +17,7 @@ import (
 )
 
 const calibrateSynopsis = `
-usage: razzia calibrate [--games N] [--seed S] [--workers W] [--levels L,L,...] [--weight LEVEL=W]... [--out FILE]
+usage: razzia calibrate [--games N] [--seed S] [--workers W] [--levels L,L,...] [--weight LEVEL=W]... [--log FILE] [--out FILE]
 
 Calibrate measures the strength of the bot levels on the scale of player
 ratings, so that a rated game against bots means something from a
@@ -44,9 +44,16 @@ internal/botrating/levels.json, when run from the repository's root;
 rebuild razzia to use it) and summed up on standard output. Run it again
 whenever a level is added or changed.
 
-Example (expert thinks for several CPU-seconds a decision: this takes
-about half an hour of one core):
-  nice -n 19 razzia calibrate --workers 1 --games 40 --weight hard=0.2 --weight expert=0.05
+A long run can be stopped and resumed: --log FILE appends each table's
+games to FILE as it ends, and a run with the same --seed, --levels and
+--weight takes from it the tables it would play instead of playing them
+again; with more --games it plays only the tables the smaller run did not
+reach. The log knows the bots by their specs: delete it when a level's
+play changes.
+
+Example (expert thinks for several CPU-seconds a decision: a few
+CPU-hours):
+  nice -n 19 razzia calibrate --workers 1 --games 150 --weight easy=0.3 --weight expert=0.1 --log calibrate.log
 `
 
 // calibrate is the "calibrate" command.
@@ -67,6 +74,7 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return nil
 	})
 	out := fs.String("out", "internal/botrating/levels.json", "the `file` to write the calibration to")
+	logFile := fs.String("log", "", "the `file` that keeps the tables played, to resume a stopped run or extend it")
 	pos, status, done := parseFlags(fs, calibrateSynopsis, args, stdout, stderr)
 	if done {
 		return status
@@ -89,7 +97,7 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	last := -1
-	c, err := botrating.Calibrate(ctx, botrating.Config{Games: *games, Seed: *seed, Workers: *workers, Levels: rated, Weights: weights,
+	c, err := botrating.Calibrate(ctx, botrating.Config{Games: *games, Seed: *seed, Workers: *workers, Levels: rated, Weights: weights, Log: *logFile,
 		Progress: func(done, total int) {
 			if pct := done * 100 / total; pct/10 != last {
 				last = pct / 10

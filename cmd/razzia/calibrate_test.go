@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -25,11 +26,12 @@ func TestCalibrateUsage(t *testing.T) {
 }
 
 // TestCalibrateCommand: a small run of the cheap levels writes a
-// calibration that names the command making it again, weights included.
+// calibration that names the command making it again, weights included
+// (not --log, which does not change the games), and logs its tables.
 func TestCalibrateCommand(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "levels.json")
+	out, log := filepath.Join(t.TempDir(), "levels.json"), filepath.Join(t.TempDir(), "calibrate.log")
 	stdout, stderr, status := runCmd(t, nil, "calibrate", "--games", "6", "--seed", "3", "--workers", "1",
-		"--levels", "easy,medium", "--weight", "easy=2", "--out", out)
+		"--levels", "easy,medium", "--weight", "easy=2", "--log", log, "--out", out)
 	if status != 0 {
 		t.Fatalf("status %d: %s%s", status, stdout, stderr)
 	}
@@ -46,5 +48,8 @@ func TestCalibrateCommand(t *testing.T) {
 	}
 	if len(c.Levels) != 2 || c.Weights["easy"] != 2 || c.Specs["medium"] != "heuristic" {
 		t.Errorf("calibration %+v", c)
+	}
+	if b, err := os.ReadFile(log); err != nil || !bytes.Contains(b, []byte(`"table":0`)) {
+		t.Errorf("the log: %q, %v", b, err)
 	}
 }

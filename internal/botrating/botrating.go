@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -114,6 +115,15 @@ type Config struct {
 	Weights map[string]float64
 	// Progress, when set, is told the games played so far and the total.
 	Progress func(done, total int)
+	// Log, when set, is a file of the tables played so far, one JSON line
+	// each, appended to as each table ends. A run finds there the tables
+	// it would play (the same table, seed and specs) and takes their games
+	// instead of playing them again, so that a run stopped on a busy
+	// machine goes on where it stopped, and a run with more games extends
+	// one with fewer (the tables of fewer games begin those of more). The
+	// log knows the bots by their specs only: delete it when a bot's play
+	// changes.
+	Log string
 }
 
 // Spec returns the bot spec level is calibrated with: the level's Fixed
@@ -168,12 +178,67 @@ func Lineups(levels []string, weights map[string]float64, games int, seed uint64
 // A Game is the outcome of one calibration game: the level and final
 // total of each seat.
 type Game struct {
-	Levels []string
-	Totals []int
+	Levels []string `json:"levels"`
+	Totals []int    `json:"totals"`
+}
+
+// A logged table is one line of Config.Log: a table's games.
+type logged struct {
+	Table int      `json:"table"`
+	Seed  uint64   `json:"seed"`
+	Specs []string `json:"specs"`
+	Games []Game   `json:"games"`
+}
+
+// readLog returns the tables of the log at path by their index; a missing
+// file is an empty log, and a line that does not parse (the last one of a
+// run killed while writing it) is ignored: its table is played again.
+func readLog(path string) (map[int]logged, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]logged{}
+	for line := range bytes.Lines(data) {
+		var l logged
+		if json.Unmarshal(line, &l) == nil {
+			out[l.Table] = l
+		}
+	}
+	return out, nil
+}
+
+// appendLog adds a table to the log at path, on a line of its own even
+// after a line cut short.
+func appendLog(path string, l logged) error {
+	b, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	last := []byte{'\n'}
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		f.ReadAt(last, st.Size()-1)
+	}
+	if last[0] != '\n' {
+		b = append([]byte{'\n'}, b...)
+	}
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Play plays the lineups' games (arena.Run, one rotation of each) and
-// returns their outcomes in order.
+// returns their outcomes in order, taking those of a table already in
+// c.Log from there.
 func Play(ctx context.Context, c Config, lineups [][]string) ([]Game, error) {
 	specs := map[string]string{}
 	for _, l := range c.Levels {
@@ -192,15 +257,29 @@ func Play(ctx context.Context, c Config, lineups [][]string) ([]Game, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
+	var past map[int]logged
+	if c.Log != "" {
+		if past, err = readLog(c.Log); err != nil {
+			return nil, fmt.Errorf("botrating: the log: %w", err)
+		}
+	}
 	var games []Game
 	for k, lineup := range lineups {
 		seats := make([]string, len(lineup))
 		for i, l := range lineup {
 			seats[i] = specs[l]
 		}
+		seed := c.Seed*1_000_003 + uint64(k)
+		if p, ok := past[k]; ok && p.Seed == seed && slices.Equal(p.Specs, seats) && len(p.Games) == len(seats) {
+			games = append(games, p.Games...)
+			if c.Progress != nil {
+				c.Progress(len(games), total)
+			}
+			continue
+		}
 		records := filepath.Join(dir, fmt.Sprint(k))
 		done := len(games)
-		cfg := arena.Config{Seats: seats, Games: len(seats), Seed: c.Seed*1_000_003 + uint64(k), Workers: c.Workers, Records: records}
+		cfg := arena.Config{Seats: seats, Games: len(seats), Seed: seed, Workers: c.Workers, Records: records}
 		if c.Progress != nil {
 			cfg.Progress = func(n int) { c.Progress(done+n, total) }
 		}
@@ -225,6 +304,11 @@ func Play(ctx context.Context, c Config, lineups [][]string) ([]Game, error) {
 			}
 			st := g.State()
 			games = append(games, Game{Levels: arena.Rotation(lineup, i), Totals: st.Totals()})
+		}
+		if c.Log != "" {
+			if err := appendLog(c.Log, logged{Table: k, Seed: seed, Specs: seats, Games: games[done:]}); err != nil {
+				return nil, fmt.Errorf("botrating: the log: %w", err)
+			}
 		}
 	}
 	return games, nil

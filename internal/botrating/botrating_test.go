@@ -3,6 +3,9 @@ package botrating
 import (
 	"context"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -185,5 +188,68 @@ func TestGroupsMatter(t *testing.T) {
 	}
 	if !GroupsMatter(by(3), levels) {
 		t.Error("gaps of 10 and 3 (uncertainty 2) do not call for groups")
+	}
+}
+
+// TestLineupsExtend: the tables of a run begin those of a run with more
+// games, so that a log of the smaller run serves the larger one.
+func TestLineupsExtend(t *testing.T) {
+	levels := []string{"easy", "medium", "hard", "expert"}
+	w := map[string]float64{"expert": 0.1}
+	few, more := Lineups(levels, w, 60, 5), Lineups(levels, w, 200, 5)
+	if len(more) <= len(few) {
+		t.Fatalf("%d tables for 200 games, %d for 60", len(more), len(few))
+	}
+	for i, l := range few {
+		if !slices.Equal(l, more[i]) {
+			t.Fatalf("table %d: %v with 60 games, %v with 200", i, l, more[i])
+		}
+	}
+}
+
+// TestPlayLog: a run takes the games of a table in the log when the
+// table, seed and specs match, plays the others (and a line that does not
+// parse) again, and logs what it played.
+func TestPlayLog(t *testing.T) {
+	c := Config{Seed: 2, Workers: 1, Levels: []string{"easy", "medium"}, Log: filepath.Join(t.TempDir(), "log")}
+	lineups := Lineups(c.Levels, nil, 16, c.Seed)
+	first, err := Play(t.Context(), c, lineups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	past, err := readLog(c.Log)
+	if err != nil || len(past) != len(lineups) || len(past) < 3 {
+		t.Fatalf("the log holds %d tables (%v); want %d", len(past), err, len(lineups))
+	}
+	// Mark table 0's games, make table 1 another seed's, and cut the last
+	// line short.
+	p0, p1 := past[0], past[1]
+	p0.Games = slices.Clone(p0.Games)
+	p0.Games[0] = Game{Levels: p0.Games[0].Levels, Totals: slices.Repeat([]int{-99}, len(p0.Games[0].Totals))}
+	p1.Seed++
+	os.Remove(c.Log)
+	for _, l := range []logged{p0, p1} {
+		if err := appendLog(c.Log, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, _ := os.OpenFile(c.Log, os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(`{"table":2,"seed":`)
+	f.Close()
+
+	again, err := Play(t.Context(), c, lineups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(again[0].Totals, p0.Games[0].Totals) {
+		t.Errorf("table 0 was played again: %v, want the log's %v", again[0].Totals, p0.Games[0].Totals)
+	}
+	for i := 1; i < len(first); i++ {
+		if !slices.Equal(again[i].Totals, first[i].Totals) || !slices.Equal(again[i].Levels, first[i].Levels) {
+			t.Errorf("game %d: %v %v, want %v %v as first played", i, again[i].Levels, again[i].Totals, first[i].Levels, first[i].Totals)
+		}
+	}
+	if past, err = readLog(c.Log); err != nil || len(past) != len(lineups) || past[1].Seed != p1.Seed-1 {
+		t.Errorf("after the second run the log holds %d tables, table 1 of seed %d (%v)", len(past), past[1].Seed, err)
 	}
 }
