@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,10 +35,22 @@ func stateMessage(u table.Update, cat *i18n.Catalogue) ([]byte, error) {
 	for i, s := range u.Game.Seats {
 		players[i] = s.Name
 	}
-	return json.Marshal(protocol.StateMessage{Type: protocol.TypeState, Game: u.Game, Seat: u.Seat, View: u.View,
+	m := protocol.StateMessage{Type: protocol.TypeState, Game: u.Game, Seat: u.Seat, View: u.View,
 		Events: protocol.Events(u.Events, players, cat), Clock: u.Clock, TakeOvers: takeOvers(u.TakeOvers, players, cat),
-		PreMove: u.PreMove, PreMoveDropped: u.PreMoveDropped})
+		PreMove: u.PreMove, PreMoveDropped: u.PreMoveDropped}
+	scratch := stateScratch.Get().(*[]byte)
+	defer stateScratch.Put(scratch)
+	data, err := m.AppendJSON((*scratch)[:0])
+	if err != nil {
+		return nil, err
+	}
+	*scratch = data
+	return bytes.Clone(data), nil // kept and shared by the update's watchers
 }
+
+// stateScratch holds the buffers the state messages are encoded in, so
+// that each message costs one allocation of its own size.
+var stateScratch = sync.Pool{New: func() any { return new([]byte) }}
 
 // reconnectReason goes with the close status 1012 (service restart) that
 // ends every WebSocket when the node stops: the client should connect

@@ -57,8 +57,9 @@ func (e *echoServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	defer c.CloseNow()
 	ctx := r.Context()
+	var buf bytes.Buffer
 	for {
-		_, data, err := c.Read(ctx)
+		data, err := readReusing(ctx, c, &buf)
 		if err != nil {
 			return
 		}
@@ -73,26 +74,52 @@ func (e *echoServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// readReusing reads the next message into buf, reusing its memory, and
+// returns its bytes, valid until the next read. The echo's answers are as
+// large as the states: a new buffer for each (websocket.Conn.Read) made
+// the load's collector work as hard as the rest of the load did.
+func readReusing(ctx context.Context, c *websocket.Conn, buf *bytes.Buffer) ([]byte, error) {
+	_, r, err := c.Reader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	buf.Reset()
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// An echoConn is a client's connection to the echo, with the memory its
+// round trips reuse.
+type echoConn struct {
+	*websocket.Conn
+	req []byte       // the last request, padded to moveSize
+	buf bytes.Buffer // the answers
+}
+
 // dialEcho connects a client to the echo.
-func dialEcho(ctx context.Context, url string, hc *http.Client) (*websocket.Conn, error) {
+func dialEcho(ctx context.Context, url string, hc *http.Client) (*echoConn, error) {
 	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: hc})
 	if err != nil {
 		return nil, fmt.Errorf("echo: %w", err)
 	}
 	c.SetReadLimit(maxEcho)
-	return c, nil
+	return &echoConn{Conn: c}, nil
 }
 
 // roundTrip asks the echo for size bytes and returns how long the answer
 // took to arrive.
-func roundTrip(ctx context.Context, c *websocket.Conn, size int) (time.Duration, error) {
-	req := []byte(strconv.Itoa(size))
-	req = append(req, bytes.Repeat([]byte{' '}, max(0, moveSize-len(req)))...)
+func (c *echoConn) roundTrip(ctx context.Context, size int) (time.Duration, error) {
+	c.req = strconv.AppendInt(c.req[:0], int64(size), 10)
+	for len(c.req) < moveSize {
+		c.req = append(c.req, ' ')
+	}
 	start := time.Now()
-	if err := c.Write(ctx, websocket.MessageText, req); err != nil {
+	if err := c.Write(ctx, websocket.MessageText, c.req); err != nil {
 		return 0, err
 	}
-	_, data, err := c.Read(ctx)
+	data, err := readReusing(ctx, c.Conn, &c.buf)
 	if err != nil {
 		return 0, err
 	}

@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/razziagame/razzia/internal/client"
 )
 
@@ -24,9 +22,9 @@ type table struct {
 	idx  int
 	home int // the server that creates its games
 	rng  *rand.Rand
-	echo []*websocket.Conn // each seat's echo connection; nil for bots or without the echo
-	g    *game             // the game being played
-	next time.Time         // when its clients may move next (the table goroutine's)
+	echo []*echoConn // each seat's echo connection; nil for bots or without the echo
+	g    *game       // the game being played
+	next time.Time   // when its clients may move next (the table goroutine's)
 
 	stop     chan struct{} // closed when the table must stop sending moves
 	stopOnce sync.Once
@@ -57,7 +55,7 @@ func newTable(ctx context.Context, r *runner, idx int) (*table, error) {
 	t := &table{r: r, idx: idx, home: idx % len(r.clients), rng: rand.New(rand.NewPCG(uint64(idx), 0x10ad)),
 		stop: make(chan struct{}), echoc: make(chan echoAsk, 1), quit: make(chan struct{}), errs: map[string]int{}}
 	if r.echo != nil {
-		t.echo = make([]*websocket.Conn, r.cfg.Seats)
+		t.echo = make([]*echoConn, r.cfg.Seats)
 		for s := range t.echo {
 			if t.isBot(s) {
 				continue
@@ -198,7 +196,7 @@ func (t *table) echoLoop(ctx context.Context) {
 			return
 		}
 		size := int(a.p.size.Load())
-		d, err := roundTrip(ctx, t.echo[a.p.seat], size)
+		d, err := t.echo[a.p.seat].roundTrip(ctx, size)
 		if err != nil {
 			if ctx.Err() == nil {
 				t.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"time"
 	"unicode/utf8"
 )
 
@@ -105,8 +106,65 @@ func decodeValue(value []byte, dst any) bool {
 			*d = list
 			return true
 		}
+	case *bool:
+		switch string(value) {
+		case "true", "false":
+			*d = value[0] == 't'
+			return true
+		}
+	case *time.Time:
+		// As json.Unmarshal does, null included (which leaves d as it is).
+		return d.UnmarshalJSON(value) == nil
+	case *Status:
+		return decodeValue(value, (*string)(d))
+	case *GameInfo:
+		if value[0] == '{' {
+			return d.decodeBrief(value)
+		}
+	case *[]SeatInfo:
+		if value[0] == '[' {
+			return decodeSeats(value, d)
+		}
 	}
 	return json.Unmarshal(value, dst) == nil
+}
+
+// decodeBrief decodes the game's information (an object) as
+// json.Unmarshal does, its plain members by hand, and reports whether it
+// could. Every state carries one, with its seats: the load generator
+// reads thousands a second.
+func (g *GameInfo) decodeBrief(value []byte) bool {
+	var seen uint
+	fields := []field{{"id", &g.ID}, {"status", &g.Status}, {"players", &g.Players}, {"seats", &g.Seats},
+		{"moves", &g.Moves}, {"created", &g.Created}, {"updated", &g.Updated}, {"winners", &g.Winners},
+		{"invite", &g.Invite}, {"expires", &g.Expires}, {"rated", &g.Rated}, {"pace", &g.Pace},
+		{"toMove", &g.ToMove}, {"rematchOf", &g.RematchOf}, {"rematch", &g.Rematch}, {"rematchOffer", &g.RematchOffer}}
+	return members(value, func(key, value []byte) bool { return member(key, value, fields, &seen) })
+}
+
+// decodeSeats decodes a list of seats (value, valid JSON, is a list) as
+// json.Unmarshal does, and reports whether it could.
+func decodeSeats(value []byte, seats *[]SeatInfo) bool {
+	list := []SeatInfo{}
+	i := skipSpace(value, 1)
+	for value[i] != ']' {
+		end := valueEnd(value, i, 2)
+		if end < 0 || value[i] != '{' {
+			return false
+		}
+		var s SeatInfo
+		var seen uint
+		fields := []field{{"name", &s.Name}, {"bot", &s.Bot}, {"open", &s.Open}, {"standIn", &s.StandIn}, {"account", &s.Account}}
+		if !members(value[i:end], func(key, value []byte) bool { return member(key, value, fields, &seen) }) {
+			return false
+		}
+		list = append(list, s)
+		if i = skipSpace(value, end); value[i] == ',' {
+			i = skipSpace(value, i+1)
+		}
+	}
+	*seats = list
+	return true
 }
 
 // plainString returns the string that value, valid JSON, is, when it is

@@ -21,12 +21,8 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	if err != nil || e.Text == "" {
 		return b, err
 	}
-	t, err := json.Marshal(e.Text)
-	if err != nil {
-		return nil, err
-	}
 	b = append(b[:len(b)-1], `,"text":`...)
-	return append(append(b, t...), '}'), nil
+	return append(appendString(b, e.Text), '}'), nil
 }
 
 // UnmarshalJSON decodes what MarshalJSON encodes.

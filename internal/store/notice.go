@@ -106,8 +106,13 @@ func CheckPublish(channel, payload string) error {
 var ErrClosed = errors.New("the store is closed")
 
 // subscriberBuffer is how many notices wait for a slow subscriber before
-// they are dropped for one Missed notice.
-const subscriberBuffer = 256
+// they are dropped for one Missed notice. A node of a busy cluster hears
+// every game's commits (thousands a second at a thousand tables), and a
+// Missed notice makes it re-read every game it serves: on a machine short
+// of CPU, a buffer of a fraction of a second turned every scheduling
+// hiccup into such a re-read, which cost more CPU still. Some seconds of
+// notices (a few hundred kilobytes) keep the re-read for real losses.
+const subscriberBuffer = 16384
 
 // A Broker delivers notices to the subscribers of one process, never
 // blocking the sender: a subscriber whose buffer is full loses its queued

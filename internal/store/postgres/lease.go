@@ -212,13 +212,16 @@ func (s *Store) Unowned(ctx context.Context, limit int) ([]string, error) {
 	return ids, nil
 }
 
-// Publish implements store.Store: NOTIFY, to every node.
+// Publish implements store.Store: NOTIFY, to every node. The payloads
+// published while a group of them commits go together in the next group
+// (see publish), as the moves do.
 func (s *Store) Publish(ctx context.Context, channel, payload string) error {
 	if err := store.CheckPublish(channel, payload); err != nil {
 		return err
 	}
-	if _, err := s.pool.Exec(ctx, "SELECT pg_notify($1, $2)", channel, payload); err != nil {
+	n := &note{ctx: ctx, channel: channel, payload: payload, done: make(chan error, 1)}
+	if err := s.notes.Send(ctx, n); err != nil {
 		return s.fail("publish on "+channel, err)
 	}
-	return nil
+	return <-n.done
 }

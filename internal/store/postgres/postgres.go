@@ -43,7 +43,8 @@
 //
 // AppendMove commits in groups: PostgreSQL serialises the commits of
 // transactions that NOTIFY, so the moves that arrive while a group
-// commits are sent together as one pipelined batch (see submit).
+// commits are sent together as one pipelined batch (see submit). Publish
+// groups its payloads so too, one statement a group (see publish).
 package postgres
 
 import (
@@ -93,6 +94,7 @@ type Store struct {
 	broker store.Broker
 	listen listener
 	batch  *store.Batcher[*move] // AppendMove's groups
+	notes  *store.Batcher[*note] // Publish's groups
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
@@ -170,6 +172,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.listen.init(s)
 	s.batch = store.NewBatcher(maxGroup, 0, s.commit)
+	s.notes = store.NewBatcher(maxGroup, 0, s.publish)
 	return s, nil
 }
 
@@ -332,6 +335,7 @@ func (s *Store) Health(ctx context.Context) error {
 // Close implements store.Store.
 func (s *Store) Close() error {
 	s.batch.Close()
+	s.notes.Close()
 	s.cancel()
 	s.wg.Wait()
 	s.broker.Close()

@@ -1,0 +1,418 @@
+package protocol
+
+import (
+	"encoding/json"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/razziagame/razzia"
+)
+
+// AppendJSON appends the state message to b exactly as json.Marshal
+// encodes it, for a fraction of its cost: a server encodes one for every
+// seat at every move. encoding/json walks the types by reflection and
+// re-validates what every MarshalJSON returns (each event, score and
+// raid risk), about as costly again. Here the game, the view, the events
+// and the simple values are appended by hand, and the rest (the clock,
+// the take-overs, the pace, a rematch offer: rare or small) by
+// json.Marshal. A test compares the two over every state of many games,
+// and a fuzz test over any strings.
+func (m *StateMessage) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"type":`...)
+	b = appendString(b, m.Type)
+	b = append(b, `,"game":`...)
+	b, err := m.Game.appendJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"seat":`...)
+	b = strconv.AppendInt(b, int64(m.Seat), 10)
+	b = append(b, `,"view":`...)
+	if b, err = m.View.appendJSON(b); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"events":`...)
+	if m.Events == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range m.Events {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendMarshaler(b, e); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	if m.Clock != nil {
+		b = append(b, `,"clock":`...)
+		if b, err = appendMarshal(b, m.Clock); err != nil {
+			return nil, err
+		}
+	}
+	if len(m.TakeOvers) > 0 {
+		b = append(b, `,"takeOvers":`...)
+		if b, err = appendMarshal(b, m.TakeOvers); err != nil {
+			return nil, err
+		}
+	}
+	if m.PreMove != "" {
+		b = append(b, `,"preMove":`...)
+		b = appendString(b, m.PreMove)
+	}
+	if m.PreMoveDropped != "" {
+		b = append(b, `,"preMoveDropped":`...)
+		b = appendString(b, m.PreMoveDropped)
+	}
+	return append(b, '}'), nil
+}
+
+// appendJSON appends the game's information as json.Marshal encodes it:
+// its rare parts (the pace, the rematch offer) by json.Marshal.
+func (g *GameInfo) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"id":`...)
+	b = appendString(b, g.ID)
+	b = append(b, `,"status":`...)
+	b = appendString(b, string(g.Status))
+	b = appendField(b, "players", g.Players)
+	b = append(b, `,"seats":`...)
+	b = appendList(b, g.Seats, func(b []byte, s SeatInfo) []byte {
+		b = append(b, `{"name":`...)
+		b = appendString(b, s.Name)
+		b = append(b, `,"bot":`...)
+		b = appendString(b, s.Bot)
+		b = append(b, `,"open":`...)
+		b = strconv.AppendBool(b, s.Open)
+		if s.StandIn != "" {
+			b = append(b, `,"standIn":`...)
+			b = appendString(b, s.StandIn)
+		}
+		if s.Account {
+			b = append(b, `,"account":true`...)
+		}
+		return append(b, '}')
+	})
+	b = appendField(b, "moves", g.Moves)
+	b = append(b, `,"created":`...)
+	b, err := appendMarshaler(b, g.Created)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"updated":`...)
+	if b, err = appendMarshaler(b, g.Updated); err != nil {
+		return nil, err
+	}
+	if len(g.Winners) > 0 {
+		b = append(b, `,"winners":`...)
+		b = appendInts(b, g.Winners)
+	}
+	b = append(b, `,"invite":`...)
+	b = appendString(b, g.Invite)
+	if g.Expires != nil {
+		b = append(b, `,"expires":`...)
+		if b, err = appendMarshaler(b, *g.Expires); err != nil {
+			return nil, err
+		}
+	}
+	if g.Rated {
+		b = append(b, `,"rated":true`...)
+	}
+	if g.Pace != nil {
+		b = append(b, `,"pace":`...)
+		if b, err = appendMarshal(b, g.Pace); err != nil {
+			return nil, err
+		}
+	}
+	if g.ToMove != nil {
+		b = appendField(b, "toMove", *g.ToMove)
+	}
+	if g.RematchOf != "" {
+		b = append(b, `,"rematchOf":`...)
+		b = appendString(b, g.RematchOf)
+	}
+	if g.Rematch != "" {
+		b = append(b, `,"rematch":`...)
+		b = appendString(b, g.Rematch)
+	}
+	if g.RematchOffer != nil {
+		b = append(b, `,"rematchOffer":`...)
+		if b, err = appendMarshal(b, g.RematchOffer); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendJSON appends the view as json.Marshal encodes it; null for nil.
+func (v *View) appendJSON(b []byte) ([]byte, error) {
+	if v == nil {
+		return append(b, "null"...), nil
+	}
+	b = append(b, `{"players":`...)
+	b = appendStrings(b, v.Players)
+	b = appendField(b, "seat", v.Seat)
+	b = appendField(b, "moves", v.Moves)
+	b = appendField(b, "round", v.Round)
+	b = append(b, `,"phase":`...)
+	b = appendString(b, v.Phase)
+	b = appendField(b, "toMove", v.ToMove)
+	b = appendField(b, "police", v.Police)
+	b = appendField(b, "policeLimit", v.PoliceLimit)
+	b = appendField(b, "centre", v.Centre)
+	b = append(b, `,"row":`...)
+	b = appendStrings(b, v.Row)
+	b = appendField(b, "deckLeft", v.DeckLeft)
+	b = append(b, `,"remaining":`...)
+	b = appendCounts(b, v.Remaining)
+	b = append(b, `,"auction":`...)
+	b = v.Auction.appendJSON(b)
+	b = append(b, `,"raid":`...)
+	b = appendRaid(b, v.Raid)
+	b = append(b, `,"stakes":`...)
+	b = appendList(b, v.Stakes, func(b []byte, s razzia.Stake) []byte {
+		b = append(b, `{"seat":`...)
+		b = strconv.AppendInt(b, int64(s.Seat), 10)
+		b = appendField(b, "bid", s.Bid)
+		b = append(b, `,"gain":`...)
+		b = appendScore(b, s.Gain)
+		return append(b, '}')
+	})
+	b = append(b, `,"seats":`...)
+	b = appendList(b, v.Seats, appendSeat)
+	b = append(b, `,"winners":`...)
+	b = appendInts(b, v.Winners)
+	b = append(b, `,"legal":`...)
+	b = appendStrings(b, v.Legal)
+	b = append(b, `,"legalMoves":`...)
+	b = appendList(b, v.LegalMoves, appendMove)
+	return append(b, '}'), nil
+}
+
+func (a *AuctionView) appendJSON(b []byte) []byte {
+	if a == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, `{"kind":`...)
+	b = appendString(b, a.Kind)
+	b = appendField(b, "initiator", a.Initiator)
+	b = appendField(b, "highBid", a.HighBid)
+	b = appendField(b, "highBidder", a.HighBidder)
+	b = append(b, `,"mustBid":`...)
+	b = strconv.AppendBool(b, a.MustBid)
+	b = append(b, `,"bids":`...)
+	b = appendStrings(b, a.Bids)
+	b = append(b, `,"bidding":`...)
+	b = appendList(b, a.Bidding, func(b []byte, bid Bid) []byte {
+		b = append(b, `{"state":`...)
+		b = appendString(b, bid.State)
+		if bid.Cheque != 0 {
+			b = appendField(b, "cheque", bid.Cheque)
+		}
+		return append(b, '}')
+	})
+	return append(b, '}')
+}
+
+func appendSeat(b []byte, s SeatView) []byte {
+	b = append(b, `{"name":`...)
+	b = appendString(b, s.Name)
+	b = append(b, `,"faceUp":`...)
+	b = appendInts(b, s.FaceUp)
+	b = append(b, `,"faceDown":`...)
+	b = appendInts(b, s.FaceDown)
+	b = append(b, `,"holdings":`...)
+	b = appendCounts(b, s.Holdings)
+	b = append(b, `,"scores":`...)
+	b = appendList(b, s.Scores, appendScore)
+	b = appendField(b, "total", s.Total)
+	return append(b, '}')
+}
+
+func appendMove(b []byte, m Move) []byte {
+	b = append(b, `{"token":`...)
+	b = appendString(b, m.Token)
+	b = append(b, `,"action":`...)
+	b = appendString(b, m.Action)
+	if m.Card != "" {
+		b = append(b, `,"card":`...)
+		b = appendString(b, m.Card)
+	}
+	if m.Cheque != 0 {
+		b = appendField(b, "cheque", m.Cheque)
+	}
+	if len(m.Cards) > 0 {
+		b = append(b, `,"cards":`...)
+		b = appendStrings(b, m.Cards)
+	}
+	if m.Gain != nil {
+		b = append(b, `,"gain":`...)
+		b = appendScore(b, *m.Gain)
+	}
+	return append(b, '}')
+}
+
+// appendScore appends the score as its MarshalJSON does (one field per
+// category, then the total), which json.Marshal leaves as it is.
+func appendScore(b []byte, s razzia.Score) []byte {
+	b = append(b, '{')
+	for c := range razzia.NumCategories {
+		if c > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, razzia.Category(c).String()...)
+		b = append(b, '"', ':')
+		b = strconv.AppendInt(b, int64(s[c]), 10)
+	}
+	b = append(b, `,"total":`...)
+	b = strconv.AppendInt(b, int64(s.Total()), 10)
+	return append(b, '}')
+}
+
+// appendRaid appends the raid risk as its MarshalJSON (json.Marshal of
+// the four numbers, toRaid and chance) encodes it.
+func appendRaid(b []byte, r razzia.RaidRisk) []byte {
+	b = append(b, `{"police":`...)
+	b = strconv.AppendInt(b, int64(r.Police), 10)
+	b = appendField(b, "limit", r.Limit)
+	b = appendField(b, "policeLeft", r.PoliceLeft)
+	b = appendField(b, "cardsLeft", r.CardsLeft)
+	b = appendField(b, "toRaid", r.ToRaid())
+	b = append(b, `,"chance":`...)
+	b = appendFloat(b, r.Chance())
+	return append(b, '}')
+}
+
+// appendFloat appends a finite float64 as encoding/json does: the
+// shortest form, in exponent form only below 1e-6 or from 1e21, with the
+// exponent's leading zero dropped.
+func appendFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// appendField appends ,"key":n.
+func appendField(b []byte, key string, n int) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return strconv.AppendInt(b, int64(n), 10)
+}
+
+// appendList appends a list as encoding/json does (null for nil), each
+// element by each.
+func appendList[T any](b []byte, list []T, each func([]byte, T) []byte) []byte {
+	if list == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, x := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = each(b, x)
+	}
+	return append(b, ']')
+}
+
+func appendInts(b []byte, ns []int) []byte {
+	return appendList(b, ns, func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) })
+}
+
+func appendStrings(b []byte, ss []string) []byte { return appendList(b, ss, appendString) }
+
+// kindNames are the names of the kinds of cards in order: the keys of
+// the views' maps of counts.
+var kindNames = func() []string {
+	names := make([]string, len(razzia.Kinds))
+	for i, k := range razzia.Kinds {
+		names[i] = k.String()
+	}
+	slices.Sort(names)
+	return names
+}()
+
+// appendCounts appends a map of counts as encoding/json does: its keys
+// in order. The keys are kinds' names, whose order is known; a map with
+// any other key is sorted here.
+func appendCounts(b []byte, m map[string]int) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	found := 0
+	for _, k := range kindNames {
+		if _, ok := m[k]; ok {
+			found++
+		}
+	}
+	keys := kindNames
+	if found != len(m) {
+		keys = slices.Sorted(maps.Keys(m))
+	}
+	b = append(b, '{')
+	first := true
+	for _, k := range keys {
+		n, ok := m[k]
+		if !ok {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendString(b, k)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return append(b, '}')
+}
+
+// appendString appends s as a JSON string as encoding/json does. The
+// names and tokens of a state are plain ASCII, appended as they are; any
+// other string (a byte to escape, to replace, or beyond ASCII) is left to
+// json.Marshal, so that its escaping is the same by construction.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			j, _ := json.Marshal(s) // a string never fails
+			return append(b, j...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendMarshal appends v as json.Marshal encodes it.
+func appendMarshal(b []byte, v any) ([]byte, error) {
+	j, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, j...), nil
+}
+
+// appendMarshaler appends what v.MarshalJSON returns, as encoding/json
+// does when that is compact and escaped already: the events' MarshalJSON
+// are json.Marshal's output, and a time's a quoted RFC 3339 time.
+func appendMarshaler(b []byte, v json.Marshaler) ([]byte, error) {
+	j, err := v.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return append(b, j...), nil
+}
