@@ -106,7 +106,7 @@ func Main(m *testing.M) {
 		if c == nil {
 			continue
 		}
-		if err := c.stop(); err != nil {
+		if err := c.halt(); err != nil {
 			fmt.Fprintf(os.Stderr, "pgtest: stopping the test cluster: %v\n", err)
 		}
 		c.remove()
@@ -450,7 +450,7 @@ func NewCluster(t testing.TB, settings ...string) *Cluster {
 		unavailable(t, err.Error())
 	}
 	t.Cleanup(func() {
-		if err := c.stop(); err != nil {
+		if err := c.halt(); err != nil {
 			t.Errorf("pgtest: stop the cluster: %v", err)
 		}
 		c.remove()
@@ -697,13 +697,21 @@ func tail(b []byte) []byte {
 	return b
 }
 
-// stop sends SIGINT (fast shutdown) and waits for the postmaster to end.
-func (c *Cluster) stop() error {
+// stop sends SIGINT (fast shutdown: every change is written out) and
+// waits for the postmaster to end.
+func (c *Cluster) stop() error { return c.shutdown(syscall.SIGINT) }
+
+// halt stops a cluster about to be removed with SIGQUIT (immediate
+// shutdown): nothing is written out, for nobody will read it.
+func (c *Cluster) halt() error { return c.shutdown(syscall.SIGQUIT) }
+
+// shutdown sends the postmaster sig and waits for it to end.
+func (c *Cluster) shutdown(sig syscall.Signal) error {
 	if c.proc == nil {
 		return nil
 	}
 	defer func() { c.proc = nil }()
-	if err := c.proc.Process.Signal(syscall.SIGINT); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	if err := c.proc.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return err
 	}
 	select {
