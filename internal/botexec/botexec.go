@@ -77,6 +77,12 @@ type Options struct {
 	// Game names the game in the decide lines: the game's number in an
 	// arena, its id on a server. SetGame changes it.
 	Game string
+
+	// limit, when set, stands in for the timer of each decision's time
+	// limit (tests, which must not wait out limits): it returns the
+	// channel the lapse comes on, and a function that hears each line
+	// the program writes that answers nothing.
+	limit func(time.Duration) (lapse <-chan time.Time, noted func())
 }
 
 // A Bot is a bot.Bot played by a program.
@@ -251,8 +257,15 @@ func (b *Bot) ask(s protocol.View) (string, error) {
 	p := b.p
 	p.drain(b.note)
 
-	timer := time.NewTimer(b.opts.Timeout)
-	defer timer.Stop()
+	var lapse <-chan time.Time
+	noted := func() {}
+	if b.opts.limit != nil {
+		lapse, noted = b.opts.limit(b.opts.Timeout)
+	} else {
+		timer := time.NewTimer(b.opts.Timeout)
+		defer timer.Stop()
+		lapse = timer.C
+	}
 	written := make(chan error, 1)
 	go func() {
 		_, err := p.stdin.Write(buf.Bytes())
@@ -275,10 +288,11 @@ func (b *Bot) ask(s protocol.View) (string, error) {
 				return tok, err
 			}
 			b.note(l.text)
+			noted()
 			if noise == "" {
 				noise = l.text
 			}
-		case <-timer.C:
+		case <-lapse:
 			if noise != "" {
 				return "", b.lost(p, fmt.Errorf("%w (%v); %w: %q",
 					ErrTimeout, b.opts.Timeout, ErrMalformed, clip(strings.TrimSpace(noise))))

@@ -162,6 +162,34 @@ func contents(t *testing.T, f *os.File) string {
 	return string(b)
 }
 
+// lapseAfterNoise is a time limit that lapses once the program has
+// written a line that answers nothing, and not before: a program that
+// writes garbage and no answer, however slowly it starts.
+func lapseAfterNoise(time.Duration) (<-chan time.Time, func()) {
+	lapse := make(chan time.Time, 1)
+	return lapse, func() {
+		select {
+		case lapse <- time.Now():
+		default:
+		}
+	}
+}
+
+// lapseAt returns a time limit that lapses at once at the nth decision
+// asked (from 1) and is real at the others.
+func lapseAt(n int) func(time.Duration) (<-chan time.Time, func()) {
+	asked := 0
+	return func(d time.Duration) (<-chan time.Time, func()) {
+		asked++
+		if asked != n {
+			return time.After(d), func() {}
+		}
+		lapse := make(chan time.Time, 1)
+		lapse <- time.Now()
+		return lapse, func() {}
+	}
+}
+
 // newTestGame returns a seeded game of three.
 func newTestGame(t *testing.T) *razzia.Game {
 	t.Helper()
@@ -231,17 +259,15 @@ func TestExecFaults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
-			// Only a hang or garbage waits out the limit (garbage after it
-			// has written, even under the race detector); the others get
-			// time to start.
-			timeout := 10 * time.Second
+			// Every program gets time to start; the limit lapses at the
+			// hang, and for garbage once it is written.
+			e, _ := testExec(t, tt.mode, 10*time.Second)
 			switch tt.mode {
 			case "hang2":
-				timeout = 2 * time.Second
+				e.opts.limit = lapseAt(2)
 			case "garbage":
-				timeout = 2 * time.Second
+				e.opts.limit = lapseAfterNoise
 			}
-			e, _ := testExec(t, tt.mode, timeout)
 			g := newTestGame(t)
 			playSeat0(t, g, e, tt.moves)
 			var got []error
@@ -266,7 +292,8 @@ func TestExecFaults(t *testing.T) {
 // A fault plays the safe default, and Decide says so.
 func TestExecDecideFault(t *testing.T) {
 	t.Parallel() // programs of their own, mostly waiting out limits
-	e, _ := testExec(t, "garbage", 2*time.Second)
+	e, _ := testExec(t, "garbage", 10*time.Second)
+	e.opts.limit = lapseAfterNoise
 	tok, err := e.Decide(protocol.View{Seat: 2, Moves: 16, Legal: []string{"pass", "bid 9", "bid 12"}})
 	var f *bot.Fault
 	if tok != "pass" || !errors.As(err, &f) || !errors.Is(err, ErrMalformed) {
@@ -519,17 +546,17 @@ func TestCheck(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
-			// A deaf program waits out the limit; garbage waits it out too,
-			// after it has started and written, even under the race detector.
-			timeout := 10 * time.Second
+			// A deaf program waits out a real limit; for garbage the limit
+			// lapses once it is written.
+			stderr := stderrFile(t)
+			opts := Options{Timeout: 10 * time.Second, Stderr: stderr}
 			switch tt.mode {
 			case "deaf":
-				timeout = 300 * time.Millisecond
+				opts.Timeout = 300 * time.Millisecond
 			case "garbage":
-				timeout = 2 * time.Second
+				opts.limit = lapseAfterNoise
 			}
-			stderr := stderrFile(t)
-			err := Check(testBotCommand(tt.mode), 3, Options{Timeout: timeout, Stderr: stderr})
+			err := Check(testBotCommand(tt.mode), 3, opts)
 			if !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
 				t.Fatalf("Check = %v, want %v", err, tt.want)
 			}

@@ -1,14 +1,13 @@
 package table
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
-	"github.com/razziagame/razzia/internal/store/sqlite"
+	"github.com/razziagame/razzia/internal/store/postgres"
 )
 
 // alerts collects a Hub's alerts; the hook never blocks.
@@ -79,7 +78,7 @@ func accountTable(t *testing.T, h *Hub, paceID string, before func(id string, to
 // TestAlertReminder: a correspondence decision's reminder is alerted
 // exactly when half its decision time has passed, once, stored as sent
 // before it is alerted: a restart before it is due reminds once, a
-// restart after it does not remind again. On memstore and on SQLite.
+// restart after it does not remind again. On memstore and on PostgreSQL.
 func TestAlertReminder(t *testing.T) {
 	for name, open := range restartStores {
 		t.Run(name, func(t *testing.T) { alertReminder(t, open(t)) })
@@ -87,11 +86,11 @@ func TestAlertReminder(t *testing.T) {
 }
 
 // restartStores are the stores a Hub is restarted on in tests: memstore,
-// and SQLite, whose stored clock goes through the database.
+// and PostgreSQL, whose stored clock goes through the database.
 var restartStores = map[string]func(t *testing.T) store.Store{
 	"memstore": func(*testing.T) store.Store { return memstore.New() },
-	"sqlite": func(t *testing.T) store.Store {
-		st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "razzia.db"))
+	"postgres": func(t *testing.T) store.Store {
+		st, err := postgres.Open(t.Context(), migrated.DB(t), postgres.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -283,8 +283,8 @@ func TestLateMoveTimesOut(t *testing.T) {
 
 // TestRestartMidClock restarts the Hub on the same store with the clock
 // past the deadline: the seat times out once, at the stored deadline, and
-// a second restart does not time it out again. On memstore and on SQLite,
-// whose stored clock goes through the database.
+// a second restart does not time it out again. On memstore and on
+// PostgreSQL, whose stored clock goes through the database.
 func TestRestartMidClock(t *testing.T) {
 	for name, open := range restartStores {
 		t.Run(name, func(t *testing.T) { restartMidClock(t, open(t)) })

@@ -1,4 +1,4 @@
-package loadgen_test
+package main
 
 import (
 	"context"
@@ -18,7 +18,8 @@ import (
 // four clients through a whole server in the process (HTTP API, table
 // Hub, store), with the memory store and with SQLite (every move on disk
 // before it is broadcast), and reports the moves a second and the CPU
-// time of the process a move: the server's and its clients'.
+// time of the process a move: the server's and its clients'. It is here,
+// where the stores are wired, so that loadgen's tests link no store.
 func BenchmarkServer(b *testing.B) {
 	for _, name := range []string{"memory", "sqlite"} {
 		b.Run(name, func(b *testing.B) {
