@@ -107,6 +107,11 @@ type Options struct {
 	// ForwardTimeout bounds the wait for the owner's answer to a write
 	// passed to it; default DefaultForwardTimeout.
 	ForwardTimeout time.Duration
+	// ReplicaReadGap is the least time between two reads of the moves
+	// the store announced for the games this node serves and does not
+	// run: the notices that come meanwhile are read together, in one
+	// statement. Default DefaultReplicaReadGap.
+	ReplicaReadGap time.Duration
 	// Registerer receives the Hub's metrics; nil keeps them unexported.
 	Registerer prometheus.Registerer
 	// OnFinish, when set, is called once a game is over, its last move
@@ -130,6 +135,7 @@ type Options struct {
 const (
 	DefaultLeaseTTL       = 5 * time.Second
 	DefaultForwardTimeout = 2 * time.Second
+	DefaultReplicaReadGap = 10 * time.Millisecond
 )
 
 // commitTimeout bounds one store write, so a stuck database cannot stall a
@@ -181,6 +187,9 @@ func New(st store.Store, opts Options) *Hub {
 	}
 	if opts.ForwardTimeout <= 0 {
 		opts.ForwardTimeout = DefaultForwardTimeout
+	}
+	if opts.ReplicaReadGap <= 0 {
+		opts.ReplicaReadGap = DefaultReplicaReadGap
 	}
 	if opts.Registerer == nil {
 		opts.Registerer = prometheus.NewRegistry()

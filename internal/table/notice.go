@@ -192,14 +192,22 @@ func (r *refresher) take() map[string]time.Time {
 
 // refreshLoop reads the new moves and clocks of the replicas marked, all
 // at once, and hands each replica its own; the marks made during a read
-// wait for the next.
+// wait for the next. Reads begin at least Options.ReplicaReadGap apart, so that a
+// busy node reads the moves of many games in one statement (a read costs
+// the database about as much for one game as for four) while a quiet one
+// reads each notice's move at once.
 func (h *Hub) refreshLoop() {
+	var last time.Time // when the last read began
 	for {
 		select {
 		case <-h.ctx.Done():
 			return
 		case <-h.refresh.wake:
 		}
+		if wait := h.opts.ReplicaReadGap - time.Since(last); wait > 0 && !h.pause(wait) {
+			return
+		}
+		last = time.Now()
 		dirty := h.refresh.take()
 		from := make(map[string]int, len(dirty))
 		loops := make(map[string]*loop, len(dirty))

@@ -2,8 +2,12 @@ package table
 
 import (
 	"context"
+	"maps"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
@@ -73,5 +77,87 @@ func TestReplicaFollowsTimedMoves(t *testing.T) {
 	// started, and each reads the game: no move does.
 	if n := counted.games.Load() - before; n > 2 {
 		t.Errorf("the replica read the game whole %d times while it followed 12 moves, want at most 2 (the seats' notices)", n)
+	}
+}
+
+// readLog records when a node read the new moves of games, and of which.
+type readLog struct {
+	store.Store
+	mu    sync.Mutex
+	at    []time.Time
+	games [][]string
+}
+
+func (r *readLog) DeltasSince(ctx context.Context, from map[string]int) (map[string]store.Delta, error) {
+	r.mu.Lock()
+	r.at = append(r.at, time.Now())
+	r.games = append(r.games, slices.Sorted(maps.Keys(from)))
+	r.mu.Unlock()
+	return r.Store.DeltasSince(ctx, from)
+}
+
+// TestReplicaReadsTogether: a replica reads the moves announced within
+// ReplicaReadGap of its last read together, in one read, and its reads
+// begin at least that far apart.
+func TestReplicaReadsTogether(t *testing.T) {
+	const gap = 300 * time.Millisecond
+	st := memstore.New()
+	owner := nodeHub(t, st)
+	reads := &readLog{Store: st}
+	replica := nodeHub(t, reads, func(o *Options) { o.ReplicaReadGap = gap })
+	ctx := testContext(t)
+	var (
+		ids     [3]string
+		tokens  [3][2]string
+		seats   [3][2]*Subscription
+		watched [3]*Subscription
+		toMove  [3]int
+	)
+	for g := range ids {
+		in, _, err := owner.CreateTable(ctx, TableSetup{Seats: []string{"", ""}}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[g] = in.ID
+		for i, name := range []string{"Ann", "Bob"} {
+			if _, tokens[g][i], err = owner.Join(ctx, in.ID, name, i); err != nil {
+				t.Fatal(err)
+			}
+			if seats[g][i], err = owner.Watch(ctx, in.ID, tokens[g][i]); err != nil {
+				t.Fatal(err)
+			}
+			defer seats[g][i].Close()
+		}
+		if watched[g], err = replica.Watch(ctx, in.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+		defer watched[g].Close()
+		toMove[g] = await(t, watched[g], func(u Update) bool { return u.View != nil }).View.ToMove
+	}
+	play := func(g int) {
+		t.Helper()
+		seat := toMove[g]
+		mine := await(t, seats[g][seat], func(v Update) bool { return v.View != nil && v.View.Moves == 0 })
+		if err := owner.Play(ctx, ids[g], tokens[g][seat], mine.View.Legal[0], 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	moved := func(g int) { await(t, watched[g], func(u Update) bool { return u.View != nil && u.View.Moves == 1 }) }
+	play(0)
+	moved(0)
+	play(1)
+	play(2)
+	moved(1)
+	moved(2)
+	reads.mu.Lock()
+	defer reads.mu.Unlock()
+	for i := 1; i < len(reads.at); i++ {
+		if d := reads.at[i].Sub(reads.at[i-1]); d < gap {
+			t.Errorf("read %d of %v began %v after the one before, less than the gap of %v", i, reads.games[i], d, gap)
+		}
+	}
+	last := reads.games[len(reads.games)-1]
+	if !slices.Contains(last, ids[1]) || !slices.Contains(last, ids[2]) {
+		t.Errorf("the moves of %s and %s, made at once, were read apart: reads %v", ids[1], ids[2], reads.games)
 	}
 }

@@ -2,8 +2,11 @@ package postgres
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -61,6 +64,14 @@ func BenchmarkDeltasSince(b *testing.B) {
 	}
 }
 
+// clone is the statement that copies the rows of game prefix00000 in
+// table (whose game column is key) to n more games, prefix00001 on, in
+// one statement (not n transactions: a third of a CPU-second for 200).
+func clone(table, key, prefix string, n int) string {
+	return fmt.Sprintf("INSERT INTO %[1]s SELECT (jsonb_populate_record(x, jsonb_build_object('%[2]s', format('%[3]s%%s', lpad(i::text, 5, '0'))))).* "+
+		"FROM %[1]s x, generate_series(1, %[4]d) AS i WHERE x.%[2]s = '%[3]s00000'", table, key, prefix, n)
+}
+
 // TestDeltasSinceIndexed: the replicas' read finds a game's new moves by
 // the index, in the generic plan of its prepared statement too (which
 // PostgreSQL switches to after five runs): never by scanning every move
@@ -79,15 +90,9 @@ func TestDeltasSinceIndexed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(t.Context())
-	// 199 more games like it, in one statement each for games and seats
-	// (not 199 transactions: a third of a CPU-second).
-	clone := func(table, key string) string {
-		return fmt.Sprintf("INSERT INTO %[1]s SELECT (jsonb_populate_record(x, jsonb_build_object('%[2]s', format('index%%s', lpad(i::text, 5, '0'))))).* "+
-			"FROM %[1]s x, generate_series(1, 199) AS i WHERE x.%[2]s = 'index00000'", table, key)
-	}
 	for _, q := range []string{
-		clone("games", "id"),
-		clone("seats", "game_id"),
+		clone("games", "id", "index", 199),
+		clone("seats", "game_id", "index", 199),
 		"INSERT INTO moves (game_id, idx, token) SELECT id, i, 'draw' FROM games, generate_series(0, 39) AS i",
 		"ANALYZE",
 		"SET plan_cache_mode = force_generic_plan",
@@ -112,5 +117,79 @@ func TestDeltasSinceIndexed(t *testing.T) {
 	}
 	if p := strings.Join(plan, "\n"); strings.Contains(p, "Seq Scan on moves") || !strings.Contains(p, "moves_pkey") {
 		t.Errorf("the generic plan of deltasSince does not find the moves by their index:\n%s", p)
+	}
+}
+
+// TestRenewLeasesLinear: a renewal of many leases matches each lease to
+// its game once, by the index, in the generic plan of its prepared
+// statement too: the work grows with the number of leases, not with its
+// square (a node renews all of its hundreds of games in one statement).
+func TestRenewLeasesLinear(t *testing.T) {
+	t.Parallel()
+	const games, stored = 300, 3000
+	url := migrated.DB(t)
+	s := open(t, url)
+	defer s.Close()
+	g := &store.Game{ID: "renew00000", Status: store.StatusPlaying, Seats: make([]store.Seat, 4)}
+	if _, err := s.CreateOwnedGame(t.Context(), g, "node-a", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(t.Context())
+	for _, q := range []string{clone("games", "id", "renew", stored-1), "ANALYZE", "SET plan_cache_mode = force_generic_plan"} {
+		if _, err := conn.Exec(t.Context(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var ids, nodes []string
+	var fences []int64
+	rows, err := conn.Query(t.Context(), "SELECT id, lease_node, lease_fence FROM games ORDER BY id LIMIT $1", games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		id, node string
+		fence    int64
+	)
+	if _, err := pgx.ForEachRow(rows, []any{&id, &node, &fence}, func() error {
+		ids, nodes, fences = append(ids, id), append(nodes, node), append(fences, fence)
+		return nil
+	}); err != nil || len(ids) != games {
+		t.Fatalf("%d leased games, %v; want %d", len(ids), err, games)
+	}
+	removed := regexp.MustCompile(`Rows Removed by Join Filter: (\d+)`)
+	for i, wait := range []string{"SKIP LOCKED", ""} {
+		name := fmt.Sprintf("renew%d", i)
+		if _, err := conn.Exec(t.Context(), "PREPARE "+name+"(text[], text[], bigint[], bigint) AS "+renewLeases+wait+renewLeasesUpdate); err != nil {
+			t.Fatal(err)
+		}
+		tx, err := conn.Begin(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		rows, err := tx.Query(t.Context(), "EXPLAIN (ANALYZE, COSTS OFF) EXECUTE "+name+"($1, $2, $3, $4)", pgx.QueryExecModeSimpleProtocol, ids, nodes, fences, int64(time.Hour/time.Microsecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var line string
+		if _, err := pgx.ForEachRow(rows, []any{&line}, func() error { plan = append(plan, line); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Rollback(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		p := strings.Join(plan, "\n")
+		if !strings.Contains(p, "rows="+strconv.Itoa(games)) {
+			t.Errorf("renewal %q: no step of the plan met the %d leases:\n%s", wait, games, p)
+		}
+		for _, m := range removed.FindAllStringSubmatch(p, -1) {
+			if n, _ := strconv.Atoi(m[1]); n > games {
+				t.Errorf("renewal %q of %d leases compared %d pairs in vain:\n%s", wait, games, n, p)
+			}
+		}
 	}
 }
