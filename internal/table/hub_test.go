@@ -108,6 +108,7 @@ func playAlong(t *testing.T, ctx context.Context, h *Hub, id, token string) []ra
 }
 
 func TestCreate(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	bad := map[string][]string{
@@ -151,6 +152,7 @@ func TestCreate(t *testing.T) {
 }
 
 func TestJoin(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	in, _, err := h.Create(ctx, []string{"", "easy", ""}, "")
@@ -225,6 +227,7 @@ func TestJoin(t *testing.T) {
 // TestFullGame plays a game between two bots and a scripted person to the
 // end, and checks that the stored record replays to the same result.
 func TestFullGame(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	h := newHub(t, st)
@@ -318,6 +321,7 @@ func waitOver(t *testing.T, ctx context.Context, h *Hub, id string) {
 }
 
 func TestBotsOnly(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	in, _, err := h.Create(ctx, []string{"easy", "medium", "hard", "easy", "medium"}, "")
@@ -353,6 +357,7 @@ func TestBotsOnly(t *testing.T) {
 }
 
 func TestPlayRejections(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	in, _, err := h.Create(ctx, []string{"", ""}, "")
@@ -426,6 +431,7 @@ func (s *failStore) AppendTimedMove(ctx context.Context, id string, fence store.
 }
 
 func TestStoreFailure(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	st := &failStore{Store: memstore.New()}
 	h := newHub(t, st)
@@ -457,6 +463,7 @@ func TestStoreFailure(t *testing.T) {
 
 // TestBotRetry: a bot whose move the store refuses tries again.
 func TestBotRetry(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	st := &failStore{Store: memstore.New(), fail: true}
 	h := newHub(t, st)
@@ -476,6 +483,7 @@ func TestBotRetry(t *testing.T) {
 // TestResume stops a Hub mid-game and starts another on the same store:
 // the game continues where it was, with its seats and bots.
 func TestResume(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	h1 := New(st, testOptions(t))
@@ -531,6 +539,7 @@ func TestResume(t *testing.T) {
 }
 
 func TestUploadAndList(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	in, _, _ := h.Create(ctx, []string{"easy", "easy"}, "")
@@ -601,6 +610,7 @@ func TestUploadAndList(t *testing.T) {
 // TestConcurrency runs people joining, watching and playing several games
 // at once; run it with -race.
 func TestConcurrency(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	var wg sync.WaitGroup

@@ -39,6 +39,7 @@ func forcedAuction(t *testing.T) (h *Hub, id string, tokens [2]string, caller, o
 }
 
 func TestPreMovePlayed(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	h, id, tokens, caller, other, subs := forcedAuction(t)
 	u := await(t, subs[other], func(u Update) bool { return u.View.ToMove == other })
@@ -68,6 +69,7 @@ func TestPreMovePlayed(t *testing.T) {
 }
 
 func TestPreMoveDropped(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	h, id, tokens, caller, other, subs := forcedAuction(t)
 	u := await(t, subs[caller], func(u Update) bool { return u.View.ToMove == other })
@@ -92,6 +94,7 @@ func TestPreMoveDropped(t *testing.T) {
 }
 
 func TestPreMoveRefused(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	h, id, tokens, caller, other, _ := forcedAuction(t)
 	for _, c := range []struct {
@@ -123,6 +126,7 @@ func TestPreMoveRefused(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
+	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	in, creator, err := h.Create(ctx, []string{"", "", "easy"}, "")
