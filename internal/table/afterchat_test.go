@@ -17,7 +17,6 @@ import (
 // move; a spectator's channel is open to the players then; a connection
 // made after the game reads it all and hears what comes next.
 func TestChatAfterGame(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	h, id, tokens := chatTable(t, st, newFakeClock())
@@ -83,7 +82,6 @@ func TestChatAfterGame(t *testing.T) {
 // game: free text signed in, bad characters, rate limits, mutes per
 // reader; and that it closes chat.AfterGame after the end.
 func TestChatAfterGameRules(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	clk := newFakeClock()

@@ -80,7 +80,6 @@ func accountTable(t *testing.T, h *Hub, paceID string, before func(id string, to
 // before it is alerted: a restart before it is due reminds once, a
 // restart after it does not remind again. On memstore and on PostgreSQL.
 func TestAlertReminder(t *testing.T) {
-	t.Parallel()
 	for name, open := range restartStores {
 		t.Run(name, func(t *testing.T) { alertReminder(t, open(t)) })
 	}
@@ -153,7 +152,6 @@ func alertReminder(t *testing.T, st store.Store) {
 // whether a connection of the seat watches the game; at the end every
 // signed-in person hears that the game is over. Live tables never remind.
 func TestAlertTurnAndGameOver(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	c := make(alerts, 4096)
 	clk := newFakeClock()

@@ -20,7 +20,6 @@ func spare(w *workers) bool {
 }
 
 func TestWaitSpareFollowsThePool(t *testing.T) {
-	t.Parallel()
 	w := newWorkers(2)
 	stop := make(chan struct{})
 	steps := []struct {
@@ -58,7 +57,6 @@ func TestWaitSpareFollowsThePool(t *testing.T) {
 }
 
 func TestWaitSpareWaits(t *testing.T) {
-	t.Parallel()
 	h := newHub(t, memstore.New())
 	for range h.opts.Limits.BotWorkers {
 		h.workers.acquire(0, nil, nil)

@@ -52,7 +52,6 @@ func tampered(t *testing.T, status store.Status, value string) (store.Store, str
 // resumed or first used, with an error naming the game, the seat and the
 // value; nothing is built from it and the game is not run.
 func TestStoredBotNotLevel(t *testing.T) {
-	t.Parallel()
 	for _, value := range []string{"exec:rm -rf ~", "exec:python3 bot.py", "heuristic", "mcts:iters=5", "random", "Hard", " easy"} {
 		t.Run(value, func(t *testing.T) {
 			ctx := testContext(t)
@@ -146,7 +145,6 @@ func (illegalBot) Choose(v razzia.View) razzia.Move {
 // bot.Default in every decision, the game ends, and every bot built is
 // closed once.
 func TestFailingBots(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	var built, closed atomic.Int64
 	opts := testOptions(t)
@@ -204,7 +202,6 @@ func TestFailingBots(t *testing.T) {
 
 // Closing the Hub mid-game closes the bots too, the one thinking included.
 func TestBotsClosedWithHub(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	var built, closed atomic.Int64
 	opts := testOptions(t)
@@ -237,7 +234,6 @@ func (b countedBot) Close() error { return b.closeCount.Close() }
 // The server's tables can run no program: this package imports neither
 // os/exec nor internal/botexec (and bot imports no os/exec either).
 func TestNoProgram(t *testing.T) {
-	t.Parallel()
 	p, err := build.ImportDir(".", 0)
 	if err != nil {
 		t.Fatal(err)

@@ -110,7 +110,6 @@ func wantSaid(t *testing.T, who string, m protocol.ChatMessage, want ...string) 
 }
 
 func TestChatChannelsAgree(t *testing.T) {
-	t.Parallel()
 	if chat.Players.String() != protocol.ChannelPlayers || chat.Spectators.String() != protocol.ChannelSpectators {
 		t.Errorf("internal/chat's channels %v, %v; the protocol's %s, %s", chat.Players, chat.Spectators,
 			protocol.ChannelPlayers, protocol.ChannelSpectators)
@@ -118,7 +117,6 @@ func TestChatChannelsAgree(t *testing.T) {
 }
 
 func TestChatPhrases(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h, id, tokens := chatTable(t, memstore.New(), newFakeClock())
 	ann, hist := chatWatch(t, h, id, tokens[0], "")
@@ -142,7 +140,6 @@ func TestChatPhrases(t *testing.T) {
 }
 
 func TestChatFreeTextSignedInOnly(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	h, id, tokens := chatTable(t, st, newFakeClock())
@@ -184,7 +181,6 @@ func TestChatFreeTextSignedInOnly(t *testing.T) {
 }
 
 func TestChatRefused(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	clk := newFakeClock()
@@ -239,7 +235,6 @@ func TestChatRefused(t *testing.T) {
 }
 
 func TestChatMute(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	clk := newFakeClock()
@@ -296,7 +291,6 @@ func TestChatMute(t *testing.T) {
 }
 
 func TestChatSpectatorsChannel(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h, id, tokens := chatTable(t, memstore.New(), newFakeClock())
 	ann, _ := chatWatch(t, h, id, tokens[0], "")
@@ -330,7 +324,6 @@ func TestChatSpectatorsChannel(t *testing.T) {
 // TestChatLog checks what a replay shows: the players' channel, each line
 // at the moves played when it was said, none muted.
 func TestChatLog(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h, id, tokens := chatTable(t, memstore.New(), newFakeClock())
 	if err := h.Chat(ctx, id, tokens[0], "", "", "gl", ""); err != nil {
@@ -368,7 +361,6 @@ func TestChatLog(t *testing.T) {
 // TestChatGameOver checks that a player coming back after the game reads
 // the chat whole, the spectators' channel included.
 func TestChatGameOver(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h, id, tokens := chatTable(t, memstore.New(), newFakeClock())
 	if err := h.Chat(ctx, id, "", "acct-kim", "Kim", "", "psst"); err != nil {
@@ -401,11 +393,8 @@ func TestChatAcrossNodes(t *testing.T) { onNodeStores(t, chatAcrossNodes) }
 
 // onNodeStores runs a test of several nodes twice, open giving each node
 // its store: the nodes share one memstore; then each has its own
-// connections to one PostgreSQL database. Like every test of this
-// package it runs in parallel with the others: most of their time is
-// waiting on leases, forwarded writes and timers.
+// connections to one PostgreSQL database.
 func onNodeStores(t *testing.T, run func(t *testing.T, open func(t *testing.T) store.Store)) {
-	t.Parallel()
 	t.Run("memstore", func(t *testing.T) {
 		st := memstore.New()
 		run(t, func(*testing.T) store.Store { return st })
@@ -469,7 +458,6 @@ func (chatlessStore) Chat(context.Context, string) (store.Chat, error) {
 // TestChatUnreadable: a game whose chat cannot be read is played and
 // watched all the same, and its chat goes on from there.
 func TestChatUnreadable(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h, id, tokens := chatTable(t, chatlessStore{memstore.New()}, newFakeClock())
 	spec, _ := chatWatch(t, h, id, "", "")

@@ -122,7 +122,6 @@ func await(t *testing.T, sub *Subscription, ok func(Update) bool) Update {
 }
 
 func TestPaceChosenAtCreation(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	for _, c := range []struct {
@@ -166,7 +165,6 @@ func TestPaceChosenAtCreation(t *testing.T) {
 // TestClockDecisionAndReserve plays with an injected clock: a decision
 // within its time keeps the reserve, one beyond it spends the excess.
 func TestClockDecisionAndReserve(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	clk := newFakeClock()
 	h := clockHub(t, memstore.New(), clk)
@@ -213,7 +211,6 @@ func TestClockDecisionAndReserve(t *testing.T) {
 // seat, marked at the table and in the take-overs, until the player takes
 // the seat back; a late move is refused and changes nothing.
 func TestTimeoutStandInAndReturn(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	clk := newFakeClock()
 	st := memstore.New()
@@ -264,7 +261,6 @@ func TestTimeoutStandInAndReturn(t *testing.T) {
 // TestLateMoveTimesOut: a move at the deadline is too late even if the
 // timer has not fired yet; the seat is taken over once.
 func TestLateMoveTimesOut(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	clk := newFakeClock()
 	o := testOptions(t)
@@ -290,7 +286,6 @@ func TestLateMoveTimesOut(t *testing.T) {
 // a second restart does not time it out again. On memstore and on
 // PostgreSQL, whose stored clock goes through the database.
 func TestRestartMidClock(t *testing.T) {
-	t.Parallel()
 	for name, open := range restartStores {
 		t.Run(name, func(t *testing.T) { restartMidClock(t, open(t)) })
 	}
@@ -335,7 +330,6 @@ func restartMidClock(t *testing.T, st store.Store) {
 // TestLeave: a player who leaves hands the seat to a bot at once, timed or
 // not, until they come back; RecordMeta says who forfeited.
 func TestLeave(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	id, tokens := timedTable(t, h, "untimed")
@@ -429,7 +423,6 @@ func takeOverMidClock(t *testing.T, open func(t *testing.T) store.Store) {
 // TestFinishedForfeited: the game-over hook says who left or timed out,
 // for the ratings (a rated game is a loss for them).
 func TestFinishedForfeited(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	got := make(chan Finished, 1)
 	o := testOptions(t)

@@ -13,7 +13,6 @@ import (
 // TestCreateDealsFromTheSeed: a new table's cheques are dealt from its seed
 // by razzia.NewSetup, the one derivation from a seed to a game.
 func TestCreateDealsFromTheSeed(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	h := newHub(t, st)
@@ -36,7 +35,6 @@ func TestCreateDealsFromTheSeed(t *testing.T) {
 // stored with, never dealt again from its seed, so a server restarted on a
 // database of an older derivation continues its games as they were.
 func TestStoredChequesKept(t *testing.T) {
-	t.Parallel()
 	const ann, bob = "ann's token", "bob's token"
 	seed := []byte("a seed of an older server, dealt another way")
 	dealt := razzia.NewSetup([]string{"Ann", "Bob", "Cleo"}, seed).Cheques

@@ -108,7 +108,6 @@ func playAlong(t *testing.T, ctx context.Context, h *Hub, id, token string) []ra
 }
 
 func TestCreate(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	bad := map[string][]string{
@@ -152,7 +151,6 @@ func TestCreate(t *testing.T) {
 }
 
 func TestJoin(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	in, _, err := h.Create(ctx, []string{"", "easy", ""}, "")
@@ -227,7 +225,6 @@ func TestJoin(t *testing.T) {
 // TestFullGame plays a game between two bots and a scripted person to the
 // end, and checks that the stored record replays to the same result.
 func TestFullGame(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	h := newHub(t, st)
@@ -321,7 +318,6 @@ func waitOver(t *testing.T, ctx context.Context, h *Hub, id string) {
 }
 
 func TestBotsOnly(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	in, _, err := h.Create(ctx, []string{"easy", "medium", "hard", "easy", "medium"}, "")
@@ -357,7 +353,6 @@ func TestBotsOnly(t *testing.T) {
 }
 
 func TestPlayRejections(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	in, _, err := h.Create(ctx, []string{"", ""}, "")
@@ -431,7 +426,6 @@ func (s *failStore) AppendTimedMove(ctx context.Context, id string, fence store.
 }
 
 func TestStoreFailure(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := &failStore{Store: memstore.New()}
 	h := newHub(t, st)
@@ -463,7 +457,6 @@ func TestStoreFailure(t *testing.T) {
 
 // TestBotRetry: a bot whose move the store refuses tries again.
 func TestBotRetry(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := &failStore{Store: memstore.New(), fail: true}
 	h := newHub(t, st)
@@ -483,7 +476,6 @@ func TestBotRetry(t *testing.T) {
 // TestResume stops a Hub mid-game and starts another on the same store:
 // the game continues where it was, with its seats and bots.
 func TestResume(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	h1 := New(st, testOptions(t))
@@ -539,7 +531,6 @@ func TestResume(t *testing.T) {
 }
 
 func TestUploadAndList(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	in, _, _ := h.Create(ctx, []string{"easy", "easy"}, "")
@@ -610,7 +601,6 @@ func TestUploadAndList(t *testing.T) {
 // TestConcurrency runs people joining, watching and playing several games
 // at once; run it with -race.
 func TestConcurrency(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	var wg sync.WaitGroup

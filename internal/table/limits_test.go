@@ -54,7 +54,6 @@ func stored(t *testing.T, st store.Store) int {
 // with ErrTooManyGames and stores nothing; a table that starts frees its
 // creator's place.
 func TestCreateLimits(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	t.Run("per client", func(t *testing.T) {
 		st := memstore.New()
@@ -134,7 +133,6 @@ func (blockingBot) Close() error                       { return nil }
 // loop ends, and every later request is told ErrExpired, not "no such
 // game". Its place is free again.
 func TestExpiry(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	h := limitHub(t, st, Limits{OpenTTL: 30 * time.Millisecond, MaxOpen: 1})
@@ -182,7 +180,6 @@ func TestExpiry(t *testing.T) {
 // A seat taken restarts the wait: the table expires OpenTTL after its
 // last change, not after its creation.
 func TestExpiryRestartsOnJoin(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	now := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
 	clock := make(chan time.Time, 1)
@@ -207,7 +204,6 @@ func TestExpiryRestartsOnJoin(t *testing.T) {
 // whose time ran out while no server ran is expired when one starts; one
 // whose time has not come is resumed, holding its place.
 func TestExpiryAcrossRestart(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	// Each Hub its own ids: crypto/rand.
@@ -248,7 +244,6 @@ func TestExpiryAcrossRestart(t *testing.T) {
 // everyone watching sees it. Only the creator may, and only before the
 // game starts; a refusal changes nothing.
 func TestRemove(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	h := newHub(t, st)
@@ -316,7 +311,6 @@ func TestRemove(t *testing.T) {
 // moves are limited over all its connections; what is refused changes
 // nothing and says when to try again.
 func TestSeatMoveLimit(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h := limitHub(t, memstore.New(), Limits{SeatMoveRate: 1e-6, SeatMoveBurst: 3})
 	in, _, _ := h.Create(ctx, []string{"", ""}, "")
@@ -342,7 +336,6 @@ func TestSeatMoveLimit(t *testing.T) {
 // spectator is refused; players are never refused, and a spectator that
 // leaves makes room.
 func TestSpectatorLimit(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h := limitHub(t, memstore.New(), Limits{MaxSpectators: 2})
 	in, _, _ := h.Create(ctx, []string{"", "easy"}, "")
@@ -367,7 +360,6 @@ func TestSpectatorLimit(t *testing.T) {
 // broadcast at once, and the bots of a game with a person go before
 // those of games of bots only.
 func TestBotPool(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	release := make(chan struct{})
 	started := make(chan string, 16)
@@ -476,7 +468,6 @@ func (startedBot) Close() error { return nil }
 // kept: the same update, whose message is encoded once. The cache is
 // bounded.
 func TestFinishedWatchCached(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h := limitHub(t, memstore.New(), Limits{FinishedCache: 2})
 	var ids []string

@@ -145,7 +145,6 @@ func checkFinal(t *testing.T, st store.Store, id string, last Update) {
 // node that created it runs it; the others pass it their players' writes
 // and serve its state from the store.
 func TestNodesShareGames(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	a, b, c := nodeHub(t, st), nodeHub(t, st), nodeHub(t, st)
@@ -227,7 +226,6 @@ func TestNodesShareGames(t *testing.T) {
 // the game over once the lease lapses: its bots resume, and the writes
 // passed to the dead node are made by the one that took it.
 func TestNodeDies(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	a, b := nodeHub(t, st), nodeHub(t, st)
@@ -280,7 +278,6 @@ func TestNodeDies(t *testing.T) {
 // cut-off node commits nothing more, and its watchers see the game go on
 // from the store.
 func TestLeaseLost(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	cutA, onB := &cutStore{Store: st}, &cutStore{Store: st}
@@ -364,7 +361,6 @@ func (s *cutStore) committed() []int {
 // TestDrain: a node that hands its games over releases their leases, and
 // the other nodes take them at once, long before the leases would lapse.
 func TestDrain(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	long := func(o *Options) { o.LeaseTTL = time.Hour }
@@ -421,7 +417,6 @@ func TestDrain(t *testing.T) {
 // node is handing its games over, is refused as temporary, in bounded
 // time.
 func TestNobodyToHandOver(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	a := nodeHub(t, st)
@@ -467,7 +462,6 @@ func TestNobodyToHandOver(t *testing.T) {
 
 // TestRenewalsBatched: a node renews all its leases in one store call.
 func TestRenewalsBatched(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := &countStore{Store: memstore.New()}
 	a := nodeHub(t, st)
@@ -509,7 +503,6 @@ func (s *countStore) RenewLease(ctx context.Context, l store.Lease, ttl time.Dur
 }
 
 func TestNodeID(t *testing.T) {
-	t.Parallel()
 	for name, want := range map[string]string{
 		"web-1.example.org": "web-1-example-org-",
 		"":                  "node-",
@@ -540,7 +533,6 @@ func TestNodeID(t *testing.T) {
 // errorOfAnswer: the errors a node passes back keep their kind, message
 // and wait.
 func TestAnswerRoundTrip(t *testing.T) {
-	t.Parallel()
 	for _, err := range []error{
 		nil,
 		reject(ErrNotYourTurn, "it is Bob's turn"),
@@ -590,7 +582,6 @@ func testCounter(t *testing.T, c prometheus.Counter) float64 {
 // never reaches the asker (lost, or too late); the asker finds the write
 // in the store and reports it made, rather than unavailable.
 func TestLateAnswer(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	a := nodeHub(t, &muteStore{Store: st})
@@ -637,7 +628,6 @@ func (muteStore) Publish(context.Context, string, string) error { return nil }
 // right after a new game is stored; it never takes the new game, whose
 // creator runs it. (Stored first and leased after, the game was taken.)
 func TestCreateRace(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := &hookStore{Store: memstore.New()}
 	a := nodeHub(t, st)

@@ -39,7 +39,6 @@ func forcedAuction(t *testing.T) (h *Hub, id string, tokens [2]string, caller, o
 }
 
 func TestPreMovePlayed(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h, id, tokens, caller, other, subs := forcedAuction(t)
 	u := await(t, subs[other], func(u Update) bool { return u.View.ToMove == other })
@@ -69,7 +68,6 @@ func TestPreMovePlayed(t *testing.T) {
 }
 
 func TestPreMoveDropped(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h, id, tokens, caller, other, subs := forcedAuction(t)
 	u := await(t, subs[caller], func(u Update) bool { return u.View.ToMove == other })
@@ -94,7 +92,6 @@ func TestPreMoveDropped(t *testing.T) {
 }
 
 func TestPreMoveRefused(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h, id, tokens, caller, other, _ := forcedAuction(t)
 	for _, c := range []struct {
@@ -126,7 +123,6 @@ func TestPreMoveRefused(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	in, creator, err := h.Create(ctx, []string{"", "", "easy"}, "")

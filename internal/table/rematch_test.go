@@ -73,7 +73,6 @@ func storedGame(t *testing.T, st store.Store, id string) *store.Game {
 // rematch starts: the same pace, the bots' levels, the person's token
 // (a guest's seat carries over), and links both ways.
 func TestRematchBotsAccept(t *testing.T) {
-	t.Parallel()
 	st := memstore.New()
 	h := newHub(t, st)
 	ctx := testContext(t)
@@ -118,7 +117,6 @@ func TestRematchBotsAccept(t *testing.T) {
 // TestRematchAnswers: the game starts once every person answered, with
 // those who accepted; it lapses when they are fewer than a game needs.
 func TestRematchAnswers(t *testing.T) {
-	t.Parallel()
 	for _, c := range []struct {
 		name    string
 		seats   []string
@@ -175,7 +173,6 @@ func TestRematchAnswers(t *testing.T) {
 // A live table's offer waits RematchWait, a correspondence table's its
 // decision time.
 func TestRematchExpires(t *testing.T) {
-	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		pace  string
@@ -243,7 +240,6 @@ func awaitOffer(t *testing.T, ctx context.Context, feed *RematchFeed, state stri
 // TestRematchRejected: bad rematch requests get clear errors and change
 // nothing.
 func TestRematchRejected(t *testing.T) {
-	t.Parallel()
 	st := memstore.New()
 	h := newHub(t, st)
 	ctx := testContext(t)
@@ -298,7 +294,6 @@ func TestRematchRejected(t *testing.T) {
 // TestRematchAccountSeat: a signed-in player's rematch seat holds the
 // account's token for the new game (Options.SeatToken), not the old one.
 func TestRematchAccountSeat(t *testing.T) {
-	t.Parallel()
 	st := memstore.New()
 	o := testOptions(t)
 	o.SeatToken = func(_ context.Context, account, game string) (string, error) {

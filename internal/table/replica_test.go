@@ -29,7 +29,6 @@ func (r *readCounter) Game(ctx context.Context, id string) (*store.Game, error) 
 // from the store after the moves it holds, and never reads the game whole
 // again; its watchers see each move with its clock.
 func TestReplicaFollowsTimedMoves(t *testing.T) {
-	t.Parallel()
 	st := memstore.New()
 	owner := nodeHub(t, st)
 	counted := &readCounter{Store: st}
@@ -106,7 +105,6 @@ func (r *readLog) DeltasSince(ctx context.Context, from map[string]int) (map[str
 // ReplicaReadGap of its last read together, in one read, and its reads
 // begin at least that far apart.
 func TestReplicaReadsTogether(t *testing.T) {
-	t.Parallel()
 	const gap = 300 * time.Millisecond
 	st := memstore.New()
 	owner := nodeHub(t, st)

@@ -19,7 +19,6 @@ import (
 // bots are random), also after a restart; a bad name, or a bot's, is
 // refused.
 func TestCreateTutorial(t *testing.T) {
-	t.Parallel()
 	ctx := testContext(t)
 	st := memstore.New()
 	h := newHub(t, st)

@@ -11,7 +11,6 @@ import (
 // same thing share one encoding, and that an encoding under way holds up
 // only the watchers who need the same message.
 func TestEncodedOncePerKey(t *testing.T) {
-	t.Parallel()
 	c := &change{}
 	var calls atomic.Int32
 	encode := func(u Update) ([]byte, error) {
