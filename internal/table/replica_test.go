@@ -108,8 +108,6 @@ func TestReplicaReadsTogether(t *testing.T) {
 	const gap = 300 * time.Millisecond
 	st := memstore.New()
 	owner := nodeHub(t, st)
-	reads := &readLog{Store: st, read: make(chan []string, 100)}
-	replica := nodeHub(t, reads, func(o *Options) { o.ReplicaReadGap = gap })
 	ctx := testContext(t)
 	var (
 		ids     [3]string
@@ -133,15 +131,23 @@ func TestReplicaReadsTogether(t *testing.T) {
 			}
 			defer seats[g][i].Close()
 		}
-		if watched[g], err = replica.Watch(ctx, in.ID, ""); err != nil {
+	}
+	// The replica starts once the seats are taken: the notice of a seat
+	// taken makes a replica read its game whole, and one that came late
+	// would bring it the moves below.
+	reads := &readLog{Store: st, read: make(chan []string, 100)}
+	replica := nodeHub(t, reads, func(o *Options) { o.ReplicaReadGap = gap })
+	for g, id := range ids {
+		var err error
+		if watched[g], err = replica.Watch(ctx, id, ""); err != nil {
 			t.Fatal(err)
 		}
 		defer watched[g].Close()
 		toMove[g] = await(t, watched[g], func(u Update) bool { return u.View != nil }).View.ToMove
 	}
-	// A replica's game reads its moves once when it starts following it,
-	// and again on a late notice of a seat taken: let those reads pass
-	// first, so that the moves below reach it by the reads under test.
+	// A replica's game reads its moves once when it starts following it:
+	// let those reads pass first, so that the moves below reach it by the
+	// reads under test.
 	for started := map[string]bool{}; len(started) < len(ids); {
 		select {
 		case games := <-reads.read:
