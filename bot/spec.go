@@ -18,7 +18,7 @@ var ErrSpec = errors.New("invalid bot spec")
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
-	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random], " +
+	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto], " +
 	"flatmc[:rounds=N,time=DURATION,noise=X], " +
 	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ")
 
@@ -125,7 +125,7 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	random                  uniform over the legal moves
 //	heuristic[:noise=X]     values lots and cheques by the scoring rules;
 //	                        noise adds that many points of random error
-//	mcts[:iters=N,time=D,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random]
+//	mcts[:iters=N,time=D,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto]
 //	                        Monte Carlo tree search with at most N iterations
 //	                        (default 6000, or none when only D is given) and
 //	                        at most D of time per decision (default none),
@@ -134,7 +134,10 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	                        towards the heuristic's move (default 1),
 //	                        playouts by the heuristic with noise X (default
 //	                        2) or uniform, ended at the round's end by the
-//	                        value function (cut=round, the default) or not
+//	                        value function (cut=round, the default) or not;
+//	                        or by b971414's light rules of thumb to the end
+//	                        (light), or light at 4 and 5 players and the
+//	                        heuristic's below (auto)
 //	flatmc[:rounds=N,time=D,noise=X]
 //	                        determinised flat Monte Carlo: every move played
 //	                        out over N sampled futures, or for D (default
@@ -217,15 +220,19 @@ func New(spec string, seed uint64) (Bot, error) {
 			case "rollout":
 				switch val {
 				case "heuristic":
-					m.uniform = false
+					m.rollout = rolloutHeuristic
 				case "random":
-					m.uniform = true
+					m.rollout = rolloutRandom
+				case "light":
+					m.rollout = rolloutLight
+				case "auto":
+					m.rollout = rolloutAuto
 				default:
-					return fmt.Errorf("rollout=%s: want heuristic or random", val)
+					return fmt.Errorf("rollout=%s: want heuristic, random, light or auto", val)
 				}
 				return nil
 			}
-			return fmt.Errorf("unknown option %q (mcts takes iters=N, time=DURATION, workers=N, c=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random)", key)
+			return fmt.Errorf("unknown option %q (mcts takes iters=N, time=DURATION, workers=N, c=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto)", key)
 		})
 		if err != nil {
 			return nil, err
