@@ -68,7 +68,11 @@ type Level struct {
 // One count serves every table size, the geometric mean, since strength
 // grows with the logarithm of the iterations: it gives hard and expert
 // about half the iterations they run in a 2-player game and twice those
-// in a 5-player one. expert keeps its two workers (root parallelism:
+// in a 5-player one. Both play rollout=auto, whose light playouts at 4
+// and 5 players run several times as many iterations a CPU-second as the
+// figures above (measured with the heuristic's): there the count is a
+// fraction of what the levels run (docs/strength.md, "Ratings of the
+// levels"). expert keeps its two workers (root parallelism:
 // the result depends on the seed, the iterations and the number of
 // workers), each with half the iterations, as it plays on two cores.
 var levels = []Level{
