@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot/internal/frozen"
 )
 
 // DefaultIters is the number of iterations an mcts spec without iters or
@@ -46,7 +47,7 @@ type MCTS struct {
 	c       float64 // exploration constant
 	bias    float64 // weight of the heuristic's move
 	noise   float64 // noise of the playout policy, in points
-	uniform bool    // uniform playouts instead of the heuristic's
+	rollout rollout // the playouts' policy
 	cut     bool    // end playouts at the round's end with the value function
 	w       *weights
 	rng     *rand.Rand
@@ -153,7 +154,7 @@ func (b *MCTS) search(ctx context.Context, s *razzia.State, legal []razzia.Move,
 				iters++
 			}
 		}
-		t.reset(b, b.rng.Uint64(), ctx.Done())
+		t.reset(b, b.rng.Uint64(), ctx.Done(), s.Players())
 		t.settle = settle && b.workers == 1 && iters > 0
 		run := func() {
 			t.run(s, legal, iters, deadline)
@@ -198,7 +199,8 @@ type tree struct {
 	rng   *rand.Rand
 	done  <-chan struct{} // closed when the search must stop, or nil
 	play  playout
-	st    razzia.State // the iteration's state, in the tree since the playout's judge points to it
+	light *frozen.Light // light playouts' policy, drawing from rng
+	st    razzia.State  // the iteration's state, in the tree since the playout's judge points to it
 	nodes []node
 	edges []edge
 	path  []step
@@ -244,7 +246,7 @@ const (
 	marginScale  = 30.0
 )
 
-func (t *tree) reset(b *MCTS, seed uint64, done <-chan struct{}) {
+func (t *tree) reset(b *MCTS, seed uint64, done <-chan struct{}, players int) {
 	t.b, t.done, t.forced, t.stopped = b, done, -1, false
 	if t.rng == nil {
 		t.src = rand.NewPCG(seed, 0)
@@ -252,7 +254,22 @@ func (t *tree) reset(b *MCTS, seed uint64, done <-chan struct{}) {
 	} else {
 		t.src.Seed(seed, 0)
 	}
-	t.play = playout{w: b.w, rng: t.rng, noise: b.noise, uniform: b.uniform, cut: b.cut}
+	r := b.rollout
+	if r == rolloutAuto {
+		r = rolloutHeuristic
+		if players >= AutoLightPlayers {
+			r = rolloutLight
+		}
+	}
+	// Light playouts are played to the end: the value function was fitted
+	// to the heuristic's games, and they are cheap enough not to need it.
+	t.play = playout{w: b.w, rng: t.rng, noise: b.noise, rollout: r, cut: b.cut && r != rolloutLight}
+	if r == rolloutLight {
+		if t.light == nil {
+			t.light = frozen.NewLight(t.rng)
+		}
+		t.play.light = t.light
+	}
 	t.nodes, t.edges = t.nodes[:0], t.edges[:0]
 }
 
@@ -507,6 +524,21 @@ func rewards(st *razzia.State) (reward, share [razzia.MaxPlayers]float32) {
 	return reward, share
 }
 
+// A rollout is a playout policy.
+type rollout uint8
+
+const (
+	rolloutHeuristic rollout = iota // the heuristic, with noise on its values
+	rolloutRandom                   // uniform over the legal moves
+	rolloutLight                    // b971414's rules of thumb (frozen.Light): cheap, bidding readily
+	rolloutAuto                     // light at AutoLightPlayers players or more, else the heuristic
+)
+
+// AutoLightPlayers is the table size from which rollout=auto plays light
+// playouts. Against three searches of b971414, which play light playouts
+// themselves, the heuristic's playouts lost in 4 players (docs/strength.md).
+const AutoLightPlayers = 4
+
 // A playout plays games to the end by the heuristic with noise on its
 // values, or uniformly. It draws cards from the public composition, or,
 // when deck is set, in the order of deck (a determinisation).
@@ -514,7 +546,8 @@ type playout struct {
 	w       *weights
 	rng     *rand.Rand
 	noise   float64
-	uniform bool
+	rollout rollout
+	light   *frozen.Light // the policy of rollout=light
 	cut     bool          // stop at the end of the round, when the value function can take over
 	deck    []razzia.Kind // the undrawn cards in the order they come, or nil
 	buf     []razzia.Move
@@ -545,8 +578,11 @@ func (p *playout) move(st *razzia.State) razzia.Move {
 	if len(p.buf) == 1 {
 		return p.buf[0]
 	}
-	if p.uniform {
+	switch p.rollout {
+	case rolloutRandom:
 		return p.buf[p.rng.IntN(len(p.buf))]
+	case rolloutLight:
+		return p.light.Move(st)
 	}
 	if p.err == nil {
 		p.err = func() float64 { return p.rng.NormFloat64() * p.noise }

@@ -18,7 +18,7 @@ var ErrSpec = errors.New("invalid bot spec")
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
-	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random], " +
+	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto], " +
 	"flatmc[:rounds=N,time=DURATION,noise=X], " +
 	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ")
 
@@ -68,14 +68,18 @@ type Level struct {
 // One count serves every table size, the geometric mean, since strength
 // grows with the logarithm of the iterations: it gives hard and expert
 // about half the iterations they run in a 2-player game and twice those
-// in a 5-player one. expert keeps its two workers (root parallelism:
+// in a 5-player one. Both play rollout=auto, whose light playouts at 4
+// and 5 players run several times as many iterations a CPU-second as the
+// figures above (measured with the heuristic's): there the count is a
+// fraction of what the levels run (docs/strength.md, "Ratings of the
+// levels"). expert keeps its two workers (root parallelism:
 // the result depends on the seed, the iterations and the number of
 // workers), each with half the iterations, as it plays on two cores.
 var levels = []Level{
 	{"easy", "heuristic:noise=6", "heuristic:noise=6", "values cards like medium but misjudges them often"},
 	{"medium", "heuristic", "heuristic", "values lots and cheques as a good player does; never looks ahead"},
-	{"hard", "mcts:time=" + hardTime.String(), "mcts:iters=31000,workers=1", "tree search: plays thousands of games on before each decision, under a second"},
-	{"expert", "mcts:time=3s,workers=all", "mcts:iters=284000,workers=2", "the strongest: tree search on every core, up to three seconds a decision"},
+	{"hard", "mcts:time=" + hardTime.String() + ",rollout=auto", "mcts:iters=31000,workers=1,rollout=auto", "tree search: plays thousands of games on before each decision, under a second"},
+	{"expert", "mcts:time=3s,workers=all,rollout=auto", "mcts:iters=284000,workers=2,rollout=auto", "the strongest: tree search on every core, up to three seconds a decision"},
 }
 
 // hardTime is the time hard takes per decision: its 99th percentile stays
@@ -125,7 +129,7 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	random                  uniform over the legal moves
 //	heuristic[:noise=X]     values lots and cheques by the scoring rules;
 //	                        noise adds that many points of random error
-//	mcts[:iters=N,time=D,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random]
+//	mcts[:iters=N,time=D,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto]
 //	                        Monte Carlo tree search with at most N iterations
 //	                        (default 6000, or none when only D is given) and
 //	                        at most D of time per decision (default none),
@@ -134,7 +138,10 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	                        towards the heuristic's move (default 1),
 //	                        playouts by the heuristic with noise X (default
 //	                        2) or uniform, ended at the round's end by the
-//	                        value function (cut=round, the default) or not
+//	                        value function (cut=round, the default) or not;
+//	                        or by b971414's light rules of thumb to the end
+//	                        (light), or light at 4 and 5 players and the
+//	                        heuristic's below (auto)
 //	flatmc[:rounds=N,time=D,noise=X]
 //	                        determinised flat Monte Carlo: every move played
 //	                        out over N sampled futures, or for D (default
@@ -217,15 +224,19 @@ func New(spec string, seed uint64) (Bot, error) {
 			case "rollout":
 				switch val {
 				case "heuristic":
-					m.uniform = false
+					m.rollout = rolloutHeuristic
 				case "random":
-					m.uniform = true
+					m.rollout = rolloutRandom
+				case "light":
+					m.rollout = rolloutLight
+				case "auto":
+					m.rollout = rolloutAuto
 				default:
-					return fmt.Errorf("rollout=%s: want heuristic or random", val)
+					return fmt.Errorf("rollout=%s: want heuristic, random, light or auto", val)
 				}
 				return nil
 			}
-			return fmt.Errorf("unknown option %q (mcts takes iters=N, time=DURATION, workers=N, c=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random)", key)
+			return fmt.Errorf("unknown option %q (mcts takes iters=N, time=DURATION, workers=N, c=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto)", key)
 		})
 		if err != nil {
 			return nil, err

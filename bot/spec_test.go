@@ -25,6 +25,8 @@ func TestNew(t *testing.T) {
 		{"mcts:iters=2000", &MCTS{}},
 		{"mcts:time=300ms", &MCTS{}},
 		{"mcts:iters=50,time=1s,c=1.4,rollout=random", &MCTS{}},
+		{"mcts:iters=50,rollout=light", &MCTS{}},
+		{"mcts:time=1s,rollout=auto", &MCTS{}},
 		{" mcts:iters=5 ", &MCTS{}},
 		{"easy", &Heuristic{}},
 		{"medium", &Heuristic{}},
@@ -55,11 +57,11 @@ func TestNewOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := b.(*MCTS)
-	if m.iters != 123 || m.limit != 250*time.Millisecond || m.c != 1.5 || !m.uniform {
+	if m.iters != 123 || m.limit != 250*time.Millisecond || m.c != 1.5 || m.rollout != rolloutRandom {
 		t.Errorf("options not applied: %+v", m)
 	}
 	m = must(New("mcts", 1)).(*MCTS)
-	if m.iters != DefaultIters || m.limit != 0 || m.uniform || m.workers != 1 || !m.cut {
+	if m.iters != DefaultIters || m.limit != 0 || m.rollout != rolloutHeuristic || m.workers != 1 || !m.cut {
 		t.Errorf("defaults: %+v", m)
 	}
 	m = must(New("mcts:time=200ms,workers=3,bias=0.5,noise=1,cut=none", 1)).(*MCTS)

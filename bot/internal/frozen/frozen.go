@@ -36,3 +36,15 @@ func (b *Heuristic) Close() error { return nil }
 
 // Close releases nothing: an MCTS holds no resources.
 func (b *MCTS) Close() error { return nil }
+
+// Light is b971414's light playout policy: cheap rules of thumb for
+// drawing, calling and bidding, with no judge of lots or cheques. Package
+// bot offers it to today's search as rollout=light.
+type Light struct{ m MCTS }
+
+// NewLight returns the light policy drawing its choices from rng.
+func NewLight(rng *rand.Rand) *Light { return &Light{MCTS{rng: rng}} }
+
+// Move returns the policy's move in st, which must not be over; a draw
+// names no card.
+func (l *Light) Move(st *razzia.State) razzia.Move { return l.m.lightMove(st) }
