@@ -43,7 +43,8 @@ func BenchmarkMCTSIterations(b *testing.B) {
 		b.Run(fmt.Sprintf("%dp", players), func(b *testing.B) {
 			v := midGame(b, players)
 			m := NewMCTS(1, 1000, 0, 1)
-			m.Choose(v) // grow the pools
+			m.rollout = rolloutHeuristic // the figures of docs/strength.md
+			m.Choose(v)                  // grow the pools
 			iters := 0
 			b.ReportAllocs()
 			b.ResetTimer()

@@ -16,8 +16,7 @@ import (
 // time runs.
 const DefaultIters = 6000
 
-// MCTS is Monte Carlo tree search for several players, with the heuristic
-// as its playout policy.
+// MCTS is Monte Carlo tree search for several players.
 //
 // The only hidden information in Razzia is the order of the undrawn cards,
 // so an information set is a public state and the search needs no
@@ -29,8 +28,11 @@ const DefaultIters = 6000
 // heuristic would make gets a bonus that fades as the node's moves are
 // tried (progressive bias). Rewards are a vector over the seats: a share
 // of the win (1/k for k tied winners) plus a small term for the score
-// margin over the best opponent. Playouts follow the heuristic, with noise
-// on its values so that they vary.
+// margin over the best opponent. The playouts of NewMCTS's bots are those
+// of hard and expert (rollout=auto): below AutoLightPlayers seats they
+// follow the heuristic, with noise on its values so that they vary, and
+// stop at the round's end; from there b971414's light rules of thumb to
+// the game's end.
 //
 // With several workers, each searches its own tree from the same root
 // (root parallelism) and the roots' statistics are summed: the result
@@ -61,10 +63,11 @@ type MCTS struct {
 // NewMCTS returns an MCTS bot seeded with seed that runs at most iters
 // iterations per decision (0: no limit) and, when limit is positive,
 // stops after limit, one of the two being set, with workers searching at
-// once (at least 1).
+// once (at least 1). Its playouts are those of hard and expert
+// (rollout=auto), so that analysis and hints judge as they play.
 func NewMCTS(seed uint64, iters int, limit time.Duration, workers int) *MCTS {
 	return &MCTS{iters: iters, limit: limit, workers: max(1, workers), c: 0.4, bias: 1, noise: 2, cut: true,
-		w: &defaultWeights, rng: newRand(seed)}
+		rollout: rolloutAuto, w: &defaultWeights, rng: newRand(seed)}
 }
 
 // Choose implements Bot.

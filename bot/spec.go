@@ -185,6 +185,9 @@ func New(spec string, seed uint64) (Bot, error) {
 		return h, nil
 	case "mcts":
 		m := NewMCTS(seed, DefaultIters, 0, 1)
+		// A spec's playouts stay the heuristic's unless it says otherwise,
+		// so that specs written before rollout=auto play as they did.
+		m.rollout = rolloutHeuristic
 		itersSet := false
 		err := parseOptions(name, opts, hasOpts, func(key, val string) error {
 			switch key {

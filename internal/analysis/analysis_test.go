@@ -214,10 +214,11 @@ func TestHints(t *testing.T) {
 }
 
 // TestHintsHonest: two games with the same moves but decks in different
-// orders give the same hints.
+// orders give the same hints, with the heuristic's playouts (3 players)
+// and the light ones (4).
 func TestHintsHonest(t *testing.T) {
-	for _, at := range []int{10, 35, 80} {
-		a := playGame(t, 3, "deck one", nil, at)
+	for i, at := range []int{10, 35, 80, 12, 60} {
+		a := playGame(t, 3+i/3, "deck one", nil, at)
 		b, err := razzia.NewGame(razzia.Setup{Players: a.Players(), Seed: []byte("deck two")})
 		if err != nil {
 			t.Fatal(err)
@@ -240,6 +241,42 @@ func TestHintsHonest(t *testing.T) {
 		if !reflect.DeepEqual(ha, hb) {
 			t.Errorf("move %d: hints %v with one deck order, %v with the other", at, ha, hb)
 		}
+	}
+}
+
+// TestJudgesAsHard: hints (and so the analysis, which searches alike)
+// come from the search hard and expert play, rollout=auto, whose light
+// playouts at 4 players differ from the heuristic's.
+func TestJudgesAsHard(t *testing.T) {
+	g := playGame(t, 4, "as hard", nil, 30)
+	st := g.State()
+	v := g.View(st.ToMove())
+	o := Options{Iterations: 60, Seed: 3}
+	got, err := Hints(context.Background(), v, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(spec string) bool {
+		b, err := bot.New(spec, o.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := b.(*bot.MCTS).Evaluate(context.Background(), &v.State, razzia.Move{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, h := range got {
+			if h.Move != ev[i].Move.String() || h.WinChance != Share(ev[i].Share[v.Seat]) {
+				return false
+			}
+		}
+		return len(got) == min(MaxHints, len(ev))
+	}
+	if !same("mcts:iters=60,rollout=auto") {
+		t.Errorf("hints %v are not those of mcts:iters=60,rollout=auto", got)
+	}
+	if same("mcts:iters=60,rollout=heuristic") {
+		t.Errorf("hints %v are those of the heuristic's playouts too: the position tells nothing", got)
 	}
 }
 
