@@ -45,6 +45,7 @@ func TestMain(m *testing.M) { Main(m) }
 // TestTemplate: a copy handed back by a test that passed comes to the next
 // test emptied but for Keep; a failed test's copy is dropped.
 func TestTemplate(t *testing.T) {
+	URL(t) // skips here, not in a subtest, without a cluster
 	tp := &Template{
 		Prepare: func(ctx context.Context, url string) error {
 			conn, err := pgx.Connect(ctx, url)
