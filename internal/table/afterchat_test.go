@@ -167,7 +167,10 @@ func TestChatAfterGameRules(t *testing.T) {
 // connections they kept from the game and from new ones; that a mute after
 // the game holds on the other node; in one process (memstore) and as
 // separate servers (PostgreSQL, NOTIFY).
-func TestChatAfterGameAcrossNodes(t *testing.T) { onNodeStores(t, chatAfterGameAcrossNodes) }
+func TestChatAfterGameAcrossNodes(t *testing.T) {
+	waitsOnTimers(t)
+	onNodeStores(t, chatAfterGameAcrossNodes)
+}
 
 func chatAfterGameAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 	ctx := testContext(t)

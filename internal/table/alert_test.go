@@ -206,7 +206,10 @@ func TestAlertTurnAndGameOver(t *testing.T) {
 // that takes the game over before the deadline does not remind again: its
 // next alert is the other seat's turn, after the deadline. The nodes share
 // a memstore, or each has its own connection to one PostgreSQL database.
-func TestAlertReminderTakeOver(t *testing.T) { onNodeStores(t, alertReminderTakeOver) }
+func TestAlertReminderTakeOver(t *testing.T) {
+	waitsOnTimers(t)
+	onNodeStores(t, alertReminderTakeOver)
+}
 
 func alertReminderTakeOver(t *testing.T, open func(t *testing.T) store.Store) {
 	ctx := testContext(t)

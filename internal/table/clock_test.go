@@ -380,7 +380,10 @@ func TestLeave(t *testing.T) {
 // out once, at the stored deadline, and a third node, taking over from the
 // second, does not time it out again. The nodes share a memstore, or each
 // has its own connection to one PostgreSQL database.
-func TestTakeOverMidClock(t *testing.T) { onNodeStores(t, takeOverMidClock) }
+func TestTakeOverMidClock(t *testing.T) {
+	waitsOnTimers(t)
+	onNodeStores(t, takeOverMidClock)
+}
 
 // takeOverMidClock runs TestTakeOverMidClock with the store of each node
 // from open.

@@ -23,12 +23,19 @@ const (
 	testForward  = 200 * time.Millisecond
 )
 
+// waitsOnTimers runs a test that mostly waits out leases, forwarding
+// timeouts and read gaps, taking little CPU, beside the others of its kind
+// once the package's serial tests are done: one after another they were
+// the package's last five seconds, and the suite's.
+func waitsOnTimers(t *testing.T) { t.Parallel() }
+
 // nodeHub returns a node of a cluster on st, closed when the test ends.
 func nodeHub(t *testing.T, st store.Store, change ...func(*Options)) *Hub {
 	t.Helper()
 	opts := testOptions(t)
 	opts.Rand = nil // each node its own ids and tokens
 	opts.LeaseTTL, opts.ForwardTimeout = testLeaseTTL, testForward
+	opts.ReplicaReadGap = time.Microsecond
 	for _, c := range change {
 		c(&opts)
 	}
@@ -226,6 +233,7 @@ func TestNodesShareGames(t *testing.T) {
 // the game over once the lease lapses: its bots resume, and the writes
 // passed to the dead node are made by the one that took it.
 func TestNodeDies(t *testing.T) {
+	waitsOnTimers(t)
 	ctx := testContext(t)
 	st := memstore.New()
 	a, b := nodeHub(t, st), nodeHub(t, st)
@@ -278,6 +286,7 @@ func TestNodeDies(t *testing.T) {
 // cut-off node commits nothing more, and its watchers see the game go on
 // from the store.
 func TestLeaseLost(t *testing.T) {
+	waitsOnTimers(t)
 	ctx := testContext(t)
 	st := memstore.New()
 	cutA, onB := &cutStore{Store: st}, &cutStore{Store: st}
@@ -417,6 +426,7 @@ func TestDrain(t *testing.T) {
 // node is handing its games over, is refused as temporary, in bounded
 // time.
 func TestNobodyToHandOver(t *testing.T) {
+	waitsOnTimers(t)
 	ctx := testContext(t)
 	st := memstore.New()
 	a := nodeHub(t, st)
@@ -582,6 +592,7 @@ func testCounter(t *testing.T, c prometheus.Counter) float64 {
 // never reaches the asker (lost, or too late); the asker finds the write
 // in the store and reports it made, rather than unavailable.
 func TestLateAnswer(t *testing.T) {
+	waitsOnTimers(t)
 	ctx := testContext(t)
 	st := memstore.New()
 	a := nodeHub(t, &muteStore{Store: st})

@@ -105,6 +105,7 @@ func (r *readLog) DeltasSince(ctx context.Context, from map[string]int) (map[str
 // ReplicaReadGap of its last read together, in one read, and its reads
 // begin at least that far apart.
 func TestReplicaReadsTogether(t *testing.T) {
+	waitsOnTimers(t)
 	const gap = 300 * time.Millisecond
 	st := memstore.New()
 	owner := nodeHub(t, st)
