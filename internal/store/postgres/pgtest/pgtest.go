@@ -36,6 +36,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -542,7 +543,7 @@ func start(settings []string) (*Cluster, error) {
 		gid, _ := strconv.Atoi(u.Gid)
 		c.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
 	}
-	top, err := os.MkdirTemp("", "razzia-pg-")
+	top, err := os.MkdirTemp(tempDir(settings), "razzia-pg-")
 	if err != nil {
 		return nil, err
 	}
@@ -553,7 +554,7 @@ func start(settings []string) (*Cluster, error) {
 			return nil, err
 		}
 	}
-	if err := c.initdb(); err != nil {
+	if err := c.initdb(tempDir(settings)); err != nil {
 		c.remove()
 		return nil, err
 	}
@@ -569,16 +570,36 @@ func start(settings []string) (*Cluster, error) {
 	return nil, err
 }
 
+// memDir is a directory in memory (tmpfs), where a Fast cluster keeps
+// its files when it is there: PostgreSQL makes a file for each of a
+// database's tables and indexes, and ext4 makes files dearly (creating and
+// dropping databases, and copying the cached initdb, were a fifth of the
+// test clusters' CPU).
+var memDir = "/dev/shm"
+
+// tempDir is where a cluster of the settings keeps its files: in memory
+// when it does not sync them (Fast), since nothing of it must outlive
+// the machine; on disk when it does (Durable, for benchmarks of
+// commits that a sync to memory would make meaningless).
+func tempDir(settings []string) string {
+	var fs syscall.Statfs_t
+	if !slices.Contains(settings, "fsync=on") && syscall.Access(memDir, 2 /* W_OK */) == nil &&
+		syscall.Statfs(memDir, &fs) == nil && uint64(fs.Bsize)*fs.Bavail >= 1<<30 {
+		return memDir // not a container's small /dev/shm (64 MB in Docker)
+	}
+	return os.TempDir()
+}
+
 // initdb makes the cluster's data directory: a copy of one that initdb
-// made once for every test binary on the machine and left in the
+// made once for every test binary on the machine and left in top, the
 // temporary directory (initdb costs a second of CPU, a copy a third, and
 // a run of the tests starts a dozen clusters).
-func (c *Cluster) initdb() error {
-	cache := filepath.Join(os.TempDir(), fmt.Sprintf("razzia-pgtest-initdb-%d-wal1-t1", os.Geteuid()))
+func (c *Cluster) initdb(top string) error {
+	cache := filepath.Join(top, fmt.Sprintf("razzia-pgtest-initdb-%d-wal1-t1", os.Geteuid()))
 	if _, err := os.Stat(filepath.Join(cache, "data", "PG_VERSION")); err != nil {
 		// Made aside and renamed into place, so that test binaries
 		// starting together never copy half a directory.
-		tmp, err := os.MkdirTemp("", "razzia-pgtest-initdb-")
+		tmp, err := os.MkdirTemp(top, "razzia-pgtest-initdb-")
 		if err != nil {
 			return err
 		}

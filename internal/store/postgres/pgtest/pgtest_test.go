@@ -3,6 +3,8 @@ package pgtest
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -119,5 +121,29 @@ func (f *failer) Cleanup(fn func()) { f.cleanups = append(f.cleanups, fn) }
 func (f *failer) cleanup() {
 	for i := len(f.cleanups) - 1; i >= 0; i-- {
 		f.cleanups[i]()
+	}
+}
+
+// TestTempDir: a Fast cluster keeps its files in memory when there is
+// room there, a Durable one (benchmarks of syncs) always on disk.
+func TestTempDir(t *testing.T) {
+	big := t.TempDir() // writable, with well over a gigabyte free here
+	for _, tc := range []struct {
+		name     string
+		mem      string
+		settings []string
+		want     string
+	}{
+		{"fast, in memory", big, Fast, big},
+		{"durable, on disk", big, Durable, os.TempDir()},
+		{"no memory directory", filepath.Join(big, "missing"), Fast, os.TempDir()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func(m string) { memDir = m }(memDir)
+			memDir = tc.mem
+			if got := tempDir(tc.settings); got != tc.want {
+				t.Errorf("tempDir = %s, want %s", got, tc.want)
+			}
+		})
 	}
 }
