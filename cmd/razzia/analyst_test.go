@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia/internal/analysis"
+	"github.com/razziagame/razzia/internal/gametest"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/servertest"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/sqlite"
 )
@@ -48,7 +48,7 @@ func TestServeAnalysesGamesLeftUnanalysed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := servertest.RandomGame(t, 2, 7).Record()
+	rec := gametest.Random(t, 2, 7).Record()
 	const id = "leftoverab"
 	if err := st.CreateGame(ctx, &store.Game{ID: id, Status: store.StatusFinished, Seats: []store.Seat{{Name: "Ann"}, {Name: "Bob"}},
 		Cheques: rec.Cheques, Seed: []byte("left over"), Moves: rec.Moves}); err != nil {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/razziagame/razzia/internal/servertest"
+	"github.com/razziagame/razzia/internal/gametest"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
@@ -16,7 +16,7 @@ import (
 // played returns a finished game of n seats, stored with status.
 func played(t *testing.T, id string, n int, status store.Status) *store.Game {
 	t.Helper()
-	rec := servertest.RandomGame(t, n, Seed(id)).Record()
+	rec := gametest.Random(t, n, Seed(id)).Record()
 	sg := &store.Game{ID: id, Status: status, Seats: make([]store.Seat, n), Cheques: rec.Cheques, Seed: []byte(id), Moves: rec.Moves}
 	for i, name := range rec.Players {
 		sg.Seats[i] = store.Seat{Name: name, Bot: "random"}

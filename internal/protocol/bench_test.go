@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/razziagame/razzia/internal/gametest"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/servertest"
 )
 
 // BenchmarkDecodeState decodes a state message of a four-player game at
@@ -13,7 +13,7 @@ import (
 // with json.Unmarshal and with DecodeBrief (as the load generator does),
 // beside the server's cost to encode it.
 func BenchmarkDecodeState(b *testing.B) {
-	g := servertest.RandomGame(b, 4, 1)
+	g := gametest.Random(b, 4, 1)
 	seat := 0
 	view := protocol.NewView(g.View(seat))
 	events := g.Events()

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/gametest"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/servertest"
 )
 
 // briefCases are server messages and odd ones: DecodeBrief must answer
@@ -43,7 +43,7 @@ func briefCases(t testing.TB) map[string][]byte {
 		"null members":    []byte(`{"type":null,"seat":null,"view":{"legal":null,"phase":null}}`),
 		"empty legal":     []byte(`{"view":{"legal":[ ]}}`),
 	}
-	g := servertest.RandomGame(t, 4, 7)
+	g := gametest.Random(t, 4, 7)
 	events := g.Events()
 	for _, seat := range []int{0, 3, -1} {
 		view := protocol.NewView(g.View(seat))

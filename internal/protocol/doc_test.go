@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/gametest"
 	"github.com/razziagame/razzia/internal/i18n"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/servertest"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated examples in docs/protocol.md")
@@ -117,7 +117,7 @@ func examples(t *testing.T) map[string]string {
 	out["record"] = strings.TrimRight(rec.String(), "\n")
 
 	// One event of each kind, the first of its kind in a whole game.
-	whole := servertest.RandomGame(t, 3, exampleSeed)
+	whole := gametest.Random(t, 3, exampleSeed)
 	seen := map[razzia.EventKind]bool{}
 	policeSeen := false
 	var lines []string

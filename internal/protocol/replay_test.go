@@ -10,9 +10,9 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/gametest"
 	"github.com/razziagame/razzia/internal/i18n"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/servertest"
 )
 
 // TestReplay checks every step of whole games against the game replayed
@@ -22,7 +22,7 @@ func TestReplay(t *testing.T) {
 	en := i18n.Default()
 	for players := 2; players <= 5; players++ {
 		t.Run(fmt.Sprint(players, " players"), func(t *testing.T) {
-			rec := servertest.RandomGame(t, players, uint64(players)).Record()
+			rec := gametest.Random(t, players, uint64(players)).Record()
 			start, steps, game, err := protocol.Replay(rec, en)
 			if err != nil {
 				t.Fatal(err)
@@ -159,7 +159,7 @@ func jsonOf(t *testing.T, v any) []byte {
 
 // BenchmarkReplay replays a whole four-player game into steps.
 func BenchmarkReplay(b *testing.B) {
-	rec := servertest.RandomGame(b, 4, 11).Record()
+	rec := gametest.Random(b, 4, 11).Record()
 	en := i18n.Default()
 	for b.Loop() {
 		if _, _, _, err := protocol.Replay(rec, en); err != nil {

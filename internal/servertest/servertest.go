@@ -9,7 +9,6 @@ package servertest
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -21,7 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/botrating"
@@ -303,28 +301,6 @@ func PlayAll(t testing.TB, c *client.Client, id string) int {
 // Cut closes every connection to the server, WebSockets included, as a
 // network failure would; the server goes on.
 func (s *Server) Cut() { s.ln.cut() }
-
-// RandomGame plays a whole game of seeded random legal moves between
-// players named Miriam, Felix, Elke, Dennis and Ann (as many as players).
-func RandomGame(t testing.TB, players int, seed uint64) *razzia.Game {
-	t.Helper()
-	names := []string{"Miriam", "Felix", "Elke", "Dennis", "Ann"}[:players]
-	g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: fmt.Appendf(nil, "seed-%d", seed)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(seed, 1))
-	for {
-		s := g.State()
-		if s.Over() {
-			return g
-		}
-		legal := g.LegalMoves()
-		if err := g.Play(legal[r.IntN(len(legal))]); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // lockedReader makes a seeded source safe for the Hub's goroutines.
 type lockedReader struct {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/gametest"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/servertest"
 )
 
 // fakeActor records a seat's requests instead of sending them.
@@ -133,7 +133,7 @@ func TestOnlineKeys(t *testing.T) {
 // token the server gave, once it starts; another's offer is declined
 // with n.
 func TestOnlineRematch(t *testing.T) {
-	over := servertest.RandomGame(t, 3, 5)
+	over := gametest.Random(t, 3, 5)
 	info := protocol.GameInfo{ID: "k3x7q2m5ab", Status: protocol.StatusFinished, Players: 3,
 		Seats: []protocol.SeatInfo{{Name: "Ann"}, {Name: "Bob"}, {Name: "Bot 3 (easy)", Bot: "easy"}}}
 	m, f := onlineModel(t, over, 0, info)

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/razziagame/razzia/internal/gametest"
 	"github.com/razziagame/razzia/internal/i18n"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/servertest"
 	"github.com/razziagame/razzia/internal/web"
 )
 
@@ -17,7 +17,7 @@ import (
 func TestReplayPatches(t *testing.T) {
 	t.Parallel() // mostly node starting: on both cores
 	for _, players := range []int{2, 5} {
-		g := servertest.RandomGame(t, players, uint64(players))
+		g := gametest.Random(t, players, uint64(players))
 		start, steps, _, err := protocol.Replay(g.Record(), i18n.Default())
 		if err != nil {
 			t.Fatal(err)

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/gametest"
 	"github.com/razziagame/razzia/internal/i18n"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/servertest"
 	"github.com/razziagame/razzia/internal/web"
 )
 
@@ -53,7 +53,7 @@ console.log(JSON.stringify(out));
 // and says a bot plays and the seat can be taken back.
 func TestRematchBox(t *testing.T) {
 	t.Parallel() // mostly node starting: on both cores
-	over := servertest.RandomGame(t, 3, 5)
+	over := gametest.Random(t, 3, 5)
 	seats := []protocol.SeatInfo{{Name: "Ann"}, {Name: "Bob"}, {Name: "Bot 3 (easy)", Bot: "easy"}}
 	msg := func(g *razzia.Game, status protocol.Status, rated ...bool) json.RawMessage {
 		view := protocol.NewView(g.View(0))

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/gametest"
 	"github.com/razziagame/razzia/internal/i18n"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/servertest"
 	"github.com/razziagame/razzia/internal/web"
 )
 
@@ -147,7 +147,7 @@ func TestRenderTable(t *testing.T) {
 	view["auction"].(map[string]any)["bids"].([]any)[0] = "passed over"
 	cases["out"] = testCase{Msg: mustJSON(t, out)}
 
-	g := servertest.RandomGame(t, 4, 3)
+	g := gametest.Random(t, 4, 3)
 	info := protocol.GameInfo{ID: "k3x7q2m5ab", Status: protocol.StatusPlaying, Players: 4,
 		Created: time.Now(), Updated: time.Now(), Invite: protocol.InvitePath("k3x7q2m5ab")}
 	for _, name := range g.Players() {
