@@ -178,6 +178,8 @@ func (h *Hub) write(ctx context.Context, r request, static func(*store.Game) err
 			return seat, err
 		}
 	}
+	h.metrics.forwarded.WithLabelValues("unavailable").Inc()
+	h.log.Warn("the write found no node to make it after 8 tries; it is refused for now", "game", r.Game, "op", r.Op, "holder", hint)
 	return 0, unavailable()
 }
 
