@@ -30,25 +30,26 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia/internal/playername"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/rating"
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// Sentinel errors: every error of a Service wraps one (in an *Error), so
-// that the HTTP layer maps it to a code.
+// Sentinel errors: every error of a Service wraps one (in an *Error), each
+// declared with the protocol code the HTTP layer answers.
 var (
-	ErrBadName      = errors.New("bad account name")
-	ErrNameTaken    = errors.New("the name is taken")
-	ErrWeakPassword = errors.New("weak password")
+	ErrBadName      = protocol.NewRefusal(protocol.BadName, "bad account name")
+	ErrNameTaken    = protocol.NewRefusal(protocol.NameTaken, "the name is taken")
+	ErrWeakPassword = protocol.NewRefusal(protocol.WeakPassword, "weak password")
 	// ErrSignIn is every failed sign-in with a password: a wrong password
 	// and an unknown name look alike.
-	ErrSignIn       = errors.New("wrong name or password")
-	ErrUnauthorized = errors.New("not signed in")
-	ErrRateLimited  = errors.New("too many attempts")
-	ErrPasskey      = errors.New("the passkey ceremony failed")
-	ErrNotFound     = errors.New("not found")
-	ErrBadRequest   = errors.New("bad request")
-	ErrInternal     = errors.New("internal error")
+	ErrSignIn       = protocol.NewRefusal(protocol.SignInFailed, "wrong name or password")
+	ErrUnauthorized = protocol.NewRefusal(protocol.Unauthorized, "not signed in")
+	ErrRateLimited  = protocol.NewRefusal(protocol.RateLimited, "too many attempts")
+	ErrPasskey      = protocol.NewRefusal(protocol.PasskeyFailed, "the passkey ceremony failed")
+	ErrNotFound     = protocol.NewRefusal(protocol.NotFound, "not found")
+	ErrBadRequest   = protocol.NewRefusal(protocol.BadRequest, "bad account request")
+	ErrInternal     = protocol.NewRefusal(protocol.Internal, "the account service failed")
 )
 
 // An Error is a request the Service refused; nothing changed.

@@ -18,7 +18,6 @@
 package chat
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -27,6 +26,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/time/rate"
+
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // phrases lists the quick phrases' ids, in the order a picker shows them:
@@ -109,17 +110,18 @@ type Message struct {
 	Muted   bool      `json:"muted,omitempty"` // the reader muted the sender: the content is withheld
 }
 
-// Sentinel errors, wrapped in an *Error.
+// Sentinel errors, wrapped in an *Error, each declared with its protocol
+// code.
 var (
-	ErrEmpty         = errors.New("empty message")
-	ErrTooLong       = errors.New("message too long")
-	ErrBadChar       = errors.New("control or invisible character")
-	ErrTooFast       = errors.New("too many messages")
-	ErrSignIn        = errors.New("free text needs signing in")
-	ErrUnknownPhrase = errors.New("unknown quick phrase")
-	ErrChannel       = errors.New("not a channel one can write in")
-	ErrMuteSelf      = errors.New("one cannot mute oneself")
-	ErrClosed        = errors.New("the chat is closed")
+	ErrEmpty         = protocol.NewRefusal(protocol.ChatTooLong, "empty message")
+	ErrTooLong       = protocol.NewRefusal(protocol.ChatTooLong, "message too long")
+	ErrBadChar       = protocol.NewRefusal(protocol.ChatBadChar, "control or invisible character")
+	ErrTooFast       = protocol.NewRefusal(protocol.ChatTooFast, "too many messages")
+	ErrSignIn        = protocol.NewRefusal(protocol.ChatSignIn, "free text needs signing in")
+	ErrUnknownPhrase = protocol.NewRefusal(protocol.ChatNotAllowed, "unknown quick phrase")
+	ErrChannel       = protocol.NewRefusal(protocol.ChatNotAllowed, "not a channel one can write in")
+	ErrMuteSelf      = protocol.NewRefusal(protocol.ChatNotAllowed, "one cannot mute oneself")
+	ErrClosed        = protocol.NewRefusal(protocol.ChatClosed, "the chat is closed")
 )
 
 // An Error reports a message or mute refused; nothing changed.

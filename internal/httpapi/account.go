@@ -46,27 +46,13 @@ func (s *Server) routeAccounts(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/leaderboard", s.leaderboard)
 }
 
-// accountCodes maps the account service's sentinels to the protocol's codes.
-var accountCodes = map[error]protocol.Code{
-	account.ErrBadName:      protocol.BadName,
-	account.ErrNameTaken:    protocol.NameTaken,
-	account.ErrWeakPassword: protocol.WeakPassword,
-	account.ErrSignIn:       protocol.SignInFailed,
-	account.ErrUnauthorized: protocol.Unauthorized,
-	account.ErrRateLimited:  protocol.RateLimited,
-	account.ErrPasskey:      protocol.PasskeyFailed,
-	account.ErrNotFound:     protocol.NotFound,
-	account.ErrBadRequest:   protocol.BadRequest,
-	account.ErrInternal:     protocol.Internal,
-}
-
 // accountError maps an error of the account service, if it is one.
 func accountError(err error) (*apiError, bool) {
 	var ae *account.Error
 	if !errors.As(err, &ae) {
 		return nil, false
 	}
-	code, ok := accountCodes[ae.Kind]
+	code, ok := protocol.CodeOf(ae.Kind)
 	if !ok {
 		code = protocol.Internal
 	}

@@ -24,7 +24,6 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/account"
-	"github.com/razziagame/razzia/internal/chat"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
@@ -305,47 +304,6 @@ func newError(code protocol.Code, format string, args ...any) *apiError {
 	return &apiError{status: code.Status(), obj: protocol.Error{Code: code, Message: fmt.Sprintf(format, args...)}}
 }
 
-// codes maps the Hub's sentinel errors to the protocol's codes.
-var codes = map[error]protocol.Code{
-	table.ErrNameTaken:          protocol.NameTaken,
-	table.ErrRateLimited:        protocol.RateLimited,
-	table.ErrTooManyGames:       protocol.TooManyGames,
-	table.ErrTooManyConnections: protocol.TooManyConnections,
-	table.ErrExpired:            protocol.TableExpired,
-	table.ErrNotCreator:         protocol.NotCreator,
-	table.ErrAlreadyStarted:     protocol.AlreadyStarted,
-	table.ErrAccountRequired:    protocol.AccountRequired,
-	table.ErrAlreadySeated:      protocol.AlreadySeated,
-	table.ErrNotFound:           protocol.NotFound,
-	table.ErrSeatTaken:          protocol.SeatTaken,
-	table.ErrTableFull:          protocol.TableFull,
-	table.ErrBadName:            protocol.BadName,
-	table.ErrBadRequest:         protocol.BadRequest,
-	table.ErrNotStarted:         protocol.NotStarted,
-	table.ErrBadRecord:          protocol.BadRecord,
-	table.ErrClosed:             protocol.Unavailable,
-	table.ErrUnavailable:        protocol.Unavailable,
-	table.ErrIllegalMove:        protocol.IllegalMove,
-	table.ErrNotYourSeat:        protocol.NotYourSeat,
-	table.ErrNotYourTurn:        protocol.NotYourTurn,
-	table.ErrStale:              protocol.Stale,
-	table.ErrGameOver:           protocol.GameOver,
-	table.ErrInternal:           protocol.Internal,
-	table.ErrCancelled:          protocol.TableCancelled,
-	table.ErrTimedOut:           protocol.TimedOut,
-	chat.ErrEmpty:               protocol.ChatTooLong,
-	chat.ErrTooLong:             protocol.ChatTooLong,
-	chat.ErrTooFast:             protocol.ChatTooFast,
-	chat.ErrBadChar:             protocol.ChatBadChar,
-	chat.ErrSignIn:              protocol.ChatSignIn,
-	chat.ErrUnknownPhrase:       protocol.ChatNotAllowed,
-	chat.ErrChannel:             protocol.ChatNotAllowed,
-	chat.ErrMuteSelf:            protocol.ChatNotAllowed,
-	chat.ErrClosed:              protocol.ChatClosed,
-	table.ErrNotOver:            protocol.GameInProgress,
-	table.ErrRematch:            protocol.RematchRefused,
-}
-
 // errorOf maps an error of the Hub to the API's error.
 func errorOf(err error) *apiError {
 	var ae *apiError
@@ -363,7 +321,7 @@ func errorOf(err error) *apiError {
 	if !errors.As(err, &te) {
 		return newError(protocol.Internal, "internal error: please try again")
 	}
-	code, ok := codes[te.Kind]
+	code, ok := protocol.CodeOf(te.Kind)
 	if !ok {
 		code = protocol.Internal
 	}

@@ -202,14 +202,18 @@ var (
 // codeTables returns the tables of error codes of docs/protocol.md, from
 // the protocol's one list.
 func codeTables() map[string]string {
-	h := []string{"| code | status | when |", "|---|---|---|"}
-	w := []string{"| code | when |", "|---|---|"}
+	h := []string{"| code | status | retry | when |", "|---|---|---|---|"}
+	w := []string{"| code | retry | when |", "|---|---|---|"}
 	for _, c := range protocol.Codes() {
+		retry := "no"
+		if c.Retry {
+			retry = "yes"
+		}
 		if c.HTTP != "" {
-			h = append(h, fmt.Sprintf("| `%s` | %d | %s |", c.Code, c.Status, c.HTTP))
+			h = append(h, fmt.Sprintf("| `%s` | %d | %s | %s |", c.Code, c.Status, retry, c.HTTP))
 		}
 		if c.WS != "" {
-			w = append(w, fmt.Sprintf("| `%s` | %s |", c.Code, c.WS))
+			w = append(w, fmt.Sprintf("| `%s` | %s | %s |", c.Code, retry, c.WS))
 		}
 	}
 	return map[string]string{"codes-http": strings.Join(h, "\n"), "codes-ws": strings.Join(w, "\n")}

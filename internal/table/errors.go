@@ -5,81 +5,68 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/razziagame/razzia/internal/chat"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
-// Sentinel errors. Every error the Hub returns wraps one of these, so the
-// HTTP layer can map it to a code with errors.Is.
+// Sentinel errors. Every error the Hub returns wraps one of these or one of
+// internal/chat's; each is declared with its protocol code, which the HTTP
+// and WebSocket answers and a refusal passed between nodes carry.
 var (
-	ErrNotFound    = errors.New("no such game")
-	ErrSeatTaken   = errors.New("the seat is taken")
-	ErrTableFull   = errors.New("the table is full")
-	ErrBadName     = errors.New("bad name")
-	ErrBadRequest  = errors.New("bad request")
-	ErrNotYourSeat = errors.New("not your seat")
-	ErrNotYourTurn = errors.New("not your turn")
-	ErrStale       = errors.New("the game has moved on")
-	ErrNotStarted  = errors.New("the game has not started")
-	ErrGameOver    = errors.New("the game is over")
-	ErrIllegalMove = errors.New("illegal move")
-	ErrBadRecord   = errors.New("bad record")
-	ErrInternal    = errors.New("internal error")
-	ErrClosed      = errors.New("the server is shutting down")
+	ErrNotFound    = protocol.NewRefusal(protocol.NotFound, "no such game")
+	ErrSeatTaken   = protocol.NewRefusal(protocol.SeatTaken, "the seat is taken")
+	ErrTableFull   = protocol.NewRefusal(protocol.TableFull, "the table is full")
+	ErrBadName     = protocol.NewRefusal(protocol.BadName, "bad name")
+	ErrBadRequest  = protocol.NewRefusal(protocol.BadRequest, "bad request")
+	ErrNotYourSeat = protocol.NewRefusal(protocol.NotYourSeat, "not your seat")
+	ErrNotYourTurn = protocol.NewRefusal(protocol.NotYourTurn, "not your turn")
+	ErrStale       = protocol.NewRefusal(protocol.Stale, "the game has moved on")
+	ErrNotStarted  = protocol.NewRefusal(protocol.NotStarted, "the game has not started")
+	ErrGameOver    = protocol.NewRefusal(protocol.GameOver, "the game is over")
+	ErrIllegalMove = protocol.NewRefusal(protocol.IllegalMove, "illegal move")
+	ErrBadRecord   = protocol.NewRefusal(protocol.BadRecord, "bad record")
+	ErrInternal    = protocol.NewRefusal(protocol.Internal, "internal error")
+	ErrClosed      = protocol.NewRefusal(protocol.Unavailable, "the server is shutting down")
 
-	ErrNameTaken          = errors.New("the name is taken at the table")
-	ErrRateLimited        = errors.New("too many moves")
-	ErrTooManyGames       = errors.New("too many games")
-	ErrTooManyConnections = errors.New("too many connections")
-	ErrExpired            = errors.New("the table expired")
-	ErrNotCreator         = errors.New("not the table's creator")
-	ErrAlreadyStarted     = errors.New("the game has started")
+	ErrNameTaken          = protocol.NewRefusal(protocol.NameTaken, "the name is taken at the table")
+	ErrRateLimited        = protocol.NewRefusal(protocol.RateLimited, "too many moves")
+	ErrTooManyGames       = protocol.NewRefusal(protocol.TooManyGames, "too many games")
+	ErrTooManyConnections = protocol.NewRefusal(protocol.TooManyConnections, "too many connections")
+	ErrExpired            = protocol.NewRefusal(protocol.TableExpired, "the table expired")
+	ErrNotCreator         = protocol.NewRefusal(protocol.NotCreator, "not the table's creator")
+	ErrAlreadyStarted     = protocol.NewRefusal(protocol.AlreadyStarted, "the game has started")
 	// ErrUnavailable is a write this node could not have made: the node
 	// that runs the game did not answer in time and its lease has not
 	// lapsed yet, or no node runs it while this one is shutting down. It
 	// is temporary: the same request succeeds once another node runs it.
-	ErrUnavailable     = errors.New("the game is changing servers")
-	ErrAccountRequired = errors.New("a rated table takes signed-in players only")
-	ErrAlreadySeated   = errors.New("you hold a seat of the table already")
-	ErrCancelled       = errors.New("the table was cancelled")
-	ErrTimedOut        = errors.New("the time ran out")
+	ErrUnavailable     = protocol.NewRefusal(protocol.Unavailable, "the game is changing servers")
+	ErrAccountRequired = protocol.NewRefusal(protocol.AccountRequired, "a rated table takes signed-in players only")
+	ErrAlreadySeated   = protocol.NewRefusal(protocol.AlreadySeated, "you hold a seat of the table already")
+	ErrCancelled       = protocol.NewRefusal(protocol.TableCancelled, "the table was cancelled")
+	ErrTimedOut        = protocol.NewRefusal(protocol.TimedOut, "the time ran out")
 	// ErrNotOver is a rematch of a game that is not over.
-	ErrNotOver = errors.New("the game is not over")
+	ErrNotOver = protocol.NewRefusal(protocol.GameInProgress, "the game is not over")
 	// ErrRematch is a rematch offer or answer that cannot be made: the
 	// game had its offer, the player answered, or nobody offered.
-	ErrRematch = errors.New("rematch refused")
+	ErrRematch = protocol.NewRefusal(protocol.RematchRefused, "rematch refused")
+	// ErrTooLarge is a write too large to pass to the node that runs its
+	// game: the channel between nodes carries store.MaxPayload bytes.
+	ErrTooLarge = protocol.NewRefusal(protocol.TooLarge, "the write is too large to pass between nodes")
+	// ErrUnsupported is a write passed from a node of another version that
+	// this one does not know: retried, it succeeds once both run one
+	// version.
+	ErrUnsupported = protocol.NewRefusal(protocol.Unsupported, "the write is unknown to this server's version")
 )
 
 // errNotOwner is the answer of a node asked to make a write of a game it
 // does not run (any more): the asker looks up the owner again.
 var errNotOwner = errors.New("this node does not run the game")
 
-// kinds are the sentinels an answer passed between nodes may carry, named
-// by their text.
-var kinds = []error{
-	ErrNotFound, ErrSeatTaken, ErrTableFull, ErrBadName, ErrBadRequest, ErrNotYourSeat, ErrNotYourTurn,
-	ErrStale, ErrNotStarted, ErrGameOver, ErrIllegalMove, ErrBadRecord, ErrInternal, ErrClosed,
-	ErrNameTaken, ErrRateLimited, ErrTooManyGames, ErrTooManyConnections, ErrExpired, ErrNotCreator,
-	ErrAlreadyStarted, ErrUnavailable, ErrCancelled, ErrTimedOut, ErrNotOver, ErrRematch, errNotOwner,
-	// The chat's refusals (Hub.Chat, Hub.Mute).
-	chat.ErrEmpty, chat.ErrTooLong, chat.ErrBadChar, chat.ErrTooFast, chat.ErrSignIn,
-	chat.ErrUnknownPhrase, chat.ErrChannel, chat.ErrMuteSelf,
-}
-
-// kindNamed returns the sentinel whose text is name; ErrInternal for an
-// unknown one (a node of another version).
-func kindNamed(name string) error {
-	for _, k := range kinds {
-		if k.Error() == name {
-			return k
-		}
-	}
-	return ErrInternal
-}
-
 // An Error is a request the Hub rejected. Its message is written for the
 // player who made the request; nothing changed.
 type Error struct {
-	Kind error  // one of the sentinels
+	// Kind is one of the sentinels; passed from a node of another version
+	// that has a sentinel this one lacks, its protocol.Code.
+	Kind error
 	Msg  string // for the player
 	Err  error  // the cause, if any: a *razzia.MoveError, a *razzia.RecordError, a store error
 	// RetryAfter is how long to wait before the same request may succeed

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
@@ -45,10 +45,13 @@ const (
 )
 
 // An answer is the outcome of a request: the seat of a join, or the
-// error's kind and message.
+// refusal: its sentinel's text, its code and its message.
 type answer struct {
-	Seat  int           `json:"seat,omitempty"`
-	Kind  string        `json:"kind,omitempty"` // the sentinel's text; empty for success
+	Seat int    `json:"seat,omitempty"`
+	Kind string `json:"kind,omitempty"` // the sentinel's text; empty for success
+	// Code is the sentinel's code, which survives a node of another
+	// version that lacks the sentinel.
+	Code  protocol.Code `json:"code,omitempty"`
 	Msg   string        `json:"msg,omitempty"`
 	Retry time.Duration `json:"retry,omitempty"`
 }
@@ -64,7 +67,11 @@ func answerOf(seat int, err error) answer {
 	case !errors.As(err, &e):
 		e = unavailable() // the owner's context ended: it was too slow
 	}
-	return answer{Kind: e.Kind.Error(), Msg: e.Msg, Retry: e.RetryAfter}
+	code, ok := protocol.CodeOf(e.Kind)
+	if !ok {
+		code = protocol.Internal
+	}
+	return answer{Kind: e.Kind.Error(), Code: code, Msg: e.Msg, Retry: e.RetryAfter}
 }
 
 // result is the outcome an answer describes.
@@ -72,11 +79,23 @@ func (a answer) result() (int, error) {
 	if a.Kind == "" {
 		return a.Seat, nil
 	}
-	kind := kindNamed(a.Kind)
-	if kind == errNotOwner {
+	if a.Kind == errNotOwner.Error() {
 		return 0, errNotOwner
 	}
-	return 0, &Error{Kind: kind, Msg: a.Msg, RetryAfter: a.Retry}
+	return 0, &Error{Kind: a.kind(), Msg: a.Msg, RetryAfter: a.Retry}
+}
+
+// kind is the sentinel the answer names; for one this node does not know
+// (the owner runs another version), its code itself, or ErrInternal if the
+// code is unknown too.
+func (a answer) kind() error {
+	if r := protocol.RefusalNamed(a.Kind); r != nil && (a.Code == "" || a.Code == r.Code()) {
+		return r
+	}
+	if a.Code.Known() {
+		return a.Code
+	}
+	return ErrInternal
 }
 
 // An envelope is a message on a node's channel: a request from From, or
@@ -258,6 +277,11 @@ func (h *Hub) ask(ctx context.Context, node string, r request) (seat int, err er
 	if err != nil {
 		return 0, internal(err), true
 	}
+	if len(payload) > store.MaxPayload {
+		// Refused now: the channel would drop it, and the asker would wait
+		// for an answer that cannot come, then call it unavailable.
+		return 0, reject(ErrTooLarge, "the request is too large to pass to the server that runs the game"), true
+	}
 	start := time.Now()
 	if err := h.store.Publish(ctx, NodeChannel(node), string(payload)); err != nil {
 		h.log.Warn("cannot pass a write to the game's node", "game", r.Game, "to", node, "err", err)
@@ -377,5 +401,5 @@ func (l *loop) apply(r request) (int, error) {
 	case opMute:
 		return 0, l.mute(r)
 	}
-	return 0, internal(fmt.Errorf("unknown write %q", r.Op))
+	return 0, reject(ErrUnsupported, "this server runs another version and does not know the write %q: try again in a minute", r.Op)
 }
