@@ -170,13 +170,7 @@ func TestCommonKeys(t *testing.T) {
 	for _, k := range []string{"turn", "auction", "over"} {
 		want = append(want, "phase."+k)
 	}
-	// Every code of docs/protocol.md, HTTP and WebSocket, from the
-	// protocol's one list, so that the page and the terminal can explain
-	// each refusal in every language.
-	for _, c := range protocol.Codes() {
-		want = append(want, "error."+string(c.Code))
-	}
-	want = append(want, "error.unknown")
+	// The texts of the error codes: TestErrorTexts.
 	for _, st := range []protocol.Status{protocol.StatusOpen, protocol.StatusPlaying, protocol.StatusFinished,
 		protocol.StatusArchived, protocol.StatusExpired} {
 		want = append(want, "status."+string(st))
