@@ -154,7 +154,8 @@ func TestCatalogues(t *testing.T) {
 }
 
 // TestCommonKeys checks that the common domain names everything the UIs
-// look up by computed key: every card, event, category and error code.
+// look up by computed key: every card, event, category, phase, status
+// and language (the error codes: TestErrorTexts).
 func TestCommonKeys(t *testing.T) {
 	en := Default()
 	var want []string

@@ -5,6 +5,7 @@
 // text and is never made clickable.
 
 import { h, replace } from "./dom.js";
+import { errorText } from "./errors.js";
 
 /** PHRASES are the quick phrases' ids, in picker order: internal/chat's Phrases (a test checks it). */
 export const PHRASES = ["hello", "gl", "hf", "thinking", "brb", "back", "nice", "wow", "ouch", "oops", "sorry", "thanks",
@@ -144,13 +145,13 @@ export class ChatPanel {
   }
 
   /** handles shows a refusal of a chat message, if the error is one: it reports whether it was. */
-  handles(msg, errorText) {
+  handles(msg) {
     const code = msg.code || "";
     const recent = Date.now() - this.sentAt < 5000;
     if (!code.startsWith("chat_") && !(recent && (code === "game_over" || code === "bad_message"))) return false;
     this.error = code === "chat_too_fast" && msg.retryAfter
       ? this.t("chat.error.too_fast", { seconds: msg.retryAfter })
-      : code === "chat_too_long" ? this.t("chat.error.too_long", { max: MAX_TEXT }) : errorText(code);
+      : code === "chat_too_long" ? this.t("chat.error.too_long", { max: MAX_TEXT }) : errorText(this.t, code);
     this.render();
     return true;
   }

@@ -3,12 +3,13 @@
 
 import { $ } from "./dom.js";
 import * as api from "./api.js";
+import { errorText } from "./errors.js";
 
 /**
  * setupLearn wires the lobby's learn form. tr returns the page's current
- * translator, errorText explains an API error.
+ * translator.
  */
-export function setupLearn(tr, errorText) {
+export function setupLearn(tr) {
   const form = $("learn-form");
   const input = $("learn-name");
   try {
@@ -32,7 +33,7 @@ export function setupLearn(tr, errorText) {
       }
       location.assign(game.invite || `/g/${game.id}`);
     } catch (e) {
-      err.textContent = errorText(e);
+      err.textContent = errorText(tr(), e);
       err.hidden = false;
       button.disabled = false;
     }

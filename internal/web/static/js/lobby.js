@@ -6,6 +6,7 @@ import { start } from "./page.js";
 import { displayNames } from "./words.js";
 import { translator } from "./i18n.js";
 import { setupLearn } from "./learn.js";
+import { errorText } from "./errors.js";
 import { whoami, showAccount } from "./players.js";
 
 // Until the catalogue comes, the keys themselves (with has(), as a real
@@ -63,15 +64,6 @@ async function loadLevels() {
   }
 }
 
-function errorText(err) {
-  if (err.code === "network") return t("web.error.network");
-  if (err.code === "bad_record") {
-    // The server names the move in English: keep it, after our sentence.
-    return `${t("error.bad_record")} ${err.detail && err.detail.move > 0 ? t("web.lobby.badmove", { n: err.detail.move, token: err.detail.token || "" }) : ""}`.trim();
-  }
-  return t.has(`error.${err.code}`) ? t(`error.${err.code}`) : t("error.unknown", { code: err.code });
-}
-
 function showError(el, text) {
   el.textContent = text || "";
   el.hidden = !text;
@@ -89,7 +81,7 @@ async function create(ev) {
     const { game } = await api.createGame(seats, rated, $("pace").value);
     location.assign(game.invite || `/g/${game.id}`);
   } catch (err) {
-    showError($("create-error"), errorText(err));
+    showError($("create-error"), errorText(t, err));
     button.disabled = false;
   }
 }
@@ -160,7 +152,7 @@ function drawLists() {
     const el = $(`games-${s}`);
     const l = lists[s];
     if (l === undefined) continue;
-    if (l instanceof Error) replace(el, h("li", { class: "notice notice-error" }, errorText(l)));
+    if (l instanceof Error) replace(el, h("li", { class: "notice notice-error" }, errorText(t, l)));
     else if (l.length === 0) replace(el, h("li", { class: "muted none" }, t("web.lobby.none")));
     else replace(el, l.map(gameItem));
   }
@@ -180,7 +172,7 @@ async function upload() {
     const { game } = await api.uploadRecord(file);
     location.assign(game.invite || `/g/${game.id}`);
   } catch (err) {
-    showError(errEl, errorText(err));
+    showError(errEl, errorText(t, err));
     input.value = "";
   }
 }
@@ -212,7 +204,7 @@ $("rated").addEventListener("change", renderSeats);
 $("create-form").addEventListener("submit", create);
 $("upload").addEventListener("change", upload);
 $("refresh").addEventListener("click", refresh);
-setupLearn(() => t, errorText);
+setupLearn(() => t);
 const levelsLoaded = loadLevels(); // while the language loads
 await start((tr, lang) => {
   t = tr;
@@ -221,7 +213,7 @@ await start((tr, lang) => {
   drawLists();
 });
 const levelsError = await levelsLoaded;
-if (levelsError) showError($("create-error"), errorText(levelsError));
+if (levelsError) showError($("create-error"), errorText(t, levelsError));
 renderSeats();
 refresh();
 // Keep the lists fresh while the lobby is visible.

@@ -3,6 +3,7 @@
 // ceremonies of the WebAuthn API.
 
 import * as api from "./api.js";
+import { errorText } from "./errors.js";
 
 /**
  * whoami resolves to the signed-in account, null for a guest, or false
@@ -47,11 +48,8 @@ export function ratingText(t, r, minGames) {
   return r.provisional ? `${main} · ${t("web.rating.provisional", { games: r.games, min: minGames })}` : main;
 }
 
-/** errorText explains an API error in the page's language. */
-export function errorText(t, err) {
-  if (err.code === "network") return t("web.error.network");
-  return t.has(`error.${err.code}`) ? t(`error.${err.code}`) : t("error.unknown", { code: err.code });
-}
+// The account pages take errorText from here, with the rest they share.
+export { errorText };
 
 /** when prints an ISO time as a short date in the page's language. */
 export function when(iso, time) {

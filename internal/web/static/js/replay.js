@@ -15,6 +15,7 @@ import { views } from "./patch.js";
 import { start } from "./page.js";
 import { drawChart, fetchAnalysis, moveCursor, verdict, verdictClass } from "./analysis.js";
 import { lineItem } from "./chat.js";
+import { errorText } from "./errors.js";
 
 const id = (location.pathname.match(/^\/g\/([a-z0-9]+)\/replay\/?$/) || [])[1] || "";
 
@@ -204,7 +205,7 @@ function showError() {
       msg = text("web.replay.error.not_started", null, "This game has not started yet: there is nothing to replay.");
       break;
     default:
-      msg = text(`error.${err.code}`, null, err.message || "The replay cannot be shown.");
+      msg = state.t ? errorText(state.t, err) : err.message || "The replay cannot be shown.";
   }
   const status = $("status-message");
   status.textContent = msg;

@@ -15,6 +15,7 @@ import { whoami } from "./players.js";
 import { received, tick } from "./clock.js";
 import { turnAlert, alertSettings } from "./notify.js";
 import { ChatPanel } from "./chat.js";
+import { errorText } from "./errors.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -52,13 +53,6 @@ function announce(text) {
   const el = $("announcer");
   el.textContent = "";
   if (text) setTimeout(() => (el.textContent = text), 60);
-}
-
-// errorText explains an error code of the API or the WebSocket.
-function errorText(code) {
-  const t = page.t;
-  if (code === "network") return t("web.error.network");
-  return t.has && t.has(`error.${code}`) ? t(`error.${code}`) : t("error.unknown", { code });
 }
 
 function showStatus() {
@@ -147,7 +141,7 @@ async function join(ev) {
     conn.restart();
     await refreshInfo();
   } catch (err) {
-    errEl.textContent = errorText(err.code);
+    errEl.textContent = errorText(page.t, err.code);
     if (err.code === "account_required") {
       // A rated table: signing in comes back here.
       errEl.append(" ", h("a", { href: `/account?back=${encodeURIComponent(location.pathname)}` }, t("web.nav.signin")));
@@ -225,7 +219,7 @@ async function askHints() {
     const res = await fetchHints(id);
     page.hints = { moves, list: res.hints || [] };
   } catch (err) {
-    page.hints = { moves, error: errorText(err.code) };
+    page.hints = { moves, error: errorText(page.t, err.code) };
   }
   render();
   const first = document.querySelector("#hints-list, #hints .hints-error");
@@ -243,7 +237,7 @@ function onMessage(msg, first) {
     chat.receive(msg);
     return;
   }
-  if (msg.type === "error" && chat.handles(msg, errorText)) return;
+  if (msg.type === "error" && chat.handles(msg)) return;
   if (msg.type === "state") {
     const before = page.view;
     page.game = msg.game;
@@ -301,9 +295,9 @@ function onMessage(msg, first) {
         if (page.view && page.view.moves === last.seq && page.pending === null) send(last.token, true);
       }, Math.max(1200, 1000 * (msg.retryAfter || 0)));
     }
-    setError(errorText(msg.code));
+    setError(errorText(page.t, msg.code));
     render();
-    announce(errorText(msg.code));
+    announce(errorText(page.t, msg.code));
   }
 }
 
@@ -344,7 +338,7 @@ async function answerRematch(accept) {
     onOffer(res.offer);
   } catch (err) {
     page.rematch.busy = false;
-    setError(errorText(err.code));
+    setError(errorText(page.t, err.code));
     render();
   }
 }
@@ -426,7 +420,7 @@ function showGone(code) {
   page.gone = true;
   page.game = null;
   $("gone").hidden = false;
-  $("gone-text").textContent = code === "table_expired" || code === "table_cancelled" ? errorText(code) : page.t("web.gone.text", { id });
+  $("gone-text").textContent = code === "table_expired" || code === "table_cancelled" ? errorText(page.t, code) : page.t("web.gone.text", { id });
   $("waiting").hidden = true;
   $("table").replaceChildren();
   page.status = null;
@@ -447,7 +441,7 @@ async function refreshInfo() {
       return false;
     }
     // The server is unreachable or restarting: the connection keeps trying.
-    setError(errorText(err.code));
+    setError(errorText(page.t, err.code));
     return true;
   }
 }
@@ -478,7 +472,7 @@ $("cancel-table").addEventListener("click", async () => {
     render();
     showGone("table_cancelled");
   } catch (err) {
-    setError(errorText(err.code));
+    setError(errorText(page.t, err.code));
   }
 });
 // The clocks count down between the server's messages.
