@@ -2,9 +2,7 @@ package web
 
 import (
 	"io/fs"
-	"os/exec"
 	"path"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -94,14 +92,6 @@ const cases = [
   [errorText(t, { code: "network" }), "No network."],
   [errorText((k) => k, "stale"), "error.unknown"],
 ];
-let bad = 0;
-for (const [got, want] of cases) if (got !== want) { bad++; console.log("got " + JSON.stringify(got) + ", want " + JSON.stringify(want)); }
-console.log(cases.length + " cases, " + bad + " wrong");
-process.exit(bad ? 1 : 0);
 `
-	node, dir := nodeModules(t, map[string][]byte{"check.mjs": []byte(check)})
-	out, err := exec.Command(node, filepath.Join(dir, "check.mjs")).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), " 0 wrong") {
-		t.Fatalf("errors.js: %v\n%s", err, out)
-	}
+	runCases(t, "errors.js", check)
 }

@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -88,4 +89,21 @@ func nodeModules(t *testing.T, extra map[string][]byte) (node, dir string) {
 		}
 	}
 	return node, dir
+}
+
+// runCases runs check under node beside the page's scripts: check fills
+// the array cases with [got, want] pairs; the test fails unless each pair
+// is equal, naming what it checks.
+func runCases(t *testing.T, what, check string) {
+	t.Helper()
+	check += `let bad = 0;
+for (const [got, want] of cases) if (got !== want) { bad++; console.log("got " + JSON.stringify(got) + ", want " + JSON.stringify(want)); }
+console.log(cases.length + " cases, " + bad + " wrong");
+process.exit(bad ? 1 : 0);
+`
+	node, dir := nodeModules(t, map[string][]byte{"check.mjs": []byte(check)})
+	out, err := exec.Command(node, filepath.Join(dir, "check.mjs")).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), " 0 wrong") {
+		t.Fatalf("%s: %v\n%s", what, err, out)
+	}
 }
