@@ -51,10 +51,13 @@ func refusalsAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 	ctx := testContext(t)
 	var ahead atomic.Int64 // how far node a's clock runs ahead, to close the chat
 	st := open(t)
-	a := nodeHub(t, st, func(o *Options) {
+	// No node dies here: long leases and waits for answers keep a loaded
+	// machine from turning a refusal into unavailable.
+	patient := func(o *Options) { o.LeaseTTL, o.ForwardTimeout = time.Minute, 10*time.Second }
+	a := nodeHub(t, st, patient, func(o *Options) {
 		o.Now = func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
 	})
-	b := nodeHub(t, open(t))
+	b := nodeHub(t, open(t), patient)
 	in, creator, err := a.CreateRated(ctx, []string{"", ""}, "")
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +82,7 @@ func refusalsAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 		{"removing without the creator's token", protocol.NotCreator, func(h *Hub) error { return h.Remove(ctx, id, "not-the-creator", 0) }},
 		{"a write of another version", protocol.Unsupported, unknown},
 	})
-	if _, err := b.JoinAs(ctx, id, 1, Person{Name: "Bob", Token: tokens[1], Account: "acct-bob"}); err != nil {
+	if _, err := a.JoinAs(ctx, id, 1, Person{Name: "Bob", Token: tokens[1], Account: "acct-bob"}); err != nil {
 		t.Fatal(err)
 	}
 	g, err := st.Game(ctx, id)
