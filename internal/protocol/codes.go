@@ -118,8 +118,8 @@ var codes = []CodeInfo{
 		"the server could not store the move; nothing changed, try again"},
 	{Unavailable, http.StatusServiceUnavailable, true, "the server is shutting down, or the game is moving to another server: retry after `retryAfter` seconds",
 		"the move came while its game moved to another server; nothing changed: resend it, same `seq`, after `retryAfter` seconds"},
-	{Unsupported, http.StatusNotImplemented, true, "the server that runs the game is of another version and does not know the request (while servers are being updated); nothing changed: retry in a minute",
-		"the same, for a move, chat message or other write: resend it in a minute"},
+	{Unsupported, http.StatusNotImplemented, true, "the server that runs the game is of another version and does not know the request (while servers are being updated); nothing changed: retry after `retryAfter` seconds (also the `Retry-After` header)",
+		"the same, for a move, chat message or other write: resend it after `retryAfter` seconds"},
 	{IllegalMove, http.StatusConflict, false, "", "not a legal move now (a malformed token or typed move, a cheque not held, a bid too low, `draw` naming a card, ...)"},
 	{NotYourTurn, http.StatusConflict, false, "hints for your seat when it is not the one to move", "your seat is not the one to move"},
 	{NotYourSeat, http.StatusConflict, false, "hints asked, or a rematch offered or answered, without the token of a seat at the table (a spectator)", "a spectator (no valid token) sent a move"},
@@ -162,14 +162,14 @@ func lookup(c Code) (CodeInfo, bool) {
 }
 
 // Error is the error object of a failed HTTP request, the "error" of
-// ErrorBody. Move and Token are set for BadRecord only, RetryAfter for
-// RateLimited only.
+// ErrorBody. Move and Token are set for BadRecord only, RetryAfter for a
+// code to retry after a wait (RateLimited, Unavailable, Unsupported).
 type Error struct {
 	Code       Code    `json:"code"`
 	Message    string  `json:"message"`
 	Move       *int    `json:"move,omitempty"`       // bad_record: the 1-based move, 0 for the file
 	Token      *string `json:"token,omitempty"`      // bad_record: the move's token
-	RetryAfter int     `json:"retryAfter,omitempty"` // rate_limited: whole seconds to wait before trying again
+	RetryAfter int     `json:"retryAfter,omitempty"` // whole seconds to wait before trying again
 }
 
 func (e *Error) Error() string { return e.Message }

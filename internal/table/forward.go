@@ -401,5 +401,9 @@ func (l *loop) apply(r request) (int, error) {
 	case opMute:
 		return 0, l.mute(r)
 	}
-	return 0, reject(ErrUnsupported, "this server runs another version and does not know the write %q: try again in a minute", r.Op)
+	// Asked by a node of a newer version, while the servers are being
+	// updated: the asker's client waits for this node's update.
+	e := reject(ErrUnsupported, "this server runs another version and does not know the write %q: try again in a minute", r.Op)
+	e.RetryAfter = time.Minute
+	return 0, e
 }

@@ -82,6 +82,10 @@ func refusalsAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 		{"removing without the creator's token", protocol.NotCreator, func(h *Hub) error { return h.Remove(ctx, id, "not-the-creator", 0) }},
 		{"a write of another version", protocol.Unsupported, unknown},
 	})
+	var e *Error
+	if err := unknown(b); !errors.As(err, &e) || e.RetryAfter != time.Minute {
+		t.Errorf("a write of another version through b: %#v, want a wait of a minute", err)
+	}
 	if _, err := a.JoinAs(ctx, id, 1, Person{Name: "Bob", Token: tokens[1], Account: "acct-bob"}); err != nil {
 		t.Fatal(err)
 	}
