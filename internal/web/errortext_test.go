@@ -1,8 +1,6 @@
 package web
 
 import (
-	"io/fs"
-	"path"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,25 +19,15 @@ var (
 // catalogue checks in every language.
 func TestOneErrorText(t *testing.T) {
 	var defs, lookups []string
-	err := fs.WalkDir(files, "static/js", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := files.ReadFile(p)
-		if err != nil {
-			return err
-		}
+	eachScript(t, func(name string, b []byte) error {
 		for _, m := range errorTextDef.FindAll(b, -1) {
-			defs = append(defs, path.Base(p)+": "+string(m))
+			defs = append(defs, name+": "+string(m))
 		}
 		if computedErrorKey.Match(b) {
-			lookups = append(lookups, path.Base(p))
+			lookups = append(lookups, name)
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(defs) != 1 || !strings.HasPrefix(defs[0], "errors.js: ") {
 		t.Errorf("errorText is defined in %q, want once, in errors.js", defs)
 	}

@@ -68,20 +68,10 @@ func nodeModules(t *testing.T, extra map[string][]byte) (node, dir string) {
 	t.Helper()
 	node = needNode(t)
 	dir = t.TempDir()
-	err := fs.WalkDir(files, "static/js", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := files.ReadFile(p)
-		if err != nil {
-			return err
-		}
+	eachScript(t, func(name string, b []byte) error {
 		b = importRel.ReplaceAll(b, []byte(`from "./$1.mjs"`))
-		return os.WriteFile(filepath.Join(dir, path.Base(p[:len(p)-3])+".mjs"), b, 0o644)
+		return os.WriteFile(filepath.Join(dir, strings.TrimSuffix(name, ".js")+".mjs"), b, 0o644)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	extra["fakedom.mjs"] = []byte(fakeDOM)
 	for name, b := range extra {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
@@ -105,5 +95,24 @@ process.exit(bad ? 1 : 0);
 	out, err := exec.Command(node, filepath.Join(dir, "check.mjs")).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), " 0 wrong") {
 		t.Fatalf("%s: %v\n%s", what, err, out)
+	}
+}
+
+// eachScript calls f with the file name and the text of each of the
+// page's scripts; an error fails the test.
+func eachScript(t *testing.T, f func(name string, b []byte) error) {
+	t.Helper()
+	err := fs.WalkDir(files, "static/js", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := files.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return f(path.Base(p), b)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
