@@ -191,3 +191,13 @@ func TestCodesRetry(t *testing.T) {
 		t.Error("an unknown code is known or temporary")
 	}
 }
+
+// errSeatTaken is a sentinel as a package declares it: once, with its code.
+var errSeatTaken = protocol.NewRefusal(protocol.SeatTaken, "an example's seat is taken")
+
+func ExampleCodeOf() {
+	err := fmt.Errorf("joining seat 2: %w", errSeatTaken)
+	code, _ := protocol.CodeOf(err)
+	fmt.Println(code, code.Status(), code.Temporary(), errors.Is(err, protocol.SeatTaken), errors.Is(err, errSeatTaken))
+	// Output: seat_taken 409 false true true
+}
