@@ -184,21 +184,12 @@ func (s *Server) hubOptions() table.Options {
 // startAnalyst runs the analyst until the server stops.
 func (s *Server) startAnalyst(o analyst.Options) {
 	o.Spare, o.Logger = s.Hub.WaitSpare, s.log
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		analyst.Run(ctx, s.Store, o)
-	}()
-	s.stops = append(s.stops, func() { cancel(); <-done })
+	s.start(func(ctx context.Context) { analyst.Run(ctx, s.Store, o) })
 }
 
 // every runs f every interval until the server stops.
 func (s *Server) every(interval time.Duration, f func(context.Context)) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	s.start(func(ctx context.Context) {
 		t := time.NewTicker(interval)
 		defer t.Stop()
 		for {
@@ -209,6 +200,17 @@ func (s *Server) every(interval time.Duration, f func(context.Context)) {
 				f(ctx)
 			}
 		}
+	})
+}
+
+// start runs f in a goroutine until the server stops, which cancels f's
+// context and waits for f to return.
+func (s *Server) start(f func(ctx context.Context)) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f(ctx)
 	}()
 	s.stops = append(s.stops, func() { cancel(); <-done })
 }

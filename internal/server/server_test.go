@@ -9,19 +9,23 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/razziagame/razzia/internal/analyst"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
 
 // watched is a store that checks, when it is closed, that nothing of the
-// server runs on it any more, and that can refuse the push keys.
+// server runs on it any more, that can refuse the push keys, and that
+// tells of the analyses stored.
 type watched struct {
 	store.Store
-	keys    error
-	closed  chan struct{}
-	onClose func()
+	keys     error
+	closed   chan struct{}
+	onClose  func()
+	analysed chan string // the games whose analysis was stored, if set
 }
 
 func (w *watched) InitPushKeys(ctx context.Context, k store.VAPIDKeys) (store.VAPIDKeys, error) {
@@ -29,6 +33,14 @@ func (w *watched) InitPushKeys(ctx context.Context, k store.VAPIDKeys) (store.VA
 		return store.VAPIDKeys{}, w.keys
 	}
 	return w.Store.InitPushKeys(ctx, k)
+}
+
+func (w *watched) PutAnalysis(ctx context.Context, id string, a store.Analysis) error {
+	err := w.Store.PutAnalysis(ctx, id, a)
+	if w.analysed != nil {
+		w.analysed <- id
+	}
+	return err
 }
 
 func (w *watched) Close() error {
@@ -115,5 +127,27 @@ func TestNewFails(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAnalyst: with Options.Analyst, a game that finishes is analysed.
+func TestAnalyst(t *testing.T) {
+	st := &watched{Store: memstore.New(), closed: make(chan struct{}), analysed: make(chan string, 1)}
+	s, err := New(t.Context(), Options{Store: st, Logger: quiet(), Analyst: &analyst.Options{Iterations: 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown(t.Context())
+	info, _, err := s.Hub.Create(t.Context(), []string{"easy", "easy"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case id := <-st.analysed:
+		if id != info.ID {
+			t.Errorf("analysed %s, want %s", id, info.ID)
+		}
+	case <-time.After(time.Minute): // a bound for a failure, never a wait for success
+		t.Fatal("the game was not analysed within a minute")
 	}
 }
