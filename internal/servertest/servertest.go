@@ -1,7 +1,7 @@
 // Package servertest runs a whole Razzia server in a test: a memory
 // store, the table Hub, the HTTP API and the web page, assembled by
-// package server as razzia serve assembles them, on an httptest server whose connections a test can
-// cut. Its helpers create tables, take seats, connect the protocol client
+// package server as razzia serve assembles them, on an httptest server
+// whose connections a test can cut. Its helpers create tables, take seats, connect the protocol client
 // and wait for states by reading them, never by polling with sleeps. Only
 // tests import it.
 package servertest
@@ -54,9 +54,10 @@ type Options struct {
 	// table.DefaultLimits) where API and Hub leave them zero. Without it
 	// those are limits no test of something else meets.
 	Limits bool
-	// Store, when set, returns the store the Hub uses in place of the
+	// Store, when set, returns the store the server uses in place of the
 	// memory store: one that wraps it (a test's slow or failing store), or
-	// another (a benchmark's SQLite).
+	// another (a benchmark's SQLite, a store two servers share). The
+	// server does not close it.
 	Store func(*memstore.Store) store.Store
 	// Accounts configures the accounts, wired as razzia serve wires them
 	// (the Hub's game-over hook records results and ratings; a result
@@ -104,6 +105,8 @@ func generousHub(l table.Limits) table.Limits {
 // A Server is a Razzia server in the test, stopped when the test ends.
 type Server struct {
 	*httptest.Server
+	// Store is the memory store, which the server uses unless
+	// Options.Store gave another.
 	Store *memstore.Store
 	Hub   *table.Hub
 	API   *httpapi.Server
