@@ -163,175 +163,202 @@ func New(spec string, seed uint64) (Bot, error) {
 		return New(l.Spec, seed)
 	}
 	switch name {
-	case "random":
-		if hasOpts {
-			return nil, specError("random takes no options")
-		}
-		return NewRandom(seed), nil
-	case "heuristic":
-		h := NewHeuristic(seed)
-		err := parseOptions(name, opts, hasOpts, func(key, val string) error {
-			switch key {
-			case "noise":
-				x, err := parseFloat(key, val, 0, 100)
-				h.noise = x
-				return err
-			}
-			return fmt.Errorf("unknown option %q (heuristic takes noise=X)", key)
-		})
-		if err != nil {
-			return nil, err
-		}
-		return h, nil
-	case "mcts":
-		m := NewMCTS(seed, DefaultIters, 0, 1)
-		// A spec's playouts stay the heuristic's unless it says otherwise,
-		// so that specs written before rollout=auto play as they did.
-		m.rollout = rolloutHeuristic
-		itersSet := false
-		err := parseOptions(name, opts, hasOpts, func(key, val string) error {
-			switch key {
-			case "iters":
-				itersSet = true
-				return parseCount(key, val, &m.iters)
-			case "time":
-				return parseTime(val, &m.limit)
-			case "workers":
-				if val == "all" {
-					m.workers = min(runtime.GOMAXPROCS(0), MaxWorkers)
-					return nil
-				}
-				return parseWorkers(val, &m.workers)
-			case "c":
-				x, err := parseFloat(key, val, 0, 10)
-				m.c = x
-				return err
-			case "bias":
-				x, err := parseFloat(key, val, 0, 100)
-				m.bias = x
-				return err
-			case "noise":
-				x, err := parseFloat(key, val, 0, 100)
-				m.noise = x
-				return err
-			case "cut":
-				switch val {
-				case "round":
-					m.cut = true
-				case "none":
-					m.cut = false
-				default:
-					return fmt.Errorf("cut=%s: want round or none", val)
-				}
-				return nil
-			case "rollout":
-				switch val {
-				case "heuristic":
-					m.rollout = rolloutHeuristic
-				case "random":
-					m.rollout = rolloutRandom
-				case "light":
-					m.rollout = rolloutLight
-				case "auto":
-					m.rollout = rolloutAuto
-				default:
-					return fmt.Errorf("rollout=%s: want heuristic, random, light or auto", val)
-				}
-				return nil
-			}
-			return fmt.Errorf("unknown option %q (mcts takes iters=N, time=DURATION, workers=N, c=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto)", key)
-		})
-		if err != nil {
-			return nil, err
-		}
-		if m.limit > 0 && !itersSet {
-			m.iters = 0 // bounded by time alone
-		}
-		return m, nil
-	case "flatmc":
-		f := NewFlatMC(seed, 0, DefaultFlatTime)
-		roundsSet, timeSet := false, false
-		err := parseOptions(name, opts, hasOpts, func(key, val string) error {
-			switch key {
-			case "rounds":
-				roundsSet = true
-				return parseCount(key, val, &f.rounds)
-			case "time":
-				timeSet = true
-				return parseTime(val, &f.limit)
-			case "noise":
-				x, err := parseFloat(key, val, 0, 100)
-				f.noise, f.play.noise = x, x
-				return err
-			}
-			return fmt.Errorf("unknown option %q (flatmc takes rounds=N, time=DURATION, noise=X)", key)
-		})
-		if err != nil {
-			return nil, err
-		}
-		if roundsSet && !timeSet {
-			f.limit = 0 // bounded by rounds alone
-		}
-		return f, nil
-	case "medium@b971414", "hard@b971414":
-		if hasOpts {
-			return nil, specError("%s takes no options", name)
-		}
-		if name == "medium@b971414" {
-			return frozen.NewHeuristic(seed), nil
-		}
-		return frozen.NewMCTS(seed, frozen.DefaultIters, 500*time.Millisecond), nil
-	case "mcts@b971414":
-		iters, limit := frozen.DefaultIters, time.Duration(0)
-		err := parseOptions(name, opts, hasOpts, func(key, val string) error {
-			switch key {
-			case "iters":
-				return parseCount(key, val, &iters)
-			case "time":
-				return parseTime(val, &limit)
-			}
-			return fmt.Errorf("unknown option %q (%s takes iters=N, time=DURATION)", key, name)
-		})
-		if err != nil {
-			return nil, err
-		}
-		return frozen.NewMCTS(seed, iters, limit), nil
 	case "exec":
 		return nil, specError("%q would run a program: New makes in-process bots only", spec)
 	case "":
 		return nil, specError("empty spec")
 	}
-	return nil, specError("unknown bot %q", name)
+	build, ok := builders[name]
+	if !ok {
+		return nil, specError("unknown bot %q", name)
+	}
+	return build(seed, name, opts, hasOpts)
+}
+
+// A builder makes the bot called name from its options (opts, after the
+// colon, when hasOpts).
+type builder func(seed uint64, name, opts string, hasOpts bool) (Bot, error)
+
+// builders are the bots New makes by name, besides the levels.
+var builders = map[string]builder{
+	"random":         noOptions(func(seed uint64) Bot { return NewRandom(seed) }),
+	"heuristic":      newHeuristicSpec,
+	"mcts":           newMCTSSpec,
+	"flatmc":         newFlatMCSpec,
+	"medium@b971414": noOptions(func(seed uint64) Bot { return frozen.NewHeuristic(seed) }),
+	"hard@b971414": noOptions(func(seed uint64) Bot {
+		return frozen.NewMCTS(seed, frozen.DefaultIters, 500*time.Millisecond)
+	}),
+	"mcts@b971414": newFrozenMCTSSpec,
+}
+
+// noOptions is the builder of a bot that takes no options.
+func noOptions(newBot func(seed uint64) Bot) builder {
+	return func(seed uint64, name, _ string, hasOpts bool) (Bot, error) {
+		if hasOpts {
+			return nil, specError("%s takes no options", name)
+		}
+		return newBot(seed), nil
+	}
+}
+
+func newHeuristicSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
+	h := NewHeuristic(seed)
+	if _, err := setOptions(h, name, opts, hasOpts, heuristicOptions, "noise=X"); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+var heuristicOptions = map[string]setter[*Heuristic]{
+	"noise": func(h *Heuristic, key, val string) error { return setFloat(&h.noise, key, val, 0, 100) },
+}
+
+func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
+	m := NewMCTS(seed, DefaultIters, 0, 1)
+	// A spec's playouts stay the heuristic's unless it says otherwise,
+	// so that specs written before rollout=auto play as they did.
+	m.rollout = rolloutHeuristic
+	given, err := setOptions(m, name, opts, hasOpts, mctsOptions,
+		"iters=N, time=DURATION, workers=N, c=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto")
+	if err != nil {
+		return nil, err
+	}
+	if m.limit > 0 && !given["iters"] {
+		m.iters = 0 // bounded by time alone
+	}
+	return m, nil
+}
+
+var mctsOptions = map[string]setter[*MCTS]{
+	"iters":   func(m *MCTS, key, val string) error { return parseCount(key, val, &m.iters) },
+	"time":    func(m *MCTS, _, val string) error { return parseTime(val, &m.limit) },
+	"workers": func(m *MCTS, _, val string) error { return parseWorkers(val, &m.workers) },
+	"c":       func(m *MCTS, key, val string) error { return setFloat(&m.c, key, val, 0, 10) },
+	"bias":    func(m *MCTS, key, val string) error { return setFloat(&m.bias, key, val, 0, 100) },
+	"noise":   func(m *MCTS, key, val string) error { return setFloat(&m.noise, key, val, 0, 100) },
+	"cut": func(m *MCTS, _, val string) error {
+		switch val {
+		case "round":
+			m.cut = true
+		case "none":
+			m.cut = false
+		default:
+			return fmt.Errorf("cut=%s: want round or none", val)
+		}
+		return nil
+	},
+	"rollout": func(m *MCTS, _, val string) error {
+		r, ok := rollouts[val]
+		if !ok {
+			return fmt.Errorf("rollout=%s: want heuristic, random, light or auto", val)
+		}
+		m.rollout = r
+		return nil
+	},
+}
+
+// rollouts are the playouts rollout=NAME picks.
+var rollouts = map[string]rollout{
+	"heuristic": rolloutHeuristic,
+	"random":    rolloutRandom,
+	"light":     rolloutLight,
+	"auto":      rolloutAuto,
+}
+
+func newFlatMCSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
+	f := NewFlatMC(seed, 0, DefaultFlatTime)
+	given, err := setOptions(f, name, opts, hasOpts, flatMCOptions, "rounds=N, time=DURATION, noise=X")
+	if err != nil {
+		return nil, err
+	}
+	if given["rounds"] && !given["time"] {
+		f.limit = 0 // bounded by rounds alone
+	}
+	return f, nil
+}
+
+var flatMCOptions = map[string]setter[*FlatMC]{
+	"rounds": func(f *FlatMC, key, val string) error { return parseCount(key, val, &f.rounds) },
+	"time":   func(f *FlatMC, _, val string) error { return parseTime(val, &f.limit) },
+	"noise": func(f *FlatMC, key, val string) error {
+		err := setFloat(&f.noise, key, val, 0, 100)
+		f.play.noise = f.noise
+		return err
+	},
+}
+
+// frozenMCTS is what mcts@b971414's options set.
+type frozenMCTS struct {
+	iters int
+	limit time.Duration
+}
+
+func newFrozenMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
+	f := &frozenMCTS{iters: frozen.DefaultIters}
+	if _, err := setOptions(f, name, opts, hasOpts, frozenMCTSOptions, "iters=N, time=DURATION"); err != nil {
+		return nil, err
+	}
+	return frozen.NewMCTS(seed, f.iters, f.limit), nil
+}
+
+var frozenMCTSOptions = map[string]setter[*frozenMCTS]{
+	"iters": func(f *frozenMCTS, key, val string) error { return parseCount(key, val, &f.iters) },
+	"time":  func(f *frozenMCTS, _, val string) error { return parseTime(val, &f.limit) },
 }
 
 func specError(format string, args ...any) error {
 	return fmt.Errorf("%w: %s; %s", ErrSpec, fmt.Sprintf(format, args...), SpecHelp)
 }
 
-// parseOptions splits "k=v,k=v" and hands each pair to set; a repeated key
-// is an error, since one of the two would be silently ignored.
-func parseOptions(name, opts string, hasOpts bool, set func(key, val string) error) error {
+// A setter sets the option key of the bot b from its value val.
+type setter[B any] func(b B, key, val string) error
+
+// setOptions sets the options of the bot b called name through its
+// setters (takes lists them, for the error of an unknown one) and
+// returns the keys given.
+func setOptions[B any](b B, name, opts string, hasOpts bool, setters map[string]setter[B], takes string) (map[string]bool, error) {
+	return parseOptions(name, opts, hasOpts, func(key, val string) error {
+		set, ok := setters[key]
+		if !ok {
+			return fmt.Errorf("unknown option %q (%s takes %s)", key, name, takes)
+		}
+		return set(b, key, val)
+	})
+}
+
+// parseOptions splits "k=v,k=v", hands each pair to set and returns the
+// keys given; a repeated key is an error, since one of the two would be
+// silently ignored.
+func parseOptions(name, opts string, hasOpts bool, set func(key, val string) error) (map[string]bool, error) {
+	seen := map[string]bool{}
 	if !hasOpts {
-		return nil
+		return seen, nil
 	}
 	if opts == "" {
-		return specError("%s: empty options after the colon", name)
+		return nil, specError("%s: empty options after the colon", name)
 	}
-	seen := map[string]bool{}
 	for _, kv := range strings.Split(opts, ",") {
 		key, val, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		if !ok || key == "" || val == "" {
-			return specError("%s: option %q is not key=value", name, kv)
+			return nil, specError("%s: option %q is not key=value", name, kv)
 		}
 		if seen[key] {
-			return specError("%s: option %q given twice", name, key)
+			return nil, specError("%s: option %q given twice", name, key)
 		}
 		seen[key] = true
 		if err := set(key, val); err != nil {
-			return specError("%s: %v", name, err)
+			return nil, specError("%s: %v", name, err)
 		}
 	}
-	return nil
+	return seen, nil
+}
+
+// setFloat parses the value of a number option into dst.
+func setFloat(dst *float64, key, val string, lo, hi float64) error {
+	x, err := parseFloat(key, val, lo, hi)
+	*dst = x
+	return err
 }
 
 func parseFloat(key, val string, lo, hi float64) (float64, error) {
@@ -364,7 +391,12 @@ func parseTime(val string, limit *time.Duration) error {
 // MaxWorkers bounds the workers of one search.
 const MaxWorkers = 64
 
+// parseWorkers parses workers=N, or all: one per core.
 func parseWorkers(val string, workers *int) error {
+	if val == "all" {
+		*workers = min(runtime.GOMAXPROCS(0), MaxWorkers)
+		return nil
+	}
 	n, err := strconv.Atoi(val)
 	if err != nil || n < 1 || n > MaxWorkers {
 		return fmt.Errorf("workers=%s: want a whole number from 1 to %d", val, MaxWorkers)

@@ -16,9 +16,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"golang.org/x/term"
 
+	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/analyst"
+	"github.com/razziagame/razzia/internal/botrating"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/notify"
+	razziaserver "github.com/razziagame/razzia/internal/server"
+	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
 	"github.com/razziagame/razzia/internal/web"
 )
@@ -120,82 +124,70 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return status
 	}
 	log := newLogger(stderr, cfg.logFormat)
-
-	st, err := openStore(ctx, cfg.db, log, true)
-	if err != nil {
+	fail := func(err error) int {
 		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
 		return 1
 	}
-	defer st.Close()
-
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	accounts, onFinish := newAccounts(st, log, cfg.passkeyOrigins)
-	go purgeEvery(ctx, accounts, time.Hour, log)
-	pushes, err := notify.New(ctx, st, notify.Options{Subject: cfg.pushContact, Log: log})
-	if err != nil {
-		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
-		return 1
-	}
-	defer pushes.Start()()
-	hub := table.New(st, table.Options{BotDelay: cfg.botDelay, Logger: log, Limits: cfg.limits,
-		Node: cfg.node, LeaseTTL: cfg.leaseTTL, Registerer: reg, OnFinish: onFinish, OnAlert: pushes.Alert,
-		SeatToken: accounts.SeatTokenOf})
-	defer hub.Close()
-	log = log.With("node", hub.Node()) // the Hub adds it to its own lines
-	n, err := hub.Resume(ctx)
-	if err != nil {
-		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
-		return 1
-	}
-	log.Info("games resumed", "games", n, "db", redact(cfg.db))
-	stopAnalyst := startAnalyst(ctx, st, hub, cfg.analyst, log)
-	defer stopAnalyst()
-
-	cfg.api.Origins, cfg.api.Logger, cfg.api.Metrics, cfg.api.Accounts, cfg.api.Push = cfg.origins, log, reg, accounts, pushes
-	api := httpapi.New(hub, web.Handler(), cfg.api)
+	// The address first: a server that cannot listen must not create or
+	// change a database.
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
-		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
-		return 1
+		return fail(err)
 	}
-	srv := api.HTTPServer()
+	defer ln.Close() // Serve closes it too, once it has started
+	st, err := openStore(ctx, cfg.db, log, true)
+	if err != nil {
+		return fail(err)
+	}
+	srv, err := razziaserver.New(ctx, serverOptions(cfg, st, log))
+	if err != nil {
+		return fail(err)
+	}
+	log = log.With("node", srv.Hub.Node()) // the Hub adds it to its own lines
+	log.Info("games resumed", "games", srv.Resumed, "db", redact(cfg.db))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	url := "http://" + displayAddr(cfg.addr, ln.Addr()) + "/"
 	fmt.Fprintf(stdout, "Razzia is running: open %s\n", url)
 	log.Info("listening", "addr", ln.Addr().String(), "url", url, "lease_ttl", cfg.leaseTTL)
 
+	status = 0
 	select {
 	case err := <-served:
-		fmt.Fprintf(stderr, "razzia serve: %v\n", err)
-		return 1
+		status = fail(err)
 	case <-ctx.Done():
+		log.Info("shutting down: handing the games over")
 	}
-	log.Info("shutting down: handing the games over")
-	// First the games: the other nodes take them at once, while this
-	// one still passes its clients' moves on. Then the WebSockets, told
-	// to reconnect (to another node), before Shutdown, which does not
-	// wait for hijacked connections.
-	dctx, dcancel := context.WithTimeout(context.Background(), drainTimeout)
-	if err := hub.Drain(dctx); err != nil {
-		log.Warn("hand-over", "err", err)
-	}
-	dcancel()
-	api.Close()
-	stopAnalyst()
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
-		log.Warn("shutdown", "err", err)
-	}
-	hub.Close()
-	if err := st.Close(); err != nil {
-		fmt.Fprintf(stderr, "razzia serve: closing the database: %v\n", err)
-		return 1
+		return fail(err)
 	}
 	log.Info("stopped")
-	return 0
+	return status
+}
+
+// serverOptions are the server the flags describe, on st.
+func serverOptions(cfg serveConfig, st store.Store, log *slog.Logger) razziaserver.Options {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	o := razziaserver.Options{
+		Store:    st,
+		Logger:   log,
+		Metrics:  reg,
+		Accounts: account.Options{Bots: botrating.Levels(), Origins: cfg.passkeyOrigins},
+		Push:     &notify.Options{Subject: cfg.pushContact},
+		Hub: table.Options{BotDelay: cfg.botDelay, Limits: cfg.limits, Node: cfg.node,
+			LeaseTTL: cfg.leaseTTL},
+		API:          cfg.api,
+		Page:         web.Handler(),
+		DrainTimeout: drainTimeout,
+	}
+	o.API.Origins = cfg.origins
+	if cfg.analyst.Workers > 0 {
+		o.Analyst = &cfg.analyst
+	}
+	return o
 }
 
 // parseServeFlags reads the flags over the environment's defaults.

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -157,4 +160,26 @@ func serveInProcess(t *testing.T, ctx context.Context, args ...string) (url stri
 	}
 	go io.Copy(io.Discard, out)
 	return strings.TrimSpace(strings.TrimPrefix(line, "Razzia is running: open ")), stop
+}
+
+// TestServeAddressTaken: a server that cannot listen stops before it
+// creates its database, so a mistyped port leaves nothing behind.
+func TestServeAddressTaken(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	status := serveContext(t.Context(), []string{"--addr", taken.Addr().String(), "--db", filepath.Join(dir, "razzia.db")}, &stdout, &stderr)
+	if status != 1 || stdout.Len() != 0 {
+		t.Errorf("exit status %d, stdout %q; want 1 and nothing", status, stdout.String())
+	}
+	if !strings.Contains(stderr.String(), taken.Addr().String()) {
+		t.Errorf("stderr %q does not name the address", stderr.String())
+	}
+	if files, err := os.ReadDir(dir); err != nil || len(files) != 0 {
+		t.Errorf("the directory holds %v (%v); want nothing", files, err)
+	}
 }

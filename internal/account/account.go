@@ -111,9 +111,11 @@ type Options struct {
 	Origins []string
 }
 
-// A Service manages accounts in a store.
+// A Service manages accounts in a store. It needs only the store's
+// accounts (store.Accounts), so that it can be tested, and served, on
+// anything that keeps them.
 type Service struct {
-	st     store.Store
+	st     store.Accounts
 	opts   Options
 	log    *slog.Logger
 	limits *limiter
@@ -122,7 +124,7 @@ type Service struct {
 }
 
 // New returns the Service of the store's accounts.
-func New(st store.Store, opts Options) *Service {
+func New(st store.Accounts, opts Options) *Service {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}

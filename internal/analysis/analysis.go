@@ -19,12 +19,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
 	"sync"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // Sentinel errors.
@@ -80,16 +79,17 @@ func (o *Options) check() error {
 // the best move found: under GoodLoss it is good, under InaccuracyLoss an
 // inaccuracy, under MistakeLoss a mistake, else a blunder; the best move
 // itself is best. The thresholds sit above the engine's noise, about 0.02
-// at the default iterations.
-type Label string
+// at the default iterations. It is the protocol's type, since the server
+// sends reports as they are.
+type Label = protocol.AnalysisLabel
 
 // The labels, from the best to the worst.
 const (
-	Best       Label = "best"
-	Good       Label = "good"
-	Inaccuracy Label = "inaccuracy"
-	Mistake    Label = "mistake"
-	Blunder    Label = "blunder"
+	Best       = protocol.LabelBest
+	Good       = protocol.LabelGood
+	Inaccuracy = protocol.LabelInaccuracy
+	Mistake    = protocol.LabelMistake
+	Blunder    = protocol.LabelBlunder
 )
 
 // The losses, in win share, at which a move is no longer good, an
@@ -115,47 +115,20 @@ func label(best bool, loss float64) Label {
 	return Blunder
 }
 
-// A Share is a win share, 0 to 1; it encodes to JSON with 3 decimals,
-// which is finer than the engine can tell.
-type Share float64
-
-// MarshalJSON encodes the share with at most 3 decimals.
-func (s Share) MarshalJSON() ([]byte, error) {
-	return strconv.AppendFloat(nil, math.Round(float64(s)*1000)/1000, 'f', -1, 64), nil
-}
-
-// A Decision is the analysis of one move of a record.
-type Decision struct {
-	Move   int    `json:"move"`   // its index in the record, from 1
-	Seat   int    `json:"seat"`   // the seat that made it, from 0
-	Played string `json:"played"` // its record token
-	// Before is each seat's expected win share before the move, with the
-	// best play the engine found.
-	Before []Share `json:"before"`
-	// Best is the best move found (a draw without its card) and BestValue
-	// the mover's win share after it; PlayedValue is the mover's win share
-	// after the move played, Loss the difference, never below 0.
-	Best        string `json:"best"`
-	BestValue   Share  `json:"bestValue"`
-	PlayedValue Share  `json:"playedValue"`
-	Loss        Share  `json:"loss"`
-	Label       Label  `json:"label"`
-	// Forced is set when the move was the only legal one. A move that
-	// paid more than needed (a bid as high as a lower one could have won
-	// with) is never the best move found.
-	Forced bool `json:"forced,omitempty"`
-	// Luck is set for a draw: what the card that came changed each seat's
-	// win share by, against the draw's expected value.
-	Luck []Share `json:"luck,omitempty"`
-}
-
-// A Report is the analysis of a finished game.
-type Report struct {
-	Players    []string   `json:"players"`
-	Winners    []int      `json:"winners"`
-	Iterations int        `json:"iterations"` // per decision
-	Decisions  []Decision `json:"decisions"`  // one per move of the record
-}
+// The parts of a report, which the server sends as they are: the
+// protocol holds them, so that its clients need not link the engine's
+// search.
+type (
+	// A Share is a win share, 0 to 1.
+	Share = protocol.WinShare
+	// A Decision is the analysis of one move of a record.
+	Decision = protocol.AnalysisDecision
+	// A Report is the analysis of a finished game.
+	Report = protocol.AnalysisReport
+	// A Hint is one of the best moves for the seat to move, with its win
+	// share after it.
+	Hint = protocol.Hint
+)
 
 // Analyze analyses every decision of a finished game. It returns the
 // record's *razzia.RecordError for a malformed record or an illegal move,
@@ -296,13 +269,6 @@ func shares(v []float64) []Share {
 		out[i] = Share(x)
 	}
 	return out
-}
-
-// A Hint is one of the best moves for the seat to move, with its win
-// share after it.
-type Hint struct {
-	Move      string `json:"move"` // a record token; a draw without its card
-	WinChance Share  `json:"winChance"`
 }
 
 // MaxHints is the number of moves Hints names at most.

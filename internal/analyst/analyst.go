@@ -88,9 +88,19 @@ func (o Options) Check() error {
 	return nil
 }
 
+// Store is what the analyst asks of the store: the announcements of
+// finished games, the games themselves, and the queue of analyses.
+// store.Store has it.
+type Store interface {
+	Subscribe(ctx context.Context, channels ...string) (<-chan store.Notice, error)
+	Game(ctx context.Context, id string) (*store.Game, error)
+	ClaimAnalysis(ctx context.Context, node string, ttl time.Duration) (string, error)
+	PutAnalysis(ctx context.Context, id string, a store.Analysis) error
+}
+
 // Run analyses the finished games of st until ctx is done, and then
 // returns ctx's error; an analysis cut short is left to the next run.
-func Run(ctx context.Context, st store.Store, o Options) error {
+func Run(ctx context.Context, st Store, o Options) error {
 	if err := o.Check(); err != nil {
 		return err
 	}
@@ -115,7 +125,7 @@ func Run(ctx context.Context, st store.Store, o Options) error {
 }
 
 type analyst struct {
-	st   store.Store
+	st   Store
 	o    Options
 	wake chan struct{} // a game may be waiting: one token per worker
 }

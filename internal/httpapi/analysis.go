@@ -10,7 +10,6 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/analysis"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/store"
 )
 
 // The defaults of the hint fields of Options.
@@ -60,9 +59,9 @@ func (s *Server) analysis(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	switch store.Status(info.Status) {
-	case store.StatusFinished:
-	case store.StatusOpen, store.StatusPlaying:
+	switch {
+	case info.Status == protocol.StatusFinished:
+	case info.Status.Live():
 		s.fail(w, r, newError(protocol.GameInProgress, "game %s is still being played: it is analysed once it is over, so that nobody at the table gets advice", id))
 		return
 	default:

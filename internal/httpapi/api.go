@@ -26,7 +26,6 @@ import (
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
 )
 
@@ -571,7 +570,7 @@ func (s *Server) levels(w http.ResponseWriter, _ *http.Request) {
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	status := r.URL.Query().Get("status")
-	games, err := s.hub.List(r.Context(), store.Status(status))
+	games, err := s.hub.List(r.Context(), protocol.Status(status))
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -291,6 +291,8 @@ func TestMoveRejections(t *testing.T) {
 		{"malformed JSON", mover, `{"type":"move",`, "bad_message"},
 		{"unknown field", mover, `{"type":"move","move":"draw","card":"police"}`, "bad_message"},
 		{"unknown type", mover, `{"type":"chat","move":"hi"}`, "bad_message"},
+		{"a type nobody knows", mover, `{"type":"dance","move":"draw","seq":0}`, "bad_message"},
+		{"no type", mover, `{"move":"draw","seq":0}`, "bad_message"},
 		{"no move", mover, `{"type":"move"}`, "bad_message"},
 		{"wrong type", mover, `{"type":"move","move":7}`, "bad_message"},
 		{"two objects", mover, `{"type":"move","move":"draw"}{}`, "bad_message"},

@@ -58,7 +58,7 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 // program holds its token; a page posts over HTTP).
 func (w *wsConn) rematch(ctx context.Context, data []byte) error {
 	var msg protocol.RematchMessage
-	if err := decodeMessage(data, &msg); err != nil {
+	if err := decodeChecked(data, &msg); err != nil {
 		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
 	if msg.Accept == nil {

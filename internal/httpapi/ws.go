@@ -57,11 +57,11 @@ var stateScratch = sync.Pool{New: func() any { return new([]byte) }}
 // again at once, reaching another node (docs/protocol.md).
 const reconnectReason = "the server is restarting: reconnect"
 
-// ws serves a game's live protocol: state messages out, moves in.
+// ws serves a game's live protocol: state messages out, moves in. It
+// admits the connection (the limit per address, the game, the server not
+// stopping), upgrades it and serves it.
 func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	token := tokenOf(r, id, true)
-	cat := catalogue(r)
 	client := s.peerOf(r).key()
 	if !s.clients.add(client, s.opts.MaxConns) {
 		s.refuse(w, r, newError(protocol.TooManyConnections,
@@ -69,14 +69,15 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.clients.done(client)
+	conn := &wsConn{s: s, id: id, token: tokenOf(r, id, true), client: client,
+		limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst)}
 	// The signed-in account, if any: it writes free text in the chat,
 	// and a spectator chats only signed in.
-	var acct, acctName string
 	if se, err := s.sessionOf(r); err == nil {
-		acct, acctName = se.Account.ID, se.Account.Name
+		conn.account, conn.name = se.Account.ID, se.Account.Name
 	}
 	// Subscribe first, so an unknown game is a plain 404.
-	sub, err := s.hub.WatchAs(r.Context(), id, token, acct)
+	sub, err := s.hub.WatchAs(r.Context(), id, conn.token, conn.account)
 	if errors.Is(err, table.ErrTooManyConnections) {
 		s.refuse(w, r, err)
 		return
@@ -91,84 +92,68 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.conns.Done()
-	c := s.accept(w, r, id)
-	if c == nil {
+	if conn.c = s.accept(w, r, id); conn.c == nil {
 		return
 	}
-	defer c.CloseNow()
-	c.SetReadLimit(maxMessage)
-	s.metrics.clients.Inc()
-	defer s.metrics.clients.Dec()
+	defer conn.c.CloseNow()
+	conn.serve(sub, catalogue(r))
+}
 
+// serve runs an accepted connection until it ends: a reader for the
+// client's messages and a keep-alive beside the writer of the game's
+// states, chat and rematch offer.
+func (w *wsConn) serve(sub *table.Subscription, cat *i18n.Catalogue) {
+	w.c.SetReadLimit(maxMessage)
+	w.s.metrics.clients.Inc()
+	defer w.s.metrics.clients.Dec()
 	// The reader has its own context: cancelling a read closes the
 	// connection at once, and Close should say goodbye first.
 	ctx, cancel := context.WithCancel(context.Background())
-	conn := &wsConn{s: s, c: c, id: id, token: token, account: acct, name: acctName, client: client,
-		limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst)}
-	conn.touch()
+	w.touch()
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
-		conn.read(ctx)
+		w.read(ctx)
 	}()
 	aliveDone := make(chan struct{})
 	go func() {
 		defer close(aliveDone)
-		conn.keepAlive(ctx)
+		w.keepAlive(ctx)
 	}()
 	defer func() {
-		c.CloseNow()
+		w.c.CloseNow()
 		cancel()
 		<-readDone
 		<-aliveDone
 	}()
+	w.pump(ctx, sub, cat, readDone, aliveDone)
+}
 
+// pump writes what the game sends to the client until the connection or
+// the server ends, or the table closes.
+func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Catalogue, readDone, aliveDone <-chan struct{}) {
 	updates, chats := sub.Updates(), sub.Chat()
 	var (
 		last   table.Update
 		offers <-chan protocol.RematchOffer // once the game is over
 	)
 	for {
+		var err error
 		select {
 		case m, ok := <-chats:
 			if !ok {
 				chats = nil
 				continue
 			}
-			data, err := json.Marshal(m)
-			if err != nil {
-				s.log.Error("cannot encode a chat message", "game", id, "err", err)
-				return
-			}
-			if err := conn.write(ctx, data); err != nil {
-				return
-			}
+			err = w.send(ctx, "a chat message", func() ([]byte, error) { return json.Marshal(m) })
 		case u, ok := <-updates:
 			if !ok {
-				select {
-				case <-s.hub.Done():
-					c.Close(websocket.StatusServiceRestart, reconnectReason)
-					return
-				default:
-				}
-				if last.Game.Status == protocol.StatusExpired || last.Game.Status == protocol.StatusCancelled {
-					// The hub says why, as it says to every later request.
-					_, _, err := s.hub.Game(ctx, id, "")
-					e := errorOf(err)
-					conn.error(ctx, e.obj.Code, 0, "%s", e.obj.Message)
-					c.Close(websocket.StatusNormalClosure, "the table "+string(last.Game.Status))
+				feed, stay := w.afterGame(ctx, last)
+				if !stay {
 					return
 				}
-				// The game is over: no more states, but the client may stay
-				// and hear of its rematch, and the chat after the game
-				// (chats stays open for it).
 				updates = nil
-				if last.Game.Status == protocol.StatusFinished {
-					feed, err := s.hub.WatchRematch(ctx, id)
-					if err != nil {
-						s.log.Warn("cannot watch the rematch offer", "game", id, "err", err)
-						continue
-					}
+				if feed != nil {
 					defer feed.Close()
 					offers = feed.Offers()
 				}
@@ -177,32 +162,65 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 			last = u
 			// Every connection that sees the same thing in the same
 			// language sends the same bytes, encoded once.
-			data, err := u.Encoded(cat.Tag(), func(u table.Update) ([]byte, error) { return stateMessage(u, cat) })
-			if err != nil {
-				s.log.Error("cannot encode a state", "game", id, "err", err)
-				return
-			}
-			if err := conn.write(ctx, data); err != nil {
-				return
-			}
+			err = w.send(ctx, "a state", func() ([]byte, error) {
+				return u.Encoded(cat.Tag(), func(u table.Update) ([]byte, error) { return stateMessage(u, cat) })
+			})
 		case o := <-offers:
-			data, err := rematchOfferMessage(o)
-			if err != nil {
-				s.log.Error("cannot encode a rematch offer", "game", id, "err", err)
-				return
-			}
-			if err := conn.write(ctx, data); err != nil {
-				return
-			}
-		case <-s.ctx.Done():
-			c.Close(websocket.StatusServiceRestart, reconnectReason)
+			err = w.send(ctx, "a rematch offer", func() ([]byte, error) { return rematchOfferMessage(o) })
+		case <-w.s.ctx.Done():
+			w.c.Close(websocket.StatusServiceRestart, reconnectReason)
 			return
 		case <-readDone:
 			return
 		case <-aliveDone:
 			return
 		}
+		if err != nil {
+			return
+		}
 	}
+}
+
+// send writes the message encode makes (what names it in the log); the
+// error is the encoder's or the connection's.
+func (w *wsConn) send(ctx context.Context, what string, encode func() ([]byte, error)) error {
+	data, err := encode()
+	if err != nil {
+		w.s.log.Error("cannot encode "+what, "game", w.id, "err", err)
+		return err
+	}
+	return w.write(ctx, data)
+}
+
+// afterGame decides what happens when the game sends no more states:
+// stay reports whether the connection stays open, for the chat after the
+// game and, when the game finished, its rematch offer (feed, which the
+// caller closes). The node stopping closes it with a call to reconnect,
+// and a table that closed unplayed with why.
+func (w *wsConn) afterGame(ctx context.Context, last table.Update) (feed *table.RematchFeed, stay bool) {
+	select {
+	case <-w.s.hub.Done():
+		w.c.Close(websocket.StatusServiceRestart, reconnectReason)
+		return nil, false
+	default:
+	}
+	switch last.Game.Status {
+	case protocol.StatusExpired, protocol.StatusCancelled:
+		// The hub says why, as it says to every later request.
+		_, _, err := w.s.hub.Game(ctx, w.id, "")
+		e := errorOf(err)
+		w.error(ctx, e.obj.Code, 0, "%s", e.obj.Message)
+		w.c.Close(websocket.StatusNormalClosure, "the table "+string(last.Game.Status))
+		return nil, false
+	case protocol.StatusFinished:
+		feed, err := w.s.hub.WatchRematch(ctx, w.id)
+		if err != nil {
+			w.s.log.Warn("cannot watch the rematch offer", "game", w.id, "err", err)
+			return nil, true
+		}
+		return feed, true
+	}
+	return nil, true
 }
 
 // accept upgrades the connection, freed from the HTTP server's read and
@@ -335,58 +353,66 @@ func (w *wsConn) read(ctx context.Context) {
 }
 
 // handle answers one message; it returns an error only when the
-// connection failed.
+// connection failed. The message's type picks its handler in
+// wsHandlers, which decodes the message once into its type; a message of
+// no known type is judged as a move, whose check names the types.
 func (w *wsConn) handle(ctx context.Context, typ websocket.MessageType, data []byte) error {
 	if typ != websocket.MessageText {
 		return w.error(ctx, protocol.BadMessage, 0, "send JSON text messages, not binary ones")
 	}
+	h, ok := wsHandlers[messageType(data)]
+	if !ok {
+		h = (*wsConn).move
+	}
+	return h(w, ctx, data)
+}
+
+// A wsHandler answers one type of message from the client; it returns an
+// error only when the connection failed.
+type wsHandler func(w *wsConn, ctx context.Context, data []byte) error
+
+// wsHandlers are the handlers of the client's messages by type.
+var wsHandlers = map[string]wsHandler{
+	protocol.TypeMove:     (*wsConn).move,
+	protocol.TypePreMove:  (*wsConn).preMove,
+	protocol.TypeTakeBack: (*wsConn).takeBack,
+	protocol.TypeLeave:    (*wsConn).leave,
+	protocol.TypeRematch:  (*wsConn).rematch,
+	protocol.TypeChat:     (*wsConn).chat,
+	protocol.TypeMute:     (*wsConn).mute,
+	protocol.TypeUnmute:   (*wsConn).mute,
+}
+
+// messageType returns the "type" of a message, "" when it has none or is
+// not a JSON object.
+func messageType(data []byte) string {
 	var head struct {
 		Type string `json:"type"`
 	}
-	if json.Unmarshal(data, &head) == nil {
-		switch head.Type {
-		case protocol.TypeRematch:
-			return w.rematch(ctx, data)
-		case protocol.TypeChat:
-			var msg protocol.ChatSend
-			if err := decodeMessage(data, &msg); err != nil {
-				return w.error(ctx, protocol.BadMessage, 0, "%s", err)
-			}
-			if err := msg.Check(); err != nil {
-				return w.error(ctx, protocol.BadMessage, 0, "%s", err)
-			}
-			return w.answer(ctx, "chat", w.s.hub.Chat(ctx, w.id, w.token, w.account, w.name, msg.Phrase, msg.Text))
-		case protocol.TypeMute, protocol.TypeUnmute:
-			var msg protocol.MuteMessage
-			if err := decodeMessage(data, &msg); err != nil {
-				return w.error(ctx, protocol.BadMessage, 0, "%s", err)
-			}
-			if err := msg.Check(); err != nil {
-				return w.error(ctx, protocol.BadMessage, 0, "%s", err)
-			}
-			return w.answer(ctx, msg.Type, w.s.hub.Mute(ctx, w.id, w.token, w.account, *msg.Seat, msg.Type == protocol.TypeMute))
-		}
+	if json.Unmarshal(data, &head) != nil {
+		return ""
 	}
-	if json.Unmarshal(data, &head) == nil && (head.Type == protocol.TypePreMove || head.Type == protocol.TypeTakeBack || head.Type == protocol.TypeLeave) {
-		var msg protocol.PreMoveMessage
-		if err := decodeMessage(data, &msg); err != nil {
-			return w.error(ctx, protocol.BadMessage, 0, "%s", err)
-		}
-		switch {
-		case msg.Type == protocol.TypePreMove:
-			return w.answer(ctx, "pre-move", w.s.hub.PreMove(ctx, w.id, w.token, msg.Move))
-		case msg.Move != "":
-			return w.error(ctx, protocol.BadMessage, 0, "%q takes no \"move\"", msg.Type)
-		case msg.Type == protocol.TypeTakeBack:
-			return w.answer(ctx, "take back", w.s.hub.TakeBack(ctx, w.id, w.token))
-		}
-		return w.answer(ctx, "leave", w.s.hub.Leave(ctx, w.id, w.token))
+	return head.Type
+}
+
+// checker is a message that can say what is wrong with its form.
+type checker interface{ Check() error }
+
+// decodeChecked decodes data into msg (refusing unknown fields) and checks its
+// form when it can; the error is for the sender.
+func decodeChecked(data []byte, msg any) error {
+	if err := decodeMessage(data, msg); err != nil {
+		return err
 	}
+	if c, ok := msg.(checker); ok {
+		return c.Check()
+	}
+	return nil
+}
+
+func (w *wsConn) move(ctx context.Context, data []byte) error {
 	var msg protocol.MoveMessage
-	if err := decodeMessage(data, &msg); err != nil {
-		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
-	}
-	if err := msg.Check(); err != nil {
+	if err := decodeChecked(data, &msg); err != nil {
 		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
 	move, err := msg.Token()
@@ -394,6 +420,57 @@ func (w *wsConn) handle(ctx context.Context, typ websocket.MessageType, data []b
 		return w.error(ctx, protocol.IllegalMove, 0, "%s", err)
 	}
 	return w.answer(ctx, "move", w.s.hub.Play(ctx, w.id, w.token, move, *msg.Seq))
+}
+
+func (w *wsConn) preMove(ctx context.Context, data []byte) error {
+	var msg protocol.PreMoveMessage
+	if err := decodeChecked(data, &msg); err != nil {
+		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
+	}
+	return w.answer(ctx, "pre-move", w.s.hub.PreMove(ctx, w.id, w.token, msg.Move))
+}
+
+func (w *wsConn) takeBack(ctx context.Context, data []byte) error {
+	if err := noMove(data); err != nil {
+		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
+	}
+	return w.answer(ctx, "take back", w.s.hub.TakeBack(ctx, w.id, w.token))
+}
+
+func (w *wsConn) leave(ctx context.Context, data []byte) error {
+	if err := noMove(data); err != nil {
+		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
+	}
+	return w.answer(ctx, "leave", w.s.hub.Leave(ctx, w.id, w.token))
+}
+
+// noMove decodes a "takeback" or "leave", which has the form of a
+// pre-move without its move.
+func noMove(data []byte) error {
+	var msg protocol.PreMoveMessage
+	if err := decodeChecked(data, &msg); err != nil {
+		return err
+	}
+	if msg.Move != "" {
+		return fmt.Errorf("%q takes no \"move\"", msg.Type)
+	}
+	return nil
+}
+
+func (w *wsConn) chat(ctx context.Context, data []byte) error {
+	var msg protocol.ChatSend
+	if err := decodeChecked(data, &msg); err != nil {
+		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
+	}
+	return w.answer(ctx, "chat", w.s.hub.Chat(ctx, w.id, w.token, w.account, w.name, msg.Phrase, msg.Text))
+}
+
+func (w *wsConn) mute(ctx context.Context, data []byte) error {
+	var msg protocol.MuteMessage
+	if err := decodeChecked(data, &msg); err != nil {
+		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
+	}
+	return w.answer(ctx, msg.Type, w.s.hub.Mute(ctx, w.id, w.token, w.account, *msg.Seat, msg.Type == protocol.TypeMute))
 }
 
 // decodeMessage decodes one JSON object into msg, refusing unknown

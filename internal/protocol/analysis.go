@@ -1,6 +1,9 @@
 package protocol
 
-import "github.com/razziagame/razzia/internal/analysis"
+import (
+	"math"
+	"strconv"
+)
 
 // AnalysisStatus says where the analysis of a finished game is.
 type AnalysisStatus string
@@ -19,7 +22,7 @@ type (
 		Status AnalysisStatus `json:"status"`
 		// Report is the analysis, as `razzia analyze --json` prints
 		// it, when Status is done.
-		Report *analysis.Report `json:"report,omitempty"`
+		Report *AnalysisReport `json:"report,omitempty"`
 		// Failed says why the game could not be analysed.
 		Failed string `json:"failed,omitempty"`
 	}
@@ -27,8 +30,73 @@ type (
 	// engine likes best for your seat now, the best first, with your win
 	// share after each (0 to 1).
 	HintsAnswer struct {
-		Seat  int             `json:"seat"`
-		Moves int             `json:"moves"` // the moves played when the hints were made: view.moves
-		Hints []analysis.Hint `json:"hints"`
+		Seat  int    `json:"seat"`
+		Moves int    `json:"moves"` // the moves played when the hints were made: view.moves
+		Hints []Hint `json:"hints"`
 	}
 )
+
+// An AnalysisLabel judges a move by its loss, the win share it gives up
+// against the best move found (package analysis says where the
+// thresholds are).
+type AnalysisLabel string
+
+// The labels, from the best to the worst.
+const (
+	LabelBest       AnalysisLabel = "best"
+	LabelGood       AnalysisLabel = "good"
+	LabelInaccuracy AnalysisLabel = "inaccuracy"
+	LabelMistake    AnalysisLabel = "mistake"
+	LabelBlunder    AnalysisLabel = "blunder"
+)
+
+// A WinShare is a win share, 0 to 1 (a win shared by k players counts
+// 1/k); it encodes to JSON with 3 decimals, which is finer than the engine
+// can tell.
+type WinShare float64
+
+// MarshalJSON encodes the share with at most 3 decimals.
+func (s WinShare) MarshalJSON() ([]byte, error) {
+	return strconv.AppendFloat(nil, math.Round(float64(s)*1000)/1000, 'f', -1, 64), nil
+}
+
+// An AnalysisDecision is the analysis of one move of a record.
+type AnalysisDecision struct {
+	Move   int    `json:"move"`   // its index in the record, from 1
+	Seat   int    `json:"seat"`   // the seat that made it, from 0
+	Played string `json:"played"` // its record token
+	// Before is each seat's expected win share before the move, with the
+	// best play the engine found.
+	Before []WinShare `json:"before"`
+	// Best is the best move found (a draw without its card) and BestValue
+	// the mover's win share after it; PlayedValue is the mover's win share
+	// after the move played, Loss the difference, never below 0.
+	Best        string        `json:"best"`
+	BestValue   WinShare      `json:"bestValue"`
+	PlayedValue WinShare      `json:"playedValue"`
+	Loss        WinShare      `json:"loss"`
+	Label       AnalysisLabel `json:"label"`
+	// Forced is set when the move was the only legal one. A move that
+	// paid more than needed (a bid as high as a lower one could have won
+	// with) is never the best move found.
+	Forced bool `json:"forced,omitempty"`
+	// Luck is set for a draw: what the card that came changed each seat's
+	// win share by, against the draw's expected value.
+	Luck []WinShare `json:"luck,omitempty"`
+}
+
+// An AnalysisReport is the analysis of a finished game, as package
+// analysis makes it.
+type AnalysisReport struct {
+	Players    []string           `json:"players"`
+	Winners    []int              `json:"winners"`
+	Iterations int                `json:"iterations"` // per decision
+	Decisions  []AnalysisDecision `json:"decisions"`  // one per move of the record
+}
+
+// A Hint is one of the best moves for the seat to move, with its win
+// share after it.
+type Hint struct {
+	Move      string   `json:"move"` // a record token; a draw without its card
+	WinChance WinShare `json:"winChance"`
+}

@@ -20,6 +20,26 @@ const (
 // never change again.
 func (s Status) Over() bool { return s == StatusFinished || s == StatusArchived }
 
+// Valid reports whether s is one of the statuses.
+func (s Status) Valid() bool {
+	switch s {
+	case StatusOpen, StatusPlaying, StatusFinished, StatusArchived, StatusExpired, StatusCancelled:
+		return true
+	}
+	return false
+}
+
+// Open reports whether a game of the status is a table waiting for
+// players, the only kind whose seats may be freed or that may be closed.
+func (s Status) Open() bool { return s == StatusOpen }
+
+// Live reports whether a game of the status may still change: it is open
+// or being played.
+func (s Status) Live() bool { return s == StatusOpen || s == StatusPlaying }
+
+// Closed reports whether the status ends a table that was never played.
+func (s Status) Closed() bool { return s == StatusExpired || s == StatusCancelled }
+
 // GameInfo describes a game, as every answer about one does. It never
 // holds the game's seed or its seats' tokens.
 type GameInfo struct {

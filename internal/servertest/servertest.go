@@ -1,7 +1,7 @@
 // Package servertest runs a whole Razzia server in a test: a memory
-// store, the table Hub, the HTTP API and the web page, wired as razzia
-// serve wires them, on an httptest server whose connections a test can
-// cut. Its helpers create tables, take seats, connect the protocol client
+// store, the table Hub, the HTTP API and the web page, assembled by
+// package server as razzia serve assembles them, on an httptest server
+// whose connections a test can cut. Its helpers create tables, take seats, connect the protocol client
 // and wait for states by reading them, never by polling with sleeps. Only
 // tests import it.
 package servertest
@@ -22,11 +22,13 @@ import (
 
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/account"
+	"github.com/razziagame/razzia/internal/analyst"
 	"github.com/razziagame/razzia/internal/botrating"
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/server"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 	"github.com/razziagame/razzia/internal/table"
@@ -52,12 +54,14 @@ type Options struct {
 	// table.DefaultLimits) where API and Hub leave them zero. Without it
 	// those are limits no test of something else meets.
 	Limits bool
-	// Store, when set, returns the store the Hub uses in place of the
+	// Store, when set, returns the store the server uses in place of the
 	// memory store: one that wraps it (a test's slow or failing store), or
-	// another (a benchmark's SQLite).
+	// another (a benchmark's SQLite, a store two servers share). The
+	// server does not close it.
 	Store func(*memstore.Store) store.Store
 	// Accounts configures the accounts, wired as razzia serve wires them
-	// (the Hub's game-over hook records results and ratings). Zero
+	// (the Hub's game-over hook records results and ratings; a result
+	// that cannot be recorded fails the test). Zero
 	// fields take cheap password hashing and no delay after a wrong
 	// password, unless Limits is set; Logger is set by New.
 	Accounts account.Options
@@ -65,6 +69,9 @@ type Options struct {
 	// does: the Hub's alerts are pushed to the accounts' subscriptions.
 	// Tests set Endpoints.Loopback to push to a pushtest service.
 	Push *notify.Options
+	// Analyst, when set, analyses the finished games in the background
+	// as razzia serve does with --analysis-workers.
+	Analyst *analyst.Options
 }
 
 // generous fills the zero limits of the API with values no test meets.
@@ -98,6 +105,8 @@ func generousHub(l table.Limits) table.Limits {
 // A Server is a Razzia server in the test, stopped when the test ends.
 type Server struct {
 	*httptest.Server
+	// Store is the memory store, which the server uses unless
+	// Options.Store gave another.
 	Store *memstore.Store
 	Hub   *table.Hub
 	API   *httpapi.Server
@@ -127,7 +136,6 @@ func New(t testing.TB, opts Options) *Server {
 		opts.API = generous(opts.API)
 		opts.Hub.Limits = generousHub(opts.Hub.Limits)
 	}
-	opts.Hub.Logger, opts.API.Logger, opts.Accounts.Logger = log, log, log
 	if !opts.Limits {
 		if opts.Accounts.Params == (account.Params{}) {
 			opts.Accounts.Params = account.Params{Memory: 64, Time: 1, Threads: 1}
@@ -136,61 +144,55 @@ func New(t testing.TB, opts Options) *Server {
 			opts.Accounts.FailDelay = time.Nanosecond
 		}
 	}
-	st := memstore.New()
 	if opts.Accounts.Bots == nil {
 		opts.Accounts.Bots = botrating.Levels() // as razzia serve has them
 	}
-	accounts := account.New(st, opts.Accounts)
-	if opts.Hub.OnFinish == nil {
-		opts.Hub.OnFinish = func(ctx context.Context, f table.Finished) {
-			if err := accounts.Finished(ctx, account.GameEnd(f)); err != nil {
-				t.Errorf("recording the result of game %s: %v", f.Game, err)
-			}
-		}
-	}
-	if opts.Hub.SeatToken == nil {
-		opts.Hub.SeatToken = accounts.SeatTokenOf
-	}
-	opts.API.Accounts = accounts
-	var pushes *notify.Service
-	if opts.Push != nil {
+	if opts.Push != nil && opts.Push.Subject == "" {
 		po := *opts.Push
-		if po.Subject == "" {
-			po.Subject = "mailto:ops@razzia.test"
-		}
-		po.Log = log
-		var err error
-		if pushes, err = notify.New(t.Context(), st, po); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(pushes.Start())
-		if opts.Hub.OnAlert == nil {
-			opts.Hub.OnAlert = pushes.Alert
-		}
-		opts.API.Push = pushes
+		po.Subject = "mailto:ops@razzia.test"
+		opts.Push = &po
 	}
-	var hubStore store.Store = st
+	st := memstore.New()
+	var used store.Store = st
 	if opts.Store != nil {
-		hubStore = opts.Store(st)
+		// The store given may be shared with another server of the
+		// test: the test closes it, not the server.
+		used = unclosed{opts.Store(st)}
 	}
-	hub := table.New(hubStore, opts.Hub)
 	var page http.Handler
 	if opts.Page {
 		page = web.Handler()
 	}
-	api := httpapi.New(hub, page, opts.API)
-	srv := httptest.NewUnstartedServer(api)
-	srv.Config = api.HTTPServer() // with the timeouts razzia serve has
+	s, err := server.New(t.Context(), server.Options{
+		Store: used, Logger: log, Accounts: opts.Accounts, Push: opts.Push, Hub: opts.Hub,
+		Analyst: opts.Analyst, API: opts.API, Page: page,
+		ResultFailed: func(f table.Finished, err error) {
+			t.Errorf("recording the result of game %s: %v", f.Game, err)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(s.API)
+	srv.Config = s.HTTP // with the timeouts razzia serve has
 	ln := &cutListener{Listener: srv.Listener}
 	srv.Listener = ln
 	srv.Start()
 	t.Cleanup(func() {
-		api.Close() // the WebSockets first, as razzia serve does
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := s.Shutdown(ctx); err != nil {
+			t.Errorf("stopping the server: %v", err)
+		}
 		srv.Close()
-		hub.Close()
 	})
-	return &Server{Server: srv, Store: st, Hub: hub, API: api, Accounts: accounts, Push: pushes, t: t, ln: ln}
+	return &Server{Server: srv, Store: st, Hub: s.Hub, API: s.API, Accounts: s.Accounts, Push: s.Push, t: t, ln: ln}
 }
+
+// unclosed is a store whose Close is left to its owner.
+type unclosed struct{ store.Store }
+
+func (unclosed) Close() error { return nil }
 
 // Context returns a context that ends with the test or after a minute,
 // whichever comes first.

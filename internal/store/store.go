@@ -44,6 +44,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // Errors every implementation returns (wrapped, for errors.Is).
@@ -61,18 +63,18 @@ var (
 	ErrSchema = errors.New("the database schema is not this program's")
 )
 
-// Status is where a game is in its life.
-type Status string
+// Status is where a game is in its life: the protocol's statuses, so that
+// what is stored and what is sent are one vocabulary.
+type Status = protocol.Status
 
 // The statuses.
 const (
-	StatusOpen     Status = "open"     // waiting for people to take seats
-	StatusPlaying  Status = "playing"  // every seat is filled
-	StatusFinished Status = "finished" // the game is over
-	StatusArchived Status = "archived" // an uploaded record, for viewing only
-	StatusExpired  Status = "expired"  // an open table nobody filled in time: never played
-	// StatusCancelled is an open table its creator cancelled: never played.
-	StatusCancelled Status = "cancelled"
+	StatusOpen      = protocol.StatusOpen
+	StatusPlaying   = protocol.StatusPlaying
+	StatusFinished  = protocol.StatusFinished
+	StatusArchived  = protocol.StatusArchived
+	StatusExpired   = protocol.StatusExpired
+	StatusCancelled = protocol.StatusCancelled
 )
 
 // A Seat is one place at a table.
@@ -276,27 +278,6 @@ type Store interface {
 	// Close releases the store.
 	Close() error
 }
-
-// Valid reports whether st is one of the statuses.
-func (st Status) Valid() bool {
-	switch st {
-	case StatusOpen, StatusPlaying, StatusFinished, StatusArchived, StatusExpired, StatusCancelled:
-		return true
-	}
-	return false
-}
-
-// Open reports whether a game of the status is a table waiting for
-// players, the only kind FreeSeat and CloseTable change.
-func (st Status) Open() bool { return st == StatusOpen }
-
-// Live reports whether a game of the status may still change: it is open
-// or being played.
-func (st Status) Live() bool { return st == StatusOpen || st == StatusPlaying }
-
-// Closed reports whether the status ends a table that was never played
-// (CloseTable).
-func (st Status) Closed() bool { return st == StatusExpired || st == StatusCancelled }
 
 // Validate reports what makes g unfit to store, if anything: every
 // implementation checks a new game with it.

@@ -1,5 +1,10 @@
 // Package memstore keeps games in memory: a store.Store for tests of other
 // packages that need no durability. Everything is lost at Close.
+//
+// It is kept for speed: the HTTP API's tests, which start a server per
+// test, run about four times as fast on it as on SQLite in a temporary
+// directory. The shared suite (storetest) holds it to the same behaviour
+// as the databases.
 package memstore
 
 import (

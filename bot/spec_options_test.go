@@ -1,0 +1,43 @@
+package bot
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+// TestSpecOptionEffects checks what each option of a spec sets, one
+// option at a time.
+func TestSpecOptionEffects(t *testing.T) {
+	tests := []struct {
+		spec string
+		ok   func(Bot) bool
+	}{
+		{"mcts:workers=all", func(b Bot) bool { return b.(*MCTS).workers == min(runtime.GOMAXPROCS(0), MaxWorkers) }},
+		{"mcts:rollout=heuristic", func(b Bot) bool { return b.(*MCTS).rollout == rolloutHeuristic }},
+		{"mcts:rollout=light", func(b Bot) bool { return b.(*MCTS).rollout == rolloutLight }},
+		{"mcts:rollout=auto", func(b Bot) bool { return b.(*MCTS).rollout == rolloutAuto }},
+		{"mcts:cut=round", func(b Bot) bool { return b.(*MCTS).cut }},
+		{"mcts:iters=50,time=1s", func(b Bot) bool { m := b.(*MCTS); return m.iters == 50 && m.limit == time.Second }},
+		// The noise of flat Monte Carlo is its playouts' too.
+		{"flatmc:noise=4", func(b Bot) bool { f := b.(*FlatMC); return f.noise == 4 && f.play.noise == 4 }},
+		{"flatmc:rounds=40,time=1s", func(b Bot) bool { f := b.(*FlatMC); return f.rounds == 40 && f.limit == time.Second }},
+		{"flatmc:time=2s", func(b Bot) bool { f := b.(*FlatMC); return f.rounds == 0 && f.limit == 2*time.Second }},
+		{" heuristic:noise=2.5 ", func(b Bot) bool { return b.(*Heuristic).noise == 2.5 }},
+		{"heuristic: noise=1 , ", nil}, // an empty option after the comma
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			b, err := New(tt.spec, 1)
+			switch {
+			case tt.ok == nil && err == nil:
+				t.Fatalf("accepted, got %T", b)
+			case tt.ok == nil:
+			case err != nil:
+				t.Fatal(err)
+			case !tt.ok(b):
+				t.Errorf("options not applied: %+v", b)
+			}
+		})
+	}
+}
