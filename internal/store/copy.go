@@ -49,6 +49,11 @@ type Tally struct {
 	Kept  int // rows in the destination already, the same (Merge)
 }
 
+// ErrNoDatabase is a database to read that is not there: a missing or
+// empty SQLite file, a PostgreSQL schema without razzia's tables (see
+// the Existing options of the stores), which was not created.
+var ErrNoDatabase = errors.New("no razzia database")
+
 // ErrNotEmpty is a Restore into a destination that holds data, without
 // RestoreOptions.Merge.
 var ErrNotEmpty = errors.New("the database holds data already")

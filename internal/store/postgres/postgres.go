@@ -258,7 +258,7 @@ func (s *Store) migrate(ctx context.Context, existing bool) error {
 			return s.errorf("look for its schema: %w", err)
 		}
 		if !found {
-			return s.errorf("%w: it holds no razzia database (its schema has no %s table)", fs.ErrNotExist, versionTable)
+			return s.errorf("%w: its schema has no %s table", store.ErrNoDatabase, versionTable)
 		}
 	}
 	fsys, err := fs.Sub(migrations, "migrations")

@@ -345,11 +345,11 @@ func exists(path string) error {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("sqlite: database %s does not exist: %w", path, fs.ErrNotExist)
+		return fmt.Errorf("sqlite: %w at %s: the file does not exist", store.ErrNoDatabase, path)
 	case err != nil:
 		return fmt.Errorf("sqlite: database %s: %w", path, err)
 	case fi.Size() == 0:
-		return fmt.Errorf("sqlite: database %s is an empty file, not a razzia database: %w", path, fs.ErrNotExist)
+		return fmt.Errorf("sqlite: %w at %s: the file is empty", store.ErrNoDatabase, path)
 	}
 	return nil
 }
