@@ -90,12 +90,12 @@ func migrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		n := 0
 		err := src.Dump(ctx, k, func(r store.Row) error {
 			if n++; n%100000 == 0 {
-				fmt.Fprintf(stderr, "razzia migrate: %s…\n", k.Count(n))
+				fmt.Fprintf(stderr, "razzia migrate: read %s so far…\n", k.Count(n))
 			}
 			return yield(r)
 		})
 		if err == nil {
-			fmt.Fprintf(stderr, "razzia migrate: %s read\n", k.Count(n))
+			fmt.Fprintf(stderr, "razzia migrate: read %s\n", k.Count(n))
 		}
 		return err
 	}

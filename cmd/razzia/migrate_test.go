@@ -82,7 +82,7 @@ func TestMigrate(t *testing.T) {
 			t.Errorf("migrate's summary lacks %q:\n%s", line, out)
 		}
 	}
-	if !strings.Contains(errs, "8 games read") {
+	if !strings.Contains(errs, "read 8 games\n") {
 		t.Errorf("migrate's progress lacks the games read:\n%s", errs)
 	}
 	// The source's leases were released when migrate locked it, as a

@@ -316,6 +316,17 @@ type RowWriter interface {
 	Get(ctx context.Context, k *Kind, r Row) (Row, error)
 }
 
+// A BulkWriter is a RowWriter that writes many rows of a kind at once,
+// faster than one by one: Restore without Merge uses it when it can.
+type BulkWriter interface {
+	RowWriter
+	// InsertMany writes rows, which Check accepted.
+	InsertMany(ctx context.Context, k *Kind, rows []Row) error
+}
+
+// bulkSize is how many rows a BulkWriter gets at once.
+const bulkSize = 2000
+
 // RestoreRows is the body of every Copier's Restore, run by each store
 // inside the transaction w writes in: the destination must be empty
 // (unless opts.Merge), every row is checked, and a row merged onto one
@@ -338,9 +349,16 @@ func RestoreRows(ctx context.Context, opts RestoreOptions, read ReadFunc, w RowW
 		}
 	}
 	tallies := make([]Tally, len(Kinds))
+	bulk, _ := w.(BulkWriter)
 	for i, k := range Kinds {
 		t := &tallies[i]
 		t.Kind = k
+		if bulk != nil && !opts.Merge {
+			if err := restoreBulk(ctx, k, read, bulk, t); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		err := read(ctx, k, func(r Row) error {
 			if err := k.Check(r); err != nil {
 				return err
@@ -370,4 +388,33 @@ func RestoreRows(ctx context.Context, opts RestoreOptions, read ReadFunc, w RowW
 		}
 	}
 	return tallies, nil
+}
+
+// restoreBulk restores the rows of k through w, bulkSize at a time.
+func restoreBulk(ctx context.Context, k *Kind, read ReadFunc, w BulkWriter, t *Tally) error {
+	rows := make([]Row, 0, bulkSize)
+	flush := func() error {
+		if len(rows) == 0 {
+			return nil
+		}
+		if err := w.InsertMany(ctx, k, rows); err != nil {
+			return &CopyError{Kind: k, Key: fmt.Sprintf("(one of %s from %s on)", k.Count(len(rows)), k.KeyOf(rows[0])), Err: err}
+		}
+		t.Added += len(rows)
+		rows = rows[:0]
+		return nil
+	}
+	err := read(ctx, k, func(r Row) error {
+		if err := k.Check(r); err != nil {
+			return err
+		}
+		if rows = append(rows, r); len(rows) == bulkSize {
+			return flush()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
 }

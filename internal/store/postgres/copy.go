@@ -123,6 +123,16 @@ func (s *Store) Restore(ctx context.Context, opts store.RestoreOptions, read sto
 // rowWriter is Restore's store.RowWriter.
 type rowWriter struct{ tx pgx.Tx }
 
+// InsertMany implements store.BulkWriter with COPY.
+func (rw rowWriter) InsertMany(ctx context.Context, k *store.Kind, rows []store.Row) error {
+	src := make([][]any, len(rows))
+	for i, r := range rows {
+		src[i] = r
+	}
+	_, err := rw.tx.CopyFrom(ctx, pgx.Identifier{k.Table}, k.Names(), pgx.CopyFromRows(src))
+	return err
+}
+
 func (rw rowWriter) Holds(ctx context.Context, k *store.Kind) (bool, error) {
 	var has bool
 	err := rw.tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM "+k.Table+")").Scan(&has)

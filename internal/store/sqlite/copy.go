@@ -123,7 +123,9 @@ func (s *Store) Restore(ctx context.Context, opts store.RestoreOptions, read sto
 	var tallies []store.Tally
 	err := s.write(ctx, "restore a copy into", func(w *wtx) (*store.Change, error) {
 		var err error
-		tallies, err = store.RestoreRows(ctx, opts, read, rowWriter{w.tx})
+		rw := &rowWriter{tx: w.tx, inserts: map[*store.Kind]*sql.Stmt{}}
+		defer rw.close()
+		tallies, err = store.RestoreRows(ctx, opts, read, rw)
 		return nil, err
 	})
 	if err != nil {
@@ -132,21 +134,39 @@ func (s *Store) Restore(ctx context.Context, opts store.RestoreOptions, read sto
 	return tallies, nil
 }
 
-// rowWriter is Restore's store.RowWriter.
-type rowWriter struct{ tx *sql.Tx }
+// rowWriter is Restore's store.RowWriter: it prepares the insert of each
+// kind once.
+type rowWriter struct {
+	tx      *sql.Tx
+	inserts map[*store.Kind]*sql.Stmt
+}
 
-func (rw rowWriter) Holds(ctx context.Context, k *store.Kind) (bool, error) {
+func (rw *rowWriter) close() {
+	for _, st := range rw.inserts {
+		st.Close()
+	}
+}
+
+func (rw *rowWriter) Holds(ctx context.Context, k *store.Kind) (bool, error) {
 	var has bool
 	err := rw.tx.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM "+k.Table+")").Scan(&has)
 	return has, err
 }
 
-func (rw rowWriter) Insert(ctx context.Context, k *store.Kind, r store.Row, merge bool) (bool, error) {
-	q := fmt.Sprintf("INSERT INTO %s (%s) VALUES (?%s)", k.Table, strings.Join(k.Names(), ", "), strings.Repeat(", ?", len(r)-1))
-	if merge {
-		q += " ON CONFLICT DO NOTHING"
+func (rw *rowWriter) Insert(ctx context.Context, k *store.Kind, r store.Row, merge bool) (bool, error) {
+	st := rw.inserts[k]
+	if st == nil {
+		q := fmt.Sprintf("INSERT INTO %s (%s) VALUES (?%s)", k.Table, strings.Join(k.Names(), ", "), strings.Repeat(", ?", len(k.Columns)-1))
+		if merge {
+			q += " ON CONFLICT DO NOTHING"
+		}
+		var err error
+		if st, err = rw.tx.PrepareContext(ctx, q); err != nil {
+			return false, err
+		}
+		rw.inserts[k] = st
 	}
-	res, err := rw.tx.ExecContext(ctx, q, encode(r)...)
+	res, err := st.ExecContext(ctx, encode(r)...)
 	if err != nil {
 		return false, err
 	}
@@ -154,7 +174,7 @@ func (rw rowWriter) Insert(ctx context.Context, k *store.Kind, r store.Row, merg
 	return n == 1, err
 }
 
-func (rw rowWriter) Get(ctx context.Context, k *store.Kind, r store.Row) (store.Row, error) {
+func (rw *rowWriter) Get(ctx context.Context, k *store.Kind, r store.Row) (store.Row, error) {
 	names := k.Names()
 	where := strings.Join(names[:k.Key], " = ? AND ") + " = ?"
 	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s", strings.Join(names, ", "), k.Table, where)
