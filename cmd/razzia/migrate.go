@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -50,10 +51,10 @@ func migrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fl := newFlags("migrate")
-	from := fl.String("from", "", "the source database: an existing SQLite database `file` or a postgres:// URL")
-	to := fl.String("to", "", "the target database: "+dbHelp)
+	from := fl.String("from", "", "the source: an existing SQLite `file` or a postgres:// URL")
+	to := fl.String("to", "", "the target: an SQLite `file` (created if missing) or a postgres:// URL")
 	dryRun := fl.Bool("dry-run", false, "say what would be copied, and change nothing")
-	merge := fl.Bool("merge", false, "copy into a target that holds data: the rows there already are kept when the same, and one that differs stops the copy")
+	merge := fl.Bool("merge", false, "add to a target that holds data: keep the rows that are the same")
 	wait := fl.Duration("wait", 30*time.Second, "how long to wait for a PostgreSQL database that does not answer")
 	positional, status, done := parseFlags(fl, migrateSynopsis, args, stdout, stderr)
 	switch {
@@ -68,24 +69,33 @@ func migrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case *wait <= 0:
 		return usageError(stderr, fl, migrateSynopsis, "--wait %v: want a positive duration", *wait)
 	}
-	fail := func(format string, args ...any) int {
-		fmt.Fprintf(stderr, "razzia migrate: "+format+"\n", args...)
-		return 1
-	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	src, err := openCopy(ctx, *from, true, *wait, log)
 	if err != nil {
-		return fail("the source %s: %v", redact(*from), err)
+		fmt.Fprintf(stderr, "razzia migrate: the source %s: %v\n", redact(*from), err)
+		return 1
 	}
 	defer src.Close()
 	if *dryRun {
 		return dryRunMigrate(ctx, src, *from, *to, *merge, *wait, log, stdout, stderr)
 	}
-	dst, err := openCopy(ctx, *to, false, *wait, log)
-	if err != nil {
-		return fail("the target %s: %v", redact(*to), err)
+	return copyInto(ctx, src, *from, *to, *merge, *wait, log, stdout, stderr)
+}
+
+// copyInto copies src into the database to names, with progress on
+// stderr and the summary on stdout. An SQLite file it made for a copy
+// that then fails is removed: a failed migrate leaves no trace.
+func copyInto(ctx context.Context, src copyStore, from, to string, merge bool, wait time.Duration, log *slog.Logger, stdout, stderr io.Writer) int {
+	made := false
+	if !isPostgres(to) {
+		_, err := os.Stat(to)
+		made = errors.Is(err, fs.ErrNotExist)
 	}
-	defer dst.Close()
+	dst, err := openCopy(ctx, to, false, wait, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "razzia migrate: the target %s: %v\n", redact(to), err)
+		return 1
+	}
 	read := func(ctx context.Context, k *store.Kind, yield func(store.Row) error) error {
 		n := 0
 		err := src.Dump(ctx, k, func(r store.Row) error {
@@ -99,19 +109,31 @@ func migrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		return err
 	}
-	tallies, err := dst.Restore(ctx, store.RestoreOptions{Merge: *merge}, read)
+	tallies, err := dst.Restore(ctx, store.RestoreOptions{Merge: merge}, read)
+	if err != nil {
+		dst.Close()
+		if made {
+			for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+				os.Remove(to + suffix)
+			}
+		}
+	}
 	switch {
 	case errors.Is(err, store.ErrNotEmpty):
-		return fail("the target %s: %v: migrate into an empty database, or pass --merge to add to it; nothing was written", redact(*to), err)
+		fmt.Fprintf(stderr, "razzia migrate: the target %s: %v: migrate into an empty database, or pass --merge to add to it; nothing was written\n", redact(to), err)
+		return 1
 	case err != nil && ctx.Err() != nil:
-		return fail("interrupted; nothing was written to %s", redact(*to))
+		fmt.Fprintf(stderr, "razzia migrate: interrupted; nothing was written to %s\n", redact(to))
+		return 1
 	case err != nil:
-		return fail("copying into %s: %v; nothing was written", redact(*to), err)
+		fmt.Fprintf(stderr, "razzia migrate: copying into %s: %v; nothing was written\n", redact(to), err)
+		return 1
 	}
 	if err := dst.Close(); err != nil {
-		return fail("the target %s: the copy is committed, but closing it failed: %v", redact(*to), err)
+		fmt.Fprintf(stderr, "razzia migrate: the target %s: the copy is committed, but closing it failed: %v\n", redact(to), err)
+		return 1
 	}
-	fmt.Fprintf(stdout, "Copied %s to %s:\n", redact(*from), redact(*to))
+	fmt.Fprintf(stdout, "Copied %s to %s:\n", redact(from), redact(to))
 	for _, t := range tallies {
 		line := t.Kind.Count(t.Added)
 		if t.Kept > 0 {

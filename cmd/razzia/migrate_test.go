@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -191,6 +192,8 @@ func TestMigrateRefuses(t *testing.T) {
 		}, says: []string{"the target", "copy.db", "holds data already", "accounts", "games", "--merge", "nothing was written"}},
 		{name: "target refuses", from: filled, to: "postgres://razzia@127.0.0.1:1/razzia", extra: []string{"--wait", "200ms"},
 			says: []string{"the target", "127.0.0.1:1", "refused"}},
+		{name: "source refuses", from: "postgres://razzia@127.0.0.1:1/razzia", to: "new.db", extra: []string{"--wait", "200ms"},
+			says: []string{"the source", "127.0.0.1:1", "refused"}},
 		{name: "bad target URL", from: filled, to: "postgres://%zz", says: []string{"the target", "postgres://(unreadable URL)", "URL"}},
 		{name: "dry run, target with data", from: filled, to: "copy.db", extra: []string{"--dry-run"},
 			says: []string{"copy.db holds data: migrate would refuse it"}},
@@ -233,6 +236,51 @@ func TestMigrateRefuses(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "nosuch.db")); err == nil {
 		t.Error("migrate made the missing source")
+	}
+}
+
+// TestMigrateUnreadable: a source the user may not read is refused,
+// naming the file.
+func TestMigrateUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads every file")
+	}
+	dir := t.TempDir()
+	from := filepath.Join(dir, "locked.db")
+	fillSQLite(t, from)
+	if err := os.Chmod(from, 0); err != nil {
+		t.Fatal(err)
+	}
+	status, _, errs := runMigrate(t, "--from", from, "--to", filepath.Join(dir, "to.db"))
+	if status != 1 || !strings.Contains(errs, "locked.db") || !strings.Contains(errs, "permission denied") {
+		t.Errorf("migrate from an unreadable file: status %d, %q", status, errs)
+	}
+}
+
+// TestMigrateFailedCopy: a copy that fails midway (a row the target's
+// schema refuses) names the row, writes nothing, and removes the SQLite
+// file it made.
+func TestMigrateFailedCopy(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "from.db"), filepath.Join(dir, "to.db")
+	fillSQLite(t, from)
+	// A session whose account is gone, as no razzia writes it: SQLite
+	// checks foreign keys only when told to.
+	db, err := sql.Open("sqlite", from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("INSERT INTO sessions (hash, account_id, created, expires) VALUES (x'00ff', 'nobody', 1, 2)"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	status, _, errs := runMigrate(t, "--from", from, "--to", to)
+	if status != 1 || !strings.Contains(errs, "session hash=00ff") || !strings.Contains(errs, "nothing was written") {
+		t.Errorf("migrate of a row the target refuses: status %d, %q", status, errs)
+	}
+	if _, err := os.Stat(to); err == nil {
+		t.Errorf("the failed migrate left %s", to)
 	}
 }
 
