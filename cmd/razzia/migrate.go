@@ -55,7 +55,7 @@ func migrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	to := fl.String("to", "", "the target: an SQLite `file` (created if missing) or a postgres:// URL")
 	dryRun := fl.Bool("dry-run", false, "say what would be copied, and change nothing")
 	merge := fl.Bool("merge", false, "add to a target that holds data: keep the rows that are the same")
-	wait := fl.Duration("wait", 30*time.Second, "how long to wait for a PostgreSQL database that does not answer")
+	wait := fl.Duration("wait", 30*time.Second, "how long to wait for PostgreSQL to answer")
 	positional, status, done := parseFlags(fl, migrateSynopsis, args, stdout, stderr)
 	switch {
 	case done:
