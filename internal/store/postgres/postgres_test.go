@@ -176,8 +176,3 @@ func TestRenewPastLockedRows(t *testing.T) {
 		t.Fatalf("RenewLeases = %+v, %v; want all 3 renewed", r.renewed, r.err)
 	}
 }
-
-func TestCopy(t *testing.T) {
-	t.Parallel()
-	storetest.RunCopy(t, func(t *testing.T) storetest.Copyable { return open(t, migrated.DB(t)) })
-}

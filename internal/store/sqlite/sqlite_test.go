@@ -57,18 +57,3 @@ func TestStore(t *testing.T) {
 		return open(t, path)
 	})
 }
-
-func TestCopy(t *testing.T) {
-	t.Parallel()
-	storetest.RunCopy(t, func(t *testing.T) storetest.Copyable {
-		path := filepath.Join(t.TempDir(), "store")
-		b, err := migrated()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return open(t, path)
-	})
-}

@@ -23,7 +23,8 @@ type Copyable interface {
 // RunCopy runs the checks of store.Copier against fresh, empty stores
 // made by open: that store.Kinds names every table and column of the
 // schema, that Fill writes a row of every kind, and that a copy loses
-// nothing and refuses what it must.
+// nothing and refuses what it must. Run calls it for every store that is
+// a store.Copier.
 func RunCopy(t *testing.T, open func(t *testing.T) Copyable) {
 	fresh := func(t *testing.T) Copyable {
 		s := open(t)
@@ -45,7 +46,7 @@ func RunCopy(t *testing.T, open func(t *testing.T) Copyable) {
 		{"Merge", testCopyMerge},
 		{"BadRows", testCopyBadRows},
 	} {
-		t.Run("Copy"+c.name, func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			c.run(t, fresh)
 		})
