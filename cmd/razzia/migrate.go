@@ -104,10 +104,21 @@ func copyInto(ctx context.Context, src copyStore, from, to string, merge bool, w
 			}
 			return yield(r)
 		})
-		if err == nil {
-			fmt.Fprintf(stderr, "razzia migrate: read %s\n", k.Count(n))
+		if err != nil {
+			return err
 		}
-		return err
+		fmt.Fprintf(stderr, "razzia migrate: read %s\n", k.Count(n))
+		if copyHook != nil {
+			copyHook(k)
+		}
+		if u, ok := src.(interface{ InUse(context.Context) error }); ok && k == store.Kinds[len(store.Kinds)-1] {
+			// Nothing locks a PostgreSQL source: a server that started
+			// during the copy may have changed it, so nothing is committed.
+			if err := u.InUse(ctx); err != nil {
+				return fmt.Errorf("the source %s: %w; a server started on it during the copy", redact(from), err)
+			}
+		}
+		return nil
 	}
 	tallies, err := dst.Restore(ctx, store.RestoreOptions{Merge: merge}, read)
 	if err != nil {
@@ -143,6 +154,9 @@ func copyInto(ctx context.Context, src copyStore, from, to string, merge bool, w
 	}
 	return 0
 }
+
+// copyHook, when a test sets it, runs after each kind is read.
+var copyHook func(k *store.Kind)
 
 // dryRunMigrate says what migrate would copy from src, and whether the
 // target would take it, writing nothing.

@@ -122,6 +122,41 @@ func TestMigrate(t *testing.T) {
 	}
 }
 
+// TestMigrateServerStarts: a server that starts on a PostgreSQL source
+// during the copy, which nothing locks, fails the copy before its commit.
+// Not parallel: it sets copyHook.
+func TestMigrateServerStarts(t *testing.T) {
+	pg := pgtest.DirectDB(t)
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "from.db"), filepath.Join(dir, "to.db")
+	fillSQLite(t, from)
+	if status, out, errs := runMigrate(t, "--from", from, "--to", pg); status != 0 {
+		t.Fatalf("migrate SQLite to PostgreSQL: status %d, %s%s", status, out, errs)
+	}
+	var server *postgres.Store
+	copyHook = func(k *store.Kind) {
+		if k.Table == "games" && server == nil {
+			var err error
+			if server, err = postgres.Open(t.Context(), pg, postgres.Options{}); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer func() {
+		copyHook = nil
+		if server != nil {
+			server.Close()
+		}
+	}()
+	status, _, errs := runMigrate(t, "--from", pg, "--to", to)
+	if status != 1 || !strings.Contains(errs, "a server started on it during the copy") || !strings.Contains(errs, "nothing was written") {
+		t.Errorf("migrate from a database a server started on: status %d, %q", status, errs)
+	}
+	if _, err := os.Stat(to); err == nil {
+		t.Errorf("the failed migrate left %s", to)
+	}
+}
+
 // TestMigrateEmptyPostgres: a PostgreSQL source without razzia's tables
 // (a mistyped database name) is refused, and given none.
 func TestMigrateEmptyPostgres(t *testing.T) {
