@@ -16,10 +16,10 @@ import (
 // specification, and checks that Kinds names every table and column of
 // the store's schema, so that a table added later cannot be left behind.
 type Copier interface {
-	// Tables returns the tables of the database's schema with the names
-	// of their columns, from the database's catalogue, leaving out only
-	// the store's own record of its migrations.
-	Tables(ctx context.Context) (map[string][]string, error)
+	// Tables returns the tables of the database's schema with their
+	// columns, from the database's catalogue, leaving out only the
+	// store's own record of its migrations.
+	Tables(ctx context.Context) (map[string][]SchemaColumn, error)
 	// Dump calls yield with every row of the kind's table, in the order
 	// of its key, until yield returns an error, which Dump returns.
 	Dump(ctx context.Context, k *Kind, yield func(Row) error) error
@@ -29,6 +29,13 @@ type Copier interface {
 	// refused with ErrNotEmpty unless opts.Merge. Any error (read's
 	// included) leaves the destination as it was.
 	Restore(ctx context.Context, opts RestoreOptions, read ReadFunc) ([]Tally, error)
+}
+
+// A SchemaColumn is a column as the database's catalogue describes it.
+type SchemaColumn struct {
+	Name     string
+	Type     string // as declared, in lower case: "integer", "bytea"
+	Nullable bool
 }
 
 // A ReadFunc gives the rows of a kind to Restore, as a Copier's Dump does.

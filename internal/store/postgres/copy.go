@@ -19,16 +19,17 @@ var ErrInUse = errors.New("the database is in use")
 
 // Tables implements store.Copier: the tables of the connection's current
 // schema.
-func (s *Store) Tables(ctx context.Context) (map[string][]string, error) {
-	rows, err := s.pool.Query(ctx, `SELECT table_name, column_name FROM information_schema.columns
+func (s *Store) Tables(ctx context.Context) (map[string][]store.SchemaColumn, error) {
+	rows, err := s.pool.Query(ctx, `SELECT table_name, column_name, data_type, is_nullable = 'YES' FROM information_schema.columns
 		WHERE table_schema = current_schema() AND table_name <> $1 ORDER BY table_name, ordinal_position`, versionTable)
 	if err != nil {
 		return nil, s.errorf("list its tables: %w", err)
 	}
-	tables := map[string][]string{}
-	var table, column string
-	_, err = pgx.ForEachRow(rows, []any{&table, &column}, func() error {
-		tables[table] = append(tables[table], column)
+	tables := map[string][]store.SchemaColumn{}
+	var table string
+	var c store.SchemaColumn
+	_, err = pgx.ForEachRow(rows, []any{&table, &c.Name, &c.Type, &c.Nullable}, func() error {
+		tables[table] = append(tables[table], c)
 		return nil
 	})
 	if err != nil {

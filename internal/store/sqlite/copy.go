@@ -13,21 +13,22 @@ import (
 var _ store.Copier = (*Store)(nil)
 
 // Tables implements store.Copier.
-func (s *Store) Tables(ctx context.Context) (map[string][]string, error) {
-	tables := map[string][]string{}
+func (s *Store) Tables(ctx context.Context) (map[string][]store.SchemaColumn, error) {
+	tables := map[string][]store.SchemaColumn{}
 	err := s.read(ctx, "list the tables of", func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT m.name, c.name FROM sqlite_schema AS m, pragma_table_info(m.name) AS c
+		rows, err := tx.QueryContext(ctx, `SELECT m.name, c.name, lower(c.type), NOT c."notnull" FROM sqlite_schema AS m, pragma_table_info(m.name) AS c
 			WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.name <> 'goose_db_version' ORDER BY m.name, c.cid`)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var table, column string
-			if err := rows.Scan(&table, &column); err != nil {
+			var table string
+			var c store.SchemaColumn
+			if err := rows.Scan(&table, &c.Name, &c.Type, &c.Nullable); err != nil {
 				return err
 			}
-			tables[table] = append(tables[table], column)
+			tables[table] = append(tables[table], c)
 		}
 		return rows.Err()
 	})

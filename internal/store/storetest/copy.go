@@ -53,10 +53,21 @@ func RunCopy(t *testing.T, open func(t *testing.T) Copyable) {
 	}
 }
 
+// declared are the types a store may declare for a column of each
+// store.ColumnType: SQLite's, then PostgreSQL's.
+var declared = map[store.ColumnType][]string{
+	store.Text: {"text"},
+	store.Int:  {"integer", "bigint"},
+	store.Real: {"real", "double precision"},
+	store.Blob: {"blob", "bytea"},
+	store.Bool: {"integer", "boolean"},
+	store.Time: {"integer", "timestamp with time zone"},
+}
+
 // testCatalogue: the tables and columns of the schema, as the database's
-// catalogue lists them, are those of store.Kinds and store.NotCopied:
-// a migration that adds a table or a column fails here until the copy
-// carries it.
+// catalogue lists them, are those of store.Kinds and store.NotCopied,
+// with the types and the NULLs the kinds say: a migration that adds a
+// table or a column, or changes one, fails here until the copy follows.
 func testCatalogue(t *testing.T, fresh func(t *testing.T) Copyable) {
 	s := fresh(t)
 	tables, err := s.Tables(ctx(t))
@@ -71,8 +82,23 @@ func testCatalogue(t *testing.T, fresh func(t *testing.T) Copyable) {
 			}
 			continue
 		}
-		have, want := slices.Sorted(slices.Values(cols)), slices.Sorted(slices.Values(k.Names()))
-		if !slices.Equal(have, want) {
+		have := make([]string, len(cols))
+		for i, c := range cols {
+			have[i] = c.Name
+			j := slices.Index(k.Names(), c.Name)
+			if j < 0 {
+				continue
+			}
+			want := k.Columns[j]
+			if !slices.Contains(declared[want.Type], c.Type) {
+				t.Errorf("%s.%s is declared %s; store.Kinds copies it as %s (%v)", name, c.Name, c.Type, want.Type, declared[want.Type])
+			}
+			if c.Nullable != k.Nullable[c.Name] {
+				t.Errorf("%s.%s may be NULL: %v in the schema, %v in store.Kinds", name, c.Name, c.Nullable, k.Nullable[c.Name])
+			}
+		}
+		slices.Sort(have)
+		if want := slices.Sorted(slices.Values(k.Names())); !slices.Equal(have, want) {
 			t.Errorf("table %s has the columns %v; store.Kinds copies %v", name, have, want)
 		}
 	}
