@@ -114,8 +114,8 @@ func testCatalogue(t *testing.T, fresh func(t *testing.T) Copyable) {
 	}
 }
 
-// testFillCovers: Fill writes a row of every kind, and so does its
-// caller's copy of it.
+// testFillCovers: Fill writes a row of every kind, with a value in every
+// column.
 func testFillCovers(t *testing.T, fresh func(t *testing.T) Copyable) {
 	s := fresh(t)
 	Fill(t, s)
@@ -123,6 +123,11 @@ func testFillCovers(t *testing.T, fresh func(t *testing.T) Copyable) {
 	for _, k := range store.Kinds {
 		if len(d[k.Table]) == 0 {
 			t.Errorf("Fill wrote no row of %s: extend it, so that the copy of every kind is tested", k.Table)
+		}
+		for i, c := range k.Columns {
+			if !slices.ContainsFunc(d[k.Table], func(r store.Row) bool { return r[i] != nil }) {
+				t.Errorf("Fill left %s.%s NULL in every row: extend it, so that the copy of the column is tested", k.Table, c.Name)
+			}
 		}
 	}
 }
