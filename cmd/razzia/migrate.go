@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -64,7 +65,7 @@ func migrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, fl, migrateSynopsis, "unexpected argument %q", positional[0])
 	case *from == "" || *to == "":
 		return usageError(stderr, fl, migrateSynopsis, "want both --from and --to")
-	case *from == *to:
+	case sameDatabase(*from, *to):
 		return usageError(stderr, fl, migrateSynopsis, "--from and --to name the same database")
 	case *wait <= 0:
 		return usageError(stderr, fl, migrateSynopsis, "--wait %v: want a positive duration", *wait)
@@ -80,6 +81,25 @@ func migrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return dryRunMigrate(ctx, src, *from, *to, *merge, *wait, log, stdout, stderr)
 	}
 	return copyInto(ctx, src, *from, *to, *merge, *wait, log, stdout, stderr)
+}
+
+// sameDatabase reports whether from and to name one database: the same
+// URL, or the same SQLite file however its path is spelled.
+func sameDatabase(from, to string) bool {
+	if from == to {
+		return true
+	}
+	if isPostgres(from) || isPostgres(to) {
+		return false
+	}
+	a, err1 := filepath.Abs(from)
+	b, err2 := filepath.Abs(to)
+	if err1 == nil && err2 == nil && a == b {
+		return true
+	}
+	fa, err1 := os.Stat(from)
+	fb, err2 := os.Stat(to)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // copyInto copies src into the database to names, with progress on

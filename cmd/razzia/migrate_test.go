@@ -350,6 +350,7 @@ func TestMigrateUsage(t *testing.T) {
 		{"no flags", []string{"migrate"}, nil, 2, "want both --from and --to"},
 		{"no target", []string{"migrate", "--from", db}, nil, 2, "want both"},
 		{"same", []string{"migrate", "--from", db, "--to", db}, nil, 2, "the same database"},
+		{"same file spelled twice", []string{"migrate", "--from", db, "--to", filepath.Dir(db) + "/./razzia.db"}, nil, 2, "the same database"},
 		{"argument", []string{"migrate", "--from", db, "--to", db + "2", "extra"}, nil, 2, `unexpected argument "extra"`},
 		{"bad wait", []string{"migrate", "--from", db, "--to", db + "2", "--wait", "0s"}, nil, 2, "--wait 0s"},
 	})
