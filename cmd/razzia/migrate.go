@@ -116,31 +116,7 @@ func copyInto(ctx context.Context, src copyStore, from, to string, merge bool, w
 		fmt.Fprintf(stderr, "razzia migrate: the target %s: %v\n", redact(to), err)
 		return 1
 	}
-	read := func(ctx context.Context, k *store.Kind, yield func(store.Row) error) error {
-		n := 0
-		err := src.Dump(ctx, k, func(r store.Row) error {
-			if n++; n%100000 == 0 {
-				fmt.Fprintf(stderr, "razzia migrate: read %s so far…\n", k.Count(n))
-			}
-			return yield(r)
-		})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "razzia migrate: read %s\n", k.Count(n))
-		if copyHook != nil {
-			copyHook(k)
-		}
-		if u, ok := src.(interface{ InUse(context.Context) error }); ok && k == store.Kinds[len(store.Kinds)-1] {
-			// Nothing locks a PostgreSQL source: a server that started
-			// during the copy may have changed it, so nothing is committed.
-			if err := u.InUse(ctx); err != nil {
-				return fmt.Errorf("the source %s: %w; a server started on it during the copy", redact(from), err)
-			}
-		}
-		return nil
-	}
-	tallies, err := dst.Restore(ctx, store.RestoreOptions{Merge: merge}, read)
+	tallies, err := dst.Restore(ctx, store.RestoreOptions{Merge: merge}, progress(src, from, stderr))
 	if err != nil {
 		dst.Close()
 		if made {
@@ -173,6 +149,35 @@ func copyInto(ctx context.Context, src copyStore, from, to string, merge bool, w
 		fmt.Fprintf(stdout, "  %s\n", line)
 	}
 	return 0
+}
+
+// progress returns the rows of src, saying on stderr how many of each
+// kind it read. Nothing locks a PostgreSQL source, so after the last
+// kind it checks again that no server uses it: one that started during
+// the copy may have changed it, and nothing is committed.
+func progress(src copyStore, from string, stderr io.Writer) store.ReadFunc {
+	return func(ctx context.Context, k *store.Kind, yield func(store.Row) error) error {
+		n := 0
+		err := src.Dump(ctx, k, func(r store.Row) error {
+			if n++; n%100000 == 0 {
+				fmt.Fprintf(stderr, "razzia migrate: read %s so far…\n", k.Count(n))
+			}
+			return yield(r)
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "razzia migrate: read %s\n", k.Count(n))
+		if copyHook != nil {
+			copyHook(k)
+		}
+		if u, ok := src.(interface{ InUse(context.Context) error }); ok && k == store.Kinds[len(store.Kinds)-1] {
+			if err := u.InUse(ctx); err != nil {
+				return fmt.Errorf("the source %s: %w; a server started on it during the copy", redact(from), err)
+			}
+		}
+		return nil
+	}
 }
 
 // copyHook, when a test sets it, runs after each kind is read.
