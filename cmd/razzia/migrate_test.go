@@ -114,7 +114,7 @@ func TestMigrate(t *testing.T) {
 	defer server.Close()
 	target := filepath.Join(dir, "never.db")
 	status, _, errs = runMigrate(t, "--from", pg, "--to", target)
-	if status != 1 || !strings.Contains(errs, "in use") || !strings.Contains(errs, "stop the razzia servers") {
+	if status != 1 || !strings.Contains(errs, "connected to it, from 127.0.0.1") || !strings.Contains(errs, "stop the razzia servers") {
 		t.Errorf("migrate from a database a server uses: status %d, %q", status, errs)
 	}
 	if _, err := os.Stat(target); err == nil {

@@ -189,13 +189,16 @@ func (rw rowWriter) Get(ctx context.Context, k *store.Kind, r store.Row) (store.
 // holds a live lease on a game. nil means neither.
 func (s *Store) InUse(ctx context.Context) error {
 	var sessions int
-	err := s.pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
-		WHERE datname = current_database() AND application_name = $1 AND pid <> pg_backend_pid()`, DefaultApplicationName).Scan(&sessions)
+	var from string
+	err := s.pool.QueryRow(ctx, `SELECT count(*), coalesce(string_agg(DISTINCT coalesce(host(client_addr), 'a local socket'), ', '), '')
+		FROM pg_stat_activity
+		WHERE datname = current_database() AND application_name = $1 AND pid <> pg_backend_pid()`, DefaultApplicationName).Scan(&sessions, &from)
 	if err != nil {
 		return s.errorf("look for the servers connected to it: %w", err)
 	}
 	if sessions > 0 {
-		return s.errorf("%w: %s connected to it", ErrInUse, plural(sessions, "a razzia server's session is", "%d sessions of razzia servers are"))
+		return s.errorf("%w: %s connected to it, from %s", ErrInUse,
+			plural(sessions, "a razzia server's session is", "%d sessions of razzia servers are"), from)
 	}
 	var node string
 	var games int
