@@ -218,6 +218,23 @@ func testCopyMerge(t *testing.T, fresh func(t *testing.T) Copyable) {
 	for _, d := range DiffDumps(want, DumpAll(t, b)) {
 		t.Error("after the refused merge:", d)
 	}
+
+	// Another account of the same name, under another id: the target's
+	// unique name refuses it.
+	c := fresh(t)
+	other := newAccount("Ann", 0x0a)
+	if err := c.CreateAccount(ctx(t), other); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Restore(ctx(t), store.RestoreOptions{Merge: true}, a.Dump)
+	if !errors.Is(err, store.ErrConflict) || !strings.Contains(err.Error(), "unique values") {
+		t.Errorf("Restore with Merge of an account whose name the target has: %v, want ErrConflict naming unique values", err)
+	}
+	for table, rows := range DumpAll(t, c) {
+		if n := len(rows); n > 0 && (table != "accounts" || n != 1) {
+			t.Errorf("after the refused merge, %s holds %d rows", table, n)
+		}
+	}
 }
 
 // testCopyBadRows: a row that does not fit its kind, or a source that
