@@ -2,129 +2,342 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"fmt"
+	"database/sql"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/postgres"
 	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
+	"github.com/razziagame/razzia/internal/store/sqlite"
+	"github.com/razziagame/razzia/internal/store/storetest"
 )
 
-// migrateFixture returns games of every status and shape, to copy.
-func migrateFixture() []*store.Game {
-	base := time.Date(2025, 3, 14, 15, 9, 26, 535897932, time.UTC)
-	var gs []*store.Game
-	for i, st := range []store.Status{store.StatusOpen, store.StatusPlaying, store.StatusFinished, store.StatusArchived} {
-		for j := range 3 {
-			g := &store.Game{
-				ID:     fmt.Sprintf("mig%s%02d", st[:2], j),
-				Status: st,
-				Seats: []store.Seat{
-					{},
-					{Name: "Bot 2 (hard)", Bot: "hard"},
-					{Name: "Zoë 🎲", TokenHash: bytes.Repeat([]byte{byte(i*3 + j)}, 32)},
-				},
-				Cheques: [][]int{{2, 7, 11}, {3, 6, 10}, {4, 5, 9}},
-				Seed:    bytes.Repeat([]byte{0x00, 0xff, byte(j)}, 11),
-				Created: base.Add(time.Duration(i*10+j) * time.Minute),
-				Updated: base.Add(time.Duration(i*10+j)*time.Minute + 1234567*time.Nanosecond),
-			}
-			if st != store.StatusOpen {
-				for k := range 5 * j {
-					g.Moves = append(g.Moves, fmt.Sprintf("bid %d", k%16))
-				}
-			}
-			gs = append(gs, g)
-		}
-	}
-	return gs
-}
-
-func runMigrate(t *testing.T, from, to string) (status int, stdout, stderr string) {
+func runMigrate(t *testing.T, args ...string) (status int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	status = run([]string{"migrate", "--from", from, "--to", to}, strings.NewReader(""), &out, &errb)
+	status = run(append([]string{"migrate"}, args...), strings.NewReader(""), &out, &errb)
 	return status, out.String(), errb.String()
 }
 
-// sameGames compares the games of two databases, game by game.
-func sameGames(t *testing.T, want []*store.Game, dsn string) {
+// fillSQLite makes the SQLite database at path and fills every table of
+// it (storetest.Fill).
+func fillSQLite(t *testing.T, path string) {
 	t.Helper()
-	s, err := openStore(t.Context(), dsn, nil, false)
+	s, err := sqlite.Open(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	n := 0
-	for _, st := range statuses {
-		sums, err := s.List(t.Context(), st, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n += len(sums)
-	}
-	if n != len(want) {
-		t.Errorf("%s holds %d games, want %d", redact(dsn), n, len(want))
-	}
-	for _, w := range want {
-		g, err := s.Game(t.Context(), w.ID)
-		if err != nil {
-			t.Errorf("%s: %v", redact(dsn), err)
-			continue
-		}
-		if !g.Equal(w) {
-			t.Errorf("%s: game %s = %+v\nwant %+v", redact(dsn), w.ID, g, w)
-		}
+	storetest.Fill(t, s)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
 
-// TestMigrate copies SQLite to PostgreSQL and back, losing nothing, and
-// again without change; a game that differs in the target stops it.
+// dumpDB returns every row of every kind of the database dsn names.
+func dumpDB(t *testing.T, dsn string) map[string][]store.Row {
+	t.Helper()
+	var c copyStore
+	var err error
+	if isPostgres(dsn) {
+		c, err = postgres.Open(t.Context(), dsn, postgres.Options{ApplicationName: "razzia test", Existing: true})
+	} else {
+		c, err = sqlite.OpenOptions(t.Context(), dsn, sqlite.Options{Existing: true})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	return storetest.DumpAll(t, c)
+}
+
+func sameRows(t *testing.T, what string, want, got map[string][]store.Row) {
+	t.Helper()
+	for _, d := range storetest.DiffDumps(want, got) {
+		t.Errorf("%s: %s", what, d)
+	}
+}
+
+// TestMigrate fills every table of an SQLite database, copies it to
+// PostgreSQL and back to SQLite, and finds every row in both; copies
+// again only with --merge; and refuses a PostgreSQL source a server uses.
 func TestMigrate(t *testing.T) {
-	t.Parallel() // processes or a server of its own, mostly waiting
-	pg := pgtest.DB(t)
+	t.Parallel() // a PostgreSQL cluster of its own, mostly waiting
+	pg := pgtest.DirectDB(t)
 	dir := t.TempDir()
 	from, back := filepath.Join(dir, "from.db"), filepath.Join(dir, "back.db")
-	games := migrateFixture()
-	s, err := openStore(t.Context(), from, nil, false)
+	fillSQLite(t, from)
+
+	status, out, errs := runMigrate(t, "--from", from, "--to", pg)
+	if status != 0 {
+		t.Fatalf("migrate SQLite to PostgreSQL: status %d, %s%s", status, out, errs)
+	}
+	for _, line := range []string{"  2 accounts\n", "  1 session\n", "  2 passkeys\n", "  1 passkey challenge under way\n",
+		"  8 games\n", "  24 seats\n", "  1 VAPID key pair (Web Push)\n", "  4 chat messages\n", "  1 chat mute\n",
+		"  1 push subscription\n", "  1 account's push settings\n", "  3 analyses\n"} {
+		if !strings.Contains(out, line) {
+			t.Errorf("migrate's summary lacks %q:\n%s", line, out)
+		}
+	}
+	if !strings.Contains(errs, "read 8 games\n") {
+		t.Errorf("migrate's progress lacks the games read:\n%s", errs)
+	}
+	// The source's leases were released when migrate locked it, as a
+	// server's are: the rest is as Fill made it.
+	want := dumpDB(t, from)
+	sameRows(t, "PostgreSQL", want, dumpDB(t, pg))
+
+	if status, out, errs := runMigrate(t, "--from", pg, "--to", back); status != 0 {
+		t.Fatalf("migrate PostgreSQL to SQLite: status %d, %s%s", status, out, errs)
+	}
+	sameRows(t, "SQLite after the round trip", want, dumpDB(t, back))
+
+	status, _, errs = runMigrate(t, "--from", from, "--to", pg)
+	if status != 1 || !strings.Contains(errs, "holds data already") || !strings.Contains(errs, "--merge") {
+		t.Errorf("migrate into a database with data: status %d, %q", status, errs)
+	}
+	status, out, errs = runMigrate(t, "--from", from, "--to", pg, "--merge")
+	if status != 0 || !strings.Contains(out, "0 games (and 8 there already, the same)") {
+		t.Errorf("migrate --merge of the same rows: status %d, %s%s", status, out, errs)
+	}
+	sameRows(t, "PostgreSQL after the merge", want, dumpDB(t, pg))
+
+	// A server on the source: refused, and nothing made.
+	server, err := postgres.Open(t.Context(), pg, postgres.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, g := range games {
-		if err := s.CreateGame(t.Context(), g.Clone()); err != nil {
+	defer server.Close()
+	target := filepath.Join(dir, "never.db")
+	status, _, errs = runMigrate(t, "--from", pg, "--to", target)
+	if status != 1 || !strings.Contains(errs, "connected to it, from 127.0.0.1") || !strings.Contains(errs, "stop the razzia servers") {
+		t.Errorf("migrate from a database a server uses: status %d, %q", status, errs)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Errorf("the refused migrate made %s", target)
+	}
+}
+
+// TestMigrateServerStarts: a server that starts on a PostgreSQL source
+// during the copy, which nothing locks, fails the copy before its commit.
+// Not parallel: it sets copyHook.
+func TestMigrateServerStarts(t *testing.T) {
+	pg := pgtest.DirectDB(t)
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "from.db"), filepath.Join(dir, "to.db")
+	fillSQLite(t, from)
+	if status, out, errs := runMigrate(t, "--from", from, "--to", pg); status != 0 {
+		t.Fatalf("migrate SQLite to PostgreSQL: status %d, %s%s", status, out, errs)
+	}
+	var server *postgres.Store
+	copyHook = func(k *store.Kind) {
+		if k.Table == "games" && server == nil {
+			var err error
+			if server, err = postgres.Open(t.Context(), pg, postgres.Options{}); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer func() {
+		copyHook = nil
+		if server != nil {
+			server.Close()
+		}
+	}()
+	status, _, errs := runMigrate(t, "--from", pg, "--to", to)
+	if status != 1 || !strings.Contains(errs, "a server started on it during the copy") || !strings.Contains(errs, "nothing was written") {
+		t.Errorf("migrate from a database a server started on: status %d, %q", status, errs)
+	}
+	if _, err := os.Stat(to); err == nil {
+		t.Errorf("the failed migrate left %s", to)
+	}
+}
+
+// TestMigrateEmptyPostgres: a PostgreSQL source without razzia's tables
+// (a mistyped database name) is refused, and given none.
+func TestMigrateEmptyPostgres(t *testing.T) {
+	t.Parallel()
+	pg := pgtest.DirectDB(t)
+	target := filepath.Join(t.TempDir(), "to.db")
+	status, _, errs := runMigrate(t, "--from", pg, "--to", target)
+	if status != 1 || !strings.Contains(errs, "no razzia database") || !strings.Contains(errs, "the source") {
+		t.Errorf("migrate from an empty database: status %d, %q", status, errs)
+	}
+	conn, err := pgx.Connect(t.Context(), pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(t.Context())
+	var tables int
+	if err := conn.QueryRow(t.Context(), "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()").Scan(&tables); err != nil {
+		t.Fatal(err)
+	}
+	if tables != 0 {
+		t.Errorf("the refused source has %d tables now, want none", tables)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Errorf("the refused migrate made %s", target)
+	}
+}
+
+// TestMigrateRefuses: bad sources and targets are refused with an error
+// that names them, exit status 1, and nothing written.
+func TestMigrateRefuses(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	filled := filepath.Join(dir, "filled.db")
+	fillSQLite(t, filled)
+	garbage := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(garbage, []byte("not a database at all\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// hold opens path as razzia serve does, until close.
+	hold := func(path string) (close func()) {
+		s, err := sqlite.OpenOptions(t.Context(), path, sqlite.Options{Sole: true})
+		if err != nil {
 			t.Fatal(err)
 		}
+		return func() { s.Close() }
 	}
-	s.Close()
-
-	for _, step := range []struct{ from, to, says string }{
-		{from, pg, fmt.Sprintf("%d games copied, 0 already", len(games))},
-		{from, pg, fmt.Sprintf("0 games copied, %d already", len(games))},
-		{pg, back, fmt.Sprintf("%d games copied, 0 already", len(games))},
+	holding := func(path string) func(t *testing.T) {
+		return func(t *testing.T) { t.Cleanup(hold(path)) }
+	}
+	for _, c := range []struct {
+		name     string
+		setup    func(t *testing.T)
+		from, to string
+		extra    []string
+		says     []string
+	}{
+		{name: "missing source", from: filepath.Join(dir, "nosuch.db"), to: "new.db",
+			says: []string{"the source", "no razzia database at", "nosuch.db", "does not exist"}},
+		{name: "missing directory", from: "/nonexistent/dir/x.db", to: "new.db", says: []string{"the source", "/nonexistent/dir", "does not exist"}},
+		{name: "directory", from: dir, to: "new.db", says: []string{"the source", "is a directory"}},
+		{name: "not a database", from: garbage, to: "new.db", says: []string{"the source", "notes.txt", "not an SQLite database"}},
+		{name: "source in use", setup: holding(filled), from: filled, to: "new.db",
+			says: []string{"the source", "filled.db", "in use", "stop the razzia servers"}},
+		{name: "target in use", setup: holding(filepath.Join(dir, "served.db")), from: filled, to: filepath.Join(dir, "served.db"),
+			says: []string{"the target", "served.db", "in use"}},
+		{name: "target with data", from: filled, to: "copy.db", setup: func(t *testing.T) {
+			fillSQLite(t, filepath.Join(dir, "copy.db"))
+		}, says: []string{"the target", "copy.db", "holds data already", "accounts", "games", "--merge", "nothing was written"}},
+		{name: "target refuses", from: filled, to: "postgres://razzia@127.0.0.1:1/razzia", extra: []string{"--wait", "200ms"},
+			says: []string{"the target", "127.0.0.1:1", "refused"}},
+		{name: "source refuses", from: "postgres://razzia@127.0.0.1:1/razzia", to: "new.db", extra: []string{"--wait", "200ms"},
+			says: []string{"the source", "127.0.0.1:1", "refused"}},
+		{name: "bad target URL", from: filled, to: "postgres://%zz", says: []string{"the target", "postgres://(unreadable URL)", "URL"}},
+		{name: "dry run, target with data", from: filled, to: "copy.db", extra: []string{"--dry-run"},
+			says: []string{"copy.db holds data: migrate would refuse it"}},
 	} {
-		status, out, errs := runMigrate(t, step.from, step.to)
-		if status != 0 || !strings.Contains(out, step.says) {
-			t.Fatalf("migrate %s to %s: status %d, %q %q; want %q", redact(step.from), redact(step.to), status, out, errs, step.says)
-		}
-		sameGames(t, games, step.to)
+		t.Run(c.name, func(t *testing.T) {
+			to := c.to
+			if !isPostgres(to) && !filepath.IsAbs(to) {
+				to = filepath.Join(dir, to)
+			}
+			if c.setup != nil {
+				c.setup(t)
+			}
+			_, targetBefore := os.Stat(to)
+			var before map[string][]store.Row
+			if targetBefore == nil && c.name != "target in use" {
+				// Locked, as migrate locks it: the leases of servers
+				// that ended are released, and nothing else changes.
+				hold(to)()
+				before = dumpDB(t, to)
+			}
+			status, out, errs := runMigrate(t, append([]string{"--from", c.from, "--to", to}, c.extra...)...)
+			if status != 1 {
+				t.Errorf("status %d, want 1; %s%s", status, out, errs)
+			}
+			for _, s := range c.says {
+				if !strings.Contains(errs, s) {
+					t.Errorf("the error %q does not say %q", errs, s)
+				}
+			}
+			if isPostgres(to) {
+				return
+			}
+			if _, err := os.Stat(to); targetBefore != nil && err == nil {
+				t.Errorf("the refused migrate made %s", to)
+			}
+			if before != nil {
+				sameRows(t, "the refused target", before, dumpDB(t, to))
+			}
+		})
 	}
+	if _, err := os.Stat(filepath.Join(dir, "nosuch.db")); err == nil {
+		t.Error("migrate made the missing source")
+	}
+}
 
-	// The target moved on: migrate names the game and stops.
-	d, err := openStore(t.Context(), pg, nil, false)
+// TestMigrateUnreadable: a source the user may not read is refused,
+// naming the file.
+func TestMigrateUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads every file")
+	}
+	dir := t.TempDir()
+	from := filepath.Join(dir, "locked.db")
+	fillSQLite(t, from)
+	if err := os.Chmod(from, 0); err != nil {
+		t.Fatal(err)
+	}
+	status, _, errs := runMigrate(t, "--from", from, "--to", filepath.Join(dir, "to.db"))
+	if status != 1 || !strings.Contains(errs, "locked.db") || !strings.Contains(errs, "permission denied") {
+		t.Errorf("migrate from an unreadable file: status %d, %q", status, errs)
+	}
+}
+
+// TestMigrateFailedCopy: a copy that fails midway (a row the target's
+// schema refuses) names the row, writes nothing, and removes the SQLite
+// file it made.
+func TestMigrateFailedCopy(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "from.db"), filepath.Join(dir, "to.db")
+	fillSQLite(t, from)
+	// A session whose account is gone, as no razzia writes it: SQLite
+	// checks foreign keys only when told to.
+	db, err := sql.Open("sqlite", from)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := games[4] // playing, with moves
-	if err := d.AppendMove(context.Background(), g.ID, store.NoFence, len(g.Moves), "pass", store.StatusPlaying); err != nil {
+	if _, err := db.Exec("INSERT INTO sessions (hash, account_id, created, expires) VALUES (x'00ff', 'nobody', 1, 2)"); err != nil {
 		t.Fatal(err)
 	}
-	d.Close()
-	status, _, errs := runMigrate(t, from, pg)
-	if status != 1 || !strings.Contains(errs, g.ID) || !strings.Contains(errs, "differs") {
-		t.Errorf("migrate onto a changed game: status %d, %q", status, errs)
+	db.Close()
+	status, _, errs := runMigrate(t, "--from", from, "--to", to)
+	if status != 1 || !strings.Contains(errs, "session hash=00ff") || !strings.Contains(errs, "nothing was written") {
+		t.Errorf("migrate of a row the target refuses: status %d, %q", status, errs)
+	}
+	if _, err := os.Stat(to); err == nil {
+		t.Errorf("the failed migrate left %s", to)
+	}
+}
+
+// TestMigrateDryRun says what would be copied, by kind, and writes
+// nothing.
+func TestMigrateDryRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "from.db"), filepath.Join(dir, "to.db")
+	fillSQLite(t, from)
+	status, out, errs := runMigrate(t, "--from", from, "--to", to, "--dry-run")
+	if status != 0 {
+		t.Fatalf("status %d: %s%s", status, out, errs)
+	}
+	for _, line := range []string{"Would copy", "  2 accounts\n", "  1 session\n", "  8 games\n", "  1 chat mute\n",
+		"  1 VAPID key pair (Web Push)\n", "migrate would create it"} {
+		if !strings.Contains(out, line) {
+			t.Errorf("the dry run does not say %q:\n%s", line, out)
+		}
+	}
+	if _, err := os.Stat(to); err == nil {
+		t.Errorf("the dry run made %s", to)
 	}
 }
 
@@ -132,13 +345,13 @@ func TestMigrateUsage(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "razzia.db")
 	checkUsage(t, []usageCase{
 		{"help", []string{"migrate", "--help"}, nil, 0, "--from"},
-		{"help command", []string{"help", "migrate"}, nil, 0, "idempotent"},
+		{"help command", []string{"help", "migrate"}, nil, 0, "--dry-run"},
 		{"usage lists migrate", []string{"help"}, nil, 0, "migrate"},
 		{"no flags", []string{"migrate"}, nil, 2, "want both --from and --to"},
 		{"no target", []string{"migrate", "--from", db}, nil, 2, "want both"},
 		{"same", []string{"migrate", "--from", db, "--to", db}, nil, 2, "the same database"},
+		{"same file spelled twice", []string{"migrate", "--from", db, "--to", filepath.Dir(db) + "/./razzia.db"}, nil, 2, "the same database"},
 		{"argument", []string{"migrate", "--from", db, "--to", db + "2", "extra"}, nil, 2, `unexpected argument "extra"`},
-		{"bad target URL", []string{"migrate", "--from", db, "--to", "postgres://%zz"}, nil, 1, "the target"},
-		{"missing source directory", []string{"migrate", "--from", "/nonexistent/dir/x.db", "--to", db}, nil, 1, "does not exist"},
+		{"bad wait", []string{"migrate", "--from", db, "--to", db + "2", "--wait", "0s"}, nil, 2, "--wait 0s"},
 	})
 }

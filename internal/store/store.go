@@ -35,6 +35,16 @@
 // most once: a subscriber that fell behind, or whose connection to the
 // database was lost and is back, receives a Notice with Missed set and
 // should re-read what it serves.
+//
+// # Copies
+//
+// A store with a database schema is a Copier too: Kinds lists every
+// table of the schema with its columns, Dump reads a kind's rows as Go
+// values every store shares and Restore writes them in one transaction,
+// which is how razzia migrate moves a database between SQLite and
+// PostgreSQL losing nothing. storetest checks Kinds against each
+// database's catalogue, so that a table or column a migration adds is
+// copied too.
 package store
 
 import (

@@ -119,7 +119,20 @@ type Options struct {
 	// lock, which would stall the node taking its games over. Default
 	// DefaultIdleInTransaction; a URL that sets the parameter wins.
 	IdleInTransaction time.Duration
+	// ApplicationName names the store's sessions to PostgreSQL
+	// (pg_stat_activity): DefaultApplicationName unless set, which is
+	// how InUse tells a server's sessions from those of the program
+	// asking. A URL that sets the parameter wins.
+	ApplicationName string
+	// Existing refuses a database whose schema holds no razzia tables,
+	// and creates none: for a database to read, such as razzia
+	// migrate's source, where a mistyped name must not pass for an
+	// empty database.
+	Existing bool
 }
+
+// DefaultApplicationName is the default of Options.ApplicationName.
+const DefaultApplicationName = "razzia"
 
 // DefaultIdleInTransaction is the default of Options.IdleInTransaction:
 // no transaction of this package waits for anything but the database.
@@ -143,6 +156,12 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		}
 		cfg.ConnConfig.RuntimeParams[idle] = strconv.FormatInt(opts.IdleInTransaction.Milliseconds(), 10)
 	}
+	if _, set := cfg.ConnConfig.RuntimeParams["application_name"]; !set {
+		if opts.ApplicationName == "" {
+			opts.ApplicationName = DefaultApplicationName
+		}
+		cfg.ConnConfig.RuntimeParams["application_name"] = opts.ApplicationName
+	}
 	s := &Store{
 		where: fmt.Sprintf("%s:%d/%s", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database),
 		log:   opts.Logger,
@@ -164,7 +183,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		s.leases.Close()
 		return nil, err
 	}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrate(ctx, opts.Existing); err != nil {
 		s.pool.Close()
 		s.leases.Close()
 		return nil, err
@@ -229,9 +248,18 @@ func transient(err error) bool {
 
 // migrate refuses another application's schema or a newer Razzia's, and
 // applies the migrations the database lacks, under goose's advisory lock.
-func (s *Store) migrate(ctx context.Context) error {
+func (s *Store) migrate(ctx context.Context, existing bool) error {
 	if err := s.checkOurs(ctx); err != nil {
 		return err
+	}
+	if existing {
+		var found bool
+		if err := s.pool.QueryRow(ctx, "SELECT to_regclass($1) IS NOT NULL", versionTable).Scan(&found); err != nil {
+			return s.errorf("look for its schema: %w", err)
+		}
+		if !found {
+			return s.errorf("%w: its schema has no %s table", store.ErrNoDatabase, versionTable)
+		}
 	}
 	fsys, err := fs.Sub(migrations, "migrations")
 	if err != nil {

@@ -98,6 +98,10 @@ type Options struct {
 	// server restarted after a crash takes its games back at once instead
 	// of after their lease time. razzia serve opens its database so.
 	Sole bool
+	// Existing refuses a database file that is missing or empty, and
+	// creates nothing: for a database to read, such as razzia migrate's
+	// source, where a mistyped name must not become a new, empty database.
+	Existing bool
 }
 
 // ErrInUse is the error of a database that another store opened with
@@ -159,6 +163,11 @@ func OpenOptions(ctx context.Context, path string, opts Options) (_ *Store, err 
 	}
 	if err := precheck(abs); err != nil {
 		return nil, err
+	}
+	if opts.Existing {
+		if err := exists(abs); err != nil {
+			return nil, err
+		}
 	}
 	s := &Store{path: abs, opts: opts}
 	if opts.Sole {
@@ -327,6 +336,20 @@ func precheck(path string) error {
 		return corrupt(path, "the file is not an SQLite database")
 	case err != nil:
 		return fmt.Errorf("sqlite: cannot read database %s: %w", path, err)
+	}
+	return nil
+}
+
+// exists refuses a missing or empty database file (Options.Existing).
+func exists(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("sqlite: %w at %s: the file does not exist", store.ErrNoDatabase, path)
+	case err != nil:
+		return fmt.Errorf("sqlite: database %s: %w", path, err)
+	case fi.Size() == 0:
+		return fmt.Errorf("sqlite: %w at %s: the file is empty", store.ErrNoDatabase, path)
 	}
 	return nil
 }

@@ -19,7 +19,8 @@ import (
 
 // Run runs the suite against fresh stores made by open. Each check opens
 // its own store, which must be empty; the suite closes it. The checks run
-// in parallel, each on its own store.
+// in parallel, each on its own store. A store that is a store.Copier
+// passes RunCopy's checks too.
 func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	for _, c := range slices.Concat(checks, analysisChecks, chatChecks) {
 		t.Run(c.name, func(t *testing.T) {
@@ -33,6 +34,18 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 			c.run(t, s)
 		})
 	}
+	t.Run("Copy", func(t *testing.T) {
+		t.Parallel()
+		probe := open(t)
+		_, ok := probe.(Copyable)
+		if err := probe.Close(); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+		if !ok {
+			t.Skipf("SKIPPED: %T keeps no database schema to copy (store.Copier)", probe)
+		}
+		RunCopy(t, func(t *testing.T) Copyable { return open(t).(Copyable) })
+	})
 }
 
 // RunDurable runs Run and then checks that the data survives Close. open
