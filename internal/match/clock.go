@@ -1,6 +1,7 @@
 package match
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -211,4 +212,52 @@ func (m *Match) PreMoveDue(now time.Time) Result {
 	r := m.timed(next, nil)
 	r.Tell = []int{seat}
 	return r
+}
+
+// Follow brings a replica's match up to what the store holds, at now:
+// the moves after move number from and, if not nil, the clock as stored
+// with them. tell lists the seats to tell when only pre-moves changed (a
+// pre-move is its owner's news only); changed reports any other change.
+// After an error (the stored game does not read) the host loads the
+// game again.
+func (m *Match) Follow(from int, moves []string, clock []byte, now time.Time) (changed bool, tell []int, err error) {
+	next, clocked := m.Timing, false
+	if clock != nil && !bytes.Equal(clock, m.Stored) {
+		t, err := DecodeTiming(clock, len(m.Seats))
+		if err != nil {
+			return false, nil, err
+		}
+		next, clocked = t, true
+	}
+	played := false
+	for i, tok := range moves {
+		if from+i < m.Game.Len() {
+			continue // read twice
+		}
+		if err := m.Game.PlayToken(tok); err != nil {
+			return false, nil, fmt.Errorf("move %d: %w", from+i, err)
+		}
+		played = true
+	}
+	if !played && !clocked {
+		return false, nil, nil
+	}
+	prev := m.Timing
+	m.Timing = next
+	if clocked {
+		m.Stored = clock
+	}
+	if !played && OnlyPreMoves(prev, next) {
+		for seat := range m.Seats {
+			if prev.PreMoveOf(seat) != next.PreMoveOf(seat) {
+				tell = append(tell, seat)
+			}
+		}
+		return false, tell, nil
+	}
+	if m.Game.Over() {
+		m.Status = store.StatusFinished
+	}
+	m.Updated = now
+	return true, nil, nil
 }

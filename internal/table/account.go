@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"github.com/razziagame/razzia/internal/match"
 	"slices"
 	"time"
 
@@ -41,25 +42,8 @@ func (h *Hub) JoinAs(ctx context.Context, id string, seat int, p Person) (int, e
 	}
 	// A write, passed to the node that runs the game: the token's hash
 	// travels, never the token.
-	r := request{Op: opJoin, Game: id, Name: p.Name, Account: p.Account, Seat: seat, Hash: hashToken(p.Token)}
-	return h.write(ctx, r, func(*store.Game) error {
-		return reject(ErrTableFull, "the table is full: the game has started")
-	})
-}
-
-// admits reports why p, whose token hashes to hash, may not sit at the
-// table: a guest at a rated table, or an account or token that holds a
-// seat already.
-func (l *loop) admits(p Person, hash []byte) error {
-	if l.rated && p.Account == "" {
-		return reject(ErrAccountRequired, "this table is rated: sign in to take a seat")
-	}
-	for i, s := range l.seats {
-		if p.Account != "" && s.Account == p.Account || sameHash(s.TokenHash, hash) {
-			return reject(ErrAlreadySeated, "you hold seat %d of this table already", i)
-		}
-	}
-	return nil
+	c := match.Command{Kind: match.Join, Game: id, Name: p.Name, Account: p.Account, Seat: seat, Hash: hashToken(p.Token)}
+	return h.write(ctx, c, func(*store.Game) error { return refused(match.FullRefusal()) })
 }
 
 // Reload makes a live game read its seats from the store again, after
@@ -100,12 +84,12 @@ func (l *loop) finished() {
 	if hook == nil {
 		return
 	}
-	f := Finished{Game: l.id, Rated: l.rated, Seats: slices.Clone(l.seats), At: l.updated,
-		Forfeited: protocol.RecordMeta{TakeOvers: l.timing.TakeOvers}.Forfeited(len(l.seats))}
+	f := Finished{Game: l.id, Rated: l.m.Rated, Seats: slices.Clone(l.m.Seats), At: l.m.Updated,
+		Forfeited: protocol.RecordMeta{TakeOvers: l.m.Timing.TakeOvers}.Forfeited(len(l.m.Seats))}
 	for i := range f.Seats {
 		f.Seats[i].TokenHash = nil
 	}
-	st := l.game.State()
+	st := l.m.Game.State()
 	for r := 1; r <= razzia.Rounds; r++ {
 		for i, sc := range st.Scores(r) {
 			if f.Scores == nil {

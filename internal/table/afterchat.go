@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"github.com/razziagame/razzia/internal/match"
 	"sync"
 	"time"
 
@@ -186,7 +187,7 @@ func (h *Hub) chatAll() {
 
 // chatAfter makes the chat write r (a message or a mute) at game g, which
 // is over: see the comment at the top.
-func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r request) error {
+func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r match.Command) error {
 	if g.Status != store.StatusFinished {
 		return reject(chat.ErrClosed, "an uploaded record has no table chat")
 	}
@@ -198,8 +199,8 @@ func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r request) error {
 	if !ok {
 		return reject(chat.ErrSignIn, "spectators sign in to chat; everyone can read along")
 	}
-	switch r.Op {
-	case opChat:
+	switch r.Kind {
+	case match.Chat:
 		ch, name := chatChannel(g.Seats, seat, r.Name)
 		m, err := h.after.post(g.ID, p, ch, r.Phrase, r.Text, now)
 		if err != nil {
@@ -210,7 +211,7 @@ func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r request) error {
 		if err := h.store.AddChat(ctx, g.ID, store.NoFence, line); err != nil {
 			return h.storeError("store a chat message after the game", g.ID, err)
 		}
-	case opMute:
+	case match.Mute:
 		target, err := muteTarget(g.Seats, p, r.Seat)
 		if err != nil {
 			return err
@@ -219,7 +220,7 @@ func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r request) error {
 			return h.storeError("store a mute after the game", g.ID, err)
 		}
 	default:
-		return internal(fmt.Errorf("unknown chat write %q", r.Op))
+		return internal(fmt.Errorf("unknown chat write %q", r.Kind))
 	}
 	// This node's watchers hear of it now, the others' at the notice.
 	h.readChat(ctx, g.ID)

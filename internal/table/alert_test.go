@@ -1,6 +1,7 @@
 package table
 
 import (
+	"github.com/razziagame/razzia/internal/match"
 	"testing"
 	"time"
 
@@ -130,7 +131,7 @@ func alertReminder(t *testing.T, st store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tm, err := decodeTiming(g.Clock, 2); err != nil || tm.Clock.Remind(clk.Now()) {
+	if tm, err := match.DecodeTiming(g.Clock, 2); err != nil || tm.Clock.Remind(clk.Now()) {
 		t.Errorf("the stored clock (%v) would remind again", err)
 	}
 

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"github.com/razziagame/razzia/internal/match"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,12 +29,6 @@ import (
 // content, on every connection. Once the game is over the chat goes on
 // for a while without the game's goroutine (afterchat.go).
 
-// The chat's writes, passed between nodes as requests.
-const (
-	opChat = "chat"
-	opMute = "mute"
-)
-
 // maxPending bounds the chat lines waiting for a slow connection: the
 // oldest are dropped (the conversation is stored; a reconnect reads it).
 const maxPending = 200
@@ -45,7 +40,7 @@ const maxPending = 200
 // with RetryAfter, ErrBadChar, ErrSignIn, ...), and ErrClosed once
 // chat.AfterGame has passed since the game ended; nothing changed then.
 func (h *Hub) Chat(ctx context.Context, id, token, account, name, phrase, text string) error {
-	r := request{Op: opChat, Game: id, Hash: hashToken(token), Account: account, Name: name, Phrase: phrase, Text: text}
+	r := match.Command{Kind: match.Chat, Game: id, Hash: hashToken(token), Account: account, Name: name, Phrase: phrase, Text: text}
 	_, err := h.write(ctx, r, func(g *store.Game) error { return h.chatAfter(ctx, g, r) })
 	return err
 }
@@ -54,7 +49,7 @@ func (h *Hub) Chat(ctx context.Context, id, token, account, name, phrase, text s
 // from whoever holds token, or from the signed-in account watching, on
 // all their connections, also after the game, with Chat's bound.
 func (h *Hub) Mute(ctx context.Context, id, token, account string, seat int, on bool) error {
-	r := request{Op: opMute, Game: id, Hash: hashToken(token), Account: account, Seat: seat, Mute: on}
+	r := match.Command{Kind: match.Mute, Game: id, Hash: hashToken(token), Account: account, Seat: seat, Mute: on}
 	_, err := h.write(ctx, r, func(g *store.Game) error { return h.chatAfter(ctx, g, r) })
 	return err
 }
@@ -96,7 +91,7 @@ func seatOfKey(key string) int {
 // account is, and their seat (-1 for a spectator); an anonymous spectator
 // is nobody.
 func chatter(seats []store.Seat, hash []byte, account string) (chat.Person, int, bool) {
-	if seat := seatOf(seats, hash); seat >= 0 {
+	if seat := match.SeatOf(seats, hash); seat >= 0 {
 		return chat.Person{ID: seatKey(seat), SignedIn: seats[seat].Account != "" || account != ""}, seat, true
 	}
 	if account != "" {
@@ -150,23 +145,23 @@ func muteTarget(seats []store.Seat, p chat.Person, seat int) (string, error) {
 }
 
 // postChat checks, stores and sends a message; see Hub.Chat.
-func (l *loop) postChat(r request) error {
-	if !l.status.Live() {
+func (l *loop) postChat(r match.Command) error {
+	if !l.m.Status.Live() {
 		return errEnded // the game is over: the chat after it is the Hub's
 	}
-	p, seat, ok := chatter(l.seats, r.Hash, r.Account)
+	p, seat, ok := chatter(l.m.Seats, r.Hash, r.Account)
 	if !ok {
 		return reject(chat.ErrSignIn, "spectators sign in to chat; everyone can read along")
 	}
-	ch, name := chatChannel(l.seats, seat, r.Name)
+	ch, name := chatChannel(l.m.Seats, seat, r.Name)
 	now := l.h.opts.Now()
 	m, err := l.room.Post(p, ch, r.Phrase, r.Text, now)
 	if err != nil {
 		return chatError(err)
 	}
 	line := store.ChatLine{Channel: ch.String(), From: p.ID, Seat: seat, Name: name, Phrase: m.Phrase, Text: m.Text, At: now.UTC().Round(0)}
-	if l.game != nil {
-		line.Move = l.game.Len()
+	if l.m.Game != nil {
+		line.Move = l.m.Game.Len()
 	}
 	if err := l.commitChat("store a chat message", func(ctx context.Context) error {
 		return l.h.store.AddChat(ctx, l.id, l.lease.Fence, line)
@@ -181,15 +176,15 @@ func (l *loop) postChat(r request) error {
 }
 
 // mute records a mute or unmute; see Hub.Mute.
-func (l *loop) mute(r request) error {
-	if !l.status.Live() {
+func (l *loop) mute(r match.Command) error {
+	if !l.m.Status.Live() {
 		return errEnded // the game is over: the chat after it is the Hub's
 	}
-	p, _, ok := chatter(l.seats, r.Hash, r.Account)
+	p, _, ok := chatter(l.m.Seats, r.Hash, r.Account)
 	if !ok {
 		return reject(chat.ErrSignIn, "spectators sign in to mute a player")
 	}
-	target, err := muteTarget(l.seats, p, r.Seat)
+	target, err := muteTarget(l.m.Seats, p, r.Seat)
 	if err != nil {
 		return err
 	}
@@ -260,7 +255,7 @@ func (l *loop) syncChat() {
 // chatTo sends s the lines its reader may see, and the seats it muted
 // when they changed.
 func (l *loop) chatTo(s *Subscription, lines []store.ChatLine) {
-	s.tell(l.room, lines, l.game != nil && l.game.Over())
+	s.tell(l.room, lines, l.m.Game != nil && l.m.Game.Over())
 }
 
 // tell sends s the lines of a game (over or not) its reader may see in

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"github.com/razziagame/razzia/internal/match"
 	"sync"
 	"testing"
 	"time"
@@ -249,7 +250,7 @@ func TestTimeoutStandInAndReturn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm, err := decodeTiming(g.Clock, 2)
+	tm, err := match.DecodeTiming(g.Clock, 2)
 	if err != nil || len(tm.TakeOvers) != 1 || tm.TakeOvers[0].BackMove == nil {
 		t.Errorf("stored take-overs = %+v (%v), want the one, with its return", tm.TakeOvers, err)
 	}
@@ -322,7 +323,7 @@ func restartMidClock(t *testing.T, st store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tm, err := decodeTiming(g.Clock, 2); err != nil || len(tm.TakeOvers) != 1 {
+	if tm, err := match.DecodeTiming(g.Clock, 2); err != nil || len(tm.TakeOvers) != 1 {
 		t.Errorf("stored take-overs %+v (%v), want the one", tm.TakeOvers, err)
 	}
 }
@@ -418,7 +419,7 @@ func takeOverMidClock(t *testing.T, open func(t *testing.T) store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tm, err := decodeTiming(g.Clock, 2); err != nil || len(tm.TakeOvers) != 1 {
+	if tm, err := match.DecodeTiming(g.Clock, 2); err != nil || len(tm.TakeOvers) != 1 {
 		t.Errorf("stored take-overs %+v (%v), want the one", tm.TakeOvers, err)
 	}
 }

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"github.com/razziagame/razzia/internal/match"
 	"reflect"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func TestCreateDealsFromTheSeed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := razzia.NewSetup(playerNames(g.Seats), g.Seed).Cheques; !reflect.DeepEqual(g.Cheques, want) {
+		if want := razzia.NewSetup(match.PlayerNames(g.Seats), g.Seed).Cheques; !reflect.DeepEqual(g.Cheques, want) {
 			t.Errorf("%d seats: cheques %v, NewSetup deals %v", len(seats), g.Cheques, want)
 		}
 	}

@@ -47,6 +47,9 @@ var (
 	// ErrRematch is a rematch offer or answer that cannot be made: the
 	// game had its offer, the player answered, or nobody offered.
 	ErrRematch = errors.New("rematch refused")
+	// ErrUnsupported is a command of a kind the node that runs the game
+	// does not know: it runs another version.
+	ErrUnsupported = errors.New("unsupported command")
 )
 
 // errNotOwner is the answer of a node asked to make a write of a game it
@@ -60,6 +63,7 @@ var kinds = []error{
 	ErrStale, ErrNotStarted, ErrGameOver, ErrIllegalMove, ErrBadRecord, ErrInternal, ErrClosed,
 	ErrNameTaken, ErrRateLimited, ErrTooManyGames, ErrTooManyConnections, ErrExpired, ErrNotCreator,
 	ErrAlreadyStarted, ErrUnavailable, ErrCancelled, ErrTimedOut, ErrNotOver, ErrRematch, errNotOwner,
+	ErrUnsupported,
 	// The chat's refusals (Hub.Chat, Hub.Mute).
 	chat.ErrEmpty, chat.ErrTooLong, chat.ErrBadChar, chat.ErrTooFast, chat.ErrSignIn,
 	chat.ErrUnknownPhrase, chat.ErrChannel, chat.ErrMuteSelf,

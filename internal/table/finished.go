@@ -2,6 +2,7 @@ package table
 
 import (
 	"container/list"
+	"github.com/razziagame/razzia/internal/match"
 	"sync"
 
 	"github.com/razziagame/razzia"
@@ -35,7 +36,7 @@ func (h *Hub) finishedGame(g *store.Game) (*finished, error) {
 	if f, ok := h.finished.get(g.ID); ok {
 		return f, nil
 	}
-	game, err := replay(g)
+	game, err := match.Replay(g)
 	if err != nil {
 		return nil, h.failed("replay game", g.ID, err)
 	}

@@ -45,10 +45,10 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base32"
 	"errors"
 	"fmt"
+	"github.com/razziagame/razzia/internal/match"
 	"io"
 	"log/slog"
 	"slices"
@@ -327,7 +327,7 @@ func (h *Hub) CreateTable(ctx context.Context, t TableSetup, client string) (pro
 		switch {
 		case level == "":
 			g.Status = store.StatusOpen
-		case isLevel(level):
+		case match.IsLevel(level):
 			// Numbered by seat, so two bots of one level are told apart in the log.
 			g.Seats[i] = store.Seat{Name: playername.Bot(i, level), Bot: level}
 		default:
@@ -348,11 +348,11 @@ func (h *Hub) CreateTable(ctx context.Context, t TableSetup, client string) (pro
 	creator := rand.Text()
 	g.CreatorHash = hashToken(creator)
 	// Dealt once, here, and stored: a stored game is never dealt again.
-	g.Cheques = razzia.NewSetup(playerNames(g.Seats), g.Seed).Cheques
+	g.Cheques = razzia.NewSetup(match.PlayerNames(g.Seats), g.Seed).Cheques
 	g.Created = h.opts.Now()
 	g.Updated = g.Created
 	g.Moves = []string{}
-	if g.Clock, err = newTiming(p, len(seats)); err != nil {
+	if g.Clock, err = match.NewTiming(p, len(seats)); err != nil {
 		return protocol.GameInfo{}, "", internal(err)
 	}
 	held := holdOf(g.Status == store.StatusOpen, true)
@@ -413,11 +413,6 @@ func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held
 	return nil, reject(ErrClosed, "the server is shutting down")
 }
 
-func isLevel(s string) bool {
-	_, ok := bot.LookupLevel(s)
-	return ok
-}
-
 // Join seats a person called name at the table: at seat, or at the first
 // open seat when seat is negative. It returns the seat and its secret
 // token. The game starts when every seat is filled.
@@ -453,7 +448,7 @@ func (h *Hub) WatchAs(ctx context.Context, id, token, account string) (*Subscrip
 		if err != nil {
 			return err
 		}
-		seat := seatOf(g.Seats, hashToken(token))
+		seat := match.SeatOf(g.Seats, hashToken(token))
 		sub = newSubscription(h, nil, seat)
 		sub.account = account
 		u := f.update(seat)
@@ -488,11 +483,11 @@ func (h *Hub) WatchAs(ctx context.Context, id, token, account string) (*Subscrip
 // Create).
 func (h *Hub) Remove(ctx context.Context, id, creatorToken string, seat int) error {
 	hash := hashToken(creatorToken)
-	_, err := h.write(ctx, request{Op: opRemove, Game: id, Hash: hash, Seat: seat}, func(g *store.Game) error {
-		if !sameHash(g.CreatorHash, hash) {
-			return notCreator()
+	_, err := h.write(ctx, match.Command{Kind: match.Remove, Game: id, Hash: hash, Seat: seat}, func(g *store.Game) error {
+		if !match.SameHash(g.CreatorHash, hash) {
+			return refused(match.NotCreatorRefusal())
 		}
-		return reject(ErrAlreadyStarted, "the game has started: its seats are fixed")
+		return refused(match.StartedRefusal("its seats are fixed"))
 	})
 	return err
 }
@@ -502,17 +497,13 @@ func (h *Hub) Creator(ctx context.Context, id, creatorToken string) (bool, error
 	hash := hashToken(creatorToken)
 	var is bool
 	err := h.with(ctx, id, func(l *loop) error {
-		is = sameHash(l.creator, hash)
+		is = match.SameHash(l.m.Creator, hash)
 		return nil
 	}, func(g *store.Game) error {
-		is = sameHash(g.CreatorHash, hash)
+		is = match.SameHash(g.CreatorHash, hash)
 		return nil
 	})
 	return is, err
-}
-
-func notCreator() *Error {
-	return reject(ErrNotCreator, "only the table's creator may remove a player: send the creator token the table was created with")
 }
 
 // Play makes the move (a record token) for the seat whose token is given.
@@ -521,22 +512,8 @@ func notCreator() *Error {
 // if the game has moved on since, the move is rejected with ErrStale.
 func (h *Hub) Play(ctx context.Context, id, token, move string, seq int) error {
 	hash := hashToken(token)
-	_, err := h.write(ctx, request{Op: opPlay, Game: id, Hash: hash, Move: move, Seq: seq, at: time.Now()}, func(g *store.Game) error {
-		if seatOf(g.Seats, hash) < 0 {
-			return reject(ErrNotYourSeat, "you have no seat at this table")
-		}
-		return reject(ErrGameOver, "the game is over")
-	})
+	_, err := h.write(ctx, match.Command{Kind: match.Play, Game: id, Hash: hash, Move: move, Seq: seq}, overForSeat(hash))
 	return err
-}
-
-// parseMove reads a player's move; the error is why it is not one.
-func parseMove(move string) (razzia.Move, error) {
-	m, err := razzia.ParseMove(move)
-	if err == nil && m.Action == razzia.ActionDraw && m.Card != razzia.NoKind {
-		err = errors.New("the server draws the card: send draw")
-	}
-	return m, err
 }
 
 // Game describes the game and returns the seat the token holds, or -1.
@@ -545,14 +522,14 @@ func (h *Hub) Game(ctx context.Context, id, token string) (protocol.GameInfo, in
 	seat := -1
 	hash := hashToken(token)
 	err := h.with(ctx, id, func(l *loop) error {
-		in, seat = l.info(), seatOf(l.seats, hash)
+		in, seat = l.info(), match.SeatOf(l.m.Seats, hash)
 		return nil
 	}, func(g *store.Game) error {
 		w, err := h.winnersOf(g)
 		if err != nil {
 			return err
 		}
-		in, seat = h.newInfo(g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, w), seatOf(g.Seats, hash)
+		in, seat = h.newInfo(g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, w), match.SeatOf(g.Seats, hash)
 		describeRematch(&in, g)
 		return nil
 	})
@@ -632,7 +609,7 @@ func (h *Hub) Record(ctx context.Context, id string) (*razzia.Record, error) {
 	case store.StatusCancelled:
 		return nil, cancelled()
 	}
-	rec := &razzia.Record{Format: razzia.RecordFormat, Players: playerNames(g.Seats), Moves: append([]string{}, g.Moves...)}
+	rec := &razzia.Record{Format: razzia.RecordFormat, Players: match.PlayerNames(g.Seats), Moves: append([]string{}, g.Moves...)}
 	for _, set := range g.Cheques {
 		rec.Cheques = append(rec.Cheques, append([]int(nil), set...))
 	}
@@ -805,16 +782,6 @@ func (h *Hub) expired(g *store.Game) *Error {
 		h.opts.Limits.OpenTTL, g.Updated.UTC().Format("2006-01-02 15:04 MST"))
 }
 
-// botsOnly reports whether every seat is a bot's.
-func botsOnly(seats []store.Seat) bool {
-	for _, s := range seats {
-		if s.Bot == "" {
-			return false
-		}
-	}
-	return true
-}
-
 // winnersOf returns the winners of a stored game that is over.
 func (h *Hub) winnersOf(g *store.Game) ([]int, error) {
 	if g.Status != store.StatusFinished && g.Status != store.StatusArchived {
@@ -826,7 +793,7 @@ func (h *Hub) winnersOf(g *store.Game) ([]int, error) {
 	if ok {
 		return w, nil
 	}
-	game, err := replay(g)
+	game, err := match.Replay(g)
 	if err != nil {
 		return nil, h.failed("replay game", g.ID, err)
 	}
@@ -898,21 +865,4 @@ func hashToken(token string) []byte {
 	}
 	sum := sha256.Sum256([]byte(token))
 	return sum[:]
-}
-
-// seatOf returns the seat whose token hashes to hash, or -1.
-func seatOf(seats []store.Seat, hash []byte) int {
-	seat := -1
-	for i, s := range seats {
-		if sameHash(s.TokenHash, hash) {
-			seat = i
-		}
-	}
-	return seat
-}
-
-// sameHash reports whether a stored hash is there and is hash, in
-// constant time.
-func sameHash(stored, hash []byte) bool {
-	return stored != nil && hash != nil && subtle.ConstantTimeCompare(stored, hash) == 1
 }

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"github.com/razziagame/razzia/internal/match"
 	"slices"
 	"sync"
 	"testing"
@@ -135,7 +136,7 @@ func checkFinal(t *testing.T, st store.Store, id string, last Update) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	game, err := replay(g)
+	game, err := match.Replay(g)
 	if err != nil {
 		t.Fatalf("the stored moves do not replay: %v", err)
 	}

@@ -3,6 +3,7 @@ package table
 import (
 	"errors"
 	"fmt"
+	"github.com/razziagame/razzia/internal/match"
 	"slices"
 	"testing"
 
@@ -117,7 +118,7 @@ func TestPreMoveRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tm, _ := decodeTiming(g.Clock, 2); len(tm.PreMoves) != 0 {
+	if tm, _ := match.DecodeTiming(g.Clock, 2); len(tm.PreMoves) != 0 {
 		t.Errorf("refused pre-moves were stored: %+v", tm.PreMoves)
 	}
 }

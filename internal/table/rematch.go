@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/razziagame/razzia/internal/match"
 	"slices"
 	"sync"
 	"time"
@@ -64,7 +65,7 @@ func (h *Hub) Rematch(ctx context.Context, id, token string, accept bool) (proto
 		if err != nil {
 			return protocol.RematchOffer{}, err
 		}
-		seat := seatOf(g.Seats, hash)
+		seat := match.SeatOf(g.Seats, hash)
 		if seat < 0 {
 			return protocol.RematchOffer{}, reject(ErrNotYourSeat, "only the players of the game may offer or answer its rematch")
 		}
@@ -80,7 +81,7 @@ func (h *Hub) Rematch(ctx context.Context, id, token string, accept bool) (proto
 		case offer == nil && !accept:
 			return protocol.RematchOffer{}, reject(ErrRematch, "nobody offered a rematch of this game: there is nothing to decline")
 		case offer == nil:
-			t, err := decodeTiming(g.Clock, len(g.Seats))
+			t, err := match.DecodeTiming(g.Clock, len(g.Seats))
 			if err != nil {
 				return protocol.RematchOffer{}, h.failed("read the clock", id, err)
 			}
@@ -233,7 +234,7 @@ func (h *Hub) startRematch(ctx context.Context, old *store.Game, o protocol.Rema
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return h.storeError("read game", o.Game, err)
 	}
-	t, err := decodeTiming(old.Clock, len(old.Seats))
+	t, err := match.DecodeTiming(old.Clock, len(old.Seats))
 	if err != nil {
 		return h.failed("read the clock", old.ID, err)
 	}
@@ -257,10 +258,10 @@ func (h *Hub) startRematch(ctx context.Context, old *store.Game, o protocol.Rema
 	// Secret as the old seed is, and the same whichever node creates it.
 	seed := sha256.Sum256(append([]byte("razzia rematch "+o.Game+" "), old.Seed...))
 	g.Seed = seed[:]
-	g.Cheques = razzia.NewSetup(playerNames(g.Seats), g.Seed).Cheques
+	g.Cheques = razzia.NewSetup(match.PlayerNames(g.Seats), g.Seed).Cheques
 	g.Created = h.opts.Now()
 	g.Updated = g.Created
-	if g.Clock, err = newTiming(t.Clock.Pace(), len(g.Seats)); err != nil {
+	if g.Clock, err = match.NewTiming(t.Clock.Pace(), len(g.Seats)); err != nil {
 		return h.failed("start the rematch of", old.ID, err)
 	}
 	if _, err := h.createGame(ctx, g, "", holdNone); err != nil && !errors.Is(err, store.ErrConflict) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/razziagame/razzia/internal/match"
 	"slices"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func finishedGame(t *testing.T, st store.Store, id, paceID string, seats ...stri
 		}
 		g.Seats = append(g.Seats, store.Seat{Name: s, TokenHash: hashToken(s + "-token")})
 	}
-	setup := razzia.NewSetup(playerNames(g.Seats), g.Seed)
+	setup := razzia.NewSetup(match.PlayerNames(g.Seats), g.Seed)
 	g.Cheques = setup.Cheques
 	game, err := razzia.NewGame(setup)
 	if err != nil {
@@ -51,7 +52,7 @@ func finishedGame(t *testing.T, st store.Store, id, paceID string, seats ...stri
 		}
 		g.Moves = append(g.Moves, played.String())
 	}
-	if g.Clock, err = newTiming(p, len(seats)); err != nil {
+	if g.Clock, err = match.NewTiming(p, len(seats)); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.CreateGame(t.Context(), g); err != nil {
@@ -161,7 +162,7 @@ func TestRematchAnswers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := playerNames(g.Seats); !slices.Equal(got, c.players) || g.RematchOf != "oldgame333" {
+			if got := match.PlayerNames(g.Seats); !slices.Equal(got, c.players) || g.RematchOf != "oldgame333" {
 				t.Errorf("rematch players %q, rematchOf %q; want %q, oldgame333", got, g.RematchOf, c.players)
 			}
 		})

@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"github.com/razziagame/razzia/internal/match"
 	"reflect"
 	"slices"
 	"testing"
@@ -44,8 +45,8 @@ func TestCreateTutorial(t *testing.T) {
 		t.Fatal(err)
 	}
 	setup := tutorial.Setup("Cy")
-	if !slices.Equal(g.Seed, setup.Seed) || !reflect.DeepEqual(g.Cheques, setup.Cheques) || !slices.Equal(playerNames(g.Seats), setup.Players) {
-		t.Errorf("stored seed %q, cheques %v, players %q; want the prepared deal %q, %v, %q", g.Seed, g.Cheques, playerNames(g.Seats), setup.Seed, setup.Cheques, setup.Players)
+	if !slices.Equal(g.Seed, setup.Seed) || !reflect.DeepEqual(g.Cheques, setup.Cheques) || !slices.Equal(match.PlayerNames(g.Seats), setup.Players) {
+		t.Errorf("stored seed %q, cheques %v, players %q; want the prepared deal %q, %v, %q", g.Seed, g.Cheques, match.PlayerNames(g.Seats), setup.Seed, setup.Cheques, setup.Players)
 	}
 	for i, s := range g.Seats {
 		if want := tutorial.Bot; i == tutorial.Learner {
