@@ -2,11 +2,11 @@ package table
 
 import (
 	"context"
-	"github.com/razziagame/razzia/internal/match"
 	"slices"
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"

@@ -3,11 +3,11 @@ package table
 import (
 	"context"
 	"fmt"
-	"github.com/razziagame/razzia/internal/match"
 	"sync"
 	"time"
 
 	"github.com/razziagame/razzia/internal/chat"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/store"
 )
 

@@ -1,10 +1,10 @@
 package table
 
 import (
-	"github.com/razziagame/razzia/internal/match"
 	"testing"
 	"time"
 
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"

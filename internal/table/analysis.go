@@ -3,9 +3,9 @@ package table
 import (
 	"context"
 	"errors"
-	"github.com/razziagame/razzia/internal/match"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )

@@ -3,12 +3,12 @@ package table
 import (
 	"context"
 	"errors"
-	"github.com/razziagame/razzia/internal/match"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/razziagame/razzia/internal/chat"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )

@@ -3,11 +3,11 @@ package table
 import (
 	"context"
 	"fmt"
-	"github.com/razziagame/razzia/internal/match"
 	"time"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"

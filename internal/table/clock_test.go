@@ -3,11 +3,11 @@ package table
 import (
 	"context"
 	"errors"
-	"github.com/razziagame/razzia/internal/match"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"

@@ -1,12 +1,12 @@
 package table
 
 import (
-	"github.com/razziagame/razzia/internal/match"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )

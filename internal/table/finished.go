@@ -2,10 +2,10 @@ package table
 
 import (
 	"container/list"
-	"github.com/razziagame/razzia/internal/match"
 	"sync"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )

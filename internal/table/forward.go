@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/razziagame/razzia/internal/match"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/store"
 )
 

@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"errors"
-	"github.com/razziagame/razzia/internal/match"
 	"slices"
 	"sync"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"

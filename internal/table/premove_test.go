@@ -3,10 +3,10 @@ package table
 import (
 	"errors"
 	"fmt"
-	"github.com/razziagame/razzia/internal/match"
 	"slices"
 	"testing"
 
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/premove"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"

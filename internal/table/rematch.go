@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/razziagame/razzia/internal/match"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"

@@ -2,12 +2,12 @@ package table
 
 import (
 	"fmt"
-	"github.com/razziagame/razzia/internal/match"
 	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
