@@ -76,7 +76,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		acct, acctName = se.Account.ID, se.Account.Name
 	}
 	// Subscribe first, so an unknown game is a plain 404.
-	sub, err := s.hub.WatchAs(r.Context(), id, token, acct)
+	sub, err := s.hub.Watch(r.Context(), id, table.Watcher{Token: token, Account: acct})
 	if errors.Is(err, table.ErrTooManyConnections) {
 		s.refuse(w, r, err)
 		return

@@ -171,8 +171,30 @@ type TableSetup struct {
 	// Pace is the id of a pace preset (pace.Presets); "" for the default
 	// (pace.Default): untimed at a casual table, standard at a rated one.
 	Pace string
-	// Rated makes a rated table (see CreateRated).
+	// Rated makes a rated table: only signed-in players (and the bots)
+	// sit at it, each account at one seat, and its result changes their
+	// ratings.
 	Rated bool
+	// Client names who asks (such as the client's address), for the limit
+	// on the tables one client holds; "" counts for nobody.
+	Client string
+	// Tutorial makes the guided first game for a person called Learner
+	// instead (Seats, Pace and Rated are the tutorial's): the prepared
+	// deal of package tutorial, the person at seat tutorial.Learner and
+	// the tutorial's bots at the others.
+	Tutorial bool
+	Learner  string
+}
+
+// A Table is a table just created and the tokens it gives out.
+type Table struct {
+	Info protocol.GameInfo
+	// Creator is the creator's secret token, which Remove and Cancel ask
+	// for; "" for a tutorial.
+	Creator string
+	// Seat and Token are a tutorial's person's seat and secret token.
+	Seat  int
+	Token string
 }
 
 // TakeBack gives the person whose token is given their seat back from the

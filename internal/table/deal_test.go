@@ -18,7 +18,7 @@ func TestCreateDealsFromTheSeed(t *testing.T) {
 	st := memstore.New()
 	h := newHub(t, st)
 	for _, seats := range [][]string{{"", ""}, {"", "easy", ""}, {"easy", "easy", "easy", "easy", "easy"}} {
-		in, _, err := h.Create(ctx, seats, "")
+		in, _, err := created(h.Create(ctx, TableSetup{Seats: seats}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func TestStoredChequesKept(t *testing.T) {
 			}
 		}},
 		{"an open table, filled", store.StatusOpen, func(t *testing.T, h *Hub, id string) {
-			if _, _, err := h.Join(testContext(t), id, "Cleo", 2); err != nil {
+			if _, _, err := h.Join(testContext(t), id, 2, Person{Name: "Cleo"}); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -71,7 +71,7 @@ func TestStoredChequesKept(t *testing.T) {
 			}
 			h := newHub(t, st)
 			tt.start(t, h, g.ID)
-			sub, err := h.Watch(ctx, g.ID, ann)
+			sub, err := h.Watch(ctx, g.ID, Watcher{Token: ann})
 			if err != nil {
 				t.Fatal(err)
 			}

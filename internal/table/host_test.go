@@ -37,11 +37,11 @@ func TestUnsupportedCommand(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	a, b := nodeHub(t, st), nodeHub(t, st)
-	in, _, err := a.Create(ctx, []string{"", ""}, "")
+	in, _, err := created(a.Create(ctx, TableSetup{Seats: []string{"", ""}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, ann, err := b.Join(ctx, in.ID, "Ann", 0)
+	_, ann, err := b.Join(ctx, in.ID, 0, Person{Name: "Ann"})
 	if err != nil {
 		t.Fatal(err)
 	}

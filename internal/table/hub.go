@@ -299,18 +299,20 @@ func (h *Hub) Close() error {
 // Done is closed when the Hub is closing.
 func (h *Hub) Done() <-chan struct{} { return h.ctx.Done() }
 
-// Create stores a new table with a seat per entry of seats: "" for an open
-// seat, or the name of a bot level (see bot.Levels). A table of bots starts
-// at once. client names who asks (such as the client's address), for the
-// limit on the tables one client holds; "" counts for nobody. Create
-// returns the table and its creator's secret token, which Remove asks for.
-func (h *Hub) Create(ctx context.Context, seats []string, client string) (protocol.GameInfo, string, error) {
-	return h.CreateTable(ctx, TableSetup{Seats: seats}, client)
+// Create stores a new table as t describes it. A table of bots starts at
+// once, and so does a tutorial. It returns the table and the tokens it
+// gives out.
+func (h *Hub) Create(ctx context.Context, t TableSetup) (Table, error) {
+	if t.Tutorial {
+		return h.createTutorial(ctx, t.Learner, t.Client)
+	}
+	in, creator, err := h.createTable(ctx, t)
+	return Table{Info: in, Creator: creator}, err
 }
 
-// CreateTable is Create with the table's other choices: its pace, and
-// whether it is rated (CreateRated).
-func (h *Hub) CreateTable(ctx context.Context, t TableSetup, client string) (protocol.GameInfo, string, error) {
+// createTable stores a table that waits for people, or a game of bots.
+func (h *Hub) createTable(ctx context.Context, t TableSetup) (protocol.GameInfo, string, error) {
+	client := t.Client
 	seats, rated := t.Seats, t.Rated
 	if rated && !slices.Contains(seats, "") {
 		return protocol.GameInfo{}, "", reject(ErrBadRequest, "a rated table needs a seat for a person: bots alone are never rated")
@@ -413,31 +415,21 @@ func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held
 	return nil, reject(ErrClosed, "the server is shutting down")
 }
 
-// Join seats a person called name at the table: at seat, or at the first
-// open seat when seat is negative. It returns the seat and its secret
-// token. The game starts when every seat is filled.
-func (h *Hub) Join(ctx context.Context, id, name string, seat int) (int, string, error) {
-	token, err := h.newToken()
-	if err != nil {
-		return 0, "", internal(err)
-	}
-	seat, err = h.JoinAs(ctx, id, seat, Person{Name: name, Token: token})
-	if err != nil {
-		return 0, "", err
-	}
-	return seat, token, nil
+// A Watcher is who watches a game: the holder of a seat's token, or a
+// spectator (no token, or one that is not the game's), signed in with an
+// account or not.
+type Watcher struct {
+	Token string
+	// Account is the signed-in account's id, "" for none: a spectator's
+	// mutes are the account's.
+	Account string
 }
 
-// Watch subscribes to a game's state: for the seat whose token is given,
-// or as a spectator when the token is empty or not one of the game's. The
-// first Update carries every event so far. Close the subscription when done.
-func (h *Hub) Watch(ctx context.Context, id, token string) (*Subscription, error) {
-	return h.WatchAs(ctx, id, token, "")
-}
-
-// WatchAs is Watch for a signed-in account (its id; "" for none): a
-// spectator's mutes are the account's.
-func (h *Hub) WatchAs(ctx context.Context, id, token, account string) (*Subscription, error) {
+// Watch subscribes w to a game's state: a seat's, or a spectator's. The
+// first Update carries every event so far. Close the subscription when
+// done.
+func (h *Hub) Watch(ctx context.Context, id string, w Watcher) (*Subscription, error) {
+	token, account := w.Token, w.Account
 	var sub *Subscription
 	err := h.with(ctx, id, func(l *loop) error {
 		var err error

@@ -245,11 +245,11 @@ func TestRematchRejected(t *testing.T) {
 	h := newHub(t, st)
 	ctx := testContext(t)
 	finishedGame(t, st, "oldgame555", "", "Ann", "Bob", "Cy")
-	playing, _, err := h.Create(ctx, []string{"", "easy"}, "")
+	playing, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, token, err := h.Join(ctx, playing.ID, "Dee", 0)
+	_, token, err := h.Join(ctx, playing.ID, 0, Person{Name: "Dee"})
 	if err != nil {
 		t.Fatal(err)
 	}
