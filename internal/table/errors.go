@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia/internal/chat"
+	"github.com/razziagame/razzia/internal/store"
 )
 
 // Sentinel errors. Every error the Hub returns wraps one of these, so the
 // HTTP layer can map it to a code with errors.Is.
 var (
-	ErrNotFound    = errors.New("no such game")
+	ErrNotFound    = store.ErrNotFound // one "no such game", the store's and the Hub's
 	ErrSeatTaken   = errors.New("the seat is taken")
 	ErrTableFull   = errors.New("the table is full")
 	ErrBadName     = errors.New("bad name")

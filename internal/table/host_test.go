@@ -66,3 +66,18 @@ func TestUnsupportedCommand(t *testing.T) {
 		t.Errorf("the table after the refused command: %v, want it still open", err)
 	}
 }
+
+// TestNarrowStore: a Hub asks its store for the methods of Store only,
+// and says "no such game" as the store does.
+func TestNarrowStore(t *testing.T) {
+	ctx := testContext(t)
+	h := newHub(t, struct{ Store }{memstore.New()})
+	in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"easy", "easy"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitOver(t, ctx, h, in.ID)
+	if _, _, err := h.Game(ctx, "nosuchgame", ""); !errors.Is(err, store.ErrNotFound) || !errors.Is(err, ErrNotFound) {
+		t.Errorf("an unknown game: %v, want the one no such game", err)
+	}
+}

@@ -142,9 +142,43 @@ const (
 // game forever.
 const commitTimeout = 10 * time.Second
 
+// Store is what a Hub asks of its store: the games and their writes
+// with the lease's fence, the leases, the chats, the analyses the games'
+// watchers are told of, and the channels between nodes. A store.Store is
+// one.
+type Store interface {
+	CreateGame(ctx context.Context, g *store.Game) error
+	CreateOwnedGame(ctx context.Context, g *store.Game, node string, ttl time.Duration) (store.Lease, error)
+	Game(ctx context.Context, id string) (*store.Game, error)
+	List(ctx context.Context, status store.Status, limit int) ([]store.Summary, error)
+	DeltasSince(ctx context.Context, from map[string]int) (map[string]store.Delta, error)
+
+	TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, s store.Seat, status store.Status) error
+	FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error
+	CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error
+	AppendTimedMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) error
+	SetClock(ctx context.Context, id string, fence store.Fence, moves int, clock []byte) error
+	SetRematch(ctx context.Context, id string, old, offer []byte) error
+
+	AcquireLease(ctx context.Context, id, node string, ttl time.Duration) (store.Lease, error)
+	RenewLeases(ctx context.Context, leases []store.Lease, ttl time.Duration) ([]store.Lease, error)
+	ReleaseLease(ctx context.Context, l store.Lease) error
+	Lease(ctx context.Context, id string) (store.Lease, error)
+	Unowned(ctx context.Context, limit int) ([]string, error)
+
+	store.Chats
+	Analysis(ctx context.Context, id string) (store.Analysis, error)
+
+	Publish(ctx context.Context, channel, payload string) error
+	Subscribe(ctx context.Context, channels ...string) (<-chan store.Notice, error)
+	Health(ctx context.Context) error
+}
+
+var _ Store = store.Store(nil)
+
 // A Hub runs the games of one store. Its methods are safe for concurrent use.
 type Hub struct {
-	store   store.Store
+	store   Store
 	opts    Options
 	node    string
 	log     *slog.Logger
@@ -175,7 +209,7 @@ type Hub struct {
 // New returns a Hub for the store, listening to the store's notices.
 // Call Resume to take over the games nobody runs, and Drain or Close to
 // stop.
-func New(st store.Store, opts Options) *Hub {
+func New(st Store, opts Options) *Hub {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}

@@ -47,7 +47,7 @@ func (l *lockedReader) Read(p []byte) (int, error) {
 	return l.r.Read(p)
 }
 
-func newHub(t *testing.T, st store.Store) *Hub {
+func newHub(t *testing.T, st Store) *Hub {
 	t.Helper()
 	h := New(st, testOptions(t))
 	t.Cleanup(func() { h.Close() })
