@@ -96,6 +96,23 @@ func reason(t *testing.T, err error) match.Reason {
 	return r.Reason
 }
 
+// outcome decides c at now and checks that it is refused for want, or
+// made when want is 0. It returns the result and whether it was made.
+func outcome(t *testing.T, m *match.Match, c match.Command, now time.Time, want match.Reason) (match.Result, bool) {
+	t.Helper()
+	r, err := decide(t, m, c, now)
+	if want != 0 {
+		if got := reason(t, err); got != want {
+			t.Fatalf("refused as %v (%v), want %v", got, err, want)
+		}
+		return r, false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, true
+}
+
 func join(name string, seat int) match.Command {
 	return match.Command{Kind: match.Join, Name: name, Hash: hash(name), Seat: seat}
 }
@@ -153,15 +170,9 @@ func TestJoin(t *testing.T) {
 			for _, c := range tt.before {
 				must(t, m, c, t0)
 			}
-			r, err := decide(t, m, tt.c, t0.Add(time.Minute))
-			if tt.want != 0 {
-				if got := reason(t, err); got != tt.want {
-					t.Fatalf("refused as %v, want %v", got, tt.want)
-				}
+			r, made := outcome(t, m, tt.c, t0.Add(time.Minute), tt.want)
+			if !made {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			w := r.Write
 			if w.Kind != match.TakeSeat || w.Seat != tt.seat || w.Status != tt.status || w.Taken.Name != tt.c.Name || w.Conflict == nil {
@@ -216,15 +227,9 @@ func TestRemoveAndCancel(t *testing.T) {
 			for _, c := range tt.before {
 				must(t, m, c, t0)
 			}
-			r, err := decide(t, m, tt.c, t0)
-			if tt.want != 0 {
-				if got := reason(t, err); got != tt.want {
-					t.Fatalf("refused as %v, want %v", got, tt.want)
-				}
+			r, made := outcome(t, m, tt.c, t0, tt.want)
+			if !made {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if r.Write.Kind != tt.write || r.Write.Conflict == nil || !r.Broadcast {
 				t.Fatalf("result %+v, want a %v that refuses a conflict and broadcasts", r, tt.write)
@@ -288,10 +293,7 @@ func TestPlayRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := decide(t, tt.m, tt.c, t0)
-			if got := reason(t, err); got != tt.want {
-				t.Errorf("refused as %v (%v), want %v", got, err, tt.want)
-			}
+			outcome(t, tt.m, tt.c, t0, tt.want)
 		})
 	}
 }
@@ -506,10 +508,7 @@ func TestPreMove(t *testing.T) {
 		{"not pass or bid", pre(caller, "draw"), match.IllegalMove},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := decide(t, m, tt.c, t0)
-			if got := reason(t, err); got != tt.want {
-				t.Errorf("refused as %v (%v), want %v", got, err, tt.want)
-			}
+			outcome(t, m, tt.c, t0, tt.want)
 		})
 	}
 	r := must(t, m, pre(caller, "pass"), t0)
