@@ -25,6 +25,7 @@ const (
 	TimedOut                          // a move at or after the deadline
 	Internal                          // a failure that is not the player's doing
 	Unsupported                       // a command of a kind this version does not know
+	RematchRefused                    // a second rematch offer or answer, or an answer to none
 	numReasons
 )
 
@@ -34,6 +35,7 @@ var reasonNames = [numReasons]string{
 	AlreadyStarted: "already started", NotYourSeat: "not your seat", NotStarted: "not started",
 	GameOver: "game over", Stale: "stale", NotYourTurn: "not your turn", IllegalMove: "illegal move",
 	TimedOut: "timed out", Internal: "internal", Unsupported: "unsupported",
+	RematchRefused: "rematch refused",
 }
 
 func (r Reason) String() string {

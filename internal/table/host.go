@@ -22,7 +22,7 @@ var reasonKinds = map[match.Reason]error{
 	match.NotCreator: ErrNotCreator, match.AlreadyStarted: ErrAlreadyStarted, match.NotYourSeat: ErrNotYourSeat,
 	match.NotStarted: ErrNotStarted, match.GameOver: ErrGameOver, match.Stale: ErrStale,
 	match.NotYourTurn: ErrNotYourTurn, match.IllegalMove: ErrIllegalMove, match.TimedOut: ErrTimedOut,
-	match.Internal: ErrInternal, match.Unsupported: ErrUnsupported,
+	match.Internal: ErrInternal, match.Unsupported: ErrUnsupported, match.RematchRefused: ErrRematch,
 }
 
 // refused returns the Hub's error for a refusal of the match; another
