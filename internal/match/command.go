@@ -56,10 +56,13 @@ const (
 	CloseTable           // Status
 	AppendMove           // Index, Move, Status, Clock
 	SetClock             // Index (the moves so far), Clock
+	AddChat              // Line
+	SetMute              // Mute, On
 )
 
 var writeNames = [...]string{NoWrite: "nothing", TakeSeat: "take seat", FreeSeat: "free seat",
-	CloseTable: "close table", AppendMove: "append move", SetClock: "store the clock"}
+	CloseTable: "close table", AppendMove: "append move", SetClock: "store the clock",
+	AddChat: "store a chat message", SetMute: "store a mute"}
 
 func (k WriteKind) String() string {
 	if int(k) < len(writeNames) {
@@ -77,6 +80,9 @@ type Write struct {
 	Index  int
 	Move   string
 	Clock  []byte
+	Line   store.ChatLine
+	Mute   store.Mute
+	On     bool
 	// Conflict is the refusal to give when the store says the table
 	// changed meanwhile; nil for Failed's.
 	Conflict *Refusal
@@ -110,6 +116,9 @@ type change struct {
 	played *razzia.Move // a move checked by Check: the card of a draw named
 	timing *Timing
 	stored []byte // timing encoded
+	line   *store.ChatLine
+	mute   *store.Mute
+	on     bool
 }
 
 // Effects are what the host does once a result is applied.
@@ -129,7 +138,11 @@ type Effects struct {
 	// game is still after Turn.Moves moves then.
 	Turn     *Turn
 	Reminder *Reminder
-	Notes    []Note // what happened, for the log
+	// Said are chat lines every watcher is sent, as each may read them.
+	Said []store.ChatLine
+	// Muter's mutes changed: their watchers are told.
+	Muter string
+	Notes []Note // what happened, for the log
 }
 
 // A Turn is the alert of a turn after Moves moves, which Mover made
@@ -174,6 +187,17 @@ func (m *Match) Apply(r Result, now time.Time) {
 	}
 	if c.timing != nil {
 		m.Timing, m.Stored = *c.timing, c.stored
+	}
+	switch {
+	case c.line != nil:
+		m.Chat = append(m.Chat, *c.line)
+		return // a message is no change of the table
+	case c.mute != nil && c.on:
+		m.room().Mute(c.mute.Muter, c.mute.Muted)
+		return
+	case c.mute != nil:
+		m.room().Unmute(c.mute.Muter, c.mute.Muted)
+		return
 	}
 	m.Updated = now
 }

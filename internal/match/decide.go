@@ -11,8 +11,9 @@ import (
 )
 
 // Decide decides command c at now: the result to commit and apply, or a
-// *Refusal. Nothing changes either way; the chat's commands are the
-// host's.
+// *Refusal. Nothing changes either way, but for the chat's rate limit,
+// which a message takes when it is decided. The chat's commands are the
+// live game's; the host answers them once the game is over.
 func (m *Match) Decide(c Command, now time.Time) (Result, error) {
 	switch c.Kind {
 	case Join:
@@ -33,6 +34,10 @@ func (m *Match) Decide(c Command, now time.Time) (Result, error) {
 		return m.leave(SeatOf(m.Seats, c.Hash), now)
 	case Cancel:
 		return m.cancel(c.Hash)
+	case Chat:
+		return m.post(c, now)
+	case Mute:
+		return m.mute(c)
 	}
 	return Result{}, refuse(Unsupported, "this server does not know the command %q: it runs another version; try again in a moment", c.Kind)
 }

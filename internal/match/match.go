@@ -19,6 +19,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/chat"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/tutorial"
 )
@@ -41,6 +42,10 @@ type Match struct {
 	// Stored is Timing as last read from or written to the store, so that
 	// a replica tells a new clock by its bytes without encoding its own.
 	Stored []byte
+	// Room is the chat's rate limits and mutes, and Chat its messages as
+	// stored: the host reads them from the store.
+	Room *chat.Room
+	Chat []store.ChatLine
 }
 
 // ErrNotLevel is wrapped by the error of a stored game whose bot seat

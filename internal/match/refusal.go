@@ -1,6 +1,9 @@
 package match
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // A Reason is what was wrong with a command the match refused. The host
 // names each with its own sentinel error.
@@ -26,6 +29,7 @@ const (
 	Internal                          // a failure that is not the player's doing
 	Unsupported                       // a command of a kind this version does not know
 	RematchRefused                    // a second rematch offer or answer, or an answer to none
+	ChatRefused                       // a chat command internal/chat refuses: Err names its sentinel
 	numReasons
 )
 
@@ -35,7 +39,7 @@ var reasonNames = [numReasons]string{
 	AlreadyStarted: "already started", NotYourSeat: "not your seat", NotStarted: "not started",
 	GameOver: "game over", Stale: "stale", NotYourTurn: "not your turn", IllegalMove: "illegal move",
 	TimedOut: "timed out", Internal: "internal", Unsupported: "unsupported",
-	RematchRefused: "rematch refused",
+	RematchRefused: "rematch refused", ChatRefused: "chat refused",
 }
 
 func (r Reason) String() string {
@@ -60,7 +64,10 @@ func Reasons() []Reason {
 type Refusal struct {
 	Reason Reason
 	Msg    string
-	Err    error // the cause, if any: a *razzia.MoveError, a pace error
+	Err    error // the cause, if any: a *razzia.MoveError, a pace error, a *chat.Error
+	// RetryAfter is how long to wait before the same command may be
+	// made (a chat message sent too fast); zero otherwise.
+	RetryAfter time.Duration
 }
 
 func (r *Refusal) Error() string { return r.Msg }

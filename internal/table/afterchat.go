@@ -145,7 +145,7 @@ func (h *Hub) readChat(ctx context.Context, id string) {
 		}
 		return
 	}
-	room := roomOf(c.Mutes)
+	room := match.RoomOf(c.Mutes)
 	a := &h.after
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -193,18 +193,18 @@ func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r match.Command) err
 	}
 	now := h.opts.Now()
 	if err := chat.CheckOpen(g.Updated, now); err != nil {
-		return chatError(err)
+		return refused(match.ChatRefusal(err))
 	}
-	p, seat, ok := chatter(g.Seats, r.Hash, r.Account)
+	p, seat, ok := match.Chatter(g.Seats, r.Hash, r.Account)
 	if !ok {
-		return reject(chat.ErrSignIn, "spectators sign in to chat; everyone can read along")
+		return refused(match.SignInRefusal("chat; everyone can read along"))
 	}
 	switch r.Kind {
 	case match.Chat:
-		ch, name := chatChannel(g.Seats, seat, r.Name)
+		ch, name := match.ChatChannel(g.Seats, seat, r.Name)
 		m, err := h.after.post(g.ID, p, ch, r.Phrase, r.Text, now)
 		if err != nil {
-			return chatError(err)
+			return refused(match.ChatRefusal(err))
 		}
 		line := store.ChatLine{Channel: ch.String(), From: p.ID, Seat: seat, Name: name, Phrase: m.Phrase, Text: m.Text,
 			Move: len(g.Moves), At: now.UTC().Round(0)}
@@ -212,9 +212,9 @@ func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r match.Command) err
 			return h.storeError("store a chat message after the game", g.ID, err)
 		}
 	case match.Mute:
-		target, err := muteTarget(g.Seats, p, r.Seat)
+		target, err := match.MuteTarget(g.Seats, p, r.Seat)
 		if err != nil {
-			return err
+			return refused(err)
 		}
 		if err := h.store.SetMute(ctx, g.ID, store.NoFence, store.Mute{Muter: p.ID, Muted: target}, r.Mute); err != nil {
 			return h.storeError("store a mute after the game", g.ID, err)

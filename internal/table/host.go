@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/chat"
 	"time"
 
 	"github.com/razziagame/razzia/internal/match"
@@ -33,10 +34,18 @@ func refused(err error) error {
 		return err
 	}
 	kind, ok := reasonKinds[r.Reason]
+	if r.Reason == match.ChatRefused {
+		// internal/chat's sentinel, or its *chat.Error's.
+		var ce *chat.Error
+		kind, ok = r.Err, r.Err != nil
+		if errors.As(r.Err, &ce) {
+			kind = ce.Err
+		}
+	}
 	if !ok {
 		kind = ErrInternal
 	}
-	return &Error{Kind: kind, Msg: r.Msg, Err: r.Err}
+	return &Error{Kind: kind, Msg: r.Msg, Err: r.Err, RetryAfter: r.RetryAfter}
 }
 
 // do decides the command c, received at at, and makes it. It returns the
@@ -95,6 +104,10 @@ func (l *loop) commit(w match.Write) error {
 		err = st.AppendTimedMove(ctx, l.id, fence, w.Index, w.Move, w.Status, w.Clock)
 	case match.SetClock:
 		err = st.SetClock(ctx, l.id, fence, w.Index, w.Clock)
+	case match.AddChat:
+		err = st.AddChat(ctx, l.id, fence, w.Line)
+	case match.SetMute:
+		err = st.SetMute(ctx, l.id, fence, w.Mute, w.On)
 	default:
 		return internal(fmt.Errorf("unknown write %v", w.Kind))
 	}
@@ -188,16 +201,21 @@ func (l *loop) effects(r match.Result, at time.Time) {
 	if r.Reminder != nil {
 		l.alert(AlertReminder, r.Reminder.Seat, r.Reminder.Left)
 	}
+	for s := range l.subs {
+		if len(r.Said) > 0 || r.Muter != "" && s.reader().ID == r.Muter {
+			l.chatTo(s, r.Said)
+		}
+	}
 }
 
 // apply makes the command c, received at at, in the game's goroutine,
 // which owns the game. It returns the seat of a join.
 func (l *loop) apply(c match.Command, at time.Time) (int, error) {
 	switch c.Kind {
-	case match.Chat:
-		return 0, l.postChat(c)
-	case match.Mute:
-		return 0, l.mute(c)
+	case match.Chat, match.Mute:
+		if !l.m.Status.Live() {
+			return 0, errEnded // the game is over: the chat after it is the Hub's
+		}
 	case match.Play:
 		if err := l.limit(match.SeatOf(l.m.Seats, c.Hash)); err != nil {
 			return 0, err

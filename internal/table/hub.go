@@ -493,7 +493,7 @@ func (h *Hub) Watch(ctx context.Context, id string, w Watcher) (*Subscription, e
 		}
 		if c, err := h.store.Chat(ctx, id); err != nil {
 			h.log.Error("cannot read the chat", "game", id, "err", err)
-		} else if m := chatMessage(roomOf(c.Mutes), sub.reader(), c.Lines, true); len(m.Lines)+len(m.Muted) > 0 {
+		} else if m := chatMessage(match.RoomOf(c.Mutes), sub.reader(), c.Lines, true); len(m.Lines)+len(m.Muted) > 0 {
 			// The conversation as it ended: its chat is closed.
 			sub.chat <- m
 		}

@@ -55,8 +55,6 @@ type loop struct {
 
 	alarm func() bool // stops the timer of the clock's alarm, if set
 
-	room *chat.Room       // the chat's rate limits and mutes (chat.go); nil until syncChat
-	chat []store.ChatLine // the chat's messages, as stored
 }
 
 // A botMove is a bot's choice for the position after moves moves.
@@ -134,6 +132,9 @@ func (l *loop) load(g *store.Game) error {
 	l.closeBots()
 	if l.thinking && l.orphan == nil && l.bots != nil {
 		l.orphan = l.bots[l.thinkSeat]
+	}
+	if l.m != nil {
+		m.Room, m.Chat = l.m.Room, l.m.Chat // the chat is read apart (syncChat)
 	}
 	l.m, l.bots = m, nil
 	if m.Game != nil && l.owns() {
@@ -334,14 +335,14 @@ func (l *loop) exit() {
 		// closes, so that a Close waiting for it finds s followed.
 		if !s.reader().Spectator {
 			var theirs []store.ChatLine
-			for _, m := range l.chat {
+			for _, m := range l.m.Chat {
 				if m.Channel == chat.Spectators.String() {
 					theirs = append(theirs, m)
 				}
 			}
 			l.chatTo(s, theirs)
 		}
-		s.endGame(l.id, len(l.chat))
+		s.endGame(l.id, len(l.m.Chat))
 	}
 	l.subs = nil
 	close(l.done)
@@ -458,7 +459,7 @@ func (l *loop) watch(hash []byte, account string) (*Subscription, error) {
 	s.account = account
 	l.subs[s] = struct{}{}
 	l.send(s, l.info(), map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{})
-	l.chatTo(s, l.chat)
+	l.chatTo(s, l.m.Chat)
 	return s, nil
 }
 
