@@ -578,3 +578,27 @@ func TestReasons(t *testing.T) {
 		seen[s] = true
 	}
 }
+
+// TestPreMoveDropped: a pre-move no longer legal when due is dropped, and
+// its owner told why, instead of played.
+func TestPreMoveDropped(t *testing.T) {
+	m, caller, other := auction(t)
+	st := m.Game.State()
+	low, high := st.FaceUp(caller).Min(), st.FaceUp(other).Max()
+	if high < low {
+		t.Fatalf("the deal leaves no bid above the caller's lowest cheque %d (other's highest %d)", low, high)
+	}
+	must(t, m, match.Command{Kind: match.EnterPreMove, Hash: hash(m.Seats[caller].Name), Move: fmt.Sprint("bid ", low)}, t0)
+	must(t, m, play(m, fmt.Sprint("bid ", high)), t0) // R10: outbid
+	r := m.PreMoveDue(t0)
+	if r.Write.Kind != match.SetClock || !slices.Equal(r.Tell, []int{caller}) {
+		t.Fatalf("the due pre-move: %+v, want it dropped and its owner told", r)
+	}
+	m.Apply(r, t0)
+	if p := m.Timing.PreMoveOf(caller); p.Dropped == "" || m.Moves() != 2 {
+		t.Errorf("pre-move %+v after %d moves, want it kept as dropped, with why, and not played", p, m.Moves())
+	}
+	if r := m.PreMoveDue(t0); r.Write.Kind != match.NoWrite {
+		t.Errorf("a dropped pre-move is due again: %+v", r)
+	}
+}
