@@ -112,8 +112,8 @@ type Result struct {
 type change struct {
 	seats  []store.Seat
 	status store.Status
-	game   *razzia.Game // the game that starts
-	played *razzia.Move // a move checked by Check: the card of a draw named
+	game   *razzia.Game    // the game that starts
+	played *razzia.Checked // a move as checked, to play as it is
 	timing *Timing
 	stored []byte // timing encoded
 	line   *store.ChatLine
@@ -181,8 +181,8 @@ func (m *Match) Apply(r Result, now time.Time) {
 		m.Game = c.game
 	}
 	if c.played != nil {
-		if err := m.Game.Play(*c.played); err != nil {
-			panic("match: game " + m.ID + ": move " + c.played.String() + " checked but not played: " + err.Error())
+		if err := m.Game.PlayChecked(*c.played); err != nil {
+			panic("match: game " + m.ID + ": move " + c.played.Move.String() + " checked but not played: " + err.Error())
 		}
 	}
 	if c.timing != nil {

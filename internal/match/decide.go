@@ -233,18 +233,16 @@ func ParseMove(move string) (razzia.Move, error) {
 
 // Move decides mv, the move of the seat to move, at now: checked once,
 // the card of a draw named; the result stores it with the clock as it is
-// after it.
+// after it, and Apply plays it as checked.
 func (m *Match) Move(mv razzia.Move, now time.Time) (Result, error) {
 	if m.Game == nil || m.Status != store.StatusPlaying {
 		return Result{}, refuse(NotStarted, "the game is not being played")
 	}
-	played, err := m.Game.Check(mv)
+	checked, err := m.Game.CheckMove(mv)
 	if err != nil {
 		return Result{}, &Refusal{Reason: IllegalMove, Msg: err.Error(), Err: err}
 	}
-	index, mover := m.Game.Len(), m.Game.ToMove()
-	after := m.Game.State()
-	after.Apply(played)
+	index, mover, after := m.Game.Len(), m.Game.ToMove(), checked.After
 	status := store.StatusPlaying
 	if after.Over() {
 		status = store.StatusFinished
@@ -254,8 +252,8 @@ func (m *Match) Move(mv razzia.Move, now time.Time) (Result, error) {
 		return Result{}, &Refusal{Reason: Internal, Msg: "internal error: please try again", Err: err}
 	}
 	stored := next.Encode()
-	r := Result{Write: Write{Kind: AppendMove, Index: index, Move: played.String(), Status: status, Clock: stored},
-		next: &change{status: status, played: &played, timing: &next, stored: stored}}
+	r := Result{Write: Write{Kind: AppendMove, Index: index, Move: checked.Move.String(), Status: status, Clock: stored},
+		next: &change{status: status, played: &checked, timing: &next, stored: stored}}
 	r.Broadcast, r.Bots, r.Clock, r.PreMove = true, true, true, true
 	r.Turn = &Turn{Moves: index + 1, Mover: mover}
 	if status == store.StatusFinished {
