@@ -11,7 +11,7 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// The chat after the game (issue 12): "gg", "Well played". Once a game is
+// The chat after the game: "gg", "Well played". Once a game is
 // over no goroutine runs it, so the node that receives a message or a
 // mute checks it (internal/chat, the same rules as during the game) and
 // writes it to the store itself, without a fence (store.CheckChatWrite),

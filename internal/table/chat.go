@@ -10,21 +10,15 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// Table chat (issue 12). While the game is live, its goroutine owns the
-// conversation as it owns the moves: the owner checks a message (internal/chat: a quick
-// phrase, or free text from someone signed in, rate-limited), stores it
-// with the game, and sends it to its watchers; a replica hears of it from
-// the store (ChangeChat) and sends it to its own. Messages and mutes sent
-// to a replica are passed to the owner like moves.
-//
-// Who writes where: the players in the players' channel, which everyone
-// at the table reads, as on lichess; signed-in spectators in the
-// spectators' channel, which players never see during the game, so that
-// no kibitzer can advise them. An anonymous spectator reads and does not
-// write: there is nobody to rate-limit or to mute. A reader who muted a
-// player gets that player's messages as muted copies, without their
-// content, on every connection. Once the game is over the chat goes on
-// for a while without the game's goroutine (afterchat.go).
+// Table chat. While the game is live, its goroutine owns the
+// conversation as it owns the moves: the match decides a message or a
+// mute (internal/match: who writes where, who may mute whom), the owner
+// stores it with the game and sends it to its watchers; a replica hears
+// of it from the store (ChangeChat) and sends it to its own. Messages and
+// mutes sent to a replica are passed to the owner like moves. A reader
+// who muted a player gets that player's messages as muted copies, without
+// their content, on every connection. Once the game is over the chat goes
+// on for a while without the game's goroutine (afterchat.go).
 
 // maxPending bounds the chat lines waiting for a slow connection: the
 // oldest are dropped (the conversation is stored; a reconnect reads it).

@@ -7,6 +7,16 @@
 // change, and every connection that shows it shares it, with the bytes
 // encoded from it (Update.Encoded).
 //
+// # The match and its host
+//
+// The rules of a table are internal/match's: the game goroutine hosts a
+// match.Match. A command (a join, a move, a pre-move, a chat message...)
+// or one of the goroutine's timers (the clock's alarm, the open table's
+// expiry, a bot's move) is decided by the match at a time the goroutine
+// gives it; the result's write is committed with the lease's fence, then
+// applied to the match, broadcast, and the timers and bots it asks for are
+// armed (loop.make). A refusal changes nothing.
+//
 // # Several nodes
 //
 // Each Hub is a node (Options.Node) of a cluster that shares one store;
@@ -27,7 +37,7 @@
 // moves after those it holds), never from the notice, and broadcasts them
 // to its own watchers as the owner does. A write (a move, a seat taken, a player
 // removed) that reaches a replica is passed to the owner over the store's
-// notifications: a request on the owner's channel (NodeChannel), answered
+// notifications: a command (match.Command) on the owner's channel (NodeChannel), answered
 // on the asker's, waited for at most ForwardTimeout. If the owner does not
 // answer, the asker looks at the lease: once it has lapsed (the owner is
 // dead or cut off) the asker takes the game over and makes the write

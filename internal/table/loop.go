@@ -642,7 +642,7 @@ func (l *loop) botMove(bm botMove) {
 		return
 	}
 	if seat := l.m.Game.ToMove(); seat < 0 || l.bots[seat] == nil {
-		return // the player took the seat back (takeBack)
+		return // the player took the seat back
 	}
 	err := l.play(bm.move, bm.at)
 	var e *Error

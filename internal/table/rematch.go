@@ -15,7 +15,7 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// Rematches (issue 12). At a finished game any player may offer a
+// Rematches. At a finished game any player may offer a
 // rematch; every seat that accepts is seated at a new table with the same
 // pace, rating and bot levels (bots accept at once). The offer is kept
 // with the finished game (store.Game.Rematch) and changed only by
