@@ -484,6 +484,17 @@ func (l *loop) broadcast() {
 	}
 }
 
+// tellSeat sends the seat's watchers the state: a change only they see.
+func (l *loop) tellSeat(seat int) {
+	info := l.info()
+	c := &change{}
+	for s := range l.subs {
+		if s.seat == seat {
+			l.send(s, info, map[int][]razzia.Event{}, c, map[int]*protocol.View{})
+		}
+	}
+}
+
 // send gives s the state and the events it has not received. It never
 // blocks: an update the subscriber has not taken yet is replaced by one
 // that also carries its events. events (by the move they start from),
