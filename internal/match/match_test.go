@@ -266,6 +266,18 @@ func TestExpire(t *testing.T) {
 	if r := m.Expire(t0.Add(2*ttl), ttl); r.Write.Kind != match.NoWrite || r.Expiry {
 		t.Errorf("an expired table expires again: %+v", r)
 	}
+
+	// A seat taken starts the wait again.
+	m = newMatch(t, "untimed", false, "", "")
+	if r := must(t, m, join("Ann", 0), t0.Add(ttl/2)); !r.Expiry {
+		t.Errorf("a join does not ask for the expiry again: %+v", r.Effects)
+	}
+	if r := m.Expire(t0.Add(ttl), ttl); r.Write.Kind != match.NoWrite || !r.Expiry {
+		t.Errorf("an hour after its creation, half an hour after a join: %+v, want the wait started again", r)
+	}
+	if r := m.Expire(t0.Add(ttl/2+ttl), ttl); r.Write.Kind != match.CloseTable {
+		t.Errorf("an hour after the join: %+v, want the table closed", r)
+	}
 }
 
 func TestPlayRefused(t *testing.T) {
