@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/razziagame/razzia"
-	"github.com/razziagame/razzia/internal/chat"
 	"time"
 
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/chat"
 	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/store"
 )
