@@ -48,6 +48,16 @@ func refused(err error) error {
 	return &Error{Kind: kind, Msg: r.Msg, Err: r.Err, RetryAfter: r.RetryAfter}
 }
 
+// refusal returns the Hub's error for the match's refusal of a command
+// of this game, logging a failure that is not the player's doing.
+func (l *loop) refusal(err error) error {
+	var r *match.Refusal
+	if errors.As(err, &r) && r.Reason == match.Internal {
+		l.h.log.Error("the match failed", "game", l.id, "err", r.Err)
+	}
+	return refused(err)
+}
+
 // do decides the command c, received at at, and makes it. It returns the
 // seat of a join.
 func (l *loop) do(c match.Command, at time.Time) (int, error) {
@@ -57,7 +67,7 @@ func (l *loop) do(c match.Command, at time.Time) (int, error) {
 		now := l.h.opts.Now()
 		r, err := l.m.Decide(c, now)
 		if err != nil {
-			return 0, refused(err)
+			return 0, l.refusal(err)
 		}
 		if err := l.make(r, now, at); err != nil {
 			return 0, err
@@ -284,7 +294,7 @@ func (l *loop) play(mv razzia.Move, at time.Time) error {
 	now := l.h.opts.Now()
 	r, err := l.m.Move(mv, now)
 	if err != nil {
-		return refused(err)
+		return l.refusal(err)
 	}
 	return l.make(r, now, at)
 }
