@@ -54,7 +54,6 @@ type loop struct {
 	done  chan struct{}
 
 	alarm func() bool // stops the timer of the clock's alarm, if set
-
 }
 
 // A botMove is a bot's choice for the position after moves moves.
