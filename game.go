@@ -189,6 +189,43 @@ func (g *Game) Check(m Move) (Move, error) {
 	return m, nil
 }
 
+// A Checked is a move Check accepted at one position of one game, with
+// the state it leads to: a server stores the move, then plays it with
+// PlayChecked, checked and applied once.
+type Checked struct {
+	Move  Move  // the move as Check returns it: a draw names its card
+	After State // the state after the move
+	game  *Game
+	at    int // the number of moves before it
+}
+
+// CheckMove is Check returning a Checked: the move and the state after it.
+func (g *Game) CheckMove(m Move) (Checked, error) {
+	m, err := g.Check(m)
+	if err != nil {
+		return Checked{}, err
+	}
+	after := g.state
+	after.Apply(m)
+	return Checked{Move: m, After: after, game: g, at: len(g.moves)}, nil
+}
+
+// ErrNotChecked is PlayChecked's error for a Checked of another game, or
+// of another position of the game.
+var ErrNotChecked = errors.New("the move was not checked at this position")
+
+// PlayChecked plays c, which CheckMove returned at the current position
+// of g, without checking or applying it again. A Checked of another game
+// or position is ErrNotChecked and changes nothing.
+func (g *Game) PlayChecked(c Checked) error {
+	if c.game != g || c.at != len(g.moves) {
+		return ErrNotChecked
+	}
+	g.state = c.After
+	g.moves = append(g.moves, c.Move)
+	return nil
+}
+
 // PlayToken parses a record token and plays it.
 func (g *Game) PlayToken(token string) error {
 	m, err := ParseMove(token)

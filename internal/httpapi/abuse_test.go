@@ -138,7 +138,7 @@ func TestSeatSquatting(t *testing.T) {
 		t.Fatalf("the creator's cookie: %+v", cookie)
 	}
 	// This address is out of joins: the squatter joins in the Hub.
-	seat, tok, err := e.Hub.Join(e.ctx, id, "Mallory", 0)
+	seat, tok, err := e.Hub.Join(e.ctx, id, 0, table.Person{Name: "Mallory"})
 	if err != nil || seat != 0 {
 		t.Fatal(seat, err)
 	}

@@ -504,9 +504,5 @@ func decodeLarge(w http.ResponseWriter, r *http.Request, v any) error {
 // joinAccount seats the signed-in player at table id.
 func (s *Server) joinAccount(r *http.Request, se account.Session, id string, seat int) (int, string, error) {
 	token := account.SeatToken(se.Account, id)
-	seat, err := s.hub.JoinAs(r.Context(), id, seat, table.Person{Name: se.Account.Name, Token: token, Account: se.Account.ID})
-	if err != nil {
-		return 0, "", err
-	}
-	return seat, token, nil
+	return s.hub.Join(r.Context(), id, seat, table.Person{Name: se.Account.Name, Token: token, Account: se.Account.ID})
 }

@@ -503,11 +503,12 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	info, creator, err := s.hub.CreateTable(r.Context(), table.TableSetup{Seats: seats, Pace: req.Pace, Rated: req.Rated}, p.key())
+	t, err := s.hub.Create(r.Context(), table.TableSetup{Seats: seats, Pace: req.Pace, Rated: req.Rated, Client: p.key()})
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	info, creator := t.Info, t.Creator
 	setCookie(w, p, creatorCookie(info.ID), creator)
 	writeJSON(w, http.StatusCreated, protocol.CreateAnswer{Game: info, CreatorToken: creator})
 }
@@ -628,7 +629,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, protocol.JoinAnswer{Seat: seat, Token: token})
 		return
 	}
-	seat, token, err := s.hub.Join(r.Context(), id, req.Name, seat)
+	seat, token, err := s.hub.Join(r.Context(), id, seat, table.Person{Name: req.Name})
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -650,11 +651,12 @@ func (s *Server) tutorial(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	info, seat, token, err := s.hub.CreateTutorial(r.Context(), req.Name, p.key())
+	t, err := s.hub.Create(r.Context(), table.TableSetup{Tutorial: true, Learner: req.Name, Client: p.key()})
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	info, seat, token := t.Info, t.Seat, t.Token
 	setCookie(w, p, cookieName(info.ID), token)
 	writeJSON(w, http.StatusCreated, protocol.TutorialAnswer{Game: info, Seat: seat, Token: token})
 }

@@ -52,7 +52,7 @@ func benchSpectators(b *testing.B, spectators int, shared bool) {
 			if i < 2 {
 				token = tokens[i]
 			}
-			s, err := srv.Hub.Watch(ctx, id, token)
+			s, err := srv.Hub.Watch(ctx, id, table.Watcher{Token: token})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -232,7 +232,7 @@ func BenchmarkWatchFinished(b *testing.B) {
 	srv.WaitOver(id)
 	ctx := servertest.Context(b)
 	for b.Loop() {
-		sub, err := srv.Hub.Watch(ctx, id, "")
+		sub, err := srv.Hub.Watch(ctx, id, table.Watcher{})
 		if err != nil {
 			b.Fatal(err)
 		}

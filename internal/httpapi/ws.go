@@ -77,7 +77,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		conn.account, conn.name = se.Account.ID, se.Account.Name
 	}
 	// Subscribe first, so an unknown game is a plain 404.
-	sub, err := s.hub.WatchAs(r.Context(), id, conn.token, conn.account)
+	sub, err := s.hub.Watch(r.Context(), id, table.Watcher{Token: conn.token, Account: conn.account})
 	if errors.Is(err, table.ErrTooManyConnections) {
 		s.refuse(w, r, err)
 		return

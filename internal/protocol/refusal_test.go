@@ -28,6 +28,9 @@ func TestSentinelsInCatalogue(t *testing.T) {
 		found := 0
 		for _, s := range sentinels(t, dir) {
 			found++
+			if s.alias != "" {
+				s.refusal = aliased(t, s.alias)
+			}
 			if s.refusal == "" {
 				t.Errorf("%s: %s is not declared with protocol.NewRefusal(code, text): give it its code", s.pos, s.name)
 			}
@@ -47,13 +50,14 @@ var (
 	ErrB = errors.New("b")
 	ErrC, errD = protocol.NewRefusal(protocol.Stale, "c"), errors.New("d")
 	NotAnErr = 1
+	ErrE = store.ErrNotFound
 )
 `
 	got := map[string]string{}
 	for _, s := range sentinelsOf(t, token.NewFileSet(), "p.go", src) {
-		got[s.name] = s.refusal
+		got[s.name] = s.refusal + s.alias
 	}
-	want := map[string]string{"ErrA": "protocol.NewRefusal", "ErrB": "", "ErrC": "protocol.NewRefusal"}
+	want := map[string]string{"ErrA": "protocol.NewRefusal", "ErrB": "", "ErrC": "protocol.NewRefusal", "ErrE": "store.ErrNotFound"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("found %v, want %v", got, want)
 	}
@@ -63,6 +67,20 @@ var (
 type sentinel struct {
 	name, pos string
 	refusal   string // "protocol.NewRefusal" if made by it, else ""
+	alias     string // "pkg.ErrX" if it is another package's sentinel
+}
+
+// aliased returns how the sentinel alias ("store.ErrNotFound"), of
+// another internal package, is made.
+func aliased(t *testing.T, alias string) string {
+	t.Helper()
+	pkg, name, _ := strings.Cut(alias, ".")
+	for _, s := range sentinels(t, filepath.Join("..", pkg)) {
+		if s.name == name {
+			return s.refusal
+		}
+	}
+	return ""
 }
 
 // sentinels returns the sentinels of the package in dir, tests aside.
@@ -111,11 +129,28 @@ func sentinelsOf(t *testing.T, fset *token.FileSet, path string, src any) []sent
 				if i < len(vs.Values) && isNewRefusal(vs.Values[i]) {
 					s.refusal = "protocol.NewRefusal"
 				}
+				if i < len(vs.Values) {
+					s.alias = sentinelAlias(vs.Values[i])
+				}
 				out = append(out, s)
 			}
 		}
 	}
 	return out
+}
+
+// sentinelAlias returns "pkg.ErrX" if e names another package's
+// sentinel, else "".
+func sentinelAlias(e ast.Expr) string {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok || !strings.HasPrefix(sel.Sel.Name, "Err") {
+		return ""
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	return pkg.Name + "." + sel.Sel.Name
 }
 
 // isNewRefusal reports whether e is a call protocol.NewRefusal(...).

@@ -15,6 +15,7 @@ import (
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
+	"github.com/razziagame/razzia/internal/table"
 )
 
 // watched is a store that checks, when it is closed, that nothing of the
@@ -138,10 +139,11 @@ func TestAnalyst(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Shutdown(t.Context())
-	info, _, err := s.Hub.Create(t.Context(), []string{"easy", "easy"}, "")
+	tb, err := s.Hub.Create(t.Context(), table.TableSetup{Seats: []string{"easy", "easy"}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	info := tb.Info
 	select {
 	case id := <-st.analysed:
 		if id != info.ID {

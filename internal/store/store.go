@@ -60,7 +60,9 @@ import (
 
 // Errors every implementation returns (wrapped, for errors.Is).
 var (
-	ErrNotFound = errors.New("no such game")
+	// ErrNotFound is a game the store does not have; it is also the
+	// Hub's, so that one "no such game" reaches the player with its code.
+	ErrNotFound = protocol.NewRefusal(protocol.NotFound, "no such game")
 	ErrConflict = errors.New("the game changed meanwhile") // a move index or seat no longer free
 	ErrCorrupt  = errors.New("the database is damaged")
 	// ErrLeaseLost is a write or a renewal by a node that does not hold

@@ -6,14 +6,15 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
 // A Person is who takes a seat: the name shown, the secret token that
-// will hold the seat, and the account the seat belongs to ("" for a
-// guest). A signed-in player's token is derived from the account, so
+// will hold the seat ("": Join makes one), and the account the seat
+// belongs to ("" for a guest). A signed-in player's token is derived from the account, so
 // that the seat opens wherever the account signs in.
 type Person struct {
 	Name    string
@@ -21,45 +22,29 @@ type Person struct {
 	Account string
 }
 
-// CreateRated is Create of a rated table: only signed-in players (and
-// the bots) sit at it, each account at one seat, and its result changes
-// their ratings.
-func (h *Hub) CreateRated(ctx context.Context, seats []string, client string) (protocol.GameInfo, string, error) {
-	return h.CreateTable(ctx, TableSetup{Seats: seats, Rated: true}, client)
-}
-
-// JoinAs seats p at the table: at seat, or at the first open seat when
-// seat is negative, and returns the seat. The game starts when every
-// seat is filled. A rated table takes signed-in players only; an account
-// takes one seat of a table.
-func (h *Hub) JoinAs(ctx context.Context, id string, seat int, p Person) (int, error) {
+// Join seats p at the table: at seat, or at the first open seat when
+// seat is negative, and returns the seat and its secret token. The game
+// starts when every seat is filled. A rated table takes signed-in players
+// only; an account takes one seat of a table.
+func (h *Hub) Join(ctx context.Context, id string, seat int, p Person) (int, string, error) {
 	if err := playername.Check(p.Name); err != nil {
-		return 0, &Error{Kind: ErrBadName, Msg: err.Error(), Err: err}
+		return 0, "", &Error{Kind: ErrBadName, Msg: err.Error(), Err: err}
 	}
 	if p.Token == "" {
-		return 0, reject(ErrBadRequest, "a seat needs a token")
+		token, err := h.newToken()
+		if err != nil {
+			return 0, "", internal(err)
+		}
+		p.Token = token
 	}
 	// A write, passed to the node that runs the game: the token's hash
 	// travels, never the token.
-	r := request{Op: opJoin, Game: id, Name: p.Name, Account: p.Account, Seat: seat, Hash: hashToken(p.Token)}
-	return h.write(ctx, r, func(*store.Game) error {
-		return reject(ErrTableFull, "the table is full: the game has started")
-	})
-}
-
-// admits reports why p, whose token hashes to hash, may not sit at the
-// table: a guest at a rated table, or an account or token that holds a
-// seat already.
-func (l *loop) admits(p Person, hash []byte) error {
-	if l.rated && p.Account == "" {
-		return reject(ErrAccountRequired, "this table is rated: sign in to take a seat")
+	c := match.Command{Kind: match.Join, Game: id, Name: p.Name, Account: p.Account, Seat: seat, Hash: hashToken(p.Token)}
+	seat, err := h.write(ctx, c, func(*store.Game) error { return refused(match.FullRefusal()) })
+	if err != nil {
+		return 0, "", err
 	}
-	for i, s := range l.seats {
-		if p.Account != "" && s.Account == p.Account || sameHash(s.TokenHash, hash) {
-			return reject(ErrAlreadySeated, "you hold seat %d of this table already", i)
-		}
-	}
-	return nil
+	return seat, p.Token, nil
 }
 
 // Reload makes a live game read its seats from the store again, after
@@ -100,12 +85,12 @@ func (l *loop) finished() {
 	if hook == nil {
 		return
 	}
-	f := Finished{Game: l.id, Rated: l.rated, Seats: slices.Clone(l.seats), At: l.updated,
-		Forfeited: protocol.RecordMeta{TakeOvers: l.timing.TakeOvers}.Forfeited(len(l.seats))}
+	f := Finished{Game: l.id, Rated: l.m.Rated, Seats: slices.Clone(l.m.Seats), At: l.m.Updated,
+		Forfeited: protocol.RecordMeta{TakeOvers: l.m.Timing.TakeOvers}.Forfeited(len(l.m.Seats))}
 	for i := range f.Seats {
 		f.Seats[i].TokenHash = nil
 	}
-	st := l.game.State()
+	st := l.m.Game.State()
 	for r := 1; r <= razzia.Rounds; r++ {
 		for i, sc := range st.Scores(r) {
 			if f.Scores == nil {

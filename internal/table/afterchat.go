@@ -7,10 +7,11 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia/internal/chat"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// The chat after the game (issue 12): "gg", "Well played". Once a game is
+// The chat after the game: "gg", "Well played". Once a game is
 // over no goroutine runs it, so the node that receives a message or a
 // mute checks it (internal/chat, the same rules as during the game) and
 // writes it to the store itself, without a fence (store.CheckChatWrite),
@@ -144,7 +145,7 @@ func (h *Hub) readChat(ctx context.Context, id string) {
 		}
 		return
 	}
-	room := roomOf(c.Mutes)
+	room := match.RoomOf(c.Mutes)
 	a := &h.after
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -186,40 +187,40 @@ func (h *Hub) chatAll() {
 
 // chatAfter makes the chat write r (a message or a mute) at game g, which
 // is over: see the comment at the top.
-func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r request) error {
+func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r match.Command) error {
 	if g.Status != store.StatusFinished {
 		return reject(chat.ErrClosed, "an uploaded record has no table chat")
 	}
 	now := h.opts.Now()
 	if err := chat.CheckOpen(g.Updated, now); err != nil {
-		return chatError(err)
+		return refused(match.ChatRefusal(err))
 	}
-	p, seat, ok := chatter(g.Seats, r.Hash, r.Account)
+	p, seat, ok := match.Chatter(g.Seats, r.Hash, r.Account)
 	if !ok {
-		return reject(chat.ErrSignIn, "spectators sign in to chat; everyone can read along")
+		return refused(match.SignInRefusal("chat; everyone can read along"))
 	}
-	switch r.Op {
-	case opChat:
-		ch, name := chatChannel(g.Seats, seat, r.Name)
+	switch r.Kind {
+	case match.Chat:
+		ch, name := match.ChatChannel(g.Seats, seat, r.Name)
 		m, err := h.after.post(g.ID, p, ch, r.Phrase, r.Text, now)
 		if err != nil {
-			return chatError(err)
+			return refused(match.ChatRefusal(err))
 		}
 		line := store.ChatLine{Channel: ch.String(), From: p.ID, Seat: seat, Name: name, Phrase: m.Phrase, Text: m.Text,
 			Move: len(g.Moves), At: now.UTC().Round(0)}
 		if err := h.store.AddChat(ctx, g.ID, store.NoFence, line); err != nil {
 			return h.storeError("store a chat message after the game", g.ID, err)
 		}
-	case opMute:
-		target, err := muteTarget(g.Seats, p, r.Seat)
+	case match.Mute:
+		target, err := match.MuteTarget(g.Seats, p, r.Seat)
 		if err != nil {
-			return err
+			return refused(err)
 		}
 		if err := h.store.SetMute(ctx, g.ID, store.NoFence, store.Mute{Muter: p.ID, Muted: target}, r.Mute); err != nil {
 			return h.storeError("store a mute after the game", g.ID, err)
 		}
 	default:
-		return internal(fmt.Errorf("unknown chat write %q", r.Op))
+		return internal(fmt.Errorf("unknown chat write %q", r.Kind))
 	}
 	// This node's watchers hear of it now, the others' at the notice.
 	h.readChat(ctx, g.ID)

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia/internal/pace"
-	"github.com/razziagame/razzia/internal/store"
 )
 
 // An Alert tells of something a signed-in player may want to hear of
@@ -48,7 +47,7 @@ func (k AlertKind) String() string {
 // it. It runs on the game's path: the hook returns at once.
 func (l *loop) alert(kind AlertKind, seat int, left time.Duration) {
 	hook := l.h.opts.OnAlert
-	if hook == nil || seat < 0 || seat >= len(l.seats) || l.seats[seat].Account == "" || l.seats[seat].Bot != "" {
+	if hook == nil || seat < 0 || seat >= len(l.m.Seats) || l.m.Seats[seat].Account == "" || l.m.Seats[seat].Bot != "" {
 		return
 	}
 	watching := false
@@ -58,8 +57,8 @@ func (l *loop) alert(kind AlertKind, seat int, left time.Duration) {
 			break
 		}
 	}
-	hook(Alert{Kind: kind, Game: l.id, Seat: seat, Account: l.seats[seat].Account,
-		Pace: l.timing.Clock.Pace().Kind, Watching: watching, Left: left})
+	hook(Alert{Kind: kind, Game: l.id, Seat: seat, Account: l.m.Seats[seat].Account,
+		Pace: l.m.Timing.Clock.Pace().Kind, Watching: watching, Left: left})
 }
 
 // alertTurn tells the person to move that it is their turn, after moves
@@ -67,53 +66,17 @@ func (l *loop) alert(kind AlertKind, seat int, left time.Duration) {
 // once), or the same seat moved last (they are at the table), or a bot
 // plays for them.
 func (l *loop) alertTurn(moves, mover int) {
-	if l.game == nil || l.game.Over() || l.game.Len() != moves {
+	if l.m.Game == nil || l.m.Game.Over() || l.m.Game.Len() != moves {
 		return
 	}
-	if seat := l.game.ToMove(); seat != mover && l.personPlays(seat) {
+	if seat := l.m.Game.ToMove(); seat != mover && l.m.PersonPlays(seat) {
 		l.alert(AlertTurn, seat, 0)
 	}
 }
 
 // alertOver tells every signed-in person at the table that the game is over.
 func (l *loop) alertOver() {
-	for seat := range l.seats {
+	for seat := range l.m.Seats {
 		l.alert(AlertGameOver, seat, 0)
 	}
-}
-
-// remind sends the running correspondence decision's reminder if it is
-// due at now and not sent: stored as sent first, so that a restart or a
-// take-over never sends it twice (and a crash in between sends none). It
-// returns saveTiming's error, after which the alarm is set already.
-func (l *loop) remind(now time.Time) error {
-	next := l.timing.clone()
-	if !next.Clock.Remind(now) {
-		return nil
-	}
-	if err := l.saveTiming(next); err != nil {
-		return err
-	}
-	seat, _, _ := next.Clock.Running()
-	deadline, _ := next.Clock.Deadline()
-	l.h.log.Info("half the decision's time has passed", "game", l.id, "seat", seat)
-	l.alert(AlertReminder, seat, deadline.Sub(now))
-	return nil
-}
-
-// ring is what the clock's alarm does: the timeout once the time is up,
-// else the reminder when due, and the next alarm.
-func (l *loop) ring() {
-	if l.game == nil || l.status != store.StatusPlaying {
-		return
-	}
-	now := l.h.opts.Now()
-	if l.timing.Clock.Expired(now) {
-		l.timeout()
-		return
-	}
-	if l.remind(now) != nil {
-		return
-	}
-	l.armClock()
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
@@ -59,7 +60,7 @@ func alertHub(t *testing.T, st store.Store, clk *fakeClock, c alerts) *Hub {
 func accountTable(t *testing.T, h *Hub, paceID string, before func(id string, tokens [2]string)) (string, [2]string) {
 	t.Helper()
 	ctx := testContext(t)
-	in, _, err := h.CreateTable(ctx, TableSetup{Seats: []string{"", ""}, Pace: paceID}, "")
+	in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", ""}, Pace: paceID}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func accountTable(t *testing.T, h *Hub, paceID string, before func(id string, to
 		if i == 1 && before != nil {
 			before(in.ID, tokens)
 		}
-		if _, err := h.JoinAs(ctx, in.ID, i, Person{Name: name, Token: tokens[i], Account: "acct-" + name}); err != nil {
+		if _, _, err := h.Join(ctx, in.ID, i, Person{Name: name, Token: tokens[i], Account: "acct-" + name}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -130,7 +131,7 @@ func alertReminder(t *testing.T, st store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tm, err := decodeTiming(g.Clock, 2); err != nil || tm.Clock.Remind(clk.Now()) {
+	if tm, err := match.DecodeTiming(g.Clock, 2); err != nil || tm.Clock.Remind(clk.Now()) {
 		t.Errorf("the stored clock (%v) would remind again", err)
 	}
 
@@ -158,7 +159,7 @@ func TestAlertTurnAndGameOver(t *testing.T) {
 	h := alertHub(t, memstore.New(), clk, c)
 	// Ann watches the table from before it starts, Bob from after.
 	id, tokens := accountTable(t, h, "rapid", func(id string, tokens [2]string) {
-		sub, err := h.Watch(ctx, id, tokens[0])
+		sub, err := h.Watch(ctx, id, Watcher{Token: tokens[0]})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +168,7 @@ func TestAlertTurnAndGameOver(t *testing.T) {
 	if first := c.next(t); first.Kind != AlertTurn || first.Watching != (first.Seat == 0) {
 		t.Errorf("the first turn %+v: watching should be %v", first, first.Seat == 0)
 	}
-	bob, err := h.Watch(ctx, id, tokens[1])
+	bob, err := h.Watch(ctx, id, Watcher{Token: tokens[1]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +230,7 @@ func alertReminderTakeOver(t *testing.T, open func(t *testing.T) store.Store) {
 
 	b := nodeHub(t, open(t), fake)
 	waitLease(t, ctx, ch, id, b.Node())
-	sub, err := b.Watch(ctx, id, "")
+	sub, err := b.Watch(ctx, id, Watcher{})
 	if err != nil {
 		t.Fatal(err)
 	}

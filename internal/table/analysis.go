@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
@@ -58,17 +59,17 @@ func (h *Hub) SeatView(ctx context.Context, id, token string) (protocol.GameInfo
 	hash := hashToken(token)
 	err := h.with(ctx, id, func(l *loop) error {
 		in = l.info()
-		seat := seatOf(l.seats, hash)
+		seat := match.SeatOf(l.m.Seats, hash)
 		switch {
 		case seat < 0:
 			return reject(ErrNotYourSeat, "you have no seat at this table")
-		case l.game == nil:
+		case l.m.Game == nil:
 			return reject(ErrNotStarted, "the game has not started")
 		}
-		view = l.game.View(seat)
+		view = l.m.Game.View(seat)
 		return nil
 	}, func(g *store.Game) error {
-		if seatOf(g.Seats, hash) < 0 {
+		if match.SeatOf(g.Seats, hash) < 0 {
 			return reject(ErrNotYourSeat, "you have no seat at this table")
 		}
 		return reject(ErrGameOver, "the game is over")

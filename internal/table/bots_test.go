@@ -25,13 +25,13 @@ func tampered(t *testing.T, status store.Status, value string) (store.Store, str
 	clean := memstore.New()
 	h := New(clean, testOptions(t))
 	defer h.Close()
-	in, _, err := h.Create(ctx, []string{"", "easy"}, "")
+	in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ann := ""
 	if status != store.StatusOpen {
-		if _, ann, err = h.Join(ctx, in.ID, "Ann", 0); err != nil {
+		if _, ann, err = h.Join(ctx, in.ID, 0, Person{Name: "Ann"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -91,7 +91,7 @@ func TestStoredBotNotLevel(t *testing.T) {
 			// First use, by every way in.
 			_, _, err = h.Game(ctx, id, ann)
 			wantKind(t, err, ErrInternal)
-			_, err = h.Watch(ctx, id, ann)
+			_, err = h.Watch(ctx, id, Watcher{Token: ann})
 			wantKind(t, err, ErrInternal)
 			wantKind(t, h.Play(ctx, id, ann, "draw", 0), ErrInternal)
 			if built.Load() != 0 {
@@ -106,7 +106,7 @@ func TestStoredBotNotLevel(t *testing.T) {
 		ctx := testContext(t)
 		st, id, _ := tampered(t, store.StatusOpen, "exec:rm -rf ~")
 		h := newHub(t, st)
-		_, _, err := h.Join(ctx, id, "Ann", 0)
+		_, _, err := h.Join(ctx, id, 0, Person{Name: "Ann"})
 		wantKind(t, err, ErrInternal)
 		if g, _ := st.Game(ctx, id); g.Seats[0].Name != "" {
 			t.Errorf("the seat was taken: %+v", g.Seats[0])
@@ -161,11 +161,11 @@ func TestFailingBots(t *testing.T) {
 	}
 	h := New(memstore.New(), opts)
 	t.Cleanup(func() { h.Close() })
-	in, _, err := h.Create(ctx, []string{"easy", "medium", "hard"}, "")
+	in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"easy", "medium", "hard"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub, err := h.Watch(ctx, in.ID, "")
+	sub, err := h.Watch(ctx, in.ID, Watcher{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,11 +210,11 @@ func TestBotsClosedWithHub(t *testing.T) {
 		return countedBot{bot.NewRandom(seed), closeCount{&closed}}, nil
 	}
 	h := New(memstore.New(), opts)
-	in, _, err := h.Create(ctx, []string{"", "easy", "easy"}, "")
+	in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy", "easy"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := h.Join(ctx, in.ID, "Ann", 0); err != nil {
+	if _, _, err := h.Join(ctx, in.ID, 0, Person{Name: "Ann"}); err != nil {
 		t.Fatal(err)
 	}
 	h.Close()

@@ -2,37 +2,23 @@ package table
 
 import (
 	"context"
-	"errors"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/razziagame/razzia/internal/chat"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// Table chat (issue 12). While the game is live, its goroutine owns the
-// conversation as it owns the moves: the owner checks a message (internal/chat: a quick
-// phrase, or free text from someone signed in, rate-limited), stores it
-// with the game, and sends it to its watchers; a replica hears of it from
-// the store (ChangeChat) and sends it to its own. Messages and mutes sent
-// to a replica are passed to the owner like moves.
-//
-// Who writes where: the players in the players' channel, which everyone
-// at the table reads, as on lichess; signed-in spectators in the
-// spectators' channel, which players never see during the game, so that
-// no kibitzer can advise them. An anonymous spectator reads and does not
-// write: there is nobody to rate-limit or to mute. A reader who muted a
-// player gets that player's messages as muted copies, without their
-// content, on every connection. Once the game is over the chat goes on
-// for a while without the game's goroutine (afterchat.go).
-
-// The chat's writes, passed between nodes as requests.
-const (
-	opChat = "chat"
-	opMute = "mute"
-)
+// Table chat. While the game is live, its goroutine owns the
+// conversation as it owns the moves: the match decides a message or a
+// mute (internal/match: who writes where, who may mute whom), the owner
+// stores it with the game and sends it to its watchers; a replica hears
+// of it from the store (ChangeChat) and sends it to its own. Messages and
+// mutes sent to a replica are passed to the owner like moves. A reader
+// who muted a player gets that player's messages as muted copies, without
+// their content, on every connection. Once the game is over the chat goes
+// on for a while without the game's goroutine (afterchat.go).
 
 // maxPending bounds the chat lines waiting for a slow connection: the
 // oldest are dropped (the conversation is stored; a reconnect reads it).
@@ -45,7 +31,7 @@ const maxPending = 200
 // with RetryAfter, ErrBadChar, ErrSignIn, ...), and ErrClosed once
 // chat.AfterGame has passed since the game ended; nothing changed then.
 func (h *Hub) Chat(ctx context.Context, id, token, account, name, phrase, text string) error {
-	r := request{Op: opChat, Game: id, Hash: hashToken(token), Account: account, Name: name, Phrase: phrase, Text: text}
+	r := match.Command{Kind: match.Chat, Game: id, Hash: hashToken(token), Account: account, Name: name, Phrase: phrase, Text: text}
 	_, err := h.write(ctx, r, func(g *store.Game) error { return h.chatAfter(ctx, g, r) })
 	return err
 }
@@ -54,7 +40,7 @@ func (h *Hub) Chat(ctx context.Context, id, token, account, name, phrase, text s
 // from whoever holds token, or from the signed-in account watching, on
 // all their connections, also after the game, with Chat's bound.
 func (h *Hub) Mute(ctx context.Context, id, token, account string, seat int, on bool) error {
-	r := request{Op: opMute, Game: id, Hash: hashToken(token), Account: account, Seat: seat, Mute: on}
+	r := match.Command{Kind: match.Mute, Game: id, Hash: hashToken(token), Account: account, Seat: seat, Mute: on}
 	_, err := h.write(ctx, r, func(g *store.Game) error { return h.chatAfter(ctx, g, r) })
 	return err
 }
@@ -78,154 +64,16 @@ func (h *Hub) ChatLog(ctx context.Context, id string) ([]protocol.ChatLine, erro
 	return out, nil
 }
 
-// seatKey and accountKey name a writer or reader of the chat: for rate
-// limits and mutes, and in the store. Only seats are ever shown.
-func seatKey(seat int) string          { return "seat:" + strconv.Itoa(seat) }
-func accountKey(account string) string { return "account:" + account }
-
-// seatOfKey returns the seat a key names, or -1.
-func seatOfKey(key string) int {
-	n, err := strconv.Atoi(strings.TrimPrefix(key, "seat:"))
-	if err != nil || !strings.HasPrefix(key, "seat:") {
-		return -1
-	}
-	return n
-}
-
-// chatter returns who, at a table of seats, the holder of hash or the
-// account is, and their seat (-1 for a spectator); an anonymous spectator
-// is nobody.
-func chatter(seats []store.Seat, hash []byte, account string) (chat.Person, int, bool) {
-	if seat := seatOf(seats, hash); seat >= 0 {
-		return chat.Person{ID: seatKey(seat), SignedIn: seats[seat].Account != "" || account != ""}, seat, true
-	}
-	if account != "" {
-		return chat.Person{ID: accountKey(account), Spectator: true, SignedIn: true}, -1, true
-	}
-	return chat.Person{}, -1, false
-}
-
 // reader returns who reads through s.
 func (s *Subscription) reader() chat.Person {
 	if s.seat >= 0 {
-		return chat.Person{ID: seatKey(s.seat)}
+		return chat.Person{ID: match.SeatKey(s.seat)}
 	}
 	p := chat.Person{Spectator: true}
 	if s.account != "" {
-		p.ID = accountKey(s.account)
+		p.ID = match.AccountKey(s.account)
 	}
 	return p
-}
-
-// chatError turns internal/chat's refusal into the Hub's.
-func chatError(err error) error {
-	var ce *chat.Error
-	if !errors.As(err, &ce) {
-		return internal(err)
-	}
-	return &Error{Kind: ce.Err, Msg: strings.TrimPrefix(ce.Error(), "chat: "), RetryAfter: ce.RetryAfter}
-}
-
-// chatChannel returns the channel the person at seat of seats (-1: a
-// spectator, whose name is given) writes in, and their name.
-func chatChannel(seats []store.Seat, seat int, name string) (chat.Channel, string) {
-	if seat >= 0 {
-		return chat.Players, seats[seat].Name
-	}
-	return chat.Spectators, name
-}
-
-// muteTarget returns the key of the person at seat of seats, whom p would
-// mute, or why p cannot.
-func muteTarget(seats []store.Seat, p chat.Person, seat int) (string, error) {
-	switch {
-	case seat < 0 || seat >= len(seats):
-		return "", reject(chat.ErrChannel, "there is no seat %d: the seats are 0 to %d", seat, len(seats)-1)
-	case seats[seat].Bot != "" || seats[seat].Name == "":
-		return "", reject(chat.ErrChannel, "seat %d is not a person's: there is nobody to mute", seat)
-	case seatKey(seat) == p.ID:
-		return "", reject(chat.ErrMuteSelf, "one cannot mute oneself")
-	}
-	return seatKey(seat), nil
-}
-
-// postChat checks, stores and sends a message; see Hub.Chat.
-func (l *loop) postChat(r request) error {
-	if !l.status.Live() {
-		return errEnded // the game is over: the chat after it is the Hub's
-	}
-	p, seat, ok := chatter(l.seats, r.Hash, r.Account)
-	if !ok {
-		return reject(chat.ErrSignIn, "spectators sign in to chat; everyone can read along")
-	}
-	ch, name := chatChannel(l.seats, seat, r.Name)
-	now := l.h.opts.Now()
-	m, err := l.room.Post(p, ch, r.Phrase, r.Text, now)
-	if err != nil {
-		return chatError(err)
-	}
-	line := store.ChatLine{Channel: ch.String(), From: p.ID, Seat: seat, Name: name, Phrase: m.Phrase, Text: m.Text, At: now.UTC().Round(0)}
-	if l.game != nil {
-		line.Move = l.game.Len()
-	}
-	if err := l.commitChat("store a chat message", func(ctx context.Context) error {
-		return l.h.store.AddChat(ctx, l.id, l.lease.Fence, line)
-	}); err != nil {
-		return err
-	}
-	l.chat = append(l.chat, line)
-	for s := range l.subs {
-		l.chatTo(s, l.chat[len(l.chat)-1:])
-	}
-	return nil
-}
-
-// mute records a mute or unmute; see Hub.Mute.
-func (l *loop) mute(r request) error {
-	if !l.status.Live() {
-		return errEnded // the game is over: the chat after it is the Hub's
-	}
-	p, _, ok := chatter(l.seats, r.Hash, r.Account)
-	if !ok {
-		return reject(chat.ErrSignIn, "spectators sign in to mute a player")
-	}
-	target, err := muteTarget(l.seats, p, r.Seat)
-	if err != nil {
-		return err
-	}
-	if slices.Contains(l.room.Muted(p.ID), target) == r.Mute {
-		return nil // nothing changes
-	}
-	if err := l.commitChat("store a mute", func(ctx context.Context) error {
-		return l.h.store.SetMute(ctx, l.id, l.lease.Fence, store.Mute{Muter: p.ID, Muted: target}, r.Mute)
-	}); err != nil {
-		return err
-	}
-	if r.Mute {
-		l.room.Mute(p.ID, target)
-	} else {
-		l.room.Unmute(p.ID, target)
-	}
-	for s := range l.subs {
-		if s.reader().ID == p.ID {
-			l.chatTo(s, nil)
-		}
-	}
-	return nil
-}
-
-// commitChat makes a chat write (what names it) in the store, as the
-// owner: nothing changed when it fails.
-func (l *loop) commitChat(what string, write func(context.Context) error) error {
-	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
-	defer cancel()
-	if err := write(ctx); err != nil {
-		if errors.Is(err, store.ErrLeaseLost) {
-			return l.lostLease(err)
-		}
-		return l.h.failed(what, l.id, err)
-	}
-	return nil
 }
 
 // syncChat reads the game's chat from the store: at the loop's start,
@@ -237,20 +85,20 @@ func (l *loop) syncChat() {
 	c, err := l.h.store.Chat(ctx, l.id)
 	if err != nil {
 		l.h.log.Error("cannot read the chat", "game", l.id, "err", err)
-		if l.room == nil {
-			l.room = roomOf(nil) // the conversation is read again at the next change
+		if l.m.Room == nil {
+			l.m.Room = match.RoomOf(nil) // the conversation is read again at the next change
 		}
 		return
 	}
 	var added []store.ChatLine
-	if len(c.Lines) > len(l.chat) {
-		added = c.Lines[len(l.chat):]
+	if len(c.Lines) > len(l.m.Chat) {
+		added = c.Lines[len(l.m.Chat):]
 	}
-	l.chat = c.Lines
-	if l.room == nil || !l.owns() {
+	l.m.Chat = c.Lines
+	if l.m.Room == nil || !l.owns() {
 		// A replica's room only shows; an owner's keeps its rate limits,
 		// and the mutes it stored itself.
-		l.room = roomOf(c.Mutes)
+		l.m.Room = match.RoomOf(c.Mutes)
 	}
 	for s := range l.subs {
 		l.chatTo(s, added)
@@ -260,7 +108,7 @@ func (l *loop) syncChat() {
 // chatTo sends s the lines its reader may see, and the seats it muted
 // when they changed.
 func (l *loop) chatTo(s *Subscription, lines []store.ChatLine) {
-	s.tell(l.room, lines, l.game != nil && l.game.Over())
+	s.tell(l.m.Room, lines, l.m.Game != nil && l.m.Game.Over())
 }
 
 // tell sends s the lines of a game (over or not) its reader may see in
@@ -285,15 +133,6 @@ func (s *Subscription) tell(room *chat.Room, lines []store.ChatLine, over bool) 
 	s.chat <- msg // the buffer has room: the caller is the only sender
 }
 
-// roomOf returns a chat room with the stored mutes.
-func roomOf(mutes []store.Mute) *chat.Room {
-	room := chat.NewRoom(chat.DefaultLimits)
-	for _, m := range mutes {
-		room.Mute(m.Muter, m.Muted)
-	}
-	return room
-}
-
 // chatMessage returns the lines reader sees of lines, muted copies for
 // the senders they muted, and the seats they muted.
 func chatMessage(room *chat.Room, reader chat.Person, lines []store.ChatLine, over bool) protocol.ChatMessage {
@@ -315,7 +154,7 @@ func chatMessage(room *chat.Room, reader chat.Person, lines []store.ChatLine, ov
 	}
 	if reader.ID != "" {
 		for _, key := range room.Muted(reader.ID) {
-			if seat := seatOfKey(key); seat >= 0 {
+			if seat := match.SeatOfKey(key); seat >= 0 {
 				msg.Muted = append(msg.Muted, seat)
 			}
 		}

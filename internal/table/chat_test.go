@@ -28,13 +28,13 @@ func chatTable(t *testing.T, st store.Store, clk *fakeClock) (*Hub, string, [2]s
 func seatAnnAndBob(t *testing.T, h *Hub) (string, [2]string) {
 	t.Helper()
 	ctx := testContext(t)
-	in, _, err := h.CreateTable(ctx, TableSetup{Seats: []string{"", ""}, Pace: "untimed"}, "")
+	in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", ""}, Pace: "untimed"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tokens := [2]string{"ann-token", "bob-token"}
 	for i, p := range []Person{{Name: "Ann", Token: tokens[0]}, {Name: "Bob", Token: tokens[1], Account: "acct-bob"}} {
-		if _, err := h.JoinAs(ctx, in.ID, i, p); err != nil {
+		if _, _, err := h.Join(ctx, in.ID, i, p); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -43,10 +43,10 @@ func seatAnnAndBob(t *testing.T, h *Hub) (string, [2]string) {
 
 // chatWatch watches the game with token (and account) and returns the
 // subscription with the history it got on connecting: sent before
-// WatchAs returns, if there is any.
+// Watch returns, if there is any.
 func chatWatch(t *testing.T, h *Hub, id, token, account string) (*Subscription, protocol.ChatMessage) {
 	t.Helper()
-	s, err := h.WatchAs(testContext(t), id, token, account)
+	s, err := h.Watch(testContext(t), id, Watcher{Token: token, Account: account})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
@@ -82,13 +83,13 @@ func clockHub(t *testing.T, st store.Store, clk *fakeClock) *Hub {
 func timedTable(t *testing.T, h *Hub, paceID string) (string, [2]string) {
 	t.Helper()
 	ctx := testContext(t)
-	in, _, err := h.CreateTable(ctx, TableSetup{Seats: []string{"", ""}, Pace: paceID}, "")
+	in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", ""}, Pace: paceID}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var tokens [2]string
 	for i, name := range []string{"Ann", "Bob"} {
-		if _, tokens[i], err = h.Join(ctx, in.ID, name, i); err != nil {
+		if _, tokens[i], err = h.Join(ctx, in.ID, i, Person{Name: name}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -98,7 +99,7 @@ func timedTable(t *testing.T, h *Hub, paceID string) (string, [2]string) {
 // watchClock watches the game as a spectator until a decision is timed.
 func watchClock(t *testing.T, h *Hub, id string) (*Subscription, Update) {
 	t.Helper()
-	sub, err := h.Watch(testContext(t), id, "")
+	sub, err := h.Watch(testContext(t), id, Watcher{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestPaceChosenAtCreation(t *testing.T) {
 		{"untimed at a casual table", "untimed", "untimed"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			in, _, err := h.CreateTable(ctx, TableSetup{Seats: []string{"", "easy"}, Pace: c.pace}, "")
+			in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy"}, Pace: c.pace}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +146,7 @@ func TestPaceChosenAtCreation(t *testing.T) {
 	}
 	t.Run("unknown preset", func(t *testing.T) {
 		before, _ := h.List(ctx, "")
-		_, _, err := h.CreateTable(ctx, TableSetup{Seats: []string{"", "easy"}, Pace: "bullet"}, "")
+		_, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy"}, Pace: "bullet"}))
 		wantKind(t, err, ErrBadRequest)
 		if !errors.Is(err, pace.ErrUnknown) {
 			t.Errorf("error %v does not wrap pace.ErrUnknown", err)
@@ -191,7 +192,7 @@ func TestClockDecisionAndReserve(t *testing.T) {
 		t.Fatalf("no decision runs after the first move: %+v", u.Clock)
 	}
 
-	own, err := h.Watch(ctx, id, tokens[second])
+	own, err := h.Watch(ctx, id, Watcher{Token: tokens[second]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +250,7 @@ func TestTimeoutStandInAndReturn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm, err := decodeTiming(g.Clock, 2)
+	tm, err := match.DecodeTiming(g.Clock, 2)
 	if err != nil || len(tm.TakeOvers) != 1 || tm.TakeOvers[0].BackMove == nil {
 		t.Errorf("stored take-overs = %+v (%v), want the one, with its return", tm.TakeOvers, err)
 	}
@@ -307,7 +308,7 @@ func restartMidClock(t *testing.T, st store.Store) {
 		if _, err := h.Resume(ctx); err != nil {
 			t.Fatal(err)
 		}
-		sub, err := h.Watch(ctx, id, "")
+		sub, err := h.Watch(ctx, id, Watcher{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -322,7 +323,7 @@ func restartMidClock(t *testing.T, st store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tm, err := decodeTiming(g.Clock, 2); err != nil || len(tm.TakeOvers) != 1 {
+	if tm, err := match.DecodeTiming(g.Clock, 2); err != nil || len(tm.TakeOvers) != 1 {
 		t.Errorf("stored take-overs %+v (%v), want the one", tm.TakeOvers, err)
 	}
 }
@@ -333,7 +334,7 @@ func TestLeave(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
 	id, tokens := timedTable(t, h, "untimed")
-	sub, err := h.Watch(ctx, id, "")
+	sub, err := h.Watch(ctx, id, Watcher{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +365,7 @@ func TestLeave(t *testing.T) {
 		t.Errorf("leaving again: %v, want nothing done", err)
 	}
 	// Coming back: watching with the seat's token.
-	own, err := h.Watch(ctx, id, tokens[seat])
+	own, err := h.Watch(ctx, id, Watcher{Token: tokens[seat]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,7 +404,7 @@ func takeOverMidClock(t *testing.T, open func(t *testing.T) store.Store) {
 	for _, name := range []string{"b", "c"} {
 		st = open(t)
 		n := nodeHub(t, st, fake)
-		sub, err := n.Watch(ctx, id, "") // taken over once the lease lapsed
+		sub, err := n.Watch(ctx, id, Watcher{}) // taken over once the lease lapsed
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -418,7 +419,7 @@ func takeOverMidClock(t *testing.T, open func(t *testing.T) store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tm, err := decodeTiming(g.Clock, 2); err != nil || len(tm.TakeOvers) != 1 {
+	if tm, err := match.DecodeTiming(g.Clock, 2); err != nil || len(tm.TakeOvers) != 1 {
 		t.Errorf("stored take-overs %+v (%v), want the one", tm.TakeOvers, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
@@ -17,7 +18,7 @@ func TestCreateDealsFromTheSeed(t *testing.T) {
 	st := memstore.New()
 	h := newHub(t, st)
 	for _, seats := range [][]string{{"", ""}, {"", "easy", ""}, {"easy", "easy", "easy", "easy", "easy"}} {
-		in, _, err := h.Create(ctx, seats, "")
+		in, _, err := created(h.Create(ctx, TableSetup{Seats: seats}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -25,7 +26,7 @@ func TestCreateDealsFromTheSeed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := razzia.NewSetup(playerNames(g.Seats), g.Seed).Cheques; !reflect.DeepEqual(g.Cheques, want) {
+		if want := razzia.NewSetup(match.PlayerNames(g.Seats), g.Seed).Cheques; !reflect.DeepEqual(g.Cheques, want) {
 			t.Errorf("%d seats: cheques %v, NewSetup deals %v", len(seats), g.Cheques, want)
 		}
 	}
@@ -50,7 +51,7 @@ func TestStoredChequesKept(t *testing.T) {
 			}
 		}},
 		{"an open table, filled", store.StatusOpen, func(t *testing.T, h *Hub, id string) {
-			if _, _, err := h.Join(testContext(t), id, "Cleo", 2); err != nil {
+			if _, _, err := h.Join(testContext(t), id, 2, Person{Name: "Cleo"}); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -70,7 +71,7 @@ func TestStoredChequesKept(t *testing.T) {
 			}
 			h := newHub(t, st)
 			tt.start(t, h, g.ID)
-			sub, err := h.Watch(ctx, g.ID, ann)
+			sub, err := h.Watch(ctx, g.ID, Watcher{Token: ann})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/store"
 )
 
 // Sentinel errors. Every error the Hub returns wraps one of these or one of
 // internal/chat's; each is declared with its protocol code, which the HTTP
 // and WebSocket answers and a refusal passed between nodes carry.
 var (
-	ErrNotFound    = protocol.NewRefusal(protocol.NotFound, "no such game")
+	ErrNotFound    = store.ErrNotFound // one "no such game", the store's and the Hub's
 	ErrSeatTaken   = protocol.NewRefusal(protocol.SeatTaken, "the seat is taken")
 	ErrTableFull   = protocol.NewRefusal(protocol.TableFull, "the table is full")
 	ErrBadName     = protocol.NewRefusal(protocol.BadName, "bad name")

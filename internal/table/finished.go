@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
@@ -35,7 +36,7 @@ func (h *Hub) finishedGame(g *store.Game) (*finished, error) {
 	if f, ok := h.finished.get(g.ID); ok {
 		return f, nil
 	}
-	game, err := replay(g)
+	game, err := match.Replay(g)
 	if err != nil {
 		return nil, h.failed("replay game", g.ID, err)
 	}

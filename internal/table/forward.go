@@ -8,40 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
-)
-
-// A request is a write of a live game, in a form one node passes to
-// another: only the owner's goroutine makes it (loop.apply).
-type request struct {
-	Op   string `json:"op"` // opJoin, opPlay, opRemove, or a write of clock.go
-	Game string `json:"game"`
-	// Hash is the hash of the seat's token (opPlay), of the new seat's
-	// token (opJoin) or of the creator's token (opRemove): a token itself
-	// never leaves the node it came to.
-	Hash []byte `json:"hash,omitempty"`
-	Name string `json:"name,omitempty"` // opJoin
-	// Account is the signed-in account taking the seat (opJoin), empty
-	// for a guest.
-	Account string `json:"account,omitempty"`
-	Seat    int    `json:"seat"`           // opJoin (-1: the first open seat), opRemove
-	Move    string `json:"move,omitempty"` // opPlay
-	Seq     int    `json:"seq"`            // opPlay
-	// Phrase and Text are a chat message (opChat); Mute says whether
-	// opMute mutes or unmutes the seat Seat.
-	Phrase string `json:"phrase,omitempty"`
-	Text   string `json:"text,omitempty"`
-	Mute   bool   `json:"mute,omitempty"`
-
-	at time.Time // when this node received it, for the latency metric
-}
-
-// The writes.
-const (
-	opJoin   = "join"
-	opPlay   = "play"
-	opRemove = "remove"
 )
 
 // An answer is the outcome of a request: the seat of a join, or the
@@ -98,13 +67,13 @@ func (a answer) kind() error {
 	return ErrInternal
 }
 
-// An envelope is a message on a node's channel: a request from From, or
-// the answer (Re) to From's request ID.
+// An envelope is a message on a node's channel: a command from From, or
+// the answer (Re) to From's command ID.
 type envelope struct {
-	ID   uint64   `json:"id"`
-	From string   `json:"from"`
-	Req  *request `json:"req,omitempty"`
-	Re   *answer  `json:"re,omitempty"`
+	ID   uint64         `json:"id"`
+	From string         `json:"from"`
+	Req  *match.Command `json:"req,omitempty"`
+	Re   *answer        `json:"re,omitempty"`
 }
 
 // NodeChannel is the store channel on which node receives the requests
@@ -155,10 +124,11 @@ func unavailable() *Error {
 	return e
 }
 
-// write makes the write r of its game: in the game's goroutine if this
+// write makes the command r of its game: in the game's goroutine if this
 // node runs it, else by passing it to the node that does (forward).
 // static answers for a game that is over. It returns the seat of a join.
-func (h *Hub) write(ctx context.Context, r request, static func(*store.Game) error) (int, error) {
+func (h *Hub) write(ctx context.Context, r match.Command, static func(*store.Game) error) (int, error) {
+	at := time.Now() // for the latency metric
 	// Every try either makes the write or learns something new of the
 	// owner; a bound keeps two nodes from passing a request back and forth.
 	hint := "" // the owner, as the store said since the replica learnt it
@@ -180,7 +150,7 @@ func (h *Hub) write(ctx context.Context, r request, static func(*store.Game) err
 				return errNotOwner
 			}
 			var err error
-			seat, err = l.apply(r)
+			seat, err = l.apply(r, at)
 			return err
 		})
 		switch {
@@ -198,7 +168,7 @@ func (h *Hub) write(ctx context.Context, r request, static func(*store.Game) err
 		}
 	}
 	h.metrics.forwarded.WithLabelValues("unavailable").Inc()
-	h.log.Warn("the write found no node to make it after 8 tries; it is refused for now", "game", r.Game, "op", r.Op, "holder", hint)
+	h.log.Warn("the write found no node to make it after 8 tries; it is refused for now", "game", r.Game, "op", r.Kind, "holder", hint)
 	return 0, unavailable()
 }
 
@@ -206,7 +176,7 @@ func (h *Hub) write(ctx context.Context, r request, static func(*store.Game) err
 // returns its answer. errNotOwner means: look again, this node may run
 // the game now (it took it over), or the store names another owner
 // (next).
-func (h *Hub) forward(ctx context.Context, r request, holder string) (seat int, next string, err error) {
+func (h *Hub) forward(ctx context.Context, r match.Command, holder string) (seat int, next string, err error) {
 	deadline := time.Now().Add(h.opts.ForwardTimeout + h.opts.LeaseTTL)
 	if holder != "" && holder != h.node {
 		seat, err, answered := h.ask(ctx, holder, r)
@@ -253,7 +223,7 @@ func (h *Hub) forward(ctx context.Context, r request, holder string) (seat int, 
 				return seat, "", nil // the owner made it, late
 			}
 			h.metrics.forwarded.WithLabelValues("unavailable").Inc()
-			h.log.Warn("no node runs the game in time; the write is refused for now", "game", r.Game, "op", r.Op, "holder", holder)
+			h.log.Warn("no node runs the game in time; the write is refused for now", "game", r.Game, "op", r.Kind, "holder", holder)
 			return 0, "", unavailable()
 		}
 		t := time.NewTimer(min(h.opts.LeaseTTL/4, time.Until(deadline)))
@@ -270,7 +240,7 @@ func (h *Hub) forward(ctx context.Context, r request, holder string) (seat int, 
 }
 
 // ask sends r to node and waits for its answer, at most ForwardTimeout.
-func (h *Hub) ask(ctx context.Context, node string, r request) (seat int, err error, answered bool) {
+func (h *Hub) ask(ctx context.Context, node string, r match.Command) (seat int, err error, answered bool) {
 	id, ch := h.fwd.add()
 	defer h.fwd.remove(id)
 	payload, err := json.Marshal(envelope{ID: id, From: h.node, Req: &r})
@@ -297,7 +267,7 @@ func (h *Hub) ask(ctx context.Context, node string, r request) (seat int, err er
 		return seat, err, true
 	case <-t.C:
 		h.metrics.forwarded.WithLabelValues("timeout").Inc()
-		h.log.Warn("the game's node did not answer a write in time", "game", r.Game, "op", r.Op, "to", node, "waited", h.opts.ForwardTimeout)
+		h.log.Warn("the game's node did not answer a write in time", "game", r.Game, "op", r.Kind, "to", node, "waited", h.opts.ForwardTimeout)
 		return 0, nil, false
 	case <-ctx.Done():
 		return 0, ctx.Err(), true
@@ -312,21 +282,21 @@ func (h *Hub) ask(ctx context.Context, node string, r request) (seat int, err er
 // whose turn was the asker's seat and is stored: only that seat could
 // make the move at that index (this request, or the seat's other
 // connection: its turn was taken either way).
-func (h *Hub) settled(ctx context.Context, r request) (int, bool) {
+func (h *Hub) settled(ctx context.Context, r match.Command) (int, bool) {
 	g, err := h.store.Game(ctx, r.Game)
 	if err != nil {
 		return 0, false
 	}
-	seat := seatOf(g.Seats, r.Hash)
+	seat := match.SeatOf(g.Seats, r.Hash)
 	switch {
-	case r.Op == opJoin:
+	case r.Kind == match.Join:
 		return seat, seat >= 0
-	case r.Op != opPlay || seat < 0 || r.Seq < 0 || len(g.Moves) <= r.Seq:
+	case r.Kind != match.Play || seat < 0 || r.Seq < 0 || len(g.Moves) <= r.Seq:
 		return 0, false
 	}
 	upTo := *g
 	upTo.Moves = g.Moves[:r.Seq]
-	game, err := replay(&upTo)
+	game, err := match.Replay(&upTo)
 	return 0, err == nil && game.ToMove() == seat
 }
 
@@ -346,8 +316,7 @@ func (h *Hub) tellHolder(id, node string) {
 
 // serve makes a write another node passed to this one, and answers it.
 func (h *Hub) serve(env envelope) {
-	r := *env.Req
-	r.at = time.Now()
+	r, at := *env.Req, time.Now()
 	ctx, cancel := context.WithTimeout(h.ctx, h.opts.ForwardTimeout)
 	defer cancel()
 	h.mu.Lock()
@@ -360,14 +329,14 @@ func (h *Hub) serve(env envelope) {
 				return errNotOwner
 			}
 			var err error
-			seat, err = l.apply(r)
+			seat, err = l.apply(r, at)
 			return err
 		})
 		if err == errEnded {
 			err = errNotOwner
 		}
 	}
-	if errors.Is(err, errNotOwner) && (r.Op == opChat || r.Op == opMute) {
+	if errors.Is(err, errNotOwner) && (r.Kind == match.Chat || r.Kind == match.Mute) {
 		// Passed here as the game ended: the chat after it is anyone's.
 		if g, gerr := h.store.Game(ctx, r.Game); gerr == nil && g.Status == store.StatusFinished {
 			err = h.chatAfter(ctx, g, r)
@@ -382,28 +351,4 @@ func (h *Hub) serve(env envelope) {
 	if err := h.store.Publish(ctx, NodeChannel(env.From), string(payload)); err != nil {
 		h.log.Warn("cannot answer a write passed to this node", "game", r.Game, "to", env.From, "err", err)
 	}
-}
-
-// apply makes the write r in the game's goroutine, which owns the game.
-func (l *loop) apply(r request) (int, error) {
-	switch r.Op {
-	case opJoin:
-		return l.join(Person{Name: r.Name, Account: r.Account}, r.Seat, r.Hash)
-	case opPlay:
-		m, perr := parseMove(r.Move)
-		return 0, l.playFor(r.Hash, m, perr, r.Seq, r.at)
-	case opRemove:
-		return 0, l.remove(r.Hash, r.Seat)
-	case opPreMove, opTakeBack, opLeave, opCancel:
-		return 0, l.applyClock(r)
-	case opChat:
-		return 0, l.postChat(r)
-	case opMute:
-		return 0, l.mute(r)
-	}
-	// Asked by a node of a newer version, while the servers are being
-	// updated: the asker's client waits for this node's update.
-	e := reject(ErrUnsupported, "this server runs another version and does not know the write %q: try again in a minute", r.Op)
-	e.RetryAfter = time.Minute
-	return 0, e
 }

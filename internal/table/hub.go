@@ -7,6 +7,16 @@
 // change, and every connection that shows it shares it, with the bytes
 // encoded from it (Update.Encoded).
 //
+// # The match and its host
+//
+// The rules of a table are internal/match's: the game goroutine hosts a
+// match.Match. A command (a join, a move, a pre-move, a chat message...)
+// or one of the goroutine's timers (the clock's alarm, the open table's
+// expiry, a bot's move) is decided by the match at a time the goroutine
+// gives it; the result's write is committed with the lease's fence, then
+// applied to the match, broadcast, and the timers and bots it asks for are
+// armed (loop.make). A refusal changes nothing.
+//
 // # Several nodes
 //
 // Each Hub is a node (Options.Node) of a cluster that shares one store;
@@ -27,7 +37,7 @@
 // moves after those it holds), never from the notice, and broadcasts them
 // to its own watchers as the owner does. A write (a move, a seat taken, a player
 // removed) that reaches a replica is passed to the owner over the store's
-// notifications: a request on the owner's channel (NodeChannel), answered
+// notifications: a command (match.Command) on the owner's channel (NodeChannel), answered
 // on the asker's, waited for at most ForwardTimeout. If the owner does not
 // answer, the asker looks at the lease: once it has lapsed (the owner is
 // dead or cut off) the asker takes the game over and makes the write
@@ -45,7 +55,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base32"
 	"errors"
 	"fmt"
@@ -61,6 +70,7 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/chat"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
@@ -142,9 +152,43 @@ const (
 // game forever.
 const commitTimeout = 10 * time.Second
 
+// Store is what a Hub asks of its store: the games and their writes
+// with the lease's fence, the leases, the chats, the analyses the games'
+// watchers are told of, and the channels between nodes. A store.Store is
+// one.
+type Store interface {
+	CreateGame(ctx context.Context, g *store.Game) error
+	CreateOwnedGame(ctx context.Context, g *store.Game, node string, ttl time.Duration) (store.Lease, error)
+	Game(ctx context.Context, id string) (*store.Game, error)
+	List(ctx context.Context, status store.Status, limit int) ([]store.Summary, error)
+	DeltasSince(ctx context.Context, from map[string]int) (map[string]store.Delta, error)
+
+	TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, s store.Seat, status store.Status) error
+	FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error
+	CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error
+	AppendTimedMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) error
+	SetClock(ctx context.Context, id string, fence store.Fence, moves int, clock []byte) error
+	SetRematch(ctx context.Context, id string, old, offer []byte) error
+
+	AcquireLease(ctx context.Context, id, node string, ttl time.Duration) (store.Lease, error)
+	RenewLeases(ctx context.Context, leases []store.Lease, ttl time.Duration) ([]store.Lease, error)
+	ReleaseLease(ctx context.Context, l store.Lease) error
+	Lease(ctx context.Context, id string) (store.Lease, error)
+	Unowned(ctx context.Context, limit int) ([]string, error)
+
+	store.Chats
+	Analysis(ctx context.Context, id string) (store.Analysis, error)
+
+	Publish(ctx context.Context, channel, payload string) error
+	Subscribe(ctx context.Context, channels ...string) (<-chan store.Notice, error)
+	Health(ctx context.Context) error
+}
+
+var _ Store = store.Store(nil)
+
 // A Hub runs the games of one store. Its methods are safe for concurrent use.
 type Hub struct {
-	store   store.Store
+	store   Store
 	opts    Options
 	node    string
 	log     *slog.Logger
@@ -175,7 +219,7 @@ type Hub struct {
 // New returns a Hub for the store, listening to the store's notices.
 // Call Resume to take over the games nobody runs, and Drain or Close to
 // stop.
-func New(st store.Store, opts Options) *Hub {
+func New(st Store, opts Options) *Hub {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -299,18 +343,20 @@ func (h *Hub) Close() error {
 // Done is closed when the Hub is closing.
 func (h *Hub) Done() <-chan struct{} { return h.ctx.Done() }
 
-// Create stores a new table with a seat per entry of seats: "" for an open
-// seat, or the name of a bot level (see bot.Levels). A table of bots starts
-// at once. client names who asks (such as the client's address), for the
-// limit on the tables one client holds; "" counts for nobody. Create
-// returns the table and its creator's secret token, which Remove asks for.
-func (h *Hub) Create(ctx context.Context, seats []string, client string) (protocol.GameInfo, string, error) {
-	return h.CreateTable(ctx, TableSetup{Seats: seats}, client)
+// Create stores a new table as t describes it. A table of bots starts at
+// once, and so does a tutorial. It returns the table and the tokens it
+// gives out.
+func (h *Hub) Create(ctx context.Context, t TableSetup) (Table, error) {
+	if t.Tutorial {
+		return h.createTutorial(ctx, t.Learner, t.Client)
+	}
+	in, creator, err := h.createTable(ctx, t)
+	return Table{Info: in, Creator: creator}, err
 }
 
-// CreateTable is Create with the table's other choices: its pace, and
-// whether it is rated (CreateRated).
-func (h *Hub) CreateTable(ctx context.Context, t TableSetup, client string) (protocol.GameInfo, string, error) {
+// createTable stores a table that waits for people, or a game of bots.
+func (h *Hub) createTable(ctx context.Context, t TableSetup) (protocol.GameInfo, string, error) {
+	client := t.Client
 	seats, rated := t.Seats, t.Rated
 	if rated && !slices.Contains(seats, "") {
 		return protocol.GameInfo{}, "", reject(ErrBadRequest, "a rated table needs a seat for a person: bots alone are never rated")
@@ -327,7 +373,7 @@ func (h *Hub) CreateTable(ctx context.Context, t TableSetup, client string) (pro
 		switch {
 		case level == "":
 			g.Status = store.StatusOpen
-		case isLevel(level):
+		case match.IsLevel(level):
 			// Numbered by seat, so two bots of one level are told apart in the log.
 			g.Seats[i] = store.Seat{Name: playername.Bot(i, level), Bot: level}
 		default:
@@ -348,11 +394,11 @@ func (h *Hub) CreateTable(ctx context.Context, t TableSetup, client string) (pro
 	creator := rand.Text()
 	g.CreatorHash = hashToken(creator)
 	// Dealt once, here, and stored: a stored game is never dealt again.
-	g.Cheques = razzia.NewSetup(playerNames(g.Seats), g.Seed).Cheques
+	g.Cheques = razzia.NewSetup(match.PlayerNames(g.Seats), g.Seed).Cheques
 	g.Created = h.opts.Now()
 	g.Updated = g.Created
 	g.Moves = []string{}
-	if g.Clock, err = newTiming(p, len(seats)); err != nil {
+	if g.Clock, err = match.NewTiming(p, len(seats)); err != nil {
 		return protocol.GameInfo{}, "", internal(err)
 	}
 	held := holdOf(g.Status == store.StatusOpen, true)
@@ -413,36 +459,21 @@ func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held
 	return nil, reject(ErrClosed, "the server is shutting down")
 }
 
-func isLevel(s string) bool {
-	_, ok := bot.LookupLevel(s)
-	return ok
+// A Watcher is who watches a game: the holder of a seat's token, or a
+// spectator (no token, or one that is not the game's), signed in with an
+// account or not.
+type Watcher struct {
+	Token string
+	// Account is the signed-in account's id, "" for none: a spectator's
+	// mutes are the account's.
+	Account string
 }
 
-// Join seats a person called name at the table: at seat, or at the first
-// open seat when seat is negative. It returns the seat and its secret
-// token. The game starts when every seat is filled.
-func (h *Hub) Join(ctx context.Context, id, name string, seat int) (int, string, error) {
-	token, err := h.newToken()
-	if err != nil {
-		return 0, "", internal(err)
-	}
-	seat, err = h.JoinAs(ctx, id, seat, Person{Name: name, Token: token})
-	if err != nil {
-		return 0, "", err
-	}
-	return seat, token, nil
-}
-
-// Watch subscribes to a game's state: for the seat whose token is given,
-// or as a spectator when the token is empty or not one of the game's. The
-// first Update carries every event so far. Close the subscription when done.
-func (h *Hub) Watch(ctx context.Context, id, token string) (*Subscription, error) {
-	return h.WatchAs(ctx, id, token, "")
-}
-
-// WatchAs is Watch for a signed-in account (its id; "" for none): a
-// spectator's mutes are the account's.
-func (h *Hub) WatchAs(ctx context.Context, id, token, account string) (*Subscription, error) {
+// Watch subscribes w to a game's state: a seat's, or a spectator's. The
+// first Update carries every event so far. Close the subscription when
+// done.
+func (h *Hub) Watch(ctx context.Context, id string, w Watcher) (*Subscription, error) {
+	token, account := w.Token, w.Account
 	var sub *Subscription
 	err := h.with(ctx, id, func(l *loop) error {
 		var err error
@@ -453,7 +484,7 @@ func (h *Hub) WatchAs(ctx context.Context, id, token, account string) (*Subscrip
 		if err != nil {
 			return err
 		}
-		seat := seatOf(g.Seats, hashToken(token))
+		seat := match.SeatOf(g.Seats, hashToken(token))
 		sub = newSubscription(h, nil, seat)
 		sub.account = account
 		u := f.update(seat)
@@ -472,7 +503,7 @@ func (h *Hub) WatchAs(ctx context.Context, id, token, account string) (*Subscrip
 		}
 		if c, err := h.store.Chat(ctx, id); err != nil {
 			h.log.Error("cannot read the chat", "game", id, "err", err)
-		} else if m := chatMessage(roomOf(c.Mutes), sub.reader(), c.Lines, true); len(m.Lines)+len(m.Muted) > 0 {
+		} else if m := chatMessage(match.RoomOf(c.Mutes), sub.reader(), c.Lines, true); len(m.Lines)+len(m.Muted) > 0 {
 			// The conversation as it ended: its chat is closed.
 			sub.chat <- m
 		}
@@ -488,11 +519,11 @@ func (h *Hub) WatchAs(ctx context.Context, id, token, account string) (*Subscrip
 // Create).
 func (h *Hub) Remove(ctx context.Context, id, creatorToken string, seat int) error {
 	hash := hashToken(creatorToken)
-	_, err := h.write(ctx, request{Op: opRemove, Game: id, Hash: hash, Seat: seat}, func(g *store.Game) error {
-		if !sameHash(g.CreatorHash, hash) {
-			return notCreator()
+	_, err := h.write(ctx, match.Command{Kind: match.Remove, Game: id, Hash: hash, Seat: seat}, func(g *store.Game) error {
+		if !match.SameHash(g.CreatorHash, hash) {
+			return refused(match.NotCreatorRefusal())
 		}
-		return reject(ErrAlreadyStarted, "the game has started: its seats are fixed")
+		return refused(match.StartedRefusal("its seats are fixed"))
 	})
 	return err
 }
@@ -502,17 +533,13 @@ func (h *Hub) Creator(ctx context.Context, id, creatorToken string) (bool, error
 	hash := hashToken(creatorToken)
 	var is bool
 	err := h.with(ctx, id, func(l *loop) error {
-		is = sameHash(l.creator, hash)
+		is = match.SameHash(l.m.Creator, hash)
 		return nil
 	}, func(g *store.Game) error {
-		is = sameHash(g.CreatorHash, hash)
+		is = match.SameHash(g.CreatorHash, hash)
 		return nil
 	})
 	return is, err
-}
-
-func notCreator() *Error {
-	return reject(ErrNotCreator, "only the table's creator may remove a player: send the creator token the table was created with")
 }
 
 // Play makes the move (a record token) for the seat whose token is given.
@@ -521,22 +548,8 @@ func notCreator() *Error {
 // if the game has moved on since, the move is rejected with ErrStale.
 func (h *Hub) Play(ctx context.Context, id, token, move string, seq int) error {
 	hash := hashToken(token)
-	_, err := h.write(ctx, request{Op: opPlay, Game: id, Hash: hash, Move: move, Seq: seq, at: time.Now()}, func(g *store.Game) error {
-		if seatOf(g.Seats, hash) < 0 {
-			return reject(ErrNotYourSeat, "you have no seat at this table")
-		}
-		return reject(ErrGameOver, "the game is over")
-	})
+	_, err := h.write(ctx, match.Command{Kind: match.Play, Game: id, Hash: hash, Move: move, Seq: seq}, overForSeat(hash))
 	return err
-}
-
-// parseMove reads a player's move; the error is why it is not one.
-func parseMove(move string) (razzia.Move, error) {
-	m, err := razzia.ParseMove(move)
-	if err == nil && m.Action == razzia.ActionDraw && m.Card != razzia.NoKind {
-		err = errors.New("the server draws the card: send draw")
-	}
-	return m, err
 }
 
 // Game describes the game and returns the seat the token holds, or -1.
@@ -545,14 +558,14 @@ func (h *Hub) Game(ctx context.Context, id, token string) (protocol.GameInfo, in
 	seat := -1
 	hash := hashToken(token)
 	err := h.with(ctx, id, func(l *loop) error {
-		in, seat = l.info(), seatOf(l.seats, hash)
+		in, seat = l.info(), match.SeatOf(l.m.Seats, hash)
 		return nil
 	}, func(g *store.Game) error {
 		w, err := h.winnersOf(g)
 		if err != nil {
 			return err
 		}
-		in, seat = h.newInfo(g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, w), seatOf(g.Seats, hash)
+		in, seat = h.newInfo(g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, w), match.SeatOf(g.Seats, hash)
 		describeRematch(&in, g)
 		return nil
 	})
@@ -632,7 +645,7 @@ func (h *Hub) Record(ctx context.Context, id string) (*razzia.Record, error) {
 	case store.StatusCancelled:
 		return nil, cancelled()
 	}
-	rec := &razzia.Record{Format: razzia.RecordFormat, Players: playerNames(g.Seats), Moves: append([]string{}, g.Moves...)}
+	rec := &razzia.Record{Format: razzia.RecordFormat, Players: match.PlayerNames(g.Seats), Moves: append([]string{}, g.Moves...)}
 	for _, set := range g.Cheques {
 		rec.Cheques = append(rec.Cheques, append([]int(nil), set...))
 	}
@@ -805,16 +818,6 @@ func (h *Hub) expired(g *store.Game) *Error {
 		h.opts.Limits.OpenTTL, g.Updated.UTC().Format("2006-01-02 15:04 MST"))
 }
 
-// botsOnly reports whether every seat is a bot's.
-func botsOnly(seats []store.Seat) bool {
-	for _, s := range seats {
-		if s.Bot == "" {
-			return false
-		}
-	}
-	return true
-}
-
 // winnersOf returns the winners of a stored game that is over.
 func (h *Hub) winnersOf(g *store.Game) ([]int, error) {
 	if g.Status != store.StatusFinished && g.Status != store.StatusArchived {
@@ -826,7 +829,7 @@ func (h *Hub) winnersOf(g *store.Game) ([]int, error) {
 	if ok {
 		return w, nil
 	}
-	game, err := replay(g)
+	game, err := match.Replay(g)
 	if err != nil {
 		return nil, h.failed("replay game", g.ID, err)
 	}
@@ -898,21 +901,4 @@ func hashToken(token string) []byte {
 	}
 	sum := sha256.Sum256([]byte(token))
 	return sum[:]
-}
-
-// seatOf returns the seat whose token hashes to hash, or -1.
-func seatOf(seats []store.Seat, hash []byte) int {
-	seat := -1
-	for i, s := range seats {
-		if sameHash(s.TokenHash, hash) {
-			seat = i
-		}
-	}
-	return seat
-}
-
-// sameHash reports whether a stored hash is there and is hash, in
-// constant time.
-func sameHash(stored, hash []byte) bool {
-	return stored != nil && hash != nil && subtle.ConstantTimeCompare(stored, hash) == 1
 }

@@ -47,7 +47,7 @@ func (l *lockedReader) Read(p []byte) (int, error) {
 	return l.r.Read(p)
 }
 
-func newHub(t *testing.T, st store.Store) *Hub {
+func newHub(t *testing.T, st Store) *Hub {
 	t.Helper()
 	h := New(st, testOptions(t))
 	t.Cleanup(func() { h.Close() })
@@ -85,7 +85,7 @@ func next(t *testing.T, ctx context.Context, s *Subscription) (Update, bool) {
 // move, until the game is over. It returns every event it received.
 func playAlong(t *testing.T, ctx context.Context, h *Hub, id, token string) []razzia.Event {
 	t.Helper()
-	sub, err := h.Watch(ctx, id, token)
+	sub, err := h.Watch(ctx, id, Watcher{Token: token})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,12 +120,12 @@ func TestCreate(t *testing.T) {
 	}
 	for name, seats := range bad {
 		t.Run(name, func(t *testing.T) {
-			_, _, err := h.Create(ctx, seats, "")
+			_, _, err := created(h.Create(ctx, TableSetup{Seats: seats}))
 			wantKind(t, err, ErrBadRequest)
 		})
 	}
 	t.Run("open", func(t *testing.T) {
-		in, _, err := h.Create(ctx, []string{"", "hard", ""}, "")
+		in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "hard", ""}}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +140,7 @@ func TestCreate(t *testing.T) {
 		}
 	})
 	t.Run("bots start at once", func(t *testing.T) {
-		in, _, err := h.Create(ctx, []string{"easy", "medium"}, "")
+		in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"easy", "medium"}}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +153,7 @@ func TestCreate(t *testing.T) {
 func TestJoin(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
-	in, _, err := h.Create(ctx, []string{"", "easy", ""}, "")
+	in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy", ""}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,30 +167,30 @@ func TestJoin(t *testing.T) {
 		"invalid UTF-8": "Ann\xff",
 	} {
 		t.Run("bad name/"+name, func(t *testing.T) {
-			_, _, err := h.Join(ctx, id, bad, -1)
+			_, _, err := h.Join(ctx, id, -1, Person{Name: bad})
 			wantKind(t, err, ErrBadName)
 		})
 	}
 	t.Run("unknown game", func(t *testing.T) {
 		for _, id := range []string{"", "nosuchgame", "NOSUCHGAME", "../etc/pas", strings.Repeat("a", 100)} {
-			_, _, err := h.Join(ctx, id, "Ann", -1)
+			_, _, err := h.Join(ctx, id, -1, Person{Name: "Ann"})
 			wantKind(t, err, ErrNotFound)
 		}
 	})
 	t.Run("no such seat", func(t *testing.T) {
-		_, _, err := h.Join(ctx, id, "Ann", 3)
+		_, _, err := h.Join(ctx, id, 3, Person{Name: "Ann"})
 		wantKind(t, err, ErrBadRequest)
 	})
 	t.Run("bot seat", func(t *testing.T) {
-		_, _, err := h.Join(ctx, id, "Ann", 1)
+		_, _, err := h.Join(ctx, id, 1, Person{Name: "Ann"})
 		wantKind(t, err, ErrSeatTaken)
 	})
-	seat, ann, err := h.Join(ctx, id, "Ann", 2)
+	seat, ann, err := h.Join(ctx, id, 2, Person{Name: "Ann"})
 	if err != nil || seat != 2 || len(ann) < 26 {
 		t.Fatalf("join seat 2: %d, %q, %v", seat, ann, err)
 	}
 	t.Run("taken", func(t *testing.T) {
-		_, _, err := h.Join(ctx, id, "Bob", 2)
+		_, _, err := h.Join(ctx, id, 2, Person{Name: "Bob"})
 		wantKind(t, err, ErrSeatTaken)
 	})
 	t.Run("not started", func(t *testing.T) {
@@ -203,7 +203,7 @@ func TestJoin(t *testing.T) {
 	if err != nil || you != 2 || info.Status != protocol.StatusOpen || info.Seats[2].Name != "Ann" {
 		t.Fatalf("game: %+v, you %d, %v", info, you, err)
 	}
-	seat, bob, err := h.Join(ctx, id, "Bob", -1)
+	seat, bob, err := h.Join(ctx, id, -1, Person{Name: "Bob"})
 	if err != nil || seat != 0 || bob == ann {
 		t.Fatalf("join first open seat: %d, %v", seat, err)
 	}
@@ -212,9 +212,9 @@ func TestJoin(t *testing.T) {
 		t.Fatalf("the game starts when every seat is filled: %+v, you %d, %v", info, you, err)
 	}
 	t.Run("full", func(t *testing.T) {
-		_, _, err := h.Join(ctx, id, "Cy", -1)
+		_, _, err := h.Join(ctx, id, -1, Person{Name: "Cy"})
 		wantKind(t, err, ErrTableFull)
-		_, _, err = h.Join(ctx, id, "Cy", 0)
+		_, _, err = h.Join(ctx, id, 0, Person{Name: "Cy"})
 		wantKind(t, err, ErrTableFull)
 	})
 	if _, you, _ := h.Game(ctx, id, "not a token"); you != -1 {
@@ -228,11 +228,11 @@ func TestFullGame(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	h := newHub(t, st)
-	in, _, err := h.Create(ctx, []string{"easy", "", "hard"}, "")
+	in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"easy", "", "hard"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, token, err := h.Join(ctx, in.ID, "Ann", -1)
+	_, token, err := h.Join(ctx, in.ID, -1, Person{Name: "Ann"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestFullGame(t *testing.T) {
 	t.Run("after the end", func(t *testing.T) {
 		wantKind(t, h.Play(ctx, in.ID, token, "pass", -1), ErrGameOver)
 		wantKind(t, h.Play(ctx, in.ID, "", "pass", -1), ErrNotYourSeat)
-		sub, err := h.Watch(ctx, in.ID, token)
+		sub, err := h.Watch(ctx, in.ID, Watcher{Token: token})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -300,7 +300,7 @@ func equalInts(a, b []int) bool {
 // reads every update until the Hub closes it at the end.
 func waitOver(t *testing.T, ctx context.Context, h *Hub, id string) {
 	t.Helper()
-	sub, err := h.Watch(ctx, id, "")
+	sub, err := h.Watch(ctx, id, Watcher{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,13 +320,13 @@ func waitOver(t *testing.T, ctx context.Context, h *Hub, id string) {
 func TestBotsOnly(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
-	in, _, err := h.Create(ctx, []string{"easy", "medium", "hard", "easy", "medium"}, "")
+	in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"easy", "medium", "hard", "easy", "medium"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A subscriber that reads nothing until the end must not hold up the
 	// game, and then gets the final state and every event.
-	sub, err := h.Watch(ctx, in.ID, "")
+	sub, err := h.Watch(ctx, in.ID, Watcher{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,15 +355,15 @@ func TestBotsOnly(t *testing.T) {
 func TestPlayRejections(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
-	in, _, err := h.Create(ctx, []string{"", ""}, "")
+	in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", ""}}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := in.ID
 	tokens := make([]string, 2)
-	_, tokens[0], _ = h.Join(ctx, id, "Ann", 0)
-	_, tokens[1], _ = h.Join(ctx, id, "Bob", 1)
-	sub, _ := h.Watch(ctx, id, "")
+	_, tokens[0], _ = h.Join(ctx, id, 0, Person{Name: "Ann"})
+	_, tokens[1], _ = h.Join(ctx, id, 1, Person{Name: "Bob"})
+	sub, _ := h.Watch(ctx, id, Watcher{})
 	u, _ := next(t, ctx, sub)
 	sub.Close()
 	// ann is to move (R4: the dealt cheques decide who starts), bob is not.
@@ -429,10 +429,10 @@ func TestStoreFailure(t *testing.T) {
 	ctx := testContext(t)
 	st := &failStore{Store: memstore.New()}
 	h := newHub(t, st)
-	in, _, _ := h.Create(ctx, []string{"", ""}, "")
-	_, ann, _ := h.Join(ctx, in.ID, "Ann", 0)
-	_, _, _ = h.Join(ctx, in.ID, "Bob", 1)
-	sub, _ := h.Watch(ctx, in.ID, "")
+	in, _, _ := created(h.Create(ctx, TableSetup{Seats: []string{"", ""}}))
+	_, ann, _ := h.Join(ctx, in.ID, 0, Person{Name: "Ann"})
+	_, _, _ = h.Join(ctx, in.ID, 1, Person{Name: "Bob"})
+	sub, _ := h.Watch(ctx, in.ID, Watcher{})
 	defer sub.Close()
 	next(t, ctx, sub)
 	st.set(true)
@@ -460,9 +460,9 @@ func TestBotRetry(t *testing.T) {
 	ctx := testContext(t)
 	st := &failStore{Store: memstore.New(), fail: true}
 	h := newHub(t, st)
-	in, _, _ := h.Create(ctx, []string{"easy", ""}, "")
-	_, ann, _ := h.Join(ctx, in.ID, "Ann", 1)
-	sub, _ := h.Watch(ctx, in.ID, ann)
+	in, _, _ := created(h.Create(ctx, TableSetup{Seats: []string{"easy", ""}}))
+	_, ann, _ := h.Join(ctx, in.ID, 1, Person{Name: "Ann"})
+	sub, _ := h.Watch(ctx, in.ID, Watcher{Token: ann})
 	defer sub.Close()
 	if u, _ := next(t, ctx, sub); u.View.Moves != 0 {
 		t.Fatalf("a move got through a failing store: %+v", u.View)
@@ -479,10 +479,10 @@ func TestResume(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	h1 := New(st, testOptions(t))
-	in, _, _ := h1.Create(ctx, []string{"", "easy", "medium"}, "")
-	_, ann, _ := h1.Join(ctx, in.ID, "Ann", 0)
+	in, _, _ := created(h1.Create(ctx, TableSetup{Seats: []string{"", "easy", "medium"}}))
+	_, ann, _ := h1.Join(ctx, in.ID, 0, Person{Name: "Ann"})
 	// Play a few of Ann's moves, then stop.
-	sub, _ := h1.Watch(ctx, in.ID, ann)
+	sub, _ := h1.Watch(ctx, in.ID, Watcher{Token: ann})
 	for played := 0; played < 5; {
 		u, ok := next(t, ctx, sub)
 		if !ok {
@@ -533,7 +533,7 @@ func TestResume(t *testing.T) {
 func TestUploadAndList(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
-	in, _, _ := h.Create(ctx, []string{"easy", "easy"}, "")
+	in, _, _ := created(h.Create(ctx, TableSetup{Seats: []string{"easy", "easy"}}))
 	waitOver(t, ctx, h, in.ID)
 	final, _, _ := h.Game(ctx, in.ID, "")
 	rec, _ := h.Record(ctx, in.ID)
@@ -571,7 +571,7 @@ func TestUploadAndList(t *testing.T) {
 		})
 	}
 
-	open, _, _ := h.Create(ctx, []string{"", "hard"}, "")
+	open, _, _ := created(h.Create(ctx, TableSetup{Seats: []string{"", "hard"}}))
 	for status, want := range map[store.Status][]string{
 		store.StatusOpen:     {open.ID},
 		store.StatusFinished: {in.ID},
@@ -605,14 +605,14 @@ func TestConcurrency(t *testing.T) {
 	h := newHub(t, memstore.New())
 	var wg sync.WaitGroup
 	for range 4 {
-		in, _, err := h.Create(ctx, []string{"", "", "easy"}, "")
+		in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "", "easy"}}))
 		if err != nil {
 			t.Fatal(err)
 		}
 		tokens := make(chan string, 4)
 		for _, name := range []string{"Ann", "Bob", "Cy"} {
 			wg.Go(func() {
-				_, tok, err := h.Join(ctx, in.ID, name, -1)
+				_, tok, err := h.Join(ctx, in.ID, -1, Person{Name: name})
 				if err != nil {
 					if !errors.Is(err, ErrTableFull) {
 						t.Errorf("join: %v", err)
@@ -631,7 +631,7 @@ func TestConcurrency(t *testing.T) {
 		// Spectators and stray moves while the game runs.
 		wg.Go(func() {
 			for range 20 {
-				if sub, err := h.Watch(ctx, in.ID, ""); err == nil {
+				if sub, err := h.Watch(ctx, in.ID, Watcher{}); err == nil {
 					sub.Close()
 				}
 				h.Play(ctx, in.ID, "", "draw", -1)
@@ -641,3 +641,7 @@ func TestConcurrency(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// created splits a new table into its description and its creator's
+// token, as most tests use them.
+func created(t Table, err error) (protocol.GameInfo, string, error) { return t.Info, t.Creator, err }

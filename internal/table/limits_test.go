@@ -62,37 +62,37 @@ func TestCreateLimits(t *testing.T) {
 			o.NewBot = func(string, uint64) (bot.Bot, error) { return blockingBot{release}, nil }
 		})
 		t.Cleanup(func() { close(release) })
-		a, _, err := h.Create(ctx, []string{"", ""}, "10.0.0.1")
+		a, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", ""}, Client: "10.0.0.1"}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := h.Create(ctx, []string{"easy", "easy"}, "10.0.0.1"); err != nil {
+		if _, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"easy", "easy"}, Client: "10.0.0.1"})); err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = h.Create(ctx, []string{"", ""}, "10.0.0.1")
+		_, _, err = created(h.Create(ctx, TableSetup{Seats: []string{"", ""}, Client: "10.0.0.1"}))
 		wantKind(t, err, ErrTooManyGames)
 		if n := stored(t, st); n != 2 {
 			t.Fatalf("%d games stored, want 2: the refused one was stored", n)
 		}
 		// Another client is not held back by the first.
-		if _, _, err := h.Create(ctx, []string{"", ""}, "10.0.0.2"); err != nil {
+		if _, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", ""}, Client: "10.0.0.2"})); err != nil {
 			t.Fatalf("another client: %v", err)
 		}
 		// The open table fills: its place is free again.
-		h.Join(ctx, a.ID, "Ann", 0)
-		h.Join(ctx, a.ID, "Bob", 1)
-		if _, _, err := h.Create(ctx, []string{"", ""}, "10.0.0.1"); err != nil {
+		h.Join(ctx, a.ID, 0, Person{Name: "Ann"})
+		h.Join(ctx, a.ID, 1, Person{Name: "Bob"})
+		if _, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", ""}, Client: "10.0.0.1"})); err != nil {
 			t.Fatalf("after a table started: %v", err)
 		}
 	})
 	t.Run("open tables", func(t *testing.T) {
 		h := limitHub(t, memstore.New(), Limits{MaxOpen: 1})
-		if _, _, err := h.Create(ctx, []string{"", "easy"}, "a"); err != nil {
+		if _, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy"}, Client: "a"})); err != nil {
 			t.Fatal(err)
 		}
-		_, _, err := h.Create(ctx, []string{"", "easy"}, "b")
+		_, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy"}, Client: "b"}))
 		wantKind(t, err, ErrTooManyGames)
-		if _, _, err := h.Create(ctx, []string{"easy", "easy"}, "b"); err != nil {
+		if _, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"easy", "easy"}, Client: "b"})); err != nil {
 			t.Fatalf("a game of bots is not an open table: %v", err)
 		}
 	})
@@ -104,20 +104,20 @@ func TestCreateLimits(t *testing.T) {
 		var once sync.Once
 		free := func() { once.Do(func() { close(release) }) }
 		t.Cleanup(free)
-		in, _, err := h.Create(ctx, []string{"hard", "hard"}, "a")
+		in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"hard", "hard"}, Client: "a"}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = h.Create(ctx, []string{"hard", "hard", "hard"}, "b")
+		_, _, err = created(h.Create(ctx, TableSetup{Seats: []string{"hard", "hard", "hard"}, Client: "b"}))
 		wantKind(t, err, ErrTooManyGames)
-		if _, _, err := h.Create(ctx, []string{"", "hard"}, "b"); err != nil {
+		if _, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "hard"}, Client: "b"})); err != nil {
 			t.Fatalf("a table with a person is not a game of bots: %v", err)
 		}
 		free() // the bots play the first game to its end
-		sub, _ := h.Watch(ctx, in.ID, "")
+		sub, _ := h.Watch(ctx, in.ID, Watcher{})
 		for _, ok := next(t, ctx, sub); ok; _, ok = next(t, ctx, sub) {
 		}
-		if _, _, err := h.Create(ctx, []string{"hard", "hard"}, "b"); err != nil {
+		if _, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"hard", "hard"}, Client: "b"})); err != nil {
 			t.Fatalf("after the game of bots ended: %v", err)
 		}
 	})
@@ -136,14 +136,14 @@ func TestExpiry(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	h := limitHub(t, st, Limits{OpenTTL: 30 * time.Millisecond, MaxOpen: 1})
-	in, creator, err := h.Create(ctx, []string{"", "easy"}, "a")
+	in, creator, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy"}, Client: "a"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if in.Expires == nil || !in.Expires.Equal(in.Updated.Add(30*time.Millisecond)) {
 		t.Errorf("Expires = %v, want Updated + 30ms (%v)", in.Expires, in.Updated)
 	}
-	sub, err := h.Watch(ctx, in.ID, "")
+	sub, err := h.Watch(ctx, in.ID, Watcher{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,9 +157,9 @@ func TestExpiry(t *testing.T) {
 	if g, _ := st.Game(ctx, in.ID); g.Status != store.StatusExpired {
 		t.Fatalf("stored status %q", g.Status)
 	}
-	_, _, err = h.Join(ctx, in.ID, "Ann", 0)
+	_, _, err = h.Join(ctx, in.ID, 0, Person{Name: "Ann"})
 	wantKind(t, err, ErrExpired)
-	_, err = h.Watch(ctx, in.ID, "")
+	_, err = h.Watch(ctx, in.ID, Watcher{})
 	wantKind(t, err, ErrExpired)
 	_, _, err = h.Game(ctx, in.ID, "")
 	wantKind(t, err, ErrExpired)
@@ -172,7 +172,7 @@ func TestExpiry(t *testing.T) {
 	if l, _ := h.List(ctx, store.StatusExpired); len(l) != 1 {
 		t.Errorf("List(expired) = %+v", l)
 	}
-	if _, _, err := h.Create(ctx, []string{"", "easy"}, "a"); err != nil {
+	if _, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy"}, Client: "a"})); err != nil {
 		t.Fatalf("the expired table still holds its place: %v", err)
 	}
 }
@@ -187,10 +187,10 @@ func TestExpiryRestartsOnJoin(t *testing.T) {
 	h := limitHub(t, memstore.New(), Limits{OpenTTL: time.Hour}, func(o *Options) {
 		o.Now = func() time.Time { t := <-clock; clock <- t; return t }
 	})
-	in, _, _ := h.Create(ctx, []string{"", "", "easy"}, "")
+	in, _, _ := created(h.Create(ctx, TableSetup{Seats: []string{"", "", "easy"}}))
 	<-clock
 	clock <- now.Add(50 * time.Minute)
-	h.Join(ctx, in.ID, "Ann", 0)
+	h.Join(ctx, in.ID, 0, Person{Name: "Ann"})
 	info, _, err := h.Game(ctx, in.ID, "")
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +211,7 @@ func TestExpiryAcrossRestart(t *testing.T) {
 	old := limitHub(t, st, Limits{}, random, func(o *Options) {
 		o.Now = func() time.Time { return time.Now().Add(-25 * time.Hour) }
 	})
-	stale, _, err := old.Create(ctx, []string{"", "easy"}, "")
+	stale, _, err := created(old.Create(ctx, TableSetup{Seats: []string{"", "easy"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,11 +230,11 @@ func TestExpiryAcrossRestart(t *testing.T) {
 	if g, _ := st.Game(ctx, stale.ID); g.Status != store.StatusExpired {
 		t.Errorf("the table of 25 hours ago is %s after the restart, want expired", g.Status)
 	}
-	_, _, err = h.Join(ctx, stale.ID, "Ann", 0)
+	_, _, err = h.Join(ctx, stale.ID, 0, Person{Name: "Ann"})
 	wantKind(t, err, ErrExpired)
-	_, _, err = h.Create(ctx, []string{"", "easy"}, "")
+	_, _, err = created(h.Create(ctx, TableSetup{Seats: []string{"", "easy"}}))
 	wantKind(t, err, ErrTooManyGames) // the fresh table holds the one place
-	if _, _, err := h.Join(ctx, g.ID, "Ann", 0); err != nil {
+	if _, _, err := h.Join(ctx, g.ID, 0, Person{Name: "Ann"}); err != nil {
 		t.Fatalf("the fresh table after the restart: %v", err)
 	}
 }
@@ -247,16 +247,16 @@ func TestRemove(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	h := newHub(t, st)
-	in, creator, err := h.Create(ctx, []string{"", "", "easy"}, "")
+	in, creator, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "", "easy"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, squatter, _ := h.Join(ctx, in.ID, "Mallory", 0)
-	squat, err := h.Watch(ctx, in.ID, squatter)
+	_, squatter, _ := h.Join(ctx, in.ID, 0, Person{Name: "Mallory"})
+	squat, err := h.Watch(ctx, in.ID, Watcher{Token: squatter})
 	if err != nil {
 		t.Fatal(err)
 	}
-	spectator, _ := h.Watch(ctx, in.ID, "")
+	spectator, _ := h.Watch(ctx, in.ID, Watcher{})
 	next(t, ctx, squat)
 	next(t, ctx, spectator)
 	before, _ := st.Game(ctx, in.ID)
@@ -293,10 +293,10 @@ func TestRemove(t *testing.T) {
 	if _, seat, _ := h.Game(ctx, in.ID, squatter); seat != -1 {
 		t.Errorf("the removed token still holds seat %d", seat)
 	}
-	if seat, _, err := h.Join(ctx, in.ID, "Ann", 0); err != nil || seat != 0 {
+	if seat, _, err := h.Join(ctx, in.ID, 0, Person{Name: "Ann"}); err != nil || seat != 0 {
 		t.Fatalf("the freed seat: %d, %v", seat, err)
 	}
-	h.Join(ctx, in.ID, "Bob", 1)
+	h.Join(ctx, in.ID, 1, Person{Name: "Bob"})
 	wantKind(t, h.Play(ctx, in.ID, squatter, "draw", 0), ErrNotYourSeat)
 	wantKind(t, h.Remove(ctx, in.ID, creator, 0), ErrAlreadyStarted)
 	if is, err := h.Creator(ctx, in.ID, creator); !is || err != nil {
@@ -313,9 +313,9 @@ func TestRemove(t *testing.T) {
 func TestSeatMoveLimit(t *testing.T) {
 	ctx := testContext(t)
 	h := limitHub(t, memstore.New(), Limits{SeatMoveRate: 1e-6, SeatMoveBurst: 3})
-	in, _, _ := h.Create(ctx, []string{"", ""}, "")
-	_, ann, _ := h.Join(ctx, in.ID, "Ann", 0)
-	_, bob, _ := h.Join(ctx, in.ID, "Bob", 1)
+	in, _, _ := created(h.Create(ctx, TableSetup{Seats: []string{"", ""}}))
+	_, ann, _ := h.Join(ctx, in.ID, 0, Person{Name: "Ann"})
+	_, bob, _ := h.Join(ctx, in.ID, 1, Person{Name: "Bob"})
 	for range 3 { // stale moves reach the game: each costs one
 		wantKind(t, h.Play(ctx, in.ID, ann, "draw", 99), ErrStale)
 	}
@@ -338,19 +338,19 @@ func TestSeatMoveLimit(t *testing.T) {
 func TestSpectatorLimit(t *testing.T) {
 	ctx := testContext(t)
 	h := limitHub(t, memstore.New(), Limits{MaxSpectators: 2})
-	in, _, _ := h.Create(ctx, []string{"", "easy"}, "")
-	_, ann, _ := h.Join(ctx, in.ID, "Ann", 0)
-	a, _ := h.Watch(ctx, in.ID, "")
-	if _, err := h.Watch(ctx, in.ID, "not a token"); err != nil {
+	in, _, _ := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy"}}))
+	_, ann, _ := h.Join(ctx, in.ID, 0, Person{Name: "Ann"})
+	a, _ := h.Watch(ctx, in.ID, Watcher{})
+	if _, err := h.Watch(ctx, in.ID, Watcher{Token: "not a token"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := h.Watch(ctx, in.ID, "")
+	_, err := h.Watch(ctx, in.ID, Watcher{})
 	wantKind(t, err, ErrTooManyConnections)
-	if _, err := h.Watch(ctx, in.ID, ann); err != nil {
+	if _, err := h.Watch(ctx, in.ID, Watcher{Token: ann}); err != nil {
 		t.Fatalf("a player refused: %v", err)
 	}
 	a.Close()
-	if _, err := h.Watch(ctx, in.ID, ""); err != nil {
+	if _, err := h.Watch(ctx, in.ID, Watcher{}); err != nil {
 		t.Fatalf("after a spectator left: %v", err)
 	}
 }
@@ -382,7 +382,7 @@ func TestBotPool(t *testing.T) {
 	}
 	// One game of bots holds the only worker; two more wait for it.
 	for range 3 {
-		if _, _, err := h.Create(ctx, []string{"hard", "hard"}, ""); err != nil {
+		if _, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"hard", "hard"}})); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -395,10 +395,10 @@ func TestBotPool(t *testing.T) {
 		}
 	}
 	// Two people play: every move goes through at once.
-	in, _, _ := h.Create(ctx, []string{"", ""}, "")
-	_, ann, _ := h.Join(ctx, in.ID, "Ann", 0)
-	_, bob, _ := h.Join(ctx, in.ID, "Bob", 1)
-	sub, _ := h.Watch(ctx, in.ID, "")
+	in, _, _ := created(h.Create(ctx, TableSetup{Seats: []string{"", ""}}))
+	_, ann, _ := h.Join(ctx, in.ID, 0, Person{Name: "Ann"})
+	_, bob, _ := h.Join(ctx, in.ID, 1, Person{Name: "Bob"})
+	sub, _ := h.Watch(ctx, in.ID, Watcher{})
 	next(t, ctx, sub)
 	for moves := range 10 {
 		g, _ := st(h, in.ID)
@@ -412,9 +412,9 @@ func TestBotPool(t *testing.T) {
 	}
 	// A person plays against an easy bot: its bot waits for the worker,
 	// and goes before the hard ones waiting longer.
-	mixed, _, _ := h.Create(ctx, []string{"", "easy"}, "")
-	_, cy, _ := h.Join(ctx, mixed.ID, "Cy", 0)
-	msub, _ := h.Watch(ctx, mixed.ID, cy)
+	mixed, _, _ := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy"}}))
+	_, cy, _ := h.Join(ctx, mixed.ID, 0, Person{Name: "Cy"})
+	msub, _ := h.Watch(ctx, mixed.ID, Watcher{Token: cy})
 	if u, _ := next(t, ctx, msub); u.View.ToMove == 0 {
 		if err := h.Play(ctx, mixed.ID, cy, u.View.Legal[0], 0); err != nil {
 			t.Fatal(err)
@@ -472,14 +472,14 @@ func TestFinishedWatchCached(t *testing.T) {
 	h := limitHub(t, memstore.New(), Limits{FinishedCache: 2})
 	var ids []string
 	for range 3 {
-		in, _, _ := h.Create(ctx, []string{"easy", "easy"}, "")
-		sub, _ := h.Watch(ctx, in.ID, "")
+		in, _, _ := created(h.Create(ctx, TableSetup{Seats: []string{"easy", "easy"}}))
+		sub, _ := h.Watch(ctx, in.ID, Watcher{})
 		for _, ok := next(t, ctx, sub); ok; _, ok = next(t, ctx, sub) {
 		}
 		ids = append(ids, in.ID)
 	}
 	watch := func(id string) Update {
-		sub, err := h.Watch(ctx, id, "")
+		sub, err := h.Watch(ctx, id, Watcher{})
 		if err != nil {
 			t.Fatal(err)
 		}

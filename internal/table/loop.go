@@ -1,19 +1,17 @@
 package table
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/chat"
-	"github.com/razziagame/razzia/internal/playername"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/tutorial"
@@ -35,18 +33,8 @@ type loop struct {
 	keep   bool                  // a new replica stays until it served its first request
 	shown  atomic.Pointer[shown] // what other goroutines may read
 
-	status  store.Status
-	seats   []store.Seat
-	cheques [][]int
-	seed    []byte
-	created time.Time
-	updated time.Time
-	game    *razzia.Game // nil while the table is open
-	bots    []bot.Bot    // by seat; nil for people
-	creator []byte       // the hash of the creator's token, or nil
-	rated   bool         // a rated table: signed-in players only
-	// rematchOf is the finished game this one is the rematch of, or "".
-	rematchOf string
+	m    *match.Match // the table's rules and state: changed by make and load only
+	bots []bot.Bot    // by seat; nil for people
 
 	client  string              // who created the table in this process, or ""
 	held    hold                // what the game holds of the Hub's limits
@@ -65,15 +53,7 @@ type loop struct {
 	retry *time.Timer // pending retry of a bot move the store refused
 	done  chan struct{}
 
-	timing timing // the clocks, take-overs and pre-moves (clock.go)
-	// stored is timing as last read from or written to the store, so
-	// that a replica tells a new clock by its bytes (catchUp), without
-	// encoding its own for every change.
-	stored []byte
-	alarm  func() bool // stops the timer of the clock's alarm, if set
-
-	room *chat.Room       // the chat's rate limits and mutes (chat.go); nil until syncChat
-	chat []store.ChatLine // the chat's messages, as stored
+	alarm func() bool // stops the timer of the clock's alarm, if set
 }
 
 // A botMove is a bot's choice for the position after moves moves.
@@ -98,7 +78,7 @@ func newLoop(h *Hub, g *store.Game, lease store.Lease) (*loop, error) {
 		id:    g.ID,
 		lease: lease,
 		keep:  lease.Node == "",
-		held:  holdOf(g.Status == store.StatusOpen, botsOnly(g.Seats)),
+		held:  holdOf(g.Status == store.StatusOpen, match.BotsOnly(g.Seats)),
 		subs:  map[*Subscription]struct{}{},
 		reqs:  make(chan func(*loop)),
 		botc:  make(chan botMove),
@@ -116,10 +96,10 @@ func (l *loop) owns() bool { return l.lease.Node != "" }
 // show publishes the loop's status, role and moves to other goroutines.
 func (l *loop) show() {
 	moves := 0
-	if l.game != nil {
-		moves = l.game.Len()
+	if l.m.Game != nil {
+		moves = l.m.Game.Len()
 	}
-	l.shown.Store(&shown{status: l.status, owner: l.owns(), moves: moves})
+	l.shown.Store(&shown{status: l.m.Status, owner: l.owns(), moves: moves})
 }
 
 // snapshot returns the status and role the loop last showed.
@@ -142,40 +122,21 @@ func (l *loop) post(f func(*loop)) {
 	}()
 }
 
-// errNotLevel is wrapped by the error of a stored game whose bot seat
-// names something other than a bot level: a damaged or tampered row, or
-// one from a version that stored specs. Such a game is not run.
-var errNotLevel = errors.New("not a bot level")
-
 // load sets the loop's game from its stored form. On error nothing changes.
 func (l *loop) load(g *store.Game) error {
-	// The store is not trusted to name what plays: only a level builds a bot.
-	for i, s := range g.Seats {
-		if s.Bot != "" && !isLevel(s.Bot) && s.Bot != tutorial.Bot {
-			return fmt.Errorf("game %s, seat %d: the stored bot %q is %w (the levels are %s); the game is not run",
-				g.ID, i, s.Bot, errNotLevel, strings.Join(bot.LevelNames(), ", "))
-		}
-	}
-	tm, err := decodeTiming(g.Clock, len(g.Seats))
+	m, err := match.Load(g)
 	if err != nil {
-		return fmt.Errorf("game %s: %w", g.ID, err)
-	}
-	var game *razzia.Game
-	if g.Status != store.StatusOpen {
-		var err error
-		if game, err = replay(g); err != nil {
-			return err
-		}
+		return err
 	}
 	l.closeBots()
 	if l.thinking && l.orphan == nil && l.bots != nil {
 		l.orphan = l.bots[l.thinkSeat]
 	}
-	l.status, l.seats, l.cheques, l.seed = g.Status, g.Seats, g.Cheques, g.Seed
-	l.created, l.updated, l.creator, l.rated = g.Created, g.Updated, g.CreatorHash, g.Rated
-	l.rematchOf = g.RematchOf
-	l.game, l.bots, l.timing, l.stored = game, nil, tm, g.Clock
-	if game != nil && l.owns() {
+	if l.m != nil {
+		m.Room, m.Chat = l.m.Room, l.m.Chat // the chat is read apart (syncChat)
+	}
+	l.m, l.bots = m, nil
+	if m.Game != nil && l.owns() {
 		l.startBots()
 	}
 	l.show()
@@ -195,7 +156,7 @@ func (l *loop) run() {
 		// the loop could hear of them.
 		l.h.refresh.mark(l.id, time.Time{})
 	}
-	for l.status.Live() && (l.owns() || l.keep || len(l.subs) > 0) {
+	for l.m.Status.Live() && (l.owns() || l.keep || len(l.subs) > 0) {
 		select {
 		case f := <-l.reqs:
 			l.keep = false
@@ -235,7 +196,7 @@ func (l *loop) promote(lease store.Lease, g *store.Game) error {
 		return err
 	}
 	l.h.mu.Lock()
-	l.held = holdOf(l.status == store.StatusOpen, botsOnly(l.seats))
+	l.held = holdOf(l.m.Status == store.StatusOpen, match.BotsOnly(l.m.Seats))
 	if !l.counted {
 		l.h.holds.add(l.client, l.held, 1)
 		l.counted = true
@@ -317,54 +278,23 @@ func (l *loop) catchUp(from int, d store.Delta, at time.Time) {
 	if l.owns() {
 		return
 	}
-	if l.game == nil || from > l.game.Len() {
+	if l.m.Game == nil || from > l.m.Game.Len() {
 		// The game started, or notices were lost: read it whole.
 		l.reload()
 		return
 	}
-	next, clocked := l.timing, false
-	if d.Clock != nil && !bytes.Equal(d.Clock, l.stored) {
-		t, err := decodeTiming(d.Clock, len(l.seats))
-		if err != nil {
-			l.h.log.Error("a stored clock does not read; reading the game again", "game", l.id, "err", err)
-			l.reload()
-			return
-		}
-		next, clocked = t, true
-	}
-	played := false
-	for i, tok := range d.Moves {
-		if from+i < l.game.Len() {
-			continue // read twice
-		}
-		if err := l.game.PlayToken(tok); err != nil {
-			l.h.log.Error("a stored move does not replay; reading the game again", "game", l.id, "move", from+i, "err", err)
-			l.reload()
-			return
-		}
-		played = true
-	}
-	if !played && !clocked {
+	changed, tell, err := l.m.Follow(from, d.Moves, d.Clock, l.h.opts.Now())
+	if err != nil {
+		l.h.log.Error("the stored game does not replay; reading it again", "game", l.id, "err", err)
+		l.reload()
 		return
 	}
-	prev := l.timing
-	l.timing = next
-	if clocked {
-		l.stored = d.Clock
+	for _, seat := range tell {
+		l.tellSeat(seat)
 	}
-	if !played && onlyPreMoves(prev, next) {
-		// A pre-move is its owner's news only, as the owner tells it.
-		for seat := range l.seats {
-			if a, b := preMoveOf(prev, seat), preMoveOf(next, seat); a != b {
-				l.tellSeat(seat)
-			}
-		}
+	if !changed {
 		return
 	}
-	if l.game.Over() {
-		l.status = store.StatusFinished
-	}
-	l.updated = l.h.opts.Now()
 	l.broadcast()
 	since(l.h.metrics.broadcast.WithLabelValues("replica"), at)
 }
@@ -388,12 +318,12 @@ func (l *loop) exit() {
 	if h.games[l.id] == l {
 		delete(h.games, l.id)
 	}
-	if l.status == store.StatusFinished {
-		h.winners[l.id] = l.game.Winners()
+	if l.m.Status == store.StatusFinished {
+		h.winners[l.id] = l.m.Game.Winners()
 	}
 	h.mu.Unlock()
 	l.closeBots()
-	finished := l.status == store.StatusFinished && h.ctx.Err() == nil
+	finished := l.m.Status == store.StatusFinished && h.ctx.Err() == nil
 	for s := range l.subs {
 		if !finished {
 			s.end()
@@ -404,14 +334,14 @@ func (l *loop) exit() {
 		// closes, so that a Close waiting for it finds s followed.
 		if !s.reader().Spectator {
 			var theirs []store.ChatLine
-			for _, m := range l.chat {
+			for _, m := range l.m.Chat {
 				if m.Channel == chat.Spectators.String() {
 					theirs = append(theirs, m)
 				}
 			}
 			l.chatTo(s, theirs)
 		}
-		s.endGame(l.id, len(l.chat))
+		s.endGame(l.id, len(l.m.Chat))
 	}
 	l.subs = nil
 	close(l.done)
@@ -425,17 +355,17 @@ func (l *loop) exit() {
 func (l *loop) info() protocol.GameInfo {
 	moves := 0
 	var winners []int
-	if l.game != nil {
-		moves = l.game.Len()
-		winners = l.game.Winners()
+	if l.m.Game != nil {
+		moves = l.m.Game.Len()
+		winners = l.m.Game.Winners()
 	}
-	in := l.h.newInfo(l.id, l.status, l.seats, l.rated, moves, l.created, l.updated, winners)
-	if l.game != nil && !l.game.Over() {
-		to := l.game.ToMove()
+	in := l.h.newInfo(l.id, l.m.Status, l.m.Seats, l.m.Rated, moves, l.m.Created, l.m.Updated, winners)
+	if l.m.Game != nil && !l.m.Game.Over() {
+		to := l.m.Game.ToMove()
 		in.ToMove = &to
 	}
 	l.decorate(&in)
-	in.RematchOf = l.rematchOf
+	in.RematchOf = l.m.RematchOf
 	return in
 }
 
@@ -457,129 +387,16 @@ func (l *loop) armExpiry() {
 	if l.expiry != nil {
 		l.expiry.Stop()
 	}
-	if l.status != store.StatusOpen {
+	if l.m.Status != store.StatusOpen {
 		return
 	}
-	wait := l.updated.Add(l.h.opts.Limits.OpenTTL).Sub(l.h.opts.Now())
+	wait := l.m.Updated.Add(l.h.opts.Limits.OpenTTL).Sub(l.h.opts.Now())
 	l.expiry = time.AfterFunc(max(wait, 0), func() {
 		select {
 		case l.reqs <- func(l *loop) { l.expire() }:
 		case <-l.done:
 		}
 	})
-}
-
-// expire closes the table if it is still open and its time has come: it
-// is stored as expired, every watcher is told, and the loop ends.
-func (l *loop) expire() {
-	if l.status != store.StatusOpen {
-		return
-	}
-	if l.h.opts.Now().Before(l.updated.Add(l.h.opts.Limits.OpenTTL)) {
-		l.armExpiry() // a seat changed since the timer started
-		return
-	}
-	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
-	defer cancel()
-	if err := l.h.store.CloseTable(ctx, l.id, l.lease.Fence, store.StatusExpired); err != nil {
-		if errors.Is(err, store.ErrLeaseLost) {
-			l.lostLease(err)
-			return
-		}
-		if errors.Is(err, store.ErrConflict) {
-			l.reload()
-			return
-		}
-		l.h.log.Error("cannot expire table; trying again later", "game", l.id, "err", err)
-		l.expiry = time.AfterFunc(l.h.opts.RetryDelay, func() {
-			select {
-			case l.reqs <- func(l *loop) { l.expire() }:
-			case <-l.done:
-			}
-		})
-		return
-	}
-	l.status, l.updated = store.StatusExpired, l.h.opts.Now()
-	l.h.log.Info("table expired", "game", l.id)
-	l.broadcast()
-}
-
-// join seats a person whose token hashes to hash; see Hub.JoinAs.
-func (l *loop) join(p Person, seat int, hash []byte) (int, error) {
-	name := p.Name
-	if l.status != store.StatusOpen {
-		return 0, reject(ErrTableFull, "the table is full: the game has started")
-	}
-	if err := l.admits(p, hash); err != nil {
-		return 0, err
-	}
-	open := 0
-	for _, s := range l.seats {
-		if s.Name == "" {
-			open++
-		}
-	}
-	switch {
-	case seat >= len(l.seats):
-		return 0, reject(ErrBadRequest, "there is no seat %d: the seats are 0 to %d", seat, len(l.seats)-1)
-	case seat < 0:
-		for i, s := range l.seats {
-			if s.Name == "" {
-				seat = i
-				break
-			}
-		}
-	case l.seats[seat].Name != "":
-		return 0, reject(ErrSeatTaken, "seat %d is taken by %s", seat, l.seats[seat].Name)
-	}
-	key := playername.Key(name)
-	for _, s := range l.seats {
-		if s.Name != "" && playername.Key(s.Name) == key {
-			return 0, reject(ErrNameTaken, "%s is already at this table: choose another name", s.Name)
-		}
-	}
-	status := store.StatusOpen
-	if open == 1 {
-		status = store.StatusPlaying
-	}
-	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
-	defer cancel()
-	taken := store.Seat{Name: name, TokenHash: hash, Account: p.Account}
-	if err := l.h.store.TakeSeat(ctx, l.id, l.lease.Fence, seat, taken, status); err != nil {
-		if errors.Is(err, store.ErrLeaseLost) {
-			return 0, l.lostLease(err)
-		}
-		if errors.Is(err, store.ErrConflict) {
-			l.reload()
-			return 0, reject(ErrSeatTaken, "seat %d was taken meanwhile", seat)
-		}
-		return 0, l.h.failed("take seat", l.id, err)
-	}
-	l.seats = append([]store.Seat(nil), l.seats...)
-	l.seats[seat] = taken
-	l.status = status
-	l.updated = l.h.opts.Now()
-	l.h.log.Info("seat taken", "game", l.id, "seat", seat)
-	l.armExpiry()
-	if status == store.StatusPlaying {
-		l.setHold(holdNone) // a game with a person
-	}
-	if status == store.StatusPlaying {
-		// The cheques dealt at creation, as stored (see replay).
-		game, err := razzia.NewGame(razzia.Setup{Players: playerNames(l.seats), Cheques: l.cheques, Seed: l.seed})
-		if err != nil {
-			// The names were checked and the cheques dealt by us: only a bug gets here.
-			return 0, l.h.failed("start game", l.id, err)
-		}
-		l.game = game
-		l.startBots()
-		l.armClock()
-		l.h.log.Info("game started", "game", l.id)
-	}
-	l.broadcast()
-	l.schedule(l.h.opts.BotDelay)
-	l.alertTurn(0, -1)
-	return seat, nil
 }
 
 // reload reads the game from the store again, after the store said it
@@ -605,11 +422,11 @@ func (l *loop) reload() {
 // turn to a client.
 func (l *loop) update(g *store.Game) error {
 	moves := 0
-	if l.game != nil {
-		moves = l.game.Len()
+	if l.m.Game != nil {
+		moves = l.m.Game.Len()
 	}
-	same := g.Status == l.status && len(g.Moves) == moves &&
-		slices.EqualFunc(g.Seats, l.seats, func(a, b store.Seat) bool { return a.Name == b.Name && a.Bot == b.Bot })
+	same := g.Status == l.m.Status && len(g.Moves) == moves &&
+		slices.EqualFunc(g.Seats, l.m.Seats, func(a, b store.Seat) bool { return a.Name == b.Name && a.Bot == b.Bot })
 	if err := l.load(g); err != nil {
 		l.h.log.Error("cannot load game", "game", l.id, "err", err)
 		return err
@@ -623,12 +440,12 @@ func (l *loop) update(g *store.Game) error {
 // watch adds a subscription for the seat whose token hashes to hash; a
 // spectator only while the game has room for one more.
 func (l *loop) watch(hash []byte, account string) (*Subscription, error) {
-	seat := seatOf(l.seats, hash)
+	seat := match.SeatOf(l.m.Seats, hash)
 	if seat < 0 && hash != nil && !l.owns() {
 		// A seat taken a moment ago through another node: the notice
 		// may not have come yet.
 		l.reload()
-		seat = seatOf(l.seats, hash)
+		seat = match.SeatOf(l.m.Seats, hash)
 	}
 	if seat < 0 {
 		if max := l.h.opts.Limits.MaxSpectators; l.watched >= max {
@@ -641,7 +458,7 @@ func (l *loop) watch(hash []byte, account string) (*Subscription, error) {
 	s.account = account
 	l.subs[s] = struct{}{}
 	l.send(s, l.info(), map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{})
-	l.chatTo(s, l.chat)
+	l.chatTo(s, l.m.Chat)
 	return s, nil
 }
 
@@ -656,43 +473,6 @@ func (l *loop) unwatch(s *Subscription) {
 	}
 }
 
-// remove frees a person's seat for the creator; see Hub.Remove.
-func (l *loop) remove(creator []byte, seat int) error {
-	switch {
-	case !sameHash(l.creator, creator):
-		return notCreator()
-	case l.status != store.StatusOpen:
-		return reject(ErrAlreadyStarted, "the game has started: its seats are fixed")
-	case seat < 0 || seat >= len(l.seats):
-		return reject(ErrBadRequest, "there is no seat %d: the seats are 0 to %d", seat, len(l.seats)-1)
-	case l.seats[seat].Bot != "":
-		return reject(ErrBadRequest, "seat %d is a bot's, not a person's", seat)
-	case l.seats[seat].Name == "":
-		return reject(ErrBadRequest, "seat %d is open: nobody to remove", seat)
-	}
-	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
-	defer cancel()
-	if err := l.h.store.FreeSeat(ctx, l.id, l.lease.Fence, seat); err != nil {
-		return l.refusedOpen("free seat", err)
-	}
-	name := l.seats[seat].Name
-	l.seats = append([]store.Seat(nil), l.seats...)
-	l.seats[seat] = store.Seat{}
-	l.updated = l.h.opts.Now()
-	delete(l.limits, seat)
-	// The removed person's connections watch on as spectators.
-	for s := range l.subs {
-		if s.seat == seat {
-			s.seat = -1
-			l.watched++
-		}
-	}
-	l.h.log.Info("player removed", "game", l.id, "seat", seat, "name", name)
-	l.armExpiry()
-	l.broadcast()
-	return nil
-}
-
 // broadcast sends every subscriber the new state.
 func (l *loop) broadcast() {
 	l.show()
@@ -700,6 +480,17 @@ func (l *loop) broadcast() {
 	events, c, views := map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{}
 	for s := range l.subs {
 		l.send(s, info, events, c, views)
+	}
+}
+
+// tellSeat sends the seat's watchers the state: a change only they see.
+func (l *loop) tellSeat(seat int) {
+	info := l.info()
+	c := &change{}
+	for s := range l.subs {
+		if s.seat == seat {
+			l.send(s, info, map[int][]razzia.Event{}, c, map[int]*protocol.View{})
+		}
 	}
 }
 
@@ -717,16 +508,16 @@ func (l *loop) send(s *Subscription, info protocol.GameInfo, events map[int][]ra
 	default:
 	}
 	u := Update{Game: info, Seat: s.seat, from: from, change: c}
-	if l.game != nil {
+	if l.m.Game != nil {
 		ev, ok := events[from]
 		if !ok {
-			ev = l.game.EventsSince(from)
+			ev = l.m.Game.EventsSince(from)
 			events[from] = ev
 		}
 		u.Events = ev
 		u.View = l.view(s.seat, views)
 		l.addClock(&u, c)
-		s.sent = l.game.Len()
+		s.sent = l.m.Game.Len()
 	}
 	s.c <- u // the buffer has room: this goroutine is the only sender
 }
@@ -740,115 +531,23 @@ func (l *loop) view(seat int, views map[int]*protocol.View) *protocol.View {
 	}
 	public, ok := views[-1]
 	if !ok {
-		v := protocol.NewView(l.game.View(-1))
+		v := protocol.NewView(l.m.Game.View(-1))
 		public = &v
 		views[-1] = public
 	}
 	v := public
 	if seat >= 0 {
-		v = public.ForSeat(l.game.View(seat))
+		v = public.ForSeat(l.m.Game.View(seat))
 	}
 	views[seat] = v
 	return v
 }
 
-// playFor plays m for the person whose token hashes to hash. perr is why
-// the move could not be parsed, reported only to the seat to move.
-func (l *loop) playFor(hash []byte, m razzia.Move, perr error, seq int, at time.Time) error {
-	seat := seatOf(l.seats, hash)
-	if seat >= 0 {
-		lim, ok := l.limits[seat]
-		if !ok {
-			lim = newSeatLimiter(l.h.opts.Limits)
-			if l.limits == nil {
-				l.limits = map[int]seatLimiter{}
-			}
-			l.limits[seat] = lim
-		}
-		if err := lim.allow(l.h.opts.Now(), l.h.opts.Limits); err != nil {
-			return err
-		}
-	}
-	if err := l.takeBack(seat); err != nil { // a move is coming back
-		return err
-	}
-	switch {
-	case seat < 0:
-		return reject(ErrNotYourSeat, "you have no seat at this table")
-	case l.game == nil:
-		return reject(ErrNotStarted, "the game has not started: seats are still open")
-	case l.game.Over():
-		return reject(ErrGameOver, "the game is over")
-	case seq >= 0 && seq != l.game.Len():
-		return reject(ErrStale, "the game has moved on: you saw move %d, it is at move %d", seq, l.game.Len())
-	case l.game.ToMove() != seat:
-		return reject(ErrNotYourTurn, "it is %s's turn, not yours", l.seats[l.game.ToMove()].Name)
-	case perr != nil:
-		return &Error{Kind: ErrIllegalMove, Msg: perr.Error(), Err: perr}
-	}
-	if err := l.checkTime(); err != nil {
-		return err
-	}
-	return l.play(m, at)
-}
-
-// play checks m, received at at, commits it, applies it and broadcasts
-// the new state. On any error nothing changes.
-func (l *loop) play(m razzia.Move, at time.Time) error {
-	played, err := l.game.Check(m) // a draw now names its card
-	if err != nil {
-		return &Error{Kind: ErrIllegalMove, Msg: err.Error(), Err: err}
-	}
-	index := l.game.Len()
-	after := l.game.State()
-	after.Apply(played)
-	status := store.StatusPlaying
-	if after.Over() {
-		status = store.StatusFinished
-	}
-	mover := l.game.ToMove()
-	next := l.nextTiming(mover, &after, l.h.opts.Now())
-	stored := next.encode()
-	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
-	defer cancel()
-	start := time.Now()
-	if err := l.h.store.AppendTimedMove(ctx, l.id, l.lease.Fence, index, played.String(), status, stored); err != nil {
-		if errors.Is(err, store.ErrLeaseLost) {
-			return l.lostLease(err)
-		}
-		if errors.Is(err, store.ErrConflict) {
-			defer l.reload()
-		}
-		return l.h.failed("append move", l.id, err)
-	}
-	l.h.metrics.commit.Observe(time.Since(start).Seconds())
-	l.h.metrics.committed.Inc()
-	if err := l.game.Play(played); err != nil {
-		panic(fmt.Sprintf("table: game %s: move %q checked but not played: %v", l.id, played, err))
-	}
-	l.status = status
-	l.updated = l.h.opts.Now()
-	l.timing, l.stored = next, stored
-	if status == store.StatusFinished {
-		l.h.log.Info("game over", "game", l.id, "moves", index+1, "winners", l.game.Winners())
-		l.finished()
-	}
-	l.broadcast()
-	since(l.h.metrics.broadcast.WithLabelValues("owner"), at)
-	l.schedule(l.h.opts.BotDelay)
-	l.afterMove()
-	if status == store.StatusFinished {
-		l.alertOver()
-	}
-	l.alertTurn(index+1, mover)
-	return nil
-}
-
 // startBots builds the bots of a game that has started, from the levels
 // load checked. Each bot is seeded from the game's seed and its seat.
 func (l *loop) startBots() {
-	l.bots = make([]bot.Bot, len(l.seats))
-	for i, s := range l.seats {
+	l.bots = make([]bot.Bot, len(l.m.Seats))
+	for i, s := range l.m.Seats {
 		if s.Bot == "" {
 			continue
 		}
@@ -857,7 +556,7 @@ func (l *loop) startBots() {
 			// The prepared deal needs its own bots, whatever the options.
 			newBot = func(_ string, seed uint64) (bot.Bot, error) { return tutorial.NewBot(seed) }
 		}
-		b, err := newBot(s.Bot, razzia.SeededRand(l.seed, fmt.Sprintf("bot %d", i)).Uint64())
+		b, err := newBot(s.Bot, razzia.SeededRand(l.m.Seed, fmt.Sprintf("bot %d", i)).Uint64())
 		if err != nil {
 			l.h.log.Error("cannot build bot; it will play the default move", "game", l.id, "seat", i, "bot", s.Bot, "err", err)
 			b = bot.Fallback{}
@@ -880,18 +579,18 @@ func (l *loop) closeBots() {
 
 // schedule starts the bot to move, if a bot is to move, after delay.
 func (l *loop) schedule(delay time.Duration) {
-	if !l.owns() || l.game == nil || l.thinking || l.status != store.StatusPlaying {
+	if !l.owns() || l.m.Game == nil || l.thinking || l.m.Status != store.StatusPlaying {
 		return
 	}
-	seat := l.game.ToMove()
+	seat := l.m.Game.ToMove()
 	if seat < 0 || l.bots[seat] == nil {
 		return
 	}
 	l.thinking = true
 	l.thinkSeat = seat
-	b, v := l.bots[seat], l.game.View(seat)
+	b, v := l.bots[seat], l.m.Game.View(seat)
 	prio := 0 // a game with people: its bots go first
-	if botsOnly(l.seats) {
+	if match.BotsOnly(l.m.Seats) {
 		prio = 1
 	}
 	h := l.h
@@ -948,12 +647,12 @@ func (l *loop) botMove(bm botMove) {
 	if !l.owns() {
 		return // the game is run elsewhere now
 	}
-	if l.game == nil || bm.moves != l.game.Len() {
+	if l.m.Game == nil || bm.moves != l.m.Game.Len() {
 		l.schedule(l.h.opts.BotDelay)
 		return
 	}
-	if seat := l.game.ToMove(); seat < 0 || l.bots[seat] == nil {
-		return // the player took the seat back (takeBack)
+	if seat := l.m.Game.ToMove(); seat < 0 || l.bots[seat] == nil {
+		return // the player took the seat back
 	}
 	err := l.play(bm.move, bm.at)
 	var e *Error
@@ -961,8 +660,8 @@ func (l *loop) botMove(bm botMove) {
 	case err == nil:
 	case errors.As(err, &e) && e.Kind == ErrIllegalMove:
 		// A bot's bug: play the default rather than stall.
-		seat := l.game.ToMove()
-		m := bot.Default(l.game.LegalMoves())
+		seat := l.m.Game.ToMove()
+		m := bot.Default(l.m.Game.LegalMoves())
 		l.h.log.Error("bot chose an illegal move; playing the default move", "game", l.id, "seat", seat, "move", bm.move, "err", err, "default", m)
 		if err := l.play(m, bm.at); err != nil {
 			l.retryLater()

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
@@ -95,7 +96,7 @@ func waitLease(t *testing.T, ctx context.Context, ch <-chan store.Notice, id, no
 // refused as stale or for the moment (a node taking the game over) is
 // left to the next update, as a client does.
 func seatPlayer(t *testing.T, ctx context.Context, h *Hub, id, token string) Update {
-	sub, err := h.Watch(ctx, id, token)
+	sub, err := h.Watch(ctx, id, Watcher{Token: token})
 	if err != nil {
 		t.Error(err)
 		return Update{}
@@ -135,7 +136,7 @@ func checkFinal(t *testing.T, st store.Store, id string, last Update) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	game, err := replay(g)
+	game, err := match.Replay(g)
 	if err != nil {
 		t.Fatalf("the stored moves do not replay: %v", err)
 	}
@@ -155,7 +156,7 @@ func TestNodesShareGames(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	a, b, c := nodeHub(t, st), nodeHub(t, st), nodeHub(t, st)
-	in, creator, err := a.Create(ctx, []string{"", "easy", "", ""}, "")
+	in, creator, err := created(a.Create(ctx, TableSetup{Seats: []string{"", "easy", "", ""}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,18 +164,18 @@ func TestNodesShareGames(t *testing.T) {
 		t.Fatalf("the game is run by %q, want its creator %s", got, a.Node())
 	}
 	// Seats taken through nodes that do not run the game.
-	spectator, err := c.Watch(ctx, in.ID, "")
+	spectator, err := c.Watch(ctx, in.ID, Watcher{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer spectator.Close()
-	seatAnn, ann, err := b.Join(ctx, in.ID, "Ann", -1)
+	seatAnn, ann, err := b.Join(ctx, in.ID, -1, Person{Name: "Ann"})
 	if err != nil || seatAnn != 0 {
 		t.Fatalf("Join through b = %d, %v", seatAnn, err)
 	}
-	_, _, err = c.Join(ctx, in.ID, "ann", -1)
+	_, _, err = c.Join(ctx, in.ID, -1, Person{Name: "ann"})
 	wantKind(t, err, ErrNameTaken) // the owner's refusal, passed back
-	_, eve, err := c.Join(ctx, in.ID, "Eve", 3)
+	_, eve, err := c.Join(ctx, in.ID, 3, Person{Name: "Eve"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,19 +184,19 @@ func TestNodesShareGames(t *testing.T) {
 		t.Fatalf("Remove through c: %v", err)
 	}
 	wantKind(t, c.Play(ctx, in.ID, eve, "draw", 0), ErrNotYourSeat) // removed
-	_, bob, err := c.Join(ctx, in.ID, "Bob", 2)
+	_, bob, err := c.Join(ctx, in.ID, 2, Person{Name: "Bob"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// c serves the game to a spectator already: Bob's seat is his at once.
-	if sub, err := c.Watch(ctx, in.ID, bob); err != nil {
+	if sub, err := c.Watch(ctx, in.ID, Watcher{Token: bob}); err != nil {
 		t.Fatal(err)
 	} else if u, _ := next(t, ctx, sub); u.Seat != 2 {
 		t.Fatalf("Bob watching through c right after his join sees seat %d, want 2", u.Seat)
 	} else {
 		sub.Close()
 	}
-	_, cy, err := a.Join(ctx, in.ID, "Cy", 3)
+	_, cy, err := a.Join(ctx, in.ID, 3, Person{Name: "Cy"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,15 +238,15 @@ func TestNodeDies(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	a, b := nodeHub(t, st), nodeHub(t, st)
-	in, _, err := a.Create(ctx, []string{"easy", "", "medium"}, "")
+	in, _, err := created(a.Create(ctx, TableSetup{Seats: []string{"easy", "", "medium"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, ann, err := b.Join(ctx, in.ID, "Ann", 1)
+	_, ann, err := b.Join(ctx, in.ID, 1, Person{Name: "Ann"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub, err := b.Watch(ctx, in.ID, ann)
+	sub, err := b.Watch(ctx, in.ID, Watcher{Token: ann})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,11 +292,11 @@ func TestLeaseLost(t *testing.T) {
 	st := memstore.New()
 	cutA, onB := &cutStore{Store: st}, &cutStore{Store: st}
 	a := nodeHub(t, cutA, func(o *Options) { o.BotDelay = 5 * time.Millisecond })
-	in, _, err := a.Create(ctx, []string{"easy", "easy", "easy"}, "")
+	in, _, err := created(a.Create(ctx, TableSetup{Seats: []string{"easy", "easy", "easy"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	watcher, err := a.Watch(ctx, in.ID, "")
+	watcher, err := a.Watch(ctx, in.ID, Watcher{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,15 +375,15 @@ func TestDrain(t *testing.T) {
 	st := memstore.New()
 	long := func(o *Options) { o.LeaseTTL = time.Hour }
 	a, b := nodeHub(t, st, long), nodeHub(t, st, long)
-	in, _, err := a.Create(ctx, []string{"", "easy", "easy"}, "")
+	in, _, err := created(a.Create(ctx, TableSetup{Seats: []string{"", "easy", "easy"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, ann, err := a.Join(ctx, in.ID, "Ann", 0)
+	_, ann, err := a.Join(ctx, in.ID, 0, Person{Name: "Ann"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	onA, err := a.Watch(ctx, in.ID, ann)
+	onA, err := a.Watch(ctx, in.ID, Watcher{Token: ann})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +397,7 @@ func TestDrain(t *testing.T) {
 	if a.Ready(ctx) == nil {
 		t.Error("a draining node says it is ready")
 	}
-	if _, _, err := a.Create(ctx, []string{"", "easy"}, ""); !errors.Is(err, ErrClosed) {
+	if _, _, err := created(a.Create(ctx, TableSetup{Seats: []string{"", "easy"}})); !errors.Is(err, ErrClosed) {
 		t.Errorf("a draining node creates tables: %v", err)
 	}
 	// Ann's connection to a still works: a passes her moves on.
@@ -430,20 +431,20 @@ func TestNobodyToHandOver(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	a := nodeHub(t, st)
-	in, _, err := a.Create(ctx, []string{"", ""}, "")
+	in, _, err := created(a.Create(ctx, TableSetup{Seats: []string{"", ""}}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tokens := make([]string, 2)
 	for i, name := range []string{"Ann", "Bob"} {
-		if _, tokens[i], err = a.Join(ctx, in.ID, name, i); err != nil {
+		if _, tokens[i], err = a.Join(ctx, in.ID, i, Person{Name: name}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := a.Drain(ctx); err != nil {
 		t.Fatal(err)
 	}
-	sub, err := a.Watch(ctx, in.ID, "")
+	sub, err := a.Watch(ctx, in.ID, Watcher{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -476,7 +477,7 @@ func TestRenewalsBatched(t *testing.T) {
 	st := &countStore{Store: memstore.New()}
 	a := nodeHub(t, st)
 	for range 5 {
-		if _, _, err := a.Create(ctx, []string{"", ""}, ""); err != nil {
+		if _, _, err := created(a.Create(ctx, TableSetup{Seats: []string{"", ""}})); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -597,19 +598,19 @@ func TestLateAnswer(t *testing.T) {
 	st := memstore.New()
 	a := nodeHub(t, &muteStore{Store: st})
 	b := nodeHub(t, st)
-	in, _, err := a.Create(ctx, []string{"", ""}, "")
+	in, _, err := created(a.Create(ctx, TableSetup{Seats: []string{"", ""}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, ann, err := b.Join(ctx, in.ID, "Ann", 0)
+	_, ann, err := b.Join(ctx, in.ID, 0, Person{Name: "Ann"})
 	if err != nil {
 		t.Fatalf("a join whose answer was lost: %v", err)
 	}
-	_, bob, err := b.Join(ctx, in.ID, "Bob", 1)
+	_, bob, err := b.Join(ctx, in.ID, 1, Person{Name: "Bob"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub, err := b.Watch(ctx, in.ID, "")
+	sub, err := b.Watch(ctx, in.ID, Watcher{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -648,14 +649,14 @@ func TestCreateRace(t *testing.T) {
 			t.Errorf("the other node's scan took %d games, %v", n, err)
 		}
 	}
-	in, _, err := a.Create(ctx, []string{"", "easy"}, "")
+	in, _, err := created(a.Create(ctx, TableSetup{Seats: []string{"", "easy"}}))
 	if err != nil {
 		t.Fatalf("Create: %v", err)
 	}
 	if got := owner(t, st, in.ID); got != a.Node() {
 		t.Fatalf("the game is run by %q, want its creator %s", got, a.Node())
 	}
-	if _, _, err := a.Join(ctx, in.ID, "Ann", 0); err != nil {
+	if _, _, err := a.Join(ctx, in.ID, 0, Person{Name: "Ann"}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/premove"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
@@ -21,7 +22,7 @@ func forcedAuction(t *testing.T) (h *Hub, id string, tokens [2]string, caller, o
 	h = newHub(t, memstore.New())
 	id, tokens = timedTable(t, h, "untimed")
 	for i, tok := range []string{tokens[0], tokens[1], ""} {
-		s, err := h.Watch(ctx, id, tok)
+		s, err := h.Watch(ctx, id, Watcher{Token: tok})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +118,7 @@ func TestPreMoveRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tm, _ := decodeTiming(g.Clock, 2); len(tm.PreMoves) != 0 {
+	if tm, _ := match.DecodeTiming(g.Clock, 2); len(tm.PreMoves) != 0 {
 		t.Errorf("refused pre-moves were stored: %+v", tm.PreMoves)
 	}
 }
@@ -125,11 +126,11 @@ func TestPreMoveRefused(t *testing.T) {
 func TestCancel(t *testing.T) {
 	ctx := testContext(t)
 	h := newHub(t, memstore.New())
-	in, creator, err := h.Create(ctx, []string{"", "", "easy"}, "")
+	in, creator, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "", "easy"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := h.Join(ctx, in.ID, "Ann", 0); err != nil {
+	if _, _, err := h.Join(ctx, in.ID, 0, Person{Name: "Ann"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tok := range []string{"someone else", ""} {
@@ -139,7 +140,7 @@ func TestCancel(t *testing.T) {
 	if got, _, _ := h.Game(ctx, in.ID, ""); got.Status != "open" {
 		t.Fatalf("after refused cancels the table is %s, want open", got.Status)
 	}
-	sub, err := h.Watch(ctx, in.ID, "")
+	sub, err := h.Watch(ctx, in.ID, Watcher{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestCancel(t *testing.T) {
 			break
 		}
 	}
-	_, _, err = h.Join(ctx, in.ID, "Bob", 1)
+	_, _, err = h.Join(ctx, in.ID, 1, Person{Name: "Bob"})
 	wantKind(t, err, ErrCancelled)
 	_, err = h.Cancel(ctx, in.ID, creator)
 	wantKind(t, err, ErrCancelled)
@@ -164,11 +165,11 @@ func TestCancel(t *testing.T) {
 	}
 
 	// A game that has started cannot be cancelled.
-	started, creator, err := h.Create(ctx, []string{"", "easy"}, "")
+	started, creator, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := h.Join(ctx, started.ID, "Ann", 0); err != nil {
+	if _, _, err := h.Join(ctx, started.ID, 0, Person{Name: "Ann"}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = h.Cancel(ctx, started.ID, creator)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia/internal/chat"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
@@ -58,20 +59,20 @@ func refusalsAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 		o.Now = func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
 	})
 	b := nodeHub(t, open(t), patient)
-	in, creator, err := a.CreateRated(ctx, []string{"", ""}, "")
+	tb, err := a.Create(ctx, TableSetup{Seats: []string{"", ""}, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := in.ID
+	id, creator := tb.Info.ID, tb.Creator
 	tokens := [2]string{"ann-token", "bob-token"}
-	if _, err := a.JoinAs(ctx, id, 0, Person{Name: "Ann", Token: tokens[0], Account: "acct-ann"}); err != nil {
+	if _, _, err := a.Join(ctx, id, 0, Person{Name: "Ann", Token: tokens[0], Account: "acct-ann"}); err != nil {
 		t.Fatal(err)
 	}
 	join := func(seat int, p Person) func(h *Hub) error {
-		return func(h *Hub) error { _, err := h.JoinAs(ctx, id, seat, p); return err }
+		return func(h *Hub) error { _, _, err := h.Join(ctx, id, seat, p); return err }
 	}
 	unknown := func(h *Hub) error {
-		_, err := h.write(ctx, request{Op: "teleport", Game: id}, func(*store.Game) error { return errors.New("the game is not live") })
+		_, err := h.write(ctx, match.Command{Kind: "teleport", Game: id}, func(*store.Game) error { return errors.New("the game is not live") })
 		return err
 	}
 	checkAcross(t, st, id, []*Hub{a, b}, []refusalCase{
@@ -86,14 +87,14 @@ func refusalsAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 	if err := unknown(b); !errors.As(err, &e) || e.RetryAfter != time.Minute {
 		t.Errorf("a write of another version through b: %#v, want a wait of a minute", err)
 	}
-	if _, err := a.JoinAs(ctx, id, 1, Person{Name: "Bob", Token: tokens[1], Account: "acct-bob"}); err != nil {
+	if _, _, err := a.Join(ctx, id, 1, Person{Name: "Bob", Token: tokens[1], Account: "acct-bob"}); err != nil {
 		t.Fatal(err)
 	}
 	g, err := st.Game(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	game, err := replay(g)
+	game, err := match.Replay(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func refusalsAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 	playAlongBoth(t, a, id, tokens)
 	waitOver(t, ctx, b, id)
 	ahead.Store(int64(25 * time.Hour))
-	late := request{Op: opChat, Game: id, Hash: hashToken(tokens[0]), Phrase: "gg"}
+	late := match.Command{Kind: match.Chat, Game: id, Hash: hashToken(tokens[0]), Phrase: "gg"}
 	if err := a.Chat(ctx, id, tokens[0], "", "", "gg", ""); codeOf(err) != protocol.ChatClosed {
 		t.Errorf("a chat message a day after the game on a: %v (%s), want %s", err, codeOf(err), protocol.ChatClosed)
 	}

@@ -5,19 +5,17 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/razziagame/razzia"
-	"github.com/razziagame/razzia/internal/pace"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// Rematches (issue 12). At a finished game any player may offer a
+// Rematches. At a finished game any player may offer a
 // rematch; every seat that accepts is seated at a new table with the same
 // pace, rating and bot levels (bots accept at once). The offer is kept
 // with the finished game (store.Game.Rematch) and changed only by
@@ -36,15 +34,7 @@ import (
 // RematchWait is how long a rematch offer at a live or untimed table
 // waits for answers; at a correspondence table it waits the pace's
 // decision time.
-const RematchWait = 2 * time.Minute
-
-// rematchWait is how long an offer at a table of pace p waits.
-func rematchWait(p pace.Pace) time.Duration {
-	if p.Kind == pace.Correspondence {
-		return p.Decision
-	}
-	return RematchWait
-}
+const RematchWait = match.RematchWait
 
 // Rematch offers a rematch of finished game id, for the person whose
 // token is given, when accept is true and nobody offered one yet;
@@ -64,45 +54,24 @@ func (h *Hub) Rematch(ctx context.Context, id, token string, accept bool) (proto
 		if err != nil {
 			return protocol.RematchOffer{}, err
 		}
-		seat := seatOf(g.Seats, hash)
-		if seat < 0 {
-			return protocol.RematchOffer{}, reject(ErrNotYourSeat, "only the players of the game may offer or answer its rematch")
-		}
-		now := h.opts.Now()
-		var next protocol.RematchOffer
+		seat := match.SeatOf(g.Seats, hash)
+		next, lapsed, err := match.AnswerRematch(g.Seats, offer, seat, accept, h.opts.Now(), func() (string, time.Duration, error) {
+			t, err := match.DecodeTiming(g.Clock, len(g.Seats))
+			if err != nil {
+				return "", 0, h.failed("read the clock", id, err)
+			}
+			game, err := h.newID()
+			return game, match.RematchWaitOf(t.Clock.Pace()), err
+		})
 		switch {
-		case offer != nil && offer.State == protocol.RematchOpen && !now.Before(offer.Expires):
+		case err != nil:
+			return protocol.RematchOffer{}, refused(err)
+		case lapsed:
 			// Its time ran out while no node watched: settle it first.
 			if err := h.settleExpired(ctx, g, offer); err != nil && !errors.Is(err, store.ErrConflict) {
 				return protocol.RematchOffer{}, err
 			}
 			continue
-		case offer == nil && !accept:
-			return protocol.RematchOffer{}, reject(ErrRematch, "nobody offered a rematch of this game: there is nothing to decline")
-		case offer == nil:
-			t, err := decodeTiming(g.Clock, len(g.Seats))
-			if err != nil {
-				return protocol.RematchOffer{}, h.failed("read the clock", id, err)
-			}
-			game, err := h.newID()
-			if err != nil {
-				return protocol.RematchOffer{}, internal(err)
-			}
-			next = newOffer(g.Seats, seat, game, now.Add(rematchWait(t.Clock.Pace())))
-		case offer.State != protocol.RematchOpen:
-			return protocol.RematchOffer{}, reject(ErrRematch, "this game's rematch was offered already and has %s: one offer per game", offer.State)
-		case offer.Answers[seat] != "":
-			return protocol.RematchOffer{}, reject(ErrRematch, "you answered this rematch already")
-		default:
-			next = *offer
-			next.Answers = slices.Clone(offer.Answers)
-			next.Answers[seat] = protocol.RematchNo
-			if accept {
-				next.Answers[seat] = protocol.RematchYes
-			}
-		}
-		if !slices.Contains(next.Answers, "") {
-			settle(&next)
 		}
 		err = h.storeOffer(ctx, g, next)
 		if errors.Is(err, store.ErrConflict) {
@@ -136,69 +105,21 @@ func (h *Hub) rematchOf(ctx context.Context, id string) (*store.Game, *protocol.
 	case isTutorial(g.Seats):
 		return nil, nil, reject(ErrBadRequest, "a tutorial is not played again by rematch: start it anew")
 	}
-	offer, err := decodeOffer(g)
+	offer, err := match.DecodeOffer(g)
 	if err != nil {
 		return nil, nil, h.failed("read the rematch offer", id, err)
 	}
 	return g, offer, nil
 }
 
-// decodeOffer reads the stored offer of g: nil for none.
-func decodeOffer(g *store.Game) (*protocol.RematchOffer, error) {
-	if g.Rematch == nil {
-		return nil, nil
-	}
-	var o protocol.RematchOffer
-	if err := json.Unmarshal(g.Rematch, &o); err != nil {
-		return nil, fmt.Errorf("the stored rematch offer: %w", err)
-	}
-	if len(o.Answers) != len(g.Seats) || o.By < 0 || o.By >= len(g.Seats) {
-		return nil, fmt.Errorf("the stored rematch offer has %d answers and offerer %d for %d seats", len(o.Answers), o.By, len(g.Seats))
-	}
-	return &o, nil
-}
-
-// newOffer returns the offer seat makes at a table of seats, open until
-// expires, of a rematch to be game: the offerer and the bots accept.
-func newOffer(seats []store.Seat, seat int, game string, expires time.Time) protocol.RematchOffer {
-	o := protocol.RematchOffer{By: seat, State: protocol.RematchOpen, Answers: make([]string, len(seats)), Expires: expires.UTC(), Game: game}
-	for i, s := range seats {
-		if s.Bot != "" || i == seat {
-			o.Answers[i] = protocol.RematchYes
-		}
-	}
-	return o
-}
-
-// settle ends an open offer whose answers are in (none counts as no): it
-// starts if enough seats accepted, else it lapses.
-func settle(o *protocol.RematchOffer) {
-	o.State = protocol.RematchStarted
-	if accepted(o) < razzia.MinPlayers {
-		o.State = protocol.RematchLapsed
-	}
-}
-
-// accepted counts the seats that accepted o.
-func accepted(o *protocol.RematchOffer) int {
-	n := 0
-	for _, a := range o.Answers {
-		if a == protocol.RematchYes {
-			n++
-		}
-	}
-	return n
-}
-
 // settleExpired settles offer, open at g, whose time has come; store's
 // ErrConflict means another node changed it first.
 func (h *Hub) settleExpired(ctx context.Context, g *store.Game, offer *protocol.RematchOffer) error {
-	next := *offer
-	settle(&next)
+	next := match.Settle(*offer)
 	if err := h.storeOffer(ctx, g, next); err != nil {
 		return err
 	}
-	h.log.Info("rematch offer expired", "game", g.ID, "state", next.State, "accepted", accepted(&next))
+	h.log.Info("rematch offer expired", "game", g.ID, "state", next.State, "accepted", match.Accepted(next))
 	return nil
 }
 
@@ -233,7 +154,7 @@ func (h *Hub) startRematch(ctx context.Context, old *store.Game, o protocol.Rema
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return h.storeError("read game", o.Game, err)
 	}
-	t, err := decodeTiming(old.Clock, len(old.Seats))
+	t, err := match.DecodeTiming(old.Clock, len(old.Seats))
 	if err != nil {
 		return h.failed("read the clock", old.ID, err)
 	}
@@ -257,10 +178,10 @@ func (h *Hub) startRematch(ctx context.Context, old *store.Game, o protocol.Rema
 	// Secret as the old seed is, and the same whichever node creates it.
 	seed := sha256.Sum256(append([]byte("razzia rematch "+o.Game+" "), old.Seed...))
 	g.Seed = seed[:]
-	g.Cheques = razzia.NewSetup(playerNames(g.Seats), g.Seed).Cheques
+	g.Cheques = razzia.NewSetup(match.PlayerNames(g.Seats), g.Seed).Cheques
 	g.Created = h.opts.Now()
 	g.Updated = g.Created
-	if g.Clock, err = newTiming(t.Clock.Pace(), len(g.Seats)); err != nil {
+	if g.Clock, err = match.NewTiming(t.Clock.Pace(), len(g.Seats)); err != nil {
 		return h.failed("start the rematch of", old.ID, err)
 	}
 	if _, err := h.createGame(ctx, g, "", holdNone); err != nil && !errors.Is(err, store.ErrConflict) {
@@ -456,7 +377,7 @@ func (h *Hub) rematchAll() {
 // describeRematch adds g's rematch links and offer to its description.
 func describeRematch(in *protocol.GameInfo, g *store.Game) {
 	in.RematchOf = g.RematchOf
-	if o, err := decodeOffer(g); err == nil && o != nil {
+	if o, err := match.DecodeOffer(g); err == nil && o != nil {
 		in.RematchOffer = o
 		if o.State == protocol.RematchStarted {
 			in.Rematch = o.Game

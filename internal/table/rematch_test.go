@@ -11,6 +11,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -35,7 +36,7 @@ func finishedGame(t *testing.T, st store.Store, id, paceID string, seats ...stri
 		}
 		g.Seats = append(g.Seats, store.Seat{Name: s, TokenHash: hashToken(s + "-token")})
 	}
-	setup := razzia.NewSetup(playerNames(g.Seats), g.Seed)
+	setup := razzia.NewSetup(match.PlayerNames(g.Seats), g.Seed)
 	g.Cheques = setup.Cheques
 	game, err := razzia.NewGame(setup)
 	if err != nil {
@@ -51,7 +52,7 @@ func finishedGame(t *testing.T, st store.Store, id, paceID string, seats ...stri
 		}
 		g.Moves = append(g.Moves, played.String())
 	}
-	if g.Clock, err = newTiming(p, len(seats)); err != nil {
+	if g.Clock, err = match.NewTiming(p, len(seats)); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.CreateGame(t.Context(), g); err != nil {
@@ -161,7 +162,7 @@ func TestRematchAnswers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := playerNames(g.Seats); !slices.Equal(got, c.players) || g.RematchOf != "oldgame333" {
+			if got := match.PlayerNames(g.Seats); !slices.Equal(got, c.players) || g.RematchOf != "oldgame333" {
 				t.Errorf("rematch players %q, rematchOf %q; want %q, oldgame333", got, g.RematchOf, c.players)
 			}
 		})
@@ -244,11 +245,11 @@ func TestRematchRejected(t *testing.T) {
 	h := newHub(t, st)
 	ctx := testContext(t)
 	finishedGame(t, st, "oldgame555", "", "Ann", "Bob", "Cy")
-	playing, _, err := h.Create(ctx, []string{"", "easy"}, "")
+	playing, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, token, err := h.Join(ctx, playing.ID, "Dee", 0)
+	_, token, err := h.Join(ctx, playing.ID, 0, Person{Name: "Dee"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,17 +34,17 @@ func TestReplicaFollowsTimedMoves(t *testing.T) {
 	counted := &readCounter{Store: st}
 	replica := nodeHub(t, counted)
 	ctx := testContext(t)
-	in, _, err := owner.CreateTable(ctx, TableSetup{Seats: []string{"", ""}, Pace: "rapid"}, "")
+	in, _, err := created(owner.Create(ctx, TableSetup{Seats: []string{"", ""}, Pace: "rapid"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var tokens [2]string
 	for i, name := range []string{"Ann", "Bob"} {
-		if _, tokens[i], err = owner.Join(ctx, in.ID, name, i); err != nil {
+		if _, tokens[i], err = owner.Join(ctx, in.ID, i, Person{Name: name}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	sub, err := replica.Watch(ctx, in.ID, "")
+	sub, err := replica.Watch(ctx, in.ID, Watcher{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestReplicaFollowsTimedMoves(t *testing.T) {
 	// The players, on the owner, see their legal moves.
 	var seats [2]*Subscription
 	for i, token := range tokens {
-		if seats[i], err = owner.Watch(ctx, in.ID, token); err != nil {
+		if seats[i], err = owner.Watch(ctx, in.ID, Watcher{Token: token}); err != nil {
 			t.Fatal(err)
 		}
 		defer seats[i].Close()
@@ -118,16 +118,16 @@ func TestReplicaReadsTogether(t *testing.T) {
 		toMove  [3]int
 	)
 	for g := range ids {
-		in, _, err := owner.CreateTable(ctx, TableSetup{Seats: []string{"", ""}}, "")
+		in, _, err := created(owner.Create(ctx, TableSetup{Seats: []string{"", ""}}))
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids[g] = in.ID
 		for i, name := range []string{"Ann", "Bob"} {
-			if _, tokens[g][i], err = owner.Join(ctx, in.ID, name, i); err != nil {
+			if _, tokens[g][i], err = owner.Join(ctx, in.ID, i, Person{Name: name}); err != nil {
 				t.Fatal(err)
 			}
-			if seats[g][i], err = owner.Watch(ctx, in.ID, tokens[g][i]); err != nil {
+			if seats[g][i], err = owner.Watch(ctx, in.ID, Watcher{Token: tokens[g][i]}); err != nil {
 				t.Fatal(err)
 			}
 			defer seats[g][i].Close()
@@ -140,7 +140,7 @@ func TestReplicaReadsTogether(t *testing.T) {
 	replica := nodeHub(t, reads, func(o *Options) { o.ReplicaReadGap = gap })
 	for g, id := range ids {
 		var err error
-		if watched[g], err = replica.Watch(ctx, id, ""); err != nil {
+		if watched[g], err = replica.Watch(ctx, id, Watcher{}); err != nil {
 			t.Fatal(err)
 		}
 		defer watched[g].Close()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
@@ -22,20 +23,21 @@ func TestCreateTutorial(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	h := newHub(t, st)
-	if _, _, _, err := h.CreateTutorial(ctx, "", "client"); err == nil {
+	if _, err := h.Create(ctx, TableSetup{Tutorial: true, Client: "client"}); err == nil {
 		t.Fatal("a tutorial for an empty name was created")
 	} else {
 		wantKind(t, err, ErrBadName)
 	}
-	if _, _, _, err := h.CreateTutorial(ctx, "felix", "client"); err == nil {
+	if _, err := h.Create(ctx, TableSetup{Tutorial: true, Learner: "felix", Client: "client"}); err == nil {
 		t.Fatal("a tutorial for a learner called as a bot was created")
 	} else {
 		wantKind(t, err, ErrNameTaken)
 	}
-	in, seat, token, err := h.CreateTutorial(ctx, "Cy", "client")
+	tb, err := h.Create(ctx, TableSetup{Tutorial: true, Learner: "Cy", Client: "client"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	in, seat, token := tb.Info, tb.Seat, tb.Token
 	if seat != tutorial.Learner || in.Status != protocol.StatusPlaying {
 		t.Fatalf("seat %d, status %s; want seat %d and a game being played", seat, in.Status, tutorial.Learner)
 	}
@@ -44,8 +46,8 @@ func TestCreateTutorial(t *testing.T) {
 		t.Fatal(err)
 	}
 	setup := tutorial.Setup("Cy")
-	if !slices.Equal(g.Seed, setup.Seed) || !reflect.DeepEqual(g.Cheques, setup.Cheques) || !slices.Equal(playerNames(g.Seats), setup.Players) {
-		t.Errorf("stored seed %q, cheques %v, players %q; want the prepared deal %q, %v, %q", g.Seed, g.Cheques, playerNames(g.Seats), setup.Seed, setup.Cheques, setup.Players)
+	if !slices.Equal(g.Seed, setup.Seed) || !reflect.DeepEqual(g.Cheques, setup.Cheques) || !slices.Equal(match.PlayerNames(g.Seats), setup.Players) {
+		t.Errorf("stored seed %q, cheques %v, players %q; want the prepared deal %q, %v, %q", g.Seed, g.Cheques, match.PlayerNames(g.Seats), setup.Seed, setup.Cheques, setup.Players)
 	}
 	for i, s := range g.Seats {
 		if want := tutorial.Bot; i == tutorial.Learner {
@@ -75,7 +77,7 @@ func TestCreateTutorial(t *testing.T) {
 	if err := h.Play(ctx, in.ID, token, "draw", -1); err != nil {
 		t.Fatal(err)
 	}
-	sub, err := h.Watch(ctx, in.ID, token)
+	sub, err := h.Watch(ctx, in.ID, Watcher{Token: token})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,121 @@
+package match_test
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/razziagame/razzia/internal/chat"
+	"github.com/razziagame/razzia/internal/match"
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// chatReason returns internal/chat's sentinel a chat refusal names.
+func chatReason(t *testing.T, err error) error {
+	t.Helper()
+	var r *match.Refusal
+	if !errors.As(err, &r) || r.Reason != match.ChatRefused || r.Msg == "" {
+		t.Fatalf("err = %v, want a chat refusal", err)
+	}
+	for _, k := range []error{chat.ErrSignIn, chat.ErrChannel, chat.ErrMuteSelf, chat.ErrTooFast, chat.ErrUnknownPhrase} {
+		if errors.Is(r.Err, k) {
+			return k
+		}
+	}
+	t.Fatalf("refusal %v names no sentinel of internal/chat", err)
+	return nil
+}
+
+func TestChat(t *testing.T) {
+	m := newMatch(t, "untimed", false, "", "easy")
+	must(t, m, join("Ann", 0), t0)
+	phrase := chat.Phrases()[0]
+	say := func(c match.Command) match.Command { c.Kind = match.Chat; return c }
+	tests := []struct {
+		name    string
+		c       match.Command
+		want    error // internal/chat's sentinel; nil: said
+		channel chat.Channel
+		seat    int
+	}{
+		{name: "a player's phrase", c: say(match.Command{Hash: hash("Ann"), Phrase: phrase}), channel: chat.Players, seat: 0},
+		{name: "a signed-in spectator's text", c: say(match.Command{Account: "acc", Name: "Cy", Text: "hello"}), channel: chat.Spectators, seat: -1},
+		{name: "an anonymous spectator", c: say(match.Command{Phrase: phrase}), want: chat.ErrSignIn},
+		{name: "a guest's free text", c: say(match.Command{Hash: hash("Ann"), Text: "hello"}), want: chat.ErrSignIn},
+		{name: "no such phrase", c: say(match.Command{Hash: hash("Ann"), Phrase: "no-such-phrase"}), want: chat.ErrUnknownPhrase},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := decide(t, m, tt.c, t0)
+			if tt.want != nil {
+				if got := chatReason(t, err); got != tt.want {
+					t.Fatalf("refused for %v, want %v", got, tt.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := r.Write.Line
+			if r.Write.Kind != match.AddChat || l.Channel != tt.channel.String() || l.Seat != tt.seat || !slices.Equal(r.Said, []store.ChatLine{l}) {
+				t.Fatalf("result %+v, want a line in %v from seat %d sent to every watcher", r, tt.channel, tt.seat)
+			}
+			n := len(m.Chat)
+			m.Apply(r, t0)
+			if len(m.Chat) != n+1 || !m.Updated.Equal(t0) {
+				t.Errorf("applied: %d lines, updated %v; want the line kept and the table unchanged", len(m.Chat), m.Updated)
+			}
+		})
+	}
+	t.Run("too fast", func(t *testing.T) {
+		var err error
+		for i := 0; i < 100 && err == nil; i++ {
+			_, err = m.Decide(say(match.Command{Hash: hash("Ann"), Phrase: phrase}), t0.Add(time.Second))
+		}
+		var r *match.Refusal
+		if chatReason(t, err) != chat.ErrTooFast || !errors.As(err, &r) || r.RetryAfter <= 0 {
+			t.Errorf("a flood: %v, want too fast with a wait", err)
+		}
+	})
+}
+
+func TestMute(t *testing.T) {
+	m := newMatch(t, "untimed", false, "", "", "easy")
+	must(t, m, join("Ann", 0), t0)
+	must(t, m, join("Bob", 1), t0)
+	mute := func(by []byte, seat int, on bool) match.Command {
+		return match.Command{Kind: match.Mute, Hash: by, Seat: seat, Mute: on}
+	}
+	for _, tt := range []struct {
+		name string
+		c    match.Command
+		want error
+	}{
+		{"an anonymous spectator", mute(nil, 1, true), chat.ErrSignIn},
+		{"no such seat", mute(hash("Ann"), 3, true), chat.ErrChannel},
+		{"a bot", mute(hash("Ann"), 2, true), chat.ErrChannel},
+		{"oneself", mute(hash("Ann"), 0, true), chat.ErrMuteSelf},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := decide(t, m, tt.c, t0)
+			if got := chatReason(t, err); got != tt.want {
+				t.Errorf("refused for %v, want %v", got, tt.want)
+			}
+		})
+	}
+	r := must(t, m, mute(hash("Ann"), 1, true), t0)
+	if r.Write.Kind != match.SetMute || !r.Write.On || r.Write.Mute != (store.Mute{Muter: "seat:0", Muted: "seat:1"}) || r.Muter != "seat:0" {
+		t.Fatalf("mute: %+v", r)
+	}
+	if got := m.Room.Muted("seat:0"); !slices.Equal(got, []string{"seat:1"}) {
+		t.Errorf("muted %v after the mute", got)
+	}
+	if r := must(t, m, mute(hash("Ann"), 1, true), t0); r.Write.Kind != match.NoWrite {
+		t.Errorf("a second mute: %+v, want nothing", r)
+	}
+	must(t, m, mute(hash("Ann"), 1, false), t0)
+	if got := m.Room.Muted("seat:0"); len(got) != 0 {
+		t.Errorf("muted %v after the unmute", got)
+	}
+}

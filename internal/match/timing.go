@@ -1,0 +1,145 @@
+package match
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/pace"
+	"github.com/razziagame/razzia/internal/premove"
+	"github.com/razziagame/razzia/internal/protocol"
+)
+
+// StandInLevel is the bot level that plays for a person whose time ran
+// out or who left.
+const StandInLevel = "hard"
+
+// A Timing is what a table stores in store.Game.Clock: the pace.Clock,
+// every take-over by a bot, and the pre-moves. It is stored at every
+// change, with the move that changed it when there is one, so that a
+// restarted or taken-over table resumes the same deadlines and a timeout
+// is stored, and so happens, once.
+type Timing struct {
+	Clock     pace.Clock          `json:"clock"`
+	TakeOvers []protocol.TakeOver `json:"takeOvers,omitempty"`
+	PreMoves  []StoredPreMove     `json:"preMoves,omitempty"`
+}
+
+// DecodeTiming reads a stored timing; a game stored before clocks (nil)
+// is untimed.
+func DecodeTiming(b []byte, players int) (Timing, error) {
+	if b == nil {
+		c, err := pace.New(pace.Default(false), players)
+		return Timing{Clock: c}, err
+	}
+	var t Timing
+	if err := json.Unmarshal(b, &t); err != nil {
+		return Timing{}, fmt.Errorf("the stored clock: %w", err)
+	}
+	if t.Clock.Players() != players {
+		return Timing{}, fmt.Errorf("the stored clock has %d seats, the table %d", t.Clock.Players(), players)
+	}
+	for _, to := range t.TakeOvers {
+		if to.Seat < 0 || to.Seat >= players {
+			return Timing{}, fmt.Errorf("the stored take-over of seat %d: no such seat", to.Seat)
+		}
+	}
+	return t, nil
+}
+
+// NewTiming returns the stored timing of a new table at pace p.
+func NewTiming(p pace.Pace, players int) ([]byte, error) {
+	c, err := pace.New(p, players)
+	if err != nil {
+		return nil, err
+	}
+	return Timing{Clock: c}.Encode(), nil
+}
+
+// clone returns a copy of t whose lists the caller may change.
+func (t Timing) clone() Timing {
+	t.TakeOvers = slices.Clone(t.TakeOvers)
+	t.PreMoves = slices.Clone(t.PreMoves)
+	return t
+}
+
+// Encode returns t as stored.
+func (t Timing) Encode() []byte {
+	b, err := json.Marshal(t)
+	if err != nil {
+		// Every field encodes: only a bug gets here.
+		panic(fmt.Sprintf("match: encoding a clock: %v", err))
+	}
+	return b
+}
+
+// OnlyPreMoves reports whether a and b differ in their pre-moves only.
+func OnlyPreMoves(a, b Timing) bool {
+	a.PreMoves, b.PreMoves = nil, nil
+	return bytes.Equal(a.Encode(), b.Encode())
+}
+
+// StandingIn reports whether a bot plays for the seat now.
+func (t Timing) StandingIn(seat int) bool {
+	for i := len(t.TakeOvers) - 1; i >= 0; i-- {
+		if t.TakeOvers[i].Seat == seat {
+			return t.TakeOvers[i].BackMove == nil
+		}
+	}
+	return false
+}
+
+// A StoredPreMove is a pre-move as the table stores it: a player not yet
+// to decide in the running auction enters "pass" or "bid N" ahead
+// (internal/premove judges them). The table keeps at most one per seat,
+// shows it to its owner only, and plays it when the seat comes to decide,
+// unless it is no longer legal: then it is dropped, with the reason, and
+// the player is asked as usual.
+type StoredPreMove struct {
+	Seat    int             `json:"seat"`
+	Move    string          `json:"move"` // a record token: "pass" or "bid N"
+	Auction premove.Auction `json:"auction"`
+	// Dropped is why it was not played when due; it is kept, to tell its
+	// owner, until the seat decides.
+	Dropped string `json:"dropped,omitempty"`
+}
+
+// preMove returns the stored pre-move as internal/premove takes it.
+func (p StoredPreMove) preMove() (premove.PreMove, error) {
+	m, err := razzia.ParseMove(p.Move)
+	return premove.PreMove{Seat: p.Seat, Move: m, Auction: p.Auction}, err
+}
+
+// PreMoveOf returns the seat's stored pre-move in t, or the zero one.
+func (t Timing) PreMoveOf(seat int) StoredPreMove {
+	for _, p := range t.PreMoves {
+		if p.Seat == seat {
+			return p
+		}
+	}
+	return StoredPreMove{}
+}
+
+// livePreMoves returns the pre-moves that may still be played or told
+// in state s: those of auctions that are over, or of seats that will not
+// be asked, expire.
+func livePreMoves(list []StoredPreMove, s *razzia.State) []StoredPreMove {
+	return slices.DeleteFunc(list, func(p StoredPreMove) bool {
+		if p.Dropped != "" {
+			return false
+		}
+		pm, err := p.preMove()
+		if err != nil {
+			return true
+		}
+		v, err := pm.Resolve(s)
+		return err == nil && v == premove.Expire
+	})
+}
+
+// withoutPreMove drops the seat's pre-move from list.
+func withoutPreMove(list []StoredPreMove, seat int) []StoredPreMove {
+	return slices.DeleteFunc(list, func(p StoredPreMove) bool { return p.Seat == seat })
+}
