@@ -39,7 +39,7 @@ func (m *Match) Decide(c Command, now time.Time) (Result, error) {
 	case Mute:
 		return m.mute(c)
 	}
-	return Result{}, refuse(Unsupported, "this server does not know the command %q: it runs another version; try again in a moment", c.Kind)
+	return Result{}, unsupported(c.Kind)
 }
 
 // join seats the person c names; the game starts when it fills the last
@@ -261,4 +261,34 @@ func (m *Match) Move(mv razzia.Move, now time.Time) (Result, error) {
 		r.note("game over", "moves", index+1, "winners", after.Winners())
 	}
 	return r, nil
+}
+
+// Closed decides command c at g, a table that is no longer live (its
+// game is over, or it is an uploaded record): the refusal it gets. The
+// chat's commands are the host's, who runs the chat after the game.
+func Closed(c Command, g *store.Game) *Refusal {
+	switch c.Kind {
+	case Join:
+		return FullRefusal()
+	case Remove, Cancel:
+		if !SameHash(g.CreatorHash, c.Hash) {
+			return NotCreatorRefusal()
+		}
+		if c.Kind == Remove {
+			return StartedRefusal("its seats are fixed")
+		}
+		return StartedRefusal("it cannot be cancelled")
+	case Play, EnterPreMove, TakeBack, Leave:
+		if SeatOf(g.Seats, c.Hash) < 0 {
+			return NoSeatRefusal()
+		}
+		return GameOverRefusal()
+	}
+	return unsupported(c.Kind)
+}
+
+// unsupported is the refusal of a command of a kind this version does
+// not know.
+func unsupported(k Kind) *Refusal {
+	return refuse(Unsupported, "this server does not know the command %q: it runs another version; try again in a moment", k)
 }
