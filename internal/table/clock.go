@@ -273,4 +273,3 @@ func (h *Hub) Leave(ctx context.Context, id, token string) error {
 	_, err := h.write(ctx, match.Command{Kind: match.Leave, Game: id, Hash: hash})
 	return err
 }
-
