@@ -39,11 +39,7 @@ func (m *Match) Decide(c Command, now time.Time) (Result, error) {
 	case Mute:
 		return m.mute(c)
 	}
-	// Asked by a node of a newer version while the servers are being
-	// updated: the client waits for this node's update.
-	r := refuse(Unsupported, "this server runs another version and does not know the command %q: try again in a minute", c.Kind)
-	r.RetryAfter = time.Minute
-	return Result{}, r
+	return Result{}, unsupported(c.Kind)
 }
 
 // join seats the person c names; the game starts when it fills the last
@@ -265,4 +261,38 @@ func (m *Match) Move(mv razzia.Move, now time.Time) (Result, error) {
 		r.note("game over", "moves", index+1, "winners", after.Winners())
 	}
 	return r, nil
+}
+
+// Closed decides command c at g, a table that is no longer live (its
+// game is over, or it is an uploaded record): the refusal it gets. The
+// chat's commands are the host's, who runs the chat after the game.
+func Closed(c Command, g *store.Game) *Refusal {
+	switch c.Kind {
+	case Join:
+		return FullRefusal()
+	case Remove, Cancel:
+		if !SameHash(g.CreatorHash, c.Hash) {
+			return NotCreatorRefusal()
+		}
+		if c.Kind == Remove {
+			return StartedRefusal("its seats are fixed")
+		}
+		return StartedRefusal("it cannot be cancelled")
+	case Play, EnterPreMove, TakeBack, Leave:
+		if SeatOf(g.Seats, c.Hash) < 0 {
+			return NoSeatRefusal()
+		}
+		return GameOverRefusal()
+	}
+	return unsupported(c.Kind)
+}
+
+// unsupported is the refusal of a command of a kind this version does
+// not know.
+func unsupported(k Kind) *Refusal {
+	// Asked by a node of a newer version while the servers are being
+	// updated: the client waits for this node's update.
+	r := refuse(Unsupported, "this server runs another version and does not know the command %q: try again in a minute", k)
+	r.RetryAfter = time.Minute
+	return r
 }

@@ -614,3 +614,33 @@ func TestPreMoveDropped(t *testing.T) {
 		t.Errorf("a dropped pre-move is due again: %+v", r)
 	}
 }
+
+// TestClosed: a command at a table whose game is over, or an uploaded
+// record, gets the refusal of a table no longer live.
+func TestClosed(t *testing.T) {
+	g := &store.Game{Status: store.StatusFinished, CreatorHash: hash("creator"),
+		Seats: []store.Seat{{Name: "Ann", TokenHash: hash("Ann")}, {Name: "Bot 1", Bot: "easy"}}}
+	for _, tt := range []struct {
+		name string
+		c    match.Command
+		want match.Reason
+	}{
+		{"join", join("Cy", -1), match.TableFull},
+		{"remove by the creator", match.Command{Kind: match.Remove, Hash: hash("creator")}, match.AlreadyStarted},
+		{"remove by another", match.Command{Kind: match.Remove, Hash: hash("Ann")}, match.NotCreator},
+		{"cancel by the creator", match.Command{Kind: match.Cancel, Hash: hash("creator")}, match.AlreadyStarted},
+		{"cancel by another", match.Command{Kind: match.Cancel}, match.NotCreator},
+		{"a player's move", match.Command{Kind: match.Play, Hash: hash("Ann"), Move: "draw"}, match.GameOver},
+		{"a stranger's move", match.Command{Kind: match.Play, Hash: hash("Eve"), Move: "draw"}, match.NotYourSeat},
+		{"a player's pre-move", match.Command{Kind: match.EnterPreMove, Hash: hash("Ann"), Move: "pass"}, match.GameOver},
+		{"a player takes back", match.Command{Kind: match.TakeBack, Hash: hash("Ann")}, match.GameOver},
+		{"a player leaves", match.Command{Kind: match.Leave, Hash: hash("Ann")}, match.GameOver},
+		{"an unknown kind", match.Command{Kind: "seat-v9", Hash: hash("Ann")}, match.Unsupported},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := reason(t, match.Closed(tt.c, g)); got != tt.want {
+				t.Errorf("refused as %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

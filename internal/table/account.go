@@ -40,7 +40,7 @@ func (h *Hub) Join(ctx context.Context, id string, seat int, p Person) (int, str
 	// A write, passed to the node that runs the game: the token's hash
 	// travels, never the token.
 	c := match.Command{Kind: match.Join, Game: id, Name: p.Name, Account: p.Account, Seat: seat, Hash: hashToken(p.Token)}
-	seat, err := h.write(ctx, c, func(*store.Game) error { return refused(match.FullRefusal()) })
+	seat, err := h.write(ctx, c)
 	if err != nil {
 		return 0, "", err
 	}

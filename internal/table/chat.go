@@ -32,7 +32,7 @@ const maxPending = 200
 // chat.AfterGame has passed since the game ended; nothing changed then.
 func (h *Hub) Chat(ctx context.Context, id, token, account, name, phrase, text string) error {
 	r := match.Command{Kind: match.Chat, Game: id, Hash: hashToken(token), Account: account, Name: name, Phrase: phrase, Text: text}
-	_, err := h.write(ctx, r, func(g *store.Game) error { return h.chatAfter(ctx, g, r) })
+	_, err := h.write(ctx, r)
 	return err
 }
 
@@ -41,7 +41,7 @@ func (h *Hub) Chat(ctx context.Context, id, token, account, name, phrase, text s
 // all their connections, also after the game, with Chat's bound.
 func (h *Hub) Mute(ctx context.Context, id, token, account string, seat int, on bool) error {
 	r := match.Command{Kind: match.Mute, Game: id, Hash: hashToken(token), Account: account, Seat: seat, Mute: on}
-	_, err := h.write(ctx, r, func(g *store.Game) error { return h.chatAfter(ctx, g, r) })
+	_, err := h.write(ctx, r)
 	return err
 }
 

@@ -115,7 +115,7 @@ func (l *loop) comeBack(seat int, hash []byte) {
 	h.background(func() {
 		ctx, cancel := context.WithTimeout(h.ctx, commitTimeout)
 		defer cancel()
-		if _, err := h.write(ctx, c, overForSeat(hash)); err != nil {
+		if _, err := h.write(ctx, c); err != nil {
 			h.log.Warn("cannot give the seat back", "game", c.Game, "err", err)
 		}
 	})
@@ -204,7 +204,7 @@ type Table struct {
 // too.
 func (h *Hub) TakeBack(ctx context.Context, id, token string) error {
 	hash := hashToken(token)
-	_, err := h.write(ctx, match.Command{Kind: match.TakeBack, Game: id, Hash: hash}, overForSeat(hash))
+	_, err := h.write(ctx, match.Command{Kind: match.TakeBack, Game: id, Hash: hash})
 	return err
 }
 
@@ -214,7 +214,7 @@ func (h *Hub) TakeBack(ctx context.Context, id, token string) error {
 // last pre-move and is shown to its owner only.
 func (h *Hub) PreMove(ctx context.Context, id, token, move string) error {
 	hash := hashToken(token)
-	_, err := h.write(ctx, match.Command{Kind: match.EnterPreMove, Game: id, Hash: hash, Move: move}, overForSeat(hash))
+	_, err := h.write(ctx, match.Command{Kind: match.EnterPreMove, Game: id, Hash: hash, Move: move})
 	return err
 }
 
@@ -224,12 +224,7 @@ func (h *Hub) PreMove(ctx context.Context, id, token, move string) error {
 // as it is then.
 func (h *Hub) Cancel(ctx context.Context, id, creatorToken string) (protocol.GameInfo, error) {
 	hash := hashToken(creatorToken)
-	_, err := h.write(ctx, match.Command{Kind: match.Cancel, Game: id, Hash: hash}, func(g *store.Game) error {
-		if !match.SameHash(g.CreatorHash, hash) {
-			return refused(match.NotCreatorRefusal())
-		}
-		return refused(match.StartedRefusal("it cannot be cancelled"))
-	})
+	_, err := h.write(ctx, match.Command{Kind: match.Cancel, Game: id, Hash: hash})
 	if err != nil {
 		return protocol.GameInfo{}, err
 	}
@@ -275,17 +270,6 @@ func (h *Hub) RecordMeta(ctx context.Context, id string) (protocol.RecordMeta, e
 // after a timeout: the others are never stuck with a player who left.
 func (h *Hub) Leave(ctx context.Context, id, token string) error {
 	hash := hashToken(token)
-	_, err := h.write(ctx, match.Command{Kind: match.Leave, Game: id, Hash: hash}, overForSeat(hash))
+	_, err := h.write(ctx, match.Command{Kind: match.Leave, Game: id, Hash: hash})
 	return err
-}
-
-// overForSeat answers a player's request about a game that is over, as
-// stored: the game is over, or the token holds no seat at it.
-func overForSeat(hash []byte) func(*store.Game) error {
-	return func(g *store.Game) error {
-		if match.SeatOf(g.Seats, hash) < 0 {
-			return refused(match.NoSeatRefusal())
-		}
-		return refused(match.GameOverRefusal())
-	}
 }

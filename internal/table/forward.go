@@ -125,9 +125,16 @@ func unavailable() *Error {
 }
 
 // write makes the command r of its game: in the game's goroutine if this
-// node runs it, else by passing it to the node that does (forward).
-// static answers for a game that is over. It returns the seat of a join.
-func (h *Hub) write(ctx context.Context, r match.Command, static func(*store.Game) error) (int, error) {
+// node runs it, else by passing it to the node that does (forward). A
+// game that is over answers as match.Closed decides, or, for the chat,
+// with the chat after the game. It returns the seat of a join.
+func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
+	static := func(g *store.Game) error {
+		if r.Kind == match.Chat || r.Kind == match.Mute {
+			return h.chatAfter(ctx, g, r)
+		}
+		return refused(match.Closed(r, g))
+	}
 	at := time.Now() // for the latency metric
 	// Every try either makes the write or learns something new of the
 	// owner; a bound keeps two nodes from passing a request back and forth.

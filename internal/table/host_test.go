@@ -51,7 +51,7 @@ func TestUnsupportedCommand(t *testing.T) {
 	}
 	c := match.Command{Kind: "seat-v9", Game: in.ID, Hash: hashToken("mallory"), Name: "Mallory", Seat: 1, Move: "draw"}
 	for _, h := range []*Hub{a, b} {
-		_, err := h.write(ctx, c, func(*store.Game) error { return errors.New("the game is not live") })
+		_, err := h.write(ctx, c)
 		wantKind(t, err, ErrUnsupported)
 	}
 	after, err := st.Game(ctx, in.ID)

@@ -33,7 +33,7 @@ type loop struct {
 	keep   bool                  // a new replica stays until it served its first request
 	shown  atomic.Pointer[shown] // what other goroutines may read
 
-	m    *match.Match // the table's rules and state: changed by make and load only
+	m    *match.Match // the table's rules and state: changed by make, load, catchUp and syncChat only
 	bots []bot.Bot    // by seat; nil for people
 
 	client  string              // who created the table in this process, or ""
