@@ -59,8 +59,10 @@ func ChatChannel(seats []store.Seat, seat int, name string) (chat.Channel, strin
 // chatRefusal is the refusal of a chat command for a reason of
 // internal/chat: the sentinel kind, or a *chat.Error naming it.
 func chatRefusal(kind error, format string, args ...any) *Refusal {
-	r := refuse(ChatRefused, format, args...)
-	r.Err = kind
+	r := refuse(kind, format, args...)
+	if ce := (*chat.Error)(nil); errors.As(kind, &ce) {
+		r.Kind, r.Err = ce.Err, ce
+	}
 	return r
 }
 
@@ -69,9 +71,9 @@ func chatRefusal(kind error, format string, args ...any) *Refusal {
 func ChatRefusal(err error) *Refusal {
 	var ce *chat.Error
 	if !errors.As(err, &ce) {
-		return &Refusal{Reason: Internal, Msg: "internal error: please try again", Err: err}
+		return &Refusal{Kind: ErrInternal, Msg: "internal error: please try again", Err: err}
 	}
-	return &Refusal{Reason: ChatRefused, Msg: strings.TrimPrefix(ce.Error(), "chat: "), Err: ce, RetryAfter: ce.RetryAfter}
+	return &Refusal{Kind: ce.Err, Msg: strings.TrimPrefix(ce.Error(), "chat: "), Err: ce, RetryAfter: ce.RetryAfter}
 }
 
 // SignInRefusal is the refusal of an anonymous spectator's chat command;

@@ -113,10 +113,10 @@ func (m *Match) takeBack(seat int, now time.Time) (Result, error) {
 	next.TakeOvers[last].BackMove, next.TakeOvers[last].BackAt = &back, &at
 	if m.Game.ToMove() == seat {
 		if err := next.Clock.Start(seat, now); err != nil && !errors.Is(err, pace.ErrRunning) {
-			return Result{}, &Refusal{Reason: Internal, Msg: "internal error: please try again", Err: err}
+			return Result{}, &Refusal{Kind: ErrInternal, Msg: "internal error: please try again", Err: err}
 		}
 	}
-	r := m.timed(next, refuse(Internal, "could not give your seat back: please try again"))
+	r := m.timed(next, refuse(ErrInternal, "could not give your seat back: please try again"))
 	r.Released = []int{seat}
 	r.Broadcast, r.Clock = true, true
 	r.note("player took the seat back", "seat", seat)
@@ -139,7 +139,7 @@ func (m *Match) leave(seat int, now time.Time) (Result, error) {
 	next.TakeOvers = append(next.TakeOvers, protocol.TakeOver{Seat: seat, Bot: StandInLevel,
 		Reason: protocol.ReasonLeft, Move: m.Game.Len(), At: now.UTC()})
 	next.PreMoves = withoutPreMove(next.PreMoves, seat)
-	r := m.timed(next, refuse(Internal, "could not hand your seat to a bot: please try again"))
+	r := m.timed(next, refuse(ErrInternal, "could not hand your seat to a bot: please try again"))
 	r.StandIn = []int{seat}
 	r.Broadcast, r.Clock, r.Bots = true, true, true
 	r.note("player left; a bot plays for the seat", "seat", seat, "bot", StandInLevel)
@@ -165,16 +165,16 @@ func (m *Match) enterPreMove(hash []byte, tok string, now time.Time) (Result, er
 	if tok != "" {
 		mv, err := razzia.ParseMove(tok)
 		if err != nil {
-			return Result{}, &Refusal{Reason: IllegalMove, Msg: "a pre-move is \"pass\" or \"bid N\": " + err.Error(), Err: err}
+			return Result{}, &Refusal{Kind: ErrIllegalMove, Msg: "a pre-move is \"pass\" or \"bid N\": " + err.Error(), Err: err}
 		}
 		s := m.Game.State()
 		pm, err := premove.Enter(&s, seat, mv)
 		if err != nil {
-			return Result{}, &Refusal{Reason: IllegalMove, Msg: "this pre-move cannot be entered: " + err.Error(), Err: err}
+			return Result{}, &Refusal{Kind: ErrIllegalMove, Msg: "this pre-move cannot be entered: " + err.Error(), Err: err}
 		}
 		next.PreMoves = append(next.PreMoves, StoredPreMove{Seat: seat, Move: pm.Move.String(), Auction: pm.Auction})
 	}
-	r := m.timed(next, refuse(Internal, "could not store your pre-move: please try again"))
+	r := m.timed(next, refuse(ErrInternal, "could not store your pre-move: please try again"))
 	r.Tell = []int{seat}
 	return r, nil
 }

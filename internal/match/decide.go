@@ -60,16 +60,16 @@ func (m *Match) join(c Command) (Result, error) {
 	seat := c.Seat
 	switch {
 	case seat >= len(m.Seats):
-		return Result{}, refuse(BadRequest, "there is no seat %d: the seats are 0 to %d", seat, len(m.Seats)-1)
+		return Result{}, refuse(ErrBadRequest, "there is no seat %d: the seats are 0 to %d", seat, len(m.Seats)-1)
 	case seat < 0:
 		seat = slices.IndexFunc(m.Seats, func(s store.Seat) bool { return s.Name == "" })
 	case m.Seats[seat].Name != "":
-		return Result{}, refuse(SeatTaken, "seat %d is taken by %s", seat, m.Seats[seat].Name)
+		return Result{}, refuse(ErrSeatTaken, "seat %d is taken by %s", seat, m.Seats[seat].Name)
 	}
 	key := playername.Key(c.Name)
 	for _, s := range m.Seats {
 		if s.Name != "" && playername.Key(s.Name) == key {
-			return Result{}, refuse(NameTaken, "%s is already at this table: choose another name", s.Name)
+			return Result{}, refuse(ErrNameTaken, "%s is already at this table: choose another name", s.Name)
 		}
 	}
 	status := store.StatusOpen
@@ -81,7 +81,7 @@ func (m *Match) join(c Command) (Result, error) {
 	seats[seat] = taken
 	r := Result{Seat: seat,
 		Write: Write{Kind: TakeSeat, Seat: seat, Taken: taken, Status: status,
-			Conflict: refuse(SeatTaken, "seat %d was taken meanwhile", seat)},
+			Conflict: refuse(ErrSeatTaken, "seat %d was taken meanwhile", seat)},
 		next: &change{seats: seats, status: status}}
 	r.note("seat taken", "seat", seat)
 	if status == store.StatusPlaying {
@@ -89,7 +89,7 @@ func (m *Match) join(c Command) (Result, error) {
 		game, err := razzia.NewGame(razzia.Setup{Players: PlayerNames(seats), Cheques: m.Cheques, Seed: m.Seed})
 		if err != nil {
 			// The names were checked and the cheques dealt by the host: only a bug gets here.
-			return Result{}, &Refusal{Reason: Internal, Msg: "internal error: please try again", Err: err}
+			return Result{}, &Refusal{Kind: ErrInternal, Msg: "internal error: please try again", Err: err}
 		}
 		r.next.game = game
 		r.StartGame, r.Clock = true, true
@@ -105,11 +105,11 @@ func (m *Match) join(c Command) (Result, error) {
 // account or token that holds a seat already.
 func (m *Match) admits(account string, hash []byte) error {
 	if m.Rated && account == "" {
-		return refuse(AccountRequired, "this table is rated: sign in to take a seat")
+		return refuse(ErrAccountRequired, "this table is rated: sign in to take a seat")
 	}
 	for i, s := range m.Seats {
 		if account != "" && s.Account == account || SameHash(s.TokenHash, hash) {
-			return refuse(AlreadySeated, "you hold seat %d of this table already", i)
+			return refuse(ErrAlreadySeated, "you hold seat %d of this table already", i)
 		}
 	}
 	return nil
@@ -117,7 +117,7 @@ func (m *Match) admits(account string, hash []byte) error {
 
 // changed is the refusal of a creator's write that found the table
 // changed in the store.
-func changed() *Refusal { return refuse(AlreadyStarted, "the table changed meanwhile: look again") }
+func changed() *Refusal { return refuse(ErrAlreadyStarted, "the table changed meanwhile: look again") }
 
 // remove frees a person's seat of an open table, for its creator.
 func (m *Match) remove(creator []byte, seat int) (Result, error) {
@@ -127,11 +127,11 @@ func (m *Match) remove(creator []byte, seat int) (Result, error) {
 	case m.Status != store.StatusOpen:
 		return Result{}, StartedRefusal("its seats are fixed")
 	case seat < 0 || seat >= len(m.Seats):
-		return Result{}, refuse(BadRequest, "there is no seat %d: the seats are 0 to %d", seat, len(m.Seats)-1)
+		return Result{}, refuse(ErrBadRequest, "there is no seat %d: the seats are 0 to %d", seat, len(m.Seats)-1)
 	case m.Seats[seat].Bot != "":
-		return Result{}, refuse(BadRequest, "seat %d is a bot's, not a person's", seat)
+		return Result{}, refuse(ErrBadRequest, "seat %d is a bot's, not a person's", seat)
 	case m.Seats[seat].Name == "":
-		return Result{}, refuse(BadRequest, "seat %d is open: nobody to remove", seat)
+		return Result{}, refuse(ErrBadRequest, "seat %d is open: nobody to remove", seat)
 	}
 	seats := slices.Clone(m.Seats)
 	seats[seat] = store.Seat{}
@@ -180,7 +180,7 @@ func (m *Match) seatPlaying(seat int) *Refusal {
 	case seat < 0:
 		return NoSeatRefusal()
 	case m.Game == nil:
-		return refuse(NotStarted, "the game has not started: seats are still open")
+		return refuse(ErrNotStarted, "the game has not started: seats are still open")
 	case m.Game.Over():
 		return GameOverRefusal()
 	}
@@ -202,17 +202,17 @@ func (m *Match) playFor(c Command, now time.Time) (Result, error) {
 	}
 	switch n := m.Game.Len(); {
 	case c.Seq >= 0 && c.Seq != n:
-		return Result{}, refuse(Stale, "the game has moved on: you saw move %d, it is at move %d", c.Seq, n)
+		return Result{}, refuse(ErrStale, "the game has moved on: you saw move %d, it is at move %d", c.Seq, n)
 	case m.Game.ToMove() != seat:
-		return Result{}, refuse(NotYourTurn, "it is %s's turn, not yours", m.Seats[m.Game.ToMove()].Name)
+		return Result{}, refuse(ErrNotYourTurn, "it is %s's turn, not yours", m.Seats[m.Game.ToMove()].Name)
 	}
 	mv, err := ParseMove(c.Move)
 	if err != nil {
-		return Result{}, &Refusal{Reason: IllegalMove, Msg: err.Error(), Err: err}
+		return Result{}, &Refusal{Kind: ErrIllegalMove, Msg: err.Error(), Err: err}
 	}
 	if at, ok := m.Timing.Clock.Deadline(); ok && m.Timing.Clock.Expired(now) {
 		// Too late, however it raced the timer: the timeout is stored.
-		late := refuse(TimedOut, "your time ran out at %s: a bot plays for you until you take your seat back",
+		late := refuse(ErrTimedOut, "your time ran out at %s: a bot plays for you until you take your seat back",
 			at.UTC().Format("15:04:05 MST"))
 		r := m.timeout(now)
 		r.Then, r.Write.Failed, r.Write.Conflict = late, late, late
@@ -236,11 +236,11 @@ func ParseMove(move string) (razzia.Move, error) {
 // after it, and Apply plays it as checked.
 func (m *Match) Move(mv razzia.Move, now time.Time) (Result, error) {
 	if m.Game == nil || m.Status != store.StatusPlaying {
-		return Result{}, refuse(NotStarted, "the game is not being played")
+		return Result{}, refuse(ErrNotStarted, "the game is not being played")
 	}
 	checked, err := m.Game.CheckMove(mv)
 	if err != nil {
-		return Result{}, &Refusal{Reason: IllegalMove, Msg: err.Error(), Err: err}
+		return Result{}, &Refusal{Kind: ErrIllegalMove, Msg: err.Error(), Err: err}
 	}
 	index, mover, after := m.Game.Len(), m.Game.ToMove(), checked.After
 	status := store.StatusPlaying
@@ -249,7 +249,7 @@ func (m *Match) Move(mv razzia.Move, now time.Time) (Result, error) {
 	}
 	next, err := m.nextTiming(mover, &after, now)
 	if err != nil {
-		return Result{}, &Refusal{Reason: Internal, Msg: "internal error: please try again", Err: err}
+		return Result{}, &Refusal{Kind: ErrInternal, Msg: "internal error: please try again", Err: err}
 	}
 	stored := next.Encode()
 	r := Result{Write: Write{Kind: AppendMove, Index: index, Move: checked.Move.String(), Status: status, Clock: stored},
@@ -292,7 +292,7 @@ func Closed(c Command, g *store.Game) *Refusal {
 func unsupported(k Kind) *Refusal {
 	// Asked by a node of a newer version while the servers are being
 	// updated: the client waits for this node's update.
-	r := refuse(Unsupported, "this server runs another version and does not know the command %q: try again in a minute", k)
+	r := refuse(ErrUnsupported, "this server runs another version and does not know the command %q: try again in a minute", k)
 	r.RetryAfter = time.Minute
 	return r
 }

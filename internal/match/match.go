@@ -48,10 +48,10 @@ type Match struct {
 	Chat []store.ChatLine
 }
 
-// ErrNotLevel is wrapped by the error of a stored game whose bot seat
+// errNotLevel is wrapped by the error of a stored game whose bot seat
 // names something other than a bot level: a damaged or tampered row, or
 // one from a version that stored specs. Such a game is not run.
-var ErrNotLevel = errors.New("not a bot level")
+var errNotLevel = errors.New("not a bot level")
 
 // Load returns the match of a stored game, replaying its moves.
 func Load(g *store.Game) (*Match, error) {
@@ -59,7 +59,7 @@ func Load(g *store.Game) (*Match, error) {
 	for i, s := range g.Seats {
 		if s.Bot != "" && !IsLevel(s.Bot) && s.Bot != tutorial.Bot {
 			return nil, fmt.Errorf("game %s, seat %d: the stored bot %q is %w (the levels are %s); the game is not run",
-				g.ID, i, s.Bot, ErrNotLevel, strings.Join(bot.LevelNames(), ", "))
+				g.ID, i, s.Bot, errNotLevel, strings.Join(bot.LevelNames(), ", "))
 		}
 	}
 	tm, err := DecodeTiming(g.Clock, len(g.Seats))

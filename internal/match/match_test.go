@@ -84,24 +84,24 @@ func must(t *testing.T, m *match.Match, c match.Command, now time.Time) match.Re
 }
 
 // reason returns the reason of a refusal, failing on another error.
-func reason(t *testing.T, err error) match.Reason {
+func reason(t *testing.T, err error) error {
 	t.Helper()
 	var r *match.Refusal
 	if !errors.As(err, &r) {
 		t.Fatalf("err = %v, want a *match.Refusal", err)
 	}
 	if r.Msg == "" {
-		t.Errorf("refusal %v has no message", r.Reason)
+		t.Errorf("refusal %v has no message", r.Kind)
 	}
-	return r.Reason
+	return r.Kind
 }
 
 // outcome decides c at now and checks that it is refused for want, or
-// made when want is 0. It returns the result and whether it was made.
-func outcome(t *testing.T, m *match.Match, c match.Command, now time.Time, want match.Reason) (match.Result, bool) {
+// made when want is nil. It returns the result and whether it was made.
+func outcome(t *testing.T, m *match.Match, c match.Command, now time.Time, want error) (match.Result, bool) {
 	t.Helper()
 	r, err := decide(t, m, c, now)
-	if want != 0 {
+	if want != nil {
 		if got := reason(t, err); got != want {
 			t.Fatalf("refused as %v (%v), want %v", got, err, want)
 		}
@@ -142,7 +142,7 @@ func TestJoin(t *testing.T) {
 		rated  bool
 		before []match.Command
 		c      match.Command
-		want   match.Reason // 0: made
+		want   error // nil: made
 		seat   int
 		status store.Status
 	}{
@@ -150,19 +150,19 @@ func TestJoin(t *testing.T) {
 		{name: "seat asked for", c: join("Ann", 2), seat: 2, status: store.StatusOpen},
 		{name: "last open seat starts the game", before: []match.Command{join("Ann", 0), join("Bob", 2)},
 			c: join("Cid", -1), seat: 1, status: store.StatusPlaying},
-		{name: "no such seat", c: join("Ann", 3), want: match.BadRequest},
-		{name: "seat taken", before: []match.Command{join("Ann", 0)}, c: join("Bob", 0), want: match.SeatTaken},
+		{name: "no such seat", c: join("Ann", 3), want: match.ErrBadRequest},
+		{name: "seat taken", before: []match.Command{join("Ann", 0)}, c: join("Bob", 0), want: match.ErrSeatTaken},
 		{name: "name taken whatever its case", before: []match.Command{join("Ann", 0)},
-			c: match.Command{Kind: match.Join, Name: "ANN", Hash: hash("other"), Seat: -1}, want: match.NameTaken},
+			c: match.Command{Kind: match.Join, Name: "ANN", Hash: hash("other"), Seat: -1}, want: match.ErrNameTaken},
 		{name: "token holds a seat", before: []match.Command{join("Ann", 0)},
-			c: match.Command{Kind: match.Join, Name: "Bob", Hash: hash("Ann"), Seat: -1}, want: match.AlreadySeated},
+			c: match.Command{Kind: match.Join, Name: "Bob", Hash: hash("Ann"), Seat: -1}, want: match.ErrAlreadySeated},
 		{name: "account holds a seat", before: []match.Command{{Kind: match.Join, Name: "Ann", Hash: hash("a"), Account: "acc", Seat: 0}},
-			c: match.Command{Kind: match.Join, Name: "Bob", Hash: hash("b"), Account: "acc", Seat: -1}, want: match.AlreadySeated},
-		{name: "guest at a rated table", rated: true, c: join("Ann", -1), want: match.AccountRequired},
+			c: match.Command{Kind: match.Join, Name: "Bob", Hash: hash("b"), Account: "acc", Seat: -1}, want: match.ErrAlreadySeated},
+		{name: "guest at a rated table", rated: true, c: join("Ann", -1), want: match.ErrAccountRequired},
 		{name: "account at a rated table", rated: true, c: match.Command{Kind: match.Join, Name: "Ann", Hash: hash("Ann"), Account: "acc", Seat: -1},
 			seat: 0, status: store.StatusOpen},
 		{name: "after the start", before: []match.Command{join("Ann", 0), join("Bob", 1), join("Cid", 2)},
-			c: join("Dan", -1), want: match.TableFull},
+			c: join("Dan", -1), want: match.ErrTableFull},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -199,23 +199,23 @@ func TestRemoveAndCancel(t *testing.T) {
 		seats  []string
 		before []match.Command
 		c      match.Command
-		want   match.Reason
+		want   error
 		write  match.WriteKind
 	}{
 		{name: "remove a person", before: []match.Command{join("Ann", 0)},
 			c: match.Command{Kind: match.Remove, Hash: creator, Seat: 0}, write: match.FreeSeat},
 		{name: "remove by another", before: []match.Command{join("Ann", 0)},
-			c: match.Command{Kind: match.Remove, Hash: hash("Ann"), Seat: 0}, want: match.NotCreator},
-		{name: "remove no seat", c: match.Command{Kind: match.Remove, Hash: creator, Seat: -1}, want: match.BadRequest},
-		{name: "remove an open seat", c: match.Command{Kind: match.Remove, Hash: creator, Seat: 1}, want: match.BadRequest},
-		{name: "remove a bot", seats: []string{"", "easy"}, c: match.Command{Kind: match.Remove, Hash: creator, Seat: 1}, want: match.BadRequest},
+			c: match.Command{Kind: match.Remove, Hash: hash("Ann"), Seat: 0}, want: match.ErrNotCreator},
+		{name: "remove no seat", c: match.Command{Kind: match.Remove, Hash: creator, Seat: -1}, want: match.ErrBadRequest},
+		{name: "remove an open seat", c: match.Command{Kind: match.Remove, Hash: creator, Seat: 1}, want: match.ErrBadRequest},
+		{name: "remove a bot", seats: []string{"", "easy"}, c: match.Command{Kind: match.Remove, Hash: creator, Seat: 1}, want: match.ErrBadRequest},
 		{name: "remove after the start", before: []match.Command{join("Ann", 0), join("Bob", 1)},
-			c: match.Command{Kind: match.Remove, Hash: creator, Seat: 0}, want: match.AlreadyStarted},
+			c: match.Command{Kind: match.Remove, Hash: creator, Seat: 0}, want: match.ErrAlreadyStarted},
 		{name: "cancel", c: match.Command{Kind: match.Cancel, Hash: creator}, write: match.CloseTable},
-		{name: "cancel by another", c: match.Command{Kind: match.Cancel, Hash: hash("Ann")}, want: match.NotCreator},
-		{name: "cancel without a token", c: match.Command{Kind: match.Cancel}, want: match.NotCreator},
+		{name: "cancel by another", c: match.Command{Kind: match.Cancel, Hash: hash("Ann")}, want: match.ErrNotCreator},
+		{name: "cancel without a token", c: match.Command{Kind: match.Cancel}, want: match.ErrNotCreator},
 		{name: "cancel after the start", before: []match.Command{join("Ann", 0), join("Bob", 1)},
-			c: match.Command{Kind: match.Cancel, Hash: creator}, want: match.AlreadyStarted},
+			c: match.Command{Kind: match.Cancel, Hash: creator}, want: match.ErrAlreadyStarted},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -290,18 +290,18 @@ func TestPlayRefused(t *testing.T) {
 		name string
 		m    *match.Match
 		c    match.Command
-		want match.Reason
+		want error
 	}{
-		{"no seat", m, match.Command{Kind: match.Play, Hash: hash("Eve"), Move: "draw", Seq: -1}, match.NotYourSeat},
-		{"no token", m, match.Command{Kind: match.Play, Move: "draw", Seq: -1}, match.NotYourSeat},
-		{"not started", open, match.Command{Kind: match.Play, Hash: hash("Ann"), Move: "draw", Seq: -1}, match.NotStarted},
-		{"R3 not your turn", m, match.Command{Kind: match.Play, Hash: hash(other), Move: "draw", Seq: 0}, match.NotYourTurn},
-		{"stale seq", m, match.Command{Kind: match.Play, Hash: hash(toMove), Move: "draw", Seq: 3}, match.Stale},
-		{"not a move", m, match.Command{Kind: match.Play, Hash: hash(toMove), Move: "jump", Seq: 0}, match.IllegalMove},
-		{"R7 the server draws the card", m, match.Command{Kind: match.Play, Hash: hash(toMove), Move: "draw police", Seq: 0}, match.IllegalMove},
-		{"R10 no bid outside an auction", m, match.Command{Kind: match.Play, Hash: hash(toMove), Move: "bid 16", Seq: 0}, match.IllegalMove},
-		{"unknown kind", m, match.Command{Kind: "rematch-v9", Hash: hash(toMove)}, match.Unsupported},
-		{"no kind", m, match.Command{Hash: hash(toMove)}, match.Unsupported},
+		{"no seat", m, match.Command{Kind: match.Play, Hash: hash("Eve"), Move: "draw", Seq: -1}, match.ErrNotYourSeat},
+		{"no token", m, match.Command{Kind: match.Play, Move: "draw", Seq: -1}, match.ErrNotYourSeat},
+		{"not started", open, match.Command{Kind: match.Play, Hash: hash("Ann"), Move: "draw", Seq: -1}, match.ErrNotStarted},
+		{"R3 not your turn", m, match.Command{Kind: match.Play, Hash: hash(other), Move: "draw", Seq: 0}, match.ErrNotYourTurn},
+		{"stale seq", m, match.Command{Kind: match.Play, Hash: hash(toMove), Move: "draw", Seq: 3}, match.ErrStale},
+		{"not a move", m, match.Command{Kind: match.Play, Hash: hash(toMove), Move: "jump", Seq: 0}, match.ErrIllegalMove},
+		{"R7 the server draws the card", m, match.Command{Kind: match.Play, Hash: hash(toMove), Move: "draw police", Seq: 0}, match.ErrIllegalMove},
+		{"R10 no bid outside an auction", m, match.Command{Kind: match.Play, Hash: hash(toMove), Move: "bid 16", Seq: 0}, match.ErrIllegalMove},
+		{"unknown kind", m, match.Command{Kind: "rematch-v9", Hash: hash(toMove)}, match.ErrUnsupported},
+		{"no kind", m, match.Command{Hash: hash(toMove)}, match.ErrUnsupported},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -345,7 +345,7 @@ func TestPlayToTheEnd(t *testing.T) {
 		t.Errorf("the last move: write %+v, finished %v, status %s", last.Write, last.Finished, m.Status)
 	}
 	_, err := decide(t, m, match.Command{Kind: match.Play, Hash: hash("Ann"), Move: "draw", Seq: -1}, t0)
-	if got := reason(t, err); got != match.GameOver {
+	if got := reason(t, err); got != match.ErrGameOver {
 		t.Errorf("a move after the end: %v, want game over", got)
 	}
 }
@@ -355,7 +355,7 @@ func TestBotMove(t *testing.T) {
 	if m.Status != store.StatusPlaying {
 		t.Fatalf("a table of bots is %s", m.Status)
 	}
-	if _, err := m.Move(razzia.Bid(99), t0); reason(t, err) != match.IllegalMove {
+	if _, err := m.Move(razzia.Bid(99), t0); reason(t, err) != match.ErrIllegalMove {
 		t.Errorf("an illegal bot move: %v", err)
 	}
 	r, err := m.Move(razzia.Draw(razzia.NoKind), t0)
@@ -407,7 +407,7 @@ func TestTimeoutAndTakeBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Then == nil || r.Then.Reason != match.TimedOut || r.Write.Kind != match.SetClock || r.Write.Failed == nil {
+	if r.Then == nil || r.Then.Kind != match.ErrTimedOut || r.Write.Kind != match.SetClock || r.Write.Failed == nil {
 		t.Fatalf("a late move: %+v, want the timeout stored and the move refused", r)
 	}
 	if !slices.Equal(r.StandIn, []int{late}) || !r.Bots || !r.Broadcast {
@@ -479,11 +479,11 @@ func TestLeave(t *testing.T) {
 		t.Errorf("leaving twice: %+v, want nothing", r)
 	}
 	_, err := decide(t, m, match.Command{Kind: match.Leave, Hash: hash("Eve")}, t0)
-	if reason(t, err) != match.NotYourSeat {
+	if reason(t, err) != match.ErrNotYourSeat {
 		t.Errorf("a stranger leaves: %v", err)
 	}
 	_, err = decide(t, m, match.Command{Kind: match.TakeBack, Hash: hash("Eve")}, t0)
-	if reason(t, err) != match.NotYourSeat {
+	if reason(t, err) != match.ErrNotYourSeat {
 		t.Errorf("a stranger takes back: %v", err)
 	}
 	r = must(t, m, match.Command{Kind: match.TakeBack, Hash: hash(name)}, t0.Add(4*time.Second))
@@ -513,11 +513,11 @@ func TestPreMove(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		c    match.Command
-		want match.Reason
+		want error
 	}{
-		{"no seat", match.Command{Kind: match.EnterPreMove, Hash: hash("Eve"), Move: "pass"}, match.NotYourSeat},
-		{"not a move", pre(caller, "jump"), match.IllegalMove},
-		{"not pass or bid", pre(caller, "draw"), match.IllegalMove},
+		{"no seat", match.Command{Kind: match.EnterPreMove, Hash: hash("Eve"), Move: "pass"}, match.ErrNotYourSeat},
+		{"not a move", pre(caller, "jump"), match.ErrIllegalMove},
+		{"not pass or bid", pre(caller, "draw"), match.ErrIllegalMove},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			outcome(t, m, tt.c, t0, tt.want)
@@ -580,17 +580,6 @@ func TestCommandEncoding(t *testing.T) {
 	}
 }
 
-func TestReasons(t *testing.T) {
-	seen := map[string]bool{}
-	for _, r := range match.Reasons() {
-		s := r.String()
-		if strings.HasPrefix(s, "Reason(") || seen[s] {
-			t.Errorf("reason %d is named %q", int(r), s)
-		}
-		seen[s] = true
-	}
-}
-
 // TestPreMoveDropped: a pre-move no longer legal when due is dropped, and
 // its owner told why, instead of played.
 func TestPreMoveDropped(t *testing.T) {
@@ -623,19 +612,19 @@ func TestClosed(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		c    match.Command
-		want match.Reason
+		want error
 	}{
-		{"join", join("Cy", -1), match.TableFull},
-		{"remove by the creator", match.Command{Kind: match.Remove, Hash: hash("creator")}, match.AlreadyStarted},
-		{"remove by another", match.Command{Kind: match.Remove, Hash: hash("Ann")}, match.NotCreator},
-		{"cancel by the creator", match.Command{Kind: match.Cancel, Hash: hash("creator")}, match.AlreadyStarted},
-		{"cancel by another", match.Command{Kind: match.Cancel}, match.NotCreator},
-		{"a player's move", match.Command{Kind: match.Play, Hash: hash("Ann"), Move: "draw"}, match.GameOver},
-		{"a stranger's move", match.Command{Kind: match.Play, Hash: hash("Eve"), Move: "draw"}, match.NotYourSeat},
-		{"a player's pre-move", match.Command{Kind: match.EnterPreMove, Hash: hash("Ann"), Move: "pass"}, match.GameOver},
-		{"a player takes back", match.Command{Kind: match.TakeBack, Hash: hash("Ann")}, match.GameOver},
-		{"a player leaves", match.Command{Kind: match.Leave, Hash: hash("Ann")}, match.GameOver},
-		{"an unknown kind", match.Command{Kind: "seat-v9", Hash: hash("Ann")}, match.Unsupported},
+		{"join", join("Cy", -1), match.ErrTableFull},
+		{"remove by the creator", match.Command{Kind: match.Remove, Hash: hash("creator")}, match.ErrAlreadyStarted},
+		{"remove by another", match.Command{Kind: match.Remove, Hash: hash("Ann")}, match.ErrNotCreator},
+		{"cancel by the creator", match.Command{Kind: match.Cancel, Hash: hash("creator")}, match.ErrAlreadyStarted},
+		{"cancel by another", match.Command{Kind: match.Cancel}, match.ErrNotCreator},
+		{"a player's move", match.Command{Kind: match.Play, Hash: hash("Ann"), Move: "draw"}, match.ErrGameOver},
+		{"a stranger's move", match.Command{Kind: match.Play, Hash: hash("Eve"), Move: "draw"}, match.ErrNotYourSeat},
+		{"a player's pre-move", match.Command{Kind: match.EnterPreMove, Hash: hash("Ann"), Move: "pass"}, match.ErrGameOver},
+		{"a player takes back", match.Command{Kind: match.TakeBack, Hash: hash("Ann")}, match.ErrGameOver},
+		{"a player leaves", match.Command{Kind: match.Leave, Hash: hash("Ann")}, match.ErrGameOver},
+		{"an unknown kind", match.Command{Kind: "seat-v9", Hash: hash("Ann")}, match.ErrUnsupported},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := reason(t, match.Closed(tt.c, g)); got != tt.want {

@@ -53,15 +53,15 @@ type NewOffer func() (game string, wait time.Duration, err error)
 func AnswerRematch(seats []store.Seat, offer *protocol.RematchOffer, seat int, accept bool, now time.Time, newOffer NewOffer) (next protocol.RematchOffer, lapsed bool, err error) {
 	switch {
 	case seat < 0 || seat >= len(seats):
-		return next, false, refuse(NotYourSeat, "only the players of the game may offer or answer its rematch")
+		return next, false, refuse(ErrNotYourSeat, "only the players of the game may offer or answer its rematch")
 	case offer != nil && offer.State == protocol.RematchOpen && !now.Before(offer.Expires):
 		return next, true, nil
 	case offer == nil && !accept:
-		return next, false, refuse(RematchRefused, "nobody offered a rematch of this game: there is nothing to decline")
+		return next, false, refuse(ErrRematch, "nobody offered a rematch of this game: there is nothing to decline")
 	case offer == nil:
 		game, wait, err := newOffer()
 		if err != nil {
-			return next, false, &Refusal{Reason: Internal, Msg: "internal error: please try again", Err: err}
+			return next, false, &Refusal{Kind: ErrInternal, Msg: "internal error: please try again", Err: err}
 		}
 		next = protocol.RematchOffer{By: seat, State: protocol.RematchOpen, Answers: make([]string, len(seats)),
 			Expires: now.Add(wait).UTC(), Game: game}
@@ -71,9 +71,9 @@ func AnswerRematch(seats []store.Seat, offer *protocol.RematchOffer, seat int, a
 			}
 		}
 	case offer.State != protocol.RematchOpen:
-		return next, false, refuse(RematchRefused, "this game's rematch was offered already and has %s: one offer per game", offer.State)
+		return next, false, refuse(ErrRematch, "this game's rematch was offered already and has %s: one offer per game", offer.State)
 	case offer.Answers[seat] != "":
-		return next, false, refuse(RematchRefused, "you answered this rematch already")
+		return next, false, refuse(ErrRematch, "you answered this rematch already")
 	default:
 		next = *offer
 		next.Answers = slices.Clone(offer.Answers)

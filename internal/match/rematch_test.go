@@ -22,19 +22,19 @@ func TestAnswerRematch(t *testing.T) {
 		offer   *protocol.RematchOffer
 		seat    int
 		accept  bool
-		want    match.Reason // 0: answered
+		want    error // nil: answered
 		lapsed  bool
 		answers []string
 		state   string
 	}{
 		{name: "first acceptance offers", seat: 1, accept: true, answers: []string{"", yes, yes}, state: protocol.RematchOpen},
-		{name: "decline of no offer", seat: 1, want: match.RematchRefused},
-		{name: "stranger", seat: -1, accept: true, want: match.NotYourSeat},
+		{name: "decline of no offer", seat: 1, want: match.ErrRematch},
+		{name: "stranger", seat: -1, accept: true, want: match.ErrNotYourSeat},
 		{name: "acceptance", offer: open(yes, "", "", yes), seat: 1, accept: true, answers: []string{yes, yes, "", yes}, state: protocol.RematchOpen},
 		{name: "last answer starts it", offer: open(yes, "", yes), seat: 1, accept: true, answers: []string{yes, yes, yes}, state: protocol.RematchStarted},
 		{name: "last answer no, still enough", offer: open(yes, "", yes), seat: 1, answers: []string{yes, no, yes}, state: protocol.RematchStarted},
-		{name: "answered already", offer: open(yes, no, yes), seat: 1, accept: true, want: match.RematchRefused},
-		{name: "one offer per game", offer: &protocol.RematchOffer{State: protocol.RematchLapsed, Answers: []string{yes, no, no}}, seat: 1, accept: true, want: match.RematchRefused},
+		{name: "answered already", offer: open(yes, no, yes), seat: 1, accept: true, want: match.ErrRematch},
+		{name: "one offer per game", offer: &protocol.RematchOffer{State: protocol.RematchLapsed, Answers: []string{yes, no, no}}, seat: 1, accept: true, want: match.ErrRematch},
 		{name: "time ran out", offer: &protocol.RematchOffer{State: protocol.RematchOpen, Answers: []string{yes, "", yes}, Expires: t0}, seat: 1, accept: true, lapsed: true},
 	}
 	for _, tt := range tests {
@@ -56,7 +56,7 @@ func TestAnswerRematch(t *testing.T) {
 			if tt.offer != nil && !slices.Equal(tt.offer.Answers, before) {
 				t.Errorf("the stored offer changed: %v", tt.offer.Answers)
 			}
-			if tt.want != 0 {
+			if tt.want != nil {
 				if got := reason(t, err); got != tt.want {
 					t.Fatalf("refused as %v, want %v", got, tt.want)
 				}
@@ -77,7 +77,7 @@ func TestAnswerRematch(t *testing.T) {
 		})
 	}
 	failing := func() (string, time.Duration, error) { return "", 0, errors.New("no id") }
-	if _, _, err := match.AnswerRematch(seats, nil, 0, true, t0, failing); reason(t, err) != match.Internal {
+	if _, _, err := match.AnswerRematch(seats, nil, 0, true, t0, failing); reason(t, err) != match.ErrInternal {
 		t.Errorf("an offer without an id: %v", err)
 	}
 }

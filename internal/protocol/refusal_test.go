@@ -16,7 +16,7 @@ import (
 
 // refusingPackages are the packages whose sentinel errors are refusals
 // answered to clients, relative to this one.
-var refusingPackages = []string{"../table", "../chat", "../account"}
+var refusingPackages = []string{"../table", "../match", "../chat", "../account"}
 
 // TestSentinelsInCatalogue: every exported Err* variable of the packages
 // that refuse requests is declared with protocol.NewRefusal, so that it

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
@@ -14,48 +15,48 @@ import (
 // and WebSocket answers and a refusal passed between nodes carry.
 var (
 	ErrNotFound    = store.ErrNotFound // one "no such game", the store's and the Hub's
-	ErrSeatTaken   = protocol.NewRefusal(protocol.SeatTaken, "the seat is taken")
-	ErrTableFull   = protocol.NewRefusal(protocol.TableFull, "the table is full")
+	ErrSeatTaken   = match.ErrSeatTaken
+	ErrTableFull   = match.ErrTableFull
 	ErrBadName     = protocol.NewRefusal(protocol.BadName, "bad name")
-	ErrBadRequest  = protocol.NewRefusal(protocol.BadRequest, "bad request")
-	ErrNotYourSeat = protocol.NewRefusal(protocol.NotYourSeat, "not your seat")
-	ErrNotYourTurn = protocol.NewRefusal(protocol.NotYourTurn, "not your turn")
-	ErrStale       = protocol.NewRefusal(protocol.Stale, "the game has moved on")
-	ErrNotStarted  = protocol.NewRefusal(protocol.NotStarted, "the game has not started")
-	ErrGameOver    = protocol.NewRefusal(protocol.GameOver, "the game is over")
-	ErrIllegalMove = protocol.NewRefusal(protocol.IllegalMove, "illegal move")
+	ErrBadRequest  = match.ErrBadRequest
+	ErrNotYourSeat = match.ErrNotYourSeat
+	ErrNotYourTurn = match.ErrNotYourTurn
+	ErrStale       = match.ErrStale
+	ErrNotStarted  = match.ErrNotStarted
+	ErrGameOver    = match.ErrGameOver
+	ErrIllegalMove = match.ErrIllegalMove
 	ErrBadRecord   = protocol.NewRefusal(protocol.BadRecord, "bad record")
-	ErrInternal    = protocol.NewRefusal(protocol.Internal, "internal error")
+	ErrInternal    = match.ErrInternal
 	ErrClosed      = protocol.NewRefusal(protocol.Unavailable, "the server is shutting down")
 
-	ErrNameTaken          = protocol.NewRefusal(protocol.NameTaken, "the name is taken at the table")
+	ErrNameTaken          = match.ErrNameTaken
 	ErrRateLimited        = protocol.NewRefusal(protocol.RateLimited, "too many moves")
 	ErrTooManyGames       = protocol.NewRefusal(protocol.TooManyGames, "too many games")
 	ErrTooManyConnections = protocol.NewRefusal(protocol.TooManyConnections, "too many connections")
 	ErrExpired            = protocol.NewRefusal(protocol.TableExpired, "the table expired")
-	ErrNotCreator         = protocol.NewRefusal(protocol.NotCreator, "not the table's creator")
-	ErrAlreadyStarted     = protocol.NewRefusal(protocol.AlreadyStarted, "the game has started")
+	ErrNotCreator         = match.ErrNotCreator
+	ErrAlreadyStarted     = match.ErrAlreadyStarted
 	// ErrUnavailable is a write this node could not have made: the node
 	// that runs the game did not answer in time and its lease has not
 	// lapsed yet, or no node runs it while this one is shutting down. It
 	// is temporary: the same request succeeds once another node runs it.
 	ErrUnavailable     = protocol.NewRefusal(protocol.Unavailable, "the game is changing servers")
-	ErrAccountRequired = protocol.NewRefusal(protocol.AccountRequired, "a rated table takes signed-in players only")
-	ErrAlreadySeated   = protocol.NewRefusal(protocol.AlreadySeated, "you hold a seat of the table already")
+	ErrAccountRequired = match.ErrAccountRequired
+	ErrAlreadySeated   = match.ErrAlreadySeated
 	ErrCancelled       = protocol.NewRefusal(protocol.TableCancelled, "the table was cancelled")
-	ErrTimedOut        = protocol.NewRefusal(protocol.TimedOut, "the time ran out")
+	ErrTimedOut        = match.ErrTimedOut
 	// ErrNotOver is a rematch of a game that is not over.
 	ErrNotOver = protocol.NewRefusal(protocol.GameInProgress, "the game is not over")
 	// ErrRematch is a rematch offer or answer that cannot be made: the
 	// game had its offer, the player answered, or nobody offered.
-	ErrRematch = protocol.NewRefusal(protocol.RematchRefused, "rematch refused")
+	ErrRematch = match.ErrRematch
 	// ErrTooLarge is a write too large to pass to the node that runs its
 	// game: the channel between nodes carries store.MaxPayload bytes.
 	ErrTooLarge = protocol.NewRefusal(protocol.TooLarge, "the write is too large to pass between nodes")
 	// ErrUnsupported is a write passed from a node of another version that
 	// this one does not know: retried, it succeeds once both run one
 	// version.
-	ErrUnsupported = protocol.NewRefusal(protocol.Unsupported, "the write is unknown to this server's version")
+	ErrUnsupported = match.ErrUnsupported
 )
 
 // errNotOwner is the answer of a node asked to make a write of a game it

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia"
-	"github.com/razziagame/razzia/internal/chat"
 	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/store"
 )
@@ -16,33 +15,17 @@ import (
 // written with the lease's fence, applied, broadcast, and then the
 // timers and bots it asks for are armed (make).
 
-// reasonKinds names each of the match's reasons with the Hub's sentinel.
-var reasonKinds = map[match.Reason]error{
-	match.BadRequest: ErrBadRequest, match.TableFull: ErrTableFull, match.SeatTaken: ErrSeatTaken,
-	match.NameTaken: ErrNameTaken, match.AccountRequired: ErrAccountRequired, match.AlreadySeated: ErrAlreadySeated,
-	match.NotCreator: ErrNotCreator, match.AlreadyStarted: ErrAlreadyStarted, match.NotYourSeat: ErrNotYourSeat,
-	match.NotStarted: ErrNotStarted, match.GameOver: ErrGameOver, match.Stale: ErrStale,
-	match.NotYourTurn: ErrNotYourTurn, match.IllegalMove: ErrIllegalMove, match.TimedOut: ErrTimedOut,
-	match.Internal: ErrInternal, match.Unsupported: ErrUnsupported, match.RematchRefused: ErrRematch,
-}
-
-// refused returns the Hub's error for a refusal of the match; another
-// error is returned as it is.
+// refused returns the Hub's error for a refusal of the match, whose kind
+// is already one of the catalogue's sentinels (the Hub's own, re-exported
+// from internal/match, or internal/chat's); another error is returned as
+// it is.
 func refused(err error) error {
 	var r *match.Refusal
 	if !errors.As(err, &r) {
 		return err
 	}
-	kind, ok := reasonKinds[r.Reason]
-	if r.Reason == match.ChatRefused {
-		// internal/chat's sentinel, or its *chat.Error's.
-		var ce *chat.Error
-		kind, ok = r.Err, r.Err != nil
-		if errors.As(r.Err, &ce) {
-			kind = ce.Err
-		}
-	}
-	if !ok {
+	kind := r.Kind
+	if kind == nil {
 		kind = ErrInternal
 	}
 	return &Error{Kind: kind, Msg: r.Msg, Err: r.Err, RetryAfter: r.RetryAfter}
@@ -52,7 +35,7 @@ func refused(err error) error {
 // of this game, logging a failure that is not the player's doing.
 func (l *loop) refusal(err error) error {
 	var r *match.Refusal
-	if errors.As(err, &r) && r.Reason == match.Internal {
+	if errors.As(err, &r) && r.Kind == ErrInternal {
 		l.h.log.Error("the match failed", "game", l.id, "err", r.Err)
 	}
 	return refused(err)

@@ -4,25 +4,33 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/razziagame/razzia/internal/chat"
 	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
 
-// TestReasonKinds: every reason the match refuses for is named by a
-// sentinel, which keeps its message and cause.
-func TestReasonKinds(t *testing.T) {
-	for _, r := range match.Reasons() {
-		t.Run(r.String(), func(t *testing.T) {
-			cause := errors.New("the cause")
-			err := refused(&match.Refusal{Reason: r, Msg: "the message", Err: cause})
+// TestRefused: a refusal of the match reaches the player as the Hub's
+// error with its sentinel, message, cause and wait; one without a kind is
+// internal.
+func TestRefused(t *testing.T) {
+	cause := errors.New("the cause")
+	for _, tt := range []struct {
+		name string
+		kind error
+		want error
+	}{
+		{"a sentinel of the match", match.ErrTableFull, ErrTableFull},
+		{"a sentinel of the chat", chat.ErrTooFast, chat.ErrTooFast},
+		{"no kind", nil, ErrInternal},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := refused(&match.Refusal{Kind: tt.kind, Msg: "the message", Err: cause, RetryAfter: time.Second})
 			var e *Error
-			if !errors.As(err, &e) || e.Msg != "the message" || !errors.Is(err, cause) {
-				t.Fatalf("refused = %#v", err)
-			}
-			if e.Kind == ErrInternal && r != match.Internal {
-				t.Errorf("reason %v is named by no sentinel", r)
+			if !errors.As(err, &e) || e.Kind != tt.want || e.Msg != "the message" || !errors.Is(err, cause) || e.RetryAfter != time.Second {
+				t.Fatalf("refused = %#v, want the kind %v", err, tt.want)
 			}
 		})
 	}
