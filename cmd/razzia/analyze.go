@@ -70,7 +70,7 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *asJSON {
 			writeJSONError(stdout, err)
 		} else {
-			fmt.Fprintln(stderr, err)
+			fmt.Fprintln(stderr, recordError("analyze", files[0], err))
 		}
 		return 1
 	}
@@ -82,9 +82,9 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if bar != nil {
 		o.Progress = func(done, _ int) { bar.Set(done) }
 	}
-	rep, err := interruptible(bar, func(ctx context.Context) (*analysis.Report, error) { return analysis.Analyze(ctx, rec, o) })
+	rep, status, err := interruptible(bar, func(ctx context.Context) (*analysis.Report, error) { return analysis.Analyze(ctx, rec, o) })
 	if errors.Is(err, context.Canceled) {
-		return runFailed(stderr, "analyze", err)
+		return runFailed(stderr, "analyze", err, status)
 	}
 	if err != nil {
 		return fail(err)

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
-	"os"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,19 +91,30 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// The games may take hours: a file that cannot be written is found
+	// before them.
+	if err := checkWritable(*out); err != nil {
+		fmt.Fprintf(stderr, "razzia calibrate: --out: %v\n", err)
+		return 1
+	}
+	if *logFile != "" {
+		if err := checkWritable(*logFile); err != nil {
+			fmt.Fprintf(stderr, "razzia calibrate: --log: %v\n", err)
+			return 1
+		}
+	}
+	ctx, stop := signalContext()
 	defer stop()
 	last := -1
 	c, err := botrating.Calibrate(ctx, botrating.Config{Games: *games, Seed: *seed, Workers: *workers, Levels: rated, Weights: weights, Log: *logFile,
 		Progress: func(done, total int) {
 			if pct := done * 100 / total; pct/10 != last {
 				last = pct / 10
-				fmt.Fprintf(stderr, "razzia calibrate: %d of %d games\n", done, total)
+				fmt.Fprintf(stderr, "razzia calibrate: %d of %s\n", done, plural(total, "game", "games"))
 			}
 		}})
 	if err != nil {
-		fmt.Fprintf(stderr, "razzia calibrate: %v\n", err)
-		return 1
+		return runFailed(stderr, "calibrate", err, ctx.status())
 	}
 	c.Command = calibrateCommand(*games, *seed, *levels, weights)
 	b, err := json.MarshalIndent(c, "", "  ")
@@ -114,7 +122,7 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "razzia calibrate: %v\n", err)
 		return 1
 	}
-	if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
+	if err := writeFileAtomic(*out, append(b, '\n'), 0o644); err != nil {
 		fmt.Fprintf(stderr, "razzia calibrate: %v\n", err)
 		return 1
 	}
@@ -139,7 +147,7 @@ func calibrateCommand(games int, seed uint64, levels string, weights map[string]
 
 // writeCalibration sums a calibration up for people.
 func writeCalibration(w io.Writer, c *botrating.Calibration) {
-	fmt.Fprintf(w, "%d games, seed %d\n\n", c.Games, c.Seed)
+	fmt.Fprintf(w, "%s, seed %d\n\n", plural(c.Games, "game", "games"), c.Seed)
 	sizes := []string{"2", "3", "4", "5"}
 	fmt.Fprintf(w, "%-8s %16s", "level", "all tables")
 	for _, n := range sizes {
