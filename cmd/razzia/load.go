@@ -110,7 +110,7 @@ func loadContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	rep, err := loadgen.Run(ctx, cfg)
 	if rep == nil {
-		fmt.Fprintf(stderr, "razzia load: %v\n", err)
+		fmt.Fprintf(stderr, "razzia load: %v\n", netError(err))
 		return 1
 	}
 	if *asJSON {
@@ -122,7 +122,7 @@ func loadContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		if errors.Is(err, context.Canceled) {
 			err = errors.New("interrupted: the report covers the run until then")
 		}
-		fmt.Fprintf(stderr, "razzia load: %v\n", err)
+		fmt.Fprintf(stderr, "razzia load: %v\n", netError(err))
 		return 1
 	}
 	return 0
