@@ -271,6 +271,7 @@ func TestArenaJSONHasNoNull(t *testing.T) {
 	for _, args := range [][]string{
 		{"arena", "--seats", "random,random", "--games", "2", "--json"},
 		{"arena", "--seats", "random,heuristic", "--games", "2", "--json"},
+		{"arena", "--ladder", "--bots", "random,heuristic", "--players", "2", "--deals", "1", "--json"},
 	} {
 		stdout, stderr, status := runCmd(t, nil, args...)
 		if status != 0 {
