@@ -356,3 +356,28 @@ func TestArenaInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadInterrupted: a load run stopped by SIGINT or SIGTERM exits with
+// 130 or 143, as a shell expects, not with the 1 of a failure.
+func TestLoadInterrupted(t *testing.T) {
+	tests := []struct {
+		name   string
+		sig    os.Signal
+		status int
+	}{
+		{"Ctrl-C", os.Interrupt, 130},
+		{"SIGTERM", syscall.SIGTERM, 143},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// The signal arrives before the run starts.
+			notifySignals = func(c chan<- os.Signal, _ ...os.Signal) { c <- tt.sig }
+			stopSignals = func(chan<- os.Signal) {}
+			t.Cleanup(func() { notifySignals, stopSignals = defaultNotify, defaultStop })
+			_, stderr, status := runCmd(t, nil, "load", "--server", "http://127.0.0.1:1", "--moves", "1")
+			if status != tt.status {
+				t.Errorf("status %d, want %d; stderr %q", status, tt.status, stderr)
+			}
+		})
+	}
+}
