@@ -381,3 +381,39 @@ func TestLoadInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// TestInterruptedExitStatus: the long commands stopped by SIGINT or
+// SIGTERM say so and exit with 130 or 143.
+func TestInterruptedExitStatus(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "levels.json")
+	commands := []struct {
+		name string
+		args []string
+	}{
+		{"analyze", []string{"analyze", "--iterations", "100", filepath.Join("testdata", "hand-2p.json")}},
+		{"calibrate", []string{"calibrate", "--games", "4", "--workers", "1", "--levels", "easy,medium", "--out", out}},
+		{"ladder", []string{"arena", "--ladder", "--bots", "random,heuristic", "--players", "2", "--deals", "50"}},
+	}
+	signals := []struct {
+		name   string
+		sig    os.Signal
+		status int
+	}{
+		{"Ctrl-C", os.Interrupt, 130},
+		{"SIGTERM", syscall.SIGTERM, 143},
+	}
+	for _, c := range commands {
+		for _, s := range signals {
+			t.Run(c.name+" "+s.name, func(t *testing.T) {
+				// The signal arrives as the work starts.
+				notifySignals = func(ch chan<- os.Signal, _ ...os.Signal) { ch <- s.sig }
+				stopSignals = func(chan<- os.Signal) {}
+				t.Cleanup(func() { notifySignals, stopSignals = defaultNotify, defaultStop })
+				_, stderr, status := runCmd(t, nil, c.args...)
+				if status != s.status || !strings.Contains(stderr, "razzia "+strings.Fields(c.args[0])[0]+": interrupted") {
+					t.Errorf("status %d, stderr %q; want %d and that it was interrupted", status, stderr, s.status)
+				}
+			})
+		}
+	}
+}
