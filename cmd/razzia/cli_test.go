@@ -109,6 +109,31 @@ func TestWrapLine(t *testing.T) {
 	}
 }
 
+func TestWrapParagraph(t *testing.T) {
+	tests := []struct {
+		name, para string
+		want       []string
+	}{
+		{"narrow enough", "one\ntwo", []string{"one", "two"}},
+		{"prose filled again",
+			"Behind a proxy, name it with --trusted-proxies: the address is then read from X-Forwarded-For, and\ncookies are Secure.",
+			[]string{"Behind a proxy, name it with --trusted-proxies: the address is then read from",
+				"X-Forwarded-For, and cookies are Secure."}},
+		{"examples line by line",
+			"Examples:\n  razzia arena --seats hard,heuristic,heuristic,heuristic --games 200 --records out --json\n  razzia arena",
+			[]string{"Examples:", "  razzia arena --seats hard,heuristic,heuristic,heuristic --games 200 \\",
+				"      --records out --json", "  razzia arena"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := wrapParagraph(tt.para, helpWidth)
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
 // TestUnknownCommand: a mistyped command is refused in one line with the
 // command meant, when one is near.
 func TestUnknownCommand(t *testing.T) {

@@ -79,8 +79,11 @@ func usageError(stderr io.Writer, fs *flag.FlagSet, _ string, format string, arg
 // commandUsage prints a subcommand's synopsis (its first line the usage
 // line, the rest a description) and its flags, within helpWidth columns.
 func commandUsage(w io.Writer, fs *flag.FlagSet, synopsis string) {
-	for line := range strings.SplitSeq(strings.TrimSpace(synopsis), "\n") {
-		for _, l := range wrapLine(line, helpWidth) {
+	for i, para := range strings.Split(strings.TrimSpace(synopsis), "\n\n") {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		for _, l := range wrapParagraph(para, helpWidth) {
 			fmt.Fprintln(w, l)
 		}
 	}
@@ -126,6 +129,33 @@ func defaultOf(f *flag.Flag) string {
 		}
 	}
 	return f.DefValue
+}
+
+// wrapParagraph wraps a paragraph of a synopsis within width columns. A
+// paragraph of prose (its lines at one indentation, none a command) with a
+// line too wide is filled again as a whole, so that it stays even; any
+// other is wrapped line by line.
+func wrapParagraph(para string, width int) []string {
+	lines := strings.Split(para, "\n")
+	wide, prose := false, true
+	lead := lines[0][:len(lines[0])-len(strings.TrimLeft(lines[0], " "))]
+	for _, l := range lines {
+		wide = wide || utf8.RuneCountInString(l) > width
+		words := strings.Fields(l)
+		prose = prose && len(words) > 0 && strings.HasPrefix(l, lead) && l[len(lead)] != ' ' &&
+			words[0] != "usage:" && words[0] != "razzia" && words[0] != "nice"
+	}
+	switch {
+	case !wide:
+		return lines
+	case prose:
+		return wrapWords(strings.Fields(para), lead, lead, width)
+	}
+	var out []string
+	for _, l := range lines {
+		out = append(out, wrapLine(l, width)...)
+	}
+	return out
 }
 
 // wrapLine wraps one line of a synopsis within width columns: a usage
