@@ -81,7 +81,9 @@ func TestHelpWidth(t *testing.T) {
 	}
 }
 
-func TestWrapLine(t *testing.T) {
+// TestWrap: the help's paragraphs and lines are wrapped within 80
+// columns as their kind calls for.
+func TestWrap(t *testing.T) {
 	tests := []struct {
 		name, line string
 		want       []string
@@ -98,22 +100,6 @@ func TestWrapLine(t *testing.T) {
 		{"prose at its indentation",
 			"  a line of prose that is rather longer than the eighty columns a terminal has at least",
 			[]string{"  a line of prose that is rather longer than the eighty columns a terminal has", "  at least"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := wrapLine(tt.line, helpWidth)
-			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
-				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
-			}
-		})
-	}
-}
-
-func TestWrapParagraph(t *testing.T) {
-	tests := []struct {
-		name, para string
-		want       []string
-	}{
 		{"narrow enough", "one\ntwo", []string{"one", "two"}},
 		{"prose filled again",
 			"Behind a proxy, name it with --trusted-proxies: the address is then read from X-Forwarded-For, and\ncookies are Secure.",
@@ -126,7 +112,7 @@ func TestWrapParagraph(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := wrapParagraph(tt.para, helpWidth)
+			got := wrapParagraph(tt.line, helpWidth)
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
