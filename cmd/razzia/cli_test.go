@@ -322,19 +322,22 @@ func findNull(v any, path string) (string, bool) {
 // The signal functions of the package signal, restored after a test.
 var defaultNotify, defaultStop = notifySignals, stopSignals
 
+// interruptions are the signals that stop a long command, with the exit
+// status each calls for.
+var interruptions = []struct {
+	name   string
+	sig    os.Signal
+	status int
+}{
+	{"Ctrl-C", os.Interrupt, 130},
+	{"SIGTERM", syscall.SIGTERM, 143},
+}
+
 // TestArenaInterrupted: SIGINT or SIGTERM in the middle of an arena run
 // ends it with 130 or 143, and reports the games already played, whose
 // records are written.
 func TestArenaInterrupted(t *testing.T) {
-	tests := []struct {
-		name   string
-		sig    os.Signal
-		status int
-	}{
-		{"Ctrl-C", os.Interrupt, 130},
-		{"SIGTERM", syscall.SIGTERM, 143},
-	}
-	for _, tt := range tests {
+	for _, tt := range interruptions {
 		t.Run(tt.name, func(t *testing.T) {
 			var signals chan<- os.Signal
 			notifySignals = func(c chan<- os.Signal, _ ...os.Signal) { signals = c }
@@ -368,31 +371,6 @@ func TestArenaInterrupted(t *testing.T) {
 	}
 }
 
-// TestLoadInterrupted: a load run stopped by SIGINT or SIGTERM exits with
-// 130 or 143, as a shell expects, not with the 1 of a failure.
-func TestLoadInterrupted(t *testing.T) {
-	tests := []struct {
-		name   string
-		sig    os.Signal
-		status int
-	}{
-		{"Ctrl-C", os.Interrupt, 130},
-		{"SIGTERM", syscall.SIGTERM, 143},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			// The signal arrives before the run starts.
-			notifySignals = func(c chan<- os.Signal, _ ...os.Signal) { c <- tt.sig }
-			stopSignals = func(chan<- os.Signal) {}
-			t.Cleanup(func() { notifySignals, stopSignals = defaultNotify, defaultStop })
-			_, stderr, status := runCmd(t, nil, "load", "--server", "http://127.0.0.1:1", "--moves", "1")
-			if status != tt.status {
-				t.Errorf("status %d, want %d; stderr %q", status, tt.status, stderr)
-			}
-		})
-	}
-}
-
 // TestInterruptedExitStatus: the long commands stopped by SIGINT or
 // SIGTERM say so and exit with 130 or 143.
 func TestInterruptedExitStatus(t *testing.T) {
@@ -404,17 +382,10 @@ func TestInterruptedExitStatus(t *testing.T) {
 		{"analyze", []string{"analyze", "--iterations", "100", filepath.Join("testdata", "hand-2p.json")}},
 		{"calibrate", []string{"calibrate", "--games", "4", "--workers", "1", "--levels", "easy,medium", "--out", out}},
 		{"ladder", []string{"arena", "--ladder", "--bots", "random,heuristic", "--players", "2", "--deals", "50"}},
-	}
-	signals := []struct {
-		name   string
-		sig    os.Signal
-		status int
-	}{
-		{"Ctrl-C", os.Interrupt, 130},
-		{"SIGTERM", syscall.SIGTERM, 143},
+		{"load", []string{"load", "--server", "http://127.0.0.1:1", "--moves", "1"}},
 	}
 	for _, c := range commands {
-		for _, s := range signals {
+		for _, s := range interruptions {
 			t.Run(c.name+" "+s.name, func(t *testing.T) {
 				// The signal arrives as the work starts.
 				notifySignals = func(ch chan<- os.Signal, _ ...os.Signal) { ch <- s.sig }

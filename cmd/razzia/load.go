@@ -112,8 +112,7 @@ func loadContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	rep, err := loadgen.Run(ctx, cfg)
 	if rep == nil {
-		fmt.Fprintf(stderr, "razzia load: %v\n", netError(err))
-		return 1
+		return runFailed(stderr, "load", netError(err), 1)
 	}
 	if *asJSON {
 		rep.WriteJSON(stdout)
