@@ -209,6 +209,11 @@ func TestCompletion(t *testing.T) {
 			if !strings.Contains(stdout, "games") || !strings.Contains(stdout, "bot-timeout") {
 				t.Error("the script lacks arena's flags")
 			}
+			for line := range strings.SplitSeq(stdout, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(line), "arena)") && strings.Count(line, "--seats") != 1 {
+					t.Errorf("arena's flags name --seats %d times, want once: %q", strings.Count(line, "--seats"), line)
+				}
+			}
 		})
 	}
 	bash, err := exec.LookPath("bash")

@@ -63,12 +63,7 @@ func completionSpecs() []completionSpec {
 		s := completionSpec{command: c}
 		var out bytes.Buffer
 		c.run([]string{"--help"}, strings.NewReader(""), &out, io.Discard)
-		for line := range strings.SplitSeq(out.String(), "\n") {
-			if rest, ok := strings.CutPrefix(line, "  --"); ok {
-				s.flags = append(s.flags, strings.Fields(rest)[0])
-			}
-		}
-		s.flags = append(s.flags, "help")
+		s.flags = append(helpFlags(out.String()), "help")
 		switch c.name {
 		case "help":
 			s.words = names
@@ -78,6 +73,19 @@ func completionSpecs() []completionSpec {
 		specs = append(specs, s)
 	}
 	return specs
+}
+
+// helpFlags returns the names of the flags a command's help lists under
+// "Flags:", as printFlags writes them.
+func helpFlags(help string) []string {
+	_, list, _ := strings.Cut(help, "\nFlags:\n")
+	var names []string
+	for line := range strings.SplitSeq(list, "\n") {
+		if rest, ok := strings.CutPrefix(line, "  --"); ok {
+			names = append(names, strings.Fields(rest)[0])
+		}
+	}
+	return names
 }
 
 func commandNames(specs []completionSpec) string {

@@ -31,10 +31,8 @@ func serveFlagNames(t *testing.T) map[string]bool {
 	t.Helper()
 	help, _, _ := runCmd(t, nil, "serve", "--help")
 	names := map[string]bool{}
-	for line := range strings.SplitSeq(help, "\n") {
-		if rest, ok := strings.CutPrefix(line, "  --"); ok {
-			names[strings.Fields(rest)[0]] = true
-		}
+	for _, f := range helpFlags(help) {
+		names[f] = true
 	}
 	if len(names) < 10 {
 		t.Fatalf("serve --help lists %d flags", len(names))
