@@ -96,10 +96,14 @@ Examples:
   razzia arena --seats hard,hard@b971414 --games 200 --duplicate
   razzia arena --ladder --bots random,easy,medium,hard --players 2 --deals 20
 
+Ctrl-C (SIGINT) or SIGTERM stops a run: the games already played are
+reported, as usual ("interrupted": true with --json), and their records
+are written.
+
 Exit status: 0 when all games were played (faults of exec: bots
 included), 1 when a built-in bot failed (an illegal move is a bug in the
 bot) or a record could not be written, 2 for a usage error or a program
-that cannot play.
+that cannot play, 130 or 143 when SIGINT or SIGTERM stopped the run.
 `, strings.Join(bot.LevelNames(), ", "))
 
 // runArena is the arena command.
@@ -207,7 +211,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// Interrupted, the games played so far are reported all the same:
 	// they may have taken hours.
 	if *asJSON {
-		writeArenaJSON(stdout, r, c.Workers)
+		writeArenaJSON(stdout, r, c.Workers, err != nil)
 	} else {
 		writeArenaTables(stdout, r, c.Workers)
 	}
@@ -277,12 +281,15 @@ type arenaJSON struct {
 	*arena.Result
 	Workers        int     `json:"workers"`
 	GamesPerSecond float64 `json:"games_per_second"`
+	// Interrupted is true for the report of a run stopped by a signal,
+	// which played only Result.Games of the games asked.
+	Interrupted bool `json:"interrupted"`
 }
 
-func writeArenaJSON(w io.Writer, r *arena.Result, workers int) {
+func writeArenaJSON(w io.Writer, r *arena.Result, workers int, interrupted bool) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	enc.Encode(arenaJSON{Result: r, Workers: workers, GamesPerSecond: r.GamesPerSecond()})
+	enc.Encode(arenaJSON{Result: r, Workers: workers, GamesPerSecond: r.GamesPerSecond(), Interrupted: interrupted})
 }
 
 func writeArenaTables(w io.Writer, r *arena.Result, workers int) {

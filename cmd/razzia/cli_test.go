@@ -361,9 +361,15 @@ func TestArenaInterrupted(t *testing.T) {
 			if status != tt.status {
 				t.Errorf("status %d, want %d; stderr %q", status, tt.status, stderr)
 			}
-			var r arena.Result
+			var r struct {
+				arena.Result
+				Interrupted bool `json:"interrupted"`
+			}
 			if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 				t.Fatalf("no report: %v: %q", err, stdout)
+			}
+			if !r.Interrupted {
+				t.Error(`the report does not say "interrupted": true`)
 			}
 			files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 			if r.Games < 3 || r.Games >= 100000 || len(files) != r.Games {
