@@ -41,7 +41,7 @@ A malformed record or an illegal move is reported as by "razzia replay"
 not over is refused: analysis of a game still being played would be advice.
 
 Exit status: 0 on success, 1 for a bad or unfinished record, 2 for a
-usage error.
+usage error, 130 or 143 when SIGINT (Ctrl-C) or SIGTERM stopped it.
 `
 
 // analyze is the analyze command.

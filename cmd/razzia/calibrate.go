@@ -48,6 +48,14 @@ again; with more --games it plays only the tables the smaller run did not
 reach. The log knows the bots by their specs: delete it when a level's
 play changes.
 
+--out and --log are checked before the first game: a file that cannot
+be written stops the run at once. --out is replaced whole, never left
+half written.
+
+Exit status: 0 when the calibration is written, 1 when it cannot be (or
+a file cannot be written), 2 for a usage error, 130 or 143 when SIGINT
+(Ctrl-C) or SIGTERM stopped it (with --log, the tables finished are kept).
+
 Example (expert thinks for several CPU-seconds a decision: a few
 CPU-hours):
   nice -n 19 razzia calibrate --workers 1 --games 150 --weight easy=0.3 --weight expert=0.1 --log calibrate.log
