@@ -41,7 +41,7 @@ A malformed record or an illegal move is reported as by "razzia replay"
 not over is refused: analysis of a game still being played would be advice.
 
 Exit status: 0 on success, 1 for a bad or unfinished record, 2 for a
-usage error.
+usage error, 130 or 143 when SIGINT (Ctrl-C) or SIGTERM stopped it.
 `
 
 // analyze is the analyze command.
@@ -70,7 +70,7 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *asJSON {
 			writeJSONError(stdout, err)
 		} else {
-			fmt.Fprintln(stderr, err)
+			fmt.Fprintln(stderr, recordError("analyze", files[0], err))
 		}
 		return 1
 	}
@@ -82,9 +82,9 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if bar != nil {
 		o.Progress = func(done, _ int) { bar.Set(done) }
 	}
-	rep, err := interruptible(bar, func(ctx context.Context) (*analysis.Report, error) { return analysis.Analyze(ctx, rec, o) })
+	rep, status, err := interruptible(bar, func(ctx context.Context) (*analysis.Report, error) { return analysis.Analyze(ctx, rec, o) })
 	if errors.Is(err, context.Canceled) {
-		return runFailed(stderr, "analyze", err)
+		return runFailed(stderr, "analyze", err, status)
 	}
 	if err != nil {
 		return fail(err)

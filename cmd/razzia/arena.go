@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"strings"
 	"sync"
@@ -97,10 +96,14 @@ Examples:
   razzia arena --seats hard,hard@b971414 --games 200 --duplicate
   razzia arena --ladder --bots random,easy,medium,hard --players 2 --deals 20
 
+Ctrl-C (SIGINT) or SIGTERM stops a run: the games already played are
+reported, as usual ("interrupted": true with --json), and their records
+are written.
+
 Exit status: 0 when all games were played (faults of exec: bots
 included), 1 when a built-in bot failed (an illegal move is a bug in the
 bot) or a record could not be written, 2 for a usage error or a program
-that cannot play.
+that cannot play, 130 or 143 when SIGINT or SIGTERM stopped the run.
 `, strings.Join(bot.LevelNames(), ", "))
 
 // runArena is the arena command.
@@ -192,21 +195,36 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	bar := newProgress(stderr, c.Games, "arena", "games")
-	if bar != nil {
-		c.Progress = func(done int) { bar.Set(done) }
+	c.Progress = func(done int) {
+		if bar != nil {
+			bar.Set(done)
+		}
+		if arenaProgress != nil {
+			arenaProgress(done)
+		}
 	}
 
-	r, err := interruptible(bar, func(ctx context.Context) (*arena.Result, error) { return arena.Run(ctx, c) })
-	if err != nil {
-		return runFailed(stderr, "arena", err)
+	r, status, err := interruptible(bar, func(ctx context.Context) (*arena.Result, error) { return arena.Run(ctx, c) })
+	if err != nil && (r == nil || !errors.Is(err, context.Canceled)) {
+		return runFailed(stderr, "arena", err, status)
 	}
+	// Interrupted, the games played so far are reported all the same:
+	// they may have taken hours.
 	if *asJSON {
-		writeArenaJSON(stdout, r, c.Workers)
+		writeArenaJSON(stdout, r, c.Workers, err != nil)
 	} else {
 		writeArenaTables(stdout, r, c.Workers)
 	}
+	if err != nil {
+		fmt.Fprintf(stderr, "razzia arena: interrupted after %s of %d: the report is of those\n", plural(r.Games, "game", "games"), c.Games)
+		return status
+	}
 	return 0
 }
+
+// arenaProgress, when set, is told of every game an arena run finishes:
+// tests interrupt a run at a chosen game.
+var arenaProgress func(done int)
 
 // arenaSpecs lists the specs the arena accepts.
 var arenaSpecs = bot.SpecHelp + ", exec:COMMAND (a program, see docs/bots.md)"
@@ -263,22 +281,26 @@ type arenaJSON struct {
 	*arena.Result
 	Workers        int     `json:"workers"`
 	GamesPerSecond float64 `json:"games_per_second"`
+	// Interrupted is true for the report of a run stopped by a signal,
+	// which played only Result.Games of the games asked.
+	Interrupted bool `json:"interrupted"`
 }
 
-func writeArenaJSON(w io.Writer, r *arena.Result, workers int) {
+func writeArenaJSON(w io.Writer, r *arena.Result, workers int, interrupted bool) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	enc.Encode(arenaJSON{Result: r, Workers: workers, GamesPerSecond: r.GamesPerSecond()})
+	enc.Encode(arenaJSON{Result: r, Workers: workers, GamesPerSecond: r.GamesPerSecond(), Interrupted: interrupted})
 }
 
 func writeArenaTables(w io.Writer, r *arena.Result, workers int) {
-	fmt.Fprintf(w, "%d games of %d players, seed %d, %d workers: %.1fs, %.1f games/s\n",
-		r.Games, r.Players, r.Seed, workers, r.Elapsed.Seconds(), r.GamesPerSecond())
+	fmt.Fprintf(w, "%s of %d players, seed %d, %s: %.1fs, %.1f games/s\n",
+		plural(r.Games, "game", "games"), r.Players, r.Seed, plural(workers, "worker", "workers"), r.Elapsed.Seconds(), r.GamesPerSecond())
 	fmt.Fprintf(w, "seats (rotated every game): %s", strings.Join(r.Seats, ", "))
 	if r.Balanced {
 		fmt.Fprintln(w, "; every bot sat in every position equally often")
 	} else {
-		fmt.Fprintf(w, "\nnote: %d games is not a multiple of %d players, so the positions were not shared equally\n", r.Games, r.Players)
+		fmt.Fprintf(w, "\nnote: %s not a multiple of %d players, so the positions were not shared equally\n",
+			plural(r.Games, "game is", "games are"), r.Players)
 	}
 	fmt.Fprintln(w)
 
@@ -438,26 +460,28 @@ func newProgress(stderr io.Writer, total int, what, unit string) *progressbar.Pr
 	)
 }
 
-// interruptible runs f with a context that an interrupt (Ctrl-C) cancels,
-// and finishes the progress bar, if any, when f returns.
-func interruptible[T any](bar *progressbar.ProgressBar, f func(context.Context) (T, error)) (T, error) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+// interruptible runs f with a context that SIGINT (Ctrl-C) or SIGTERM
+// cancels, and finishes the progress bar, if any, when f returns. status
+// is the exit status of an interrupted run: 130 or 143.
+func interruptible[T any](bar *progressbar.ProgressBar, f func(context.Context) (T, error)) (v T, status int, err error) {
+	ctx, stop := signalContext()
 	defer stop()
-	v, err := f(ctx)
+	v, err = f(ctx)
 	if bar != nil {
 		bar.Finish()
 	}
-	return v, err
+	return v, ctx.status(), err
 }
 
 // runFailed reports on stderr the error that stopped a command's run, or
-// that it was interrupted, and returns the exit status, 1.
-func runFailed(stderr io.Writer, command string, err error) int {
+// that it was interrupted, and returns the exit status: status for an
+// interruption, else 1.
+func runFailed(stderr io.Writer, command string, err error, status int) int {
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "razzia %s: interrupted\n", command)
-	} else {
-		fmt.Fprintf(stderr, "razzia %s: %v\n", command, err)
+		return status
 	}
+	fmt.Fprintf(stderr, "razzia %s: %v\n", command, err)
 	return 1
 }
 
@@ -501,9 +525,9 @@ func runLadder(a ladderArgs, fs *flag.FlagSet, stdout, stderr io.Writer) int {
 	if bar != nil {
 		c.Progress = func(done, _ int) { bar.Set(done) }
 	}
-	r, err := interruptible(bar, func(ctx context.Context) (*arena.LadderResult, error) { return arena.RunLadder(ctx, c) })
+	r, status, err := interruptible(bar, func(ctx context.Context) (*arena.LadderResult, error) { return arena.RunLadder(ctx, c) })
 	if err != nil {
-		return runFailed(stderr, "arena", err)
+		return runFailed(stderr, "arena", err, status)
 	}
 	if a.json {
 		enc := json.NewEncoder(stdout)
@@ -518,8 +542,9 @@ func runLadder(a ladderArgs, fs *flag.FlagSet, stdout, stderr io.Writer) int {
 // writeLadder prints the ladder's ratings, the best first, and every
 // bot's decision times.
 func writeLadder(w io.Writer, r *arena.LadderResult, workers int) {
-	fmt.Fprintf(w, "ladder of %d bots: %d tables of %d players, %d duplicate deals each, %d games, seed %d, %d workers: %.1fs\n",
-		len(r.Rungs), len(r.Tables), r.Players, r.Deals, r.Games, r.Seed, workers, r.Elapsed.Seconds())
+	fmt.Fprintf(w, "ladder of %d bots: %s of %d players, %s each, %s, seed %d, %s: %.1fs\n",
+		len(r.Rungs), plural(len(r.Tables), "table", "tables"), r.Players, plural(r.Deals, "duplicate deal", "duplicate deals"),
+		plural(r.Games, "game", "games"), r.Seed, plural(workers, "worker", "workers"), r.Elapsed.Seconds())
 	fmt.Fprintln(w, "Weng–Lin (Plackett–Luce) ratings from every game's finishing order, ranked by mu - 3 sigma.")
 	fmt.Fprintln(w)
 	rows := [][]string{{"rank", "bot", "ordinal", "mu", "sigma", "95% interval", "games", "win rate", "score"}}

@@ -58,8 +58,8 @@ func TestArenaUsageErrors(t *testing.T) {
 		{"no games", []string{"--seats", "random,random", "--games", "0"}, "--games 0: want at least 1"},
 		{"negative games", []string{"--seats", "random,random", "--games", "-5"}, "--games -5"},
 		{"no workers", []string{"--seats", "random,random", "--workers", "0"}, "--workers 0: want at least 1"},
-		{"bad seed", []string{"--seats", "random,random", "--seed", "-1"}, `invalid value "-1" for flag -seed`},
-		{"unknown flag", []string{"--seats", "random,random", "--rounds", "3"}, "flag provided but not defined: -rounds"},
+		{"bad seed", []string{"--seats", "random,random", "--seed", "-1"}, `invalid value "-1" for flag --seed`},
+		{"unknown flag", []string{"--seats", "random,random", "--rounds", "3"}, "unknown flag --rounds"},
 		{"positional argument", []string{"--seats", "random,random", "extra"}, `unexpected argument "extra"`},
 	}
 	for _, tt := range tests {
@@ -70,8 +70,9 @@ func TestArenaUsageErrors(t *testing.T) {
 			if status != 2 || stdout != "" {
 				t.Errorf("exit status %d, stdout %q; want 2 and nothing", status, stdout)
 			}
-			if !strings.Contains(stderr, tt.want) || !strings.Contains(stderr, "usage: razzia arena") {
-				t.Errorf("stderr %q, want the usage and %q", stderr, tt.want)
+			if !strings.HasPrefix(stderr, "razzia arena: ") || !strings.Contains(stderr, tt.want) ||
+				!strings.HasSuffix(stderr, " (see \"razzia arena --help\")\n") || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("stderr %q, want one line with %q that points to the help", stderr, tt.want)
 			}
 			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("records directory exists after a usage error: %v", err)
@@ -145,7 +146,7 @@ func TestArenaTables(t *testing.T) {
 	for _, want := range []string{
 		"3 games of 2 players, seed 1",
 		"seats (rotated every game): heuristic, random",
-		"note: 3 games is not a multiple of 2 players",
+		"note: 3 games are not a multiple of 2 players",
 		"bot        seats  games  wins  win rate",
 		"thieves  bodyguards  cars  jewels  gold  businesses  cheques",
 		"head to head",

@@ -287,7 +287,7 @@ func TestBotUsage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			stdout, stderr, status := runCmd(t, nil, append([]string{"bot"}, tt.args...)...)
-			if status != 2 || stdout != "" || !strings.Contains(stderr, tt.want) || !strings.Contains(stderr, "usage: razzia bot") {
+			if status != 2 || stdout != "" || !strings.Contains(stderr, tt.want) || !strings.HasSuffix(stderr, `(see "razzia bot --help")`+"\n") {
 				t.Errorf("status %d, stdout %q, stderr %q; want 2 and %q", status, stdout, stderr, tt.want)
 			}
 		})

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
-	"os"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,6 +47,14 @@ games to FILE as it ends, and a run with the same --seed, --levels and
 again; with more --games it plays only the tables the smaller run did not
 reach. The log knows the bots by their specs: delete it when a level's
 play changes.
+
+--out and --log are checked before the first game: a file that cannot
+be written stops the run at once. --out is replaced whole, never left
+half written.
+
+Exit status: 0 when the calibration is written, 1 when it cannot be (or
+a file cannot be written), 2 for a usage error, 130 or 143 when SIGINT
+(Ctrl-C) or SIGTERM stopped it (with --log, the tables finished are kept).
 
 Example (expert thinks for several CPU-seconds a decision: a few
 CPU-hours):
@@ -94,19 +99,30 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// The games may take hours: a file that cannot be written is found
+	// before them.
+	if err := checkWritable(*out); err != nil {
+		fmt.Fprintf(stderr, "razzia calibrate: --out: %v\n", err)
+		return 1
+	}
+	if *logFile != "" {
+		if err := checkWritable(*logFile); err != nil {
+			fmt.Fprintf(stderr, "razzia calibrate: --log: %v\n", err)
+			return 1
+		}
+	}
+	ctx, stop := signalContext()
 	defer stop()
 	last := -1
 	c, err := botrating.Calibrate(ctx, botrating.Config{Games: *games, Seed: *seed, Workers: *workers, Levels: rated, Weights: weights, Log: *logFile,
 		Progress: func(done, total int) {
 			if pct := done * 100 / total; pct/10 != last {
 				last = pct / 10
-				fmt.Fprintf(stderr, "razzia calibrate: %d of %d games\n", done, total)
+				fmt.Fprintf(stderr, "razzia calibrate: %d of %s\n", done, plural(total, "game", "games"))
 			}
 		}})
 	if err != nil {
-		fmt.Fprintf(stderr, "razzia calibrate: %v\n", err)
-		return 1
+		return runFailed(stderr, "calibrate", err, ctx.status())
 	}
 	c.Command = calibrateCommand(*games, *seed, *levels, weights)
 	b, err := json.MarshalIndent(c, "", "  ")
@@ -114,7 +130,7 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "razzia calibrate: %v\n", err)
 		return 1
 	}
-	if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
+	if err := writeFileAtomic(*out, append(b, '\n'), 0o644); err != nil {
 		fmt.Fprintf(stderr, "razzia calibrate: %v\n", err)
 		return 1
 	}
@@ -139,7 +155,7 @@ func calibrateCommand(games int, seed uint64, levels string, weights map[string]
 
 // writeCalibration sums a calibration up for people.
 func writeCalibration(w io.Writer, c *botrating.Calibration) {
-	fmt.Fprintf(w, "%d games, seed %d\n\n", c.Games, c.Seed)
+	fmt.Fprintf(w, "%s, seed %d\n\n", plural(c.Games, "game", "games"), c.Seed)
 	sizes := []string{"2", "3", "4", "5"}
 	fmt.Fprintf(w, "%-8s %16s", "level", "all tables")
 	for _, n := range sizes {

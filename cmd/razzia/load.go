@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/razziagame/razzia/internal/loadgen"
@@ -51,16 +49,20 @@ Examples:
   razzia load --server http://a:8080,http://b:8080 --tables 100 --bots hard --json
   razzia load --server http://localhost:8080 --tables 1000 --rate max --duration 30s
 
-Exit status: 0 after a run, 1 when a server cannot be reached, the tables
-cannot be set up or the run is interrupted (the report is still printed),
-2 for a usage error.
+Exit status: 0 after a run, 1 when a server cannot be reached or the tables
+cannot be set up, 2 for a usage error, 130 or 143 when the run is
+interrupted by SIGINT (Ctrl-C) or SIGTERM (the report is still printed).
 `
 
 // runLoad is the load command; SIGINT or SIGTERM ends the run early.
 func runLoad(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
-	return loadContext(ctx, args, stdout, stderr)
+	status := loadContext(ctx, args, stdout, stderr)
+	if status == 1 && ctx.Err() != nil {
+		return ctx.status()
+	}
+	return status
 }
 
 func loadContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -110,8 +112,7 @@ func loadContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	rep, err := loadgen.Run(ctx, cfg)
 	if rep == nil {
-		fmt.Fprintf(stderr, "razzia load: %v\n", err)
-		return 1
+		return runFailed(stderr, "load", netError(err), 1)
 	}
 	if *asJSON {
 		rep.WriteJSON(stdout)
@@ -122,7 +123,7 @@ func loadContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		if errors.Is(err, context.Canceled) {
 			err = errors.New("interrupted: the report covers the run until then")
 		}
-		fmt.Fprintf(stderr, "razzia load: %v\n", err)
+		fmt.Fprintf(stderr, "razzia load: %v\n", netError(err))
 		return 1
 	}
 	return 0

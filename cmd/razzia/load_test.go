@@ -23,9 +23,9 @@ func TestLoadUsage(t *testing.T) {
 		{"bad level", []string{"load", srv, "--bots", "genius"}, nil, 2, `bots "genius": not a bot level`},
 		{"bot seats without bots", []string{"load", srv, "--bot-seats", "2"}, nil, 2, "bot-seats 2"},
 		{"no end", []string{"load", srv, "--duration", "0"}, nil, 2, "duration: give how long"},
-		{"unknown flag", []string{"load", srv, "--nodes", "3"}, nil, 2, "flag provided but not defined: -nodes"},
+		{"unknown flag", []string{"load", srv, "--nodes", "3"}, nil, 2, "unknown flag --nodes"},
 		{"argument", []string{"load", srv, "extra"}, nil, 2, `unexpected argument "extra"`},
-		{"unreachable", []string{"load", "--server", "http://127.0.0.1:1", "--moves", "1"}, nil, 1, "server http://127.0.0.1:1 cannot be reached"},
+		{"unreachable", []string{"load", "--server", "http://127.0.0.1:1", "--moves", "1"}, nil, 1, "razzia load: nothing answers at 127.0.0.1:1"},
 	})
 }
 

@@ -11,7 +11,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,17 +26,25 @@ type command struct {
 	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
-// commands lists the subcommands in the order usage shows them.
-var commands = []command{
-	{"replay", "replay a game record and report its scores", replay},
-	{"analyze", "analyse a finished game's every move with the expert bot", analyze},
-	{"arena", "play games between bots and report how each did", runArena},
-	{"serve", "run the game server (the default command)", serve},
-	{"play", "play a game in the terminal, against bots or on a server", runPlay},
-	{"bot", "play a seat of a server game with a bot program", runBot},
-	{"migrate", "copy every game from one database to another (SQLite, PostgreSQL)", migrate},
-	{"load", "play many games against running servers and measure move latency", runLoad},
-	{"calibrate", "rate the bot levels for player ratings (internal/botrating/levels.json)", calibrate},
+// commands lists the subcommands in the order usage shows them. It is
+// set in init because help and completion read it.
+var commands []command
+
+func init() {
+	commands = []command{
+		{"replay", "replay a game record and report its scores", replay},
+		{"analyze", "analyse a finished game's every move with the expert bot", analyze},
+		{"arena", "play games between bots and report how each did", runArena},
+		{"serve", "run the game server (the default command)", serveFront},
+		{"play", "play a game in the terminal, against bots or on a server", runPlay},
+		{"bot", "play a seat of a server game with a bot program", runBot},
+		{"migrate", "copy a database to another (SQLite, PostgreSQL)", migrate},
+		{"load", "play many games against running servers, measure move latency", runLoad},
+		{"calibrate", "rate the bot levels for player ratings", calibrate},
+		{"version", "print razzia's version and build", runVersion},
+		{"completion", "print a shell's completion script (bash, zsh, fish)", runCompletion},
+		{"help", "show this list, or a command's help", runHelp},
+	}
 }
 
 func main() {
@@ -56,28 +63,86 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
+	if strings.HasPrefix(args[0], "-") && !isHelpFlag(args[0]) && !isVersionFlag(args[0]) {
+		// Flags without a command are the default command's: "razzia
+		// --addr :80" is "razzia serve --addr :80".
+		return serveFront(args, stdin, stdout, stderr)
+	}
 	name, rest := args[0], args[1:]
-	switch name {
-	case "help", "-h", "-help", "--help":
-		if len(rest) > 0 && name == "help" {
-			// "razzia help replay" is "razzia replay --help".
-			if c, ok := lookup(rest[0]); ok {
-				return c.run([]string{"--help"}, stdin, stdout, stderr)
-			}
-			fmt.Fprintf(stderr, "razzia: unknown command %q\n\n", rest[0])
-			usage(stderr)
-			return 2
-		}
+	switch {
+	case isHelpFlag(name):
 		usage(stdout)
 		return 0
+	case isVersionFlag(name):
+		return runVersion(rest, stdin, stdout, stderr)
 	}
 	c, ok := lookup(name)
 	if !ok {
-		fmt.Fprintf(stderr, "razzia: unknown command %q\n\n", name)
-		usage(stderr)
-		return 2
+		return unknownCommand(stderr, name)
 	}
 	return c.run(rest, stdin, stdout, stderr)
+}
+
+func isHelpFlag(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help"
+}
+
+func isVersionFlag(arg string) bool {
+	return arg == "-version" || arg == "--version"
+}
+
+// unknownCommand reports a command razzia does not have in one line, with
+// the nearest one when the name looks like a typo, and returns 2.
+func unknownCommand(stderr io.Writer, name string) int {
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	msg := fmt.Sprintf("razzia: unknown command %q", name)
+	if near, ok := nearest(name, names); ok {
+		msg += fmt.Sprintf("; did you mean %q?", near)
+	}
+	fmt.Fprintf(stderr, "%s (see \"razzia help\")\n", msg)
+	return 2
+}
+
+const helpSynopsis = `
+usage: razzia help [COMMAND]
+
+Help lists razzia's commands, or prints the help of one: "razzia help
+replay" is "razzia replay --help".
+`
+
+// runHelp is the help command.
+func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("help")
+	rest, status, done := parseFlags(fs, helpSynopsis, args, stdout, stderr)
+	switch {
+	case done:
+		return status
+	case len(rest) == 0:
+		usage(stdout)
+		return 0
+	case len(rest) > 1:
+		return usageError(stderr, fs, helpSynopsis, "want one COMMAND, got %d arguments", len(rest))
+	}
+	c, ok := lookup(rest[0])
+	if !ok {
+		return unknownCommand(stderr, rest[0])
+	}
+	return c.run([]string{"--help"}, stdin, stdout, stderr)
+}
+
+// serveFront is the serve command as razzia's default: before a server
+// makes a new SQLite database, it says so, so that a first "razzia" in
+// the wrong directory is noticed.
+func serveFront(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if cfg, _, done := parseServeFlags(args, io.Discard, io.Discard); !done && !isPostgres(cfg.db) {
+		if _, err := os.Stat(cfg.db); errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(stderr, "razzia serve: creating %s, a new SQLite database for the games and accounts (--db names another)\n", cfg.db)
+		}
+	}
+	return serve(args, stdin, stdout, stderr)
 }
 
 func lookup(name string) (command, bool) {
@@ -97,75 +162,14 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "  razzia COMMAND [ARGUMENTS]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
-	width := len("help")
+	width := 0
 	for _, c := range commands {
 		width = max(width, len(c.name))
 	}
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
 	}
-	fmt.Fprintf(w, "  %-*s  %s\n", width, "help", "show this list, or a command's help")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, `Run "razzia COMMAND --help" for a command's arguments.`)
-}
-
-// newFlags returns a flag set for a subcommand that prints nothing itself:
-// parseFlags reports its errors and help.
-func newFlags(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet("razzia "+name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
-}
-
-// parseFlags parses a subcommand's arguments, accepting flags before and
-// after the positional arguments (razzia replay game.json --json); "--" ends
-// the flags. It returns the positional arguments and, when parsing is over,
-// the exit status: 0 after printing help to stdout for --help, 2 after
-// printing the error and the help to stderr. Otherwise done is false.
-func parseFlags(fs *flag.FlagSet, synopsis string, args []string, stdout, stderr io.Writer) (positional []string, status int, done bool) {
-	for {
-		err := fs.Parse(args)
-		if errors.Is(err, flag.ErrHelp) {
-			commandUsage(stdout, fs, synopsis)
-			return nil, 0, true
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n\n", fs.Name(), err)
-			commandUsage(stderr, fs, synopsis)
-			return nil, 2, true
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return positional, 0, false
-		}
-		// The flag package stops at the first positional argument or
-		// after "--"; only in the first case can more flags follow.
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			return append(positional, rest...), 0, false
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
-	}
-}
-
-// commandUsage prints a subcommand's synopsis (its first line the usage
-// line, the rest a description) and its flags.
-func commandUsage(w io.Writer, fs *flag.FlagSet, synopsis string) {
-	fmt.Fprintln(w, strings.TrimSpace(synopsis))
-	hasFlags := false
-	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
-	if hasFlags {
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Flags:")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
-}
-
-// usageError reports a usage error of a subcommand and returns its status, 2.
-func usageError(stderr io.Writer, fs *flag.FlagSet, synopsis, format string, args ...any) int {
-	fmt.Fprintf(stderr, "%s: %s\n\n", fs.Name(), fmt.Sprintf(format, args...))
-	commandUsage(stderr, fs, synopsis)
-	return 2
+	fmt.Fprintln(w, `Run "razzia help COMMAND" for a command's arguments and "razzia`)
+	fmt.Fprintln(w, `--version" for the version. Without a command, razzia serves.`)
 }

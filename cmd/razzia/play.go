@@ -94,6 +94,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, fs, playSynopsis, "--delay must not be negative")
 	}
 	cat, ok := i18n.Lookup(opt.Lang)
+	if !ok && *lang != "" {
+		return usageError(stderr, fs, playSynopsis, "--lang %q: the languages are %s", *lang, langTags())
+	}
 	if !ok {
 		cat = i18n.Default()
 	}
@@ -130,8 +133,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		specs = strings.Split(*bots, ",")
 	}
 	if n := len(people) + len(specs); n < razzia.MinPlayers || n > razzia.MaxPlayers {
-		return usageError(stderr, fs, playSynopsis, "%d people and %d bots make %d players; the game needs %d to %d",
-			len(people), len(specs), n, razzia.MinPlayers, razzia.MaxPlayers)
+		return usageError(stderr, fs, playSynopsis, "%s and %s make %s; the game needs %d to %d",
+			plural(len(people), "person", "people"), plural(len(specs), "bot", "bots"), plural(n, "player", "players"),
+			razzia.MinPlayers, razzia.MaxPlayers)
 	}
 	if *seed == 0 {
 		var b [8]byte

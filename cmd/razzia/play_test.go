@@ -256,7 +256,7 @@ func TestPlayUsage(t *testing.T) {
 		want string
 	}{
 		{"too many players", []string{"--players", "Ann,Bob,Cy", "--bots", "easy,easy,easy"}, "make 6 players"},
-		{"too few", []string{"--bots", ""}, "make 1 players"},
+		{"too few", []string{"--bots", ""}, "1 person and 0 bots make 1 player;"},
 		{"bad bot", []string{"--bots", "genius"}, "--bots"},
 		{"bad name", []string{"--players", "Ann,"}, "--players"},
 		{"id without server", []string{"--server", "", "k3x7q2m5ab"}, "needs --server"},

@@ -57,7 +57,7 @@ func replay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		writeAccount(stdout, rec, g, err == nil)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, recordError("replay", files[0], err))
 		return 1
 	}
 	return 0
@@ -65,17 +65,61 @@ func replay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // readRecord reads the record in the named file, or in stdin for "-". A
 // file that cannot be opened is reported like a malformed one: a
-// *razzia.RecordError for move 0.
+// *razzia.RecordError for move 0. So is a file that is not JSON, with the
+// line and column where it stops being JSON.
 func readRecord(name string, stdin io.Reader) (*razzia.Record, error) {
-	if name == "-" {
-		return razzia.ReadRecord(stdin)
+	r := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, &razzia.RecordError{Err: err}
+		}
+		defer f.Close()
+		r = f
 	}
-	f, err := os.Open(name)
+	data, err := io.ReadAll(io.LimitReader(r, razzia.MaxRecordSize+1))
 	if err != nil {
 		return nil, &razzia.RecordError{Err: err}
 	}
-	defer f.Close()
-	return razzia.ReadRecord(f)
+	rec, err := razzia.ReadRecord(bytes.NewReader(data))
+	if re, ok := errors.AsType[*razzia.RecordError](err); ok && re.Move == 0 {
+		if line, col, ok := syntaxPosition(data); ok {
+			return nil, &razzia.RecordError{Err: fmt.Errorf("line %d, column %d: %w", line, col, re.Err)}
+		}
+	}
+	return rec, err
+}
+
+// syntaxPosition returns the line and column (in characters, from 1)
+// where data stops being JSON, if it does.
+func syntaxPosition(data []byte) (line, col int, ok bool) {
+	var v json.RawMessage
+	err := json.Unmarshal(data, &v)
+	var offset int64
+	if se, isSyntax := errors.AsType[*json.SyntaxError](err); isSyntax {
+		offset = se.Offset - 1 // the offending byte: Offset is after it
+	} else if err != nil && strings.Contains(err.Error(), "unexpected end of JSON input") {
+		offset = int64(len(data))
+	} else {
+		return 0, 0, false
+	}
+	before := data[:min(max(offset, 0), int64(len(data)))]
+	line = 1 + bytes.Count(before, []byte("\n"))
+	col = 1 + utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:])
+	return line, col, true
+}
+
+// recordError is a command's message about a record's file: the command,
+// the file, and what is wrong with it (once, though the os package's
+// errors name the file themselves).
+func recordError(command, name string, err error) string {
+	if name == "-" {
+		name = "standard input"
+	}
+	if pe, ok := errors.AsType[*os.PathError](err); ok {
+		err = pe.Err
+	}
+	return fmt.Sprintf("razzia %s: %s: %v", command, name, err)
 }
 
 // replayResult is the JSON object replay --json prints on success (RECORD.md).

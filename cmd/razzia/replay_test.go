@@ -314,14 +314,14 @@ func TestReplayTextError(t *testing.T) {
 		stdoutEnds string // "" for no account at all
 	}{
 		{"illegal move 10", "err-not-held.json",
-			"move 10 (bid 5): Bob cannot bid 5: their face-up cheques are 3, 4, 7 and 8\n",
+			"razzia replay: testdata/err-not-held.json: move 10 (bid 5): Bob cannot bid 5: their face-up cheques are 3, 4, 7 and 8\n",
 			"  Police auction. Row: thief.\n    Ann passes.\n"},
 		{"after the end", "err-game-over.json",
-			"move 60 (draw car): cannot draw car: the game is over\n",
+			"razzia replay: testdata/err-game-over.json: move 60 (draw car): cannot draw car: the game is over\n",
 			"Ann wins the game.\n"},
 		{"malformed JSON", "err-malformed.json",
-			"malformed record: the record is not a valid JSON object: unexpected EOF\n", ""},
-		{"missing file", "no-such-file.json", missingFile(t) + "\n", ""},
+			"razzia replay: testdata/err-malformed.json: line 1, column 79: malformed record: the record is not a valid JSON object: unexpected EOF\n", ""},
+		{"missing file", "no-such-file.json", "razzia replay: testdata/no-such-file.json: " + missingFile(t, false) + "\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -339,20 +339,25 @@ func TestReplayTextError(t *testing.T) {
 	}
 }
 
-// missingFile returns the system's message for opening testdata/no-such-file.json.
-func missingFile(t *testing.T) string {
+// missingFile returns the system's message for opening
+// testdata/no-such-file.json: with the operation and the name, or alone.
+func missingFile(t *testing.T, named bool) string {
 	t.Helper()
 	_, err := os.Open(filepath.Join("testdata", "no-such-file.json"))
-	if err == nil {
-		t.Fatal("testdata/no-such-file.json exists")
+	pe, ok := err.(*os.PathError)
+	if !ok {
+		t.Fatalf("opening testdata/no-such-file.json: %v", err)
 	}
-	return err.Error()
+	if named {
+		return pe.Error()
+	}
+	return pe.Err.Error()
 }
 
 func TestReplayMissingFileJSON(t *testing.T) {
 	stdout, stderr, status := runCmd(t, nil, "replay", "--json", filepath.Join("testdata", "no-such-file.json"))
 	var e replayError
-	e.Error.Reason = missingFile(t)
+	e.Error.Reason = missingFile(t, true)
 	want := marshal(e) + "\n"
 	if status != 1 || stdout != want || stderr != "" {
 		t.Errorf("got status %d, stdout %q, stderr %q; want 1, %q, nothing", status, stdout, stderr, want)
@@ -417,11 +422,11 @@ func TestUsage(t *testing.T) {
 		{"help replay", []string{"help", "replay"}, 0, "usage: razzia replay [--json] FILE", ""},
 		{"help unknown", []string{"help", "frobnicate"}, 2, "", `unknown command "frobnicate"`},
 		{"replay --help", []string{"replay", "--help"}, 0, "usage: razzia replay [--json] FILE", ""},
-		{"replay -h", []string{"replay", "-h"}, 0, "-json", ""},
+		{"replay -h", []string{"replay", "-h"}, 0, "--json", ""},
 		{"replay no file", []string{"replay"}, 2, "", "want one FILE, got 0 arguments"},
 		{"replay two files", []string{"replay", "a.json", "b.json"}, 2, "", "want one FILE, got 2 arguments"},
-		{"replay unknown flag", []string{"replay", "--frob", "a.json"}, 2, "", "flag provided but not defined: -frob"},
-		{"replay unknown flag after FILE", []string{"replay", "a.json", "--frob"}, 2, "", "usage: razzia replay"},
+		{"replay unknown flag", []string{"replay", "--frob", "a.json"}, 2, "", `razzia replay: unknown flag --frob (see "razzia replay --help")`},
+		{"replay unknown flag after FILE", []string{"replay", "a.json", "--frob"}, 2, "", "unknown flag --frob"},
 		{"replay bad bool", []string{"replay", "--json=maybe", "a.json"}, 2, "", "invalid boolean value"},
 	}
 	for _, tt := range tests {

@@ -172,8 +172,11 @@ func shorten(name string) string {
 // Run checks the configuration and plays the games. It stops at the first
 // error: a bot that returns an illegal move or panics is a bug, reported with
 // the game, seat and spec; a record that cannot be written stops the run too.
-// Cancelling ctx stops the run with ctx's error.
+// Cancelling ctx stops the run: Run returns ctx's error with the result of
+// the games finished so far (Result.Games of them), whose records are
+// written.
 func Run(ctx context.Context, c Config) (*Result, error) {
+	parent := ctx
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
@@ -210,11 +213,10 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 					cancel(err)
 					return
 				}
-				select {
-				case results <- o:
-				case <-ctx.Done():
-					return
-				}
+				// Sent even when the run is stopped: the game's record
+				// is written, so it belongs in the result. The loop
+				// below reads until every worker is done.
+				results <- o
 			}
 		}()
 	}
@@ -249,6 +251,17 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		if c.Progress != nil {
 			c.Progress(done)
 		}
+	}
+	if parent.Err() != nil {
+		// Stopped from outside, as by Ctrl-C: the games played so far
+		// are a result, if a smaller one.
+		r := t.result(&c, time.Since(start))
+		for _, o := range outcomes {
+			if o.Seats != nil {
+				r.Outcomes = append(r.Outcomes, o)
+			}
+		}
+		return r, context.Cause(parent)
 	}
 	if err := context.Cause(ctx); err != nil {
 		return nil, err

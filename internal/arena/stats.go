@@ -240,6 +240,8 @@ func (t *tally) result(c *Config, elapsed time.Duration) *Result {
 		Seats:    append([]string(nil), c.Seats...),
 		Balanced: t.games%t.players == 0,
 		Elapsed:  elapsed,
+		// Empty rather than null in JSON with a single bot.
+		HeadToHead: []Pairing{},
 	}
 	for b, spec := range t.specs {
 		st := BotStats{Spec: spec, Seats: t.seats[b], Games: int(t.seatGames[b]), Faults: t.faults[b]}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+)
+
+// notifySignals and stopSignals are signal.Notify and signal.Stop; tests
+// replace them to send a command its signals at a chosen moment.
+var (
+	notifySignals = signal.Notify
+	stopSignals   = signal.Stop
+)
+
+// A stopper is the context of a long command's work, cancelled by SIGINT
+// (Ctrl-C) or SIGTERM, which knows the exit status the signal calls for.
+type stopper struct {
+	context.Context
+	mu  sync.Mutex
+	sig os.Signal
+}
+
+// signalContext returns a context that SIGINT or SIGTERM cancels; stop
+// releases the signals.
+func signalContext() (s *stopper, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s = &stopper{Context: ctx}
+	ch := make(chan os.Signal, 1)
+	notifySignals(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case sig := <-ch:
+			s.mu.Lock()
+			s.sig = sig
+			s.mu.Unlock()
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return s, func() {
+		stopSignals(ch)
+		cancel()
+	}
+}
+
+// status returns the shell's exit status for the signal that stopped the
+// work, 128 and its number (130 for SIGINT, 143 for SIGTERM), or 1 when
+// no signal did.
+func (s *stopper) status() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sig, ok := s.sig.(syscall.Signal); ok {
+		return 128 + int(sig)
+	}
+	return 1
+}
