@@ -17,9 +17,11 @@ package analysis
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -155,6 +157,77 @@ type Report struct {
 	Winners    []int      `json:"winners"`
 	Iterations int        `json:"iterations"` // per decision
 	Decisions  []Decision `json:"decisions"`  // one per move of the record
+	// Summary tells, for each seat in order, how much of its result was
+	// the cards and how much its play (see Summarise).
+	Summary []Summary `json:"summary"`
+}
+
+// A Summary is one seat's account of a game, in win share (0 to 1 for a
+// result, a difference of shares for the rest): its result is its chance
+// at the start, plus its luck, plus the effect of the decisions made (its
+// own, whose losses are its skill, and the others').
+type Summary struct {
+	Seat int `json:"seat"`
+	// Start is the seat's win share before the first move, as the engine
+	// sees the deal and the seating.
+	Start Share `json:"start"`
+	// Result is the seat's share of the win: 1, 1/k for a win shared by
+	// k, or 0.
+	Result Share `json:"result"`
+	// Luck is the sum, over every card drawn, of what it changed the
+	// seat's win share by against the draw's expected value: about 0 in
+	// the long run, whatever the seat's play.
+	Luck Share `json:"luck"`
+	// Skill is minus the win share the seat's moves gave up against the
+	// best moves found (the sum of its losses): 0 for best play, below 0
+	// otherwise.
+	Skill Share `json:"skill"`
+	// Adjusted is the luck-adjusted result, Result less Luck: what the
+	// seat would have got, had the cards come as expected.
+	Adjusted Share `json:"adjusted"`
+}
+
+// Summarise returns each seat's account of the game of decisions, which
+// winners won, among players seats.
+func Summarise(decisions []Decision, winners []int, players int) []Summary {
+	out := make([]Summary, players)
+	for p := range out {
+		out[p].Seat = p
+		if slices.Contains(winners, p) {
+			out[p].Result = Share(1 / float64(len(winners)))
+		}
+	}
+	if len(decisions) > 0 && len(decisions[0].Before) == players {
+		for p := range out {
+			out[p].Start = decisions[0].Before[p]
+		}
+	}
+	for _, d := range decisions {
+		if d.Seat >= 0 && d.Seat < players {
+			out[d.Seat].Skill -= d.Loss
+		}
+		for p, l := range d.Luck[:min(len(d.Luck), players)] {
+			out[p].Luck += l
+		}
+	}
+	for p := range out {
+		out[p].Adjusted = out[p].Result - out[p].Luck
+	}
+	return out
+}
+
+// UnmarshalJSON decodes a report, working out its summary from its
+// decisions when it has none (a report stored before summaries were), so
+// that every report read carries one.
+func (r *Report) UnmarshalJSON(b []byte) error {
+	type plain Report // without this method
+	if err := json.Unmarshal(b, (*plain)(r)); err != nil {
+		return err
+	}
+	if r.Summary == nil && len(r.Decisions) > 0 {
+		r.Summary = Summarise(r.Decisions, r.Winners, len(r.Decisions[0].Before))
+	}
+	return nil
 }
 
 // Analyze analyses every decision of a finished game. It returns the
@@ -229,11 +302,6 @@ feed:
 		return nil, err
 	}
 
-	// The win shares after the last move are the result itself.
-	var end [razzia.MaxPlayers]float64
-	for _, w := range rep.Winners {
-		end[w] = 1 / float64(len(rep.Winners))
-	}
 	for i, m := range moves {
 		d := &rep.Decisions[i]
 		ev := evals[i]
@@ -255,17 +323,45 @@ feed:
 		d.Loss = Share(max(0, ev[0].Share[seat]-played.Share[seat]))
 		d.Label = label(decision == ev[0].Move, float64(d.Loss))
 		if m.Action == razzia.ActionDraw {
-			after := end[:n]
-			if i+1 < len(moves) {
-				after = evals[i+1][0].Share[:n]
-			}
-			d.Luck = make([]Share, n)
-			for p := range n {
-				d.Luck[p] = Share(after[p] - played.Share[p])
-			}
+			d.Luck = luck(&states[i], played, m.Card, n)
 		}
 	}
+	rep.Summary = Summarise(rep.Decisions, rep.Winners, n)
 	return rep, nil
+}
+
+// luck returns what the card k that came at the draw of decision i, in
+// state s, changed each seat's win share by, against the draw's expected
+// value. Both come from the draw's own search, which went on after every
+// kind of card: the expected value weighs what it found after each kind
+// by the kind's chance to come, so that a draw's luck averages zero (the
+// mean over the search's iterations would lean towards the kinds it
+// happened to search deeper, where the seats play better), and the noise
+// of two searches does not add up over a game. A kind the search never
+// drew counts no luck: judging it by another search would lean the
+// luck of every draw towards that search's errors. At the default
+// iterations every kind still to come is searched many times over.
+func luck(s *razzia.State, draw bot.MoveValue, k razzia.Kind, n int) []Share {
+	out := make([]Share, n)
+	if int(k) >= len(draw.Cards) || draw.Cards[k].Visits == 0 {
+		return out
+	}
+	var expected [razzia.MaxPlayers]float64
+	weight := 0.0
+	for kind, c := range draw.Cards {
+		if c.Visits == 0 {
+			continue
+		}
+		pr := float64(s.Remaining(razzia.Kind(kind)))
+		weight += pr
+		for p := range n {
+			expected[p] += pr * c.Share[p]
+		}
+	}
+	for p := range n {
+		out[p] = Share(draw.Cards[k].Share[p] - expected[p]/weight)
+	}
+	return out
 }
 
 // positions returns the state before each of the moves of a record.

@@ -157,6 +157,11 @@ func TestAnalyzeHonest(t *testing.T) {
 	if !reflect.DeepEqual(da, db) {
 		t.Errorf("move %d: %+v with one future, %+v with the other", k, da, db)
 	}
+	// So are the luck and skill of each seat up to there.
+	sa, sb := Summarise(ra.Decisions[:k-1], nil, 2), Summarise(rb.Decisions[:k-1], nil, 2)
+	if !reflect.DeepEqual(sa, sb) || sa[0].Luck == 0 {
+		t.Errorf("luck and skill to move %d: %+v with one future, %+v with the other", k-1, sa, sb)
+	}
 }
 
 func TestAnalyzeRefuses(t *testing.T) {
