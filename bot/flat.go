@@ -178,14 +178,21 @@ func mean(xs []float32) float64 {
 // shuffle orders the undrawn cards of s, by their public composition, into
 // the deck the playouts draw from.
 func (b *Flat) shuffle(s *razzia.State) {
-	b.deck = b.deck[:0]
+	b.deck = shuffled(b.deck, s, b.rng)
+	b.play.deck = b.deck
+}
+
+// shuffled returns the undrawn cards of s, by their public composition,
+// in an order drawn from rng, in deck's storage: a determinisation.
+func shuffled(deck []razzia.Kind, s *razzia.State, rng *rand.Rand) []razzia.Kind {
+	deck = deck[:0]
 	for _, k := range razzia.Kinds {
 		for range s.Remaining(k) {
-			b.deck = append(b.deck, k)
+			deck = append(deck, k)
 		}
 	}
-	b.rng.Shuffle(len(b.deck), func(i, j int) { b.deck[i], b.deck[j] = b.deck[j], b.deck[i] })
-	b.play.deck = b.deck
+	rng.Shuffle(len(deck), func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
+	return deck
 }
 
 // newFlatSpec builds the Flat bot of a flat spec's options.
