@@ -35,7 +35,8 @@ type Flat struct {
 	reward [][]float32 // by move, the reward of each sample
 	alive  []bool
 	seeds  *rand.PCG
-	last   int
+	last   int // samples of the last decision
+	runs   int // playouts of the last decision
 }
 
 // DropSE is how many standard errors behind the best a Flat bot's move
@@ -69,9 +70,13 @@ func (b *Flat) Close() error { return nil }
 // Samples returns the samples the last decision took.
 func (b *Flat) Samples() int { return b.last }
 
+// Iterations returns the playouts the last decision ran, over all its
+// samples and moves, for benchmarks and the arena's logs.
+func (b *Flat) Iterations() int { return b.runs }
+
 // Choose implements Bot.
 func (b *Flat) Choose(v razzia.View) razzia.Move {
-	b.last = 0
+	b.last, b.runs = 0, 0
 	legal := legalMoves(&v, &b.buf)
 	if len(legal) == 0 {
 		return razzia.Move{}
@@ -111,6 +116,7 @@ func (b *Flat) Choose(v razzia.View) razzia.Move {
 			b.play.run(&b.st)
 			r, _ := rewards(&b.st)
 			b.reward[i] = append(b.reward[i], r[me])
+			b.runs++
 		}
 		b.last++
 		if b.last >= flatWarmup && b.last%4 == 0 {

@@ -119,9 +119,13 @@ func TestFlatSamplesBound(t *testing.T) {
 	if b.Samples() < flatWarmup || b.Samples() > 40 {
 		t.Errorf("%d samples; want %d to 40", b.Samples(), flatWarmup)
 	}
-	left := 0
-	for _, ok := range b.alive {
+	left, runs := 0, 0
+	for i, ok := range b.alive {
 		left += btoi(ok)
+		runs += len(b.reward[i])
+	}
+	if b.Iterations() != runs || runs < 2*b.Samples() {
+		t.Errorf("%d playouts counted, %d run in %d samples", b.Iterations(), runs, b.Samples())
 	}
 	if b.Samples() < 40 && left != 1 {
 		t.Errorf("stopped after %d samples with %d moves in the running", b.Samples(), left)
@@ -139,10 +143,7 @@ func BenchmarkFlatDecision(b *testing.B) {
 			cpu := cpuTime()
 			for b.Loop() {
 				f.Choose(v)
-				for i, ok := range f.alive {
-					_ = ok
-					playouts += len(f.reward[i])
-				}
+				playouts += f.Iterations()
 			}
 			if cpu := cpuTime() - cpu; cpu > 0 {
 				b.ReportMetric(float64(playouts)/cpu.Seconds(), "playouts/cpu-s")
