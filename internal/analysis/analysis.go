@@ -121,9 +121,14 @@ func label(best bool, loss float64) Label {
 // which is finer than the engine can tell.
 type Share float64
 
-// MarshalJSON encodes the share with at most 3 decimals.
+// MarshalJSON encodes the share with at most 3 decimals, a difference that
+// rounds to zero as 0, not -0.
 func (s Share) MarshalJSON() ([]byte, error) {
-	return strconv.AppendFloat(nil, math.Round(float64(s)*1000)/1000, 'f', -1, 64), nil
+	x := math.Round(float64(s)*1000) / 1000
+	if x == 0 {
+		x = 0 // drops the sign of -0
+	}
+	return strconv.AppendFloat(nil, x, 'f', -1, 64), nil
 }
 
 // A Decision is the analysis of one move of a record.

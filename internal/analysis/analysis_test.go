@@ -286,11 +286,12 @@ func TestJudgesAsHard(t *testing.T) {
 }
 
 func TestShareJSON(t *testing.T) {
-	b, err := json.Marshal([]Share{0, 1, 0.12345, 0.5, 1.0 / 3})
+	// Luck and skill are differences: negative, and never "-0".
+	b, err := json.Marshal([]Share{0, 1, 0.12345, 0.5, 1.0 / 3, -0.0004, -1.25})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := string(b), "[0,1,0.123,0.5,0.333]"; got != want {
+	if got, want := string(b), "[0,1,0.123,0.5,0.333,0,-1.25]"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
