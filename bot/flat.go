@@ -57,8 +57,12 @@ var flatWeights = func() weights {
 
 // NewFlat returns a Flat bot seeded with seed that takes at most samples
 // samples a decision (0: no limit) and, when limit is positive, stops
-// after limit; one of the two must be set.
+// after limit; with neither, it takes DefaultFlatTime, so that a decision
+// between moves that play out alike still ends.
 func NewFlat(seed uint64, samples int, limit time.Duration) *Flat {
+	if samples <= 0 && limit <= 0 {
+		samples, limit = 0, DefaultFlatTime
+	}
 	b := &Flat{samples: samples, limit: limit, noise: 2, rng: newRand(seed), seeds: rand.NewPCG(0, 0)}
 	b.play = playout{w: &flatWeights, rng: rand.New(b.seeds), noise: b.noise}
 	return b

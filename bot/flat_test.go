@@ -132,6 +132,14 @@ func TestFlatSamplesBound(t *testing.T) {
 	}
 }
 
+// TestFlatUnbounded checks that a flat bot given no bound takes the
+// default time rather than searching for ever.
+func TestFlatUnbounded(t *testing.T) {
+	if b := NewFlat(1, 0, 0); b.samples != 0 || b.limit != DefaultFlatTime {
+		t.Errorf("samples %d, limit %v; want no bound on samples and %v", b.samples, b.limit, DefaultFlatTime)
+	}
+}
+
 // BenchmarkFlatDecision times flat decisions of 200 samples on a mid-game
 // position of 2 and 4 players and reports the playouts a second.
 func BenchmarkFlatDecision(b *testing.B) {
