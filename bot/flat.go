@@ -25,6 +25,7 @@ type Flat struct {
 	samples int           // samples per decision; 0: no limit
 	limit   time.Duration // 0: no time limit
 	noise   float64
+	dropSE  float64 // standard errors behind the best that drop a move; 0: none
 	rng     *rand.Rand
 
 	play   playout
@@ -40,7 +41,7 @@ type Flat struct {
 }
 
 // DropSE is how many standard errors behind the best a Flat bot's move
-// may fall before it is dropped.
+// may fall before it is dropped, unless its spec says otherwise.
 const DropSE = 2.5
 
 // flatWarmup is the samples every move gets before any is dropped, so
@@ -63,7 +64,7 @@ func NewFlat(seed uint64, samples int, limit time.Duration) *Flat {
 	if samples <= 0 && limit <= 0 {
 		samples, limit = 0, DefaultFlatTime
 	}
-	b := &Flat{samples: samples, limit: limit, noise: 2, rng: newRand(seed), seeds: rand.NewPCG(0, 0)}
+	b := &Flat{samples: samples, limit: limit, noise: 2, dropSE: DropSE, rng: newRand(seed), seeds: rand.NewPCG(0, 0)}
 	b.play = playout{w: &flatWeights, rng: rand.New(b.seeds), noise: b.noise}
 	return b
 }
@@ -123,7 +124,7 @@ func (b *Flat) Choose(v razzia.View) razzia.Move {
 			b.runs++
 		}
 		b.last++
-		if b.last >= flatWarmup && b.last%4 == 0 {
+		if b.dropSE > 0 && b.last >= flatWarmup && b.last%4 == 0 {
 			left = b.drop()
 		}
 	}
@@ -144,7 +145,7 @@ func (b *Flat) best() int {
 	return best
 }
 
-// drop takes out of the running the moves more than DropSE standard
+// drop takes out of the running the moves more than dropSE standard
 // errors behind the best, by the paired differences of their samples
 // (every move in the running met every sample), and returns how many are
 // left.
@@ -169,7 +170,7 @@ func (b *Flat) drop() int {
 		n := float64(len(b.reward[i]))
 		m := sum / n
 		se := math.Sqrt(max(0, sq/n-m*m) / (n - 1))
-		if m > DropSE*se && m > 0 {
+		if m > b.dropSE*se && m > 0 {
 			b.alive[i] = false
 			left--
 		}
@@ -221,8 +222,12 @@ func newFlatSpec(name, opts string, hasOpts bool, seed uint64) (Bot, error) {
 			x, err := parseFloat(key, val, 0, 100)
 			f.noise, f.play.noise = x, x
 			return err
+		case "drop":
+			x, err := parseFloat(key, val, 0, 100)
+			f.dropSE = x
+			return err
 		}
-		return fmt.Errorf("unknown option %q (flat takes samples=N, time=DURATION, noise=X)", key)
+		return fmt.Errorf("unknown option %q (flat takes samples=N, time=DURATION, noise=X, drop=X)", key)
 	})
 	if err != nil {
 		return nil, err

@@ -94,7 +94,7 @@ func TestFlatDrop(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := &Flat{reward: [][]float32{best, tt.other}, alive: []bool{true, true}}
+			b := &Flat{reward: [][]float32{best, tt.other}, alive: []bool{true, true}, dropSE: DropSE}
 			left := b.drop()
 			if b.alive[1] != tt.kept || left != 1+btoi(tt.kept) || !b.alive[0] {
 				t.Errorf("alive %v, %d left; want the other kept: %v", b.alive, left, tt.kept)
