@@ -73,6 +73,7 @@ func TestLegalOnly(t *testing.T) {
 		{"mcts:iters=20,rollout=random,c=2,cut=none", 8},
 		{"mcts:iters=20,workers=2", 4},
 		{"flatmc:rounds=1", 4},
+		{"flat:samples=2", 4},
 	}
 	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
 		for _, k := range kinds {
@@ -104,7 +105,7 @@ func TestLegalOnly(t *testing.T) {
 // and the views: the same bots replay the same game.
 func TestDeterministic(t *testing.T) {
 	t.Parallel() // deterministic searches: on both cores
-	for _, spec := range []string{"random", "heuristic", "easy", "mcts:iters=10", "mcts:iters=10,workers=3", "flatmc:rounds=2"} {
+	for _, spec := range []string{"random", "heuristic", "easy", "mcts:iters=10", "mcts:iters=10,workers=3", "flatmc:rounds=2", "flat:samples=2"} {
 		t.Run(spec, func(t *testing.T) {
 			specs := []string{spec, spec, spec}
 			var records [2][]razzia.Move
@@ -128,7 +129,7 @@ func TestDeterministic(t *testing.T) {
 // hiddenOrderSpecs are the bots TestHiddenOrder checks, each with a fixed
 // budget so that it is deterministic.
 var hiddenOrderSpecs = []string{"heuristic", "easy", "mcts:iters=100", "mcts:iters=100,workers=2",
-	"mcts:iters=100,rollout=auto", "flatmc:rounds=4", "medium@b971414", "mcts@b971414:iters=100"}
+	"mcts:iters=100,rollout=auto", "flatmc:rounds=4", "flat:samples=20", "medium@b971414", "mcts@b971414:iters=100"}
 
 // TestHiddenOrder checks that no bot reads the order of the deck: two
 // games with different seeds (deck orders) but the same moves give equal

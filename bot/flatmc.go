@@ -100,12 +100,6 @@ func (b *FlatMC) Choose(v razzia.View) razzia.Move {
 // sample shuffles the undrawn cards of s, by their public composition,
 // into b.deck, the order the playouts draw them in.
 func (b *FlatMC) sample(s *razzia.State) {
-	b.deck = b.deck[:0]
-	for _, k := range razzia.Kinds {
-		for range s.Remaining(k) {
-			b.deck = append(b.deck, k)
-		}
-	}
-	b.rng.Shuffle(len(b.deck), func(i, j int) { b.deck[i], b.deck[j] = b.deck[j], b.deck[i] })
+	b.deck = shuffled(b.deck, s, b.rng)
 	b.play.deck = b.deck
 }

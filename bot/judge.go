@@ -21,6 +21,7 @@ type weights struct {
 	callBase float64 // points a call must gain before it beats drawing on
 	callSlot float64 // more points per place still free in the row
 	thief    float64 // points a thief move must gain
+	exact    bool    // count the final cheque majority exactly in the last round
 }
 
 var defaultWeights = weights{
@@ -477,6 +478,9 @@ func (j *judge) chequeCost(p, c int) float64 {
 // with a total of sum, the totals being what they are now and less
 // certain the more rounds are left.
 func (j *judge) majority(p, sum int) float64 {
+	if j.w.exact && j.later == 0 {
+		return j.finalMajority(p, sum)
+	}
 	most, fewest := 1.0, 1.0
 	for q, v := range j.sums[:j.n] {
 		if q == p {
@@ -486,6 +490,30 @@ func (j *judge) majority(p, sum int) float64 {
 		fewest *= j.majTerm(v - sum)
 	}
 	return 5*most - 5*fewest
+}
+
+// finalMajority is seat p's cheque majority score (R17) should the game
+// end with p's total at sum and the others' as they are: in the last
+// round only the auctions still to come change them.
+func (j *judge) finalMajority(p, sum int) float64 {
+	most, fewest, equal := true, true, true
+	for q, v := range j.sums[:j.n] {
+		if q == p {
+			continue
+		}
+		most = most && sum >= v
+		fewest = fewest && sum <= v
+		equal = equal && sum == v
+	}
+	switch {
+	case equal:
+		return 0
+	case most:
+		return 5
+	case fewest:
+		return -5
+	}
+	return 0
 }
 
 // majTerm is the chance term of majority for a lead of d in cheques.

@@ -101,6 +101,18 @@ type MoveValue struct {
 	// Share is each seat's expected share of the win after the move (a
 	// win shared by k counts 1/k), indexed by seat.
 	Share [razzia.MaxPlayers]float64
+	// Cards is set for a draw: what the search found after each kind of
+	// card that may come, indexed by kind. Their visits sum to the draw's,
+	// each kind having come about as often as its share of the undrawn
+	// cards, so that a card's luck can be told against the draw's value
+	// with the same samples.
+	Cards []CardValue
+}
+
+// A CardValue is what a search found after one kind of card was drawn.
+type CardValue struct {
+	Visits int                        // iterations in which the kind came
+	Share  [razzia.MaxPlayers]float64 // each seat's expected share of the win
 }
 
 // Evaluate searches s, as Choose would, and returns what it found about
@@ -187,6 +199,14 @@ func (b *MCTS) search(ctx context.Context, s *razzia.State, legal []razzia.Move,
 				stats[i].Share[p] /= n
 			}
 		}
+		for k := range stats[i].Cards {
+			c := &stats[i].Cards[k]
+			if n := float64(c.Visits); n > 0 {
+				for p := range c.Share {
+					c.Share[p] /= n
+				}
+			}
+		}
 	}
 	return stats
 }
@@ -210,7 +230,10 @@ type tree struct {
 	buf   []razzia.Move
 	// share sums each seat's share of the win over the iterations through
 	// each root edge, by the edge's index from the root's first.
-	share   [][razzia.MaxPlayers]float64
+	share [][razzia.MaxPlayers]float64
+	// cards sums, over the iterations through the root's draw, each
+	// seat's share of the win by the kind that came first.
+	cards   [numKinds]CardValue
 	forced  int32 // the root edge every iteration takes, or -1
 	settle  bool  // stop when the most visited root edge is sure to stay so
 	stopped bool
@@ -283,6 +306,7 @@ func (t *tree) run(s *razzia.State, legal []razzia.Move, iters int, deadline tim
 	t.newNode()
 	t.expand(0, s, legal)
 	t.share = append(t.share[:0], make([][razzia.MaxPlayers]float64, len(legal))...)
+	t.cards = [numKinds]CardValue{}
 	t.loop(s, iters, deadline)
 }
 
@@ -362,6 +386,17 @@ func (t *tree) addStats(legal []razzia.Move, stats []MoveValue) {
 		for p, v := range t.share[k] {
 			stats[i].Share[p] += v
 		}
+		if e.move.Action == razzia.ActionDraw {
+			if stats[i].Cards == nil {
+				stats[i].Cards = make([]CardValue, numKinds)
+			}
+			for kind, c := range t.cards {
+				stats[i].Cards[kind].Visits += c.Visits
+				for p, v := range c.Share {
+					stats[i].Cards[kind].Share[p] += v
+				}
+			}
+		}
 	}
 }
 
@@ -410,11 +445,15 @@ func (t *tree) expandChance(ni int32) {
 func (t *tree) iterate(st *razzia.State) {
 	t.path = t.path[:0]
 	ni := int32(0)
+	first := -1 // the kind drawn by the root's draw
 	for !st.Over() {
 		nd := &t.nodes[ni]
 		if nd.chance {
 			nd.visits++
 			k := st.RandomCard(t.rng)
+			if len(t.path) == 1 && first < 0 {
+				first = int(k) // the chance node under the root's draw
+			}
 			st.Apply(razzia.Draw(k))
 			ei := nd.first + int32(k)
 			if t.edges[ei].child < 0 {
@@ -466,6 +505,13 @@ func (t *tree) iterate(st *razzia.State) {
 		sh := &t.share[t.path[0].edge-t.nodes[0].first]
 		for p, v := range share {
 			sh[p] += float64(v)
+		}
+	}
+	if first >= 0 {
+		c := &t.cards[first]
+		c.Visits++
+		for p, v := range share {
+			c.Share[p] += float64(v)
 		}
 	}
 }

@@ -19,7 +19,7 @@ var ErrSpec = errors.New("invalid bot spec")
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
 	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto], " +
-	"flatmc[:rounds=N,time=DURATION,noise=X], " +
+	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X], " +
 	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ")
 
 // Limits on the options, so that a typo cannot ask for a day of thinking.
@@ -146,6 +146,12 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	                        determinised flat Monte Carlo: every move played
 //	                        out over N sampled futures, or for D (default
 //	                        300ms), with the heuristic's playouts (noise X)
+//	flat[:samples=N,time=D,noise=X,drop=X]
+//	                        the yardstick: determinised flat Monte Carlo
+//	                        with common random numbers, playouts to the
+//	                        game's end and the moves X standard errors
+//	                        behind the best dropped (default 2.5; 0: none;
+//	                        see Flat), N samples or D (default 300ms)
 //	easy, medium, ...       a level for people (see Levels)
 //	medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=D]
 //	                        the heuristic and the tree search exactly as they
@@ -185,6 +191,7 @@ var builders = map[string]builder{
 	"heuristic":      newHeuristicSpec,
 	"mcts":           newMCTSSpec,
 	"flatmc":         newFlatMCSpec,
+	"flat":           newFlatSpec,
 	"medium@b971414": noOptions(func(seed uint64) Bot { return frozen.NewHeuristic(seed) }),
 	"hard@b971414": noOptions(func(seed uint64) Bot {
 		return frozen.NewMCTS(seed, frozen.DefaultIters, 500*time.Millisecond)

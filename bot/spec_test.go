@@ -34,6 +34,8 @@ func TestNew(t *testing.T) {
 		{"expert", &MCTS{}},
 		{"flatmc", &FlatMC{}},
 		{"flatmc:rounds=40,noise=1", &FlatMC{}},
+		{"flat", &Flat{}},
+		{"flat:samples=200,time=1s,noise=0.5", &Flat{}},
 		{"medium@b971414", &frozen.Heuristic{}},
 		{"hard@b971414", &frozen.MCTS{}},
 		{"mcts@b971414:iters=300", &frozen.MCTS{}},
@@ -75,6 +77,26 @@ func TestNewOptions(t *testing.T) {
 	f = must(New("flatmc:rounds=40", 1)).(*FlatMC)
 	if f.rounds != 40 || f.limit != 0 {
 		t.Errorf("flatmc:rounds=40: %+v", f)
+	}
+	tests := []struct {
+		spec    string
+		samples int
+		limit   time.Duration
+		noise   float64
+		drop    float64
+	}{
+		{"flat", 0, DefaultFlatTime, 2, DropSE},
+		{"flat:samples=40", 40, 0, 2, DropSE},
+		{"flat:time=1s,noise=0", 0, time.Second, 0, DropSE},
+		{"flat:samples=40,time=50ms,drop=0", 40, 50 * time.Millisecond, 2, 0},
+		{"flat:drop=4", 0, DefaultFlatTime, 2, 4},
+	}
+	for _, tt := range tests {
+		fl := must(New(tt.spec, 1)).(*Flat)
+		if fl.samples != tt.samples || fl.limit != tt.limit || fl.noise != tt.noise || fl.play.noise != tt.noise || fl.dropSE != tt.drop {
+			t.Errorf("%s: samples %d, limit %v, noise %v/%v, drop %v; want %d, %v, %v, %v", tt.spec,
+				fl.samples, fl.limit, fl.noise, fl.play.noise, fl.dropSE, tt.samples, tt.limit, tt.noise, tt.drop)
+		}
 	}
 	if h := must(New("heuristic:noise=3", 1)).(*Heuristic); h.noise != 3 {
 		t.Errorf("noise = %v, want 3", h.noise)
@@ -124,6 +146,12 @@ func TestNewBad(t *testing.T) {
 		{"mcts:cut=soon", "cut=soon"},
 		{"flatmc:rounds=0", "rounds=0"},
 		{"flatmc:iters=5", `"iters"`},
+		{"flat:samples=0", "samples=0"},
+		{"flat:rounds=5", `"rounds"`},
+		{"flat:time=1h", "time=1h"},
+		{"flat:noise=-2", "noise=-2"},
+		{"flat:drop=-1", "drop=-1"},
+		{"flat:samples=5,samples=6", `"samples" given twice`},
 		{"hard@b971414:iters=5", "takes no options"},
 		{"mcts@b971414:c=1", `"c"`},
 		{"exec:python3 bot.py", "would run a program"},

@@ -32,8 +32,13 @@ its effect on every player's chance is reported as such. FILE "-" reads
 standard input. The same record, --seed and --iterations always give the
 same analysis, whatever --workers is.
 
-Without --json it prints a line per move and a summary per player; with
---json, one compact JSON object. On a terminal, a progress bar on standard
+Without --json it prints a line per move and a summary per player: its
+moves by label, and how much of its result was the cards and how much its
+play, in points of win chance: its luck (what the cards drawn changed its
+chance by, against their expected value; about zero in the long run), its
+play (minus the chance its moves gave up against the best found) and its
+luck-adjusted result (its result less its luck). With --json, one compact
+JSON object, the summary as "summary" (docs/protocol.md). On a terminal, a progress bar on standard
 error shows the moves analysed.
 
 A malformed record or an illegal move is reported as by "razzia replay"
@@ -112,7 +117,6 @@ func writeAnalysis(w io.Writer, rep *analysis.Report) {
 		labels map[analysis.Label]int
 		loss   float64
 		moves  int
-		luck   float64
 	}
 	tallies := make([]tally, len(rep.Players))
 	for i := range tallies {
@@ -135,7 +139,6 @@ func writeAnalysis(w io.Writer, rep *analysis.Report) {
 		}
 		if d.Luck != nil {
 			fmt.Fprintf(&b, "  luck %+.0f%%", 100*float64(d.Luck[d.Seat]))
-			tallies[d.Seat].luck += float64(d.Luck[d.Seat])
 		}
 		b.WriteString("\n")
 		if !d.Forced {
@@ -146,7 +149,7 @@ func writeAnalysis(w io.Writer, rep *analysis.Report) {
 		}
 	}
 	b.WriteString("\nSummary (moves with a choice)\n")
-	rows := [][]string{{"player", "moves", "best", "good", "inaccuracy", "mistake", "blunder", "mean loss", "luck"}}
+	rows := [][]string{{"player", "moves", "best", "good", "inaccuracy", "mistake", "blunder", "mean loss"}}
 	for i, t := range tallies {
 		mean := 0.0
 		if t.moves > 0 {
@@ -155,9 +158,23 @@ func writeAnalysis(w io.Writer, rep *analysis.Report) {
 		rows = append(rows, []string{rep.Players[i], fmt.Sprint(t.moves),
 			fmt.Sprint(t.labels[analysis.Best]), fmt.Sprint(t.labels[analysis.Good]),
 			fmt.Sprint(t.labels[analysis.Inaccuracy]), fmt.Sprint(t.labels[analysis.Mistake]),
-			fmt.Sprint(t.labels[analysis.Blunder]), fmt.Sprintf("%.1f%%", 100*mean),
-			fmt.Sprintf("%+.0f%%", 100*t.luck)})
+			fmt.Sprint(t.labels[analysis.Blunder]), fmt.Sprintf("%.1f%%", 100*mean)})
 	}
 	writeTable(&b, rows)
+	writeLuck(&b, rep)
 	io.WriteString(w, b.String())
+}
+
+// writeLuck prints how much of each player's result was the cards and how
+// much the play, in points of win chance, and the result the cards as
+// expected would have given.
+func writeLuck(b *strings.Builder, rep *analysis.Report) {
+	b.WriteString("\nLuck and play, in points of win chance: the cards drawn against their expected value, the moves against the best found.\n")
+	rows := [][]string{{"player", "at the start", "luck", "play", "result", "luck-adjusted"}}
+	for _, s := range rep.Summary {
+		rows = append(rows, []string{rep.Players[s.Seat], fmt.Sprintf("%.0f%%", 100*float64(s.Start)),
+			fmt.Sprintf("%+.0f%%", 100*float64(s.Luck)), fmt.Sprintf("%+.0f%%", 100*float64(s.Skill)),
+			fmt.Sprintf("%.0f%%", 100*float64(s.Result)), fmt.Sprintf("%.0f%%", 100*float64(s.Adjusted))})
+	}
+	writeTable(b, rows)
 }

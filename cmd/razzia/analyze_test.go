@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -72,6 +74,10 @@ func TestAnalyzeGame(t *testing.T) {
 			Before []float64 `json:"before"`
 			Label  string    `json:"label"`
 		} `json:"decisions"`
+		Summary []struct {
+			Seat                                 int
+			Start, Result, Luck, Skill, Adjusted float64
+		} `json:"summary"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
@@ -88,10 +94,21 @@ func TestAnalyzeGame(t *testing.T) {
 			t.Errorf("decision %d: %+v", i+1, d)
 		}
 	}
+	if len(rep.Summary) != 2 || rep.Summary[0].Result+rep.Summary[1].Result != 1 {
+		t.Fatalf("summary %+v; want one per player, the results summing to 1", rep.Summary)
+	}
+	for p, s := range rep.Summary {
+		if s.Seat != p || s.Skill > 0 || s.Luck == 0 || math.Abs(s.Adjusted-(s.Result-s.Luck)) > 0.0015 {
+			t.Errorf("seat %d: summary %+v; want skill at most 0, some luck, adjusted = result - luck", p, s)
+		}
+	}
 
 	text, _, status := runCmd(t, nil, "analyze", "--iterations", "20", file)
 	if status != 0 || !strings.Contains(text, "Summary") || !strings.Contains(text, "Ann") {
 		t.Errorf("status %d, account:\n%s", status, text)
+	}
+	if !strings.Contains(text, "Luck and play") || !regexp.MustCompile(`(?m)^Ann +\d+% +[+-]\d+% +[+-]\d+% +\d+% +-?\d+%$`).MatchString(text) {
+		t.Errorf("no line of luck and play for Ann in the account:\n%s", text)
 	}
 }
 

@@ -128,7 +128,17 @@ type (
 	// A Hint is one of the best moves for the seat to move, with its win
 	// share after it.
 	Hint = protocol.Hint
+	// A Summary is one seat's account of a game: its luck, its skill and
+	// its luck-adjusted result.
+	Summary = protocol.AnalysisSummary
 )
+
+// Summarise returns each seat's account of the game of decisions, which
+// winners won, among players seats: its luck, its skill and its
+// luck-adjusted result.
+func Summarise(decisions []Decision, winners []int, players int) []Summary {
+	return protocol.Summarise(decisions, winners, players)
+}
 
 // Analyze analyses every decision of a finished game. It returns the
 // record's *razzia.RecordError for a malformed record or an illegal move,
@@ -202,11 +212,6 @@ feed:
 		return nil, err
 	}
 
-	// The win shares after the last move are the result itself.
-	var end [razzia.MaxPlayers]float64
-	for _, w := range rep.Winners {
-		end[w] = 1 / float64(len(rep.Winners))
-	}
 	for i, m := range moves {
 		d := &rep.Decisions[i]
 		ev := evals[i]
@@ -228,17 +233,45 @@ feed:
 		d.Loss = Share(max(0, ev[0].Share[seat]-played.Share[seat]))
 		d.Label = label(decision == ev[0].Move, float64(d.Loss))
 		if m.Action == razzia.ActionDraw {
-			after := end[:n]
-			if i+1 < len(moves) {
-				after = evals[i+1][0].Share[:n]
-			}
-			d.Luck = make([]Share, n)
-			for p := range n {
-				d.Luck[p] = Share(after[p] - played.Share[p])
-			}
+			d.Luck = luck(&states[i], played, m.Card, n)
 		}
 	}
+	rep.Summary = Summarise(rep.Decisions, rep.Winners, n)
 	return rep, nil
+}
+
+// luck returns what the card k that came at the draw of decision i, in
+// state s, changed each seat's win share by, against the draw's expected
+// value. Both come from the draw's own search, which went on after every
+// kind of card: the expected value weighs what it found after each kind
+// by the kind's chance to come, so that a draw's luck averages zero (the
+// mean over the search's iterations would lean towards the kinds it
+// happened to search deeper, where the seats play better), and the noise
+// of two searches does not add up over a game. A kind the search never
+// drew counts no luck: judging it by another search would lean the
+// luck of every draw towards that search's errors. At the default
+// iterations every kind still to come is searched many times over.
+func luck(s *razzia.State, draw bot.MoveValue, k razzia.Kind, n int) []Share {
+	out := make([]Share, n)
+	if int(k) >= len(draw.Cards) || draw.Cards[k].Visits == 0 {
+		return out
+	}
+	var expected [razzia.MaxPlayers]float64
+	weight := 0.0
+	for kind, c := range draw.Cards {
+		if c.Visits == 0 {
+			continue
+		}
+		pr := float64(s.Remaining(razzia.Kind(kind)))
+		weight += pr
+		for p := range n {
+			expected[p] += pr * c.Share[p]
+		}
+	}
+	for p := range n {
+		out[p] = Share(draw.Cards[k].Share[p] - expected[p]/weight)
+	}
+	return out
 }
 
 // positions returns the state before each of the moves of a record.

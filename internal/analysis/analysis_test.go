@@ -157,6 +157,11 @@ func TestAnalyzeHonest(t *testing.T) {
 	if !reflect.DeepEqual(da, db) {
 		t.Errorf("move %d: %+v with one future, %+v with the other", k, da, db)
 	}
+	// So are the luck and skill of each seat up to there.
+	sa, sb := Summarise(ra.Decisions[:k-1], nil, 2), Summarise(rb.Decisions[:k-1], nil, 2)
+	if !reflect.DeepEqual(sa, sb) || sa[0].Luck == 0 {
+		t.Errorf("luck and skill to move %d: %+v with one future, %+v with the other", k-1, sa, sb)
+	}
 }
 
 func TestAnalyzeRefuses(t *testing.T) {
@@ -281,11 +286,12 @@ func TestJudgesAsHard(t *testing.T) {
 }
 
 func TestShareJSON(t *testing.T) {
-	b, err := json.Marshal([]Share{0, 1, 0.12345, 0.5, 1.0 / 3})
+	// Luck and skill are differences: negative, and never "-0".
+	b, err := json.Marshal([]Share{0, 1, 0.12345, 0.5, 1.0 / 3, -0.0004, -1.25})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := string(b), "[0,1,0.123,0.5,0.333]"; got != want {
+	if got, want := string(b), "[0,1,0.123,0.5,0.333,0,-1.25]"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }

@@ -89,6 +89,9 @@ func TestAnalysesGamesStoredBeforeTheStart(t *testing.T) {
 			t.Errorf("%s: report of %d decisions and %d players, want %d and %d",
 				g.ID, len(rep.Decisions), len(rep.Players), len(g.Moves), len(g.Seats))
 		}
+		if len(rep.Summary) != len(g.Seats) {
+			t.Errorf("%s: %d players' luck and skill, want %d", g.ID, len(rep.Summary), len(g.Seats))
+		}
 	}
 	if _, err := st.Analysis(t.Context(), "game000003"); !errors.Is(err, store.ErrNoAnalysis) {
 		t.Errorf("an uploaded record was analysed: %v", err)

@@ -1,7 +1,9 @@
 package protocol
 
 import (
+	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -55,9 +57,14 @@ const (
 // can tell.
 type WinShare float64
 
-// MarshalJSON encodes the share with at most 3 decimals.
+// MarshalJSON encodes the share with at most 3 decimals, a difference that
+// rounds to zero as 0, not -0.
 func (s WinShare) MarshalJSON() ([]byte, error) {
-	return strconv.AppendFloat(nil, math.Round(float64(s)*1000)/1000, 'f', -1, 64), nil
+	x := math.Round(float64(s)*1000) / 1000
+	if x == 0 {
+		x = 0 // drops the sign of -0
+	}
+	return strconv.AppendFloat(nil, x, 'f', -1, 64), nil
 }
 
 // An AnalysisDecision is the analysis of one move of a record.
@@ -92,6 +99,34 @@ type AnalysisReport struct {
 	Winners    []int              `json:"winners"`
 	Iterations int                `json:"iterations"` // per decision
 	Decisions  []AnalysisDecision `json:"decisions"`  // one per move of the record
+	// Summary tells, for each seat in order, how much of its result was
+	// the cards and how much its play (package analysis: Summarise).
+	Summary []AnalysisSummary `json:"summary"`
+}
+
+// An AnalysisSummary is one seat's account of a game, in win share (0 to
+// 1 for a result, a difference of shares for the rest): its result is its
+// chance at the start, plus its luck, plus the effect of the decisions
+// made (its own, whose losses are its skill, and the others').
+type AnalysisSummary struct {
+	Seat int `json:"seat"`
+	// Start is the seat's win share before the first move, as the engine
+	// sees the deal and the seating.
+	Start WinShare `json:"start"`
+	// Result is the seat's share of the win: 1, 1/k for a win shared by
+	// k, or 0.
+	Result WinShare `json:"result"`
+	// Luck is the sum, over every card drawn, of what it changed the
+	// seat's win share by against the draw's expected value: about 0 in
+	// the long run, whatever the seat's play.
+	Luck WinShare `json:"luck"`
+	// Skill is minus the win share the seat's moves gave up against the
+	// best moves found (the sum of its losses): 0 for best play, below 0
+	// otherwise.
+	Skill WinShare `json:"skill"`
+	// Adjusted is the luck-adjusted result, Result less Luck: what the
+	// seat would have got, had the cards come as expected.
+	Adjusted WinShare `json:"adjusted"`
 }
 
 // A Hint is one of the best moves for the seat to move, with its win
@@ -99,4 +134,47 @@ type AnalysisReport struct {
 type Hint struct {
 	Move      string   `json:"move"` // a record token; a draw without its card
 	WinChance WinShare `json:"winChance"`
+}
+
+// Summarise returns each seat's account of the game of decisions, which
+// winners won, among players seats.
+func Summarise(decisions []AnalysisDecision, winners []int, players int) []AnalysisSummary {
+	out := make([]AnalysisSummary, players)
+	for p := range out {
+		out[p].Seat = p
+		if slices.Contains(winners, p) {
+			out[p].Result = WinShare(1 / float64(len(winners)))
+		}
+	}
+	if len(decisions) > 0 && len(decisions[0].Before) == players {
+		for p := range out {
+			out[p].Start = decisions[0].Before[p]
+		}
+	}
+	for _, d := range decisions {
+		if d.Seat >= 0 && d.Seat < players {
+			out[d.Seat].Skill -= d.Loss
+		}
+		for p, l := range d.Luck[:min(len(d.Luck), players)] {
+			out[p].Luck += l
+		}
+	}
+	for p := range out {
+		out[p].Adjusted = out[p].Result - out[p].Luck
+	}
+	return out
+}
+
+// UnmarshalJSON decodes a report, working out its summary from its
+// decisions when it has none (a report stored before summaries were), so
+// that every report read carries one.
+func (r *AnalysisReport) UnmarshalJSON(b []byte) error {
+	type plain AnalysisReport // without this method
+	if err := json.Unmarshal(b, (*plain)(r)); err != nil {
+		return err
+	}
+	if r.Summary == nil && len(r.Decisions) > 0 {
+		r.Summary = Summarise(r.Decisions, r.Winners, len(r.Decisions[0].Before))
+	}
+	return nil
 }

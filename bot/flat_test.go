@@ -1,0 +1,162 @@
+package bot
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/razziagame/razzia"
+)
+
+// roundThree returns a 3-player state at a turn of the last round, played
+// there by heuristic bots.
+func roundThree(t testing.TB) razzia.State {
+	g := newGame(t, 3, "round three")
+	specs := []string{"heuristic", "heuristic", "heuristic"}
+	for {
+		play(t, g, specs, 3, 1)
+		st := g.State()
+		if st.Over() {
+			t.Fatal("the game ended before a turn of round 3")
+		}
+		if st.Round() == razzia.Rounds && st.Phase() == razzia.PhaseTurn {
+			return st
+		}
+	}
+}
+
+// TestFlatFinalMajority checks the yardstick's policy counts the cheque
+// majority of R17 exactly in the last round: highest +5, lowest -5, ties
+// all score, all equal nobody; the heuristic's own judge keeps its
+// smooth estimate.
+func TestFlatFinalMajority(t *testing.T) {
+	st := roundThree(t)
+	tests := []struct {
+		name string
+		sums [3]int // the other seats' totals are sums[1:]
+		sum  int    // seat 0's total
+		want float64
+	}{
+		{"highest", [3]int{0, 20, 25}, 30, 5},
+		{"lowest", [3]int{0, 20, 25}, 19, -5},
+		{"between", [3]int{0, 20, 25}, 22, 0},
+		{"shared highest", [3]int{0, 20, 25}, 25, 5},
+		{"shared lowest", [3]int{0, 20, 25}, 20, -5},
+		{"all equal", [3]int{0, 20, 20}, 20, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j := newJudge(&st, &flatWeights)
+			copy(j.sums[:], tt.sums[:])
+			if got := j.majority(0, tt.sum); got != tt.want {
+				t.Errorf("majority = %v, want %v", got, tt.want)
+			}
+			h := newJudge(&st, &defaultWeights)
+			copy(h.sums[:], tt.sums[:])
+			// All equal is 0 by symmetry in both.
+			if got := h.majority(0, tt.sum); got == tt.want && tt.name != "all equal" {
+				t.Errorf("the heuristic's judge counts %v exactly too: its smooth estimate is gone", got)
+			}
+		})
+	}
+}
+
+// TestFlatDrop checks the rule that takes hopeless moves out of the
+// running: more than DropSE standard errors of the paired differences
+// behind the best.
+func TestFlatDrop(t *testing.T) {
+	const n = 32
+	alternate := func(a, b float32) []float32 {
+		r := make([]float32, n)
+		for k := range r {
+			r[k] = a
+			if k%2 == 1 {
+				r[k] = b
+			}
+		}
+		return r
+	}
+	best := alternate(1, 0)
+	tests := []struct {
+		name  string
+		other []float32
+		kept  bool
+	}{
+		// Behind by 0.1 in every sample: no doubt.
+		{"always behind", alternate(0.9, -0.1), false},
+		// Equal to the best in every sample.
+		{"same", alternate(1, 0), true},
+		// Behind by 1 in one sample of 32, else level: 0.03 behind,
+		// well within the noise of one sample.
+		{"once behind", append(alternate(1, 0)[:n-1], -1), true},
+		// Behind in half the samples by 0.5, level in the rest: a mean of
+		// 0.25 with a standard error of 0.045.
+		{"often behind", alternate(0.5, 0), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := &Flat{reward: [][]float32{best, tt.other}, alive: []bool{true, true}, dropSE: DropSE}
+			left := b.drop()
+			if b.alive[1] != tt.kept || left != 1+btoi(tt.kept) || !b.alive[0] {
+				t.Errorf("alive %v, %d left; want the other kept: %v", b.alive, left, tt.kept)
+			}
+		})
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestFlatSamplesBound checks that a flat bot bounded by samples takes no
+// more, and stops sooner once a single move is left in the running.
+func TestFlatSamplesBound(t *testing.T) {
+	v := midGame(t, 2)
+	b := NewFlat(1, 40, 0)
+	b.Choose(v)
+	if b.Samples() < flatWarmup || b.Samples() > 40 {
+		t.Errorf("%d samples; want %d to 40", b.Samples(), flatWarmup)
+	}
+	left, runs := 0, 0
+	for i, ok := range b.alive {
+		left += btoi(ok)
+		runs += len(b.reward[i])
+	}
+	if b.Iterations() != runs || runs < 2*b.Samples() {
+		t.Errorf("%d playouts counted, %d run in %d samples", b.Iterations(), runs, b.Samples())
+	}
+	if b.Samples() < 40 && left != 1 {
+		t.Errorf("stopped after %d samples with %d moves in the running", b.Samples(), left)
+	}
+}
+
+// TestFlatUnbounded checks that a flat bot given no bound takes the
+// default time rather than searching for ever.
+func TestFlatUnbounded(t *testing.T) {
+	if b := NewFlat(1, 0, 0); b.samples != 0 || b.limit != DefaultFlatTime {
+		t.Errorf("samples %d, limit %v; want no bound on samples and %v", b.samples, b.limit, DefaultFlatTime)
+	}
+}
+
+// BenchmarkFlatDecision times flat decisions of 200 samples on a mid-game
+// position of 2 and 4 players and reports the playouts a second.
+func BenchmarkFlatDecision(b *testing.B) {
+	for _, players := range []int{2, 4} {
+		b.Run(fmt.Sprintf("%dp", players), func(b *testing.B) {
+			v := midGame(b, players)
+			f := NewFlat(1, 200, 0)
+			playouts := 0
+			cpu := cpuTime()
+			for b.Loop() {
+				f.Choose(v)
+				playouts += f.Iterations()
+			}
+			if cpu := cpuTime() - cpu; cpu > 0 {
+				b.ReportMetric(float64(playouts)/cpu.Seconds(), "playouts/cpu-s")
+			}
+			b.ReportMetric(float64(f.Samples()), "samples")
+		})
+	}
+}

@@ -1,0 +1,249 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
+)
+
+// playBots plays a game whose deck comes from seed between the bots of
+// specs, one a seat, seeded from seed.
+func playBots(t testing.TB, specs []string, seed int) *razzia.Game {
+	t.Helper()
+	names := []string{"Ann", "Bob", "Cy", "Di", "Ed"}[:len(specs)]
+	g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: fmt.Appendf(nil, "luck %d", seed)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots := make([]bot.Bot, len(specs))
+	for i, spec := range specs {
+		if bots[i], err = bot.New(spec, uint64(seed*len(specs)+i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for !g.Over() {
+		st := g.State()
+		if err := g.Play(bots[st.ToMove()].Choose(g.View(st.ToMove()))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
+
+// meanSE returns the mean of xs and its standard error.
+func meanSE(xs []float64) (mean, se float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	n := float64(len(xs))
+	mean /= n
+	v := 0.0
+	for _, x := range xs {
+		v += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(v / (n - 1) / n)
+}
+
+// luckOptions are the analysis options of the luck and skill tests: enough
+// iterations that a game's luck is mostly the cards, not the engine's
+// noise.
+var luckOptions = Options{Iterations: 600, Seed: 5, Workers: 2}
+
+// summaries plays games between the bots of specs, their seats rotated
+// game by game, analyses each and returns the summaries by bot (by the
+// index of its spec), one per game.
+func summaries(t *testing.T, specs []string, games int) [][]Summary {
+	out := make([][]Summary, len(specs))
+	for i := range games {
+		seated := make([]string, len(specs))
+		for s := range seated {
+			seated[s] = specs[(s+i)%len(specs)]
+		}
+		g := playBots(t, seated, i)
+		rep, err := Analyze(context.Background(), g.Record(), luckOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s, sum := range rep.Summary {
+			b := (s + i) % len(specs)
+			out[b] = append(out[b], sum)
+		}
+	}
+	return out
+}
+
+func field(sums []Summary, f func(Summary) Share) []float64 {
+	out := make([]float64, len(sums))
+	for i, s := range sums {
+		out[i] = float64(f(s))
+	}
+	return out
+}
+
+// TestLuckAveragesZero checks, over games of a bot against itself, that
+// each seat's luck averages zero within its interval (99.7%); that so does
+// the luck of every draw for the seat that drew, over the thousands of
+// draws, within a far narrower interval; and that luck is the cards: the
+// winners' is well above the losers'.
+func TestLuckAveragesZero(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("analyses 40 games: not with -short, nor under the race detector (the plain run checks it)")
+	}
+	t.Parallel()
+	const games = 40
+	var bySeat [2][]float64
+	var draws, won, lost []float64
+	for i := range games {
+		rep, err := Analyze(context.Background(), playBots(t, []string{"heuristic", "heuristic"}, 1000+i).Record(), luckOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range rep.Decisions {
+			if d.Luck != nil {
+				draws = append(draws, float64(d.Luck[d.Seat]))
+			}
+		}
+		for p, s := range rep.Summary {
+			bySeat[p] = append(bySeat[p], float64(s.Luck))
+			switch s.Result {
+			case 1:
+				won = append(won, float64(s.Luck))
+			case 0:
+				lost = append(lost, float64(s.Luck))
+			}
+		}
+	}
+	zero := func(what string, xs []float64, maxSE float64) {
+		m, se := meanSE(xs)
+		t.Logf("%s: mean luck %+.4f, 95%% interval ±%.4f (%d)", what, m, 1.96*se, len(xs))
+		if math.Abs(m) > 3*se {
+			t.Errorf("%s: mean luck %+.4f, more than 3 standard errors (%.4f) from 0", what, m, se)
+		}
+		if se > maxSE {
+			t.Errorf("%s: standard error %.4f, want under %v: too few samples, or too noisy a luck, to tell", what, se, maxSE)
+		}
+	}
+	for p, l := range bySeat {
+		zero(fmt.Sprintf("seat %d, by game", p), l, 0.15)
+	}
+	zero("the drawing seat, by draw", draws, 0.005)
+	w, _ := meanSE(won)
+	l, _ := meanSE(lost)
+	t.Logf("mean luck of the winners %+.3f, of the losers %+.3f", w, l)
+	if w-l < 0.3 {
+		t.Errorf("the winners' luck (%+.3f) is not clearly above the losers' (%+.3f): luck tells little", w, l)
+	}
+}
+
+// TestSkillNamesStronger checks, over games of a search against the
+// heuristic misjudging every lot (easy), that skill names the search the
+// better player in most games, and that its luck still averages zero,
+// though its results are well above its chances at the start: luck does
+// not absorb skill.
+func TestSkillNamesStronger(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("analyses 20 games: not with -short, nor under the race detector (the plain run checks it)")
+	}
+	t.Parallel()
+	const games = 20
+	sums := summaries(t, []string{"mcts:iters=400", "easy"}, games)
+	strong, weak := sums[0], sums[1]
+	named := 0
+	for i := range strong {
+		if strong[i].Skill > weak[i].Skill {
+			named++
+		}
+	}
+	gain, gainSE := meanSE(field(strong, func(s Summary) Share { return s.Result - s.Start }))
+	lk, lkSE := meanSE(field(strong, func(s Summary) Share { return s.Luck }))
+	t.Logf("skill named the search in %d of %d games; its result less its start %+.3f ± %.3f, its luck %+.3f ± %.3f",
+		named, games, gain, 1.96*gainSE, lk, 1.96*lkSE)
+	// With a coin for a judge, 16 of 20 or more comes once in 170 tries.
+	if named < 16 {
+		t.Errorf("skill named the stronger bot in %d of %d games, want at least 16", named, games)
+	}
+	if math.Abs(lk) > 2.58*lkSE {
+		t.Errorf("the search's mean luck %+.3f is more than 2.58 standard errors (%.3f) from 0", lk, lkSE)
+	}
+	if gain < 2.58*gainSE {
+		t.Errorf("the search gained %+.3f ± %.3f over its start: not clearly the stronger, the test tells nothing", gain, 1.96*gainSE)
+	}
+}
+
+// TestSummary checks a report's summary against its decisions: luck the
+// sum of the draws' luck for the seat, skill minus the sum of its own
+// losses, adjusted its result less its luck.
+func TestSummary(t *testing.T) {
+	g := playGame(t, 3, "summary", nil, 0)
+	rep, err := Analyze(context.Background(), g.Record(), quick)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var luck, loss [3]float64
+	for _, d := range rep.Decisions {
+		loss[d.Seat] += float64(d.Loss)
+		for p, l := range d.Luck {
+			luck[p] += float64(l)
+		}
+	}
+	if len(rep.Summary) != 3 {
+		t.Fatalf("%d summaries for 3 seats", len(rep.Summary))
+	}
+	results := 0.0
+	for p, s := range rep.Summary {
+		results += float64(s.Result)
+		near := func(a Share, b float64) bool { return math.Abs(float64(a)-b) < 1e-9 }
+		if s.Seat != p || !near(s.Luck, luck[p]) || !near(s.Skill, -loss[p]) || !near(s.Adjusted, float64(s.Result-s.Luck)) ||
+			s.Start != rep.Decisions[0].Before[p] {
+			t.Errorf("seat %d: %+v; want luck %v, skill %v", p, s, luck[p], -loss[p])
+		}
+		if luck[p] == 0 || loss[p] == 0 {
+			t.Errorf("seat %d: luck %v, loss %v: the game tells nothing", p, luck[p], loss[p])
+		}
+	}
+	if math.Abs(results-1) > 1e-9 {
+		t.Errorf("the results sum to %v", results)
+	}
+}
+
+// TestSummaryOfOldReport checks that a report stored without a summary
+// reads with the summary its decisions give.
+func TestSummaryOfOldReport(t *testing.T) {
+	rep, err := Analyze(context.Background(), playGame(t, 2, "old", nil, 0).Record(), quick)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		t.Fatal(err)
+	}
+	delete(fields, "summary")
+	old, _ := json.Marshal(fields)
+	var got Report
+	if err := json.Unmarshal(old, &got); err != nil {
+		t.Fatal(err)
+	}
+	// The stored shares have 3 decimals: the summary is worked out from them.
+	var want Report
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Summary) != 2 {
+		t.Fatalf("summary %+v, want one per seat", got.Summary)
+	}
+	for p := range got.Summary {
+		g, w := got.Summary[p], want.Summary[p]
+		if g.Seat != w.Seat || g.Result != w.Result || math.Abs(float64(g.Luck-w.Luck)) > 0.05 || math.Abs(float64(g.Skill-w.Skill)) > 0.05 {
+			t.Errorf("seat %d: %+v from the decisions, %+v stored", p, g, w)
+		}
+	}
+}
