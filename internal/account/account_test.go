@@ -15,11 +15,11 @@ import (
 
 // newService returns a Service on a fresh memory store, with cheap
 // password hashing, and registers the accounts named.
-func newService(t *testing.T, opts account.Options, names ...string) (*account.Service, map[string]*store.Account) {
+func newService(t *testing.T, opts account.Options, names ...string) (*account.Service, map[string]account.Account) {
 	t.Helper()
 	opts.Params = account.Params{Memory: 64, Time: 1, Threads: 1}
 	svc := account.New(memstore.New(), opts)
-	accts := map[string]*store.Account{}
+	accts := map[string]account.Account{}
 	for _, n := range names {
 		a, _, err := svc.Register(context.Background(), n, "correct horse battery staple")
 		if err != nil {
