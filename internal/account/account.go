@@ -196,7 +196,8 @@ func CheckName(name string) error {
 // An Account is a player's account as the Service's callers see it: who
 // it is. What proves it (its password hash, passkey handle and seat key)
 // stays inside the Service with the stored record, so only an Account
-// the Service returned holds a seat (SeatToken).
+// the Service returned holds a seat (SeatToken). ID and Name are copies
+// for reading: the Service works from the record.
 type Account struct {
 	ID   string
 	Name string
@@ -392,10 +393,10 @@ func (s *Service) SignOut(ctx context.Context, se Session) error {
 
 // SignOutEverywhere ends every session of the account, this one too.
 func (s *Service) SignOutEverywhere(ctx context.Context, se Session) error {
-	if err := s.st.DeleteSessions(ctx, se.Account.ID, nil); err != nil {
+	if err := s.st.DeleteSessions(ctx, se.Account.rec.ID, nil); err != nil {
 		return s.internal("delete sessions", err)
 	}
-	s.log.Info("signed out everywhere", "account", se.Account.ID)
+	s.log.Info("signed out everywhere", "account", se.Account.rec.ID)
 	return nil
 }
 
@@ -444,11 +445,11 @@ func (s *Service) ChangePassword(ctx context.Context, se Session, client, old, n
 // results stay under the name playername.Former gives each seat. It
 // returns the games whose seats changed.
 func (s *Service) Delete(ctx context.Context, se Session) ([]string, error) {
-	games, err := s.st.DeleteAccount(ctx, se.Account.ID, playername.Former)
+	games, err := s.st.DeleteAccount(ctx, se.Account.rec.ID, playername.Former)
 	if err != nil {
 		return nil, s.internal("delete account", err)
 	}
-	s.log.Info("account deleted", "account", se.Account.ID, "games", len(games))
+	s.log.Info("account deleted", "account", se.Account.rec.ID, "games", len(games))
 	return games, nil
 }
 

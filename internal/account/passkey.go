@@ -330,7 +330,7 @@ func (s *Service) RemovePasskey(ctx context.Context, se Session, id []byte) erro
 	if len(keys) == 1 && se.Account.rec.Password == "" {
 		return reject(ErrBadRequest, "this is the account's only way to sign in: set a password or add another passkey first")
 	}
-	if err := s.st.DeletePasskey(ctx, se.Account.ID, id); err != nil {
+	if err := s.st.DeletePasskey(ctx, se.Account.rec.ID, id); err != nil {
 		if errors.Is(err, store.ErrNoAccount) {
 			return reject(ErrNotFound, "the account has no such passkey")
 		}

@@ -319,9 +319,9 @@ func gamesOf(account string, sums []store.Summary) []Game {
 // Games returns the games the session's account holds a seat in, most
 // recently updated first, at most limit.
 func (s *Service) Games(ctx context.Context, se Session, limit int) ([]Game, error) {
-	sums, err := s.st.AccountGames(ctx, se.Account.ID, limit)
+	sums, err := s.st.AccountGames(ctx, se.Account.rec.ID, limit)
 	if err != nil {
 		return nil, s.internal("read games", err)
 	}
-	return gamesOf(se.Account.ID, sums), nil
+	return gamesOf(se.Account.rec.ID, sums), nil
 }

@@ -63,12 +63,12 @@ func (s *Service) Claim(ctx context.Context, a Account, seats []GuestSeat) ([]st
 	if len(claims) == 0 {
 		return nil, nil
 	}
-	games, err := s.st.ClaimSeats(ctx, a.ID, claims)
+	games, err := s.st.ClaimSeats(ctx, a.rec.ID, claims)
 	if err != nil {
 		return nil, s.internal("claim seats", err)
 	}
 	if len(games) > 0 {
-		s.log.Info("guest seats claimed", "account", a.ID, "games", len(games))
+		s.log.Info("guest seats claimed", "account", a.rec.ID, "games", len(games))
 	}
 	return games, nil
 }
