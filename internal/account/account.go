@@ -193,6 +193,23 @@ func CheckName(name string) error {
 	return nil
 }
 
+// An Account is a player's account as the Service's callers see it: who
+// it is. What proves it (its password hash, passkey handle and seat key)
+// stays inside the Service with the stored record, so only an Account
+// the Service returned holds a seat (SeatToken). ID and Name are copies
+// for reading: the Service works from the record.
+type Account struct {
+	ID   string
+	Name string
+	rec  *store.Account
+}
+
+// accountOf is the Account of a stored record: the one place a stored
+// account becomes the callers'.
+func accountOf(rec *store.Account) Account {
+	return Account{ID: rec.ID, Name: rec.Name, rec: rec}
+}
+
 // newAccount returns an account called name, with new random id,
 // WebAuthn handle and seat key, rated as a new player.
 func (s *Service) newAccount(name string) *store.Account {
@@ -228,27 +245,27 @@ func (s *Service) create(ctx context.Context, a *store.Account) error {
 
 // Register makes an account called name that signs in with password,
 // and signs it in: it returns the account and its session's secret.
-func (s *Service) Register(ctx context.Context, name, password string) (*store.Account, string, error) {
+func (s *Service) Register(ctx context.Context, name, password string) (Account, string, error) {
 	if err := CheckName(name); err != nil {
-		return nil, "", err
+		return Account{}, "", err
 	}
 	if err := CheckPassword(password); err != nil {
-		return nil, "", err
+		return Account{}, "", err
 	}
 	a := s.newAccount(name)
 	hash, err := s.hashPassword(ctx, password)
 	if err != nil {
-		return nil, "", err
+		return Account{}, "", err
 	}
 	a.Password = hash
 	if err := s.create(ctx, a); err != nil {
-		return nil, "", err
+		return Account{}, "", err
 	}
 	token, err := s.newSession(ctx, a.ID)
 	if err != nil {
-		return nil, "", err
+		return Account{}, "", err
 	}
-	return a, token, nil
+	return accountOf(a), token, nil
 }
 
 // hashPassword hashes within the bound on hashes at once.
@@ -297,43 +314,43 @@ func (s *Service) verify(ctx context.Context, a *store.Account, password string)
 // address, for the limits), and returns it with the session's secret.
 // Every failure of the name or password is the same ErrSignIn, after
 // FailDelay; too many are ErrRateLimited.
-func (s *Service) SignIn(ctx context.Context, name, password, client string) (*store.Account, string, error) {
+func (s *Service) SignIn(ctx context.Context, name, password, client string) (Account, string, error) {
 	key := playername.Key(name)
 	now := s.opts.Now()
 	attempt, err := s.limits.begin(key, client, now)
 	if err != nil {
-		return nil, "", err
+		return Account{}, "", err
 	}
 	var a *store.Account
 	if name != "" && len(password) <= MaxPassword {
 		a, err = s.st.AccountByKey(ctx, key)
 		if err != nil && !errors.Is(err, store.ErrNoAccount) {
 			attempt.cancel()
-			return nil, "", s.internal("read account", err)
+			return Account{}, "", s.internal("read account", err)
 		}
 	}
 	ok, err := s.verify(ctx, a, password)
 	if err != nil {
 		attempt.cancel()
-		return nil, "", err
+		return Account{}, "", err
 	}
 	if !ok {
 		s.opts.Sleep(ctx, s.opts.FailDelay)
-		return nil, "", reject(ErrSignIn, "wrong name or password")
+		return Account{}, "", reject(ErrSignIn, "wrong name or password")
 	}
 	attempt.succeeded(now)
 	token, err := s.newSession(ctx, a.ID)
 	if err != nil {
-		return nil, "", err
+		return Account{}, "", err
 	}
 	s.log.Info("signed in", "account", a.ID, "with", "password")
-	return a, token, nil
+	return accountOf(a), token, nil
 }
 
 // A Session is a signed-in request: its account and the hash of its
 // secret.
 type Session struct {
-	Account *store.Account
+	Account Account
 	Hash    []byte
 	Expires time.Time
 }
@@ -363,7 +380,7 @@ func (s *Service) Session(ctx context.Context, token string) (Session, error) {
 	case err != nil:
 		return Session{}, s.internal("read session", err)
 	}
-	return Session{Account: a, Hash: hash, Expires: se.Expires}, nil
+	return Session{Account: accountOf(a), Hash: hash, Expires: se.Expires}, nil
 }
 
 // SignOut ends the session.
@@ -376,59 +393,63 @@ func (s *Service) SignOut(ctx context.Context, se Session) error {
 
 // SignOutEverywhere ends every session of the account, this one too.
 func (s *Service) SignOutEverywhere(ctx context.Context, se Session) error {
-	if err := s.st.DeleteSessions(ctx, se.Account.ID, nil); err != nil {
+	if err := s.st.DeleteSessions(ctx, se.Account.rec.ID, nil); err != nil {
 		return s.internal("delete sessions", err)
 	}
-	s.log.Info("signed out everywhere", "account", se.Account.ID)
+	s.log.Info("signed out everywhere", "account", se.Account.rec.ID)
 	return nil
 }
 
 // ChangePassword sets the account's password to next after checking old
-// (when it has one), and ends its other sessions.
-func (s *Service) ChangePassword(ctx context.Context, se Session, client, old, next string) error {
+// (when it has one), and ends its other sessions. It returns the session
+// as it is now: its account has a password.
+func (s *Service) ChangePassword(ctx context.Context, se Session, client, old, next string) (Session, error) {
 	if err := CheckPassword(next); err != nil {
-		return err
+		return se, err
 	}
-	a := se.Account
+	a := se.Account.rec
 	if a.Password != "" {
 		attempt, err := s.limits.begin(a.Key, client, s.opts.Now())
 		if err != nil {
-			return err
+			return se, err
 		}
 		ok, err := s.verify(ctx, a, old)
 		if err != nil {
 			attempt.cancel()
-			return err
+			return se, err
 		}
 		if !ok {
 			s.opts.Sleep(ctx, s.opts.FailDelay)
-			return reject(ErrSignIn, "the current password is wrong")
+			return se, reject(ErrSignIn, "the current password is wrong")
 		}
 		attempt.cancel()
 	}
 	hash, err := s.hashPassword(ctx, next)
 	if err != nil {
-		return err
+		return se, err
 	}
 	if err := s.st.SetPassword(ctx, a.ID, hash); err != nil {
-		return s.internal("set password", err)
+		return se, s.internal("set password", err)
 	}
 	if err := s.st.DeleteSessions(ctx, a.ID, se.Hash); err != nil {
-		return s.internal("delete sessions", err)
+		return se, s.internal("delete sessions", err)
 	}
 	s.log.Info("password changed", "account", a.ID)
-	return nil
+	changed := *a
+	changed.Password = hash
+	se.Account = accountOf(&changed)
+	return se, nil
 }
 
 // Delete removes the account, its sessions and passkeys; its games and
 // results stay under the name playername.Former gives each seat. It
 // returns the games whose seats changed.
 func (s *Service) Delete(ctx context.Context, se Session) ([]string, error) {
-	games, err := s.st.DeleteAccount(ctx, se.Account.ID, playername.Former)
+	games, err := s.st.DeleteAccount(ctx, se.Account.rec.ID, playername.Former)
 	if err != nil {
 		return nil, s.internal("delete account", err)
 	}
-	s.log.Info("account deleted", "account", se.Account.ID, "games", len(games))
+	s.log.Info("account deleted", "account", se.Account.rec.ID, "games", len(games))
 	return games, nil
 }
 

@@ -2,6 +2,7 @@ package account_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -15,11 +16,11 @@ import (
 
 // newService returns a Service on a fresh memory store, with cheap
 // password hashing, and registers the accounts named.
-func newService(t *testing.T, opts account.Options, names ...string) (*account.Service, map[string]*store.Account) {
+func newService(t *testing.T, opts account.Options, names ...string) (*account.Service, map[string]account.Account) {
 	t.Helper()
 	opts.Params = account.Params{Memory: 64, Time: 1, Threads: 1}
 	svc := account.New(memstore.New(), opts)
-	accts := map[string]*store.Account{}
+	accts := map[string]account.Account{}
 	for _, n := range names {
 		a, _, err := svc.Register(context.Background(), n, "correct horse battery staple")
 		if err != nil {
@@ -164,5 +165,35 @@ func TestForfeitLoses(t *testing.T) {
 		if math.Abs(p.Rating.Mu-want[i].Mu) > 1e-9 || math.Abs(p.Rating.Sigma-want[i].Sigma) > 1e-9 {
 			t.Errorf("%s: %+v, want %+v (Ann forfeited: rated last)", n, p.Rating, want[i])
 		}
+	}
+}
+
+// TestSessionActsOnItsRecord: what a caller changes of a session's
+// Account (a copy for reading) never redirects the Service to another
+// account: signing out everywhere ends the sessions of the session's own.
+func TestSessionActsOnItsRecord(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t, account.Options{})
+	_, ann, err := svc.Register(ctx, "Ann", "correct horse battery staple")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bo, boToken, err := svc.Register(ctx, "Bo", "correct horse battery staple")
+	if err != nil {
+		t.Fatal(err)
+	}
+	se, err := svc.Session(ctx, ann)
+	if err != nil {
+		t.Fatal(err)
+	}
+	se.Account.ID, se.Account.Name = bo.ID, bo.Name
+	if err := svc.SignOutEverywhere(ctx, se); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Session(ctx, ann); !errors.Is(err, account.ErrUnauthorized) {
+		t.Errorf("Ann's session after signing out everywhere: %v, want ErrUnauthorized", err)
+	}
+	if got, err := svc.Session(ctx, boToken); err != nil || got.Account.ID != bo.ID {
+		t.Errorf("Bo's session: %+v, %v; want it kept", got.Account, err)
 	}
 }

@@ -134,14 +134,14 @@ func (s *Service) BeginAddPasskey(ctx context.Context, se Session, origin string
 	if err != nil {
 		return nil, "", err
 	}
-	_, creds, err := s.credentials(ctx, se.Account)
+	_, creds, err := s.credentials(ctx, se.Account.rec)
 	if err != nil {
 		return nil, "", err
 	}
 	if len(creds) >= MaxPasskeys {
 		return nil, "", reject(ErrBadRequest, "an account has at most %d passkeys: remove one first", MaxPasskeys)
 	}
-	return s.beginRegistration(ctx, rp, origin, &user{a: se.Account, creds: creds}, ceremony{Origin: origin})
+	return s.beginRegistration(ctx, rp, origin, &user{a: se.Account.rec, creds: creds}, ceremony{Origin: origin})
 }
 
 func (s *Service) beginRegistration(ctx context.Context, rp *webauthn.WebAuthn, origin string, u *user, c ceremony) (*protocol.CredentialCreation, string, error) {
@@ -168,18 +168,18 @@ func (s *Service) beginRegistration(ctx context.Context, rp *webauthn.WebAuthn, 
 // the JSON of the PublicKeyCredential) and stores the passkey, named
 // label. For a new account it makes the account and signs it in: the
 // session's secret is returned; for an added passkey the secret is "".
-func (s *Service) FinishRegister(ctx context.Context, origin, token string, response []byte, label string) (*store.Account, string, error) {
+func (s *Service) FinishRegister(ctx context.Context, origin, token string, response []byte, label string) (Account, string, error) {
 	rp, err := s.relyingParty(origin)
 	if err != nil {
-		return nil, "", err
+		return Account{}, "", err
 	}
 	ch, c, err := s.takeCeremony(ctx, token, origin)
 	if err != nil {
-		return nil, "", err
+		return Account{}, "", err
 	}
 	parsed, err := protocol.ParseCredentialCreationResponseBytes(response)
 	if err != nil {
-		return nil, "", &Error{Kind: ErrPasskey, Msg: "the passkey's answer is malformed: " + err.Error(), Err: err}
+		return Account{}, "", &Error{Kind: ErrPasskey, Msg: "the passkey's answer is malformed: " + err.Error(), Err: err}
 	}
 	var (
 		u     *user
@@ -192,25 +192,25 @@ func (s *Service) FinishRegister(ctx context.Context, origin, token string, resp
 	} else {
 		a, err := s.st.Account(ctx, ch.Account)
 		if err != nil {
-			return nil, "", reject(ErrUnauthorized, "the account is gone")
+			return Account{}, "", reject(ErrUnauthorized, "the account is gone")
 		}
 		_, creds, err := s.credentials(ctx, a)
 		if err != nil {
-			return nil, "", err
+			return Account{}, "", err
 		}
 		u = &user{a: a, creds: creds}
 	}
 	cred, err := rp.CreateCredential(u, c.Session, parsed)
 	if err != nil {
-		return nil, "", &Error{Kind: ErrPasskey, Msg: "the passkey could not be checked: " + errorDetail(err), Err: err}
+		return Account{}, "", &Error{Kind: ErrPasskey, Msg: "the passkey could not be checked: " + errorDetail(err), Err: err}
 	}
 	data, err := json.Marshal(cred)
 	if err != nil {
-		return nil, "", s.internal("encode passkey", err)
+		return Account{}, "", s.internal("encode passkey", err)
 	}
 	if isNew {
 		if err := s.create(ctx, u.a); err != nil {
-			return nil, "", err
+			return Account{}, "", err
 		}
 	}
 	if len([]rune(label)) > 64 {
@@ -219,19 +219,19 @@ func (s *Service) FinishRegister(ctx context.Context, origin, token string, resp
 	err = s.st.AddPasskey(ctx, store.Passkey{ID: cred.ID, Account: u.a.ID, Name: label, Credential: data, Created: s.opts.Now().UTC().Round(0)})
 	switch {
 	case errors.Is(err, store.ErrConflict):
-		return nil, "", reject(ErrPasskey, "this passkey is registered already")
+		return Account{}, "", reject(ErrPasskey, "this passkey is registered already")
 	case err != nil:
-		return nil, "", s.internal("store passkey", err)
+		return Account{}, "", s.internal("store passkey", err)
 	}
 	s.log.Info("passkey added", "account", u.a.ID, "new account", isNew)
 	if !isNew {
-		return u.a, "", nil
+		return accountOf(u.a), "", nil
 	}
 	session, err := s.newSession(ctx, u.a.ID)
 	if err != nil {
-		return nil, "", err
+		return Account{}, "", err
 	}
-	return u.a, session, nil
+	return accountOf(u.a), session, nil
 }
 
 // errorDetail is the library's explanation of a refused credential.
@@ -266,18 +266,18 @@ func (s *Service) BeginSignIn(ctx context.Context, origin string) (*protocol.Cre
 // FinishSignIn ends a sign-in BeginSignIn began: it checks the browser's
 // assertion (response, the JSON of the PublicKeyCredential), and signs
 // in the account whose passkey signed it.
-func (s *Service) FinishSignIn(ctx context.Context, origin, token string, response []byte) (*store.Account, string, error) {
+func (s *Service) FinishSignIn(ctx context.Context, origin, token string, response []byte) (Account, string, error) {
 	rp, err := s.relyingParty(origin)
 	if err != nil {
-		return nil, "", err
+		return Account{}, "", err
 	}
 	_, c, err := s.takeCeremony(ctx, token, origin)
 	if err != nil {
-		return nil, "", err
+		return Account{}, "", err
 	}
 	parsed, err := protocol.ParseCredentialRequestResponseBytes(response)
 	if err != nil {
-		return nil, "", &Error{Kind: ErrPasskey, Msg: "the passkey's answer is malformed: " + err.Error(), Err: err}
+		return Account{}, "", &Error{Kind: ErrPasskey, Msg: "the passkey's answer is malformed: " + err.Error(), Err: err}
 	}
 	var found *user
 	handler := func(rawID, handle []byte) (webauthn.User, error) {
@@ -294,43 +294,43 @@ func (s *Service) FinishSignIn(ctx context.Context, origin, token string, respon
 	}
 	_, cred, err := rp.ValidatePasskeyLogin(handler, c.Session, parsed)
 	if err != nil || found == nil {
-		return nil, "", &Error{Kind: ErrPasskey, Msg: "the passkey is not one of this server's accounts, or its signature is wrong", Err: err}
+		return Account{}, "", &Error{Kind: ErrPasskey, Msg: "the passkey is not one of this server's accounts, or its signature is wrong", Err: err}
 	}
 	data, err := json.Marshal(cred)
 	if err != nil {
-		return nil, "", s.internal("encode passkey", err)
+		return Account{}, "", s.internal("encode passkey", err)
 	}
 	if err := s.st.UsePasskey(ctx, cred.ID, data, s.opts.Now().UTC().Round(0)); err != nil {
-		return nil, "", s.internal("update passkey", err)
+		return Account{}, "", s.internal("update passkey", err)
 	}
 	session, err := s.newSession(ctx, found.a.ID)
 	if err != nil {
-		return nil, "", err
+		return Account{}, "", err
 	}
 	s.log.Info("signed in", "account", found.a.ID, "with", "passkey")
-	return found.a, session, nil
+	return accountOf(found.a), session, nil
 }
 
-// Passkeys returns the session's account's passkeys.
-func (s *Service) Passkeys(ctx context.Context, se Session) ([]store.Passkey, error) {
-	keys, _, err := s.credentials(ctx, se.Account)
+// passkeys returns the session's account's passkeys.
+func (s *Service) passkeys(ctx context.Context, se Session) ([]store.Passkey, error) {
+	keys, _, err := s.credentials(ctx, se.Account.rec)
 	return keys, err
 }
 
 // RemovePasskey removes one of the account's passkeys; the last way to
 // sign in (the last passkey of an account with no password) stays.
 func (s *Service) RemovePasskey(ctx context.Context, se Session, id []byte) error {
-	keys, _, err := s.credentials(ctx, se.Account)
+	keys, _, err := s.credentials(ctx, se.Account.rec)
 	if err != nil {
 		return err
 	}
 	if !slices.ContainsFunc(keys, func(k store.Passkey) bool { return bytes.Equal(k.ID, id) }) {
 		return reject(ErrNotFound, "the account has no such passkey")
 	}
-	if len(keys) == 1 && se.Account.Password == "" {
+	if len(keys) == 1 && se.Account.rec.Password == "" {
 		return reject(ErrBadRequest, "this is the account's only way to sign in: set a password or add another passkey first")
 	}
-	if err := s.st.DeletePasskey(ctx, se.Account.ID, id); err != nil {
+	if err := s.st.DeletePasskey(ctx, se.Account.rec.ID, id); err != nil {
 		if errors.Is(err, store.ErrNoAccount) {
 			return reject(ErrNotFound, "the account has no such passkey")
 		}

@@ -26,8 +26,8 @@ const (
 	LeaderboardSize = 100
 )
 
-// RatingInfo describes a stored rating for players.
-func RatingInfo(r store.Rating) protocol.RatingInfo {
+// ratingInfo describes a stored rating for players.
+func ratingInfo(r store.Rating) protocol.RatingInfo {
 	return protocol.RatingInfo{
 		Ordinal: rating.Rating{Mu: r.Mu, Sigma: r.Sigma}.Ordinal(), Mu: r.Mu, Sigma: r.Sigma,
 		Games: r.Games, Provisional: r.Games < ProvisionalGames,
@@ -36,12 +36,12 @@ func RatingInfo(r store.Rating) protocol.RatingInfo {
 
 // Info describes the session's account for its owner.
 func (s *Service) Info(ctx context.Context, se Session) (protocol.AccountInfo, error) {
-	a := se.Account
-	keys, err := s.Passkeys(ctx, se)
+	a := se.Account.rec
+	keys, err := s.passkeys(ctx, se)
 	if err != nil {
 		return protocol.AccountInfo{}, err
 	}
-	in := protocol.AccountInfo{Name: a.Name, Created: a.Created.UTC(), Rating: RatingInfo(a.Rating), Password: a.Password != "",
+	in := protocol.AccountInfo{Name: a.Name, Created: a.Created.UTC(), Rating: ratingInfo(a.Rating), Password: a.Password != "",
 		Passkeys: []protocol.PasskeyInfo{}, Profile: protocol.ProfilePath(a.Name)}
 	for _, k := range keys {
 		p := protocol.PasskeyInfo{ID: base64.RawURLEncoding.EncodeToString(k.ID), Name: k.Name, Created: k.Created.UTC()}
@@ -124,7 +124,7 @@ func played(account string, r store.Result) protocol.PlayedGame {
 
 // profile makes a's profile from its results, newest first.
 func (s *Service) profile(a *store.Account, results []store.Result) protocol.Profile {
-	p := protocol.Profile{Name: a.Name, Created: a.Created.UTC(), Rating: RatingInfo(a.Rating), ProvisionalGames: ProvisionalGames,
+	p := protocol.Profile{Name: a.Name, Created: a.Created.UTC(), Rating: ratingInfo(a.Rating), ProvisionalGames: ProvisionalGames,
 		History: []protocol.RatingPoint{}, ByPlayers: []protocol.PlayerCount{}, Categories: []protocol.CategoryMean{},
 		Bots: []protocol.BotRecord{}, Recent: []protocol.PlayedGame{}}
 	var (
@@ -248,7 +248,7 @@ func (s *Service) Leaderboard(ctx context.Context) (protocol.LeaderboardAnswer, 
 	}
 	out := protocol.LeaderboardAnswer{MinGames: ProvisionalGames, Players: []protocol.LeaderEntry{}, Bots: []protocol.BotRecord{}}
 	for i, a := range accts {
-		out.Players = append(out.Players, protocol.LeaderEntry{Rank: i + 1, Name: a.Name, Rating: RatingInfo(a.Rating), Profile: protocol.ProfilePath(a.Name)})
+		out.Players = append(out.Players, protocol.LeaderEntry{Rank: i + 1, Name: a.Name, Rating: ratingInfo(a.Rating), Profile: protocol.ProfilePath(a.Name)})
 	}
 	for _, l := range bot.LevelNames() {
 		out.Bots = append(out.Bots, protocol.BotRecord{Level: l, Rating: s.botInfo(l)})
@@ -263,12 +263,12 @@ type Export struct {
 	Account  protocol.AccountInfo  `json:"account"`
 	Profile  protocol.Profile      `json:"profile"`
 	Games    []protocol.PlayedGame `json:"games"` // every finished game
-	Seats    []ExportSeat          `json:"seats"` // every game it holds a seat in
+	Seats    []Game                `json:"seats"` // every game it holds a seat in
 }
 
-// An ExportSeat is a game the account holds a seat in.
-type ExportSeat struct {
-	Game    string    `json:"game"`
+// A Game is a game an account holds a seat in, as its owner sees it.
+type Game struct {
+	ID      string    `json:"game"`
 	Status  string    `json:"status"`
 	Seat    int       `json:"seat"`
 	Players []string  `json:"players"`
@@ -279,7 +279,7 @@ type ExportSeat struct {
 
 // Export returns everything kept of the session's account.
 func (s *Service) Export(ctx context.Context, se Session) (Export, error) {
-	a := se.Account
+	a := se.Account.rec
 	info, err := s.Info(ctx, se)
 	if err != nil {
 		return Export{}, err
@@ -292,29 +292,36 @@ func (s *Service) Export(ctx context.Context, se Session) (Export, error) {
 	if err != nil {
 		return Export{}, s.internal("read games", err)
 	}
-	e := Export{Exported: s.opts.Now().UTC(), Account: info, Profile: s.profile(a, results), Games: []protocol.PlayedGame{}, Seats: []ExportSeat{}}
+	e := Export{Exported: s.opts.Now().UTC(), Account: info, Profile: s.profile(a, results), Games: []protocol.PlayedGame{}, Seats: gamesOf(a.ID, sums)}
 	for _, r := range results {
 		e.Games = append(e.Games, played(a.ID, r))
-	}
-	for _, g := range sums {
-		es := ExportSeat{Game: g.ID, Status: string(g.Status), Rated: g.Rated, Created: g.Created.UTC(), Updated: g.Updated.UTC()}
-		for i, st := range g.Seats {
-			es.Players = append(es.Players, st.Name)
-			if st.Account == a.ID {
-				es.Seat = i
-			}
-		}
-		e.Seats = append(e.Seats, es)
 	}
 	return e, nil
 }
 
+// gamesOf returns the stored summaries of the account's games as its
+// owner sees them: the one place a stored summary becomes a Game.
+func gamesOf(account string, sums []store.Summary) []Game {
+	games := make([]Game, 0, len(sums))
+	for _, g := range sums {
+		game := Game{ID: g.ID, Status: string(g.Status), Rated: g.Rated, Created: g.Created.UTC(), Updated: g.Updated.UTC()}
+		for i, st := range g.Seats {
+			game.Players = append(game.Players, st.Name)
+			if st.Account == account {
+				game.Seat = i
+			}
+		}
+		games = append(games, game)
+	}
+	return games
+}
+
 // Games returns the games the session's account holds a seat in, most
 // recently updated first, at most limit.
-func (s *Service) Games(ctx context.Context, se Session, limit int) ([]store.Summary, error) {
-	sums, err := s.st.AccountGames(ctx, se.Account.ID, limit)
+func (s *Service) Games(ctx context.Context, se Session, limit int) ([]Game, error) {
+	sums, err := s.st.AccountGames(ctx, se.Account.rec.ID, limit)
 	if err != nil {
 		return nil, s.internal("read games", err)
 	}
-	return sums, nil
+	return gamesOf(se.Account.rec.ID, sums), nil
 }

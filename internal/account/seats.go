@@ -12,9 +12,13 @@ import (
 // SeatToken returns the secret token of the account's seat at game id:
 // derived from the account's seat key, so that every device the account
 // signs in on holds the seat, and nobody without the key (kept by the
-// server only) can compute it. Its hash is what the seat stores.
-func SeatToken(a *store.Account, game string) string {
-	m := hmac.New(sha256.New, a.SeatKey)
+// server only) can compute it. Its hash is what the seat stores. The
+// account must be one the Service returned.
+func SeatToken(a Account, game string) string {
+	if a.rec == nil {
+		panic("account: SeatToken of an Account the Service did not return")
+	}
+	m := hmac.New(sha256.New, a.rec.SeatKey)
 	m.Write([]byte("razzia seat\x00" + game))
 	// 26 characters of base32, as a guest's token (128 bits and more).
 	return base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(m.Sum(nil))[:26]
@@ -28,7 +32,7 @@ func (s *Service) SeatTokenOf(ctx context.Context, id, game string) (string, err
 	if err != nil {
 		return "", err
 	}
-	return SeatToken(a, game), nil
+	return SeatToken(accountOf(a), game), nil
 }
 
 // A GuestSeat is a seat a browser holds as a guest: the game and the
@@ -45,7 +49,7 @@ const MaxClaims = 200
 // where the account holds no seat yet, so that the player who registers
 // keeps the games played as a guest: from now on the seat's token is the
 // account's. It returns the games claimed.
-func (s *Service) Claim(ctx context.Context, a *store.Account, seats []GuestSeat) ([]string, error) {
+func (s *Service) Claim(ctx context.Context, a Account, seats []GuestSeat) ([]string, error) {
 	if len(seats) > MaxClaims {
 		seats = seats[:MaxClaims]
 	}
@@ -59,12 +63,12 @@ func (s *Service) Claim(ctx context.Context, a *store.Account, seats []GuestSeat
 	if len(claims) == 0 {
 		return nil, nil
 	}
-	games, err := s.st.ClaimSeats(ctx, a.ID, claims)
+	games, err := s.st.ClaimSeats(ctx, a.rec.ID, claims)
 	if err != nil {
 		return nil, s.internal("claim seats", err)
 	}
 	if len(games) > 0 {
-		s.log.Info("guest seats claimed", "account", a.ID, "games", len(games))
+		s.log.Info("guest seats claimed", "account", a.rec.ID, "games", len(games))
 	}
 	return games, nil
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
 )
 
@@ -144,7 +143,7 @@ func (s *Server) origin(r *http.Request) string {
 
 // signedIn answers a registration or sign-in: the session's cookie, the
 // guest seats the browser held now the account's, and the account.
-func (s *Server) signedIn(w http.ResponseWriter, r *http.Request, status int, a *store.Account, token string) {
+func (s *Server) signedIn(w http.ResponseWriter, r *http.Request, status int, a account.Account, token string) {
 	svc := s.opts.Accounts
 	var guest []account.GuestSeat
 	for _, c := range r.Cookies() {
@@ -268,11 +267,11 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, err)
 			return
 		}
-		if err := svc.ChangePassword(r.Context(), se, s.peerOf(r).key(), req.Old, req.New); err != nil {
+		se, err := svc.ChangePassword(r.Context(), se, s.peerOf(r).key(), req.Old, req.New)
+		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
-		se.Account.Password = "set"
 		s.answerAccount(w, r, svc, se)
 	})
 }

@@ -233,3 +233,34 @@ func TestPasskeyCeremonies(t *testing.T) {
 		})
 	}
 }
+
+// TestPasskeyAccountSetsPassword: an account made with a passkey sets a
+// password; the answer, and every request after it, says it has one, and
+// its only passkey may go now.
+func TestPasskeyAccountSetsPassword(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	origin := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	b := newBrowser(t, srv)
+	b.host = strings.TrimPrefix(origin, "http://")
+	key := newAuthenticator(t, origin)
+	var begin protocol.PasskeyBeginAnswer
+	b.must(http.MethodPost, "/api/passkeys/register", protocol.PasskeyBeginRequest{Name: "Bea"}, &begin)
+	b.must(http.MethodPost, "/api/passkeys/register/finish",
+		protocol.PasskeyFinishRequest{Ceremony: begin.Ceremony, Credential: key.create(begin), Label: "Laptop"}, nil)
+
+	var set, me protocol.AccountAnswer
+	b.must(http.MethodPost, "/api/account/password", protocol.PasswordRequest{New: goodPassword}, &set)
+	b.must(http.MethodGet, "/api/account", nil, &me)
+	for _, c := range []struct {
+		name string
+		got  protocol.AccountAnswer
+	}{{"the answer", set}, {"the next request", me}} {
+		if !c.got.Account.Password || c.got.Account.Name != "Bea" || len(c.got.Account.Passkeys) != 1 {
+			t.Errorf("%s: %+v, want Bea with a password and the passkey", c.name, c.got.Account)
+		}
+	}
+	b.must(http.MethodDelete, "/api/passkeys/"+b64.EncodeToString(key.id), nil, &me)
+	if len(me.Account.Passkeys) != 0 || !me.Account.Password {
+		t.Errorf("after removing the passkey: %+v", me.Account)
+	}
+}

@@ -6,9 +6,9 @@ import (
 
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/push"
-	"github.com/razziagame/razzia/internal/store"
 )
 
 // routePush adds the Web Push routes (issue 12) to mux: only a server
@@ -33,7 +33,7 @@ func pushError(err error) error {
 	switch {
 	case errors.As(err, &se):
 		return newError(protocol.BadSubscription, "%s", se.Error())
-	case errors.Is(err, store.ErrNoAccount):
+	case errors.Is(err, notify.ErrNoAccount):
 		return newError(protocol.Unauthorized, "the account is gone: sign in again")
 	}
 	return err
@@ -106,7 +106,7 @@ func (s *Server) setPushSettings(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, err)
 			return
 		}
-		p := store.PushSettings{Turn: req.Turn, GameOver: req.GameOver, Reminder: req.Reminder}
+		p := notify.Settings{Turn: req.Turn, GameOver: req.GameOver, Reminder: req.Reminder}
 		if err := s.opts.Push.SetSettings(r.Context(), se.Account.ID, p); err != nil {
 			s.fail(w, r, pushError(err))
 			return

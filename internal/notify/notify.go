@@ -14,7 +14,7 @@
 // connection of the player's seat watches the game at the node that runs
 // it: with the table open, the page alerts them itself (a sound, the tab's
 // title, a browser notification while the tab is hidden). Each kind can be
-// turned off per account (store.PushSettings); notifications go to every
+// turned off per account (Settings); notifications go to every
 // browser the account subscribed, each in the language its page had.
 //
 // Nothing here is on a game's path: Alert queues and returns at once, a
@@ -65,6 +65,34 @@ type Options struct {
 
 // DefaultMaxSubscriptions is the default of Options.MaxSubscriptions.
 const DefaultMaxSubscriptions = 10
+
+// ErrNoAccount is the error of a request for an account that is gone
+// (deleted since its session began).
+var ErrNoAccount = errors.New("notify: no such account")
+
+// Settings are what an account wants pushed: each kind of alert, on or
+// off.
+type Settings struct {
+	Turn     bool // it is the player's turn
+	GameOver bool // a game of theirs ended
+	Reminder bool // half of a correspondence decision's time has passed
+}
+
+// A Subscription is a browser subscribed to an account's notifications:
+// its push endpoint and the language its notifications are in.
+type Subscription struct {
+	Endpoint string
+	Lang     string
+}
+
+// fromStore turns the store's errors into the package's: callers of a
+// Service need not know the store.
+func fromStore(err error, account string) error {
+	if errors.Is(err, store.ErrNoAccount) {
+		return fmt.Errorf("%w: %q", ErrNoAccount, account)
+	}
+	return err
+}
 
 // A Service pushes the alerts of a Hub to the accounts' browsers and
 // keeps their subscriptions. Run it; its methods are safe for concurrent
@@ -119,18 +147,18 @@ func (s *Service) PublicKey() string { return s.keys.Public }
 // on a public host) and stores it for the account, with the language its
 // notifications are in (an unknown one is English); it returns what it
 // stored. A bad subscription is a *push.SubscriptionError and nothing is
-// stored.
-func (s *Service) Subscribe(ctx context.Context, account string, sub push.Subscription, lang string) (store.PushSubscription, error) {
+// stored; an account that is gone is ErrNoAccount.
+func (s *Service) Subscribe(ctx context.Context, account string, sub push.Subscription, lang string) (Subscription, error) {
 	sub, err := s.opts.Endpoints.Check(sub)
 	if err != nil {
-		return store.PushSubscription{}, err
+		return Subscription{}, err
 	}
 	stored := store.PushSubscription{Endpoint: sub.Endpoint, Account: account,
 		P256dh: sub.Keys.P256dh, Auth: sub.Keys.Auth, Lang: catalogue(lang).Tag()}
 	if err := s.st.AddPushSubscription(ctx, stored, s.opts.MaxSubscriptions); err != nil {
-		return store.PushSubscription{}, err
+		return Subscription{}, fromStore(err, account)
 	}
-	return stored, nil
+	return Subscription{Endpoint: stored.Endpoint, Lang: stored.Lang}, nil
 }
 
 // catalogue returns the catalogue of the language, English for one
@@ -145,23 +173,34 @@ func catalogue(lang string) *i18n.Catalogue {
 // Unsubscribe removes the account's subscription with the endpoint; it
 // reports whether there was one.
 func (s *Service) Unsubscribe(ctx context.Context, account, endpoint string) (bool, error) {
-	return s.st.DeletePushSubscription(ctx, account, endpoint)
+	ok, err := s.st.DeletePushSubscription(ctx, account, endpoint)
+	return ok, fromStore(err, account)
 }
 
 // Settings returns what the account wants pushed, and how many browsers
-// it subscribed.
-func (s *Service) Settings(ctx context.Context, account string) (store.PushSettings, int, error) {
+// it subscribed; an account that is gone is ErrNoAccount.
+func (s *Service) Settings(ctx context.Context, account string) (Settings, int, error) {
 	p, err := s.st.PushSettings(ctx, account)
 	if err != nil {
-		return p, 0, err
+		return Settings{}, 0, fromStore(err, account)
 	}
 	subs, err := s.st.PushSubscriptions(ctx, account)
-	return p, len(subs), err
+	if err != nil {
+		return Settings{}, 0, fromStore(err, account)
+	}
+	return settingsOf(p), len(subs), nil
 }
 
-// SetSettings stores what the account wants pushed.
-func (s *Service) SetSettings(ctx context.Context, account string, p store.PushSettings) error {
-	return s.st.SetPushSettings(ctx, account, p)
+// SetSettings stores what the account wants pushed; an account that is
+// gone is ErrNoAccount.
+func (s *Service) SetSettings(ctx context.Context, account string, p Settings) error {
+	err := s.st.SetPushSettings(ctx, account, store.PushSettings{Turn: p.Turn, GameOver: p.GameOver, Reminder: p.Reminder})
+	return fromStore(err, account)
+}
+
+// settingsOf is the Settings of the stored ones.
+func settingsOf(p store.PushSettings) Settings {
+	return Settings{Turn: p.Turn, GameOver: p.GameOver, Reminder: p.Reminder}
 }
 
 // Alert queues a table's alert and returns at once: the Hub's OnAlert
@@ -212,7 +251,7 @@ func (s *Service) Run(ctx context.Context) {
 func pushed(a table.Alert) bool { return a.Pace == pace.Correspondence || !a.Watching }
 
 // wanted reports whether the account's settings let the alert through.
-func wanted(a table.Alert, p store.PushSettings) bool {
+func wanted(a table.Alert, p Settings) bool {
 	switch a.Kind {
 	case table.AlertTurn:
 		return p.Turn
@@ -239,7 +278,7 @@ func (s *Service) handle(ctx context.Context, a table.Alert) {
 		s.log.Warn("push: cannot read the settings; alert dropped", "game", a.Game, "err", err)
 		return
 	}
-	if !wanted(a, p) {
+	if !wanted(a, settingsOf(p)) {
 		return
 	}
 	subs, err := s.st.PushSubscriptions(ctx, a.Account)

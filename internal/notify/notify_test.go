@@ -168,3 +168,41 @@ func TestSubscribeChecks(t *testing.T) {
 		t.Errorf("stored %v", subs)
 	}
 }
+
+// TestAccountGone: each request for an account that is gone fails with
+// ErrNoAccount, in the package's vocabulary and not the store's.
+func TestAccountGone(t *testing.T) {
+	st := memstore.New()
+	s := start(t, st, notify.Options{})
+	sub := pushtest.New(t).Subscribe(t, s.PublicKey()).Subscription()
+	for _, c := range []struct {
+		name string
+		call func() error
+	}{
+		{"Subscribe", func() error { _, err := s.Subscribe(t.Context(), "acct-gone", sub, "en"); return err }},
+		{"Settings", func() error { _, _, err := s.Settings(t.Context(), "acct-gone"); return err }},
+		{"SetSettings", func() error { return s.SetSettings(t.Context(), "acct-gone", notify.Settings{Turn: true}) }},
+	} {
+		err := c.call()
+		if !errors.Is(err, notify.ErrNoAccount) || errors.Is(err, store.ErrNoAccount) {
+			t.Errorf("%s: %v, want notify.ErrNoAccount only", c.name, err)
+		}
+	}
+}
+
+// TestSettingsKept: the settings an account sets are those it reads,
+// with the number of browsers it subscribed.
+func TestSettingsKept(t *testing.T) {
+	st := memstore.New()
+	withAccount(t, st)
+	s := start(t, st, notify.Options{})
+	subscribed(t, s, "en")
+	want := notify.Settings{Turn: false, GameOver: true, Reminder: false}
+	if err := s.SetSettings(t.Context(), "acct-ann", want); err != nil {
+		t.Fatal(err)
+	}
+	got, devices, err := s.Settings(t.Context(), "acct-ann")
+	if err != nil || got != want || devices != 1 {
+		t.Errorf("Settings: %+v, %d devices, %v; want %+v, 1 device", got, devices, err, want)
+	}
+}
