@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -68,21 +67,11 @@ func (s *Server) analysis(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotAnalysed, "game %s is %s: the server analyses the games played here once they are over; run razzia analyze on a record", id, info.Status))
 		return
 	}
-	switch {
-	case a == nil:
-		writeJSON(w, http.StatusAccepted, protocol.AnalysisAnswer{Status: protocol.AnalysisPending})
-	case a.Failed != "":
-		writeJSON(w, http.StatusOK, protocol.AnalysisAnswer{Status: protocol.AnalysisFailed, Failed: a.Failed})
-	default:
-		// Decoded, not passed through: what a client gets is what the
-		// protocol documents, whatever an older server stored.
-		var rep analysis.Report
-		if err := json.Unmarshal(a.Report, &rep); err != nil {
-			s.fail(w, r, fmt.Errorf("game %s: stored analysis: %w", id, err))
-			return
-		}
-		writeJSON(w, http.StatusOK, protocol.AnalysisAnswer{Status: protocol.AnalysisDone, Report: &rep})
+	status := http.StatusOK
+	if a.Status == protocol.AnalysisPending {
+		status = http.StatusAccepted
 	}
+	writeJSON(w, status, a)
 }
 
 // hintRefusal says why the seat of view may not have hints at the table

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"github.com/razziagame/razzia"
@@ -77,19 +78,29 @@ func (h *Hub) SeatView(ctx context.Context, id, token string) (protocol.GameInfo
 	return in, view, err
 }
 
-// Analysis returns the description of game id and its stored analysis,
-// or nil when none is stored (yet).
-func (h *Hub) Analysis(ctx context.Context, id string) (protocol.GameInfo, *store.Analysis, error) {
+// Analysis returns the description of game id and, for a finished game,
+// where its analysis is: pending until one is stored, failed, or done
+// with the report. The stored report is decoded, not passed through, so
+// that what a client gets is what the protocol documents, whatever an
+// older server stored.
+func (h *Hub) Analysis(ctx context.Context, id string) (protocol.GameInfo, protocol.AnalysisAnswer, error) {
+	pending := protocol.AnalysisAnswer{Status: protocol.AnalysisPending}
 	in, _, err := h.Game(ctx, id, "")
-	if err != nil || in.Status != protocol.Status(store.StatusFinished) {
-		return in, nil, err
+	if err != nil || in.Status != protocol.StatusFinished {
+		return in, pending, err
 	}
 	a, err := h.store.Analysis(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return in, nil, nil
+		return in, pending, nil
 	case err != nil:
-		return in, nil, h.failed("read analysis", id, err)
+		return in, pending, h.failed("read analysis", id, err)
+	case a.Failed != "":
+		return in, protocol.AnalysisAnswer{Status: protocol.AnalysisFailed, Failed: a.Failed}, nil
 	}
-	return in, &a, nil
+	var rep protocol.AnalysisReport
+	if err := json.Unmarshal(a.Report, &rep); err != nil {
+		return in, pending, h.failed("decode the stored analysis", id, err)
+	}
+	return in, protocol.AnalysisAnswer{Status: protocol.AnalysisDone, Report: &rep}, nil
 }
