@@ -18,6 +18,7 @@ import (
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/i18n"
 	"github.com/razziagame/razzia/internal/pace"
+	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/tui"
 )
 
@@ -161,6 +162,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for i, s := range seats {
 		names[i] = s.Name
 	}
+	if err := distinctNames(names); err != nil {
+		return usageError(stderr, fs, playSynopsis, "--players: %v", err) // a person named as a bot is
+	}
 	g, err := razzia.NewGame(razzia.NewSetup(names, seedBytes))
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "%v", err)
@@ -251,18 +255,35 @@ func peopleNames(arg string, cat *i18n.Catalogue) ([]string, error) {
 	var names []string
 	for n := range strings.SplitSeq(arg, ",") {
 		n = strings.TrimSpace(n)
-		if err := razzia.CheckName(n); err != nil {
+		if err := playername.Check(n); err != nil {
 			return nil, fmt.Errorf("%q: %v", n, err)
 		}
 		names = append(names, n)
 	}
+	if err := distinctNames(names); err != nil {
+		return nil, err
+	}
 	return names, nil
+}
+
+// distinctNames refuses two names that a server would take for the same
+// (playername.Key), as it refuses them at one table.
+func distinctNames(names []string) error {
+	seen := make(map[string]string, len(names))
+	for _, n := range names {
+		k := playername.Key(n)
+		if first, ok := seen[k]; ok {
+			return fmt.Errorf("%q and %q are the same name: each player needs a name of their own", first, n)
+		}
+		seen[k] = n
+	}
+	return nil
 }
 
 // defaultName is the user's login name, or "Player 1".
 func defaultName(cat *i18n.Catalogue) string {
 	for _, v := range []string{"USER", "LOGNAME", "USERNAME"} {
-		if n := os.Getenv(v); n != "" && razzia.CheckName(n) == nil {
+		if n := os.Getenv(v); n != "" && playername.Check(n) == nil {
 			return n
 		}
 	}
@@ -325,7 +346,7 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	if name == "" {
 		name = defaultName(i18n.Default())
 	}
-	if err := razzia.CheckName(name); err != nil {
+	if err := playername.Check(name); err != nil {
 		return usageError(stderr, fs, playSynopsis, "--name: %v", err)
 	}
 	c, err := client.New(server)

@@ -280,8 +280,10 @@ func TestHotSeat(t *testing.T) {
 		t.Fatal("a move was played behind the curtain")
 	}
 	press(m, "enter")
-	contains(t, screen(m), "Your turn, "+who+":", "Draw a card")
-	press(m, "d")
+	contains(t, screen(m), "Your turn, "+who+":", "▶ Draw a card")
+	press(m, "right")
+	contains(t, screen(m), "▶ Call an auction")
+	press(m, "left", "d")
 	other := m.name(m.snap.ToMove)
 	if other == who {
 		t.Fatalf("%s is to move again", who)

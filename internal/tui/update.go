@@ -44,7 +44,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // afterChange brings the input up to date with a new view: the selection
 // starts afresh, and a round just scored shows its score table.
 func (m *Model) afterChange() {
-	m.choice, m.digits, m.picking, m.picked = 0, "", false, nil
+	m.choice, m.digits, m.picking, m.picked = -1, "", false, nil
+	m.choice = m.safeChoice()
 	if n := m.scoredRounds(); n > m.scored {
 		m.scored = n
 		if m.Over() {
@@ -130,9 +131,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.curtain() {
 		if s == "enter" || s == "space" {
-			// Nothing is selected yet, so that the enter after this one,
-			// typed twice by habit, does not play for the person.
-			m.revealed, m.choice = m.snap.ToMove, -1
+			// The safe move is selected, as after any other change, so
+			// that an enter typed twice by habit risks nothing.
+			m.revealed, m.choice = m.snap.ToMove, m.safeChoice()
 		}
 		return nil
 	}
