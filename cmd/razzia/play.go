@@ -4,14 +4,19 @@ import (
 	"context"
 	crand "crypto/rand"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	tea "charm.land/bubbletea/v2"
+	"golang.org/x/term"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
@@ -101,6 +106,15 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if _, ok := pace.Lookup(*paceID); *paceID != "" && !ok {
 		return usageError(stderr, fs, playSynopsis, "--pace: no pace %q (the paces are %s)", *paceID, paceIDs())
 	}
+	if *record != "" {
+		if *server != "" || len(rest) == 1 {
+			return usageError(stderr, fs, playSynopsis, "--record is for a game at this keyboard; a server keeps its games' records (razzia replay URL)")
+		}
+		if err := checkWritable(*record); err != nil {
+			fmt.Fprintf(stderr, "razzia play: --record: %v\n", err)
+			return 1
+		}
+	}
 	if *server != "" || len(rest) == 1 {
 		invite := ""
 		if len(rest) == 1 {
@@ -169,30 +183,90 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "%v", err)
 	}
+	if err := needTerminal(stdin, stdout); err != nil {
+		fmt.Fprintf(stderr, "razzia play: %v\n", err)
+		return 1
+	}
+	var saveErr error // the last failure to save the record, if any
+	if *record != "" {
+		opt.Moved = func(g *razzia.Game) { saveErr = writeRecord(*record, g.Record()) }
+	}
 	m, err := tui.NewLocal(g, seats, opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
-	if err := runProgram(m, stdin, stdout); err != nil {
+	sig, err := runProgram(m, stdin, stdout)
+	if *record != "" {
+		// Saved once more whatever ended the program: the last move is
+		// on disk even if writing it failed before.
+		saveErr = writeRecord(*record, g.Record())
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
-	summary(stdout, m, *seed)
-	if *record != "" {
-		if err := writeRecord(*record, g.Record()); err != nil {
-			fmt.Fprintf(stderr, "razzia play: %v\n", err)
-			return 1
+	if sig != syscall.SIGHUP { // after a hang-up nobody reads it
+		summary(stdout, m, *seed)
+	}
+	if saveErr != nil {
+		fmt.Fprintf(stderr, "razzia play: --record: %v\n", saveErr)
+		return 1
+	}
+	return exitStatus(sig, m)
+}
+
+// needTerminal reports why the table cannot be drawn: standard input and
+// output must be a terminal, so that the keys arrive one by one and no
+// escape codes land in a file.
+func needTerminal(stdin io.Reader, stdout io.Writer) error {
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{"standard input", stdin}, {"standard output", stdout}} {
+		file, ok := f.v.(*os.File)
+		if !ok || !term.IsTerminal(int(file.Fd())) {
+			return fmt.Errorf("%s is not a terminal: razzia play draws the table in a terminal of %d×%d or larger (a program plays with razzia bot)",
+				f.name, tui.MinWidth, tui.MinHeight)
 		}
+	}
+	return nil
+}
+
+// exitStatus is the status a shell expects: 128 and the signal's number
+// after a signal, 130 after ctrl+c, else 0.
+func exitStatus(sig os.Signal, m *tui.Model) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	if m.Interrupted() {
+		return 128 + int(syscall.SIGINT)
 	}
 	return 0
 }
 
-// runProgram runs the Bubble Tea program on the terminal.
-func runProgram(m *tui.Model, stdin io.Reader, stdout io.Writer) error {
-	p := tea.NewProgram(m, tea.WithInput(stdin), tea.WithOutput(stdout))
+// runProgram runs the Bubble Tea program on the terminal until it ends or
+// SIGINT, SIGTERM or SIGHUP stops it; it returns that signal. The program
+// quits as after q, so the screen is restored either way.
+func runProgram(m *tui.Model, stdin io.Reader, stdout io.Writer) (os.Signal, error) {
+	p := tea.NewProgram(m, tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	caught := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			caught <- s
+			p.Quit()
+		case <-done:
+			caught <- nil
+		}
+	}()
 	_, err := p.Run()
-	return err
+	close(done)
+	return <-caught, err
 }
 
 // summary prints the result after the screen is gone, so it stays in the
@@ -222,17 +296,41 @@ func summary(w io.Writer, m *tui.Model, seed uint64) {
 	}
 }
 
-// writeRecord writes the record to a file.
+// writeRecord writes the record to a file atomically: to a temporary
+// file beside it, then renamed over it, so that the file always holds a
+// whole record, the last one written.
 func writeRecord(path string, r *razzia.Record) error {
-	f, err := os.Create(path)
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
+	defer os.Remove(f.Name()) // after a failure; a no-op once renamed
 	if _, err := r.WriteTo(f); err != nil {
 		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
 		return err
 	}
-	return f.Close()
+	return os.Rename(f.Name(), path)
+}
+
+// checkWritable reports why the record cannot be written to path, before
+// the game starts: its folder must exist and take a new file, and path
+// must not be a folder.
+func checkWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a folder, not a file", path)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, errors.Unwrap(err))
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // peopleNames returns the names of the people at the keyboard: a list, a
@@ -349,6 +447,14 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	if err := playername.Check(name); err != nil {
 		return usageError(stderr, fs, playSynopsis, "--name: %v", err)
 	}
+	seats, err := serverSeats(bots, players)
+	if err != nil && invite == "" {
+		return usageError(stderr, fs, playSynopsis, "%v", err)
+	}
+	if err := needTerminal(stdin, stdout); err != nil {
+		fmt.Fprintf(stderr, "razzia play: %v\n", err)
+		return 1
+	}
 	c, err := client.New(server)
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "--server: %v", err)
@@ -373,10 +479,6 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	}
 	id := invite
 	if id == "" {
-		seats, err := serverSeats(bots, players)
-		if err != nil {
-			return usageError(stderr, fs, playSynopsis, "%v", err)
-		}
 		info, _, err := c.CreateTable(ctx, seats, g.pace, g.rated)
 		if err != nil {
 			fmt.Fprintf(stderr, "razzia play: creating a game on %s: %v\n", server, err)
@@ -393,16 +495,19 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	s := c.Session(id, token)
 	defer s.Close()
 	m := tui.NewRemote(ctx, s, seat, link, opt)
-	if err := runProgram(m, stdin, stdout); err != nil {
+	sig, err := runProgram(m, stdin, stdout)
+	if err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
-	summary(stdout, m, 0)
-	if g := m.ServerGame(); g != id {
-		link = strings.TrimSuffix(c.URL(), "/") + "/g/" + g // a rematch it followed
+	if sig != syscall.SIGHUP {
+		summary(stdout, m, 0)
+		if g := m.ServerGame(); g != id {
+			link = strings.TrimSuffix(c.URL(), "/") + "/g/" + g // a rematch it followed
+		}
+		fmt.Fprintln(stdout, link)
 	}
-	fmt.Fprintln(stdout, link)
-	return 0
+	return exitStatus(sig, m)
 }
 
 // serverSeats returns the seats of a new server table: yours first, then

@@ -49,6 +49,10 @@ type Options struct {
 	// Now is the clock the table's clocks are counted down with; default
 	// time.Now.
 	Now func() time.Time
+	// Moved, when set, is called in the update loop after every move of a
+	// local game, so that the caller can keep the record on disk as the
+	// game goes.
+	Moved func(*razzia.Game)
 }
 
 // overlay is what covers the table: nothing, or a scrollable page.
@@ -105,6 +109,10 @@ type Model struct {
 	page    viewport.Model
 	scored  int // rounds whose score table has been shown
 	quit    bool
+	// interrupted: the person quit with ctrl+c, which a shell counts as
+	// an interrupt (exit status 130).
+	interrupted bool
+	onMove      func(*razzia.Game)
 }
 
 // NewLocal returns the model of a local game between the seats, which name
@@ -114,7 +122,7 @@ func NewLocal(g *razzia.Game, seats []Seat, opt Options) (*Model, error) {
 		return nil, fmt.Errorf("tui: %d seats for %d players", len(seats), len(g.Players()))
 	}
 	m := newModel(opt)
-	m.game, m.seats, m.delay = g, seats, opt.Delay
+	m.game, m.seats, m.delay, m.onMove = g, seats, opt.Delay, opt.Moved
 	m.viewer, m.revealed = -1, -1
 	for i, s := range seats {
 		if s.Bot == nil && m.viewer < 0 {
@@ -170,6 +178,9 @@ func (m *Model) ServerGame() string {
 
 // Game returns the local game, or nil for a game on a server.
 func (m *Model) Game() *razzia.Game { return m.game }
+
+// Interrupted reports whether the person quit with ctrl+c.
+func (m *Model) Interrupted() bool { return m.interrupted }
 
 // Over reports whether the game is over.
 func (m *Model) Over() bool { return m.snap.Phase == "over" }

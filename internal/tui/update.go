@@ -73,7 +73,7 @@ func (m *Model) setError(s string) { m.notice, m.failed = s, true }
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	s := k.String()
 	if s == "ctrl+c" {
-		m.quit = true
+		m.quit, m.interrupted = true, true
 		return tea.Quit
 	}
 	if m.small() {
