@@ -34,10 +34,10 @@ func TestPlayTwoPeople(t *testing.T) {
 	term.send("t")
 	term.waitFor(5*time.Second, "", "You hold no thief: thieves are won in auctions.")
 
-	term.send("c")                                      // the caller calls
-	term.waitFor(5*time.Second, "", "it is your turn.") // the other's curtain
-	term.send("\r")                                     // shows the other's choices,
-	term.waitFor(5*time.Second, "", "Your turn, ", "▶ Pass") // the safe move again
+	term.send("c")                                               // the caller calls
+	term.waitFor(5*time.Second, "", "it is your turn.")          // the other's curtain
+	term.send("\r")                                              // shows the other's choices,
+	term.waitFor(5*time.Second, "", "Your turn, ", "▶ Pass")     // the safe move again
 	term.send("p")                                               // and the other passes
 	term.waitFor(5*time.Second, "", caller+", it is your turn.") // back to the caller
 	term.send("\r")
