@@ -8,12 +8,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"golang.org/x/term"
@@ -24,6 +27,7 @@ import (
 	"github.com/razziagame/razzia/internal/i18n"
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/playername"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/tui"
 )
 
@@ -123,7 +127,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if !botsGiven {
 			*bots = defaultBots
 		}
-		return playOnServer(serverGame{server: *server, invite: invite, name: *name, account: *acct, rated: *rated, pace: *paceID, bots: *bots, players: *players},
+		// Nothing said about a new table: the games to resume come first.
+		resume := !botsGiven && *players == "" && *paceID == "" && !*rated
+		return playOnServer(serverGame{server: *server, invite: invite, name: *name, account: *acct, rated: *rated, pace: *paceID, bots: *bots, players: *players, resume: resume},
 			opt, stdin, stdout, stderr, fs)
 	}
 	if *acct != "" || *rated {
@@ -417,6 +423,7 @@ type serverGame struct {
 	rated                bool
 	pace                 string // the pace of a new table, "" for the default
 	bots, players        string
+	resume               bool // list the saved seats there, if any, instead of creating a table
 }
 
 // playOnServer joins a game on a server, or creates one, and plays it.
@@ -460,54 +467,221 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 		return usageError(stderr, fs, playSynopsis, "--server: %v", err)
 	}
 	c.Chat = true // the terminal shows the table's chat
+	store, err := client.DefaultSeatStore()
+	if err != nil {
+		fmt.Fprintf(stderr, "razzia play: %v\n", err)
+		return 1
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if g.account != "" {
-		cat, ok := i18n.Lookup(opt.Lang)
-		if !ok {
-			cat = i18n.Default()
+	cat, ok := i18n.Lookup(opt.Lang)
+	if !ok {
+		cat = i18n.Default()
+	}
+	fmt.Fprintln(stdout, cat.T("tui.server.connectingto", "server", c.URL()))
+	// A server that accepts and never answers must not leave a blank
+	// screen: the setup has a deadline, the session its own.
+	setup, setupDone := context.WithTimeout(ctx, connectTimeout)
+	defer setupDone()
+	if invite == "" && g.resume {
+		listed, err := listSeats(setup, c, store, stdout)
+		if err != nil {
+			fmt.Fprintf(stderr, "razzia play: %v\n", netError(err, server))
+			return 1
 		}
+		if listed {
+			return 0
+		}
+	}
+	if g.account != "" {
 		password, err := readPassword(cat, g.account, stdin, stdout)
 		if err != nil {
 			fmt.Fprintf(stderr, "razzia play: reading the password: %v\n", err)
 			return 1
 		}
-		if _, err := c.SignIn(ctx, g.account, password); err != nil {
-			fmt.Fprintf(stderr, "razzia play: signing in to %s on %s: %v\n", g.account, server, err)
+		if _, err := c.SignIn(setup, g.account, password); err != nil {
+			fmt.Fprintf(stderr, "razzia play: signing in to %s on %s: %v\n", g.account, server, netError(err, server))
 			return 1
 		}
 	}
-	id := invite
-	if id == "" {
-		info, _, err := c.CreateTable(ctx, seats, g.pace, g.rated)
-		if err != nil {
-			fmt.Fprintf(stderr, "razzia play: creating a game on %s: %v\n", server, err)
-			return 1
-		}
-		id = info.ID
-	}
-	seat, token, err := c.Join(ctx, id, name, -1)
+	seat, err := takeSeat(setup, c, store, g, invite, name, seats)
 	if err != nil {
-		fmt.Fprintf(stderr, "razzia play: joining game %s on %s: %v\n", id, server, err)
+		fmt.Fprintf(stderr, "razzia play: %v\n", netError(err, server))
 		return 1
 	}
+	setupDone()
+	id := seat.Game
 	link := strings.TrimSuffix(c.URL(), "/") + "/g/" + id
-	s := c.Session(id, token)
+	s := c.Session(id, seat.Token)
 	defer s.Close()
-	m := tui.NewRemote(ctx, s, seat, link, opt)
+	opt.Remote = tui.RemoteOptions{Resumed: !seat.Saved.IsZero() && invite != "", Creator: seat.Creator != ""}
+	if seat.Creator != "" {
+		creator := seat.Creator
+		opt.Remote.Cancel = func(ctx context.Context) error {
+			_, err := c.Cancel(ctx, id, creator)
+			return err
+		}
+	}
+	m := tui.NewRemote(ctx, s, seat.Seat, link, opt)
 	sig, err := runProgram(m, stdin, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
+	game := m.ServerGame()
+	if game != id {
+		// A rematch it followed: the seat there is the one to keep.
+		link = strings.TrimSuffix(c.URL(), "/") + "/g/" + game
+		_ = store.Forget(c.URL(), id)
+		if tok := m.SeatToken(); tok != "" {
+			_ = store.Save(client.SavedSeat{Server: c.URL(), Game: game, Seat: m.Snapshot().Seat, Name: seat.Name, Token: tok, Saved: time.Now()})
+		}
+	}
+	if m.Over() || m.Cancelled() {
+		_ = store.Forget(c.URL(), game)
+	}
 	if sig != syscall.SIGHUP {
 		summary(stdout, m, 0)
-		if g := m.ServerGame(); g != id {
-			link = strings.TrimSuffix(c.URL(), "/") + "/g/" + g // a rematch it followed
+		switch {
+		case m.Over() || m.Cancelled():
+			fmt.Fprintln(stdout, link)
+		default:
+			fmt.Fprintln(stdout, cat.T("tui.seat.kept", "command", "razzia play "+link))
 		}
-		fmt.Fprintln(stdout, link)
 	}
 	return exitStatus(sig, m)
+}
+
+// listSeats prints the games the person holds a seat in on the server,
+// theirs to move first, with the command that resumes each; it forgets
+// the seats of games that are over or gone. It reports whether it listed
+// any.
+func listSeats(ctx context.Context, c *client.Client, store *client.SeatStore, w io.Writer) (bool, error) {
+	saved, err := store.Seats(c.URL())
+	if err != nil {
+		return false, err
+	}
+	type game struct {
+		seat    client.SavedSeat
+		info    protocol.GameInfo
+		toMove  bool
+		standIn bool // a bot plays for the person
+	}
+	var games []game
+	for _, x := range saved {
+		info, you, err := c.Game(ctx, x.Game, x.Token)
+		var refused *client.Error
+		switch {
+		case errors.As(err, &refused) && refused.Code == protocol.NotFound:
+			_ = store.Forget(c.URL(), x.Game)
+			continue
+		case err != nil:
+			return false, err
+		case you < 0 || info.Status.Over() || info.Status == protocol.StatusExpired || info.Status == protocol.StatusCancelled:
+			_ = store.Forget(c.URL(), x.Game)
+			continue
+		}
+		standIn := you < len(info.Seats) && info.Seats[you].StandIn != ""
+		games = append(games, game{x, info, info.ToMove != nil && *info.ToMove == you && !standIn, standIn})
+	}
+	if len(games) == 0 {
+		return false, nil
+	}
+	slices.SortStableFunc(games, func(a, b game) int {
+		switch {
+		case a.toMove && !b.toMove:
+			return -1
+		case b.toMove && !a.toMove:
+			return 1
+		}
+		return b.info.Updated.Compare(a.info.Updated)
+	})
+	fmt.Fprintf(w, "Your games on %s:\n", c.URL())
+	for _, g := range games {
+		state := "waiting for players"
+		switch {
+		case g.toMove:
+			state = "your turn"
+		case g.standIn:
+			state = "a bot plays for you until you come back"
+		case g.info.Status == protocol.StatusPlaying:
+			state = fmt.Sprintf("playing, move %d", g.info.Moves+1)
+		}
+		fmt.Fprintf(w, "  %s: %s\n    razzia play %s/g/%s\n", g.seat.Name, state, strings.TrimSuffix(c.URL(), "/"), g.seat.Game)
+	}
+	fmt.Fprintf(w, "A new table:\n    razzia play --server %s --bots %s\n", c.URL(), defaultBots)
+	return true, nil
+}
+
+// connectTimeout is how long razzia play waits for a server's answer
+// before it says that none comes.
+var connectTimeout = 15 * time.Second
+
+// takeSeat returns the person's seat at the game: the one saved for it,
+// if the server still knows its token; else a seat joined now, at the
+// invite's game or at a table created for it, and saved. A table created
+// for a join that then fails is cancelled, so that nothing is left on the
+// server.
+func takeSeat(ctx context.Context, c *client.Client, store *client.SeatStore, g serverGame, id, name string, seats []string) (client.SavedSeat, error) {
+	if id != "" {
+		saved, ok, err := store.Lookup(c.URL(), id)
+		if err != nil {
+			return client.SavedSeat{}, err
+		}
+		if ok {
+			_, you, err := c.Game(ctx, id, saved.Token)
+			var refused *client.Error
+			switch {
+			case err == nil && you >= 0:
+				saved.Seat = you
+				return saved, nil
+			case errors.As(err, &refused) && refused.Code == protocol.NotFound:
+				_ = store.Forget(c.URL(), id)
+				return client.SavedSeat{}, fmt.Errorf("game %s on %s: %v", id, c.URL(), err)
+			case err != nil:
+				return client.SavedSeat{}, fmt.Errorf("game %s on %s: %w", id, c.URL(), err)
+			}
+			_ = store.Forget(c.URL(), id) // the token holds no seat any more
+		}
+	}
+	creator := ""
+	if id == "" {
+		info, ct, err := c.CreateTable(ctx, seats, g.pace, g.rated)
+		if err != nil {
+			return client.SavedSeat{}, fmt.Errorf("creating a game on %s: %w", c.URL(), err)
+		}
+		id, creator = info.ID, ct
+	}
+	seat, token, err := c.Join(ctx, id, name, -1)
+	if err != nil {
+		if creator != "" {
+			_, _ = c.Cancel(context.WithoutCancel(ctx), id, creator)
+		}
+		return client.SavedSeat{}, fmt.Errorf("joining game %s on %s: %w", id, c.URL(), err)
+	}
+	saved := client.SavedSeat{Server: c.URL(), Game: id, Seat: seat, Name: name, Token: token, Creator: creator, Saved: time.Now()}
+	if err := store.Save(saved); err != nil {
+		return client.SavedSeat{}, err
+	}
+	saved.Saved = time.Time{} // joined now, not taken back
+	return saved, nil
+}
+
+// netError says a network failure in words: a server that does not
+// answer, or cannot be reached; other errors as they are.
+func netError(err error, server string) error {
+	var refused *client.Error
+	var nerr net.Error
+	var operr *net.OpError
+	switch {
+	case errors.As(err, &refused):
+		return err
+	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &nerr) && nerr.Timeout():
+		return fmt.Errorf("%s did not answer within %v: is it a Razzia server, and is it running?", server, connectTimeout)
+	case errors.As(err, &operr):
+		return fmt.Errorf("cannot reach %s: %v", server, operr.Err)
+	}
+	return err
 }
 
 // serverSeats returns the seats of a new server table: yours first, then

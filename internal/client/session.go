@@ -413,6 +413,9 @@ func (s *Session) Rematch(ctx context.Context, accept bool) (protocol.RematchOff
 // Game returns the id of the session's game.
 func (s *Session) Game() string { return s.id }
 
+// Token returns the seat token the session plays with ("" to watch).
+func (s *Session) Token() string { return s.token }
+
 // Follow returns a session of game id, such as a rematch, for token (""
 // keeps this session's token, as a guest's seat carries over).
 func (s *Session) Follow(id, token string) *Session {

@@ -205,7 +205,9 @@ func (m *Model) onlineStatus() string {
 		return m.cat.T("tui.premove.dropped", "move", m.moveText(r.preMove), "reason", r.preMoveDropped)
 	case r.preMove != "":
 		return m.cat.T("tui.premove.set", "move", m.moveText(r.preMove))
-	case r.seat < len(r.standIn) && r.standIn[r.seat]:
+	case r.standingIn() && r.timedOut():
+		return m.cat.T("tui.timeout.standin")
+	case r.standingIn():
 		return m.cat.T("tui.leave.done")
 	}
 	return ""

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -25,6 +26,42 @@ type remote struct {
 
 	chat   []protocol.ChatLine // the newest chat lines (chat.go)
 	phrase string              // the quick phrase M sends, once m chose it
+
+	opts      RemoteOptions
+	drops     chan dropMsg // the session's lost connections
+	drop      *dropMsg     // the connection is lost: trying again
+	states    int          // states received
+	takeOvers []protocol.TakeOver
+	cancelled bool // the person closed the table
+}
+
+// dropMsg is a lost connection, or a failed attempt to connect, and the
+// wait before the session tries again.
+type dropMsg struct {
+	err  error
+	wait time.Duration
+}
+
+// waitDrop waits for the session to lose its connection.
+func (r *remote) waitDrop() tea.Cmd {
+	drops := r.drops
+	return func() tea.Msg { return <-drops }
+}
+
+// standingIn reports whether a server bot plays for the seat.
+func (r *remote) standingIn() bool {
+	return r.seat >= 0 && r.seat < len(r.standIn) && r.standIn[r.seat]
+}
+
+// timedOut reports whether the bot that plays for the seat took over
+// because the person's time ran out, rather than because they left.
+func (r *remote) timedOut() bool {
+	for i := len(r.takeOvers) - 1; i >= 0; i-- {
+		if t := r.takeOvers[i]; t.Seat == r.seat && t.BackMove == nil {
+			return t.Reason == protocol.ReasonTimeout
+		}
+	}
+	return false
 }
 
 // stateMsg is what the session's Next returned.
@@ -75,9 +112,11 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		m.heard(st.Chat)
 		return r.next()
 	}
-	r.sent = false
+	r.sent, r.drop = false, nil
 	r.seat = st.Seat
 	r.open = st.View == nil
+	r.takeOvers = st.TakeOvers
+	r.states++
 	if st.View != nil {
 		m.snap = *st.View
 	}
@@ -106,7 +145,22 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 			return follow
 		}
 	}
-	return tea.Batch(r.next(), m.tick())
+	cmds := []tea.Cmd{r.next(), m.tick()}
+	if r.states == 1 && r.opts.Resumed && r.standingIn() && !m.Over() {
+		// Back at the seat: the bot that played meanwhile hands it back.
+		cmds = append(cmds, m.send(protocol.PreMoveMessage{Type: protocol.TypeTakeBack}))
+	}
+	return tea.Batch(cmds...)
+}
+
+// dropped shows that the connection is lost and when the session tries
+// again, until the next state arrives.
+func (m *Model) dropped(msg dropMsg) tea.Cmd {
+	r := m.remote
+	if r.ended == nil {
+		r.drop = &msg
+	}
+	return r.waitDrop()
 }
 
 // endsSession reports whether a refusal with the code ends the session:

@@ -1,11 +1,14 @@
 package tui
 
 import (
+	"errors"
 	"strconv"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // Update handles a key, a resize, a bot's move or the server's state.
@@ -37,6 +40,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.sentDone(msg)
 	case rematchAnswered:
 		return m, m.answered(msg)
+	case dropMsg:
+		return m, m.dropped(msg)
+	case tableCancelled:
+		return m, m.tableCancelled(msg)
 	}
 	return m, nil
 }
@@ -84,14 +91,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if m.confirm {
-		switch s {
-		case "y", "Y", "enter", "q":
-			m.quit = true
-			return tea.Quit
-		case "n", "N", "esc":
-			m.confirm = false
-		}
-		return nil
+		return m.quitKey(s)
 	}
 	if m.over != noOverlay {
 		return m.pageKey(k)
@@ -288,4 +288,79 @@ func (m *Model) toggle(i int) {
 	if i >= 0 && i < len(m.picked) {
 		m.picked[i] = !m.picked[i]
 	}
+}
+
+// quitKey answers the question whether to quit. At a server's table the
+// seat is not simply dropped: a started game is left to a bot until the
+// person comes back, and the creator of a table that waits for players
+// chooses whether to close it.
+func (m *Model) quitKey(s string) tea.Cmd {
+	closing := m.closingTable()
+	switch {
+	case s == "esc" || (!closing && (s == "n" || s == "N")):
+		m.confirm = false
+		return nil
+	case closing && (s == "n" || s == "N"):
+		m.quit = true // the table stays open; the seat is saved
+		return tea.Quit
+	case s != "y" && s != "Y" && s != "enter" && s != "q":
+		return nil
+	case closing:
+		cancel, ctx := m.remote.opts.Cancel, m.remote.ctx
+		return func() tea.Msg { return tableCancelled{cancel(ctx)} }
+	case m.leavesToBot():
+		m.quit = true
+		act, ctx := m.remote.act, m.remote.ctx
+		return func() tea.Msg {
+			_ = act.Send(ctx, protocol.PreMoveMessage{Type: protocol.TypeLeave}) // unsent, the seat simply waits
+			return tea.QuitMsg{}
+		}
+	}
+	m.quit = true
+	return tea.Quit
+}
+
+// closingTable reports whether quitting asks to close the table: the
+// person created it and it still waits for players.
+func (m *Model) closingTable() bool {
+	r := m.remote
+	return r != nil && r.open && r.opts.Creator && r.opts.Cancel != nil && r.ended == nil
+}
+
+// leavesToBot reports whether quitting leaves the seat to a server bot:
+// a started game, not over, that the person still plays.
+func (m *Model) leavesToBot() bool {
+	r := m.remote
+	return r != nil && r.seat >= 0 && !r.open && len(m.snap.Players) > 0 && !m.Over() &&
+		!r.standingIn() && r.ended == nil && r.act != nil
+}
+
+// quitQuestion is the question q asks.
+func (m *Model) quitQuestion() string {
+	switch {
+	case m.closingTable():
+		return m.cat.T("tui.quit.open")
+	case m.remote != nil && m.remote.seat >= 0 && !m.Over() && m.remote.ended == nil && len(m.snap.Players) > 0:
+		return m.cat.T("tui.quit.standin")
+	}
+	return m.cat.T("tui.quit.confirm")
+}
+
+// tableCancelled is what closing the table returned.
+type tableCancelled struct{ err error }
+
+// tableCancelled quits once the table is closed, or says why it is not.
+func (m *Model) tableCancelled(msg tableCancelled) tea.Cmd {
+	if msg.err != nil {
+		m.confirm = false
+		var refused *client.Error
+		if errors.As(msg.err, &refused) {
+			m.setError(m.serverError(refused))
+		} else {
+			m.setError(m.cat.T("tui.server.notsent"))
+		}
+		return nil
+	}
+	m.remote.cancelled, m.quit = true, true
+	return tea.Quit
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -53,7 +54,10 @@ func (m *Model) screen() []string {
 	if extra := m.onlineKeys(); extra != "" {
 		keys += "  " + extra
 	}
-	bottom := append(m.chatLines(), m.status(), dimStyle.Render(keys))
+	// A long notice or question takes two lines rather than losing its
+	// end, where the keys to answer it are.
+	status := m.wrap(m.status(), 2)
+	bottom := append(append(m.chatLines(), status[:min(len(status), 2)]...), dimStyle.Render(keys))
 	h := m.height - 1 - len(bottom)
 	var body []string
 	switch {
@@ -101,7 +105,7 @@ func (m *Model) title() string {
 func (m *Model) status() string {
 	switch {
 	case m.confirm:
-		return noticeStyle.Render("? " + m.cat.T("tui.quit.confirm"))
+		return noticeStyle.Render("? " + m.quitQuestion())
 	case m.notice == "":
 		if s := m.onlineStatus(); s != "" {
 			return noticeStyle.Render("! " + s)
@@ -322,10 +326,21 @@ func (m *Model) player(i, n int) []string {
 	if i == s.ToMove {
 		mark = boldStyle.Render("▶ ")
 	}
-	name := trunc(seat.Name, 16)
+	// The name column keeps its width whatever follows the name, so that
+	// the cheques stay in their column: the name gives way.
+	marks := ""
 	if m.isYou(i) {
-		name = boldStyle.Render(name) + dimStyle.Render(" ("+m.cat.T("term.you")+")")
+		marks += " (" + m.cat.T("term.you") + ")"
 	}
+	if m.remote != nil && i < len(m.remote.standIn) && m.remote.standIn[i] {
+		marks += " (" + m.cat.T("web.standin") + ")"
+	}
+	marks = trunc(marks, nameColumn-6)
+	name := trunc(seat.Name, nameColumn-1-ansiWidth(marks))
+	if m.isYou(i) {
+		name = boldStyle.Render(name)
+	}
+	name += dimStyle.Render(marks)
 	var up, down []string
 	for _, v := range seat.FaceUp {
 		up = append(up, boldStyle.Render("["+strconv.Itoa(v)+"]"))
@@ -344,10 +359,7 @@ func (m *Model) player(i, n int) []string {
 	for _, v := range slices.Concat(seat.FaceUp, seat.FaceDown) {
 		sum += v
 	}
-	if m.remote != nil && i < len(m.remote.standIn) && m.remote.standIn[i] {
-		name += dimStyle.Render(" (" + m.cat.T("web.standin") + ")")
-	}
-	line := mark + pad(name, 22) + pad(cheques, 20) + padLeft("$"+strconv.Itoa(sum), 4) + padLeft("Σ "+strconv.Itoa(seat.Total), 7)
+	line := mark + pad(name, nameColumn) + pad(cheques, 20) + padLeft("$"+strconv.Itoa(sum), 4) + padLeft("Σ "+strconv.Itoa(seat.Total), 7)
 	if c := m.clockText(i); c != "" {
 		line += padLeft(c, 11)
 	}
@@ -361,6 +373,9 @@ func (m *Model) player(i, n int) []string {
 	}
 	return lines
 }
+
+// nameColumn is the width of the players' names and their marks.
+const nameColumn = 22
 
 // isYou reports whether the seat is played at this keyboard and there is
 // only one such seat, so that "you" says whom.
@@ -438,8 +453,12 @@ func (m *Model) prompt() []string {
 	switch {
 	case m.remote != nil && m.remote.ended != nil:
 		return []string{errorStyle.Render(m.cat.T("tui.server.ended")), ""}
+	case m.remote != nil && m.remote.drop != nil:
+		return []string{errorStyle.Render("⚠ " + m.cat.T("tui.server.reconnecting", "seconds", max(1, int(m.remote.drop.wait.Round(time.Second)/time.Second)))), ""}
 	case m.remote != nil && m.remote.sent:
 		return []string{dimStyle.Render(m.cat.T("tui.server.sending")), ""}
+	case m.remote != nil && m.remote.standingIn() && s.ToMove == m.remote.seat:
+		return []string{dimStyle.Render(m.cat.T("tui.thinking", "player", who)), ""}
 	case !m.mine():
 		if m.game != nil && m.seats[s.ToMove].Bot != nil {
 			return []string{dimStyle.Render(m.cat.T("tui.thinking", "player", who)), ""}

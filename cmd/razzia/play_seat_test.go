@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+func init() {
+	// The seats razzia play keeps go to a folder of the tests', never to
+	// the user's: os.UserConfigDir reads XDG_CONFIG_HOME.
+	dir, err := os.MkdirTemp("", "razzia-test-config-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CONFIG_HOME", dir)
+}
+
+// unwrap joins the screen's lines as they were before the terminal
+// wrapped them at its width.
+func unwrap(screen string) string {
+	var b strings.Builder
+	for l := range strings.SplitSeq(screen, "\n") {
+		l = strings.TrimRight(l, " ")
+		b.WriteString(l)
+		if len([]rune(l)) < 80 {
+			b.WriteString(" ")
+		}
+	}
+	return b.String()
+}
+
+var tableLink = regexp.MustCompile(`razzia play (http://\S+/g/[a-z2-7]{10})`)
+
+// TestPlaySeatSurvives: q at a started table leaves the seat to a bot
+// and says how to come back; razzia play --server lists the game; the
+// link takes the seat back, from the bot, instead of answering that the
+// table is full.
+func TestPlaySeatSurvives(t *testing.T) {
+	t.Parallel() // terminals and programs of their own, mostly waiting
+	srv, _ := testServer(t, 1000)
+
+	term := newTerminal(t, 80, 24)
+	status := playCommand(t, term, "--server", srv.URL, "--name", "Ann", "--bots", "easy,easy", "--lang", "en")
+	term.waitFor(10*time.Second, "", "Ann (you)", "Auction row")
+	term.send("q")
+	term.waitFor(5*time.Second, "", "A bot plays for you until you come back")
+	term.send("y")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+	s := term.waitFor(5*time.Second, "", "Your seat is kept")
+	m := tableLink.FindStringSubmatch(unwrap(s))
+	if m == nil {
+		t.Fatalf("no link to come back with:\n%s", s)
+	}
+	link := m[1]
+
+	term = newTerminal(t, 80, 24)
+	status = playCommand(t, term, "--server", srv.URL, "--lang", "en")
+	s = term.waitFor(10*time.Second, "", "Your games on", "A new table")
+	if !strings.Contains(unwrap(s), "razzia play "+link+" ") || !strings.Contains(s, "a bot plays for you") {
+		t.Errorf("the list lacks the game %s:\n%s", link, s)
+	}
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play --server exited with %d", got)
+	}
+
+	term = newTerminal(t, 80, 24)
+	status = playCommand(t, term, "--name", "Ann", "--lang", "en", link)
+	term.waitUntil(10*time.Second, "", "Ann's seat taken back", func(s string) bool {
+		return strings.Contains(s, "Ann (you)") && !strings.Contains(s, "bot plays") && !strings.Contains(s, "✗")
+	})
+	term.send("q")
+	term.waitFor(5*time.Second, "", "A bot plays for you")
+	term.send("y")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play LINK exited with %d", got)
+	}
+}
+
+// TestPlaySilentServer: a server that accepts connections and never
+// answers gets a clear error within the time limit, not a blank screen.
+// Not parallel: it shortens the limit for every play.
+func TestPlaySilentServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered
+		}
+	}()
+	old := connectTimeout
+	connectTimeout = 300 * time.Millisecond
+	defer func() { connectTimeout = old }()
+	term := newTerminal(t, 80, 24)
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"play", "--server", "http://" + ln.Addr().String(), "--name", "Ann", "--lang", "en"}, term.tty, term.tty, &stderr)
+	}()
+	select {
+	case status := <-done:
+		if status != 1 || !strings.Contains(stderr.String(), "did not answer within 300ms") {
+			t.Errorf("status %d, stderr %q", status, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("razzia play still waits for a server that never answers")
+	}
+	term.waitFor(5*time.Second, "", "Connecting to http://"+ln.Addr().String())
+}
