@@ -1,12 +1,15 @@
 package client
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestSeatStore(t *testing.T) {
@@ -77,5 +80,48 @@ func TestSeatStoreDamaged(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(s.Path); string(data) != "{not json" {
 		t.Errorf("the damaged file was changed: %q", data)
+	}
+}
+
+// A server that takes the connection and never answers is a failed
+// attempt after DialTimeout, told to OnDrop, not a wait without end.
+func TestSessionSilentServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	c, err := New("http://" + ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Session("k3x7q2m5ab", "tok")
+	s.DialTimeout = 50 * time.Millisecond
+	ctx, cancel := context.WithCancel(t.Context())
+	dropped := make(chan error, 1)
+	s.OnDrop = func(err error, _ time.Duration) {
+		select {
+		case dropped <- err:
+		default:
+		}
+		cancel()
+	}
+	go s.Next(ctx)
+	select {
+	case err := <-dropped:
+		if !strings.Contains(err.Error(), "cannot connect") {
+			t.Errorf("OnDrop heard %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session still waits for a server that never answers")
 	}
 }

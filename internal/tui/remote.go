@@ -125,6 +125,9 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		r.standIn = append(r.standIn, seat.StandIn != "")
 	}
 	r.preMove, r.preMoveDropped = st.PreMove, st.PreMoveDropped
+	if st.Clock != nil && (m.clock == nil || m.clock.Deadline != st.Clock.Deadline) {
+		m.clockSpan = st.Clock.Deadline - st.Clock.ServerTime // a new decision
+	}
 	m.clock = st.Clock
 	if st.Clock != nil {
 		m.offset = st.Clock.ServerTime - m.now().UnixMilli()

@@ -110,6 +110,10 @@ type Model struct {
 	offset  int64 // milliseconds
 	now     func() time.Time
 	ticking bool // a clockTick is on its way
+	// clockSpan is the running decision's whole time as first received
+	// (ms), and rang the deadline of the decision the bell rang for.
+	clockSpan int64
+	rang      int64
 
 	// Input.
 	choice  int    // the selected choice; -1 for none yet
