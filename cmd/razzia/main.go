@@ -35,6 +35,7 @@ var commands = []command{
 	{"serve", "run the game server (the default command)", serve},
 	{"play", "play a game in the terminal, against bots or on a server", runPlay},
 	{"bot", "play a seat of a server game with a bot program", runBot},
+	{"watch", "watch a game on a server in the terminal", runWatch},
 	{"migrate", "copy every game from one database to another (SQLite, PostgreSQL)", migrate},
 	{"load", "play many games against running servers and measure move latency", runLoad},
 	{"calibrate", "rate the bot levels for player ratings (internal/botrating/levels.json)", calibrate},

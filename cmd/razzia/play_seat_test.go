@@ -120,3 +120,33 @@ func TestPlaySilentServer(t *testing.T) {
 	}
 	term.waitFor(5*time.Second, "", "Connecting to http://"+ln.Addr().String())
 }
+
+// TestWatch watches a game between server bots from the terminal: the
+// table shows, without "you" and without choices, and q quits.
+func TestWatch(t *testing.T) {
+	t.Parallel()
+	srv, c := testServer(t, 1000)
+	info, _, err := c.Create(t.Context(), []string{"easy", "easy", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := newTerminal(t, 120, 40)
+	done := make(chan int, 1)
+	go func() {
+		var stderr bytes.Buffer
+		done <- run([]string{"watch", "--lang", "de", srv.URL + "/g/" + info.ID}, term.tty, term.tty, &stderr)
+	}()
+	s := term.waitFor(10*time.Second, "", "Beutereihe", "Bot 1 (easy)")
+	if strings.Contains(s, "(du)") || strings.Contains(s, "Du bist dran") {
+		t.Errorf("a spectator is offered a seat's turn:\n%s", s)
+	}
+	term.send("qy") // y answers the question, unless the game is over
+	select {
+	case status := <-done:
+		if status != 0 {
+			t.Errorf("razzia watch exited with %d", status)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("razzia watch did not end")
+	}
+}
