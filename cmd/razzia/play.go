@@ -19,6 +19,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
 
 	"github.com/razziagame/razzia"
@@ -295,7 +296,10 @@ func summary(w io.Writer, m *tui.Model, seed uint64) {
 		}
 	}
 	for _, seat := range s.Seats {
-		fmt.Fprintf(w, "  %-24s %4d\n", seat.Name, seat.Total)
+		// Padded by the cells a name takes, not its bytes: "Árpád" and
+		// "1. gép" line up with "Bob".
+		name := ansi.Truncate(seat.Name, 24, "…")
+		fmt.Fprintf(w, "  %s%s %4d\n", name, strings.Repeat(" ", 24-ansi.StringWidth(name)), seat.Total)
 	}
 	if seed != 0 {
 		fmt.Fprintf(w, "seed %d\n", seed)

@@ -8,6 +8,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/tui"
 )
 
 func init() {
@@ -148,5 +153,28 @@ func TestWatch(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("razzia watch did not end")
+	}
+}
+
+// TestSummaryAligns: the lines printed after a game end their totals in
+// one column whatever the names' letters or lengths.
+func TestSummaryAligns(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Árpád Szentgyörgyi", "Bob", "1. gép (könnyű)", "Maximiliane von Wolkenstein-Trostburg"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := tui.NewLocal(g, []tui.Seat{{Name: "Árpád Szentgyörgyi"}, {Name: "Bob"}, {Name: "1. gép (könnyű)"}, {Name: "Maximiliane von Wolkenstein-Trostburg"}}, tui.Options{Lang: "hu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	summary(&out, m, 0)
+	col := -1
+	for l := range strings.SplitSeq(strings.Trim(out.String(), "\n"), "\n") {
+		if w := ansi.StringWidth(l); col >= 0 && w != col {
+			t.Errorf("the totals end in columns %d and %d:\n%s", col, w, out.String())
+		} else {
+			col = w
+		}
 	}
 }

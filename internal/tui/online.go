@@ -165,6 +165,7 @@ func (m *Model) takeOffer(o *protocol.RematchOffer) tea.Cmd {
 	r.act = r.session
 	old.Close()
 	r.offer, r.nextToken, r.preMove, r.preMoveDropped, r.sent = nil, "", "", "", false
+	r.chat = nil // the chat of the game before
 	m.events, m.scored, m.clock = m.events[:0], 0, nil
 	m.snap.Phase, m.snap.Players = "", nil
 	m.notice, m.failed = m.cat.T("tui.rematch.started"), false

@@ -202,7 +202,8 @@ func (m *Model) cardLabel(tok string) string {
 		return tok
 	}
 	f := familyOf(k)
-	return paint(f.colour, f.symbol) + " " + m.cat.T("card."+tok)
+	// A no-break space: the symbol never ends a line without its card.
+	return paint(f.colour, f.symbol) + "\u00a0" + strings.ReplaceAll(m.cat.T("card."+tok), " ", "\u00a0")
 }
 
 // auction is the running auction, on one line or two: its kind, who
@@ -273,8 +274,11 @@ func percent(p float64) int { return int(math.Round(100 * p)) }
 // else the lowest, which matters in round 3 only (R17). The engine computes
 // it into the view (stakeOf), so it shows in a local game and on a server.
 func (m *Model) stakeLine() []string {
-	if !m.mine() || m.curtain() || m.picking {
+	if m.curtain() || m.picking || len(m.snap.Row) == 0 && m.snap.Auction == nil {
 		return nil
+	}
+	if !m.mine() {
+		return m.stakesAll(-1)
 	}
 	bid := -1
 	if cs := m.choices(); m.choice >= 0 && m.choice < len(cs) && cs[m.choice].action == razzia.ActionBid {
@@ -301,7 +305,24 @@ func (m *Model) stakeLine() []string {
 	default:
 		parts = append(parts, "= "+boldStyle.Render(signed(gain.Total())))
 	}
-	return m.wrap(label+" "+strings.Join(parts, "  "), 2)
+	return append(m.wrap(label+" "+strings.Join(parts, "  "), 2), m.stakesAll(m.snap.ToMove)...)
+}
+
+// stakesAll is one line of what the lot is worth now to every player
+// but skip, each at their lowest bid, so that everyone sees whom an
+// auction matters to, waiting or not.
+func (m *Model) stakesAll(skip int) []string {
+	var parts []string
+	for _, st := range m.snap.Stakes {
+		if st.Seat != skip {
+			parts = append(parts, trunc(m.name(st.Seat), 12)+" "+boldStyle.Render(signed(st.Gain.Total())))
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	line := m.cat.T("tui.stake.all") + " " + strings.Join(parts, " · ")
+	return []string{dimStyle.Render(trunc(line, m.width-1))}
 }
 
 // signed writes a number of points with its sign: +5, -2, +0.
@@ -369,7 +390,13 @@ func (m *Model) player(i, n int) []string {
 	lines := []string{line}
 	if n > 1 {
 		held := m.wrap("    "+m.holdings(seat.Holdings), 4)
-		lines = append(lines, held[:min(len(held), n-1)]...)
+		if len(held) > n-1 {
+			// Cut where the room ends, and say so.
+			held = held[:n-1]
+			last := held[n-2]
+			held[n-2] = trunc(last, min(ansiWidth(last), m.width-3)) + " …"
+		}
+		lines = append(lines, held...)
 	}
 	return lines
 }
