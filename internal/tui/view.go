@@ -274,7 +274,7 @@ func percent(p float64) int { return int(math.Round(100 * p)) }
 // else the lowest, which matters in round 3 only (R17). The engine computes
 // it into the view (stakeOf), so it shows in a local game and on a server.
 func (m *Model) stakeLine() []string {
-	if m.curtain() || m.picking || len(m.snap.Row) == 0 && m.snap.Auction == nil {
+	if m.curtain() || m.picking {
 		return nil
 	}
 	if !m.mine() {
