@@ -148,7 +148,7 @@ func TestKeys(t *testing.T) {
 		s := screen(m)
 		contains(t, s, "Take row cards with your thieves (you have 1)", "1[ ] ▲ car", "2[ ] ♦ watch")
 		press(m, "1", "2", "enter") // two cards with one thief: refused
-		contains(t, screen(m), "Choose 1 to 1 row cards")
+		contains(t, screen(m), "Choose 1 row card")
 		press(m, "1", "enter") // the watch alone
 		if !slices.Contains(tokens(m.game.Moves()), "thief watch") {
 			t.Errorf("played %q, want thief watch", tokens(m.game.Moves()))
