@@ -76,56 +76,67 @@ func (m *Model) scoredRounds() int {
 
 func (m *Model) setError(s string) { m.notice, m.failed = s, true }
 
-// key handles a key press.
+// key handles a key press: first the keys that work in every state, then
+// the pages, the seat's keys at a server, and last the moves.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	s := k.String()
-	if s == "ctrl+c" {
-		m.quit, m.interrupted = true, true
-		return tea.Quit
-	}
-	if m.small() {
-		if s == "q" {
-			m.quit = true
-			return tea.Quit
-		}
-		return nil
-	}
-	if m.confirm {
-		return m.quitKey(s)
+	if cmd, ok := m.controlKey(s); ok {
+		return cmd
 	}
 	if m.over != noOverlay {
 		return m.pageKey(k)
 	}
-	switch s {
-	case "q":
-		if m.Over() || (m.remote != nil && m.remote.ended != nil) {
-			m.quit = true
-			return tea.Quit
-		}
-		m.confirm = true
-		return nil
-	case "?", "f1":
-		m.open(helpOverlay)
-		return nil
-	case "r":
-		m.open(rulesOverlay)
-		return nil
-	case "s":
-		m.open(scoresOverlay)
-		return nil
-	case "l":
-		m.open(logOverlay)
-		return nil
-	case "i":
-		m.open(deckOverlay)
-		return nil
+	if cmd, ok := m.tableKey(s); ok {
+		return cmd
 	}
 	if cmd, ok := m.chatKey(s); ok {
 		return cmd
 	}
-	if cmd, handled := m.onlineKey(s); handled {
+	if cmd, ok := m.onlineKey(s); ok {
 		return cmd
 	}
+	return m.turnKey(s)
+}
+
+// controlKey handles what works whatever shows: ctrl+c, the keys of a
+// terminal too small, and the answer to the question whether to quit.
+func (m *Model) controlKey(s string) (tea.Cmd, bool) {
+	switch {
+	case s == "ctrl+c":
+		m.quit, m.interrupted = true, true
+		return tea.Quit, true
+	case m.small() && s == "q":
+		m.quit = true
+		return tea.Quit, true
+	case m.small():
+		return nil, true
+	case m.confirm:
+		return m.quitKey(s), true
+	}
+	return nil, false
+}
+
+// tableKey handles q and the keys that open a page over the table.
+func (m *Model) tableKey(s string) (tea.Cmd, bool) {
+	pages := map[string]overlay{"?": helpOverlay, "f1": helpOverlay, "r": rulesOverlay, "s": scoresOverlay, "l": logOverlay, "i": deckOverlay}
+	if o, ok := pages[s]; ok {
+		m.open(o)
+		return nil, true
+	}
+	if s != "q" {
+		return nil, false
+	}
+	if m.Over() || (m.remote != nil && m.remote.ended != nil) {
+		m.quit = true
+		return tea.Quit, true
+	}
+	m.confirm = true
+	return nil, true
+}
+
+// turnKey handles the keys of the person to move: the hand-over in
+// hot-seat, the thieves' picker, or the choices.
+func (m *Model) turnKey(s string) tea.Cmd {
 	if !m.mine() {
 		return nil
 	}
@@ -141,13 +152,16 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	if m.picking {
 		return m.pickKey(s)
 	}
+	return m.choiceKey(s)
+}
+
+// choiceKey moves the selection, plays it, or plays a move by its key.
+func (m *Model) choiceKey(s string) tea.Cmd {
 	cs := m.choices()
+	shortcuts := map[string]razzia.Action{"d": razzia.ActionDraw, "c": razzia.ActionCall, "p": razzia.ActionPass, "t": razzia.ActionThieves}
 	switch s {
 	case "left", "up", "shift+tab", "h", "k":
-		if m.choice < 0 {
-			m.choice = 0
-		}
-		m.choice = (m.choice + len(cs) - 1) % len(cs)
+		m.choice = (max(m.choice, 0) + len(cs) - 1) % len(cs)
 		m.digits = ""
 	case "right", "down", "tab", "j":
 		m.choice = (m.choice + 1) % len(cs)
@@ -158,14 +172,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return m.choose(cs[m.choice])
-	case "d":
-		return m.shortcut(cs, razzia.ActionDraw)
-	case "c":
-		return m.shortcut(cs, razzia.ActionCall)
-	case "p":
-		return m.shortcut(cs, razzia.ActionPass)
-	case "t":
-		return m.shortcut(cs, razzia.ActionThieves)
+	case "d", "c", "p", "t":
+		return m.shortcut(cs, shortcuts[s])
 	case "0", "1", "2", "3", "4", "5", "6", "7", "8", "9":
 		m.bidDigit(cs, s)
 	}
