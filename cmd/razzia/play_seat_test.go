@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -176,5 +179,38 @@ func TestSummaryAligns(t *testing.T) {
 		} else {
 			col = w
 		}
+	}
+}
+
+// TestPlayServerRestart stops the server while it is Ann's turn: the
+// screen says the connection is lost and offers no move; the server
+// started again on the same address and database gives her the turn
+// back, and her move plays.
+func TestPlayServerRestart(t *testing.T) {
+	t.Parallel() // processes of their own, mostly waiting
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	db := filepath.Join(t.TempDir(), "razzia.db")
+	args := []string{"--bot-delay", "3ms", "--lease-ttl", "1m"}
+	s1 := startServer(t, ctx, db, args...)
+	term := newTerminal(t, 80, 24)
+	status := playCommand(t, term, "--server", s1.url, "--name", "Ann", "--bots", "easy,easy", "--lang", "en")
+	term.waitFor(20*time.Second, "", "Your turn, Ann")
+	s1.kill(ctx, syscall.SIGKILL)
+	s := term.waitFor(20*time.Second, "", "No connection to the server")
+	if strings.Contains(s, "Your turn") {
+		t.Errorf("the turn is offered without a server:\n%s", s)
+	}
+	startServer(t, ctx, db, append(args, "--addr", strings.TrimPrefix(s1.url, "http://"))...)
+	term.waitFor(30*time.Second, "", "Your turn, Ann")
+	term.waitFor(10*time.Second, "d", "Ann draws")
+	term.send("q")
+	term.waitFor(5*time.Second, "", "A bot plays for you")
+	term.send("y")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
 	}
 }
