@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia/bot"
-	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // ErrNoSeat is returned by Player.Play when the session's token holds no
@@ -96,8 +95,7 @@ func (p *Player) Play(ctx context.Context) (*State, error) {
 // again after a temporary refusal, the safe move after an illegal one,
 // nothing when the game has moved on.
 func (p *Player) refused(ctx context.Context, e *Error, last *State, sent sentMove) (sentMove, bool) {
-	switch e.Code {
-	case protocol.Stale, protocol.GameOver, protocol.NotStarted:
+	if !e.MoveMatters() {
 		return sent, false
 	}
 	if p.OnRefused != nil {

@@ -106,3 +106,23 @@ func TestPlayerNoSeat(t *testing.T) {
 		t.Errorf("Play = %v, want ErrNoSeat", err)
 	}
 }
+
+func TestMoveMatters(t *testing.T) {
+	for _, tc := range []struct {
+		code protocol.Code
+		want bool
+	}{
+		{protocol.Stale, false},
+		{protocol.GameOver, false},
+		{protocol.NotStarted, false},
+		{protocol.IllegalMove, true},
+		{protocol.RateLimited, true},
+		{protocol.NotYourTurn, true},
+	} {
+		t.Run(string(tc.code), func(t *testing.T) {
+			if got := (&client.Error{Code: tc.code}).MoveMatters(); got != tc.want {
+				t.Errorf("MoveMatters = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
