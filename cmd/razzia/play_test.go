@@ -14,7 +14,6 @@ import (
 	"github.com/creack/pty"
 	"github.com/hinshun/vt10x"
 
-	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 )
 
@@ -210,15 +209,7 @@ func TestPlayTerminalGame(t *testing.T) {
 	if got := wait(t, status); got != 0 {
 		t.Fatalf("razzia play exited with %d", got)
 	}
-	f, err := os.Open(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := razzia.ReadRecord(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := readRecordFile(t, rec)
 	g, err := r.Game()
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,20 @@ import (
 	"github.com/razziagame/razzia/internal/servertest"
 )
 
+// seatSession joins the seat of the game under the name and returns its
+// session, closed at the test's end.
+func seatSession(t *testing.T, c *client.Client, id, name string, seat int) *client.Session {
+	t.Helper()
+	_, token, err := c.Join(servertest.Context(t), id, name, seat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Session(id, token)
+	t.Cleanup(func() { s.Close() })
+	s.Backoff = fastBackoff
+	return s
+}
+
 // TestPlayerReplacesIllegal plays a seat whose every decision is illegal:
 // each is refused and replaced by the safe move, once, and the game ends.
 func TestPlayerReplacesIllegal(t *testing.T) {
@@ -21,13 +35,7 @@ func TestPlayerReplacesIllegal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, token, err := c.Join(ctx, info.ID, "Ann", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := c.Session(info.ID, token)
-	defer s.Close()
-	s.Backoff = fastBackoff
+	s := seatSession(t, c, info.ID, "Ann", 0)
 	decisions, refusals := 0, 0
 	p := &client.Player{
 		Session: s,
@@ -61,13 +69,7 @@ func TestPlayerRetriesTemporary(t *testing.T) {
 	var players []*client.Player
 	var limited atomic.Int32
 	for seat := range 2 {
-		_, token, err := c.Join(ctx, info.ID, []string{"Ann", "Bob"}[seat], seat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := c.Session(info.ID, token)
-		defer s.Close()
-		s.Backoff = fastBackoff
+		s := seatSession(t, c, info.ID, []string{"Ann", "Bob"}[seat], seat)
 		players = append(players, &client.Player{Session: s, Retry: 30 * time.Millisecond,
 			Decide: func(st *client.State) string { return st.View.Legal[0] },
 			OnRefused: func(e *client.Error, _ string) {

@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
@@ -136,11 +135,7 @@ func (m *Model) sentDone(msg sent) tea.Cmd {
 func (m *Model) answered(msg rematchAnswered) tea.Cmd {
 	r := m.remote
 	if msg.err != nil {
-		if refused, ok := msg.err.(*client.Error); ok {
-			m.setError(m.serverError(refused))
-		} else {
-			m.setError(m.cat.T("tui.server.notsent"))
-		}
+		m.requestFailed(msg.err)
 		return nil
 	}
 	if msg.token != "" {

@@ -194,14 +194,20 @@ func (m *Model) playRemote(token string) tea.Cmd {
 func (m *Model) moved(msg moveSent) tea.Cmd {
 	if msg.err != nil {
 		m.remote.sent = false
-		var refused *client.Error
-		if errors.As(msg.err, &refused) {
-			m.setError(m.serverError(refused))
-		} else {
-			m.setError(m.cat.T("tui.server.notsent"))
-		}
+		m.requestFailed(msg.err)
 	}
 	return nil
+}
+
+// requestFailed says why a request to the server failed: the server's
+// refusal, or that it did not reach the server.
+func (m *Model) requestFailed(err error) {
+	var refused *client.Error
+	if errors.As(err, &refused) {
+		m.setError(m.serverError(refused))
+	} else {
+		m.setError(m.cat.T("tui.server.notsent"))
+	}
 }
 
 // stakeOf reads from the view what the lot is worth to the seat to move:

@@ -1,13 +1,11 @@
 package tui
 
 import (
-	"errors"
 	"strconv"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/razziagame/razzia"
-	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
@@ -361,12 +359,7 @@ type tableCancelled struct{ err error }
 func (m *Model) tableCancelled(msg tableCancelled) tea.Cmd {
 	if msg.err != nil {
 		m.confirm = false
-		var refused *client.Error
-		if errors.As(msg.err, &refused) {
-			m.setError(m.serverError(refused))
-		} else {
-			m.setError(m.cat.T("tui.server.notsent"))
-		}
+		m.requestFailed(msg.err)
 		return nil
 	}
 	m.remote.cancelled, m.quit = true, true
