@@ -59,6 +59,14 @@ $RAZZIA_PASSWORD, else asked for without echo): the seat is the account's,
 under its name, and follows it to the browser; --rated makes the new
 table rated (signed-in players and bots only).
 
+Your seat is kept: the seat's token is saved in your configuration folder
+(razzia/seats.json, readable by you only), so razzia play LINK takes the
+seat back after q, a crash or a reboot, and razzia play --server URL alone
+lists your games there, yours to move first. q at a started table leaves
+the seat to a server bot until you come back; q at a table you created
+that still waits for players asks whether to close it. razzia watch LINK
+watches a game.
+
 Colours always come with symbols; NO_COLOR turns them off.
 
 Examples:
@@ -82,7 +90,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 0, "seed of the game: the same seed deals the same cards (default: random)")
 	lang := fs.String("lang", "", "language `TAG`: "+langTags()+" (default: from $LANG)")
 	delay := fs.Duration("delay", tui.DefaultDelay, "the least time a bot takes to move")
-	record := fs.String("record", "", "write the game's record to `FILE` when the program ends")
+	record := fs.String("record", "", "write the game's record to `FILE` as the game goes (a game at this keyboard)")
 	server := fs.String("server", "", "play on the Razzia server at `URL`")
 	name := fs.String("name", "", "your `NAME` at a server's table (default: $USER)")
 	acct := fs.String("account", "", "sign in to the server's account `NAME` (password: $RAZZIA_PASSWORD, else asked)")
