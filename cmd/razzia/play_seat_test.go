@@ -15,6 +15,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/tui"
 )
 
@@ -212,5 +214,29 @@ func TestPlayServerRestart(t *testing.T) {
 	term.send("y")
 	if got := wait(t, status); got != 0 {
 		t.Fatalf("razzia play exited with %d", got)
+	}
+}
+
+// TestFailedJoinLeavesNoTable: a join the server refuses after the table
+// was created for it cancels that table, so nothing waits on the server.
+func TestFailedJoinLeavesNoTable(t *testing.T) {
+	t.Parallel()
+	srv, c := testServer(t, 1000)
+	store := &client.SeatStore{Path: filepath.Join(t.TempDir(), "seats.json")}
+	_, err := takeSeat(t.Context(), c, store, serverGame{}, "", "Bot 1 (hard)", []string{"", "easy"})
+	if err == nil {
+		t.Fatal("the server took a bot's name")
+	}
+	games, err := srv.Client().List(t.Context(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		if g.Status != protocol.StatusCancelled {
+			t.Errorf("game %s is %s after the failed join, want cancelled", g.ID, g.Status)
+		}
+	}
+	if seats, _ := store.Seats(c.URL()); len(seats) != 0 {
+		t.Errorf("a seat was saved: %v", seats)
 	}
 }
