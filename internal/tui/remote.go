@@ -20,6 +20,7 @@ type remote struct {
 	invite  string // the invite link, shown while the table is open
 	open    bool   // the table waits for players
 	sent    bool   // a move is on its way: wait for the next state
+	move    string // the move sent last, sent again after a temporary refusal
 	standIn []bool // by seat: a server bot plays for the person
 	ended   error  // the session ended for good
 	online         // pre-moves, leaving, the rematch (online.go)
@@ -96,6 +97,11 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		r.ended = msg.err
 		m.setError(m.serverError(refused))
 		return nil
+	case errors.As(msg.err, &refused) && refused.Temporary() && r.sent && r.move != "":
+		// Refused for a while (the message rate): the same move goes
+		// again shortly, as the seat loop of every client does.
+		seq := m.snap.Moves
+		return tea.Batch(r.next(), tea.Tick(client.DefaultRetry, func(time.Time) tea.Msg { return resend{seq} }))
 	case errors.As(msg.err, &refused):
 		// The server refused a move, or this connection (too many of
 		// them): the session goes on, reconnecting as it needs.
@@ -182,12 +188,26 @@ func (m *Model) serverError(e *client.Error) string {
 // playRemote sends a move to the server; the next state shows it played.
 func (m *Model) playRemote(token string) tea.Cmd {
 	r := m.remote
-	r.sent = true
+	r.sent, r.move = true, token
 	m.notice, m.failed = "", false
 	s, ctx, seq := r.session, r.ctx, m.snap.Moves
 	return func() tea.Msg {
 		return moveSent{s.Move(ctx, token, seq)}
 	}
+}
+
+// resend is the time to send again a move refused for a while, chosen
+// in the position after seq moves.
+type resend struct{ seq int }
+
+// resent sends the move again, unless the game has moved on or the move
+// was answered meanwhile.
+func (m *Model) resent(msg resend) tea.Cmd {
+	r := m.remote
+	if !r.sent || r.move == "" || m.snap.Moves != msg.seq {
+		return nil
+	}
+	return m.playRemote(r.move)
 }
 
 // moved handles the answer to a move sent: an error means it did not leave.

@@ -223,3 +223,32 @@ func langCat(t *testing.T, lang string) *i18n.Catalogue {
 	}
 	return cat
 }
+
+// TestMoveSentAgain: a move refused for a while is sent again by itself,
+// without an error for the person to answer; once the game moved on it
+// is not.
+func TestMoveSentAgain(t *testing.T) {
+	g, info := startedGame(t)
+	m, _ := onlineModel(t, g, g.ToMove(), info)
+	m.key(keyMsg("d"))
+	if !m.remote.sent || m.remote.move != "draw" {
+		t.Fatalf("d sent %q", m.remote.move)
+	}
+	m.received(stateMsg{err: &client.Error{Code: protocol.RateLimited}})
+	s := screen(m)
+	lacks(t, s, "✗", "Your turn")
+	if !m.remote.sent {
+		t.Fatal("the move is no longer on its way")
+	}
+	if cmd := m.resent(resend{seq: m.snap.Moves}); cmd == nil {
+		t.Error("the move is not sent again")
+	}
+	if cmd := m.resent(resend{seq: m.snap.Moves + 1}); cmd != nil {
+		t.Error("a move of a position gone is sent again")
+	}
+	m.received(stateMsg{err: &client.Error{Code: protocol.IllegalMove}})
+	contains(t, screen(m), "✗ ")
+	if m.remote.sent {
+		t.Error("an illegal move is still on its way")
+	}
+}

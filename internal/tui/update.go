@@ -40,6 +40,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.answered(msg)
 	case dropMsg:
 		return m, m.dropped(msg)
+	case resend:
+		return m, m.resent(msg)
 	case tableCancelled:
 		return m, m.tableCancelled(msg)
 	}
