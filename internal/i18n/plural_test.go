@@ -24,6 +24,9 @@ func TestPlural(t *testing.T) {
 	if got := en.T("tui.rematch.waiting", "n", 1); got != "Rematch: waiting for one more answer." {
 		t.Errorf("en, n=1: %q", got)
 	}
+	if got, want := en.T("term.deck.left", "n", 1), en.T("term.deck.left.one", "n", 1); got != want {
+		t.Errorf("one card left: %q, want %q", got, want)
+	}
 	if got := en.T("tui.thieves.illegal", "n", 1); got != "Choose 1 row card: one thief for each card." {
 		t.Errorf("en thieves, n=1: %q", got)
 	}

@@ -185,7 +185,7 @@ func (m *Model) legend(sign, text string) []string {
 // and the raid risk in words (R5, R7).
 func (m *Model) deckLines() []string {
 	s := m.snap
-	lines := []string{m.cat.T(deckLeftKey(s.DeckLeft), "n", s.DeckLeft), ""}
+	lines := []string{m.cat.T("term.deck.left", "n", s.DeckLeft), ""}
 	lines = append(lines, "  "+paint(policeColour, policeSymbol)+" "+m.cat.T("card.police")+": "+strconv.Itoa(s.Remaining["police"]))
 	for _, f := range families {
 		var kinds []string

@@ -596,11 +596,3 @@ func (m *Model) result() []string {
 	}
 	return append(lines, dimStyle.Render("   "+m.cat.T("tui.result.hint", "round", razzia.Rounds)))
 }
-
-// deckLeftKey chooses the singular when one card is left.
-func deckLeftKey(n int) string {
-	if n == 1 {
-		return "term.deck.left.one"
-	}
-	return "term.deck.left"
-}
