@@ -155,6 +155,16 @@ func playerLine(t *testing.T, screen, name string) string {
 func TestDisconnected(t *testing.T) {
 	g, info := startedGame(t)
 	seat := g.ToMove()
+	for _, lang := range []string{"de", "hu"} {
+		m, _ := onlineModel(t, g, seat, info)
+		m.cat = langCat(t, lang)
+		m.Update(dropMsg{err: errors.New("connection lost"), wait: 4 * time.Second})
+		flat := strings.Join(strings.Fields(screen(m)), " ")
+		if want := m.cat.T("tui.server.reconnecting", "seconds", 4); !strings.Contains(flat, want) {
+			t.Errorf("%s: the screen does not say %q whole:\n%s", lang, want, screen(m))
+		}
+		checkFits(t, m, lang)
+	}
 	m, _ := onlineModel(t, g, seat, info)
 	m.Update(dropMsg{err: errors.New("connection lost"), wait: 4 * time.Second})
 	s := screen(m)

@@ -481,7 +481,9 @@ func (m *Model) prompt() []string {
 	case m.remote != nil && m.remote.ended != nil:
 		return []string{errorStyle.Render(m.cat.T("tui.server.ended")), ""}
 	case m.remote != nil && m.remote.drop != nil:
-		return []string{errorStyle.Render("⚠ " + m.cat.T("tui.server.reconnecting", "seconds", max(1, int(m.remote.drop.wait.Round(time.Second)/time.Second)))), ""}
+		text := m.cat.T("tui.server.reconnecting", "seconds", max(1, int(m.remote.drop.wait.Round(time.Second)/time.Second)))
+		lines := append(m.wrap(errorStyle.Render("⚠ "+text), 2), "")
+		return lines[:2]
 	case m.remote != nil && m.remote.sent:
 		return []string{dimStyle.Render(m.cat.T("tui.server.sending")), ""}
 	case m.remote != nil && m.remote.standingIn() && s.ToMove == m.remote.seat:
