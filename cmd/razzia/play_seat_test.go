@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -238,5 +239,46 @@ func TestFailedJoinLeavesNoTable(t *testing.T) {
 	}
 	if seats, _ := store.Seats(c.URL()); len(seats) != 0 {
 		t.Errorf("a seat was saved: %v", seats)
+	}
+}
+
+// TestPlayFivePlayersSizes plays five players at 80×24 and 120×40 in
+// German and Hungarian through a terminal: the long name keeps the
+// cheques' column, and the question whether to quit shows whole.
+func TestPlayFivePlayersSizes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		lang, yes  string
+		cols, rows int
+	}{
+		{"de", "y: ja, n: nein", 80, 24},
+		{"hu", "y: igen, n: nem", 80, 24},
+		{"hu", "y: igen, n: nem", 120, 40},
+	} {
+		t.Run(fmt.Sprintf("%s %dx%d", tc.lang, tc.cols, tc.rows), func(t *testing.T) {
+			t.Parallel()
+			term := newTerminal(t, tc.cols, tc.rows)
+			status := playCommand(t, term, "--players", "Árpád Szentgyörgyi-Kovács", "--bots", "easy,easy,easy,easy",
+				"--seed", "3", "--delay", "0", "--lang", tc.lang)
+			s := term.waitFor(10*time.Second, "", "Árpád Szent")
+			col := -1
+			for l := range strings.SplitSeq(s, "\n") {
+				i := strings.Index(l, "[")
+				if i < 0 || !strings.Contains(l, "$") {
+					continue
+				}
+				if c := ansi.StringWidth(l[:i]); col >= 0 && c != col {
+					t.Errorf("the cheques start in columns %d and %d:\n%s", col, c, s)
+				} else {
+					col = c
+				}
+			}
+			term.send("q")
+			term.waitFor(5*time.Second, "", tc.yes)
+			term.send("y")
+			if got := wait(t, status); got != 0 {
+				t.Fatalf("razzia play exited with %d", got)
+			}
+		})
 	}
 }
