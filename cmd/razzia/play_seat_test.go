@@ -47,6 +47,18 @@ func unwrap(screen string) string {
 
 var tableLink = regexp.MustCompile(`razzia play (http://\S+/g/[a-z2-7]{10})`)
 
+// quitToBot quits a started game on a server with q and y, which leaves
+// the seat to a bot, and waits for a clean exit.
+func quitToBot(t *testing.T, term *terminal, status <-chan exit) {
+	t.Helper()
+	term.send("q")
+	term.waitFor(5*time.Second, "", "A bot plays for you until you come back")
+	term.send("y")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+}
+
 // TestPlaySeatSurvives: q at a started table leaves the seat to a bot
 // and says how to come back; razzia play --server lists the game; the
 // link takes the seat back, from the bot, instead of answering that the
@@ -58,12 +70,7 @@ func TestPlaySeatSurvives(t *testing.T) {
 	term := newTerminal(t, 80, 24)
 	status := playCommand(t, term, "--server", srv.URL, "--name", "Ann", "--bots", "easy,easy", "--lang", "en")
 	term.waitFor(10*time.Second, "", "Ann (you)", "Auction row")
-	term.send("q")
-	term.waitFor(5*time.Second, "", "A bot plays for you until you come back")
-	term.send("y")
-	if got := wait(t, status); got != 0 {
-		t.Fatalf("razzia play exited with %d", got)
-	}
+	quitToBot(t, term, status)
 	s := term.waitFor(5*time.Second, "", "Your seat is kept")
 	m := tableLink.FindStringSubmatch(unwrap(s))
 	if m == nil {
@@ -86,12 +93,7 @@ func TestPlaySeatSurvives(t *testing.T) {
 	term.waitUntil(10*time.Second, "", "Ann's seat taken back", func(s string) bool {
 		return strings.Contains(s, "Ann (you)") && !strings.Contains(s, "bot plays") && !strings.Contains(s, "✗")
 	})
-	term.send("q")
-	term.waitFor(5*time.Second, "", "A bot plays for you")
-	term.send("y")
-	if got := wait(t, status); got != 0 {
-		t.Fatalf("razzia play LINK exited with %d", got)
-	}
+	quitToBot(t, term, status)
 }
 
 // TestPlaySilentServer: a server that accepts connections and never
@@ -210,12 +212,7 @@ func TestPlayServerRestart(t *testing.T) {
 	startServer(t, ctx, db, append(args, "--addr", strings.TrimPrefix(s1.url, "http://"))...)
 	term.waitFor(30*time.Second, "", "Your turn, Ann")
 	term.waitFor(10*time.Second, "d", "Ann draws")
-	term.send("q")
-	term.waitFor(5*time.Second, "", "A bot plays for you")
-	term.send("y")
-	if got := wait(t, status); got != 0 {
-		t.Fatalf("razzia play exited with %d", got)
-	}
+	quitToBot(t, term, status)
 }
 
 // TestFailedJoinLeavesNoTable: a join the server refuses after the table
