@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -516,7 +515,7 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 			return 1
 		}
 	}
-	seat, err := takeSeat(setup, c, store, g, invite, name, seats)
+	seat, err := c.TakeSeat(setup, store, client.SeatRequest{Game: invite, Name: name, Seats: seats, Pace: g.pace, Rated: g.rated})
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", netError(err, server))
 		return 1
@@ -565,61 +564,25 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 }
 
 // listSeats prints the games the person holds a seat in on the server,
-// theirs to move first, with the command that resumes each; it forgets
-// the seats of games that are over or gone. It reports whether it listed
-// any.
+// theirs to move first, with the command that resumes each. It reports
+// whether it listed any.
 func listSeats(ctx context.Context, c *client.Client, store *client.SeatStore, w io.Writer) (bool, error) {
-	saved, err := store.Seats(c.URL())
-	if err != nil {
+	games, err := c.HeldGames(ctx, store)
+	if err != nil || len(games) == 0 {
 		return false, err
 	}
-	type game struct {
-		seat    client.SavedSeat
-		info    protocol.GameInfo
-		toMove  bool
-		standIn bool // a bot plays for the person
-	}
-	var games []game
-	for _, x := range saved {
-		info, you, err := c.Game(ctx, x.Game, x.Token)
-		var refused *client.Error
-		switch {
-		case errors.As(err, &refused) && refused.Code == protocol.NotFound:
-			_ = store.Forget(c.URL(), x.Game)
-			continue
-		case err != nil:
-			return false, err
-		case you < 0 || info.Status.Over() || info.Status == protocol.StatusExpired || info.Status == protocol.StatusCancelled:
-			_ = store.Forget(c.URL(), x.Game)
-			continue
-		}
-		standIn := you < len(info.Seats) && info.Seats[you].StandIn != ""
-		games = append(games, game{x, info, info.ToMove != nil && *info.ToMove == you && !standIn, standIn})
-	}
-	if len(games) == 0 {
-		return false, nil
-	}
-	slices.SortStableFunc(games, func(a, b game) int {
-		switch {
-		case a.toMove && !b.toMove:
-			return -1
-		case b.toMove && !a.toMove:
-			return 1
-		}
-		return b.info.Updated.Compare(a.info.Updated)
-	})
 	fmt.Fprintf(w, "Your games on %s:\n", c.URL())
 	for _, g := range games {
 		state := "waiting for players"
 		switch {
-		case g.toMove:
+		case g.ToMove:
 			state = "your turn"
-		case g.standIn:
+		case g.StandIn:
 			state = "a bot plays for you until you come back"
-		case g.info.Status == protocol.StatusPlaying:
-			state = fmt.Sprintf("playing, move %d", g.info.Moves+1)
+		case g.Info.Status == protocol.StatusPlaying:
+			state = fmt.Sprintf("playing, move %d", g.Info.Moves+1)
 		}
-		fmt.Fprintf(w, "  %s: %s\n    razzia play %s/g/%s\n", g.seat.Name, state, strings.TrimSuffix(c.URL(), "/"), g.seat.Game)
+		fmt.Fprintf(w, "  %s: %s\n    razzia play %s/g/%s\n", g.Seat.Name, state, strings.TrimSuffix(c.URL(), "/"), g.Seat.Game)
 	}
 	fmt.Fprintf(w, "A new table:\n    razzia play --server %s --bots %s\n", c.URL(), defaultBots)
 	return true, nil
@@ -628,56 +591,6 @@ func listSeats(ctx context.Context, c *client.Client, store *client.SeatStore, w
 // connectTimeout is how long razzia play waits for a server's answer
 // before it says that none comes.
 var connectTimeout = 15 * time.Second
-
-// takeSeat returns the person's seat at the game: the one saved for it,
-// if the server still knows its token; else a seat joined now, at the
-// invite's game or at a table created for it, and saved. A table created
-// for a join that then fails is cancelled, so that nothing is left on the
-// server.
-func takeSeat(ctx context.Context, c *client.Client, store *client.SeatStore, g serverGame, id, name string, seats []string) (client.SavedSeat, error) {
-	if id != "" {
-		saved, ok, err := store.Lookup(c.URL(), id)
-		if err != nil {
-			return client.SavedSeat{}, err
-		}
-		if ok {
-			_, you, err := c.Game(ctx, id, saved.Token)
-			var refused *client.Error
-			switch {
-			case err == nil && you >= 0:
-				saved.Seat = you
-				return saved, nil
-			case errors.As(err, &refused) && refused.Code == protocol.NotFound:
-				_ = store.Forget(c.URL(), id)
-				return client.SavedSeat{}, fmt.Errorf("game %s on %s: %v", id, c.URL(), err)
-			case err != nil:
-				return client.SavedSeat{}, fmt.Errorf("game %s on %s: %w", id, c.URL(), err)
-			}
-			_ = store.Forget(c.URL(), id) // the token holds no seat any more
-		}
-	}
-	creator := ""
-	if id == "" {
-		info, ct, err := c.CreateTable(ctx, seats, g.pace, g.rated)
-		if err != nil {
-			return client.SavedSeat{}, fmt.Errorf("creating a game on %s: %w", c.URL(), err)
-		}
-		id, creator = info.ID, ct
-	}
-	seat, token, err := c.Join(ctx, id, name, -1)
-	if err != nil {
-		if creator != "" {
-			_, _ = c.Cancel(context.WithoutCancel(ctx), id, creator)
-		}
-		return client.SavedSeat{}, fmt.Errorf("joining game %s on %s: %w", id, c.URL(), err)
-	}
-	saved := client.SavedSeat{Server: c.URL(), Game: id, Seat: seat, Name: name, Token: token, Creator: creator, Saved: time.Now()}
-	if err := store.Save(saved); err != nil {
-		return client.SavedSeat{}, err
-	}
-	saved.Saved = time.Time{} // joined now, not taken back
-	return saved, nil
-}
 
 // netError says a network failure in words: a server that does not
 // answer, or cannot be reached; other errors as they are.

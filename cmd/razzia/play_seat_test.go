@@ -16,8 +16,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/razziagame/razzia"
-	"github.com/razziagame/razzia/internal/client"
-	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/tui"
 )
 
@@ -213,30 +211,6 @@ func TestPlayServerRestart(t *testing.T) {
 	term.waitFor(30*time.Second, "", "Your turn, Ann")
 	term.waitFor(10*time.Second, "d", "Ann draws")
 	quitToBot(t, term, status)
-}
-
-// TestFailedJoinLeavesNoTable: a join the server refuses after the table
-// was created for it cancels that table, so nothing waits on the server.
-func TestFailedJoinLeavesNoTable(t *testing.T) {
-	t.Parallel()
-	srv, c := testServer(t, 1000)
-	store := &client.SeatStore{Path: filepath.Join(t.TempDir(), "seats.json")}
-	_, err := takeSeat(t.Context(), c, store, serverGame{}, "", "Bot 1 (hard)", []string{"", "easy"})
-	if err == nil {
-		t.Fatal("the server took a bot's name")
-	}
-	games, err := srv.Client().List(t.Context(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range games {
-		if g.Status != protocol.StatusCancelled {
-			t.Errorf("game %s is %s after the failed join, want cancelled", g.ID, g.Status)
-		}
-	}
-	if seats, _ := store.Seats(c.URL()); len(seats) != 0 {
-		t.Errorf("a seat was saved: %v", seats)
-	}
 }
 
 // TestPlayFivePlayersSizes plays five players at 80×24 and 120×40 in
