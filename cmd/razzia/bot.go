@@ -180,56 +180,20 @@ func playServer(ctx context.Context, c *client.Client, cfg botConfig, b *botexec
 	s.OnDrop = func(err error, wait time.Duration) {
 		logf("%v; trying again in %.1fs", err, wait.Seconds())
 	}
-
-	// sent is the last move sent and the position it was for, so that a
-	// state repeating that position is not decided twice, and a refused
-	// move can be replaced.
-	type sentMove struct {
-		move     string
-		seq      int
-		fallback bool // the safe move, sent after the program's was refused
-	}
-	sent := sentMove{seq: -1}
-	var last *client.State
-	send := func(m sentMove) {
-		sent = m
-		if err := s.Move(ctx, m.move, m.seq); err != nil && ctx.Err() == nil {
-			logf("sending %s: %v", m.move, err) // the next state tells whether it arrived
-		}
-	}
 	waiting := ""
-	for {
-		st, err := s.Next(ctx)
-		var e *client.Error
-		switch {
-		case errors.As(err, &e):
-			if !handleRefusal(ctx, e, last, sent.move, logf) {
-				continue
+	p := &client.Player{
+		Session: s,
+		Decide: func(st *client.State) string {
+			move, err := b.Decide(*st.View)
+			if err != nil {
+				logf("%v", err)
 			}
-			switch {
-			case e.Temporary():
-				send(sent) // rate limited or a store hiccup: the same move again
-			case last != nil && last.MyTurn() && last.View.Moves == sent.seq && !sent.fallback:
-				send(sentMove{move: bot.DefaultMove(last.View.Legal), seq: sent.seq, fallback: true})
+			return move
+		},
+		OnState: func(st *client.State) {
+			if st.View != nil || st.Seat < 0 {
+				return
 			}
-			continue
-		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
-			logf("interrupted")
-			return 1
-		case err != nil:
-			logf("game %s: %v", cfg.id, err)
-			return 1
-		}
-		last = st
-		if st.Seat < 0 {
-			logf("the token holds no seat in game %s: only watching is possible", cfg.id)
-			return 1
-		}
-		if st.Over() {
-			printResult(stdout, st)
-			return 0
-		}
-		if st.View == nil {
 			taken := 0
 			for _, seat := range st.Game.Seats {
 				if !seat.Open {
@@ -240,47 +204,30 @@ func playServer(ctx context.Context, c *client.Client, cfg botConfig, b *botexec
 				waiting = w
 				logf("%s", w)
 			}
-			continue
-		}
-		if !st.MyTurn() {
-			continue
-		}
-		if st.View.Moves == sent.seq {
-			if st.First {
-				send(sent) // reconnected: the move may have been lost with the connection
+		},
+		OnRefused: func(e *client.Error, move string) {
+			if e.Code != protocol.RateLimited { // expected against bots that do not wait
+				logf("the server refused %s: %v", move, e)
 			}
-			continue
-		}
-		move, err := b.Decide(*st.View)
-		if err != nil {
-			logf("%v", err)
-		}
-		send(sentMove{move: move, seq: st.View.Moves})
+		},
+		OnSendError: func(move string, err error) {
+			logf("sending %s: %v", move, err) // the next state tells whether it arrived
+		},
 	}
-}
-
-// handleRefusal logs the server's refusal of a move and reports whether
-// the move should be sent again or replaced: not when the game moved on
-// (stale) or is over.
-func handleRefusal(ctx context.Context, e *client.Error, last *client.State, move string, logf func(string, ...any)) bool {
-	switch e.Code {
-	case protocol.Stale, protocol.GameOver, protocol.NotStarted:
-		return false
+	st, err := p.Play(ctx)
+	switch {
+	case errors.Is(err, client.ErrNoSeat):
+		logf("the token holds no seat in game %s: only watching is possible", cfg.id)
+		return 1
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		logf("interrupted")
+		return 1
+	case err != nil:
+		logf("game %s: %v", cfg.id, err)
+		return 1
 	}
-	if e.Code != protocol.RateLimited { // expected against bots that do not wait
-		logf("the server refused %s: %v", move, e)
-	}
-	if e.Temporary() {
-		// The server's rate limit refills a message every 100ms.
-		t := time.NewTimer(250 * time.Millisecond)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			return false
-		}
-	}
-	return true
+	printResult(stdout, st)
+	return 0
 }
 
 // printResult prints the final scores and the winners.

@@ -39,7 +39,7 @@ func TestCalibrateChecksFilesFirst(t *testing.T) {
 		want string
 	}{
 		{"out in a missing directory", []string{"--out", missing}, "--out: cannot write " + missing},
-		{"out is a directory", []string{"--out", dir}, "--out: " + dir + " is a directory"},
+		{"out is a directory", []string{"--out", dir}, "--out: " + dir + " is a folder, not a file"},
 		{"log in a missing directory", []string{"--out", filepath.Join(dir, "levels.json"), "--log", missing}, "--log: cannot write " + missing},
 	}
 	for _, tt := range tests {

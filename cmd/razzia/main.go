@@ -38,6 +38,7 @@ func init() {
 		{"serve", "run the game server (the default command)", serveFront},
 		{"play", "play a game in the terminal, against bots or on a server", runPlay},
 		{"bot", "play a seat of a server game with a bot program", runBot},
+		{"watch", "watch a game on a server in the terminal", runWatch},
 		{"migrate", "copy a database to another (SQLite, PostgreSQL)", migrate},
 		{"load", "play many games against running servers, measure move latency", runLoad},
 		{"calibrate", "rate the bot levels for player ratings", calibrate},

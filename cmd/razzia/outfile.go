@@ -13,7 +13,7 @@ import (
 func checkWritable(path string) error {
 	if fi, err := os.Stat(path); err == nil {
 		if fi.IsDir() {
-			return fmt.Errorf("%s is a directory", path)
+			return fmt.Errorf("%s is a folder, not a file", path)
 		}
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {

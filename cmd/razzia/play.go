@@ -1,23 +1,33 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	crand "crypto/rand"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/term"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/i18n"
 	"github.com/razziagame/razzia/internal/pace"
+	"github.com/razziagame/razzia/internal/playername"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/tui"
 )
 
@@ -48,6 +58,14 @@ $RAZZIA_PASSWORD, else asked for without echo): the seat is the account's,
 under its name, and follows it to the browser; --rated makes the new
 table rated (signed-in players and bots only).
 
+Your seat is kept: the seat's token is saved in your configuration folder
+(razzia/seats.json, readable by you only), so razzia play LINK takes the
+seat back after q, a crash or a reboot, and razzia play --server URL alone
+lists your games there, yours to move first. q at a started table leaves
+the seat to a server bot until you come back; q at a table you created
+that still waits for players asks whether to close it. razzia watch LINK
+watches a game.
+
 Colours always come with symbols; NO_COLOR turns them off.
 
 Examples:
@@ -71,7 +89,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 0, "seed of the game: the same seed deals the same cards (default: random)")
 	lang := fs.String("lang", "", "language `TAG`: "+langTags()+" (default: from $LANG)")
 	delay := fs.Duration("delay", tui.DefaultDelay, "the least time a bot takes to move")
-	record := fs.String("record", "", "write the game's record to `FILE` when the program ends")
+	record := fs.String("record", "", "write the game's record to `FILE` as the game goes (a game at this keyboard)")
 	server := fs.String("server", "", "play on the Razzia server at `URL`")
 	name := fs.String("name", "", "your `NAME` at a server's table (default: $USER)")
 	acct := fs.String("account", "", "sign in to the server's account `NAME` (password: $RAZZIA_PASSWORD, else asked)")
@@ -103,6 +121,15 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if _, ok := pace.Lookup(*paceID); *paceID != "" && !ok {
 		return usageError(stderr, fs, playSynopsis, "--pace: no pace %q (the paces are %s)", *paceID, paceIDs())
 	}
+	if *record != "" {
+		if *server != "" || len(rest) == 1 {
+			return usageError(stderr, fs, playSynopsis, "--record is for a game at this keyboard; a server keeps its games' records (razzia replay URL)")
+		}
+		if err := checkWritable(*record); err != nil {
+			fmt.Fprintf(stderr, "razzia play: --record: %v\n", err)
+			return 1
+		}
+	}
 	if *server != "" || len(rest) == 1 {
 		invite := ""
 		if len(rest) == 1 {
@@ -111,7 +138,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if !botsGiven {
 			*bots = defaultBots
 		}
-		return playOnServer(serverGame{server: *server, invite: invite, name: *name, account: *acct, rated: *rated, pace: *paceID, bots: *bots, players: *players},
+		// Nothing said about a new table: the games to resume come first.
+		resume := !botsGiven && *players == "" && *paceID == "" && !*rated
+		return playOnServer(serverGame{server: *server, invite: invite, name: *name, account: *acct, rated: *rated, pace: *paceID, bots: *bots, players: *players, resume: resume},
 			opt, stdin, stdout, stderr, fs)
 	}
 	if *acct != "" || *rated {
@@ -165,34 +194,97 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for i, s := range seats {
 		names[i] = s.Name
 	}
+	if err := distinctNames(names); err != nil {
+		return usageError(stderr, fs, playSynopsis, "--players: %v", err) // a person named as a bot is
+	}
 	g, err := razzia.NewGame(razzia.NewSetup(names, seedBytes))
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "%v", err)
+	}
+	if err := needTerminal(stdin, stdout); err != nil {
+		fmt.Fprintf(stderr, "razzia play: %v\n", err)
+		return 1
+	}
+	var saveErr error // the last failure to save the record, if any
+	if *record != "" {
+		opt.Moved = func(g *razzia.Game) { saveErr = writeRecord(*record, g.Record()) }
 	}
 	m, err := tui.NewLocal(g, seats, opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
-	if err := runProgram(m, stdin, stdout); err != nil {
+	sig, err := runProgram(m, stdin, stdout)
+	if *record != "" {
+		// Saved once more whatever ended the program: the last move is
+		// on disk even if writing it failed before.
+		saveErr = writeRecord(*record, g.Record())
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
-	summary(stdout, m, *seed)
-	if *record != "" {
-		if err := writeRecord(*record, g.Record()); err != nil {
-			fmt.Fprintf(stderr, "razzia play: %v\n", err)
-			return 1
+	if sig != syscall.SIGHUP { // after a hang-up nobody reads it
+		summary(stdout, m, *seed)
+	}
+	if saveErr != nil {
+		fmt.Fprintf(stderr, "razzia play: --record: %v\n", saveErr)
+		return 1
+	}
+	return exitStatus(sig, m)
+}
+
+// needTerminal reports why the table cannot be drawn: standard input and
+// output must be a terminal, so that the keys arrive one by one and no
+// escape codes land in a file.
+func needTerminal(stdin io.Reader, stdout io.Writer) error {
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{"standard input", stdin}, {"standard output", stdout}} {
+		file, ok := f.v.(*os.File)
+		if !ok || !term.IsTerminal(int(file.Fd())) {
+			return fmt.Errorf("%s is not a terminal: razzia play draws the table in a terminal of %d×%d or larger (a program plays with razzia bot)",
+				f.name, tui.MinWidth, tui.MinHeight)
 		}
+	}
+	return nil
+}
+
+// exitStatus is the status a shell expects: 128 and the signal's number
+// after a signal, 130 after ctrl+c, else 0.
+func exitStatus(sig os.Signal, m *tui.Model) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	if m.Interrupted() {
+		return 128 + int(syscall.SIGINT)
 	}
 	return 0
 }
 
-// runProgram runs the Bubble Tea program on the terminal.
-func runProgram(m *tui.Model, stdin io.Reader, stdout io.Writer) error {
-	p := tea.NewProgram(m, tea.WithInput(stdin), tea.WithOutput(stdout))
+// runProgram runs the Bubble Tea program on the terminal until it ends or
+// SIGINT, SIGTERM or SIGHUP stops it; it returns that signal. The program
+// quits as after q, so the screen is restored either way.
+func runProgram(m *tui.Model, stdin io.Reader, stdout io.Writer) (os.Signal, error) {
+	p := tea.NewProgram(m, tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	caught := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			caught <- s
+			p.Quit()
+		case <-done:
+			caught <- nil
+		}
+	}()
 	_, err := p.Run()
-	return err
+	close(done)
+	return <-caught, err
 }
 
 // summary prints the result after the screen is gone, so it stays in the
@@ -215,24 +307,24 @@ func summary(w io.Writer, m *tui.Model, seed uint64) {
 		}
 	}
 	for _, seat := range s.Seats {
-		fmt.Fprintf(w, "  %-24s %4d\n", seat.Name, seat.Total)
+		// Padded by the cells a name takes, not its bytes: "Árpád" and
+		// "1. gép" line up with "Bob".
+		name := ansi.Truncate(seat.Name, 24, "…")
+		fmt.Fprintf(w, "  %s%s %4d\n", name, strings.Repeat(" ", 24-ansi.StringWidth(name)), seat.Total)
 	}
 	if seed != 0 {
 		fmt.Fprintf(w, "seed %d\n", seed)
 	}
 }
 
-// writeRecord writes the record to a file.
+// writeRecord writes the record to a file atomically, so that the file
+// always holds a whole record, the last one written.
 func writeRecord(path string, r *razzia.Record) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
+	var b bytes.Buffer
+	if _, err := r.WriteTo(&b); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if _, err := r.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeFileAtomic(path, b.Bytes(), 0o644)
 }
 
 // peopleNames returns the names of the people at the keyboard: a list, a
@@ -255,18 +347,35 @@ func peopleNames(arg string, cat *i18n.Catalogue) ([]string, error) {
 	var names []string
 	for n := range strings.SplitSeq(arg, ",") {
 		n = strings.TrimSpace(n)
-		if err := razzia.CheckName(n); err != nil {
+		if err := playername.Check(n); err != nil {
 			return nil, fmt.Errorf("%q: %v", n, err)
 		}
 		names = append(names, n)
 	}
+	if err := distinctNames(names); err != nil {
+		return nil, err
+	}
 	return names, nil
+}
+
+// distinctNames refuses two names that a server would take for the same
+// (playername.Key), as it refuses them at one table.
+func distinctNames(names []string) error {
+	seen := make(map[string]string, len(names))
+	for _, n := range names {
+		k := playername.Key(n)
+		if first, ok := seen[k]; ok {
+			return fmt.Errorf("%q and %q are the same name: each player needs a name of their own", first, n)
+		}
+		seen[k] = n
+	}
+	return nil
 }
 
 // defaultName is the user's login name, or "Player 1".
 func defaultName(cat *i18n.Catalogue) string {
 	for _, v := range []string{"USER", "LOGNAME", "USERNAME"} {
-		if n := os.Getenv(v); n != "" && razzia.CheckName(n) == nil {
+		if n := os.Getenv(v); n != "" && playername.Check(n) == nil {
 			return n
 		}
 	}
@@ -302,6 +411,7 @@ type serverGame struct {
 	rated                bool
 	pace                 string // the pace of a new table, "" for the default
 	bots, players        string
+	resume               bool // list the saved seats there, if any, instead of creating a table
 }
 
 // playOnServer joins a game on a server, or creates one, and plays it.
@@ -329,63 +439,148 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	if name == "" {
 		name = defaultName(i18n.Default())
 	}
-	if err := razzia.CheckName(name); err != nil {
+	if err := playername.Check(name); err != nil {
 		return usageError(stderr, fs, playSynopsis, "--name: %v", err)
+	}
+	seats, err := serverSeats(bots, players)
+	if err != nil && invite == "" {
+		return usageError(stderr, fs, playSynopsis, "%v", err)
+	}
+	if err := needTerminal(stdin, stdout); err != nil {
+		fmt.Fprintf(stderr, "razzia play: %v\n", err)
+		return 1
 	}
 	c, err := client.New(server)
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "--server: %v", err)
 	}
 	c.Chat = true // the terminal shows the table's chat
+	store, err := client.DefaultSeatStore()
+	if err != nil {
+		fmt.Fprintf(stderr, "razzia play: %v\n", err)
+		return 1
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if g.account != "" {
-		cat, ok := i18n.Lookup(opt.Lang)
-		if !ok {
-			cat = i18n.Default()
+	cat, ok := i18n.Lookup(opt.Lang)
+	if !ok {
+		cat = i18n.Default()
+	}
+	fmt.Fprintln(stdout, cat.T("tui.server.connectingto", "server", c.URL()))
+	// A server that accepts and never answers must not leave a blank
+	// screen: the setup has a deadline, the session its own.
+	setup, setupDone := context.WithTimeout(ctx, connectTimeout)
+	defer setupDone()
+	if invite == "" && g.resume {
+		listed, err := listSeats(setup, c, store, stdout)
+		if err != nil {
+			fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
+			return 1
 		}
+		if listed {
+			return 0
+		}
+	}
+	if g.account != "" {
 		password, err := readPassword(cat, g.account, stdin, stdout)
 		if err != nil {
 			fmt.Fprintf(stderr, "razzia play: reading the password: %v\n", err)
 			return 1
 		}
-		if _, err := c.SignIn(ctx, g.account, password); err != nil {
-			fmt.Fprintf(stderr, "razzia play: signing in to %s on %s: %v\n", g.account, server, err)
+		if _, err := c.SignIn(setup, g.account, password); err != nil {
+			fmt.Fprintf(stderr, "razzia play: signing in to %s on %s: %v\n", g.account, server, connectError(err, server))
 			return 1
 		}
 	}
-	id := invite
-	if id == "" {
-		seats, err := serverSeats(bots, players)
-		if err != nil {
-			return usageError(stderr, fs, playSynopsis, "%v", err)
-		}
-		info, _, err := c.CreateTable(ctx, seats, g.pace, g.rated)
-		if err != nil {
-			fmt.Fprintf(stderr, "razzia play: creating a game on %s: %v\n", server, err)
-			return 1
-		}
-		id = info.ID
-	}
-	seat, token, err := c.Join(ctx, id, name, -1)
+	seat, err := c.TakeSeat(setup, store, client.SeatRequest{Game: invite, Name: name, Seats: seats, Pace: g.pace, Rated: g.rated})
 	if err != nil {
-		fmt.Fprintf(stderr, "razzia play: joining game %s on %s: %v\n", id, server, err)
+		fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
 		return 1
 	}
+	setupDone()
+	id := seat.Game
 	link := strings.TrimSuffix(c.URL(), "/") + "/g/" + id
-	s := c.Session(id, token)
+	s := c.Session(id, seat.Token)
 	defer s.Close()
-	m := tui.NewRemote(ctx, s, seat, link, opt)
-	if err := runProgram(m, stdin, stdout); err != nil {
+	opt.Remote = tui.RemoteOptions{Resumed: !seat.Saved.IsZero() && invite != "", Creator: seat.Creator != ""}
+	if seat.Creator != "" {
+		creator := seat.Creator
+		opt.Remote.Cancel = func(ctx context.Context) error {
+			_, err := c.Cancel(ctx, id, creator)
+			return err
+		}
+	}
+	m := tui.NewRemote(ctx, s, seat.Seat, link, opt)
+	sig, err := runProgram(m, stdin, stdout)
+	if err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
-	summary(stdout, m, 0)
-	if g := m.ServerGame(); g != id {
-		link = strings.TrimSuffix(c.URL(), "/") + "/g/" + g // a rematch it followed
+	game := m.ServerGame()
+	if game != id {
+		// A rematch it followed: the seat there is the one to keep.
+		link = strings.TrimSuffix(c.URL(), "/") + "/g/" + game
+		_ = store.Forget(c.URL(), id)
+		if tok := m.SeatToken(); tok != "" {
+			_ = store.Save(client.SavedSeat{Server: c.URL(), Game: game, Seat: m.Snapshot().Seat, Name: seat.Name, Token: tok, Saved: time.Now()})
+		}
 	}
-	fmt.Fprintln(stdout, link)
-	return 0
+	if m.Over() || m.Cancelled() {
+		_ = store.Forget(c.URL(), game)
+	}
+	if sig != syscall.SIGHUP {
+		summary(stdout, m, 0)
+		switch {
+		case m.Over() || m.Cancelled():
+			fmt.Fprintln(stdout, link)
+		default:
+			fmt.Fprintln(stdout, cat.T("tui.seat.kept", "command", "razzia play "+link))
+		}
+	}
+	return exitStatus(sig, m)
+}
+
+// listSeats prints the games the person holds a seat in on the server,
+// theirs to move first, with the command that resumes each. It reports
+// whether it listed any.
+func listSeats(ctx context.Context, c *client.Client, store *client.SeatStore, w io.Writer) (bool, error) {
+	games, err := c.HeldGames(ctx, store)
+	if err != nil || len(games) == 0 {
+		return false, err
+	}
+	fmt.Fprintf(w, "Your games on %s:\n", c.URL())
+	for _, g := range games {
+		state := "waiting for players"
+		switch {
+		case g.ToMove:
+			state = "your turn"
+		case g.StandIn:
+			state = "a bot plays for you until you come back"
+		case g.Info.Status == protocol.StatusPlaying:
+			state = fmt.Sprintf("playing, move %d", g.Info.Moves+1)
+		}
+		fmt.Fprintf(w, "  %s: %s\n    razzia play %s/g/%s\n", g.Seat.Name, state, strings.TrimSuffix(c.URL(), "/"), g.Seat.Game)
+	}
+	fmt.Fprintf(w, "A new table:\n    razzia play --server %s --bots %s\n", c.URL(), defaultBots)
+	return true, nil
+}
+
+// connectTimeout is how long razzia play waits for a server's answer
+// before it says that none comes.
+var connectTimeout = 15 * time.Second
+
+// netError says a network failure in words: a server that does not
+// answer, or cannot be reached; other errors as they are.
+func connectError(err error, server string) error {
+	var refused *client.Error
+	var nerr net.Error
+	switch {
+	case errors.As(err, &refused):
+		return err
+	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &nerr) && nerr.Timeout():
+		return fmt.Errorf("%s did not answer within %v: is it a Razzia server, and is it running?", server, connectTimeout)
+	}
+	return netError(err)
 }
 
 // serverSeats returns the seats of a new server table: yours first, then

@@ -54,8 +54,10 @@ func TestPlayAccountUsage(t *testing.T) {
 		{"wrong password", []string{"--server", srv.URL, "--account", "Nobody"}, "wrong name or password"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var out, errOut strings.Builder
-			status := run(append([]string{"play"}, tc.args...), strings.NewReader(""), &out, &errOut)
+			// A terminal, checked before signing in.
+			term := newTerminal(t, 80, 24)
+			var errOut strings.Builder
+			status := run(append([]string{"play"}, tc.args...), term.tty, term.tty, &errOut)
 			if status == 0 || !strings.Contains(errOut.String(), tc.want) {
 				t.Errorf("status %d, stderr %q; want a failure saying %q", status, errOut.String(), tc.want)
 			}

@@ -14,7 +14,6 @@ import (
 	"github.com/creack/pty"
 	"github.com/hinshun/vt10x"
 
-	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 )
 
@@ -210,15 +209,7 @@ func TestPlayTerminalGame(t *testing.T) {
 	if got := wait(t, status); got != 0 {
 		t.Fatalf("razzia play exited with %d", got)
 	}
-	f, err := os.Open(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := razzia.ReadRecord(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := readRecordFile(t, rec)
 	g, err := r.Game()
 	if err != nil {
 		t.Fatal(err)
@@ -259,6 +250,12 @@ func TestPlayUsage(t *testing.T) {
 		{"too few", []string{"--bots", ""}, "1 person and 0 bots make 1 player;"},
 		{"bad bot", []string{"--bots", "genius"}, "--bots"},
 		{"bad name", []string{"--players", "Ann,"}, "--players"},
+		{"same name twice", []string{"--players", "Ann,ANN"}, `"Ann" and "ANN" are the same name`},
+		{"a server bot's name", []string{"--players", "Ann,Bot 1 (hard)"}, "looks like a server bot's"},
+		{"a local bot's name", []string{"--players", "Ann,Bot 1 (easy)", "--bots", "easy", "--lang", "en"}, "looks like a server bot's"},
+		{"a local bot's name in Hungarian", []string{"--players", "Ann,1. gép (könnyű)", "--bots", "easy", "--lang", "hu"}, `"1. gép (könnyű)" and "1. gép (könnyű)" are the same name`},
+		{"invisible name", []string{"--players", "Ann,B\u200bob"}, "invisible"},
+		{"bot name on a server", []string{"--server", "http://127.0.0.1:1", "--name", "Bot 1 (hard)"}, "--name"},
 		{"id without server", []string{"--server", "", "k3x7q2m5ab"}, "needs --server"},
 		{"server bot level", []string{"--server", "http://127.0.0.1:1", "--bots", "random"}, "the levels " + strings.Join(bot.LevelNames(), ", ") + `, not "random"`},
 		{"two invites", []string{"a", "b"}, "at most one"},

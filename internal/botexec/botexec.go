@@ -338,8 +338,10 @@ type answerLine struct {
 // a plain token ("bid 9"), a JSON string ("\"bid 9\"") or an object
 // ({"decision": 3, "move": "bid 9"}, the decision optional), in any case
 // and spacing, thieves in any order; one that is not among legal is an
-// error wrapping ErrIllegal, an object whose move is not a move one
-// wrapping ErrMalformed.
+// error wrapping ErrIllegal. A line meant as an answer that is not a move
+// (an object for this decision, a JSON string, or a line starting with a
+// move's verb, such as "bid nine") is an error wrapping ErrMalformed at
+// once; other lines, such as debug output, answer nothing.
 func answer(line string, legal []string, decision int) (tok string, ok bool, err error) {
 	line = strings.TrimSpace(line)
 	switch {
@@ -359,14 +361,35 @@ func answer(line string, legal []string, decision int) (tok string, ok bool, err
 	case strings.HasPrefix(line, `"`):
 		var s string
 		if json.Unmarshal([]byte(line), &s) == nil {
-			line = s
+			m, err := razzia.ParseMove(s)
+			if err != nil {
+				// A JSON string is written as an answer, never as a note.
+				return "", true, fmt.Errorf("%w: %q: %v", ErrMalformed, clip(s), err)
+			}
+			return legalToken(m, s, legal)
 		}
 	}
 	m, err := razzia.ParseMove(line)
 	if err != nil {
+		if moveVerb(line) {
+			// "bid nine", "draw it": meant as the answer, so waiting out
+			// the limit for another would only waste the program's time.
+			return "", true, fmt.Errorf("%w: %q: %v", ErrMalformed, clip(line), err)
+		}
 		return "", false, nil
 	}
 	return legalToken(m, line, legal)
+}
+
+// moveVerb reports whether line starts with a word a move starts with, so
+// that a line that fails to parse is a broken answer rather than a note.
+func moveVerb(line string) bool {
+	verb, _, _ := strings.Cut(strings.ToLower(line), " ")
+	switch verb {
+	case "draw", "thief", "thieves", "call", "bid", "pass":
+		return true
+	}
+	return false
 }
 
 // legalToken returns the token of legal that is m, as written.

@@ -44,6 +44,7 @@ func TestMain(m *testing.M) {
 //	hang2      like first, but never answers the second decision
 //	illegal    draws police (naming the card)
 //	garbage    answers words
+//	badbid     answers a bid that is no move
 //	spam       like first, but writes two lines more after each answer
 //	exit       exits at once
 //	deaf       never reads and never exits until killed
@@ -95,6 +96,8 @@ func testBot(mode string) int {
 			fmt.Println("draw police") // a move, never legal: chance draws
 		case mode == "garbage":
 			fmt.Println("I would rather not")
+		case mode == "badbid":
+			fmt.Println("bid lots")
 		case mode == "last":
 			fmt.Fprintf(os.Stderr, "seat %d game %s plays %s\n", d.Seat, d.Game, d.Legal[len(d.Legal)-1])
 			fmt.Printf("%q\n", d.Legal[len(d.Legal)-1])
@@ -307,6 +310,26 @@ func TestExecDecideFault(t *testing.T) {
 	}
 }
 
+// An answer that is meant as a move but is none is a fault at once: the
+// limit never lapses here, so waiting it out would hang the test. The
+// fault is told once, not also as a note.
+func TestExecBrokenAnswerAtOnce(t *testing.T) {
+	t.Parallel()
+	e, stderr := testExec(t, "badbid", 10*time.Second)
+	e.opts.limit = func(time.Duration) (<-chan time.Time, func()) { return nil, func() {} }
+	tok, err := e.Decide(protocol.View{Seat: 1, Moves: 3, Legal: []string{"pass", "bid 9"}})
+	if tok != "pass" || !errors.Is(err, ErrMalformed) || errors.Is(err, ErrTimeout) {
+		t.Fatalf("Decide = %q, %v; want pass and a malformed answer, no timeout", tok, err)
+	}
+	if !strings.Contains(err.Error(), `"bid lots"`) {
+		t.Errorf("fault %q does not quote the answer", err)
+	}
+	e.Close()
+	if out := contents(t, stderr); strings.Contains(out, "bid lots") {
+		t.Errorf("the answer is also passed on as a note:\n%s", out)
+	}
+}
+
 // Close ends a program that ignores its standard input closing.
 func TestExecClose(t *testing.T) {
 	e, _ := testExec(t, "deaf", 200*time.Millisecond)
@@ -409,10 +432,15 @@ func TestAnswer(t *testing.T) {
 		{"bid 9", "", true, ErrIllegal},
 		{`{"decision": 7, "move": "bid 9"}`, "", true, ErrIllegal},
 		{`{"decision": 7, "move": "maybe"}`, "", true, ErrMalformed},
+		// Answers that are no move: a fault at once.
+		{`"thinking"`, "", true, ErrMalformed},
+		{"bid nine", "", true, ErrMalformed},
+		{"Draw it", "", true, ErrMalformed},
+		{"pass please", "", true, ErrMalformed},
 		// Lines that answer nothing.
 		{"", "", false, nil},
 		{"thinking...", "", false, nil},
-		{`"thinking"`, "", false, nil},
+		{"drawing conclusions", "", false, nil},
 		{`{"decision": 6, "move": "draw"}`, "", false, nil},
 		{`{"debug": "draw"}`, "", false, nil},
 		{`{"decision": "7", "move": "draw"}`, "", false, nil},

@@ -27,3 +27,14 @@ func (e *Error) Unwrap() error { return e.Code }
 
 // Temporary reports whether trying again later may succeed.
 func (e *Error) Temporary() bool { return e.Code.Temporary() }
+
+// MoveMatters reports whether a refusal of a move calls for another: not
+// when the game has moved past the move (stale), is over, or has not
+// started; the next state brings the seat's turn, if any.
+func (e *Error) MoveMatters() bool {
+	switch e.Code {
+	case protocol.Stale, protocol.GameOver, protocol.NotStarted:
+		return false
+	}
+	return true
+}

@@ -227,10 +227,25 @@ type Session struct {
 	// to connect, and how long the session waits before trying again.
 	OnDrop func(err error, wait time.Duration)
 
+	// DialTimeout bounds each attempt to connect; DefaultDialTimeout
+	// when 0.
+	DialTimeout time.Duration
+
 	mu      sync.Mutex
 	conn    *Conn
 	attempt int
 	closed  bool
+}
+
+// DefaultDialTimeout is how long an attempt to connect waits for the
+// server's answer.
+const DefaultDialTimeout = 15 * time.Second
+
+func (s *Session) dialTimeout() time.Duration {
+	if s.DialTimeout > 0 {
+		return s.DialTimeout
+	}
+	return DefaultDialTimeout
 }
 
 // Session returns a session of the game for the token ("" to watch). It
@@ -298,7 +313,11 @@ func (s *Session) connect(ctx context.Context) (*Conn, error) {
 		if conn != nil {
 			return conn, nil
 		}
-		conn, err := s.c.Dial(ctx, s.id, s.token)
+		// A server that takes the connection and never answers counts as
+		// a failed attempt, not as a wait without end.
+		dctx, cancel := context.WithTimeout(ctx, s.dialTimeout())
+		conn, err := s.c.Dial(dctx, s.id, s.token)
+		cancel()
 		if err == nil {
 			s.mu.Lock()
 			if s.closed {
@@ -413,13 +432,16 @@ func (s *Session) Rematch(ctx context.Context, accept bool) (protocol.RematchOff
 // Game returns the id of the session's game.
 func (s *Session) Game() string { return s.id }
 
+// Token returns the seat token the session plays with ("" to watch).
+func (s *Session) Token() string { return s.token }
+
 // Follow returns a session of game id, such as a rematch, for token (""
 // keeps this session's token, as a guest's seat carries over).
 func (s *Session) Follow(id, token string) *Session {
 	if token == "" {
 		token = s.token
 	}
-	return &Session{c: s.c, id: id, token: token, Backoff: s.Backoff, OnDrop: s.OnDrop}
+	return &Session{c: s.c, id: id, token: token, Backoff: s.Backoff, OnDrop: s.OnDrop, DialTimeout: s.DialTimeout}
 }
 
 // Close ends the session and its connection.

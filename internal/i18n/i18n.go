@@ -22,6 +22,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
 )
 
 //go:embed locales
@@ -66,15 +69,40 @@ func (c *Catalogue) Tag() string { return c.tag }
 // Values are formatted with fmt's %v. A key the language lacks is taken from
 // English, and a key English lacks is returned as it is; a placeholder
 // without a value is left as it is, so a mistake shows instead of hiding.
+//
+// A count named n chooses the plural form: when the language's rule puts
+// n in the form "one" (golang.org/x/text's CLDR rules: 1 in every
+// language here) and key+".one" exists, that text is used.
 func (c *Catalogue) T(key string, args ...any) string {
 	s, ok := c.text(key)
 	if !ok {
 		return key
 	}
+	if one, ok := c.text(key + ".one"); ok && c.pluralOne(args) {
+		s = one
+	}
 	if len(args) == 0 || strings.IndexByte(s, '{') < 0 {
 		return s
 	}
 	return substitute(s, args)
+}
+
+// pluralOne reports whether the argument n is a count in the language's
+// plural form "one".
+func (c *Catalogue) pluralOne(args []any) bool {
+	v, ok := arg(args, "n")
+	if !ok {
+		return false
+	}
+	n, ok := v.(int)
+	if !ok || n < 0 {
+		return false
+	}
+	tag, err := language.Parse(c.tag)
+	if err != nil {
+		return n == 1
+	}
+	return plural.Cardinal.MatchPlural(tag, n, 0, 0, 0, 0) == plural.One
 }
 
 // Has reports whether the catalogue, or English as its fallback, has key.

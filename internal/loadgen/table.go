@@ -471,7 +471,7 @@ func (p *player) read(ctx context.Context, ready chan<- error) {
 				g.checkDone()
 			}
 			t.mu.Unlock()
-			if last != nil && last.MyTurn() {
+			if last != nil && last.MyTurn() && refused.MoveMatters() {
 				p.turn(last, true)
 			}
 			continue

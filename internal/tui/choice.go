@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
 )
 
 // A choice is one thing the person to move can do: a legal move, or the
@@ -49,6 +50,14 @@ func (m *Model) choices() []choice {
 		cs = append(cs, choice{label: m.cat.T("action.thieves") + "…", action: razzia.ActionThieves})
 	}
 	return cs
+}
+
+// safeChoice returns the index of the safe move among the choices, the one
+// a bot plays for a person whose time ran out (bot.DefaultMove): a draw,
+// or a pass or the lowest bid in an auction.
+func (m *Model) safeChoice() int {
+	safe := bot.DefaultMove(m.snap.Legal)
+	return max(0, slices.IndexFunc(m.choices(), func(c choice) bool { return c.token == safe }))
 }
 
 // find returns the index of the first choice with the action, or -1.

@@ -19,10 +19,37 @@ func (m *Model) tick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockTick{} })
 }
 
-// ticked handles a clockTick: the next one, if still timed.
+// ticked handles a clockTick: the next one, if still timed, and the bell
+// once when the seat's own time runs low.
 func (m *Model) ticked() tea.Cmd {
 	m.ticking = false
-	return m.tick()
+	return tea.Batch(m.tick(), m.bell())
+}
+
+// lowTime is when a running clock turns red: at ten seconds, or at a
+// tenth of the decision when that is longer.
+func (m *Model) lowTime() time.Duration {
+	return max(10*time.Second, time.Duration(m.clockSpan)*time.Millisecond/10)
+}
+
+// low reports whether the seat's running decision has little time left.
+func (m *Model) low(seat int) bool {
+	if m.clock == nil || m.Over() {
+		return false
+	}
+	running, decision, reserve := m.clock.Left(seat, m.now().UnixMilli()+m.offset)
+	return running && decision+reserve <= m.lowTime()
+}
+
+// bell rings the terminal's bell once a decision, when the person's own
+// time runs low.
+func (m *Model) bell() tea.Cmd {
+	r := m.remote
+	if r == nil || r.seat < 0 || m.rang == m.clock.Deadline || !m.low(r.seat) || r.standingIn() {
+		return nil
+	}
+	m.rang = m.clock.Deadline
+	return tea.Raw("\a")
 }
 
 // clockText is the seat's clock as the table shows it: the running
@@ -33,10 +60,15 @@ func (m *Model) clockText(seat int) string {
 		return ""
 	}
 	running, decision, reserve := m.clock.Left(seat, m.now().UnixMilli()+m.offset)
+	text := clockFormat(reserve)
 	if running && decision > 0 {
-		return clockFormat(decision) + "+" + clockFormat(reserve)
+		text = clockFormat(decision) + "+" + text
 	}
-	return clockFormat(reserve)
+	if m.low(seat) {
+		// The colour is not alone: the clock's hourglass says it too.
+		return errorStyle.Render("⌛" + text)
+	}
+	return text
 }
 
 // clockFormat writes a duration as a clock does: "0:07", "1:02:03", or

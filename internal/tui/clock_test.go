@@ -56,6 +56,22 @@ func TestRemoteClock(t *testing.T) {
 	if l := line(mover); !strings.Contains(l, "0:50") || strings.Contains(l, "+") {
 		t.Errorf("in the reserve: %q, want 0:50", l)
 	}
+	if l := line(mover); strings.Contains(l, "⌛") {
+		t.Errorf("50 s left of 70 is not low: %q", l)
+	}
+	if rang := bells(m.bell()); rang != 0 {
+		t.Errorf("the bell rang %d times with time to spare", rang)
+	}
+	now = now.Add(41 * time.Second) // 9 s left: low
+	if l := line(mover); !strings.Contains(l, "⌛0:09") {
+		t.Errorf("9 s left: %q, want it marked low", l)
+	}
+	if bold := m.Render(); !strings.Contains(bold, errorStyle.Render("⌛0:09")) {
+		t.Error("the low clock is not red")
+	}
+	if rang := bells(m.bell()) + bells(m.bell()); rang != 1 {
+		t.Errorf("the bell rang %d times at low time, want once", rang)
+	}
 	if l := line(view.Players[1]); !strings.Contains(l, "bot plays") {
 		t.Errorf("the stood-in seat: %q, want it marked", l)
 	}
@@ -67,4 +83,15 @@ func TestRemoteClock(t *testing.T) {
 	if got := clockFormat(3*24*time.Hour + 5*time.Hour); got != "3d05h" {
 		t.Errorf("clockFormat(3 days 5 h) = %q", got)
 	}
+}
+
+// bells counts the bells a command of the clock rings.
+func bells(cmd tea.Cmd) int {
+	if cmd == nil {
+		return 0
+	}
+	if raw, ok := cmd().(tea.RawMsg); ok && raw.Msg == "\a" {
+		return 1
+	}
+	return 0
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -45,8 +46,11 @@ func newLocal(t testing.TB, people []string, specs []string, seed uint64, lang s
 	return m
 }
 
-// screen returns the model's screen without ANSI codes.
-func screen(m *Model) string { return ansi.Strip(m.Render()) }
+// screen returns the model's screen without ANSI codes, as a person reads
+// it: a no-break space is a space.
+func screen(m *Model) string {
+	return strings.ReplaceAll(ansi.Strip(m.Render()), "\u00a0", " ")
+}
 
 // press sends keys to the model, running the commands they return
 // synchronously so that bots move at once; it returns the last command's

@@ -3,6 +3,8 @@ package tui
 import (
 	"slices"
 	"testing"
+
+	"github.com/razziagame/razzia"
 )
 
 // TestShortcutsExplain: a key whose move is not possible now says why.
@@ -38,23 +40,20 @@ func TestShortcutsExplain(t *testing.T) {
 	}
 }
 
-// TestHotSeatDoubleEnter: in hot-seat the enter that shows a person's
-// choices selects none of them, so a second enter plays nothing; an arrow
-// selects, and enter then plays.
-func TestHotSeatDoubleEnter(t *testing.T) {
+// TestHotSeatHandOver: in hot-seat the enter that shows a person's
+// choices selects the safe one, as every new position does, so that an
+// arrow moves from it (→ the second choice) and an enter typed twice by
+// habit plays nothing riskier than the safe move.
+func TestHotSeatHandOver(t *testing.T) {
 	m := newLocal(t, []string{"Ann", "Bob"}, nil, 3, "en")
 	who := m.name(m.snap.ToMove)
-	press(m, "enter", "enter")
-	if m.game.Len() != 0 {
-		t.Fatalf("a double enter played %v", m.game.Moves())
-	}
-	s := screen(m)
-	contains(t, s, "Your turn, "+who+":", "Choose a move first with ←→ or its key, then press enter.")
-	lacks(t, s, "▶ Draw a card")
-	press(m, "right")
-	contains(t, screen(m), "▶ Draw a card")
 	press(m, "enter")
-	if m.game.Len() != 1 {
-		t.Fatalf("enter after choosing played %d moves", m.game.Len())
+	s := screen(m)
+	contains(t, s, "Your turn, "+who+":", "▶ Draw a card")
+	press(m, "right")
+	contains(t, screen(m), "▶ Call an auction")
+	press(m, "left", "enter")
+	if moves := m.game.Moves(); len(moves) != 1 || moves[0].Action != razzia.ActionDraw {
+		t.Fatalf("enter after the hand-over played %v, want the safe draw", moves)
 	}
 }

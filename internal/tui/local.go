@@ -23,6 +23,9 @@ func (m *Model) refresh() {
 		m.viewer = t
 	}
 	m.snap = protocol.NewView(m.game.View(m.viewer))
+	if m.onMove != nil {
+		m.onMove(m.game)
+	}
 	m.events = m.game.Events()
 	m.afterChange()
 }

@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
@@ -136,11 +135,7 @@ func (m *Model) sentDone(msg sent) tea.Cmd {
 func (m *Model) answered(msg rematchAnswered) tea.Cmd {
 	r := m.remote
 	if msg.err != nil {
-		if refused, ok := msg.err.(*client.Error); ok {
-			m.setError(m.serverError(refused))
-		} else {
-			m.setError(m.cat.T("tui.server.notsent"))
-		}
+		m.requestFailed(msg.err)
 		return nil
 	}
 	if msg.token != "" {
@@ -165,6 +160,7 @@ func (m *Model) takeOffer(o *protocol.RematchOffer) tea.Cmd {
 	r.act = r.session
 	old.Close()
 	r.offer, r.nextToken, r.preMove, r.preMoveDropped, r.sent = nil, "", "", "", false
+	r.chat = nil // the chat of the game before
 	m.events, m.scored, m.clock = m.events[:0], 0, nil
 	m.snap.Phase, m.snap.Players = "", nil
 	m.notice, m.failed = m.cat.T("tui.rematch.started"), false
@@ -205,7 +201,9 @@ func (m *Model) onlineStatus() string {
 		return m.cat.T("tui.premove.dropped", "move", m.moveText(r.preMove), "reason", r.preMoveDropped)
 	case r.preMove != "":
 		return m.cat.T("tui.premove.set", "move", m.moveText(r.preMove))
-	case r.seat < len(r.standIn) && r.standIn[r.seat]:
+	case r.standingIn() && r.timedOut():
+		return m.cat.T("tui.timeout.standin")
+	case r.standingIn():
 		return m.cat.T("tui.leave.done")
 	}
 	return ""

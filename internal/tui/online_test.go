@@ -145,7 +145,7 @@ func TestOnlineRematch(t *testing.T) {
 	if !slices.Equal(f.answers, []bool{true}) {
 		t.Fatalf("a sent %v, want an offer", f.answers)
 	}
-	contains(t, screen(m), "Rematch: waiting for 1 more answers.")
+	contains(t, screen(m), "Rematch: waiting for one more answer.")
 	m.key(keyMsg("a"))
 	contains(t, screen(m), "✗ A rematch was offered at this game already")
 

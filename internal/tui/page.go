@@ -54,9 +54,6 @@ func (m *Model) fillPage(keep bool) {
 		m.page.SetYOffset(offset)
 	case m.over == logOverlay:
 		m.page.GotoBottom()
-	case m.over == scoresOverlay:
-		// The latest round's table first: it is what just happened.
-		m.page.SetYOffset(max(0, (m.scoredRounds()-1)*(int(razzia.NumCategories)+3)))
 	default:
 		m.page.GotoTop()
 	}
@@ -188,7 +185,7 @@ func (m *Model) legend(sign, text string) []string {
 // and the raid risk in words (R5, R7).
 func (m *Model) deckLines() []string {
 	s := m.snap
-	lines := []string{m.cat.T(deckLeftKey(s.DeckLeft), "n", s.DeckLeft), ""}
+	lines := []string{m.cat.T("term.deck.left", "n", s.DeckLeft), ""}
 	lines = append(lines, "  "+paint(policeColour, policeSymbol)+" "+m.cat.T("card.police")+": "+strconv.Itoa(s.Remaining["police"]))
 	for _, f := range families {
 		var kinds []string
@@ -216,14 +213,46 @@ func (m *Model) rulesLines() []string {
 	return lines
 }
 
-// logLines narrates every event so far.
+// logLines narrates every event so far, each round under its heading,
+// each round's end with every player's points.
 func (m *Model) logLines() []string {
 	var lines []string
+	round := 0
 	for _, e := range m.events {
+		if round == 0 {
+			round = 1
+			lines = append(lines, boldStyle.Render(m.cat.T("tui.log.round", "round", round)))
+		}
 		lines = append(lines, m.wrap("· "+m.narrate(e), 2)...)
+		if e.Kind == razzia.EventRoundEnd {
+			lines = append(lines, m.roundScores(round-1)...)
+			if round < razzia.Rounds {
+				round++
+				lines = append(lines, "", boldStyle.Render(m.cat.T("tui.log.round", "round", round)))
+			}
+		}
 	}
 	if len(lines) == 0 {
 		lines = append(lines, dimStyle.Render(m.cat.T("tui.log.empty")))
+	}
+	return lines
+}
+
+// roundScores are the lines of every player's points in round r (from
+// 0) and in all so far, once the round is scored.
+func (m *Model) roundScores(r int) []string {
+	var lines []string
+	total := make([]int, len(m.snap.Seats))
+	for i, seat := range m.snap.Seats {
+		if r >= len(seat.Scores) {
+			return nil
+		}
+		for k := 0; k <= r; k++ {
+			total[i] += seat.Scores[k].Total()
+		}
+	}
+	for i, seat := range m.snap.Seats {
+		lines = append(lines, m.wrap("  "+m.cat.T("tui.log.scored", "player", seat.Name, "points", seat.Scores[r].Total(), "total", total[i]), 4)...)
 	}
 	return lines
 }
@@ -252,7 +281,9 @@ func (m *Model) scoreLines() []string {
 		return s
 	}
 	var lines []string
-	for r := range rounds {
+	// The latest round first, at the top: what just happened shows with
+	// its head.
+	for r := rounds - 1; r >= 0; r-- {
 		lines = append(lines, boldStyle.Render(head(m.cat.T("term.round.n", "round", r+1))))
 		for c := range razzia.Category(razzia.NumCategories) {
 			label := categorySymbol(c) + " " + m.cat.T("cat."+c.String())

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -19,12 +20,49 @@ type remote struct {
 	invite  string // the invite link, shown while the table is open
 	open    bool   // the table waits for players
 	sent    bool   // a move is on its way: wait for the next state
+	move    string // the move sent last, sent again after a temporary refusal
 	standIn []bool // by seat: a server bot plays for the person
 	ended   error  // the session ended for good
 	online         // pre-moves, leaving, the rematch (online.go)
 
 	chat   []protocol.ChatLine // the newest chat lines (chat.go)
 	phrase string              // the quick phrase M sends, once m chose it
+
+	opts      RemoteOptions
+	drops     chan dropMsg // the session's lost connections
+	drop      *dropMsg     // the connection is lost: trying again
+	states    int          // states received
+	takeOvers []protocol.TakeOver
+	cancelled bool // the person closed the table
+}
+
+// dropMsg is a lost connection, or a failed attempt to connect, and the
+// wait before the session tries again.
+type dropMsg struct {
+	err  error
+	wait time.Duration
+}
+
+// waitDrop waits for the session to lose its connection.
+func (r *remote) waitDrop() tea.Cmd {
+	drops := r.drops
+	return func() tea.Msg { return <-drops }
+}
+
+// standingIn reports whether a server bot plays for the seat.
+func (r *remote) standingIn() bool {
+	return r.seat >= 0 && r.seat < len(r.standIn) && r.standIn[r.seat]
+}
+
+// timedOut reports whether the bot that plays for the seat took over
+// because the person's time ran out, rather than because they left.
+func (r *remote) timedOut() bool {
+	for i := len(r.takeOvers) - 1; i >= 0; i-- {
+		if t := r.takeOvers[i]; t.Seat == r.seat && t.BackMove == nil {
+			return t.Reason == protocol.ReasonTimeout
+		}
+	}
+	return false
 }
 
 // stateMsg is what the session's Next returned.
@@ -59,6 +97,11 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		r.ended = msg.err
 		m.setError(m.serverError(refused))
 		return nil
+	case errors.As(msg.err, &refused) && refused.Temporary() && r.sent && r.move != "":
+		// Refused for a while (the message rate): the same move goes
+		// again shortly, as the seat loop of every client does.
+		seq := m.snap.Moves
+		return tea.Batch(r.next(), tea.Tick(client.DefaultRetry, func(time.Time) tea.Msg { return resend{seq} }))
 	case errors.As(msg.err, &refused):
 		// The server refused a move, or this connection (too many of
 		// them): the session goes on, reconnecting as it needs.
@@ -75,9 +118,11 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		m.heard(st.Chat)
 		return r.next()
 	}
-	r.sent = false
+	r.sent, r.drop = false, nil
 	r.seat = st.Seat
 	r.open = st.View == nil
+	r.takeOvers = st.TakeOvers
+	r.states++
 	if st.View != nil {
 		m.snap = *st.View
 	}
@@ -86,6 +131,9 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		r.standIn = append(r.standIn, seat.StandIn != "")
 	}
 	r.preMove, r.preMoveDropped = st.PreMove, st.PreMoveDropped
+	if st.Clock != nil && (m.clock == nil || m.clock.Deadline != st.Clock.Deadline) {
+		m.clockSpan = st.Clock.Deadline - st.Clock.ServerTime // a new decision
+	}
 	m.clock = st.Clock
 	if st.Clock != nil {
 		m.offset = st.Clock.ServerTime - m.now().UnixMilli()
@@ -106,7 +154,22 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 			return follow
 		}
 	}
-	return tea.Batch(r.next(), m.tick())
+	cmds := []tea.Cmd{r.next(), m.tick()}
+	if r.states == 1 && r.opts.Resumed && r.standingIn() && !m.Over() {
+		// Back at the seat: the bot that played meanwhile hands it back.
+		cmds = append(cmds, m.send(protocol.PreMoveMessage{Type: protocol.TypeTakeBack}))
+	}
+	return tea.Batch(cmds...)
+}
+
+// dropped shows that the connection is lost and when the session tries
+// again, until the next state arrives.
+func (m *Model) dropped(msg dropMsg) tea.Cmd {
+	r := m.remote
+	if r.ended == nil {
+		r.drop = &msg
+	}
+	return r.waitDrop()
 }
 
 // endsSession reports whether a refusal with the code ends the session:
@@ -125,7 +188,7 @@ func (m *Model) serverError(e *client.Error) string {
 // playRemote sends a move to the server; the next state shows it played.
 func (m *Model) playRemote(token string) tea.Cmd {
 	r := m.remote
-	r.sent = true
+	r.sent, r.move = true, token
 	m.notice, m.failed = "", false
 	s, ctx, seq := r.session, r.ctx, m.snap.Moves
 	return func() tea.Msg {
@@ -133,18 +196,38 @@ func (m *Model) playRemote(token string) tea.Cmd {
 	}
 }
 
+// resend is the time to send again a move refused for a while, chosen
+// in the position after seq moves.
+type resend struct{ seq int }
+
+// resent sends the move again, unless the game has moved on or the move
+// was answered meanwhile.
+func (m *Model) resent(msg resend) tea.Cmd {
+	r := m.remote
+	if !r.sent || r.move == "" || m.snap.Moves != msg.seq {
+		return nil
+	}
+	return m.playRemote(r.move)
+}
+
 // moved handles the answer to a move sent: an error means it did not leave.
 func (m *Model) moved(msg moveSent) tea.Cmd {
 	if msg.err != nil {
 		m.remote.sent = false
-		var refused *client.Error
-		if errors.As(msg.err, &refused) {
-			m.setError(m.serverError(refused))
-		} else {
-			m.setError(m.cat.T("tui.server.notsent"))
-		}
+		m.requestFailed(msg.err)
 	}
 	return nil
+}
+
+// requestFailed says why a request to the server failed: the server's
+// refusal, or that it did not reach the server.
+func (m *Model) requestFailed(err error) {
+	var refused *client.Error
+	if errors.As(err, &refused) {
+		m.setError(m.serverError(refused))
+	} else {
+		m.setError(m.cat.T("tui.server.notsent"))
+	}
 }
 
 // stakeOf reads from the view what the lot is worth to the seat to move:

@@ -49,6 +49,23 @@ type Options struct {
 	// Now is the clock the table's clocks are counted down with; default
 	// time.Now.
 	Now func() time.Time
+	// Moved, when set, is called in the update loop after every move of a
+	// local game, so that the caller can keep the record on disk as the
+	// game goes.
+	Moved func(*razzia.Game)
+	// Remote is what a seat on a server needs beyond the session.
+	Remote RemoteOptions
+}
+
+// RemoteOptions configure a seat on a server.
+type RemoteOptions struct {
+	// Resumed: the person comes back to a seat they held, so a bot that
+	// plays for them hands it back at once.
+	Resumed bool
+	// Creator: the person created the table; Cancel, when set, closes it
+	// while it waits for players.
+	Creator bool
+	Cancel  func(ctx context.Context) error
 }
 
 // overlay is what covers the table: nothing, or a scrollable page.
@@ -93,6 +110,10 @@ type Model struct {
 	offset  int64 // milliseconds
 	now     func() time.Time
 	ticking bool // a clockTick is on its way
+	// clockSpan is the running decision's whole time as first received
+	// (ms), and rang the deadline of the decision the bell rang for.
+	clockSpan int64
+	rang      int64
 
 	// Input.
 	choice  int    // the selected choice; -1 for none yet
@@ -105,6 +126,10 @@ type Model struct {
 	page    viewport.Model
 	scored  int // rounds whose score table has been shown
 	quit    bool
+	// interrupted: the person quit with ctrl+c, which a shell counts as
+	// an interrupt (exit status 130).
+	interrupted bool
+	onMove      func(*razzia.Game)
 }
 
 // NewLocal returns the model of a local game between the seats, which name
@@ -114,7 +139,7 @@ func NewLocal(g *razzia.Game, seats []Seat, opt Options) (*Model, error) {
 		return nil, fmt.Errorf("tui: %d seats for %d players", len(seats), len(g.Players()))
 	}
 	m := newModel(opt)
-	m.game, m.seats, m.delay = g, seats, opt.Delay
+	m.game, m.seats, m.delay, m.onMove = g, seats, opt.Delay, opt.Moved
 	m.viewer, m.revealed = -1, -1
 	for i, s := range seats {
 		if s.Bot == nil && m.viewer < 0 {
@@ -130,9 +155,16 @@ func NewLocal(g *razzia.Game, seats []Seat, opt Options) (*Model, error) {
 // until the program ends.
 func NewRemote(ctx context.Context, s *client.Session, seat int, invite string, opt Options) *Model {
 	m := newModel(opt)
-	m.remote = &remote{ctx: ctx, session: s, seat: seat, invite: invite}
+	m.remote = &remote{ctx: ctx, session: s, seat: seat, invite: invite, opts: opt.Remote, drops: make(chan dropMsg, 4)}
 	if s != nil {
 		m.remote.act = s
+		drops := m.remote.drops
+		s.OnDrop = func(err error, wait time.Duration) {
+			select {
+			case drops <- dropMsg{err: err, wait: wait}:
+			default: // the screen shows a drop already
+			}
+		}
 	}
 	m.snap.Seat, m.snap.ToMove = seat, -1
 	return m
@@ -171,13 +203,29 @@ func (m *Model) ServerGame() string {
 // Game returns the local game, or nil for a game on a server.
 func (m *Model) Game() *razzia.Game { return m.game }
 
+// SeatToken returns the token of the seat on a server the model plays,
+// after any rematch it followed; "" for a local game or a spectator.
+func (m *Model) SeatToken() string {
+	if m.remote == nil || m.remote.session == nil || m.remote.seat < 0 {
+		return ""
+	}
+	return m.remote.session.Token()
+}
+
+// Cancelled reports whether the person closed their table on a server
+// before it started.
+func (m *Model) Cancelled() bool { return m.remote != nil && m.remote.cancelled }
+
+// Interrupted reports whether the person quit with ctrl+c.
+func (m *Model) Interrupted() bool { return m.interrupted }
+
 // Over reports whether the game is over.
 func (m *Model) Over() bool { return m.snap.Phase == "over" }
 
 // Init starts the bots of a local game or the connection to the server.
 func (m *Model) Init() tea.Cmd {
 	if m.remote != nil {
-		return m.remote.next()
+		return tea.Batch(m.remote.next(), m.remote.waitDrop())
 	}
 	return m.schedule()
 }
@@ -192,8 +240,10 @@ func (m *Model) mine() bool {
 	if m.snap.ToMove < 0 || len(m.snap.Legal) == 0 {
 		return false
 	}
-	if m.remote != nil {
-		return m.snap.ToMove == m.remote.seat && !m.remote.sent
+	if r := m.remote; r != nil {
+		// Only a move that can reach the server, and that no bot makes
+		// for the person, is theirs to choose.
+		return m.snap.ToMove == r.seat && !r.sent && r.drop == nil && !r.standingIn() && r.ended == nil
 	}
 	return m.seats[m.snap.ToMove].Bot == nil
 }

@@ -148,7 +148,7 @@ func TestKeys(t *testing.T) {
 		s := screen(m)
 		contains(t, s, "Take row cards with your thieves (you have 1)", "1[ ] ▲ car", "2[ ] ♦ watch")
 		press(m, "1", "2", "enter") // two cards with one thief: refused
-		contains(t, screen(m), "Choose 1 to 1 row cards")
+		contains(t, screen(m), "Choose 1 row card")
 		press(m, "1", "enter") // the watch alone
 		if !slices.Contains(tokens(m.game.Moves()), "thief watch") {
 			t.Errorf("played %q, want thief watch", tokens(m.game.Moves()))
@@ -280,8 +280,10 @@ func TestHotSeat(t *testing.T) {
 		t.Fatal("a move was played behind the curtain")
 	}
 	press(m, "enter")
-	contains(t, screen(m), "Your turn, "+who+":", "Draw a card")
-	press(m, "d")
+	contains(t, screen(m), "Your turn, "+who+":", "▶ Draw a card")
+	press(m, "right")
+	contains(t, screen(m), "▶ Call an auction")
+	press(m, "left", "d")
 	other := m.name(m.snap.ToMove)
 	if other == who {
 		t.Fatalf("%s is to move again", who)

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // Update handles a key, a resize, a bot's move or the server's state.
@@ -37,6 +38,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.sentDone(msg)
 	case rematchAnswered:
 		return m, m.answered(msg)
+	case dropMsg:
+		return m, m.dropped(msg)
+	case resend:
+		return m, m.resent(msg)
+	case tableCancelled:
+		return m, m.tableCancelled(msg)
 	}
 	return m, nil
 }
@@ -44,7 +51,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // afterChange brings the input up to date with a new view: the selection
 // starts afresh, and a round just scored shows its score table.
 func (m *Model) afterChange() {
-	m.choice, m.digits, m.picking, m.picked = 0, "", false, nil
+	m.choice, m.digits, m.picking, m.picked = -1, "", false, nil
+	m.choice = m.safeChoice()
 	if n := m.scoredRounds(); n > m.scored {
 		m.scored = n
 		if m.Over() {
@@ -68,71 +76,75 @@ func (m *Model) scoredRounds() int {
 
 func (m *Model) setError(s string) { m.notice, m.failed = s, true }
 
-// key handles a key press.
+// key handles a key press: first the keys that work in every state, then
+// the pages, the seat's keys at a server, and last the moves.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	s := k.String()
-	if s == "ctrl+c" {
-		m.quit = true
-		return tea.Quit
-	}
-	if m.small() {
-		if s == "q" {
-			m.quit = true
-			return tea.Quit
-		}
-		return nil
-	}
-	if m.confirm {
-		switch s {
-		case "y", "Y", "enter", "q":
-			m.quit = true
-			return tea.Quit
-		case "n", "N", "esc":
-			m.confirm = false
-		}
-		return nil
+	if cmd, ok := m.controlKey(s); ok {
+		return cmd
 	}
 	if m.over != noOverlay {
 		return m.pageKey(k)
 	}
-	switch s {
-	case "q":
-		if m.Over() || (m.remote != nil && m.remote.ended != nil) {
-			m.quit = true
-			return tea.Quit
-		}
-		m.confirm = true
-		return nil
-	case "?", "f1":
-		m.open(helpOverlay)
-		return nil
-	case "r":
-		m.open(rulesOverlay)
-		return nil
-	case "s":
-		m.open(scoresOverlay)
-		return nil
-	case "l":
-		m.open(logOverlay)
-		return nil
-	case "i":
-		m.open(deckOverlay)
-		return nil
+	if cmd, ok := m.tableKey(s); ok {
+		return cmd
 	}
 	if cmd, ok := m.chatKey(s); ok {
 		return cmd
 	}
-	if cmd, handled := m.onlineKey(s); handled {
+	if cmd, ok := m.onlineKey(s); ok {
 		return cmd
 	}
+	return m.turnKey(s)
+}
+
+// controlKey handles what works whatever shows: ctrl+c, the keys of a
+// terminal too small, and the answer to the question whether to quit.
+func (m *Model) controlKey(s string) (tea.Cmd, bool) {
+	switch {
+	case s == "ctrl+c":
+		m.quit, m.interrupted = true, true
+		return tea.Quit, true
+	case m.small() && s == "q":
+		m.quit = true
+		return tea.Quit, true
+	case m.small():
+		return nil, true
+	case m.confirm:
+		return m.quitKey(s), true
+	}
+	return nil, false
+}
+
+// tableKey handles q and the keys that open a page over the table.
+func (m *Model) tableKey(s string) (tea.Cmd, bool) {
+	pages := map[string]overlay{"?": helpOverlay, "f1": helpOverlay, "r": rulesOverlay, "s": scoresOverlay, "l": logOverlay, "i": deckOverlay}
+	if o, ok := pages[s]; ok {
+		m.open(o)
+		return nil, true
+	}
+	if s != "q" {
+		return nil, false
+	}
+	if m.Over() || (m.remote != nil && m.remote.ended != nil) {
+		m.quit = true
+		return tea.Quit, true
+	}
+	m.confirm = true
+	return nil, true
+}
+
+// turnKey handles the keys of the person to move: the hand-over in
+// hot-seat, the thieves' picker, or the choices.
+func (m *Model) turnKey(s string) tea.Cmd {
 	if !m.mine() {
 		return nil
 	}
 	if m.curtain() {
 		if s == "enter" || s == "space" {
-			// Nothing is selected yet, so that the enter after this one,
-			// typed twice by habit, does not play for the person.
-			m.revealed, m.choice = m.snap.ToMove, -1
+			// The safe move is selected, as after any other change, so
+			// that an enter typed twice by habit risks nothing.
+			m.revealed, m.choice = m.snap.ToMove, m.safeChoice()
 		}
 		return nil
 	}
@@ -140,13 +152,16 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	if m.picking {
 		return m.pickKey(s)
 	}
+	return m.choiceKey(s)
+}
+
+// choiceKey moves the selection, plays it, or plays a move by its key.
+func (m *Model) choiceKey(s string) tea.Cmd {
 	cs := m.choices()
+	shortcuts := map[string]razzia.Action{"d": razzia.ActionDraw, "c": razzia.ActionCall, "p": razzia.ActionPass, "t": razzia.ActionThieves}
 	switch s {
 	case "left", "up", "shift+tab", "h", "k":
-		if m.choice < 0 {
-			m.choice = 0
-		}
-		m.choice = (m.choice + len(cs) - 1) % len(cs)
+		m.choice = (max(m.choice, 0) + len(cs) - 1) % len(cs)
 		m.digits = ""
 	case "right", "down", "tab", "j":
 		m.choice = (m.choice + 1) % len(cs)
@@ -157,14 +172,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return m.choose(cs[m.choice])
-	case "d":
-		return m.shortcut(cs, razzia.ActionDraw)
-	case "c":
-		return m.shortcut(cs, razzia.ActionCall)
-	case "p":
-		return m.shortcut(cs, razzia.ActionPass)
-	case "t":
-		return m.shortcut(cs, razzia.ActionThieves)
+	case "d", "c", "p", "t":
+		return m.shortcut(cs, shortcuts[s])
 	case "0", "1", "2", "3", "4", "5", "6", "7", "8", "9":
 		m.bidDigit(cs, s)
 	}
@@ -287,4 +296,74 @@ func (m *Model) toggle(i int) {
 	if i >= 0 && i < len(m.picked) {
 		m.picked[i] = !m.picked[i]
 	}
+}
+
+// quitKey answers the question whether to quit. At a server's table the
+// seat is not simply dropped: a started game is left to a bot until the
+// person comes back, and the creator of a table that waits for players
+// chooses whether to close it.
+func (m *Model) quitKey(s string) tea.Cmd {
+	closing := m.closingTable()
+	switch {
+	case s == "esc" || (!closing && (s == "n" || s == "N")):
+		m.confirm = false
+		return nil
+	case closing && (s == "n" || s == "N"):
+		m.quit = true // the table stays open; the seat is saved
+		return tea.Quit
+	case s != "y" && s != "Y" && s != "enter" && s != "q":
+		return nil
+	case closing:
+		cancel, ctx := m.remote.opts.Cancel, m.remote.ctx
+		return func() tea.Msg { return tableCancelled{cancel(ctx)} }
+	case m.leavesToBot():
+		m.quit = true
+		act, ctx := m.remote.act, m.remote.ctx
+		return func() tea.Msg {
+			_ = act.Send(ctx, protocol.PreMoveMessage{Type: protocol.TypeLeave}) // unsent, the seat simply waits
+			return tea.QuitMsg{}
+		}
+	}
+	m.quit = true
+	return tea.Quit
+}
+
+// closingTable reports whether quitting asks to close the table: the
+// person created it and it still waits for players.
+func (m *Model) closingTable() bool {
+	r := m.remote
+	return r != nil && r.open && r.opts.Creator && r.opts.Cancel != nil && r.ended == nil
+}
+
+// leavesToBot reports whether quitting leaves the seat to a server bot:
+// a started game, not over, that the person still plays.
+func (m *Model) leavesToBot() bool {
+	r := m.remote
+	return r != nil && r.seat >= 0 && !r.open && len(m.snap.Players) > 0 && !m.Over() &&
+		!r.standingIn() && r.ended == nil && r.act != nil
+}
+
+// quitQuestion is the question q asks.
+func (m *Model) quitQuestion() string {
+	switch {
+	case m.closingTable():
+		return m.cat.T("tui.quit.open")
+	case m.remote != nil && m.remote.seat >= 0 && !m.Over() && m.remote.ended == nil && len(m.snap.Players) > 0:
+		return m.cat.T("tui.quit.standin")
+	}
+	return m.cat.T("tui.quit.confirm")
+}
+
+// tableCancelled is what closing the table returned.
+type tableCancelled struct{ err error }
+
+// tableCancelled quits once the table is closed, or says why it is not.
+func (m *Model) tableCancelled(msg tableCancelled) tea.Cmd {
+	if msg.err != nil {
+		m.confirm = false
+		m.requestFailed(msg.err)
+		return nil
+	}
+	m.remote.cancelled, m.quit = true, true
+	return tea.Quit
 }

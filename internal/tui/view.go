@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -53,7 +54,10 @@ func (m *Model) screen() []string {
 	if extra := m.onlineKeys(); extra != "" {
 		keys += "  " + extra
 	}
-	bottom := append(m.chatLines(), m.status(), dimStyle.Render(keys))
+	// A long notice or question takes two lines rather than losing its
+	// end, where the keys to answer it are.
+	status := m.wrap(m.status(), 2)
+	bottom := append(append(m.chatLines(), status[:min(len(status), 2)]...), dimStyle.Render(keys))
 	h := m.height - 1 - len(bottom)
 	var body []string
 	switch {
@@ -101,7 +105,7 @@ func (m *Model) title() string {
 func (m *Model) status() string {
 	switch {
 	case m.confirm:
-		return noticeStyle.Render("? " + m.cat.T("tui.quit.confirm"))
+		return noticeStyle.Render("? " + m.quitQuestion())
 	case m.notice == "":
 		if s := m.onlineStatus(); s != "" {
 			return noticeStyle.Render("! " + s)
@@ -198,7 +202,8 @@ func (m *Model) cardLabel(tok string) string {
 		return tok
 	}
 	f := familyOf(k)
-	return paint(f.colour, f.symbol) + " " + m.cat.T("card."+tok)
+	// A no-break space: the symbol never ends a line without its card.
+	return paint(f.colour, f.symbol) + "\u00a0" + strings.ReplaceAll(m.cat.T("card."+tok), " ", "\u00a0")
 }
 
 // auction is the running auction, on one line or two: its kind, who
@@ -269,8 +274,11 @@ func percent(p float64) int { return int(math.Round(100 * p)) }
 // else the lowest, which matters in round 3 only (R17). The engine computes
 // it into the view (stakeOf), so it shows in a local game and on a server.
 func (m *Model) stakeLine() []string {
-	if !m.mine() || m.curtain() || m.picking {
+	if m.curtain() || m.picking {
 		return nil
+	}
+	if !m.mine() {
+		return m.stakesAll(-1)
 	}
 	bid := -1
 	if cs := m.choices(); m.choice >= 0 && m.choice < len(cs) && cs[m.choice].action == razzia.ActionBid {
@@ -297,7 +305,24 @@ func (m *Model) stakeLine() []string {
 	default:
 		parts = append(parts, "= "+boldStyle.Render(signed(gain.Total())))
 	}
-	return m.wrap(label+" "+strings.Join(parts, "  "), 2)
+	return append(m.wrap(label+" "+strings.Join(parts, "  "), 2), m.stakesAll(m.snap.ToMove)...)
+}
+
+// stakesAll is one line of what the lot is worth now to every player
+// but skip, each at their lowest bid, so that everyone sees whom an
+// auction matters to, waiting or not.
+func (m *Model) stakesAll(skip int) []string {
+	var parts []string
+	for _, st := range m.snap.Stakes {
+		if st.Seat != skip {
+			parts = append(parts, trunc(m.name(st.Seat), 12)+" "+boldStyle.Render(signed(st.Gain.Total())))
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	line := m.cat.T("tui.stake.all") + " " + strings.Join(parts, " · ")
+	return []string{dimStyle.Render(trunc(line, m.width-1))}
 }
 
 // signed writes a number of points with its sign: +5, -2, +0.
@@ -322,10 +347,21 @@ func (m *Model) player(i, n int) []string {
 	if i == s.ToMove {
 		mark = boldStyle.Render("▶ ")
 	}
-	name := trunc(seat.Name, 16)
+	// The name column keeps its width whatever follows the name, so that
+	// the cheques stay in their column: the name gives way.
+	marks := ""
 	if m.isYou(i) {
-		name = boldStyle.Render(name) + dimStyle.Render(" ("+m.cat.T("term.you")+")")
+		marks += " (" + m.cat.T("term.you") + ")"
 	}
+	if m.remote != nil && i < len(m.remote.standIn) && m.remote.standIn[i] {
+		marks += " (" + m.cat.T("web.standin") + ")"
+	}
+	marks = trunc(marks, nameColumn-6)
+	name := trunc(seat.Name, nameColumn-1-ansiWidth(marks))
+	if m.isYou(i) {
+		name = boldStyle.Render(name)
+	}
+	name += dimStyle.Render(marks)
 	var up, down []string
 	for _, v := range seat.FaceUp {
 		up = append(up, boldStyle.Render("["+strconv.Itoa(v)+"]"))
@@ -344,10 +380,7 @@ func (m *Model) player(i, n int) []string {
 	for _, v := range slices.Concat(seat.FaceUp, seat.FaceDown) {
 		sum += v
 	}
-	if m.remote != nil && i < len(m.remote.standIn) && m.remote.standIn[i] {
-		name += dimStyle.Render(" (" + m.cat.T("web.standin") + ")")
-	}
-	line := mark + pad(name, 22) + pad(cheques, 20) + padLeft("$"+strconv.Itoa(sum), 4) + padLeft("Σ "+strconv.Itoa(seat.Total), 7)
+	line := mark + pad(name, nameColumn) + pad(cheques, 20) + padLeft("$"+strconv.Itoa(sum), 4) + padLeft("Σ "+strconv.Itoa(seat.Total), 7)
 	if c := m.clockText(i); c != "" {
 		line += padLeft(c, 11)
 	}
@@ -357,10 +390,19 @@ func (m *Model) player(i, n int) []string {
 	lines := []string{line}
 	if n > 1 {
 		held := m.wrap("    "+m.holdings(seat.Holdings), 4)
-		lines = append(lines, held[:min(len(held), n-1)]...)
+		if len(held) > n-1 {
+			// Cut where the room ends, and say so.
+			held = held[:n-1]
+			last := held[n-2]
+			held[n-2] = trunc(last, min(ansiWidth(last), m.width-3)) + " …"
+		}
+		lines = append(lines, held...)
 	}
 	return lines
 }
+
+// nameColumn is the width of the players' names and their marks.
+const nameColumn = 22
 
 // isYou reports whether the seat is played at this keyboard and there is
 // only one such seat, so that "you" says whom.
@@ -438,8 +480,14 @@ func (m *Model) prompt() []string {
 	switch {
 	case m.remote != nil && m.remote.ended != nil:
 		return []string{errorStyle.Render(m.cat.T("tui.server.ended")), ""}
+	case m.remote != nil && m.remote.drop != nil:
+		text := m.cat.T("tui.server.reconnecting", "seconds", max(1, int(m.remote.drop.wait.Round(time.Second)/time.Second)))
+		lines := append(m.wrap(errorStyle.Render("⚠ "+text), 2), "")
+		return lines[:2]
 	case m.remote != nil && m.remote.sent:
 		return []string{dimStyle.Render(m.cat.T("tui.server.sending")), ""}
+	case m.remote != nil && m.remote.standingIn() && s.ToMove == m.remote.seat:
+		return []string{dimStyle.Render(m.cat.T("tui.thinking", "player", who)), ""}
 	case !m.mine():
 		if m.game != nil && m.seats[s.ToMove].Bot != nil {
 			return []string{dimStyle.Render(m.cat.T("tui.thinking", "player", who)), ""}
@@ -549,12 +597,4 @@ func (m *Model) result() []string {
 		lines = append(lines, l)
 	}
 	return append(lines, dimStyle.Render("   "+m.cat.T("tui.result.hint", "round", razzia.Rounds)))
-}
-
-// deckLeftKey chooses the singular when one card is left.
-func deckLeftKey(n int) string {
-	if n == 1 {
-		return "term.deck.left.one"
-	}
-	return "term.deck.left"
 }

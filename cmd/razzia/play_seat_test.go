@@ -1,0 +1,258 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/tui"
+)
+
+func init() {
+	// The seats razzia play keeps go to a folder of the tests', never to
+	// the user's: os.UserConfigDir reads XDG_CONFIG_HOME.
+	dir, err := os.MkdirTemp("", "razzia-test-config-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CONFIG_HOME", dir)
+}
+
+// unwrap joins the screen's lines as they were before the terminal
+// wrapped them at its width.
+func unwrap(screen string) string {
+	var b strings.Builder
+	for l := range strings.SplitSeq(screen, "\n") {
+		l = strings.TrimRight(l, " ")
+		b.WriteString(l)
+		if len([]rune(l)) < 80 {
+			b.WriteString(" ")
+		}
+	}
+	return b.String()
+}
+
+var tableLink = regexp.MustCompile(`razzia play (http://\S+/g/[a-z2-7]{10})`)
+
+// quitToBot quits a started game on a server with q and y, which leaves
+// the seat to a bot, and waits for a clean exit.
+func quitToBot(t *testing.T, term *terminal, status <-chan exit) {
+	t.Helper()
+	term.send("q")
+	term.waitFor(5*time.Second, "", "A bot plays for you until you come back")
+	term.send("y")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+}
+
+// TestPlaySeatSurvives: q at a started table leaves the seat to a bot
+// and says how to come back; razzia play --server lists the game; the
+// link takes the seat back, from the bot, instead of answering that the
+// table is full.
+func TestPlaySeatSurvives(t *testing.T) {
+	t.Parallel() // terminals and programs of their own, mostly waiting
+	srv, _ := testServer(t, 1000)
+
+	term := newTerminal(t, 80, 24)
+	status := playCommand(t, term, "--server", srv.URL, "--name", "Ann", "--bots", "easy,easy", "--lang", "en")
+	term.waitFor(10*time.Second, "", "Ann (you)", "Auction row")
+	quitToBot(t, term, status)
+	s := term.waitFor(5*time.Second, "", "Your seat is kept")
+	m := tableLink.FindStringSubmatch(unwrap(s))
+	if m == nil {
+		t.Fatalf("no link to come back with:\n%s", s)
+	}
+	link := m[1]
+
+	term = newTerminal(t, 80, 24)
+	status = playCommand(t, term, "--server", srv.URL, "--lang", "en")
+	s = term.waitFor(10*time.Second, "", "Your games on", "A new table")
+	if !strings.Contains(unwrap(s), "razzia play "+link+" ") || !strings.Contains(s, "a bot plays for you") {
+		t.Errorf("the list lacks the game %s:\n%s", link, s)
+	}
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play --server exited with %d", got)
+	}
+
+	term = newTerminal(t, 80, 24)
+	status = playCommand(t, term, "--name", "Ann", "--lang", "en", link)
+	term.waitUntil(10*time.Second, "", "Ann's seat taken back", func(s string) bool {
+		return strings.Contains(s, "Ann (you)") && !strings.Contains(s, "bot plays") && !strings.Contains(s, "✗")
+	})
+	quitToBot(t, term, status)
+}
+
+// TestPlaySilentServer: a server that accepts connections and never
+// answers gets a clear error within the time limit, not a blank screen.
+// Not parallel: it shortens the limit for every play.
+func TestPlaySilentServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered
+		}
+	}()
+	old := connectTimeout
+	connectTimeout = 300 * time.Millisecond
+	defer func() { connectTimeout = old }()
+	term := newTerminal(t, 80, 24)
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"play", "--server", "http://" + ln.Addr().String(), "--name", "Ann", "--lang", "en"}, term.tty, term.tty, &stderr)
+	}()
+	select {
+	case status := <-done:
+		if status != 1 || !strings.Contains(stderr.String(), "did not answer within 300ms") {
+			t.Errorf("status %d, stderr %q", status, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("razzia play still waits for a server that never answers")
+	}
+	term.waitFor(5*time.Second, "", "Connecting to http://"+ln.Addr().String())
+}
+
+// TestWatch watches a game between server bots from the terminal: the
+// table shows, without "you" and without choices, and q quits.
+func TestWatch(t *testing.T) {
+	t.Parallel()
+	srv, c := testServer(t, 1000)
+	info, _, err := c.Create(t.Context(), []string{"easy", "easy", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := newTerminal(t, 120, 40)
+	done := make(chan int, 1)
+	go func() {
+		var stderr bytes.Buffer
+		done <- run([]string{"watch", "--lang", "de", srv.URL + "/g/" + info.ID}, term.tty, term.tty, &stderr)
+	}()
+	s := term.waitFor(10*time.Second, "", "Beutereihe", "Bot 1 (easy)")
+	if strings.Contains(s, "(du)") || strings.Contains(s, "Du bist dran") {
+		t.Errorf("a spectator is offered a seat's turn:\n%s", s)
+	}
+	term.send("qy") // y answers the question, unless the game is over
+	select {
+	case status := <-done:
+		if status != 0 {
+			t.Errorf("razzia watch exited with %d", status)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("razzia watch did not end")
+	}
+}
+
+// TestSummaryAligns: the lines printed after a game end their totals in
+// one column whatever the names' letters or lengths.
+func TestSummaryAligns(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Árpád Szentgyörgyi", "Bob", "1. gép (könnyű)", "Maximiliane von Wolkenstein-Trostburg"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := tui.NewLocal(g, []tui.Seat{{Name: "Árpád Szentgyörgyi"}, {Name: "Bob"}, {Name: "1. gép (könnyű)"}, {Name: "Maximiliane von Wolkenstein-Trostburg"}}, tui.Options{Lang: "hu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	summary(&out, m, 0)
+	col := -1
+	for l := range strings.SplitSeq(strings.Trim(out.String(), "\n"), "\n") {
+		if w := ansi.StringWidth(l); col >= 0 && w != col {
+			t.Errorf("the totals end in columns %d and %d:\n%s", col, w, out.String())
+		} else {
+			col = w
+		}
+	}
+}
+
+// TestPlayServerRestart stops the server while it is Ann's turn: the
+// screen says the connection is lost and offers no move; the server
+// started again on the same address and database gives her the turn
+// back, and her move plays.
+func TestPlayServerRestart(t *testing.T) {
+	t.Parallel() // processes of their own, mostly waiting
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	db := filepath.Join(t.TempDir(), "razzia.db")
+	args := []string{"--bot-delay", "3ms", "--lease-ttl", "1m"}
+	s1 := startServer(t, ctx, db, args...)
+	term := newTerminal(t, 80, 24)
+	status := playCommand(t, term, "--server", s1.url, "--name", "Ann", "--bots", "easy,easy", "--lang", "en")
+	term.waitFor(20*time.Second, "", "Your turn, Ann")
+	s1.kill(ctx, syscall.SIGKILL)
+	s := term.waitFor(20*time.Second, "", "No connection to the server")
+	if strings.Contains(s, "Your turn") {
+		t.Errorf("the turn is offered without a server:\n%s", s)
+	}
+	startServer(t, ctx, db, append(args, "--addr", strings.TrimPrefix(s1.url, "http://"))...)
+	term.waitFor(30*time.Second, "", "Your turn, Ann")
+	// Enter plays the safe move selected, a draw or a pass in an auction.
+	term.waitUntil(10*time.Second, "\r", "Ann's move played", func(s string) bool {
+		return strings.Contains(s, "Ann draws") || strings.Contains(s, "Ann passes") || strings.Contains(s, "Ann bids")
+	})
+	quitToBot(t, term, status)
+}
+
+// TestPlayFivePlayersSizes plays five players at 80×24 and 120×40 in
+// German and Hungarian through a terminal: the long name keeps the
+// cheques' column, and the question whether to quit shows whole.
+func TestPlayFivePlayersSizes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		lang, yes  string
+		cols, rows int
+	}{
+		{"de", "y: ja, n: nein", 80, 24},
+		{"hu", "y: igen, n: nem", 80, 24},
+		{"hu", "y: igen, n: nem", 120, 40},
+	} {
+		t.Run(fmt.Sprintf("%s %dx%d", tc.lang, tc.cols, tc.rows), func(t *testing.T) {
+			t.Parallel()
+			term := newTerminal(t, tc.cols, tc.rows)
+			status := playCommand(t, term, "--players", "Árpád Szentgyörgyi-Kovács", "--bots", "easy,easy,easy,easy",
+				"--seed", "3", "--delay", "0", "--lang", tc.lang)
+			s := term.waitFor(10*time.Second, "", "Árpád Szent")
+			col := -1
+			for l := range strings.SplitSeq(s, "\n") {
+				i := strings.Index(l, "[")
+				if i < 0 || !strings.Contains(l, "$") {
+					continue
+				}
+				if c := ansi.StringWidth(l[:i]); col >= 0 && c != col {
+					t.Errorf("the cheques start in columns %d and %d:\n%s", col, c, s)
+				} else {
+					col = c
+				}
+			}
+			term.send("q")
+			term.waitFor(5*time.Second, "", tc.yes)
+			term.send("y")
+			if got := wait(t, status); got != 0 {
+				t.Fatalf("razzia play exited with %d", got)
+			}
+		})
+	}
+}

@@ -1,0 +1,119 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/razziagame/razzia/internal/protocol"
+)
+
+// A SeatRequest is the seat TakeSeat is asked for.
+type SeatRequest struct {
+	// Game is the table to sit at; "" creates one with Seats (see
+	// CreateTable), at Pace, rated or not.
+	Game  string
+	Seats []string
+	Pace  string
+	Rated bool
+	// Name is the person's name at the table.
+	Name string
+}
+
+// TakeSeat returns the person's seat: the one the store keeps for the
+// game, if the server still knows its token (Saved is then when it was
+// kept); else a seat joined now, at the game or at a table created for
+// it, and kept in the store (Saved is zero). A table created for a join
+// that fails is cancelled, so that nothing is left waiting on the server.
+func (c *Client) TakeSeat(ctx context.Context, store *SeatStore, req SeatRequest) (SavedSeat, error) {
+	id := req.Game
+	if id != "" {
+		saved, ok, err := store.Lookup(c.URL(), id)
+		if err != nil {
+			return SavedSeat{}, err
+		}
+		if ok {
+			_, you, err := c.Game(ctx, id, saved.Token)
+			var refused *Error
+			switch {
+			case err == nil && you >= 0:
+				saved.Seat = you
+				return saved, nil
+			case errors.As(err, &refused) && refused.Code == protocol.NotFound:
+				_ = store.Forget(c.URL(), id)
+				return SavedSeat{}, fmt.Errorf("game %s on %s: %w", id, c.URL(), err)
+			case err != nil:
+				return SavedSeat{}, fmt.Errorf("game %s on %s: %w", id, c.URL(), err)
+			}
+			_ = store.Forget(c.URL(), id) // the token holds no seat any more
+		}
+	}
+	creator := ""
+	if id == "" {
+		info, ct, err := c.CreateTable(ctx, req.Seats, req.Pace, req.Rated)
+		if err != nil {
+			return SavedSeat{}, fmt.Errorf("creating a game on %s: %w", c.URL(), err)
+		}
+		id, creator = info.ID, ct
+	}
+	seat, token, err := c.Join(ctx, id, req.Name, -1)
+	if err != nil {
+		if creator != "" {
+			_, _ = c.Cancel(context.WithoutCancel(ctx), id, creator)
+		}
+		return SavedSeat{}, fmt.Errorf("joining game %s on %s: %w", id, c.URL(), err)
+	}
+	saved := SavedSeat{Server: c.URL(), Game: id, Seat: seat, Name: req.Name, Token: token, Creator: creator, Saved: time.Now()}
+	if err := store.Save(saved); err != nil {
+		return SavedSeat{}, err
+	}
+	saved.Saved = time.Time{} // joined now, not taken back
+	return saved, nil
+}
+
+// A HeldGame is a game the person holds a seat in, as the server has it.
+type HeldGame struct {
+	Seat    SavedSeat
+	Info    protocol.GameInfo
+	ToMove  bool // the person is to move
+	StandIn bool // a server bot plays for the person
+}
+
+// HeldGames returns the games on the server whose seats the store keeps
+// and that are not over, the person's turn first, then the most recently
+// changed; it forgets the seats of games over, gone or lost.
+func (c *Client) HeldGames(ctx context.Context, store *SeatStore) ([]HeldGame, error) {
+	saved, err := store.Seats(c.URL())
+	if err != nil {
+		return nil, err
+	}
+	var games []HeldGame
+	for _, x := range saved {
+		info, you, err := c.Game(ctx, x.Game, x.Token)
+		var refused *Error
+		switch {
+		case errors.As(err, &refused) && refused.Code == protocol.NotFound:
+			_ = store.Forget(c.URL(), x.Game)
+			continue
+		case err != nil:
+			return nil, err
+		case you < 0 || info.Status.Over() || info.Status == protocol.StatusExpired || info.Status == protocol.StatusCancelled:
+			_ = store.Forget(c.URL(), x.Game)
+			continue
+		}
+		standIn := you < len(info.Seats) && info.Seats[you].StandIn != ""
+		games = append(games, HeldGame{x, info, info.ToMove != nil && *info.ToMove == you && !standIn, standIn})
+	}
+	slices.SortStableFunc(games, func(a, b HeldGame) int {
+		switch {
+		case a.ToMove && !b.ToMove:
+			return -1
+		case b.ToMove && !a.ToMove:
+			return 1
+		}
+		return b.Info.Updated.Compare(a.Info.Updated)
+	})
+	return games, nil
+}

@@ -1,0 +1,49 @@
+package client_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/servertest"
+)
+
+// TestTakeSeat: a seat joined is kept and taken back from the store; a
+// join the server refuses after its table was created leaves no table
+// waiting and keeps nothing.
+func TestTakeSeat(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{LevelBots: true})
+	c := newClient(t, srv)
+	ctx := servertest.Context(t)
+	store := &client.SeatStore{Path: filepath.Join(t.TempDir(), "seats.json")}
+
+	if _, err := c.TakeSeat(ctx, store, client.SeatRequest{Name: "Bot 1 (hard)", Seats: []string{"", "easy"}}); err == nil {
+		t.Fatal("the server took a bot's name")
+	}
+	games, err := c.List(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		if g.Status != protocol.StatusCancelled {
+			t.Errorf("game %s is %s after the failed join, want cancelled", g.ID, g.Status)
+		}
+	}
+	if seats, _ := store.Seats(c.URL()); len(seats) != 0 {
+		t.Errorf("a seat was kept: %v", seats)
+	}
+
+	first, err := c.TakeSeat(ctx, store, client.SeatRequest{Name: "Ann", Seats: []string{"", "easy"}})
+	if err != nil || !first.Saved.IsZero() || first.Creator == "" {
+		t.Fatalf("TakeSeat = %+v, %v; want a new seat at a table of Ann's", first, err)
+	}
+	again, err := c.TakeSeat(ctx, store, client.SeatRequest{Game: first.Game, Name: "Ann"})
+	if err != nil || again.Token != first.Token || again.Saved.IsZero() {
+		t.Fatalf("TakeSeat again = %+v, %v; want the kept seat", again, err)
+	}
+	held, err := c.HeldGames(ctx, store)
+	if err != nil || len(held) != 1 || held[0].Seat.Game != first.Game {
+		t.Errorf("HeldGames = %+v, %v", held, err)
+	}
+}

@@ -1,0 +1,130 @@
+package client_test
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/servertest"
+)
+
+// seatSession joins the seat of the game under the name and returns its
+// session, closed at the test's end.
+func seatSession(t *testing.T, c *client.Client, id, name string, seat int) *client.Session {
+	t.Helper()
+	_, token, err := c.Join(servertest.Context(t), id, name, seat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Session(id, token)
+	t.Cleanup(func() { s.Close() })
+	s.Backoff = fastBackoff
+	return s
+}
+
+// TestPlayerReplacesIllegal plays a seat whose every decision is illegal:
+// each is refused and replaced by the safe move, once, and the game ends.
+func TestPlayerReplacesIllegal(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{LevelBots: true})
+	c := newClient(t, srv)
+	ctx := servertest.Context(t)
+	info, _, err := c.Create(ctx, []string{"", "easy", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := seatSession(t, c, info.ID, "Ann", 0)
+	decisions, refusals := 0, 0
+	p := &client.Player{
+		Session: s,
+		Decide:  func(*client.State) string { decisions++; return "bid 99" },
+		OnRefused: func(e *client.Error, move string) {
+			if e.Code != protocol.IllegalMove || move != "bid 99" {
+				t.Errorf("refused %q with %v, want only the illegal bid", move, e)
+			}
+			refusals++
+		},
+	}
+	st, err := p.Play(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Over() || decisions == 0 || refusals != decisions {
+		t.Errorf("over %v after %d decisions and %d refusals; want every decision refused once and replaced", st.Over(), decisions, refusals)
+	}
+}
+
+// TestPlayerRetriesTemporary: at a tight message rate the moves refused
+// for a while are sent again, and the game ends.
+func TestPlayerRetriesTemporary(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{LevelBots: true, API: httpapi.Options{MessageRate: 20, MessageBurst: 1}})
+	c := newClient(t, srv)
+	ctx := servertest.Context(t)
+	info, _, err := c.Create(ctx, []string{"", "", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var players []*client.Player
+	var limited atomic.Int32
+	for seat := range 2 {
+		s := seatSession(t, c, info.ID, []string{"Ann", "Bob"}[seat], seat)
+		players = append(players, &client.Player{Session: s, Retry: 30 * time.Millisecond,
+			Decide: func(st *client.State) string { return st.View.Legal[0] },
+			OnRefused: func(e *client.Error, _ string) {
+				if e.Code == protocol.RateLimited {
+					limited.Add(1)
+				}
+			}})
+	}
+	done := make(chan error, 1)
+	go func() { _, err := players[1].Play(ctx); done <- err }()
+	st, err := players[0].Play(ctx)
+	if err != nil || !st.Over() {
+		t.Fatalf("Play = %v, %v", st, err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if limited.Load() == 0 {
+		t.Error("no move was refused for the rate: the test tests nothing")
+	}
+}
+
+// TestPlayerNoSeat: a session that only watches is told so.
+func TestPlayerNoSeat(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{LevelBots: true})
+	c := newClient(t, srv)
+	ctx := servertest.Context(t)
+	info, _, err := c.Create(ctx, []string{"easy", "easy", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Session(info.ID, "")
+	defer s.Close()
+	p := &client.Player{Session: s, Decide: func(*client.State) string { return "" }}
+	if _, err := p.Play(ctx); err != client.ErrNoSeat {
+		t.Errorf("Play = %v, want ErrNoSeat", err)
+	}
+}
+
+func TestMoveMatters(t *testing.T) {
+	for _, tc := range []struct {
+		code protocol.Code
+		want bool
+	}{
+		{protocol.Stale, false},
+		{protocol.GameOver, false},
+		{protocol.NotStarted, false},
+		{protocol.IllegalMove, true},
+		{protocol.RateLimited, true},
+		{protocol.NotYourTurn, true},
+	} {
+		t.Run(string(tc.code), func(t *testing.T) {
+			if got := (&client.Error{Code: tc.code}).MoveMatters(); got != tc.want {
+				t.Errorf("MoveMatters = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

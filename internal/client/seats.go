@@ -1,0 +1,165 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+)
+
+// A SavedSeat is a seat a person holds at a table on a server: the token
+// is the only proof that the seat is theirs, so the terminal keeps it to
+// take the seat back after quitting, a crash or a reboot.
+type SavedSeat struct {
+	Server string    `json:"server"` // the Client's URL
+	Game   string    `json:"game"`
+	Seat   int       `json:"seat"`
+	Name   string    `json:"name"`
+	Token  string    `json:"token"`
+	Saved  time.Time `json:"saved"`
+	// Creator is the token that may cancel the table while it waits for
+	// players; empty for a seat joined at another's table.
+	Creator string `json:"creator,omitempty"`
+}
+
+// A SeatStore keeps saved seats in one file, readable by its owner only
+// (mode 0600), each write atomic (a temporary file renamed over it). Its
+// methods are safe for concurrent use, across processes too where the
+// system locks files.
+type SeatStore struct {
+	// Path is the file; DefaultSeatStore puts it in the user's
+	// configuration folder.
+	Path string
+}
+
+// maxSaved bounds the seats kept: the oldest go first.
+const maxSaved = 200
+
+// storeMu serialises the read-modify-write of the store in this process;
+// lockFile does so between processes.
+var storeMu sync.Mutex
+
+// DefaultSeatStore returns the store in the user's configuration folder
+// (os.UserConfigDir), razzia/seats.json.
+func DefaultSeatStore() (*SeatStore, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return nil, fmt.Errorf("no folder to keep your seats in: %w", err)
+	}
+	return &SeatStore{Path: filepath.Join(dir, "razzia", "seats.json")}, nil
+}
+
+// Seats returns the seats saved for the server, the newest first.
+func (s *SeatStore) Seats(server string) ([]SavedSeat, error) {
+	storeMu.Lock()
+	defer storeMu.Unlock()
+	all, err := s.read()
+	if err != nil {
+		return nil, err
+	}
+	var out []SavedSeat
+	for _, x := range all {
+		if x.Server == server {
+			out = append(out, x)
+		}
+	}
+	return out, nil
+}
+
+// Lookup returns the seat saved for the game on the server.
+func (s *SeatStore) Lookup(server, game string) (SavedSeat, bool, error) {
+	seats, err := s.Seats(server)
+	if err != nil {
+		return SavedSeat{}, false, err
+	}
+	for _, x := range seats {
+		if x.Game == game {
+			return x, true, nil
+		}
+	}
+	return SavedSeat{}, false, nil
+}
+
+// Save keeps the seat, replacing the one saved for the same game.
+func (s *SeatStore) Save(seat SavedSeat) error {
+	return s.update(func(all []SavedSeat) []SavedSeat {
+		all = slices.DeleteFunc(all, func(x SavedSeat) bool { return x.Server == seat.Server && x.Game == seat.Game })
+		all = append([]SavedSeat{seat}, all...)
+		return all[:min(len(all), maxSaved)]
+	})
+}
+
+// Forget drops the seat saved for the game on the server, if any.
+func (s *SeatStore) Forget(server, game string) error {
+	return s.update(func(all []SavedSeat) []SavedSeat {
+		return slices.DeleteFunc(all, func(x SavedSeat) bool { return x.Server == server && x.Game == game })
+	})
+}
+
+// update changes the saved seats under the locks.
+func (s *SeatStore) update(change func([]SavedSeat) []SavedSeat) error {
+	storeMu.Lock()
+	defer storeMu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
+		return fmt.Errorf("keeping your seat: %w", err)
+	}
+	unlock, err := lockFile(s.Path + ".lock")
+	if err != nil {
+		return fmt.Errorf("keeping your seat: %w", err)
+	}
+	defer unlock()
+	all, err := s.read()
+	if err != nil {
+		return err
+	}
+	return s.write(change(all))
+}
+
+// read reads the file; a missing file holds no seats.
+func (s *SeatStore) read() ([]SavedSeat, error) {
+	data, err := os.ReadFile(s.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading your seats: %w", err)
+	}
+	var all []SavedSeat
+	if err := json.Unmarshal(data, &all); err != nil {
+		return nil, fmt.Errorf("reading your seats: %s is not the list of seats razzia writes: %v", s.Path, err)
+	}
+	return all, nil
+}
+
+// write replaces the file atomically.
+func (s *SeatStore) write(all []SavedSeat) error {
+	data, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(s.Path), ".seats-*.json")
+	if err != nil {
+		return fmt.Errorf("keeping your seat: %w", err)
+	}
+	defer os.Remove(f.Name()) // after a failure; a no-op once renamed
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return fmt.Errorf("keeping your seat: %w", err)
+	}
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("keeping your seat: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("keeping your seat: %w", err)
+	}
+	if err := os.Rename(f.Name(), s.Path); err != nil {
+		return fmt.Errorf("keeping your seat: %w", err)
+	}
+	return nil
+}

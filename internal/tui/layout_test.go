@@ -1,0 +1,203 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
+)
+
+// viewModel returns a spectator's model, sized w×h, showing the view.
+func viewModel(t *testing.T, v protocol.View, w, h int, lang string) *Model {
+	t.Helper()
+	m := NewRemote(t.Context(), nil, -1, "", Options{Lang: lang})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	m.received(stateMsg{state: &client.State{Game: protocol.GameInfo{Status: protocol.StatusPlaying}, Seat: -1, View: &v}})
+	if m.over != noOverlay {
+		press(m, "esc")
+	}
+	return m
+}
+
+// TestFivePlayersHoldingsCut: five players with many cards each at 80×24
+// see their holdings cut with an ellipsis, never silently.
+func TestFivePlayersHoldingsCut(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Ann", "Bob", "Cy", "Dee", "Eve"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := protocol.NewView(g.View(-1))
+	for i := range v.Seats {
+		h := map[string]int{}
+		for _, k := range slices.Concat(razzia.Jewels[:], razzia.Businesses[:], []razzia.Kind{razzia.Thief, razzia.Bodyguard, razzia.Car, razzia.Driver, razzia.Gold}) {
+			h[k.String()] = 1
+		}
+		v.Seats[i].Holdings = h
+	}
+	for _, lang := range []string{"en", "de", "hu"} {
+		t.Run(lang, func(t *testing.T) {
+			m := viewModel(t, v, 80, 24, lang)
+			s := screen(m)
+			cut := 0
+			for l := range strings.SplitSeq(s, "\n") {
+				if strings.HasPrefix(l, "    ") && strings.HasSuffix(strings.TrimRight(l, " "), "…") {
+					cut++
+				}
+			}
+			if cut < len(v.Seats) {
+				t.Errorf("%d of %d holdings show their cut:\n%s", cut, len(v.Seats), s)
+			}
+			checkFits(t, m, lang)
+		})
+	}
+}
+
+// TestLongNamesKeepColumns: a long name gives way to the cheques, which
+// start in the same column on every line, at 80×24 and 120×40.
+func TestLongNamesKeepColumns(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Maximiliane Wolkenstein", "Bob", "Árpád Szentgyörgyi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := protocol.NewView(g.View(-1))
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		m := viewModel(t, v, size[0], size[1], "hu")
+		col := -1
+		for l := range strings.SplitSeq(screen(m), "\n") {
+			i := strings.Index(l, "[")
+			if i < 0 || !strings.Contains(l, "$") {
+				continue
+			}
+			c := ansi.StringWidth(l[:i])
+			if col >= 0 && c != col {
+				t.Errorf("%d×%d: cheques start in column %d and %d:\n%s", size[0], size[1], col, c, screen(m))
+			}
+			col = c
+			if l[i-1] != ' ' {
+				t.Errorf("the name runs into the cheques: %q", l)
+			}
+		}
+	}
+}
+
+// TestStakesForEveryone: while another player decides, the line under the
+// table says what the lot is worth to each player; on one's own turn the
+// others' stakes show too.
+func TestStakesForEveryone(t *testing.T) {
+	g, info := startedGame(t)
+	for len(protocol.NewView(g.View(-1)).Row) == 0 {
+		if err := g.PlayToken("draw car"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mover := g.ToMove()
+	waiting := (mover + 1) % 3
+	m, _ := onlineModel(t, g, waiting, info)
+	s := screen(m)
+	contains(t, s, "Worth now:")
+	for _, n := range g.Players() {
+		if !strings.Contains(s, trunc(n, 12)+" +") && !strings.Contains(s, trunc(n, 12)+" -") {
+			t.Errorf("the stakes lack %s:\n%s", n, s)
+		}
+	}
+	m, _ = onlineModel(t, g, mover, info)
+	s = screen(m)
+	contains(t, s, "Worth to you now:", "Worth now:")
+}
+
+// TestCardKeepsItsSymbol: a row of seven cards wraps between cards,
+// never between a card's symbol and its name, in every language and
+// order of the cards.
+func TestCardKeepsItsSymbol(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Ann", "Bob", "Cy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards := []string{"realestate", "nightclub", "restaurant", "driver", "bodyguard", "necklace", "brooch", "diamond", "car", "gold"}
+	for _, lang := range []string{"en", "de", "hu", "nl", "it", "es"} {
+		for start := range cards {
+			v := protocol.NewView(g.View(-1))
+			for k := range razzia.RowSize {
+				v.Row = append(v.Row, cards[(start+k)%len(cards)])
+			}
+			m := viewModel(t, v, 80, 24, lang)
+			for l := range strings.SplitSeq(screen(m), "\n") {
+				l = strings.TrimRight(l, " ")
+				for _, f := range families {
+					if strings.HasSuffix(l, f.symbol) {
+						t.Errorf("%s: a line ends with a card's symbol: %q", lang, l)
+					}
+				}
+			}
+		}
+	}
+}
+
+// playedOut returns a game between bots played to its end, at 80×24.
+func playedOut(t *testing.T, lang string) *Model {
+	t.Helper()
+	return newLocal(t, nil, []string{"random", "random", "random"}, 11, lang)
+}
+
+// TestScorePageOpensAtTop: the score page shows the latest round first,
+// its head at the top.
+func TestScorePageOpensAtTop(t *testing.T) {
+	m := playedOut(t, "en")
+	press(m, "s")
+	lines := strings.Split(screen(m), "\n")
+	if !strings.Contains(lines[2], "Round 3 of 3") {
+		t.Errorf("the score page does not open at the latest round's head:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// TestLogRounds: the log has a heading for each round and every player's
+// points when a round is scored.
+func TestLogRounds(t *testing.T) {
+	m := playedOut(t, "de")
+	m.over = logOverlay
+	log := strings.Join(m.logLines(), "\n")
+	for _, want := range []string{"— Runde 1 —", "— Runde 2 —", "— Runde 3 —", "Punkte in dieser Runde"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log lacks %q", want)
+		}
+	}
+	if n := strings.Count(log, "Punkte in dieser Runde"); n != 3*len(m.snap.Seats) {
+		t.Errorf("%d scoring lines, want %d", n, 3*len(m.snap.Seats))
+	}
+}
+
+// TestLeavePromptWhole: the question whether to leave the table keeps its
+// answer keys at 80×24 in every language.
+func TestLeavePromptWhole(t *testing.T) {
+	for _, lang := range []string{"en", "de", "hu"} {
+		t.Run(lang, func(t *testing.T) {
+			g, info := startedGame(t)
+			m, _ := onlineModel(t, g, g.ToMove(), info)
+			m.cat = langCat(t, lang)
+			m.key(keyMsg("L"))
+			flat := strings.Join(strings.Fields(screen(m)), " ")
+			if want := strings.Join(strings.Fields(m.cat.T("tui.leave.confirm")), " "); !strings.Contains(flat, want) {
+				t.Errorf("the question is cut:\n%s", screen(m))
+			}
+			checkFits(t, m, lang)
+		})
+	}
+}
+
+// TestRematchClearsChat: the chat of the game before does not follow the
+// players to the rematch.
+func TestRematchClearsChat(t *testing.T) {
+	g, info := startedGame(t)
+	m, _ := onlineModel(t, g, 0, info)
+	m.heard(&protocol.ChatMessage{Lines: []protocol.ChatLine{{Name: "Bob", Text: "good game"}}})
+	contains(t, screen(m), "good game")
+	m.snap.Phase = "over"
+	m.takeOffer(&protocol.RematchOffer{State: protocol.RematchStarted, Game: "abcdefgh22", Answers: []string{protocol.RematchYes, protocol.RematchYes, protocol.RematchYes}})
+	lacks(t, screen(m), "good game")
+}

@@ -1,0 +1,264 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
+)
+
+// startedGame returns a game of three with its first player to move, and
+// the info a server sends with it.
+func startedGame(t *testing.T) (*razzia.Game, protocol.GameInfo) {
+	t.Helper()
+	names := []string{"Annabella Rossini", "Bob", "Cy"}
+	g, err := razzia.NewGame(razzia.Setup{Players: names})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := protocol.GameInfo{ID: "k3x7q2m5ab", Status: protocol.StatusPlaying, Players: 3,
+		Seats: []protocol.SeatInfo{{Name: names[0]}, {Name: names[1]}, {Name: names[2]}}}
+	return g, info
+}
+
+// TestQuitLeavesSeatToBot: q at a started table says, whole in every
+// language at 80×24, that a bot plays until the person comes back, and y
+// leaves the seat to the bot before the program ends.
+func TestQuitLeavesSeatToBot(t *testing.T) {
+	for _, tc := range []struct{ lang, want string }{
+		{"en", "A bot plays for you until you come back"},
+		{"de", "Ein Bot spielt für dich, bis du"},
+		{"hu", "Egy bot játszik helyetted"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			g, info := startedGame(t)
+			m, f := onlineModel(t, g, g.ToMove(), info)
+			m.cat = langCat(t, tc.lang)
+			m.key(keyMsg("q"))
+			s := screen(m)
+			flat := strings.Join(strings.Fields(s), " ")
+			for _, w := range []string{tc.want, "y:", "n:"} {
+				if !strings.Contains(flat, w) {
+					t.Errorf("the question lacks %q:\n%s", w, s)
+				}
+			}
+			checkFits(t, m, tc.lang)
+			cmd := m.key(keyMsg("y"))
+			if cmd == nil {
+				t.Fatal("y does not quit")
+			}
+			if _, ok := cmd().(tea.QuitMsg); !ok {
+				t.Error("y does not end the program")
+			}
+			if !slices.Equal(f.sent, []protocol.PreMoveMessage{{Type: protocol.TypeLeave}}) {
+				t.Errorf("quitting sent %v, want the seat left to a bot", f.sent)
+			}
+		})
+	}
+}
+
+// TestQuitWaitingRoom: the creator quitting a table that waits for
+// players is asked whether to close it: n leaves it open, y closes it;
+// a refusal to close it keeps the program running and says why.
+func TestQuitWaitingRoom(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		key       string
+		err       error
+		cancelled bool
+		quits     bool
+	}{
+		{"keep it open", "n", nil, false, true},
+		{"close it", "y", nil, true, true},
+		{"stay", "esc", nil, false, false},
+		{"closing refused", "y", &client.Error{Code: protocol.AlreadyStarted}, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _ := client.New("http://localhost:1")
+			calls := 0
+			opt := Options{Lang: "en", Remote: RemoteOptions{Creator: true, Cancel: func(context.Context) error { calls++; return tc.err }}}
+			m := NewRemote(t.Context(), c.Session("k3x7q2m5ab", "tok"), 0, "http://localhost:1/g/k3x7q2m5ab", opt)
+			m.remote.act = &fakeActor{}
+			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+			m.received(stateMsg{state: &client.State{Game: protocol.GameInfo{ID: "k3x7q2m5ab", Status: protocol.StatusOpen, Players: 3}, Seat: 0}})
+			m.key(keyMsg("q"))
+			contains(t, screen(m), "Close this table? y: close it, n: keep it open for others, esc: stay")
+			cmd := m.key(keyMsg(tc.key))
+			for cmd != nil {
+				msg := cmd()
+				if _, ok := msg.(tea.QuitMsg); ok {
+					break
+				}
+				_, cmd = m.Update(msg)
+			}
+			if (calls == 1) != (tc.key == "y") || m.Cancelled() != tc.cancelled || m.quit != tc.quits {
+				t.Errorf("cancel called %d times, cancelled %v, quit %v", calls, m.Cancelled(), m.quit)
+			}
+			if tc.err != nil {
+				contains(t, screen(m), "✗ ")
+			}
+		})
+	}
+}
+
+// TestTimeRanOut: when the person's time ran out the screen says so, not
+// "You left"; no "Your turn" shows while the bot plays; the row keeps its
+// columns.
+func TestTimeRanOut(t *testing.T) {
+	g, info := startedGame(t)
+	seat := g.ToMove()
+	m, _ := onlineModel(t, g, seat, info)
+	before := playerLine(t, screen(m), "▶ Ann")
+	contains(t, screen(m), "Your turn")
+	out := info
+	out.Seats = slices.Clone(info.Seats)
+	out.Seats[seat].StandIn = "medium"
+	view := protocol.NewView(g.View(seat))
+	m.received(stateMsg{state: &client.State{Game: out, Seat: seat, View: &view,
+		TakeOvers: []protocol.TakeOver{{Seat: seat, Bot: "medium", Reason: protocol.ReasonTimeout}}}})
+	s := screen(m)
+	contains(t, s, "Your time ran out: a bot plays for you. B takes your seat back.")
+	lacks(t, s, "You left", "Your turn")
+	after := playerLine(t, s, "▶ Ann")
+	if i, j := ansiWidth(before[:strings.Index(before, "$")]), ansiWidth(after[:strings.Index(after, "$")]); i != j {
+		t.Errorf("the row shifted from column %d to %d:\n%s\n%s", i, j, before, after)
+	}
+	if cmd := m.key(keyMsg("d")); cmd != nil || m.remote.sent {
+		t.Error("a move was sent while the bot plays for the seat")
+	}
+}
+
+// playerLine returns the line of the table that names the player.
+func playerLine(t *testing.T, screen, name string) string {
+	t.Helper()
+	for l := range strings.SplitSeq(screen, "\n") {
+		if strings.Contains(l, name) && strings.Contains(l, "$") {
+			return l
+		}
+	}
+	t.Fatalf("no line of %s:\n%s", name, screen)
+	return ""
+}
+
+// TestDisconnected: while the connection is lost the screen says so and
+// when it tries again, never "Your turn", and no move is sent; the next
+// state brings the turn back.
+func TestDisconnected(t *testing.T) {
+	g, info := startedGame(t)
+	seat := g.ToMove()
+	for _, lang := range []string{"de", "hu"} {
+		m, _ := onlineModel(t, g, seat, info)
+		m.cat = langCat(t, lang)
+		m.Update(dropMsg{err: errors.New("connection lost"), wait: 4 * time.Second})
+		flat := strings.Join(strings.Fields(screen(m)), " ")
+		if want := m.cat.T("tui.server.reconnecting", "seconds", 4); !strings.Contains(flat, want) {
+			t.Errorf("%s: the screen does not say %q whole:\n%s", lang, want, screen(m))
+		}
+		checkFits(t, m, lang)
+	}
+	m, _ := onlineModel(t, g, seat, info)
+	m.Update(dropMsg{err: errors.New("connection lost"), wait: 4 * time.Second})
+	s := screen(m)
+	contains(t, s, "No connection to the server: trying again in 4 s")
+	lacks(t, s, "Your turn")
+	if cmd := m.key(keyMsg("d")); cmd != nil || m.remote.sent {
+		t.Error("a move was sent without a connection")
+	}
+	receive(m, g, seat, info, nil)
+	s = screen(m)
+	contains(t, s, "Your turn")
+	lacks(t, s, "No connection")
+}
+
+// TestResumeTakesSeatBack: a person who comes back to a seat a bot plays
+// for takes it back at once.
+func TestResumeTakesSeatBack(t *testing.T) {
+	g, info := startedGame(t)
+	seat := g.ToMove()
+	c, _ := client.New("http://localhost:1")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	m := NewRemote(ctx, c.Session("k3x7q2m5ab", "tok"), seat, "", Options{Lang: "en", Remote: RemoteOptions{Resumed: true}})
+	f := &signalActor{sent: make(chan protocol.PreMoveMessage, 1)}
+	m.remote.act = f
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	away := info
+	away.Seats = slices.Clone(info.Seats)
+	away.Seats[seat].StandIn = "medium"
+	view := protocol.NewView(g.View(seat))
+	cmd := m.received(stateMsg{state: &client.State{Game: away, Seat: seat, View: &view, First: true}})
+	batch, _ := cmd().(tea.BatchMsg)
+	for _, c := range batch {
+		if c != nil {
+			go c() // the session's wait ends with ctx
+		}
+	}
+	select {
+	case got := <-f.sent:
+		if got.Type != protocol.TypeTakeBack {
+			t.Errorf("sent %v, want takeback", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the seat was not taken back")
+	}
+}
+
+// signalActor hands each request it gets to the test.
+type signalActor struct{ sent chan protocol.PreMoveMessage }
+
+func (f *signalActor) Send(_ context.Context, msg any) error {
+	f.sent <- msg.(protocol.PreMoveMessage)
+	return nil
+}
+
+func (f *signalActor) Rematch(context.Context, bool) (protocol.RematchOffer, string, error) {
+	return protocol.RematchOffer{}, "", nil
+}
+
+// langCat returns the catalogue of the language.
+func langCat(t *testing.T, lang string) *i18n.Catalogue {
+	t.Helper()
+	cat, ok := i18n.Lookup(lang)
+	if !ok {
+		t.Fatalf("no language %q", lang)
+	}
+	return cat
+}
+
+// TestMoveSentAgain: a move refused for a while is sent again by itself,
+// without an error for the person to answer; once the game moved on it
+// is not.
+func TestMoveSentAgain(t *testing.T) {
+	g, info := startedGame(t)
+	m, _ := onlineModel(t, g, g.ToMove(), info)
+	m.key(keyMsg("d"))
+	if !m.remote.sent || m.remote.move != "draw" {
+		t.Fatalf("d sent %q", m.remote.move)
+	}
+	m.received(stateMsg{err: &client.Error{Code: protocol.RateLimited}})
+	s := screen(m)
+	lacks(t, s, "✗", "Your turn")
+	if !m.remote.sent {
+		t.Fatal("the move is no longer on its way")
+	}
+	if cmd := m.resent(resend{seq: m.snap.Moves}); cmd == nil {
+		t.Error("the move is not sent again")
+	}
+	if cmd := m.resent(resend{seq: m.snap.Moves + 1}); cmd != nil {
+		t.Error("a move of a position gone is sent again")
+	}
+	m.received(stateMsg{err: &client.Error{Code: protocol.IllegalMove}})
+	contains(t, screen(m), "✗ ")
+	if m.remote.sent {
+		t.Error("an illegal move is still on its way")
+	}
+}
