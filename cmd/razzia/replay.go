@@ -12,6 +12,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/playername"
 )
 
 const replaySynopsis = `
@@ -87,7 +88,17 @@ func readRecord(name string, stdin io.Reader) (*razzia.Record, error) {
 			return nil, &razzia.RecordError{Err: fmt.Errorf("line %d, column %d: %w", line, col, re.Err)}
 		}
 	}
-	return rec, err
+	if err != nil {
+		return nil, err
+	}
+	// The names are printed to a terminal: none may hide or reorder text,
+	// by the server's rule for names (a bot's name is right in a record).
+	for i, name := range rec.Players {
+		if err := playername.CheckShown(name); err != nil {
+			return nil, &razzia.RecordError{Err: fmt.Errorf("player %d: %w", i+1, err)}
+		}
+	}
+	return rec, nil
 }
 
 // syntaxPosition returns the line and column (in characters, from 1)

@@ -460,3 +460,34 @@ func TestEveryCommandHelp(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayNames: a record whose player's name would hide or reorder the
+// text printed after it is refused, by the server's rule for names; the
+// server's own names (a bot's) are right in a record.
+func TestReplayNames(t *testing.T) {
+	for _, tt := range []struct {
+		name, player, stderr string
+	}{
+		{"a direction override", "Ann\u202e", `player 1: the name "Ann\u202e" holds the invisible or direction-changing character U+202E`},
+		{"a zero-width space", "A\u200bnn", `player 1: the name "A\u200bnn" holds the invisible or direction-changing character U+200B`},
+		{"a bot's name", "Bot 1 (hard)", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "game.json")
+			rec := fmt.Sprintf(`{"format":"razzia-record/1","players":[%q,"Bob"],"seed":"x","moves":[]}`, tt.player)
+			if err := os.WriteFile(file, []byte(rec), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, stderr, status := runCmd(t, nil, "replay", file)
+			if tt.stderr == "" {
+				if strings.Contains(stderr, "player 1") {
+					t.Errorf("status %d, stderr %q: the name should be accepted", status, stderr)
+				}
+				return
+			}
+			if status != 1 || !strings.Contains(stderr, tt.stderr) {
+				t.Errorf("status %d, stderr %q; want 1 and %q", status, stderr, tt.stderr)
+			}
+		})
+	}
+}

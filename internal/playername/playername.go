@@ -41,6 +41,23 @@ const maxMarks = 4
 // zero-width joiner or a variation selector is allowed inside an emoji
 // sequence, where it shows no gap of its own.
 func Check(name string) error {
+	if err := CheckShown(name); err != nil {
+		return err
+	}
+	if LooksLikeBot(name) {
+		return ErrBotName
+	}
+	if looksLikeFormer(name) {
+		return ErrReserved
+	}
+	return nil
+}
+
+// CheckShown is the part of Check that a name must pass to be shown at
+// all, such as a name read from a record, where the server's own names
+// ("Bot 2 (hard)", "Former player 3") are right: the engine's rule and
+// no invisible, direction-changing, private or unknown character.
+func CheckShown(name string) error {
 	if err := razzia.CheckName(name); err != nil {
 		return err
 	}
@@ -69,12 +86,6 @@ func Check(name string) error {
 	}
 	if !visible {
 		return fmt.Errorf("the name %q shows nothing: it needs a letter, digit or sign", name)
-	}
-	if LooksLikeBot(name) {
-		return ErrBotName
-	}
-	if looksLikeFormer(name) {
-		return ErrReserved
 	}
 	return nil
 }
