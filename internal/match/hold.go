@@ -55,11 +55,13 @@ func (m *Match) continueRound(hash []byte) (Result, error) {
 }
 
 // Release ends the held clock at now when its grace has run out, or when
-// every seat in present (the seats whose people are connected) that a
-// person plays has continued: the decision of the person to move, if a
-// person is, starts then, or at the grace's end if that passed first
-// (a late timer, a restart), so that the deadline is the one stored. The
-// result is empty when the clock stays held or none is.
+// at least one of present (the seats whose people are connected) is a
+// person's and every such person has continued: people not connected do
+// not hold the clock, but with nobody connected (a restart, people on
+// another node) it waits for the grace. The decision of the person to
+// move, if a person is, starts then, or at the grace's end if that passed
+// first (a late timer, a restart), so that the deadline is the one stored.
+// The result is empty when the clock stays held or none is.
 func (m *Match) Release(present []int, now time.Time) Result {
 	h := m.Timing.Hold
 	if !m.playing() || h == nil {
@@ -85,15 +87,20 @@ func (m *Match) Release(present []int, now time.Time) Result {
 	return r
 }
 
-// allContinued reports whether every seat in present that a person plays
-// has continued.
+// allContinued reports whether a seat in present is a person's and every
+// such seat has continued.
 func (m *Match) allContinued(present []int) bool {
+	people := 0
 	for _, seat := range present {
-		if m.PersonPlays(seat) && !slices.Contains(m.Timing.Hold.Continued, seat) {
+		if !m.PersonPlays(seat) {
+			continue
+		}
+		if !slices.Contains(m.Timing.Hold.Continued, seat) {
 			return false
 		}
+		people++
 	}
-	return true
+	return people > 0
 }
 
 // Alarm returns when the match next needs the host's timer: the end of

@@ -105,7 +105,8 @@ func TestHoldReleasedEarly(t *testing.T) {
 		{"one of two continued", []string{"Ann"}, []int{0, 1}, false},
 		{"everyone continued", []string{"Ann", "Bob"}, []int{0, 1}, true},
 		{"the one connected continued", []string{"Ann"}, []int{0}, true},
-		{"nobody is connected", nil, nil, true},
+		{"nobody is connected", nil, nil, false},
+		{"nobody who continued is connected", []string{"Ann"}, []int{-1}, false},
 		{"a spectator's connection counts for nothing", []string{"Ann", "Bob"}, []int{-1, 0, 1}, true},
 	}
 	for _, tt := range tests {
