@@ -11,9 +11,9 @@ type PaceInfo struct {
 	ReserveMs  int64  `json:"reserveMs"`  // live: the reserve; correspondence: the vacation allowance
 	// GraceMs is the longest a new round's first clock is held while the
 	// players read the round's scores; absent when untimed.
-	GraceMs int64 `json:"graceMs,omitempty"`
-	Name       string `json:"name,omitempty"`
-	Describe   string `json:"describe,omitempty"` // what it means, in the reader's language
+	GraceMs  int64  `json:"graceMs,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Describe string `json:"describe,omitempty"` // what it means, in the reader's language
 }
 
 // A ClockView is a timed table's clocks as a state message shows them, to
