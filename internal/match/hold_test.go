@@ -256,3 +256,19 @@ func TestHoldStored(t *testing.T) {
 		})
 	}
 }
+
+// A person who takes their seat back from a bot while the clock is held
+// is not timed before the hold ends.
+func TestHoldTakeBack(t *testing.T) {
+	m, end := heldAfterRound1(t)
+	seat := m.Game.ToMove()
+	name := m.Seats[seat].Name
+	must(t, m, match.Command{Kind: match.Leave, Hash: hash(name)}, end.Add(time.Second))
+	must(t, m, match.Command{Kind: match.TakeBack, Hash: hash(name)}, end.Add(2*time.Second))
+	if m.Timing.StandingIn(seat) {
+		t.Fatal("the seat was not given back")
+	}
+	if s, _, ok := m.Timing.Clock.Running(); ok || m.Timing.Hold == nil {
+		t.Errorf("seat %d's clock runs (%v) with hold %+v, want it held", s, ok, m.Timing.Hold)
+	}
+}
