@@ -201,3 +201,41 @@ func holdRestart(t *testing.T, st store.Store) {
 		t.Errorf("stored hold %+v after the grace", tm.Hold)
 	}
 }
+
+// TestHoldTakeOver: a node that takes the table over from one that
+// crashed while the clock was held starts the decision at the grace's
+// end as stored, once.
+func TestHoldTakeOver(t *testing.T) {
+	waitsOnTimers(t)
+	onNodeStores(t, holdTakeOver)
+}
+
+func holdTakeOver(t *testing.T, open func(t *testing.T) store.Store) {
+	ctx := testContext(t)
+	clk := newFakeClock()
+	fake := func(o *Options) { o.Now, o.AfterFunc = clk.Now, clk.AfterFunc }
+	st := open(t)
+	a := nodeHub(t, st, fake)
+	id, tokens := timedTable(t, a, "blitz")
+	seated(t, a, id, tokens)
+	until := playRound1(t, a, st, clk, id, tokens).Add(pace.DefaultGrace)
+	if err := a.Continue(ctx, id, tokens[1]); err != nil {
+		t.Fatal(err)
+	}
+	a.crash()
+	clk.Advance(time.Hour) // nobody ran the game past the grace and the deadline
+
+	for _, name := range []string{"b", "c"} {
+		n := nodeHub(t, open(t), fake)
+		sub, err := n.Watch(ctx, id, Watcher{}) // taken over once the lease lapsed
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := await(t, sub, func(u Update) bool { return len(u.TakeOvers) > 0 })
+		if deadline := until.Add(10*time.Second + time.Minute); len(u.TakeOvers) != 1 || !u.TakeOvers[0].At.Equal(deadline) {
+			t.Errorf("node %s: take-overs %+v, want one at %v", name, u.TakeOvers, deadline)
+		}
+		sub.Close()
+		n.crash()
+	}
+}
