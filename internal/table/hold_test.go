@@ -148,6 +148,22 @@ func TestHoldRestart(t *testing.T) {
 	}
 }
 
+// resumeWatching starts a Hub on st again, as after a restart, and
+// watches the game id there as a spectator.
+func resumeWatching(t *testing.T, st store.Store, clk *fakeClock, id string) (*Hub, *Subscription) {
+	t.Helper()
+	ctx := testContext(t)
+	h := clockHub(t, st, clk)
+	if _, err := h.Resume(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sub, err := h.Watch(ctx, id, Watcher{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, sub
+}
+
 func holdRestart(t *testing.T, st store.Store) {
 	ctx := testContext(t)
 	clk := newFakeClock()
@@ -166,14 +182,7 @@ func holdRestart(t *testing.T, st store.Store) {
 
 	clk.Advance(5 * time.Second) // down, within the grace
 	for restart := range 2 {
-		h := clockHub(t, st, clk)
-		if _, err := h.Resume(ctx); err != nil {
-			t.Fatal(err)
-		}
-		spec, err := h.Watch(ctx, id, Watcher{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		h, spec := resumeWatching(t, st, clk, id)
 		u := await(t, spec, func(u Update) bool { return u.Clock != nil })
 		if u.Clock.HeldUntil != until.UnixMilli() || !slices.Equal(u.Clock.Continued, []int{0}) || u.Clock.Running != -1 {
 			t.Fatalf("restart %d: clock %+v, want it held until %v, Ann continued", restart, u.Clock, until)
@@ -182,14 +191,7 @@ func holdRestart(t *testing.T, st store.Store) {
 		h.Close()
 	}
 	clk.Advance(time.Hour) // down past the grace and the decision's deadline
-	h = clockHub(t, st, clk)
-	if _, err := h.Resume(ctx); err != nil {
-		t.Fatal(err)
-	}
-	spec, err := h.Watch(ctx, id, Watcher{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, spec := resumeWatching(t, st, clk, id)
 	defer spec.Close()
 	u := await(t, spec, func(u Update) bool { return len(u.TakeOvers) > 0 })
 	// The decision started at the grace's end: it timed out after its
