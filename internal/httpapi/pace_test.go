@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/razziagame/razzia"
@@ -139,4 +140,23 @@ func TestLeaveMessage(t *testing.T) {
 			break
 		}
 	}
+}
+
+// TestContinueMessage: "continue" is a player's, takes no move, and with
+// no clock held does nothing and says nothing.
+func TestContinueMessage(t *testing.T) {
+	e := newEnv(t, httpapi.Options{})
+	id, _, _, cm, _ := twoPlayers(t, e)
+	cm.send(`{"type":"continue","move":"pass"}`)
+	if m := cm.wantError(protocol.BadMessage); !strings.Contains(m.Message.Message, `"continue" takes no "move"`) {
+		t.Errorf("a continue with a move: %q", m.Message.Message)
+	}
+	cm.send(`{"type":"continue"}`)
+	cm.send(`{"type":"takeback","move":"pass"}`)
+	if m := cm.wantError(protocol.BadMessage); !strings.Contains(m.Message.Message, `"takeback"`) {
+		t.Errorf("the continue was answered: %q", m.Message.Message)
+	}
+	spectator := e.dial(id)
+	spectator.send(`{"type":"continue"}`)
+	spectator.wantError(protocol.NotYourSeat)
 }

@@ -377,6 +377,7 @@ var wsHandlers = map[string]wsHandler{
 	protocol.TypePreMove:  (*wsConn).preMove,
 	protocol.TypeTakeBack: (*wsConn).takeBack,
 	protocol.TypeLeave:    (*wsConn).leave,
+	protocol.TypeContinue: (*wsConn).continueRound,
 	protocol.TypeRematch:  (*wsConn).rematch,
 	protocol.TypeChat:     (*wsConn).chat,
 	protocol.TypeMute:     (*wsConn).mute,
@@ -444,7 +445,14 @@ func (w *wsConn) leave(ctx context.Context, data []byte) error {
 	return w.answer(ctx, "leave", w.s.hub.Leave(ctx, w.id, w.token))
 }
 
-// noMove decodes a "takeback" or "leave", which has the form of a
+func (w *wsConn) continueRound(ctx context.Context, data []byte) error {
+	if err := noMove(data); err != nil {
+		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
+	}
+	return w.answer(ctx, "continue", w.s.hub.Continue(ctx, w.id, w.token))
+}
+
+// noMove decodes a "takeback", "leave" or "continue", which has the form of a
 // pre-move without its move.
 func noMove(data []byte) error {
 	var msg protocol.PreMoveMessage

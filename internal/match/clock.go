@@ -18,13 +18,20 @@ import (
 func (m *Match) playing() bool { return m.Game != nil && m.Status == store.StatusPlaying }
 
 // nextTiming returns the timing after the move that leads to state after,
-// made at now: the mover's decision ends, the next person's starts, and
-// the pre-moves of auctions that are over expire.
+// made at now: the mover's decision ends, the next person's starts unless
+// the clock is held (a new round's first clock waits while the round's
+// scores are read), and the pre-moves of auctions that are over expire.
 func (m *Match) nextTiming(mover int, after *razzia.State, now time.Time) (Timing, error) {
 	next := m.Timing.clone()
 	next.Clock.Stop(now)
 	next.PreMoves = withoutPreMove(next.PreMoves, mover)
-	if seat := after.ToMove(); !after.Over() && m.PersonPlays(seat) {
+	if h := next.Hold; h != nil && m.PersonPlays(mover) && !slices.Contains(h.Continued, mover) {
+		h.Continued = append(h.Continued, mover) // moving is continuing
+	}
+	if before := m.Game.State(); next.Hold == nil && m.holds(&before, after) {
+		next.Hold = &Hold{Until: time.UnixMilli(now.Add(next.Clock.Pace().Grace).UnixMilli()).UTC()}
+	}
+	if seat := after.ToMove(); !after.Over() && m.PersonPlays(seat) && next.Hold == nil {
 		if err := next.Clock.Start(seat, now); err != nil {
 			return Timing{}, fmt.Errorf("starting the clock of seat %d: %w", seat, err)
 		}
@@ -42,7 +49,8 @@ func (m *Match) ResumeClock() Result {
 		return Result{}
 	}
 	seat := m.Game.ToMove()
-	if _, _, running := m.Timing.Clock.Running(); running || !m.Timing.Clock.Pace().Timed() || !m.PersonPlays(seat) {
+	if _, _, running := m.Timing.Clock.Running(); running || !m.Timing.Clock.Pace().Timed() || !m.PersonPlays(seat) ||
+		m.Timing.Hold != nil {
 		return Result{}
 	}
 	next := m.Timing.clone()
@@ -52,11 +60,18 @@ func (m *Match) ResumeClock() Result {
 	return m.timed(next, nil)
 }
 
-// Ring is what the clock's alarm does at now: the timeout once the time
-// is up, else the reminder when due; then the next alarm.
+// Ring is what the clock's alarm does at now: the held clock starts once
+// its grace is over; else the timeout once the time is up, else the
+// reminder when due; then the next alarm.
 func (m *Match) Ring(now time.Time) Result {
 	if !m.playing() {
 		return Result{}
+	}
+	if h := m.Timing.Hold; h != nil {
+		if now.Before(h.Until) {
+			return Result{Effects: Effects{Clock: true}} // the timer fired early
+		}
+		return m.Release(nil, now)
 	}
 	if m.Timing.Clock.Expired(now) {
 		return m.timeout(now)
@@ -111,7 +126,7 @@ func (m *Match) takeBack(seat int, now time.Time) (Result, error) {
 		last--
 	}
 	next.TakeOvers[last].BackMove, next.TakeOvers[last].BackAt = &back, &at
-	if m.Game.ToMove() == seat {
+	if m.Game.ToMove() == seat && next.Hold == nil {
 		if err := next.Clock.Start(seat, now); err != nil && !errors.Is(err, pace.ErrRunning) {
 			return Result{}, &Refusal{Kind: ErrInternal, Msg: "internal error: please try again", Err: err}
 		}

@@ -21,6 +21,9 @@ const (
 	TakeBack     Kind = "takeback" // Hash
 	Leave        Kind = "leave"    // Hash
 	Cancel       Kind = "cancel"   // Hash (the creator's)
+	// Continue tells that a person has read a round's scores: the new
+	// round's first clock, held meanwhile, need not wait for them.
+	Continue Kind = "continue" // Hash
 	// The chat's commands, which the host's chat room decides.
 	Chat Kind = "chat" // Hash, Account, Name, Phrase, Text
 	Mute Kind = "mute" // Hash, Account, Seat, Mute

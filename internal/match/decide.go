@@ -34,6 +34,8 @@ func (m *Match) Decide(c Command, now time.Time) (Result, error) {
 		return m.leave(SeatOf(m.Seats, c.Hash), now)
 	case Cancel:
 		return m.cancel(c.Hash)
+	case Continue:
+		return m.continueRound(c.Hash)
 	case Chat:
 		return m.post(c, now)
 	case Mute:
@@ -278,7 +280,7 @@ func Closed(c Command, g *store.Game) *Refusal {
 			return StartedRefusal("its seats are fixed")
 		}
 		return StartedRefusal("it cannot be cancelled")
-	case Play, EnterPreMove, TakeBack, Leave:
+	case Play, EnterPreMove, TakeBack, Leave, Continue:
 		if SeatOf(g.Seats, c.Hash) < 0 {
 			return NoSeatRefusal()
 		}

@@ -17,7 +17,8 @@ import (
 const StandInLevel = "hard"
 
 // A Timing is what a table stores in store.Game.Clock: the pace.Clock,
-// every take-over by a bot, and the pre-moves. It is stored at every
+// every take-over by a bot, the pre-moves, and the hold of a new round's
+// first clock while the players read the round's scores. It is stored at every
 // change, with the move that changed it when there is one, so that a
 // restarted or taken-over table resumes the same deadlines and a timeout
 // is stored, and so happens, once.
@@ -25,6 +26,7 @@ type Timing struct {
 	Clock     pace.Clock          `json:"clock"`
 	TakeOvers []protocol.TakeOver `json:"takeOvers,omitempty"`
 	PreMoves  []StoredPreMove     `json:"preMoves,omitempty"`
+	Hold      *Hold               `json:"hold,omitempty"`
 }
 
 // DecodeTiming reads a stored timing; a game stored before clocks (nil)
@@ -46,6 +48,16 @@ func DecodeTiming(b []byte, players int) (Timing, error) {
 			return Timing{}, fmt.Errorf("the stored take-over of seat %d: no such seat", to.Seat)
 		}
 	}
+	if h := t.Hold; h != nil {
+		if h.Until.IsZero() {
+			return Timing{}, fmt.Errorf("the stored hold of the clock has no end")
+		}
+		for _, seat := range h.Continued {
+			if seat < 0 || seat >= players {
+				return Timing{}, fmt.Errorf("the stored hold of the clock: seat %d continued; no such seat", seat)
+			}
+		}
+	}
 	return t, nil
 }
 
@@ -62,6 +74,11 @@ func NewTiming(p pace.Pace, players int) ([]byte, error) {
 func (t Timing) clone() Timing {
 	t.TakeOvers = slices.Clone(t.TakeOvers)
 	t.PreMoves = slices.Clone(t.PreMoves)
+	if t.Hold != nil {
+		h := *t.Hold
+		h.Continued = slices.Clone(h.Continued)
+		t.Hold = &h
+	}
 	return t
 }
 

@@ -407,13 +407,13 @@ func TestClockJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"pace":{"id":"rapid","kind":"live","decisionMs":20000,"reserveMs":180000},"reserveMs":[180000,180000],"seat":1,"startedMs":1772366400000}`
+	want := `{"pace":{"id":"rapid","kind":"live","decisionMs":20000,"reserveMs":180000,"graceMs":15000},"reserveMs":[180000,180000],"seat":1,"startedMs":1772366400000}`
 	if string(b) != want {
 		t.Errorf("stored as %s\nwant %s", b, want)
 	}
 	c.Start(0, t0) // refused: it keeps the stored form
 	c.Stop(t0)
-	if b, _ := json.Marshal(c); string(b) != `{"pace":{"id":"rapid","kind":"live","decisionMs":20000,"reserveMs":180000},"reserveMs":[180000,180000]}` {
+	if b, _ := json.Marshal(c); string(b) != `{"pace":{"id":"rapid","kind":"live","decisionMs":20000,"reserveMs":180000,"graceMs":15000},"reserveMs":[180000,180000]}` {
 		t.Errorf("idle clock stored as %s", b)
 	}
 }

@@ -32,6 +32,10 @@
 //   - A correspondence decision sends one reminder when half of its
 //     decision time has passed (ReminderAt), before any vacation is spent.
 //   - Untimed decisions never time out and spend nothing.
+//   - A new round's first decision waits for the players to read the
+//     round's scores: its clock is held until every connected person has
+//     continued, or for the pace's Grace at most (the table keeps the
+//     hold; the Clock only keeps the pace's Grace).
 //
 // Ratings: a rated game in which a player timed out or left counts as a
 // loss for that player, and the others are rated by their finishing order
@@ -98,21 +102,31 @@ type Pace struct {
 	Kind     Kind          // live, correspondence or untimed
 	Decision time.Duration // the time a decision may take before the reserve is spent; 0 when untimed
 	Reserve  time.Duration // live: the reserve; correspondence: the vacation allowance; 0 when untimed
+	// Grace is the longest a new round's first decision waits, unclocked,
+	// while the players read the round's scores; 0 when untimed.
+	Grace time.Duration
 }
+
+// DefaultGrace is the Grace of every timed preset, and of a stored pace
+// from before graces: long enough to read a round's scores.
+const DefaultGrace = 15 * time.Second
+
+// MaxGrace bounds a pace's Grace: a hold is a pause to read, not a break.
+const MaxGrace = 5 * time.Minute
 
 // presets lists the paces a table can be created with, fastest first.
 // Ids are stable: a released preset is never changed, only added to, since
 // running games keep their pace by value but clients choose by id.
 var presets = []Pace{
-	{ID: "blitz", Kind: Live, Decision: 10 * time.Second, Reserve: time.Minute},
-	{ID: "rapid", Kind: Live, Decision: 20 * time.Second, Reserve: 3 * time.Minute},
-	{ID: "standard", Kind: Live, Decision: time.Minute, Reserve: 10 * time.Minute},
-	{ID: "slow", Kind: Live, Decision: 2 * time.Minute, Reserve: 20 * time.Minute},
+	{ID: "blitz", Kind: Live, Decision: 10 * time.Second, Reserve: time.Minute, Grace: DefaultGrace},
+	{ID: "rapid", Kind: Live, Decision: 20 * time.Second, Reserve: 3 * time.Minute, Grace: DefaultGrace},
+	{ID: "standard", Kind: Live, Decision: time.Minute, Reserve: 10 * time.Minute, Grace: DefaultGrace},
+	{ID: "slow", Kind: Live, Decision: 2 * time.Minute, Reserve: 20 * time.Minute, Grace: DefaultGrace},
 	// A week of vacation per day per decision: enough for a holiday in a
 	// game that lasts weeks.
-	{ID: "day1", Kind: Correspondence, Decision: Day, Reserve: 7 * Day},
-	{ID: "day2", Kind: Correspondence, Decision: 2 * Day, Reserve: 14 * Day},
-	{ID: "day3", Kind: Correspondence, Decision: 3 * Day, Reserve: 21 * Day},
+	{ID: "day1", Kind: Correspondence, Decision: Day, Reserve: 7 * Day, Grace: DefaultGrace},
+	{ID: "day2", Kind: Correspondence, Decision: 2 * Day, Reserve: 14 * Day, Grace: DefaultGrace},
+	{ID: "day3", Kind: Correspondence, Decision: 3 * Day, Reserve: 21 * Day, Grace: DefaultGrace},
 	{ID: "untimed", Kind: Untimed},
 }
 
@@ -209,12 +223,14 @@ func (p Pace) check() error {
 		return fmt.Errorf("pace %q: unknown kind %d", p.ID, p.Kind)
 	case p.ID == "":
 		return errors.New("pace: no id")
-	case p.Kind == Untimed && (p.Decision != 0 || p.Reserve != 0):
+	case p.Kind == Untimed && (p.Decision != 0 || p.Reserve != 0 || p.Grace != 0):
 		return fmt.Errorf("pace %q: untimed but with a clock", p.ID)
 	case p.Kind != Untimed && p.Decision <= 0:
 		return fmt.Errorf("pace %q: the time per decision must be positive", p.ID)
 	case p.Reserve < 0 || p.Reserve%p.Step() != 0 || p.Decision%time.Millisecond != 0:
 		return fmt.Errorf("pace %q: the reserve must be whole %v and the decision time whole milliseconds", p.ID, p.Step())
+	case p.Grace < 0 || p.Grace > MaxGrace || p.Grace%time.Millisecond != 0:
+		return fmt.Errorf("pace %q: the grace must be whole milliseconds from 0 to %v", p.ID, MaxGrace)
 	case p.Decision > 30*Day || p.Reserve > 365*Day:
 		return fmt.Errorf("pace %q: longer than any game", p.ID)
 	}
@@ -228,14 +244,22 @@ type paceJSON struct {
 	Kind       Kind   `json:"kind"`
 	DecisionMs int64  `json:"decisionMs"`
 	ReserveMs  int64  `json:"reserveMs"`
+	// GraceMs is absent in paces stored before graces: DefaultGrace then.
+	GraceMs *int64 `json:"graceMs,omitempty"`
 }
 
-// MarshalJSON encodes p as {"id", "kind", "decisionMs", "reserveMs"}.
+// MarshalJSON encodes p as {"id", "kind", "decisionMs", "reserveMs",
+// "graceMs"}; an untimed pace has no "graceMs".
 func (p Pace) MarshalJSON() ([]byte, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	return json.Marshal(paceJSON{p.ID, p.Kind, p.Decision.Milliseconds(), p.Reserve.Milliseconds()})
+	w := paceJSON{ID: p.ID, Kind: p.Kind, DecisionMs: p.Decision.Milliseconds(), ReserveMs: p.Reserve.Milliseconds()}
+	if p.Timed() {
+		g := p.Grace.Milliseconds()
+		w.GraceMs = &g
+	}
+	return json.Marshal(w)
 }
 
 // UnmarshalJSON decodes what MarshalJSON encodes, refusing a pace the
@@ -247,10 +271,17 @@ func (p *Pace) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("pace: %w", err)
 	}
 	const most = int64(366 * Day / time.Millisecond)
-	if w.DecisionMs < 0 || w.DecisionMs > most || w.ReserveMs < 0 || w.ReserveMs > most {
+	if w.DecisionMs < 0 || w.DecisionMs > most || w.ReserveMs < 0 || w.ReserveMs > most ||
+		w.GraceMs != nil && (*w.GraceMs < 0 || *w.GraceMs > most) {
 		return fmt.Errorf("pace %q: durations out of range", w.ID)
 	}
 	v := Pace{ID: w.ID, Kind: w.Kind, Decision: time.Duration(w.DecisionMs) * time.Millisecond, Reserve: time.Duration(w.ReserveMs) * time.Millisecond}
+	switch {
+	case w.GraceMs != nil:
+		v.Grace = time.Duration(*w.GraceMs) * time.Millisecond
+	case v.Timed():
+		v.Grace = DefaultGrace
+	}
 	if err := v.check(); err != nil {
 		return err
 	}

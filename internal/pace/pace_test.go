@@ -66,11 +66,11 @@ func TestChooseUnknownListsPresets(t *testing.T) {
 // The issue's two live examples and its correspondence paces are presets.
 func TestPresets(t *testing.T) {
 	want := map[string]Pace{
-		"rapid":    {ID: "rapid", Kind: Live, Decision: 20 * time.Second, Reserve: 3 * time.Minute},
-		"standard": {ID: "standard", Kind: Live, Decision: time.Minute, Reserve: 10 * time.Minute},
-		"day1":     {ID: "day1", Kind: Correspondence, Decision: Day, Reserve: 7 * Day},
-		"day2":     {ID: "day2", Kind: Correspondence, Decision: 2 * Day, Reserve: 14 * Day},
-		"day3":     {ID: "day3", Kind: Correspondence, Decision: 3 * Day, Reserve: 21 * Day},
+		"rapid":    {ID: "rapid", Kind: Live, Decision: 20 * time.Second, Reserve: 3 * time.Minute, Grace: DefaultGrace},
+		"standard": {ID: "standard", Kind: Live, Decision: time.Minute, Reserve: 10 * time.Minute, Grace: DefaultGrace},
+		"day1":     {ID: "day1", Kind: Correspondence, Decision: Day, Reserve: 7 * Day, Grace: DefaultGrace},
+		"day2":     {ID: "day2", Kind: Correspondence, Decision: 2 * Day, Reserve: 14 * Day, Grace: DefaultGrace},
+		"day3":     {ID: "day3", Kind: Correspondence, Decision: 3 * Day, Reserve: 21 * Day, Grace: DefaultGrace},
 		"untimed":  {ID: "untimed", Kind: Untimed},
 	}
 	for id, w := range want {
@@ -160,8 +160,30 @@ func TestPaceJSON(t *testing.T) {
 		}
 	}
 	b, _ := json.Marshal(presets[1])
-	if got, want := string(b), `{"id":"rapid","kind":"live","decisionMs":20000,"reserveMs":180000}`; got != want {
+	if got, want := string(b), `{"id":"rapid","kind":"live","decisionMs":20000,"reserveMs":180000,"graceMs":15000}`; got != want {
 		t.Errorf("rapid = %s, want %s", got, want)
+	}
+}
+
+// A pace stored before graces reads back with the default grace, and an
+// untimed one with none.
+func TestPaceJSONBeforeGraces(t *testing.T) {
+	tests := []struct {
+		name, json string
+		want       time.Duration
+	}{
+		{"live", `{"id":"rapid","kind":"live","decisionMs":20000,"reserveMs":180000}`, DefaultGrace},
+		{"correspondence", `{"id":"day1","kind":"correspondence","decisionMs":86400000,"reserveMs":604800000}`, DefaultGrace},
+		{"untimed", `{"id":"untimed","kind":"untimed","decisionMs":0,"reserveMs":0}`, 0},
+		{"no grace chosen", `{"id":"x","kind":"live","decisionMs":20000,"reserveMs":0,"graceMs":0}`, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p Pace
+			if err := json.Unmarshal([]byte(tt.json), &p); err != nil || p.Grace != tt.want {
+				t.Errorf("%s read as %v (grace %v), %v; want grace %v", tt.json, p, p.Grace, err, tt.want)
+			}
+		})
 	}
 }
 
@@ -175,6 +197,9 @@ func TestPaceJSONRefused(t *testing.T) {
 		{"untimed with a clock", `{"id":"x","kind":"untimed","decisionMs":1000,"reserveMs":0}`},
 		{"vacation not in whole days", `{"id":"x","kind":"correspondence","decisionMs":86400000,"reserveMs":3600000}`},
 		{"huge", `{"id":"x","kind":"live","decisionMs":9223372036854775807,"reserveMs":0}`},
+		{"untimed with a grace", `{"id":"x","kind":"untimed","decisionMs":0,"reserveMs":0,"graceMs":15000}`},
+		{"negative grace", `{"id":"x","kind":"live","decisionMs":1000,"reserveMs":0,"graceMs":-1}`},
+		{"grace beyond the most", `{"id":"x","kind":"live","decisionMs":1000,"reserveMs":0,"graceMs":300001}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

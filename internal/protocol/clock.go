@@ -9,8 +9,11 @@ type PaceInfo struct {
 	Kind       string `json:"kind"`       // "live", "correspondence" or "untimed"
 	DecisionMs int64  `json:"decisionMs"` // the time a decision may take before the reserve is spent
 	ReserveMs  int64  `json:"reserveMs"`  // live: the reserve; correspondence: the vacation allowance
-	Name       string `json:"name,omitempty"`
-	Describe   string `json:"describe,omitempty"` // what it means, in the reader's language
+	// GraceMs is the longest a new round's first clock is held while the
+	// players read the round's scores; absent when untimed.
+	GraceMs  int64  `json:"graceMs,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Describe string `json:"describe,omitempty"` // what it means, in the reader's language
 }
 
 // A ClockView is a timed table's clocks as a state message shows them, to
@@ -30,6 +33,14 @@ type ClockView struct {
 	DecisionEnds int64 `json:"decisionEnds"`
 	Deadline     int64 `json:"deadline"`
 	ServerTime   int64 `json:"serverTime"`
+	// HeldUntil is, while a new round's first clock is held for the
+	// players to read the round's scores, when it starts at the latest:
+	// earlier once every connected person has sent "continue". 0 when
+	// the clock is not held. Running is -1 while it is.
+	HeldUntil int64 `json:"heldUntil,omitempty"`
+	// Continued lists, while the clock is held, the seats whose people
+	// have continued.
+	Continued []int `json:"continued,omitempty"`
 }
 
 // A TakeOver is a time a server bot played for a person who ran out of

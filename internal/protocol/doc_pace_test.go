@@ -12,10 +12,10 @@ import (
 func paceExamples(t *testing.T, add func(string, any)) {
 	t.Helper()
 	add("create-paced", protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: "hard"}, {}}, Pace: "rapid"})
-	rapid := &protocol.PaceInfo{ID: "rapid", Kind: "live", DecisionMs: 20000, ReserveMs: 180000}
+	rapid := &protocol.PaceInfo{ID: "rapid", Kind: "live", DecisionMs: 20000, ReserveMs: 180000, GraceMs: 15000}
 	add("paces", protocol.PacesAnswer{Paces: []protocol.PaceInfo{
-		{ID: "rapid", Kind: "live", DecisionMs: 20000, ReserveMs: 180000, Name: "Rapid", Describe: "20 s per decision + 3 min reserve"},
-		{ID: "day1", Kind: "correspondence", DecisionMs: 86400000, ReserveMs: 604800000, Name: "Correspondence, 1 day",
+		{ID: "rapid", Kind: "live", DecisionMs: 20000, ReserveMs: 180000, GraceMs: 15000, Name: "Rapid", Describe: "20 s per decision + 3 min reserve"},
+		{ID: "day1", Kind: "correspondence", DecisionMs: 86400000, ReserveMs: 604800000, GraceMs: 15000, Name: "Correspondence, 1 day",
 			Describe: "1 day per decision, 7 days of vacation"},
 	}})
 	// Cy ran out of time at move 8 and a bot played for them; Ann decides now.
@@ -41,6 +41,13 @@ func paceExamples(t *testing.T, add func(string, any)) {
 	add("premove-withdraw", protocol.PreMoveMessage{Type: protocol.TypePreMove})
 	add("takeback", protocol.PreMoveMessage{Type: protocol.TypeTakeBack})
 	add("leave", protocol.PreMoveMessage{Type: protocol.TypeLeave})
+	add("continue", protocol.PreMoveMessage{Type: protocol.TypeContinue})
+	// Round 1 ended at ended; Ann continued, Cy reads the scores still.
+	ended := serverTime.Add(-4 * time.Second)
+	add("clock-held", struct {
+		Clock *protocol.ClockView `json:"clock"`
+	}{&protocol.ClockView{ReserveMs: []int64{180000, 0, 0}, Running: -1, ServerTime: serverTime.UnixMilli(),
+		HeldUntil: ended.Add(15 * time.Second).UnixMilli(), Continued: []int{0}}})
 	add("premove-state", struct {
 		PreMove        string `json:"preMove"`
 		PreMoveDropped string `json:"preMoveDropped"`

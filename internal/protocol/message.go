@@ -23,6 +23,9 @@ const (
 	TypeTakeBack = "takeback" // client to server
 	// TypeLeave hands the seat to a server bot until the player comes back.
 	TypeLeave = "leave" // client to server
+	// TypeContinue tells that the player has read a round's scores: the
+	// next round's first clock, held meanwhile, need not wait for them.
+	TypeContinue = "continue" // client to server
 )
 
 // A StateMessage is the server's "state" message: sent on connecting and
@@ -91,10 +94,10 @@ type MoveMessage struct {
 }
 
 // A PreMoveMessage is the client's "premove": Move is "pass", "bid N",
-// or empty to withdraw the seat's pre-move. "takeback" and "leave" have
-// the same form, with no move.
+// or empty to withdraw the seat's pre-move. "takeback", "leave" and
+// "continue" have the same form, with no move.
 type PreMoveMessage struct {
-	Type string `json:"type"` // TypePreMove, TypeTakeBack or TypeLeave
+	Type string `json:"type"` // TypePreMove, TypeTakeBack, TypeLeave or TypeContinue
 	Move string `json:"move,omitempty"`
 }
 
@@ -112,7 +115,7 @@ var ErrNoSeq = errors.New(`a move needs "seq", the view.moves it was chosen on`)
 func (m *MoveMessage) Check() error {
 	switch {
 	case m.Type != TypeMove:
-		return fmt.Errorf(`unknown message type %q: the messages are "move", "premove", "takeback", "leave", "rematch", "chat", "mute" and "unmute"`, m.Type)
+		return fmt.Errorf(`unknown message type %q: the messages are "move", "premove", "takeback", "leave", "continue", "rematch", "chat", "mute" and "unmute"`, m.Type)
 	case m.Move == "" && m.Action == "":
 		return errors.New(`a move message needs "move", a record token such as "bid 9" (or "action" and its fields)`)
 	case m.Seq == nil:

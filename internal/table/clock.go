@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/razziagame/razzia"
@@ -34,21 +35,28 @@ func ChoosePace(id string, rated bool) (pace.Pace, error) {
 // PaceInfo describes a pace in protocol terms.
 func PaceInfo(p pace.Pace) *protocol.PaceInfo {
 	return &protocol.PaceInfo{ID: p.ID, Kind: p.Kind.String(),
-		DecisionMs: p.Decision.Milliseconds(), ReserveMs: p.Reserve.Milliseconds()}
+		DecisionMs: p.Decision.Milliseconds(), ReserveMs: p.Reserve.Milliseconds(), GraceMs: p.Grace.Milliseconds()}
 }
 
-// armClock sets the timer for the clock's next alarm (a reminder or the
-// deadline), after starting the decision of a person to move whose clock
-// does not run (match.ResumeClock).
+// armClock sets the timer for the clock's next alarm (the end of a held
+// clock's grace, a reminder or the deadline), after releasing a held clock
+// every person connected here has continued (match.Release) and starting
+// the decision of a person to move whose clock does not run
+// (match.ResumeClock).
 func (l *loop) armClock() {
 	l.stopClock()
 	if !l.owns() || l.m.Game == nil || l.m.Status != store.StatusPlaying {
 		return
 	}
-	if r := l.m.ResumeClock(); r.Write.Kind != match.NoWrite && l.make(r, l.h.opts.Now(), time.Time{}) != nil {
+	now := l.h.opts.Now()
+	if r := l.m.Release(l.present(), now); r.Write.Kind != match.NoWrite {
+		l.make(r, now, time.Time{}) // its effects arm the clock, or commit retries
+		return
+	}
+	if r := l.m.ResumeClock(); r.Write.Kind != match.NoWrite && l.make(r, now, time.Time{}) != nil {
 		return // reloaded, or retried by commit
 	}
-	at, ok := l.m.Timing.Clock.Alarm()
+	at, ok := l.m.Alarm()
 	if !ok {
 		return
 	}
@@ -58,6 +66,19 @@ func (l *loop) armClock() {
 		case <-l.done:
 		}
 	})
+}
+
+// present returns the seats whose people watch the table here: a held
+// clock waits for them only. People connected through another node do
+// not hold it.
+func (l *loop) present() []int {
+	var seats []int
+	for s := range l.subs {
+		if s.seat >= 0 && !slices.Contains(seats, s.seat) {
+			seats = append(seats, s.seat)
+		}
+	}
+	return seats
 }
 
 // ring is what the clock's alarm does: the timeout once the time is up,
@@ -138,6 +159,9 @@ func (l *loop) clockView(now time.Time) *protocol.ClockView {
 		v.DecisionEnds = protocol.Millis(started.Add(c.Pace().Decision))
 		v.Deadline = protocol.Millis(deadline)
 	}
+	if h := l.m.Timing.Hold; h != nil {
+		v.HeldUntil, v.Continued = protocol.Millis(h.Until), h.Continued
+	}
 	return v
 }
 
@@ -205,6 +229,17 @@ type Table struct {
 func (h *Hub) TakeBack(ctx context.Context, id, token string) error {
 	hash := hashToken(token)
 	_, err := h.write(ctx, match.Command{Kind: match.TakeBack, Game: id, Hash: hash})
+	return err
+}
+
+// Continue tells, for the person whose token is given, that they have
+// read the round's scores: the next round's first clock, held meanwhile,
+// starts once every connected person has continued, or when the pace's
+// grace runs out. It does nothing when no clock is held or they
+// continued already; a token without a seat is refused.
+func (h *Hub) Continue(ctx context.Context, id, token string) error {
+	hash := hashToken(token)
+	_, err := h.write(ctx, match.Command{Kind: match.Continue, Game: id, Hash: hash})
 	return err
 }
 

@@ -470,6 +470,10 @@ func (l *loop) unwatch(s *Subscription) {
 			l.watched--
 		}
 		s.end()
+		if s.seat >= 0 && l.m.Timing.Hold != nil {
+			// A person who left does not hold the clock.
+			l.armClock()
+		}
 	}
 }
 
