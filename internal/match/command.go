@@ -21,6 +21,7 @@ const (
 	TakeBack     Kind = "takeback" // Hash
 	Leave        Kind = "leave"    // Hash
 	Cancel       Kind = "cancel"   // Hash (the creator's)
+	SetLevel     Kind = "level"    // Hash (the creator's), Seat (a bot's), Level
 	// The chat's commands, which the host's chat room decides.
 	Chat Kind = "chat" // Hash, Account, Name, Phrase, Text
 	Mute Kind = "mute" // Hash, Account, Seat, Mute
@@ -43,6 +44,7 @@ type Command struct {
 	Phrase  string `json:"phrase,omitempty"`
 	Text    string `json:"text,omitempty"`
 	Mute    bool   `json:"mute,omitempty"`
+	Level   string `json:"level,omitempty"`
 }
 
 // A WriteKind names the store write a result needs.
@@ -58,11 +60,12 @@ const (
 	SetClock             // Index (the moves so far), Clock
 	AddChat              // Line
 	SetMute              // Mute, On
+	SetBot               // Seat, Taken (a bot's seat)
 )
 
 var writeNames = [...]string{NoWrite: "nothing", TakeSeat: "take seat", FreeSeat: "free seat",
 	CloseTable: "close table", AppendMove: "append move", SetClock: "store the clock",
-	AddChat: "store a chat message", SetMute: "store a mute"}
+	AddChat: "store a chat message", SetMute: "store a mute", SetBot: "set a bot seat's level"}
 
 func (k WriteKind) String() string {
 	if int(k) < len(writeNames) {

@@ -34,6 +34,8 @@ func (m *Match) Decide(c Command, now time.Time) (Result, error) {
 		return m.leave(SeatOf(m.Seats, c.Hash), now)
 	case Cancel:
 		return m.cancel(c.Hash)
+	case SetLevel:
+		return m.setLevel(c.Hash, c.Seat, c.Level)
 	case Chat:
 		return m.post(c, now)
 	case Mute:
@@ -270,14 +272,14 @@ func Closed(c Command, g *store.Game) *Refusal {
 	switch c.Kind {
 	case Join:
 		return FullRefusal()
-	case Remove, Cancel:
+	case Remove, Cancel, SetLevel:
 		if !SameHash(g.CreatorHash, c.Hash) {
 			return NotCreatorRefusal()
 		}
-		if c.Kind == Remove {
-			return StartedRefusal("its seats are fixed")
+		if c.Kind == Cancel {
+			return StartedRefusal("it cannot be cancelled")
 		}
-		return StartedRefusal("it cannot be cancelled")
+		return StartedRefusal("its seats are fixed")
 	case Play, EnterPreMove, TakeBack, Leave:
 		if SeatOf(g.Seats, c.Hash) < 0 {
 			return NoSeatRefusal()
