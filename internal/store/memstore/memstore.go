@@ -189,6 +189,31 @@ func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat
 	return nil
 }
 
+// SetSeatBot implements store.Store.
+func (s *Store) SetSeatBot(ctx context.Context, id string, fence store.Fence, seat int, b store.Seat) error {
+	if err := store.CheckBotSeat(id, seat, b); err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	g, err := s.writable(id, fence, store.Status.Open)
+	if err != nil {
+		return err
+	}
+	if seat < 0 || seat >= len(g.Seats) {
+		return fmt.Errorf("memstore: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
+	}
+	if g.Seats[seat].Bot == "" {
+		return fmt.Errorf("memstore: game %q seat %d: %w: no bot holds it", id, seat, store.ErrConflict)
+	}
+	g.Seats[seat] = store.Seat{Name: b.Name, Bot: b.Bot}
+	touch(g)
+	s.announce(g, store.ChangeSeat)
+	return nil
+}
+
 // CloseTable implements store.Store.
 func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error {
 	if err := store.CheckClose(id, status); err != nil {

@@ -387,6 +387,37 @@ func lockOpenTable(ctx context.Context, tx pgx.Tx, id string, fence store.Fence)
 	return lockGameFor(ctx, tx, id, fence, store.Status.Open)
 }
 
+// SetSeatBot implements store.Store.
+func (s *Store) SetSeatBot(ctx context.Context, id string, fence store.Fence, seat int, b store.Seat) error {
+	if err := store.CheckBotSeat(id, seat, b); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	return s.tx(ctx, fmt.Sprintf("set the bot of seat %d of game %s", seat, id), func(tx pgx.Tx) error {
+		row, err := lockOpenTable(ctx, tx, id, fence)
+		if err != nil {
+			return err
+		}
+		var bot string
+		err = tx.QueryRow(ctx, "SELECT bot FROM seats WHERE game_id = $1 AND idx = $2", id, seat).Scan(&bot)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("postgres: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if bot == "" {
+			return fmt.Errorf("postgres: game %q seat %d: %w: no bot holds it", id, seat, store.ErrConflict)
+		}
+		if _, err := tx.Exec(ctx, "UPDATE seats SET name = $1, bot = $2 WHERE game_id = $3 AND idx = $4", b.Name, b.Bot, id, seat); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "UPDATE games SET updated = greatest(updated + 1, "+nowNanos+") WHERE id = $1", id); err != nil {
+			return err
+		}
+		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: store.StatusOpen})
+	})
+}
+
 // FreeSeat implements store.Store.
 func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error {
 	return s.tx(ctx, fmt.Sprintf("free seat %d of game %s", seat, id), func(tx pgx.Tx) error {

@@ -367,6 +367,34 @@ func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat
 	})
 }
 
+// SetSeatBot implements store.Store.
+func (s *Store) SetSeatBot(ctx context.Context, id string, fence store.Fence, seat int, b store.Seat) error {
+	if err := store.CheckBotSeat(id, seat, b); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	st := &s.stmts
+	return s.write(ctx, fmt.Sprintf("set the bot of seat %d of game %s", seat, id), func(w *wtx) (*store.Change, error) {
+		row, err := w.writable(id, fence, store.Status.Open)
+		if err != nil {
+			return nil, err
+		}
+		held, err := w.seat(id, seat)
+		if err != nil {
+			return nil, err
+		}
+		if held.Bot == "" {
+			return nil, fmt.Errorf("sqlite: game %q seat %d: %w: no bot holds it", id, seat, store.ErrConflict)
+		}
+		if _, err := w.exec(st.setSeatBot, b.Name, b.Bot, id, seat); err != nil {
+			return nil, err
+		}
+		if _, err := w.exec(st.touch, string(store.StatusOpen), w.now.UnixNano(), id); err != nil {
+			return nil, err
+		}
+		return &store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: store.StatusOpen}, nil
+	})
+}
+
 // CloseTable implements store.Store.
 func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error {
 	if err := store.CheckClose(id, status); err != nil {
