@@ -544,6 +544,18 @@ func (s *Server) setLevel(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.creatorSeat(w, r, func(id string, seat int) error {
+		// A rated table takes the rated levels only, as at its creation.
+		if s.opts.Accounts != nil {
+			info, _, err := s.hub.Game(r.Context(), id, "")
+			if err != nil {
+				return err
+			}
+			if info.Rated {
+				if err := s.ratedBots([]string{req.Level}); err != nil {
+					return err
+				}
+			}
+		}
 		return s.hub.SetLevel(r.Context(), id, creatorTokenOf(r, id), seat, req.Level)
 	})
 }
