@@ -13,13 +13,10 @@ import (
 // table that has not started. The seat's name follows its level, as
 // at creation.
 func (m *Match) setLevel(creator []byte, seat int, level string) (Result, error) {
+	if err := m.creatorSeat(creator, seat); err != nil {
+		return Result{}, err
+	}
 	switch {
-	case !SameHash(m.Creator, creator):
-		return Result{}, NotCreatorRefusal()
-	case m.Status != store.StatusOpen:
-		return Result{}, StartedRefusal("its seats are fixed")
-	case seat < 0 || seat >= len(m.Seats):
-		return Result{}, refuse(ErrBadRequest, "there is no seat %d: the seats are 0 to %d", seat, len(m.Seats)-1)
 	case m.Seats[seat].Bot == "":
 		return Result{}, refuse(ErrBadRequest, "seat %d is not a bot's: only a bot has a level", seat)
 	case !IsLevel(level):
