@@ -99,6 +99,12 @@ type Seat struct {
 	Account string
 }
 
+// Person reports whether a person holds the seat.
+func (s Seat) Person() bool { return s.Bot == "" && s.TokenHash != nil }
+
+// HeldByBot reports whether a bot holds the seat.
+func (s Seat) HeldByBot() bool { return s.Bot != "" }
+
 // A Game is a table and everything needed to rebuild its state.
 type Game struct {
 	ID      string
