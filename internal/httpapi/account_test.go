@@ -198,7 +198,8 @@ func TestCrossSite(t *testing.T) {
 		{http.MethodPost, "/api/passkeys/register"}, {http.MethodPost, "/api/passkeys/register/finish"},
 		{http.MethodPost, "/api/passkeys/signin"}, {http.MethodPost, "/api/passkeys/signin/finish"}, {http.MethodDelete, "/api/passkeys/AAAA"},
 		{http.MethodPost, "/api/games"}, {http.MethodPost, "/api/games/" + game + "/join"},
-		{http.MethodDelete, "/api/games/" + game + "/seats/1"}, {http.MethodPost, "/api/records"},
+		{http.MethodDelete, "/api/games/" + game + "/seats/1"}, {http.MethodPut, "/api/games/" + game + "/seats/1/level"},
+		{http.MethodPost, "/api/records"},
 	} {
 		status, code := b.call(r.method, r.path, map[string]string{}, nil, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
 		if status != http.StatusForbidden || code != protocol.Forbidden {
@@ -481,7 +482,14 @@ func TestRatedTableUncalibratedBot(t *testing.T) {
 	}
 	var info protocol.CreateAnswer
 	ann.must(http.MethodPost, "/api/games", protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: "easy"}}, Rated: true}, &info)
+	// Nor may its creator change a bot to it there.
+	level := "/api/games/" + info.Game.ID + "/seats/1/level"
+	if status, code := ann.call(http.MethodPut, level, protocol.LevelRequest{Level: "expert"}, nil); status != http.StatusBadRequest || code != protocol.BadRequest {
+		t.Errorf("expert put at a rated table: %d %s, want 400 bad_request", status, code)
+	}
+	ann.must(http.MethodPut, level, protocol.LevelRequest{Level: "easy"}, nil)
 	ann.must(http.MethodPost, "/api/games", protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: "expert"}}}, &info)
+	ann.must(http.MethodPut, "/api/games/"+info.Game.ID+"/seats/1/level", protocol.LevelRequest{Level: "expert"}, nil)
 
 	embedded := servertest.New(t, servertest.Options{})
 	bea := newBrowser(t, embedded)

@@ -221,6 +221,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("POST /api/games/{id}/join", s.join)
 	mux.HandleFunc("POST /api/tutorial", s.tutorial)
 	mux.HandleFunc("DELETE /api/games/{id}/seats/{seat}", s.remove)
+	mux.HandleFunc("PUT /api/games/{id}/seats/{seat}/level", s.setLevel)
 	mux.HandleFunc("GET /api/games/{id}/record", s.record)
 	mux.HandleFunc("GET /api/games/{id}/replay", s.replay)
 	mux.HandleFunc("GET /api/games/{id}/ws", s.ws)
@@ -530,13 +531,45 @@ func (s *Server) ratedBots(seats []string) error {
 
 // remove frees a person's seat for the table's creator.
 func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
+	s.creatorSeat(w, r, func(id string, seat int) error {
+		return s.hub.Remove(r.Context(), id, creatorTokenOf(r, id), seat)
+	})
+}
+
+// setLevel gives a bot seat another level for the table's creator.
+func (s *Server) setLevel(w http.ResponseWriter, r *http.Request) {
+	var req protocol.LevelRequest
+	if err := decode(w, r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.creatorSeat(w, r, func(id string, seat int) error {
+		// A rated table takes the rated levels only, as at its creation.
+		if s.opts.Accounts != nil {
+			info, _, err := s.hub.Game(r.Context(), id, "")
+			if err != nil {
+				return err
+			}
+			if info.Rated {
+				if err := s.ratedBots([]string{req.Level}); err != nil {
+					return err
+				}
+			}
+		}
+		return s.hub.SetLevel(r.Context(), id, creatorTokenOf(r, id), seat, req.Level)
+	})
+}
+
+// creatorSeat makes change, a creator's command about the seat of the
+// path, and answers the table as it is then.
+func (s *Server) creatorSeat(w http.ResponseWriter, r *http.Request, change func(id string, seat int) error) {
 	id := r.PathValue("id")
 	seat, err := strconv.Atoi(r.PathValue("seat"))
 	if err != nil || seat < 0 {
 		s.fail(w, r, badRequest("%q is not a seat: seats count from 0", r.PathValue("seat")))
 		return
 	}
-	if err := s.hub.Remove(r.Context(), id, creatorTokenOf(r, id), seat); err != nil {
+	if err := change(id, seat); err != nil {
 		s.fail(w, r, err)
 		return
 	}

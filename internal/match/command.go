@@ -21,6 +21,7 @@ const (
 	TakeBack     Kind = "takeback" // Hash
 	Leave        Kind = "leave"    // Hash
 	Cancel       Kind = "cancel"   // Hash (the creator's)
+	SetLevel     Kind = "level"    // Hash (the creator's), Seat (a bot's), Level
 	// Continue tells that a person has read a round's scores: the new
 	// round's first clock, held meanwhile, need not wait for them.
 	Continue Kind = "continue" // Hash
@@ -46,6 +47,7 @@ type Command struct {
 	Phrase  string `json:"phrase,omitempty"`
 	Text    string `json:"text,omitempty"`
 	Mute    bool   `json:"mute,omitempty"`
+	Level   string `json:"level,omitempty"`
 }
 
 // A WriteKind names the store write a result needs.
@@ -61,11 +63,12 @@ const (
 	SetClock             // Index (the moves so far), Clock
 	AddChat              // Line
 	SetMute              // Mute, On
+	SetBot               // Seat, Taken (a bot's seat)
 )
 
 var writeNames = [...]string{NoWrite: "nothing", TakeSeat: "take seat", FreeSeat: "free seat",
 	CloseTable: "close table", AppendMove: "append move", SetClock: "store the clock",
-	AddChat: "store a chat message", SetMute: "store a mute"}
+	AddChat: "store a chat message", SetMute: "store a mute", SetBot: "set a bot seat's level"}
 
 func (k WriteKind) String() string {
 	if int(k) < len(writeNames) {

@@ -36,6 +36,8 @@ func (m *Match) Decide(c Command, now time.Time) (Result, error) {
 		return m.cancel(c.Hash)
 	case Continue:
 		return m.continueRound(c.Hash)
+	case SetLevel:
+		return m.setLevel(c.Hash, c.Seat, c.Level)
 	case Chat:
 		return m.post(c, now)
 	case Mute:
@@ -121,15 +123,26 @@ func (m *Match) admits(account string, hash []byte) error {
 // changed in the store.
 func changed() *Refusal { return refuse(ErrAlreadyStarted, "the table changed meanwhile: look again") }
 
-// remove frees a person's seat of an open table, for its creator.
-func (m *Match) remove(creator []byte, seat int) (Result, error) {
+// creatorSeat reports why the creator's command about seat may not be
+// made: someone else sent it, the game started, or there is no such seat.
+func (m *Match) creatorSeat(creator []byte, seat int) *Refusal {
 	switch {
 	case !SameHash(m.Creator, creator):
-		return Result{}, NotCreatorRefusal()
+		return NotCreatorRefusal()
 	case m.Status != store.StatusOpen:
-		return Result{}, StartedRefusal("its seats are fixed")
+		return StartedRefusal("its seats are fixed")
 	case seat < 0 || seat >= len(m.Seats):
-		return Result{}, refuse(ErrBadRequest, "there is no seat %d: the seats are 0 to %d", seat, len(m.Seats)-1)
+		return refuse(ErrBadRequest, "there is no seat %d: the seats are 0 to %d", seat, len(m.Seats)-1)
+	}
+	return nil
+}
+
+// remove frees a person's seat of an open table, for its creator.
+func (m *Match) remove(creator []byte, seat int) (Result, error) {
+	if err := m.creatorSeat(creator, seat); err != nil {
+		return Result{}, err
+	}
+	switch {
 	case m.Seats[seat].Bot != "":
 		return Result{}, refuse(ErrBadRequest, "seat %d is a bot's, not a person's", seat)
 	case m.Seats[seat].Name == "":
@@ -272,14 +285,14 @@ func Closed(c Command, g *store.Game) *Refusal {
 	switch c.Kind {
 	case Join:
 		return FullRefusal()
-	case Remove, Cancel:
+	case Remove, Cancel, SetLevel:
 		if !SameHash(g.CreatorHash, c.Hash) {
 			return NotCreatorRefusal()
 		}
-		if c.Kind == Remove {
-			return StartedRefusal("its seats are fixed")
+		if c.Kind == Cancel {
+			return StartedRefusal("it cannot be cancelled")
 		}
-		return StartedRefusal("it cannot be cancelled")
+		return StartedRefusal("its seats are fixed")
 	case Play, EnterPreMove, TakeBack, Leave, Continue:
 		if SeatOf(g.Seats, c.Hash) < 0 {
 			return NoSeatRefusal()

@@ -211,6 +211,28 @@ func TestRemoveAndCancel(t *testing.T) {
 		{name: "remove a bot", seats: []string{"", "easy"}, c: match.Command{Kind: match.Remove, Hash: creator, Seat: 1}, want: match.ErrBadRequest},
 		{name: "remove after the start", before: []match.Command{join("Ann", 0), join("Bob", 1)},
 			c: match.Command{Kind: match.Remove, Hash: creator, Seat: 0}, want: match.ErrAlreadyStarted},
+		{name: "set a bot's level", seats: []string{"", "easy"},
+			c: match.Command{Kind: match.SetLevel, Hash: creator, Seat: 1, Level: "hard"}, write: match.SetBot},
+		{name: "set a level by another", seats: []string{"", "easy"}, before: []match.Command{join("Ann", 0)},
+			c: match.Command{Kind: match.SetLevel, Hash: hash("Ann"), Seat: 1, Level: "hard"}, want: match.ErrNotCreator},
+		{name: "set a level without a token", seats: []string{"", "easy"},
+			c: match.Command{Kind: match.SetLevel, Seat: 1, Level: "hard"}, want: match.ErrNotCreator},
+		{name: "set a person's level", seats: []string{"", "", "easy"}, before: []match.Command{join("Ann", 0)},
+			c: match.Command{Kind: match.SetLevel, Hash: creator, Seat: 0, Level: "hard"}, want: match.ErrBadRequest},
+		{name: "set an open seat's level", seats: []string{"", "easy"},
+			c: match.Command{Kind: match.SetLevel, Hash: creator, Seat: 0, Level: "hard"}, want: match.ErrBadRequest},
+		{name: "set no seat's level", seats: []string{"", "easy"},
+			c: match.Command{Kind: match.SetLevel, Hash: creator, Seat: 2, Level: "hard"}, want: match.ErrBadRequest},
+		{name: "set a negative seat's level", seats: []string{"", "easy"},
+			c: match.Command{Kind: match.SetLevel, Hash: creator, Seat: -1, Level: "hard"}, want: match.ErrBadRequest},
+		{name: "set an unknown level", seats: []string{"", "easy"},
+			c: match.Command{Kind: match.SetLevel, Hash: creator, Seat: 1, Level: "godlike"}, want: match.ErrBadRequest},
+		{name: "set a spec as level", seats: []string{"", "easy"},
+			c: match.Command{Kind: match.SetLevel, Hash: creator, Seat: 1, Level: "mcts:1000"}, want: match.ErrBadRequest},
+		{name: "set an empty level", seats: []string{"", "easy"},
+			c: match.Command{Kind: match.SetLevel, Hash: creator, Seat: 1}, want: match.ErrBadRequest},
+		{name: "set a level after the start", seats: []string{"", "easy"}, before: []match.Command{join("Ann", 0)},
+			c: match.Command{Kind: match.SetLevel, Hash: creator, Seat: 1, Level: "hard"}, want: match.ErrAlreadyStarted},
 		{name: "cancel", c: match.Command{Kind: match.Cancel, Hash: creator}, write: match.CloseTable},
 		{name: "cancel by another", c: match.Command{Kind: match.Cancel, Hash: hash("Ann")}, want: match.ErrNotCreator},
 		{name: "cancel without a token", c: match.Command{Kind: match.Cancel}, want: match.ErrNotCreator},
@@ -239,6 +261,13 @@ func TestRemoveAndCancel(t *testing.T) {
 			case match.FreeSeat:
 				if s := m.Seats[tt.c.Seat]; s.Name != "" || s.TokenHash != nil || !slices.Equal(r.Spectate, []int{tt.c.Seat}) || !r.Expiry {
 					t.Errorf("seat %d after the removal: %+v; spectate %v, expiry %v", tt.c.Seat, m.Seats[tt.c.Seat], r.Spectate, r.Expiry)
+				}
+			case match.SetBot:
+				want := store.Seat{Name: "Bot 2 (hard)", Bot: "hard"}
+				if s := m.Seats[tt.c.Seat]; s.Name != want.Name || s.Bot != want.Bot || r.Write.Taken.Bot != want.Bot ||
+					r.Write.Taken.Name != want.Name || r.Write.Seat != tt.c.Seat || m.Status != store.StatusOpen || !r.Expiry {
+					t.Errorf("seat %d after the change: %+v, written %+v, status %s, expiry %v; want %+v, still open",
+						tt.c.Seat, s, r.Write.Taken, m.Status, r.Expiry, want)
 				}
 			case match.CloseTable:
 				if m.Status != store.StatusCancelled || r.Write.Status != store.StatusCancelled {
@@ -578,6 +607,17 @@ func TestCommandEncoding(t *testing.T) {
 	if back.Kind != c.Kind || back.Move != c.Move || back.Seq != c.Seq || string(back.Hash) != string(c.Hash) {
 		t.Errorf("decoded %+v, want %+v", back, c)
 	}
+	level := match.Command{Kind: match.SetLevel, Game: "g1", Hash: hash("creator"), Seat: 2, Level: "hard"}
+	if b, err = json.Marshal(level); err != nil {
+		t.Fatal(err)
+	}
+	back = match.Command{}
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Kind != match.SetLevel || back.Seat != 2 || back.Level != "hard" || string(back.Hash) != string(level.Hash) {
+		t.Errorf("decoded %s as %+v, want %+v", b, back, level)
+	}
 }
 
 // TestPreMoveDropped: a pre-move no longer legal when due is dropped, and
@@ -619,6 +659,8 @@ func TestClosed(t *testing.T) {
 		{"remove by another", match.Command{Kind: match.Remove, Hash: hash("Ann")}, match.ErrNotCreator},
 		{"cancel by the creator", match.Command{Kind: match.Cancel, Hash: hash("creator")}, match.ErrAlreadyStarted},
 		{"cancel by another", match.Command{Kind: match.Cancel}, match.ErrNotCreator},
+		{"a level by the creator", match.Command{Kind: match.SetLevel, Hash: hash("creator"), Seat: 1, Level: "hard"}, match.ErrAlreadyStarted},
+		{"a level by another", match.Command{Kind: match.SetLevel, Hash: hash("Ann"), Seat: 1, Level: "hard"}, match.ErrNotCreator},
 		{"a player's move", match.Command{Kind: match.Play, Hash: hash("Ann"), Move: "draw"}, match.ErrGameOver},
 		{"a stranger's move", match.Command{Kind: match.Play, Hash: hash("Eve"), Move: "draw"}, match.ErrNotYourSeat},
 		{"a player's pre-move", match.Command{Kind: match.EnterPreMove, Hash: hash("Ann"), Move: "pass"}, match.ErrGameOver},

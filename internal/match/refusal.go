@@ -60,7 +60,7 @@ func refuse(kind error, format string, args ...any) *Refusal {
 
 // NotCreatorRefusal is the refusal of a creator's command by someone else.
 func NotCreatorRefusal() *Refusal {
-	return refuse(ErrNotCreator, "only the table's creator may remove a player: send the creator token the table was created with")
+	return refuse(ErrNotCreator, "only the table's creator may change its seats or cancel it: send the creator token the table was created with")
 }
 
 // NoSeatRefusal is the refusal of a player's command by a token that

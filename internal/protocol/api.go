@@ -30,7 +30,8 @@ type (
 	}
 	// CreateAnswer is the answer of POST /api/games: the table and its
 	// creator's secret token, which proves the right to remove a player
-	// before the game starts (DELETE /api/games/{id}/seats/{seat}).
+	// or change a bot's level before the game starts (DELETE
+	// /api/games/{id}/seats/{seat}, PUT /api/games/{id}/seats/{seat}/level).
 	CreateAnswer struct {
 		Game         GameInfo `json:"game"`
 		CreatorToken string   `json:"creatorToken"`
@@ -46,6 +47,12 @@ type (
 	// ListAnswer is the answer of GET /api/games.
 	ListAnswer struct {
 		Games []GameInfo `json:"games"`
+	}
+	// LevelRequest is the body of PUT /api/games/{id}/seats/{seat}/level:
+	// the creator gives the bot of that seat another level (a name of GET
+	// /api/levels) before the game starts.
+	LevelRequest struct {
+		Level string `json:"level"`
 	}
 	// JoinRequest is the body of POST /api/games/{id}/join; without Seat
 	// the first open seat is taken. A signed-in player sits under their

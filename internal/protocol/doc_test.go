@@ -77,6 +77,7 @@ func examples(t *testing.T) map[string]string {
 			Events: protocol.Events(events, players, english)}
 	}
 	add("state-open", state(exampleInfo(protocol.StatusOpen, 0), 0, nil, nil))
+	add("level-put", protocol.LevelRequest{Level: "expert"})
 
 	play(exampleMoves...)
 	s := g.State()

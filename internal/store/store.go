@@ -99,6 +99,12 @@ type Seat struct {
 	Account string
 }
 
+// Person reports whether a person holds the seat.
+func (s Seat) Person() bool { return s.Bot == "" && s.TokenHash != nil }
+
+// HeldByBot reports whether a bot holds the seat.
+func (s Seat) HeldByBot() bool { return s.Bot != "" }
+
 // A Game is a table and everything needed to rebuild its state.
 type Game struct {
 	ID      string
@@ -206,6 +212,12 @@ type Store interface {
 	// ErrConflict; an unknown game or seat ErrNotFound; a fence that does
 	// not hold the game's lease ErrLeaseLost.
 	FreeSeat(ctx context.Context, id string, fence Fence, seat int) error
+	// SetSeatBot puts another bot (s: a name and a bot level, nothing
+	// else) in seat seat, which a bot holds, at a table that is still
+	// open. A game that is not open, or a seat that is open or a
+	// person's, is ErrConflict; an unknown game or seat ErrNotFound; a
+	// fence that does not hold the game's lease ErrLeaseLost.
+	SetSeatBot(ctx context.Context, id string, fence Fence, seat int, s Seat) error
 	// CloseTable ends an open table that never started: its status
 	// becomes status, one of the closed statuses (StatusExpired). A game
 	// that is not open is ErrConflict, an unknown one ErrNotFound.
@@ -445,6 +457,20 @@ func CheckSeat(id string, seat int, s Seat, status Status) error {
 		return fmt.Errorf("game %q seat %d: no token hash", id, seat)
 	case !status.Valid():
 		return fmt.Errorf("game %q: unknown status %q", id, status)
+	}
+	return nil
+}
+
+// CheckBotSeat reports what makes a SetSeatBot unfit before any store
+// looks: an empty name or bot, a token hash or an account.
+func CheckBotSeat(id string, seat int, s Seat) error {
+	switch {
+	case s.Name == "":
+		return fmt.Errorf("game %q seat %d: empty name", id, seat)
+	case s.Bot == "":
+		return fmt.Errorf("game %q seat %d: a bot's seat without a bot", id, seat)
+	case s.TokenHash != nil || s.Account != "":
+		return fmt.Errorf("game %q seat %d: a bot's seat with a person's token or account", id, seat)
 	}
 	return nil
 }

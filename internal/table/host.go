@@ -91,6 +91,8 @@ func (l *loop) commit(w match.Write) error {
 		err = st.TakeSeat(ctx, l.id, fence, w.Seat, w.Taken, w.Status)
 	case match.FreeSeat:
 		err = st.FreeSeat(ctx, l.id, fence, w.Seat)
+	case match.SetBot:
+		err = st.SetSeatBot(ctx, l.id, fence, w.Seat, w.Taken)
 	case match.CloseTable:
 		err = st.CloseTable(ctx, l.id, fence, w.Status)
 	case match.AppendMove:

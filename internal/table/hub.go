@@ -165,6 +165,7 @@ type Store interface {
 
 	TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, s store.Seat, status store.Status) error
 	FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error
+	SetSeatBot(ctx context.Context, id string, fence store.Fence, seat int, s store.Seat) error
 	CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error
 	AppendTimedMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) error
 	SetClock(ctx context.Context, id string, fence store.Fence, moves int, clock []byte) error
@@ -520,6 +521,15 @@ func (h *Hub) Watch(ctx context.Context, id string, w Watcher) (*Subscription, e
 func (h *Hub) Remove(ctx context.Context, id, creatorToken string, seat int) error {
 	hash := hashToken(creatorToken)
 	_, err := h.write(ctx, match.Command{Kind: match.Remove, Game: id, Hash: hash, Seat: seat})
+	return err
+}
+
+// SetLevel gives the bot of seat another level (one of bot.Levels) at a
+// table that has not started, and every watcher is told. Only the
+// table's creator may (creatorToken, returned by Create).
+func (h *Hub) SetLevel(ctx context.Context, id, creatorToken string, seat int, level string) error {
+	hash := hashToken(creatorToken)
+	_, err := h.write(ctx, match.Command{Kind: match.SetLevel, Game: id, Hash: hash, Seat: seat, Level: level})
 	return err
 }
 

@@ -184,6 +184,15 @@ func TestNodesShareGames(t *testing.T) {
 		t.Fatalf("Remove through c: %v", err)
 	}
 	wantKind(t, c.Play(ctx, in.ID, eve, "draw", 0), ErrNotYourSeat) // removed
+	// A bot's level changed through a node that does not run the game.
+	wantKind(t, b.SetLevel(ctx, in.ID, "not the creator", 1, "medium"), ErrNotCreator)
+	wantKind(t, b.SetLevel(ctx, in.ID, creator, 1, "godlike"), ErrBadRequest)
+	if err := b.SetLevel(ctx, in.ID, creator, 1, "medium"); err != nil {
+		t.Fatalf("SetLevel through b: %v", err)
+	}
+	if g, err := st.Game(ctx, in.ID); err != nil || g.Seats[1].Bot != "medium" {
+		t.Fatalf("seat 1 after SetLevel through b: %+v, %v; want the medium bot", g.Seats[1], err)
+	}
 	_, bob, err := c.Join(ctx, in.ID, 2, Person{Name: "Bob"})
 	if err != nil {
 		t.Fatal(err)

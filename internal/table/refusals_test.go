@@ -81,6 +81,8 @@ func refusalsAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 		{"a taken seat", protocol.SeatTaken, join(0, Person{Name: "Bob", Token: tokens[1], Account: "acct-bob"})},
 		{"a taken name", protocol.NameTaken, join(1, Person{Name: "ANN", Token: tokens[1], Account: "acct-bob"})},
 		{"removing without the creator's token", protocol.NotCreator, func(h *Hub) error { return h.Remove(ctx, id, "not-the-creator", 0) }},
+		{"a level without the creator's token", protocol.NotCreator, func(h *Hub) error { return h.SetLevel(ctx, id, "not-the-creator", 1, "hard") }},
+		{"a level for a person's seat", protocol.BadRequest, func(h *Hub) error { return h.SetLevel(ctx, id, creator, 0, "hard") }},
 		{"a write of another version", protocol.Unsupported, unknown},
 	})
 	var e *Error
@@ -112,6 +114,7 @@ func refusalsAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 		{"an illegal move", protocol.IllegalMove, play(mover, "fly", 0)},
 		{"a join at a full table", protocol.TableFull, join(-1, Person{Name: "Cy", Token: "cy-token", Account: "acct-cy"})},
 		{"removing a player after the start", protocol.AlreadyStarted, func(h *Hub) error { return h.Remove(ctx, id, creator, 1) }},
+		{"a level after the start", protocol.AlreadyStarted, func(h *Hub) error { return h.SetLevel(ctx, id, creator, 1, "hard") }},
 		{"a chat message with a control character", protocol.ChatBadChar, say(mover, "", "", "a\u202eb")},
 		{"a chat message too long", protocol.ChatTooLong, say(mover, "", "", strings.Repeat("x", chat.MaxRunes+1))},
 		{"an unknown quick phrase", protocol.ChatNotAllowed, say(mover, "", "no-such-phrase", "")},

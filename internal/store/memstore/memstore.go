@@ -169,6 +169,20 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 
 // FreeSeat implements store.Store.
 func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error {
+	return s.replaceSeat(ctx, id, fence, seat, store.Seat.Person, "person", store.Seat{})
+}
+
+// SetSeatBot implements store.Store.
+func (s *Store) SetSeatBot(ctx context.Context, id string, fence store.Fence, seat int, b store.Seat) error {
+	if err := store.CheckBotSeat(id, seat, b); err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	return s.replaceSeat(ctx, id, fence, seat, store.Seat.HeldByBot, "bot", store.Seat{Name: b.Name, Bot: b.Bot})
+}
+
+// replaceSeat puts next in seat seat of an open table, if held says its
+// holder (a holder) is there.
+func (s *Store) replaceSeat(ctx context.Context, id string, fence store.Fence, seat int, held func(store.Seat) bool, holder string, next store.Seat) error {
 	if err := s.lock(ctx); err != nil {
 		return err
 	}
@@ -180,10 +194,10 @@ func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat
 	if seat < 0 || seat >= len(g.Seats) {
 		return fmt.Errorf("memstore: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
 	}
-	if st := g.Seats[seat]; st.Bot != "" || st.TokenHash == nil {
-		return fmt.Errorf("memstore: game %q seat %d: %w: no person holds it", id, seat, store.ErrConflict)
+	if !held(g.Seats[seat]) {
+		return fmt.Errorf("memstore: game %q seat %d: %w: no %s holds it", id, seat, store.ErrConflict, holder)
 	}
-	g.Seats[seat] = store.Seat{}
+	g.Seats[seat] = next
 	touch(g)
 	s.announce(g, store.ChangeSeat)
 	return nil

@@ -387,28 +387,41 @@ func lockOpenTable(ctx context.Context, tx pgx.Tx, id string, fence store.Fence)
 	return lockGameFor(ctx, tx, id, fence, store.Status.Open)
 }
 
+// SetSeatBot implements store.Store.
+func (s *Store) SetSeatBot(ctx context.Context, id string, fence store.Fence, seat int, b store.Seat) error {
+	if err := store.CheckBotSeat(id, seat, b); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	return s.replaceSeat(ctx, fmt.Sprintf("set the bot of seat %d of game %s", seat, id), id, fence, seat, store.Seat.HeldByBot, "bot",
+		"UPDATE seats SET name = $1, bot = $2 WHERE game_id = $3 AND idx = $4", b.Name, b.Bot, id, seat)
+}
+
 // FreeSeat implements store.Store.
 func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error {
-	return s.tx(ctx, fmt.Sprintf("free seat %d of game %s", seat, id), func(tx pgx.Tx) error {
+	return s.replaceSeat(ctx, fmt.Sprintf("free seat %d of game %s", seat, id), id, fence, seat, store.Seat.Person, "person",
+		"UPDATE seats SET name = '', token_hash = NULL, account_id = NULL WHERE game_id = $1 AND idx = $2", id, seat)
+}
+
+// replaceSeat runs update with args, the write what of seat seat of an
+// open table, if held says its holder (a holder) is there.
+func (s *Store) replaceSeat(ctx context.Context, what, id string, fence store.Fence, seat int, held func(store.Seat) bool, holder, update string, args ...any) error {
+	return s.tx(ctx, what, func(tx pgx.Tx) error {
 		row, err := lockOpenTable(ctx, tx, id, fence)
 		if err != nil {
 			return err
 		}
-		var (
-			bot  string
-			hash []byte
-		)
-		err = tx.QueryRow(ctx, "SELECT bot, token_hash FROM seats WHERE game_id = $1 AND idx = $2", id, seat).Scan(&bot, &hash)
+		var now store.Seat
+		err = tx.QueryRow(ctx, "SELECT bot, token_hash FROM seats WHERE game_id = $1 AND idx = $2", id, seat).Scan(&now.Bot, &now.TokenHash)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("postgres: game %q has no seat %d: %w", id, seat, store.ErrNotFound)
 		}
 		if err != nil {
 			return err
 		}
-		if bot != "" || hash == nil {
-			return fmt.Errorf("postgres: game %q seat %d: %w: no person holds it", id, seat, store.ErrConflict)
+		if !held(now) {
+			return fmt.Errorf("postgres: game %q seat %d: %w: no %s holds it", id, seat, store.ErrConflict, holder)
 		}
-		if _, err := tx.Exec(ctx, "UPDATE seats SET name = '', token_hash = NULL, account_id = NULL WHERE game_id = $1 AND idx = $2", id, seat); err != nil {
+		if _, err := tx.Exec(ctx, update, args...); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, "UPDATE games SET updated = greatest(updated + 1, "+nowNanos+") WHERE id = $1", id); err != nil {

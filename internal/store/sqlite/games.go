@@ -344,23 +344,44 @@ func (w *wtx) seat(id string, seat int) (store.Seat, error) {
 
 // FreeSeat implements store.Store.
 func (s *Store) FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error {
-	st := &s.stmts
-	return s.write(ctx, fmt.Sprintf("free seat %d of game %s", seat, id), func(w *wtx) (*store.Change, error) {
+	return s.replaceSeat(ctx, fmt.Sprintf("free seat %d of game %s", seat, id), id, fence, seat, store.Seat.Person, "person",
+		func(w *wtx) error {
+			_, err := w.exec(s.stmts.takeSeat, "", nil, nil, id, seat)
+			return err
+		})
+}
+
+// SetSeatBot implements store.Store.
+func (s *Store) SetSeatBot(ctx context.Context, id string, fence store.Fence, seat int, b store.Seat) error {
+	if err := store.CheckBotSeat(id, seat, b); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	return s.replaceSeat(ctx, fmt.Sprintf("set the bot of seat %d of game %s", seat, id), id, fence, seat, store.Seat.HeldByBot, "bot",
+		func(w *wtx) error {
+			_, err := w.exec(s.stmts.setSeatBot, b.Name, b.Bot, id, seat)
+			return err
+		})
+}
+
+// replaceSeat makes update, the write what of seat seat of an open table,
+// if held says its holder (a holder) is there.
+func (s *Store) replaceSeat(ctx context.Context, what, id string, fence store.Fence, seat int, held func(store.Seat) bool, holder string, update func(*wtx) error) error {
+	return s.write(ctx, what, func(w *wtx) (*store.Change, error) {
 		row, err := w.writable(id, fence, store.Status.Open)
 		if err != nil {
 			return nil, err
 		}
-		held, err := w.seat(id, seat)
+		now, err := w.seat(id, seat)
 		if err != nil {
 			return nil, err
 		}
-		if held.Bot != "" || held.TokenHash == nil {
-			return nil, fmt.Errorf("sqlite: game %q seat %d: %w: no person holds it", id, seat, store.ErrConflict)
+		if !held(now) {
+			return nil, fmt.Errorf("sqlite: game %q seat %d: %w: no %s holds it", id, seat, store.ErrConflict, holder)
 		}
-		if _, err := w.exec(st.takeSeat, "", nil, nil, id, seat); err != nil {
+		if err := update(w); err != nil {
 			return nil, err
 		}
-		if _, err := w.exec(st.touch, string(store.StatusOpen), w.now.UnixNano(), id); err != nil {
+		if _, err := w.exec(s.stmts.touch, string(store.StatusOpen), w.now.UnixNano(), id); err != nil {
 			return nil, err
 		}
 		return &store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: store.StatusOpen}, nil

@@ -193,7 +193,7 @@ type statements struct {
 	gameExists, insertGame, insertSeat, insertMove  *sql.Stmt
 	gameForWrite, seatForWrite, takeSeat, setStatus *sql.Stmt
 	touch, touchMove, setLease, health              *sql.Stmt
-	setClock, renewLeases, setRematch               *sql.Stmt
+	setClock, renewLeases, setRematch, setSeatBot   *sql.Stmt
 }
 
 func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
@@ -212,6 +212,7 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 		{&st.gameForWrite, "SELECT status, move_count, lease_node, lease_fence, lease_expires FROM games WHERE id = ?"},
 		{&st.seatForWrite, "SELECT name, bot, token_hash FROM seats WHERE game_id = ? AND idx = ?"},
 		{&st.takeSeat, "UPDATE seats SET name = ?, token_hash = ?, account_id = ? WHERE game_id = ? AND idx = ?"},
+		{&st.setSeatBot, "UPDATE seats SET name = ?, bot = ? WHERE game_id = ? AND idx = ?"},
 		{&st.setStatus, "UPDATE games SET status = ?, updated = max(updated + 1, ?) WHERE id = ? AND status = 'open'"},
 		// updated moves to now, and never backwards, so the order of
 		// changes survives a clock step.
@@ -242,7 +243,7 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 func (st *statements) close() {
 	for _, s := range []*sql.Stmt{st.savepoint, st.release, st.rollbackTo, st.gameExists, st.insertGame,
 		st.insertSeat, st.insertMove, st.gameForWrite, st.seatForWrite, st.takeSeat, st.setStatus, st.touch,
-		st.touchMove, st.setLease, st.health, st.setClock, st.renewLeases, st.setRematch} {
+		st.touchMove, st.setLease, st.health, st.setClock, st.renewLeases, st.setRematch, st.setSeatBot} {
 		if s != nil {
 			s.Close()
 		}

@@ -80,6 +80,8 @@ var checks = []struct {
 	{"Creator", testCreator},
 	{"FreeSeat", testFreeSeat},
 	{"FreeSeatRejected", testFreeSeatRejected},
+	{"SetSeatBot", testSetSeatBot},
+	{"SetSeatBotRejected", testSetSeatBotRejected},
 	{"CloseTable", testCloseTable},
 	{"ClosedTableRefusesWrites", testClosedTableRefusesWrites},
 	{"AppendInOrder", testAppendInOrder},

@@ -93,6 +93,75 @@ func testFreeSeatRejected(t *testing.T, s store.Store) {
 	}
 }
 
+func testSetSeatBot(t *testing.T, s store.Store) {
+	ch := subscribe(t, s, store.ChangesChannel)
+	g := newGame("seatbot001", store.StatusOpen, 0)
+	create(t, s, g)
+	nextChange(t, ch) // created
+	// The creator makes the bot of seat 1 an easy one.
+	easy := store.Seat{Name: "Bot 2 (easy)", Bot: "easy"}
+	if err := s.SetSeatBot(ctx(t), g.ID, store.NoFence, 1, easy); err != nil {
+		t.Fatalf("SetSeatBot(1): %v", err)
+	}
+	got := get(t, s, g.ID)
+	if !got.Updated.After(g.Updated) {
+		t.Errorf("SetSeatBot: Updated %v, want after %v", got.Updated, g.Updated)
+	}
+	g.Seats[1], g.Updated = easy, got.Updated
+	checkGame(t, s, g)
+	if c, want := nextChange(t, ch), (store.Change{Game: g.ID, Kind: store.ChangeSeat, Status: store.StatusOpen}); c != want {
+		t.Errorf("change %+v, want %+v", c, want)
+	}
+}
+
+// errUnfit stands for any error: a seat no store may write.
+var errUnfit = errors.New("any error")
+
+func testSetSeatBotRejected(t *testing.T, s store.Store) {
+	g := newGame("seatbot002", store.StatusOpen, 0)
+	create(t, s, g)
+	playing := newGame("seatbot003", store.StatusPlaying, 0)
+	create(t, s, playing)
+	easy := store.Seat{Name: "Bot 2 (easy)", Bot: "easy"}
+	cases := []struct {
+		name string
+		game *store.Game
+		seat int
+		bot  store.Seat
+		want error
+	}{
+		{"an open seat", g, 0, easy, store.ErrConflict},
+		{"a person's seat", g, 2, easy, store.ErrConflict},
+		{"seat -1", g, -1, easy, store.ErrNotFound},
+		{"seat past the end", g, 3, easy, store.ErrNotFound},
+		{"a game under way", playing, 1, easy, store.ErrConflict},
+		{"an unknown game", &store.Game{ID: "nosuchgame"}, 1, easy, store.ErrNotFound},
+		{"no bot", g, 1, store.Seat{Name: "Bot 2"}, errUnfit},
+		{"no name", g, 1, store.Seat{Bot: "easy"}, errUnfit},
+		{"a token", g, 1, store.Seat{Name: "Bot 2 (easy)", Bot: "easy", TokenHash: hash(0xb1)}, errUnfit},
+		{"an account", g, 1, store.Seat{Name: "Bot 2 (easy)", Bot: "easy", Account: "acct"}, errUnfit},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := s.SetSeatBot(ctx(t), c.game.ID, store.NoFence, c.seat, c.bot)
+			if c.want == errUnfit && err == nil || c.want != errUnfit && !errors.Is(err, c.want) {
+				t.Errorf("SetSeatBot = %v, want %v", err, c.want)
+			}
+			if c.game.Seats != nil {
+				checkGame(t, s, c.game) // nothing changed, Updated included
+			}
+		})
+	}
+	// A lease held by a node fences out a write without it.
+	l := acquire(t, s, g.ID, "node-a", longTTL)
+	if err := s.SetSeatBot(ctx(t), g.ID, store.NoFence, 1, easy); !errors.Is(err, store.ErrLeaseLost) {
+		t.Errorf("SetSeatBot without the lease = %v, want ErrLeaseLost", err)
+	}
+	if err := s.SetSeatBot(ctx(t), g.ID, l.Fence, 1, easy); err != nil {
+		t.Errorf("SetSeatBot with the lease: %v", err)
+	}
+}
+
 func testCloseTable(t *testing.T, s store.Store) {
 	ch := subscribe(t, s, store.ChangesChannel)
 	g := newGame("closed0001", store.StatusOpen, 0)

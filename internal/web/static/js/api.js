@@ -50,6 +50,10 @@ export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(i
 /** createGame creates a table at a pace (an id of GET /api/paces, "" for the default); a rated one takes signed-in players and bots only. */
 export const createGame = (seats, rated, pace) => request("POST", "/api/games", { seats, ...(rated ? { rated } : {}), ...(pace ? { pace } : {}) });
 export const cancelGame = (id) => request("DELETE", `/api/games/${encodeURIComponent(id)}`);
+/** setLevel gives the bot of a seat another level (a name of GET /api/levels), for the table's creator before the start. */
+export const setLevel = (id, seat, level) =>
+  request("PUT", `/api/games/${encodeURIComponent(id)}/seats/${seat}/level`, { level });
+export const listLevels = () => request("GET", "/api/levels");
 export const rematch = (id, accept) => request("POST", `/api/games/${encodeURIComponent(id)}/rematch`, { accept });
 export const listPaces = (lang) => request("GET", `/api/paces?lang=${encodeURIComponent(lang || "en")}`);
 export const joinGame = (id, name, seat) =>

@@ -41,7 +41,9 @@ const page = {
   takeOvers: [], // every time a bot took a seat, told
   preMove: "", // our decision ahead in the running auction
   preMoveDropped: "", // why it was not played
-  creator: false, // we created the table: we may cancel it while it waits
+  creator: false, // we created the table: we may cancel it and change its bots while it waits
+  levels: null, // the server's bot levels (GET /api/levels), loaded for the creator
+  levelBusy: -1, // the seat whose level change is being sent
   left: false, // we left the table: a bot plays for us until we come back
   rematch: { offer: null, busy: false }, // the rematch offered at the game's end
 };
@@ -99,8 +101,9 @@ function renderWaiting() {
   replace($("open-seats"), game.seats.map((s, i) =>
     h("li", { class: s.open ? "seat-open" : "seat-taken" },
       h("span", { class: "seat-no" }, t("web.join.seat.n", { n: i + 1 })),
-      s.open ? h("em", {}, t("web.seat.open")) : names[i],
-      s.bot ? h("span", { class: "badge badge-bot" }, t("term.bot")) : null,
+      s.bot && page.creator && page.levels ? levelSelect(i, s.bot)
+        : [s.open ? h("em", {}, t("web.seat.open")) : names[i],
+          s.bot ? h("span", { class: "badge badge-bot" }, t("term.bot")) : null],
       i === you ? h("span", { class: "badge badge-you" }, t("term.you")) : null)));
   $("cancel-table").hidden = !page.creator;
   const canJoin = you < 0 && open.length > 0;
@@ -111,6 +114,45 @@ function renderWaiting() {
     replace(select,
       h("option", { value: "" }, t("web.join.first")),
       open.map((i) => h("option", { value: String(i), selected: was === String(i) }, t("web.join.seat.n", { n: i + 1 }))));
+  }
+}
+
+// levelSelect is the creator's choice of the level of the bot at seat,
+// from the server's levels; a rated table offers the rated ones only.
+function levelSelect(seat, current) {
+  const t = page.t;
+  const name = (l) => (t.has && t.has(`bot.${l}`) ? t(`bot.${l}`) : l);
+  const about = (l) => (t.has && t.has(`bot.${l.name}.about`) ? t(`bot.${l.name}.about`) : l.description);
+  const offered = page.levels.filter((l) => l.name === current || !page.game.rated || l.rated !== false);
+  return h("select", { class: "seat-level", "data-seat": String(seat), disabled: page.levelBusy >= 0,
+    "aria-label": `${t("web.join.seat.n", { n: seat + 1 })}: ${t("term.bot")}`, onchange: (ev) => setLevel(seat, ev.target.value) },
+  offered.map((l) => h("option", { value: l.name, selected: l.name === current, title: about(l) }, t("web.seat.bot", { level: name(l.name) }))));
+}
+
+async function loadLevels() {
+  if (page.levels) return;
+  try {
+    const r = await api.listLevels();
+    page.levels = (r && r.levels) || [];
+  } catch {
+    page.levels = null; // the names stand as they are; the next state tries again
+    return;
+  }
+  render();
+}
+
+async function setLevel(seat, level) {
+  page.levelBusy = seat;
+  render();
+  try {
+    const res = await api.setLevel(id, seat, level);
+    page.game = res.game;
+    announce(page.t("web.seat.bot", { level: page.t.has && page.t.has(`bot.${level}`) ? page.t(`bot.${level}`) : level }));
+  } catch (err) {
+    setError(errorText(page.t, err.code));
+  } finally {
+    page.levelBusy = -1;
+    render(); // a refused level shows the seat's own again
   }
 }
 
@@ -433,6 +475,7 @@ async function refreshInfo() {
     page.game = res.game;
     if (typeof res.you === "number" && res.you >= 0) page.you = res.you;
     page.creator = !!res.creator && res.game.status === "open";
+    if (page.creator && res.game.seats.some((s) => s.bot)) loadLevels();
     render();
     return true;
   } catch (err) {
