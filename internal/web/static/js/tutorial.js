@@ -57,8 +57,8 @@ export const LESSONS = [
   { id: "cars", info: true, target: column("cars"), end: true },
   { id: "jewels", info: true, target: column("jewels"), end: true },
   { id: "extras", info: true, target: column("thieves"), end: true },
-  { id: "businesses", info: true, target: ["#seat-you .holdings", ...ROUND_END], end: true },
-  { id: "cheques", info: true, target: ["#my-cheques", ...ROUND_END], end: true },
+  { id: "businesses", info: true, target: ROUND_END, end: true },
+  { id: "cheques", info: true, target: ["#round-end .overlay-box", "#my-cheques", "#scores"], end: true },
 ];
 
 /** WELCOME is the greeting, LAST the closing summary: neither is a lesson. */
@@ -164,15 +164,17 @@ function pick(mem, c) {
 // hand; told afterwards (recap), as something to read.
 function lesson(l, c, recap) {
   if (recap || l.info) {
-    return { id: l.id, lesson: true, info: true, recap: recap && !l.end, target: [].concat(l.target), want: [], advice: null, need: [], args: args(c, l.id) };
+    // The round's button stays clear: the learner goes on from the scores.
+    return { id: l.id, lesson: true, info: true, recap: recap && !l.end, target: [].concat(l.target), want: [], advice: null, need: ["#round-continue"], args: args(c, l.id) };
   }
   const a = advise(c);
-  const need2 = l.id === "thieves" ? ["[data-row-card]", ...need(a.want)] : [...need(a.want), "#row"];
+  // A thief's button comes once its card is picked: keep its place free.
+  const need2 = l.id === "thieves" ? ["[data-row-card]", 'button[data-move^="thief"]', "#moves"] : [...need(a.want), "#row"];
   return { id: l.id, lesson: true, info: false, recap: false, target: [].concat(l.target), want: a.want, advice: a, need: need2, args: args(c, l.id) };
 }
 
 function info(id, target, c) {
-  return { id, lesson: false, info: true, recap: false, target, want: [], advice: null, need: [], args: args(c, id) };
+  return { id, lesson: false, info: true, recap: false, target, want: [], advice: null, need: ["#round-continue"], args: args(c, id) };
 }
 
 // hint is the advice between lessons.
