@@ -56,6 +56,7 @@ type guideAnswer struct {
 	Lesson bool           `json:"lesson"`
 	Info   bool           `json:"info"`
 	Recap  bool           `json:"recap"`
+	Again  bool           `json:"again"`
 	Want   []string       `json:"want"`
 	Text   string         `json:"text"`
 	Args   map[string]any `json:"args"`
@@ -314,6 +315,9 @@ func TestTutorialDeal(t *testing.T) {
 		t.Errorf("the prepared deal: %s\n(after a change of the bots, give tutorial.Spec a frozen bot; else search a new seed: see internal/tutorial)", problem)
 	}
 	for _, a := range r.answers {
+		if a.Again {
+			t.Errorf("following the advice, the lesson %q is offered again", a.ID)
+		}
 		if a.Note != nil {
 			t.Errorf("following the advice, the guide says the learner played %q against %q", a.Note.Did, a.Note.Asked)
 		}
@@ -383,8 +387,11 @@ func TestTutorialOffScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGuided(t, r)
-	notes, recaps := 0, 0
+	notes, recaps, again := 0, 0, 0
 	for _, a := range r.answers {
+		if a.Again {
+			again++
+		}
 		if a.Note != nil {
 			notes++
 		}
@@ -392,8 +399,8 @@ func TestTutorialOffScript(t *testing.T) {
 			recaps++
 		}
 	}
-	if notes == 0 || recaps == 0 {
-		t.Errorf("going against every advice drew %d explanations and %d lessons told afterwards; want some of each", notes, recaps)
+	if notes == 0 || recaps == 0 || again == 0 {
+		t.Errorf("going against every advice drew %d explanations, %d lessons told afterwards and %d offered again; want some of each", notes, recaps, again)
 	}
 	t.Logf("lessons %q; %d explanations; round 1: %d against %d", r.lessons, notes, r.mine, r.best)
 	checkTexts(t, r)

@@ -93,7 +93,7 @@ export class Coach {
       h("h2", { id: "coach-h" }, t(`web.tutorial.${g.id}.title`, args)),
       note,
       h("div", { class: "coach-text", id: "coach-text", "aria-live": "polite" },
-        h("p", {}, t(g.text, args)), learned, advice),
+        g.again ? null : h("p", {}, t(g.text, args)), learned, advice),
       buttons.length ? h("p", { class: "coach-actions" }, buttons) : null);
     this.el.hidden = false;
     this.el.setAttribute("data-step", g.id);

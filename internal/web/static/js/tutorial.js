@@ -67,7 +67,7 @@ export const LAST = "free";
 
 /** newMemory returns what the guide remembers of one game. */
 export function newMemory() {
-  return { done: [], welcomed: false, seen: 0, shown: null, note: null, closed: false };
+  return { done: [], welcomed: false, seen: 0, shown: null, note: null, closed: false, shows: {} };
 }
 
 // tokenOf returns the record token of a learner's move told by an event,
@@ -90,7 +90,8 @@ function tokenOf(e) {
 
 /**
  * guide returns what to show now, and updates mem: {id, lesson (true for
- * a lesson), info (it waits for Next), target (selectors), want (tokens
+ * a lesson), again (a lesson offered before: its advice only), info (it
+ * waits for Next), target (selectors), want (tokens
  * advised), advice ({key, args} of the reason given, or null), need
  * (selectors that must stay uncovered), args (for the text), progress
  * ({n, total} lessons learned), learned (ids), note ({did, asked} after a
@@ -156,7 +157,12 @@ function pick(mem, c) {
     return info(LAST, [], c);
   }
   const due = LESSONS.find((l) => open(l) && !l.end && l.when && l.when(c));
-  if (due) return lesson(due, c, false);
+  if (due) {
+    // A lesson offered again (its move was not made) shows only its
+    // advice: the learner has read the rest, and a phone has no room.
+    if (!mem.shown || mem.shown.id !== due.id) mem.shows[due.id] = (mem.shows[due.id] || 0) + 1;
+    return { ...lesson(due, c, false), again: mem.shows[due.id] > 1 };
+  }
   return hint(c);
 }
 
@@ -165,7 +171,9 @@ function pick(mem, c) {
 function lesson(l, c, recap) {
   if (recap || l.info) {
     // The round's button stays clear: the learner goes on from the scores.
-    return { id: l.id, lesson: true, info: true, recap: recap && !l.end, target: [].concat(l.target), want: [], advice: null, need: ["#round-continue"], args: args(c, l.id) };
+    // Told afterwards, it points at the round's scores, which cover the table.
+    const target = recap && !l.end ? ["#round-end .overlay-box", ...[].concat(l.target)] : [].concat(l.target);
+    return { id: l.id, lesson: true, info: true, recap: recap && !l.end, target, want: [], advice: null, need: ["#round-continue"], args: args(c, l.id) };
   }
   const a = advise(c);
   // A thief's button comes once its card is picked: keep its place free.
