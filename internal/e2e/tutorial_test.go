@@ -222,8 +222,6 @@ func (p *page) guided(what string, pick func(want string, legal []string) string
 		case c.Shown && c.Info:
 			p.click("#coach-next")
 			waitFor[bool](p, "the next step", fmt.Sprintf(`(() => { const c = document.querySelector("#coach"); return c.hidden || c.dataset.step !== %q || c.dataset.progress !== %q; })()`, c.Step, c.Learned), 5*time.Second)
-		case c.Shown && c.Step == "hint-continue":
-			p.click("#round-continue")
 		case c.Shown && c.ToMove && len(c.Want) > 0:
 			token := c.Want[0]
 			if pick != nil {

@@ -27,7 +27,7 @@ import (
 var lessons = []string{"draw", "row", "police", "bid", "centre", "thieves", "call", "forced", "raid", "bodyguards", "cars", "jewels", "extras", "businesses", "cheques"}
 
 // guideScript serves tutorial.js's guide over standard input and output,
-// one JSON line each way: {view, events, seat, dialog, next, reset} in,
+// one JSON line each way: {view, events, seat, next, reset} in,
 // the guide's answer out.
 const guideScript = `import { guide, next, newMemory, isTutorial, LESSONS } from "./tutorial.mjs";
 import readline from "node:readline";
@@ -45,7 +45,7 @@ for await (const line of rl) {
     process.stdout.write(JSON.stringify(LESSONS.map((l) => l.id)) + "\n");
     continue;
   }
-  const g = req.view ? guide(mem, req.view, req.events, req.seat, { dialog: !!req.dialog }) : null;
+  const g = req.view ? guide(mem, req.view, req.events, req.seat) : null;
   process.stdout.write(JSON.stringify(g) + "\n");
 }
 `
@@ -172,9 +172,7 @@ type guided struct {
 
 // playGuided plays the prepared deal of seed as a learner who reads every
 // lesson at once and plays what pick says, against the tutorial's bots,
-// until the guide's summary; the round's scores stay on screen (the dialog)
-// until the guide has nothing more to say about them. It returns the
-// first problem, if any.
+// until the guide's summary. It returns the first problem, if any.
 func playGuided(t *testing.T, p *guideProc, seed []byte, pick func(a *guideAnswer, legal []string) string) (*guided, error) {
 	t.Helper()
 	setup := razzia.NewSetup(tutorial.Players("Learner"), seed)
@@ -201,14 +199,14 @@ func playGuided(t *testing.T, p *guideProc, seed []byte, pick func(a *guideAnswe
 		}
 	}
 	p.ask(t, map[string]any{"reset": true})
-	dialog, scored := false, false
+	scored := false
 	for moves := 0; moves < 1000; moves++ {
 		view := protocol.NewView(g.View(tutorial.Learner))
 		events := protocol.Events(g.Events(), g.Players(), nil)
 		if !scored {
 			for _, e := range g.Events() {
 				if e.Kind == razzia.EventRoundEnd {
-					scored, dialog = true, true
+					scored = true
 					out.mine = e.Scores[tutorial.Learner].Total()
 					for i, s := range e.Scores {
 						if i != tutorial.Learner {
@@ -218,7 +216,7 @@ func playGuided(t *testing.T, p *guideProc, seed []byte, pick func(a *guideAnswe
 				}
 			}
 		}
-		req := map[string]any{"view": view, "events": events, "seat": tutorial.Learner, "dialog": dialog}
+		req := map[string]any{"view": view, "events": events, "seat": tutorial.Learner}
 		a := p.ask(t, req)
 		for a != nil && a.Info {
 			record(a)
@@ -233,10 +231,6 @@ func playGuided(t *testing.T, p *guideProc, seed []byte, pick func(a *guideAnswe
 			return out, fmt.Errorf("the guide closed itself")
 		}
 		record(a)
-		if a.ID == "hint-continue" {
-			dialog = false // the learner presses the round's button
-			continue
-		}
 		if g.Over() {
 			return out, fmt.Errorf("the game ended before the guide did")
 		}
@@ -268,8 +262,14 @@ func checkGuided(t *testing.T, r *guided) {
 			t.Errorf("the lesson %q never came: %q", l, r.lessons)
 		}
 	}
-	learned := 0
+	learned, scored := 0, false
 	for _, a := range r.answers {
+		// Once the round's scores show, they cover the table: the guide
+		// asks for no move until its summary.
+		scored = scored || a.Recap || slices.Contains([]string{"raid", "bodyguards", "cars", "jewels", "extras", "businesses", "cheques", "free"}, a.ID)
+		if scored && len(a.Want) > 0 {
+			t.Errorf("with the round's scores on screen the guide advises %q at %q", a.Want, a.ID)
+		}
 		if a.Progress.N < learned {
 			t.Errorf("at %q the lessons learned went back from %d to %d", a.ID, learned, a.Progress.N)
 		}

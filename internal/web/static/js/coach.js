@@ -50,7 +50,7 @@ export class Coach {
   update(view, events, t, names) {
     this.t = t;
     this.names = names || [];
-    this.shown = guide(this.mem, view, events, this.seat, { dialog: !!document.querySelector("#round-end") });
+    this.shown = guide(this.mem, view, events, this.seat);
     save(this.key, this.mem);
     this.draw();
   }

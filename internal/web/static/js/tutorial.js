@@ -97,12 +97,12 @@ function tokenOf(e) {
  * ({n, total} lessons learned), learned (ids), note ({did, asked} after a
  * move against the advice, else null)}, or null once the learner closed
  * the guide. view is the protocol's View, events every event so far,
- * seat the learner's; opts.dialog is true while the round's scores cover
- * the table.
+ * seat the learner's. Once the round's scores show, it shows only the
+ * lessons about them and the summary, never a move the scores cover.
  */
-export function guide(mem, view, events, seat, opts = {}) {
+export function guide(mem, view, events, seat) {
   if (mem.closed) return null;
-  const c = { v: view, events, seat, dialog: !!opts.dialog };
+  const c = { v: view, events, seat };
   for (const e of events.slice(mem.seen)) {
     if (e.seat !== seat) continue;
     const tok = tokenOf(e);
@@ -145,7 +145,6 @@ function finish(mem, id) {
 // round's end the lessons still missing, then the scoring, then the
 // summary; else the first lesson due; else advice for the move at hand.
 function pick(mem, c) {
-  const { v } = c;
   const shown = mem.shown && mem.shown.info ? mem.shown.id : null;
   const open = (l) => !mem.done.includes(l.id);
   const latched = shown && ![WELCOME, LAST].includes(shown) ? LESSONS.find((l) => l.id === shown && open(l)) : null;
@@ -188,9 +187,6 @@ function info(id, target, c) {
 // hint is the advice between lessons.
 function hint(c) {
   const { v } = c;
-  if (c.dialog) {
-    return { id: "hint-continue", lesson: false, info: false, target: ["#round-continue"], want: [], advice: null, need: ["#round-continue"], args: args(c) };
-  }
   if (!mine(c)) {
     return { id: "wait", lesson: false, info: false, target: [`#seat-${v.toMove}`], want: [], advice: null, need: [], args: { ...args(c), seat: v.toMove } };
   }
