@@ -235,6 +235,11 @@ export function advise(c) {
   return { key: "draw", want: ["draw"], args: { row: v.row.length, police: v.police, limit: v.policeLimit } };
 }
 
+// minus writes a number with the typographic minus sign the score
+// tables use; signed adds a plus to a gain, as they do.
+const minus = (n) => (n < 0 ? `\u2212${-n}` : String(n));
+const signed = (n) => (n > 0 ? `+${n}` : minus(n));
+
 // args are the numbers the texts may name.
 function args(c, id) {
   const { v, seat } = c;
@@ -247,11 +252,13 @@ function args(c, id) {
   if (end) {
     const score = (end.scores && end.scores[seat]) || {};
     const others = (end.scores || []).filter((_, i) => i !== seat).map((s) => s.total);
-    out.points = id && score[id === "extras" ? "thieves" : id] !== undefined ? score[id === "extras" ? "thieves" : id] : 0;
-    out.gold = score.gold || 0;
-    out.mine = score.total || 0;
-    out.best = others.length ? Math.max(...others) : 0;
-    out.ahead = out.mine > out.best;
+    const cat = id === "extras" ? "thieves" : id;
+    out.points = signed(cat && score[cat] !== undefined ? score[cat] : 0);
+    const mine = score.total || 0;
+    const best = others.length ? Math.max(...others) : 0;
+    out.mine = minus(mine);
+    out.best = minus(best);
+    out.ahead = mine > best;
     out.kinds = ["casino", "transport", "cinema", "racetrack", "realestate", "nightclub", "restaurant"].filter((k) => (me.holdings || {})[k] > 0).length;
     out.sum = [...me.faceUp, ...(me.faceDown || [])].reduce((a, b) => a + b, 0);
     out.policeLimit = !!end.policeLimit;
