@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/razziagame/razzia/internal/tutorial"
 )
 
 // lessons are the lessons of the guided first game (tutorial.js), each of
@@ -152,31 +154,6 @@ func learnedCount(c coachState) int {
 	return n
 }
 
-// opposite is the move against the advice: a bid when told to pass, a
-// pass (or, forced, the highest bid) when told to bid, a call when told
-// to draw, a draw when told to call or to use a thief.
-func opposite(want string, legal []string) string {
-	var bids []string
-	for _, m := range legal {
-		if strings.HasPrefix(m, "bid ") {
-			bids = append(bids, m)
-		}
-	}
-	switch {
-	case want == "pass" && len(bids) > 0:
-		return bids[0]
-	case strings.HasPrefix(want, "bid ") && slices.Contains(legal, "pass"):
-		return "pass"
-	case strings.HasPrefix(want, "bid ") && len(bids) > 0:
-		return bids[len(bids)-1]
-	case want == "draw" && slices.Contains(legal, "call"):
-		return "call"
-	case want == "call" || strings.HasPrefix(want, "thief "):
-		return "draw"
-	}
-	return want
-}
-
 // guided plays the tutorial as a learner who reads every lesson and makes
 // the move pick chooses from the advice (nil: follows it), checking the
 // bubble's place at every lesson and that the lessons learned never go
@@ -311,7 +288,7 @@ func TestTutorial(t *testing.T) {
 func TestTutorialOffScript(t *testing.T) {
 	p := startTutorial(t, "en", phone)
 	n := 0
-	seen := p.guided("going against the advice", opposite, func(c coachState) {
+	seen := p.guided("going against the advice", tutorial.Against, func(c coachState) {
 		n++
 		p.screenshotViewport(fmt.Sprintf("tutorial-offscript-%s-%02d-%s", phone, n, c.Step))
 	})

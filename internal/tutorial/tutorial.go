@@ -30,6 +30,9 @@
 package tutorial
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 )
@@ -75,3 +78,31 @@ func Setup(name string) razzia.Setup {
 // NewBot returns a tutorial bot seeded with seed; the server seeds it as
 // it seeds every bot (razzia.SeededRand(seed, "bot N")).
 func NewBot(seed uint64) (bot.Bot, error) { return bot.New(Spec, seed) }
+
+// Against returns the move that goes against the advice want, among the
+// legal moves: a bid when the advice is to pass, a pass (or, where the
+// caller must bid, the highest bid) when it is to bid, a call when it is
+// to draw, a draw when it is to call or to use a thief; else want. The
+// tests of the guide play it at every decision (under node and in a
+// browser), so a learner who does the opposite each time is one learner.
+func Against(want string, legal []string) string {
+	var bids []string
+	for _, m := range legal {
+		if strings.HasPrefix(m, "bid ") {
+			bids = append(bids, m)
+		}
+	}
+	switch {
+	case want == "pass" && len(bids) > 0:
+		return bids[0]
+	case strings.HasPrefix(want, "bid ") && slices.Contains(legal, "pass"):
+		return "pass"
+	case strings.HasPrefix(want, "bid ") && len(bids) > 0:
+		return bids[len(bids)-1]
+	case want == "draw" && slices.Contains(legal, "call"):
+		return "call"
+	case want == "call" || strings.HasPrefix(want, "thief "):
+		return "draw"
+	}
+	return want
+}

@@ -140,26 +140,8 @@ func (p *guideProc) ask(t *testing.T, req map[string]any) *guideAnswer {
 func follow(a *guideAnswer, _ []string) string { return a.Want[0] }
 
 // oppose is the learner who does the opposite of the advice at every
-// decision: a bid when told to pass, a pass (or, forced, the highest bid)
-// when told to bid, a call when told to draw, a draw when told to call or
-// to use a thief.
-func oppose(a *guideAnswer, legal []string) string {
-	want := a.Want[0]
-	bids := slices.DeleteFunc(slices.Clone(legal), func(m string) bool { return !strings.HasPrefix(m, "bid ") })
-	switch {
-	case want == "pass" && len(bids) > 0:
-		return bids[0]
-	case strings.HasPrefix(want, "bid ") && slices.Contains(legal, "pass"):
-		return "pass"
-	case strings.HasPrefix(want, "bid "):
-		return bids[len(bids)-1]
-	case want == "draw" && slices.Contains(legal, "call"):
-		return "call"
-	case want == "call" || strings.HasPrefix(want, "thief "):
-		return "draw"
-	}
-	return want
-}
+// decision (tutorial.Against).
+func oppose(a *guideAnswer, legal []string) string { return tutorial.Against(a.Want[0], legal) }
 
 // guided is one guided game played through: the answers the guide gave
 // (each once, in order), the lessons in the order they came, and round 1's
