@@ -282,15 +282,20 @@ func TestTutorial(t *testing.T) {
 }
 
 // TestTutorialOffScript: a learner who does the opposite of the advice at
-// every decision, on a phone, is told each time what happened, and still
-// meets every lesson (the skipped ones when the round's scores show),
-// each bubble in the viewport and clear of what it explains.
+// every decision, on a phone and on a desktop, is told each time what
+// happened, and still meets every lesson (the skipped ones when the
+// round's scores show), each bubble in the viewport and clear of what it
+// explains.
 func TestTutorialOffScript(t *testing.T) {
-	p := startTutorial(t, "en", phone)
-	n := 0
-	seen := p.guided("going against the advice", tutorial.Against, func(c coachState) {
-		n++
-		p.screenshotViewport(fmt.Sprintf("tutorial-offscript-%s-%02d-%s", phone, n, c.Step))
-	})
-	checkLessons(t, "going against the advice", seen)
+	for _, s := range []size{phone, desktop} {
+		t.Run(s.String(), func(t *testing.T) {
+			p := startTutorial(t, "en", s)
+			n := 0
+			seen := p.guided("going against the advice at "+s.String(), tutorial.Against, func(c coachState) {
+				n++
+				p.screenshotViewport(fmt.Sprintf("tutorial-offscript-%s-%02d-%s", s, n, c.Step))
+			})
+			checkLessons(t, "going against the advice at "+s.String(), seen)
+		})
+	}
 }
