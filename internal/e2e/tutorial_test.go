@@ -8,12 +8,15 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/razziagame/razzia/internal/tutorial"
 )
 
-// lessons are the steps of the guided first game, in the order the
-// prepared deal shows them (as internal/web's TestTutorialDeal checks
+// lessons are the lessons of the guided first game (tutorial.js), each of
+// which every guided game teaches, in whatever order the learner's choices
+// bring them (internal/web's TestTutorialDeal checks the prepared deal
 // without a browser).
-var lessons = []string{"welcome", "draw", "row", "police", "bid", "centre", "thieves", "call", "forced", "raid", "scoring", "free"}
+var lessons = []string{"draw", "row", "police", "bid", "centre", "thieves", "call", "forced", "raid", "bodyguards", "cars", "jewels", "extras", "businesses", "cheques"}
 
 // coachState is what the guide's bubble shows.
 type coachState struct {
@@ -25,6 +28,8 @@ type coachState struct {
 	Title  string   `json:"title"`  // the bubble's heading
 	Moves  int      `json:"moves"`  // the table's move count
 	ToMove bool     `json:"toMove"` // the learner is to move, with buttons on offer
+	// Learned is the count of lessons learned the bubble shows, "n/total".
+	Learned string `json:"learned"`
 }
 
 const coachJS = `(() => {
@@ -36,7 +41,7 @@ const coachJS = `(() => {
     shown, step: shown ? c.dataset.step : "", want: shown && c.dataset.want ? c.dataset.want.split("|") : [],
     info: shown && !!document.querySelector("#coach-next"), note: note ? note.innerText : "",
     title: shown ? c.querySelector("h2").innerText : "",
-    moves: t ? Number(t.dataset.moves) : 0,
+    moves: t ? Number(t.dataset.moves) : 0, learned: shown ? c.dataset.progress : "",
     toMove: !!t && t.dataset.seat !== "-1" && t.dataset.seat === t.dataset.toMove &&
       [...t.querySelectorAll("button[data-move]")].some((b) => !b.disabled),
   };
@@ -86,7 +91,8 @@ const coachViewJS = `(() => {
     else clear(btn, "the button " + tok);
   }
   if (bubble.dataset.step === "thieves") for (const c of document.querySelectorAll("[data-row-card]")) clear(c, "the row card " + c.dataset.kind);
-  if (bubble.dataset.step === "scoring") clear(document.querySelector("#round-continue"), "the continue button");
+  const cont = document.querySelector("#round-continue");
+  if (cont) clear(cont, "the round's continue button");
   return out;
 })()`
 
@@ -141,136 +147,155 @@ func (p *page) frames() {
 	}
 }
 
-// guided plays the tutorial as a learner who reads every step and does
-// what it asks, checking the bubble's place at every step, until the last
-// step; it returns the lessons seen in order. at, if set, runs at the
-// first sight of each step.
-func (p *page) guided(what string, at func(c coachState)) []string {
+// learnedCount returns n of the bubble's "n/total".
+func learnedCount(c coachState) int {
+	var n, total int
+	fmt.Sscanf(c.Learned, "%d/%d", &n, &total)
+	return n
+}
+
+// guided plays the tutorial as a learner who reads every lesson and makes
+// the move pick chooses from the advice (nil: follows it), checking the
+// bubble's place at every lesson and that the lessons learned never go
+// back, until the summary, which it checks and closes; it returns the
+// lessons seen in order. at, if set, runs at the first sight of each
+// lesson and of the summary.
+func (p *page) guided(what string, pick func(want string, legal []string) string, at func(c coachState)) []string {
 	p.t.Helper()
 	var seen []string
-	deadline := time.Now().Add(150 * time.Second)
+	learned, notes := 0, 0
+	deadline := time.Now().Add(240 * time.Second)
 	for time.Now().Before(deadline) {
 		c := p.coach()
-		if c.Shown && slices.Contains(lessons, c.Step) && (len(seen) == 0 || seen[len(seen)-1] != c.Step) {
+		if c.Shown && (slices.Contains(lessons, c.Step) || c.Step == "free") && (len(seen) == 0 || seen[len(seen)-1] != c.Step) {
 			seen = append(seen, c.Step)
-			p.coachInView(fmt.Sprintf("%s, step %q", what, c.Step))
+			p.coachInView(fmt.Sprintf("%s, lesson %q", what, c.Step))
 			if at != nil {
 				at(c)
 			}
 		}
-		if c.Note != "" {
+		if c.Shown {
+			if n := learnedCount(c); n < learned {
+				p.t.Errorf("%s: at %q the lessons learned went back from %d to %d", what, c.Step, learned, n)
+			} else {
+				learned = n
+			}
+		}
+		if c.Note != "" && pick == nil {
 			p.t.Errorf("%s: the guide says the learner went against it: %s", what, c.Note)
 		}
 		switch {
 		case c.Shown && c.Step == "free":
+			if c.Learned != fmt.Sprintf("%d/%d", len(lessons), len(lessons)) {
+				p.t.Errorf("%s: the summary says %s lessons learned, want all %d", what, c.Learned, len(lessons))
+			}
+			waitFor[bool](p, "the summary's way to a real game", `(() => { const a = document.querySelector("#coach-real"); return !!a && a.getAttribute("href") === "/#new-h"; })()`, 5*time.Second)
 			p.click("#coach-next")
 			waitFor[bool](p, "the guide to close", `document.querySelector("#coach").hidden`, 5*time.Second)
+			if pick != nil && notes == 0 {
+				p.t.Errorf("%s: going against the advice drew no explanation", what)
+			}
 			return seen
 		case c.Shown && c.Info:
 			p.click("#coach-next")
-			waitFor[bool](p, "the next step", fmt.Sprintf(`(() => { const c = document.querySelector("#coach"); return c.hidden || c.dataset.step !== %q; })()`, c.Step), 5*time.Second)
+			waitFor[bool](p, "the next step", fmt.Sprintf(`(() => { const c = document.querySelector("#coach"); return c.hidden || c.dataset.step !== %q || c.dataset.progress !== %q; })()`, c.Step, c.Learned), 5*time.Second)
 		case c.Shown && c.ToMove && len(c.Want) > 0:
-			p.follow(c, c.Want[0])
+			token := c.Want[0]
+			if pick != nil {
+				token = pick(token, p.state().Legal)
+				if token != c.Want[0] {
+					notes++
+				}
+			}
+			p.follow(c, token)
+			if token != c.Want[0] {
+				waitFor[bool](p, "the explanation of a move against the advice", `!!document.querySelector("#coach-note")`, 5*time.Second)
+			}
 		default:
 			// The bots move; wait for the learner's turn or a new step.
 			waitFor[bool](p, "the learner's turn or a new step", fmt.Sprintf(`(() => { const c = document.querySelector("#coach"); const t = document.querySelector("#table");
   return !!c && (c.dataset.step !== %q || Number(t.dataset.moves) !== %d || (t.dataset.seat === t.dataset.toMove && !!document.querySelector("#table button[data-move]:not([disabled])"))); })()`, c.Step, c.Moves), 20*time.Second)
 		}
 	}
-	p.fail("%s: the guide did not end in 150 s; steps seen %q", what, seen)
+	p.fail("%s: the guide did not end in 240 s; lessons seen %q", what, seen)
 	return nil
 }
 
+// checkLessons fails the test unless every lesson was seen.
+func checkLessons(t *testing.T, what string, seen []string) {
+	t.Helper()
+	for _, l := range lessons {
+		if !slices.Contains(seen, l) {
+			t.Errorf("%s: the lesson %q never came: %q", what, l, seen)
+		}
+	}
+	if len(seen) == 0 || seen[len(seen)-1] != "free" {
+		t.Errorf("%s: the guide ended without its summary: %q", what, seen)
+	}
+}
+
 // TestTutorial plays the guided first game from the lobby's button to
-// its end in English and German, on a desktop and a phone: every step
-// comes in order, its bubble inside the viewport, beside the element it
-// explains and clear of the buttons to press; axe finds nothing serious
-// with the bubble up; the window resized or turned mid-step keeps the
-// bubble and the buttons in view; a reload keeps the learner's place; a
-// screenshot of every step is saved.
+// its summary in every language, on a phone and on a desktop, following
+// the advice: every lesson comes, each bubble inside the viewport, beside
+// the element it explains and clear of the buttons to press; axe finds
+// nothing serious with the bubble up; the window resized or turned
+// mid-lesson keeps the bubble and the buttons in view; a reload keeps the
+// learner's place; a screenshot of every lesson is saved.
 func TestTutorial(t *testing.T) {
-	for _, lang := range []string{"en", "de"} {
+	for _, lang := range []string{"en", "nl", "it", "hu", "es", "de"} {
 		for _, s := range []size{phone, desktop} {
 			t.Run(lang+"/"+s.String(), func(t *testing.T) {
 				p := startTutorial(t, lang, s)
 				n := 0
-				seen := p.guided(lang+" at "+s.String(), func(c coachState) {
+				seen := p.guided(lang+" at "+s.String(), nil, func(c coachState) {
 					n++
 					p.screenshotViewport(fmt.Sprintf("tutorial-%s-%s-%02d-%s", lang, s, n, c.Step))
-					if lang == "en" && slices.Contains([]string{"welcome", "bid", "thieves", "scoring"}, c.Step) {
-						p.accessible(fmt.Sprintf("the tutorial's step %q at %s", c.Step, s))
+					if lang == "en" && slices.Contains([]string{"draw", "bid", "thieves", "bodyguards", "free"}, c.Step) {
+						p.accessible(fmt.Sprintf("the tutorial's lesson %q at %s", c.Step, s))
 					}
-					if c.Step == "police" && !s.phone {
+					if c.Step == "police" && !s.phone && lang == "en" {
 						// A reload keeps the learner's place in the guide.
 						p.do("reload", chromedp.Reload())
 						waitFor[bool](p, "the guide after the reload", `!!document.querySelector("#coach:not([hidden])")`, 10*time.Second)
-						if after := p.coach(); after.Step != c.Step {
-							t.Errorf("after a reload the guide shows %q, want %q again", after.Step, c.Step)
+						if after := p.coach(); after.Step != c.Step || after.Learned != c.Learned {
+							t.Errorf("after a reload the guide shows %q (%s learned), want %q (%s) again", after.Step, after.Learned, c.Step, c.Learned)
 						}
 					}
-					if c.Step == "bid" || c.Step == "scoring" || c.Step == "thieves" {
-						// Turned and resized mid-step: the bubble and the buttons stay in view.
+					if lang == "en" && (c.Step == "bid" || c.Step == "bodyguards" || c.Step == "thieves") {
+						// Turned and resized mid-lesson: the bubble and the buttons stay in view.
 						for _, r := range []size{landscape, narrow, {1024, 768, false}, s} {
 							p.resize(r)
-							p.coachInView(fmt.Sprintf("step %s resized to %s", c.Step, r))
-							if r == landscape && lang == "en" {
+							p.coachInView(fmt.Sprintf("lesson %s resized to %s", c.Step, r))
+							if r == landscape {
 								p.screenshotViewport(fmt.Sprintf("tutorial-%s-%s-%02d-%s-turned", lang, s, n, c.Step))
 							}
 						}
 					}
 				})
-				if !slices.Equal(seen, lessons) {
-					t.Errorf("the steps came as\n%q\nwant\n%q", seen, lessons)
-				}
+				checkLessons(t, lang+" at "+s.String(), seen)
 				if c := p.coach(); c.Shown {
-					t.Errorf("the guide is still shown after the last step: %q", c.Step)
+					t.Errorf("the guide is still shown after its summary: %q", c.Step)
 				}
-				// The game goes on freely.
-				waitForTurn(p)
 			})
 		}
 	}
 }
 
-// TestTutorialOffScript: a learner who calls an auction when the guide
-// says to draw is told what happened, and the guide goes on from the
-// game as it is.
+// TestTutorialOffScript: a learner who does the opposite of the advice at
+// every decision, on a phone and on a desktop, is told each time what
+// happened, and still meets every lesson (the skipped ones when the
+// round's scores show), each bubble in the viewport and clear of what it
+// explains.
 func TestTutorialOffScript(t *testing.T) {
-	p := startTutorial(t, "en", phone)
-	for c := p.coach(); c.Step != "draw"; c = p.coach() {
-		if !c.Info {
-			p.fail("the guide shows %q before the draw step", c.Step)
-		}
-		p.click("#coach-next")
+	for _, s := range []size{phone, desktop} {
+		t.Run(s.String(), func(t *testing.T) {
+			p := startTutorial(t, "en", s)
+			n := 0
+			seen := p.guided("going against the advice at "+s.String(), tutorial.Against, func(c coachState) {
+				n++
+				p.screenshotViewport(fmt.Sprintf("tutorial-offscript-%s-%02d-%s", s, n, c.Step))
+			})
+			checkLessons(t, "going against the advice at "+s.String(), seen)
+		})
 	}
-	c := p.coach()
-	p.follow(c, "call")
-	waitFor[bool](p, "the explanation", `!!document.querySelector("#coach-note")`, 10*time.Second)
-	c = p.coach()
-	if !strings.Contains(c.Note, "Call") || !strings.Contains(c.Note, "Draw") {
-		t.Errorf("the explanation %q names neither the move made nor the one asked for", c.Note)
-	}
-	p.coachInView("the explanation")
-	p.screenshotViewport("tutorial-offscript-" + phone.String())
-	// The guide goes on: the learner follows it until a lesson after the draw.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		c = p.coach()
-		if c.Shown && slices.Index(lessons, c.Step) > slices.Index(lessons, "draw") {
-			break
-		}
-		if time.Now().After(deadline) {
-			p.fail("the guide went no further than %q", c.Step)
-		}
-		switch {
-		case c.Info:
-			p.click("#coach-next")
-		case c.ToMove && len(c.Want) > 0:
-			p.follow(c, c.Want[0])
-		default:
-			waitFor[bool](p, "a change", fmt.Sprintf(`(() => { const c = document.querySelector("#coach"); const t = document.querySelector("#table");
-  return c.dataset.step !== %q || Number(t.dataset.moves) !== %d || (t.dataset.seat === t.dataset.toMove && !!document.querySelector("#table button[data-move]:not([disabled])")); })()`, c.Step, c.Moves), 20*time.Second)
-		}
-	}
-	p.coachInView(fmt.Sprintf("step %q after going off the script", c.Step))
 }

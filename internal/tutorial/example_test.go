@@ -18,6 +18,6 @@ func ExampleSetup() {
 	fmt.Println(g.Players(), string(setup.Seed))
 	fmt.Println("the learner's cheques:", setup.Cheques[tutorial.Learner])
 	// Output:
-	// [Cy Miriam Felix] tutorial-00001233
-	// the learner's cheques: [2 5 8 13]
+	// [Cy Miriam Felix] tutorial-00000010
+	// the learner's cheques: [4 7 10 11]
 }

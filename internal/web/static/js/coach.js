@@ -6,7 +6,7 @@
 // or scrolled. What the learner has read survives a reload (localStorage).
 
 import { h, replace } from "./dom.js";
-import { guide, next, close, newMemory, STEPS, LAST } from "./tutorial.js";
+import { guide, next, close, newMemory, LAST } from "./tutorial.js";
 import { moveLabel, list } from "./words.js";
 
 const GAP = 10; // between the bubble and what it points at
@@ -65,11 +65,12 @@ export class Coach {
       return;
     }
     const args = { ...g.args, player: this.names[g.args.seat] || "" };
-    const lesson = g.step && g.id !== LAST;
-    const n = STEPS.findIndex((s) => s.id === g.id);
     const buttons = [];
+    if (g.id === LAST) {
+      buttons.push(h("a", { class: "button primary", id: "coach-real", href: "/#new-h" }, t("web.tutorial.real")));
+    }
     if (g.info) {
-      buttons.push(h("button", { type: "button", class: "primary", id: "coach-next", onclick: () => this.next() },
+      buttons.push(h("button", { type: "button", class: g.id === LAST ? "" : "primary", id: "coach-next", onclick: () => this.next() },
         t(g.id === LAST ? "web.tutorial.done" : "web.tutorial.next")));
     }
     if (g.id !== LAST) {
@@ -80,15 +81,24 @@ export class Coach {
         did: moveLabel(t, g.note.did), asked: list(t, g.note.asked.map((m) => moveLabel(t, m))),
       }))
       : null;
+    const advice = g.advice
+      ? h("p", { class: "coach-advice", id: "coach-advice" }, t(`web.tutorial.advice.${g.advice.key}`, adviceArgs(t, g.advice.args)))
+      : null;
+    const learned = g.id === LAST
+      ? h("ul", { class: "coach-learned", id: "coach-learned" }, g.learned.map((id) => h("li", {}, t(`web.tutorial.${id}.title`, args))))
+      : null;
+    const kicker = t("web.tutorial.learned", { n: g.progress.n, total: g.progress.total });
     replace(this.el,
-      h("p", { class: "coach-kicker" }, lesson ? t("web.tutorial.progress", { n: n + 1, total: STEPS.length }) : t("web.tutorial.label")),
+      h("p", { class: "coach-kicker", id: "coach-progress" }, kicker),
       h("h2", { id: "coach-h" }, t(`web.tutorial.${g.id}.title`, args)),
       note,
-      h("p", { class: "coach-text", id: "coach-text", "aria-live": "polite" }, t(`web.tutorial.${g.id}.text`, args)),
+      h("div", { class: "coach-text", id: "coach-text", "aria-live": "polite" },
+        g.again ? null : h("p", {}, t(g.text, args)), learned, advice),
       buttons.length ? h("p", { class: "coach-actions" }, buttons) : null);
     this.el.hidden = false;
     this.el.setAttribute("data-step", g.id);
     this.el.setAttribute("data-want", g.want.join("|"));
+    this.el.setAttribute("data-progress", `${g.progress.n}/${g.progress.total}`);
     const target = this.point();
     if (target) {
       if (this.last !== g.id && target.scrollIntoView) {
@@ -234,6 +244,11 @@ function overlap(x, y, w, h, r) {
   return dx > 0 && dy > 0 ? dx * dy : 0;
 }
 
+// adviceArgs names the card an advice is about in the language.
+function adviceArgs(t, a) {
+  return a.card ? { ...a, card: t(`card.${a.card}`) } : a;
+}
+
 function load(key) {
   try {
     const m = JSON.parse(localStorage.getItem(key) || "null");
@@ -246,7 +261,7 @@ function load(key) {
 
 function save(key, mem) {
   try {
-    localStorage.setItem(key, JSON.stringify({ ...mem, shown: mem.shown && { id: mem.shown.id, info: mem.shown.info, step: mem.shown.step, want: mem.shown.want } }));
+    localStorage.setItem(key, JSON.stringify({ ...mem, shown: mem.shown && { id: mem.shown.id, info: mem.shown.info, want: mem.shown.want } }));
   } catch {
     // storage disabled: the guide still works for this visit
   }
