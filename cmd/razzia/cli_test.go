@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -262,7 +266,8 @@ func TestFlagsWithoutCommandServe(t *testing.T) {
 		t.Errorf("status %d, stderr %q; want serve's usage error", status, stderr)
 	}
 
-	// A port taken stops the server after it made its database.
+	// A port taken stops the server before it makes its database, and so
+	// without the notice that it makes one.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -270,13 +275,33 @@ func TestFlagsWithoutCommandServe(t *testing.T) {
 	defer ln.Close()
 	t.Chdir(t.TempDir())
 	notice := "razzia serve: creating razzia.db, a new SQLite database for the games and accounts (--db names another)\n"
+	_, stderr, status = runCmd(t, nil, "--addr", ln.Addr().String(), "--log-format", "json")
+	if status != 1 || strings.Contains(stderr, notice) || !strings.Contains(stderr, ln.Addr().String()) {
+		t.Errorf("status %d, stderr %q; want 1, the address and no notice", status, stderr)
+	}
+	if _, err := os.Stat("razzia.db"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("razzia.db: %v; want none", err)
+	}
+
+	// A server that can listen says that it creates the database, once.
 	for i, want := range []bool{true, false} {
-		_, stderr, status := runCmd(t, nil, "--addr", ln.Addr().String(), "--log-format", "json")
-		if status != 1 || strings.HasPrefix(stderr, notice) != want {
-			t.Errorf("run %d: status %d, stderr %q; want 1 and the notice %v", i+1, status, stderr, want)
+		ctx, cancel := context.WithCancel(t.Context())
+		var errs syncBuffer
+		out, w := io.Pipe()
+		done := make(chan int, 1)
+		go func() {
+			done <- serveContext(ctx, []string{"--addr", "127.0.0.1:0", "--log-format", "json"}, w, &errs)
+			w.Close()
+		}()
+		// The first line says it runs: the database is made by then.
+		if line, err := bufio.NewReader(out).ReadString('\n'); !strings.HasPrefix(line, "Razzia is running") {
+			t.Fatalf("run %d: first line %q, %v", i+1, line, err)
 		}
-		if _, err := os.Stat("razzia.db"); err != nil {
-			t.Fatal(err)
+		go io.Copy(io.Discard, out)
+		cancel()
+		<-done
+		if got := strings.HasPrefix(errs.String(), notice); got != want {
+			t.Errorf("run %d: stderr %q; the notice %v, want %v", i+1, errs.String(), got, want)
 		}
 	}
 }

@@ -10,7 +10,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -35,7 +34,7 @@ func init() {
 		{"replay", "replay a game record and report its scores", replay},
 		{"analyze", "analyse a finished game's every move with the expert bot", analyze},
 		{"arena", "play games between bots and report how each did", runArena},
-		{"serve", "run the game server (the default command)", serveFront},
+		{"serve", "run the game server (the default command)", serve},
 		{"play", "play a game in the terminal, against bots or on a server", runPlay},
 		{"bot", "play a seat of a server game with a bot program", runBot},
 		{"watch", "watch a game on a server in the terminal", runWatch},
@@ -67,7 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if strings.HasPrefix(args[0], "-") && !isHelpFlag(args[0]) && !isVersionFlag(args[0]) {
 		// Flags without a command are the default command's: "razzia
 		// --addr :80" is "razzia serve --addr :80".
-		return serveFront(args, stdin, stdout, stderr)
+		return serve(args, stdin, stdout, stderr)
 	}
 	name, rest := args[0], args[1:]
 	switch {
@@ -132,18 +131,6 @@ func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return unknownCommand(stderr, rest[0])
 	}
 	return c.run([]string{"--help"}, stdin, stdout, stderr)
-}
-
-// serveFront is the serve command as razzia's default: before a server
-// makes a new SQLite database, it says so, so that a first "razzia" in
-// the wrong directory is noticed.
-func serveFront(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if cfg, _, done := parseServeFlags(args, io.Discard, io.Discard); !done && !isPostgres(cfg.db) {
-		if _, err := os.Stat(cfg.db); errors.Is(err, os.ErrNotExist) {
-			fmt.Fprintf(stderr, "razzia serve: creating %s, a new SQLite database for the games and accounts (--db names another)\n", cfg.db)
-		}
-	}
-	return serve(args, stdin, stdout, stderr)
 }
 
 func lookup(name string) (command, bool) {

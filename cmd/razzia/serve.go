@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -135,6 +136,11 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return fail(err)
 	}
 	defer ln.Close() // Serve closes it too, once it has started
+	// A new SQLite database is said aloud, so that a first "razzia" in
+	// the wrong directory is noticed.
+	if _, err := os.Stat(cfg.db); !isPostgres(cfg.db) && errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(stderr, "razzia serve: creating %s, a new SQLite database for the games and accounts (--db names another)\n", cfg.db)
+	}
 	st, err := openStore(ctx, cfg.db, log, true)
 	if err != nil {
 		return fail(err)

@@ -73,29 +73,35 @@ func TestCreateTutorial(t *testing.T) {
 		}
 	}
 
-	// The learner draws; the bots answer as the tutorial's bots do.
-	if err := h.Play(ctx, in.ID, token, "draw", -1); err != nil {
-		t.Fatal(err)
-	}
+	// The bots play as the tutorial's bots do, before the learner's first
+	// move (whoever the deal makes start) and after it.
 	sub, err := h.Watch(ctx, in.ID, Watcher{Token: token})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sub.Close()
-	for {
-		u, ok := next(t, ctx, sub)
-		if !ok {
-			t.Fatal("the subscription ended")
-		}
-		if u.View.ToMove == tutorial.Learner {
-			break
+	learnerToMove := func() {
+		t.Helper()
+		for {
+			u, ok := next(t, ctx, sub)
+			if !ok {
+				t.Fatal("the subscription ended")
+			}
+			if u.View.ToMove == tutorial.Learner {
+				return
+			}
 		}
 	}
+	learnerToMove()
+	if err := h.Play(ctx, in.ID, token, "draw", -1); err != nil {
+		t.Fatal(err)
+	}
+	learnerToMove()
 	rec, err := h.Record(ctx, in.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := tutorialMoves(t, rec.Moves[0], len(rec.Moves)); !slices.Equal(rec.Moves, want) {
+	if want := tutorialMoves(t, rec.Moves); !slices.Equal(rec.Moves, want) {
 		t.Errorf("the tutorial's moves %q, want the tutorial bots' %q", rec.Moves, want)
 	}
 
@@ -108,19 +114,22 @@ func TestCreateTutorial(t *testing.T) {
 }
 
 // tutorialMoves plays the prepared deal with the tutorial's bots, the
-// learner's first move given, for n moves.
-func tutorialMoves(t *testing.T, first string, n int) []string {
+// learner's moves taken from played, for as many moves as played has.
+func tutorialMoves(t *testing.T, played []string) []string {
 	t.Helper()
 	seed := tutorial.Seed()
 	g, err := razzia.NewGame(tutorial.Setup("Cy"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.PlayToken(first); err != nil {
-		t.Fatal(err)
-	}
-	for g.Len() < n {
+	for g.Len() < len(played) {
 		seat := g.ToMove()
+		if seat == tutorial.Learner {
+			if err := g.PlayToken(played[g.Len()]); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		b, err := tutorial.NewBot(razzia.SeededRand(seed, fmt.Sprintf("bot %d", seat)).Uint64())
 		if err != nil {
 			t.Fatal(err)
