@@ -30,6 +30,26 @@ function beep() {
   osc.stop(audio.currentTime + 0.4);
 }
 
+// click plays a short dry tick, for the last seconds of the player's clock.
+function click() {
+  const Ctx = globalThis.AudioContext || globalThis.webkitAudioContext;
+  if (!Ctx) return;
+  audio = audio || new Ctx();
+  const osc = audio.createOscillator();
+  const gain = audio.createGain();
+  osc.frequency.value = 1200;
+  gain.gain.setValueAtTime(0.12, audio.currentTime);
+  gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.06);
+  osc.connect(gain).connect(audio.destination);
+  osc.start();
+  osc.stop(audio.currentTime + 0.06);
+}
+
+/** clockTick ticks audibly, when the player turned the sound on. */
+export function clockTick() {
+  if (soundOn()) click();
+}
+
 /** turnAlert tells the player it is their turn, as they chose. */
 export function turnAlert(text) {
   if (soundOn()) beep();

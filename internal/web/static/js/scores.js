@@ -68,7 +68,7 @@ export function scorePanel(ctx) {
     const table = wrap(scoreTable(ctx, r), t("web.scores.round", { round: r }));
     tables.push(r === rounds ? table : h("details", { class: "score-old" }, h("summary", {}, t("web.scores.round", { round: r })), table));
   }
-  return h("section", { class: "scores", id: "scores", "aria-labelledby": "scores-h" },
+  return h("section", { class: "scores", id: "scores", tabindex: "-1", "aria-labelledby": "scores-h" },
     h("h2", { id: "scores-h" }, t("web.scores")),
     h("ul", { class: "score-totals" }, v.seats.map((s, i) =>
       h("li", { class: "score-chip" }, seatName(names, i), " ", h("strong", {}, t("web.seat.points", { n: s.total }))))),

@@ -12,8 +12,8 @@ import { fetchHints } from "./analysis.js";
 import { Coach } from "./coach.js";
 import { isTutorial } from "./tutorial.js";
 import { whoami } from "./players.js";
-import { received, tick } from "./clock.js";
-import { turnAlert, alertSettings } from "./notify.js";
+import { received, tick, left } from "./clock.js";
+import { turnAlert, alertSettings, clockTick } from "./notify.js";
 import { ChatPanel } from "./chat.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -233,6 +233,9 @@ async function askHints() {
 }
 
 let coach = null;
+
+// LAST_SECONDS are the seconds of the player's clock that tick audibly.
+const LAST_SECONDS = 5;
 
 // ---- the connection ------------------------------------------------------------------
 
@@ -481,8 +484,19 @@ $("cancel-table").addEventListener("click", async () => {
     setError(errorText(err.code));
   }
 });
-// The clocks count down between the server's messages.
-setInterval(() => tick($("table"), page.t, page.clock), 250);
+// The clocks count down between the server's messages; the player's own
+// ticks audibly in its last seconds, and a round's scores step aside when
+// the player's clock starts (render.js).
+let lastTick = 0;
+setInterval(() => {
+  tick($("table"), page.t, page.clock);
+  const l = page.clock && page.you >= 0 ? left(page.clock, page.you) : null;
+  if (!l || !l.running) return;
+  if (page.view && page.view.toMove === page.you && document.querySelector("#round-end[aria-modal]")) render();
+  const s = Math.ceil((l.decision + l.reserve) / 1000);
+  if (s > 0 && s <= LAST_SECONDS && s !== lastTick) clockTick();
+  lastTick = s;
+}, 250);
 $("copy-invite").addEventListener("click", async () => {
   const url = $("invite-link").value;
   try {

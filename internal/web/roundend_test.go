@@ -1,0 +1,133 @@
+package web_test
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/razziagame/razzia/internal/gametest"
+	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/web"
+)
+
+// roundEndCheck draws a round's end, as the player to move sees it, with
+// the case's clock, and prints what covers the table.
+const roundEndCheck = `import "./fakedom.mjs";
+import { renderTable, T } from "./render.mjs";
+import { readFileSync } from "node:fs";
+const { catalogue, cases } = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const out = {};
+for (const [name, c] of Object.entries(cases)) {
+  const root = document.createElement("div");
+  const clock = c.clock ? { ...c.clock, offset: 0 } : null;
+  renderTable(root, c.msg.view, c.msg.events, T(catalogue), { game: c.msg.game, seat: c.msg.seat, onMove: () => {}, clock });
+  const by = (id) => root.find((n) => n.attrs && n.attrs.id === id)[0];
+  const overlay = by("round-end");
+  const tbl = root.find((n) => n.attrs && /(^| )tbl( |$)/.test(n.attrs.class || ""))[0];
+  const clockEl = by("decide-clock");
+  out[name] = {
+    modal: !!overlay && overlay.attrs["aria-modal"] === "true",
+    inert: tbl.attrs.inert !== undefined,
+    moves: root.find((n) => n.tag === "button" && n.attrs["data-move"] && n.attrs.disabled === undefined).length,
+    note: by("round-note") ? by("round-note").textContent.replace(/\s+/g, " ").trim() : "",
+    clock: clockEl ? { seat: clockEl.attrs["data-clock-seat"], low: clockEl.attrs["data-clock-low"], kind: clockEl.attrs["data-clock-kind"] } : null,
+  };
+}
+console.log(JSON.stringify(out));
+`
+
+// TestRoundEndNeverCoversARunningClock draws the start of round 2 for the
+// player to move: while their decision's clock runs, the round's scores
+// do not cover the table (the moves stay reachable, a note points to the
+// scores, and the clock shows large in the decision panel); at an untimed
+// table, or before the clock starts, the scores show as a dialog.
+func TestRoundEndNeverCoversARunningClock(t *testing.T) {
+	t.Parallel()
+	ended := untilRoundEnd(t, gametest.Random(t, 3, 7))
+	st := ended.State()
+	seat := st.ToMove()
+	info := protocol.GameInfo{ID: "k3x7q2m5ab", Status: protocol.StatusPlaying, Players: 3,
+		Created: time.Now(), Updated: time.Now(), Invite: protocol.InvitePath("k3x7q2m5ab")}
+	for i, name := range ended.Players() {
+		si := protocol.SeatInfo{Name: name}
+		if i != seat {
+			si.Bot = "easy"
+		}
+		info.Seats = append(info.Seats, si)
+	}
+	untimed := stateMessage(t, ended, seat, info)
+	info.Pace = &protocol.PaceInfo{ID: "blitz", Kind: "live", DecisionMs: 10000, ReserveMs: 60000}
+	timed := stateMessage(t, ended, seat, info)
+	info.Pace = &protocol.PaceInfo{ID: "day1", Kind: "correspondence", DecisionMs: 24 * 3600e3, ReserveMs: 14 * 24 * 3600e3}
+	corr := stateMessage(t, ended, seat, info)
+	now := time.Now().UnixMilli()
+	running := func(who int) map[string]any {
+		reserve := make([]int64, 3)
+		for i := range reserve {
+			reserve[i] = 60000
+		}
+		c := map[string]any{"reserveMs": reserve, "running": who, "decisionEnds": int64(0), "deadline": int64(0), "serverTime": now}
+		if who >= 0 {
+			c["decisionEnds"], c["deadline"] = now+10000, now+70000
+		}
+		return c
+	}
+	type testCase struct {
+		Msg   json.RawMessage `json:"msg"`
+		Clock map[string]any  `json:"clock,omitempty"`
+	}
+	cases := map[string]testCase{
+		"untimed":             {Msg: untimed},
+		"clock not started":   {Msg: timed, Clock: running(-1)},
+		"my clock runs":       {Msg: timed, Clock: running(seat)},
+		"correspondence runs": {Msg: corr, Clock: running(seat)},
+	}
+	cat, err := i18n.JSON("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, dir := web.NodeModules(t, map[string][]byte{"check.mjs": []byte(roundEndCheck),
+		"cases.json": mustJSON(t, map[string]any{"catalogue": json.RawMessage(cat), "cases": cases})})
+	b, err := exec.Command(node, filepath.Join(dir, "check.mjs"), filepath.Join(dir, "cases.json")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, b)
+	}
+	type drawn struct {
+		Modal, Inert bool
+		Moves        int
+		Note         string
+		Clock        *struct{ Seat, Low, Kind string }
+	}
+	var got map[string]drawn
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%v in %s", err, b)
+	}
+	for _, name := range []string{"untimed", "clock not started"} {
+		if d := got[name]; !d.Modal || !d.Inert || d.Note != "" {
+			t.Errorf("%s: %+v; want the round's scores as a dialog over an inert table", name, d)
+		}
+	}
+	for _, name := range []string{"my clock runs", "correspondence runs"} {
+		d := got[name]
+		if d.Modal || d.Inert || d.Moves == 0 {
+			t.Errorf("%s: %+v; want no dialog and the moves reachable", name, d)
+		}
+		if !strings.Contains(d.Note, "Round 1 is scored") || !strings.Contains(d.Note, "See the scores") {
+			t.Errorf("%s: note %q; want it to point to round 1's scores", name, d.Note)
+		}
+		if d.Clock == nil || d.Clock.Seat != strconv.Itoa(seat) {
+			t.Errorf("%s: decision clock %+v; want seat %d's beside the decision", name, d.Clock, seat)
+		}
+	}
+	if c := got["my clock runs"].Clock; c != nil && (c.Low != "10000" || c.Kind != "live") {
+		t.Errorf("blitz clock marked %+v; want low under 10 s, live", c)
+	}
+	if c := got["correspondence runs"].Clock; c != nil && (c.Low != "8640000" || c.Kind != "correspondence") {
+		t.Errorf("correspondence clock marked %+v; want low under a tenth of the day, correspondence", c)
+	}
+}
