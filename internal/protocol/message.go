@@ -23,6 +23,11 @@ const (
 	TypeTakeBack = "takeback" // client to server
 	// TypeLeave hands the seat to a server bot until the player comes back.
 	TypeLeave = "leave" // client to server
+	// TypePing asks the server for a TypePong at once: a client learns
+	// that its connection still carries messages. Pings do not keep an
+	// idle connection open.
+	TypePing = "ping" // client to server
+	TypePong = "pong" // server to client
 )
 
 // A StateMessage is the server's "state" message: sent on connecting and
