@@ -7,7 +7,7 @@ import * as api from "./api.js";
 import { Connection } from "./conn.js";
 import { start } from "./page.js";
 import { renderTable } from "./render.js";
-import { displayNames } from "./words.js";
+import { displayNames, moveLabel } from "./words.js";
 import { fetchHints } from "./analysis.js";
 import { Coach } from "./coach.js";
 import { isTutorial } from "./tutorial.js";
@@ -31,6 +31,8 @@ const page = {
   lastSent: null, // {token, seq, retried} of the last move sent
   errorTimer: 0,
   connected: false,
+  offline: false, // the browser is offline or the server stopped answering
+  queued: null, // {token, seq} of a move made while offline, sent on return
   lost: false, // the connection dropped: say so when it comes back
   gone: false, // the game does not exist
   status: null, // [key, args] of the connection message shown
@@ -65,7 +67,8 @@ function showStatus() {
   const t = page.t;
   const el = $("status-message");
   const parts = [];
-  if (page.status) {
+  // Offline, the banner says it all (showOffline).
+  if (page.status && !page.offline) {
     const [key, args, action] = page.status;
     parts.push(h("span", { class: "status-text" }, t(key, args)));
     if (action === "reconnect") {
@@ -78,6 +81,39 @@ function showStatus() {
   }
   replace(el, parts);
   el.className = `status-message${page.error ? " is-error" : page.status ? " is-info" : ""}`;
+}
+
+// showOffline draws the connection banner: fixed over the page's top, so
+// that it comes and goes without moving the table, with the move that
+// waits for the connection.
+function showOffline() {
+  const t = page.t;
+  const el = $("conn-banner");
+  el.hidden = !page.offline && !page.queued;
+  if (el.hidden) return;
+  const parts = [h("strong", {}, t(page.offline ? "web.conn.offline" : "web.conn.sending"))];
+  if (page.queued) {
+    parts.push(" ", h("span", { id: "conn-queued" }, t("web.conn.queued", { move: moveLabel(t, page.queued.token) })), " ",
+      h("button", { type: "button", class: "small", id: "conn-unqueue", onclick: () => { page.queued = null; showOffline(); render(); } },
+        t("web.conn.unqueue")));
+  }
+  replace(el, parts);
+}
+
+// flushQueued sends the move made while offline, now that the table is
+// known again, if it still stands: the same decision, still legal.
+function flushQueued() {
+  const q = page.queued;
+  if (!q || page.offline || !page.connected) return;
+  page.queued = null;
+  showOffline();
+  const v = page.view;
+  if (v && v.moves === q.seq && v.legal.includes(q.token)) {
+    send(q.token);
+    return;
+  }
+  setError(page.t("web.conn.queue.dropped", { move: moveLabel(page.t, q.token) }));
+  render();
 }
 
 function setError(text) {
@@ -194,7 +230,8 @@ function render() {
     return;
   }
   renderTable(root, view, page.log, t, {
-    game, seat: you, onMove: sendMove, busy: page.pending !== null || !page.connected, links,
+    // Offline, a move may still be made: it waits for the connection.
+    game, seat: you, onMove: sendMove, busy: page.pending !== null || page.queued !== null || (!page.connected && !page.offline), links,
     hints: game.rated ? null : { state: page.hints, ask: askHints },
     clock: page.clock, onTakeBack: () => conn.send({ type: "takeback" }),
     onPreMove: (token) => conn.send({ type: "premove", move: token }),
@@ -281,6 +318,7 @@ function onMessage(msg, first) {
       }, 4000);
     }
     render();
+    flushQueued();
     const v = page.view;
     const yourTurn = v && v.toMove === page.you && page.you >= 0 && v.legal.length > 0;
     const newTurn = yourTurn && (!before || before.moves !== v.moves || before.toMove !== page.you);
@@ -358,6 +396,13 @@ function clearPending() {
 }
 
 function onStatus(state, delay) {
+  if (state === "offline" || state === "online") {
+    page.offline = state === "offline";
+    if (page.offline) page.connected = false;
+    showOffline();
+    if (page.game) render();
+    return;
+  }
   page.connected = state === "open";
   switch (state) {
     case "connecting":
@@ -407,6 +452,15 @@ function sendMove(token) {
 function send(token, retried = false) {
   setError(null);
   const seq = page.view ? page.view.moves : undefined;
+  if (page.offline || conn.isOffline()) {
+    // Sent now it would be lost: it waits, in sight, for the connection.
+    page.queued = { token, seq };
+    page.offline = true;
+    showOffline();
+    render();
+    announce(page.t("web.conn.queued", { move: moveLabel(page.t, token) }));
+    return;
+  }
   const ok = conn.send({ type: "move", move: token, seq });
   if (!ok) {
     setError(page.t("web.conn.notsent"));
