@@ -25,6 +25,12 @@ type (
 		Claimed []string    `json:"claimed"`
 		Token   string      `json:"token"`
 	}
+	// WhoAnswer is the answer of GET /api/session: who is signed in,
+	// asked by a page that shows a guest as well as an account.
+	WhoAnswer struct {
+		Accounts bool         `json:"accounts"` // the server has accounts
+		Account  *AccountInfo `json:"account"`  // nil for a guest
+	}
 	// AccountAnswer is the answer of GET /api/account.
 	AccountAnswer struct {
 		Account AccountInfo `json:"account"`

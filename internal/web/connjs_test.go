@@ -51,7 +51,7 @@ process.exit(bad ? 1 : 0);
 }
 
 // TestConnectionNoticesSilence checks conn.js on a connection that goes
-// quiet without closing (a network drop): after 3 s without a message it
+// quiet without closing (a network drop): after 2 s without a message it
 // pings; without a pong 2 s later it says "offline", refuses to send,
 // and opens a new connection; the first message there says "online". The
 // browser's own offline event says it at once.
@@ -81,13 +81,13 @@ const ws = sockets[0];
 ws.readyState = 1;
 ws.listeners.open();
 ws.listeners.message({ data: '{"type":"state"}' });
-now = 2900; tick();
-want(ws.sent.length === 0, "pinged before 3 s of silence: " + ws.sent);
-now = 3000; tick();
-want(ws.sent.join() === '{"type":"ping"}', "no ping after 3 s of silence: " + ws.sent);
-now = 4900; tick();
+now = 1900; tick();
+want(ws.sent.length === 0, "pinged before 2 s of silence: " + ws.sent);
+now = 2000; tick();
+want(ws.sent.join() === '{"type":"ping"}', "no ping after 2 s of silence: " + ws.sent);
+now = 3900; tick();
 want(!statuses.includes("offline"), "offline before the pong was due: " + statuses);
-now = 5000; tick();
+now = 4000; tick();
 want(statuses.includes("offline"), "no pong in 2 s, yet not offline: " + statuses);
 want(ws.closed, "the silent socket kept");
 want(c.send({ type: "move" }) === false, "a move sent while offline");
@@ -99,7 +99,7 @@ c2.start();
 const ws2 = sockets[sockets.length - 1];
 ws2.readyState = 1;
 ws2.listeners.open();
-now += 3000; tick();
+now += 2000; tick();
 want(ws2.sent.length === 1, "no ping on the second connection");
 ws2.listeners.message({ data: '{"type":"pong"}' });
 now += 2500; tick();

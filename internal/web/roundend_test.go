@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -129,5 +130,58 @@ func TestRoundEndNeverCoversARunningClock(t *testing.T) {
 	}
 	if c := got["correspondence runs"].Clock; c != nil && (c.Low != "8640000" || c.Kind != "correspondence") {
 		t.Errorf("correspondence clock marked %+v; want low under a tenth of the day, correspondence", c)
+	}
+}
+
+// minusCheck draws a finished game and prints the table's text.
+const minusCheck = `import "./fakedom.mjs";
+import { renderTable, T } from "./render.mjs";
+import { readFileSync } from "node:fs";
+const { catalogue, msg } = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const root = document.createElement("div");
+renderTable(root, msg.view, msg.events, T(catalogue), { game: msg.game, seat: -1 });
+const svg = root.find((n) => n.html).map((n) => n.html).join(" ");
+console.log(JSON.stringify({ text: root.textContent, svg }));
+`
+
+// TestOneMinusSign draws finished games: every negative number, in the
+// strips, the score tables, the podium and the chart, has the minus sign
+// (U+2212), none a hyphen.
+func TestOneMinusSign(t *testing.T) {
+	t.Parallel()
+	hyphen := regexp.MustCompile(`(^|[^\w])-\d`)
+	negatives := 0
+	for _, seed := range []uint64{5, 7, 11} {
+		g := gametest.Random(t, 4, seed)
+		info := protocol.GameInfo{ID: "k3x7q2m5ab", Status: protocol.StatusFinished, Players: 4,
+			Created: time.Now(), Updated: time.Now(), Invite: protocol.InvitePath("k3x7q2m5ab")}
+		for _, name := range g.Players() {
+			info.Seats = append(info.Seats, protocol.SeatInfo{Name: name})
+		}
+		st := g.State()
+		info.Winners = st.Winners()
+		cat, err := i18n.JSON("en")
+		if err != nil {
+			t.Fatal(err)
+		}
+		node, dir := web.NodeModules(t, map[string][]byte{"check.mjs": []byte(minusCheck),
+			"case.json": mustJSON(t, map[string]any{"catalogue": json.RawMessage(cat), "msg": stateMessage(t, g, -1, info)})})
+		b, err := exec.Command(node, filepath.Join(dir, "check.mjs"), filepath.Join(dir, "case.json")).CombinedOutput()
+		if err != nil {
+			t.Fatalf("node: %v\n%s", err, b)
+		}
+		var got struct{ Text, SVG string }
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("%v in %s", err, b)
+		}
+		for _, s := range []string{got.Text, got.SVG} {
+			if m := hyphen.FindString(s); m != "" {
+				t.Errorf("seed %d: a hyphen for a minus (%q) in %s", seed, m, s)
+			}
+			negatives += strings.Count(s, "\u2212")
+		}
+	}
+	if negatives == 0 {
+		t.Fatal("no negative number drawn: the test proves nothing")
 	}
 }

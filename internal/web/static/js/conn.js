@@ -6,7 +6,7 @@ const DELAYS = [1000, 2000, 4000, 8000, 15000, 30000];
 // A connection is asked for a pong (docs/protocol.md) after PING_AFTER
 // without a message, and is taken for lost when none came PONG_WAIT
 // later: a silent network drop shows within 5 s.
-const PING_AFTER = 3000;
+const PING_AFTER = 2000;
 const PONG_WAIT = 2000;
 
 // SERVICE_RESTART is the close code of a server that stops gracefully
@@ -42,7 +42,7 @@ export class Connection {
       else this.now();
     });
     addEventListener("offline", () => this.lost());
-    (options.setInterval || setInterval)(() => this.check(), 500);
+    (options.setInterval || setInterval)(() => this.check(), 250);
   }
 
   /** offline says whether messages sent now would be lost. */
@@ -149,6 +149,8 @@ export class Connection {
       this.timer = setTimeout(() => this.open(), 50 + Math.round(450 * Math.random()));
       return;
     }
+    // Until a message comes again, nothing sent gets through.
+    this.lost();
     if (this.handlers.retry && !(await this.handlers.retry(code))) {
       this.stop();
       return;

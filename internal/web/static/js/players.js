@@ -9,14 +9,11 @@ import * as api from "./api.js";
  * when the server has no accounts.
  */
 export async function whoami() {
-  try {
-    const { account } = await api.request("GET", "/api/account");
-    return account;
-  } catch (err) {
-    if (err.code === "unauthorized") return null;
-    if (err.code === "not_found") return false;
-    throw err;
-  }
+  // GET /api/session answers a guest too, where /api/account refuses one:
+  // a guest's page logs no error.
+  const { accounts, account } = await api.request("GET", "/api/session");
+  if (!accounts) return false;
+  return account || null;
 }
 
 /** showAccount names the signed-in player on the header's account link (#nav-account). */

@@ -92,6 +92,11 @@ function showOffline() {
   el.hidden = !page.offline && !page.queued;
   if (el.hidden) return;
   const parts = [h("strong", {}, t(page.offline ? "web.conn.offline" : "web.conn.sending"))];
+  if (page.offline && page.status) {
+    const [key, args, action] = page.status;
+    parts.push(" ", h("span", {}, t(key, args)));
+    if (action === "reconnect") parts.push(" ", h("button", { type: "button", class: "small", onclick: () => conn.now() }, t("web.conn.now")));
+  }
   if (page.queued) {
     parts.push(" ", h("span", { id: "conn-queued" }, t("web.conn.queued", { move: moveLabel(t, page.queued.token) })), " ",
       h("button", { type: "button", class: "small", id: "conn-unqueue", onclick: () => { page.queued = null; showOffline(); render(); } },
@@ -398,7 +403,8 @@ function clearPending() {
 function onStatus(state, delay) {
   if (state === "offline" || state === "online") {
     page.offline = state === "offline";
-    if (page.offline) page.connected = false;
+    // "online" comes with a message: the socket carries them again.
+    page.connected = !page.offline;
     showOffline();
     if (page.game) render();
     return;
@@ -419,6 +425,7 @@ function onStatus(state, delay) {
       page.status = page.gone ? null : ["web.conn.stopped"];
       break;
   }
+  showOffline();
   if (page.game) render();
   else showStatus();
 }

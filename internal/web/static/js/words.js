@@ -59,7 +59,12 @@ export function thiefToken(kinds) {
   return ["thief", ...sorted].join(" ");
 }
 
-/** signed writes points with their sign: +5, −2, 0 (a real minus sign). */
+/** num writes a number as the page shows points: a negative one with the minus sign (U+2212), never a hyphen. */
+export function num(n) {
+  return n < 0 ? `\u2212${-n}` : String(n);
+}
+
+/** signed writes a change with its sign, +5, −3 (U+2212) or 0. */
 export function signed(n) {
   return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
 }
