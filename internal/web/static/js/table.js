@@ -94,8 +94,8 @@ function showOffline() {
   const parts = [h("strong", {}, t(page.offline ? "web.conn.offline" : "web.conn.sending"))];
   if (page.offline && page.status) {
     const [key, args, action] = page.status;
-    parts.push(" ", h("span", {}, t(key, args)));
-    if (action === "reconnect") parts.push(" ", h("button", { type: "button", class: "small", onclick: () => conn.now() }, t("web.conn.now")));
+    parts.push(" ", h("span", { class: "conn-detail" }, t(key, args)));
+    if (action === "reconnect") parts.push(" ", h("button", { type: "button", class: "small conn-detail", onclick: () => conn.now() }, t("web.conn.now")));
   }
   if (page.queued) {
     parts.push(" ", h("span", { id: "conn-queued" }, t("web.conn.queued", { move: moveLabel(t, page.queued.token) })), " ",
