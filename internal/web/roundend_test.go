@@ -36,6 +36,7 @@ for (const [name, c] of Object.entries(cases)) {
     inert: tbl.attrs.inert !== undefined,
     moves: root.find((n) => n.tag === "button" && n.attrs["data-move"] && n.attrs.disabled === undefined).length,
     note: by("round-note") ? by("round-note").textContent.replace(/\s+/g, " ").trim() : "",
+    kind: by("table-kind") ? by("table-kind").textContent : "",
     clock: clockEl ? { seat: clockEl.attrs["data-clock-seat"], low: clockEl.attrs["data-clock-low"], kind: clockEl.attrs["data-clock-kind"] } : null,
   };
 }
@@ -65,6 +66,7 @@ func TestRoundEndNeverCoversARunningClock(t *testing.T) {
 	info.Pace = &protocol.PaceInfo{ID: "blitz", Kind: "live", DecisionMs: 10000, ReserveMs: 60000}
 	timed := stateMessage(t, ended, seat, info)
 	info.Pace = &protocol.PaceInfo{ID: "day1", Kind: "correspondence", DecisionMs: 24 * 3600e3, ReserveMs: 14 * 24 * 3600e3}
+	info.Rated = true
 	corr := stateMessage(t, ended, seat, info)
 	now := time.Now().UnixMilli()
 	running := func(who int) map[string]any {
@@ -101,7 +103,7 @@ func TestRoundEndNeverCoversARunningClock(t *testing.T) {
 	type drawn struct {
 		Modal, Inert bool
 		Moves        int
-		Note         string
+		Note, Kind   string
 		Clock        *struct{ Seat, Low, Kind string }
 	}
 	var got map[string]drawn
@@ -123,6 +125,13 @@ func TestRoundEndNeverCoversARunningClock(t *testing.T) {
 		}
 		if d.Clock == nil || d.Clock.Seat != strconv.Itoa(seat) {
 			t.Errorf("%s: decision clock %+v; want seat %d's beside the decision", name, d.Clock, seat)
+		}
+	}
+	// Every table says whether it is rated, and its pace.
+	for name, want := range map[string]string{"untimed": "Casual · Untimed", "my clock runs": "Casual · Blitz",
+		"correspondence runs": "Rated · Correspondence, 1 day"} {
+		if got[name].Kind != want {
+			t.Errorf("%s: the table is called %q, want %q", name, got[name].Kind, want)
 		}
 	}
 	if c := got["my clock runs"].Clock; c != nil && (c.Low != "10000" || c.Kind != "live") {

@@ -27,7 +27,7 @@
 
 import { JEWELS, BUSINESSES, GROUPS, card, back, cheque, chip } from "./cards.js";
 import { h } from "./dom.js";
-import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, num, displayNames } from "./words.js";
+import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, num, displayNames, tableKind } from "./words.js";
 import { scorePanel, roundOverlay, roundBanner, gameEnd } from "./scores.js";
 import { hintsBox } from "./analysis.js";
 import { tick, left, lowAt } from "./clock.js";
@@ -409,6 +409,7 @@ function decidePanel(ctx) {
   return h("section", { class: `decide${mine ? " decide-mine" : ""}`, id: "decide", tabindex: "-1", "aria-labelledby": "turn" },
     h("div", { class: "decide-head" },
       h("span", { class: "round" }, t("term.round.n", { round: v.round })),
+      game && !o.replay ? h("span", { class: `table-kind${game.rated ? " is-rated" : ""}`, id: "table-kind" }, tableKind(t, game)) : null,
       h("h2", { class: cls, id: "turn" }, turn),
       clock,
       seat < 0 && !o.replay ? h("span", { class: "watching" }, t("web.watching")) : null),

@@ -7,7 +7,7 @@ import * as api from "./api.js";
 import { Connection } from "./conn.js";
 import { start } from "./page.js";
 import { renderTable } from "./render.js";
-import { displayNames, moveLabel } from "./words.js";
+import { displayNames, moveLabel, tableKind } from "./words.js";
 import { fetchHints } from "./analysis.js";
 import { Coach } from "./coach.js";
 import { isTutorial } from "./tutorial.js";
@@ -139,6 +139,8 @@ function renderWaiting() {
   if (!waiting) return;
   $("waiting-text").textContent = t("web.waiting.text", { n: open.length }) +
     (you >= 0 ? " " + t("web.waiting.seat", { seat: you + 1 }) : "");
+  $("waiting-kind").textContent = tableKind(t, game);
+  $("waiting-kind").classList.toggle("is-rated", !!game.rated);
   const url = location.origin + (game.invite || `/g/${game.id}`);
   $("invite-link").value = url;
   $("invite-link").textContent = url;
