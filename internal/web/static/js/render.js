@@ -562,10 +562,17 @@ function preMoveBox({ t, v, seat, game, o }) {
 
 function logPanel({ t, v, names, tell, events, mem }) {
   const items = [];
+  let move = -1;
   for (const e of events) {
     // The server tells each event in the page's language (?lang=).
     if (!e.text) continue;
-    items.push(h("li", { class: `ev ev-${e.kind}${e.card === "police" ? " ev-police" : ""}` }, tell(e.text)));
+    // Events that know their move (the replay's) are numbered by it, as
+    // the replay's counter is; the others of the same move go unnumbered.
+    const numbered = typeof e.move === "number";
+    const same = numbered && e.move === move;
+    if (numbered) move = e.move;
+    items.push(h("li", { class: `ev ev-${e.kind}${e.card === "police" ? " ev-police" : ""}${same ? " ev-same" : ""}`,
+      value: numbered && !same ? String(e.move) : null }, tell(e.text)));
   }
   if (items.length === 0 && v.toMove >= 0) items.push(h("li", { class: "ev ev-start" }, t("web.log.empty", { player: names[v.toMove] })));
   const follow = mem.logFollow !== false;

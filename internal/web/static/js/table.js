@@ -151,7 +151,7 @@ function renderWaiting() {
       s.open ? h("em", {}, t("web.seat.open")) : names[i],
       s.bot ? h("span", { class: "badge badge-bot" }, t("term.bot")) : null,
       i === you ? h("span", { class: "badge badge-you" }, t("term.you")) : null)));
-  $("cancel-table").hidden = !page.creator;
+  $("cancel-table").hidden = !page.creator || !$("cancel-confirm").hidden;
   const canJoin = you < 0 && open.length > 0;
   $("join-form").hidden = !canJoin;
   if (canJoin) {
@@ -488,12 +488,17 @@ function send(token, retried = false) {
 
 // showGone says the game cannot be played or watched: it does not exist,
 // or (code table_expired) it waited too long for players.
-function showGone(code) {
+function showGone(code = page.goneCode) {
   page.gone = true;
+  page.goneCode = code;
   page.game = null;
   $("gone").hidden = false;
-  $("gone-text").textContent = code === "table_expired" || code === "table_cancelled" ? errorText(code) : page.t("web.gone.text", { id });
-  $("waiting").hidden = true;
+  const closed = code === "table_expired" || code === "table_cancelled";
+  $("gone-h").textContent = page.t(closed ? "web.gone.closed" : "web.gone.title");
+  $("gone-text").textContent = closed ? errorText(code) : page.t("web.gone.text", { id });
+  // Nothing is left to do here but go back: no chat, no record, no alerts.
+  for (const el of ["waiting", "chat", "alerts", "rematch-line"]) $(el).hidden = true;
+  document.querySelector(".game-links").hidden = true;
   $("table").replaceChildren();
   page.status = null;
   showStatus();
@@ -537,7 +542,18 @@ const conn = new Connection(api.socketURL(id, "en"), { message: onMessage, statu
 const chat = new ChatPanel($("chat"), (msg) => conn.send(msg));
 
 $("join-form").addEventListener("submit", join);
-$("cancel-table").addEventListener("click", async () => {
+// Cancelling asks first, in place: a seated player would lose the table.
+$("cancel-table").addEventListener("click", () => {
+  $("cancel-table").hidden = true;
+  $("cancel-confirm").hidden = false;
+  $("cancel-no").focus();
+});
+$("cancel-no").addEventListener("click", () => {
+  $("cancel-confirm").hidden = true;
+  $("cancel-table").hidden = !page.creator;
+  $("cancel-table").focus();
+});
+$("cancel-yes").addEventListener("click", async () => {
   try {
     const res = await api.cancelGame(id);
     page.game = res.game;
