@@ -36,13 +36,10 @@ func cutNetwork(offline bool) chromedp.Action[chromedp.Void] {
 // network is back.
 func TestOfflineBanner(t *testing.T) {
 	srv := newServer(t)
-	for _, size := range []struct {
-		name          string
-		width, height int64
-	}{{"desktop", 1440, 900}, {"phone", 390, 844}} {
-		t.Run(size.name, func(t *testing.T) {
+	for name, vp := range map[string]size{"desktop": desktop, "phone": phone} {
+		t.Run(name, func(t *testing.T) {
 			id := srv.create(t, "", "easy")
-			p := newPage(t, srv, "Ann", size.width, size.height)
+			p := newPage(t, srv, "Ann", vp.w, vp.h)
 			p.open("/g/" + id)
 			p.join("Ann")
 			st := waitForTurn(p)
@@ -60,8 +57,8 @@ func TestOfflineBanner(t *testing.T) {
 			p.click(fmt.Sprintf(`#table button[data-move=%q]:not([disabled])`, move))
 			queued := waitFor[string](p, "the move shown as waiting", `(() => { const q = document.querySelector("#conn-queued");
   return q && q.getClientRects().length > 0 ? q.textContent : ""; })()`, 2*time.Second)
-			t.Logf("%s: %q", size.name, queued)
-			p.screenshot("offline-" + size.name)
+			t.Logf("%s: %q", name, queued)
+			p.screenshot("offline-" + name)
 
 			p.do("give the network back", cutNetwork(false))
 			waitFor[bool](p, "the waiting move sent", `(() => { const t = document.querySelector("#table"), b = document.querySelector("#conn-banner");

@@ -148,7 +148,7 @@ import { renderTable, T } from "./render.mjs";
 import { readFileSync } from "node:fs";
 const { catalogue, msg } = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const root = document.createElement("div");
-renderTable(root, msg.view, msg.events, T(catalogue), { game: msg.game, seat: -1 });
+renderTable(root, msg.view, msg.events, T(catalogue), { game: msg.game, seat: -1, rating: { change: "+12", figure: "1672?" } });
 const svg = root.find((n) => n.html).map((n) => n.html).join(" ");
 console.log(JSON.stringify({ text: root.textContent, svg }));
 `
@@ -182,6 +182,10 @@ func TestOneMinusSign(t *testing.T) {
 		var got struct{ Text, SVG string }
 		if err := json.Unmarshal(b, &got); err != nil {
 			t.Fatalf("%v in %s", err, b)
+		}
+		// A rated game's end tells the rating's change, as the server counts it.
+		if !strings.Contains(got.Text, "Your rating: +12, now 1672?") {
+			t.Errorf("seed %d: the game's end does not tell the rating's change: %s", seed, got.Text)
 		}
 		for _, s := range []string{got.Text, got.SVG} {
 			if m := hyphen.FindString(s); m != "" {

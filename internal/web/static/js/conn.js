@@ -149,12 +149,12 @@ export class Connection {
       this.timer = setTimeout(() => this.open(), 50 + Math.round(450 * Math.random()));
       return;
     }
-    // Until a message comes again, nothing sent gets through.
-    this.lost();
     if (this.handlers.retry && !(await this.handlers.retry(code))) {
       this.stop();
       return;
     }
+    // Until a message comes again, nothing sent gets through.
+    this.lost();
     const base = DELAYS[Math.min(this.attempt, DELAYS.length - 1)];
     this.attempt++;
     // Jitter keeps a table's clients from all coming back at the same instant.

@@ -131,10 +131,12 @@ export function gameEnd(ctx, links = {}) {
   if (links.record) {
     actions.push(h("a", { class: "button big", href: links.record, download: links.download || true, id: "end-record" }, t("web.end.download")));
   }
+  const rating = ctx.o && ctx.o.rating;
   return h("section", { class: "game-end", id: "game-end", "aria-labelledby": "game-end-h" },
     h("div", { class: "result", id: "result" },
       h("p", { class: "game-end-kicker" }, t("phase.over")),
       h("h2", { id: "game-end-h", class: "game-end-title" }, trophy("trophy-big"), " ", head),
+      rating ? h("p", { class: "rating-change", id: "rating-change" }, t("web.end.rating", rating)) : null,
       h("ol", { class: "podium" }, order.map((i) =>
         h("li", { class: v.winners.includes(i) ? "rank-win" : "" },
           seatName(names, i, "rank-name"), " ", h("span", { class: "rank-points" }, t("web.seat.points", { n: num(v.seats[i].total) })))))),

@@ -11,7 +11,7 @@ import { displayNames, moveLabel, tableKind } from "./words.js";
 import { fetchHints } from "./analysis.js";
 import { Coach } from "./coach.js";
 import { isTutorial } from "./tutorial.js";
-import { whoami } from "./players.js";
+import { whoami, changeText, ratingFigure } from "./players.js";
 import { received, tick, left } from "./clock.js";
 import { turnAlert, alertSettings, clockTick } from "./notify.js";
 import { ChatPanel } from "./chat.js";
@@ -45,6 +45,9 @@ const page = {
   creator: false, // we created the table: we may cancel it while it waits
   left: false, // we left the table: a bot plays for us until we come back
   rematch: { offer: null, busy: false }, // the rematch offered at the game's end
+  me: null, // the signed-in account, null for a guest
+  rating: null, // {change, figure}: what the rated game did to our rating, once the server has it
+  ratingAsks: 0,
 };
 
 // ---- messages -------------------------------------------------------------------
@@ -122,6 +125,8 @@ function flushQueued() {
 }
 
 function setError(text) {
+  // A closed table's page says why once, in its own words (showGone).
+  if (page.gone) text = null;
   page.error = text || null;
   clearTimeout(page.errorTimer);
   // A refusal is news, not a state: it fades after a while.
@@ -245,6 +250,7 @@ function render() {
     preMove: page.preMove, preMoveDropped: page.preMoveDropped,
     onLeave: () => conn.send({ type: "leave" }), left: page.left,
     rematch: { ...page.rematch, onAnswer: you >= 0 ? answerRematch : undefined },
+    rating: page.rating,
   });
   chat.place();
   // The guided first game: the coach points at the table just drawn.
@@ -326,6 +332,7 @@ function onMessage(msg, first) {
     }
     render();
     flushQueued();
+    askRating();
     const v = page.view;
     const yourTurn = v && v.toMove === page.you && page.you >= 0 && v.legal.length > 0;
     const newTurn = yourTurn && (!before || before.moves !== v.moves || before.toMove !== page.you);
@@ -353,6 +360,27 @@ function onMessage(msg, first) {
     render();
     announce(errorText(msg.code));
   }
+}
+
+// askRating asks, once a rated game of ours is over, what it did to our
+// rating: the server counts it (docs/protocol.md, "displayChange") a
+// moment after the end, so the page asks a few times.
+async function askRating() {
+  const { game, view, me } = page;
+  if (!me || !game || !game.rated || page.you < 0 || !view || view.phase !== "over" || page.rating || page.ratingAsks >= 5) return;
+  page.ratingAsks++;
+  try {
+    const { profile } = await api.request("GET", `/api/players/${encodeURIComponent(me.name)}`);
+    const played = (profile.recent || []).find((g) => g.game === game.id);
+    if (played && typeof played.displayChange === "number") {
+      page.rating = { change: changeText(played.displayChange), figure: ratingFigure(profile.rating) };
+      render();
+      return;
+    }
+  } catch {
+    // the game's end stands without it
+  }
+  setTimeout(askRating, 1500 * page.ratingAsks);
 }
 
 // ---- the rematch -----------------------------------------------------------------
@@ -501,6 +529,10 @@ function showGone(code = page.goneCode) {
   document.querySelector(".game-links").hidden = true;
   $("table").replaceChildren();
   page.status = null;
+  page.error = null;
+  page.offline = false;
+  page.queued = null;
+  showOffline();
   showStatus();
 }
 
@@ -597,6 +629,8 @@ try {
 // A signed-in player sits under the account's name.
 whoami().then((a) => {
   chat.update({ signedIn: !!a });
+  page.me = a || null;
+  askRating();
   if (!a) return;
   $("join-name").value = a.name;
   $("join-name").readOnly = true;
