@@ -36,12 +36,27 @@ func TestRoundEndStepsAside(t *testing.T) {
 			if eval[bool](p, `!!document.querySelector("#round-end[aria-modal], .tbl[inert]")`) {
 				t.Errorf("a dialog covers the table while the player's clock runs")
 			}
-			for _, sel := range []string{"#decide-clock", "#moves button[data-move]:not([disabled])", "#round-note"} {
+			// A landscape phone scrolls to the moves: the clock stays in
+			// sight beside them.
+			eval[bool](p, `(document.querySelector("#moves button[data-move]:not([disabled])").scrollIntoView({block: "nearest"}), true)`)
+			for _, sel := range []string{"#decide-clock", "#moves button[data-move]:not([disabled])"} {
 				if !eval[bool](p, inView(sel)) {
 					t.Errorf("%s is not in sight while the clock runs", sel)
 				}
 			}
 			p.screenshot("round-end-clock-" + name)
+			// Holdings: a count stands beside its card, never over its symbol.
+			counts := eval[[]int](p, `(() => { const cs = [...document.querySelectorAll(".strip-hold .chip-card")].filter((c) => c.querySelector(".chip-n"));
+  const over = cs.filter((c) => { const a = c.querySelector(".chip-n").getBoundingClientRect(), b = c.querySelector(".card-sym").getBoundingClientRect();
+    return a.left < b.right - 1 && a.right > b.left + 1 && a.top < b.bottom - 1 && a.bottom > b.top + 1; });
+  return [cs.length, over.length]; })()`)
+			if counts[1] > 0 {
+				t.Errorf("%d of %d holding counts cover their card's symbol", counts[1], counts[0])
+			}
+			if counts[0] == 0 {
+				t.Logf("no holding of two or more cards to check")
+			}
+			eval[bool](p, `(document.querySelector("#round-note").scrollIntoView({block: "center"}), true)`)
 			p.click("#round-note-scores")
 			waitFor[bool](p, "the round's scores", partlyInView(`#scores table[data-round="1"]`, 40), 5*time.Second)
 		})

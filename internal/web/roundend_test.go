@@ -183,6 +183,12 @@ func TestOneMinusSign(t *testing.T) {
 		if err := json.Unmarshal(b, &got); err != nil {
 			t.Fatalf("%v in %s", err, b)
 		}
+		// The score columns are headed by words, which a phone shows too.
+		for _, word := range []string{"Thieves", "Bodyguards", "Cars and drivers", "Jewels", "Gold coins", "Businesses", "Cheques"} {
+			if !strings.Contains(got.Text, word) {
+				t.Errorf("seed %d: no column headed %q in words", seed, word)
+			}
+		}
 		// A rated game's end tells the rating's change, as the server counts it.
 		if !strings.Contains(got.Text, "Your rating: +12, now 1672?") {
 			t.Errorf("seed %d: the game's end does not tell the rating's change: %s", seed, got.Text)

@@ -12,13 +12,18 @@ const CATEGORY_KINDS = {
   thieves: "thief", bodyguards: "bodyguard", cars: "car", jewels: "diamond", gold: "gold", businesses: "casino",
 };
 
-/** categoryHead is a score table's column head: the family's card, named. */
+/**
+ * categoryHead is a score table's column head: the family's card and its
+ * name in words, set upright in a narrow column (a phone shows no
+ * tooltips).
+ */
 function categoryHead(t, c) {
   const name = t(`cat.${c}`);
   const icon = CATEGORY_KINDS[c]
     ? chip(CATEGORY_KINDS[c], 1, name)
-    : h("span", { class: "chip-cheque", role: "img", "aria-label": name, title: name }, "$");
-  return h("th", { scope: "col", class: `col-${c}` }, icon);
+    : h("span", { class: "chip-cheque", "aria-hidden": "true" }, "$");
+  return h("th", { scope: "col", class: `col-${c} col-cat`, "aria-label": name }, h("span", { class: "cat-head", "aria-hidden": "true" },
+    icon, h("span", { class: "cat-word" }, name)));
 }
 
 /** seatName is a player's name in a table or list: a dot of the seat's colour, then the name. */
