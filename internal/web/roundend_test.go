@@ -148,9 +148,11 @@ import { renderTable, T } from "./render.mjs";
 import { readFileSync } from "node:fs";
 const { catalogue, msg } = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const root = document.createElement("div");
-renderTable(root, msg.view, msg.events, T(catalogue), { game: msg.game, seat: -1, rating: { change: "+12", figure: "1672?" } });
+const ratings = { [msg.game.seats[0].name]: "1555?" };
+renderTable(root, msg.view, msg.events, T(catalogue), { game: msg.game, seat: -1, rating: { change: "+12", figure: "1672?" }, ratings });
+const strip = root.find((n) => n.attrs && n.attrs.id === "seat-0")[0];
 const svg = root.find((n) => n.html).map((n) => n.html).join(" ");
-console.log(JSON.stringify({ text: root.textContent, svg }));
+console.log(JSON.stringify({ text: root.textContent, svg, strip: strip.textContent }));
 `
 
 // TestOneMinusSign draws finished games: every negative number, in the
@@ -164,8 +166,9 @@ func TestOneMinusSign(t *testing.T) {
 		g := gametest.Random(t, 4, seed)
 		info := protocol.GameInfo{ID: "k3x7q2m5ab", Status: protocol.StatusFinished, Players: 4,
 			Created: time.Now(), Updated: time.Now(), Invite: protocol.InvitePath("k3x7q2m5ab")}
-		for _, name := range g.Players() {
-			info.Seats = append(info.Seats, protocol.SeatInfo{Name: name})
+		for i, name := range g.Players() {
+			// The first player is signed in: their rating shows by their name.
+			info.Seats = append(info.Seats, protocol.SeatInfo{Name: name, Account: i == 0})
 		}
 		st := g.State()
 		info.Winners = st.Winners()
@@ -179,7 +182,7 @@ func TestOneMinusSign(t *testing.T) {
 		if err != nil {
 			t.Fatalf("node: %v\n%s", err, b)
 		}
-		var got struct{ Text, SVG string }
+		var got struct{ Text, SVG, Strip string }
 		if err := json.Unmarshal(b, &got); err != nil {
 			t.Fatalf("%v in %s", err, b)
 		}
@@ -188,6 +191,9 @@ func TestOneMinusSign(t *testing.T) {
 			if !strings.Contains(got.Text, word) {
 				t.Errorf("seed %d: no column headed %q in words", seed, word)
 			}
+		}
+		if !strings.Contains(got.Strip, "1555?") || strings.Count(got.Text, "1555?") != 1 {
+			t.Errorf("seed %d: the signed-in player's rating is not beside their name (only): %s", seed, got.Strip)
 		}
 		// A rated game's end tells the rating's change, as the server counts it.
 		if !strings.Contains(got.Text, "Your rating: +12, now 1672?") {

@@ -61,6 +61,8 @@ export { T };
  *             them); left: they did, and a bot plays for them now
  *   rematch   {offer, onAnswer(accept), busy}: the rematch at the game's
  *             end (rematch.js)
+ *   ratings   {name: figure}: the ratings of the signed-in players, shown
+ *             beside their names ("1672?")
  *   onPreMove called with "pass", "bid N" or "" (withdraw) to decide ahead
  *             in the running auction; preMove and preMoveDropped are the
  *             viewer's own pre-move and why it was dropped
@@ -199,6 +201,7 @@ function strip(ctx, s, i) {
     h("div", { class: "strip-head" },
       h("span", { class: `seat-dot s${i}`, "aria-hidden": "true" }),
       h("span", { class: "strip-name", title: names[i] }, names[i]),
+      ratingOf(o, game, i) ? h("span", { class: "strip-rating", title: t("web.rating.of", { player: names[i] }) }, ratingOf(o, game, i)) : null,
       i === seat ? h("span", { class: "badge badge-you" }, t("term.you")) : null,
       winner ? h("span", { class: "badge badge-win" }, t("web.seat.winner")) : null,
       standIn ? h("span", { class: "badge badge-standin", title: t("web.standin") }, t("web.standin")) : null,
@@ -223,6 +226,13 @@ function strip(ctx, s, i) {
       showStake ? h("span", { class: `strip-stake${stake.gain.total > 0 ? " pos" : stake.gain.total < 0 ? " neg" : ""}`,
         title: stakeText(ctx, stake), role: "img", "aria-label": stakeText(ctx, stake) },
       h("span", { class: "strip-stake-label" }, t("web.stake.lot")), " ", signed(stake.gain.total)) : null));
+}
+
+// ratingOf is the rating figure of a signed-in player's seat, when the
+// page knows it (options.ratings, by name: the server's display figure).
+function ratingOf(o, game, i) {
+  const seat = game && game.seats[i];
+  return seat && seat.account && o.ratings ? o.ratings[seat.name] || "" : "";
 }
 
 // partOf is a player's part in the auction running, or their turn.

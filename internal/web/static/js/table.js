@@ -47,6 +47,7 @@ const page = {
   rematch: { offer: null, busy: false }, // the rematch offered at the game's end
   me: null, // the signed-in account, null for a guest
   rating: null, // {change, figure}: what the rated game did to our rating, once the server has it
+  ratings: {}, // name → rating figure of each signed-in player at the table, as their profiles say
   ratingAsks: 0,
 };
 
@@ -154,6 +155,7 @@ function renderWaiting() {
     h("li", { class: s.open ? "seat-open" : "seat-taken" },
       h("span", { class: "seat-no" }, t("web.join.seat.n", { n: i + 1 })),
       s.open ? h("em", {}, t("web.seat.open")) : names[i],
+      s.account && page.ratings[s.name] ? h("span", { class: "strip-rating" }, page.ratings[s.name]) : null,
       s.bot ? h("span", { class: "badge badge-bot" }, t("term.bot")) : null,
       i === you ? h("span", { class: "badge badge-you" }, t("term.you")) : null)));
   $("cancel-table").hidden = !page.creator || !$("cancel-confirm").hidden;
@@ -251,6 +253,7 @@ function render() {
     onLeave: () => conn.send({ type: "leave" }), left: page.left,
     rematch: { ...page.rematch, onAnswer: you >= 0 ? answerRematch : undefined },
     rating: page.rating,
+    ratings: page.ratings,
   });
   chat.place();
   // The guided first game: the coach points at the table just drawn.
@@ -333,6 +336,7 @@ function onMessage(msg, first) {
     render();
     flushQueued();
     askRating();
+    askRatings();
     const v = page.view;
     const yourTurn = v && v.toMove === page.you && page.you >= 0 && v.legal.length > 0;
     const newTurn = yourTurn && (!before || before.moves !== v.moves || before.toMove !== page.you);
@@ -359,6 +363,20 @@ function onMessage(msg, first) {
     setError(errorText(msg.code));
     render();
     announce(errorText(msg.code));
+  }
+}
+
+// askRatings looks up the rating of each signed-in player at the table,
+// once: their profile has the server's figure.
+function askRatings() {
+  if (!page.game) return;
+  for (const s of page.game.seats) {
+    if (!s.account || !s.name || s.name in page.ratings) continue;
+    page.ratings[s.name] = "";
+    api.request("GET", `/api/players/${encodeURIComponent(s.name)}`).then(({ profile }) => {
+      page.ratings[s.name] = ratingFigure(profile.rating);
+      render();
+    }, () => {});
   }
 }
 
@@ -542,6 +560,7 @@ async function refreshInfo() {
     page.game = res.game;
     if (typeof res.you === "number" && res.you >= 0) page.you = res.you;
     page.creator = !!res.creator && res.game.status === "open";
+    askRatings();
     render();
     return true;
   } catch (err) {
