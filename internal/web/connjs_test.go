@@ -43,11 +43,7 @@ want(statuses.includes("waiting"), "1006: the loss not shown: " + statuses);
 console.log(bad + " wrong");
 process.exit(bad ? 1 : 0);
 `
-	node, dir := nodeModules(t, map[string][]byte{"check.mjs": []byte(check)})
-	out, err := exec.Command(node, filepath.Join(dir, "check.mjs")).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "0 wrong") {
-		t.Fatalf("conn.js: %v\n%s", err, out)
-	}
+	runCheck(t, check)
 }
 
 // TestConnectionNoticesSilence checks conn.js on a connection that goes
@@ -112,6 +108,12 @@ want(statuses2[statuses2.length - 1] === "online", "the first message after not 
 console.log(bad + " wrong");
 process.exit(bad ? 1 : 0);
 `
+	runCheck(t, check)
+}
+
+// runCheck runs a check of conn.js that counts what it found wrong.
+func runCheck(t *testing.T, check string) {
+	t.Helper()
 	node, dir := nodeModules(t, map[string][]byte{"check.mjs": []byte(check)})
 	out, err := exec.Command(node, filepath.Join(dir, "check.mjs")).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "0 wrong") {
