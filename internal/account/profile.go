@@ -28,8 +28,9 @@ const (
 
 // ratingInfo describes a stored rating for players.
 func ratingInfo(r store.Rating) protocol.RatingInfo {
+	rt := rating.Rating{Mu: r.Mu, Sigma: r.Sigma}
 	return protocol.RatingInfo{
-		Ordinal: rating.Rating{Mu: r.Mu, Sigma: r.Sigma}.Ordinal(), Mu: r.Mu, Sigma: r.Sigma,
+		Display: rt.Display(), Ordinal: rt.Ordinal(), Mu: r.Mu, Sigma: r.Sigma,
 		Games: r.Games, Provisional: r.Games < ProvisionalGames,
 	}
 }
@@ -116,8 +117,11 @@ func played(account string, r store.Result) protocol.PlayedGame {
 		g.Seats = append(g.Seats, protocol.ResultSeat{Name: st.Name, Bot: st.Bot, Rank: st.Rank, Score: st.Score})
 	}
 	if me.After != nil {
-		d := rating.Rating{Mu: me.After.Mu, Sigma: me.After.Sigma}.Ordinal() - rating.Rating{Mu: me.Before.Mu, Sigma: me.Before.Sigma}.Ordinal()
+		before, after := rating.Rating{Mu: me.Before.Mu, Sigma: me.Before.Sigma}, rating.Rating{Mu: me.After.Mu, Sigma: me.After.Sigma}
+		d := after.Ordinal() - before.Ordinal()
 		g.Change = &d
+		shown := rating.DisplayChange(before, after)
+		g.DisplayChange = &shown
 	}
 	return g
 }
@@ -236,7 +240,7 @@ func levelOrder[V any](m map[string]V) []string {
 // botInfo describes a bot level's fixed rating.
 func (s *Service) botInfo(level string) protocol.RatingInfo {
 	r := s.BotRating(level)
-	return protocol.RatingInfo{Ordinal: r.Ordinal(), Mu: r.Mu, Sigma: r.Sigma}
+	return protocol.RatingInfo{Display: r.Display(), Ordinal: r.Ordinal(), Mu: r.Mu, Sigma: r.Sigma}
 }
 
 // Leaderboard returns the best players with at least ProvisionalGames

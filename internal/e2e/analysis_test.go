@@ -84,6 +84,9 @@ func TestAnalysisChart(t *testing.T) {
 		t.Run(vp.name, func(t *testing.T) {
 			p := newPage(t, srv, vp.name, vp.width, vp.height)
 			p.open("/g/" + id + "/replay#1")
+			// The chart comes under the board: on a phone, a scroll away.
+			waitFor[bool](p, "the chart", `!!document.querySelector("#analysis-chart")`, 10*time.Second)
+			eval[bool](p, `(document.querySelector("#analysis-chart").scrollIntoView({block: "center"}), true)`)
 			waitFor[bool](p, "the chart in the viewport", inView("#analysis-chart"), 10*time.Second)
 			lines := eval[int](p, `document.querySelectorAll("#analysis-chart .wc-line").length`)
 			if lines != len(rep.Players) {

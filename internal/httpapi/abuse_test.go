@@ -374,6 +374,46 @@ func TestDeadAndIdleWebSockets(t *testing.T) {
 			t.Fatalf("an idle connection: %v, want closed as idle", err)
 		}
 	})
+	t.Run("pinging", func(t *testing.T) {
+		// The page's pings are answered at once, yet keep nothing open.
+		// The server waits long for the pongs of its own pings here: this
+		// client reads only after each of its pings.
+		e := limited(t, httpapi.Options{PingInterval: 20 * time.Millisecond, PongTimeout: time.Second, IdleTimeout: 200 * time.Millisecond}, table.Limits{})
+		id := e.create("", "easy")
+		c := e.dial(id)
+		c.read()
+		start := time.Now()
+		pongs := 0
+		for {
+			if err := c.c.Write(e.ctx, websocket.MessageText, []byte(`{"type":"ping"}`)); err != nil {
+				break
+			}
+			_, data, err := c.c.Read(e.ctx)
+			var ce websocket.CloseError
+			if errors.As(err, &ce) && ce.Reason != "idle" {
+				t.Fatalf("a pinging connection closed with %v, want idle", err)
+			}
+			if err != nil {
+				// Closed as idle; the close may also race the client's
+				// answer to a ping and show as a broken pipe.
+				if time.Since(start) < 200*time.Millisecond {
+					t.Fatalf("closed after %v, before the idle timeout: %v", time.Since(start), err)
+				}
+				break
+			}
+			if string(data) != `{"type":"pong"}` {
+				t.Fatalf("a ping answered %s, want a pong", data)
+			}
+			pongs++
+			if time.Since(start) > 5*time.Second {
+				t.Fatalf("pings kept an idle connection open for 5 s (%d pongs)", pongs)
+			}
+			time.Sleep(110 * time.Millisecond) // under the 10 messages a second allowed; a pace, not a synchronisation
+		}
+		if pongs == 0 {
+			t.Errorf("no pong came")
+		}
+	})
 }
 
 // Behind a reverse proxy: X-Forwarded-For names the client only when the

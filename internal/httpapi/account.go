@@ -234,6 +234,32 @@ func (s *Server) answerAccount(w http.ResponseWriter, r *http.Request, svc *acco
 	writeJSON(w, http.StatusOK, protocol.AccountAnswer{Account: info})
 }
 
+// who answers GET /api/session: the signed-in account, or none for a
+// guest (and on a server without accounts), never a refusal: a page that
+// only wants to know whom it shows logs no error for a guest.
+func (s *Server) who(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Accounts == nil {
+		writeJSON(w, http.StatusOK, protocol.WhoAnswer{})
+		return
+	}
+	se, err := s.sessionOf(r)
+	if errors.Is(err, account.ErrUnauthorized) {
+		setSession(w, s.peerOf(r), "", 0) // a dead cookie goes
+		writeJSON(w, http.StatusOK, protocol.WhoAnswer{Accounts: true})
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	info, err := s.opts.Accounts.Info(r.Context(), se)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, protocol.WhoAnswer{Accounts: true, Account: &info})
+}
+
 func (s *Server) accountInfo(w http.ResponseWriter, r *http.Request) {
 	s.withAccount(w, r, func(svc *account.Service, se account.Session) { s.answerAccount(w, r, svc, se) })
 }

@@ -800,3 +800,30 @@ func TestAccountRequestLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestWho asks GET /api/session as a guest, signed in, and signed out:
+// always 200, the account only while signed in, so that a guest's page
+// logs no refusal.
+func TestWho(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	b := newBrowser(t, srv)
+	ask := func(when string, want string) {
+		t.Helper()
+		var who protocol.WhoAnswer
+		if code, errCode := b.call("GET", "/api/session", nil, &who); code != http.StatusOK {
+			t.Fatalf("%s: GET /api/session = %d %s, want 200", when, code, errCode)
+		}
+		got := ""
+		if who.Account != nil {
+			got = who.Account.Name
+		}
+		if !who.Accounts || got != want {
+			t.Errorf("%s: %+v, want accounts and the account %q", when, who, want)
+		}
+	}
+	ask("a guest", "")
+	b.register("Ann")
+	ask("signed in", "Ann")
+	b.must("DELETE", "/api/session", nil, nil)
+	ask("signed out", "")
+}

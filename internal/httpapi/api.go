@@ -233,6 +233,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	if opts.Accounts != nil {
 		s.routeAccounts(mux)
 	}
+	mux.HandleFunc("GET /api/session", s.who)
 	s.routePush(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))

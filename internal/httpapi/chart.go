@@ -33,15 +33,18 @@ func (s *Server) ratingChart(w http.ResponseWriter, r *http.Request) {
 	w.Write(ratingSVG(start, p.History))
 }
 
-// ratingSVG draws the conservative rating (μ − 3σ) after each rated game,
+// ratingSVG draws the rating on the display scale after each rated game,
 // from the new player's rating at game 0, over the band up to μ, the
 // estimate it is conservative about. Text is numbers only: the page
 // gives the chart its words (alt) in the reader's language.
 func ratingSVG(start rating.Rating, history []protocol.RatingPoint) []byte {
 	type point struct{ ord, mu float64 }
-	pts := []point{{start.Ordinal(), start.Mu}}
+	// On the display scale players read (rating.Rating.Display), the
+	// estimate as a rating without uncertainty.
+	shown := func(ord float64) float64 { return float64(rating.Rating{Mu: ord}.Display()) }
+	pts := []point{{shown(start.Ordinal()), shown(start.Mu)}}
 	for _, h := range history {
-		pts = append(pts, point{h.Ordinal, h.Mu})
+		pts = append(pts, point{shown(h.Ordinal), shown(h.Mu)})
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, p := range pts {

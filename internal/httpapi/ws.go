@@ -276,6 +276,14 @@ func (w *wsConn) write(ctx context.Context, data []byte) error {
 	return w.c.Write(ctx, websocket.MessageText, data)
 }
 
+// pong answers a client's ping; unlike write, it leaves the connection
+// as idle as it was.
+func (w *wsConn) pong(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, writeWait)
+	defer cancel()
+	return w.c.Write(ctx, websocket.MessageText, pongMessage)
+}
+
 // error sends an error message; retry, when positive, is its retryAfter
 // in seconds.
 func (w *wsConn) error(ctx context.Context, code protocol.Code, retry int, format string, args ...any) error {
@@ -319,6 +327,14 @@ func (w *wsConn) keepAlive(ctx context.Context) {
 	}
 }
 
+// pingMessage and pongMessage are a client's ping and the server's
+// answer: the page tells a silent network drop by a pong that does not
+// come.
+var (
+	pingMessage = []byte(`{"type":"` + protocol.TypePing + `"}`)
+	pongMessage = []byte(`{"type":"` + protocol.TypePong + `"}`)
+)
+
 // read handles the client's messages until the connection ends.
 func (w *wsConn) read(ctx context.Context) {
 	for {
@@ -332,7 +348,12 @@ func (w *wsConn) read(ctx context.Context) {
 		if err != nil {
 			return
 		}
-		w.touch()
+		// A client's ping is no sign of life: a tab left open all night
+		// still goes idle.
+		ping := bytes.Equal(data, pingMessage)
+		if !ping {
+			w.touch()
+		}
 		if len(data) > maxMessage {
 			w.error(ctx, protocol.TooLarge, 0, "the message is larger than %d bytes", maxMessage)
 			w.c.Close(websocket.StatusMessageTooBig, "message too large")
@@ -342,6 +363,12 @@ func (w *wsConn) read(ctx context.Context) {
 			wait := time.Duration((1 - w.limit.TokensAt(now)) / w.s.opts.MessageRate * float64(time.Second))
 			if w.error(ctx, protocol.RateLimited, retrySeconds(wait), "too many messages: at most %d at once and %g a second; this one was dropped",
 				w.s.opts.MessageBurst, w.s.opts.MessageRate) != nil {
+				return
+			}
+			continue
+		}
+		if ping {
+			if w.pong(ctx) != nil {
 				return
 			}
 			continue

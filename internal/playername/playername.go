@@ -27,12 +27,20 @@ import (
 // bots (see Bot).
 var ErrBotName = errors.New(`the name looks like a server bot's: names such as "Bot 2 (hard)" are the server's`)
 
+// MaxLen is the most characters a name may have: long enough for a first
+// and a last name, short enough to fit a player's strip, the log and the
+// score tables on a phone. The page's name fields take this many.
+const MaxLen = 20
+
+// ErrTooLong is the error of a name longer than MaxLen characters.
+var ErrTooLong = fmt.Errorf("the name is longer than %d characters", MaxLen)
+
 // maxMarks is the most combining marks one character may carry: enough
 // for any script, too few to smear a name over its neighbours.
 const maxMarks = 4
 
 // Check reports why name cannot be a player's name, if it cannot: the
-// engine's rule (razzia.CheckName); then no invisible or
+// engine's rule (razzia.CheckName); at most MaxLen characters; then no invisible or
 // direction-changing character (format characters such as bidi overrides,
 // zero-width spaces and joiners, fillers, variation selectors, any space
 // but U+0020), no private or unassigned character, at most four combining
@@ -62,6 +70,9 @@ func CheckShown(name string) error {
 		return err
 	}
 	runes := []rune(name)
+	if len(runes) > MaxLen {
+		return fmt.Errorf("%w: %q has %d", ErrTooLong, name, len(runes))
+	}
 	visible, marks := false, 0
 	for i, r := range runes {
 		switch {

@@ -35,7 +35,11 @@ func TestCheck(t *testing.T) {
 		{"empty", "", false},
 		{"spaces only", "   ", false},
 		{"control", "Ann\x07", false},
-		{"too long", strings.Repeat("a", 65), false},
+		{"too long for the engine", strings.Repeat("a", 65), false},
+		{"twenty characters", strings.Repeat("a", 20), true},
+		{"twenty accented characters", strings.Repeat("ő", 20), true},
+		{"twenty-one characters", strings.Repeat("a", 21), false},
+		{"a first and last name too long", "Maximilian Alexander von Habsburg", false},
 		{"right-to-left override", "\u202eevil", false},
 		{"left-to-right mark", "Ann\u200e", false},
 		{"bidi isolate", "\u2066Ann\u2069", false},
@@ -79,6 +83,9 @@ func TestCheck(t *testing.T) {
 				t.Errorf("Check(%q): an error without a message", c.give)
 			}
 		})
+	}
+	if err := playername.Check(strings.Repeat("a", 21)); !errors.Is(err, playername.ErrTooLong) || !strings.Contains(err.Error(), "longer than 20 characters") {
+		t.Errorf("Check of 21 characters = %v, want ErrTooLong saying the limit", err)
 	}
 	if err := playername.Check("Bot 2 (hard)"); !errors.Is(err, playername.ErrBotName) {
 		t.Errorf("Check of a bot's name = %v, want ErrBotName", err)

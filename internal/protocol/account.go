@@ -25,6 +25,12 @@ type (
 		Claimed []string    `json:"claimed"`
 		Token   string      `json:"token"`
 	}
+	// WhoAnswer is the answer of GET /api/session: who is signed in,
+	// asked by a page that shows a guest as well as an account.
+	WhoAnswer struct {
+		Accounts bool         `json:"accounts"` // the server has accounts
+		Account  *AccountInfo `json:"account"`  // nil for a guest
+	}
 	// AccountAnswer is the answer of GET /api/account.
 	AccountAnswer struct {
 		Account AccountInfo `json:"account"`
@@ -78,6 +84,10 @@ type (
 	// conservative rating players are ranked by; Provisional until Games
 	// reaches ProvisionalGames.
 	RatingInfo struct {
+		// Display is the rating on the scale players read
+		// (rating.Rating.Display: 1500 for a new player, never below
+		// 0); a page shows it, with "?" while Provisional.
+		Display     int     `json:"display"`
 		Ordinal     float64 `json:"ordinal"`
 		Mu          float64 `json:"mu"`
 		Sigma       float64 `json:"sigma"`
@@ -152,6 +162,9 @@ type (
 		Players int          `json:"players"`
 		// Change is the change of the conservative rating (rated games).
 		Change *float64 `json:"change,omitempty"`
+		// DisplayChange is the same change on the display scale
+		// (RatingInfo.Display): what a player reads, "+12".
+		DisplayChange *int `json:"displayChange,omitempty"`
 	}
 	// A ResultSeat is one seat of a PlayedGame.
 	ResultSeat struct {

@@ -23,7 +23,7 @@ func accountExamples(t *testing.T) map[string]any {
 		t.Fatal(err)
 	}
 	info := func(r rating.Rating, games int) protocol.RatingInfo {
-		return protocol.RatingInfo{Ordinal: round(r.Ordinal()), Mu: round(r.Mu), Sigma: round(r.Sigma), Games: games, Provisional: games < 10}
+		return protocol.RatingInfo{Display: r.Display(), Ordinal: round(r.Ordinal()), Mu: round(r.Mu), Sigma: round(r.Sigma), Games: games, Provisional: games < 10}
 	}
 	created := time.Date(2026, 3, 14, 18, 55, 3, 0, time.UTC)
 	finished := time.Date(2026, 3, 14, 19, 31, 40, 0, time.UTC)
@@ -36,10 +36,11 @@ func accountExamples(t *testing.T) map[string]any {
 	game.Seats[0].Account, game.Seats[2].Account = true, true
 	game.Winners = []int{0}
 	change := round(after[0].Ordinal() - m.New().Ordinal())
+	shown := rating.DisplayChange(m.New(), after[0])
 	played := protocol.PlayedGame{Game: game.ID, At: finished, Rated: true, Rank: 1, Score: 41, Seat: 0, Players: 3,
 		Seats: []protocol.ResultSeat{{Name: "Ann", Rank: 1, Score: 41}, {Name: "Bot 2 (hard)", Bot: "hard", Rank: 2, Score: 33},
 			{Name: "Cy", Rank: 3, Score: 18}},
-		Replay: protocol.ReplayPath(game.ID), Change: &change}
+		Replay: protocol.ReplayPath(game.ID), Change: &change, DisplayChange: &shown}
 	live := exampleInfo(protocol.StatusPlaying, 8)
 	live.ID, live.Invite = "p4w9c2n8rt", protocol.InvitePath("p4w9c2n8rt")
 	live.Rated = true
@@ -75,7 +76,7 @@ func accountExamples(t *testing.T) map[string]any {
 			Recent:           []protocol.PlayedGame{played},
 			ProvisionalGames: 10}},
 		"leaderboard": protocol.LeaderboardAnswer{MinGames: 10,
-			Players: []protocol.LeaderEntry{{Rank: 1, Name: "Eve", Rating: protocol.RatingInfo{Ordinal: 21.4, Mu: 27.9, Sigma: 2.17, Games: 52},
+			Players: []protocol.LeaderEntry{{Rank: 1, Name: "Eve", Rating: protocol.RatingInfo{Display: rating.Rating{Mu: 27.9, Sigma: 2.17}.Display(), Ordinal: 21.4, Mu: 27.9, Sigma: 2.17, Games: 52},
 				Profile: protocol.ProfilePath("Eve")}},
 			Bots: []protocol.BotRecord{{Level: "hard", Rating: hardInfo}}},
 		"my-games": protocol.MyGamesAnswer{Games: []protocol.MyGame{{Game: live, Seat: 0, YourTurn: true}, {Game: game, Seat: 0}}},

@@ -26,6 +26,11 @@ const (
 	// TypeContinue tells that the player has read a round's scores: the
 	// next round's first clock, held meanwhile, need not wait for them.
 	TypeContinue = "continue" // client to server
+	// TypePing asks the server for a TypePong at once: a client learns
+	// that its connection still carries messages. Pings do not keep an
+	// idle connection open.
+	TypePing = "ping" // client to server
+	TypePong = "pong" // server to client
 )
 
 // A StateMessage is the server's "state" message: sent on connecting and

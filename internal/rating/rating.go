@@ -31,6 +31,31 @@ type Rating struct {
 // of the same Mu.
 func (r Rating) Ordinal() float64 { return r.Mu - 3*r.Sigma }
 
+// The display scale: what players read, a number on the scale they know
+// from chess. A new player shows DisplayBase; each point of Ordinal is
+// DisplayScale points of the display; the display is never below 0. It
+// rises and falls with Ordinal, so that it orders players as the
+// leaderboard does.
+const (
+	DisplayBase  = 1500
+	DisplayScale = 50
+)
+
+// Display returns the rating on the display scale: DisplayBase +
+// DisplayScale × Ordinal, rounded, and 0 for anything lower (or not a
+// number). A new player (Mu 25, Sigma 25/3, Ordinal 0) shows 1500.
+func (r Rating) Display() int {
+	d := math.Round(DisplayBase + DisplayScale*r.Ordinal())
+	if !(d > 0) {
+		return 0
+	}
+	return int(d)
+}
+
+// DisplayChange returns how many display points going from before to
+// after is: the change a player reads at the end of a rated game.
+func DisplayChange(before, after Rating) int { return after.Display() - before.Display() }
+
 // Interval returns the central 95% interval of the belief, Mu ± 1.96 Sigma.
 func (r Rating) Interval() (low, high float64) {
 	const z = 1.959963984540054

@@ -166,3 +166,45 @@ func ExampleModel_Rate() {
 	// Bob: mu 23.57 sigma 8.06 ordinal -0.61
 	// Cy: mu 23.57 sigma 8.06 ordinal -0.61
 }
+
+func TestDisplay(t *testing.T) {
+	m := Default()
+	for _, c := range []struct {
+		name string
+		r    Rating
+		want int
+	}{
+		{"a new player", m.New(), 1500},
+		{"one point of ordinal", Rating{Mu: 25, Sigma: 8}, 1550},
+		{"rounded", Rating{Mu: 10.01, Sigma: 0}, 2001},
+		{"below the new", Rating{Mu: 20, Sigma: 25.0 / 3}, 1250},
+		{"far below: never negative", Rating{Mu: -40, Sigma: 8}, 0},
+		{"not a number", Rating{Mu: math.NaN(), Sigma: 1}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.r.Display(); got != c.want {
+				t.Errorf("Display(%+v) = %d, want %d", c.r, got, c.want)
+			}
+		})
+	}
+	// It orders players as Ordinal does.
+	a, b := Rating{Mu: 30, Sigma: 2}, Rating{Mu: 31, Sigma: 2.5}
+	if (a.Ordinal() < b.Ordinal()) != (a.Display() < b.Display()) {
+		t.Errorf("Display orders %+v and %+v unlike Ordinal", a, b)
+	}
+	// A loss of a new player against another shows as a fall.
+	after, err := m.Rate([]Rating{m.New(), m.New()}, []int{2, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := DisplayChange(m.New(), after[0]); d >= 0 {
+		t.Errorf("a loss changes the display by %+d, want a fall", d)
+	}
+}
+
+func ExampleRating_Display() {
+	m := Default()
+	after, _ := m.Rate([]Rating{m.New(), m.New()}, []int{1, 2})
+	fmt.Println(m.New().Display(), after[0].Display(), DisplayChange(m.New(), after[0]))
+	// Output: 1500 1672 172
+}

@@ -3,6 +3,7 @@ package web
 import (
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,5 +55,39 @@ func TestClockCountsDown(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("line %d = %s, want %s", i, got[i], want[i])
 		}
+	}
+}
+
+// corrCheck writes a correspondence clock: days as days, hours and
+// minutes as words, and the reserve called vacation; and where each pace
+// shows low.
+const corrCheck = `import { received, text, lowAt } from "./clock.mjs";
+const t = (k, a) => k + JSON.stringify(a || {});
+const now = 1_000_000;
+const DAY = 24 * 3600e3;
+const c = received({ reserveMs: [12 * DAY, 3 * DAY], running: 0, decisionEnds: now + 5 * 3600e3 + 12 * 60e3,
+  deadline: now + 5 * 3600e3 + 12 * 60e3 + 12 * DAY, serverTime: now }, now);
+console.log([
+  text(t, c, 0, now, "correspondence"), text(t, c, 1, now, "correspondence"), text(t, c, 1, now, "live"),
+  lowAt(undefined), lowAt({ decisionMs: 10000 }), lowAt({ decisionMs: DAY }),
+].join("\n"));
+`
+
+func TestClockCorrespondence(t *testing.T) {
+	t.Parallel()
+	node, dir := nodeModules(t, map[string][]byte{"check.mjs": []byte(corrCheck)})
+	out, err := exec.Command(node, filepath.Join(dir, "check.mjs")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	want := []string{
+		`web.clock.corr{"time":"web.clock.hours{\"h\":5,\"m\":12}","vacation":"web.clock.days{\"d\":12,\"h\":0}"}`,
+		`web.clock.vacation{"time":"web.clock.days{\"d\":3,\"h\":0}"}`,
+		`web.clock.reserve{"time":"web.clock.days{\"d\":3,\"h\":0}"}`,
+		"10000", "10000", "8640000",
+	}
+	got := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

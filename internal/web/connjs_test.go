@@ -43,6 +43,77 @@ want(statuses.includes("waiting"), "1006: the loss not shown: " + statuses);
 console.log(bad + " wrong");
 process.exit(bad ? 1 : 0);
 `
+	runCheck(t, check)
+}
+
+// TestConnectionNoticesSilence checks conn.js on a connection that goes
+// quiet without closing (a network drop): after 2 s without a message it
+// pings; without a pong 2 s later it says "offline", refuses to send,
+// and opens a new connection; the first message there says "online". The
+// browser's own offline event says it at once.
+func TestConnectionNoticesSilence(t *testing.T) {
+	t.Parallel()
+	check := `const listeners = {};
+globalThis.addEventListener = (t, f) => { listeners[t] = f; };
+globalThis.setTimeout = (f, ms) => 1;
+globalThis.clearTimeout = () => {};
+const sockets = [];
+globalThis.WebSocket = class {
+  static OPEN = 1;
+  constructor(url) { this.url = url; this.listeners = {}; this.sent = []; this.readyState = 0; this.closed = false; sockets.push(this); }
+  addEventListener(t, f) { this.listeners[t] = f; }
+  send(s) { this.sent.push(s); }
+  close() { this.closed = true; }
+};
+const { Connection } = await import("./conn.mjs");
+let now = 0, tick = null;
+const statuses = [];
+const c = new Connection("ws://x", { message() {}, status: (s) => statuses.push(s), retry: async () => true },
+  { now: () => now, setInterval: (f) => { tick = f; } });
+c.start();
+let bad = 0;
+const want = (ok, what) => { if (!ok) { bad++; console.log("wrong: " + what); } };
+const ws = sockets[0];
+ws.readyState = 1;
+ws.listeners.open();
+ws.listeners.message({ data: '{"type":"state"}' });
+now = 1900; tick();
+want(ws.sent.length === 0, "pinged before 2 s of silence: " + ws.sent);
+now = 2000; tick();
+want(ws.sent.join() === '{"type":"ping"}', "no ping after 2 s of silence: " + ws.sent);
+now = 3900; tick();
+want(!statuses.includes("offline"), "offline before the pong was due: " + statuses);
+now = 4000; tick();
+want(statuses.includes("offline"), "no pong in 2 s, yet not offline: " + statuses);
+want(ws.closed, "the silent socket kept");
+want(c.send({ type: "move" }) === false, "a move sent while offline");
+// A quiet connection that answers its pings stays online.
+const statuses2 = [];
+const c2 = new Connection("ws://y", { message() {}, status: (s) => statuses2.push(s), retry: async () => true },
+  { now: () => now, setInterval: (f) => { tick = f; } });
+c2.start();
+const ws2 = sockets[sockets.length - 1];
+ws2.readyState = 1;
+ws2.listeners.open();
+now += 2000; tick();
+want(ws2.sent.length === 1, "no ping on the second connection");
+ws2.listeners.message({ data: '{"type":"pong"}' });
+now += 2500; tick();
+want(!statuses2.includes("offline"), "offline although the pong came: " + statuses2);
+// The browser says it is offline: at once, and back with the next message.
+listeners.offline();
+want(statuses2[statuses2.length - 1] === "offline", "the offline event not told: " + statuses2);
+ws2.listeners.message({ data: '{"type":"state"}' });
+want(statuses2[statuses2.length - 1] === "online", "the first message after not told as online: " + statuses2);
+console.log(bad + " wrong");
+process.exit(bad ? 1 : 0);
+`
+	runCheck(t, check)
+}
+
+// runCheck runs a check of conn.js that counts what it found wrong.
+func runCheck(t *testing.T, check string) {
+	t.Helper()
 	node, dir := nodeModules(t, map[string][]byte{"check.mjs": []byte(check)})
 	out, err := exec.Command(node, filepath.Join(dir, "check.mjs")).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "0 wrong") {

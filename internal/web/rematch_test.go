@@ -117,7 +117,7 @@ func TestRematchBox(t *testing.T) {
 	}{
 		"no offer":  {[]string{"rematch-offer"}, []bool{true}, ""},
 		"offered":   {[]string{"rematch-accept", "rematch-decline"}, []bool{true, false}, "offers a rematch"},
-		"answered":  {nil, nil, "Waiting for 1 more"},
+		"answered":  {nil, nil, "Waiting for 1 more answer."},
 		"started":   {[]string{"rematch-go"}, nil, "The rematch starts"},
 		"lapsed":    {nil, nil, "lapsed"},
 		"spectator": {nil, nil, ""},

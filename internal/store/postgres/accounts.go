@@ -378,7 +378,10 @@ func (s *Store) ClaimSeats(ctx context.Context, account string, claims []store.C
 			if tag.RowsAffected() == 0 {
 				continue
 			}
-			if _, err := tx.Exec(ctx, "UPDATE games SET updated = greatest(updated + 1, "+nowNanos+") WHERE id = $1", c.Game); err != nil {
+			// A game that is over keeps its date (its result's and its
+			// record's): it moves on by a nanosecond, enough to be news.
+			if _, err := tx.Exec(ctx, "UPDATE games SET updated = CASE WHEN status IN ('finished', 'archived') THEN updated + 1 "+
+				"ELSE greatest(updated + 1, "+nowNanos+") END WHERE id = $1", c.Game); err != nil {
 				return err
 			}
 			if err := notify(ctx, tx, store.Change{Game: c.Game, Kind: store.ChangeSeat, Moves: row.moves, Status: row.status}); err != nil {

@@ -434,7 +434,10 @@ func (s *Store) ClaimSeats(ctx context.Context, account string, claims []store.C
 			}
 			ch := store.Change{Game: c.Game, Kind: store.ChangeSeat}
 			var st string
-			if err := w.rowSQL("UPDATE games SET updated = max(updated + 1, ?) WHERE id = ? RETURNING status, move_count",
+			// A game that is over keeps its date (its result's and its
+			// record's): it moves on by a nanosecond, enough to be news.
+			if err := w.rowSQL(`UPDATE games SET updated = CASE WHEN status IN ('finished', 'archived') THEN updated + 1
+				ELSE max(updated + 1, ?) END WHERE id = ? RETURNING status, move_count`,
 				w.now.UnixNano(), c.Game).Scan(&st, &ch.Moves); err != nil {
 				return nil, err
 			}

@@ -403,6 +403,11 @@ func testClaimSeats(t *testing.T, s store.Store) {
 		t.Errorf("ClaimSeats = %v, want [%s]", got, g1.ID)
 	}
 	g1.Seats[2].Account, g1.Seats[2].TokenHash = a.ID, hash(0x11)
+	// The finished game keeps its date: a guest who registers keeps each
+	// game's real date in the profile.
+	if got := get(t, s, g1.ID).Updated; got.Before(g1.Updated) || got.Sub(g1.Updated) > time.Microsecond {
+		t.Errorf("claiming a finished game moved its date from %v to %v", g1.Updated, got)
+	}
 	for _, g := range []*store.Game{g1, g2, g3} {
 		g.Updated = get(t, s, g.ID).Updated
 		checkGame(t, s, g)

@@ -57,7 +57,8 @@ export function shares(report, pos) {
 export function drawChart(box, report, names, pos, t, onPick) {
   const n = report.decisions.length;
   const W = Math.max(280, Math.round(box.clientWidth || 600));
-  const H = W < 600 ? 150 : 200;
+  // Low enough for the board and the log to stay in sight beside it.
+  const H = W < 600 ? 140 : 160;
   const x = (p) => PAD.left + (p * (W - PAD.left - PAD.right)) / Math.max(1, n);
   const y = (v) => PAD.top + (1 - v) * (H - PAD.top - PAD.bottom);
   const parts = [];
@@ -154,6 +155,65 @@ export function verdictClass(report, pos) {
   if (pos === 0) return "";
   const d = report.decisions[pos - 1];
   return d.luck && (d.label === "best" || d.label === "good") ? "verdict-luck" : `verdict-${d.label}`;
+}
+
+/**
+ * summary counts each player's inaccuracies, mistakes and blunders, and
+ * their accuracy: the share of their own decisions, forced moves left
+ * out, that were best or good, in whole percent (docs/protocol.md,
+ * "Analysis of a finished game"); null for a player with no decision.
+ */
+export function summary(report) {
+  return report.players.map((_, seat) => {
+    const own = report.decisions.filter((d) => d.seat === seat && !d.forced);
+    const count = (label) => own.filter((d) => d.label === label).length;
+    const sound = own.filter((d) => d.label === "best" || d.label === "good").length;
+    return { seat, decisions: own.length, inaccuracy: count("inaccuracy"), mistake: count("mistake"), blunder: count("blunder"),
+      accuracy: own.length ? Math.round((100 * sound) / own.length) : null };
+  });
+}
+
+/** mistakes are the decisions marked on the chart (mistakes and blunders), in the game's order. */
+export function mistakes(report) {
+  return report.decisions.filter((d) => MARKED.has(d.label) && !d.forced);
+}
+
+/**
+ * nextMistake returns the position of the first mistake after pos (dir 1)
+ * or the last one before it (dir −1), or null when there is none.
+ */
+export function nextMistake(report, pos, dir) {
+  const at = mistakes(report).map((d) => d.move);
+  const found = dir > 0 ? at.find((m) => m > pos) : at.reverse().find((m) => m < pos);
+  return found === undefined ? null : found;
+}
+
+/**
+ * summaryBox draws the summary: a table of each player's counts and
+ * accuracy, then the mistakes as a list of buttons; onPick(pos) goes to
+ * one, and the keys N and P go to the next and the previous (replay.js).
+ */
+export function summaryBox(t, report, names, pos, onPick) {
+  const rows = summary(report).map((r) => h("tr", {},
+    h("th", { scope: "row", class: `s${r.seat}` }, h("span", { class: "wc-swatch", "aria-hidden": "true" }), names[r.seat] || ""),
+    h("td", {}, String(r.inaccuracy)), h("td", {}, String(r.mistake)), h("td", {}, String(r.blunder)),
+    h("td", { class: "accuracy" }, r.accuracy === null ? "—" : `${r.accuracy}%`)));
+  const table = h("table", { class: "analysis-summary", id: "analysis-summary" },
+    h("caption", {}, t("web.analysis.summary")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("term.player")),
+      h("th", { scope: "col" }, t("web.analysis.label.inaccuracy")), h("th", { scope: "col" }, t("web.analysis.label.mistake")),
+      h("th", { scope: "col" }, t("web.analysis.label.blunder")), h("th", { scope: "col" }, t("web.analysis.accuracy")))),
+    h("tbody", {}, rows));
+  const list = mistakes(report);
+  const items = list.map((d) => h("li", {}, h("button", {
+    type: "button", class: `mistake-item mark-${d.label}${d.move === pos ? " is-current" : ""}`, "data-move": String(d.move),
+    "aria-current": d.move === pos ? "step" : null, onclick: () => onPick(d.move),
+  }, t("web.analysis.item", { n: d.move, player: names[d.seat] || "", move: moveLabel(t, d.played), label: labelText(t, d.label) }))));
+  return h("div", { class: "analysis-more" }, table,
+    h("h3", { class: "mistakes-h", id: "mistakes-h" }, t("web.analysis.mistakes", { n: list.length })),
+    items.length ? h("ol", { class: "mistake-list", id: "mistake-list", "aria-labelledby": "mistakes-h" }, items)
+      : h("p", { class: "muted" }, t("web.analysis.nomistakes")),
+    items.length ? h("p", { class: "muted mistakes-keys" }, t("web.analysis.keys")) : null);
 }
 
 /** fetchHints asks for the best moves of the seat the page holds. */

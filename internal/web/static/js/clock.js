@@ -32,10 +32,24 @@ export function left(clock, seat, now = Date.now()) {
   return { running: true, decision, reserve: res };
 }
 
-/** format writes a duration as a clock does: "0:07", "1:02:03", or days and hours. */
-export function format(t, ms) {
+/**
+ * lowAt is the time left under which a decision's clock shows low: 10 s,
+ * or a tenth of the pace's decision time when that is longer (a day's
+ * correspondence decision is low with 2.4 hours left).
+ */
+export function lowAt(pace) {
+  return Math.max(10 * SECOND, pace && pace.decisionMs > 0 ? pace.decisionMs / 10 : 0);
+}
+
+/**
+ * format writes a duration as a clock does: "0:07", "1:02:03", or days
+ * and hours. kind "correspondence" writes hours and minutes as words
+ * ("5 h 12 min"): nobody counts a day's decision in seconds.
+ */
+export function format(t, ms, kind) {
   ms = Math.max(0, ms);
   if (ms >= DAY) return t("web.clock.days", { d: Math.floor(ms / DAY), h: Math.floor((ms % DAY) / HOUR) });
+  if (kind === "correspondence" && ms >= HOUR) return t("web.clock.hours", { h: Math.floor(ms / HOUR), m: Math.floor((ms % HOUR) / 60000) });
   const s = Math.ceil(ms / SECOND);
   const pad = (n) => String(n).padStart(2, "0");
   if (s >= 3600) return `${Math.floor(s / 3600)}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
@@ -45,26 +59,35 @@ export function format(t, ms) {
 /**
  * text is what a seat's clock shows at now: the running decision's free
  * time and the reserve ("0:07 + 1:00"), short enough for a phone's strip,
- * or, once the free time is spent and for the others, the reserve.
+ * or, once the free time is spent and for the others, the reserve. In
+ * correspondence (kind) the reserve is the vacation allowance, and is
+ * called so.
  */
-export function text(t, clock, seat, now = Date.now()) {
+export function text(t, clock, seat, now = Date.now(), kind) {
   const l = left(clock, seat, now);
-  if (l.running && l.decision > 0) return `${format(t, l.decision)} + ${format(t, l.reserve)}`;
-  return t("web.clock.reserve", { time: format(t, l.reserve) });
+  const corr = kind === "correspondence";
+  if (l.running && l.decision > 0) {
+    if (corr) return t("web.clock.corr", { time: format(t, l.decision, kind), vacation: format(t, l.reserve, kind) });
+    return `${format(t, l.decision)} + ${format(t, l.reserve)}`;
+  }
+  return t(corr ? "web.clock.vacation" : "web.clock.reserve", { time: format(t, l.reserve, kind) });
 }
 
 /**
  * tick fills every clock element under root ([data-clock-seat]) for now,
- * and marks the running one low (under 10 s left in all) when it is.
+ * and marks the running one low when less than its data-clock-low
+ * milliseconds are left in all (10 s without it); data-clock-kind is the
+ * pace's kind.
  */
 export function tick(root, t, clock, now = Date.now()) {
   if (!clock || !root.querySelectorAll) return;
   for (const el of root.querySelectorAll("[data-clock-seat]")) {
     const seat = Number(el.getAttribute("data-clock-seat"));
+    const low = Number(el.getAttribute("data-clock-low")) || 10 * SECOND;
     const l = left(clock, seat, now);
-    const value = text(t, clock, seat, now);
+    const value = text(t, clock, seat, now, el.getAttribute("data-clock-kind") || "live");
     if (el.textContent !== value) el.textContent = value;
     el.classList.toggle("clock-running", l.running);
-    el.classList.toggle("clock-low", l.running && l.decision + l.reserve < 10 * SECOND);
+    el.classList.toggle("clock-low", l.running && l.decision + l.reserve < low);
   }
 }

@@ -3,6 +3,12 @@
 
 const DELAYS = [1000, 2000, 4000, 8000, 15000, 30000];
 
+// A connection is asked for a pong (docs/protocol.md) after PING_AFTER
+// without a message, and is taken for lost when none came PONG_WAIT
+// later: a silent network drop shows within 5 s.
+const PING_AFTER = 2000;
+const PONG_WAIT = 2000;
+
 // SERVICE_RESTART is the close code of a server that stops gracefully
 // (docs/protocol.md): reconnect at once.
 const SERVICE_RESTART = 1012;
@@ -13,10 +19,12 @@ export class Connection {
    * handlers.message(msg, first): a decoded server message; first is true for
    *   the first message on each new connection (it carries every event so far).
    * handlers.status(state, detail): "connecting", "open", "waiting" (detail:
-   *   milliseconds until the next attempt) or "stopped".
+   *   milliseconds until the next attempt), "offline" (the browser is
+   *   offline, or no pong came: nothing sent now arrives) or "stopped".
+   * options.now and options.setInterval replace the clock in tests.
    * handlers.retry(): async; return false to stop reconnecting (the game is gone).
    */
-  constructor(url, handlers) {
+  constructor(url, handlers, options = {}) {
     this.url = url;
     this.handlers = handlers;
     this.ws = null;
@@ -24,7 +32,60 @@ export class Connection {
     this.timer = null;
     this.stopped = false;
     this.first = true;
-    addEventListener("online", () => this.now());
+    this.clock = options.now || (() => Date.now());
+    this.heard = 0; // when the last message came
+    this.pinged = 0; // when a ping went out unanswered, 0 for none
+    this.offline = false;
+    addEventListener("online", () => {
+      // The old socket may have died quietly: start afresh.
+      if (this.offline && !this.stopped) this.restart();
+      else this.now();
+    });
+    addEventListener("offline", () => this.lost());
+    (options.setInterval || setInterval)(() => this.check(), 250);
+  }
+
+  /** offline says whether messages sent now would be lost. */
+  isOffline() {
+    return this.offline || (typeof navigator !== "undefined" && navigator.onLine === false);
+  }
+
+  // lost notes that nothing gets through, once until a message comes again.
+  lost() {
+    if (this.offline || this.stopped) return;
+    this.offline = true;
+    this.handlers.status("offline");
+  }
+
+  // check pings an open connection that has been quiet, and calls it lost
+  // when the pong does not come.
+  check() {
+    const ws = this.ws;
+    if (this.stopped || !ws || ws.readyState !== WebSocket.OPEN) return;
+    const now = this.clock();
+    if (this.pinged && now - this.pinged >= PONG_WAIT) {
+      this.lost();
+      // A new connection is the quickest way back once the network is.
+      this.pinged = 0;
+      this.drop(ws);
+      return;
+    }
+    if (!this.pinged && now - this.heard >= PING_AFTER) {
+      this.pinged = now;
+      ws.send(JSON.stringify({ type: "ping" }));
+    }
+  }
+
+  // drop gives up a socket and waits to open another.
+  drop(ws) {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    try {
+      ws.close(1000, "no pong");
+    } catch {
+      // closing a dead socket may throw: it is gone either way
+    }
+    this.later();
   }
 
   start() {
@@ -46,10 +107,19 @@ export class Connection {
     }
     this.ws = ws;
     ws.addEventListener("open", () => {
-      if (this.ws === ws) this.handlers.status("open");
+      if (this.ws !== ws) return;
+      this.heard = this.clock();
+      this.pinged = 0;
+      this.handlers.status("open");
     });
     ws.addEventListener("message", (ev) => {
       if (this.ws !== ws) return;
+      this.heard = this.clock();
+      this.pinged = 0;
+      if (this.offline) {
+        this.offline = false;
+        this.handlers.status("online");
+      }
       let msg;
       try {
         msg = JSON.parse(ev.data);
@@ -57,6 +127,7 @@ export class Connection {
         return; // not ours to judge: the protocol sends JSON only
       }
       this.attempt = 0; // the connection works: start the backoff afresh
+      if (msg && msg.type === "pong") return;
       const first = this.first;
       this.first = false;
       this.handlers.message(msg, first);
@@ -82,6 +153,8 @@ export class Connection {
       this.stop();
       return;
     }
+    // Until a message comes again, nothing sent gets through.
+    this.lost();
     const base = DELAYS[Math.min(this.attempt, DELAYS.length - 1)];
     this.attempt++;
     // Jitter keeps a table's clients from all coming back at the same instant.
@@ -115,9 +188,9 @@ export class Connection {
     this.handlers.status("stopped");
   }
 
-  /** send sends a message; it returns false when not connected. */
+  /** send sends a message; it returns false when not connected or offline. */
   send(msg) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || this.isOffline()) return false;
     this.ws.send(JSON.stringify(msg));
     return true;
   }

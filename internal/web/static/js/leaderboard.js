@@ -5,7 +5,7 @@ import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { start } from "./page.js";
 import { translator } from "./i18n.js";
-import { whoami, showAccount, ratingText, errorText, number } from "./players.js";
+import { whoami, showAccount, ratingText, ratingFigure, errorText } from "./players.js";
 
 let t = translator({}, {});
 let board = null;
@@ -25,7 +25,7 @@ function draw() {
       h("td", {}, ratingText(t, p.rating, board.minGames)),
       h("td", {}, p.rating.games))));
   replace($("board-bots"), board.bots.map((b) => h("tr", {},
-    h("td", {}, levelName(b.level)), h("td", {}, number(b.rating.ordinal)))));
+    h("td", {}, levelName(b.level)), h("td", {}, ratingFigure(b.rating)))));
 }
 
 await start((tr) => {

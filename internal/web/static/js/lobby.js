@@ -3,7 +3,7 @@
 import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { start } from "./page.js";
-import { displayNames } from "./words.js";
+import { displayNames, tableKind } from "./words.js";
 import { translator } from "./i18n.js";
 import { setupLearn } from "./learn.js";
 import { errorText } from "./errors.js";
@@ -106,7 +106,7 @@ function gameItem(game, mine) {
       h("span", { class: "game-action" }, t(action)),
       h("span", { class: "game-id" }, game.id)),
     h("ul", { class: "chips", "aria-label": t("term.players") }, seats),
-    h("span", { class: "game-detail muted" }, [detail, game.rated ? t("web.profile.rated") : null, when(game.updated)].filter(Boolean).join(" · ")),
+    h("span", { class: "game-detail muted" }, [detail, tableKind(t, game), when(game.updated)].filter(Boolean).join(" · ")),
     game.status === "finished" || game.status === "archived"
       ? h("a", { href: `${link}/replay`, class: "game-replay" }, t("web.replay.open")) : null);
 }

@@ -15,19 +15,27 @@ function soundOn() {
 
 let audio = null;
 
-// beep plays a short chime; the page makes it, so there is nothing to load.
-function beep() {
+// tone plays a short sound made by the page (nothing to load): a chime
+// for the turn, a dry tick for the clock's last seconds.
+function tone(frequency, volume, seconds) {
   const Ctx = globalThis.AudioContext || globalThis.webkitAudioContext;
   if (!Ctx) return;
   audio = audio || new Ctx();
   const osc = audio.createOscillator();
   const gain = audio.createGain();
-  osc.frequency.value = 660;
-  gain.gain.setValueAtTime(0.15, audio.currentTime);
-  gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+  osc.frequency.value = frequency;
+  gain.gain.setValueAtTime(volume, audio.currentTime);
+  gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + seconds);
   osc.connect(gain).connect(audio.destination);
   osc.start();
-  osc.stop(audio.currentTime + 0.4);
+  osc.stop(audio.currentTime + seconds);
+}
+
+const beep = () => tone(660, 0.15, 0.4);
+
+/** clockTick ticks audibly, when the player turned the sound on. */
+export function clockTick() {
+  if (soundOn()) tone(1200, 0.12, 0.06);
 }
 
 /** turnAlert tells the player it is their turn, as they chose. */

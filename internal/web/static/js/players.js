@@ -10,14 +10,11 @@ import { errorText } from "./errors.js";
  * when the server has no accounts.
  */
 export async function whoami() {
-  try {
-    const { account } = await api.request("GET", "/api/account");
-    return account;
-  } catch (err) {
-    if (err.code === "unauthorized") return null;
-    if (err.code === "not_found") return false;
-    throw err;
-  }
+  // GET /api/session answers a guest too, where /api/account refuses one:
+  // a guest's page logs no error.
+  const { accounts, account } = await api.request("GET", "/api/session");
+  if (!accounts) return false;
+  return account || null;
 }
 
 /** showAccount names the signed-in player on the header's account link (#nav-account). */
@@ -42,10 +39,23 @@ export function showAccount(t, account) {
 export const number = (x) =>
   Number(x).toLocaleString(document.documentElement.lang || undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
-/** ratingText is a rating as shown: conservative value, uncertainty, provisional. */
+/**
+ * ratingFigure is a rating as people read it: the server's display figure
+ * (docs/protocol.md, "rating"), with "?" while provisional.
+ */
+export function ratingFigure(r) {
+  return `${r.display}${r.provisional ? "?" : ""}`;
+}
+
+/** ratingText is a rating as shown: the figure, and how far from settled while provisional. */
 export function ratingText(t, r, minGames) {
-  const main = t("web.rating.value", { rating: number(r.ordinal), mu: number(r.mu), sigma: number(r.sigma) });
-  return r.provisional ? `${main} · ${t("web.rating.provisional", { games: r.games, min: minGames })}` : main;
+  const main = ratingFigure(r);
+  return r.provisional && minGames ? `${main} · ${t("web.rating.provisional", { games: r.games, min: minGames })}` : main;
+}
+
+/** changeText is a rating's change at a game, as the server measures it on the display scale: "+12", "−7". */
+export function changeText(d) {
+  return d > 0 ? `+${d}` : d < 0 ? `\u2212${-d}` : "±0";
 }
 
 // The account pages take errorText from here, with the rest they share.

@@ -8,7 +8,7 @@ import * as api from "./api.js";
 import { start } from "./page.js";
 import { translator } from "./i18n.js";
 import { displayNames } from "./words.js";
-import { whoami, showAccount, ratingText, errorText, number, when } from "./players.js";
+import { whoami, showAccount, ratingText, ratingFigure, changeText, errorText, number, when } from "./players.js";
 
 let t = translator({}, {});
 let p = null;
@@ -22,8 +22,9 @@ const none = (cols) => h("tr", {}, h("td", { colspan: cols, class: "muted" }, t(
 
 function gameItem(g) {
   const { names } = displayNames(t, g.seats.map((s) => s.name), g);
-  const change = g.change === undefined || g.change === null ? null
-    : h("span", { class: g.change >= 0 ? "pos" : "neg" }, t("web.profile.change", { change: (g.change >= 0 ? "+" : "") + number(g.change) }));
+  const d = g.displayChange;
+  const change = d === undefined || d === null ? null
+    : h("span", { class: d >= 0 ? "pos" : "neg" }, t("web.profile.change", { change: changeText(d) }));
   return h("li", { class: "game" },
     h("a", { href: g.replay, class: "game-link" },
       h("span", { class: "game-action" }, t("web.replay.open")),
@@ -55,8 +56,7 @@ function draw() {
   $("rating").textContent = ratingText(t, p.rating, p.provisionalGames);
   const chart = $("chart");
   if (p.history.length > 0) {
-    const last = p.history[p.history.length - 1];
-    chart.alt = t("web.profile.chart.alt", { n: p.history.length, rating: number(last.ordinal) });
+    chart.alt = t("web.profile.chart.alt", { n: p.history.length, rating: ratingFigure(p.rating) });
     chart.src = `/api/players/${encodeURIComponent(p.name)}/rating.svg?n=${p.history.length}`;
     chart.hidden = false;
     $("chart-caption").textContent = t("web.profile.chart.caption");
@@ -70,7 +70,7 @@ function draw() {
   replace($("categories"), p.categories.length === 0 ? none(3)
     : p.categories.map((c) => h("tr", {}, cell(t(`cat.${c.category}`)), cell(number(c.mine)), cell(number(c.opponents)))));
   replace($("bots"), p.bots.length === 0 ? none(5)
-    : p.bots.map((b) => h("tr", {}, cell(levelName(b.level)), cell(number(b.rating.ordinal)), cell(b.wins), cell(b.draws), cell(b.losses))));
+    : p.bots.map((b) => h("tr", {}, cell(levelName(b.level)), cell(ratingFigure(b.rating)), cell(b.wins), cell(b.draws), cell(b.losses))));
   replace($("recent"), p.recent.length === 0 ? h("li", { class: "muted none" }, t("web.profile.none")) : p.recent.map(gameItem));
 }
 

@@ -41,7 +41,7 @@ export function rematchBox({ t, seat, names, game, o }) {
     const left = offer.answers.filter((a) => a === "").length;
     parts.push(h("p", { class: "rematch-text", id: "rematch-state", "data-state": state, role: "status" },
       t("web.rematch.offered", { player: names[offer.by] || "", time: when(offer.expires) }), " ",
-      pending ? null : player && offer.answers[seat] === "no" ? t("web.rematch.declined") : t("web.rematch.waiting", { n: left })));
+      pending ? null : player && offer.answers[seat] === "no" ? t("web.rematch.declined") : t(left === 1 ? "web.rematch.waiting.one" : "web.rematch.waiting", { n: left })));
     if (pending) {
       parts.push(button("rematch-accept", "primary", true, t("web.rematch.accept")),
         button("rematch-decline", "", false, t("web.rematch.decline")));

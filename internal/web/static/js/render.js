@@ -27,10 +27,10 @@
 
 import { JEWELS, BUSINESSES, GROUPS, card, back, cheque, chip } from "./cards.js";
 import { h } from "./dom.js";
-import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, displayNames } from "./words.js";
+import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, num, displayNames, tableKind } from "./words.js";
 import { scorePanel, roundOverlay, roundBanner, gameEnd } from "./scores.js";
 import { hintsBox } from "./analysis.js";
-import { tick } from "./clock.js";
+import { tick, left, lowAt } from "./clock.js";
 import { leaveBox } from "./rematch.js";
 
 export { T };
@@ -61,6 +61,8 @@ export { T };
  *             them); left: they did, and a bot plays for them now
  *   rematch   {offer, onAnswer(accept), busy}: the rematch at the game's
  *             end (rematch.js)
+ *   ratings   {name: figure}: the ratings of the signed-in players, shown
+ *             beside their names ("1672?")
  *   onPreMove called with "pass", "bid N" or "" (withdraw) to decide ahead
  *             in the running auction; preMove and preMoveDropped are the
  *             viewer's own pre-move and why it was dropped
@@ -97,7 +99,15 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   // opened only if its next round has not decided a lot yet.
   const ended = lastRoundEnd(events);
   if (mem.dismissed === null) mem.dismissed = ended ? ended.event.round - (ended.settled ? 0 : 1) : 0;
-  const overlay = !o.replay && ended && v.phase !== "over" && ended.event.round > mem.dismissed ? ended.event : null;
+  let overlay = !o.replay && ended && v.phase !== "over" && ended.event.round > mem.dismissed ? ended.event : null;
+  // Nothing covers a decision whose clock runs: when one of the viewer's
+  // begins, the scores step aside into the side panel, and a note in the
+  // decision panel points there.
+  if (overlay && mine && o.clock && left(o.clock, seat).running) {
+    mem.dismissed = overlay.round;
+    mem.roundNote = overlay.round;
+    overlay = null;
+  }
   const banner = o.replay && v.phase !== "over" ? (o.recent || []).find((e) => e.kind === "roundend") : null;
 
   // Keep the reader's place across the redraw.
@@ -126,14 +136,15 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   if (overlay) {
     root.appendChild(roundOverlay(ctx, overlay, () => {
       mem.dismissed = overlay.round;
+      // The next round's first clock waits for the players who read the
+      // scores: tell the server this one has.
+      if (seat >= 0 && o.onContinue) o.onContinue();
       renderTable(root, ...mem.args);
       moveFocus(root);
     }));
   }
 
-  // The log shows its newest line unless the reader scrolled back.
-  const log = root.querySelector ? root.querySelector(".log-list") : null;
-  if (log) log.scrollTop = mem.logAtEnd === false ? mem.logTop : log.scrollHeight;
+  followLog(root, mem);
   if (overlay && mem.shown !== overlay.round) {
     mem.shown = overlay.round;
     const b = root.querySelector && root.querySelector("#round-continue");
@@ -193,12 +204,13 @@ function strip(ctx, s, i) {
     h("div", { class: "strip-head" },
       h("span", { class: `seat-dot s${i}`, "aria-hidden": "true" }),
       h("span", { class: "strip-name", title: names[i] }, names[i]),
+      ratingOf(o, game, i) ? h("span", { class: "strip-rating", title: t("web.rating.of", { player: names[i] }) }, ratingOf(o, game, i)) : null,
       i === seat ? h("span", { class: "badge badge-you" }, t("term.you")) : null,
       winner ? h("span", { class: "badge badge-win" }, t("web.seat.winner")) : null,
       standIn ? h("span", { class: "badge badge-standin", title: t("web.standin") }, t("web.standin")) : null,
-      o.clock && v.phase !== "over" ? h("span", { class: "strip-clock", "data-clock-seat": String(i), role: "timer",
+      o.clock && v.phase !== "over" ? h("span", { class: "strip-clock", ...clockAttrs(game, i), role: "timer",
         title: t("web.clock.label", { player: names[i], time: "" }).trim() }) : null,
-      h("span", { class: "strip-points", title: t("web.seat.points.title") }, t("web.seat.points", { n: s.total })),
+      h("span", { class: "strip-points", title: t("web.seat.points.title") }, t("web.seat.points", { n: num(s.total) })),
       h("span", { class: "strip-break", "aria-hidden": "true" }),
       a && a.initiator === i ? h("span", { class: "strip-caller", title: t("web.auction.caller"), role: "img", "aria-label": t("web.auction.caller") }, "★") : null,
       partOf(ctx, s, i)),
@@ -217,6 +229,13 @@ function strip(ctx, s, i) {
       showStake ? h("span", { class: `strip-stake${stake.gain.total > 0 ? " pos" : stake.gain.total < 0 ? " neg" : ""}`,
         title: stakeText(ctx, stake), role: "img", "aria-label": stakeText(ctx, stake) },
       h("span", { class: "strip-stake-label" }, t("web.stake.lot")), " ", signed(stake.gain.total)) : null));
+}
+
+// ratingOf is the rating figure of a signed-in player's seat, when the
+// page knows it (options.ratings, by name: the server's display figure).
+function ratingOf(o, game, i) {
+  const seat = game && game.seats[i];
+  return seat && seat.account && o.ratings ? o.ratings[seat.name] || "" : "";
 }
 
 // partOf is a player's part in the auction running, or their turn.
@@ -384,7 +403,7 @@ function toggle(ctx, i) {
 // turn, the newest event, the auction's state, what the lot is worth to
 // you.
 function decidePanel(ctx) {
-  const { t, v, seat, names, tell, events, mine, o } = ctx;
+  const { t, v, seat, names, tell, events, mine, o, game } = ctx;
   let turn;
   let cls = "turn";
   if (v.toMove === seat && seat >= 0) {
@@ -395,11 +414,19 @@ function decidePanel(ctx) {
   }
   const said = events.filter((e) => e.text);
   const latest = said.length ? said[said.length - 1] : null;
+  // The clock of the decision running, large, beside it.
+  const clock = o.clock && v.phase !== "over" && v.toMove >= 0 && o.clock.running === v.toMove
+    ? h("span", { class: `decide-clock${v.toMove === seat ? " decide-clock-mine" : ""}`, id: "decide-clock", role: "timer",
+      ...clockAttrs(game, v.toMove), "aria-label": t("web.clock.label", { player: v.toMove === seat ? t("term.you") : names[v.toMove], time: "" }).trim() })
+    : null;
   return h("section", { class: `decide${mine ? " decide-mine" : ""}`, id: "decide", tabindex: "-1", "aria-labelledby": "turn" },
     h("div", { class: "decide-head" },
       h("span", { class: "round" }, t("term.round.n", { round: v.round })),
+      game && !o.replay ? h("span", { class: `table-kind${game.rated ? " is-rated" : ""}`, id: "table-kind" }, tableKind(t, game)) : null,
       h("h2", { class: cls, id: "turn" }, turn),
+      clock,
       seat < 0 && !o.replay ? h("span", { class: "watching" }, t("web.watching")) : null),
+    roundNote(ctx),
     latest ? h("p", { class: `latest ev-${latest.kind}`, id: "latest" }, tell(latest.text)) : null,
     takeBackBox(ctx),
     v.auction ? auctionState(ctx) : null,
@@ -410,6 +437,29 @@ function decidePanel(ctx) {
     // At a casual table only: options.hints is absent at a rated one.
     mine && o.hints ? hintsBox(t, v, o.hints.state, o.hints.ask) : null,
     leaveBox(ctx));
+}
+
+// clockAttrs marks a clock element for tick(): its seat, the time left
+// under which it shows low (10 s, or a tenth of the pace's decision when
+// that is longer) and the pace's kind (correspondence counts days and
+// vacation).
+function clockAttrs(game, seat) {
+  const pace = game && game.pace;
+  return { "data-clock-seat": String(seat), "data-clock-low": String(lowAt(pace)), "data-clock-kind": (pace && pace.kind) || "live" };
+}
+
+// roundNote points to the scores of the round just ended, which stepped
+// aside for the viewer's decision, until the new round settles a lot.
+function roundNote({ t, v, mem, events, root }) {
+  const ended = lastRoundEnd(events);
+  if (!ended || ended.settled || mem.roundNote !== ended.event.round || v.round !== ended.event.round + 1) return null;
+  return h("p", { class: "round-note", id: "round-note", role: "status" },
+    t("web.round.note", { round: ended.event.round }), " ",
+    h("button", { type: "button", class: "small", id: "round-note-scores", onclick: () => {
+      const el = root.querySelector && root.querySelector("#scores");
+      if (el && el.scrollIntoView) el.scrollIntoView({ block: "nearest" });
+      if (el && el.focus) el.focus({ preventScroll: true });
+    } }, t("web.round.note.show")));
 }
 
 function auctionState({ t, v, seat, names }) {
@@ -525,19 +575,68 @@ function preMoveBox({ t, v, seat, game, o }) {
 
 function logPanel({ t, v, names, tell, events, mem }) {
   const items = [];
+  let move = -1;
   for (const e of events) {
     // The server tells each event in the page's language (?lang=).
     if (!e.text) continue;
-    items.push(h("li", { class: `ev ev-${e.kind}${e.card === "police" ? " ev-police" : ""}` }, tell(e.text)));
+    // Events that know their move (the replay's) are numbered by it, as
+    // the replay's counter is; the others of the same move go unnumbered.
+    const numbered = typeof e.move === "number";
+    const same = numbered && e.move === move;
+    if (numbered) move = e.move;
+    items.push(h("li", { class: `ev ev-${e.kind}${e.card === "police" ? " ev-police" : ""}${same ? " ev-same" : ""}`,
+      value: numbered && !same ? String(e.move) : null }, tell(e.text)));
   }
   if (items.length === 0 && v.toMove >= 0) items.push(h("li", { class: "ev ev-start" }, t("web.log.empty", { player: names[v.toMove] })));
-  return h("section", { class: "log-panel", "aria-labelledby": "log-h" },
-    h("h2", { id: "log-h" }, t("web.log")),
-    h("ol", { id: "log", class: "log-list", tabindex: "0", "aria-label": t("web.log.label"), onscroll: (ev) => {
+  const follow = mem.logFollow !== false;
+  if (follow) mem.logSeen = items.length;
+  const unread = follow ? 0 : items.length - (mem.logSeen || 0);
+  // Only the reader's own hand says they scrolled back: a scroll that
+  // follows a change of layout is not theirs.
+  const intent = () => { mem.logIntent = Date.now(); };
+  const list = h("ol", { id: "log", class: "log-list", tabindex: "0", "aria-label": t("web.log.label"),
+    onwheel: intent, ontouchstart: intent, onpointerdown: intent, onkeydown: intent,
+    onscroll: (ev) => {
       const l = ev.target;
-      mem.logAtEnd = l.scrollTop + l.clientHeight >= l.scrollHeight - 8;
+      const atEnd = l.scrollTop + l.clientHeight >= l.scrollHeight - 8;
+      if (Date.now() - (mem.logIntent || 0) > 1500) {
+        if (mem.logFollow !== false && !atEnd) l.scrollTop = l.scrollHeight;
+        return;
+      }
+      mem.logFollow = atEnd;
       mem.logTop = l.scrollTop;
-    } }, items));
+      if (atEnd) {
+        mem.logSeen = l.children.length;
+        const more = l.parentNode && l.parentNode.querySelector("#log-more");
+        if (more) more.hidden = true;
+      }
+    } }, items);
+  const more = h("button", { type: "button", class: "small log-more", id: "log-more", hidden: unread <= 0,
+    onclick: () => {
+      mem.logFollow = true;
+      mem.logSeen = list.children.length;
+      more.hidden = true;
+      list.scrollTop = list.scrollHeight;
+    } }, t("web.log.more", { n: Math.max(unread, 0) }));
+  return h("section", { class: "log-panel", "aria-labelledby": "log-h" },
+    h("h2", { id: "log-h" }, t("web.log")), list, more);
+}
+
+// followLog shows the log's newest line after a redraw unless the reader
+// scrolled back, and keeps showing it while the layout settles: the side
+// column changes height as the scores and the chat come and go.
+function followLog(root, mem) {
+  const log = root.querySelector ? root.querySelector(".log-list") : null;
+  if (!log) return;
+  log.scrollTop = mem.logFollow === false ? mem.logTop || 0 : log.scrollHeight;
+  if (typeof ResizeObserver !== "function") return;
+  if (!mem.logObserver) {
+    mem.logObserver = new ResizeObserver((entries) => {
+      for (const e of entries) if (mem.logFollow !== false) e.target.scrollTop = e.target.scrollHeight;
+    });
+  }
+  mem.logObserver.disconnect();
+  mem.logObserver.observe(log);
 }
 
 // ---- focus and motion -------------------------------------------------------------

@@ -6,24 +6,29 @@
 // time, until a button, a key or the slider takes over.
 //
 // Keys: ← and → step one move, PageUp and PageDown ten, Home and End go
-// to the start and the end, Space plays or pauses. The position is kept
+// to the start and the end, Space plays or pauses, N and P go to the next
+// and the previous mistake of the analysis. The position is kept
 // in the address (#12), so a reload or a shared link shows the same move.
 
 import { renderTable } from "./render.js";
 import { replayURL } from "./api.js";
 import { views } from "./patch.js";
 import { start } from "./page.js";
-import { drawChart, fetchAnalysis, moveCursor, verdict, verdictClass } from "./analysis.js";
+import { drawChart, fetchAnalysis, moveCursor, verdict, verdictClass, summaryBox, nextMistake } from "./analysis.js";
 import { lineItem } from "./chat.js";
 import { errorText } from "./errors.js";
 
 const id = (location.pathname.match(/^\/g\/([a-z0-9]+)\/replay\/?$/) || [])[1] || "";
 
-/** STEP is how long autoplay shows a move; a round's end stays longer. */
+/** STEP is how long autoplay shows a move at 1×; a round's end stays longer. */
 const STEP = 1100;
 const ROUND_END = 4000;
 
 const $ = (name) => document.getElementById(name);
+
+// The analysis sits under the board (replay.js draw): it is moved into
+// each table drawn, so it is kept here.
+const analysisBox = $("analysis");
 const state = {
   game: null, // GameInfo
   steps: [], // [{view, events}]: events are those the step's move caused
@@ -33,6 +38,7 @@ const state = {
   rounds: [], // rounds[r-1]: the first step of round r
   pos: 0,
   playing: false,
+  speed: 1, // autoplay's speed: 0.5, 1, 2 or 4
   timer: 0,
   t: null, // the translator of the page's language
   lang: "en",
@@ -61,6 +67,9 @@ const CHROME = [
   ["replay-rounds", "aria-label", "web.replay.rounds", "Go to"],
   ["replay-back-link", "", "web.gone.lobby", "Go to the lobby"],
   ["replay-chat-h", "", "web.replay.chat", "Chat"],
+  ["replay-speeds", "aria-label", "web.replay.speed", "Speed"],
+  ["mistake-prev", "", "web.replay.prevmistake", "Previous mistake"],
+  ["mistake-next", "", "web.replay.nextmistake", "Next mistake"],
 ];
 
 function translateChrome() {
@@ -110,8 +119,9 @@ async function load() {
   const all = views(data);
   state.steps = all.map((view, i) => ({ view, events: i ? data.steps[i - 1].events || [] : [] }));
   state.log = [];
-  state.logged = state.steps.map((s) => {
-    state.log.push(...s.events);
+  // Each event carries its move: the log numbers moves as the counter does.
+  state.logged = state.steps.map((s, i) => {
+    state.log.push(...s.events.map((e) => ({ ...e, move: i })));
     return state.log.length;
   });
   state.rounds = [];
@@ -153,7 +163,7 @@ async function loadAnalysis(tries = 0) {
 
 function drawAnalysis(all) {
   const a = state.analysis;
-  const box = $("analysis");
+  const box = analysisBox;
   if (!a) {
     box.hidden = true;
     return;
@@ -164,6 +174,8 @@ function drawAnalysis(all) {
   if (a.status !== "done" || !a.report) {
     $("analysis-chart-box").replaceChildren();
     verdictBox.className = "analysis-verdict";
+    $("analysis-more-box").replaceChildren();
+    $("mistake-nav").hidden = true;
     verdictBox.textContent = a.status === "failed"
       ? text("web.analysis.failed", null, "This game could not be analysed.")
       : text("web.analysis.pending", null, "The analysis of this game is being made: it appears here once it is ready.");
@@ -179,6 +191,20 @@ function drawAnalysis(all) {
     p.textContent = line;
     return p;
   }));
+  $("mistake-nav").hidden = false;
+  $("mistake-prev").disabled = nextMistake(a.report, state.pos, -1) === null;
+  $("mistake-next").disabled = nextMistake(a.report, state.pos, 1) === null;
+  $("analysis-more-box").replaceChildren(summaryBox(t, a.report, a.report.players, state.pos, (pos) => by(pos)));
+}
+
+// toMistake goes to the next (dir 1) or previous (dir −1) mistake.
+function toMistake(dir) {
+  const a = state.analysis;
+  if (!a || !a.report) return false;
+  const pos = nextMistake(a.report, state.pos, dir);
+  if (pos === null) return false;
+  by(pos);
+  return true;
 }
 
 function fail(err) {
@@ -265,7 +291,16 @@ function schedule() {
     go(state.pos + 1);
     if (state.pos >= state.steps.length - 1) pause();
     else schedule();
-  }, ended ? ROUND_END : STEP);
+  }, (ended ? ROUND_END : STEP) / state.speed);
+}
+
+// setSpeed sets autoplay's speed; a move on its way comes at the new one.
+function setSpeed(speed) {
+  state.speed = speed;
+  for (const b of $("replay-speeds").querySelectorAll("button")) {
+    b.setAttribute("aria-pressed", String(Number(b.dataset.speed) === speed));
+  }
+  if (state.playing) schedule();
 }
 
 function drawPlay() {
@@ -316,6 +351,10 @@ function draw() {
     recent: step.events,
     links: { record: `/api/games/${id}/record`, download: `razzia-${id}.json` },
   });
+  // Under the board (or the game's end): on a phone the board comes first,
+  // on a desktop board, chart and log are in sight together.
+  const main = table.querySelector(".tbl-main");
+  if (main) main.appendChild(analysisBox);
 
   $("replay-pos").textContent = `${state.pos} / ${last}`;
   $("replay-pos").setAttribute("aria-label",
@@ -371,6 +410,11 @@ function onKey(ev) {
   // The slider and the language select handle their own keys; a button
   // its Space.
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const mistake = { n: 1, N: 1, p: -1, P: -1 }[ev.key];
+  if (mistake) {
+    if (toMistake(mistake)) ev.preventDefault();
+    return;
+  }
   const steps = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 };
   if (ev.key in steps) by(state.pos + steps[ev.key]);
   else if (ev.key === "Home") by(0);
@@ -386,6 +430,9 @@ $("replay-next").addEventListener("click", () => by(state.pos + 1));
 $("replay-last").addEventListener("click", () => by(state.steps.length - 1));
 $("replay-play").addEventListener("click", () => (state.playing ? pause() : play(false)));
 $("replay-slider").addEventListener("input", (ev) => by(Number(ev.target.value)));
+for (const b of $("replay-speeds").querySelectorAll("button")) b.addEventListener("click", () => setSpeed(Number(b.dataset.speed)));
+$("mistake-prev").addEventListener("click", () => toMistake(-1));
+$("mistake-next").addEventListener("click", () => toMistake(1));
 document.addEventListener("keydown", onKey);
 // The chart is drawn in the page's pixels: again when the page's width changes.
 let chartWidth = 0;

@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { chip } from "./cards.js";
-import { CATEGORIES, list, signed } from "./words.js";
+import { CATEGORIES, list, signed, num } from "./words.js";
 import { rematchBox } from "./rematch.js";
 
 /** CATEGORY_KINDS draws each scoring category by a card of its family. */
@@ -12,13 +12,18 @@ const CATEGORY_KINDS = {
   thieves: "thief", bodyguards: "bodyguard", cars: "car", jewels: "diamond", gold: "gold", businesses: "casino",
 };
 
-/** categoryHead is a score table's column head: the family's card, named. */
+/**
+ * categoryHead is a score table's column head: the family's card and its
+ * name in words, set upright in a narrow column (a phone shows no
+ * tooltips).
+ */
 function categoryHead(t, c) {
   const name = t(`cat.${c}`);
   const icon = CATEGORY_KINDS[c]
     ? chip(CATEGORY_KINDS[c], 1, name)
-    : h("span", { class: "chip-cheque", role: "img", "aria-label": name, title: name }, "$");
-  return h("th", { scope: "col", class: `col-${c}` }, icon);
+    : h("span", { class: "chip-cheque", "aria-hidden": "true" }, "$");
+  return h("th", { scope: "col", class: `col-${c} col-cat`, "aria-label": name }, h("span", { class: "cat-head", "aria-hidden": "true" },
+    icon, h("span", { class: "cat-word" }, name)));
 }
 
 /** seatName is a player's name in a table or list: a dot of the seat's colour, then the name. */
@@ -55,7 +60,7 @@ export function scoreTable({ t, v, names }, r, order = v.seats.map((_, i) => i))
         h("th", { scope: "row", class: "col-name" }, seatName(names, i)),
         cats.map((c) => cell(s[c] || 0)),
         cell(s.total || 0, true),
-        r > 1 ? h("td", { class: "sum" }, String(sofar(i))) : null);
+        r > 1 ? h("td", { class: "sum" }, num(sofar(i))) : null);
     })));
 }
 
@@ -68,10 +73,10 @@ export function scorePanel(ctx) {
     const table = wrap(scoreTable(ctx, r), t("web.scores.round", { round: r }));
     tables.push(r === rounds ? table : h("details", { class: "score-old" }, h("summary", {}, t("web.scores.round", { round: r })), table));
   }
-  return h("section", { class: "scores", id: "scores", "aria-labelledby": "scores-h" },
+  return h("section", { class: "scores", id: "scores", tabindex: "-1", "aria-labelledby": "scores-h" },
     h("h2", { id: "scores-h" }, t("web.scores")),
     h("ul", { class: "score-totals" }, v.seats.map((s, i) =>
-      h("li", { class: "score-chip" }, seatName(names, i), " ", h("strong", {}, t("web.seat.points", { n: s.total }))))),
+      h("li", { class: "score-chip" }, seatName(names, i), " ", h("strong", {}, t("web.seat.points", { n: num(s.total) }))))),
     tables);
 }
 
@@ -92,6 +97,8 @@ export function roundOverlay(ctx, event, onContinue) {
   h("div", { class: "overlay-box" },
     h("h2", { id: "round-end-h" }, t("web.round.scored", { round: r })),
     h("p", { class: "round-why" }, tell(event.text || "")),
+    ctx.o.clock && ctx.o.clock.heldUntil ? h("p", { class: "round-held" },
+      t("web.round.held", { s: Math.max(0, Math.ceil((ctx.o.clock.heldUntil - Date.now()) / 1000)) })) : null,
     wrap(scoreTable(ctx, r), t("web.scores.round", { round: r })),
     h("p", { class: "overlay-actions" }, button)));
 }
@@ -131,13 +138,15 @@ export function gameEnd(ctx, links = {}) {
   if (links.record) {
     actions.push(h("a", { class: "button big", href: links.record, download: links.download || true, id: "end-record" }, t("web.end.download")));
   }
+  const rating = ctx.o && ctx.o.rating;
   return h("section", { class: "game-end", id: "game-end", "aria-labelledby": "game-end-h" },
     h("div", { class: "result", id: "result" },
       h("p", { class: "game-end-kicker" }, t("phase.over")),
       h("h2", { id: "game-end-h", class: "game-end-title" }, trophy("trophy-big"), " ", head),
+      rating ? h("p", { class: "rating-change", id: "rating-change" }, t("web.end.rating", rating)) : null,
       h("ol", { class: "podium" }, order.map((i) =>
         h("li", { class: v.winners.includes(i) ? "rank-win" : "" },
-          seatName(names, i, "rank-name"), " ", h("span", { class: "rank-points" }, t("web.seat.points", { n: v.seats[i].total })))))),
+          seatName(names, i, "rank-name"), " ", h("span", { class: "rank-points" }, t("web.seat.points", { n: num(v.seats[i].total) })))))),
     actions.length ? h("div", { class: "game-end-actions", id: "game-end-actions" }, actions) : null,
     h("div", { class: "game-end-grid" },
       wrap(finalTable(ctx, order), t("web.end.table")),
@@ -160,7 +169,7 @@ function finalTable({ t, v, names }, order) {
       h("th", { scope: "row", class: "col-name" }, seatName(names, i)),
       CATEGORIES.map((c) => cell(sum(i, c))),
       rounds.map((r) => cell(v.seats[i].scores[r - 1].total, false, "round")),
-      h("td", { class: "sum" }, String(v.seats[i].total))))));
+      h("td", { class: "sum" }, num(v.seats[i].total))))));
 }
 
 /** chart draws each player's points after each round as a line, in the seat's colour. */
@@ -187,7 +196,7 @@ function chart({ t, v, names }, order) {
   // The grid: zero, the top and the bottom, and a line per round.
   for (const p of new Set([lo, 0, hi])) {
     svg += `<line class="grid${p === 0 ? " zero" : ""}" x1="${L}" x2="${W - R}" y1="${y(p)}" y2="${y(p)}"/>` +
-      `<text class="axis" x="${L - 6}" y="${y(p) + 4}" text-anchor="end">${p}</text>`;
+      `<text class="axis" x="${L - 6}" y="${y(p) + 4}" text-anchor="end">${num(p)}</text>`;
   }
   for (let k = 0; k <= rounds; k++) {
     const label = k === 0 ? t("web.end.start") : t("web.end.r", { round: k });
@@ -201,12 +210,12 @@ function chart({ t, v, names }, order) {
   svg += "</svg>";
   const pic = h("div", { class: "chart-svg" });
   pic.innerHTML = svg;
-  const summary = order.map((i) => `${names[i]}: ${points[i].slice(1).join(", ")}`).join("; ");
+  const summary = order.map((i) => `${names[i]}: ${points[i].slice(1).map(num).join(", ")}`).join("; ");
   return h("figure", { class: "chart", id: "score-chart", role: "img", "aria-label": t("web.end.chart.label", { points: summary }) },
     h("figcaption", {}, t("web.end.chart")),
     pic,
     h("ul", { class: "chart-legend", "aria-hidden": "true" }, order.map((i) =>
-      h("li", {}, seatName(names, i), " ", h("strong", {}, String(v.seats[i].total))))));
+      h("li", {}, seatName(names, i), " ", h("strong", {}, num(v.seats[i].total))))));
 }
 
 /** trophy is the winner's cup, drawn: no emoji font needed. */

@@ -7,13 +7,13 @@ import * as api from "./api.js";
 import { Connection } from "./conn.js";
 import { start } from "./page.js";
 import { renderTable } from "./render.js";
-import { displayNames } from "./words.js";
+import { displayNames, moveLabel, tableKind } from "./words.js";
 import { fetchHints } from "./analysis.js";
 import { Coach } from "./coach.js";
 import { isTutorial } from "./tutorial.js";
-import { whoami } from "./players.js";
-import { received, tick } from "./clock.js";
-import { turnAlert, alertSettings } from "./notify.js";
+import { whoami, changeText, ratingFigure } from "./players.js";
+import { received, tick, left } from "./clock.js";
+import { turnAlert, alertSettings, clockTick } from "./notify.js";
 import { ChatPanel } from "./chat.js";
 import { errorText } from "./errors.js";
 
@@ -32,6 +32,8 @@ const page = {
   lastSent: null, // {token, seq, retried} of the last move sent
   errorTimer: 0,
   connected: false,
+  offline: false, // the browser is offline or the server stopped answering
+  queued: null, // {token, seq} of a move made while offline, sent on return
   lost: false, // the connection dropped: say so when it comes back
   gone: false, // the game does not exist
   status: null, // [key, args] of the connection message shown
@@ -46,6 +48,10 @@ const page = {
   levelBusy: -1, // the seat whose level change is being sent
   left: false, // we left the table: a bot plays for us until we come back
   rematch: { offer: null, busy: false }, // the rematch offered at the game's end
+  me: null, // the signed-in account, null for a guest
+  rating: null, // {change, figure}: what the rated game did to our rating, once the server has it
+  ratings: {}, // name → rating figure of each signed-in player at the table, as their profiles say
+  ratingAsks: 0,
 };
 
 // ---- messages -------------------------------------------------------------------
@@ -61,7 +67,8 @@ function showStatus() {
   const t = page.t;
   const el = $("status-message");
   const parts = [];
-  if (page.status) {
+  // Offline, the banner says it all (showOffline).
+  if (page.status && !page.offline) {
     const [key, args, action] = page.status;
     parts.push(h("span", { class: "status-text" }, t(key, args)));
     if (action === "reconnect") {
@@ -76,7 +83,47 @@ function showStatus() {
   el.className = `status-message${page.error ? " is-error" : page.status ? " is-info" : ""}`;
 }
 
+// showOffline draws the connection banner: fixed over the page's top, so
+// that it comes and goes without moving the table, with the move that
+// waits for the connection.
+function showOffline() {
+  const t = page.t;
+  const el = $("conn-banner");
+  el.hidden = !page.offline && !page.queued;
+  if (el.hidden) return;
+  const parts = [h("strong", {}, t(page.offline ? "web.conn.offline" : "web.conn.sending"))];
+  if (page.offline && page.status) {
+    const [key, args, action] = page.status;
+    parts.push(" ", h("span", { class: "conn-detail" }, t(key, args)));
+    if (action === "reconnect") parts.push(" ", h("button", { type: "button", class: "small conn-detail", onclick: () => conn.now() }, t("web.conn.now")));
+  }
+  if (page.queued) {
+    parts.push(" ", h("span", { id: "conn-queued" }, t("web.conn.queued", { move: moveLabel(t, page.queued.token) })), " ",
+      h("button", { type: "button", class: "small", id: "conn-unqueue", onclick: () => { page.queued = null; showOffline(); render(); } },
+        t("web.conn.unqueue")));
+  }
+  replace(el, parts);
+}
+
+// flushQueued sends the move made while offline, now that the table is
+// known again, if it still stands: the same decision, still legal.
+function flushQueued() {
+  const q = page.queued;
+  if (!q || page.offline || !page.connected) return;
+  page.queued = null;
+  showOffline();
+  const v = page.view;
+  if (v && v.moves === q.seq && v.legal.includes(q.token)) {
+    send(q.token);
+    return;
+  }
+  setError(page.t("web.conn.queue.dropped", { move: moveLabel(page.t, q.token) }));
+  render();
+}
+
 function setError(text) {
+  // A closed table's page says why once, in its own words (showGone).
+  if (page.gone) text = null;
   page.error = text || null;
   clearTimeout(page.errorTimer);
   // A refusal is news, not a state: it fades after a while.
@@ -94,6 +141,8 @@ function renderWaiting() {
   if (!waiting) return;
   $("waiting-text").textContent = t("web.waiting.text", { n: open.length }) +
     (you >= 0 ? " " + t("web.waiting.seat", { seat: you + 1 }) : "");
+  $("waiting-kind").textContent = tableKind(t, game);
+  $("waiting-kind").classList.toggle("is-rated", !!game.rated);
   const url = location.origin + (game.invite || `/g/${game.id}`);
   $("invite-link").value = url;
   $("invite-link").textContent = url;
@@ -103,9 +152,10 @@ function renderWaiting() {
       h("span", { class: "seat-no" }, t("web.join.seat.n", { n: i + 1 })),
       s.bot && page.creator && page.levels ? levelSelect(i, s.bot)
         : [s.open ? h("em", {}, t("web.seat.open")) : names[i],
+          s.account && page.ratings[s.name] ? h("span", { class: "strip-rating" }, page.ratings[s.name]) : null,
           s.bot ? h("span", { class: "badge badge-bot" }, t("term.bot")) : null],
       i === you ? h("span", { class: "badge badge-you" }, t("term.you")) : null)));
-  $("cancel-table").hidden = !page.creator;
+  $("cancel-table").hidden = !page.creator || !$("cancel-confirm").hidden;
   const canJoin = you < 0 && open.length > 0;
   $("join-form").hidden = !canJoin;
   if (canJoin) {
@@ -230,13 +280,17 @@ function render() {
     return;
   }
   renderTable(root, view, page.log, t, {
-    game, seat: you, onMove: sendMove, busy: page.pending !== null || !page.connected, links,
+    // Offline, a move may still be made: it waits for the connection.
+    game, seat: you, onMove: sendMove, busy: page.pending !== null || page.queued !== null || (!page.connected && !page.offline), links,
     hints: game.rated ? null : { state: page.hints, ask: askHints },
     clock: page.clock, onTakeBack: () => conn.send({ type: "takeback" }),
     onPreMove: (token) => conn.send({ type: "premove", move: token }),
     preMove: page.preMove, preMoveDropped: page.preMoveDropped,
     onLeave: () => conn.send({ type: "leave" }), left: page.left,
+    onContinue: () => conn.send({ type: "continue" }),
     rematch: { ...page.rematch, onAnswer: you >= 0 ? answerRematch : undefined },
+    rating: page.rating,
+    ratings: page.ratings,
   });
   chat.place();
   // The guided first game: the coach points at the table just drawn.
@@ -269,6 +323,9 @@ async function askHints() {
 }
 
 let coach = null;
+
+// LAST_SECONDS are the seconds of the player's clock that tick audibly.
+const LAST_SECONDS = 5;
 
 // ---- the connection ------------------------------------------------------------------
 
@@ -314,6 +371,9 @@ function onMessage(msg, first) {
       }, 4000);
     }
     render();
+    flushQueued();
+    askRating();
+    askRatings();
     const v = page.view;
     const yourTurn = v && v.toMove === page.you && page.you >= 0 && v.legal.length > 0;
     const newTurn = yourTurn && (!before || before.moves !== v.moves || before.toMove !== page.you);
@@ -341,6 +401,41 @@ function onMessage(msg, first) {
     render();
     announce(errorText(page.t, msg.code));
   }
+}
+
+// askRatings looks up the rating of each signed-in player at the table,
+// once: their profile has the server's figure.
+function askRatings() {
+  if (!page.game) return;
+  for (const s of page.game.seats) {
+    if (!s.account || !s.name || s.name in page.ratings) continue;
+    page.ratings[s.name] = "";
+    api.request("GET", `/api/players/${encodeURIComponent(s.name)}`).then(({ profile }) => {
+      page.ratings[s.name] = ratingFigure(profile.rating);
+      render();
+    }, () => {});
+  }
+}
+
+// askRating asks, once a rated game of ours is over, what it did to our
+// rating: the server counts it (docs/protocol.md, "displayChange") a
+// moment after the end, so the page asks a few times.
+async function askRating() {
+  const { game, view, me } = page;
+  if (!me || !game || !game.rated || page.you < 0 || !view || view.phase !== "over" || page.rating || page.ratingAsks >= 5) return;
+  page.ratingAsks++;
+  try {
+    const { profile } = await api.request("GET", `/api/players/${encodeURIComponent(me.name)}`);
+    const played = (profile.recent || []).find((g) => g.game === game.id);
+    if (played && typeof played.displayChange === "number") {
+      page.rating = { change: changeText(played.displayChange), figure: ratingFigure(profile.rating) };
+      render();
+      return;
+    }
+  } catch {
+    // the game's end stands without it
+  }
+  setTimeout(askRating, 1500 * page.ratingAsks);
 }
 
 // ---- the rematch -----------------------------------------------------------------
@@ -391,6 +486,14 @@ function clearPending() {
 }
 
 function onStatus(state, delay) {
+  if (state === "offline" || state === "online") {
+    page.offline = state === "offline";
+    // "online" comes with a message: the socket carries them again.
+    page.connected = !page.offline;
+    showOffline();
+    if (page.game) render();
+    return;
+  }
   page.connected = state === "open";
   switch (state) {
     case "connecting":
@@ -407,6 +510,7 @@ function onStatus(state, delay) {
       page.status = page.gone ? null : ["web.conn.stopped"];
       break;
   }
+  showOffline();
   if (page.game) render();
   else showStatus();
 }
@@ -440,6 +544,15 @@ function sendMove(token) {
 function send(token, retried = false) {
   setError(null);
   const seq = page.view ? page.view.moves : undefined;
+  if (page.offline || conn.isOffline()) {
+    // Sent now it would be lost: it waits, in sight, for the connection.
+    page.queued = { token, seq };
+    page.offline = true;
+    showOffline();
+    render();
+    announce(page.t("web.conn.queued", { move: moveLabel(page.t, token) }));
+    return;
+  }
   const ok = conn.send({ type: "move", move: token, seq });
   if (!ok) {
     setError(page.t("web.conn.notsent"));
@@ -458,14 +571,23 @@ function send(token, retried = false) {
 
 // showGone says the game cannot be played or watched: it does not exist,
 // or (code table_expired) it waited too long for players.
-function showGone(code) {
+function showGone(code = page.goneCode) {
   page.gone = true;
+  page.goneCode = code;
   page.game = null;
   $("gone").hidden = false;
-  $("gone-text").textContent = code === "table_expired" || code === "table_cancelled" ? errorText(page.t, code) : page.t("web.gone.text", { id });
-  $("waiting").hidden = true;
+  const closed = code === "table_expired" || code === "table_cancelled";
+  $("gone-h").textContent = page.t(closed ? "web.gone.closed" : "web.gone.title");
+  $("gone-text").textContent = closed ? errorText(page.t, code) : page.t("web.gone.text", { id });
+  // Nothing is left to do here but go back: no chat, no record, no alerts.
+  for (const el of ["waiting", "chat", "alerts", "rematch-line"]) $(el).hidden = true;
+  document.querySelector(".game-links").hidden = true;
   $("table").replaceChildren();
   page.status = null;
+  page.error = null;
+  page.offline = false;
+  page.queued = null;
+  showOffline();
   showStatus();
 }
 
@@ -476,6 +598,7 @@ async function refreshInfo() {
     if (typeof res.you === "number" && res.you >= 0) page.you = res.you;
     page.creator = !!res.creator && res.game.status === "open";
     if (page.creator && res.game.seats.some((s) => s.bot)) loadLevels();
+    askRatings();
     render();
     return true;
   } catch (err) {
@@ -508,7 +631,18 @@ const conn = new Connection(api.socketURL(id, "en"), { message: onMessage, statu
 const chat = new ChatPanel($("chat"), (msg) => conn.send(msg));
 
 $("join-form").addEventListener("submit", join);
-$("cancel-table").addEventListener("click", async () => {
+// Cancelling asks first, in place: a seated player would lose the table.
+$("cancel-table").addEventListener("click", () => {
+  $("cancel-table").hidden = true;
+  $("cancel-confirm").hidden = false;
+  $("cancel-no").focus();
+});
+$("cancel-no").addEventListener("click", () => {
+  $("cancel-confirm").hidden = true;
+  $("cancel-table").hidden = !page.creator;
+  $("cancel-table").focus();
+});
+$("cancel-yes").addEventListener("click", async () => {
   try {
     const res = await api.cancelGame(id);
     page.game = res.game;
@@ -518,8 +652,19 @@ $("cancel-table").addEventListener("click", async () => {
     setError(errorText(page.t, err.code));
   }
 });
-// The clocks count down between the server's messages.
-setInterval(() => tick($("table"), page.t, page.clock), 250);
+// The clocks count down between the server's messages; the player's own
+// ticks audibly in its last seconds, and a round's scores step aside when
+// the player's clock starts (render.js).
+let lastTick = 0;
+setInterval(() => {
+  tick($("table"), page.t, page.clock);
+  const l = page.clock && page.you >= 0 ? left(page.clock, page.you) : null;
+  if (!l || !l.running) return;
+  if (page.view && page.view.toMove === page.you && document.querySelector("#round-end[aria-modal]")) render();
+  const s = Math.ceil((l.decision + l.reserve) / 1000);
+  if (s > 0 && s <= LAST_SECONDS && s !== lastTick) clockTick();
+  lastTick = s;
+}, 250);
 $("copy-invite").addEventListener("click", async () => {
   const url = $("invite-link").value;
   try {
@@ -541,6 +686,8 @@ try {
 // A signed-in player sits under the account's name.
 whoami().then((a) => {
   chat.update({ signedIn: !!a });
+  page.me = a || null;
+  askRating();
   if (!a) return;
   $("join-name").value = a.name;
   $("join-name").readOnly = true;

@@ -59,7 +59,22 @@ export function thiefToken(kinds) {
   return ["thief", ...sorted].join(" ");
 }
 
-/** signed writes points with their sign: +5, −2, 0 (a real minus sign). */
+/**
+ * tableKind says what kind of table a game is at, in words: rated or
+ * casual, and its pace ("Rated · Blitz", "Casual · Untimed").
+ */
+export function tableKind(t, game) {
+  const pace = game && game.pace;
+  const paceName = !pace ? t("pace.untimed") : t.has && t.has(`pace.${pace.id}`) ? t(`pace.${pace.id}`) : pace.name || pace.id;
+  return `${t(game && game.rated ? "web.table.rated" : "web.table.casual")} · ${paceName}`;
+}
+
+/** num writes a number as the page shows points: a negative one with the minus sign (U+2212), never a hyphen. */
+export function num(n) {
+  return n < 0 ? `\u2212${-n}` : String(n);
+}
+
+/** signed writes a change with its sign, +5, −3 (U+2212) or 0. */
 export function signed(n) {
   return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
 }

@@ -1,0 +1,77 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// network cuts the tab's network (every request and socket fails, the
+// open WebSocket goes silent) or gives it back. The browser itself is not
+// told (navigator.onLine stays true): a drop the page must notice alone.
+func cutNetwork(offline bool) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+			return err
+		}
+		var rules []*network.Conditions
+		if offline {
+			rules = []*network.Conditions{{Offline: true, DownloadThroughput: -1, UploadThroughput: -1}}
+		}
+		_, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: rules})
+		return err
+	})
+}
+
+// TestOfflineBanner cuts a player's network silently during their turn,
+// on a desktop and on a phone: a banner says so within 5 s without moving
+// the table; a move made meanwhile waits in sight and is sent once the
+// network is back.
+func TestOfflineBanner(t *testing.T) {
+	srv := newServer(t)
+	for name, vp := range map[string]size{"desktop": desktop, "phone": phone} {
+		t.Run(name, func(t *testing.T) {
+			id := srv.create(t, "", "easy")
+			p := newPage(t, srv, "Ann", vp.w, vp.h)
+			p.open("/g/" + id)
+			p.join("Ann")
+			st := waitForTurn(p)
+			top := eval[float64](p, `document.querySelector("#table").getBoundingClientRect().top`)
+
+			p.do("cut the network", cutNetwork(true))
+			cut := time.Now()
+			waitFor[bool](p, "the offline banner", `(() => { const b = document.querySelector("#conn-banner");
+  return !!b && !b.hidden && b.getClientRects().length > 0; })()`, 5*time.Second)
+			t.Logf("figure: the banner showed %v after the network was cut", time.Since(cut).Round(100*time.Millisecond))
+			if now := eval[float64](p, `document.querySelector("#table").getBoundingClientRect().top`); now != top {
+				t.Errorf("the banner moved the table from %v to %v px", top, now)
+			}
+			move := choose(st.Legal)
+			p.click(fmt.Sprintf(`#table button[data-move=%q]:not([disabled])`, move))
+			queued := waitFor[string](p, "the move shown as waiting", `(() => { const q = document.querySelector("#conn-queued");
+  return q && q.getClientRects().length > 0 ? q.textContent : ""; })()`, 2*time.Second)
+			t.Logf("%s: %q", name, queued)
+			p.screenshot("offline-" + name)
+
+			p.do("give the network back", cutNetwork(false))
+			waitFor[bool](p, "the waiting move sent", `(() => { const t = document.querySelector("#table"), b = document.querySelector("#conn-banner");
+  return Number(t.dataset.moves) > `+strconv.Itoa(st.Moves)+` && b.hidden; })()`, 25*time.Second)
+			if log := p.text("#log"); !containsMove(log, move) {
+				t.Errorf("the log does not tell the waiting move %q:\n%s", move, log)
+			}
+		})
+	}
+}
+
+// containsMove reports whether the log tells Ann's move.
+func containsMove(log, move string) bool {
+	want := map[string]string{"draw": "Ann draws", "pass": "Ann passes", "call": "Ann calls"}[move]
+	return want == "" || strings.Contains(log, want)
+}

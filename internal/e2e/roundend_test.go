@@ -1,0 +1,64 @@
+package e2e
+
+import (
+	"net/http"
+	"testing"
+	"time"
+)
+
+// TestRoundEndStepsAside plays a Blitz table against bots to the end of
+// round 1, on a desktop, a phone and a landscape phone: once the player's
+// clock runs, nothing modal covers the table; the moves and the large
+// clock are in sight beside the decision, and a note points to the
+// round's scores.
+func TestRoundEndStepsAside(t *testing.T) {
+	srv := newServer(t)
+	for name, vp := range map[string]size{"desktop": desktop, "phone": phone, "landscape": landscape} {
+		t.Run(name, func(t *testing.T) {
+			var created struct {
+				Game struct{ ID string } `json:"game"`
+			}
+			if code := srv.api(t, "POST", "/api/games", `{"seats":[{"bot":""},{"bot":"easy"},{"bot":"easy"}],"pace":"blitz"}`, &created); code != http.StatusCreated {
+				t.Fatalf("create: status %d", code)
+			}
+			p := newPage(t, srv, "Ann", vp.w, vp.h)
+			p.open("/g/" + created.Game.ID)
+			p.join("Ann")
+			// Play round 1, stopping at its end, whoever moves first then.
+			p.playTo("round 1's end", func(st tableState) string { return choose(st.Legal) }, func(st tableState) bool {
+				return st.Overlay > 0 || eval[bool](p, `!!document.querySelector("#round-note")`)
+			})
+			// The player's decision in round 2, clock running.
+			waitFor[bool](p, "the player's clock running in round 2", `(() => {
+  const c = document.querySelector("#decide-clock.decide-clock-mine.clock-running");
+  return !!c && !!document.querySelector("#round-note");
+})()`, 30*time.Second)
+			if eval[bool](p, `!!document.querySelector("#round-end[aria-modal], .tbl[inert]")`) {
+				t.Errorf("a dialog covers the table while the player's clock runs")
+			}
+			// A landscape phone scrolls to the moves: the clock stays in
+			// sight beside them.
+			eval[bool](p, `(document.querySelector("#moves button[data-move]:not([disabled])").scrollIntoView({block: "nearest"}), true)`)
+			for _, sel := range []string{"#decide-clock", "#moves button[data-move]:not([disabled])"} {
+				if !eval[bool](p, inView(sel)) {
+					t.Errorf("%s is not in sight while the clock runs", sel)
+				}
+			}
+			p.screenshot("round-end-clock-" + name)
+			// Holdings: a count stands beside its card, never over its symbol.
+			counts := eval[[]int](p, `(() => { const cs = [...document.querySelectorAll(".strip-hold .chip-card")].filter((c) => c.querySelector(".chip-n"));
+  const over = cs.filter((c) => { const a = c.querySelector(".chip-n").getBoundingClientRect(), b = c.querySelector(".card-sym").getBoundingClientRect();
+    return a.left < b.right - 1 && a.right > b.left + 1 && a.top < b.bottom - 1 && a.bottom > b.top + 1; });
+  return [cs.length, over.length]; })()`)
+			if counts[1] > 0 {
+				t.Errorf("%d of %d holding counts cover their card's symbol", counts[1], counts[0])
+			}
+			if counts[0] == 0 {
+				t.Logf("no holding of two or more cards to check")
+			}
+			eval[bool](p, `(document.querySelector("#round-note").scrollIntoView({block: "center"}), true)`)
+			p.click("#round-note-scores")
+			waitFor[bool](p, "the round's scores", partlyInView(`#scores table[data-round="1"]`, 40), 5*time.Second)
+		})
+	}
+}
