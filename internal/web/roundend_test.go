@@ -26,7 +26,9 @@ const out = {};
 for (const [name, c] of Object.entries(cases)) {
   const root = document.createElement("div");
   const clock = c.clock ? { ...c.clock, offset: 0 } : null;
-  renderTable(root, c.msg.view, c.msg.events, T(catalogue), { game: c.msg.game, seat: c.msg.seat, onMove: () => {}, clock });
+  let continued = 0;
+  renderTable(root, c.msg.view, c.msg.events, T(catalogue), { game: c.msg.game, seat: c.msg.seat, onMove: () => {}, clock,
+    onContinue: () => continued++ });
   const by = (id) => root.find((n) => n.attrs && n.attrs.id === id)[0];
   const overlay = by("round-end");
   const tbl = root.find((n) => n.attrs && /(^| )tbl( |$)/.test(n.attrs.class || ""))[0];
@@ -38,7 +40,11 @@ for (const [name, c] of Object.entries(cases)) {
     note: by("round-note") ? by("round-note").textContent.replace(/\s+/g, " ").trim() : "",
     kind: by("table-kind") ? by("table-kind").textContent : "",
     clock: clockEl ? { seat: clockEl.attrs["data-clock-seat"], low: clockEl.attrs["data-clock-low"], kind: clockEl.attrs["data-clock-kind"] } : null,
+    held: root.find((n) => n.attrs && n.attrs.class === "round-held").map((n) => n.textContent).join(""),
   };
+  const go = by("round-continue");
+  if (go) go.click();
+  out[name].continued = continued;
 }
 console.log(JSON.stringify(out));
 `
@@ -80,6 +86,10 @@ func TestRoundEndNeverCoversARunningClock(t *testing.T) {
 		}
 		return c
 	}
+	// The server holds the new round's first clock until the players
+	// have read the scores, 15 s at most.
+	held := running(-1)
+	held["heldUntil"] = now + 15000
 	type testCase struct {
 		Msg   json.RawMessage `json:"msg"`
 		Clock map[string]any  `json:"clock,omitempty"`
@@ -87,6 +97,7 @@ func TestRoundEndNeverCoversARunningClock(t *testing.T) {
 	cases := map[string]testCase{
 		"untimed":             {Msg: untimed},
 		"clock not started":   {Msg: timed, Clock: running(-1)},
+		"clock held":          {Msg: timed, Clock: held},
 		"my clock runs":       {Msg: timed, Clock: running(seat)},
 		"correspondence runs": {Msg: corr, Clock: running(seat)},
 	}
@@ -105,6 +116,8 @@ func TestRoundEndNeverCoversARunningClock(t *testing.T) {
 		Moves        int
 		Note, Kind   string
 		Clock        *struct{ Seat, Low, Kind string }
+		Held         string
+		Continued    int
 	}
 	var got map[string]drawn
 	if err := json.Unmarshal(b, &got); err != nil {
@@ -114,6 +127,19 @@ func TestRoundEndNeverCoversARunningClock(t *testing.T) {
 		if d := got[name]; !d.Modal || !d.Inert || d.Note != "" {
 			t.Errorf("%s: %+v; want the round's scores as a dialog over an inert table", name, d)
 		}
+	}
+	// Going on from the scores tells the server, which holds the next
+	// round's first clock meanwhile, and the dialog says so while it does.
+	for _, name := range []string{"untimed", "clock not started", "clock held"} {
+		if d := got[name]; d.Continued != 1 {
+			t.Errorf("%s: going on told the server %d times, want once", name, d.Continued)
+		}
+	}
+	if d := got["clock held"]; !d.Modal || !strings.Contains(d.Held, "No clock runs until everyone has gone on") || !regexp.MustCompile(`for 1[0-5] s at most`).MatchString(d.Held) {
+		t.Errorf("clock held: %+v; want the dialog to say that no clock runs for 15 s at most", d)
+	}
+	if d := got["clock not started"]; d.Held != "" {
+		t.Errorf("clock not started: %q; no hold, nothing to say", d.Held)
 	}
 	for _, name := range []string{"my clock runs", "correspondence runs"} {
 		d := got[name]
