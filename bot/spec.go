@@ -78,8 +78,8 @@ type Level struct {
 var levels = []Level{
 	{"easy", "heuristic:noise=6", "heuristic:noise=6", "values cards like medium but misjudges them often"},
 	{"medium", "heuristic", "heuristic", "values lots and cheques as a good player does; never looks ahead"},
-	{"hard", "mcts:time=" + hardTime.String() + ",rollout=auto", "mcts:iters=31000,workers=1,rollout=auto", "tree search: plays thousands of games on before each decision, under a second"},
-	{"expert", "mcts:time=3s,workers=all,rollout=auto", "mcts:iters=284000,workers=2,rollout=auto", "the strongest: tree search on every core, up to three seconds a decision"},
+	{"hard", "mcts:time=" + hardTime.String() + ",rollout=auto", "mcts:iters=31000,workers=1,rollout=auto", "before each decision, tries out how the game could go on, many times over; answers within a second"},
+	{"expert", "mcts:time=3s,workers=all,rollout=auto", "mcts:iters=284000,workers=2,rollout=auto", "plays like hard but thinks longer, up to three seconds a decision"},
 }
 
 // hardTime is the time hard takes per decision: its 99th percentile stays
