@@ -374,7 +374,13 @@ func (s *Store) ClaimSeats(ctx context.Context, account string, claims []store.C
 		for i, st := range g.Seats {
 			if st.Account == "" && st.Bot == "" && st.TokenHash != nil && bytes.Equal(st.TokenHash, c.OldHash) {
 				g.Seats[i].Account, g.Seats[i].TokenHash = account, bytes.Clone(c.NewHash)
-				touch(g)
+				if g.Status == store.StatusFinished || g.Status == store.StatusArchived {
+					// A game that is over keeps its date: it moves on by a
+					// nanosecond, enough to be news.
+					g.Updated = g.Updated.Add(time.Nanosecond)
+				} else {
+					touch(g)
+				}
 				s.announce(g, store.ChangeSeat)
 				games = append(games, c.Game)
 				break
