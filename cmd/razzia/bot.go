@@ -77,7 +77,7 @@ func botContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	game := fs.String("game", "", "the game `ID` (instead of --invite)")
 	command := fs.String("exec", "", "the bot program and its arguments, split like a shell would: `COMMAND`")
 	name := fs.String("name", "", "the seat's display `name` (default: the program's name)")
-	seat := fs.Int("seat", -1, "the seat to take, from 0; -1 takes the first open one")
+	seat := fs.Int("seat", 0, "the seat to take, from 1; 0 takes the first open one")
 	token := fs.String("token", "", "rejoin the seat this `token` holds instead of joining")
 	timeout := fs.Duration("bot-timeout", botexec.DefaultTimeout, "the time the program has for one decision")
 	seed := fs.Uint64("seed", 0, "the seed the program is given (default: random)")
@@ -89,7 +89,7 @@ func botContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return usageError(stderr, fs, botSynopsis, format, args...)
 	}
 	stderr = &lockedWriter{w: stderr} // the program's standard error comes from another goroutine
-	cfg := botConfig{server: *server, token: *token, name: *name, seat: *seat, timeout: *timeout}
+	cfg := botConfig{server: *server, token: *token, name: *name, seat: *seat - 1, timeout: *timeout}
 	switch {
 	case len(rest) > 0:
 		return fail("unexpected argument %q", rest[0])
@@ -101,7 +101,9 @@ func botContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return fail("give the game with --invite LINK or --game ID")
 	case *timeout <= 0 || *timeout > bot.MaxTime:
 		return fail("--bot-timeout %v: want a duration from 1ms to %v, such as 5s", *timeout, bot.MaxTime)
-	case *token != "" && (*name != "" || *seat >= 0):
+	case *seat < 0:
+		return fail("--seat %d: seats count from 1 (0: the first open one)", *seat)
+	case *token != "" && (*name != "" || *seat > 0):
 		return fail("--token rejoins a seat that has its name: leave out --name and --seat")
 	}
 	link := *invite + *game
@@ -172,7 +174,7 @@ func playServer(ctx context.Context, c *client.Client, cfg botConfig, b *botexec
 			return 1
 		}
 		token = t
-		logf("joined game %s as %s in seat %d; to rejoin it later: --token %s", cfg.id, cfg.name, seat, token)
+		logf("joined game %s as %s in seat %d; to rejoin it later: --token %s", cfg.id, cfg.name, seat+1, token)
 	}
 	s := c.Session(cfg.id, token)
 	defer s.Close()
@@ -243,7 +245,7 @@ func printResult(w io.Writer, st *client.State) {
 		if i == st.Seat {
 			mark = "  (this bot)"
 		}
-		fmt.Fprintf(w, "  seat %d  %-20s %4d%s\n", i, seat.Name, seat.Total, mark)
+		fmt.Fprintf(w, "  seat %d  %-20s %4d%s\n", i+1, seat.Name, seat.Total, mark)
 	}
 	var names []string
 	for _, i := range v.Winners {

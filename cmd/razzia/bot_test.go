@@ -231,10 +231,10 @@ func TestBotPlaysServerGame(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("status %d\n%s", status, stderr)
 	}
-	if !strings.Contains(stderr, "joined game "+info.ID+" as bot in seat 1") || strings.Contains(stderr, "instead") {
+	if !strings.Contains(stderr, "joined game "+info.ID+" as bot in seat 2") || strings.Contains(stderr, "instead") {
 		t.Errorf("stderr:\n%s", stderr)
 	}
-	if !strings.Contains(stdout, "is over after") || !strings.Contains(stdout, "seat 1  bot") || !strings.Contains(stdout, "(this bot)") || !strings.Contains(stdout, "winner: ") {
+	if !strings.Contains(stdout, "is over after") || !strings.Contains(stdout, "seat 2  bot") || !strings.Contains(stdout, "(this bot)") || !strings.Contains(stdout, "winner: ") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	g, _, err := c.Game(t.Context(), info.ID, "")
@@ -255,14 +255,14 @@ func TestBotFaultsOnServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	stdout, stderr, status := runBotCmd(t, "--server", srv.URL, "--game", info.ID, "--exec", badBots(t)["liar"],
-		"--name", "Liar", "--seat", "0")
+		"--name", "Liar", "--seat", "1")
 	if status != 0 {
 		t.Fatalf("status %d\n%s", status, stderr)
 	}
 	if !regexp.MustCompile(`razzia bot: move \d+: the answer is not a legal move: "draw police" is not one of draw, call; played draw instead`).MatchString(stderr) {
 		t.Errorf("no fault logged:\n%.1000s", stderr)
 	}
-	if !strings.Contains(stdout, "seat 0  Liar") {
+	if !strings.Contains(stdout, "seat 1  Liar") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }
@@ -278,6 +278,7 @@ func TestBotUsage(t *testing.T) {
 		{"no game", []string{"--exec", "sh"}, "give the game with --invite LINK or --game ID"},
 		{"both", []string{"--exec", "sh", "--invite", "http://h/g/abcdefghij", "--game", "abcdefghij"}, "not both"},
 		{"no server", []string{"--exec", "sh", "--game", "abcdefghij"}, "give the server with --server URL"},
+		{"seat from 0", []string{"--exec", "sh", "--game", "abcdefghij", "--seat", "-1"}, "--seat -1: seats count from 1 (0: the first open one)"},
 		{"bad server", []string{"--exec", "sh", "--game", "abcdefghij", "--server", "localhost:8080"}, "want an http:// or https:// URL"},
 		{"bad invite", []string{"--exec", "sh", "--invite", "http://h/lobby"}, "want a link to a table"},
 		{"bad timeout", []string{"--exec", "sh", "--game", "abcdefghij", "--bot-timeout", "-1s"}, "--bot-timeout -1s"},
