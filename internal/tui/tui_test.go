@@ -178,6 +178,15 @@ func TestKeys(t *testing.T) {
 			t.Error("ctrl+c did not quit")
 		}
 	})
+	t.Run("ctrl+z suspends, without quitting", func(t *testing.T) {
+		m := scripted(t, "en", auctionMoves...)
+		if cmd := m.key(keyMsg("ctrl+z")); cmd == nil || cmd() != tea.Suspend() {
+			t.Error("ctrl+z did not suspend")
+		}
+		if m.quit {
+			t.Error("ctrl+z quit")
+		}
+	})
 }
 
 func tokens(moves []razzia.Move) []string {

@@ -98,13 +98,16 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	return m.turnKey(s)
 }
 
-// controlKey handles what works whatever shows: ctrl+c, the keys of a
+// controlKey handles what works whatever shows: ctrl+c, ctrl+z (the
+// shell's job control: the screen comes back on fg), the keys of a
 // terminal too small, and the answer to the question whether to quit.
 func (m *Model) controlKey(s string) (tea.Cmd, bool) {
 	switch {
 	case s == "ctrl+c":
 		m.quit, m.interrupted = true, true
 		return tea.Quit, true
+	case s == "ctrl+z":
+		return tea.Suspend, true
 	case m.small() && s == "q":
 		m.quit = true
 		return tea.Quit, true
