@@ -181,3 +181,39 @@ func TestOnlineRematch(t *testing.T) {
 	}
 	contains(t, screen(m2), "The rematch started without you: game q7nd2kx4ma.")
 }
+
+// TestGoOnFromRoundScores: while the server holds a new round's first
+// clock for the people reading the scores, the terminal, which covers
+// nothing, says at once that its player goes on; once per hold, not for a
+// spectator, not when the server already counts the seat.
+func TestGoOnFromRoundScores(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Ann", "Bob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := protocol.GameInfo{ID: "k3x7q2m5ab", Status: protocol.StatusPlaying, Players: 2,
+		Seats: []protocol.SeatInfo{{Name: "Ann"}, {Name: "Bob"}}}
+	m, _ := onlineModel(t, g, 0, info)
+	held := func(continued ...int) *client.State {
+		return &client.State{Game: info, Seat: 0, Clock: &protocol.ClockView{Running: -1, HeldUntil: 1_000_000, Continued: continued}}
+	}
+	for _, tt := range []struct {
+		name string
+		st   *client.State
+		want bool
+	}{
+		{"no clock", &client.State{Game: info, Seat: 0}, false},
+		{"a clock not held", &client.State{Game: info, Seat: 0, Clock: &protocol.ClockView{Running: 0}}, false},
+		{"the seat already went on", held(0), false},
+		{"held", held(1), true},
+		{"held, told already", held(1), false},
+	} {
+		if got := m.goOn(tt.st) != nil; got != tt.want {
+			t.Errorf("%s: goes on %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	watcher, _ := onlineModel(t, g, -1, info)
+	if watcher.goOn(held()) != nil {
+		t.Error("a spectator goes on")
+	}
+}

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -32,6 +33,7 @@ type remote struct {
 	drops     chan dropMsg // the session's lost connections
 	drop      *dropMsg     // the connection is lost: trying again
 	states    int          // states received
+	goneOn    int64        // the hold (its end) this seat was said to go on from
 	takeOvers []protocol.TakeOver
 	cancelled bool // the person closed the table
 }
@@ -155,6 +157,9 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		}
 	}
 	cmds := []tea.Cmd{r.next(), m.tick()}
+	if c := m.goOn(st); c != nil {
+		cmds = append(cmds, c)
+	}
 	if r.states == 1 && r.opts.Resumed && r.standingIn() && !m.Over() {
 		// Back at the seat: the bot that played meanwhile hands it back.
 		cmds = append(cmds, m.send(protocol.PreMoveMessage{Type: protocol.TypeTakeBack}))
@@ -251,4 +256,19 @@ func (m *Model) stakeOf(bid int) (gain razzia.Score, paid int, ok bool) {
 		}
 	}
 	return razzia.Score{}, 0, false
+}
+
+// goOn tells the server, once per hold, that this seat's person has gone
+// on from a round's scores, when the server holds the new round's first
+// clock for the people reading them: the terminal shows nothing that
+// covers the table, so its player is ready at once and does not keep the
+// others waiting for the grace.
+func (m *Model) goOn(st *client.State) tea.Cmd {
+	r := m.remote
+	c := st.Clock
+	if c == nil || c.HeldUntil == 0 || r.seat < 0 || r.act == nil || r.goneOn == c.HeldUntil || slices.Contains(c.Continued, r.seat) {
+		return nil
+	}
+	r.goneOn = c.HeldUntil
+	return m.send(protocol.PreMoveMessage{Type: protocol.TypeContinue})
 }
