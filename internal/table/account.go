@@ -51,9 +51,7 @@ func (h *Hub) Join(ctx context.Context, id string, seat int, p Person) (int, str
 // something other than the Hub changed them (an account claimed a guest
 // seat or was deleted). A game that is not live needs nothing.
 func (h *Hub) Reload(ctx context.Context, id string) error {
-	h.mu.Lock()
-	l := h.games[id]
-	h.mu.Unlock()
+	l, _ := h.live.get(id)
 	if l == nil {
 		return nil
 	}

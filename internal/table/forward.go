@@ -309,9 +309,7 @@ func (h *Hub) settled(ctx context.Context, r match.Command) (int, bool) {
 
 // tellHolder tells the game's replica, if any, which node runs it.
 func (h *Hub) tellHolder(id, node string) {
-	h.mu.Lock()
-	l := h.games[id]
-	h.mu.Unlock()
+	l, _ := h.live.get(id)
 	if l != nil {
 		l.post(func(l *loop) {
 			if !l.owns() {
@@ -326,9 +324,7 @@ func (h *Hub) serve(env envelope) {
 	r, at := *env.Req, time.Now()
 	ctx, cancel := context.WithTimeout(h.ctx, h.opts.ForwardTimeout)
 	defer cancel()
-	h.mu.Lock()
-	l := h.games[r.Game]
-	h.mu.Unlock()
+	l, _ := h.live.get(r.Game)
 	seat, err := 0, error(errNotOwner)
 	if l != nil {
 		err = h.send(ctx, l, func(l *loop) error {

@@ -208,13 +208,9 @@ type Hub struct {
 	scanNow   chan struct{}  // asks the scanner to look for unowned games at once
 	renewNow  chan struct{}  // asks the renewer to check the leases at once
 
-	mu       sync.Mutex
-	closed   bool
-	draining bool                  // no more leases: the node is handing its games over
-	games    map[string]*loop      // the live games: open or playing, owned or replicas
-	held     map[string]*heldLease // the leases this node holds, by game
-	winners  map[string][]int      // finished games' winners, which never change
-	holds    holds                 // what the live games hold of the limits
+	live   *registry // the live games' goroutines, and the winners of those that ended
+	leases *leases   // the leases this node holds
+	holds  *holds    // what the live games hold of the limits
 }
 
 // New returns a Hub for the store, listening to the store's notices.
@@ -267,12 +263,12 @@ func New(st Store, opts Options) *Hub {
 		finished: newFinishedCache(opts.Limits.FinishedCache),
 		scanNow:  make(chan struct{}, 1),
 		renewNow: make(chan struct{}, 1),
-		games:    map[string]*loop{},
-		held:     map[string]*heldLease{},
-		winners:  map[string][]int{},
-		holds:    holds{clients: map[string]int{}},
+		live:     newRegistry(),
+		leases:   newLeases(opts.LeaseTTL, opts.Logger.With("node", opts.Node)),
+		holds:    newHolds(),
 	}
 	h.metrics = newMetrics(h, opts.Registerer)
+	h.leases.lost = h.metrics.lost
 	h.refresh.init()
 	h.fwd.init()
 	h.rematches.init()
@@ -314,10 +310,7 @@ func (h *Hub) Resume(ctx context.Context) (int, error) {
 // is handing its games over, or the store cannot serve (see
 // store.Store.Health).
 func (h *Hub) Ready(ctx context.Context) error {
-	h.mu.Lock()
-	draining, closed := h.draining, h.closed
-	h.mu.Unlock()
-	if draining || closed {
+	if h.leases.isDraining() || h.live.isClosed() {
 		return errors.New("the node is shutting down: it hands its games over")
 	}
 	return h.store.Health(ctx)
@@ -331,9 +324,7 @@ func (h *Hub) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
 	h.Drain(ctx)
 	cancel()
-	h.mu.Lock()
-	h.closed = true
-	h.mu.Unlock()
+	h.live.close()
 	h.cancel()
 	h.stopRematches()
 	h.wg.Wait()
@@ -403,17 +394,12 @@ func (h *Hub) createTable(ctx context.Context, t TableSetup) (protocol.GameInfo,
 		return protocol.GameInfo{}, "", internal(err)
 	}
 	held := holdOf(g.Status == store.StatusOpen, true)
-	h.mu.Lock()
-	err = h.holds.reserve(h.opts.Limits, client, held)
-	h.mu.Unlock()
-	if err != nil {
+	if err := h.holds.reserve(h.opts.Limits, client, held); err != nil {
 		return protocol.GameInfo{}, "", err
 	}
 	l, err := h.createGame(ctx, g, client, held)
 	if err != nil || l == nil {
-		h.mu.Lock()
 		h.holds.add(client, held, -1)
-		h.mu.Unlock()
 	}
 	if err != nil {
 		return protocol.GameInfo{}, "", err
@@ -435,7 +421,7 @@ func (h *Hub) createTable(ctx context.Context, t TableSetup) (protocol.GameInfo,
 // scanner (of another node or of this one) takes the new game first, and
 // runs it as its owner, with held counted for client.
 func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held hold) (*loop, error) {
-	if h.isDraining() {
+	if h.leases.isDraining() {
 		return nil, reject(ErrClosed, "the server is shutting down")
 	}
 	since := time.Now()
@@ -443,7 +429,7 @@ func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held
 	if err != nil {
 		return nil, h.failed("create game", g.ID, err)
 	}
-	h.hold(lease, since)
+	h.leases.hold(lease, since)
 	l, err := newLoop(h, g, lease)
 	if err != nil {
 		h.letGo(lease)
@@ -743,9 +729,7 @@ func (h *Hub) find(ctx context.Context, id string) (*loop, *store.Game, error) {
 		return nil, nil, notFound(id)
 	}
 	for {
-		h.mu.Lock()
-		closed, l := h.closed, h.games[id]
-		h.mu.Unlock()
+		l, closed := h.live.get(id)
 		switch {
 		case closed:
 			return nil, nil, reject(ErrClosed, "the server is shutting down")
@@ -799,22 +783,14 @@ func (h *Hub) find(ctx context.Context, id string) (*loop, *store.Game, error) {
 // (and false) when the Hub is closing or the game ended meanwhile: then
 // the caller looks again.
 func (h *Hub) start(l *loop) (*loop, bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if _, ended := h.winners[l.id]; h.closed || ended {
-		return nil, false
-	}
-	if got := h.games[l.id]; got != nil {
-		return got, false
-	}
-	h.games[l.id] = l
-	if l.owns() && !l.counted {
-		h.holds.add(l.client, l.held, 1)
-		l.counted = true
-	}
-	h.wg.Add(1)
-	go l.run()
-	return l, true
+	return h.live.add(l, func() {
+		if l.owns() && !l.counted {
+			h.holds.add(l.client, l.held, 1)
+			l.counted = true
+		}
+		h.wg.Add(1)
+		go l.run()
+	})
 }
 
 // expired is the error of a request about a table that expired.
@@ -828,28 +804,20 @@ func (h *Hub) winnersOf(g *store.Game) ([]int, error) {
 	if g.Status != store.StatusFinished && g.Status != store.StatusArchived {
 		return nil, nil
 	}
-	h.mu.Lock()
-	w, ok := h.winners[g.ID]
-	h.mu.Unlock()
-	if ok {
+	if w, ok := h.live.winnersOf(g.ID); ok {
 		return w, nil
 	}
 	game, err := match.Replay(g)
 	if err != nil {
 		return nil, h.failed("replay game", g.ID, err)
 	}
-	w = game.Winners()
-	h.mu.Lock()
-	h.winners[g.ID] = w
-	h.mu.Unlock()
+	w := game.Winners()
+	h.live.keepWinners(g.ID, w)
 	return w, nil
 }
 
 func (h *Hub) cachedWinners(ctx context.Context, id string) ([]int, error) {
-	h.mu.Lock()
-	w, ok := h.winners[id]
-	h.mu.Unlock()
-	if ok {
+	if w, ok := h.live.winnersOf(id); ok {
 		return w, nil
 	}
 	g, err := h.store.Game(ctx, id)

@@ -172,7 +172,7 @@ func (l *loop) run() {
 // takeCharge starts what the owner runs: the open table's clock, the bot
 // to move. A node that is handing its games over gives this one up at once.
 func (l *loop) takeCharge() {
-	if l.h.isDraining() {
+	if l.h.leases.isDraining() {
 		l.handOver()
 		return
 	}
@@ -195,13 +195,11 @@ func (l *loop) promote(lease store.Lease, g *store.Game) error {
 		l.show()
 		return err
 	}
-	l.h.mu.Lock()
 	l.held = holdOf(l.m.Status == store.StatusOpen, match.BotsOnly(l.m.Seats))
 	if !l.counted {
 		l.h.holds.add(l.client, l.held, 1)
 		l.counted = true
 	}
-	l.h.mu.Unlock()
 	l.takeCharge()
 	return nil
 }
@@ -222,7 +220,7 @@ func (l *loop) stopOwning(fence store.Fence) {
 
 // disown stops what the owner runs and forgets its lease.
 func (l *loop) disown() {
-	l.h.unhold(l.id, l.lease.Fence)
+	l.h.leases.unhold(l.id, l.lease.Fence)
 	l.lease, l.holder = store.Lease{}, ""
 	if l.retry != nil {
 		l.retry.Stop()
@@ -236,12 +234,10 @@ func (l *loop) disown() {
 	}
 	l.closeBots()
 	l.bots, l.limits = nil, nil
-	l.h.mu.Lock()
 	if l.counted {
 		l.h.holds.add(l.client, l.held, -1)
 		l.counted = false
 	}
-	l.h.mu.Unlock()
 	l.show()
 }
 
@@ -266,7 +262,7 @@ func (l *loop) handOver() {
 // lostLease handles a write the store refused for the lease: another
 // node runs the game now.
 func (l *loop) lostLease(err error) error {
-	l.h.forget(l.lease, err.Error())
+	l.h.leases.forget(l.lease, err.Error())
 	l.stopOwning(l.lease.Fence)
 	return errNotOwner
 }
@@ -311,17 +307,14 @@ func (l *loop) exit() {
 	l.stopClock()
 	l.setHold(holdNone)
 	if l.owns() {
-		l.h.unhold(l.id, l.lease.Fence) // the game is over: its lease matters no more
+		l.h.leases.unhold(l.id, l.lease.Fence) // the game is over: its lease matters no more
 	}
 	h := l.h
-	h.mu.Lock()
-	if h.games[l.id] == l {
-		delete(h.games, l.id)
-	}
+	var winners []int
 	if l.m.Status == store.StatusFinished {
-		h.winners[l.id] = l.m.Game.Winners()
+		winners = l.m.Game.Winners()
 	}
-	h.mu.Unlock()
+	h.live.remove(l, l.m.Status == store.StatusFinished, winners)
 	l.closeBots()
 	finished := l.m.Status == store.StatusFinished && h.ctx.Err() == nil
 	for s := range l.subs {
@@ -371,12 +364,8 @@ func (l *loop) info() protocol.GameInfo {
 
 // setHold changes what the game holds of the Hub's limits.
 func (l *loop) setHold(k hold) {
-	h := l.h
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	if l.counted {
-		h.holds.add(l.client, l.held, -1)
-		h.holds.add(l.client, k, 1)
+		l.h.holds.move(l.client, l.held, k)
 	}
 	l.held = k
 }

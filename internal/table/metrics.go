@@ -47,11 +47,7 @@ func newMetrics(h *Hub, reg prometheus.Registerer) *metrics {
 	reg.MustRegister(m.committed, m.commit, m.broadcast, m.botDecision, m.takenOver, m.lost, m.forwarded, m.forwardWait,
 		gamesCollector{h},
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "razzia_leases_held", Help: "Games this node runs: the leases it holds."},
-			func() float64 {
-				h.mu.Lock()
-				defer h.mu.Unlock()
-				return float64(len(h.held))
-			}))
+			func() float64 { return float64(h.leases.count()) }))
 	return m
 }
 
@@ -77,12 +73,10 @@ func (c gamesCollector) Collect(ch chan<- prometheus.Metric) {
 		owner  bool
 	}
 	counts := map[key]int{}
-	c.h.mu.Lock()
-	for _, l := range c.h.games {
+	for _, l := range c.h.live.all() {
 		st, owner := l.snapshot()
 		counts[key{st, owner}]++
 	}
-	c.h.mu.Unlock()
 	for _, st := range []store.Status{store.StatusOpen, store.StatusPlaying} {
 		for _, owner := range []bool{true, false} {
 			ch <- prometheus.MustNewConstMetric(gamesDesc, prometheus.GaugeValue, float64(counts[key{st, owner}]), string(st), role(owner))

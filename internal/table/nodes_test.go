@@ -48,9 +48,7 @@ func nodeHub(t *testing.T, st store.Store, change ...func(*Options)) *Hub {
 // crash stops the Hub as a killed process stops: nothing is handed over,
 // its leases lapse by themselves.
 func (h *Hub) crash() {
-	h.mu.Lock()
-	h.closed = true
-	h.mu.Unlock()
+	h.live.close()
 	h.cancel()
 	h.wg.Wait()
 }

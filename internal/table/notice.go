@@ -82,9 +82,8 @@ func (h *Hub) changed(c store.Change) {
 	if c.Kind == store.ChangeChat {
 		h.chatChanged(c.Game) // after the game; nothing when nobody here follows it
 	}
-	h.mu.Lock()
-	l, draining := h.games[c.Game], h.draining
-	h.mu.Unlock()
+	l, _ := h.live.get(c.Game)
+	draining := h.leases.isDraining()
 	if c.Kind == store.ChangeLease && c.Node == "" && !draining {
 		// Released by a node handing its games over: take it at once.
 		h.background(func() { h.adopt(h.ctx, c.Game) })
@@ -118,13 +117,7 @@ func (h *Hub) changed(c store.Change) {
 // may have been lost.
 func (h *Hub) missed() {
 	h.log.Info("store notices may have been missed; re-reading the games served here")
-	h.mu.Lock()
-	loops := make([]*loop, 0, len(h.games))
-	for _, l := range h.games {
-		loops = append(loops, l)
-	}
-	h.mu.Unlock()
-	for _, l := range loops {
+	for _, l := range h.live.all() {
 		if _, owner := l.snapshot(); !owner {
 			l.post(func(l *loop) { l.reload() })
 		}
@@ -211,13 +204,11 @@ func (h *Hub) refreshLoop() {
 		dirty := h.refresh.take()
 		from := make(map[string]int, len(dirty))
 		loops := make(map[string]*loop, len(dirty))
-		h.mu.Lock()
 		for id := range dirty {
-			if l := h.games[id]; l != nil {
+			if l, _ := h.live.get(id); l != nil {
 				loops[id] = l
 			}
 		}
-		h.mu.Unlock()
 		for id, l := range loops {
 			if _, owner := l.snapshot(); !owner {
 				from[id] = l.moves()

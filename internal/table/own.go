@@ -64,45 +64,14 @@ func HostNodeID() string {
 	return NewNodeID(host)
 }
 
-// A heldLease is a lease this node holds, as the renewer keeps it.
-type heldLease struct {
-	lease store.Lease
-	// deadline is when the lease lapses at the soonest, by this node's
-	// clock: LeaseTTL after the renewal that succeeded was sent. Past it,
-	// the node stops owning the game, whatever the store says later.
-	deadline time.Time
-}
-
 // errDraining is a lease this node may not take: it is handing its
 // games over.
 var errDraining = errors.New("the node takes no more games: it is shutting down")
 
-func (h *Hub) isDraining() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.draining
-}
-
-// hold records a lease just acquired (the request sent at since).
-func (h *Hub) hold(l store.Lease, since time.Time) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.held[l.Game] = &heldLease{lease: l, deadline: since.Add(h.opts.LeaseTTL)}
-}
-
-// unhold forgets the lease of game id with the fence, if it is held.
-func (h *Hub) unhold(id string, fence store.Fence) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if hl := h.held[id]; hl != nil && hl.lease.Fence == fence {
-		delete(h.held, id)
-	}
-}
-
 // letGo forgets a lease and releases it, for the game it was taken for
 // could not be run.
 func (h *Hub) letGo(l store.Lease) {
-	h.unhold(l.Game, l.Fence)
+	h.leases.unhold(l.Game, l.Fence)
 	ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
 	defer cancel()
 	if err := h.store.ReleaseLease(ctx, l); err != nil && !errors.Is(err, store.ErrLeaseLost) {
@@ -116,7 +85,7 @@ func (h *Hub) letGo(l store.Lease) {
 // live any more. ErrLeaseHeld: another node runs it; errDraining: this
 // node takes no more games.
 func (h *Hub) adopt(ctx context.Context, id string) (*loop, error) {
-	if h.isDraining() {
+	if h.leases.isDraining() {
 		return nil, errDraining
 	}
 	since := time.Now()
@@ -124,7 +93,7 @@ func (h *Hub) adopt(ctx context.Context, id string) (*loop, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.hold(lease, since)
+	h.leases.hold(lease, since)
 	// Read after the lease is ours: no other node writes the game now.
 	g, err := h.store.Game(ctx, id)
 	if err != nil {
@@ -138,7 +107,7 @@ func (h *Hub) adopt(ctx context.Context, id string) (*loop, error) {
 func (h *Hub) own(ctx context.Context, lease store.Lease, g *store.Game) (*loop, error) {
 	if g.Status == store.StatusOpen && !h.opts.Now().Before(g.Updated.Add(h.opts.Limits.OpenTTL)) {
 		// It waited its time while no node ran it.
-		h.unhold(lease.Game, lease.Fence)
+		h.leases.unhold(lease.Game, lease.Fence)
 		if err := h.store.CloseTable(ctx, g.ID, lease.Fence, store.StatusExpired); err != nil && !errors.Is(err, store.ErrConflict) {
 			return nil, err
 		}
@@ -146,13 +115,11 @@ func (h *Hub) own(ctx context.Context, lease store.Lease, g *store.Game) (*loop,
 		return nil, nil
 	}
 	if !g.Status.Live() {
-		h.unhold(lease.Game, lease.Fence)
+		h.leases.unhold(lease.Game, lease.Fence)
 		return nil, nil
 	}
 	for {
-		h.mu.Lock()
-		l := h.games[g.ID]
-		h.mu.Unlock()
+		l, _ := h.live.get(g.ID)
 		if l == nil {
 			nl, err := newLoop(h, g, lease)
 			if err != nil {
@@ -216,16 +183,7 @@ func (h *Hub) every(period time.Duration, kicked <-chan struct{}, f func()) {
 // whose lease is lost: the store says so, or the deadline passed without
 // a renewal that succeeded (the store cannot be reached).
 func (h *Hub) renew() {
-	h.mu.Lock()
-	leases := make([]store.Lease, 0, len(h.held))
-	var first time.Time // the soonest deadline
-	for _, hl := range h.held {
-		leases = append(leases, hl.lease)
-		if first.IsZero() || hl.deadline.Before(first) {
-			first = hl.deadline
-		}
-	}
-	h.mu.Unlock()
+	leases, first := h.leases.toRenew()
 	sent := time.Now()
 	var lost []store.Lease
 	if len(leases) > 0 {
@@ -240,15 +198,11 @@ func (h *Hub) renew() {
 			}
 			h.log.Warn("cannot renew the leases; the games stop here if this lasts", "leases", len(leases), "err", err)
 		} else {
+			h.leases.renewed(renewed, sent)
 			kept := map[string]store.Fence{}
-			h.mu.Lock()
 			for _, l := range renewed {
 				kept[l.Game] = l.Fence
-				if hl := h.held[l.Game]; hl != nil && hl.lease.Fence == l.Fence {
-					hl.lease.Expires, hl.deadline = l.Expires, sent.Add(h.opts.LeaseTTL)
-				}
 			}
-			h.mu.Unlock()
 			for _, l := range leases {
 				if f, ok := kept[l.Game]; !ok || f != l.Fence {
 					lost = append(lost, l)
@@ -256,14 +210,7 @@ func (h *Hub) renew() {
 			}
 		}
 	}
-	now := time.Now()
-	h.mu.Lock()
-	for _, hl := range h.held {
-		if now.After(hl.deadline) {
-			lost = append(lost, hl.lease)
-		}
-	}
-	h.mu.Unlock()
+	lost = append(lost, h.leases.lapsed(time.Now())...)
 	for _, l := range lost {
 		h.lose(l, "the lease could not be renewed")
 	}
@@ -272,32 +219,12 @@ func (h *Hub) renew() {
 // lose stops owning the game of lease l, lost: its loop, if it still runs
 // the game with that lease, serves it on as a replica.
 func (h *Hub) lose(l store.Lease, why string) {
-	if !h.forget(l, why) {
+	if !h.leases.forget(l, why) {
 		return
 	}
-	h.mu.Lock()
-	lp := h.games[l.Game]
-	h.mu.Unlock()
-	if lp != nil {
+	if lp, _ := h.live.get(l.Game); lp != nil {
 		lp.post(func(lp *loop) { lp.stopOwning(l.Fence) })
 	}
-}
-
-// forget drops lease l, lost, from the leases held; it logs and counts the
-// loss once, and reports whether l was held.
-func (h *Hub) forget(l store.Lease, why string) bool {
-	h.mu.Lock()
-	hl := h.held[l.Game]
-	held := hl != nil && hl.lease.Fence == l.Fence
-	if held {
-		delete(h.held, l.Game)
-	}
-	h.mu.Unlock()
-	if held {
-		h.metrics.lost.Inc()
-		h.log.Warn("lease lost: the game is not run here any more", "game", l.Game, "fence", l.Fence, "why", why)
-	}
-	return held
 }
 
 // scanLoop takes over the games nobody runs, every LeaseTTL/4 or at once
@@ -320,7 +247,7 @@ const (
 // scan takes over the live games no node runs, and returns how many it
 // took. A game that cannot be run is logged and left alone.
 func (h *Hub) scan(ctx context.Context) (int, error) {
-	if h.isDraining() {
+	if h.leases.isDraining() {
 		return 0, nil
 	}
 	ids, err := h.store.Unowned(ctx, scanBatch)
@@ -359,16 +286,13 @@ func (h *Hub) scan(ctx context.Context) (int, error) {
 // after LeaseTTL. The games' watchers here are served on from the store
 // until they leave. It returns when every lease is released or ctx ends.
 func (h *Hub) Drain(ctx context.Context) error {
-	h.mu.Lock()
-	first := !h.draining
-	h.draining = true
+	first := h.leases.drain()
 	var owned []*loop
-	for id, l := range h.games {
-		if h.held[id] != nil {
+	for _, l := range h.live.all() {
+		if h.leases.holds(l.id) {
 			owned = append(owned, l)
 		}
 	}
-	h.mu.Unlock()
 	if first {
 		h.log.Info("handing the games over", "games", len(owned))
 	}
@@ -384,10 +308,7 @@ func (h *Hub) Drain(ctx context.Context) error {
 		})
 	}
 	wg.Wait()
-	h.mu.Lock()
-	left := len(h.held)
-	h.mu.Unlock()
-	if left > 0 {
+	if left := h.leases.count(); left > 0 {
 		return fmt.Errorf("%d games not handed over: their leases lapse by themselves", left)
 	}
 	return ctx.Err()
