@@ -79,7 +79,7 @@ const finishTimeout = 30 * time.Second
 
 // finished hands the game that just ended to the OnFinish hook.
 func (l *loop) finished() {
-	hook := l.h.opts.OnFinish
+	hook := l.env.onFinish
 	if hook == nil {
 		return
 	}
@@ -101,7 +101,7 @@ func (l *loop) finished() {
 	}
 	// Before the last state is broadcast, so that whoever sees the game
 	// over sees its result stored; not cancelled by Close, which waits.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(l.h.ctx), finishTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(l.env.ctx), finishTimeout)
 	defer cancel()
 	hook(ctx, f)
 }

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -26,6 +27,13 @@ import (
 // afterChats are the finished games' chats followed on this node: their
 // watchers, and the rate limits of those who write in them.
 type afterChats struct {
+	chats interface {
+		Chat(ctx context.Context, id string) (store.Chat, error)
+	}
+	log        *slog.Logger
+	ctx        context.Context // the node's: done as it closes
+	background func(func())    // runs a goroutine the node's Close waits for
+
 	mu    sync.Mutex
 	games map[string]*followed
 	rooms map[string]*afterRoom
@@ -50,9 +58,11 @@ type afterRoom struct {
 // afresh anyway.
 const maxAfterRooms = 1024
 
-func (a *afterChats) init() {
-	a.games = map[string]*followed{}
-	a.rooms = map[string]*afterRoom{}
+func newAfterChats(ctx context.Context, chats interface {
+	Chat(ctx context.Context, id string) (store.Chat, error)
+}, log *slog.Logger, background func(func())) *afterChats {
+	return &afterChats{chats: chats, log: log, ctx: ctx, background: background,
+		games: map[string]*followed{}, rooms: map[string]*afterRoom{}}
 }
 
 // post checks message m from p in game id's chat at now, spending a
@@ -128,25 +138,24 @@ func (a *afterChats) closeAll() {
 	}
 }
 
-// readChat reads finished game id's chat and sends its followers here
+// read reads finished game id's chat and sends its followers here
 // what they have not read: the new lines, and their mutes when they
 // changed.
-func (h *Hub) readChat(ctx context.Context, id string) {
-	f := h.after.followers(id)
+func (a *afterChats) read(ctx context.Context, id string) {
+	f := a.followers(id)
 	if f == nil {
 		return
 	}
 	f.read.Lock()
 	defer f.read.Unlock()
-	c, err := h.store.Chat(ctx, id)
+	c, err := a.chats.Chat(ctx, id)
 	if err != nil {
-		if h.ctx.Err() == nil {
-			h.log.Warn("cannot read the chat after the game; it is read again at its next change", "game", id, "err", err)
+		if a.ctx.Err() == nil {
+			a.log.Warn("cannot read the chat after the game; it is read again at its next change", "game", id, "err", err)
 		}
 		return
 	}
 	room := match.RoomOf(c.Mutes)
-	a := &h.after
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for s := range f.subs {
@@ -159,29 +168,29 @@ func (h *Hub) readChat(ctx context.Context, id string) {
 	}
 }
 
-// chatChanged tells this node's followers of finished game id's chat
-// that it changed, without waiting (a store notice).
-func (h *Hub) chatChanged(id string) {
-	if h.after.followers(id) == nil {
+// changed tells this node's followers of finished game id's chat that
+// it changed, without waiting (a store notice).
+func (a *afterChats) changed(id string) {
+	if a.followers(id) == nil {
 		return
 	}
-	h.background(func() {
-		ctx, cancel := context.WithTimeout(h.ctx, commitTimeout)
+	a.background(func() {
+		ctx, cancel := context.WithTimeout(a.ctx, commitTimeout)
 		defer cancel()
-		h.readChat(ctx, id)
+		a.read(ctx, id)
 	})
 }
 
-// chatAll re-reads the chats followed here: notices may have been lost.
-func (h *Hub) chatAll() {
-	h.after.mu.Lock()
-	ids := make([]string, 0, len(h.after.games))
-	for id := range h.after.games {
+// all re-reads the chats followed here: notices may have been lost.
+func (a *afterChats) all() {
+	a.mu.Lock()
+	ids := make([]string, 0, len(a.games))
+	for id := range a.games {
 		ids = append(ids, id)
 	}
-	h.after.mu.Unlock()
+	a.mu.Unlock()
 	for _, id := range ids {
-		h.chatChanged(id)
+		a.changed(id)
 	}
 }
 
@@ -223,6 +232,6 @@ func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r match.Command) err
 		return internal(fmt.Errorf("unknown chat write %q", r.Kind))
 	}
 	// This node's watchers hear of it now, the others' at the notice.
-	h.readChat(ctx, g.ID)
+	h.after.read(ctx, g.ID)
 	return nil
 }

@@ -46,7 +46,7 @@ func (k AlertKind) String() string {
 // alert hands the hook an alert for the seat, if a signed-in person holds
 // it. It runs on the game's path: the hook returns at once.
 func (l *loop) alert(kind AlertKind, seat int, left time.Duration) {
-	hook := l.h.opts.OnAlert
+	hook := l.env.onAlert
 	if hook == nil || seat < 0 || seat >= len(l.m.Seats) || l.m.Seats[seat].Account == "" || l.m.Seats[seat].Bot != "" {
 		return
 	}

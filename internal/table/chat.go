@@ -80,11 +80,11 @@ func (s *Subscription) reader() chat.Person {
 // and in a replica when the owner changed it. New messages and changed
 // mutes go to the watchers.
 func (l *loop) syncChat() {
-	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
+	ctx, cancel := context.WithTimeout(l.env.ctx, commitTimeout)
 	defer cancel()
-	c, err := l.h.store.Chat(ctx, l.id)
+	c, err := l.env.store.Chat(ctx, l.id)
 	if err != nil {
-		l.h.log.Error("cannot read the chat", "game", l.id, "err", err)
+		l.env.log.Error("cannot read the chat", "game", l.id, "err", err)
 		if l.m.Room == nil {
 			l.m.Room = match.RoomOf(nil) // the conversation is read again at the next change
 		}

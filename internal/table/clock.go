@@ -48,7 +48,7 @@ func (l *loop) armClock() {
 	if !l.owns() || l.m.Game == nil || l.m.Status != store.StatusPlaying {
 		return
 	}
-	now := l.h.opts.Now()
+	now := l.env.now()
 	if r := l.m.Release(l.present(), now); r.Write.Kind != match.NoWrite {
 		l.make(r, now, time.Time{}) // its effects arm the clock, or commit retries
 		return
@@ -60,7 +60,7 @@ func (l *loop) armClock() {
 	if !ok {
 		return
 	}
-	l.alarm = l.h.opts.AfterFunc(max(at.Sub(l.h.opts.Now()), 0), func() {
+	l.alarm = l.env.afterFunc(max(at.Sub(l.env.now()), 0), func() {
 		select {
 		case l.reqs <- func(l *loop) { l.ring() }:
 		case <-l.done:
@@ -84,7 +84,7 @@ func (l *loop) present() []int {
 // ring is what the clock's alarm does: the timeout once the time is up,
 // else the reminder when due, and the next alarm.
 func (l *loop) ring() {
-	now := l.h.opts.Now()
+	now := l.env.now()
 	l.make(l.m.Ring(now), now, time.Time{})
 }
 
@@ -101,9 +101,9 @@ func (l *loop) standIn(seat int) {
 	if l.bots == nil || l.bots[seat] != nil {
 		return
 	}
-	b, err := l.h.opts.NewBot(StandInLevel, razzia.SeededRand(l.m.Seed, fmt.Sprintf("stand-in %d", seat)).Uint64())
+	b, err := l.env.newBot(StandInLevel, razzia.SeededRand(l.m.Seed, fmt.Sprintf("stand-in %d", seat)).Uint64())
 	if err != nil {
-		l.h.log.Error("cannot build the stand-in bot; it will play the default move", "game", l.id, "seat", seat, "err", err)
+		l.env.log.Error("cannot build the stand-in bot; it will play the default move", "game", l.id, "seat", seat, "err", err)
 		b = bot.Fallback{}
 	}
 	l.bots[seat] = b
@@ -128,11 +128,11 @@ func (l *loop) comeBack(seat int, hash []byte) {
 	c := match.Command{Kind: match.TakeBack, Game: l.id, Hash: hash}
 	if l.owns() {
 		if _, err := l.do(c, time.Now()); err != nil {
-			l.h.log.Error("cannot give the seat back", "game", l.id, "seat", seat, "err", err)
+			l.env.log.Error("cannot give the seat back", "game", l.id, "seat", seat, "err", err)
 		}
 		return
 	}
-	h := l.h
+	h := l.env
 	h.background(func() {
 		ctx, cancel := context.WithTimeout(h.ctx, commitTimeout)
 		defer cancel()
@@ -179,7 +179,7 @@ func (l *loop) decorate(in *protocol.GameInfo) {
 // an update, the clock view shared by the updates of one change.
 func (l *loop) addClock(u *Update, c *change) {
 	if c.clock == nil && l.m.Game != nil {
-		c.clock = l.clockView(l.h.opts.Now())
+		c.clock = l.clockView(l.env.now())
 	}
 	u.Clock = c.clock
 	u.TakeOvers = l.m.Timing.TakeOvers
@@ -267,7 +267,7 @@ func (h *Hub) Cancel(ctx context.Context, id, creatorToken string) (protocol.Gam
 	if err != nil {
 		return protocol.GameInfo{}, h.storeError("read game", id, err)
 	}
-	in := h.newInfo(g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, nil)
+	in := newInfo(h.opts.Limits.OpenTTL, g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, nil)
 	return in, nil
 }
 

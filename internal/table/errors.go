@@ -3,6 +3,7 @@ package table
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/razziagame/razzia/internal/match"
@@ -89,6 +90,13 @@ func (e *Error) Unwrap() []error {
 
 func reject(kind error, format string, args ...any) *Error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// logFailed logs an internal failure of what at game id and returns the
+// error for the player.
+func logFailed(log *slog.Logger, what, id string, err error) error {
+	log.Error(what+" failed", "game", id, "err", err)
+	return internal(fmt.Errorf("%s %s: %w", what, id, err))
 }
 
 // internal wraps a failure that is not the player's doing; its message is

@@ -41,7 +41,7 @@ func (h *Hub) finishedGame(g *store.Game) (*finished, error) {
 		return nil, h.failed("replay game", g.ID, err)
 	}
 	f := &finished{game: game, events: game.Events()}
-	f.info = h.newInfo(g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, game.Winners())
+	f.info = newInfo(h.opts.Limits.OpenTTL, g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, game.Winners())
 	view := protocol.NewView(game.View(-1))
 	f.spectators = Update{Game: f.info, Seat: -1, View: &view, Events: f.events, change: &change{}}
 	h.finished.put(g.ID, f)

@@ -36,7 +36,7 @@ func refused(err error) error {
 func (l *loop) refusal(err error) error {
 	var r *match.Refusal
 	if errors.As(err, &r) && r.Kind == ErrInternal {
-		l.h.log.Error("the match failed", "game", l.id, "err", r.Err)
+		l.env.log.Error("the match failed", "game", l.id, "err", r.Err)
 	}
 	return refused(err)
 }
@@ -47,7 +47,7 @@ func (l *loop) do(c match.Command, at time.Time) (int, error) {
 	// A command is decided at most twice: once more after a seat was
 	// given back to its player (match.Result.Again).
 	for try := 0; ; try++ {
-		now := l.h.opts.Now()
+		now := l.env.now()
 		r, err := l.m.Decide(c, now)
 		if err != nil {
 			return 0, l.refusal(err)
@@ -82,9 +82,9 @@ func (l *loop) make(r match.Result, now, at time.Time) error {
 // table changed meanwhile) reloads the table; a clock or an expiry that
 // could not be stored is tried again after RetryDelay.
 func (l *loop) commit(w match.Write) error {
-	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
+	ctx, cancel := context.WithTimeout(l.env.ctx, commitTimeout)
 	defer cancel()
-	st, fence, start := l.h.store, l.lease.Fence, time.Now()
+	st, fence, start := l.env.store, l.lease.Fence, time.Now()
 	var err error
 	switch w.Kind {
 	case match.TakeSeat:
@@ -109,8 +109,8 @@ func (l *loop) commit(w match.Write) error {
 	switch {
 	case err == nil:
 		if w.Kind == match.AppendMove {
-			l.h.metrics.commit.Observe(time.Since(start).Seconds())
-			l.h.metrics.committed.Inc()
+			l.env.metrics.commit.Observe(time.Since(start).Seconds())
+			l.env.metrics.committed.Inc()
 		}
 		return nil
 	case errors.Is(err, store.ErrLeaseLost):
@@ -121,16 +121,16 @@ func (l *loop) commit(w match.Write) error {
 			return refused(w.Conflict)
 		}
 	case w.Kind == match.SetClock:
-		l.h.log.Error("cannot store the clock; trying again later", "game", l.id, "err", err)
-		l.alarm = l.h.opts.AfterFunc(l.h.opts.RetryDelay, func() {
+		l.env.log.Error("cannot store the clock; trying again later", "game", l.id, "err", err)
+		l.alarm = l.env.afterFunc(l.env.retryDelay, func() {
 			select {
 			case l.reqs <- func(l *loop) { l.armClock() }:
 			case <-l.done:
 			}
 		})
 	case w.Kind == match.CloseTable && w.Status == store.StatusExpired:
-		l.h.log.Error("cannot expire table; trying again later", "game", l.id, "err", err)
-		l.expiry = time.AfterFunc(l.h.opts.RetryDelay, func() {
+		l.env.log.Error("cannot expire table; trying again later", "game", l.id, "err", err)
+		l.expiry = time.AfterFunc(l.env.retryDelay, func() {
 			select {
 			case l.reqs <- func(l *loop) { l.expire() }:
 			case <-l.done:
@@ -140,14 +140,14 @@ func (l *loop) commit(w match.Write) error {
 	if w.Failed != nil {
 		return refused(w.Failed)
 	}
-	return l.h.failed(w.Kind.String(), l.id, err)
+	return l.env.failed(w.Kind.String(), l.id, err)
 }
 
 // effects does what an applied result asks of the host; at is when its
 // command was received (zero for the loop's own).
 func (l *loop) effects(r match.Result, at time.Time) {
 	for _, n := range r.Notes {
-		l.h.log.Info(n.Msg, append([]any{"game", l.id}, n.Args...)...)
+		l.env.log.Info(n.Msg, append([]any{"game", l.id}, n.Args...)...)
 	}
 	if r.StartGame {
 		l.setHold(holdNone) // a game with a person
@@ -175,14 +175,14 @@ func (l *loop) effects(r match.Result, at time.Time) {
 	if r.Broadcast {
 		l.broadcast()
 		if r.Write.Kind == match.AppendMove && !at.IsZero() {
-			since(l.h.metrics.broadcast.WithLabelValues("owner"), at)
+			since(l.env.metrics.broadcast.WithLabelValues("owner"), at)
 		}
 	}
 	for _, seat := range r.Tell {
 		l.tellSeat(seat)
 	}
 	if r.Bots {
-		l.schedule(l.h.opts.BotDelay)
+		l.schedule(l.env.botDelay)
 	}
 	if r.PreMove {
 		l.playPreMove()
@@ -227,13 +227,13 @@ func (l *loop) limit(seat int) error {
 	}
 	lim, ok := l.limits[seat]
 	if !ok {
-		lim = newSeatLimiter(l.h.opts.Limits)
+		lim = newSeatLimiter(l.env.limits)
 		if l.limits == nil {
 			l.limits = map[int]seatLimiter{}
 		}
 		l.limits[seat] = lim
 	}
-	return lim.allow(l.h.opts.Now(), l.h.opts.Limits)
+	return lim.allow(l.env.now(), l.env.limits)
 }
 
 // release closes the bot that stood in for a seat its player took back.
@@ -263,20 +263,20 @@ func (l *loop) spectate(seat int) {
 // expire closes the table if it is still open and its time has come: it
 // is stored as expired, every watcher is told, and the loop ends.
 func (l *loop) expire() {
-	now := l.h.opts.Now()
-	l.make(l.m.Expire(now, l.h.opts.Limits.OpenTTL), now, time.Time{})
+	now := l.env.now()
+	l.make(l.m.Expire(now, l.env.limits.OpenTTL), now, time.Time{})
 }
 
 // playPreMove plays the pre-move of the seat to move, if it has one and
 // it is still legal, or drops it and tells its owner why.
 func (l *loop) playPreMove() {
-	now := l.h.opts.Now()
+	now := l.env.now()
 	l.make(l.m.PreMoveDue(now), now, time.Now())
 }
 
 // play makes mv, a bot's move received at at, for the seat to move.
 func (l *loop) play(mv razzia.Move, at time.Time) error {
-	now := l.h.opts.Now()
+	now := l.env.now()
 	r, err := l.m.Move(mv, now)
 	if err != nil {
 		return l.refusal(err)

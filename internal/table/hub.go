@@ -57,7 +57,6 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"slices"
@@ -204,7 +203,8 @@ type Hub struct {
 	refresh   refresher      // replicas waiting for the store's new moves
 	fwd       forwarder      // writes passed to other nodes, waiting for answers
 	rematches rematches      // the rematch offers watched here (rematch.go)
-	after     afterChats     // the chats after the game followed here (afterchat.go)
+	after     *afterChats    // the chats after the game followed here (afterchat.go)
+	env       *env           // what the games' goroutines ask of the node
 	scanNow   chan struct{}  // asks the scanner to look for unowned games at once
 	renewNow  chan struct{}  // asks the renewer to check the leases at once
 
@@ -272,7 +272,14 @@ func New(st Store, opts Options) *Hub {
 	h.refresh.init()
 	h.fwd.init()
 	h.rematches.init()
-	h.after.init()
+	h.after = newAfterChats(ctx, st, h.log, h.background)
+	h.env = &env{
+		ctx: ctx, wg: &h.wg, store: st, log: h.log, metrics: h.metrics,
+		now: opts.Now, afterFunc: opts.AfterFunc, limits: opts.Limits,
+		newBot: opts.NewBot, botDelay: opts.BotDelay, retryDelay: opts.RetryDelay, workers: h.workers,
+		onAlert: opts.OnAlert, onFinish: opts.OnFinish,
+		live: h.live, leases: h.leases, holds: h.holds, replicas: &h.refresh, after: h.after, write: h.write,
+	}
 	h.listen()
 	h.background(h.refreshLoop)
 	h.background(h.renewLoop)
@@ -412,7 +419,7 @@ func (h *Hub) createTable(ctx context.Context, t TableSetup) (protocol.GameInfo,
 	}
 	if err != nil {
 		// The game was committed; describe it as stored.
-		in = h.newInfo(g.ID, g.Status, g.Seats, g.Rated, 0, g.Created, g.Updated, nil)
+		in = newInfo(h.opts.Limits.OpenTTL, g.ID, g.Status, g.Seats, g.Rated, 0, g.Created, g.Updated, nil)
 	}
 	return in, creator, nil
 }
@@ -430,7 +437,7 @@ func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held
 		return nil, h.failed("create game", g.ID, err)
 	}
 	h.leases.hold(lease, since)
-	l, err := newLoop(h, g, lease)
+	l, err := newLoop(h.env, g, lease)
 	if err != nil {
 		h.letGo(lease)
 		return nil, h.failed("start game", g.ID, err)
@@ -472,7 +479,7 @@ func (h *Hub) Watch(ctx context.Context, id string, w Watcher) (*Subscription, e
 			return err
 		}
 		seat := match.SeatOf(g.Seats, hashToken(token))
-		sub = newSubscription(h, nil, seat)
+		sub = newSubscription(h.after, seat)
 		sub.account = account
 		u := f.update(seat)
 		if g.RematchOf != "" || g.Rematch != nil {
@@ -485,7 +492,7 @@ func (h *Hub) Watch(ctx context.Context, id string, w Watcher) (*Subscription, e
 			// The conversation so far, both channels (the game is over),
 			// then what is said after the game.
 			sub.endGame(id, 0)
-			h.readChat(ctx, id)
+			h.after.read(ctx, id)
 			return nil
 		}
 		if c, err := h.store.Chat(ctx, id); err != nil {
@@ -556,7 +563,7 @@ func (h *Hub) Game(ctx context.Context, id, token string) (protocol.GameInfo, in
 		if err != nil {
 			return err
 		}
-		in, seat = h.newInfo(g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, w), match.SeatOf(g.Seats, hash)
+		in, seat = newInfo(h.opts.Limits.OpenTTL, g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, w), match.SeatOf(g.Seats, hash)
 		describeRematch(&in, g)
 		return nil
 	})
@@ -604,7 +611,7 @@ func (h *Hub) List(ctx context.Context, status store.Status) ([]protocol.GameInf
 				h.log.Error("cannot find the winners", "game", s.ID, "err", err)
 			}
 		}
-		infos = append(infos, h.newInfo(s.ID, s.Status, s.Seats, s.Rated, s.Moves, s.Created, s.Updated, w))
+		infos = append(infos, newInfo(h.opts.Limits.OpenTTL, s.ID, s.Status, s.Seats, s.Rated, s.Moves, s.Created, s.Updated, w))
 	}
 	return infos, nil
 }
@@ -680,7 +687,7 @@ func (h *Hub) Upload(ctx context.Context, r io.Reader) (protocol.GameInfo, error
 		return protocol.GameInfo{}, h.failed("store uploaded record", id, err)
 	}
 	h.log.Info("record uploaded", "game", id, "moves", len(g.Moves))
-	return h.newInfo(id, g.Status, g.Seats, false, len(g.Moves), g.Created, g.Updated, game.Winners()), nil
+	return newInfo(h.opts.Limits.OpenTTL, id, g.Status, g.Seats, false, len(g.Moves), g.Created, g.Updated, game.Winners()), nil
 }
 
 // with runs live in the goroutine of game id if it is open or being
@@ -768,7 +775,7 @@ func (h *Hub) find(ctx context.Context, id string) (*loop, *store.Game, error) {
 				return nil, nil, h.storeError("take game", id, err)
 			}
 		}
-		if l, err = newLoop(h, g, store.Lease{}); err != nil {
+		if l, err = newLoop(h.env, g, store.Lease{}); err != nil {
 			return nil, nil, h.failed("replay game", id, err)
 		}
 		l.holder = lease.Node
@@ -840,10 +847,7 @@ func (h *Hub) storeError(what, id string, err error) error {
 }
 
 // failed logs an internal failure and returns the error for the player.
-func (h *Hub) failed(what, id string, err error) error {
-	h.log.Error(what+" failed", "game", id, "err", err)
-	return internal(fmt.Errorf("%s %s: %w", what, id, err))
-}
+func (h *Hub) failed(what, id string, err error) error { return logFailed(h.log, what, id, err) }
 
 // idEncoding spells game ids and tokens: base32, lower case for ids.
 var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)

@@ -9,7 +9,7 @@ import (
 
 // newInfo describes a game in protocol terms: never its seed or seat
 // tokens. An open table says when it expires.
-func (h *Hub) newInfo(id string, status store.Status, seats []store.Seat, rated bool, moves int, created, updated time.Time, winners []int) protocol.GameInfo {
+func newInfo(openTTL time.Duration, id string, status store.Status, seats []store.Seat, rated bool, moves int, created, updated time.Time, winners []int) protocol.GameInfo {
 	in := protocol.GameInfo{
 		ID:      id,
 		Status:  protocol.Status(status),
@@ -28,7 +28,7 @@ func (h *Hub) newInfo(id string, status store.Status, seats []store.Seat, rated 
 		in.Winners = winners
 	}
 	if status == store.StatusOpen {
-		exp := updated.Add(h.opts.Limits.OpenTTL).UTC()
+		exp := updated.Add(openTTL).UTC()
 		in.Expires = &exp
 	}
 	return in

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -25,8 +26,8 @@ import (
 // (catchUp, reload) for the watchers on this node; it ends when the last
 // of them leaves.
 type loop struct {
-	h  *Hub
-	id string
+	env *env // what the loop asks of the node
+	id  string
 
 	lease  store.Lease           // held while the loop owns the game; zero for a replica
 	holder string                // a replica's owner as last heard: where writes go; "" unknown
@@ -72,9 +73,9 @@ type shown struct {
 
 // newLoop builds the loop of a stored game, replaying its moves: its
 // owner's with a lease held, a replica's with the zero lease.
-func newLoop(h *Hub, g *store.Game, lease store.Lease) (*loop, error) {
+func newLoop(e *env, g *store.Game, lease store.Lease) (*loop, error) {
 	l := &loop{
-		h:     h,
+		env:   e,
 		id:    g.ID,
 		lease: lease,
 		keep:  lease.Node == "",
@@ -146,7 +147,7 @@ func (l *loop) load(g *store.Game) error {
 // run serves requests and bot moves until the game is over, the table
 // expired, the Hub closes, or, for a replica, nobody watches any more.
 func (l *loop) run() {
-	defer l.h.wg.Done()
+	defer l.env.wg.Done()
 	defer l.exit()
 	l.syncChat()
 	if l.owns() {
@@ -154,7 +155,7 @@ func (l *loop) run() {
 	} else {
 		// Moves committed since the game was read were announced before
 		// the loop could hear of them.
-		l.h.refresh.mark(l.id, time.Time{})
+		l.env.replicas.mark(l.id, time.Time{})
 	}
 	for l.m.Status.Live() && (l.owns() || l.keep || len(l.subs) > 0) {
 		select {
@@ -163,7 +164,7 @@ func (l *loop) run() {
 			f(l)
 		case m := <-l.botc:
 			l.botMove(m)
-		case <-l.h.ctx.Done():
+		case <-l.env.ctx.Done():
 			return
 		}
 	}
@@ -172,12 +173,12 @@ func (l *loop) run() {
 // takeCharge starts what the owner runs: the open table's clock, the bot
 // to move. A node that is handing its games over gives this one up at once.
 func (l *loop) takeCharge() {
-	if l.h.leases.isDraining() {
+	if l.env.leases.isDraining() {
 		l.handOver()
 		return
 	}
 	l.armExpiry()
-	l.schedule(l.h.opts.BotDelay)
+	l.schedule(l.env.botDelay)
 	l.armClock()
 }
 
@@ -197,7 +198,7 @@ func (l *loop) promote(lease store.Lease, g *store.Game) error {
 	}
 	l.held = holdOf(l.m.Status == store.StatusOpen, match.BotsOnly(l.m.Seats))
 	if !l.counted {
-		l.h.holds.add(l.client, l.held, 1)
+		l.env.holds.add(l.client, l.held, 1)
 		l.counted = true
 	}
 	l.takeCharge()
@@ -220,7 +221,7 @@ func (l *loop) stopOwning(fence store.Fence) {
 
 // disown stops what the owner runs and forgets its lease.
 func (l *loop) disown() {
-	l.h.leases.unhold(l.id, l.lease.Fence)
+	l.env.leases.unhold(l.id, l.lease.Fence)
 	l.lease, l.holder = store.Lease{}, ""
 	if l.retry != nil {
 		l.retry.Stop()
@@ -235,7 +236,7 @@ func (l *loop) disown() {
 	l.closeBots()
 	l.bots, l.limits = nil, nil
 	if l.counted {
-		l.h.holds.add(l.client, l.held, -1)
+		l.env.holds.add(l.client, l.held, -1)
 		l.counted = false
 	}
 	l.show()
@@ -252,17 +253,17 @@ func (l *loop) handOver() {
 	l.disown()
 	ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
 	defer cancel()
-	if err := l.h.store.ReleaseLease(ctx, lease); err != nil {
-		l.h.log.Warn("cannot release the lease; it lapses by itself", "game", l.id, "err", err)
+	if err := l.env.store.ReleaseLease(ctx, lease); err != nil {
+		l.env.log.Warn("cannot release the lease; it lapses by itself", "game", l.id, "err", err)
 		return
 	}
-	l.h.log.Info("game handed over", "game", l.id)
+	l.env.log.Info("game handed over", "game", l.id)
 }
 
 // lostLease handles a write the store refused for the lease: another
 // node runs the game now.
 func (l *loop) lostLease(err error) error {
-	l.h.leases.forget(l.lease, err.Error())
+	l.env.leases.forget(l.lease, err.Error())
 	l.stopOwning(l.lease.Fence)
 	return errNotOwner
 }
@@ -279,9 +280,9 @@ func (l *loop) catchUp(from int, d store.Delta, at time.Time) {
 		l.reload()
 		return
 	}
-	changed, tell, err := l.m.Follow(from, d.Moves, d.Clock, l.h.opts.Now())
+	changed, tell, err := l.m.Follow(from, d.Moves, d.Clock, l.env.now())
 	if err != nil {
-		l.h.log.Error("the stored game does not replay; reading it again", "game", l.id, "err", err)
+		l.env.log.Error("the stored game does not replay; reading it again", "game", l.id, "err", err)
 		l.reload()
 		return
 	}
@@ -292,7 +293,7 @@ func (l *loop) catchUp(from int, d store.Delta, at time.Time) {
 		return
 	}
 	l.broadcast()
-	since(l.h.metrics.broadcast.WithLabelValues("replica"), at)
+	since(l.env.metrics.broadcast.WithLabelValues("replica"), at)
 }
 
 // exit takes the game out of the Hub, so that later requests find it in
@@ -307,9 +308,9 @@ func (l *loop) exit() {
 	l.stopClock()
 	l.setHold(holdNone)
 	if l.owns() {
-		l.h.leases.unhold(l.id, l.lease.Fence) // the game is over: its lease matters no more
+		l.env.leases.unhold(l.id, l.lease.Fence) // the game is over: its lease matters no more
 	}
-	h := l.h
+	h := l.env
 	var winners []int
 	if l.m.Status == store.StatusFinished {
 		winners = l.m.Game.Winners()
@@ -341,7 +342,7 @@ func (l *loop) exit() {
 	if finished {
 		// A message said after the end before the watchers followed the
 		// chat was announced to nobody here.
-		h.chatChanged(l.id)
+		h.after.changed(l.id)
 	}
 }
 
@@ -352,7 +353,7 @@ func (l *loop) info() protocol.GameInfo {
 		moves = l.m.Game.Len()
 		winners = l.m.Game.Winners()
 	}
-	in := l.h.newInfo(l.id, l.m.Status, l.m.Seats, l.m.Rated, moves, l.m.Created, l.m.Updated, winners)
+	in := newInfo(l.env.limits.OpenTTL, l.id, l.m.Status, l.m.Seats, l.m.Rated, moves, l.m.Created, l.m.Updated, winners)
 	if l.m.Game != nil && !l.m.Game.Over() {
 		to := l.m.Game.ToMove()
 		in.ToMove = &to
@@ -365,7 +366,7 @@ func (l *loop) info() protocol.GameInfo {
 // setHold changes what the game holds of the Hub's limits.
 func (l *loop) setHold(k hold) {
 	if l.counted {
-		l.h.holds.move(l.client, l.held, k)
+		l.env.holds.move(l.client, l.held, k)
 	}
 	l.held = k
 }
@@ -379,7 +380,7 @@ func (l *loop) armExpiry() {
 	if l.m.Status != store.StatusOpen {
 		return
 	}
-	wait := l.m.Updated.Add(l.h.opts.Limits.OpenTTL).Sub(l.h.opts.Now())
+	wait := l.m.Updated.Add(l.env.limits.OpenTTL).Sub(l.env.now())
 	l.expiry = time.AfterFunc(max(wait, 0), func() {
 		select {
 		case l.reqs <- func(l *loop) { l.expire() }:
@@ -391,15 +392,15 @@ func (l *loop) armExpiry() {
 // reload reads the game from the store again, after the store said it
 // changed under us: the store is the truth.
 func (l *loop) reload() {
-	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
+	ctx, cancel := context.WithTimeout(l.env.ctx, commitTimeout)
 	defer cancel()
-	g, err := l.h.store.Game(ctx, l.id)
+	g, err := l.env.store.Game(ctx, l.id)
 	if err != nil {
-		l.h.log.Error("cannot reload game", "game", l.id, "err", err)
+		l.env.log.Error("cannot reload game", "game", l.id, "err", err)
 		return
 	}
 	l.update(g)
-	l.schedule(l.h.opts.BotDelay)
+	l.schedule(l.env.botDelay)
 	l.armClock()
 	if !l.owns() {
 		l.syncChat() // notices of the chat may have been missed too
@@ -417,7 +418,7 @@ func (l *loop) update(g *store.Game) error {
 	same := g.Status == l.m.Status && len(g.Moves) == moves &&
 		slices.EqualFunc(g.Seats, l.m.Seats, func(a, b store.Seat) bool { return a.Name == b.Name && a.Bot == b.Bot })
 	if err := l.load(g); err != nil {
-		l.h.log.Error("cannot load game", "game", l.id, "err", err)
+		l.env.log.Error("cannot load game", "game", l.id, "err", err)
 		return err
 	}
 	if !same {
@@ -437,13 +438,19 @@ func (l *loop) watch(hash []byte, account string) (*Subscription, error) {
 		seat = match.SeatOf(l.m.Seats, hash)
 	}
 	if seat < 0 {
-		if max := l.h.opts.Limits.MaxSpectators; l.watched >= max {
+		if max := l.env.limits.MaxSpectators; l.watched >= max {
 			return nil, reject(ErrTooManyConnections, "this game has %d spectators, the most it takes: try again later", max)
 		}
 		l.watched++
 	}
 	l.comeBack(seat, hash)
-	s := newSubscription(l.h, l, seat)
+	s := newSubscription(l.env.after, seat)
+	s.leave = func() {
+		select {
+		case l.reqs <- func(l *loop) { l.unwatch(s) }:
+		case <-l.done: // it ended the subscription, or handed it to the chat after the game
+		}
+	}
 	s.account = account
 	l.subs[s] = struct{}{}
 	l.send(s, l.info(), map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{})
@@ -544,14 +551,14 @@ func (l *loop) startBots() {
 		if s.Bot == "" {
 			continue
 		}
-		newBot := l.h.opts.NewBot
+		newBot := l.env.newBot
 		if s.Bot == tutorial.Bot {
 			// The prepared deal needs its own bots, whatever the options.
 			newBot = func(_ string, seed uint64) (bot.Bot, error) { return tutorial.NewBot(seed) }
 		}
 		b, err := newBot(s.Bot, razzia.SeededRand(l.m.Seed, fmt.Sprintf("bot %d", i)).Uint64())
 		if err != nil {
-			l.h.log.Error("cannot build bot; it will play the default move", "game", l.id, "seat", i, "bot", s.Bot, "err", err)
+			l.env.log.Error("cannot build bot; it will play the default move", "game", l.id, "seat", i, "bot", s.Bot, "err", err)
 			b = bot.Fallback{}
 		}
 		l.bots[i] = b
@@ -586,7 +593,7 @@ func (l *loop) schedule(delay time.Duration) {
 	if match.BotsOnly(l.m.Seats) {
 		prio = 1
 	}
-	h := l.h
+	h := l.env
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
@@ -605,7 +612,7 @@ func (l *loop) schedule(delay time.Duration) {
 			return
 		}
 		start := time.Now()
-		m := choose(b, v, h, l.id)
+		m := choose(b, v, h.log, l.id)
 		h.workers.release()
 		h.metrics.botDecision.Observe(time.Since(start).Seconds())
 		select {
@@ -620,11 +627,11 @@ func (l *loop) schedule(delay time.Duration) {
 
 // choose asks the bot, falling back to bot.Default if it panics, so that a
 // bot's bug cannot stall a game.
-func choose(b bot.Bot, v razzia.View, h *Hub, id string) (m razzia.Move) {
+func choose(b bot.Bot, v razzia.View, log *slog.Logger, id string) (m razzia.Move) {
 	defer func() {
 		if r := recover(); r != nil {
 			m = bot.Default(v.Legal)
-			h.log.Error("bot panicked; playing the default move", "game", id, "seat", v.Seat, "panic", r, "move", m)
+			log.Error("bot panicked; playing the default move", "game", id, "seat", v.Seat, "panic", r, "move", m)
 		}
 	}()
 	return b.Choose(v)
@@ -641,7 +648,7 @@ func (l *loop) botMove(bm botMove) {
 		return // the game is run elsewhere now
 	}
 	if l.m.Game == nil || bm.moves != l.m.Game.Len() {
-		l.schedule(l.h.opts.BotDelay)
+		l.schedule(l.env.botDelay)
 		return
 	}
 	if seat := l.m.Game.ToMove(); seat < 0 || l.bots[seat] == nil {
@@ -655,7 +662,7 @@ func (l *loop) botMove(bm botMove) {
 		// A bot's bug: play the default rather than stall.
 		seat := l.m.Game.ToMove()
 		m := bot.Default(l.m.Game.LegalMoves())
-		l.h.log.Error("bot chose an illegal move; playing the default move", "game", l.id, "seat", seat, "move", bm.move, "err", err, "default", m)
+		l.env.log.Error("bot chose an illegal move; playing the default move", "game", l.id, "seat", seat, "move", bm.move, "err", err, "default", m)
 		if err := l.play(m, bm.at); err != nil {
 			l.retryLater()
 		}
@@ -670,7 +677,7 @@ func (l *loop) retryLater() {
 	if l.retry != nil {
 		l.retry.Stop()
 	}
-	l.retry = time.AfterFunc(l.h.opts.RetryDelay, func() {
+	l.retry = time.AfterFunc(l.env.retryDelay, func() {
 		select {
 		case l.reqs <- func(l *loop) { l.schedule(0) }:
 		case <-l.done:

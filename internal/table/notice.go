@@ -80,7 +80,7 @@ func (h *Hub) changed(c store.Change) {
 		return
 	}
 	if c.Kind == store.ChangeChat {
-		h.chatChanged(c.Game) // after the game; nothing when nobody here follows it
+		h.after.changed(c.Game) // after the game; nothing when nobody here follows it
 	}
 	l, _ := h.live.get(c.Game)
 	draining := h.leases.isDraining()
@@ -123,7 +123,7 @@ func (h *Hub) missed() {
 		}
 	}
 	h.rematchAll()
-	h.chatAll()
+	h.after.all()
 	h.kick(h.scanNow)
 	h.kick(h.renewNow)
 }

@@ -121,7 +121,7 @@ func (h *Hub) own(ctx context.Context, lease store.Lease, g *store.Game) (*loop,
 	for {
 		l, _ := h.live.get(g.ID)
 		if l == nil {
-			nl, err := newLoop(h, g, lease)
+			nl, err := newLoop(h.env, g, lease)
 			if err != nil {
 				h.letGo(lease)
 				return nil, err

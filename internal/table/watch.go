@@ -75,12 +75,12 @@ func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]
 // up the game: when it has not taken an update before the next one, the
 // two are merged, so it always gets the latest state and every event.
 type Subscription struct {
-	seat int // the watcher's seat, or -1 for a spectator; owned by l's goroutine
-	c    chan Update
-	h    *Hub
-	l    *loop // nil for a game that is over
-	sent int   // moves whose events the updates sent carry; owned by l's goroutine
-	once sync.Once
+	seat  int // the watcher's seat, or -1 for a spectator; owned by its game's goroutine
+	c     chan Update
+	after *afterChats // where it follows the chat after the game
+	leave func()      // takes it out of its game's goroutine; nil for a game that is over
+	sent  int         // moves whose events the updates sent carry; owned by its game's goroutine
+	once  sync.Once
 
 	// The chat (chat.go), owned by l's goroutine but chat itself, then,
 	// after the game, by the Hub's followers (afterchat.go).
@@ -91,8 +91,8 @@ type Subscription struct {
 	heard   int                       // the stored lines of that chat s has read
 }
 
-func newSubscription(h *Hub, l *loop, seat int) *Subscription {
-	return &Subscription{seat: seat, c: make(chan Update, 1), h: h, l: l, chat: make(chan protocol.ChatMessage, 1)}
+func newSubscription(after *afterChats, seat int) *Subscription {
+	return &Subscription{seat: seat, c: make(chan Update, 1), after: after, chat: make(chan protocol.ChatMessage, 1)}
 }
 
 // Updates returns the channel of updates. It is closed when no more will
@@ -116,18 +116,15 @@ func (s *Subscription) end() {
 // makes s follow its chat after the game, heard lines of it read.
 func (s *Subscription) endGame(id string, heard int) {
 	close(s.c)
-	s.h.after.follow(s, id, heard)
+	s.after.follow(s, id, heard)
 }
 
 // Close ends the subscription.
 func (s *Subscription) Close() {
 	s.once.Do(func() {
-		if s.l != nil {
-			select {
-			case s.l.reqs <- func(l *loop) { l.unwatch(s) }:
-			case <-s.l.done: // it ended the subscription, or handed it to the chat after the game
-			}
+		if s.leave != nil {
+			s.leave()
 		}
-		s.h.after.unfollow(s)
+		s.after.unfollow(s)
 	})
 }
