@@ -55,7 +55,7 @@ func (h *Hub) Reload(ctx context.Context, id string) error {
 	if l == nil {
 		return nil
 	}
-	err := h.send(ctx, l, func(l *loop) error { l.reload(); return nil })
+	err := l.call(ctx, func(l *loop) error { l.reload(); return nil })
 	if err == errEnded {
 		return nil
 	}

@@ -58,9 +58,12 @@ type afterRoom struct {
 // afresh anyway.
 const maxAfterRooms = 1024
 
-func newAfterChats(ctx context.Context, chats interface {
+// chatReader reads a game's chat from the store.
+type chatReader interface {
 	Chat(ctx context.Context, id string) (store.Chat, error)
-}, log *slog.Logger, background func(func())) *afterChats {
+}
+
+func newAfterChats(ctx context.Context, chats chatReader, log *slog.Logger, background func(func())) *afterChats {
 	return &afterChats{chats: chats, log: log, ctx: ctx, background: background,
 		games: map[string]*followed{}, rooms: map[string]*afterRoom{}}
 }

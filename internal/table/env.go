@@ -36,11 +36,11 @@ type env struct {
 	onAlert  func(Alert)                     // Options.OnAlert, or nil
 	onFinish func(context.Context, Finished) // Options.OnFinish, or nil
 
-	live     *registry   // where the loop takes itself out as it ends
-	leases   *leases     // the leases the loop lets go or loses
-	holds    *holds      // what the loop holds of the limits
-	replicas *refresher  // where a replica asks for the moves it missed
-	after    *afterChats // the chat after the game, which its watchers follow on
+	live     *registry[*loop] // where the loop takes itself out as it ends
+	leases   *leases          // the leases the loop lets go or loses
+	holds    *holds           // what the loop holds of the limits
+	replicas *refresher       // where a replica asks for the moves it missed
+	after    *afterChats      // the chat after the game, which its watchers follow on
 	// write passes a command to the node that runs the game, for a
 	// replica (a player who comes back there); it returns the seat of a
 	// join.

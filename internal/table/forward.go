@@ -151,7 +151,7 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 			seat   int
 			holder string
 		)
-		err = h.send(ctx, l, func(l *loop) error {
+		err = l.call(ctx, func(l *loop) error {
 			if !l.owns() {
 				holder = l.holder
 				return errNotOwner
@@ -327,7 +327,7 @@ func (h *Hub) serve(env envelope) {
 	l, _ := h.live.get(r.Game)
 	seat, err := 0, error(errNotOwner)
 	if l != nil {
-		err = h.send(ctx, l, func(l *loop) error {
+		err = l.call(ctx, func(l *loop) error {
 			if !l.owns() {
 				return errNotOwner
 			}

@@ -208,9 +208,9 @@ type Hub struct {
 	scanNow   chan struct{}  // asks the scanner to look for unowned games at once
 	renewNow  chan struct{}  // asks the renewer to check the leases at once
 
-	live   *registry // the live games' goroutines, and the winners of those that ended
-	leases *leases   // the leases this node holds
-	holds  *holds    // what the live games hold of the limits
+	live   *registry[*loop] // the live games' goroutines, and the winners of those that ended
+	leases *leases          // the leases this node holds
+	holds  *holds           // what the live games hold of the limits
 }
 
 // New returns a Hub for the store, listening to the store's notices.
@@ -263,11 +263,18 @@ func New(st Store, opts Options) *Hub {
 		finished: newFinishedCache(opts.Limits.FinishedCache),
 		scanNow:  make(chan struct{}, 1),
 		renewNow: make(chan struct{}, 1),
-		live:     newRegistry(),
+		live:     newRegistry[*loop](),
 		leases:   newLeases(opts.LeaseTTL, opts.Logger.With("node", opts.Node)),
 		holds:    newHolds(),
 	}
-	h.metrics = newMetrics(h, opts.Registerer)
+	h.metrics = newMetrics(opts.Registerer, h.leases.count, func() map[liveGame]int {
+		counts := map[liveGame]int{}
+		for _, l := range h.live.all() {
+			st, owner := l.snapshot()
+			counts[liveGame{st, owner}]++
+		}
+		return counts
+	})
 	h.leases.lost = h.metrics.lost
 	h.refresh.init()
 	h.fwd.init()
@@ -415,7 +422,7 @@ func (h *Hub) createTable(ctx context.Context, t TableSetup) (protocol.GameInfo,
 	var in protocol.GameInfo
 	err = errEnded
 	if l != nil {
-		err = h.send(ctx, l, func(l *loop) error { in = l.info(); return nil })
+		err = l.call(ctx, func(l *loop) error { in = l.info(); return nil })
 	}
 	if err != nil {
 		// The game was committed; describe it as stored.
@@ -479,7 +486,7 @@ func (h *Hub) Watch(ctx context.Context, id string, w Watcher) (*Subscription, e
 			return err
 		}
 		seat := match.SeatOf(g.Seats, hashToken(token))
-		sub = newSubscription(h.after, seat)
+		sub = newSubscription(seat, h.after.unfollow)
 		sub.account = account
 		u := f.update(seat)
 		if g.RematchOf != "" || g.Rematch != nil {
@@ -491,7 +498,8 @@ func (h *Hub) Watch(ctx context.Context, id string, w Watcher) (*Subscription, e
 		if g.Status == store.StatusFinished && chat.CheckOpen(g.Updated, h.opts.Now()) == nil {
 			// The conversation so far, both channels (the game is over),
 			// then what is said after the game.
-			sub.endGame(id, 0)
+			close(sub.c)
+			h.after.follow(sub, id, 0)
 			h.after.read(ctx, id)
 			return nil
 		}
@@ -702,7 +710,7 @@ func (h *Hub) with(ctx context.Context, id string, live func(*loop) error, stati
 		if l == nil {
 			return static(g)
 		}
-		err = h.send(ctx, l, live)
+		err = l.call(ctx, live)
 		if err != errEnded {
 			return err
 		}
@@ -712,21 +720,6 @@ func (h *Hub) with(ctx context.Context, id string, live func(*loop) error, stati
 
 // errEnded reports a request sent to a game goroutine that has ended.
 var errEnded = errors.New("the game goroutine has ended")
-
-// send runs f in l's goroutine and returns its result.
-func (h *Hub) send(ctx context.Context, l *loop, f func(*loop) error) error {
-	reply := make(chan error, 1)
-	select {
-	case l.reqs <- func(l *loop) { reply <- f(l) }:
-		return <-reply
-	case <-l.done:
-		return errEnded
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-h.ctx.Done():
-		return reject(ErrClosed, "the server is shutting down")
-	}
-}
 
 // find returns the goroutine of live game id: its owner's if this node
 // runs it or takes it now (no node runs it), else a replica. A game that
@@ -790,7 +783,7 @@ func (h *Hub) find(ctx context.Context, id string) (*loop, *store.Game, error) {
 // (and false) when the Hub is closing or the game ended meanwhile: then
 // the caller looks again.
 func (h *Hub) start(l *loop) (*loop, bool) {
-	return h.live.add(l, func() {
+	return h.live.add(l.id, l, func() {
 		if l.owns() && !l.counted {
 			h.holds.add(l.client, l.held, 1)
 			l.counted = true

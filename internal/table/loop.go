@@ -123,6 +123,22 @@ func (l *loop) post(f func(*loop)) {
 	}()
 }
 
+// call runs f in the loop's goroutine and returns its result: errEnded
+// if the loop ended first.
+func (l *loop) call(ctx context.Context, f func(*loop) error) error {
+	reply := make(chan error, 1)
+	select {
+	case l.reqs <- func(l *loop) { reply <- f(l) }:
+		return <-reply
+	case <-l.done:
+		return errEnded
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-l.env.ctx.Done():
+		return reject(ErrClosed, "the server is shutting down")
+	}
+}
+
 // load sets the loop's game from its stored form. On error nothing changes.
 func (l *loop) load(g *store.Game) error {
 	m, err := match.Load(g)
@@ -315,7 +331,7 @@ func (l *loop) exit() {
 	if l.m.Status == store.StatusFinished {
 		winners = l.m.Game.Winners()
 	}
-	h.live.remove(l, l.m.Status == store.StatusFinished, winners)
+	h.live.remove(l.id, l, l.m.Status == store.StatusFinished, winners)
 	l.closeBots()
 	finished := l.m.Status == store.StatusFinished && h.ctx.Err() == nil
 	for s := range l.subs {
@@ -335,7 +351,8 @@ func (l *loop) exit() {
 			}
 			l.chatTo(s, theirs)
 		}
-		s.endGame(l.id, len(l.m.Chat))
+		close(s.c)
+		h.after.follow(s, l.id, len(l.m.Chat))
 	}
 	l.subs = nil
 	close(l.done)
@@ -444,13 +461,14 @@ func (l *loop) watch(hash []byte, account string) (*Subscription, error) {
 		l.watched++
 	}
 	l.comeBack(seat, hash)
-	s := newSubscription(l.env.after, seat)
-	s.leave = func() {
+	after := l.env.after
+	s := newSubscription(seat, func(s *Subscription) {
 		select {
 		case l.reqs <- func(l *loop) { l.unwatch(s) }:
 		case <-l.done: // it ended the subscription, or handed it to the chat after the game
 		}
-	}
+		after.unfollow(s)
+	})
 	s.account = account
 	l.subs[s] = struct{}{}
 	l.send(s, l.info(), map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{})

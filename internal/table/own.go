@@ -137,7 +137,7 @@ func (h *Hub) own(ctx context.Context, lease store.Lease, g *store.Game) (*loop,
 			}
 			l = got
 		}
-		err := h.send(ctx, l, func(l *loop) error { return l.promote(lease, g) })
+		err := l.call(ctx, func(l *loop) error { return l.promote(lease, g) })
 		switch {
 		case err == errOwned:
 			return l, nil
@@ -304,7 +304,7 @@ func (h *Hub) Drain(ctx context.Context) error {
 		sema <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sema }()
-			h.send(ctx, l, func(l *loop) error { l.handOver(); return nil })
+			l.call(ctx, func(l *loop) error { l.handOver(); return nil })
 		})
 	}
 	wg.Wait()

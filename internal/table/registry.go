@@ -2,63 +2,64 @@ package table
 
 import "sync"
 
-// registry is the live games of this node, one goroutine each, and the
-// winners of those that ended here, which never change. Its own mutex
-// guards it: a game's goroutine that ends takes itself out without
-// touching the rest of the Hub.
-type registry struct {
+// registry is the live games of this node, one goroutine G each (a
+// *loop), and the winners of those that ended here, which never change.
+// Its own mutex guards it: a game's goroutine that ends takes itself out
+// without touching the rest of the Hub.
+type registry[G comparable] struct {
 	mu      sync.Mutex
 	closed  bool             // the Hub is closing: no new goroutine starts
-	games   map[string]*loop // open or playing, owned or replicas
+	games   map[string]G     // open or playing, owned or replicas
 	winners map[string][]int // finished games' winners
 }
 
-func newRegistry() *registry {
-	return &registry{games: map[string]*loop{}, winners: map[string][]int{}}
+func newRegistry[G comparable]() *registry[G] {
+	return &registry[G]{games: map[string]G{}, winners: map[string][]int{}}
 }
 
 // get returns the goroutine of game id, or nil, and whether the Hub is
 // closing.
-func (r *registry) get(id string) (l *loop, closed bool) {
+func (r *registry[G]) get(id string) (l G, closed bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.games[id], r.closed
 }
 
-// add registers l and calls run, unless the Hub is closing or the game
-// ended here (nil, false) or another goroutine has the game (that one,
-// false).
-func (r *registry) add(l *loop, run func()) (*loop, bool) {
+// add registers l as game id's and calls run, unless the Hub is closing
+// or the game ended here (zero, false) or another goroutine has the game
+// (that one, false).
+func (r *registry[G]) add(id string, l G, run func()) (G, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ended := r.winners[l.id]; r.closed || ended {
-		return nil, false
+	var zero G
+	if _, ended := r.winners[id]; r.closed || ended {
+		return zero, false
 	}
-	if got := r.games[l.id]; got != nil {
+	if got, ok := r.games[id]; ok {
 		return got, false
 	}
-	r.games[l.id] = l
+	r.games[id] = l
 	run()
 	return l, true
 }
 
-// remove takes l out, keeping the winners of a finished game.
-func (r *registry) remove(l *loop, finished bool, winners []int) {
+// remove takes l, game id's, out, keeping the winners of a finished game.
+func (r *registry[G]) remove(id string, l G, finished bool, winners []int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.games[l.id] == l {
-		delete(r.games, l.id)
+	if got, ok := r.games[id]; ok && got == l {
+		delete(r.games, id)
 	}
 	if finished {
-		r.winners[l.id] = winners
+		r.winners[id] = winners
 	}
 }
 
 // all returns the live games' goroutines.
-func (r *registry) all() []*loop {
+func (r *registry[G]) all() []G {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	loops := make([]*loop, 0, len(r.games))
+	loops := make([]G, 0, len(r.games))
 	for _, l := range r.games {
 		loops = append(loops, l)
 	}
@@ -66,7 +67,7 @@ func (r *registry) all() []*loop {
 }
 
 // winnersOf returns the winners kept for game id.
-func (r *registry) winnersOf(id string) ([]int, bool) {
+func (r *registry[G]) winnersOf(id string) ([]int, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	w, ok := r.winners[id]
@@ -74,21 +75,21 @@ func (r *registry) winnersOf(id string) ([]int, bool) {
 }
 
 // keepWinners keeps the winners of finished game id.
-func (r *registry) keepWinners(id string, w []int) {
+func (r *registry[G]) keepWinners(id string, w []int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.winners[id] = w
 }
 
 // close starts no goroutine more.
-func (r *registry) close() {
+func (r *registry[G]) close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed = true
 }
 
 // isClosed reports whether close was called.
-func (r *registry) isClosed() bool {
+func (r *registry[G]) isClosed() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.closed

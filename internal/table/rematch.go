@@ -267,7 +267,7 @@ func (h *Hub) stopRematches() {
 // A RematchFeed receives the rematch offer of a finished game at every
 // change. A slow reader gets the latest offer only.
 type RematchFeed struct {
-	h    *Hub
+	r    *rematches
 	id   string
 	c    chan protocol.RematchOffer
 	once sync.Once
@@ -279,7 +279,7 @@ func (f *RematchFeed) Offers() <-chan protocol.RematchOffer { return f.c }
 // Close ends the feed.
 func (f *RematchFeed) Close() {
 	f.once.Do(func() {
-		r := &f.h.rematches
+		r := f.r
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		delete(r.feeds[f.id], f)
@@ -296,7 +296,7 @@ func (h *Hub) WatchRematch(ctx context.Context, id string) (*RematchFeed, error)
 	if !protocol.ValidID(id) {
 		return nil, notFound(id)
 	}
-	f := &RematchFeed{h: h, id: id, c: make(chan protocol.RematchOffer, 1)}
+	f := &RematchFeed{r: &h.rematches, id: id, c: make(chan protocol.RematchOffer, 1)}
 	r := &h.rematches
 	r.mu.Lock()
 	if r.feeds[id] == nil {

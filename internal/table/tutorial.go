@@ -44,7 +44,7 @@ func (h *Hub) createTutorial(ctx context.Context, name, client string) (Table, e
 	}
 	h.log.Info("tutorial created", "game", id)
 	var in protocol.GameInfo
-	if err := h.send(ctx, l, func(l *loop) error { in = l.info(); return nil }); err != nil {
+	if err := l.call(ctx, func(l *loop) error { in = l.info(); return nil }); err != nil {
 		in = newInfo(h.opts.Limits.OpenTTL, g.ID, g.Status, g.Seats, false, 0, g.Created, g.Updated, nil)
 	}
 	return Table{Info: in, Seat: tutorial.Learner, Token: token}, nil

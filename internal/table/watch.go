@@ -77,9 +77,8 @@ func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]
 type Subscription struct {
 	seat  int // the watcher's seat, or -1 for a spectator; owned by its game's goroutine
 	c     chan Update
-	after *afterChats // where it follows the chat after the game
-	leave func()      // takes it out of its game's goroutine; nil for a game that is over
-	sent  int         // moves whose events the updates sent carry; owned by its game's goroutine
+	leave func() // takes it out of its game's goroutine and of the chat after the game
+	sent  int    // moves whose events the updates sent carry; owned by its game's goroutine
 	once  sync.Once
 
 	// The chat (chat.go), owned by l's goroutine but chat itself, then,
@@ -91,8 +90,10 @@ type Subscription struct {
 	heard   int                       // the stored lines of that chat s has read
 }
 
-func newSubscription(after *afterChats, seat int) *Subscription {
-	return &Subscription{seat: seat, c: make(chan Update, 1), after: after, chat: make(chan protocol.ChatMessage, 1)}
+func newSubscription(seat int, leave func(*Subscription)) *Subscription {
+	s := &Subscription{seat: seat, c: make(chan Update, 1), chat: make(chan protocol.ChatMessage, 1)}
+	s.leave = func() { leave(s) }
+	return s
 }
 
 // Updates returns the channel of updates. It is closed when no more will
@@ -112,19 +113,9 @@ func (s *Subscription) end() {
 	close(s.chat)
 }
 
-// endGame closes the updates of a finished game, whose id is given, and
-// makes s follow its chat after the game, heard lines of it read.
-func (s *Subscription) endGame(id string, heard int) {
-	close(s.c)
-	s.after.follow(s, id, heard)
-}
-
 // Close ends the subscription.
 func (s *Subscription) Close() {
 	s.once.Do(func() {
-		if s.leave != nil {
-			s.leave()
-		}
-		s.after.unfollow(s)
+		s.leave()
 	})
 }
