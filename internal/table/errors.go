@@ -104,3 +104,38 @@ func logFailed(log *slog.Logger, what, id string, err error) error {
 func internal(err error) *Error {
 	return &Error{Kind: ErrInternal, Msg: "internal error: please try again", Err: err}
 }
+
+// cancelled is the error of a request about a cancelled table.
+func cancelled() *Error {
+	return reject(ErrCancelled, "the table was cancelled by its creator: create a new one")
+}
+
+// unavailable is the error of a write no node could make in time.
+func unavailable() *Error {
+	e := reject(ErrUnavailable, "the game is moving to another server: try again in a moment")
+	e.RetryAfter = time.Second
+	return e
+}
+
+// refused returns the Hub's error for a refusal of the match, whose kind
+// is already one of the catalogue's sentinels (the Hub's own, re-exported
+// from internal/match, or internal/chat's); another error is returned as
+// it is.
+func refused(err error) error {
+	var r *match.Refusal
+	if !errors.As(err, &r) {
+		return err
+	}
+	kind := r.Kind
+	if kind == nil {
+		kind = ErrInternal
+	}
+	return &Error{Kind: kind, Msg: r.Msg, Err: r.Err, RetryAfter: r.RetryAfter}
+}
+
+// errEnded reports a request sent to a game goroutine that has ended.
+var errEnded = errors.New("the game goroutine has ended")
+
+func notFound(id string) *Error {
+	return reject(ErrNotFound, "there is no game %q", id)
+}

@@ -4,32 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/match"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
 // The loop hosts its table's match: a command is decided by the match,
 // written with the lease's fence, applied, broadcast, and then the
-// timers and bots it asks for are armed (make).
-
-// refused returns the Hub's error for a refusal of the match, whose kind
-// is already one of the catalogue's sentinels (the Hub's own, re-exported
-// from internal/match, or internal/chat's); another error is returned as
-// it is.
-func refused(err error) error {
-	var r *match.Refusal
-	if !errors.As(err, &r) {
-		return err
-	}
-	kind := r.Kind
-	if kind == nil {
-		kind = ErrInternal
-	}
-	return &Error{Kind: kind, Msg: r.Msg, Err: r.Err, RetryAfter: r.RetryAfter}
-}
+// timers and bots it asks for are armed (make). The clocks are the
+// match's too (internal/match); the loop sets one timer, for the clock's
+// alarm, and the open table's expiry.
 
 // refusal returns the Hub's error for the match's refusal of a command
 // of this game, logging a failure that is not the player's doing.
@@ -282,4 +271,315 @@ func (l *loop) play(mv razzia.Move, at time.Time) error {
 		return l.refusal(err)
 	}
 	return l.make(r, now, at)
+}
+
+// finished hands the game that just ended to the OnFinish hook.
+func (l *loop) finished() {
+	hook := l.env.onFinish
+	if hook == nil {
+		return
+	}
+	f := Finished{Game: l.id, Rated: l.m.Rated, Seats: slices.Clone(l.m.Seats), At: l.m.Updated,
+		Forfeited: protocol.RecordMeta{TakeOvers: l.m.Timing.TakeOvers}.Forfeited(len(l.m.Seats))}
+	for i := range f.Seats {
+		f.Seats[i].TokenHash = nil
+	}
+	st := l.m.Game.State()
+	for r := 1; r <= razzia.Rounds; r++ {
+		for i, sc := range st.Scores(r) {
+			if f.Scores == nil {
+				f.Scores = make([]razzia.Score, len(f.Seats))
+			}
+			for c := range sc {
+				f.Scores[i][c] += sc[c]
+			}
+		}
+	}
+	// Before the last state is broadcast, so that whoever sees the game
+	// over sees its result stored; not cancelled by Close, which waits.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(l.env.ctx), finishTimeout)
+	defer cancel()
+	hook(ctx, f)
+}
+
+// armClock sets the timer for the clock's next alarm (the end of a held
+// clock's grace, a reminder or the deadline), after releasing a held clock
+// every person connected here has continued (match.Release) and starting
+// the decision of a person to move whose clock does not run
+// (match.ResumeClock).
+func (l *loop) armClock() {
+	l.stopClock()
+	if !l.owns() || l.m.Game == nil || l.m.Status != store.StatusPlaying {
+		return
+	}
+	now := l.env.now()
+	if r := l.m.Release(l.present(), now); r.Write.Kind != match.NoWrite {
+		l.make(r, now, time.Time{}) // its effects arm the clock, or commit retries
+		return
+	}
+	if r := l.m.ResumeClock(); r.Write.Kind != match.NoWrite && l.make(r, now, time.Time{}) != nil {
+		return // reloaded, or retried by commit
+	}
+	at, ok := l.m.Alarm()
+	if !ok {
+		return
+	}
+	l.alarm = l.env.afterFunc(max(at.Sub(l.env.now()), 0), func() {
+		select {
+		case l.reqs <- func(l *loop) { l.ring() }:
+		case <-l.done:
+		}
+	})
+}
+
+// present returns the seats whose people watch the table here: a held
+// clock waits for them only. People connected through another node do
+// not hold it.
+func (l *loop) present() []int {
+	var seats []int
+	for s := range l.subs {
+		if s.seat >= 0 && !slices.Contains(seats, s.seat) {
+			seats = append(seats, s.seat)
+		}
+	}
+	return seats
+}
+
+// ring is what the clock's alarm does: the timeout once the time is up,
+// else the reminder when due, and the next alarm.
+func (l *loop) ring() {
+	now := l.env.now()
+	l.make(l.m.Ring(now), now, time.Time{})
+}
+
+// stopClock stops the timer of the clock's alarm, if set.
+func (l *loop) stopClock() {
+	if l.alarm != nil {
+		l.alarm()
+		l.alarm = nil
+	}
+}
+
+// comeBack gives a player who connects their seat back from the bot that
+// stands in for them: here if this node runs the game, else by passing the
+// write to the node that does, without holding up the connection.
+func (l *loop) comeBack(seat int, hash []byte) {
+	if seat < 0 || !l.m.Timing.StandingIn(seat) {
+		return
+	}
+	c := match.Command{Kind: match.TakeBack, Game: l.id, Hash: hash}
+	if l.owns() {
+		if _, err := l.do(c, time.Now()); err != nil {
+			l.env.log.Error("cannot give the seat back", "game", l.id, "seat", seat, "err", err)
+		}
+		return
+	}
+	h := l.env
+	h.background(func() {
+		ctx, cancel := context.WithTimeout(h.ctx, commitTimeout)
+		defer cancel()
+		if _, err := h.write(ctx, c); err != nil {
+			h.log.Warn("cannot give the seat back", "game", c.Game, "err", err)
+		}
+	})
+}
+
+// alert hands the hook an alert for the seat, if a signed-in person holds
+// it. It runs on the game's path: the hook returns at once.
+func (l *loop) alert(kind AlertKind, seat int, left time.Duration) {
+	hook := l.env.onAlert
+	if hook == nil || seat < 0 || seat >= len(l.m.Seats) || l.m.Seats[seat].Account == "" || l.m.Seats[seat].Bot != "" {
+		return
+	}
+	watching := false
+	for s := range l.subs {
+		if s.seat == seat {
+			watching = true
+			break
+		}
+	}
+	hook(Alert{Kind: kind, Game: l.id, Seat: seat, Account: l.m.Seats[seat].Account,
+		Pace: l.m.Timing.Clock.Pace().Kind, Watching: watching, Left: left})
+}
+
+// alertTurn tells the person to move that it is their turn, after moves
+// moves were made, unless a move was made since (a pre-move played at
+// once), or the same seat moved last (they are at the table), or a bot
+// plays for them.
+func (l *loop) alertTurn(moves, mover int) {
+	if l.m.Game == nil || l.m.Game.Over() || l.m.Game.Len() != moves {
+		return
+	}
+	if seat := l.m.Game.ToMove(); seat != mover && l.m.PersonPlays(seat) {
+		l.alert(AlertTurn, seat, 0)
+	}
+}
+
+// alertOver tells every signed-in person at the table that the game is over.
+func (l *loop) alertOver() {
+	for seat := range l.m.Seats {
+		l.alert(AlertGameOver, seat, 0)
+	}
+}
+
+// setHold changes what the game holds of the Hub's limits.
+func (l *loop) setHold(k hold) {
+	if l.counted {
+		l.env.holds.move(l.client, l.held, k)
+	}
+	l.held = k
+}
+
+// armExpiry (re)starts the clock of an open table: it closes OpenTTL
+// after its last change.
+func (l *loop) armExpiry() {
+	if l.expiry != nil {
+		l.expiry.Stop()
+	}
+	if l.m.Status != store.StatusOpen {
+		return
+	}
+	wait := l.m.Updated.Add(l.env.limits.OpenTTL).Sub(l.env.now())
+	l.expiry = time.AfterFunc(max(wait, 0), func() {
+		select {
+		case l.reqs <- func(l *loop) { l.expire() }:
+		case <-l.done:
+		}
+	})
+}
+
+// botMove plays a bot's choice, if the game is still where the bot saw it.
+func (l *loop) botMove(bm botMove) {
+	l.thinking = false
+	if l.orphan != nil {
+		l.orphan.Close()
+		l.orphan = nil
+	}
+	if !l.owns() {
+		return // the game is run elsewhere now
+	}
+	if l.m.Game == nil || bm.moves != l.m.Game.Len() {
+		l.schedule(l.env.botDelay)
+		return
+	}
+	if seat := l.m.Game.ToMove(); seat < 0 || l.bots[seat] == nil {
+		return // the player took the seat back
+	}
+	err := l.play(bm.move, bm.at)
+	var e *Error
+	switch {
+	case err == nil:
+	case errors.As(err, &e) && e.Kind == ErrIllegalMove:
+		// A bot's bug: play the default rather than stall.
+		seat := l.m.Game.ToMove()
+		m := bot.Default(l.m.Game.LegalMoves())
+		l.env.log.Error("bot chose an illegal move; playing the default move", "game", l.id, "seat", seat, "move", bm.move, "err", err, "default", m)
+		if err := l.play(m, bm.at); err != nil {
+			l.retryLater()
+		}
+	case errors.Is(err, errNotOwner):
+	default:
+		l.retryLater()
+	}
+}
+
+// load sets the loop's game from its stored form. On error nothing changes.
+func (l *loop) load(g *store.Game) error {
+	m, err := match.Load(g)
+	if err != nil {
+		return err
+	}
+	l.closeBots()
+	if l.thinking && l.orphan == nil && l.bots != nil {
+		l.orphan = l.bots[l.thinkSeat]
+	}
+	if l.m != nil {
+		m.Room, m.Chat = l.m.Room, l.m.Chat // the chat is read apart (syncChat)
+	}
+	l.m, l.bots = m, nil
+	if m.Game != nil && l.owns() {
+		l.startBots()
+	}
+	l.show()
+	return nil
+}
+
+// stopOwning makes the owner a replica: its lease with fence is lost. It
+// commits nothing more; its bots and timers stop, and it reads the game
+// from the store, where another node may have moved on.
+func (l *loop) stopOwning(fence store.Fence) {
+	if !l.owns() || l.lease.Fence != fence {
+		return
+	}
+	l.disown()
+	l.reload()
+}
+
+// disown stops what the owner runs and forgets its lease.
+func (l *loop) disown() {
+	l.env.leases.unhold(l.id, l.lease.Fence)
+	l.lease, l.holder = store.Lease{}, ""
+	if l.retry != nil {
+		l.retry.Stop()
+	}
+	if l.expiry != nil {
+		l.expiry.Stop()
+	}
+	l.stopClock()
+	if l.thinking && l.orphan == nil && l.bots != nil {
+		l.orphan = l.bots[l.thinkSeat]
+	}
+	l.closeBots()
+	l.bots, l.limits = nil, nil
+	if l.counted {
+		l.env.holds.add(l.client, l.held, -1)
+		l.counted = false
+	}
+	l.show()
+}
+
+// lostLease handles a write the store refused for the lease: another
+// node runs the game now.
+func (l *loop) lostLease(err error) error {
+	l.env.leases.forget(l.lease, err.Error())
+	l.stopOwning(l.lease.Fence)
+	return errNotOwner
+}
+
+// reload reads the game from the store again, after the store said it
+// changed under us: the store is the truth.
+func (l *loop) reload() {
+	ctx, cancel := context.WithTimeout(l.env.ctx, commitTimeout)
+	defer cancel()
+	g, err := l.env.store.Game(ctx, l.id)
+	if err != nil {
+		l.env.log.Error("cannot reload game", "game", l.id, "err", err)
+		return
+	}
+	l.update(g)
+	l.schedule(l.env.botDelay)
+	l.armClock()
+	if !l.owns() {
+		l.syncChat() // notices of the chat may have been missed too
+	}
+}
+
+// update loads g, the game as stored, and broadcasts it if it differs
+// from what the watchers saw: a state sent twice would look like a new
+// turn to a client.
+func (l *loop) update(g *store.Game) error {
+	moves := 0
+	if l.m.Game != nil {
+		moves = l.m.Game.Len()
+	}
+	same := g.Status == l.m.Status && len(g.Moves) == moves &&
+		slices.EqualFunc(g.Seats, l.m.Seats, func(a, b store.Seat) bool { return a.Name == b.Name && a.Bot == b.Bot })
+	if err := l.load(g); err != nil {
+		l.env.log.Error("cannot load game", "game", l.id, "err", err)
+		return err
+	}
+	if !same {
+		l.broadcast()
+	}
+	return nil
 }

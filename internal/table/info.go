@@ -3,6 +3,8 @@ package table
 import (
 	"time"
 
+	"github.com/razziagame/razzia/internal/match"
+	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
@@ -32,4 +34,13 @@ func newInfo(openTTL time.Duration, id string, status store.Status, seats []stor
 		in.Expires = &exp
 	}
 	return in
+}
+
+// StandInLevel is the bot level that plays for a person whose time ran out.
+const StandInLevel = match.StandInLevel
+
+// PaceInfo describes a pace in protocol terms.
+func PaceInfo(p pace.Pace) *protocol.PaceInfo {
+	return &protocol.PaceInfo{ID: p.ID, Kind: p.Kind.String(),
+		DecisionMs: p.Decision.Milliseconds(), ReserveMs: p.Reserve.Milliseconds(), GraceMs: p.Grace.Milliseconds()}
 }

@@ -250,3 +250,28 @@ func (s seatLimiter) allow(now time.Time, lim Limits) error {
 	e.RetryAfter = wait
 	return e
 }
+
+// closed returns a closed channel.
+func closed() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
+// taken notes that a worker was taken; w.mu is held.
+func (w *workers) taken() {
+	if w.free == 0 {
+		w.spare = make(chan struct{})
+	}
+}
+
+// freed notes that a worker was given back; w.mu is held.
+func (w *workers) freed() {
+	if w.free == 1 {
+		close(w.spare)
+	}
+}
+
+// commitTimeout bounds one store write, so a stuck database cannot stall a
+// game forever.
+const commitTimeout = 10 * time.Second

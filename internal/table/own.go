@@ -164,21 +164,6 @@ func (h *Hub) tookOver(l store.Lease) {
 // renewLoop renews the leases every LeaseTTL/3, or at once when asked.
 func (h *Hub) renewLoop() { h.every(h.opts.LeaseTTL/3, h.renewNow, h.renew) }
 
-// every calls f every period, or at once when kicked, until the Hub closes.
-func (h *Hub) every(period time.Duration, kicked <-chan struct{}, f func()) {
-	t := time.NewTicker(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-h.ctx.Done():
-			return
-		case <-t.C:
-		case <-kicked:
-		}
-		f()
-	}
-}
-
 // renew renews every lease held in one call, and stops owning the games
 // whose lease is lost: the store says so, or the deadline passed without
 // a renewal that succeeded (the store cannot be reached).
@@ -312,4 +297,48 @@ func (h *Hub) Drain(ctx context.Context) error {
 		return fmt.Errorf("%d games not handed over: their leases lapse by themselves", left)
 	}
 	return ctx.Err()
+}
+
+// createGame stores g with its lease, in one store operation so that no
+// scanner (of another node or of this one) takes the new game first, and
+// runs it as its owner, with held counted for client.
+func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held hold) (*loop, error) {
+	if h.leases.isDraining() {
+		return nil, reject(ErrClosed, "the server is shutting down")
+	}
+	since := time.Now()
+	lease, err := h.store.CreateOwnedGame(ctx, g, h.node, h.opts.LeaseTTL)
+	if err != nil {
+		return nil, h.failed("create game", g.ID, err)
+	}
+	h.leases.hold(lease, since)
+	l, err := newLoop(h.env, g, lease)
+	if err != nil {
+		h.letGo(lease)
+		return nil, h.failed("start game", g.ID, err)
+	}
+	l.client, l.held, l.counted = client, held, true
+	if _, ok := h.start(l); ok {
+		return l, nil
+	}
+	// Only a Hub that is closing refuses a new game's loop: nobody else
+	// knows its id yet.
+	l.closeBots()
+	h.letGo(lease)
+	return nil, reject(ErrClosed, "the server is shutting down")
+}
+
+// start registers and runs a new loop, counting what an owner holds. It
+// returns the loop, or the game's loop that was there first, or nil
+// (and false) when the Hub is closing or the game ended meanwhile: then
+// the caller looks again.
+func (h *Hub) start(l *loop) (*loop, bool) {
+	return h.live.add(l.id, l, func() {
+		if l.owns() && !l.counted {
+			h.holds.add(l.client, l.held, 1)
+			l.counted = true
+		}
+		h.wg.Add(1)
+		go l.run()
+	})
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
-	"sync"
 	"time"
 
 	"github.com/razziagame/razzia"
@@ -221,19 +220,6 @@ func (h *Hub) expireRematch(id string) {
 	}
 }
 
-// rematches are the watchers of finished games' rematch offers on this
-// node, and the timers of the offers they wait on.
-type rematches struct {
-	mu     sync.Mutex
-	feeds  map[string]map[*RematchFeed]struct{} // by game
-	timers map[string]func() bool               // by game: stops the timer
-}
-
-func (r *rematches) init() {
-	r.feeds = map[string]map[*RematchFeed]struct{}{}
-	r.timers = map[string]func() bool{}
-}
-
 // armRematch sets the timer that settles game id's offer at expires,
 // unless it is set.
 func (h *Hub) armRematch(id string, expires time.Time) {
@@ -262,31 +248,6 @@ func (h *Hub) stopRematches() {
 		stop()
 		delete(r.timers, id)
 	}
-}
-
-// A RematchFeed receives the rematch offer of a finished game at every
-// change. A slow reader gets the latest offer only.
-type RematchFeed struct {
-	r    *rematches
-	id   string
-	c    chan protocol.RematchOffer
-	once sync.Once
-}
-
-// Offers returns the channel of the offers. It is never closed.
-func (f *RematchFeed) Offers() <-chan protocol.RematchOffer { return f.c }
-
-// Close ends the feed.
-func (f *RematchFeed) Close() {
-	f.once.Do(func() {
-		r := f.r
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		delete(r.feeds[f.id], f)
-		if len(r.feeds[f.id]) == 0 {
-			delete(r.feeds, f.id)
-		}
-	})
 }
 
 // WatchRematch subscribes to the rematch offer of finished game id: the
