@@ -71,13 +71,36 @@ func TestChat(t *testing.T) {
 	t.Run("too fast", func(t *testing.T) {
 		var err error
 		for i := 0; i < 100 && err == nil; i++ {
-			_, err = m.Decide(say(match.Command{Hash: hash("Ann"), Phrase: phrase}), t0.Add(time.Second))
+			var r match.Result
+			if r, err = decide(t, m, say(match.Command{Hash: hash("Ann"), Phrase: phrase}), t0.Add(time.Second)); err == nil {
+				m.Apply(r, t0.Add(time.Second))
+			}
 		}
 		var r *match.Refusal
 		if chatReason(t, err) != chat.ErrTooFast || !errors.As(err, &r) || r.RetryAfter <= 0 {
 			t.Errorf("a flood: %v, want too fast with a wait", err)
 		}
 	})
+}
+
+// TestChatRateTakenAtApply: deciding a message takes nothing from its
+// sender's rate limit; applying it does. A message decided and never
+// applied (its write failed) costs nothing.
+func TestChatRateTakenAtApply(t *testing.T) {
+	m := newMatch(t, "untimed", false, "", "easy")
+	must(t, m, join("Ann", 0), t0)
+	c := match.Command{Kind: match.Chat, Hash: hash("Ann"), Phrase: chat.Phrases()[0]}
+	for i := range chat.DefaultLimits.Burst + 3 {
+		if _, err := decide(t, m, c, t0); err != nil {
+			t.Fatalf("decision %d, none applied: %v; want said (deciding takes nothing)", i+1, err)
+		}
+	}
+	for range chat.DefaultLimits.Burst {
+		must(t, m, c, t0)
+	}
+	if _, err := decide(t, m, c, t0); chatReason(t, err) != chat.ErrTooFast {
+		t.Fatalf("after a burst applied: %v, want too fast", err)
+	}
 }
 
 func TestMute(t *testing.T) {
