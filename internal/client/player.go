@@ -95,13 +95,14 @@ func (p *Player) Play(ctx context.Context) (*State, error) {
 // again after a temporary refusal, the safe move after an illegal one,
 // nothing when the game has moved on.
 func (p *Player) refused(ctx context.Context, e *Error, last *State, sent sentMove) (sentMove, bool) {
-	if !e.MoveMatters() {
+	next := AfterRefusal(e.Code)
+	if next == Resync {
 		return sent, false
 	}
 	if p.OnRefused != nil {
 		p.OnRefused(e, sent.move)
 	}
-	if e.Temporary() {
+	if next == Resend {
 		retry := p.Retry
 		if retry == 0 {
 			retry = DefaultRetry

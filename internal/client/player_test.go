@@ -1,6 +1,8 @@
 package client_test
 
 import (
+	"encoding/json"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -126,5 +128,49 @@ func TestMoveMatters(t *testing.T) {
 				t.Errorf("MoveMatters = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// refusalCases reads the rule every seat loop follows after a refusal
+// (testdata/refusals.json), which the page's script is checked against
+// too.
+func refusalCases(t *testing.T) []struct {
+	Code protocol.Code `json:"code"`
+	Next client.Next   `json:"next"`
+} {
+	t.Helper()
+	b, err := os.ReadFile("testdata/refusals.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Cases []struct {
+			Code protocol.Code `json:"code"`
+			Next client.Next   `json:"next"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &table); err != nil {
+		t.Fatal(err)
+	}
+	return table.Cases
+}
+
+// TestAfterRefusal: the Go client follows the shared table, which names
+// every code of the catalogue once.
+func TestAfterRefusal(t *testing.T) {
+	seen := map[protocol.Code]bool{}
+	for _, c := range refusalCases(t) {
+		if seen[c.Code] {
+			t.Errorf("%s is in the table twice", c.Code)
+		}
+		seen[c.Code] = true
+		if got := client.AfterRefusal(c.Code); got != c.Next {
+			t.Errorf("after %s: %s, the table says %s", c.Code, got, c.Next)
+		}
+	}
+	for _, ci := range protocol.Codes() {
+		if !seen[ci.Code] {
+			t.Errorf("%s is not in testdata/refusals.json: say what a seat does after it", ci.Code)
+		}
 	}
 }
