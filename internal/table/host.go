@@ -95,13 +95,21 @@ func (l *loop) commit(w match.Write) error {
 	default:
 		return internal(fmt.Errorf("unknown write %v", w.Kind))
 	}
-	switch {
-	case err == nil:
+	if err == nil {
 		if w.Kind == match.AppendMove {
 			l.env.metrics.commit.Observe(time.Since(start).Seconds())
 			l.env.metrics.committed.Inc()
 		}
 		return nil
+	}
+	return l.commitFailed(w, err)
+}
+
+// commitFailed handles the store's refusal of the write w: a lost lease
+// makes the loop a replica, a conflict reloads the table, and a clock
+// or an expiry that could not be stored is tried again after RetryDelay.
+func (l *loop) commitFailed(w match.Write, err error) error {
+	switch {
 	case errors.Is(err, store.ErrLeaseLost):
 		return l.lostLease(err)
 	case errors.Is(err, store.ErrConflict):

@@ -73,54 +73,14 @@ package table
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
-	"log/slog"
-	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/razziagame/razzia/bot"
 )
 
 // New returns a Hub for the store, listening to the store's notices.
 // Call Resume to take over the games nobody runs, and Drain or Close to
 // stop.
 func New(st Store, opts Options) *Hub {
-	if opts.Logger == nil {
-		opts.Logger = slog.Default()
-	}
-	if opts.Node == "" {
-		opts.Node = NewNodeID("node")
-	}
-	if opts.LeaseTTL <= 0 {
-		opts.LeaseTTL = DefaultLeaseTTL
-	}
-	if opts.ForwardTimeout <= 0 {
-		opts.ForwardTimeout = DefaultForwardTimeout
-	}
-	if opts.ReplicaReadGap <= 0 {
-		opts.ReplicaReadGap = DefaultReplicaReadGap
-	}
-	if opts.Registerer == nil {
-		opts.Registerer = prometheus.NewRegistry()
-	}
-	if opts.NewBot == nil {
-		opts.NewBot = bot.NewLevel
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.AfterFunc == nil {
-		opts.AfterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
-	}
-	if opts.Rand == nil {
-		opts.Rand = rand.Reader
-	}
-	if opts.RetryDelay <= 0 {
-		opts.RetryDelay = time.Second
-	}
-	opts.Limits = opts.Limits.withDefaults()
+	opts = opts.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &Hub{
 		store:    st,

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base32"
 	"errors"
@@ -80,6 +81,45 @@ type Options struct {
 	// every seat of theirs is. Unset, the seat keeps the token of the
 	// game the rematch follows, as a guest's does.
 	SeatToken func(ctx context.Context, account, game string) (string, error)
+}
+
+// withDefaults fills the unset fields of o with their defaults.
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Node == "" {
+		o.Node = NewNodeID("node")
+	}
+	if o.LeaseTTL <= 0 {
+		o.LeaseTTL = DefaultLeaseTTL
+	}
+	if o.ForwardTimeout <= 0 {
+		o.ForwardTimeout = DefaultForwardTimeout
+	}
+	if o.ReplicaReadGap <= 0 {
+		o.ReplicaReadGap = DefaultReplicaReadGap
+	}
+	if o.Registerer == nil {
+		o.Registerer = prometheus.NewRegistry()
+	}
+	if o.NewBot == nil {
+		o.NewBot = bot.NewLevel
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.AfterFunc == nil {
+		o.AfterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
+	}
+	if o.Rand == nil {
+		o.Rand = rand.Reader
+	}
+	if o.RetryDelay <= 0 {
+		o.RetryDelay = time.Second
+	}
+	o.Limits = o.Limits.withDefaults()
+	return o
 }
 
 // The defaults of Options.

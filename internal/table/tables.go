@@ -144,51 +144,11 @@ func (h *Hub) Create(ctx context.Context, t TableSetup) (Table, error) {
 
 // createTable stores a table that waits for people, or a game of bots.
 func (h *Hub) createTable(ctx context.Context, t TableSetup) (protocol.GameInfo, string, error) {
-	client := t.Client
-	seats, rated := t.Seats, t.Rated
-	if rated && !slices.Contains(seats, "") {
-		return protocol.GameInfo{}, "", reject(ErrBadRequest, "a rated table needs a seat for a person: bots alone are never rated")
-	}
-	p, err := ChoosePace(t.Pace, rated)
+	g, creator, err := h.newTable(t)
 	if err != nil {
 		return protocol.GameInfo{}, "", err
 	}
-	if n := len(seats); n < razzia.MinPlayers || n > razzia.MaxPlayers {
-		return protocol.GameInfo{}, "", reject(ErrBadRequest, "a table has %d to %d seats, not %d", razzia.MinPlayers, razzia.MaxPlayers, n)
-	}
-	g := &store.Game{Status: store.StatusPlaying, Seats: make([]store.Seat, len(seats)), Rated: rated}
-	for i, level := range seats {
-		switch {
-		case level == "":
-			g.Status = store.StatusOpen
-		case match.IsLevel(level):
-			// Numbered by seat, so two bots of one level are told apart in the log.
-			g.Seats[i] = store.Seat{Name: playername.Bot(i, level), Bot: level}
-		default:
-			return protocol.GameInfo{}, "", reject(ErrBadRequest, "seat %d: unknown bot level %q (want %s, or empty for a person)", i, level, strings.Join(bot.LevelNames(), ", "))
-		}
-	}
-	id, err := h.newID()
-	if err != nil {
-		return protocol.GameInfo{}, "", internal(err)
-	}
-	g.ID = id
-	g.Seed = make([]byte, 32)
-	if _, err := io.ReadFull(h.opts.Rand, g.Seed); err != nil {
-		return protocol.GameInfo{}, "", internal(err)
-	}
-	// From crypto/rand, not Options.Rand: a secret that tests need not
-	// foresee, and that leaves their ids, seeds and seat tokens as they were.
-	creator := rand.Text()
-	g.CreatorHash = hashToken(creator)
-	// Dealt once, here, and stored: a stored game is never dealt again.
-	g.Cheques = razzia.NewSetup(match.PlayerNames(g.Seats), g.Seed).Cheques
-	g.Created = h.opts.Now()
-	g.Updated = g.Created
-	g.Moves = []string{}
-	if g.Clock, err = match.NewTiming(p, len(seats)); err != nil {
-		return protocol.GameInfo{}, "", internal(err)
-	}
+	client, id, seats := t.Client, g.ID, t.Seats
 	held := holdOf(g.Status == store.StatusOpen, true)
 	if err := h.holds.reserve(h.opts.Limits, client, held); err != nil {
 		return protocol.GameInfo{}, "", err
@@ -244,6 +204,56 @@ func (h *Hub) Creator(ctx context.Context, id, creatorToken string) (bool, error
 		return nil
 	})
 	return is, err
+}
+
+// newTable returns the stored form of the table t describes, and its
+// creator's token; nothing is stored yet.
+func (h *Hub) newTable(t TableSetup) (*store.Game, string, error) {
+	seats, rated := t.Seats, t.Rated
+	if rated && !slices.Contains(seats, "") {
+		return nil, "", reject(ErrBadRequest, "a rated table needs a seat for a person: bots alone are never rated")
+	}
+	p, err := ChoosePace(t.Pace, rated)
+	if err != nil {
+		return nil, "", err
+	}
+	if n := len(seats); n < razzia.MinPlayers || n > razzia.MaxPlayers {
+		return nil, "", reject(ErrBadRequest, "a table has %d to %d seats, not %d", razzia.MinPlayers, razzia.MaxPlayers, n)
+	}
+	g := &store.Game{Status: store.StatusPlaying, Seats: make([]store.Seat, len(seats)), Rated: rated}
+	for i, level := range seats {
+		switch {
+		case level == "":
+			g.Status = store.StatusOpen
+		case match.IsLevel(level):
+			// Numbered by seat, so two bots of one level are told apart in the log.
+			g.Seats[i] = store.Seat{Name: playername.Bot(i, level), Bot: level}
+		default:
+			return nil, "", reject(ErrBadRequest, "seat %d: unknown bot level %q (want %s, or empty for a person)", i, level, strings.Join(bot.LevelNames(), ", "))
+		}
+	}
+	id, err := h.newID()
+	if err != nil {
+		return nil, "", internal(err)
+	}
+	g.ID = id
+	g.Seed = make([]byte, 32)
+	if _, err := io.ReadFull(h.opts.Rand, g.Seed); err != nil {
+		return nil, "", internal(err)
+	}
+	// From crypto/rand, not Options.Rand: a secret that tests need not
+	// foresee, and that leaves their ids, seeds and seat tokens as they were.
+	creator := rand.Text()
+	g.CreatorHash = hashToken(creator)
+	// Dealt once, here, and stored: a stored game is never dealt again.
+	g.Cheques = razzia.NewSetup(match.PlayerNames(g.Seats), g.Seed).Cheques
+	g.Created = h.opts.Now()
+	g.Updated = g.Created
+	g.Moves = []string{}
+	if g.Clock, err = match.NewTiming(p, len(seats)); err != nil {
+		return nil, "", internal(err)
+	}
+	return g, creator, nil
 }
 
 // createTutorial starts the guided first game for a person called name
