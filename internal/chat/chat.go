@@ -1,4 +1,4 @@
-// Package chat holds the rules of table chat (issue 12): quick phrases
+// Package chat holds the rules of table chat: quick phrases
 // anyone at a table can send, free text for signed-in people, checked and
 // rate-limited, two channels, and mute lists.
 //
