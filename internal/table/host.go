@@ -188,7 +188,9 @@ func (l *loop) effects(r match.Result, at time.Time) {
 		l.alertOver()
 	}
 	if r.Turn != nil {
-		l.alertTurn(r.Turn.Moves, r.Turn.Mover)
+		if seat, ok := l.m.TurnAlert(*r.Turn); ok {
+			l.alert(AlertTurn, seat, 0)
+		}
 	}
 	if r.Reminder != nil {
 		l.alert(AlertReminder, r.Reminder.Seat, r.Reminder.Left)
@@ -393,10 +395,10 @@ func (l *loop) comeBack(seat int, hash []byte) {
 }
 
 // alert hands the hook an alert for the seat, if a signed-in person holds
-// it. It runs on the game's path: the hook returns at once.
+// it (match.Alerted). It runs on the game's path: the hook returns at once.
 func (l *loop) alert(kind AlertKind, seat int, left time.Duration) {
 	hook := l.env.onAlert
-	if hook == nil || seat < 0 || seat >= len(l.m.Seats) || l.m.Seats[seat].Account == "" || l.m.Seats[seat].Bot != "" {
+	if hook == nil || !l.m.Alerted(seat) {
 		return
 	}
 	watching := false
@@ -408,19 +410,6 @@ func (l *loop) alert(kind AlertKind, seat int, left time.Duration) {
 	}
 	hook(Alert{Kind: kind, Game: l.id, Seat: seat, Account: l.m.Seats[seat].Account,
 		Pace: l.m.Timing.Clock.Pace().Kind, Watching: watching, Left: left})
-}
-
-// alertTurn tells the person to move that it is their turn, after moves
-// moves were made, unless a move was made since (a pre-move played at
-// once), or the same seat moved last (they are at the table), or a bot
-// plays for them.
-func (l *loop) alertTurn(moves, mover int) {
-	if l.m.Game == nil || l.m.Game.Over() || l.m.Game.Len() != moves {
-		return
-	}
-	if seat := l.m.Game.ToMove(); seat != mover && l.m.PersonPlays(seat) {
-		l.alert(AlertTurn, seat, 0)
-	}
 }
 
 // alertOver tells every signed-in person at the table that the game is over.
