@@ -6,8 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -281,4 +283,55 @@ func (h *Hub) every(period time.Duration, kicked <-chan struct{}, f func()) {
 		}
 		f()
 	}
+}
+
+// maxNode is the longest node id: its channel (NodeChannel) must be a
+// PostgreSQL identifier.
+const maxNode = 40
+
+// CheckNode reports what makes id unfit as a node id: it must be 1 to 40
+// lower-case letters, digits and dashes.
+func CheckNode(id string) error {
+	ok := len(id) > 0 && len(id) <= maxNode
+	for i := 0; ok && i < len(id); i++ {
+		c := id[i]
+		ok = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-'
+	}
+	if !ok {
+		return fmt.Errorf("node id %q: want 1 to %d lower-case letters, digits and dashes", id, maxNode)
+	}
+	return nil
+}
+
+// NewNodeID returns a node id for this process: name (such as the host's
+// name), lower-cased and cut short, a dash, and a random suffix, so that
+// a restarted process, or a second one given the same name, is another
+// node and never takes the first one's leases for its own.
+func NewNodeID(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+	}
+	prefix := strings.Trim(b.String(), "-")
+	if len(prefix) > maxNode-9 {
+		prefix = strings.TrimRight(prefix[:maxNode-9], "-")
+	}
+	if prefix == "" {
+		prefix = "node"
+	}
+	return prefix + "-" + strings.ToLower(rand.Text()[:8])
+}
+
+// HostNodeID returns NewNodeID of the host's name.
+func HostNodeID() string {
+	host, err := os.Hostname()
+	if err != nil {
+		host = "node"
+	}
+	return NewNodeID(host)
 }
