@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/razziagame/razzia/internal/analysis"
+	"github.com/razziagame/razzia/internal/textreport"
 )
 
 const analyzeSynopsis = `
@@ -160,7 +161,7 @@ func writeAnalysis(w io.Writer, rep *analysis.Report) {
 			fmt.Sprint(t.labels[analysis.Inaccuracy]), fmt.Sprint(t.labels[analysis.Mistake]),
 			fmt.Sprint(t.labels[analysis.Blunder]), fmt.Sprintf("%.1f%%", 100*mean)})
 	}
-	writeTable(&b, rows)
+	textreport.Columns(&b, rows)
 	writeLuck(&b, rep)
 	io.WriteString(w, b.String())
 }
@@ -176,5 +177,5 @@ func writeLuck(b *strings.Builder, rep *analysis.Report) {
 			fmt.Sprintf("%+.0f%%", 100*float64(s.Luck)), fmt.Sprintf("%+.0f%%", 100*float64(s.Skill)),
 			fmt.Sprintf("%.0f%%", 100*float64(s.Result)), fmt.Sprintf("%.0f%%", 100*float64(s.Adjusted))})
 	}
-	writeTable(b, rows)
+	textreport.Columns(b, rows)
 }
