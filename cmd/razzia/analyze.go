@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/razziagame/razzia/internal/analysis"
+	"github.com/razziagame/razzia/internal/recordview"
 	"github.com/razziagame/razzia/internal/textreport"
 )
 
@@ -74,7 +75,7 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	fail := func(err error) int {
 		if *asJSON {
-			writeJSONError(stdout, err)
+			recordview.WriteFailure(stdout, err)
 		} else {
 			fmt.Fprintln(stderr, recordError("analyze", files[0], err))
 		}
