@@ -92,6 +92,13 @@ func reject(kind error, format string, args ...any) *Error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
 }
 
+// expiredError is the error of a request about a table g that expired
+// after waiting openTTL for players.
+func expiredError(openTTL time.Duration, g *store.Game) *Error {
+	return reject(ErrExpired, "the table waited %s for players and closed at %s: create a new one",
+		openTTL, g.Updated.UTC().Format("2006-01-02 15:04 MST"))
+}
+
 // logFailed logs an internal failure of what at game id and returns the
 // error for the player.
 func logFailed(log *slog.Logger, what, id string, err error) error {

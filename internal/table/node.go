@@ -203,10 +203,7 @@ func (h *Hub) background(f func()) {
 }
 
 // expired is the error of a request about a table that expired.
-func (h *Hub) expired(g *store.Game) *Error {
-	return reject(ErrExpired, "the table waited %s for players and closed at %s: create a new one",
-		h.opts.Limits.OpenTTL, g.Updated.UTC().Format("2006-01-02 15:04 MST"))
-}
+func (h *Hub) expired(g *store.Game) *Error { return expiredError(h.opts.Limits.OpenTTL, g) }
 
 // storeError maps a store error about game id.
 func (h *Hub) storeError(what, id string, err error) error {
@@ -222,20 +219,20 @@ func (h *Hub) failed(what, id string, err error) error { return logFailed(h.log,
 // idEncoding spells game ids and tokens: base32, lower case for ids.
 var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
 
-// newID returns a new game id: protocol.IDLen lower-case base32
+// newID returns a new game id, from rand: protocol.IDLen lower-case base32
 // characters (50 bits).
-func (h *Hub) newID() (string, error) {
+func newID(rand io.Reader) (string, error) {
 	var b [7]byte
-	if _, err := io.ReadFull(h.opts.Rand, b[:]); err != nil {
+	if _, err := io.ReadFull(rand, b[:]); err != nil {
 		return "", err
 	}
 	return strings.ToLower(idEncoding.EncodeToString(b[:]))[:protocol.IDLen], nil
 }
 
-// newToken returns a seat's secret: 128 bits, as crypto/rand.Text spells them.
-func (h *Hub) newToken() (string, error) {
+// newToken returns a seat's secret, from rand: 128 bits, as crypto/rand.Text spells them.
+func newToken(rand io.Reader) (string, error) {
 	var b [16]byte
-	if _, err := io.ReadFull(h.opts.Rand, b[:]); err != nil {
+	if _, err := io.ReadFull(rand, b[:]); err != nil {
 		return "", err
 	}
 	return idEncoding.EncodeToString(b[:]), nil
@@ -250,12 +247,12 @@ func hashToken(token string) []byte {
 	return sum[:]
 }
 
-// pause waits d, and reports false if the Hub closed meanwhile.
-func (h *Hub) pause(d time.Duration) bool {
+// pause waits d, and reports false if ctx ended meanwhile.
+func pause(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-h.ctx.Done():
+	case <-ctx.Done():
 		return false
 	case <-t.C:
 		return true
@@ -263,20 +260,20 @@ func (h *Hub) pause(d time.Duration) bool {
 }
 
 // kick asks a background goroutine to work now, unless it was asked.
-func (h *Hub) kick(ch chan struct{}) {
+func kick(ch chan struct{}) {
 	select {
 	case ch <- struct{}{}:
 	default:
 	}
 }
 
-// every calls f every period, or at once when kicked, until the Hub closes.
-func (h *Hub) every(period time.Duration, kicked <-chan struct{}, f func()) {
+// every calls f every period, or at once when kicked, until ctx ends.
+func every(ctx context.Context, period time.Duration, kicked <-chan struct{}, f func()) {
 	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
 		select {
-		case <-h.ctx.Done():
+		case <-ctx.Done():
 			return
 		case <-t.C:
 		case <-kicked:

@@ -30,7 +30,7 @@ func (h *Hub) listen() {
 			}
 			// The subscription ended before the Hub: subscribe again, and
 			// re-read what may have been missed meanwhile.
-			if !h.pause(h.opts.RetryDelay) {
+			if !pause(h.ctx, h.opts.RetryDelay) {
 				return
 			}
 			if notices, err = h.store.Subscribe(h.ctx, channels...); err != nil {
@@ -92,7 +92,7 @@ func (h *Hub) changed(c store.Change) {
 	}
 	if _, owner := l.snapshot(); owner {
 		if c.Kind == store.ChangeLease && c.Node != h.node {
-			h.kick(h.renewNow) // another node took a game run here: check the leases now
+			kick(h.renewNow) // another node took a game run here: check the leases now
 		}
 		return
 	}
@@ -123,8 +123,8 @@ func (h *Hub) missed() {
 	}
 	h.rematchAll()
 	h.after.all()
-	h.kick(h.scanNow)
-	h.kick(h.renewNow)
+	kick(h.scanNow)
+	kick(h.renewNow)
 }
 
 // refreshLoop reads the new moves and clocks of the replicas marked, all
@@ -141,7 +141,7 @@ func (h *Hub) refreshLoop() {
 			return
 		case <-h.refresh.wake:
 		}
-		if wait := h.opts.ReplicaReadGap - time.Since(last); wait > 0 && !h.pause(wait) {
+		if wait := h.opts.ReplicaReadGap - time.Since(last); wait > 0 && !pause(h.ctx, wait) {
 			return
 		}
 		last = time.Now()
@@ -169,7 +169,7 @@ func (h *Hub) refreshLoop() {
 				return
 			}
 			h.log.Warn("cannot read the new moves of the games served here; trying again", "games", len(from), "err", err)
-			if !h.pause(h.opts.RetryDelay) {
+			if !pause(h.ctx, h.opts.RetryDelay) {
 				return
 			}
 			for id := range from {

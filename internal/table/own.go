@@ -108,7 +108,7 @@ func (h *Hub) tookOver(l store.Lease) {
 }
 
 // renewLoop renews the leases every LeaseTTL/3, or at once when asked.
-func (h *Hub) renewLoop() { h.every(h.opts.LeaseTTL/3, h.renewNow, h.renew) }
+func (h *Hub) renewLoop() { every(h.ctx, h.opts.LeaseTTL/3, h.renewNow, h.renew) }
 
 // renew renews every lease held in one call, and stops owning the games
 // whose lease is lost: the store says so, or the deadline passed without
@@ -161,7 +161,7 @@ func (h *Hub) lose(l store.Lease, why string) {
 // scanLoop takes over the games nobody runs, every LeaseTTL/4 or at once
 // when asked.
 func (h *Hub) scanLoop() {
-	h.every(h.opts.LeaseTTL/4, h.scanNow, func() {
+	every(h.ctx, h.opts.LeaseTTL/4, h.scanNow, func() {
 		if _, err := h.scan(h.ctx); err != nil && h.ctx.Err() == nil {
 			h.log.Warn("cannot look for games nobody runs", "err", err)
 		}

@@ -239,7 +239,7 @@ func (h *Hub) Upload(ctx context.Context, r io.Reader) (protocol.GameInfo, error
 	if err != nil {
 		return protocol.GameInfo{}, &Error{Kind: ErrBadRecord, Msg: err.Error(), Err: err}
 	}
-	id, err := h.newID()
+	id, err := newID(h.opts.Rand)
 	if err != nil {
 		return protocol.GameInfo{}, internal(err)
 	}

@@ -59,7 +59,7 @@ func (h *Hub) Rematch(ctx context.Context, id, token string, accept bool) (proto
 			if err != nil {
 				return "", 0, h.failed("read the clock", id, err)
 			}
-			game, err := h.newID()
+			game, err := newID(h.opts.Rand)
 			return game, match.RematchWaitOf(t.Clock.Pace()), err
 		})
 		switch {

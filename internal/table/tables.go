@@ -36,7 +36,7 @@ func (h *Hub) Join(ctx context.Context, id string, seat int, p Person) (int, str
 		return 0, "", &Error{Kind: ErrBadName, Msg: err.Error(), Err: err}
 	}
 	if p.Token == "" {
-		token, err := h.newToken()
+		token, err := newToken(h.opts.Rand)
 		if err != nil {
 			return 0, "", internal(err)
 		}
@@ -232,7 +232,7 @@ func (h *Hub) newTable(t TableSetup) (*store.Game, string, error) {
 			return nil, "", reject(ErrBadRequest, "seat %d: unknown bot level %q (want %s, or empty for a person)", i, level, strings.Join(bot.LevelNames(), ", "))
 		}
 	}
-	id, err := h.newID()
+	id, err := newID(h.opts.Rand)
 	if err != nil {
 		return nil, "", internal(err)
 	}
@@ -268,11 +268,11 @@ func (h *Hub) createTutorial(ctx context.Context, name, client string) (Table, e
 			return Table{}, reject(ErrNameTaken, "%s is already at this table: choose another name", bot)
 		}
 	}
-	token, err := h.newToken()
+	token, err := newToken(h.opts.Rand)
 	if err != nil {
 		return Table{}, internal(err)
 	}
-	id, err := h.newID()
+	id, err := newID(h.opts.Rand)
 	if err != nil {
 		return Table{}, internal(err)
 	}
