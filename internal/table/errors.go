@@ -99,6 +99,15 @@ func expiredError(openTTL time.Duration, g *store.Game) *Error {
 		openTTL, g.Updated.UTC().Format("2006-01-02 15:04 MST"))
 }
 
+// storeFailed maps a store error about game id: a game the store does
+// not have, or a failure logged.
+func storeFailed(log *slog.Logger, what, id string, err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound(id)
+	}
+	return logFailed(log, what, id, err)
+}
+
 // logFailed logs an internal failure of what at game id and returns the
 // error for the player.
 func logFailed(log *slog.Logger, what, id string, err error) error {

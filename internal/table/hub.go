@@ -74,6 +74,8 @@ package table
 import (
 	"context"
 	"errors"
+
+	"github.com/razziagame/razzia/internal/store"
 )
 
 // New returns a Hub for the store, listening to the store's notices.
@@ -108,7 +110,13 @@ func New(st Store, opts Options) *Hub {
 	h.leases.lost = h.metrics.lost
 	h.refresh.init()
 	h.fwd.init()
-	h.rematches.init()
+	h.rematches = &rematches{store: st, log: h.log, ctx: ctx, now: opts.Now, afterFunc: opts.AfterFunc,
+		rand: opts.Rand, openTTL: opts.Limits.OpenTTL, background: h.background, seatToken: opts.SeatToken,
+		create: func(ctx context.Context, g *store.Game) error {
+			_, err := h.createGame(ctx, g, "", holdNone)
+			return err
+		},
+		feeds: map[string]map[*RematchFeed]struct{}{}, timers: map[string]func() bool{}}
 	h.after = newAfterChats(ctx, st, h.log, h.background)
 	h.env = &env{
 		ctx: ctx, wg: &h.wg, store: st, log: h.log, metrics: h.metrics,
@@ -161,7 +169,7 @@ func (h *Hub) Close() error {
 	cancel()
 	h.live.close()
 	h.cancel()
-	h.stopRematches()
+	h.rematches.stop()
 	h.wg.Wait()
 	h.after.closeAll()
 	return nil

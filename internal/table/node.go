@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base32"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -182,7 +181,7 @@ type Hub struct {
 	finished  *finishedCache // finished games ready for new spectators
 	refresh   refresher      // replicas waiting for the store's new moves
 	fwd       forwarder      // writes passed to other nodes, waiting for answers
-	rematches rematches      // the rematch offers watched here (rematch.go)
+	rematches *rematches     // the rematch offers, and those watched here (rematch.go)
 	after     *afterChats    // the chats after the game followed here (afterchat.go)
 	env       *env           // what the games' goroutines ask of the node
 	scanNow   chan struct{}  // asks the scanner to look for unowned games at once
@@ -206,12 +205,7 @@ func (h *Hub) background(f func()) {
 func (h *Hub) expired(g *store.Game) *Error { return expiredError(h.opts.Limits.OpenTTL, g) }
 
 // storeError maps a store error about game id.
-func (h *Hub) storeError(what, id string, err error) error {
-	if errors.Is(err, store.ErrNotFound) {
-		return notFound(id)
-	}
-	return h.failed(what, id, err)
-}
+func (h *Hub) storeError(what, id string, err error) error { return storeFailed(h.log, what, id, err) }
 
 // failed logs an internal failure and returns the error for the player.
 func (h *Hub) failed(what, id string, err error) error { return logFailed(h.log, what, id, err) }

@@ -75,7 +75,7 @@ func (h *Hub) notice(n store.Notice) {
 // another node committed. The owner made its changes itself.
 func (h *Hub) changed(c store.Change) {
 	if c.Kind == store.ChangeRematch {
-		h.rematchChanged(c.Game)
+		h.rematches.changed(c.Game)
 		return
 	}
 	if c.Kind == store.ChangeChat {
@@ -121,7 +121,7 @@ func (h *Hub) missed() {
 			l.post(func(l *loop) { l.reload() })
 		}
 	}
-	h.rematchAll()
+	h.rematches.all()
 	h.after.all()
 	kick(h.scanNow)
 	kick(h.renewNow)
