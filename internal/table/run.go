@@ -4,10 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/chat"
 	"github.com/razziagame/razzia/internal/match"
-	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
@@ -216,7 +214,7 @@ func (l *loop) watch(hash []byte, account string) (*Subscription, error) {
 	})
 	s.account = account
 	l.subs[s] = struct{}{}
-	l.send(s, l.info(), map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{})
+	l.showing().send(s)
 	l.chatTo(s, l.m.Chat)
 	return s, nil
 }

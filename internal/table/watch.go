@@ -31,7 +31,7 @@ type Update struct {
 type change struct {
 	mu      sync.Mutex // guards encoded, not the encoding itself
 	encoded map[encodedKey]*encoding
-	clock   *protocol.ClockView // the clocks at the change, made once (loop.addClock)
+	clock   *protocol.ClockView // the clocks at the change, made once (showing.addClock)
 }
 
 type encodedKey struct {

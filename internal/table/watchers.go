@@ -45,10 +45,134 @@ func (l *loop) chatTo(s *Subscription, lines []store.ChatLine) {
 	s.tell(l.m.Room, lines, l.m.Game != nil && l.m.Game.Over())
 }
 
-// clockView is the table's clocks as the state messages show them at now;
-// nil for an untimed table.
-func (l *loop) clockView(now time.Time) *protocol.ClockView {
-	c := l.m.Timing.Clock
+// info describes the table as it is now.
+func (l *loop) info() protocol.GameInfo { return describe(l.m, l.id, l.env.limits.OpenTTL) }
+
+// showing returns a new broadcast of the table's state.
+func (l *loop) showing() *showing {
+	return &showing{m: l.m, info: l.info(), now: l.env.now, events: map[int][]razzia.Event{},
+		views: map[int]*protocol.View{}, c: &change{}}
+}
+
+// broadcast sends every subscriber the new state.
+func (l *loop) broadcast() {
+	l.show()
+	sh := l.showing()
+	for s := range l.subs {
+		sh.send(s)
+	}
+}
+
+// tellSeat sends the seat's watchers the state: a change only they see.
+func (l *loop) tellSeat(seat int) {
+	sh := l.showing()
+	for s := range l.subs {
+		if s.seat == seat {
+			sh.send(s)
+		}
+	}
+}
+
+// A showing is one broadcast of a match's state to its subscribers: the
+// events (by the move they start from), the views (by seat), the clocks
+// and the encoded messages (c) are shared by its updates, so that each is
+// made once, and only the events not yet sent are copied.
+type showing struct {
+	m      *match.Match
+	info   protocol.GameInfo
+	now    func() time.Time // read once, for the clocks
+	events map[int][]razzia.Event
+	views  map[int]*protocol.View
+	c      *change
+}
+
+// send gives s the state and the events it has not received. It never
+// blocks: an update the subscriber has not taken yet is replaced by one
+// that also carries its events.
+func (sh *showing) send(s *Subscription) {
+	from := s.sent
+	select {
+	case old := <-s.c:
+		from = old.from
+	default:
+	}
+	u := Update{Game: sh.info, Seat: s.seat, from: from, change: sh.c}
+	if g := sh.m.Game; g != nil {
+		ev, ok := sh.events[from]
+		if !ok {
+			ev = g.EventsSince(from)
+			sh.events[from] = ev
+		}
+		u.Events = ev
+		u.View = sh.view(s.seat)
+		sh.addClock(&u)
+		s.sent = g.Len()
+	}
+	s.c <- u // the buffer has room: the game's goroutine is the only sender
+}
+
+// view returns the seat's view, made once: each seat's is derived from
+// the public view (seat -1), built once, since they differ only in the
+// seat's legal moves.
+func (sh *showing) view(seat int) *protocol.View {
+	if v, ok := sh.views[seat]; ok {
+		return v
+	}
+	public, ok := sh.views[-1]
+	if !ok {
+		v := protocol.NewView(sh.m.Game.View(-1))
+		public = &v
+		sh.views[-1] = public
+	}
+	v := public
+	if seat >= 0 {
+		v = public.ForSeat(sh.m.Game.View(seat))
+	}
+	sh.views[seat] = v
+	return v
+}
+
+// addClock fills in the clock, take-overs and the seat's own pre-move of
+// an update, the clock view made once for the showing.
+func (sh *showing) addClock(u *Update) {
+	t := sh.m.Timing
+	if sh.c.clock == nil {
+		sh.c.clock = clockView(t, sh.now())
+	}
+	u.Clock = sh.c.clock
+	u.TakeOvers = t.TakeOvers
+	p := t.PreMoveOf(u.Seat)
+	u.PreMove, u.PreMoveDropped = p.Move, p.Dropped
+}
+
+// describe describes match m, game id, in protocol terms: with whose
+// turn it is, its pace and stand-ins, and the game it is a rematch of.
+func describe(m *match.Match, id string, openTTL time.Duration) protocol.GameInfo {
+	moves := 0
+	var winners []int
+	if m.Game != nil {
+		moves = m.Game.Len()
+		winners = m.Game.Winners()
+	}
+	in := newInfo(openTTL, id, m.Status, m.Seats, m.Rated, moves, m.Created, m.Updated, winners)
+	if m.Game != nil && !m.Game.Over() {
+		to := m.Game.ToMove()
+		in.ToMove = &to
+	}
+	in.Pace = PaceInfo(m.Timing.Clock.Pace())
+	for i := range in.Seats {
+		if m.Timing.StandingIn(i) {
+			in.Seats[i].StandIn = StandInLevel
+		}
+	}
+	in.RematchOf = m.RematchOf
+	return in
+}
+
+// clockView is the table's clocks t as the state messages show them at
+// now; nil for an untimed table.
+func clockView(t match.Timing, now time.Time) *protocol.ClockView {
+	c := t.Clock
 	if !c.Pace().Timed() {
 		return nil
 	}
@@ -62,117 +186,8 @@ func (l *loop) clockView(now time.Time) *protocol.ClockView {
 		v.DecisionEnds = protocol.Millis(started.Add(c.Pace().Decision))
 		v.Deadline = protocol.Millis(deadline)
 	}
-	if h := l.m.Timing.Hold; h != nil {
+	if h := t.Hold; h != nil {
 		v.HeldUntil, v.Continued = protocol.Millis(h.Until), h.Continued
 	}
-	return v
-}
-
-// decorate adds the table's pace and stand-ins to a description of it.
-func (l *loop) decorate(in *protocol.GameInfo) {
-	in.Pace = PaceInfo(l.m.Timing.Clock.Pace())
-	for i := range in.Seats {
-		if l.m.Timing.StandingIn(i) {
-			in.Seats[i].StandIn = StandInLevel
-		}
-	}
-}
-
-// addClock fills in the clock, take-overs and the seat's own pre-move of
-// an update, the clock view shared by the updates of one change.
-func (l *loop) addClock(u *Update, c *change) {
-	if c.clock == nil && l.m.Game != nil {
-		c.clock = l.clockView(l.env.now())
-	}
-	u.Clock = c.clock
-	u.TakeOvers = l.m.Timing.TakeOvers
-	p := l.m.Timing.PreMoveOf(u.Seat)
-	u.PreMove, u.PreMoveDropped = p.Move, p.Dropped
-}
-
-func (l *loop) info() protocol.GameInfo {
-	moves := 0
-	var winners []int
-	if l.m.Game != nil {
-		moves = l.m.Game.Len()
-		winners = l.m.Game.Winners()
-	}
-	in := newInfo(l.env.limits.OpenTTL, l.id, l.m.Status, l.m.Seats, l.m.Rated, moves, l.m.Created, l.m.Updated, winners)
-	if l.m.Game != nil && !l.m.Game.Over() {
-		to := l.m.Game.ToMove()
-		in.ToMove = &to
-	}
-	l.decorate(&in)
-	in.RematchOf = l.m.RematchOf
-	return in
-}
-
-// broadcast sends every subscriber the new state.
-func (l *loop) broadcast() {
-	l.show()
-	info := l.info()
-	events, c, views := map[int][]razzia.Event{}, &change{}, map[int]*protocol.View{}
-	for s := range l.subs {
-		l.send(s, info, events, c, views)
-	}
-}
-
-// tellSeat sends the seat's watchers the state: a change only they see.
-func (l *loop) tellSeat(seat int) {
-	info := l.info()
-	c := &change{}
-	for s := range l.subs {
-		if s.seat == seat {
-			l.send(s, info, map[int][]razzia.Event{}, c, map[int]*protocol.View{})
-		}
-	}
-}
-
-// send gives s the state and the events it has not received. It never
-// blocks: an update the subscriber has not taken yet is replaced by one
-// that also carries its events. events (by the move they start from),
-// views (by seat) and c (the encoded messages) are shared by the
-// subscribers of one broadcast, so that each is made once, and only the
-// events not yet sent are copied.
-func (l *loop) send(s *Subscription, info protocol.GameInfo, events map[int][]razzia.Event, c *change, views map[int]*protocol.View) {
-	from := s.sent
-	select {
-	case old := <-s.c:
-		from = old.from
-	default:
-	}
-	u := Update{Game: info, Seat: s.seat, from: from, change: c}
-	if l.m.Game != nil {
-		ev, ok := events[from]
-		if !ok {
-			ev = l.m.Game.EventsSince(from)
-			events[from] = ev
-		}
-		u.Events = ev
-		u.View = l.view(s.seat, views)
-		l.addClock(&u, c)
-		s.sent = l.m.Game.Len()
-	}
-	s.c <- u // the buffer has room: this goroutine is the only sender
-}
-
-// view returns the seat's view, from views (by seat) or made and kept
-// there: each seat's is derived from the public view (seat -1), built
-// once, since they differ only in the seat's legal moves.
-func (l *loop) view(seat int, views map[int]*protocol.View) *protocol.View {
-	if v, ok := views[seat]; ok {
-		return v
-	}
-	public, ok := views[-1]
-	if !ok {
-		v := protocol.NewView(l.m.Game.View(-1))
-		public = &v
-		views[-1] = public
-	}
-	v := public
-	if seat >= 0 {
-		v = public.ForSeat(l.m.Game.View(seat))
-	}
-	views[seat] = v
 	return v
 }
