@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 	"time"
@@ -137,4 +138,15 @@ func (ls *leases) forget(l store.Lease, why string) bool {
 		ls.log.Warn("lease lost: the game is not run here any more", "game", l.Game, "fence", l.Fence, "why", why)
 	}
 	return held
+}
+
+// FencedWrites are the writes of a game its owner makes with the lease's
+// fence (part of Store; the game's goroutine makes them in loop.commit).
+type FencedWrites interface {
+	TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, s store.Seat, status store.Status) error
+	FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error
+	SetSeatBot(ctx context.Context, id string, fence store.Fence, seat int, s store.Seat) error
+	CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error
+	AppendTimedMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) error
+	SetClock(ctx context.Context, id string, fence store.Fence, moves int, clock []byte) error
 }

@@ -153,13 +153,7 @@ type gameStore interface {
 	Game(ctx context.Context, id string) (*store.Game, error)
 	store.Chats
 	ReleaseLease(ctx context.Context, l store.Lease) error
-
-	TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, s store.Seat, status store.Status) error
-	FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error
-	SetSeatBot(ctx context.Context, id string, fence store.Fence, seat int, s store.Seat) error
-	CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error
-	AppendTimedMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) error
-	SetClock(ctx context.Context, id string, fence store.Fence, moves int, clock []byte) error
+	FencedWrites
 }
 
 // background runs f in a goroutine that the node's Close waits for.

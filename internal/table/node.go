@@ -141,12 +141,7 @@ type Store interface {
 	List(ctx context.Context, status store.Status, limit int) ([]store.Summary, error)
 	DeltasSince(ctx context.Context, from map[string]int) (map[string]store.Delta, error)
 
-	TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, s store.Seat, status store.Status) error
-	FreeSeat(ctx context.Context, id string, fence store.Fence, seat int) error
-	SetSeatBot(ctx context.Context, id string, fence store.Fence, seat int, s store.Seat) error
-	CloseTable(ctx context.Context, id string, fence store.Fence, status store.Status) error
-	AppendTimedMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) error
-	SetClock(ctx context.Context, id string, fence store.Fence, moves int, clock []byte) error
+	FencedWrites
 	SetRematch(ctx context.Context, id string, old, offer []byte) error
 
 	AcquireLease(ctx context.Context, id, node string, ttl time.Duration) (store.Lease, error)
