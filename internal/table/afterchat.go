@@ -67,9 +67,9 @@ func newAfterChats(ctx context.Context, chats chatReader, log *slog.Logger, back
 		games: map[string]*followed{}, rooms: map[string]*afterRoom{}}
 }
 
-// post checks message m from p in game id's chat at now, spending a
-// token of p's rate limit on this node.
-func (a *afterChats) post(id string, p chat.Person, ch chat.Channel, phrase, text string, now time.Time) (chat.Message, error) {
+// inRoom runs f with game id's rate limits on this node, at now, under
+// the lock.
+func (a *afterChats) inRoom(id string, now time.Time, f func(room *chat.Room) error) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	r := a.rooms[id]
@@ -86,7 +86,7 @@ func (a *afterChats) post(id string, p chat.Person, ch chat.Channel, phrase, tex
 		a.rooms[id] = r
 	}
 	r.used = now
-	return r.room.Post(p, ch, phrase, text, now)
+	return f(r.room)
 }
 
 // follow makes s, a watcher of finished game id that has read the first

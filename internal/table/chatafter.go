@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/razziagame/razzia/internal/chat"
 	"github.com/razziagame/razzia/internal/match"
@@ -10,41 +9,29 @@ import (
 )
 
 // chatAfter makes the chat write r (a message or a mute) at game g, which
-// is over: see the comment at the top.
+// is over (afterchat.go), as match.AfterGame decides it.
 func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r match.Command) error {
-	if g.Status != store.StatusFinished {
-		return reject(chat.ErrClosed, "an uploaded record has no table chat")
-	}
 	now := h.opts.Now()
-	if err := chat.CheckOpen(g.Updated, now); err != nil {
-		return refused(match.ChatRefusal(err))
+	var w match.Write
+	err := h.after.inRoom(g.ID, now, func(room *chat.Room) error {
+		var err error
+		if w, err = match.AfterGame(r, g, room, now); err == nil && w.Kind == match.AddChat {
+			// Taken as it is decided, under the node's lock: no one
+			// goroutine orders the messages after the game.
+			room.Take(w.Line.From, now)
+		}
+		return err
+	})
+	if err != nil {
+		return refused(err)
 	}
-	p, seat, ok := match.Chatter(g.Seats, r.Hash, r.Account)
-	if !ok {
-		return refused(match.SignInRefusal("chat; everyone can read along"))
+	if w.Kind == match.AddChat {
+		err = h.store.AddChat(ctx, g.ID, store.NoFence, w.Line)
+	} else {
+		err = h.store.SetMute(ctx, g.ID, store.NoFence, w.Mute, w.On)
 	}
-	switch r.Kind {
-	case match.Chat:
-		ch, name := match.ChatChannel(g.Seats, seat, r.Name)
-		m, err := h.after.post(g.ID, p, ch, r.Phrase, r.Text, now)
-		if err != nil {
-			return refused(match.ChatRefusal(err))
-		}
-		line := store.ChatLine{Channel: ch.String(), From: p.ID, Seat: seat, Name: name, Phrase: m.Phrase, Text: m.Text,
-			Move: len(g.Moves), At: now.UTC().Round(0)}
-		if err := h.store.AddChat(ctx, g.ID, store.NoFence, line); err != nil {
-			return h.storeError("store a chat message after the game", g.ID, err)
-		}
-	case match.Mute:
-		target, err := match.MuteTarget(g.Seats, p, r.Seat)
-		if err != nil {
-			return refused(err)
-		}
-		if err := h.store.SetMute(ctx, g.ID, store.NoFence, store.Mute{Muter: p.ID, Muted: target}, r.Mute); err != nil {
-			return h.storeError("store a mute after the game", g.ID, err)
-		}
-	default:
-		return internal(fmt.Errorf("unknown chat write %q", r.Kind))
+	if err != nil {
+		return h.storeError("store the chat after the game of", g.ID, err)
 	}
 	// This node's watchers hear of it now, the others' at the notice.
 	h.after.read(ctx, g.ID)
