@@ -4,13 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"io"
-	"slices"
-	"strings"
 
-	"github.com/razziagame/razzia"
-	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/match"
-	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
@@ -65,18 +60,6 @@ func (h *Hub) Reload(ctx context.Context, id string) error {
 		return nil
 	}
 	return err
-}
-
-// ChoosePace returns the pace a table is created with: the preset id
-// ("" for the default) at a rated or casual table. It is the one place
-// that judges a pace asked for; an unknown preset, or untimed at a rated
-// table, is ErrBadRequest wrapping the *pace.ChoiceError.
-func ChoosePace(id string, rated bool) (pace.Pace, error) {
-	p, err := pace.Choose(id, rated)
-	if err != nil {
-		return pace.Pace{}, &Error{Kind: ErrBadRequest, Msg: err.Error(), Err: err}
-	}
-	return p, nil
 }
 
 // A TableSetup is what a new table is created with.
@@ -209,48 +192,24 @@ func (h *Hub) Creator(ctx context.Context, id, creatorToken string) (bool, error
 // newTable returns the stored form of the table t describes, and its
 // creator's token; nothing is stored yet.
 func (h *Hub) newTable(t TableSetup) (*store.Game, string, error) {
-	seats, rated := t.Seats, t.Rated
-	if rated && !slices.Contains(seats, "") {
-		return nil, "", reject(ErrBadRequest, "a rated table needs a seat for a person: bots alone are never rated")
-	}
-	p, err := ChoosePace(t.Pace, rated)
+	p, err := match.CheckTable(t.Seats, t.Pace, t.Rated)
 	if err != nil {
-		return nil, "", err
-	}
-	if n := len(seats); n < razzia.MinPlayers || n > razzia.MaxPlayers {
-		return nil, "", reject(ErrBadRequest, "a table has %d to %d seats, not %d", razzia.MinPlayers, razzia.MaxPlayers, n)
-	}
-	g := &store.Game{Status: store.StatusPlaying, Seats: make([]store.Seat, len(seats)), Rated: rated}
-	for i, level := range seats {
-		switch {
-		case level == "":
-			g.Status = store.StatusOpen
-		case match.IsLevel(level):
-			// Numbered by seat, so two bots of one level are told apart in the log.
-			g.Seats[i] = store.Seat{Name: playername.Bot(i, level), Bot: level}
-		default:
-			return nil, "", reject(ErrBadRequest, "seat %d: unknown bot level %q (want %s, or empty for a person)", i, level, strings.Join(bot.LevelNames(), ", "))
-		}
+		return nil, "", refused(err)
 	}
 	id, err := newID(h.opts.Rand)
 	if err != nil {
 		return nil, "", internal(err)
 	}
-	g.ID = id
-	g.Seed = make([]byte, 32)
-	if _, err := io.ReadFull(h.opts.Rand, g.Seed); err != nil {
+	seed := make([]byte, 32)
+	if _, err := io.ReadFull(h.opts.Rand, seed); err != nil {
 		return nil, "", internal(err)
 	}
 	// From crypto/rand, not Options.Rand: a secret that tests need not
 	// foresee, and that leaves their ids, seeds and seat tokens as they were.
 	creator := rand.Text()
-	g.CreatorHash = hashToken(creator)
-	// Dealt once, here, and stored: a stored game is never dealt again.
-	g.Cheques = razzia.NewSetup(match.PlayerNames(g.Seats), g.Seed).Cheques
-	g.Created = h.opts.Now()
-	g.Updated = g.Created
-	g.Moves = []string{}
-	if g.Clock, err = match.NewTiming(p, len(seats)); err != nil {
+	g, err := match.NewTable(match.Setup{Seats: t.Seats, Pace: p, Rated: t.Rated, ID: id, Seed: seed,
+		CreatorHash: hashToken(creator), At: h.opts.Now()})
+	if err != nil {
 		return nil, "", internal(err)
 	}
 	return g, creator, nil
