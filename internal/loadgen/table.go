@@ -390,6 +390,7 @@ func (g *game) grant(tr turn) {
 	move := tr.legal[t.rng.IntN(len(tr.legal))]
 	now := time.Now()
 	t.mu.Lock()
+	g.sent[tr.seq] = sentMove{at: now, seat: tr.p.seat, node: tr.p.node}
 	g.lastSent = tr.seq
 	t.mu.Unlock()
 	t.next = now.Add(t.r.period)
@@ -475,6 +476,7 @@ func (p *player) read(ctx context.Context, ready chan<- error) {
 			}
 		},
 		OnSent: func(_ string, seq int) {
+			// Timed from now: the move granted, or sent again.
 			p.lastSeq = seq
 			t.mu.Lock()
 			g.sent[seq] = sentMove{at: time.Now(), seat: p.seat, node: p.node}
