@@ -10,6 +10,7 @@ import (
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/tutorial"
 )
 
 // CheckTable checks a new table as its creator asks for it: a bot level
@@ -71,4 +72,36 @@ func NewTable(s Setup) (*store.Game, error) {
 		return nil, err
 	}
 	return g, nil
+}
+
+// CheckLearner checks the name of the person who starts the tutorial: a
+// name people may take, and none of the tutorial's bots'.
+func CheckLearner(name string) error {
+	if err := playername.Check(name); err != nil {
+		r := refuse(ErrBadName, "%v", err)
+		r.Err = err
+		return r
+	}
+	for _, bot := range tutorial.Names {
+		if bot != "" && playername.Key(bot) == playername.Key(name) {
+			return refuse(ErrNameTaken, "%s is already at this table: choose another name", bot)
+		}
+	}
+	return nil
+}
+
+// NewTutorial returns the stored form of the guided first game (package
+// tutorial) for the learner called name, whom CheckLearner allowed, who
+// holds their seat by learnerHash: its prepared deal, the learner at
+// seat tutorial.Learner and the tutorial's bots at the others, started at
+// at.
+func NewTutorial(id, name string, learnerHash []byte, at time.Time) *store.Game {
+	setup := tutorial.Setup(name)
+	g := &store.Game{ID: id, Status: store.StatusPlaying, Seats: make([]store.Seat, len(setup.Players)),
+		Cheques: setup.Cheques, Seed: setup.Seed, Moves: []string{}, Created: at, Updated: at}
+	for i, p := range setup.Players {
+		g.Seats[i] = store.Seat{Name: p, Bot: tutorial.Bot}
+	}
+	g.Seats[tutorial.Learner] = store.Seat{Name: name, TokenHash: learnerHash}
+	return g
 }

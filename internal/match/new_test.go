@@ -7,6 +7,7 @@ import (
 	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/tutorial"
 )
 
 // TestCheckTable: the tables a creator may ask for.
@@ -72,5 +73,50 @@ func TestNewTable(t *testing.T) {
 	}
 	if _, err := match.Load(g); err != nil {
 		t.Errorf("the new table does not load: %v", err)
+	}
+}
+
+// TestCheckLearner: the name of the person who starts the tutorial.
+func TestCheckLearner(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		want error
+	}{
+		{"Ann", nil},
+		{"", match.ErrBadName},
+		{"Bot 2 (hard)", match.ErrBadName},
+		{"MIRIAM", match.ErrNameTaken}, // one of the tutorial's bots, told apart without case
+		{"Felix", match.ErrNameTaken},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := match.CheckLearner(tt.name)
+			if tt.want == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if reason(t, err) != tt.want {
+				t.Errorf("err = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestNewTutorial: the learner sits at tutorial.Learner with their token,
+// the tutorial's bots at the others, and the game starts at once.
+func TestNewTutorial(t *testing.T) {
+	g := match.NewTutorial("g1", "Ann", hash("Ann"), t0)
+	if g.Status != store.StatusPlaying || g.Seats[tutorial.Learner].Name != "Ann" || g.Seats[tutorial.Learner].Bot != "" ||
+		match.SeatOf(g.Seats, hash("Ann")) != tutorial.Learner || !g.Created.Equal(t0) {
+		t.Fatalf("tutorial %+v", g)
+	}
+	for i, s := range g.Seats {
+		if i != tutorial.Learner && s.Bot != tutorial.Bot {
+			t.Errorf("seat %d: %+v, want a tutorial bot", i, s)
+		}
+	}
+	if _, err := match.Load(g); err != nil {
+		t.Errorf("the tutorial does not load: %v", err)
 	}
 }

@@ -18,7 +18,7 @@ var (
 	ErrNotFound    = store.ErrNotFound // one "no such game", the store's and the Hub's
 	ErrSeatTaken   = match.ErrSeatTaken
 	ErrTableFull   = match.ErrTableFull
-	ErrBadName     = protocol.NewRefusal(protocol.BadName, "bad name")
+	ErrBadName     = match.ErrBadName
 	ErrBadRequest  = match.ErrBadRequest
 	ErrNotYourSeat = match.ErrNotYourSeat
 	ErrNotYourTurn = match.ErrNotYourTurn

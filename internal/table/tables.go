@@ -219,13 +219,8 @@ func (h *Hub) newTable(t TableSetup) (*store.Game, string, error) {
 // (TableSetup.Tutorial). It is stored and replayed like any game, but List
 // leaves it out, since nobody else can take part.
 func (h *Hub) createTutorial(ctx context.Context, name, client string) (Table, error) {
-	if err := playername.Check(name); err != nil {
-		return Table{}, &Error{Kind: ErrBadName, Msg: err.Error(), Err: err}
-	}
-	for _, bot := range tutorial.Names {
-		if bot != "" && playername.Key(bot) == playername.Key(name) {
-			return Table{}, reject(ErrNameTaken, "%s is already at this table: choose another name", bot)
-		}
+	if err := match.CheckLearner(name); err != nil {
+		return Table{}, refused(err)
 	}
 	token, err := newToken(h.opts.Rand)
 	if err != nil {
@@ -235,14 +230,7 @@ func (h *Hub) createTutorial(ctx context.Context, name, client string) (Table, e
 	if err != nil {
 		return Table{}, internal(err)
 	}
-	setup := tutorial.Setup(name)
-	g := &store.Game{ID: id, Status: store.StatusPlaying, Seats: make([]store.Seat, len(setup.Players)),
-		Cheques: setup.Cheques, Seed: setup.Seed, Moves: []string{}, Created: h.opts.Now()}
-	g.Updated = g.Created
-	for i, p := range setup.Players {
-		g.Seats[i] = store.Seat{Name: p, Bot: tutorial.Bot}
-	}
-	g.Seats[tutorial.Learner] = store.Seat{Name: name, TokenHash: hashToken(token)}
+	g := match.NewTutorial(id, name, hashToken(token), h.opts.Now())
 	// A game with a person holds nothing of the limits (see holds).
 	l, err := h.createGame(ctx, g, client, holdNone)
 	if err != nil {
