@@ -68,6 +68,17 @@ func (l *loop) closeBots() {
 	}
 }
 
+// dropBots closes the bots and forgets them, but the one a bot goroutine
+// is asking: it is left to whoever takes its answer (orphan), never
+// closed while it thinks.
+func (l *loop) dropBots() {
+	l.closeBots()
+	if l.thinking && l.orphan == nil && l.bots != nil {
+		l.orphan = l.bots[l.thinkSeat]
+	}
+	l.bots = nil
+}
+
 // schedule starts the bot to move, if a bot is to move, after delay.
 func (l *loop) schedule(delay time.Duration) {
 	if !l.owns() || l.m.Game == nil || l.thinking || l.m.Status != store.StatusPlaying {

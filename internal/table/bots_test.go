@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -241,6 +242,74 @@ func TestNoProgram(t *testing.T) {
 	for _, imp := range p.Imports {
 		if imp == "os/exec" || strings.HasSuffix(imp, "/internal/botexec") {
 			t.Errorf("package table imports %s", imp)
+		}
+	}
+}
+
+// askedBot blocks in Choose until let is closed, and counts its closes,
+// those made while it is asked too.
+type askedBot struct {
+	asking       chan<- *askedBot // told when Choose is called
+	let          <-chan struct{}
+	choosing     atomic.Bool
+	closes, busy atomic.Int64
+}
+
+func (b *askedBot) Choose(v razzia.View) razzia.Move {
+	b.choosing.Store(true)
+	defer b.choosing.Store(false)
+	b.asking <- b
+	<-b.let
+	return v.Legal[0]
+}
+
+func (b *askedBot) Close() error {
+	b.closes.Add(1)
+	if b.choosing.Load() {
+		b.busy.Add(1)
+	}
+	return nil
+}
+
+// TestBotAskedWhileHandedOver: a bot asked for a move while its game is
+// handed over (Drain) is closed once, once it has answered, never while
+// it thinks; the other bots are closed once.
+func TestBotAskedWhileHandedOver(t *testing.T) {
+	ctx := testContext(t)
+	asking, let := make(chan *askedBot, 1), make(chan struct{})
+	var (
+		mu   sync.Mutex
+		bots []*askedBot
+	)
+	opts := testOptions(t)
+	opts.NewBot = func(string, uint64) (bot.Bot, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		b := &askedBot{asking: asking, let: let}
+		bots = append(bots, b)
+		return b, nil
+	}
+	h := New(memstore.New(), opts)
+	defer h.Close()
+	if _, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"easy", "easy"}})); err != nil {
+		t.Fatal(err)
+	}
+	var thinking *askedBot
+	select {
+	case thinking = <-asking:
+	case <-ctx.Done():
+		t.Fatal("no bot was asked")
+	}
+	if err := h.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	close(let)
+	h.Close() // waits for the bot's goroutine
+	mu.Lock()
+	defer mu.Unlock()
+	for i, b := range bots {
+		if n, busy := b.closes.Load(), b.busy.Load(); n != 1 || busy != 0 {
+			t.Errorf("bot %d (asked: %v) closed %d times, %d of them while asked; want once, once it answered", i, b == thinking, n, busy)
 		}
 	}
 }

@@ -486,14 +486,11 @@ func (l *loop) load(g *store.Game) error {
 	if err != nil {
 		return err
 	}
-	l.closeBots()
-	if l.thinking && l.orphan == nil && l.bots != nil {
-		l.orphan = l.bots[l.thinkSeat]
-	}
+	l.dropBots()
 	if l.m != nil {
 		m.Room, m.Chat = l.m.Room, l.m.Chat // the chat is read apart (syncChat)
 	}
-	l.m, l.bots = m, nil
+	l.m = m
 	if m.Game != nil && l.owns() {
 		l.startBots()
 	}
@@ -523,11 +520,8 @@ func (l *loop) disown() {
 		l.expiry.Stop()
 	}
 	l.stopClock()
-	if l.thinking && l.orphan == nil && l.bots != nil {
-		l.orphan = l.bots[l.thinkSeat]
-	}
-	l.closeBots()
-	l.bots, l.limits = nil, nil
+	l.dropBots()
+	l.limits = nil
 	if l.counted {
 		l.env.holds.add(l.client, l.held, -1)
 		l.counted = false
