@@ -25,6 +25,7 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 	// Every try either makes the write or learns something new of the
 	// owner; a bound keeps two nodes from passing a request back and forth.
 	hint := "" // the owner, as the store said since the replica learnt it
+	lost := false // a try passed r to an owner that never answered: it may have made r
 	for try := 0; try < 8; try++ {
 		l, g, err := h.find(ctx, r.Game)
 		if err != nil {
@@ -50,14 +51,16 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 		case err == errEnded:
 			continue // the game ended meanwhile: look again
 		case !errors.Is(err, errNotOwner):
-			return seat, err
+			return h.madeAnyway(ctx, r, lost, seat, err)
 		}
 		if hint != "" {
 			holder = hint
 		}
-		seat, hint, err = h.forward(ctx, r, holder)
+		var unanswered bool
+		seat, hint, unanswered, err = h.forward(ctx, r, holder)
+		lost = lost || unanswered
 		if !errors.Is(err, errNotOwner) {
-			return seat, err
+			return h.madeAnyway(ctx, r, lost, seat, err)
 		}
 	}
 	h.metrics.forwarded.WithLabelValues("unavailable").Inc()
@@ -65,11 +68,24 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 	return 0, unavailable()
 }
 
+// madeAnyway returns the outcome of r, seat and err, unless r was lost
+// before (passed to an owner that never answered) and err refuses r as
+// made already (the seat is the token's, the move's turn taken): the
+// owner made it, and r is answered as made.
+func (h *Hub) madeAnyway(ctx context.Context, r match.Command, lost bool, seat int, err error) (int, error) {
+	if err != nil && lost {
+		if seat, ok := h.settled(ctx, r); ok {
+			return seat, nil
+		}
+	}
+	return seat, err
+}
+
 // forward passes r to holder, the node believed to run its game, and
-// returns its answer. errNotOwner means: look again, this node may run
+// returns its answer; unanswered when r was passed and no answer came. errNotOwner means: look again, this node may run
 // the game now (it took it over), or the store names another owner
 // (next).
-func (h *Hub) forward(ctx context.Context, r match.Command, holder string) (seat int, next string, err error) {
+func (h *Hub) forward(ctx context.Context, r match.Command, holder string) (seat int, next string, unanswered bool, err error) {
 	deadline := time.Now().Add(h.opts.ForwardTimeout + h.opts.LeaseTTL)
 	if holder != "" && holder != h.node {
 		seat, err, answered := h.ask(ctx, holder, r)
@@ -77,57 +93,58 @@ func (h *Hub) forward(ctx context.Context, r match.Command, holder string) (seat
 		case errors.Is(err, errNotOwner):
 			lease, lerr := h.store.Lease(ctx, r.Game)
 			if lerr != nil {
-				return 0, "", h.storeError("read the lease of game", r.Game, lerr)
+				return 0, "", unanswered, h.storeError("read the lease of game", r.Game, lerr)
 			}
 			h.tellHolder(r.Game, lease.Node)
-			return 0, lease.Node, errNotOwner
+			return 0, lease.Node, unanswered, errNotOwner
 		case answered:
-			return seat, "", err
+			return seat, "", unanswered, err
 		case ctx.Err() != nil:
-			return 0, "", ctx.Err()
+			return 0, "", unanswered, ctx.Err()
 		}
 		// No answer: the owner is dead, paused or cut off, or busy. If
 		// the write went through all the same, say so.
+		unanswered = true
 		if seat, ok := h.settled(ctx, r); ok {
-			return seat, "", nil
+			return seat, "", unanswered, nil
 		}
 	}
 	// Wait for the lease to lapse, and take the game over.
 	for {
 		lease, err := h.store.Lease(ctx, r.Game)
 		if err != nil {
-			return 0, "", h.storeError("read the lease of game", r.Game, err)
+			return 0, "", unanswered, h.storeError("read the lease of game", r.Game, err)
 		}
 		switch {
 		case lease.Node == "" || lease.Node == h.node:
 			_, err := h.adopt(ctx, r.Game)
 			if err == nil || errors.Is(err, store.ErrLeaseHeld) || errors.Is(err, store.ErrConflict) {
-				return 0, "", errNotOwner // taken (or ended, or another node was quicker): look again
+				return 0, "", unanswered, errNotOwner // taken (or ended, or another node was quicker): look again
 			}
 			if !errors.Is(err, errDraining) {
-				return 0, "", h.storeError("take game", r.Game, err)
+				return 0, "", unanswered, h.storeError("take game", r.Game, err)
 			}
 		case lease.Node != holder:
 			h.tellHolder(r.Game, lease.Node)
-			return 0, lease.Node, errNotOwner // another node runs it now: ask it
+			return 0, lease.Node, unanswered, errNotOwner // another node runs it now: ask it
 		}
 		if !time.Now().Before(deadline) {
 			if seat, ok := h.settled(ctx, r); ok {
-				return seat, "", nil // the owner made it, late
+				return seat, "", unanswered, nil // the owner made it, late
 			}
 			h.metrics.forwarded.WithLabelValues("unavailable").Inc()
 			h.log.Warn("no node runs the game in time; the write is refused for now", "game", r.Game, "op", r.Kind, "holder", holder)
-			return 0, "", unavailable()
+			return 0, "", unanswered, unavailable()
 		}
 		t := time.NewTimer(min(h.opts.LeaseTTL/4, time.Until(deadline)))
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return 0, "", ctx.Err()
+			return 0, "", unanswered, ctx.Err()
 		case <-h.ctx.Done():
 			t.Stop()
-			return 0, "", reject(ErrClosed, "the server is shutting down")
+			return 0, "", unanswered, reject(ErrClosed, "the server is shutting down")
 		}
 	}
 }
