@@ -24,7 +24,7 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 	at := time.Now() // for the latency metric
 	// Every try either makes the write or learns something new of the
 	// owner; a bound keeps two nodes from passing a request back and forth.
-	hint := "" // the owner, as the store said since the replica learnt it
+	hint := ""    // the owner, as the store said since the replica learnt it
 	lost := false // a try passed r to an owner that never answered: it may have made r
 	for try := 0; try < 8; try++ {
 		l, g, err := h.find(ctx, r.Game)
