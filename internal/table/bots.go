@@ -14,7 +14,7 @@ import (
 
 // standIn builds the bot that plays for a person's seat.
 func (l *loop) standIn(seat int) {
-	if l.bots == nil || l.bots[seat] != nil {
+	if l.bots.bySeat == nil || l.bots.bySeat[seat] != nil {
 		return
 	}
 	b, err := l.env.newBot(StandInLevel, razzia.SeededRand(l.m.Seed, fmt.Sprintf("stand-in %d", seat)).Uint64())
@@ -22,7 +22,7 @@ func (l *loop) standIn(seat int) {
 		l.env.log.Error("cannot build the stand-in bot; it will play the default move", "game", l.id, "seat", seat, "err", err)
 		b = bot.Fallback{}
 	}
-	l.bots[seat] = b
+	l.bots.bySeat[seat] = b
 }
 
 // standIns builds the bots of the seats a bot stands in for (load).
@@ -37,7 +37,7 @@ func (l *loop) standIns() {
 // startBots builds the bots of a game that has started, from the levels
 // load checked. Each bot is seeded from the game's seed and its seat.
 func (l *loop) startBots() {
-	l.bots = make([]bot.Bot, len(l.m.Seats))
+	l.bots.bySeat = make([]bot.Bot, len(l.m.Seats))
 	for i, s := range l.m.Seats {
 		if s.Bot == "" {
 			continue
@@ -52,45 +52,21 @@ func (l *loop) startBots() {
 			l.env.log.Error("cannot build bot; it will play the default move", "game", l.id, "seat", i, "bot", s.Bot, "err", err)
 			b = bot.Fallback{}
 		}
-		l.bots[i] = b
+		l.bots.bySeat[i] = b
 	}
 	l.standIns()
 }
 
-// closeBots releases the bots but the one a bot goroutine is asking: the
-// one that takes its answer closes it, botMove if it was replaced meanwhile
-// (see orphan), the goroutine itself if the loop has ended.
-func (l *loop) closeBots() {
-	for i, b := range l.bots {
-		if b != nil && !(l.thinking && l.orphan == nil && i == l.thinkSeat) {
-			b.Close()
-		}
-	}
-}
-
-// dropBots closes the bots and forgets them, but the one a bot goroutine
-// is asking: it is left to whoever takes its answer (orphan), never
-// closed while it thinks.
-func (l *loop) dropBots() {
-	l.closeBots()
-	if l.thinking && l.orphan == nil && l.bots != nil {
-		l.orphan = l.bots[l.thinkSeat]
-	}
-	l.bots = nil
-}
-
 // schedule starts the bot to move, if a bot is to move, after delay.
 func (l *loop) schedule(delay time.Duration) {
-	if !l.owns() || l.m.Game == nil || l.thinking || l.m.Status != store.StatusPlaying {
+	if !l.owns() || l.m.Game == nil || l.bots.asked || l.m.Status != store.StatusPlaying {
 		return
 	}
 	seat := l.m.Game.ToMove()
-	if seat < 0 || l.bots[seat] == nil {
+	if seat < 0 || l.bots.at(seat) == nil {
 		return
 	}
-	l.thinking = true
-	l.thinkSeat = seat
-	b, v := l.bots[seat], l.m.Game.View(seat)
+	b, v := l.bots.ask(seat), l.m.Game.View(seat)
 	prio := 0 // a game with people: its bots go first
 	if match.BotsOnly(l.m.Seats) {
 		prio = 1

@@ -313,3 +313,63 @@ func TestBotAskedWhileHandedOver(t *testing.T) {
 		}
 	}
 }
+
+// closingBot counts its closes.
+type closingBot struct {
+	bot.Bot
+	closes int
+}
+
+func (b *closingBot) Close() error { b.closes++; return nil }
+
+// TestSeatBots: each bot is closed once, the one asked for a move only
+// once it answered, whether the bots are dropped, released or closed
+// meanwhile.
+func TestSeatBots(t *testing.T) {
+	fresh := func() (*seatBots, []*closingBot) {
+		bs := []*closingBot{{}, {}, {}}
+		return &seatBots{bySeat: []bot.Bot{bs[0], nil, bs[2]}}, bs
+	}
+	want := func(t *testing.T, what string, bs []*closingBot, closes ...int) {
+		t.Helper()
+		for i, w := range closes {
+			if i != 1 && bs[i].closes != w {
+				t.Errorf("%s: the bot of seat %d closed %d times, want %d", what, i, bs[i].closes, w)
+			}
+		}
+	}
+	t.Run("dropped while asked", func(t *testing.T) {
+		b, bs := fresh()
+		b.ask(0)
+		b.drop()
+		want(t, "dropped", bs, 0, 0, 1)
+		b.answered()
+		want(t, "answered", bs, 1, 0, 1)
+		if b.at(0) != nil || b.asked {
+			t.Error("the bots were not forgotten")
+		}
+	})
+	t.Run("released while asked", func(t *testing.T) {
+		b, bs := fresh()
+		b.ask(2)
+		b.release(2)
+		b.release(0)
+		want(t, "released", bs, 1, 0, 0)
+		b.answered()
+		want(t, "answered", bs, 1, 0, 1)
+	})
+	t.Run("closed while asked", func(t *testing.T) {
+		b, bs := fresh()
+		b.ask(0)
+		b.closeAll()
+		want(t, "closed", bs, 0, 0, 1) // the asking goroutine closes its bot itself
+	})
+	t.Run("dropped twice", func(t *testing.T) {
+		b, bs := fresh()
+		b.ask(0)
+		b.drop()
+		b.drop()
+		b.answered()
+		want(t, "answered", bs, 1, 0, 1)
+	})
+}

@@ -154,7 +154,7 @@ func (l *loop) effects(r match.Result, at time.Time) {
 		l.standIn(seat)
 	}
 	for _, seat := range r.Released {
-		l.release(seat)
+		l.bots.release(seat)
 	}
 	for _, seat := range r.Spectate {
 		l.spectate(seat)
@@ -233,19 +233,6 @@ func (l *loop) limit(seat int) error {
 		l.limits[seat] = lim
 	}
 	return lim.allow(l.env.now(), l.env.limits)
-}
-
-// release closes the bot that stood in for a seat its player took back.
-func (l *loop) release(seat int) {
-	if l.bots == nil || l.bots[seat] == nil {
-		return
-	}
-	if b := l.bots[seat]; l.thinking && l.orphan == nil && l.thinkSeat == seat {
-		l.orphan = b // botMove closes it and drops its choice
-	} else {
-		b.Close()
-	}
-	l.bots[seat] = nil
 }
 
 // spectate makes the connections of a freed seat watch on as spectators.
@@ -447,11 +434,7 @@ func (l *loop) armExpiry() {
 
 // botMove plays a bot's choice, if the game is still where the bot saw it.
 func (l *loop) botMove(bm botMove) {
-	l.thinking = false
-	if l.orphan != nil {
-		l.orphan.Close()
-		l.orphan = nil
-	}
+	l.bots.answered()
 	if !l.owns() {
 		return // the game is run elsewhere now
 	}
@@ -459,7 +442,7 @@ func (l *loop) botMove(bm botMove) {
 		l.schedule(l.env.botDelay)
 		return
 	}
-	if seat := l.m.Game.ToMove(); seat < 0 || l.bots[seat] == nil {
+	if seat := l.m.Game.ToMove(); seat < 0 || l.bots.at(seat) == nil {
 		return // the player took the seat back
 	}
 	err := l.play(bm.move, bm.at)
@@ -486,7 +469,7 @@ func (l *loop) load(g *store.Game) error {
 	if err != nil {
 		return err
 	}
-	l.dropBots()
+	l.bots.drop()
 	if l.m != nil {
 		m.Room, m.Chat = l.m.Room, l.m.Chat // the chat is read apart (syncChat)
 	}
@@ -520,7 +503,7 @@ func (l *loop) disown() {
 		l.expiry.Stop()
 	}
 	l.stopClock()
-	l.dropBots()
+	l.bots.drop()
 	l.limits = nil
 	if l.counted {
 		l.env.holds.add(l.client, l.held, -1)

@@ -66,7 +66,7 @@
 //     owner, replica, exit), host.go (a command decided, written,
 //     applied; its effects and timers), watchers.go, bots.go, and loop.go
 //     (the type, and env: all it asks of the node).
-//   - What both use, knowing neither: registry.go, leases.go,
+//   - What both use, knowing neither: registry.go, leases.go, seatbots.go,
 //     limits.go, refresher.go, envelope.go, afterchat.go, watch.go,
 //     chat.go, finished.go, metrics.go, info.go, hooks.go, errors.go.
 package table

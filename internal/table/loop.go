@@ -31,7 +31,7 @@ type loop struct {
 	shown  atomic.Pointer[shown] // what other goroutines may read
 
 	m    *match.Match // the table's rules and state: changed by make, load, catchUp and syncChat only
-	bots []bot.Bot    // by seat; nil for people
+	bots seatBots     // the bots of the seats, and the one asked for a move
 
 	client  string              // who created the table in this process, or ""
 	held    hold                // what the game holds of the Hub's limits
@@ -40,10 +40,7 @@ type loop struct {
 	limits  map[int]seatLimiter // the move rate limit of each seat that moved
 	watched int                 // subscriptions without a seat
 
-	subs      map[*Subscription]struct{}
-	thinking  bool    // a bot goroutine is choosing the next move
-	thinkSeat int     // the seat whose bot it asks
-	orphan    bot.Bot // that bot, when a reload replaced the bots meanwhile
+	subs map[*Subscription]struct{}
 
 	reqs  chan func(*loop)
 	botc  chan botMove

@@ -269,7 +269,7 @@ func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held
 	}
 	// Only a Hub that is closing refuses a new game's loop: nobody else
 	// knows its id yet.
-	l.closeBots()
+	l.bots.closeAll()
 	h.letGo(lease)
 	return nil, reject(ErrClosed, "the server is shutting down")
 }

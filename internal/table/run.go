@@ -156,7 +156,7 @@ func (l *loop) exit() {
 		winners = l.m.Game.Winners()
 	}
 	h.live.remove(l.id, l, l.m.Status == store.StatusFinished, winners)
-	l.closeBots()
+	l.bots.closeAll()
 	finished := l.m.Status == store.StatusFinished && h.ctx.Err() == nil
 	for s := range l.subs {
 		if !finished {
