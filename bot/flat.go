@@ -1,11 +1,13 @@
 package bot
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot/internal/frozen"
 )
 
 // Flat is the yardstick of the tree search: determinised flat Monte Carlo
@@ -25,6 +27,7 @@ type Flat struct {
 	limit   time.Duration // 0: no time limit
 	noise   float64
 	dropSE  float64 // standard errors behind the best that drop a move; 0: none
+	w       weights // the policy's
 	rng     *rand.Rand
 
 	play   playout
@@ -63,8 +66,8 @@ func NewFlat(seed uint64, samples int, limit time.Duration) *Flat {
 	if samples <= 0 && limit <= 0 {
 		samples, limit = 0, DefaultFlatTime
 	}
-	b := &Flat{samples: samples, limit: limit, noise: 2, dropSE: DropSE, rng: newRand(seed), seeds: rand.NewPCG(0, 0)}
-	b.play = playout{w: &flatWeights, rng: rand.New(b.seeds), noise: b.noise}
+	b := &Flat{samples: samples, limit: limit, noise: 2, dropSE: DropSE, w: flatWeights, rng: newRand(seed), seeds: rand.NewPCG(0, 0)}
+	b.play = playout{w: &b.w, rng: rand.New(b.seeds), noise: b.noise}
 	return b
 }
 
@@ -117,8 +120,12 @@ func (b *Flat) Choose(v razzia.View) razzia.Move {
 			b.seeds.Seed(seed, 0)
 			b.st = *s
 			b.play.apply(&b.st, m)
-			b.play.run(&b.st)
-			r, _ := rewards(&b.st)
+			var r [razzia.MaxPlayers]float32
+			if b.play.run(&b.st) {
+				r, _ = rewards(&b.st)
+			} else {
+				r = value(&b.st, valueWeights(&b.st))
+			}
 			b.reward[i] = append(b.reward[i], r[me])
 			b.runs++
 		}
@@ -227,4 +234,38 @@ var flatOptions = map[string]setter[*Flat]{
 		return err
 	},
 	"drop": func(f *Flat, key, val string) error { return setFloat(&f.dropSE, key, val, 0, 100) },
+	"rollout": func(f *Flat, _, val string) error {
+		switch val {
+		case "heuristic":
+			f.play.rollout = rolloutHeuristic
+		case "light":
+			f.play.rollout = rolloutLight
+			f.play.light = frozen.NewLight(f.play.rng)
+		default:
+			return fmt.Errorf("rollout=%s: want heuristic or light", val)
+		}
+		return nil
+	},
+	"cut": func(f *Flat, _, val string) error {
+		switch val {
+		case "round":
+			f.play.cut = true
+		case "none":
+			f.play.cut = false
+		default:
+			return fmt.Errorf("cut=%s: want round or none", val)
+		}
+		return nil
+	},
+	"full": func(f *Flat, key, val string) error {
+		x, err := parseFloat(key, val, 0, 1)
+		f.play.full = x != 0
+		return err
+	},
+}
+
+func init() {
+	for name, field := range weightFields {
+		flatOptions[name] = func(f *Flat, key, val string) error { return setFloat(field(&f.w), key, val, 0, 100) }
+	}
 }

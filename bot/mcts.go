@@ -598,6 +598,7 @@ type playout struct {
 	rollout rollout
 	light   *frozen.Light // the policy of rollout=light
 	cut     bool          // stop at the end of the round, when the value function can take over
+	full    bool          // judge calls with the others' values too, as the heuristic does
 	deck    []razzia.Kind // the undrawn cards in the order they come, or nil
 	buf     []razzia.Move
 	err     func() float64
@@ -638,7 +639,7 @@ func (p *playout) move(st *razzia.State) razzia.Move {
 	}
 	if !p.judged {
 		p.j.reset(st, p.w)
-		p.j.quick = true
+		p.j.quick = !p.full
 		p.judged = st.Phase() == razzia.PhaseAuction
 	}
 	return decide(&p.j, p.buf, p.err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,8 +20,9 @@ var ErrSpec = errors.New("invalid bot spec")
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
 	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto], " +
-	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X], " +
-	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ")
+	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1], " +
+	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ") +
+	"; heuristic, mcts and flat also take the policy's weights for experiments (" + weightNames() + "=X)"
 
 // Limits on the options, so that a typo cannot ask for a day of thinking.
 const (
@@ -146,17 +148,23 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	                        determinised flat Monte Carlo: every move played
 //	                        out over N sampled futures, or for D (default
 //	                        300ms), with the heuristic's playouts (noise X)
-//	flat[:samples=N,time=D,noise=X,drop=X]
+//	flat[:samples=N,time=D,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1]
 //	                        the yardstick: determinised flat Monte Carlo
 //	                        with common random numbers, playouts to the
 //	                        game's end and the moves X standard errors
 //	                        behind the best dropped (default 2.5; 0: none;
-//	                        see Flat), N samples or D (default 300ms)
+//	                        see Flat), N samples or D (default 300ms);
+//	                        for experiments, playouts cut at the round's end
+//	                        by the value function, b971414's light policy,
+//	                        or calls judged with the others' values (full)
 //	easy, medium, ...       a level for people (see Levels)
 //	medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=D]
 //	                        the heuristic and the tree search exactly as they
 //	                        played at commit b971414, when hard was
 //	                        mcts:iters=6000,time=500ms: yardsticks
+//
+// For experiments, heuristic, mcts and flat also take the weights of
+// their policy's judge by name (weightFields), such as heuristic:spare=3.2.
 //
 // New makes in-process bots only; no spec starts a program.
 // An error wraps ErrSpec, names the bad part and lists the valid specs.
@@ -221,6 +229,18 @@ var heuristicOptions = map[string]setter[*Heuristic]{
 	"noise": func(h *Heuristic, key, val string) error { return setFloat(&h.noise, key, val, 0, 100) },
 }
 
+func init() {
+	for name, field := range weightFields {
+		heuristicOptions[name] = func(h *Heuristic, key, val string) error {
+			if h.w == &defaultWeights {
+				own := defaultWeights
+				h.w = &own
+			}
+			return setFloat(field(h.w), key, val, 0, 100)
+		}
+	}
+}
+
 func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	m := NewMCTS(seed, DefaultIters, 0, 1)
 	// A spec's playouts stay the heuristic's unless it says otherwise,
@@ -263,6 +283,18 @@ var mctsOptions = map[string]setter[*MCTS]{
 		m.rollout = r
 		return nil
 	},
+}
+
+func init() {
+	for name, field := range weightFields {
+		mctsOptions[name] = func(m *MCTS, key, val string) error {
+			if m.w == &defaultWeights {
+				own := defaultWeights
+				m.w = &own
+			}
+			return setFloat(field(m.w), key, val, 0, 100)
+		}
+	}
 }
 
 // rollouts are the playouts rollout=NAME picks.
@@ -312,6 +344,16 @@ func newFrozenMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error
 var frozenMCTSOptions = map[string]setter[*frozenMCTS]{
 	"iters": func(f *frozenMCTS, key, val string) error { return parseCount(key, val, &f.iters) },
 	"time":  func(f *frozenMCTS, _, val string) error { return parseTime(val, &f.limit) },
+}
+
+// weightNames lists the names of the policy's weights, sorted, joined by |.
+func weightNames() string {
+	names := make([]string, 0, len(weightFields))
+	for name := range weightFields {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return strings.Join(names, "|")
 }
 
 func specError(format string, args ...any) error {
