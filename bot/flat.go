@@ -28,6 +28,7 @@ type Flat struct {
 	noise   float64
 	dropSE  float64 // standard errors behind the best that drop a move; 0: none
 	w       weights // the policy's
+	margin  float64 // the weight of the score margin in a sample's reward
 	rng     *rand.Rand
 
 	play   playout
@@ -66,7 +67,7 @@ func NewFlat(seed uint64, samples int, limit time.Duration) *Flat {
 	if samples <= 0 && limit <= 0 {
 		samples, limit = 0, DefaultFlatTime
 	}
-	b := &Flat{samples: samples, limit: limit, noise: 2, dropSE: DropSE, w: flatWeights, rng: newRand(seed), seeds: rand.NewPCG(0, 0)}
+	b := &Flat{samples: samples, limit: limit, noise: 2, dropSE: DropSE, w: flatWeights, margin: marginWeight, rng: newRand(seed), seeds: rand.NewPCG(0, 0)}
 	b.play = playout{w: &b.w, rng: rand.New(b.seeds), noise: b.noise}
 	return b
 }
@@ -122,7 +123,7 @@ func (b *Flat) Choose(v razzia.View) razzia.Move {
 			b.play.apply(&b.st, m)
 			var r [razzia.MaxPlayers]float32
 			if b.play.run(&b.st) {
-				r, _ = rewards(&b.st)
+				r, _ = rewardsWith(&b.st, b.margin)
 			} else {
 				r = value(&b.st, valueWeights(&b.st))
 			}
@@ -233,7 +234,8 @@ var flatOptions = map[string]setter[*Flat]{
 		f.play.noise = f.noise
 		return err
 	},
-	"drop": func(f *Flat, key, val string) error { return setFloat(&f.dropSE, key, val, 0, 100) },
+	"drop":   func(f *Flat, key, val string) error { return setFloat(&f.dropSE, key, val, 0, 100) },
+	"margin": func(f *Flat, key, val string) error { return setFloat(&f.margin, key, val, 0, 1) },
 	"rollout": func(f *Flat, _, val string) error {
 		switch val {
 		case "heuristic":

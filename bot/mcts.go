@@ -542,6 +542,11 @@ func (t *tree) selectEdge(nd *node) int32 {
 // the win plus a small term for its margin over the best other seat, and
 // its share of the win alone.
 func rewards(st *razzia.State) (reward, share [razzia.MaxPlayers]float32) {
+	return rewardsWith(st, marginWeight)
+}
+
+// rewardsWith is rewards with the margin's weight mw.
+func rewardsWith(st *razzia.State, mw float64) (reward, share [razzia.MaxPlayers]float32) {
 	n := st.Players()
 	var totals [razzia.MaxPlayers]int // Total, not Totals: a playout allocates nothing
 	for p := range n {
@@ -568,7 +573,7 @@ func rewards(st *razzia.State) (reward, share [razzia.MaxPlayers]float32) {
 		if t[p] == top {
 			share[p] = 1 / float32(winners)
 		}
-		reward[p] = float32((1-marginWeight)*float64(share[p]) + marginWeight*(0.5+0.5*margin))
+		reward[p] = float32((1-mw)*float64(share[p]) + mw*(0.5+0.5*margin))
 	}
 	return reward, share
 }

@@ -20,7 +20,7 @@ var ErrSpec = errors.New("invalid bot spec")
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
 	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto], " +
-	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1], " +
+	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X], " +
 	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ") +
 	"; heuristic, mcts and flat also take the policy's weights for experiments (" + weightNames() + "=X)"
 
@@ -148,7 +148,7 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	                        determinised flat Monte Carlo: every move played
 //	                        out over N sampled futures, or for D (default
 //	                        300ms), with the heuristic's playouts (noise X)
-//	flat[:samples=N,time=D,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1]
+//	flat[:samples=N,time=D,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X]
 //	                        the yardstick: determinised flat Monte Carlo
 //	                        with common random numbers, playouts to the
 //	                        game's end and the moves X standard errors
@@ -156,7 +156,8 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	                        see Flat), N samples or D (default 300ms);
 //	                        for experiments, playouts cut at the round's end
 //	                        by the value function, b971414's light policy,
-//	                        or calls judged with the others' values (full)
+//	                        calls judged with the others' values (full),
+//	                        or the score margin's weight in the reward
 //	easy, medium, ...       a level for people (see Levels)
 //	medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=D]
 //	                        the heuristic and the tree search exactly as they

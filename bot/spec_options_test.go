@@ -34,6 +34,8 @@ func TestSpecOptionEffects(t *testing.T) {
 		{"flat:cut=round", func(b Bot) bool { return b.(*Flat).play.cut }},
 		{"flat:rollout=light", func(b Bot) bool { f := b.(*Flat); return f.play.rollout == rolloutLight && f.play.light != nil }},
 		{"flat:full=1", func(b Bot) bool { return b.(*Flat).play.full }},
+		{"flat:margin=0.5", func(b Bot) bool { return b.(*Flat).margin == 0.5 }},
+		{"flat:margin=2", nil},
 		{"flat:rollout=random", nil},
 		{"heuristic:spare=-1", nil},
 		{"heuristic: noise=1 , ", nil}, // an empty option after the comma
