@@ -265,21 +265,30 @@ func exitStatus(sig os.Signal, m *tui.Model) int {
 
 // runProgram runs the Bubble Tea program on the terminal until it ends or
 // SIGINT, SIGTERM or SIGHUP stops it; it returns that signal. The program
-// quits as after q, so the screen is restored either way.
+// quits as after q, so the screen is restored either way. SIGTSTP
+// suspends it as ctrl+z does.
 func runProgram(m *tui.Model, stdin io.Reader, stdout io.Writer) (os.Signal, error) {
-	p := tea.NewProgram(m, tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler())
+	sus := newSuspender()
+	defer sus.stop()
+	p := tea.NewProgram(m, tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler(), tea.WithFilter(sus.filter))
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	caught := make(chan os.Signal, 1)
 	done := make(chan struct{})
 	go func() {
-		select {
-		case s := <-sigs:
-			caught <- s
-			p.Quit()
-		case <-done:
-			caught <- nil
+		for {
+			select {
+			case s := <-sigs:
+				caught <- s
+				p.Quit()
+				return
+			case <-sus.tstp:
+				sus.caught(p)
+			case <-done:
+				caught <- nil
+				return
+			}
 		}
 	}()
 	_, err := p.Run()

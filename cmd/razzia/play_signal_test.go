@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -148,4 +150,112 @@ func TestPlayChecksFirst(t *testing.T) {
 	if len(games) != 0 {
 		t.Errorf("the server has %d games after the refusals", len(games))
 	}
+}
+
+// TestPlaySuspend suspends razzia play to a shell with job control, as a
+// person does, by ctrl+z typed and by SIGTSTP sent from outside: each time
+// the process stops, the shell has the screen back (the table is gone), fg
+// draws the table again and the game goes on; the record on disk holds
+// the moves played after, and q ends with status 0.
+func TestPlaySuspend(t *testing.T) {
+	t.Parallel() // processes of their own, mostly waiting
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash to suspend to")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := newTerminal(t, 80, 24)
+	rec := filepath.Join(t.TempDir(), "game.json")
+	sh := exec.CommandContext(t.Context(), bash, "--norc", "--noprofile", "-i")
+	sh.Env = append(os.Environ(), "PS1=$ ", "RZ="+self, "REC="+rec, asRazzia+"=1")
+	sh.Stdin, sh.Stdout, sh.Stderr = term.tty, term.tty, term.tty
+	sh.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true} // the shell's own terminal
+	if err := sh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sh.Process.Kill(); sh.Wait() })
+	term.waitFor(10*time.Second, "", "$ ")
+	term.send(`"$RZ" play --players Ann --bots random,random --seed 7 --delay 0 --lang en --record "$REC"` + "\r")
+	term.waitFor(20*time.Second, "", "Ann (you)", "Auction row")
+	pid := childOf(t, sh.Process.Pid)
+
+	stopped := 0
+	for _, how := range []string{"ctrl+z", "SIGTSTP"} {
+		if how == "ctrl+z" {
+			term.send("\x1a")
+		} else if err := syscall.Kill(pid, syscall.SIGTSTP); err != nil {
+			t.Fatal(err)
+		}
+		stopped++
+		term.waitUntil(10*time.Second, "", how+": the shell's screen, the job stopped", func(s string) bool {
+			return strings.Count(s, "Stopped") == stopped && !strings.Contains(s, "Auction row")
+		})
+		before := len(readRecordFile(t, rec).Moves)
+		term.send("fg\r")
+		term.waitFor(10*time.Second, "", "Ann (you)", "Auction row")
+		term.waitUntil(20*time.Second, "dp\r", how+": a move after fg", func(string) bool {
+			return len(readRecordFile(t, rec).Moves) > before
+		})
+		term.send("clear\r") // who is stopped shows once each time
+		term.waitUntil(5*time.Second, "", "a clear screen", func(s string) bool { return !strings.Contains(s, "Stopped") })
+	}
+	term.send("q")
+	term.waitFor(5*time.Second, "", "Quit this game?")
+	term.send("y")
+	term.waitFor(10*time.Second, "", "seed 7")
+	term.send("echo status=$?\r")
+	term.waitFor(5*time.Second, "", "status=0")
+	term.send("exit\r")
+	if err := sh.Wait(); err != nil {
+		t.Errorf("the shell: %v", err)
+	}
+}
+
+// TestPlaySuspendWithoutShell: where no shell can take the terminal back
+// (razzia play leads its own session, as "ssh -t host razzia play" starts
+// it), ctrl+z does nothing, rather than give the screen up and wait for a
+// SIGCONT that never comes.
+func TestPlaySuspendWithoutShell(t *testing.T) {
+	t.Parallel()
+	term := newTerminal(t, 80, 24)
+	cmd := razziaCommand(t, t.Context(), "play", "--players", "Ann", "--bots", "random,random",
+		"--seed", "7", "--delay", "0", "--lang", "en")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = term.tty, term.tty, term.tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	term.waitFor(20*time.Second, "", "Ann (you)", "Auction row")
+	term.send("\x1a")
+	term.waitFor(5*time.Second, "?", "Keys", "draw a card") // the game still has its keys
+	term.send("\x1b") // alone: escape and a key at once are alt and the key
+	term.waitFor(5*time.Second, "", "Auction row")
+	term.send("q")
+	term.waitFor(5*time.Second, "", "Quit this game?")
+	term.send("y")
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("razzia play: %v", err)
+	}
+}
+
+// childOf returns the process id of the one child of the process, from
+// /proc; the test is skipped where there is none.
+func childOf(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	if err != nil {
+		t.Skipf("no /proc to find razzia play's process: %v", err)
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 1 {
+		t.Fatalf("the shell has children %q, want one", f)
+	}
+	child, err := strconv.Atoi(f[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return child
 }
