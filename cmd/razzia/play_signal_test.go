@@ -231,7 +231,7 @@ func TestPlaySuspendWithoutShell(t *testing.T) {
 	term.waitFor(20*time.Second, "", "Ann (you)", "Auction row")
 	term.send("\x1a")
 	term.waitFor(5*time.Second, "?", "Keys", "draw a card") // the game still has its keys
-	term.send("\x1b") // alone: escape and a key at once are alt and the key
+	term.send("\x1b")                                       // alone: escape and a key at once are alt and the key
 	term.waitFor(5*time.Second, "", "Auction row")
 	term.send("q")
 	term.waitFor(5*time.Second, "", "Quit this game?")
