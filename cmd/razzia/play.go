@@ -445,6 +445,7 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	if server == "" {
 		return usageError(stderr, fs, playSynopsis, "a game id needs --server URL")
 	}
+	anyName := name == "" // any seat kept at the game is this person's
 	if name == "" {
 		name = defaultName(i18n.Default())
 	}
@@ -501,7 +502,7 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 			return 1
 		}
 	}
-	seat, err := c.TakeSeat(setup, store, client.SeatRequest{Game: invite, Name: name, Seats: seats, Pace: g.pace, Rated: g.rated})
+	seat, err := c.TakeSeat(setup, store, client.SeatRequest{Game: invite, Name: name, AnyName: anyName, Seats: seats, Pace: g.pace, Rated: g.rated})
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
 		return 1
@@ -529,7 +530,7 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	if game != id {
 		// A rematch it followed: the seat there is the one to keep.
 		link = strings.TrimSuffix(c.URL(), "/") + "/g/" + game
-		_ = store.Forget(c.URL(), id)
+		_ = store.Drop(seat)
 		if tok := m.SeatToken(); tok != "" {
 			_ = store.Save(client.SavedSeat{Server: c.URL(), Game: game, Seat: m.Snapshot().Seat, Name: seat.Name, Token: tok, Saved: time.Now()})
 		}

@@ -71,33 +71,40 @@ func (s *SeatStore) Seats(server string) ([]SavedSeat, error) {
 	return out, nil
 }
 
-// Lookup returns the seat saved for the game on the server.
-func (s *SeatStore) Lookup(server, game string) (SavedSeat, bool, error) {
+// GameSeats returns the seats saved for the game on the server, the
+// newest first: one person may hold several seats at a table (two people
+// at one computer, or one in two terminals).
+func (s *SeatStore) GameSeats(server, game string) ([]SavedSeat, error) {
 	seats, err := s.Seats(server)
-	if err != nil {
-		return SavedSeat{}, false, err
-	}
-	for _, x := range seats {
-		if x.Game == game {
-			return x, true, nil
-		}
-	}
-	return SavedSeat{}, false, nil
+	return slices.DeleteFunc(seats, func(x SavedSeat) bool { return x.Game != game }), err
 }
 
-// Save keeps the seat, replacing the one saved for the same game.
+// Save keeps the seat, replacing the one saved for the same seat of the
+// same game.
 func (s *SeatStore) Save(seat SavedSeat) error {
 	return s.update(func(all []SavedSeat) []SavedSeat {
-		all = slices.DeleteFunc(all, func(x SavedSeat) bool { return x.Server == seat.Server && x.Game == seat.Game })
+		all = slices.DeleteFunc(all, func(x SavedSeat) bool {
+			return x.Server == seat.Server && x.Game == seat.Game && x.Seat == seat.Seat
+		})
 		all = append([]SavedSeat{seat}, all...)
 		return all[:min(len(all), maxSaved)]
 	})
 }
 
-// Forget drops the seat saved for the game on the server, if any.
+// Forget drops the seats saved for the game on the server, if any.
 func (s *SeatStore) Forget(server, game string) error {
 	return s.update(func(all []SavedSeat) []SavedSeat {
 		return slices.DeleteFunc(all, func(x SavedSeat) bool { return x.Server == server && x.Game == game })
+	})
+}
+
+// Drop drops one saved seat, the one with the seat's token, and keeps the
+// others saved for its game.
+func (s *SeatStore) Drop(seat SavedSeat) error {
+	return s.update(func(all []SavedSeat) []SavedSeat {
+		return slices.DeleteFunc(all, func(x SavedSeat) bool {
+			return x.Server == seat.Server && x.Game == seat.Game && x.Token == seat.Token
+		})
 	})
 }
 
