@@ -33,25 +33,78 @@ func TestFivePlayersHoldingsCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := protocol.NewView(g.View(-1))
+	kinds := slices.Concat(razzia.Jewels[:], razzia.Businesses[:], []razzia.Kind{razzia.Thief, razzia.Bodyguard, razzia.Car, razzia.Driver, razzia.Gold})
 	for i := range v.Seats {
 		h := map[string]int{}
-		for _, k := range slices.Concat(razzia.Jewels[:], razzia.Businesses[:], []razzia.Kind{razzia.Thief, razzia.Bodyguard, razzia.Car, razzia.Driver, razzia.Gold}) {
-			h[k.String()] = 1
+		for j, k := range kinds {
+			h[k.String()] = 1 + (i+j)%2 // "2 real estates" as well as "real estate"
 		}
 		v.Seats[i].Holdings = h
 	}
 	for _, lang := range []string{"en", "de", "hu"} {
 		t.Run(lang, func(t *testing.T) {
 			m := viewModel(t, v, 80, 24, lang)
+			var names []string // every holding, as the screen may end with it
+			for _, k := range kinds {
+				names = append(names, m.cat.T("card."+k.String()), m.cat.Card(k.String(), 2))
+			}
 			s := screen(m)
 			cut := 0
 			for l := range strings.SplitSeq(s, "\n") {
-				if strings.HasPrefix(l, "    ") && strings.HasSuffix(strings.TrimRight(l, " "), "…") {
-					cut++
+				l = strings.TrimRight(l, " ")
+				before, ok := strings.CutSuffix(l, " …")
+				before = strings.TrimSuffix(before, ",") // a list that goes on
+				if !strings.HasPrefix(l, "    ") || !ok {
+					continue
+				}
+				cut++
+				if !slices.ContainsFunc(names, func(n string) bool { return strings.HasSuffix(before, n) }) {
+					t.Errorf("the holdings are cut inside a holding: %q", l)
 				}
 			}
 			if cut < len(v.Seats) {
 				t.Errorf("%d of %d holdings show their cut:\n%s", cut, len(v.Seats), s)
+			}
+			checkFits(t, m, lang)
+		})
+	}
+}
+
+// TestStakesFivePlayers: with five players at 80 columns, the line of
+// stakes names every player, in each language, even with long names.
+func TestStakesFivePlayers(t *testing.T) {
+	names := []string{"Árpád Szentgyörgyiné", "Maximiliane Wolkenst", "Bot 1 (medium)", "Bot 2 (medium)", "Bot 3 (medium)"}
+	g, err := razzia.NewGame(razzia.Setup{Players: names})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for len(protocol.NewView(g.View(-1)).Row) < 2 {
+		if err := g.PlayToken("draw car"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := protocol.NewView(g.View(-1))
+	for _, lang := range []string{"en", "de", "hu"} {
+		t.Run(lang, func(t *testing.T) {
+			m := viewModel(t, v, 80, 24, lang)
+			s := screen(m)
+			line := ""
+			for l := range strings.SplitSeq(s, "\n") {
+				if strings.HasPrefix(l, m.cat.T("tui.stake.all")) {
+					line = l
+				}
+			}
+			for i, n := range names {
+				short := []rune(n)[:3]
+				if !strings.Contains(line, string(short)) || strings.Count(line, "+")+strings.Count(line, "-") < len(names) {
+					t.Errorf("the stakes lack player %d, %s: %q", i+1, n, line)
+				}
+			}
+			// The bots' names keep their numbers.
+			for _, n := range []string{"Bot 1", "Bot 2", "Bot 3"} {
+				if !strings.Contains(line, n) {
+					t.Errorf("the stakes lack %s: %q", n, line)
+				}
 			}
 			checkFits(t, m, lang)
 		})

@@ -312,17 +312,28 @@ func (m *Model) stakeLine() []string {
 // but skip, each at their lowest bid, so that everyone sees whom an
 // auction matters to, waiting or not.
 func (m *Model) stakesAll(skip int) []string {
-	var parts []string
-	for _, st := range m.snap.Stakes {
-		if st.Seat != skip {
-			parts = append(parts, trunc(m.name(st.Seat), 12)+" "+boldStyle.Render(signed(st.Gain.Total())))
+	// The names give way, down to a few letters, so that every player's
+	// stake shows on the one line: five players at 80 columns.
+	line := func(name int) string {
+		var parts []string
+		for _, st := range m.snap.Stakes {
+			if st.Seat != skip {
+				parts = append(parts, trunc(m.name(st.Seat), name)+" "+boldStyle.Render(signed(st.Gain.Total())))
+			}
 		}
+		if len(parts) == 0 {
+			return ""
+		}
+		return m.cat.T("tui.stake.all") + " " + strings.Join(parts, " · ")
 	}
-	if len(parts) == 0 {
-		return nil
+	name := 12
+	for name > 4 && ansiWidth(line(name)) > m.width-1 {
+		name--
 	}
-	line := m.cat.T("tui.stake.all") + " " + strings.Join(parts, " · ")
-	return []string{dimStyle.Render(trunc(line, m.width-1))}
+	if l := line(name); l != "" {
+		return []string{dimStyle.Render(trunc(l, m.width-1))}
+	}
+	return nil
 }
 
 // signed writes a number of points with its sign: +5, -2, +0.
@@ -391,10 +402,9 @@ func (m *Model) player(i, n int) []string {
 	if n > 1 {
 		held := m.wrap("    "+m.holdings(seat.Holdings), 4)
 		if len(held) > n-1 {
-			// Cut where the room ends, and say so.
+			// Cut where the room ends, between two holdings, and say so.
 			held = held[:n-1]
-			last := held[n-2]
-			held[n-2] = trunc(last, min(ansiWidth(last), m.width-3)) + " …"
+			held[n-2] = cutItems(held[n-2], m.width-1-2) + " …"
 		}
 		lines = append(lines, held...)
 	}
@@ -435,21 +445,41 @@ func (m *Model) holdings(h map[string]int) string {
 		var names []string
 		for _, k := range f.kinds {
 			n := h[k.String()]
+			name := ""
 			switch {
 			case n == 1 && (k.IsJewel() || k.IsBusiness()):
-				names = append(names, m.cat.T("card."+k.String()))
+				name = m.cat.T("card." + k.String())
 			case n > 0:
-				names = append(names, m.cat.Card(k.String(), n))
+				name = m.cat.Card(k.String(), n)
+			default:
+				continue
 			}
+			// No-break spaces: a line breaks between holdings, never
+			// inside "2 real estates".
+			names = append(names, strings.ReplaceAll(name, " ", "\u00a0"))
 		}
 		if len(names) > 0 {
-			groups = append(groups, paint(f.colour, f.symbol)+" "+strings.Join(names, ", "))
+			groups = append(groups, paint(f.colour, f.symbol)+"\u00a0"+strings.Join(names, ", "))
 		}
 	}
 	if len(groups) == 0 {
 		return dimStyle.Render("—")
 	}
 	return strings.Join(groups, "  ")
+}
+
+// cutItems shortens a line of holdings to n cells by leaving out whole
+// holdings from its end: a holding's words are joined by no-break spaces,
+// so the line breaks only between two of them.
+func cutItems(line string, n int) string {
+	for ansiWidth(line) > n {
+		i := strings.LastIndexByte(strings.TrimRight(line, " "), ' ')
+		if i <= 0 || strings.TrimSpace(line[:i]) == "" {
+			return trunc(line, n) // one holding wider than the line
+		}
+		line = strings.TrimRight(line[:i], " ") // "casino, …" when a list goes on
+	}
+	return line
 }
 
 // recentLog narrates the last events that fit in n lines.
@@ -564,8 +594,14 @@ func (m *Model) result() []string {
 		hdr += padLeft(categorySymbol(c), 4)
 	}
 	hdr += " "
+	// A round's column is as wide as its heading and a space ("3. f."
+	// in Hungarian), so that the headings never run together.
+	rw := 5
 	for r := 1; r <= razzia.Rounds; r++ {
-		hdr += padLeft(m.cat.T("tui.round.short", "round", r), 5)
+		rw = max(rw, 1+ansiWidth(m.cat.T("tui.round.short", "round", r)))
+	}
+	for r := 1; r <= razzia.Rounds; r++ {
+		hdr += padLeft(m.cat.T("tui.round.short", "round", r), rw)
 	}
 	hdr += padLeft("Σ", 6)
 	lines = append(lines, boldStyle.Render(hdr))
@@ -588,7 +624,7 @@ func (m *Model) result() []string {
 			if r < len(seat.Scores) {
 				v = strconv.Itoa(seat.Scores[r].Total())
 			}
-			l += padLeft(v, 5)
+			l += padLeft(v, rw)
 		}
 		l += padLeft(strconv.Itoa(seat.Total), 6)
 		if mark != "   " {
