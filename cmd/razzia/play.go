@@ -482,7 +482,7 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	setup, setupDone := context.WithTimeout(ctx, connectTimeout)
 	defer setupDone()
 	if invite == "" && g.resume {
-		listed, err := listSeats(setup, c, store, stdout)
+		listed, err := listSeats(setup, c, store, cat, stdout)
 		if err != nil {
 			fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
 			return 1
@@ -541,7 +541,9 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	if sig != syscall.SIGHUP {
 		summary(stdout, m, 0)
 		switch {
-		case m.Over() || m.Cancelled():
+		case m.Cancelled():
+			fmt.Fprintln(stdout, cat.T("cli.table.closed", "link", link))
+		case m.Over():
 			fmt.Fprintln(stdout, link)
 		default:
 			fmt.Fprintln(stdout, cat.T("tui.seat.kept", "command", "razzia play "+link))
@@ -553,25 +555,25 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 // listSeats prints the games the person holds a seat in on the server,
 // theirs to move first, with the command that resumes each. It reports
 // whether it listed any.
-func listSeats(ctx context.Context, c *client.Client, store *client.SeatStore, w io.Writer) (bool, error) {
+func listSeats(ctx context.Context, c *client.Client, store *client.SeatStore, cat *i18n.Catalogue, w io.Writer) (bool, error) {
 	games, err := c.HeldGames(ctx, store)
 	if err != nil || len(games) == 0 {
 		return false, err
 	}
-	fmt.Fprintf(w, "Your games on %s:\n", c.URL())
+	fmt.Fprintln(w, cat.T("cli.seats.title", "server", c.URL()))
 	for _, g := range games {
-		state := "waiting for players"
+		state := cat.T("cli.seats.waiting")
 		switch {
 		case g.ToMove:
-			state = "your turn"
+			state = cat.T("cli.seats.turn")
 		case g.StandIn:
-			state = "a bot plays for you until you come back"
+			state = cat.T("cli.seats.standin")
 		case g.Info.Status == protocol.StatusPlaying:
-			state = fmt.Sprintf("playing, move %d", g.Info.Moves+1)
+			state = cat.T("cli.seats.playing", "move", g.Info.Moves+1)
 		}
 		fmt.Fprintf(w, "  %s: %s\n    razzia play %s/g/%s\n", g.Seat.Name, state, strings.TrimSuffix(c.URL(), "/"), g.Seat.Game)
 	}
-	fmt.Fprintf(w, "A new table:\n    razzia play --server %s --bots %s\n", c.URL(), defaultBots)
+	fmt.Fprintf(w, "%s\n    razzia play --server %s --bots %s\n", cat.T("cli.seats.new"), c.URL(), defaultBots)
 	return true, nil
 }
 

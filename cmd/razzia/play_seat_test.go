@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -16,6 +17,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/tui"
 )
 
@@ -77,9 +80,9 @@ func TestPlaySeatSurvives(t *testing.T) {
 	link := m[1]
 
 	term = newTerminal(t, 80, 24)
-	status = playCommand(t, term, "--server", srv.URL, "--lang", "en")
-	s = term.waitFor(10*time.Second, "", "Your games on", "A new table")
-	if !strings.Contains(unwrap(s), "razzia play "+link+" ") || !strings.Contains(s, "a bot plays for you") {
+	status = playCommand(t, term, "--server", srv.URL, "--lang", "de")
+	s = term.waitFor(10*time.Second, "", "Deine Spiele auf", "Ein neuer Tisch")
+	if !strings.Contains(unwrap(s), "razzia play "+link+" ") || !strings.Contains(s, "ein Bot spielt für dich") {
 		t.Errorf("the list lacks the game %s:\n%s", link, s)
 	}
 	if got := wait(t, status); got != 0 {
@@ -92,6 +95,33 @@ func TestPlaySeatSurvives(t *testing.T) {
 		return strings.Contains(s, "Ann (you)") && !strings.Contains(s, "bot plays") && !strings.Contains(s, "✗")
 	})
 	quitToBot(t, term, status)
+}
+
+// TestPlayWaitingRoomClosed: q in the waiting room of a table one created
+// asks whether to close it, in Hungarian at 120×40; y closes it on the
+// server, and the line left in the terminal says so instead of offering
+// its link.
+func TestPlayWaitingRoomClosed(t *testing.T) {
+	t.Parallel()
+	srv, c := testServer(t, 1000)
+	term := newTerminal(t, 120, 40)
+	status := playCommand(t, term, "--server", srv.URL, "--name", "Ann", "--bots", "easy", "--players", "3", "--lang", "hu")
+	s := term.waitFor(10*time.Second, "", "Hívd meg őket")
+	m := regexp.MustCompile(`/g/([a-z2-7]{10})`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("no link in the waiting room:\n%s", s)
+	}
+	term.send("q")
+	term.waitFor(5*time.Second, "", "Bezárod az asztalt? y: bezárom, n: nyitva marad másoknak, esc: maradok")
+	term.send("y")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+	var refused *client.Error
+	if _, _, err := c.Game(t.Context(), m[1], ""); !errors.As(err, &refused) || refused.Code != protocol.TableCancelled {
+		t.Fatalf("the table on the server: %v; want it cancelled", err)
+	}
+	term.waitFor(5*time.Second, "", "Az asztal bezárult: "+srv.URL+m[0])
 }
 
 // TestPlaySilentServer: a server that accepts connections and never
