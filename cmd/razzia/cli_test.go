@@ -43,6 +43,7 @@ func TestUsageErrorIsOneLine(t *testing.T) {
 		{"flag near a real one", []string{"arena", "--gmaes", "3"}, "razzia arena: unknown flag --gmaes; did you mean --games?"},
 		{"bad value", []string{"arena", "--games", "many"}, `razzia arena: invalid value "many" for flag --games`},
 		{"unknown language", []string{"play", "--lang", "xx"}, `razzia play: --lang "xx": the languages are en, `},
+		{"unknown language to watch", []string{"watch", "--lang", "xx", "http://localhost:8080/g/k3x7q2m5ab"}, `razzia watch: --lang "xx": the languages are en, `},
 		{"one person alone", []string{"play", "--players", "1", "--bots", ""}, "razzia play: 1 person and 0 bots make 1 player;"},
 		{"completion without shell", []string{"completion"}, "razzia completion: want one shell: bash, zsh or fish"},
 		{"completion of another shell", []string{"completion", "tcsh"}, `razzia completion: unknown shell "tcsh"`},

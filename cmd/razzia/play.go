@@ -104,20 +104,14 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(rest) > 1 {
 		return usageError(stderr, fs, playSynopsis, "at most one invite link or game id, got %d arguments", len(rest))
 	}
-	opt := tui.Options{Lang: *lang, Delay: *delay}
-	if opt.Lang == "" {
-		opt.Lang = envLang()
-	}
 	if *delay < 0 {
 		return usageError(stderr, fs, playSynopsis, "--delay must not be negative")
 	}
-	cat, ok := i18n.Lookup(opt.Lang)
-	if !ok && *lang != "" {
-		return usageError(stderr, fs, playSynopsis, "--lang %q: the languages are %s", *lang, langTags())
+	tag, cat, err := pickLang(*lang)
+	if err != nil {
+		return usageError(stderr, fs, playSynopsis, "%v", err)
 	}
-	if !ok {
-		cat = i18n.Default()
-	}
+	opt := tui.Options{Lang: tag, Delay: *delay}
 	if _, ok := pace.Lookup(*paceID); *paceID != "" && !ok {
 		return usageError(stderr, fs, playSynopsis, "--pace: no pace %q (the paces are %s)", *paceID, paceIDs())
 	}
@@ -201,7 +195,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "%v", err)
 	}
-	if err := needTerminal(stdin, stdout); err != nil {
+	if err := needTerminal("play", stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
@@ -234,21 +228,44 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitStatus(sig, m)
 }
 
-// needTerminal reports why the table cannot be drawn: standard input and
-// output must be a terminal, so that the keys arrive one by one and no
-// escape codes land in a file.
-func needTerminal(stdin io.Reader, stdout io.Writer) error {
+// needTerminal reports why the command cannot draw the table: standard
+// input and output must be a terminal, so that the keys arrive one by one
+// and no escape codes land in a file.
+func needTerminal(command string, stdin io.Reader, stdout io.Writer) error {
 	for _, f := range []struct {
 		name string
 		v    any
 	}{{"standard input", stdin}, {"standard output", stdout}} {
 		file, ok := f.v.(*os.File)
 		if !ok || !term.IsTerminal(int(file.Fd())) {
-			return fmt.Errorf("%s is not a terminal: razzia play draws the table in a terminal of %d×%d or larger (a program plays with razzia bot)",
-				f.name, tui.MinWidth, tui.MinHeight)
+			err := fmt.Errorf("%s is not a terminal: razzia %s draws the table in a terminal of %d×%d or larger",
+				f.name, command, tui.MinWidth, tui.MinHeight)
+			if command == "play" {
+				err = fmt.Errorf("%w (a program plays with razzia bot)", err)
+			}
+			return err
 		}
 	}
 	return nil
+}
+
+// pickLang returns the language of --lang, or of the environment when the
+// flag is empty (English when the environment names none Razzia speaks),
+// and its catalogue; a --lang Razzia does not speak is an error naming
+// those it does.
+func pickLang(flag string) (string, *i18n.Catalogue, error) {
+	tag := flag
+	if tag == "" {
+		tag = envLang()
+	}
+	cat, ok := i18n.Lookup(tag)
+	switch {
+	case !ok && flag != "":
+		return "", nil, fmt.Errorf("--lang %q: the languages are %s", flag, langTags())
+	case !ok:
+		cat = i18n.Default()
+	}
+	return tag, cat, nil
 }
 
 // exitStatus is the status a shell expects: 128 and the signal's number
@@ -456,7 +473,7 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	if err != nil && invite == "" {
 		return usageError(stderr, fs, playSynopsis, "%v", err)
 	}
-	if err := needTerminal(stdin, stdout); err != nil {
+	if err := needTerminal("play", stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}

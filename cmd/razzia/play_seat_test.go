@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -124,24 +125,38 @@ func TestPlayWaitingRoomClosed(t *testing.T) {
 	term.waitFor(5*time.Second, "", "Az asztal bezárult: "+srv.URL+m[0])
 }
 
-// TestPlaySilentServer: a server that accepts connections and never
-// answers gets a clear error within the time limit, not a blank screen.
-// Not parallel: it shortens the limit for every play.
-func TestPlaySilentServer(t *testing.T) {
+// silentServer listens on a free port, accepts every connection and never
+// answers; it returns its address.
+func silentServer(t *testing.T) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	var conns []net.Conn // held open, never answered
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		for {
 			c, err := ln.Accept()
 			if err != nil {
+				for _, c := range conns {
+					c.Close()
+				}
 				return
 			}
-			defer c.Close() // held open, never answered
+			conns = append(conns, c)
 		}
 	}()
+	t.Cleanup(func() { ln.Close(); <-done })
+	return ln.Addr().String()
+}
+
+// TestPlaySilentServer: a server that accepts connections and never
+// answers gets a clear error within the time limit, not a blank screen.
+// Not parallel: it shortens the limit for every play.
+func TestPlaySilentServer(t *testing.T) {
+	addr := silentServer(t)
 	old := connectTimeout
 	connectTimeout = 300 * time.Millisecond
 	defer func() { connectTimeout = old }()
@@ -149,7 +164,7 @@ func TestPlaySilentServer(t *testing.T) {
 	var stderr bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run([]string{"play", "--server", "http://" + ln.Addr().String(), "--name", "Ann", "--lang", "en"}, term.tty, term.tty, &stderr)
+		done <- run([]string{"play", "--server", "http://" + addr, "--name", "Ann", "--lang", "en"}, term.tty, term.tty, &stderr)
 	}()
 	select {
 	case status := <-done:
@@ -159,7 +174,30 @@ func TestPlaySilentServer(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("razzia play still waits for a server that never answers")
 	}
-	term.waitFor(5*time.Second, "", "Connecting to http://"+ln.Addr().String())
+	term.waitFor(5*time.Second, "", "Connecting to http://"+addr)
+}
+
+// TestWatchChecksFirst: razzia watch without a terminal says that it is
+// razzia watch that needs one; with a server that accepts and never
+// answers, the terminal says whom it waits for, then why it gave up.
+// Not parallel: it shortens the limit for every command.
+func TestWatchChecksFirst(t *testing.T) {
+	var stderr bytes.Buffer
+	if status := run([]string{"watch", "http://127.0.0.1:1/g/k3x7q2m5ab"}, strings.NewReader(""), io.Discard, &stderr); status != 1 ||
+		!strings.HasPrefix(stderr.String(), "razzia watch: standard input is not a terminal: razzia watch draws the table") {
+		t.Errorf("status %d, stderr %q", status, stderr.String())
+	}
+	addr := silentServer(t)
+	old := connectTimeout
+	connectTimeout = 300 * time.Millisecond
+	defer func() { connectTimeout = old }()
+	term := newTerminal(t, 80, 24)
+	stderr.Reset()
+	if status := run([]string{"watch", "--lang", "de", "http://" + addr + "/g/k3x7q2m5ab"}, term.tty, term.tty, &stderr); status != 1 ||
+		!strings.Contains(stderr.String(), "did not answer within 300ms") {
+		t.Errorf("status %d, stderr %q", status, stderr.String())
+	}
+	term.waitFor(5*time.Second, "", "Verbindung zu http://"+addr)
 }
 
 // TestWatch watches a game between server bots from the terminal: the
