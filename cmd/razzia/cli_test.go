@@ -39,7 +39,7 @@ func TestUsageErrorIsOneLine(t *testing.T) {
 		want string
 	}{
 		{"arena without bots", []string{"arena"}, "razzia arena: give the bots with --seats or --bots"},
-		{"replay without file", []string{"replay"}, "razzia replay: want one FILE, got 0 arguments"},
+		{"replay without file", []string{"replay"}, "razzia replay: want one FILE or LINK, got 0 arguments"},
 		{"flag near a real one", []string{"arena", "--gmaes", "3"}, "razzia arena: unknown flag --gmaes; did you mean --games?"},
 		{"bad value", []string{"arena", "--games", "many"}, `razzia arena: invalid value "many" for flag --games`},
 		{"unknown language", []string{"play", "--lang", "xx"}, `razzia play: --lang "xx": the languages are en, `},
