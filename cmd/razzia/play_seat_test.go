@@ -285,43 +285,62 @@ func TestPlayServerRestart(t *testing.T) {
 }
 
 // TestPlayFivePlayersSizes plays five players at 80×24 and 120×40 in
-// German and Hungarian through a terminal: the long name keeps the
-// cheques' column, and the question whether to quit shows whole.
+// English, German and Hungarian through a terminal: the long name keeps
+// the cheques' column, the line of stakes names all five players, and the
+// question whether to quit shows whole.
 func TestPlayFivePlayersSizes(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		lang, yes  string
-		cols, rows int
-	}{
-		{"de", "y: ja, n: nein", 80, 24},
-		{"hu", "y: igen, n: nem", 80, 24},
-		{"hu", "y: igen, n: nem", 120, 40},
+	for _, lang := range []struct{ tag, stakes, own, yes string }{
+		{"en", "Worth now:", "Worth to you now:", "y: yes, n: no"},
+		{"de", "Jetzt wert:", "Jetzt wert für dich:", "y: ja, n: nein"},
+		{"hu", "Most ér:", "Most ennyit ér neked:", "y: igen, n: nem"},
 	} {
-		t.Run(fmt.Sprintf("%s %dx%d", tc.lang, tc.cols, tc.rows), func(t *testing.T) {
-			t.Parallel()
-			term := newTerminal(t, tc.cols, tc.rows)
-			// The longest name a person may take: 20 characters.
-			status := playCommand(t, term, "--players", "Árpád Szentgyörgyiné", "--bots", "easy,easy,easy,easy",
-				"--seed", "3", "--delay", "0", "--lang", tc.lang)
-			s := term.waitFor(10*time.Second, "", "Árpád Szent")
-			col := -1
-			for l := range strings.SplitSeq(s, "\n") {
-				i := strings.Index(l, "[")
-				if i < 0 || !strings.Contains(l, "$") {
-					continue
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			t.Run(fmt.Sprintf("%s %dx%d", lang.tag, size[0], size[1]), func(t *testing.T) {
+				t.Parallel()
+				term := newTerminal(t, size[0], size[1])
+				// The longest name a person may take: 20 characters.
+				status := playCommand(t, term, "--players", "Árpád Szentgyörgyiné", "--bots", "easy,easy,easy,easy",
+					"--seed", "3", "--delay", "0", "--lang", lang.tag)
+				s := term.waitFor(10*time.Second, "", "Árpád Szent", lang.stakes)
+				col := -1
+				for l := range strings.SplitSeq(s, "\n") {
+					if strings.HasPrefix(l, lang.stakes) {
+						// Every player's stake: the bots' by their numbers,
+						// Árpád's there too, or on a line of its own on
+						// Árpád's turn.
+						want := 5
+						if strings.Contains(s, lang.own) {
+							want = 4
+						} else if !strings.Contains(l, "Árpád") {
+							t.Errorf("the stakes lack Árpád: %q", l)
+						}
+						for _, bot := range []string{"1", "2", "3", "4"} {
+							if !strings.Contains(l, bot) {
+								t.Errorf("the stakes lack bot %s: %q", bot, l)
+							}
+						}
+						if n := strings.Count(l, "+") + strings.Count(l, "-"); n != want {
+							t.Errorf("the stakes show %d players, want %d: %q", n, want, l)
+						}
+					}
+					i := strings.Index(l, "[")
+					if i < 0 || !strings.Contains(l, "$") {
+						continue
+					}
+					if c := ansi.StringWidth(l[:i]); col >= 0 && c != col {
+						t.Errorf("the cheques start in columns %d and %d:\n%s", col, c, s)
+					} else {
+						col = c
+					}
 				}
-				if c := ansi.StringWidth(l[:i]); col >= 0 && c != col {
-					t.Errorf("the cheques start in columns %d and %d:\n%s", col, c, s)
-				} else {
-					col = c
+				term.send("q")
+				term.waitFor(5*time.Second, "", lang.yes)
+				term.send("y")
+				if got := wait(t, status); got != 0 {
+					t.Fatalf("razzia play exited with %d", got)
 				}
-			}
-			term.send("q")
-			term.waitFor(5*time.Second, "", tc.yes)
-			term.send("y")
-			if got := wait(t, status); got != 0 {
-				t.Fatalf("razzia play exited with %d", got)
-			}
-		})
+			})
+		}
 	}
 }
