@@ -253,10 +253,11 @@ func TestSummaryAligns(t *testing.T) {
 	}
 }
 
-// TestPlayServerRestart stops the server while it is Ann's turn: the
-// screen says the connection is lost and offers no move; the server
-// started again on the same address and database gives her the turn
-// back, and her move plays.
+// TestPlayServerRestart stops the server while a person is to move at a
+// table of two people, Ann in English at 80×24 and Bob in Hungarian at
+// 120×40: each screen says that the connection is lost and offers no
+// move; the server started again on the same address and database gives
+// the turn back, and the move plays.
 func TestPlayServerRestart(t *testing.T) {
 	t.Parallel() // processes of their own, mostly waiting
 	if testing.Short() {
@@ -267,21 +268,49 @@ func TestPlayServerRestart(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "razzia.db")
 	args := []string{"--bot-delay", "3ms", "--lease-ttl", "1m"}
 	s1 := startServer(t, ctx, db, args...)
-	term := newTerminal(t, 80, 24)
-	status := playCommand(t, term, "--server", s1.url, "--name", "Ann", "--bots", "easy,easy", "--lang", "en")
-	term.waitFor(20*time.Second, "", "Your turn, Ann")
-	s1.kill(ctx, syscall.SIGKILL)
-	s := term.waitFor(20*time.Second, "", "No connection to the server")
-	if strings.Contains(s, "Your turn") {
-		t.Errorf("the turn is offered without a server:\n%s", s)
-	}
-	startServer(t, ctx, db, append(args, "--addr", strings.TrimPrefix(s1.url, "http://"))...)
-	term.waitFor(30*time.Second, "", "Your turn, Ann")
-	// Enter plays the safe move selected, a draw or a pass in an auction.
-	term.waitUntil(10*time.Second, "\r", "Ann's move played", func(s string) bool {
-		return strings.Contains(s, "Ann draws") || strings.Contains(s, "Ann passes") || strings.Contains(s, "Ann bids")
+	ann := newTerminal(t, 80, 24)
+	annDone := playCommand(t, ann, "--server", s1.url, "--name", "Ann", "--bots", "easy", "--players", "3", "--lang", "en")
+	s := ann.waitFor(20*time.Second, "", "Invite them with this link")
+	link := regexp.MustCompile(`http://\S+/g/[a-z2-7]{10}`).FindString(s)
+	bob := newTerminal(t, 120, 40)
+	bobDone := playCommand(t, bob, "--name", "Bob", "--lang", "hu", link)
+	s = ann.waitUntil(20*time.Second, "", "a person to move", func(s string) bool {
+		return strings.Contains(s, "Your turn, Ann") || strings.Contains(s, "Bob to move")
 	})
-	quitToBot(t, term, status)
+	mover, moverTurn := ann, "Your turn, Ann"
+	if strings.Contains(s, "Bob to move") {
+		mover, moverTurn = bob, "Te jössz, Bob"
+	}
+	mover.waitFor(10*time.Second, "", moverTurn)
+	s1.kill(ctx, syscall.SIGKILL)
+	for _, p := range []struct {
+		term       *terminal
+		lost, turn string
+	}{{ann, "No connection to the server", "Your turn"}, {bob, "Nincs kapcsolat a szerverrel", "Te jössz"}} {
+		if s := p.term.waitFor(20*time.Second, "", p.lost); strings.Contains(s, p.turn) {
+			t.Errorf("the turn is offered without a server:\n%s", s)
+		}
+	}
+	s2 := startServer(t, ctx, db, append(args, "--addr", strings.TrimPrefix(s1.url, "http://"))...)
+	mover.waitFor(30*time.Second, "", moverTurn)
+	// Enter plays the safe move selected, a draw or a pass in an auction:
+	// the server has one move more (the screen changes with it).
+	moves := func() int {
+		info, _, err := s2.client().Game(ctx, link[len(link)-10:], "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.Moves
+	}
+	before := moves()
+	mover.waitUntil(10*time.Second, "\r", "the move played", func(string) bool { return moves() > before })
+	quitToBot(t, ann, annDone)
+	bob.send("q")
+	bob.waitFor(5*time.Second, "", "Egy bot játszik helyetted")
+	bob.send("y")
+	if got := wait(t, bobDone); got != 0 {
+		t.Fatalf("Bob's razzia play exited with %d", got)
+	}
 }
 
 // TestPlayFivePlayersSizes plays five players at 80×24 and 120×40 in
