@@ -38,7 +38,7 @@ func TestCalibrateChecksFilesFirst(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"out in a missing directory", []string{"--out", missing}, "--out: cannot write " + missing},
+		{"out in a missing directory", []string{"--out", missing}, "--out: cannot write " + missing + ": there is no folder " + filepath.Dir(missing) + "\n"},
 		{"out is a directory", []string{"--out", dir}, "--out: " + dir + " is a folder, not a file"},
 		{"log in a missing directory", []string{"--out", filepath.Join(dir, "levels.json"), "--log", missing}, "--log: cannot write " + missing},
 	}

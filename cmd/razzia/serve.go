@@ -133,7 +133,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	// change a database.
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
-		return fail(err)
+		return fail(listenError(cfg.addr, err))
 	}
 	defer ln.Close() // Serve closes it too, once it has started
 	// A new SQLite database is said aloud, so that a first "razzia" in
@@ -299,4 +299,17 @@ func displayAddr(asked string, bound net.Addr) string {
 		host = "localhost"
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// listenError says in words why the server cannot listen at addr.
+func listenError(addr string, err error) error {
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return fmt.Errorf("--addr %s is in use: another program (another razzia serve?) listens there; stop it, or give another --addr", addr)
+	case errors.Is(err, syscall.EACCES):
+		return fmt.Errorf("--addr %s: permission denied (ports below 1024 need rights a user usually lacks); give another --addr, such as :8080", addr)
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return fmt.Errorf("--addr %s: no network interface of this machine has that address", addr)
+	}
+	return fmt.Errorf("--addr %s: %w", addr, err)
 }
