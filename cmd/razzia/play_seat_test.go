@@ -107,7 +107,7 @@ func TestPlayWaitingRoomClosed(t *testing.T) {
 	srv, c := testServer(t, 1000)
 	term := newTerminal(t, 120, 40)
 	status := playCommand(t, term, "--server", srv.URL, "--name", "Ann", "--bots", "easy", "--players", "3", "--lang", "hu")
-	s := term.waitFor(10*time.Second, "", "Hívd meg őket")
+	s := term.waitFor(10*time.Second, "", "Hívd meg őket", "1  Ann (te)", "2  Bot 2 (easy)", "3  — szabad —")
 	m := regexp.MustCompile(`/g/([a-z2-7]{10})`).FindStringSubmatch(s)
 	if m == nil {
 		t.Fatalf("no link in the waiting room:\n%s", s)

@@ -110,6 +110,25 @@ func TestQuitWaitingRoom(t *testing.T) {
 	}
 }
 
+// TestWaitingRoomSeats: the waiting room of a server table lists its
+// seats, numbered from 1: who sits, the person as "you", and the seats
+// still open, in the person's language.
+func TestWaitingRoomSeats(t *testing.T) {
+	for _, tc := range []struct{ lang, you, open string }{
+		{"en", "1  Ann (you)", "3  — open —"},
+		{"hu", "1  Ann (te)", "3  — szabad —"},
+	} {
+		c, _ := client.New("http://localhost:1")
+		m := NewRemote(t.Context(), c.Session("k3x7q2m5ab", "tok"), 0, "http://localhost:1/g/k3x7q2m5ab", Options{Lang: tc.lang})
+		m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		m.received(stateMsg{state: &client.State{Seat: 0, Game: protocol.GameInfo{ID: "k3x7q2m5ab", Status: protocol.StatusOpen, Players: 3,
+			Seats: []protocol.SeatInfo{{Name: "Ann"}, {Name: "Bot 2 (easy)", Bot: "easy"}, {Open: true}}}}})
+		s := screen(m)
+		contains(t, s, tc.you, "2  Bot 2 (easy)", tc.open, "http://localhost:1/g/k3x7q2m5ab")
+		checkFits(t, m, tc.lang)
+	}
+}
+
 // TestTimeRanOut: when the person's time ran out the screen says so, not
 // "You left"; no "Your turn" shows while the bot plays; the row keeps its
 // columns.
@@ -126,8 +145,12 @@ func TestTimeRanOut(t *testing.T) {
 	m.received(stateMsg{state: &client.State{Game: out, Seat: seat, View: &view,
 		TakeOvers: []protocol.TakeOver{{Seat: seat, Bot: "medium", Reason: protocol.ReasonTimeout}}}})
 	s := screen(m)
-	contains(t, s, "Your time ran out: a bot plays for you. B takes your seat back.")
-	lacks(t, s, "You left", "Your turn")
+	contains(t, s, "Your time ran out: a bot plays for you. B takes your seat back.", "A bot plays for Annabella Rossini…")
+	lacks(t, s, "You left", "Your turn", "is thinking")
+	// Another person's stand-in is told the same way to the others.
+	other, _ := onlineModel(t, g, (seat+1)%3, info)
+	other.received(stateMsg{state: &client.State{Game: out, Seat: (seat + 1) % 3, View: &view}})
+	contains(t, screen(other), "A bot plays for Annabella Rossini…")
 	after := playerLine(t, s, "▶ Ann")
 	if i, j := ansiWidth(before[:strings.Index(before, "$")]), ansiWidth(after[:strings.Index(after, "$")]); i != j {
 		t.Errorf("the row shifted from column %d to %d:\n%s\n%s", i, j, before, after)

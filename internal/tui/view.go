@@ -119,7 +119,19 @@ func (m *Model) status() string {
 
 // waiting is the screen of a server table still open for players.
 func (m *Model) waiting() []string {
-	lines := []string{"", boldStyle.Render(m.cat.T("tui.server.waiting"))}
+	lines := []string{"", boldStyle.Render(m.cat.T("tui.server.waiting")), ""}
+	// Who sits already and how many seats wait, numbered from 1 as the
+	// page and razzia bot --seat number them.
+	for i, seat := range m.remote.seats {
+		name := seat.Name
+		switch {
+		case seat.Open:
+			name = dimStyle.Render("— " + m.cat.T("web.seat.open") + " —")
+		case i == m.remote.seat:
+			name = boldStyle.Render(name) + dimStyle.Render(" ("+m.cat.T("term.you")+")")
+		}
+		lines = append(lines, fmt.Sprintf("  %d  %s", i+1, trunc(name, m.width-6)))
+	}
 	if m.remote.invite != "" {
 		lines = append(lines, "", m.cat.T("tui.server.invite"), "  "+m.remote.invite)
 	}
@@ -516,8 +528,9 @@ func (m *Model) prompt() []string {
 		return lines[:2]
 	case m.remote != nil && m.remote.sent:
 		return []string{dimStyle.Render(m.cat.T("tui.server.sending")), ""}
-	case m.remote != nil && m.remote.standingIn() && s.ToMove == m.remote.seat:
-		return []string{dimStyle.Render(m.cat.T("tui.thinking", "player", who)), ""}
+	case m.remote != nil && s.ToMove >= 0 && s.ToMove < len(m.remote.standIn) && m.remote.standIn[s.ToMove]:
+		// Not "is thinking": the person is away, a server bot plays.
+		return []string{dimStyle.Render(m.cat.T("tui.standin.playing", "player", who)), ""}
 	case !m.mine():
 		if m.game != nil && m.seats[s.ToMove].Bot != nil {
 			return []string{dimStyle.Render(m.cat.T("tui.thinking", "player", who)), ""}
