@@ -88,7 +88,7 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if bar != nil {
 		o.Progress = func(done, _ int) { bar.Set(done) }
 	}
-	rep, status, err := interruptible(bar, func(ctx context.Context) (*analysis.Report, error) { return analysis.Analyze(ctx, rec, o) })
+	rep, status, err := interruptible(bar, stderr, "", func(ctx context.Context) (*analysis.Report, error) { return analysis.Analyze(ctx, rec, o) })
 	if errors.Is(err, context.Canceled) {
 		return runFailed(stderr, "analyze", err, status)
 	}

@@ -54,7 +54,7 @@ or refuses the seat, 2 for a usage error or a program that cannot play,
 // runBot is the bot command; it stops at the end of the game or on
 // SIGINT or SIGTERM.
 func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signalContext()
+	ctx, stop := signalContext(nil)
 	defer stop()
 	status := botContext(ctx, args, stdout, stderr)
 	if ctx.Err() != nil && status == 1 {

@@ -111,7 +111,7 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	ctx, stop := signalContext()
+	ctx, stop := signalContext(nil)
 	defer stop()
 	last := -1
 	c, err := botrating.Calibrate(ctx, botrating.Config{Games: *games, Seed: *seed, Workers: *workers, Levels: rated, Weights: weights, Log: *logFile,

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/razziagame/razzia/internal/arena"
@@ -405,6 +406,111 @@ func TestArenaInterrupted(t *testing.T) {
 				t.Errorf("stderr %q does not say the run was interrupted", stderr)
 			}
 		})
+	}
+}
+
+// TestArenaStopsGamesInProgress: ctrl+c while a bot program is in the
+// middle of a game ends that game at its next decision, uncounted, rather
+// than play it to the end; the run says that it is stopping, and ends
+// with 130.
+func TestArenaStopsGamesInProgress(t *testing.T) {
+	needSh(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "deciding")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no named pipe: %v", err)
+	}
+	// The check's question answered, the first decision says it has begun
+	// and hangs; the program started again after its time lies at once.
+	script := filepath.Join(dir, "slow.sh")
+	body := "if [ ! -e \"$1\" ]; then : > \"$1\"; read -r line; echo draw; exit 0; fi\n" +
+		"if [ ! -e \"$1.hung\" ]; then : > \"$1.hung\"; read -r line; echo begun > \"$2\"; exec sleep 30; fi\n" +
+		"exec awk -W interactive '{ print \"draw police\"; fflush() }' 2>/dev/null\n"
+	if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var signals chan<- os.Signal
+	notifySignals = func(c chan<- os.Signal, _ ...os.Signal) { signals = c }
+	stopSignals = func(chan<- os.Signal) {}
+	t.Cleanup(func() {
+		notifySignals, stopSignals = defaultNotify, defaultStop
+		// A reader still waiting for the program is let go.
+		if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	})
+	go func() {
+		if b, err := os.ReadFile(fifo); err == nil && strings.TrimSpace(string(b)) == "begun" {
+			signals <- os.Interrupt
+		}
+	}()
+	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", "exec:sh "+script+" "+filepath.Join(dir, "run")+" "+fifo+",random",
+		"--games", "1", "--workers", "1", "--bot-timeout", "200ms", "--json")
+	if status != 130 || !strings.Contains(stderr, "razzia arena: stopping: the games in progress end at their next decision") {
+		t.Errorf("status %d, stderr %q; want 130 and that it stops", status, stderr)
+	}
+	var r arena.Result
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || r.Games != 0 {
+		t.Errorf("the report: %v, %d games; want none: the game was stopped in progress", err, r.Games)
+	}
+}
+
+// TestArenaSecondInterrupt: a second ctrl+c ends a run that is waiting
+// for a bot program's decision at once, as ctrl+c ends a program by
+// default, instead of waiting out the program's time.
+func TestArenaSecondInterrupt(t *testing.T) {
+	t.Parallel()
+	needSh(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "deciding")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no named pipe: %v", err)
+	}
+	script := filepath.Join(dir, "slow.sh")
+	body := "if [ ! -e \"$1\" ]; then : > \"$1\"; read -r line; echo draw; exit 0; fi\n" +
+		"read -r line; echo begun > \"$2\"; while read -r line; do :; done\n" // decides never, ends with its input
+	if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := razziaCommand(t, t.Context(), "arena", "--seats", "exec:sh "+script+" "+filepath.Join(dir, "run")+" "+fifo+",random",
+		"--games", "1", "--workers", "1", "--bot-timeout", "1m")
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(fifo); err != nil || strings.TrimSpace(string(b)) != "begun" {
+		t.Fatalf("the program did not begin its decision: %q, %v", b, err)
+	}
+	stopping, done := make(chan struct{}), make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "razzia arena: stopping") {
+				close(stopping)
+			}
+		}
+		done <- cmd.Wait()
+	}()
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-stopping:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the run did not say that it stops")
+	}
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGINT {
+			t.Errorf("razzia arena ended with %v; want the end ctrl+c gives", err)
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("a second ctrl+c did not end the run")
 	}
 }
 
