@@ -155,7 +155,7 @@ func TestStakesForEveryone(t *testing.T) {
 	s := screen(m)
 	contains(t, s, "Worth now:")
 	for _, n := range g.Players() {
-		if !strings.Contains(s, trunc(n, 12)+" +") && !strings.Contains(s, trunc(n, 12)+" -") {
+		if !strings.Contains(s, n+" +") && !strings.Contains(s, n+" -") { // whole: there is room
 			t.Errorf("the stakes lack %s:\n%s", n, s)
 		}
 	}

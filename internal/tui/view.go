@@ -338,7 +338,7 @@ func (m *Model) stakesAll(skip int) []string {
 		}
 		return m.cat.T("tui.stake.all") + " " + strings.Join(parts, " · ")
 	}
-	name := 12
+	name := 20 // a person's longest name, whole where there is room
 	for name > 4 && ansiWidth(line(name)) > m.width-1 {
 		name--
 	}
