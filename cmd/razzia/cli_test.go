@@ -409,26 +409,35 @@ func TestArenaInterrupted(t *testing.T) {
 	}
 }
 
+// deciding writes a bot program that answers the question razzia asks
+// before the games, then does what body says; body is given $2, a named
+// pipe, to say when it begins a decision. It returns the program's
+// exec: spec and the pipe.
+func deciding(t *testing.T, body string) (seat, fifo string) {
+	t.Helper()
+	needSh(t)
+	dir := t.TempDir()
+	fifo = filepath.Join(dir, "deciding")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no named pipe: %v", err)
+	}
+	script := filepath.Join(dir, "bot.sh")
+	checked := "if [ ! -e \"$1\" ]; then : > \"$1\"; read -r line; echo draw; exit 0; fi\n"
+	if err := os.WriteFile(script, []byte(checked+body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "exec:sh " + script + " " + filepath.Join(dir, "run") + " " + fifo, fifo
+}
+
 // TestArenaStopsGamesInProgress: ctrl+c while a bot program is in the
 // middle of a game ends that game at its next decision, uncounted, rather
 // than play it to the end; the run says that it is stopping, and ends
 // with 130.
 func TestArenaStopsGamesInProgress(t *testing.T) {
-	needSh(t)
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "deciding")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no named pipe: %v", err)
-	}
-	// The check's question answered, the first decision says it has begun
-	// and hangs; the program started again after its time lies at once.
-	script := filepath.Join(dir, "slow.sh")
-	body := "if [ ! -e \"$1\" ]; then : > \"$1\"; read -r line; echo draw; exit 0; fi\n" +
-		"if [ ! -e \"$1.hung\" ]; then : > \"$1.hung\"; read -r line; echo begun > \"$2\"; exec sleep 30; fi\n" +
-		"exec awk -W interactive '{ print \"draw police\"; fflush() }' 2>/dev/null\n"
-	if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	// The first decision says it has begun and hangs; the program started
+	// again after its time lies at once.
+	seat, fifo := deciding(t, "if [ ! -e \"$1.hung\" ]; then : > \"$1.hung\"; read -r line; echo begun > \"$2\"; exec sleep 30; fi\n"+
+		"exec awk -W interactive '{ print \"draw police\"; fflush() }' 2>/dev/null\n")
 	var signals chan<- os.Signal
 	notifySignals = func(c chan<- os.Signal, _ ...os.Signal) { signals = c }
 	stopSignals = func(chan<- os.Signal) {}
@@ -444,7 +453,7 @@ func TestArenaStopsGamesInProgress(t *testing.T) {
 			signals <- os.Interrupt
 		}
 	}()
-	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", "exec:sh "+script+" "+filepath.Join(dir, "run")+" "+fifo+",random",
+	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", seat+",random",
 		"--games", "1", "--workers", "1", "--bot-timeout", "200ms", "--json")
 	if status != 130 || !strings.Contains(stderr, "razzia arena: stopping: the games in progress end at their next decision") {
 		t.Errorf("status %d, stderr %q; want 130 and that it stops", status, stderr)
@@ -460,19 +469,8 @@ func TestArenaStopsGamesInProgress(t *testing.T) {
 // default, instead of waiting out the program's time.
 func TestArenaSecondInterrupt(t *testing.T) {
 	t.Parallel()
-	needSh(t)
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "deciding")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no named pipe: %v", err)
-	}
-	script := filepath.Join(dir, "slow.sh")
-	body := "if [ ! -e \"$1\" ]; then : > \"$1\"; read -r line; echo draw; exit 0; fi\n" +
-		"read -r line; echo begun > \"$2\"; while read -r line; do :; done\n" // decides never, ends with its input
-	if err := os.WriteFile(script, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := razziaCommand(t, t.Context(), "arena", "--seats", "exec:sh "+script+" "+filepath.Join(dir, "run")+" "+fifo+",random",
+	seat, fifo := deciding(t, "read -r line; echo begun > \"$2\"; while read -r line; do :; done\n") // decides never
+	cmd := razziaCommand(t, t.Context(), "arena", "--seats", seat+",random",
 		"--games", "1", "--workers", "1", "--bot-timeout", "1m")
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
