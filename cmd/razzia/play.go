@@ -483,6 +483,9 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	}
 	c.Chat = true // the terminal shows the table's chat
 	store, err := client.DefaultSeatStore()
+	if err == nil {
+		err = store.Check() // before the server is asked for a seat it could not keep
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1

@@ -27,13 +27,17 @@ type SeatRequest struct {
 	AnyName bool
 }
 
-// TakeSeat returns the person's seat: the one the store keeps for the
+// TakeSeat checks first that the store can keep a seat (SeatStore.Check),
+// then returns the person's seat: the one the store keeps for the
 // game under the name, if the server still knows its token (Saved is then
 // when it was kept); else a seat joined now, at the game or at a table
 // created for it, and kept in the store (Saved is zero). A table created
 // for a join that fails is cancelled, so that nothing is left waiting on
 // the server.
 func (c *Client) TakeSeat(ctx context.Context, store *SeatStore, req SeatRequest) (SavedSeat, error) {
+	if err := store.Check(); err != nil {
+		return SavedSeat{}, err
+	}
 	id := req.Game
 	if id != "" {
 		kept, err := store.GameSeats(c.URL(), id)
@@ -76,6 +80,10 @@ func (c *Client) TakeSeat(ctx context.Context, store *SeatStore, req SeatRequest
 	}
 	saved := SavedSeat{Server: c.URL(), Game: id, Seat: seat, Name: req.Name, Token: token, Creator: creator, Saved: time.Now()}
 	if err := store.Save(saved); err != nil {
+		// Check passed, and yet: leave no table of ours waiting.
+		if creator != "" {
+			_, _ = c.Cancel(context.WithoutCancel(ctx), id, creator)
+		}
 		return SavedSeat{}, err
 	}
 	saved.Saved = time.Time{} // joined now, not taken back

@@ -1,7 +1,9 @@
 package client_test
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/razziagame/razzia/internal/client"
@@ -32,6 +34,21 @@ func TestTakeSeat(t *testing.T) {
 	}
 	if seats, _ := store.Seats(c.URL()); len(seats) != 0 {
 		t.Errorf("a seat was kept: %v", seats)
+	}
+
+	// A store that cannot keep the seat is found out before the server
+	// is asked for anything: the seat's token would be lost.
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	nowhere := &client.SeatStore{Path: filepath.Join(file, "razzia", "seats.json")}
+	if _, err := c.TakeSeat(ctx, nowhere, client.SeatRequest{Name: "Yan", Seats: []string{"", "easy"}}); err == nil ||
+		!strings.Contains(err.Error(), "cannot keep your seats in "+nowhere.Path) {
+		t.Errorf("TakeSeat with a store that cannot keep seats: %v", err)
+	}
+	if games, err := c.List(ctx, ""); err != nil || len(games) != 0 {
+		t.Errorf("the server has %d games after a seat that could not be kept (%v)", len(games), err)
 	}
 
 	first, err := c.TakeSeat(ctx, store, client.SeatRequest{Name: "Ann", Seats: []string{"", "easy", ""}})

@@ -54,6 +54,38 @@ func DefaultSeatStore() (*SeatStore, error) {
 	return &SeatStore{Path: filepath.Join(dir, "razzia", "seats.json")}, nil
 }
 
+// Check reports whether the store can keep a seat: its file, if there is
+// one, is a list of seats, and its folder exists (it is made if need be)
+// and takes new files. Nothing the store keeps changes. A seat joined on
+// a server and then not kept would be lost with its token, so callers
+// check before they join.
+func (s *SeatStore) Check() error {
+	storeMu.Lock()
+	defer storeMu.Unlock()
+	cannot := func(err error) error {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the folder or file the person knows is named below
+		}
+		return fmt.Errorf("cannot keep your seats in %s: %w", s.Path, err)
+	}
+	if _, err := s.read(); err != nil {
+		if _, ok := errors.AsType[*fs.PathError](err); ok {
+			return cannot(err)
+		}
+		return err // a file that is not a list of seats, which it names
+	}
+	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
+		return cannot(err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(s.Path), ".seats-*.json")
+	if err != nil {
+		return cannot(err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
 // Seats returns the seats saved for the server, the newest first.
 func (s *SeatStore) Seats(server string) ([]SavedSeat, error) {
 	storeMu.Lock()
