@@ -292,6 +292,48 @@ func TestMigrateUnreadable(t *testing.T) {
 	}
 }
 
+// TestMigrateUnreachable: a PostgreSQL target that refuses connections or
+// never answers is given up on after --wait and said in words, by the
+// address of its URL, and the SQLite target is left as it was.
+func TestMigrateUnreachable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	from := filepath.Join(dir, "from.db")
+	fillSQLite(t, from)
+	silent := silentServer(t)
+	for _, tc := range []struct{ host, want string }{
+		{"127.0.0.1:1", "nothing answers at 127.0.0.1:1: is PostgreSQL running there, and is the address right?"},
+		{silent, silent + " did not answer within --wait 200ms: is PostgreSQL running there"},
+	} {
+		to := "postgres://razzia@" + tc.host + "/razzia"
+		status, _, errs := runMigrate(t, "--from", from, "--to", to, "--wait", "200ms")
+		if want := "razzia migrate: the target " + to + ": " + tc.want; status != 1 || !strings.Contains(errs, want) {
+			t.Errorf("migrate to %s: status %d, stderr %q; want 1 and %q", tc.host, status, errs, want)
+		}
+	}
+}
+
+// TestMigrateInterrupted: ctrl+c or SIGTERM while migrate waits for its
+// target ends it with 130 or 143, saying so. Not parallel: it replaces
+// the signal functions.
+func TestMigrateInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	from := filepath.Join(dir, "from.db")
+	fillSQLite(t, from)
+	to := "postgres://razzia@" + silentServer(t) + "/razzia"
+	for _, s := range interruptions {
+		t.Run(s.name, func(t *testing.T) {
+			notifySignals = func(ch chan<- os.Signal, _ ...os.Signal) { ch <- s.sig }
+			stopSignals = func(chan<- os.Signal) {}
+			t.Cleanup(func() { notifySignals, stopSignals = defaultNotify, defaultStop })
+			status, _, errs := runMigrate(t, "--from", from, "--to", to, "--wait", "1m")
+			if status != s.status || !strings.Contains(errs, ": interrupted; nothing was written") {
+				t.Errorf("status %d, stderr %q; want %d and that it was interrupted", status, errs, s.status)
+			}
+		})
+	}
+}
+
 // TestMigrateFailedCopy: a copy that fails midway (a row the target's
 // schema refuses) names the row, writes nothing, and removes the SQLite
 // file it made.
