@@ -41,6 +41,10 @@ an SQLite file, as razzia serve would.
 The copy is one transaction: when it fails or is interrupted, the target
 is left as it was. --dry-run says what would be copied, and changes
 nothing.
+
+Exit status: 0 when the copy is made (or said, with --dry-run), 1 when
+it cannot be, 2 for a usage error, 130 or 143 when SIGINT (Ctrl-C) or
+SIGTERM stopped it.
 `
 
 // migrateName is how migrate's PostgreSQL sessions show in
