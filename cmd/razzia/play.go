@@ -524,6 +524,9 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	}
 	seat, err := c.TakeSeat(setup, store, client.SeatRequest{Game: invite, Name: name, AnyName: anyName, Seats: seats, Pace: g.pace, Rated: g.rated})
 	if err != nil {
+		if full, ok := errors.AsType[*client.Error](err); ok && full.Code == protocol.TableFull && invite != "" {
+			err = noSeat(setup, c, invite, err)
+		}
 		fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
 		return 1
 	}
@@ -570,6 +573,21 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 		}
 	}
 	return exitStatus(sig, m)
+}
+
+// noSeat says what a person can do at a game with no seat for them: watch
+// it, or replay it once it is over. err is the refusal, said when the
+// game cannot be looked up.
+func noSeat(ctx context.Context, c *client.Client, id string, err error) error {
+	info, _, gerr := c.Game(ctx, id, "")
+	link := strings.TrimSuffix(c.URL(), "/") + "/g/" + id
+	switch {
+	case gerr != nil:
+		return err
+	case info.Status.Over():
+		return fmt.Errorf("game %s is over: razzia replay %s replays it", id, link)
+	}
+	return fmt.Errorf("game %s has no open seat: razzia watch %s watches it", id, link)
 }
 
 // listSeats prints the games the person holds a seat in on the server,

@@ -125,6 +125,36 @@ func TestPlayWaitingRoomClosed(t *testing.T) {
 	term.waitFor(5*time.Second, "", "Az asztal bezárult: "+srv.URL+m[0])
 }
 
+// TestPlayNoSeat: the link of a game with no seat left says what can be
+// done there instead: watch it while it is played, replay it once it is
+// over; not only that the table is full.
+func TestPlayNoSeat(t *testing.T) {
+	t.Parallel()
+	srv, c := testServer(t, 1000)
+	playing, _, err := c.Create(t.Context(), []string{"", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Join(t.Context(), playing.ID, "Ann", -1); err != nil { // Ann's turn, for ever
+		t.Fatal(err)
+	}
+	over, err := c.Upload(t.Context(), readRecordFile(t, filepath.Join("testdata", "game-3p.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ id, want string }{
+		{playing.ID, "game " + playing.ID + " has no open seat: razzia watch " + srv.URL + "/g/" + playing.ID + " watches it"},
+		{over.ID, "game " + over.ID + " is over: razzia replay " + srv.URL + "/g/" + over.ID + " replays it"},
+	} {
+		term := newTerminal(t, 80, 24)
+		var stderr bytes.Buffer
+		status := run([]string{"play", "--name", "Zoe", srv.URL + "/g/" + tc.id}, term.tty, term.tty, &stderr)
+		if status != 1 || stderr.String() != "razzia play: "+tc.want+"\n" {
+			t.Errorf("status %d, stderr %q; want 1 and %q", status, stderr.String(), tc.want)
+		}
+	}
+}
+
 // silentServer listens on a free port, accepts every connection and never
 // answers; it returns its address.
 func silentServer(t *testing.T) string {
