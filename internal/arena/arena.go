@@ -467,14 +467,24 @@ func RecordName(i, games int) string {
 }
 
 func (p *player) write(i int, rec *razzia.Record) error {
+	// Through a temporary file renamed into place: a run killed while
+	// writing (a second ctrl+c) leaves no record cut short.
 	name := filepath.Join(p.c.Records, RecordName(i, p.c.Games))
-	f, err := os.Create(name)
+	f, err := os.CreateTemp(p.c.Records, "."+filepath.Base(name)+".*")
 	if err != nil {
 		return err
 	}
+	defer os.Remove(f.Name()) // after the rename, nothing to remove
 	if _, err := rec.WriteTo(f); err != nil {
 		f.Close()
 		return err
 	}
-	return f.Close()
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), name)
 }
