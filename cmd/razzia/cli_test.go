@@ -242,6 +242,10 @@ func TestCompletion(t *testing.T) {
 		{"a flag", "razzia arena --gam", "--games"},
 		{"help's commands", "razzia help cal", "calibrate"},
 		{"a shell", "razzia completion fi", "fish"},
+		{"a language", "razzia play --lang h", "hu"},
+		{"a language to watch", "razzia watch --lang ", "de"},
+		{"a pace", "razzia play --server http://localhost:8080 --pace bl", "blitz"},
+		{"a log format", "razzia serve --log-format j", "json"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
