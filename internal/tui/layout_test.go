@@ -111,6 +111,31 @@ func TestStakesFivePlayers(t *testing.T) {
 	}
 }
 
+// TestBidsFit: a seat's part in an auction that does not fit at 80
+// columns leaves out its words in brackets rather than be cut inside
+// them: "passed over", not "passed over (no che…".
+func TestBidsFit(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Ann", "Bob", "Cy", "Dee", "Eve"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := protocol.NewView(g.View(-1))
+	v.Auction = &protocol.AuctionView{Kind: "police", HighBidder: -1, Bids: []string{"passed over", "undecided", "bid 13", "pass", "undecided"}}
+	for _, lang := range []string{"en", "de", "hu"} {
+		m := viewModel(t, v, 80, 24, lang)
+		over := "– " + m.cat.T("bids.passedover")
+		over = over[:strings.Index(over, " (")]
+		line := playerLine(t, screen(m), "Ann")
+		if !strings.HasSuffix(strings.TrimRight(line, " "), over) {
+			t.Errorf("%s: the seat passed over reads %q; want it to end %q", lang, line, over)
+		}
+		checkFits(t, m, lang)
+		if m = viewModel(t, v, 120, 40, lang); !strings.Contains(screen(m), m.cat.T("bids.passedover")) {
+			t.Errorf("%s: at 120 columns the whole reason lacks:\n%s", lang, screen(m))
+		}
+	}
+}
+
 // TestLongNamesKeepColumns: a long name gives way to the cheques, which
 // start in the same column on every line, at 80×24 and 120×40.
 func TestLongNamesKeepColumns(t *testing.T) {

@@ -408,7 +408,7 @@ func (m *Model) player(i, n int) []string {
 		line += padLeft(c, 11)
 	}
 	if s.Auction != nil && i < len(s.Auction.Bids) {
-		line += "  " + m.bidding(s.Auction.Bids[i])
+		line += "  " + m.bidding(s.Auction.Bids[i], m.width-1-ansiWidth(line)-2)
 	}
 	lines := []string{line}
 	if n > 1 {
@@ -436,16 +436,25 @@ func (m *Model) isYou(i int) bool {
 }
 
 // bidding renders a seat's part in the auction with a symbol and a word.
-func (m *Model) bidding(b string) string {
+// In less than room cells it leaves out what it says in brackets ("passed
+// over (no cheque high enough)" is "passed over"), so that the line's end
+// is not what is cut.
+func (m *Model) bidding(b string, room int) string {
+	short := func(s string) string {
+		if i := strings.Index(s, " ("); i > 0 && ansiWidth(s) > room {
+			return s[:i]
+		}
+		return s
+	}
 	switch {
 	case b == "undecided":
-		return "… " + m.cat.T("bids.undecided")
+		return short("… " + m.cat.T("bids.undecided"))
 	case b == "pass":
-		return dimStyle.Render("✗ " + m.cat.T("bids.pass"))
+		return dimStyle.Render(short("✗ " + m.cat.T("bids.pass")))
 	case b == "passed over":
-		return dimStyle.Render("– " + m.cat.T("bids.passedover"))
+		return dimStyle.Render(short("– " + m.cat.T("bids.passedover")))
 	case strings.HasPrefix(b, "bid "):
-		return boldStyle.Render("✓ " + m.cat.T("bids.bid", "cheque", strings.TrimPrefix(b, "bid ")))
+		return boldStyle.Render(short("✓ " + m.cat.T("bids.bid", "cheque", strings.TrimPrefix(b, "bid "))))
 	}
 	return b
 }
