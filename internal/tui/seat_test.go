@@ -66,6 +66,42 @@ func TestQuitLeavesSeatToBot(t *testing.T) {
 	}
 }
 
+// TestQuitWaitingRoomGuest: a guest at a table that waits for players is
+// told, whole at 80×24, that the seat is kept and the game can start
+// without them; L, which hands a started game's seat to a bot, is neither
+// offered nor taken there.
+func TestQuitWaitingRoomGuest(t *testing.T) {
+	for _, tc := range []struct{ lang, want string }{
+		{"en", "the game can start while you are away"},
+		{"de", "das Spiel kann ohne dich beginnen"},
+		{"hu", "a játék nélküled is elindulhat"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			c, _ := client.New("http://localhost:1")
+			m := NewRemote(t.Context(), c.Session("k3x7q2m5ab", "tok"), 2, "http://localhost:1/g/k3x7q2m5ab", Options{Lang: tc.lang})
+			f := &fakeActor{}
+			m.remote.act = f
+			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+			m.received(stateMsg{state: &client.State{Seat: 2, Game: protocol.GameInfo{ID: "k3x7q2m5ab", Status: protocol.StatusOpen, Players: 4,
+				Seats: []protocol.SeatInfo{{Name: "Ann"}, {Name: "Bot 2 (easy)", Bot: "easy"}, {Name: "Bob"}, {Open: true}}}}})
+			lacks(t, screen(m), "L: ")
+			m.key(keyMsg("L"))
+			m.key(keyMsg("y"))
+			if len(f.sent) != 0 {
+				t.Errorf("L sent %v before the game started", f.sent)
+			}
+			m.key(keyMsg("q"))
+			s := screen(m)
+			for _, w := range []string{tc.want, "razzia play", "y:", "n:"} {
+				if !strings.Contains(strings.Join(strings.Fields(s), " "), w) {
+					t.Errorf("the question lacks %q:\n%s", w, s)
+				}
+			}
+			checkFits(t, m, tc.lang)
+		})
+	}
+}
+
 // TestQuitWaitingRoom: the creator quitting a table that waits for
 // players is asked whether to close it: n leaves it open, y closes it;
 // a refusal to close it keeps the program running and says why.

@@ -351,6 +351,8 @@ func (m *Model) quitQuestion() string {
 	switch {
 	case m.closingTable():
 		return m.cat.T("tui.quit.open")
+	case m.remote != nil && m.remote.seat >= 0 && m.remote.open && m.remote.ended == nil:
+		return m.cat.T("tui.quit.waiting") // a guest's seat at a table not started
 	case m.remote != nil && m.remote.seat >= 0 && !m.Over() && m.remote.ended == nil && len(m.snap.Players) > 0:
 		return m.cat.T("tui.quit.standin")
 	}
