@@ -194,6 +194,24 @@ func TestTimeRanOut(t *testing.T) {
 	if cmd := m.key(keyMsg("d")); cmd != nil || m.remote.sent {
 		t.Error("a move was sent while the bot plays for the seat")
 	}
+	// Whole in German and Hungarian, at 80×24 and 120×40.
+	for _, lang := range []string{"de", "hu"} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			m, _ := onlineModel(t, g, seat, info)
+			m.cat = langCat(t, lang)
+			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			m.received(stateMsg{state: &client.State{Game: out, Seat: seat, View: &view,
+				TakeOvers: []protocol.TakeOver{{Seat: seat, Bot: "medium", Reason: protocol.ReasonTimeout}}}})
+			flat := strings.Join(strings.Fields(screen(m)), " ")
+			for _, want := range []string{m.cat.T("tui.timeout.standin"), m.cat.T("tui.standin.playing", "player", "Annabella Rossini")} {
+				if !strings.Contains(flat, want) {
+					t.Errorf("%s %dx%d: the screen lacks %q:\n%s", lang, size[0], size[1], want, screen(m))
+				}
+			}
+			lacks(t, screen(m), m.cat.T("tui.yourturn", "player", "Annabella Rossini"))
+			checkFits(t, m, lang)
+		}
+	}
 }
 
 // playerLine returns the line of the table that names the player.
