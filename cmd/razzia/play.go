@@ -62,8 +62,9 @@ Your seat is kept: the seat's token is saved in your configuration folder
 (razzia/seats.json, readable by you only), so razzia play LINK takes the
 seat back after q, a crash or a reboot, and razzia play --server URL alone
 lists your games there, yours to move first. q at a started table leaves
-the seat to a server bot until you come back; q at a table you created
-that still waits for players asks whether to close it. razzia watch LINK
+the seat to a server bot until you come back, and so do ctrl+c and a
+terminal closed; q at a table you created that still waits for players
+asks whether to close it. razzia watch LINK
 watches a game.
 
 Colours always come with symbols; NO_COLOR turns them off.
@@ -548,6 +549,13 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
+	}
+	if sig != nil || m.Interrupted() {
+		// Gone without q: a bot plays for the seat until its player
+		// comes back, as after q, rather than the table waiting.
+		leave, done := context.WithTimeout(ctx, connectTimeout)
+		_ = m.LeaveToBot(leave) // unsent, the seat simply waits
+		done()
 	}
 	game := m.ServerGame()
 	if game != id {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -256,4 +257,73 @@ func childOf(t *testing.T, pid int) int {
 		t.Fatal(err)
 	}
 	return child
+}
+
+// TestPlayServerSignals: a person gone from a started game on a server
+// without q (ctrl+c typed, SIGTERM, the terminal closed) leaves the seat to
+// a server bot, as q does, instead of the table waiting for them; the
+// status is the signal's and the seat is kept to come back to.
+func TestPlayServerSignals(t *testing.T) {
+	t.Parallel() // processes of their own, mostly waiting
+	srv, c := testServer(t, 1000)
+	for _, tc := range []struct {
+		name, person string
+		sig          syscall.Signal // 0: ctrl+c typed
+		want         int
+	}{
+		{"ctrl+c", "Ann", 0, 130},
+		{"SIGTERM", "Bea", syscall.SIGTERM, 143},
+		{"SIGHUP", "Cid", syscall.SIGHUP, 129},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			term := newTerminal(t, 80, 24)
+			cmd := razziaCommand(t, t.Context(), "play", "--server", srv.URL, "--name", tc.person, "--bots", "easy,easy", "--lang", "en")
+			var stderr bytes.Buffer
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = term.tty, term.tty, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			term.waitFor(20*time.Second, "", tc.person+" (you)", "Auction row")
+			if tc.sig == 0 {
+				term.send("\x03")
+			} else if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != tc.want {
+				t.Errorf("razzia play ended with %v, want status %d; stderr: %s", err, tc.want, stderr.String())
+			}
+			games, err := c.List(t.Context(), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := ""
+			for _, g := range games {
+				if len(g.Seats) == 3 && g.Seats[0].Name == tc.person {
+					id = g.ID
+				}
+			}
+			if id == "" {
+				t.Fatalf("no game of %s's: %+v", tc.person, games)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			defer cancel()
+			conn, err := c.Dial(ctx, id, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			for {
+				st, err := conn.Read(ctx)
+				if err != nil {
+					t.Fatalf("no bot plays for %s: %v", tc.person, err)
+				}
+				if st.Game.Seats[0].StandIn != "" {
+					break
+				}
+			}
+		})
+	}
 }
