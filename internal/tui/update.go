@@ -129,7 +129,9 @@ func (m *Model) tableKey(s string) (tea.Cmd, bool) {
 	if s != "q" {
 		return nil, false
 	}
-	if m.Over() || (m.remote != nil && m.remote.ended != nil) {
+	// A game over, a lost session or a spectator's seat: quitting changes
+	// nothing at the table, so it is not asked about.
+	if m.Over() || (m.remote != nil && (m.remote.ended != nil || m.remote.seat < 0)) {
 		m.quit = true
 		return tea.Quit, true
 	}
