@@ -176,7 +176,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		spec = strings.TrimSpace(spec)
 		b, err := bot.New(spec, razzia.SeededRand(seedBytes, fmt.Sprintf("bot %d", len(people)+i)).Uint64())
 		if err != nil {
-			return usageError(stderr, fs, playSynopsis, "--bots: %v (%s)", err, bot.SpecHelp)
+			return usageError(stderr, fs, playSynopsis, "--bots: %v", err) // which lists the valid specs
 		}
 		defer b.Close()
 		level := spec
@@ -362,7 +362,10 @@ func peopleNames(arg string, cat *i18n.Catalogue) ([]string, error) {
 		return []string{defaultName(cat)}, nil
 	}
 	if n, err := strconv.Atoi(arg); err == nil {
-		if n < 0 || n > razzia.MaxPlayers {
+		switch {
+		case n < 0:
+			return nil, fmt.Errorf("%d: want the people's names, or their number from 0 to %d", n, razzia.MaxPlayers)
+		case n > razzia.MaxPlayers:
 			return nil, fmt.Errorf("%d people: at most %d can play", n, razzia.MaxPlayers)
 		}
 		names := make([]string, n)
