@@ -33,6 +33,37 @@ func readRecordFile(t *testing.T, path string) *razzia.Record {
 	return r
 }
 
+// playProcess starts razzia play with the arguments in a process of its
+// own on the terminal, and returns it and its standard error.
+func playProcess(t *testing.T, term *terminal, args ...string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	cmd := razziaCommand(t, t.Context(), append([]string{"play"}, args...)...)
+	stderr := &syncBuffer{}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = term.tty, term.tty, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stderr
+}
+
+// interrupt ends the process with the signal, or with ctrl+c typed for 0,
+// and returns its exit status.
+func interrupt(t *testing.T, term *terminal, cmd *exec.Cmd, sig syscall.Signal) int {
+	t.Helper()
+	if sig == 0 {
+		term.send("\x03")
+	} else if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	if exit, ok := errors.AsType[*exec.ExitError](err); ok {
+		return exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return 0
+}
+
 // TestPlaySignals stops a game at the terminal with a signal, or with
 // ctrl+c typed, in a process of its own: the exit status is a shell's
 // (128 + the signal), the record on disk holds every move played (it is
@@ -54,32 +85,14 @@ func TestPlaySignals(t *testing.T) {
 			t.Parallel()
 			term := newTerminal(t, 80, 24)
 			rec := filepath.Join(t.TempDir(), "game.json")
-			cmd := razziaCommand(t, t.Context(), "play", "--players", "Ann", "--bots", "random,random",
+			cmd, stderr := playProcess(t, term, "--players", "Ann", "--bots", "random,random",
 				"--seed", "7", "--delay", "0", "--lang", "en", "--record", rec)
-			var stderr bytes.Buffer
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = term.tty, term.tty, &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
 			term.waitFor(20*time.Second, "", "Ann (you)", "Auction row")
 			term.waitFor(20*time.Second, "d", "Ann draws")
 			if r := readRecordFile(t, rec); len(r.Moves) == 0 {
 				t.Fatal("the record on disk holds no move while the game goes on")
 			}
-			if tc.sig == 0 {
-				term.send("\x03")
-			} else if err := cmd.Process.Signal(tc.sig); err != nil {
-				t.Fatal(err)
-			}
-			err := cmd.Wait()
-			var exit *exec.ExitError
-			status := 0
-			if errors.As(err, &exit) {
-				status = exit.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			if status != tc.want {
+			if status := interrupt(t, term, cmd, tc.sig); status != tc.want {
 				t.Errorf("exit status %d, want %d; stderr: %s", status, tc.want, stderr.String())
 			}
 			r := readRecordFile(t, rec)
@@ -278,22 +291,10 @@ func TestPlayServerSignals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			term := newTerminal(t, 80, 24)
-			cmd := razziaCommand(t, t.Context(), "play", "--server", srv.URL, "--name", tc.person, "--bots", "easy,easy", "--lang", "en")
-			var stderr bytes.Buffer
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = term.tty, term.tty, &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			cmd, stderr := playProcess(t, term, "--server", srv.URL, "--name", tc.person, "--bots", "easy,easy", "--lang", "en")
 			term.waitFor(20*time.Second, "", tc.person+" (you)", "Auction row")
-			if tc.sig == 0 {
-				term.send("\x03")
-			} else if err := cmd.Process.Signal(tc.sig); err != nil {
-				t.Fatal(err)
-			}
-			err := cmd.Wait()
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != tc.want {
-				t.Errorf("razzia play ended with %v, want status %d; stderr: %s", err, tc.want, stderr.String())
+			if status := interrupt(t, term, cmd, tc.sig); status != tc.want {
+				t.Errorf("exit status %d, want %d; stderr: %s", status, tc.want, stderr.String())
 			}
 			games, err := c.List(t.Context(), "")
 			if err != nil {
