@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -414,23 +416,50 @@ func TestArenaInterrupted(t *testing.T) {
 }
 
 // deciding writes a bot program that answers the question razzia asks
-// before the games, then does what body says; body is given $2, a named
-// pipe, to say when it begins a decision. It returns the program's
-// exec: spec and the pipe.
-func deciding(t *testing.T, body string) (seat, fifo string) {
+// before the games, then does what body says; body is given two named
+// pipes: $2, to say when it begins a decision, and $3, to wait on. It
+// returns the program's exec: spec and the pipes.
+func deciding(t *testing.T, body string) (seat, begun, resume string) {
 	t.Helper()
 	needSh(t)
 	dir := t.TempDir()
-	fifo = filepath.Join(dir, "deciding")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no named pipe: %v", err)
+	begun, resume = filepath.Join(dir, "begun"), filepath.Join(dir, "resume")
+	for _, fifo := range []string{begun, resume} {
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skipf("no named pipe: %v", err)
+		}
+		t.Cleanup(func() {
+			// A reader or writer still waiting for the other side is let go.
+			for _, flag := range []int{os.O_WRONLY, os.O_RDONLY} {
+				if f, err := os.OpenFile(fifo, flag|syscall.O_NONBLOCK, 0); err == nil {
+					f.Close()
+				}
+			}
+		})
 	}
 	script := filepath.Join(dir, "bot.sh")
 	checked := "if [ ! -e \"$1\" ]; then : > \"$1\"; read -r line; echo draw; exit 0; fi\n"
 	if err := os.WriteFile(script, []byte(checked+body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return "exec:sh " + script + " " + filepath.Join(dir, "run") + " " + fifo, fifo
+	return "exec:sh " + script + " " + filepath.Join(dir, "run") + " " + begun + " " + resume, begun, resume
+}
+
+// A watchWriter keeps what is written and closes seen when it has seen
+// want.
+type watchWriter struct {
+	syncBuffer
+	want string
+	seen chan struct{}
+	once sync.Once
+}
+
+func (w *watchWriter) Write(p []byte) (int, error) {
+	n, err := w.syncBuffer.Write(p)
+	if strings.Contains(w.String(), w.want) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return n, err
 }
 
 // TestArenaStopsGamesInProgress: ctrl+c while a bot program is in the
@@ -438,32 +467,34 @@ func deciding(t *testing.T, body string) (seat, fifo string) {
 // than play it to the end; the run says that it is stopping, and ends
 // with 130.
 func TestArenaStopsGamesInProgress(t *testing.T) {
-	// The first decision says it has begun and hangs; the program started
-	// again after its time lies at once.
-	seat, fifo := deciding(t, "if [ ! -e \"$1.hung\" ]; then : > \"$1.hung\"; read -r line; echo begun > \"$2\"; exec sleep 30; fi\n"+
-		"exec awk -W interactive '{ print \"draw police\"; fflush() }' 2>/dev/null\n")
+	// The first decision says it has begun and waits to be let go; it
+	// answers a move that is no legal one then, which ends the decision
+	// at once.
+	seat, begun, resume := deciding(t, "read -r line; echo begun > \"$2\"; read -r go < \"$3\"; echo draw police\n")
 	var signals chan<- os.Signal
 	notifySignals = func(c chan<- os.Signal, _ ...os.Signal) { signals = c }
 	stopSignals = func(chan<- os.Signal) {}
-	t.Cleanup(func() {
-		notifySignals, stopSignals = defaultNotify, defaultStop
-		// A reader still waiting for the program is let go.
-		if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-			f.Close()
-		}
-	})
+	t.Cleanup(func() { notifySignals, stopSignals = defaultNotify, defaultStop })
+	var stdout bytes.Buffer
+	stderr := &watchWriter{want: "razzia arena: stopping: the games in progress end at their next decision", seen: make(chan struct{})}
+	done := make(chan int, 1)
 	go func() {
-		if b, err := os.ReadFile(fifo); err == nil && strings.TrimSpace(string(b)) == "begun" {
-			signals <- os.Interrupt
-		}
+		done <- run([]string{"arena", "--seats", seat + ",random", "--games", "1", "--workers", "1", "--bot-timeout", "1m", "--json"},
+			strings.NewReader(""), &stdout, stderr)
 	}()
-	stdout, stderr, status := runCmd(t, nil, "arena", "--seats", seat+",random",
-		"--games", "1", "--workers", "1", "--bot-timeout", "200ms", "--json")
-	if status != 130 || !strings.Contains(stderr, "razzia arena: stopping: the games in progress end at their next decision") {
-		t.Errorf("status %d, stderr %q; want 130 and that it stops", status, stderr)
+	if b, err := os.ReadFile(begun); err != nil || strings.TrimSpace(string(b)) != "begun" {
+		t.Fatalf("the program did not begin its decision: %q, %v", b, err)
+	}
+	signals <- os.Interrupt
+	<-stderr.seen // the run is told to stop
+	if err := os.WriteFile(resume, []byte("go\n"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if status := <-done; status != 130 {
+		t.Errorf("status %d, stderr %q; want 130", status, stderr.String())
 	}
 	var r arena.Result
-	if err := json.Unmarshal([]byte(stdout), &r); err != nil || r.Games != 0 {
+	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil || r.Games != 0 {
 		t.Errorf("the report: %v, %d games; want none: the game was stopped in progress", err, r.Games)
 	}
 }
@@ -473,7 +504,7 @@ func TestArenaStopsGamesInProgress(t *testing.T) {
 // default, instead of waiting out the program's time.
 func TestArenaSecondInterrupt(t *testing.T) {
 	t.Parallel()
-	seat, fifo := deciding(t, "read -r line; echo begun > \"$2\"; while read -r line; do :; done\n") // decides never
+	seat, fifo, _ := deciding(t, "read -r line; echo begun > \"$2\"; while read -r line; do :; done\n") // decides never
 	cmd := razziaCommand(t, t.Context(), "arena", "--seats", seat+",random",
 		"--games", "1", "--workers", "1", "--bot-timeout", "1m")
 	pipe, err := cmd.StderrPipe()

@@ -25,7 +25,7 @@ type stopper struct {
 
 // signalContext returns a context that SIGINT or SIGTERM cancels; stop
 // releases the signals. notice, if not nil, is called with the first
-// signal. A second signal ends the process at once (as ctrl+c does by
+// signal, once the context is cancelled. A second signal ends the process at once (as ctrl+c does by
 // default), for work that takes a while to stop: a bot program in the
 // middle of a decision.
 func signalContext(notice func(os.Signal)) (s *stopper, stop func()) {
@@ -40,10 +40,10 @@ func signalContext(notice func(os.Signal)) (s *stopper, stop func()) {
 			s.sig = sig
 			s.mu.Unlock()
 			stopSignals(ch)
-			if notice != nil {
-				notice(sig)
-			}
 			cancel()
+			if notice != nil {
+				notice(sig) // once the work is told to stop
+			}
 		case <-ctx.Done():
 		}
 	}()
