@@ -70,6 +70,35 @@ func TestFivePlayersHoldingsCut(t *testing.T) {
 	}
 }
 
+// TestHoldingsBeforeTheLog: five players at 80×24 squeezed by a chat line
+// and a notice of two lines keep a line of holdings each, at the cost of
+// the log's last line, rather than lose them all for it.
+func TestHoldingsBeforeTheLog(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Ann", "Bob", "Cy", "Dee", "Eve"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := protocol.NewView(g.View(-1))
+	for i := range v.Seats {
+		v.Seats[i].Holdings = map[string]int{"casino": 1, "ring": 2}
+	}
+	v.Row = []string{"car", "ring", "casino", "transport", "cinema", "necklace", "diamond"}
+	v.Auction = &protocol.AuctionView{Kind: "seventh", HighBidder: -1, Bids: []string{"undecided", "undecided", "undecided", "undecided", "undecided"}}
+	// Ann's own view, her turn: her stake and her choices take lines too.
+	v.Seat, v.ToMove = 0, 0
+	v.Legal = []string{"pass", "bid 2", "bid 7", "bid 16"}
+	m := NewRemote(t.Context(), nil, 0, "", Options{Lang: "en"})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.received(stateMsg{state: &client.State{Game: protocol.GameInfo{Status: protocol.StatusPlaying}, Seat: 0, View: &v}})
+	m.remote.chat = []protocol.ChatLine{{Name: "Bob", Text: "Good luck!"}}
+	m.notice = strings.Repeat("An auction is on: bid or pass. ", 3)
+	s := screen(m)
+	if n := strings.Count(s, "    ♦ 2 rings  ♣ casino"); n != 5 {
+		t.Errorf("the holdings of %d players of 5 show:\n%s", n, s)
+	}
+	checkFits(t, m, "squeezed")
+}
+
 // TestStakesFivePlayers: with five players at 80 columns, the line of
 // stakes names every player, in each language, even with long names.
 func TestStakesFivePlayers(t *testing.T) {

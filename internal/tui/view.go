@@ -158,9 +158,14 @@ func (m *Model) table(h int) []string {
 		bottom = append(m.stakeLine(), m.prompt()...)
 	}
 	// Each player gets up to three lines; the log gets what is left, at
-	// least one line.
-	room := h - len(top) - len(bottom) - 1
-	per := min(3, max(1, room/max(len(s.Seats), 1)))
+	// least one line, unless that line would cost the players their
+	// holdings.
+	n := max(len(s.Seats), 1)
+	room := h - len(top) - len(bottom)
+	per := min(3, max(1, (room-1)/n))
+	if per < 2 && room >= 2*n {
+		per = 2
+	}
 	var players []string
 	for i := range s.Seats {
 		players = append(players, m.player(i, per)...)
