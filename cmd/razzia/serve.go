@@ -19,6 +19,7 @@ import (
 
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/analyst"
+	"github.com/razziagame/razzia/internal/puzzler"
 	"github.com/razziagame/razzia/internal/botrating"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/notify"
@@ -95,6 +96,8 @@ type serveConfig struct {
 	db        string
 	botDelay  time.Duration
 	analyst   analyst.Options // Workers 0: no analysis
+	// puzzleWorkers search the analysed games for puzzles; 0: none.
+	puzzleWorkers int
 	origins   []string
 	logFormat string // text or json
 	node      string // the node id: the name given and a random suffix
@@ -192,6 +195,9 @@ func serverOptions(cfg serveConfig, st store.Store, log *slog.Logger) razziaserv
 	o.API.Origins = cfg.origins
 	if cfg.analyst.Workers > 0 {
 		o.Analyst = &cfg.analyst
+	}
+	if cfg.puzzleWorkers > 0 {
+		o.Puzzler = &puzzler.Options{Workers: cfg.puzzleWorkers}
 	}
 	return o
 }

@@ -83,6 +83,10 @@ type Options struct {
 	Spare func(ctx context.Context) error
 }
 
+// Check reports what makes o unusable: a spec that is not a tree search
+// bounded by iterations, seeds, a margin or a screen out of range.
+func (o Options) Check() error { return o.check() }
+
 func (o *Options) check() error {
 	if o.Spec == "" {
 		l, ok := bot.LookupLevel(Level)
