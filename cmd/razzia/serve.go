@@ -19,10 +19,10 @@ import (
 
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/analyst"
-	"github.com/razziagame/razzia/internal/puzzler"
 	"github.com/razziagame/razzia/internal/botrating"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/notify"
+	"github.com/razziagame/razzia/internal/puzzler"
 	razziaserver "github.com/razziagame/razzia/internal/server"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
@@ -92,17 +92,17 @@ const (
 
 // serveConfig is what the flags say.
 type serveConfig struct {
-	addr      string
-	db        string
-	botDelay  time.Duration
-	analyst   analyst.Options // Workers 0: no analysis
+	addr     string
+	db       string
+	botDelay time.Duration
+	analyst  analyst.Options // Workers 0: no analysis
 	// puzzleWorkers search the analysed games for puzzles; 0: none.
 	puzzleWorkers int
-	origins   []string
-	logFormat string // text or json
-	node      string // the node id: the name given and a random suffix
-	leaseTTL  time.Duration
-	api       httpapi.Options
+	origins       []string
+	logFormat     string // text or json
+	node          string // the node id: the name given and a random suffix
+	leaseTTL      time.Duration
+	api           httpapi.Options
 	// passkeyOrigins are the origins passkeys are bound to; none: the
 	// origin of each request.
 	passkeyOrigins []string
