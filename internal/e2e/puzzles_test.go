@@ -1,0 +1,204 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/analysis"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/puzzle"
+	"github.com/razziagame/razzia/internal/puzzler"
+	"github.com/razziagame/razzia/internal/store"
+)
+
+var updatePuzzles = flag.Bool("puzzles.update", false, "make testdata/puzzlegame.json again: a bot game, its analysis and its puzzles")
+
+// puzzleGame is a finished game with its analysis, from which the
+// puzzles' tests find their puzzles: made once (-puzzles.update), since
+// an analysis and a search for puzzles take a while.
+type puzzleGame struct {
+	Players []string        `json:"players"`
+	Cheques [][]int         `json:"cheques"`
+	Moves   []string        `json:"moves"`
+	Report  json.RawMessage `json:"report"`
+}
+
+// puzzleSpec is the search the tests judge puzzles with: far below
+// expert's, so that finding them takes a second.
+var puzzleOptions = puzzle.Options{Spec: "mcts:iters=1500,rollout=auto", Seeds: 2}
+
+func loadPuzzleGame(t *testing.T) puzzleGame {
+	t.Helper()
+	path := filepath.Join("testdata", "puzzlegame.json")
+	if *updatePuzzles {
+		names := []string{"Ann", "Bob", "Cy"}
+		g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: []byte("puzzles e2e")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var bots []bot.Bot
+		for i, spec := range []string{"easy", "medium", "easy"} {
+			b, err := bot.New(spec, uint64(i+1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			bots = append(bots, b)
+		}
+		for !g.Over() {
+			if err := g.Play(bots[g.ToMove()].Choose(g.View(g.ToMove()))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rep, err := analysis.Analyze(context.Background(), g.Record(), analysis.Options{Iterations: 1500, Workers: 2, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := g.Record()
+		b, _ := json.Marshal(rep)
+		pg := puzzleGame{Players: rec.Players, Cheques: rec.Cheques, Moves: rec.Moves, Report: b}
+		out, _ := json.MarshalIndent(pg, "", " ")
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (make it with go test ./internal/e2e -run TestPuzzle -puzzles.update)", err)
+	}
+	var pg puzzleGame
+	if err := json.Unmarshal(b, &pg); err != nil {
+		t.Fatal(err)
+	}
+	return pg
+}
+
+// seedPuzzles stores the puzzle game in srv's store as game id, finished
+// and analysed, and finds its puzzles; it returns them.
+func seedPuzzles(t *testing.T, srv *server, id string) []protocol.PuzzleBrief {
+	t.Helper()
+	pg := loadPuzzleGame(t)
+	ctx := t.Context()
+	g := &store.Game{ID: id, Status: store.StatusFinished, Cheques: pg.Cheques, Moves: pg.Moves}
+	if g.Cheques == nil {
+		g.Cheques = razzia.ChequeSets(len(pg.Players)) // the record's nil: the rulebook's, in seat order
+	}
+	for _, name := range pg.Players {
+		g.Seats = append(g.Seats, store.Seat{Name: name, Bot: "easy"})
+	}
+	if err := srv.Store.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Store.PutAnalysis(ctx, id, store.Analysis{Report: pg.Report}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := puzzler.Scan(ctx, srv.Store, id, puzzleOptions, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 3 {
+		t.Fatalf("%d puzzles found in the game: too few to test with", n)
+	}
+	var out protocol.GamePuzzles
+	status, body := srv.fetch(t, "GET", "/api/games/"+id+"/puzzles", "")
+	if err := json.Unmarshal(body, &out); status != 200 || err != nil || out.Status != protocol.AnalysisDone {
+		t.Fatalf("the game's puzzles: status %d, %s", status, body)
+	}
+	return out.Puzzles
+}
+
+// TestPuzzleSolved solves puzzles in the page at a desktop's and a
+// phone's size, as a signed-in solver and as a guest: the question is
+// stated and the table's move buttons are in view; an answer brings the
+// verdict into view, with the best move, every move's chance and, for
+// the solver, the rating change; the next puzzle follows. Axe finds
+// nothing serious on the page, before and after an answer.
+func TestPuzzleSolved(t *testing.T) {
+	srv := newServer(t)
+	briefs := seedPuzzles(t, srv, "puzzlegame")
+	for _, c := range []struct {
+		name   string
+		size   size
+		signed bool
+	}{{"desktop", desktop, true}, {"phone", phone, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPage(t, srv, "solver-"+c.name, c.size.w, c.size.h)
+			if c.size.phone {
+				p.resize(c.size)
+			}
+			if c.signed {
+				p.open("/account")
+				status, err := chromedp.Run(p.ctx, chromedp.Evaluate[int](`fetch("/api/account", {method: "POST", headers: {"Content-Type": "application/json"},
+  body: JSON.stringify({name: "Solver", password: "correct horse battery staple"})}).then((r) => r.status)`, chromedp.EvalAwaitPromise))
+				if err != nil || status != 201 {
+					t.Fatalf("registering: status %d, %v", status, err)
+				}
+			}
+			p.open("/puzzles")
+			waitFor[bool](p, "a puzzle's move buttons", shown("#table button[data-move]"), 15*time.Second)
+			if q := p.text("#puzzle-q"); !strings.Contains(q, "?") {
+				p.fail("the question reads %q", q)
+			}
+			for _, sel := range []string{"#puzzle-q", "#puzzle-theme"} {
+				if !eval[bool](p, inView(sel)) {
+					p.fail("%s is not in view", sel)
+				}
+			}
+			p.screenshotViewport("puzzle-" + c.name)
+			if !eval[bool](p, `[...document.querySelectorAll("#table button[data-move]")].some((b) => { const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })`) {
+				p.fail("no move button is in view at first")
+			}
+			p.screenshotViewport("puzzle-" + c.name)
+			p.accessible("the puzzle")
+			id := eval[string](p, `location.pathname.split("/").pop()`)
+			// The answer: the best move on the desktop, another on the phone.
+			best := bestOf(t, srv, id)
+			move := best
+			if !c.signed {
+				move = eval[string](p, fmt.Sprintf(`[...document.querySelectorAll("#table button[data-move]")].map((b) => b.dataset.move).find((m) => m !== %q) || ""`, best))
+			}
+			p.click(fmt.Sprintf(`#table button[data-move=%q]`, move))
+			waitFor[bool](p, "the verdict", inView("#verdict-title"), 15*time.Second)
+			title := p.text("#verdict-title")
+			if c.signed != strings.Contains(title, "✓") {
+				p.fail("answered %s (best %s): the verdict reads %q", move, best, title)
+			}
+			if rows := eval[int](p, `document.querySelectorAll(".move-row").length`); rows < 2 {
+				p.fail("%d moves listed in the verdict", rows)
+			}
+			if c.signed {
+				if r := p.text("#verdict-rating"); !strings.Contains(r, "→") {
+					p.fail("the rating change reads %q", r)
+				}
+			}
+			if eval[int](p, `document.querySelectorAll("#table button[data-move]").length`) != 0 {
+				p.fail("the move buttons are still there after the answer")
+			}
+			p.screenshotViewport("puzzle-" + c.name + "-verdict")
+			p.accessible("the puzzle's verdict")
+			p.click("#puzzle-next")
+			waitFor[bool](p, "the next puzzle", fmt.Sprintf(`location.pathname !== "/puzzles/%s" && !!document.querySelector("#table button[data-move]")`, id), 15*time.Second)
+		})
+	}
+	_ = briefs
+}
+
+// bestOf reads puzzle id's best move from the store.
+func bestOf(t *testing.T, srv *server, id string) string {
+	t.Helper()
+	p, err := srv.Store.Puzzle(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Best
+}
