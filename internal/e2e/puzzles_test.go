@@ -16,6 +16,7 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/analysis"
+	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/puzzle"
 	"github.com/razziagame/razzia/internal/puzzler"
@@ -84,8 +85,9 @@ func loadPuzzleGame(t *testing.T) puzzleGame {
 }
 
 // seedPuzzles stores the puzzle game in srv's store as game id, finished
-// and analysed, and finds its puzzles; it returns them.
-func seedPuzzles(t *testing.T, srv *server, id string) []protocol.PuzzleBrief {
+// and analysed, and finds its puzzles; it returns them. account, when
+// set, holds the first seat.
+func seedPuzzles(t *testing.T, srv *server, id, account string) []protocol.PuzzleBrief {
 	t.Helper()
 	pg := loadPuzzleGame(t)
 	ctx := t.Context()
@@ -93,7 +95,11 @@ func seedPuzzles(t *testing.T, srv *server, id string) []protocol.PuzzleBrief {
 	if g.Cheques == nil {
 		g.Cheques = razzia.ChequeSets(len(pg.Players)) // the record's nil: the rulebook's, in seat order
 	}
-	for _, name := range pg.Players {
+	for i, name := range pg.Players {
+		if i == 0 && account != "" {
+			g.Seats = append(g.Seats, store.Seat{Name: name, Account: account, TokenHash: make([]byte, 32)})
+			continue
+		}
 		g.Seats = append(g.Seats, store.Seat{Name: name, Bot: "easy"})
 	}
 	if err := srv.Store.CreateGame(ctx, g); err != nil {
@@ -125,7 +131,7 @@ func seedPuzzles(t *testing.T, srv *server, id string) []protocol.PuzzleBrief {
 // nothing serious on the page, before and after an answer.
 func TestPuzzleSolved(t *testing.T) {
 	srv := newServer(t)
-	briefs := seedPuzzles(t, srv, "puzzlegame")
+	briefs := seedPuzzles(t, srv, "puzzlegame", "")
 	for _, c := range []struct {
 		name   string
 		size   size
@@ -201,4 +207,68 @@ func bestOf(t *testing.T, srv *server, id string) string {
 		t.Fatal(err)
 	}
 	return p.Best
+}
+
+// TestPuzzleLearn: after a game, its mistakes are puzzles to learn from,
+// one after the other; the replay tells each player's luck and play
+// beside the win-chance chart, and the profile a player's averages and
+// luckiest and unluckiest games.
+func TestPuzzleLearn(t *testing.T) {
+	srv := newServer(t)
+	p := newPage(t, srv, "learner", desktop.w, desktop.h)
+	p.open("/account")
+	status, err := chromedp.Run(p.ctx, chromedp.Evaluate[int](`fetch("/api/account", {method: "POST", headers: {"Content-Type": "application/json"},
+  body: JSON.stringify({name: "Ann", password: "correct horse battery staple"})}).then((r) => r.status)`, chromedp.EvalAwaitPromise))
+	if err != nil || status != 201 {
+		t.Fatalf("registering: status %d, %v", status, err)
+	}
+	acct, err := srv.Store.AccountByKey(t.Context(), playername.Key("Ann"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "learngame2"
+	briefs := seedPuzzles(t, srv, id, acct.ID)
+
+	p.open("/puzzles?game=" + id)
+	waitFor[bool](p, "the first mistake", shown("#table button[data-move]")+` && document.querySelector("#puzzle-learn").innerText.includes("1")`, 15*time.Second)
+	if got, want := p.text("#puzzle-learn"), fmt.Sprintf("1 of %d", len(briefs)); !strings.Contains(got, want) {
+		p.fail("the learning note reads %q, want %q", got, want)
+	}
+	first := eval[string](p, `location.pathname.split("/").pop()`)
+	if first != briefs[0].ID {
+		p.fail("the first puzzle is %s, want %s", first, briefs[0].ID)
+	}
+	p.click("#table button[data-move]")
+	waitFor[bool](p, "the verdict", inView("#verdict-title"), 15*time.Second)
+	if got := p.text("#puzzle-next"); !strings.Contains(got, "mistake") {
+		p.fail("the next button reads %q, want the next mistake", got)
+	}
+	p.click("#puzzle-next")
+	waitFor[bool](p, "the second mistake", fmt.Sprintf(`location.pathname.endsWith(%q) && !!document.querySelector("#table button[data-move]")`, briefs[1].ID), 15*time.Second)
+
+	p.open("/g/" + id + "/replay")
+	waitFor[bool](p, "luck and play beside the chart", shown("#luck-list"), 15*time.Second)
+	if n := eval[int](p, `document.querySelectorAll("#luck-list li").length`); n != 3 {
+		p.fail("%d players' luck, want 3", n)
+	}
+	if line := p.text("#luck-list li"); !strings.Contains(line, "Ann: luck ") || !strings.Contains(line, "play ") {
+		p.fail("the luck line reads %q", line)
+	}
+	if href := eval[string](p, `document.querySelector("#learn-link").getAttribute("href")`); href != "/puzzles?game="+id {
+		p.fail("the replay's learning link goes to %q", href)
+	}
+	p.screenshotViewport("puzzle-replay-luck")
+
+	p.resize(phone)
+	p.open("/p/Ann")
+	waitFor[bool](p, "the profile's luck", shown("#luck-table"), 15*time.Second)
+	if games := p.text("#luck-body"); !strings.Contains(games, "Analysed games: 1") {
+		p.fail("the profile's luck reads %q", games)
+	}
+	if eval[int](p, `document.querySelectorAll("#luckiest li, #unluckiest li").length`) != 1 {
+		p.fail("the game is neither among the luckiest nor the unluckiest")
+	}
+	p.do("scroll to the luck", chromedp.ScrollIntoView("#luck"))
+	p.screenshotViewport("puzzle-profile-luck")
+	p.accessible("the profile with luck")
 }

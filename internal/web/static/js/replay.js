@@ -17,6 +17,7 @@ import { start } from "./page.js";
 import { drawChart, fetchAnalysis, moveCursor, verdict, verdictClass, summaryBox, nextMistake } from "./analysis.js";
 import { lineItem } from "./chat.js";
 import { errorText } from "./errors.js";
+import { luckBox } from "./luck.js";
 
 const id = (location.pathname.match(/^\/g\/([a-z0-9]+)\/replay\/?$/) || [])[1] || "";
 
@@ -173,6 +174,7 @@ function drawAnalysis(all) {
   const verdictBox = $("analysis-verdict");
   if (a.status !== "done" || !a.report) {
     $("analysis-chart-box").replaceChildren();
+    $("analysis-luck-box").replaceChildren();
     verdictBox.className = "analysis-verdict";
     $("analysis-more-box").replaceChildren();
     $("mistake-nav").hidden = true;
@@ -184,6 +186,7 @@ function drawAnalysis(all) {
   const t = (key, args) => text(key, args, key);
   if (all || !document.getElementById("analysis-chart")) {
     drawChart($("analysis-chart-box"), a.report, a.report.players, state.pos, t, (pos) => by(pos));
+    $("analysis-luck-box").replaceChildren(luckBox(t, a.report, a.report.players, id) || "");
   } else moveCursor(a.report, state.pos);
   verdictBox.className = `analysis-verdict ${verdictClass(a.report, state.pos)}`;
   verdictBox.replaceChildren(...verdict(t, a.report, a.report.players, state.pos).map((line) => {
