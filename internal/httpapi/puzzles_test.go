@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/razziagame/razzia/internal/analysis"
 	"github.com/razziagame/razzia/internal/analyst"
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -27,7 +28,7 @@ func aPuzzle(t *testing.T, srv *servertest.Server, id string) (pid, best, other 
 	if err != nil {
 		t.Fatal(err)
 	}
-	states, err := puzzle.Positions(analyst.Record(g))
+	states, err := analysis.Positions(analyst.Record(g))
 	if err != nil {
 		t.Fatal(err)
 	}

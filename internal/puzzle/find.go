@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/analysis"
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
@@ -54,7 +55,7 @@ func Find(ctx context.Context, id string, rec *razzia.Record, rep *protocol.Anal
 			candidates = append(candidates, i)
 		}
 	}
-	states, err := Positions(rec)
+	states, err := analysis.Positions(rec)
 	if err != nil {
 		return nil, err
 	}
@@ -79,25 +80,6 @@ func Find(ctx context.Context, id string, rec *razzia.Record, rep *protocol.Anal
 		}
 		out = append(out, Puzzle{Game: id, Move: i, Seat: s.ToMove(), Played: played.String(),
 			Themes: ThemesOf(s, best, next), Eval: *ev})
-	}
-	return out, nil
-}
-
-// Positions returns the state before each move of a record.
-func Positions(rec *razzia.Record) ([]razzia.State, error) {
-	g, err := rec.Game()
-	if err != nil {
-		return nil, err
-	}
-	s, err := razzia.NewState(len(rec.Players), rec.Cheques)
-	if err != nil {
-		return nil, err
-	}
-	moves := g.Moves()
-	out := make([]razzia.State, len(moves))
-	for i, m := range moves {
-		out[i] = s
-		s.Apply(m)
 	}
 	return out, nil
 }

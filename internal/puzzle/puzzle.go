@@ -34,6 +34,7 @@
 package puzzle
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -236,15 +237,7 @@ func judge(ctx context.Context, s *razzia.State, seed uint64, o *Options) (*Eval
 		ev.Moves = append(ev.Moves, Value{Move: m.String(), Share: protocol.WinShare(sums[m] / float64(o.Seeds))})
 	}
 	// The best first, then by share; ties keep the search's order.
-	slices.SortStableFunc(ev.Moves[1:], func(a, b Value) int {
-		switch {
-		case a.Share > b.Share:
-			return -1
-		case a.Share < b.Share:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(ev.Moves[1:], func(a, b Value) int { return cmp.Compare(b.Share, a.Share) })
 	ev.Best = ev.Moves[0].Move
 	return ev, true, nil
 }

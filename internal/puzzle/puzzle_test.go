@@ -152,7 +152,7 @@ func TestBestAtHigherBudget(t *testing.T) {
 	if len(found) < 3 {
 		t.Fatalf("%d puzzles found: too few to tell", len(found))
 	}
-	states, err := Positions(g.Record())
+	states, err := analysis.Positions(g.Record())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func positions(t *testing.T) (auction, turn razzia.State) {
 	t.Helper()
 	g := newGame(t, 3, "themes")
 	playBots(t, g, "medium", "medium", "medium")
-	states, err := Positions(g.Record())
+	states, err := analysis.Positions(g.Record())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,9 +10,9 @@ import (
 
 	"github.com/razziagame/razzia"
 
+	"github.com/razziagame/razzia/internal/analysis"
 	"github.com/razziagame/razzia/internal/i18n"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/puzzle"
 	"github.com/razziagame/razzia/internal/puzzler"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/postgres"
@@ -53,7 +53,7 @@ func TestNodes(t *testing.T) {
 
 	// A puzzle at a turn of the game, where draw and call are legal, as a
 	// search would store it.
-	states, err := puzzle.Positions(g.Record())
+	states, err := analysis.Positions(g.Record())
 	if err != nil {
 		t.Fatal(err)
 	}

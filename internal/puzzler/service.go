@@ -1,6 +1,7 @@
 package puzzler
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -412,15 +413,7 @@ func LuckRecord(rows []store.SeatLuck) protocol.LuckRecord {
 	out.Luck, out.Skill = protocol.WinShare(luck/n), protocol.WinShare(skill/n)
 	out.Result, out.Adjusted = protocol.WinShare(result/n), protocol.WinShare(adjusted/n)
 	// Newest first already: a stable sort keeps the newer of equals first.
-	slices.SortStableFunc(games, func(a, b protocol.LuckGame) int {
-		switch {
-		case a.Luck > b.Luck:
-			return -1
-		case a.Luck < b.Luck:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(games, func(a, b protocol.LuckGame) int { return cmp.Compare(b.Luck, a.Luck) })
 	for _, g := range games {
 		if g.Luck > 0 && len(out.Luckiest) < LuckShown {
 			out.Luckiest = append(out.Luckiest, g)
