@@ -90,11 +90,11 @@ func (o Options) Check() error { return o.check() }
 
 func (o *Options) check() error {
 	if o.Spec == "" {
-		l, ok := bot.LookupLevel(Level)
-		if !ok {
-			return fmt.Errorf("%w: no level %q", ErrOptions, Level)
+		spec, err := DefaultSpec()
+		if err != nil {
+			return err
 		}
-		o.Spec = l.Fixed
+		o.Spec = spec
 	}
 	switch {
 	case o.Seeds < 0 || o.Seeds > 16:
@@ -117,6 +117,26 @@ func (o *Options) check() error {
 		return err
 	}
 	return nil
+}
+
+// DefaultSpec returns the search that judges puzzles unless Options say
+// otherwise: Level's Fixed spec (its iterations, bounded), on one worker.
+// One worker runs the search in the goroutine that asks, so that a
+// background search can be given the lowest priority of the machine
+// (package puzzler), and its result depends on the seed alone.
+func DefaultSpec() (string, error) {
+	l, ok := bot.LookupLevel(Level)
+	if !ok {
+		return "", fmt.Errorf("%w: no level %q", ErrOptions, Level)
+	}
+	name, opts, _ := strings.Cut(l.Fixed, ":")
+	var kept []string
+	for _, o := range strings.Split(opts, ",") {
+		if o != "" && !strings.HasPrefix(o, "workers=") {
+			kept = append(kept, o)
+		}
+	}
+	return name + ":" + strings.Join(append(kept, "workers=1"), ","), nil
 }
 
 // An evaluator is a search that values every move of a position.

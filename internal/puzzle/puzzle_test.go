@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/razziagame/razzia"
@@ -351,4 +352,22 @@ func TestRate(t *testing.T) {
 func ExampleID() {
 	fmt.Println(ID("k3x7q2m5ab", 57))
 	// Output: k3x7q2m5ab-57
+}
+
+// TestDefaultSpec: the default search is expert's Fixed spec, its
+// iterations and options, on one worker.
+func TestDefaultSpec(t *testing.T) {
+	spec, err := DefaultSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := bot.LookupLevel(Level)
+	if strings.Count(spec, "workers=") != 1 || !strings.Contains(spec, "workers=1") || !strings.Contains(spec, "iters=") {
+		t.Errorf("DefaultSpec = %q, want %s's Fixed %q on one worker", spec, Level, l.Fixed)
+	}
+	for _, o := range strings.Split(strings.SplitN(l.Fixed, ":", 2)[1], ",") {
+		if !strings.HasPrefix(o, "workers=") && !strings.Contains(spec, o) {
+			t.Errorf("DefaultSpec %q lost %q of %q", spec, o, l.Fixed)
+		}
+	}
 }

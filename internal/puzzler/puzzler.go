@@ -6,9 +6,10 @@
 //
 // Its background work is the lowest of the server: it takes only games
 // the analyst has analysed (the analysis says where the players went
-// wrong, which is where puzzles are looked for), and before every search
-// it waits, as the analyst does, until the live bots leave the CPU free
-// (Options.Spare). A claim on a game lapses after ClaimTTL, so a game a
+// wrong, which is where puzzles are looked for), before every search it
+// waits, as the analyst does, until the live bots leave the CPU free
+// (Options.Spare), and its searches run on a thread of the lowest CPU
+// priority (nice 19, on Linux). A claim on a game lapses after ClaimTTL, so a game a
 // stopped node left is scanned by another.
 package puzzler
 
@@ -19,6 +20,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 
@@ -141,7 +143,8 @@ func (w *Worker) work(ctx context.Context) error {
 		}
 		if err == nil && id != "" {
 			start := time.Now()
-			found, err := Scan(ctx, w.st, id, w.o.Puzzle, nil)
+			var found int
+			lowest(func() { found, err = Scan(ctx, w.st, id, w.o.Puzzle, nil) })
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -163,6 +166,22 @@ func (w *Worker) work(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// lowest runs f on an OS thread of its own at the lowest CPU priority
+// (nice 19, on Linux): the search of a position runs in the goroutine
+// that asks (one worker, puzzle.DefaultSpec), so the live bots, the
+// analyst and the requests all come before it. The thread is never given
+// back: it ends with f, and its priority with it.
+func lowest(f func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread()
+		lowerThread() // at worst the search runs at the server's priority, after Spare
+		f()
+	}()
+	<-done
 }
 
 // Scan searches finished game id of st for puzzles and stores them with
