@@ -194,6 +194,15 @@ func TestPuzzleSolved(t *testing.T) {
 			p.accessible("the puzzle's verdict")
 			p.click("#puzzle-next")
 			waitFor[bool](p, "the next puzzle", fmt.Sprintf(`location.pathname !== "/puzzles/%s" && !!document.querySelector("#table button[data-move]")`, id), 15*time.Second)
+
+			// An old link to a puzzle that is not there says so, and offers the next.
+			p.open("/puzzles/nosuchgame-3")
+			waitFor[bool](p, "the refusal", shown("#puzzle-error")+` && `+shown("#puzzle-next"), 15*time.Second)
+			if msg := p.text("#puzzle-error"); !strings.Contains(msg, "no such puzzle") {
+				p.fail("the refusal reads %q", msg)
+			}
+			p.click("#puzzle-next")
+			waitFor[bool](p, "a puzzle after the refusal", shown("#table button[data-move]")+` && `+`!`+shown("#puzzle-error"), 15*time.Second)
 		})
 	}
 	_ = briefs

@@ -292,6 +292,11 @@ async function load(path, empty) {
       status(empty);
     } else {
       showError(err);
+      if (state.mode.kind !== "next") {
+        // A puzzle that is not there (an old link): the next one is.
+        replace($("puzzle-status"), h("button", { type: "button", class: "primary", id: "puzzle-next",
+          onclick: () => go({ kind: "next", theme: state.mode.theme }) }, tr("puzzles.next")));
+      }
     }
   }
 }
