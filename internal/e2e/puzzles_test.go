@@ -182,6 +182,7 @@ func TestPuzzleSolved(t *testing.T) {
 			if rows := eval[int](p, `document.querySelectorAll(".move-row").length`); rows < 2 {
 				p.fail("%d moves listed in the verdict", rows)
 			}
+			p.screenshotViewport("puzzle-" + c.name + "-verdict")
 			if c.signed {
 				if r := p.text("#verdict-rating"); !strings.Contains(r, "→") {
 					p.fail("the rating change reads %q", r)
@@ -190,7 +191,6 @@ func TestPuzzleSolved(t *testing.T) {
 			if eval[int](p, `document.querySelectorAll("#table button[data-move]").length`) != 0 {
 				p.fail("the move buttons are still there after the answer")
 			}
-			p.screenshotViewport("puzzle-" + c.name + "-verdict")
 			p.accessible("the puzzle's verdict")
 			p.click("#puzzle-next")
 			waitFor[bool](p, "the next puzzle", fmt.Sprintf(`location.pathname !== "/puzzles/%s" && !!document.querySelector("#table button[data-move]")`, id), 15*time.Second)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/puzzler"
 )
@@ -34,20 +35,30 @@ func puzzleError(err error) error {
 }
 
 // solverOf returns the account id of the request's signed-in solver, ""
-// for a guest (no session, or one that ended).
-func (s *Server) solverOf(r *http.Request) string {
+// for a guest (no session, or one that ended). A session that cannot be
+// read is an error: a solver is never taken for a guest, whose answers
+// are not kept.
+func (s *Server) solverOf(r *http.Request) (string, error) {
 	if s.opts.Accounts == nil {
-		return ""
+		return "", nil
 	}
 	se, err := s.sessionOf(r)
-	if err != nil {
-		return ""
+	switch {
+	case errors.Is(err, account.ErrUnauthorized):
+		return "", nil
+	case err != nil:
+		return "", err
 	}
-	return se.Account.ID
+	return se.Account.ID, nil
 }
 
 func (s *Server) puzzles(w http.ResponseWriter, r *http.Request) {
-	out, err := s.opts.Puzzles.Overview(r.Context(), s.solverOf(r))
+	solver, err := s.solverOf(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out, err := s.opts.Puzzles.Overview(r.Context(), solver)
 	if err != nil {
 		s.fail(w, r, puzzleError(err))
 		return
@@ -66,7 +77,12 @@ func (s *Server) nextPuzzle(w http.ResponseWriter, r *http.Request) {
 			skip = append(skip, id)
 		}
 	}
-	p, err := s.opts.Puzzles.Next(r.Context(), s.solverOf(r), q.Get("theme"), skip, catalogue(r))
+	solver, err := s.solverOf(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	p, err := s.opts.Puzzles.Next(r.Context(), solver, q.Get("theme"), skip, catalogue(r))
 	if err != nil {
 		s.fail(w, r, puzzleError(err))
 		return
@@ -75,7 +91,12 @@ func (s *Server) nextPuzzle(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) dailyPuzzle(w http.ResponseWriter, r *http.Request) {
-	p, err := s.opts.Puzzles.Daily(r.Context(), s.solverOf(r), catalogue(r))
+	solver, err := s.solverOf(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	p, err := s.opts.Puzzles.Daily(r.Context(), solver, catalogue(r))
 	if err != nil {
 		s.fail(w, r, puzzleError(err))
 		return
@@ -84,7 +105,12 @@ func (s *Server) dailyPuzzle(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) puzzle(w http.ResponseWriter, r *http.Request) {
-	p, err := s.opts.Puzzles.Puzzle(r.Context(), r.PathValue("id"), s.solverOf(r), catalogue(r))
+	solver, err := s.solverOf(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	p, err := s.opts.Puzzles.Puzzle(r.Context(), r.PathValue("id"), solver, catalogue(r))
 	if err != nil {
 		s.fail(w, r, puzzleError(err))
 		return
@@ -100,7 +126,12 @@ func (s *Server) answerPuzzle(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	v, err := s.opts.Puzzles.Answer(r.Context(), r.PathValue("id"), s.solverOf(r), req.Move)
+	solver, err := s.solverOf(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v, err := s.opts.Puzzles.Answer(r.Context(), r.PathValue("id"), solver, req.Move)
 	if err != nil {
 		s.fail(w, r, puzzleError(err))
 		return

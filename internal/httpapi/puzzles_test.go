@@ -13,6 +13,7 @@ import (
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/puzzle"
+	"github.com/razziagame/razzia/internal/puzzler"
 	"github.com/razziagame/razzia/internal/servertest"
 	"github.com/razziagame/razzia/internal/store"
 )
@@ -99,6 +100,7 @@ func TestPuzzleAnswers(t *testing.T) {
 		{"no such puzzle", "POST", "/api/puzzles/" + id + "-99999/answer", protocol.PuzzleAnswerRequest{Move: best}, 404, protocol.PuzzleNotFound},
 		{"no such puzzle to read", "GET", "/api/puzzles/nosuch", nil, 404, protocol.PuzzleNotFound},
 		{"no such theme", "GET", "/api/puzzles/next?theme=luck", nil, 400, protocol.BadRequest},
+		{"too many to skip", "GET", "/api/puzzles/next?skip=" + strings.Repeat("x,", puzzler.MaxSkip) + "y", nil, 400, protocol.BadRequest},
 		{"no such player's luck", "GET", "/api/players/Nobody/luck", nil, 404, protocol.NotFound},
 		{"no such game's puzzles", "GET", "/api/games/aaaaaaaaaa/puzzles", nil, 404, protocol.NotFound},
 	} {

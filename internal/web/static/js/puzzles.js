@@ -204,11 +204,18 @@ function movesChart(v) {
     const cls = ["move-row", m.move === v.best ? "is-best" : "", m.move === v.answer ? "is-yours" : ""].filter(Boolean).join(" ");
     return h("li", { class: cls, "data-move": m.move },
       h("span", { class: "move-name" }, moveLabel(t, m.move), tags.length ? h("span", { class: "move-tags" }, ` (${tags.join(", ")})`) : null),
-      h("span", { class: "move-bar", "aria-hidden": "true" }, h("span", { class: "move-fill", style: `width:${Math.round(m.share * 100)}%` })),
+      h("span", { class: "move-bar", "aria-hidden": "true" }, fill(m.share)),
       h("span", { class: "move-chance" }, percent(m.share)));
   });
   return h("div", { class: "verdict-moves" }, h("h3", { id: "moves-h" }, tr("puzzles.moves")),
     h("ol", { class: "move-list", "aria-labelledby": "moves-h" }, rows));
+}
+
+/** fill is a bar's filled part for a share; set through the CSSOM, which the page's CSP allows (a style attribute it does not). */
+function fill(share) {
+  const e = h("span", { class: "move-fill" });
+  e.style.width = `${Math.round(share * 100)}%`;
+  return e;
 }
 
 /** nextButton goes on: the next mistake of the game, or the next puzzle. */
