@@ -228,6 +228,25 @@ func Scan(ctx context.Context, st Store, id string, o puzzle.Options, progress f
 	return len(scan.Puzzles), nil
 }
 
+// RecordLuck stores the luck and skill of the seats of finished game id
+// from its stored analysis, at once: a player's profile counts the game
+// without waiting for its search for puzzles. A game whose analysis
+// failed has none.
+func RecordLuck(ctx context.Context, st Store, id string) error {
+	a, err := st.Analysis(ctx, id)
+	if err != nil {
+		return err
+	}
+	rep, err := analyst.Decode(a)
+	if errors.Is(err, analyst.ErrFailed) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return st.PutSeatLuck(ctx, id, luckOf(id, rep))
+}
+
 // stored returns the store's row of a puzzle found: new, rated as a new
 // solver is.
 func stored(p *puzzle.Puzzle) (*store.Puzzle, error) {

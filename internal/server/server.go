@@ -145,7 +145,7 @@ func (s *Server) build(ctx context.Context) error {
 	if s.Resumed, err = s.Hub.Resume(ctx); err != nil {
 		return fmt.Errorf("resuming the games: %w", err)
 	}
-	var wake func()
+	wake := func() {}
 	if o.Puzzler != nil {
 		wake = s.startPuzzler(*o.Puzzler)
 	}
@@ -193,19 +193,26 @@ func (s *Server) hubOptions() table.Options {
 	return h
 }
 
-// startAnalyst runs the analyst until the server stops; wake, when set,
-// is called after each game it analysed.
+// startAnalyst runs the analyst until the server stops. After each game
+// it analysed, the seats' luck and skill are stored for the players'
+// profiles, and wake tells the search for puzzles.
 func (s *Server) startAnalyst(o analyst.Options, wake func()) {
 	o.Spare, o.Logger = s.Hub.WaitSpare, s.log
-	if done := o.Done; wake != nil {
+	done := o.Done
+	s.start(func(ctx context.Context) {
 		o.Done = func(id string, err error) {
+			if err == nil {
+				if lerr := puzzler.RecordLuck(ctx, s.Store, id); lerr != nil && ctx.Err() == nil {
+					s.log.Error("cannot store a game's luck", "game", id, "err", lerr)
+				}
+			}
 			if done != nil {
 				done(id, err)
 			}
 			wake()
 		}
-	}
-	s.start(func(ctx context.Context) { analyst.Run(ctx, s.Store, o) })
+		analyst.Run(ctx, s.Store, o)
+	})
 }
 
 // startPuzzler runs the search for puzzles until the server stops, and

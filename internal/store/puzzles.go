@@ -62,6 +62,11 @@ type Puzzles interface {
 	// ErrNoAccount.
 	AnswerPuzzle(ctx context.Context, a PuzzleAttempt) error
 
+	// PutSeatLuck stores the luck of the seats of finished game id,
+	// replacing what was stored of those seats: as soon as the game is
+	// analysed, before any search for puzzles. A game that is not
+	// finished is ErrConflict, an unknown one ErrNotFound.
+	PutSeatLuck(ctx context.Context, id string, luck []SeatLuck) error
 	// SeatLuck returns the luck of account's seats in its analysed
 	// finished games, the most recently finished first, at most limit.
 	SeatLuck(ctx context.Context, account string, limit int) ([]SeatLuck, error)

@@ -105,13 +105,39 @@ func (s *Store) PutPuzzleScan(ctx context.Context, id string, scan store.PuzzleS
 		c.Created, c.Rating.Games, c.Solved = now, 0, 0
 		s.puz.byID[p.ID] = c
 	}
-	luck := slices.Clone(s.puz.luck[id])
-	for _, l := range scan.Luck {
-		luck = slices.DeleteFunc(luck, func(x store.SeatLuck) bool { return x.Seat == l.Seat })
-		luck = append(luck, l)
-	}
-	s.puz.luck[id] = luck
+	s.seatLuck(id, scan.Luck)
 	s.puz.scans[id] = &analysis{done: true}
+	return nil
+}
+
+// seatLuck stores the luck of game id's seats; the store's lock is held.
+func (s *Store) seatLuck(id string, luck []store.SeatLuck) {
+	kept := slices.Clone(s.puz.luck[id])
+	for _, l := range luck {
+		kept = slices.DeleteFunc(kept, func(x store.SeatLuck) bool { return x.Seat == l.Seat })
+		kept = append(kept, l)
+	}
+	s.puz.luck[id] = kept
+}
+
+// PutSeatLuck implements store.Puzzles.
+func (s *Store) PutSeatLuck(ctx context.Context, id string, luck []store.SeatLuck) error {
+	if err := (store.PuzzleScan{Luck: luck}).Check(id); err != nil {
+		return fmt.Errorf("memstore: %w", err)
+	}
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	s.puz.init()
+	g, ok := s.games[id]
+	if !ok {
+		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
+	}
+	if g.Status != store.StatusFinished {
+		return fmt.Errorf("memstore: game %q is %s: %w: only a finished game has luck", id, g.Status, store.ErrConflict)
+	}
+	s.seatLuck(id, luck)
 	return nil
 }
 

@@ -58,16 +58,8 @@ func (s *Store) PutPuzzleScan(ctx context.Context, id string, scan store.PuzzleS
 		return fmt.Errorf("postgres: %w", err)
 	}
 	return s.tx(ctx, "store the puzzles of game "+id, func(tx pgx.Tx) error {
-		var status string
-		err := tx.QueryRow(ctx, "SELECT status FROM games WHERE id = $1 FOR SHARE", id).Scan(&status)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
-		}
-		if err != nil {
+		if err := finished(ctx, tx, id); err != nil {
 			return err
-		}
-		if store.Status(status) != store.StatusFinished {
-			return fmt.Errorf("postgres: game %q is %s: %w: only a finished game has puzzles", id, status, store.ErrConflict)
 		}
 		for _, p := range scan.Puzzles {
 			if _, err := tx.Exec(ctx, `INSERT INTO puzzles (id, game_id, move, seat, themes, best, margin, eval, mu, sigma, created)
@@ -76,17 +68,56 @@ func (s *Store) PutPuzzleScan(ctx context.Context, id string, scan store.PuzzleS
 				return err
 			}
 		}
-		for _, l := range scan.Luck {
-			if _, err := tx.Exec(ctx, `INSERT INTO seat_luck (game_id, seat, start, result, luck, skill, adjusted) VALUES ($1, $2, $3, $4, $5, $6, $7)
-				ON CONFLICT (game_id, seat) DO UPDATE SET start = excluded.start, result = excluded.result, luck = excluded.luck,
-					skill = excluded.skill, adjusted = excluded.adjusted`,
-				id, l.Seat, l.Start, l.Result, l.Luck, l.Skill, l.Adjusted); err != nil {
-				return err
-			}
+		if err := seatLuck(ctx, tx, id, scan.Luck); err != nil {
+			return err
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO puzzle_scans (game_id, created) VALUES ($1, `+nowNanos+`)
+		_, err := tx.Exec(ctx, `INSERT INTO puzzle_scans (game_id, created) VALUES ($1, `+nowNanos+`)
 			ON CONFLICT (game_id) DO UPDATE SET created = excluded.created, claim_node = NULL, claim_expires = NULL`, id)
 		return err
+	})
+}
+
+// finished refuses a game that is not there or not finished (and keeps
+// it so until the transaction ends): only a finished game has puzzles and
+// luck.
+func finished(ctx context.Context, tx pgx.Tx, id string) error {
+	var status string
+	err := tx.QueryRow(ctx, "SELECT status FROM games WHERE id = $1 FOR SHARE", id).Scan(&status)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return err
+	}
+	if store.Status(status) != store.StatusFinished {
+		return fmt.Errorf("postgres: game %q is %s: %w: only a finished game has puzzles and luck", id, status, store.ErrConflict)
+	}
+	return nil
+}
+
+// seatLuck stores the luck of game id's seats.
+func seatLuck(ctx context.Context, tx pgx.Tx, id string, luck []store.SeatLuck) error {
+	for _, l := range luck {
+		if _, err := tx.Exec(ctx, `INSERT INTO seat_luck (game_id, seat, start, result, luck, skill, adjusted) VALUES ($1, $2, $3, $4, $5, $6, $7)
+			ON CONFLICT (game_id, seat) DO UPDATE SET start = excluded.start, result = excluded.result, luck = excluded.luck,
+				skill = excluded.skill, adjusted = excluded.adjusted`,
+			id, l.Seat, l.Start, l.Result, l.Luck, l.Skill, l.Adjusted); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PutSeatLuck implements store.Puzzles.
+func (s *Store) PutSeatLuck(ctx context.Context, id string, luck []store.SeatLuck) error {
+	if err := (store.PuzzleScan{Luck: luck}).Check(id); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	return s.tx(ctx, "store the luck of game "+id, func(tx pgx.Tx) error {
+		if err := finished(ctx, tx, id); err != nil {
+			return err
+		}
+		return seatLuck(ctx, tx, id, luck)
 	})
 }
 

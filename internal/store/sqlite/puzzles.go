@@ -50,16 +50,8 @@ func (s *Store) PutPuzzleScan(ctx context.Context, id string, scan store.PuzzleS
 		return fmt.Errorf("sqlite: %w", err)
 	}
 	return s.write(ctx, "store the puzzles of game "+id, func(w *wtx) (*store.Change, error) {
-		var status string
-		err := w.rowSQL("SELECT status FROM games WHERE id = ?", id).Scan(&status)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
-		}
-		if err != nil {
+		if err := w.finished(id); err != nil {
 			return nil, err
-		}
-		if store.Status(status) != store.StatusFinished {
-			return nil, fmt.Errorf("sqlite: game %q is %s: %w: only a finished game has puzzles", id, status, store.ErrConflict)
 		}
 		now := w.now.UnixNano()
 		// A puzzle answered already keeps its answers and rating: the
@@ -71,17 +63,55 @@ func (s *Store) PutPuzzleScan(ctx context.Context, id string, scan store.PuzzleS
 				return nil, err
 			}
 		}
-		for _, l := range scan.Luck {
-			if _, err := w.execSQL(`INSERT INTO seat_luck (game_id, seat, start, result, luck, skill, adjusted) VALUES (?, ?, ?, ?, ?, ?, ?)
-				ON CONFLICT (game_id, seat) DO UPDATE SET start = excluded.start, result = excluded.result, luck = excluded.luck,
-					skill = excluded.skill, adjusted = excluded.adjusted`,
-				id, l.Seat, l.Start, l.Result, l.Luck, l.Skill, l.Adjusted); err != nil {
-				return nil, err
-			}
+		if err := w.seatLuck(id, scan.Luck); err != nil {
+			return nil, err
 		}
-		_, err = w.execSQL(`INSERT INTO puzzle_scans (game_id, created) VALUES (?, ?)
+		_, err := w.execSQL(`INSERT INTO puzzle_scans (game_id, created) VALUES (?, ?)
 			ON CONFLICT (game_id) DO UPDATE SET created = excluded.created, claim_node = NULL, claim_expires = NULL`, id, now)
 		return nil, err
+	})
+}
+
+// finished refuses a game that is not there or not finished: only a
+// finished game has puzzles and luck.
+func (w *wtx) finished(id string) error {
+	var status string
+	err := w.rowSQL("SELECT status FROM games WHERE id = ?", id).Scan(&status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return err
+	}
+	if store.Status(status) != store.StatusFinished {
+		return fmt.Errorf("sqlite: game %q is %s: %w: only a finished game has puzzles and luck", id, status, store.ErrConflict)
+	}
+	return nil
+}
+
+// seatLuck stores the luck of game id's seats.
+func (w *wtx) seatLuck(id string, luck []store.SeatLuck) error {
+	for _, l := range luck {
+		if _, err := w.execSQL(`INSERT INTO seat_luck (game_id, seat, start, result, luck, skill, adjusted) VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (game_id, seat) DO UPDATE SET start = excluded.start, result = excluded.result, luck = excluded.luck,
+				skill = excluded.skill, adjusted = excluded.adjusted`,
+			id, l.Seat, l.Start, l.Result, l.Luck, l.Skill, l.Adjusted); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PutSeatLuck implements store.Puzzles.
+func (s *Store) PutSeatLuck(ctx context.Context, id string, luck []store.SeatLuck) error {
+	if err := (store.PuzzleScan{Luck: luck}).Check(id); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	return s.write(ctx, "store the luck of game "+id, func(w *wtx) (*store.Change, error) {
+		if err := w.finished(id); err != nil {
+			return nil, err
+		}
+		return nil, w.seatLuck(id, luck)
 	})
 }
 

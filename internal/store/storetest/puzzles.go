@@ -374,7 +374,8 @@ func testPuzzleAnswerRace(t *testing.T, s store.Store) {
 }
 
 // testSeatLuck: an account's seats' luck, newest game first, only its
-// own seats and only of scanned games.
+// own seats, stored with a game's scan or on its own (PutSeatLuck, which
+// marks nothing scanned); refused for a game not finished or unknown.
 func testSeatLuck(t *testing.T, s store.Store) {
 	ann, bea := newAccount("Ann", 0xa1), newAccount("Bea", 0xb2)
 	createAccount(t, s, ann)
@@ -387,20 +388,27 @@ func testSeatLuck(t *testing.T, s store.Store) {
 		create(t, s, g)
 		putAnalysis(t, s, g.ID, store.Analysis{Report: report})
 		ids = append(ids, g.ID)
-		if i == 2 {
-			continue // analysed, not scanned
-		}
-		putScan(t, s, g.ID, store.PuzzleScan{Luck: []store.SeatLuck{
+		luck := []store.SeatLuck{
 			{Game: g.ID, Seat: 0, Start: 0.5, Result: 1, Luck: 0.1 * float64(i+1), Skill: -0.05, Adjusted: 0.9},
 			{Game: g.ID, Seat: 2, Start: 0.5, Result: 0, Luck: -0.2, Skill: -0.1, Adjusted: 0.2},
-		}})
+		}
+		if i == 2 {
+			if err := s.PutSeatLuck(ctx(t), g.ID, luck); err != nil {
+				t.Fatal(err)
+			}
+			if scanned(t, s, g.ID) {
+				t.Errorf("PutSeatLuck marked game %s searched for puzzles", g.ID)
+			}
+			continue
+		}
+		putScan(t, s, g.ID, store.PuzzleScan{Luck: luck})
 	}
 	got, err := s.SeatLuck(ctx(t), ann.ID, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].Game != ids[0] || got[1].Game != ids[1] {
-		t.Fatalf("SeatLuck(Ann) = %+v, want games %s then %s", got, ids[0], ids[1])
+	if len(got) != 3 || got[0].Game != ids[0] || got[1].Game != ids[2] || got[2].Game != ids[1] {
+		t.Fatalf("SeatLuck(Ann) = %+v, want games %s, %s, %s", got, ids[0], ids[2], ids[1])
 	}
 	if l := got[0]; l.Seat != 0 || l.Players != 3 || l.Luck != 0.1 || l.Skill != -0.05 || l.Result != 1 || l.Start != 0.5 ||
 		l.Adjusted != 0.9 || l.Finished.IsZero() {
@@ -409,11 +417,20 @@ func testSeatLuck(t *testing.T, s store.Store) {
 	if got, _ := s.SeatLuck(ctx(t), ann.ID, 1); len(got) != 1 {
 		t.Errorf("SeatLuck(Ann, 1) = %d rows", len(got))
 	}
-	if got, _ := s.SeatLuck(ctx(t), bea.ID, 0); len(got) != 2 || got[0].Seat != 2 || got[0].Luck != -0.2 {
+	if got, _ := s.SeatLuck(ctx(t), bea.ID, 0); len(got) != 3 || got[0].Seat != 2 || got[0].Luck != -0.2 {
 		t.Errorf("SeatLuck(Bea) = %+v", got)
 	}
 	if got, err := s.SeatLuck(ctx(t), "acctnone", 0); err != nil || len(got) != 0 {
 		t.Errorf("SeatLuck(nobody) = %v, %v", got, err)
+	}
+	create(t, s, newGame("luckplaying", store.StatusPlaying, time.Minute))
+	for id, want := range map[string]error{"luckplaying": store.ErrConflict, "nosuch": store.ErrNotFound} {
+		if err := s.PutSeatLuck(ctx(t), id, []store.SeatLuck{{Game: id, Seat: 0}}); !errors.Is(err, want) {
+			t.Errorf("PutSeatLuck(%s) = %v, want %v", id, err, want)
+		}
+	}
+	if err := s.PutSeatLuck(ctx(t), ids[0], []store.SeatLuck{{Game: ids[1], Seat: 0}}); err == nil {
+		t.Error("PutSeatLuck took the luck of another game")
 	}
 }
 
