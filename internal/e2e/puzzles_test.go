@@ -255,6 +255,22 @@ func TestPuzzleLearn(t *testing.T) {
 	p.click("#puzzle-next")
 	waitFor[bool](p, "the second mistake", fmt.Sprintf(`location.pathname.endsWith(%q) && !!document.querySelector("#table button[data-move]")`, briefs[1].ID), 15*time.Second)
 
+	// A game not yet searched says it is coming; a game being played has
+	// no puzzles, and says why.
+	pg := loadPuzzleGame(t)
+	if err := srv.Store.CreateGame(t.Context(), &store.Game{ID: "pendgamea2", Status: store.StatusFinished, Cheques: razzia.ChequeSets(3),
+		Moves: pg.Moves, Seats: []store.Seat{{Name: "Ann", Bot: "easy"}, {Name: "Bob", Bot: "easy"}, {Name: "Cy", Bot: "easy"}}}); err != nil {
+		t.Fatal(err)
+	}
+	p.open("/puzzles?game=pendgamea2&seat=0")
+	waitFor[bool](p, "the note that the game is being searched", shown("#puzzle-learn")+` && document.querySelector("#puzzle-learn").innerText.includes("still looking")`, 15*time.Second)
+	live := srv.Create("", "easy").ID
+	p.open("/puzzles?game=" + live + "&seat=0")
+	waitFor[bool](p, "the refusal of a game being played", shown("#puzzle-error"), 15*time.Second)
+	if msg := p.text("#puzzle-error"); !strings.Contains(msg, "still being played") {
+		p.fail("the refusal reads %q", msg)
+	}
+
 	p.open("/g/" + id + "/replay")
 	waitFor[bool](p, "luck and play beside the chart", shown("#luck-list"), 15*time.Second)
 	if n := eval[int](p, `document.querySelectorAll("#luck-list li").length`); n != 3 {

@@ -334,8 +334,12 @@ function go(m) {
   return load(`/api/puzzles/next?${q}`, m.theme ? tr("puzzles.none.theme") : tr("puzzles.none"));
 }
 
-/** loadLearn fetches the puzzles of the game of the mode, the seat's own first. */
-async function loadLearn() {
+// LEARN_TRIES bounds how often a page asks again for the puzzles of a
+// game still being searched: ten minutes, every ten seconds.
+const LEARN_TRIES = 60;
+
+/** loadLearn fetches the puzzles of the game of the mode, the seat's own. */
+async function loadLearn(tries = 0) {
   const m = state.mode;
   clearTimeout(state.learnTimer);
   const note = $("puzzle-learn");
@@ -346,6 +350,8 @@ async function loadLearn() {
   } catch (err) {
     note.hidden = true;
     showError(err);
+    // Never advice on a game being played: say so in the puzzles' words.
+    if (err.code === "game_in_progress") $("puzzle-error").textContent = tr("puzzles.learn.live");
     return;
   }
   const mine = answer.puzzles.filter((p) => m.seat < 0 || p.seat === m.seat);
@@ -355,7 +361,7 @@ async function loadLearn() {
     drawPuzzle();
     if (answer.status === "pending") {
       note.textContent = tr("puzzles.learn.pending");
-      state.learnTimer = setTimeout(loadLearn, 10000);
+      if (tries < LEARN_TRIES) state.learnTimer = setTimeout(() => loadLearn(tries + 1), 10000);
       return;
     }
     replace(note, tr("puzzles.learn.none"), " ",
