@@ -131,6 +131,16 @@ func TestPuzzleAnswers(t *testing.T) {
 	if o.Solver == nil || o.Solver.Attempts != 1 || o.Solver.Solved != 1 || o.Solver.Rating != v.Rating.After {
 		t.Errorf("Ann's rating after her answer: %+v", o.Solver)
 	}
+	var export struct {
+		Account protocol.AccountInfo   `json:"account"`
+		Puzzles *protocol.PuzzleExport `json:"puzzles"`
+	}
+	ann.must("GET", "/api/account/export", nil, &export)
+	if export.Account.Name != "Ann" || export.Puzzles == nil || export.Puzzles.Solver.Attempts != 1 || len(export.Puzzles.Answers) != 1 ||
+		export.Puzzles.Answers[0].Puzzle != pid || export.Puzzles.Answers[0].Move != best || !export.Puzzles.Answers[0].Correct ||
+		export.Puzzles.Answers[0].After != v.Rating.After {
+		t.Errorf("the account's export: %+v %+v", export.Account, export.Puzzles)
+	}
 	if status, code := ann.call("GET", "/api/puzzles/next", nil, nil); status != 404 || code != protocol.PuzzleNotFound {
 		t.Errorf("the next puzzle when all are answered: %d %s", status, code)
 	}

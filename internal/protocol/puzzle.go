@@ -141,6 +141,23 @@ type (
 		Rating int           `json:"rating"`
 	}
 
+	// A PuzzleExport is what the server keeps of a solver: their puzzle
+	// rating and every answer (the account's export holds it).
+	PuzzleExport struct {
+		Solver  PuzzleSolver   `json:"solver"`
+		Answers []PuzzleAnswer `json:"answers"`
+	}
+	// A PuzzleAnswer is one answer kept: the move, right or not, when,
+	// and the solver's puzzle rating before and after it.
+	PuzzleAnswer struct {
+		Puzzle  string    `json:"puzzle"`
+		Move    string    `json:"move"`
+		Correct bool      `json:"correct"`
+		At      time.Time `json:"at"`
+		Before  int       `json:"before"`
+		After   int       `json:"after"`
+	}
+
 	// A LuckRecord is the luck and skill of a player over their analysed
 	// finished games (GET /api/players/{name}/luck): averages in win
 	// share, and the luckiest and unluckiest games.

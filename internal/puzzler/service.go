@@ -367,6 +367,26 @@ func (s *Service) GamePuzzles(ctx context.Context, id string, status protocol.St
 	return out, nil
 }
 
+// Export returns what is kept of account as a solver: its puzzle rating
+// and every answer, the oldest first.
+func (s *Service) Export(ctx context.Context, account string) (protocol.PuzzleExport, error) {
+	v, err := s.solver(ctx, account)
+	if err != nil {
+		return protocol.PuzzleExport{}, err
+	}
+	all, err := s.st.PuzzleAttempts(ctx, account)
+	if err != nil {
+		return protocol.PuzzleExport{}, s.internal("read your answers", err)
+	}
+	out := protocol.PuzzleExport{Solver: *solverInfo(v), Answers: []protocol.PuzzleAnswer{}}
+	for _, a := range all {
+		c := change(a)
+		out.Answers = append(out.Answers, protocol.PuzzleAnswer{Puzzle: a.Puzzle, Move: a.Answer, Correct: a.Correct, At: a.At.UTC(),
+			Before: c.Before, After: c.After})
+	}
+	return out, nil
+}
+
 // LuckGames bounds the games a player's luck is counted over.
 const LuckGames = 1000
 

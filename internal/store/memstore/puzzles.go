@@ -281,6 +281,25 @@ func (s *Store) PuzzleAttempt(ctx context.Context, id, account string) (*store.P
 	return &a, nil
 }
 
+// PuzzleAttempts implements store.Puzzles.
+func (s *Store) PuzzleAttempts(ctx context.Context, account string) ([]*store.PuzzleAttempt, error) {
+	if err := s.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	s.puz.init()
+	var out []*store.PuzzleAttempt
+	for k, a := range s.puz.attempts {
+		if k[1] == account {
+			out = append(out, &a)
+		}
+	}
+	slices.SortFunc(out, func(a, b *store.PuzzleAttempt) int {
+		return cmp.Or(a.At.Compare(b.At), strings.Compare(a.Puzzle, b.Puzzle))
+	})
+	return out, nil
+}
+
 // AnswerPuzzle implements store.Puzzles.
 func (s *Store) AnswerPuzzle(ctx context.Context, a store.PuzzleAttempt) error {
 	if err := a.Check(); err != nil {

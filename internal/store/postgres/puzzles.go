@@ -263,23 +263,49 @@ func (s *Store) PuzzleSolver(ctx context.Context, account string) (store.Solver,
 	return v, nil
 }
 
+const attemptColumns = `puzzle_id, answer, correct, at, solver_mu, solver_sigma, solver_mu_after, solver_sigma_after,
+	puzzle_mu, puzzle_sigma, puzzle_mu_after, puzzle_sigma_after`
+
+func scanAttempt(r pgx.Row, account string) (*store.PuzzleAttempt, error) {
+	a := store.PuzzleAttempt{Account: account}
+	var at int64
+	err := r.Scan(&a.Puzzle, &a.Answer, &a.Correct, &at, &a.SolverBefore.Mu, &a.SolverBefore.Sigma, &a.SolverAfter.Mu, &a.SolverAfter.Sigma,
+		&a.PuzzleBefore.Mu, &a.PuzzleBefore.Sigma, &a.PuzzleAfter.Mu, &a.PuzzleAfter.Sigma)
+	a.At = fromNanos(at)
+	return &a, err
+}
+
 // PuzzleAttempt implements store.Puzzles.
 func (s *Store) PuzzleAttempt(ctx context.Context, id, account string) (*store.PuzzleAttempt, error) {
-	a := store.PuzzleAttempt{Puzzle: id, Account: account}
-	var at int64
-	err := s.pool.QueryRow(ctx, `SELECT answer, correct, at, solver_mu, solver_sigma, solver_mu_after, solver_sigma_after,
-			puzzle_mu, puzzle_sigma, puzzle_mu_after, puzzle_sigma_after
-		FROM puzzle_attempts WHERE puzzle_id = $1 AND account_id = $2`, id, account).
-		Scan(&a.Answer, &a.Correct, &at, &a.SolverBefore.Mu, &a.SolverBefore.Sigma, &a.SolverAfter.Mu, &a.SolverAfter.Sigma,
-			&a.PuzzleBefore.Mu, &a.PuzzleBefore.Sigma, &a.PuzzleAfter.Mu, &a.PuzzleAfter.Sigma)
+	a, err := scanAttempt(s.pool.QueryRow(ctx, "SELECT "+attemptColumns+" FROM puzzle_attempts WHERE puzzle_id = $1 AND account_id = $2", id, account), account)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, fmt.Errorf("postgres: an answer to puzzle %q: %w", id, store.ErrNotFound)
 	case err != nil:
 		return nil, s.fail("read an answer to puzzle "+id, err)
 	}
-	a.At = fromNanos(at)
-	return &a, nil
+	return a, nil
+}
+
+// PuzzleAttempts implements store.Puzzles.
+func (s *Store) PuzzleAttempts(ctx context.Context, account string) ([]*store.PuzzleAttempt, error) {
+	rows, err := s.pool.Query(ctx, "SELECT "+attemptColumns+" FROM puzzle_attempts WHERE account_id = $1 ORDER BY at, puzzle_id", account)
+	if err != nil {
+		return nil, s.fail("read the puzzle answers of "+account, err)
+	}
+	defer rows.Close()
+	var out []*store.PuzzleAttempt
+	for rows.Next() {
+		a, err := scanAttempt(rows, account)
+		if err != nil {
+			return nil, s.fail("read the puzzle answers of "+account, err)
+		}
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.fail("read the puzzle answers of "+account, err)
+	}
+	return out, nil
 }
 
 // AnswerPuzzle implements store.Puzzles. The puzzle's row and the

@@ -274,26 +274,54 @@ func (s *Store) PuzzleSolver(ctx context.Context, account string) (store.Solver,
 	return v, err
 }
 
+const attemptColumns = `puzzle_id, answer, correct, at, solver_mu, solver_sigma, solver_mu_after, solver_sigma_after,
+	puzzle_mu, puzzle_sigma, puzzle_mu_after, puzzle_sigma_after`
+
+func scanAttempt(r interface{ Scan(...any) error }, account string) (*store.PuzzleAttempt, error) {
+	a := store.PuzzleAttempt{Account: account}
+	var at int64
+	err := r.Scan(&a.Puzzle, &a.Answer, &a.Correct, &at, &a.SolverBefore.Mu, &a.SolverBefore.Sigma, &a.SolverAfter.Mu, &a.SolverAfter.Sigma,
+		&a.PuzzleBefore.Mu, &a.PuzzleBefore.Sigma, &a.PuzzleAfter.Mu, &a.PuzzleAfter.Sigma)
+	a.At = fromNanos(at)
+	return &a, err
+}
+
 // PuzzleAttempt implements store.Puzzles.
 func (s *Store) PuzzleAttempt(ctx context.Context, id, account string) (*store.PuzzleAttempt, error) {
-	a := store.PuzzleAttempt{Puzzle: id, Account: account}
+	var a *store.PuzzleAttempt
 	err := s.read(ctx, "read an answer to puzzle "+id, func(tx *sql.Tx) error {
-		var at int64
-		err := tx.QueryRowContext(ctx, `SELECT answer, correct, at, solver_mu, solver_sigma, solver_mu_after, solver_sigma_after,
-				puzzle_mu, puzzle_sigma, puzzle_mu_after, puzzle_sigma_after
-			FROM puzzle_attempts WHERE puzzle_id = ? AND account_id = ?`, id, account).
-			Scan(&a.Answer, &a.Correct, &at, &a.SolverBefore.Mu, &a.SolverBefore.Sigma, &a.SolverAfter.Mu, &a.SolverAfter.Sigma,
-				&a.PuzzleBefore.Mu, &a.PuzzleBefore.Sigma, &a.PuzzleAfter.Mu, &a.PuzzleAfter.Sigma)
+		var err error
+		a, err = scanAttempt(tx.QueryRowContext(ctx, "SELECT "+attemptColumns+" FROM puzzle_attempts WHERE puzzle_id = ? AND account_id = ?", id, account), account)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("sqlite: an answer to puzzle %q: %w", id, store.ErrNotFound)
 		}
-		a.At = fromNanos(at)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &a, nil
+	return a, nil
+}
+
+// PuzzleAttempts implements store.Puzzles.
+func (s *Store) PuzzleAttempts(ctx context.Context, account string) ([]*store.PuzzleAttempt, error) {
+	var out []*store.PuzzleAttempt
+	err := s.read(ctx, "read the puzzle answers of "+account, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, "SELECT "+attemptColumns+" FROM puzzle_attempts WHERE account_id = ? ORDER BY at, puzzle_id", account)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			a, err := scanAttempt(rows, account)
+			if err != nil {
+				return err
+			}
+			out = append(out, a)
+		}
+		return rows.Err()
+	})
+	return out, err
 }
 
 // AnswerPuzzle implements store.Puzzles.

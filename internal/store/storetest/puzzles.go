@@ -294,6 +294,13 @@ func testPuzzleAnswer(t *testing.T, s store.Store) {
 	if _, err := s.PuzzleAttempt(ctx(t), g.ID+"-1", "acctnone"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("PuzzleAttempt of no answer = %v, want ErrNotFound", err)
 	}
+	all, err := s.PuzzleAttempts(ctx(t), ann.ID)
+	if err != nil || len(all) != 2 || all[0].Puzzle != a.Puzzle || all[1].Puzzle != b.Puzzle || all[1].Correct || all[1].SolverAfter != b.SolverAfter {
+		t.Errorf("PuzzleAttempts(Ann) = %+v, %v; want her two answers, the oldest first", all, err)
+	}
+	if none, err := s.PuzzleAttempts(ctx(t), "acctnone"); err != nil || len(none) != 0 {
+		t.Errorf("PuzzleAttempts(nobody) = %v, %v", none, err)
+	}
 }
 
 // testPuzzleAnswerRefused: a second answer, an answer to no puzzle, by no
