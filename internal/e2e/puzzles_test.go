@@ -283,8 +283,13 @@ func TestPuzzleLearn(t *testing.T) {
 		p.fail("the replay's learning link goes to %q", href)
 	}
 	p.screenshotViewport("puzzle-replay-luck")
-
 	p.resize(phone)
+	p.do("scroll to the luck", chromedp.ScrollIntoView("#analysis-luck"))
+	if !eval[bool](p, inView("#luck-list")) {
+		p.fail("the luck line is not in view on a phone once scrolled to")
+	}
+	p.screenshotViewport("puzzle-replay-luck-phone")
+
 	p.open("/p/Ann")
 	waitFor[bool](p, "the profile's luck", shown("#luck-table"), 15*time.Second)
 	if games := p.text("#luck-body"); !strings.Contains(games, "Analysed games: 1") {
