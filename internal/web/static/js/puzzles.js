@@ -335,8 +335,10 @@ function go(m) {
 }
 
 // LEARN_TRIES bounds how often a page asks again for the puzzles of a
-// game still being searched: ten minutes, every ten seconds.
-const LEARN_TRIES = 60;
+// game still being searched (at the server's lowest priority, which may
+// take a while): every 10 seconds at first, then every minute, for about
+// two hours.
+const LEARN_TRIES = 120;
 
 /** loadLearn fetches the puzzles of the game of the mode, the seat's own. */
 async function loadLearn(tries = 0) {
@@ -361,7 +363,7 @@ async function loadLearn(tries = 0) {
     drawPuzzle();
     if (answer.status === "pending") {
       note.textContent = tr("puzzles.learn.pending");
-      if (tries < LEARN_TRIES) state.learnTimer = setTimeout(() => loadLearn(tries + 1), 10000);
+      if (tries < LEARN_TRIES) state.learnTimer = setTimeout(() => loadLearn(tries + 1), Math.min(60000, 10000 * (1 + tries)));
       return;
     }
     replace(note, tr("puzzles.learn.none"), " ",
