@@ -107,7 +107,7 @@ func puzzlesCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var found, searched int
 	for i, id := range work.todo {
 		what := fmt.Sprintf("game %d of %d", i+1, len(work.todo))
-		if !slices.Contains(work.analysed, id) {
+		if !work.analysed[id] {
 			describe(bar, what+": analysing")
 			if err := analyse(ctx, st, id, *iters, bar, what); err != nil {
 				return runFailed(stderr, "puzzles", fmt.Errorf("analysing game %s: %w", id, err), ctx.status())
@@ -155,7 +155,7 @@ func describe(bar *progressbar.ProgressBar, s string) {
 // those to search, oldest first.
 type work struct {
 	finished int
-	analysed []string
+	analysed map[string]bool
 	todo     []string
 }
 
@@ -163,12 +163,12 @@ type work struct {
 // ones analysed and searched.
 func backlog(ctx context.Context, c store.Copier) (work, error) {
 	var w work
-	rows := func(table string, keep func(store.Row) bool) ([]string, error) {
+	rows := func(table string, keep func(store.Row) bool) (map[string]bool, error) {
 		k := store.KindOf(table)
-		var ids []string
+		ids := map[string]bool{}
 		err := c.Dump(ctx, k, func(r store.Row) error {
 			if keep(r) {
-				ids = append(ids, r[0].(string))
+				ids[r[0].(string)] = true
 			}
 			return nil
 		})
@@ -205,7 +205,7 @@ func backlog(ctx context.Context, c store.Copier) (work, error) {
 	})
 	w.finished = len(finished)
 	for _, g := range finished {
-		if !slices.Contains(scanned, g.id) {
+		if !scanned[g.id] {
 			w.todo = append(w.todo, g.id)
 		}
 	}
