@@ -9,6 +9,8 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/postgres"
+	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 	"github.com/razziagame/razzia/internal/store/sqlite"
 )
 
@@ -120,5 +122,24 @@ func TestPuzzlesUsage(t *testing.T) {
 	}
 	if status, _, errs := runPuzzles(t, "--db", filepath.Join(t.TempDir(), "none.db")); status != 1 || !strings.Contains(errs, "does not exist") {
 		t.Errorf("a database that does not exist: %d %q", status, errs)
+	}
+}
+
+// TestPuzzlesPostgres: on PostgreSQL, razzia puzzles says when there is
+// nothing to search, and refuses a database a server is connected to.
+func TestPuzzlesPostgres(t *testing.T) {
+	pg := pgtest.DirectDB(t)
+	server, err := postgres.Open(t.Context(), pg, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, _, errs := runPuzzles(t, "--db", pg)
+	if status != 1 || !strings.Contains(errs, "in use") || !strings.Contains(errs, "--puzzle-workers") || strings.Contains(errs, "migrate") {
+		t.Errorf("a database a server is connected to: %d %q", status, errs)
+	}
+	server.Close()
+	status, out, errs := runPuzzles(t, "--db", pg)
+	if status != 0 || !strings.Contains(out, "no finished games") {
+		t.Errorf("a database without finished games: %d %q %q", status, out, errs)
 	}
 }
