@@ -187,6 +187,7 @@ func TestPuzzleSolved(t *testing.T) {
 				if r := p.text("#verdict-rating"); !strings.Contains(r, "→") {
 					p.fail("the rating change reads %q", r)
 				}
+				waitFor[bool](p, "the answer among the last puzzles", shown("#puzzle-recent")+` && document.querySelectorAll("#puzzle-recent-list li.is-right").length === 1`, 10*time.Second)
 			}
 			if eval[int](p, `document.querySelectorAll("#table button[data-move]").length`) != 0 {
 				p.fail("the move buttons are still there after the answer")

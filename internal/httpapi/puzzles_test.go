@@ -131,6 +131,9 @@ func TestPuzzleAnswers(t *testing.T) {
 	if o.Solver == nil || o.Solver.Attempts != 1 || o.Solver.Solved != 1 || o.Solver.Rating != v.Rating.After {
 		t.Errorf("Ann's rating after her answer: %+v", o.Solver)
 	}
+	if len(o.Recent) != 1 || o.Recent[0].Puzzle != pid || !o.Recent[0].Correct || o.Recent[0].After != v.Rating.After {
+		t.Errorf("Ann's last answers: %+v", o.Recent)
+	}
 	var export struct {
 		Account protocol.AccountInfo   `json:"account"`
 		Puzzles *protocol.PuzzleExport `json:"puzzles"`

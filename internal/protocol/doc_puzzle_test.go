@@ -31,7 +31,8 @@ func puzzleExamples(t *testing.T, add func(string, any)) {
 	add("puzzles", protocol.PuzzlesAnswer{Total: 212, Themes: []protocol.PuzzleThemeCount{
 		{Theme: protocol.ThemeBidOrPass, Count: 121}, {Theme: protocol.ThemeWhichCheque, Count: 18}, {Theme: protocol.ThemeCallOrDraw, Count: 52},
 		{Theme: protocol.ThemeThieves, Count: 9}, {Theme: protocol.ThemeForcedAuction, Count: 31}, {Theme: protocol.ThemeChequeMajority, Count: 14},
-	}, Solver: &protocol.PuzzleSolver{Rating: 1610, Attempts: 23, Solved: 15}})
+	}, Solver: &protocol.PuzzleSolver{Rating: 1610, Attempts: 23, Solved: 15},
+		Recent: []protocol.PuzzleAnswer{{Puzzle: game + "-57", Move: "bid 9", Correct: true, At: time.Date(2026, 11, 24, 18, 1, 40, 0, time.UTC), Before: 1588, After: 1610}}})
 	add("puzzle-answer", protocol.PuzzleAnswerRequest{Move: "thief gold"})
 	share, loss := protocol.WinShare(0.41), protocol.WinShare(0.14)
 	add("puzzle-verdict", protocol.PuzzleVerdict{Answer: "thief gold", Correct: false, Best: "draw", Margin: 0.11, BestShare: 0.55,

@@ -109,8 +109,10 @@ type (
 	PuzzlesAnswer struct {
 		Total  int                `json:"total"`
 		Themes []PuzzleThemeCount `json:"themes"`
-		// Solver is the signed-in solver's rating, absent for a guest.
-		Solver *PuzzleSolver `json:"solver,omitempty"`
+		// Solver is the signed-in solver's rating, absent for a guest;
+		// Recent their last answers, the newest first.
+		Solver *PuzzleSolver  `json:"solver,omitempty"`
+		Recent []PuzzleAnswer `json:"recent,omitempty"`
 	}
 	// A PuzzleThemeCount is how many puzzles have a theme.
 	PuzzleThemeCount struct {

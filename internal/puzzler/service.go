@@ -101,8 +101,24 @@ func (s *Service) Overview(ctx context.Context, account string) (protocol.Puzzle
 			return out, err
 		}
 		out.Solver = solverInfo(v)
+		recent, err := s.st.PuzzleAttempts(ctx, account, RecentAnswers)
+		if err != nil {
+			return out, s.internal("read your answers", err)
+		}
+		for _, a := range recent {
+			out.Recent = append(out.Recent, answerOf(a))
+		}
 	}
 	return out, nil
+}
+
+// RecentAnswers is how many of a solver's last answers the overview lists.
+const RecentAnswers = 10
+
+// answerOf is an answer kept, as its solver reads it.
+func answerOf(a *store.PuzzleAttempt) protocol.PuzzleAnswer {
+	c := change(a)
+	return protocol.PuzzleAnswer{Puzzle: a.Puzzle, Move: a.Answer, Correct: a.Correct, At: a.At.UTC(), Before: c.Before, After: c.After}
 }
 
 // solver returns account's puzzle rating, a new solver's when it has none.
@@ -368,21 +384,19 @@ func (s *Service) GamePuzzles(ctx context.Context, id string, status protocol.St
 }
 
 // Export returns what is kept of account as a solver: its puzzle rating
-// and every answer, the oldest first.
+// and every answer, the newest first.
 func (s *Service) Export(ctx context.Context, account string) (protocol.PuzzleExport, error) {
 	v, err := s.solver(ctx, account)
 	if err != nil {
 		return protocol.PuzzleExport{}, err
 	}
-	all, err := s.st.PuzzleAttempts(ctx, account)
+	all, err := s.st.PuzzleAttempts(ctx, account, 0)
 	if err != nil {
 		return protocol.PuzzleExport{}, s.internal("read your answers", err)
 	}
 	out := protocol.PuzzleExport{Solver: *solverInfo(v), Answers: []protocol.PuzzleAnswer{}}
 	for _, a := range all {
-		c := change(a)
-		out.Answers = append(out.Answers, protocol.PuzzleAnswer{Puzzle: a.Puzzle, Move: a.Answer, Correct: a.Correct, At: a.At.UTC(),
-			Before: c.Before, After: c.After})
+		out.Answers = append(out.Answers, answerOf(a))
 	}
 	return out, nil
 }

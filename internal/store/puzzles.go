@@ -53,8 +53,9 @@ type Puzzles interface {
 	// PuzzleAttempt returns the answer account gave to puzzle id:
 	// ErrNotFound when it gave none.
 	PuzzleAttempt(ctx context.Context, id, account string) (*PuzzleAttempt, error)
-	// PuzzleAttempts returns every answer account gave, the oldest first.
-	PuzzleAttempts(ctx context.Context, account string) ([]*PuzzleAttempt, error)
+	// PuzzleAttempts returns the answers account gave, the newest first,
+	// at most limit (all when limit <= 0).
+	PuzzleAttempts(ctx context.Context, account string, limit int) ([]*PuzzleAttempt, error)
 	// AnswerPuzzle stores an answer with, in the same transaction, the
 	// solver's and the puzzle's new ratings: the solver's stored rating
 	// must still be a.SolverBefore (none stored: a new solver's) and the

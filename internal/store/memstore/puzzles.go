@@ -282,7 +282,7 @@ func (s *Store) PuzzleAttempt(ctx context.Context, id, account string) (*store.P
 }
 
 // PuzzleAttempts implements store.Puzzles.
-func (s *Store) PuzzleAttempts(ctx context.Context, account string) ([]*store.PuzzleAttempt, error) {
+func (s *Store) PuzzleAttempts(ctx context.Context, account string, limit int) ([]*store.PuzzleAttempt, error) {
 	if err := s.lock(ctx); err != nil {
 		return nil, err
 	}
@@ -295,8 +295,11 @@ func (s *Store) PuzzleAttempts(ctx context.Context, account string) ([]*store.Pu
 		}
 	}
 	slices.SortFunc(out, func(a, b *store.PuzzleAttempt) int {
-		return cmp.Or(a.At.Compare(b.At), strings.Compare(a.Puzzle, b.Puzzle))
+		return cmp.Or(b.At.Compare(a.At), strings.Compare(b.Puzzle, a.Puzzle))
 	})
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
 	return out, nil
 }
 

@@ -288,8 +288,12 @@ func (s *Store) PuzzleAttempt(ctx context.Context, id, account string) (*store.P
 }
 
 // PuzzleAttempts implements store.Puzzles.
-func (s *Store) PuzzleAttempts(ctx context.Context, account string) ([]*store.PuzzleAttempt, error) {
-	rows, err := s.pool.Query(ctx, "SELECT "+attemptColumns+" FROM puzzle_attempts WHERE account_id = $1 ORDER BY at, puzzle_id", account)
+func (s *Store) PuzzleAttempts(ctx context.Context, account string, limit int) ([]*store.PuzzleAttempt, error) {
+	var lim any
+	if limit > 0 {
+		lim = limit
+	}
+	rows, err := s.pool.Query(ctx, "SELECT "+attemptColumns+" FROM puzzle_attempts WHERE account_id = $1 ORDER BY at DESC, puzzle_id DESC LIMIT $2", account, lim)
 	if err != nil {
 		return nil, s.fail("read the puzzle answers of "+account, err)
 	}

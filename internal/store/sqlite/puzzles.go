@@ -304,10 +304,13 @@ func (s *Store) PuzzleAttempt(ctx context.Context, id, account string) (*store.P
 }
 
 // PuzzleAttempts implements store.Puzzles.
-func (s *Store) PuzzleAttempts(ctx context.Context, account string) ([]*store.PuzzleAttempt, error) {
+func (s *Store) PuzzleAttempts(ctx context.Context, account string, limit int) ([]*store.PuzzleAttempt, error) {
+	if limit <= 0 {
+		limit = -1
+	}
 	var out []*store.PuzzleAttempt
 	err := s.read(ctx, "read the puzzle answers of "+account, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, "SELECT "+attemptColumns+" FROM puzzle_attempts WHERE account_id = ? ORDER BY at, puzzle_id", account)
+		rows, err := tx.QueryContext(ctx, "SELECT "+attemptColumns+" FROM puzzle_attempts WHERE account_id = ? ORDER BY at DESC, puzzle_id DESC LIMIT ?", account, limit)
 		if err != nil {
 			return err
 		}

@@ -294,11 +294,14 @@ func testPuzzleAnswer(t *testing.T, s store.Store) {
 	if _, err := s.PuzzleAttempt(ctx(t), g.ID+"-1", "acctnone"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("PuzzleAttempt of no answer = %v, want ErrNotFound", err)
 	}
-	all, err := s.PuzzleAttempts(ctx(t), ann.ID)
-	if err != nil || len(all) != 2 || all[0].Puzzle != a.Puzzle || all[1].Puzzle != b.Puzzle || all[1].Correct || all[1].SolverAfter != b.SolverAfter {
-		t.Errorf("PuzzleAttempts(Ann) = %+v, %v; want her two answers, the oldest first", all, err)
+	all, err := s.PuzzleAttempts(ctx(t), ann.ID, 0)
+	if err != nil || len(all) != 2 || all[0].Puzzle != b.Puzzle || all[1].Puzzle != a.Puzzle || all[0].Correct || all[0].SolverAfter != b.SolverAfter {
+		t.Errorf("PuzzleAttempts(Ann) = %+v, %v; want her two answers, the newest first", all, err)
 	}
-	if none, err := s.PuzzleAttempts(ctx(t), "acctnone"); err != nil || len(none) != 0 {
+	if last, err := s.PuzzleAttempts(ctx(t), ann.ID, 1); err != nil || len(last) != 1 || last[0].Puzzle != b.Puzzle {
+		t.Errorf("PuzzleAttempts(Ann, 1) = %+v, %v; want her last answer", last, err)
+	}
+	if none, err := s.PuzzleAttempts(ctx(t), "acctnone", 0); err != nil || len(none) != 0 {
 		t.Errorf("PuzzleAttempts(nobody) = %v, %v", none, err)
 	}
 }

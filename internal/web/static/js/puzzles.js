@@ -16,7 +16,7 @@ import { start } from "./page.js";
 import { translator } from "./i18n.js";
 import { renderTable } from "./render.js";
 import { moveLabel } from "./words.js";
-import { whoami, showAccount, changeText } from "./players.js";
+import { whoami, showAccount, changeText, when } from "./players.js";
 import { errorText } from "./errors.js";
 import { percent, signedPercent } from "./analysis.js";
 
@@ -113,6 +113,14 @@ function drawBar() {
     THEMES.map((th) => h("option", { value: th }, counts.has(th) ? tr("puzzles.theme.count", { theme: themeName(th), n: counts.get(th) }) : themeName(th))));
   select.value = state.mode.theme || "";
   $("puzzle-modes").hidden = state.mode.kind === "learn";
+  const recent = (o && o.recent) || [];
+  $("puzzle-recent").hidden = recent.length === 0;
+  replace($("puzzle-recent-list"), recent.map((a) => h("li", { class: a.correct ? "is-right" : "is-wrong" },
+    h("a", { href: `/puzzles/${encodeURIComponent(a.puzzle)}` },
+      h("span", { class: "verdict-mark", "aria-hidden": "true" }, a.correct ? "✓" : "✗"), " ",
+      tr(a.correct ? "puzzles.recent.right" : "puzzles.recent.wrong", {
+        date: when(a.at, true), before: a.before, after: a.after, change: changeText(a.after - a.before),
+      })))));
 }
 
 /** question states the puzzle's question for the position v. */
