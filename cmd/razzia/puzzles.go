@@ -46,92 +46,53 @@ games done.
 // pg_stat_activity: not as a server's.
 const puzzlesName = "razzia puzzles"
 
+// puzzlesArgs are what the flags of razzia puzzles say.
+type puzzlesArgs struct {
+	db    string
+	o     puzzle.Options
+	iters int // of a game's analysis
+	wait  time.Duration
+}
+
 // puzzlesCommand is the "puzzles" command.
 func puzzlesCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fl := newFlags("puzzles")
-	db := fl.String("db", "", "the database: an existing SQLite `file` or a postgres:// URL")
-	spec := fl.String("search", "", "the `spec` of the search that judges positions (default: the expert level's, bounded by iterations)")
-	seeds := fl.Int("seeds", puzzle.DefaultSeeds, "searches, each with its own seed, that must agree on a puzzle")
-	iters := fl.Int("analysis-iterations", analysis.DefaultIterations, "search iterations per decision of a game's analysis")
-	wait := fl.Duration("wait", 30*time.Second, "how long to wait for PostgreSQL to answer")
-	positional, status, done := parseFlags(fl, puzzlesSynopsis, args, stdout, stderr)
-	o := puzzle.Options{Spec: *spec, Seeds: *seeds}
-	switch {
-	case done:
+	a, status, done := parsePuzzlesFlags(args, stdout, stderr)
+	if done {
 		return status
-	case len(positional) > 0:
-		return usageError(stderr, fl, puzzlesSynopsis, "unexpected argument %q", positional[0])
-	case *db == "":
-		return usageError(stderr, fl, puzzlesSynopsis, "want --db")
-	case *seeds < 1:
-		return usageError(stderr, fl, puzzlesSynopsis, "--seeds %d: want 1 or more", *seeds)
-	case *iters < 1 || *iters > analysis.MaxIterations:
-		return usageError(stderr, fl, puzzlesSynopsis, "--analysis-iterations %d: want 1 to %d", *iters, analysis.MaxIterations)
-	case *wait <= 0:
-		return usageError(stderr, fl, puzzlesSynopsis, "--wait %v: want a positive duration", *wait)
-	}
-	if err := o.Check(); err != nil {
-		return usageError(stderr, fl, puzzlesSynopsis, "%v", err)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, stop := signalContext()
 	defer stop()
-	cs, err := openSole(ctx, *db, true, *wait, log, puzzlesName)
+	cs, err := openSole(ctx, a.db, true, a.wait, log, puzzlesName)
 	if errors.Is(err, sqlite.ErrInUse) || errors.Is(err, postgres.ErrInUse) {
 		err = fmt.Errorf("%w: a server uses it, and finds its puzzles itself in the background (razzia serve --puzzle-workers); "+
 			"to search it at once, stop the servers using it, then run razzia puzzles again", err)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "razzia puzzles: %s: %v\n", redact(*db), err)
+		fmt.Fprintf(stderr, "razzia puzzles: %s: %v\n", redact(a.db), err)
 		return 1
 	}
 	defer cs.Close()
 	st, ok := cs.(store.Store)
 	if !ok {
-		fmt.Fprintf(stderr, "razzia puzzles: %s: not a razzia store\n", redact(*db))
+		fmt.Fprintf(stderr, "razzia puzzles: %s: not a razzia store\n", redact(a.db))
 		return 1
 	}
 	work, err := backlog(ctx, cs)
-	if err != nil {
+	switch {
+	case err != nil:
 		return runFailed(stderr, "puzzles", err, ctx.status())
-	}
-	if work.finished == 0 {
-		fmt.Fprintf(stdout, "%s has no finished games: puzzles come from finished games. Play some, then run razzia puzzles again.\n", redact(*db))
+	case work.finished == 0:
+		fmt.Fprintf(stdout, "%s has no finished games: puzzles come from finished games. Play some, then run razzia puzzles again.\n", redact(a.db))
+		return 0
+	case len(work.todo) == 0:
+		fmt.Fprintf(stdout, "Every one of the %s in %s was searched already: nothing to do.\n", plural(work.finished, "finished game", "finished games"), redact(a.db))
 		return 0
 	}
-	if len(work.todo) == 0 {
-		fmt.Fprintf(stdout, "Every one of the %s in %s was searched already: nothing to do.\n", plural(work.finished, "finished game", "finished games"), redact(*db))
-		return 0
-	}
-	bar := newProgress(stderr, len(work.todo), "puzzles", "games")
-	var found, searched int
-	for i, id := range work.todo {
-		what := fmt.Sprintf("game %d of %d", i+1, len(work.todo))
-		if !work.analysed[id] {
-			describe(bar, what+": analysing")
-			if err := analyse(ctx, st, id, *iters, bar, what); err != nil {
-				return runFailed(stderr, "puzzles", fmt.Errorf("analysing game %s: %w", id, err), ctx.status())
-			}
-		}
-		describe(bar, what+": searching")
-		n, err := puzzler.Scan(ctx, st, id, o, func(done, total int) {
-			describe(bar, fmt.Sprintf("%s: searching %d/%d", what, done, total))
-		})
-		if err != nil {
-			if bar != nil {
-				bar.Clear()
-			}
-			fmt.Fprintf(stdout, "Searched %s, found %s before it stopped.\n", plural(searched, "game", "games"), plural(found, "puzzle", "puzzles"))
-			return runFailed(stderr, "puzzles", fmt.Errorf("searching game %s: %w", id, err), ctx.status())
-		}
-		found += n
-		searched++
-		if bar != nil {
-			bar.Add(1)
-		}
-	}
-	if bar != nil {
-		bar.Finish()
+	searched, found, err := searchAll(ctx, st, work, a, stderr)
+	if err != nil {
+		fmt.Fprintf(stdout, "Searched %s, found %s before it stopped.\n", plural(searched, "game", "games"), plural(found, "puzzle", "puzzles"))
+		return runFailed(stderr, "puzzles", err, ctx.status())
 	}
 	counts, err := st.PuzzleThemes(ctx)
 	if err != nil {
@@ -143,6 +104,74 @@ func puzzlesCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  %-16s %d\n", t, counts[string(t)])
 	}
 	return 0
+}
+
+// parsePuzzlesFlags reads the flags; done means the command is over,
+// with status (help, or a usage error).
+func parsePuzzlesFlags(args []string, stdout, stderr io.Writer) (a puzzlesArgs, status int, done bool) {
+	fl := newFlags("puzzles")
+	fl.StringVar(&a.db, "db", "", "the database: an existing SQLite `file` or a postgres:// URL")
+	fl.StringVar(&a.o.Spec, "search", "", "the `spec` of the search that judges positions (default: the expert level's, bounded by iterations)")
+	fl.IntVar(&a.o.Seeds, "seeds", puzzle.DefaultSeeds, "searches, each with its own seed, that must agree on a puzzle")
+	fl.IntVar(&a.iters, "analysis-iterations", analysis.DefaultIterations, "search iterations per decision of a game's analysis")
+	fl.DurationVar(&a.wait, "wait", 30*time.Second, "how long to wait for PostgreSQL to answer")
+	positional, status, done := parseFlags(fl, puzzlesSynopsis, args, stdout, stderr)
+	switch {
+	case done:
+		return a, status, true
+	case len(positional) > 0:
+		return a, usageError(stderr, fl, puzzlesSynopsis, "unexpected argument %q", positional[0]), true
+	case a.db == "":
+		return a, usageError(stderr, fl, puzzlesSynopsis, "want --db"), true
+	case a.o.Seeds < 1:
+		return a, usageError(stderr, fl, puzzlesSynopsis, "--seeds %d: want 1 or more", a.o.Seeds), true
+	case a.iters < 1 || a.iters > analysis.MaxIterations:
+		return a, usageError(stderr, fl, puzzlesSynopsis, "--analysis-iterations %d: want 1 to %d", a.iters, analysis.MaxIterations), true
+	case a.wait <= 0:
+		return a, usageError(stderr, fl, puzzlesSynopsis, "--wait %v: want a positive duration", a.wait), true
+	}
+	if err := a.o.Check(); err != nil {
+		return a, usageError(stderr, fl, puzzlesSynopsis, "%v", err), true
+	}
+	return a, 0, false
+}
+
+// searchAll analyses, if need be, and searches the games of work, with a
+// progress bar on a terminal; it returns the games searched and the
+// puzzles found, until an error.
+func searchAll(ctx context.Context, st store.Store, work work, a puzzlesArgs, stderr io.Writer) (searched, found int, err error) {
+	bar := newProgress(stderr, len(work.todo), "puzzles", "games")
+	defer func() {
+		switch {
+		case bar == nil:
+		case err != nil:
+			bar.Clear()
+		default:
+			bar.Finish()
+		}
+	}()
+	for i, id := range work.todo {
+		what := fmt.Sprintf("game %d of %d", i+1, len(work.todo))
+		if !work.analysed[id] {
+			describe(bar, what+": analysing")
+			if err := analyse(ctx, st, id, a.iters, bar, what); err != nil {
+				return searched, found, fmt.Errorf("analysing game %s: %w", id, err)
+			}
+		}
+		describe(bar, what+": searching")
+		n, err := puzzler.Scan(ctx, st, id, a.o, func(done, total int) {
+			describe(bar, fmt.Sprintf("%s: searching %d/%d", what, done, total))
+		})
+		if err != nil {
+			return searched, found, fmt.Errorf("searching game %s: %w", id, err)
+		}
+		found += n
+		searched++
+		if bar != nil {
+			bar.Add(1)
+		}
+	}
+	return searched, found, nil
 }
 
 func describe(bar *progressbar.ProgressBar, s string) {
