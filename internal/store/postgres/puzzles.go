@@ -194,10 +194,15 @@ func (s *Store) NextPuzzle(ctx context.Context, q store.PuzzleQuery) (*store.Puz
 	if skip == nil {
 		skip = []string{}
 	}
-	ps, err := s.puzzles(ctx, "find a puzzle", `SELECT `+puzzleColumns+` FROM puzzles p
-		WHERE NOT EXISTS (SELECT 1 FROM puzzle_attempts a WHERE a.puzzle_id = p.id AND a.account_id = $1)
-			AND ($2 = '' OR p.themes LIKE '%,' || $2 || ',%') AND NOT (p.id = ANY($3))
-		ORDER BY abs(p.mu - $4), p.id LIMIT 1`, q.Account, q.Theme, skip, q.Mu)
+	// The nearest above and the nearest below, each found along the
+	// index on mu, then the nearer of the two: no scan of every puzzle.
+	const filters = `NOT EXISTS (SELECT 1 FROM puzzle_attempts a WHERE a.puzzle_id = p.id AND a.account_id = $1)
+			AND ($2 = '' OR p.themes LIKE '%,' || $2 || ',%') AND NOT (p.id = ANY($3))`
+	ps, err := s.puzzles(ctx, "find a puzzle", `SELECT `+puzzleColumns+` FROM (
+			(SELECT `+puzzleColumns+` FROM puzzles p WHERE p.mu >= $4 AND `+filters+` ORDER BY p.mu, p.id LIMIT 1)
+			UNION ALL
+			(SELECT `+puzzleColumns+` FROM puzzles p WHERE p.mu < $4 AND `+filters+` ORDER BY p.mu DESC, p.id LIMIT 1)
+		) nearest ORDER BY abs(mu - $4), id LIMIT 1`, q.Account, q.Theme, skip, q.Mu)
 	return one(ps, err, "a puzzle to solve")
 }
 

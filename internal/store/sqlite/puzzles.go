@@ -206,9 +206,16 @@ func (s *Store) NextPuzzle(ctx context.Context, q store.PuzzleQuery) (*store.Puz
 			args = append(args, id)
 		}
 	}
-	args = append(args, q.Mu)
-	ps, err := s.puzzles(ctx, "find a puzzle", "SELECT "+prefixed("p.", puzzleColumns)+" FROM puzzles p WHERE "+
-		strings.Join(where, " AND ")+" ORDER BY abs(p.mu - ?), p.id LIMIT 1", args...)
+	// The nearest above and the nearest below, each found along the
+	// index on mu, then the nearer of the two: no scan of every puzzle.
+	side := func(cmp, order string) string {
+		return "SELECT * FROM (SELECT " + prefixed("p.", puzzleColumns) + " FROM puzzles p WHERE p.mu " + cmp + " ? AND " +
+			strings.Join(where, " AND ") + " ORDER BY p.mu " + order + ", p.id LIMIT 1)"
+	}
+	all := append([]any{q.Mu}, args...)
+	all = append(append(all, q.Mu), args...)
+	ps, err := s.puzzles(ctx, "find a puzzle", "SELECT "+puzzleColumns+" FROM ("+side(">=", "ASC")+" UNION ALL "+side("<", "DESC")+
+		") ORDER BY abs(mu - ?), id LIMIT 1", append(all, q.Mu)...)
 	return one(ps, err, "a puzzle to solve")
 }
 

@@ -196,6 +196,10 @@ func testPuzzleNext(t *testing.T, s store.Store) {
 		want string
 	}{
 		{store.PuzzleQuery{Mu: 26.9}, ps[2].ID},
+		{store.PuzzleQuery{Mu: 25.5}, ps[0].ID}, // as near as ps[1]: the smaller id
+		{store.PuzzleQuery{Mu: 26.5}, ps[1].ID},
+		{store.PuzzleQuery{Mu: 99}, ps[3].ID},
+		{store.PuzzleQuery{Mu: -99}, ps[0].ID},
 		{store.PuzzleQuery{Mu: 26.9, Theme: "thieves"}, ps[1].ID},
 		{store.PuzzleQuery{Mu: 26.9, Skip: []string{ps[2].ID}}, ps[1].ID},
 		{store.PuzzleQuery{Mu: 99, Theme: "cheque-majority"}, ""},

@@ -30,7 +30,7 @@ CREATE TABLE puzzles (
 	daily    TEXT    UNIQUE,
 	UNIQUE (game_id, move)
 ) STRICT;
-CREATE INDEX puzzles_by_mu ON puzzles (mu);
+CREATE INDEX puzzles_by_mu ON puzzles (mu, id);
 
 CREATE TABLE seat_luck (
 	game_id  TEXT    NOT NULL REFERENCES games (id) ON DELETE CASCADE,
