@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -284,6 +285,13 @@ func TestPuzzleLearn(t *testing.T) {
 		p.fail("the replay's learning link goes to %q", href)
 	}
 	p.screenshotViewport("puzzle-replay-luck")
+	// The mistakes that became puzzles link them.
+	waitFor[bool](p, "a mistake linked to its puzzle", `document.querySelectorAll("#mistake-list .mistake-puzzle").length > 0`, 10*time.Second)
+	for _, href := range eval[[]string](p, `[...document.querySelectorAll("#mistake-list .mistake-puzzle")].map((a) => a.getAttribute("href"))`) {
+		if !slices.ContainsFunc(briefs, func(b protocol.PuzzleBrief) bool { return href == "/puzzles/"+b.ID }) {
+			p.fail("a mistake links %q, which is none of the game's puzzles", href)
+		}
+	}
 	p.resize(phone)
 	p.do("scroll to the luck", chromedp.ScrollIntoView("#analysis-luck"))
 	if !eval[bool](p, inView("#luck-list")) {

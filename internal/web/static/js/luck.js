@@ -62,3 +62,18 @@ export function luckProfile(t, rec, when) {
     h("p", { class: "muted" }, t("luck.profile.about")),
   ].flat().filter(Boolean);
 }
+
+/** fetchGamePuzzles asks for the puzzles found in game id. */
+export const fetchGamePuzzles = (id) => request("GET", `/api/games/${encodeURIComponent(id)}/puzzles`);
+
+/**
+ * markPuzzles adds, to each mistake of the replay's list (box) that became
+ * a puzzle, a link to try it: a puzzle is the position before its move.
+ */
+export function markPuzzles(t, box, puzzles) {
+  for (const p of puzzles || []) {
+    const item = box.querySelector(`.mistake-item[data-move="${p.move + 1}"]`);
+    if (!item || item.parentElement.querySelector(".mistake-puzzle")) continue;
+    item.parentElement.append(" ", h("a", { class: "mistake-puzzle", href: `/puzzles/${encodeURIComponent(p.id)}` }, t("puzzles.try")));
+  }
+}
