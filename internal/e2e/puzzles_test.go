@@ -197,6 +197,15 @@ func TestPuzzleSolved(t *testing.T) {
 			p.click("#puzzle-next")
 			waitFor[bool](p, "the next puzzle", fmt.Sprintf(`location.pathname !== "/puzzles/%s" && !!document.querySelector("#table button[data-move]")`, id), 15*time.Second)
 
+			if c.signed {
+				// The profile shows the puzzle rating.
+				p.open("/p/Solver")
+				waitFor[bool](p, "the puzzle rating on the profile", shown("#puzzle-rating-line"), 10*time.Second)
+				if got := p.text("#puzzle-rating"); !strings.Contains(got, "1 solved of 1") || !strings.Contains(got, "?") {
+					p.fail("the profile's puzzle rating reads %q", got)
+				}
+			}
+
 			// An old link to a puzzle that is not there says so, and offers the next.
 			p.open("/puzzles/nosuchgame-3")
 			waitFor[bool](p, "the refusal", shown("#puzzle-error")+` && `+shown("#puzzle-next"), 15*time.Second)

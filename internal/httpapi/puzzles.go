@@ -23,6 +23,7 @@ func (s *Server) routePuzzles(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/puzzles/{id}/answer", s.answerPuzzle)
 	mux.HandleFunc("GET /api/games/{id}/puzzles", s.gamePuzzles)
 	mux.HandleFunc("GET /api/players/{name}/luck", s.luck)
+	mux.HandleFunc("GET /api/players/{name}/puzzles", s.solverRating)
 }
 
 // puzzleError is the API's error of the puzzle service's.
@@ -162,6 +163,16 @@ func (s *Server) gamePuzzles(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) luck(w http.ResponseWriter, r *http.Request) {
 	out, err := s.opts.Puzzles.Luck(r.Context(), r.PathValue("name"))
+	if err != nil {
+		s.fail(w, r, puzzleError(err))
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// solverRating answers a player's puzzle rating, for their profile.
+func (s *Server) solverRating(w http.ResponseWriter, r *http.Request) {
+	out, err := s.opts.Puzzles.Solver(r.Context(), r.PathValue("name"))
 	if err != nil {
 		s.fail(w, r, puzzleError(err))
 		return

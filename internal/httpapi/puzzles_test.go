@@ -131,6 +131,14 @@ func TestPuzzleAnswers(t *testing.T) {
 	if o.Solver == nil || o.Solver.Attempts != 1 || o.Solver.Solved != 1 || o.Solver.Rating != v.Rating.After {
 		t.Errorf("Ann's rating after her answer: %+v", o.Solver)
 	}
+	var public protocol.PuzzleSolver
+	guest.must("GET", "/api/players/ann/puzzles", nil, &public)
+	if public != *o.Solver {
+		t.Errorf("Ann's puzzle rating on her profile: %+v, want %+v", public, o.Solver)
+	}
+	if status, code := guest.call("GET", "/api/players/nobody/puzzles", nil, nil); status != 404 || code != protocol.NotFound {
+		t.Errorf("the puzzle rating of no player: %d %s", status, code)
+	}
 	if len(o.Recent) != 1 || o.Recent[0].Puzzle != pid || !o.Recent[0].Correct || o.Recent[0].After != v.Rating.After {
 		t.Errorf("Ann's last answers: %+v", o.Recent)
 	}

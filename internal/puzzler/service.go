@@ -401,6 +401,23 @@ func (s *Service) Export(ctx context.Context, account string) (protocol.PuzzleEx
 	return out, nil
 }
 
+// Solver returns the puzzle rating of the player called name (a new
+// solver's when they never answered), for their profile.
+func (s *Service) Solver(ctx context.Context, name string) (protocol.PuzzleSolver, error) {
+	a, err := s.st.AccountByKey(ctx, playername.Key(name))
+	if errors.Is(err, store.ErrNoAccount) {
+		return protocol.PuzzleSolver{}, refuse(ErrNoGame, "there is no player %q", name)
+	}
+	if err != nil {
+		return protocol.PuzzleSolver{}, s.internal("read the player", err)
+	}
+	v, err := s.solver(ctx, a.ID)
+	if err != nil {
+		return protocol.PuzzleSolver{}, err
+	}
+	return *solverInfo(v), nil
+}
+
 // LuckGames bounds the games a player's luck is counted over.
 const LuckGames = 1000
 

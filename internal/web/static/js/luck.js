@@ -34,6 +34,9 @@ export function luckBox(t, report, names, id) {
     id ? h("p", { class: "luck-learn" }, h("a", { class: "button", id: "learn-link", href: learnURL(id, -1) }, t("puzzles.learn.title"))) : null);
 }
 
+/** fetchSolver asks for the puzzle rating of the player called name. */
+export const fetchSolver = (name) => request("GET", `/api/players/${encodeURIComponent(name)}/puzzles`);
+
 /** fetchLuck asks for the luck and play of the player called name. */
 export const fetchLuck = (name) => request("GET", `/api/players/${encodeURIComponent(name)}/luck`);
 
