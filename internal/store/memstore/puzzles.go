@@ -79,23 +79,35 @@ func (s *Store) ClaimPuzzleScan(ctx context.Context, node string, ttl time.Durat
 	return first.ID, nil
 }
 
+// lockFinished takes the store's lock for a write about finished game id,
+// which the caller then unlocks; a game not there or not finished is
+// refused, unlocked: only a finished game has puzzles and luck.
+func (s *Store) lockFinished(ctx context.Context, id string) error {
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	s.puz.init()
+	g, ok := s.games[id]
+	switch {
+	case !ok:
+		s.mu.Unlock()
+		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
+	case g.Status != store.StatusFinished:
+		s.mu.Unlock()
+		return fmt.Errorf("memstore: game %q is %s: %w: only a finished game has puzzles and luck", id, g.Status, store.ErrConflict)
+	}
+	return nil
+}
+
 // PutPuzzleScan implements store.Puzzles.
 func (s *Store) PutPuzzleScan(ctx context.Context, id string, scan store.PuzzleScan) error {
 	if err := scan.Check(id); err != nil {
 		return fmt.Errorf("memstore: %w", err)
 	}
-	if err := s.lock(ctx); err != nil {
+	if err := s.lockFinished(ctx, id); err != nil {
 		return err
 	}
 	defer s.mu.Unlock()
-	s.puz.init()
-	g, ok := s.games[id]
-	if !ok {
-		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
-	}
-	if g.Status != store.StatusFinished {
-		return fmt.Errorf("memstore: game %q is %s: %w: only a finished game has puzzles", id, g.Status, store.ErrConflict)
-	}
 	now := time.Now().Round(0)
 	for _, p := range scan.Puzzles {
 		if _, ok := s.puz.byID[p.ID]; ok {
@@ -125,18 +137,10 @@ func (s *Store) PutSeatLuck(ctx context.Context, id string, luck []store.SeatLuc
 	if err := (store.PuzzleScan{Luck: luck}).Check(id); err != nil {
 		return fmt.Errorf("memstore: %w", err)
 	}
-	if err := s.lock(ctx); err != nil {
+	if err := s.lockFinished(ctx, id); err != nil {
 		return err
 	}
 	defer s.mu.Unlock()
-	s.puz.init()
-	g, ok := s.games[id]
-	if !ok {
-		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
-	}
-	if g.Status != store.StatusFinished {
-		return fmt.Errorf("memstore: game %q is %s: %w: only a finished game has luck", id, g.Status, store.ErrConflict)
-	}
 	s.seatLuck(id, luck)
 	return nil
 }
