@@ -316,6 +316,7 @@ func TestPlayServerRestart(t *testing.T) {
 		mover, moverTurn = bob, "Te jössz, Bob"
 	}
 	mover.waitFor(10*time.Second, "", moverTurn)
+	bob.waitFor(20*time.Second, "", "Bob (te)") // his first state came too
 	s1.kill(ctx, syscall.SIGKILL)
 	for _, p := range []struct {
 		term       *terminal

@@ -242,6 +242,14 @@ func TestDisconnected(t *testing.T) {
 		}
 		checkFits(t, m, lang)
 	}
+	// Lost before the first state: the screen says so, not only that
+	// it connects.
+	c, _ := client.New("http://localhost:1")
+	first := NewRemote(t.Context(), c.Session("k3x7q2m5ab", "tok"), seat, "", Options{Lang: "en"})
+	first.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	first.Update(dropMsg{err: errors.New("connection refused"), wait: 4 * time.Second})
+	contains(t, screen(first), "Connecting to the server…", "No connection to the server: trying again in 4 s")
+
 	m, _ := onlineModel(t, g, seat, info)
 	m.Update(dropMsg{err: errors.New("connection lost"), wait: 4 * time.Second})
 	s := screen(m)

@@ -143,7 +143,12 @@ func (m *Model) waiting() []string {
 func (m *Model) table(h int) []string {
 	s := m.snap
 	if len(s.Players) == 0 {
-		return []string{"", dimStyle.Render(m.cat.T("tui.server.connecting"))}
+		lines := []string{"", dimStyle.Render(m.cat.T("tui.server.connecting"))}
+		if m.remote != nil && m.remote.drop != nil {
+			// Not yet a table to show: why, and when it tries again.
+			lines = append(append(lines, ""), m.prompt()...)
+		}
+		return lines
 	}
 	var top []string
 	top = append(top, m.row()...)
