@@ -521,10 +521,12 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 			fmt.Fprintf(stderr, "razzia play: reading the password: %v\n", err)
 			return 1
 		}
-		if _, err := c.SignIn(setup, g.account, password); err != nil {
+		acct, err := c.SignIn(setup, g.account, password)
+		if err != nil {
 			fmt.Fprintf(stderr, "razzia play: signing in to %s on %s: %v\n", g.account, server, connectError(err, server))
 			return 1
 		}
+		name = acct.Name // the name the seat is under, kept with it
 	}
 	seat, err := c.TakeSeat(setup, store, client.SeatRequest{Game: invite, Name: name, AnyName: anyName, Seats: seats, Pace: g.pace, Rated: g.rated})
 	if err != nil {
