@@ -79,7 +79,9 @@ whether it should get clients (its database commits, it is not stopping),
 /metrics gives its figures in the Prometheus format.
 
 Stop the server with Ctrl-C (SIGINT) or SIGTERM: it hands its games to
-the other nodes at once and tells its clients to reconnect.
+the other nodes at once and tells its clients to reconnect, and ends
+with status 0, a stop asked for and done (as systemd expects of a
+service), unlike the commands whose work a signal cuts short (130, 143).
 `
 
 // The lease times --lease-ttl takes: a shorter one renews too often for
