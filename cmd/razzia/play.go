@@ -90,7 +90,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 0, "seed of the game: the same seed deals the same cards (default: random)")
 	lang := fs.String("lang", "", "language `TAG`: "+langTags()+" (default: from $LANG)")
 	delay := fs.Duration("delay", tui.DefaultDelay, "the least time a bot takes to move")
-	record := fs.String("record", "", "write the game's record to `FILE` as the game goes (a game at this keyboard)")
+	record := fs.String("record", "", "write the game's record to a new `FILE` as the game goes (a game at this keyboard)")
 	server := fs.String("server", "", "play on the Razzia server at `URL`")
 	name := fs.String("name", "", "your `NAME` at a server's table (default: $USER)")
 	acct := fs.String("account", "", "sign in to the server's account `NAME` (password: $RAZZIA_PASSWORD, else asked)")
@@ -118,10 +118,15 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *record != "" {
 		if *server != "" || len(rest) == 1 {
-			return usageError(stderr, fs, playSynopsis, "--record is for a game at this keyboard; a server keeps its games' records (razzia replay URL)")
+			return usageError(stderr, fs, playSynopsis, "--record is for a game at this keyboard; a server keeps its games' records (razzia replay LINK)")
 		}
 		if err := checkWritable(*record); err != nil {
 			fmt.Fprintf(stderr, "razzia play: --record: %v\n", err)
+			return 1
+		}
+		// Another game's record is not written over at the first move.
+		if fi, err := os.Stat(*record); err == nil && fi.Size() > 0 {
+			fmt.Fprintf(stderr, "razzia play: --record: %s exists: give a new file, or remove that one first\n", *record)
 			return 1
 		}
 	}

@@ -125,6 +125,11 @@ func TestPlayChecksFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer out.Close()
+	// A game played before, whose record must not be written over.
+	earlier := filepath.Join(t.TempDir(), "earlier.json")
+	if err := os.WriteFile(earlier, []byte(`{"players":["Ann","Bob"],"moves":[]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -138,6 +143,7 @@ func TestPlayChecksFirst(t *testing.T) {
 		{"server, output redirected", []string{"--server", srv.URL, "--name", "Ann", "--bots", "easy"}, term.tty, out, "standard output is not a terminal"},
 		{"record in a missing folder", []string{"--record", filepath.Join(t.TempDir(), "no", "such", "game.json")}, term.tty, term.tty, "--record: cannot write"},
 		{"record is a folder", []string{"--record", t.TempDir()}, term.tty, term.tty, "is a folder"},
+		{"record of another game", []string{"--record", earlier}, term.tty, term.tty, earlier + " exists: give a new file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdin := tc.stdin
