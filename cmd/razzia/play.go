@@ -64,8 +64,7 @@ seat back after q, a crash or a reboot, and razzia play --server URL alone
 lists your games there, yours to move first. q at a started table leaves
 the seat to a server bot until you come back, and so do ctrl+c and a
 terminal closed; q at a table you created that still waits for players
-asks whether to close it. razzia watch LINK
-watches a game.
+asks whether to close it. razzia watch LINK watches a game.
 
 Colours always come with symbols; NO_COLOR turns them off.
 
