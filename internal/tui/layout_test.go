@@ -70,9 +70,9 @@ func TestFivePlayersHoldingsCut(t *testing.T) {
 	}
 }
 
-// TestHoldingsBeforeTheLog: five players at 80×24 squeezed by a chat line
-// and a notice of two lines keep a line of holdings each, at the cost of
-// the log's last line, rather than lose them all for it.
+// TestHoldingsBeforeTheLog: five players at 80×24 squeezed by chat and a
+// notice of two lines keep a line of holdings each, at the cost of the
+// log's last line and of the older chat line, rather than lose them all.
 func TestHoldingsBeforeTheLog(t *testing.T) {
 	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Ann", "Bob", "Cy", "Dee", "Eve"}})
 	if err != nil {
@@ -97,6 +97,14 @@ func TestHoldingsBeforeTheLog(t *testing.T) {
 		t.Errorf("the holdings of %d players of 5 show:\n%s", n, s)
 	}
 	checkFits(t, m, "squeezed")
+	// Two chat lines: the older gives way to the holdings, the newest
+	// stays.
+	m.remote.chat = append(m.remote.chat, protocol.ChatLine{Name: "Cy", Text: "Thanks!"})
+	s = screen(m)
+	if n := strings.Count(s, "    ♦ 2 rings  ♣ casino"); n != 5 || !strings.Contains(s, "Cy: Thanks!") {
+		t.Errorf("with two chat lines the holdings of %d players of 5 show, and the newest line %v:\n%s", n, strings.Contains(s, "Cy: Thanks!"), s)
+	}
+	checkFits(t, m, "squeezed by two chat lines")
 }
 
 // TestStakesFivePlayers: with five players at 80 columns, the line of

@@ -57,16 +57,26 @@ func (m *Model) screen() []string {
 	// A long notice or question takes two lines rather than losing its
 	// end, where the keys to answer it are.
 	status := m.wrap(m.status(), 2)
-	bottom := append(append(m.chatLines(), status[:min(len(status), 2)]...), dimStyle.Render(keys))
-	h := m.height - 1 - len(bottom)
-	var body []string
-	switch {
-	case m.over != noOverlay:
-		body = append([]string{m.pageHead()}, strings.Split(m.page.View(), "\n")...)
-	case m.remote != nil && m.remote.open:
-		body = m.waiting()
-	default:
-		body = m.table(h)
+	chat := m.chatLines()
+	var bottom, body []string
+	var h int
+	for {
+		bottom = append(append(slices.Clone(chat), status[:min(len(status), 2)]...), dimStyle.Render(keys))
+		h = m.height - 1 - len(bottom)
+		squeezed := false
+		switch {
+		case m.over != noOverlay:
+			body = append([]string{m.pageHead()}, strings.Split(m.page.View(), "\n")...)
+		case m.remote != nil && m.remote.open:
+			body = m.waiting()
+		default:
+			body, squeezed = m.table(h)
+		}
+		// The players' holdings come before the older chat line.
+		if !squeezed || len(chat) == 0 {
+			break
+		}
+		chat = chat[1:]
 	}
 	for len(body) < h {
 		body = append(body, "")
@@ -139,8 +149,9 @@ func (m *Model) waiting() []string {
 }
 
 // table renders the table in h lines: the row, the auction, every player,
-// the choices or the result, and as much of the log as fits.
-func (m *Model) table(h int) []string {
+// the choices or the result, and as much of the log as fits. squeezed
+// reports that the players' holdings found no line.
+func (m *Model) table(h int) (lines []string, squeezed bool) {
 	s := m.snap
 	if len(s.Players) == 0 {
 		lines := []string{"", dimStyle.Render(m.cat.T("tui.server.connecting"))}
@@ -148,7 +159,7 @@ func (m *Model) table(h int) []string {
 			// Not yet a table to show: why, and when it tries again.
 			lines = append(append(lines, ""), m.prompt()...)
 		}
-		return lines
+		return lines, false
 	}
 	var top []string
 	top = append(top, m.row()...)
@@ -186,7 +197,11 @@ func (m *Model) table(h int) []string {
 	for len(out)+len(bottom) < h {
 		out = append(out, "")
 	}
-	return append(out, bottom...)
+	held := false
+	for _, seat := range s.Seats {
+		held = held || len(seat.Holdings) > 0
+	}
+	return append(out, bottom...), per < 2 && held
 }
 
 // row renders the auction row, wrapped to two lines at most.
