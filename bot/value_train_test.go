@@ -8,13 +8,17 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/razziagame/razzia"
 )
 
-var trainValue = flag.Bool("train-value", false, "fit the value function and rewrite value_weights.go")
+var (
+	trainValue   = flag.Bool("train-value", false, "fit the value function and rewrite value_weights.go")
+	valueRecords = flag.String("value-records", "", "fit the value function to the games recorded in this directory instead (razzia arena --records) and print the weights")
+)
 
 // valueSample is one seat's side of a position at the start of round 2
 // or 3 and what it won in the end.
@@ -84,6 +88,119 @@ func valueGames(players, games int, seed uint64) [razzia.Rounds - 1][]valueSampl
 	close(next)
 	wg.Wait()
 	return out
+}
+
+// recordedValueSamples returns the samples of the games recorded in dir,
+// by player count and round.
+func recordedValueSamples(t *testing.T, dir string) map[int]*[razzia.Rounds - 1][]valueSample {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no records in %s (%v)", dir, err)
+	}
+	out := map[int]*[razzia.Rounds - 1][]valueSample{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := razzia.ReadRecord(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		g, err := rec.Game()
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if end := g.State(); !end.Over() {
+			continue // an unfinished game has no outcome
+		}
+		start, err := razzia.NewGame(razzia.Setup{Players: rec.Players, Cheques: rec.Cheques})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := start.State()
+		players := s.Players()
+		var samples [razzia.Rounds - 1]valueSample
+		for _, m := range g.Moves() {
+			round := s.Round()
+			s.Apply(m)
+			if s.Round() != round && !s.Over() {
+				var totals [razzia.MaxPlayers]int
+				for p := range players {
+					totals[p] = s.Total(p)
+				}
+				for p := range players {
+					features(&s, p, &totals, &samples[s.Round()-2].f[p])
+				}
+			}
+		}
+		w := s.Winners()
+		for i := range samples {
+			for _, p := range w {
+				samples[i].share[p] = 1 / float64(len(w))
+			}
+		}
+		if out[players] == nil {
+			out[players] = &[razzia.Rounds - 1][]valueSample{}
+		}
+		for i := range samples {
+			out[players][i] = append(out[players][i], samples[i])
+		}
+	}
+	return out
+}
+
+// TestFitRecordedValue fits the value function to recorded games and
+// prints the weights and their log loss, with the log loss of the
+// embedded weights on the same positions:
+//
+//	razzia arena --seats mcts:iters=300,mcts:iters=300 --games 4000 --seed 60 --records DIR
+//	go test ./bot -run TestFitRecordedValue -value-records DIR -v
+func TestFitRecordedValue(t *testing.T) {
+	if *valueRecords == "" {
+		t.Skip("run with -value-records DIR")
+	}
+	for players, rounds := range recordedValueSamples(t, *valueRecords) {
+		for r, samples := range rounds {
+			// Hold out every fifth game to tell a fit from an echo.
+			var train, test []valueSample
+			for i, x := range samples {
+				if i%5 == 4 {
+					test = append(test, x)
+				} else {
+					train = append(train, x)
+				}
+			}
+			w, loss := fitValue(players, train)
+			t.Logf("%d players, round %d: %d positions, log loss %.4f fitted, held out %.4f, embedded %.4f (%.4f knowing nothing)",
+				players, r+2, len(samples), loss, logLoss(players, test, &w),
+				logLoss(players, test, &trainedValue[players-razzia.MinPlayers][r]), math.Log(float64(players)))
+			t.Logf("  weights: %.6g", w)
+		}
+	}
+}
+
+// logLoss is the mean log loss of the weights w on samples.
+func logLoss(players int, samples []valueSample, w *[numFeatures]float64) float64 {
+	loss := 0.0
+	for _, s := range samples {
+		var score [razzia.MaxPlayers]float64
+		top := math.Inf(-1)
+		for p := range players {
+			for i, x := range s.f[p] {
+				score[p] += w[i] * x
+			}
+			top = max(top, score[p])
+		}
+		sum := 0.0
+		for p := range players {
+			sum += math.Exp(score[p] - top)
+		}
+		for p := range players {
+			loss -= s.share[p] * (score[p] - top - math.Log(sum))
+		}
+	}
+	return loss / float64(len(samples))
 }
 
 // fitValue fits softmax weights to the samples by gradient descent (Adam)
