@@ -27,7 +27,6 @@ type Flat struct {
 	limit   time.Duration // 0: no time limit
 	noise   float64
 	dropSE  float64 // standard errors behind the best that drop a move; 0: none
-	w       weights // the policy's
 	margin  float64 // the weight of the score margin in a sample's reward
 	rng     *rand.Rand
 
@@ -67,8 +66,8 @@ func NewFlat(seed uint64, samples int, limit time.Duration) *Flat {
 	if samples <= 0 && limit <= 0 {
 		samples, limit = 0, DefaultFlatTime
 	}
-	b := &Flat{samples: samples, limit: limit, noise: 2, dropSE: DropSE, w: flatWeights, margin: marginWeight, rng: newRand(seed), seeds: rand.NewPCG(0, 0)}
-	b.play = playout{w: &b.w, rng: rand.New(b.seeds), noise: b.noise}
+	b := &Flat{samples: samples, limit: limit, noise: 2, dropSE: DropSE, margin: marginWeight, rng: newRand(seed), seeds: rand.NewPCG(0, 0)}
+	b.play = playout{w: &flatWeights, rng: rand.New(b.seeds), noise: b.noise}
 	return b
 }
 
@@ -248,26 +247,10 @@ var flatOptions = map[string]setter[*Flat]{
 		}
 		return nil
 	},
-	"cut": func(f *Flat, _, val string) error {
-		switch val {
-		case "round":
-			f.play.cut = true
-		case "none":
-			f.play.cut = false
-		default:
-			return fmt.Errorf("cut=%s: want round or none", val)
-		}
-		return nil
-	},
+	"cut": func(f *Flat, _, val string) error { return parseCut(val, &f.play.cut) },
 	"full": func(f *Flat, key, val string) error {
 		x, err := parseFloat(key, val, 0, 1)
 		f.play.full = x != 0
 		return err
 	},
-}
-
-func init() {
-	for name, field := range weightFields {
-		flatOptions[name] = func(f *Flat, key, val string) error { return setFloat(field(&f.w), key, val, 0, 100) }
-	}
 }

@@ -3,8 +3,6 @@ package bot
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -28,31 +26,9 @@ type decision struct {
 // than one move worth making (see prune), by the seats whose name has
 // prefix.
 func readDecisions(t *testing.T, dir, prefix string) []decision {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no records in %s (%v)", dir, err)
-	}
 	var out []decision
-	for _, f := range files {
-		data, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := razzia.ReadRecord(data)
-		data.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		g, err := rec.Game()
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		start, err := razzia.NewGame(razzia.Setup{Players: rec.Players, Cheques: rec.Cheques})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := start.State()
-		for _, m := range g.Moves() {
+	eachRecord(t, dir, func(rec *razzia.Record, moves []razzia.Move, s razzia.State) {
+		for _, m := range moves {
 			if strings.HasPrefix(rec.Players[s.ToMove()], prefix) {
 				legal := prune(&s, s.LegalMoves(nil))
 				if len(legal) > 1 {
@@ -61,7 +37,7 @@ func readDecisions(t *testing.T, dir, prefix string) []decision {
 			}
 			s.Apply(m)
 		}
-	}
+	})
 	return out
 }
 

@@ -231,13 +231,23 @@ var heuristicOptions = map[string]setter[*Heuristic]{
 }
 
 func init() {
+	addWeightOptions(heuristicOptions, func(h *Heuristic) **weights { return &h.w })
+	addWeightOptions(mctsOptions, func(m *MCTS) **weights { return &m.w })
+	addWeightOptions(flatOptions, func(f *Flat) **weights { return &f.play.w })
+}
+
+// addWeightOptions adds to opts an option for each of the policy's
+// weights (weightFields). The first one given gives the bot a copy of the
+// weights its policy points to (*w), so that the defaults stay as they are.
+func addWeightOptions[B any](opts map[string]setter[B], w func(B) **weights) {
 	for name, field := range weightFields {
-		heuristicOptions[name] = func(h *Heuristic, key, val string) error {
-			if h.w == &defaultWeights {
-				own := defaultWeights
-				h.w = &own
+		opts[name] = func(b B, key, val string) error {
+			p := w(b)
+			if *p == &defaultWeights || *p == &flatWeights {
+				own := **p
+				*p = &own
 			}
-			return setFloat(field(h.w), key, val, 0, 100)
+			return setFloat(field(*p), key, val, 0, 100)
 		}
 	}
 }
@@ -265,17 +275,7 @@ var mctsOptions = map[string]setter[*MCTS]{
 	"c":       func(m *MCTS, key, val string) error { return setFloat(&m.c, key, val, 0, 10) },
 	"bias":    func(m *MCTS, key, val string) error { return setFloat(&m.bias, key, val, 0, 100) },
 	"noise":   func(m *MCTS, key, val string) error { return setFloat(&m.noise, key, val, 0, 100) },
-	"cut": func(m *MCTS, _, val string) error {
-		switch val {
-		case "round":
-			m.cut = true
-		case "none":
-			m.cut = false
-		default:
-			return fmt.Errorf("cut=%s: want round or none", val)
-		}
-		return nil
-	},
+	"cut":     func(m *MCTS, _, val string) error { return parseCut(val, &m.cut) },
 	"rollout": func(m *MCTS, _, val string) error {
 		r, ok := rollouts[val]
 		if !ok {
@@ -284,18 +284,6 @@ var mctsOptions = map[string]setter[*MCTS]{
 		m.rollout = r
 		return nil
 	},
-}
-
-func init() {
-	for name, field := range weightFields {
-		mctsOptions[name] = func(m *MCTS, key, val string) error {
-			if m.w == &defaultWeights {
-				own := defaultWeights
-				m.w = &own
-			}
-			return setFloat(field(m.w), key, val, 0, 100)
-		}
-	}
 }
 
 // rollouts are the playouts rollout=NAME picks.
@@ -355,6 +343,19 @@ func weightNames() string {
 	}
 	slices.Sort(names)
 	return strings.Join(names, "|")
+}
+
+// parseCut parses cut=round|none: whether playouts end at the round's end.
+func parseCut(val string, cut *bool) error {
+	switch val {
+	case "round":
+		*cut = true
+	case "none":
+		*cut = false
+	default:
+		return fmt.Errorf("cut=%s: want round or none", val)
+	}
+	return nil
 }
 
 func specError(format string, args ...any) error {

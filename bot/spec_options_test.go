@@ -30,7 +30,10 @@ func TestSpecOptionEffects(t *testing.T) {
 			return h.w.spare == 3.2 && h.w != &defaultWeights && defaultWeights.spare == 6.4
 		}},
 		{"mcts:callBase=6", func(b Bot) bool { m := b.(*MCTS); return m.w.callBase == 6 && defaultWeights.callBase == 12.8 }},
-		{"flat:denial=1", func(b Bot) bool { f := b.(*Flat); return f.play.w == &f.w && f.w.denial == 1 && f.w.exact }},
+		{"flat:denial=1", func(b Bot) bool {
+			f := b.(*Flat)
+			return f.play.w != &flatWeights && f.play.w.denial == 1 && f.play.w.exact && flatWeights.denial == defaultWeights.denial
+		}},
 		{"flat:cut=round", func(b Bot) bool { return b.(*Flat).play.cut }},
 		{"flat:rollout=light", func(b Bot) bool { f := b.(*Flat); return f.play.rollout == rolloutLight && f.play.light != nil }},
 		{"flat:full=1", func(b Bot) bool { return b.(*Flat).play.full }},

@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -93,35 +92,11 @@ func valueGames(players, games int, seed uint64) [razzia.Rounds - 1][]valueSampl
 // recordedValueSamples returns the samples of the games recorded in dir,
 // by player count and round.
 func recordedValueSamples(t *testing.T, dir string) map[int]*[razzia.Rounds - 1][]valueSample {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no records in %s (%v)", dir, err)
-	}
 	out := map[int]*[razzia.Rounds - 1][]valueSample{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := razzia.ReadRecord(bytes.NewReader(data))
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		g, err := rec.Game()
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if end := g.State(); !end.Over() {
-			continue // an unfinished game has no outcome
-		}
-		start, err := razzia.NewGame(razzia.Setup{Players: rec.Players, Cheques: rec.Cheques})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := start.State()
+	eachRecord(t, dir, func(_ *razzia.Record, moves []razzia.Move, s razzia.State) {
 		players := s.Players()
 		var samples [razzia.Rounds - 1]valueSample
-		for _, m := range g.Moves() {
+		for _, m := range moves {
 			round := s.Round()
 			s.Apply(m)
 			if s.Round() != round && !s.Over() {
@@ -133,6 +108,9 @@ func recordedValueSamples(t *testing.T, dir string) map[int]*[razzia.Rounds - 1]
 					features(&s, p, &totals, &samples[s.Round()-2].f[p])
 				}
 			}
+		}
+		if !s.Over() {
+			return // an unfinished game has no outcome
 		}
 		w := s.Winners()
 		for i := range samples {
@@ -146,7 +124,7 @@ func recordedValueSamples(t *testing.T, dir string) map[int]*[razzia.Rounds - 1]
 		for i := range samples {
 			out[players][i] = append(out[players][i], samples[i])
 		}
-	}
+	})
 	return out
 }
 
