@@ -124,7 +124,7 @@ func (b *Flat) Choose(v razzia.View) razzia.Move {
 			if b.play.run(&b.st) {
 				r, _ = rewardsWith(&b.st, b.margin)
 			} else {
-				r = value(&b.st, valueWeights(&b.st))
+				r = value(&b.st, b.play.valueWeights(&b.st))
 			}
 			b.reward[i] = append(b.reward[i], r[me])
 			b.runs++
@@ -247,7 +247,8 @@ var flatOptions = map[string]setter[*Flat]{
 		}
 		return nil
 	},
-	"cut": func(f *Flat, _, val string) error { return parseCut(val, &f.play.cut) },
+	"cut":   func(f *Flat, _, val string) error { return parseCut(val, &f.play.cut) },
+	"value": func(f *Flat, _, val string) error { return parseValue(val, &f.play.values) },
 	"full": func(f *Flat, key, val string) error {
 		x, err := parseFloat(key, val, 0, 1)
 		f.play.full = x != 0

@@ -46,11 +46,12 @@ type MCTS struct {
 	iters   int           // iterations per decision, shared by the workers; 0: no limit
 	limit   time.Duration // 0: no time limit
 	workers int
-	c       float64 // exploration constant
-	bias    float64 // weight of the heuristic's move
-	noise   float64 // noise of the playout policy, in points
-	rollout rollout // the playouts' policy
-	cut     bool    // end playouts at the round's end with the value function
+	c       float64     // exploration constant
+	bias    float64     // weight of the heuristic's move
+	noise   float64     // noise of the playout policy, in points
+	rollout rollout     // the playouts' policy
+	cut     bool        // end playouts at the round's end with the value function
+	values  *valueTable // that value function; nil: the embedded one
 	w       *weights
 	rng     *rand.Rand
 
@@ -289,7 +290,7 @@ func (t *tree) reset(b *MCTS, seed uint64, done <-chan struct{}, players int) {
 	}
 	// Light playouts are played to the end: the value function was fitted
 	// to the heuristic's games, and they are cheap enough not to need it.
-	t.play = playout{w: b.w, rng: t.rng, noise: b.noise, rollout: r, cut: b.cut && r != rolloutLight}
+	t.play = playout{w: b.w, rng: t.rng, noise: b.noise, rollout: r, cut: b.cut && r != rolloutLight, values: b.values}
 	if r == rolloutLight {
 		if t.light == nil {
 			t.light = frozen.NewLight(t.rng)
@@ -493,7 +494,7 @@ func (t *tree) iterate(st *razzia.State) {
 	if t.play.run(st) {
 		r, share = rewards(st)
 	} else {
-		r = value(st, valueWeights(st))
+		r = value(st, t.play.valueWeights(st))
 		share = r
 	}
 	for _, p := range t.path {
@@ -604,6 +605,7 @@ type playout struct {
 	light   *frozen.Light // the policy of rollout=light
 	cut     bool          // stop at the end of the round, when the value function can take over
 	full    bool          // judge calls with the others' values too, as the heuristic does
+	values  *valueTable   // the value function that ends a cut playout; nil: the embedded one
 	deck    []razzia.Kind // the undrawn cards in the order they come, or nil
 	buf     []razzia.Move
 	err     func() float64
@@ -613,6 +615,15 @@ type playout struct {
 	// once per bid.
 	j      judge
 	judged bool // j is the judge of the running auction
+}
+
+// valueWeights returns the weights of the playout's value function for
+// s, or nil when there are none (see valueWeights).
+func (p *playout) valueWeights(s *razzia.State) *[numFeatures]float64 {
+	if p.values == nil {
+		return valueWeights(s)
+	}
+	return weightsIn(p.values, s)
 }
 
 // heuristic returns the heuristic's move in s among legal, without noise.
@@ -672,7 +683,7 @@ func (p *playout) run(st *razzia.State) bool {
 	round := st.Round()
 	p.judged = false
 	for !st.Over() {
-		if p.cut && st.Round() != round && valueWeights(st) != nil {
+		if p.cut && st.Round() != round && p.valueWeights(st) != nil {
 			return false
 		}
 		m := p.move(st)

@@ -276,6 +276,7 @@ var mctsOptions = map[string]setter[*MCTS]{
 	"bias":    func(m *MCTS, key, val string) error { return setFloat(&m.bias, key, val, 0, 100) },
 	"noise":   func(m *MCTS, key, val string) error { return setFloat(&m.noise, key, val, 0, 100) },
 	"cut":     func(m *MCTS, _, val string) error { return parseCut(val, &m.cut) },
+	"value":   func(m *MCTS, _, val string) error { return parseValue(val, &m.values) },
 	"rollout": func(m *MCTS, _, val string) error {
 		r, ok := rollouts[val]
 		if !ok {
@@ -355,6 +356,22 @@ func parseCut(val string, cut *bool) error {
 	default:
 		return fmt.Errorf("cut=%s: want round or none", val)
 	}
+	return nil
+}
+
+// parseValue parses value=NAME, the value function of valueTables that
+// ends cut playouts.
+func parseValue(val string, t **valueTable) error {
+	v, ok := valueTables[val]
+	if !ok {
+		names := make([]string, 0, len(valueTables))
+		for name := range valueTables {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		return fmt.Errorf("value=%s: want %s", val, strings.Join(names, " or "))
+	}
+	*t = v
 	return nil
 }
 
