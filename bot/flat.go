@@ -215,7 +215,7 @@ func shuffled(deck []razzia.Kind, s *razzia.State, rng *rand.Rand) []razzia.Kind
 // newFlatSpec builds the Flat bot of a flat spec's options.
 func newFlatSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	f := NewFlat(seed, 0, DefaultFlatTime)
-	given, err := setOptions(f, name, opts, hasOpts, flatOptions, "samples=N, time=DURATION, noise=X, drop=X")
+	given, err := setOptions(f, name, opts, hasOpts, flatOptions, "samples=N, time=DURATION, noise=X, drop=X, cut=round|none, rollout=heuristic|light, full=0|1, margin=X, value=NAME, the policy's weights")
 	if err != nil {
 		return nil, err
 	}

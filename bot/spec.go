@@ -19,8 +19,8 @@ var ErrSpec = errors.New("invalid bot spec")
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
-	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto], " +
-	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X], " +
+	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,value=NAME], " +
+	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X,value=NAME], " +
 	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ") +
 	"; heuristic, mcts and flat also take the policy's weights for experiments (" + weightNames() + "=X)"
 
@@ -131,7 +131,7 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	random                  uniform over the legal moves
 //	heuristic[:noise=X]     values lots and cheques by the scoring rules;
 //	                        noise adds that many points of random error
-//	mcts[:iters=N,time=D,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto]
+//	mcts[:iters=N,time=D,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,value=NAME]
 //	                        Monte Carlo tree search with at most N iterations
 //	                        (default 6000, or none when only D is given) and
 //	                        at most D of time per decision (default none),
@@ -143,12 +143,14 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	                        value function (cut=round, the default) or not;
 //	                        or by b971414's light rules of thumb to the end
 //	                        (light), or light at 4 and 5 players and the
-//	                        heuristic's below (auto)
+//	                        heuristic's below (auto); value=NAME picks the
+//	                        value function (default heuristic: fitted to
+//	                        the heuristic's games)
 //	flatmc[:rounds=N,time=D,noise=X]
 //	                        determinised flat Monte Carlo: every move played
 //	                        out over N sampled futures, or for D (default
 //	                        300ms), with the heuristic's playouts (noise X)
-//	flat[:samples=N,time=D,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X]
+//	flat[:samples=N,time=D,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X,value=NAME]
 //	                        the yardstick: determinised flat Monte Carlo
 //	                        with common random numbers, playouts to the
 //	                        game's end and the moves X standard errors
@@ -220,7 +222,7 @@ func noOptions(newBot func(seed uint64) Bot) builder {
 
 func newHeuristicSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	h := NewHeuristic(seed)
-	if _, err := setOptions(h, name, opts, hasOpts, heuristicOptions, "noise=X"); err != nil {
+	if _, err := setOptions(h, name, opts, hasOpts, heuristicOptions, "noise=X, the policy's weights"); err != nil {
 		return nil, err
 	}
 	return h, nil
@@ -258,7 +260,7 @@ func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	// so that specs written before rollout=auto play as they did.
 	m.rollout = rolloutHeuristic
 	given, err := setOptions(m, name, opts, hasOpts, mctsOptions,
-		"iters=N, time=DURATION, workers=N, c=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto")
+		"iters=N, time=DURATION, workers=N, c=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, value=NAME, the policy's weights")
 	if err != nil {
 		return nil, err
 	}
