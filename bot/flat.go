@@ -249,9 +249,11 @@ var flatOptions = map[string]setter[*Flat]{
 	},
 	"cut":   func(f *Flat, _, val string) error { return parseCut(val, &f.play.cut) },
 	"value": func(f *Flat, _, val string) error { return parseValue(val, &f.play.values) },
-	"full": func(f *Flat, key, val string) error {
-		x, err := parseFloat(key, val, 0, 1)
-		f.play.full = x != 0
-		return err
+	"full": func(f *Flat, _, val string) error {
+		if val != "0" && val != "1" {
+			return fmt.Errorf("full=%s: want 0 or 1", val)
+		}
+		f.play.full = val == "1"
+		return nil
 	},
 }

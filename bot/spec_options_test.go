@@ -37,6 +37,7 @@ func TestSpecOptionEffects(t *testing.T) {
 		{"flat:cut=round", func(b Bot) bool { return b.(*Flat).play.cut }},
 		{"flat:rollout=light", func(b Bot) bool { f := b.(*Flat); return f.play.rollout == rolloutLight && f.play.light != nil }},
 		{"flat:full=1", func(b Bot) bool { return b.(*Flat).play.full }},
+		{"flat:full=0.5", nil},
 		{"flat:margin=0.5", func(b Bot) bool { return b.(*Flat).margin == 0.5 }},
 		{"mcts:value=heuristic", func(b Bot) bool { return b.(*MCTS).values == &trainedValue }},
 		{"flat:value=heuristic", func(b Bot) bool { return b.(*Flat).play.values == &trainedValue }},
