@@ -49,6 +49,7 @@ func TestMain(m *testing.M) {
 // there is no Chromium (failing it under CI=true).
 func needBrowser(t *testing.T) context.Context {
 	t.Helper()
+	skipPageOnly(t)
 	if _, err := os.Stat(chromium); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("CI=true and %s is missing (%v): the browser tests must run in CI; .ci/run installs chromium", chromium, err)
@@ -113,6 +114,7 @@ type server struct{ *servertest.Server }
 
 func newServer(t *testing.T) *server {
 	t.Helper()
+	skipPageOnly(t)
 	return &server{servertest.New(t, servertest.Options{Page: true, LevelBots: true})}
 }
 
@@ -333,9 +335,13 @@ func (p *page) setSelect(selector, value string) {
 	}
 }
 
-// screenshot saves a PNG of the whole page as an artefact.
+// screenshot saves a PNG of the whole page as an artefact (see
+// screenshots).
 func (p *page) screenshot(name string) {
 	p.t.Helper()
+	if !screenshots() {
+		return
+	}
 	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		p.fail("screenshot %s: %v", name, err)
