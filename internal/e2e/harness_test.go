@@ -108,6 +108,19 @@ func stopBrowser() {
 	}
 }
 
+// parallel lets a test that makes its own server run beside the others
+// of its kind, -test.parallel at a time (GOMAXPROCS by default): it shares
+// nothing with them but the browser, in a browser context of its own, and
+// most of its time is spent waiting for the page and the server. A test
+// that makes two servers asks once.
+func parallel(t *testing.T) {
+	if _, asked := parallelAsked.LoadOrStore(t, true); !asked {
+		t.Parallel()
+	}
+}
+
+var parallelAsked sync.Map // of *testing.T
+
 // A server is a whole Razzia server in the test, wired as razzia serve
 // wires it (the page included), whose bots move at once.
 type server struct{ *servertest.Server }
@@ -115,6 +128,7 @@ type server struct{ *servertest.Server }
 func newServer(t *testing.T) *server {
 	t.Helper()
 	skipPageOnly(t)
+	parallel(t)
 	return &server{servertest.New(t, servertest.Options{Page: true, LevelBots: true})}
 }
 
@@ -161,6 +175,15 @@ func (s *server) catalogue(t *testing.T, lang string) map[string]string {
 	return cat
 }
 
+// The bounds of the browser tests are on progress, not on a test's whole
+// time, which grows with the machine's load and the race detector: a step
+// (an action, a wait for the next move) fails after stall, a tab after
+// pageTimeout, a guard against a test that hangs between steps.
+const (
+	stall       = 90 * time.Second
+	pageTimeout = 8 * time.Minute
+)
+
 // A page is one browser tab in its own browser context: its own cookies
 // and storage, as if another person opened it.
 type page struct {
@@ -188,7 +211,7 @@ const sockets = `(() => {
 func newPage(t *testing.T, srv *server, name string, width, height int64) *page {
 	t.Helper()
 	root := needBrowser(t)
-	tctx, cancelTimeout := context.WithTimeout(root, 90*time.Second)
+	tctx, cancelTimeout := context.WithTimeout(root, pageTimeout)
 	ctx, cancel := chromedp.NewContext(tctx, chromedp.WithNewBrowserContext())
 	p := &page{t: t, ctx: ctx, srv: srv, name: name}
 	messages := chromedp.Console(ctx)
@@ -236,10 +259,12 @@ func newPage(t *testing.T, srv *server, name string, width, height int64) *page 
 	return p
 }
 
-// do runs actions, failing the test on an error.
+// do runs actions, failing the test on an error or after stall.
 func (p *page) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
-	if err := chromedp.Do(p.ctx, actions...); err != nil {
+	ctx, cancel := context.WithTimeout(p.ctx, stall)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
 		p.fail("%s: %v", what, err)
 	}
 }
