@@ -40,6 +40,7 @@ var pageOnly = map[string]bool{
 	"TestPuzzleSolved":           true,
 	"TestRatedTableSignIn":       true,
 	"TestRematchPage":            true,
+	"TestReplayErrors":           true,
 	"TestReplayReview":           true,
 	"TestReplayViewer":           true,
 	"TestRoundEndStepsAside":     true,
