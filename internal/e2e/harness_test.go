@@ -338,9 +338,36 @@ func (p *page) text(selector string) string {
 }
 
 // click clicks the first element the selector finds, with the mouse.
+//
+// The page draws its table again on every state message: a button found
+// may be replaced by its twin before the mouse reaches it, which a person
+// would not notice. The click then finds the selector again and goes on,
+// within the step's bound; nothing was clicked before the node was lost.
 func (p *page) click(selector string) {
 	p.t.Helper()
-	p.do("click "+selector, chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
+	ctx, cancel := context.WithTimeout(p.ctx, stall)
+	defer cancel()
+	for {
+		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
+		if err == nil {
+			return
+		}
+		if !nodeReplaced(err) || ctx.Err() != nil {
+			p.fail("click %s: %v", selector, err)
+		}
+	}
+}
+
+// nodeReplaced reports whether err says that the node an action had found
+// left the document before the action was done with it.
+func nodeReplaced(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"Could not find node with given id", "No node with given id found", "Node is detached from document"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // setSelect chooses a value in a select (or sets an input) and tells the
