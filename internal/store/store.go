@@ -295,6 +295,9 @@ type Store interface {
 	Push
 	// Chats keeps the table chat of games.
 	Chats
+	// Social keeps presence, last sightings, follows, blocks and finish
+	// marks.
+	Social
 
 	// Health reports why the store cannot serve, or nil: the database is
 	// reachable, its schema is this program's, and a commit succeeds.
