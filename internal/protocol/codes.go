@@ -59,6 +59,10 @@ const (
 	ChatClosed     Code = "chat_closed"
 
 	RematchRefused Code = "rematch_refused"
+
+	// People: follows, blocks, presence.
+	SelfRelation     Code = "self_relation"
+	TooManyRelations Code = "too_many_relations"
 )
 
 // A CodeInfo says what a code means where it is sent.
@@ -114,6 +118,8 @@ var codes = []CodeInfo{
 	{ChatSignIn, http.StatusForbidden, false, "", "free text (or, for a spectator, any chat) needs a signed-in account; quick phrases are open to every player"},
 	{ChatNotAllowed, http.StatusForbidden, false, "", "a chat message or mute the table does not take: an unknown quick phrase, muting yourself or a seat that is not a person's"},
 	{ChatClosed, http.StatusConflict, false, "", "a chat message or mute after the game's chat closed, 24 hours after the game ended (or at an uploaded record, which has no chat); the message says when it ended"},
+	{SelfRelation, http.StatusBadRequest, false, "following or blocking yourself", ""},
+	{TooManyRelations, http.StatusConflict, false, "following (or blocking) a player when you follow (or block) the most players one may (500): stop one first", ""},
 	{Internal, http.StatusInternalServerError, true, "the server failed; the message is generic and nothing changed",
 		"the server could not store the move; nothing changed, try again"},
 	{Unavailable, http.StatusServiceUnavailable, true, "the server is shutting down, or the game is moving to another server: retry after `retryAfter` seconds",
