@@ -204,11 +204,11 @@ func (s *Service) byName(ctx context.Context, name string) (*store.Account, erro
 
 // relation is follows or blocks.
 type relation struct {
-	what    string // "follow", "block"
-	max     int
-	set     func(ctx context.Context, from, to string, on bool) error
-	list    func(ctx context.Context, account string) ([]string, error)
-	cache   func(s *Service) map[string][]string
+	what  string // "follow", "block"
+	max   int
+	set   func(ctx context.Context, from, to string, on bool) error
+	list  func(ctx context.Context, account string) ([]string, error)
+	cache func(s *Service) map[string][]string
 }
 
 func (s *Service) follows() relation {
