@@ -25,7 +25,9 @@ import (
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/notify"
+	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/social"
 	"github.com/razziagame/razzia/internal/table"
 )
 
@@ -113,6 +115,11 @@ type Options struct {
 	// Push, with Accounts, serves Web Push: the server's key, the
 	// subscriptions of signed-in players and their settings (push.go).
 	Push *notify.Service
+	// Presence, when set, serves the pages' live socket, the online list
+	// and the presence of each seat's person at a table (live.go); Social,
+	// with Accounts, follows, blocks and finish rates (social.go).
+	Presence *presence.Service
+	Social   *social.Service
 }
 
 // DefaultOptions returns the defaults that zero fields of Options take.
@@ -196,6 +203,9 @@ type Server struct {
 	conns  sync.WaitGroup // the WebSocket handlers
 
 	hinting *hinting // the hints' limits (analysis.go)
+
+	relates      *clientRate // follows and blocks changed, per client address (social.go)
+	playingGames playing     // the games in play, counted now and then (live.go)
 }
 
 // New returns the server of the hub's games. web serves every path that is
@@ -210,6 +220,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 		joins:      newClientRate("seats taken", opts.JoinRate, opts.JoinBurst),
 		registers:  newClientRate("accounts registered", opts.RegisterRate, opts.RegisterBurst),
 		ceremonies: newClientRate("passkey ceremonies", opts.CeremonyRate, opts.CeremonyBurst),
+		relates:    newClientRate("follows and blocks", relateRate, relateBurst),
 		now:        time.Now, metrics: newMetrics(registerer(opts.Metrics))}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
@@ -232,7 +243,11 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	s.routeRematch(mux)
 	if opts.Accounts != nil {
 		s.routeAccounts(mux)
+		if opts.Social != nil {
+			s.routeSocial(mux)
+		}
 	}
+	s.routeLive(mux)
 	mux.HandleFunc("GET /api/session", s.who)
 	s.routePush(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {

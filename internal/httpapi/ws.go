@@ -96,6 +96,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer conn.c.CloseNow()
+	defer conn.startPresence(r.Context(), s.personOf(r, ""), r.URL.Query().Get("presence") == "1")()
 	conn.serve(sub, catalogue(r))
 }
 
@@ -145,6 +146,7 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 				chats = nil
 				continue
 			}
+			m = w.unblocked(m)
 			err = w.send(ctx, "a chat message", func() ([]byte, error) { return json.Marshal(m) })
 		case u, ok := <-updates:
 			if !ok {
@@ -165,6 +167,11 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 			err = w.send(ctx, "a state", func() ([]byte, error) {
 				return u.Encoded(cat.Tag(), func(u table.Update) ([]byte, error) { return stateMessage(u, cat) })
 			})
+			if err == nil {
+				err = w.seatUpdate(ctx, u)
+			}
+		case <-w.seatsChanged():
+			err = w.sendSeats(ctx)
 		case o := <-offers:
 			err = w.send(ctx, "a rematch offer", func() ([]byte, error) { return rematchOfferMessage(o) })
 		case <-w.s.ctx.Done():
@@ -261,9 +268,10 @@ type wsConn struct {
 	token string
 	// account and name are the signed-in account's, "" for none.
 	account, name string
-	client        string        // the peer's key, for the limits per client
-	limit         *rate.Limiter // the messages the client may send
-	last          atomic.Int64  // when a message last passed either way, Unix nanoseconds
+	client        string         // the peer's key, for the limits per client
+	limit         *rate.Limiter  // the messages the client may send
+	pres          *tablePresence // a table socket's presence (seats.go); nil without
+	last          atomic.Int64   // when a message last passed either way, Unix nanoseconds
 }
 
 // touch notes that a message passed.
@@ -409,6 +417,7 @@ var wsHandlers = map[string]wsHandler{
 	protocol.TypeChat:     (*wsConn).chat,
 	protocol.TypeMute:     (*wsConn).mute,
 	protocol.TypeUnmute:   (*wsConn).mute,
+	protocol.TypeAway:     (*wsConn).awayMessage,
 }
 
 // messageType returns the "type" of a message, "" when it has none or is

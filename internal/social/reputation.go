@@ -2,9 +2,13 @@ package social
 
 import (
 	"context"
+	"errors"
 	"math"
 	"time"
 
+	"github.com/razziagame/razzia/internal/account"
+	"github.com/razziagame/razzia/internal/playername"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
@@ -111,7 +115,61 @@ func (s *Service) Finished(ctx context.Context, game string, at time.Time, seats
 	s.mu.Lock()
 	for _, m := range marks {
 		delete(s.rate, m.Account)
+		delete(s.card, m.Account)
 	}
 	s.mu.Unlock()
 	return nil
+}
+
+// A Card is what the online list shows of an account: its name, rating
+// and finish rate.
+type Card struct {
+	Name   string
+	Rating protocol.RatingInfo
+	Rate   Rate
+}
+
+// Card returns the account's card, read at most rateTTL ago.
+func (s *Service) Card(ctx context.Context, id string) (Card, error) {
+	now := s.now()
+	s.mu.Lock()
+	c, ok := s.card[id]
+	s.mu.Unlock()
+	if ok && now.Sub(c.at) < rateTTL {
+		return c.c, nil
+	}
+	a, err := s.st.Account(ctx, id)
+	if err != nil {
+		return Card{}, s.internal("read account", err)
+	}
+	rate, err := s.FinishRate(ctx, id)
+	if err != nil {
+		return Card{}, err
+	}
+	card := Card{Name: a.Name, Rating: account.RatingInfo(a.Rating), Rate: rate}
+	s.mu.Lock()
+	if len(s.card) >= maxCached {
+		clear(s.card)
+	}
+	s.card[id] = cachedCard{c: card, at: now}
+	s.mu.Unlock()
+	return card, nil
+}
+
+type cachedCard struct {
+	c  Card
+	at time.Time
+}
+
+// NameTaken reports whether an account is called name (by its key): a
+// guest may not go by it.
+func (s *Service) NameTaken(ctx context.Context, name string) (bool, error) {
+	_, err := s.st.AccountByKey(ctx, playername.Key(name))
+	switch {
+	case errors.Is(err, store.ErrNoAccount):
+		return false, nil
+	case err != nil:
+		return false, s.internal("read account", err)
+	}
+	return true, nil
 }

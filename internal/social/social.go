@@ -98,6 +98,7 @@ type Service struct {
 	blk  map[string][]string // whom each account blocks, sorted
 	fol  map[string][]string // whom each account follows, sorted
 	rate map[string]cachedRate
+	card map[string]cachedCard
 	subs map[chan string]struct{}
 
 	cancel context.CancelFunc
@@ -118,7 +119,7 @@ func New(st Store, opts Options) *Service {
 		opts.Logger = slog.Default()
 	}
 	return &Service{st: st, now: opts.Now, log: opts.Logger.With("part", "social"),
-		blk: map[string][]string{}, fol: map[string][]string{}, rate: map[string]cachedRate{}, subs: map[chan string]struct{}{}}
+		blk: map[string][]string{}, fol: map[string][]string{}, rate: map[string]cachedRate{}, card: map[string]cachedCard{}, subs: map[chan string]struct{}{}}
 }
 
 // Start listens to the other nodes' changes until Close.
@@ -190,7 +191,22 @@ func (s *Service) internal(what string, err error) *Error {
 	return &Error{Refusal: ErrUnavailable, Msg: "internal error: please try again", Err: fmt.Errorf("social: %s: %w", what, err)}
 }
 
-// byName returns the account called name.
+// A Player is an account as other players know it.
+type Player struct {
+	ID   string
+	Name string
+}
+
+// ByName returns the player called name: ErrNoPlayer when there is none.
+func (s *Service) ByName(ctx context.Context, name string) (Player, error) {
+	a, err := s.byName(ctx, name)
+	if err != nil {
+		return Player{}, err
+	}
+	return Player{ID: a.ID, Name: a.Name}, nil
+}
+
+// byName returns the account called name: ErrNoPlayer when there is none.
 func (s *Service) byName(ctx context.Context, name string) (*store.Account, error) {
 	a, err := s.st.AccountByKey(ctx, playername.Key(name))
 	switch {

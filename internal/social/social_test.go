@@ -14,7 +14,7 @@ import (
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
 
-func account(t *testing.T, st store.Store, id, name string) {
+func mkAccount(t *testing.T, st store.Store, id, name string) {
 	t.Helper()
 	a := &store.Account{ID: id, Name: name, Key: playername.Key(name), Handle: bytes.Repeat([]byte(id), 8),
 		SeatKey: bytes.Repeat([]byte(id), 8), Rating: store.Rating{Mu: 25, Sigma: 8}}
@@ -33,7 +33,7 @@ func service(t *testing.T) (*Service, store.Store) {
 	}
 	t.Cleanup(s.Close)
 	for _, a := range [][2]string{{"ann", "Ann"}, {"bob", "Bob"}, {"cy", "Cy"}} {
-		account(t, st, a[0], a[1])
+		mkAccount(t, st, a[0], a[1])
 	}
 	return s, st
 }
@@ -94,7 +94,7 @@ func TestFollowBlockRefused(t *testing.T) {
 	}
 	for i := range MaxBlocks {
 		id := string(rune('A'+i/26)) + string(rune('a'+i%26)) + "x"
-		account(t, st, id, "P"+id)
+		mkAccount(t, st, id, "P"+id)
 		if err := st.SetBlock(ctx, "ann", id, true); err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,423 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
+
+	"github.com/razziagame/razzia/internal/playername"
+	"github.com/razziagame/razzia/internal/presence"
+	"github.com/razziagame/razzia/internal/protocol"
+)
+
+// The live socket of every page (GET /api/live): the page's presence,
+// the online list, notices about the players one follows.
+const (
+	guestCookie = "razzia_guest"
+	guestAge    = 365 * 24 * time.Hour
+	// listGap is the least time between two online lists sent to one
+	// socket: a list follows the changes, a few at once.
+	listGap = 2 * time.Second
+	// maxListed is the most people an online list names.
+	maxListed = 100
+	// playingFor is how long a count of the games in play is kept.
+	playingFor = 10 * time.Second
+)
+
+func (s *Server) routeLive(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/live", s.live)
+	mux.HandleFunc("GET /api/online", s.online)
+}
+
+// guestKey returns the presence key of the request's guest cookie, ""
+// without one: a hash, so that the cookie itself never leaves the node.
+func guestKey(r *http.Request) string {
+	c, err := r.Cookie(guestCookie)
+	if err != nil || len(c.Value) < 16 || len(c.Value) > 128 {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(c.Value))
+	return "g:" + hex.EncodeToString(sum[:12])
+}
+
+// personOf returns who the request comes from: the signed-in account,
+// else the guest of the guest cookie going by name (nameless when the
+// name is not one a guest may take, or an account's), else nobody.
+func (s *Server) personOf(r *http.Request, name string) presence.Person {
+	if se, err := s.sessionOf(r); err == nil {
+		return presence.Person{Key: presence.AccountKey(se.Account.ID), Account: se.Account.ID, Name: se.Account.Name}
+	}
+	key := guestKey(r)
+	if key == "" {
+		return presence.Person{}
+	}
+	p := presence.Person{Key: key}
+	if name != "" && playername.Check(name) == nil {
+		taken := false
+		if s.opts.Social != nil {
+			var err error
+			if taken, err = s.opts.Social.NameTaken(r.Context(), name); err != nil {
+				taken = true // unknown: not shown rather than shown wrongly
+			}
+		}
+		if !taken {
+			p.Name = name
+		}
+	}
+	return p
+}
+
+// giveGuestCookie gives a browser without a session or guest cookie its
+// guest cookie, on the answer and on r (for personOf).
+func (s *Server) giveGuestCookie(w http.ResponseWriter, r *http.Request) {
+	if guestKey(r) != "" {
+		return
+	}
+	if _, err := s.sessionOf(r); err == nil {
+		return
+	}
+	c := &http.Cookie{Name: guestCookie, Value: rand.Text(), Path: "/", MaxAge: int(guestAge / time.Second), HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: s.peerOf(r).tls}
+	http.SetCookie(w, c)
+	r.AddCookie(c)
+}
+
+// live serves a page's live socket: the page is online while it is open.
+func (s *Server) live(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Presence == nil {
+		s.fail(w, r, newError(protocol.NotFound, "this server keeps no presence"))
+		return
+	}
+	client := s.peerOf(r).key()
+	if !s.clients.add(client, s.opts.MaxConns) {
+		s.refuse(w, r, newError(protocol.TooManyConnections,
+			"your address has %d connections to this server, the most it takes: close one (another tab?) and try again", s.opts.MaxConns))
+		return
+	}
+	defer s.clients.done(client)
+	if !s.track() {
+		s.fail(w, r, newError(protocol.Unavailable, "the server is shutting down"))
+		return
+	}
+	defer s.conns.Done()
+	s.giveGuestCookie(w, r)
+	q := r.URL.Query()
+	p := s.personOf(r, q.Get("name"))
+	pc, err := s.opts.Presence.Connect(r.Context(), p, "", -1)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	defer pc.Close()
+	c := s.accept(w, r, "")
+	if c == nil {
+		return
+	}
+	defer c.CloseNow()
+	l := &liveConn{wsConn: &wsConn{s: s, c: c, client: client, account: p.Account, name: p.Name,
+		limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst)},
+		pc: pc, me: p, list: q.Get("list") == "1", playing: map[string]string{}}
+	l.serve()
+}
+
+// A liveConn is one page's live socket.
+type liveConn struct {
+	*wsConn
+	pc        *presence.Conn
+	me        presence.Person
+	list      bool              // the page shows the online list
+	following []string          // the accounts followed, sorted
+	playing   map[string]string // the game last told of each followed account
+	sent      *protocol.OnlineMessage
+}
+
+func (l *liveConn) serve() {
+	l.c.SetReadLimit(maxMessage)
+	ctx, cancel := context.WithCancel(context.Background())
+	l.touch()
+	feed := l.s.opts.Presence.Feed()
+	defer feed.Close()
+	var relations <-chan string
+	if l.s.opts.Social != nil {
+		var stop func()
+		relations, stop = l.s.opts.Social.Watch()
+		defer stop()
+	}
+	l.loadFollowing(ctx)
+	readDone, aliveDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(readDone)
+		l.read(ctx)
+	}()
+	go func() {
+		defer close(aliveDone)
+		l.keepAlive(ctx)
+	}()
+	defer func() {
+		l.c.CloseNow()
+		cancel()
+		<-readDone
+		<-aliveDone
+	}()
+	dirty := l.list
+	var next <-chan time.Time
+	last := time.Time{}
+	for {
+		if dirty && next == nil {
+			next = time.After(max(0, listGap-time.Since(last)))
+		}
+		var err error
+		select {
+		case <-next:
+			next, dirty, last = nil, false, time.Now()
+			err = l.sendList(ctx)
+		case e := <-feed.Events():
+			dirty = dirty || l.list
+			err = l.notice(ctx, e)
+		case <-feed.Lost():
+			dirty = l.list
+		case who := <-relations:
+			if who == "" || who == l.me.Account {
+				l.loadFollowing(ctx)
+				dirty = l.list
+			}
+		case <-l.s.ctx.Done():
+			l.c.Close(websocket.StatusServiceRestart, reconnectReason)
+			return
+		case <-readDone:
+			return
+		case <-aliveDone:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// loadFollowing reads whom the reader follows.
+func (l *liveConn) loadFollowing(ctx context.Context) {
+	if l.s.opts.Social == nil || l.me.Account == "" {
+		return
+	}
+	ids, err := l.s.opts.Social.Following(ctx, l.me.Account)
+	if err != nil {
+		l.s.log.Warn("cannot read whom a player follows", "err", err)
+		return
+	}
+	l.following = ids
+}
+
+func (l *liveConn) follows(account string) bool {
+	_, ok := slices.BinarySearch(l.following, account)
+	return account != "" && ok
+}
+
+// notice tells the reader that a player they follow came online or sat
+// down at a table.
+func (l *liveConn) notice(ctx context.Context, e presence.Event) error {
+	st := e.Status
+	if e.Kind != presence.Online && e.Kind != presence.Changed || !l.follows(st.Account) {
+		return nil
+	}
+	var kind string
+	switch {
+	case st.Activity == presence.Playing && l.playing[st.Account] != st.Game:
+		l.playing[st.Account] = st.Game
+		kind = protocol.NoticePlaying
+		if e.Kind == presence.Online {
+			kind = protocol.NoticeOnline // online at a table: one notice says both
+		}
+	case e.Kind == presence.Online:
+		kind = protocol.NoticeOnline
+	default:
+		return nil
+	}
+	m := protocol.NoticeMessage{Type: protocol.TypeNotice, Kind: kind, Name: st.Name}
+	if st.Activity == presence.Playing {
+		m.Game = st.Game
+	}
+	return l.send(ctx, "a notice", func() ([]byte, error) { return json.Marshal(m) })
+}
+
+// sendList sends the online list, unless it is the one sent last.
+func (l *liveConn) sendList(ctx context.Context) error {
+	a, err := l.s.onlineList(ctx, l.following)
+	if err != nil {
+		l.s.log.Warn("cannot make the online list", "err", err)
+		return nil
+	}
+	m := protocol.OnlineMessage{Type: protocol.TypeOnline, People: a.People, Online: a.Online, Playing: a.Playing, More: a.More}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	if l.sent != nil {
+		if old, _ := json.Marshal(l.sent); string(old) == string(data) {
+			return nil
+		}
+	}
+	l.sent = &m
+	return l.write(ctx, data)
+}
+
+// read handles the page's messages: pings and whether it is hidden.
+func (l *liveConn) read(ctx context.Context) {
+	for {
+		typ, r, err := l.c.Reader(ctx)
+		if err != nil {
+			return
+		}
+		data, err := io.ReadAll(io.LimitReader(r, maxMessage+1))
+		if err != nil {
+			return
+		}
+		if len(data) > maxMessage {
+			l.error(ctx, protocol.TooLarge, 0, "the message is larger than %d bytes", maxMessage)
+			l.c.Close(websocket.StatusMessageTooBig, "message too large")
+			return
+		}
+		if !l.limit.Allow() {
+			if l.error(ctx, protocol.RateLimited, 1, "too many messages: at most %d at once and %g a second; this one was dropped",
+				l.s.opts.MessageBurst, l.s.opts.MessageRate) != nil {
+				return
+			}
+			continue
+		}
+		if typ == websocket.MessageText && string(data) == string(pingMessage) {
+			if l.pong(ctx) != nil {
+				return
+			}
+			continue
+		}
+		l.touch()
+		if err := l.away(ctx, typ, data, l.pc); err != nil {
+			return
+		}
+	}
+}
+
+// away handles a TypeAway message on a live or table socket whose
+// presence is pc: the page is hidden or shown. Any other message is
+// refused as bad_message.
+func (w *wsConn) away(ctx context.Context, typ websocket.MessageType, data []byte, pc *presence.Conn) error {
+	var msg protocol.AwayMessage
+	if typ != websocket.MessageText {
+		return w.error(ctx, protocol.BadMessage, 0, "send JSON text messages, not binary ones")
+	}
+	if t := messageType(data); t != protocol.TypeAway {
+		return w.error(ctx, protocol.BadMessage, 0, "this socket takes %q and %q messages, not %q", protocol.TypeAway, protocol.TypePing, t)
+	}
+	if err := decodeChecked(data, &msg); err != nil {
+		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
+	}
+	if pc == nil {
+		return nil
+	}
+	if err := pc.SetAway(ctx, *msg.Away); err != nil {
+		w.s.log.Warn("cannot store that a page is hidden", "err", err)
+		return w.error(ctx, protocol.Internal, 0, "internal error: please try again")
+	}
+	return nil
+}
+
+// online answers GET /api/online: the online list, as a signed-in
+// reader's live socket gets it.
+func (s *Server) online(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Presence == nil {
+		s.fail(w, r, newError(protocol.NotFound, "this server keeps no presence"))
+		return
+	}
+	var following []string
+	if se, err := s.sessionOf(r); err == nil && s.opts.Social != nil {
+		var err error
+		if following, err = s.opts.Social.Following(r.Context(), se.Account.ID); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	a, err := s.onlineList(r.Context(), following)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, a)
+}
+
+// onlineList makes the online list for a reader who follows following
+// (sorted): those first, then the signed-in, then guests, each by name;
+// at most maxListed.
+func (s *Server) onlineList(ctx context.Context, following []string) (protocol.OnlineAnswer, error) {
+	people := s.opts.Presence.People()
+	followed := func(st presence.Status) bool {
+		_, ok := slices.BinarySearch(following, st.Account)
+		return st.Account != "" && ok
+	}
+	slices.SortStableFunc(people, func(a, b presence.Status) int {
+		fa, fb := followed(a), followed(b)
+		switch {
+		case fa && !fb:
+			return -1
+		case fb && !fa:
+			return 1
+		}
+		return 0
+	})
+	a := protocol.OnlineAnswer{People: []protocol.PersonOnline{}, Online: len(people), Playing: s.playingCount(ctx)}
+	if len(people) > maxListed {
+		a.More = len(people) - maxListed
+		people = people[:maxListed]
+	}
+	for _, st := range people {
+		p := protocol.PersonOnline{Name: st.Name, Guest: st.Account == "", Activity: st.Activity.String(), Away: st.Away,
+			Followed: followed(st), Since: st.Since.UTC()}
+		if st.Activity != presence.Lobby {
+			p.Game = st.Game
+		}
+		if st.Account != "" && s.opts.Social != nil {
+			card, err := s.opts.Social.Card(ctx, st.Account)
+			if err != nil {
+				return protocol.OnlineAnswer{}, err
+			}
+			p.Name, p.Profile = card.Name, protocol.ProfilePath(card.Name)
+			ri := card.Rating
+			p.Rating = &ri
+			fr := finishRate(card.Rate)
+			p.Finish = &fr
+		}
+		a.People = append(a.People, p)
+	}
+	return a, nil
+}
+
+// playing counts the games in play, kept for playingFor.
+type playing struct {
+	mu sync.Mutex
+	n  int
+	at time.Time
+}
+
+// playingCount returns the number of games being played, counted at most
+// playingFor ago.
+func (s *Server) playingCount(ctx context.Context) int {
+	p := &s.playingGames
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if now := time.Now(); now.Sub(p.at) >= playingFor {
+		games, err := s.hub.List(ctx, protocol.StatusPlaying)
+		if err == nil {
+			p.n, p.at = len(games), now
+		}
+	}
+	return p.n
+}

@@ -1,0 +1,215 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/servertest"
+)
+
+// live opens b's live socket (with query q) with its cookies, as the
+// page does.
+func (b *browser) live(q string) *websocket.Conn {
+	b.t.Helper()
+	u := "ws" + strings.TrimPrefix(b.srv.URL, "http") + "/api/live" + q
+	c, _, err := websocket.Dial(servertest.Context(b.t), u, &websocket.DialOptions{HTTPClient: b.hc})
+	if err != nil {
+		b.t.Fatalf("dial the live socket: %v", err)
+	}
+	b.t.Cleanup(func() { c.CloseNow() })
+	return c
+}
+
+// readType reads c's messages until one of type typ and decodes it into
+// out.
+func readType(t *testing.T, c *websocket.Conn, typ string, out any) {
+	t.Helper()
+	for {
+		_, data, err := c.Read(servertest.Context(t))
+		if err != nil {
+			t.Fatalf("read, waiting for %q: %v", typ, err)
+		}
+		var head struct{ Type string }
+		json.Unmarshal(data, &head)
+		if head.Type == typ {
+			if err := json.Unmarshal(data, out); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+}
+
+// readOnline reads online lists until one satisfies ok.
+func readOnline(t *testing.T, c *websocket.Conn, ok func(protocol.OnlineMessage) bool) protocol.OnlineMessage {
+	t.Helper()
+	for {
+		var m protocol.OnlineMessage
+		readType(t, c, protocol.TypeOnline, &m)
+		if ok(m) {
+			return m
+		}
+	}
+}
+
+func named(m protocol.OnlineMessage, name string) *protocol.PersonOnline {
+	for i := range m.People {
+		if m.People[i].Name == name {
+			return &m.People[i]
+		}
+	}
+	return nil
+}
+
+// TestOnlineList: the lobby's list names a signed-in player with their
+// rating and finish rate, and a guest with a name once they connect;
+// a guest cannot go by an account's name; the list drops whoever leaves.
+func TestOnlineList(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ann, guest, impostor := newBrowser(t, srv), newBrowser(t, srv), newBrowser(t, srv)
+	ann.register("Ann")
+	lobby := ann.live("?list=1")
+	m := readOnline(t, lobby, func(m protocol.OnlineMessage) bool { return named(m, "Ann") != nil })
+	me := named(m, "Ann")
+	if me.Guest || me.Rating == nil || me.Finish == nil || me.Finish.Percent != 100 || me.Finish.Games != 0 || me.Profile != "/p/Ann" || me.Activity != "lobby" {
+		t.Errorf("Ann in the list: %+v", *me)
+	}
+	g := guest.live("?name=Zo%C3%AB")
+	if guest.cookie("razzia_guest") == nil {
+		t.Error("the guest got no guest cookie")
+	}
+	m = readOnline(t, lobby, func(m protocol.OnlineMessage) bool { return named(m, "Zoë") != nil })
+	if z := named(m, "Zoë"); !z.Guest || z.Rating != nil || z.Finish != nil || m.Online != 2 {
+		t.Errorf("Zoë in the list: %+v (online %d)", *z, m.Online)
+	}
+	impostor.live("?name=ann")
+	impostor.live("?name=%E2%80%AEevil") // a direction-changing character
+	var a protocol.OnlineAnswer
+	ann.must(http.MethodGet, "/api/online", nil, &a)
+	if len(a.People) != 2 || a.Online != 2 {
+		t.Errorf("GET /api/online = %+v: the impostor and the bad name are nobody", a)
+	}
+	g.Close(websocket.StatusNormalClosure, "")
+	// Gone after its linger (real time: 8 s would slow the suite; the
+	// list after the close is enough to show the row left the node).
+	var b protocol.OnlineAnswer
+	guest.must(http.MethodGet, "/api/online", nil, &b)
+	if b.Online > 2 {
+		t.Errorf("after the guest left: %+v", b)
+	}
+}
+
+// TestFollowBlockAPI: following and blocking by name, the presence a
+// profile shows, the refusals by their codes, and a followed player's
+// coming online told at once on the follower's live socket.
+func TestFollowBlockAPI(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ann, bob := newBrowser(t, srv), newBrowser(t, srv)
+	ann.register("Ann")
+	bob.register("Bob")
+	var p protocol.PlayerPresence
+	ann.must(http.MethodGet, "/api/players/Bob/presence", nil, &p)
+	if p.Online || p.Following || p.Blocking || p.Finish.Percent != 100 || p.LastSeen != nil {
+		t.Errorf("Bob before anything: %+v", p)
+	}
+	ann.must(http.MethodPut, "/api/players/bob/follow", nil, &p)
+	if !p.Following || p.Name != "Bob" {
+		t.Errorf("after following: %+v", p)
+	}
+	for _, c := range []struct {
+		name, method, path string
+		b                  *browser
+		status             int
+		code               protocol.Code
+	}{
+		{"oneself", http.MethodPut, "/api/players/Ann/follow", ann, 400, protocol.SelfRelation},
+		{"nobody", http.MethodPut, "/api/players/Zed/block", ann, 404, protocol.NotFound},
+		{"a guest", http.MethodPut, "/api/players/Bob/follow", newBrowser(t, srv), 401, protocol.Unauthorized},
+		{"presence of nobody", http.MethodGet, "/api/players/Zed/presence", ann, 404, protocol.NotFound},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if status, code := c.b.call(c.method, c.path, nil, nil); status != c.status || code != c.code {
+				t.Errorf("%s %s: %d %s, want %d %s", c.method, c.path, status, code, c.status, c.code)
+			}
+		})
+	}
+	var rel protocol.RelationsAnswer
+	ann.must(http.MethodGet, "/api/account/relations", nil, &rel)
+	if len(rel.Following) != 1 || rel.Following[0] != "Bob" || len(rel.Blocking) != 0 {
+		t.Errorf("relations = %+v", rel)
+	}
+	// Bob comes online: Ann, who follows him, is told at once.
+	annLive := ann.live("")
+	bobLive := bob.live("")
+	var n protocol.NoticeMessage
+	readType(t, annLive, protocol.TypeNotice, &n)
+	if n.Kind != protocol.NoticeOnline || n.Name != "Bob" {
+		t.Errorf("notice = %+v", n)
+	}
+	ann.must(http.MethodGet, "/api/players/Bob/presence", nil, &p)
+	if !p.Online || p.Activity != "lobby" {
+		t.Errorf("Bob online: %+v", p)
+	}
+	bobLive.Close(websocket.StatusNormalClosure, "")
+	ann.must(http.MethodPut, "/api/players/Bob/block", nil, &p)
+	ann.must(http.MethodDelete, "/api/players/Bob/follow", nil, &p)
+	if !p.Blocking || p.Following {
+		t.Errorf("after blocking and unfollowing: %+v", p)
+	}
+}
+
+// TestSeatPresence: a table's sockets hear each seat's person connected,
+// away (the page says it is hidden) and gone, with when they were last
+// seen; a bad away message is refused and changes nothing.
+func TestSeatPresence(t *testing.T) {
+	e := newEnv(t, httpapi.Options{})
+	id := e.create("", "")
+	_, tok0 := e.join(id, "Ann")
+	_, tok1 := e.join(id, "Bob")
+	a := e.dial(id+"?presence=1", "Authorization", "Bearer "+tok0)
+	b := e.dial(id+"?presence=1", "Authorization", "Bearer "+tok1)
+	seats := func(c *client, ok func(map[int]protocol.SeatPresence) bool) map[int]protocol.SeatPresence {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			m := c.read()
+			if m.Type != protocol.TypeSeats {
+				continue
+			}
+			var sm protocol.SeatsMessage
+			if err := json.Unmarshal(m.raw, &sm); err != nil {
+				t.Fatal(err)
+			}
+			got := map[int]protocol.SeatPresence{}
+			for _, s := range sm.Seats {
+				got[s.Seat] = s
+			}
+			if ok(got) {
+				return got
+			}
+		}
+		t.Fatal("no such seats message")
+		return nil
+	}
+	seats(a, func(s map[int]protocol.SeatPresence) bool {
+		return s[0].Presence == protocol.SeatConnected && s[1].Presence == protocol.SeatConnected
+	})
+	b.send(`{"type":"away","away":true}`)
+	seats(a, func(s map[int]protocol.SeatPresence) bool { return s[1].Presence == protocol.SeatAway })
+	b.send(`{"type":"away"}`)
+	b.wantError(protocol.BadMessage)
+	b.send(`{"type":"away","away":"yes"}`)
+	b.wantError(protocol.BadMessage)
+	b.c.Close(websocket.StatusNormalClosure, "")
+	got := seats(a, func(s map[int]protocol.SeatPresence) bool { return s[1].Presence == protocol.SeatGone })
+	if got[1].LastSeen == nil || time.Since(*got[1].LastSeen) > time.Minute {
+		t.Errorf("Bob gone, last seen %v", got[1].LastSeen)
+	}
+}
