@@ -31,7 +31,7 @@ const (
 	// maxListed is the most people an online list names.
 	maxListed = 100
 	// playingFor is how long a count of the games in play is kept.
-	playingFor = 10 * time.Second
+	playingFor = 3 * time.Second
 )
 
 func (s *Server) routeLive(mux *http.ServeMux) {
@@ -172,6 +172,14 @@ func (l *liveConn) serve() {
 	dirty := l.list
 	var next <-chan time.Time
 	last := time.Time{}
+	// The counts change without anyone coming or going: a list that
+	// changed goes out now and then too.
+	var refresh <-chan time.Time
+	if l.list {
+		t := time.NewTicker(playingFor)
+		defer t.Stop()
+		refresh = t.C
+	}
 	for {
 		if dirty && next == nil {
 			next = time.After(max(0, listGap-time.Since(last)))
@@ -186,6 +194,8 @@ func (l *liveConn) serve() {
 			err = l.notice(ctx, e)
 		case <-feed.Lost():
 			dirty = l.list
+		case <-refresh:
+			dirty = true
 		case who := <-relations:
 			if who == "" || who == l.me.Account {
 				l.loadFollowing(ctx)

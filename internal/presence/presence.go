@@ -176,6 +176,7 @@ type Service struct {
 	rows     map[rowKey]store.PresenceRow
 	nodes    map[string]time.Time // the other nodes' beats' expiry, as announced
 	shown    map[string]bool      // the people online, as last told
+	last     map[string]Status    // how each of them stands (a lingering person as last connected)
 	linger   map[string]func() bool
 	feeds    map[*Feed]struct{}
 	gameSubs map[string]map[chan struct{}]struct{}
@@ -190,7 +191,7 @@ type Service struct {
 func New(st Store, opts Options) *Service {
 	opts = opts.withDefaults()
 	return &Service{st: st, opts: opts, log: opts.Logger.With("part", "presence"),
-		rows: map[rowKey]store.PresenceRow{}, nodes: map[string]time.Time{}, shown: map[string]bool{},
+		rows: map[rowKey]store.PresenceRow{}, nodes: map[string]time.Time{}, shown: map[string]bool{}, last: map[string]Status{},
 		linger: map[string]func() bool{}, feeds: map[*Feed]struct{}{}, gameSubs: map[string]map[chan struct{}]struct{}{}}
 }
 
@@ -487,6 +488,7 @@ func (s *Service) changed(key string) {
 			kind = Online
 			s.shown[key] = true
 		}
+		s.last[key] = st
 		s.tell(Event{Kind: kind, Status: st})
 	case s.shown[key] && s.linger[key] == nil:
 		s.linger[key] = s.opts.AfterFunc(s.opts.Linger, func() { s.lingered(key) })
@@ -506,6 +508,7 @@ func (s *Service) lingered(key string) {
 		return
 	}
 	delete(s.shown, key)
+	delete(s.last, key)
 	s.tell(Event{Kind: Offline, Status: Status{Person: Person{Key: key}}})
 }
 
@@ -567,35 +570,27 @@ func (s *Service) Online(key string) bool {
 // person leaves.
 func (s *Service) OnlineAccount(account string) bool { return s.Online(AccountKey(account)) }
 
-// Lookup returns the person's status and whether they are online.
+// Lookup returns the person's status and whether they are online (while
+// lingering, as they last were).
 func (s *Service) Lookup(key string) (Status, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.shown[key] {
 		return Status{}, false
 	}
-	st, connected := s.status(key)
-	if !connected {
-		// Lingering: as last seen connected, in the lobby.
-		st = Status{Person: Person{Key: key}}
-	}
-	return st, true
+	return s.last[key], true
 }
 
-// People returns everyone online with a name, the signed-in first, then
-// by name.
+// People returns everyone online with a name (those lingering as they
+// last were), the signed-in first, then by name.
 func (s *Service) People() []Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Status
-	seen := map[string]bool{}
-	for _, r := range s.rows {
-		if r.Person == "" || seen[r.Person] || r.Name == "" {
-			continue
+	for key := range s.shown {
+		if st := s.last[key]; st.Name != "" {
+			out = append(out, st)
 		}
-		seen[r.Person] = true
-		st, _ := s.status(r.Person)
-		out = append(out, st)
 	}
 	slices.SortFunc(out, func(a, b Status) int {
 		if (a.Account == "") != (b.Account == "") {

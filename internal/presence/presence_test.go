@@ -323,10 +323,11 @@ func TestSeatsAcrossNodes(t *testing.T) {
 		if _, ok := seen[1]; !ok {
 			t.Errorf("SeatsSeen = %v: the connected seat 1 is seen now", seen)
 		}
-		// Ann, gone, is not listed; Kim watches; the seat without a person
-		// is nobody.
-		if people := b.People(); len(people) != 1 || people[0].Name != "Kim" || people[0].Activity != Watching {
-			t.Errorf("People = %+v, want Kim watching", people)
+		// Ann lingers, listed as she was; Kim watches; the seat without a
+		// person is nobody.
+		if people := b.People(); len(people) != 2 || people[0].Name != "Ann" || people[0].Activity != Playing ||
+			people[1].Name != "Kim" || people[1].Activity != Watching {
+			t.Errorf("People = %+v, want Ann playing (lingering) and Kim watching", people)
 		}
 	})
 }
@@ -404,6 +405,9 @@ func TestStatusAggregates(t *testing.T) {
 	if s, _ := a.Lookup(ann.Key); !s.Since.Equal(clk.Now().Add(-time.Second)) {
 		t.Errorf("Since = %v, want the lobby's connection's %v", s.Since, clk.Now().Add(-time.Second))
 	}
+	lobby.Close()
+	watch.Close()
+	check("every page closed: lingering as last seen", Watching, "g1", true)
 	if people := a.People(); len(people) != 1 || people[0].Name != "Ann" {
 		t.Errorf("People = %+v, want Ann", people)
 	}

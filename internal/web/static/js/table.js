@@ -16,6 +16,7 @@ import { received, tick, left } from "./clock.js";
 import { turnAlert, alertSettings, clockTick } from "./notify.js";
 import { ChatPanel } from "./chat.js";
 import { errorText } from "./errors.js";
+import { setupSeats, hello, receiveSeats, paintSeats } from "./presence.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -293,6 +294,7 @@ function render() {
     ratings: page.ratings,
   });
   chat.place();
+  paintSeats(root, t, game, you);
   // The guided first game: the coach points at the table just drawn.
   if (isTutorial(game) && you >= 0) {
     if (!coach) {
@@ -332,6 +334,12 @@ const LAST_SECONDS = 5;
 function onMessage(msg, first) {
   const t = page.t;
   if (first) chat.reset(); // a new connection sends the conversation again
+  if (first) hello(); // is this page hidden
+  if (msg.type === "seats") {
+    receiveSeats(msg);
+    paintSeats($("table"), t, page.game, page.you);
+    return;
+  }
   if (msg.type === "chat") {
     chat.receive(msg);
     return;
@@ -629,6 +637,7 @@ addEventListener("keydown", (ev) => {
 
 const conn = new Connection(api.socketURL(id, "en"), { message: onMessage, status: onStatus, retry });
 const chat = new ChatPanel($("chat"), (msg) => conn.send(msg));
+setupSeats((msg) => conn.send(msg));
 
 $("join-form").addEventListener("submit", join);
 // Cancelling asks first, in place: a seated player would lose the table.
