@@ -119,14 +119,22 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer pc.Close()
-	c := s.accept(w, r, "")
-	if c == nil {
+	// The feeds come first: what happens once the page is connected
+	// reaches it.
+	l := &liveConn{wsConn: &wsConn{s: s, client: client, account: p.Account, name: p.Name,
+		limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst)},
+		pc: pc, me: p, list: q.Get("list") == "1", playing: map[string]string{}, feed: s.opts.Presence.Feed()}
+	defer l.feed.Close()
+	if s.opts.Social != nil {
+		var stop func()
+		l.relations, stop = s.opts.Social.Watch()
+		defer stop()
+	}
+	l.loadFollowing(r.Context())
+	if l.c = s.accept(w, r, ""); l.c == nil {
 		return
 	}
-	defer c.CloseNow()
-	l := &liveConn{wsConn: &wsConn{s: s, c: c, client: client, account: p.Account, name: p.Name,
-		limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst)},
-		pc: pc, me: p, list: q.Get("list") == "1", playing: map[string]string{}}
+	defer l.c.CloseNow()
 	l.serve()
 }
 
@@ -139,21 +147,15 @@ type liveConn struct {
 	following []string          // the accounts followed, sorted
 	playing   map[string]string // the game last told of each followed account
 	sent      *protocol.OnlineMessage
+	feed      *presence.Feed
+	relations <-chan string // the accounts whose follows changed
 }
 
 func (l *liveConn) serve() {
 	l.c.SetReadLimit(maxMessage)
 	ctx, cancel := context.WithCancel(context.Background())
 	l.touch()
-	feed := l.s.opts.Presence.Feed()
-	defer feed.Close()
-	var relations <-chan string
-	if l.s.opts.Social != nil {
-		var stop func()
-		relations, stop = l.s.opts.Social.Watch()
-		defer stop()
-	}
-	l.loadFollowing(ctx)
+	feed, relations := l.feed, l.relations
 	readDone, aliveDone := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(readDone)

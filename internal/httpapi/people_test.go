@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -211,5 +212,81 @@ func TestSeatPresence(t *testing.T) {
 	got := seats(a, func(s map[int]protocol.SeatPresence) bool { return s[1].Presence == protocol.SeatGone })
 	if got[1].LastSeen == nil || time.Since(*got[1].LastSeen) > time.Minute {
 		t.Errorf("Bob gone, last seen %v", got[1].LastSeen)
+	}
+}
+
+// tableSocket opens the table's socket with b's cookies (its session: its
+// account's seat).
+func (b *browser) tableSocket(id string) *websocket.Conn {
+	b.t.Helper()
+	u := "ws" + strings.TrimPrefix(b.srv.URL, "http") + "/api/games/" + id + "/ws"
+	c, _, err := websocket.Dial(servertest.Context(b.t), u, &websocket.DialOptions{HTTPClient: b.hc})
+	if err != nil {
+		b.t.Fatalf("dial the table: %v", err)
+	}
+	b.t.Cleanup(func() { c.CloseNow() })
+	return c
+}
+
+// chatLines reads c until a chat message with a line and returns its
+// lines' names.
+func chatNames(t *testing.T, c *websocket.Conn) []string {
+	t.Helper()
+	for {
+		var m protocol.ChatMessage
+		readType(t, c, protocol.TypeChat, &m)
+		if len(m.Lines) == 0 {
+			continue
+		}
+		var names []string
+		for _, l := range m.Lines {
+			names = append(names, l.Name)
+		}
+		return names
+	}
+}
+
+// TestBlockHidesChat: a player who blocks another reads none of their
+// chat lines, while the others do; and a followed player sitting down at
+// a table is told to their follower with the table to watch.
+func TestBlockHidesChat(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ann, bob := newBrowser(t, srv), newBrowser(t, srv)
+	ann.register("Ann")
+	bob.register("Bob")
+	ann.must(http.MethodPut, "/api/players/Bob/block", nil, nil)
+	ann.must(http.MethodPut, "/api/players/Bob/follow", nil, nil)
+	annLive := ann.live("")
+	id := srv.Create("", "", "easy").ID
+	for _, b := range []*browser{ann, bob} {
+		b.must(http.MethodPost, "/api/games/"+id+"/join", protocol.JoinRequest{Name: "x"}, nil)
+	}
+	bob.live("")
+	var n protocol.NoticeMessage
+	readType(t, annLive, protocol.TypeNotice, &n)
+	if n.Kind != protocol.NoticeOnline || n.Name != "Bob" || n.Game != "" {
+		t.Errorf("the first notice = %+v, want Bob online", n)
+	}
+	a, bb := ann.tableSocket(id), bob.tableSocket(id)
+	readType(t, annLive, protocol.TypeNotice, &n)
+	if n.Kind != protocol.NoticePlaying || n.Name != "Bob" || n.Game != id {
+		t.Errorf("the next notice = %+v, want Bob playing at %s", n, id)
+	}
+	write := func(c *websocket.Conn, text string) {
+		if err := c.Write(servertest.Context(t), websocket.MessageText, []byte(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(bb, `{"type":"chat","phrase":"gl"}`)
+	write(a, `{"type":"chat","phrase":"gg"}`)
+	var bobRead []string
+	for len(bobRead) < 2 {
+		bobRead = append(bobRead, chatNames(t, bb)...)
+	}
+	if slices.Sort(bobRead); !slices.Equal(bobRead, []string{"Ann", "Bob"}) {
+		t.Errorf("Bob reads %q, want both lines", bobRead)
+	}
+	if got := chatNames(t, a); len(got) != 1 || got[0] != "Ann" {
+		t.Errorf("Ann reads %q: Bob's line is hidden from her, her own is not", got)
 	}
 }
