@@ -164,6 +164,28 @@ type rowKey struct {
 	conn int64
 }
 
+// An index finds the rows by one of their fields, so that a change costs
+// the same however many people are online.
+type index map[string]map[rowKey]struct{}
+
+func (ix index) add(field string, k rowKey) {
+	m := ix[field]
+	if m == nil {
+		m = map[rowKey]struct{}{}
+		ix[field] = m
+	}
+	m[k] = struct{}{}
+}
+
+func (ix index) remove(field string, k rowKey) {
+	if m := ix[field]; m != nil {
+		delete(m, k)
+		if len(m) == 0 {
+			delete(ix, field)
+		}
+	}
+}
+
 // A Service keeps presence for one node. Its methods are safe for
 // concurrent use.
 type Service struct {
@@ -174,6 +196,9 @@ type Service struct {
 	mu       sync.Mutex
 	next     int64
 	rows     map[rowKey]store.PresenceRow
+	byPerson index // the rows of each person
+	byGame   index // the rows at each table
+	byNode   index // the rows of each node
 	nodes    map[string]time.Time // the other nodes' beats' expiry, as announced
 	shown    map[string]bool      // the people online, as last told
 	last     map[string]Status    // how each of them stands (a lingering person as last connected)
@@ -191,7 +216,7 @@ type Service struct {
 func New(st Store, opts Options) *Service {
 	opts = opts.withDefaults()
 	return &Service{st: st, opts: opts, log: opts.Logger.With("part", "presence"),
-		rows: map[rowKey]store.PresenceRow{}, nodes: map[string]time.Time{}, shown: map[string]bool{}, last: map[string]Status{},
+		rows: map[rowKey]store.PresenceRow{}, byPerson: index{}, byGame: index{}, byNode: index{}, nodes: map[string]time.Time{}, shown: map[string]bool{}, last: map[string]Status{},
 		linger: map[string]func() bool{}, feeds: map[*Feed]struct{}{}, gameSubs: map[string]map[chan struct{}]struct{}{}}
 }
 
@@ -365,10 +390,8 @@ func (s *Service) apply(payload string) {
 		s.nodes[n.Node] = time.UnixMilli(n.At)
 	case opGone:
 		delete(s.nodes, n.Node)
-		for k := range s.rows {
-			if k.node == n.Node {
-				s.deleteRow(k)
-			}
+		for k := range s.byNode[n.Node] {
+			s.deleteRow(k)
 		}
 	}
 }
@@ -395,16 +418,17 @@ func (s *Service) expireNodes() {
 	now := s.opts.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	dead := map[string]bool{}
 	for node, exp := range s.nodes {
 		if !exp.After(now) {
-			dead[node] = true
 			delete(s.nodes, node)
 		}
 	}
-	for k := range s.rows {
-		if k.node != s.opts.Node && (dead[k.node] || s.nodes[k.node].IsZero()) {
-			s.deleteRow(k)
+	// The rows of a node no longer beating (or never heard beating).
+	for node, keys := range s.byNode {
+		if _, alive := s.nodes[node]; !alive && node != s.opts.Node {
+			for k := range keys {
+				s.deleteRow(k)
+			}
 		}
 	}
 }
@@ -447,7 +471,13 @@ func (s *Service) resync(ctx context.Context) error {
 func (s *Service) setRow(r store.PresenceRow) {
 	k := rowKey{r.Node, r.Conn}
 	old, had := s.rows[k]
+	if had {
+		s.unindex(old)
+	}
 	s.rows[k] = r
+	s.byPerson.add(r.Person, k)
+	s.byGame.add(r.Game, k)
+	s.byNode.add(r.Node, k)
 	if had && old.Person != r.Person {
 		s.changed(old.Person)
 	}
@@ -466,8 +496,17 @@ func (s *Service) deleteRow(k rowKey) {
 		return
 	}
 	delete(s.rows, k)
+	s.unindex(r)
 	s.changed(r.Person)
 	s.gameChanged(r.Game)
+}
+
+// unindex removes r from the indexes; s.mu is held.
+func (s *Service) unindex(r store.PresenceRow) {
+	k := rowKey{r.Node, r.Conn}
+	s.byPerson.remove(r.Person, k)
+	s.byGame.remove(r.Game, k)
+	s.byNode.remove(r.Node, k)
 }
 
 // changed tells the feeds how the person now stands: online (at once),
@@ -520,10 +559,8 @@ func (s *Service) status(key string) (Status, bool) {
 		away  = true
 		game  time.Time // when the row that names st.Game was made
 	)
-	for _, r := range s.rows {
-		if r.Person != key {
-			continue
-		}
+	for k := range s.byPerson[key] {
+		r := s.rows[k]
 		if !found || r.Since.Before(st.Since) {
 			st.Since = r.Since
 		}
@@ -610,8 +647,9 @@ func (s *Service) Seats(game string) map[int]Seat {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := map[int]Seat{}
-	for _, r := range s.rows {
-		if r.Game != game || r.Seat < 0 {
+	for k := range s.byGame[game] {
+		r := s.rows[k]
+		if r.Seat < 0 {
 			continue
 		}
 		st, ok := out[r.Seat]
