@@ -196,9 +196,9 @@ type Service struct {
 	mu       sync.Mutex
 	next     int64
 	rows     map[rowKey]store.PresenceRow
-	byPerson index // the rows of each person
-	byGame   index // the rows at each table
-	byNode   index // the rows of each node
+	byPerson index                // the rows of each person
+	byGame   index                // the rows at each table
+	byNode   index                // the rows of each node
 	nodes    map[string]time.Time // the other nodes' beats' expiry, as announced
 	shown    map[string]bool      // the people online, as last told
 	last     map[string]Status    // how each of them stands (a lingering person as last connected)
