@@ -151,26 +151,12 @@ type liveConn struct {
 	relations <-chan string // the accounts whose follows changed
 }
 
-func (l *liveConn) serve() {
-	l.c.SetReadLimit(maxMessage)
-	ctx, cancel := context.WithCancel(context.Background())
-	l.touch()
+func (l *liveConn) serve() { l.run(l.read, l.pump) }
+
+// pump writes the online list, notices and the server's going away to
+// the page until the connection ends.
+func (l *liveConn) pump(ctx context.Context, readDone, aliveDone <-chan struct{}) {
 	feed, relations := l.feed, l.relations
-	readDone, aliveDone := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(readDone)
-		l.read(ctx)
-	}()
-	go func() {
-		defer close(aliveDone)
-		l.keepAlive(ctx)
-	}()
-	defer func() {
-		l.c.CloseNow()
-		cancel()
-		<-readDone
-		<-aliveDone
-	}()
 	dirty := l.list
 	var next <-chan time.Time
 	last := time.Time{}

@@ -104,9 +104,18 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 // client's messages and a keep-alive beside the writer of the game's
 // states, chat and rematch offer.
 func (w *wsConn) serve(sub *table.Subscription, cat *i18n.Catalogue) {
-	w.c.SetReadLimit(maxMessage)
 	w.s.metrics.clients.Inc()
 	defer w.s.metrics.clients.Dec()
+	w.run(w.read, func(ctx context.Context, readDone, aliveDone <-chan struct{}) {
+		w.pump(ctx, sub, cat, readDone, aliveDone)
+	})
+}
+
+// run runs an accepted connection until body returns: read handles the
+// client's messages and a keep-alive pings it, beside body, which writes;
+// readDone and aliveDone close when they end.
+func (w *wsConn) run(read func(context.Context), body func(ctx context.Context, readDone, aliveDone <-chan struct{})) {
+	w.c.SetReadLimit(maxMessage)
 	// The reader has its own context: cancelling a read closes the
 	// connection at once, and Close should say goodbye first.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -114,7 +123,7 @@ func (w *wsConn) serve(sub *table.Subscription, cat *i18n.Catalogue) {
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
-		w.read(ctx)
+		read(ctx)
 	}()
 	aliveDone := make(chan struct{})
 	go func() {
@@ -127,7 +136,7 @@ func (w *wsConn) serve(sub *table.Subscription, cat *i18n.Catalogue) {
 		<-readDone
 		<-aliveDone
 	}()
-	w.pump(ctx, sub, cat, readDone, aliveDone)
+	body(ctx, readDone, aliveDone)
 }
 
 // pump writes what the game sends to the client until the connection or
