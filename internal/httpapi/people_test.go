@@ -219,7 +219,13 @@ func TestSeatPresence(t *testing.T) {
 // account's seat).
 func (b *browser) tableSocket(id string) *websocket.Conn {
 	b.t.Helper()
-	u := "ws" + strings.TrimPrefix(b.srv.URL, "http") + "/api/games/" + id + "/ws"
+	return b.tableSocketQuery(id, "")
+}
+
+// tableSocketQuery is tableSocket with a query ("?presence=1").
+func (b *browser) tableSocketQuery(id, query string) *websocket.Conn {
+	b.t.Helper()
+	u := "ws" + strings.TrimPrefix(b.srv.URL, "http") + "/api/games/" + id + "/ws" + query
 	c, _, err := websocket.Dial(servertest.Context(b.t), u, &websocket.DialOptions{HTTPClient: b.hc})
 	if err != nil {
 		b.t.Fatalf("dial the table: %v", err)
