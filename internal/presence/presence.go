@@ -87,6 +87,10 @@ type Options struct {
 	// read again.
 	Beat, TTL, Linger, Resync time.Duration
 	Logger                    *slog.Logger
+	// OnSeats, when set, is called (in a goroutine of its own) whenever
+	// the presence at a table's seats may have changed, on any node: the
+	// table's host looks again at a clock held for its people.
+	OnSeats func(game string)
 }
 
 func (o Options) withDefaults() Options {
@@ -586,6 +590,9 @@ func (s *Service) status(key string) (Status, bool) {
 
 // gameChanged wakes the watchers of the game's seats; s.mu is held.
 func (s *Service) gameChanged(game string) {
+	if game != "" && s.opts.OnSeats != nil {
+		go s.opts.OnSeats(game)
+	}
 	for c := range s.gameSubs[game] {
 		select {
 		case c <- struct{}{}:

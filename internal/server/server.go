@@ -11,8 +11,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -85,9 +88,10 @@ type Server struct {
 	// Resumed is the number of games the Hub took up from the store.
 	Resumed int
 
-	opts  Options
-	log   *slog.Logger
-	stops []func() // the background work, in the order it started
+	opts    Options
+	log     *slog.Logger
+	stops   []func()                         // the background work, in the order it started
+	present atomic.Pointer[presence.Service] // Presence, for the Hub's games, once started
 }
 
 // New builds a server on opts.Store. If a part cannot be built, New stops
@@ -204,6 +208,16 @@ func (s *Server) hubOptions() table.Options {
 	if h.Registerer == nil && s.opts.Metrics != nil {
 		h.Registerer = s.opts.Metrics
 	}
+	if h.Present == nil {
+		// Presence starts after the Hub (it takes the Hub's node name).
+		h.Present = func(game string) []int {
+			p := s.present.Load()
+			if p == nil {
+				return nil
+			}
+			return slices.Sorted(maps.Keys(p.Seats(game)))
+		}
+	}
 	return h
 }
 
@@ -212,6 +226,9 @@ func (s *Server) hubOptions() table.Options {
 func (s *Server) startPresence(ctx context.Context) error {
 	o := s.opts.Presence
 	o.Node, o.Logger = s.Hub.Node(), s.log
+	if o.OnSeats == nil {
+		o.OnSeats = s.Hub.SeatsChanged
+	}
 	if o.Now == nil {
 		o.Now, o.AfterFunc = s.opts.Hub.Now, s.opts.Hub.AfterFunc
 	}
@@ -219,6 +236,7 @@ func (s *Server) startPresence(ctx context.Context) error {
 	if err := s.Presence.Start(ctx); err != nil {
 		return err
 	}
+	s.present.Store(s.Presence)
 	s.stops = append(s.stops, s.Presence.Close)
 	return nil
 }
