@@ -121,6 +121,14 @@ func TestLobbyOnline(t *testing.T) {
 	if got := ann.text("#finish-rate"); got != "new" {
 		t.Errorf("Bob's finish rate reads %q", got)
 	}
+	for _, s := range []size{desktop, phone} {
+		ann.resize(s)
+		if !eval[bool](ann, inView("#follow")) || !eval[bool](ann, inView("#block")) {
+			t.Errorf("at %s Follow and Block are not in the viewport", s)
+		}
+		ann.noOverflow("the profile", int(s.w))
+		ann.screenshotViewport("profile-social-" + s.String())
+	}
 }
 
 // TestSeatPresenceGone: at a table, a second player's page hidden shows

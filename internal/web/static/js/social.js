@@ -71,7 +71,7 @@ export function drawSocial(t, name, me) {
   const buttons = me && !s.you ? h("div", { class: "social-buttons" },
     h("button", { type: "button", id: "follow", class: s.following ? "" : "primary", disabled: busy, "aria-pressed": String(s.following),
       onclick: () => toggle("follow", !s.following) }, t(s.following ? "social.unfollow" : "social.follow")),
-    h("button", { type: "button", id: "block", class: "small danger", disabled: busy, "aria-pressed": String(s.blocking),
+    h("button", { type: "button", id: "block", class: "danger", disabled: busy, "aria-pressed": String(s.blocking),
       title: t("social.block.about"), onclick: () => toggle("block", !s.blocking) }, t(s.blocking ? "social.unblock" : "social.block"))) : null;
   replace(box,
     h("p", { class: "player-presence" }, line),
