@@ -371,11 +371,12 @@ func (s *Server) onlineList(ctx context.Context, following []string) (protocol.O
 		}
 		return 0
 	})
-	a := protocol.OnlineAnswer{People: []protocol.PersonOnline{}, Online: len(people), Playing: s.playingCount(ctx)}
+	// Everyone online counts, guests without a name too, listed or not.
+	a := protocol.OnlineAnswer{People: []protocol.PersonOnline{}, Online: max(s.opts.Presence.Count(), len(people)), Playing: s.playingCount(ctx)}
 	if len(people) > maxListed {
-		a.More = len(people) - maxListed
 		people = people[:maxListed]
 	}
+	a.More = a.Online - len(people)
 	for _, st := range people {
 		p := protocol.PersonOnline{Name: st.Name, Guest: st.Account == "", Activity: st.Activity.String(), Away: st.Away,
 			Followed: followed(st), Since: st.Since.UTC()}

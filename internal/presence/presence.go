@@ -648,6 +648,14 @@ func (s *Service) People() []Status {
 	return out
 }
 
+// Count returns how many people are online, with a name or not (those
+// lingering too).
+func (s *Service) Count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.shown)
+}
+
 // Seats returns the presence of the people at the game's seats, on every
 // node; a seat not in the map has nobody connected.
 func (s *Service) Seats(game string) map[int]Seat {

@@ -64,9 +64,9 @@ type PersonOnline struct {
 type OnlineMessage struct {
 	Type    string         `json:"type"` // TypeOnline
 	People  []PersonOnline `json:"people"`
-	Online  int            `json:"online"`         // everyone online with a name, listed or not
+	Online  int            `json:"online"`         // everyone online, listed or not
 	Playing int            `json:"playing"`        // games being played
-	More    int            `json:"more,omitempty"` // people online not listed (the list is capped)
+	More    int            `json:"more,omitempty"` // people online not listed: guests without a name, and those past the list's 100
 }
 
 // OnlineAnswer is the answer to GET /api/online: the online list without
