@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
 
 	"github.com/razziagame/razzia/internal/playername"
@@ -37,6 +38,11 @@ const (
 func (s *Server) routeLive(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/live", s.live)
 	mux.HandleFunc("GET /api/online", s.online)
+	if s.opts.Metrics != nil && s.opts.Presence != nil {
+		s.opts.Metrics.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "razzia_people_online",
+			Help: "People online, on any node (signed in and guests, lingering included), as this node knows them."},
+			func() float64 { return float64(s.opts.Presence.Count()) }))
+	}
 }
 
 // guestKey returns the presence key of the request's guest cookie, ""
