@@ -67,20 +67,22 @@ func (s *Server) personOf(r *http.Request, name string) presence.Person {
 	if key == "" {
 		return presence.Person{}
 	}
-	p := presence.Person{Key: key}
-	if name != "" && playername.Check(name) == nil {
-		taken := false
-		if s.opts.Social != nil {
-			var err error
-			if taken, err = s.opts.Social.NameTaken(r.Context(), name); err != nil {
-				taken = true // unknown: not shown rather than shown wrongly
-			}
-		}
-		if !taken {
-			p.Name = name
+	return presence.Person{Key: key, Name: s.guestName(r.Context(), name)}
+}
+
+// guestName returns name if a guest may go by it in the online list: a
+// name a seat may take, and no account's; else "".
+func (s *Server) guestName(ctx context.Context, name string) string {
+	if name == "" || playername.Check(name) != nil {
+		return ""
+	}
+	if s.opts.Social != nil {
+		taken, err := s.opts.Social.NameTaken(ctx, name)
+		if err != nil || taken {
+			return "" // unknown: not shown rather than shown wrongly
 		}
 	}
-	return p
+	return name
 }
 
 // giveGuestCookie gives a browser without a session or guest cookie its

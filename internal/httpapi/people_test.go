@@ -98,6 +98,15 @@ func TestOnlineList(t *testing.T) {
 	if len(a.People) != 2 || a.Online != 3 || a.More != 1 {
 		t.Errorf("GET /api/online = %+v: the impostor, one guest without a name, is counted and not listed", a)
 	}
+	// Seated as "ANN" (a table lets a guest take any free name), the
+	// impostor plays, unlisted still.
+	id := srv.Create("", "easy").ID
+	impostor.must(http.MethodPost, "/api/games/"+id+"/join", protocol.JoinRequest{Name: "ANN"}, nil)
+	impostor.tableSocket(id)
+	m = readOnline(t, lobby, func(m protocol.OnlineMessage) bool { return m.Playing == 1 })
+	if len(m.People) != 2 || named(m, "ANN") != nil || m.Online != 3 {
+		t.Errorf("with the impostor seated as ANN: %+v", m)
+	}
 }
 
 // TestFollowBlockAPI: following and blocking by name, the presence a

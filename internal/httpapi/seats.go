@@ -84,8 +84,9 @@ func (w *wsConn) seatUpdate(ctx context.Context, u table.Update) error {
 	}
 	if seat != tp.seat {
 		p := tp.person
-		if p.Name == "" && seat >= 0 {
-			p.Name = g.Seats[seat].Name
+		if p.Name == "" && p.Key != "" && seat >= 0 {
+			// A guest goes by their seat's name, unless it is an account's.
+			p.Name = w.s.guestName(ctx, g.Seats[seat].Name)
 		}
 		if tp.conn == nil {
 			c, err := w.s.opts.Presence.Connect(ctx, p, w.id, seat)
