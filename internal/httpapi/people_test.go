@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -296,5 +297,32 @@ func TestBlockHidesChat(t *testing.T) {
 	}
 	if got := chatNames(t, a); len(got) != 1 || got[0] != "Ann" {
 		t.Errorf("Ann reads %q: Bob's line is hidden from her, her own is not", got)
+	}
+}
+
+// TestGuidedGameUnlisted: a learner in a guided first game is online, in
+// the lobby as far as the list says: nobody is shown a table to watch.
+func TestGuidedGameUnlisted(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	cy := newBrowser(t, srv)
+	cy.live("?name=Cy")
+	var a struct {
+		Game protocol.GameInfo `json:"game"`
+	}
+	cy.must(http.MethodPost, "/api/tutorial", map[string]string{"name": "Cy"}, &a)
+	c := cy.tableSocketQuery(a.Game.ID, "?presence=1")
+	var st protocol.StateMessage
+	readType(t, c, protocol.TypeState, &st)
+	// A table's socket that asks hears its seats' presence right after
+	// the state: a guided game's does not, it is no table to share.
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	if _, data, err := c.Read(ctx); err == nil {
+		t.Errorf("the guided game's socket sent %s", data)
+	}
+	var o protocol.OnlineAnswer
+	cy.must(http.MethodGet, "/api/online", nil, &o)
+	if len(o.People) != 1 || o.People[0].Name != "Cy" || o.People[0].Activity != protocol.ActivityLobby || o.People[0].Game != "" {
+		t.Errorf("the online list = %+v, want Cy in the lobby, no table", o)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/table"
+	"github.com/razziagame/razzia/internal/tutorial"
 )
 
 // The presence of a table's socket: its person is at the table (in their
@@ -78,6 +79,19 @@ func (w *wsConn) seatUpdate(ctx context.Context, u table.Update) error {
 	}
 	g := u.Game
 	tp.game = &g
+	if guided(g) {
+		// A guided first game is the learner's own: they are online, in
+		// no table anyone could watch.
+		if tp.conn == nil && tp.person.Key != "" {
+			c, err := w.s.opts.Presence.Connect(ctx, tp.person, "", -1)
+			if err != nil {
+				w.s.log.Warn("cannot record a table's socket", "game", w.id, "err", err)
+				return nil
+			}
+			tp.conn = c
+		}
+		return nil
+	}
 	seat := -1
 	if u.Seat >= 0 && g.Status.Live() {
 		seat = u.Seat
@@ -101,6 +115,11 @@ func (w *wsConn) seatUpdate(ctx context.Context, u table.Update) error {
 		tp.seat = seat
 	}
 	return w.sendSeats(ctx)
+}
+
+// guided reports whether g is a guided first game (a tutorial's bot).
+func guided(g protocol.GameInfo) bool {
+	return slices.ContainsFunc(g.Seats, func(s protocol.SeatInfo) bool { return s.Bot == tutorial.Bot })
 }
 
 // sendSeats sends the presence of the people at the seats, unless it is
