@@ -176,3 +176,39 @@ func TestSeatPresenceGone(t *testing.T) {
 	ann.noOverflow("the table with a player gone", int(phone.w))
 	ann.screenshotViewport("table-gone-" + phone.String())
 }
+
+// TestWaitingRoomPresence: before the game starts, the waiting room's
+// list of seats says who is there and who has gone, and at a
+// correspondence table when they were last seen.
+func TestWaitingRoomPresence(t *testing.T) {
+	srv := newServer(t)
+	// A correspondence table: a gone player shows when they were last seen.
+	var created struct {
+		Game struct {
+			ID string `json:"id"`
+		} `json:"game"`
+	}
+	if code := srv.api(t, "POST", "/api/games", `{"seats":[{"bot":""},{"bot":""},{"bot":""},{"bot":"easy"}],"pace":"day1"}`, &created); code != 201 {
+		t.Fatalf("creating a correspondence table: status %d", code)
+	}
+	id := created.Game.ID
+	ann := newPage(t, srv, "Ann", phone.w, phone.h)
+	ann.resize(phone)
+	ann.open("/g/" + id)
+	ann.join("Ann")
+	bob := newPage(t, srv, "Bob", desktop.w, desktop.h)
+	bob.open("/g/" + id)
+	bob.join("Bob")
+	mark := `(document.querySelector('#open-seats li[data-seat="1"] .seat-presence')?.dataset.presence || "")`
+	waitFor[bool](ann, "Bob there", mark+` === "connected"`, 10*time.Second)
+	if err := chromedp.Cancel(bob.ctx); err != nil {
+		t.Fatalf("closing Bob's browser: %v", err)
+	}
+	waitFor[bool](ann, "Bob gone", mark+` === "gone"`, 10*time.Second)
+	if got := ann.text(`#open-seats li[data-seat="1"] .seat-presence`); !strings.HasPrefix(got, "last seen") {
+		t.Errorf("at a correspondence table, gone Bob's mark reads %q, want when he was last seen", got)
+	}
+	ann.do("scroll to the seats", chromedp.ScrollIntoView(chromedp.CSS("#open-seats")))
+	ann.noOverflow("the waiting room", int(phone.w))
+	ann.screenshotViewport("waiting-gone-" + phone.String())
+}

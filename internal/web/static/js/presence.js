@@ -9,10 +9,18 @@ import { h } from "./dom.js";
 let seats = new Map(); // seat -> {presence, lastSeen}
 let send = null;
 
+// AGAIN_MS is how often the marks are drawn again, so that "last seen 2
+// minutes ago" keeps true between the table's messages.
+const AGAIN_MS = 30000;
+let painted = null; // the arguments of the last paintSeats
+
 /** setupSeats sends the page's visibility through send (the table's socket) now and whenever it changes. */
 export function setupSeats(sendFn) {
   send = sendFn;
   document.addEventListener("visibilitychange", hello);
+  setInterval(() => {
+    if (painted && document.visibilityState === "visible") paintSeats(...painted);
+  }, AGAIN_MS);
 }
 
 /** hello tells a new connection whether the page is hidden. */
@@ -39,19 +47,22 @@ export function ago(iso, now = Date.now()) {
 }
 
 /**
- * paintSeats marks the players' strips of root (.strip[data-seat=N]) with
+ * paintSeats marks the players' strips of root (.strip[data-seat=N]) and
+ * the waiting room's seats (#open-seats li[data-seat=N]) with
  * their presence, but for the reader's own seat you; game is the table
  * (its pace: correspondence shows when a gone player was last seen).
  */
 export function paintSeats(root, t, game, you) {
   if (!root) return;
+  painted = [document, t, game, you];
   const slow = game && game.pace && game.pace.kind === "correspondence";
-  for (const strip of root.querySelectorAll(".strip[data-seat]")) {
+  // The players' strips, and the waiting room's list of seats.
+  for (const strip of root.querySelectorAll(".strip[data-seat], #open-seats li[data-seat]")) {
     const seat = Number(strip.getAttribute("data-seat"));
-    const head = strip.querySelector(".strip-head");
+    const head = strip.querySelector(".strip-head") || strip;
     let mark = strip.querySelector(".seat-presence");
     const s = seat === you ? null : seats.get(seat);
-    if (!s || !head) {
+    if (!s) {
       if (mark) mark.remove();
       continue;
     }
@@ -62,7 +73,7 @@ export function paintSeats(root, t, game, you) {
       mark = h("span", { class: "seat-presence" });
       const name = head.querySelector(".strip-name");
       if (name) name.after(mark);
-      else head.prepend(mark);
+      else head.append(mark);
     }
     mark.className = `seat-presence presence-${s.presence}`;
     mark.setAttribute("data-presence", s.presence);

@@ -149,7 +149,7 @@ function renderWaiting() {
   $("invite-link").textContent = url;
   const { names } = displayNames(t, game.seats.map((s) => s.name), game);
   replace($("open-seats"), game.seats.map((s, i) =>
-    h("li", { class: s.open ? "seat-open" : "seat-taken" },
+    h("li", { class: s.open ? "seat-open" : "seat-taken", "data-seat": String(i) },
       h("span", { class: "seat-no" }, t("web.join.seat.n", { n: i + 1 })),
       s.bot && page.creator && page.levels ? levelSelect(i, s.bot)
         : [s.open ? h("em", {}, t("web.seat.open")) : names[i],
@@ -268,6 +268,7 @@ function render() {
   $("replay-link").href = links.replay;
   renderRematchLink();
   renderWaiting();
+  paintSeats($("open-seats"), t, game, you);
   chat.update({ game, you, over: game.status !== "open" && game.status !== "playing" });
 
   const root = $("table");
@@ -337,7 +338,7 @@ function onMessage(msg, first) {
   if (first) hello(); // is this page hidden
   if (msg.type === "seats") {
     receiveSeats(msg);
-    paintSeats($("table"), t, page.game, page.you);
+    paintSeats(document, t, page.game, page.you);
     return;
   }
   if (msg.type === "chat") {
