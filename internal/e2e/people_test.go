@@ -121,6 +121,11 @@ func TestLobbyOnline(t *testing.T) {
 	if got := ann.text("#finish-rate"); got != "new" {
 		t.Errorf("Bob's finish rate reads %q", got)
 	}
+	ann.click("#block")
+	waitFor[bool](ann, "blocking", `document.querySelector("#block")?.getAttribute("aria-pressed") === "true"`, 10*time.Second)
+	if got := ann.text("#blocked-note"); !strings.Contains(got, "you do not see their chat") {
+		t.Errorf("the blocked note reads %q", got)
+	}
 	for _, s := range []size{desktop, phone} {
 		ann.resize(s)
 		if !eval[bool](ann, inView("#follow")) || !eval[bool](ann, inView("#block")) {
