@@ -326,3 +326,29 @@ func TestGuidedGameUnlisted(t *testing.T) {
 		t.Errorf("the online list = %+v, want Cy in the lobby, no table", o)
 	}
 }
+
+// TestFinishMarked: a game's end marks each account at it: one who left
+// (a bot played on for them) has a finish rate of 0 % over one game.
+func TestFinishMarked(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ann := newBrowser(t, srv)
+	ann.register("Ann")
+	id := srv.Create("", "easy").ID
+	ann.must(http.MethodPost, "/api/games/"+id+"/join", protocol.JoinRequest{Name: "x"}, nil)
+	c := ann.tableSocket(id)
+	if err := c.Write(servertest.Context(t), websocket.MessageText, []byte(`{"type":"leave"}`)); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		var st protocol.StateMessage
+		readType(t, c, protocol.TypeState, &st)
+		if st.Game.Status == protocol.StatusFinished {
+			break
+		}
+	}
+	var p protocol.PlayerPresence
+	ann.must(http.MethodGet, "/api/players/Ann/presence", nil, &p)
+	if p.Finish != (protocol.FinishRate{Percent: 0, Games: 1, Left: 1}) {
+		t.Errorf("Ann's finish rate after leaving her only game: %+v", p.Finish)
+	}
+}
