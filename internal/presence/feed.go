@@ -30,7 +30,7 @@ type Feed struct {
 }
 
 // feedBuffer is how many events a Feed holds for its reader.
-const feedBuffer = 256
+const feedBuffer = 64
 
 // Feed starts a feed of events; Close ends it.
 func (s *Service) Feed() *Feed {
