@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -131,7 +132,11 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 	// reaches it.
 	l := &liveConn{wsConn: &wsConn{s: s, client: client, account: p.Account, name: p.Name,
 		limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst)},
-		pc: pc, me: p, list: q.Get("list") == "1", playing: map[string]string{}, feed: s.opts.Presence.Feed()}
+		pc: pc, me: p, list: q.Get("list") == "1", playing: map[string]string{}}
+	// A page without the list hears only of the players it follows.
+	l.feed = s.opts.Presence.FeedOf(func(e presence.Event) bool {
+		return l.list || (e.Kind == presence.Online || e.Kind == presence.Changed) && l.follows(e.Status.Account)
+	})
 	defer l.feed.Close()
 	if s.opts.Social != nil {
 		var stop func()
@@ -151,9 +156,9 @@ type liveConn struct {
 	*wsConn
 	pc        *presence.Conn
 	me        presence.Person
-	list      bool              // the page shows the online list
-	following []string          // the accounts followed, sorted
-	playing   map[string]string // the game last told of each followed account
+	list      bool                     // the page shows the online list
+	following atomic.Pointer[[]string] // the accounts followed, sorted
+	playing   map[string]string        // the game last told of each followed account
 	sent      *protocol.OnlineMessage
 	feed      *presence.Feed
 	relations <-chan string // the accounts whose follows changed
@@ -221,12 +226,18 @@ func (l *liveConn) loadFollowing(ctx context.Context) {
 		l.s.log.Warn("cannot read whom a player follows", "err", err)
 		return
 	}
-	l.following = ids
+	l.following.Store(&ids)
 }
 
+// follows reports whether the reader follows the account; it is safe
+// for concurrent use (the feed's filter calls it).
 func (l *liveConn) follows(account string) bool {
-	_, ok := slices.BinarySearch(l.following, account)
-	return account != "" && ok
+	ids := l.following.Load()
+	if ids == nil || account == "" {
+		return false
+	}
+	_, ok := slices.BinarySearch(*ids, account)
+	return ok
 }
 
 // notice tells the reader that a player they follow came online or sat
@@ -258,7 +269,11 @@ func (l *liveConn) notice(ctx context.Context, e presence.Event) error {
 
 // sendList sends the online list, unless it is the one sent last.
 func (l *liveConn) sendList(ctx context.Context) error {
-	a, err := l.s.onlineList(ctx, l.following)
+	var following []string
+	if ids := l.following.Load(); ids != nil {
+		following = *ids
+	}
+	a, err := l.s.onlineList(ctx, following)
 	if err != nil {
 		l.s.log.Warn("cannot make the online list", "err", err)
 		return nil

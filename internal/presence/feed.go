@@ -27,14 +27,20 @@ type Feed struct {
 	s    *Service
 	c    chan Event
 	lost chan struct{}
+	want func(Event) bool // nil: every event
 }
 
 // feedBuffer is how many events a Feed holds for its reader.
 const feedBuffer = 64
 
 // Feed starts a feed of events; Close ends it.
-func (s *Service) Feed() *Feed {
-	f := &Feed{s: s, c: make(chan Event, feedBuffer), lost: make(chan struct{}, 1)}
+func (s *Service) Feed() *Feed { return s.FeedOf(nil) }
+
+// FeedOf starts a feed of the events want accepts (nil: every event):
+// the others cost its reader nothing. want is called with the service's
+// lock held: it must be quick and call nothing of the service.
+func (s *Service) FeedOf(want func(Event) bool) *Feed {
+	f := &Feed{s: s, c: make(chan Event, feedBuffer), lost: make(chan struct{}, 1), want: want}
 	s.mu.Lock()
 	s.feeds[f] = struct{}{}
 	s.mu.Unlock()
@@ -57,6 +63,9 @@ func (f *Feed) Close() {
 // tell sends e to every feed; s.mu is held.
 func (s *Service) tell(e Event) {
 	for f := range s.feeds {
+		if f.want != nil && !f.want(e) {
+			continue
+		}
 		select {
 		case f.c <- e:
 		default:
