@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -159,7 +160,7 @@ type liveConn struct {
 	list      bool                     // the page shows the online list
 	following atomic.Pointer[[]string] // the accounts followed, sorted
 	playing   map[string]string        // the game last told of each followed account
-	sent      *protocol.OnlineMessage
+	sent      []byte                   // the online list sent last
 	feed      *presence.Feed
 	relations <-chan string // the accounts whose follows changed
 }
@@ -283,12 +284,10 @@ func (l *liveConn) sendList(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if l.sent != nil {
-		if old, _ := json.Marshal(l.sent); string(old) == string(data) {
-			return nil
-		}
+	if bytes.Equal(data, l.sent) {
+		return nil
 	}
-	l.sent = &m
+	l.sent = data
 	return l.write(ctx, data)
 }
 
