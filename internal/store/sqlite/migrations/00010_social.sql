@@ -1,4 +1,4 @@
--- People around the tables (issue 30): the WebSockets connected to each
+-- People around the tables: the WebSockets connected to each
 -- node (presence, one row each) and each node's liveness (presence_nodes:
 -- a node whose beat expired is dead, its rows gone with it); when each
 -- account and each seat was last seen; follows and blocks between
