@@ -144,6 +144,11 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		l.relations, stop = s.opts.Social.Watch()
 		defer stop()
 	}
+	if p.Account != "" {
+		var stop func()
+		l.inbox, stop = s.opts.Presence.Inbox(p.Account)
+		defer stop()
+	}
 	l.loadFollowing(r.Context())
 	if l.c = s.accept(w, r, ""); l.c == nil {
 		return
@@ -163,12 +168,14 @@ type liveConn struct {
 	sent      []byte                   // the online list sent last
 	feed      *presence.Feed
 	relations <-chan string // the accounts whose follows changed
+	inbox     <-chan []byte // what other features tell the account (presence.Service.Tell)
 }
 
 func (l *liveConn) serve() { l.run(l.read, l.pump) }
 
-// pump writes the online list, notices and the server's going away to
-// the page until the connection ends.
+// pump writes the online list, notices, what other features tell the
+// account and the server's going away to the page until the connection
+// ends.
 func (l *liveConn) pump(ctx context.Context, readDone, aliveDone <-chan struct{}) {
 	feed, relations := l.feed, l.relations
 	dirty := l.list
@@ -191,6 +198,8 @@ func (l *liveConn) pump(ctx context.Context, readDone, aliveDone <-chan struct{}
 		case <-next:
 			next, dirty, last = nil, false, time.Now()
 			err = l.sendList(ctx)
+		case m := <-l.inbox:
+			err = l.write(ctx, m)
 		case e := <-feed.Events():
 			dirty = dirty || l.list
 			err = l.notice(ctx, e)

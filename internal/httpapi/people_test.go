@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/servertest"
 )
@@ -350,5 +351,34 @@ func TestFinishMarked(t *testing.T) {
 	ann.must(http.MethodGet, "/api/players/Ann/presence", nil, &p)
 	if p.Finish != (protocol.FinishRate{Percent: 0, Games: 1, Left: 1}) {
 		t.Errorf("Ann's finish rate after leaving her only game: %+v", p.Finish)
+	}
+}
+
+// TestTellReachesPages: what a feature tells an account (a challenge)
+// reaches each of its open pages at once, and nobody else's.
+func TestTellReachesPages(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ann, bob := newBrowser(t, srv), newBrowser(t, srv)
+	ann.register("Ann")
+	bob.register("Bob")
+	a1, a2, b := ann.live(""), ann.live("?list=1"), bob.live("")
+	acct, err := srv.Store.AccountByKey(t.Context(), playername.Key("Ann"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Presence.Tell(t.Context(), acct.ID, []byte(`{"type":"challenge","from":"Bob"}`)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*websocket.Conn{a1, a2} {
+		var m struct{ Type, From string }
+		readType(t, c, "challenge", &m)
+		if m.From != "Bob" {
+			t.Errorf("Ann's page got %+v", m)
+		}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	if _, data, err := b.Read(ctx); err == nil {
+		t.Errorf("Bob's page got %s", data)
 	}
 }

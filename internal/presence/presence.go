@@ -208,6 +208,7 @@ type Service struct {
 	last     map[string]Status    // how each of them stands (a lingering person as last connected)
 	linger   map[string]func() bool
 	feeds    map[*Feed]struct{}
+	inboxes  map[string]map[chan []byte]struct{} // by account
 	gameSubs map[string]map[chan struct{}]struct{}
 
 	ctx    context.Context
@@ -221,7 +222,7 @@ func New(st Store, opts Options) *Service {
 	opts = opts.withDefaults()
 	return &Service{st: st, opts: opts, log: opts.Logger.With("part", "presence"),
 		rows: map[rowKey]store.PresenceRow{}, byPerson: index{}, byGame: index{}, byNode: index{}, nodes: map[string]time.Time{}, shown: map[string]bool{}, last: map[string]Status{},
-		linger: map[string]func() bool{}, feeds: map[*Feed]struct{}{}, gameSubs: map[string]map[chan struct{}]struct{}{}}
+		linger: map[string]func() bool{}, feeds: map[*Feed]struct{}{}, inboxes: map[string]map[chan []byte]struct{}{}, gameSubs: map[string]map[chan struct{}]struct{}{}}
 }
 
 // Node returns the node's name.
@@ -238,7 +239,7 @@ func (s *Service) Start(ctx context.Context) error {
 		return fmt.Errorf("presence: %w", err)
 	}
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	notices, err := s.st.Subscribe(s.ctx, Channel)
+	notices, err := s.st.Subscribe(s.ctx, Channel, InboxChannel)
 	if err != nil {
 		s.cancel()
 		return fmt.Errorf("presence: %w", err)
@@ -304,6 +305,10 @@ func (s *Service) run(notices <-chan store.Notice) {
 				if err := s.resync(s.ctx); err == nil {
 					lastSync = s.opts.Now()
 				}
+				continue
+			}
+			if n.Channel == InboxChannel {
+				s.receive(n.Payload)
 				continue
 			}
 			s.apply(n.Payload)

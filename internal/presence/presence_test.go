@@ -2,6 +2,8 @@ package presence
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -411,4 +413,46 @@ func TestStatusAggregates(t *testing.T) {
 	if people := a.People(); len(people) != 1 || people[0].Name != "Ann" {
 		t.Errorf("People = %+v, want Ann", people)
 	}
+}
+
+// TestTell: a message told to an account reaches its open inboxes on
+// every node, once, and no other account's.
+func TestTell(t *testing.T) {
+	forStores(t, func(t *testing.T, open func() store.Store) {
+		clk := newFakeClock()
+		a, b := node(t, open(), "node-a", clk), node(t, open(), "node-b", clk)
+		onA, stopA := a.Inbox("ann")
+		defer stopA()
+		onB, stopB := b.Inbox("ann")
+		defer stopB()
+		other, stopO := b.Inbox("bob")
+		defer stopO()
+		msg := []byte(`{"type":"challenge","from":"Bob"}`)
+		if err := a.Tell(t.Context(), "ann", msg); err != nil {
+			t.Fatal(err)
+		}
+		for name, c := range map[string]<-chan []byte{"node a": onA, "node b": onB} {
+			select {
+			case got := <-c:
+				if string(got) != string(msg) {
+					t.Errorf("%s got %s", name, got)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%s got nothing within 5 s", name)
+			}
+		}
+		if err := a.Tell(t.Context(), "ann", []byte("not json")); err == nil {
+			t.Error("a message that is not JSON was told")
+		}
+		if err := a.Tell(t.Context(), "ann", []byte(`"`+strings.Repeat("x", store.MaxPayload)+`"`)); !errors.Is(err, ErrTooLong) {
+			t.Errorf("a message too long: %v", err)
+		}
+		select {
+		case got := <-other:
+			t.Errorf("Bob's inbox got %s", got)
+		case got := <-onA:
+			t.Errorf("node a got a second message %s", got)
+		default:
+		}
+	})
 }

@@ -117,6 +117,8 @@ type Server struct {
 	Accounts *account.Service
 	// Push is the server's Web Push, when Options.Push is set.
 	Push *notify.Service
+	// Presence is who is connected (the server's presence.Service).
+	Presence *presence.Service
 
 	t  testing.TB
 	ln *cutListener
@@ -189,7 +191,7 @@ func New(t testing.TB, opts Options) *Server {
 		}
 		srv.Close()
 	})
-	return &Server{Server: srv, Store: st, Hub: s.Hub, API: s.API, Accounts: s.Accounts, Push: s.Push, t: t, ln: ln}
+	return &Server{Server: srv, Store: st, Hub: s.Hub, API: s.API, Accounts: s.Accounts, Push: s.Push, Presence: s.Presence, t: t, ln: ln}
 }
 
 // unclosed is a store whose Close is left to its owner.

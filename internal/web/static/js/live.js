@@ -36,6 +36,16 @@ export function onOnline(fn) {
   }
 }
 
+// handlers of the other messages, by type: what other features of the
+// server tell the account's pages (presence.Service.Tell).
+const handlers = new Map();
+
+/** onLive calls fn with every message of the type the live socket brings (a page's module registers its own). */
+export function onLive(type, fn) {
+  if (!handlers.has(type)) handlers.set(type, new Set());
+  handlers.get(type).add(fn);
+}
+
 /** restartLive connects again: the person changed (signed in or out). */
 export function restartLive() {
   if (socket) {
@@ -84,6 +94,8 @@ function connect() {
       for (const fn of listeners) fn(msg);
     } else if (msg.type === "notice") {
       notice(msg);
+    } else if (handlers.has(msg.type)) {
+      for (const fn of handlers.get(msg.type)) fn(msg);
     }
   });
   ws.addEventListener("close", (ev) => {
