@@ -1,49 +1,34 @@
 package table
 
-import (
-	"context"
-	"slices"
-	"time"
-)
+import "slices"
 
 // Presence across nodes: a new round's held first clock waits for the
 // people connected to the table on any node (Options.Present), and is
 // looked at again when they come or go (SeatsChanged).
-
-// seatsChangedWait bounds the wait to tell a game's goroutine that the
-// presence at its seats changed.
-const seatsChangedWait = 5 * time.Second
 
 // SeatsChanged tells the game's goroutine, if this node runs the game,
 // that the people connected to its seats may have changed (on any node):
 // a held clock that waited for someone who left starts now. It returns at
 // once; the goroutine looks when it can.
 func (h *Hub) SeatsChanged(id string) {
-	h.mu.Lock()
-	l := h.games[id]
-	h.mu.Unlock()
+	l, _ := h.live.get(id)
 	if l == nil {
 		return
 	}
-	go func() {
-		ctx, cancel := context.WithTimeout(h.ctx, seatsChangedWait)
-		defer cancel()
-		h.send(ctx, l, func(l *loop) error {
-			if l.owns() && l.m.Timing.Hold != nil {
-				l.armClock()
-			}
-			return nil
-		})
-	}()
+	l.post(func(l *loop) {
+		if l.owns() && l.m.Timing.Hold != nil {
+			l.armClock()
+		}
+	})
 }
 
 // presentElsewhere adds to seats those whose people are connected to the
 // game through any node, as Options.Present says.
 func (l *loop) presentElsewhere(seats []int) []int {
-	if l.h.opts.Present == nil {
+	if l.env.present == nil {
 		return seats
 	}
-	for _, s := range l.h.opts.Present(l.id) {
+	for _, s := range l.env.present(l.id) {
 		if !slices.Contains(seats, s) {
 			seats = append(seats, s)
 		}
