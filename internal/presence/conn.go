@@ -85,13 +85,6 @@ func (c *Conn) SetSeat(ctx context.Context, seat int) error {
 	return c.put(ctx, r)
 }
 
-// Away reports whether the connection's page is hidden.
-func (c *Conn) Away() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.row.Away
-}
-
 // Close drops the connection: its person was last seen now.
 func (c *Conn) Close() {
 	c.mu.Lock()
