@@ -125,7 +125,7 @@ func TestFollowBlockAPI(t *testing.T) {
 		t.Errorf("Bob before anything: %+v", p)
 	}
 	ann.must(http.MethodPut, "/api/players/bob/follow", nil, &p)
-	if !p.Following || p.Name != "Bob" {
+	if !p.Following || p.Name != "Bob" || p.Followers != 1 {
 		t.Errorf("after following: %+v", p)
 	}
 	for _, c := range []struct {

@@ -124,6 +124,11 @@ func (s *Server) presenceOf(r *http.Request, name string) (protocol.PlayerPresen
 		return protocol.PlayerPresence{}, socialError(err)
 	}
 	p.Finish = finishRate(rate)
+	followers, err := s.opts.Social.Followers(ctx, a.ID)
+	if err != nil {
+		return protocol.PlayerPresence{}, socialError(err)
+	}
+	p.Followers = len(followers)
 	if se, err := s.sessionOf(r); err == nil {
 		p.You = se.Account.ID == a.ID
 		for _, x := range []struct {

@@ -27,9 +27,9 @@ func peopleExamples(add func(string, any)) {
 	add("notice-playing", protocol.NoticeMessage{Type: protocol.TypeNotice, Kind: protocol.NoticePlaying, Name: "Bea", Game: "k3x7q2m5ab"})
 	add("away", protocol.AwayMessage{Type: protocol.TypeAway, Away: &away})
 	add("player-presence", protocol.PlayerPresence{Name: "Bea", Online: true, Activity: protocol.ActivityPlaying, Game: "k3x7q2m5ab",
-		Finish: protocol.FinishRate{Percent: 97, Games: 31, Left: 1}, Following: true})
+		Finish: protocol.FinishRate{Percent: 97, Games: 31, Left: 1}, Followers: 12, Following: true})
 	add("player-presence-offline", protocol.PlayerPresence{Name: "Cy", LastSeen: &seen,
-		Finish: protocol.FinishRate{Percent: 78, Games: 12, Left: 3}, Blocking: true})
+		Finish: protocol.FinishRate{Percent: 78, Games: 12, Left: 3}, Followers: 2, Blocking: true})
 	add("relations", protocol.RelationsAnswer{Following: []string{"Bea", "Dan"}, Blocking: []string{"Cy"}})
 	add("seats-message", protocol.SeatsMessage{Type: protocol.TypeSeats, Seats: []protocol.SeatPresence{
 		{Seat: 0, Presence: protocol.SeatConnected}, {Seat: 1, Presence: protocol.SeatAway},

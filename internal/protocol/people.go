@@ -112,6 +112,8 @@ type PlayerPresence struct {
 	Away     bool       `json:"away,omitempty"`
 	LastSeen *time.Time `json:"lastSeen,omitempty"` // while offline; none if never seen
 	Finish   FinishRate `json:"finish"`
+	// Followers is how many players follow them.
+	Followers int `json:"followers"`
 	// Following and Blocking are the reader's: false for a guest.
 	Following bool `json:"following"`
 	Blocking  bool `json:"blocking"`

@@ -78,6 +78,7 @@ export function drawSocial(t, name, me) {
     h("p", {}, t("social.profile.finish"), ": ",
       h("strong", { id: "finish-rate", title: finishTitle(t, s.finish) }, finishText(t, s.finish)),
       s.finish.games > 0 ? h("span", { class: "muted" }, " · ", finishTitle(t, s.finish)) : null),
+    h("p", { class: "muted", id: "followers" }, t("social.followers", { n: s.followers || 0 })),
     s.blocking ? h("p", { class: "muted", id: "blocked-note" }, t("social.block.about")) : null,
     buttons,
     failure ? h("p", { class: "notice notice-error", role: "alert" }, errorText(t, failure)) : null);
