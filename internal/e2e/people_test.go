@@ -61,8 +61,8 @@ func TestLobbyOnline(t *testing.T) {
 	cy.join("Cy")
 
 	ann.open("/")
-	waitFor[bool](ann, "Cy playing in the online list", personJS("Cy")+`?.dataset.activity === "playing"`, 10*time.Second)
-	waitFor[bool](ann, "Bob in the online list", `!!`+personJS("Bob"), 10*time.Second)
+	waitFor[bool](ann, "Cy playing in the online list", personJS("Cy")+`?.dataset.activity === "playing"`, 20*time.Second)
+	waitFor[bool](ann, "Bob in the online list", `!!`+personJS("Bob"), 20*time.Second)
 	cyText := eval[string](ann, personJS("Cy")+`.innerText`)
 	if watch := eval[string](ann, personJS("Cy")+`.querySelector(".person-watch")?.getAttribute("href") || ""`); watch != "/g/"+id {
 		t.Errorf("Cy's Watch link goes to %q, want /g/%s (%q)", watch, id, cyText)
@@ -77,7 +77,7 @@ func TestLobbyOnline(t *testing.T) {
 		t.Errorf("Cy's line %q does not say guest", cyText)
 	}
 	// The games in play are counted every few seconds.
-	waitFor[bool](ann, "the counts", `document.querySelector("#online-counts").textContent === "Online: 3 · Games in play: 1"`, 10*time.Second)
+	waitFor[bool](ann, "the counts", `document.querySelector("#online-counts").textContent === "Online: 3 · Games in play: 1"`, 20*time.Second)
 	for _, s := range []size{desktop, phone} {
 		ann.resize(s)
 		ann.do("scroll to the list", chromedp.ScrollIntoView(chromedp.CSS("#online-panel")))
@@ -92,12 +92,12 @@ func TestLobbyOnline(t *testing.T) {
 	// Ann follows Bob from his profile; Bob leaves and comes back: a
 	// notice on Ann's open page says so, with his profile a click away.
 	ann.open("/p/Bob")
-	waitFor[bool](ann, "the Follow button", shown("#follow"), 10*time.Second)
+	waitFor[bool](ann, "the Follow button", shown("#follow"), 20*time.Second)
 	if got := ann.text("#player-online"); got != "Online now" {
 		t.Errorf("Bob's profile says %q while he is online", got)
 	}
 	ann.click("#follow")
-	waitFor[bool](ann, "following", `document.querySelector("#follow")?.getAttribute("aria-pressed") === "true"`, 10*time.Second)
+	waitFor[bool](ann, "following", `document.querySelector("#follow")?.getAttribute("aria-pressed") === "true"`, 20*time.Second)
 	bob.open("/account")
 	bob.do("close Bob's page", chromedp.Navigate("about:blank"))
 	// Bob's page closed: online still for the linger (a page change), then
@@ -105,24 +105,24 @@ func TestLobbyOnline(t *testing.T) {
 	ann.open("/")
 	waitFor[bool](ann, "Bob gone from the list", `!!`+personJS("Ann")+` && !`+personJS("Bob"), 30*time.Second)
 	bob.open("/")
-	waitFor[bool](ann, "the notice of Bob", `[...document.querySelectorAll("#notices .notice-item")].some((e) => e.dataset.name === "Bob" && e.dataset.kind === "online")`, 10*time.Second)
+	waitFor[bool](ann, "the notice of Bob", `[...document.querySelectorAll("#notices .notice-item")].some((e) => e.dataset.name === "Bob" && e.dataset.kind === "online")`, 20*time.Second)
 	if got := ann.text("#notices .notice-item .notice-text"); got != "Bob is online" {
 		t.Errorf("the notice reads %q", got)
 	}
 	if !eval[bool](ann, inView("#notices .notice-item")) {
 		t.Error("the notice is not in the viewport")
 	}
-	waitFor[bool](ann, "Bob back in the list, marked followed", `!!`+personJS("Bob")+`?.classList.contains("person-followed")`, 10*time.Second)
+	waitFor[bool](ann, "Bob back in the list, marked followed", `!!`+personJS("Bob")+`?.classList.contains("person-followed")`, 20*time.Second)
 	ann.screenshotViewport("lobby-notice-" + desktop.String())
 	bob.do("close Bob's page", chromedp.Navigate("about:blank"))
-	waitFor[bool](ann, "Bob gone again", `!!`+personJS("Ann")+` && !`+personJS("Bob"), 10*time.Second)
+	waitFor[bool](ann, "Bob gone again", `!!`+personJS("Ann")+` && !`+personJS("Bob"), 20*time.Second)
 	ann.open("/p/Bob")
 	waitFor[bool](ann, "Bob last seen", `/^Last seen/.test(document.querySelector("#player-online")?.textContent || "")`, 30*time.Second)
 	if got := ann.text("#finish-rate"); got != "new" {
 		t.Errorf("Bob's finish rate reads %q", got)
 	}
 	ann.click("#block")
-	waitFor[bool](ann, "blocking", `document.querySelector("#block")?.getAttribute("aria-pressed") === "true"`, 10*time.Second)
+	waitFor[bool](ann, "blocking", `document.querySelector("#block")?.getAttribute("aria-pressed") === "true"`, 20*time.Second)
 	if got := ann.text("#blocked-note"); !strings.Contains(got, "you do not see their chat") {
 		t.Errorf("the blocked note reads %q", got)
 	}
@@ -152,16 +152,16 @@ func TestSeatPresenceGone(t *testing.T) {
 	mark := func(seat int) string {
 		return fmt.Sprintf(`(document.querySelector('.strip[data-seat="%d"] .seat-presence')?.dataset.presence || "")`, seat)
 	}
-	waitFor[bool](ann, "Bob connected", mark(1)+` === "connected"`, 10*time.Second)
-	waitFor[bool](bob, "Ann connected", mark(0)+` === "connected"`, 10*time.Second)
+	waitFor[bool](ann, "Bob connected", mark(1)+` === "connected"`, 20*time.Second)
+	waitFor[bool](bob, "Ann connected", mark(0)+` === "connected"`, 20*time.Second)
 	if got := eval[string](ann, mark(2)); got != "" {
 		t.Errorf("the bot's seat shows presence %q", got)
 	}
 	// Bob's page is hidden (another tab): the page tells the server.
 	eval[bool](bob, `(Object.defineProperty(document, "visibilityState", {value: "hidden", configurable: true}), document.dispatchEvent(new Event("visibilitychange")), true)`)
-	waitFor[bool](ann, "Bob away", mark(1)+` === "away"`, 10*time.Second)
+	waitFor[bool](ann, "Bob away", mark(1)+` === "away"`, 20*time.Second)
 	eval[bool](bob, `(Object.defineProperty(document, "visibilityState", {value: "visible", configurable: true}), document.dispatchEvent(new Event("visibilitychange")), true)`)
-	waitFor[bool](ann, "Bob back", mark(1)+` === "connected"`, 10*time.Second)
+	waitFor[bool](ann, "Bob back", mark(1)+` === "connected"`, 20*time.Second)
 
 	// Bob's browser closes.
 	if err := chromedp.Cancel(bob.ctx); err != nil {
@@ -205,11 +205,11 @@ func TestWaitingRoomPresence(t *testing.T) {
 	bob.open("/g/" + id)
 	bob.join("Bob")
 	mark := `(document.querySelector('#open-seats li[data-seat="1"] .seat-presence')?.dataset.presence || "")`
-	waitFor[bool](ann, "Bob there", mark+` === "connected"`, 10*time.Second)
+	waitFor[bool](ann, "Bob there", mark+` === "connected"`, 20*time.Second)
 	if err := chromedp.Cancel(bob.ctx); err != nil {
 		t.Fatalf("closing Bob's browser: %v", err)
 	}
-	waitFor[bool](ann, "Bob gone", mark+` === "gone"`, 10*time.Second)
+	waitFor[bool](ann, "Bob gone", mark+` === "gone"`, 20*time.Second)
 	if got := ann.text(`#open-seats li[data-seat="1"] .seat-presence`); !strings.HasPrefix(got, "last seen") {
 		t.Errorf("at a correspondence table, gone Bob's mark reads %q, want when he was last seen", got)
 	}
