@@ -85,6 +85,7 @@ func TestLobbyOnline(t *testing.T) {
 			t.Errorf("at %s the online list is not in the viewport once scrolled to", s)
 		}
 		ann.noOverflow("the lobby", int(s.w))
+		ann.accessible("the lobby's online list at " + s.String())
 		ann.screenshotViewport("lobby-online-" + s.String())
 	}
 	ann.resize(desktop)
@@ -132,6 +133,7 @@ func TestLobbyOnline(t *testing.T) {
 			t.Errorf("at %s Follow and Block are not in the viewport", s)
 		}
 		ann.noOverflow("the profile", int(s.w))
+		ann.accessible("a profile's presence, follow and block at " + s.String())
 		ann.screenshotViewport("profile-social-" + s.String())
 	}
 }
@@ -179,6 +181,7 @@ func TestSeatPresenceGone(t *testing.T) {
 	ann.resize(phone)
 	waitFor[bool](ann, "the mark at the phone's size", inView(`.strip[data-seat="1"] .seat-presence`), 5*time.Second)
 	ann.noOverflow("the table with a player gone", int(phone.w))
+	ann.accessible("the table with a player gone")
 	ann.screenshotViewport("table-gone-" + phone.String())
 }
 
