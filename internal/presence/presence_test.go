@@ -3,6 +3,9 @@ package presence
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -453,6 +456,76 @@ func TestTell(t *testing.T) {
 		case got := <-onA:
 			t.Errorf("node a got a second message %s", got)
 		default:
+		}
+	})
+}
+
+// TestCopiesAgree: many connections made, moved, hidden and closed at
+// once on two nodes leave both nodes' copies of the rows the same as the
+// store's.
+func TestCopiesAgree(t *testing.T) {
+	forStores(t, func(t *testing.T, open func() store.Store) {
+		ctx := t.Context()
+		clk := newFakeClock()
+		nodes := []*Service{node(t, open(), "node-a", clk), node(t, open(), "node-b", clk)}
+		feeds := []*Feed{nodes[0].Feed(), nodes[1].Feed()}
+		var wg sync.WaitGroup
+		for g := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				n := nodes[g%2]
+				var open []*Conn
+				for i := range 30 {
+					p := Person{Key: fmt.Sprintf("g:%d", (g*7+i)%11), Name: "Kim"}
+					switch i % 4 {
+					case 0, 1:
+						c, err := n.Connect(ctx, p, fmt.Sprintf("t%d", i%3), i%5-1)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						open = append(open, c)
+					case 2:
+						if len(open) > 0 {
+							open[0].SetAway(ctx, i%8 == 2)
+							open[0].SetSeat(ctx, i%3)
+						}
+					case 3:
+						if len(open) > 0 {
+							open[len(open)-1].Close()
+							open = open[:len(open)-1]
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		want, err := nodes[0].st.Presence(ctx, clk.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		timeout := time.After(5 * time.Second)
+		for i, n := range nodes {
+			for {
+				n.mu.Lock()
+				got := slices.Collect(maps.Values(n.rows))
+				n.mu.Unlock()
+				store.SortPresence(got)
+				if slices.EqualFunc(got, want, func(a, b store.PresenceRow) bool {
+					return a.Node == b.Node && a.Conn == b.Conn && a.Person == b.Person && a.Game == b.Game &&
+						a.Seat == b.Seat && a.Away == b.Away && a.Since.Equal(b.Since)
+				}) {
+					break
+				}
+				// Not yet: the notices still coming change the copy.
+				select {
+				case <-feeds[i].Events():
+				case <-feeds[i].Lost():
+				case <-timeout:
+					t.Fatalf("%s holds %d rows, the store %d:\n%+v\nwant %+v", n.opts.Node, len(got), len(want), got, want)
+				}
+			}
 		}
 	})
 }
