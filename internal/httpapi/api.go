@@ -27,6 +27,7 @@ import (
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/puzzler"
 	"github.com/razziagame/razzia/internal/social"
 	"github.com/razziagame/razzia/internal/table"
 )
@@ -120,6 +121,9 @@ type Options struct {
 	// with Accounts, follows, blocks and finish rates (social.go).
 	Presence *presence.Service
 	Social   *social.Service
+	// Puzzles, when set, serves the puzzles found in finished games and
+	// the players' luck and skill (puzzles.go).
+	Puzzles *puzzler.Service
 }
 
 // DefaultOptions returns the defaults that zero fields of Options take.
@@ -250,6 +254,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	s.routeLive(mux)
 	mux.HandleFunc("GET /api/session", s.who)
 	s.routePush(mux)
+	s.routePuzzles(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})

@@ -298,6 +298,8 @@ type Store interface {
 	// Social keeps presence, last sightings, follows, blocks and finish
 	// marks.
 	Social
+	// Puzzles keeps the puzzles found in finished games and their answers.
+	Puzzles
 
 	// Health reports why the store cannot serve, or nil: the database is
 	// reachable, its schema is this program's, and a commit succeeds.
