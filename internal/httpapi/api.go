@@ -90,7 +90,8 @@ type Options struct {
 	CeremonyRate  float64
 	CeremonyBurst int
 	// MaxConns is the most WebSockets one client address may hold at
-	// once; default 20.
+	// once to tables, and the most to the pages' live socket; default 20
+	// each.
 	MaxConns int
 	// PingInterval is how often the server pings a WebSocket; a client
 	// that has not answered within PongTimeout is cut off. Defaults 30 s
@@ -210,6 +211,9 @@ type Server struct {
 
 	relates      *clientRate // follows and blocks changed, per client address (social.go)
 	playingGames playing     // the games in play, counted now and then (live.go)
+	// liveClients counts the pages' live sockets per client address,
+	// apart from the tables' (MaxConns each): a table's page holds both.
+	liveClients connCount
 }
 
 // New returns the server of the hub's games. web serves every path that is

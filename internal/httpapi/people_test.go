@@ -382,3 +382,29 @@ func TestTellReachesPages(t *testing.T) {
 		t.Errorf("Bob's page got %s", data)
 	}
 }
+
+// TestLiveSocketsLimited: one address holds at most MaxConns live
+// sockets, refused beyond with too_many_connections, and as many table
+// sockets beside them.
+func TestLiveSocketsLimited(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{API: httpapi.Options{MaxConns: 2}})
+	b := newBrowser(t, srv)
+	b.live("")
+	b.live("")
+	u := "ws" + strings.TrimPrefix(srv.URL, "http") + "/api/live"
+	c, _, err := websocket.Dial(t.Context(), u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	var m protocol.ErrorMessage
+	readType(t, c, protocol.TypeError, &m)
+	if m.Code != protocol.TooManyConnections {
+		t.Errorf("the third live socket: %+v", m)
+	}
+	id := srv.Create("", "easy").ID
+	for range 2 {
+		var st protocol.StateMessage
+		readType(t, b.tableSocket(id), protocol.TypeState, &st)
+	}
+}
