@@ -283,7 +283,7 @@ func (l *liveConn) sendList(ctx context.Context) error {
 	if ids := l.following.Load(); ids != nil {
 		following = *ids
 	}
-	a, err := l.s.onlineList(ctx, following)
+	a, err := l.s.onlineList(ctx, l.me.Key, following)
 	if err != nil {
 		l.s.log.Warn("cannot make the online list", "err", err)
 		return nil
@@ -368,14 +368,15 @@ func (s *Server) online(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var following []string
-	if se, err := s.sessionOf(r); err == nil && s.opts.Social != nil {
+	me := s.personOf(r, "")
+	if me.Account != "" && s.opts.Social != nil {
 		var err error
-		if following, err = s.opts.Social.Following(r.Context(), se.Account.ID); err != nil {
+		if following, err = s.opts.Social.Following(r.Context(), me.Account); err != nil {
 			s.fail(w, r, err)
 			return
 		}
 	}
-	a, err := s.onlineList(r.Context(), following)
+	a, err := s.onlineList(r.Context(), me.Key, following)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -383,10 +384,10 @@ func (s *Server) online(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, a)
 }
 
-// onlineList makes the online list for a reader who follows following
-// (sorted): those first, then the signed-in, then guests, each by name;
-// at most maxListed.
-func (s *Server) onlineList(ctx context.Context, following []string) (protocol.OnlineAnswer, error) {
+// onlineList makes the online list for the reader (their person's key,
+// "" for nobody) who follows following (sorted): those first, then the
+// signed-in, then guests, each by name; at most maxListed.
+func (s *Server) onlineList(ctx context.Context, reader string, following []string) (protocol.OnlineAnswer, error) {
 	people := s.opts.Presence.People()
 	followed := func(st presence.Status) bool {
 		_, ok := slices.BinarySearch(following, st.Account)
@@ -410,7 +411,7 @@ func (s *Server) onlineList(ctx context.Context, following []string) (protocol.O
 	a.More = a.Online - len(people)
 	for _, st := range people {
 		p := protocol.PersonOnline{Name: st.Name, Guest: st.Account == "", Activity: st.Activity.String(), Away: st.Away,
-			Followed: followed(st), Since: st.Since.UTC()}
+			Followed: followed(st), You: reader != "" && st.Key == reader, Since: st.Since.UTC()}
 		if st.Activity != presence.Lobby {
 			p.Game = st.Game
 		}

@@ -16,7 +16,7 @@ func peopleExamples(add func(string, any)) {
 		{Name: "Bea", Activity: protocol.ActivityPlaying, Game: "k3x7q2m5ab", Followed: true, Profile: "/p/Bea",
 			Rating: &protocol.RatingInfo{Display: 1634, Ordinal: 8.1, Mu: 27.9, Sigma: 6.6, Games: 31},
 			Finish: &protocol.FinishRate{Percent: 97, Games: 31, Left: 1}, Since: since},
-		{Name: "Ann", Activity: protocol.ActivityLobby, Away: true, Profile: "/p/Ann",
+		{Name: "Ann", Activity: protocol.ActivityLobby, Away: true, Profile: "/p/Ann", You: true,
 			Rating: &protocol.RatingInfo{Display: 1500, Mu: 25, Sigma: 8.333, Provisional: true},
 			Finish: &protocol.FinishRate{Percent: 100}, Since: since.Add(3 * time.Minute)},
 		{Name: "Zoë", Guest: true, Activity: protocol.ActivityWatching, Game: "k3x7q2m5ab", Since: since.Add(5 * time.Minute)},

@@ -55,6 +55,7 @@ type PersonOnline struct {
 	Finish   *FinishRate `json:"finish,omitempty"`
 	Profile  string      `json:"profile,omitempty"`
 	Followed bool        `json:"followed,omitempty"` // the reader follows them
+	You      bool        `json:"you,omitempty"`      // the reader themself
 	Since    time.Time   `json:"since"`              // online since
 }
 

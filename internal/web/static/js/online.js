@@ -46,6 +46,7 @@ function person(t, p) {
     h("span", { class: dot, title: t(p.away ? "social.away" : `social.activity.${p.activity}`), "aria-hidden": "true" }),
     name,
     p.followed ? h("span", { class: "tag tag-followed", title: t("social.followed") }, "★") : null,
+    p.you ? h("span", { class: "tag" }, t("term.you")) : null,
     p.guest ? h("span", { class: "tag tag-guest" }, t("social.guest")) : null,
     p.rating ? h("span", { class: "person-rating", title: t("web.account.rating") }, ratingFigure(p.rating)) : null,
     p.finish && p.finish.games > 0 ? h("span", { class: `person-finish${p.finish.games > 0 && p.finish.percent < 80 ? " is-low" : ""}`, title: finishTitle(t, p.finish) },
