@@ -101,8 +101,12 @@ func (c *Conn) Close() {
 func (c *Conn) drop(ctx context.Context) {
 	c.end = true
 	s := c.s
-	if err := s.st.DropPresence(ctx, c.row.Node, c.row.Conn, s.opts.Now()); err != nil {
-		s.log.Warn("cannot drop a presence row; the node's next start or death drops it", "err", err)
+	at := s.opts.Now()
+	if err := s.st.DropPresence(ctx, c.row.Node, c.row.Conn, at); err != nil {
+		s.log.Warn("cannot drop a presence row; the next beat tries again", "err", err)
+		s.mu.Lock()
+		s.undropped[c.row.Conn] = at
+		s.mu.Unlock()
 	}
 	s.mu.Lock()
 	s.deleteRow(rowKey{c.row.Node, c.row.Conn})

@@ -40,6 +40,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -209,7 +210,11 @@ type Service struct {
 	linger   map[string]func() bool
 	feeds    map[*Feed]struct{}
 	inboxes  map[string]map[chan []byte]struct{} // by account
-	gameSubs map[string]map[chan struct{}]struct{}
+	// undropped are this node's connections closed whose rows the store
+	// could not drop, and when they closed: each beat tries again.
+	undropped map[int64]time.Time
+	stopBeat  func() bool // stops the timer of the next beat
+	gameSubs  map[string]map[chan struct{}]struct{}
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -222,7 +227,7 @@ func New(st Store, opts Options) *Service {
 	opts = opts.withDefaults()
 	return &Service{st: st, opts: opts, log: opts.Logger.With("part", "presence"),
 		rows: map[rowKey]store.PresenceRow{}, byPerson: index{}, byGame: index{}, byNode: index{}, nodes: map[string]time.Time{}, shown: map[string]bool{}, last: map[string]Status{},
-		linger: map[string]func() bool{}, feeds: map[*Feed]struct{}{}, inboxes: map[string]map[chan []byte]struct{}{}, gameSubs: map[string]map[chan struct{}]struct{}{}}
+		linger: map[string]func() bool{}, feeds: map[*Feed]struct{}{}, inboxes: map[string]map[chan []byte]struct{}{}, undropped: map[int64]time.Time{}, gameSubs: map[string]map[chan struct{}]struct{}{}}
 }
 
 // Node returns the node's name.
@@ -250,8 +255,24 @@ func (s *Service) Start(ctx context.Context) error {
 		return err
 	}
 	s.done = make(chan struct{})
-	go s.run(notices)
+	tick := make(chan struct{}, 1)
+	s.armBeat(tick) // before Start returns: a clock moved next rings it
+	go s.run(notices, tick)
 	return nil
+}
+
+// armBeat sets the timer of the next beat, which ticks tick; s.stopBeat
+// stops it.
+func (s *Service) armBeat(tick chan struct{}) {
+	stop := s.opts.AfterFunc(s.opts.Beat, func() {
+		select {
+		case tick <- struct{}{}:
+		default:
+		}
+	})
+	s.mu.Lock()
+	s.stopBeat = stop
+	s.mu.Unlock()
 }
 
 // Close drops this node's rows, so that its people go offline at once,
@@ -278,20 +299,13 @@ func (s *Service) Close() {
 }
 
 // run applies the other nodes' notices and beats until Close.
-func (s *Service) run(notices <-chan store.Notice) {
+func (s *Service) run(notices <-chan store.Notice, tick chan struct{}) {
 	defer close(s.done)
-	tick := make(chan struct{}, 1)
-	var stop func() bool
-	arm := func() {
-		stop = s.opts.AfterFunc(s.opts.Beat, func() {
-			select {
-			case tick <- struct{}{}:
-			default:
-			}
-		})
-	}
-	arm()
-	defer func() { stop() }()
+	defer func() {
+		s.mu.Lock()
+		s.stopBeat()
+		s.mu.Unlock()
+	}()
 	lastSync := s.opts.Now()
 	for {
 		select {
@@ -320,7 +334,7 @@ func (s *Service) run(notices <-chan store.Notice) {
 					lastSync = s.opts.Now()
 				}
 			}
-			arm()
+			s.armBeat(tick)
 			if s.ticked != nil {
 				select {
 				case s.ticked <- struct{}{}:
@@ -417,8 +431,25 @@ func (s *Service) beat(ctx context.Context) {
 		return
 	}
 	s.publish(ctx, notice{Op: opBeat, Node: s.opts.Node, At: exp.UnixMilli()})
+	s.dropAgain(ctx)
 	if _, err := s.st.SweepPresence(ctx, now); err != nil && ctx.Err() == nil {
 		s.log.Warn("cannot sweep the dead nodes' presence", "err", err)
+	}
+}
+
+// dropAgain drops the rows the store could not drop when their
+// connections closed.
+func (s *Service) dropAgain(ctx context.Context) {
+	s.mu.Lock()
+	todo := maps.Clone(s.undropped)
+	s.mu.Unlock()
+	for conn, at := range todo {
+		if err := s.st.DropPresence(ctx, s.opts.Node, conn, at); err != nil {
+			return // the store is down still: the next beat
+		}
+		s.mu.Lock()
+		delete(s.undropped, conn)
+		s.mu.Unlock()
 	}
 }
 

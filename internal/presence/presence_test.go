@@ -529,3 +529,46 @@ func TestCopiesAgree(t *testing.T) {
 		}
 	})
 }
+
+// flakyDrops is a store whose DropPresence fails while down is set.
+type flakyDrops struct {
+	store.Store
+	mu   sync.Mutex
+	down bool
+}
+
+func (f *flakyDrops) DropPresence(ctx context.Context, node string, conn int64, at time.Time) error {
+	f.mu.Lock()
+	down := f.down
+	f.mu.Unlock()
+	if down {
+		return errors.New("the database is down")
+	}
+	return f.Store.DropPresence(ctx, node, conn, at)
+}
+
+// TestDropRetried: a row the store could not drop when its connection
+// closed is dropped at the next beat once the store is back, so that no
+// node reads a ghost of it.
+func TestDropRetried(t *testing.T) {
+	clk := newFakeClock()
+	mem := memstore.New()
+	t.Cleanup(func() { mem.Close() })
+	st := &flakyDrops{Store: mem, down: true}
+	a := node(t, st, "node-a", clk)
+	c, err := a.Connect(t.Context(), ann, "", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if rows, _ := mem.Presence(t.Context(), clk.Now()); len(rows) != 1 {
+		t.Fatalf("with the store down, it holds %d rows, want the one not dropped", len(rows))
+	}
+	st.mu.Lock()
+	st.down = false
+	st.mu.Unlock()
+	beatAll(clk, a)
+	if rows, _ := mem.Presence(t.Context(), clk.Now()); len(rows) != 0 {
+		t.Errorf("after a beat with the store back, it holds %+v", rows)
+	}
+}
