@@ -10,6 +10,18 @@ import { ratingFigure } from "./players.js";
 
 let getT = (k) => k;
 let last = null;
+// actions are what other modules add to each person's line (a challenge).
+const actions = [];
+
+/**
+ * addPersonAction adds fn's element to each person's line of the list:
+ * fn(t, person) returns an element, or null for none (the reader's own
+ * line, a guest). The list is drawn again with it.
+ */
+export function addPersonAction(fn) {
+  actions.push(fn);
+  drawOnline();
+}
 
 /** setupOnline fills the panel from the live socket; t() gives the page's translator. */
 export function setupOnline(t) {
@@ -52,7 +64,8 @@ function person(t, p) {
     p.finish && p.finish.games > 0 ? h("span", { class: `person-finish${p.finish.games > 0 && p.finish.percent < 80 ? " is-low" : ""}`, title: finishTitle(t, p.finish) },
       finishText(t, p.finish)) : null,
     p.away ? h("span", { class: "person-away" }, t("social.away")) : null,
-    doing(t, p));
+    doing(t, p),
+    actions.map((fn) => fn(t, p)));
 }
 
 /** drawOnline draws the panel from the last list (again after a language switch). */
