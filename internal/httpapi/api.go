@@ -211,6 +211,10 @@ type Server struct {
 
 	relates      *clientRate // follows and blocks changed, per client address (social.go)
 	playingGames playing     // the games in play, counted now and then (live.go)
+	// everyoneLast is the list of everyone online made last, for
+	// presence's version (live.go).
+	everyoneMu   sync.Mutex
+	everyoneLast *everyoneList
 	// liveClients counts the pages' live sockets per client address,
 	// apart from the tables' (MaxConns each): a table's page holds both.
 	liveClients connCount

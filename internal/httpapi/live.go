@@ -386,49 +386,91 @@ func (s *Server) online(w http.ResponseWriter, r *http.Request) {
 
 // onlineList makes the online list for the reader (their person's key,
 // "" for nobody) who follows following (sorted): those first, then the
-// signed-in, then guests, each by name; at most maxListed.
+// signed-in, then guests, each by name; at most maxListed. Every reader's
+// list is cut from one list of everyone, made once for each change.
 func (s *Server) onlineList(ctx context.Context, reader string, following []string) (protocol.OnlineAnswer, error) {
-	people := s.opts.Presence.People()
-	followed := func(st presence.Status) bool {
-		_, ok := slices.BinarySearch(following, st.Account)
-		return st.Account != "" && ok
+	all, err := s.everyone(ctx)
+	if err != nil {
+		return protocol.OnlineAnswer{}, err
 	}
-	slices.SortStableFunc(people, func(a, b presence.Status) int {
-		fa, fb := followed(a), followed(b)
-		switch {
-		case fa && !fb:
-			return -1
-		case fb && !fa:
-			return 1
+	a := protocol.OnlineAnswer{People: []protocol.PersonOnline{}, Online: all.online, Playing: s.playingCount(ctx)}
+	var first []int // the followed, in the list's order
+	for _, id := range following {
+		if i, ok := all.byAccount[id]; ok {
+			first = append(first, i)
 		}
-		return 0
-	})
-	// Everyone online counts, guests without a name too, listed or not.
-	a := protocol.OnlineAnswer{People: []protocol.PersonOnline{}, Online: max(s.opts.Presence.Count(), len(people)), Playing: s.playingCount(ctx)}
-	if len(people) > maxListed {
-		people = people[:maxListed]
 	}
-	a.More = a.Online - len(people)
+	slices.Sort(first)
+	add := func(i int, followed bool) {
+		p := all.people[i]
+		p.Followed, p.You = followed, reader != "" && all.keys[i] == reader
+		a.People = append(a.People, p)
+	}
+	for _, i := range first {
+		if len(a.People) < maxListed {
+			add(i, true)
+		}
+	}
+	for i := range all.people {
+		if len(a.People) >= maxListed {
+			break
+		}
+		if _, ok := slices.BinarySearch(first, i); !ok {
+			add(i, false)
+		}
+	}
+	a.More = a.Online - len(a.People)
+	return a, nil
+}
+
+// everyoneList is everyone online with a name, as every reader's list
+// shows them (followed and you not marked), and how many are online.
+type everyoneList struct {
+	version   int64     // presence's, when it was made
+	made      time.Time // when: ratings and finish rates change too
+	people    []protocol.PersonOnline
+	keys      []string       // the person of each
+	byAccount map[string]int // the index of each signed-in person
+	online    int
+}
+
+// everyone returns the list of everyone online, made again when
+// presence changed since, or a few seconds passed (a rating changes
+// without anyone coming or going).
+func (s *Server) everyone(ctx context.Context) (*everyoneList, error) {
+	s.everyoneMu.Lock()
+	defer s.everyoneMu.Unlock()
+	v := s.opts.Presence.Version()
+	if l := s.everyoneLast; l != nil && l.version == v && time.Since(l.made) < playingFor {
+		return l, nil
+	}
+	people := s.opts.Presence.People()
+	l := &everyoneList{version: v, made: time.Now(), byAccount: map[string]int{},
+		// Everyone online counts, guests without a name too.
+		online: max(s.opts.Presence.Count(), len(people))}
 	for _, st := range people {
 		p := protocol.PersonOnline{Name: st.Name, Guest: st.Account == "", Activity: st.Activity.String(), Away: st.Away,
-			Followed: followed(st), You: reader != "" && st.Key == reader, Since: st.Since.UTC()}
+			Since: st.Since.UTC()}
 		if st.Activity != presence.Lobby {
 			p.Game = st.Game
 		}
 		if st.Account != "" && s.opts.Social != nil {
 			card, err := s.opts.Social.Card(ctx, st.Account)
 			if err != nil {
-				return protocol.OnlineAnswer{}, err
+				return nil, err
 			}
 			p.Name, p.Profile = card.Name, protocol.ProfilePath(card.Name)
 			ri := card.Rating
 			p.Rating = &ri
 			fr := finishRate(card.Rate)
 			p.Finish = &fr
+			l.byAccount[st.Account] = len(l.people)
 		}
-		a.People = append(a.People, p)
+		l.people = append(l.people, p)
+		l.keys = append(l.keys, st.Key)
 	}
-	return a, nil
+	s.everyoneLast = l
+	return l, nil
 }
 
 // playing counts the games in play, kept for playingFor.

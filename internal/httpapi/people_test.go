@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -13,8 +14,10 @@ import (
 
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/playername"
+	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/servertest"
+	"github.com/razziagame/razzia/internal/store"
 )
 
 // live opens b's live socket (with query q) with its cookies, as the
@@ -406,5 +409,38 @@ func TestLiveSocketsLimited(t *testing.T) {
 	for range 2 {
 		var st protocol.StateMessage
 		readType(t, b.tableSocket(id), protocol.TypeState, &st)
+	}
+}
+
+// TestOnlineListCapped: past 100 people the list names the first 100
+// (the reader's followed first, wherever their name falls), and says how
+// many more are online.
+func TestOnlineListCapped(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ann := newBrowser(t, srv)
+	ann.register("Ann")
+	ctx := t.Context()
+	for i := range 105 {
+		name := fmt.Sprintf("P%03d", i)
+		a := &store.Account{ID: "id-" + name, Name: name, Key: playername.Key(name), Handle: []byte("h-" + name),
+			SeatKey: []byte("k-" + name), Rating: store.Rating{Mu: 25, Sigma: 8}}
+		if err := srv.Store.CreateAccount(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := srv.Presence.Connect(ctx, presence.Person{Key: presence.AccountKey(a.ID), Account: a.ID, Name: name}, "", -1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ann.must(http.MethodPut, "/api/players/P104/follow", nil, nil)
+	var o protocol.OnlineAnswer
+	ann.must(http.MethodGet, "/api/online", nil, &o)
+	if len(o.People) != 100 || o.Online != 105 || o.More != 5 {
+		t.Fatalf("the list names %d of %d, more %d; want 100 of 105, more 5", len(o.People), o.Online, o.More)
+	}
+	if first := o.People[0]; first.Name != "P104" || !first.Followed {
+		t.Errorf("the list begins with %+v, want P104, followed", first)
+	}
+	if o.People[1].Name != "P000" || o.People[99].Name != "P098" {
+		t.Errorf("after the followed, %s to %s; want P000 to P098", o.People[1].Name, o.People[99].Name)
 	}
 }

@@ -62,6 +62,7 @@ func (f *Feed) Close() {
 
 // tell sends e to every feed; s.mu is held.
 func (s *Service) tell(e Event) {
+	s.version.Add(1)
 	for f := range s.feeds {
 		if f.want != nil && !f.want(e) {
 			continue

@@ -44,6 +44,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/razziagame/razzia/internal/store"
@@ -213,7 +214,8 @@ type Service struct {
 	// undropped are this node's connections closed whose rows the store
 	// could not drop, and when they closed: each beat tries again.
 	undropped map[int64]time.Time
-	stopBeat  func() bool // stops the timer of the next beat
+	version   atomic.Int64 // grows at every event told
+	stopBeat  func() bool  // stops the timer of the next beat
 	gameSubs  map[string]map[chan struct{}]struct{}
 
 	ctx    context.Context
@@ -636,6 +638,10 @@ func (s *Service) gameChanged(game string) {
 		}
 	}
 }
+
+// Version grows each time anyone's presence changes: a reader that made
+// something of People at one version may keep it while it stays.
+func (s *Service) Version() int64 { return s.version.Load() }
 
 // Online reports whether the person with the key is online (lingering
 // included).
