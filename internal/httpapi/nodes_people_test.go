@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -14,29 +13,17 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 	"github.com/razziagame/razzia/internal/store/postgres"
+	"github.com/razziagame/razzia/internal/store/postgres/pgschema"
 	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 )
 
 // TestMain stops the PostgreSQL test cluster, if a test started one.
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-var migrated = &pgtest.Template{
-	Prepare: func(ctx context.Context, url string) error {
-		st, err := postgres.Open(ctx, url, postgres.Options{})
-		if err != nil {
-			return err
-		}
-		return st.Close()
-	},
-	Keep: []string{"razzia_schema_version"},
-}
-
-// TestPeopleAcrossNodes: two servers on one PostgreSQL database. A player
-// connected to one is in the other's online list; at a table, a seat's
-// person connected to one node is connected, then gone, on the other.
-func TestPeopleAcrossNodes(t *testing.T) {
-	db := migrated.DB(t)
-	node := func() *servertest.Server {
+// pgNodes returns a maker of servers that share one PostgreSQL database.
+func pgNodes(t *testing.T) func() *servertest.Server {
+	db := pgschema.Migrated.DB(t)
+	return func() *servertest.Server {
 		return servertest.New(t, servertest.Options{Store: func(*memstore.Store) store.Store {
 			st, err := postgres.Open(t.Context(), db, postgres.Options{})
 			if err != nil {
@@ -46,6 +33,13 @@ func TestPeopleAcrossNodes(t *testing.T) {
 			return st
 		}})
 	}
+}
+
+// TestPeopleAcrossNodes: two servers on one PostgreSQL database. A player
+// connected to one is in the other's online list; at a table, a seat's
+// person connected to one node is connected, then gone, on the other.
+func TestPeopleAcrossNodes(t *testing.T) {
+	node := pgNodes(t)
 	a, b := node(), node()
 	ann, bob := newBrowser(t, a), newBrowser(t, a)
 	ann.register("Ann")
@@ -85,17 +79,7 @@ func TestPeopleAcrossNodes(t *testing.T) {
 // held clock waits for the one on the other node, and starts as soon as
 // they leave (presence tells the node that runs the table).
 func TestHoldAcrossNodesWired(t *testing.T) {
-	db := migrated.DB(t)
-	node := func() *servertest.Server {
-		return servertest.New(t, servertest.Options{Store: func(*memstore.Store) store.Store {
-			st, err := postgres.Open(t.Context(), db, postgres.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			return st
-		}})
-	}
+	node := pgNodes(t)
 	a, b := node(), node()
 	ann := newBrowser(t, a)
 	var created protocol.GameAnswer

@@ -14,21 +14,13 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 	"github.com/razziagame/razzia/internal/store/postgres"
+	"github.com/razziagame/razzia/internal/store/postgres/pgschema"
 	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-var migrated = &pgtest.Template{
-	Prepare: func(ctx context.Context, url string) error {
-		st, err := postgres.Open(ctx, url, postgres.Options{})
-		if err != nil {
-			return err
-		}
-		return st.Close()
-	},
-	Keep: []string{"razzia_schema_version"},
-}
+var migrated = pgschema.Migrated
 
 // A fakeClock moves only when the test advances it; the timers due then
 // fire in the test's goroutine, once the clock is unlocked.
