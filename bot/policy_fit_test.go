@@ -88,11 +88,7 @@ func TestFitPolicy(t *testing.T) {
 	best, conf := agreement(ds, &cur)
 	t.Logf("%d decisions; start: %.4f %+v", len(ds), best, cur)
 	logConf(t, conf)
-	names := make([]string, 0, len(weightFields))
-	for name := range weightFields {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := weightNames()
 	for pass := range 6 {
 		improved := false
 		for _, name := range names {

@@ -3,7 +3,6 @@ package bot
 import (
 	"flag"
 	"fmt"
-	"sort"
 	"sync"
 	"testing"
 
@@ -102,11 +101,7 @@ func TestTunePolicy(t *testing.T) {
 		return duel(heuristicWith(w), ref, 2, deals, 1, tag) + duel(heuristicWith(w), old, 2, deals/2, 1, tag) +
 			duel(heuristicWith(w), ref, 4, deals/4, 1, tag)
 	}
-	names := make([]string, 0, len(weightFields))
-	for name := range weightFields {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := weightNames()
 	for pass := range 4 {
 		best := score(cur, pass)
 		t.Logf("pass %d start: %.4f %+v", pass+1, best, cur)
@@ -151,11 +146,7 @@ func TestTuneAgainst(t *testing.T) {
 		cur.exact = true
 	}
 	score := func(w weights, tag string) float64 { return duel(heuristicWith(w), opp, 2, *tuneDeals, 1, tag) }
-	names := make([]string, 0, len(weightFields))
-	for name := range weightFields {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := weightNames()
 	best := score(cur, "a")
 	t.Logf("start: %.4f %+v", best, cur)
 	for pass := range 3 {

@@ -22,7 +22,7 @@ var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
 	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,value=NAME], " +
 	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X,value=NAME], " +
 	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ") +
-	"; heuristic, mcts and flat also take the policy's weights for experiments (" + weightNames() + "=X)"
+	"; heuristic, mcts and flat also take the policy's weights for experiments (" + strings.Join(weightNames(), "|") + "=X)"
 
 // Limits on the options, so that a typo cannot ask for a day of thinking.
 const (
@@ -338,14 +338,15 @@ var frozenMCTSOptions = map[string]setter[*frozenMCTS]{
 	"time":  func(f *frozenMCTS, _, val string) error { return parseTime(val, &f.limit) },
 }
 
-// weightNames lists the names of the policy's weights, sorted, joined by |.
-func weightNames() string {
+// weightNames returns the names of the policy's weights, sorted: the
+// specs' help lists them, and the tuners try them in that order.
+func weightNames() []string {
 	names := make([]string, 0, len(weightFields))
 	for name := range weightFields {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	return strings.Join(names, "|")
+	return names
 }
 
 // parseCut parses cut=round|none: whether playouts end at the round's end.
