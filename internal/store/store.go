@@ -295,6 +295,8 @@ type Store interface {
 	Push
 	// Chats keeps the table chat of games.
 	Chats
+	// Pairing keeps the Play-now requests and the challenges.
+	Pairing
 
 	// Health reports why the store cannot serve, or nil: the database is
 	// reachable, its schema is this program's, and a commit succeeds.
