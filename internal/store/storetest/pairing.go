@@ -217,7 +217,7 @@ func testPairSeeks(t *testing.T, s store.Store) {
 	}
 	checkOpen(t, s, "k3")
 	for name, seats := range map[string][]store.SeekSeat{
-		"no seats":    nil,
+		"no seats":     nil,
 		"a seat twice": {{ID: "k3", Seat: 0}, {ID: "x", Seat: 0}},
 		"twice":        {{ID: "k3", Seat: 0}, {ID: "k3", Seat: 1}},
 	} {
@@ -412,13 +412,17 @@ func testChallengeBad(t *testing.T, s store.Store) {
 	p := accounts(t, s, 2)
 	ghost := newAccount("Ghost", 9)
 	for name, c := range map[string]store.Invitation{
-		"nobody":      newInvitation("c", p[0]),
-		"themselves":  newInvitation("c", p[0], p[0]),
-		"twice":       newInvitation("c", p[0], p[1], p[1]),
-		"five":        newInvitation("c", p[0], p[1], p[1], p[1], p[1], p[1]),
-		"no id":       newInvitation("", p[0], p[1]),
-		"no expiry":   func() store.Invitation { c := newInvitation("c", p[0], p[1]); c.Expires = time.Time{}; return c }(),
-		"not open":    func() store.Invitation { c := newInvitation("c", p[0], p[1]); c.Status = store.ChallengeLapsed; return c }(),
+		"nobody":     newInvitation("c", p[0]),
+		"themselves": newInvitation("c", p[0], p[0]),
+		"twice":      newInvitation("c", p[0], p[1], p[1]),
+		"five":       newInvitation("c", p[0], p[1], p[1], p[1], p[1], p[1]),
+		"no id":      newInvitation("", p[0], p[1]),
+		"no expiry":  func() store.Invitation { c := newInvitation("c", p[0], p[1]); c.Expires = time.Time{}; return c }(),
+		"not open": func() store.Invitation {
+			c := newInvitation("c", p[0], p[1])
+			c.Status = store.ChallengeLapsed
+			return c
+		}(),
 		"unknown one": newInvitation("c", p[0], ghost),
 	} {
 		if err := s.AddChallenge(ctx(t), c, 5); err == nil {
