@@ -14,7 +14,8 @@
 // fill waits, and its requests stay open for later ones; a request is
 // never passed over for a later one that would take the same seat.
 //
-// Two requests are compatible when they are of different people, neither
+// Two requests are compatible when they are of different people (and
+// names), neither
 // blocks the other, they want the same pace and the same kind (rated or
 // casual), their player counts overlap, each one's rating lies in the
 // other's rating range and each one's finish rate is at least the other's
@@ -49,6 +50,9 @@ const (
 type Request struct {
 	ID     string
 	Person string // who made it: two requests of one person never sit together
+	// Name is the key of the person's name (playername.Key): two people
+	// of one name cannot sit at one table.
+	Name string
 	// Min and Max bound the players the person wants at the table,
 	// themselves included and bots too: 2 to 5, Min <= Max.
 	Min, Max int
@@ -85,7 +89,7 @@ type Blocks func(a, b string) bool
 // Compatible reports whether requests a and b may sit at one table.
 func Compatible(a, b Request, blocks Blocks) bool {
 	switch {
-	case a.Person == b.Person:
+	case a.Person == b.Person || a.Name != "" && a.Name == b.Name:
 		return false
 	case a.Pace != b.Pace || a.Rated != b.Rated:
 		return false

@@ -1,0 +1,102 @@
+package meet
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// purgeEvery is how often a node removes the requests and challenges
+// ended over a day ago.
+const purgeEvery = time.Hour
+
+// run serves the channel between nodes and sweeps every Tick until ctx
+// is done.
+func (s *Service) run(ctx context.Context, notices <-chan store.Notice) {
+	tick := time.NewTicker(s.opts.Tick)
+	defer tick.Stop()
+	lastPurge := time.Time{}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case n, ok := <-notices:
+			if !ok {
+				return
+			}
+			if n.Missed {
+				s.resync()
+				continue
+			}
+			var m notice
+			if err := json.Unmarshal([]byte(n.Payload), &m); err != nil {
+				s.log.Warn("meet: a malformed notice", "err", err)
+				continue
+			}
+			s.receive(m)
+		case <-tick.C:
+			s.Sweep(ctx)
+			if time.Since(lastPurge) > purgeEvery {
+				lastPurge = time.Now()
+				if err := s.st.PurgePairing(ctx, lastPurge.Add(-24*time.Hour)); err != nil {
+					s.log.Warn("meet: purging", "err", err)
+				}
+			}
+		}
+	}
+}
+
+// Sweep lapses the challenges not answered in time and the requests of
+// people gone offline, and pairs: what every node does every Tick.
+func (s *Service) Sweep(ctx context.Context) {
+	lapsed, err := s.st.LapseChallenges(ctx, s.opts.Now())
+	if err != nil {
+		s.log.Warn("meet: lapsing challenges", "err", err)
+	}
+	for _, c := range lapsed {
+		s.tellChallenge(ctx, c)
+	}
+	if err := s.lapseOffline(ctx); err != nil {
+		s.log.Warn("meet: lapsing the requests of people offline", "err", err)
+	}
+	if err := s.Pair(ctx); err != nil {
+		s.log.Warn("meet: pairing", "err", err)
+	}
+}
+
+// lapseOffline ends the open requests of the people who are offline.
+func (s *Service) lapseOffline(ctx context.Context) error {
+	if s.opts.Online == nil {
+		return nil
+	}
+	open, err := s.st.OpenSeeks(ctx)
+	if err != nil {
+		return err
+	}
+	asked := map[string]bool{}
+	changed := false
+	for _, k := range open {
+		if asked[k.Person] {
+			continue
+		}
+		asked[k.Person] = true
+		online, err := s.opts.Online(ctx, k.Person)
+		if err != nil || online {
+			continue // in doubt, the request stays
+		}
+		ids, err := s.st.EndSeeksOf(ctx, k.Person, store.SeekLapsed)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			s.tellSeek(ctx, id)
+		}
+		changed = changed || len(ids) > 0
+	}
+	if changed {
+		s.changed(ctx)
+	}
+	return nil
+}
