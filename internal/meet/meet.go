@@ -153,7 +153,7 @@ type Service struct {
 	opts Options
 	log  *slog.Logger
 
-	pairing sync.Mutex    // one pairing at a time on this node
+	pairing sync.Mutex // one pairing at a time on this node
 	ln      listeners
 }
 

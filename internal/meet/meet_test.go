@@ -3,8 +3,8 @@ package meet_test
 import (
 	"context"
 	"errors"
-	"os"
 	"log/slog"
+	"os"
 	"slices"
 	"sync"
 	"testing"
