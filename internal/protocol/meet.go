@@ -163,3 +163,9 @@ type MeetMessage struct {
 	Seek      *SeekInfo      `json:"seek,omitempty"`
 	Challenge *ChallengeInfo `json:"challenge,omitempty"`
 }
+
+// SeekJoinRequest is the body of POST /api/seeks/{id}/join: one click on
+// another's request. A guest names themselves.
+type SeekJoinRequest struct {
+	Name string `json:"name,omitempty"`
+}

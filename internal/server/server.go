@@ -20,6 +20,7 @@ import (
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/analyst"
 	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
@@ -48,6 +49,9 @@ type Options struct {
 	// Analyst, when set, analyses finished games in the background, only
 	// while the bots leave a worker of theirs free.
 	Analyst *analyst.Options
+	// Meet configures Play now and challenges; its hooks into the other
+	// parts are set by New where they are nil.
+	Meet meet.Options
 	// API configures the HTTP API.
 	API httpapi.Options
 	// Page serves the web page; nil serves none.
@@ -70,6 +74,7 @@ type Server struct {
 	Accounts *account.Service
 	Push     *notify.Service // nil without Options.Push
 	Hub      *table.Hub
+	Meet     *meet.Service
 	API      *httpapi.Server
 	// HTTP is the API's http.Server, with its timeouts.
 	HTTP *http.Server
@@ -143,6 +148,9 @@ func (s *Server) build(ctx context.Context) error {
 	if o.Analyst != nil {
 		s.startAnalyst(*o.Analyst)
 	}
+	if err := s.startMeet(ctx); err != nil {
+		return fmt.Errorf("starting Play now: %w", err)
+	}
 	api := o.API
 	api.Logger = s.log
 	if api.Accounts == nil {
@@ -153,6 +161,9 @@ func (s *Server) build(ctx context.Context) error {
 	}
 	if api.Metrics == nil {
 		api.Metrics = o.Metrics
+	}
+	if api.Meet == nil {
+		api.Meet = s.Meet
 	}
 	s.API = httpapi.New(s.Hub, o.Page, api)
 	s.HTTP = s.API.HTTPServer()
