@@ -3,6 +3,7 @@
 
 import { setup } from "./i18n.js";
 import { h, replace } from "./dom.js";
+import { watchChallenges, redrawChallenges } from "./challenges.js";
 
 /** SECTIONS of the rules summary, in reading order (as internal/i18n.RulesSections). */
 const SECTIONS = ["goal", "cards", "setup", "turn", "auction", "police", "roundend", "scoring", "final"];
@@ -43,9 +44,11 @@ export async function start(onLanguage) {
       if (ev.target === dialog) dialog.close();
     });
   }
+  watchChallenges(() => current);
   return setup((t, tag) => {
     current = t;
     if (dialog && dialog.open) fill();
     onLanguage(t, tag);
+    redrawChallenges();
   });
 }

@@ -54,6 +54,9 @@ function draw() {
   $("name-h").textContent = p.name;
   $("since").textContent = t("web.profile.since", { date: when(p.created) });
   $("rating").textContent = ratingText(t, p.rating, p.provisionalGames);
+  // Another signed-in player may challenge them from here (the lobby's form, filled in).
+  $("challenge-link").hidden = !me || me.name === p.name;
+  $("challenge-link").href = `/?challenge-to=${encodeURIComponent(p.name)}#challenge`;
   const chart = $("chart");
   if (p.history.length > 0) {
     chart.alt = t("web.profile.chart.alt", { n: p.history.length, rating: ratingFigure(p.rating) });
