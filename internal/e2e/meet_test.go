@@ -173,8 +173,8 @@ func TestPlayNowNodes(t *testing.T) {
 			bots++
 		}
 	}
-	if len(g.Game.Seats) != 3 || bots != 1 || g.Game.Status != protocol.StatusPlaying {
-		t.Errorf("the table with a bot: %d seats, %d bots, %s", len(g.Game.Seats), bots, g.Game.Status)
+	if len(g.Game.Seats) != 3 || bots != 1 || g.Game.Status != protocol.StatusPlaying || g.Game.Pace == nil || g.Game.Pace.ID != "blitz" {
+		t.Errorf("the table with a bot: %d seats, %d bots, %s, pace %+v", len(g.Game.Seats), bots, g.Game.Status, g.Game.Pace)
 	}
 }
 

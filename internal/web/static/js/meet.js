@@ -30,23 +30,19 @@ let conn = null;
 
 /**
  * listen calls f(msg) with each message of the lobby's WebSocket, which
- * it opens on first use; a {type: "resync"} comes after every reconnect,
- * when messages may have been lost. It returns the function that stops
+ * it opens on first use; a {type: "resync"} comes each time it opens,
+ * since messages may have been lost before. It returns the function that stops
  * listening.
  */
 export function listen(f) {
   listeners.add(f);
   if (!conn) {
     const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/api/meet/ws`;
-    let opened = false;
     conn = new Connection(url, {
       message: (msg) => listeners.forEach((l) => l(msg)),
-      status: (state) => {
-        if (state !== "open") return;
-        // What changed while the socket was down is read again.
-        if (opened) listeners.forEach((l) => l({ type: "resync" }));
-        opened = true;
-      },
+      // What changed before the socket was open (the lists read first
+      // may be older than it), or while it was down, is read again.
+      status: (state) => state === "open" && listeners.forEach((l) => l({ type: "resync" })),
     });
     conn.start();
   }
