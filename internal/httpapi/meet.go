@@ -17,9 +17,10 @@ import (
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
-// guestCookie holds a guest's secret key: it makes the guest one person
-// across their Play-now requests and the lobby's WebSocket.
-const guestCookie = "razzia_guest"
+// seekerCookie holds a guest's secret key: it makes the guest one person
+// across their Play-now requests and the lobby's WebSocket. It is the
+// guest cookie of presence, and the person's key is the same hash.
+const seekerCookie = "razzia_guest"
 
 // routeMeet serves Play now and challenges (with Options.Meet).
 func (s *Server) routeMeet(mux *http.ServeMux) {
@@ -51,39 +52,39 @@ func meetError(err error) (*apiError, bool) {
 	return newError(code, "%s", me.Msg), true
 }
 
-// personOf returns who asks: the signed-in account, else the guest of
+// seekerOf returns who asks: the signed-in account, else the guest of
 // the browser's guest cookie, named name. ok is false for a guest without
 // the cookie: someone not known yet.
-func (s *Server) personOf(r *http.Request, name string) (p meet.Person, ok bool) {
+func (s *Server) seekerOf(r *http.Request, name string) (p meet.Person, ok bool) {
 	if se, err := s.sessionOf(r); err == nil {
 		a := se.Account
 		return meet.AccountPerson(a.ID, a.Name, a.Rating()), true
 	}
-	c, err := r.Cookie(guestCookie)
+	c, err := r.Cookie(seekerCookie)
 	if err != nil || c.Value == "" {
 		return meet.Person{}, false
 	}
-	sum := sha256.Sum256([]byte("razzia guest\x00" + c.Value))
+	sum := sha256.Sum256([]byte(c.Value))
 	return meet.GuestPerson(hex.EncodeToString(sum[:12]), name), true
 }
 
-// guestOf is personOf for a request that acts: a guest without the
+// seekerGuest is seekerOf for a request that acts: a guest without the
 // cookie is given one.
-func (s *Server) guestOf(w http.ResponseWriter, r *http.Request, name string) meet.Person {
-	if p, ok := s.personOf(r, name); ok {
+func (s *Server) seekerGuest(w http.ResponseWriter, r *http.Request, name string) meet.Person {
+	if p, ok := s.seekerOf(r, name); ok {
 		return p
 	}
 	key := rand.Text()
-	setCookie(w, s.peerOf(r), guestCookie, key)
-	r.AddCookie(&http.Cookie{Name: guestCookie, Value: key})
-	p, _ := s.personOf(r, name)
+	setCookie(w, s.peerOf(r), seekerCookie, key)
+	r.AddCookie(&http.Cookie{Name: seekerCookie, Value: key})
+	p, _ := s.seekerOf(r, name)
 	return p
 }
 
 // seeks lists the requests; a guest is given the guest cookie, so that
 // the lobby's WebSocket opened next knows them.
 func (s *Server) seeks(w http.ResponseWriter, r *http.Request) {
-	p := s.guestOf(w, r, "")
+	p := s.seekerGuest(w, r, "")
 	out, err := s.opts.Meet.Seeks(r.Context(), p)
 	if err != nil {
 		s.fail(w, r, err)
@@ -104,7 +105,7 @@ func (s *Server) seek(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	p := s.guestOf(w, r, req.Name)
+	p := s.seekerGuest(w, r, req.Name)
 	in, err := s.opts.Meet.Seek(r.Context(), p, meet.SettingsOf(req))
 	if err != nil {
 		s.fail(w, r, err)
@@ -123,7 +124,7 @@ func (s *Server) joinSeek(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	p := s.guestOf(w, r, req.Name)
+	p := s.seekerGuest(w, r, req.Name)
 	in, err := s.opts.Meet.JoinSeek(r.Context(), p, r.PathValue("id"))
 	if err != nil {
 		s.fail(w, r, err)
@@ -133,7 +134,7 @@ func (s *Server) joinSeek(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) cancelSeek(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.personOf(r, "")
+	p, ok := s.seekerOf(r, "")
 	if !ok {
 		s.fail(w, r, newError(protocol.NotFound, "you have no request %q", r.PathValue("id")))
 		return
@@ -148,7 +149,7 @@ func (s *Server) cancelSeek(w http.ResponseWriter, r *http.Request) {
 // seekSeat gives the browser the seat of its paired request: the game's
 // seat cookie, as joining the table would.
 func (s *Server) seekSeat(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.personOf(r, "")
+	p, ok := s.seekerOf(r, "")
 	if !ok {
 		s.fail(w, r, newError(protocol.NotFound, "you have no request %q", r.PathValue("id")))
 		return
@@ -170,7 +171,7 @@ func (s *Server) seekSeat(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) challenges(w http.ResponseWriter, r *http.Request) {
-	p, _ := s.personOf(r, "")
+	p, _ := s.seekerOf(r, "")
 	list, err := s.opts.Meet.Challenges(r.Context(), p)
 	if err != nil {
 		s.fail(w, r, err)
@@ -191,7 +192,7 @@ func (s *Server) challenge(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	p, _ := s.personOf(r, "")
+	p, _ := s.seekerOf(r, "")
 	c, err := s.opts.Meet.Challenge(r.Context(), p, req.To, req.Pace, req.Rated)
 	if err != nil {
 		s.fail(w, r, err)
@@ -206,7 +207,7 @@ func (s *Server) answerChallenge(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	p, _ := s.personOf(r, "")
+	p, _ := s.seekerOf(r, "")
 	c, err := s.opts.Meet.Answer(r.Context(), p, r.PathValue("id"), req.Accept, req.Reason)
 	if err != nil {
 		s.fail(w, r, err)
@@ -216,7 +217,7 @@ func (s *Server) answerChallenge(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) cancelChallenge(w http.ResponseWriter, r *http.Request) {
-	p, _ := s.personOf(r, "")
+	p, _ := s.seekerOf(r, "")
 	c, err := s.opts.Meet.CancelChallenge(r.Context(), p, r.PathValue("id"))
 	if err != nil {
 		s.fail(w, r, err)
@@ -236,7 +237,7 @@ func (s *Server) meetWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.clients.done(client)
-	p := s.guestOf(w, r, "")
+	p := s.seekerGuest(w, r, "")
 	if !s.track() {
 		s.fail(w, r, newError(protocol.Unavailable, "the server is shutting down"))
 		return
