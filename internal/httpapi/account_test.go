@@ -202,7 +202,7 @@ func TestCrossSite(t *testing.T) {
 		{http.MethodPost, "/api/records"},
 		{http.MethodPost, "/api/seeks"}, {http.MethodPost, "/api/seeks/x/join"}, {http.MethodPost, "/api/seeks/x/seat"},
 		{http.MethodDelete, "/api/seeks/x"}, {http.MethodPost, "/api/challenges"}, {http.MethodPost, "/api/challenges/x/answer"},
-		{http.MethodDelete, "/api/challenges/x"},
+		{http.MethodDelete, "/api/challenges/x"}, {http.MethodPost, "/api/challenges/x/seat"},
 	} {
 		status, code := b.call(r.method, r.path, map[string]string{}, nil, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
 		if status != http.StatusForbidden || code != protocol.Forbidden {

@@ -36,6 +36,7 @@ func (s *Server) routeMeet(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/challenges", s.challenge)
 	mux.HandleFunc("POST /api/challenges/{id}/answer", s.answerChallenge)
 	mux.HandleFunc("DELETE /api/challenges/{id}", s.cancelChallenge)
+	mux.HandleFunc("POST /api/challenges/{id}/seat", s.challengeSeat)
 	mux.HandleFunc("GET /api/meet/ws", s.meetWS)
 }
 
@@ -139,22 +140,34 @@ func (s *Server) cancelSeek(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "you have no request %q", r.PathValue("id")))
 		return
 	}
-	if err := s.opts.Meet.CancelSeek(r.Context(), p, r.PathValue("id")); err != nil {
+	in, err := s.opts.Meet.CancelSeek(r.Context(), p, r.PathValue("id"))
+	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	w.WriteHeader(http.StatusNoContent)
+	writeJSON(w, http.StatusOK, protocol.SeekAnswer{Seek: in})
 }
 
 // seekSeat gives the browser the seat of its paired request: the game's
 // seat cookie, as joining the table would.
 func (s *Server) seekSeat(w http.ResponseWriter, r *http.Request) {
+	s.seat(w, r, s.opts.Meet.SeekSeat)
+}
+
+// challengeSeat answers the seat of an accepted challenge, for a client
+// that keeps seat tokens (the terminal).
+func (s *Server) challengeSeat(w http.ResponseWriter, r *http.Request) {
+	s.seat(w, r, s.opts.Meet.ChallengeSeat)
+}
+
+// seat answers where the asker sits by find, with the seat's token.
+func (s *Server) seat(w http.ResponseWriter, r *http.Request, find func(context.Context, meet.Person, string) (string, int, string, error)) {
 	p, ok := s.seekerOf(r, "")
 	if !ok {
 		s.fail(w, r, newError(protocol.NotFound, "you have no request %q", r.PathValue("id")))
 		return
 	}
-	game, seat, token, err := s.opts.Meet.SeekSeat(r.Context(), p, r.PathValue("id"))
+	game, seat, token, err := find(r.Context(), p, r.PathValue("id"))
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -140,8 +140,9 @@ func TestPlayNowHTTPRefused(t *testing.T) {
 	if status, code := newBrowser(t, srv).call(http.MethodDelete, "/api/seeks/"+list.Mine[0].ID, nil, nil); code != protocol.NotFound {
 		t.Errorf("another's cancel: %d %s", status, code)
 	}
-	if status, _ := ann.call(http.MethodDelete, "/api/seeks/"+list.Mine[0].ID, nil, nil); status != http.StatusNoContent {
-		t.Errorf("a cancel: %d", status)
+	var cancelled protocol.SeekAnswer
+	if status, _ := ann.call(http.MethodDelete, "/api/seeks/"+list.Mine[0].ID, nil, &cancelled); status != http.StatusOK || cancelled.Seek.Status != protocol.SeekCancelled {
+		t.Errorf("a cancel: %d %+v", status, cancelled.Seek)
 	}
 	if _, code := ann.call(http.MethodDelete, "/api/seeks/"+list.Mine[0].ID, nil, nil); code != protocol.SeekGone {
 		t.Errorf("a cancel twice: %s", code)
@@ -204,6 +205,14 @@ func TestChallengeHTTP(t *testing.T) {
 	ann.must(http.MethodGet, "/api/games/"+got.Challenge.Game, nil, &g)
 	if g.You != 0 || g.Game.Status != protocol.StatusPlaying || g.Game.Pace.ID != "blitz" {
 		t.Errorf("the table for Ann: you %d, %+v", g.You, g.Game)
+	}
+	var seat protocol.SeekSeatAnswer
+	bob.must(http.MethodPost, "/api/challenges/"+c.Challenge.ID+"/seat", nil, &seat)
+	if seat.Seat != 1 || seat.Game.ID != got.Challenge.Game || seat.Token == "" {
+		t.Errorf("Bob's seat: %+v", seat)
+	}
+	if _, code := newBrowser(t, srv).call(http.MethodPost, "/api/challenges/"+c.Challenge.ID+"/seat", nil, nil); code != protocol.NotFound {
+		t.Errorf("a stranger's seat: %s", code)
 	}
 	var list protocol.ChallengesAnswer
 	ann.must(http.MethodGet, "/api/challenges", nil, &list)

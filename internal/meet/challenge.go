@@ -208,6 +208,29 @@ func (s *Service) CancelChallenge(ctx context.Context, p Person, id string) (pro
 	return s.challengeInfo(c, p.Account), nil
 }
 
+// ChallengeSeat returns where p sits at the table of challenge id, which
+// everyone accepted: the game, the seat and the account's seat token.
+func (s *Service) ChallengeSeat(ctx context.Context, p Person, id string) (game string, seat int, token string, err error) {
+	c, err := s.st.Challenge(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return "", 0, "", reject(ErrNotFound, "you have no challenge %q", id)
+	case err != nil:
+		return "", 0, "", s.failed("read a challenge", err)
+	}
+	seat = slices.Index(append([]string{c.From}, accountsOf(c)...), p.Account)
+	switch {
+	case p.Account == "" || seat < 0:
+		return "", 0, "", reject(ErrNotFound, "you have no challenge %q", id)
+	case c.Game == "":
+		return "", 0, "", reject(ErrChallengeOver, "the challenge %q is %s, without a table", id, c.Status)
+	}
+	if token, err = s.opts.SeatToken(ctx, p.Account, c.Game); err != nil {
+		return "", 0, "", s.failed("make a seat token", err)
+	}
+	return c.Game, seat, token, nil
+}
+
 // Challenges lists p's challenges, made or received, open or recently
 // ended, newest first.
 func (s *Service) Challenges(ctx context.Context, p Person) ([]protocol.ChallengeInfo, error) {

@@ -378,13 +378,13 @@ func TestCancelSeek(t *testing.T) {
 	w := newWorld(t)
 	ann, bob := guest("Ann"), guest("Bob")
 	a := w.seek(ann, meet.Settings{Min: 3, Max: 3})
-	if err := w.svc.CancelSeek(t.Context(), bob, a.ID); !errors.Is(err, protocol.NotFound) {
+	if _, err := w.svc.CancelSeek(t.Context(), bob, a.ID); !errors.Is(err, protocol.NotFound) {
 		t.Errorf("cancelling another's: %v", err)
 	}
-	if err := w.svc.CancelSeek(t.Context(), ann, a.ID); err != nil {
-		t.Fatal(err)
+	if in, err := w.svc.CancelSeek(t.Context(), ann, a.ID); err != nil || in.Status != protocol.SeekCancelled {
+		t.Fatal(in, err)
 	}
-	if err := w.svc.CancelSeek(t.Context(), ann, a.ID); !errors.Is(err, protocol.SeekGone) {
+	if _, err := w.svc.CancelSeek(t.Context(), ann, a.ID); !errors.Is(err, protocol.SeekGone) {
 		t.Errorf("cancelling twice: %v", err)
 	}
 	list, err := w.svc.Seeks(t.Context(), ann)

@@ -171,19 +171,23 @@ func ratingRange(lo, hi int) string {
 	return "any"
 }
 
-// CancelSeek ends p's open request id.
-func (s *Service) CancelSeek(ctx context.Context, p Person, id string) error {
+// CancelSeek ends p's open request id, and returns it.
+func (s *Service) CancelSeek(ctx context.Context, p Person, id string) (protocol.SeekInfo, error) {
 	switch err := s.st.EndSeek(ctx, id, p.Key, store.SeekCancelled); {
 	case errors.Is(err, store.ErrNotFound):
-		return reject(ErrNotFound, "you have no request %q", id)
+		return protocol.SeekInfo{}, reject(ErrNotFound, "you have no request %q", id)
 	case errors.Is(err, store.ErrConflict):
-		return reject(ErrSeekGone, "the request %q is over already", id)
+		return protocol.SeekInfo{}, reject(ErrSeekGone, "the request %q is over already", id)
 	case err != nil:
-		return s.failed("cancel a request", err)
+		return protocol.SeekInfo{}, s.failed("cancel a request", err)
 	}
 	s.tellSeek(ctx, id)
 	s.changed(ctx)
-	return nil
+	k, err := s.st.Seek(ctx, id)
+	if err != nil {
+		return protocol.SeekInfo{}, s.failed("read a request", err)
+	}
+	return s.info(k, p.Key), nil
 }
 
 // Seeks lists the open requests, and p's own (p may be the zero Person:
