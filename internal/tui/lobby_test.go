@@ -31,7 +31,9 @@ func (f *fakeLobby) CancelSeek(_ context.Context, id string) (protocol.SeekInfo,
 	f.cancelled = append(f.cancelled, id)
 	return protocol.SeekInfo{ID: id, Status: protocol.SeekCancelled}, nil
 }
-func (f *fakeLobby) Challenges(context.Context) ([]protocol.ChallengeInfo, error) { return f.challenges, nil }
+func (f *fakeLobby) Challenges(context.Context) ([]protocol.ChallengeInfo, error) {
+	return f.challenges, nil
+}
 func (f *fakeLobby) Answer(_ context.Context, id string, accept bool, reason string) (protocol.ChallengeInfo, error) {
 	if accept {
 		reason = "accept"
