@@ -1,10 +1,9 @@
 // Package server assembles a Razzia server from its parts, in one order:
 // the store, the accounts, Web Push, the table Hub (with the games it
 // resumes), the analyst, Play now and challenges, and the HTTP API; and
-// it takes them down in the
-// reverse order. razzia serve and the test server (internal/servertest)
-// both build theirs here, so that what the tests run is what is deployed;
-// they differ only in their Options.
+// it takes them down in the reverse order. razzia serve and the test
+// server (internal/servertest) both build theirs here, so that what the
+// tests run is what is deployed; they differ only in their Options.
 package server
 
 import (
