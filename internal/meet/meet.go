@@ -68,6 +68,9 @@ type Options struct {
 	// Kept is how long an ended request or challenge is listed to its
 	// people (and then purged, after a day); default ten minutes.
 	Kept time.Duration
+	// MaxWait is the longest a request stays open, whether or not its
+	// person is online; default an hour.
+	MaxWait time.Duration
 	// Now is the clock of requests and challenges; default time.Now.
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -110,6 +113,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Kept <= 0 {
 		o.Kept = 10 * time.Minute
+	}
+	if o.MaxWait <= 0 {
+		o.MaxWait = time.Hour
 	}
 	if o.Now == nil {
 		o.Now = time.Now

@@ -418,6 +418,23 @@ func TestSeekOffline(t *testing.T) {
 	}
 }
 
+// TestSeekMaxWait: a request lapses once it waited MaxWait, online or
+// not.
+func TestSeekMaxWait(t *testing.T) {
+	w := newWorld(t)
+	w.seek(guest("Ann"), meet.Settings{Min: 3, Max: 3})
+	w.clock.add(time.Hour - time.Second)
+	w.svc.Sweep(t.Context())
+	if got := w.open(); len(got) != 1 {
+		t.Fatalf("before an hour: %v open", got)
+	}
+	w.clock.add(time.Second)
+	w.svc.Sweep(t.Context())
+	if got := w.open(); len(got) != 0 {
+		t.Fatalf("after an hour: %v open", got)
+	}
+}
+
 // TestBlockStopsPairing: people one of whom blocks the other are never
 // paired, nor does one join the other's request; others still are.
 func TestBlockStopsPairing(t *testing.T) {

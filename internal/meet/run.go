@@ -3,6 +3,7 @@ package meet
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/razziagame/razzia/internal/store"
@@ -66,17 +67,36 @@ func (s *Service) Sweep(ctx context.Context) {
 	}
 }
 
-// lapseOffline ends the open requests of the people who are offline.
+// lapseOffline ends the open requests of the people who are offline,
+// and those that waited MaxWait.
 func (s *Service) lapseOffline(ctx context.Context) error {
-	if s.opts.Online == nil {
-		return nil
-	}
 	open, err := s.st.OpenSeeks(ctx)
 	if err != nil {
 		return err
 	}
-	asked := map[string]bool{}
 	changed := false
+	defer func() {
+		if changed {
+			s.changed(ctx)
+		}
+	}()
+	now := s.opts.Now()
+	for _, k := range open {
+		if now.Sub(k.Created) < s.opts.MaxWait {
+			continue
+		}
+		switch err := s.st.EndSeek(ctx, k.ID, "", store.SeekLapsed); {
+		case err == nil:
+			s.tellSeek(ctx, k.ID)
+			changed = true
+		case !errors.Is(err, store.ErrConflict): // paired meanwhile
+			return err
+		}
+	}
+	if s.opts.Online == nil {
+		return nil
+	}
+	asked := map[string]bool{}
 	for _, k := range open {
 		if asked[k.Person] {
 			continue
@@ -94,9 +114,6 @@ func (s *Service) lapseOffline(ctx context.Context) error {
 			s.tellSeek(ctx, id)
 		}
 		changed = changed || len(ids) > 0
-	}
-	if changed {
-		s.changed(ctx)
 	}
 	return nil
 }
