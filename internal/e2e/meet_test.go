@@ -132,11 +132,21 @@ func TestPlayNowNodes(t *testing.T) {
 	bob.click("#seeks-open .seek-join")
 	two := sameTable(t, "the table of two", ann, bob)
 
+	// A signed-in player's rated request, at another pace: listed, never
+	// paired here.
+	dora := nodes[1].Client()
+	if _, err := dora.Register(t.Context(), "Dora", "correct horse battery staple"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dora.Seek(t.Context(), protocol.SeekRequest{Min: 3, Max: 5, Pace: "standard", Rated: true, RatingMin: 1100, RatingMax: 1900, BotsAfter: 120}); err != nil {
+		t.Fatal(err)
+	}
+
 	// Three, each from the form: the last request seats all three.
 	for i, p := range []*page{ann, bob, cy} {
 		p.open("/")
 		if i == 2 {
-			waitFor[bool](p, "two open requests", `document.querySelectorAll("#seeks-open .seek").length === 2`, 10*time.Second)
+			waitFor[bool](p, "three open requests", `document.querySelectorAll("#seeks-open .seek").length === 3`, 10*time.Second)
 			for _, s := range []size{desktop, phone} {
 				p.resize(s)
 				p.accessible("the lobby with open requests at " + s.String())
@@ -247,6 +257,7 @@ func TestChallengeLive(t *testing.T) {
 	if n := delivery(t, svc).Notification; n.Title != "Ann challenges you" || n.URL != notify.ChallengePath(eval[string](bob, toast+`.dataset.challenge`)) {
 		t.Errorf("pushed %+v", n)
 	}
+	bob.accessible("the challenge's notice on a table page")
 	bob.screenshotViewport("challenge-notice-" + phone.String())
 	bob.setSelect("#meet-toasts .challenge-reason", "later")
 	bob.click("#meet-toasts .challenge-decline")
@@ -255,6 +266,8 @@ func TestChallengeLive(t *testing.T) {
 	if text := ann.text("#challenges-list .challenge-declined"); !strings.Contains(text, "Not now, later") {
 		t.Errorf("Ann's list says %q", text)
 	}
+	ann.do("scroll to the challenges", chromedp.ScrollIntoView("#challenge"))
+	ann.screenshotViewport("lobby-challenges-" + desktop.String())
 
 	// Lapsed: a rapid challenge waits a minute.
 	challenge()

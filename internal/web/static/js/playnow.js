@@ -43,7 +43,9 @@ function openItem(s) {
     h("span", { class: "seek-detail muted" }, details(s)),
     h("span", { class: "seek-wait muted", "data-since": s.created }, meet.waited(s.created)),
     s.mine ? h("span", { class: "seek-yours" }, t("web.playnow.yours"))
-      : h("button", { type: "button", class: "small primary seek-join", onclick: () => join(s) }, t("web.playnow.join")));
+      // A guest cannot sit at a rated table: the button says why instead.
+      : h("button", { type: "button", class: "small primary seek-join", onclick: () => join(s), disabled: s.rated && !me,
+        title: s.rated && !me ? t("error.account_required") : null }, t("web.playnow.join")));
 }
 
 function mineItem(s) {
