@@ -112,18 +112,19 @@ function settings() {
   return body;
 }
 
+/** asked follows a request just made: to its table if it was paired at once, else the lists again. */
+async function asked({ seek }) {
+  if (seek.status === "paired") await meet.goToSeat(seek);
+  else await refresh();
+}
+
 async function submit(ev) {
   ev.preventDefault();
   busy = true;
   showError(null);
   draw();
   try {
-    const { seek } = await meet.makeSeek(settings());
-    if (seek.status === "paired") {
-      await meet.goToSeat(seek);
-      return;
-    }
-    await refresh();
+    await asked(await meet.makeSeek(settings()));
   } catch (err) {
     showError(errorText(t, err));
   } finally {
@@ -141,12 +142,7 @@ async function join(s) {
     return;
   }
   try {
-    const { seek } = await meet.joinSeek(s.id, name);
-    if (seek.status === "paired") {
-      await meet.goToSeat(seek);
-      return;
-    }
-    await refresh();
+    await asked(await meet.joinSeek(s.id, name));
   } catch (err) {
     showError(errorText(t, err));
     refresh();
