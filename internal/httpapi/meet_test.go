@@ -65,7 +65,7 @@ func TestPlayNowHTTP(t *testing.T) {
 	if a.Seek.Status != protocol.SeekOpen || !a.Seek.Mine || a.Seek.Name != "Ann" || a.Seek.Max != 2 {
 		t.Fatalf("Ann's request: %+v", a.Seek)
 	}
-	if m := nextMeet(t, ws, protocol.TypeSeeks); m.Seek != nil {
+	if m := nextMeet(t, ws, protocol.TypeSeeks); m.Seek == nil || m.Seek.ID != a.Seek.ID || m.Seek.Mine || m.Seek.Status != protocol.SeekOpen {
 		t.Errorf("the lobby's change carries %+v", m.Seek)
 	}
 	bob.must(http.MethodGet, "/api/seeks", nil, &list)

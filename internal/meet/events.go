@@ -115,11 +115,6 @@ func (s *Service) tell(ctx context.Context, m protocol.MeetMessage, people ...st
 	s.publish(ctx, notice{To: people, Msg: m})
 }
 
-// changed tells every listener that the open requests changed.
-func (s *Service) changed(ctx context.Context) {
-	s.publish(ctx, notice{All: true, Msg: protocol.MeetMessage{Type: protocol.TypeSeeks}})
-}
-
 func (s *Service) publish(ctx context.Context, n notice) {
 	b, err := json.Marshal(n)
 	if err == nil && len(b) > store.MaxPayload {

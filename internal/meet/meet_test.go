@@ -244,6 +244,26 @@ func TestPlayNowPairs(t *testing.T) {
 	}
 }
 
+// TestPlayNowTellsLobbies: every lobby hears each request as it comes
+// and goes, the other requests of a person seated included.
+func TestPlayNowTellsLobbies(t *testing.T) {
+	w := newWorld(t)
+	cy := w.svc.Listen(guest("Cy"))
+	defer cy.Close()
+	ann := guest("Ann")
+	a2 := w.seek(ann, two)
+	a3 := w.seek(ann, meet.Settings{Min: 3, Max: 3})
+	w.seek(guest("Bob"), two)
+	status := map[string]string{}
+	for status[a2.ID] != protocol.SeekPaired || status[a3.ID] != protocol.SeekCancelled {
+		m := next(t, cy, protocol.TypeSeeks)
+		if m.Seek.Mine || m.Seek.Game != "" {
+			t.Fatalf("a lobby hears %+v", m.Seek)
+		}
+		status[m.Seek.ID] = m.Seek.Status
+	}
+}
+
 // TestPlayNowSizes: three, four and five seats fill too, and a range
 // takes the largest table that fills.
 func TestPlayNowSizes(t *testing.T) {

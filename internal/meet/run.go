@@ -74,12 +74,6 @@ func (s *Service) lapseOffline(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	changed := false
-	defer func() {
-		if changed {
-			s.changed(ctx)
-		}
-	}()
 	now := s.opts.Now()
 	for _, k := range open {
 		if now.Sub(k.Created) < s.opts.MaxWait {
@@ -88,7 +82,6 @@ func (s *Service) lapseOffline(ctx context.Context) error {
 		switch err := s.st.EndSeek(ctx, k.ID, "", store.SeekLapsed); {
 		case err == nil:
 			s.tellSeek(ctx, k.ID)
-			changed = true
 		case !errors.Is(err, store.ErrConflict): // paired meanwhile
 			return err
 		}
@@ -113,7 +106,6 @@ func (s *Service) lapseOffline(ctx context.Context) error {
 		for _, id := range ids {
 			s.tellSeek(ctx, id)
 		}
-		changed = changed || len(ids) > 0
 	}
 	return nil
 }

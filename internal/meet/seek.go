@@ -5,6 +5,7 @@ import (
 	crand "crypto/rand"
 	"errors"
 	mrand "math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -95,7 +96,7 @@ func (s *Service) add(ctx context.Context, k store.Seek) (protocol.SeekInfo, err
 	case err != nil:
 		return protocol.SeekInfo{}, s.failed("store a request", err)
 	}
-	s.changed(ctx)
+	s.tellSeek(ctx, k.ID)
 	if err := s.Pair(ctx); err != nil {
 		s.log.Warn("meet: pairing", "err", err)
 	}
@@ -182,7 +183,6 @@ func (s *Service) CancelSeek(ctx context.Context, p Person, id string) (protocol
 		return protocol.SeekInfo{}, s.failed("cancel a request", err)
 	}
 	s.tellSeek(ctx, id)
-	s.changed(ctx)
 	k, err := s.st.Seek(ctx, id)
 	if err != nil {
 		return protocol.SeekInfo{}, s.failed("read a request", err)
@@ -251,7 +251,8 @@ func (s *Service) info(k store.Seek, viewer string) protocol.SeekInfo {
 	return in
 }
 
-// tellSeek tells the person of request id what it is now.
+// tellSeek tells the person of request id what it is now, and every
+// lobby how it lists it now.
 func (s *Service) tellSeek(ctx context.Context, id string) {
 	k, err := s.st.Seek(ctx, id)
 	if err != nil {
@@ -260,6 +261,8 @@ func (s *Service) tellSeek(ctx context.Context, id string) {
 	}
 	in := s.info(k, k.Person)
 	s.tell(ctx, protocol.MeetMessage{Type: protocol.TypeSeek, Seek: &in}, k.Person)
+	listed := s.info(k, "")
+	s.publish(ctx, notice{All: true, Msg: protocol.MeetMessage{Type: protocol.TypeSeeks, Seek: &listed}})
 }
 
 // request is k as pairing sees it.
@@ -388,9 +391,17 @@ func (s *Service) seat(ctx context.Context, t pairing.Table, by map[string]store
 		}
 	}
 	s.log.Info("meet: table paired", "game", game, "requests", t.Requests, "bots", t.Bots)
+	seated := map[string]bool{}
 	for _, c := range claims {
 		s.tellSeek(ctx, c.ID)
+		seated[by[c.ID].Person] = true
 	}
-	s.changed(ctx)
+	// The other requests of the people seated were cancelled with the
+	// claim.
+	for id, k := range by {
+		if seated[k.Person] && !slices.ContainsFunc(claims, func(c store.SeekSeat) bool { return c.ID == id }) {
+			s.tellSeek(ctx, id)
+		}
+	}
 	return nil
 }

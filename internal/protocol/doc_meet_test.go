@@ -21,7 +21,7 @@ func meetExamples(add func(string, any)) {
 	paired := mine
 	paired.Status, paired.Game, paired.Seat = protocol.SeekPaired, "q7nd2kx4ma", &seat
 	add("meet-seek", protocol.MeetMessage{Type: protocol.TypeSeek, Seek: &paired})
-	add("meet-seeks", protocol.MeetMessage{Type: protocol.TypeSeeks})
+	add("meet-seeks", protocol.MeetMessage{Type: protocol.TypeSeeks, Seek: &guest})
 	add("seek-seat", protocol.SeekSeatAnswer{Game: protocol.GameInfo{ID: "q7nd2kx4ma", Status: protocol.StatusPlaying, Players: 3,
 		Seats: []protocol.SeatInfo{{Name: "Bruno"}, {Name: "Bot 2 (medium)", Bot: "medium"}, {Name: "Cleo"}}, Created: at, Updated: at,
 		Invite: protocol.InvitePath("q7nd2kx4ma")}, Seat: 2, Token: "KZ3TQ6J2XWLN5BRH4PAMUE7YCD"})

@@ -153,11 +153,13 @@ type ChallengeAnswer struct {
 const (
 	TypeSeek      = "seek"      // one of the person's requests changed (seated: game)
 	TypeChallenge = "challenge" // a challenge from or to the person is new or changed
-	TypeSeeks     = "seeks"     // the open requests changed: read GET /api/seeks again
+	TypeSeeks     = "seeks"     // a request is new or changed (Seek, as every lobby lists it)
 	TypeResync    = "resync"    // messages may have been lost: read both lists again
 )
 
-// MeetMessage is a message of the lobby's WebSocket, from the server.
+// MeetMessage is a message of the lobby's WebSocket, from the server. A
+// TypeSeeks message, sent to every lobby, carries the request as anyone
+// sees it (Mine false, no table).
 type MeetMessage struct {
 	Type      string         `json:"type"`
 	Seek      *SeekInfo      `json:"seek,omitempty"`

@@ -9,6 +9,7 @@ func TestMeetScript(t *testing.T) {
 	runCases(t, "meet.js and challenges.js", `import "./fakedom.mjs";
 import { waited, playersText } from "./meet.mjs";
 import { left, describe } from "./challenges.mjs";
+import { listed } from "./playnow.mjs";
 const t0 = Date.parse("2026-03-14T19:40:05Z");
 const t = Object.assign((k, a) => k + (a ? JSON.stringify(a) : ""), { has: (k) => k === "pace.rapid" });
 const cases = [
@@ -24,5 +25,15 @@ const cases = [
   [left({ expires: "2026-03-16T19:40:05Z" }, t0), "2d 0h"],
   [describe(t, { pace: "rapid", rated: true, to: [{}, {}] }), 'pace.rapid · web.profile.rated · web.playnow.players{"n":3}'],
 ];
+// Requests as lobbies hear of them: kept in waiting order, the reader's
+// own marked, gone when no longer open.
+const a = { id: "a", status: "open", created: "2026-03-14T19:40:05Z" };
+const b = { id: "b", status: "open", created: "2026-03-14T19:40:01Z" };
+let seeks = listed([], a, []);
+seeks = listed(seeks, b, [{ id: "b" }]);
+cases.push([seeks.map((s) => s.id + (s.mine ? "*" : "")).join(), "b*,a"]);
+seeks = listed(seeks, { ...a, status: "paired" }, []);
+cases.push([seeks.map((s) => s.id).join(), "b"]);
+cases.push([listed(seeks, { ...b, status: "open" }, []).length, 1]);
 `)
 }

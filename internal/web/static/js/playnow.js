@@ -158,10 +158,27 @@ async function cancel(s) {
   refresh();
 }
 
+/**
+ * listed applies a request as every lobby hears of it: an open one is
+ * listed (oldest first, the person's own marked), any other is not.
+ */
+export function listed(seeks, s, mine) {
+  const out = seeks.filter((x) => x.id !== s.id);
+  if (s.status !== "open") return out;
+  out.push({ ...s, mine: mine.some((m) => m.id === s.id) });
+  return out.sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
+}
+
 /** onMessage follows the lobby's WebSocket: a request of the person seated opens its table. */
 function onMessage(msg) {
   if (msg.type === "seek" && msg.seek && msg.seek.status === "paired" && msg.seek.game) {
     meet.goToSeat(msg.seek).catch((err) => showError(errorText(t, err)));
+    return;
+  }
+  if (msg.type === "seeks" && msg.seek) {
+    // Every lobby hears every request: applied here, not read again.
+    list = { ...list, seeks: listed(list.seeks || [], msg.seek, list.mine || []) };
+    draw();
     return;
   }
   if (msg.type === "seek" || msg.type === "seeks" || msg.type === "resync") refresh();
