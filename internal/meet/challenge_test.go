@@ -214,13 +214,14 @@ func TestChallengeRefused(t *testing.T) {
 	}
 	// Cancelled, one frees its place; a cancelled one is over.
 	list, _ := w.svc.Challenges(t.Context(), ann)
-	if _, err := w.svc.CancelChallenge(t.Context(), cy, list[0].ID); !errors.Is(err, protocol.NotFound) {
+	i := slices.IndexFunc(list, func(c protocol.ChallengeInfo) bool { return c.Mine })
+	if _, err := w.svc.CancelChallenge(t.Context(), cy, list[i].ID); !errors.Is(err, protocol.NotFound) {
 		t.Errorf("cancelled by another: %v", err)
 	}
-	if _, err := w.svc.CancelChallenge(t.Context(), ann, list[0].ID); err != nil {
+	if _, err := w.svc.CancelChallenge(t.Context(), ann, list[i].ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.svc.Answer(t.Context(), cy, list[0].ID, true, ""); !errors.Is(err, protocol.ChallengeOver) {
+	if _, err := w.svc.Answer(t.Context(), cy, list[i].ID, true, ""); !errors.Is(err, protocol.ChallengeOver) {
 		t.Errorf("an accept of a cancelled challenge: %v", err)
 	}
 	if _, err := w.svc.Challenge(t.Context(), ann, []string{"Cy"}, "", false); err != nil {

@@ -197,6 +197,16 @@ func next(t *testing.T, l *meet.Listener, typ string) protocol.MeetMessage {
 	}
 }
 
+// nextSeek waits for the listener's next news of a request of the status.
+func nextSeek(t *testing.T, l *meet.Listener, status string) *protocol.SeekInfo {
+	t.Helper()
+	for {
+		if m := next(t, l, protocol.TypeSeek); m.Seek.Status == status {
+			return m.Seek
+		}
+	}
+}
+
 var two = meet.Settings{Min: 2, Max: 2, Pace: "rapid"}
 
 // TestPlayNowPairs: two guests asking for the same table are seated at
@@ -223,9 +233,8 @@ func TestPlayNowPairs(t *testing.T) {
 		t.Errorf("the table: %+v", info)
 	}
 	for _, l := range []*meet.Listener{la, lb} {
-		m := next(t, l, protocol.TypeSeek)
-		if m.Seek.Status != protocol.SeekPaired || m.Seek.Game != info.ID {
-			t.Errorf("told %+v, want paired at %s", m.Seek, info.ID)
+		if s := nextSeek(t, l, protocol.SeekPaired); s.Game != info.ID || s.Seat == nil {
+			t.Errorf("told %+v, want paired at %s", s, info.ID)
 		}
 	}
 	// The guest's seat: its token holds the seat it names.
@@ -311,7 +320,7 @@ func TestPlayNowBots(t *testing.T) {
 	if len(info.Seats) != 3 || info.Status != protocol.StatusPlaying {
 		t.Errorf("the table: %d seats, %s", len(info.Seats), info.Status)
 	}
-	next(t, l, protocol.TypeSeek)
+	nextSeek(t, l, protocol.SeekPaired)
 }
 
 // TestSeekRefused: settings no table can meet, a guest's rated request,
@@ -433,9 +442,7 @@ func TestSeekOffline(t *testing.T) {
 	if got := w.open(); len(got) != 0 {
 		t.Fatalf("offline: %v open", got)
 	}
-	if m := next(t, l, protocol.TypeSeek); m.Seek.Status != protocol.SeekLapsed {
-		t.Errorf("told %+v", m.Seek)
-	}
+	nextSeek(t, l, protocol.SeekLapsed)
 }
 
 // TestSeekMaxWait: a request lapses once it waited MaxWait, online or

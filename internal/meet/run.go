@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/razziagame/razzia/internal/store"
@@ -59,22 +60,26 @@ func (s *Service) Sweep(ctx context.Context) {
 	for _, c := range lapsed {
 		s.tellChallenge(ctx, c)
 	}
-	if err := s.lapseOffline(ctx); err != nil {
-		s.log.Warn("meet: lapsing the requests of people offline", "err", err)
-	}
-	if err := s.Pair(ctx); err != nil {
-		s.log.Warn("meet: pairing", "err", err)
-	}
-}
-
-// lapseOffline ends the open requests of the people who are offline,
-// and those that waited MaxWait.
-func (s *Service) lapseOffline(ctx context.Context) error {
+	// One read of the requests serves the lapses and the pairing.
+	s.pairing.Lock()
+	defer s.pairing.Unlock()
 	open, err := s.st.OpenSeeks(ctx)
 	if err != nil {
-		return err
+		s.log.Warn("meet: reading the requests", "err", err)
+		return
 	}
+	if open, err = s.lapse(ctx, open); err != nil {
+		s.log.Warn("meet: lapsing the requests of people offline", "err", err)
+		return
+	}
+	s.pair(ctx, open)
+}
+
+// lapse ends the open requests that waited MaxWait, and those of the
+// people who are offline; it returns the others.
+func (s *Service) lapse(ctx context.Context, open []store.Seek) ([]store.Seek, error) {
 	now := s.opts.Now()
+	ended := map[string]bool{}
 	for _, k := range open {
 		if now.Sub(k.Created) < s.opts.MaxWait {
 			continue
@@ -82,12 +87,16 @@ func (s *Service) lapseOffline(ctx context.Context) error {
 		switch err := s.st.EndSeek(ctx, k.ID, "", store.SeekLapsed); {
 		case err == nil:
 			s.tellSeek(ctx, k.ID)
+			ended[k.ID] = true
 		case !errors.Is(err, store.ErrConflict): // paired meanwhile
-			return err
+			return nil, err
 		}
 	}
+	rest := func() []store.Seek {
+		return slices.DeleteFunc(slices.Clone(open), func(k store.Seek) bool { return ended[k.ID] })
+	}
 	if s.opts.Online == nil {
-		return nil
+		return rest(), nil
 	}
 	asked := map[string]bool{}
 	for _, k := range open {
@@ -101,11 +110,12 @@ func (s *Service) lapseOffline(ctx context.Context) error {
 		}
 		ids, err := s.st.EndSeeksOf(ctx, k.Person, store.SeekLapsed)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, id := range ids {
 			s.tellSeek(ctx, id)
+			ended[id] = true
 		}
 	}
-	return nil
+	return rest(), nil
 }

@@ -278,8 +278,17 @@ func (s *Service) Pair(ctx context.Context) error {
 	s.pairing.Lock()
 	defer s.pairing.Unlock()
 	open, err := s.st.OpenSeeks(ctx)
-	if err != nil || len(open) == 0 {
+	if err != nil {
 		return err
+	}
+	s.pair(ctx, open)
+	return nil
+}
+
+// pair seats the tables that the open requests make; s.pairing is held.
+func (s *Service) pair(ctx context.Context, open []store.Seek) {
+	if len(open) == 0 {
+		return
 	}
 	by := map[string]store.Seek{}
 	reqs := make([]pairing.Request, len(open))
@@ -291,7 +300,6 @@ func (s *Service) Pair(ctx context.Context) error {
 			s.log.Warn("meet: seating a table", "requests", t.Requests, "err", err)
 		}
 	}
-	return nil
 }
 
 // blocks is pairing's Blocks over the requests' accounts, each pair asked
