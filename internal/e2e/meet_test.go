@@ -54,7 +54,7 @@ func meetOptions(c *testClock) meet.Options {
 // playNow fills the lobby's Play-now form and sends it.
 func (p *page) playNow(name, players, bots string) {
 	p.t.Helper()
-	waitFor[bool](p, "the Play-now form", shown("#playnow-submit")+` && document.querySelector("#playnow-pace option[value=blitz]") !== null`, 10*time.Second)
+	waitFor[bool](p, "the Play-now form", shown("#playnow-submit")+` && document.querySelector("#playnow-pace option[value=blitz]") !== null`, 20*time.Second)
 	if name != "" {
 		p.setSelect("#playnow-name", name)
 	}
@@ -125,9 +125,9 @@ func TestPlayNowNodes(t *testing.T) {
 	// Two: Ann asks, Bob sees it on the other node and joins it.
 	ann.open("/")
 	ann.playNow("Ann", "2", "0")
-	waitFor[bool](ann, "Ann's request waiting", shown("#seeks-mine .seek-open"), 10*time.Second)
+	waitFor[bool](ann, "Ann's request waiting", shown("#seeks-mine .seek-open"), 20*time.Second)
 	bob.open("/")
-	waitFor[bool](bob, "Ann's request listed", `[...document.querySelectorAll("#seeks-open .seek")].some((e) => e.innerText.includes("Ann"))`, 10*time.Second)
+	waitFor[bool](bob, "Ann's request listed", `[...document.querySelectorAll("#seeks-open .seek")].some((e) => e.innerText.includes("Ann"))`, 20*time.Second)
 	bob.setSelect("#playnow-name", "Bob")
 	bob.click("#seeks-open .seek-join")
 	two := sameTable(t, "the table of two", ann, bob)
@@ -146,7 +146,7 @@ func TestPlayNowNodes(t *testing.T) {
 	for i, p := range []*page{ann, bob, cy} {
 		p.open("/")
 		if i == 2 {
-			waitFor[bool](p, "three open requests", `document.querySelectorAll("#seeks-open .seek").length === 3`, 10*time.Second)
+			waitFor[bool](p, "three open requests", `document.querySelectorAll("#seeks-open .seek").length === 3`, 20*time.Second)
 			for _, s := range []size{desktop, phone} {
 				p.resize(s)
 				p.accessible("the lobby with open requests at " + s.String())
@@ -158,7 +158,7 @@ func TestPlayNowNodes(t *testing.T) {
 		}
 		p.playNow(map[int]string{0: "", 1: "", 2: "Cy"}[i], "3", "0")
 		if i < 2 {
-			waitFor[bool](p, p.name+"'s request waiting", shown("#seeks-mine .seek-open"), 10*time.Second)
+			waitFor[bool](p, p.name+"'s request waiting", shown("#seeks-mine .seek-open"), 20*time.Second)
 		}
 	}
 	three := sameTable(t, "the table of three", ann, bob, cy)
@@ -171,7 +171,7 @@ func TestPlayNowNodes(t *testing.T) {
 	for _, p := range []*page{ann, cy} {
 		p.open("/")
 		p.playNow("", "3", "15")
-		waitFor[bool](p, p.name+"'s request waiting", shown("#seeks-mine .seek-open"), 10*time.Second)
+		waitFor[bool](p, p.name+"'s request waiting", shown("#seeks-mine .seek-open"), 20*time.Second)
 	}
 	clock.add(15 * time.Second)
 	withBot := sameTable(t, "the table with a bot", ann, cy)
@@ -229,28 +229,28 @@ func TestChallengeLive(t *testing.T) {
 		return err
 	}))
 	bob.open("/account/push")
-	waitFor[bool](bob, "the push settings", shown("#push-enable")+` && document.querySelector("#push-devices").textContent !== ""`, 10*time.Second)
+	waitFor[bool](bob, "the push settings", shown("#push-enable")+` && document.querySelector("#push-devices").textContent !== ""`, 20*time.Second)
 	bob.click("#push-enable")
-	waitFor[bool](bob, "push on", shown("#push-disable"), 10*time.Second)
+	waitFor[bool](bob, "push on", shown("#push-disable"), 20*time.Second)
 
 	// Bob is at a table, not the lobby.
 	game := srv.create(t, "", "easy")
 	bob.open("/g/" + game)
-	waitFor[bool](bob, "the table page", `document.querySelector("#table") !== null`, 10*time.Second)
+	waitFor[bool](bob, "the table page", `document.querySelector("#table") !== null`, 20*time.Second)
 
 	challenge := func() {
 		ann.open("/")
-		waitFor[bool](ann, "the challenge form", shown("#challenge-form"), 10*time.Second)
+		waitFor[bool](ann, "the challenge form", shown("#challenge-form"), 20*time.Second)
 		ann.setSelect("#challenge-to", "bob")
 		ann.setSelect("#challenge-pace", "rapid")
 		ann.click("#challenge-submit")
-		waitFor[bool](ann, "the challenge listed", shown("#challenges-list .challenge-open"), 10*time.Second)
+		waitFor[bool](ann, "the challenge listed", shown("#challenges-list .challenge-open"), 20*time.Second)
 	}
 	toast := `document.querySelector("#meet-toasts .meet-toast-in")`
 
 	// Declined, with a reason.
 	challenge()
-	waitFor[bool](bob, "the challenge on Bob's table page", shown("#meet-toasts .meet-toast-in"), 10*time.Second)
+	waitFor[bool](bob, "the challenge on Bob's table page", shown("#meet-toasts .meet-toast-in"), 20*time.Second)
 	if text := bob.text("#meet-toasts"); !strings.Contains(text, "Ann") {
 		t.Errorf("Bob's notice: %q", text)
 	}
@@ -261,8 +261,8 @@ func TestChallengeLive(t *testing.T) {
 	bob.screenshotViewport("challenge-notice-" + phone.String())
 	bob.setSelect("#meet-toasts .challenge-reason", "later")
 	bob.click("#meet-toasts .challenge-decline")
-	waitFor[bool](bob, "the notice gone", `!document.querySelector("#meet-toasts .meet-toast-in")`, 10*time.Second)
-	waitFor[bool](ann, "the decline in Ann's lobby", shown("#challenges-list .challenge-declined"), 10*time.Second)
+	waitFor[bool](bob, "the notice gone", `!document.querySelector("#meet-toasts .meet-toast-in")`, 20*time.Second)
+	waitFor[bool](ann, "the decline in Ann's lobby", shown("#challenges-list .challenge-declined"), 20*time.Second)
 	if text := ann.text("#challenges-list .challenge-declined"); !strings.Contains(text, "Not now, later") {
 		t.Errorf("Ann's list says %q", text)
 	}
@@ -271,15 +271,15 @@ func TestChallengeLive(t *testing.T) {
 
 	// Lapsed: a rapid challenge waits a minute.
 	challenge()
-	waitFor[bool](bob, "the second challenge", shown("#meet-toasts .meet-toast-in"), 10*time.Second)
+	waitFor[bool](bob, "the second challenge", shown("#meet-toasts .meet-toast-in"), 20*time.Second)
 	delivery(t, svc)
 	clock.add(time.Minute)
-	waitFor[bool](bob, "the lapsed challenge gone", `!document.querySelector("#meet-toasts .meet-toast-in")`, 10*time.Second)
-	waitFor[bool](ann, "the lapse in Ann's lobby", shown("#challenges-list .challenge-lapsed"), 10*time.Second)
+	waitFor[bool](bob, "the lapsed challenge gone", `!document.querySelector("#meet-toasts .meet-toast-in")`, 20*time.Second)
+	waitFor[bool](ann, "the lapse in Ann's lobby", shown("#challenges-list .challenge-lapsed"), 20*time.Second)
 
 	// Accepted: both open the table.
 	challenge()
-	waitFor[bool](bob, "the third challenge", shown("#meet-toasts .meet-toast-in"), 10*time.Second)
+	waitFor[bool](bob, "the third challenge", shown("#meet-toasts .meet-toast-in"), 20*time.Second)
 	delivery(t, svc)
 	bob.click("#meet-toasts .challenge-accept")
 	sameTable(t, "the challenge's table", ann, bob)
