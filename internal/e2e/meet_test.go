@@ -203,8 +203,9 @@ func (p *page) register(name string) {
 // shows at once on the table page Bob has open in another browser, and
 // in the push service his browser subscribed to. Declined with a reason,
 // Ann's lobby says so; a second challenge lapses unanswered (by the
-// test's clock) and both pages drop it; a third, accepted, seats both at
-// a table, which both pages open.
+// test's clock) and both pages drop it; a third, its notice hidden and
+// accepted from Bob's lobby, seats both at a table, which both pages
+// open.
 func TestChallengeLive(t *testing.T) {
 	clock := newTestClock()
 	srv := &server{servertest.New(t, servertest.Options{Page: true, LevelBots: true, Meet: meetOptions(clock),
@@ -277,11 +278,16 @@ func TestChallengeLive(t *testing.T) {
 	waitFor[bool](bob, "the lapsed challenge gone", `!document.querySelector("#meet-toasts .meet-toast-in")`, 20*time.Second)
 	waitFor[bool](ann, "the lapse in Ann's lobby", shown("#challenges-list .challenge-lapsed"), 20*time.Second)
 
-	// Accepted: both open the table.
+	// Accepted, from the lobby after the notice was hidden: both open the
+	// table.
 	challenge()
 	waitFor[bool](bob, "the third challenge", shown("#meet-toasts .meet-toast-in"), 20*time.Second)
 	delivery(t, svc)
-	bob.click("#meet-toasts .challenge-accept")
+	bob.click("#meet-toasts .challenge-hide")
+	waitFor[bool](bob, "the notice hidden", `!document.querySelector("#meet-toasts .meet-toast-in")`, 20*time.Second)
+	bob.open("/")
+	waitFor[bool](bob, "the challenge in Bob's lobby", shown("#challenges-list .challenge-open .challenge-answers"), 20*time.Second)
+	bob.click("#challenges-list .challenge-open .challenge-answers button.primary")
 	sameTable(t, "the challenge's table", ann, bob)
 }
 

@@ -5,7 +5,7 @@
 import { h, replace, $ } from "./dom.js";
 import * as meet from "./meet.js";
 import { errorText } from "./errors.js";
-import { onChallenges, describe, left, refreshChallenges } from "./challenges.js";
+import { onChallenges, describe, left, refreshChallenges, answer } from "./challenges.js";
 
 let t = (k) => k;
 let me = null;
@@ -34,7 +34,18 @@ function item(c) {
     c.mine ? h("ul", { class: "chips" }, c.to.map((x) => h("li", { class: `chip${x.answer === "accept" ? " chip-win" : ""}` }, answerText(x)))) : null,
     c.mine && c.status === "open"
       ? h("button", { type: "button", class: "small", onclick: () => cancel(c) }, t("web.challenge.cancel")) : null,
+    !c.mine && c.status === "open" ? answers(c) : null,
     c.game ? h("a", { href: `/g/${encodeURIComponent(c.game)}` }, t("web.playnow.open")) : null);
+}
+
+/** answers are the buttons of a challenge to the reader, as its notice has them. */
+function answers(c) {
+  const reason = h("select", { class: "challenge-reason", "aria-label": t("web.challenge.reason") },
+    meet.REASONS.map((r) => h("option", { value: r }, t(`web.challenge.reason.${r}`))));
+  return h("span", { class: "challenge-answers" },
+    h("button", { type: "button", class: "primary small", onclick: () => answer(c, true) }, t("web.challenge.accept")),
+    reason,
+    h("button", { type: "button", class: "small", onclick: () => answer(c, false, reason.value) }, t("web.challenge.decline")));
 }
 
 function draw() {

@@ -74,8 +74,8 @@ const onLobby = () => location.pathname === "/";
 function toast(t, c) {
   const incoming = !c.mine;
   const mine = c.to.find((x) => x.name === (me && me.name));
-  if (incoming && c.status === "open" && mine && !mine.answer) return incomingToast(t, c);
   if (dismissed.has(c.id)) return null;
+  if (incoming && c.status === "open" && mine && !mine.answer) return incomingToast(t, c);
   if (c.status === "accepted" && c.game) {
     return endedToast(t, c, t("web.challenge.accepted", { names: c.to.map((x) => x.name).join(", ") }),
       h("a", { href: `/g/${encodeURIComponent(c.game)}`, class: "button primary small" }, t("web.playnow.open")));
@@ -100,7 +100,10 @@ function incomingToast(t, c) {
     h("div", { class: "meet-toast-actions" },
       h("button", { type: "button", class: "primary small challenge-accept", onclick: () => answer(c, true) }, t("web.challenge.accept")),
       reason,
-      h("button", { type: "button", class: "small challenge-decline", onclick: () => answer(c, false, reason.value) }, t("web.challenge.decline"))),
+      h("button", { type: "button", class: "small challenge-decline", onclick: () => answer(c, false, reason.value) }, t("web.challenge.decline")),
+      // Out of the way (of a table, say): the lobby still lists it to answer.
+      h("button", { type: "button", class: "small challenge-hide", "aria-label": t("web.challenge.hide.about"),
+        onclick: () => { dismissed.add(c.id); drawToasts(); } }, t("web.challenge.hide"))),
     err ? h("p", { class: "notice notice-error", role: "alert" }, err) : null);
 }
 
@@ -117,7 +120,8 @@ function drawToasts() {
   replace(region(), challenges.map((c) => toast(t, c)).filter(Boolean));
 }
 
-async function answer(c, accept, reason) {
+/** answer accepts challenge c (opening its table once everyone did) or declines it with the reason. */
+export async function answer(c, accept, reason) {
   failures.delete(c.id);
   try {
     const { challenge } = await meet.answerChallenge(c.id, accept, reason);
