@@ -249,8 +249,15 @@ func TestChallengeLive(t *testing.T) {
 	}
 	toast := `document.querySelector("#meet-toasts .meet-toast-in")`
 
-	// Declined, with a reason.
-	challenge()
+	// Declined, with a reason. The first challenge comes from Bob's
+	// profile, whose button fills the lobby's form in.
+	ann.open("/p/Bob")
+	waitFor[bool](ann, "the profile's challenge button", shown("#challenge-link"), 20*time.Second)
+	ann.click("#challenge-link")
+	waitFor[bool](ann, "the form filled in", shown("#challenge-form")+` && document.querySelector("#challenge-to").value === "Bob"`, 20*time.Second)
+	ann.setSelect("#challenge-pace", "rapid")
+	ann.click("#challenge-submit")
+	waitFor[bool](ann, "the challenge listed", shown("#challenges-list .challenge-open"), 20*time.Second)
 	waitFor[bool](bob, "the challenge on Bob's table page", shown("#meet-toasts .meet-toast-in"), 20*time.Second)
 	if text := bob.text("#meet-toasts"); !strings.Contains(text, "Ann") {
 		t.Errorf("Bob's notice: %q", text)

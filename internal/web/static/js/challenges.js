@@ -9,6 +9,7 @@ import { h, replace } from "./dom.js";
 import * as meet from "./meet.js";
 import { whoami } from "./players.js";
 import { errorText } from "./errors.js";
+import { chime } from "./notify.js";
 
 let tr = () => null;
 // T is the page's translator, or the keys until the language has come.
@@ -146,6 +147,9 @@ function onMessage(msg) {
   const i = challenges.findIndex((x) => x.id === c.id);
   if (i >= 0) challenges[i] = c;
   else challenges.unshift(c);
+  // A new challenge to the reader rings as a turn does (Web Push, if on,
+  // tells a browser that is away).
+  if (i < 0 && !c.mine && c.status === "open") chime();
   // The challenger's lobby opens the table everyone accepted.
   if (c.mine && c.status === "accepted" && c.game && onLobby()) {
     location.assign(`/g/${encodeURIComponent(c.game)}`);

@@ -19,6 +19,9 @@ export const answerChallenge = (id, accept, reason) =>
   request("POST", `/api/challenges/${enc(id)}/answer`, accept ? { accept: true } : { accept: false, reason: reason || "generic" });
 export const cancelChallenge = (id) => request("DELETE", `/api/challenges/${enc(id)}`);
 
+/** challengeHref is the lobby's challenge form, filled in with a player's name. */
+export const challengeHref = (name) => `/?challenge-to=${enc(name)}#challenge`;
+
 /** REASONS a challenge may be declined with (the server's list). */
 export const REASONS = ["generic", "later", "pace", "rated", "casual", "players"];
 
