@@ -153,6 +153,7 @@ func (s *Service) Answer(ctx context.Context, p Person, id string, accept bool, 
 		return protocol.ChallengeInfo{}, s.failed("answer a challenge", err)
 	}
 	if c.Status == store.ChallengeAccepted {
+		ctx = context.WithoutCancel(ctx) // as a pairing: never half seated
 		if game, err := s.seatChallenge(ctx, c); err != nil {
 			s.log.Error("meet: seating a challenge", "challenge", id, "err", err)
 		} else {

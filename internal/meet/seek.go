@@ -97,6 +97,9 @@ func (s *Service) add(ctx context.Context, k store.Seek) (protocol.SeekInfo, err
 		return protocol.SeekInfo{}, s.failed("store a request", err)
 	}
 	s.tellSeek(ctx, k.ID)
+	// A pairing, once begun, is not cut short by the asker leaving: its
+	// table would be left half seated.
+	ctx = context.WithoutCancel(ctx)
 	if err := s.Pair(ctx); err != nil {
 		s.log.Warn("meet: pairing", "err", err)
 	}
