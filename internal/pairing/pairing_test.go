@@ -189,3 +189,52 @@ func TestBotsDue(t *testing.T) {
 		t.Errorf("BotsDue = %v, %v; want %v", due, ok, want)
 	}
 }
+
+// FuzzPair: whatever the requests, nobody sits twice, every table has 2
+// to 5 seats within each of its requests' counts, and its requests are
+// compatible with one another.
+func FuzzPair(f *testing.F) {
+	f.Add([]byte{2, 2, 0, 3, 3, 1, 2, 4, 2, 5, 5, 0})
+	f.Add([]byte{2, 5, 3, 2, 5, 3, 3, 3, 7})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var reqs []pairing.Request
+		for i := 0; i+2 < len(b) && len(reqs) < 20; i += 3 {
+			r := req(fmt.Sprint("p", b[i+2]%7), i, int(b[i]%6), int(b[i+1]%7))
+			r.ID = fmt.Sprint("r", i)
+			r.Rated = b[i+2]&8 != 0
+			r.Rating = int(b[i+2]) * 10
+			if b[i]&16 != 0 {
+				r.RatingMin = 800
+			}
+			if b[i+1]&16 != 0 {
+				r.BotsAfter = time.Second
+			}
+			reqs = append(reqs, r)
+		}
+		byID := map[string]pairing.Request{}
+		for _, r := range reqs {
+			byID[r.ID] = r
+		}
+		people := map[string]bool{}
+		for _, tb := range pairing.Pair(reqs, t0.Add(time.Minute), nil) {
+			if tb.Seats() < pairing.MinPlayers || tb.Seats() > pairing.MaxPlayers || len(tb.Requests) == 0 {
+				t.Fatalf("a table of %d seats: %+v", tb.Seats(), tb)
+			}
+			for i, id := range tb.Requests {
+				r := byID[id]
+				if people[r.Person] {
+					t.Fatalf("%s seated twice", r.Person)
+				}
+				people[r.Person] = true
+				if tb.Seats() < r.Min || tb.Seats() > r.Max {
+					t.Fatalf("%s wants %d-%d, seated at %d", id, r.Min, r.Max, tb.Seats())
+				}
+				for _, other := range tb.Requests[:i] {
+					if !pairing.Compatible(byID[other], r, nil) {
+						t.Fatalf("%s and %s are not compatible", other, id)
+					}
+				}
+			}
+		}
+	})
+}
