@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -9,7 +10,9 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/notify"
+	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/servertest"
 )
@@ -248,5 +251,55 @@ func TestChallengeHTTP(t *testing.T) {
 			}
 			break
 		}
+	}
+}
+
+// TestBlockedHTTP: a block, either way, refuses a challenge and joining
+// a request with blocked, and keeps the two apart in Play now.
+func TestBlockedHTTP(t *testing.T) {
+	var ids struct{ ann, bob string }
+	blocked := func(_ context.Context, blocker, blocked string) (bool, error) {
+		return blocker == ids.ann && blocked == ids.bob, nil // Ann blocks Bob
+	}
+	srv := servertest.New(t, servertest.Options{Meet: meet.Options{Blocked: blocked}})
+	ann, bob, cy := newBrowser(t, srv), newBrowser(t, srv), newBrowser(t, srv)
+	ann.register("Ann")
+	bob.register("Bob")
+	cy.register("Cy")
+	for name, id := range map[string]*string{"Ann": &ids.ann, "Bob": &ids.bob} {
+		a, err := srv.Store.AccountByKey(t.Context(), playername.Key(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		*id = a.ID
+	}
+	for _, c := range []struct {
+		name string
+		b    *browser
+		to   string
+	}{{"to one blocked", ann, "Bob"}, {"from one blocked", bob, "Ann"}} {
+		if _, code := c.b.call(http.MethodPost, "/api/challenges", protocol.ChallengeRequest{To: []string{c.to}}, nil); code != protocol.Blocked {
+			t.Errorf("%s: %s, want blocked", c.name, code)
+		}
+	}
+	var a protocol.SeekAnswer
+	ann.must(http.MethodPost, "/api/seeks", protocol.SeekRequest{Min: 2, Pace: "blitz"}, &a)
+	if _, code := bob.call(http.MethodPost, "/api/seeks/"+a.Seek.ID+"/join", protocol.SeekJoinRequest{}, nil); code != protocol.Blocked {
+		t.Errorf("Bob joins Ann's request: %s, want blocked", code)
+	}
+	var b protocol.SeekAnswer
+	bob.must(http.MethodPost, "/api/seeks", protocol.SeekRequest{Min: 2, Pace: "blitz"}, &b)
+	if b.Seek.Status != protocol.SeekOpen {
+		t.Fatalf("Bob paired with Ann, who blocks him: %+v", b.Seek)
+	}
+	var c protocol.SeekAnswer
+	cy.must(http.MethodPost, "/api/seeks", protocol.SeekRequest{Min: 2, Pace: "blitz"}, &c)
+	if c.Seek.Status != protocol.SeekPaired {
+		t.Errorf("Cy not paired with the longest waiting: %+v", c.Seek)
+	}
+	var list protocol.SeeksAnswer
+	bob.must(http.MethodGet, "/api/seeks", nil, &list)
+	if len(list.Seeks) != 1 || list.Seeks[0].Name != "Bob" {
+		t.Errorf("open after Cy's request: %+v, want Bob's alone", list.Seeks)
 	}
 }
