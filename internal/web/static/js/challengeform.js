@@ -50,6 +50,7 @@ function answers(c) {
 
 function draw() {
   const signedIn = Boolean(me);
+  $("challenge").hidden = me === false; // a server without accounts has no challenges
   $("challenge-guest").hidden = signedIn || me === false;
   $("challenge-form").hidden = !signedIn;
   $("challenges-h").hidden = list.length === 0;
