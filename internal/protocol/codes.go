@@ -69,6 +69,10 @@ const (
 	ChallengeOver     Code = "challenge_over"
 	SeekGone          Code = "seek_gone"
 	SeekUnfit         Code = "seek_unfit"
+	// Puzzles.
+	PuzzleNotFound Code = "puzzle_not_found"
+	PuzzleAnswered Code = "puzzle_answered"
+	BadAnswer      Code = "bad_answer"
 )
 
 // A CodeInfo says what a code means where it is sent.
@@ -133,6 +137,9 @@ var codes = []CodeInfo{
 	{ChallengeOver, http.StatusConflict, false, "answering or cancelling a challenge that was declined, cancelled, accepted or lapsed, or that you answered already", ""},
 	{SeekGone, http.StatusGone, false, "joining or cancelling a Play-now request that was paired, cancelled or lapsed meanwhile", ""},
 	{SeekUnfit, http.StatusConflict, false, "joining a Play-now request that does not accept you: your rating is outside its range, your finish rate under its minimum, or you are a guest at a rated request", ""},
+	{PuzzleNotFound, http.StatusNotFound, false, "no puzzle with that id; or, asking for the next puzzle or the day's, none is left to solve (of the theme asked for)", ""},
+	{PuzzleAnswered, http.StatusConflict, false, "an answer to a puzzle your account answered already: one answer a puzzle, the first counts", ""},
+	{BadAnswer, http.StatusBadRequest, false, "a puzzle answer that is not a legal move of its position (malformed, a card named for a draw, a cheque not held, a bid too low)", ""},
 	{Internal, http.StatusInternalServerError, true, "the server failed; the message is generic and nothing changed",
 		"the server could not store the move; nothing changed, try again"},
 	{Unavailable, http.StatusServiceUnavailable, true, "the server is shutting down, or the game is moving to another server: retry after `retryAfter` seconds",

@@ -29,6 +29,7 @@ import (
 	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/puzzler"
 	"github.com/razziagame/razzia/internal/server"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
@@ -76,6 +77,9 @@ type Options struct {
 	// Meet configures Play now and challenges (a test's clock, a quick
 	// Tick); its Logger is set by New.
 	Meet meet.Options
+	// Puzzler, when set, searches the analysed games for puzzles in the
+	// background as razzia serve does with --puzzle-workers.
+	Puzzler *puzzler.Options
 }
 
 // generous fills the zero limits of the API with values no test meets.
@@ -169,7 +173,7 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	s, err := server.New(t.Context(), server.Options{
 		Store: used, Logger: log, Accounts: opts.Accounts, Push: opts.Push, Hub: opts.Hub,
-		Analyst: opts.Analyst, API: opts.API, Page: page, Meet: opts.Meet,
+		Analyst: opts.Analyst, Puzzler: opts.Puzzler, API: opts.API, Page: page, Meet: opts.Meet,
 		ResultFailed: func(f table.Finished, err error) {
 			t.Errorf("recording the result of game %s: %v", f.Game, err)
 		},
