@@ -57,7 +57,11 @@ func lobbySeat(ctx context.Context, c *client.Client, store *client.SeatStore, g
 			msgs <- m
 		}
 	}()
-	m := tui.NewLobby(ctx, c, tui.LobbyOptions{Lang: opt.Lang, Server: c.URL(), Me: g.account, Name: g.name,
+	me := ""
+	if g.account != "" {
+		me = g.name // the account's name, as signing in answered it
+	}
+	m := tui.NewLobby(ctx, c, tui.LobbyOptions{Lang: opt.Lang, Server: c.URL(), Me: me, Name: g.name,
 		Request: g.request, PlayNow: g.playNow, Messages: msgs})
 	if _, err := runProgram(m, stdin, stdout); err != nil {
 		return client.SavedSeat{}, false, err
@@ -75,11 +79,7 @@ func lobbySeat(ctx context.Context, c *client.Client, store *client.SeatStore, g
 	if err != nil {
 		return client.SavedSeat{}, false, err
 	}
-	name := g.name
-	if g.account != "" {
-		name = g.account
-	}
-	seat = client.SavedSeat{Server: c.URL(), Game: got.Game.ID, Seat: got.Seat, Name: name, Token: got.Token, Saved: time.Now()}
+	seat = client.SavedSeat{Server: c.URL(), Game: got.Game.ID, Seat: got.Seat, Name: g.name, Token: got.Token, Saved: time.Now()}
 	if err := store.Save(seat); err != nil {
 		return client.SavedSeat{}, false, err
 	}
