@@ -69,6 +69,9 @@ const (
 	ChallengeOver     Code = "challenge_over"
 	SeekGone          Code = "seek_gone"
 	SeekUnfit         Code = "seek_unfit"
+	// People: follows, blocks, presence.
+	SelfRelation     Code = "self_relation"
+	TooManyRelations Code = "too_many_relations"
 	// Puzzles.
 	PuzzleNotFound Code = "puzzle_not_found"
 	PuzzleAnswered Code = "puzzle_answered"
@@ -137,6 +140,8 @@ var codes = []CodeInfo{
 	{ChallengeOver, http.StatusConflict, false, "answering or cancelling a challenge that was declined, cancelled, accepted or lapsed, or that you answered already", ""},
 	{SeekGone, http.StatusGone, false, "joining or cancelling a Play-now request that was paired, cancelled or lapsed meanwhile", ""},
 	{SeekUnfit, http.StatusConflict, false, "joining a Play-now request that does not accept you: your rating is outside its range, your finish rate under its minimum, or you are a guest at a rated request", ""},
+	{SelfRelation, http.StatusBadRequest, false, "following or blocking yourself", ""},
+	{TooManyRelations, http.StatusConflict, false, "following (or blocking) a player when you follow (or block) the most players one may (500): stop one first", ""},
 	{PuzzleNotFound, http.StatusNotFound, false, "no puzzle with that id; or, asking for the next puzzle or the day's, none is left to solve (of the theme asked for)", ""},
 	{PuzzleAnswered, http.StatusConflict, false, "an answer to a puzzle your account answered already: one answer a puzzle, the first counts", ""},
 	{BadAnswer, http.StatusBadRequest, false, "a puzzle answer that is not a legal move of its position (malformed, a card named for a draw, a cheque not held, a bid too low)", ""},

@@ -297,6 +297,9 @@ type Store interface {
 	Chats
 	// Pairing keeps the Play-now requests and the challenges.
 	Pairing
+	// Social keeps presence, last sightings, follows, blocks and finish
+	// marks.
+	Social
 	// Puzzles keeps the puzzles found in finished games and their answers.
 	Puzzles
 

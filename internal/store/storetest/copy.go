@@ -380,6 +380,7 @@ func Fill(t *testing.T, s store.Store) IDs {
 	}, 5))
 	must("SetPushSettings", s.SetPushSettings(c, bea.ID, store.PushSettings{Turn: true}))
 	fillPairing(t, s, ann, bea)
+	fillSocial(t, s, must, ann, bea, done.ID)
 	fillPuzzles(t, s, done.ID, "fillfailed", ann.ID)
 	return IDs{Games: games, Accounts: []string{ann.ID, bea.ID}, Session: session}
 }

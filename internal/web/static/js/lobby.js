@@ -10,6 +10,7 @@ import { errorText } from "./errors.js";
 import { whoami, showAccount } from "./players.js";
 import { setupPlayNow, drawPlayNow, loadPlayNow, fillPaces } from "./playnow.js";
 import { setupChallengeForm, drawChallengeForm, fillChallengePaces } from "./challengeform.js";
+import { setupOnline, drawOnline } from "./online.js";
 
 // Until the catalogue comes, the keys themselves (with has(), as a real
 // translator has: the seats can be drawn before).
@@ -213,12 +214,14 @@ $("refresh").addEventListener("click", refresh);
 setupLearn(() => t);
 setupPlayNow();
 setupChallengeForm();
+setupOnline(() => t);
 const levelsLoaded = loadLevels(); // while the language loads
 await start((tr, lang) => {
   t = tr;
   renderPaces(lang);
   renderSeats();
   drawLists();
+  drawOnline();
 });
 const levelsError = await levelsLoaded;
 if (levelsError) showError($("create-error"), errorText(t, levelsError));
