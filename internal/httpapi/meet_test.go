@@ -17,7 +17,7 @@ import (
 	"github.com/razziagame/razzia/internal/servertest"
 )
 
-// meetWS opens the browser's lobby WebSocket, with its cookies.
+// meetWS opens the browser's live socket as a lobby, with its cookies.
 func (b *browser) meetWS() *websocket.Conn {
 	b.t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, b.srv.URL, nil)
@@ -25,7 +25,7 @@ func (b *browser) meetWS() *websocket.Conn {
 	for _, c := range b.hc.Jar.Cookies(req.URL) {
 		h.Add("Cookie", c.String())
 	}
-	ws := "ws" + strings.TrimPrefix(b.srv.URL, "http") + "/api/meet/ws"
+	ws := "ws" + strings.TrimPrefix(b.srv.URL, "http") + "/api/live?seeks=1"
 	conn, _, err := websocket.Dial(servertest.Context(b.t), ws, &websocket.DialOptions{HTTPHeader: h})
 	if err != nil {
 		b.t.Fatal(err)
@@ -40,7 +40,7 @@ func nextMeet(t *testing.T, conn *websocket.Conn, typ string) protocol.MeetMessa
 	for {
 		_, data, err := conn.Read(servertest.Context(t))
 		if err != nil {
-			t.Fatalf("reading the lobby's WebSocket: %v", err)
+			t.Fatalf("reading the live socket: %v", err)
 		}
 		var m protocol.MeetMessage
 		if err := json.Unmarshal(data, &m); err != nil {
@@ -102,7 +102,7 @@ func TestPlayNowHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	if m := nextMeet(t, ws, "error"); m.Type != "error" {
-		t.Errorf("a move on the lobby's WebSocket: %+v", m)
+		t.Errorf("a move on the live socket: %+v", m)
 	}
 }
 
@@ -163,7 +163,7 @@ func TestPlayNowHTTPRefused(t *testing.T) {
 }
 
 // TestChallengeHTTP: a challenge reaches the person challenged at once,
-// on the lobby's WebSocket and by Web Push; accepted, both sit at the
+// on the live socket and by Web Push; accepted, both sit at the
 // table. Declines and refusals have their codes.
 func TestChallengeHTTP(t *testing.T) {
 	srv, svc := pushServer(t, notify.Options{})
