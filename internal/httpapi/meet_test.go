@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -10,9 +9,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/razziagame/razzia/internal/httpapi"
-	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/notify"
-	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/servertest"
 )
@@ -257,22 +254,13 @@ func TestChallengeHTTP(t *testing.T) {
 // TestBlockedHTTP: a block, either way, refuses a challenge and joining
 // a request with blocked, and keeps the two apart in Play now.
 func TestBlockedHTTP(t *testing.T) {
-	var ids struct{ ann, bob string }
-	blocked := func(_ context.Context, blocker, blocked string) (bool, error) {
-		return blocker == ids.ann && blocked == ids.bob, nil // Ann blocks Bob
-	}
-	srv := servertest.New(t, servertest.Options{Meet: meet.Options{Blocked: blocked}})
+	srv := servertest.New(t, servertest.Options{})
 	ann, bob, cy := newBrowser(t, srv), newBrowser(t, srv), newBrowser(t, srv)
 	ann.register("Ann")
 	bob.register("Bob")
 	cy.register("Cy")
-	for name, id := range map[string]*string{"Ann": &ids.ann, "Bob": &ids.bob} {
-		a, err := srv.Store.AccountByKey(t.Context(), playername.Key(name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		*id = a.ID
-	}
+	// Ann blocks Bob, as the profile's button does.
+	ann.must(http.MethodPut, "/api/players/Bob/block", nil, nil)
 	for _, c := range []struct {
 		name string
 		b    *browser
