@@ -141,3 +141,49 @@ func TestChallengeLapsesByPace(t *testing.T) {
 		}
 	}
 }
+
+// TestPresenceBoundsWired: two servers on one PostgreSQL database, their
+// presence on one test clock, beating as it moves. Ann's live socket on
+// one node makes her online on the other at once by the clock (and
+// within 5 s of real time); closed, she is offline there Linger after,
+// not before: well within a minute of leaving.
+func TestPresenceBoundsWired(t *testing.T) {
+	clk := testclock.New()
+	node := pgNodes(t)
+	a := node(servertest.Options{Presence: presence.Options{Now: clk.Now, AfterFunc: clk.AfterFunc}})
+	b := node(servertest.Options{Presence: presence.Options{Now: clk.Now, AfterFunc: clk.AfterFunc}})
+	feed := b.Presence.Feed()
+	defer feed.Close()
+	ann := newBrowser(t, a)
+	ann.register("Ann")
+	start, at := time.Now(), clk.Now()
+	live := ann.live("")
+	on := presenceEvent(t, feed, presence.Online)
+	if on.Status.Name != "Ann" || !b.Presence.Online(on.Status.Key) {
+		t.Fatalf("node b: %+v, want Ann online", on)
+	}
+	if d := time.Since(start); d > 5*time.Second || clk.Now() != at {
+		t.Errorf("online on the other node after %v (%v by the clock), want within 5 s", d, clk.Now().Sub(at))
+	}
+	// A few beats while she is connected change nothing.
+	for range 3 {
+		clk.Advance(presence.DefaultBeat)
+	}
+	if !b.Presence.Online(on.Status.Key) {
+		t.Fatal("Ann offline on node b while connected")
+	}
+	live.Close(websocket.StatusNormalClosure, "")
+	presenceEvent(t, feed, presence.Lingering)
+	left := clk.Now()
+	clk.Advance(presence.DefaultLinger - time.Millisecond)
+	if !b.Presence.Online(on.Status.Key) {
+		t.Fatal("Ann offline on node b before Linger passed")
+	}
+	clk.Advance(time.Millisecond)
+	if e := presenceEvent(t, feed, presence.Offline); e.Status.Key != on.Status.Key {
+		t.Fatalf("offline: %+v, want Ann", e)
+	}
+	if d := clk.Now().Sub(left); d > time.Minute {
+		t.Errorf("offline %v after leaving, want within a minute", d)
+	}
+}
