@@ -184,7 +184,9 @@ func (h *Hub) startRematch(ctx context.Context, old *store.Game, o protocol.Rema
 	if g.Clock, err = match.NewTiming(t.Clock.Pace(), len(g.Seats)); err != nil {
 		return h.failed("start the rematch of", old.ID, err)
 	}
-	if _, err := h.createGame(ctx, g, "", holdNone); err != nil && !errors.Is(err, store.ErrConflict) {
+	if _, err := h.createGame(ctx, g, "", holdNone); errors.Is(err, store.ErrConflict) {
+		return nil // started by another caller meanwhile
+	} else if err != nil {
 		return err
 	}
 	h.log.Info("rematch started", "game", g.ID, "of", old.ID, "players", len(g.Seats))
