@@ -69,10 +69,19 @@ export function symbol(kind) {
   return SYMBOLS[kind] || UNKNOWN;
 }
 
+// ART holds each kind's symbol, parsed once: a table draws dozens of them
+// on every redraw, and a copy costs far less than parsing the markup.
+const ART = new Map();
+
 function art(kind) {
-  const s = h("span", { class: "card-sym", "aria-hidden": "true" });
-  s.innerHTML = symbol(kind);
-  return s;
+  let s = ART.get(kind);
+  if (!s) {
+    s = h("span", { class: "card-sym", "aria-hidden": "true" });
+    s.innerHTML = symbol(kind);
+    if (s.cloneNode) ART.set(kind, s);
+    else return s;
+  }
+  return s.cloneNode(true);
 }
 
 /**
@@ -106,10 +115,18 @@ export function card(kind, t, opts = {}) {
     opts.count > 1 ? h("span", { class: "card-count", "aria-hidden": "true" }, `×${opts.count}`) : null);
 }
 
+const BACK = S('<path d="M12 3 21 12 12 21 3 12z" fill="none" stroke="currentColor" stroke-width="1.4"/><path d="M12 7.5 16.5 12 12 16.5 7.5 12z"/>');
+
 /** back returns a face-down card (a pile). */
 export function back(extra) {
   const b = h("span", { class: `card card-back${extra ? " " + extra : ""}`, "aria-hidden": "true" });
-  b.innerHTML = S('<path d="M12 3 21 12 12 21 3 12z" fill="none" stroke="currentColor" stroke-width="1.4"/><path d="M12 7.5 16.5 12 12 16.5 7.5 12z"/>');
+  const face = ART.get("") || h("span");
+  if (face.cloneNode && !face.firstChild) {
+    face.innerHTML = BACK;
+    ART.set("", face);
+  }
+  if (face.cloneNode) b.append(...face.cloneNode(true).childNodes);
+  else b.innerHTML = BACK;
   return b;
 }
 

@@ -26,7 +26,7 @@
 //   (rematch.js).
 
 import { JEWELS, BUSINESSES, GROUPS, card, back, cheque, chip } from "./cards.js";
-import { h } from "./dom.js";
+import { h, sync, setAttr } from "./dom.js";
 import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, num, displayNames, tableKind } from "./words.js";
 import { scorePanel, roundOverlay, roundBanner, gameEnd } from "./scores.js";
 import { hintsBox } from "./analysis.js";
@@ -68,8 +68,9 @@ export { T };
  *             viewer's own pre-move and why it was dropped
  *
  * root gets data-status, data-phase, data-seat, data-to-move and data-moves.
- * Focus, the log's scroll position, a half-made thieves choice and a
- * closed round-end overlay survive a redraw of the same root.
+ * A redraw of the same root changes only the elements that differ (dom.js
+ * sync): focus, scroll positions, open details, a half-made thieves
+ * choice and a closed round-end overlay survive it.
  */
 export function renderTable(root, snapshot, events, catalogue, options = {}) {
   const t = T(catalogue);
@@ -85,11 +86,11 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   mem.redraw = () => renderTable(root, ...mem.args);
   events = events || [];
 
-  root.setAttribute("data-status", status);
-  root.setAttribute("data-phase", v.phase);
-  root.setAttribute("data-seat", String(seat));
-  root.setAttribute("data-to-move", String(v.toMove));
-  root.setAttribute("data-moves", String(v.moves));
+  setAttr(root, "data-status", status);
+  setAttr(root, "data-phase", v.phase);
+  setAttr(root, "data-seat", String(seat));
+  setAttr(root, "data-to-move", String(v.toMove));
+  setAttr(root, "data-moves", String(v.moves));
 
   const mine = seat >= 0 && v.toMove === seat && v.legal.length > 0 && typeof o.onMove === "function";
   const ctx = { t, v, seat, game, names, tell, mine, o, mem, root, events };
@@ -112,10 +113,12 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
 
   // Keep the reader's place across the redraw.
   const focus = focusKey(root);
-  const before = o.animate ? measure(root) : null;
+  // Where the cards were as the reader last saw them: measured once per
+  // frame, since several messages may come before the page is drawn.
+  if (!mem.frame) mem.before = { rects: o.animate ? measure(root) : null, moves: mem.moves };
 
   const over = v.phase === "over";
-  const main = h("div", { class: "tbl-main" },
+  const main = h("div", { class: "tbl-main", "data-key": "main" },
     over ? gameEnd(ctx, o.links) : null,
     banner ? roundBanner(ctx, banner) : null,
     // After the game the board is empty: its end takes the place.
@@ -124,7 +127,7 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   // Once the game is over its end comes first, before the strips.
   const tbl = h("div", { class: `tbl${over ? " tbl-over" : ""}`, "data-players": String(v.players.length) },
     over ? [main, seatsPanel(ctx)] : [seatsPanel(ctx), main],
-    h("div", { class: "tbl-side" },
+    h("div", { class: "tbl-side", "data-key": "side" },
       v.seats.some((s) => s.scores.length > 0) ? scorePanel(ctx) : null,
       o.log ? logPanel(ctx) : null));
   if (overlay) {
@@ -132,29 +135,37 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
     tbl.setAttribute("inert", "");
     tbl.setAttribute("aria-hidden", "true");
   }
-  root.replaceChildren(tbl);
-  if (overlay) {
-    root.appendChild(roundOverlay(ctx, overlay, () => {
-      mem.dismissed = overlay.round;
-      // The next round's first clock waits for the players who read the
-      // scores: tell the server this one has.
-      if (seat >= 0 && o.onContinue) o.onContinue();
-      renderTable(root, ...mem.args);
-      moveFocus(root);
-    }));
-  }
+  const dialog = overlay ? roundOverlay(ctx, overlay, () => {
+    mem.dismissed = overlay.round;
+    // The next round's first clock waits for the players who read the
+    // scores: tell the server this one has.
+    if (seat >= 0 && o.onContinue) o.onContinue();
+    renderTable(root, ...mem.args);
+    moveFocus(root);
+  }) : null;
+  // The clocks show their time before the table goes in, so that only a
+  // clock whose figure changed is touched.
+  tick(tbl, t, o.clock);
+  // Only what changed is changed: the rest, and the reader's focus,
+  // scroll and open details with it, stays as it is.
+  const focused = typeof document !== "undefined" ? document.activeElement : null;
+  sync(root, tbl, dialog);
 
-  followLog(root, mem);
   if (overlay && mem.shown !== overlay.round) {
     mem.shown = overlay.round;
     const b = root.querySelector && root.querySelector("#round-continue");
     if (b && b.focus) b.focus();
-  } else {
+  } else if (!focused || !focused.isConnected || focused !== document.activeElement) {
     restoreFocus(root, focus);
   }
-  tick(root, t, o.clock);
-  if (before && mem.moves >= 0 && v.moves === mem.moves + 1) animate(root, before, events, v);
   mem.moves = v.moves;
+  // What needs the new layout waits for the frame, which lays the page out
+  // once anyway: reading it here would lay it out a second time.
+  beforeFrame(mem, () => {
+    followLog(root, mem);
+    const b = mem.before;
+    if (b.rects && b.moves >= 0 && mem.moves === b.moves + 1) animate(root, b.rects, mem.args[1] || []);
+  });
 }
 
 // lastRoundEnd finds the newest round end, and whether a lot was decided
@@ -197,7 +208,7 @@ function strip(ctx, s, i) {
   const held = [];
   for (const [, kinds] of GROUPS) {
     for (const k of kinds) {
-      if (s.holdings[k] > 0) held.push(h("li", {}, chip(k, s.holdings[k], count(t, k, s.holdings[k]))));
+      if (s.holdings[k] > 0) held.push(h("li", { "data-key": k }, chip(k, s.holdings[k], count(t, k, s.holdings[k]))));
     }
   }
   return h("li", { class: cls, id: `seat-${i}`, "data-seat": String(i), "aria-label": names[i] },
@@ -611,15 +622,34 @@ function logPanel({ t, v, names, tell, events, mem }) {
         if (more) more.hidden = true;
       }
     } }, items);
+  // The handlers find the live log: a redraw keeps the elements in the
+  // page, not these.
   const more = h("button", { type: "button", class: "small log-more", id: "log-more", hidden: unread <= 0,
-    onclick: () => {
+    onclick: (ev) => {
+      const btn = ev.currentTarget || ev.target;
+      const live = btn.parentNode.querySelector("#log");
       mem.logFollow = true;
-      mem.logSeen = list.children.length;
-      more.hidden = true;
-      list.scrollTop = list.scrollHeight;
+      mem.logSeen = live.children.length;
+      btn.hidden = true;
+      live.scrollTop = live.scrollHeight;
     } }, t("web.log.more", { n: Math.max(unread, 0) }));
   return h("section", { class: "log-panel", "aria-labelledby": "log-h" },
     h("h2", { id: "log-h" }, t("web.log")), list, more);
+}
+
+// beforeFrame runs fn before the next frame is drawn (at once where there
+// are no frames), once however many redraws come first.
+function beforeFrame(mem, fn) {
+  if (typeof requestAnimationFrame !== "function") {
+    fn();
+    return;
+  }
+  mem.next = fn;
+  if (mem.frame) return;
+  mem.frame = requestAnimationFrame(() => {
+    mem.frame = 0;
+    mem.next();
+  });
 }
 
 // followLog shows the log's newest line after a redraw unless the reader

@@ -1,0 +1,45 @@
+package web
+
+import "testing"
+
+// syncCheck brings a drawn part of a page up to date with dom.js's sync and
+// checks what a redraw must keep: the same elements where only text or
+// attributes changed, keyed elements found where they moved to, a details
+// the reader opened, the newest handlers, and nothing left over.
+const syncCheck = `import "./fakedom.mjs";
+import { h, sync } from "./dom.mjs";
+const cases = [];
+const root = document.createElement("div");
+const said = [];
+const draw = (n, order, extra) => [
+  h("p", { id: "turn", class: "turn" + (n > 1 ? " hot" : ""), title: n > 1 ? null : "t" }, "Turn " + n),
+  h("ol", { class: "strips" }, order.map((k) => h("li", { id: "seat-" + k }, "Seat " + k))),
+  h("details", { class: "old" }, h("summary", {}, "Round 1")),
+  h("button", { type: "button", onclick: () => said.push(n) }, "Go"),
+  extra ? h("span", { class: "extra" }, "new") : null,
+];
+sync(root, draw(1, [0, 1, 2], true));
+const [turn, list, details, button] = root.childNodes;
+const seat2 = list.childNodes[2];
+details.setAttribute("open", "");
+sync(root, draw(2, [2, 0, 1], false));
+cases.push([root.childNodes.length, 4]);
+cases.push([root.childNodes[0] === turn, true]);
+cases.push([turn.textContent, "Turn 2"]);
+cases.push([turn.getAttribute("class"), "turn hot"]);
+cases.push([turn.getAttribute("title"), null]);
+cases.push([root.childNodes[1] === list, true]);
+cases.push([list.childNodes[0] === seat2, true]);
+cases.push([list.childNodes.map((c) => c.getAttribute("id")).join(), "seat-2,seat-0,seat-1"]);
+cases.push([root.childNodes[2] === details && details.getAttribute("open"), ""]);
+cases.push([root.childNodes[3] === button, true]);
+button.click();
+cases.push([said.join(), "2"]);
+sync(root, h("p", {}, "gone"));
+cases.push([root.childNodes.length === 1 && root.textContent, "gone"]);
+`
+
+func TestSyncKeepsWhatStays(t *testing.T) {
+	t.Parallel() // mostly node starting: on both cores
+	runCases(t, "dom.js sync", syncCheck)
+}
