@@ -110,12 +110,39 @@ export function card(kind, t, opts = {}) {
   return h(tag, attrs,
     h("span", { class: "card-band", "aria-hidden": "true" }),
     art(kind),
-    h("span", { class: `card-name${name.length > 13 ? " name-xlong" : name.length > 8 ? " name-long" : ""}`, "aria-hidden": "true" }, name),
+    h("span", { class: `card-name${name.length > 13 ? " name-xlong" : name.length > 8 ? " name-long" : ""}`, "aria-hidden": "true" }, breakable(name)),
     crossed ? h("span", { class: "card-cross", "aria-hidden": "true", title: t("group.crossed") }, "✕") : null,
     opts.count > 1 ? h("span", { class: "card-count", "aria-hidden": "true" }, `×${opts.count}`) : null);
 }
 
 const BACK = S('<path d="M12 3 21 12 12 21 3 12z" fill="none" stroke="currentColor" stroke-width="1.4"/><path d="M12 7.5 16.5 12 12 16.5 7.5 12z"/>');
+
+// BREAKS are where the long words of the card names of every language
+// may break, as a dictionary splits them: a browser's own hyphenation
+// depends on dictionaries a phone may lack. TestCardNamesBreak checks
+// that every word of eight letters or more is here.
+const BREAKS = new Map([
+  "neck|lace", "body|guard", "trans|port", "race|track", "night|club", "restau|rant",
+  "hals|snoer", "lijf|wacht", "chauf|feur", "trans|port|be|drijf", "film|zaal", "paarden|ren|baan", "immo|bi|liën", "nacht|club",
+  "poli|ziotto", "oro|logio", "dia|mante", "gang|ster", "tra|sporto", "immo|bili", "risto|rante",
+  "nyak|lánc", "arany|érme", "nehéz|fiú", "szállí|tás", "ló|verseny", "ingat|lan",
+  "guarda|espal|das", "con|duc|tor", "trans|porte", "inmo|bilia|ria", "noc|turno", "restau|rante", "ca|rreras",
+  "poli|zist", "hals|kette", "leib|wächter", "gold|münze", "spedi|tion", "renn|bahn", "immo|bilien",
+].map((w) => [w.replaceAll("|", ""), w.split("|")]));
+
+/**
+ * breakable returns a card's name with soft hyphens where its long words
+ * may break (BREAKS), so that a narrow card breaks "body-guard" or not
+ * at all, never "bodygua rd".
+ */
+export function breakable(name) {
+  return name.split(" ").map((word) => {
+    const parts = BREAKS.get(word.toLowerCase());
+    if (!parts) return word;
+    let at = 0;
+    return parts.map((p) => word.slice(at, (at += p.length))).join("\u00ad");
+  }).join(" ");
+}
 
 /** back returns a face-down card (a pile). */
 export function back(extra) {

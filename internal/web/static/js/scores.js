@@ -60,7 +60,7 @@ export function scoreTable({ t, v, names }, r, order = v.seats.map((_, i) => i))
         h("th", { scope: "row", class: "col-name" }, seatName(names, i)),
         cats.map((c) => cell(s[c] || 0)),
         cell(s.total || 0, true),
-        r > 1 ? h("td", { class: "sum" }, num(sofar(i))) : null);
+        r > 1 ? h("td", { class: "sum col-sofar" }, num(sofar(i))) : null);
     })));
 }
 

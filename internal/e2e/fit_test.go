@@ -1,0 +1,101 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fitJS lists what the table shows cut, clipped or broken at the
+// viewport's size: a player's name or part in the auction cut short, a
+// score column headed by an icon without its word, a score table that
+// must be scrolled sideways to be read, a card's name broken inside a
+// word (other than at a soft hyphen) or clamped, the page wider than the
+// screen.
+const fitJS = `(() => {
+  const out = [];
+  const shown = (e) => !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
+  for (const e of document.querySelectorAll("#table .strip-name, #table .strip-part")) {
+    if (shown(e) && e.scrollWidth > e.clientWidth + 1) out.push("cut: " + JSON.stringify(e.textContent) + " shows " + e.clientWidth + " of " + e.scrollWidth + " px");
+  }
+  for (const th of document.querySelectorAll("#table th.col-cat")) {
+    if (!shown(th)) continue;
+    const w = th.querySelector(".cat-word");
+    if (!shown(w) || w.getBoundingClientRect().height < 8) out.push("the score column " + th.getAttribute("aria-label") + " has no word");
+  }
+  for (const w of document.querySelectorAll("#table .score-wrap")) {
+    if (shown(w) && w.scrollWidth > w.clientWidth + 1) {
+      const head = [...w.querySelectorAll("thead th")].filter((th) => th.getBoundingClientRect().right > w.getBoundingClientRect().right + 1).map((th) => th.textContent.trim() || th.getAttribute("aria-label"));
+      out.push("a score table (" + (w.getAttribute("aria-label") || "") + ") is " + w.scrollWidth + " px in " + w.clientWidth + ": clipped " + head.join(", "));
+    }
+  }
+  // A table may fit its box while the box overflows a panel that clips it.
+  for (const table of document.querySelectorAll("#table .score-table")) {
+    if (!shown(table)) continue;
+    const last = [...table.querySelectorAll("thead th")].filter(shown).pop();
+    if (!last) continue;
+    const right = last.getBoundingClientRect().right;
+    for (let a = table.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX === "visible") continue;
+      const edge = a.getBoundingClientRect().right;
+      if (right > edge + 1) { out.push("the score table " + JSON.stringify(table.querySelector("caption").textContent) + "'s column " + last.textContent.trim() + " ends at " + Math.round(right) + " px, past its panel's edge at " + Math.round(edge)); break; }
+    }
+  }
+  for (const n of document.querySelectorAll("#table .card-name")) {
+    if (!shown(n)) continue;
+    const text = n.firstChild;
+    if (!text || text.nodeType !== 3) continue;
+    const s = text.data;
+    let top = null;
+    for (let i = 0; i < s.length; i++) {
+      const r = document.createRange();
+      r.setStart(text, i);
+      r.setEnd(text, i + 1);
+      const rect = [...r.getClientRects()].filter((x) => x.width > 0).pop();
+      if (!rect) continue;
+      if (top !== null && rect.top > top + 2) {
+        const before = s.slice(0, i).replace(/\u00ad/g, "");
+        if (!/[\s\u00ad-]$/.test(s.slice(0, i)) && !/^\s/.test(s.slice(i))) out.push("the card name " + JSON.stringify(s.replace(/\u00ad/g, "")) + " breaks inside a word after " + JSON.stringify(before));
+      }
+      top = rect.top;
+    }
+    if (n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clientWidth + 1) out.push("the card name " + JSON.stringify(s.replace(/\u00ad/g, "")) + " is clipped: " + n.scrollWidth + "x" + n.scrollHeight + " in " + n.clientWidth + "x" + n.clientHeight);
+  }
+  if (document.documentElement.scrollWidth > innerWidth + 1) out.push("the page is " + document.documentElement.scrollWidth + " px wide in " + innerWidth);
+  return [...new Set(out)];
+})()`
+
+// sizes are the screens the table is laid out for, phones and desktops.
+var sizes = []size{desktop, {1024, 768, false}, {820, 1180, true}, {760, 1000, true}, phone, narrow, landscape}
+
+// fits fails the test with what the table shows cut or clipped at every
+// size, and saves a screenshot of each.
+func (p *page) fits(what string) {
+	p.t.Helper()
+	for _, s := range sizes {
+		p.resize(s)
+		if bad := eval[[]string](p, fitJS); len(bad) > 0 {
+			p.t.Errorf("%s at %s:\n  %s", what, s, strings.Join(bad, "\n  "))
+		}
+		p.screenshot(fmt.Sprintf("fit-%s-%s", strings.ReplaceAll(what, " ", "-"), s))
+	}
+	p.resize(desktop)
+}
+
+// TestTableFits plays a five-player game against bots into round 3, then
+// to its end, and lays the table out at every size from a 360-pixel
+// phone to a desktop and a phone on its side: no name or bid is cut, the
+// score columns are headed by words, the score tables are read without
+// scrolling sideways, card names break only between words or at a
+// hyphen, and the page is never wider than the screen.
+func TestTableFits(t *testing.T) {
+	p := seated(t, "easy", "easy", "easy", "easy")
+	p.playTo("an auction in round 3", spending, func(st tableState) bool {
+		return st.Overlay == 0 && st.Phase == "auction" && eval[bool](p, `!!document.querySelector('#scores .score-table[data-round="2"]')`)
+	})
+	p.fits("round 3")
+	p.playTo("the end", spending, func(tableState) bool { return false })
+	waitFor[bool](p, "the final table", `!!document.querySelector("#final-table")`, 5*time.Second)
+	p.fits("the end")
+}
