@@ -85,12 +85,20 @@ func (p *page) fits(what string) {
 
 // TestTableFits plays a five-player game against bots into round 3, then
 // to its end, and lays the table out at every size from a 360-pixel
-// phone to a desktop and a phone on its side: no name or bid is cut, the
+// phone to a desktop and a phone on its side: the round's end shows its
+// way on without scrolling, no name or bid is cut, the
 // score columns are headed by words, the score tables are read without
 // scrolling sideways, card names break only between words or at a
 // hyphen, and the page is never wider than the screen.
 func TestTableFits(t *testing.T) {
 	p := seated(t, "easy", "easy", "easy", "easy")
+	p.playTo("the end of round 1", spending, func(st tableState) bool { return st.Overlay == 1 })
+	for _, s := range sizes {
+		p.resize(s)
+		p.onScreen("the round's end at "+s.String(), "#round-end h2", "#round-continue")
+		p.screenshotViewport("fit-round-end-" + s.String())
+	}
+	p.resize(desktop)
 	p.playTo("an auction in round 3", spending, func(st tableState) bool {
 		return st.Overlay == 0 && st.Phase == "auction" && eval[bool](p, `!!document.querySelector('#scores .score-table[data-round="2"]')`)
 	})
