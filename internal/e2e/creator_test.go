@@ -15,7 +15,8 @@ import (
 // own; creating the table seats them under the name they gave, so the
 // waiting page opens with their seat taken and the invite link on
 // screen, and no join form. A name the server refuses is told at the
-// lobby, and the table made for it is closed again.
+// lobby, and the table made for it is closed again. Who comes by the
+// invite link finds the join form in sight.
 func TestCreatorSeated(t *testing.T) {
 	srv := newServer(t)
 	p := newPage(t, srv, "Ann", phone.w, phone.h)
@@ -57,4 +58,16 @@ func TestCreatorSeated(t *testing.T) {
 	p.onScreen("the waiting page on a phone", "#invite-link", "#open-seats .badge-you")
 	p.screenshot("creator-seated-" + phone.String())
 	p.accessible("the waiting page of the creator")
+
+	// Who comes by the invite link finds the form to take a seat at once,
+	// on a phone held either way.
+	id := eval[string](p, `location.pathname.split("/")[2]`)
+	bob := newPage(t, srv, "Bob", phone.w, phone.h)
+	for _, s := range []size{landscape, phone} {
+		bob.resize(s)
+		bob.open("/g/" + id)
+		waitFor[bool](bob, "the join form", `(() => { const b = document.querySelector("#join"); return !!b && b.getClientRects().length > 0; })()`, 10*time.Second)
+		bob.onScreen("the join form at "+s.String(), "#join-name", "#join")
+		bob.screenshotViewport("invited-" + s.String())
+	}
 }
