@@ -43,3 +43,14 @@ func TestSyncKeepsWhatStays(t *testing.T) {
 	t.Parallel() // mostly node starting: on both cores
 	runCases(t, "dom.js sync", syncCheck)
 }
+
+// TestOnePoint: a player with one point, or minus one, has "1 pt", not
+// "1 pts".
+func TestOnePoint(t *testing.T) {
+	t.Parallel() // mostly node starting: on both cores
+	runCases(t, "points", `import "./fakedom.mjs";
+import { points } from "./words.mjs";
+const t = (k, a) => ({ "web.seat.points": "{n} pts", "web.seat.points.one": "{n} pt" })[k].replace("{n}", a.n);
+const cases = [[points(t, 1), "1 pt"], [points(t, -1), "\u22121 pt"], [points(t, 0), "0 pts"], [points(t, 12), "12 pts"], [points(t, -7), "\u22127 pts"]];
+`)
+}

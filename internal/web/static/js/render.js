@@ -27,7 +27,7 @@
 
 import { JEWELS, BUSINESSES, GROUPS, card, back, cheque, chip } from "./cards.js";
 import { h, sync, setAttr } from "./dom.js";
-import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, num, displayNames, tableKind } from "./words.js";
+import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, num, points, displayNames, tableKind } from "./words.js";
 import { scorePanel, roundOverlay, roundBanner, gameEnd } from "./scores.js";
 import { hintsBox } from "./analysis.js";
 import { tick, left, lowAt } from "./clock.js";
@@ -221,7 +221,7 @@ function strip(ctx, s, i) {
       standIn ? h("span", { class: "badge badge-standin", title: t("web.standin") }, t("web.standin")) : null,
       o.clock && v.phase !== "over" ? h("span", { class: "strip-clock", ...clockAttrs(game, i), role: "timer",
         title: t("web.clock.label", { player: names[i], time: "" }).trim() }) : null,
-      h("span", { class: "strip-points", title: t("web.seat.points.title") }, t("web.seat.points", { n: num(s.total) })),
+      h("span", { class: "strip-points", title: t("web.seat.points.title") }, points(t, s.total)),
       h("span", { class: "strip-break", "aria-hidden": "true" }),
       a && a.initiator === i ? h("span", { class: "strip-caller", title: t("web.auction.caller"), role: "img", "aria-label": t("web.auction.caller") }, "★") : null,
       partOf(ctx, s, i)),

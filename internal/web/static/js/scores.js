@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { chip } from "./cards.js";
-import { CATEGORIES, list, signed, num } from "./words.js";
+import { CATEGORIES, list, signed, num, points } from "./words.js";
 import { rematchBox } from "./rematch.js";
 
 /** CATEGORY_KINDS draws each scoring category by a card of its family. */
@@ -76,7 +76,7 @@ export function scorePanel(ctx) {
   return h("section", { class: "scores", id: "scores", tabindex: "-1", "aria-labelledby": "scores-h" },
     h("h2", { id: "scores-h" }, t("web.scores")),
     h("ul", { class: "score-totals" }, v.seats.map((s, i) =>
-      h("li", { class: "score-chip" }, seatName(names, i), " ", h("strong", {}, t("web.seat.points", { n: num(s.total) }))))),
+      h("li", { class: "score-chip" }, seatName(names, i), " ", h("strong", {}, points(t, s.total))))),
     tables);
 }
 
@@ -146,7 +146,7 @@ export function gameEnd(ctx, links = {}) {
       rating ? h("p", { class: "rating-change", id: "rating-change" }, t("web.end.rating", rating)) : null,
       h("ol", { class: "podium" }, order.map((i) =>
         h("li", { class: v.winners.includes(i) ? "rank-win" : "" },
-          seatName(names, i, "rank-name"), " ", h("span", { class: "rank-points" }, t("web.seat.points", { n: num(v.seats[i].total) })))))),
+          seatName(names, i, "rank-name"), " ", h("span", { class: "rank-points" }, points(t, v.seats[i].total)))))),
     actions.length ? h("div", { class: "game-end-actions", id: "game-end-actions" }, actions) : null,
     h("div", { class: "game-end-grid" },
       wrap(finalTable(ctx, order), t("web.end.table")),
