@@ -69,17 +69,49 @@ export function symbol(kind) {
   return SYMBOLS[kind] || UNKNOWN;
 }
 
-// ART holds each kind's symbol, parsed once: a table draws dozens of them
-// on every redraw, and a copy costs far less than parsing the markup.
+// The symbols are drawn once, into a sprite in the page, and each card
+// uses its own: a table shows dozens of cards and redraws often, and a
+// card that copies no paths costs a fraction. Without a page (the tests
+// under node) a card carries its markup.
+const NS = "http://www.w3.org/2000/svg";
+let sprited = false;
+
+function sprite() {
+  if (sprited) return true;
+  if (typeof document === "undefined" || !document.body || !document.createElementNS) return false;
+  const inner = (markup) => markup.replace(/^<svg[^>]*>/, "").replace(/<\/svg>$/, "");
+  const box = document.createElement("div");
+  box.innerHTML = `<svg xmlns="${NS}" class="sprite" aria-hidden="true" focusable="false">` +
+    Object.entries({ ...SYMBOLS, unknown: UNKNOWN, back: BACK })
+      .map(([k, markup]) => `<symbol id="sym-${k}" viewBox="0 0 24 24">${inner(markup)}</symbol>`).join("") + "</svg>";
+  document.body.appendChild(box.firstChild);
+  sprited = true;
+  return true;
+}
+
+// use returns an svg that shows the sprite's symbol id.
+function use(id) {
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("focusable", "false");
+  svg.setAttribute("aria-hidden", "true");
+  const u = document.createElementNS(NS, "use");
+  u.setAttribute("href", `#sym-${id}`);
+  svg.appendChild(u);
+  return svg;
+}
+
+// ART holds each kind's symbol, made once: copies are cheap.
 const ART = new Map();
 
 function art(kind) {
   let s = ART.get(kind);
   if (!s) {
     s = h("span", { class: "card-sym", "aria-hidden": "true" });
-    s.innerHTML = symbol(kind);
-    if (s.cloneNode) ART.set(kind, s);
-    else return s;
+    if (sprite()) s.appendChild(use(SYMBOLS[kind] ? kind : "unknown"));
+    else s.innerHTML = symbol(kind);
+    if (!s.cloneNode) return s;
+    ART.set(kind, s);
   }
   return s.cloneNode(true);
 }
@@ -147,12 +179,7 @@ export function breakable(name) {
 /** back returns a face-down card (a pile). */
 export function back(extra) {
   const b = h("span", { class: `card card-back${extra ? " " + extra : ""}`, "aria-hidden": "true" });
-  const face = ART.get("") || h("span");
-  if (face.cloneNode && !face.firstChild) {
-    face.innerHTML = BACK;
-    ART.set("", face);
-  }
-  if (face.cloneNode) b.append(...face.cloneNode(true).childNodes);
+  if (sprite()) b.appendChild(use("back"));
   else b.innerHTML = BACK;
   return b;
 }
