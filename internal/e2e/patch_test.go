@@ -159,12 +159,14 @@ func TestStatePatchTrace(t *testing.T) {
 	trace := startTrace(p)
 	made := 0
 	p.playTo("30 moves", func(st tableState) string { made++; return spending(st) }, func(tableState) bool { return made >= 30 })
-	msg, frame := trace.stop(listener)
+	msg, frame, msgCPU, frameCPU := trace.stop(listener)
 	if len(msg) < 30 {
 		t.Fatalf("only %d state messages traced: the trace proves nothing", len(msg))
 	}
 	t.Logf("4x CPU throttling, 5 players, %d state messages: the task handling one took at most %.1f ms (median %.1f ms); "+
 		"the frame drawing it at most %.1f ms (median %.1f ms)", len(msg), slices.Max(msg), median(msg), slices.Max(frame), median(frame))
+	t.Logf("the same in the main thread's CPU time: at most %.1f ms (median %.1f ms) and %.1f ms (median %.1f ms)",
+		slices.Max(msgCPU), median(msgCPU), slices.Max(frameCPU), median(frameCPU))
 	if slices.Max(msg) >= 50 || slices.Max(frame) >= 50 {
 		t.Errorf("a state message took a task of %.1f ms and a frame of %.1f ms; want both under 50 ms", slices.Max(msg), slices.Max(frame))
 	}
@@ -205,6 +207,7 @@ type traceEvent struct {
 	Tid  int     `json:"tid"`
 	Ts   float64 `json:"ts"`
 	Dur  float64 `json:"dur"`
+	Tdur float64 `json:"tdur"` // the thread's CPU time
 	Args struct {
 		Name string `json:"name"`
 		Data struct {
@@ -251,8 +254,9 @@ func startTrace(p *page) *tracer {
 
 // stop ends the trace and returns, in milliseconds, the tasks of the
 // renderer's main thread that handled a message of the page's socket (a
-// call of conn.js's listener at line), and for each the next frame.
-func (tr *tracer) stop(line int) (msg, frame []float64) {
+// call of conn.js's listener at line), and for each the next frame, in
+// wall time and in the thread's CPU time.
+func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
 	p := tr.p
 	p.t.Helper()
 	p.do("stop tracing", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
@@ -315,9 +319,11 @@ func (tr *tracer) stop(line int) (msg, frame []float64) {
 				continue
 			}
 			msg = append(msg, t.e.Dur/1000)
+			msgCPU = append(msgCPU, t.e.Tdur/1000)
 			for _, next := range ts[i+1:] {
 				if next.frame {
 					frame = append(frame, next.e.Dur/1000)
+					frameCPU = append(frameCPU, next.e.Tdur/1000)
 					break
 				}
 			}
@@ -326,5 +332,5 @@ func (tr *tracer) stop(line int) (msg, frame []float64) {
 	if len(msg) == 0 || len(frame) == 0 {
 		p.fail("the trace has no message of the page's socket, or no frame (%d events)", len(tr.events))
 	}
-	return msg, frame
+	return msg, frame, msgCPU, frameCPU
 }
