@@ -89,7 +89,8 @@ func (p *page) fits(what string) {
 // way on without scrolling, no name or bid is cut, the
 // score columns are headed by words, the score tables are read without
 // scrolling sideways, card names break only between words or at a
-// hyphen, and the page is never wider than the screen.
+// hyphen, and the page is never wider than the screen; in every language
+// on the narrowest screens.
 func TestTableFits(t *testing.T) {
 	p := seated(t, "easy", "easy", "easy", "easy")
 	p.playTo("the end of round 1", spending, func(st tableState) bool { return st.Overlay == 1 })
@@ -103,6 +104,20 @@ func TestTableFits(t *testing.T) {
 		return st.Overlay == 0 && st.Phase == "auction" && eval[bool](p, `!!document.querySelector('#scores .score-table[data-round="2"]')`)
 	})
 	p.fits("round 3")
+	// Every language's words fit the narrowest screens too.
+	for _, s := range []size{landscape, narrow} {
+		p.resize(s)
+		for _, lang := range []string{"nl", "it", "hu", "es", "de", "en"} {
+			p.setSelect("#lang", lang)
+			waitFor[bool](p, "the table in "+lang, fmt.Sprintf(`document.documentElement.lang === %q && !!document.querySelector("#table .strip")`, lang), 10*time.Second)
+			p.frames()
+			if bad := eval[[]string](p, fitJS); len(bad) > 0 {
+				t.Errorf("round 3 in %s at %s:\n  %s", lang, s, strings.Join(bad, "\n  "))
+			}
+			p.screenshotViewport(fmt.Sprintf("fit-round-3-%s-%s", lang, s))
+		}
+	}
+	p.resize(desktop)
 	p.playTo("the end", spending, func(tableState) bool { return false })
 	waitFor[bool](p, "the final table", `!!document.querySelector("#final-table")`, 5*time.Second)
 	p.fits("the end")

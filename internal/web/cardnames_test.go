@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestCardNamesBreak: every word of eight letters or more in a card's
+// TestCardNamesBreak: every word of seven letters or more in a card's
 // name, in every language, has the places where a narrow card may break
 // it (cards.js BREAKS); the name reads the same without them.
 func TestCardNamesBreak(t *testing.T) {
@@ -43,7 +43,7 @@ for (const name of `+string(list)+`) {
   cases.push([b.replace(/\u00ad/g, ""), name]);
   for (const word of b.split(" ")) {
     const letters = word.replace(/\u00ad/g, "");
-    if ([...letters].length >= 8) cases.push([letters + (word.includes("\u00ad") ? " breaks" : " has no place to break"), letters + " breaks"]);
+    if ([...letters].length >= 7) cases.push([letters + (word.includes("\u00ad") ? " breaks" : " has no place to break"), letters + " breaks"]);
   }
 }
 `)

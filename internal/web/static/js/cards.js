@@ -152,7 +152,7 @@ const BACK = S('<path d="M12 3 21 12 12 21 3 12z" fill="none" stroke="currentCol
 // BREAKS are where the long words of the card names of every language
 // may break, as a dictionary splits them: a browser's own hyphenation
 // depends on dictionaries a phone may lack. TestCardNamesBreak checks
-// that every word of eight letters or more is here.
+// that every word of seven letters or more is here.
 const BREAKS = new Map([
   "neck|lace", "body|guard", "trans|port", "race|track", "night|club", "restau|rant",
   "hals|snoer", "lijf|wacht", "chauf|feur", "trans|port|be|drijf", "film|zaal", "paarden|ren|baan", "immo|bi|liën", "nacht|club",
@@ -160,6 +160,7 @@ const BREAKS = new Map([
   "nyak|lánc", "arany|érme", "nehéz|fiú", "szállí|tás", "ló|verseny", "ingat|lan",
   "guarda|espal|das", "con|duc|tor", "trans|porte", "inmo|bilia|ria", "noc|turno", "restau|rante", "ca|rreras",
   "poli|zist", "hals|kette", "leib|wächter", "gold|münze", "spedi|tion", "renn|bahn", "immo|bilien",
+  "dia|mond", "uur|werk", "dia|mant", "col|lana", "au|tista", "gyé|mánt", "ka|szinó", "ét|terem", "poli|cía", "sor|tija", "bro|sche",
 ].map((w) => [w.replaceAll("|", ""), w.split("|")]));
 
 /**
