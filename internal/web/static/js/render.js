@@ -118,6 +118,13 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   if (!mem.frame) mem.before = { rects: o.animate ? measure(root) : null, moves: mem.moves };
 
   const over = v.phase === "over";
+  // The game's end is a new screen: its final table and chart come in a
+  // task of their own, so that no one task draws all of it.
+  ctx.later = over && !mem.overDrawn && typeof setTimeout === "function" && typeof requestAnimationFrame === "function";
+  if (ctx.later) {
+    mem.overDrawn = true;
+    setTimeout(() => mem.redraw(), 0);
+  }
   const main = h("div", { class: "tbl-main", "data-key": "main" },
     over ? gameEnd(ctx, o.links) : null,
     banner ? roundBanner(ctx, banner) : null,
@@ -151,10 +158,11 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   const focused = typeof document !== "undefined" ? document.activeElement : null;
   sync(root, tbl, dialog);
 
+  // A round's end, new, takes the focus: at the frame, which lays the
+  // page out anyway (focusing lays it out to scroll the button in sight).
   if (overlay && mem.shown !== overlay.round) {
     mem.shown = overlay.round;
-    const b = root.querySelector && root.querySelector("#round-continue");
-    if (b && b.focus) b.focus();
+    mem.focusContinue = true;
   } else if (!focused || !focused.isConnected || focused !== document.activeElement) {
     restoreFocus(root, focus);
   }
@@ -162,6 +170,11 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   // What needs the new layout waits for the frame, which lays the page out
   // once anyway: reading it here would lay it out a second time.
   beforeFrame(mem, () => {
+    if (mem.focusContinue) {
+      mem.focusContinue = false;
+      const b = root.querySelector && root.querySelector("#round-continue");
+      if (b && b.focus) b.focus();
+    }
     followLog(root, mem);
     const b = mem.before;
     if (b.rects && b.moves >= 0 && mem.moves === b.moves + 1) animate(root, b.rects, mem.args[1] || []);

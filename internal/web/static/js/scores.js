@@ -148,9 +148,10 @@ export function gameEnd(ctx, links = {}) {
         h("li", { class: v.winners.includes(i) ? "rank-win" : "" },
           seatName(names, i, "rank-name"), " ", h("span", { class: "rank-points" }, points(t, v.seats[i].total)))))),
     actions.length ? h("div", { class: "game-end-actions", id: "game-end-actions" }, actions) : null,
-    h("div", { class: "game-end-grid" },
+    // ctx.later: the figures come in a task of their own (render.js).
+    h("div", { class: "game-end-grid", "data-key": "grid" }, ctx.later ? null : [
       wrap(finalTable(ctx, order), t("web.end.table")),
-      chart(ctx, order)));
+      chart(ctx, order)]));
 }
 
 /** finalTable is the whole game by category (three rounds added up), then each round and the total. */
