@@ -64,7 +64,7 @@ func TestRematchStartedTwice(t *testing.T) {
 	// A second caller that looked before the game was there.
 	late := New(staleGame{st, offer.Game}, opts)
 	t.Cleanup(func() { late.Close() })
-	if err := late.startRematch(ctx, storedGame(t, st, "oldgame333"), offer); err != nil {
+	if err := late.rematches.start(ctx, storedGame(t, st, "oldgame333"), offer); err != nil {
 		t.Errorf("starting the rematch a second time: %v", err)
 	}
 	if strings.Contains(log.String(), "level=ERROR") {
