@@ -63,6 +63,9 @@ export { T };
  *             end (rematch.js)
  *   ratings   {name: figure}: the ratings of the signed-in players, shown
  *             beside their names ("1672?")
+ *   presence  called with a seat (not the viewer's), returns what shows
+ *             beside the name whether its person is there, or null: drawn
+ *             with the table, so that a redraw keeps it
  *   onPreMove called with "pass", "bid N" or "" (withdraw) to decide ahead
  *             in the running auction; preMove and preMoveDropped are the
  *             viewer's own pre-move and why it was dropped
@@ -228,6 +231,7 @@ function strip(ctx, s, i) {
     h("div", { class: "strip-head" },
       h("span", { class: `seat-dot s${i}`, "aria-hidden": "true" }),
       h("span", { class: "strip-name", title: names[i] }, names[i]),
+      o.presence && i !== seat ? o.presence(i) : null,
       ratingOf(o, game, i) ? h("span", { class: "strip-rating", title: t("web.rating.of", { player: names[i] }) }, ratingOf(o, game, i)) : null,
       i === seat ? h("span", { class: "badge badge-you" }, t("term.you")) : null,
       winner ? h("span", { class: "badge badge-win" }, t("web.seat.winner")) : null,
