@@ -175,8 +175,8 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   beforeFrame(mem, () => {
     if (mem.focusContinue) {
       mem.focusContinue = false;
-      const b = root.querySelector && root.querySelector("#round-continue");
-      if (b && b.focus) b.focus();
+      const button = root.querySelector && root.querySelector("#round-continue");
+      if (button && button.focus) button.focus();
     }
     followLog(root, mem);
     const b = mem.before;
