@@ -85,7 +85,8 @@ func (p *page) fits(what string) {
 	p.resize(desktop)
 }
 
-// TestTableFits plays a five-player game against bots into round 3, then
+// TestTableFits plays a five-player game against bots, as a person with
+// the longest name the server allows, into round 3, then
 // to its end, and lays the table out at every size from a 360-pixel
 // phone to a desktop and a phone on its side: the round's end shows its
 // way on without scrolling, no name or bid is cut, the
@@ -94,7 +95,12 @@ func (p *page) fits(what string) {
 // hyphen, and the page is never wider than the screen; in every language
 // on the narrowest screens.
 func TestTableFits(t *testing.T) {
-	p := seated(t, "easy", "easy", "easy", "easy")
+	// The longest name a person may take, in the first seat.
+	srv := newServer(t)
+	id := srv.create(t, "", "easy", "easy", "easy", "easy")
+	p := newPage(t, srv, "Wolfgang", desktop.w, desktop.h)
+	p.open("/g/" + id)
+	p.join("Wolfgang Amadeus Moz")
 	p.playTo("the end of round 1", spending, func(st tableState) bool { return st.Overlay == 1 })
 	for _, s := range sizes {
 		p.resize(s)
