@@ -82,7 +82,8 @@ export function $(id) {
  * the same id or data-key, when it has one) is kept and brought up to
  * date, so that focus, scroll positions, selections and open details
  * survive, and a change costs the nodes it changes. The nodes of children
- * that are used are moved into el; the others are dropped.
+ * that are used are moved into el; the others are dropped. A child with
+ * __keep set stands in for the live element of its id, left as it is.
  */
 export function sync(el, ...children) {
   const want = [];
@@ -140,7 +141,8 @@ function syncChildren(el, want) {
     if (k) keyed.delete(k);
     if (match === cur) cur = cur.nextSibling;
     else el.insertBefore(match, cur);
-    morph(match, w);
+    // A stand-in (__keep) says the live element is as it should be.
+    if (!w.__keep) morph(match, w);
   }
   while (cur) {
     const next = cur.nextSibling;

@@ -138,7 +138,8 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   const tbl = h("div", { class: `tbl${over ? " tbl-over" : ""}`, "data-players": String(v.players.length) },
     over ? [main, seatsPanel(ctx)] : [seatsPanel(ctx), main],
     h("div", { class: "tbl-side", "data-key": "side" },
-      v.seats.some((s) => s.scores.length > 0) ? scorePanel(ctx) : null,
+      v.seats.some((s) => s.scores.length > 0)
+        ? kept(ctx, "scores", "section", [names, v.seats.map((s) => [s.total, s.scores])], () => scorePanel(ctx)) : null,
       o.log ? logPanel(ctx) : null));
   if (overlay) {
     // Behind the overlay nothing can be reached.
@@ -182,6 +183,24 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
     const b = mem.before;
     if (b.rects && b.moves >= 0 && mem.moves === b.moves + 1) animate(root, b.rects, mem.args[1] || []);
   });
+}
+
+// kept returns build()'s element, or, when what it shows (key, in the
+// page's language) is as at the last redraw and its element #id is in the
+// page, a stand-in that tells sync to leave that element as it is: most
+// of a table does not change with a bid.
+function kept(ctx, id, tag, key, build) {
+  const { mem, root } = ctx;
+  const memo = mem.memo || (mem.memo = {});
+  const lang = typeof document !== "undefined" && document.documentElement ? document.documentElement.lang : "";
+  const k = JSON.stringify([lang, key]);
+  if (memo[id] === k && root.querySelector && root.querySelector(`#${id}`)) {
+    const el = h(tag, { id });
+    el.__keep = true;
+    return el;
+  }
+  memo[id] = k;
+  return build();
 }
 
 // lastRoundEnd finds the newest round end, and whether a lot was decided
@@ -303,11 +322,11 @@ function gainText(t, gain) {
 // ---- the board ----------------------------------------------------------------------
 
 function board(ctx) {
-  const { t } = ctx;
+  const { t, v } = ctx;
   return h("section", { class: "board", id: "board", "aria-label": t("web.board") },
-    policeTrack(ctx),
+    kept(ctx, "police", "div", [v.police, v.policeLimit, v.phase, v.raid, v.remaining.police, v.deckLeft], () => policeTrack(ctx)),
     h("div", { class: "board-mid" }, piles(ctx), centre(ctx), row(ctx)),
-    deck(ctx));
+    kept(ctx, "deck", "div", [v.remaining, v.deckLeft], () => deck(ctx)));
 }
 
 function policeTrack({ t, v }) {
