@@ -121,13 +121,19 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   if (!mem.frame) mem.before = { rects: o.animate ? measure(root) : null, moves: mem.moves };
 
   const over = v.phase === "over";
-  // The game's end is a new screen: its final table and chart come in a
-  // task of their own, so that no one task draws all of it.
-  ctx.later = over && !mem.overDrawn && typeof setTimeout === "function" && typeof requestAnimationFrame === "function";
+  // The game's end and a round's end are new screens: their score tables
+  // and chart come in a task of their own, so that no one task draws all
+  // of it.
+  const fresh = (over && !mem.overDrawn) || (overlay && mem.shown !== overlay.round);
+  ctx.later = fresh && typeof setTimeout === "function" && typeof requestAnimationFrame === "function" && !mem.later;
   if (ctx.later) {
-    mem.overDrawn = true;
-    setTimeout(() => mem.redraw(), 0);
+    mem.later = true;
+    setTimeout(() => {
+      mem.later = false;
+      mem.redraw();
+    }, 0);
   }
+  if (over) mem.overDrawn = true;
   const main = h("div", { class: "tbl-main", "data-key": "main" },
     over ? gameEnd(ctx, o.links) : null,
     banner ? roundBanner(ctx, banner) : null,
@@ -138,7 +144,7 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   const tbl = h("div", { class: `tbl${over ? " tbl-over" : ""}`, "data-players": String(v.players.length) },
     over ? [main, seatsPanel(ctx)] : [seatsPanel(ctx), main],
     h("div", { class: "tbl-side", "data-key": "side" },
-      v.seats.some((s) => s.scores.length > 0)
+      v.seats.some((s) => s.scores.length > 0) && !ctx.later
         ? kept(ctx, "scores", "section", [names, v.seats.map((s) => [s.total, s.scores])], () => scorePanel(ctx)) : null,
       o.log ? logPanel(ctx) : null));
   if (overlay) {

@@ -99,7 +99,8 @@ export function roundOverlay(ctx, event, onContinue) {
     h("p", { class: "round-why" }, tell(event.text || "")),
     ctx.o.clock && ctx.o.clock.heldUntil ? h("p", { class: "round-held" },
       t("web.round.held", { s: Math.max(0, Math.ceil((ctx.o.clock.heldUntil - Date.now()) / 1000)) })) : null,
-    wrap(scoreTable(ctx, r), t("web.scores.round", { round: r })),
+    // ctx.later: the table comes in a task of its own (render.js).
+    ctx.later ? h("div", { class: "score-wrap" }) : wrap(scoreTable(ctx, r), t("web.scores.round", { round: r })),
     h("p", { class: "overlay-actions" }, button)));
 }
 
