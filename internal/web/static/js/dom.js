@@ -83,7 +83,8 @@ export function $(id) {
  * date, so that focus, scroll positions, selections and open details
  * survive, and a change costs the nodes it changes. The nodes of children
  * that are used are moved into el; the others are dropped. A child with
- * __keep set stands in for the live element of its id, left as it is.
+ * __keep set stands in for the live element of its id, left as it is;
+ * one with __keepFirst = n leaves the first n children of its live twin.
  */
 export function sync(el, ...children) {
   const want = [];
@@ -110,14 +111,14 @@ function alike(a, b) {
     (a.nodeName !== "INPUT" || a.getAttribute("type") === b.getAttribute("type"));
 }
 
-function syncChildren(el, want) {
+function syncChildren(el, want, start = el.firstChild) {
   const keyed = new Map();
-  for (let c = el.firstChild; c; c = c.nextSibling) {
+  for (let c = start; c; c = c.nextSibling) {
     const k = keyOf(c);
     if (k) keyed.set(k, c);
   }
   const wanted = new Set(want.map(keyOf).filter(Boolean));
-  let cur = el.firstChild;
+  let cur = start;
   for (const w of want) {
     // A live element no longer wanted goes at once, not after the others
     // were built anew in front of it.
@@ -181,7 +182,10 @@ function morph(from, to) {
   handlers(from, to);
   const want = [];
   for (let c = to.firstChild; c; c = c.nextSibling) want.push(c);
-  syncChildren(from, want);
+  // A list that grows (a log) may say its first children stand as they are.
+  let start = from.firstChild;
+  for (let n = to.__keepFirst || 0; n > 0 && start; n--) start = start.nextSibling;
+  syncChildren(from, want, start);
 }
 
 // handlers gives from the event handlers of to.

@@ -626,24 +626,34 @@ function preMoveBox({ t, v, seat, game, o }) {
 
 // ---- the log ----------------------------------------------------------------------------
 
-function logPanel({ t, v, names, tell, events, mem }) {
+function logPanel({ t, v, names, tell, events, mem, root }) {
+  const said = events.filter((e) => e.text);
+  // The lines drawn before stand when the events before them do: only the
+  // new ones are built (sync keeps the first __keepFirst of the list).
+  const lang = typeof document !== "undefined" && document.documentElement ? document.documentElement.lang : "";
+  const drawn = mem.logDrawn;
+  const live = root.querySelector ? root.querySelector("#log") : null;
+  const from = drawn && drawn.lang === lang && drawn.n > 0 && drawn.n <= said.length && said[drawn.n - 1].text === drawn.last &&
+    live && live.children.length === drawn.n ? drawn.n : 0;
   const items = [];
   let move = -1;
-  for (const e of events) {
+  said.forEach((e, i) => {
     // The server tells each event in the page's language (?lang=).
-    if (!e.text) continue;
     // Events that know their move (the replay's) are numbered by it, as
     // the replay's counter is; the others of the same move go unnumbered.
     const numbered = typeof e.move === "number";
     const same = numbered && e.move === move;
     if (numbered) move = e.move;
+    if (i < from) return;
     items.push(h("li", { class: `ev ev-${e.kind}${e.card === "police" ? " ev-police" : ""}${same ? " ev-same" : ""}`,
       value: numbered && !same ? String(e.move) : null }, tell(e.text)));
-  }
-  if (items.length === 0 && v.toMove >= 0) items.push(h("li", { class: "ev ev-start" }, t("web.log.empty", { player: names[v.toMove] })));
+  });
+  mem.logDrawn = said.length ? { lang, n: said.length, last: said[said.length - 1].text } : null;
+  if (said.length === 0 && v.toMove >= 0) items.push(h("li", { class: "ev ev-start" }, t("web.log.empty", { player: names[v.toMove] })));
+  const lines = from + items.length;
   const follow = mem.logFollow !== false;
-  if (follow) mem.logSeen = items.length;
-  const unread = follow ? 0 : items.length - (mem.logSeen || 0);
+  if (follow) mem.logSeen = lines;
+  const unread = follow ? 0 : lines - (mem.logSeen || 0);
   // Only the reader's own hand says they scrolled back: a scroll that
   // follows a change of layout is not theirs.
   const intent = () => { mem.logIntent = Date.now(); };
@@ -664,6 +674,7 @@ function logPanel({ t, v, names, tell, events, mem }) {
         if (more) more.hidden = true;
       }
     } }, items);
+  list.__keepFirst = from;
   // The handlers find the live log: a redraw keeps the elements in the
   // page, not these.
   const more = h("button", { type: "button", class: "small log-more", id: "log-more", hidden: unread <= 0,
