@@ -37,6 +37,20 @@ button.click();
 cases.push([said.join(), "2"]);
 sync(root, h("p", {}, "gone"));
 cases.push([root.childNodes.length === 1 && root.textContent, "gone"]);
+
+// A stand-in (__keep) leaves its live twin as it is; a list that says its
+// first children stand (__keepFirst) gets only its new ones.
+const box = document.createElement("div");
+sync(box, h("div", { id: "deck" }, "20 cards"), h("ol", { id: "log" }, h("li", {}, "a"), h("li", {}, "b")));
+const [deck, log] = box.childNodes;
+const first = log.childNodes[0];
+const stand = h("div", { id: "deck" });
+stand.__keep = true;
+const more = h("ol", { id: "log" }, h("li", {}, "c"));
+more.__keepFirst = 2;
+sync(box, stand, more);
+cases.push([box.childNodes[0] === deck && deck.textContent, "20 cards"]);
+cases.push([box.childNodes[1] === log && log.childNodes[0] === first && log.textContent, "a b c"]);
 `
 
 func TestSyncKeepsWhatStays(t *testing.T) {
