@@ -50,7 +50,13 @@ const more = h("ol", { id: "log" }, h("li", {}, "c"));
 more.__keepFirst = 2;
 sync(box, stand, more);
 cases.push([box.childNodes[0] === deck && deck.textContent, "20 cards"]);
-cases.push([box.childNodes[1] === log && log.childNodes[0] === first && log.textContent, "a b c"]);
+// A style set by other code (placing the docked chat) stays.
+log.setAttribute("style", "padding-bottom: 8px");
+const again = h("ol", { id: "log" }, h("li", {}, "d"));
+again.__keepFirst = 3;
+sync(box, h("div", { id: "deck" }, "20 cards"), again);
+cases.push([log.getAttribute("style"), "padding-bottom: 8px"]);
+cases.push([box.childNodes[1] === log && log.childNodes[0] === first && log.textContent.startsWith("a b c"), true]);
 `
 
 func TestSyncKeepsWhatStays(t *testing.T) {

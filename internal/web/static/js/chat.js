@@ -80,7 +80,7 @@ export class ChatPanel {
     this.body = h("div", { class: "chat-body", id: "chat-body", hidden: true },
       this.tabs, this.list, this.errorEl, this.phrases, this.form, this.hint, this.mutes);
     replace(this.root, this.toggle, this.body);
-    addEventListener("resize", () => this.place());
+    addEventListener("resize", () => this.placeNow());
   }
 
   /**
@@ -90,17 +90,23 @@ export class ChatPanel {
    * Call it after the table is drawn.
    */
   place() {
-    // Asked after every redraw of the table: placed once, before the frame
-    // that lays the page out anyway.
-    if (typeof requestAnimationFrame !== "function") {
+    // Asked after every redraw of the table, it measures nothing then: the
+    // panel is placed when it docks or leaves, and again whenever the side
+    // column or the panel change size (a ResizeObserver, which reports
+    // after the frame's layout, not in the middle of a redraw).
+    const side = document.querySelector("#table .tbl-side");
+    const dock = !!side && !this.root.hidden && matchMedia(DOCK).matches;
+    if (side === this.side && dock === this.docked) return;
+    this.side = side;
+    this.docked = dock;
+    if (typeof ResizeObserver !== "function") {
       this.placeNow();
       return;
     }
-    if (this.placing) return;
-    this.placing = requestAnimationFrame(() => {
-      this.placing = 0;
-      this.placeNow();
-    });
+    if (!this.observer) this.observer = new ResizeObserver(() => this.placeNow());
+    this.observer.disconnect();
+    this.observer.observe(this.root);
+    if (side) this.observer.observe(side);
   }
 
   placeNow() {

@@ -152,8 +152,12 @@ function syncChildren(el, want, start = el.firstChild) {
   }
 }
 
-// KEPT are attributes the reader sets on a live element: a redraw leaves them.
+// KEPT are attributes the reader sets on a live element: a redraw leaves
+// them. A redraw leaves style alone too: h never sets it (the page's
+// policy refuses style attributes), so any is set through the CSSOM, by
+// code that places things (the docked chat, an animation).
 const KEPT = { DETAILS: "open", DIALOG: "open" };
+const ours = (name, kept) => name !== kept && name !== "style";
 
 // morph brings the live node from up to date with the new node to.
 function morph(from, to) {
@@ -171,13 +175,13 @@ function morph(from, to) {
   const ta = to.attributes;
   for (let i = 0; i < ta.length; i++) {
     const a = ta[i];
-    if (a.name !== kept && from.getAttribute(a.name) !== a.value) from.setAttribute(a.name, a.value);
+    if (ours(a.name, kept) && from.getAttribute(a.name) !== a.value) from.setAttribute(a.name, a.value);
   }
   // Every attribute of to is on from now: any more are to go.
   const fa = from.attributes;
   for (let i = fa.length - 1; i >= 0 && fa.length > ta.length; i--) {
     const name = fa[i].name;
-    if (name !== kept && !to.hasAttribute(name)) from.removeAttribute(name);
+    if (ours(name, kept) && !to.hasAttribute(name)) from.removeAttribute(name);
   }
   handlers(from, to);
   const want = [];
