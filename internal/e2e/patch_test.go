@@ -138,7 +138,8 @@ func TestStatePatches(t *testing.T) {
 
 // TestStatePatchTrace measures what a state message costs a mid-range
 // phone: a five-player game against bots under a Chrome trace with the CPU
-// slowed four times (animations on, as a player has them). For each state
+// slowed four times (animations on, as a player has them; touched, never
+// hovered by a mouse, at a desktop's size to draw every part). For each state
 // message it takes the task that handled it and the frame that drew it
 // next (style, layout, paint), prints the longest and the median of each,
 // and fails when one took 50 ms or more. A figure is only worth reading
@@ -149,9 +150,20 @@ func TestStatePatchTrace(t *testing.T) {
 	if os.Getenv("RAZZIA_TRACE") != "1" {
 		t.Skip("a measurement for a quiet machine: RAZZIA_TRACE=1 runs it")
 	}
-	p := seated(t, "easy", "easy", "easy", "easy")
+	// A phone is touched, never hovered: no mouse comes near the page,
+	// whose moves are pressed from a script (a mouse over the table adds
+	// its hit tests to every frame).
+	srv := newServer(t)
+	id := srv.create(t, "", "easy", "easy", "easy", "easy")
+	p := newPage(t, srv, "Ann", desktop.w, desktop.h)
+	p.do("touch", chromedp.EmulateViewport(desktop.w, desktop.h, chromedp.EmulateTouch))
+	p.open("/g/" + id)
+	waitFor[bool](p, "the join form", `(() => { const b = document.querySelector("#join"); return !!b && b.getClientRects().length > 0; })()`, 10*time.Second)
+	eval[bool](p, `(document.querySelector("#join-name").value = "Ann", document.querySelector("#join").click(), true)`)
+	waitFor[bool](p, "the seat", `document.querySelector("#table").dataset.seat === "0"`, 10*time.Second)
 	listener := listenerLine(t, p.srv)
-	p.playTo("the first moves", spending, func(st tableState) bool { return st.Moves >= 10 })
+	for st := pressTo(p, spending); st.Moves < 10 && st.Phase != "over"; st = pressTo(p, spending) {
+	}
 	p.do("animations on and the CPU four times slower", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "no-preference"}},
@@ -162,8 +174,11 @@ func TestStatePatchTrace(t *testing.T) {
 		return err
 	}))
 	trace := startTrace(p)
-	made := 0
-	p.playTo("30 moves", func(st tableState) string { made++; return spending(st) }, func(tableState) bool { return made >= 30 })
+	for made := 0; made < 30; made++ {
+		if st := pressTo(p, spending); st.Phase == "over" {
+			break
+		}
+	}
 	msg, frame, msgCPU, frameCPU := trace.stop(listener)
 	if len(msg) < 30 {
 		t.Fatalf("only %d state messages traced: the trace proves nothing", len(msg))
@@ -174,6 +189,28 @@ func TestStatePatchTrace(t *testing.T) {
 		slices.Max(msgCPU), median(msgCPU), slices.Max(frameCPU), median(frameCPU))
 	if slices.Max(msg) >= 50 || slices.Max(frame) >= 50 {
 		t.Errorf("a state message took a task of %.1f ms and a frame of %.1f ms; want both under 50 ms", slices.Max(msg), slices.Max(frame))
+	}
+}
+
+// pressTo makes the page's seat's next move, chosen by pick, with a
+// script's press of its button (going on from a round's end the same
+// way), and returns the state it was made in.
+func pressTo(p *page, pick func(tableState) string) tableState {
+	p.t.Helper()
+	for {
+		st := waitFor[tableState](p, "a move to make", `(() => { const s = `+stateJS+`;
+  return s && (s.phase === "over" || s.overlay > 0 || (s.seat >= 0 && s.seat === s.toMove && s.legal.length > 0)) ? s : null; })()`, 30*time.Second)
+		if st.Phase == "over" {
+			return st
+		}
+		if st.Overlay > 0 {
+			eval[bool](p, `(document.querySelector("#round-continue").click(), true)`)
+			waitFor[bool](p, "the round's end closed", `!document.querySelector("#round-end[aria-modal]")`, 10*time.Second)
+			continue
+		}
+		eval[bool](p, fmt.Sprintf(`(document.querySelector('#table button[data-move=%q]:not([disabled])').click(), true)`, pick(st)))
+		waitFor[bool](p, "the table to move on", fmt.Sprintf(`Number(document.querySelector("#table").dataset.moves) > %d`, st.Moves), 30*time.Second)
+		return st
 	}
 }
 
