@@ -109,8 +109,10 @@ func TestStatePatches(t *testing.T) {
 			continue // nobody else moved
 		}
 		watched++
-		// A round's end takes the focus to its button, as a dialog does.
-		if !eval[bool](p, `document.activeElement === window.__focus && window.__focus.isConnected || !!document.querySelector("#round-end[aria-modal]")`) {
+		// A round's end takes the focus to its button, as a dialog does,
+		// and the game's end is a new screen.
+		if !eval[bool](p, `document.activeElement === window.__focus && window.__focus.isConnected ||
+  !!document.querySelector("#round-end[aria-modal]") || document.querySelector("#table").dataset.phase === "over"`) {
 			lost++
 		}
 	}

@@ -144,8 +144,8 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   const tbl = h("div", { class: `tbl${over ? " tbl-over" : ""}`, "data-players": String(v.players.length) },
     over ? [main, seatsPanel(ctx)] : [seatsPanel(ctx), main],
     h("div", { class: "tbl-side", "data-key": "side" },
-      v.seats.some((s) => s.scores.length > 0) && !ctx.later
-        ? kept(ctx, "scores", "section", [names, v.seats.map((s) => [s.total, s.scores])], () => scorePanel(ctx)) : null,
+      v.seats.some((s) => s.scores.length > 0)
+        ? kept(ctx, "scores", "section", [names, v.seats.map((s) => [s.total, s.scores])], () => scorePanel(ctx), ctx.later) : null,
       o.log ? logPanel(ctx) : null));
   if (overlay) {
     // Behind the overlay nothing can be reached.
@@ -194,17 +194,20 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
 // kept returns build()'s element, or, when what it shows (key, in the
 // page's language) is as at the last redraw and its element #id is in the
 // page, a stand-in that tells sync to leave that element as it is: most
-// of a table does not change with a bid.
-function kept(ctx, id, tag, key, build) {
+// of a table does not change with a bid. later: not now, whatever the
+// key (the element in the page, if any, stays until the next redraw).
+function kept(ctx, id, tag, key, build, later) {
   const { mem, root } = ctx;
   const memo = mem.memo || (mem.memo = {});
   const lang = typeof document !== "undefined" && document.documentElement ? document.documentElement.lang : "";
   const k = JSON.stringify([lang, key]);
-  if (memo[id] === k && root.querySelector && root.querySelector(`#${id}`)) {
+  const live = root.querySelector && root.querySelector(`#${id}`);
+  if (live && (later || memo[id] === k)) {
     const el = h(tag, { id });
     el.__keep = true;
     return el;
   }
+  if (later) return null;
   memo[id] = k;
   return build();
 }
