@@ -1,0 +1,48 @@
+package e2e
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestRatedGameEnd plays a rated game against a bot on a phone, signed in:
+// the table says it is rated, and the game's end tells the player's rating
+// change ("+12" or "−3", one minus sign) and the new figure, in sight.
+func TestRatedGameEnd(t *testing.T) {
+	srv := newServer(t)
+	p := newPage(t, srv, "Ann", phone.w, phone.h)
+	p.resize(phone)
+	p.open("/")
+	p.registerHere("Ann")
+	path, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+  body: JSON.stringify({seats: [{bot: ""}, {bot: "easy"}], rated: true})}).then((r) => r.json()).then((a) => "/g/" + a.game.id)`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("creating a rated table: %v", err)
+	}
+	p.open(path)
+	waitFor[bool](p, "the join form with the account's name", shown("#join")+` && document.querySelector("#join-name").value === "Ann"`, 10*time.Second)
+	p.click("#join")
+	waitFor[bool](p, "a seat", `Number(document.querySelector("#table").dataset.seat) >= 0`, 10*time.Second)
+	if kind := p.text("#table-kind"); !regexp.MustCompile(`(?i)rated`).MatchString(kind) {
+		t.Errorf("the table says %q, not that it is rated", kind)
+	}
+
+	st := p.playTo("the end of the game", spending, func(tableState) bool { return false })
+	if st.Phase != "over" {
+		t.Fatalf("the game did not end: %+v", st)
+	}
+	change := waitFor[string](p, "the rating's change at the game's end", `(() => { const r = document.querySelector("#rating-change");
+  return r && r.getClientRects().length > 0 ? r.textContent : ""; })()`, 15*time.Second)
+	if !regexp.MustCompile(`[+−]\d+|±0`).MatchString(change) || regexp.MustCompile(`-\d`).MatchString(change) {
+		t.Errorf("the game's end says %q: no change with a plus or a minus sign", change)
+	}
+	eval[bool](p, `(document.querySelector("#rating-change").scrollIntoView({block: "center"}), true)`)
+	p.onScreen("a rated game's end", "#rating-change")
+	t.Logf("the game's end: %q", change)
+	p.screenshotViewport(fmt.Sprintf("rated-game-end-%s", phone))
+	p.accessible("a rated game's end")
+}
