@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/razziagame/razzia/internal/playername"
 )
 
 // fitJS lists what the table shows cut, clipped or broken at the
@@ -139,4 +141,60 @@ func TestTableFits(t *testing.T) {
 	p.playTo("the end", spending, func(tableState) bool { return false })
 	waitFor[bool](p, "the final table", `!!document.querySelector("#final-table")`, 5*time.Second)
 	p.fits("the end")
+}
+
+// nameCutJS lists where a player's name shows cut: clipped by a box that
+// hides what overflows it, or past the screen's edge, and a page wider
+// than the screen.
+const nameCutJS = `((name) => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const e = n.parentElement;
+    if (!n.data.includes(name) || e.getClientRects().length === 0 || getComputedStyle(e).visibility === "hidden") continue;
+    const r = document.createRange();
+    r.selectNodeContents(n);
+    const box = r.getBoundingClientRect(), where = e.tagName + "." + e.className;
+    if (box.right > innerWidth + 1 || box.left < -1) out.push(where + " runs off the screen: " + Math.round(box.left) + " to " + Math.round(box.right) + " px");
+    if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "visible") out.push(where + " is cut: " + e.clientWidth + " of " + e.scrollWidth + " px");
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX === "visible") continue;
+      const edge = a.getBoundingClientRect();
+      if (box.right > edge.right + 1 || box.left < edge.left - 1) { out.push(where + " is clipped by " + a.tagName + "." + a.className + " at " + Math.round(edge.right) + " px"); break; }
+    }
+  }
+  if (document.documentElement.scrollWidth > innerWidth + 1) out.push("the page is " + document.documentElement.scrollWidth + " px wide in " + innerWidth);
+  return [...new Set(out)];
+})`
+
+// TestLongNameFits: the widest name the server allows, twenty W's in one
+// word, shows whole wherever the table names its player (strip, log,
+// score tables and chips, the round's end, the game's end), from a
+// 360-pixel phone to a desktop and a phone on its side: it breaks inside
+// the word rather than be cut or push the page wider than the screen.
+func TestLongNameFits(t *testing.T) {
+	name := strings.Repeat("W", playername.MaxLen)
+	srv := newServer(t)
+	id := srv.create(t, "", "easy", "easy")
+	p := newPage(t, srv, "W", desktop.w, desktop.h)
+	p.open("/g/" + id)
+	p.join(name)
+	check := func(what string) {
+		for _, s := range []size{desktop, {820, 1180, true}, phone, narrow, landscape} {
+			p.resize(s)
+			p.frames()
+			if bad := eval[[]string](p, fmt.Sprintf("%s(%q)", nameCutJS, name)); len(bad) > 0 {
+				t.Errorf("%s at %s:\n  %s", what, s, strings.Join(bad, "\n  "))
+			}
+			if s == desktop || s == narrow {
+				p.screenshot(fmt.Sprintf("long-name-%s-%s", strings.ReplaceAll(what, " ", "-"), s))
+			}
+		}
+		p.resize(desktop)
+	}
+	p.playTo("the end of round 1", spending, func(st tableState) bool { return st.Overlay == 1 })
+	check("round end")
+	p.playTo("the end", spending, func(tableState) bool { return false })
+	waitFor[bool](p, "the final table", `!!document.querySelector("#final-table")`, 5*time.Second)
+	check("game end")
 }
