@@ -168,18 +168,15 @@ const nameCutJS = `((name) => {
 })`
 
 // TestLongNameFits: the widest name the server allows, twenty W's in one
-// word, shows whole wherever the table names its player (strip, log,
-// score tables and chips, the round's end, the game's end), from a
-// 360-pixel phone to a desktop and a phone on its side: it breaks inside
-// the word rather than be cut or push the page wider than the screen.
+// word, shows whole wherever a page names its player (the waiting room,
+// the lobby's open tables; at the table the strip, log, score tables and
+// chips, the round's end, the game's end), from a 360-pixel phone to a
+// desktop and a phone on its side: it breaks inside the word rather than
+// be cut or push the page wider than the screen.
 func TestLongNameFits(t *testing.T) {
 	name := strings.Repeat("W", playername.MaxLen)
 	srv := newServer(t)
-	id := srv.create(t, "", "easy", "easy")
-	p := newPage(t, srv, "W", desktop.w, desktop.h)
-	p.open("/g/" + id)
-	p.join(name)
-	check := func(what string) {
+	check := func(p *page, what string) {
 		for _, s := range []size{desktop, {820, 1180, true}, phone, narrow, landscape} {
 			p.resize(s)
 			p.frames()
@@ -192,9 +189,21 @@ func TestLongNameFits(t *testing.T) {
 		}
 		p.resize(desktop)
 	}
+	p := newPage(t, srv, "W", desktop.w, desktop.h)
+	p.open("/g/" + srv.create(t, "", "", "easy"))
+	p.join(name)
+	waitFor[bool](p, "the name in the waiting room", `document.querySelector("#open-seats").textContent.includes(`+fmt.Sprintf("%q", name)+`)`, 10*time.Second)
+	check(p, "waiting")
+	q := newPage(t, srv, "Q", desktop.w, desktop.h)
+	q.open("/")
+	waitFor[bool](q, "the open table in the lobby", `[...document.querySelectorAll(".chips .chip")].some((c) => c.textContent === `+fmt.Sprintf("%q", name)+`)`, 10*time.Second)
+	check(q, "lobby")
+
+	p.open("/g/" + srv.create(t, "", "easy", "easy"))
+	p.join(name)
 	p.playTo("the end of round 1", spending, func(st tableState) bool { return st.Overlay == 1 })
-	check("round end")
+	check(p, "round end")
 	p.playTo("the end", spending, func(tableState) bool { return false })
 	waitFor[bool](p, "the final table", `!!document.querySelector("#final-table")`, 5*time.Second)
-	check("game end")
+	check(p, "game end")
 }
