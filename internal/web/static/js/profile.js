@@ -7,6 +7,7 @@ import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { start } from "./page.js";
 import { translator } from "./i18n.js";
+import { challengeHref } from "./meet.js";
 import { displayNames } from "./words.js";
 import { whoami, showAccount, ratingText, ratingFigure, changeText, errorText, number, when } from "./players.js";
 import { loadSocial, drawSocial } from "./social.js";
@@ -64,6 +65,9 @@ function draw() {
   $("games-rated").textContent = t("web.profile.games.rated", { n: games.rated });
   $("games-casual").textContent = t("web.profile.games.casual", { n: games.casual });
   for (const r of document.querySelectorAll('#games-filter input[name="games"]')) r.checked = r.value === (p.only || "");
+  // Another signed-in player may challenge them from here (the lobby's form, filled in).
+  $("challenge-link").hidden = !me || me.name === p.name;
+  $("challenge-link").href = challengeHref(p.name);
   const chart = $("chart");
   if (p.history.length > 0) {
     chart.alt = t("web.profile.chart.alt", { n: p.history.length, rating: ratingFigure(p.rating) });
