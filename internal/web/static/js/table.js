@@ -12,7 +12,7 @@ import { fetchHints } from "./analysis.js";
 import { Coach } from "./coach.js";
 import { isTutorial } from "./tutorial.js";
 import { whoami, changeText, ratingFigure } from "./players.js";
-import { received, tick, left } from "./clock.js";
+import { received, tick, left, ticks } from "./clock.js";
 import { turnAlert, alertSettings, clockTick } from "./notify.js";
 import { ChatPanel } from "./chat.js";
 import { errorText } from "./errors.js";
@@ -330,9 +330,6 @@ async function askHints() {
 }
 
 let coach = null;
-
-// LAST_SECONDS are the seconds of the player's clock that tick audibly.
-const LAST_SECONDS = 5;
 
 // ---- the connection ------------------------------------------------------------------
 
@@ -674,9 +671,9 @@ setInterval(() => {
   const l = page.clock && page.you >= 0 ? left(page.clock, page.you) : null;
   if (!l || !l.running) return;
   if (page.view && page.view.toMove === page.you && document.querySelector("#round-end[aria-modal]")) render();
-  const s = Math.ceil((l.decision + l.reserve) / 1000);
-  if (s > 0 && s <= LAST_SECONDS && s !== lastTick) clockTick();
-  lastTick = s;
+  const { tick: due, second } = ticks(page.clock, page.you, lastTick);
+  if (due) clockTick();
+  lastTick = second;
 }, 250);
 $("copy-invite").addEventListener("click", async () => {
   const url = $("invite-link").value;
