@@ -10,8 +10,9 @@ import (
 )
 
 // TestRatedGameEnd plays a rated game against a bot on a phone, signed in:
-// the table says it is rated, and the game's end tells the player's rating
-// change ("+12" or "−3", one minus sign) and the new figure, in sight.
+// the table says it is rated, the player's rating stands beside their
+// name, and the game's end tells the rating's change ("+12" or "−3", one
+// minus sign) and the new figure, in sight.
 func TestRatedGameEnd(t *testing.T) {
 	srv := newServer(t)
 	p := newPage(t, srv, "Ann", phone.w, phone.h)
@@ -26,7 +27,12 @@ func TestRatedGameEnd(t *testing.T) {
 	p.open(path)
 	waitFor[bool](p, "the join form with the account's name", shown("#join")+` && document.querySelector("#join-name").value === "Ann"`, 10*time.Second)
 	p.click("#join")
-	waitFor[bool](p, "a seat", `Number(document.querySelector("#table").dataset.seat) >= 0`, 10*time.Second)
+	seat := waitFor[int](p, "a seat", `(() => { const s = Number(document.querySelector("#table").dataset.seat); return s >= 0 ? s + 1 : 0; })()`, 10*time.Second) - 1
+	// The player's rating stands beside their name: a new account's is
+	// provisional ("1500?").
+	if got := waitFor[string](p, "the rating beside the name", fmt.Sprintf(`(() => { const r = document.querySelector("#seat-%d .strip-rating"); return r ? r.textContent : ""; })()`, seat), 10*time.Second); !regexp.MustCompile(`^\d+\?$`).MatchString(got) {
+		t.Errorf("the rating beside the player's name is %q, want a provisional figure such as 1500?", got)
+	}
 	if kind := p.text("#table-kind"); !regexp.MustCompile(`(?i)rated`).MatchString(kind) {
 		t.Errorf("the table says %q, not that it is rated", kind)
 	}
