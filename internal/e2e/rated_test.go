@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,7 +11,8 @@ import (
 )
 
 // TestRatedGameEnd plays a rated game against a bot on a phone, signed in:
-// the table says it is rated, the player's rating stands beside their
+// a rated table's kind and pace show on its waiting page, in the lobby's
+// list and at the table, the player's rating stands beside their
 // name, and the game's end tells the rating's change ("+12" or "−3", one
 // minus sign) and the new figure, in sight.
 func TestRatedGameEnd(t *testing.T) {
@@ -19,14 +21,27 @@ func TestRatedGameEnd(t *testing.T) {
 	p.resize(phone)
 	p.open("/")
 	p.registerHere("Ann")
-	path, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
-  body: JSON.stringify({seats: [{bot: ""}, {bot: "easy"}], rated: true})}).then((r) => r.json()).then((a) => "/g/" + a.game.id)`, chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatalf("creating a rated table: %v", err)
+	create := func(body string) string {
+		path, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+  body: JSON.stringify(`+body+`)}).then((r) => r.json()).then((a) => "/g/" + a.game.id)`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("creating a rated table: %v", err)
+		}
+		p.open(path)
+		waitFor[bool](p, "the join form with the account's name", shown("#join")+` && document.querySelector("#join-name").value === "Ann"`, 10*time.Second)
+		p.click("#join")
+		return strings.TrimPrefix(path, "/g/")
 	}
-	p.open(path)
-	waitFor[bool](p, "the join form with the account's name", shown("#join")+` && document.querySelector("#join-name").value === "Ann"`, 10*time.Second)
-	p.click("#join")
+	// A rated Blitz table waiting for a second person says so on its
+	// waiting page and in the lobby's list.
+	waiting := create(`{seats: [{bot: ""}, {bot: ""}, {bot: "easy"}], rated: true, pace: "blitz"}`)
+	if got := waitFor[string](p, "the waiting page's kind", `(() => { const k = document.querySelector("#waiting-kind"); return k && k.getClientRects().length ? k.textContent : ""; })()`, 10*time.Second); got != "Rated · Blitz" {
+		t.Errorf("the waiting page says %q, want Rated · Blitz", got)
+	}
+	p.open("/")
+	waitFor[bool](p, "the lobby's entry saying Rated · Blitz", fmt.Sprintf(`[...document.querySelectorAll(".game")].some((g) => g.querySelector('[data-game=%q]') && g.textContent.includes("Rated · Blitz"))`, waiting), 10*time.Second)
+
+	create(`{seats: [{bot: ""}, {bot: "easy"}], rated: true}`)
 	seat := waitFor[int](p, "a seat", `(() => { const s = Number(document.querySelector("#table").dataset.seat); return s >= 0 ? s + 1 : 0; })()`, 10*time.Second) - 1
 	// The player's rating stands beside their name: a new account's is
 	// provisional ("1500?").
