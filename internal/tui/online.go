@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
@@ -17,10 +18,11 @@ import (
 // accept, n to decline); once it starts with this seat, the terminal
 // goes on to the new table.
 
-// An actor makes a seat's requests other than moves: a *client.Session.
+// An actor makes a seat's requests: a *client.Session.
 type actor interface {
 	Send(ctx context.Context, msg any) error
 	Rematch(ctx context.Context, accept bool) (protocol.RematchOffer, string, error)
+	Move(ctx context.Context, move string, seq int) error
 }
 
 // online is what a seat on a server keeps of those requests.
@@ -159,7 +161,7 @@ func (m *Model) takeOffer(o *protocol.RematchOffer) tea.Cmd {
 	r.session = old.Follow(o.Game, r.nextToken)
 	r.act = r.session
 	old.Close()
-	r.offer, r.nextToken, r.preMove, r.preMoveDropped, r.sent = nil, "", "", "", false
+	r.offer, r.nextToken, r.preMove, r.preMoveDropped, r.loop = nil, "", "", "", client.SeatLoop{}
 	r.chat = nil // the chat of the game before
 	m.events, m.scored, m.clock = m.events[:0], 0, nil
 	m.snap.Phase, m.snap.Players = "", nil

@@ -254,7 +254,7 @@ func (m *Model) mine() bool {
 	if r := m.remote; r != nil {
 		// Only a move that can reach the server, and that no bot makes
 		// for the person, is theirs to choose.
-		return m.snap.ToMove == r.seat && !r.sent && r.drop == nil && !r.standingIn() && r.ended == nil
+		return m.snap.ToMove == r.seat && !r.loop.Pending() && r.drop == nil && !r.standingIn() && r.ended == nil
 	}
 	return m.seats[m.snap.ToMove].Bot == nil
 }

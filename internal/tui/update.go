@@ -25,8 +25,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.botMoved(msg)
 	case stateMsg:
 		return m, m.received(msg)
-	case moveSent:
-		return m, m.moved(msg)
 	case chatSent:
 		if msg.err != nil {
 			m.setError(m.cat.T("tui.server.notsent"))

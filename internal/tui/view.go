@@ -560,7 +560,7 @@ func (m *Model) prompt() []string {
 		text := m.cat.T("tui.server.reconnecting", "seconds", max(1, int(m.remote.drop.wait.Round(time.Second)/time.Second)))
 		lines := append(m.wrap(errorStyle.Render("⚠ "+text), 2), "")
 		return lines[:2]
-	case m.remote != nil && m.remote.sent:
+	case m.remote != nil && m.remote.loop.Pending():
 		return []string{dimStyle.Render(m.cat.T("tui.server.sending")), ""}
 	case m.remote != nil && s.ToMove >= 0 && s.ToMove < len(m.remote.standIn) && m.remote.standIn[s.ToMove]:
 		// Not "is thinking": the person is away, a server bot plays.
