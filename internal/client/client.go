@@ -106,18 +106,29 @@ func ParseInvite(link string) (server, id string, err error) {
 	return server, path, nil
 }
 
-// Create creates a table with one seat per entry of seats: "" for a seat
-// open to a person, or a server bot's level (easy, medium, hard). It
-// returns the table and the creator's token, which Remove asks for.
-func (c *Client) Create(ctx context.Context, seats []string) (protocol.GameInfo, string, error) {
-	return c.CreateTable(ctx, seats, "", false)
+// A Table is a table to create.
+type Table struct {
+	// Seats has one entry per seat: "" for a seat open to a person, or a
+	// server bot's level (easy, medium, hard).
+	Seats []string
+	// Pace is the id of a preset of GET /api/paces ("rapid", "day1",
+	// ...; "" for the default).
+	Pace string
+	// Rated makes a rated table: only signed-in players take its seats.
+	Rated bool
 }
 
-// CreateTable is Create at a pace, the id of a preset of GET /api/paces
-// ("rapid", "day1", ...; "" for the default), of a rated table or not.
-func (c *Client) CreateTable(ctx context.Context, seats []string, pace string, rated bool) (protocol.GameInfo, string, error) {
-	req := protocol.CreateRequest{Seats: []protocol.SeatRequest{}, Pace: pace, Rated: rated}
-	for _, s := range seats {
+// Create creates a casual table at the default pace with one seat per
+// entry of seats (see Table); CreateTable creates any table.
+func (c *Client) Create(ctx context.Context, seats []string) (protocol.GameInfo, string, error) {
+	return c.CreateTable(ctx, Table{Seats: seats})
+}
+
+// CreateTable creates the table t. It returns the table and the
+// creator's token, which Remove asks for.
+func (c *Client) CreateTable(ctx context.Context, t Table) (protocol.GameInfo, string, error) {
+	req := protocol.CreateRequest{Seats: []protocol.SeatRequest{}, Pace: t.Pace, Rated: t.Rated}
+	for _, s := range t.Seats {
 		req.Seats = append(req.Seats, protocol.SeatRequest{Bot: s})
 	}
 	var resp protocol.CreateAnswer

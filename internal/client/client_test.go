@@ -185,7 +185,7 @@ func TestErrors(t *testing.T) {
 			{"empty name", second(c.Join(ctx, info.ID, "", -1)), protocol.BadName, 400},
 			{"seat taken", second(c.Join(ctx, info.ID, "Bob", 0)), protocol.SeatTaken, 409},
 			{"bad level", third(c.Create(ctx, []string{"", "genius"})), protocol.BadRequest, 400},
-			{"unknown pace", third(c.CreateTable(ctx, []string{"", "easy"}, "bullet", false)), protocol.BadRequest, 400},
+			{"unknown pace", third(c.CreateTable(ctx, client.Table{Seats: []string{"", "easy"}, Pace: "bullet"})), protocol.BadRequest, 400},
 			{"cancel without the creator token", errOf(c.Cancel(ctx, info.ID, ann)), protocol.NotCreator, 403},
 			{"no record yet", errOf(c.Record(ctx, info.ID)), protocol.NotStarted, 409},
 		}
@@ -357,7 +357,7 @@ func TestCreatePacedAndCancel(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
 	c := newClient(t, srv)
 	ctx := servertest.Context(t)
-	info, creator, err := c.CreateTable(ctx, []string{"", ""}, "day2", false)
+	info, creator, err := c.CreateTable(ctx, client.Table{Seats: []string{"", ""}, Pace: "day2"})
 	if err != nil {
 		t.Fatal(err)
 	}
