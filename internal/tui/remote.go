@@ -117,6 +117,34 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		return r.next()
 	}
 	again, lost := r.loop.Seen(st) // lost: the move sent may have been lost with a connection
+	m.takeState(st)
+	if m.failed {
+		m.notice, m.failed = "", false
+	}
+	m.afterChange()
+	if st.Offer != nil {
+		if follow := m.takeOffer(st.Offer); follow != nil {
+			return follow
+		}
+	}
+	cmds := []tea.Cmd{r.next(), m.tick()}
+	if lost {
+		cmds = append(cmds, m.sendMove(again))
+	}
+	if c := m.goOn(st); c != nil {
+		cmds = append(cmds, c)
+	}
+	if r.states == 1 && r.opts.Resumed && r.standingIn() && !m.Over() {
+		// Back at the seat: the bot that played meanwhile hands it back.
+		cmds = append(cmds, m.send(protocol.PreMoveMessage{Type: protocol.TypeTakeBack}))
+	}
+	return tea.Batch(cmds...)
+}
+
+// takeState shows the state of the table the server sent: its seats,
+// the view, the clock and the events since the last state.
+func (m *Model) takeState(st *client.State) {
+	r := m.remote
 	r.drop = nil
 	r.seat = st.Seat
 	r.open = st.View == nil
@@ -144,27 +172,6 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 	for _, e := range st.Events {
 		m.events = append(m.events, e.Event)
 	}
-	if m.failed {
-		m.notice, m.failed = "", false
-	}
-	m.afterChange()
-	if st.Offer != nil {
-		if follow := m.takeOffer(st.Offer); follow != nil {
-			return follow
-		}
-	}
-	cmds := []tea.Cmd{r.next(), m.tick()}
-	if lost {
-		cmds = append(cmds, m.sendMove(again))
-	}
-	if c := m.goOn(st); c != nil {
-		cmds = append(cmds, c)
-	}
-	if r.states == 1 && r.opts.Resumed && r.standingIn() && !m.Over() {
-		// Back at the seat: the bot that played meanwhile hands it back.
-		cmds = append(cmds, m.send(protocol.PreMoveMessage{Type: protocol.TypeTakeBack}))
-	}
-	return tea.Batch(cmds...)
 }
 
 // dropped shows that the connection is lost and when the session tries
