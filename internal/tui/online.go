@@ -69,19 +69,7 @@ func (m *Model) onlineKey(s string) (cmd tea.Cmd, handled bool) {
 		return nil, true
 	}
 	if m.Over() {
-		switch s {
-		case "a", "n":
-			if r.offer != nil && !r.offer.Pending(r.seat) {
-				m.setError(m.cat.T("error.rematch_refused"))
-				return nil, true
-			}
-			act, ctx, accept := r.act, r.ctx, s == "a"
-			return func() tea.Msg {
-				offer, token, err := act.Rematch(ctx, accept)
-				return rematchAnswered{offer, token, err}
-			}, true
-		}
-		return nil, false
+		return m.rematchKey(s)
 	}
 	standIn := r.seat < len(r.standIn) && r.standIn[r.seat]
 	switch s {
@@ -101,6 +89,31 @@ func (m *Model) onlineKey(s string) (cmd tea.Cmd, handled bool) {
 	if m.mine() || m.snap.Auction == nil || standIn {
 		return nil, false
 	}
+	return m.aheadKey(s)
+}
+
+// rematchKey handles a key at the game's end: a offers or accepts the
+// rematch, n declines it.
+func (m *Model) rematchKey(s string) (cmd tea.Cmd, handled bool) {
+	r := m.remote
+	if s != "a" && s != "n" {
+		return nil, false
+	}
+	if r.offer != nil && !r.offer.Pending(r.seat) {
+		m.setError(m.cat.T("error.rematch_refused"))
+		return nil, true
+	}
+	act, ctx, accept := r.act, r.ctx, s == "a"
+	return func() tea.Msg {
+		offer, token, err := act.Rematch(ctx, accept)
+		return rematchAnswered{offer, token, err}
+	}, true
+}
+
+// aheadKey handles a key that decides ahead in an auction, before the
+// seat's turn: p passes, digits and enter bid, x withdraws.
+func (m *Model) aheadKey(s string) (cmd tea.Cmd, handled bool) {
+	r := m.remote
 	switch {
 	case s == "p":
 		r.ahead = ""
