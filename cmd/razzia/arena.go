@@ -169,7 +169,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := c.Check(); err != nil {
 		return fail("%v", err)
 	}
-
+	return playArena(c, *asJSON, stdout, stderr)
 }
 
 // playArena plays the games of c with a progress bar and reports them,

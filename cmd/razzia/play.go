@@ -34,6 +34,7 @@ import (
 var playSynopsis = fmt.Sprintf(`
 usage: razzia play [--players NAMES|N] [--bots SPEC,...] [--seed N] [--lang TAG] [flags]
        razzia play --server URL [--name NAME | --account NAME [--rated]] [INVITE|ID]
+       razzia play --server URL [--name NAME | --account NAME] --lobby | --play-now PLAYERS [--pace ID] [--rated] [--bots-after DURATION]
 
 Play plays Razzia! in the terminal (80×24 or larger), driven by the keyboard:
 arrows or tab select a move and enter plays it; d draws, c calls an auction,
@@ -58,6 +59,14 @@ $RAZZIA_PASSWORD, else asked for without echo): the seat is the account's,
 under its name, and follows it to the browser; --rated makes the new
 table rated (signed-in players and bots only).
 
+--lobby shows the server's lobby instead: who is online, the open Play-now
+requests (enter joins one), yours (x cancels one) and the challenges to you
+(a accepts, d declines with the reason tab chooses). --play-now PLAYERS asks
+the server for a table at once (a count, 3, or a range, 2-4, at --pace,
+rated with --rated; --bots-after 30s lets bots fill the seats nobody took
+after that wait) and waits in the lobby. Seated, by a request or an accepted
+challenge, the terminal goes to the table.
+
 Your seat is kept: the seat's token is saved in your configuration folder
 (razzia/seats.json, readable by you only), so razzia play LINK takes the
 seat back after q, a crash or a reboot, and razzia play --server URL alone
@@ -76,6 +85,8 @@ Examples:
   razzia play --name Ann http://localhost:8080/g/k3x7q2m5ab
   razzia play --server http://localhost:8080 --name Ann --bots easy,easy
   razzia play --server http://localhost:8080 --account Ann --rated --bots hard
+  razzia play --server http://localhost:8080 --name Ann --play-now 2-4 --pace blitz --bots-after 30s
+  razzia play --server http://localhost:8080 --account Ann --lobby
 `, strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel)
 
 // defaultBots are the bots of a person who names none: a game of four.
@@ -116,7 +127,11 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if online {
-		return playOnServer(f.serverGame(rest), opt, stdin, stdout, stderr, fs)
+		g, err := f.serverGame(rest)
+		if err != nil {
+			return usage("%v", err)
+		}
+		return playOnServer(g, opt, stdin, stdout, stderr, fs)
 	}
 	g, seats, code := f.localGame(cat, usage)
 	if g == nil {
@@ -131,24 +146,29 @@ type playFlags struct {
 	players, bots, lang, record, server, name, account, pace *string
 	seed                                                     *uint64
 	delay                                                    *time.Duration
-	rated                                                    *bool
+	rated, lobby                                             *bool
+	playNow                                                  *string
+	botsAfter                                                *time.Duration
 	botsGiven                                                bool // --bots was given, if only as ''
 }
 
 // definePlayFlags defines razzia play's flags on fs.
 func definePlayFlags(fs *flag.FlagSet) *playFlags {
 	return &playFlags{
-		players: fs.String("players", "", "the people at this keyboard: `NAMES`, comma-separated, or a number (default: you)"),
-		bots:    fs.String("bots", "", "the bots' `SPEC`s, comma-separated: "+strings.Join(bot.LevelNames(), ", ")+", ... (default: "+defaultBots+" with one person, none with several)"),
-		seed:    fs.Uint64("seed", 0, "seed of the game: the same seed deals the same cards (default: random)"),
-		lang:    fs.String("lang", "", "language `TAG`: "+langTags()+" (default: from $LANG)"),
-		delay:   fs.Duration("delay", tui.DefaultDelay, "the least time a bot takes to move"),
-		record:  fs.String("record", "", "write the game's record to a new `FILE` as the game goes (a game at this keyboard)"),
-		server:  fs.String("server", "", "play on the Razzia server at `URL`"),
-		name:    fs.String("name", "", "your `NAME` at a server's table (default: $USER)"),
-		account: fs.String("account", "", "sign in to the server's account `NAME` (password: $RAZZIA_PASSWORD, else asked)"),
-		rated:   fs.Bool("rated", false, "with --account, create a rated table"),
-		pace:    fs.String("pace", "", "the pace of a new table on a server: `ID`, "+paceIDs()+" (default: untimed, standard when rated)"),
+		players:   fs.String("players", "", "the people at this keyboard: `NAMES`, comma-separated, or a number (default: you)"),
+		bots:      fs.String("bots", "", "the bots' `SPEC`s, comma-separated: "+strings.Join(bot.LevelNames(), ", ")+", ... (default: "+defaultBots+" with one person, none with several)"),
+		seed:      fs.Uint64("seed", 0, "seed of the game: the same seed deals the same cards (default: random)"),
+		lang:      fs.String("lang", "", "language `TAG`: "+langTags()+" (default: from $LANG)"),
+		delay:     fs.Duration("delay", tui.DefaultDelay, "the least time a bot takes to move"),
+		record:    fs.String("record", "", "write the game's record to a new `FILE` as the game goes (a game at this keyboard)"),
+		server:    fs.String("server", "", "play on the Razzia server at `URL`"),
+		name:      fs.String("name", "", "your `NAME` at a server's table (default: $USER)"),
+		account:   fs.String("account", "", "sign in to the server's account `NAME` (password: $RAZZIA_PASSWORD, else asked)"),
+		rated:     fs.Bool("rated", false, "with --account, create a rated table"),
+		pace:      fs.String("pace", "", "the pace of a new table on a server: `ID`, "+paceIDs()+" (default: untimed, standard when rated)"),
+		lobby:     fs.Bool("lobby", false, "with --server, show the lobby: who is online, the open Play-now requests, your challenges"),
+		playNow:   fs.String("play-now", "", "with --server, ask to play now with `PLAYERS` (a count, 3, or a range, 2-4) at --pace, rated with --rated"),
+		botsAfter: fs.Duration("bots-after", 0, "with --play-now, let bots fill the table after `DURATION` (15s to 10m)"),
 	}
 }
 
@@ -166,7 +186,7 @@ func checkRecord(path string) error {
 
 // serverGame is the game on a server the flags and the invite link or
 // id (rest) ask for.
-func (f *playFlags) serverGame(rest []string) serverGame {
+func (f *playFlags) serverGame(rest []string) (serverGame, error) {
 	invite := ""
 	if len(rest) == 1 {
 		invite = rest[0]
@@ -176,9 +196,21 @@ func (f *playFlags) serverGame(rest []string) serverGame {
 		bots = defaultBots
 	}
 	// Nothing said about a new table: the games to resume come first.
-	resume := !f.botsGiven && *f.players == "" && *f.pace == "" && !*f.rated
-	return serverGame{server: *f.server, invite: invite, name: *f.name, account: *f.account, rated: *f.rated,
-		pace: *f.pace, bots: bots, players: *f.players, resume: resume}
+	resume := !f.botsGiven && *f.players == "" && *f.pace == "" && !*f.rated && !*f.lobby && *f.playNow == ""
+	g := serverGame{server: *f.server, invite: invite, name: *f.name, account: *f.account, rated: *f.rated,
+		pace: *f.pace, bots: bots, players: *f.players, resume: resume, lobby: *f.lobby || *f.playNow != "", playNow: *f.playNow != ""}
+	if !g.lobby {
+		if *f.botsAfter != 0 {
+			return g, errors.New("--bots-after is for a Play-now request (--play-now)")
+		}
+		return g, nil
+	}
+	if invite != "" || f.botsGiven || *f.players != "" {
+		return g, errors.New("--lobby and --play-now seat you by the server's choice: not with an invite, --bots or --players")
+	}
+	var err error
+	g.request, err = playNowRequest(*f.playNow, *f.pace, *f.rated, *f.botsAfter)
+	return g, err
 }
 
 // localGame deals the game at this keyboard the flags ask for, and seats
@@ -359,7 +391,7 @@ func exitStatus(sig os.Signal, m *tui.Model) int {
 // SIGINT, SIGTERM or SIGHUP stops it; it returns that signal. The program
 // quits as after q, so the screen is restored either way. SIGTSTP
 // suspends it as ctrl+z does.
-func runProgram(m *tui.Model, stdin io.Reader, stdout io.Writer) (os.Signal, error) {
+func runProgram(m tea.Model, stdin io.Reader, stdout io.Writer) (os.Signal, error) {
 	sus := newSuspender()
 	defer sus.stop()
 	p := tea.NewProgram(m, tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler(), tea.WithFilter(sus.filter))
@@ -517,6 +549,10 @@ type serverGame struct {
 	bots, players        string
 	resume               bool // list the saved seats there, if any, instead of creating a table
 	anyName              bool // no name given: any seat kept at the game is this person's
+	// lobby shows the server's lobby to be seated by Play now or a
+	// challenge; playNow makes request there at once.
+	lobby, playNow bool
+	request        protocol.SeekRequest
 }
 
 // playOnServer joins a game on a server, or creates one, and plays it.
@@ -549,12 +585,12 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 		cat = i18n.Default()
 	}
 	fmt.Fprintln(stdout, cat.T("tui.server.connectingto", "server", c.URL()))
-	seat, listed, err := g.takeSeat(ctx, c, store, seats, cat, stdin, stdout)
+	seat, none, err := g.takeSeat(ctx, c, store, seats, cat, opt, stdin, stdout)
 	switch {
 	case err != nil:
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
-	case listed:
+	case none:
 		return 0
 	}
 	m, sig, err := playServerSeat(ctx, c, seat, g.invite != "", opt, stdin, stdout)
@@ -609,16 +645,18 @@ func (g *serverGame) resolve() ([]string, error) {
 		return nil, fmt.Errorf("--name: %v", err)
 	}
 	seats, err := serverSeats(g.bots, g.players)
-	if err != nil && g.invite == "" {
+	if err != nil && g.invite == "" && !g.lobby {
 		return nil, err
 	}
 	return seats, nil
 }
 
-// takeSeat lists the seats kept on the server instead, when g.resume and
-// there are some (listed), or signs in if asked and returns the seat:
-// one kept for the game, joined now, or at a table created with seats.
-func (g *serverGame) takeSeat(ctx context.Context, c *client.Client, store *client.SeatStore, seats []string, cat *i18n.Catalogue, stdin io.Reader, stdout io.Writer) (seat client.SavedSeat, listed bool, err error) {
+// takeSeat signs in if asked and returns the seat to play: one kept for
+// the game, joined now, at a table created with seats, or (g.lobby) one
+// the lobby seats the person at. none is true when there is no seat to
+// play and nothing went wrong: the seats kept on the server were listed
+// instead (g.resume, when there are some), or the person left the lobby.
+func (g *serverGame) takeSeat(ctx context.Context, c *client.Client, store *client.SeatStore, seats []string, cat *i18n.Catalogue, opt tui.Options, stdin io.Reader, stdout io.Writer) (seat client.SavedSeat, none bool, err error) {
 	// A server that accepts and never answers must not leave a blank
 	// screen: the setup has a deadline, the session its own.
 	setup, setupDone := context.WithTimeout(ctx, connectTimeout)
@@ -640,6 +678,12 @@ func (g *serverGame) takeSeat(ctx context.Context, c *client.Client, store *clie
 			return seat, false, fmt.Errorf("signing in to %s on %s: %w", g.account, g.server, connectError(err, g.server))
 		}
 		name = acct.Name // the name the seat is under, kept with it
+	}
+	if g.lobby {
+		setupDone() // the person chooses in the lobby without a deadline
+		g.name = name
+		seat, seated, err := lobbySeat(ctx, c, store, *g, opt, stdin, stdout)
+		return seat, !seated && err == nil, connectError(err, g.server)
 	}
 	seat, err = c.TakeSeat(setup, store, client.SeatRequest{Game: g.invite, Name: name, AnyName: g.anyName, Seats: seats, Pace: g.pace, Rated: g.rated})
 	if err != nil {
