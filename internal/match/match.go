@@ -8,6 +8,13 @@
 // *Refusal; nothing changes until the host, once the write is committed,
 // applies the result. The match has no goroutine, store, lease, logger or
 // clock of its own: the host (internal/table) runs those around it.
+//
+// Its files depend on each other one way (go run ./internal/tools/pkgmap
+// ./internal/match counts them): decide.go (Decide, Closed) and the
+// commands' files (new.go, level.go, chat.go, clock.go, hold.go,
+// rematch.go, alert.go) over move.go (a move's decision), command.go
+// (commands, results, Apply), room.go (the chat room), match.go (the
+// Match and the checks the commands share), timing.go and refusal.go.
 package match
 
 import (
