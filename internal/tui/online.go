@@ -2,11 +2,13 @@ package tui
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/protocol"
 )
@@ -85,6 +87,9 @@ func (m *Model) onlineKey(s string) (cmd tea.Cmd, handled bool) {
 			return nil, true
 		}
 		return m.send(protocol.PreMoveMessage{Type: protocol.TypeTakeBack}), true
+	}
+	if r.open {
+		return m.levelKey(s)
 	}
 	if m.mine() || m.snap.Auction == nil || standIn {
 		return nil, false
@@ -249,4 +254,42 @@ func (m *Model) onlineKeys() string {
 		return ""
 	}
 	return m.cat.T("tui.keys.leave")
+}
+
+// levelSet is what the creator's change of a bot's level returned.
+type levelSet struct{ err error }
+
+// levelKey handles a key at the creator's table that waits for players:
+// a bot's seat number (from 1, as the screen shows them) gives that bot
+// the next level, after the strongest the weakest again.
+func (m *Model) levelKey(s string) (cmd tea.Cmd, handled bool) {
+	r := m.remote
+	if !m.changesLevels() || len(s) != 1 || s[0] < '1' || s[0] > '9' {
+		return nil, false
+	}
+	seat := int(s[0] - '1')
+	if seat >= len(r.seats) || r.seats[seat].Bot == "" {
+		return nil, true
+	}
+	levels := bot.LevelNames()
+	level := levels[(slices.Index(levels, r.seats[seat].Bot)+1)%len(levels)]
+	set, ctx := r.opts.SetLevel, r.ctx
+	m.notice, m.failed = "", false
+	return func() tea.Msg { return levelSet{set(ctx, seat, level)} }, true
+}
+
+// changesLevels reports whether the person may change the bots' levels:
+// they created the table, which waits for players.
+func (m *Model) changesLevels() bool {
+	r := m.remote
+	return r != nil && r.open && r.opts.Creator && r.opts.SetLevel != nil && r.ended == nil
+}
+
+// levelChanged shows why a bot's level did not change; the table's next
+// state shows the level it has.
+func (m *Model) levelChanged(msg levelSet) tea.Cmd {
+	if msg.err != nil {
+		m.requestFailed(msg.err)
+	}
+	return nil
 }
