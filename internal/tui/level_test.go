@@ -67,6 +67,22 @@ func TestCreatorSetsLevel(t *testing.T) {
 	}
 }
 
+// TestRatedLevels: a level the server refuses at the table (a rated
+// table takes the rated levels only) is skipped from then on, so that
+// the levels after it can be reached.
+func TestRatedLevels(t *testing.T) {
+	levels := bot.LevelNames()
+	f := &levelSetter{err: &client.Error{Code: protocol.BadRequest}}
+	m := openTable(t, true, f)
+	run(m, m.key(keyMsg("2")))
+	contains(t, screen(m), "✗")
+	f.err = nil
+	run(m, m.key(keyMsg("2")))
+	if len(f.levels) != 2 || f.levels[0] != levels[1] || f.levels[1] != levels[2] {
+		t.Errorf("tried %v; want %s, refused, then %s", f.levels, levels[1], levels[2])
+	}
+}
+
 // TestSetLevelFailed: a change that did not reach the server says so.
 func TestSetLevelFailed(t *testing.T) {
 	m := openTable(t, true, &levelSetter{err: errors.New("connection refused")})

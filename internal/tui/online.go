@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -257,7 +258,10 @@ func (m *Model) onlineKeys() string {
 }
 
 // levelSet is what the creator's change of a bot's level returned.
-type levelSet struct{ err error }
+type levelSet struct {
+	level string
+	err   error
+}
 
 // levelKey handles a key at the creator's table that waits for players:
 // a bot's seat number (from 1, as the screen shows them) gives that bot
@@ -271,11 +275,27 @@ func (m *Model) levelKey(s string) (cmd tea.Cmd, handled bool) {
 	if seat >= len(r.seats) || r.seats[seat].Bot == "" {
 		return nil, true
 	}
-	levels := bot.LevelNames()
-	level := levels[(slices.Index(levels, r.seats[seat].Bot)+1)%len(levels)]
+	level, ok := m.nextLevel(r.seats[seat].Bot)
+	if !ok {
+		return nil, true
+	}
 	set, ctx := r.opts.SetLevel, r.ctx
 	m.notice, m.failed = "", false
-	return func() tea.Msg { return levelSet{set(ctx, seat, level)} }, true
+	return func() tea.Msg { return levelSet{level, set(ctx, seat, level)} }, true
+}
+
+// nextLevel returns the level after the bot's, skipping those the server
+// refused at this table (a rated table takes the rated levels only).
+func (m *Model) nextLevel(current string) (string, bool) {
+	levels := bot.LevelNames()
+	i := slices.Index(levels, current)
+	for range levels {
+		i = (i + 1) % len(levels)
+		if l := levels[i]; l != current && !m.remote.noLevels[l] {
+			return l, true
+		}
+	}
+	return "", false
 }
 
 // changesLevels reports whether the person may change the bots' levels:
@@ -288,8 +308,15 @@ func (m *Model) changesLevels() bool {
 // levelChanged shows why a bot's level did not change; the table's next
 // state shows the level it has.
 func (m *Model) levelChanged(msg levelSet) tea.Cmd {
-	if msg.err != nil {
-		m.requestFailed(msg.err)
+	if msg.err == nil {
+		return nil
 	}
+	if errors.Is(msg.err, protocol.BadRequest) {
+		if m.remote.noLevels == nil {
+			m.remote.noLevels = map[string]bool{}
+		}
+		m.remote.noLevels[msg.level] = true
+	}
+	m.requestFailed(msg.err)
 	return nil
 }
