@@ -708,6 +708,10 @@ func playServerSeat(ctx context.Context, c *client.Client, seat client.SavedSeat
 			_, err := c.Cancel(ctx, id, creator)
 			return err
 		}
+		opt.Remote.SetLevel = func(ctx context.Context, seat int, level string) error {
+			_, err := c.SetLevel(ctx, id, creator, seat, level)
+			return err
+		}
 	}
 	m := tui.NewRemote(ctx, s, seat.Seat, gameLink(c, id), opt)
 	sig, err := runProgram(m, stdin, stdout)

@@ -145,6 +145,16 @@ func (c *Client) Remove(ctx context.Context, id, creatorToken string, seat int) 
 	return resp.Game, err
 }
 
+// SetLevel gives the bot of seat another level (easy, medium, hard...)
+// at a table that has not started; creatorToken is the one Create
+// returned. A rated table takes the levels rated on the server only.
+func (c *Client) SetLevel(ctx context.Context, id, creatorToken string, seat int, level string) (protocol.GameInfo, error) {
+	var resp protocol.GameAnswer
+	path := fmt.Sprintf("/api/games/%s/seats/%d/level", url.PathEscape(id), seat)
+	err := c.do(ctx, http.MethodPut, path, creatorToken, protocol.LevelRequest{Level: level}, &resp)
+	return resp.Game, err
+}
+
 // Cancel closes a table that waits for players; creatorToken is the one
 // Create returned.
 func (c *Client) Cancel(ctx context.Context, id, creatorToken string) (protocol.GameInfo, error) {

@@ -372,3 +372,29 @@ func TestCreatePacedAndCancel(t *testing.T) {
 		t.Errorf("joining a cancelled table: %v, want table_cancelled", err)
 	}
 }
+
+// TestSetLevel: the creator gives a bot another level before the start;
+// a token that is not the creator's, or a seat of a person, changes
+// nothing.
+func TestSetLevel(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{LevelBots: true})
+	c := newClient(t, srv)
+	ctx := servertest.Context(t)
+	info, creator, err := c.Create(ctx, []string{"", "easy", ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.SetLevel(ctx, info.ID, creator, 1, "hard")
+	if err != nil || got.Seats[1].Bot != "hard" {
+		t.Fatalf("SetLevel = %+v, %v; want seat 1 hard", got.Seats, err)
+	}
+	if _, err := c.SetLevel(ctx, info.ID, "not-the-creator", 1, "easy"); !errors.Is(err, protocol.NotCreator) {
+		t.Errorf("another's SetLevel: %v, want not_creator", err)
+	}
+	if _, err := c.SetLevel(ctx, info.ID, creator, 0, "easy"); !errors.Is(err, protocol.BadRequest) {
+		t.Errorf("a person's seat: %v, want bad_request", err)
+	}
+	if after, _, err := c.Game(ctx, info.ID, ""); err != nil || after.Seats[1].Bot != "hard" {
+		t.Errorf("after the refusals: %+v, %v; want seat 1 still hard", after.Seats, err)
+	}
+}

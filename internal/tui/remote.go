@@ -35,7 +35,8 @@ type remote struct {
 	states    int          // states received
 	goneOn    int64        // the hold (its end) this seat was said to go on from
 	takeOvers []protocol.TakeOver
-	cancelled bool // the person closed the table
+	cancelled bool            // the person closed the table
+	noLevels  map[string]bool // the bots' levels the server refused at the table
 }
 
 // dropMsg is a lost connection, or a failed attempt to connect, and the

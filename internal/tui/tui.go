@@ -66,6 +66,9 @@ type RemoteOptions struct {
 	// while it waits for players.
 	Creator bool
 	Cancel  func(ctx context.Context) error
+	// SetLevel, when set, gives the bot of seat another level while the
+	// creator's table waits for players.
+	SetLevel func(ctx context.Context, seat int, level string) error
 }
 
 // overlay is what covers the table: nothing, or a scrollable page.

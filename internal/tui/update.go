@@ -42,6 +42,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.resent(msg)
 	case tableCancelled:
 		return m, m.tableCancelled(msg)
+	case levelSet:
+		return m, m.levelChanged(msg)
 	}
 	return m, nil
 }
