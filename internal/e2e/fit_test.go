@@ -172,7 +172,8 @@ const nameCutJS = `((name) => {
 // the lobby's open tables; at the table the strip, log, score tables and
 // chips, the round's end, the game's end), from a 360-pixel phone to a
 // desktop and a phone on its side: it breaks inside the word rather than
-// be cut or push the page wider than the screen.
+// be cut or push the page wider than the screen. Neither guest's page logs
+// an error.
 func TestLongNameFits(t *testing.T) {
 	name := strings.Repeat("W", playername.MaxLen)
 	srv := newServer(t)
@@ -206,4 +207,11 @@ func TestLongNameFits(t *testing.T) {
 	p.playTo("the end", spending, func(tableState) bool { return false })
 	waitFor[bool](p, "the final table", `!!document.querySelector("#final-table")`, 5*time.Second)
 	check(p, "game end")
+	// Guests both, neither page logged an error (a guest's request of an
+	// account it has not was one).
+	for _, pg := range []*page{p, q} {
+		if errs := pg.consoleErrors(); len(errs) > 0 {
+			t.Errorf("a guest's page logged errors:\n%s", strings.Join(errs, "\n"))
+		}
+	}
 }
