@@ -41,7 +41,7 @@ func TestChallengeFromGameEnd(t *testing.T) {
 		}
 		people[name] = c
 	}
-	game, _, err := people["Ann"].CreateTable(ctx, []string{"", "", ""}, "", false)
+	game, _, err := people["Ann"].Create(ctx, []string{"", "", ""})
 	if err != nil {
 		t.Fatal(err)
 	}
