@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -13,17 +12,6 @@ import (
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/servertest"
 )
-
-// signIn signs the page's browser in to an account made before.
-func (p *page) signIn(name string) {
-	p.t.Helper()
-	js := fmt.Sprintf(`fetch("/api/session", {method: "POST", headers: {"Content-Type": "application/json"},
-  body: JSON.stringify({name: %q, password: "correct horse battery staple"})}).then((r) => r.status)`, name)
-	status, err := chromedp.Run(p.ctx, chromedp.Evaluate[int](js, chromedp.EvalAwaitPromise))
-	if err != nil || status != 200 {
-		p.fail("signing in %s: %d %v", name, status, err)
-	}
-}
 
 // TestChallengeFromGameEnd: Ann, Bob and Cy finish an untimed game. At its
 // end, on a desktop, Ann's table page offers to challenge the two others
