@@ -17,7 +17,8 @@ import (
 // end, on a desktop, Ann's table page offers to challenge the two others
 // at once, both chosen, at the game's pace; the challenge reaches both.
 // On a phone, Bob's replay of the game offers Ann and Cy at its last
-// move; he leaves Cy out and challenges Ann alone.
+// move; he leaves Cy out and challenges Ann alone, and "other settings"
+// opens the lobby's form with Ann and the game's pace.
 func TestChallengeFromGameEnd(t *testing.T) {
 	srv := newServer(t)
 	ctx := servertest.Context(t)
@@ -106,7 +107,7 @@ func TestChallengeFromGameEnd(t *testing.T) {
 	bob.click(`#end-challenge .end-challenge-who[value="Cy"]`)
 	waitFor[bool](bob, "Cy left out", `(() => { const b = document.querySelector("#end-challenge-send"); const c = document.querySelector('#end-challenge .end-challenge-who[value="Cy"]');
   return !!b && !!c && !c.checked && !b.disabled; })()`, 10*time.Second)
-	if href := eval[string](bob, `document.querySelector("#end-challenge-more").getAttribute("href")`); href != "/?challenge-to=Ann#challenge" {
+	if href := eval[string](bob, `document.querySelector("#end-challenge-more").getAttribute("href")`); href != "/?challenge-to=Ann&challenge-pace=untimed#challenge" {
 		t.Errorf("other settings lead to %q", href)
 	}
 	bob.do("scroll to the challenge", chromedp.ScrollIntoView("#end-challenge-send"))
@@ -127,4 +128,10 @@ func TestChallengeFromGameEnd(t *testing.T) {
 		}
 	}
 	bob.accessible("the challenge at a replay's end")
+
+	// Other settings: the lobby's form, filled in with Ann and the game's
+	// pace.
+	bob.click("#end-challenge-more")
+	waitFor[bool](bob, "the lobby's form filled in", shown("#challenge-form")+` && document.querySelector("#challenge-to").value === "Ann"
+  && document.querySelector("#challenge-pace").value === "untimed"`, 20*time.Second)
 }

@@ -33,12 +33,15 @@ export function others(game, me) {
   return out;
 }
 
+// paceOf is the game's pace's id: a game without one is untimed.
+const paceOf = (game) => (game.pace && game.pace.id) || "untimed";
+
 async function send(b, game, names) {
   b.busy = true;
   b.error = null;
   b.redraw();
   try {
-    await meet.challenge(names, game.pace ? game.pace.id : "", !!game.rated);
+    await meet.challenge(names, paceOf(game), !!game.rated);
     b.sent = names;
     refreshChallenges();
   } catch (err) {
@@ -68,7 +71,8 @@ export function challengeBox({ t, game, o }) {
     b.sent = null;
     b.redraw();
   };
-  const settings = [game.pace && t.has && t.has(`pace.${game.pace.id}`) ? t(`pace.${game.pace.id}`) : (game.pace && game.pace.name) || t("pace.untimed"),
+  const pace = paceOf(game);
+  const settings = [t.has && t.has(`pace.${pace}`) ? t(`pace.${pace}`) : (game.pace && game.pace.name) || pace,
     t(game.rated ? "web.profile.rated" : "web.profile.casual")].join(" · ");
   let state = null;
   if (b.error) {
@@ -77,7 +81,7 @@ export function challengeBox({ t, game, o }) {
     state = h("p", { class: "end-challenge-sent", id: "end-challenge-state", "data-state": "sent", role: "status" },
       t("web.endchallenge.sent", { names: b.sent.join(", ") }));
   }
-  const more = `/?challenge-to=${encodeURIComponent(chosen.join(", "))}#challenge`;
+  const more = `/?${new URLSearchParams({ "challenge-to": chosen.join(", "), "challenge-pace": pace, ...(game.rated ? { "challenge-rated": "1" } : {}) })}#challenge`;
   return h("fieldset", { class: "end-challenge", id: "end-challenge" },
     h("legend", {}, t("web.endchallenge.title")),
     h("ul", { class: "end-challenge-people" }, names.map((name) => h("li", {},
