@@ -60,6 +60,7 @@ func TestChallengeFromGameEnd(t *testing.T) {
 	ann.do("scroll to the challenge", chromedp.ScrollIntoView(box))
 	ann.wantVisible("the challenge button", "#end-challenge-send")
 	ann.screenshotViewport("end-challenge-" + desktop.String())
+	ann.accessible("the challenge at a game's end")
 	ann.click("#end-challenge-send")
 	waitFor[bool](ann, "the challenge sent", `document.querySelector("#end-challenge-state")?.dataset.state === "sent"`, 20*time.Second)
 	mine := func(c *client.Client, from string) protocol.ChallengeInfo {
@@ -128,6 +129,9 @@ func TestChallengeFromGameEnd(t *testing.T) {
 		}
 	}
 	bob.accessible("the challenge at a replay's end")
+	bob.resize(narrow)
+	bob.noOverflow("the replay's end with the challenge", int(narrow.w))
+	bob.resize(phone)
 
 	// Other settings: the lobby's form, filled in with Ann and the game's
 	// pace.
