@@ -154,7 +154,6 @@ var codes = []CodeInfo{
 	{TournamentRemoved, http.StatusForbidden, false, "joining a tournament its organiser removed you from", ""},
 	{TournamentHidden, http.StatusForbidden, false, "watching, or reading the record of, a duplicate tournament's table while its round is played: the others hold the same deal; it opens when the round is over",
 		"the same, on connecting; the connection is closed"},
-
 }
 
 // Codes returns every error code with its status and meaning.
