@@ -170,11 +170,13 @@ type TournamentRound struct {
 }
 
 // A TournamentTable is one table of a round: the game to watch
-// (/game/{game}), its players and, once over, their results.
+// (/game/{game}) once Ready (its game created), its players and, once
+// over, their results.
 type TournamentTable struct {
 	Index int              `json:"index"`
 	Game  string           `json:"game"`
 	Deal  int              `json:"deal,omitempty"`
+	Ready bool             `json:"ready"`
 	Over  bool             `json:"over"`
 	Seats []TournamentSeat `json:"seats"`
 }

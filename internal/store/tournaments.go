@@ -117,7 +117,8 @@ type TournamentTable struct {
 	Game  string
 	Deal  int
 	// Seats are the account ids by seat, "" for a bot's seat.
-	Seats   []string
+	Seats []string
+	// Created is when its game was created; zero until it is.
 	Created time.Time
 	// Result is the director's record of the finished game (JSON); nil
 	// while it is played.

@@ -70,6 +70,47 @@ type Standing struct {
 	deals   int
 }
 
+// A SheetEntry is what one seat of one finished game earned its person.
+type SheetEntry struct {
+	Round, Table, Seat int
+	ID                 string
+	Points             Points // the share; an arena's doubled, and doubled again on fire
+	Won                bool
+	Fire               bool // the person was on fire when the game began
+}
+
+// Sheets returns what every person's seat of every game earned, in the
+// order the games finished (by round and table when at one time). Bots'
+// seats are left out.
+func Sheets(f Format, games []Game) []SheetEntry {
+	sorted := slices.Clone(games)
+	slices.SortStableFunc(sorted, func(a, b Game) int {
+		return cmp.Or(a.Finished.Compare(b.Finished), a.Round-b.Round, a.Table-b.Table)
+	})
+	won := map[string][]bool{} // each person's games won, in order
+	var out []SheetEntry
+	for _, g := range sorted {
+		shares := Shares(g.Totals, g.Forfeited)
+		for seat, id := range g.Seats {
+			if id == "" {
+				continue
+			}
+			e := SheetEntry{Round: g.Round, Table: g.Table, Seat: seat, ID: id, Points: shares[seat], Won: Won(g.Totals, g.Forfeited, seat)}
+			if f == Arena {
+				w := won[id]
+				e.Fire = len(w) >= 2 && w[len(w)-1] && w[len(w)-2]
+				e.Points *= 2
+				if e.Fire {
+					e.Points *= 2
+				}
+			}
+			won[id] = append(won[id], e.Won)
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // Standings returns the standings of the people ids (bots are never
 // ranked) after the finished games, best first. The tie-breaks, in
 // order:
@@ -87,37 +128,33 @@ func Standings(f Format, ids []string, games []Game) []Standing {
 		out[i] = Standing{ID: id, Order: i}
 		by[id] = &out[i]
 	}
-	sorted := slices.Clone(games)
-	slices.SortStableFunc(sorted, func(a, b Game) int {
-		return cmp.Or(a.Finished.Compare(b.Finished), a.Round-b.Round, a.Table-b.Table)
-	})
-	for _, g := range sorted {
-		shares := Shares(g.Totals, g.Forfeited)
-		for seat, id := range g.Seats {
-			s := by[id]
-			if s == nil {
-				continue
+	totals := map[[2]int][]int{} // by round and table
+	for _, g := range games {
+		totals[[2]int{g.Round, g.Table}] = g.Totals
+	}
+	for _, e := range Sheets(f, games) {
+		s := by[e.ID]
+		if s == nil {
+			continue
+		}
+		s.Games++
+		s.Score += totals[[2]int{e.Round, e.Table}][e.Seat]
+		if e.Won {
+			s.Wins++
+		}
+		s.Sheet = append(s.Sheet, e.Points)
+		share := e.Points
+		if f == Arena {
+			share /= 2
+			if e.Fire {
+				share /= 2
 			}
-			s.Games++
-			s.Score += g.Totals[seat]
-			won := Won(g.Totals, g.Forfeited, seat)
-			p := shares[seat]
-			if f == Arena {
-				p *= 2
-				if s.Fire {
-					p *= 2
-				}
-				s.Fire = won && len(s.Sheet) > 0 && s.lastWon
-			}
-			s.lastWon = won
-			if won {
-				s.Wins++
-			}
-			s.Sheet = append(s.Sheet, p)
-			s.share += shares[seat]
-			if f != Duplicate {
-				s.Points += p
-			}
+		}
+		s.share += share
+		s.Fire = f == Arena && e.Won && s.lastWon
+		s.lastWon = e.Won
+		if f != Duplicate {
+			s.Points += e.Points
 		}
 	}
 	switch f {
@@ -199,6 +236,21 @@ type DealSeat struct {
 // with those of the others a bot stood in for. A deal nobody else held
 // the seat of counts for nothing.
 func Matchpoints(games []Game) map[string]Matchpoint {
+	out := map[string]Matchpoint{}
+	for _, by := range DealMatchpoints(games) {
+		for id, mp := range by {
+			m := out[id]
+			m.Sum += mp
+			m.Deals++
+			out[id] = m
+		}
+	}
+	return out
+}
+
+// DealMatchpoints returns, for each seat of each deal, each person's
+// matchpoints there (see Matchpoints), 0 to 1.
+func DealMatchpoints(games []Game) map[DealSeat]map[string]float64 {
 	type result struct {
 		id        string
 		total     int
@@ -211,8 +263,8 @@ func Matchpoints(games []Game) map[string]Matchpoint {
 			pools[k] = append(pools[k], result{id, g.Totals[seat], at(g.Forfeited, seat)})
 		}
 	}
-	out := map[string]Matchpoint{}
-	for _, pool := range pools {
+	out := map[DealSeat]map[string]float64{}
+	for k, pool := range pools {
 		if len(pool) < 2 {
 			continue
 		}
@@ -232,10 +284,10 @@ func Matchpoints(games []Game) map[string]Matchpoint {
 					score += 0.5
 				}
 			}
-			m := out[r.id]
-			m.Sum += score / float64(len(pool)-1)
-			m.Deals++
-			out[r.id] = m
+			if out[k] == nil {
+				out[k] = map[string]float64{}
+			}
+			out[k][r.id] = score / float64(len(pool)-1)
 		}
 	}
 	return out

@@ -22,8 +22,16 @@ func nanosOrNil(t time.Time) *int64 {
 	return &n
 }
 
+// nanosOrZero is t in Unix nanoseconds, 0 for the zero time.
+func nanosOrZero(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
 func timeOrZero(n *int64) time.Time {
-	if n == nil {
+	if n == nil || *n == 0 {
 		return time.Time{}
 	}
 	return time.Unix(0, *n).UTC()
@@ -103,7 +111,7 @@ func tournamentRows(ctx context.Context, tx pgx.Tx, id string, players []store.T
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 			ON CONFLICT (tournament_id, round, idx) DO UPDATE SET game_id = excluded.game_id, deal = excluded.deal,
 				seats = excluded.seats, created = excluded.created, result = excluded.result, finished = excluded.finished`,
-			id, tb.Round, tb.Index, tb.Game, tb.Deal, string(seats), tb.Created.UnixNano(), tb.Result, nanosOrNil(tb.Finished))
+			id, tb.Round, tb.Index, tb.Game, tb.Deal, string(seats), nanosOrZero(tb.Created), tb.Result, nanosOrNil(tb.Finished))
 		if err != nil {
 			return err
 		}
@@ -216,7 +224,7 @@ func (s *Store) Tournament(ctx context.Context, id string) (*store.Tournament, e
 			if err := json.Unmarshal([]byte(seats), &tb.Seats); err != nil {
 				return tb, fmt.Errorf("postgres: tournament %q table %d/%d: %w: %v", id, tb.Round, tb.Index, store.ErrCorrupt, err)
 			}
-			tb.Created, tb.Finished = time.Unix(0, created).UTC(), timeOrZero(finished)
+			tb.Created, tb.Finished = timeOrZero(&created), timeOrZero(finished)
 			return tb, nil
 		})
 		if len(t.Tables) == 0 {

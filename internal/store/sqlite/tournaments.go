@@ -22,6 +22,14 @@ func nanosOrNil(t time.Time) any {
 	return t.UnixNano()
 }
 
+// nanosOrZero is t in Unix nanoseconds, 0 for the zero time.
+func nanosOrZero(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
 func timeOrZero(n sql.NullInt64) time.Time {
 	if !n.Valid {
 		return time.Time{}
@@ -110,7 +118,7 @@ func (w *wtx) tournamentRows(id string, players []store.TournamentPlayer, tables
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (tournament_id, round, idx) DO UPDATE SET game_id = excluded.game_id, deal = excluded.deal,
 				seats = excluded.seats, created = excluded.created, result = excluded.result, finished = excluded.finished`,
-			id, tb.Round, tb.Index, tb.Game, tb.Deal, string(seats), tb.Created.UnixNano(), bytesOrNil(tb.Result), nanosOrNil(tb.Finished))
+			id, tb.Round, tb.Index, tb.Game, tb.Deal, string(seats), nanosOrZero(tb.Created), bytesOrNil(tb.Result), nanosOrNil(tb.Finished))
 		if err != nil {
 			return err
 		}
@@ -223,7 +231,7 @@ func (s *Store) Tournament(ctx context.Context, id string) (*store.Tournament, e
 			if err := json.Unmarshal([]byte(seats), &tb.Seats); err != nil {
 				return fmt.Errorf("sqlite: tournament %q table %d/%d: %w: %v", id, tb.Round, tb.Index, store.ErrCorrupt, err)
 			}
-			tb.Created, tb.Finished = fromNanos(created), timeOrZero(finished)
+			tb.Created, tb.Finished = timeOrZero(sql.NullInt64{Int64: created, Valid: created != 0}), timeOrZero(finished)
 			t.Tables = append(t.Tables, tb)
 		}
 		return tables.Err()

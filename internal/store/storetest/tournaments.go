@@ -93,7 +93,7 @@ func testTournamentUpdate(t *testing.T, s store.Store) {
 	changed.Status, changed.Rank, changed.Points = "withdrawn", 2, 36
 	result := tr.Tables[0]
 	result.Result, result.Finished = []byte(`{"totals":[3,0,1]}`), at.Add(time.Minute)
-	second := store.TournamentTable{Round: 1, Index: 2, Game: "t1-1-2", Seats: []string{"acc-c", ""}, Created: at}
+	second := store.TournamentTable{Round: 1, Index: 2, Game: "t1-1-2", Seats: []string{"acc-c", ""}} // its game not created yet
 	if err := s.UpdateTournament(ctx(t), tr, []store.TournamentPlayer{newPlayer, changed}, []store.TournamentTable{result, second}); err != nil {
 		t.Fatalf("UpdateTournament: %v", err)
 	}
