@@ -104,7 +104,7 @@ type Service struct {
 	wg     sync.WaitGroup
 
 	mu       sync.Mutex
-	runs     map[string]*run                     // the tournaments this node directs
+	runs     map[string]*run                       // the tournaments this node directs
 	watchers map[string]map[chan struct{}]struct{} // by tournament
 	games    gameCache
 	deals    map[dealKey]protocol.TournamentDeal // revealed deals

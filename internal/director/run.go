@@ -17,10 +17,10 @@ import (
 // A run is the director of one tournament on this node, while it holds
 // the tournament's lease.
 type run struct {
-	s       *Service
-	id      string
-	lease   store.Lease
-	wake    chan struct{}
+	s     *Service
+	id    string
+	lease store.Lease
+	wake  chan struct{}
 }
 
 // kick asks the run to look at its tournament again.
