@@ -40,6 +40,10 @@ func (c *fakeClock) Now() time.Time {
 }
 
 func (c *fakeClock) AfterFunc(d time.Duration, f func()) func() bool {
+	if d <= 0 {
+		go f()
+		return func() bool { return false }
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := &fakeTimer{at: c.now.Add(d), f: f}
@@ -86,7 +90,8 @@ type harness struct {
 	t     *testing.T
 	ctx   context.Context
 	st    store.Store
-	clock *fakeClock
+	clock *fakeClock // the directors'
+	games *fakeClock // the Hubs', the games' clocks
 	nodes []*node
 }
 
@@ -100,13 +105,14 @@ func token(account, game string) string { return account + "@" + game }
 func newHarness(t *testing.T, st store.Store) *harness {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	t.Cleanup(cancel)
-	return &harness{t: t, ctx: ctx, st: st, clock: &fakeClock{now: time.Date(2026, 11, 24, 18, 0, 0, 0, time.UTC)}}
+	return &harness{t: t, ctx: ctx, st: st, clock: &fakeClock{now: time.Date(2026, 11, 24, 18, 0, 0, 0, time.UTC)},
+		games: &fakeClock{now: time.Date(2026, 11, 24, 18, 0, 0, 0, time.UTC)}}
 }
 
 // addNode starts a Hub and a director on the harness's store.
 func (h *harness) addNode(name string, ttl time.Duration) *node {
 	n := &node{}
-	opts := table.Options{Logger: quiet(), Node: name, LeaseTTL: ttl,
+	opts := table.Options{Logger: quiet(), Node: name, LeaseTTL: ttl, Now: h.games.Now, AfterFunc: h.games.AfterFunc,
 		NewBot:    func(_ string, seed uint64) (bot.Bot, error) { return bot.New("random", seed) },
 		SeatToken: func(_ context.Context, account, game string) (string, error) { return token(account, game), nil },
 		OnFinish:  func(ctx context.Context, f table.Finished) { n.dir.GameOver(ctx, f) },
@@ -161,8 +167,9 @@ func (h *harness) until(d *Service, id, what string, cond func(protocol.Tourname
 }
 
 // playRound plays every table of the last round seated (an arena's
-// open tables) to its end, each person choosing their first legal move.
-func (h *harness) playRound(n *node, v protocol.Tournament) {
+// open tables) to its end, each person choosing their first legal move,
+// but those skipped.
+func (h *harness) playRound(n *node, v protocol.Tournament, skip ...string) {
 	h.t.Helper()
 	r := v.RoundsPlayed[len(v.RoundsPlayed)-1]
 	names := map[string]string{}
@@ -176,7 +183,7 @@ func (h *harness) playRound(n *node, v protocol.Tournament) {
 			continue
 		}
 		for _, s := range tb.Seats {
-			if s.Bot {
+			if s.Bot || slices.Contains(skip, s.Name) {
 				continue
 			}
 			wg.Add(1)
