@@ -34,6 +34,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/razziagame/razzia"
@@ -99,9 +100,10 @@ type Service struct {
 	opts Options
 	log  *slog.Logger
 
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	ctx      context.Context
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	handOver atomic.Bool // Close gives the leases up; a crash does not
 
 	mu       sync.Mutex
 	runs     map[string]*run                       // the tournaments this node directs
@@ -152,6 +154,7 @@ func (s *Service) Start(ctx context.Context) error {
 // Close stops the directors of this node, releasing their leases so that
 // another node takes them at once, and waits for them.
 func (s *Service) Close() {
+	s.handOver.Store(true)
 	s.cancel()
 	s.wg.Wait()
 }

@@ -50,6 +50,9 @@ func (r *run) loop() {
 	for {
 		select {
 		case <-s.ctx.Done():
+			if !s.handOver.Load() {
+				return
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			if err := s.st.ReleaseTournamentLease(ctx, r.lease); err != nil && !errors.Is(err, store.ErrConflict) {
 				s.log.Warn("releasing a tournament's lease failed", "tournament", r.id, "err", err)
