@@ -51,6 +51,7 @@ const Channel = "razzia_tournaments"
 type Store interface {
 	store.Tournaments
 	Account(ctx context.Context, id string) (*store.Account, error)
+	AccountByKey(ctx context.Context, key string) (*store.Account, error)
 	Game(ctx context.Context, id string) (*store.Game, error)
 	Publish(ctx context.Context, channel, payload string) error
 	Subscribe(ctx context.Context, channels ...string) (<-chan store.Notice, error)

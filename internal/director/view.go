@@ -11,6 +11,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/match"
+	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
@@ -73,6 +74,19 @@ func (s *Service) Entries(ctx context.Context, account string, limit int) ([]pro
 			Start: e.Starts.UTC(), Rank: e.Rank, Points: float64(e.Points) / 100, Players: e.People})
 	}
 	return out, nil
+}
+
+// EntriesOf returns the tournaments of the player called name, newest
+// first; ErrNotFound when nobody is.
+func (s *Service) EntriesOf(ctx context.Context, name string, limit int) ([]protocol.TournamentEntry, error) {
+	a, err := s.st.AccountByKey(ctx, playername.Key(name))
+	if errors.Is(err, store.ErrNoAccount) {
+		return nil, refuse(ErrNotFound, "there is no player %q", name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.Entries(ctx, a.ID, limit)
 }
 
 // nameOf returns the name of the account, "" when it is gone.

@@ -200,6 +200,8 @@ func TestCrossSite(t *testing.T) {
 		{http.MethodPost, "/api/games"}, {http.MethodPost, "/api/games/" + game + "/join"},
 		{http.MethodDelete, "/api/games/" + game + "/seats/1"}, {http.MethodPut, "/api/games/" + game + "/seats/1/level"},
 		{http.MethodPost, "/api/records"},
+		{http.MethodPost, "/api/tournaments"}, {http.MethodPost, "/api/tournaments/abcdefghij/join"},
+		{http.MethodPost, "/api/tournaments/abcdefghij/withdraw"}, {http.MethodPost, "/api/tournaments/abcdefghij/organise/start"},
 	} {
 		status, code := b.call(r.method, r.path, map[string]string{}, nil, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
 		if status != http.StatusForbidden || code != protocol.Forbidden {

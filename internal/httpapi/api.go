@@ -24,6 +24,7 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/account"
+	"github.com/razziagame/razzia/internal/director"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/table"
@@ -113,6 +114,8 @@ type Options struct {
 	// Push, with Accounts, serves Web Push: the server's key, the
 	// subscriptions of signed-in players and their settings (push.go).
 	Push *notify.Service
+	// Tournaments, when set, serves tournaments (tournaments.go).
+	Tournaments *director.Service
 }
 
 // DefaultOptions returns the defaults that zero fields of Options take.
@@ -230,6 +233,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	s.routeAnalysis(mux)
 	s.routePace(mux)
 	s.routeRematch(mux)
+	s.routeTournaments(mux)
 	if opts.Accounts != nil {
 		s.routeAccounts(mux)
 	}
@@ -253,7 +257,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.Forbidden, "cross-origin request refused: use the page this server serves"))
 	}))
-	s.handler = compressed(cop.Handler(mux))
+	s.handler = compressed(cop.Handler(s.hideDuplicates(mux)))
 	return s
 }
 

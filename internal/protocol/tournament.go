@@ -211,21 +211,29 @@ type TournamentYou struct {
 	Game string `json:"game,omitempty"`
 }
 
-// A TournamentRequest is POST /api/tournaments/{id}/join (Password for a
-// private one) and the body of the other actions.
+// A TournamentRequest is the body of POST /api/tournaments/{id}/join
+// (Password, for a private one) and of POST
+// /api/tournaments/{id}/organise/remove (Name, the player removed).
 type TournamentRequest struct {
 	Password string `json:"password,omitempty"`
+	Name     string `json:"name,omitempty"`
 }
 
-// The actions of POST /api/tournaments/{id}/{action}.
+// TournamentEntries answers GET /api/players/{name}/tournaments.
+type TournamentEntries struct {
+	Tournaments []TournamentEntry `json:"tournaments"`
+}
+
+// The actions of POST /api/tournaments/{id}/{action} (a player's) and
+// POST /api/tournaments/{id}/organise/{action} (the organiser's).
 const (
 	ActionJoin     = "join"     // anyone signed in, before the start (an arena's: until its end)
 	ActionWithdraw = "withdraw" // a player: leave
 	ActionPause    = "pause"    // a player: sit the next rounds out; the organiser: hold the next round
 	ActionResume   = "resume"   // undo pause
-	ActionStart    = "start"    // the organiser: start now
-	ActionEnd      = "end"      // the organiser: no more rounds; the games under way finish
-	ActionRemove   = "remove"   // the organiser: POST .../remove/{name}
+	ActionStart    = "start"    // the organiser: start now (once enough joined)
+	ActionEnd      = "end"      // the organiser: no more rounds; the games under way finish (before the start: cancel)
+	ActionRemove   = "remove"   // the organiser: remove the player named in the body
 )
 
 // TypeTournament is the message of a tournament's WebSocket, GET

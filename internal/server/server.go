@@ -19,6 +19,7 @@ import (
 
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/analyst"
+	"github.com/razziagame/razzia/internal/director"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/store"
@@ -48,6 +49,9 @@ type Options struct {
 	// Analyst, when set, analyses finished games in the background, only
 	// while the bots leave a worker of theirs free.
 	Analyst *analyst.Options
+	// Tournaments configures the directors of tournaments (Node and
+	// Logger are the server's; LeaseTTL the Hub's unless set).
+	Tournaments director.Options
 	// API configures the HTTP API.
 	API httpapi.Options
 	// Page serves the web page; nil serves none.
@@ -70,7 +74,9 @@ type Server struct {
 	Accounts *account.Service
 	Push     *notify.Service // nil without Options.Push
 	Hub      *table.Hub
-	API      *httpapi.Server
+	// Tournaments directs the tournaments this node leases.
+	Tournaments *director.Service
+	API         *httpapi.Server
 	// HTTP is the API's http.Server, with its timeouts.
 	HTTP *http.Server
 	// Resumed is the number of games the Hub took up from the store.
@@ -140,6 +146,9 @@ func (s *Server) build(ctx context.Context) error {
 	if s.Resumed, err = s.Hub.Resume(ctx); err != nil {
 		return fmt.Errorf("resuming the games: %w", err)
 	}
+	if err := s.startTournaments(ctx); err != nil {
+		return fmt.Errorf("starting the tournaments: %w", err)
+	}
 	if o.Analyst != nil {
 		s.startAnalyst(*o.Analyst)
 	}
@@ -154,6 +163,9 @@ func (s *Server) build(ctx context.Context) error {
 	if api.Metrics == nil {
 		api.Metrics = o.Metrics
 	}
+	if api.Tournaments == nil {
+		api.Tournaments = s.Tournaments
+	}
 	s.API = httpapi.New(s.Hub, o.Page, api)
 	s.HTTP = s.API.HTTPServer()
 	return nil
@@ -167,6 +179,9 @@ func (s *Server) hubOptions() table.Options {
 			if err := s.Accounts.Finished(ctx, account.GameEnd(f)); err != nil {
 				s.opts.ResultFailed(f, err)
 			}
+			if s.Tournaments != nil {
+				s.Tournaments.GameOver(ctx, f)
+			}
 		}
 	}
 	if h.SeatToken == nil {
@@ -179,6 +194,22 @@ func (s *Server) hubOptions() table.Options {
 		h.Registerer = s.opts.Metrics
 	}
 	return h
+}
+
+// startTournaments runs the directors of the tournaments until the
+// server stops; it closes before the Hub, handing its tournaments over.
+func (s *Server) startTournaments(ctx context.Context) error {
+	o := s.opts.Tournaments
+	o.Node, o.Logger = s.Hub.Node(), s.log
+	if o.LeaseTTL == 0 {
+		o.LeaseTTL = s.opts.Hub.LeaseTTL
+	}
+	s.Tournaments = director.New(s.Store, s.Hub, o)
+	if err := s.Tournaments.Start(ctx); err != nil {
+		return err
+	}
+	s.stops = append(s.stops, s.Tournaments.Close)
+	return nil
 }
 
 // startAnalyst runs the analyst until the server stops.
