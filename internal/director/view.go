@@ -136,6 +136,7 @@ func (s *Service) view(ctx context.Context, t *tour, viewer string) protocol.Tou
 		}
 	}
 	st := t.standings()
+	points := t.tablePoints()
 	for _, x := range st {
 		line := protocol.TournamentLine{Rank: x.Rank, Name: names[x.ID], Points: t.shown(x), Games: x.Games, Wins: x.Wins,
 			Score: x.Score, Fire: x.Fire, Sheet: make([]float64, len(x.Sheet)), Status: status[x.ID]}
@@ -148,9 +149,12 @@ func (s *Service) view(ctx context.Context, t *tour, viewer string) protocol.Tou
 		for i, p := range x.Sheet {
 			line.Sheet[i] = math.Round(p.Float()*100) / 100
 		}
+		if t.format() == tournament.Duplicate {
+			line.Sheet = t.dealSheet(x.ID, points)
+		}
 		v.Ranking = append(v.Ranking, line)
 	}
-	v.RoundsPlayed = s.rounds(ctx, t, names)
+	v.RoundsPlayed = s.rounds(ctx, t, names, points)
 	if viewer != "" {
 		if i := t.player(viewer); i >= 0 {
 			you := &protocol.TournamentYou{Joined: true, Status: t.rec.Players[i].Status}
@@ -167,9 +171,8 @@ func (s *Service) view(ctx context.Context, t *tour, viewer string) protocol.Tou
 
 // rounds describes the tables of every round, and the deals of the
 // duplicate rounds that are over.
-func (s *Service) rounds(ctx context.Context, t *tour, names map[string]string) []protocol.TournamentRound {
+func (s *Service) rounds(ctx context.Context, t *tour, names map[string]string, points map[seatKey]float64) []protocol.TournamentRound {
 	var out []protocol.TournamentRound
-	points := t.tablePoints()
 	for _, tb := range t.rec.Tables {
 		if len(out) == 0 || out[len(out)-1].Number != tb.Round {
 			out = append(out, protocol.TournamentRound{Number: tb.Round, Tables: []protocol.TournamentTable{}})
@@ -201,6 +204,20 @@ func (s *Service) rounds(ctx context.Context, t *tour, names map[string]string) 
 		for i := range out {
 			if t.roundOver(out[i].Number) {
 				out[i].Deals = s.revealDeals(ctx, t, out[i].Number)
+			}
+		}
+	}
+	return out
+}
+
+// dealSheet is a duplicate player's matchpoints on each deal, in the
+// order of the rounds.
+func (t *tour) dealSheet(account string, points map[seatKey]float64) []float64 {
+	out := []float64{}
+	for _, tb := range t.rec.Tables {
+		for seat, a := range tb.Seats {
+			if p, ok := points[seatKey{tb.Game, seat}]; ok && a == account {
+				out = append(out, p)
 			}
 		}
 	}

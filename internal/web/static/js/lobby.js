@@ -8,6 +8,7 @@ import { translator } from "./i18n.js";
 import { setupLearn } from "./learn.js";
 import { errorText } from "./errors.js";
 import { whoami, showAccount } from "./players.js";
+import { lobbyTournaments } from "./tourlist.js";
 
 // Until the catalogue comes, the keys themselves (with has(), as a real
 // translator has: the seats can be drawn before).
@@ -206,8 +207,10 @@ $("upload").addEventListener("change", upload);
 $("refresh").addEventListener("click", refresh);
 setupLearn(() => t);
 const levelsLoaded = loadLevels(); // while the language loads
+const tournaments = lobbyTournaments($("tours-coming"), $("tours-running"));
 await start((tr, lang) => {
   t = tr;
+  tournaments.draw(tr);
   renderPaces(lang);
   renderSeats();
   drawLists();

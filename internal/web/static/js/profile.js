@@ -9,6 +9,7 @@ import { start } from "./page.js";
 import { translator } from "./i18n.js";
 import { displayNames } from "./words.js";
 import { whoami, showAccount, ratingText, ratingFigure, changeText, errorText, number, when } from "./players.js";
+import { profileTournaments } from "./tourlist.js";
 
 let t = translator({}, {});
 let p = null;
@@ -74,8 +75,10 @@ function draw() {
   replace($("recent"), p.recent.length === 0 ? h("li", { class: "muted none" }, t("web.profile.none")) : p.recent.map(gameItem));
 }
 
+const tournaments = profileTournaments($("tournaments"), name);
 await start((tr) => {
   t = tr;
+  tournaments.draw(tr);
   draw();
 });
 draw();
