@@ -123,7 +123,7 @@ func (s *Service) view(ctx context.Context, t *tour, viewer string) protocol.Tou
 	for _, p := range t.rec.Players {
 		names[p.Account] = p.Name
 	}
-	v := protocol.Tournament{TournamentSummary: t.summary(s.nameOf(ctx, t.rec.Organiser)), Settings: t.set,
+	v := protocol.Tournament{TournamentSummary: t.summary(s.nameOf(ctx, t.rec.Organiser)), Version: t.rec.Version, Settings: t.set,
 		Started: timePtr(t.st.Started), Ends: timePtr(t.st.Ends), Next: timePtr(t.st.Next), Paused: t.st.Paused,
 		People: []protocol.TournamentPerson{}, Ranking: []protocol.TournamentLine{}, RoundsPlayed: []protocol.TournamentRound{},
 		Organising: viewer != "" && viewer == t.rec.Organiser}
@@ -172,7 +172,7 @@ func (s *Service) view(ctx context.Context, t *tour, viewer string) protocol.Tou
 // rounds describes the tables of every round, and the deals of the
 // duplicate rounds that are over.
 func (s *Service) rounds(ctx context.Context, t *tour, names map[string]string, points map[seatKey]float64) []protocol.TournamentRound {
-	var out []protocol.TournamentRound
+	out := []protocol.TournamentRound{}
 	for _, tb := range t.rec.Tables {
 		if len(out) == 0 || out[len(out)-1].Number != tb.Round {
 			out = append(out, protocol.TournamentRound{Number: tb.Round, Tables: []protocol.TournamentTable{}})

@@ -117,6 +117,9 @@ type TournamentList struct {
 // /api/tournaments/{id}, and the "tournament" message of its WebSocket.
 type Tournament struct {
 	TournamentSummary
+	// Version grows with every change: of two descriptions, the one of
+	// the greater version is the newer.
+	Version  int64              `json:"version"`
 	Settings TournamentSettings `json:"settings"` // without the password
 	// Started is when it started; Ends when an arena stops seating
 	// tables; Next when the next round is seated (the countdown).
@@ -130,7 +133,7 @@ type Tournament struct {
 	Ranking []TournamentLine   `json:"standings"`
 	// RoundsPlayed are the rounds seated so far, the latest last; an
 	// arena's tables are one round, number 0.
-	RoundsPlayed []TournamentRound `json:"rounds"`
+	RoundsPlayed []TournamentRound `json:"played"`
 	// You is the asker's part, when signed in; Organising tells the
 	// organiser.
 	You        *TournamentYou `json:"you,omitempty"`

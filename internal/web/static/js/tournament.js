@@ -35,8 +35,7 @@ async function act(path, body) {
   busy = true;
   showError(null);
   try {
-    tour = await api.request("POST", `${base}/${path}`, body || {});
-    draw();
+    show(await api.request("POST", `${base}/${path}`, body || {}));
   } catch (err) {
     showError(err);
   } finally {
@@ -141,10 +140,9 @@ function drawPodium() {
   const cols = standingsColumns(tour.format);
   replace($("podium"), tour.standings.filter((l) => l.rank <= 3).map((l) =>
     h("li", { class: `podium-${l.rank}` },
-      h("span", { class: "podium-rank", "aria-hidden": "true" }, ["🥇", "🥈", "🥉"][l.rank - 1]),
-      h("span", { class: "visually-hidden" }, t("tour.place", { rank: l.rank })),
+      h("span", { class: "podium-rank", title: t("tour.place", { rank: l.rank }) }, l.rank),
       h("a", { class: "podium-name", href: `/p/${encodeURIComponent(l.name)}` }, l.name),
-      h("span", { class: "podium-score muted" }, cellsOf(t, cols, l)[1]))));
+      h("span", { class: "podium-score muted" }, `${t(`tour.col.${cols[0]}`)}: ${cellsOf(t, cols, l)[0]}`))));
 }
 
 function drawStandings() {
@@ -163,7 +161,7 @@ function drawStandings() {
   replace($("standings"), lines.map((l) => h("tr", { class: l.name === you ? "is-you" : null },
     h("td", {}, l.rank),
     h("th", { scope: "row" }, h("a", { href: `/p/${encodeURIComponent(l.name)}` }, l.name),
-      l.fire ? h("span", { class: "tour-fire", title: t("tour.fire"), "aria-label": t("tour.fire") }, " 🔥") : null,
+      l.fire ? h("span", { class: "tour-fire", title: t("tour.fire") }, "×2", h("span", { class: "visually-hidden" }, ` ${t("tour.fire")}`)) : null,
       l.status === "paused" || l.status === "withdrawn" ? h("span", { class: "muted" }, ` (${t(`tour.person.${l.status}`)})`) : null),
     cellsOf(t, cols, l).map((c) => h("td", {}, c)))));
 }
@@ -200,7 +198,7 @@ function dealItem(d) {
 }
 
 function drawRounds() {
-  const rounds = tour.rounds.slice().reverse();
+  const rounds = tour.played.slice().reverse();
   $("tour-rounds").hidden = rounds.length === 0;
   replace($("rounds"), rounds.map((r) => h("section", { class: "tour-round", "aria-label": r.number ? t("tour.round.n", { n: r.number }) : t("tour.arena.tables") },
     h("h3", {}, r.number ? t("tour.round.n", { n: r.number }) : t("tour.arena.tables")),
@@ -214,6 +212,14 @@ function drawPeople() {
   replace($("people"), people.length === 0 ? h("li", { class: "muted" }, t("tour.people.none"))
     : people.map((p) => h("li", { class: `chip${p.status !== "in" ? " chip-open" : ""}` },
       p.name, p.status !== "in" ? ` (${t(`tour.person.${p.status}`)})` : "")));
+}
+
+// show draws the tournament v unless a newer one was drawn: the answer to
+// an action may come after the WebSocket told of later changes.
+function show(v) {
+  if (tour && v.version < tour.version) return;
+  tour = v;
+  draw();
 }
 
 function draw() {
@@ -244,9 +250,8 @@ function follow(delay = 1000) {
       return;
     }
     if (m.type === "tournament") {
-      tour = m.tournament;
       showError(null);
-      draw();
+      show(m.tournament);
     } else if (m.type === "error" && m.error) {
       showError(m.error);
     }
