@@ -34,6 +34,8 @@ import (
 var playSynopsis = fmt.Sprintf(`
 usage: razzia play [--players NAMES|N] [--bots SPEC,...] [--seed N] [--lang TAG] [flags]
        razzia play --server URL [--name NAME | --account NAME [--rated]] [INVITE|ID]
+       razzia play --server URL --tournaments
+       razzia play --server URL --account NAME --tournament ID [--password P]
 
 Play plays Razzia! in the terminal (80×24 or larger), driven by the keyboard:
 arrows or tab select a move and enter plays it; d draws, c calls an auction,
@@ -58,6 +60,12 @@ $RAZZIA_PASSWORD, else asked for without echo): the seat is the account's,
 under its name, and follows it to the browser; --rated makes the new
 table rated (signed-in players and bots only).
 
+--tournaments lists the server's tournaments; --tournament ID joins one as
+the --account (--password for a private one) and plays its rounds: between
+games its standings and the countdown to the next round, each game at its
+table as soon as it is seated; q between games leaves the screen (the
+tournament goes on; run the same command to come back).
+
 Your seat is kept: the seat's token is saved in your configuration folder
 (razzia/seats.json, readable by you only), so razzia play LINK takes the
 seat back after q, a crash or a reboot, and razzia play --server URL alone
@@ -76,6 +84,7 @@ Examples:
   razzia play --name Ann http://localhost:8080/g/k3x7q2m5ab
   razzia play --server http://localhost:8080 --name Ann --bots easy,easy
   razzia play --server http://localhost:8080 --account Ann --rated --bots hard
+  razzia play --server http://localhost:8080 --account Ann --tournament k3x7q2m5ab
 `, strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel)
 
 // defaultBots are the bots of a person who names none: a game of four.
@@ -95,6 +104,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	acct := fs.String("account", "", "sign in to the server's account `NAME` (password: $RAZZIA_PASSWORD, else asked)")
 	rated := fs.Bool("rated", false, "with --account, create a rated table")
 	paceID := fs.String("pace", "", "the pace of a new table on a server: `ID`, "+paceIDs()+" (default: untimed, standard when rated)")
+	tourID := fs.String("tournament", "", "with --server and --account, join tournament `ID` and play its rounds")
+	tours := fs.Bool("tournaments", false, "with --server, list the server's tournaments")
+	tourPassword := fs.String("password", "", "a private tournament's `PASSWORD`")
 	rest, status, done := parseFlags(fs, playSynopsis, args, stdout, stderr)
 	if done {
 		return status
@@ -129,6 +141,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "razzia play: --record: %v\n", err)
 			return 1
 		}
+	}
+	if *tourID != "" || *tours {
+		return playTournaments(tournamentPlay{server: *server, account: *acct, id: *tourID, password: *tourPassword}, *tours, opt, stdin, stdout, stderr, fs)
 	}
 	if *server != "" || len(rest) == 1 {
 		invite := ""
@@ -266,7 +281,7 @@ func exitStatus(sig os.Signal, m *tui.Model) int {
 // runProgram runs the Bubble Tea program on the terminal until it ends or
 // SIGINT, SIGTERM or SIGHUP stops it; it returns that signal. The program
 // quits as after q, so the screen is restored either way.
-func runProgram(m *tui.Model, stdin io.Reader, stdout io.Writer) (os.Signal, error) {
+func runProgram(m tea.Model, stdin io.Reader, stdout io.Writer) (os.Signal, error) {
 	p := tea.NewProgram(m, tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler())
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)

@@ -157,7 +157,7 @@ func (s *Service) view(ctx context.Context, t *tour, viewer string) protocol.Tou
 	v.RoundsPlayed = s.rounds(ctx, t, names, points)
 	if viewer != "" {
 		if i := t.player(viewer); i >= 0 {
-			you := &protocol.TournamentYou{Joined: true, Status: t.rec.Players[i].Status}
+			you := &protocol.TournamentYou{Name: t.rec.Players[i].Name, Joined: true, Status: t.rec.Players[i].Status}
 			if tb, ok := t.busy()[viewer]; ok && !tb.Created.IsZero() {
 				you.Game = tb.Game
 			}

@@ -208,6 +208,7 @@ type TournamentDeal struct {
 
 // TournamentYou is the asker's part in a tournament.
 type TournamentYou struct {
+	Name   string `json:"name,omitempty"` // the name they play under
 	Joined bool   `json:"joined"`
 	Status string `json:"status,omitempty"`
 	// Game is the table they play at now, "" when none.

@@ -1,0 +1,382 @@
+package main
+
+import (
+	"context"
+	crand "crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/tui"
+)
+
+// listTournaments prints the server's tournaments with the command that
+// plays each.
+func listTournaments(ctx context.Context, c *client.Client, w io.Writer) error {
+	l, err := c.Tournaments(ctx)
+	if err != nil {
+		return err
+	}
+	base := strings.TrimSuffix(c.URL(), "/")
+	for _, part := range []struct {
+		title string
+		list  []protocol.TournamentSummary
+	}{{"Running", l.Running}, {"Coming", l.Coming}, {"Finished", l.Finished}} {
+		fmt.Fprintf(w, "%s:\n", part.title)
+		if len(part.list) == 0 {
+			fmt.Fprintln(w, "  none")
+		}
+		for _, s := range part.list {
+			what := fmt.Sprintf("%s, tables of %d, %d/%d players", s.Format, s.TableSize, s.Players, s.Max)
+			if s.Private {
+				what += ", private"
+			}
+			fmt.Fprintf(w, "  %s (%s)\n    %s/t/%s\n", s.Name, what, base, s.ID)
+			if part.title != "Finished" {
+				fmt.Fprintf(w, "    razzia play --server %s --account NAME --tournament %s\n", base, s.ID)
+			}
+		}
+	}
+	return nil
+}
+
+// tournamentPlay is what razzia play --tournament was asked for.
+type tournamentPlay struct {
+	server, account, id, password string
+}
+
+// playTournaments is razzia play --tournaments (a list) or --tournament
+// ID (play one).
+func playTournaments(tp tournamentPlay, list bool, opt tui.Options, stdin io.Reader, stdout, stderr io.Writer, fs *flag.FlagSet) int {
+	if tp.server == "" {
+		return usageError(stderr, fs, playSynopsis, "--tournament and --tournaments need --server URL")
+	}
+	if list {
+		c, err := client.New(tp.server)
+		if err != nil {
+			return usageError(stderr, fs, playSynopsis, "--server: %v", err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+		defer cancel()
+		if err := listTournaments(ctx, c, stdout); err != nil {
+			fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, tp.server))
+			return 1
+		}
+		return 0
+	}
+	if tp.account == "" {
+		return usageError(stderr, fs, playSynopsis, "--tournament needs --account NAME: tournaments are for signed-in players")
+	}
+	return playTournament(tp, opt, stdin, stdout, stderr)
+}
+
+// playTournament joins a tournament as the signed-in account and plays its
+// rounds in the terminal: between games the tournament's screen (its
+// standings and countdown), each game at its table, until the tournament
+// ends or the person leaves.
+func playTournament(tp tournamentPlay, opt tui.Options, stdin io.Reader, stdout, stderr io.Writer) int {
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "razzia play: "+format+"\n", args...) }
+	if err := needTerminal(stdin, stdout); err != nil {
+		logf("%v", err)
+		return 1
+	}
+	cat, ok := i18n.Lookup(opt.Lang)
+	if !ok {
+		cat = i18n.Default()
+	}
+	c, err := client.New(tp.server)
+	if err != nil {
+		logf("--server: %v", err)
+		return 2
+	}
+	c.Chat = true
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	setup, setupDone := context.WithTimeout(ctx, connectTimeout)
+	defer setupDone()
+	password, err := readPassword(cat, tp.account, stdin, stdout)
+	if err != nil {
+		logf("reading the password: %v", err)
+		return 1
+	}
+	if _, err := c.SignIn(setup, tp.account, password); err != nil {
+		logf("signing in to %s on %s: %v", tp.account, tp.server, connectError(err, tp.server))
+		return 1
+	}
+	t, err := c.Tournament(setup, tp.id)
+	if err != nil {
+		logf("tournament %s: %v", tp.id, connectError(err, tp.server))
+		return 1
+	}
+	if t.You == nil || !t.You.Joined || t.You.Status == protocol.PlayerWithdrawn {
+		if t, err = c.JoinTournament(setup, tp.id, tp.password); err != nil {
+			logf("joining %s: %v", t.Name, connectError(err, tp.server))
+			return 1
+		}
+	}
+	setupDone()
+	base := strings.TrimSuffix(c.URL(), "/")
+	comeBack := fmt.Sprintf("razzia play --server %s --account %s --tournament %s", base, tp.account, tp.id)
+	played := map[string]bool{}
+	lost := 0
+	for {
+		feed, err := c.WatchTournament(ctx, tp.id)
+		if err != nil {
+			if lost++; lost > 5 {
+				logf("following the tournament: %v", connectError(err, tp.server))
+				return 1
+			}
+			time.Sleep(time.Duration(lost) * time.Second) // a restarting server
+			continue
+		}
+		first, ok := <-feed
+		if !ok {
+			continue
+		}
+		lost = 0
+		lobby := tui.NewLobby(ctx, first, feed, played, func(ctx context.Context, action string) (protocol.Tournament, error) {
+			return c.TournamentAction(ctx, tp.id, action)
+		}, opt)
+		sig, err := runProgram(lobby, stdin, stdout)
+		if err != nil {
+			logf("%v", err)
+			return 1
+		}
+		if s, ok := sig.(syscall.Signal); ok {
+			return 128 + int(s)
+		}
+		if lobby.Lost() {
+			continue
+		}
+		game := lobby.NextGame()
+		if game == "" { // the person left the screen
+			printStandings(stdout, lobby.Tournament())
+			if s := lobby.Tournament().Status; s == protocol.TournamentWaiting || s == protocol.TournamentRunning {
+				fmt.Fprintln(stdout, comeBack)
+			}
+			return 0
+		}
+		_, seat, err := c.Game(ctx, game, "")
+		if err != nil {
+			logf("your table %s: %v", game, connectError(err, tp.server))
+			return 1
+		}
+		s := c.Session(game, "")
+		m := tui.NewRemote(ctx, s, seat, base+"/g/"+game, opt)
+		sig, err = runProgram(m, stdin, stdout)
+		s.Close()
+		if err != nil {
+			logf("%v", err)
+			return 1
+		}
+		if sig != nil || !m.Over() {
+			if sig != syscall.SIGHUP {
+				fmt.Fprintln(stdout, cat.T("tui.seat.kept", "command", comeBack))
+			}
+			return exitStatus(sig, m)
+		}
+		played[game] = true
+	}
+}
+
+// printStandings prints a tournament's standings after the screen is gone.
+func printStandings(w io.Writer, t protocol.Tournament) {
+	fmt.Fprintf(w, "%s (%s)\n", t.Name, t.Status)
+	for _, l := range t.Ranking {
+		figure := fmt.Sprint(l.Points)
+		if t.Format == protocol.FormatDuplicate {
+			figure = fmt.Sprintf("%.2f%%", l.Percent)
+		}
+		fmt.Fprintf(w, "  %3d  %-24s %8s  %d games\n", l.Rank, l.Name, figure, l.Games)
+	}
+}
+
+var tournamentSynopsis = `
+usage: razzia tournament --server URL [--format swiss|arena|duplicate] [--players N] [flags]
+
+Tournament runs a tournament of bots through a server, as people would
+play it: it signs in N accounts (registering them the first time: the
+server must let one address register that many, razzia serve
+--register-burst N), organises a tournament as the first, enters them
+all, starts it, and plays every account's games, each move a random legal
+one, until the tournament ends; then it prints the standings and the
+tournament's page. The accounts are PREFIX1 to PREFIXN, their password
+--secret: a second run signs the same accounts in again.
+
+Examples:
+  razzia serve --db /tmp/t.db --register-burst 40 --join-burst 40 &
+  razzia tournament --server http://localhost:8080 --format swiss --players 12 --size 4 --rounds 3
+  razzia tournament --server http://localhost:8080 --format duplicate --players 12 --size 4 --rounds 2
+  razzia tournament --server http://localhost:8080 --format arena --players 7 --size 3 --minutes 10
+`
+
+// runTournament is the tournament command.
+func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("tournament")
+	server := fs.String("server", "", "the Razzia server at `URL`")
+	format := fs.String("format", protocol.FormatSwiss, "the `FORMAT`: swiss, arena or duplicate")
+	players := fs.Int("players", 12, "the number of `N` accounts that play")
+	size := fs.Int("size", 4, "the table `SIZE`, 2 to 5")
+	rounds := fs.Int("rounds", 3, "the `ROUNDS` of a Swiss or duplicate tournament")
+	minutes := fs.Int("minutes", 10, "the `MINUTES` an arena lasts")
+	paceID := fs.String("pace", "blitz", "the pace `ID` of its games (a live one)")
+	prefix := fs.String("prefix", "Runner", "the accounts' names: `PREFIX`1 to PREFIXN")
+	secret := fs.String("secret", "tournament runner password", "the accounts' `PASSWORD`")
+	fill := fs.Bool("fill", false, "bots fill the seats the numbers leave")
+	rest, status, done := parseFlags(fs, tournamentSynopsis, args, stdout, stderr)
+	if done {
+		return status
+	}
+	switch {
+	case len(rest) > 0:
+		return usageError(stderr, fs, tournamentSynopsis, "no arguments, got %q", rest)
+	case *server == "":
+		return usageError(stderr, fs, tournamentSynopsis, "--server URL is needed")
+	case *players < 2 || *players > 200:
+		return usageError(stderr, fs, tournamentSynopsis, "--players: 2 to 200")
+	}
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "razzia tournament: "+format+"\n", args...) }
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clients, err := runnerAccounts(ctx, *server, *prefix, *secret, *players)
+	if err != nil {
+		logf("%v", connectError(err, *server))
+		return 1
+	}
+	set := protocol.TournamentSettings{Name: fmt.Sprintf("%s run %s", strings.ToUpper((*format)[:1])+(*format)[1:], time.Now().Format("15:04:05")),
+		Format: *format, TableSize: *size, Pace: *paceID, Fill: *fill, BreakSeconds: new(int)}
+	if *format == protocol.FormatArena {
+		set.Minutes = *minutes
+	} else {
+		set.Rounds = *rounds
+	}
+	t, err := clients[0].CreateTournament(ctx, set)
+	if err != nil {
+		logf("creating the tournament: %v", err)
+		return 1
+	}
+	for _, c := range clients {
+		if _, err := c.JoinTournament(ctx, t.ID, ""); err != nil {
+			logf("joining: %v", err)
+			return 1
+		}
+	}
+	if _, err := clients[0].Organise(ctx, t.ID, protocol.ActionStart, ""); err != nil {
+		logf("starting: %v", err)
+		return 1
+	}
+	page := strings.TrimSuffix(clients[0].URL(), "/") + "/t/" + t.ID
+	fmt.Fprintf(stdout, "%s: %s\n", t.Name, page)
+	var wg sync.WaitGroup
+	final := make(chan protocol.Tournament, len(clients))
+	for i, c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			last, err := runnerPlays(ctx, c, t.ID, uint64(i+1), func(format string, args ...any) {
+				if i == 0 {
+					fmt.Fprintf(stdout, format+"\n", args...)
+				}
+			})
+			if err != nil {
+				logf("account %d: %v", i+1, err)
+			}
+			final <- last
+		}()
+	}
+	wg.Wait()
+	close(final)
+	var last protocol.Tournament
+	for f := range final {
+		if f.Version > last.Version {
+			last = f
+		}
+	}
+	printStandings(stdout, last)
+	fmt.Fprintln(stdout, page)
+	if last.Status != protocol.TournamentFinished {
+		return 1
+	}
+	return 0
+}
+
+// runnerAccounts signs in accounts PREFIX1..PREFIXn, registering those
+// that do not exist yet.
+func runnerAccounts(ctx context.Context, server, prefix, secret string, n int) ([]*client.Client, error) {
+	var out []*client.Client
+	for i := 1; i <= n; i++ {
+		c, err := client.New(server)
+		if err != nil {
+			return nil, err
+		}
+		name := fmt.Sprintf("%s%d", prefix, i)
+		// Registering first: a sign-in to an account not there yet would
+		// count as a failed one, and the server limits those.
+		if _, err := c.Register(ctx, name, secret); err != nil {
+			var e *client.Error
+			if !errors.As(err, &e) || e.Code != protocol.NameTaken {
+				return nil, fmt.Errorf("registering %s: %w", name, err)
+			}
+			if _, err := c.SignIn(ctx, name, secret); err != nil {
+				return nil, fmt.Errorf("signing in %s: %w", name, err)
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// runnerPlays plays an account's tournament games, random legal moves,
+// until the tournament ends; it returns the tournament as last seen.
+func runnerPlays(ctx context.Context, c *client.Client, id string, seed uint64, say func(string, ...any)) (protocol.Tournament, error) {
+	var key [32]byte
+	crand.Read(key[:])
+	r := rand.New(rand.NewPCG(seed, uint64(key[0])))
+	played := map[string]bool{}
+	var last protocol.Tournament
+	round := -1
+	for tries := 0; tries < 20; {
+		feed, err := c.WatchTournament(ctx, id)
+		if err != nil {
+			tries++
+			time.Sleep(time.Second)
+			continue
+		}
+		for t := range feed {
+			last = t
+			if t.Round != round && t.Round > 0 {
+				round = t.Round
+				say("round %d seated", round)
+			}
+			if t.Status == protocol.TournamentFinished || t.Status == protocol.TournamentCancelled {
+				return t, nil
+			}
+			if y := t.You; y != nil && y.Game != "" && !played[y.Game] {
+				played[y.Game] = true
+				if err := runnerGame(ctx, c, y.Game, r); err != nil {
+					return last, err
+				}
+			}
+		}
+		tries++
+	}
+	return last, errors.New("the tournament's WebSocket keeps closing")
+}
+
+// runnerGame plays the account's seat at game, random legal moves.
+func runnerGame(ctx context.Context, c *client.Client, game string, r *rand.Rand) error {
+	s := c.Session(game, "")
+	defer s.Close()
+	p := &client.Player{Session: s, Decide: func(st *client.State) string { return st.View.Legal[r.IntN(len(st.View.Legal))] }}
+	_, err := p.Play(ctx)
+	return err
+}
