@@ -28,7 +28,10 @@ func lobbyTournament() protocol.Tournament {
 func TestLobby(t *testing.T) {
 	feed := make(chan protocol.Tournament, 1)
 	var acted []string
-	act := func(_ context.Context, a string) (protocol.Tournament, error) { acted = append(acted, a); return protocol.Tournament{}, nil }
+	act := func(_ context.Context, a string) (protocol.Tournament, error) {
+		acted = append(acted, a)
+		return protocol.Tournament{}, nil
+	}
 	now := time.Date(2026, 11, 24, 18, 0, 0, 0, time.UTC)
 	l := NewLobby(context.Background(), lobbyTournament(), feed, map[string]bool{"playedgame": true}, act,
 		Options{Lang: "en", Now: func() time.Time { return now }})
