@@ -89,7 +89,7 @@ func (t *tour) roundStep(now time.Time) (bool, []store.TournamentTable, time.Tim
 	t.st.Next = time.Time{}
 	added := make([]store.TournamentTable, len(tables))
 	for i, tb := range tables {
-		added[i] = store.TournamentTable{Round: t.st.Round, Index: i + 1, Game: gameID(t.rec.ID, t.st.Round, i+1),
+		added[i] = store.TournamentTable{Round: t.st.Round, Index: i + 1, Game: t.gameID(t.st.Round, i+1),
 			Deal: tb.Deal, Seats: tb.Seats}
 	}
 	t.rec.Tables = append(t.rec.Tables, added...)
@@ -164,7 +164,7 @@ func (t *tour) arenaStep(now time.Time) (bool, []store.TournamentTable, time.Tim
 	seated := map[string]bool{}
 	for _, tb := range tables {
 		t.st.Tables++
-		added = append(added, store.TournamentTable{Index: t.st.Tables, Game: gameID(t.rec.ID, 0, t.st.Tables), Seats: tb.Seats})
+		added = append(added, store.TournamentTable{Index: t.st.Tables, Game: t.gameID(0, t.st.Tables), Seats: tb.Seats})
 		for _, a := range tb.Seats {
 			seated[a] = true
 		}

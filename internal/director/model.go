@@ -1,7 +1,6 @@
 package director
 
 import (
-	"crypto/sha256"
 	"encoding/base32"
 	"encoding/binary"
 	"encoding/json"
@@ -187,10 +186,12 @@ func (t *tour) roundOver(r int) bool {
 var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
 
 // gameID is the id of the game of table idx of round r: derived, so that
-// a director that creates it again after a crash creates the same game.
-func gameID(tournamentID string, round, idx int) string {
-	sum := sha256.Sum256([]byte("razzia tournament table\x00" + tournamentID + "\x00" + strconv.Itoa(round) + "\x00" + strconv.Itoa(idx)))
-	return strings.ToLower(idEncoding.EncodeToString(sum[:]))[:protocol.IDLen]
+// a director that creates it again after a crash creates the same game,
+// and from the tournament's secret seed, so that nobody can know it before
+// the table is seated.
+func (t *tour) gameID(round, idx int) string {
+	b := derive(t.rec.Seed, "table "+strconv.Itoa(round)+" "+strconv.Itoa(idx))
+	return strings.ToLower(idEncoding.EncodeToString(b))[:protocol.IDLen]
 }
 
 // derive returns 32 bytes drawn from the tournament's secret seed for
