@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -96,7 +97,7 @@ func TestTournamentAPI(t *testing.T) {
 	}
 	ann, bea := bs["Ann"], bs["Bea"]
 	guest := newBrowser(t, srv)
-	set := protocol.TournamentSettings{Name: "Duplicate night", Format: "duplicate", TableSize: 2, Rounds: 1, BreakSeconds: new(int)}
+	set := protocol.TournamentSettings{Name: "Duplicate night", Format: "duplicate", TableSize: 2, Rounds: 1, BreakSeconds: new(int), Rated: true}
 	if _, code := guest.call(http.MethodPost, "/api/tournaments", set, nil); code != protocol.Unauthorized {
 		t.Errorf("a guest creates: %s, want unauthorized", code)
 	}
@@ -202,6 +203,14 @@ func TestTournamentAPI(t *testing.T) {
 	guest.must(http.MethodGet, "/api/players/Cy/tournaments", nil, &entries)
 	if len(entries.Tournaments) != 1 || entries.Tournaments[0].Rank == 0 {
 		t.Errorf("Cy's tournaments: %+v", entries)
+	}
+	// The games were rated: each player's rating counts one game.
+	for _, n := range names {
+		var p protocol.ProfileAnswer
+		guest.must(http.MethodGet, "/api/players/"+url.PathEscape(n), nil, &p)
+		if p.Profile.Rating.Games != 1 {
+			t.Errorf("%s's rating counts %d games, want the tournament's 1", n, p.Profile.Rating.Games)
+		}
 	}
 	var list protocol.TournamentList
 	guest.must(http.MethodGet, "/api/tournaments", nil, &list)
