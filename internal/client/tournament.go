@@ -68,19 +68,10 @@ func (c *Client) WatchTournament(ctx context.Context, id string) (<-chan protoco
 	u.Path += "/api/tournaments/" + url.PathEscape(id) + "/ws"
 	opts := &websocket.DialOptions{HTTPClient: c.HTTP, HTTPHeader: http.Header{}}
 	c.addSession(opts.HTTPHeader)
-	ws, resp, err := websocket.Dial(ctx, u.String(), opts)
+	ws, err := dial(ctx, u, opts)
 	if err != nil {
-		if resp != nil && resp.StatusCode >= 300 && resp.Body != nil {
-			var data [1024]byte
-			n, _ := resp.Body.Read(data[:])
-			if resp.Request == nil {
-				resp.Request = &http.Request{Method: http.MethodGet, URL: &u}
-			}
-			return nil, httpError(resp, data[:n])
-		}
 		return nil, err
 	}
-	ws.SetReadLimit(maxState)
 	out := make(chan protocol.Tournament, 1)
 	go func() {
 		defer close(out)

@@ -66,10 +66,14 @@ func passwordHash(id, password string) []byte {
 	return sum[:]
 }
 
-// change applies f to the stored tournament id and stores the result, in
-// a compare-and-swap retried while others change it meanwhile; f returns
-// the players to store, or a refusal that changes nothing.
-func (s *Service) change(ctx context.Context, id string, f func(t *tour) ([]store.TournamentPlayer, error)) (*tour, error) {
+// errNothing is what an update's f returns when it has nothing to store.
+var errNothing = errors.New("nothing to store")
+
+// update applies f to the stored tournament id and stores the result and
+// the players and tables f returns, in a compare-and-swap retried while
+// others change it meanwhile. A refusal of f changes nothing, and so does
+// errNothing, which is no error.
+func (s *Service) update(ctx context.Context, id string, f func(t *tour) ([]store.TournamentPlayer, []store.TournamentTable, error)) (*tour, error) {
 	if !protocol.ValidID(id) {
 		return nil, ErrNotFound
 	}
@@ -85,14 +89,17 @@ func (s *Service) change(ctx context.Context, id string, f func(t *tour) ([]stor
 		if err != nil {
 			return nil, err
 		}
-		players, err := f(t)
+		players, tables, err := f(t)
+		if errors.Is(err, errNothing) {
+			return t, nil
+		}
 		if err != nil {
 			return nil, err
 		}
 		if err := t.encode(); err != nil {
 			return nil, err
 		}
-		err = s.st.UpdateTournament(ctx, t.rec, players, nil)
+		err = s.st.UpdateTournament(ctx, t.rec, players, tables)
 		if errors.Is(err, store.ErrConflict) {
 			continue
 		}
@@ -105,33 +112,12 @@ func (s *Service) change(ctx context.Context, id string, f func(t *tour) ([]stor
 	return nil, ErrUnavailable
 }
 
-// changeTables is change for the tables f returns: the director's own
-// writes of its tables between two steps.
-func (s *Service) changeTables(ctx context.Context, id string, f func(t *tour) []store.TournamentTable) (*tour, error) {
-	for try := 0; try < 16; try++ {
-		rec, err := s.st.Tournament(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		t, err := load(rec)
-		if err != nil {
-			return nil, err
-		}
-		tables := f(t)
-		if len(tables) == 0 {
-			return t, nil
-		}
-		err = s.st.UpdateTournament(ctx, t.rec, nil, tables)
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		s.announce(ctx, id)
-		return t, nil
-	}
-	return nil, ErrUnavailable
+// change is update of the players f returns.
+func (s *Service) change(ctx context.Context, id string, f func(t *tour) ([]store.TournamentPlayer, error)) (*tour, error) {
+	return s.update(ctx, id, func(t *tour) ([]store.TournamentPlayer, []store.TournamentTable, error) {
+		players, err := f(t)
+		return players, nil, err
+	})
 }
 
 // Join enters p in tournament id: before its start, or an arena's until

@@ -173,7 +173,7 @@ func (r *run) createGames(ctx context.Context, t *tour) []string {
 // markCreated stores that the games exist, so that the page links them.
 func (r *run) markCreated(ctx context.Context, games []string) {
 	now := r.s.opts.Now()
-	_, err := r.s.changeTables(ctx, r.id, func(t *tour) []store.TournamentTable {
+	_, err := r.s.update(ctx, r.id, func(t *tour) ([]store.TournamentPlayer, []store.TournamentTable, error) {
 		var out []store.TournamentTable
 		for i, tb := range t.rec.Tables {
 			if tb.Created.IsZero() && slices.Contains(games, tb.Game) {
@@ -181,7 +181,10 @@ func (r *run) markCreated(ctx context.Context, games []string) {
 				out = append(out, t.rec.Tables[i])
 			}
 		}
-		return out
+		if len(out) == 0 {
+			return nil, nil, errNothing
+		}
+		return nil, out, nil
 	})
 	if err != nil {
 		r.s.log.Warn("marking a tournament's games created failed", "tournament", r.id, "err", err)

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -20,7 +19,6 @@ import (
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/servertest"
-	"github.com/razziagame/razzia/internal/table"
 )
 
 // A member is an account registered from Go, with its session.
@@ -114,30 +112,13 @@ func playRound(t *testing.T, srv *server, members map[string]*member, v protocol
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := playSeat(servertest.Context(t), srv.Hub, tb.Game, token); err != nil {
+				if err := servertest.PlaySeat(servertest.Context(t), srv.Hub, tb.Game, token); err != nil {
 					t.Errorf("%s at %s: %v", s.Name, tb.Game, err)
 				}
 			}()
 		}
 	}
 	wg.Wait()
-}
-
-func playSeat(ctx context.Context, hub *table.Hub, id, token string) error {
-	sub, err := hub.Watch(ctx, id, table.Watcher{Token: token})
-	if err != nil {
-		return err
-	}
-	defer sub.Close()
-	for u := range sub.Updates() {
-		if u.View == nil || u.View.ToMove != u.Seat || len(u.View.Legal) == 0 {
-			continue
-		}
-		if err := hub.Play(ctx, id, token, u.View.Legal[0], u.View.Moves); err != nil && !errors.Is(err, table.ErrStale) {
-			return err
-		}
-	}
-	return nil
 }
 
 // tournament reads the tournament as a guest.

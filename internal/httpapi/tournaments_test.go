@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -17,7 +16,6 @@ import (
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/servertest"
-	"github.com/razziagame/razzia/internal/table"
 )
 
 // tournamentFeed reads a tournament's WebSocket.
@@ -63,25 +61,6 @@ func (b *browser) seatToken(game string) string {
 		b.t.Fatal(err)
 	}
 	return account.SeatToken(se.Account, game)
-}
-
-// playTo plays the seat with token, its first legal move each time,
-// until the game is over.
-func playTo(ctx context.Context, hub *table.Hub, id, token string) error {
-	sub, err := hub.Watch(ctx, id, table.Watcher{Token: token})
-	if err != nil {
-		return err
-	}
-	defer sub.Close()
-	for u := range sub.Updates() {
-		if u.View == nil || u.View.ToMove != u.Seat || len(u.View.Legal) == 0 {
-			continue
-		}
-		if err := hub.Play(ctx, id, token, u.View.Legal[0], u.View.Moves); err != nil && !errors.Is(err, table.ErrStale) {
-			return err
-		}
-	}
-	return nil
 }
 
 // TestTournamentAPI runs a duplicate tournament through the API: its
@@ -163,7 +142,7 @@ func TestTournamentAPI(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := playTo(servertest.Context(t), srv.Hub, game, token); err != nil {
+			if err := servertest.PlaySeat(servertest.Context(t), srv.Hub, game, token); err != nil {
 				t.Errorf("%s: %v", name, err)
 			}
 		}()

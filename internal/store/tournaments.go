@@ -56,6 +56,43 @@ type Tournaments interface {
 	UnownedTournaments(ctx context.Context, limit int) ([]string, error)
 }
 
+// A LeaseStep turns a tournament's stored lease, at now by the store's
+// clock, into the one to store, or refuses: the rule of a lease write, the
+// same in every store, which only reads and writes the lease around it.
+type LeaseStep func(cur Lease, now time.Time) (Lease, error)
+
+// AcquireStep is AcquireTournamentLease's step: node holds the lease for
+// ttl, unless another node's is live (ErrLeaseHeld).
+func AcquireStep(node string, ttl time.Duration) LeaseStep {
+	return func(cur Lease, now time.Time) (Lease, error) {
+		next, _, err := cur.Acquire(node, now, ttl)
+		return next, err
+	}
+}
+
+// RenewStep is RenewTournamentLease's step: l, still held, lasts ttl more
+// (else ErrLeaseLost).
+func RenewStep(l Lease, ttl time.Duration) LeaseStep {
+	return func(cur Lease, now time.Time) (Lease, error) {
+		if err := cur.Holds(l, now); err != nil {
+			return cur, err
+		}
+		cur.Expires = now.Add(ttl).Round(0)
+		return cur, nil
+	}
+}
+
+// ReleaseStep is ReleaseTournamentLease's step: l, still held, is given
+// up (else ErrLeaseLost).
+func ReleaseStep(l Lease) LeaseStep {
+	return func(cur Lease, now time.Time) (Lease, error) {
+		if err := cur.Holds(l, now); err != nil {
+			return cur, err
+		}
+		return Lease{Game: l.Game, Fence: l.Fence}, nil
+	}
+}
+
 // TournamentStatus is where a tournament is in its life.
 type TournamentStatus string
 

@@ -248,7 +248,7 @@ func (s *Store) TournamentOfGame(ctx context.Context, game string) (string, erro
 }
 
 // tournamentLease runs f on the lease of live tournament id.
-func (s *Store) tournamentLease(ctx context.Context, id string, f func(cur store.Lease, now time.Time) (store.Lease, error)) (store.Lease, error) {
+func (s *Store) tournamentLease(ctx context.Context, id string, f store.LeaseStep) (store.Lease, error) {
 	if err := s.lock(ctx); err != nil {
 		return store.Lease{}, err
 	}
@@ -278,10 +278,7 @@ func (s *Store) AcquireTournamentLease(ctx context.Context, id, node string, ttl
 	if err := store.CheckLease(id, node, ttl); err != nil {
 		return store.Lease{}, err
 	}
-	return s.tournamentLease(ctx, id, func(cur store.Lease, now time.Time) (store.Lease, error) {
-		next, _, err := cur.Acquire(node, now, ttl)
-		return next, err
-	})
+	return s.tournamentLease(ctx, id, store.AcquireStep(node, ttl))
 }
 
 // RenewTournamentLease implements store.Tournaments.
@@ -289,23 +286,12 @@ func (s *Store) RenewTournamentLease(ctx context.Context, l store.Lease, ttl tim
 	if err := store.CheckLease(l.Game, l.Node, ttl); err != nil {
 		return store.Lease{}, err
 	}
-	return s.tournamentLease(ctx, l.Game, func(cur store.Lease, now time.Time) (store.Lease, error) {
-		if err := cur.Holds(l, now); err != nil {
-			return cur, err
-		}
-		cur.Expires = now.Add(ttl).Round(0)
-		return cur, nil
-	})
+	return s.tournamentLease(ctx, l.Game, store.RenewStep(l, ttl))
 }
 
 // ReleaseTournamentLease implements store.Tournaments.
 func (s *Store) ReleaseTournamentLease(ctx context.Context, l store.Lease) error {
-	_, err := s.tournamentLease(ctx, l.Game, func(cur store.Lease, now time.Time) (store.Lease, error) {
-		if err := cur.Holds(l, now); err != nil {
-			return cur, err
-		}
-		return store.Lease{Game: l.Game, Fence: l.Fence}, nil
-	})
+	_, err := s.tournamentLease(ctx, l.Game, store.ReleaseStep(l))
 	return err
 }
 
