@@ -220,3 +220,67 @@ func TestAbsentWithdrawn(t *testing.T) {
 		t.Errorf("round 2 without p4: %+v", tbs)
 	}
 }
+
+// TestTwentyNineThroughTheHub runs 29 people through the Hub: a Swiss
+// tournament at tables of 5 with bots filling the seats the numbers leave
+// (every table full, the bots marked and never ranked, no meeting
+// repeated), and a duplicate round at tables of 4 (one deal at every table,
+// people at every seat of it).
+func TestTwentyNineThroughTheHub(t *testing.T) {
+	h := newHarness(t, memstore.New())
+	n := h.addNode("n1", time.Minute)
+	ps := h.people(29)
+	swiss := h.start(n, protocol.TournamentSettings{Name: "Big Swiss", Format: "swiss", TableSize: 5, Rounds: 2, Fill: true, BreakSeconds: zero()}, ps)
+	met := map[[2]string]bool{}
+	for round := 1; round <= 2; round++ {
+		v := h.until(n.dir, swiss, fmt.Sprintf("round %d", round), func(v protocol.Tournament) bool { return len(v.RoundsPlayed) == round && ready(v) })
+		bots := 0
+		for _, tb := range v.RoundsPlayed[round-1].Tables {
+			if len(tb.Seats) != 5 {
+				t.Errorf("round %d: a table of %d with bots filling", round, len(tb.Seats))
+			}
+			for i, s := range tb.Seats {
+				if s.Bot {
+					bots++
+					continue
+				}
+				for _, o := range tb.Seats[i+1:] {
+					if !o.Bot && met[[2]string{min(s.Name, o.Name), max(s.Name, o.Name)}] {
+						t.Errorf("round %d: %s and %s meet again", round, s.Name, o.Name)
+					}
+					met[[2]string{min(s.Name, o.Name), max(s.Name, o.Name)}] = true
+				}
+			}
+		}
+		if bots != 1 {
+			t.Errorf("round %d: %d bots; 29 at 6 tables of 5 leave 1 seat", round, bots)
+		}
+		h.playRound(n, v)
+	}
+	v := h.until(n.dir, swiss, "the Swiss end", func(v protocol.Tournament) bool { return v.Status == protocol.TournamentFinished })
+	if len(v.Ranking) != 29 || slices.ContainsFunc(v.Ranking, func(l protocol.TournamentLine) bool { return l.Name == "Bot" || l.Name == "" }) {
+		t.Errorf("the standings rank %d, bots among them?", len(v.Ranking))
+	}
+
+	dup := h.start(n, protocol.TournamentSettings{Name: "Big duplicate", Format: "duplicate", TableSize: 4, Rounds: 1, BreakSeconds: zero()}, ps)
+	v = h.until(n.dir, dup, "the duplicate round", func(v protocol.Tournament) bool { return len(v.RoundsPlayed) == 1 && ready(v) })
+	deals := map[int][]protocol.TournamentTable{}
+	for _, tb := range v.RoundsPlayed[0].Tables {
+		deals[tb.Deal] = append(deals[tb.Deal], tb)
+	}
+	for d, tbs := range deals {
+		for seat := range tbs[0].Seats {
+			if !slices.ContainsFunc(tbs, func(tb protocol.TournamentTable) bool { return !tb.Seats[seat].Bot }) {
+				t.Errorf("deal %d: no person at seat %d", d, seat+1)
+			}
+		}
+		if len(tbs) < 2 {
+			t.Errorf("deal %d at %d table", d, len(tbs))
+		}
+	}
+	h.playRound(n, v)
+	v = h.until(n.dir, dup, "the duplicate end", func(v protocol.Tournament) bool { return v.Status == protocol.TournamentFinished })
+	if len(v.Ranking) != 29 || len(v.RoundsPlayed[0].Deals) != len(deals) {
+		t.Errorf("%d ranked, %d deals revealed of %d", len(v.Ranking), len(v.RoundsPlayed[0].Deals), len(deals))
+	}
+}
