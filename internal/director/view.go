@@ -107,6 +107,10 @@ func timePtr(t time.Time) *time.Time {
 }
 
 func (t *tour) summary(organiser string) protocol.TournamentSummary {
+	players := t.entered()
+	if t.rec.Players == nil { // a list's summary: counted by the store
+		players = t.rec.People
+	}
 	start := t.rec.Starts
 	if !t.st.Started.IsZero() {
 		start = t.st.Started
@@ -114,7 +118,7 @@ func (t *tour) summary(organiser string) protocol.TournamentSummary {
 	return protocol.TournamentSummary{ID: t.rec.ID, Name: t.rec.Name, Format: t.set.Format, Status: string(t.rec.Status),
 		Organiser: organiser, Start: timePtr(start), TableSize: t.set.TableSize, Pace: t.set.Pace, Rated: t.set.Rated,
 		Private: t.rec.Private != nil, Rounds: t.set.Rounds, Minutes: t.set.Minutes, Round: t.st.Round,
-		Players: t.entered(), Max: t.set.MaxPlayers}
+		Players: players, Max: t.set.MaxPlayers}
 }
 
 // view builds what the page shows of t to viewer.

@@ -172,6 +172,10 @@ func TestTournamentPage(t *testing.T) {
 	lobby := newPage(t, srv, "a guest", desktop.w, desktop.h)
 	lobby.open("/")
 	waitFor[bool](lobby, "the tournament in the lobby", `[...document.querySelectorAll("#tours-coming a")].some((a) => a.textContent === "Tuesday club night")`, 10*time.Second)
+	if got := lobby.text("#tours-coming .tour-item"); !strings.Contains(got, "5 of 100 players") {
+		lobby.fail("the lobby's tournament says %q, want its 5 players", got)
+	}
+	lobby.look("the lobby with a tournament coming", "lobby-tournaments")
 
 	p.front()
 	p.click("#org-actions button.primary") // Start now

@@ -129,7 +129,8 @@ type Tournament struct {
 	Version  int64
 	Players  []TournamentPlayer
 	Tables   []TournamentTable
-	// People is the number of players, in a list's summaries.
+	// People is the number of players in it: those whose Status is "in"
+	// or "paused" (not withdrawn, not removed).
 	People int
 }
 

@@ -112,7 +112,7 @@ func (s *Store) Tournament(ctx context.Context, id string) (*store.Tournament, e
 		return nil, fmt.Errorf("memstore: tournament %q: %w", id, store.ErrNotFound)
 	}
 	c := cloneTournament(t)
-	c.People = len(c.Players)
+	c.People = entered(c.Players)
 	return c, nil
 }
 
@@ -188,7 +188,7 @@ func (s *Store) ListTournaments(ctx context.Context, statuses []store.Tournament
 			continue
 		}
 		c := cloneTournament(t)
-		c.People = len(c.Players)
+		c.People = entered(c.Players)
 		c.Players, c.Tables = nil, nil
 		out = append(out, *c)
 	}
@@ -199,6 +199,17 @@ func (s *Store) ListTournaments(ctx context.Context, statuses []store.Tournament
 		out = out[:limit]
 	}
 	return out, nil
+}
+
+// entered counts the players in or paused (store.Tournament.People).
+func entered(ps []store.TournamentPlayer) int {
+	n := 0
+	for _, p := range ps {
+		if p.Status == "in" || p.Status == "paused" {
+			n++
+		}
+	}
+	return n
 }
 
 // startKey orders tournaments by start: one without a set start by when
@@ -221,7 +232,7 @@ func (s *Store) AccountTournaments(ctx context.Context, account string, limit in
 		for _, p := range t.Players {
 			if p.Account == account {
 				out = append(out, store.TournamentEntry{Tournament: t.ID, Name: t.Name, Format: t.Format, Status: t.Status,
-					Starts: startKey(*t), Updated: t.Updated, Rank: p.Rank, Points: p.Points, People: len(t.Players)})
+					Starts: startKey(*t), Updated: t.Updated, Rank: p.Rank, Points: p.Points, People: entered(t.Players)})
 			}
 		}
 	}

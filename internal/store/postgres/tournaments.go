@@ -157,7 +157,7 @@ func (s *Store) UpdateTournament(ctx context.Context, t *store.Tournament, playe
 }
 
 const tournamentColumns = `id, name, format, organiser, status, starts, private, seed, settings, state, created, updated, version,
-	(SELECT count(*) FROM tournament_players AS p WHERE p.tournament_id = t.id)`
+	(SELECT count(*) FROM tournament_players AS p WHERE p.tournament_id = t.id AND p.status IN ('in', 'paused'))`
 
 func scanTournament(row pgx.Row) (*store.Tournament, error) {
 	var (
@@ -274,7 +274,7 @@ func (s *Store) AccountTournaments(ctx context.Context, account string, limit in
 	}
 	rows, err := s.pool.Query(ctx, `
 		SELECT t.id, t.name, t.format, t.status, COALESCE(t.starts, t.created), t.updated, p.rank, p.points,
-			(SELECT count(*) FROM tournament_players AS q WHERE q.tournament_id = t.id)
+			(SELECT count(*) FROM tournament_players AS q WHERE q.tournament_id = t.id AND q.status IN ('in', 'paused'))
 		FROM tournament_players AS p JOIN tournaments AS t ON t.id = p.tournament_id
 		WHERE p.account_id = $1 ORDER BY COALESCE(t.starts, t.created) DESC, t.id LIMIT $2`, account, lim)
 	if err != nil {

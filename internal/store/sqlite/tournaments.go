@@ -164,7 +164,7 @@ func (s *Store) UpdateTournament(ctx context.Context, t *store.Tournament, playe
 }
 
 const tournamentColumns = `id, name, format, organiser, status, starts, private, seed, settings, state, created, updated, version,
-	(SELECT count(*) FROM tournament_players AS p WHERE p.tournament_id = t.id)`
+	(SELECT count(*) FROM tournament_players AS p WHERE p.tournament_id = t.id AND p.status IN ('in', 'paused'))`
 
 func scanTournament(row interface{ Scan(...any) error }) (*store.Tournament, error) {
 	var (
@@ -284,7 +284,7 @@ func (s *Store) AccountTournaments(ctx context.Context, account string, limit in
 	err := s.read(ctx, "list the tournaments of account "+account, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `
 			SELECT t.id, t.name, t.format, t.status, COALESCE(t.starts, t.created), t.updated, p.rank, p.points,
-				(SELECT count(*) FROM tournament_players AS q WHERE q.tournament_id = t.id)
+				(SELECT count(*) FROM tournament_players AS q WHERE q.tournament_id = t.id AND q.status IN ('in', 'paused'))
 			FROM tournament_players AS p JOIN tournaments AS t ON t.id = p.tournament_id
 			WHERE p.account_id = ? ORDER BY COALESCE(t.starts, t.created) DESC, t.id LIMIT ?`, account, limit)
 		if err != nil {
