@@ -31,6 +31,9 @@ func (s *Service) Create(ctx context.Context, p Person, set protocol.TournamentS
 	if err != nil {
 		return protocol.Tournament{}, err
 	}
+	if err := s.mayOrganise(ctx, p.Account); err != nil {
+		return protocol.Tournament{}, err
+	}
 	var b [7 + 32]byte
 	if _, err := io.ReadFull(s.opts.Rand, b[:]); err != nil {
 		return protocol.Tournament{}, err
@@ -56,6 +59,29 @@ func (s *Service) Create(ctx context.Context, p Person, set protocol.TournamentS
 	s.take(ctx, id) // its director runs here, until this node stops
 	s.announce(ctx, id)
 	return s.view(ctx, t, p.Account), nil
+}
+
+// MaxOrganised bounds the tournaments one account organises at once
+// (waiting or running), each a director the server runs.
+const MaxOrganised = 10
+
+// mayOrganise refuses an account that organises MaxOrganised
+// tournaments already.
+func (s *Service) mayOrganise(ctx context.Context, account string) error {
+	live, err := s.st.ListTournaments(ctx, []store.TournamentStatus{store.TournamentWaiting, store.TournamentRunning}, 0)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, t := range live {
+		if t.Organiser == account {
+			n++
+		}
+	}
+	if n >= MaxOrganised {
+		return refuse(ErrTooMany, "%d at once", MaxOrganised)
+	}
+	return nil
 }
 
 // passwordHash is what a private tournament keeps of its password: a

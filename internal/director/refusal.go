@@ -21,6 +21,7 @@ var (
 	ErrSettings     = protocol.NewRefusal(protocol.TournamentBadSettings, "the tournament's settings cannot make its tables")
 	ErrRemoved      = protocol.NewRefusal(protocol.TournamentRemoved, "the organiser removed you from the tournament")
 	ErrHidden       = protocol.NewRefusal(protocol.TournamentHidden, "the table plays a duplicate deal of a round under way")
+	ErrTooMany      = protocol.NewRefusal(protocol.TournamentTooMany, "you organise as many tournaments as one account may")
 	ErrSignIn       = protocol.NewRefusal(protocol.Unauthorized, "a tournament needs a signed-in account")
 	ErrBadAction    = protocol.NewRefusal(protocol.BadRequest, "no such tournament action")
 	ErrUnavailable  = protocol.NewRefusal(protocol.Unavailable, "the tournament is busy; try again")

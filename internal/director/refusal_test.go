@@ -145,3 +145,31 @@ func TestRefusals(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestOrganiseBound: an account organises at most MaxOrganised
+// tournaments at once; one ended makes room.
+func TestOrganiseBound(t *testing.T) {
+	h := newHarness(t, memstore.New())
+	n := h.addNode("n1", time.Minute)
+	org := h.people(1)[0]
+	set := protocol.TournamentSettings{Name: "Many", Format: "swiss", TableSize: 2}
+	var first string
+	for i := range MaxOrganised {
+		v, err := n.dir.Create(h.ctx, org, set)
+		if err != nil {
+			t.Fatalf("tournament %d: %v", i+1, err)
+		}
+		if first == "" {
+			first = v.ID
+		}
+	}
+	if _, err := n.dir.Create(h.ctx, org, set); !errors.Is(err, ErrTooMany) {
+		t.Fatalf("one more: %v, want ErrTooMany", err)
+	}
+	if err := n.dir.Organise(h.ctx, first, org, protocol.ActionEnd, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.dir.Create(h.ctx, org, set); err != nil {
+		t.Errorf("after one ended: %v", err)
+	}
+}

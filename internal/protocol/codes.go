@@ -73,6 +73,7 @@ const (
 	TournamentBadSettings  Code = "tournament_settings"
 	TournamentRemoved      Code = "tournament_removed"
 	TournamentHidden       Code = "tournament_hidden"
+	TournamentTooMany      Code = "tournament_too_many"
 )
 
 // A CodeInfo says what a code means where it is sent.
@@ -154,6 +155,7 @@ var codes = []CodeInfo{
 	{TournamentRemoved, http.StatusForbidden, false, "joining a tournament its organiser removed you from", ""},
 	{TournamentHidden, http.StatusForbidden, false, "watching, or reading the record of, a duplicate tournament's table while its round is played: the others hold the same deal; it opens when the round is over",
 		"the same, on connecting; the connection is closed"},
+	{TournamentTooMany, http.StatusConflict, false, "organising a tournament while you organise as many as one account may at once (waiting or running): end one, or wait until one ends", ""},
 }
 
 // Codes returns every error code with its status and meaning.

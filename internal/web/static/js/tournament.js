@@ -25,7 +25,7 @@ let busy = false;
 const paceName = (p) => paces[p] || p;
 
 function showError(err) {
-  $("tour-error").textContent = err ? errorText(t, err) : "";
+  $("tour-error").textContent = !err ? "" : err.code === "not_found" ? t("tour.notfound") : errorText(t, err);
   $("tour-error").hidden = !err;
 }
 
