@@ -48,6 +48,7 @@ func TestPlayTerminalTournament(t *testing.T) {
 	term.waitFor(60*time.Second, "dp\r", "Game over")
 	term.send("q")
 	final := term.waitFor(10*time.Second, "", "Terminal cup", "Finished", "Standings")
+	t.Logf("the final screen:\n%s", final)
 	for _, name := range []string{"Ann", "Bea"} {
 		if !strings.Contains(final, name) {
 			t.Errorf("the final standings lack %s:\n%s", name, final)

@@ -172,7 +172,7 @@ func (l *Lobby) Render() string {
 	if cd := l.countdown(); cd != "" {
 		lines = append(lines, noticeStyle.Render(cd))
 	}
-	if y := t.You; y != nil && y.Joined {
+	if y := t.You; y != nil && y.Joined && (t.Status == protocol.TournamentWaiting || t.Status == protocol.TournamentRunning) {
 		lines = append(lines, c.T("tour.you."+y.Status))
 	}
 	lines = append(lines, "", titleStyle.Render(c.T("tour.standings")))

@@ -19,7 +19,7 @@ export function when(iso) {
 export function metaText(t, s, paceName) {
   const parts = [t(`tour.format.${s.format}`), t("tour.meta.size", { n: s.tableSize })];
   if (s.format === "arena") parts.push(t("tour.meta.minutes", { n: s.minutes }));
-  else parts.push(t("tour.meta.rounds", { n: s.rounds }));
+  else parts.push(s.rounds === 1 ? t("tour.meta.rounds.one") : t("tour.meta.rounds", { n: s.rounds }));
   parts.push(paceName ? paceName(s.pace) : s.pace);
   parts.push(t(s.rated ? "tour.meta.rated" : "tour.meta.casual"));
   if (s.private) parts.push(t("tour.meta.private"));
