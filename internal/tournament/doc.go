@@ -15,7 +15,7 @@
 //   - Swiss: a fixed number of rounds; each round seats the people by
 //     score, avoiding opponents they met before where it can (Group).
 //   - Arena: for a fixed time; whoever finishes a game waits to be seated
-//     again as soon as enough people are free (Arena.Seat); a person who
+//     again as soon as enough people are free (ArenaSeat); a person who
 //     won their last two games is on fire and scores double.
 //   - Duplicate: every table of a round of one size plays the same deal,
 //     and each result is compared with those of everyone who held the

@@ -156,11 +156,11 @@ func (c SeatCounts) held(id string, seat int) int {
 // DuplicateRound seats round (from 1) of a duplicate tournament: the
 // tables of DuplicateSizes, the people grouped as Group does, and every
 // table of one size playing the deal round*10 + size. Bots take seats
-// from the last one backwards (one seat further each round), the next bot
-// of the round at the next seat,
-// so that no seat of a deal is a bot's at every table; and each person
-// takes, among the seats left, the one they held least so far (counts),
-// so that over the rounds everyone plays from every seat.
+// from the last one backwards (one seat further each round), each bot of
+// the round at the next seat, so that no seat of a deal is a bot's at
+// every table; and each person takes, among the seats left, the one they
+// held least so far (counts), so that over the rounds everyone plays from
+// every seat.
 func DuplicateRound(people []Ranked, size, round int, met History, counts SeatCounts, seed uint64) ([]Table, error) {
 	sizes, seats, err := DuplicateSizes(len(people), size)
 	if err != nil {
