@@ -371,6 +371,27 @@ func (s *Service) tournamentOf(ctx context.Context, game string) (string, error)
 	return id, nil
 }
 
+// OfGame returns the tournament that game is a table of, as lists show
+// it; ErrNotFound when it is none's.
+func (s *Service) OfGame(ctx context.Context, game string) (protocol.TournamentSummary, error) {
+	id, err := s.tournamentOf(ctx, game)
+	if err != nil {
+		return protocol.TournamentSummary{}, err
+	}
+	if id == "" {
+		return protocol.TournamentSummary{}, refuse(ErrNotFound, "game %s is no tournament's table", game)
+	}
+	rec, err := s.st.Tournament(ctx, id)
+	if err != nil {
+		return protocol.TournamentSummary{}, err
+	}
+	t, err := load(rec)
+	if err != nil {
+		return protocol.TournamentSummary{}, err
+	}
+	return t.summary(s.nameOf(ctx, rec.Organiser)), nil
+}
+
 // Hidden reports whether game is a table of a duplicate round still
 // played: nobody but its players may see it, since the other tables of
 // the round hold the same deal.

@@ -196,8 +196,19 @@ func TestTournamentPage(t *testing.T) {
 		p.fail("the play link goes to %q, want Ann's table %s", got, annsGame)
 	}
 	p.look("round 1 under way", "tournament-round")
+	// At her table, the way back to the tournament.
+	table := newPage(t, srv, "Ann's table", desktop.w, desktop.h)
+	table.signIn(members["Ann"])
+	table.open("/g/" + annsGame)
+	waitFor[bool](table, "the way back to the tournament", shown("#nav-tournament"), 10*time.Second)
+	if got := eval[string](table, `document.querySelector("#nav-tournament").getAttribute("href")`); got != "/t/"+id {
+		table.fail("the tournament link goes to %q", got)
+	}
 	playRound(t, srv, members, v)
 	waitFor[bool](p, "round 2", `document.querySelectorAll(".tour-round").length === 2`, 15*time.Second)
+	// Her next table is offered where she played the last.
+	waitFor[bool](table, "the next table offered", shown("#tour-next a"), 15*time.Second)
+	table.look("a tournament's table with the next one ready", "tournament-table-next")
 	v = srv.tournament(t, id)
 	playRound(t, srv, members, v)
 	waitFor[bool](p, "the podium", shown("#podium li"), 15*time.Second)

@@ -32,6 +32,7 @@ func (s *Server) routeTournaments(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/tournaments/{id}/{action}", s.tournamentPlay)
 	mux.HandleFunc("POST /api/tournaments/{id}/organise/{action}", s.tournamentOrganise)
 	mux.HandleFunc("GET /api/players/{name}/tournaments", s.playerTournaments)
+	mux.HandleFunc("GET /api/games/{id}/tournament", s.gameTournament)
 }
 
 // tournamentFail answers a tournament's refusal with its code, and any
@@ -148,6 +149,16 @@ func (s *Server) playerTournaments(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, protocol.TournamentEntries{Tournaments: es})
+}
+
+// gameTournament answers which tournament a game is a table of.
+func (s *Server) gameTournament(w http.ResponseWriter, r *http.Request) {
+	t, err := s.opts.Tournaments.OfGame(r.Context(), r.PathValue("id"))
+	if err != nil {
+		s.tournamentFail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, protocol.GameTournament{Tournament: t})
 }
 
 // tournamentJSON downloads the tournament's results as JSON.
@@ -299,8 +310,9 @@ func (s *Server) hideDuplicates(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		id, _, _ := strings.Cut(rest, "/")
-		if !protocol.ValidID(id) {
+		id, sub, _ := strings.Cut(rest, "/")
+		// Which tournament a table is of tells nothing of its deal.
+		if !protocol.ValidID(id) || sub == "tournament" {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -223,6 +223,12 @@ type TournamentRequest struct {
 	Name     string `json:"name,omitempty"`
 }
 
+// GameTournament answers GET /api/games/{id}/tournament: the tournament
+// the game is a table of (not_found when none).
+type GameTournament struct {
+	Tournament TournamentSummary `json:"tournament"`
+}
+
 // TournamentEntries answers GET /api/players/{name}/tournaments.
 type TournamentEntries struct {
 	Tournaments []TournamentEntry `json:"tournaments"`
