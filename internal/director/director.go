@@ -111,6 +111,8 @@ type Service struct {
 	watchers map[string]map[chan struct{}]struct{} // by tournament
 	games    gameCache
 	deals    map[dealKey]protocol.TournamentDeal // revealed deals
+	descs    map[string]*description             // tournaments described, by id
+	gens     map[string]uint64                   // changes announced, by tournament
 }
 
 // New returns a Service; Start runs it.
@@ -134,7 +136,8 @@ func New(st Store, hub Hub, opts Options) *Service {
 		opts.Logger = slog.Default()
 	}
 	s := &Service{st: st, hub: hub, opts: opts, log: opts.Logger.With("part", "director"),
-		runs: map[string]*run{}, watchers: map[string]map[chan struct{}]struct{}{}, deals: map[dealKey]protocol.TournamentDeal{}}
+		runs: map[string]*run{}, watchers: map[string]map[chan struct{}]struct{}{}, deals: map[dealKey]protocol.TournamentDeal{},
+		descs: map[string]*description{}, gens: map[string]uint64{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s
 }
@@ -166,6 +169,7 @@ func (s *Service) listen(notices <-chan store.Notice) {
 	for n := range notices {
 		if n.Missed {
 			s.mu.Lock()
+			clear(s.descs) // any of them may have changed meanwhile
 			ids := make([]string, 0, len(s.runs)+len(s.watchers))
 			for id := range s.runs {
 				ids = append(ids, id)
@@ -187,6 +191,7 @@ func (s *Service) listen(notices <-chan store.Notice) {
 func (s *Service) changed(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.forgetLocked(id)
 	if r := s.runs[id]; r != nil {
 		r.kick()
 	}
@@ -198,8 +203,10 @@ func (s *Service) changed(id string) {
 	}
 }
 
-// announce tells every node that tournament id changed.
+// announce tells every node that tournament id changed; this one at
+// once, so that what it answers next is the change's.
 func (s *Service) announce(ctx context.Context, id string) {
+	s.forget(id)
 	if err := s.st.Publish(ctx, Channel, id); err != nil {
 		s.log.Warn("announcing a tournament's change failed", "tournament", id, "err", err)
 		s.changed(id) // this node at least

@@ -19,23 +19,80 @@ import (
 )
 
 // Get returns tournament id as its page shows it to the account viewer
-// ("" for a guest).
+// ("" for a guest). The description of a tournament is built once per
+// change on each node, whoever watches it (see described); only the
+// viewer's own part is theirs.
 func (s *Service) Get(ctx context.Context, id, viewer string) (protocol.Tournament, error) {
 	if !protocol.ValidID(id) {
 		return protocol.Tournament{}, ErrNotFound
 	}
-	rec, err := s.st.Tournament(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return protocol.Tournament{}, ErrNotFound
-	}
+	d, err := s.described(ctx, id)
 	if err != nil {
 		return protocol.Tournament{}, err
+	}
+	v := d.view // shared slices, read only
+	v.You, v.Organising = d.tour.yours(viewer), viewer != "" && viewer == d.tour.rec.Organiser
+	return v, nil
+}
+
+// A description is a tournament as read and described, for every viewer.
+type description struct {
+	tour *tour
+	view protocol.Tournament
+	at   time.Time
+}
+
+// describedFor bounds how long a description is kept without news of a
+// change: the notices keep it fresh, and this makes up for one lost.
+const describedFor = 10 * time.Second
+
+// described returns tournament id described, from the node's cache while
+// no change was announced, else read anew.
+func (s *Service) described(ctx context.Context, id string) (*description, error) {
+	s.mu.Lock()
+	d, gen := s.descs[id], s.gens[id]
+	s.mu.Unlock()
+	if d != nil && time.Since(d.at) < describedFor {
+		return d, nil
+	}
+	rec, err := s.st.Tournament(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
 	}
 	t, err := load(rec)
 	if err != nil {
-		return protocol.Tournament{}, err
+		return nil, err
 	}
-	return s.view(ctx, t, viewer), nil
+	d = &description{tour: t, view: s.view(ctx, t, ""), at: time.Now()}
+	s.mu.Lock()
+	if len(s.descs) >= maxCachedGames {
+		clear(s.descs)
+	}
+	// Kept only if no change was announced while it was read: else it
+	// may be older than the change.
+	if s.gens[id] == gen {
+		s.descs[id] = d
+	}
+	s.mu.Unlock()
+	return d, nil
+}
+
+// forget drops the description of tournament id: it changed.
+func (s *Service) forget(id string) {
+	s.mu.Lock()
+	s.forgetLocked(id)
+	s.mu.Unlock()
+}
+
+func (s *Service) forgetLocked(id string) {
+	delete(s.descs, id)
+	if len(s.gens) >= maxCachedGames {
+		clear(s.gens) // a read under way keeps its description: at worst describedFor
+	}
+	s.gens[id]++
 }
 
 // List returns the tournaments coming and running, and the latest
@@ -159,18 +216,24 @@ func (s *Service) view(ctx context.Context, t *tour, viewer string) protocol.Tou
 		v.Ranking = append(v.Ranking, line)
 	}
 	v.RoundsPlayed = s.rounds(ctx, t, names, points)
-	if viewer != "" {
-		if i := t.player(viewer); i >= 0 {
-			you := &protocol.TournamentYou{Name: t.rec.Players[i].Name, Joined: true, Status: t.rec.Players[i].Status}
-			if tb, ok := t.busy()[viewer]; ok && !tb.Created.IsZero() {
-				you.Game = tb.Game
-			}
-			v.You = you
-		} else {
-			v.You = &protocol.TournamentYou{}
-		}
-	}
+	v.You = t.yours(viewer)
 	return v
+}
+
+// yours is viewer's part in t: nil for a guest.
+func (t *tour) yours(viewer string) *protocol.TournamentYou {
+	if viewer == "" {
+		return nil
+	}
+	i := t.player(viewer)
+	if i < 0 {
+		return &protocol.TournamentYou{}
+	}
+	you := &protocol.TournamentYou{Name: t.rec.Players[i].Name, Joined: true, Status: t.rec.Players[i].Status}
+	if tb, ok := t.busy()[viewer]; ok && !tb.Created.IsZero() {
+		you.Game = tb.Game
+	}
+	return you
 }
 
 // rounds describes the tables of every round, and the deals of the
@@ -381,15 +444,11 @@ func (s *Service) OfGame(ctx context.Context, game string) (protocol.TournamentS
 	if id == "" {
 		return protocol.TournamentSummary{}, refuse(ErrNotFound, "game %s is no tournament's table", game)
 	}
-	rec, err := s.st.Tournament(ctx, id)
+	d, err := s.described(ctx, id)
 	if err != nil {
 		return protocol.TournamentSummary{}, err
 	}
-	t, err := load(rec)
-	if err != nil {
-		return protocol.TournamentSummary{}, err
-	}
-	return t.summary(s.nameOf(ctx, rec.Organiser)), nil
+	return d.view.TournamentSummary, nil
 }
 
 // Hidden reports whether game is a table of a duplicate round still
@@ -400,20 +459,24 @@ func (s *Service) Hidden(ctx context.Context, game string) (bool, error) {
 	if err != nil || id == "" {
 		return false, err
 	}
-	rec, err := s.st.Tournament(ctx, id)
-	if err != nil {
-		return false, err
-	}
-	if rec.Format != protocol.FormatDuplicate {
-		return false, nil
-	}
-	t := &tour{rec: rec}
-	for _, tb := range rec.Tables {
-		if tb.Game == game {
-			return !t.roundOver(tb.Round), nil
+	for try := 0; try < 2; try++ {
+		d, err := s.described(ctx, id)
+		if err != nil {
+			return false, err
 		}
+		t := d.tour
+		if t.format() != tournament.Duplicate {
+			return false, nil
+		}
+		for _, tb := range t.rec.Tables {
+			if tb.Game == game {
+				return !t.roundOver(tb.Round), nil
+			}
+		}
+		// A table newer than the description: read it anew.
+		s.forget(id)
 	}
-	return false, nil
+	return true, nil // a table of the tournament it does not list: kept hidden
 }
 
 // GameOver is the Hub's OnFinish hook: it wakes the director of the
