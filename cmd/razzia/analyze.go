@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/razziagame/razzia/internal/analysis"
+	"github.com/razziagame/razzia/internal/recordview"
+	"github.com/razziagame/razzia/internal/textreport"
 )
 
 const analyzeSynopsis = `
@@ -73,7 +75,7 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	fail := func(err error) int {
 		if *asJSON {
-			writeJSONError(stdout, err)
+			recordview.WriteFailure(stdout, err)
 		} else {
 			fmt.Fprintln(stderr, recordError("analyze", files[0], err))
 		}
@@ -160,7 +162,7 @@ func writeAnalysis(w io.Writer, rep *analysis.Report) {
 			fmt.Sprint(t.labels[analysis.Inaccuracy]), fmt.Sprint(t.labels[analysis.Mistake]),
 			fmt.Sprint(t.labels[analysis.Blunder]), fmt.Sprintf("%.1f%%", 100*mean)})
 	}
-	writeTable(&b, rows)
+	textreport.Columns(&b, rows)
 	writeLuck(&b, rep)
 	io.WriteString(w, b.String())
 }
@@ -176,5 +178,5 @@ func writeLuck(b *strings.Builder, rep *analysis.Report) {
 			fmt.Sprintf("%+.0f%%", 100*float64(s.Luck)), fmt.Sprintf("%+.0f%%", 100*float64(s.Skill)),
 			fmt.Sprintf("%.0f%%", 100*float64(s.Result)), fmt.Sprintf("%.0f%%", 100*float64(s.Adjusted))})
 	}
-	writeTable(b, rows)
+	textreport.Columns(b, rows)
 }

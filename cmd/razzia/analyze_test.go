@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/razziagame/razzia/internal/recordview"
 )
 
 // TestAnalyzeBadRecords: a malformed record or an illegal move fails as
@@ -51,7 +53,7 @@ func TestAnalyzeUnfinished(t *testing.T) {
 		t.Errorf("status %d, stdout %q, stderr %q; want status 1 and a refusal", status, stdout, stderr)
 	}
 	stdout, _, status = runCmd(t, nil, "analyze", "--json", "--iterations", "5", file)
-	var out replayError
+	var out recordview.Failure
 	if err := json.Unmarshal([]byte(stdout), &out); err != nil || status != 1 || !strings.Contains(out.Error.Reason, "not finished") {
 		t.Errorf("--json: status %d, %q", status, stdout)
 	}

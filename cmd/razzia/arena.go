@@ -9,15 +9,14 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/arena"
 	"github.com/razziagame/razzia/internal/botexec"
@@ -211,15 +210,21 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// Interrupted, the games played so far are reported all the same:
 	// they may have taken hours.
 	if *asJSON {
-		writeArenaJSON(stdout, r, c.Workers, err != nil)
+		r.WriteJSON(stdout, c.Workers, err != nil)
 	} else {
-		writeArenaTables(stdout, r, c.Workers)
+		r.WriteText(stdout, arena.ReportOptions{Workers: c.Workers, Faults: slices.ContainsFunc(c.Seats, isProgram)})
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia arena: interrupted after %s of %d: the report is of those\n", plural(r.Games, "game", "games"), c.Games)
 		return status
 	}
 	return 0
+}
+
+// isProgram reports whether spec is a program's (exec:COMMAND).
+func isProgram(spec string) bool {
+	_, program := botexec.Command(spec)
+	return program
 }
 
 // arenaProgress, when set, is told of every game an arena run finishes:
@@ -274,170 +279,6 @@ func splitSpecs(list string) []string {
 		specs = append(specs, part)
 	}
 	return specs
-}
-
-// arenaJSON is the object arena --json prints.
-type arenaJSON struct {
-	*arena.Result
-	Workers        int     `json:"workers"`
-	GamesPerSecond float64 `json:"games_per_second"`
-	// Interrupted is true for the report of a run stopped by a signal,
-	// which played only Result.Games of the games asked.
-	Interrupted bool `json:"interrupted"`
-}
-
-func writeArenaJSON(w io.Writer, r *arena.Result, workers int, interrupted bool) {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.Encode(arenaJSON{Result: r, Workers: workers, GamesPerSecond: r.GamesPerSecond(), Interrupted: interrupted})
-}
-
-func writeArenaTables(w io.Writer, r *arena.Result, workers int) {
-	fmt.Fprintf(w, "%s of %d players, seed %d, %s: %.1fs, %.1f games/s\n",
-		plural(r.Games, "game", "games"), r.Players, r.Seed, plural(workers, "worker", "workers"), r.Elapsed.Seconds(), r.GamesPerSecond())
-	fmt.Fprintf(w, "seats (rotated every game): %s", strings.Join(r.Seats, ", "))
-	if r.Balanced {
-		fmt.Fprintln(w, "; every bot sat in every position equally often")
-	} else {
-		fmt.Fprintf(w, "\nnote: %s not a multiple of %d players, so the positions were not shared equally\n",
-			plural(r.Games, "game is", "games are"), r.Players)
-	}
-	fmt.Fprintln(w)
-
-	// Faults are shown when a program plays: the built-in bots have none.
-	faults := false
-	for _, b := range r.Bots {
-		_, program := botexec.Command(b.Spec)
-		faults = faults || b.Faults > 0 || program
-	}
-	head := []string{"bot", "seats", "games", "wins", "win rate", "95% CI", "score"}
-	for c := range razzia.NumCategories {
-		head = append(head, razzia.Category(c).String())
-	}
-	if faults {
-		head = append(head, "faults")
-	}
-	rows := [][]string{head}
-	for _, b := range r.Bots {
-		row := []string{b.Spec, fmt.Sprint(b.Seats), fmt.Sprint(b.Games), trimFloat(b.Wins),
-			percent(b.WinRate), percent(b.WinLow) + "-" + percent(b.WinHigh), fmt.Sprintf("%.1f", b.MeanScore)}
-		for _, v := range b.MeanByCategory {
-			row = append(row, fmt.Sprintf("%.1f", v))
-		}
-		if faults {
-			row = append(row, fmt.Sprint(b.Faults))
-		}
-		rows = append(rows, row)
-	}
-	writeTable(w, rows)
-	fmt.Fprintf(w, "A bot as strong as the others would win %s of its games; scores are means per game.\n",
-		percent(1/float64(r.Players)))
-
-	if len(r.Bots) > 1 {
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "head to head: how often the row's bot finished ahead of the column's (level counts half)")
-		rows = [][]string{append([]string{""}, specs(r)...)}
-		for _, a := range r.Bots {
-			row := []string{a.Spec}
-			for _, b := range r.Bots {
-				row = append(row, headToHead(r, a.Spec, b.Spec))
-			}
-			rows = append(rows, row)
-		}
-		writeTable(w, rows)
-	}
-
-	fmt.Fprintln(w)
-	rows = [][]string{{"decision time", "decisions", "mean", "p50", "p90", "p99", "max", "iterations"}}
-	for _, b := range r.Bots {
-		d := b.Decisions
-		rows = append(rows, []string{b.Spec, fmt.Sprint(d.Decisions), duration(d.Mean),
-			duration(d.P50), duration(d.P90), duration(d.P99), duration(d.Max), iterations(d)})
-	}
-	writeTable(w, rows)
-}
-
-// iterations formats the mean iterations of a search bot's decisions, or
-// "-" for a bot that does not search.
-func iterations(t arena.Timing) string {
-	if t.Iterations == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.0f", t.Iterations)
-}
-
-func specs(r *arena.Result) []string {
-	var out []string
-	for _, b := range r.Bots {
-		out = append(out, b.Spec)
-	}
-	return out
-}
-
-// headToHead returns how often a finished ahead of b, with the number of
-// meetings, or "-" when they never met (or are the same bot).
-func headToHead(r *arena.Result, a, b string) string {
-	for _, p := range r.HeadToHead {
-		switch {
-		case p.Meetings == 0:
-		case p.A == a && p.B == b:
-			return fmt.Sprintf("%s of %d", percent(p.Rate()), p.Meetings)
-		case p.A == b && p.B == a:
-			return fmt.Sprintf("%s of %d", percent(1-p.Rate()), p.Meetings)
-		}
-	}
-	return "-"
-}
-
-func percent(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
-
-// trimFloat prints whole numbers without decimals and shared wins with two.
-func trimFloat(x float64) string {
-	if x == float64(int64(x)) {
-		return fmt.Sprint(int64(x))
-	}
-	return fmt.Sprintf("%.2f", x)
-}
-
-// duration prints d with three significant digits or so.
-func duration(d time.Duration) string {
-	switch {
-	case d == 0:
-		return "0"
-	case d < time.Microsecond:
-		return fmt.Sprintf("%dns", d.Nanoseconds())
-	case d < time.Millisecond:
-		return fmt.Sprintf("%.1fµs", float64(d)/float64(time.Microsecond))
-	case d < time.Second:
-		return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
-	}
-	return fmt.Sprintf("%.2fs", d.Seconds())
-}
-
-// writeTable prints rows as columns, the first left-aligned and the others
-// right-aligned, two spaces apart.
-func writeTable(w io.Writer, rows [][]string) {
-	var width []int
-	for _, row := range rows {
-		for i, cell := range row {
-			if i == len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], utf8.RuneCountInString(cell))
-		}
-	}
-	for _, row := range rows {
-		var b strings.Builder
-		for i, cell := range row {
-			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
-			if i == 0 {
-				b.WriteString(cell + pad)
-			} else {
-				b.WriteString("  " + pad + cell)
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
 }
 
 // newProgress returns a progress bar on stderr for total steps, or nil
@@ -535,35 +376,6 @@ func runLadder(a ladderArgs, fs *flag.FlagSet, stdout, stderr io.Writer) int {
 		enc.Encode(r)
 		return 0
 	}
-	writeLadder(stdout, r, a.workers)
+	r.WriteText(stdout, arena.ReportOptions{Workers: a.workers})
 	return 0
-}
-
-// writeLadder prints the ladder's ratings, the best first, and every
-// bot's decision times.
-func writeLadder(w io.Writer, r *arena.LadderResult, workers int) {
-	fmt.Fprintf(w, "ladder of %d bots: %s of %d players, %s each, %s, seed %d, %s: %.1fs\n",
-		len(r.Rungs), plural(len(r.Tables), "table", "tables"), r.Players, plural(r.Deals, "duplicate deal", "duplicate deals"),
-		plural(r.Games, "game", "games"), r.Seed, plural(workers, "worker", "workers"), r.Elapsed.Seconds())
-	fmt.Fprintln(w, "Weng–Lin (Plackett–Luce) ratings from every game's finishing order, ranked by mu - 3 sigma.")
-	fmt.Fprintln(w)
-	rows := [][]string{{"rank", "bot", "ordinal", "mu", "sigma", "95% interval", "games", "win rate", "score"}}
-	for i, rg := range r.Rungs {
-		rows = append(rows, []string{fmt.Sprint(i + 1), rg.Spec, fmt.Sprintf("%.2f", rg.Ordinal),
-			fmt.Sprintf("%.2f", rg.Rating.Mu), fmt.Sprintf("%.2f", rg.Rating.Sigma),
-			fmt.Sprintf("%.1f-%.1f", rg.Low, rg.High), fmt.Sprint(rg.Games), percent(rg.WinRate),
-			fmt.Sprintf("%.1f", rg.MeanScore)})
-	}
-	writeTable(w, rows)
-	fmt.Fprintf(w, "A bot as strong as its tables would win %s of its games.\n", percent(1/float64(r.Players)))
-
-	// Decision times, merged over the tables.
-	fmt.Fprintln(w)
-	rows = [][]string{{"decision time", "decisions", "mean", "p50", "p90", "p99", "max", "iterations"}}
-	for _, rg := range r.Rungs {
-		t := r.Timing(rg.Spec)
-		rows = append(rows, []string{rg.Spec, fmt.Sprint(t.Decisions), duration(t.Mean),
-			duration(t.P50), duration(t.P90), duration(t.P99), duration(t.Max), iterations(t)})
-	}
-	writeTable(w, rows)
 }

@@ -208,7 +208,7 @@ func playServer(ctx context.Context, c *client.Client, cfg botConfig, b *botexec
 			}
 		},
 		OnRefused: func(e *client.Error, move string) {
-			if e.Code != protocol.RateLimited { // expected against bots that do not wait
+			if e.MoveMatters() && e.Code != protocol.RateLimited { // rate: expected against bots that do not wait
 				logf("the server refused %s: %v", move, e)
 			}
 		},

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/razziagame/razzia/internal/arena"
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/servertest"
@@ -91,9 +92,9 @@ func badBots(t *testing.T) map[string]string {
 	return cmds
 }
 
-func arenaJSONOf(t *testing.T, stdout string) arenaJSON {
+func arenaJSONOf(t *testing.T, stdout string) arena.Report {
 	t.Helper()
-	var r arenaJSON
+	var r arena.Report
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("arena --json: %v\n%s", err, stdout)
 	}

@@ -245,34 +245,36 @@ type copyStore interface {
 }
 
 // openCopy opens the database dsn names for a copy, refusing one a server
-// uses: an SQLite file is locked (sqlite.Options.Sole) for as long as it
-// is open, so that no server starts on it meanwhile; a PostgreSQL database
-// must have neither razzia servers connected nor live leases. existing
-// refuses a database that does not exist (an error wrapping
-// store.ErrNoDatabase), creating nothing. A PostgreSQL database that does not
-// answer is waited for at most wait.
+// uses (openSole), with what to do about it.
 func openCopy(ctx context.Context, dsn string, existing bool, wait time.Duration, log *slog.Logger) (copyStore, error) {
-	inUse := func(err error) error {
-		return fmt.Errorf("%w; stop the razzia servers using it (razzia migrate copies a database no server uses), then run migrate again", err)
+	s, err := openSole(ctx, dsn, existing, wait, log, migrateName)
+	if errors.Is(err, sqlite.ErrInUse) || errors.Is(err, postgres.ErrInUse) {
+		return nil, fmt.Errorf("%w; stop the razzia servers using it (razzia migrate copies a database no server uses), then run migrate again", err)
 	}
+	return s, err
+}
+
+// openSole opens the database dsn names for a command that must be its
+// only user, refusing one a server uses (an error wrapping
+// sqlite.ErrInUse or postgres.ErrInUse): an SQLite file is locked
+// (sqlite.Options.Sole) for as long as it is open, so that no server
+// starts on it meanwhile; a PostgreSQL database must have neither razzia
+// servers connected nor live leases, and its sessions are named app.
+// existing refuses a database that does not exist (an error wrapping
+// store.ErrNoDatabase), creating nothing. A PostgreSQL database that does
+// not answer is waited for at most wait.
+func openSole(ctx context.Context, dsn string, existing bool, wait time.Duration, log *slog.Logger, app string) (copyStore, error) {
 	if !isPostgres(dsn) {
-		s, err := sqlite.OpenOptions(ctx, dsn, sqlite.Options{Sole: true, Existing: existing})
-		if errors.Is(err, sqlite.ErrInUse) {
-			return nil, inUse(err)
-		}
-		return s, err
+		return sqlite.OpenOptions(ctx, dsn, sqlite.Options{Sole: true, Existing: existing})
 	}
 	octx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	s, err := postgres.Open(octx, dsn, postgres.Options{Logger: log, ApplicationName: migrateName, Existing: existing})
+	s, err := postgres.Open(octx, dsn, postgres.Options{Logger: log, ApplicationName: app, Existing: existing})
 	if err != nil {
 		return nil, err
 	}
 	if err := s.InUse(ctx); err != nil {
 		s.Close()
-		if errors.Is(err, postgres.ErrInUse) {
-			return nil, inUse(err)
-		}
 		return nil, err
 	}
 	return s, nil

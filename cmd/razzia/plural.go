@@ -1,12 +1,6 @@
 package main
 
-import "fmt"
+import "github.com/razziagame/razzia/internal/textreport"
 
-// plural writes n with the English noun of its number, "1 game" or "2
-// games": the command-line reports are in English.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+// plural is textreport.Plural: the command's reports are in English.
+func plural(n int, one, many string) string { return textreport.Plural(n, one, many) }

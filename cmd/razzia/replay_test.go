@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/recordview"
 )
 
 // update regenerates the engine-generated golden files, testdata/game-*.
@@ -173,7 +174,7 @@ func TestGeneratedConsistent(t *testing.T) {
 			if status != 0 {
 				t.Fatalf("exit status %d", status)
 			}
-			var res replayResult
+			var res recordview.Result
 			if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 				t.Fatal(err)
 			}
@@ -231,7 +232,7 @@ func TestHandScored(t *testing.T) {
 			if status != 0 {
 				t.Fatalf("exit status %d, want 0", status)
 			}
-			var res replayResult
+			var res recordview.Result
 			if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 				t.Fatal(err)
 			}
@@ -356,9 +357,13 @@ func missingFile(t *testing.T, named bool) string {
 
 func TestReplayMissingFileJSON(t *testing.T) {
 	stdout, stderr, status := runCmd(t, nil, "replay", "--json", filepath.Join("testdata", "no-such-file.json"))
-	var e replayError
+	var e recordview.Failure
 	e.Error.Reason = missingFile(t, true)
-	want := marshal(e) + "\n"
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // as replay prints it
+	enc.Encode(e)
+	want := b.String()
 	if status != 1 || stdout != want || stderr != "" {
 		t.Errorf("got status %d, stdout %q, stderr %q; want 1, %q, nothing", status, stdout, stderr, want)
 	}

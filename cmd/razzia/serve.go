@@ -22,6 +22,7 @@ import (
 	"github.com/razziagame/razzia/internal/botrating"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/notify"
+	"github.com/razziagame/razzia/internal/puzzler"
 	razziaserver "github.com/razziagame/razzia/internal/server"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
@@ -91,15 +92,17 @@ const (
 
 // serveConfig is what the flags say.
 type serveConfig struct {
-	addr      string
-	db        string
-	botDelay  time.Duration
-	analyst   analyst.Options // Workers 0: no analysis
-	origins   []string
-	logFormat string // text or json
-	node      string // the node id: the name given and a random suffix
-	leaseTTL  time.Duration
-	api       httpapi.Options
+	addr     string
+	db       string
+	botDelay time.Duration
+	analyst  analyst.Options // Workers 0: no analysis
+	// puzzleWorkers search the analysed games for puzzles; 0: none.
+	puzzleWorkers int
+	origins       []string
+	logFormat     string // text or json
+	node          string // the node id: the name given and a random suffix
+	leaseTTL      time.Duration
+	api           httpapi.Options
 	// passkeyOrigins are the origins passkeys are bound to; none: the
 	// origin of each request.
 	passkeyOrigins []string
@@ -192,6 +195,9 @@ func serverOptions(cfg serveConfig, st store.Store, log *slog.Logger) razziaserv
 	o.API.Origins = cfg.origins
 	if cfg.analyst.Workers > 0 {
 		o.Analyst = &cfg.analyst
+	}
+	if cfg.puzzleWorkers > 0 {
+		o.Puzzler = &puzzler.Options{Workers: cfg.puzzleWorkers}
 	}
 	return o
 }

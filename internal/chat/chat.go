@@ -1,4 +1,4 @@
-// Package chat holds the rules of table chat (issue 12): quick phrases
+// Package chat holds the rules of table chat: quick phrases
 // anyone at a table can send, free text for signed-in people, checked and
 // rate-limited, two channels, and mute lists.
 //
@@ -249,11 +249,26 @@ func NewRoom(limits Limits) *Room {
 // senders who have been quiet long enough, are dropped.
 const pruneAt = 256
 
-// Post checks a message from a person at time now: a quick phrase (its
-// id) or free text, exactly one, in the channel the person writes in. It
-// returns the message to store and send, or an *Error: a refused message
-// costs nothing and changes nothing.
+// Post checks a message from a person at time now and takes it from
+// their rate limit (Check, then Take). It returns the message to store
+// and send, or an *Error: a refused message costs nothing and changes
+// nothing.
 func (r *Room) Post(from Person, ch Channel, phrase, text string, now time.Time) (Message, error) {
+	m, err := r.Check(from, ch, phrase, text, now)
+	if err != nil {
+		return Message{}, err
+	}
+	r.Take(from.ID, now)
+	return m, nil
+}
+
+// Check checks a message from a person at time now: a quick phrase (its
+// id) or free text, exactly one, in the channel the person writes in,
+// within their rate limit. It returns the message to store and send, or
+// an *Error, and changes nothing: a message is taken from the rate limit
+// by Take once it is sent, so that one checked and then not sent (its
+// write failed) costs nothing.
+func (r *Room) Check(from Person, ch Channel, phrase, text string, now time.Time) (Message, error) {
 	fail := func(code string, err error, format string, args ...any) (Message, error) {
 		return Message{}, &Error{Code: code, Err: err, msg: fmt.Sprintf(format, args...)}
 	}
@@ -282,16 +297,31 @@ func (r *Room) Post(from Person, ch Channel, phrase, text string, now time.Time)
 		}
 		m.Text = t
 	}
-	if wait := r.take(from.ID, now); wait > 0 {
+	if wait := r.wait(from.ID, now); wait > 0 {
 		e := &Error{Code: "too_fast", RetryAfter: wait, Err: ErrTooFast, msg: fmt.Sprintf("too many messages; wait %v", wait)}
 		return Message{}, e
 	}
 	return m, nil
 }
 
-// take spends one of the sender's tokens at now and returns 0, or, when
-// none is left, how long until one is, spending nothing.
-func (r *Room) take(sender string, now time.Time) time.Duration {
+// wait returns how long until the sender has a token at now: 0 when they
+// have one. It spends nothing.
+func (r *Room) wait(sender string, now time.Time) time.Duration {
+	lim, ok := r.limiters[sender]
+	if !ok {
+		return 0 // a sender never heard from has the whole burst
+	}
+	tokens := lim.TokensAt(now)
+	if tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - tokens) * float64(r.limits.Every)).Round(time.Millisecond)
+}
+
+// Take spends one of the sender's tokens at now, for a message Check
+// passed and that was sent. Without a token left (a message sent without
+// Check) it spends nothing.
+func (r *Room) Take(sender string, now time.Time) {
 	lim, ok := r.limiters[sender]
 	if !ok {
 		if len(r.limiters) >= pruneAt {
@@ -300,11 +330,7 @@ func (r *Room) take(sender string, now time.Time) time.Duration {
 		lim = rate.NewLimiter(rate.Every(r.limits.Every), r.limits.Burst)
 		r.limiters[sender] = lim
 	}
-	if lim.AllowN(now, 1) {
-		return 0
-	}
-	missing := 1 - lim.TokensAt(now)
-	return time.Duration(missing * float64(r.limits.Every)).Round(time.Millisecond)
+	lim.AllowN(now, 1)
 }
 
 // prune forgets the limiters that are full again: their senders would

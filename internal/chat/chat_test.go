@@ -361,3 +361,22 @@ func TestCheckOpen(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckTakesNothing: Check judges a message within the rate limit
+// without spending it; Take spends it.
+func TestCheckTakesNothing(t *testing.T) {
+	r := NewRoom(Limits{Every: 3 * time.Second, Burst: 2})
+	for i := range 5 {
+		if _, err := r.Check(anna, Players, "gg", "", t0); err != nil {
+			t.Fatalf("check %d, nothing taken: %v", i+1, err)
+		}
+	}
+	r.Take(anna.ID, t0)
+	r.Take(anna.ID, t0)
+	if _, err := r.Check(anna, Players, "gg", "", t0); !errors.Is(err, ErrTooFast) {
+		t.Fatalf("after two taken of a burst of two: %v, want too fast", err)
+	}
+	if _, err := r.Check(guest, Players, "gg", "", t0); err != nil {
+		t.Errorf("another sender: %v", err)
+	}
+}

@@ -1,6 +1,11 @@
 package client_test
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -41,6 +46,9 @@ func TestPlayerReplacesIllegal(t *testing.T) {
 		Session: s,
 		Decide:  func(*client.State) string { decisions++; return "bid 99" },
 		OnRefused: func(e *client.Error, move string) {
+			if !e.MoveMatters() {
+				return // the game moved on
+			}
 			if e.Code != protocol.IllegalMove || move != "bid 99" {
 				t.Errorf("refused %q with %v, want only the illegal bid", move, e)
 			}
@@ -126,5 +134,103 @@ func TestMoveMatters(t *testing.T) {
 				t.Errorf("MoveMatters = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// refusalCases reads the rule every seat loop follows after a refusal
+// (testdata/refusals.json), which the page's script is checked against
+// too.
+func refusalCases(t *testing.T) []struct {
+	Code protocol.Code `json:"code"`
+	Next client.Next   `json:"next"`
+} {
+	t.Helper()
+	b, err := os.ReadFile("testdata/refusals.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Cases []struct {
+			Code protocol.Code `json:"code"`
+			Next client.Next   `json:"next"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &table); err != nil {
+		t.Fatal(err)
+	}
+	return table.Cases
+}
+
+// TestAfterRefusal: the Go client follows the shared table, which names
+// every code of the catalogue once.
+func TestAfterRefusal(t *testing.T) {
+	seen := map[protocol.Code]bool{}
+	for _, c := range refusalCases(t) {
+		if seen[c.Code] {
+			t.Errorf("%s is in the table twice", c.Code)
+		}
+		seen[c.Code] = true
+		if got := client.AfterRefusal(c.Code); got != c.Next {
+			t.Errorf("after %s: %s, the table says %s", c.Code, got, c.Next)
+		}
+	}
+	for _, ci := range protocol.Codes() {
+		if !seen[ci.Code] {
+			t.Errorf("%s is not in testdata/refusals.json: say what a seat does after it", ci.Code)
+		}
+	}
+}
+
+// TestPlayerNoGame: a session whose game the server refuses (there is no
+// such game) ends Play with the refusal, rather than dialling again
+// without a pause until the context ends.
+func TestPlayerNoGame(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{LevelBots: true})
+	c := newClient(t, srv)
+	ctx, cancel := context.WithTimeout(servertest.Context(t), 10*time.Second)
+	defer cancel()
+	s := c.Session("aaaaaaaaaa", "")
+	defer s.Close()
+	p := &client.Player{Session: s, Decide: func(*client.State) string { return "" }}
+	if _, err := p.Play(ctx); !errors.Is(err, protocol.NotFound) {
+		t.Errorf("Play = %v, want not_found", err)
+	}
+}
+
+// TestPlayerSendsNothing: a decision of "" sends nothing, and the seat
+// is not asked again for that position; OnSent hears the moves sent.
+func TestPlayerSendsNothing(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{LevelBots: true})
+	c := newClient(t, srv)
+	ctx, cancel := context.WithTimeout(servertest.Context(t), 30*time.Second)
+	defer cancel()
+	info, _, err := c.Create(ctx, []string{"", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := seatSession(t, c, info.ID, "Ann", 0)
+	asked := map[int]int{}
+	var sent []int
+	p := &client.Player{
+		Session: s,
+		Decide: func(st *client.State) string {
+			asked[st.View.Moves]++
+			switch st.View.Moves {
+			case 0:
+				// Passed: someone else (the person at another client)
+				// plays the first move.
+				go s.Move(ctx, st.View.Legal[0], 0)
+				return ""
+			case 1, 2:
+				return st.View.Legal[0]
+			}
+			cancel()
+			return ""
+		},
+		OnSent: func(_ string, seq int) { sent = append(sent, seq) },
+	}
+	p.Play(ctx)
+	if asked[0] != 1 || slices.Contains(sent, 0) || len(sent) == 0 {
+		t.Errorf("asked %d times at move 0, sent for %v; want asked once, nothing sent for it and the later moves heard", asked[0], sent)
 	}
 }

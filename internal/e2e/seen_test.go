@@ -11,8 +11,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// The tests of this file check what a new player saw go wrong (issue 13,
-// "What was seen"), each where it was seen.
+// The tests of this file check what a new player saw go wrong, each
+// where it was seen.
 
 // TestPhoneHeader: the header is one line on a phone, in the language with
 // the longest words, and its controls are a finger wide.

@@ -22,7 +22,7 @@ import (
 	"github.com/razziagame/razzia/internal/table"
 )
 
-// The attacks of issue 9 on the whole server, with the limits a server
+// The attacks on the whole server, with the limits a server
 // has by default unless a test names its own.
 
 // limited is a server with the default limits but those given.

@@ -202,6 +202,7 @@ func TestCrossSite(t *testing.T) {
 		{http.MethodPost, "/api/records"},
 		{http.MethodPost, "/api/tournaments"}, {http.MethodPost, "/api/tournaments/abcdefghij/join"},
 		{http.MethodPost, "/api/tournaments/abcdefghij/withdraw"}, {http.MethodPost, "/api/tournaments/abcdefghij/organise/start"},
+		{http.MethodPost, "/api/records"}, {http.MethodPost, "/api/puzzles/" + game + "-1/answer"},
 	} {
 		status, code := b.call(r.method, r.path, map[string]string{}, nil, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
 		if status != http.StatusForbidden || code != protocol.Forbidden {

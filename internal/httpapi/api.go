@@ -27,6 +27,7 @@ import (
 	"github.com/razziagame/razzia/internal/director"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/puzzler"
 	"github.com/razziagame/razzia/internal/table"
 )
 
@@ -116,6 +117,9 @@ type Options struct {
 	Push *notify.Service
 	// Tournaments, when set, serves tournaments (tournaments.go).
 	Tournaments *director.Service
+	// Puzzles, when set, serves the puzzles found in finished games and
+	// the players' luck and skill (puzzles.go).
+	Puzzles *puzzler.Service
 }
 
 // DefaultOptions returns the defaults that zero fields of Options take.
@@ -239,6 +243,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	}
 	mux.HandleFunc("GET /api/session", s.who)
 	s.routePush(mux)
+	s.routePuzzles(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})

@@ -13,7 +13,7 @@ import (
 )
 
 // routePace serves the paces a table can be created with and the
-// cancelling of a table that waits for players (issue 12).
+// cancelling of a table that waits for players.
 func (s *Server) routePace(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/paces", paces)
 	mux.HandleFunc("DELETE /api/games/{id}", s.cancelTable)

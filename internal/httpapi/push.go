@@ -11,7 +11,7 @@ import (
 	"github.com/razziagame/razzia/internal/push"
 )
 
-// routePush adds the Web Push routes (issue 12) to mux: only a server
+// routePush adds the Web Push routes to mux: only a server
 // with accounts and Options.Push has them. The service worker that shows
 // the notifications is served at /sw.js by every server, so that its
 // scope is the whole site.

@@ -8,7 +8,7 @@ import (
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
-// routeRematch serves the rematch of a finished game (issue 12).
+// routeRematch serves the rematch of a finished game.
 func (s *Server) routeRematch(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/games/{id}/rematch", s.rematch)
 }

@@ -220,6 +220,7 @@ type game struct {
 	players []*player     // the clients' seats
 	turns   chan turn     // a client to move, for the table goroutine
 	done    chan struct{} // closed when every client saw the end, or every sent move once halted
+	quit    chan struct{} // closed as the game's clients are closed (end)
 	wg      sync.WaitGroup
 
 	// Guarded by t.mu:
@@ -238,12 +239,13 @@ type sentMove struct {
 	seat, node int
 }
 
-// A turn tells the table goroutine that a client is to move.
+// A turn tells the table goroutine that a client is to move; it answers
+// on reply with the move to send, or "" for none (the table stopped).
 type turn struct {
 	p     *player
 	seq   int // the moves of the state
 	legal []string
-	retry bool // the move may have been sent before and refused or lost
+	reply chan string
 }
 
 // A player is one client's seat in a game.
@@ -259,6 +261,7 @@ type player struct {
 	seen      int          // moves seen; guarded by t.mu
 	ended     bool         // it saw the end; guarded by t.mu
 	updated   time.Time    // the last state's game.updated; the reader's
+	lastSeq   int          // the position of the move it sent last; the reader's
 }
 
 // newGame creates a game at the table, seats its clients and waits until
@@ -275,7 +278,8 @@ func (t *table) newGame(ctx context.Context) (*game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create a table on %s: %w", r.clients[t.home].URL(), err)
 	}
-	g := &game{t: t, id: info.ID, turns: make(chan turn, 2*len(seats)), done: make(chan struct{}), sent: map[int]sentMove{}, lastSent: -1}
+	g := &game{t: t, id: info.ID, turns: make(chan turn, 2*len(seats)), done: make(chan struct{}), quit: make(chan struct{}),
+		sent: map[int]sentMove{}, lastSent: -1}
 	for s, bot := range seats {
 		if bot != "" {
 			continue
@@ -320,18 +324,19 @@ func (g *game) play(ctx context.Context) bool {
 	)
 	timer.Stop()
 	defer timer.Stop()
+	defer func() {
+		if pending != nil {
+			pending.reply <- ""
+		}
+	}()
 	for {
 		var wake <-chan time.Time
 		if pending != nil {
-			at := t.next
-			if pending.retry {
-				at = later(at, time.Now().Add(retryWait))
-			}
-			if d := time.Until(at); d > 0 {
+			if d := time.Until(t.next); d > 0 {
 				timer.Reset(d)
 				wake = timer.C
 			} else {
-				g.send(ctx, *pending)
+				g.grant(*pending)
 				pending = nil
 				continue
 			}
@@ -339,13 +344,21 @@ func (g *game) play(ctx context.Context) bool {
 		select {
 		case tr := <-g.turns:
 			// g.lastSent is written by this goroutine only.
-			if stop != nil && (tr.seq > g.lastSent || tr.retry && tr.seq == g.lastSent) {
+			if stop != nil && tr.seq > g.lastSent {
+				if pending != nil {
+					pending.reply <- ""
+				}
 				pending = &tr
+			} else {
+				tr.reply <- ""
 			}
 		case <-wake:
-			g.send(ctx, *pending)
+			g.grant(*pending)
 			pending = nil
 		case <-stop:
+			if pending != nil {
+				pending.reply <- ""
+			}
 			stop, pending = nil, nil
 			grace = time.After(t.r.cfg.Grace)
 			t.mu.Lock()
@@ -366,17 +379,12 @@ func (g *game) play(ctx context.Context) bool {
 	}
 }
 
-func later(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
-}
-
-// send sends a random legal move of the turn.
-func (g *game) send(ctx context.Context, tr turn) {
+// grant answers the turn with a random legal move, for its client to
+// send now, at the table's pace; with none once the table halted.
+func (g *game) grant(tr turn) {
 	t := g.t
 	if t.halted() {
+		tr.reply <- ""
 		return
 	}
 	move := tr.legal[t.rng.IntN(len(tr.legal))]
@@ -386,14 +394,7 @@ func (g *game) send(ctx context.Context, tr turn) {
 	g.lastSent = tr.seq
 	t.mu.Unlock()
 	t.next = now.Add(t.r.period)
-	if err := tr.p.sess.Move(ctx, move, tr.seq); err != nil {
-		// Not sent: the reconnected client's first state asks again.
-		t.mu.Lock()
-		delete(g.sent, tr.seq)
-		t.mu.Unlock()
-		t.countErr(err)
-		return
-	}
+	tr.reply <- move
 	if t.echo != nil {
 		select {
 		case t.echoc <- echoAsk{p: tr.p, at: now.Add(t.r.period / 2)}:
@@ -405,6 +406,7 @@ func (g *game) send(ctx context.Context, tr turn) {
 // end closes the game's connections and counts the moves whose state
 // did not reach every client.
 func (g *game) end() {
+	close(g.quit)
 	for _, p := range g.players {
 		p.closing.Store(true)
 		p.sess.Close()
@@ -450,59 +452,80 @@ func (g *game) checkDone() {
 	}
 }
 
-// read reads the client's states until the game ends: it measures them,
-// and tells the table when the client is to move. It sends on ready once,
-// when the first state came or the client could not connect.
+// read plays the client's seat (client.Player: the seat loop of every
+// Go client) until the game ends: it measures the states, and asks the
+// table for each move. It sends on ready once, when the first state came
+// or the client could not connect.
 func (p *player) read(ctx context.Context, ready chan<- error) {
 	g, t := p.g, p.g.t
 	first := true
-	var last *client.State
-	for {
-		st, err := p.sess.Next(ctx)
-		now := time.Now()
-		var refused *client.Error
-		switch {
-		case err == nil:
-		case errors.As(err, &refused) && !first:
+	pl := &client.Player{
+		Session: p.sess,
+		Retry:   retryWait,
+		Decide:  p.decide,
+		OnState: func(st *client.State) {
+			if st.First {
+				p.connected = true
+				t.r.opened()
+			}
+			p.size.Store(int64(st.Size))
+			g.observe(p, st, time.Now())
+			if first {
+				first = false
+				ready <- nil
+			}
+		},
+		OnSent: func(_ string, seq int) {
+			// Timed from now: the move granted, or sent again.
+			p.lastSeq = seq
+			t.mu.Lock()
+			g.sent[seq] = sentMove{at: time.Now(), seat: p.seat, node: p.node}
+			t.mu.Unlock()
+		},
+		OnSendError: func(_ string, err error) {
+			// Not sent: the reconnected client's first state sends it again.
+			t.mu.Lock()
+			delete(g.sent, p.lastSeq)
+			t.mu.Unlock()
 			t.countErr(err)
+		},
+		OnRefused: func(e *client.Error, _ string) {
+			t.countErr(e)
 			t.mu.Lock()
 			if s, ok := g.sent[g.lastSent]; ok && s.seat == p.seat && g.lastSent >= g.confirmed {
 				delete(g.sent, g.lastSent) // refused: never to be confirmed
 				g.checkDone()
 			}
 			t.mu.Unlock()
-			if last != nil && last.MyTurn() && refused.MoveMatters() {
-				p.turn(last, true)
-			}
-			continue
-		default:
-			if first {
-				ready <- err
-			}
-			return
+		},
+	}
+	_, err := pl.Play(ctx)
+	if first {
+		if err == nil {
+			err = errors.New("the game ended before its first state")
 		}
-		if st.First {
-			p.connected = true
-			t.r.opened()
-		}
-		p.size.Store(int64(st.Size))
-		g.observe(p, st, now)
-		if first {
-			first = false
-			ready <- nil
-		}
-		last = st
-		if st.MyTurn() {
-			p.turn(st, st.First)
-		}
+		ready <- err
 	}
 }
 
-// turn tells the table goroutine that the client is to move.
-func (p *player) turn(st *client.State, retry bool) {
+// decide asks the table goroutine for the move of the state, and waits
+// for it at the table's pace: "" (nothing sent) once the table stopped.
+func (p *player) decide(st *client.State) string {
+	reply := make(chan string, 1)
 	select {
-	case p.g.turns <- turn{p: p, seq: st.View.Moves, legal: st.View.Legal, retry: retry}:
+	case p.g.turns <- turn{p: p, seq: st.View.Moves, legal: st.View.Legal, reply: reply}:
 	case <-p.g.done:
+		return ""
+	case <-p.g.quit:
+		return ""
+	}
+	select {
+	case move := <-reply:
+		return move
+	case <-p.g.done:
+		return ""
+	case <-p.g.quit:
+		return ""
 	}
 }
 
@@ -581,4 +604,11 @@ func (g *game) observe(p *player, st *client.State, now time.Time) {
 		t.halt()
 	}
 	g.checkDone()
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

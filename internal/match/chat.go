@@ -105,15 +105,15 @@ func RoomOf(mutes []store.Mute) *chat.Room {
 	return room
 }
 
-// post decides a message of a live game at now. The room takes it from
-// its sender's rate limit, as a message sent is sent.
+// post decides a message of a live game at now, within its sender's rate
+// limit; Apply takes it from the limit, once it is stored.
 func (m *Match) post(c Command, now time.Time) (Result, error) {
 	p, seat, ok := Chatter(m.Seats, c.Hash, c.Account)
 	if !ok {
 		return Result{}, SignInRefusal("chat; everyone can read along")
 	}
 	ch, name := ChatChannel(m.Seats, seat, c.Name)
-	msg, err := m.room().Post(p, ch, c.Phrase, c.Text, now)
+	msg, err := m.roomNow().Check(p, ch, c.Phrase, c.Text, now)
 	if err != nil {
 		return Result{}, ChatRefusal(err)
 	}
@@ -135,7 +135,7 @@ func (m *Match) mute(c Command) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if slices.Contains(m.room().Muted(p.ID), target) == c.Mute {
+	if slices.Contains(m.roomNow().Muted(p.ID), target) == c.Mute {
 		return Result{}, nil
 	}
 	mute := store.Mute{Muter: p.ID, Muted: target}
@@ -144,7 +144,53 @@ func (m *Match) mute(c Command) (Result, error) {
 	return r, nil
 }
 
-// room returns the chat room, empty until the host sets it.
+// roomNow returns the chat room as it is, to read: an empty one until the
+// host sets it, which deciding does not keep.
+func (m *Match) roomNow() *chat.Room {
+	if m.Room == nil {
+		return RoomOf(nil)
+	}
+	return m.Room
+}
+
+// AfterGame decides a chat command c (a message or a mute) at game g,
+// which is over, at now: the chat goes on for chat.AfterGame after the
+// game's end, both channels open to everyone, within the rate limits of
+// room, which deciding does not change. It returns the write to make
+// without a fence (store.NoFence): no goroutine runs the game any more.
+// An uploaded record has no chat.
+func AfterGame(c Command, g *store.Game, room *chat.Room, now time.Time) (Write, error) {
+	if g.Status != store.StatusFinished {
+		return Write{}, chatRefusal(chat.ErrClosed, "an uploaded record has no table chat")
+	}
+	if err := chat.CheckOpen(g.Updated, now); err != nil {
+		return Write{}, ChatRefusal(err)
+	}
+	p, seat, ok := Chatter(g.Seats, c.Hash, c.Account)
+	if !ok {
+		return Write{}, SignInRefusal("chat; everyone can read along")
+	}
+	switch c.Kind {
+	case Chat:
+		ch, name := ChatChannel(g.Seats, seat, c.Name)
+		m, err := room.Check(p, ch, c.Phrase, c.Text, now)
+		if err != nil {
+			return Write{}, ChatRefusal(err)
+		}
+		line := store.ChatLine{Channel: ch.String(), From: p.ID, Seat: seat, Name: name, Phrase: m.Phrase, Text: m.Text,
+			Move: len(g.Moves), At: now.UTC().Round(0)}
+		return Write{Kind: AddChat, Line: line}, nil
+	case Mute:
+		target, err := MuteTarget(g.Seats, p, c.Seat)
+		if err != nil {
+			return Write{}, err
+		}
+		return Write{Kind: SetMute, Mute: store.Mute{Muter: p.ID, Muted: target}, On: c.Mute}, nil
+	}
+	return Write{}, unsupported(c.Kind)
+}
+
+// room returns the chat room, to change: empty until the host sets it.
 func (m *Match) room() *chat.Room {
 	if m.Room == nil {
 		m.Room = RoomOf(nil)

@@ -71,13 +71,36 @@ func TestChat(t *testing.T) {
 	t.Run("too fast", func(t *testing.T) {
 		var err error
 		for i := 0; i < 100 && err == nil; i++ {
-			_, err = m.Decide(say(match.Command{Hash: hash("Ann"), Phrase: phrase}), t0.Add(time.Second))
+			var r match.Result
+			if r, err = decide(t, m, say(match.Command{Hash: hash("Ann"), Phrase: phrase}), t0.Add(time.Second)); err == nil {
+				m.Apply(r, t0.Add(time.Second))
+			}
 		}
 		var r *match.Refusal
 		if chatReason(t, err) != chat.ErrTooFast || !errors.As(err, &r) || r.RetryAfter <= 0 {
 			t.Errorf("a flood: %v, want too fast with a wait", err)
 		}
 	})
+}
+
+// TestChatRateTakenAtApply: deciding a message takes nothing from its
+// sender's rate limit; applying it does. A message decided and never
+// applied (its write failed) costs nothing.
+func TestChatRateTakenAtApply(t *testing.T) {
+	m := newMatch(t, "untimed", false, "", "easy")
+	must(t, m, join("Ann", 0), t0)
+	c := match.Command{Kind: match.Chat, Hash: hash("Ann"), Phrase: chat.Phrases()[0]}
+	for i := range chat.DefaultLimits.Burst + 3 {
+		if _, err := decide(t, m, c, t0); err != nil {
+			t.Fatalf("decision %d, none applied: %v; want said (deciding takes nothing)", i+1, err)
+		}
+	}
+	for range chat.DefaultLimits.Burst {
+		must(t, m, c, t0)
+	}
+	if _, err := decide(t, m, c, t0); chatReason(t, err) != chat.ErrTooFast {
+		t.Fatalf("after a burst applied: %v, want too fast", err)
+	}
 }
 
 func TestMute(t *testing.T) {
@@ -118,4 +141,67 @@ func TestMute(t *testing.T) {
 	if got := m.Room.Muted("seat:0"); len(got) != 0 {
 		t.Errorf("muted %v after the unmute", got)
 	}
+}
+
+// TestAfterGame: the chat after a game's end, decided without its
+// goroutine: who may say what for how long, and what is stored.
+func TestAfterGame(t *testing.T) {
+	g := &store.Game{ID: "g1", Status: store.StatusFinished, Updated: t0, Moves: []string{"draw", "draw"},
+		Seats: []store.Seat{{Name: "Ann", TokenHash: hash("Ann")}, {Name: "Bob", TokenHash: hash("Bob"), Account: "acct-bob"}, {Name: "Bot 2 (easy)", Bot: "easy"}}}
+	uploaded := *g
+	uploaded.Status = store.StatusArchived
+	phrase := chat.Phrases()[0]
+	say := func(c match.Command) match.Command { c.Kind = match.Chat; return c }
+	mute := func(c match.Command) match.Command { c.Kind = match.Mute; return c }
+	tests := []struct {
+		name  string
+		g     *store.Game
+		c     match.Command
+		at    time.Time
+		want  error // the refusal's kind; nil: the write
+		write match.WriteKind
+	}{
+		{name: "a player's phrase", g: g, c: say(match.Command{Hash: hash("Ann"), Phrase: phrase}), at: t0.Add(time.Hour), write: match.AddChat},
+		{name: "a signed-in spectator's text", g: g, c: say(match.Command{Account: "acc", Name: "Cy", Text: "gg"}), at: t0, write: match.AddChat},
+		{name: "a mute", g: g, c: mute(match.Command{Hash: hash("Bob"), Seat: 0, Mute: true}), at: t0, write: match.SetMute},
+		{name: "an uploaded record", g: &uploaded, c: say(match.Command{Hash: hash("Ann"), Phrase: phrase}), at: t0, want: chat.ErrClosed},
+		{name: "after the chat closed", g: g, c: say(match.Command{Hash: hash("Ann"), Phrase: phrase}), at: t0.Add(chat.AfterGame + time.Minute), want: chat.ErrClosed},
+		{name: "an anonymous spectator", g: g, c: say(match.Command{Phrase: phrase}), at: t0, want: chat.ErrSignIn},
+		{name: "a guest's free text", g: g, c: say(match.Command{Hash: hash("Ann"), Text: "gg"}), at: t0, want: chat.ErrSignIn},
+		{name: "muting oneself", g: g, c: mute(match.Command{Hash: hash("Bob"), Seat: 1, Mute: true}), at: t0, want: chat.ErrMuteSelf},
+		{name: "muting a bot", g: g, c: mute(match.Command{Hash: hash("Bob"), Seat: 2, Mute: true}), at: t0, want: chat.ErrChannel},
+		{name: "a move", g: g, c: match.Command{Kind: match.Play, Hash: hash("Ann"), Move: "draw"}, at: t0, want: match.ErrUnsupported},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, err := match.AfterGame(tt.c, tt.g, match.RoomOf(nil), tt.at)
+			if tt.want != nil {
+				if !errors.Is(err, tt.want) {
+					t.Fatalf("err = %v, want %v", err, tt.want)
+				}
+				return
+			}
+			if err != nil || w.Kind != tt.write {
+				t.Fatalf("%+v, %v; want a %v", w, err, tt.write)
+			}
+			if w.Kind == match.AddChat && (w.Line.Move != len(g.Moves) || !w.Line.At.Equal(tt.at)) {
+				t.Errorf("line %+v: want it at move %d, %v", w.Line, len(g.Moves), tt.at)
+			}
+		})
+	}
+	t.Run("deciding takes nothing from the rate", func(t *testing.T) {
+		room := match.RoomOf(nil)
+		c := say(match.Command{Hash: hash("Ann"), Phrase: phrase})
+		for i := range chat.DefaultLimits.Burst + 2 {
+			if _, err := match.AfterGame(c, g, room, t0); err != nil {
+				t.Fatalf("decision %d, none taken: %v", i+1, err)
+			}
+		}
+		for range chat.DefaultLimits.Burst {
+			room.Take(match.SeatKey(0), t0)
+		}
+		if _, err := match.AfterGame(c, g, room, t0); !errors.Is(err, chat.ErrTooFast) {
+			t.Errorf("after a burst taken: %v, want too fast", err)
+		}
+	})
 }

@@ -196,6 +196,7 @@ func (m *Match) Apply(r Result, now time.Time) {
 	}
 	switch {
 	case c.line != nil:
+		m.room().Take(c.line.From, now)
 		m.Chat = append(m.Chat, *c.line)
 		return // a message is no change of the table
 	case c.mute != nil && c.on:

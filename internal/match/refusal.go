@@ -14,6 +14,7 @@ var (
 	ErrBadRequest      = protocol.NewRefusal(protocol.BadRequest, "bad request")                                     // a seat that does not exist, a seat that is not a person's
 	ErrTableFull       = protocol.NewRefusal(protocol.TableFull, "the table is full")                                // a join after the game started
 	ErrSeatTaken       = protocol.NewRefusal(protocol.SeatTaken, "the seat is taken")                                // a join of a taken seat
+	ErrBadName         = protocol.NewRefusal(protocol.BadName, "bad name")                                           // a name people may not take (playername.Check)
 	ErrNameTaken       = protocol.NewRefusal(protocol.NameTaken, "the name is taken at the table")                   // a join with the name of a seated player
 	ErrAccountRequired = protocol.NewRefusal(protocol.AccountRequired, "a rated table takes signed-in players only") // a guest's join of a rated table
 	ErrAlreadySeated   = protocol.NewRefusal(protocol.AlreadySeated, "you hold a seat of the table already")         // a join by a token or account holding a seat

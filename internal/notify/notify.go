@@ -1,5 +1,5 @@
 // Package notify tells signed-in players of their games while they are
-// away, by Web Push (issue 12): "your turn at table X", "the game at table
+// away, by Web Push: "your turn at table X", "the game at table
 // X is over", and the reminder when half of a correspondence decision's
 // time has passed. It joins the table Hub's alerts (table.Alert) to the
 // accounts' push subscriptions and settings in the store, and hands the

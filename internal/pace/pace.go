@@ -28,7 +28,7 @@
 //   - A decision times out when its time and the whole reserve are used
 //     up: at Deadline. A move arriving at or after the deadline is too
 //     late, however the timer and the move raced; the seat then has no
-//     reserve left, and a bot plays for it (issue 12).
+//     reserve left, and a bot plays for it.
 //   - A correspondence decision sends one reminder when half of its
 //     decision time has passed (ReminderAt), before any vacation is spent.
 //   - Untimed decisions never time out and spend nothing.

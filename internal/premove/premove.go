@@ -1,6 +1,6 @@
 // Package premove decides conditional bids: a choice entered ahead by a
 // player who is not yet to decide in an auction, as play-by-mail Ra
-// players finish games in weeks (issue 12).
+// players finish games in weeks.
 //
 // A player still to decide in the running auction (R10) may enter "pass"
 // or "bid N" ahead. Enter refuses at once a pre-move that can never be

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The types of the chat's WebSocket messages (issue 12).
+// The types of the chat's WebSocket messages.
 const (
 	// TypeChat is both ways: the client's ChatSend, the server's
 	// ChatMessage.

@@ -6,7 +6,7 @@ import (
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
-// chatExamples adds the examples of the table chat (issue 12).
+// chatExamples adds the examples of the table chat.
 func chatExamples(add func(string, any)) {
 	add("chat-phrase", protocol.ChatSend{Type: protocol.TypeChat, Phrase: "gg"})
 	add("chat-text", protocol.ChatSend{Type: protocol.TypeChat, Text: "Well bid, Cy!"})

@@ -8,7 +8,7 @@ import (
 )
 
 // paceExamples adds the examples of paces, clocks, take-overs, pre-moves
-// and taking a seat back (issue 12).
+// and taking a seat back.
 func paceExamples(t *testing.T, add func(string, any)) {
 	t.Helper()
 	add("create-paced", protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: "hard"}, {}}, Pace: "rapid"})

@@ -6,7 +6,7 @@ import (
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
-// rematchExamples adds the examples of a rematch (issue 12).
+// rematchExamples adds the examples of a rematch.
 func rematchExamples(add func(string, any)) {
 	yes, no := true, false
 	add("rematch-offer", protocol.RematchMessage{Type: protocol.TypeRematch, Accept: &yes})

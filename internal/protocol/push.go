@@ -1,6 +1,6 @@
 package protocol
 
-// The Web Push API (issue 12): a signed-in player's browsers subscribe to
+// The Web Push API: a signed-in player's browsers subscribe to
 // be told of their games while away.
 
 // PushKeyAnswer answers GET /api/push/key: the server's VAPID public key,

@@ -2,7 +2,7 @@ package protocol
 
 import "time"
 
-// The WebSocket messages of a rematch (issue 12).
+// The WebSocket messages of a rematch.
 const (
 	// TypeRematch offers a rematch of the finished game, or answers the
 	// offer made (RematchMessage).

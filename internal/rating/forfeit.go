@@ -9,7 +9,7 @@ import (
 // timed out or left (forfeited[i]), given the finishing order by score
 // (ranks[i], 1 for first, equal for a tie, as Rate takes them).
 //
-// The rule (issue 12): a player who timed out or left loses the rated
+// The rule: a player who timed out or left loses the rated
 // game, whatever the bot that played for them scored; the others are
 // rated by their finishing order as usual. So every player who stayed
 // keeps their order and finishes ahead of every player who forfeited, and

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Chats keeps the table chat of games (issue 12): the messages, in the
+// Chats keeps the table chat of games: the messages, in the
 // order they were sent, and who muted whom. While the game is live only
 // its owner writes them, with its fence; once it is finished, any node
 // does, without a fence (the chat after the game: no goroutine runs the

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Push is the storage of Web Push (issue 12): the server's VAPID key
+// Push is the storage of Web Push: the server's VAPID key
 // pair, shared by every node and kept across restarts, and the push
 // subscriptions and settings of accounts. An account's subscriptions and
 // settings go with it when it is deleted. Every Store implements it;

@@ -297,6 +297,8 @@ type Store interface {
 	Chats
 	// Tournaments keeps tournaments, their players and tables.
 	Tournaments
+	// Puzzles keeps the puzzles found in finished games and their answers.
+	Puzzles
 
 	// Health reports why the store cannot serve, or nil: the database is
 	// reachable, its schema is this program's, and a commit succeeds.

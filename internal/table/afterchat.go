@@ -2,7 +2,7 @@ package table
 
 import (
 	"context"
-	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -26,6 +26,13 @@ import (
 // afterChats are the finished games' chats followed on this node: their
 // watchers, and the rate limits of those who write in them.
 type afterChats struct {
+	chats interface {
+		Chat(ctx context.Context, id string) (store.Chat, error)
+	}
+	log        *slog.Logger
+	ctx        context.Context // the node's: done as it closes
+	background func(func())    // runs a goroutine the node's Close waits for
+
 	mu    sync.Mutex
 	games map[string]*followed
 	rooms map[string]*afterRoom
@@ -50,14 +57,19 @@ type afterRoom struct {
 // afresh anyway.
 const maxAfterRooms = 1024
 
-func (a *afterChats) init() {
-	a.games = map[string]*followed{}
-	a.rooms = map[string]*afterRoom{}
+// chatReader reads a game's chat from the store.
+type chatReader interface {
+	Chat(ctx context.Context, id string) (store.Chat, error)
 }
 
-// post checks message m from p in game id's chat at now, spending a
-// token of p's rate limit on this node.
-func (a *afterChats) post(id string, p chat.Person, ch chat.Channel, phrase, text string, now time.Time) (chat.Message, error) {
+func newAfterChats(ctx context.Context, chats chatReader, log *slog.Logger, background func(func())) *afterChats {
+	return &afterChats{chats: chats, log: log, ctx: ctx, background: background,
+		games: map[string]*followed{}, rooms: map[string]*afterRoom{}}
+}
+
+// inRoom runs f with game id's rate limits on this node, at now, under
+// the lock.
+func (a *afterChats) inRoom(id string, now time.Time, f func(room *chat.Room) error) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	r := a.rooms[id]
@@ -74,7 +86,7 @@ func (a *afterChats) post(id string, p chat.Person, ch chat.Channel, phrase, tex
 		a.rooms[id] = r
 	}
 	r.used = now
-	return r.room.Post(p, ch, phrase, text, now)
+	return f(r.room)
 }
 
 // follow makes s, a watcher of finished game id that has read the first
@@ -128,25 +140,24 @@ func (a *afterChats) closeAll() {
 	}
 }
 
-// readChat reads finished game id's chat and sends its followers here
+// read reads finished game id's chat and sends its followers here
 // what they have not read: the new lines, and their mutes when they
 // changed.
-func (h *Hub) readChat(ctx context.Context, id string) {
-	f := h.after.followers(id)
+func (a *afterChats) read(ctx context.Context, id string) {
+	f := a.followers(id)
 	if f == nil {
 		return
 	}
 	f.read.Lock()
 	defer f.read.Unlock()
-	c, err := h.store.Chat(ctx, id)
+	c, err := a.chats.Chat(ctx, id)
 	if err != nil {
-		if h.ctx.Err() == nil {
-			h.log.Warn("cannot read the chat after the game; it is read again at its next change", "game", id, "err", err)
+		if a.ctx.Err() == nil {
+			a.log.Warn("cannot read the chat after the game; it is read again at its next change", "game", id, "err", err)
 		}
 		return
 	}
 	room := match.RoomOf(c.Mutes)
-	a := &h.after
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for s := range f.subs {
@@ -159,70 +170,28 @@ func (h *Hub) readChat(ctx context.Context, id string) {
 	}
 }
 
-// chatChanged tells this node's followers of finished game id's chat
-// that it changed, without waiting (a store notice).
-func (h *Hub) chatChanged(id string) {
-	if h.after.followers(id) == nil {
+// changed tells this node's followers of finished game id's chat that
+// it changed, without waiting (a store notice).
+func (a *afterChats) changed(id string) {
+	if a.followers(id) == nil {
 		return
 	}
-	h.background(func() {
-		ctx, cancel := context.WithTimeout(h.ctx, commitTimeout)
+	a.background(func() {
+		ctx, cancel := context.WithTimeout(a.ctx, commitTimeout)
 		defer cancel()
-		h.readChat(ctx, id)
+		a.read(ctx, id)
 	})
 }
 
-// chatAll re-reads the chats followed here: notices may have been lost.
-func (h *Hub) chatAll() {
-	h.after.mu.Lock()
-	ids := make([]string, 0, len(h.after.games))
-	for id := range h.after.games {
+// all re-reads the chats followed here: notices may have been lost.
+func (a *afterChats) all() {
+	a.mu.Lock()
+	ids := make([]string, 0, len(a.games))
+	for id := range a.games {
 		ids = append(ids, id)
 	}
-	h.after.mu.Unlock()
+	a.mu.Unlock()
 	for _, id := range ids {
-		h.chatChanged(id)
+		a.changed(id)
 	}
-}
-
-// chatAfter makes the chat write r (a message or a mute) at game g, which
-// is over: see the comment at the top.
-func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r match.Command) error {
-	if g.Status != store.StatusFinished {
-		return reject(chat.ErrClosed, "an uploaded record has no table chat")
-	}
-	now := h.opts.Now()
-	if err := chat.CheckOpen(g.Updated, now); err != nil {
-		return refused(match.ChatRefusal(err))
-	}
-	p, seat, ok := match.Chatter(g.Seats, r.Hash, r.Account)
-	if !ok {
-		return refused(match.SignInRefusal("chat; everyone can read along"))
-	}
-	switch r.Kind {
-	case match.Chat:
-		ch, name := match.ChatChannel(g.Seats, seat, r.Name)
-		m, err := h.after.post(g.ID, p, ch, r.Phrase, r.Text, now)
-		if err != nil {
-			return refused(match.ChatRefusal(err))
-		}
-		line := store.ChatLine{Channel: ch.String(), From: p.ID, Seat: seat, Name: name, Phrase: m.Phrase, Text: m.Text,
-			Move: len(g.Moves), At: now.UTC().Round(0)}
-		if err := h.store.AddChat(ctx, g.ID, store.NoFence, line); err != nil {
-			return h.storeError("store a chat message after the game", g.ID, err)
-		}
-	case match.Mute:
-		target, err := match.MuteTarget(g.Seats, p, r.Seat)
-		if err != nil {
-			return refused(err)
-		}
-		if err := h.store.SetMute(ctx, g.ID, store.NoFence, store.Mute{Muter: p.ID, Muted: target}, r.Mute); err != nil {
-			return h.storeError("store a mute after the game", g.ID, err)
-		}
-	default:
-		return internal(fmt.Errorf("unknown chat write %q", r.Kind))
-	}
-	// This node's watchers hear of it now, the others' at the notice.
-	h.readChat(ctx, g.ID)
-	return nil
 }

@@ -27,27 +27,6 @@ func (h *Hub) WaitSpare(ctx context.Context) error {
 	}
 }
 
-// closed returns a closed channel.
-func closed() chan struct{} {
-	c := make(chan struct{})
-	close(c)
-	return c
-}
-
-// taken notes that a worker was taken; w.mu is held.
-func (w *workers) taken() {
-	if w.free == 0 {
-		w.spare = make(chan struct{})
-	}
-}
-
-// freed notes that a worker was given back; w.mu is held.
-func (w *workers) freed() {
-	if w.free == 1 {
-		close(w.spare)
-	}
-}
-
 // SeatView returns the description of live game id and the view of the
 // seat token holds: what a hint for that seat may read, never the deck.
 // A token that holds no seat is ErrNotYourSeat, a table still open

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -243,4 +244,132 @@ func TestNoProgram(t *testing.T) {
 			t.Errorf("package table imports %s", imp)
 		}
 	}
+}
+
+// askedBot blocks in Choose until let is closed, and counts its closes,
+// those made while it is asked too.
+type askedBot struct {
+	asking       chan<- *askedBot // told when Choose is called
+	let          <-chan struct{}
+	choosing     atomic.Bool
+	closes, busy atomic.Int64
+}
+
+func (b *askedBot) Choose(v razzia.View) razzia.Move {
+	b.choosing.Store(true)
+	defer b.choosing.Store(false)
+	b.asking <- b
+	<-b.let
+	return v.Legal[0]
+}
+
+func (b *askedBot) Close() error {
+	b.closes.Add(1)
+	if b.choosing.Load() {
+		b.busy.Add(1)
+	}
+	return nil
+}
+
+// TestBotAskedWhileHandedOver: a bot asked for a move while its game is
+// handed over (Drain) is closed once, once it has answered, never while
+// it thinks; the other bots are closed once.
+func TestBotAskedWhileHandedOver(t *testing.T) {
+	ctx := testContext(t)
+	asking, let := make(chan *askedBot, 1), make(chan struct{})
+	var (
+		mu   sync.Mutex
+		bots []*askedBot
+	)
+	opts := testOptions(t)
+	opts.NewBot = func(string, uint64) (bot.Bot, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		b := &askedBot{asking: asking, let: let}
+		bots = append(bots, b)
+		return b, nil
+	}
+	h := New(memstore.New(), opts)
+	defer h.Close()
+	if _, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"easy", "easy"}})); err != nil {
+		t.Fatal(err)
+	}
+	var thinking *askedBot
+	select {
+	case thinking = <-asking:
+	case <-ctx.Done():
+		t.Fatal("no bot was asked")
+	}
+	if err := h.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	close(let)
+	h.Close() // waits for the bot's goroutine
+	mu.Lock()
+	defer mu.Unlock()
+	for i, b := range bots {
+		if n, busy := b.closes.Load(), b.busy.Load(); n != 1 || busy != 0 {
+			t.Errorf("bot %d (asked: %v) closed %d times, %d of them while asked; want once, once it answered", i, b == thinking, n, busy)
+		}
+	}
+}
+
+// closingBot counts its closes.
+type closingBot struct {
+	bot.Bot
+	closes int
+}
+
+func (b *closingBot) Close() error { b.closes++; return nil }
+
+// TestSeatBots: each bot is closed once, the one asked for a move only
+// once it answered, whether the bots are dropped, released or closed
+// meanwhile.
+func TestSeatBots(t *testing.T) {
+	fresh := func() (*seatBots, []*closingBot) {
+		bs := []*closingBot{{}, {}, {}}
+		return &seatBots{bySeat: []bot.Bot{bs[0], nil, bs[2]}}, bs
+	}
+	want := func(t *testing.T, what string, bs []*closingBot, closes ...int) {
+		t.Helper()
+		for i, w := range closes {
+			if i != 1 && bs[i].closes != w {
+				t.Errorf("%s: the bot of seat %d closed %d times, want %d", what, i, bs[i].closes, w)
+			}
+		}
+	}
+	t.Run("dropped while asked", func(t *testing.T) {
+		b, bs := fresh()
+		b.ask(0)
+		b.drop()
+		want(t, "dropped", bs, 0, 0, 1)
+		b.answered()
+		want(t, "answered", bs, 1, 0, 1)
+		if b.at(0) != nil || b.asked {
+			t.Error("the bots were not forgotten")
+		}
+	})
+	t.Run("released while asked", func(t *testing.T) {
+		b, bs := fresh()
+		b.ask(2)
+		b.release(2)
+		b.release(0)
+		want(t, "released", bs, 1, 0, 0)
+		b.answered()
+		want(t, "answered", bs, 1, 0, 1)
+	})
+	t.Run("closed while asked", func(t *testing.T) {
+		b, bs := fresh()
+		b.ask(0)
+		b.closeAll()
+		want(t, "closed", bs, 0, 0, 1) // the asking goroutine closes its bot itself
+	})
+	t.Run("dropped twice", func(t *testing.T) {
+		b, bs := fresh()
+		b.ask(0)
+		b.drop()
+		b.drop()
+		b.answered()
+		want(t, "answered", bs, 1, 0, 1)
+	})
 }

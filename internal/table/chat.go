@@ -1,7 +1,6 @@
 package table
 
 import (
-	"context"
 	"slices"
 
 	"github.com/razziagame/razzia/internal/chat"
@@ -24,46 +23,6 @@ import (
 // oldest are dropped (the conversation is stored; a reconnect reads it).
 const maxPending = 200
 
-// Chat sends a message to the table's chat for whoever holds token (a
-// seat), or for the signed-in account (id and name) watching: a quick
-// phrase by its id or free text, exactly one. A refusal is an *Error
-// whose Kind is one of internal/chat's sentinels (ErrTooLong, ErrTooFast
-// with RetryAfter, ErrBadChar, ErrSignIn, ...), and ErrClosed once
-// chat.AfterGame has passed since the game ended; nothing changed then.
-func (h *Hub) Chat(ctx context.Context, id, token, account, name, phrase, text string) error {
-	r := match.Command{Kind: match.Chat, Game: id, Hash: hashToken(token), Account: account, Name: name, Phrase: phrase, Text: text}
-	_, err := h.write(ctx, r)
-	return err
-}
-
-// Mute hides (on) or shows again (!on) the messages of the player at seat
-// from whoever holds token, or from the signed-in account watching, on
-// all their connections, also after the game, with Chat's bound.
-func (h *Hub) Mute(ctx context.Context, id, token, account string, seat int, on bool) error {
-	r := match.Command{Kind: match.Mute, Game: id, Hash: hashToken(token), Account: account, Seat: seat, Mute: on}
-	_, err := h.write(ctx, r)
-	return err
-}
-
-// ChatLog returns the players' channel of game id's chat as a replay
-// shows it: every message, none muted.
-func (h *Hub) ChatLog(ctx context.Context, id string) ([]protocol.ChatLine, error) {
-	if !protocol.ValidID(id) {
-		return nil, notFound(id)
-	}
-	c, err := h.store.Chat(ctx, id)
-	if err != nil {
-		return nil, h.storeError("read the chat of game", id, err)
-	}
-	out := []protocol.ChatLine{}
-	for _, m := range c.Lines {
-		if m.Channel == chat.Players.String() {
-			out = append(out, chatLine(m))
-		}
-	}
-	return out, nil
-}
-
 // reader returns who reads through s.
 func (s *Subscription) reader() chat.Person {
 	if s.seat >= 0 {
@@ -74,41 +33,6 @@ func (s *Subscription) reader() chat.Person {
 		p.ID = match.AccountKey(s.account)
 	}
 	return p
-}
-
-// syncChat reads the game's chat from the store: at the loop's start,
-// and in a replica when the owner changed it. New messages and changed
-// mutes go to the watchers.
-func (l *loop) syncChat() {
-	ctx, cancel := context.WithTimeout(l.h.ctx, commitTimeout)
-	defer cancel()
-	c, err := l.h.store.Chat(ctx, l.id)
-	if err != nil {
-		l.h.log.Error("cannot read the chat", "game", l.id, "err", err)
-		if l.m.Room == nil {
-			l.m.Room = match.RoomOf(nil) // the conversation is read again at the next change
-		}
-		return
-	}
-	var added []store.ChatLine
-	if len(c.Lines) > len(l.m.Chat) {
-		added = c.Lines[len(l.m.Chat):]
-	}
-	l.m.Chat = c.Lines
-	if l.m.Room == nil || !l.owns() {
-		// A replica's room only shows; an owner's keeps its rate limits,
-		// and the mutes it stored itself.
-		l.m.Room = match.RoomOf(c.Mutes)
-	}
-	for s := range l.subs {
-		l.chatTo(s, added)
-	}
-}
-
-// chatTo sends s the lines its reader may see, and the seats it muted
-// when they changed.
-func (l *loop) chatTo(s *Subscription, lines []store.ChatLine) {
-	s.tell(l.m.Room, lines, l.m.Game != nil && l.m.Game.Over())
 }
 
 // tell sends s the lines of a game (over or not) its reader may see in

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/razziagame/razzia/internal/chat"
@@ -465,4 +466,36 @@ func TestChatUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantSaid(t, "a spectator", nextChat(t, spec), "Ann: #hf")
+}
+
+// chatFailStore fails chat messages (AddChat) while fail is set.
+type chatFailStore struct {
+	store.Store
+	fail atomic.Bool
+}
+
+func (s *chatFailStore) AddChat(ctx context.Context, id string, fence store.Fence, m store.ChatLine) error {
+	if s.fail.Load() {
+		return errors.New("disk full")
+	}
+	return s.Store.AddChat(ctx, id, fence, m)
+}
+
+// TestChatFailedWriteCostsNothing: a message the store could not keep
+// takes nothing from its sender's rate limit: it was not sent.
+func TestChatFailedWriteCostsNothing(t *testing.T) {
+	ctx := testContext(t)
+	st := &chatFailStore{Store: memstore.New()}
+	h, id, tokens := chatTable(t, st, newFakeClock()) // the clock stands still
+	st.fail.Store(true)
+	for range chat.DefaultLimits.Burst {
+		wantKind(t, h.Chat(ctx, id, tokens[0], "", "", "gg", ""), ErrInternal)
+	}
+	st.fail.Store(false)
+	for i := range chat.DefaultLimits.Burst {
+		if err := h.Chat(ctx, id, tokens[0], "", "", "gg", ""); err != nil {
+			t.Fatalf("message %d of a burst after %d that failed: %v", i+1, chat.DefaultLimits.Burst, err)
+		}
+	}
+	wantKind(t, h.Chat(ctx, id, tokens[0], "", "", "gg", ""), chat.ErrTooFast)
 }

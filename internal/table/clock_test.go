@@ -155,12 +155,6 @@ func TestPaceChosenAtCreation(t *testing.T) {
 			t.Errorf("a refused table was stored: %d games, want %d", len(after), len(before))
 		}
 	})
-	t.Run("untimed at a rated table", func(t *testing.T) {
-		_, err := ChoosePace("untimed", true)
-		if !errors.Is(err, ErrBadRequest) || !errors.Is(err, pace.ErrUntimedRated) {
-			t.Errorf("ChoosePace(untimed, rated) = %v, want ErrBadRequest wrapping ErrUntimedRated", err)
-		}
-	})
 }
 
 // TestClockDecisionAndReserve plays with an injected clock: a decision

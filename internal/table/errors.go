@@ -3,6 +3,7 @@ package table
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/razziagame/razzia/internal/match"
@@ -17,7 +18,7 @@ var (
 	ErrNotFound    = store.ErrNotFound // one "no such game", the store's and the Hub's
 	ErrSeatTaken   = match.ErrSeatTaken
 	ErrTableFull   = match.ErrTableFull
-	ErrBadName     = protocol.NewRefusal(protocol.BadName, "bad name")
+	ErrBadName     = match.ErrBadName
 	ErrBadRequest  = match.ErrBadRequest
 	ErrNotYourSeat = match.ErrNotYourSeat
 	ErrNotYourTurn = match.ErrNotYourTurn
@@ -91,8 +92,66 @@ func reject(kind error, format string, args ...any) *Error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
 }
 
+// expiredError is the error of a request about a table g that expired
+// after waiting openTTL for players.
+func expiredError(openTTL time.Duration, g *store.Game) *Error {
+	return reject(ErrExpired, "the table waited %s for players and closed at %s: create a new one",
+		openTTL, g.Updated.UTC().Format("2006-01-02 15:04 MST"))
+}
+
+// storeFailed maps a store error about game id: a game the store does
+// not have, or a failure logged.
+func storeFailed(log *slog.Logger, what, id string, err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound(id)
+	}
+	return logFailed(log, what, id, err)
+}
+
+// logFailed logs an internal failure of what at game id and returns the
+// error for the player.
+func logFailed(log *slog.Logger, what, id string, err error) error {
+	log.Error(what+" failed", "game", id, "err", err)
+	return internal(fmt.Errorf("%s %s: %w", what, id, err))
+}
+
 // internal wraps a failure that is not the player's doing; its message is
 // generic, the cause is for the log.
 func internal(err error) *Error {
 	return &Error{Kind: ErrInternal, Msg: "internal error: please try again", Err: err}
+}
+
+// cancelled is the error of a request about a cancelled table.
+func cancelled() *Error {
+	return reject(ErrCancelled, "the table was cancelled by its creator: create a new one")
+}
+
+// unavailable is the error of a write no node could make in time.
+func unavailable() *Error {
+	e := reject(ErrUnavailable, "the game is moving to another server: try again in a moment")
+	e.RetryAfter = time.Second
+	return e
+}
+
+// refused returns the Hub's error for a refusal of the match, whose kind
+// is already one of the catalogue's sentinels (the Hub's own, re-exported
+// from internal/match, or internal/chat's); another error is returned as
+// it is.
+func refused(err error) error {
+	var r *match.Refusal
+	if !errors.As(err, &r) {
+		return err
+	}
+	kind := r.Kind
+	if kind == nil {
+		kind = ErrInternal
+	}
+	return &Error{Kind: kind, Msg: r.Msg, Err: r.Err, RetryAfter: r.RetryAfter}
+}
+
+// errEnded reports a request sent to a game goroutine that has ended.
+var errEnded = errors.New("the game goroutine has ended")
+
+func notFound(id string) *Error {
+	return reject(ErrNotFound, "there is no game %q", id)
 }

@@ -5,9 +5,7 @@ import (
 	"sync"
 
 	"github.com/razziagame/razzia"
-	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/store"
 )
 
 // A finished is a game that is over, replayed once for all its new
@@ -28,24 +26,6 @@ func (f *finished) update(seat int) Update {
 	}
 	view := protocol.NewView(f.game.View(seat))
 	return Update{Game: f.info, Seat: seat, View: &view, Events: f.events}
-}
-
-// finishedGame returns the finished or archived game g, replayed, from
-// the cache or replayed now and cached.
-func (h *Hub) finishedGame(g *store.Game) (*finished, error) {
-	if f, ok := h.finished.get(g.ID); ok {
-		return f, nil
-	}
-	game, err := match.Replay(g)
-	if err != nil {
-		return nil, h.failed("replay game", g.ID, err)
-	}
-	f := &finished{game: game, events: game.Events()}
-	f.info = h.newInfo(g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, game.Winners())
-	view := protocol.NewView(game.View(-1))
-	f.spectators = Update{Game: f.info, Seat: -1, View: &view, Events: f.events, change: &change{}}
-	h.finished.put(g.ID, f)
-	return f, nil
 }
 
 // finishedCache keeps the most recently watched finished games, at most n.

@@ -4,125 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/razziagame/razzia/internal/match"
-	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
-
-// An answer is the outcome of a request: the seat of a join, or the
-// refusal: its sentinel's text, its code and its message.
-type answer struct {
-	Seat int    `json:"seat,omitempty"`
-	Kind string `json:"kind,omitempty"` // the sentinel's text; empty for success
-	// Code is the sentinel's code, which survives a node of another
-	// version that lacks the sentinel.
-	Code  protocol.Code `json:"code,omitempty"`
-	Msg   string        `json:"msg,omitempty"`
-	Retry time.Duration `json:"retry,omitempty"`
-}
-
-// answerOf describes the outcome of a request for its asker.
-func answerOf(seat int, err error) answer {
-	var e *Error
-	switch {
-	case err == nil:
-		return answer{Seat: seat}
-	case errors.Is(err, errNotOwner):
-		return answer{Kind: errNotOwner.Error()}
-	case !errors.As(err, &e):
-		e = unavailable() // the owner's context ended: it was too slow
-	}
-	code, ok := protocol.CodeOf(e.Kind)
-	if !ok {
-		code = protocol.Internal
-	}
-	return answer{Kind: e.Kind.Error(), Code: code, Msg: e.Msg, Retry: e.RetryAfter}
-}
-
-// result is the outcome an answer describes.
-func (a answer) result() (int, error) {
-	if a.Kind == "" {
-		return a.Seat, nil
-	}
-	if a.Kind == errNotOwner.Error() {
-		return 0, errNotOwner
-	}
-	return 0, &Error{Kind: a.kind(), Msg: a.Msg, RetryAfter: a.Retry}
-}
-
-// kind is the sentinel the answer names; for one this node does not know
-// (the owner runs another version), its code itself, or ErrInternal if the
-// code is unknown too.
-func (a answer) kind() error {
-	if r := protocol.RefusalNamed(a.Kind); r != nil && (a.Code == "" || a.Code == r.Code()) {
-		return r
-	}
-	if a.Code.Known() {
-		return a.Code
-	}
-	return ErrInternal
-}
-
-// An envelope is a message on a node's channel: a command from From, or
-// the answer (Re) to From's command ID.
-type envelope struct {
-	ID   uint64         `json:"id"`
-	From string         `json:"from"`
-	Req  *match.Command `json:"req,omitempty"`
-	Re   *answer        `json:"re,omitempty"`
-}
-
-// NodeChannel is the store channel on which node receives the requests
-// passed to it and the answers to its own.
-func NodeChannel(node string) string {
-	return "razzia_node_" + strings.ReplaceAll(node, "-", "_")
-}
-
-// forwarder keeps the requests this node passed on, waiting for answers.
-type forwarder struct {
-	mu      sync.Mutex
-	next    uint64
-	waiting map[uint64]chan answer
-}
-
-func (f *forwarder) init() { f.waiting = map[uint64]chan answer{} }
-
-func (f *forwarder) add() (uint64, chan answer) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.next++
-	ch := make(chan answer, 1)
-	f.waiting[f.next] = ch
-	return f.next, ch
-}
-
-func (f *forwarder) remove(id uint64) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	delete(f.waiting, id)
-}
-
-// deliver hands an answer to its waiting request, if it still waits.
-func (f *forwarder) deliver(id uint64, a answer) {
-	f.mu.Lock()
-	ch := f.waiting[id]
-	delete(f.waiting, id)
-	f.mu.Unlock()
-	if ch != nil {
-		ch <- a
-	}
-}
-
-// unavailable is the error of a write no node could make in time.
-func unavailable() *Error {
-	e := reject(ErrUnavailable, "the game is moving to another server: try again in a moment")
-	e.RetryAfter = time.Second
-	return e
-}
 
 // write makes the command r of its game: in the game's goroutine if this
 // node runs it, else by passing it to the node that does (forward). A
@@ -138,7 +24,8 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 	at := time.Now() // for the latency metric
 	// Every try either makes the write or learns something new of the
 	// owner; a bound keeps two nodes from passing a request back and forth.
-	hint := "" // the owner, as the store said since the replica learnt it
+	hint := ""    // the owner, as the store said since the replica learnt it
+	lost := false // a try passed r to an owner that never answered: it may have made r
 	for try := 0; try < 8; try++ {
 		l, g, err := h.find(ctx, r.Game)
 		if err != nil {
@@ -151,7 +38,7 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 			seat   int
 			holder string
 		)
-		err = h.send(ctx, l, func(l *loop) error {
+		err = l.call(ctx, func(l *loop) error {
 			if !l.owns() {
 				holder = l.holder
 				return errNotOwner
@@ -164,14 +51,16 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 		case err == errEnded:
 			continue // the game ended meanwhile: look again
 		case !errors.Is(err, errNotOwner):
-			return seat, err
+			return h.madeAnyway(ctx, r, lost, seat, err)
 		}
 		if hint != "" {
 			holder = hint
 		}
-		seat, hint, err = h.forward(ctx, r, holder)
+		var unanswered bool
+		seat, hint, unanswered, err = h.forward(ctx, r, holder)
+		lost = lost || unanswered
 		if !errors.Is(err, errNotOwner) {
-			return seat, err
+			return h.madeAnyway(ctx, r, lost, seat, err)
 		}
 	}
 	h.metrics.forwarded.WithLabelValues("unavailable").Inc()
@@ -179,11 +68,24 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 	return 0, unavailable()
 }
 
+// madeAnyway returns the outcome of r, seat and err, unless r was lost
+// before (passed to an owner that never answered) and err refuses r as
+// made already (the seat is the token's, the move's turn taken): the
+// owner made it, and r is answered as made.
+func (h *Hub) madeAnyway(ctx context.Context, r match.Command, lost bool, seat int, err error) (int, error) {
+	if err != nil && lost {
+		if seat, ok := h.settled(ctx, r); ok {
+			return seat, nil
+		}
+	}
+	return seat, err
+}
+
 // forward passes r to holder, the node believed to run its game, and
-// returns its answer. errNotOwner means: look again, this node may run
+// returns its answer; unanswered when r was passed and no answer came. errNotOwner means: look again, this node may run
 // the game now (it took it over), or the store names another owner
 // (next).
-func (h *Hub) forward(ctx context.Context, r match.Command, holder string) (seat int, next string, err error) {
+func (h *Hub) forward(ctx context.Context, r match.Command, holder string) (seat int, next string, unanswered bool, err error) {
 	deadline := time.Now().Add(h.opts.ForwardTimeout + h.opts.LeaseTTL)
 	if holder != "" && holder != h.node {
 		seat, err, answered := h.ask(ctx, holder, r)
@@ -191,57 +93,58 @@ func (h *Hub) forward(ctx context.Context, r match.Command, holder string) (seat
 		case errors.Is(err, errNotOwner):
 			lease, lerr := h.store.Lease(ctx, r.Game)
 			if lerr != nil {
-				return 0, "", h.storeError("read the lease of game", r.Game, lerr)
+				return 0, "", unanswered, h.storeError("read the lease of game", r.Game, lerr)
 			}
 			h.tellHolder(r.Game, lease.Node)
-			return 0, lease.Node, errNotOwner
+			return 0, lease.Node, unanswered, errNotOwner
 		case answered:
-			return seat, "", err
+			return seat, "", unanswered, err
 		case ctx.Err() != nil:
-			return 0, "", ctx.Err()
+			return 0, "", unanswered, ctx.Err()
 		}
 		// No answer: the owner is dead, paused or cut off, or busy. If
 		// the write went through all the same, say so.
+		unanswered = true
 		if seat, ok := h.settled(ctx, r); ok {
-			return seat, "", nil
+			return seat, "", unanswered, nil
 		}
 	}
 	// Wait for the lease to lapse, and take the game over.
 	for {
 		lease, err := h.store.Lease(ctx, r.Game)
 		if err != nil {
-			return 0, "", h.storeError("read the lease of game", r.Game, err)
+			return 0, "", unanswered, h.storeError("read the lease of game", r.Game, err)
 		}
 		switch {
 		case lease.Node == "" || lease.Node == h.node:
 			_, err := h.adopt(ctx, r.Game)
 			if err == nil || errors.Is(err, store.ErrLeaseHeld) || errors.Is(err, store.ErrConflict) {
-				return 0, "", errNotOwner // taken (or ended, or another node was quicker): look again
+				return 0, "", unanswered, errNotOwner // taken (or ended, or another node was quicker): look again
 			}
 			if !errors.Is(err, errDraining) {
-				return 0, "", h.storeError("take game", r.Game, err)
+				return 0, "", unanswered, h.storeError("take game", r.Game, err)
 			}
 		case lease.Node != holder:
 			h.tellHolder(r.Game, lease.Node)
-			return 0, lease.Node, errNotOwner // another node runs it now: ask it
+			return 0, lease.Node, unanswered, errNotOwner // another node runs it now: ask it
 		}
 		if !time.Now().Before(deadline) {
 			if seat, ok := h.settled(ctx, r); ok {
-				return seat, "", nil // the owner made it, late
+				return seat, "", unanswered, nil // the owner made it, late
 			}
 			h.metrics.forwarded.WithLabelValues("unavailable").Inc()
 			h.log.Warn("no node runs the game in time; the write is refused for now", "game", r.Game, "op", r.Kind, "holder", holder)
-			return 0, "", unavailable()
+			return 0, "", unanswered, unavailable()
 		}
 		t := time.NewTimer(min(h.opts.LeaseTTL/4, time.Until(deadline)))
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return 0, "", ctx.Err()
+			return 0, "", unanswered, ctx.Err()
 		case <-h.ctx.Done():
 			t.Stop()
-			return 0, "", reject(ErrClosed, "the server is shutting down")
+			return 0, "", unanswered, reject(ErrClosed, "the server is shutting down")
 		}
 	}
 }
@@ -309,9 +212,7 @@ func (h *Hub) settled(ctx context.Context, r match.Command) (int, bool) {
 
 // tellHolder tells the game's replica, if any, which node runs it.
 func (h *Hub) tellHolder(id, node string) {
-	h.mu.Lock()
-	l := h.games[id]
-	h.mu.Unlock()
+	l, _ := h.live.get(id)
 	if l != nil {
 		l.post(func(l *loop) {
 			if !l.owns() {
@@ -326,12 +227,10 @@ func (h *Hub) serve(env envelope) {
 	r, at := *env.Req, time.Now()
 	ctx, cancel := context.WithTimeout(h.ctx, h.opts.ForwardTimeout)
 	defer cancel()
-	h.mu.Lock()
-	l := h.games[r.Game]
-	h.mu.Unlock()
+	l, _ := h.live.get(r.Game)
 	seat, err := 0, error(errNotOwner)
 	if l != nil {
-		err = h.send(ctx, l, func(l *loop) error {
+		err = l.call(ctx, func(l *loop) error {
 			if !l.owns() {
 				return errNotOwner
 			}

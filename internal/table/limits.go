@@ -93,13 +93,32 @@ const (
 )
 
 // holds counts the live games by hold and by the client who created them.
-// The Hub's mutex guards it.
+// Its own mutex guards it: a game's goroutine changes what it holds
+// without touching the rest of the Hub.
 type holds struct {
+	mu         sync.Mutex
 	open, bots int
 	clients    map[string]int
 }
 
+func newHolds() *holds { return &holds{clients: map[string]int{}} }
+
+// add counts n more games of client that hold k.
 func (c *holds) add(client string, k hold, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.addLocked(client, k, n)
+}
+
+// move counts a game of client that held from as holding to.
+func (c *holds) move(client string, from, to hold) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.addLocked(client, from, -1)
+	c.addLocked(client, to, 1)
+}
+
+func (c *holds) addLocked(client string, k hold, n int) {
 	switch k {
 	case holdOpen:
 		c.open += n
@@ -119,6 +138,8 @@ func (c *holds) add(client string, k hold, n int) {
 // reserve counts a new game of client that holds k, unless a limit is
 // reached.
 func (c *holds) reserve(lim Limits, client string, k hold) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	switch {
 	case k == holdNone:
 		return nil
@@ -129,7 +150,7 @@ func (c *holds) reserve(lim Limits, client string, k hold) error {
 	case k == holdBots && c.bots >= lim.MaxBotGames:
 		return reject(ErrTooManyGames, "%d games of bots only are under way, the most this server runs at once: give a seat to a person, or try again later", lim.MaxBotGames)
 	}
-	c.add(client, k, 1)
+	c.addLocked(client, k, 1)
 	return nil
 }
 
@@ -229,3 +250,28 @@ func (s seatLimiter) allow(now time.Time, lim Limits) error {
 	e.RetryAfter = wait
 	return e
 }
+
+// closed returns a closed channel.
+func closed() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
+// taken notes that a worker was taken; w.mu is held.
+func (w *workers) taken() {
+	if w.free == 0 {
+		w.spare = make(chan struct{})
+	}
+}
+
+// freed notes that a worker was given back; w.mu is held.
+func (w *workers) freed() {
+	if w.free == 1 {
+		close(w.spare)
+	}
+}
+
+// commitTimeout bounds one store write, so a stuck database cannot stall a
+// game forever.
+const commitTimeout = 10 * time.Second

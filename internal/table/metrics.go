@@ -23,7 +23,9 @@ type metrics struct {
 // latencyBuckets span a fast commit to a stalled database, in seconds.
 var latencyBuckets = []float64{.0005, .001, .002, .005, .01, .02, .05, .1, .2, .5, 1, 2, 5, 10}
 
-func newMetrics(h *Hub, reg prometheus.Registerer) *metrics {
+// newMetrics registers the node's metrics in reg; leases and games count
+// the leases held and the live games by status and role when asked.
+func newMetrics(reg prometheus.Registerer, leases func() int, games func() map[liveGame]int) *metrics {
 	m := &metrics{
 		committed: prometheus.NewCounter(prometheus.CounterOpts{Name: "razzia_moves_committed_total",
 			Help: "Moves this node committed to the store."}),
@@ -45,13 +47,9 @@ func newMetrics(h *Hub, reg prometheus.Registerer) *metrics {
 			Help: "How long the node that runs a game took to answer a write passed to it.", Buckets: latencyBuckets}),
 	}
 	reg.MustRegister(m.committed, m.commit, m.broadcast, m.botDecision, m.takenOver, m.lost, m.forwarded, m.forwardWait,
-		gamesCollector{h},
+		gamesCollector{games},
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "razzia_leases_held", Help: "Games this node runs: the leases it holds."},
-			func() float64 {
-				h.mu.Lock()
-				defer h.mu.Unlock()
-				return float64(len(h.held))
-			}))
+			func() float64 { return float64(leases()) }))
 	return m
 }
 
@@ -62,8 +60,15 @@ func since(o prometheus.Observer, start time.Time) {
 	}
 }
 
+// A liveGame is a kind of live game: its status, and whether this node
+// runs it (owner) or serves it (replica).
+type liveGame struct {
+	status store.Status
+	owner  bool
+}
+
 // gamesCollector counts the live games this node has, by status and role.
-type gamesCollector struct{ h *Hub }
+type gamesCollector struct{ count func() map[liveGame]int }
 
 var gamesDesc = prometheus.NewDesc("razzia_live_games",
 	"Live games this node has, by status (open, playing) and role: owner (it runs the game) or replica (it serves the game's watchers here).",
@@ -72,20 +77,10 @@ var gamesDesc = prometheus.NewDesc("razzia_live_games",
 func (c gamesCollector) Describe(ch chan<- *prometheus.Desc) { ch <- gamesDesc }
 
 func (c gamesCollector) Collect(ch chan<- prometheus.Metric) {
-	type key struct {
-		status store.Status
-		owner  bool
-	}
-	counts := map[key]int{}
-	c.h.mu.Lock()
-	for _, l := range c.h.games {
-		st, owner := l.snapshot()
-		counts[key{st, owner}]++
-	}
-	c.h.mu.Unlock()
+	counts := c.count()
 	for _, st := range []store.Status{store.StatusOpen, store.StatusPlaying} {
 		for _, owner := range []bool{true, false} {
-			ch <- prometheus.MustNewConstMetric(gamesDesc, prometheus.GaugeValue, float64(counts[key{st, owner}]), string(st), role(owner))
+			ch <- prometheus.MustNewConstMetric(gamesDesc, prometheus.GaugeValue, float64(counts[liveGame{st, owner}]), string(st), role(owner))
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,9 +49,7 @@ func nodeHub(t *testing.T, st store.Store, change ...func(*Options)) *Hub {
 // crash stops the Hub as a killed process stops: nothing is handed over,
 // its leases lapse by themselves.
 func (h *Hub) crash() {
-	h.mu.Lock()
-	h.closed = true
-	h.mu.Unlock()
+	h.live.close()
 	h.cancel()
 	h.wg.Wait()
 }
@@ -690,4 +689,82 @@ func (s *hookStore) CreateOwnedGame(ctx context.Context, g *store.Game, node str
 		s.afterCreate()
 	}
 	return l, err
+}
+
+// lateSeatStore loses the node's answers (muteStore) and holds its seat
+// writes until proceed is closed, after telling entered.
+type lateSeatStore struct {
+	muteStore
+	entered, proceed, stored chan struct{}
+}
+
+func (s *lateSeatStore) TakeSeat(ctx context.Context, id string, fence store.Fence, seat int, st store.Seat, status store.Status) error {
+	close(s.entered)
+	<-s.proceed
+	defer close(s.stored)
+	return s.muteStore.TakeSeat(ctx, id, fence, seat, st, status)
+}
+
+// readHookStore tells reads of a game on read, when set.
+type readHookStore struct {
+	store.Store
+	read atomic.Pointer[chan struct{}]
+}
+
+func (s *readHookStore) Game(ctx context.Context, id string) (*store.Game, error) {
+	g, err := s.Store.Game(ctx, id)
+	if ch := s.read.Load(); ch != nil {
+		select {
+		case *ch <- struct{}{}:
+		default:
+		}
+	}
+	return g, err
+}
+
+// TestJoinAnsweredLate: a join passed to the owner, whose answer is lost
+// and which the owner stores only after the asker looked for it, then
+// made again by the asker once it took the game over, is the join made:
+// its seat, not "already seated".
+func TestJoinAnsweredLate(t *testing.T) {
+	waitsOnTimers(t)
+	ctx := testContext(t)
+	st := memstore.New()
+	late := &lateSeatStore{muteStore: muteStore{st}, entered: make(chan struct{}), proceed: make(chan struct{}), stored: make(chan struct{})}
+	a := nodeHub(t, late)
+	reads := &readHookStore{Store: st}
+	// b waits for the owner longer than a's lease lasts: it takes the
+	// game over before it gives the join up.
+	b := nodeHub(t, reads, func(o *Options) { o.LeaseTTL = 5 * testLeaseTTL })
+	in, _, err := created(a.Create(ctx, TableSetup{Seats: []string{"", "", "easy"}})) // open after the join
+	if err != nil {
+		t.Fatal(err)
+	}
+	type joined struct {
+		seat int
+		err  error
+	}
+	done := make(chan joined, 1)
+	go func() {
+		seat, _, err := b.Join(ctx, in.ID, 0, Person{Name: "Ann", Token: "ann-token"})
+		done <- joined{seat, err}
+	}()
+	<-late.entered // a makes the join, slowly
+	read := make(chan struct{}, 1)
+	reads.read.Store(&read)
+	select {
+	case <-read: // b looked for the join in the store, in vain
+	case <-ctx.Done():
+		t.Fatal("b never looked for the join")
+	}
+	close(late.proceed) // a stores it now, and its answer is lost
+	<-late.stored
+	a.crash() // and a stops: b takes the game over, and makes the join again
+	j := <-done
+	if j.err != nil || j.seat != 0 {
+		t.Fatalf("Join = seat %d, %v; want seat 0: it was made", j.seat, j.err)
+	}
+	if g, _ := st.Game(ctx, in.ID); match.SeatOf(g.Seats, hashToken("ann-token")) != 0 {
+		t.Errorf("seats %+v: Ann's token does not hold seat 0", g.Seats)
+	}
 }

@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"encoding/json"
-	"sync"
 	"time"
 
 	"github.com/razziagame/razzia/internal/store"
@@ -31,7 +30,7 @@ func (h *Hub) listen() {
 			}
 			// The subscription ended before the Hub: subscribe again, and
 			// re-read what may have been missed meanwhile.
-			if !h.pause(h.opts.RetryDelay) {
+			if !pause(h.ctx, h.opts.RetryDelay) {
 				return
 			}
 			if notices, err = h.store.Subscribe(h.ctx, channels...); err != nil {
@@ -76,15 +75,14 @@ func (h *Hub) notice(n store.Notice) {
 // another node committed. The owner made its changes itself.
 func (h *Hub) changed(c store.Change) {
 	if c.Kind == store.ChangeRematch {
-		h.rematchChanged(c.Game)
+		h.rematches.changed(c.Game)
 		return
 	}
 	if c.Kind == store.ChangeChat {
-		h.chatChanged(c.Game) // after the game; nothing when nobody here follows it
+		h.after.changed(c.Game) // after the game; nothing when nobody here follows it
 	}
-	h.mu.Lock()
-	l, draining := h.games[c.Game], h.draining
-	h.mu.Unlock()
+	l, _ := h.live.get(c.Game)
+	draining := h.leases.isDraining()
 	if c.Kind == store.ChangeLease && c.Node == "" && !draining {
 		// Released by a node handing its games over: take it at once.
 		h.background(func() { h.adopt(h.ctx, c.Game) })
@@ -94,7 +92,7 @@ func (h *Hub) changed(c store.Change) {
 	}
 	if _, owner := l.snapshot(); owner {
 		if c.Kind == store.ChangeLease && c.Node != h.node {
-			h.kick(h.renewNow) // another node took a game run here: check the leases now
+			kick(h.renewNow) // another node took a game run here: check the leases now
 		}
 		return
 	}
@@ -118,76 +116,15 @@ func (h *Hub) changed(c store.Change) {
 // may have been lost.
 func (h *Hub) missed() {
 	h.log.Info("store notices may have been missed; re-reading the games served here")
-	h.mu.Lock()
-	loops := make([]*loop, 0, len(h.games))
-	for _, l := range h.games {
-		loops = append(loops, l)
-	}
-	h.mu.Unlock()
-	for _, l := range loops {
+	for _, l := range h.live.all() {
 		if _, owner := l.snapshot(); !owner {
 			l.post(func(l *loop) { l.reload() })
 		}
 	}
-	h.rematchAll()
-	h.chatAll()
-	h.kick(h.scanNow)
-	h.kick(h.renewNow)
-}
-
-// pause waits d, and reports false if the Hub closed meanwhile.
-func (h *Hub) pause(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-h.ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
-}
-
-// kick asks a background goroutine to work now, unless it was asked.
-func (h *Hub) kick(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default:
-	}
-}
-
-// refresher collects the replicas whose game has new moves, so that one
-// read of the store (MovesSince) brings many up to date.
-type refresher struct {
-	mu    sync.Mutex
-	dirty map[string]time.Time // game id: when the first unread notice came
-	wake  chan struct{}
-}
-
-func (r *refresher) init() {
-	r.dirty = map[string]time.Time{}
-	r.wake = make(chan struct{}, 1)
-}
-
-// mark notes that game id has moves to read, announced at at.
-func (r *refresher) mark(id string, at time.Time) {
-	r.mu.Lock()
-	if _, ok := r.dirty[id]; !ok {
-		r.dirty[id] = at
-	}
-	r.mu.Unlock()
-	select {
-	case r.wake <- struct{}{}:
-	default:
-	}
-}
-
-// take returns the games marked, and forgets them.
-func (r *refresher) take() map[string]time.Time {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	d := r.dirty
-	r.dirty = map[string]time.Time{}
-	return d
+	h.rematches.all()
+	h.after.all()
+	kick(h.scanNow)
+	kick(h.renewNow)
 }
 
 // refreshLoop reads the new moves and clocks of the replicas marked, all
@@ -204,20 +141,18 @@ func (h *Hub) refreshLoop() {
 			return
 		case <-h.refresh.wake:
 		}
-		if wait := h.opts.ReplicaReadGap - time.Since(last); wait > 0 && !h.pause(wait) {
+		if wait := h.opts.ReplicaReadGap - time.Since(last); wait > 0 && !pause(h.ctx, wait) {
 			return
 		}
 		last = time.Now()
 		dirty := h.refresh.take()
 		from := make(map[string]int, len(dirty))
 		loops := make(map[string]*loop, len(dirty))
-		h.mu.Lock()
 		for id := range dirty {
-			if l := h.games[id]; l != nil {
+			if l, _ := h.live.get(id); l != nil {
 				loops[id] = l
 			}
 		}
-		h.mu.Unlock()
 		for id, l := range loops {
 			if _, owner := l.snapshot(); !owner {
 				from[id] = l.moves()
@@ -234,7 +169,7 @@ func (h *Hub) refreshLoop() {
 				return
 			}
 			h.log.Warn("cannot read the new moves of the games served here; trying again", "games", len(from), "err", err)
-			if !h.pause(h.opts.RetryDelay) {
+			if !pause(h.ctx, h.opts.RetryDelay) {
 				return
 			}
 			for id := range from {

@@ -2,107 +2,22 @@ package table
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// maxNode is the longest node id: its channel (NodeChannel) must be a
-// PostgreSQL identifier.
-const maxNode = 40
-
-// CheckNode reports what makes id unfit as a node id: it must be 1 to 40
-// lower-case letters, digits and dashes.
-func CheckNode(id string) error {
-	ok := len(id) > 0 && len(id) <= maxNode
-	for i := 0; ok && i < len(id); i++ {
-		c := id[i]
-		ok = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-'
-	}
-	if !ok {
-		return fmt.Errorf("node id %q: want 1 to %d lower-case letters, digits and dashes", id, maxNode)
-	}
-	return nil
-}
-
-// NewNodeID returns a node id for this process: name (such as the host's
-// name), lower-cased and cut short, a dash, and a random suffix, so that
-// a restarted process, or a second one given the same name, is another
-// node and never takes the first one's leases for its own.
-func NewNodeID(name string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(name) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
-			b.WriteByte('-')
-		}
-	}
-	prefix := strings.Trim(b.String(), "-")
-	if len(prefix) > maxNode-9 {
-		prefix = strings.TrimRight(prefix[:maxNode-9], "-")
-	}
-	if prefix == "" {
-		prefix = "node"
-	}
-	return prefix + "-" + strings.ToLower(rand.Text()[:8])
-}
-
-// HostNodeID returns NewNodeID of the host's name.
-func HostNodeID() string {
-	host, err := os.Hostname()
-	if err != nil {
-		host = "node"
-	}
-	return NewNodeID(host)
-}
-
-// A heldLease is a lease this node holds, as the renewer keeps it.
-type heldLease struct {
-	lease store.Lease
-	// deadline is when the lease lapses at the soonest, by this node's
-	// clock: LeaseTTL after the renewal that succeeded was sent. Past it,
-	// the node stops owning the game, whatever the store says later.
-	deadline time.Time
-}
-
 // errDraining is a lease this node may not take: it is handing its
 // games over.
 var errDraining = errors.New("the node takes no more games: it is shutting down")
 
-func (h *Hub) isDraining() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.draining
-}
-
-// hold records a lease just acquired (the request sent at since).
-func (h *Hub) hold(l store.Lease, since time.Time) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.held[l.Game] = &heldLease{lease: l, deadline: since.Add(h.opts.LeaseTTL)}
-}
-
-// unhold forgets the lease of game id with the fence, if it is held.
-func (h *Hub) unhold(id string, fence store.Fence) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if hl := h.held[id]; hl != nil && hl.lease.Fence == fence {
-		delete(h.held, id)
-	}
-}
-
 // letGo forgets a lease and releases it, for the game it was taken for
 // could not be run.
 func (h *Hub) letGo(l store.Lease) {
-	h.unhold(l.Game, l.Fence)
+	h.leases.unhold(l.Game, l.Fence)
 	ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
 	defer cancel()
 	if err := h.store.ReleaseLease(ctx, l); err != nil && !errors.Is(err, store.ErrLeaseLost) {
@@ -116,7 +31,7 @@ func (h *Hub) letGo(l store.Lease) {
 // live any more. ErrLeaseHeld: another node runs it; errDraining: this
 // node takes no more games.
 func (h *Hub) adopt(ctx context.Context, id string) (*loop, error) {
-	if h.isDraining() {
+	if h.leases.isDraining() {
 		return nil, errDraining
 	}
 	since := time.Now()
@@ -124,7 +39,7 @@ func (h *Hub) adopt(ctx context.Context, id string) (*loop, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.hold(lease, since)
+	h.leases.hold(lease, since)
 	// Read after the lease is ours: no other node writes the game now.
 	g, err := h.store.Game(ctx, id)
 	if err != nil {
@@ -138,7 +53,7 @@ func (h *Hub) adopt(ctx context.Context, id string) (*loop, error) {
 func (h *Hub) own(ctx context.Context, lease store.Lease, g *store.Game) (*loop, error) {
 	if g.Status == store.StatusOpen && !h.opts.Now().Before(g.Updated.Add(h.opts.Limits.OpenTTL)) {
 		// It waited its time while no node ran it.
-		h.unhold(lease.Game, lease.Fence)
+		h.leases.unhold(lease.Game, lease.Fence)
 		if err := h.store.CloseTable(ctx, g.ID, lease.Fence, store.StatusExpired); err != nil && !errors.Is(err, store.ErrConflict) {
 			return nil, err
 		}
@@ -146,15 +61,13 @@ func (h *Hub) own(ctx context.Context, lease store.Lease, g *store.Game) (*loop,
 		return nil, nil
 	}
 	if !g.Status.Live() {
-		h.unhold(lease.Game, lease.Fence)
+		h.leases.unhold(lease.Game, lease.Fence)
 		return nil, nil
 	}
 	for {
-		h.mu.Lock()
-		l := h.games[g.ID]
-		h.mu.Unlock()
+		l, _ := h.live.get(g.ID)
 		if l == nil {
-			nl, err := newLoop(h, g, lease)
+			nl, err := newLoop(h.env, g, lease)
 			if err != nil {
 				h.letGo(lease)
 				return nil, err
@@ -170,7 +83,7 @@ func (h *Hub) own(ctx context.Context, lease store.Lease, g *store.Game) (*loop,
 			}
 			l = got
 		}
-		err := h.send(ctx, l, func(l *loop) error { return l.promote(lease, g) })
+		err := l.call(ctx, func(l *loop) error { return l.promote(lease, g) })
 		switch {
 		case err == errOwned:
 			return l, nil
@@ -195,37 +108,13 @@ func (h *Hub) tookOver(l store.Lease) {
 }
 
 // renewLoop renews the leases every LeaseTTL/3, or at once when asked.
-func (h *Hub) renewLoop() { h.every(h.opts.LeaseTTL/3, h.renewNow, h.renew) }
-
-// every calls f every period, or at once when kicked, until the Hub closes.
-func (h *Hub) every(period time.Duration, kicked <-chan struct{}, f func()) {
-	t := time.NewTicker(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-h.ctx.Done():
-			return
-		case <-t.C:
-		case <-kicked:
-		}
-		f()
-	}
-}
+func (h *Hub) renewLoop() { every(h.ctx, h.opts.LeaseTTL/3, h.renewNow, h.renew) }
 
 // renew renews every lease held in one call, and stops owning the games
 // whose lease is lost: the store says so, or the deadline passed without
 // a renewal that succeeded (the store cannot be reached).
 func (h *Hub) renew() {
-	h.mu.Lock()
-	leases := make([]store.Lease, 0, len(h.held))
-	var first time.Time // the soonest deadline
-	for _, hl := range h.held {
-		leases = append(leases, hl.lease)
-		if first.IsZero() || hl.deadline.Before(first) {
-			first = hl.deadline
-		}
-	}
-	h.mu.Unlock()
+	leases, first := h.leases.toRenew()
 	sent := time.Now()
 	var lost []store.Lease
 	if len(leases) > 0 {
@@ -240,15 +129,11 @@ func (h *Hub) renew() {
 			}
 			h.log.Warn("cannot renew the leases; the games stop here if this lasts", "leases", len(leases), "err", err)
 		} else {
+			h.leases.renewed(renewed, sent)
 			kept := map[string]store.Fence{}
-			h.mu.Lock()
 			for _, l := range renewed {
 				kept[l.Game] = l.Fence
-				if hl := h.held[l.Game]; hl != nil && hl.lease.Fence == l.Fence {
-					hl.lease.Expires, hl.deadline = l.Expires, sent.Add(h.opts.LeaseTTL)
-				}
 			}
-			h.mu.Unlock()
 			for _, l := range leases {
 				if f, ok := kept[l.Game]; !ok || f != l.Fence {
 					lost = append(lost, l)
@@ -256,14 +141,7 @@ func (h *Hub) renew() {
 			}
 		}
 	}
-	now := time.Now()
-	h.mu.Lock()
-	for _, hl := range h.held {
-		if now.After(hl.deadline) {
-			lost = append(lost, hl.lease)
-		}
-	}
-	h.mu.Unlock()
+	lost = append(lost, h.leases.lapsed(time.Now())...)
 	for _, l := range lost {
 		h.lose(l, "the lease could not be renewed")
 	}
@@ -272,38 +150,18 @@ func (h *Hub) renew() {
 // lose stops owning the game of lease l, lost: its loop, if it still runs
 // the game with that lease, serves it on as a replica.
 func (h *Hub) lose(l store.Lease, why string) {
-	if !h.forget(l, why) {
+	if !h.leases.forget(l, why) {
 		return
 	}
-	h.mu.Lock()
-	lp := h.games[l.Game]
-	h.mu.Unlock()
-	if lp != nil {
+	if lp, _ := h.live.get(l.Game); lp != nil {
 		lp.post(func(lp *loop) { lp.stopOwning(l.Fence) })
 	}
-}
-
-// forget drops lease l, lost, from the leases held; it logs and counts the
-// loss once, and reports whether l was held.
-func (h *Hub) forget(l store.Lease, why string) bool {
-	h.mu.Lock()
-	hl := h.held[l.Game]
-	held := hl != nil && hl.lease.Fence == l.Fence
-	if held {
-		delete(h.held, l.Game)
-	}
-	h.mu.Unlock()
-	if held {
-		h.metrics.lost.Inc()
-		h.log.Warn("lease lost: the game is not run here any more", "game", l.Game, "fence", l.Fence, "why", why)
-	}
-	return held
 }
 
 // scanLoop takes over the games nobody runs, every LeaseTTL/4 or at once
 // when asked.
 func (h *Hub) scanLoop() {
-	h.every(h.opts.LeaseTTL/4, h.scanNow, func() {
+	every(h.ctx, h.opts.LeaseTTL/4, h.scanNow, func() {
 		if _, err := h.scan(h.ctx); err != nil && h.ctx.Err() == nil {
 			h.log.Warn("cannot look for games nobody runs", "err", err)
 		}
@@ -320,7 +178,7 @@ const (
 // scan takes over the live games no node runs, and returns how many it
 // took. A game that cannot be run is logged and left alone.
 func (h *Hub) scan(ctx context.Context) (int, error) {
-	if h.isDraining() {
+	if h.leases.isDraining() {
 		return 0, nil
 	}
 	ids, err := h.store.Unowned(ctx, scanBatch)
@@ -359,16 +217,13 @@ func (h *Hub) scan(ctx context.Context) (int, error) {
 // after LeaseTTL. The games' watchers here are served on from the store
 // until they leave. It returns when every lease is released or ctx ends.
 func (h *Hub) Drain(ctx context.Context) error {
-	h.mu.Lock()
-	first := !h.draining
-	h.draining = true
+	first := h.leases.drain()
 	var owned []*loop
-	for id, l := range h.games {
-		if h.held[id] != nil {
+	for _, l := range h.live.all() {
+		if h.leases.holds(l.id) {
 			owned = append(owned, l)
 		}
 	}
-	h.mu.Unlock()
 	if first {
 		h.log.Info("handing the games over", "games", len(owned))
 	}
@@ -380,15 +235,56 @@ func (h *Hub) Drain(ctx context.Context) error {
 		sema <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sema }()
-			h.send(ctx, l, func(l *loop) error { l.handOver(); return nil })
+			l.call(ctx, func(l *loop) error { l.handOver(); return nil })
 		})
 	}
 	wg.Wait()
-	h.mu.Lock()
-	left := len(h.held)
-	h.mu.Unlock()
-	if left > 0 {
+	if left := h.leases.count(); left > 0 {
 		return fmt.Errorf("%d games not handed over: their leases lapse by themselves", left)
 	}
 	return ctx.Err()
+}
+
+// createGame stores g with its lease, in one store operation so that no
+// scanner (of another node or of this one) takes the new game first, and
+// runs it as its owner, with held counted for client.
+func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held hold) (*loop, error) {
+	if h.leases.isDraining() {
+		return nil, reject(ErrClosed, "the server is shutting down")
+	}
+	since := time.Now()
+	lease, err := h.store.CreateOwnedGame(ctx, g, h.node, h.opts.LeaseTTL)
+	if err != nil {
+		return nil, h.failed("create game", g.ID, err)
+	}
+	h.leases.hold(lease, since)
+	l, err := newLoop(h.env, g, lease)
+	if err != nil {
+		h.letGo(lease)
+		return nil, h.failed("start game", g.ID, err)
+	}
+	l.client, l.held, l.counted = client, held, true
+	if _, ok := h.start(l); ok {
+		return l, nil
+	}
+	// Only a Hub that is closing refuses a new game's loop: nobody else
+	// knows its id yet.
+	l.bots.closeAll()
+	h.letGo(lease)
+	return nil, reject(ErrClosed, "the server is shutting down")
+}
+
+// start registers and runs a new loop, counting what an owner holds. It
+// returns the loop, or the game's loop that was there first, or nil
+// (and false) when the Hub is closing or the game ended meanwhile: then
+// the caller looks again.
+func (h *Hub) start(l *loop) (*loop, bool) {
+	return h.live.add(l.id, l, func() {
+		if l.owns() && !l.counted {
+			h.holds.add(l.client, l.held, 1)
+			l.counted = true
+		}
+		h.wg.Add(1)
+		go l.run()
+	})
 }

@@ -138,7 +138,7 @@ func refusalsAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 	if err := a.Chat(ctx, id, tokens[0], "", "", "gg", ""); codeOf(err) != protocol.ChatClosed {
 		t.Errorf("a chat message a day after the game on a: %v (%s), want %s", err, codeOf(err), protocol.ChatClosed)
 	}
-	if _, _, err := b.forward(ctx, late, a.Node()); codeOf(err) != protocol.ChatClosed {
+	if _, _, _, err := b.forward(ctx, late, a.Node()); codeOf(err) != protocol.ChatClosed {
 		t.Errorf("a chat message a day after the game passed from b to a: %v (%s), want %s", err, codeOf(err), protocol.ChatClosed)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
-	"sync"
 	"time"
 
 	"github.com/razziagame/razzia"
@@ -43,6 +42,11 @@ const RematchWait = match.RematchWait
 // without a seat ErrNotYourSeat; a second offer, a second answer or an
 // answer to no offer ErrRematch.
 func (h *Hub) Rematch(ctx context.Context, id, token string, accept bool) (protocol.RematchOffer, error) {
+	return h.rematches.answer(ctx, id, token, accept)
+}
+
+// answer is Rematch.
+func (r *rematches) answer(ctx context.Context, id, token string, accept bool) (protocol.RematchOffer, error) {
 	if !protocol.ValidID(id) {
 		return protocol.RematchOffer{}, notFound(id)
 	}
@@ -50,17 +54,17 @@ func (h *Hub) Rematch(ctx context.Context, id, token string, accept bool) (proto
 	// Every try either stores the answer or finds that another node
 	// changed the offer meanwhile.
 	for try := 0; try < 8; try++ {
-		g, offer, err := h.rematchOf(ctx, id)
+		g, offer, err := r.of(ctx, id)
 		if err != nil {
 			return protocol.RematchOffer{}, err
 		}
 		seat := match.SeatOf(g.Seats, hash)
-		next, lapsed, err := match.AnswerRematch(g.Seats, offer, seat, accept, h.opts.Now(), func() (string, time.Duration, error) {
+		next, lapsed, err := match.AnswerRematch(g.Seats, offer, seat, accept, r.now(), func() (string, time.Duration, error) {
 			t, err := match.DecodeTiming(g.Clock, len(g.Seats))
 			if err != nil {
-				return "", 0, h.failed("read the clock", id, err)
+				return "", 0, r.failed("read the clock", id, err)
 			}
-			game, err := h.newID()
+			game, err := newID(r.rand)
 			return game, match.RematchWaitOf(t.Clock.Pace()), err
 		})
 		switch {
@@ -68,36 +72,36 @@ func (h *Hub) Rematch(ctx context.Context, id, token string, accept bool) (proto
 			return protocol.RematchOffer{}, refused(err)
 		case lapsed:
 			// Its time ran out while no node watched: settle it first.
-			if err := h.settleExpired(ctx, g, offer); err != nil && !errors.Is(err, store.ErrConflict) {
+			if err := r.settleExpired(ctx, g, offer); err != nil && !errors.Is(err, store.ErrConflict) {
 				return protocol.RematchOffer{}, err
 			}
 			continue
 		}
-		err = h.storeOffer(ctx, g, next)
+		err = r.storeOffer(ctx, g, next)
 		if errors.Is(err, store.ErrConflict) {
 			continue
 		}
 		if err != nil {
 			return protocol.RematchOffer{}, err
 		}
-		h.log.Info("rematch answered", "game", id, "seat", seat, "accept", accept, "state", next.State)
+		r.log.Info("rematch answered", "game", id, "seat", seat, "accept", accept, "state", next.State)
 		return next, nil
 	}
 	return protocol.RematchOffer{}, unavailable()
 }
 
-// rematchOf reads finished game id and its offer (nil for none), refusing
+// of reads finished game id and its offer (nil for none), refusing
 // a game that cannot have a rematch.
-func (h *Hub) rematchOf(ctx context.Context, id string) (*store.Game, *protocol.RematchOffer, error) {
-	g, err := h.store.Game(ctx, id)
+func (r *rematches) of(ctx context.Context, id string) (*store.Game, *protocol.RematchOffer, error) {
+	g, err := r.store.Game(ctx, id)
 	if err != nil {
-		return nil, nil, h.storeError("read game", id, err)
+		return nil, nil, r.storeError("read game", id, err)
 	}
 	switch {
 	case g.Status.Live():
 		return nil, nil, reject(ErrNotOver, "the game is not over: a rematch is offered at its end")
 	case g.Status == store.StatusExpired:
-		return nil, nil, h.expired(g)
+		return nil, nil, expiredError(r.openTTL, g)
 	case g.Status == store.StatusCancelled:
 		return nil, nil, cancelled()
 	case g.Status == store.StatusArchived:
@@ -107,56 +111,56 @@ func (h *Hub) rematchOf(ctx context.Context, id string) (*store.Game, *protocol.
 	}
 	offer, err := match.DecodeOffer(g)
 	if err != nil {
-		return nil, nil, h.failed("read the rematch offer", id, err)
+		return nil, nil, r.failed("read the rematch offer", id, err)
 	}
 	return g, offer, nil
 }
 
 // settleExpired settles offer, open at g, whose time has come; store's
 // ErrConflict means another node changed it first.
-func (h *Hub) settleExpired(ctx context.Context, g *store.Game, offer *protocol.RematchOffer) error {
+func (r *rematches) settleExpired(ctx context.Context, g *store.Game, offer *protocol.RematchOffer) error {
 	next := match.Settle(*offer)
-	if err := h.storeOffer(ctx, g, next); err != nil {
+	if err := r.storeOffer(ctx, g, next); err != nil {
 		return err
 	}
-	h.log.Info("rematch offer expired", "game", g.ID, "state", next.State, "accepted", match.Accepted(next))
+	r.log.Info("rematch offer expired", "game", g.ID, "state", next.State, "accepted", match.Accepted(next))
 	return nil
 }
 
 // storeOffer replaces g's stored offer with next, and starts the new game
 // if next started, or arms the expiry of an open offer.
-func (h *Hub) storeOffer(ctx context.Context, g *store.Game, next protocol.RematchOffer) error {
+func (r *rematches) storeOffer(ctx context.Context, g *store.Game, next protocol.RematchOffer) error {
 	b, err := json.Marshal(next)
 	if err != nil {
 		return internal(err)
 	}
-	if err := h.store.SetRematch(ctx, g.ID, g.Rematch, b); err != nil {
+	if err := r.store.SetRematch(ctx, g.ID, g.Rematch, b); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return err
 		}
-		return h.storeError("store the rematch offer of", g.ID, err)
+		return r.storeError("store the rematch offer of", g.ID, err)
 	}
 	switch next.State {
 	case protocol.RematchOpen:
-		h.armRematch(g.ID, next.Expires)
+		r.arm(g.ID, next.Expires)
 	case protocol.RematchStarted:
-		return h.startRematch(ctx, g, next)
+		return r.start(ctx, g, next)
 	}
 	return nil
 }
 
-// startRematch creates the game of started offer o, made at old, unless
+// start creates the game of started offer o, made at old, unless
 // it exists: the seats that accepted, in their order, the same pace and
 // rating, each person with their token and account.
-func (h *Hub) startRematch(ctx context.Context, old *store.Game, o protocol.RematchOffer) error {
-	if _, err := h.store.Game(ctx, o.Game); err == nil {
+func (r *rematches) start(ctx context.Context, old *store.Game, o protocol.RematchOffer) error {
+	if _, err := r.store.Game(ctx, o.Game); err == nil {
 		return nil
 	} else if !errors.Is(err, store.ErrNotFound) {
-		return h.storeError("read game", o.Game, err)
+		return r.storeError("read game", o.Game, err)
 	}
 	t, err := match.DecodeTiming(old.Clock, len(old.Seats))
 	if err != nil {
-		return h.failed("read the clock", old.ID, err)
+		return r.failed("read the clock", old.ID, err)
 	}
 	g := &store.Game{ID: o.Game, Status: store.StatusPlaying, Rated: old.Rated, RematchOf: old.ID, Moves: []string{}}
 	for i, s := range old.Seats {
@@ -166,10 +170,10 @@ func (h *Hub) startRematch(ctx context.Context, old *store.Game, o protocol.Rema
 		switch {
 		case s.Bot != "":
 			s = store.Seat{Name: playername.Bot(len(g.Seats), s.Bot), Bot: s.Bot}
-		case s.Account != "" && h.opts.SeatToken != nil:
-			token, err := h.opts.SeatToken(ctx, s.Account, g.ID)
+		case s.Account != "" && r.seatToken != nil:
+			token, err := r.seatToken(ctx, s.Account, g.ID)
 			if err != nil {
-				return h.failed("seat an account at the rematch of", old.ID, err)
+				return r.failed("seat an account at the rematch of", old.ID, err)
 			}
 			s.TokenHash = hashToken(token)
 		}
@@ -179,83 +183,68 @@ func (h *Hub) startRematch(ctx context.Context, old *store.Game, o protocol.Rema
 	seed := sha256.Sum256(append([]byte("razzia rematch "+o.Game+" "), old.Seed...))
 	g.Seed = seed[:]
 	g.Cheques = razzia.NewSetup(match.PlayerNames(g.Seats), g.Seed).Cheques
-	g.Created = h.opts.Now()
+	g.Created = r.now()
 	g.Updated = g.Created
 	if g.Clock, err = match.NewTiming(t.Clock.Pace(), len(g.Seats)); err != nil {
-		return h.failed("start the rematch of", old.ID, err)
+		return r.failed("start the rematch of", old.ID, err)
 	}
-	if _, err := h.createGame(ctx, g, "", holdNone); err != nil && !errors.Is(err, store.ErrConflict) {
+	if err := r.create(ctx, g); err != nil && !errors.Is(err, store.ErrConflict) {
 		return err
 	}
-	h.log.Info("rematch started", "game", g.ID, "of", old.ID, "players", len(g.Seats))
+	r.log.Info("rematch started", "game", g.ID, "of", old.ID, "players", len(g.Seats))
 	return nil
 }
 
-// expireRematch settles the offer of game id if it is open and its time
+// expire settles the offer of game id if it is open and its time
 // has come; the timer armRematch set calls it.
-func (h *Hub) expireRematch(id string) {
-	ctx, cancel := context.WithTimeout(h.ctx, commitTimeout)
+func (r *rematches) expire(id string) {
+	ctx, cancel := context.WithTimeout(r.ctx, commitTimeout)
 	defer cancel()
 	for try := 0; try < 8; try++ {
-		g, offer, err := h.rematchOf(ctx, id)
+		g, offer, err := r.of(ctx, id)
 		if err != nil || offer == nil {
 			return
 		}
 		switch {
 		case offer.State == protocol.RematchStarted:
-			h.startRematch(ctx, g, *offer) // in case its settler failed
+			r.start(ctx, g, *offer) // in case its settler failed
 			return
 		case offer.State != protocol.RematchOpen:
 			return
-		case h.opts.Now().Before(offer.Expires):
-			h.armRematch(id, offer.Expires) // the timer fired early
+		case r.now().Before(offer.Expires):
+			r.arm(id, offer.Expires) // the timer fired early
 			return
 		}
-		err = h.settleExpired(ctx, g, offer)
+		err = r.settleExpired(ctx, g, offer)
 		if !errors.Is(err, store.ErrConflict) {
 			if err != nil {
-				h.log.Error("cannot settle the rematch offer; it is settled at the next request", "game", id, "err", err)
+				r.log.Error("cannot settle the rematch offer; it is settled at the next request", "game", id, "err", err)
 			}
 			return
 		}
 	}
 }
 
-// rematches are the watchers of finished games' rematch offers on this
-// node, and the timers of the offers they wait on.
-type rematches struct {
-	mu     sync.Mutex
-	feeds  map[string]map[*RematchFeed]struct{} // by game
-	timers map[string]func() bool               // by game: stops the timer
-}
-
-func (r *rematches) init() {
-	r.feeds = map[string]map[*RematchFeed]struct{}{}
-	r.timers = map[string]func() bool{}
-}
-
-// armRematch sets the timer that settles game id's offer at expires,
+// arm sets the timer that settles game id's offer at expires,
 // unless it is set.
-func (h *Hub) armRematch(id string, expires time.Time) {
-	r := &h.rematches
+func (r *rematches) arm(id string, expires time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.timers[id] != nil || h.ctx.Err() != nil {
+	if r.timers[id] != nil || r.ctx.Err() != nil {
 		return
 	}
-	r.timers[id] = h.opts.AfterFunc(max(expires.Sub(h.opts.Now()), 0), func() {
+	r.timers[id] = r.afterFunc(max(expires.Sub(r.now()), 0), func() {
 		r.mu.Lock()
 		delete(r.timers, id)
 		r.mu.Unlock()
-		if h.ctx.Err() == nil {
-			h.expireRematch(id)
+		if r.ctx.Err() == nil {
+			r.expire(id)
 		}
 	})
 }
 
-// stopRematches stops the timers of the offers (Close).
-func (h *Hub) stopRematches() {
-	r := &h.rematches
+// stop stops the timers of the offers (Close).
+func (r *rematches) stop() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for id, stop := range r.timers {
@@ -264,40 +253,19 @@ func (h *Hub) stopRematches() {
 	}
 }
 
-// A RematchFeed receives the rematch offer of a finished game at every
-// change. A slow reader gets the latest offer only.
-type RematchFeed struct {
-	h    *Hub
-	id   string
-	c    chan protocol.RematchOffer
-	once sync.Once
-}
-
-// Offers returns the channel of the offers. It is never closed.
-func (f *RematchFeed) Offers() <-chan protocol.RematchOffer { return f.c }
-
-// Close ends the feed.
-func (f *RematchFeed) Close() {
-	f.once.Do(func() {
-		r := &f.h.rematches
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		delete(r.feeds[f.id], f)
-		if len(r.feeds[f.id]) == 0 {
-			delete(r.feeds, f.id)
-		}
-	})
-}
-
 // WatchRematch subscribes to the rematch offer of finished game id: the
 // offer made so far, if any, comes at once, then every change, whichever
 // node makes it. Close the feed when done.
 func (h *Hub) WatchRematch(ctx context.Context, id string) (*RematchFeed, error) {
+	return h.rematches.watch(ctx, id)
+}
+
+// watch is WatchRematch.
+func (r *rematches) watch(ctx context.Context, id string) (*RematchFeed, error) {
 	if !protocol.ValidID(id) {
 		return nil, notFound(id)
 	}
-	f := &RematchFeed{h: h, id: id, c: make(chan protocol.RematchOffer, 1)}
-	r := &h.rematches
+	f := &RematchFeed{r: r, id: id, c: make(chan protocol.RematchOffer, 1)}
 	r.mu.Lock()
 	if r.feeds[id] == nil {
 		r.feeds[id] = map[*RematchFeed]struct{}{}
@@ -307,30 +275,29 @@ func (h *Hub) WatchRematch(ctx context.Context, id string) (*RematchFeed, error)
 	// Read after the feed is there, so that no change is missed. A game
 	// that has no rematch (a tutorial) is watched all the same: nothing
 	// comes.
-	if err := h.tellRematch(ctx, id); err != nil && !errors.Is(err, ErrBadRequest) {
+	if err := r.tell(ctx, id); err != nil && !errors.Is(err, ErrBadRequest) {
 		f.Close()
 		return nil, err
 	}
 	return f, nil
 }
 
-// tellRematch reads game id's offer and gives it to the game's feeds on
+// tell reads game id's offer and gives it to the game's feeds on
 // this node; it arms the expiry of an open offer, and starts the game of
 // a started one if it is missing.
-func (h *Hub) tellRematch(ctx context.Context, id string) error {
-	g, offer, err := h.rematchOf(ctx, id)
+func (r *rematches) tell(ctx context.Context, id string) error {
+	g, offer, err := r.of(ctx, id)
 	if err != nil || offer == nil {
 		return err
 	}
 	switch offer.State {
 	case protocol.RematchOpen:
-		h.armRematch(id, offer.Expires)
+		r.arm(id, offer.Expires)
 	case protocol.RematchStarted:
-		if err := h.startRematch(ctx, g, *offer); err != nil {
-			h.log.Error("cannot start the rematch", "game", id, "err", err)
+		if err := r.start(ctx, g, *offer); err != nil {
+			r.log.Error("cannot start the rematch", "game", id, "err", err)
 		}
 	}
-	r := &h.rematches
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for f := range r.feeds[id] {
@@ -343,34 +310,34 @@ func (h *Hub) tellRematch(ctx context.Context, id string) error {
 	return nil
 }
 
-// rematchChanged tells this node's watchers of game id's offer that it
+// changed tells this node's watchers of game id's offer that it
 // changed, without waiting (a store notice).
-func (h *Hub) rematchChanged(id string) {
-	h.rematches.mu.Lock()
-	watched := len(h.rematches.feeds[id]) > 0
-	h.rematches.mu.Unlock()
+func (r *rematches) changed(id string) {
+	r.mu.Lock()
+	watched := len(r.feeds[id]) > 0
+	r.mu.Unlock()
 	if !watched {
 		return
 	}
-	h.background(func() {
-		ctx, cancel := context.WithTimeout(h.ctx, commitTimeout)
+	r.background(func() {
+		ctx, cancel := context.WithTimeout(r.ctx, commitTimeout)
 		defer cancel()
-		if err := h.tellRematch(ctx, id); err != nil && h.ctx.Err() == nil {
-			h.log.Warn("cannot read the rematch offer", "game", id, "err", err)
+		if err := r.tell(ctx, id); err != nil && r.ctx.Err() == nil {
+			r.log.Warn("cannot read the rematch offer", "game", id, "err", err)
 		}
 	})
 }
 
-// rematchAll re-reads the offers watched here: notices may have been lost.
-func (h *Hub) rematchAll() {
-	h.rematches.mu.Lock()
-	ids := make([]string, 0, len(h.rematches.feeds))
-	for id := range h.rematches.feeds {
+// all re-reads the offers watched here: notices may have been lost.
+func (r *rematches) all() {
+	r.mu.Lock()
+	ids := make([]string, 0, len(r.feeds))
+	for id := range r.feeds {
 		ids = append(ids, id)
 	}
-	h.rematches.mu.Unlock()
+	r.mu.Unlock()
 	for _, id := range ids {
-		h.rematchChanged(id)
+		r.changed(id)
 	}
 }
 

@@ -31,7 +31,7 @@ type Update struct {
 type change struct {
 	mu      sync.Mutex // guards encoded, not the encoding itself
 	encoded map[encodedKey]*encoding
-	clock   *protocol.ClockView // the clocks at the change, made once (loop.addClock)
+	clock   *protocol.ClockView // the clocks at the change, made once (showing.addClock)
 }
 
 type encodedKey struct {
@@ -75,12 +75,11 @@ func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]
 // up the game: when it has not taken an update before the next one, the
 // two are merged, so it always gets the latest state and every event.
 type Subscription struct {
-	seat int // the watcher's seat, or -1 for a spectator; owned by l's goroutine
-	c    chan Update
-	h    *Hub
-	l    *loop // nil for a game that is over
-	sent int   // moves whose events the updates sent carry; owned by l's goroutine
-	once sync.Once
+	seat  int // the watcher's seat, or -1 for a spectator; owned by its game's goroutine
+	c     chan Update
+	leave func() // takes it out of its game's goroutine and of the chat after the game
+	sent  int    // moves whose events the updates sent carry; owned by its game's goroutine
+	once  sync.Once
 
 	// The chat (chat.go), owned by l's goroutine but chat itself, then,
 	// after the game, by the Hub's followers (afterchat.go).
@@ -91,8 +90,10 @@ type Subscription struct {
 	heard   int                       // the stored lines of that chat s has read
 }
 
-func newSubscription(h *Hub, l *loop, seat int) *Subscription {
-	return &Subscription{seat: seat, c: make(chan Update, 1), h: h, l: l, chat: make(chan protocol.ChatMessage, 1)}
+func newSubscription(seat int, leave func(*Subscription)) *Subscription {
+	s := &Subscription{seat: seat, c: make(chan Update, 1), chat: make(chan protocol.ChatMessage, 1)}
+	s.leave = func() { leave(s) }
+	return s
 }
 
 // Updates returns the channel of updates. It is closed when no more will
@@ -112,22 +113,9 @@ func (s *Subscription) end() {
 	close(s.chat)
 }
 
-// endGame closes the updates of a finished game, whose id is given, and
-// makes s follow its chat after the game, heard lines of it read.
-func (s *Subscription) endGame(id string, heard int) {
-	close(s.c)
-	s.h.after.follow(s, id, heard)
-}
-
 // Close ends the subscription.
 func (s *Subscription) Close() {
 	s.once.Do(func() {
-		if s.l != nil {
-			select {
-			case s.l.reqs <- func(l *loop) { l.unwatch(s) }:
-			case <-s.l.done: // it ended the subscription, or handed it to the chat after the game
-			}
-		}
-		s.h.after.unfollow(s)
+		s.leave()
 	})
 }

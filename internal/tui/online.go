@@ -10,7 +10,7 @@ import (
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
-// The keys of a seat on a server (issue 12), beside the moves: deciding
+// The keys of a seat on a server, beside the moves: deciding
 // ahead in an auction before the seat's turn (p, digits and enter, x to
 // withdraw), leaving the table to a bot (L, asked first) and taking the
 // seat back (B), and at the game's end the rematch (a to offer or

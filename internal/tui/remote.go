@@ -99,7 +99,7 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		r.ended = msg.err
 		m.setError(m.serverError(refused))
 		return nil
-	case errors.As(msg.err, &refused) && refused.Temporary() && r.sent && r.move != "":
+	case errors.As(msg.err, &refused) && client.AfterRefusal(refused.Code) == client.Resend && r.sent && r.move != "":
 		// Refused for a while (the message rate): the same move goes
 		// again shortly, as the seat loop of every client does.
 		seq := m.snap.Moves

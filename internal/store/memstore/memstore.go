@@ -30,6 +30,7 @@ type Store struct {
 	push     pushes
 	chats    map[string]store.Chat // by game
 	tour     tournaments
+	puz      puzzles
 	closed   bool
 	broker   store.Broker
 }

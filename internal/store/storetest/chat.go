@@ -10,7 +10,7 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// The checks of table chat (issue 12): messages kept in order with the
+// The checks of table chat: messages kept in order with the
 // game, mutes per reader, while the game is live only by the holder of
 // its lease, once it is finished by anyone without a fence, each write
 // announced.

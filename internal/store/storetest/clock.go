@@ -8,7 +8,7 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// The checks of a timed table's clock (issue 12): kept with the game,
+// The checks of a timed table's clock: kept with the game,
 // replaced with a move in one transaction, or alone at a given move.
 
 func testClock(t *testing.T, s store.Store) {

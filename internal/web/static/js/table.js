@@ -16,6 +16,8 @@ import { received, tick, left } from "./clock.js";
 import { turnAlert, alertSettings, clockTick } from "./notify.js";
 import { ChatPanel } from "./chat.js";
 import { errorText } from "./errors.js";
+import { resendDelay } from "./seat.js";
+import { learnURL } from "./luck.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -259,7 +261,8 @@ function render() {
   // An open game has no record yet (the server answers not_started); a
   // game that is over offers its record and replay on the game-end screen.
   const over = !!view && view.phase === "over";
-  const links = { replay: `/g/${encodeURIComponent(game.id)}/replay`, record: api.recordURL(game.id), download: `razzia-${game.id}.json` };
+  const links = { replay: `/g/${encodeURIComponent(game.id)}/replay`, record: api.recordURL(game.id), download: `razzia-${game.id}.json`,
+    learn: you >= 0 && !isTutorial(game) ? learnURL(game.id, you) : null };
   $("record-link").hidden = game.status === "open" || over;
   $("record-link").href = links.record;
   $("record-link").setAttribute("download", links.download);
@@ -389,13 +392,12 @@ function onMessage(msg, first) {
   } else if (msg.type === "error") {
     const last = page.lastSent;
     clearPending();
-    const again = msg.code === "rate_limited" || msg.code === "unavailable";
-    if (again && last && page.view && last.seq === page.view.moves && !last.retried) {
-      // The move was dropped unread, or came while its game moved to
-      // another server: send it once more in a moment, same seq.
+    const wait = resendDelay(msg, last, page.view);
+    if (wait >= 0) {
+      // The server could not take it now: send it once more, same seq.
       setTimeout(() => {
         if (page.view && page.view.moves === last.seq && page.pending === null) send(last.token, true);
-      }, Math.max(1200, 1000 * (msg.retryAfter || 0)));
+      }, wait);
     }
     setError(errorText(page.t, msg.code));
     render();

@@ -3,7 +3,9 @@ package table
 import (
 	"time"
 
+	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/pace"
+	"github.com/razziagame/razzia/internal/store"
 )
 
 // An Alert tells of something a signed-in player may want to hear of
@@ -43,40 +45,17 @@ func (k AlertKind) String() string {
 	return "AlertKind(?)"
 }
 
-// alert hands the hook an alert for the seat, if a signed-in person holds
-// it. It runs on the game's path: the hook returns at once.
-func (l *loop) alert(kind AlertKind, seat int, left time.Duration) {
-	hook := l.h.opts.OnAlert
-	if hook == nil || seat < 0 || seat >= len(l.m.Seats) || l.m.Seats[seat].Account == "" || l.m.Seats[seat].Bot != "" {
-		return
-	}
-	watching := false
-	for s := range l.subs {
-		if s.seat == seat {
-			watching = true
-			break
-		}
-	}
-	hook(Alert{Kind: kind, Game: l.id, Seat: seat, Account: l.m.Seats[seat].Account,
-		Pace: l.m.Timing.Clock.Pace().Kind, Watching: watching, Left: left})
+// Finished is a game that is over, as OnFinish reports it.
+type Finished struct {
+	Game   string
+	Rated  bool
+	Seats  []store.Seat // names, bots and accounts; no tokens
+	Scores []razzia.Score
+	At     time.Time
+	// Forfeited is, by seat, whether the person timed out or left (a bot
+	// took their seat at least once): a rated game is a loss for them.
+	Forfeited []bool
 }
 
-// alertTurn tells the person to move that it is their turn, after moves
-// moves were made, unless a move was made since (a pre-move played at
-// once), or the same seat moved last (they are at the table), or a bot
-// plays for them.
-func (l *loop) alertTurn(moves, mover int) {
-	if l.m.Game == nil || l.m.Game.Over() || l.m.Game.Len() != moves {
-		return
-	}
-	if seat := l.m.Game.ToMove(); seat != mover && l.m.PersonPlays(seat) {
-		l.alert(AlertTurn, seat, 0)
-	}
-}
-
-// alertOver tells every signed-in person at the table that the game is over.
-func (l *loop) alertOver() {
-	for seat := range l.m.Seats {
-		l.alert(AlertGameOver, seat, 0)
-	}
-}
+// finishTimeout bounds the OnFinish hook of one game.
+const finishTimeout = 30 * time.Second

@@ -1,0 +1,193 @@
+package table
+
+import (
+	"context"
+	"time"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/match"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// syncChat reads the game's chat from the store: at the loop's start,
+// and in a replica when the owner changed it. New messages and changed
+// mutes go to the watchers.
+func (l *loop) syncChat() {
+	ctx, cancel := context.WithTimeout(l.env.ctx, commitTimeout)
+	defer cancel()
+	c, err := l.env.store.Chat(ctx, l.id)
+	if err != nil {
+		l.env.log.Error("cannot read the chat", "game", l.id, "err", err)
+		if l.m.Room == nil {
+			l.m.Room = match.RoomOf(nil) // the conversation is read again at the next change
+		}
+		return
+	}
+	var added []store.ChatLine
+	if len(c.Lines) > len(l.m.Chat) {
+		added = c.Lines[len(l.m.Chat):]
+	}
+	l.m.Chat = c.Lines
+	if l.m.Room == nil || !l.owns() {
+		// A replica's room only shows; an owner's keeps its rate limits,
+		// and the mutes it stored itself.
+		l.m.Room = match.RoomOf(c.Mutes)
+	}
+	for s := range l.subs {
+		l.chatTo(s, added)
+	}
+}
+
+// chatTo sends s the lines its reader may see, and the seats it muted
+// when they changed.
+func (l *loop) chatTo(s *Subscription, lines []store.ChatLine) {
+	s.tell(l.m.Room, lines, l.m.Game != nil && l.m.Game.Over())
+}
+
+// info describes the table as it is now.
+func (l *loop) info() protocol.GameInfo { return describe(l.m, l.id, l.env.limits.OpenTTL) }
+
+// showing returns a new broadcast of the table's state.
+func (l *loop) showing() *showing {
+	return &showing{m: l.m, info: l.info(), now: l.env.now, events: map[int][]razzia.Event{},
+		views: map[int]*protocol.View{}, c: &change{}}
+}
+
+// broadcast sends every subscriber the new state.
+func (l *loop) broadcast() {
+	l.show()
+	sh := l.showing()
+	for s := range l.subs {
+		sh.send(s)
+	}
+}
+
+// tellSeat sends the seat's watchers the state: a change only they see.
+func (l *loop) tellSeat(seat int) {
+	sh := l.showing()
+	for s := range l.subs {
+		if s.seat == seat {
+			sh.send(s)
+		}
+	}
+}
+
+// A showing is one broadcast of a match's state to its subscribers: the
+// events (by the move they start from), the views (by seat), the clocks
+// and the encoded messages (c) are shared by its updates, so that each is
+// made once, and only the events not yet sent are copied.
+type showing struct {
+	m      *match.Match
+	info   protocol.GameInfo
+	now    func() time.Time // read once, for the clocks
+	events map[int][]razzia.Event
+	views  map[int]*protocol.View
+	c      *change
+}
+
+// send gives s the state and the events it has not received. It never
+// blocks: an update the subscriber has not taken yet is replaced by one
+// that also carries its events.
+func (sh *showing) send(s *Subscription) {
+	from := s.sent
+	select {
+	case old := <-s.c:
+		from = old.from
+	default:
+	}
+	u := Update{Game: sh.info, Seat: s.seat, from: from, change: sh.c}
+	if g := sh.m.Game; g != nil {
+		ev, ok := sh.events[from]
+		if !ok {
+			ev = g.EventsSince(from)
+			sh.events[from] = ev
+		}
+		u.Events = ev
+		u.View = sh.view(s.seat)
+		sh.addClock(&u)
+		s.sent = g.Len()
+	}
+	s.c <- u // the buffer has room: the game's goroutine is the only sender
+}
+
+// view returns the seat's view, made once: each seat's is derived from
+// the public view (seat -1), built once, since they differ only in the
+// seat's legal moves.
+func (sh *showing) view(seat int) *protocol.View {
+	if v, ok := sh.views[seat]; ok {
+		return v
+	}
+	public, ok := sh.views[-1]
+	if !ok {
+		v := protocol.NewView(sh.m.Game.View(-1))
+		public = &v
+		sh.views[-1] = public
+	}
+	v := public
+	if seat >= 0 {
+		v = public.ForSeat(sh.m.Game.View(seat))
+	}
+	sh.views[seat] = v
+	return v
+}
+
+// addClock fills in the clock, take-overs and the seat's own pre-move of
+// an update, the clock view made once for the showing.
+func (sh *showing) addClock(u *Update) {
+	t := sh.m.Timing
+	if sh.c.clock == nil {
+		sh.c.clock = clockView(t, sh.now())
+	}
+	u.Clock = sh.c.clock
+	u.TakeOvers = t.TakeOvers
+	p := t.PreMoveOf(u.Seat)
+	u.PreMove, u.PreMoveDropped = p.Move, p.Dropped
+}
+
+// describe describes match m, game id, in protocol terms: with whose
+// turn it is, its pace and stand-ins, and the game it is a rematch of.
+func describe(m *match.Match, id string, openTTL time.Duration) protocol.GameInfo {
+	moves := 0
+	var winners []int
+	if m.Game != nil {
+		moves = m.Game.Len()
+		winners = m.Game.Winners()
+	}
+	in := newInfo(openTTL, id, m.Status, m.Seats, m.Rated, moves, m.Created, m.Updated, winners)
+	if m.Game != nil && !m.Game.Over() {
+		to := m.Game.ToMove()
+		in.ToMove = &to
+	}
+	in.Pace = PaceInfo(m.Timing.Clock.Pace())
+	for i := range in.Seats {
+		if m.Timing.StandingIn(i) {
+			in.Seats[i].StandIn = StandInLevel
+		}
+	}
+	in.RematchOf = m.RematchOf
+	return in
+}
+
+// clockView is the table's clocks t as the state messages show them at
+// now; nil for an untimed table.
+func clockView(t match.Timing, now time.Time) *protocol.ClockView {
+	c := t.Clock
+	if !c.Pace().Timed() {
+		return nil
+	}
+	v := &protocol.ClockView{ReserveMs: make([]int64, c.Players()), Running: -1, ServerTime: protocol.Millis(now)}
+	for i := range v.ReserveMs {
+		v.ReserveMs[i] = c.Reserve(i).Milliseconds()
+	}
+	if seat, started, ok := c.Running(); ok {
+		deadline, _ := c.Deadline()
+		v.Running = seat
+		v.DecisionEnds = protocol.Millis(started.Add(c.Pace().Decision))
+		v.Deadline = protocol.Millis(deadline)
+	}
+	if h := t.Hold; h != nil {
+		v.HeldUntil, v.Continued = protocol.Millis(h.Until), h.Continued
+	}
+	return v
+}

@@ -1,0 +1,31 @@
+// The seat loop's rule: what a seat does after the server refused its
+// move. One fact with the Go client (internal/client.AfterRefusal): both
+// are checked against internal/client/testdata/refusals.json.
+
+// resend the same move with the same seq after a wait; resync: send
+// nothing, the next state says whose turn it is; give_up the move: the
+// person chooses again.
+export const RESEND = "resend";
+export const RESYNC = "resync";
+export const GIVE_UP = "give_up";
+
+const resync = new Set(["stale", "game_over", "not_started"]);
+// The catalogue's codes whose request may succeed later, unchanged.
+const temporary = new Set(["rate_limited", "too_many_games", "too_many_connections", "chat_too_fast", "internal", "unavailable", "unsupported"]);
+
+// afterRefusal returns what a seat does after its move was refused with
+// code.
+export function afterRefusal(code) {
+  if (resync.has(code)) return RESYNC;
+  if (temporary.has(code)) return RESEND;
+  return GIVE_UP;
+}
+
+// resendDelay returns in how many milliseconds to send the last move
+// (last: {token, seq, retried}) again after the refusal msg, or -1 not to:
+// once per move, and only while the game is at the position it was sent
+// for (view).
+export function resendDelay(msg, last, view) {
+  if (afterRefusal(msg.code) !== RESEND || !last || !view || last.seq !== view.moves || last.retried) return -1;
+  return Math.max(1200, 1000 * (msg.retryAfter || 0));
+}
