@@ -85,7 +85,7 @@ func playTournaments(tp tournamentPlay, list bool, opt tui.Options, stdin io.Rea
 // ends or the person leaves.
 func playTournament(tp tournamentPlay, opt tui.Options, stdin io.Reader, stdout, stderr io.Writer) int {
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "razzia play: "+format+"\n", args...) }
-	if err := needTerminal(stdin, stdout); err != nil {
+	if err := needTerminal("play", stdin, stdout); err != nil {
 		logf("%v", err)
 		return 1
 	}
