@@ -221,6 +221,25 @@ func TestTournamentPage(t *testing.T) {
 	waitFor[bool](p, "the podium in view on a phone", inView("#podium li"), 5*time.Second)
 	p.resize(desktop)
 
+	// A duplicate round: its deal shown once the round is over.
+	var dup protocol.Tournament
+	members["Ann"].call(t, srv, http.MethodPost, "/api/tournaments", protocol.TournamentSettings{Name: "Duplicate evening",
+		Format: "duplicate", TableSize: 2, Rounds: 1, BreakSeconds: new(int)}, &dup)
+	for _, n := range []string{"Ann", "Bea", "Cyril", "Dora"} {
+		members[n].call(t, srv, http.MethodPost, "/api/tournaments/"+dup.ID+"/join", nil, nil)
+	}
+	members["Ann"].call(t, srv, http.MethodPost, "/api/tournaments/"+dup.ID+"/organise/start", nil, nil)
+	p.open("/t/" + dup.ID)
+	waitFor[bool](p, "the duplicate tables", `document.querySelectorAll(".tour-table").length === 2 && !document.querySelector("#rounds").textContent.includes("Being set up")`, 15*time.Second)
+	// Ann plays hers; the other, with the same deal, is hidden from her.
+	if got := eval[string](p, `document.querySelector("#rounds").textContent`); !strings.Contains(got, "Opens when the round is over") || !strings.Contains(got, "Play") {
+		p.fail("the duplicate round shows %q while it is played", got)
+	}
+	playRound(t, srv, members, srv.tournament(t, dup.ID))
+	waitFor[bool](p, "the deal revealed", shown(".tour-deal summary"), 15*time.Second)
+	p.click(".tour-deal summary")
+	p.look("a duplicate round over, its deal shown", "tournament-duplicate")
+
 	// A player's profile lists it with their place.
 	prof := newPage(t, srv, "a guest", phone.w, phone.h)
 	prof.open("/p/Bea")

@@ -190,9 +190,9 @@ function tableItem(round, tb) {
 
 function dealItem(d) {
   return h("details", { class: "tour-deal" },
-    h("summary", {}, t("tour.deal.n", { n: d.deal })),
+    h("summary", {}, `${t("tour.deal.title")} · ${t("tour.meta.size", { n: d.players })}`),
     h("p", {}, t("tour.deal.cheques")),
-    h("ol", { class: "tour-cheques" }, d.cheques.map((set, i) => h("li", {}, t("tour.deal.seat", { n: i + 1 }), ": ", set.join(", ")))),
+    h("ul", { class: "tour-cheques" }, d.cheques.map((set, i) => h("li", {}, t("tour.deal.seat", { n: i + 1 }), ": ", set.join(", ")))),
     h("p", {}, t("tour.deal.cards")),
     h("p", { class: "tour-cards" }, d.cards.map((c) => t(`card.${c}`)).join(" · ")));
 }
