@@ -2,6 +2,7 @@ package director
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"time"
 
@@ -77,6 +78,9 @@ func (t *tour) roundStep(now time.Time) (bool, []store.TournamentTable, time.Tim
 	}
 	people := t.active()
 	if len(people) < minPlayers(t.set) {
+		if t.anyPaused() {
+			return false, nil, time.Time{} // until they play again, or the organiser ends it
+		}
 		t.finish()
 		return true, nil, time.Time{}
 	}
@@ -94,6 +98,11 @@ func (t *tour) roundStep(now time.Time) (bool, []store.TournamentTable, time.Tim
 	}
 	t.rec.Tables = append(t.rec.Tables, added...)
 	return true, added, time.Time{}
+}
+
+// anyPaused reports whether a player sits out for now.
+func (t *tour) anyPaused() bool {
+	return slices.ContainsFunc(t.rec.Players, func(p store.TournamentPlayer) bool { return p.Status == protocol.PlayerPaused })
 }
 
 // seatRound seats the next round of people: by the standings after the

@@ -90,3 +90,27 @@ func TestControls(t *testing.T) {
 		}
 	}
 }
+
+// TestTooFewPaused: a round that too few can play while others sit out
+// waits for them to come back, rather than ending the tournament.
+func TestTooFewPaused(t *testing.T) {
+	h := newHarness(t, memstore.New())
+	n := h.addNode("n1", time.Minute)
+	ps := h.people(4)
+	id := h.start(n, protocol.TournamentSettings{Name: "Few", Format: "duplicate", TableSize: 2, Rounds: 2, BreakSeconds: zero()}, ps)
+	v := h.until(n.dir, id, "round 1", func(v protocol.Tournament) bool { return len(v.RoundsPlayed) == 1 && ready(v) })
+	for _, p := range ps[:3] {
+		if err := n.dir.Play(h.ctx, id, p, protocol.ActionPause); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.playRound(n, v)
+	v = h.until(n.dir, id, "round 1 over", func(v protocol.Tournament) bool { return len(v.RoundsPlayed[0].Deals) == 1 })
+	if v.Status != protocol.TournamentRunning || len(v.RoundsPlayed) != 1 {
+		t.Fatalf("with one player left: %s, %d rounds; want it waiting for the others", v.Status, len(v.RoundsPlayed))
+	}
+	if err := n.dir.Play(h.ctx, id, ps[0], protocol.ActionResume); err != nil {
+		t.Fatal(err)
+	}
+	h.until(n.dir, id, "round 2 once two play", func(v protocol.Tournament) bool { return len(v.RoundsPlayed) == 2 })
+}
