@@ -48,7 +48,8 @@ async function act(path, body) {
 function drawHead() {
   $("tour-head").hidden = false;
   $("tour-name").textContent = tour.name;
-  document.title = `Razzia! — ${tour.name}`;
+  // A tab in the background says when the person's table is ready.
+  document.title = `${tour.you && tour.you.game ? "● " : ""}Razzia! — ${tour.name}`;
   $("tour-meta").textContent = [metaText(t, tour, paceName), t("tour.meta.players", { n: tour.players, max: tour.maxPlayers }),
     tour.organiser ? t("tour.meta.organiser", { name: tour.organiser }) : ""].filter(Boolean).join(" · ");
   $("tour-about").textContent = t(`tour.format.${tour.format}.about`);
