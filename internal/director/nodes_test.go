@@ -8,6 +8,7 @@ import (
 
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/memstore"
 	"github.com/razziagame/razzia/internal/store/postgres"
 	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 )
@@ -72,4 +73,28 @@ func TestNodeDiesMidRound(t *testing.T) {
 	if l, err := h.st.(store.Tournaments).AcquireTournamentLease(ctx, id, "node-c", ttl); err == nil {
 		t.Errorf("a finished tournament leased: %+v", l)
 	}
+}
+
+// TestHandOver: a node that stops (Close) hands its tournaments over at
+// once: the other node's next scan takes them, and the round under way
+// finishes there.
+func TestHandOver(t *testing.T) {
+	st := memstore.New()
+	h := newHarness(t, st)
+	ttl := 400 * time.Millisecond
+	a := h.addNode("node-a", ttl)
+	b := h.addNode("node-b", ttl)
+	ps := h.people(4)
+	id := h.start(a, protocol.TournamentSettings{Name: "Hand over", Format: "swiss", TableSize: 2, Rounds: 2, BreakSeconds: zero()}, ps)
+	v := h.until(b.dir, id, "round 1", func(v protocol.Tournament) bool { return len(v.RoundsPlayed) == 1 && ready(v) })
+	a.dir.Close()
+	// Released at once, not left to lapse: anyone takes it now (node-c,
+	// for a millisecond; then node b's scan).
+	if _, err := st.AcquireTournamentLease(h.ctx, id, "node-c", time.Millisecond); err != nil {
+		t.Fatalf("after Close the lease is still held: %v", err)
+	}
+	h.playRound(b, v)
+	v = h.until(b.dir, id, "round 2, seated by node b", func(v protocol.Tournament) bool { return len(v.RoundsPlayed) == 2 && ready(v) })
+	h.playRound(b, v)
+	h.until(b.dir, id, "the end on node b", func(v protocol.Tournament) bool { return v.Status == protocol.TournamentFinished })
 }
