@@ -90,3 +90,13 @@ try {
   lists = err;
 }
 draw();
+// Keep the lists fresh while the page is visible.
+setInterval(async () => {
+  if (document.visibilityState !== "visible") return;
+  try {
+    lists = await api.request("GET", "/api/tournaments");
+  } catch (err) {
+    lists = err;
+  }
+  draw();
+}, 30000);
