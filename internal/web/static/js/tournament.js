@@ -198,13 +198,24 @@ function dealItem(d) {
     h("p", { class: "tour-cards" }, d.cards.map((c) => t(`card.${c}`)).join(" · ")));
 }
 
+// ARENA_SHOWN is how many of an arena's tables show at once, the latest
+// first; the earlier ones fold away.
+const ARENA_SHOWN = 30;
+
 function drawRounds() {
   const rounds = tour.played.slice().reverse();
   $("tour-rounds").hidden = rounds.length === 0;
-  replace($("rounds"), rounds.map((r) => h("section", { class: "tour-round", "aria-label": r.number ? t("tour.round.n", { n: r.number }) : t("tour.arena.tables") },
-    h("h3", {}, r.number ? t("tour.round.n", { n: r.number }) : t("tour.arena.tables")),
-    h("ol", { class: "tour-tables" }, (r.number ? r.tables : r.tables.slice().reverse()).map((tb) => tableItem(r, tb))),
-    (r.deals || []).map(dealItem))));
+  replace($("rounds"), rounds.map((r) => {
+    const title = r.number ? t("tour.round.n", { n: r.number }) : t("tour.arena.tables");
+    const tables = (r.number ? r.tables : r.tables.slice().reverse()).map((tb) => tableItem(r, tb));
+    const earlier = r.number ? [] : tables.splice(ARENA_SHOWN);
+    return h("section", { class: "tour-round", "aria-label": title },
+      h("h3", {}, title),
+      h("ol", { class: "tour-tables" }, tables),
+      earlier.length ? h("details", { class: "tour-earlier" }, h("summary", {}, t("tour.arena.earlier", { n: earlier.length })),
+        h("ol", { class: "tour-tables" }, earlier)) : null,
+      (r.deals || []).map(dealItem));
+  }));
 }
 
 function drawPeople() {
