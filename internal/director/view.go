@@ -435,20 +435,18 @@ func (s *Service) tournamentOf(ctx context.Context, game string) (string, error)
 }
 
 // OfGame returns the tournament that game is a table of, as lists show
-// it; ErrNotFound when it is none's.
-func (s *Service) OfGame(ctx context.Context, game string) (protocol.TournamentSummary, error) {
+// it; nil when it is none's.
+func (s *Service) OfGame(ctx context.Context, game string) (*protocol.TournamentSummary, error) {
 	id, err := s.tournamentOf(ctx, game)
-	if err != nil {
-		return protocol.TournamentSummary{}, err
-	}
-	if id == "" {
-		return protocol.TournamentSummary{}, refuse(ErrNotFound, "game %s is no tournament's table", game)
+	if err != nil || id == "" {
+		return nil, err
 	}
 	d, err := s.described(ctx, id)
 	if err != nil {
-		return protocol.TournamentSummary{}, err
+		return nil, err
 	}
-	return d.view.TournamentSummary, nil
+	sum := d.view.TournamentSummary
+	return &sum, nil
 }
 
 // Hidden reports whether game is a table of a duplicate round still

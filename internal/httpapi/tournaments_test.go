@@ -136,6 +136,19 @@ func TestTournamentAPI(t *testing.T) {
 		}
 		c.CloseNow()
 	}
+	// Which tournament a table is of: told even of the hidden one; nothing
+	// of a game of none.
+	var of protocol.GameTournament
+	guest.must(http.MethodGet, "/api/games/"+other+"/tournament", nil, &of)
+	if of.Tournament == nil || of.Tournament.ID != id {
+		t.Errorf("the hidden table's tournament: %+v", of.Tournament)
+	}
+	plain := srv.Create("", "easy").ID
+	of = protocol.GameTournament{}
+	guest.must(http.MethodGet, "/api/games/"+plain+"/tournament", nil, &of)
+	if of.Tournament != nil {
+		t.Errorf("a game of no tournament is of %+v", of.Tournament)
+	}
 	var wg sync.WaitGroup
 	for name, game := range seatedAt {
 		token := bs[name].seatToken(game)

@@ -224,9 +224,10 @@ type TournamentRequest struct {
 }
 
 // GameTournament answers GET /api/games/{id}/tournament: the tournament
-// the game is a table of (not_found when none).
+// the game is a table of, absent when none (a page that asks of every
+// game logs no refusal for the others).
 type GameTournament struct {
-	Tournament TournamentSummary `json:"tournament"`
+	Tournament *TournamentSummary `json:"tournament,omitempty"`
 }
 
 // TournamentEntries answers GET /api/players/{name}/tournaments.

@@ -14,8 +14,9 @@ async function main() {
   try {
     of = (await api.request("GET", `/api/games/${encodeURIComponent(game)}/tournament`)).tournament;
   } catch {
-    return; // none, or the server cannot say: the table alone
+    return; // the server cannot say: the table alone
   }
+  if (!of) return; // a table of no tournament
   const tag = chosen();
   const [cat, en] = await Promise.all([loadCatalogue(tag), tag === "en" ? null : loadCatalogue("en")]);
   const t = translator(cat, en || cat);
