@@ -40,7 +40,7 @@ func TestPlayTerminalTournament(t *testing.T) {
 	term.waitFor(10*time.Second, "", "Password for ann:")
 	term.send(password + "\r")
 	term.waitFor(10*time.Second, "", "Terminal cup", "Starts when the organiser says", "You are in.", "q leave this screen")
-	go runnerPlays(t.Context(), bea, tr.ID, 1, func(string, ...any) {})
+	go runnerPlays(t.Context(), bea, tr.ID, "random", 1, func(string, ...any) {})
 	if _, err := ann.Organise(t.Context(), tr.ID, protocol.ActionStart, ""); err != nil {
 		t.Fatal(err)
 	}

@@ -3,16 +3,18 @@ package main
 import (
 	"context"
 	crand "crypto/rand"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/i18n"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -207,8 +209,9 @@ Tournament runs a tournament of bots through a server, as people would
 play it: it signs in N accounts (registering them the first time: the
 server must let one address register that many, razzia serve
 --register-burst N), organises a tournament as the first, enters them
-all, starts it, and plays every account's games, each move a random legal
-one, until the tournament ends; then it prints the standings and the
+all, starts it, and plays every account's games with a bot (--bot, a
+level or any built-in spec; it sees only what the account's seat sees),
+until the tournament ends; then it prints the standings and the
 tournament's page. The accounts are PREFIX1 to PREFIXN, their password
 --secret: a second run signs the same accounts in again.
 
@@ -232,6 +235,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	prefix := fs.String("prefix", "Runner", "the accounts' names: `PREFIX`1 to PREFIXN")
 	secret := fs.String("secret", "tournament runner password", "the accounts' `PASSWORD`")
 	fill := fs.Bool("fill", false, "bots fill the seats the numbers leave")
+	level := fs.String("bot", "medium", "the `SPEC` of the bot that plays each account: "+strings.Join(bot.LevelNames(), ", ")+", random, ...")
 	rest, status, done := parseFlags(fs, tournamentSynopsis, args, stdout, stderr)
 	if done {
 		return status
@@ -243,6 +247,11 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		return usageError(stderr, fs, tournamentSynopsis, "--server URL is needed")
 	case *players < 2 || *players > 200:
 		return usageError(stderr, fs, tournamentSynopsis, "--players: 2 to 200")
+	}
+	if b, err := bot.New(*level, 1); err != nil {
+		return usageError(stderr, fs, tournamentSynopsis, "--bot: %v (%s)", err, bot.SpecHelp)
+	} else {
+		b.Close()
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "razzia tournament: "+format+"\n", args...) }
 	ctx, cancel := context.WithCancel(context.Background())
@@ -282,7 +291,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			last, err := runnerPlays(ctx, c, t.ID, uint64(i+1), func(format string, args ...any) {
+			last, err := runnerPlays(ctx, c, t.ID, *level, uint64(i+1), func(format string, args ...any) {
 				if i == 0 {
 					fmt.Fprintf(stdout, format+"\n", args...)
 				}
@@ -335,12 +344,12 @@ func runnerAccounts(ctx context.Context, server, prefix, secret string, n int) (
 	return out, nil
 }
 
-// runnerPlays plays an account's tournament games, random legal moves,
+// runnerPlays plays an account's tournament games with the bot of spec,
 // until the tournament ends; it returns the tournament as last seen.
-func runnerPlays(ctx context.Context, c *client.Client, id string, seed uint64, say func(string, ...any)) (protocol.Tournament, error) {
-	var key [32]byte
+func runnerPlays(ctx context.Context, c *client.Client, id, spec string, seed uint64, say func(string, ...any)) (protocol.Tournament, error) {
+	var key [8]byte
 	crand.Read(key[:])
-	r := rand.New(rand.NewPCG(seed, uint64(key[0])))
+	seed ^= binary.LittleEndian.Uint64(key[:])
 	played := map[string]bool{}
 	var last protocol.Tournament
 	round := -1
@@ -362,7 +371,8 @@ func runnerPlays(ctx context.Context, c *client.Client, id string, seed uint64, 
 			}
 			if y := t.You; y != nil && y.Game != "" && !played[y.Game] {
 				played[y.Game] = true
-				if err := runnerGame(ctx, c, y.Game, r); err != nil {
+				seed++
+				if err := runnerGame(ctx, c, y.Game, spec, seed); err != nil {
 					return last, err
 				}
 			}
@@ -372,11 +382,29 @@ func runnerPlays(ctx context.Context, c *client.Client, id string, seed uint64, 
 	return last, errors.New("the tournament's WebSocket keeps closing")
 }
 
-// runnerGame plays the account's seat at game, random legal moves.
-func runnerGame(ctx context.Context, c *client.Client, game string, r *rand.Rand) error {
+// runnerGame plays the account's seat at game with the bot of spec. The
+// bot reads the seat's view of the game, rebuilt from its record so far
+// (the record names the cards drawn, never those to come); a bot that
+// cannot decide plays the safe move.
+func runnerGame(ctx context.Context, c *client.Client, game, spec string, seed uint64) error {
+	b, err := bot.New(spec, seed)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
 	s := c.Session(game, "")
 	defer s.Close()
-	p := &client.Player{Session: s, Decide: func(st *client.State) string { return st.View.Legal[r.IntN(len(st.View.Legal))] }}
-	_, err := p.Play(ctx)
+	p := &client.Player{Session: s, Decide: func(st *client.State) string {
+		if rec, err := c.Record(ctx, game); err == nil {
+			if g, err := rec.Game(); err == nil && g.Len() == st.View.Moves {
+				move := b.Choose(g.View(st.Seat)).String()
+				if slices.Contains(st.View.Legal, move) {
+					return move
+				}
+			}
+		}
+		return bot.DefaultMove(st.View.Legal)
+	}}
+	_, err = p.Play(ctx)
 	return err
 }

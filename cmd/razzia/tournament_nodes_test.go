@@ -63,7 +63,7 @@ func TestTournamentNodeKilled(t *testing.T) {
 	for i, p := range players {
 		wg.Go(func() {
 			var err error
-			if final[i], err = runnerPlays(ctx, p, tr.ID, uint64(i+1), func(string, ...any) {}); err != nil {
+			if final[i], err = runnerPlays(ctx, p, tr.ID, "random", uint64(i+1), func(string, ...any) {}); err != nil {
 				t.Errorf("Killed%d: %v", i+1, err)
 			}
 		})

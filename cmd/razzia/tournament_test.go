@@ -13,8 +13,8 @@ import (
 func TestTournamentRun(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
 	for _, args := range [][]string{
-		{"--format", "swiss", "--players", "5", "--size", "3", "--rounds", "2"},
-		{"--format", "duplicate", "--players", "4", "--size", "2", "--rounds", "2"},
+		{"--format", "swiss", "--players", "5", "--size", "3", "--rounds", "2", "--bot", "random"},
+		{"--format", "duplicate", "--players", "4", "--size", "2", "--rounds", "1"},
 	} {
 		out, errOut, status := runCmd(t, nil, append([]string{"tournament", "--server", srv.URL}, args...)...)
 		if status != 0 {
@@ -26,6 +26,9 @@ func TestTournamentRun(t *testing.T) {
 	}
 	if _, errOut, status := runCmd(t, nil, "tournament", "--players", "3"); status != 2 || !strings.Contains(errOut, "--server") {
 		t.Errorf("without --server: status %d, %q", status, errOut)
+	}
+	if _, errOut, status := runCmd(t, nil, "tournament", "--server", srv.URL, "--bot", "grandmaster"); status != 2 || !strings.Contains(errOut, "--bot") {
+		t.Errorf("an unknown bot: status %d, %q", status, errOut)
 	}
 	out, _, status := runCmd(t, nil, "play", "--server", srv.URL, "--tournaments")
 	if status != 0 || !strings.Contains(out, "Swiss run") || !strings.Contains(out, "Finished:") {
