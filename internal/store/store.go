@@ -297,6 +297,9 @@ type Store interface {
 	Chats
 	// Tournaments keeps tournaments, their players and tables.
 	Tournaments
+	// Social keeps presence, last sightings, follows, blocks and finish
+	// marks.
+	Social
 	// Puzzles keeps the puzzles found in finished games and their answers.
 	Puzzles
 

@@ -9,6 +9,7 @@ import { setupLearn } from "./learn.js";
 import { errorText } from "./errors.js";
 import { whoami, showAccount } from "./players.js";
 import { lobbyTournaments } from "./tourlist.js";
+import { setupOnline, drawOnline } from "./online.js";
 
 // Until the catalogue comes, the keys themselves (with has(), as a real
 // translator has: the seats can be drawn before).
@@ -206,6 +207,7 @@ $("create-form").addEventListener("submit", create);
 $("upload").addEventListener("change", upload);
 $("refresh").addEventListener("click", refresh);
 setupLearn(() => t);
+setupOnline(() => t);
 const levelsLoaded = loadLevels(); // while the language loads
 const tournaments = lobbyTournaments($("tours-coming"), $("tours-running"));
 await start((tr, lang) => {
@@ -214,6 +216,7 @@ await start((tr, lang) => {
   renderPaces(lang);
   renderSeats();
   drawLists();
+  drawOnline();
 });
 const levelsError = await levelsLoaded;
 if (levelsError) showError($("create-error"), errorText(t, levelsError));
