@@ -209,6 +209,10 @@ func TestTournamentPage(t *testing.T) {
 	// Her next table is offered where she played the last.
 	waitFor[bool](table, "the next table offered", shown("#tour-next a"), 15*time.Second)
 	table.look("a tournament's table with the next one ready", "tournament-table-next")
+	// The tournament's podium style stays on its page: the game's end keeps its own.
+	if got := eval[string](table, `getComputedStyle(document.querySelector("#result .podium li")).borderTopStyle`); got != "none" {
+		table.fail("the game's end list has a %s border: the tournament's podium style leaks into it", got)
+	}
 	v = srv.tournament(t, id)
 	playRound(t, srv, members, v)
 	waitFor[bool](p, "the podium", shown("#podium li"), 15*time.Second)
@@ -216,6 +220,9 @@ func TestTournamentPage(t *testing.T) {
 		p.fail("%d lines of standings, want 5", n)
 	}
 	p.look("a finished tournament", "tournament-finished")
+	if !eval[bool](p, `document.querySelector("#podium li").getBoundingClientRect().width === document.querySelector("#podium").getBoundingClientRect().width`) {
+		p.fail("the podium's places do not fill its width")
+	}
 	p.resize(phone)
 	p.do("scroll to the top", chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
 	waitFor[bool](p, "the podium in view on a phone", inView("#podium li"), 5*time.Second)
