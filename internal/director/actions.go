@@ -104,14 +104,7 @@ func (s *Service) update(ctx context.Context, id string, f func(t *tour) ([]stor
 		return nil, ErrNotFound
 	}
 	for try := 0; try < 16; try++ {
-		rec, err := s.st.Tournament(ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, ErrNotFound
-		}
-		if err != nil {
-			return nil, err
-		}
-		t, err := load(rec)
+		t, err := s.read(ctx, id)
 		if err != nil {
 			return nil, err
 		}

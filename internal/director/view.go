@@ -46,6 +46,18 @@ type description struct {
 // change: the notices keep it fresh, and this makes up for one lost.
 const describedFor = 10 * time.Second
 
+// read reads tournament id as stored: ErrNotFound if there is none.
+func (s *Service) read(ctx context.Context, id string) (*tour, error) {
+	rec, err := s.st.Tournament(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return load(rec)
+}
+
 // described returns tournament id described, from the node's cache while
 // no change was announced, else read anew.
 func (s *Service) described(ctx context.Context, id string) (*description, error) {
@@ -55,14 +67,7 @@ func (s *Service) described(ctx context.Context, id string) (*description, error
 	if d != nil && time.Since(d.at) < describedFor {
 		return d, nil
 	}
-	rec, err := s.st.Tournament(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, err
-	}
-	t, err := load(rec)
+	t, err := s.read(ctx, id)
 	if err != nil {
 		return nil, err
 	}
