@@ -208,7 +208,8 @@ usage: razzia tournament --server URL [--format swiss|arena|duplicate] [--player
 Tournament runs a tournament of bots through a server, as people would
 play it: it signs in N accounts (registering them the first time: the
 server must let one address register that many, razzia serve
---register-burst N), organises a tournament as the first, enters them
+--register-burst N, and, past 20, hold N tables and N tournament pages,
+--max-conns-per-client N), organises a tournament as the first, enters them
 all, starts it, and plays every account's games with a bot (--bot, a
 level or any built-in spec; it sees only what the account's seat sees),
 until the tournament ends; then it prints the standings and the

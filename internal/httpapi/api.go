@@ -221,6 +221,10 @@ type Server struct {
 	// liveClients counts the pages' live sockets per client address,
 	// apart from the tables' (MaxConns each): a table's page holds both.
 	liveClients connCount
+	// tourClients counts the tournaments' sockets per client address,
+	// apart from the tables' (MaxConns each): a club's evening on one
+	// address holds a tournament's page and a table for each person.
+	tourClients connCount
 }
 
 // New returns the server of the hub's games. web serves every path that is

@@ -242,12 +242,12 @@ func (s *Server) tournamentWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	client := s.peerOf(r).key()
-	if !s.clients.add(client, s.opts.MaxConns) {
+	if !s.tourClients.add(client, s.opts.MaxConns) {
 		s.refuse(w, r, newError(protocol.TooManyConnections,
-			"your address has %d connections to this server, the most it takes: close one (another tab?) and try again", s.opts.MaxConns))
+			"your address has %d tournament pages open on this server, the most it takes: close one (another tab?) and try again", s.opts.MaxConns))
 		return
 	}
-	defer s.clients.done(client)
+	defer s.tourClients.done(client)
 	if !s.track() {
 		s.fail(w, r, newError(protocol.Unavailable, "the server is shutting down"))
 		return

@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/razziagame/razzia/internal/account"
+	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/servertest"
 )
@@ -211,5 +212,36 @@ func TestTournamentAPI(t *testing.T) {
 	}
 	if _, code := guest.call(http.MethodGet, "/api/tournaments/nosuchtour", nil, nil); code != protocol.NotFound {
 		t.Errorf("no such tournament: %s", code)
+	}
+}
+
+// TestTournamentSocketsLimited: one address (a club's room) holds at most
+// MaxConns tournament sockets, refused beyond with too_many_connections,
+// and as many table sockets beside them: each person there has the
+// tournament's page and their table open.
+func TestTournamentSocketsLimited(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{API: httpapi.Options{MaxConns: 2}})
+	ann := newBrowser(t, srv)
+	ann.register("Ann")
+	var v protocol.Tournament
+	ann.must(http.MethodPost, "/api/tournaments", protocol.TournamentSettings{Name: "Club night", Format: "swiss", TableSize: 2}, &v)
+	id := srv.Create("", "easy").ID
+	for range 2 {
+		var st protocol.StateMessage
+		readType(t, ann.tableSocket(id), protocol.TypeState, &st)
+	}
+	for range 2 {
+		dialTournament(t, srv, v.ID).until("the tournament", func(protocol.Tournament) bool { return true })
+	}
+	u := "ws" + strings.TrimPrefix(srv.URL, "http") + "/api/tournaments/" + v.ID + "/ws"
+	c, _, err := websocket.Dial(t.Context(), u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	var m protocol.ErrorMessage
+	readType(t, c, protocol.TypeError, &m)
+	if m.Code != protocol.TooManyConnections {
+		t.Errorf("the third tournament socket: %+v", m)
 	}
 }
