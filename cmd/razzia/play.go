@@ -36,6 +36,7 @@ usage: razzia play [--players NAMES|N] [--bots SPEC,...] [--seed N] [--lang TAG]
        razzia play --server URL [--name NAME | --account NAME [--rated]] [INVITE|ID]
        razzia play --server URL --tournaments
        razzia play --server URL --account NAME --tournament ID [--password P]
+       razzia play --server URL [--name NAME | --account NAME] --lobby | --play-now PLAYERS [--pace ID] [--rated] [--bots-after DURATION]
 
 Play plays Razzia! in the terminal (80×24 or larger), driven by the keyboard:
 arrows or tab select a move and enter plays it; d draws, c calls an auction,
@@ -65,6 +66,13 @@ the --account (--password for a private one) and plays its rounds: between
 games its standings and the countdown to the next round, each game at its
 table as soon as it is seated; q between games leaves the screen (the
 tournament goes on; run the same command to come back).
+--lobby shows the server's lobby instead: who is online, the open Play-now
+requests (enter joins one), yours (x cancels one) and the challenges to you
+(a accepts, d declines with the reason tab chooses). --play-now PLAYERS asks
+the server for a table at once (a count, 3, or a range, 2-4, at --pace,
+rated with --rated; --bots-after 30s lets bots fill the seats nobody took
+after that wait) and waits in the lobby. Seated, by a request or an accepted
+challenge, the terminal goes to the table.
 
 Your seat is kept: the seat's token is saved in your configuration folder
 (razzia/seats.json, readable by you only), so razzia play LINK takes the
@@ -85,6 +93,8 @@ Examples:
   razzia play --server http://localhost:8080 --name Ann --bots easy,easy
   razzia play --server http://localhost:8080 --account Ann --rated --bots hard
   razzia play --server http://localhost:8080 --account Ann --tournament k3x7q2m5ab
+  razzia play --server http://localhost:8080 --name Ann --play-now 2-4 --pace blitz --bots-after 30s
+  razzia play --server http://localhost:8080 --account Ann --lobby
 `, strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel)
 
 // defaultBots are the bots of a person who names none: a game of four.
@@ -107,6 +117,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	tourID := fs.String("tournament", "", "with --server and --account, join tournament `ID` and play its rounds")
 	tours := fs.Bool("tournaments", false, "with --server, list the server's tournaments")
 	tourPassword := fs.String("password", "", "a private tournament's `PASSWORD`")
+	lobby := fs.Bool("lobby", false, "with --server, show the lobby: who is online, the open Play-now requests, your challenges")
+	playNow := fs.String("play-now", "", "with --server, ask to play now with `PLAYERS` (a count, 3, or a range, 2-4) at --pace, rated with --rated")
+	botsAfter := fs.Duration("bots-after", 0, "with --play-now, let bots fill the table after `DURATION` (15s to 10m)")
 	rest, status, done := parseFlags(fs, playSynopsis, args, stdout, stderr)
 	if done {
 		return status
@@ -142,6 +155,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if *tourID != "" || *tours {
+		if *lobby || *playNow != "" {
+			return usageError(stderr, fs, playSynopsis, "--tournament and --tournaments are screens of their own: not with --lobby or --play-now")
+		}
 		return playTournaments(tournamentPlay{server: *server, account: *acct, id: *tourID, password: *tourPassword}, *tours, opt, stdin, stdout, stderr, fs)
 	}
 	if *server != "" || len(rest) == 1 {
@@ -153,9 +169,22 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			*bots = defaultBots
 		}
 		// Nothing said about a new table: the games to resume come first.
-		resume := !botsGiven && *players == "" && *paceID == "" && !*rated
-		return playOnServer(serverGame{server: *server, invite: invite, name: *name, account: *acct, rated: *rated, pace: *paceID, bots: *bots, players: *players, resume: resume},
-			opt, stdin, stdout, stderr, fs)
+		resume := !botsGiven && *players == "" && *paceID == "" && !*rated && !*lobby && *playNow == ""
+		g := serverGame{server: *server, invite: invite, name: *name, account: *acct, rated: *rated, pace: *paceID, bots: *bots, players: *players, resume: resume,
+			lobby: *lobby || *playNow != "", playNow: *playNow != ""}
+		if g.lobby {
+			if invite != "" || botsGiven || *players != "" {
+				return usageError(stderr, fs, playSynopsis, "--lobby and --play-now seat you by the server's choice: not with an invite, --bots or --players")
+			}
+			req, err := playNowRequest(*playNow, *paceID, *rated, *botsAfter)
+			if err != nil {
+				return usageError(stderr, fs, playSynopsis, "%v", err)
+			}
+			g.request = req
+		} else if *botsAfter != 0 {
+			return usageError(stderr, fs, playSynopsis, "--bots-after is for a Play-now request (--play-now)")
+		}
+		return playOnServer(g, opt, stdin, stdout, stderr, fs)
 	}
 	if *acct != "" || *rated {
 		return usageError(stderr, fs, playSynopsis, "--account and --rated need --server URL")
@@ -461,6 +490,10 @@ type serverGame struct {
 	pace                 string // the pace of a new table, "" for the default
 	bots, players        string
 	resume               bool // list the saved seats there, if any, instead of creating a table
+	// lobby shows the server's lobby to be seated by Play now or a
+	// challenge; playNow makes request there at once.
+	lobby, playNow bool
+	request        protocol.SeekRequest
 }
 
 // playOnServer joins a game on a server, or creates one, and plays it.
@@ -493,7 +526,7 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 		return usageError(stderr, fs, playSynopsis, "--name: %v", err)
 	}
 	seats, err := serverSeats(bots, players)
-	if err != nil && invite == "" {
+	if err != nil && invite == "" && !g.lobby {
 		return usageError(stderr, fs, playSynopsis, "%v", err)
 	}
 	if err := needTerminal("play", stdin, stdout); err != nil {
@@ -547,15 +580,30 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 		}
 		name = acct.Name // the name the seat is under, kept with it
 	}
-	seat, err := c.TakeSeat(setup, store, client.SeatRequest{Game: invite, Name: name, AnyName: anyName, Seats: seats, Pace: g.pace, Rated: g.rated})
-	if err != nil {
-		if full, ok := errors.AsType[*client.Error](err); ok && full.Code == protocol.TableFull && invite != "" {
-			err = noSeat(setup, c, invite, err)
+	var seat client.SavedSeat
+	if g.lobby {
+		setupDone()
+		g.name = name
+		var seated bool
+		seat, seated, err = lobbySeat(ctx, c, store, g, opt, stdin, stdout)
+		if err != nil {
+			fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
+			return 1
 		}
-		fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
-		return 1
+		if !seated {
+			return 0
+		}
+	} else {
+		seat, err = c.TakeSeat(setup, store, client.SeatRequest{Game: invite, Name: name, AnyName: anyName, Seats: seats, Pace: g.pace, Rated: g.rated})
+		if err != nil {
+			if full, ok := errors.AsType[*client.Error](err); ok && full.Code == protocol.TableFull && invite != "" {
+				err = noSeat(setup, c, invite, err)
+			}
+			fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
+			return 1
+		}
+		setupDone()
 	}
-	setupDone()
 	id := seat.Game
 	link := strings.TrimSuffix(c.URL(), "/") + "/g/" + id
 	s := c.Session(id, seat.Token)

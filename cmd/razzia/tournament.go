@@ -145,7 +145,7 @@ func playTournament(tp tournamentPlay, opt tui.Options, stdin io.Reader, stdout,
 			continue
 		}
 		lost = 0
-		lobby := tui.NewLobby(ctx, first, feed, played, func(ctx context.Context, action string) (protocol.Tournament, error) {
+		lobby := tui.NewTournamentScreen(ctx, first, feed, played, func(ctx context.Context, action string) (protocol.Tournament, error) {
 			return c.TournamentAction(ctx, tp.id, action)
 		}, opt)
 		sig, err := runProgram(lobby, stdin, stdout)

@@ -30,6 +30,9 @@ func TestTournamentRun(t *testing.T) {
 	if _, errOut, status := runCmd(t, nil, "tournament", "--server", srv.URL, "--bot", "grandmaster"); status != 2 || !strings.Contains(errOut, "--bot") {
 		t.Errorf("an unknown bot: status %d, %q", status, errOut)
 	}
+	if _, errOut, status := runCmd(t, nil, "play", "--server", srv.URL, "--tournaments", "--lobby"); status != 2 || !strings.Contains(errOut, "--lobby") {
+		t.Errorf("--tournaments with --lobby: status %d, %q", status, errOut)
+	}
 	out, _, status := runCmd(t, nil, "play", "--server", srv.URL, "--tournaments")
 	if status != 0 || !strings.Contains(out, "Swiss run") || !strings.Contains(out, "Finished:") {
 		t.Errorf("razzia play --tournaments: %d\n%s", status, out)

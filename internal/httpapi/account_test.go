@@ -202,6 +202,9 @@ func TestCrossSite(t *testing.T) {
 		{http.MethodPost, "/api/records"},
 		{http.MethodPost, "/api/tournaments"}, {http.MethodPost, "/api/tournaments/abcdefghij/join"},
 		{http.MethodPost, "/api/tournaments/abcdefghij/withdraw"}, {http.MethodPost, "/api/tournaments/abcdefghij/organise/start"},
+		{http.MethodPost, "/api/seeks"}, {http.MethodPost, "/api/seeks/x/join"}, {http.MethodPost, "/api/seeks/x/seat"},
+		{http.MethodDelete, "/api/seeks/x"}, {http.MethodPost, "/api/challenges"}, {http.MethodPost, "/api/challenges/x/answer"},
+		{http.MethodDelete, "/api/challenges/x"}, {http.MethodPost, "/api/challenges/x/seat"},
 		{http.MethodPost, "/api/records"}, {http.MethodPost, "/api/puzzles/" + game + "-1/answer"},
 	} {
 		status, code := b.call(r.method, r.path, map[string]string{}, nil, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")

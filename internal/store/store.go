@@ -297,6 +297,8 @@ type Store interface {
 	Chats
 	// Tournaments keeps tournaments, their players and tables.
 	Tournaments
+	// Pairing keeps the Play-now requests and the challenges.
+	Pairing
 	// Social keeps presence, last sightings, follows, blocks and finish
 	// marks.
 	Social

@@ -14,13 +14,13 @@ import (
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
-// A Lobby is the screen of a tournament between its games: where it is,
+// A TournamentScreen is the screen of a tournament between its games: where it is,
 // the countdown to its next round, the standings, and what the person
 // can do. It follows the tournament as the server sends it and ends
 // when the person's next table is ready (NextGame), when the person
 // quits (q), or never by itself once the tournament is over (its last
 // standings stay until q).
-type Lobby struct {
+type TournamentScreen struct {
 	cat    *i18n.Catalogue
 	feed   <-chan protocol.Tournament
 	t      protocol.Tournament
@@ -36,11 +36,11 @@ type Lobby struct {
 	quit          bool
 }
 
-// NewLobby returns the screen of tournament t, fed by feed. played are
+// NewTournamentScreen returns the screen of tournament t, fed by feed. played are
 // the games this person already played, which do not end it again; act
 // makes the person's actions (pause, resume, withdraw).
-func NewLobby(ctx context.Context, t protocol.Tournament, feed <-chan protocol.Tournament, played map[string]bool,
-	act func(ctx context.Context, action string) (protocol.Tournament, error), opt Options) *Lobby {
+func NewTournamentScreen(ctx context.Context, t protocol.Tournament, feed <-chan protocol.Tournament, played map[string]bool,
+	act func(ctx context.Context, action string) (protocol.Tournament, error), opt Options) *TournamentScreen {
 	cat, ok := i18n.Lookup(opt.Lang)
 	if !ok {
 		cat, _ = i18n.Lookup(i18n.Fallback)
@@ -49,51 +49,53 @@ func NewLobby(ctx context.Context, t protocol.Tournament, feed <-chan protocol.T
 	if now == nil {
 		now = time.Now
 	}
-	l := &Lobby{cat: cat, feed: feed, t: t, played: played, now: now, act: act, ctx: ctx}
+	l := &TournamentScreen{cat: cat, feed: feed, t: t, played: played, now: now, act: act, ctx: ctx}
 	l.check()
 	return l
 }
 
 // NextGame returns the game whose table is ready for the person, "" when
 // the screen ended otherwise.
-func (l *Lobby) NextGame() string { return l.next }
+func (l *TournamentScreen) NextGame() string { return l.next }
 
 // Tournament returns the tournament as last received.
-func (l *Lobby) Tournament() protocol.Tournament { return l.t }
+func (l *TournamentScreen) Tournament() protocol.Tournament { return l.t }
 
 // Lost reports whether the connection to the server ended the screen.
-func (l *Lobby) Lost() bool { return l.lost }
+func (l *TournamentScreen) Lost() bool { return l.lost }
 
 type (
-	lobbyTick   struct{}
-	lobbyUpdate struct{ t protocol.Tournament }
-	lobbyClosed struct{}
-	lobbyActed  struct{ err error }
+	tourTick   struct{}
+	tourUpdate struct{ t protocol.Tournament }
+	tourClosed struct{}
+	tourActed  struct{ err error }
 )
 
-func (l *Lobby) listen() tea.Cmd {
+func (l *TournamentScreen) listen() tea.Cmd {
 	feed := l.feed
 	return func() tea.Msg {
 		t, ok := <-feed
 		if !ok {
-			return lobbyClosed{}
+			return tourClosed{}
 		}
-		return lobbyUpdate{t}
+		return tourUpdate{t}
 	}
 }
 
-func tick() tea.Cmd { return tea.Tick(time.Second, func(time.Time) tea.Msg { return lobbyTick{} }) }
+func tourTickCmd() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tourTick{} })
+}
 
 // Init starts listening and the countdown.
-func (l *Lobby) Init() tea.Cmd {
+func (l *TournamentScreen) Init() tea.Cmd {
 	if l.next != "" {
 		return tea.Quit
 	}
-	return tea.Batch(l.listen(), tick())
+	return tea.Batch(l.listen(), tourTickCmd())
 }
 
 // check ends the screen when the person's next table is ready.
-func (l *Lobby) check() bool {
+func (l *TournamentScreen) check() bool {
 	if y := l.t.You; y != nil && y.Game != "" && !l.played[y.Game] {
 		l.next = y.Game
 		return true
@@ -102,13 +104,13 @@ func (l *Lobby) check() bool {
 }
 
 // Update handles the tournament's news, the clock and the keys.
-func (l *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (l *TournamentScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		l.width, l.height = msg.Width, msg.Height
-	case lobbyTick:
-		return l, tick()
-	case lobbyUpdate:
+	case tourTick:
+		return l, tourTickCmd()
+	case tourUpdate:
 		if msg.t.Version >= l.t.Version {
 			l.t = msg.t
 		}
@@ -116,10 +118,10 @@ func (l *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return l, tea.Quit
 		}
 		return l, l.listen()
-	case lobbyClosed:
+	case tourClosed:
 		l.lost = true
 		return l, tea.Quit
-	case lobbyActed:
+	case tourActed:
 		l.notice = ""
 		if msg.err != nil {
 			l.notice = msg.err.Error()
@@ -130,7 +132,7 @@ func (l *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return l, nil
 }
 
-func (l *Lobby) key(k string) tea.Cmd {
+func (l *TournamentScreen) key(k string) tea.Cmd {
 	switch k {
 	case "q", "ctrl+c", "esc":
 		l.quit = true
@@ -147,12 +149,12 @@ func (l *Lobby) key(k string) tea.Cmd {
 	act, ctx := l.act, l.ctx
 	return func() tea.Msg {
 		_, err := act(ctx, action)
-		return lobbyActed{err}
+		return tourActed{err}
 	}
 }
 
 // View draws the screen.
-func (l *Lobby) View() tea.View {
+func (l *TournamentScreen) View() tea.View {
 	v := tea.NewView(l.Render())
 	v.AltScreen = true
 	v.WindowTitle = "Razzia! " + l.t.Name
@@ -161,7 +163,7 @@ func (l *Lobby) View() tea.View {
 
 // Render returns the screen as text: at most height lines of at most
 // width cells.
-func (l *Lobby) Render() string {
+func (l *TournamentScreen) Render() string {
 	if l.width <= 0 || l.height <= 0 || l.quit {
 		return ""
 	}
@@ -192,7 +194,7 @@ func (l *Lobby) Render() string {
 	return strings.Join(lines, "\n")
 }
 
-func (l *Lobby) meta() string {
+func (l *TournamentScreen) meta() string {
 	c, t := l.cat, l.t
 	parts := []string{c.T("tour.format." + t.Format), c.T("tour.meta.size", "n", t.TableSize)}
 	if t.Format == protocol.FormatArena {
@@ -206,7 +208,7 @@ func (l *Lobby) meta() string {
 }
 
 // status says where the tournament is, as the page does.
-func (l *Lobby) status() string {
+func (l *TournamentScreen) status() string {
 	c, t := l.cat, l.t
 	switch t.Status {
 	case protocol.TournamentWaiting:
@@ -234,7 +236,7 @@ func (l *Lobby) status() string {
 }
 
 // countdown is the wait to the start, the next round or an arena's end.
-func (l *Lobby) countdown() string {
+func (l *TournamentScreen) countdown() string {
 	c, t, now := l.cat, l.t, l.now()
 	left := func(at *time.Time) string { return clockText(at.Sub(now)) }
 	switch {
@@ -264,7 +266,7 @@ func clockText(d time.Duration) string {
 
 // standings are the standings' lines: rank, name, the format's figure,
 // games.
-func (l *Lobby) standings() []string {
+func (l *TournamentScreen) standings() []string {
 	c, t := l.cat, l.t
 	if len(t.Ranking) == 0 {
 		return []string{dimStyle.Render(c.T("tour.standings.none"))}
@@ -292,7 +294,7 @@ func (l *Lobby) standings() []string {
 	return out
 }
 
-func (l *Lobby) keys() string {
+func (l *TournamentScreen) keys() string {
 	c := l.cat
 	y := l.t.You
 	live := l.t.Status == protocol.TournamentWaiting || l.t.Status == protocol.TournamentRunning

@@ -11,7 +11,7 @@ import (
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
-func lobbyTournament() protocol.Tournament {
+func screenTournament() protocol.Tournament {
 	next := time.Date(2026, 11, 24, 18, 1, 15, 0, time.UTC)
 	return protocol.Tournament{
 		TournamentSummary: protocol.TournamentSummary{ID: "tourn23456", Name: "Tuesday club", Format: protocol.FormatSwiss,
@@ -33,7 +33,7 @@ func TestLobby(t *testing.T) {
 		return protocol.Tournament{}, nil
 	}
 	now := time.Date(2026, 11, 24, 18, 0, 0, 0, time.UTC)
-	l := NewLobby(context.Background(), lobbyTournament(), feed, map[string]bool{"playedgame": true}, act,
+	l := NewTournamentScreen(context.Background(), screenTournament(), feed, map[string]bool{"playedgame": true}, act,
 		Options{Lang: "en", Now: func() time.Time { return now }})
 	l.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	screen := l.Render()
@@ -53,24 +53,24 @@ func TestLobby(t *testing.T) {
 		t.Errorf("p acted %v", acted)
 	}
 	// A table played already does not end the screen; the next one does.
-	old := lobbyTournament()
+	old := screenTournament()
 	old.Version, old.You.Game = 11, "playedgame"
-	if _, cmd := l.Update(lobbyUpdate{old}); l.NextGame() != "" || cmd == nil {
+	if _, cmd := l.Update(tourUpdate{old}); l.NextGame() != "" || cmd == nil {
 		t.Errorf("a game played already ended the screen: %q", l.NextGame())
 	}
-	stale := lobbyTournament()
+	stale := screenTournament()
 	stale.Version, stale.Name = 3, "An older description"
-	l.Update(lobbyUpdate{stale})
+	l.Update(tourUpdate{stale})
 	if l.Tournament().Name != "Tuesday club" {
 		t.Errorf("an older description replaced a newer one")
 	}
-	ready := lobbyTournament()
+	ready := screenTournament()
 	ready.Version, ready.You.Game = 12, "newgame234"
-	if _, cmd := l.Update(lobbyUpdate{ready}); l.NextGame() != "newgame234" || cmd == nil {
+	if _, cmd := l.Update(tourUpdate{ready}); l.NextGame() != "newgame234" || cmd == nil {
 		t.Errorf("the next table did not end the screen: %q", l.NextGame())
 	}
-	l2 := NewLobby(context.Background(), lobbyTournament(), feed, nil, act, Options{Lang: "de"})
-	if _, cmd := l2.Update(lobbyClosed{}); !l2.Lost() || cmd == nil {
+	l2 := NewTournamentScreen(context.Background(), screenTournament(), feed, nil, act, Options{Lang: "de"})
+	if _, cmd := l2.Update(tourClosed{}); !l2.Lost() || cmd == nil {
 		t.Errorf("a lost connection does not end the screen")
 	}
 }

@@ -30,6 +30,7 @@ type Store struct {
 	push     pushes
 	chats    map[string]store.Chat // by game
 	tour     tournaments
+	pair     pairings
 	social   social
 	puz      puzzles
 	closed   bool
@@ -41,7 +42,7 @@ var _ store.Store = (*Store)(nil)
 // New returns an empty store.
 func New() *Store {
 	return &Store{games: make(map[string]*store.Game), leases: make(map[string]*store.Lease),
-		analyses: make(map[string]*analysis), chats: make(map[string]store.Chat), acc: newAccounts(), push: newPushes(), social: newSocial()}
+		analyses: make(map[string]*analysis), chats: make(map[string]store.Chat), acc: newAccounts(), push: newPushes(), pair: newPairings(), social: newSocial()}
 }
 
 var errClosed = fmt.Errorf("memstore: %w", store.ErrClosed)
