@@ -209,6 +209,9 @@ func TestTournamentPage(t *testing.T) {
 	// Her next table is offered where she played the last.
 	waitFor[bool](table, "the next table offered", shown("#tour-next a"), 15*time.Second)
 	table.look("a tournament's table with the next one ready", "tournament-table-next")
+	if eval[bool](table, shown("#rematch")) {
+		table.fail("a tournament's table offers a rematch beside the next table")
+	}
 	// The tournament's podium style stays on its page: the game's end keeps its own.
 	if got := eval[string](table, `getComputedStyle(document.querySelector("#result .podium li")).borderTopStyle`); got != "none" {
 		table.fail("the game's end list has a %s border: the tournament's podium style leaks into it", got)

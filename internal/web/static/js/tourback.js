@@ -1,7 +1,8 @@
 // tourback.js: on a table of a tournament, the way back to it (the
 // header's #nav-tournament) and, once the person's next table is seated,
 // the way there: the tournament's WebSocket tells (docs/protocol.md,
-// "Tournaments"). A table of no tournament shows nothing of it.
+// "Tournaments"), in place of a rematch. A table of no tournament shows
+// nothing of it.
 
 import { h } from "./dom.js";
 import * as api from "./api.js";
@@ -17,6 +18,8 @@ async function main() {
     return; // the server cannot say: the table alone
   }
   if (!of) return; // a table of no tournament
+  // The next table comes from the tournament: no rematch offered here.
+  document.body.classList.add("tournament-table");
   const tag = chosen();
   const [cat, en] = await Promise.all([loadCatalogue(tag), tag === "en" ? null : loadCatalogue("en")]);
   const t = translator(cat, en || cat);
