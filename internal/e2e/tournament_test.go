@@ -254,4 +254,7 @@ func TestTournamentPage(t *testing.T) {
 	prof := newPage(t, srv, "a guest", phone.w, phone.h)
 	prof.open("/p/Bea")
 	waitFor[bool](prof, "the tournament on Bea's profile", `[...document.querySelectorAll("#tournaments a")].some((a) => a.textContent === "Tuesday club night")`, 10*time.Second)
+	if !eval[bool](prof, shown(`.top-tools a[href="/tournaments"]`)) {
+		prof.fail("a profile, which lists tournaments, has no way to the tournaments page")
+	}
 }
