@@ -176,6 +176,19 @@ func TestTournamentPage(t *testing.T) {
 		lobby.fail("the lobby's tournament says %q, want its 5 players", got)
 	}
 	lobby.look("the lobby with a tournament coming", "lobby-tournaments")
+	for _, s := range []size{desktop, phone} {
+		lobby.resize(s)
+		if !eval[bool](lobby, `(() => {
+			const a = document.querySelector(".panel-tours").getBoundingClientRect();
+			return [...document.querySelectorAll(".lobby > .panel, .lobby-side > .panel")].every((e) => {
+				const b = e.getBoundingClientRect();
+				return e.classList.contains("panel-tours") || b.height === 0 || a.bottom <= b.top || b.bottom <= a.top || a.right <= b.left || b.right <= a.left;
+			});
+		})()`) {
+			lobby.fail("at %s the lobby's tournaments overlap another panel", s)
+		}
+	}
+	lobby.resize(desktop)
 
 	p.front()
 	p.click("#org-actions button.primary") // Start now
