@@ -270,4 +270,16 @@ func TestTournamentPage(t *testing.T) {
 	if !eval[bool](prof, shown(`.top-tools a[href="/tournaments"]`)) {
 		prof.fail("a profile, which lists tournaments, has no way to the tournaments page")
 	}
+	for _, s := range []size{phone, narrow} {
+		prof.resize(s)
+		if !eval[bool](prof, `(() => {
+			const tools = [...document.querySelectorAll(".top-tools > *")];
+			return tools.every((e, i) => e.scrollWidth <= e.clientWidth + 1 && (i === 0 || (() => {
+				const a = tools[i - 1].getBoundingClientRect(), b = e.getBoundingClientRect();
+				return a.right <= b.left + 1 || a.bottom <= b.top + 1;
+			})()));
+		})()`) {
+			prof.fail("at %s the profile's header tools overlap or overflow", s)
+		}
+	}
 }
