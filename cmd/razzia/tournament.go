@@ -103,38 +103,65 @@ func playTournament(tp tournamentPlay, opt tui.Options, stdin io.Reader, stdout,
 	c.Chat = true
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	setup, setupDone := context.WithTimeout(ctx, connectTimeout)
-	defer setupDone()
-	password, err := readPassword(cat, tp.account, stdin, stdout)
-	if err != nil {
-		logf("reading the password: %v", err)
+	if err := enterTournament(ctx, c, tp, cat, stdin, stdout); err != nil {
+		logf("%v", err)
 		return 1
 	}
+	base := strings.TrimSuffix(c.URL(), "/")
+	r := &tournamentRounds{c: c, tp: tp, opt: opt, cat: cat, stdin: stdin, stdout: stdout, logf: logf, base: base,
+		comeBack: fmt.Sprintf("razzia play --server %s --account %s --tournament %s", base, tp.account, tp.id)}
+	return r.play(ctx)
+}
+
+// enterTournament signs the account in and enters it in the tournament,
+// unless it is in already.
+func enterTournament(ctx context.Context, c *client.Client, tp tournamentPlay, cat *i18n.Catalogue, stdin io.Reader, stdout io.Writer) error {
+	password, err := readPassword(cat, tp.account, stdin, stdout)
+	if err != nil {
+		return fmt.Errorf("reading the password: %w", err)
+	}
+	setup, done := context.WithTimeout(ctx, connectTimeout)
+	defer done()
 	if _, err := c.SignIn(setup, tp.account, password); err != nil {
-		logf("signing in to %s on %s: %v", tp.account, tp.server, connectError(err, tp.server))
-		return 1
+		return fmt.Errorf("signing in to %s on %s: %w", tp.account, tp.server, connectError(err, tp.server))
 	}
 	t, err := c.Tournament(setup, tp.id)
 	if err != nil {
-		logf("tournament %s: %v", tp.id, connectError(err, tp.server))
-		return 1
+		return fmt.Errorf("tournament %s: %w", tp.id, connectError(err, tp.server))
 	}
 	if t.You == nil || !t.You.Joined || t.You.Status == protocol.PlayerWithdrawn {
-		if t, err = c.JoinTournament(setup, tp.id, tp.password); err != nil {
-			logf("joining %s: %v", t.Name, connectError(err, tp.server))
-			return 1
+		if _, err := c.JoinTournament(setup, tp.id, tp.password); err != nil {
+			return fmt.Errorf("joining %s: %w", t.Name, connectError(err, tp.server))
 		}
 	}
-	setupDone()
-	base := strings.TrimSuffix(c.URL(), "/")
-	comeBack := fmt.Sprintf("razzia play --server %s --account %s --tournament %s", base, tp.account, tp.id)
-	played := map[string]bool{}
+	return nil
+}
+
+// tournamentRounds plays an account's rounds of a tournament in the
+// terminal.
+type tournamentRounds struct {
+	c              *client.Client
+	tp             tournamentPlay
+	opt            tui.Options
+	cat            *i18n.Catalogue
+	stdin          io.Reader
+	stdout         io.Writer
+	logf           func(string, ...any)
+	base, comeBack string
+	played         map[string]bool // the games played here, not to open again
+}
+
+// play shows the tournament's screen until a table is ready for the
+// account, plays it, and again, until the person leaves or the tournament
+// is over; it returns the exit status.
+func (r *tournamentRounds) play(ctx context.Context) int {
+	r.played = map[string]bool{}
 	lost := 0
 	for {
-		feed, err := c.WatchTournament(ctx, tp.id)
+		feed, err := r.c.WatchTournament(ctx, r.tp.id)
 		if err != nil {
 			if lost++; lost > 5 {
-				logf("following the tournament: %v", connectError(err, tp.server))
+				r.logf("following the tournament: %v", connectError(err, r.tp.server))
 				return 1
 			}
 			time.Sleep(time.Duration(lost) * time.Second) // a restarting server
@@ -145,49 +172,58 @@ func playTournament(tp tournamentPlay, opt tui.Options, stdin io.Reader, stdout,
 			continue
 		}
 		lost = 0
-		lobby := tui.NewTournamentScreen(ctx, first, feed, played, func(ctx context.Context, action string) (protocol.Tournament, error) {
-			return c.TournamentAction(ctx, tp.id, action)
-		}, opt)
-		sig, err := runProgram(lobby, stdin, stdout)
+		screen := tui.NewTournamentScreen(ctx, first, feed, r.played, func(ctx context.Context, action string) (protocol.Tournament, error) {
+			return r.c.TournamentAction(ctx, r.tp.id, action)
+		}, r.opt)
+		sig, err := runProgram(screen, r.stdin, r.stdout)
 		if err != nil {
-			logf("%v", err)
+			r.logf("%v", err)
 			return 1
 		}
 		if s, ok := sig.(syscall.Signal); ok {
 			return 128 + int(s)
 		}
-		if lobby.Lost() {
+		if screen.Lost() {
 			continue
 		}
-		game := lobby.NextGame()
+		game := screen.NextGame()
 		if game == "" { // the person left the screen
-			printStandings(stdout, lobby.Tournament())
-			if s := lobby.Tournament().Status; s == protocol.TournamentWaiting || s == protocol.TournamentRunning {
-				fmt.Fprintln(stdout, comeBack)
+			printStandings(r.stdout, screen.Tournament())
+			if s := screen.Tournament().Status; s == protocol.TournamentWaiting || s == protocol.TournamentRunning {
+				fmt.Fprintln(r.stdout, r.comeBack)
 			}
 			return 0
 		}
-		_, seat, err := c.Game(ctx, game, "")
-		if err != nil {
-			logf("your table %s: %v", game, connectError(err, tp.server))
-			return 1
+		if status, over := r.game(ctx, game); !over {
+			return status
 		}
-		s := c.Session(game, "")
-		m := tui.NewRemote(ctx, s, seat, base+"/g/"+game, opt)
-		sig, err = runProgram(m, stdin, stdout)
-		s.Close()
-		if err != nil {
-			logf("%v", err)
-			return 1
-		}
-		if sig != nil || !m.Over() {
-			if sig != syscall.SIGHUP {
-				fmt.Fprintln(stdout, cat.T("tui.seat.kept", "command", comeBack))
-			}
-			return exitStatus(sig, m)
-		}
-		played[game] = true
+		r.played[game] = true
 	}
+}
+
+// game plays the account's table game; over is false, with the exit
+// status, when the person stopped before its end.
+func (r *tournamentRounds) game(ctx context.Context, game string) (status int, over bool) {
+	_, seat, err := r.c.Game(ctx, game, "")
+	if err != nil {
+		r.logf("your table %s: %v", game, connectError(err, r.tp.server))
+		return 1, false
+	}
+	s := r.c.Session(game, "")
+	defer s.Close()
+	m := tui.NewRemote(ctx, s, seat, r.base+"/g/"+game, r.opt)
+	sig, err := runProgram(m, r.stdin, r.stdout)
+	if err != nil {
+		r.logf("%v", err)
+		return 1, false
+	}
+	if sig != nil || !m.Over() {
+		if sig != syscall.SIGHUP {
+			fmt.Fprintln(r.stdout, r.cat.T("tui.seat.kept", "command", r.comeBack))
+		}
+		return exitStatus(sig, m), false
+	}
+	return 0, true
 }
 
 // printStandings prints a tournament's standings after the screen is gone.
@@ -226,17 +262,7 @@ Examples:
 // runTournament is the tournament command.
 func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("tournament")
-	server := fs.String("server", "", "the Razzia server at `URL`")
-	format := fs.String("format", protocol.FormatSwiss, "the `FORMAT`: swiss, arena or duplicate")
-	players := fs.Int("players", 12, "the number of `N` accounts that play")
-	size := fs.Int("size", 4, "the table `SIZE`, 2 to 5")
-	rounds := fs.Int("rounds", 3, "the `ROUNDS` of a Swiss or duplicate tournament")
-	minutes := fs.Int("minutes", 10, "the `MINUTES` an arena lasts")
-	paceID := fs.String("pace", "blitz", "the pace `ID` of its games (a live one)")
-	prefix := fs.String("prefix", "Runner", "the accounts' names: `PREFIX`1 to PREFIXN")
-	secret := fs.String("secret", "tournament runner password", "the accounts' `PASSWORD`")
-	fill := fs.Bool("fill", false, "bots fill the seats the numbers leave")
-	level := fs.String("bot", "medium", "the `SPEC` of the bot that plays each account: "+strings.Join(bot.LevelNames(), ", ")+", random, ...")
+	f := defineRunnerFlags(fs)
 	rest, status, done := parseFlags(fs, tournamentSynopsis, args, stdout, stderr)
 	if done {
 		return status
@@ -244,12 +270,12 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	switch {
 	case len(rest) > 0:
 		return usageError(stderr, fs, tournamentSynopsis, "no arguments, got %q", rest)
-	case *server == "":
+	case *f.server == "":
 		return usageError(stderr, fs, tournamentSynopsis, "--server URL is needed")
-	case *players < 2 || *players > 200:
+	case *f.players < 2 || *f.players > 200:
 		return usageError(stderr, fs, tournamentSynopsis, "--players: 2 to 200")
 	}
-	if b, err := bot.New(*level, 1); err != nil {
+	if b, err := bot.New(*f.bot, 1); err != nil {
 		return usageError(stderr, fs, tournamentSynopsis, "--bot: %v (%s)", err, bot.SpecHelp)
 	} else {
 		b.Close()
@@ -257,42 +283,91 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "razzia tournament: "+format+"\n", args...) }
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	clients, err := runnerAccounts(ctx, *server, *prefix, *secret, *players)
+	clients, err := runnerAccounts(ctx, *f.server, *f.prefix, *f.secret, *f.players)
 	if err != nil {
-		logf("%v", connectError(err, *server))
+		logf("%v", connectError(err, *f.server))
 		return 1
 	}
-	set := protocol.TournamentSettings{Name: fmt.Sprintf("%s run %s", strings.ToUpper((*format)[:1])+(*format)[1:], time.Now().Format("15:04:05")),
-		Format: *format, TableSize: *size, Pace: *paceID, Fill: *fill, BreakSeconds: new(int)}
-	if *format == protocol.FormatArena {
-		set.Minutes = *minutes
-	} else {
-		set.Rounds = *rounds
-	}
-	t, err := clients[0].CreateTournament(ctx, set)
+	t, err := runnerStart(ctx, clients, f.settings())
 	if err != nil {
-		logf("creating the tournament: %v", err)
-		return 1
-	}
-	for _, c := range clients {
-		if _, err := c.JoinTournament(ctx, t.ID, ""); err != nil {
-			logf("joining: %v", err)
-			return 1
-		}
-	}
-	if _, err := clients[0].Organise(ctx, t.ID, protocol.ActionStart, ""); err != nil {
-		logf("starting: %v", err)
+		logf("%v", err)
 		return 1
 	}
 	page := strings.TrimSuffix(clients[0].URL(), "/") + "/t/" + t.ID
 	fmt.Fprintf(stdout, "%s: %s\n", t.Name, page)
+	last := runnerAll(ctx, clients, t.ID, *f.bot, stdout, logf)
+	printStandings(stdout, last)
+	fmt.Fprintln(stdout, page)
+	if last.Status != protocol.TournamentFinished {
+		return 1
+	}
+	return 0
+}
+
+// runnerFlags are razzia tournament's flags.
+type runnerFlags struct {
+	server, format, pace, prefix, secret, bot *string
+	players, size, rounds, minutes            *int
+	fill                                      *bool
+}
+
+// defineRunnerFlags defines razzia tournament's flags on fs.
+func defineRunnerFlags(fs *flag.FlagSet) *runnerFlags {
+	return &runnerFlags{
+		server:  fs.String("server", "", "the Razzia server at `URL`"),
+		format:  fs.String("format", protocol.FormatSwiss, "the `FORMAT`: swiss, arena or duplicate"),
+		players: fs.Int("players", 12, "the number of `N` accounts that play"),
+		size:    fs.Int("size", 4, "the table `SIZE`, 2 to 5"),
+		rounds:  fs.Int("rounds", 3, "the `ROUNDS` of a Swiss or duplicate tournament"),
+		minutes: fs.Int("minutes", 10, "the `MINUTES` an arena lasts"),
+		pace:    fs.String("pace", "blitz", "the pace `ID` of its games (a live one)"),
+		prefix:  fs.String("prefix", "Runner", "the accounts' names: `PREFIX`1 to PREFIXN"),
+		secret:  fs.String("secret", "tournament runner password", "the accounts' `PASSWORD`"),
+		fill:    fs.Bool("fill", false, "bots fill the seats the numbers leave"),
+		bot:     fs.String("bot", "medium", "the `SPEC` of the bot that plays each account: "+strings.Join(bot.LevelNames(), ", ")+", random, ..."),
+	}
+}
+
+// settings are the tournament the flags ask for, named for its format
+// and the time, with no break between rounds.
+func (f *runnerFlags) settings() protocol.TournamentSettings {
+	set := protocol.TournamentSettings{Name: fmt.Sprintf("%s run %s", strings.ToUpper((*f.format)[:1])+(*f.format)[1:], time.Now().Format("15:04:05")),
+		Format: *f.format, TableSize: *f.size, Pace: *f.pace, Fill: *f.fill, BreakSeconds: new(int)}
+	if *f.format == protocol.FormatArena {
+		set.Minutes = *f.minutes
+	} else {
+		set.Rounds = *f.rounds
+	}
+	return set
+}
+
+// runnerStart organises the tournament as the first account, enters every
+// account and starts it.
+func runnerStart(ctx context.Context, clients []*client.Client, set protocol.TournamentSettings) (protocol.Tournament, error) {
+	t, err := clients[0].CreateTournament(ctx, set)
+	if err != nil {
+		return t, fmt.Errorf("creating the tournament: %w", err)
+	}
+	for _, c := range clients {
+		if _, err := c.JoinTournament(ctx, t.ID, ""); err != nil {
+			return t, fmt.Errorf("joining: %w", err)
+		}
+	}
+	if _, err := clients[0].Organise(ctx, t.ID, protocol.ActionStart, ""); err != nil {
+		return t, fmt.Errorf("starting: %w", err)
+	}
+	return t, nil
+}
+
+// runnerAll plays every account's games at once until the tournament
+// ends (the first account says each round), and returns the tournament
+// as last seen by any.
+func runnerAll(ctx context.Context, clients []*client.Client, id, spec string, stdout io.Writer, logf func(string, ...any)) protocol.Tournament {
 	var wg sync.WaitGroup
 	final := make(chan protocol.Tournament, len(clients))
 	for i, c := range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			last, err := runnerPlays(ctx, c, t.ID, *level, uint64(i+1), func(format string, args ...any) {
+		wg.Go(func() {
+			last, err := runnerPlays(ctx, c, id, spec, uint64(i+1), func(format string, args ...any) {
 				if i == 0 {
 					fmt.Fprintf(stdout, format+"\n", args...)
 				}
@@ -301,7 +376,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 				logf("account %d: %v", i+1, err)
 			}
 			final <- last
-		}()
+		})
 	}
 	wg.Wait()
 	close(final)
@@ -311,12 +386,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			last = f
 		}
 	}
-	printStandings(stdout, last)
-	fmt.Fprintln(stdout, page)
-	if last.Status != protocol.TournamentFinished {
-		return 1
-	}
-	return 0
+	return last
 }
 
 // runnerAccounts signs in accounts PREFIX1..PREFIXn, registering those
