@@ -167,6 +167,16 @@ func TestTournamentPage(t *testing.T) {
 		p.fail("the organiser sees no controls")
 	}
 	p.look("a tournament waiting", "tournament-waiting")
+	// The organiser's choice of whom to remove stays while the page
+	// follows the tournament: Dora withdraws and comes back meanwhile.
+	p.setSelect("#org-remove", "Cyril")
+	members["Dora"].call(t, srv, http.MethodPost, "/api/tournaments/"+id+"/withdraw", nil, nil)
+	waitFor[bool](p, "Dora withdrawn", `document.querySelector("#people").textContent.includes("(")`, 10*time.Second)
+	members["Dora"].call(t, srv, http.MethodPost, "/api/tournaments/"+id+"/join", nil, nil)
+	waitFor[bool](p, "Dora back", `!document.querySelector("#people").textContent.includes("(")`, 10*time.Second)
+	if got := eval[string](p, `document.querySelector("#org-remove").value`); got != "Cyril" {
+		p.fail("the player chosen to remove is %q after the page changed, want Cyril", got)
+	}
 
 	// The lobby lists it as coming.
 	lobby := newPage(t, srv, "a guest", desktop.w, desktop.h)

@@ -123,13 +123,18 @@ function drawOrganiser() {
     if (confirm(t(tour.status === "waiting" ? "tour.org.cancel.confirm" : "tour.org.end.confirm"))) act("organise/end");
   }));
   const people = tour.people.filter((p) => p.status !== "removed");
+  // The person chosen stays chosen as the tournament changes under it.
+  const was = document.getElementById("org-remove");
+  const chosen = was ? was.value : "";
+  const select = h("select", { id: "org-remove" }, people.map((p) => h("option", { value: p.name }, p.name)));
+  if (people.some((p) => p.name === chosen)) select.value = chosen;
   const remove = people.length === 0 ? null : h("form", { class: "field tour-remove", onsubmit: (ev) => {
     ev.preventDefault();
     const name = ev.target.querySelector("select").value;
     if (name && confirm(t("tour.org.remove.confirm", { name }))) act("organise/remove", { name });
   } },
   h("label", { for: "org-remove" }, t("tour.org.remove.label")),
-  h("select", { id: "org-remove" }, people.map((p) => h("option", { value: p.name }, p.name))),
+  select,
   h("button", { type: "submit", disabled: busy }, t("tour.org.remove")));
   replace($("org-actions"), h("div", { class: "tour-actions" }, row), remove);
 }
