@@ -273,6 +273,25 @@ func TestTournamentPage(t *testing.T) {
 	p.click(".tour-deal summary")
 	p.look("a duplicate round over, its deal shown", "tournament-duplicate")
 
+	// A club's private evening: what Bea types as its password stays,
+	// focused, while others join, and lets her in.
+	var club protocol.Tournament
+	members["Ann"].call(t, srv, http.MethodPost, "/api/tournaments", protocol.TournamentSettings{Name: "Club evening",
+		Format: "swiss", TableSize: 2, Password: "door code"}, &club)
+	bea := newPage(t, srv, "Bea", phone.w, phone.h)
+	bea.signIn(members["Bea"])
+	bea.open("/t/" + club.ID)
+	waitFor[bool](bea, "the password field", shown("#tour-password"), 10*time.Second)
+	bea.do("focus the password", chromedp.Evaluate[chromedp.Void](`document.querySelector("#tour-password").focus()`))
+	bea.setSelect("#tour-password", "door code")
+	members["Cyril"].call(t, srv, http.MethodPost, "/api/tournaments/"+club.ID+"/join", map[string]string{"password": "door code"}, nil)
+	waitFor[bool](bea, "Cyril in", `document.querySelectorAll("#people li").length === 1`, 10*time.Second)
+	if !eval[bool](bea, `document.querySelector("#tour-password").value === "door code" && document.activeElement.id === "tour-password"`) {
+		bea.fail("the password typed was lost, or its focus, when Cyril joined")
+	}
+	bea.click(".tour-join button")
+	waitFor[bool](bea, "Bea in", `!document.querySelector(".tour-join") && document.querySelectorAll("#people li").length === 2`, 10*time.Second)
+
 	// A player's profile lists it with their place.
 	prof := newPage(t, srv, "a guest", phone.w, phone.h)
 	prof.open("/p/Bea")

@@ -77,18 +77,25 @@ function drawYou() {
     replace(el);
     return;
   }
+  // A password being typed survives the redraws of a live page.
+  const old = document.getElementById("tour-password");
+  const typing = old && document.activeElement === old;
+  let password = null;
   if (!you) {
     items.push(h("p", {}, h("a", { href: `/account?back=${encodeURIComponent(location.pathname)}` }, t("web.nav.signin")), " ",
       t("tour.signin")));
   } else if (!you.joined || you.status === "withdrawn") {
     const canJoin = tour.status === "waiting" || tour.format === "arena";
     if (canJoin) {
+      if (tour.private) {
+        password = h("input", { id: "tour-password", type: "password", autocomplete: "off", required: true, maxlength: 200 });
+        if (old) password.value = old.value;
+      }
       const form = h("form", { class: "tour-join", onsubmit: (ev) => {
         ev.preventDefault();
-        act("join", tour.private ? { password: form.querySelector("input").value } : {});
+        act("join", password ? { password: password.value } : {});
       } },
-      tour.private ? h("div", { class: "field" }, h("label", { for: "tour-password" }, t("tour.password")),
-        h("input", { id: "tour-password", type: "password", autocomplete: "off", required: true, maxlength: 200 })) : null,
+      password ? h("div", { class: "field" }, h("label", { for: "tour-password" }, t("tour.password")), password) : null,
       h("button", { type: "submit", class: "primary", disabled: busy }, t("tour.join")));
       items.push(form);
     } else {
@@ -106,6 +113,7 @@ function drawYou() {
     items.push(h("div", { class: "tour-actions" }, row));
   }
   replace(el, items);
+  if (password && typing) password.focus();
 }
 
 function drawOrganiser() {
