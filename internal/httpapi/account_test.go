@@ -199,6 +199,9 @@ func TestCrossSite(t *testing.T) {
 		{http.MethodPost, "/api/passkeys/signin"}, {http.MethodPost, "/api/passkeys/signin/finish"}, {http.MethodDelete, "/api/passkeys/AAAA"},
 		{http.MethodPost, "/api/games"}, {http.MethodPost, "/api/games/" + game + "/join"},
 		{http.MethodDelete, "/api/games/" + game + "/seats/1"}, {http.MethodPut, "/api/games/" + game + "/seats/1/level"},
+		{http.MethodPost, "/api/records"},
+		{http.MethodPost, "/api/tournaments"}, {http.MethodPost, "/api/tournaments/abcdefghij/join"},
+		{http.MethodPost, "/api/tournaments/abcdefghij/withdraw"}, {http.MethodPost, "/api/tournaments/abcdefghij/organise/start"},
 		{http.MethodPost, "/api/seeks"}, {http.MethodPost, "/api/seeks/x/join"}, {http.MethodPost, "/api/seeks/x/seat"},
 		{http.MethodDelete, "/api/seeks/x"}, {http.MethodPost, "/api/challenges"}, {http.MethodPost, "/api/challenges/x/answer"},
 		{http.MethodDelete, "/api/challenges/x"}, {http.MethodPost, "/api/challenges/x/seat"},
@@ -549,7 +552,7 @@ func TestRatedGameAgainstBot(t *testing.T) {
 		t.Fatal(err)
 	}
 	servertest.PlayAll(t, c, casual.ID)
-	abandoned, _, err := c.CreateRated(ctx, []string{"", "medium", "medium"})
+	abandoned, _, err := c.CreateTable(ctx, rclient.Table{Seats: []string{"", "medium", "medium"}, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -565,7 +568,7 @@ func TestRatedGameAgainstBot(t *testing.T) {
 		t.Fatalf("after a casual and an unfinished game: %+v, want the new player's rating", a.Rating)
 	}
 
-	rated, _, err := c.CreateRated(ctx, []string{"", "medium"})
+	rated, _, err := c.CreateTable(ctx, rclient.Table{Seats: []string{"", "medium"}, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -662,7 +665,7 @@ func TestDeleteAccount(t *testing.T) {
 	if _, err := c.Register(ctx, "Ann", goodPassword); err != nil {
 		t.Fatal(err)
 	}
-	rated, _, err := c.CreateRated(ctx, []string{"", "medium"})
+	rated, _, err := c.CreateTable(ctx, rclient.Table{Seats: []string{"", "medium"}, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}

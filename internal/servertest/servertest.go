@@ -127,6 +127,8 @@ type Server struct {
 	Push *notify.Service
 	// Presence is who is connected (the server's presence.Service).
 	Presence *presence.Service
+	// Meet is Play now and challenges (a test may Sweep it by its clock).
+	Meet *meet.Service
 
 	t  testing.TB
 	ln *cutListener
@@ -200,7 +202,7 @@ func New(t testing.TB, opts Options) *Server {
 		}
 		srv.Close()
 	})
-	return &Server{Server: srv, Store: st, Hub: s.Hub, API: s.API, Accounts: s.Accounts, Push: s.Push, Presence: s.Presence, t: t, ln: ln}
+	return &Server{Server: srv, Store: st, Hub: s.Hub, API: s.API, Accounts: s.Accounts, Push: s.Push, Presence: s.Presence, Meet: s.Meet, t: t, ln: ln}
 }
 
 // unclosed is a store whose Close is left to its owner.
@@ -296,22 +298,11 @@ func PlayAll(t testing.TB, c *client.Client, id string) int {
 	}
 	s := c.Session(id, token)
 	defer s.Close()
-	for {
-		st, err := s.Next(ctx)
-		if err != nil {
-			t.Fatalf("game %s: %v", id, err)
-		}
-		if st.Over() {
-			return seat
-		}
-		if st.MyTurn() {
-			// A move the game outran is answered stale: the next state
-			// asks again.
-			if err := s.Move(ctx, st.View.Legal[0], st.View.Moves); err != nil && !errors.Is(err, client.ErrNotConnected) {
-				t.Logf("game %s: move: %v", id, err)
-			}
-		}
+	p := client.Player{Session: s, Decide: func(st *client.State) string { return st.View.Legal[0] }}
+	if _, err := p.Play(ctx); err != nil {
+		t.Fatalf("game %s: %v", id, err)
 	}
+	return seat
 }
 
 // Cut closes every connection to the server, WebSockets included, as a
@@ -354,4 +345,24 @@ func (l *cutListener) cut() {
 		c.Close()
 	}
 	l.conns = nil
+}
+
+// PlaySeat plays the seat with token at game id through the Hub, its first
+// legal move each time, until the game is over: a person who always takes
+// the first choice, for tests that need games played to their end.
+func PlaySeat(ctx context.Context, hub *table.Hub, id, token string) error {
+	sub, err := hub.Watch(ctx, id, table.Watcher{Token: token})
+	if err != nil {
+		return err
+	}
+	defer sub.Close()
+	for u := range sub.Updates() {
+		if u.View == nil || u.View.ToMove != u.Seat || len(u.View.Legal) == 0 {
+			continue
+		}
+		if err := hub.Play(ctx, id, token, u.View.Legal[0], u.View.Moves); err != nil && !errors.Is(err, table.ErrStale) {
+			return err
+		}
+	}
+	return nil
 }
