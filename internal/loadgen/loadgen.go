@@ -66,6 +66,10 @@ type Config struct {
 	// HTTP makes the requests and the WebSocket connections; default one
 	// that keeps enough idle connections for Setup.
 	HTTP *http.Client
+	// Wait, when set, waits before a move refused for a while is sent
+	// again, as every seat loop does (client.Player.Wait): tests pass one
+	// that does not sleep.
+	Wait func(ctx context.Context, d time.Duration) bool
 	// Progress, when set, hears what the run is doing (setting up, playing).
 	Progress func(format string, args ...any)
 }
