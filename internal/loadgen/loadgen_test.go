@@ -200,7 +200,9 @@ func TestRunRefusals(t *testing.T) {
 		}
 		return ctx.Err() == nil
 	}
-	rep := run(t, loadgen.Config{Servers: []string{srv.URL}, Tables: 1, Seats: 2, Duration: 500 * time.Millisecond, Wait: wait})
+	// The run must hold two moves and a refusal on a loaded machine (half
+	// a second once held one move).
+	rep := run(t, loadgen.Config{Servers: []string{srv.URL}, Tables: 1, Seats: 2, Duration: 2 * time.Second, Wait: wait})
 	if rep.Errors["rate_limited"] == 0 || rep.Moves.Clients != 2 || rep.Moves.Unconfirmed != 0 {
 		t.Errorf("errors %v, moves %+v: want the first move of each seat played, then refusals", rep.Errors, rep.Moves)
 	}
