@@ -83,10 +83,8 @@ func TestPlayerRetriesTemporary(t *testing.T) {
 		if d < client.MinRetry {
 			short.Add(1)
 		}
-		t := time.NewTimer(60 * time.Millisecond) // the server's rate refills a message every 50 ms
-		defer t.Stop()
 		select {
-		case <-t.C:
+		case <-time.After(60 * time.Millisecond): // the server's rate refills a message every 50 ms
 			return true
 		case <-ctx.Done():
 			return false
