@@ -30,6 +30,7 @@ type Store struct {
 	push     pushes
 	chats    map[string]store.Chat // by game
 	puz      puzzles
+	mod      moderation
 	closed   bool
 	broker   store.Broker
 }

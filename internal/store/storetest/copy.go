@@ -380,6 +380,7 @@ func Fill(t *testing.T, s store.Store) IDs {
 	}, 5))
 	must("SetPushSettings", s.SetPushSettings(c, bea.ID, store.PushSettings{Turn: true}))
 	fillPuzzles(t, s, done.ID, "fillfailed", ann.ID)
+	fillModeration(t, s, ann, bea, done.ID)
 	return IDs{Games: games, Accounts: []string{ann.ID, bea.ID}, Session: session}
 }
 
