@@ -116,6 +116,9 @@ func (m *Match) timeout(now time.Time) Result {
 // the seat's decisions are timed again, with what is left of its reserve.
 // The result is empty for a seat no bot stands in for.
 func (m *Match) takeBack(seat int, now time.Time) (Result, error) {
+	if seat >= 0 && m.Timing.Removed(seat) {
+		return Result{}, SeatRemovedRefusal()
+	}
 	if seat < 0 || !m.Timing.StandingIn(seat) || m.Status != store.StatusPlaying {
 		return Result{}, nil
 	}

@@ -71,7 +71,9 @@ func chatMessage(room *chat.Room, reader chat.Person, lines []store.ChatLine, ov
 			continue
 		}
 		line := chatLine(m)
-		if v.Muted {
+		if m.Removed {
+			line.Phrase, line.Text, line.Removed = "", "", true
+		} else if v.Muted {
 			line.Phrase, line.Text, line.Muted = "", "", true
 		}
 		msg.Lines = append(msg.Lines, line)
@@ -88,5 +90,5 @@ func chatMessage(room *chat.Room, reader chat.Person, lines []store.ChatLine, ov
 
 // chatLine is a stored message as the protocol shows it.
 func chatLine(m store.ChatLine) protocol.ChatLine {
-	return protocol.ChatLine{Seat: m.Seat, Name: m.Name, Channel: m.Channel, Phrase: m.Phrase, Text: m.Text, Move: m.Move, At: m.At}
+	return protocol.ChatLine{Seq: m.Seq, Seat: m.Seat, Name: m.Name, Channel: m.Channel, Phrase: m.Phrase, Text: m.Text, Move: m.Move, At: m.At}
 }

@@ -11,6 +11,12 @@ import (
 // chatAfter makes the chat write r (a message or a mute) at game g, which
 // is over (afterchat.go), as match.AfterGame decides it.
 func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r match.Command) error {
+	if r.Kind == match.Strike {
+		return h.strikeAfter(ctx, g, r)
+	}
+	if err := silenced(h.opts.Silenced, g.Seats, r); err != nil {
+		return err
+	}
 	now := h.opts.Now()
 	var w match.Write
 	err := h.after.inRoom(g.ID, now, func(room *chat.Room) error {

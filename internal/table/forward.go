@@ -16,7 +16,7 @@ import (
 // with the chat after the game. It returns the seat of a join.
 func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 	static := func(g *store.Game) error {
-		if r.Kind == match.Chat || r.Kind == match.Mute {
+		if afterGame(r.Kind) {
 			return h.chatAfter(ctx, g, r)
 		}
 		return refused(match.Closed(r, g))
@@ -242,7 +242,7 @@ func (h *Hub) serve(env envelope) {
 			err = errNotOwner
 		}
 	}
-	if errors.Is(err, errNotOwner) && (r.Kind == match.Chat || r.Kind == match.Mute) {
+	if errors.Is(err, errNotOwner) && afterGame(r.Kind) {
 		// Passed here as the game ended: the chat after it is anyone's.
 		if g, gerr := h.store.Game(ctx, r.Game); gerr == nil && g.Status == store.StatusFinished {
 			err = h.chatAfter(ctx, g, r)

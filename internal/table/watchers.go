@@ -24,9 +24,9 @@ func (l *loop) syncChat() {
 		}
 		return
 	}
-	var added []store.ChatLine
+	added := newlyStruck(l.m.Chat, c.Lines)
 	if len(c.Lines) > len(l.m.Chat) {
-		added = c.Lines[len(l.m.Chat):]
+		added = append(added, c.Lines[len(l.m.Chat):]...)
 	}
 	l.m.Chat = c.Lines
 	if l.m.Room == nil || !l.owns() {

@@ -41,7 +41,10 @@ func (s *Store) AddChat(ctx context.Context, id string, fence store.Fence, m sto
 		return fmt.Errorf("memstore: %w", err)
 	}
 	m.At = m.At.UTC().Round(0)
-	return s.chatWrite(ctx, id, fence, func(c *store.Chat) { c.Lines = append(c.Lines, m) })
+	return s.chatWrite(ctx, id, fence, func(c *store.Chat) {
+		m.Seq = len(c.Lines)
+		c.Lines = append(c.Lines, m)
+	})
 }
 
 // SetMute implements store.Store.

@@ -440,6 +440,9 @@ func testStrikeChat(t *testing.T, s store.Store) {
 		}
 	}
 	want := chatLines()
+	for i := range want {
+		want[i].Seq = i
+	}
 	want[1].Removed = true
 	if got := getChat(t, s, g.ID).Lines; !reflect.DeepEqual(got, want) {
 		t.Errorf("chat after StrikeChat(1) = %+v, want %+v", got, want)
