@@ -24,6 +24,7 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/account"
+	"github.com/razziagame/razzia/internal/moderation"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/puzzler"
@@ -117,6 +118,10 @@ type Options struct {
 	// Puzzles, when set, serves the puzzles found in finished games and
 	// the players' luck and skill (puzzles.go).
 	Puzzles *puzzler.Service
+	// Moderation, with Accounts, serves reports and the operators'
+	// actions (moderation.go), and refuses tables and seats to the
+	// suspended and banned.
+	Moderation *moderation.Service
 }
 
 // DefaultOptions returns the defaults that zero fields of Options take.
@@ -240,6 +245,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("GET /api/session", s.who)
 	s.routePush(mux)
 	s.routePuzzles(mux)
+	s.routeModeration(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})
@@ -321,6 +327,9 @@ func errorOf(err error) *apiError {
 		return newError(protocol.TooLarge, "the request is larger than %d bytes", maxErr.Limit)
 	}
 	if e, ok := accountError(err); ok {
+		return e
+	}
+	if e, ok := moderationError(err); ok {
 		return e
 	}
 	var te *table.Error
@@ -500,6 +509,10 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	if err := s.barred(r, ""); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	seats := make([]string, len(req.Seats))
 	for i, seat := range req.Seats {
 		seats[i] = seat.Bot
@@ -657,6 +670,10 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		seat = *req.Seat
+	}
+	if err := s.barred(r, req.Name); err != nil {
+		s.fail(w, r, err)
+		return
 	}
 	if se, err := s.sessionOf(r); err == nil {
 		// A signed-in player sits as their account, on every device.

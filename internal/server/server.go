@@ -20,6 +20,7 @@ import (
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/analyst"
 	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/moderation"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/puzzler"
 	"github.com/razziagame/razzia/internal/store"
@@ -66,6 +67,8 @@ type Options struct {
 	// ResultFailed is called when the result of a finished game could
 	// not be recorded; default: an error in the log.
 	ResultFailed func(f table.Finished, err error)
+	// Moderation configures the reports and the operators' actions.
+	Moderation moderation.Options
 }
 
 // A Server is an assembled Razzia server: Serve it on a listener, and
@@ -75,7 +78,9 @@ type Server struct {
 	Accounts *account.Service
 	Push     *notify.Service // nil without Options.Push
 	Hub      *table.Hub
-	API      *httpapi.Server
+	// Moderation keeps the operators, the reports and the sanctions.
+	Moderation *moderation.Service
+	API        *httpapi.Server
 	// HTTP is the API's http.Server, with its timeouts.
 	HTTP *http.Server
 	// Resumed is the number of games the Hub took up from the store.
@@ -127,6 +132,9 @@ func withDefaults(opts Options) Options {
 // build makes the parts in order, each from those before it.
 func (s *Server) build(ctx context.Context) error {
 	o := &s.opts
+	if err := s.startModeration(); err != nil {
+		return err
+	}
 	s.Accounts = account.New(s.Store, o.Accounts)
 	s.every(o.PurgeEvery, s.purge)
 	if o.Push != nil {
@@ -166,6 +174,9 @@ func (s *Server) build(ctx context.Context) error {
 	if api.Puzzles == nil {
 		api.Puzzles = puzzler.NewService(s.Store, nil, s.log)
 	}
+	if api.Moderation == nil {
+		api.Moderation = s.Moderation
+	}
 	s.API = httpapi.New(s.Hub, o.Page, api)
 	s.HTTP = s.API.HTTPServer()
 	return nil
@@ -189,6 +200,9 @@ func (s *Server) hubOptions() table.Options {
 	}
 	if h.Registerer == nil && s.opts.Metrics != nil {
 		h.Registerer = s.opts.Metrics
+	}
+	if h.Silenced == nil {
+		h.Silenced = s.Moderation.Silenced
 	}
 	return h
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // Moderation is the storage of the server's moderation: which accounts
@@ -75,9 +77,9 @@ var (
 
 // The kinds of report: what a person says another did.
 const (
-	ReportChat     = "chat"     // abuse in the chat
-	ReportStalling = "stalling" // letting the clock run, not moving
-	ReportCheating = "cheating" // a suspicion of help from outside
+	ReportChat     = protocol.ReportChat
+	ReportStalling = protocol.ReportStalling
+	ReportCheating = protocol.ReportCheating
 )
 
 // ReportKinds lists the kinds of report, in the order offered.
@@ -112,12 +114,12 @@ type ReportLimit struct {
 // until it is lifted or, if it has one, its Until; a lift ends every
 // sanction of the person in force.
 const (
-	ActMute    = "mute"    // no chat
-	ActSuspend = "suspend" // no chat, no creating or joining a table, until Until
-	ActBan     = "ban"     // as suspend, for good; the name cannot come back as a guest
-	ActLift    = "lift"    // the sanctions in force end
-	ActStrike  = "strike"  // a chat line removed (Game, Line)
-	ActDismiss = "dismiss" // a report closed without a sanction
+	ActMute    = protocol.ActionMute    // no chat, until Until if it has one
+	ActSuspend = protocol.ActionSuspend // no chat, no creating or joining a table, until Until
+	ActBan     = protocol.ActionBan     // as suspend, for good; the name cannot come back as a guest
+	ActLift    = protocol.ActionLift    // the sanctions in force end
+	ActStrike  = protocol.ActionStrike  // a chat line removed (Game, Line)
+	ActDismiss = protocol.ActionDismiss // a report closed without a sanction
 )
 
 // ActionKinds lists the kinds of action.
