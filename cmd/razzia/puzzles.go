@@ -61,7 +61,7 @@ func puzzlesCommand(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return status
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	ctx, stop := signalContext()
+	ctx, stop := signalContext(nil)
 	defer stop()
 	cs, err := openSole(ctx, a.db, true, a.wait, log, puzzlesName)
 	if errors.Is(err, sqlite.ErrInUse) || errors.Is(err, postgres.ErrInUse) {

@@ -79,7 +79,9 @@ whether it should get clients (its database commits, it is not stopping),
 /metrics gives its figures in the Prometheus format.
 
 Stop the server with Ctrl-C (SIGINT) or SIGTERM: it hands its games to
-the other nodes at once and tells its clients to reconnect.
+the other nodes at once and tells its clients to reconnect, and ends
+with status 0, a stop asked for and done (as systemd expects of a
+service), unlike the commands whose work a signal cuts short (130, 143).
 `
 
 // The lease times --lease-ttl takes: a shorter one renews too often for
@@ -136,7 +138,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	// change a database.
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
-		return fail(err)
+		return fail(listenError(cfg.addr, err))
 	}
 	defer ln.Close() // Serve closes it too, once it has started
 	// A new SQLite database is said aloud, so that a first "razzia" in
@@ -305,4 +307,17 @@ func displayAddr(asked string, bound net.Addr) string {
 		host = "localhost"
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// listenError says in words why the server cannot listen at addr.
+func listenError(addr string, err error) error {
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return fmt.Errorf("--addr %s is in use: another program (another razzia serve?) listens there; stop it, or give another --addr", addr)
+	case errors.Is(err, syscall.EACCES):
+		return fmt.Errorf("--addr %s: permission denied (ports below 1024 need rights a user usually lacks); give another --addr, such as :8080", addr)
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return fmt.Errorf("--addr %s: no network interface of this machine has that address", addr)
+	}
+	return fmt.Errorf("--addr %s: %w", addr, err)
 }
