@@ -244,6 +244,10 @@ func TestModeration(t *testing.T) {
 	if !removed(last) {
 		t.Errorf("the finished game's take-overs %+v: Cy's seat taken back", last.TakeOvers)
 	}
+	var replay protocol.ReplayAnswer
+	if bob.must("GET", "/api/games/"+id+"/replay", nil, &replay); len(replay.Chat) != 1 || !replay.Chat[0].Removed || replay.Chat[0].Text != "" {
+		t.Errorf("the replay's chat: %+v, want the line removed, without its words", replay.Chat)
+	}
 	if ann.must("GET", "/api/moderation/reports", nil, &open); len(open.Reports) != 0 || len(open.Actions) != 2 {
 		t.Errorf("after the ban: %d open reports, %d actions; want none and 2", len(open.Reports), len(open.Actions))
 	}

@@ -3,6 +3,7 @@
 
 import { setup } from "./i18n.js";
 import { h, replace } from "./dom.js";
+import { watchModeration, redrawModeration } from "./moderation.js";
 
 /** SECTIONS of the rules summary, in reading order (as internal/i18n.RulesSections). */
 const SECTIONS = ["goal", "cards", "setup", "turn", "auction", "police", "roundend", "scoring", "final"];
@@ -43,9 +44,12 @@ export async function start(onLanguage) {
       if (ev.target === dialog) dialog.close();
     });
   }
+  // The person's sanctions and the operators' news of them (moderation.js).
+  watchModeration(() => current || ((k) => k));
   return setup((t, tag) => {
     current = t;
     if (dialog && dialog.open) fill();
     onLanguage(t, tag);
+    redrawModeration();
   });
 }

@@ -10,6 +10,7 @@ import { translator } from "./i18n.js";
 import { displayNames } from "./words.js";
 import { whoami, showAccount, ratingText, ratingFigure, changeText, errorText, number, when } from "./players.js";
 import { fetchLuck, luckProfile, fetchSolver } from "./luck.js";
+import { drawReportButton } from "./report.js";
 
 let t = translator({}, {});
 let p = null;
@@ -55,6 +56,7 @@ function draw() {
   $("profile").hidden = false;
   document.title = `Razzia! — ${p.name}`;
   $("name-h").textContent = p.name;
+  drawReportButton(t, $("name-h"), p.name, me);
   $("since").textContent = t("web.profile.since", { date: when(p.created) });
   $("rating").textContent = ratingText(t, p.rating, p.provisionalGames);
   const chart = $("chart");
