@@ -300,14 +300,18 @@ func (s *Service) Barred(account string) error {
 	return barred(s.standingOf(key, s.opts.Now()))
 }
 
-// NameBarred reports why a guest may not play under name: a banned
-// account's (or a deleted banned account's). It reads memory only.
+// NameBarred reports why a guest may not play under name: the name of
+// an account banned (deleted since, or not) or suspended, while it is.
+// It reads memory only.
 func (s *Service) NameBarred(name string) error {
 	if name == "" {
 		return nil
 	}
-	if st := s.standingOf(playername.Key(name), s.opts.Now()); st.Banned {
+	switch st := s.standingOf(playername.Key(name), s.opts.Now()); {
+	case st.Banned:
 		return reject(ErrBanned, "the name %s belongs to a banned account: choose another", name)
+	case st.Suspended:
+		return reject(ErrSuspended, "the name %s belongs to an account suspended until %s: choose another", name, when(st.SuspendedUntil))
 	}
 	return nil
 }

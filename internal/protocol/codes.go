@@ -145,7 +145,7 @@ var codes = []CodeInfo{
 	{ReportClosed, http.StatusConflict, false, "an operator's action on a report that another operator closed meanwhile, or that is not there", ""},
 	{OperatorTarget, http.StatusConflict, false, "an operator's sanction of an operator (themselves included): revoke the role first (`razzia admin revoke`)", ""},
 	{ChatMuted, http.StatusForbidden, false, "", "a chat message from a person an operator muted, suspended or banned; the message says until when"},
-	{Suspended, http.StatusForbidden, false, "creating or joining a table, asking for a game or reporting while an operator suspended your account; the message says until when", ""},
+	{Suspended, http.StatusForbidden, false, "creating or joining a table, asking for a game or reporting while an operator suspended your account, or as a guest under its name meanwhile; the message says until when", ""},
 	{Banned, http.StatusForbidden, false, "creating or joining a table, asking for a game or reporting with an account an operator banned, or as a guest under its name", ""},
 	{SeatRemoved, http.StatusForbidden, false, "", "a move or a take-back at a seat an operator handed to a bot (its player is suspended or banned): the bot plays it to the end"},
 	{PuzzleNotFound, http.StatusNotFound, false, "no puzzle with that id; or, asking for the next puzzle or the day's, none is left to solve (of the theme asked for)", ""},
