@@ -58,9 +58,6 @@ func (m *Match) expel(account string, now time.Time) (Result, error) {
 		return Result{}, GameOverRefusal()
 	}
 	next := m.Timing.clone()
-	if running, _, ok := next.Clock.Running(); ok && running == seat {
-		next.Clock.Stop(now)
-	}
 	if m.Timing.StandingIn(seat) {
 		// A bot stands in already (the player left or timed out): it
 		// stays, now for good.
@@ -71,12 +68,7 @@ func (m *Match) expel(account string, now time.Time) (Result, error) {
 		back, at := m.Game.Len(), now.UTC()
 		next.TakeOvers[last].BackMove, next.TakeOvers[last].BackAt = &back, &at
 	}
-	next.TakeOvers = append(next.TakeOvers, protocol.TakeOver{Seat: seat, Bot: StandInLevel,
-		Reason: protocol.ReasonRemoved, Move: m.Game.Len(), At: now.UTC()})
-	next.PreMoves = withoutPreMove(next.PreMoves, seat)
-	r := m.timed(next, refuse(ErrInternal, "could not hand the seat to a bot: please try again"))
-	r.StandIn = []int{seat}
-	r.Broadcast, r.Clock, r.Bots = true, true, true
+	r := m.handOver(next, seat, protocol.ReasonRemoved, now)
 	r.note("an operator removed the player; a bot plays for the seat", "seat", seat, "bot", StandInLevel)
 	return r, nil
 }

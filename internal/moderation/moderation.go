@@ -37,6 +37,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -140,7 +141,10 @@ type Service struct {
 	opts   Options
 	log    *slog.Logger
 
+	reads atomic.Int64 // the reads of the sanctions begun
+
 	mu      sync.RWMutex
+	read    int64                     // the read the sanctions in memory come from
 	inForce map[string][]store.Action // the sanctions in force, by the name key of their person
 	byID    map[string]string         // the name key of each sanctioned account
 }
@@ -188,8 +192,10 @@ func (s *Service) Start() (stop func(), err error) {
 	return func() { cancel(); <-done }, nil
 }
 
-// reload reads the sanctions in force.
+// reload reads the sanctions in force. Of two reads at once, the one
+// begun later is kept: it saw every change the other saw.
 func (s *Service) reload(ctx context.Context) error {
+	read := s.reads.Add(1)
 	all, err := s.st.Sanctions(ctx, s.opts.Now())
 	if err != nil {
 		return fmt.Errorf("moderation: read the sanctions: %w", err)
@@ -202,7 +208,9 @@ func (s *Service) reload(ctx context.Context) error {
 		}
 	}
 	s.mu.Lock()
-	s.inForce, s.byID = inForce, byID
+	if read > s.read {
+		s.read, s.inForce, s.byID = read, inForce, byID
+	}
 	s.mu.Unlock()
 	return nil
 }

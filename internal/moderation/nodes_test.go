@@ -9,6 +9,7 @@ import (
 	"net/http/cookiejar"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -36,25 +37,26 @@ type person struct {
 // register makes the account name on srv and signs it in.
 func register(t *testing.T, srv *servertest.Server, name string) *person {
 	t.Helper()
-	jar, _ := cookiejar.New(nil)
-	p := &person{t: t, hc: &http.Client{Jar: jar}, url: srv.URL}
-	if status, code := p.call("POST", "/api/account", protocol.RegisterRequest{Name: name, Password: password}, nil); status != 201 {
-		t.Fatalf("register %s: %d %s", name, status, code)
-	}
-	p.c = signedIn(t, srv, name)
-	return p
+	return enter(t, srv, name, "/api/account", http.StatusCreated)
 }
 
 // on returns the person signed in on another server of the same database.
 func (p *person) on(t *testing.T, srv *servertest.Server, name string) *person {
 	t.Helper()
+	return enter(t, srv, name, "/api/session", http.StatusOK)
+}
+
+// enter registers or signs in (path) name on srv, over HTTP and through
+// the protocol client.
+func enter(t *testing.T, srv *servertest.Server, name, path string, want int) *person {
+	t.Helper()
 	jar, _ := cookiejar.New(nil)
-	q := &person{t: t, hc: &http.Client{Jar: jar}, url: srv.URL}
-	if status, code := q.call("POST", "/api/session", protocol.RegisterRequest{Name: name, Password: password}, nil); status != 200 {
-		t.Fatalf("sign in %s: %d %s", name, status, code)
+	p := &person{t: t, hc: &http.Client{Jar: jar}, url: srv.URL}
+	if status, code := p.call("POST", path, protocol.RegisterRequest{Name: name, Password: password}, nil); status != want {
+		t.Fatalf("%s %s: %d %s", path, name, status, code)
 	}
-	q.c = signedIn(t, srv, name)
-	return q
+	p.c = signedIn(t, srv, name)
+	return p
 }
 
 func signedIn(t *testing.T, srv *servertest.Server, name string) *client.Client {
@@ -203,6 +205,12 @@ func TestModerationAcrossNodes(t *testing.T) {
 		})
 	}
 	until(t, bobConn, "", removed)
+	// A hears of the ban from the database's notice: within its latency.
+	for deadline := time.Now().Add(10 * time.Second); a.Moderation.NameBarred("Cy") == nil; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("node A did not hear of the ban")
+		}
+	}
 	if err := cyConn.Send(ctx, protocol.ChatSend{Type: protocol.TypeChat, Phrase: "gg"}); err != nil {
 		t.Fatal(err)
 	}

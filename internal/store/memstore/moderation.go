@@ -235,28 +235,12 @@ func (s *Store) Sanctions(ctx context.Context, now time.Time) ([]store.Action, e
 
 // StrikeChat implements store.Moderation.
 func (s *Store) StrikeChat(ctx context.Context, id string, fence store.Fence, seq int) error {
-	if err := s.lock(ctx); err != nil {
-		return err
-	}
-	defer s.mu.Unlock()
-	g, ok := s.games[id]
-	if !ok {
-		return fmt.Errorf("memstore: game %q: %w", id, store.ErrNotFound)
-	}
-	lease := store.Lease{Game: id}
-	if l := s.leases[id]; l != nil {
-		lease = *l
-	}
-	if err := store.CheckChatWrite(id, g.Status, lease, fence, time.Now()); err != nil {
-		return fmt.Errorf("memstore: %w", err)
-	}
-	c := s.chats[id]
-	if seq < 0 || seq >= len(c.Lines) {
-		return fmt.Errorf("memstore: game %q has no chat line %d: %w", id, seq, store.ErrNotFound)
-	}
-	c.Lines = slices.Clone(c.Lines)
-	c.Lines[seq].Removed = true
-	s.chats[id] = c
-	s.announce(g, store.ChangeChat)
-	return nil
+	return s.chatWrite(ctx, id, fence, func(c *store.Chat) error {
+		if seq < 0 || seq >= len(c.Lines) {
+			return fmt.Errorf("memstore: game %q has no chat line %d: %w", id, seq, store.ErrNotFound)
+		}
+		c.Lines = slices.Clone(c.Lines)
+		c.Lines[seq].Removed = true
+		return nil
+	})
 }
