@@ -251,4 +251,9 @@ func TestModeration(t *testing.T) {
 	if ann.must("GET", "/api/moderation/reports", nil, &open); len(open.Reports) != 0 || len(open.Actions) != 2 {
 		t.Errorf("after the ban: %d open reports, %d actions; want none and 2", len(open.Reports), len(open.Actions))
 	}
+	// The banned name outlives the account.
+	cy.must("DELETE", "/api/account", nil, nil)
+	if _, code := newBrowser(t, srv).call("POST", "/api/account", protocol.RegisterRequest{Name: "cy", Password: goodPassword}, nil); code != protocol.Banned {
+		t.Errorf("a new account under the banned name: %s, want banned", code)
+	}
 }
