@@ -134,7 +134,15 @@ func TestModeration(t *testing.T) {
 	cy.typeChat("and again")
 	waitFor[bool](cy, "the refusal", fmt.Sprintf(`document.querySelector("#chat-error").textContent === %q`, cat["error.chat_muted"]), 20*time.Second)
 
-	// Cy's pages say who muted her and why.
+	// Cy's pages say who muted her and why: at her table the notice
+	// floats, no banner moves the table.
+	cy.open("/g/" + id)
+	waitFor[bool](cy, "the notice at the table", shown("#moderation-notice .mod-action"), 10*time.Second)
+	if eval[bool](cy, shown("#moderation-banner")) {
+		t.Error("a banner at the table")
+	}
+	cy.screenshotViewport("moderation-table-" + phone.String())
+	cy.accessible("Cy's notice at her table")
 	cy.open("/account")
 	waitFor[bool](cy, "the notice", shown("#moderation-notice .mod-action"), 10*time.Second)
 	notice := cy.text("#moderation-notice")

@@ -111,27 +111,44 @@ function actionItem(t, a) {
     a.game ? h("p", {}, h("a", { href: `/g/${encodeURIComponent(a.game)}` }, t("moderation.action.game"))) : null);
 }
 
+// atTable reports whether the page is a table's: there nothing may move
+// the table under the player's finger, so the notice floats and the
+// banner stays away (the chat says why a message is refused).
+const atTable = () => document.body.classList.contains("page-table");
+
+// bar returns the place of the banner and the notice, above the page's
+// main part (never inside it: the lobby's is a grid), made at the first.
+function bar() {
+  let el = document.getElementById("moderation-bar");
+  if (!el) {
+    el = h("div", { id: "moderation-bar", class: `mod-bar${atTable() ? " mod-float" : ""}` });
+    const main = document.querySelector("main");
+    if (main) main.before(el);
+    else document.body.prepend(el);
+  }
+  return el;
+}
+
 function draw() {
   const t = getT();
-  const main = document.querySelector("main") || document.body;
   drawOperatorLink(t);
   let banner = document.getElementById("moderation-banner");
-  const text = record ? standingText(t, record.standing) : "";
+  const text = record && !atTable() ? standingText(t, record.standing) : "";
   if (!text) {
     if (banner) banner.remove();
   } else {
     if (!banner) {
       banner = h("p", { id: "moderation-banner", class: "notice notice-error mod-banner", role: "status" });
-      main.prepend(banner);
+      bar().prepend(banner);
     }
     banner.textContent = text;
   }
-  drawNotice(t, main);
+  drawNotice(t);
   drawHistory(t);
 }
 
 // drawNotice shows the actions newer than the last one acknowledged.
-function drawNotice(t, main) {
+function drawNotice(t) {
   let box = document.getElementById("moderation-notice");
   const last = Number(seen()) || 0;
   const fresh = record ? record.actions.filter((a) => Date.parse(a.at) > last) : [];
@@ -141,9 +158,7 @@ function drawNotice(t, main) {
   }
   if (!box) {
     box = h("section", { id: "moderation-notice", class: "panel mod-notice", role: "alert", "aria-labelledby": "moderation-notice-h" });
-    const banner = document.getElementById("moderation-banner");
-    if (banner) banner.after(box);
-    else main.prepend(box);
+    bar().append(box);
   }
   replace(box,
     h("h2", { id: "moderation-notice-h" }, t("moderation.notice.title")),
