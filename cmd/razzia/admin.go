@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/razziagame/razzia/internal/playername"
@@ -16,10 +17,12 @@ import (
 
 const adminSynopsis = `
 usage: razzia admin [--db DB] grant|revoke NAME
+       razzia admin [--db DB] list
 
 Admin gives the operator role to the account called NAME (grant) or
 takes it back (revoke), on a server's database, whether its servers run
-or not: the role holds at the account's next request, on every node. An
+or not: the role holds at the account's next request, on every node;
+list prints the operators, one a line, by when they got the role. An
 operator reads the players' reports on the page /operator and mutes,
 suspends or bans accounts, and removes chat lines (docs/players.md).
 The first account made on a new server is an operator already.
@@ -43,10 +46,14 @@ func runAdmin(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	switch {
 	case done:
 		return status
-	case len(rest) != 2:
-		return usageError(stderr, fl, adminSynopsis, "want grant or revoke, and a NAME")
-	case rest[0] != "grant" && rest[0] != "revoke":
-		return usageError(stderr, fl, adminSynopsis, "unknown action %q: want grant or revoke", rest[0])
+	case len(rest) == 0:
+		return usageError(stderr, fl, adminSynopsis, "want grant NAME, revoke NAME or list")
+	case rest[0] != "grant" && rest[0] != "revoke" && rest[0] != "list":
+		return usageError(stderr, fl, adminSynopsis, "unknown action %q: want grant, revoke or list", rest[0])
+	case rest[0] == "list" && len(rest) != 1:
+		return usageError(stderr, fl, adminSynopsis, "list takes no NAME")
+	case rest[0] != "list" && len(rest) != 2:
+		return usageError(stderr, fl, adminSynopsis, "%s takes one NAME", rest[0])
 	case *wait <= 0:
 		return usageError(stderr, fl, adminSynopsis, "--wait %v: want a positive duration", *wait)
 	}
@@ -59,12 +66,17 @@ func runAdmin(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
-	msg, err := setRole(ctx, st, rest[1], rest[0] == "grant")
+	var msg string
+	if rest[0] == "list" {
+		msg, err = operators(ctx, st)
+	} else {
+		msg, err = setRole(ctx, st, rest[1], rest[0] == "grant")
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia admin: %s: %v\n", redact(*db), err)
 		return 1
 	}
-	fmt.Fprintln(stdout, msg)
+	fmt.Fprint(stdout, msg)
 	return 0
 }
 
@@ -98,11 +110,28 @@ func setRole(ctx context.Context, st store.Store, name string, on bool) (string,
 	}
 	switch {
 	case on && changed:
-		return fmt.Sprintf("%s is an operator now.", a.Name), nil
+		return fmt.Sprintf("%s is an operator now.\n", a.Name), nil
 	case on:
-		return fmt.Sprintf("%s was an operator already.", a.Name), nil
+		return fmt.Sprintf("%s was an operator already.\n", a.Name), nil
 	case changed:
-		return fmt.Sprintf("%s is no longer an operator.", a.Name), nil
+		return fmt.Sprintf("%s is no longer an operator.\n", a.Name), nil
 	}
-	return fmt.Sprintf("%s was not an operator.", a.Name), nil
+	return fmt.Sprintf("%s was not an operator.\n", a.Name), nil
+}
+
+// operators lists the operators' names, one a line.
+func operators(ctx context.Context, st store.Store) (string, error) {
+	ids, err := st.Operators(ctx)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, id := range ids {
+		a, err := st.Account(ctx, id)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintln(&b, a.Name)
+	}
+	return b.String(), nil
 }

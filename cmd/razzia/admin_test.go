@@ -85,7 +85,9 @@ func TestAdmin(t *testing.T) {
 				out    string
 				op     bool // Ann is an operator after
 			}{
+				{[]string{"list"}, 0, "", false},
 				{[]string{"grant", "ANN"}, 0, "Ann is an operator now.\n", true},
+				{[]string{"list"}, 0, "Ann\n", true},
 				{[]string{"grant", "ann"}, 0, "Ann was an operator already.\n", true},
 				{[]string{"grant", "Zed"}, 1, "", true},
 				{[]string{"revoke", "Ann"}, 0, "Ann is no longer an operator.\n", false},
@@ -93,6 +95,8 @@ func TestAdmin(t *testing.T) {
 				{[]string{"promote", "Ann"}, 2, "", false},
 				{[]string{"grant"}, 2, "", false},
 				{[]string{"grant", "Ann", "Bob"}, 2, "", false},
+				{[]string{"list", "Ann"}, 2, "", false},
+				{[]string{}, 2, "", false},
 			}
 			for _, s := range steps {
 				status, out, errs := runAdminCmd(t, append([]string{"--db", dsn}, s.args...)...)

@@ -71,7 +71,7 @@ func completionSpecs() []completionSpec {
 		case "completion":
 			s.words = []string{"bash", "zsh", "fish"}
 		case "admin":
-			s.words = []string{"grant", "revoke"}
+			s.words = []string{"grant", "revoke", "list"}
 		}
 		specs = append(specs, s)
 	}

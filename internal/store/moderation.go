@@ -28,6 +28,9 @@ type Moderation interface {
 	SetOperator(ctx context.Context, account string, on bool, at time.Time) (bool, error)
 	// Operator reports whether the account is an operator.
 	Operator(ctx context.Context, account string) (bool, error)
+	// Operators returns the operators' accounts, by the time they got
+	// the role, oldest first.
+	Operators(ctx context.Context) ([]string, error)
 	// FirstOperator makes the account an operator if it is the only
 	// account and no account ever was one: the first account made on a
 	// new server. It reports whether it did.

@@ -3,6 +3,7 @@ package memstore
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -73,6 +74,22 @@ func (s *Store) Operator(ctx context.Context, account string) (bool, error) {
 	defer s.mu.Unlock()
 	_, ok := s.mod.operators[account]
 	return ok, nil
+}
+
+// Operators implements store.Moderation.
+func (s *Store) Operators(ctx context.Context) ([]string, error) {
+	if err := s.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	out := slices.Collect(maps.Keys(s.mod.operators))
+	slices.SortFunc(out, func(a, b string) int {
+		if c := s.mod.operators[a].Compare(s.mod.operators[b]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return out, nil
 }
 
 // FirstOperator implements store.Moderation.

@@ -45,6 +45,19 @@ func (s *Store) Operator(ctx context.Context, account string) (bool, error) {
 	return n > 0, nil
 }
 
+// Operators implements store.Moderation.
+func (s *Store) Operators(ctx context.Context) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT account_id FROM operators ORDER BY granted, account_id`)
+	if err != nil {
+		return nil, s.fail("read the operators", err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, s.fail("read the operators", err)
+	}
+	return out, nil
+}
+
 // FirstOperator implements store.Moderation. The mark's row is taken
 // first: of two first accounts at once, one makes it.
 func (s *Store) FirstOperator(ctx context.Context, account string, at time.Time) (bool, error) {

@@ -48,6 +48,27 @@ func (s *Store) Operator(ctx context.Context, account string) (bool, error) {
 	return n > 0, err
 }
 
+// Operators implements store.Moderation.
+func (s *Store) Operators(ctx context.Context) ([]string, error) {
+	var out []string
+	err := s.read(ctx, "read the operators", func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT account_id FROM operators ORDER BY granted, account_id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			out = append(out, id)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
 // FirstOperator implements store.Moderation.
 func (s *Store) FirstOperator(ctx context.Context, account string, at time.Time) (bool, error) {
 	made := false

@@ -78,6 +78,16 @@ func testOperators(t *testing.T, s store.Store) {
 			t.Errorf("after SetOperator(%v): Operator = %v", st.on, got)
 		}
 	}
+	bea := newAccount("Bea", 2)
+	createAccount(t, s, bea)
+	for i, a := range []*store.Account{bea, ann} {
+		if _, err := s.SetOperator(ctx(t), a.ID, true, base.Add(time.Duration(i)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ops, err := s.Operators(ctx(t)); err != nil || !reflect.DeepEqual(ops, []string{bea.ID, ann.ID}) {
+		t.Errorf("Operators = %v, %v; want Bea, Ann (by the time they got the role)", ops, err)
+	}
 	if _, err := s.SetOperator(ctx(t), "nobody", true, base); !errors.Is(err, store.ErrNoAccount) {
 		t.Errorf("SetOperator(unknown) = %v, want ErrNoAccount", err)
 	}
