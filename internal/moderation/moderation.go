@@ -53,7 +53,7 @@ const Channel = "razzia_moderation"
 // The refusals of moderation, each declared once with its code.
 var (
 	ErrNotOperator     = protocol.NewRefusal(protocol.NotOperator, "not an operator")
-	ErrUnknownPlayer   = protocol.NewRefusal(protocol.UnknownPlayer, "no such player")
+	ErrUnknownPlayer   = protocol.NewRefusal(protocol.UnknownPlayer, "no account by that name")
 	ErrBadReason       = protocol.NewRefusal(protocol.BadReason, "a reason is needed")
 	ErrReportSelf      = protocol.NewRefusal(protocol.ReportSelf, "one cannot report oneself")
 	ErrNotAtGame       = protocol.NewRefusal(protocol.NotAtGame, "the person was not at the game")

@@ -75,6 +75,10 @@ const (
 	Banned          Code = "banned"
 	SeatRemoved     Code = "seat_removed"
 
+	// People: follows, blocks, presence.
+	SelfRelation     Code = "self_relation"
+	TooManyRelations Code = "too_many_relations"
+
 	// Puzzles.
 	PuzzleNotFound Code = "puzzle_not_found"
 	PuzzleAnswered Code = "puzzle_answered"
@@ -148,6 +152,8 @@ var codes = []CodeInfo{
 	{Suspended, http.StatusForbidden, false, "creating or joining a table, asking for a game or reporting while an operator suspended your account, or as a guest under its name meanwhile; the message says until when", ""},
 	{Banned, http.StatusForbidden, false, "creating or joining a table, asking for a game or reporting with an account an operator banned, or as a guest under its name", ""},
 	{SeatRemoved, http.StatusForbidden, false, "", "a move or a take-back at a seat an operator handed to a bot (its player is suspended or banned): the bot plays it to the end"},
+	{SelfRelation, http.StatusBadRequest, false, "following or blocking yourself", ""},
+	{TooManyRelations, http.StatusConflict, false, "following (or blocking) a player when you follow (or block) the most players one may (500): stop one first", ""},
 	{PuzzleNotFound, http.StatusNotFound, false, "no puzzle with that id; or, asking for the next puzzle or the day's, none is left to solve (of the theme asked for)", ""},
 	{PuzzleAnswered, http.StatusConflict, false, "an answer to a puzzle your account answered already: one answer a puzzle, the first counts", ""},
 	{BadAnswer, http.StatusBadRequest, false, "a puzzle answer that is not a legal move of its position (malformed, a card named for a draw, a cheque not held, a bid too low)", ""},

@@ -154,7 +154,10 @@ func checkFinal(t *testing.T, st store.Store, id string, last Update) {
 func TestNodesShareGames(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
-	a, b, c := nodeHub(t, st), nodeHub(t, st), nodeHub(t, st)
+	// Leases that a busy machine cannot let lapse: this test is about
+	// passing writes to a live owner; the take-overs have tests of their own.
+	steady := func(o *Options) { o.LeaseTTL, o.ForwardTimeout = time.Hour, 10*time.Second }
+	a, b, c := nodeHub(t, st, steady), nodeHub(t, st, steady), nodeHub(t, st, steady)
 	in, creator, err := created(a.Create(ctx, TableSetup{Seats: []string{"", "easy", "", ""}}))
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@
 import { setup } from "./i18n.js";
 import { h, replace } from "./dom.js";
 import { watchModeration, redrawModeration } from "./moderation.js";
+import { startLive } from "./live.js";
 
 /** SECTIONS of the rules summary, in reading order (as internal/i18n.RulesSections). */
 const SECTIONS = ["goal", "cards", "setup", "turn", "auction", "police", "roundend", "scoring", "final"];
@@ -46,6 +47,8 @@ export async function start(onLanguage) {
   }
   // The person's sanctions and the operators' news of them (moderation.js).
   watchModeration(() => current || ((k) => k));
+  // Every page keeps its person online while it is open (live.js).
+  startLive(() => current || ((k) => k));
   return setup((t, tag) => {
     current = t;
     if (dialog && dialog.open) fill();
