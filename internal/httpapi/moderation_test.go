@@ -81,8 +81,9 @@ func playOn(t *testing.T, c *protoclient.Client, id, token string, done chan<- s
 // change nothing; the operator reads the report with the line, removes
 // the line (the other player sees it go), and bans the person: a bot
 // plays their seat to the end of the game, and they can no longer move,
-// chat, create a table or play as a guest under their name; they read
-// who banned them and why.
+// chat, create a table or play as a guest under their name; their open
+// page is told of each action on them at once, and they read who banned
+// them and why.
 func TestModeration(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
 	ctx := servertest.Context(t)
@@ -197,6 +198,7 @@ func TestModeration(t *testing.T) {
 		t.Errorf("Cy after refused actions: %+v", me)
 	}
 
+	cyPage := cy.live("") // told of each action on her at once
 	line := 0
 	ann.must("POST", "/api/moderation/actions", protocol.ActionRequest{Kind: protocol.ActionStrike, Game: id, Line: &line, Reason: "an insult"}, nil)
 	gone := readUntil(t, bobConn, "", func(st *protoclient.State) bool { return said(st) && st.Chat.Lines[0].Removed }).Chat.Lines[0]
@@ -208,6 +210,13 @@ func TestModeration(t *testing.T) {
 	ann.must("POST", "/api/moderation/actions", ban, &banned)
 	if !banned.Standing.Banned || !slices.Equal(banned.Removed, []string{id}) || banned.Action.Operator != "Ann" {
 		t.Errorf("the ban: %+v", banned)
+	}
+	for _, kind := range []string{protocol.ActionStrike, protocol.ActionBan} {
+		var told protocol.ModerationMessage
+		readType(t, cyPage, protocol.TypeModeration, &told)
+		if told.Action.Kind != kind || told.Action.Operator != "Ann" || told.Standing.Banned != (kind == protocol.ActionBan) {
+			t.Errorf("Cy's page is told %+v, want her %s by Ann", told, kind)
+		}
 	}
 	removed := func(st *protoclient.State) bool {
 		return slices.ContainsFunc(st.TakeOvers, func(to protocol.TakeOver) bool {

@@ -8,9 +8,11 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/servertest"
@@ -107,6 +109,31 @@ func (p *person) must(method, path string, body, out any) {
 	}
 }
 
+// told opens the person's live socket, as every page does, and returns
+// a function that reads the next moderation message on it.
+func (p *person) told() func() protocol.ModerationMessage {
+	p.t.Helper()
+	ctx := servertest.Context(p.t)
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(p.url, "http")+"/api/live", &websocket.DialOptions{HTTPClient: p.hc})
+	if err != nil {
+		p.t.Fatalf("dial the live socket: %v", err)
+	}
+	p.t.Cleanup(func() { c.CloseNow() })
+	return func() protocol.ModerationMessage {
+		p.t.Helper()
+		for {
+			_, data, err := c.Read(ctx)
+			if err != nil {
+				p.t.Fatalf("read the live socket: %v", err)
+			}
+			var m protocol.ModerationMessage
+			if json.Unmarshal(data, &m) == nil && m.Type == protocol.TypeModeration {
+				return m
+			}
+		}
+	}
+}
+
 // until reads conn until f holds; an error with the code want ends it.
 func until(t *testing.T, conn *client.Conn, want protocol.Code, f func(*client.State) bool) {
 	t.Helper()
@@ -139,7 +166,8 @@ var migrated = &pgtest.Template{
 // game is run by node A. From node B, Bob reports Cy's line, and Ann, the
 // operator, removes it (Bob, watching through B, sees it go) and bans Cy:
 // the seat passes to a bot on A, which plays it to the end while Bob plays
-// on through B; A refuses Cy's chat and a new table at once.
+// on through B; Cy's page on A is told of both actions at once; A refuses
+// Cy's chat and a new table.
 func TestModerationAcrossNodes(t *testing.T) {
 	db := migrated.DB(t)
 	node := func() *servertest.Server {
@@ -188,6 +216,7 @@ func TestModerationAcrossNodes(t *testing.T) {
 	}
 	until(t, bobConn, "", line(false))
 
+	cyTold := cy.told() // Cy's page, on A
 	var filed protocol.ReportAnswer
 	bob.must("POST", "/api/reports", protocol.ReportRequest{Player: "Cy", Game: id, Kind: protocol.ReportChat, Reason: "insults", Lines: []int{0}}, &filed)
 	seq := 0
@@ -205,6 +234,11 @@ func TestModerationAcrossNodes(t *testing.T) {
 		})
 	}
 	until(t, bobConn, "", removed)
+	for _, kind := range []string{protocol.ActionStrike, protocol.ActionBan} {
+		if m := cyTold(); m.Action.Kind != kind || m.Action.Operator != "Ann" || m.Standing.Banned != (kind == protocol.ActionBan) {
+			t.Errorf("Cy's page on A is told %+v, want her %s by Ann", m, kind)
+		}
+	}
 	// A hears of the ban from the database's notice: within its latency.
 	for deadline := time.Now().Add(10 * time.Second); a.Moderation.NameBarred("Cy") == nil; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {

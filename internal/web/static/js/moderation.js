@@ -8,6 +8,7 @@
 
 import { h, replace } from "./dom.js";
 import * as api from "./api.js";
+import { onLive } from "./live.js";
 
 const SEEN_KEY = "razzia.moderation.seen";
 
@@ -20,6 +21,7 @@ export function watchModeration(t) {
   getT = t;
   style();
   load();
+  onLive("moderation", moderationMessage);
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") load();
   });
@@ -35,8 +37,8 @@ export function reloadModeration() {
   load();
 }
 
-/** moderationMessage takes a live ModerationMessage: the action is shown at once. */
-export function moderationMessage(msg) {
+// moderationMessage takes a live ModerationMessage: the action is shown at once.
+function moderationMessage(msg) {
   if (!record) record = { operator: false, standing: {}, actions: [] };
   record.standing = msg.standing || {};
   record.actions = [msg.action, ...record.actions.filter((a) => a.id !== msg.action.id)];
