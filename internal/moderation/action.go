@@ -30,6 +30,12 @@ func (s *Service) Act(ctx context.Context, operator string, req protocol.ActionR
 	now := s.opts.Now().UTC().Round(0)
 	a := store.Action{ID: newID(), Kind: req.Kind, Operator: op.ID, OperatorName: op.Name, Reason: reason,
 		Game: req.Game, Line: -1, At: now, Report: req.Report}
+	if req.Report != "" {
+		// Before anything is done: a line removed stays removed.
+		if _, err := s.openReport(ctx, req.Report); err != nil {
+			return protocol.ActionAnswer{}, err
+		}
+	}
 	switch req.Kind {
 	case store.ActStrike:
 		err = s.strike(ctx, &a, req)
@@ -150,17 +156,26 @@ func (s *Service) dismissal(ctx context.Context, a *store.Action) error {
 	if a.Report == "" {
 		return reject(ErrBadRequest, "name the report to dismiss")
 	}
-	r, err := s.st.Report(ctx, a.Report)
-	switch {
-	case errors.Is(err, store.ErrNoReport):
-		return reject(ErrReportClosed, "there is no report %q", a.Report)
-	case err != nil:
-		return s.internal("read a report", err)
-	case !r.Closed.IsZero():
-		return reject(ErrReportClosed, "another operator closed this report meanwhile: look again")
+	r, err := s.openReport(ctx, a.Report)
+	if err != nil {
+		return err
 	}
 	a.Target, a.TargetName, a.TargetKey, a.Game = r.Target, r.TargetName, r.TargetKey, r.Game
 	return nil
+}
+
+// openReport returns the report with the id if it is open.
+func (s *Service) openReport(ctx context.Context, id string) (store.Report, error) {
+	r, err := s.st.Report(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrNoReport):
+		return r, reject(ErrReportClosed, "there is no report %q", id)
+	case err != nil:
+		return r, s.internal("read a report", err)
+	case !r.Closed.IsZero():
+		return r, reject(ErrReportClosed, "another operator closed this report meanwhile: look again")
+	}
+	return r, nil
 }
 
 // unseat takes the account's seats in the games not over: a bot plays

@@ -233,3 +233,78 @@ func TestReportLimit(t *testing.T) {
 		t.Errorf("a report an hour later: %v", err)
 	}
 }
+
+// TestRefusedActions: an action that cannot be made is refused with its
+// code, and changes nothing: no sanction, no action logged, nobody told.
+func TestRefusedActions(t *testing.T) {
+	e := newEnv(t, "Op", "Bob", "Cy")
+	ctx := t.Context()
+	if _, err := e.st.SetOperator(ctx, e.ids["Op"], true, e.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	e.seat(t, "gameaaaaaa", "Bob", "Cy")
+	report, err := e.svc.Report(ctx, e.ids["Bob"], protocol.ReportRequest{Player: "Cy", Game: "gameaaaaaa", Kind: protocol.ReportStalling, Reason: "slow"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := 0
+	for _, c := range []struct {
+		name string
+		req  protocol.ActionRequest
+		want protocol.Code
+	}{
+		{"a lift of nothing", protocol.ActionRequest{Kind: protocol.ActionLift, Player: "Cy"}, protocol.BadRequest},
+		{"a suspension without hours", protocol.ActionRequest{Kind: protocol.ActionSuspend, Player: "Cy"}, protocol.BadRequest},
+		{"a suspension over a year", protocol.ActionRequest{Kind: protocol.ActionSuspend, Player: "Cy", Hours: moderation.MaxHours + 1}, protocol.BadRequest},
+		{"a mute of negative hours", protocol.ActionRequest{Kind: protocol.ActionMute, Player: "Cy", Hours: -1}, protocol.BadRequest},
+		{"a ban for a time", protocol.ActionRequest{Kind: protocol.ActionBan, Player: "Cy", Hours: 2}, protocol.BadRequest},
+		{"a dismissal of no report", protocol.ActionRequest{Kind: protocol.ActionDismiss}, protocol.BadRequest},
+		{"a dismissal of an unknown report", protocol.ActionRequest{Kind: protocol.ActionDismiss, Report: "nosuchreport"}, protocol.ReportClosed},
+		{"a ban closing an unknown report", protocol.ActionRequest{Kind: protocol.ActionBan, Player: "Cy", Report: "nosuchreport"}, protocol.ReportClosed},
+		{"a removal of no line", protocol.ActionRequest{Kind: protocol.ActionStrike, Game: "gameaaaaaa"}, protocol.BadRequest},
+		{"a removal of a line not written", protocol.ActionRequest{Kind: protocol.ActionStrike, Game: "gameaaaaaa", Line: &line}, protocol.BadRequest},
+		{"a removal at no game", protocol.ActionRequest{Kind: protocol.ActionStrike, Game: "gamezzzzzz", Line: &line}, protocol.NotFound},
+	} {
+		c.req.Reason = "because"
+		if _, err := e.svc.Act(ctx, e.ids["Op"], c.req); code(err) != c.want {
+			t.Errorf("%s: %v, want %s", c.name, err, c.want)
+		}
+	}
+	if all, _ := e.st.Actions(ctx, "", 0); len(all) != 0 || e.svc.Barred(e.ids["Cy"]) != nil || e.svc.Silenced(e.ids["Cy"]) != nil ||
+		len(e.tab.expelled)+len(e.tab.struck) != 0 || len(e.told) != 0 {
+		t.Fatalf("refused actions changed something: %d actions logged, %d seats taken, %d lines removed, %d told",
+			len(all), len(e.tab.expelled), len(e.tab.struck), len(e.told))
+	}
+
+	// A dismissal closes the report; its person is not told, nor reads it;
+	// a second operator's action on it is refused.
+	ans, err := e.svc.Act(ctx, e.ids["Op"], protocol.ActionRequest{Kind: protocol.ActionDismiss, Report: report, Reason: "it is a slow pace"})
+	if err != nil || ans.Action.Player != "Cy" || ans.Action.Game != "gameaaaaaa" {
+		t.Fatalf("the dismissal: %+v, %v", ans, err)
+	}
+	if open, _ := e.svc.Reports(ctx, e.ids["Op"]); len(open.Reports) != 0 || len(open.Actions) != 1 {
+		t.Errorf("after the dismissal: %d open reports, %d actions", len(open.Reports), len(open.Actions))
+	}
+	if rec, _ := e.svc.Record(ctx, e.ids["Cy"]); len(rec.Actions) != 0 || len(e.told) != 0 {
+		t.Errorf("Cy reads %+v of a dismissed report, told %d times", rec.Actions, len(e.told))
+	}
+	if _, err := e.svc.Act(ctx, e.ids["Op"], protocol.ActionRequest{Kind: protocol.ActionBan, Player: "Cy", Report: report, Reason: "late"}); code(err) != protocol.ReportClosed {
+		t.Errorf("a ban closing a dismissed report: %v, want report_closed", err)
+	}
+	if e.svc.Barred(e.ids["Cy"]) != nil {
+		t.Error("a refused ban holds")
+	}
+	g := &store.Game{ID: "gamebbbbbb", Status: store.StatusFinished, Seats: []store.Seat{{Name: "Cy", TokenHash: []byte("Cy"), Account: e.ids["Cy"]}}}
+	if err := e.st.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.st.AddChat(ctx, g.ID, store.NoFence, store.ChatLine{Channel: "players", From: "seat:0", Name: "Cy", Text: "rude", At: e.clock.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Act(ctx, e.ids["Op"], protocol.ActionRequest{Kind: protocol.ActionStrike, Game: g.ID, Line: &line, Report: report, Reason: "late"}); code(err) != protocol.ReportClosed || len(e.tab.struck) != 0 {
+		t.Errorf("a removal closing a dismissed report: %v, lines removed %v; want report_closed and none", err, e.tab.struck)
+	}
+	if _, err := e.svc.Act(ctx, e.ids["Bob"], protocol.ActionRequest{Kind: protocol.ActionMute, Player: "Cy", Reason: "x"}); code(err) != protocol.NotOperator {
+		t.Errorf("an action without the role: %v, want not_operator", err)
+	}
+}
