@@ -83,7 +83,7 @@ func playOn(t *testing.T, c *protoclient.Client, id, token string, done chan<- s
 // plays their seat to the end of the game, and they can no longer move,
 // chat, create a table or play as a guest under their name; their open
 // page is told of each action on them at once, and they read who banned
-// them and why.
+// them, why, and at which game (the report's).
 func TestModeration(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
 	ctx := servertest.Context(t)
@@ -240,7 +240,8 @@ func TestModeration(t *testing.T) {
 		t.Errorf("a guest under a banned name joins: %s", code)
 	}
 	if me := record(cy); !me.Standing.Banned || len(me.Actions) != 2 ||
-		me.Actions[0].Kind != protocol.ActionBan || me.Actions[0].Operator != "Ann" || me.Actions[0].Reason != "insults in the chat" {
+		me.Actions[0].Kind != protocol.ActionBan || me.Actions[0].Operator != "Ann" || me.Actions[0].Reason != "insults in the chat" ||
+		me.Actions[0].Game != id {
 		t.Errorf("Cy reads %+v", me)
 	}
 

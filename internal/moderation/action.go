@@ -32,8 +32,12 @@ func (s *Service) Act(ctx context.Context, operator string, req protocol.ActionR
 		Game: req.Game, Line: -1, At: now, Report: req.Report}
 	if req.Report != "" {
 		// Before anything is done: a line removed stays removed.
-		if _, err := s.openReport(ctx, req.Report); err != nil {
+		r, err := s.openReport(ctx, req.Report)
+		if err != nil {
 			return protocol.ActionAnswer{}, err
+		}
+		if a.Game == "" {
+			a.Game = r.Game // the person reads which game it was about
 		}
 	}
 	switch req.Kind {
