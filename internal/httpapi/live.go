@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"slices"
@@ -21,6 +22,7 @@ import (
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/store"
 )
 
 // The live socket of every page (GET /api/live): the page's presence,
@@ -456,6 +458,9 @@ func (s *Server) everyone(ctx context.Context) (*everyoneList, error) {
 		}
 		if st.Account != "" && s.opts.Social != nil {
 			card, err := s.opts.Social.Card(ctx, st.Account)
+			if errors.Is(err, store.ErrNoAccount) {
+				continue // deleted while a socket of theirs is open: counted, unlisted
+			}
 			if err != nil {
 				return nil, err
 			}
