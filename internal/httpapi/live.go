@@ -75,9 +75,12 @@ func (s *Server) personOf(r *http.Request, name string) presence.Person {
 }
 
 // guestName returns name if a guest may go by it in the online list: a
-// name a seat may take, and no account's; else "".
+// name a seat may take, no account's, and no banned account's; else "".
 func (s *Server) guestName(ctx context.Context, name string) string {
 	if name == "" || playername.Check(name) != nil {
+		return ""
+	}
+	if m := s.opts.Moderation; m != nil && m.NameBarred(name) != nil {
 		return ""
 	}
 	if s.opts.Social != nil {

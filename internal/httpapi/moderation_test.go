@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	protoclient "github.com/razziagame/razzia/internal/client"
@@ -83,7 +84,8 @@ func playOn(t *testing.T, c *protoclient.Client, id, token string, done chan<- s
 // plays their seat to the end of the game, and they can no longer move,
 // chat, create a table or play as a guest under their name; their open
 // page is told of each action on them at once, and they read who banned
-// them, why, and at which game (the report's).
+// them, why, and at which game (the report's). The banned name never
+// comes back: no account, no guest's seat, no guest in the online list.
 func TestModeration(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
 	ctx := servertest.Context(t)
@@ -265,5 +267,16 @@ func TestModeration(t *testing.T) {
 	cy.must("DELETE", "/api/account", nil, nil)
 	if _, code := newBrowser(t, srv).call("POST", "/api/account", protocol.RegisterRequest{Name: "cy", Password: goodPassword}, nil); code != protocol.Banned {
 		t.Errorf("a new account under the banned name: %s, want banned", code)
+	}
+	// Nor in the online list, where a guest may go by any other free name.
+	newBrowser(t, srv).live("?name=cy")
+	newBrowser(t, srv).live("?name=Dee")
+	var online protocol.OnlineAnswer
+	ann.must("GET", "/api/online", nil, &online)
+	listed := func(name string) bool {
+		return slices.ContainsFunc(online.People, func(p protocol.PersonOnline) bool { return strings.EqualFold(p.Name, name) })
+	}
+	if listed("Cy") || !listed("Dee") {
+		t.Errorf("the online list names %+v: a guest as Dee, none as Cy", online.People)
 	}
 }
