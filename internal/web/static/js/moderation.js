@@ -182,12 +182,15 @@ function drawHistory(t) {
     settings.appendChild(box);
   }
   const actions = record ? record.actions : [];
-  box.hidden = actions.length === 0;
+  const operator = !!record && record.operator;
+  box.hidden = actions.length === 0 && !operator;
   if (box.hidden) return;
   replace(box,
     h("h2", { id: "moderation-record-h" }, t("moderation.history.title")),
-    h("p", { class: "muted" }, t("moderation.history.about")),
-    h("ul", { class: "mod-actions" }, actions.map((a) => actionItem(t, a))));
+    // The operators' page, also where a narrow header has no room for it.
+    operator ? h("p", {}, h("a", { class: "button", href: "/operator", id: "moderation-operator-link" }, t("moderation.op.title"))) : null,
+    actions.length ? h("p", { class: "muted" }, t("moderation.history.about")) : null,
+    actions.length ? h("ul", { class: "mod-actions" }, actions.map((a) => actionItem(t, a))) : null);
 }
 
 // drawOperatorLink puts the operators' page in an operator's header.
