@@ -52,10 +52,11 @@ func (p *page) typeChat(text string) {
 // reports a line Cy wrote at their table from the chat's flag; Ann reads
 // the report with the line on the operators' page (desktop and phone,
 // screenshots moderation-operator-*), removes the line, which Bob sees go
-// at once, and mutes Cy, whose next message is refused; Cy's pages tell
-// her who muted her and why (moderation-notice-*). A player who is no operator is
-// refused the page. Ann bans Cy: a bot takes her seat, which Bob reads at
-// the table.
+// at once, and mutes Cy; Cy's pages tell her who removed her line and
+// muted her, and why, the open one at once (moderation-table-*,
+// moderation-notice-*); her next message is refused.
+// A player who is no operator is refused the page. Ann bans Cy: a bot
+// takes her seat, which Bob reads at the table.
 func TestModeration(t *testing.T) {
 	srv := newServer(t)
 	cat := srv.catalogue(t, "en")
@@ -131,18 +132,17 @@ func TestModeration(t *testing.T) {
 	ann.do("say why", chromedp.SendKeys(chromedp.CSS("#op-reason-"+reportID), "insults in the chat"))
 	ann.click("#op-apply-" + reportID)
 	waitFor[bool](ann, "no open report", shown(".op-none"), 10*time.Second)
-	cy.typeChat("and again")
-	waitFor[bool](cy, "the refusal", fmt.Sprintf(`document.querySelector("#chat-error").textContent === %q`, cat["error.chat_muted"]), 20*time.Second)
 
-	// Cy's pages say who muted her and why: at her table the notice
-	// floats, no banner moves the table.
-	cy.open("/g/" + id)
-	waitFor[bool](cy, "the notice at the table", shown("#moderation-notice .mod-action"), 10*time.Second)
+	// Cy's open table says at once who removed her line and muted her,
+	// and why: the notice floats, no banner moves the table.
+	waitFor[bool](cy, "the notice at once", shown(`#moderation-notice .mod-action[data-kind="strike"]`)+" && "+
+		shown(`#moderation-notice .mod-action[data-kind="mute"]`), 20*time.Second)
 	if eval[bool](cy, shown("#moderation-banner")) {
 		t.Error("a banner at the table")
 	}
 	cy.screenshotViewport("moderation-table-" + phone.String())
 	cy.accessible("Cy's notice at her table")
+	// Her other pages say it too, until she acknowledges it.
 	cy.open("/account")
 	waitFor[bool](cy, "the notice", shown("#moderation-notice .mod-action"), 10*time.Second)
 	notice := cy.text("#moderation-notice")
@@ -165,6 +165,18 @@ func TestModeration(t *testing.T) {
 	cy.click("#moderation-ok")
 	waitFor[bool](cy, "the notice acknowledged", `!document.querySelector("#moderation-notice")`, 5*time.Second)
 	waitFor[bool](cy, "the record on the account page", shown("#moderation-record .mod-action"), 5*time.Second)
+	cy.resize(phone)
+	cy.open("/g/" + id)
+	waitFor[bool](cy, "the chat toggle", shown("#chat-toggle"), 10*time.Second)
+	if eval[bool](cy, shown("#moderation-notice")) {
+		t.Error("the notice acknowledged comes back at the table")
+	}
+	if !eval[bool](cy, shown("#chat-input")) {
+		cy.click("#chat-toggle")
+	}
+	waitFor[bool](cy, "the text box", shown("#chat-input"), 5*time.Second)
+	cy.typeChat("and again")
+	waitFor[bool](cy, "the refusal", fmt.Sprintf(`document.querySelector("#chat-error").textContent === %q`, cat["error.chat_muted"]), 20*time.Second)
 
 	// Dee has no role.
 	dee := newPage(t, srv, "Dee", desktop.w, desktop.h)
@@ -185,4 +197,19 @@ func TestModeration(t *testing.T) {
 	waitFor[bool](ann, "the ban in the log", `!!document.querySelector('.op-log-item[data-kind="ban"]')`, 10*time.Second)
 	removed := strings.NewReplacer("{player}", "Cy", "{bot}", "hard").Replace(cat["moderation.takeover"])
 	waitFor[bool](bob, "the take-over in the log", fmt.Sprintf(`document.body.innerText.includes(%q)`, removed), 20*time.Second)
+
+	// A phone's header has no room for the operators' link: the account
+	// page has it.
+	if !eval[bool](ann, shown("#nav-operator")) {
+		t.Error("no operators' link in a desktop's header")
+	}
+	ann.resize(phone)
+	ann.open("/account")
+	waitFor[bool](ann, "the operators' link on the account page", shown("#moderation-operator-link"), 10*time.Second)
+	if eval[bool](ann, shown("#nav-operator")) {
+		t.Error("the operators' link in a phone's header")
+	}
+	ann.noOverflow("the operator's account page", int(phone.w))
+	eval[bool](ann, `(document.querySelector("#moderation-operator-link").scrollIntoView({block: "center"}), true)`)
+	ann.screenshotViewport("moderation-account-" + phone.String())
 }
