@@ -432,6 +432,7 @@ func (s *Server) onlineList(ctx context.Context, reader string, following []stri
 // shows them (followed and you not marked), and how many are online.
 type everyoneList struct {
 	version   int64     // presence's, when it was made
+	sanctions int64     // the moderation's (the suspended and banned are not listed)
 	made      time.Time // when: ratings and finish rates change too
 	people    []protocol.PersonOnline
 	keys      []string       // the person of each
@@ -445,12 +446,12 @@ type everyoneList struct {
 func (s *Server) everyone(ctx context.Context) (*everyoneList, error) {
 	s.everyoneMu.Lock()
 	defer s.everyoneMu.Unlock()
-	v := s.opts.Presence.Version()
-	if l := s.everyoneLast; l != nil && l.version == v && time.Since(l.made) < playingFor {
+	v, mv := s.opts.Presence.Version(), s.sanctionsVersion()
+	if l := s.everyoneLast; l != nil && l.version == v && l.sanctions == mv && time.Since(l.made) < playingFor {
 		return l, nil
 	}
 	people := s.opts.Presence.People()
-	l := &everyoneList{version: v, made: time.Now(), byAccount: map[string]int{},
+	l := &everyoneList{version: v, sanctions: mv, made: time.Now(), byAccount: map[string]int{},
 		// Everyone online counts, guests without a name too.
 		online: max(s.opts.Presence.Count(), len(people))}
 	for _, st := range people {
@@ -458,6 +459,9 @@ func (s *Server) everyone(ctx context.Context) (*everyoneList, error) {
 			Since: st.Since.UTC()}
 		if st.Activity != presence.Lobby {
 			p.Game = st.Game
+		}
+		if m := s.opts.Moderation; st.Account != "" && m != nil && m.Barred(st.Account) != nil {
+			continue // suspended or banned: no one to play with, counted, unlisted
 		}
 		if st.Account != "" && s.opts.Social != nil {
 			card, err := s.opts.Social.Card(ctx, st.Account)

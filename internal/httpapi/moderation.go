@@ -48,6 +48,14 @@ func (s *Server) barred(r *http.Request, name string) error {
 	return m.NameBarred(name)
 }
 
+// sanctionsVersion is the moderation's Version, 0 without it.
+func (s *Server) sanctionsVersion() int64 {
+	if s.opts.Moderation == nil {
+		return 0
+	}
+	return s.opts.Moderation.Version()
+}
+
 // member returns the request's signed-in account, or why there is none.
 func (s *Server) member(w http.ResponseWriter, r *http.Request) (account.Session, bool) {
 	se, err := s.sessionOf(r)

@@ -215,6 +215,15 @@ func (s *Service) reload(ctx context.Context) error {
 	return nil
 }
 
+// Version changes whenever the sanctions in memory are read again: what
+// a cache made of Barred's answers holds while it is the same (or until a
+// sanction's end passes).
+func (s *Service) Version() int64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.read
+}
+
 // changed tells every node, this one at once, that the sanctions changed.
 func (s *Service) changed(ctx context.Context) {
 	if err := s.reload(ctx); err != nil {
