@@ -2,7 +2,6 @@ package moderation_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 	"github.com/razziagame/razzia/internal/store/postgres"
+	"github.com/razziagame/razzia/internal/store/postgres/pgschema"
 	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 )
 
@@ -151,17 +151,6 @@ func until(t *testing.T, conn *client.Conn, want protocol.Code, f func(*client.S
 	}
 }
 
-var migrated = &pgtest.Template{
-	Prepare: func(ctx context.Context, url string) error {
-		st, err := postgres.Open(ctx, url, postgres.Options{})
-		if err != nil {
-			return err
-		}
-		return st.Close()
-	},
-	Keep: []string{"razzia_schema_version"},
-}
-
 // TestModerationAcrossNodes: two servers on one PostgreSQL database; the
 // game is run by node A. From node B, Bob reports Cy's line, and Ann, the
 // operator, removes it (Bob, watching through B, sees it go) and bans Cy:
@@ -169,7 +158,7 @@ var migrated = &pgtest.Template{
 // on through B; Cy's page on A is told of both actions at once; A refuses
 // Cy's chat and a new table.
 func TestModerationAcrossNodes(t *testing.T) {
-	db := migrated.DB(t)
+	db := pgschema.Migrated.DB(t)
 	node := func() *servertest.Server {
 		return servertest.New(t, servertest.Options{Store: func(*memstore.Store) store.Store {
 			st, err := postgres.Open(t.Context(), db, postgres.Options{})
