@@ -22,7 +22,7 @@ import (
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
-	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/social"
 )
 
 // The live socket of every page (GET /api/live): the page's presence,
@@ -465,7 +465,7 @@ func (s *Server) everyone(ctx context.Context) (*everyoneList, error) {
 		}
 		if st.Account != "" && s.opts.Social != nil {
 			card, err := s.opts.Social.Card(ctx, st.Account)
-			if errors.Is(err, store.ErrNoAccount) {
+			if errors.Is(err, social.ErrNoPlayer) {
 				continue // deleted while a socket of theirs is open: counted, unlisted
 			}
 			if err != nil {
