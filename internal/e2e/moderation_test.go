@@ -127,7 +127,14 @@ func TestModeration(t *testing.T) {
 
 	// Cy muted for a day from the report.
 	waitFor[bool](ann, "the report again, its line removed", shown(".op-report .op-line-removed")+" && "+shown("#op-kind-"+reportID), 10*time.Second)
+	reasonLabel := fmt.Sprintf(`label[for="op-reason-%s"]`, reportID)
+	if got := ann.text(reasonLabel); got != cat["moderation.op.reason.dismiss"] {
+		t.Errorf("a dismissal's reason is labelled %q", got)
+	}
 	ann.setSelect("#op-kind-"+reportID, "mute")
+	if got := ann.text(reasonLabel); got != cat["moderation.op.reason"] {
+		t.Errorf("a mute's reason is labelled %q", got)
+	}
 	ann.setSelect("#op-hours-"+reportID, "24")
 	ann.do("say why", chromedp.SendKeys(chromedp.CSS("#op-reason-"+reportID), "insults in the chat"))
 	ann.click("#op-apply-" + reportID)

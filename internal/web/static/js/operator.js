@@ -56,6 +56,7 @@ function actionForm(key, report) {
   const hours = h("select", { id: id("op-hours"), name: "hours" },
     HOURS.map((n) => h("option", { value: String(n) }, t(`moderation.op.hours.${n}`))));
   const reason = h("textarea", { id: id("op-reason"), name: "reason", rows: "2", maxlength: "500", required: true });
+  const reasonLabel = h("label", { for: reason.id });
   const player = report ? null : h("input", { type: "text", id: id("op-player"), name: "player", maxlength: "64", required: true, autocomplete: "off" });
   const sync = () => {
     const timed = kind.value === "mute" || kind.value === "suspend";
@@ -64,6 +65,8 @@ function actionForm(key, report) {
     // A suspension lasts a time; "until lifted" is a mute's.
     hours.querySelector('option[value="0"]').disabled = kind.value === "suspend";
     if (kind.value === "suspend" && hours.value === "0") hours.value = "24";
+    // A dismissal is told to nobody: its reason is the operators'.
+    reasonLabel.textContent = t(kind.value === "dismiss" ? "moderation.op.reason.dismiss" : "moderation.op.reason");
   };
   kind.addEventListener("change", sync);
   const form = h("form", { class: "op-form", id: id("op-form"), onsubmit: (ev) => {
@@ -78,7 +81,7 @@ function actionForm(key, report) {
   h("div", { class: "op-form-row" },
     h("div", { class: "field stack" }, h("label", { for: kind.id }, t("moderation.op.action")), kind),
     h("div", { class: "field stack" }, h("label", { for: hours.id }, t("moderation.op.hours")), hours)),
-  h("div", { class: "field stack" }, h("label", { for: reason.id }, t("moderation.op.reason")), reason),
+  h("div", { class: "field stack" }, reasonLabel, reason),
   h("button", { type: "submit", class: "primary", id: id("op-apply") }, t("moderation.op.apply")),
   errors.has(key) ? h("p", { class: "notice notice-error", role: "alert" }, errors.get(key)) : null,
   notes.has(key) ? h("p", { class: "notice", role: "status" }, notes.get(key)) : null);
