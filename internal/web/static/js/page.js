@@ -4,6 +4,7 @@
 import { setup } from "./i18n.js";
 import { h, replace } from "./dom.js";
 import { watchModeration, redrawModeration } from "./moderation.js";
+import { watchChallenges, redrawChallenges } from "./challenges.js";
 import { startLive } from "./live.js";
 
 /** SECTIONS of the rules summary, in reading order (as internal/i18n.RulesSections). */
@@ -47,6 +48,7 @@ export async function start(onLanguage) {
   }
   // The person's sanctions and the operators' news of them (moderation.js).
   watchModeration(() => current || ((k) => k));
+  watchChallenges(() => current);
   // Every page keeps its person online while it is open (live.js).
   startLive(() => current || ((k) => k));
   return setup((t, tag) => {
@@ -54,5 +56,6 @@ export async function start(onLanguage) {
     if (dialog && dialog.open) fill();
     onLanguage(t, tag);
     redrawModeration();
+    redrawChallenges();
   });
 }
