@@ -106,6 +106,10 @@ func (s *Server) seek(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	if err := s.barred(r, req.Name); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	p := s.seekerGuest(w, r, req.Name)
 	in, err := s.opts.Meet.Seek(r.Context(), p, meet.SettingsOf(req))
 	if err != nil {
@@ -122,6 +126,10 @@ func (s *Server) joinSeek(w http.ResponseWriter, r *http.Request) {
 	}
 	var req protocol.SeekJoinRequest
 	if err := decode(w, r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.barred(r, req.Name); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -205,6 +213,10 @@ func (s *Server) challenge(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	if err := s.barred(r, ""); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	p, _ := s.seekerOf(r, "")
 	c, err := s.opts.Meet.Challenge(r.Context(), p, req.To, req.Pace, req.Rated)
 	if err != nil {
@@ -218,6 +230,10 @@ func (s *Server) answerChallenge(w http.ResponseWriter, r *http.Request) {
 	var req protocol.AnswerRequest
 	if err := decode(w, r, &req); err != nil {
 		s.fail(w, r, err)
+		return
+	}
+	if err := s.barred(r, ""); err != nil && req.Accept {
+		s.fail(w, r, err) // declining stays open to them
 		return
 	}
 	p, _ := s.seekerOf(r, "")
