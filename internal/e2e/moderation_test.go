@@ -9,19 +9,6 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// register makes an account called name for the page's browser and signs
-// it in, as the account page's form does.
-func (p *page) register(name string) {
-	p.t.Helper()
-	p.open("/account")
-	status, err := chromedp.Run(p.ctx, chromedp.Evaluate[int](fmt.Sprintf(`fetch("/api/account", {method: "POST",
-  headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: %q, password: "correct horse battery staple"})}).then((r) => r.status)`, name),
-		chromedp.EvalAwaitPromise))
-	if err != nil || status != 201 {
-		p.fail("registering %s: status %d, %v", name, status, err)
-	}
-}
-
 // inViewport is JavaScript that says whether the element the selector
 // finds begins in the viewport, uncovered.
 func inViewport(selector string) string {
@@ -61,11 +48,14 @@ func TestModeration(t *testing.T) {
 	srv := newServer(t)
 	cat := srv.catalogue(t, "en")
 	ann := newPage(t, srv, "Ann", desktop.w, desktop.h)
+	ann.open("/account")
 	ann.register("Ann")
 	bob := newPage(t, srv, "Bob", desktop.w, desktop.h)
+	bob.open("/account")
 	bob.register("Bob")
 	cy := newPage(t, srv, "Cy", phone.w, phone.h)
 	cy.resize(phone)
+	cy.open("/account")
 	cy.register("Cy")
 
 	id := srv.create(t, "", "", "easy")
@@ -187,6 +177,7 @@ func TestModeration(t *testing.T) {
 
 	// Dee has no role.
 	dee := newPage(t, srv, "Dee", desktop.w, desktop.h)
+	dee.open("/account")
 	dee.register("Dee")
 	dee.open("/operator")
 	waitFor[bool](dee, "the refusal", fmt.Sprintf(`document.querySelector("#op-status").textContent === %q`, cat["moderation.op.notop"]), 10*time.Second)
