@@ -106,6 +106,18 @@ func TestModeration(t *testing.T) {
 		ann.screenshotViewport("moderation-operator-" + s.String())
 		ann.accessible("the operators' page at " + s.String())
 	}
+	// Every language's words fit a phone, with no key left untranslated.
+	for _, lang := range []string{"nl", "it", "hu", "es", "de", "en"} {
+		ann.setSelect("#lang", lang)
+		waitFor[bool](ann, "the operators' page in "+lang, fmt.Sprintf(`document.documentElement.lang === %q && !!document.querySelector(".op-report h3")`, lang), 10*time.Second)
+		if text := eval[string](ann, `document.body.innerText`); strings.Contains(text, "moderation.") {
+			t.Errorf("the operators' page in %s shows a catalogue key:\n%s", lang, text)
+		}
+		ann.noOverflow("the operators' page in "+lang, int(phone.w))
+		if lang == "hu" || lang == "de" {
+			ann.screenshotViewport(fmt.Sprintf("moderation-operator-%s-%s", lang, phone))
+		}
+	}
 	ann.resize(desktop)
 
 	// The line removed, live at Bob's table.
