@@ -276,7 +276,14 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})
-	mux.Handle("/", s.web)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		// A page gives a guest their guest cookie first, so that its live
+		// socket and its calls, made at once, are one person.
+		if r.Method == http.MethodGet && !strings.HasPrefix(r.URL.Path, "/static/") && s.opts.Presence != nil {
+			s.giveGuestCookie(w, r)
+		}
+		s.web.ServeHTTP(w, r)
+	})
 
 	// Browsers' cross-origin POSTs (CSRF) are refused; the WebSocket
 	// checks its origin itself.
@@ -567,7 +574,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 // calibrated rating (a level added since the last calibration).
 func (s *Server) ratedBots(seats []string) error {
 	if s.opts.Accounts == nil {
-		return nil // CreateRated refuses: no accounts, no rated tables
+		return nil // creating refuses: no accounts, no rated tables
 	}
 	ok := s.opts.Accounts.Calibrated()
 	for _, b := range seats {

@@ -28,7 +28,7 @@ func TestStrikeLine(t *testing.T) {
 	st := memstore.New()
 	h, id, tokens := chatTable(t, st, newFakeClock())
 	ctx := testContext(t)
-	if err := h.Chat(ctx, id, tokens[1], "acct-bob", "", "", "something rude"); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[1], Account: "acct-bob", Text: "something rude"}); err != nil {
 		t.Fatal(err)
 	}
 	ann, _ := chatWatch(t, h, id, tokens[0], "")
@@ -94,15 +94,15 @@ func TestSilencedChat(t *testing.T) {
 	id, tokens := seatAnnAndBob(t, h)
 	ctx := testContext(t)
 	for name, err := range map[string]error{
-		"at Bob's seat":                h.Chat(ctx, id, tokens[1], "", "", "gg", ""),
-		"watching, signed in as Bob":   h.Chat(ctx, id, "", "acct-bob", "Bob", "", "psst"),
-		"at Ann's seat, signed as Bob": h.Chat(ctx, id, tokens[0], "acct-bob", "", "gg", ""),
+		"at Bob's seat":                h.Chat(ctx, id, ChatRequest{Token: tokens[1], Phrase: "gg"}),
+		"watching, signed in as Bob":   h.Chat(ctx, id, ChatRequest{Account: "acct-bob", Name: "Bob", Text: "psst"}),
+		"at Ann's seat, signed as Bob": h.Chat(ctx, id, ChatRequest{Token: tokens[0], Account: "acct-bob", Phrase: "gg"}),
 	} {
 		if codeOf(err) != protocol.ChatMuted {
 			t.Errorf("%s: %v, want %s", name, err, protocol.ChatMuted)
 		}
 	}
-	if err := h.Chat(ctx, id, tokens[0], "", "", "gg", ""); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "gg"}); err != nil {
 		t.Errorf("Ann's message: %v", err)
 	}
 	if c, _ := st.Chat(ctx, id); len(c.Lines) != 1 {
