@@ -16,27 +16,6 @@ import (
 // good, as a leave does but without a way back), and a chat line is
 // removed for everyone.
 
-// ErrSeatRemoved is the refusal of a person's command at a seat an
-// operator handed to a bot: the bot keeps it to the end of the game.
-var ErrSeatRemoved = protocol.NewRefusal(protocol.SeatRemoved, "an operator removed the player from the table")
-
-// SeatRemovedRefusal is the refusal of a command to take back a seat an
-// operator handed to a bot.
-func SeatRemovedRefusal() *Refusal {
-	return refuse(ErrSeatRemoved, "an operator removed you from this game: a bot plays your seat to its end")
-}
-
-// Removed reports whether an operator handed the seat to a bot for the
-// rest of the game.
-func (t Timing) Removed(seat int) bool {
-	for i := len(t.TakeOvers) - 1; i >= 0; i-- {
-		if t.TakeOvers[i].Seat == seat {
-			return t.TakeOvers[i].Reason == protocol.ReasonRemoved && t.TakeOvers[i].BackMove == nil
-		}
-	}
-	return false
-}
-
 // expel removes the account's person from the table at now: an open
 // table's seat is freed, a game's seat is played by a bot to the end. The
 // result is empty when the account holds no seat, or a bot holds it for

@@ -201,3 +201,27 @@ func (a *afterChats) all() {
 		a.changed(id)
 	}
 }
+
+// newlyStruck returns the lines of now that are removed and were not in
+// before, the same chat as read earlier.
+func newlyStruck(before, now []store.ChatLine) []store.ChatLine {
+	var out []store.ChatLine
+	for i := range min(len(before), len(now)) {
+		if now[i].Removed && !before[i].Removed {
+			out = append(out, now[i])
+		}
+	}
+	return out
+}
+
+// heardOf returns the lines of struck a follower who heard the first
+// heard lines of the chat has heard.
+func heardOf(struck []store.ChatLine, heard int) []store.ChatLine {
+	var out []store.ChatLine
+	for _, m := range struck {
+		if m.Seq < heard {
+			out = append(out, m)
+		}
+	}
+	return out
+}

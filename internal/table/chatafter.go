@@ -43,3 +43,22 @@ func (h *Hub) chatAfter(ctx context.Context, g *store.Game, r match.Command) err
 	h.after.read(ctx, g.ID)
 	return nil
 }
+
+// strikeAfter removes a chat line of game g, which is over: no goroutine
+// runs it, so this node writes it without a fence, as the chat after the
+// game (chatAfter).
+func (h *Hub) strikeAfter(ctx context.Context, g *store.Game, r match.Command) error {
+	c, err := h.store.Chat(ctx, g.ID)
+	if err != nil {
+		return h.storeError("read the chat of", g.ID, err)
+	}
+	w, err := match.StrikeAfter(g, len(c.Lines), r.Seat)
+	if err != nil {
+		return refused(err)
+	}
+	if err := h.store.StrikeChat(ctx, g.ID, store.NoFence, w.Index); err != nil {
+		return h.storeError("remove a chat line of", g.ID, err)
+	}
+	h.after.read(ctx, g.ID)
+	return nil
+}

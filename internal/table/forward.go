@@ -258,3 +258,9 @@ func (h *Hub) serve(env envelope) {
 		h.log.Warn("cannot answer a write passed to this node", "game", r.Game, "to", env.From, "err", err)
 	}
 }
+
+// afterGame reports whether a command of kind k is answered, once the
+// game is over, by the chat after the game rather than the match.
+func afterGame(k match.Kind) bool {
+	return k == match.Chat || k == match.Mute || k == match.Strike
+}

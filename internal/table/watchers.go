@@ -191,3 +191,18 @@ func clockView(t match.Timing, now time.Time) *protocol.ClockView {
 	}
 	return v
 }
+
+// struck sends every watcher the chat lines removed, as each may read
+// them: marked removed, without their words.
+func (l *loop) struck(seqs []int) {
+	if len(seqs) == 0 {
+		return
+	}
+	lines := make([]store.ChatLine, 0, len(seqs))
+	for _, seq := range seqs {
+		lines = append(lines, l.m.Chat[seq])
+	}
+	for s := range l.subs {
+		l.chatTo(s, lines)
+	}
+}
