@@ -289,28 +289,39 @@ func TestModeration(t *testing.T) {
 	}
 }
 
-// TestSanctionedCannotMeet: a suspended person's open Play-now request
-// lapses at the next pairing; they cannot ask for a game, join a request,
-// challenge or accept a challenge (declining stays open to them), nor can
-// a guest under their name; nothing is made.
+// TestSanctionedCannotMeet: a suspension ends the person's open Play-now
+// requests and challenges at once (theirs cancelled, those to them
+// declined); suspended, they cannot ask for a game, join a request,
+// challenge or accept a challenge, nor can a guest under their name;
+// nothing is made.
 func TestSanctionedCannotMeet(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
 	ann, bob, cy := newBrowser(t, srv), newBrowser(t, srv), newBrowser(t, srv)
 	ann.register("Ann")
 	bob.register("Bob")
 	cy.register("Cy")
-	lobby := cy.meetWS()
+	bob.live("") // online: a request of someone offline lapses
+	cy.live("")
 	var mine protocol.SeekAnswer
 	cy.must("POST", "/api/seeks", protocol.SeekRequest{Min: 3, Pace: "blitz"}, &mine)
 	var bobs protocol.SeekAnswer
 	bob.must("POST", "/api/seeks", protocol.SeekRequest{Min: 4, Pace: "rapid"}, &bobs)
-	var dare protocol.ChallengeAnswer
-	bob.must("POST", "/api/challenges", protocol.ChallengeRequest{To: []string{"Cy"}}, &dare)
-	var dare2 protocol.ChallengeAnswer
-	ann.must("POST", "/api/challenges", protocol.ChallengeRequest{To: []string{"Cy"}}, &dare2)
+	var toCy, fromCy protocol.ChallengeAnswer
+	bob.must("POST", "/api/challenges", protocol.ChallengeRequest{To: []string{"Cy"}}, &toCy)
+	cy.must("POST", "/api/challenges", protocol.ChallengeRequest{To: []string{"Bob"}}, &fromCy)
 
 	ann.must("POST", "/api/moderation/actions", protocol.ActionRequest{Kind: protocol.ActionSuspend, Player: "Cy", Reason: "stalling", Hours: 24}, nil)
-	for m := nextMeet(t, lobby, protocol.TypeSeek); m.Seek.ID != mine.Seek.ID || m.Seek.Status != protocol.SeekLapsed; m = nextMeet(t, lobby, protocol.TypeSeek) {
+	var seeks protocol.SeeksAnswer
+	cy.must("GET", "/api/seeks", nil, &seeks)
+	if len(seeks.Mine) != 1 || seeks.Mine[0].ID != mine.Seek.ID || seeks.Mine[0].Status != protocol.SeekCancelled {
+		t.Errorf("Cy's requests after the suspension: %+v, want hers cancelled", seeks.Mine)
+	}
+	var challenges protocol.ChallengesAnswer
+	bob.must("GET", "/api/challenges", nil, &challenges)
+	for _, c := range challenges.Challenges {
+		if want := map[string]string{toCy.Challenge.ID: protocol.ChallengeDeclined, fromCy.Challenge.ID: protocol.ChallengeCancelled}[c.ID]; c.Status != want {
+			t.Errorf("challenge %s from %s after the suspension: %s, want %s", c.ID, c.From, c.Status, want)
+		}
 	}
 	for _, c := range []struct {
 		name string
@@ -322,7 +333,7 @@ func TestSanctionedCannotMeet(t *testing.T) {
 		{"a guest's request under the name", newBrowser(t, srv), "/api/seeks", protocol.SeekRequest{Min: 2, Pace: "blitz", Name: "cy"}},
 		{"joining a request", cy, "/api/seeks/" + bobs.Seek.ID + "/join", protocol.SeekJoinRequest{}},
 		{"a challenge", cy, "/api/challenges", protocol.ChallengeRequest{To: []string{"Bob"}}},
-		{"accepting a challenge", cy, "/api/challenges/" + dare.Challenge.ID + "/answer", protocol.AnswerRequest{Accept: true}},
+		{"accepting a challenge", cy, "/api/challenges/" + toCy.Challenge.ID + "/answer", protocol.AnswerRequest{Accept: true}},
 	} {
 		if status, code := c.b.call("POST", c.path, c.body, nil); code != protocol.Suspended {
 			t.Errorf("%s while suspended: %d %s, want suspended", c.name, status, code)
@@ -333,5 +344,4 @@ func TestSanctionedCannotMeet(t *testing.T) {
 	if len(list.Seeks) != 1 || list.Seeks[0].ID != bobs.Seek.ID || list.Seeks[0].Status != protocol.SeekOpen {
 		t.Errorf("the requests listed after the refusals: %+v, want Bob's, open", list.Seeks)
 	}
-	cy.must("POST", "/api/challenges/"+dare2.Challenge.ID+"/answer", protocol.AnswerRequest{Reason: "later"}, nil)
 }

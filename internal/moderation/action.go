@@ -16,8 +16,9 @@ import (
 // a mute, a suspension or a ban of a person (not an operator), a lift of
 // their sanctions, a chat line removed, a report dismissed. A
 // suspension or a ban takes the person's seats: a bot plays them in the
-// games being played, an open table's is freed. The person is told at
-// once on their open pages. A refused action changes nothing.
+// games being played, an open table's is freed; and their open requests
+// end (Options.Sanctioned). The person is told at once on their open
+// pages. A refused action changes nothing.
 func (s *Service) Act(ctx context.Context, operator string, req protocol.ActionRequest) (protocol.ActionAnswer, error) {
 	op, err := s.operator(ctx, operator)
 	if err != nil {
@@ -62,6 +63,9 @@ func (s *Service) Act(ctx context.Context, operator string, req protocol.ActionR
 	}
 	if a.Kind == store.ActSuspend || a.Kind == store.ActBan {
 		ans.Removed = s.unseat(ctx, a.Target)
+		if s.opts.Sanctioned != nil {
+			s.opts.Sanctioned(ctx, a.Target)
+		}
 	}
 	ans.Standing = s.standingOf(a.TargetKey, s.opts.Now())
 	if a.Kind != store.ActDismiss {

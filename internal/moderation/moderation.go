@@ -118,6 +118,10 @@ type Options struct {
 	// open, on every node (presence's live socket): how a person hears of
 	// an action on them at once.
 	Tell func(ctx context.Context, account string, message []byte) error
+	// Sanctioned, when set, is called after a suspension or a ban with
+	// the account: the features that hold its open requests (Play now,
+	// challenges) end them.
+	Sanctioned func(ctx context.Context, account string)
 	// Reports is how many reports one person may file an hour; default
 	// DefaultReports.
 	Reports int

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"math"
-	"strings"
 
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/meet"
@@ -62,22 +61,7 @@ func (s *Server) meetOptions() meet.Options {
 	if o.BotLevel == nil {
 		o.BotLevel = s.botLevel
 	}
-	o.Online = s.unbarred(o.Online)
 	return o
-}
-
-// unbarred is online, but a suspended or banned account counts as
-// offline: its Play-now requests lapse as an offline person's do.
-func (s *Server) unbarred(online func(ctx context.Context, person string) (bool, error)) func(ctx context.Context, person string) (bool, error) {
-	return func(ctx context.Context, person string) (bool, error) {
-		if id, ok := strings.CutPrefix(person, "a:"); ok && s.Moderation.Barred(id) != nil {
-			return false, nil
-		}
-		if online == nil {
-			return true, nil
-		}
-		return online(ctx, person)
-	}
 }
 
 // botLevel is the level that fills a Play-now table's seat: at a rated

@@ -3,7 +3,10 @@ package server
 import (
 	"context"
 
+	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/moderation"
+	"github.com/razziagame/razzia/internal/presence"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // startModeration builds the moderation before the accounts, which it
@@ -19,6 +22,9 @@ func (s *Server) startModeration() error {
 	}
 	if o.Tell == nil {
 		o.Tell = s.tell
+	}
+	if o.Sanctioned == nil {
+		o.Sanctioned = s.endMeets
 	}
 	s.Moderation = moderation.New(s.Store, hubTables{s}, o)
 	stop, err := s.Moderation.Start()
@@ -44,7 +50,43 @@ func (s *Server) tell(ctx context.Context, account string, message []byte) error
 	if p == nil {
 		return nil
 	}
-	return p.Tell(ctx, account, message)
+	return p.Tell(ctx, presence.AccountKey(account), message)
+}
+
+// endMeets ends a suspended or banned account's open Play-now requests
+// and challenges: made by them, cancelled; to them, declined. The meeting
+// service starts after the moderation; an action before it has none.
+func (s *Server) endMeets(ctx context.Context, account string) {
+	if s.Meet == nil {
+		return
+	}
+	p := meet.AccountPerson(account, "", 0)
+	seeks, err := s.Meet.Seeks(ctx, p)
+	if err != nil {
+		s.log.Warn("cannot read a sanctioned person's requests", "account", account, "err", err)
+	}
+	for _, k := range seeks.Mine {
+		if k.Status == protocol.SeekOpen {
+			if _, err := s.Meet.CancelSeek(ctx, p, k.ID); err != nil {
+				s.log.Warn("cannot end a sanctioned person's request", "seek", k.ID, "err", err)
+			}
+		}
+	}
+	challenges, err := s.Meet.Challenges(ctx, p)
+	if err != nil {
+		s.log.Warn("cannot read a sanctioned person's challenges", "account", account, "err", err)
+	}
+	for _, c := range challenges {
+		if c.Status != protocol.ChallengeOpen {
+			continue
+		}
+		if _, err := s.Meet.CancelChallenge(ctx, p, c.ID); err == nil {
+			continue // theirs
+		}
+		if _, err := s.Meet.Answer(ctx, p, c.ID, false, "generic"); err != nil {
+			s.log.Warn("cannot end a sanctioned person's challenge", "challenge", c.ID, "err", err)
+		}
+	}
 }
 
 // hubTables is the Hub as the moderation asks for it, once it is built.
