@@ -22,6 +22,7 @@ import (
 
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/analyst"
+	"github.com/razziagame/razzia/internal/director"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/moderation"
@@ -56,6 +57,9 @@ type Options struct {
 	// Analyst, when set, analyses finished games in the background, only
 	// while the bots leave a worker of theirs free.
 	Analyst *analyst.Options
+	// Tournaments configures the directors of tournaments (Node and
+	// Logger are the server's; LeaseTTL the Hub's unless set).
+	Tournaments director.Options
 	// Meet configures Play now and challenges; its hooks into the other
 	// parts are set by New where they are nil.
 	Meet meet.Options
@@ -92,7 +96,9 @@ type Server struct {
 	Hub      *table.Hub
 	// Moderation keeps the operators, the reports and the sanctions.
 	Moderation *moderation.Service
-	Meet       *meet.Service
+	// Tournaments directs the tournaments this node leases.
+	Tournaments *director.Service
+	Meet        *meet.Service
 	// Presence knows who is connected, on every node; Social who follows
 	// and blocks whom, and finish rates.
 	Presence *presence.Service
@@ -179,6 +185,9 @@ func (s *Server) build(ctx context.Context) error {
 	if err := s.startPresence(ctx); err != nil {
 		return err
 	}
+	if err := s.startTournaments(ctx); err != nil {
+		return fmt.Errorf("starting the tournaments: %w", err)
+	}
 	wake := func() {}
 	if o.Puzzler != nil {
 		wake = s.startPuzzler(*o.Puzzler)
@@ -199,6 +208,9 @@ func (s *Server) build(ctx context.Context) error {
 	}
 	if api.Metrics == nil {
 		api.Metrics = o.Metrics
+	}
+	if api.Tournaments == nil {
+		api.Tournaments = s.Tournaments
 	}
 	if api.Meet == nil {
 		api.Meet = s.Meet
@@ -231,6 +243,9 @@ func (s *Server) hubOptions() table.Options {
 			if err := s.Social.Finished(ctx, f.Game, f.At, finishSeats(f)); err != nil {
 				s.opts.ResultFailed(f, err)
 			}
+			if s.Tournaments != nil {
+				s.Tournaments.GameOver(ctx, f)
+			}
 		}
 	}
 	if h.SeatToken == nil {
@@ -256,6 +271,22 @@ func (s *Server) hubOptions() table.Options {
 		}
 	}
 	return h
+}
+
+// startTournaments runs the directors of the tournaments until the
+// server stops; it closes before the Hub, handing its tournaments over.
+func (s *Server) startTournaments(ctx context.Context) error {
+	o := s.opts.Tournaments
+	o.Node, o.Logger = s.Hub.Node(), s.log
+	if o.LeaseTTL == 0 {
+		o.LeaseTTL = s.opts.Hub.LeaseTTL
+	}
+	s.Tournaments = director.New(s.Store, s.Hub, o)
+	if err := s.Tournaments.Start(ctx); err != nil {
+		return err
+	}
+	s.stops = append(s.stops, s.Tournaments.Close)
+	return nil
 }
 
 // startPresence starts the node's presence, with the Hub's node name and
