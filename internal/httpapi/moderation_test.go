@@ -292,8 +292,8 @@ func TestModeration(t *testing.T) {
 // TestSanctionedCannotMeet: a suspension ends the person's open Play-now
 // requests and challenges at once (theirs cancelled, those to them
 // declined); suspended, they cannot ask for a game, join a request,
-// challenge or accept a challenge, nor can a guest under their name;
-// nothing is made.
+// challenge or accept a challenge, make or join a tournament, nor can a
+// guest under their name; nothing is made.
 func TestSanctionedCannotMeet(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
 	ann, bob, cy := newBrowser(t, srv), newBrowser(t, srv), newBrowser(t, srv)
@@ -306,6 +306,9 @@ func TestSanctionedCannotMeet(t *testing.T) {
 	cy.must("POST", "/api/seeks", protocol.SeekRequest{Min: 3, Pace: "blitz"}, &mine)
 	var bobs protocol.SeekAnswer
 	bob.must("POST", "/api/seeks", protocol.SeekRequest{Min: 4, Pace: "rapid"}, &bobs)
+	var cup protocol.Tournament
+	ann.must("POST", "/api/tournaments", protocol.TournamentSettings{Name: "Cup", Format: "duplicate", TableSize: 2, Rounds: 1,
+		BreakSeconds: new(int)}, &cup)
 	var toCy, fromCy protocol.ChallengeAnswer
 	bob.must("POST", "/api/challenges", protocol.ChallengeRequest{To: []string{"Cy"}}, &toCy)
 	cy.must("POST", "/api/challenges", protocol.ChallengeRequest{To: []string{"Bob"}}, &fromCy)
@@ -334,6 +337,9 @@ func TestSanctionedCannotMeet(t *testing.T) {
 		{"joining a request", cy, "/api/seeks/" + bobs.Seek.ID + "/join", protocol.SeekJoinRequest{}},
 		{"a challenge", cy, "/api/challenges", protocol.ChallengeRequest{To: []string{"Bob"}}},
 		{"accepting a challenge", cy, "/api/challenges/" + toCy.Challenge.ID + "/answer", protocol.AnswerRequest{Accept: true}},
+		{"a tournament", cy, "/api/tournaments", protocol.TournamentSettings{Name: "Mine", Format: "duplicate", TableSize: 2, Rounds: 1,
+			BreakSeconds: new(int)}},
+		{"joining a tournament", cy, "/api/tournaments/" + cup.ID + "/join", protocol.TournamentRequest{}},
 	} {
 		if status, code := c.b.call("POST", c.path, c.body, nil); code != protocol.Suspended {
 			t.Errorf("%s while suspended: %d %s, want suspended", c.name, status, code)

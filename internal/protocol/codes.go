@@ -174,8 +174,8 @@ var codes = []CodeInfo{
 	{ReportClosed, http.StatusConflict, false, "an operator's action on a report that another operator closed meanwhile, or that is not there", ""},
 	{OperatorTarget, http.StatusConflict, false, "an operator's sanction of an operator (themselves included): revoke the role first (`razzia admin revoke`)", ""},
 	{ChatMuted, http.StatusForbidden, false, "", "a chat message from a person an operator muted, suspended or banned; the message says until when"},
-	{Suspended, http.StatusForbidden, false, "creating or joining a table, a Play-now request or joining one, challenging or accepting a challenge, or reporting while an operator suspended your account, or as a guest under its name meanwhile; the message says until when", ""},
-	{Banned, http.StatusForbidden, false, "creating or joining a table, a Play-now request or joining one, challenging or accepting a challenge, or reporting with an account an operator banned, or as a guest under its name", ""},
+	{Suspended, http.StatusForbidden, false, "creating or joining a table, a Play-now request or joining one, challenging or accepting a challenge, making or joining a tournament, or reporting while an operator suspended your account, or as a guest under its name meanwhile; the message says until when", ""},
+	{Banned, http.StatusForbidden, false, "creating or joining a table, a Play-now request or joining one, challenging or accepting a challenge, making or joining a tournament, or reporting with an account an operator banned, or as a guest under its name", ""},
 	{SeatRemoved, http.StatusForbidden, false, "", "a move or a take-back at a seat an operator handed to a bot (its player is suspended or banned): the bot plays it to the end"},
 	// Play now and challenges.
 	{UnmetSettings, http.StatusBadRequest, false, "a Play-now request or challenge whose settings no table can meet: a player count outside 2 to 5 (or a range upside down), an unknown pace, an untimed rated game, a rating range upside down, a finish rate over 100, a bot wait outside its bounds, too many people challenged for one table; the message names the setting", ""},
