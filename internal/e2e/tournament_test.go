@@ -72,8 +72,8 @@ func (m *member) call(t *testing.T, srv *server, method, path string, body, out 
 	}
 }
 
-// signIn gives the page the member's session, as signing in would.
-func (p *page) signIn(m *member) {
+// useSession gives the page the member's session, as signing in would.
+func (p *page) useSession(m *member) {
 	p.t.Helper()
 	u, _ := url.Parse(p.srv.URL)
 	p.do("the session cookie", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
@@ -143,7 +143,7 @@ func TestTournamentPage(t *testing.T) {
 		members[n] = register(t, srv, n)
 	}
 	p := newPage(t, srv, "Ann", desktop.w, desktop.h)
-	p.signIn(members["Ann"])
+	p.useSession(members["Ann"])
 	p.open("/tournaments")
 	waitFor[bool](p, "the form", shown("#create-form"), 10*time.Second)
 	p.look("the tournaments page", "tournaments")
@@ -221,7 +221,7 @@ func TestTournamentPage(t *testing.T) {
 	p.look("round 1 under way", "tournament-round")
 	// At her table, the way back to the tournament.
 	table := newPage(t, srv, "Ann's table", desktop.w, desktop.h)
-	table.signIn(members["Ann"])
+	table.useSession(members["Ann"])
 	table.open("/g/" + annsGame)
 	waitFor[bool](table, "the way back to the tournament", shown("#nav-tournament"), 10*time.Second)
 	if got := eval[string](table, `document.querySelector("#nav-tournament").getAttribute("href")`); got != "/t/"+id {
@@ -279,7 +279,7 @@ func TestTournamentPage(t *testing.T) {
 	members["Ann"].call(t, srv, http.MethodPost, "/api/tournaments", protocol.TournamentSettings{Name: "Club evening",
 		Format: "swiss", TableSize: 2, Password: "door code"}, &club)
 	bea := newPage(t, srv, "Bea", phone.w, phone.h)
-	bea.signIn(members["Bea"])
+	bea.useSession(members["Bea"])
 	bea.open("/t/" + club.ID)
 	waitFor[bool](bea, "the password field", shown("#tour-password"), 10*time.Second)
 	bea.do("focus the password", chromedp.Evaluate[chromedp.Void](`document.querySelector("#tour-password").focus()`))
