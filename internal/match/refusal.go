@@ -100,3 +100,13 @@ func FullRefusal() *Refusal { return refuse(ErrTableFull, "the table is full: th
 // changed is the refusal of a creator's write that found the table
 // changed in the store.
 func changed() *Refusal { return refuse(ErrAlreadyStarted, "the table changed meanwhile: look again") }
+
+// ErrSeatRemoved is the refusal of a person's command at a seat an
+// operator handed to a bot: the bot keeps it to the end of the game.
+var ErrSeatRemoved = protocol.NewRefusal(protocol.SeatRemoved, "an operator removed the player from the table")
+
+// SeatRemovedRefusal is the refusal of a command to take back a seat an
+// operator handed to a bot.
+func SeatRemovedRefusal() *Refusal {
+	return refuse(ErrSeatRemoved, "an operator removed you from this game: a bot plays your seat to its end")
+}

@@ -11,7 +11,7 @@ export const GIVE_UP = "give_up";
 
 const resync = new Set(["stale", "game_over", "not_started"]);
 // The catalogue's codes whose request may succeed later, unchanged.
-const temporary = new Set(["rate_limited", "too_many_games", "too_many_connections", "chat_too_fast", "internal", "unavailable", "unsupported"]);
+const temporary = new Set(["rate_limited", "too_many_games", "too_many_connections", "chat_too_fast", "too_many_reports", "internal", "unavailable", "unsupported"]);
 
 // afterRefusal returns what a seat does after its move was refused with
 // code.

@@ -289,7 +289,7 @@ function render() {
     // Offline, a move may still be made: it waits for the connection.
     game, seat: you, onMove: sendMove, busy: page.pending !== null || page.queued !== null || (!page.connected && !page.offline), links,
     hints: game.rated ? null : { state: page.hints, ask: askHints },
-    clock: page.clock, onTakeBack: () => conn.send({ type: "takeback" }),
+    clock: page.clock, onTakeBack: page.removed ? undefined : () => conn.send({ type: "takeback" }),
     onPreMove: (token) => conn.send({ type: "premove", move: token }),
     preMove: page.preMove, preMoveDropped: page.preMoveDropped,
     onLeave: () => conn.send({ type: "leave" }), left: page.left,
@@ -366,6 +366,7 @@ function onMessage(msg, first) {
     }
     const mine = (msg.takeOvers || []).filter((x) => x.seat === page.you);
     page.left = mine.length > 0 && mine[mine.length - 1].reason === "left" && mine[mine.length - 1].backMove == null;
+    page.removed = mine.length > 0 && mine[mine.length - 1].reason === "removed"; // an operator's: no way back
     if (msg.game.rematchOffer) page.rematch.offer = msg.game.rematchOffer;
     page.takeOvers = (msg.takeOvers || []).map((x) => ({ text: x.text + x.at, backText: x.backText ? x.backText + x.at : "" }));
     if (first) page.log = events.slice();
