@@ -327,6 +327,9 @@ func TestTutorialOffScript(t *testing.T) {
 				n++
 				if c.Scene != "" {
 					scenes++
+					if scenes == 1 && r.lang == "en" {
+						p.accessible(fmt.Sprintf("the set-up scene of %q at %s", c.Step, r.size))
+					}
 				}
 				suffix := ""
 				if c.Tried {
