@@ -17,6 +17,9 @@ func TestRoundEndStepsAside(t *testing.T) {
 	srv := newServer(t)
 	for name, vp := range map[string]size{"desktop": desktop, "phone": phone, "landscape": landscape} {
 		t.Run(name, func(t *testing.T) {
+			// Each table of its own waits out round 2's grace (15 s) for
+			// its clock to run: the three wait together.
+			parallel(t)
 			var created struct {
 				Game struct{ ID string } `json:"game"`
 			}

@@ -126,6 +126,8 @@ type Server struct {
 	Push *notify.Service
 	// Presence is who is connected (the server's presence.Service).
 	Presence *presence.Service
+	// Meet is Play now and challenges (a test may Sweep it by its clock).
+	Meet *meet.Service
 
 	t  testing.TB
 	ln *cutListener
@@ -199,7 +201,7 @@ func New(t testing.TB, opts Options) *Server {
 		}
 		srv.Close()
 	})
-	return &Server{Server: srv, Store: st, Hub: s.Hub, API: s.API, Accounts: s.Accounts, Push: s.Push, Presence: s.Presence, t: t, ln: ln}
+	return &Server{Server: srv, Store: st, Hub: s.Hub, API: s.API, Accounts: s.Accounts, Push: s.Push, Presence: s.Presence, Meet: s.Meet, t: t, ln: ln}
 }
 
 // unclosed is a store whose Close is left to its owner.
