@@ -315,9 +315,18 @@ func TestTutorialDeal(t *testing.T) {
 	if problem := dealProblem(r); problem != "" {
 		t.Errorf("the prepared deal: %s\n(after a change of the bots, give tutorial.Spec a frozen bot; else search a new seed: see internal/tutorial)", problem)
 	}
+	// The scoring round 1 cannot show is played in set-up scenes.
+	for _, id := range []string{"jewels", "businesses", "cheques"} {
+		if !slices.ContainsFunc(r.answers, func(a *guideAnswer) bool { return a.ID == id && a.Scene != nil && a.Scene.Want != "" }) {
+			t.Errorf("the lesson %q is only told, not played in a set-up scene", id)
+		}
+	}
 	for _, a := range r.answers {
 		if a.Again {
 			t.Errorf("following the advice, the lesson %q is offered again", a.ID)
+		}
+		if a.Scene != nil && a.Scene.Tried != "" {
+			t.Errorf("following the advice, the scene of %q says %q was tried", a.ID, a.Scene.Tried)
 		}
 		if a.Note != nil {
 			t.Errorf("following the advice, the guide says the learner played %q against %q", a.Note.Did, a.Note.Asked)

@@ -63,12 +63,14 @@ export const LESSONS = [
 ];
 
 /**
- * SCENES bring back a move lesson the learner's choices skipped: a
- * prepared position of the tutorial's three-player deal (the row, the
- * learner's face-up cheques, the centre, the highest bid) with the moves
- * on offer, the one the lesson teaches (want) and the guide's advice for
- * it, numbers included, as advise would give it there. The learner makes
- * the move in the bubble; the lesson is learned when it is the right one.
+ * SCENES bring back a move lesson the learner's choices skipped, and play
+ * the scoring round 1 cannot show (no jewel, businesses and the cheque
+ * majority, scored after round 3). Each is a prepared position for the
+ * tutorial's three players (the row, the learner's face-up cheques, the
+ * centre, the highest bid) with the moves on offer, the one the lesson
+ * teaches (want) and the guide's advice for it, numbers included, as
+ * advise would give it there. The learner makes the move in the bubble;
+ * the lesson is learned when it is the right one.
  */
 export const SCENES = {
   // Two cards in the row, worth little to the learner: too early to call.
@@ -80,6 +82,15 @@ export const SCENES = {
   call: { row: ["diamond", "necklace", "gold"], cheques: [3, 8, 12], centre: 5, moves: ["draw", "call"], want: "call", advice: { key: "call", args: { gain: 8, bid: 3 } } },
   // The learner called and nobody bid: a car and its driver, 2 points.
   forced: { row: ["car", "driver"], cheques: [3, 8, 12], centre: 5, high: 0, mustBid: true, moves: ["bid 3", "bid 8", "bid 12"], want: "bid 3", advice: { key: "mustbid", args: { bid: 3, gain: 2 } } },
+  // The scoring the first round cannot show is played too. No jewel costs
+  // 5: a lone ring, worth nothing by itself, saves them.
+  jewels: { row: ["ring"], cheques: [3, 8, 12], centre: 5, high: 0, moves: ["bid 3", "pass"], want: "bid 3", advice: { key: "bid", args: { bid: 3, gain: 5 } } },
+  // A third casino: 3 alike add 5 after round 3.
+  businesses: { row: ["casino"], cheques: [3, 8, 12], centre: 5, high: 4, moves: ["bid 8", "bid 12", "pass"], want: "bid 8", advice: { key: "bid", args: { bid: 8, gain: 5 } } },
+  // The game's last auction: cheques of 30 in all (7 face down) against 34
+  // and 26. Won with the 3, the 13 in the centre makes 40, the highest
+  // sum (+5, and 3 for the gold); won with the 12, only 31.
+  cheques: { row: ["gold"], cheques: [3, 8, 12], centre: 13, high: 0, moves: ["bid 3", "bid 12", "pass"], want: "bid 3", advice: { key: "bid", args: { bid: 3, gain: 8 } } },
 };
 
 /** WELCOME is the greeting, LAST the closing summary: neither is a lesson. */
@@ -202,8 +213,8 @@ function lesson(l, c, recap) {
   return { id: l.id, lesson: true, info: false, recap: false, target: [].concat(l.target), want: a.want, advice: a, need: need2, args: args(c, l.id) };
 }
 
-// scene brings back the skipped move lesson l as its set-up scene, in the
-// bubble: the lesson's text, the position, and, once the learner tried
+// scene brings back the skipped move lesson l, or plays a scoring lesson
+// round 1 cannot show, as its set-up scene, in the bubble: the lesson's text, the position, and, once the learner tried
 // another move, the advice. The bubble points at the scene it holds, and
 // may cover the round's scores meanwhile: nothing there is to be pressed
 // until the scene is played.
@@ -211,7 +222,7 @@ function scene(mem, l, c) {
   const sc = SCENES[l.id];
   const tried = mem.tried && mem.tried.id === l.id ? mem.tried.did : null;
   return {
-    id: l.id, lesson: true, info: false, recap: true, target: ["#coach-scene"], want: [],
+    id: l.id, lesson: true, info: false, recap: !l.end, target: ["#coach-scene"], want: [],
     scene: { ...sc, id: l.id, tried }, advice: tried ? sc.advice : null, need: [], args: args(c, l.id),
   };
 }
