@@ -8,6 +8,7 @@ package servertest
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -344,4 +345,24 @@ func (l *cutListener) cut() {
 		c.Close()
 	}
 	l.conns = nil
+}
+
+// PlaySeat plays the seat with token at game id through the Hub, its first
+// legal move each time, until the game is over: a person who always takes
+// the first choice, for tests that need games played to their end.
+func PlaySeat(ctx context.Context, hub *table.Hub, id, token string) error {
+	sub, err := hub.Watch(ctx, id, table.Watcher{Token: token})
+	if err != nil {
+		return err
+	}
+	defer sub.Close()
+	for u := range sub.Updates() {
+		if u.View == nil || u.View.ToMove != u.Seat || len(u.View.Legal) == 0 {
+			continue
+		}
+		if err := hub.Play(ctx, id, token, u.View.Legal[0], u.View.Moves); err != nil && !errors.Is(err, table.ErrStale) {
+			return err
+		}
+	}
+	return nil
 }
