@@ -81,7 +81,7 @@ export const SCENES = {
   // With the learner's ring, three kinds of jewel (+5) and gold (+3).
   call: { row: ["diamond", "necklace", "gold"], cheques: [3, 8, 12], centre: 5, moves: ["draw", "call"], want: "call", advice: { key: "call", args: { gain: 8, bid: 3 } } },
   // The learner called and nobody bid: a car and its driver, 2 points.
-  forced: { row: ["car", "driver"], cheques: [3, 8, 12], centre: 5, high: 0, mustBid: true, moves: ["bid 3", "bid 8", "bid 12"], want: "bid 3", advice: { key: "mustbid", args: { bid: 3, gain: 2 } } },
+  forced: { row: ["car", "driver"], cheques: [3, 8, 12], centre: 5, high: 0, moves: ["bid 3", "bid 8", "bid 12"], want: "bid 3", advice: { key: "mustbid", args: { bid: 3, gain: 2 } } },
   // The scoring the first round cannot show is played too. No jewel costs
   // 5: a lone ring, worth nothing by itself, saves them.
   jewels: { row: ["ring"], cheques: [3, 8, 12], centre: 5, high: 0, moves: ["bid 3", "pass"], want: "bid 3", advice: { key: "bid", args: { bid: 3, gain: 5 } } },
@@ -214,10 +214,11 @@ function lesson(l, c, recap) {
 }
 
 // scene brings back the skipped move lesson l, or plays a scoring lesson
-// round 1 cannot show, as its set-up scene, in the bubble: the lesson's text, the position, and, once the learner tried
-// another move, the advice. The bubble points at the scene it holds, and
-// may cover the round's scores meanwhile: nothing there is to be pressed
-// until the scene is played.
+// round 1 cannot show, as its set-up scene in the bubble: the lesson's
+// text, the position, and, once the learner tried another move, the
+// advice. The bubble points at the scene it holds, and may cover the
+// round's scores meanwhile: nothing there is to be pressed until the
+// scene is played.
 function scene(mem, l, c) {
   const sc = SCENES[l.id];
   const tried = mem.tried && mem.tried.id === l.id ? mem.tried.did : null;
