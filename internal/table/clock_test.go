@@ -377,14 +377,17 @@ func TestLeave(t *testing.T) {
 // has its own connection to one PostgreSQL database.
 func TestTakeOverMidClock(t *testing.T) {
 	waitsOnTimers(t)
-	onNodeStores(t, takeOverMidClock)
+	// The stores stamp the games on the hubs' clock: a node that resumes
+	// the clock from the game's stored time (its lease lapsed under load
+	// before it stored the clock) runs it on the hubs' time.
+	clk := newFakeClock()
+	onNodeStoresAt(t, clk.Now, func(t *testing.T, open func(t *testing.T) store.Store) { takeOverMidClock(t, clk, open) })
 }
 
 // takeOverMidClock runs TestTakeOverMidClock with the store of each node
-// from open.
-func takeOverMidClock(t *testing.T, open func(t *testing.T) store.Store) {
+// from open, on clk.
+func takeOverMidClock(t *testing.T, clk *fakeClock, open func(t *testing.T) store.Store) {
 	ctx := testContext(t)
-	clk := newFakeClock()
 	fake := func(o *Options) { o.Now, o.AfterFunc = clk.Now, clk.AfterFunc }
 	a := nodeHub(t, open(t), fake)
 	id, _ := timedTable(t, a, "rapid")
