@@ -146,6 +146,7 @@ func examples(t *testing.T) map[string]string {
 	pushExamples(t, add)
 	chatExamples(add)
 	rematchExamples(add)
+	tournamentExamples(add)
 	meetExamples(add)
 	peopleExamples(add)
 	for name, v := range accountExamples(t) {
