@@ -32,7 +32,7 @@ const page = {
   log: [], // every event so far
   pending: null, // the token of a move sent and not yet answered
   pendingTimer: 0,
-  lastSent: null, // {token, seq, retried} of the last move sent
+  lastSent: null, // {token, seq, resends} of the last move sent
   errorTimer: 0,
   connected: false,
   offline: false, // the browser is offline or the server stopped answering
@@ -402,9 +402,9 @@ function onMessage(msg, first) {
     clearPending();
     const wait = resendDelay(msg, last, page.view);
     if (wait >= 0) {
-      // The server could not take it now: send it once more, same seq.
+      // The server could not take it now: send it again, same seq.
       setTimeout(() => {
-        if (page.view && page.view.moves === last.seq && page.pending === null) send(last.token, true);
+        if (page.view && page.view.moves === last.seq && page.pending === null) send(last.token, last.resends + 1);
       }, wait);
     }
     setError(errorText(page.t, msg.code));
@@ -551,7 +551,7 @@ function sendMove(token) {
   send(token);
 }
 
-function send(token, retried = false) {
+function send(token, resends = 0) {
   setError(null);
   const seq = page.view ? page.view.moves : undefined;
   if (page.offline || conn.isOffline()) {
@@ -570,7 +570,7 @@ function send(token, retried = false) {
     return;
   }
   page.pending = token;
-  page.lastSent = { token, seq, retried };
+  page.lastSent = { token, seq, resends };
   // No answer at all (a connection dying quietly): free the buttons again.
   page.pendingTimer = setTimeout(() => {
     page.pending = null;
