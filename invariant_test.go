@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/razziagame/razzia/internal/race"
 )
 
 // The invariants below are written from RULES.md, not from the engine: the
@@ -555,7 +557,7 @@ func TestRandomGamesInvariants(t *testing.T) {
 	// 1,500,000 moves; the fuzz tests and the reference's cases look where
 	// random play rarely goes.
 	games := 2_500
-	if raceDetector {
+	if race.Enabled {
 		games = 500
 	}
 	for n := MinPlayers; n <= MaxPlayers; n++ {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/razziagame/razzia/internal/race"
 )
 
 // stakeSeat and stakeState build a state in round round with the row and the centre cheque,
@@ -388,7 +390,7 @@ func TestRaidRisk(t *testing.T) {
 func TestStakeIsProjectedAfterWinning(t *testing.T) {
 	t.Parallel() // random games: on both cores
 	games := 300
-	if raceDetector {
+	if race.Enabled {
 		games = 30
 	}
 	var checked, raids int

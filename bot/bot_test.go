@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/race"
 )
 
 // newGame starts a game for the specs' seats whose deck order comes from seed.
@@ -80,7 +81,7 @@ func TestLegalOnly(t *testing.T) {
 		for _, k := range kinds {
 			t.Run(fmt.Sprintf("%dp/%s", players, k.spec), func(t *testing.T) {
 				games := k.games
-				if testing.Short() || (raceEnabled && !strings.Contains(k.spec, "workers=")) {
+				if testing.Short() || (race.Enabled && !strings.Contains(k.spec, "workers=")) {
 					// A search of one goroutine gives the race detector
 					// nothing to watch: a tenth proves the bookkeeping.
 					games = max(1, games/10)

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/razziagame/razzia/internal/race"
 )
 
 // deployFile reads a file of the repository's deploy directory.
@@ -116,7 +118,7 @@ func TestStaticBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the whole binary")
 	}
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("SKIPPED under -race: the build and its server are other processes, the same as without -race, which the detector does not watch")
 	}
 	if runtime.GOOS != "linux" {

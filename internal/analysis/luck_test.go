@@ -15,6 +15,7 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/race"
 )
 
 // playBots plays a game whose deck comes from seed between the bots of
@@ -125,7 +126,7 @@ func fixed(t *testing.T, name string) string {
 // RAZZIA_LUCK_BOT (default medium) and RAZZIA_LUCK_ITERS (the analysis's
 // iterations, default 600) make the larger run of docs/puzzles.md.
 func TestLuckAveragesZero(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || race.Enabled {
 		t.Skip("analyses 40 games: not with -short, nor under the race detector (the plain run checks it)")
 	}
 	t.Parallel()
@@ -189,7 +190,7 @@ func TestLuckAveragesZero(t *testing.T) {
 // search in 16 of 16 games of a larger run, and a coin names it in all 8
 // once in 256 tries; docs/puzzles.md has the run of 100).
 func TestSkillNamesStronger(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || race.Enabled {
 		t.Skip("analyses 8 games: not with -short, nor under the race detector (the plain run checks it)")
 	}
 	t.Parallel()

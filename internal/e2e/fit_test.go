@@ -14,7 +14,7 @@ import (
 // score column headed by an icon without its word, a score table that
 // must be scrolled sideways to be read, a card's name broken inside a
 // word (other than at a soft hyphen) or clamped, the page wider than the
-// screen.
+// screen, a character of a column's word standing upright.
 const fitJS = `(() => {
   const out = [];
   const shown = (e) => !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
@@ -24,7 +24,23 @@ const fitJS = `(() => {
   for (const th of document.querySelectorAll("#table th.col-cat")) {
     if (!shown(th)) continue;
     const w = th.querySelector(".cat-word");
-    if (!shown(w) || w.getBoundingClientRect().height < 8) out.push("the score column " + th.getAttribute("aria-label") + " has no word");
+    if (!shown(w) || w.getBoundingClientRect().height < 8) { out.push("the score column " + th.getAttribute("aria-label") + " has no word"); continue; }
+    // The word reads upwards: every character turned with it, none left
+    // standing upright (an apostrophe upright reads as a break).
+    const text = w.firstChild;
+    if (!text || text.nodeType !== 3) continue;
+    const ctx = document.createElement("canvas").getContext("2d");
+    const cs = getComputedStyle(w);
+    ctx.font = cs.fontWeight + " " + cs.fontSize + " " + cs.fontFamily;
+    const slack = Math.max(2, parseFloat(cs.fontSize) / 4);
+    for (let i = 0; i < text.data.length; i++) {
+      if (/\s/.test(text.data[i])) continue;
+      const r = document.createRange();
+      r.setStart(text, i);
+      r.setEnd(text, i + 1);
+      const rect = r.getBoundingClientRect();
+      if (Math.abs(rect.height - ctx.measureText(text.data[i]).width) > slack) { out.push("the score column " + JSON.stringify(text.data) + " has " + JSON.stringify(text.data[i]) + " upright"); break; }
+    }
   }
   for (const w of document.querySelectorAll("#table .score-wrap")) {
     if (shown(w) && w.scrollWidth > w.clientWidth + 1) {
@@ -122,8 +138,9 @@ func TestTableFits(t *testing.T) {
 		return st.Overlay == 0 && st.Phase == "auction" && eval[bool](p, `!!document.querySelector('#scores .score-table[data-round="2"]')`)
 	})
 	p.fits("round 3")
-	// Every language's words fit the narrowest screens too.
-	for _, s := range []size{landscape, narrow} {
+	// Every language's words fit the desktop, the phone and the narrowest
+	// screens too.
+	for _, s := range []size{desktop, phone, landscape, narrow} {
 		p.resize(s)
 		for _, lang := range []string{"nl", "it", "hu", "es", "de", "en"} {
 			p.setSelect("#lang", lang)
@@ -132,7 +149,7 @@ func TestTableFits(t *testing.T) {
 			if bad := eval[[]string](p, fitJS); len(bad) > 0 {
 				t.Errorf("round 3 in %s at %s:\n  %s", lang, s, strings.Join(bad, "\n  "))
 			}
-			if lang == "de" || lang == "hu" {
+			if lang == "de" || lang == "hu" || s == desktop || s == phone {
 				p.screenshotViewport(fmt.Sprintf("fit-round-3-%s-%s", lang, s))
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/razziagame/razzia/internal/race"
 )
 
 // pageOnly names the browser tests that check what the page shows and
@@ -63,10 +65,10 @@ var pageOnly = map[string]bool{
 func skipPageOnly(t *testing.T) {
 	t.Helper()
 	top, _, _ := strings.Cut(t.Name(), "/")
-	if raceEnabled && pageOnly[top] {
+	if race.Enabled && pageOnly[top] {
 		t.Skipf("SKIPPED under -race: %s checks the page for one person and ran in full without -race; the race detector watches the server, which the tests kept under -race drive (see pageOnly)", top)
 	}
-	if !raceEnabled && !pageOnly[top] && raceFollows() {
+	if !race.Enabled && !pageOnly[top] && raceFollows() {
 		t.Skipf("SKIPPED: RAZZIA_E2E_RACE_FOLLOWS=1 says a -race run follows, and %s runs there in full (see pageOnly)", top)
 	}
 }

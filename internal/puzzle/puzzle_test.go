@@ -12,6 +12,7 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/analysis"
+	"github.com/razziagame/razzia/internal/race"
 	"github.com/razziagame/razzia/internal/rating"
 )
 
@@ -69,7 +70,7 @@ func TestOptionsRefused(t *testing.T) {
 // same for two games with the same moves whose decks differ in the order
 // of the cards still to come.
 func TestHiddenOrder(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("SKIPPED under -race: searches of one goroutine, which the race detector has nothing to watch in; it ran in full without -race")
 	}
 	t.Parallel()
@@ -148,7 +149,7 @@ func findIn(t *testing.T, seed string, o Options) (*razzia.Game, []Puzzle) {
 // larger with another seed; and the puzzle's themes and move played are
 // those of its position.
 func TestBestAtHigherBudget(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || race.Enabled {
 		t.Skip("searches a game: not with -short, nor under the race detector")
 	}
 	t.Parallel()

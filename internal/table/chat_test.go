@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/razziagame/razzia/internal/chat"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -396,14 +397,20 @@ func TestChatAcrossNodes(t *testing.T) { onNodeStores(t, chatAcrossNodes) }
 // its store: the nodes share one memstore; then each has its own
 // connections to one PostgreSQL database.
 func onNodeStores(t *testing.T, run func(t *testing.T, open func(t *testing.T) store.Store)) {
+	onNodeStoresAt(t, nil, run)
+}
+
+// onNodeStoresAt is onNodeStores with stores that stamp games from now
+// (nil: the real clock), the hubs' clock.
+func onNodeStoresAt(t *testing.T, now func() time.Time, run func(t *testing.T, open func(t *testing.T) store.Store)) {
 	t.Run("memstore", func(t *testing.T) {
-		st := memstore.New()
+		st := memstore.NewOptions(memstore.Options{Now: now})
 		run(t, func(*testing.T) store.Store { return st })
 	})
 	t.Run("postgres", func(t *testing.T) {
 		db := migrated.DB(t)
 		run(t, func(t *testing.T) store.Store {
-			st, err := postgres.Open(t.Context(), db, postgres.Options{})
+			st, err := postgres.Open(t.Context(), db, postgres.Options{Now: now})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -322,6 +322,56 @@ func restartMidClock(t *testing.T, st store.Store) {
 	}
 }
 
+// TestResumeOnHubClock: a game started and stored without its running
+// clock (the node stopped, or lost its lease under load, before it stored
+// it) resumes the decision from when the game last changed, stamped on the
+// hub's clock by the store: the seat times out within the pace's time of
+// it, not days off on another clock.
+func TestResumeOnHubClock(t *testing.T) {
+	ctx := testContext(t)
+	clk := newFakeClock()
+	st := memstore.NewOptions(memstore.Options{Now: clk.Now})
+	h := clockHub(t, st, clk)
+	in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", ""}, Pace: "rapid"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := h.Join(ctx, in.ID, 0, Person{Name: "Ann"}); err != nil {
+		t.Fatal(err)
+	}
+	open, err := st.Game(ctx, in.ID) // the clock before the game started
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := h.Join(ctx, in.ID, 1, Person{Name: "Bob"}); err != nil {
+		t.Fatal(err)
+	}
+	sub, _ := watchClock(t, h, in.ID)
+	sub.Close()
+	h.Close()
+	if err := st.SetClock(ctx, in.ID, store.NoFence, 0, open.Clock); err != nil {
+		t.Fatal(err)
+	}
+	g, err := st.Game(ctx, in.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Hour) // past the rapid pace's 20 s + 3 min
+	h = clockHub(t, st, clk)
+	if _, err := h.Resume(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sub, err = h.Watch(ctx, in.ID, Watcher{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	u := await(t, sub, func(u Update) bool { return len(u.TakeOvers) > 0 })
+	if at := u.TakeOvers[0].At; at.Before(g.Updated) || at.After(g.Updated.Add(time.Hour)) {
+		t.Errorf("timed out at %v, want within the pace's time of the stored %v", at, g.Updated)
+	}
+}
+
 // TestLeave: a player who leaves hands the seat to a bot at once, timed or
 // not, until they come back; RecordMeta says who forfeited.
 func TestLeave(t *testing.T) {
@@ -377,14 +427,17 @@ func TestLeave(t *testing.T) {
 // has its own connection to one PostgreSQL database.
 func TestTakeOverMidClock(t *testing.T) {
 	waitsOnTimers(t)
-	onNodeStores(t, takeOverMidClock)
+	// The stores stamp the games on the hubs' clock: a node that resumes
+	// the clock from the game's stored time (its lease lapsed under load
+	// before it stored the clock) runs it on the hubs' time.
+	clk := newFakeClock()
+	onNodeStoresAt(t, clk.Now, func(t *testing.T, open func(t *testing.T) store.Store) { takeOverMidClock(t, clk, open) })
 }
 
 // takeOverMidClock runs TestTakeOverMidClock with the store of each node
-// from open.
-func takeOverMidClock(t *testing.T, open func(t *testing.T) store.Store) {
+// from open, on clk.
+func takeOverMidClock(t *testing.T, clk *fakeClock, open func(t *testing.T) store.Store) {
 	ctx := testContext(t)
-	clk := newFakeClock()
 	fake := func(o *Options) { o.Now, o.AfterFunc = clk.Now, clk.AfterFunc }
 	a := nodeHub(t, open(t), fake)
 	id, _ := timedTable(t, a, "rapid")

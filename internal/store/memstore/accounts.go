@@ -171,7 +171,7 @@ func (s *Store) DeleteAccount(ctx context.Context, id string, renamed func(seat 
 	for gid, g := range s.games {
 		if i := seatOfAccount(g, id); i >= 0 {
 			g.Seats[i].Account, g.Seats[i].Name = "", renamed(i)
-			touch(g)
+			s.touch(g)
 			s.announce(g, store.ChangeSeat)
 			games = append(games, gid)
 		}
@@ -383,7 +383,7 @@ func (s *Store) ClaimSeats(ctx context.Context, account string, claims []store.C
 					// nanosecond, enough to be news.
 					g.Updated = g.Updated.Add(time.Nanosecond)
 				} else {
-					touch(g)
+					s.touch(g)
 				}
 				s.announce(g, store.ChangeSeat)
 				games = append(games, c.Game)

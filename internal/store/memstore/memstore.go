@@ -36,13 +36,29 @@ type Store struct {
 	mod      moderation
 	closed   bool
 	broker   store.Broker
+	now      func() time.Time // Options.Now
 }
 
 var _ store.Store = (*Store)(nil)
 
-// New returns an empty store.
-func New() *Store {
-	return &Store{games: make(map[string]*store.Game), leases: make(map[string]*store.Lease),
+// Options tune a Store; the zero value is the default.
+type Options struct {
+	// Now is the clock a game's Created and Updated times are stamped
+	// from (default time.Now): the game hub's, so that a clock resumed
+	// from when the game last changed runs on the hub's time. Leases keep
+	// the real clock.
+	Now func() time.Time
+}
+
+// New returns an empty store with the default options.
+func New() *Store { return NewOptions(Options{}) }
+
+// NewOptions returns an empty store.
+func NewOptions(o Options) *Store {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Store{now: o.Now, games: make(map[string]*store.Game), leases: make(map[string]*store.Lease),
 		analyses: make(map[string]*analysis), chats: make(map[string]store.Chat), acc: newAccounts(), push: newPushes(), pair: newPairings(), social: newSocial()}
 }
 
@@ -82,7 +98,7 @@ func (s *Store) CreateGame(ctx context.Context, g *store.Game) error {
 // insert stores g, new; the store's lock is held.
 func (s *Store) insert(g *store.Game) {
 	// No monotonic reading: it means nothing stored.
-	g.Created, g.Updated = g.Times(time.Now().Round(0))
+	g.Created, g.Updated = g.Times(s.now().Round(0))
 	s.games[g.ID] = g.Clone()
 }
 
@@ -167,7 +183,7 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 	}
 	g.Seats[seat] = store.Seat{Name: st.Name, TokenHash: bytes.Clone(st.TokenHash), Account: st.Account}
 	g.Status = status
-	touch(g)
+	s.touch(g)
 	s.announce(g, store.ChangeSeat)
 	return nil
 }
@@ -203,7 +219,7 @@ func (s *Store) replaceSeat(ctx context.Context, id string, fence store.Fence, s
 		return fmt.Errorf("memstore: game %q seat %d: %w: no %s holds it", id, seat, store.ErrConflict, holder)
 	}
 	g.Seats[seat] = next
-	touch(g)
+	s.touch(g)
 	s.announce(g, store.ChangeSeat)
 	return nil
 }
@@ -222,7 +238,7 @@ func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, st
 		return err
 	}
 	g.Status = status
-	touch(g)
+	s.touch(g)
 	s.announce(g, store.ChangeClosed)
 	return nil
 }
@@ -266,7 +282,7 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 	if clock != nil {
 		g.Clock = bytes.Clone(clock)
 	}
-	touch(g)
+	s.touch(g)
 	s.announce(g, store.ChangeMove)
 	return nil
 }
@@ -282,7 +298,7 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 		return err
 	}
 	g.Clock = bytes.Clone(clock)
-	touch(g)
+	s.touch(g)
 	s.announce(g, store.ChangeClock)
 	return nil
 }
@@ -563,8 +579,8 @@ func (s *Store) Close() error {
 
 // touch advances g.Updated to now, and never backwards, so the order of
 // changes survives a clock step.
-func touch(g *store.Game) {
-	now := time.Now().Round(0)
+func (s *Store) touch(g *store.Game) {
+	now := s.now().Round(0)
 	if !now.After(g.Updated) {
 		now = g.Updated.Add(time.Nanosecond)
 	}

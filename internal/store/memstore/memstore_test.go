@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"testing"
+	"time"
 
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/storetest"
@@ -22,4 +23,8 @@ func TestClosed(t *testing.T) {
 	if _, err := s.List(t.Context(), store.StatusOpen, 0); err == nil {
 		t.Error("List after Close succeeded")
 	}
+}
+
+func TestStamps(t *testing.T) {
+	storetest.RunStamps(t, func(_ *testing.T, now func() time.Time) store.Store { return NewOptions(Options{Now: now}) })
 }

@@ -162,8 +162,8 @@ func (s *Store) DeleteAccount(ctx context.Context, id string, renamed func(seat 
 				c  = store.Change{Game: r.game, Kind: store.ChangeSeat}
 				st string
 			)
-			if err := tx.QueryRow(ctx, "UPDATE games SET updated = greatest(updated + 1, "+nowNanos+") WHERE id = $1 RETURNING status, move_count",
-				r.game).Scan(&st, &c.Moves); err != nil {
+			if err := tx.QueryRow(ctx, "UPDATE games SET updated = greatest(updated + 1, $2) WHERE id = $1 RETURNING status, move_count",
+				r.game, s.now().UnixNano()).Scan(&st, &c.Moves); err != nil {
 				return err
 			}
 			c.Status = store.Status(st)
@@ -381,7 +381,7 @@ func (s *Store) ClaimSeats(ctx context.Context, account string, claims []store.C
 			// A game that is over keeps its date (its result's and its
 			// record's): it moves on by a nanosecond, enough to be news.
 			if _, err := tx.Exec(ctx, "UPDATE games SET updated = CASE WHEN status IN ('finished', 'archived') THEN updated + 1 "+
-				"ELSE greatest(updated + 1, "+nowNanos+") END WHERE id = $1", c.Game); err != nil {
+				"ELSE greatest(updated + 1, $2) END WHERE id = $1", c.Game, s.now().UnixNano()); err != nil {
 				return err
 			}
 			if err := notify(ctx, tx, store.Change{Game: c.Game, Kind: store.ChangeSeat, Moves: row.moves, Status: row.status}); err != nil {

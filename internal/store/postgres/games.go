@@ -85,7 +85,7 @@ func (s *Store) CreateOwnedGame(ctx context.Context, g *store.Game, node string,
 // create stores g, checked, and then does more in the same transaction,
 // given the database's clock (more may add to the change it announces).
 func (s *Store) create(ctx context.Context, g *store.Game, more func(tx pgx.Tx, now time.Time, c *store.Change) error) error {
-	created, updated := g.Times(time.Now())
+	created, updated := g.Times(s.now())
 	cheques, err := json.Marshal(g.Cheques)
 	if err != nil {
 		return fmt.Errorf("postgres: game %q: cheques: %w", g.ID, err)
@@ -353,8 +353,8 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 			taker.Name, taker.TokenHash, orNil(taker.Account), id, seat); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "UPDATE games SET status = $1, updated = greatest(updated + 1, "+nowNanos+") WHERE id = $2",
-			string(status), id); err != nil {
+		if _, err := tx.Exec(ctx, "UPDATE games SET status = $1, updated = greatest(updated + 1, $3) WHERE id = $2",
+			string(status), id, s.now().UnixNano()); err != nil {
 			return err
 		}
 		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: status})
@@ -424,7 +424,7 @@ func (s *Store) replaceSeat(ctx context.Context, what, id string, fence store.Fe
 		if _, err := tx.Exec(ctx, update, args...); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "UPDATE games SET updated = greatest(updated + 1, "+nowNanos+") WHERE id = $1", id); err != nil {
+		if _, err := tx.Exec(ctx, "UPDATE games SET updated = greatest(updated + 1, $2) WHERE id = $1", id, s.now().UnixNano()); err != nil {
 			return err
 		}
 		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: store.StatusOpen})
@@ -441,8 +441,8 @@ func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, st
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "UPDATE games SET status = $1, updated = greatest(updated + 1, "+nowNanos+") WHERE id = $2",
-			string(status), id); err != nil {
+		if _, err := tx.Exec(ctx, "UPDATE games SET status = $1, updated = greatest(updated + 1, $3) WHERE id = $2",
+			string(status), id, s.now().UnixNano()); err != nil {
 			return err
 		}
 		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeClosed, Moves: row.moves, Status: status})
@@ -466,7 +466,7 @@ WITH g AS (
 	WHERE fenced AND status IN ('open', 'playing') AND move_count = $3
 	RETURNING game_id
 ), upd AS (
-	UPDATE games SET status = $5, move_count = move_count + 1, updated = greatest(updated + 1, ` + nowNanos + `),
+	UPDATE games SET status = $5, move_count = move_count + 1, updated = greatest(updated + 1, $9),
 		clock = coalesce($8::bytea, clock)
 	FROM ins WHERE games.id = ins.game_id
 	RETURNING games.id
@@ -484,7 +484,7 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 	if err := store.CheckMove(id, index, token, status); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
-	return s.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status, clock: hashOrNil(clock)})
+	return s.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status, clock: hashOrNil(clock), stamp: s.now()})
 }
 
 // SetClock implements store.Store.
@@ -497,8 +497,8 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 		case row.moves != moves:
 			return fmt.Errorf("postgres: game %q move %d: %w: the next move is %d", id, moves, store.ErrConflict, row.moves)
 		}
-		if _, err = tx.Exec(ctx, "UPDATE games SET clock = $1, updated = greatest(updated + 1, "+nowNanos+") WHERE id = $2",
-			hashOrNil(clock), id); err != nil {
+		if _, err = tx.Exec(ctx, "UPDATE games SET clock = $1, updated = greatest(updated + 1, $3) WHERE id = $2",
+			hashOrNil(clock), id, s.now().UnixNano()); err != nil {
 			return err
 		}
 		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeClock, Moves: moves, Status: row.status})
@@ -539,14 +539,15 @@ type move struct {
 	index  int
 	token  string
 	status store.Status
-	clock  []byte // nil keeps the stored clock
+	clock  []byte    // nil keeps the stored clock
+	stamp  time.Time // the game's Updated time (Options.Now)
 	done   chan error
 }
 
 // queue adds m's statement to the batch.
 func (m *move) queue(b *pgx.Batch) *pgx.QueuedQuery {
 	change := store.Change{Game: m.id, Kind: store.ChangeMove, Moves: m.index + 1, Status: m.status}
-	return b.Queue(appendMove, m.id, int64(m.fence), m.index, m.token, string(m.status), store.ChangesChannel, change.Payload(), m.clock)
+	return b.Queue(appendMove, m.id, int64(m.fence), m.index, m.token, string(m.status), store.ChangesChannel, change.Payload(), m.clock, m.stamp.UnixNano())
 }
 
 // outcome reads what appendMove returned for m.

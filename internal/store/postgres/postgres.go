@@ -89,7 +89,8 @@ type Store struct {
 	leases *pgxpool.Pool // one connection of its own for RenewLeases
 	where  string        // the database, for messages: host, port and name
 	log    *slog.Logger
-	schema int64 // the newest migration here
+	schema int64            // the newest migration here
+	now    func() time.Time // Options.Now
 
 	broker store.Broker
 	listen listener
@@ -129,6 +130,12 @@ type Options struct {
 	// migrate's source, where a mistyped name must not pass for an
 	// empty database.
 	Existing bool
+	// Now is the clock a game's Created and Updated times are stamped
+	// from (default time.Now): the game hub's, so that a clock resumed
+	// from when the game last changed runs on the hub's time, not the
+	// database's. Leases keep the database's clock, which every node
+	// shares.
+	Now func() time.Time
 }
 
 // DefaultApplicationName is the default of Options.ApplicationName.
@@ -165,6 +172,10 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	s := &Store{
 		where: fmt.Sprintf("%s:%d/%s", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database),
 		log:   opts.Logger,
+		now:   opts.Now,
+	}
+	if s.now == nil {
+		s.now = time.Now
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -43,6 +43,17 @@ func TestStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store { return open(t, migrated.DB(t)) })
 }
 
+func TestStamps(t *testing.T) {
+	t.Parallel()
+	storetest.RunStamps(t, func(t *testing.T, now func() time.Time) store.Store {
+		s, err := Open(t.Context(), migrated.DB(t), Options{Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
+}
+
 // TestPausedTransaction: a session of the store left in a transaction
 // holding a game's row (its node paused mid-transaction) is ended by
 // PostgreSQL after Options.IdleInTransaction, so another node takes the

@@ -46,7 +46,7 @@ func (s *Store) CreateOwnedGame(ctx context.Context, g *store.Game, node string,
 // create stores g, checked, and then does more in the same write (more
 // may add to the change it announces).
 func (s *Store) create(ctx context.Context, g *store.Game, more func(*wtx, *store.Change) error) error {
-	created, updated := g.Times(time.Now())
+	created, updated := g.Times(s.opts.Now())
 	for _, tm := range []time.Time{created, updated} {
 		if tm.Before(minTime) || tm.After(maxTime) {
 			return fmt.Errorf("sqlite: game %q: time %v out of range", g.ID, tm)
@@ -275,7 +275,7 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 		if _, err := w.exec(st.takeSeat, taker.Name, taker.TokenHash, orNil(taker.Account), id, seat); err != nil {
 			return nil, err
 		}
-		if _, err := w.exec(st.touch, string(status), w.now.UnixNano(), id); err != nil {
+		if _, err := w.exec(st.touch, string(status), w.stamp.UnixNano(), id); err != nil {
 			return nil, err
 		}
 		return &store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: status}, nil
@@ -381,7 +381,7 @@ func (s *Store) replaceSeat(ctx context.Context, what, id string, fence store.Fe
 		if err := update(w); err != nil {
 			return nil, err
 		}
-		if _, err := w.exec(s.stmts.touch, string(store.StatusOpen), w.now.UnixNano(), id); err != nil {
+		if _, err := w.exec(s.stmts.touch, string(store.StatusOpen), w.stamp.UnixNano(), id); err != nil {
 			return nil, err
 		}
 		return &store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: store.StatusOpen}, nil
@@ -399,7 +399,7 @@ func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, st
 		if err != nil {
 			return nil, err
 		}
-		if _, err := w.exec(st.setStatus, string(status), w.now.UnixNano(), id); err != nil {
+		if _, err := w.exec(st.setStatus, string(status), w.stamp.UnixNano(), id); err != nil {
 			return nil, err
 		}
 		return &store.Change{Game: id, Kind: store.ChangeClosed, Moves: row.moves, Status: status}, nil
@@ -424,11 +424,11 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 		if _, err := w.exec(st.insertMove, id, index, token); err != nil {
 			return nil, err
 		}
-		if _, err := w.exec(st.touchMove, string(status), w.now.UnixNano(), id); err != nil {
+		if _, err := w.exec(st.touchMove, string(status), w.stamp.UnixNano(), id); err != nil {
 			return nil, err
 		}
 		if clock != nil {
-			if _, err := w.exec(st.setClock, clock, w.now.UnixNano(), id); err != nil {
+			if _, err := w.exec(st.setClock, clock, w.stamp.UnixNano(), id); err != nil {
 				return nil, err
 			}
 		}
@@ -442,7 +442,7 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 		if err := w.live(id, fence, moves); err != nil {
 			return nil, err
 		}
-		if _, err := w.exec(s.stmts.setClock, hashOrNil(clock), w.now.UnixNano(), id); err != nil {
+		if _, err := w.exec(s.stmts.setClock, hashOrNil(clock), w.stamp.UnixNano(), id); err != nil {
 			return nil, err
 		}
 		return &store.Change{Game: id, Kind: store.ChangeClock, Moves: moves, Status: store.StatusPlaying}, nil

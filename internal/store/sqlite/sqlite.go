@@ -102,6 +102,11 @@ type Options struct {
 	// creates nothing: for a database to read, such as razzia migrate's
 	// source, where a mistyped name must not become a new, empty database.
 	Existing bool
+	// Now is the clock a game's Created and Updated times are stamped
+	// from (default time.Now): the game hub's, so that a clock resumed
+	// from when the game last changed runs on the hub's time. Leases keep
+	// the real clock.
+	Now func() time.Time
 }
 
 // ErrInUse is the error of a database that another store opened with
@@ -156,6 +161,9 @@ func OpenOptions(ctx context.Context, path string, opts Options) (_ *Store, err 
 	}
 	if opts.CheckpointEvery == 0 {
 		opts.CheckpointEvery = DefaultCheckpointEvery
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {

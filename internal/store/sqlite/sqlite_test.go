@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/storetest"
@@ -55,5 +56,16 @@ func TestStore(t *testing.T) {
 			}
 		}
 		return open(t, path)
+	})
+}
+
+func TestStamps(t *testing.T) {
+	t.Parallel()
+	storetest.RunStamps(t, func(t *testing.T, now func() time.Time) store.Store {
+		s, err := OpenOptions(t.Context(), filepath.Join(t.TempDir(), "store"), Options{Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
 	})
 }

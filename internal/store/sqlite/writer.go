@@ -97,7 +97,7 @@ func (s *Store) commit(batch []*op) {
 			fail(err)
 			return
 		}
-		w.now = time.Now()
+		w.now, w.stamp = time.Now(), s.opts.Now()
 		o.change, o.err = o.run(w)
 		if o.err == nil {
 			_, err = w.exec(s.stmts.release)
@@ -165,6 +165,7 @@ type wtx struct {
 	tx    *sql.Tx
 	st    *statements
 	now   time.Time // when the current op started: the clock of its checks
+	stamp time.Time // the same by Options.Now: what a game's Updated becomes
 	bound map[*sql.Stmt]*sql.Stmt
 }
 

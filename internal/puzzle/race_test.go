@@ -1,5 +1,0 @@
-//go:build race
-
-package puzzle
-
-const raceEnabled = true
