@@ -32,6 +32,10 @@ var (
 	ErrRematch         = protocol.NewRefusal(protocol.RematchRefused, "rematch refused")                             // a second rematch offer or answer, or an answer to none
 )
 
+// ErrTournamentRematch refuses a rematch offered or answered at a
+// tournament's table, whose next game the tournament seats.
+var ErrTournamentRematch = protocol.NewRefusal(protocol.TournamentRematch, "no rematch in a tournament")
+
 // A Refusal is a command the match did not make: nothing changed. Its
 // message is written for the player who sent the command.
 type Refusal struct {
