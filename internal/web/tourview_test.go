@@ -41,7 +41,8 @@ const show = (v) => v.cols.join(",") + ";" + v.rows.map((r) => [r.rank, r.name, 
 out.push(
   show(standingsRows(t, { status: "running", format: "arena", standings: lines })),
   show(standingsRows(t, { status: "running", format: "swiss", standings: lines })),
-  show(standingsRows(t, { status: "waiting", format: "arena", standings: lines.map((l) => ({ ...l, rank: 1, points: 0 })) })),
+  show(standingsRows(t, { status: "waiting", format: "arena", standings: lines.map((l) => ({ ...l, rank: 1, points: 0 })),
+    people: [{ name: "Ann", status: "in" }, { name: "Bob", status: "withdrawn" }] })),
 );
 console.log(out.join("\n"));
 `
@@ -72,7 +73,7 @@ func TestTournamentView(t *testing.T) {
 		"62.5 %|3|91|1 0.25 0.63",
 		"points,games,wins,sheet;1 Ann ×2  9/0/0/;2 Bob  paused 4/0/0/",
 		"points,buchholz,games,wins,sheet;1 Ann   9/0/0/0/;2 Bob  paused 4/0/0/0/",
-		";— Ann   ;— Bob  paused ",
+		";— Ann   ;— Bob  withdrawn ",
 	}
 	got := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	if len(got) != len(want) {

@@ -164,6 +164,10 @@ function drawStandings() {
   $("tour-standings").hidden = rows.length === 0 && tour.status === "waiting";
   replace($("standings-head"), h("th", { scope: "col" }, t("tour.col.rank")), h("th", { scope: "col" }, t("tour.col.player")),
     cols.map((c) => h("th", { scope: "col" }, t(`tour.col.${c}`))));
+  // Before the start it is the list of entrants: no results to download.
+  const waiting = tour.status === "waiting";
+  $("standings-h").textContent = t(waiting ? "tour.people" : "tour.standings");
+  $("download-csv").hidden = $("download-json").hidden = waiting;
   $("download-csv").href = `${base}/results.csv`;
   $("download-json").href = `${base}/results.json`;
   if (rows.length === 0) {
@@ -232,7 +236,8 @@ function drawRounds() {
 
 function drawPeople() {
   const people = tour.people;
-  $("tour-people").hidden = false;
+  // Before the start the standings' panel lists the entrants already.
+  $("tour-people").hidden = tour.status === "waiting" && people.length > 0;
   replace($("people"), people.length === 0 ? h("li", { class: "muted" }, t("tour.people.none"))
     : people.map((p) => h("li", { class: `chip${p.status !== "in" ? " chip-open" : ""}` },
       p.name, p.status !== "in" ? ` (${t(`tour.person.${p.status}`)})` : "")));
