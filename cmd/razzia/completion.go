@@ -70,6 +70,8 @@ func completionSpecs() []completionSpec {
 			s.words = names
 		case "completion":
 			s.words = []string{"bash", "zsh", "fish"}
+		case "admin":
+			s.words = []string{"grant", "revoke", "list"}
 		}
 		specs = append(specs, s)
 	}

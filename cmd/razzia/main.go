@@ -41,6 +41,7 @@ func init() {
 		{"tournament", "run a tournament of bots through a server", runTournament},
 		{"migrate", "copy a database to another (SQLite, PostgreSQL)", migrate},
 		{"puzzles", "find puzzles in a database's finished games at once", puzzlesCommand},
+		{"admin", "grant or revoke an account's operator role (moderation)", runAdmin},
 		{"load", "play many games against running servers, measure move latency", runLoad},
 		{"calibrate", "rate the bot levels for player ratings", calibrate},
 		{"version", "print razzia's version and build", runVersion},

@@ -109,6 +109,13 @@ type Options struct {
 	// Origins are the fixed origins passkeys are bound to (such as
 	// "https://razzia.example"); when empty, the origin of each request.
 	Origins []string
+	// NameBarred, when set, refuses a new account's name (a banned
+	// account's, kept after its deletion): the refusal is returned as
+	// it is, nothing stored.
+	NameBarred func(name string) error
+	// Created, when set, is called with each new account's id once it
+	// is stored (the moderation's first operator).
+	Created func(ctx context.Context, id string)
 }
 
 // A Service manages accounts in a store. It needs only the store's
@@ -232,6 +239,11 @@ func randomBytes(n int) []byte {
 
 // create stores a new account, mapping a taken name.
 func (s *Service) create(ctx context.Context, a *store.Account) error {
+	if s.opts.NameBarred != nil {
+		if err := s.opts.NameBarred(a.Name); err != nil {
+			return err
+		}
+	}
 	err := s.st.CreateAccount(ctx, a)
 	switch {
 	case errors.Is(err, store.ErrNameTaken):
@@ -240,6 +252,9 @@ func (s *Service) create(ctx context.Context, a *store.Account) error {
 		return s.internal("create account", err)
 	}
 	s.log.Info("account created", "account", a.ID)
+	if s.opts.Created != nil {
+		s.opts.Created(ctx, a.ID)
+	}
 	return nil
 }
 

@@ -161,14 +161,7 @@ func (s *Service) profile(a *store.Account, results []store.Result) protocol.Pro
 	p := protocol.Profile{Name: a.Name, Created: a.Created.UTC(), Rating: ratingInfo(a.Rating), ProvisionalGames: ProvisionalGames,
 		History: []protocol.RatingPoint{}, ByPlayers: []protocol.PlayerCount{}, Categories: []protocol.CategoryMean{},
 		Bots: []protocol.BotRecord{}, Recent: []protocol.PlayedGame{}}
-	var (
-		counts  = map[int]*protocol.PlayerCount{}
-		mine    [razzia.NumCategories]float64
-		theirs  [razzia.NumCategories]float64
-		nMine   int
-		nTheirs int
-		vsBot   = map[string]*protocol.BotRecord{}
-	)
+	t := tally{counts: map[int]*protocol.PlayerCount{}, vsBot: map[string]*protocol.BotRecord{}}
 	for i := len(results) - 1; i >= 0; i-- { // oldest first
 		r := results[i]
 		me := seatOf(r, a.ID)
@@ -179,64 +172,12 @@ func (s *Service) profile(a *store.Account, results []store.Result) protocol.Pro
 			rt := rating.Rating{Mu: me.After.Mu, Sigma: me.After.Sigma}
 			p.History = append(p.History, protocol.RatingPoint{Game: r.Game, At: r.Finished.UTC(), Ordinal: rt.Ordinal(), Mu: rt.Mu, Sigma: rt.Sigma})
 		}
-		c := counts[r.Players]
-		if c == nil {
-			c = &protocol.PlayerCount{Players: r.Players}
-			counts[r.Players] = c
-		}
-		c.Played++
-		if me.Rank == 1 {
-			c.Won++
-		}
-		for _, st := range r.Seats {
-			if len(st.Scores) != int(razzia.NumCategories) {
-				continue
-			}
-			for k, v := range st.Scores {
-				if st.Seat == me.Seat {
-					mine[k] += float64(v)
-				} else {
-					theirs[k] += float64(v)
-				}
-			}
-			if st.Seat == me.Seat {
-				nMine++
-			} else {
-				nTheirs++
-			}
-			if st.Bot != "" {
-				b := vsBot[st.Bot]
-				if b == nil {
-					b = &protocol.BotRecord{Level: st.Bot}
-					vsBot[st.Bot] = b
-				}
-				b.Games++
-				switch {
-				case me.Rank < st.Rank:
-					b.Wins++
-				case me.Rank == st.Rank:
-					b.Draws++
-				default:
-					b.Losses++
-				}
-			}
-		}
+		t.add(r, me)
 	}
-	for _, c := range counts {
-		p.ByPlayers = append(p.ByPlayers, *c)
-	}
-	sort.Slice(p.ByPlayers, func(i, j int) bool { return p.ByPlayers[i].Players < p.ByPlayers[j].Players })
-	if nMine > 0 {
-		for k := range razzia.NumCategories {
-			m := protocol.CategoryMean{Category: razzia.Category(k).String(), Mine: mine[k] / float64(nMine)}
-			if nTheirs > 0 {
-				m.Opponents = theirs[k] / float64(nTheirs)
-			}
-			p.Categories = append(p.Categories, m)
-		}
-	}
-	for _, level := range levelOrder(vsBot) {
-		b := vsBot[level]
+	p.ByPlayers = append(p.ByPlayers, t.byPlayers()...)
+	p.Categories = append(p.Categories, t.categories()...)
+	for _, level := range levelOrder(t.vsBot) {
+		b := t.vsBot[level]
 		b.Rating = s.botInfo(level)
 		p.Bots = append(p.Bots, *b)
 	}
@@ -246,6 +187,91 @@ func (s *Service) profile(a *store.Account, results []store.Result) protocol.Pro
 		}
 	}
 	return p
+}
+
+// A tally sums a player's results for the profile: games and wins by
+// the number of players, category scores (theirs and their opponents'),
+// and the record against each bot level.
+type tally struct {
+	counts         map[int]*protocol.PlayerCount
+	mine, theirs   [razzia.NumCategories]float64
+	nMine, nTheirs int
+	vsBot          map[string]*protocol.BotRecord
+}
+
+// add counts result r, in which the player held seat me.
+func (t *tally) add(r store.Result, me *store.SeatResult) {
+	c := t.counts[r.Players]
+	if c == nil {
+		c = &protocol.PlayerCount{Players: r.Players}
+		t.counts[r.Players] = c
+	}
+	c.Played++
+	if me.Rank == 1 {
+		c.Won++
+	}
+	for _, st := range r.Seats {
+		if len(st.Scores) != int(razzia.NumCategories) {
+			continue
+		}
+		sum, n := &t.theirs, &t.nTheirs
+		if st.Seat == me.Seat {
+			sum, n = &t.mine, &t.nMine
+		}
+		for k, v := range st.Scores {
+			sum[k] += float64(v)
+		}
+		*n++
+		if st.Bot != "" {
+			t.againstBot(st, me)
+		}
+	}
+}
+
+// againstBot counts the player's game against the bot at seat st.
+func (t *tally) againstBot(st store.SeatResult, me *store.SeatResult) {
+	b := t.vsBot[st.Bot]
+	if b == nil {
+		b = &protocol.BotRecord{Level: st.Bot}
+		t.vsBot[st.Bot] = b
+	}
+	b.Games++
+	switch {
+	case me.Rank < st.Rank:
+		b.Wins++
+	case me.Rank == st.Rank:
+		b.Draws++
+	default:
+		b.Losses++
+	}
+}
+
+// byPlayers returns the games and wins by the number of players, fewest
+// first.
+func (t *tally) byPlayers() []protocol.PlayerCount {
+	var out []protocol.PlayerCount
+	for _, c := range t.counts {
+		out = append(out, *c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Players < out[j].Players })
+	return out
+}
+
+// categories returns the mean score in each category, the player's and
+// their opponents'; none before a game with scores.
+func (t *tally) categories() []protocol.CategoryMean {
+	if t.nMine == 0 {
+		return nil
+	}
+	var out []protocol.CategoryMean
+	for k := range razzia.NumCategories {
+		m := protocol.CategoryMean{Category: razzia.Category(k).String(), Mine: t.mine[k] / float64(t.nMine)}
+		if t.nTheirs > 0 {
+			m.Opponents = t.theirs[k] / float64(t.nTheirs)
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // levelOrder returns the levels of m, the server's levels in their order

@@ -166,9 +166,22 @@ func Analyze(ctx context.Context, rec *razzia.Record, o Options) (*Report, error
 	rep := &Report{Players: g.Players(), Winners: final.Winners(), Iterations: o.Iterations,
 		Decisions: make([]Decision, len(moves))}
 
-	// Every decision is searched on its own, with a seed of its own, so
-	// that the results depend neither on the workers nor on the moves
-	// after it.
+	evals, err := evaluate(ctx, o, moves, states)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range moves {
+		rep.Decisions[i] = decide(i, m, evals[i], &states[i], n)
+	}
+	rep.Summary = Summarise(rep.Decisions, rep.Winners, n)
+	return rep, nil
+}
+
+// evaluate searches every decision of the game, moves played at states,
+// on o.Workers goroutines, and returns the values of the moves of each.
+// Every decision is searched on its own, with a seed of its own, so that
+// the results depend neither on the workers nor on the moves after it.
+func evaluate(ctx context.Context, o Options, moves []razzia.Move, states []razzia.State) ([][]bot.MoveValue, error) {
 	evals := make([][]bot.MoveValue, len(moves))
 	work := make(chan int)
 	var wg sync.WaitGroup
@@ -179,12 +192,8 @@ func Analyze(ctx context.Context, rec *razzia.Record, o Options) (*Report, error
 	for range min(o.Workers, len(moves)) {
 		wg.Go(func() {
 			for i := range work {
-				played := moves[i]
-				if played.Action == razzia.ActionDraw {
-					played = razzia.Draw(razzia.NoKind)
-				}
 				b := bot.NewMCTS(seedOf(o.Seed, i), o.Iterations, 0, 1)
-				ev, err := b.Evaluate(ctx, &states[i], played)
+				ev, err := b.Evaluate(ctx, &states[i], decisionOf(moves[i]))
 				if err != nil {
 					return
 				}
@@ -208,36 +217,39 @@ feed:
 	}
 	close(work)
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+	return evals, ctx.Err()
+}
 
-	for i, m := range moves {
-		d := &rep.Decisions[i]
-		ev := evals[i]
-		seat := states[i].ToMove()
-		*d = Decision{Move: i + 1, Seat: seat, Played: m.String(), Best: ev[0].Move.String(),
-			BestValue: Share(ev[0].Share[seat]), Before: shares(ev[0].Share[:n]),
-			Forced: len(states[i].LegalMoves(nil)) == 1}
-		decision := m
-		if m.Action == razzia.ActionDraw {
-			decision = razzia.Draw(razzia.NoKind)
-		}
-		var played bot.MoveValue
-		for _, mv := range ev {
-			if mv.Move == decision {
-				played = mv
-			}
-		}
-		d.PlayedValue = Share(played.Share[seat])
-		d.Loss = Share(max(0, ev[0].Share[seat]-played.Share[seat]))
-		d.Label = label(decision == ev[0].Move, float64(d.Loss))
-		if m.Action == razzia.ActionDraw {
-			d.Luck = luck(&states[i], played, m.Card, n)
+// decisionOf returns the decision a move played was: a draw's card is
+// the deck's, not the player's.
+func decisionOf(m razzia.Move) razzia.Move {
+	if m.Action == razzia.ActionDraw {
+		return razzia.Draw(razzia.NoKind)
+	}
+	return m
+}
+
+// decide grades decision i, move m played at state st by a game of n
+// seats, from the values ev of the moves its search found.
+func decide(i int, m razzia.Move, ev []bot.MoveValue, st *razzia.State, n int) Decision {
+	seat := st.ToMove()
+	d := Decision{Move: i + 1, Seat: seat, Played: m.String(), Best: ev[0].Move.String(),
+		BestValue: Share(ev[0].Share[seat]), Before: shares(ev[0].Share[:n]),
+		Forced: len(st.LegalMoves(nil)) == 1}
+	decision := decisionOf(m)
+	var played bot.MoveValue
+	for _, mv := range ev {
+		if mv.Move == decision {
+			played = mv
 		}
 	}
-	rep.Summary = Summarise(rep.Decisions, rep.Winners, n)
-	return rep, nil
+	d.PlayedValue = Share(played.Share[seat])
+	d.Loss = Share(max(0, ev[0].Share[seat]-played.Share[seat]))
+	d.Label = label(decision == ev[0].Move, float64(d.Loss))
+	if m.Action == razzia.ActionDraw {
+		d.Luck = luck(st, played, m.Card, n)
+	}
+	return d
 }
 
 // luck returns what the card k that came at the draw of decision i, in

@@ -177,28 +177,59 @@ func shorten(name string) string {
 // games finished so far (Result.Games of them), whose records are written.
 func Run(ctx context.Context, c Config) (*Result, error) {
 	parent := ctx
-	if err := c.Check(); err != nil {
+	workers, err := c.prepare()
+	if err != nil {
 		return nil, err
 	}
-	if c.Games == 0 {
-		c.Games = DefaultGames
-	}
-	workers := c.Workers
-	if workers == 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, c.Games)
-	if c.Records != "" {
-		if err := os.MkdirAll(c.Records, 0o755); err != nil {
-			return nil, err
-		}
-	}
-
 	t := newTally(c.Seats)
 	start := time.Now()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	outcomes := c.collect(t, playAll(ctx, cancel, &c, t, workers))
+	if parent.Err() != nil {
+		// Stopped from outside, as by Ctrl-C: the games played so far
+		// are a result, if a smaller one.
+		r := t.result(&c, time.Since(start))
+		for _, o := range outcomes {
+			if o.Seats != nil {
+				r.Outcomes = append(r.Outcomes, o)
+			}
+		}
+		return r, context.Cause(parent)
+	}
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+	r := t.result(&c, time.Since(start))
+	r.Outcomes = outcomes
+	return r, nil
+}
 
+// prepare checks the configuration, fills in its defaults, makes the
+// records' directory, and returns how many games to play at once.
+func (c *Config) prepare() (workers int, err error) {
+	if err := c.Check(); err != nil {
+		return 0, err
+	}
+	if c.Games == 0 {
+		c.Games = DefaultGames
+	}
+	workers = c.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if c.Records != "" {
+		if err := os.MkdirAll(c.Records, 0o755); err != nil {
+			return 0, err
+		}
+	}
+	return min(workers, c.Games), nil
+}
+
+// playAll plays c's games on workers goroutines and returns their
+// outcomes as they finish, closed once every worker is done; a game's
+// error cancels the run.
+func playAll(ctx context.Context, cancel context.CancelCauseFunc, c *Config, t *tally, workers int) <-chan *outcome {
 	jobs := make(chan int)
 	results := make(chan *outcome, workers)
 	var wg sync.WaitGroup
@@ -206,7 +237,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := newPlayer(&c, t)
+			p := newPlayer(c, t)
 			for i := range jobs {
 				o, err := p.play(ctx, i)
 				if err != nil {
@@ -214,8 +245,8 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 					return
 				}
 				// Sent even when the run is stopped: the game's record
-				// is written, so it belongs in the result. The loop
-				// below reads until every worker is done.
+				// is written, so it belongs in the result. collect
+				// reads until every worker is done.
 				results <- o
 			}
 		}()
@@ -234,7 +265,12 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		wg.Wait()
 		close(results)
 	}()
+	return results
+}
 
+// collect tallies the outcomes until results closes, telling Fault and
+// Progress, and returns them by game; a game not played has none.
+func (c *Config) collect(t *tally, results <-chan *outcome) []Outcome {
 	done := 0
 	outcomes := make([]Outcome, c.Games)
 	for o := range results {
@@ -252,23 +288,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 			c.Progress(done)
 		}
 	}
-	if parent.Err() != nil {
-		// Stopped from outside, as by Ctrl-C: the games played so far
-		// are a result, if a smaller one.
-		r := t.result(&c, time.Since(start))
-		for _, o := range outcomes {
-			if o.Seats != nil {
-				r.Outcomes = append(r.Outcomes, o)
-			}
-		}
-		return r, context.Cause(parent)
-	}
-	if err := context.Cause(ctx); err != nil {
-		return nil, err
-	}
-	r := t.result(&c, time.Since(start))
-	r.Outcomes = outcomes
-	return r, nil
+	return outcomes
 }
 
 // An Outcome is how one game of a run ended.
@@ -393,36 +413,13 @@ func (p *player) play(ctx context.Context, i int) (o *outcome, err error) {
 			}
 		}
 	}()
-	for s, spec := range seats {
-		seat = s
-		o.bots[s] = p.index[spec]
-		if bots[s], err = p.c.New(spec, razzia.SeededRand(seed, "bot "+strconv.Itoa(s)).Uint64()); err != nil {
-			return nil, fmt.Errorf("game %d, seat %d: %w", i+1, s+1, err)
-		}
-		if g, ok := bots[s].(gameNamer); ok {
-			g.SetGame(strconv.Itoa(i + 1))
-		}
+	if err := p.seatBots(i, seats, seed, o, bots, &seat); err != nil {
+		return nil, err
 	}
-	seat = -1
-
 	for {
 		st := g.State()
 		if st.Over() {
-			o.scores = make([]razzia.Score, n)
-			for rd := 1; rd <= razzia.Rounds; rd++ {
-				sc := st.Scores(rd)
-				for s := range n {
-					for c := range razzia.NumCategories {
-						o.scores[s][c] += sc[s][c]
-					}
-				}
-			}
-			o.winners = st.Winners()
-			for s, b := range bots {
-				if f, ok := b.(faulter); ok {
-					o.faults[s] = f.Faults()
-				}
-			}
+			o.finish(st, bots)
 			break
 		}
 		// A stopped run abandons its games in progress at their next
@@ -433,17 +430,8 @@ func (p *player) play(ctx context.Context, i int) (o *outcome, err error) {
 			return nil, err
 		}
 		to := st.ToMove()
-		v := g.View(to)
 		seat = to
-		t0 := time.Now()
-		m := bots[to].Choose(v)
-		h := p.times[o.bots[to]]
-		h.add(time.Since(t0))
-		if it, ok := bots[to].(iterator); ok && len(v.Legal) > 1 {
-			if n := it.Iterations(); n > 0 {
-				h.addIters(n)
-			}
-		}
+		m := p.choose(g.View(to), bots[to], o.bots[to])
 		seat = -1
 		if err := g.Play(m); err != nil {
 			return nil, fmt.Errorf("game %d: bot %s in seat %d played %q, which is a bug in the bot: %w",
@@ -456,6 +444,59 @@ func (p *player) play(ctx context.Context, i int) (o *outcome, err error) {
 		}
 	}
 	return o, nil
+}
+
+// seatBots makes the bot of each seat of game i into bots, noting its index
+// in o and the seat being made in *seat (for a panic's message).
+func (p *player) seatBots(i int, seats []string, seed []byte, o *outcome, bots []bot.Bot, seat *int) error {
+	for s, spec := range seats {
+		*seat = s
+		o.bots[s] = p.index[spec]
+		var err error
+		if bots[s], err = p.c.New(spec, razzia.SeededRand(seed, "bot "+strconv.Itoa(s)).Uint64()); err != nil {
+			return fmt.Errorf("game %d, seat %d: %w", i+1, s+1, err)
+		}
+		if g, ok := bots[s].(gameNamer); ok {
+			g.SetGame(strconv.Itoa(i + 1))
+		}
+	}
+	*seat = -1
+	return nil
+}
+
+// choose asks b, the bot of index k, for its move at v, timing it and
+// counting its iterations.
+func (p *player) choose(v razzia.View, b bot.Bot, k int) razzia.Move {
+	t0 := time.Now()
+	m := b.Choose(v)
+	h := p.times[k]
+	h.add(time.Since(t0))
+	if it, ok := b.(iterator); ok && len(v.Legal) > 1 {
+		if n := it.Iterations(); n > 0 {
+			h.addIters(n)
+		}
+	}
+	return m
+}
+
+// finish records the end of the game at st: each seat's scores over the
+// rounds, the winners, and the faults the bots noted.
+func (o *outcome) finish(st razzia.State, bots []bot.Bot) {
+	o.scores = make([]razzia.Score, len(bots))
+	for rd := 1; rd <= razzia.Rounds; rd++ {
+		sc := st.Scores(rd)
+		for s := range bots {
+			for c := range razzia.NumCategories {
+				o.scores[s][c] += sc[s][c]
+			}
+		}
+	}
+	o.winners = st.Winners()
+	for s, b := range bots {
+		if f, ok := b.(faulter); ok {
+			o.faults[s] = f.Faults()
+		}
+	}
 }
 
 // RecordName returns the file name of game i's record (0-based i) in a run

@@ -142,24 +142,35 @@ func RunLadder(ctx context.Context, c LadderConfig) (*LadderResult, error) {
 	tabs := Tables(c.Bots, c.Players)
 	res := &LadderResult{Players: c.Players, Deals: c.Deals, Tables: tabs, Seed: c.Seed}
 	total := len(tabs) * c.Deals * c.Players
-	done := 0
 	for i, table := range tabs {
 		rc := Config{
 			Seats: table, Games: c.Deals * c.Players, Seed: tableSeed(c.Seed, i),
 			Workers: c.Workers, New: c.New, Duplicate: true,
 		}
 		if c.Progress != nil {
+			done := res.Games
 			rc.Progress = func(n int) { c.Progress(done+n, total) }
 		}
 		r, err := Run(ctx, rc)
 		if err != nil {
 			return nil, fmt.Errorf("table %s: %w", table, err)
 		}
-		done += r.Games
+		res.Games += r.Games
 		res.Runs = append(res.Runs, r)
 	}
-	res.Games = done
+	rungs, err := rate(c, res.Runs)
+	if err != nil {
+		return nil, err
+	}
+	res.Rungs = rungs
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
 
+// rate rates c's bots over the games of runs, deal by deal, each deal's
+// tables in order and each table's rotations in order, and returns their
+// rungs, the best first.
+func rate(c LadderConfig, runs []*Result) ([]Rung, error) {
 	m := LadderModel()
 	ratings := map[string]rating.Rating{}
 	rungs := map[string]*Rung{}
@@ -168,34 +179,13 @@ func RunLadder(ctx context.Context, c LadderConfig) (*LadderResult, error) {
 		rungs[spec] = &Rung{Spec: spec}
 	}
 	for g := range c.Deals * c.Players {
-		for _, r := range res.Runs {
-			o := r.Outcomes[g]
-			before := make([]rating.Rating, len(o.Seats))
-			for s, spec := range o.Seats {
-				before[s] = ratings[spec]
-			}
-			ranks := o.Ranks()
-			after, err := m.Rate(before, ranks)
-			if err != nil {
+		for _, r := range runs {
+			if err := rateGame(m, r.Outcomes[g], ratings, rungs); err != nil {
 				return nil, err
-			}
-			winners := 0
-			for _, rk := range ranks {
-				if rk == 1 {
-					winners++
-				}
-			}
-			for s, spec := range o.Seats {
-				ratings[spec] = after[s]
-				rg := rungs[spec]
-				rg.Games++
-				rg.MeanScore += float64(o.Totals[s])
-				if ranks[s] == 1 {
-					rg.Wins += 1 / float64(winners)
-				}
 			}
 		}
 	}
+	var out []Rung
 	for _, spec := range c.Bots {
 		rg := rungs[spec]
 		rg.Rating = ratings[spec]
@@ -205,9 +195,9 @@ func RunLadder(ctx context.Context, c LadderConfig) (*LadderResult, error) {
 			rg.WinRate = rg.Wins / float64(rg.Games)
 			rg.MeanScore /= float64(rg.Games)
 		}
-		res.Rungs = append(res.Rungs, *rg)
+		out = append(out, *rg)
 	}
-	slices.SortStableFunc(res.Rungs, func(a, b Rung) int {
+	slices.SortStableFunc(out, func(a, b Rung) int {
 		switch {
 		case a.Ordinal > b.Ordinal:
 			return -1
@@ -216,8 +206,37 @@ func RunLadder(ctx context.Context, c LadderConfig) (*LadderResult, error) {
 		}
 		return 0
 	})
-	res.Elapsed = time.Since(start)
-	return res, nil
+	return out, nil
+}
+
+// rateGame rates the bots of one game by model m, and adds the game to
+// their rungs: a win shared among those ranked first.
+func rateGame(m rating.Model, o Outcome, ratings map[string]rating.Rating, rungs map[string]*Rung) error {
+	before := make([]rating.Rating, len(o.Seats))
+	for s, spec := range o.Seats {
+		before[s] = ratings[spec]
+	}
+	ranks := o.Ranks()
+	after, err := m.Rate(before, ranks)
+	if err != nil {
+		return err
+	}
+	winners := 0
+	for _, rk := range ranks {
+		if rk == 1 {
+			winners++
+		}
+	}
+	for s, spec := range o.Seats {
+		ratings[spec] = after[s]
+		rg := rungs[spec]
+		rg.Games++
+		rg.MeanScore += float64(o.Totals[s])
+		if ranks[s] == 1 {
+			rg.Wins += 1 / float64(winners)
+		}
+	}
+	return nil
 }
 
 // Timing returns the distribution of the time the bot took to decide,

@@ -29,6 +29,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -277,7 +278,8 @@ func (c *Client) do(ctx context.Context, method, path, token string, body, out a
 func httpError(resp *http.Response, data []byte) error {
 	var e protocol.ErrorBody
 	if json.Unmarshal(data, &e) == nil && e.Error != nil && e.Error.Code != "" {
-		return &Error{Code: e.Error.Code, Message: e.Error.Message, Status: resp.StatusCode}
+		return &Error{Code: e.Error.Code, Message: e.Error.Message, Status: resp.StatusCode,
+			RetryAfter: time.Duration(e.Error.RetryAfter) * time.Second}
 	}
 	return fmt.Errorf("%s %s: the server answered %s", resp.Request.Method, resp.Request.URL.Path, resp.Status)
 }

@@ -2,6 +2,7 @@ package client
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/razziagame/razzia/internal/protocol"
 )
@@ -13,6 +14,9 @@ type Error struct {
 	Code    protocol.Code
 	Message string // a sentence for people
 	Status  int    // the HTTP status; 0 for a WebSocket message
+	// RetryAfter is the server's least wait before the same request may
+	// succeed (retryAfter); 0 when it named none.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {

@@ -23,9 +23,10 @@ type Player struct {
 	// (State.MyTurn): one of View.Legal; or "" to send nothing for this
 	// position (a load generator that stopped).
 	Decide func(st *State) string
-	// Retry is the wait before a move refused for a while is sent again;
-	// DefaultRetry when 0.
-	Retry time.Duration
+	// Wait, when set, waits d before a move refused for a while is sent
+	// again (SeatLoop.Refused says how long) and reports whether ctx let
+	// it: tests pass one that does not sleep. A timer when nil.
+	Wait func(ctx context.Context, d time.Duration) bool
 	// OnState, when set, hears every state the seat receives.
 	OnState func(st *State)
 	// OnRefused, when set, hears every refusal of a move;
@@ -42,7 +43,7 @@ type Player struct {
 // state; or the error that ended the session (ErrNoSeat for a token that
 // holds no seat).
 func (p *Player) Play(ctx context.Context) (*State, error) {
-	loop := SeatLoop{Retry: p.Retry, Fallback: func(st *State) string { return bot.DefaultMove(st.View.Legal) }}
+	loop := SeatLoop{Fallback: func(st *State) string { return bot.DefaultMove(st.View.Legal) }}
 	for {
 		st, err := p.Session.Next(ctx)
 		var refused *Error
@@ -53,7 +54,7 @@ func (p *Player) Play(ctx context.Context) (*State, error) {
 			if p.OnRefused != nil {
 				p.OnRefused(refused, loop.sent.Move)
 			}
-			if s, ok := loop.Refused(refused); ok && wait(ctx, s.Wait) {
+			if s, ok := loop.Refused(refused); ok && p.wait(ctx, s.Wait) {
 				p.send(ctx, s)
 			}
 			continue
@@ -78,6 +79,14 @@ func (p *Player) Play(ctx context.Context) (*State, error) {
 			}
 		}
 	}
+}
+
+// wait waits d (Wait), and reports whether ctx let it.
+func (p *Player) wait(ctx context.Context, d time.Duration) bool {
+	if p.Wait != nil {
+		return p.Wait(ctx, d)
+	}
+	return wait(ctx, d)
 }
 
 // wait waits d, and reports whether ctx let it.

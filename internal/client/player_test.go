@@ -65,7 +65,8 @@ func TestPlayerReplacesIllegal(t *testing.T) {
 }
 
 // TestPlayerRetriesTemporary: at a tight message rate the moves refused
-// for a while are sent again, and the game ends.
+// for a while are sent again, each after the seat loop's wait (which the
+// test shortens to the server's refill), and the game ends.
 func TestPlayerRetriesTemporary(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{LevelBots: true, API: httpapi.Options{MessageRate: 20, MessageBurst: 1}})
 	c := newClient(t, srv)
@@ -75,14 +76,30 @@ func TestPlayerRetriesTemporary(t *testing.T) {
 		t.Fatal(err)
 	}
 	var players []*client.Player
-	var limited atomic.Int32
+	var limited, short, unnamed atomic.Int32
+	brief := newClient(t, srv) // the load generator's messages: the brief part
+	brief.Brief = true
+	refill := func(ctx context.Context, d time.Duration) bool {
+		if d < client.MinRetry {
+			short.Add(1)
+		}
+		select {
+		case <-time.After(60 * time.Millisecond): // the server's rate refills a message every 50 ms
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
 	for seat := range 2 {
-		s := seatSession(t, c, info.ID, []string{"Ann", "Bob"}[seat], seat)
-		players = append(players, &client.Player{Session: s, Retry: 30 * time.Millisecond,
+		s := seatSession(t, []*client.Client{c, brief}[seat], info.ID, []string{"Ann", "Bob"}[seat], seat)
+		players = append(players, &client.Player{Session: s, Wait: refill,
 			Decide: func(st *client.State) string { return st.View.Legal[0] },
 			OnRefused: func(e *client.Error, _ string) {
 				if e.Code == protocol.RateLimited {
 					limited.Add(1)
+				}
+				if e.Code == protocol.RateLimited && e.RetryAfter <= 0 {
+					unnamed.Add(1)
 				}
 			}})
 	}
@@ -97,6 +114,12 @@ func TestPlayerRetriesTemporary(t *testing.T) {
 	}
 	if limited.Load() == 0 {
 		t.Error("no move was refused for the rate: the test tests nothing")
+	}
+	if unnamed.Load() != 0 {
+		t.Errorf("%d rate_limited refusals lost the server's retryAfter", unnamed.Load())
+	}
+	if short.Load() != 0 {
+		t.Errorf("%d resends asked for a wait under MinRetry", short.Load())
 	}
 }
 
@@ -159,6 +182,37 @@ func refusalCases(t *testing.T) []struct {
 		t.Fatal(err)
 	}
 	return table.Cases
+}
+
+// TestResendRule: the Go client's bound on resends is the shared
+// table's, which the page's script is checked against too.
+func TestResendRule(t *testing.T) {
+	b, err := os.ReadFile("testdata/refusals.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Resend struct {
+			MinRetryMs int `json:"minRetryMs"`
+			MaxResends int `json:"maxResends"`
+		} `json:"resend"`
+	}
+	if err := json.Unmarshal(b, &table); err != nil {
+		t.Fatal(err)
+	}
+	r := table.Resend
+	if client.MinRetry != time.Duration(r.MinRetryMs)*time.Millisecond || client.MaxResends != r.MaxResends || r.MaxResends < 1 {
+		t.Errorf("MinRetry %v, MaxResends %d; the table says %d ms, %d", client.MinRetry, client.MaxResends, r.MinRetryMs, r.MaxResends)
+	}
+	for _, c := range []struct{ retryAfter, want time.Duration }{
+		{0, client.MinRetry},
+		{time.Second, client.MinRetry},
+		{5 * time.Second, 5 * time.Second},
+	} {
+		if got := client.RetryWait(c.retryAfter); got != c.want {
+			t.Errorf("RetryWait(%v) = %v, want %v", c.retryAfter, got, c.want)
+		}
+	}
 }
 
 // TestAfterRefusal: the Go client follows the shared table, which names

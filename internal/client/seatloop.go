@@ -11,7 +11,8 @@ import "time"
 // A move is sent with the seq of the position it was chosen on, so the
 // server never plays it twice; a position gets one move, unless the
 // server refuses it: a move refused for a while (rate limited, a store
-// hiccup) is sent again after Retry, a move given up (illegal) is
+// hiccup) is sent again after RetryWait, at most MaxResends times, a
+// move given up (illegal) is
 // replaced by Fallback's, once per position, or else the seat chooses
 // again, and after a refusal the game moved past the next state decides.
 // A position seen again in the first state after a reconnection gets its
@@ -20,15 +21,13 @@ import "time"
 // The zero SeatLoop is ready: the seat chooses again after a move given
 // up, as a person does.
 type SeatLoop struct {
-	// Retry is the wait before a move refused for a while is sent again;
-	// DefaultRetry when 0.
-	Retry time.Duration
 	// Fallback, when set, returns the move sent in place of one given up:
 	// a bot's safe move. Without it the seat chooses again.
 	Fallback func(st *State) string
 
 	sent     Send   // the move sent last and its position; Seq -1 before
 	fallback bool   // sent is Fallback's
+	resends  int    // how many times sent has been sent again
 	last     *State // the last state of the game (not of the chat)
 	started  bool
 }
@@ -41,9 +40,27 @@ type Send struct {
 	Wait time.Duration
 }
 
-// DefaultRetry is the wait before a temporary refusal's move is sent
-// again: the server's message rate refills a message every 100 ms.
-const DefaultRetry = 250 * time.Millisecond
+// The rule of every seat loop for a move refused for a while (Resend),
+// the page's too (js/seat.js); both are checked against
+// testdata/refusals.json ("resend"). Bounded, so that a server that
+// keeps refusing is not flooded: after the last resend the seat waits
+// for the next state (a new connection sends the move again; else the
+// clock decides).
+const (
+	// MinRetry is the least wait before a move is sent again, whatever
+	// the server's retryAfter.
+	MinRetry = 1200 * time.Millisecond
+	// MaxResends is how many times a move is sent again after temporary
+	// refusals.
+	MaxResends = 3
+)
+
+// RetryWait returns the wait before a move refused for a while is sent
+// again, given the server's retryAfter (0 when it named none): the
+// longer of the two.
+func RetryWait(retryAfter time.Duration) time.Duration {
+	return max(MinRetry, retryAfter)
+}
 
 // Seen takes a state the seat received. It returns the move to send
 // again, if any: the state is the first of a new connection, at the
@@ -81,12 +98,13 @@ func (l *SeatLoop) Chose(move string) (Send, bool) {
 	if l.last == nil || l.last.View == nil {
 		return Send{}, false
 	}
-	l.sent, l.fallback = Send{Move: move, Seq: l.last.View.Moves}, false
+	l.sent, l.fallback, l.resends = Send{Move: move, Seq: l.last.View.Moves}, false, 0
 	return l.sent, move != ""
 }
 
 // Refused takes the server's refusal of the move sent and returns what to
-// send, if anything (AfterRefusal): the same move after Retry, or
+// send, if anything (AfterRefusal): the same move after RetryWait (at
+// most MaxResends times), or
 // Fallback's in place of a move given up; nothing when the game moved
 // past it. Without Fallback, a move given up is forgotten: the seat
 // chooses again (Choosing).
@@ -99,11 +117,12 @@ func (l *SeatLoop) Refused(e *Error) (Send, bool) {
 	case Resync:
 		return Send{}, false
 	case Resend:
-		s := l.sent
-		s.Wait = l.Retry
-		if s.Wait == 0 {
-			s.Wait = DefaultRetry
+		if l.resends >= MaxResends {
+			return Send{}, false
 		}
+		l.resends++
+		s := l.sent
+		s.Wait = RetryWait(e.RetryAfter)
 		return s, true
 	}
 	switch {
@@ -113,7 +132,7 @@ func (l *SeatLoop) Refused(e *Error) (Send, bool) {
 	case l.fallback:
 		return Send{}, false // the safe move refused too: the clock decides
 	}
-	l.sent, l.fallback = Send{Move: l.Fallback(l.last), Seq: l.sent.Seq}, true
+	l.sent, l.fallback, l.resends = Send{Move: l.Fallback(l.last), Seq: l.sent.Seq}, true, 0
 	return l.sent, l.sent.Move != ""
 }
 

@@ -18,12 +18,13 @@ func turn(moves int, first bool) *client.State {
 func TestSeatLoop(t *testing.T) {
 	safe := func(st *client.State) string { return st.View.Legal[0] }
 	type step struct {
-		state   *client.State // or
-		refusal protocol.Code // or
-		chose   string
+		state      *client.State // or
+		refusal    protocol.Code // or
+		chose      string
+		retryAfter time.Duration // the refusal's
 		// what follows
 		send     string
-		wait     bool // send after a wait
+		wait     time.Duration // send after a wait
 		choosing bool
 	}
 	for _, tc := range []struct {
@@ -39,8 +40,25 @@ func TestSeatLoop(t *testing.T) {
 		{"a temporary refusal sends the move again after a wait", nil, []step{
 			{state: turn(3, true), choosing: true},
 			{chose: "bid 5", send: "bid 5"},
-			{refusal: protocol.RateLimited, send: "bid 5", wait: true},
-			{refusal: protocol.Unavailable, send: "bid 5", wait: true},
+			{refusal: protocol.RateLimited, send: "bid 5", wait: client.MinRetry},
+			{refusal: protocol.Unavailable, send: "bid 5", wait: client.MinRetry},
+		}},
+		{"the server's retryAfter is honoured when longer", nil, []step{
+			{state: turn(3, true), choosing: true},
+			{chose: "bid 5", send: "bid 5"},
+			{refusal: protocol.RateLimited, retryAfter: 3 * time.Second, send: "bid 5", wait: 3 * time.Second},
+			{refusal: protocol.RateLimited, retryAfter: time.Second, send: "bid 5", wait: client.MinRetry},
+		}},
+		{"a move is sent again MaxResends times, then the seat waits", nil, []step{
+			{state: turn(3, true), choosing: true},
+			{chose: "bid 5", send: "bid 5"},
+			{refusal: protocol.Unavailable, send: "bid 5", wait: client.MinRetry},
+			{refusal: protocol.Unavailable, send: "bid 5", wait: client.MinRetry},
+			{refusal: protocol.Unavailable, send: "bid 5", wait: client.MinRetry},
+			{refusal: protocol.Unavailable},
+			{state: turn(4, false), choosing: true},
+			{chose: "draw", send: "draw"},
+			{refusal: protocol.Unavailable, send: "draw", wait: client.MinRetry}, // a new move, counted afresh
 		}},
 		{"the move goes again on a new connection", nil, []step{
 			{state: turn(3, true), choosing: true},
@@ -90,7 +108,7 @@ func TestSeatLoop(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l := client.SeatLoop{Fallback: tc.fallback, Retry: time.Second}
+			l := client.SeatLoop{Fallback: tc.fallback}
 			for i, st := range tc.steps {
 				var s client.Send
 				var ok bool
@@ -98,12 +116,12 @@ func TestSeatLoop(t *testing.T) {
 				case st.state != nil:
 					s, ok = l.Seen(st.state)
 				case st.refusal != "":
-					s, ok = l.Refused(&client.Error{Code: st.refusal})
+					s, ok = l.Refused(&client.Error{Code: st.refusal, RetryAfter: st.retryAfter})
 				default:
 					s, ok = l.Chose(st.chose)
 				}
-				if got := map[bool]string{true: s.Move}[ok]; got != st.send || (s.Wait > 0) != st.wait {
-					t.Errorf("step %d: send %q after %v, want %q (after a wait: %v)", i, got, s.Wait, st.send, st.wait)
+				if got := map[bool]string{true: s.Move}[ok]; got != st.send || s.Wait != st.wait {
+					t.Errorf("step %d: send %q after %v, want %q after %v", i, got, s.Wait, st.send, st.wait)
 				}
 				if ok && !l.Due(s) {
 					t.Errorf("step %d: %q is not due", i, s.Move)
@@ -123,7 +141,7 @@ func TestSeatLoopDue(t *testing.T) {
 	l.Seen(turn(3, true))
 	l.Chose("bid 5")
 	s, ok := l.Refused(&client.Error{Code: protocol.RateLimited})
-	if !ok || s.Wait != client.DefaultRetry || !l.Due(s) {
+	if !ok || s.Wait != client.MinRetry || !l.Due(s) {
 		t.Fatalf("Refused = %+v, %v; due %v", s, ok, l.Due(s))
 	}
 	l.Seen(turn(4, false))

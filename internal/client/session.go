@@ -158,7 +158,7 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 			c.last = &st
 			return &st, nil
 		case protocol.TypeError:
-			return nil, &Error{Code: m.Code, Message: m.Message}
+			return nil, &Error{Code: m.Code, Message: m.Message, RetryAfter: time.Duration(m.RetryAfter) * time.Second}
 		case protocol.TypeChat:
 			if c.chat {
 				return &State{Chat: &protocol.ChatMessage{Type: m.Type, Lines: m.Lines, Muted: m.Muted}, Size: len(data)}, nil
@@ -178,6 +178,12 @@ func (c *Conn) decode(data []byte) (*protocol.Message, error) {
 	b, err := protocol.DecodeBrief(data)
 	if err != nil {
 		return nil, err
+	}
+	if b.Type == protocol.TypeError {
+		// Rare and small: decoded whole, for its retryAfter.
+		var m protocol.Message
+		err := json.Unmarshal(data, &m)
+		return &m, err
 	}
 	return &protocol.Message{Type: b.Type, Game: b.Game, Seat: b.Seat, View: b.View.View(), Code: b.Code, Message: b.Message}, nil
 }

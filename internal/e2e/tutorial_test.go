@@ -30,6 +30,10 @@ type coachState struct {
 	ToMove bool     `json:"toMove"` // the learner is to move, with buttons on offer
 	// Learned is the count of lessons learned the bubble shows, "n/total".
 	Learned string `json:"learned"`
+	// Scene is the move a set-up scene teaches, "" without a scene; Tried
+	// says that a move other than it was tried there.
+	Scene string `json:"scene"`
+	Tried bool   `json:"tried"`
 }
 
 const coachJS = `(() => {
@@ -42,6 +46,7 @@ const coachJS = `(() => {
     info: shown && !!document.querySelector("#coach-next"), note: note ? note.innerText : "",
     title: shown ? c.querySelector("h2").innerText : "",
     moves: t ? Number(t.dataset.moves) : 0, learned: shown ? c.dataset.progress : "",
+    scene: shown ? c.dataset.scene || "" : "", tried: !!document.querySelector("#coach-scene-note"),
     toMove: !!t && t.dataset.seat !== "-1" && t.dataset.seat === t.dataset.toMove &&
       [...t.querySelectorAll("button[data-move]")].some((b) => !b.disabled),
   };
@@ -80,7 +85,8 @@ const coachViewJS = `(() => {
     if (r && b && r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom) out.push("the bubble overlaps " + what);
   };
   const target = document.querySelector(".coach-target");
-  if (target) clear(target, "the element explained (" + name(target) + ")");
+  if (target && bubble.contains(target)) inside(target, "the scene in the bubble");
+  else if (target) clear(target, "the element explained (" + name(target) + ")");
   else if (bubble.dataset.step !== "free") out.push("nothing is pointed at");
   const next = document.querySelector("#coach-next");
   if (next) inside(next, "the Next button");
@@ -90,9 +96,11 @@ const coachViewJS = `(() => {
     if (!btn) out.push("no button " + tok);
     else clear(btn, "the button " + tok);
   }
+  for (const b of document.querySelectorAll("#coach [data-scene-move]")) inside(b, "the scene's button " + b.dataset.sceneMove);
   if (bubble.dataset.step === "thieves") for (const c of document.querySelectorAll("[data-row-card]")) clear(c, "the row card " + c.dataset.kind);
   const cont = document.querySelector("#round-continue");
-  if (cont) clear(cont, "the round's continue button");
+  // A set-up scene is played before the round goes on: it may cover the scores.
+  if (cont && !bubble.dataset.scene) clear(cont, "the round's continue button");
   return out;
 })()`
 
@@ -196,6 +204,24 @@ func (p *page) guided(what string, pick func(want string, legal []string) string
 				p.t.Errorf("%s: going against the advice drew no explanation", what)
 			}
 			return seen
+		case c.Shown && c.Scene != "":
+			// A skipped lesson's set-up scene: the learner plays it as the
+			// game, then, told what is advised, that.
+			token := c.Scene
+			if pick != nil && !c.Tried {
+				token = pick(token, eval[[]string](p, `[...document.querySelectorAll("#coach [data-scene-move]")].map((b) => b.dataset.sceneMove)`))
+			}
+			p.click(fmt.Sprintf(`#coach [data-scene-move=%q]`, token))
+			if token != c.Scene {
+				notes++
+				waitFor[bool](p, "the scene's advice", `!!document.querySelector("#coach-scene-note") && !!document.querySelector("#coach-advice")`, 5*time.Second)
+				p.coachInView(fmt.Sprintf("%s, the scene of %q tried", what, c.Step))
+				if at != nil {
+					at(p.coach())
+				}
+			} else {
+				waitFor[bool](p, "the step after the scene", fmt.Sprintf(`(() => { const c = document.querySelector("#coach"); return c.hidden || c.dataset.step !== %q; })()`, c.Step), 5*time.Second)
+			}
 		case c.Shown && c.Info:
 			p.click("#coach-next")
 			waitFor[bool](p, "the next step", fmt.Sprintf(`(() => { const c = document.querySelector("#coach"); return c.hidden || c.dataset.step !== %q || c.dataset.progress !== %q; })()`, c.Step, c.Learned), 5*time.Second)
@@ -306,20 +332,39 @@ func TestTutorial(t *testing.T) {
 }
 
 // TestTutorialOffScript: a learner who does the opposite of the advice at
-// every decision, on a phone and on a desktop, is told each time what
-// happened, and still meets every lesson (the skipped ones when the
-// round's scores show), each bubble in the viewport and clear of what it
-// explains.
+// every decision, in every language on a phone and in English on a
+// desktop, is told each time what happened, and still meets every lesson:
+// the move lessons skipped come back when the round's scores show as
+// set-up scenes the learner plays (wrong once, then as advised), each
+// bubble in the viewport and clear of what it explains.
 func TestTutorialOffScript(t *testing.T) {
-	for _, s := range []size{phone, desktop} {
-		t.Run(s.String(), func(t *testing.T) {
-			p := startTutorial(t, "en", s)
-			n := 0
-			seen := p.guided("going against the advice at "+s.String(), tutorial.Against, func(c coachState) {
+	runs := []struct {
+		lang string
+		size size
+	}{{"en", phone}, {"nl", phone}, {"it", phone}, {"hu", phone}, {"es", phone}, {"de", phone}, {"en", desktop}}
+	for _, r := range runs {
+		t.Run(r.lang+"/"+r.size.String(), func(t *testing.T) {
+			p := startTutorial(t, r.lang, r.size)
+			what := fmt.Sprintf("going against the advice in %s at %s", r.lang, r.size)
+			n, scenes := 0, 0
+			seen := p.guided(what, tutorial.Against, func(c coachState) {
 				n++
-				p.screenshotViewport(fmt.Sprintf("tutorial-offscript-%s-%02d-%s", s, n, c.Step))
+				if c.Scene != "" {
+					scenes++
+					if scenes == 1 && r.lang == "en" {
+						p.accessible(fmt.Sprintf("the set-up scene of %q at %s", c.Step, r.size))
+					}
+				}
+				suffix := ""
+				if c.Tried {
+					suffix = "-tried"
+				}
+				p.screenshotViewport(fmt.Sprintf("tutorial-offscript-%s-%s-%02d-%s%s", r.lang, r.size, n, c.Step, suffix))
 			})
-			checkLessons(t, "going against the advice at "+s.String(), seen)
+			checkLessons(t, what, seen)
+			if scenes == 0 {
+				t.Errorf("%s: no skipped lesson came back as a set-up scene; lessons %q", what, seen)
+			}
 		})
 	}
 }

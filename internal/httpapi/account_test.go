@@ -206,6 +206,7 @@ func TestCrossSite(t *testing.T) {
 		{http.MethodDelete, "/api/seeks/x"}, {http.MethodPost, "/api/challenges"}, {http.MethodPost, "/api/challenges/x/answer"},
 		{http.MethodDelete, "/api/challenges/x"}, {http.MethodPost, "/api/challenges/x/seat"},
 		{http.MethodPost, "/api/records"}, {http.MethodPost, "/api/puzzles/" + game + "-1/answer"},
+		{http.MethodPost, "/api/reports"}, {http.MethodPost, "/api/moderation/actions"},
 	} {
 		status, code := b.call(r.method, r.path, map[string]string{}, nil, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
 		if status != http.StatusForbidden || code != protocol.Forbidden {

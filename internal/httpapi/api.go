@@ -26,6 +26,7 @@ import (
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/director"
 	"github.com/razziagame/razzia/internal/meet"
+	"github.com/razziagame/razzia/internal/moderation"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -131,6 +132,10 @@ type Options struct {
 	// Puzzles, when set, serves the puzzles found in finished games and
 	// the players' luck and skill (puzzles.go).
 	Puzzles *puzzler.Service
+	// Moderation, with Accounts, serves reports and the operators'
+	// actions (moderation.go), and refuses tables and seats to the
+	// suspended and banned.
+	Moderation *moderation.Service
 }
 
 // DefaultOptions returns the defaults that zero fields of Options take.
@@ -275,6 +280,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	s.routePush(mux)
 	s.routeMeet(mux)
 	s.routePuzzles(mux)
+	s.routeModeration(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})
@@ -363,6 +369,9 @@ func errorOf(err error) *apiError {
 		return newError(protocol.TooLarge, "the request is larger than %d bytes", maxErr.Limit)
 	}
 	if e, ok := accountError(err); ok {
+		return e
+	}
+	if e, ok := moderationError(err); ok {
 		return e
 	}
 	if e, ok := meetError(err); ok {
@@ -545,6 +554,10 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	if err := s.barred(r, ""); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	seats := make([]string, len(req.Seats))
 	for i, seat := range req.Seats {
 		seats[i] = seat.Bot
@@ -702,6 +715,10 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		seat = *req.Seat
+	}
+	if err := s.barred(r, req.Name); err != nil {
+		s.fail(w, r, err)
+		return
 	}
 	if se, err := s.sessionOf(r); err == nil {
 		// A signed-in player sits as their account, on every device.

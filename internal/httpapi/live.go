@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"slices"
@@ -21,6 +22,7 @@ import (
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/social"
 )
 
 // The live socket of every page (GET /api/live): the page's presence,
@@ -75,9 +77,12 @@ func (s *Server) personOf(r *http.Request, name string) presence.Person {
 }
 
 // guestName returns name if a guest may go by it in the online list: a
-// name a seat may take, and no account's; else "".
+// name a seat may take, no account's, and no banned account's; else "".
 func (s *Server) guestName(ctx context.Context, name string) string {
 	if name == "" || playername.Check(name) != nil {
+		return ""
+	}
+	if m := s.opts.Moderation; m != nil && m.NameBarred(name) != nil {
 		return ""
 	}
 	if s.opts.Social != nil {
@@ -430,6 +435,7 @@ func (s *Server) onlineList(ctx context.Context, reader string, following []stri
 // shows them (followed and you not marked), and how many are online.
 type everyoneList struct {
 	version   int64     // presence's, when it was made
+	sanctions int64     // the moderation's (the suspended and banned are not listed)
 	made      time.Time // when: ratings and finish rates change too
 	people    []protocol.PersonOnline
 	keys      []string       // the person of each
@@ -443,12 +449,12 @@ type everyoneList struct {
 func (s *Server) everyone(ctx context.Context) (*everyoneList, error) {
 	s.everyoneMu.Lock()
 	defer s.everyoneMu.Unlock()
-	v := s.opts.Presence.Version()
-	if l := s.everyoneLast; l != nil && l.version == v && time.Since(l.made) < playingFor {
+	v, mv := s.opts.Presence.Version(), s.sanctionsVersion()
+	if l := s.everyoneLast; l != nil && l.version == v && l.sanctions == mv && time.Since(l.made) < playingFor {
 		return l, nil
 	}
 	people := s.opts.Presence.People()
-	l := &everyoneList{version: v, made: time.Now(), byAccount: map[string]int{},
+	l := &everyoneList{version: v, sanctions: mv, made: time.Now(), byAccount: map[string]int{},
 		// Everyone online counts, guests without a name too.
 		online: max(s.opts.Presence.Count(), len(people))}
 	for _, st := range people {
@@ -457,8 +463,14 @@ func (s *Server) everyone(ctx context.Context) (*everyoneList, error) {
 		if st.Activity != presence.Lobby {
 			p.Game = st.Game
 		}
+		if m := s.opts.Moderation; st.Account != "" && m != nil && m.Barred(st.Account) != nil {
+			continue // suspended or banned: no one to play with, counted, unlisted
+		}
 		if st.Account != "" && s.opts.Social != nil {
 			card, err := s.opts.Social.Card(ctx, st.Account)
+			if errors.Is(err, social.ErrNoPlayer) {
+				continue // deleted while a socket of theirs is open: counted, unlisted
+			}
 			if err != nil {
 				return nil, err
 			}

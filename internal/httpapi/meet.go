@@ -88,6 +88,10 @@ func (s *Server) seek(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	if err := s.barred(r, req.Name); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	p := s.seekerGuest(w, r, req.Name)
 	in, err := s.opts.Meet.Seek(r.Context(), p, meet.SettingsOf(req))
 	if err != nil {
@@ -104,6 +108,10 @@ func (s *Server) joinSeek(w http.ResponseWriter, r *http.Request) {
 	}
 	var req protocol.SeekJoinRequest
 	if err := decode(w, r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.barred(r, req.Name); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -187,6 +195,10 @@ func (s *Server) challenge(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	if err := s.barred(r, ""); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	p, _ := s.seekerOf(r, "")
 	c, err := s.opts.Meet.Challenge(r.Context(), p, req.To, req.Pace, req.Rated)
 	if err != nil {
@@ -200,6 +212,10 @@ func (s *Server) answerChallenge(w http.ResponseWriter, r *http.Request) {
 	var req protocol.AnswerRequest
 	if err := decode(w, r, &req); err != nil {
 		s.fail(w, r, err)
+		return
+	}
+	if err := s.barred(r, ""); err != nil && req.Accept {
+		s.fail(w, r, err) // declining stays open to them
 		return
 	}
 	p, _ := s.seekerOf(r, "")

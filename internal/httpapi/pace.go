@@ -60,8 +60,11 @@ func takeOvers(list []protocol.TakeOver, players []string, cat *i18n.Catalogue) 
 			name = players[to.Seat]
 		}
 		key := "table.timeout"
-		if to.Reason == protocol.ReasonLeft {
+		switch to.Reason {
+		case protocol.ReasonLeft:
 			key = "table.left"
+		case protocol.ReasonRemoved:
+			key = "moderation.takeover"
 		}
 		to.Text = cat.T(key, "player", name, "bot", to.Bot)
 		if to.BackMove != nil {

@@ -444,3 +444,20 @@ func TestOnlineListCapped(t *testing.T) {
 		t.Errorf("after the followed, %s to %s; want P000 to P098", o.People[1].Name, o.People[99].Name)
 	}
 }
+
+// TestOnlineListDeletedAccount: an account deleted while a page of its
+// is open leaves the online list (counted, unlisted) and the list is
+// served to everyone else still.
+func TestOnlineListDeletedAccount(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ann, bob := newBrowser(t, srv), newBrowser(t, srv)
+	ann.register("Ann")
+	bob.register("Bob")
+	bob.live("")
+	bob.must(http.MethodDelete, "/api/account", nil, nil)
+	var a protocol.OnlineAnswer
+	ann.must(http.MethodGet, "/api/online", nil, &a)
+	if named(protocol.OnlineMessage{People: a.People}, "Bob") != nil || a.Online < 1 {
+		t.Errorf("GET /api/online after Bob's account went: %+v", a)
+	}
+}

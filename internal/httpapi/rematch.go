@@ -31,7 +31,11 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 	}
 	p := s.peerOf(r)
 	if *req.Accept {
-		if err := s.creates.allow(p.key(), s.now()); err != nil {
+		err := s.creates.allow(p.key(), s.now())
+		if err == nil {
+			err = s.barred(r, "")
+		}
+		if err != nil {
 			s.fail(w, r, err)
 			return
 		}
@@ -67,6 +71,11 @@ func (w *wsConn) rematch(ctx context.Context, data []byte) error {
 	if *msg.Accept {
 		if err := w.s.creates.allow(w.client, w.s.now()); err != nil {
 			return w.answer(ctx, "rematch", err)
+		}
+		if m := w.s.opts.Moderation; m != nil && w.account != "" {
+			if err := m.Barred(w.account); err != nil {
+				return w.answer(ctx, "rematch", err)
+			}
 		}
 	}
 	_, err := w.s.hub.Rematch(ctx, w.id, w.token, *msg.Accept)

@@ -13,8 +13,9 @@ import (
 // replay answers GET /api/games/{id}/replay[?lang=]: the game's record
 // replayed by the engine, the start's view and one step per move (its
 // events and a patch of the view), so the replay viewer needs no rules. A game being played is replayed as far as it has
-// come; the answer for a game that is over never changes, so it is kept,
-// encoded, in a cache bounded by size.
+// come; the answer for a game that is over changes only with its chat (a
+// line said after it, or removed by an operator), so it is kept, encoded,
+// in a cache bounded by size, under the chat's lines and removals.
 func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	cat := catalogue(r)
@@ -23,7 +24,17 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	key := replayKey{id, cat.Tag()}
+	log, err := s.hub.ChatLog(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	key := replayKey{id: id, lang: cat.Tag(), lines: len(log)}
+	for _, l := range log {
+		if l.Removed {
+			key.removed++
+		}
+	}
 	if body, ok := s.replays.get(key); ok {
 		writeBody(w, http.StatusOK, body)
 		return
@@ -36,11 +47,6 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 	start, steps, _, err := protocol.Replay(rec, cat)
 	if err != nil {
 		// The store holds only games that replayed when they were stored.
-		s.fail(w, r, err)
-		return
-	}
-	log, err := s.hub.ChatLog(r.Context(), id)
-	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -66,7 +72,12 @@ func encode(v any) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-type replayKey struct{ id, lang string }
+// A replayKey names a replay in a language with its chat as it is: its
+// players' lines and those removed.
+type replayKey struct {
+	id, lang       string
+	lines, removed int
+}
 
 // A replayCache keeps encoded replays, least recently used first out,
 // within a limit of bytes. Its methods are safe for concurrent use.

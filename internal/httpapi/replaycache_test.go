@@ -11,7 +11,7 @@ import (
 func TestReplayCache(t *testing.T) {
 	c := newReplayCache(100)
 	body := func(n int) []byte { return []byte(strings.Repeat("x", n)) }
-	a, b, d := replayKey{"a", "en"}, replayKey{"b", "en"}, replayKey{"a", "de"}
+	a, b, d := replayKey{id: "a", lang: "en"}, replayKey{id: "b", lang: "en"}, replayKey{id: "a", lang: "de"}
 	c.put(a, body(40))
 	c.put(b, body(40))
 	if _, ok := c.get(a); !ok { // a is now the most recently used

@@ -68,6 +68,10 @@ func (s *Server) tournamentCreate(w http.ResponseWriter, r *http.Request) {
 		s.tournamentFail(w, r, director.ErrSignIn)
 		return
 	}
+	if err := s.barred(r, ""); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	if err := s.creates.allow(s.peerOf(r).key(), s.now()); err != nil {
 		s.fail(w, r, err)
 		return
@@ -96,6 +100,10 @@ func (s *Server) tournamentGet(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) tournamentJoin(w http.ResponseWriter, r *http.Request) {
 	if err := s.joins.allow(s.peerOf(r).key(), s.now()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.barred(r, ""); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -66,6 +66,10 @@ type Config struct {
 	// HTTP makes the requests and the WebSocket connections; default one
 	// that keeps enough idle connections for Setup.
 	HTTP *http.Client
+	// Wait, when set, waits before a move refused for a while is sent
+	// again, as every seat loop does (client.Player.Wait): tests pass one
+	// that does not sleep.
+	Wait func(ctx context.Context, d time.Duration) bool
 	// Progress, when set, hears what the run is doing (setting up, playing).
 	Progress func(format string, args ...any)
 }
@@ -146,34 +150,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	if cfg.Grace <= 0 {
-		cfg.Grace = 10 * time.Second
-	}
-	if cfg.Setup <= 0 {
-		cfg.Setup = 32
-	}
-	if cfg.HTTP == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.MaxIdleConnsPerHost = cfg.Setup
-		cfg.HTTP = &http.Client{Transport: tr}
-	}
-	if cfg.Progress == nil {
-		cfg.Progress = func(string, ...any) {}
-	}
+	cfg.defaults()
 	r := &runner{cfg: cfg, ctx: ctx}
 	if cfg.Rate > 0 {
 		r.period = time.Duration(float64(time.Second) / cfg.Rate)
 	}
-	for _, s := range cfg.Servers {
-		c, _ := client.New(s) // checked
-		c.HTTP = cfg.HTTP
-		// Whole states would cost the load several times what they cost
-		// the server, on the same machine.
-		c.Brief = true
-		if err := reach(ctx, c); err != nil {
-			return nil, err
-		}
-		r.clients = append(r.clients, c)
+	if err := r.reach(ctx); err != nil {
+		return nil, err
 	}
 	rep := &Report{Servers: cfg.Servers, Tables: cfg.Tables, Seats: cfg.Seats, BotLevel: cfg.Bots,
 		Clients: cfg.Tables * (cfg.Seats - cfg.BotSeats), Bots: cfg.Tables * cfg.BotSeats,
@@ -195,7 +178,56 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.echo = e
 	}
 	load0, haveLoad := loadAverage()
+	tables, err := r.setUpAll(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.play(ctx, tables, rep)
+	if load1, ok := loadAverage(); haveLoad && ok {
+		rep.LoadAverage = []float64{load0, load1}
+	}
+	r.report(rep, tables)
+	return rep, ctx.Err()
+}
 
+// defaults fills in the fields left zero.
+func (c *Config) defaults() {
+	if c.Grace <= 0 {
+		c.Grace = 10 * time.Second
+	}
+	if c.Setup <= 0 {
+		c.Setup = 32
+	}
+	if c.HTTP == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = c.Setup
+		c.HTTP = &http.Client{Transport: tr}
+	}
+	if c.Progress == nil {
+		c.Progress = func(string, ...any) {}
+	}
+}
+
+// reach makes a client of each server, and checks that it answers.
+func (r *runner) reach(ctx context.Context) error {
+	for _, s := range r.cfg.Servers {
+		c, _ := client.New(s) // checked
+		c.HTTP = r.cfg.HTTP
+		// Whole states would cost the load several times what they cost
+		// the server, on the same machine.
+		c.Brief = true
+		if err := reach(ctx, c); err != nil {
+			return err
+		}
+		r.clients = append(r.clients, c)
+	}
+	return nil
+}
+
+// setUpAll sets up every table, or closes those it did and returns why
+// it could not.
+func (r *runner) setUpAll(ctx context.Context) ([]*table, error) {
+	cfg := r.cfg
 	cfg.Progress("setting up %d tables of %d seats on %d %s", cfg.Tables, cfg.Seats, len(cfg.Servers), plural(len(cfg.Servers), "server"))
 	set := time.Now()
 	tables := make([]*table, cfg.Tables)
@@ -208,10 +240,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	cfg.Progress("set up in %.1fs; playing", time.Since(set).Seconds())
+	return tables, nil
+}
 
+// play plays the tables until they stop, and records in rep how long
+// they played.
+func (r *runner) play(ctx context.Context, tables []*table, rep *Report) {
 	r.start = time.Now().Add(50 * time.Millisecond)
-	if cfg.Duration > 0 {
-		r.stopAt = r.start.Add(cfg.Duration)
+	if r.cfg.Duration > 0 {
+		r.stopAt = r.start.Add(r.cfg.Duration)
 	}
 	var wg sync.WaitGroup
 	for _, t := range tables {
@@ -229,11 +266,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		end = time.Now()
 	}
 	rep.Seconds = end.Sub(r.start).Seconds()
-	if load1, ok := loadAverage(); haveLoad && ok {
-		rep.LoadAverage = []float64{load0, load1}
-	}
-	r.report(rep, tables)
-	return rep, ctx.Err()
 }
 
 // reach checks that the server answers as a Razzia server.

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/loadgen"
 	"github.com/razziagame/razzia/internal/servertest"
@@ -185,16 +187,28 @@ func TestRunNextGame(t *testing.T) {
 }
 
 // TestRunRefusals counts the moves the server refuses by code: here its
-// message rate, one message per connection.
+// message rate, one message per connection. A refused move is sent again
+// at most client.MaxResends times, each after the seat loop's wait (not
+// slept here).
 func TestRunRefusals(t *testing.T) {
 	t.Parallel() // a server of its own, mostly waiting on the network
 	srv := servertest.New(t, servertest.Options{API: httpapi.Options{MessageRate: 1e-9, MessageBurst: 1}})
-	// The refusals go on until the run's end: its time bounds the test,
-	// and it must hold two moves and a refusal on a loaded machine (half a
-	// second once held one move).
-	rep := run(t, loadgen.Config{Servers: []string{srv.URL}, Tables: 1, Seats: 2, Duration: 2 * time.Second})
+	var short atomic.Int32
+	wait := func(ctx context.Context, d time.Duration) bool {
+		if d < client.MinRetry {
+			short.Add(1)
+		}
+		return ctx.Err() == nil
+	}
+	// The run must hold two moves and a refusal on a loaded machine (half
+	// a second once held one move).
+	rep := run(t, loadgen.Config{Servers: []string{srv.URL}, Tables: 1, Seats: 2, Duration: 2 * time.Second, Wait: wait})
 	if rep.Errors["rate_limited"] == 0 || rep.Moves.Clients != 2 || rep.Moves.Unconfirmed != 0 {
 		t.Errorf("errors %v, moves %+v: want the first move of each seat played, then refusals", rep.Errors, rep.Moves)
+	}
+	if most := 2 * (1 + client.MaxResends); rep.Errors["rate_limited"] > most || short.Load() != 0 {
+		t.Errorf("%d refusals (want at most %d: each seat's next move and its resends), %d waits under client.MinRetry",
+			rep.Errors["rate_limited"], most, short.Load())
 	}
 }
 

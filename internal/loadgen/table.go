@@ -12,10 +12,6 @@ import (
 	"github.com/razziagame/razzia/internal/client"
 )
 
-// retryWait is the least wait before a move the server refused is sent
-// again, so that a refusal (rate_limited) is not answered with a flood.
-const retryWait = 100 * time.Millisecond
-
 // A table plays one game after another until the run stops.
 type table struct {
 	r    *runner
@@ -461,7 +457,7 @@ func (p *player) read(ctx context.Context, ready chan<- error) {
 	first := true
 	pl := &client.Player{
 		Session: p.sess,
-		Retry:   retryWait,
+		Wait:    t.r.cfg.Wait,
 		Decide:  p.decide,
 		OnState: func(st *client.State) {
 			if st.First {

@@ -109,7 +109,7 @@ func (m *Match) post(c Command, now time.Time) (Result, error) {
 		return Result{}, ChatRefusal(err)
 	}
 	line := store.ChatLine{Channel: ch.String(), From: p.ID, Seat: seat, Name: name, Phrase: msg.Phrase, Text: msg.Text,
-		At: now.UTC().Round(0), Move: m.Moves()}
+		At: now.UTC().Round(0), Move: m.Moves(), Seq: len(m.Chat)}
 	r := Result{Write: Write{Kind: AddChat, Line: line}, next: &change{line: &line}}
 	r.Said = []store.ChatLine{line}
 	return r, nil

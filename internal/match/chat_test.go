@@ -3,6 +3,7 @@ package match_test
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -204,4 +205,43 @@ func TestAfterGame(t *testing.T) {
 			t.Errorf("after a burst taken: %v, want too fast", err)
 		}
 	})
+}
+
+// TestChatRefusedText: a signed-in speaker's text that the chat's rules
+// refuse is refused by the match with the chat's reason and changes
+// nothing; a guest player signed in on the connection may write (the
+// match's side of the Hub's TestChatRefused and
+// TestChatFreeTextSignedInOnly).
+func TestChatRefusedText(t *testing.T) {
+	m := newMatch(t, "untimed", false, "", "easy")
+	must(t, m, join("Ann", 0), t0)
+	for _, tc := range []struct {
+		name string
+		c    match.Command
+		want error
+	}{
+		{"too long", match.Command{Account: "acc", Name: "Cy", Text: strings.Repeat("é", chat.MaxRunes+1)}, chat.ErrTooLong},
+		{"empty", match.Command{Account: "acc", Name: "Cy", Text: "   "}, chat.ErrEmpty},
+		{"a line break", match.Command{Account: "acc", Name: "Cy", Text: "one\ntwo"}, chat.ErrBadChar},
+		{"a direction override", match.Command{Account: "acc", Name: "Cy", Text: "abc\u202edef"}, chat.ErrBadChar},
+		{"a zero-width space", match.Command{Account: "acc", Name: "Cy", Text: "a\u200bb"}, chat.ErrBadChar},
+		{"a NUL", match.Command{Account: "acc", Name: "Cy", Text: "a\x00b"}, chat.ErrBadChar},
+		{"not UTF-8", match.Command{Account: "acc", Name: "Cy", Text: "a\xffb"}, chat.ErrBadChar},
+		{"a guest player signed in on the connection", match.Command{Hash: hash("Ann"), Account: "acc-ann", Text: "now signed in"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.c.Kind = match.Chat
+			r, err := decide(t, m, tc.c, t0.Add(time.Minute))
+			if tc.want == nil {
+				if err != nil || r.Write.Kind != match.AddChat {
+					t.Errorf("Decide = %+v, %v; want the line written", r.Write, err)
+				}
+				return
+			}
+			var ref *match.Refusal
+			if !errors.As(err, &ref) || !errors.Is(err, tc.want) {
+				t.Errorf("Decide = %v, want a refusal for %v", err, tc.want)
+			}
+		})
+	}
 }

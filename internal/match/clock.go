@@ -90,6 +90,9 @@ func (m *Match) timeout(now time.Time) Result {
 // the seat's decisions are timed again, with what is left of its reserve.
 // The result is empty for a seat no bot stands in for.
 func (m *Match) takeBack(seat int, now time.Time) (Result, error) {
+	if seat >= 0 && m.Timing.Removed(seat) {
+		return Result{}, SeatRemovedRefusal()
+	}
 	if seat < 0 || !m.Timing.StandingIn(seat) || m.Status != store.StatusPlaying {
 		return Result{}, nil
 	}
@@ -121,18 +124,24 @@ func (m *Match) leave(seat int, now time.Time) (Result, error) {
 	if m.Timing.StandingIn(seat) {
 		return Result{}, nil
 	}
-	next := m.Timing.clone()
+	r := m.handOver(m.Timing.clone(), seat, protocol.ReasonLeft, now)
+	r.note("player left; a bot plays for the seat", "seat", seat, "bot", StandInLevel)
+	return r, nil
+}
+
+// handOver is the result of a bot taking seat at now, for reason, in the
+// timing next: the seat's clock stops and its pre-move goes.
+func (m *Match) handOver(next Timing, seat int, reason string, now time.Time) Result {
 	if running, _, ok := next.Clock.Running(); ok && running == seat {
 		next.Clock.Stop(now)
 	}
 	next.TakeOvers = append(next.TakeOvers, protocol.TakeOver{Seat: seat, Bot: StandInLevel,
-		Reason: protocol.ReasonLeft, Move: m.Game.Len(), At: now.UTC()})
+		Reason: reason, Move: m.Game.Len(), At: now.UTC()})
 	next.PreMoves = withoutPreMove(next.PreMoves, seat)
-	r := m.timed(next, refuse(ErrInternal, "could not hand your seat to a bot: please try again"))
+	r := m.timed(next, refuse(ErrInternal, "could not hand the seat to a bot: please try again"))
 	r.StandIn = []int{seat}
 	r.Broadcast, r.Clock, r.Bots = true, true, true
-	r.note("player left; a bot plays for the seat", "seat", seat, "bot", StandInLevel)
-	return r, nil
+	return r
 }
 
 // enterPreMove stores the pre-move tok of the seat whose token hashes to

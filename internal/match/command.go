@@ -1,6 +1,7 @@
 package match
 
 import (
+	"slices"
 	"time"
 
 	"github.com/razziagame/razzia"
@@ -28,6 +29,10 @@ const (
 	// The chat's commands, which the host's chat room decides.
 	Chat Kind = "chat" // Hash, Account, Name, Phrase, Text
 	Mute Kind = "mute" // Hash, Account, Seat, Mute
+	// An operator's commands (moderation.go): the server checked the
+	// role.
+	Expel  Kind = "expel"  // Account (suspended or banned)
+	Strike Kind = "strike" // Seat (the chat line's seq)
 )
 
 // A Command is a request to change a table, as plain data. A token never
@@ -64,11 +69,13 @@ const (
 	AddChat              // Line
 	SetMute              // Mute, On
 	SetBot               // Seat, Taken (a bot's seat)
+	StrikeChat           // Index (the chat line removed)
 )
 
 var writeNames = [...]string{NoWrite: "nothing", TakeSeat: "take seat", FreeSeat: "free seat",
 	CloseTable: "close table", AppendMove: "append move", SetClock: "store the clock",
-	AddChat: "store a chat message", SetMute: "store a mute", SetBot: "set a bot seat's level"}
+	AddChat: "store a chat message", SetMute: "store a mute", SetBot: "set a bot seat's level",
+	StrikeChat: "remove a chat message"}
 
 func (k WriteKind) String() string {
 	if int(k) < len(writeNames) {
@@ -125,6 +132,7 @@ type change struct {
 	line   *store.ChatLine
 	mute   *store.Mute
 	on     bool
+	struck *int // a chat line removed
 }
 
 // Effects are what the host does once a result is applied.
@@ -148,7 +156,10 @@ type Effects struct {
 	Said []store.ChatLine
 	// Muter's mutes changed: their watchers are told.
 	Muter string
-	Notes []Note // what happened, for the log
+	// Struck are chat lines removed: every watcher is sent them again,
+	// marked removed.
+	Struck []int
+	Notes  []Note // what happened, for the log
 }
 
 // A Turn is the alert of a turn after Moves moves, which Mover made
@@ -195,6 +206,10 @@ func (m *Match) Apply(r Result, now time.Time) {
 		m.Timing, m.Stored = *c.timing, c.stored
 	}
 	switch {
+	case c.struck != nil:
+		m.Chat = slices.Clone(m.Chat)
+		m.Chat[*c.struck].Removed = true
+		return // a chat line is no change of the table
 	case c.line != nil:
 		m.room().Take(c.line.From, now)
 		m.Chat = append(m.Chat, *c.line)

@@ -41,6 +41,10 @@ func (m *Match) Decide(c Command, now time.Time) (Result, error) {
 		return m.post(c, now)
 	case Mute:
 		return m.mute(c)
+	case Expel:
+		return m.expel(c.Account, now)
+	case Strike:
+		return m.strike(c.Seat)
 	}
 	return Result{}, unsupported(c.Kind)
 }
@@ -222,6 +226,8 @@ func Closed(c Command, g *store.Game) *Refusal {
 		if SeatOf(g.Seats, c.Hash) < 0 {
 			return NoSeatRefusal()
 		}
+		return GameOverRefusal()
+	case Expel:
 		return GameOverRefusal()
 	}
 	return unsupported(c.Kind)

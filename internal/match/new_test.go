@@ -129,3 +129,27 @@ func TestNewTutorial(t *testing.T) {
 		t.Errorf("the tutorial does not load: %v", err)
 	}
 }
+
+// TestCheckTablePace: the pace a table is created at, the default
+// untimed at a casual table (the match's side of the Hub's
+// TestPaceChosenAtCreation).
+func TestCheckTablePace(t *testing.T) {
+	for _, tc := range []struct {
+		name, pace string
+		rated      bool
+		want       string
+	}{
+		{"default is untimed at a casual table", "", false, "untimed"},
+		{"live preset", "rapid", false, "rapid"},
+		{"correspondence preset", "day2", false, "day2"},
+		{"untimed at a casual table", "untimed", false, "untimed"},
+		{"a live preset at a rated table", "blitz", true, "blitz"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := match.CheckTable([]string{"", "easy"}, tc.pace, tc.rated)
+			if err != nil || p.ID != tc.want {
+				t.Errorf("CheckTable(%q) = %s, %v; want %s", tc.pace, p.ID, err, tc.want)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/store"
 )
 
 // The refusals of the match, each declared with its protocol code (the
@@ -30,6 +31,9 @@ var (
 	ErrInternal        = protocol.NewRefusal(protocol.Internal, "internal error")                                    // a failure that is not the player's doing
 	ErrUnsupported     = protocol.NewRefusal(protocol.Unsupported, "the write is unknown to this server's version")  // a command of a kind this version does not know
 	ErrRematch         = protocol.NewRefusal(protocol.RematchRefused, "rematch refused")                             // a second rematch offer or answer, or an answer to none
+	ErrNotOver         = protocol.NewRefusal(protocol.GameInProgress, "the game is not over")                        // a rematch of a game that is not over
+	ErrExpired         = protocol.NewRefusal(protocol.TableExpired, "the table expired")                             // a command to a table that waited too long for players
+	ErrCancelled       = protocol.NewRefusal(protocol.TableCancelled, "the table was cancelled")                     // a command to a table its creator cancelled
 )
 
 // ErrTournamentRematch refuses a rematch offered or answered at a
@@ -63,6 +67,19 @@ func refuse(kind error, format string, args ...any) *Refusal {
 	return &Refusal{Kind: kind, Msg: fmt.Sprintf(format, args...)}
 }
 
+// ExpiredRefusal is the refusal of a command to table g, which expired
+// after waiting openTTL for players.
+func ExpiredRefusal(openTTL time.Duration, g *store.Game) *Refusal {
+	return refuse(ErrExpired, "the table waited %s for players and closed at %s: create a new one",
+		openTTL, g.Updated.UTC().Format("2006-01-02 15:04 MST"))
+}
+
+// CancelledRefusal is the refusal of a command to a table its creator
+// cancelled.
+func CancelledRefusal() *Refusal {
+	return refuse(ErrCancelled, "the table was cancelled by its creator: create a new one")
+}
+
 // NotCreatorRefusal is the refusal of a creator's command by someone else.
 func NotCreatorRefusal() *Refusal {
 	return refuse(ErrNotCreator, "only the table's creator may change its seats or cancel it: send the creator token the table was created with")
@@ -87,3 +104,13 @@ func FullRefusal() *Refusal { return refuse(ErrTableFull, "the table is full: th
 // changed is the refusal of a creator's write that found the table
 // changed in the store.
 func changed() *Refusal { return refuse(ErrAlreadyStarted, "the table changed meanwhile: look again") }
+
+// ErrSeatRemoved is the refusal of a person's command at a seat an
+// operator handed to a bot: the bot keeps it to the end of the game.
+var ErrSeatRemoved = protocol.NewRefusal(protocol.SeatRemoved, "an operator removed the player from the table")
+
+// SeatRemovedRefusal is the refusal of a command to take back a seat an
+// operator handed to a bot.
+func SeatRemovedRefusal() *Refusal {
+	return refuse(ErrSeatRemoved, "an operator removed you from this game: a bot plays your seat to its end")
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/tutorial"
 )
 
 // RematchWait is how long a rematch offer at a live or untimed table
@@ -23,6 +24,35 @@ func RematchWaitOf(p pace.Pace) time.Duration {
 		return p.Decision
 	}
 	return RematchWait
+}
+
+// CheckRematch refuses a rematch of g when it cannot have one: a game
+// not over, a table that expired (after openTTL) or was cancelled, an
+// uploaded record (nobody here played it), a tutorial (started anew).
+func CheckRematch(g *store.Game, openTTL time.Duration) error {
+	switch {
+	case g.Status.Live():
+		return refuse(ErrNotOver, "the game is not over: a rematch is offered at its end")
+	case g.Status == store.StatusExpired:
+		return ExpiredRefusal(openTTL, g)
+	case g.Status == store.StatusCancelled:
+		return CancelledRefusal()
+	case g.Status == store.StatusArchived:
+		return refuse(ErrBadRequest, "an uploaded record has no players here to play it again: create a table")
+	case IsTutorial(g.Seats):
+		return refuse(ErrBadRequest, "a tutorial is not played again by rematch: start it anew")
+	}
+	return nil
+}
+
+// IsTutorial reports whether seats are a tutorial's: its bots play.
+func IsTutorial(seats []store.Seat) bool {
+	for _, s := range seats {
+		if s.Bot == tutorial.Bot {
+			return true
+		}
+	}
+	return false
 }
 
 // DecodeOffer reads the stored rematch offer of g: nil for none.

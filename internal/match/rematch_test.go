@@ -103,3 +103,32 @@ func TestSettle(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckRematch: which games may have a rematch (the match's side of
+// the Hub's TestRematchRejected).
+func TestCheckRematch(t *testing.T) {
+	people := []store.Seat{{Name: "Ann"}, {Name: "Bob"}}
+	for _, tt := range []struct {
+		name   string
+		status store.Status
+		seats  []store.Seat
+		want   error
+	}{
+		{"a finished game", store.StatusFinished, people, nil},
+		{"an open table", store.StatusOpen, people, match.ErrNotOver},
+		{"a game in play", store.StatusPlaying, people, match.ErrNotOver},
+		{"an expired table", store.StatusExpired, people, match.ErrExpired},
+		{"a cancelled table", store.StatusCancelled, people, match.ErrCancelled},
+		{"an uploaded record", store.StatusArchived, people, match.ErrBadRequest},
+		{"a tutorial", store.StatusFinished, match.NewTutorial("g1", "Ann", hash("Ann"), t0).Seats, match.ErrBadRequest},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := &store.Game{ID: "g1", Status: tt.status, Seats: tt.seats, Updated: t0}
+			err := match.CheckRematch(g, time.Hour)
+			var r *match.Refusal
+			if tt.want == nil && err != nil || tt.want != nil && (!errors.As(err, &r) || !errors.Is(err, tt.want) || r.Msg == "") {
+				t.Errorf("CheckRematch = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}

@@ -175,3 +175,14 @@ type Hold struct {
 	// Continued lists the seats whose people have continued, in order.
 	Continued []int `json:"continued,omitempty"`
 }
+
+// Removed reports whether an operator handed the seat to a bot for the
+// rest of the game.
+func (t Timing) Removed(seat int) bool {
+	for i := len(t.TakeOvers) - 1; i >= 0; i-- {
+		if t.TakeOvers[i].Seat == seat {
+			return t.TakeOvers[i].Reason == protocol.ReasonRemoved && t.TakeOvers[i].BackMove == nil
+		}
+	}
+	return false
+}

@@ -74,6 +74,9 @@ func (m *MuteMessage) Check() error {
 // has neither. Text is plain text, never markup: a client shows it as
 // text, and a link in it stays text.
 type ChatLine struct {
+	// Seq is the line's place in the game's chat, 0 the first: a line
+	// sent again with the same seq replaces the one shown (removed).
+	Seq     int    `json:"seq"`
 	Seat    int    `json:"seat"` // the sender's seat; -1 for a spectator
 	Name    string `json:"name"`
 	Channel string `json:"channel"`          // ChannelPlayers or ChannelSpectators
@@ -84,6 +87,9 @@ type ChatLine struct {
 	Move  int       `json:"move"`
 	At    time.Time `json:"at"`
 	Muted bool      `json:"muted,omitempty"` // the reader muted the sender: the content is withheld
+	// Removed is a line an operator removed: its content is withheld
+	// from everyone.
+	Removed bool `json:"removed,omitempty"`
 }
 
 // A ChatMessage is the server's "chat": the lines the connection has not

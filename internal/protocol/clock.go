@@ -49,7 +49,7 @@ type ClockView struct {
 type TakeOver struct {
 	Seat   int       `json:"seat"`
 	Bot    string    `json:"bot"`    // the level that plays for the seat
-	Reason string    `json:"reason"` // ReasonTimeout or ReasonLeft
+	Reason string    `json:"reason"` // ReasonTimeout, ReasonLeft or ReasonRemoved
 	Move   int       `json:"move"`   // the moves played when the bot took the seat
 	At     time.Time `json:"at"`
 	// BackMove and BackAt are when the player took the seat back; nil
@@ -66,6 +66,7 @@ type TakeOver struct {
 const (
 	ReasonTimeout = "timeout" // the player's time ran out
 	ReasonLeft    = "left"    // the player left the table ("leave")
+	ReasonRemoved = "removed" // an operator removed the player (suspended or banned): for good
 )
 
 // Millis returns t in milliseconds since 1970, 0 for the zero time.

@@ -60,6 +60,21 @@ const (
 
 	RematchRefused Code = "rematch_refused"
 
+	// Moderation: reports, operators' actions and their sanctions.
+	NotOperator     Code = "not_operator"
+	UnknownPlayer   Code = "unknown_player"
+	BadReason       Code = "bad_reason"
+	ReportSelf      Code = "report_self"
+	NotAtGame       Code = "not_at_game"
+	AlreadyReported Code = "already_reported"
+	TooManyReports  Code = "too_many_reports"
+	ReportClosed    Code = "report_closed"
+	OperatorTarget  Code = "operator_target"
+	ChatMuted       Code = "chat_muted"
+	Suspended       Code = "suspended"
+	Banned          Code = "banned"
+	SeatRemoved     Code = "seat_removed"
+
 	// Tournaments.
 	TournamentFull         Code = "tournament_full"
 	TournamentStarted      Code = "tournament_started"
@@ -149,6 +164,20 @@ var codes = []CodeInfo{
 	{ChatSignIn, http.StatusForbidden, false, "", "free text (or, for a spectator, any chat) needs a signed-in account; quick phrases are open to every player"},
 	{ChatNotAllowed, http.StatusForbidden, false, "", "a chat message or mute the table does not take: an unknown quick phrase, muting yourself or a seat that is not a person's"},
 	{ChatClosed, http.StatusConflict, false, "", "a chat message or mute after the game's chat closed, 24 hours after the game ended (or at an uploaded record, which has no chat); the message says when it ended"},
+	// Moderation.
+	{NotOperator, http.StatusForbidden, false, "an operator's request (the reports, an action on a person or a chat line) from an account that is not an operator", ""},
+	{UnknownPlayer, http.StatusNotFound, false, "a report or an operator's action naming a person who has no account", ""},
+	{BadReason, http.StatusBadRequest, false, "a report or an operator's action without a reason, or with one over 500 characters or not UTF-8", ""},
+	{ReportSelf, http.StatusBadRequest, false, "reporting yourself", ""},
+	{NotAtGame, http.StatusBadRequest, false, "a report of a person at a game where they held no seat and wrote no chat line, or naming chat lines that are not theirs", ""},
+	{AlreadyReported, http.StatusConflict, false, "a report of a person you reported at the same game already, and an operator has not looked at it yet", ""},
+	{TooManyReports, http.StatusTooManyRequests, true, "too many reports from your account (10 an hour): wait `retryAfter` seconds", ""},
+	{ReportClosed, http.StatusConflict, false, "an operator's action on a report that another operator closed meanwhile, or that is not there", ""},
+	{OperatorTarget, http.StatusConflict, false, "an operator's sanction of an operator (themselves included): revoke the role first (`razzia admin revoke`)", ""},
+	{ChatMuted, http.StatusForbidden, false, "", "a chat message from a person an operator muted, suspended or banned; the message says until when"},
+	{Suspended, http.StatusForbidden, false, "creating or joining a table, a Play-now request or joining one, challenging or accepting a challenge, making or joining a tournament, or reporting while an operator suspended your account, or as a guest under its name meanwhile; the message says until when", ""},
+	{Banned, http.StatusForbidden, false, "creating or joining a table, a Play-now request or joining one, challenging or accepting a challenge, making or joining a tournament, or reporting with an account an operator banned, or as a guest under its name", ""},
+	{SeatRemoved, http.StatusForbidden, false, "", "a move or a take-back at a seat an operator handed to a bot (its player is suspended or banned): the bot plays it to the end"},
 	// Play now and challenges.
 	{UnmetSettings, http.StatusBadRequest, false, "a Play-now request or challenge whose settings no table can meet: a player count outside 2 to 5 (or a range upside down), an unknown pace, an untimed rated game, a rating range upside down, a finish rate over 100, a bot wait outside its bounds, too many people challenged for one table; the message names the setting", ""},
 	{ChallengeSelf, http.StatusBadRequest, false, "challenging yourself, or joining your own Play-now request", ""},

@@ -140,6 +140,7 @@ func examples(t *testing.T) map[string]string {
 		t.Fatalf("the game has %d kinds of event (police: %v), want 9", len(seen), policeSeen)
 	}
 	out["events"] = strings.Join(lines, "\n")
+	moderationExamples(add)
 	analysisExamples(t, add)
 	puzzleExamples(t, add)
 	paceExamples(t, add)

@@ -218,7 +218,7 @@ func TestCodesRetry(t *testing.T) {
 			got = append(got, string(c.Code))
 		}
 	}
-	want := "rate_limited too_many_games too_many_connections chat_too_fast internal unavailable unsupported"
+	want := "rate_limited too_many_games too_many_connections chat_too_fast too_many_reports internal unavailable unsupported"
 	if strings.Join(got, " ") != want {
 		t.Errorf("codes to retry: %s, want %s", strings.Join(got, " "), want)
 	}

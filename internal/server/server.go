@@ -25,6 +25,7 @@ import (
 	"github.com/razziagame/razzia/internal/director"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/meet"
+	"github.com/razziagame/razzia/internal/moderation"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/puzzler"
@@ -79,6 +80,8 @@ type Options struct {
 	// ResultFailed is called when the result of a finished game could
 	// not be recorded; default: an error in the log.
 	ResultFailed func(f table.Finished, err error)
+	// Moderation configures the reports and the operators' actions.
+	Moderation moderation.Options
 	// Presence configures presence; its Node, Logger and (unless set)
 	// clock are the Hub's.
 	Presence presence.Options
@@ -91,6 +94,8 @@ type Server struct {
 	Accounts *account.Service
 	Push     *notify.Service // nil without Options.Push
 	Hub      *table.Hub
+	// Moderation keeps the operators, the reports and the sanctions.
+	Moderation *moderation.Service
 	// Tournaments directs the tournaments this node leases.
 	Tournaments *director.Service
 	Meet        *meet.Service
@@ -151,6 +156,9 @@ func withDefaults(opts Options) Options {
 // build makes the parts in order, each from those before it.
 func (s *Server) build(ctx context.Context) error {
 	o := &s.opts
+	if err := s.startModeration(); err != nil {
+		return err
+	}
 	s.Accounts = account.New(s.Store, o.Accounts)
 	s.every(o.PurgeEvery, s.purge)
 	s.Social = social.New(s.Store, social.Options{Logger: s.log})
@@ -216,6 +224,9 @@ func (s *Server) build(ctx context.Context) error {
 	if api.Puzzles == nil {
 		api.Puzzles = puzzler.NewService(s.Store, nil, s.log)
 	}
+	if api.Moderation == nil {
+		api.Moderation = s.Moderation
+	}
 	s.API = httpapi.New(s.Hub, o.Page, api)
 	s.HTTP = s.API.HTTPServer()
 	return nil
@@ -245,6 +256,9 @@ func (s *Server) hubOptions() table.Options {
 	}
 	if h.Registerer == nil && s.opts.Metrics != nil {
 		h.Registerer = s.opts.Metrics
+	}
+	if h.Silenced == nil {
+		h.Silenced = s.Moderation.Silenced
 	}
 	if h.Present == nil {
 		// Presence starts after the Hub (it takes the Hub's node name).

@@ -27,6 +27,7 @@ import (
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/meet"
+	"github.com/razziagame/razzia/internal/moderation"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -83,6 +84,9 @@ type Options struct {
 	// Puzzler, when set, searches the analysed games for puzzles in the
 	// background as razzia serve does with --puzzle-workers.
 	Puzzler *puzzler.Options
+	// Moderation configures the reports and operators' actions (a
+	// test's clock).
+	Moderation moderation.Options
 }
 
 // generous fills the zero limits of the API with values no test meets.
@@ -125,6 +129,8 @@ type Server struct {
 	Accounts *account.Service
 	// Push is the server's Web Push, when Options.Push is set.
 	Push *notify.Service
+	// Moderation is the server's reports and sanctions.
+	Moderation *moderation.Service
 	// Presence is who is connected (the server's presence.Service).
 	Presence *presence.Service
 	// Meet is Play now and challenges (a test may Sweep it by its clock).
@@ -181,7 +187,7 @@ func New(t testing.TB, opts Options) *Server {
 	s, err := server.New(t.Context(), server.Options{
 		Store: used, Logger: log, Accounts: opts.Accounts, Push: opts.Push, Hub: opts.Hub,
 		Analyst: opts.Analyst, Puzzler: opts.Puzzler, API: opts.API, Page: page, Meet: opts.Meet,
-		Presence: opts.Presence,
+		Moderation: opts.Moderation, Presence: opts.Presence,
 		ResultFailed: func(f table.Finished, err error) {
 			t.Errorf("recording the result of game %s: %v", f.Game, err)
 		},
@@ -202,7 +208,8 @@ func New(t testing.TB, opts Options) *Server {
 		}
 		srv.Close()
 	})
-	return &Server{Server: srv, Store: st, Hub: s.Hub, API: s.API, Accounts: s.Accounts, Push: s.Push, Presence: s.Presence, Meet: s.Meet, t: t, ln: ln}
+	return &Server{Server: srv, Store: st, Hub: s.Hub, API: s.API, Accounts: s.Accounts, Push: s.Push,
+		Moderation: s.Moderation, Presence: s.Presence, Meet: s.Meet, t: t, ln: ln}
 }
 
 // unclosed is a store whose Close is left to its owner.

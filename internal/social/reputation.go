@@ -129,7 +129,8 @@ type Card struct {
 	Rate   Rate
 }
 
-// Card returns the account's card, read at most rateTTL ago.
+// Card returns the account's card, read at most rateTTL ago; ErrNoPlayer
+// for an account deleted.
 func (s *Service) Card(ctx context.Context, id string) (Card, error) {
 	now := s.now()
 	s.mu.Lock()
@@ -139,6 +140,9 @@ func (s *Service) Card(ctx context.Context, id string) (Card, error) {
 		return c.c, nil
 	}
 	a, err := s.st.Account(ctx, id)
+	if errors.Is(err, store.ErrNoAccount) {
+		return Card{}, refuse(ErrNoPlayer, "the account is gone")
+	}
 	if err != nil {
 		return Card{}, s.internal("read account", err)
 	}

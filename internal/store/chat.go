@@ -59,6 +59,12 @@ type ChatLine struct {
 	Text    string // free text
 	Move    int    // the moves played when it was sent
 	At      time.Time
+	// Seq is the line's place in its game's chat, 0 the first: Chat
+	// numbers the lines, AddChat ignores it.
+	Seq int
+	// Removed is a line an operator removed (Moderation.StrikeChat): its
+	// text is kept for the operators and shown to nobody else.
+	Removed bool
 }
 
 // A Mute is one reader (Muter) who sees nothing of a sender's (Muted)

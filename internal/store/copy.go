@@ -281,7 +281,7 @@ var Kinds = []*Kind{
 	}, Nullable: nullable("account_id", "mu_before", "sigma_before", "games_before", "mu", "sigma", "games")},
 	{Table: "chat_lines", One: "chat message", Many: "chat messages", Key: 2, Columns: []Column{
 		{"game_id", Text}, {"seq", Int}, {"channel", Text}, {"sender", Text}, {"seat", Int}, {"name", Text},
-		{"phrase", Text}, {"text", Text}, {"move", Int}, {"at", Int},
+		{"phrase", Text}, {"text", Text}, {"move", Int}, {"at", Int}, {"removed", Bool},
 	}, Nullable: nullable("phrase", "text")},
 	{Table: "chat_mutes", One: "chat mute", Many: "chat mutes", Key: 3, Columns: []Column{
 		{"game_id", Text}, {"muter", Text}, {"muted", Text},

@@ -304,6 +304,9 @@ type Store interface {
 	Social
 	// Puzzles keeps the puzzles found in finished games and their answers.
 	Puzzles
+	// Moderation keeps the operators, the reports and the operators'
+	// actions.
+	Moderation
 
 	// Health reports why the store cannot serve, or nil: the database is
 	// reachable, its schema is this program's, and a commit succeeds.

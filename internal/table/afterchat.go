@@ -44,6 +44,7 @@ type followed struct {
 	// time, so that a later read never sends older mutes than an earlier.
 	read sync.Mutex
 	subs map[*Subscription]struct{} // guarded by afterChats.mu
+	last []store.ChatLine           // the chat as last read, guarded by read
 }
 
 // afterRoom is a finished game's rate limits on this node.
@@ -158,12 +159,17 @@ func (a *afterChats) read(ctx context.Context, id string) {
 		return
 	}
 	room := match.RoomOf(c.Mutes)
+	struck := newlyStruck(f.last, c.Lines)
+	if f.last == nil {
+		struck = newlyStruck(make([]store.ChatLine, len(c.Lines)), c.Lines) // what the game's goroutine may not have sent
+	}
+	f.last = c.Lines
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for s := range f.subs {
-		var lines []store.ChatLine
+		lines := heardOf(struck, s.heard)
 		if len(c.Lines) > s.heard {
-			lines = c.Lines[s.heard:]
+			lines = append(lines, c.Lines[s.heard:]...)
 			s.heard = len(c.Lines)
 		}
 		s.tell(room, lines, true)
@@ -194,4 +200,28 @@ func (a *afterChats) all() {
 	for _, id := range ids {
 		a.changed(id)
 	}
+}
+
+// newlyStruck returns the lines of now that are removed and were not in
+// before, the same chat as read earlier.
+func newlyStruck(before, now []store.ChatLine) []store.ChatLine {
+	var out []store.ChatLine
+	for i := range min(len(before), len(now)) {
+		if now[i].Removed && !before[i].Removed {
+			out = append(out, now[i])
+		}
+	}
+	return out
+}
+
+// heardOf returns the lines of struck a follower who heard the first
+// heard lines of the chat has heard.
+func heardOf(struck []store.ChatLine, heard int) []store.ChatLine {
+	var out []store.ChatLine
+	for _, m := range struck {
+		if m.Seq < heard {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -71,7 +71,7 @@ func chatMessage(room *chat.Room, reader chat.Person, lines []store.ChatLine, ov
 			continue
 		}
 		line := chatLine(m)
-		if v.Muted {
+		if v.Muted && !m.Removed {
 			line.Phrase, line.Text, line.Muted = "", "", true
 		}
 		msg.Lines = append(msg.Lines, line)
@@ -86,7 +86,12 @@ func chatMessage(room *chat.Room, reader chat.Person, lines []store.ChatLine, ov
 	return msg
 }
 
-// chatLine is a stored message as the protocol shows it.
+// chatLine is a stored message as the protocol shows it: one an operator
+// removed, without its words, to everyone.
 func chatLine(m store.ChatLine) protocol.ChatLine {
-	return protocol.ChatLine{Seat: m.Seat, Name: m.Name, Channel: m.Channel, Phrase: m.Phrase, Text: m.Text, Move: m.Move, At: m.At}
+	l := protocol.ChatLine{Seq: m.Seq, Seat: m.Seat, Name: m.Name, Channel: m.Channel, Phrase: m.Phrase, Text: m.Text, Move: m.Move, At: m.At}
+	if m.Removed {
+		l.Phrase, l.Text, l.Removed = "", "", true
+	}
+	return l
 }

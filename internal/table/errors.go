@@ -34,7 +34,7 @@ var (
 	ErrRateLimited        = protocol.NewRefusal(protocol.RateLimited, "too many moves")
 	ErrTooManyGames       = protocol.NewRefusal(protocol.TooManyGames, "too many games")
 	ErrTooManyConnections = protocol.NewRefusal(protocol.TooManyConnections, "too many connections")
-	ErrExpired            = protocol.NewRefusal(protocol.TableExpired, "the table expired")
+	ErrExpired            = match.ErrExpired
 	ErrNotCreator         = match.ErrNotCreator
 	ErrAlreadyStarted     = match.ErrAlreadyStarted
 	// ErrUnavailable is a write this node could not have made: the node
@@ -44,10 +44,10 @@ var (
 	ErrUnavailable     = protocol.NewRefusal(protocol.Unavailable, "the game is changing servers")
 	ErrAccountRequired = match.ErrAccountRequired
 	ErrAlreadySeated   = match.ErrAlreadySeated
-	ErrCancelled       = protocol.NewRefusal(protocol.TableCancelled, "the table was cancelled")
+	ErrCancelled       = match.ErrCancelled
 	ErrTimedOut        = match.ErrTimedOut
 	// ErrNotOver is a rematch of a game that is not over.
-	ErrNotOver = protocol.NewRefusal(protocol.GameInProgress, "the game is not over")
+	ErrNotOver = match.ErrNotOver
 	// ErrRematch is a rematch offer or answer that cannot be made: the
 	// game had its offer, the player answered, or nobody offered.
 	ErrRematch = match.ErrRematch
@@ -95,8 +95,7 @@ func reject(kind error, format string, args ...any) *Error {
 // expiredError is the error of a request about a table g that expired
 // after waiting openTTL for players.
 func expiredError(openTTL time.Duration, g *store.Game) *Error {
-	return reject(ErrExpired, "the table waited %s for players and closed at %s: create a new one",
-		openTTL, g.Updated.UTC().Format("2006-01-02 15:04 MST"))
+	return fromRefusal(match.ExpiredRefusal(openTTL, g))
 }
 
 // storeFailed maps a store error about game id: a game the store does
@@ -123,7 +122,7 @@ func internal(err error) *Error {
 
 // cancelled is the error of a request about a cancelled table.
 func cancelled() *Error {
-	return reject(ErrCancelled, "the table was cancelled by its creator: create a new one")
+	return fromRefusal(match.CancelledRefusal())
 }
 
 // unavailable is the error of a write no node could make in time.
@@ -142,6 +141,11 @@ func refused(err error) error {
 	if !errors.As(err, &r) {
 		return err
 	}
+	return fromRefusal(r)
+}
+
+// fromRefusal is refused for a refusal known to be one.
+func fromRefusal(r *match.Refusal) *Error {
 	kind := r.Kind
 	if kind == nil {
 		kind = ErrInternal

@@ -16,7 +16,7 @@ import (
 // with the chat after the game. It returns the seat of a join.
 func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 	static := func(g *store.Game) error {
-		if r.Kind == match.Chat || r.Kind == match.Mute {
+		if afterGame(r.Kind) {
 			return h.chatAfter(ctx, g, r)
 		}
 		return refused(match.Closed(r, g))
@@ -242,7 +242,7 @@ func (h *Hub) serve(env envelope) {
 			err = errNotOwner
 		}
 	}
-	if errors.Is(err, errNotOwner) && (r.Kind == match.Chat || r.Kind == match.Mute) {
+	if errors.Is(err, errNotOwner) && afterGame(r.Kind) {
 		// Passed here as the game ended: the chat after it is anyone's.
 		if g, gerr := h.store.Game(ctx, r.Game); gerr == nil && g.Status == store.StatusFinished {
 			err = h.chatAfter(ctx, g, r)
@@ -257,4 +257,10 @@ func (h *Hub) serve(env envelope) {
 	if err := h.store.Publish(ctx, NodeChannel(env.From), string(payload)); err != nil {
 		h.log.Warn("cannot answer a write passed to this node", "game", r.Game, "to", env.From, "err", err)
 	}
+}
+
+// afterGame reports whether a command of kind k is answered, once the
+// game is over, by the chat after the game rather than the match.
+func afterGame(k match.Kind) bool {
+	return k == match.Chat || k == match.Mute || k == match.Strike
 }

@@ -92,6 +92,8 @@ func (l *loop) commit(w match.Write) error {
 		err = st.AddChat(ctx, l.id, fence, w.Line)
 	case match.SetMute:
 		err = st.SetMute(ctx, l.id, fence, w.Mute, w.On)
+	case match.StrikeChat:
+		err = st.StrikeChat(ctx, l.id, fence, w.Index)
 	default:
 		return internal(fmt.Errorf("unknown write %v", w.Kind))
 	}
@@ -200,15 +202,19 @@ func (l *loop) effects(r match.Result, at time.Time) {
 			l.chatTo(s, r.Said)
 		}
 	}
+	l.struck(r.Struck)
 }
 
 // apply makes the command c, received at at, in the game's goroutine,
 // which owns the game. It returns the seat of a join.
 func (l *loop) apply(c match.Command, at time.Time) (int, error) {
 	switch c.Kind {
-	case match.Chat, match.Mute:
+	case match.Chat, match.Mute, match.Strike:
 		if !l.m.Status.Live() {
 			return 0, errEnded // the game is over: the chat after it is the Hub's
+		}
+		if err := silenced(l.env.silenced, l.m.Seats, c); err != nil {
+			return 0, err
 		}
 	case match.Play:
 		if err := l.limit(match.SeatOf(l.m.Seats, c.Hash)); err != nil {
@@ -374,7 +380,7 @@ func (l *loop) stopClock() {
 // stands in for them: here if this node runs the game, else by passing the
 // write to the node that does, without holding up the connection.
 func (l *loop) comeBack(seat int, hash []byte) {
-	if seat < 0 || !l.m.Timing.StandingIn(seat) {
+	if seat < 0 || !l.m.Timing.StandingIn(seat) || l.m.Timing.Removed(seat) {
 		return
 	}
 	c := match.Command{Kind: match.TakeBack, Game: l.id, Hash: hash}

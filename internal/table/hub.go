@@ -125,6 +125,8 @@ func New(st Store, opts Options) *Hub {
 		onAlert: opts.OnAlert, onFinish: opts.OnFinish, present: opts.Present,
 		live: h.live, leases: h.leases, holds: h.holds, replicas: &h.refresh, after: h.after, write: h.write,
 	}
+
+	h.env.silenced = opts.Silenced
 	h.listen()
 	h.background(h.refreshLoop)
 	h.background(h.renewLoop)

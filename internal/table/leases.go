@@ -150,3 +150,8 @@ type FencedWrites interface {
 	AppendTimedMove(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) error
 	SetClock(ctx context.Context, id string, fence store.Fence, moves int, clock []byte) error
 }
+
+// moderationWrites is what the operators' commands write.
+type moderationWrites interface {
+	StrikeChat(ctx context.Context, id string, fence store.Fence, seq int) error
+}

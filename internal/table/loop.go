@@ -143,6 +143,8 @@ type env struct {
 	// replica (a player who comes back there); it returns the seat of a
 	// join.
 	write func(ctx context.Context, c match.Command) (int, error)
+	// silenced is Options.Silenced, or nil.
+	silenced func(account string) error
 }
 
 // gameStore is what a loop asks of the store: its game, its chat, the
@@ -152,6 +154,7 @@ type gameStore interface {
 	store.Chats
 	ReleaseLease(ctx context.Context, l store.Lease) error
 	FencedWrites
+	moderationWrites
 }
 
 // background runs f in a goroutine that the node's Close waits for.

@@ -88,6 +88,12 @@ type Options struct {
 	// every seat of theirs is. Unset, the seat keeps the token of the
 	// game the rematch follows, as a guest's does.
 	SeatToken func(ctx context.Context, account, game string) (string, error)
+	// Silenced, when set, returns why the account may not chat now (an
+	// operator muted, suspended or banned it: a refusal), or nil. The
+	// person at a seat is judged by the seat's account and the one they
+	// are signed in with. It is on the game's path: it must return at
+	// once.
+	Silenced func(account string) error
 }
 
 // withDefaults fills the unset fields of o with their defaults.
@@ -157,6 +163,7 @@ type Store interface {
 	Unowned(ctx context.Context, limit int) ([]string, error)
 
 	store.Chats
+	moderationWrites
 	Analysis(ctx context.Context, id string) (store.Analysis, error)
 
 	Publish(ctx context.Context, channel, payload string) error

@@ -178,7 +178,7 @@ func (h *Hub) List(ctx context.Context, status store.Status) ([]protocol.GameInf
 	}
 	infos := make([]protocol.GameInfo, 0, len(all))
 	for _, s := range all {
-		if isTutorial(s.Seats) {
+		if match.IsTutorial(s.Seats) {
 			continue // nobody else can take part
 		}
 		var w []int

@@ -122,6 +122,7 @@ func refusalsAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 		{"an unknown quick phrase", protocol.ChatNotAllowed, say(mover, "", "no-such-phrase", "")},
 		{"an anonymous spectator's chat", protocol.ChatSignIn, say("", "Kim", "", "psst")},
 		{"muting oneself", protocol.ChatNotAllowed, func(h *Hub) error { return h.Mute(ctx, id, MuteRequest{Token: tokens[0], Seat: 0, On: true}) }},
+		{"removing a chat line that is not there", protocol.BadRequest, func(h *Hub) error { return h.Strike(ctx, id, 7) }},
 		{"a write of another version", protocol.Unsupported, unknown},
 	})
 	// A write the channel between nodes cannot carry is refused at once,

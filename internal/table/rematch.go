@@ -97,17 +97,8 @@ func (r *rematches) of(ctx context.Context, id string) (*store.Game, *protocol.R
 	if err != nil {
 		return nil, nil, r.storeError("read game", id, err)
 	}
-	switch {
-	case g.Status.Live():
-		return nil, nil, reject(ErrNotOver, "the game is not over: a rematch is offered at its end")
-	case g.Status == store.StatusExpired:
-		return nil, nil, expiredError(r.openTTL, g)
-	case g.Status == store.StatusCancelled:
-		return nil, nil, cancelled()
-	case g.Status == store.StatusArchived:
-		return nil, nil, reject(ErrBadRequest, "an uploaded record has no players here to play it again: create a table")
-	case isTutorial(g.Seats):
-		return nil, nil, reject(ErrBadRequest, "a tutorial is not played again by rematch: start it anew")
+	if err := match.CheckRematch(g, r.openTTL); err != nil {
+		return nil, nil, refused(err)
 	}
 	offer, err := match.DecodeOffer(g)
 	if err != nil {

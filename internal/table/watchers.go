@@ -24,9 +24,9 @@ func (l *loop) syncChat() {
 		}
 		return
 	}
-	var added []store.ChatLine
+	added := newlyStruck(l.m.Chat, c.Lines)
 	if len(c.Lines) > len(l.m.Chat) {
-		added = c.Lines[len(l.m.Chat):]
+		added = append(added, c.Lines[len(l.m.Chat):]...)
 	}
 	l.m.Chat = c.Lines
 	if l.m.Room == nil || !l.owns() {
@@ -190,4 +190,19 @@ func clockView(t match.Timing, now time.Time) *protocol.ClockView {
 		v.HeldUntil, v.Continued = protocol.Millis(h.Until), h.Continued
 	}
 	return v
+}
+
+// struck sends every watcher the chat lines removed, as each may read
+// them: marked removed, without their words.
+func (l *loop) struck(seqs []int) {
+	if len(seqs) == 0 {
+		return
+	}
+	lines := make([]store.ChatLine, 0, len(seqs))
+	for _, seq := range seqs {
+		lines = append(lines, l.m.Chat[seq])
+	}
+	for s := range l.subs {
+		l.chatTo(s, lines)
+	}
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/razziagame/razzia/internal/chat"
@@ -17,10 +19,17 @@ const chatShown = 2
 // chatSent is what the session's Chat returned.
 type chatSent struct{ err error }
 
-// heard takes the server's chat message.
+// heard takes the server's chat message: a line sent again (an operator
+// removed it) replaces the one kept.
 func (m *Model) heard(msg *protocol.ChatMessage) {
 	r := m.remote
-	r.chat = append(r.chat, msg.Lines...)
+	for _, l := range msg.Lines {
+		if i := slices.IndexFunc(r.chat, func(o protocol.ChatLine) bool { return o.Seq == l.Seq }); i >= 0 {
+			r.chat[i] = l
+			continue
+		}
+		r.chat = append(r.chat, l)
+	}
 	if n := len(r.chat); n > chatShown {
 		r.chat = r.chat[n-chatShown:]
 	}
@@ -61,6 +70,8 @@ func (m *Model) chatLines() []string {
 	for _, l := range m.remote.chat {
 		words := l.Text
 		switch {
+		case l.Removed:
+			words = m.cat.T("moderation.chat.removed")
 		case l.Muted:
 			words = m.cat.T("chat.muted")
 		case l.Phrase != "":

@@ -24,19 +24,26 @@ func TestRemoteChat(t *testing.T) {
 		press(m, "esc")
 	}
 	cmd := m.received(stateMsg{state: &client.State{Chat: &protocol.ChatMessage{Type: protocol.TypeChat, Lines: []protocol.ChatLine{
-		{Seat: 1, Name: "Bob", Channel: protocol.ChannelPlayers, Phrase: "hello"},
-		{Seat: 1, Name: "Bob", Channel: protocol.ChannelPlayers, Phrase: "gg"},
-		{Seat: 2, Name: "Cleo", Channel: protocol.ChannelPlayers, Text: "<b>gut</b> https://x.example"},
+		{Seq: 0, Seat: 1, Name: "Bob", Channel: protocol.ChannelPlayers, Phrase: "hello"},
+		{Seq: 1, Seat: 1, Name: "Bob", Channel: protocol.ChannelPlayers, Phrase: "gg"},
+		{Seq: 2, Seat: 2, Name: "Cleo", Channel: protocol.ChannelPlayers, Text: "<b>gut</b> https://x.example"},
 	}}}})
 	if cmd == nil {
 		t.Error("after a chat message the terminal does not wait for the next")
 	}
 	m.received(stateMsg{state: &client.State{Chat: &protocol.ChatMessage{Type: protocol.TypeChat, Lines: []protocol.ChatLine{
-		{Seat: 2, Name: "Cleo", Channel: protocol.ChannelPlayers, Muted: true},
+		{Seq: 3, Seat: 2, Name: "Cleo", Channel: protocol.ChannelPlayers, Muted: true},
 	}}}})
 	checkFits(t, m, "chat")
 	s := screen(m)
 	contains(t, s, "Cleo: <b>gut</b> https://x.example", "Cleo: "+m.cat.T("chat.muted"))
+	// A line an operator removed is sent again, and replaces the one shown.
+	m.received(stateMsg{state: &client.State{Chat: &protocol.ChatMessage{Type: protocol.TypeChat, Lines: []protocol.ChatLine{
+		{Seq: 2, Seat: 2, Name: "Cleo", Channel: protocol.ChannelPlayers, Removed: true},
+	}}}})
+	if s := screen(m); !strings.Contains(s, "Cleo: "+m.cat.T("moderation.chat.removed")) || strings.Contains(s, "gut") {
+		t.Errorf("a removed line still shows, or its notice does not:\n%s", s)
+	}
 	if strings.Contains(s, m.cat.T("chat.phrase.hello")) {
 		t.Error("an old chat line stays on the screen")
 	}

@@ -27,9 +27,9 @@ import (
 var lessons = []string{"draw", "row", "police", "bid", "centre", "thieves", "call", "forced", "raid", "bodyguards", "cars", "jewels", "extras", "businesses", "cheques"}
 
 // guideScript serves tutorial.js's guide over standard input and output,
-// one JSON line each way: {view, events, seat, next, reset} in,
+// one JSON line each way: {view, events, seat, next, practise, reset} in,
 // the guide's answer out.
-const guideScript = `import { guide, next, newMemory, isTutorial, LESSONS } from "./tutorial.mjs";
+const guideScript = `import { guide, next, practise, newMemory, isTutorial, LESSONS } from "./tutorial.mjs";
 import readline from "node:readline";
 let mem = newMemory();
 const rl = readline.createInterface({ input: process.stdin });
@@ -37,6 +37,7 @@ for await (const line of rl) {
   const req = JSON.parse(line);
   if (req.reset) mem = newMemory();
   if (req.next) next(mem);
+  if (req.practise) practise(mem, req.practise);
   if (req.game) {
     process.stdout.write(JSON.stringify(isTutorial(req.game)) + "\n");
     continue;
@@ -69,7 +70,14 @@ type guideAnswer struct {
 		Total int `json:"total"`
 	} `json:"progress"`
 	Learned []string `json:"learned"`
-	Note    *struct {
+	// Scene is the set-up scene that brings back a skipped move lesson.
+	Scene *struct {
+		ID    string   `json:"id"`
+		Moves []string `json:"moves"`
+		Want  string   `json:"want"`
+		Tried string   `json:"tried"`
+	} `json:"scene"`
+	Note *struct {
 		Did   string   `json:"did"`
 		Asked []string `json:"asked"`
 	} `json:"note"`
@@ -173,7 +181,7 @@ func playGuided(t *testing.T, p *guideProc, seed []byte, pick func(a *guideAnswe
 	}
 	out := &guided{}
 	record := func(a *guideAnswer) {
-		if n := len(out.answers); n == 0 || out.answers[n-1].ID != a.ID || a.Note != nil {
+		if n := len(out.answers); n == 0 || out.answers[n-1].ID != a.ID || a.Note != nil || (a.Scene != nil && a.Scene.Tried != "") {
 			out.answers = append(out.answers, a)
 			if a.Lesson && (len(out.lessons) == 0 || out.lessons[len(out.lessons)-1] != a.ID) {
 				out.lessons = append(out.lessons, a.ID)
@@ -200,14 +208,25 @@ func playGuided(t *testing.T, p *guideProc, seed []byte, pick func(a *guideAnswe
 		}
 		req := map[string]any{"view": view, "events": events, "seat": tutorial.Learner}
 		a := p.ask(t, req)
-		for a != nil && a.Info {
+		for a != nil && (a.Info || a.Scene != nil) {
 			record(a)
 			if a.ID == "free" {
 				return out, nil
 			}
-			req["next"] = true
+			if a.Scene != nil {
+				// The learner plays the scene as the game: as pick says, then,
+				// told what is advised, that.
+				tok := pick(&guideAnswer{Want: []string{a.Scene.Want}}, a.Scene.Moves)
+				if a.Scene.Tried != "" {
+					tok = a.Scene.Want
+				}
+				req["practise"] = tok
+			} else {
+				req["next"] = true
+			}
 			a = p.ask(t, req)
 			delete(req, "next")
+			delete(req, "practise")
 		}
 		if a == nil {
 			return out, fmt.Errorf("the guide closed itself")
@@ -296,9 +315,18 @@ func TestTutorialDeal(t *testing.T) {
 	if problem := dealProblem(r); problem != "" {
 		t.Errorf("the prepared deal: %s\n(after a change of the bots, give tutorial.Spec a frozen bot; else search a new seed: see internal/tutorial)", problem)
 	}
+	// The scoring round 1 cannot show is played in set-up scenes.
+	for _, id := range []string{"jewels", "businesses", "cheques"} {
+		if !slices.ContainsFunc(r.answers, func(a *guideAnswer) bool { return a.ID == id && a.Scene != nil && a.Scene.Want != "" }) {
+			t.Errorf("the lesson %q is only told, not played in a set-up scene", id)
+		}
+	}
 	for _, a := range r.answers {
 		if a.Again {
 			t.Errorf("following the advice, the lesson %q is offered again", a.ID)
+		}
+		if a.Scene != nil && a.Scene.Tried != "" {
+			t.Errorf("following the advice, the scene of %q says %q was tried", a.ID, a.Scene.Tried)
 		}
 		if a.Note != nil {
 			t.Errorf("following the advice, the guide says the learner played %q against %q", a.Note.Did, a.Note.Asked)
@@ -337,6 +365,13 @@ func checkTexts(t *testing.T, r *guided) {
 			args := map[string]any{"player": "Felix"}
 			maps.Copy(args, a.Args)
 			texts := map[string]map[string]any{"web.tutorial." + a.ID + ".title": args, a.Text: args}
+			if a.Scene != nil {
+				texts["web.tutorial."+a.ID+".try"] = nil
+				texts["web.tutorial.scene.wrong"] = map[string]any{"did": "Draw"}
+				for _, k := range []string{"row", "cheques", "centre", "high", "nobid", "thief"} {
+					texts["web.tutorial.scene."+k] = nil
+				}
+			}
 			if a.Advice != nil {
 				adv := maps.Clone(a.Advice.Args)
 				if card, ok := adv["card"].(string); ok {
@@ -359,8 +394,9 @@ func checkTexts(t *testing.T, r *guided) {
 
 // TestTutorialOffScript: a learner who does the opposite of the advice at
 // every decision is told each time what happened, never crashes the
-// guide, and still learns every lesson: the ones the choices skipped are
-// told when the round's scores show; the summary comes at the end.
+// guide, and still learns every lesson: the move lessons the choices
+// skipped come back as set-up scenes when the round's scores show, played
+// wrong once, then as advised; the summary comes at the end.
 func TestTutorialOffScript(t *testing.T) {
 	t.Parallel() // mostly node starting: on both cores
 	p := startGuide(t)
@@ -384,8 +420,66 @@ func TestTutorialOffScript(t *testing.T) {
 	if notes == 0 || recaps == 0 || again == 0 {
 		t.Errorf("going against every advice drew %d explanations, %d lessons told afterwards and %d offered again; want some of each", notes, recaps, again)
 	}
+	checkScenes(t, r)
 	t.Logf("lessons %q; %d explanations; round 1: %d against %d", r.lessons, notes, r.mine, r.best)
 	checkTexts(t, r)
+}
+
+// sceneLessons are the lessons learned by making a move: skipped, each
+// comes back as a set-up scene (tutorial.js SCENES).
+var sceneLessons = []string{"draw", "bid", "thieves", "call", "forced"}
+
+// checkScenes checks that every skipped move lesson came back as a scene
+// the learner played: a move other than the lesson's keeps it open and
+// brings the advice, for the lesson's move; only that move teaches it.
+func checkScenes(t *testing.T, r *guided) {
+	t.Helper()
+	played := map[string]bool{}
+	for _, a := range r.answers {
+		if a.Recap && slices.Contains(sceneLessons, a.ID) && a.Scene == nil {
+			t.Errorf("the skipped lesson %q is only told, not brought back as a scene", a.ID)
+		}
+		if a.Scene == nil {
+			continue
+		}
+		if slices.Contains(a.Learned, a.ID) {
+			t.Errorf("the scene of %q shows with its lesson learned already", a.ID)
+		}
+		if !slices.Contains(a.Scene.Moves, a.Scene.Want) || len(a.Scene.Moves) < 2 {
+			t.Errorf("the scene of %q offers %q, want a choice that includes %q", a.ID, a.Scene.Moves, a.Scene.Want)
+		}
+		if a.Scene.Tried == "" {
+			if a.Advice != nil {
+				t.Errorf("the scene of %q gives its advice before the learner tried", a.ID)
+			}
+			continue
+		}
+		played[a.ID] = true
+		if a.Advice == nil || !adviceFor(a.Advice.Key, a.Advice.Args, a.Scene.Want) {
+			t.Errorf("after %q in the scene of %q the advice is %+v, want one for %q", a.Scene.Tried, a.ID, a.Advice, a.Scene.Want)
+		}
+	}
+	if len(played) == 0 {
+		t.Errorf("no skipped lesson came back as a scene: lessons %q", r.lessons)
+	}
+	for id := range played {
+		if !slices.Contains(r.answers[len(r.answers)-1].Learned, id) {
+			t.Errorf("the scene of %q was played as advised, yet its lesson is not learned", id)
+		}
+	}
+}
+
+// adviceFor reports whether an advice (its key and numbers) asks for the move tok.
+func adviceFor(key string, args map[string]any, tok string) bool {
+	switch key {
+	case "draw", "call":
+		return tok == key
+	case "thief":
+		return tok == fmt.Sprint("thief ", args["card"])
+	case "bid", "mustbid":
+		return tok == fmt.Sprint("bid ", args["bid"])
+	}
+	return false
 }
 
 var debugTutorial = flag.Bool("tutorial.debug", false, "log the guide's answers while searching")

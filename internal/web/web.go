@@ -61,11 +61,12 @@ type handler struct {
 // Handler returns the handler for everything the server does not serve
 // itself: "/" (the lobby), "/g/{id}" (the table page), "/g/{id}/replay"
 // (the replay viewer), "/account" (sign in, register, settings), "/p/{name}"
-// (a player's profile), "/leaderboard", "/puzzles" and "/puzzles/{id}"
-// (the puzzles), "/tournaments" (the tournaments and organising one),
-// "/t/{id}" (a tournament's page), "/static/i18n/{lang}.json" (a language's catalogue
-// of every domain, from i18n.JSON), "/static/..." and a 404 page for any
-// other path. It answers GET and HEAD only.
+// (a player's profile), "/leaderboard", "/operator" (the operators'
+// page), "/puzzles" and "/puzzles/{id}" (the puzzles), "/tournaments"
+// (the tournaments and organising one), "/t/{id}" (a tournament's page),
+// "/static/i18n/{lang}.json" (a language's catalogue of every domain,
+// from i18n.JSON), "/static/..." and a 404 page for any other path. It
+// answers GET and HEAD only.
 //
 // The pages refer to their scripts, styles and catalogues under
 // /static/v/{version}/, where version is a hash of all of them computed at
@@ -191,6 +192,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.page(w, r, "push.html")
 	case p == "/leaderboard":
 		h.page(w, r, "leaderboard.html")
+	case p == "/operator":
+		h.page(w, r, "operator.html")
 	case p == "/tournaments":
 		h.page(w, r, "tournaments.html")
 	case strings.HasPrefix(p, "/t/") && protocol.ValidID(strings.TrimPrefix(p, "/t/")):

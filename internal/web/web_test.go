@@ -234,7 +234,7 @@ var pageLinks = []string{"/account", "/account?back=/", "/leaderboard", "/puzzle
 // pages are the HTML pages and the address each is served at.
 var pages = map[string]string{"lobby.html": "/", "table.html": "/g/k3x7q2m5ab", "404.html": "/nope",
 	"replay.html": "/g/k3x7q2m5ab/replay", "account.html": "/account", "profile.html": "/p/Ann%20Lee",
-	"leaderboard.html": "/leaderboard", "push.html": "/account/push", "puzzles.html": "/puzzles",
+	"leaderboard.html": "/leaderboard", "push.html": "/account/push", "puzzles.html": "/puzzles", "operator.html": "/operator",
 	"tournaments.html": "/tournaments", "tournament.html": "/t/k3x7q2m5ab"}
 
 // modules returns the script modules a page loads, following imports.

@@ -166,6 +166,7 @@ func (s *Store) DeleteAccount(ctx context.Context, id string, renamed func(seat 
 	s.pair.forget(id)
 	s.social.forget(id)
 	s.puz.forget(id)
+	s.mod.forget(id)
 	var games []string
 	for gid, g := range s.games {
 		if i := seatOfAccount(g, id); i >= 0 {

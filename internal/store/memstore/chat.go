@@ -11,8 +11,9 @@ import (
 )
 
 // chatWrite changes the chat of game id, for a write with fence
-// (store.CheckChatWrite), and announces it.
-func (s *Store) chatWrite(ctx context.Context, id string, fence store.Fence, change func(c *store.Chat)) error {
+// (store.CheckChatWrite), and announces it; a change that fails changes
+// nothing.
+func (s *Store) chatWrite(ctx context.Context, id string, fence store.Fence, change func(c *store.Chat) error) error {
 	if err := s.lock(ctx); err != nil {
 		return err
 	}
@@ -29,7 +30,9 @@ func (s *Store) chatWrite(ctx context.Context, id string, fence store.Fence, cha
 		return fmt.Errorf("memstore: %w", err)
 	}
 	c := s.chats[id]
-	change(&c)
+	if err := change(&c); err != nil {
+		return err
+	}
 	s.chats[id] = c
 	s.announce(g, store.ChangeChat)
 	return nil
@@ -41,7 +44,11 @@ func (s *Store) AddChat(ctx context.Context, id string, fence store.Fence, m sto
 		return fmt.Errorf("memstore: %w", err)
 	}
 	m.At = m.At.UTC().Round(0)
-	return s.chatWrite(ctx, id, fence, func(c *store.Chat) { c.Lines = append(c.Lines, m) })
+	return s.chatWrite(ctx, id, fence, func(c *store.Chat) error {
+		m.Seq = len(c.Lines)
+		c.Lines = append(c.Lines, m)
+		return nil
+	})
 }
 
 // SetMute implements store.Store.
@@ -49,7 +56,7 @@ func (s *Store) SetMute(ctx context.Context, id string, fence store.Fence, m sto
 	if err := m.Check(id); err != nil {
 		return fmt.Errorf("memstore: %w", err)
 	}
-	return s.chatWrite(ctx, id, fence, func(c *store.Chat) {
+	return s.chatWrite(ctx, id, fence, func(c *store.Chat) error {
 		i, found := slices.BinarySearchFunc(c.Mutes, m, func(a, b store.Mute) int {
 			if n := strings.Compare(a.Muter, b.Muter); n != 0 {
 				return n
@@ -62,6 +69,7 @@ func (s *Store) SetMute(ctx context.Context, id string, fence store.Fence, m sto
 		case !on && found:
 			c.Mutes = slices.Delete(c.Mutes, i, i+1)
 		}
+		return nil
 	})
 }
 

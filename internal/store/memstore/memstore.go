@@ -33,6 +33,7 @@ type Store struct {
 	pair     pairings
 	social   social
 	puz      puzzles
+	mod      moderation
 	closed   bool
 	broker   store.Broker
 }

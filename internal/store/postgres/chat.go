@@ -73,7 +73,7 @@ func (s *Store) Chat(ctx context.Context, id string) (store.Chat, error) {
 			return err
 		}
 		rows, err := tx.Query(ctx, `
-			SELECT channel, sender, seat, name, phrase, text, move, at FROM chat_lines WHERE game_id = $1 ORDER BY seq`, id)
+			SELECT seq, channel, sender, seat, name, phrase, text, move, at, removed FROM chat_lines WHERE game_id = $1 ORDER BY seq`, id)
 		if err != nil {
 			return err
 		}
@@ -83,7 +83,7 @@ func (s *Store) Chat(ctx context.Context, id string) (store.Chat, error) {
 				phrase, text *string
 				at           int64
 			)
-			if err := rows.Scan(&m.Channel, &m.From, &m.Seat, &m.Name, &phrase, &text, &m.Move, &at); err != nil {
+			if err := rows.Scan(&m.Seq, &m.Channel, &m.From, &m.Seat, &m.Name, &phrase, &text, &m.Move, &at, &m.Removed); err != nil {
 				rows.Close()
 				return err
 			}

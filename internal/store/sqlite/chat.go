@@ -69,7 +69,7 @@ func (s *Store) Chat(ctx context.Context, id string) (store.Chat, error) {
 			return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
 		}
 		rows, err := tx.QueryContext(ctx, `
-			SELECT channel, sender, seat, name, phrase, text, move, at FROM chat_lines WHERE game_id = ? ORDER BY seq`, id)
+			SELECT seq, channel, sender, seat, name, phrase, text, move, at, removed FROM chat_lines WHERE game_id = ? ORDER BY seq`, id)
 		if err != nil {
 			return err
 		}
@@ -80,7 +80,7 @@ func (s *Store) Chat(ctx context.Context, id string) (store.Chat, error) {
 				phrase, text sql.NullString
 				at           int64
 			)
-			if err := rows.Scan(&m.Channel, &m.From, &m.Seat, &m.Name, &phrase, &text, &m.Move, &at); err != nil {
+			if err := rows.Scan(&m.Seq, &m.Channel, &m.From, &m.Seat, &m.Name, &phrase, &text, &m.Move, &at, &m.Removed); err != nil {
 				return err
 			}
 			m.Phrase, m.Text, m.At = phrase.String, text.String, fromNanos(at)

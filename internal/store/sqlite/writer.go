@@ -144,7 +144,8 @@ func onlyHealth(batch []*op) bool {
 // package or a constraint SQLite checked, which it undoes by itself.
 func alone(err error) bool {
 	for _, e := range []error{store.ErrNotFound, store.ErrConflict, store.ErrLeaseLost, store.ErrLeaseHeld,
-		store.ErrNoAccount, store.ErrNameTaken, store.ErrRated} {
+		store.ErrNoAccount, store.ErrNameTaken, store.ErrRated,
+		store.ErrNoReport, store.ErrReportClosed, store.ErrReported, store.ErrTooManyReports} {
 		if errors.Is(err, e) {
 			return true
 		}

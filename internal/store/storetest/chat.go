@@ -69,7 +69,10 @@ func sameChat(got, want store.Chat) error {
 	}
 	for i := range want.Lines {
 		g, w := got.Lines[i], want.Lines[i]
-		if !g.At.Equal(w.At) {
+		if g.Seq != i {
+			return fmt.Errorf("line %d numbered %d", i, g.Seq)
+		}
+		if w.Seq = i; !g.At.Equal(w.At) {
 			return fmt.Errorf("line %d at %v, want %v", i, g.At, w.At)
 		}
 		g.At, w.At = time.Time{}, time.Time{}

@@ -384,6 +384,7 @@ func Fill(t *testing.T, s store.Store) IDs {
 	fillPairing(t, s, ann, bea)
 	fillSocial(t, s, must, ann, bea, done.ID)
 	fillPuzzles(t, s, done.ID, "fillfailed", ann.ID)
+	fillModeration(t, s, ann, bea, done.ID)
 	return IDs{Games: games, Accounts: []string{ann.ID, bea.ID}, Session: session}
 }
 

@@ -6,6 +6,7 @@
 
 import { h, replace, sync, setText, setAttr } from "./dom.js";
 import { errorText } from "./errors.js";
+import { openReport } from "./report.js";
 
 /** PHRASES are the quick phrases' ids, in picker order: internal/chat's Phrases (a test checks it). */
 export const PHRASES = ["hello", "gl", "hf", "thinking", "brb", "back", "nice", "wow", "ouch", "oops", "sorry", "thanks",
@@ -24,18 +25,24 @@ const DOCK = "(min-width: 1100px) and (min-height: 560px)";
 
 /** lineText is what a chat line says in the reader's language. */
 export function lineText(t, line) {
+  if (line.removed) return t("moderation.chat.removed");
   if (line.muted) return t("chat.muted");
   if (line.phrase) return t(`chat.phrase.${line.phrase}`);
   return line.text || "";
 }
 
-/** lineItem draws one chat line: the sender's colour and name, then the words. */
-export function lineItem(t, line) {
+/** lineItem draws one chat line: the sender's colour and name, then the words; onReport, if given, reports it. */
+export function lineItem(t, line, onReport) {
   const seat = line.seat >= 0 ? ` s${line.seat}` : "";
-  return h("li", { class: `chat-line${line.muted ? " chat-muted" : ""}${line.phrase ? " chat-phrase" : ""}${seat}`, "data-seat": line.seat },
+  const cls = `chat-line${line.muted ? " chat-muted" : ""}${line.removed ? " chat-removed" : ""}${line.phrase ? " chat-phrase" : ""}${seat}`;
+  return h("li", { class: cls, "data-seat": line.seat, "data-seq": line.seq },
     line.seat >= 0 ? h("span", { class: "seat-dot", "aria-hidden": "true" }) : null,
     h("span", { class: "chat-name" }, line.name, ": "),
-    h("span", { class: "chat-words" }, lineText(t, line)));
+    h("span", { class: "chat-words" }, lineText(t, line)),
+    onReport && !line.removed && !line.muted
+      ? h("button", { type: "button", class: "chat-report", "aria-label": t("moderation.chat.report", { name: line.name }),
+        title: t("moderation.chat.report", { name: line.name }), onclick: () => onReport(line) }, "⚑")
+      : null);
 }
 
 export class ChatPanel {
@@ -153,7 +160,13 @@ export class ChatPanel {
 
   /** receive takes a server "chat" message. */
   receive(msg) {
-    const fresh = msg.lines || [];
+    // A line sent again (removed by an operator) replaces the one shown.
+    const fresh = [];
+    for (const l of msg.lines || []) {
+      const i = this.lines.findIndex((o) => o.seq === l.seq);
+      if (i >= 0) this.lines[i] = l;
+      else fresh.push(l);
+    }
     this.lines.push(...fresh);
     if (this.lines.length > 500) this.lines = this.lines.slice(-500);
     this.muted = msg.muted || [];
@@ -195,6 +208,14 @@ export class ChatPanel {
     this.input.value = "";
   }
 
+  /** reportable returns how a signed-in reader reports line, another account's; null when they may not. */
+  reportable(line) {
+    const { game, you, signedIn } = this.state;
+    if (!game || !signedIn || line.seat === you && you >= 0) return null;
+    if (line.seat >= 0 && !(game.seats[line.seat] && game.seats[line.seat].account)) return null;
+    return (l) => openReport(this.t, { name: l.name, game: game.id, line: { seq: l.seq, text: lineText(this.t, l) } });
+  }
+
   /** seats returns the people at the table other than us: those one may mute. */
   others() {
     const { game, you } = this.state;
@@ -225,7 +246,7 @@ export class ChatPanel {
       h("button", { type: "button", role: "tab", class: "chat-tab", "data-channel": ch, "aria-selected": String(this.tab === ch),
         onclick: () => { this.tab = ch; this.render(); } }, t(`chat.channel.${ch}`))));
     const shown = this.lines.filter((l) => l.channel === this.tab);
-    sync(this.list, shown.length ? shown.map((l) => lineItem(t, l)) : h("li", { class: "chat-empty muted" }, t("web.chat.empty")));
+    sync(this.list, shown.length ? shown.map((l) => lineItem(t, l, this.reportable(l))) : h("li", { class: "chat-empty muted" }, t("web.chat.empty")));
 
     // Who may write here: players in theirs, signed-in spectators in
     // theirs, also after the game ("gg"), until its chat closes.

@@ -6,7 +6,7 @@
 // or scrolled. What the learner has read survives a reload (localStorage).
 
 import { h, replace } from "./dom.js";
-import { guide, next, close, newMemory, LAST } from "./tutorial.js";
+import { guide, next, close, practise, newMemory, LAST } from "./tutorial.js";
 import { moveLabel, list } from "./words.js";
 
 const GAP = 10; // between the bubble and what it points at
@@ -93,11 +93,12 @@ export class Coach {
       h("h2", { id: "coach-h" }, t(`web.tutorial.${g.id}.title`, args)),
       note,
       h("div", { class: "coach-text", id: "coach-text", "aria-live": "polite" },
-        g.again ? null : h("p", {}, t(g.text, args)), learned, advice),
+        g.again || (g.scene && g.scene.tried) ? null : h("p", {}, t(g.text, args)), learned, g.scene ? scene(t, g.scene, advice, (tok) => this.practise(tok)) : advice),
       buttons.length ? h("p", { class: "coach-actions" }, buttons) : null);
     this.el.hidden = false;
     this.el.setAttribute("data-step", g.id);
     this.el.setAttribute("data-want", g.want.join("|"));
+    this.el.setAttribute("data-scene", g.scene ? g.scene.want : "");
     this.el.setAttribute("data-progress", `${g.progress.n}/${g.progress.total}`);
     const target = this.point();
     if (target) {
@@ -132,7 +133,8 @@ export class Coach {
   avoid() {
     const out = [];
     const target = this.target();
-    if (target) out.push(target.getBoundingClientRect());
+    // A set-up scene is in the bubble: the bubble goes where it has room.
+    if (target && !this.el.contains(target)) out.push(target.getBoundingClientRect());
     for (const sel of (this.shown && this.shown.need) || []) {
       document.querySelectorAll(sel).forEach((el) => out.push(el.getBoundingClientRect()));
     }
@@ -223,6 +225,13 @@ export class Coach {
     this.refresh();
   }
 
+  /** practise makes the move tok in the set-up scene shown. */
+  practise(tok) {
+    practise(this.mem, tok);
+    save(this.key, this.mem);
+    this.refresh();
+  }
+
   close() {
     close(this.mem);
     save(this.key, this.mem);
@@ -242,6 +251,26 @@ function overlap(x, y, w, h, r) {
   const dx = Math.min(x + w, r.right + m) - Math.max(x, r.left - m);
   const dy = Math.min(y + h, r.bottom + m) - Math.max(y, r.top - m);
   return dx > 0 && dy > 0 ? dx * dy : 0;
+}
+
+// scene draws a set-up scene (tutorial.js SCENES): the position in words
+// and its moves as buttons, which act makes; after a move other than the
+// one the lesson teaches, what was tried and the advice, above the
+// buttons (the lesson's text, read already, gives way to them on a phone).
+function scene(t, sc, advice, act) {
+  const fact = (key, value) => [h("dt", {}, t(`web.tutorial.scene.${key}`)), h("dd", {}, value)];
+  return h("div", { class: "coach-scene", id: "coach-scene" },
+    h("p", { class: "coach-try" }, t(`web.tutorial.${sc.id}.try`)),
+    h("dl", {},
+      fact("row", list(t, sc.row.map((k) => t(`card.${k}`)))),
+      fact("cheques", sc.cheques.join(", ")),
+      fact("centre", String(sc.centre)),
+      sc.high === undefined ? null : fact("high", sc.high ? String(sc.high) : t("web.tutorial.scene.nobid")),
+      sc.thief ? fact("thief", t("card.thief.a")) : null),
+    sc.tried ? h("p", { class: "coach-note", id: "coach-scene-note" }, t("web.tutorial.scene.wrong", { did: moveLabel(t, sc.tried) })) : null,
+    advice,
+    h("p", { class: "coach-scene-moves" }, sc.moves.map((tok) =>
+      h("button", { type: "button", "data-scene-move": tok, onclick: () => act(tok) }, moveLabel(t, tok)))));
 }
 
 // adviceArgs names the card an advice is about in the language.

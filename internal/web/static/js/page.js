@@ -3,6 +3,7 @@
 
 import { setup } from "./i18n.js";
 import { h, replace } from "./dom.js";
+import { watchModeration, redrawModeration } from "./moderation.js";
 import { watchChallenges, redrawChallenges } from "./challenges.js";
 import { startLive } from "./live.js";
 
@@ -45,6 +46,8 @@ export async function start(onLanguage) {
       if (ev.target === dialog) dialog.close();
     });
   }
+  // The person's sanctions and the operators' news of them (moderation.js).
+  watchModeration(() => current || ((k) => k));
   watchChallenges(() => current);
   // Every page keeps its person online while it is open (live.js).
   startLive(() => current || ((k) => k));
@@ -52,6 +55,7 @@ export async function start(onLanguage) {
     current = t;
     if (dialog && dialog.open) fill();
     onLanguage(t, tag);
+    redrawModeration();
     redrawChallenges();
   });
 }

@@ -13,6 +13,7 @@ import { whoami, showAccount, ratingText, ratingFigure, changeText, errorText, n
 import { profileTournaments } from "./tourlist.js";
 import { loadSocial, drawSocial } from "./social.js";
 import { fetchLuck, luckProfile, fetchSolver } from "./luck.js";
+import { drawReportButton } from "./report.js";
 
 let t = translator({}, {});
 let p = null;
@@ -58,6 +59,7 @@ function draw() {
   $("profile").hidden = false;
   document.title = `Razzia! — ${p.name}`;
   $("name-h").textContent = p.name;
+  drawReportButton(t, $("name-h"), p.name, me);
   $("since").textContent = t("web.profile.since", { date: when(p.created) });
   drawSocial(t, p.name, me);
   $("rating").textContent = ratingText(t, p.rating, p.provisionalGames);

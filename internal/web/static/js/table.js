@@ -32,7 +32,7 @@ const page = {
   log: [], // every event so far
   pending: null, // the token of a move sent and not yet answered
   pendingTimer: 0,
-  lastSent: null, // {token, seq, retried} of the last move sent
+  lastSent: null, // {token, seq, resends} of the last move sent
   errorTimer: 0,
   connected: false,
   offline: false, // the browser is offline or the server stopped answering
@@ -289,7 +289,7 @@ function render() {
     // Offline, a move may still be made: it waits for the connection.
     game, seat: you, onMove: sendMove, busy: page.pending !== null || page.queued !== null || (!page.connected && !page.offline), links,
     hints: game.rated ? null : { state: page.hints, ask: askHints },
-    clock: page.clock, onTakeBack: () => conn.send({ type: "takeback" }),
+    clock: page.clock, onTakeBack: page.removed ? undefined : () => conn.send({ type: "takeback" }),
     onPreMove: (token) => conn.send({ type: "premove", move: token }),
     preMove: page.preMove, preMoveDropped: page.preMoveDropped,
     onLeave: () => conn.send({ type: "leave" }), left: page.left,
@@ -366,6 +366,7 @@ function onMessage(msg, first) {
     }
     const mine = (msg.takeOvers || []).filter((x) => x.seat === page.you);
     page.left = mine.length > 0 && mine[mine.length - 1].reason === "left" && mine[mine.length - 1].backMove == null;
+    page.removed = mine.length > 0 && mine[mine.length - 1].reason === "removed"; // an operator's: no way back
     if (msg.game.rematchOffer) page.rematch.offer = msg.game.rematchOffer;
     page.takeOvers = (msg.takeOvers || []).map((x) => ({ text: x.text + x.at, backText: x.backText ? x.backText + x.at : "" }));
     if (first) page.log = events.slice();
@@ -402,9 +403,9 @@ function onMessage(msg, first) {
     clearPending();
     const wait = resendDelay(msg, last, page.view);
     if (wait >= 0) {
-      // The server could not take it now: send it once more, same seq.
+      // The server could not take it now: send it again, same seq.
       setTimeout(() => {
-        if (page.view && page.view.moves === last.seq && page.pending === null) send(last.token, true);
+        if (page.view && page.view.moves === last.seq && page.pending === null) send(last.token, last.resends + 1);
       }, wait);
     }
     setError(errorText(page.t, msg.code));
@@ -551,7 +552,7 @@ function sendMove(token) {
   send(token);
 }
 
-function send(token, retried = false) {
+function send(token, resends = 0) {
   setError(null);
   const seq = page.view ? page.view.moves : undefined;
   if (page.offline || conn.isOffline()) {
@@ -570,7 +571,7 @@ function send(token, retried = false) {
     return;
   }
   page.pending = token;
-  page.lastSent = { token, seq, retried };
+  page.lastSent = { token, seq, resends };
   // No answer at all (a connection dying quietly): free the buttons again.
   page.pendingTimer = setTimeout(() => {
     page.pending = null;

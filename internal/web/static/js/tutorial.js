@@ -3,8 +3,9 @@
 // show, what it points at, which move it advises and why, and which
 // buttons must stay uncovered; and it notices a move the learner made
 // against the advice, to explain it. Lessons come in any order, each when
-// its situation first arises; one the learner's choices skipped is told
-// when the round's scores show. It knows nothing of the page, so it also
+// its situation first arises; one the learner's choices skipped comes back
+// when the round's scores show, as a short set-up scene (SCENES) in which
+// the learner makes the move. It knows nothing of the page, so it also
 // runs under node: the Go tests play the prepared deal (internal/tutorial)
 // with it. coach.js draws what it decides.
 
@@ -61,13 +62,44 @@ export const LESSONS = [
   { id: "cheques", info: true, target: ["#round-end .overlay-box", "#my-cheques", "#scores"], end: true },
 ];
 
+/**
+ * SCENES bring back a move lesson the learner's choices skipped, and play
+ * the scoring round 1 cannot show (no jewel, businesses and the cheque
+ * majority, scored after round 3). Each is a prepared position for the
+ * tutorial's three players (the row, the learner's face-up cheques, the
+ * centre, the highest bid) with the moves on offer, the one the lesson
+ * teaches (want) and the guide's advice for it, numbers included, as
+ * advise would give it there. The learner makes the move in the bubble;
+ * the lesson is learned when it is the right one.
+ */
+export const SCENES = {
+  // Two cards in the row, worth little to the learner: too early to call.
+  draw: { row: ["car", "ring"], cheques: [3, 8, 12], centre: 5, moves: ["draw", "call"], want: "draw", advice: { key: "draw", args: { row: 2 } } },
+  // Three kinds of jewel and the learner has none: +5 instead of −5.
+  bid: { row: ["diamond", "necklace", "brooch"], cheques: [3, 8, 12], centre: 5, high: 4, moves: ["bid 8", "bid 12", "pass"], want: "bid 8", advice: { key: "bid", args: { bid: 8, gain: 10 } } },
+  thieves: { row: ["diamond", "restaurant", "car"], cheques: [3, 8, 12], centre: 5, thief: true, moves: ["thief diamond", "thief restaurant", "thief car", "draw"], want: "thief diamond", advice: { key: "thief", args: { card: "diamond" } } },
+  // With the learner's ring, three kinds of jewel (+5) and gold (+3).
+  call: { row: ["diamond", "necklace", "gold"], cheques: [3, 8, 12], centre: 5, moves: ["draw", "call"], want: "call", advice: { key: "call", args: { gain: 8, bid: 3 } } },
+  // The learner called and nobody bid: a car and its driver, 2 points.
+  forced: { row: ["car", "driver"], cheques: [3, 8, 12], centre: 5, high: 0, moves: ["bid 3", "bid 8", "bid 12"], want: "bid 3", advice: { key: "mustbid", args: { bid: 3, gain: 2 } } },
+  // The scoring the first round cannot show is played too. No jewel costs
+  // 5: a lone ring, worth nothing by itself, saves them.
+  jewels: { row: ["ring"], cheques: [3, 8, 12], centre: 5, high: 0, moves: ["bid 3", "pass"], want: "bid 3", advice: { key: "bid", args: { bid: 3, gain: 5 } } },
+  // A third casino: 3 alike add 5 after round 3.
+  businesses: { row: ["casino"], cheques: [3, 8, 12], centre: 5, high: 4, moves: ["bid 8", "bid 12", "pass"], want: "bid 8", advice: { key: "bid", args: { bid: 8, gain: 5 } } },
+  // The game's last auction: cheques of 30 in all (7 face down) against 34
+  // and 26. Won with the 3, the 13 in the centre makes 40, the highest
+  // sum (+5, and 3 for the gold); won with the 12, only 31.
+  cheques: { row: ["gold"], cheques: [3, 8, 12], centre: 13, high: 0, moves: ["bid 3", "bid 12", "pass"], want: "bid 3", advice: { key: "bid", args: { bid: 3, gain: 8 } } },
+};
+
 /** WELCOME is the greeting, LAST the closing summary: neither is a lesson. */
 export const WELCOME = "welcome";
 export const LAST = "free";
 
 /** newMemory returns what the guide remembers of one game. */
 export function newMemory() {
-  return { done: [], welcomed: false, seen: 0, shown: null, note: null, closed: false, shows: {} };
+  return { done: [], welcomed: false, seen: 0, shown: null, note: null, closed: false, shows: {}, tried: null };
 }
 
 // tokenOf returns the record token of a learner's move told by an event,
@@ -152,6 +184,7 @@ function pick(mem, c) {
   if (!mem.welcomed) return info(WELCOME, ["#my-cheques", ".strip-you"], c);
   if (firstEnd(c)) {
     const due = LESSONS.find((l) => open(l) && (l.end || l.recap));
+    if (due && SCENES[due.id]) return scene(mem, due, c);
     if (due) return lesson(due, c, true);
     return info(LAST, [], c);
   }
@@ -178,6 +211,21 @@ function lesson(l, c, recap) {
   // A thief's button comes once its card is picked: keep its place free.
   const need2 = l.id === "thieves" ? ["[data-row-card]", 'button[data-move^="thief"]', "#moves"] : [...need(a.want), "#row"];
   return { id: l.id, lesson: true, info: false, recap: false, target: [].concat(l.target), want: a.want, advice: a, need: need2, args: args(c, l.id) };
+}
+
+// scene brings back the skipped move lesson l, or plays a scoring lesson
+// round 1 cannot show, as its set-up scene in the bubble: the lesson's
+// text, the position, and, once the learner tried another move, the
+// advice. The bubble points at the scene it holds, and may cover the
+// round's scores meanwhile: nothing there is to be pressed until the
+// scene is played.
+function scene(mem, l, c) {
+  const sc = SCENES[l.id];
+  const tried = mem.tried && mem.tried.id === l.id ? mem.tried.did : null;
+  return {
+    id: l.id, lesson: true, info: false, recap: !l.end, target: ["#coach-scene"], want: [],
+    scene: { ...sc, id: l.id, tried }, advice: tried ? sc.advice : null, need: [], args: args(c, l.id),
+  };
 }
 
 function info(id, target, c) {
@@ -271,6 +319,22 @@ export function next(mem) {
   if (mem.shown && mem.shown.info) finish(mem, mem.shown.id);
   mem.shown = null;
   mem.note = null;
+}
+
+/**
+ * practise makes the move tok in the scene shown: the right one finishes
+ * its lesson, another is remembered, so that the scene shows the advice.
+ */
+export function practise(mem, tok) {
+  const sc = mem.shown && mem.shown.scene;
+  if (!sc) return;
+  if (tok === sc.want) {
+    finish(mem, sc.id);
+    mem.tried = null;
+    mem.shown = null;
+  } else {
+    mem.tried = { id: sc.id, did: tok };
+  }
 }
 
 /** close ends the guide: the learner plays on alone. */
