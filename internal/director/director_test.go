@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
@@ -321,5 +322,13 @@ func TestSwissThroughTheHub(t *testing.T) {
 	}
 	if !slices.ContainsFunc(v.RoundsPlayed[0].Tables, func(tb protocol.TournamentTable) bool { return tb.Over && tb.Seats[0].Total != nil }) {
 		t.Errorf("round 1's tables show no results: %+v", v.RoundsPlayed[0])
+	}
+	// Its tables are marked a tournament's: they have no rematch.
+	g, err := h.st.Game(h.ctx, v.RoundsPlayed[0].Tables[0].Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tm, err := match.DecodeTiming(g.Clock, len(g.Seats)); err != nil || !tm.Tournament {
+		t.Errorf("a tournament's table has timing %+v, %v: not marked a tournament's", tm, err)
 	}
 }

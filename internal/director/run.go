@@ -153,7 +153,7 @@ func (r *run) createGames(ctx context.Context, t *tour) []string {
 		if !tb.Created.IsZero() {
 			continue
 		}
-		st := table.SeatedTable{ID: tb.Game, Seed: t.tableSeed(tb), Pace: t.set.Pace, Rated: t.set.Rated}
+		st := table.SeatedTable{ID: tb.Game, Seed: t.tableSeed(tb), Pace: t.set.Pace, Rated: t.set.Rated, Tournament: true}
 		for _, a := range tb.Seats {
 			if a == "" {
 				st.Seats = append(st.Seats, table.SeatedPlayer{Bot: FillLevel})

@@ -166,7 +166,19 @@ func TestTournamentPage(t *testing.T) {
 	if !eval[bool](p, shown("#tour-organise")) {
 		p.fail("the organiser sees no controls")
 	}
+	// Nobody is ranked before the start: the entrants, without figures.
+	if got := eval[string](p, `[...document.querySelectorAll("#standings tr")].map((r) => r.cells[0].textContent + r.cells.length).join(" ")`); got != strings.Repeat("—2 ", 4)+"—2" {
+		p.fail("before the start the standings' lines are %q (rank and cells), want five unranked entrants without figures", got)
+	}
+	if got := p.text("#standings-h"); got != "Players" || eval[bool](p, shown("#download-csv")) || eval[bool](p, shown("#tour-people")) {
+		p.fail("before the start the list is headed %q, or offers results to download, or is there twice", got)
+	}
 	p.look("a tournament waiting", "tournament-waiting")
+	p.resize(phone)
+	p.do("scroll to the entrants", chromedp.Evaluate[chromedp.Void](`document.querySelector("#tour-standings").scrollIntoView()`))
+	waitFor[bool](p, "the entrants in view on a phone", inView("#standings tr"), 5*time.Second)
+	p.screenshotViewport("tournament-waiting-entrants-" + phone.String())
+	p.resize(desktop)
 	// The organiser's choice of whom to remove stays while the page
 	// follows the tournament: Dora withdraws and comes back meanwhile.
 	p.setSelect("#org-remove", "Cyril")
@@ -244,6 +256,9 @@ func TestTournamentPage(t *testing.T) {
 	waitFor[bool](p, "the podium", shown("#podium li"), 15*time.Second)
 	if n := eval[int](p, `document.querySelectorAll("#standings tr").length`); n != 5 {
 		p.fail("%d lines of standings, want 5", n)
+	}
+	if got := p.text("#standings-h"); got != "Standings" || !eval[bool](p, shown("#download-csv")) {
+		p.fail("at the end the standings are headed %q, or offer no results to download", got)
 	}
 	p.look("a finished tournament", "tournament-finished")
 	if !eval[bool](p, `document.querySelector("#podium li").getBoundingClientRect().width === document.querySelector("#podium").getBoundingClientRect().width`) {

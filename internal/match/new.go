@@ -49,6 +49,7 @@ type Setup struct {
 	Seed        []byte
 	CreatorHash []byte
 	At          time.Time
+	Tournament  bool // a tournament's table (Timing.Tournament)
 }
 
 // NewTable returns the stored form of the table s describes: open while
@@ -67,10 +68,11 @@ func NewTable(s Setup) (*store.Game, error) {
 	}
 	// Dealt once, here, and stored: a stored game is never dealt again.
 	g.Cheques = razzia.NewSetup(PlayerNames(g.Seats), g.Seed).Cheques
-	var err error
-	if g.Clock, err = NewTiming(s.Pace, len(s.Seats)); err != nil {
+	c, err := pace.New(s.Pace, len(s.Seats))
+	if err != nil {
 		return nil, err
 	}
+	g.Clock = Timing{Clock: c, Tournament: s.Tournament}.Encode()
 	return g, nil
 }
 

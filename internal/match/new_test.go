@@ -74,6 +74,15 @@ func TestNewTable(t *testing.T) {
 	if _, err := match.Load(g); err != nil {
 		t.Errorf("the new table does not load: %v", err)
 	}
+	// A tournament's table keeps that it is one with its clock: the
+	// rematch asks it.
+	for _, tournament := range []bool{false, true} {
+		s.Tournament = tournament
+		g, _ := match.NewTable(s)
+		if tm, err := match.DecodeTiming(g.Clock, len(g.Seats)); err != nil || tm.Tournament != tournament {
+			t.Errorf("a table of Setup.Tournament %v stores Timing.Tournament %v (%v)", tournament, tm.Tournament, err)
+		}
+	}
 }
 
 // TestCheckLearner: the name of the person who starts the tutorial.

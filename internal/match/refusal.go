@@ -36,6 +36,10 @@ var (
 	ErrCancelled       = protocol.NewRefusal(protocol.TableCancelled, "the table was cancelled")                     // a command to a table its creator cancelled
 )
 
+// ErrTournamentRematch refuses a rematch offered or answered at a
+// tournament's table, whose next game the tournament seats.
+var ErrTournamentRematch = protocol.NewRefusal(protocol.TournamentRematch, "no rematch in a tournament")
+
 // A Refusal is a command the match did not make: nothing changed. Its
 // message is written for the player who sent the command.
 type Refusal struct {

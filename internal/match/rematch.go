@@ -76,14 +76,17 @@ type NewOffer func() (game string, wait time.Duration, err error)
 
 // AnswerRematch decides the answer of seat (accept or decline) at now to
 // the rematch of a finished game of seats, whose offer is offer (nil for
-// none): a first acceptance makes the offer (newOffer). It returns the
+// none): a first acceptance makes the offer (newOffer). A tournament's
+// table (Timing.Tournament) has none. It returns the
 // offer as it is to be stored, settled if every seat answered; or lapsed
 // when the open offer's time ran out, to be settled first (Settle); or a
 // *Refusal.
-func AnswerRematch(seats []store.Seat, offer *protocol.RematchOffer, seat int, accept bool, now time.Time, newOffer NewOffer) (next protocol.RematchOffer, lapsed bool, err error) {
+func AnswerRematch(seats []store.Seat, tournament bool, offer *protocol.RematchOffer, seat int, accept bool, now time.Time, newOffer NewOffer) (next protocol.RematchOffer, lapsed bool, err error) {
 	switch {
 	case seat < 0 || seat >= len(seats):
 		return next, false, refuse(ErrNotYourSeat, "only the players of the game may offer or answer its rematch")
+	case tournament:
+		return next, false, refuse(ErrTournamentRematch, "a tournament's game has no rematch: the tournament seats your next game")
 	case offer != nil && offer.State == protocol.RematchOpen && !now.Before(offer.Expires):
 		return next, true, nil
 	case offer == nil && !accept:

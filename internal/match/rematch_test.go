@@ -22,6 +22,7 @@ func TestAnswerRematch(t *testing.T) {
 		offer   *protocol.RematchOffer
 		seat    int
 		accept  bool
+		tourney bool  // a tournament's table
 		want    error // nil: answered
 		lapsed  bool
 		answers []string
@@ -30,6 +31,8 @@ func TestAnswerRematch(t *testing.T) {
 		{name: "first acceptance offers", seat: 1, accept: true, answers: []string{"", yes, yes}, state: protocol.RematchOpen},
 		{name: "decline of no offer", seat: 1, want: match.ErrRematch},
 		{name: "stranger", seat: -1, accept: true, want: match.ErrNotYourSeat},
+		{name: "tournament table offers none", seat: 1, accept: true, tourney: true, want: match.ErrTournamentRematch},
+		{name: "tournament table answers none", offer: open(yes, "", yes), seat: 1, accept: true, tourney: true, want: match.ErrTournamentRematch},
 		{name: "acceptance", offer: open(yes, "", "", yes), seat: 1, accept: true, answers: []string{yes, yes, "", yes}, state: protocol.RematchOpen},
 		{name: "last answer starts it", offer: open(yes, "", yes), seat: 1, accept: true, answers: []string{yes, yes, yes}, state: protocol.RematchStarted},
 		{name: "last answer no, still enough", offer: open(yes, "", yes), seat: 1, answers: []string{yes, no, yes}, state: protocol.RematchStarted},
@@ -49,7 +52,7 @@ func TestAnswerRematch(t *testing.T) {
 				before = slices.Clone(tt.offer.Answers)
 			}
 			made := 0
-			next, lapsed, err := match.AnswerRematch(s, tt.offer, tt.seat, tt.accept, t0, func() (string, time.Duration, error) {
+			next, lapsed, err := match.AnswerRematch(s, tt.tourney, tt.offer, tt.seat, tt.accept, t0, func() (string, time.Duration, error) {
 				made++
 				return "new", time.Minute, nil
 			})
@@ -77,7 +80,7 @@ func TestAnswerRematch(t *testing.T) {
 		})
 	}
 	failing := func() (string, time.Duration, error) { return "", 0, errors.New("no id") }
-	if _, _, err := match.AnswerRematch(seats, nil, 0, true, t0, failing); reason(t, err) != match.ErrInternal {
+	if _, _, err := match.AnswerRematch(seats, false, nil, 0, true, t0, failing); reason(t, err) != match.ErrInternal {
 		t.Errorf("an offer without an id: %v", err)
 	}
 }

@@ -28,6 +28,9 @@ type Timing struct {
 	TakeOvers []protocol.TakeOver `json:"takeOvers,omitempty"`
 	PreMoves  []StoredPreMove     `json:"preMoves,omitempty"`
 	Hold      *Hold               `json:"hold,omitempty"`
+	// Tournament marks a tournament's table: the tournament seats its
+	// players' next game, so it has no rematch.
+	Tournament bool `json:"tournament,omitempty"`
 }
 
 // DecodeTiming reads a stored timing; a game stored before clocks (nil)

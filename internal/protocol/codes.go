@@ -89,6 +89,7 @@ const (
 	TournamentRemoved      Code = "tournament_removed"
 	TournamentHidden       Code = "tournament_hidden"
 	TournamentTooMany      Code = "tournament_too_many"
+	TournamentRematch      Code = "tournament_rematch"
 
 	// Play now and challenges.
 	UnmetSettings     Code = "unmet_settings"
@@ -218,6 +219,7 @@ var codes = []CodeInfo{
 	{TournamentHidden, http.StatusForbidden, false, "watching, or reading the record of, a duplicate tournament's table while its round is played: the others hold the same deal; it opens when the round is over",
 		"the same, on connecting; the connection is closed"},
 	{TournamentTooMany, http.StatusConflict, false, "organising a tournament while you organise as many as one account may at once (waiting or running): end one, or wait until one ends", ""},
+	{TournamentRematch, http.StatusConflict, false, "offering or answering a rematch of a tournament's game: the tournament seats its players' next game", "a `rematch` message refused for the same reason"},
 }
 
 // Codes returns every error code with its status and meaning.

@@ -59,11 +59,11 @@ func (r *rematches) answer(ctx context.Context, id, token string, accept bool) (
 			return protocol.RematchOffer{}, err
 		}
 		seat := match.SeatOf(g.Seats, hash)
-		next, lapsed, err := match.AnswerRematch(g.Seats, offer, seat, accept, r.now(), func() (string, time.Duration, error) {
-			t, err := match.DecodeTiming(g.Clock, len(g.Seats))
-			if err != nil {
-				return "", 0, r.failed("read the clock", id, err)
-			}
+		t, err := match.DecodeTiming(g.Clock, len(g.Seats))
+		if err != nil {
+			return protocol.RematchOffer{}, r.failed("read the clock", id, err)
+		}
+		next, lapsed, err := match.AnswerRematch(g.Seats, t.Tournament, offer, seat, accept, r.now(), func() (string, time.Duration, error) {
 			game, err := newID(r.rand)
 			return game, match.RematchWaitOf(t.Clock.Pace()), err
 		})

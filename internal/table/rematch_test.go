@@ -24,6 +24,14 @@ import (
 // seats order ("bot:LEVEL" names a bot).
 func finishedGame(t *testing.T, st store.Store, id, paceID string, seats ...string) {
 	t.Helper()
+	if err := st.CreateGame(t.Context(), playedGame(t, id, paceID, seats...)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// playedGame is the game finishedGame stores.
+func playedGame(t *testing.T, id, paceID string, seats ...string) *store.Game {
+	t.Helper()
 	p, err := pace.Choose(paceID, false)
 	if err != nil {
 		t.Fatal(err)
@@ -55,9 +63,7 @@ func finishedGame(t *testing.T, st store.Store, id, paceID string, seats ...stri
 	if g.Clock, err = match.NewTiming(p, len(seats)); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.CreateGame(t.Context(), g); err != nil {
-		t.Fatal(err)
-	}
+	return g
 }
 
 // storedGame returns the game as stored.
@@ -263,6 +269,17 @@ func TestRematchRejected(t *testing.T) {
 	wantKind(t, err, ErrRematch) // nothing to decline
 	_, err = h.Rematch(ctx, "nosuchgame", "Ann-token", true)
 	wantKind(t, err, ErrNotFound)
+	// A tournament's game: the tournament seats its players again.
+	tour := playedGame(t, "tourgame55", "rapid", "Ann", "Bob")
+	tour.Clock = []byte(strings.Replace(string(tour.Clock), "{", `{"tournament":true,`, 1))
+	if err := st.CreateGame(ctx, tour); err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.Rematch(ctx, "tourgame55", "Ann-token", true)
+	wantKind(t, err, match.ErrTournamentRematch)
+	if g := storedGame(t, st, "tourgame55"); g.Rematch != nil {
+		t.Fatalf("a tournament's game stored an offer: %s", g.Rematch)
+	}
 	if g := storedGame(t, st, "oldgame555"); g.Rematch != nil {
 		t.Fatalf("refused requests stored an offer: %s", g.Rematch)
 	}

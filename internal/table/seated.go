@@ -27,6 +27,8 @@ type SeatedTable struct {
 	// Pace is a pace preset's id; Rated makes a rated game.
 	Pace  string
 	Rated bool
+	// Tournament makes a tournament's table: it has no rematch.
+	Tournament bool
 }
 
 // A SeatedPlayer is one seat of a SeatedTable.
@@ -61,7 +63,7 @@ func (h *Hub) CreateSeated(ctx context.Context, t SeatedTable) (created bool, er
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return false, h.storeError("read game", t.ID, err)
 	}
-	g, err := match.NewTable(match.Setup{Seats: levels, Pace: p, Rated: t.Rated, ID: t.ID, Seed: append([]byte(nil), t.Seed...), At: h.opts.Now()})
+	g, err := match.NewTable(match.Setup{Seats: levels, Pace: p, Rated: t.Rated, ID: t.ID, Seed: append([]byte(nil), t.Seed...), At: h.opts.Now(), Tournament: t.Tournament})
 	if err != nil {
 		return false, internal(err)
 	}

@@ -23,7 +23,7 @@ func TestCreateSeated(t *testing.T) {
 	t.Cleanup(func() { h.Close() })
 	ctx := testContext(t)
 	seed := bytes.Repeat([]byte{7}, 32)
-	tb := SeatedTable{ID: "seated2345", Seed: seed, Pace: "rapid", Rated: true,
+	tb := SeatedTable{ID: "seated2345", Seed: seed, Pace: "rapid", Rated: true, Tournament: true,
 		Seats: []SeatedPlayer{{Name: "Ann", Account: "a1"}, {Bot: "easy"}, {Name: "Bea", Account: "b2"}}}
 	created, err := h.CreateSeated(ctx, tb)
 	if err != nil || !created {
@@ -32,6 +32,9 @@ func TestCreateSeated(t *testing.T) {
 	g := storedGame(t, st, "seated2345")
 	if g.Status != store.StatusPlaying || !g.Rated || !bytes.Equal(g.Seed, seed) {
 		t.Errorf("stored %s, rated %v, seed %x", g.Status, g.Rated, g.Seed)
+	}
+	if tm, err := match.DecodeTiming(g.Clock, len(g.Seats)); err != nil || !tm.Tournament {
+		t.Errorf("a tournament's table stored timing %+v, %v: not marked a tournament's (it would offer rematches)", tm, err)
 	}
 	if want := razzia.NewSetup(match.PlayerNames(g.Seats), seed).Cheques; !slices.EqualFunc(g.Cheques, want[:], slices.Equal) {
 		t.Errorf("cheques %v, want the seed's %v", g.Cheques, want)

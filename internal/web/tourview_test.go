@@ -9,8 +9,9 @@ import (
 
 // tourviewCheck runs tourview.js over tournaments at given times: the
 // countdown to the start, to the next round and to an arena's end, none
-// while paused, the status lines, and the standings' columns by format.
-const tourviewCheck = `import { countdown, statusLine, standingsColumns, cellsOf, clock } from "./tourview.mjs";
+// while paused, the status lines, the standings' columns by format, the
+// arena's ×2 mark and the unranked entrants before the start.
+const tourviewCheck = `import { countdown, statusLine, standingsColumns, standingsRows, cellsOf, clock } from "./tourview.mjs";
 const t = (k, a) => k + (a ? " " + JSON.stringify(a) : "");
 const now = Date.parse("2026-11-24T18:00:00Z");
 const iso = (s) => new Date(now + s * 1000).toISOString();
@@ -33,6 +34,16 @@ const out = [
   standingsColumns("swiss").join(","), standingsColumns("arena").join(","), standingsColumns("duplicate").join(","),
   cellsOf(t, standingsColumns("duplicate"), { percent: 62.5, games: 3, score: 91, sheet: [1, 0.25, 0.625] }).join("|"),
 ];
+// The arena's ×2 on a winning streak, nowhere else; before the start
+// the entrants unranked, without figures.
+const lines = [{ rank: 1, name: "Ann", fire: true, points: 9 }, { rank: 2, name: "Bob", points: 4, status: "paused" }];
+const show = (v) => v.cols.join(",") + ";" + v.rows.map((r) => [r.rank, r.name, r.fire, r.status, r.cells.join("/")].join(" ")).join(";");
+out.push(
+  show(standingsRows(t, { status: "running", format: "arena", standings: lines })),
+  show(standingsRows(t, { status: "running", format: "swiss", standings: lines })),
+  show(standingsRows(t, { status: "waiting", format: "arena", standings: lines.map((l) => ({ ...l, rank: 1, points: 0 })),
+    people: [{ name: "Ann", status: "in" }, { name: "Bob", status: "withdrawn" }] })),
+);
 console.log(out.join("\n"));
 `
 
@@ -60,6 +71,9 @@ func TestTournamentView(t *testing.T) {
 		"tour.status.cancelled",
 		"points,buchholz,games,wins,sheet", "points,games,wins,sheet", "percent,games,score,sheet",
 		"62.5 %|3|91|1 0.25 0.63",
+		"points,games,wins,sheet;1 Ann ×2  9/0/0/;2 Bob  paused 4/0/0/",
+		"points,buchholz,games,wins,sheet;1 Ann   9/0/0/0/;2 Bob  paused 4/0/0/0/",
+		";— Ann   ;— Bob  withdrawn ",
 	}
 	got := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	if len(got) != len(want) {

@@ -11,7 +11,7 @@ import { translator } from "./i18n.js";
 import { errorText } from "./errors.js";
 import { whoami, showAccount } from "./players.js";
 import { metaText, when } from "./tourlist.js";
-import { countdown, standingsColumns, cellsOf, statusLine } from "./tourview.js";
+import { countdown, standingsColumns, standingsRows, cellsOf, statusLine } from "./tourview.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 const base = `/api/tournaments/${encodeURIComponent(id)}`;
@@ -160,24 +160,27 @@ function drawPodium() {
 }
 
 function drawStandings() {
-  const lines = tour.standings;
-  $("tour-standings").hidden = lines.length === 0 && tour.status === "waiting";
-  const cols = standingsColumns(tour.format);
+  const { cols, rows } = standingsRows(t, tour);
+  $("tour-standings").hidden = rows.length === 0 && tour.status === "waiting";
   replace($("standings-head"), h("th", { scope: "col" }, t("tour.col.rank")), h("th", { scope: "col" }, t("tour.col.player")),
     cols.map((c) => h("th", { scope: "col" }, t(`tour.col.${c}`))));
+  // Before the start it is the list of entrants: no results to download.
+  const waiting = tour.status === "waiting";
+  $("standings-h").textContent = t(waiting ? "tour.people" : "tour.standings");
+  $("download-csv").hidden = $("download-json").hidden = waiting;
   $("download-csv").href = `${base}/results.csv`;
   $("download-json").href = `${base}/results.json`;
-  if (lines.length === 0) {
+  if (rows.length === 0) {
     replace($("standings"), h("tr", {}, h("td", { colspan: cols.length + 2, class: "muted" }, t("tour.standings.none"))));
     return;
   }
   const you = me && me.name;
-  replace($("standings"), lines.map((l) => h("tr", { class: l.name === you ? "is-you" : null },
+  replace($("standings"), rows.map((l) => h("tr", { class: l.name === you ? "is-you" : null },
     h("td", {}, l.rank),
     h("th", { scope: "row" }, h("a", { href: `/p/${encodeURIComponent(l.name)}` }, l.name),
-      l.fire ? h("span", { class: "tour-fire", title: t("tour.fire") }, "×2", h("span", { class: "visually-hidden" }, ` ${t("tour.fire")}`)) : null,
-      l.status === "paused" || l.status === "withdrawn" ? h("span", { class: "muted" }, ` (${t(`tour.person.${l.status}`)})`) : null),
-    cellsOf(t, cols, l).map((c) => h("td", {}, c)))));
+      l.fire ? h("span", { class: "tour-fire", title: t("tour.fire") }, l.fire, h("span", { class: "visually-hidden" }, ` ${t("tour.fire")}`)) : null,
+      l.status ? h("span", { class: "muted" }, ` (${t(`tour.person.${l.status}`)})`) : null),
+    l.cells.map((c) => h("td", {}, c)))));
 }
 
 function seatItem(s) {
@@ -233,7 +236,8 @@ function drawRounds() {
 
 function drawPeople() {
   const people = tour.people;
-  $("tour-people").hidden = false;
+  // Before the start the standings' panel lists the entrants already.
+  $("tour-people").hidden = tour.status === "waiting" && people.length > 0;
   replace($("people"), people.length === 0 ? h("li", { class: "muted" }, t("tour.people.none"))
     : people.map((p) => h("li", { class: `chip${p.status !== "in" ? " chip-open" : ""}` },
       p.name, p.status !== "in" ? ` (${t(`tour.person.${p.status}`)})` : "")));

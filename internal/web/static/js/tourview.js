@@ -74,3 +74,25 @@ export function cellsOf(t, cols, line) {
     }
   });
 }
+
+/**
+ * standingsRows are the standings as the page draws them: the columns, and
+ * per line its rank, name, its "on fire" mark (an arena's ×2 for
+ * consecutive wins, "" for none), its status and its cells. Before the
+ * start nobody is ranked: the entrants (tour.people), ranked "—", without
+ * figures.
+ */
+export function standingsRows(t, tour) {
+  if (tour.status === "waiting") {
+    return { cols: [], rows: (tour.people || []).map((p) => ({ rank: "—", name: p.name, fire: "", status: p.status === "in" ? "" : p.status, cells: [] })) };
+  }
+  const cols = standingsColumns(tour.format);
+  const rows = (tour.standings || []).map((l) => ({
+    rank: String(l.rank),
+    name: l.name,
+    fire: tour.format === "arena" && l.fire ? "×2" : "",
+    status: l.status === "paused" || l.status === "withdrawn" ? l.status : "",
+    cells: cellsOf(t, cols, l),
+  }));
+  return { cols, rows };
+}
