@@ -383,12 +383,12 @@ func (r *runner) each(ctx context.Context, n int, set func(ctx context.Context, 
 // A window measures the CPU of processes over the phase's window: from
 // its start to its end, or to the phase's end when untimed.
 type window struct {
-	r          *runner
-	procs      []Proc
-	mu         sync.Mutex
+	r           *runner
+	procs       []Proc
+	mu          sync.Mutex
 	first, last []int64 // ticks by procs' index, -1 when unread; nil until read
-	to         time.Time
-	timers     []*time.Timer
+	to          time.Time
+	timers      []*time.Timer
 }
 
 // window starts measuring the load's own process and procs (those with

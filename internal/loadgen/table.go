@@ -184,12 +184,12 @@ type player struct {
 	node int // the server it plays through
 	sess *client.Session
 
-	closing   atomic.Bool  // the game is ending: drops are expected
-	connected bool         // the reader's: a connection is open
-	seen      int          // moves seen; guarded by t.mu
-	ended     bool         // it saw the end; guarded by t.mu
-	updated   time.Time    // the last state's game.updated; the reader's
-	lastSeq   int          // the position of the move it sent last; the reader's
+	closing   atomic.Bool // the game is ending: drops are expected
+	connected bool        // the reader's: a connection is open
+	seen      int         // moves seen; guarded by t.mu
+	ended     bool        // it saw the end; guarded by t.mu
+	updated   time.Time   // the last state's game.updated; the reader's
+	lastSeq   int         // the position of the move it sent last; the reader's
 }
 
 // newGame creates a game at the table, seats its clients and waits until
