@@ -3,12 +3,14 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -20,6 +22,7 @@ const loadSynopsis = `
 usage: razzia load --server URL[,URL...] [flags]
        razzia load --echo-only --echo-size BYTES [flags]
        razzia load --serve-echo ADDRESS
+       razzia load --summary REPORT.json...
 
 Load puts running Razzia servers under the load of many games at once and
 measures how long a move takes to reach the players and what it costs. It
@@ -63,7 +66,8 @@ open files; the servers need theirs raised as well (about one file per
 client). Per-address limits of the servers (message rates, connections)
 apply to the load too: refused messages are counted by code.
 deploy/measure runs the whole comparison (one node, three nodes on
-PostgreSQL, the echo alone).
+PostgreSQL, each followed by the echo alone), and --summary puts the JSON
+reports of runs in one table.
 
 Examples:
   razzia load --server http://localhost:8080 --tables 1000 --warmup 10s --duration 20s --echo
@@ -95,6 +99,7 @@ func loadContext(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		rate    = fs.String("rate", "1/s", "the `rate` of each table's moves: 1/s, 30/m, 0.5 (a second), or max (0) for as fast as the game allows")
 		asJSON  = fs.Bool("json", false, "print the report as JSON")
 		serve   = fs.String("serve-echo", "", "serve the echo on `ADDRESS` (such as 127.0.0.1:0), print its URL, and run until stopped")
+		summary = fs.Bool("summary", false, "print the JSON reports named as arguments as one Markdown table, a row a run")
 	)
 	fs.IntVar(&cfg.Tables, "tables", 100, "how many tables play at once")
 	fs.IntVar(&cfg.Seats, "seats", 4, "the seats at each table, 2 to 5")
@@ -118,6 +123,9 @@ func loadContext(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	positional, status, done := parseFlags(fs, loadSynopsis, args, stdout, stderr)
 	if done {
 		return status
+	}
+	if *summary {
+		return summarize(positional, stdout, stderr)
 	}
 	if len(positional) > 0 {
 		return usageError(stderr, fs, loadSynopsis, "unexpected argument %q", positional[0])
@@ -165,6 +173,29 @@ func loadContext(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintf(stderr, "razzia load: %v\n", netError(err))
 		return 1
 	}
+	return 0
+}
+
+// summarize prints the reports in files as one table.
+func summarize(files []string, stdout, stderr io.Writer) int {
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "razzia load: --summary: name the JSON reports (razzia load --json) to summarize")
+		return 2
+	}
+	reps := make([]*loadgen.Report, len(files))
+	names := make([]string, len(files))
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		if err == nil {
+			err = json.Unmarshal(data, &reps[i])
+		}
+		if err != nil || reps[i] == nil {
+			fmt.Fprintf(stderr, "razzia load: %s: not a report of razzia load --json: %v\n", f, err)
+			return 1
+		}
+		names[i] = strings.TrimSuffix(filepath.Base(f), ".json")
+	}
+	loadgen.WriteSummary(stdout, names, reps)
 	return 0
 }
 

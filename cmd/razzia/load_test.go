@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -64,5 +66,60 @@ func TestLoadJSON(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "setting up 2 tables of 3 seats") {
 		t.Errorf("stderr %q lacks the progress", stderr.String())
+	}
+}
+
+// TestMeasureScript: deploy/measure is valid bash and names only flags
+// that razzia serve and razzia load have (PostgreSQL's own commands
+// aside).
+func TestMeasureScript(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	if out, err := exec.Command(bash, "-n", filepath.Join("..", "..", "deploy", "measure")).CombinedOutput(); err != nil {
+		t.Fatalf("bash -n deploy/measure: %v: %s", err, out)
+	}
+	flags := serveFlagNames(t)
+	help, _, _ := runCmd(t, nil, "load", "--help")
+	for _, f := range helpFlags(help) {
+		flags[f] = true
+	}
+	found := 0
+	for _, line := range strings.Split(deployFile(t, "measure"), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") || strings.Contains(line, "PG_BIN") {
+			continue
+		}
+		for _, m := range flagRE.FindAllStringSubmatch(line, -1) {
+			found++
+			if !flags[m[1]] {
+				t.Errorf("--%s is not a flag of razzia serve or load: %q", m[1], line)
+			}
+		}
+	}
+	if found < 10 {
+		t.Errorf("deploy/measure names %d flags", found)
+	}
+}
+
+// TestLoadSummary puts JSON reports in one table.
+func TestLoadSummary(t *testing.T) {
+	dir := t.TempDir()
+	rep := loadgen.Report{Tables: 500, Moves: loadgen.Moves{PerSecond: 498}, States: loadgen.States{Mean: 280},
+		Latency: map[string]*loadgen.Summary{"same_node": {P50: 1.7, P99: 10, Max: 30, EchoP99: 9.8}},
+		CPU:     []loadgen.CPU{{Name: "server", PerMove: 100}, {Name: "server", PerMove: 50}, {Name: "load", PerMove: 70}},
+		Echo:    &loadgen.EchoReport{Latency: &loadgen.Summary{P50: 0.33, P99: 1.02}, CPU: []loadgen.CPU{{Name: "echo", PerMove: 20}}}}
+	data, _ := json.Marshal(rep)
+	file := filepath.Join(dir, "one-500-1.json")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := runCmd(t, nil, "load", "--summary", file)
+	want := "| one-500-1 | 500 | 498 | 1.70ms | 10.0ms | 30.0ms |  | 0.33ms | 1.02ms | 9.8× | 150 µs |  | 70 µs | 20 µs | 280 |"
+	if status != 0 || !strings.Contains(out, want) {
+		t.Errorf("status %d, %s\n%s\nwant the row %s", status, errOut, out, want)
+	}
+	if _, errOut, status := runCmd(t, nil, "load", "--summary", filepath.Join(dir, "none.json")); status != 1 || !strings.Contains(errOut, "none.json") {
+		t.Errorf("a missing report: status %d, %q", status, errOut)
 	}
 }

@@ -304,3 +304,71 @@ func loadAverage() (float64, bool) {
 	v, err := strconv.ParseFloat(f[0], 64)
 	return v, err == nil
 }
+
+// WriteSummary writes runs' reports as one Markdown table, a row a run,
+// named by names (such as the files they were read from): what
+// docs/deploy.md's figures show. Latencies are the clients' on the
+// sender's node (on another node when no client was), with the p99 on
+// another node beside them; CPU is
+// microseconds a move, the processes of a name added up.
+func WriteSummary(w io.Writer, names []string, reps []*Report) error {
+	var b strings.Builder
+	b.WriteString("| run | tables | moves/s | p50 | p99 | max | other node p99 | echo p50 | echo p99 | p99/echo | CPU a move: servers | PostgreSQL | load | echo | bytes a state | load average |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for i, r := range reps {
+		s := r.Latency[kindInfo[sameNode].key]
+		if s == nil {
+			s = r.Latency[kindInfo[otherNode].key]
+		}
+		var echo *Summary
+		var echoCPU []CPU
+		if r.Echo != nil {
+			echo, echoCPU = r.Echo.Latency, r.Echo.CPU
+		}
+		ratio, load := "", ""
+		if s != nil && s.EchoP99 > 0 {
+			ratio = fmt.Sprintf("%.1f×", s.EchoP99)
+		}
+		if len(r.LoadAverage) == 2 {
+			load = fmt.Sprintf("%.1f–%.1f", r.LoadAverage[0], r.LoadAverage[1])
+		}
+		other := r.Latency[kindInfo[otherNode].key]
+		if other == s {
+			other = nil
+		}
+		fmt.Fprintf(&b, "| %s | %d | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f | %s |\n",
+			names[i], r.Tables, r.Moves.PerSecond, cell(s, func(s *Summary) float64 { return s.P50 }),
+			cell(s, func(s *Summary) float64 { return s.P99 }), cell(s, func(s *Summary) float64 { return s.Max }),
+			cell(other, func(s *Summary) float64 { return s.P99 }),
+			cell(echo, func(s *Summary) float64 { return s.P50 }), cell(echo, func(s *Summary) float64 { return s.P99 }), ratio,
+			perMove(r.CPU, "server"), perMove(r.CPU, "postgres"), perMove(r.CPU, "load"), perMove(echoCPU, "echo"),
+			r.States.Mean, load)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// cell is a figure of a summary, in milliseconds; empty without one.
+func cell(s *Summary, f func(*Summary) float64) string {
+	if s == nil {
+		return ""
+	}
+	return msText(f(s))
+}
+
+// perMove is the microseconds a move of the processes of name, added up;
+// empty when none was measured.
+func perMove(cpu []CPU, name string) string {
+	var sum float64
+	found := false
+	for _, c := range cpu {
+		if c.Name == name && !c.Missing {
+			sum += c.PerMove
+			found = true
+		}
+	}
+	if !found {
+		return ""
+	}
+	return fmt.Sprintf("%.0f µs", sum)
+}
