@@ -68,6 +68,10 @@ func (m *StateMessage) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"preMoveDropped":`...)
 		b = appendString(b, m.PreMoveDropped)
 	}
+	if m.Version != 0 {
+		b = append(b, `,"version":`...)
+		b = strconv.AppendInt(b, m.Version, 10)
+	}
 	return append(b, '}'), nil
 }
 
