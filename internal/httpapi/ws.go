@@ -31,13 +31,7 @@ func catalogue(r *http.Request) *i18n.Catalogue {
 // stateMessage encodes the update as a state message, its events told in
 // the catalogue's language.
 func stateMessage(u table.Update, cat *i18n.Catalogue) ([]byte, error) {
-	players := make([]string, len(u.Game.Seats))
-	for i, s := range u.Game.Seats {
-		players[i] = s.Name
-	}
-	m := protocol.StateMessage{Type: protocol.TypeState, Game: u.Game, Seat: u.Seat, View: u.View,
-		Events: protocol.Events(u.Events, players, cat), Clock: u.Clock, TakeOvers: takeOvers(u.TakeOvers, players, cat),
-		PreMove: u.PreMove, PreMoveDropped: u.PreMoveDropped}
+	m := stateOf(u, cat, true)
 	scratch := stateScratch.Get().(*[]byte)
 	defer stateScratch.Put(scratch)
 	data, err := m.AppendJSON((*scratch)[:0])
@@ -62,6 +56,11 @@ const reconnectReason = "the server is restarting: reconnect"
 // stopping), upgrades it and serves it.
 func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	version, err := protocol.NegotiateVersion(r.URL.Query().Get("protocol"))
+	if err != nil {
+		s.fail(w, r, newError(protocol.UnsupportedVersion, "%s", err))
+		return
+	}
 	client := s.peerOf(r).key()
 	if !s.clients.add(client, s.opts.MaxConns) {
 		s.refuse(w, r, newError(protocol.TooManyConnections,
@@ -69,8 +68,8 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.clients.done(client)
-	conn := &wsConn{s: s, id: id, token: tokenOf(r, id, true), client: client,
-		limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst)}
+	conn := &wsConn{s: s, id: id, token: tokenOf(r, id, true), client: client, version: version,
+		limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst), resyncs: newResyncLimiter()}
 	// The signed-in account, if any: it writes free text in the chat,
 	// and a spectator chats only signed in.
 	if se, err := s.sessionOf(r); err == nil {
@@ -87,6 +86,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer sub.Close()
+	conn.sub = sub
 	if !s.track() {
 		s.fail(w, r, newError(protocol.Unavailable, "the server is shutting down"))
 		return
@@ -96,7 +96,9 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer conn.c.CloseNow()
-	conn.serve(sub, catalogue(r))
+	cat := catalogue(r)
+	conn.keys = variantsOf(cat)
+	conn.serve(sub, cat)
 }
 
 // serve runs an accepted connection until it ends: a reader for the
@@ -162,9 +164,7 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 			last = u
 			// Every connection that sees the same thing in the same
 			// language sends the same bytes, encoded once.
-			err = w.send(ctx, "a state", func() ([]byte, error) {
-				return u.Encoded(cat.Tag(), func(u table.Update) ([]byte, error) { return stateMessage(u, cat) })
-			})
+			err = w.send(ctx, "a state", func() ([]byte, error) { return w.stateBytes(u, cat) })
 		case o := <-offers:
 			err = w.send(ctx, "a rematch offer", func() ([]byte, error) { return rematchOfferMessage(o) })
 		case <-w.s.ctx.Done():
@@ -264,6 +264,14 @@ type wsConn struct {
 	client        string        // the peer's key, for the limits per client
 	limit         *rate.Limiter // the messages the client may send
 	last          atomic.Int64  // when a message last passed either way, Unix nanoseconds
+
+	// The protocol's version, and in version 2 what the writer sent last
+	// (its own) and the client's requests for a whole state.
+	version int
+	keys    variants
+	sub     *table.Subscription
+	sent    sentState
+	resyncs *rate.Limiter
 }
 
 // touch notes that a message passed.
@@ -409,6 +417,7 @@ var wsHandlers = map[string]wsHandler{
 	protocol.TypeChat:     (*wsConn).chat,
 	protocol.TypeMute:     (*wsConn).mute,
 	protocol.TypeUnmute:   (*wsConn).mute,
+	protocol.TypeResync:   (*wsConn).resync,
 }
 
 // messageType returns the "type" of a message, "" when it has none or is

@@ -59,6 +59,9 @@ const (
 	ChatClosed     Code = "chat_closed"
 
 	RematchRefused Code = "rematch_refused"
+
+	// The versions of the game's WebSocket protocol (live.go).
+	UnsupportedVersion Code = "unsupported_version"
 )
 
 // A CodeInfo says what a code means where it is sent.
@@ -126,6 +129,7 @@ var codes = []CodeInfo{
 	{Stale, http.StatusConflict, false, "", "`seq` is not the current `view.moves`: the game moved on"},
 	{BadMessage, http.StatusBadRequest, false, "", "not a JSON object, an unknown `type`, a move without `seq`, or a malformed field (such as a negative `seq`)"},
 	{GameOver, http.StatusConflict, false, "hints for a game that is over", "the game is over (or is an uploaded record)"},
+	{UnsupportedVersion, http.StatusBadRequest, false, "connecting to a game's WebSocket with `protocol` naming no version the server speaks; the message names those it speaks", ""},
 }
 
 // Codes returns every error code with its status and meaning.

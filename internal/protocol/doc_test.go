@@ -145,6 +145,7 @@ func examples(t *testing.T) map[string]string {
 	pushExamples(t, add)
 	chatExamples(add)
 	rematchExamples(add)
+	patchExamples(t, add)
 	for name, v := range accountExamples(t) {
 		add(name, v)
 	}

@@ -40,7 +40,8 @@ type loop struct {
 	limits  map[int]seatLimiter // the move rate limit of each seat that moved
 	watched int                 // subscriptions without a seat
 
-	subs map[*Subscription]struct{}
+	subs    map[*Subscription]struct{}
+	version int64 // the broadcasts made: each showing's number
 
 	reqs  chan func(*loop)
 	botc  chan botMove

@@ -213,6 +213,12 @@ func (l *loop) watch(hash []byte, account string) (*Subscription, error) {
 		after.unfollow(s)
 	})
 	s.account = account
+	s.resync = func() {
+		select {
+		case l.reqs <- func(l *loop) { l.resend(s) }:
+		case <-l.done:
+		}
+	}
 	l.subs[s] = struct{}{}
 	l.showing().send(s)
 	l.chatTo(s, l.m.Chat)

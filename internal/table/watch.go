@@ -20,6 +20,13 @@ type Update struct {
 	// PreMove is the watcher's own pre-move (a token), PreMoveDropped
 	// why it was dropped when due; empty for others and spectators.
 	PreMove, PreMoveDropped string
+	// Version numbers the change the update shows, growing within the
+	// game's goroutine: a connection that sends patches names the
+	// version it sent last as a patch's base.
+	Version int64
+	// Full marks an update the watcher asked for again whole
+	// (Subscription.Resync): its Events start at the game's first.
+	Full bool
 
 	from   int     // the move whose events Events starts with
 	change *change // the broadcast the update belongs to
@@ -37,6 +44,7 @@ type change struct {
 type encodedKey struct {
 	seat, from int
 	variant    string
+	base       int64
 }
 
 // An encoding is one message of a change: the first watcher who needs it
@@ -52,10 +60,17 @@ type encoding struct {
 // change with the same seat, the same events and the same variant (such
 // as a language) share the bytes: encode runs for the first of them only.
 func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]byte, error) {
+	return u.EncodedSince(variant, 0, encode)
+}
+
+// EncodedSince is Encoded for a message that depends on the version the
+// watcher received last too, base, such as a patch: updates of one
+// change with the same seat, events, variant and base share the bytes.
+func (u Update) EncodedSince(variant string, base int64, encode func(Update) ([]byte, error)) ([]byte, error) {
 	if u.change == nil {
 		return encode(u)
 	}
-	key := encodedKey{u.Seat, u.from, variant}
+	key := encodedKey{u.Seat, u.from, variant, base}
 	c := u.change
 	c.mu.Lock()
 	e, ok := c.encoded[key]
@@ -79,7 +94,11 @@ type Subscription struct {
 	c     chan Update
 	leave func() // takes it out of its game's goroutine and of the chat after the game
 	sent  int    // moves whose events the updates sent carry; owned by its game's goroutine
+	full  bool   // the next update is asked for whole; owned by its game's goroutine
 	once  sync.Once
+	// resync asks the game's goroutine for a whole update; nil for a
+	// game that sends no more.
+	resync func()
 
 	// The chat (chat.go), owned by l's goroutine but chat itself, then,
 	// after the game, by the Hub's followers (afterchat.go).
@@ -111,6 +130,15 @@ func (s *Subscription) Chat() <-chan protocol.ChatMessage { return s.chat }
 func (s *Subscription) end() {
 	close(s.c)
 	close(s.chat)
+}
+
+// Resync asks for the state again, whole: the next update is Full and
+// carries every event of the game. It does nothing once the game sends
+// no more updates.
+func (s *Subscription) Resync() {
+	if s.resync != nil {
+		s.resync()
+	}
 }
 
 // Close ends the subscription.
