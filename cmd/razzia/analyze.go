@@ -15,7 +15,7 @@ import (
 )
 
 const analyzeSynopsis = `
-usage: razzia analyze [--json] [--iterations N] [--workers N] [--seed N] FILE
+usage: razzia analyze [--json] [--iterations N] [--workers N] [--seed N] FILE|LINK
 
 Analyze studies a finished game's record (docs/RECORD.md) with the tree
 search of the expert bot and reports, for every move: each player's chance
@@ -31,7 +31,8 @@ the loss (the difference) and a label:
 
 A draw is judged as the decision to draw; the card that came is luck, and
 its effect on every player's chance is reported as such. FILE "-" reads
-standard input. The same record, --seed and --iterations always give the
+standard input; a game's link on a server (http://host:8080/g/ID) reads
+its record from there. The same record, --seed and --iterations always give the
 same analysis, whatever --workers is.
 
 Without --json it prints a line per move and a summary per player: its
@@ -63,7 +64,7 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return status
 	}
 	if len(files) != 1 {
-		return usageError(stderr, fs, analyzeSynopsis, "want one FILE, got %d arguments", len(files))
+		return usageError(stderr, fs, analyzeSynopsis, "want one FILE or LINK, got %d arguments", len(files))
 	}
 	if *iters < 1 || *iters > analysis.MaxIterations {
 		return usageError(stderr, fs, analyzeSynopsis, "--iterations %d: want 1 to %d", *iters, analysis.MaxIterations)
@@ -89,7 +90,7 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if bar != nil {
 		o.Progress = func(done, _ int) { bar.Set(done) }
 	}
-	rep, status, err := interruptible(bar, func(ctx context.Context) (*analysis.Report, error) { return analysis.Analyze(ctx, rec, o) })
+	rep, status, err := interruptible(bar, stderr, "", func(ctx context.Context) (*analysis.Report, error) { return analysis.Analyze(ctx, rec, o) })
 	if errors.Is(err, context.Canceled) {
 		return runFailed(stderr, "analyze", err, status)
 	}

@@ -95,9 +95,11 @@ Examples:
   razzia arena --seats hard,hard@b971414 --games 200 --duplicate
   razzia arena --ladder --bots random,easy,medium,hard --players 2 --deals 20
 
-Ctrl-C (SIGINT) or SIGTERM stops a run: the games already played are
-reported, as usual ("interrupted": true with --json), and their records
-are written.
+Ctrl-C (SIGINT) or SIGTERM stops a run: the games in progress end at
+their next decision (a program's may take up to --bot-timeout) and are
+not counted; the games already played are reported, as usual
+("interrupted": true with --json), and their records are written. A
+second Ctrl-C stops at once.
 
 Exit status: 0 when all games were played (faults of exec: bots
 included), 1 when a built-in bot failed (an illegal move is a bug in the
@@ -203,7 +205,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 
-	r, status, err := interruptible(bar, func(ctx context.Context) (*arena.Result, error) { return arena.Run(ctx, c) })
+	r, status, err := interruptible(bar, stderr, arenaStopping, func(ctx context.Context) (*arena.Result, error) { return arena.Run(ctx, c) })
 	if err != nil && (r == nil || !errors.Is(err, context.Canceled)) {
 		return runFailed(stderr, "arena", err, status)
 	}
@@ -220,6 +222,10 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// arenaStopping is said when a run is asked to stop: a bot program may be
+// in the middle of a decision of up to its --bot-timeout.
+const arenaStopping = "razzia arena: stopping: the games in progress end at their next decision (ctrl+c again stops at once)"
 
 // isProgram reports whether spec is a program's (exec:COMMAND).
 func isProgram(spec string) bool {
@@ -303,9 +309,20 @@ func newProgress(stderr io.Writer, total int, what, unit string) *progressbar.Pr
 
 // interruptible runs f with a context that SIGINT (Ctrl-C) or SIGTERM
 // cancels, and finishes the progress bar, if any, when f returns. status
-// is the exit status of an interrupted run: 130 or 143.
-func interruptible[T any](bar *progressbar.ProgressBar, f func(context.Context) (T, error)) (v T, status int, err error) {
-	ctx, stop := signalContext()
+// is the exit status of an interrupted run: 130 or 143. stopping, if not
+// empty, is said on stderr at the first signal, for work that takes a
+// while to stop; a second signal ends the process at once.
+func interruptible[T any](bar *progressbar.ProgressBar, stderr io.Writer, stopping string, f func(context.Context) (T, error)) (v T, status int, err error) {
+	var notice func(os.Signal)
+	if stopping != "" {
+		notice = func(os.Signal) {
+			if bar != nil {
+				bar.Clear()
+			}
+			fmt.Fprintln(stderr, stopping)
+		}
+	}
+	ctx, stop := signalContext(notice)
 	defer stop()
 	v, err = f(ctx)
 	if bar != nil {
@@ -366,7 +383,7 @@ func runLadder(a ladderArgs, fs *flag.FlagSet, stdout, stderr io.Writer) int {
 	if bar != nil {
 		c.Progress = func(done, _ int) { bar.Set(done) }
 	}
-	r, status, err := interruptible(bar, func(ctx context.Context) (*arena.LadderResult, error) { return arena.RunLadder(ctx, c) })
+	r, status, err := interruptible(bar, stderr, arenaStopping, func(ctx context.Context) (*arena.LadderResult, error) { return arena.RunLadder(ctx, c) })
 	if err != nil {
 		return runFailed(stderr, "arena", err, status)
 	}

@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/razziagame/razzia"
@@ -50,15 +47,20 @@ Examples:
   razzia bot --server http://localhost:8080 --game k3x7q2m5ab --exec ./mybot --name Ada --seat 2
 
 Exit status: 0 when the game is over, 1 when the server cannot be reached
-or refuses the seat, 2 for a usage error or a program that cannot play.
+or refuses the seat, 2 for a usage error or a program that cannot play,
+130 or 143 when ctrl+c (SIGINT) or SIGTERM stops it.
 `
 
 // runBot is the bot command; it stops at the end of the game or on
 // SIGINT or SIGTERM.
 func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(nil)
 	defer stop()
-	return botContext(ctx, args, stdout, stderr)
+	status := botContext(ctx, args, stdout, stderr)
+	if ctx.Err() != nil && status == 1 {
+		return ctx.status() // 130 after ctrl+c, as a shell expects
+	}
+	return status
 }
 
 // botConfig is what the flags say.
@@ -168,9 +170,12 @@ func playServer(ctx context.Context, c *client.Client, cfg botConfig, b *botexec
 	}
 	token := cfg.token
 	if token == "" {
-		seat, t, err := c.Join(ctx, cfg.id, cfg.name, cfg.seat)
+		// A server that accepts and never answers is given up on.
+		setup, setupDone := context.WithTimeout(ctx, connectTimeout)
+		seat, t, err := c.Join(setup, cfg.id, cfg.name, cfg.seat)
+		setupDone()
 		if err != nil {
-			logf("cannot join game %s: %v", cfg.id, err)
+			logf("cannot join game %s: %v", cfg.id, connectError(err, c.URL()))
 			return 1
 		}
 		token = t

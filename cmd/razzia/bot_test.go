@@ -1,16 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -333,6 +336,71 @@ func TestProgramName(t *testing.T) {
 	for cmd, want := range tests {
 		if got := programName(cmd); got != want {
 			t.Errorf("programName(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}
+
+// TestBotSilentServer: against a server that accepts and never answers,
+// razzia bot gives up within the time limit and says why, instead of
+// waiting for ever. Not parallel: it shortens the limit for every command.
+func TestBotSilentServer(t *testing.T) {
+	needPython(t)
+	addr := silentServer(t)
+	old := connectTimeout
+	connectTimeout = 300 * time.Millisecond
+	defer func() { connectTimeout = old }()
+	_, stderr, status := runBotCmd(t, "--invite", "http://"+addr+"/g/k3x7q2m5ab", "--exec", exampleBot())
+	if status != 1 || !strings.Contains(stderr, "cannot join game k3x7q2m5ab: http://"+addr+" did not answer within 300ms") {
+		t.Errorf("status %d, stderr %q", status, stderr)
+	}
+}
+
+// TestBotInterrupted: ctrl+c (SIGINT) or SIGTERM stops razzia bot while
+// it waits for players, with the shell's status for the signal.
+func TestBotInterrupted(t *testing.T) {
+	t.Parallel()
+	needPython(t)
+	srv, c := testServer(t, 0)
+	info, _, err := c.Create(t.Context(), []string{"", "", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		want int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		cmd := razziaCommand(t, t.Context(), "bot", "--invite", srv.URL+info.Invite, "--exec", exampleBot(), "--name", fmt.Sprintf("Ada %d", int(tc.sig)))
+		pipe, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		stderr := &syncBuffer{}
+		joined, read := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(read)
+			sc := bufio.NewScanner(pipe)
+			for sc.Scan() {
+				fmt.Fprintln(stderr, sc.Text())
+				if strings.Contains(sc.Text(), "joined game") {
+					close(joined)
+				}
+			}
+		}()
+		select {
+		case <-joined:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("razzia bot did not join: %s", stderr.String())
+		}
+		if err := cmd.Process.Signal(tc.sig); err != nil {
+			t.Fatal(err)
+		}
+		<-read // all of its standard error, before Wait closes the pipe
+		var exit *exec.ExitError
+		if err := cmd.Wait(); !errors.As(err, &exit) || exit.ExitCode() != tc.want {
+			t.Errorf("%v: %v; want exit status %d; stderr: %s", tc.sig, err, tc.want, stderr.String())
 		}
 	}
 }

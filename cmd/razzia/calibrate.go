@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,8 +73,8 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Func("weight", "`LEVEL=W`: draw LEVEL into seats W times as often as a level of weight 1 (repeatable)", func(v string) error {
 		l, x, ok := strings.Cut(v, "=")
 		w, err := strconv.ParseFloat(x, 64)
-		if !ok || err != nil {
-			return fmt.Errorf("%q: want LEVEL=W, such as expert=0.25", v)
+		if !ok || err != nil || !(w > 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("%q: want LEVEL=W, W a number above 0, such as expert=0.25", v)
 		}
 		weights[l] = w
 		return nil
@@ -93,10 +94,25 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var rated []string
 	if *levels != "" {
 		rated = strings.Split(*levels, ",")
-		for _, l := range rated {
+		for i, l := range rated {
 			if _, ok := bot.LookupLevel(l); !ok {
 				return usageError(stderr, fs, calibrateSynopsis, "--levels: %q is not a bot level (the levels are %s)", l, strings.Join(bot.LevelNames(), ", "))
 			}
+			if slices.Contains(rated[:i], l) {
+				return usageError(stderr, fs, calibrateSynopsis, "--levels: %s twice: name each level once", l)
+			}
+		}
+		if len(rated) < 2 {
+			return usageError(stderr, fs, calibrateSynopsis, "--levels: calibrating needs two levels or more")
+		}
+	}
+	ratedNames := rated
+	if len(ratedNames) == 0 {
+		ratedNames = bot.LevelNames()
+	}
+	for _, l := range slices.Sorted(maps.Keys(weights)) {
+		if !slices.Contains(ratedNames, l) {
+			return usageError(stderr, fs, calibrateSynopsis, "--weight %s: not a level rated (the levels rated are %s)", l, strings.Join(ratedNames, ", "))
 		}
 	}
 	// The games may take hours: a file that cannot be written is found
@@ -111,7 +127,7 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	ctx, stop := signalContext()
+	ctx, stop := signalContext(nil)
 	defer stop()
 	last := -1
 	c, err := botrating.Calibrate(ctx, botrating.Config{Games: *games, Seed: *seed, Workers: *workers, Levels: rated, Weights: weights, Log: *logFile,

@@ -19,9 +19,11 @@ func TestCalibrateUsage(t *testing.T) {
 		{"bad weight", []string{"calibrate", "--weight", "expert"}, nil, 2, `"expert": want LEVEL=W`},
 		{"weight not a number", []string{"calibrate", "--weight", "expert=lots"}, nil, 2, `"expert=lots": want LEVEL=W`},
 		{"unknown level", []string{"calibrate", "--levels", "easy,grandmaster"}, nil, 2, `--levels: "grandmaster" is not a bot level`},
-		{"weight of a level not rated", []string{"calibrate", "--levels", "easy,medium", "--weight", "expert=0.1", "--out", out}, nil, 1, `a weight for "expert", which is not among the levels rated`},
-		{"weight zero", []string{"calibrate", "--levels", "easy,medium", "--weight", "easy=0", "--out", out}, nil, 1, "the weight of easy is 0"},
-		{"a level twice", []string{"calibrate", "--levels", "easy,easy", "--out", out}, nil, 1, "each named once"},
+		{"weight of a level not rated", []string{"calibrate", "--levels", "easy,medium", "--weight", "expert=0.1", "--out", out}, nil, 2, `--weight expert: not a level rated (the levels rated are easy, medium)`},
+		{"weight of no level", []string{"calibrate", "--weight", "genius=1", "--out", filepath.Join("no", "such", "dir", "levels.json")}, nil, 2, `--weight genius: not a level rated`},
+		{"weight zero", []string{"calibrate", "--levels", "easy,medium", "--weight", "easy=0", "--out", out}, nil, 2, `"easy=0": want LEVEL=W, W a number above 0`},
+		{"a level twice", []string{"calibrate", "--levels", "easy,easy", "--out", out}, nil, 2, "--levels: easy twice: name each level once"},
+		{"one level", []string{"calibrate", "--levels", "easy", "--out", out}, nil, 2, "--levels: calibrating needs two levels or more"},
 		{"no games", []string{"calibrate", "--games", "0"}, nil, 2, "--games must be at least 1"},
 		{"argument", []string{"calibrate", "extra"}, nil, 2, `unexpected argument "extra"`},
 	})
@@ -38,7 +40,7 @@ func TestCalibrateChecksFilesFirst(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"out in a missing directory", []string{"--out", missing}, "--out: cannot write " + missing},
+		{"out in a missing directory", []string{"--out", missing}, "--out: cannot write " + missing + ": there is no folder " + filepath.Dir(missing) + "\n"},
 		{"out is a directory", []string{"--out", dir}, "--out: " + dir + " is a folder, not a file"},
 		{"log in a missing directory", []string{"--out", filepath.Join(dir, "levels.json"), "--log", missing}, "--log: cannot write " + missing},
 	}

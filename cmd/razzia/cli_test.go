@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,8 +14,10 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/razziagame/razzia/internal/arena"
@@ -39,10 +42,11 @@ func TestUsageErrorIsOneLine(t *testing.T) {
 		want string
 	}{
 		{"arena without bots", []string{"arena"}, "razzia arena: give the bots with --seats or --bots"},
-		{"replay without file", []string{"replay"}, "razzia replay: want one FILE, got 0 arguments"},
+		{"replay without file", []string{"replay"}, "razzia replay: want one FILE or LINK, got 0 arguments"},
 		{"flag near a real one", []string{"arena", "--gmaes", "3"}, "razzia arena: unknown flag --gmaes; did you mean --games?"},
 		{"bad value", []string{"arena", "--games", "many"}, `razzia arena: invalid value "many" for flag --games`},
 		{"unknown language", []string{"play", "--lang", "xx"}, `razzia play: --lang "xx": the languages are en, `},
+		{"unknown language to watch", []string{"watch", "--lang", "xx", "http://localhost:8080/g/k3x7q2m5ab"}, `razzia watch: --lang "xx": the languages are en, `},
 		{"one person alone", []string{"play", "--players", "1", "--bots", ""}, "razzia play: 1 person and 0 bots make 1 player;"},
 		{"completion without shell", []string{"completion"}, "razzia completion: want one shell: bash, zsh or fish"},
 		{"completion of another shell", []string{"completion", "tcsh"}, `razzia completion: unknown shell "tcsh"`},
@@ -240,6 +244,10 @@ func TestCompletion(t *testing.T) {
 		{"a flag", "razzia arena --gam", "--games"},
 		{"help's commands", "razzia help cal", "calibrate"},
 		{"a shell", "razzia completion fi", "fish"},
+		{"a language", "razzia play --lang h", "hu"},
+		{"a language to watch", "razzia watch --lang ", "de"},
+		{"a pace", "razzia play --server http://localhost:8080 --pace bl", "blitz"},
+		{"a log format", "razzia serve --log-format j", "json"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -276,8 +284,8 @@ func TestFlagsWithoutCommandServe(t *testing.T) {
 	t.Chdir(t.TempDir())
 	notice := "razzia serve: creating razzia.db, a new SQLite database for the games and accounts (--db names another)\n"
 	_, stderr, status = runCmd(t, nil, "--addr", ln.Addr().String(), "--log-format", "json")
-	if status != 1 || strings.Contains(stderr, notice) || !strings.Contains(stderr, ln.Addr().String()) {
-		t.Errorf("status %d, stderr %q; want 1, the address and no notice", status, stderr)
+	if want := "razzia serve: --addr " + ln.Addr().String() + " is in use: another program (another razzia serve?) listens there"; status != 1 || strings.Contains(stderr, notice) || !strings.HasPrefix(stderr, want) {
+		t.Errorf("status %d, stderr %q; want 1, %q and no notice", status, stderr, want)
 	}
 	if _, err := os.Stat("razzia.db"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("razzia.db: %v; want none", err)
@@ -404,6 +412,138 @@ func TestArenaInterrupted(t *testing.T) {
 				t.Errorf("stderr %q does not say the run was interrupted", stderr)
 			}
 		})
+	}
+}
+
+// deciding writes a bot program that answers the question razzia asks
+// before the games, then does what body says; body is given two named
+// pipes: $2, to say when it begins a decision, and $3, to wait on. It
+// returns the program's exec: spec and the pipes.
+func deciding(t *testing.T, body string) (seat, begun, resume string) {
+	t.Helper()
+	needSh(t)
+	dir := t.TempDir()
+	begun, resume = filepath.Join(dir, "begun"), filepath.Join(dir, "resume")
+	for _, fifo := range []string{begun, resume} {
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skipf("no named pipe: %v", err)
+		}
+		t.Cleanup(func() {
+			// A reader or writer still waiting for the other side is let go.
+			for _, flag := range []int{os.O_WRONLY, os.O_RDONLY} {
+				if f, err := os.OpenFile(fifo, flag|syscall.O_NONBLOCK, 0); err == nil {
+					f.Close()
+				}
+			}
+		})
+	}
+	script := filepath.Join(dir, "bot.sh")
+	checked := "if [ ! -e \"$1\" ]; then : > \"$1\"; read -r line; echo draw; exit 0; fi\n"
+	if err := os.WriteFile(script, []byte(checked+body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "exec:sh " + script + " " + filepath.Join(dir, "run") + " " + begun + " " + resume, begun, resume
+}
+
+// A watchWriter keeps what is written and closes seen when it has seen
+// want.
+type watchWriter struct {
+	syncBuffer
+	want string
+	seen chan struct{}
+	once sync.Once
+}
+
+func (w *watchWriter) Write(p []byte) (int, error) {
+	n, err := w.syncBuffer.Write(p)
+	if strings.Contains(w.String(), w.want) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return n, err
+}
+
+// TestArenaStopsGamesInProgress: ctrl+c while a bot program is in the
+// middle of a game ends that game at its next decision, uncounted, rather
+// than play it to the end; the run says that it is stopping, and ends
+// with 130.
+func TestArenaStopsGamesInProgress(t *testing.T) {
+	// The first decision says it has begun and waits to be let go; it
+	// answers a move that is no legal one then, which ends the decision
+	// at once.
+	seat, begun, resume := deciding(t, "read -r line; echo begun > \"$2\"; read -r go < \"$3\"; echo draw police\n")
+	var signals chan<- os.Signal
+	notifySignals = func(c chan<- os.Signal, _ ...os.Signal) { signals = c }
+	stopSignals = func(chan<- os.Signal) {}
+	t.Cleanup(func() { notifySignals, stopSignals = defaultNotify, defaultStop })
+	var stdout bytes.Buffer
+	stderr := &watchWriter{want: "razzia arena: stopping: the games in progress end at their next decision", seen: make(chan struct{})}
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"arena", "--seats", seat + ",random", "--games", "1", "--workers", "1", "--bot-timeout", "1m", "--json"},
+			strings.NewReader(""), &stdout, stderr)
+	}()
+	if b, err := os.ReadFile(begun); err != nil || strings.TrimSpace(string(b)) != "begun" {
+		t.Fatalf("the program did not begin its decision: %q, %v", b, err)
+	}
+	signals <- os.Interrupt
+	<-stderr.seen // the run is told to stop
+	if err := os.WriteFile(resume, []byte("go\n"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if status := <-done; status != 130 {
+		t.Errorf("status %d, stderr %q; want 130", status, stderr.String())
+	}
+	var r arena.Result
+	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil || r.Games != 0 {
+		t.Errorf("the report: %v, %d games; want none: the game was stopped in progress", err, r.Games)
+	}
+}
+
+// TestArenaSecondInterrupt: a second ctrl+c ends a run that is waiting
+// for a bot program's decision at once, as ctrl+c ends a program by
+// default, instead of waiting out the program's time.
+func TestArenaSecondInterrupt(t *testing.T) {
+	t.Parallel()
+	seat, fifo, _ := deciding(t, "read -r line; echo begun > \"$2\"; while read -r line; do :; done\n") // decides never
+	cmd := razziaCommand(t, t.Context(), "arena", "--seats", seat+",random",
+		"--games", "1", "--workers", "1", "--bot-timeout", "1m")
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(fifo); err != nil || strings.TrimSpace(string(b)) != "begun" {
+		t.Fatalf("the program did not begin its decision: %q, %v", b, err)
+	}
+	stopping, done := make(chan struct{}), make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "razzia arena: stopping") {
+				close(stopping)
+			}
+		}
+		done <- cmd.Wait()
+	}()
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-stopping:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the run did not say that it stops")
+	}
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case err := <-done:
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGINT {
+			t.Errorf("razzia arena ended with %v; want the end ctrl+c gives", err)
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("a second ctrl+c did not end the run")
 	}
 }
 

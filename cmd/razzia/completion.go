@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -88,6 +89,23 @@ func helpFlags(help string) []string {
 	return names
 }
 
+// flagValues are the values the shells complete after a flag, by the
+// flag's name, whichever command has it: the lists razzia checks them
+// against.
+func flagValues() map[string]string {
+	return map[string]string{
+		"lang":       strings.ReplaceAll(langTags(), ",", ""),
+		"pace":       strings.ReplaceAll(paceIDs(), ",", ""),
+		"log-format": "text json",
+	}
+}
+
+// sortedValues returns flagValues' flags in a fixed order, for scripts
+// that read the same every time.
+func sortedValues() []string {
+	return slices.Sorted(maps.Keys(flagValues()))
+}
+
 func commandNames(specs []completionSpec) string {
 	var names []string
 	for _, s := range specs {
@@ -112,8 +130,14 @@ _razzia() {
         COMPREPLY=($(compgen -W "%s --help --version" -- "$cur"))
         return
     fi
-    case ${COMP_WORDS[1]} in
+    case ${COMP_WORDS[COMP_CWORD-1]} in
 `, commandNames(specs))
+	for _, f := range sortedValues() {
+		fmt.Fprintf(w, "        --%s) COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")); return ;;\n", f, flagValues()[f])
+	}
+	fmt.Fprint(w, `    esac
+    case ${COMP_WORDS[1]} in
+`)
 	for _, s := range specs {
 		fmt.Fprintf(w, "    %s) words=\"%s\" ;;\n", s.name, strings.TrimSpace(dashed(s.flags)+" "+strings.Join(s.words, " ")))
 	}
@@ -143,6 +167,12 @@ _razzia() {
         _describe -t commands 'razzia command' cmds
         return
     fi
+    case $words[CURRENT-1] in
+`)
+	for _, f := range sortedValues() {
+		fmt.Fprintf(w, "    --%s) compadd -- %s; return ;;\n", f, flagValues()[f])
+	}
+	fmt.Fprint(w, `    esac
     case $words[2] in
 `)
 	for _, s := range specs {
@@ -180,6 +210,10 @@ func writeFish(w io.Writer, specs []completionSpec) {
 	for _, s := range specs {
 		cond := zshQuote("__fish_seen_subcommand_from " + s.name)
 		for _, f := range s.flags {
+			if v, ok := flagValues()[f]; ok {
+				fmt.Fprintf(w, "complete -c razzia -n %s -l %s -xa %s\n", cond, f, zshQuote(v))
+				continue
+			}
 			fmt.Fprintf(w, "complete -c razzia -n %s -l %s\n", cond, f)
 		}
 		if len(s.words) > 0 {

@@ -75,6 +75,7 @@ func limitFlags(fs *flag.FlagSet, cfg *serveConfig) *limitSet {
 	num(&t.BotWorkers, "bot-workers", lim.BotWorkers, "bots thinking at once over all games: the cores the bots may take (the default is the cores less one)")
 	num(&cfg.analyst.Workers, "analysis-workers", 1, "finished games analysed at once in the background, while the bots leave a --bot-workers worker free (0: none)")
 	num(&cfg.analyst.Iterations, "analysis-iterations", analysis.DefaultIterations, "search iterations per decision of a game's analysis")
+	num(&cfg.puzzleWorkers, "puzzle-workers", 1, "analysed games searched for puzzles at once in the background, at expert's budget, while the bots leave a --bot-workers worker free (0: none)")
 	num(&a.MaxConns, "max-conns-per-client", api.MaxConns, "WebSockets one client address may hold at once")
 	num(&t.MaxSpectators, "max-spectators", lim.MaxSpectators, "spectators of one game at once")
 	frac(&t.SeatMoveRate, "seat-move-rate", lim.SeatMoveRate, "moves one seat may send a second over all its connections, after a burst of --seat-move-burst")
@@ -118,6 +119,9 @@ func (l *limitSet) finish(cfg *serveConfig) error {
 	}
 	if w := cfg.analyst.Workers; w < 0 {
 		return fmt.Errorf("--analysis-workers %d: want 0 or more", w)
+	}
+	if w := cfg.puzzleWorkers; w < 0 {
+		return fmt.Errorf("--puzzle-workers %d: want 0 or more", w)
 	}
 	if it := cfg.analyst.Iterations; it < 1 || it > analysis.MaxIterations {
 		return fmt.Errorf("--analysis-iterations %d: want 1 to %d", it, analysis.MaxIterations)

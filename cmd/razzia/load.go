@@ -82,7 +82,7 @@ interrupted by SIGINT (Ctrl-C) or SIGTERM (the report is still printed).
 
 // runLoad is the load command; SIGINT or SIGTERM ends the run early.
 func runLoad(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signalContext()
+	ctx, stop := signalContext(nil)
 	defer stop()
 	status := loadContext(ctx, args, stdin, stdout, stderr)
 	if status == 1 && ctx.Err() != nil {

@@ -39,6 +39,7 @@ func init() {
 		{"bot", "play a seat of a server game with a bot program", runBot},
 		{"watch", "watch a game on a server in the terminal", runWatch},
 		{"migrate", "copy a database to another (SQLite, PostgreSQL)", migrate},
+		{"puzzles", "find puzzles in a database's finished games at once", puzzlesCommand},
 		{"load", "play many games against running servers, measure move latency", runLoad},
 		{"calibrate", "rate the bot levels for player ratings", calibrate},
 		{"version", "print razzia's version and build", runVersion},

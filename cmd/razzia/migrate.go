@@ -7,8 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net/url"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -41,6 +41,10 @@ an SQLite file, as razzia serve would.
 The copy is one transaction: when it fails or is interrupted, the target
 is left as it was. --dry-run says what would be copied, and changes
 nothing.
+
+Exit status: 0 when the copy is made (or said, with --dry-run), 1 when
+it cannot be, 2 for a usage error, 130 or 143 when SIGINT (Ctrl-C) or
+SIGTERM stopped it.
 `
 
 // migrateName is how migrate's PostgreSQL sessions show in
@@ -49,8 +53,17 @@ const migrateName = "razzia migrate"
 
 // migrate is the "migrate" command.
 func migrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(nil)
 	defer stop()
+	status := migrateContext(ctx, args, stdout, stderr)
+	if ctx.Err() != nil && status == 1 {
+		return ctx.status() // 130 after ctrl+c, as a shell expects
+	}
+	return status
+}
+
+// migrateContext is migrate until ctx is done.
+func migrateContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := newFlags("migrate")
 	from := fl.String("from", "", "the source: an existing SQLite `file` or a postgres:// URL")
 	to := fl.String("to", "", "the target: an SQLite `file` (created if missing) or a postgres:// URL")
@@ -245,35 +258,64 @@ type copyStore interface {
 }
 
 // openCopy opens the database dsn names for a copy, refusing one a server
-// uses: an SQLite file is locked (sqlite.Options.Sole) for as long as it
-// is open, so that no server starts on it meanwhile; a PostgreSQL database
-// must have neither razzia servers connected nor live leases. existing
-// refuses a database that does not exist (an error wrapping
-// store.ErrNoDatabase), creating nothing. A PostgreSQL database that does not
-// answer is waited for at most wait.
+// uses (openSole), with what to do about it.
 func openCopy(ctx context.Context, dsn string, existing bool, wait time.Duration, log *slog.Logger) (copyStore, error) {
-	inUse := func(err error) error {
-		return fmt.Errorf("%w; stop the razzia servers using it (razzia migrate copies a database no server uses), then run migrate again", err)
+	s, err := openSole(ctx, dsn, existing, wait, log, migrateName)
+	if errors.Is(err, sqlite.ErrInUse) || errors.Is(err, postgres.ErrInUse) {
+		return nil, fmt.Errorf("%w; stop the razzia servers using it (razzia migrate copies a database no server uses), then run migrate again", err)
 	}
+	return s, err
+}
+
+// openSole opens the database dsn names for a command that must be its
+// only user, refusing one a server uses (an error wrapping
+// sqlite.ErrInUse or postgres.ErrInUse): an SQLite file is locked
+// (sqlite.Options.Sole) for as long as it is open, so that no server
+// starts on it meanwhile; a PostgreSQL database must have neither razzia
+// servers connected nor live leases, and its sessions are named app.
+// existing refuses a database that does not exist (an error wrapping
+// store.ErrNoDatabase), creating nothing. A PostgreSQL database that does
+// not answer is waited for at most wait.
+func openSole(ctx context.Context, dsn string, existing bool, wait time.Duration, log *slog.Logger, app string) (copyStore, error) {
 	if !isPostgres(dsn) {
 		s, err := sqlite.OpenOptions(ctx, dsn, sqlite.Options{Sole: true, Existing: existing})
-		if errors.Is(err, sqlite.ErrInUse) {
-			return nil, inUse(err)
+		if err != nil && !errors.Is(err, sqlite.ErrInUse) && ctx.Err() != nil {
+			return nil, errInterrupted
 		}
 		return s, err
 	}
 	octx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	s, err := postgres.Open(octx, dsn, postgres.Options{Logger: log, ApplicationName: migrateName, Existing: existing})
+	s, err := postgres.Open(octx, dsn, postgres.Options{Logger: log, ApplicationName: app, Existing: existing})
 	if err != nil {
-		return nil, err
+		return nil, unreachable(dsn, wait, err)
 	}
 	if err := s.InUse(ctx); err != nil {
 		s.Close()
-		if errors.Is(err, postgres.ErrInUse) {
-			return nil, inUse(err)
-		}
 		return nil, err
 	}
 	return s, nil
+}
+
+// errInterrupted is the error of a database whose opening ctrl+c or
+// SIGTERM cut short.
+var errInterrupted = errors.New("interrupted; nothing was written")
+
+// unreachable says in words that a PostgreSQL database could not be
+// reached, by the address in its URL; other errors are returned as they
+// are.
+func unreachable(dsn string, wait time.Duration, err error) error {
+	host := "the database's host"
+	if u, perr := url.Parse(dsn); perr == nil && u.Host != "" {
+		host = u.Host
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		return errInterrupted
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Errorf("nothing answers at %s: is PostgreSQL running there, and is the address right?", host)
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%s did not answer within --wait %v: is PostgreSQL running there, and is the address right?", host, wait)
+	}
+	return netError(err)
 }

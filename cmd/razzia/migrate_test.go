@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -289,6 +290,53 @@ func TestMigrateUnreadable(t *testing.T) {
 	status, _, errs := runMigrate(t, "--from", from, "--to", filepath.Join(dir, "to.db"))
 	if status != 1 || !strings.Contains(errs, "locked.db") || !strings.Contains(errs, "permission denied") {
 		t.Errorf("migrate from an unreadable file: status %d, %q", status, errs)
+	}
+}
+
+// TestMigrateUnreachable: a PostgreSQL target that refuses connections or
+// never answers is given up on after --wait and said in words, by the
+// address of its URL, and the SQLite target is left as it was.
+func TestMigrateUnreachable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	from := filepath.Join(dir, "from.db")
+	fillSQLite(t, from)
+	silent := silentServer(t)
+	for _, tc := range []struct {
+		host string
+		want []string // one of them: a refused port is tried again until --wait ends, and may be in a try then
+	}{
+		{"127.0.0.1:1", []string{"nothing answers at 127.0.0.1:1: is PostgreSQL running there, and is the address right?",
+			"127.0.0.1:1 did not answer within --wait 200ms: is PostgreSQL running there"}},
+		{silent, []string{silent + " did not answer within --wait 200ms: is PostgreSQL running there"}},
+	} {
+		to := "postgres://razzia@" + tc.host + "/razzia"
+		status, _, errs := runMigrate(t, "--from", from, "--to", to, "--wait", "200ms")
+		said := slices.ContainsFunc(tc.want, func(w string) bool { return strings.Contains(errs, "razzia migrate: the target "+to+": "+w) })
+		if status != 1 || !said {
+			t.Errorf("migrate to %s: status %d, stderr %q; want 1 and one of %q", tc.host, status, errs, tc.want)
+		}
+	}
+}
+
+// TestMigrateInterrupted: ctrl+c or SIGTERM while migrate waits for its
+// target ends it with 130 or 143, saying so. Not parallel: it replaces
+// the signal functions.
+func TestMigrateInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	from := filepath.Join(dir, "from.db")
+	fillSQLite(t, from)
+	to := "postgres://razzia@" + silentServer(t) + "/razzia"
+	for _, s := range interruptions {
+		t.Run(s.name, func(t *testing.T) {
+			notifySignals = func(ch chan<- os.Signal, _ ...os.Signal) { ch <- s.sig }
+			stopSignals = func(chan<- os.Signal) {}
+			t.Cleanup(func() { notifySignals, stopSignals = defaultNotify, defaultStop })
+			status, _, errs := runMigrate(t, "--from", from, "--to", to, "--wait", "1m")
+			if status != s.status || !strings.Contains(errs, ": interrupted; nothing was written") {
+				t.Errorf("status %d, stderr %q; want %d and that it was interrupted", status, errs, s.status)
+			}
+		})
 	}
 }
 

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -17,7 +19,7 @@ func checkWritable(path string) error {
 		}
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {
-			return err
+			return writeError(path, err)
 		}
 		f.Close()
 	}
@@ -25,7 +27,7 @@ func checkWritable(path string) error {
 	// writeFileAtomic renames into place.
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
+		return writeError(path, err)
 	}
 	f.Close()
 	return os.Remove(f.Name())
@@ -36,7 +38,7 @@ func checkWritable(path string) error {
 func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
+		return writeError(path, err)
 	}
 	defer os.Remove(f.Name()) // after the rename, nothing to remove
 	if _, err := f.Write(data); err != nil {
@@ -51,4 +53,20 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// writeError says why a file cannot be written at path, in words and by
+// the names the person gave: not by the temporary file's.
+func writeError(path string, err error) error {
+	dir := filepath.Dir(path)
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("cannot write %s: there is no folder %s", path, dir)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("cannot write %s: permission denied (in the folder %s)", path, dir)
+	case errors.As(err, &pe):
+		return fmt.Errorf("cannot write %s: %w", path, pe.Err)
+	}
+	return fmt.Errorf("cannot write %s: %w", path, err)
 }

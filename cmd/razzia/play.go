@@ -62,9 +62,9 @@ Your seat is kept: the seat's token is saved in your configuration folder
 (razzia/seats.json, readable by you only), so razzia play LINK takes the
 seat back after q, a crash or a reboot, and razzia play --server URL alone
 lists your games there, yours to move first. q at a started table leaves
-the seat to a server bot until you come back; q at a table you created
-that still waits for players asks whether to close it. razzia watch LINK
-watches a game.
+the seat to a server bot until you come back, and so do ctrl+c and a
+terminal closed; q at a table you created that still waits for players
+asks whether to close it. razzia watch LINK watches a game.
 
 Colours always come with symbols; NO_COLOR turns them off.
 
@@ -89,7 +89,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 0, "seed of the game: the same seed deals the same cards (default: random)")
 	lang := fs.String("lang", "", "language `TAG`: "+langTags()+" (default: from $LANG)")
 	delay := fs.Duration("delay", tui.DefaultDelay, "the least time a bot takes to move")
-	record := fs.String("record", "", "write the game's record to `FILE` as the game goes (a game at this keyboard)")
+	record := fs.String("record", "", "write the game's record to a new `FILE` as the game goes (a game at this keyboard)")
 	server := fs.String("server", "", "play on the Razzia server at `URL`")
 	name := fs.String("name", "", "your `NAME` at a server's table (default: $USER)")
 	acct := fs.String("account", "", "sign in to the server's account `NAME` (password: $RAZZIA_PASSWORD, else asked)")
@@ -104,29 +104,28 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(rest) > 1 {
 		return usageError(stderr, fs, playSynopsis, "at most one invite link or game id, got %d arguments", len(rest))
 	}
-	opt := tui.Options{Lang: *lang, Delay: *delay}
-	if opt.Lang == "" {
-		opt.Lang = envLang()
-	}
 	if *delay < 0 {
 		return usageError(stderr, fs, playSynopsis, "--delay must not be negative")
 	}
-	cat, ok := i18n.Lookup(opt.Lang)
-	if !ok && *lang != "" {
-		return usageError(stderr, fs, playSynopsis, "--lang %q: the languages are %s", *lang, langTags())
+	tag, cat, err := pickLang(*lang)
+	if err != nil {
+		return usageError(stderr, fs, playSynopsis, "%v", err)
 	}
-	if !ok {
-		cat = i18n.Default()
-	}
+	opt := tui.Options{Lang: tag, Delay: *delay}
 	if _, ok := pace.Lookup(*paceID); *paceID != "" && !ok {
 		return usageError(stderr, fs, playSynopsis, "--pace: no pace %q (the paces are %s)", *paceID, paceIDs())
 	}
 	if *record != "" {
 		if *server != "" || len(rest) == 1 {
-			return usageError(stderr, fs, playSynopsis, "--record is for a game at this keyboard; a server keeps its games' records (razzia replay URL)")
+			return usageError(stderr, fs, playSynopsis, "--record is for a game at this keyboard; a server keeps its games' records (razzia replay LINK)")
 		}
 		if err := checkWritable(*record); err != nil {
 			fmt.Fprintf(stderr, "razzia play: --record: %v\n", err)
+			return 1
+		}
+		// Another game's record is not written over at the first move.
+		if fi, err := os.Stat(*record); err == nil && fi.Size() > 0 {
+			fmt.Fprintf(stderr, "razzia play: --record: %s exists: give a new file, or remove that one first\n", *record)
 			return 1
 		}
 	}
@@ -181,7 +180,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		spec = strings.TrimSpace(spec)
 		b, err := bot.New(spec, razzia.SeededRand(seedBytes, fmt.Sprintf("bot %d", len(people)+i)).Uint64())
 		if err != nil {
-			return usageError(stderr, fs, playSynopsis, "--bots: %v (%s)", err, bot.SpecHelp)
+			return usageError(stderr, fs, playSynopsis, "--bots: %v", err) // which lists the valid specs
 		}
 		defer b.Close()
 		level := spec
@@ -201,7 +200,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "%v", err)
 	}
-	if err := needTerminal(stdin, stdout); err != nil {
+	if err := needTerminal("play", stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
@@ -234,21 +233,44 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitStatus(sig, m)
 }
 
-// needTerminal reports why the table cannot be drawn: standard input and
-// output must be a terminal, so that the keys arrive one by one and no
-// escape codes land in a file.
-func needTerminal(stdin io.Reader, stdout io.Writer) error {
+// needTerminal reports why the command cannot draw the table: standard
+// input and output must be a terminal, so that the keys arrive one by one
+// and no escape codes land in a file.
+func needTerminal(command string, stdin io.Reader, stdout io.Writer) error {
 	for _, f := range []struct {
 		name string
 		v    any
 	}{{"standard input", stdin}, {"standard output", stdout}} {
 		file, ok := f.v.(*os.File)
 		if !ok || !term.IsTerminal(int(file.Fd())) {
-			return fmt.Errorf("%s is not a terminal: razzia play draws the table in a terminal of %d×%d or larger (a program plays with razzia bot)",
-				f.name, tui.MinWidth, tui.MinHeight)
+			err := fmt.Errorf("%s is not a terminal: razzia %s draws the table in a terminal of %d×%d or larger",
+				f.name, command, tui.MinWidth, tui.MinHeight)
+			if command == "play" {
+				err = fmt.Errorf("%w (a program plays with razzia bot)", err)
+			}
+			return err
 		}
 	}
 	return nil
+}
+
+// pickLang returns the language of --lang, or of the environment when the
+// flag is empty (English when the environment names none Razzia speaks),
+// and its catalogue; a --lang Razzia does not speak is an error naming
+// those it does.
+func pickLang(flag string) (string, *i18n.Catalogue, error) {
+	tag := flag
+	if tag == "" {
+		tag = envLang()
+	}
+	cat, ok := i18n.Lookup(tag)
+	switch {
+	case !ok && flag != "":
+		return "", nil, fmt.Errorf("--lang %q: the languages are %s", flag, langTags())
+	case !ok:
+		cat = i18n.Default()
+	}
+	return tag, cat, nil
 }
 
 // exitStatus is the status a shell expects: 128 and the signal's number
@@ -265,21 +287,30 @@ func exitStatus(sig os.Signal, m *tui.Model) int {
 
 // runProgram runs the Bubble Tea program on the terminal until it ends or
 // SIGINT, SIGTERM or SIGHUP stops it; it returns that signal. The program
-// quits as after q, so the screen is restored either way.
+// quits as after q, so the screen is restored either way. SIGTSTP
+// suspends it as ctrl+z does.
 func runProgram(m *tui.Model, stdin io.Reader, stdout io.Writer) (os.Signal, error) {
-	p := tea.NewProgram(m, tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler())
+	sus := newSuspender()
+	defer sus.stop()
+	p := tea.NewProgram(m, tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler(), tea.WithFilter(sus.filter))
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	caught := make(chan os.Signal, 1)
 	done := make(chan struct{})
 	go func() {
-		select {
-		case s := <-sigs:
-			caught <- s
-			p.Quit()
-		case <-done:
-			caught <- nil
+		for {
+			select {
+			case s := <-sigs:
+				caught <- s
+				p.Quit()
+				return
+			case <-sus.tstp:
+				sus.caught(p)
+			case <-done:
+				caught <- nil
+				return
+			}
 		}
 	}()
 	_, err := p.Run()
@@ -335,7 +366,10 @@ func peopleNames(arg string, cat *i18n.Catalogue) ([]string, error) {
 		return []string{defaultName(cat)}, nil
 	}
 	if n, err := strconv.Atoi(arg); err == nil {
-		if n < 0 || n > razzia.MaxPlayers {
+		switch {
+		case n < 0:
+			return nil, fmt.Errorf("%d: want the people's names, or their number from 0 to %d", n, razzia.MaxPlayers)
+		case n > razzia.MaxPlayers:
 			return nil, fmt.Errorf("%d people: at most %d can play", n, razzia.MaxPlayers)
 		}
 		names := make([]string, n)
@@ -436,6 +470,7 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	if server == "" {
 		return usageError(stderr, fs, playSynopsis, "a game id needs --server URL")
 	}
+	anyName := name == "" // any seat kept at the game is this person's
 	if name == "" {
 		name = defaultName(i18n.Default())
 	}
@@ -446,7 +481,7 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	if err != nil && invite == "" {
 		return usageError(stderr, fs, playSynopsis, "%v", err)
 	}
-	if err := needTerminal(stdin, stdout); err != nil {
+	if err := needTerminal("play", stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
@@ -456,6 +491,9 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	}
 	c.Chat = true // the terminal shows the table's chat
 	store, err := client.DefaultSeatStore()
+	if err == nil {
+		err = store.Check() // before the server is asked for a seat it could not keep
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
@@ -472,7 +510,7 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	setup, setupDone := context.WithTimeout(ctx, connectTimeout)
 	defer setupDone()
 	if invite == "" && g.resume {
-		listed, err := listSeats(setup, c, store, stdout)
+		listed, err := listSeats(setup, c, store, cat, stdout)
 		if err != nil {
 			fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
 			return 1
@@ -487,13 +525,18 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 			fmt.Fprintf(stderr, "razzia play: reading the password: %v\n", err)
 			return 1
 		}
-		if _, err := c.SignIn(setup, g.account, password); err != nil {
+		acct, err := c.SignIn(setup, g.account, password)
+		if err != nil {
 			fmt.Fprintf(stderr, "razzia play: signing in to %s on %s: %v\n", g.account, server, connectError(err, server))
 			return 1
 		}
+		name = acct.Name // the name the seat is under, kept with it
 	}
-	seat, err := c.TakeSeat(setup, store, client.SeatRequest{Game: invite, Name: name, Seats: seats, Pace: g.pace, Rated: g.rated})
+	seat, err := c.TakeSeat(setup, store, client.SeatRequest{Game: invite, Name: name, AnyName: anyName, Seats: seats, Pace: g.pace, Rated: g.rated})
 	if err != nil {
+		if full, ok := errors.AsType[*client.Error](err); ok && full.Code == protocol.TableFull && invite != "" {
+			err = noSeat(setup, c, invite, err)
+		}
 		fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
 		return 1
 	}
@@ -516,11 +559,18 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
+	if sig != nil || m.Interrupted() {
+		// Gone without q: a bot plays for the seat until its player
+		// comes back, as after q, rather than the table waiting.
+		leave, done := context.WithTimeout(ctx, connectTimeout)
+		_ = m.LeaveToBot(leave) // unsent, the seat simply waits
+		done()
+	}
 	game := m.ServerGame()
 	if game != id {
 		// A rematch it followed: the seat there is the one to keep.
 		link = strings.TrimSuffix(c.URL(), "/") + "/g/" + game
-		_ = store.Forget(c.URL(), id)
+		_ = store.Drop(seat)
 		if tok := m.SeatToken(); tok != "" {
 			_ = store.Save(client.SavedSeat{Server: c.URL(), Game: game, Seat: m.Snapshot().Seat, Name: seat.Name, Token: tok, Saved: time.Now()})
 		}
@@ -531,7 +581,9 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	if sig != syscall.SIGHUP {
 		summary(stdout, m, 0)
 		switch {
-		case m.Over() || m.Cancelled():
+		case m.Cancelled():
+			fmt.Fprintln(stdout, cat.T("cli.table.closed", "link", link))
+		case m.Over():
 			fmt.Fprintln(stdout, link)
 		default:
 			fmt.Fprintln(stdout, cat.T("tui.seat.kept", "command", "razzia play "+link))
@@ -540,28 +592,43 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 	return exitStatus(sig, m)
 }
 
+// noSeat says what a person can do at a game with no seat for them: watch
+// it, or replay it once it is over. err is the refusal, said when the
+// game cannot be looked up.
+func noSeat(ctx context.Context, c *client.Client, id string, err error) error {
+	info, _, gerr := c.Game(ctx, id, "")
+	link := strings.TrimSuffix(c.URL(), "/") + "/g/" + id
+	switch {
+	case gerr != nil:
+		return err
+	case info.Status.Over():
+		return fmt.Errorf("game %s is over: razzia replay %s replays it", id, link)
+	}
+	return fmt.Errorf("game %s has no open seat: razzia watch %s watches it", id, link)
+}
+
 // listSeats prints the games the person holds a seat in on the server,
 // theirs to move first, with the command that resumes each. It reports
 // whether it listed any.
-func listSeats(ctx context.Context, c *client.Client, store *client.SeatStore, w io.Writer) (bool, error) {
+func listSeats(ctx context.Context, c *client.Client, store *client.SeatStore, cat *i18n.Catalogue, w io.Writer) (bool, error) {
 	games, err := c.HeldGames(ctx, store)
 	if err != nil || len(games) == 0 {
 		return false, err
 	}
-	fmt.Fprintf(w, "Your games on %s:\n", c.URL())
+	fmt.Fprintln(w, cat.T("cli.seats.title", "server", c.URL()))
 	for _, g := range games {
-		state := "waiting for players"
+		state := cat.T("cli.seats.waiting")
 		switch {
 		case g.ToMove:
-			state = "your turn"
+			state = cat.T("cli.seats.turn")
 		case g.StandIn:
-			state = "a bot plays for you until you come back"
+			state = cat.T("cli.seats.standin")
 		case g.Info.Status == protocol.StatusPlaying:
-			state = fmt.Sprintf("playing, move %d", g.Info.Moves+1)
+			state = cat.T("cli.seats.playing", "move", g.Info.Moves+1)
 		}
 		fmt.Fprintf(w, "  %s: %s\n    razzia play %s/g/%s\n", g.Seat.Name, state, strings.TrimSuffix(c.URL(), "/"), g.Seat.Game)
 	}
-	fmt.Fprintf(w, "A new table:\n    razzia play --server %s --bots %s\n", c.URL(), defaultBots)
+	fmt.Fprintf(w, "%s\n    razzia play --server %s --bots %s\n", cat.T("cli.seats.new"), c.URL(), defaultBots)
 	return true, nil
 }
 

@@ -36,6 +36,13 @@ func TestPlayTerminalAccount(t *testing.T) {
 	if got := wait(t, status); got != 0 {
 		t.Fatalf("razzia play exited with %d", got)
 	}
+	// The seat is kept under the account's name, as the table shows it.
+	term = newTerminal(t, 80, 24)
+	status = playCommand(t, term, "--server", srv.URL, "--lang", "en")
+	term.waitFor(10*time.Second, "", "Your games on", "  Ann: a bot plays for you")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play --server exited with %d", got)
+	}
 }
 
 // TestPlayAccountUsage: --account and --rated need a server; --rated

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -16,6 +18,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/tui"
 )
 
@@ -77,9 +81,9 @@ func TestPlaySeatSurvives(t *testing.T) {
 	link := m[1]
 
 	term = newTerminal(t, 80, 24)
-	status = playCommand(t, term, "--server", srv.URL, "--lang", "en")
-	s = term.waitFor(10*time.Second, "", "Your games on", "A new table")
-	if !strings.Contains(unwrap(s), "razzia play "+link+" ") || !strings.Contains(s, "a bot plays for you") {
+	status = playCommand(t, term, "--server", srv.URL, "--lang", "de")
+	s = term.waitFor(10*time.Second, "", "Deine Spiele auf", "Ein neuer Tisch")
+	if !strings.Contains(unwrap(s), "razzia play "+link+" ") || !strings.Contains(s, "ein Bot spielt für dich") {
 		t.Errorf("the list lacks the game %s:\n%s", link, s)
 	}
 	if got := wait(t, status); got != 0 {
@@ -94,24 +98,95 @@ func TestPlaySeatSurvives(t *testing.T) {
 	quitToBot(t, term, status)
 }
 
-// TestPlaySilentServer: a server that accepts connections and never
-// answers gets a clear error within the time limit, not a blank screen.
-// Not parallel: it shortens the limit for every play.
-func TestPlaySilentServer(t *testing.T) {
+// TestPlayWaitingRoomClosed: q in the waiting room of a table one created
+// asks whether to close it, in Hungarian at 120×40; y closes it on the
+// server, and the line left in the terminal says so instead of offering
+// its link.
+func TestPlayWaitingRoomClosed(t *testing.T) {
+	t.Parallel()
+	srv, c := testServer(t, 1000)
+	term := newTerminal(t, 120, 40)
+	status := playCommand(t, term, "--server", srv.URL, "--name", "Ann", "--bots", "easy", "--players", "3", "--lang", "hu")
+	s := term.waitFor(10*time.Second, "", "Hívd meg őket", "1  Ann (te)", "2  Bot 2 (easy)", "3  — szabad —")
+	m := regexp.MustCompile(`/g/([a-z2-7]{10})`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("no link in the waiting room:\n%s", s)
+	}
+	term.send("q")
+	term.waitFor(5*time.Second, "", "Bezárod az asztalt? y: bezárom, n: nyitva marad másoknak, esc: maradok")
+	term.send("y")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+	var refused *client.Error
+	if _, _, err := c.Game(t.Context(), m[1], ""); !errors.As(err, &refused) || refused.Code != protocol.TableCancelled {
+		t.Fatalf("the table on the server: %v; want it cancelled", err)
+	}
+	term.waitFor(5*time.Second, "", "Az asztal bezárult: "+srv.URL+m[0])
+}
+
+// TestPlayNoSeat: the link of a game with no seat left says what can be
+// done there instead: watch it while it is played, replay it once it is
+// over; not only that the table is full.
+func TestPlayNoSeat(t *testing.T) {
+	t.Parallel()
+	srv, c := testServer(t, 1000)
+	playing, _, err := c.Create(t.Context(), []string{"", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Join(t.Context(), playing.ID, "Ann", -1); err != nil { // Ann's turn, for ever
+		t.Fatal(err)
+	}
+	over, err := c.Upload(t.Context(), readRecordFile(t, filepath.Join("testdata", "game-3p.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ id, want string }{
+		{playing.ID, "game " + playing.ID + " has no open seat: razzia watch " + srv.URL + "/g/" + playing.ID + " watches it"},
+		{over.ID, "game " + over.ID + " is over: razzia replay " + srv.URL + "/g/" + over.ID + " replays it"},
+	} {
+		term := newTerminal(t, 80, 24)
+		var stderr bytes.Buffer
+		status := run([]string{"play", "--name", "Zoe", srv.URL + "/g/" + tc.id}, term.tty, term.tty, &stderr)
+		if status != 1 || stderr.String() != "razzia play: "+tc.want+"\n" {
+			t.Errorf("status %d, stderr %q; want 1 and %q", status, stderr.String(), tc.want)
+		}
+	}
+}
+
+// silentServer listens on a free port, accepts every connection and never
+// answers; it returns its address.
+func silentServer(t *testing.T) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	var conns []net.Conn // held open, never answered
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		for {
 			c, err := ln.Accept()
 			if err != nil {
+				for _, c := range conns {
+					c.Close()
+				}
 				return
 			}
-			defer c.Close() // held open, never answered
+			conns = append(conns, c)
 		}
 	}()
+	t.Cleanup(func() { ln.Close(); <-done })
+	return ln.Addr().String()
+}
+
+// TestPlaySilentServer: a server that accepts connections and never
+// answers gets a clear error within the time limit, not a blank screen.
+// Not parallel: it shortens the limit for every play.
+func TestPlaySilentServer(t *testing.T) {
+	addr := silentServer(t)
 	old := connectTimeout
 	connectTimeout = 300 * time.Millisecond
 	defer func() { connectTimeout = old }()
@@ -119,7 +194,7 @@ func TestPlaySilentServer(t *testing.T) {
 	var stderr bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run([]string{"play", "--server", "http://" + ln.Addr().String(), "--name", "Ann", "--lang", "en"}, term.tty, term.tty, &stderr)
+		done <- run([]string{"play", "--server", "http://" + addr, "--name", "Ann", "--lang", "en"}, term.tty, term.tty, &stderr)
 	}()
 	select {
 	case status := <-done:
@@ -129,16 +204,43 @@ func TestPlaySilentServer(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("razzia play still waits for a server that never answers")
 	}
-	term.waitFor(5*time.Second, "", "Connecting to http://"+ln.Addr().String())
+	term.waitFor(5*time.Second, "", "Connecting to http://"+addr)
+}
+
+// TestWatchChecksFirst: razzia watch without a terminal says that it is
+// razzia watch that needs one; with a server that accepts and never
+// answers, the terminal says whom it waits for, then why it gave up.
+// Not parallel: it shortens the limit for every command.
+func TestWatchChecksFirst(t *testing.T) {
+	var stderr bytes.Buffer
+	if status := run([]string{"watch", "http://127.0.0.1:1/g/k3x7q2m5ab"}, strings.NewReader(""), io.Discard, &stderr); status != 1 ||
+		!strings.HasPrefix(stderr.String(), "razzia watch: standard input is not a terminal: razzia watch draws the table") {
+		t.Errorf("status %d, stderr %q", status, stderr.String())
+	}
+	addr := silentServer(t)
+	old := connectTimeout
+	connectTimeout = 300 * time.Millisecond
+	defer func() { connectTimeout = old }()
+	term := newTerminal(t, 80, 24)
+	stderr.Reset()
+	if status := run([]string{"watch", "--lang", "de", "http://" + addr + "/g/k3x7q2m5ab"}, term.tty, term.tty, &stderr); status != 1 ||
+		!strings.Contains(stderr.String(), "did not answer within 300ms") {
+		t.Errorf("status %d, stderr %q", status, stderr.String())
+	}
+	term.waitFor(5*time.Second, "", "Verbindung zu http://"+addr)
 }
 
 // TestWatch watches a game between server bots from the terminal: the
-// table shows, without "you" and without choices, and q quits.
+// table shows, without "you" and without choices, and q quits without
+// asking.
 func TestWatch(t *testing.T) {
 	t.Parallel()
 	srv, c := testServer(t, 1000)
-	info, _, err := c.Create(t.Context(), []string{"easy", "easy", "easy"})
+	info, _, err := c.Create(t.Context(), []string{"", "easy", "easy"})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Join(t.Context(), info.ID, "Ann", -1); err != nil { // who never moves: the game goes on
 		t.Fatal(err)
 	}
 	term := newTerminal(t, 120, 40)
@@ -147,11 +249,11 @@ func TestWatch(t *testing.T) {
 		var stderr bytes.Buffer
 		done <- run([]string{"watch", "--lang", "de", srv.URL + "/g/" + info.ID}, term.tty, term.tty, &stderr)
 	}()
-	s := term.waitFor(10*time.Second, "", "Beutereihe", "Bot 1 (easy)")
+	s := term.waitFor(10*time.Second, "", "Beutereihe", "Bot 2 (easy)", "Ann")
 	if strings.Contains(s, "(du)") || strings.Contains(s, "Du bist dran") {
 		t.Errorf("a spectator is offered a seat's turn:\n%s", s)
 	}
-	term.send("qy") // y answers the question, unless the game is over
+	term.send("q") // a spectator's q quits: nothing at the table changes
 	select {
 	case status := <-done:
 		if status != 0 {
@@ -185,10 +287,11 @@ func TestSummaryAligns(t *testing.T) {
 	}
 }
 
-// TestPlayServerRestart stops the server while it is Ann's turn: the
-// screen says the connection is lost and offers no move; the server
-// started again on the same address and database gives her the turn
-// back, and her move plays.
+// TestPlayServerRestart stops the server while a person is to move at a
+// table of two people, Ann in English at 80×24 and Bob in Hungarian at
+// 120×40: each screen says that the connection is lost and offers no
+// move; the server started again on the same address and database gives
+// the turn back, and the move plays.
 func TestPlayServerRestart(t *testing.T) {
 	t.Parallel() // processes of their own, mostly waiting
 	if testing.Short() {
@@ -199,61 +302,109 @@ func TestPlayServerRestart(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "razzia.db")
 	args := []string{"--bot-delay", "3ms", "--lease-ttl", "1m"}
 	s1 := startServer(t, ctx, db, args...)
-	term := newTerminal(t, 80, 24)
-	status := playCommand(t, term, "--server", s1.url, "--name", "Ann", "--bots", "easy,easy", "--lang", "en")
-	term.waitFor(20*time.Second, "", "Your turn, Ann")
-	s1.kill(ctx, syscall.SIGKILL)
-	s := term.waitFor(20*time.Second, "", "No connection to the server")
-	if strings.Contains(s, "Your turn") {
-		t.Errorf("the turn is offered without a server:\n%s", s)
-	}
-	startServer(t, ctx, db, append(args, "--addr", strings.TrimPrefix(s1.url, "http://"))...)
-	term.waitFor(30*time.Second, "", "Your turn, Ann")
-	// Enter plays the safe move selected, a draw or a pass in an auction.
-	term.waitUntil(10*time.Second, "\r", "Ann's move played", func(s string) bool {
-		return strings.Contains(s, "Ann draws") || strings.Contains(s, "Ann passes") || strings.Contains(s, "Ann bids")
+	ann := newTerminal(t, 80, 24)
+	annDone := playCommand(t, ann, "--server", s1.url, "--name", "Ann", "--bots", "easy", "--players", "3", "--lang", "en")
+	s := ann.waitFor(20*time.Second, "", "Invite them with this link")
+	link := regexp.MustCompile(`http://\S+/g/[a-z2-7]{10}`).FindString(s)
+	bob := newTerminal(t, 120, 40)
+	bobDone := playCommand(t, bob, "--name", "Bob", "--lang", "hu", link)
+	s = ann.waitUntil(20*time.Second, "", "a person to move", func(s string) bool {
+		return strings.Contains(s, "Your turn, Ann") || strings.Contains(s, "Bob to move")
 	})
-	quitToBot(t, term, status)
+	mover, moverTurn := ann, "Your turn, Ann"
+	if strings.Contains(s, "Bob to move") {
+		mover, moverTurn = bob, "Te jössz, Bob"
+	}
+	mover.waitFor(10*time.Second, "", moverTurn)
+	bob.waitFor(20*time.Second, "", "Bob (te)") // his first state came too
+	s1.kill(ctx, syscall.SIGKILL)
+	for _, p := range []struct {
+		term       *terminal
+		lost, turn string
+	}{{ann, "No connection to the server", "Your turn"}, {bob, "Nincs kapcsolat a szerverrel", "Te jössz"}} {
+		if s := p.term.waitFor(20*time.Second, "", p.lost); strings.Contains(s, p.turn) {
+			t.Errorf("the turn is offered without a server:\n%s", s)
+		}
+	}
+	s2 := startServer(t, ctx, db, append(args, "--addr", strings.TrimPrefix(s1.url, "http://"))...)
+	mover.waitFor(30*time.Second, "", moverTurn)
+	// Enter plays the safe move selected, a draw or a pass in an auction:
+	// the server has one move more (the screen changes with it).
+	moves := func() int {
+		info, _, err := s2.client().Game(ctx, link[len(link)-10:], "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.Moves
+	}
+	before := moves()
+	mover.waitUntil(10*time.Second, "\r", "the move played", func(string) bool { return moves() > before })
+	quitToBot(t, ann, annDone)
+	bob.send("q")
+	bob.waitFor(5*time.Second, "", "Egy bot játszik helyetted")
+	bob.send("y")
+	if got := wait(t, bobDone); got != 0 {
+		t.Fatalf("Bob's razzia play exited with %d", got)
+	}
 }
 
 // TestPlayFivePlayersSizes plays five players at 80×24 and 120×40 in
-// German and Hungarian through a terminal: the long name keeps the
-// cheques' column, and the question whether to quit shows whole.
+// English, German and Hungarian through a terminal: the long name keeps
+// the cheques' column, the line of stakes names all five players, and the
+// question whether to quit shows whole.
 func TestPlayFivePlayersSizes(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		lang, yes  string
-		cols, rows int
-	}{
-		{"de", "y: ja, n: nein", 80, 24},
-		{"hu", "y: igen, n: nem", 80, 24},
-		{"hu", "y: igen, n: nem", 120, 40},
+	for _, lang := range []struct{ tag, stakes, own, yes string }{
+		{"en", "Worth now:", "Worth to you now:", "y: yes, n: no"},
+		{"de", "Jetzt wert:", "Jetzt wert für dich:", "y: ja, n: nein"},
+		{"hu", "Most ér:", "Most ennyit ér neked:", "y: igen, n: nem"},
 	} {
-		t.Run(fmt.Sprintf("%s %dx%d", tc.lang, tc.cols, tc.rows), func(t *testing.T) {
-			t.Parallel()
-			term := newTerminal(t, tc.cols, tc.rows)
-			// The longest name a person may take: 20 characters.
-			status := playCommand(t, term, "--players", "Árpád Szentgyörgyiné", "--bots", "easy,easy,easy,easy",
-				"--seed", "3", "--delay", "0", "--lang", tc.lang)
-			s := term.waitFor(10*time.Second, "", "Árpád Szent")
-			col := -1
-			for l := range strings.SplitSeq(s, "\n") {
-				i := strings.Index(l, "[")
-				if i < 0 || !strings.Contains(l, "$") {
-					continue
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			t.Run(fmt.Sprintf("%s %dx%d", lang.tag, size[0], size[1]), func(t *testing.T) {
+				t.Parallel()
+				term := newTerminal(t, size[0], size[1])
+				// The longest name a person may take: 20 characters.
+				status := playCommand(t, term, "--players", "Árpád Szentgyörgyiné", "--bots", "easy,easy,easy,easy",
+					"--seed", "3", "--delay", "0", "--lang", lang.tag)
+				s := term.waitFor(10*time.Second, "", "Árpád Szent", lang.stakes)
+				col := -1
+				for l := range strings.SplitSeq(s, "\n") {
+					if strings.HasPrefix(l, lang.stakes) {
+						// Every player's stake: the bots' by their numbers,
+						// Árpád's there too, or on a line of its own on
+						// Árpád's turn.
+						want := 5
+						if strings.Contains(s, lang.own) {
+							want = 4
+						} else if !strings.Contains(l, "Árpád") {
+							t.Errorf("the stakes lack Árpád: %q", l)
+						}
+						for _, bot := range []string{"1", "2", "3", "4"} {
+							if !strings.Contains(l, bot) {
+								t.Errorf("the stakes lack bot %s: %q", bot, l)
+							}
+						}
+						if n := strings.Count(l, "+") + strings.Count(l, "-"); n != want {
+							t.Errorf("the stakes show %d players, want %d: %q", n, want, l)
+						}
+					}
+					i := strings.Index(l, "[")
+					if i < 0 || !strings.Contains(l, "$") {
+						continue
+					}
+					if c := ansi.StringWidth(l[:i]); col >= 0 && c != col {
+						t.Errorf("the cheques start in columns %d and %d:\n%s", col, c, s)
+					} else {
+						col = c
+					}
 				}
-				if c := ansi.StringWidth(l[:i]); col >= 0 && c != col {
-					t.Errorf("the cheques start in columns %d and %d:\n%s", col, c, s)
-				} else {
-					col = c
+				term.send("q")
+				term.waitFor(5*time.Second, "", lang.yes)
+				term.send("y")
+				if got := wait(t, status); got != 0 {
+					t.Fatalf("razzia play exited with %d", got)
 				}
-			}
-			term.send("q")
-			term.waitFor(5*time.Second, "", tc.yes)
-			term.send("y")
-			if got := wait(t, status); got != 0 {
-				t.Fatalf("razzia play exited with %d", got)
-			}
-		})
+			})
+		}
 	}
 }

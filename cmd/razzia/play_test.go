@@ -239,6 +239,18 @@ func TestPlayTerminalServer(t *testing.T) {
 	}
 }
 
+// TestPlayBadBotSaysSpecsOnce: a bot spec that is none lists the valid
+// specs once, not twice in one message.
+func TestPlayBadBotSaysSpecsOnce(t *testing.T) {
+	for _, spec := range []string{"genius", "easy,,easy", "mcts:iters=x"} {
+		var out, errOut bytes.Buffer
+		status := run([]string{"play", "--bots", spec}, strings.NewReader(""), &out, &errOut)
+		if n := strings.Count(errOut.String(), "valid specs"); status != 2 || n != 1 {
+			t.Errorf("--bots %s: status %d, the valid specs %d times: %q", spec, status, n, errOut.String())
+		}
+	}
+}
+
 // TestPlayUsage checks the errors found before the game starts.
 func TestPlayUsage(t *testing.T) {
 	for _, tc := range []struct {
@@ -249,6 +261,7 @@ func TestPlayUsage(t *testing.T) {
 		{"too many players", []string{"--players", "Ann,Bob,Cy", "--bots", "easy,easy,easy"}, "make 6 players"},
 		{"too few", []string{"--bots", ""}, "1 person and 0 bots make 1 player;"},
 		{"bad bot", []string{"--bots", "genius"}, "--bots"},
+		{"no people", []string{"--players", "-1"}, "--players: -1: want the people's names, or their number from 0 to 5"},
 		{"bad name", []string{"--players", "Ann,"}, "--players"},
 		{"same name twice", []string{"--players", "Ann,ANN"}, `"Ann" and "ANN" are the same name`},
 		{"a server bot's name", []string{"--players", "Ann,Bot 1 (hard)"}, "looks like a server bot's"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,16 +12,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/recordview"
 )
 
 const replaySynopsis = `
-
-usage: razzia replay [--json] FILE
+usage: razzia replay [--json] FILE|LINK
 
 Replay replays a game record (docs/RECORD.md) move by move and reports
-what happened and the scores. FILE "-" reads standard input.
+what happened and the scores. FILE "-" reads standard input; a game's
+link on a server (http://host:8080/g/ID) reads its record from there.
 
 Without --json it prints a round-by-round account with a score table after
 each round; with --json, one JSON object: the players, whether the game is
@@ -40,7 +42,7 @@ func replay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return status
 	}
 	if len(files) != 1 {
-		return usageError(stderr, fs, replaySynopsis, "want one FILE, got %d arguments", len(files))
+		return usageError(stderr, fs, replaySynopsis, "want one FILE or LINK, got %d arguments", len(files))
 	}
 	rec, err := readRecord(files[0], stdin)
 	var g *razzia.Game
@@ -70,6 +72,9 @@ func replay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // *razzia.RecordError for move 0. So is a file that is not JSON, with the
 // line and column where it stops being JSON.
 func readRecord(name string, stdin io.Reader) (*razzia.Record, error) {
+	if isLink(name) {
+		return fetchRecord(name)
+	}
 	r := stdin
 	if name != "-" {
 		f, err := os.Open(name)
@@ -92,14 +97,44 @@ func readRecord(name string, stdin io.Reader) (*razzia.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The names are printed to a terminal: none may hide or reorder text,
-	// by the server's rule for names (a bot's name is right in a record).
+	return rec, checkShownNames(rec)
+}
+
+// checkShownNames refuses a record whose names would hide or reorder the
+// text printed after them, by the server's rule for names (a bot's name
+// is right in a record): they are printed to a terminal.
+func checkShownNames(rec *razzia.Record) error {
 	for i, name := range rec.Players {
 		if err := playername.CheckShown(name); err != nil {
-			return nil, &razzia.RecordError{Err: fmt.Errorf("player %d: %w", i+1, err)}
+			return &razzia.RecordError{Err: fmt.Errorf("player %d: %w", i+1, err)}
 		}
 	}
-	return rec, nil
+	return nil
+}
+
+// isLink reports whether a FILE argument is a game's link on a server.
+func isLink(name string) bool {
+	return strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://")
+}
+
+// fetchRecord reads the record of the game a link names from its server;
+// a network failure is said in words.
+func fetchRecord(link string) (*razzia.Record, error) {
+	server, id, err := client.ParseInvite(link)
+	if err != nil {
+		return nil, &razzia.RecordError{Err: err}
+	}
+	c, err := client.New(server)
+	if err != nil {
+		return nil, &razzia.RecordError{Err: err}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+	defer cancel()
+	rec, err := c.Record(ctx, id)
+	if err != nil {
+		return nil, &razzia.RecordError{Err: connectError(err, c.URL())}
+	}
+	return rec, checkShownNames(rec)
 }
 
 // syntaxPosition returns the line and column (in characters, from 1)

@@ -428,8 +428,8 @@ func TestUsage(t *testing.T) {
 		{"help unknown", []string{"help", "frobnicate"}, 2, "", `unknown command "frobnicate"`},
 		{"replay --help", []string{"replay", "--help"}, 0, "usage: razzia replay [--json] FILE", ""},
 		{"replay -h", []string{"replay", "-h"}, 0, "--json", ""},
-		{"replay no file", []string{"replay"}, 2, "", "want one FILE, got 0 arguments"},
-		{"replay two files", []string{"replay", "a.json", "b.json"}, 2, "", "want one FILE, got 2 arguments"},
+		{"replay no file", []string{"replay"}, 2, "", "want one FILE or LINK, got 0 arguments"},
+		{"replay two files", []string{"replay", "a.json", "b.json"}, 2, "", "want one FILE or LINK, got 2 arguments"},
 		{"replay unknown flag", []string{"replay", "--frob", "a.json"}, 2, "", `razzia replay: unknown flag --frob (see "razzia replay --help")`},
 		{"replay unknown flag after FILE", []string{"replay", "a.json", "--frob"}, 2, "", "unknown flag --frob"},
 		{"replay bad bool", []string{"replay", "--json=maybe", "a.json"}, 2, "", "invalid boolean value"},
@@ -494,5 +494,43 @@ func TestReplayNames(t *testing.T) {
 				t.Errorf("status %d, stderr %q; want 1 and %q", status, stderr, tt.stderr)
 			}
 		})
+	}
+}
+
+// TestReplayLink: replay and analyze take a game's link on a server and
+// read its record from there, as they read a file; a game the server does
+// not have and a server that cannot be reached are said in words.
+func TestReplayLink(t *testing.T) {
+	t.Parallel()
+	srv, c := testServer(t, 0)
+	rec := readRecordFile(t, filepath.Join("testdata", "game-3p.json"))
+	info, err := c.Upload(t.Context(), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := srv.URL + "/g/" + info.ID
+	for _, format := range []string{"json", "txt"} {
+		args := []string{"replay", link}
+		if format == "json" {
+			args = []string{"replay", "--json", link}
+		}
+		want, err := os.ReadFile(filepath.Join("testdata", "game-3p.want."+format))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stdout, stderr, status := runCmd(t, nil, args...); status != 0 || stdout != string(want) {
+			t.Errorf("%v: status %d, stderr %q; stdout:\n%s\nwant:\n%s", args, status, stderr, stdout, want)
+		}
+	}
+	if stdout, stderr, status := runCmd(t, nil, "analyze", "--json", "--iterations", "2", link); status != 0 || !strings.Contains(stdout, `"summary"`) {
+		t.Errorf("analyze %s: status %d, stderr %q, stdout %.200s", link, status, stderr, stdout)
+	}
+	for _, tc := range []struct{ link, want string }{
+		{srv.URL + "/g/zzzzzzzzzz", `razzia replay: ` + srv.URL + `/g/zzzzzzzzzz: there is no game "zzzzzzzzzz" (not_found)`},
+		{"http://127.0.0.1:1/g/zzzzzzzzzz", "razzia replay: http://127.0.0.1:1/g/zzzzzzzzzz: nothing answers at 127.0.0.1:1"},
+	} {
+		if _, stderr, status := runCmd(t, nil, "replay", tc.link); status != 1 || !strings.HasPrefix(stderr, tc.want) {
+			t.Errorf("replay %s: status %d, stderr %q; want 1 and %q", tc.link, status, stderr, tc.want)
+		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/razziagame/razzia/internal/botrating"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/notify"
+	"github.com/razziagame/razzia/internal/puzzler"
 	razziaserver "github.com/razziagame/razzia/internal/server"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
@@ -78,7 +79,9 @@ whether it should get clients (its database commits, it is not stopping),
 /metrics gives its figures in the Prometheus format.
 
 Stop the server with Ctrl-C (SIGINT) or SIGTERM: it hands its games to
-the other nodes at once and tells its clients to reconnect.
+the other nodes at once and tells its clients to reconnect, and ends
+with status 0, a stop asked for and done (as systemd expects of a
+service), unlike the commands whose work a signal cuts short (130, 143).
 `
 
 // The lease times --lease-ttl takes: a shorter one renews too often for
@@ -91,15 +94,17 @@ const (
 
 // serveConfig is what the flags say.
 type serveConfig struct {
-	addr      string
-	db        string
-	botDelay  time.Duration
-	analyst   analyst.Options // Workers 0: no analysis
-	origins   []string
-	logFormat string // text or json
-	node      string // the node id: the name given and a random suffix
-	leaseTTL  time.Duration
-	api       httpapi.Options
+	addr     string
+	db       string
+	botDelay time.Duration
+	analyst  analyst.Options // Workers 0: no analysis
+	// puzzleWorkers search the analysed games for puzzles; 0: none.
+	puzzleWorkers int
+	origins       []string
+	logFormat     string // text or json
+	node          string // the node id: the name given and a random suffix
+	leaseTTL      time.Duration
+	api           httpapi.Options
 	// passkeyOrigins are the origins passkeys are bound to; none: the
 	// origin of each request.
 	passkeyOrigins []string
@@ -133,7 +138,7 @@ func serveContext(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	// change a database.
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
-		return fail(err)
+		return fail(listenError(cfg.addr, err))
 	}
 	defer ln.Close() // Serve closes it too, once it has started
 	// A new SQLite database is said aloud, so that a first "razzia" in
@@ -192,6 +197,9 @@ func serverOptions(cfg serveConfig, st store.Store, log *slog.Logger) razziaserv
 	o.API.Origins = cfg.origins
 	if cfg.analyst.Workers > 0 {
 		o.Analyst = &cfg.analyst
+	}
+	if cfg.puzzleWorkers > 0 {
+		o.Puzzler = &puzzler.Options{Workers: cfg.puzzleWorkers}
 	}
 	return o
 }
@@ -299,4 +307,17 @@ func displayAddr(asked string, bound net.Addr) string {
 		host = "localhost"
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// listenError says in words why the server cannot listen at addr.
+func listenError(addr string, err error) error {
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return fmt.Errorf("--addr %s is in use: another program (another razzia serve?) listens there; stop it, or give another --addr", addr)
+	case errors.Is(err, syscall.EACCES):
+		return fmt.Errorf("--addr %s: permission denied (ports below 1024 need rights a user usually lacks); give another --addr, such as :8080", addr)
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return fmt.Errorf("--addr %s: no network interface of this machine has that address", addr)
+	}
+	return fmt.Errorf("--addr %s: %w", addr, err)
 }

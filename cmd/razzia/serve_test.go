@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -181,5 +182,24 @@ func TestServeAddressTaken(t *testing.T) {
 	}
 	if files, err := os.ReadDir(dir); err != nil || len(files) != 0 {
 		t.Errorf("the directory holds %v (%v); want nothing", files, err)
+	}
+}
+
+// TestListenError: why serve cannot listen is said in words, by the
+// --addr given: taken, a port that needs rights, an address this machine
+// does not have.
+func TestListenError(t *testing.T) {
+	for _, tc := range []struct {
+		errno syscall.Errno
+		want  string
+	}{
+		{syscall.EADDRINUSE, "--addr :80 is in use: another program (another razzia serve?) listens there"},
+		{syscall.EACCES, "--addr :80: permission denied (ports below 1024 need rights a user usually lacks)"},
+		{syscall.EADDRNOTAVAIL, "--addr :80: no network interface of this machine has that address"},
+	} {
+		err := &net.OpError{Op: "listen", Net: "tcp", Err: os.NewSyscallError("bind", tc.errno)}
+		if got := listenError(":80", err).Error(); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%v: %q, want it to start %q", tc.errno, got, tc.want)
+		}
 	}
 }

@@ -24,8 +24,11 @@ type stopper struct {
 }
 
 // signalContext returns a context that SIGINT or SIGTERM cancels; stop
-// releases the signals.
-func signalContext() (s *stopper, stop func()) {
+// releases the signals. notice, if not nil, is called with the first
+// signal, once the context is cancelled. A second signal ends the process at once (as ctrl+c does by
+// default), for work that takes a while to stop: a bot program in the
+// middle of a decision.
+func signalContext(notice func(os.Signal)) (s *stopper, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s = &stopper{Context: ctx}
 	ch := make(chan os.Signal, 1)
@@ -36,7 +39,11 @@ func signalContext() (s *stopper, stop func()) {
 			s.mu.Lock()
 			s.sig = sig
 			s.mu.Unlock()
+			stopSignals(ch)
 			cancel()
+			if notice != nil {
+				notice(sig) // once the work is told to stop
+			}
 		case <-ctx.Done():
 		}
 	}()

@@ -51,18 +51,20 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, fs, watchSynopsis, "--server: %v", err)
 	}
-	if err := needTerminal(stdin, stdout); err != nil {
+	tag, cat, err := pickLang(*lang)
+	if err != nil {
+		return usageError(stderr, fs, watchSynopsis, "%v", err)
+	}
+	if err := needTerminal("watch", stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "razzia watch: %v\n", err)
 		return 1
 	}
-	opt := tui.Options{Lang: *lang}
-	if opt.Lang == "" {
-		opt.Lang = envLang()
-	}
+	opt := tui.Options{Lang: tag}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// The game is looked up first, so that a wrong link is an error here
-	// rather than a screen that waits.
+	// rather than a screen that waits; a server slow to answer is said.
+	fmt.Fprintln(stdout, cat.T("tui.server.connectingto", "server", c.URL()))
 	setup, setupDone := context.WithTimeout(ctx, connectTimeout)
 	_, _, err = c.Game(setup, id, "")
 	setupDone()

@@ -158,7 +158,7 @@ func Analyze(ctx context.Context, rec *razzia.Record, o Options) (*Report, error
 			ErrUnfinished, len(rec.Moves)+1, final.Round())
 	}
 	moves := g.Moves()
-	states, err := positions(rec, moves)
+	states, err := Positions(rec)
 	if err != nil {
 		return nil, err
 	}
@@ -274,8 +274,16 @@ func luck(s *razzia.State, draw bot.MoveValue, k razzia.Kind, n int) []Share {
 	return out
 }
 
-// positions returns the state before each of the moves of a record.
-func positions(rec *razzia.Record, moves []razzia.Move) ([]razzia.State, error) {
+// Positions returns the state before each of the moves of a record: the
+// public position, never the order of the cards still to come. It returns
+// the record's *razzia.RecordError for a malformed record or an illegal
+// move.
+func Positions(rec *razzia.Record) ([]razzia.State, error) {
+	g, err := rec.Game()
+	if err != nil {
+		return nil, err
+	}
+	moves := g.Moves()
 	s, err := razzia.NewState(len(rec.Players), rec.Cheques)
 	if err != nil {
 		return nil, err

@@ -1,10 +1,16 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/razziagame/razzia"
@@ -85,21 +91,53 @@ func field(sums []Summary, f func(Summary) Share) []float64 {
 	return out
 }
 
+// envInt returns the environment's number called name, or def.
+func envInt(t *testing.T, name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		t.Fatalf("%s=%q: want a whole number above 0", name, v)
+	}
+	return n
+}
+
+// fixed returns the spec of a bot or level name as it plays bounded by
+// iterations (a level's Fixed spec), so that a run gives the same
+// figures on any machine.
+func fixed(t *testing.T, name string) string {
+	if l, ok := bot.LookupLevel(name); ok {
+		return l.Fixed
+	}
+	if _, err := bot.New(name, 1); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
 // TestLuckAveragesZero checks, over games of a bot against itself, that
 // each seat's luck averages zero within its interval (99.7%); that so does
 // the luck of every draw for the seat that drew, over the thousands of
 // draws, within a far narrower interval; and that luck is the cards: the
-// winners' is well above the losers'.
+// winners' is well above the losers'. RAZZIA_LUCK_GAMES (default 40),
+// RAZZIA_LUCK_BOT (default medium) and RAZZIA_LUCK_ITERS (the analysis's
+// iterations, default 600) make the larger run of docs/puzzles.md.
 func TestLuckAveragesZero(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("analyses 40 games: not with -short, nor under the race detector (the plain run checks it)")
 	}
 	t.Parallel()
-	const games = 40
+	games := envInt(t, "RAZZIA_LUCK_GAMES", 40)
+	spec := fixed(t, cmp.Or(os.Getenv("RAZZIA_LUCK_BOT"), "medium"))
+	o := luckOptions
+	o.Iterations = envInt(t, "RAZZIA_LUCK_ITERS", o.Iterations)
+	t.Logf("%d games of %s against itself, analysed at %d iterations a decision", games, spec, o.Iterations)
 	var bySeat [2][]float64
 	var draws, won, lost []float64
 	for i := range games {
-		rep, err := Analyze(context.Background(), playBots(t, []string{"heuristic", "heuristic"}, 1000+i).Record(), luckOptions)
+		rep, err := Analyze(context.Background(), playBots(t, []string{spec, spec}, 1000+i).Record(), o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,18 +178,33 @@ func TestLuckAveragesZero(t *testing.T) {
 	}
 }
 
-// TestSkillNamesStronger checks, over games of a search against the
-// heuristic misjudging every lot (easy), that skill names the search the
-// better player in most games, and that its luck still averages zero,
-// though its results are well above its chances at the start: luck does
-// not absorb skill.
+// TestSkillNamesStronger checks, over games of hard's search against
+// medium, seats rotated, that skill names the search the better player in
+// more games than a coin would (a one-sided binomial test at 1%: 14 of
+// 16, 63 of 100), and that its luck still averages zero though its
+// results are well above its chances at the start: luck does not absorb
+// skill. It plays hard's search at RAZZIA_SKILL_ITERS iterations a
+// decision (default 1,000, a thirtieth of hard's Fixed 31,000, so that it
+// stays cheap) in RAZZIA_SKILL_GAMES games (default 16).
 func TestSkillNamesStronger(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("analyses 20 games: not with -short, nor under the race detector (the plain run checks it)")
+		t.Skip("analyses 16 games: not with -short, nor under the race detector (the plain run checks it)")
 	}
 	t.Parallel()
-	const games = 20
-	sums := summaries(t, []string{"mcts:iters=400", "easy"}, games)
+	games := envInt(t, "RAZZIA_SKILL_GAMES", 16)
+	hard := fixed(t, "hard")
+	if !strings.Contains(hard, "iters=") {
+		t.Fatalf("hard's Fixed spec %q has no iterations to set", hard)
+	}
+	opts := strings.Split(strings.TrimPrefix(hard, "mcts:"), ",")
+	for i, o := range opts {
+		if strings.HasPrefix(o, "iters=") {
+			opts[i] = fmt.Sprintf("iters=%d", envInt(t, "RAZZIA_SKILL_ITERS", 1000))
+		}
+	}
+	hard = "mcts:" + strings.Join(opts, ",")
+	t.Logf("%d games of %s (hard's search) against medium", games, hard)
+	sums := summaries(t, []string{hard, fixed(t, "medium")}, games)
 	strong, weak := sums[0], sums[1]
 	named := 0
 	for i := range strong {
@@ -161,17 +214,92 @@ func TestSkillNamesStronger(t *testing.T) {
 	}
 	gain, gainSE := meanSE(field(strong, func(s Summary) Share { return s.Result - s.Start }))
 	lk, lkSE := meanSE(field(strong, func(s Summary) Share { return s.Luck }))
-	t.Logf("skill named the search in %d of %d games; its result less its start %+.3f ± %.3f, its luck %+.3f ± %.3f",
-		named, games, gain, 1.96*gainSE, lk, 1.96*lkSE)
-	// With a coin for a judge, 16 of 20 or more comes once in 170 tries.
-	if named < 16 {
-		t.Errorf("skill named the stronger bot in %d of %d games, want at least 16", named, games)
+	need := binomialCritical(games, 0.01)
+	t.Logf("skill named the search in %d of %d games (a coin reaches %d once in a hundred tries); its result less its start %+.3f ± %.3f, its luck %+.3f ± %.3f",
+		named, games, need, gain, 1.96*gainSE, lk, 1.96*lkSE)
+	if named < need {
+		t.Errorf("skill named the stronger bot in %d of %d games, want at least %d", named, games, need)
 	}
 	if math.Abs(lk) > 2.58*lkSE {
 		t.Errorf("the search's mean luck %+.3f is more than 2.58 standard errors (%.3f) from 0", lk, lkSE)
 	}
 	if gain < 2.58*gainSE {
 		t.Errorf("the search gained %+.3f ± %.3f over its start: not clearly the stronger, the test tells nothing", gain, 1.96*gainSE)
+	}
+}
+
+// binomialCritical returns the least k such that a fair coin tossed n
+// times shows k heads or more with a chance of at most alpha.
+func binomialCritical(n int, alpha float64) int {
+	tail := 0.0
+	for k := n; k >= 0; k-- {
+		// C(n, k) / 2^n, through logarithms.
+		lg := func(x int) float64 { v, _ := math.Lgamma(float64(x + 1)); return v }
+		tail += math.Exp(lg(n) - lg(k) - lg(n-k) - float64(n)*math.Ln2)
+		if tail > alpha {
+			return k + 1
+		}
+	}
+	return 0
+}
+
+func TestBinomialCritical(t *testing.T) {
+	for _, c := range []struct{ n, want int }{{16, 14}, {20, 16}, {100, 63}, {10, 10}} {
+		if got := binomialCritical(c.n, 0.01); got != c.want {
+			t.Errorf("binomialCritical(%d, 0.01) = %d, want %d", c.n, got, c.want)
+		}
+	}
+}
+
+// TestLuckHiddenOrder: the analysis, its luck and skill included, is the
+// same for two games with the same moves whose decks differ in the order
+// of the cards not yet drawn: it reads the positions, which hold the
+// cards still to come as a count, never their order.
+func TestLuckHiddenOrder(t *testing.T) {
+	a := playBots(t, []string{"heuristic", "heuristic", "heuristic"}, 77)
+	newGame := func(seed string) *razzia.Game {
+		g, err := razzia.NewGame(razzia.Setup{Players: a.Players(), Seed: []byte(seed)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	// b plays a's moves, its cards named, from a deck in another order;
+	// same replays them from a's.
+	b, same := newGame("another order"), newGame("luck 77")
+	differ := false
+	for i, m := range a.Moves() {
+		if m.Action == razzia.ActionDraw && !differ {
+			probe := newGame("another order")
+			for _, x := range a.Moves()[:i] {
+				probe.Play(x)
+			}
+			probe.Play(razzia.Draw(razzia.NoKind))
+			differ = probe.Moves()[i] != m
+		}
+		if err := b.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		if err := same.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		if sa, sb := same.State(), b.State(); !reflect.DeepEqual(sa, sb) {
+			t.Fatalf("move %d: the positions differ", i+1)
+		}
+	}
+	if !differ {
+		t.Fatal("the other deck would have drawn the same cards: the test proves nothing")
+	}
+	ra, err := Analyze(context.Background(), a.Record(), quick)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := Analyze(context.Background(), b.Record(), quick)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ra, rb) || !slices.ContainsFunc(ra.Summary, func(s Summary) bool { return s.Luck != 0 }) {
+		t.Errorf("the reports differ, or tell no luck: %+v\n%+v", ra.Summary, rb.Summary)
 	}
 }
 

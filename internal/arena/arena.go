@@ -172,9 +172,9 @@ func shorten(name string) string {
 // Run checks the configuration and plays the games. It stops at the first
 // error: a bot that returns an illegal move or panics is a bug, reported with
 // the game, seat and spec; a record that cannot be written stops the run too.
-// Cancelling ctx stops the run: Run returns ctx's error with the result of
-// the games finished so far (Result.Games of them), whose records are
-// written.
+// Cancelling ctx stops the run: the games in progress are abandoned at
+// their next decision, and Run returns ctx's error with the result of the
+// games finished so far (Result.Games of them), whose records are written.
 func Run(ctx context.Context, c Config) (*Result, error) {
 	parent := ctx
 	if err := c.Check(); err != nil {
@@ -208,9 +208,9 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 			defer wg.Done()
 			p := newPlayer(&c, t)
 			for i := range jobs {
-				o, err := p.play(i)
+				o, err := p.play(ctx, i)
 				if err != nil {
-					cancel(err)
+					cancel(err) // a stopped run's game: ctx is done already
 					return
 				}
 				// Sent even when the run is stopped: the game's record
@@ -360,7 +360,7 @@ func gameSeed(run uint64, i int) []byte {
 }
 
 // play plays game i to the end.
-func (p *player) play(i int) (o *outcome, err error) {
+func (p *player) play(ctx context.Context, i int) (o *outcome, err error) {
 	seats := Rotation(p.c.Seats, i)
 	n := len(seats)
 	seat := -1 // the seat whose bot is being made or asked
@@ -425,6 +425,13 @@ func (p *player) play(i int) (o *outcome, err error) {
 			}
 			break
 		}
+		// A stopped run abandons its games in progress at their next
+		// decision, which may be a program's of up to a minute, rather
+		// than play them to the end: they are neither counted nor
+		// recorded.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		to := st.ToMove()
 		v := g.View(to)
 		seat = to
@@ -460,14 +467,24 @@ func RecordName(i, games int) string {
 }
 
 func (p *player) write(i int, rec *razzia.Record) error {
+	// Through a temporary file renamed into place: a run killed while
+	// writing (a second ctrl+c) leaves no record cut short.
 	name := filepath.Join(p.c.Records, RecordName(i, p.c.Games))
-	f, err := os.Create(name)
+	f, err := os.CreateTemp(p.c.Records, "."+filepath.Base(name)+".*")
 	if err != nil {
 		return err
 	}
+	defer os.Remove(f.Name()) // after the rename, nothing to remove
 	if _, err := rec.WriteTo(f); err != nil {
 		f.Close()
 		return err
 	}
-	return f.Close()
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), name)
 }

@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/razziagame/razzia"
@@ -276,6 +277,11 @@ func (b *Bot) ask(s protocol.View) (string, error) {
 		select {
 		case err := <-written:
 			written = nil
+			if errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed) {
+				// It ended before reading: say how, not "write |1:
+				// broken pipe".
+				return "", b.lost(p, p.exitError(nil, b.grace))
+			}
 			if err != nil {
 				return "", b.lost(p, fmt.Errorf("%w: writing to it failed: %v", ErrExited, err))
 			}

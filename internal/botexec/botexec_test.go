@@ -556,6 +556,25 @@ func TestExecOrphan(t *testing.T) {
 
 // Check finds a program that cannot play before any game, quoting what it
 // wrote instead of passing it on.
+// TestCheckEndedAtOnce: a program that ends before reading its first
+// question is said to have ended, with its status, not that writing to it
+// failed with a broken pipe.
+func TestCheckEndedAtOnce(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	for _, tc := range []struct{ command, says string }{
+		{"sh -c true", "the program is not running: it exited"},
+		{"sh -c 'exit 3'", "the program is not running: it ended with exit status 3"},
+	} {
+		err := Check(tc.command, 2, Options{Timeout: 10 * time.Second})
+		if !errors.Is(err, ErrExited) || !strings.Contains(err.Error(), tc.says) || strings.Contains(err.Error(), "pipe") {
+			t.Errorf("Check(%s) = %v; want %q", tc.command, err, tc.says)
+		}
+	}
+}
+
 func TestCheck(t *testing.T) {
 	t.Parallel() // programs of their own, mostly waiting out limits
 	tests := []struct {

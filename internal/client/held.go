@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
@@ -18,23 +19,35 @@ type SeatRequest struct {
 	Seats []string
 	Pace  string
 	Rated bool
-	// Name is the person's name at the table.
-	Name string
+	// Name is the person's name at the table. A seat kept for the game
+	// is taken back only if it is under that name (as the server compares
+	// names), unless AnyName: the person named none, and any seat kept
+	// there is theirs, the newest first.
+	Name    string
+	AnyName bool
 }
 
-// TakeSeat returns the person's seat: the one the store keeps for the
-// game, if the server still knows its token (Saved is then when it was
-// kept); else a seat joined now, at the game or at a table created for
-// it, and kept in the store (Saved is zero). A table created for a join
-// that fails is cancelled, so that nothing is left waiting on the server.
+// TakeSeat checks first that the store can keep a seat (SeatStore.Check),
+// then returns the person's seat: the one the store keeps for the
+// game under the name, if the server still knows its token (Saved is then
+// when it was kept); else a seat joined now, at the game or at a table
+// created for it, and kept in the store (Saved is zero). A table created
+// for a join that fails is cancelled, so that nothing is left waiting on
+// the server.
 func (c *Client) TakeSeat(ctx context.Context, store *SeatStore, req SeatRequest) (SavedSeat, error) {
+	if err := store.Check(); err != nil {
+		return SavedSeat{}, err
+	}
 	id := req.Game
 	if id != "" {
-		saved, ok, err := store.Lookup(c.URL(), id)
+		kept, err := store.GameSeats(c.URL(), id)
 		if err != nil {
 			return SavedSeat{}, err
 		}
-		if ok {
+		for _, saved := range kept {
+			if !req.AnyName && playername.Key(saved.Name) != playername.Key(req.Name) {
+				continue // another person's seat at the same table
+			}
 			_, you, err := c.Game(ctx, id, saved.Token)
 			var refused *Error
 			switch {
@@ -47,7 +60,7 @@ func (c *Client) TakeSeat(ctx context.Context, store *SeatStore, req SeatRequest
 			case err != nil:
 				return SavedSeat{}, fmt.Errorf("game %s on %s: %w", id, c.URL(), err)
 			}
-			_ = store.Forget(c.URL(), id) // the token holds no seat any more
+			_ = store.Drop(saved) // the token holds no seat any more
 		}
 	}
 	creator := ""
@@ -67,6 +80,10 @@ func (c *Client) TakeSeat(ctx context.Context, store *SeatStore, req SeatRequest
 	}
 	saved := SavedSeat{Server: c.URL(), Game: id, Seat: seat, Name: req.Name, Token: token, Creator: creator, Saved: time.Now()}
 	if err := store.Save(saved); err != nil {
+		// Check passed, and yet: leave no table of ours waiting.
+		if creator != "" {
+			_, _ = c.Cancel(context.WithoutCancel(ctx), id, creator)
+		}
 		return SavedSeat{}, err
 	}
 	saved.Saved = time.Time{} // joined now, not taken back

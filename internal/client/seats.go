@@ -54,6 +54,38 @@ func DefaultSeatStore() (*SeatStore, error) {
 	return &SeatStore{Path: filepath.Join(dir, "razzia", "seats.json")}, nil
 }
 
+// Check reports whether the store can keep a seat: its file, if there is
+// one, is a list of seats, and its folder exists (it is made if need be)
+// and takes new files. Nothing the store keeps changes. A seat joined on
+// a server and then not kept would be lost with its token, so callers
+// check before they join.
+func (s *SeatStore) Check() error {
+	storeMu.Lock()
+	defer storeMu.Unlock()
+	cannot := func(err error) error {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the folder or file the person knows is named below
+		}
+		return fmt.Errorf("cannot keep your seats in %s: %w", s.Path, err)
+	}
+	if _, err := s.read(); err != nil {
+		if _, ok := errors.AsType[*fs.PathError](err); ok {
+			return cannot(err)
+		}
+		return err // a file that is not a list of seats, which it names
+	}
+	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
+		return cannot(err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(s.Path), ".seats-*.json")
+	if err != nil {
+		return cannot(err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
 // Seats returns the seats saved for the server, the newest first.
 func (s *SeatStore) Seats(server string) ([]SavedSeat, error) {
 	storeMu.Lock()
@@ -71,33 +103,40 @@ func (s *SeatStore) Seats(server string) ([]SavedSeat, error) {
 	return out, nil
 }
 
-// Lookup returns the seat saved for the game on the server.
-func (s *SeatStore) Lookup(server, game string) (SavedSeat, bool, error) {
+// GameSeats returns the seats saved for the game on the server, the
+// newest first: one person may hold several seats at a table (two people
+// at one computer, or one in two terminals).
+func (s *SeatStore) GameSeats(server, game string) ([]SavedSeat, error) {
 	seats, err := s.Seats(server)
-	if err != nil {
-		return SavedSeat{}, false, err
-	}
-	for _, x := range seats {
-		if x.Game == game {
-			return x, true, nil
-		}
-	}
-	return SavedSeat{}, false, nil
+	return slices.DeleteFunc(seats, func(x SavedSeat) bool { return x.Game != game }), err
 }
 
-// Save keeps the seat, replacing the one saved for the same game.
+// Save keeps the seat, replacing the one saved for the same seat of the
+// same game.
 func (s *SeatStore) Save(seat SavedSeat) error {
 	return s.update(func(all []SavedSeat) []SavedSeat {
-		all = slices.DeleteFunc(all, func(x SavedSeat) bool { return x.Server == seat.Server && x.Game == seat.Game })
+		all = slices.DeleteFunc(all, func(x SavedSeat) bool {
+			return x.Server == seat.Server && x.Game == seat.Game && x.Seat == seat.Seat
+		})
 		all = append([]SavedSeat{seat}, all...)
 		return all[:min(len(all), maxSaved)]
 	})
 }
 
-// Forget drops the seat saved for the game on the server, if any.
+// Forget drops the seats saved for the game on the server, if any.
 func (s *SeatStore) Forget(server, game string) error {
 	return s.update(func(all []SavedSeat) []SavedSeat {
 		return slices.DeleteFunc(all, func(x SavedSeat) bool { return x.Server == server && x.Game == game })
+	})
+}
+
+// Drop drops one saved seat, the one with the seat's token, and keeps the
+// others saved for its game.
+func (s *SeatStore) Drop(seat SavedSeat) error {
+	return s.update(func(all []SavedSeat) []SavedSeat {
+		return slices.DeleteFunc(all, func(x SavedSeat) bool {
+			return x.Server == seat.Server && x.Game == seat.Game && x.Token == seat.Token
+		})
 	})
 }
 

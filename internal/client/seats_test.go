@@ -28,20 +28,31 @@ func TestSeatStore(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("the file's mode is %v (%v), want 0600: tokens are secrets", fi.Mode(), err)
 	}
-	got, ok, err := s.Lookup("http://a", "aaaaaaaaaa")
-	if err != nil || !ok || got.Token != "t3" {
-		t.Errorf("Lookup = %+v, %v, %v; want the newer seat, t3", got, ok, err)
+	got, err := s.GameSeats("http://a", "aaaaaaaaaa")
+	if err != nil || len(got) != 2 || got[0].Token != "t3" || got[1].Token != "t1" {
+		t.Errorf("GameSeats = %+v, %v; want two seats, the newer (t3) first", got, err)
 	}
-	if seats, _ := s.Seats("http://a"); len(seats) != 1 {
-		t.Errorf("the same game is kept %d times", len(seats))
+	// The same seat saved again replaces the one kept; another seat of the
+	// same game is kept beside it (two people at one computer).
+	if err := s.Save(SavedSeat{Server: "http://a", Game: "aaaaaaaaaa", Seat: 2, Token: "t4"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.GameSeats("http://a", "aaaaaaaaaa"); len(got) != 2 || got[0].Token != "t4" || got[1].Token != "t1" {
+		t.Errorf("after saving seat 2 again: %+v; want t4 and t1", got)
+	}
+	if err := s.Drop(a); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.GameSeats("http://a", "aaaaaaaaaa"); len(got) != 1 || got[0].Token != "t4" {
+		t.Errorf("after dropping t1: %+v; want t4 alone", got)
 	}
 	if err := s.Forget("http://a", "aaaaaaaaaa"); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, _ := s.Lookup("http://a", "aaaaaaaaaa"); ok {
+	if got, _ := s.GameSeats("http://a", "aaaaaaaaaa"); len(got) != 0 {
 		t.Error("a forgotten seat is still there")
 	}
-	if _, ok, _ := s.Lookup("http://b", "bbbbbbbbbb"); !ok {
+	if got, _ := s.GameSeats("http://b", "bbbbbbbbbb"); len(got) != 1 {
 		t.Error("forgetting a seat lost another server's")
 	}
 	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(s.Path), ".seats-*"))

@@ -84,7 +84,10 @@ func TestRoundEndAndGameEnd(t *testing.T) {
 		p.screenshotViewport("game-end-4p-" + s.String())
 		p.screenshot("game-end-4p-" + s.String() + "-full")
 	}
-	for _, sel := range []string{"#end-replay", "#end-record"} {
+	if href := eval[string](p, `(document.querySelector("#end-learn") || {getAttribute: () => ""}).getAttribute("href")`); !strings.HasPrefix(href, "/puzzles?game=") || !strings.HasSuffix(href, "&seat=0") {
+		t.Errorf("the game's end links the player's mistakes as puzzles at %q", href)
+	}
+	for _, sel := range []string{"#end-replay", "#end-record", "#end-learn"} {
 		if h := eval[float64](p, fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().height`, sel)); h < 48 {
 			t.Errorf("%s is %.0f px tall: a big button is at least 48", sel, h)
 		}

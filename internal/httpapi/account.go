@@ -326,8 +326,20 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, err)
 			return
 		}
+		all := struct {
+			account.Export
+			Puzzles *protocol.PuzzleExport `json:"puzzles,omitempty"` // the solver's rating and answers
+		}{Export: e}
+		if s.opts.Puzzles != nil {
+			p, err := s.opts.Puzzles.Export(r.Context(), se.Account.ID)
+			if err != nil {
+				s.fail(w, r, puzzleError(err))
+				return
+			}
+			all.Puzzles = &p
+		}
 		w.Header().Set("Content-Disposition", `attachment; filename="razzia-account.json"`)
-		b, err := json.MarshalIndent(e, "", "  ")
+		b, err := json.MarshalIndent(all, "", "  ")
 		if err != nil {
 			s.fail(w, r, err)
 			return

@@ -26,6 +26,7 @@ import (
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/puzzler"
 	"github.com/razziagame/razzia/internal/table"
 )
 
@@ -113,6 +114,9 @@ type Options struct {
 	// Push, with Accounts, serves Web Push: the server's key, the
 	// subscriptions of signed-in players and their settings (push.go).
 	Push *notify.Service
+	// Puzzles, when set, serves the puzzles found in finished games and
+	// the players' luck and skill (puzzles.go).
+	Puzzles *puzzler.Service
 }
 
 // DefaultOptions returns the defaults that zero fields of Options take.
@@ -235,6 +239,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	}
 	mux.HandleFunc("GET /api/session", s.who)
 	s.routePush(mux)
+	s.routePuzzles(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})

@@ -60,6 +60,11 @@ const (
 
 	RematchRefused Code = "rematch_refused"
 
+	// Puzzles.
+	PuzzleNotFound Code = "puzzle_not_found"
+	PuzzleAnswered Code = "puzzle_answered"
+	BadAnswer      Code = "bad_answer"
+
 	// The versions of the game's WebSocket protocol (live.go).
 	UnsupportedVersion Code = "unsupported_version"
 )
@@ -117,6 +122,9 @@ var codes = []CodeInfo{
 	{ChatSignIn, http.StatusForbidden, false, "", "free text (or, for a spectator, any chat) needs a signed-in account; quick phrases are open to every player"},
 	{ChatNotAllowed, http.StatusForbidden, false, "", "a chat message or mute the table does not take: an unknown quick phrase, muting yourself or a seat that is not a person's"},
 	{ChatClosed, http.StatusConflict, false, "", "a chat message or mute after the game's chat closed, 24 hours after the game ended (or at an uploaded record, which has no chat); the message says when it ended"},
+	{PuzzleNotFound, http.StatusNotFound, false, "no puzzle with that id; or, asking for the next puzzle or the day's, none is left to solve (of the theme asked for)", ""},
+	{PuzzleAnswered, http.StatusConflict, false, "an answer to a puzzle your account answered already: one answer a puzzle, the first counts", ""},
+	{BadAnswer, http.StatusBadRequest, false, "a puzzle answer that is not a legal move of its position (malformed, a card named for a draw, a cheque not held, a bid too low)", ""},
 	{Internal, http.StatusInternalServerError, true, "the server failed; the message is generic and nothing changed",
 		"the server could not store the move; nothing changed, try again"},
 	{Unavailable, http.StatusServiceUnavailable, true, "the server is shutting down, or the game is moving to another server: retry after `retryAfter` seconds",

@@ -141,6 +141,7 @@ func examples(t *testing.T) map[string]string {
 	}
 	out["events"] = strings.Join(lines, "\n")
 	analysisExamples(t, add)
+	puzzleExamples(t, add)
 	paceExamples(t, add)
 	pushExamples(t, add)
 	chatExamples(add)

@@ -21,6 +21,7 @@ import (
 	"github.com/razziagame/razzia/internal/analyst"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/notify"
+	"github.com/razziagame/razzia/internal/puzzler"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
 )
@@ -48,6 +49,10 @@ type Options struct {
 	// Analyst, when set, analyses finished games in the background, only
 	// while the bots leave a worker of theirs free.
 	Analyst *analyst.Options
+	// Puzzler, when set, finds puzzles in the analysed games in the
+	// background, at the lowest priority: after the analyst, and only
+	// while the bots leave a worker of theirs free.
+	Puzzler *puzzler.Options
 	// API configures the HTTP API.
 	API httpapi.Options
 	// Page serves the web page; nil serves none.
@@ -140,8 +145,12 @@ func (s *Server) build(ctx context.Context) error {
 	if s.Resumed, err = s.Hub.Resume(ctx); err != nil {
 		return fmt.Errorf("resuming the games: %w", err)
 	}
+	wake := func() {}
+	if o.Puzzler != nil {
+		wake = s.startPuzzler(*o.Puzzler)
+	}
 	if o.Analyst != nil {
-		s.startAnalyst(*o.Analyst)
+		s.startAnalyst(*o.Analyst, wake)
 	}
 	api := o.API
 	api.Logger = s.log
@@ -153,6 +162,9 @@ func (s *Server) build(ctx context.Context) error {
 	}
 	if api.Metrics == nil {
 		api.Metrics = o.Metrics
+	}
+	if api.Puzzles == nil {
+		api.Puzzles = puzzler.NewService(s.Store, nil, s.log)
 	}
 	s.API = httpapi.New(s.Hub, o.Page, api)
 	s.HTTP = s.API.HTTPServer()
@@ -181,10 +193,35 @@ func (s *Server) hubOptions() table.Options {
 	return h
 }
 
-// startAnalyst runs the analyst until the server stops.
-func (s *Server) startAnalyst(o analyst.Options) {
+// startAnalyst runs the analyst until the server stops. After each game
+// it analysed, the seats' luck and skill are stored for the players'
+// profiles, and wake tells the search for puzzles.
+func (s *Server) startAnalyst(o analyst.Options, wake func()) {
 	o.Spare, o.Logger = s.Hub.WaitSpare, s.log
-	s.start(func(ctx context.Context) { analyst.Run(ctx, s.Store, o) })
+	done := o.Done
+	s.start(func(ctx context.Context) {
+		o.Done = func(id string, err error) {
+			if err == nil {
+				if lerr := puzzler.RecordLuck(ctx, s.Store, id); lerr != nil && ctx.Err() == nil {
+					s.log.Error("cannot store a game's luck", "game", id, "err", lerr)
+				}
+			}
+			if done != nil {
+				done(id, err)
+			}
+			wake()
+		}
+		analyst.Run(ctx, s.Store, o)
+	})
+}
+
+// startPuzzler runs the search for puzzles until the server stops, and
+// returns the function that wakes it.
+func (s *Server) startPuzzler(o puzzler.Options) func() {
+	o.Puzzle.Spare, o.Logger = s.Hub.WaitSpare, s.log
+	w := puzzler.NewWorker(s.Store, o)
+	s.start(func(ctx context.Context) { w.Run(ctx) })
+	return w.Wake
 }
 
 // every runs f every interval until the server stops.

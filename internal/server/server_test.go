@@ -13,6 +13,8 @@ import (
 
 	"github.com/razziagame/razzia/internal/analyst"
 	"github.com/razziagame/razzia/internal/notify"
+	"github.com/razziagame/razzia/internal/puzzle"
+	"github.com/razziagame/razzia/internal/puzzler"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 	"github.com/razziagame/razzia/internal/table"
@@ -27,6 +29,24 @@ type watched struct {
 	closed   chan struct{}
 	onClose  func()
 	analysed chan string // the games whose analysis was stored, if set
+	lucky    chan string // the games whose seats' luck was stored, if set
+	scanned  chan string // the games searched for puzzles, if set
+}
+
+func (w *watched) PutSeatLuck(ctx context.Context, id string, l []store.SeatLuck) error {
+	err := w.Store.PutSeatLuck(ctx, id, l)
+	if w.lucky != nil && err == nil {
+		w.lucky <- id
+	}
+	return err
+}
+
+func (w *watched) PutPuzzleScan(ctx context.Context, id string, scan store.PuzzleScan) error {
+	err := w.Store.PutPuzzleScan(ctx, id, scan)
+	if w.scanned != nil && err == nil {
+		w.scanned <- id
+	}
+	return err
 }
 
 func (w *watched) InitPushKeys(ctx context.Context, k store.VAPIDKeys) (store.VAPIDKeys, error) {
@@ -151,5 +171,35 @@ func TestAnalyst(t *testing.T) {
 		}
 	case <-time.After(time.Minute): // a bound for a failure, never a wait for success
 		t.Fatal("the game was not analysed within a minute")
+	}
+}
+
+// TestPuzzler: a game the analyst analysed has its seats' luck stored at
+// once, and is then searched for puzzles in the background.
+func TestPuzzler(t *testing.T) {
+	st := &watched{Store: memstore.New(), closed: make(chan struct{}), analysed: make(chan string, 1),
+		lucky: make(chan string, 1), scanned: make(chan string, 1)}
+	s, err := New(t.Context(), Options{Store: st, Logger: quiet(), Analyst: &analyst.Options{Iterations: 5},
+		Puzzler: &puzzler.Options{Puzzle: puzzle.Options{Spec: "mcts:iters=30", Seeds: 1}, Rescan: time.Hour}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown(t.Context())
+	tb, err := s.Hub.Create(t.Context(), table.TableSetup{Seats: []string{"easy", "easy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what string
+		ch   chan string
+	}{{"analysed", st.analysed}, {"its luck stored", st.lucky}, {"searched for puzzles", st.scanned}} {
+		select {
+		case id := <-c.ch:
+			if id != tb.Info.ID {
+				t.Errorf("%s: %s, want %s", c.what, id, tb.Info.ID)
+			}
+		case <-time.After(time.Minute): // a bound for a failure, never a wait for success
+			t.Fatalf("the game was not %s within a minute", c.what)
+		}
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/puzzler"
 	"github.com/razziagame/razzia/internal/server"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
@@ -72,6 +73,9 @@ type Options struct {
 	// Analyst, when set, analyses the finished games in the background
 	// as razzia serve does with --analysis-workers.
 	Analyst *analyst.Options
+	// Puzzler, when set, searches the analysed games for puzzles in the
+	// background as razzia serve does with --puzzle-workers.
+	Puzzler *puzzler.Options
 }
 
 // generous fills the zero limits of the API with values no test meets.
@@ -165,7 +169,7 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	s, err := server.New(t.Context(), server.Options{
 		Store: used, Logger: log, Accounts: opts.Accounts, Push: opts.Push, Hub: opts.Hub,
-		Analyst: opts.Analyst, API: opts.API, Page: page,
+		Analyst: opts.Analyst, Puzzler: opts.Puzzler, API: opts.API, Page: page,
 		ResultFailed: func(f table.Finished, err error) {
 			t.Errorf("recording the result of game %s: %v", f.Game, err)
 		},

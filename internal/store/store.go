@@ -295,6 +295,8 @@ type Store interface {
 	Push
 	// Chats keeps the table chat of games.
 	Chats
+	// Puzzles keeps the puzzles found in finished games and their answers.
+	Puzzles
 
 	// Health reports why the store cannot serve, or nil: the database is
 	// reachable, its schema is this program's, and a commit succeeds.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/i18n"
 )
 
@@ -86,6 +87,40 @@ func TestGameOverTable(t *testing.T) {
 		"★ Cleo               0   0   0  -5   0   0   5    -5   -5    0   -10",
 		"Round 3 by category (s: score tables)",
 	)
+}
+
+// TestGameOverTableHeadings: the rounds' headings of the table after the
+// game stand apart in every language (Hungarian's "1. f." is five
+// letters), each above its column.
+func TestGameOverTableHeadings(t *testing.T) {
+	for _, l := range i18n.Languages() {
+		t.Run(l.Tag, func(t *testing.T) {
+			m := scripted(t, l.Tag, policeRounds(3)...)
+			s := screen(m)
+			checkFits(t, m, l.Tag)
+			var head, ann string
+			for line := range strings.SplitSeq(s, "\n") {
+				switch {
+				case strings.Contains(line, "Σ") && strings.Contains(line, "♣"):
+					head = line
+				case strings.Contains(line, "Ann "):
+					ann = line
+				}
+			}
+			for r := 1; r <= razzia.Rounds; r++ {
+				h := m.cat.T("tui.round.short", "round", r)
+				i := strings.Index(head, " "+h)
+				if i < 0 {
+					t.Fatalf("the heading %q does not stand apart: %q", h, head)
+				}
+				// The round's total ends where its heading ends.
+				end := len([]rune(head[:i+1+len(h)]))
+				if a := []rune(ann); len(a) < end || a[end-1] == ' ' {
+					t.Errorf("the total of round %d does not end under its heading:\n%s\n%s", r, head, ann)
+				}
+			}
+		})
+	}
 }
 
 // TestMustBidShownWhole: the caller's obligation (R9) is never cut off,

@@ -33,21 +33,33 @@ func TestFivePlayersHoldingsCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := protocol.NewView(g.View(-1))
+	kinds := slices.Concat(razzia.Jewels[:], razzia.Businesses[:], []razzia.Kind{razzia.Thief, razzia.Bodyguard, razzia.Car, razzia.Driver, razzia.Gold})
 	for i := range v.Seats {
 		h := map[string]int{}
-		for _, k := range slices.Concat(razzia.Jewels[:], razzia.Businesses[:], []razzia.Kind{razzia.Thief, razzia.Bodyguard, razzia.Car, razzia.Driver, razzia.Gold}) {
-			h[k.String()] = 1
+		for j, k := range kinds {
+			h[k.String()] = 1 + (i+j)%2 // "2 real estates" as well as "real estate"
 		}
 		v.Seats[i].Holdings = h
 	}
 	for _, lang := range []string{"en", "de", "hu"} {
 		t.Run(lang, func(t *testing.T) {
 			m := viewModel(t, v, 80, 24, lang)
+			var names []string // every holding, as the screen may end with it
+			for _, k := range kinds {
+				names = append(names, m.cat.T("card."+k.String()), m.cat.Card(k.String(), 2))
+			}
 			s := screen(m)
 			cut := 0
 			for l := range strings.SplitSeq(s, "\n") {
-				if strings.HasPrefix(l, "    ") && strings.HasSuffix(strings.TrimRight(l, " "), "…") {
-					cut++
+				l = strings.TrimRight(l, " ")
+				before, ok := strings.CutSuffix(l, " …")
+				before = strings.TrimSuffix(before, ",") // a list that goes on
+				if !strings.HasPrefix(l, "    ") || !ok {
+					continue
+				}
+				cut++
+				if !slices.ContainsFunc(names, func(n string) bool { return strings.HasSuffix(before, n) }) {
+					t.Errorf("the holdings are cut inside a holding: %q", l)
 				}
 			}
 			if cut < len(v.Seats) {
@@ -55,6 +67,109 @@ func TestFivePlayersHoldingsCut(t *testing.T) {
 			}
 			checkFits(t, m, lang)
 		})
+	}
+}
+
+// TestHoldingsBeforeTheLog: five players at 80×24 squeezed by chat and a
+// notice of two lines keep a line of holdings each, at the cost of the
+// log's last line and of the older chat line, rather than lose them all.
+func TestHoldingsBeforeTheLog(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Ann", "Bob", "Cy", "Dee", "Eve"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := protocol.NewView(g.View(-1))
+	for i := range v.Seats {
+		v.Seats[i].Holdings = map[string]int{"casino": 1, "ring": 2}
+	}
+	v.Row = []string{"car", "ring", "casino", "transport", "cinema", "necklace", "diamond"}
+	v.Auction = &protocol.AuctionView{Kind: "seventh", HighBidder: -1, Bids: []string{"undecided", "undecided", "undecided", "undecided", "undecided"}}
+	// Ann's own view, her turn: her stake and her choices take lines too.
+	v.Seat, v.ToMove = 0, 0
+	v.Legal = []string{"pass", "bid 2", "bid 7", "bid 16"}
+	m := NewRemote(t.Context(), nil, 0, "", Options{Lang: "en"})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.received(stateMsg{state: &client.State{Game: protocol.GameInfo{Status: protocol.StatusPlaying}, Seat: 0, View: &v}})
+	m.remote.chat = []protocol.ChatLine{{Name: "Bob", Text: "Good luck!"}}
+	m.notice = strings.Repeat("An auction is on: bid or pass. ", 3)
+	s := screen(m)
+	if n := strings.Count(s, "    ♦ 2 rings  ♣ casino"); n != 5 {
+		t.Errorf("the holdings of %d players of 5 show:\n%s", n, s)
+	}
+	checkFits(t, m, "squeezed")
+	// Two chat lines: the older gives way to the holdings, the newest
+	// stays.
+	m.remote.chat = append(m.remote.chat, protocol.ChatLine{Name: "Cy", Text: "Thanks!"})
+	s = screen(m)
+	if n := strings.Count(s, "    ♦ 2 rings  ♣ casino"); n != 5 || !strings.Contains(s, "Cy: Thanks!") {
+		t.Errorf("with two chat lines the holdings of %d players of 5 show, and the newest line %v:\n%s", n, strings.Contains(s, "Cy: Thanks!"), s)
+	}
+	checkFits(t, m, "squeezed by two chat lines")
+}
+
+// TestStakesFivePlayers: with five players at 80 columns, the line of
+// stakes names every player, in each language, even with long names.
+func TestStakesFivePlayers(t *testing.T) {
+	names := []string{"Árpád Szentgyörgyiné", "Maximiliane Wolkenst", "Bot 1 (medium)", "Bot 2 (medium)", "Bot 3 (medium)"}
+	g, err := razzia.NewGame(razzia.Setup{Players: names})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for len(protocol.NewView(g.View(-1)).Row) < 2 {
+		if err := g.PlayToken("draw car"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := protocol.NewView(g.View(-1))
+	for _, lang := range []string{"en", "de", "hu"} {
+		t.Run(lang, func(t *testing.T) {
+			m := viewModel(t, v, 80, 24, lang)
+			s := screen(m)
+			line := ""
+			for l := range strings.SplitSeq(s, "\n") {
+				if strings.HasPrefix(l, m.cat.T("tui.stake.all")) {
+					line = l
+				}
+			}
+			for i, n := range names {
+				short := []rune(n)[:3]
+				if !strings.Contains(line, string(short)) || strings.Count(line, "+")+strings.Count(line, "-") < len(names) {
+					t.Errorf("the stakes lack player %d, %s: %q", i+1, n, line)
+				}
+			}
+			// The bots' names keep their numbers.
+			for _, n := range []string{"Bot 1", "Bot 2", "Bot 3"} {
+				if !strings.Contains(line, n) {
+					t.Errorf("the stakes lack %s: %q", n, line)
+				}
+			}
+			checkFits(t, m, lang)
+		})
+	}
+}
+
+// TestBidsFit: a seat's part in an auction that does not fit at 80
+// columns leaves out its words in brackets rather than be cut inside
+// them: "passed over", not "passed over (no che…".
+func TestBidsFit(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Ann", "Bob", "Cy", "Dee", "Eve"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := protocol.NewView(g.View(-1))
+	v.Auction = &protocol.AuctionView{Kind: "police", HighBidder: -1, Bids: []string{"passed over", "undecided", "bid 13", "pass", "undecided"}}
+	for _, lang := range []string{"en", "de", "hu"} {
+		m := viewModel(t, v, 80, 24, lang)
+		over := "– " + m.cat.T("bids.passedover")
+		over = over[:strings.Index(over, " (")]
+		line := playerLine(t, screen(m), "Ann")
+		if !strings.HasSuffix(strings.TrimRight(line, " "), over) {
+			t.Errorf("%s: the seat passed over reads %q; want it to end %q", lang, line, over)
+		}
+		checkFits(t, m, lang)
+		if m = viewModel(t, v, 120, 40, lang); !strings.Contains(screen(m), m.cat.T("bids.passedover")) {
+			t.Errorf("%s: at 120 columns the whole reason lacks:\n%s", lang, screen(m))
+		}
 	}
 }
 
@@ -102,7 +217,7 @@ func TestStakesForEveryone(t *testing.T) {
 	s := screen(m)
 	contains(t, s, "Worth now:")
 	for _, n := range g.Players() {
-		if !strings.Contains(s, trunc(n, 12)+" +") && !strings.Contains(s, trunc(n, 12)+" -") {
+		if !strings.Contains(s, n+" +") && !strings.Contains(s, n+" -") { // whole: there is room
 			t.Errorf("the stakes lack %s:\n%s", n, s)
 		}
 	}

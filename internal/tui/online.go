@@ -84,7 +84,7 @@ func (m *Model) onlineKey(s string) (cmd tea.Cmd, handled bool) {
 	standIn := r.seat < len(r.standIn) && r.standIn[r.seat]
 	switch s {
 	case "L":
-		if standIn {
+		if standIn || r.open { // no bot stands in before the start
 			return nil, true
 		}
 		r.leaving = true
@@ -230,6 +230,8 @@ func (m *Model) onlineKeys() string {
 		return m.cat.T("tui.keys.back")
 	case m.snap.Auction != nil && !m.mine():
 		return m.cat.T("tui.keys.ahead")
+	case r.open:
+		return ""
 	}
 	return m.cat.T("tui.keys.leave")
 }

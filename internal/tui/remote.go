@@ -18,13 +18,14 @@ type remote struct {
 	ctx     context.Context
 	session *client.Session
 	seat    int
-	invite  string // the invite link, shown while the table is open
-	open    bool   // the table waits for players
-	sent    bool   // a move is on its way: wait for the next state
-	move    string // the move sent last, sent again after a temporary refusal
-	standIn []bool // by seat: a server bot plays for the person
-	ended   error  // the session ended for good
-	online         // pre-moves, leaving, the rematch (online.go)
+	invite  string              // the invite link, shown while the table is open
+	open    bool                // the table waits for players
+	sent    bool                // a move is on its way: wait for the next state
+	move    string              // the move sent last, sent again after a temporary refusal
+	standIn []bool              // by seat: a server bot plays for the person
+	seats   []protocol.SeatInfo // the table's seats, shown while it is open
+	ended   error               // the session ended for good
+	online                      // pre-moves, leaving, the rematch (online.go)
 
 	chat   []protocol.ChatLine // the newest chat lines (chat.go)
 	phrase string              // the quick phrase M sends, once m chose it
@@ -128,7 +129,7 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 	if st.View != nil {
 		m.snap = *st.View
 	}
-	r.standIn = r.standIn[:0]
+	r.standIn, r.seats = r.standIn[:0], st.Game.Seats
 	for _, seat := range st.Game.Seats {
 		r.standIn = append(r.standIn, seat.StandIn != "")
 	}

@@ -66,6 +66,42 @@ func TestQuitLeavesSeatToBot(t *testing.T) {
 	}
 }
 
+// TestQuitWaitingRoomGuest: a guest at a table that waits for players is
+// told, whole at 80×24, that the seat is kept and the game can start
+// without them; L, which hands a started game's seat to a bot, is neither
+// offered nor taken there.
+func TestQuitWaitingRoomGuest(t *testing.T) {
+	for _, tc := range []struct{ lang, want string }{
+		{"en", "the game can start while you are away"},
+		{"de", "das Spiel kann ohne dich beginnen"},
+		{"hu", "a játék nélküled is elindulhat"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			c, _ := client.New("http://localhost:1")
+			m := NewRemote(t.Context(), c.Session("k3x7q2m5ab", "tok"), 2, "http://localhost:1/g/k3x7q2m5ab", Options{Lang: tc.lang})
+			f := &fakeActor{}
+			m.remote.act = f
+			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+			m.received(stateMsg{state: &client.State{Seat: 2, Game: protocol.GameInfo{ID: "k3x7q2m5ab", Status: protocol.StatusOpen, Players: 4,
+				Seats: []protocol.SeatInfo{{Name: "Ann"}, {Name: "Bot 2 (easy)", Bot: "easy"}, {Name: "Bob"}, {Open: true}}}}})
+			lacks(t, screen(m), "L: ")
+			m.key(keyMsg("L"))
+			m.key(keyMsg("y"))
+			if len(f.sent) != 0 {
+				t.Errorf("L sent %v before the game started", f.sent)
+			}
+			m.key(keyMsg("q"))
+			s := screen(m)
+			for _, w := range []string{tc.want, "razzia play", "y:", "n:"} {
+				if !strings.Contains(strings.Join(strings.Fields(s), " "), w) {
+					t.Errorf("the question lacks %q:\n%s", w, s)
+				}
+			}
+			checkFits(t, m, tc.lang)
+		})
+	}
+}
+
 // TestQuitWaitingRoom: the creator quitting a table that waits for
 // players is asked whether to close it: n leaves it open, y closes it;
 // a refusal to close it keeps the program running and says why.
@@ -110,6 +146,25 @@ func TestQuitWaitingRoom(t *testing.T) {
 	}
 }
 
+// TestWaitingRoomSeats: the waiting room of a server table lists its
+// seats, numbered from 1: who sits, the person as "you", and the seats
+// still open, in the person's language.
+func TestWaitingRoomSeats(t *testing.T) {
+	for _, tc := range []struct{ lang, you, open string }{
+		{"en", "1  Ann (you)", "3  — open —"},
+		{"hu", "1  Ann (te)", "3  — szabad —"},
+	} {
+		c, _ := client.New("http://localhost:1")
+		m := NewRemote(t.Context(), c.Session("k3x7q2m5ab", "tok"), 0, "http://localhost:1/g/k3x7q2m5ab", Options{Lang: tc.lang})
+		m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		m.received(stateMsg{state: &client.State{Seat: 0, Game: protocol.GameInfo{ID: "k3x7q2m5ab", Status: protocol.StatusOpen, Players: 3,
+			Seats: []protocol.SeatInfo{{Name: "Ann"}, {Name: "Bot 2 (easy)", Bot: "easy"}, {Open: true}}}}})
+		s := screen(m)
+		contains(t, s, tc.you, "2  Bot 2 (easy)", tc.open, "http://localhost:1/g/k3x7q2m5ab")
+		checkFits(t, m, tc.lang)
+	}
+}
+
 // TestTimeRanOut: when the person's time ran out the screen says so, not
 // "You left"; no "Your turn" shows while the bot plays; the row keeps its
 // columns.
@@ -126,14 +181,36 @@ func TestTimeRanOut(t *testing.T) {
 	m.received(stateMsg{state: &client.State{Game: out, Seat: seat, View: &view,
 		TakeOvers: []protocol.TakeOver{{Seat: seat, Bot: "medium", Reason: protocol.ReasonTimeout}}}})
 	s := screen(m)
-	contains(t, s, "Your time ran out: a bot plays for you. B takes your seat back.")
-	lacks(t, s, "You left", "Your turn")
+	contains(t, s, "Your time ran out: a bot plays for you. B takes your seat back.", "A bot plays for Annabella Rossini…")
+	lacks(t, s, "You left", "Your turn", "is thinking")
+	// Another person's stand-in is told the same way to the others.
+	other, _ := onlineModel(t, g, (seat+1)%3, info)
+	other.received(stateMsg{state: &client.State{Game: out, Seat: (seat + 1) % 3, View: &view}})
+	contains(t, screen(other), "A bot plays for Annabella Rossini…")
 	after := playerLine(t, s, "▶ Ann")
 	if i, j := ansiWidth(before[:strings.Index(before, "$")]), ansiWidth(after[:strings.Index(after, "$")]); i != j {
 		t.Errorf("the row shifted from column %d to %d:\n%s\n%s", i, j, before, after)
 	}
 	if cmd := m.key(keyMsg("d")); cmd != nil || m.remote.sent {
 		t.Error("a move was sent while the bot plays for the seat")
+	}
+	// Whole in German and Hungarian, at 80×24 and 120×40.
+	for _, lang := range []string{"de", "hu"} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			m, _ := onlineModel(t, g, seat, info)
+			m.cat = langCat(t, lang)
+			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			m.received(stateMsg{state: &client.State{Game: out, Seat: seat, View: &view,
+				TakeOvers: []protocol.TakeOver{{Seat: seat, Bot: "medium", Reason: protocol.ReasonTimeout}}}})
+			flat := strings.Join(strings.Fields(screen(m)), " ")
+			for _, want := range []string{m.cat.T("tui.timeout.standin"), m.cat.T("tui.standin.playing", "player", "Annabella Rossini")} {
+				if !strings.Contains(flat, want) {
+					t.Errorf("%s %dx%d: the screen lacks %q:\n%s", lang, size[0], size[1], want, screen(m))
+				}
+			}
+			lacks(t, screen(m), m.cat.T("tui.yourturn", "player", "Annabella Rossini"))
+			checkFits(t, m, lang)
+		}
 	}
 }
 
@@ -165,6 +242,14 @@ func TestDisconnected(t *testing.T) {
 		}
 		checkFits(t, m, lang)
 	}
+	// Lost before the first state: the screen says so, not only that
+	// it connects.
+	c, _ := client.New("http://localhost:1")
+	first := NewRemote(t.Context(), c.Session("k3x7q2m5ab", "tok"), seat, "", Options{Lang: "en"})
+	first.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	first.Update(dropMsg{err: errors.New("connection refused"), wait: 4 * time.Second})
+	contains(t, screen(first), "Connecting to the server…", "No connection to the server: trying again in 4 s")
+
 	m, _ := onlineModel(t, g, seat, info)
 	m.Update(dropMsg{err: errors.New("connection lost"), wait: 4 * time.Second})
 	s := screen(m)

@@ -216,6 +216,17 @@ func (m *Model) SeatToken() string {
 // before it started.
 func (m *Model) Cancelled() bool { return m.remote != nil && m.remote.cancelled }
 
+// LeaveToBot hands the seat to a server bot until the person comes back,
+// as q does, if the model plays a started game that is not over: for a
+// program that ends otherwise (ctrl+c, a signal, a terminal closed), so
+// that the others are not left waiting for a seat nobody plays.
+func (m *Model) LeaveToBot(ctx context.Context) error {
+	if !m.leavesToBot() {
+		return nil
+	}
+	return m.remote.act.Send(ctx, protocol.PreMoveMessage{Type: protocol.TypeLeave})
+}
+
 // Interrupted reports whether the person quit with ctrl+c.
 func (m *Model) Interrupted() bool { return m.interrupted }
 

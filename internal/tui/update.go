@@ -129,7 +129,9 @@ func (m *Model) tableKey(s string) (tea.Cmd, bool) {
 	if s != "q" {
 		return nil, false
 	}
-	if m.Over() || (m.remote != nil && m.remote.ended != nil) {
+	// A game over, a lost session or a spectator's seat: quitting changes
+	// nothing at the table, so it is not asked about.
+	if m.Over() || (m.remote != nil && (m.remote.ended != nil || m.remote.seat < 0)) {
 		m.quit = true
 		return tea.Quit, true
 	}
@@ -351,6 +353,8 @@ func (m *Model) quitQuestion() string {
 	switch {
 	case m.closingTable():
 		return m.cat.T("tui.quit.open")
+	case m.remote != nil && m.remote.seat >= 0 && m.remote.open && m.remote.ended == nil:
+		return m.cat.T("tui.quit.waiting") // a guest's seat at a table not started
 	case m.remote != nil && m.remote.seat >= 0 && !m.Over() && m.remote.ended == nil && len(m.snap.Players) > 0:
 		return m.cat.T("tui.quit.standin")
 	}

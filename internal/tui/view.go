@@ -57,16 +57,26 @@ func (m *Model) screen() []string {
 	// A long notice or question takes two lines rather than losing its
 	// end, where the keys to answer it are.
 	status := m.wrap(m.status(), 2)
-	bottom := append(append(m.chatLines(), status[:min(len(status), 2)]...), dimStyle.Render(keys))
-	h := m.height - 1 - len(bottom)
-	var body []string
-	switch {
-	case m.over != noOverlay:
-		body = append([]string{m.pageHead()}, strings.Split(m.page.View(), "\n")...)
-	case m.remote != nil && m.remote.open:
-		body = m.waiting()
-	default:
-		body = m.table(h)
+	chat := m.chatLines()
+	var bottom, body []string
+	var h int
+	for {
+		bottom = append(append(slices.Clone(chat), status[:min(len(status), 2)]...), dimStyle.Render(keys))
+		h = m.height - 1 - len(bottom)
+		squeezed := false
+		switch {
+		case m.over != noOverlay:
+			body = append([]string{m.pageHead()}, strings.Split(m.page.View(), "\n")...)
+		case m.remote != nil && m.remote.open:
+			body = m.waiting()
+		default:
+			body, squeezed = m.table(h)
+		}
+		// The players' holdings come before the older chat line.
+		if !squeezed || len(chat) == 0 {
+			break
+		}
+		chat = chat[1:]
 	}
 	for len(body) < h {
 		body = append(body, "")
@@ -119,7 +129,19 @@ func (m *Model) status() string {
 
 // waiting is the screen of a server table still open for players.
 func (m *Model) waiting() []string {
-	lines := []string{"", boldStyle.Render(m.cat.T("tui.server.waiting"))}
+	lines := []string{"", boldStyle.Render(m.cat.T("tui.server.waiting")), ""}
+	// Who sits already and how many seats wait, numbered from 1 as the
+	// page and razzia bot --seat number them.
+	for i, seat := range m.remote.seats {
+		name := seat.Name
+		switch {
+		case seat.Open:
+			name = dimStyle.Render("— " + m.cat.T("web.seat.open") + " —")
+		case i == m.remote.seat:
+			name = boldStyle.Render(name) + dimStyle.Render(" ("+m.cat.T("term.you")+")")
+		}
+		lines = append(lines, fmt.Sprintf("  %d  %s", i+1, trunc(name, m.width-6)))
+	}
 	if m.remote.invite != "" {
 		lines = append(lines, "", m.cat.T("tui.server.invite"), "  "+m.remote.invite)
 	}
@@ -127,11 +149,17 @@ func (m *Model) waiting() []string {
 }
 
 // table renders the table in h lines: the row, the auction, every player,
-// the choices or the result, and as much of the log as fits.
-func (m *Model) table(h int) []string {
+// the choices or the result, and as much of the log as fits. squeezed
+// reports that the players' holdings found no line.
+func (m *Model) table(h int) (lines []string, squeezed bool) {
 	s := m.snap
 	if len(s.Players) == 0 {
-		return []string{"", dimStyle.Render(m.cat.T("tui.server.connecting"))}
+		lines := []string{"", dimStyle.Render(m.cat.T("tui.server.connecting"))}
+		if m.remote != nil && m.remote.drop != nil {
+			// Not yet a table to show: why, and when it tries again.
+			lines = append(append(lines, ""), m.prompt()...)
+		}
+		return lines, false
 	}
 	var top []string
 	top = append(top, m.row()...)
@@ -146,9 +174,14 @@ func (m *Model) table(h int) []string {
 		bottom = append(m.stakeLine(), m.prompt()...)
 	}
 	// Each player gets up to three lines; the log gets what is left, at
-	// least one line.
-	room := h - len(top) - len(bottom) - 1
-	per := min(3, max(1, room/max(len(s.Seats), 1)))
+	// least one line, unless that line would cost the players their
+	// holdings.
+	n := max(len(s.Seats), 1)
+	room := h - len(top) - len(bottom)
+	per := min(3, max(1, (room-1)/n))
+	if per < 2 && room >= 2*n {
+		per = 2
+	}
 	var players []string
 	for i := range s.Seats {
 		players = append(players, m.player(i, per)...)
@@ -164,7 +197,11 @@ func (m *Model) table(h int) []string {
 	for len(out)+len(bottom) < h {
 		out = append(out, "")
 	}
-	return append(out, bottom...)
+	held := false
+	for _, seat := range s.Seats {
+		held = held || len(seat.Holdings) > 0
+	}
+	return append(out, bottom...), per < 2 && held
 }
 
 // row renders the auction row, wrapped to two lines at most.
@@ -312,17 +349,28 @@ func (m *Model) stakeLine() []string {
 // but skip, each at their lowest bid, so that everyone sees whom an
 // auction matters to, waiting or not.
 func (m *Model) stakesAll(skip int) []string {
-	var parts []string
-	for _, st := range m.snap.Stakes {
-		if st.Seat != skip {
-			parts = append(parts, trunc(m.name(st.Seat), 12)+" "+boldStyle.Render(signed(st.Gain.Total())))
+	// The names give way, down to a few letters, so that every player's
+	// stake shows on the one line: five players at 80 columns.
+	line := func(name int) string {
+		var parts []string
+		for _, st := range m.snap.Stakes {
+			if st.Seat != skip {
+				parts = append(parts, trunc(m.name(st.Seat), name)+" "+boldStyle.Render(signed(st.Gain.Total())))
+			}
 		}
+		if len(parts) == 0 {
+			return ""
+		}
+		return m.cat.T("tui.stake.all") + " " + strings.Join(parts, " · ")
 	}
-	if len(parts) == 0 {
-		return nil
+	name := 20 // a person's longest name, whole where there is room
+	for name > 4 && ansiWidth(line(name)) > m.width-1 {
+		name--
 	}
-	line := m.cat.T("tui.stake.all") + " " + strings.Join(parts, " · ")
-	return []string{dimStyle.Render(trunc(line, m.width-1))}
+	if l := line(name); l != "" {
+		return []string{dimStyle.Render(trunc(l, m.width-1))}
+	}
+	return nil
 }
 
 // signed writes a number of points with its sign: +5, -2, +0.
@@ -385,16 +433,15 @@ func (m *Model) player(i, n int) []string {
 		line += padLeft(c, 11)
 	}
 	if s.Auction != nil && i < len(s.Auction.Bids) {
-		line += "  " + m.bidding(s.Auction.Bids[i])
+		line += "  " + m.bidding(s.Auction.Bids[i], m.width-1-ansiWidth(line)-2)
 	}
 	lines := []string{line}
 	if n > 1 {
 		held := m.wrap("    "+m.holdings(seat.Holdings), 4)
 		if len(held) > n-1 {
-			// Cut where the room ends, and say so.
+			// Cut where the room ends, between two holdings, and say so.
 			held = held[:n-1]
-			last := held[n-2]
-			held[n-2] = trunc(last, min(ansiWidth(last), m.width-3)) + " …"
+			held[n-2] = cutItems(held[n-2], m.width-1-2) + " …"
 		}
 		lines = append(lines, held...)
 	}
@@ -414,16 +461,25 @@ func (m *Model) isYou(i int) bool {
 }
 
 // bidding renders a seat's part in the auction with a symbol and a word.
-func (m *Model) bidding(b string) string {
+// In less than room cells it leaves out what it says in brackets ("passed
+// over (no cheque high enough)" is "passed over"), so that the line's end
+// is not what is cut.
+func (m *Model) bidding(b string, room int) string {
+	short := func(s string) string {
+		if i := strings.Index(s, " ("); i > 0 && ansiWidth(s) > room {
+			return s[:i]
+		}
+		return s
+	}
 	switch {
 	case b == "undecided":
-		return "… " + m.cat.T("bids.undecided")
+		return short("… " + m.cat.T("bids.undecided"))
 	case b == "pass":
-		return dimStyle.Render("✗ " + m.cat.T("bids.pass"))
+		return dimStyle.Render(short("✗ " + m.cat.T("bids.pass")))
 	case b == "passed over":
-		return dimStyle.Render("– " + m.cat.T("bids.passedover"))
+		return dimStyle.Render(short("– " + m.cat.T("bids.passedover")))
 	case strings.HasPrefix(b, "bid "):
-		return boldStyle.Render("✓ " + m.cat.T("bids.bid", "cheque", strings.TrimPrefix(b, "bid ")))
+		return boldStyle.Render(short("✓ " + m.cat.T("bids.bid", "cheque", strings.TrimPrefix(b, "bid "))))
 	}
 	return b
 }
@@ -435,21 +491,41 @@ func (m *Model) holdings(h map[string]int) string {
 		var names []string
 		for _, k := range f.kinds {
 			n := h[k.String()]
+			name := ""
 			switch {
 			case n == 1 && (k.IsJewel() || k.IsBusiness()):
-				names = append(names, m.cat.T("card."+k.String()))
+				name = m.cat.T("card." + k.String())
 			case n > 0:
-				names = append(names, m.cat.Card(k.String(), n))
+				name = m.cat.Card(k.String(), n)
+			default:
+				continue
 			}
+			// No-break spaces: a line breaks between holdings, never
+			// inside "2 real estates".
+			names = append(names, strings.ReplaceAll(name, " ", "\u00a0"))
 		}
 		if len(names) > 0 {
-			groups = append(groups, paint(f.colour, f.symbol)+" "+strings.Join(names, ", "))
+			groups = append(groups, paint(f.colour, f.symbol)+"\u00a0"+strings.Join(names, ", "))
 		}
 	}
 	if len(groups) == 0 {
 		return dimStyle.Render("—")
 	}
 	return strings.Join(groups, "  ")
+}
+
+// cutItems shortens a line of holdings to n cells by leaving out whole
+// holdings from its end: a holding's words are joined by no-break spaces,
+// so the line breaks only between two of them.
+func cutItems(line string, n int) string {
+	for ansiWidth(line) > n {
+		i := strings.LastIndexByte(strings.TrimRight(line, " "), ' ')
+		if i <= 0 || strings.TrimSpace(line[:i]) == "" {
+			return trunc(line, n) // one holding wider than the line
+		}
+		line = strings.TrimRight(line[:i], " ") // "casino, …" when a list goes on
+	}
+	return line
 }
 
 // recentLog narrates the last events that fit in n lines.
@@ -486,8 +562,9 @@ func (m *Model) prompt() []string {
 		return lines[:2]
 	case m.remote != nil && m.remote.sent:
 		return []string{dimStyle.Render(m.cat.T("tui.server.sending")), ""}
-	case m.remote != nil && m.remote.standingIn() && s.ToMove == m.remote.seat:
-		return []string{dimStyle.Render(m.cat.T("tui.thinking", "player", who)), ""}
+	case m.remote != nil && s.ToMove >= 0 && s.ToMove < len(m.remote.standIn) && m.remote.standIn[s.ToMove]:
+		// Not "is thinking": the person is away, a server bot plays.
+		return []string{dimStyle.Render(m.cat.T("tui.standin.playing", "player", who)), ""}
 	case !m.mine():
 		if m.game != nil && m.seats[s.ToMove].Bot != nil {
 			return []string{dimStyle.Render(m.cat.T("tui.thinking", "player", who)), ""}
@@ -564,8 +641,14 @@ func (m *Model) result() []string {
 		hdr += padLeft(categorySymbol(c), 4)
 	}
 	hdr += " "
+	// A round's column is as wide as its heading and a space ("3. f."
+	// in Hungarian), so that the headings never run together.
+	rw := 5
 	for r := 1; r <= razzia.Rounds; r++ {
-		hdr += padLeft(m.cat.T("tui.round.short", "round", r), 5)
+		rw = max(rw, 1+ansiWidth(m.cat.T("tui.round.short", "round", r)))
+	}
+	for r := 1; r <= razzia.Rounds; r++ {
+		hdr += padLeft(m.cat.T("tui.round.short", "round", r), rw)
 	}
 	hdr += padLeft("Σ", 6)
 	lines = append(lines, boldStyle.Render(hdr))
@@ -588,7 +671,7 @@ func (m *Model) result() []string {
 			if r < len(seat.Scores) {
 				v = strconv.Itoa(seat.Scores[r].Total())
 			}
-			l += padLeft(v, 5)
+			l += padLeft(v, rw)
 		}
 		l += padLeft(strconv.Itoa(seat.Total), 6)
 		if mark != "   " {

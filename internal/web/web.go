@@ -61,7 +61,8 @@ type handler struct {
 // Handler returns the handler for everything the server does not serve
 // itself: "/" (the lobby), "/g/{id}" (the table page), "/g/{id}/replay"
 // (the replay viewer), "/account" (sign in, register, settings), "/p/{name}"
-// (a player's profile), "/leaderboard", "/static/i18n/{lang}.json" (a language's catalogue
+// (a player's profile), "/leaderboard", "/puzzles" and "/puzzles/{id}"
+// (the puzzles), "/static/i18n/{lang}.json" (a language's catalogue
 // of every domain, from i18n.JSON), "/static/..." and a 404 page for any
 // other path. It answers GET and HEAD only.
 //
@@ -189,6 +190,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.page(w, r, "push.html")
 	case p == "/leaderboard":
 		h.page(w, r, "leaderboard.html")
+	case p == "/puzzles" || strings.HasPrefix(p, "/puzzles/") && len(p) > len("/puzzles/") && !strings.Contains(p[len("/puzzles/"):], "/"):
+		h.page(w, r, "puzzles.html")
 	case strings.HasPrefix(p, "/p/") && len(p) > len("/p/") && !strings.Contains(p[len("/p/"):], "/"):
 		h.page(w, r, "profile.html")
 	case strings.HasPrefix(p, "/static/v/"):

@@ -106,7 +106,7 @@ type Options struct {
 
 // ErrInUse is the error of a database that another store opened with
 // Options.Sole holds: another razzia serve on the same file.
-var ErrInUse = errors.New("the database is in use by another process (one razzia serve a SQLite database: several nodes need PostgreSQL)")
+var ErrInUse = errors.New("the database is in use by another process (one razzia serve per SQLite database: several nodes need PostgreSQL)")
 
 // DefaultCheckpointEvery is the default of Options.CheckpointEvery.
 const DefaultCheckpointEvery = 250 * time.Millisecond

@@ -37,7 +37,8 @@ export function percent(x) {
   return `${Math.round(x * 100)}%`;
 }
 
-function signedPercent(x) {
+/** signedPercent writes a difference of shares as a signed whole percentage: "+12%", "−4%". */
+export function signedPercent(x) {
   const n = Math.round(x * 100);
   return n > 0 ? `+${n}%` : n < 0 ? `\u2212${-n}%` : "0%";
 }

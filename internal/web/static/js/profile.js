@@ -9,11 +9,14 @@ import { start } from "./page.js";
 import { translator } from "./i18n.js";
 import { displayNames } from "./words.js";
 import { whoami, showAccount, ratingText, ratingFigure, changeText, errorText, number, when } from "./players.js";
+import { fetchLuck, luckProfile, fetchSolver } from "./luck.js";
 
 let t = translator({}, {});
 let p = null;
 let me = null;
 let failure = null;
+let luck = null; // the player's luck and play, once come
+let solver = null; // the player's puzzle rating, once come
 
 const name = decodeURIComponent(location.pathname.slice("/p/".length));
 const levelName = (l) => (t.has(`bot.${l}`) ? t(`bot.${l}`) : l);
@@ -72,6 +75,12 @@ function draw() {
   replace($("bots"), p.bots.length === 0 ? none(5)
     : p.bots.map((b) => h("tr", {}, cell(levelName(b.level)), cell(ratingFigure(b.rating)), cell(b.wins), cell(b.draws), cell(b.losses))));
   replace($("recent"), p.recent.length === 0 ? h("li", { class: "muted none" }, t("web.profile.none")) : p.recent.map(gameItem));
+  $("puzzle-rating-line").hidden = !solver || solver.attempts === 0;
+  if (solver) {
+    $("puzzle-rating").textContent = `${solver.rating}${solver.provisional ? "?" : ""} · ${t("puzzles.profile.solved", { solved: solver.solved, attempts: solver.attempts })}`;
+  }
+  $("luck").hidden = !luck;
+  if (luck) replace($("luck-body"), luckProfile(t, luck, when));
 }
 
 await start((tr) => {
@@ -79,8 +88,12 @@ await start((tr) => {
   draw();
 });
 draw();
-const [profile, who] = await Promise.allSettled([api.request("GET", `/api/players/${encodeURIComponent(name)}`), whoami()]);
+const [profile, who, lk, sv] = await Promise.allSettled([api.request("GET", `/api/players/${encodeURIComponent(name)}`), whoami(), fetchLuck(name),
+  fetchSolver(name)]);
 if (profile.status === "fulfilled") p = profile.value.profile;
 else failure = profile.reason;
 me = who.status === "fulfilled" ? who.value : null;
+// A server of another version may not tell luck: the profile stands without it.
+luck = lk.status === "fulfilled" ? lk.value : null;
+solver = sv.status === "fulfilled" ? sv.value : null;
 draw();

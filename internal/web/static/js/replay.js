@@ -17,6 +17,7 @@ import { start } from "./page.js";
 import { drawChart, fetchAnalysis, moveCursor, verdict, verdictClass, summaryBox, nextMistake } from "./analysis.js";
 import { lineItem } from "./chat.js";
 import { errorText } from "./errors.js";
+import { luckBox, fetchGamePuzzles, markPuzzles } from "./luck.js";
 
 const id = (location.pathname.match(/^\/g\/([a-z0-9]+)\/replay\/?$/) || [])[1] || "";
 
@@ -44,6 +45,7 @@ const state = {
   lang: "en",
   error: null, // {code, message} when the replay cannot be shown
   analysis: null, // the analysis answer, once asked (analysis.js)
+  puzzles: null, // the puzzles found in the game, once it is analysed
   analysisTimer: 0,
 };
 
@@ -151,8 +153,9 @@ async function loadAnalysis(tries = 0) {
   clearTimeout(state.analysisTimer);
   try {
     state.analysis = await fetchAnalysis(id);
+    if (state.analysis.status === "done") state.puzzles = (await fetchGamePuzzles(id)).puzzles;
   } catch {
-    state.analysis = null; // the replay stands without it
+    state.analysis = state.analysis || null; // the replay stands without it
   }
   drawAnalysis(true);
   // The server analyses in the background: look again, less and less often.
@@ -173,6 +176,7 @@ function drawAnalysis(all) {
   const verdictBox = $("analysis-verdict");
   if (a.status !== "done" || !a.report) {
     $("analysis-chart-box").replaceChildren();
+    $("analysis-luck-box").replaceChildren();
     verdictBox.className = "analysis-verdict";
     $("analysis-more-box").replaceChildren();
     $("mistake-nav").hidden = true;
@@ -184,6 +188,7 @@ function drawAnalysis(all) {
   const t = (key, args) => text(key, args, key);
   if (all || !document.getElementById("analysis-chart")) {
     drawChart($("analysis-chart-box"), a.report, a.report.players, state.pos, t, (pos) => by(pos));
+    $("analysis-luck-box").replaceChildren(luckBox(t, a.report, a.report.players, id) || "");
   } else moveCursor(a.report, state.pos);
   verdictBox.className = `analysis-verdict ${verdictClass(a.report, state.pos)}`;
   verdictBox.replaceChildren(...verdict(t, a.report, a.report.players, state.pos).map((line) => {
@@ -195,6 +200,7 @@ function drawAnalysis(all) {
   $("mistake-prev").disabled = nextMistake(a.report, state.pos, -1) === null;
   $("mistake-next").disabled = nextMistake(a.report, state.pos, 1) === null;
   $("analysis-more-box").replaceChildren(summaryBox(t, a.report, a.report.players, state.pos, (pos) => by(pos)));
+  markPuzzles(t, $("analysis-more-box"), state.puzzles);
 }
 
 // toMistake goes to the next (dir 1) or previous (dir −1) mistake.

@@ -121,8 +121,9 @@ function ranking(v) {
 /**
  * gameEnd is the game-end screen: the winner first, the final table by
  * category over the three rounds, a chart of the points after each round,
- * and big links to the replay and the record (links: {replay, record},
- * either may be missing), right under the winner.
+ * and big links to the replay, the record and the puzzles of the game's
+ * mistakes (links: {replay, record, learn}, any may be missing), right
+ * under the winner.
  */
 export function gameEnd(ctx, links = {}) {
   const { t, v, seat, names } = ctx;
@@ -138,6 +139,7 @@ export function gameEnd(ctx, links = {}) {
   if (links.record) {
     actions.push(h("a", { class: "button big", href: links.record, download: links.download || true, id: "end-record" }, t("web.end.download")));
   }
+  if (links.learn) actions.push(h("a", { class: "button big", href: links.learn, id: "end-learn" }, t("puzzles.learn.title")));
   const rating = ctx.o && ctx.o.rating;
   return h("section", { class: "game-end", id: "game-end", "aria-labelledby": "game-end-h" },
     h("div", { class: "result", id: "result" },

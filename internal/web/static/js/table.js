@@ -17,6 +17,7 @@ import { turnAlert, alertSettings, clockTick } from "./notify.js";
 import { ChatPanel } from "./chat.js";
 import { errorText } from "./errors.js";
 import { resendDelay } from "./seat.js";
+import { learnURL } from "./luck.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -260,7 +261,8 @@ function render() {
   // An open game has no record yet (the server answers not_started); a
   // game that is over offers its record and replay on the game-end screen.
   const over = !!view && view.phase === "over";
-  const links = { replay: `/g/${encodeURIComponent(game.id)}/replay`, record: api.recordURL(game.id), download: `razzia-${game.id}.json` };
+  const links = { replay: `/g/${encodeURIComponent(game.id)}/replay`, record: api.recordURL(game.id), download: `razzia-${game.id}.json`,
+    learn: you >= 0 && !isTutorial(game) ? learnURL(game.id, you) : null };
   $("record-link").hidden = game.status === "open" || over;
   $("record-link").href = links.record;
   $("record-link").setAttribute("download", links.download);
