@@ -32,14 +32,7 @@ func catalogue(r *http.Request) *i18n.Catalogue {
 // the catalogue's language.
 func stateMessage(u table.Update, cat *i18n.Catalogue) ([]byte, error) {
 	m := stateOf(u, cat, true)
-	scratch := stateScratch.Get().(*[]byte)
-	defer stateScratch.Put(scratch)
-	data, err := m.AppendJSON((*scratch)[:0])
-	if err != nil {
-		return nil, err
-	}
-	*scratch = data
-	return bytes.Clone(data), nil // kept and shared by the update's watchers
+	return encodeOnce(m.AppendJSON)
 }
 
 // stateScratch holds the buffers the state messages are encoded in, so

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"time"
@@ -69,7 +70,7 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 	}
 	doc, err := u.Encoded(w.keys.doc, func(u table.Update) ([]byte, error) {
 		m := stateOf(u, cat, false)
-		return m.AppendState(nil)
+		return encodeOnce(m.AppendState)
 	})
 	if err != nil {
 		return nil, err
@@ -85,7 +86,7 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 		data, err = u.Encoded(w.keys.whole, func(u table.Update) ([]byte, error) {
 			m := stateOf(u, cat, true)
 			m.Version = u.Version
-			return m.AppendJSON(nil)
+			return encodeOnce(m.AppendJSON)
 		})
 	}
 	if err == nil {
@@ -109,7 +110,21 @@ func patchMessage(u table.Update, cat *i18n.Catalogue, last sentState, doc []byt
 	}
 	m := stateOf(u, cat, true)
 	p := protocol.PatchMessage{Type: protocol.TypePatch, Base: last.version, Version: u.Version, Events: m.Events, Patch: patch}
-	return p.AppendJSON(nil)
+	return encodeOnce(p.AppendJSON)
+}
+
+// encodeOnce returns what appendJSON appends, encoded in a buffer kept
+// for the next message and copied once to its own size: kept and shared
+// by the change's connections.
+func encodeOnce(appendJSON func([]byte) ([]byte, error)) ([]byte, error) {
+	scratch := stateScratch.Get().(*[]byte)
+	defer stateScratch.Put(scratch)
+	data, err := appendJSON((*scratch)[:0])
+	if err != nil {
+		return nil, err
+	}
+	*scratch = data
+	return bytes.Clone(data), nil
 }
 
 // resync answers a client's "resync": the game's goroutine sends it the

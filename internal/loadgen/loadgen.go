@@ -452,8 +452,13 @@ func (w *window) end(moves int) []CPU {
 	return withTotals(out, moves)
 }
 
-// seconds returns the window's length: to its end, or to now.
+// seconds returns the window's length: as set for a timed run (the
+// moves counted are those sent in it, however late the reading of the
+// processes at its end), else to its end, or to now.
 func (w *window) seconds() float64 {
+	if !w.r.stopAt.IsZero() {
+		return w.r.stopAt.Sub(w.r.from).Seconds()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	to := w.to
