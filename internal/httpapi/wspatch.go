@@ -30,7 +30,7 @@ const (
 // A sentState is what a connection of version 2 sent last: the state
 // (shared by the change's connections, never modified) and its version.
 type sentState struct {
-	doc     []byte
+	state   *protocol.State
 	version int64
 }
 
@@ -68,21 +68,26 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 	if w.version < protocol.Version2 {
 		return u.Encoded(w.keys.state, func(u table.Update) ([]byte, error) { return stateMessage(u, cat) })
 	}
-	doc, err := u.Encoded(w.keys.doc, func(u table.Update) ([]byte, error) {
+	v, err := u.Shared(w.keys.doc, 0, func(u table.Update) (any, error) {
 		m := stateOf(u, cat, false)
-		return encodeOnce(m.AppendState)
+		doc, err := encodeOnce(m.AppendState)
+		if err != nil {
+			return nil, err
+		}
+		return protocol.NewState(doc)
 	})
 	if err != nil {
 		return nil, err
 	}
+	state := v.(*protocol.State)
 	var data []byte
 	last := w.sent
-	if last.doc != nil && !u.Full {
+	if last.state != nil && !u.Full {
 		data, err = u.EncodedSince(w.keys.patch, last.version, func(u table.Update) ([]byte, error) {
-			return patchMessage(u, cat, last, doc)
+			return patchMessage(u, cat, last, state)
 		})
 	}
-	if last.doc == nil || u.Full || errors.Is(err, protocol.ErrNotPatchable) {
+	if last.state == nil || u.Full || errors.Is(err, protocol.ErrNotPatchable) {
 		data, err = u.Encoded(w.keys.whole, func(u table.Update) ([]byte, error) {
 			m := stateOf(u, cat, true)
 			m.Version = u.Version
@@ -90,17 +95,17 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 		})
 	}
 	if err == nil {
-		w.sent = sentState{doc: doc, version: u.Version}
+		w.sent = sentState{state: state, version: u.Version}
 	}
 	return data, err
 }
 
-// patchMessage encodes the patch of the state last sent into doc, with
+// patchMessage encodes the patch of the state last sent into state, with
 // the update's events.
-func patchMessage(u table.Update, cat *i18n.Catalogue, last sentState, doc []byte) ([]byte, error) {
+func patchMessage(u table.Update, cat *i18n.Catalogue, last sentState, state *protocol.State) ([]byte, error) {
 	scratch := stateScratch.Get().(*[]byte)
 	defer stateScratch.Put(scratch)
-	patch, same, err := protocol.AppendDiff((*scratch)[:0], last.doc, doc)
+	patch, same, err := protocol.AppendStateDiff((*scratch)[:0], last.state, state)
 	if err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@ type jsonMember struct{ key, value []byte }
 // checking it: what it cannot read is an error, and a client decodes the
 // state it patched, which checks it.
 func objectMembers(buf []jsonMember, v []byte) ([]jsonMember, error) {
-	bad := errors.New("protocol: not a JSON object without escaped keys")
+	bad := errNotObject
 	if !isObject(v) {
 		return nil, bad
 	}
@@ -96,6 +96,11 @@ func objectMembers(buf []jsonMember, v []byte) ([]jsonMember, error) {
 		}
 	}
 }
+
+var (
+	errNotObject = errors.New("protocol: not a JSON object without escaped keys")
+	errNotArray  = errors.New("protocol: not a JSON array")
+)
 
 // skipValue returns the index just past the value at i, or -1 where it
 // cannot find its end; it only finds the bounds (see objectMembers).
@@ -162,6 +167,17 @@ func diffObjects(dst, a, b []byte) ([]byte, bool, error) {
 	if err != nil {
 		return dst, false, err
 	}
+	return diffMembers(dst, am, bm, nil)
+}
+
+// diffMembers appends the patch of the object of members am into that of
+// bm; inner, when set, diffs the values of a key instead of appendDiff
+// (State's view, whose members are known).
+func diffMembers(dst []byte, am, bm []jsonMember, inner func(dst, key, a, b []byte) ([]byte, bool, error)) ([]byte, bool, error) {
+	if inner == nil {
+		inner = func(dst, _, a, b []byte) ([]byte, bool, error) { return appendDiff(dst, a, b) }
+	}
+	var err error
 	start := len(dst)
 	dst = append(dst, '{')
 	n := 0
@@ -186,7 +202,7 @@ func diffObjects(dst, a, b []byte) ([]byte, bool, error) {
 			mark := len(dst)
 			add(m.key)
 			var same bool
-			if dst, same, err = appendDiff(dst, av, m.value); err != nil {
+			if dst, same, err = inner(dst, m.key, av, m.value); err != nil {
 				return dst[:start], false, err
 			}
 			if same {
@@ -267,7 +283,7 @@ func diffArrays(dst, a, b []byte) ([]byte, bool, error) {
 
 // arrayElements returns the elements of the array v, appended to buf.
 func arrayElements(buf [][]byte, v []byte) ([][]byte, error) {
-	bad := errors.New("protocol: not a JSON array")
+	bad := errNotArray
 	if !isArray(v) {
 		return nil, bad
 	}
@@ -389,4 +405,44 @@ func patchArray(dst, doc []byte, pm []jsonMember) ([]byte, error) {
 		}
 	}
 	return append(dst, ']'), nil
+}
+
+// A State is an encoded state (StateMessage.AppendState) with the bounds
+// of its members and of its view's, found once: a server diffs each state
+// it sends from the one before and into the one after.
+type State struct {
+	Doc       []byte
+	top, view []jsonMember
+}
+
+// NewState finds the members of an encoded state.
+func NewState(doc []byte) (*State, error) {
+	top, err := objectMembers(make([]jsonMember, 0, 12), doc)
+	if err != nil {
+		return nil, err
+	}
+	st := &State{Doc: doc, top: top}
+	if v := find(top, []byte("view"), new(int)); isObject(v) {
+		if st.view, err = objectMembers(make([]jsonMember, 0, 24), v); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// AppendStateDiff is AppendDiff of a's and b's documents, which it
+// diffs without finding their members or their views' again.
+func AppendStateDiff(dst []byte, a, b *State) ([]byte, bool, error) {
+	if bytes.Equal(a.Doc, b.Doc) {
+		return dst, true, nil
+	}
+	return diffMembers(dst, a.top, b.top, func(dst, key, av, bv []byte) ([]byte, bool, error) {
+		if string(key) == "view" && a.view != nil && b.view != nil {
+			if bytes.Equal(av, bv) {
+				return dst, true, nil
+			}
+			return diffMembers(dst, a.view, b.view, nil)
+		}
+		return appendDiff(dst, av, bv)
+	})
 }

@@ -175,7 +175,15 @@ func TestPatchGames(t *testing.T) {
 					t.Fatalf("the state holds the message's events or version: %s", doc)
 				}
 				if a, ok := prev[seat]; ok {
-					checkPatch(t, fmt.Sprintf("game %d, move %d, seat %d", i, g.Len(), seat), a, doc, step%8 == 0)
+					what := fmt.Sprintf("game %d, move %d, seat %d", i, g.Len(), seat)
+					p := checkPatch(t, what, a, doc, step%8 == 0)
+					// The same patch from the states' members found once.
+					sa, err1 := NewState(a)
+					sb, err2 := NewState(doc)
+					q, _, err3 := AppendStateDiff(nil, sa, sb)
+					if err := errors.Join(err1, err2, err3); err != nil || string(p) != string(q) {
+						t.Fatalf("%s: AppendStateDiff gives %s (%v), AppendDiff %s", what, q, err, p)
+					}
 				}
 				prev[seat] = doc
 			}
@@ -248,5 +256,60 @@ func FuzzPatch(f *testing.F) {
 			return // an array become an object, or an escaped key
 		}
 		checkPatch(t, "fuzz", ca, cb, true)
+	})
+}
+
+// patchBenchStates returns the states of seat 1 at every moment of a
+// four-player game.
+func patchBenchStates(b *testing.B) [][]byte {
+	names := []string{"Load 1.0", "Load 1.1", "Load 1.2", "Load 1.3"}
+	g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: []byte("bench")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	var docs [][]byte
+	for step := 0; !g.Over(); step++ {
+		info := gameInfo(g, 3, names)
+		v := NewView(g.View(1))
+		m := StateMessage{Type: TypeState, Game: info, Seat: 1, View: &v}
+		doc, err := m.AppendState(nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, doc)
+		legal := g.LegalMoves()
+		g.Play(legal[rng.IntN(len(legal))])
+	}
+	return docs
+}
+
+// BenchmarkDiff is the patch of a seat's state into the next, a server's
+// work for each seat at each move: from the encoded states alone
+// (AppendDiff), and from States whose members were found once, as a
+// server keeps them (AppendStateDiff, the finding of the new state's
+// members included).
+func BenchmarkDiff(b *testing.B) {
+	docs := patchBenchStates(b)
+	b.Run("bytes", func(b *testing.B) {
+		var dst []byte
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			k := i % (len(docs) - 1)
+			dst, _, _ = AppendDiff(dst[:0], docs[k], docs[k+1])
+		}
+	})
+	b.Run("states", func(b *testing.B) {
+		states := make([]*State, len(docs))
+		for i, d := range docs {
+			states[i], _ = NewState(d)
+		}
+		var dst []byte
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			k := i % (len(docs) - 1)
+			next, _ := NewState(docs[k+1])
+			dst, _, _ = AppendStateDiff(dst[:0], states[k], next)
+		}
 	})
 }

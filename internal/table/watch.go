@@ -51,9 +51,9 @@ type encodedKey struct {
 // encodes it while the others who need it wait; messages of other seats
 // are encoded meanwhile, by their own watchers.
 type encoding struct {
-	once sync.Once
-	data []byte
-	err  error
+	once  sync.Once
+	value any
+	err   error
 }
 
 // Encoded returns the bytes encode makes of the update. Updates of one
@@ -67,8 +67,17 @@ func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]
 // watcher received last too, base, such as a patch: updates of one
 // change with the same seat, events, variant and base share the bytes.
 func (u Update) EncodedSince(variant string, base int64, encode func(Update) ([]byte, error)) ([]byte, error) {
+	v, err := u.Shared(variant, base, func(u Update) (any, error) { return encode(u) })
+	b, _ := v.([]byte)
+	return b, err
+}
+
+// Shared is EncodedSince for any value made of the update (such as an
+// encoded state with what its patches need of it): made once for the
+// updates of one change with the same seat, events, variant and base.
+func (u Update) Shared(variant string, base int64, make func(Update) (any, error)) (any, error) {
 	if u.change == nil {
-		return encode(u)
+		return make(u)
 	}
 	key := encodedKey{u.Seat, u.from, variant, base}
 	c := u.change
@@ -82,8 +91,8 @@ func (u Update) EncodedSince(variant string, base int64, encode func(Update) ([]
 		c.encoded[key] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.data, e.err = encode(u) })
-	return e.data, e.err
+	e.once.Do(func() { e.value, e.err = make(u) })
+	return e.value, e.err
 }
 
 // A Subscription receives a game's updates. A slow subscriber never holds
