@@ -80,8 +80,14 @@ func (l *loop) snapshot() (store.Status, bool) {
 func (l *loop) moves() int { return l.shown.Load().moves }
 
 // post runs f in the loop's goroutine later, without waiting for it; it
-// is dropped if the loop ends first.
+// is dropped if the loop ends first. A loop that waits takes f at once;
+// only a busy one costs a goroutine (a replica is posted each move).
 func (l *loop) post(f func(*loop)) {
+	select {
+	case l.reqs <- f:
+		return
+	default:
+	}
 	go func() {
 		select {
 		case l.reqs <- f:
