@@ -37,12 +37,12 @@ type sentState struct {
 // variants are the keys of a connection's messages among a change's
 // encodings: one for each message of its language.
 type variants struct {
-	state, doc, whole, patch string
+	state, public, doc, whole, patch string
 }
 
 func variantsOf(cat *i18n.Catalogue) variants {
 	tag := cat.Tag()
-	return variants{state: tag, doc: "doc " + tag, whole: "whole " + tag, patch: "patch " + tag}
+	return variants{state: tag, public: "public " + tag, doc: "doc " + tag, whole: "whole " + tag, patch: "patch " + tag}
 }
 
 // stateOf is the update as a state message, its events and take-overs
@@ -68,14 +68,7 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 	if w.version < protocol.Version2 {
 		return u.Encoded(w.keys.state, func(u table.Update) ([]byte, error) { return stateMessage(u, cat) })
 	}
-	v, err := u.Shared(w.keys.doc, 0, func(u table.Update) (any, error) {
-		m := stateOf(u, cat, false)
-		doc, err := encodeOnce(m.AppendState)
-		if err != nil {
-			return nil, err
-		}
-		return protocol.NewState(doc)
-	})
+	v, err := u.Shared(w.keys.doc, 0, func(u table.Update) (any, error) { return seatState(u, cat, w.keys.public) })
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +91,40 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 		w.sent = sentState{state: state, version: u.Version}
 	}
 	return data, err
+}
+
+// seatState returns the update's state for its seat, made from the
+// spectators' state of the change (encoded once, shared by the change's
+// connections of every seat in the language: variant).
+func seatState(u table.Update, cat *i18n.Catalogue, variant string) (*protocol.State, error) {
+	if (u.Public == nil) != (u.View == nil) {
+		// An update that does not say the spectators' view (a finished
+		// game's): the seat's own state, encoded.
+		m := stateOf(u, cat, false)
+		doc, err := encodeOnce(m.AppendState)
+		if err != nil {
+			return nil, err
+		}
+		return protocol.NewState(doc)
+	}
+	v, err := u.SharedByChange(variant, func(u table.Update) (any, error) {
+		m := stateOf(u, cat, false)
+		m.Seat, m.View, m.PreMove, m.PreMoveDropped = -1, u.Public, "", ""
+		doc, err := encodeOnce(m.AppendState)
+		if err != nil {
+			return nil, err
+		}
+		return protocol.NewState(doc)
+	})
+	if err != nil {
+		return nil, err
+	}
+	public := v.(*protocol.State)
+	if u.Seat < 0 {
+		return public, nil
+	}
+	m := stateOf(u, cat, false)
+	return protocol.SeatState(public, &m)
 }
 
 // patchMessage encodes the patch of the state last sent into state, with

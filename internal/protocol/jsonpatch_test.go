@@ -313,3 +313,56 @@ func BenchmarkDiff(b *testing.B) {
 		}
 	})
 }
+
+// TestSeatState: every seat's state made from the spectators' is the
+// seat's own, byte for byte, members found, at every moment of random
+// games with pre-moves and the optional parts of the game by turns.
+func TestSeatState(t *testing.T) {
+	names := []string{"Miriam", `<b>Felix</b> & "co"`, "Zoë", "Ann\\", "Ed"}
+	for i := range 5 {
+		players := razzia.MinPlayers + i%(razzia.MaxPlayers-razzia.MinPlayers+1)
+		g, err := razzia.NewGame(razzia.Setup{Players: names[:players], Seed: []byte{byte(i), 's'}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(i), 9))
+		for step := 0; ; step++ {
+			info := gameInfo(g, step+i, names[:players])
+			pv := NewView(g.View(-1))
+			pm := StateMessage{Type: TypeState, Game: info, Seat: -1, View: &pv}
+			if step%5 == 0 {
+				pm.View = nil
+			}
+			pdoc, err := pm.AppendState(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			public, err := NewState(pdoc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for seat := -1; seat < players; seat++ {
+				m := pm
+				m.Seat = seat
+				m.PreMove, m.PreMoveDropped = []string{"", "bid 9"}[(step+seat+2)%2], []string{"", "", "a higher bid"}[(step+seat+3)%3]
+				if pm.View != nil {
+					m.View = pv.ForSeat(g.View(seat))
+				}
+				want, _ := m.AppendState(nil)
+				got, err := SeatState(public, &m)
+				if err != nil || string(got.Doc) != string(want) {
+					t.Fatalf("game %d, move %d, seat %d: %v\n got %s\nwant %s", i, g.Len(), seat, err, got.Doc, want)
+				}
+				found, _ := NewState(want)
+				if !reflect.DeepEqual(got.top, found.top) || !reflect.DeepEqual(got.view, found.view) {
+					t.Fatalf("game %d, move %d, seat %d: the members found differ", i, g.Len(), seat)
+				}
+			}
+			if g.Over() {
+				break
+			}
+			legal := g.LegalMoves()
+			g.Play(legal[rng.IntN(len(legal))])
+		}
+	}
+}

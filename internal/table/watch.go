@@ -1,6 +1,7 @@
 package table
 
 import (
+	"math"
 	"sync"
 
 	"github.com/razziagame/razzia"
@@ -9,9 +10,12 @@ import (
 
 // An Update is the state of a game as one watcher may see it.
 type Update struct {
-	Game   protocol.GameInfo
-	Seat   int            // the watcher's seat, or -1 for a spectator
-	View   *protocol.View // nil while the table is open; shared: do not modify
+	Game protocol.GameInfo
+	Seat int            // the watcher's seat, or -1 for a spectator
+	View *protocol.View // nil while the table is open; shared: do not modify
+	// Public is the spectators' view of the same moment, which View
+	// differs from only in its seat and legal moves; shared.
+	Public *protocol.View
 	Events []razzia.Event // what happened since the previous Update of this subscription; shared
 	// Clock is the table's clocks at the change (nil when untimed),
 	// TakeOvers every time a bot stood in for a person; shared.
@@ -72,14 +76,24 @@ func (u Update) EncodedSince(variant string, base int64, encode func(Update) ([]
 	return b, err
 }
 
+// SharedByChange is Shared for a value made once for the whole change,
+// whatever the seat or events of the update that asks first (such as the
+// spectators' state, from which each seat's is made).
+func (u Update) SharedByChange(variant string, make func(Update) (any, error)) (any, error) {
+	return u.shared(encodedKey{seat: math.MinInt, from: -1, variant: variant}, make)
+}
+
 // Shared is EncodedSince for any value made of the update (such as an
 // encoded state with what its patches need of it): made once for the
 // updates of one change with the same seat, events, variant and base.
 func (u Update) Shared(variant string, base int64, make func(Update) (any, error)) (any, error) {
+	return u.shared(encodedKey{u.Seat, u.from, variant, base}, make)
+}
+
+func (u Update) shared(key encodedKey, make func(Update) (any, error)) (any, error) {
 	if u.change == nil {
 		return make(u)
 	}
-	key := encodedKey{u.Seat, u.from, variant, base}
 	c := u.change
 	c.mu.Lock()
 	e, ok := c.encoded[key]

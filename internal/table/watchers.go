@@ -116,7 +116,7 @@ func (sh *showing) send(s *Subscription) {
 			sh.events[from] = ev
 		}
 		u.Events = ev
-		u.View = sh.view(s.seat)
+		u.View, u.Public = sh.view(s.seat), sh.view(-1)
 		sh.addClock(&u)
 		s.sent = g.Len()
 	}

@@ -72,11 +72,12 @@ func TestLiveStates(t *testing.T) {
 	v1, v2 := dial(""), dial("?protocol=1,2")
 	done := make(chan [][]byte)
 	go func() {
-		asked := false
+		patches := 0
 		done <- record(ctx, t, v2, func(m protocol.Message) {
-			if !asked && m.Type == protocol.TypePatch {
-				asked = true
-				v2.Write(ctx, websocket.MessageText, []byte(`{"type":"resync"}`))
+			if m.Type == protocol.TypePatch {
+				if patches++; patches == 10 {
+					v2.Write(ctx, websocket.MessageText, []byte(`{"type":"resync"}`))
+				}
 			}
 		})
 	}()
@@ -101,9 +102,10 @@ const run = (list) => {
   }
   return { out, resyncs };
 };
-// All of them; then without the first patch after the first message.
+// All of them; then without the second patch, before the whole state
+// asked for after the tenth.
 const gap = msgs.slice();
-gap.splice(gap.findIndex((m) => m.type === "patch"), 1);
+gap.splice(gap.findIndex((m, i) => m.type === "patch" && i > gap.findIndex((m) => m.type === "patch")), 1);
 console.log(JSON.stringify({ all: run(msgs), gap: run(gap) }));
 `
 	input, _ := json.Marshal(rawList(patched))
