@@ -42,7 +42,7 @@ func record(ctx context.Context, t *testing.T, c *websocket.Conn, each func(m pr
 
 // TestLiveStates plays a game with one seat followed twice: in protocol
 // version 1 and, through live.js as the page does, in version 2 (asking
-// for the whole state once halfway). Every state live.js gives the page
+// for the whole state once, after ten patches). Every state live.js gives the page
 // is the whole state of the same moment, nulls included; and a patch
 // whose base is not the state held is dropped, the whole state asked
 // for once.
