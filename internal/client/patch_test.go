@@ -3,8 +3,6 @@ package client_test
 import (
 	"context"
 	"math/rand/v2"
-	"net/http/httptest"
-	"net/http/httputil"
 	"net/url"
 	"reflect"
 	"sync"
@@ -15,8 +13,6 @@ import (
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/servertest"
-	"github.com/razziagame/razzia/internal/store"
-	"github.com/razziagame/razzia/internal/store/memstore"
 )
 
 // A moment is a state of the game: its moves and when it changed last.
@@ -84,14 +80,7 @@ func follow(ctx context.Context, t *testing.T, s *client.Session, reconnect func
 // game moves to the other. Each state the patches gave equals the whole
 // state of the same moment, and the two logs of events are the same.
 func TestPatchesGiveWholeStates(t *testing.T) {
-	st := memstore.New()
-	shared := func(*memstore.Store) store.Store { return st }
-	a := servertest.New(t, servertest.Options{Store: shared})
-	b := servertest.New(t, servertest.Options{Store: shared})
-	var target atomic.Pointer[url.URL]
-	target.Store(must(url.Parse(a.URL)))
-	proxy := httptest.NewServer(&httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(target.Load()) }})
-	t.Cleanup(proxy.Close)
+	a, b, proxy, target := twoNodes(t)
 	ctx := servertest.Context(t)
 	whole, patched := newClient(t, b), must(client.New(proxy.URL))
 	whole.Protocol = protocol.Version1

@@ -57,15 +57,7 @@ func TestConnectionNoticesSilence(t *testing.T) {
 globalThis.addEventListener = (t, f) => { listeners[t] = f; };
 globalThis.setTimeout = (f, ms) => 1;
 globalThis.clearTimeout = () => {};
-const sockets = [];
-globalThis.WebSocket = class {
-  static OPEN = 1;
-  constructor(url) { this.url = url; this.listeners = {}; this.sent = []; this.readyState = 0; this.closed = false; sockets.push(this); }
-  addEventListener(t, f) { this.listeners[t] = f; }
-  send(s) { this.sent.push(s); }
-  close() { this.closed = true; }
-};
-const { Connection } = await import("./conn.mjs");
+` + fakeSockets + `const { Connection } = await import("./conn.mjs");
 let now = 0, tick = null;
 const statuses = [];
 const c = new Connection("ws://x", { message() {}, status: (s) => statuses.push(s), retry: async () => true },
@@ -111,6 +103,18 @@ process.exit(bad ? 1 : 0);
 	runCheck(t, check)
 }
 
+// fakeSockets stands in for the browser's WebSocket: the sockets made, in
+// order, with what was sent on each and whether it was closed.
+const fakeSockets = `const sockets = [];
+globalThis.WebSocket = class {
+  static OPEN = 1;
+  constructor(url) { this.url = url; this.listeners = {}; this.sent = []; this.readyState = 0; this.closed = false; sockets.push(this); }
+  addEventListener(t, f) { this.listeners[t] = f; }
+  send(s) { this.sent.push(s); }
+  close() { this.closed = true; }
+};
+`
+
 // runCheck runs a check of conn.js that counts what it found wrong.
 func runCheck(t *testing.T, check string) {
 	t.Helper()
@@ -130,15 +134,7 @@ func TestConnectionPatches(t *testing.T) {
 	check := `globalThis.addEventListener = () => {};
 globalThis.setTimeout = () => 1;
 globalThis.clearTimeout = () => {};
-const sockets = [];
-globalThis.WebSocket = class {
-  static OPEN = 1;
-  constructor(url) { this.url = url; this.listeners = {}; this.sent = []; this.readyState = 0; this.closed = false; sockets.push(this); }
-  addEventListener(t, f) { this.listeners[t] = f; }
-  send(s) { this.sent.push(s); }
-  close() { this.closed = true; }
-};
-const { Connection } = await import("./conn.mjs");
+` + fakeSockets + `const { Connection } = await import("./conn.mjs");
 let now = 0, tick = null;
 const got = [];
 const c = new Connection("ws://x/api/games/g/ws?lang=nl", { message: (m, first) => got.push([m, first]), status() {}, retry: async () => true },
