@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"unicode/utf8"
 )
 
 // ChangesChannel carries a Change for every committed change of a game.
@@ -49,6 +50,42 @@ type Change struct {
 	Status Status     `json:"status"`         // the status after the change
 	Node   string     `json:"node,omitempty"` // a lease's holder; empty when released or none
 	Fence  Fence      `json:"fence,omitempty"`
+	// Token and Clock are a move's (ChangeMove): the move committed and
+	// the clock stored with it ("" when the move kept the stored clock),
+	// so that a replica that holds the moves before it applies it without
+	// reading the game (MoveChange).
+	Token string `json:"token,omitempty"`
+	Clock string `json:"clock,omitempty"`
+}
+
+// maxCarried bounds the move and clock a notice carries: a longer pair (or
+// one that is not UTF-8, which JSON would alter) is left out and the
+// replica reads the game instead, so that the notice stays under
+// MaxPayload whatever the clock holds.
+const maxCarried = MaxPayload / 4
+
+// MoveChange returns the notice of move index of game id, committed with
+// the status and clock (nil: the stored clock kept).
+func MoveChange(id string, index int, token string, status Status, clock []byte) Change {
+	c := Change{Game: id, Kind: ChangeMove, Moves: index + 1, Status: status}
+	if len(token)+len(clock) <= maxCarried && utf8.ValidString(token) && utf8.Valid(clock) {
+		c.Token, c.Clock = token, string(clock)
+	}
+	return c
+}
+
+// Move returns the move a ChangeMove announces as a Delta of the game
+// after its first Moves-1 moves; false for another change or one that
+// does not carry its move.
+func (c Change) Move() (Delta, bool) {
+	if c.Kind != ChangeMove || c.Token == "" {
+		return Delta{}, false
+	}
+	d := Delta{Moves: []string{c.Token}}
+	if c.Clock != "" {
+		d.Clock = []byte(c.Clock)
+	}
+	return d, true
 }
 
 // Payload encodes c for ChangesChannel.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 )
@@ -49,6 +50,7 @@ func TestCheckChannel(t *testing.T) {
 func FuzzParseChange(f *testing.F) {
 	f.Add(Change{Game: "k3x9q2m7ab", Kind: ChangeMove, Moves: 12, Status: StatusPlaying}.Payload())
 	f.Add(Change{Game: "g", Kind: ChangeLease, Status: StatusOpen, Node: "node-a", Fence: 3}.Payload())
+	f.Add(MoveChange("k3x9q2m7ab", 3, "bid 9", StatusPlaying, []byte(`{"left":[1,2]}`)).Payload())
 	f.Add(`{"game":"","kind":"move"}`)
 	f.Add(`{"game":"x","kind":"move","moves":-1}`)
 	f.Add(`null`)
@@ -62,4 +64,48 @@ func FuzzParseChange(f *testing.F) {
 			t.Errorf("%q parsed as %+v, which encodes to %q and parses as %+v, %v", payload, c, c.Payload(), again, err)
 		}
 	})
+}
+
+// TestMoveChange: a move's notice carries the move and its clock through
+// its payload, unless they would not fit, and only a move's does.
+func TestMoveChange(t *testing.T) {
+	clock := []byte(`{"left":[61000,59000],"at":1732460000}`)
+	tests := []struct {
+		name  string
+		c     Change
+		ok    bool
+		token string
+		clock []byte
+	}{
+		{"with a clock", MoveChange("g", 4, "bid 9", StatusPlaying, clock), true, "bid 9", clock},
+		{"the stored clock kept", MoveChange("g", 0, "draw", StatusFinished, nil), true, "draw", nil},
+		{"too long to carry", MoveChange("g", 4, "bid 9", StatusPlaying, bytes.Repeat([]byte("x"), MaxPayload)), false, "", nil},
+		{"not UTF-8", MoveChange("g", 4, "bid 9", StatusPlaying, []byte{'"', 0xff, '"'}), false, "", nil},
+		{"another kind", Change{Game: "g", Kind: ChangeClock, Moves: 5, Clock: string(clock)}, false, "", nil},
+		{"an older node's", Change{Game: "g", Kind: ChangeMove, Moves: 5}, false, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := ParseChange(tt.c.Payload())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(c.Payload()) > MaxPayload {
+				t.Errorf("payload of %d bytes, over %d", len(c.Payload()), MaxPayload)
+			}
+			d, ok := c.Move()
+			if ok != tt.ok {
+				t.Fatalf("Move() ok = %t, want %t", ok, tt.ok)
+			}
+			if !ok {
+				return
+			}
+			if len(d.Moves) != 1 || d.Moves[0] != tt.token || !bytes.Equal(d.Clock, tt.clock) || (d.Clock == nil) != (tt.clock == nil) {
+				t.Errorf("Move() = %q, %q; want [%q], %q", d.Moves, d.Clock, tt.token, tt.clock)
+			}
+			if c.Moves != tt.c.Moves || c.Status != tt.c.Status {
+				t.Errorf("moves %d, status %s; want %d, %s", c.Moves, c.Status, tt.c.Moves, tt.c.Status)
+			}
+		})
+	}
 }

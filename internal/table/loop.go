@@ -44,6 +44,7 @@ type loop struct {
 	version int64 // the broadcasts made: each showing's number
 
 	reqs  chan func(*loop)
+	heard announcements // a replica's moves carried by notices, not yet applied
 	botc  chan botMove
 	retry *time.Timer // pending retry of a bot move the store refused
 	done  chan struct{}

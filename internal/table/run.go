@@ -120,6 +120,10 @@ func (l *loop) catchUp(from int, d store.Delta, at time.Time) {
 		l.reload()
 		return
 	}
+	if from+len(d.Moves) < l.m.Game.Len() {
+		// Read before moves that notices carried since: its clock is older.
+		return
+	}
 	changed, tell, err := l.m.Follow(from, d.Moves, d.Clock, l.env.now())
 	if err != nil {
 		l.env.log.Error("the stored game does not replay; reading it again", "game", l.id, "err", err)

@@ -263,7 +263,7 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 		g.Clock = bytes.Clone(clock)
 	}
 	touch(g)
-	s.announce(g, store.ChangeMove)
+	s.broker.Publish(store.ChangesChannel, store.MoveChange(id, index, token, status, clock).Payload())
 	return nil
 }
 

@@ -432,7 +432,8 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 				return nil, err
 			}
 		}
-		return &store.Change{Game: id, Kind: store.ChangeMove, Moves: index + 1, Status: status}, nil
+		c := store.MoveChange(id, index, token, status, clock)
+		return &c, nil
 	})
 }
 
