@@ -117,6 +117,7 @@ func TestGoldenDecisions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays some 150 searches; skipped with -short")
 	}
+	skipUnderRace(t, "searches of one goroutine but 5 decisions; the parallel search runs under -race in TestDeterministic and TestLegalOnly")
 	got := recordGolden(t)
 	if *updateGolden {
 		data, err := json.MarshalIndent(got, "", " ")

@@ -13,6 +13,7 @@ import (
 // with the same seed), and that it does stop early.
 func TestSettledChoice(t *testing.T) {
 	t.Parallel() // deterministic searches: on both cores
+	skipUnderRace(t, "a search settles only with one worker, one goroutine")
 	const iters = 600
 	decisions, early, run := 0, 0, 0
 	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {

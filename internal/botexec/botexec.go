@@ -280,14 +280,14 @@ func (b *Bot) ask(s protocol.View) (string, error) {
 			if errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed) {
 				// It ended before reading: say how, not "write |1:
 				// broken pipe".
-				return "", b.lost(p, p.exitError(nil, b.grace))
+				return "", b.lost(p, p.exitError(nil, lapse))
 			}
 			if err != nil {
 				return "", b.lost(p, fmt.Errorf("%w: writing to it failed: %v", ErrExited, err))
 			}
 		case l, ok := <-p.lines:
 			if !ok || l.err != nil {
-				return "", b.lost(p, p.exitError(l.err, b.grace))
+				return "", b.lost(p, p.exitError(l.err, lapse))
 			}
 			tok, ok, err := answer(l.text, s.Legal, b.decision)
 			if ok {

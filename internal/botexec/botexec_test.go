@@ -554,8 +554,6 @@ func TestExecOrphan(t *testing.T) {
 	}
 }
 
-// Check finds a program that cannot play before any game, quoting what it
-// wrote instead of passing it on.
 // TestCheckEndedAtOnce: a program that ends before reading its first
 // question is said to have ended, with its status, not that writing to it
 // failed with a broken pipe.
@@ -575,6 +573,8 @@ func TestCheckEndedAtOnce(t *testing.T) {
 	}
 }
 
+// Check finds a program that cannot play before any game, quoting what it
+// wrote instead of passing it on.
 func TestCheck(t *testing.T) {
 	t.Parallel() // programs of their own, mostly waiting out limits
 	tests := []struct {

@@ -124,17 +124,18 @@ func (p *proc) dead() bool {
 	}
 }
 
-// exitError describes why the program's output ended, waiting up to grace
-// for the program to exit.
-func (p *proc) exitError(readErr error, grace time.Duration) error {
+// exitError describes why the program's output ended, waiting for the
+// program to exit until lapse, the end of the decision's time limit: a
+// program that closed its standard output cannot answer, but it is only
+// said to live on once its time is up, never because a busy machine was
+// slow to reap it.
+func (p *proc) exitError(readErr error, lapse <-chan time.Time) error {
 	if errors.Is(readErr, ErrMalformed) {
 		return readErr
 	}
-	t := time.NewTimer(grace)
-	defer t.Stop()
 	select {
 	case <-p.exited:
-	case <-t.C:
+	case <-lapse:
 		return fmt.Errorf("%w: it closed its standard output", ErrExited)
 	}
 	if p.err != nil {

@@ -49,6 +49,7 @@ func TestMain(m *testing.M) {
 // there is no Chromium (failing it under CI=true).
 func needBrowser(t *testing.T) context.Context {
 	t.Helper()
+	skipPageOnly(t)
 	if _, err := os.Stat(chromium); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("CI=true and %s is missing (%v): the browser tests must run in CI; .ci/run installs chromium", chromium, err)
@@ -107,12 +108,27 @@ func stopBrowser() {
 	}
 }
 
+// parallel lets a test that makes its own server run beside the others
+// of its kind, -test.parallel at a time (GOMAXPROCS by default): it shares
+// nothing with them but the browser, in a browser context of its own, and
+// most of its time is spent waiting for the page and the server. A test
+// that makes two servers asks once.
+func parallel(t *testing.T) {
+	if _, asked := parallelAsked.LoadOrStore(t, true); !asked {
+		t.Parallel()
+	}
+}
+
+var parallelAsked sync.Map // of *testing.T
+
 // A server is a whole Razzia server in the test, wired as razzia serve
 // wires it (the page included), whose bots move at once.
 type server struct{ *servertest.Server }
 
 func newServer(t *testing.T) *server {
 	t.Helper()
+	skipPageOnly(t)
+	parallel(t)
 	return &server{servertest.New(t, servertest.Options{Page: true, LevelBots: true})}
 }
 
@@ -159,6 +175,15 @@ func (s *server) catalogue(t *testing.T, lang string) map[string]string {
 	return cat
 }
 
+// The bounds of the browser tests are on progress, not on a test's whole
+// time, which grows with the machine's load and the race detector: a step
+// (an action, a wait for the next move) fails after stall, a tab after
+// pageTimeout, a guard against a test that hangs between steps.
+const (
+	stall       = 90 * time.Second
+	pageTimeout = 8 * time.Minute
+)
+
 // A page is one browser tab in its own browser context: its own cookies
 // and storage, as if another person opened it.
 type page struct {
@@ -186,7 +211,7 @@ const sockets = `(() => {
 func newPage(t *testing.T, srv *server, name string, width, height int64) *page {
 	t.Helper()
 	root := needBrowser(t)
-	tctx, cancelTimeout := context.WithTimeout(root, 90*time.Second)
+	tctx, cancelTimeout := context.WithTimeout(root, pageTimeout)
 	ctx, cancel := chromedp.NewContext(tctx, chromedp.WithNewBrowserContext())
 	p := &page{t: t, ctx: ctx, srv: srv, name: name}
 	messages := chromedp.Console(ctx)
@@ -234,10 +259,12 @@ func newPage(t *testing.T, srv *server, name string, width, height int64) *page 
 	return p
 }
 
-// do runs actions, failing the test on an error.
+// do runs actions, failing the test on an error or after stall.
 func (p *page) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
-	if err := chromedp.Do(p.ctx, actions...); err != nil {
+	ctx, cancel := context.WithTimeout(p.ctx, stall)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
 		p.fail("%s: %v", what, err)
 	}
 }
@@ -311,9 +338,36 @@ func (p *page) text(selector string) string {
 }
 
 // click clicks the first element the selector finds, with the mouse.
+//
+// The page draws its table again on every state message: a button found
+// may be replaced by its twin before the mouse reaches it, which a person
+// would not notice. The click then finds the selector again and goes on,
+// within the step's bound; nothing was clicked before the node was lost.
 func (p *page) click(selector string) {
 	p.t.Helper()
-	p.do("click "+selector, chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
+	ctx, cancel := context.WithTimeout(p.ctx, stall)
+	defer cancel()
+	for {
+		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
+		if err == nil {
+			return
+		}
+		if !nodeReplaced(err) || ctx.Err() != nil {
+			p.fail("click %s: %v", selector, err)
+		}
+	}
+}
+
+// nodeReplaced reports whether err says that the node an action had found
+// left the document before the action was done with it.
+func nodeReplaced(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"Could not find node with given id", "No node with given id found", "Node is detached from document"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // setSelect chooses a value in a select (or sets an input) and tells the
@@ -333,9 +387,13 @@ func (p *page) setSelect(selector, value string) {
 	}
 }
 
-// screenshot saves a PNG of the whole page as an artefact.
+// screenshot saves a PNG of the whole page as an artefact (see
+// screenshots).
 func (p *page) screenshot(name string) {
 	p.t.Helper()
+	if !screenshots() {
+		return
+	}
 	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		p.fail("screenshot %s: %v", name, err)

@@ -1,34 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/chromedp"
 )
-
-// network cuts the tab's network (every request and socket fails, the
-// open WebSocket goes silent) or gives it back. The browser itself is not
-// told (navigator.onLine stays true): a drop the page must notice alone.
-func cutNetwork(offline bool) chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-			return err
-		}
-		var rules []*network.Conditions
-		if offline {
-			rules = []*network.Conditions{{Offline: true, DownloadThroughput: -1, UploadThroughput: -1}}
-		}
-		_, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-			MatchedNetworkConditions: rules})
-		return err
-	})
-}
 
 // TestOfflineBanner cuts a player's network silently during their turn,
 // on a desktop and on a phone: a banner says so within 5 s without moving

@@ -97,9 +97,13 @@ func (p *page) noOverflow(what string, width int) {
 	}
 }
 
-// screenshotViewport saves a PNG of what the viewport shows.
+// screenshotViewport saves a PNG of what the viewport shows (see
+// screenshots).
 func (p *page) screenshotViewport(name string) {
 	p.t.Helper()
+	if !screenshots() {
+		return
+	}
 	buf, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		p.fail("screenshot %s: %v", name, err)

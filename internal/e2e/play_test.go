@@ -94,10 +94,11 @@ func (p *page) play(n int) tableState {
 
 // playTo plays the page's seat, pick choosing each move, until done holds
 // for the state shown (or the game is over), and returns that state. A
-// round's end is gone on from, unless done holds for it.
+// round's end is gone on from, unless done holds for it. It fails when the
+// game stalls: stall without a move of this seat.
 func (p *page) playTo(what string, pick func(tableState) string, done func(tableState) bool) tableState {
 	p.t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(stall)
 	for {
 		st := p.state()
 		if done(st) || st.Phase == "over" {
@@ -107,13 +108,15 @@ func (p *page) playTo(what string, pick func(tableState) string, done func(table
 		case st.Overlay > 0:
 			p.click("#round-continue")
 			waitFor[bool](p, "the overlay to close", `!document.querySelector("#round-end[aria-modal]")`, 5*time.Second)
+			deadline = time.Now().Add(stall)
 			continue
 		case st.Seat >= 0 && st.ToMove == st.Seat && len(st.Legal) > 0:
 			p.move(st, pick(st))
+			deadline = time.Now().Add(stall)
 			continue
 		}
 		if time.Now().After(deadline) {
-			p.fail("waiting for %s: 90 s went by", what)
+			p.fail("waiting for %s: nothing to do for %v", what, stall)
 		}
 		// The page redraws on every state message: wait for it to offer
 		// this seat a move, to show a round's end, or the end.
@@ -125,10 +128,11 @@ func (p *page) playTo(what string, pick func(tableState) string, done func(table
 }
 
 // playTogether plays the pages' seats against each other until the game
-// is over: whichever page is to move moves.
+// is over: whichever page is to move moves. It fails when the game stalls:
+// stall without a move.
 func playTogether(t *testing.T, pages ...*page) {
 	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(stall)
 	for {
 		over := 0
 		moved := false
@@ -151,10 +155,11 @@ func playTogether(t *testing.T, pages ...*page) {
 		if over == len(pages) {
 			return
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the game did not end within 90 s")
-		}
-		if !moved {
+		if moved {
+			deadline = time.Now().Add(stall)
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the game stalled: no move for %v", stall)
+		} else {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}

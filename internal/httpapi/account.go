@@ -216,12 +216,22 @@ func (s *Server) withAccount(w http.ResponseWriter, r *http.Request, f func(svc 
 	se, err := s.sessionOf(r)
 	if err != nil {
 		if errors.Is(err, account.ErrUnauthorized) {
-			setSession(w, s.peerOf(r), "", 0) // a dead cookie goes
+			s.dropDeadSession(w, r)
 		}
 		s.fail(w, r, err)
 		return
 	}
 	f(svc, se)
+}
+
+// dropDeadSession removes the session cookie the request carried, which
+// is dead (unknown or expired). A request that carried none changes no
+// cookie: its answer may arrive after a sign-in made meanwhile (another
+// tab, the page's own form), and must not sign the browser out.
+func (s *Server) dropDeadSession(w http.ResponseWriter, r *http.Request) {
+	if _, err := r.Cookie(sessionCookie); err == nil {
+		setSession(w, s.peerOf(r), "", 0)
+	}
 }
 
 // answerAccount writes the account as its owner sees it.
@@ -244,7 +254,7 @@ func (s *Server) who(w http.ResponseWriter, r *http.Request) {
 	}
 	se, err := s.sessionOf(r)
 	if errors.Is(err, account.ErrUnauthorized) {
-		setSession(w, s.peerOf(r), "", 0) // a dead cookie goes
+		s.dropDeadSession(w, r)
 		writeJSON(w, http.StatusOK, protocol.WhoAnswer{Accounts: true})
 		return
 	}

@@ -25,8 +25,10 @@ import (
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/notify"
+	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/puzzler"
+	"github.com/razziagame/razzia/internal/social"
 	"github.com/razziagame/razzia/internal/table"
 )
 
@@ -88,7 +90,8 @@ type Options struct {
 	CeremonyRate  float64
 	CeremonyBurst int
 	// MaxConns is the most WebSockets one client address may hold at
-	// once; default 20.
+	// once to tables, and the most to the pages' live socket; default 20
+	// each.
 	MaxConns int
 	// PingInterval is how often the server pings a WebSocket; a client
 	// that has not answered within PongTimeout is cut off. Defaults 30 s
@@ -114,6 +117,11 @@ type Options struct {
 	// Push, with Accounts, serves Web Push: the server's key, the
 	// subscriptions of signed-in players and their settings (push.go).
 	Push *notify.Service
+	// Presence, when set, serves the pages' live socket, the online list
+	// and the presence of each seat's person at a table (live.go); Social,
+	// with Accounts, follows, blocks and finish rates (social.go).
+	Presence *presence.Service
+	Social   *social.Service
 	// Puzzles, when set, serves the puzzles found in finished games and
 	// the players' luck and skill (puzzles.go).
 	Puzzles *puzzler.Service
@@ -200,6 +208,16 @@ type Server struct {
 	conns  sync.WaitGroup // the WebSocket handlers
 
 	hinting *hinting // the hints' limits (analysis.go)
+
+	relates      *clientRate // follows and blocks changed, per client address (social.go)
+	playingGames playing     // the games in play, counted now and then (live.go)
+	// everyoneLast is the list of everyone online made last, for
+	// presence's version (live.go).
+	everyoneMu   sync.Mutex
+	everyoneLast *everyoneList
+	// liveClients counts the pages' live sockets per client address,
+	// apart from the tables' (MaxConns each): a table's page holds both.
+	liveClients connCount
 }
 
 // New returns the server of the hub's games. web serves every path that is
@@ -214,6 +232,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 		joins:      newClientRate("seats taken", opts.JoinRate, opts.JoinBurst),
 		registers:  newClientRate("accounts registered", opts.RegisterRate, opts.RegisterBurst),
 		ceremonies: newClientRate("passkey ceremonies", opts.CeremonyRate, opts.CeremonyBurst),
+		relates:    newClientRate("follows and blocks", relateRate, relateBurst),
 		now:        time.Now, metrics: newMetrics(registerer(opts.Metrics))}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 
@@ -236,7 +255,11 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	s.routeRematch(mux)
 	if opts.Accounts != nil {
 		s.routeAccounts(mux)
+		if opts.Social != nil {
+			s.routeSocial(mux)
+		}
 	}
+	s.routeLive(mux)
 	mux.HandleFunc("GET /api/session", s.who)
 	s.routePush(mux)
 	s.routePuzzles(mux)

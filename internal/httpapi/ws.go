@@ -89,6 +89,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer conn.c.CloseNow()
+	defer conn.startPresence(r.Context(), s.personOf(r, ""), r.URL.Query().Get("presence") == "1")()
 	cat := catalogue(r)
 	conn.keys = variantsOf(cat)
 	conn.serve(sub, cat)
@@ -98,9 +99,18 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 // client's messages and a keep-alive beside the writer of the game's
 // states, chat and rematch offer.
 func (w *wsConn) serve(sub *table.Subscription, cat *i18n.Catalogue) {
-	w.c.SetReadLimit(maxMessage)
 	w.s.metrics.clients.Inc()
 	defer w.s.metrics.clients.Dec()
+	w.run(w.read, func(ctx context.Context, readDone, aliveDone <-chan struct{}) {
+		w.pump(ctx, sub, cat, readDone, aliveDone)
+	})
+}
+
+// run runs an accepted connection until body returns: read handles the
+// client's messages and a keep-alive pings it, beside body, which writes;
+// readDone and aliveDone close when they end.
+func (w *wsConn) run(read func(context.Context), body func(ctx context.Context, readDone, aliveDone <-chan struct{})) {
+	w.c.SetReadLimit(maxMessage)
 	// The reader has its own context: cancelling a read closes the
 	// connection at once, and Close should say goodbye first.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -108,7 +118,7 @@ func (w *wsConn) serve(sub *table.Subscription, cat *i18n.Catalogue) {
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
-		w.read(ctx)
+		read(ctx)
 	}()
 	aliveDone := make(chan struct{})
 	go func() {
@@ -121,7 +131,7 @@ func (w *wsConn) serve(sub *table.Subscription, cat *i18n.Catalogue) {
 		<-readDone
 		<-aliveDone
 	}()
-	w.pump(ctx, sub, cat, readDone, aliveDone)
+	body(ctx, readDone, aliveDone)
 }
 
 // pump writes what the game sends to the client until the connection or
@@ -140,6 +150,7 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 				chats = nil
 				continue
 			}
+			m = w.unblocked(m)
 			err = w.send(ctx, "a chat message", func() ([]byte, error) { return json.Marshal(m) })
 		case u, ok := <-updates:
 			if !ok {
@@ -158,6 +169,11 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 			// Every connection that sees the same thing in the same
 			// language sends the same bytes, encoded once.
 			err = w.send(ctx, "a state", func() ([]byte, error) { return w.stateBytes(u, cat) })
+			if err == nil {
+				err = w.seatUpdate(ctx, u)
+			}
+		case <-w.seatsChanged():
+			err = w.sendSeats(ctx)
 		case o := <-offers:
 			err = w.send(ctx, "a rematch offer", func() ([]byte, error) { return rematchOfferMessage(o) })
 		case <-w.s.ctx.Done():
@@ -254,9 +270,10 @@ type wsConn struct {
 	token string
 	// account and name are the signed-in account's, "" for none.
 	account, name string
-	client        string        // the peer's key, for the limits per client
-	limit         *rate.Limiter // the messages the client may send
-	last          atomic.Int64  // when a message last passed either way, Unix nanoseconds
+	client        string         // the peer's key, for the limits per client
+	limit         *rate.Limiter  // the messages the client may send
+	pres          *tablePresence // a table socket's presence (seats.go); nil without
+	last          atomic.Int64   // when a message last passed either way, Unix nanoseconds
 
 	// The protocol's version, and in version 2 what the writer sent last
 	// (its own) and the client's requests for a whole state.
@@ -411,6 +428,7 @@ var wsHandlers = map[string]wsHandler{
 	protocol.TypeMute:     (*wsConn).mute,
 	protocol.TypeUnmute:   (*wsConn).mute,
 	protocol.TypeResync:   (*wsConn).resync,
+	protocol.TypeAway:     (*wsConn).awayMessage,
 }
 
 // messageType returns the "type" of a message, "" when it has none or is

@@ -60,6 +60,9 @@ const (
 
 	RematchRefused Code = "rematch_refused"
 
+	// People: follows, blocks, presence.
+	SelfRelation     Code = "self_relation"
+	TooManyRelations Code = "too_many_relations"
 	// Puzzles.
 	PuzzleNotFound Code = "puzzle_not_found"
 	PuzzleAnswered Code = "puzzle_answered"
@@ -122,6 +125,8 @@ var codes = []CodeInfo{
 	{ChatSignIn, http.StatusForbidden, false, "", "free text (or, for a spectator, any chat) needs a signed-in account; quick phrases are open to every player"},
 	{ChatNotAllowed, http.StatusForbidden, false, "", "a chat message or mute the table does not take: an unknown quick phrase, muting yourself or a seat that is not a person's"},
 	{ChatClosed, http.StatusConflict, false, "", "a chat message or mute after the game's chat closed, 24 hours after the game ended (or at an uploaded record, which has no chat); the message says when it ended"},
+	{SelfRelation, http.StatusBadRequest, false, "following or blocking yourself", ""},
+	{TooManyRelations, http.StatusConflict, false, "following (or blocking) a player when you follow (or block) the most players one may (500): stop one first", ""},
 	{PuzzleNotFound, http.StatusNotFound, false, "no puzzle with that id; or, asking for the next puzzle or the day's, none is left to solve (of the theme asked for)", ""},
 	{PuzzleAnswered, http.StatusConflict, false, "an answer to a puzzle your account answered already: one answer a puzzle, the first counts", ""},
 	{BadAnswer, http.StatusBadRequest, false, "a puzzle answer that is not a legal move of its position (malformed, a card named for a draw, a cheque not held, a bid too low)", ""},

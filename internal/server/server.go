@@ -11,8 +11,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -21,7 +24,9 @@ import (
 	"github.com/razziagame/razzia/internal/analyst"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/notify"
+	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/puzzler"
+	"github.com/razziagame/razzia/internal/social"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/table"
 )
@@ -66,6 +71,9 @@ type Options struct {
 	// ResultFailed is called when the result of a finished game could
 	// not be recorded; default: an error in the log.
 	ResultFailed func(f table.Finished, err error)
+	// Presence configures presence; its Node, Logger and (unless set)
+	// clock are the Hub's.
+	Presence presence.Options
 }
 
 // A Server is an assembled Razzia server: Serve it on a listener, and
@@ -75,15 +83,20 @@ type Server struct {
 	Accounts *account.Service
 	Push     *notify.Service // nil without Options.Push
 	Hub      *table.Hub
+	// Presence knows who is connected, on every node; Social who follows
+	// and blocks whom, and finish rates.
+	Presence *presence.Service
+	Social   *social.Service
 	API      *httpapi.Server
 	// HTTP is the API's http.Server, with its timeouts.
 	HTTP *http.Server
 	// Resumed is the number of games the Hub took up from the store.
 	Resumed int
 
-	opts  Options
-	log   *slog.Logger
-	stops []func() // the background work, in the order it started
+	opts    Options
+	log     *slog.Logger
+	stops   []func()                         // the background work, in the order it started
+	present atomic.Pointer[presence.Service] // Presence, for the Hub's games, once started
 }
 
 // New builds a server on opts.Store. If a part cannot be built, New stops
@@ -129,6 +142,11 @@ func (s *Server) build(ctx context.Context) error {
 	o := &s.opts
 	s.Accounts = account.New(s.Store, o.Accounts)
 	s.every(o.PurgeEvery, s.purge)
+	s.Social = social.New(s.Store, social.Options{Logger: s.log})
+	if err := s.Social.Start(ctx); err != nil {
+		return err
+	}
+	s.stops = append(s.stops, s.Social.Close)
 	if o.Push != nil {
 		po := *o.Push
 		po.Log = s.log
@@ -144,6 +162,9 @@ func (s *Server) build(ctx context.Context) error {
 	var err error
 	if s.Resumed, err = s.Hub.Resume(ctx); err != nil {
 		return fmt.Errorf("resuming the games: %w", err)
+	}
+	if err := s.startPresence(ctx); err != nil {
+		return err
 	}
 	wake := func() {}
 	if o.Puzzler != nil {
@@ -163,6 +184,12 @@ func (s *Server) build(ctx context.Context) error {
 	if api.Metrics == nil {
 		api.Metrics = o.Metrics
 	}
+	if api.Presence == nil {
+		api.Presence = s.Presence
+	}
+	if api.Social == nil {
+		api.Social = s.Social
+	}
 	if api.Puzzles == nil {
 		api.Puzzles = puzzler.NewService(s.Store, nil, s.log)
 	}
@@ -179,6 +206,9 @@ func (s *Server) hubOptions() table.Options {
 			if err := s.Accounts.Finished(ctx, account.GameEnd(f)); err != nil {
 				s.opts.ResultFailed(f, err)
 			}
+			if err := s.Social.Finished(ctx, f.Game, f.At, finishSeats(f)); err != nil {
+				s.opts.ResultFailed(f, err)
+			}
 		}
 	}
 	if h.SeatToken == nil {
@@ -190,7 +220,49 @@ func (s *Server) hubOptions() table.Options {
 	if h.Registerer == nil && s.opts.Metrics != nil {
 		h.Registerer = s.opts.Metrics
 	}
+	if h.Present == nil {
+		// Presence starts after the Hub (it takes the Hub's node name).
+		h.Present = func(game string) []int {
+			p := s.present.Load()
+			if p == nil {
+				return nil
+			}
+			return slices.Sorted(maps.Keys(p.Seats(game)))
+		}
+	}
 	return h
+}
+
+// startPresence starts the node's presence, with the Hub's node name and
+// clock, until the server stops.
+func (s *Server) startPresence(ctx context.Context) error {
+	o := s.opts.Presence
+	o.Node, o.Logger = s.Hub.Node(), s.log
+	if o.OnSeats == nil {
+		o.OnSeats = s.Hub.SeatsChanged
+	}
+	if o.Now == nil {
+		o.Now, o.AfterFunc = s.opts.Hub.Now, s.opts.Hub.AfterFunc
+	}
+	s.Presence = presence.New(s.Store, o)
+	if err := s.Presence.Start(ctx); err != nil {
+		return err
+	}
+	s.present.Store(s.Presence)
+	s.stops = append(s.stops, s.Presence.Close)
+	return nil
+}
+
+// finishSeats are the accounts at a finished game and whether each left
+// or timed out: their finish marks.
+func finishSeats(f table.Finished) []social.Seat {
+	var seats []social.Seat
+	for i, st := range f.Seats {
+		if st.Account != "" {
+			seats = append(seats, social.Seat{Account: st.Account, Left: i < len(f.Forfeited) && f.Forfeited[i]})
+		}
+	}
+	return seats
 }
 
 // startAnalyst runs the analyst until the server stops. After each game

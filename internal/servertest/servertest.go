@@ -27,6 +27,7 @@ import (
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/notify"
+	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/puzzler"
 	"github.com/razziagame/razzia/internal/server"
@@ -73,6 +74,8 @@ type Options struct {
 	// Analyst, when set, analyses the finished games in the background
 	// as razzia serve does with --analysis-workers.
 	Analyst *analyst.Options
+	// Presence configures presence (a test may shorten its Linger).
+	Presence presence.Options
 	// Puzzler, when set, searches the analysed games for puzzles in the
 	// background as razzia serve does with --puzzle-workers.
 	Puzzler *puzzler.Options
@@ -118,6 +121,8 @@ type Server struct {
 	Accounts *account.Service
 	// Push is the server's Web Push, when Options.Push is set.
 	Push *notify.Service
+	// Presence is who is connected (the server's presence.Service).
+	Presence *presence.Service
 
 	t  testing.TB
 	ln *cutListener
@@ -169,7 +174,7 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	s, err := server.New(t.Context(), server.Options{
 		Store: used, Logger: log, Accounts: opts.Accounts, Push: opts.Push, Hub: opts.Hub,
-		Analyst: opts.Analyst, Puzzler: opts.Puzzler, API: opts.API, Page: page,
+		Analyst: opts.Analyst, Puzzler: opts.Puzzler, API: opts.API, Page: page, Presence: opts.Presence,
 		ResultFailed: func(f table.Finished, err error) {
 			t.Errorf("recording the result of game %s: %v", f.Game, err)
 		},
@@ -190,7 +195,7 @@ func New(t testing.TB, opts Options) *Server {
 		}
 		srv.Close()
 	})
-	return &Server{Server: srv, Store: st, Hub: s.Hub, API: s.API, Accounts: s.Accounts, Push: s.Push, t: t, ln: ln}
+	return &Server{Server: srv, Store: st, Hub: s.Hub, API: s.API, Accounts: s.Accounts, Push: s.Push, Presence: s.Presence, t: t, ln: ln}
 }
 
 // unclosed is a store whose Close is left to its owner.

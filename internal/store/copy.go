@@ -230,6 +230,10 @@ func KindOf(name string) *Kind {
 // Every other table must be a Kind (storetest checks it).
 var NotCopied = map[string]string{
 	"health": "a health check's scratch row, rewritten at every check",
+	// Presence: who is connected to the nodes now, which a copy cannot
+	// carry (the connections end with the nodes).
+	"presence":       "a WebSocket connected to a node, gone with the node",
+	"presence_nodes": "a node's liveness, renewed while it runs",
 }
 
 func nullable(names ...string) map[string]bool {
@@ -290,6 +294,22 @@ var Kinds = []*Kind{
 	}},
 	{Table: "push_settings", One: "account's push settings", Many: "accounts' push settings", Key: 1, Columns: []Column{
 		{"account_id", Text}, {"turn", Bool}, {"game_over", Bool}, {"reminder", Bool},
+	}},
+	// People: when they were last seen, follows, blocks, finish marks.
+	{Table: "last_seen", One: "account's last sighting", Many: "accounts' last sightings", Key: 1, Columns: []Column{
+		{"account_id", Text}, {"at", Int},
+	}},
+	{Table: "seats_seen", One: "seat's last sighting", Many: "seats' last sightings", Key: 2, Columns: []Column{
+		{"game_id", Text}, {"idx", Int}, {"at", Int},
+	}},
+	{Table: "follows", One: "follow", Many: "follows", Key: 2, Columns: []Column{
+		{"follower", Text}, {"followed", Text}, {"created", Int},
+	}},
+	{Table: "blocks", One: "block", Many: "blocks", Key: 2, Columns: []Column{
+		{"blocker", Text}, {"blocked", Text}, {"created", Int},
+	}},
+	{Table: "finishes", One: "finish mark", Many: "finish marks", Key: 2, Columns: []Column{
+		{"account_id", Text}, {"game_id", Text}, {"at", Int}, {"left_game", Bool},
 	}},
 }
 

@@ -295,6 +295,9 @@ type Store interface {
 	Push
 	// Chats keeps the table chat of games.
 	Chats
+	// Social keeps presence, last sightings, follows, blocks and finish
+	// marks.
+	Social
 	// Puzzles keeps the puzzles found in finished games and their answers.
 	Puzzles
 

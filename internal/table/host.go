@@ -329,9 +329,8 @@ func (l *loop) armClock() {
 	})
 }
 
-// present returns the seats whose people watch the table here: a held
-// clock waits for them only. People connected through another node do
-// not hold it.
+// present returns the seats whose people watch the table, here or (with
+// Options.Present) through any node: a held clock waits for them only.
 func (l *loop) present() []int {
 	var seats []int
 	for s := range l.subs {
@@ -339,7 +338,7 @@ func (l *loop) present() []int {
 			seats = append(seats, s.seat)
 		}
 	}
-	return seats
+	return l.presentElsewhere(seats)
 }
 
 // ring is what the clock's alarm does: the timeout once the time is up,

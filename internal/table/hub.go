@@ -122,7 +122,7 @@ func New(st Store, opts Options) *Hub {
 		ctx: ctx, wg: &h.wg, store: st, log: h.log, metrics: h.metrics,
 		now: opts.Now, afterFunc: opts.AfterFunc, limits: opts.Limits,
 		newBot: opts.NewBot, botDelay: opts.BotDelay, retryDelay: opts.RetryDelay, workers: h.workers,
-		onAlert: opts.OnAlert, onFinish: opts.OnFinish,
+		onAlert: opts.OnAlert, onFinish: opts.OnFinish, present: opts.Present,
 		live: h.live, leases: h.leases, holds: h.holds, replicas: &h.refresh, after: h.after, write: h.write,
 	}
 	h.listen()

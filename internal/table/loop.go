@@ -140,6 +140,7 @@ type env struct {
 
 	onAlert  func(Alert)                     // Options.OnAlert, or nil
 	onFinish func(context.Context, Finished) // Options.OnFinish, or nil
+	present  func(game string) []int         // Options.Present, or nil
 
 	live     *registry[*loop] // where the loop takes itself out as it ends
 	leases   *leases          // the leases the loop lets go or loses

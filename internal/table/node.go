@@ -72,6 +72,12 @@ type Options struct {
 	// the hook that records results and ratings. It should return
 	// within its context's time (30 seconds).
 	OnFinish func(ctx context.Context, f Finished)
+	// Present, when set, returns the seats of the game whose people are
+	// connected to it through any node (presence across nodes): a new
+	// round's held clock waits for them too, not only for those watching
+	// here. Call SeatsChanged when they change. It is on the game's path:
+	// it must return at once.
+	Present func(game string) []int
 	// OnAlert, when set, is called by a game's goroutine when a
 	// signed-in person may want to hear of the game while away (see
 	// Alert). It is on the game's path: it must return at once, leaving

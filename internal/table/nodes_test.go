@@ -158,8 +158,11 @@ func TestNodesShareGames(t *testing.T) { onNodeStores(t, nodesShareGames) }
 // from open, counting the moves the replicas read.
 func nodesShareGames(t *testing.T, open func(t *testing.T) store.Store) {
 	ctx := testContext(t)
+	// Leases that a busy machine cannot let lapse: this test is about
+	// passing writes to a live owner; the take-overs have tests of their own.
+	steady := func(o *Options) { o.LeaseTTL, o.ForwardTimeout = time.Hour, 10*time.Second }
 	st, onB, onC := open(t), &countStore{Store: open(t)}, &countStore{Store: open(t)}
-	a, b, c := nodeHub(t, st), nodeHub(t, onB), nodeHub(t, onC)
+	a, b, c := nodeHub(t, st, steady), nodeHub(t, onB, steady), nodeHub(t, onC, steady)
 	in, creator, err := created(a.Create(ctx, TableSetup{Seats: []string{"", "easy", "", ""}}))
 	if err != nil {
 		t.Fatal(err)

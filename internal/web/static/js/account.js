@@ -1,6 +1,7 @@
 // account.js: the account page: sign in or register (password or
 // passkey) as a guest; signed in, the account's settings.
 
+import { restartLive } from "./live.js";
 import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { start } from "./page.js";
@@ -47,6 +48,7 @@ function draw() {
 }
 
 async function reload() {
+  if (me !== undefined) restartLive(); // signed in or out: the page's person changed
   try {
     me = await whoami();
   } catch (err) {

@@ -60,9 +60,9 @@ export const joinGame = (id, name, seat) =>
   request("POST", `/api/games/${encodeURIComponent(id)}/join`, seat === undefined ? { name } : { name, seat });
 export const uploadRecord = (file) => request("POST", "/api/records", file);
 export const recordURL = (id) => `/api/games/${encodeURIComponent(id)}/record`;
-/** socketURL is the game's WebSocket; lang is the language the server tells the events in. */
+/** socketURL is the game's WebSocket; lang is the language the server tells the events in; the seats' presence comes too. */
 export const socketURL = (id, lang) =>
-  `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/api/games/${encodeURIComponent(id)}/ws?lang=${encodeURIComponent(lang || "en")}`;
+  `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/api/games/${encodeURIComponent(id)}/ws?lang=${encodeURIComponent(lang || "en")}&presence=1`;
 /** replayURL is the game's replay, its events told in lang. */
 export const replayURL = (id, lang) => `/api/games/${encodeURIComponent(id)}/replay?lang=${encodeURIComponent(lang || "en")}`;
 

@@ -1,7 +1,7 @@
 // conn.js: a WebSocket that reconnects with backoff. The seat's cookie goes
 // with every connection attempt, so reconnecting brings the seat back.
 
-import { LiveState, withVersions } from "./live.js";
+import { LiveState, withVersions } from "./versions.js";
 
 const DELAYS = [1000, 2000, 4000, 8000, 15000, 30000];
 

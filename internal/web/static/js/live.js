@@ -1,65 +1,143 @@
-// live.js: the state of a connection that speaks version 2 of the game's
-// protocol (docs/protocol.md, "Protocol versions"): a whole state, then
-// patches of it, turned back into whole state messages, so that the page
-// is given a whole state after every change as in version 1.
+// live.js: every page's live socket (GET /api/live, docs/protocol.md
+// "People"): while a page is open its person is online, and the page tells
+// the server when it is hidden. The lobby gets the online list through it;
+// every page shows a notice when a player one follows comes online or sits
+// down at a table.
 
-import { patch } from "./patch.js";
+import { h } from "./dom.js";
 
-/** VERSIONS are the versions of the protocol the page speaks. */
-export const VERSIONS = "1,2";
+// DELAYS between attempts to reconnect, then the last again.
+const DELAYS = [1000, 2000, 5000, 10000, 30000];
+// NOTICE_MS is how long a notice stays unless closed.
+const NOTICE_MS = 12000;
+// TOO_MANY is the close status of a socket refused for now (1013): the
+// address has too many; wait the longest.
+const TOO_MANY = 1013;
 
-/** withVersions returns the WebSocket URL that states the versions spoken. */
-export function withVersions(url) {
-  return `${url}${url.includes("?") ? "&" : "?"}protocol=${VERSIONS}`;
-}
+let socket = null;
+let attempt = 0;
+let getT = null;
+let wantList = false;
+const listeners = new Set();
+let lastList = null;
+let again = false; // reconnect at once
 
-export class LiveState {
-  constructor() {
-    this.reset();
-  }
-
-  /** reset forgets the state: a new connection starts with a whole one. */
-  reset() {
-    this.doc = null;
-    this.version = 0;
-    this.asked = false;
-  }
-
-  /**
-   * accept takes a message of the server and returns what the page is to
-   * be given: {msg, whole}, msg a whole state message for a patch, whole
-   * true for a whole state that replaces the log; or null for a patch
-   * that does not apply to the state held (a message went missing), after
-   * calling resync once to ask for the whole state.
-   */
-  accept(msg, resync) {
-    if (msg.type === "state" && msg.version) {
-      const { events: _events, version: _version, ...doc } = msg;
-      this.doc = doc;
-      this.version = msg.version;
-      this.asked = false;
-      return { msg, whole: true };
+/** onOnline calls fn with every online list (OnlineMessage) the server sends; the page asks for them. */
+export function onOnline(fn) {
+  listeners.add(fn);
+  if (lastList) fn(lastList);
+  if (!wantList) {
+    wantList = true;
+    if (socket) {
+      // Connected without asking for the list: ask again at once.
+      again = true;
+      socket.close();
     }
-    if (msg.type !== "patch") return { msg, whole: false };
-    if (!this.doc || msg.base !== this.version || msg.patch === null || typeof msg.patch !== "object") {
-      if (!this.asked) {
-        this.asked = true;
-        resync();
-      }
-      return null;
-    }
-    const doc = withNulls(patch(this.doc, msg.patch));
-    this.doc = doc;
-    this.version = msg.version;
-    return { msg: { ...doc, events: msg.events || [] }, whole: false };
   }
 }
 
-// withNulls puts back the members a whole state writes as null and a
-// patch removes (docs/protocol.md: a null member and a missing one mean
-// the same), so that the page sees the very state a whole message gives.
-function withNulls(doc) {
-  if (doc.view === undefined) doc.view = null;
-  if (doc.view && doc.view.auction === undefined) doc.view.auction = null;
-  return doc;
+// handlers of the other messages, by type: what other features of the
+// server tell the account's pages (presence.Service.Tell).
+const handlers = new Map();
+
+/** onLive calls fn with every message of the type the live socket brings (a page's module registers its own). */
+export function onLive(type, fn) {
+  if (!handlers.has(type)) handlers.set(type, new Set());
+  handlers.get(type).add(fn);
+}
+
+/** restartLive connects again: the person changed (signed in or out). */
+export function restartLive() {
+  if (socket) {
+    again = true;
+    socket.close();
+  }
+}
+
+/** startLive opens the page's live socket once; t() gives the page's translator. */
+export function startLive(t) {
+  getT = t;
+  if (socket || typeof WebSocket === "undefined") return;
+  document.addEventListener("visibilitychange", sendAway);
+  connect();
+}
+
+function url() {
+  let name = "";
+  try {
+    name = localStorage.getItem("razzia.name") || "";
+  } catch {
+    // no storage: a guest without a name is online, unlisted
+  }
+  const q = new URLSearchParams();
+  if (wantList) q.set("list", "1");
+  if (name) q.set("name", name);
+  return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/api/live?${q}`;
+}
+
+function connect() {
+  const ws = new WebSocket(url());
+  socket = ws;
+  ws.addEventListener("open", () => {
+    attempt = 0;
+    sendAway();
+  });
+  ws.addEventListener("message", (ev) => {
+    let msg = null;
+    try {
+      msg = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    if (msg.type === "online") {
+      lastList = msg;
+      for (const fn of listeners) fn(msg);
+    } else if (msg.type === "notice") {
+      notice(msg);
+    } else if (handlers.has(msg.type)) {
+      for (const fn of handlers.get(msg.type)) fn(msg);
+    }
+  });
+  ws.addEventListener("close", (ev) => {
+    if (socket === ws) socket = null;
+    const wait = ev.code === TOO_MANY ? DELAYS[DELAYS.length - 1] : DELAYS[Math.min(attempt, DELAYS.length - 1)];
+    attempt++;
+    const now = again;
+    again = false;
+    setTimeout(() => {
+      if (!socket) connect();
+    }, now ? 0 : wait * (0.8 + Math.random() * 0.4));
+  });
+}
+
+// sendAway tells the server whether the page is hidden.
+function sendAway() {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ type: "away", away: document.visibilityState === "hidden" }));
+  }
+}
+
+// notices is the region the notices appear in, made at the first.
+function notices() {
+  let box = document.getElementById("notices");
+  if (!box) {
+    box = h("div", { id: "notices", class: "notices", role: "status", "aria-live": "polite" });
+    document.body.appendChild(box);
+  }
+  return box;
+}
+
+/** notice shows a NoticeMessage: a followed player online, or playing with a link to watch. */
+export function notice(msg) {
+  const t = getT ? getT() : (k) => k;
+  const name = msg.name || "";
+  const text = t(msg.kind === "playing" ? "social.notice.playing" : "social.notice.online", { name });
+  const profile = `/p/${encodeURIComponent(name)}`;
+  const item = h("div", { class: "notice-item", "data-kind": msg.kind, "data-name": name },
+    h("span", { class: "presence-dot dot-online", "aria-hidden": "true" }),
+    h("a", { href: profile, class: "notice-text" }, text),
+    msg.game ? h("a", { href: `/g/${encodeURIComponent(msg.game)}`, class: "notice-watch" }, t("social.watch")) : null,
+    h("button", { type: "button", class: "notice-close", "aria-label": t("social.notice.close"), onclick: () => item.remove() }, "✕"));
+  notices().appendChild(item);
+  setTimeout(() => item.remove(), NOTICE_MS);
 }

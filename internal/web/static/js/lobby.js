@@ -8,6 +8,7 @@ import { translator } from "./i18n.js";
 import { setupLearn } from "./learn.js";
 import { errorText } from "./errors.js";
 import { whoami, showAccount } from "./players.js";
+import { setupOnline, drawOnline } from "./online.js";
 
 // Until the catalogue comes, the keys themselves (with has(), as a real
 // translator has: the seats can be drawn before).
@@ -205,12 +206,14 @@ $("create-form").addEventListener("submit", create);
 $("upload").addEventListener("change", upload);
 $("refresh").addEventListener("click", refresh);
 setupLearn(() => t);
+setupOnline(() => t);
 const levelsLoaded = loadLevels(); // while the language loads
 await start((tr, lang) => {
   t = tr;
   renderPaces(lang);
   renderSeats();
   drawLists();
+  drawOnline();
 });
 const levelsError = await levelsLoaded;
 if (levelsError) showError($("create-error"), errorText(t, levelsError));

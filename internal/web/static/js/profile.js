@@ -9,6 +9,7 @@ import { start } from "./page.js";
 import { translator } from "./i18n.js";
 import { displayNames } from "./words.js";
 import { whoami, showAccount, ratingText, ratingFigure, changeText, errorText, number, when } from "./players.js";
+import { loadSocial, drawSocial } from "./social.js";
 import { fetchLuck, luckProfile, fetchSolver } from "./luck.js";
 
 let t = translator({}, {});
@@ -56,6 +57,7 @@ function draw() {
   document.title = `Razzia! — ${p.name}`;
   $("name-h").textContent = p.name;
   $("since").textContent = t("web.profile.since", { date: when(p.created) });
+  drawSocial(t, p.name, me);
   $("rating").textContent = ratingText(t, p.rating, p.provisionalGames);
   const chart = $("chart");
   if (p.history.length > 0) {
@@ -89,7 +91,7 @@ await start((tr) => {
 });
 draw();
 const [profile, who, lk, sv] = await Promise.allSettled([api.request("GET", `/api/players/${encodeURIComponent(name)}`), whoami(), fetchLuck(name),
-  fetchSolver(name)]);
+  fetchSolver(name), loadSocial(name)]);
 if (profile.status === "fulfilled") p = profile.value.profile;
 else failure = profile.reason;
 me = who.status === "fulfilled" ? who.value : null;

@@ -17,6 +17,7 @@ import { turnAlert, alertSettings, clockTick } from "./notify.js";
 import { ChatPanel } from "./chat.js";
 import { errorText } from "./errors.js";
 import { resendDelay } from "./seat.js";
+import { setupSeats, hello, receiveSeats, paintSeats } from "./presence.js";
 import { learnURL } from "./luck.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -150,7 +151,7 @@ function renderWaiting() {
   $("invite-link").textContent = url;
   const { names } = displayNames(t, game.seats.map((s) => s.name), game);
   replace($("open-seats"), game.seats.map((s, i) =>
-    h("li", { class: s.open ? "seat-open" : "seat-taken" },
+    h("li", { class: s.open ? "seat-open" : "seat-taken", "data-seat": String(i) },
       h("span", { class: "seat-no" }, t("web.join.seat.n", { n: i + 1 })),
       s.bot && page.creator && page.levels ? levelSelect(i, s.bot)
         : [s.open ? h("em", {}, t("web.seat.open")) : names[i],
@@ -270,6 +271,7 @@ function render() {
   $("replay-link").href = links.replay;
   renderRematchLink();
   renderWaiting();
+  paintSeats($("open-seats"), t, game, you);
   chat.update({ game, you, over: game.status !== "open" && game.status !== "playing" });
 
   const root = $("table");
@@ -296,6 +298,7 @@ function render() {
     ratings: page.ratings,
   });
   chat.place();
+  paintSeats(root, t, game, you);
   // The guided first game: the coach points at the table just drawn.
   if (isTutorial(game) && you >= 0) {
     if (!coach) {
@@ -335,6 +338,12 @@ const LAST_SECONDS = 5;
 function onMessage(msg, first) {
   const t = page.t;
   if (first) chat.reset(); // a new connection sends the conversation again
+  if (first) hello(); // is this page hidden
+  if (msg.type === "seats") {
+    receiveSeats(msg);
+    paintSeats(document, t, page.game, page.you);
+    return;
+  }
   if (msg.type === "chat") {
     chat.receive(msg);
     return;
@@ -631,6 +640,7 @@ addEventListener("keydown", (ev) => {
 
 const conn = new Connection(api.socketURL(id, "en"), { message: onMessage, status: onStatus, retry });
 const chat = new ChatPanel($("chat"), (msg) => conn.send(msg));
+setupSeats((msg) => conn.send(msg));
 
 $("join-form").addEventListener("submit", join);
 // Cancelling asks first, in place: a seated player would lose the table.

@@ -41,8 +41,8 @@ func record(ctx context.Context, t *testing.T, c *websocket.Conn, each func(m pr
 }
 
 // TestLiveStates plays a game with one seat followed twice: in protocol
-// version 1 and, through live.js as the page does, in version 2 (asking
-// for the whole state once, after ten patches). Every state live.js gives the page
+// version 1 and, through versions.js as the page does, in version 2 (asking
+// for the whole state once, after ten patches). Every state versions.js gives the page
 // is the whole state of the same moment, nulls included; and a patch
 // whose base is not the state held is dropped, the whole state asked
 // for once.
@@ -89,7 +89,7 @@ func TestLiveStates(t *testing.T) {
 	})
 	patched := <-done
 
-	check := `import { LiveState } from "./live.mjs";
+	check := `import { LiveState } from "./versions.mjs";
 import { readFileSync } from "node:fs";
 const msgs = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const run = (list) => {
@@ -112,7 +112,7 @@ console.log(JSON.stringify({ all: run(msgs), gap: run(gap) }));
 	node, dir := web.NodeModules(t, map[string][]byte{"check.mjs": []byte(check), "msgs.json": input})
 	out, err := exec.Command(node, filepath.Join(dir, "check.mjs"), filepath.Join(dir, "msgs.json")).CombinedOutput()
 	if err != nil {
-		t.Fatalf("live.js: %v\n%s", err, out)
+		t.Fatalf("versions.js: %v\n%s", err, out)
 	}
 	type given struct {
 		Msg   map[string]any `json:"msg"`
@@ -148,7 +148,7 @@ console.log(JSON.stringify({ all: run(msgs), gap: run(gap) }));
 		if got := stateOnly(g.Msg); !reflect.DeepEqual(got, want) {
 			gb, _ := json.Marshal(got)
 			wb, _ := json.Marshal(want)
-			t.Fatalf("message %d: live.js gives\n%s\nthe whole state is\n%s", i, gb, wb)
+			t.Fatalf("message %d: versions.js gives\n%s\nthe whole state is\n%s", i, gb, wb)
 		}
 	}
 	if compared < 10 || wholes != 2 || res.All.Resyncs != 0 {
