@@ -34,6 +34,7 @@ import (
 var playSynopsis = fmt.Sprintf(`
 usage: razzia play [--players NAMES|N] [--bots SPEC,...] [--seed N] [--lang TAG] [flags]
        razzia play --server URL [--name NAME | --account NAME [--rated]] [INVITE|ID]
+       razzia play --server URL [--name NAME | --account NAME] --lobby | --play-now PLAYERS [--pace ID] [--rated] [--bots-after DURATION]
 
 Play plays Razzia! in the terminal (80×24 or larger), driven by the keyboard:
 arrows or tab select a move and enter plays it; d draws, c calls an auction,
@@ -58,6 +59,14 @@ $RAZZIA_PASSWORD, else asked for without echo): the seat is the account's,
 under its name, and follows it to the browser; --rated makes the new
 table rated (signed-in players and bots only).
 
+--lobby shows the server's lobby instead: who is online, the open Play-now
+requests (enter joins one), yours (x cancels one) and the challenges to you
+(a accepts, d declines with the reason tab chooses). --play-now PLAYERS asks
+the server for a table at once (a count, 3, or a range, 2-4, at --pace,
+rated with --rated; --bots-after 30s lets bots fill the seats nobody took
+after that wait) and waits in the lobby. Seated, by a request or an accepted
+challenge, the terminal goes to the table.
+
 Your seat is kept: the seat's token is saved in your configuration folder
 (razzia/seats.json, readable by you only), so razzia play LINK takes the
 seat back after q, a crash or a reboot, and razzia play --server URL alone
@@ -76,6 +85,8 @@ Examples:
   razzia play --name Ann http://localhost:8080/g/k3x7q2m5ab
   razzia play --server http://localhost:8080 --name Ann --bots easy,easy
   razzia play --server http://localhost:8080 --account Ann --rated --bots hard
+  razzia play --server http://localhost:8080 --name Ann --play-now 2-4 --pace blitz --bots-after 30s
+  razzia play --server http://localhost:8080 --account Ann --lobby
 `, strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel)
 
 // defaultBots are the bots of a person who names none: a game of four.
@@ -95,6 +106,9 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	acct := fs.String("account", "", "sign in to the server's account `NAME` (password: $RAZZIA_PASSWORD, else asked)")
 	rated := fs.Bool("rated", false, "with --account, create a rated table")
 	paceID := fs.String("pace", "", "the pace of a new table on a server: `ID`, "+paceIDs()+" (default: untimed, standard when rated)")
+	lobby := fs.Bool("lobby", false, "with --server, show the lobby: who is online, the open Play-now requests, your challenges")
+	playNow := fs.String("play-now", "", "with --server, ask to play now with `PLAYERS` (a count, 3, or a range, 2-4) at --pace, rated with --rated")
+	botsAfter := fs.Duration("bots-after", 0, "with --play-now, let bots fill the table after `DURATION` (15s to 10m)")
 	rest, status, done := parseFlags(fs, playSynopsis, args, stdout, stderr)
 	if done {
 		return status
@@ -138,9 +152,22 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			*bots = defaultBots
 		}
 		// Nothing said about a new table: the games to resume come first.
-		resume := !botsGiven && *players == "" && *paceID == "" && !*rated
-		return playOnServer(serverGame{server: *server, invite: invite, name: *name, account: *acct, rated: *rated, pace: *paceID, bots: *bots, players: *players, resume: resume},
-			opt, stdin, stdout, stderr, fs)
+		resume := !botsGiven && *players == "" && *paceID == "" && !*rated && !*lobby && *playNow == ""
+		g := serverGame{server: *server, invite: invite, name: *name, account: *acct, rated: *rated, pace: *paceID, bots: *bots, players: *players, resume: resume,
+			lobby: *lobby || *playNow != "", playNow: *playNow != ""}
+		if g.lobby {
+			if invite != "" || botsGiven || *players != "" {
+				return usageError(stderr, fs, playSynopsis, "--lobby and --play-now seat you by the server's choice: not with an invite, --bots or --players")
+			}
+			req, err := playNowRequest(*playNow, *paceID, *rated, *botsAfter)
+			if err != nil {
+				return usageError(stderr, fs, playSynopsis, "%v", err)
+			}
+			g.request = req
+		} else if *botsAfter != 0 {
+			return usageError(stderr, fs, playSynopsis, "--bots-after is for a Play-now request (--play-now)")
+		}
+		return playOnServer(g, opt, stdin, stdout, stderr, fs)
 	}
 	if *acct != "" || *rated {
 		return usageError(stderr, fs, playSynopsis, "--account and --rated need --server URL")
@@ -289,7 +316,7 @@ func exitStatus(sig os.Signal, m *tui.Model) int {
 // SIGINT, SIGTERM or SIGHUP stops it; it returns that signal. The program
 // quits as after q, so the screen is restored either way. SIGTSTP
 // suspends it as ctrl+z does.
-func runProgram(m *tui.Model, stdin io.Reader, stdout io.Writer) (os.Signal, error) {
+func runProgram(m tea.Model, stdin io.Reader, stdout io.Writer) (os.Signal, error) {
 	sus := newSuspender()
 	defer sus.stop()
 	p := tea.NewProgram(m, tea.WithInput(stdin), tea.WithOutput(stdout), tea.WithoutSignalHandler(), tea.WithFilter(sus.filter))
@@ -446,6 +473,10 @@ type serverGame struct {
 	pace                 string // the pace of a new table, "" for the default
 	bots, players        string
 	resume               bool // list the saved seats there, if any, instead of creating a table
+	// lobby shows the server's lobby to be seated by Play now or a
+	// challenge; playNow makes request there at once.
+	lobby, playNow bool
+	request        protocol.SeekRequest
 }
 
 // playOnServer joins a game on a server, or creates one, and plays it.
@@ -478,7 +509,7 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 		return usageError(stderr, fs, playSynopsis, "--name: %v", err)
 	}
 	seats, err := serverSeats(bots, players)
-	if err != nil && invite == "" {
+	if err != nil && invite == "" && !g.lobby {
 		return usageError(stderr, fs, playSynopsis, "%v", err)
 	}
 	if err := needTerminal("play", stdin, stdout); err != nil {
@@ -532,15 +563,30 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 		}
 		name = acct.Name // the name the seat is under, kept with it
 	}
-	seat, err := c.TakeSeat(setup, store, client.SeatRequest{Game: invite, Name: name, AnyName: anyName, Seats: seats, Pace: g.pace, Rated: g.rated})
-	if err != nil {
-		if full, ok := errors.AsType[*client.Error](err); ok && full.Code == protocol.TableFull && invite != "" {
-			err = noSeat(setup, c, invite, err)
+	var seat client.SavedSeat
+	if g.lobby {
+		setupDone()
+		g.name = name
+		var seated bool
+		seat, seated, err = lobbySeat(ctx, c, store, g, opt, stdin, stdout)
+		if err != nil {
+			fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
+			return 1
 		}
-		fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
-		return 1
+		if !seated {
+			return 0
+		}
+	} else {
+		seat, err = c.TakeSeat(setup, store, client.SeatRequest{Game: invite, Name: name, AnyName: anyName, Seats: seats, Pace: g.pace, Rated: g.rated})
+		if err != nil {
+			if full, ok := errors.AsType[*client.Error](err); ok && full.Code == protocol.TableFull && invite != "" {
+				err = noSeat(setup, c, invite, err)
+			}
+			fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
+			return 1
+		}
+		setupDone()
 	}
-	setupDone()
 	id := seat.Game
 	link := strings.TrimSuffix(c.URL(), "/") + "/g/" + id
 	s := c.Session(id, seat.Token)

@@ -84,9 +84,12 @@ func (c *Client) Leaderboard(ctx context.Context) (protocol.LeaderboardAnswer, e
 // addSession puts the client's session, if any, on the request's headers.
 func (c *Client) addSession(h http.Header) {
 	c.mu.Lock()
-	s := c.session
+	s, g := c.session, c.guest
 	c.mu.Unlock()
 	if s != "" {
 		h.Add("Cookie", (&http.Cookie{Name: sessionCookie, Value: s}).String())
+	}
+	if g != "" {
+		h.Add("Cookie", (&http.Cookie{Name: guestCookie, Value: g}).String())
 	}
 }

@@ -61,6 +61,7 @@ type Client struct {
 
 	mu      sync.Mutex
 	session string // the signed-in session's secret (SignIn)
+	guest   string // a guest's secret key for Play now (meet.go)
 }
 
 // New returns a client of the server at the URL, such as

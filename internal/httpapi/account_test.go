@@ -199,6 +199,9 @@ func TestCrossSite(t *testing.T) {
 		{http.MethodPost, "/api/passkeys/signin"}, {http.MethodPost, "/api/passkeys/signin/finish"}, {http.MethodDelete, "/api/passkeys/AAAA"},
 		{http.MethodPost, "/api/games"}, {http.MethodPost, "/api/games/" + game + "/join"},
 		{http.MethodDelete, "/api/games/" + game + "/seats/1"}, {http.MethodPut, "/api/games/" + game + "/seats/1/level"},
+		{http.MethodPost, "/api/seeks"}, {http.MethodPost, "/api/seeks/x/join"}, {http.MethodPost, "/api/seeks/x/seat"},
+		{http.MethodDelete, "/api/seeks/x"}, {http.MethodPost, "/api/challenges"}, {http.MethodPost, "/api/challenges/x/answer"},
+		{http.MethodDelete, "/api/challenges/x"}, {http.MethodPost, "/api/challenges/x/seat"},
 		{http.MethodPost, "/api/records"}, {http.MethodPost, "/api/puzzles/" + game + "-1/answer"},
 	} {
 		status, code := b.call(r.method, r.path, map[string]string{}, nil, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")

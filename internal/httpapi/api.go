@@ -24,6 +24,7 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/account"
+	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -117,6 +118,8 @@ type Options struct {
 	// Push, with Accounts, serves Web Push: the server's key, the
 	// subscriptions of signed-in players and their settings (push.go).
 	Push *notify.Service
+	// Meet, when set, serves Play now and challenges (meet.go).
+	Meet *meet.Service
 	// Presence, when set, serves the pages' live socket, the online list
 	// and the presence of each seat's person at a table (live.go); Social,
 	// with Accounts, follows, blocks and finish rates (social.go).
@@ -262,6 +265,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	s.routeLive(mux)
 	mux.HandleFunc("GET /api/session", s.who)
 	s.routePush(mux)
+	s.routeMeet(mux)
 	s.routePuzzles(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
@@ -344,6 +348,9 @@ func errorOf(err error) *apiError {
 		return newError(protocol.TooLarge, "the request is larger than %d bytes", maxErr.Limit)
 	}
 	if e, ok := accountError(err); ok {
+		return e
+	}
+	if e, ok := meetError(err); ok {
 		return e
 	}
 	var te *table.Error

@@ -60,6 +60,15 @@ const (
 
 	RematchRefused Code = "rematch_refused"
 
+	// Play now and challenges.
+	UnmetSettings     Code = "unmet_settings"
+	ChallengeSelf     Code = "challenge_self"
+	Blocked           Code = "blocked"
+	TooManySeeks      Code = "too_many_seeks"
+	TooManyChallenges Code = "too_many_challenges"
+	ChallengeOver     Code = "challenge_over"
+	SeekGone          Code = "seek_gone"
+	SeekUnfit         Code = "seek_unfit"
 	// People: follows, blocks, presence.
 	SelfRelation     Code = "self_relation"
 	TooManyRelations Code = "too_many_relations"
@@ -125,6 +134,15 @@ var codes = []CodeInfo{
 	{ChatSignIn, http.StatusForbidden, false, "", "free text (or, for a spectator, any chat) needs a signed-in account; quick phrases are open to every player"},
 	{ChatNotAllowed, http.StatusForbidden, false, "", "a chat message or mute the table does not take: an unknown quick phrase, muting yourself or a seat that is not a person's"},
 	{ChatClosed, http.StatusConflict, false, "", "a chat message or mute after the game's chat closed, 24 hours after the game ended (or at an uploaded record, which has no chat); the message says when it ended"},
+	// Play now and challenges.
+	{UnmetSettings, http.StatusBadRequest, false, "a Play-now request or challenge whose settings no table can meet: a player count outside 2 to 5 (or a range upside down), an unknown pace, an untimed rated game, a rating range upside down, a finish rate over 100, a bot wait outside its bounds, too many people challenged for one table; the message names the setting", ""},
+	{ChallengeSelf, http.StatusBadRequest, false, "challenging yourself, or joining your own Play-now request", ""},
+	{Blocked, http.StatusForbidden, false, "challenging someone you blocked or who blocked you, or joining their Play-now request", ""},
+	{TooManySeeks, http.StatusConflict, false, "a Play-now request while you have the most open requests a person may (3): cancel one or wait for it to be paired", ""},
+	{TooManyChallenges, http.StatusConflict, false, "a challenge while you have the most open challenges a person may (5): cancel one or wait for the answers", ""},
+	{ChallengeOver, http.StatusConflict, false, "answering or cancelling a challenge that was declined, cancelled, accepted or lapsed, or that you answered already", ""},
+	{SeekGone, http.StatusGone, false, "joining or cancelling a Play-now request that was paired, cancelled or lapsed meanwhile", ""},
+	{SeekUnfit, http.StatusConflict, false, "joining a Play-now request that does not accept you: your rating is outside its range, your finish rate under its minimum, or you are a guest at a rated request", ""},
 	{SelfRelation, http.StatusBadRequest, false, "following or blocking yourself", ""},
 	{TooManyRelations, http.StatusConflict, false, "following (or blocking) a player when you follow (or block) the most players one may (500): stop one first", ""},
 	{PuzzleNotFound, http.StatusNotFound, false, "no puzzle with that id; or, asking for the next puzzle or the day's, none is left to solve (of the theme asked for)", ""},

@@ -24,11 +24,9 @@ const (
 // Versions are the protocol versions this package speaks, oldest first.
 var Versions = []int{Version1, Version2}
 
-// The messages of version 2.
-const (
-	TypePatch  = "patch"  // server to client
-	TypeResync = "resync" // client to server: send me a whole state
-)
+// TypePatch is version 2's message from the server of a change; the
+// client's TypeResync (the lobby's type too) asks for a whole state.
+const TypePatch = "patch"
 
 // ErrUnsupportedVersion is the error of a protocol version list that names
 // no version this package speaks.

@@ -1,9 +1,9 @@
 // Package server assembles a Razzia server from its parts, in one order:
 // the store, the accounts, Web Push, the table Hub (with the games it
-// resumes), the analyst and the HTTP API; and it takes them down in the
-// reverse order. razzia serve and the test server (internal/servertest)
-// both build theirs here, so that what the tests run is what is deployed;
-// they differ only in their Options.
+// resumes), the analyst, Play now and challenges, and the HTTP API; and
+// it takes them down in the reverse order. razzia serve and the test
+// server (internal/servertest) both build theirs here, so that what the
+// tests run is what is deployed; they differ only in their Options.
 package server
 
 import (
@@ -23,6 +23,7 @@ import (
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/analyst"
 	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/puzzler"
@@ -54,6 +55,9 @@ type Options struct {
 	// Analyst, when set, analyses finished games in the background, only
 	// while the bots leave a worker of theirs free.
 	Analyst *analyst.Options
+	// Meet configures Play now and challenges; its hooks into the other
+	// parts are set by New where they are nil.
+	Meet meet.Options
 	// Puzzler, when set, finds puzzles in the analysed games in the
 	// background, at the lowest priority: after the analyst, and only
 	// while the bots leave a worker of theirs free.
@@ -83,6 +87,7 @@ type Server struct {
 	Accounts *account.Service
 	Push     *notify.Service // nil without Options.Push
 	Hub      *table.Hub
+	Meet     *meet.Service
 	// Presence knows who is connected, on every node; Social who follows
 	// and blocks whom, and finish rates.
 	Presence *presence.Service
@@ -173,6 +178,9 @@ func (s *Server) build(ctx context.Context) error {
 	if o.Analyst != nil {
 		s.startAnalyst(*o.Analyst, wake)
 	}
+	if err := s.startMeet(ctx); err != nil {
+		return fmt.Errorf("starting Play now: %w", err)
+	}
 	api := o.API
 	api.Logger = s.log
 	if api.Accounts == nil {
@@ -183,6 +191,9 @@ func (s *Server) build(ctx context.Context) error {
 	}
 	if api.Metrics == nil {
 		api.Metrics = o.Metrics
+	}
+	if api.Meet == nil {
+		api.Meet = s.Meet
 	}
 	if api.Presence == nil {
 		api.Presence = s.Presence

@@ -26,6 +26,7 @@ import (
 	"github.com/razziagame/razzia/internal/botrating"
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -74,6 +75,9 @@ type Options struct {
 	// Analyst, when set, analyses the finished games in the background
 	// as razzia serve does with --analysis-workers.
 	Analyst *analyst.Options
+	// Meet configures Play now and challenges (a test's clock, a quick
+	// Tick); its Logger is set by New.
+	Meet meet.Options
 	// Presence configures presence (a test may shorten its Linger).
 	Presence presence.Options
 	// Puzzler, when set, searches the analysed games for puzzles in the
@@ -174,7 +178,8 @@ func New(t testing.TB, opts Options) *Server {
 	}
 	s, err := server.New(t.Context(), server.Options{
 		Store: used, Logger: log, Accounts: opts.Accounts, Push: opts.Push, Hub: opts.Hub,
-		Analyst: opts.Analyst, Puzzler: opts.Puzzler, API: opts.API, Page: page, Presence: opts.Presence,
+		Analyst: opts.Analyst, Puzzler: opts.Puzzler, API: opts.API, Page: page, Meet: opts.Meet,
+		Presence: opts.Presence,
 		ResultFailed: func(f table.Finished, err error) {
 			t.Errorf("recording the result of game %s: %v", f.Game, err)
 		},

@@ -19,6 +19,7 @@ func TestNameFieldsTakeTheServersLength(t *testing.T) {
 	for _, f := range []struct{ page, id string }{
 		{"table.html", "join-name"},
 		{"lobby.html", "learn-name"},
+		{"lobby.html", "playnow-name"},
 		{"account.html", "register-name"},
 	} {
 		t.Run(f.id, func(t *testing.T) {

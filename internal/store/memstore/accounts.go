@@ -163,6 +163,7 @@ func (s *Store) DeleteAccount(ctx context.Context, id string, renamed func(seat 
 	}
 	s.acc.passkeys = slices.DeleteFunc(s.acc.passkeys, func(p store.Passkey) bool { return p.Account == id })
 	s.push.forget(id)
+	s.pair.forget(id)
 	s.social.forget(id)
 	s.puz.forget(id)
 	var games []string

@@ -29,6 +29,7 @@ type Store struct {
 	analyses map[string]*analysis    // by game
 	push     pushes
 	chats    map[string]store.Chat // by game
+	pair     pairings
 	social   social
 	puz      puzzles
 	closed   bool
@@ -40,7 +41,7 @@ var _ store.Store = (*Store)(nil)
 // New returns an empty store.
 func New() *Store {
 	return &Store{games: make(map[string]*store.Game), leases: make(map[string]*store.Lease),
-		analyses: make(map[string]*analysis), chats: make(map[string]store.Chat), acc: newAccounts(), push: newPushes(), social: newSocial()}
+		analyses: make(map[string]*analysis), chats: make(map[string]store.Chat), acc: newAccounts(), push: newPushes(), pair: newPairings(), social: newSocial()}
 }
 
 var errClosed = fmt.Errorf("memstore: %w", store.ErrClosed)

@@ -54,6 +54,8 @@ func TestOpenDamaged(t *testing.T) {
 	for i := range garbage {
 		garbage[i] = byte(rng.UintN(256))
 	}
+	// Two whole pages in the middle, headers included: bytes within a
+	// page's free space would be damage that no reader ever meets.
 	overwritten := bytes.Clone(good)
 	// A page's start (its b-tree header) in the middle of the file: the
 	// damage meets what is stored wherever the tables' pages fall.

@@ -379,6 +379,7 @@ func Fill(t *testing.T, s store.Store) IDs {
 		Endpoint: "https://push.example/fill", Account: ann.ID, P256dh: "p256", Auth: "auth", Lang: "hu", Created: base,
 	}, 5))
 	must("SetPushSettings", s.SetPushSettings(c, bea.ID, store.PushSettings{Turn: true}))
+	fillPairing(t, s, ann, bea)
 	fillSocial(t, s, must, ann, bea, done.ID)
 	fillPuzzles(t, s, done.ID, "fillfailed", ann.ID)
 	return IDs{Games: games, Accounts: []string{ann.ID, bea.ID}, Session: session}

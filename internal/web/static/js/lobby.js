@@ -8,6 +8,8 @@ import { translator } from "./i18n.js";
 import { setupLearn } from "./learn.js";
 import { errorText } from "./errors.js";
 import { whoami, showAccount } from "./players.js";
+import { setupPlayNow, drawPlayNow, loadPlayNow, fillPaces } from "./playnow.js";
+import { setupChallengeForm, drawChallengeForm, fillChallengePaces } from "./challengeform.js";
 import { setupOnline, drawOnline } from "./online.js";
 
 // Until the catalogue comes, the keys themselves (with has(), as a real
@@ -142,6 +144,8 @@ async function refresh() {
 
 function drawLists() {
   showAccount(t, me);
+  drawPlayNow(t, me);
+  drawChallengeForm(t, me);
   $("mine").hidden = !me;
   $("mine-hint").hidden = me !== null;
   $("rated-field").hidden = !me;
@@ -185,6 +189,8 @@ async function renderPaces(lang) {
   const was = select.value;
   try {
     const { paces } = await api.listPaces(lang);
+    fillPaces(paces);
+    fillChallengePaces(paces);
     replace(select, paces.map((p) => h("option", { value: p.id, selected: was ? was === p.id : p.id === "untimed", "data-about": p.describe },
       p.name)));
     describePace();
@@ -206,6 +212,8 @@ $("create-form").addEventListener("submit", create);
 $("upload").addEventListener("change", upload);
 $("refresh").addEventListener("click", refresh);
 setupLearn(() => t);
+setupPlayNow();
+setupChallengeForm();
 setupOnline(() => t);
 const levelsLoaded = loadLevels(); // while the language loads
 await start((tr, lang) => {
@@ -219,6 +227,7 @@ const levelsError = await levelsLoaded;
 if (levelsError) showError($("create-error"), errorText(t, levelsError));
 renderSeats();
 refresh();
+loadPlayNow();
 // Keep the lists fresh while the lobby is visible.
 setInterval(() => {
   if (document.visibilityState === "visible") refresh();

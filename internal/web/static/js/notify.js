@@ -38,6 +38,11 @@ export function clockTick() {
   if (soundOn()) tone(1200, 0.12, 0.06);
 }
 
+/** chime sounds the turn's chime, when the player turned the sound on: a challenge's too. */
+export function chime() {
+  if (soundOn()) beep();
+}
+
 /** turnAlert tells the player it is their turn, as they chose. */
 export function turnAlert(text) {
   if (soundOn()) beep();

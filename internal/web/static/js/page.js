@@ -3,6 +3,7 @@
 
 import { setup } from "./i18n.js";
 import { h, replace } from "./dom.js";
+import { watchChallenges, redrawChallenges } from "./challenges.js";
 import { startLive } from "./live.js";
 
 /** SECTIONS of the rules summary, in reading order (as internal/i18n.RulesSections). */
@@ -44,11 +45,13 @@ export async function start(onLanguage) {
       if (ev.target === dialog) dialog.close();
     });
   }
+  watchChallenges(() => current);
   // Every page keeps its person online while it is open (live.js).
   startLive(() => current || ((k) => k));
   return setup((t, tag) => {
     current = t;
     if (dialog && dialog.open) fill();
     onLanguage(t, tag);
+    redrawChallenges();
   });
 }

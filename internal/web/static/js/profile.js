@@ -7,6 +7,7 @@ import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { start } from "./page.js";
 import { translator } from "./i18n.js";
+import { challengeHref } from "./meet.js";
 import { displayNames } from "./words.js";
 import { whoami, showAccount, ratingText, ratingFigure, changeText, errorText, number, when } from "./players.js";
 import { loadSocial, drawSocial } from "./social.js";
@@ -59,6 +60,9 @@ function draw() {
   $("since").textContent = t("web.profile.since", { date: when(p.created) });
   drawSocial(t, p.name, me);
   $("rating").textContent = ratingText(t, p.rating, p.provisionalGames);
+  // Another signed-in player may challenge them from here (the lobby's form, filled in).
+  $("challenge-link").hidden = !me || me.name === p.name;
+  $("challenge-link").href = challengeHref(p.name);
   const chart = $("chart");
   if (p.history.length > 0) {
     chart.alt = t("web.profile.chart.alt", { n: p.history.length, rating: ratingFigure(p.rating) });

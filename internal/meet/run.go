@@ -1,0 +1,121 @@
+package meet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/razziagame/razzia/internal/store"
+)
+
+// purgeEvery is how often a node removes the requests and challenges
+// ended over a day ago.
+const purgeEvery = time.Hour
+
+// run serves the channel between nodes and sweeps every Tick until ctx
+// is done.
+func (s *Service) run(ctx context.Context, notices <-chan store.Notice) {
+	tick := time.NewTicker(s.opts.Tick)
+	defer tick.Stop()
+	lastPurge := time.Time{}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case n, ok := <-notices:
+			if !ok {
+				return
+			}
+			if n.Missed {
+				s.resync()
+				continue
+			}
+			var m notice
+			if err := json.Unmarshal([]byte(n.Payload), &m); err != nil {
+				s.log.Warn("meet: a malformed notice", "err", err)
+				continue
+			}
+			s.receive(m)
+		case <-tick.C:
+			s.Sweep(ctx)
+			if time.Since(lastPurge) > purgeEvery {
+				lastPurge = time.Now()
+				if err := s.st.PurgePairing(ctx, lastPurge.Add(-24*time.Hour)); err != nil {
+					s.log.Warn("meet: purging", "err", err)
+				}
+			}
+		}
+	}
+}
+
+// Sweep lapses the challenges not answered in time and the requests of
+// people gone offline, and pairs: what every node does every Tick.
+func (s *Service) Sweep(ctx context.Context) {
+	lapsed, err := s.st.LapseChallenges(ctx, s.opts.Now())
+	if err != nil {
+		s.log.Warn("meet: lapsing challenges", "err", err)
+	}
+	for _, c := range lapsed {
+		s.tellChallenge(ctx, c)
+	}
+	// One read of the requests serves the lapses and the pairing.
+	s.pairing.Lock()
+	defer s.pairing.Unlock()
+	open, err := s.st.OpenSeeks(ctx)
+	if err != nil {
+		s.log.Warn("meet: reading the requests", "err", err)
+		return
+	}
+	if open, err = s.lapse(ctx, open); err != nil {
+		s.log.Warn("meet: lapsing the requests of people offline", "err", err)
+		return
+	}
+	s.pair(ctx, open)
+}
+
+// lapse ends the open requests that waited MaxWait, and those of the
+// people who are offline; it returns the others.
+func (s *Service) lapse(ctx context.Context, open []store.Seek) ([]store.Seek, error) {
+	now := s.opts.Now()
+	ended := map[string]bool{}
+	for _, k := range open {
+		if now.Sub(k.Created) < s.opts.MaxWait {
+			continue
+		}
+		switch err := s.st.EndSeek(ctx, k.ID, "", store.SeekLapsed); {
+		case err == nil:
+			s.tellSeek(ctx, k.ID)
+			ended[k.ID] = true
+		case !errors.Is(err, store.ErrConflict): // paired meanwhile
+			return nil, err
+		}
+	}
+	rest := func() []store.Seek {
+		return slices.DeleteFunc(slices.Clone(open), func(k store.Seek) bool { return ended[k.ID] })
+	}
+	if s.opts.Online == nil {
+		return rest(), nil
+	}
+	asked := map[string]bool{}
+	for _, k := range open {
+		if asked[k.Person] {
+			continue
+		}
+		asked[k.Person] = true
+		online, err := s.opts.Online(ctx, k.Person)
+		if err != nil || online {
+			continue // in doubt, the request stays
+		}
+		ids, err := s.st.EndSeeksOf(ctx, k.Person, store.SeekLapsed)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			s.tellSeek(ctx, id)
+			ended[id] = true
+		}
+	}
+	return rest(), nil
+}
