@@ -2,6 +2,8 @@ package client_test
 
 import (
 	"context"
+	"flag"
+	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"reflect"
@@ -72,6 +74,8 @@ func follow(ctx context.Context, t *testing.T, s *client.Session, reconnect func
 	return w
 }
 
+var patchGames = flag.Int("patch-games", 1, "games of TestPatchesGiveWholeStates, each of its own moves (-patch-games 1000 for a thorough run)")
+
 // TestPatchesGiveWholeStates plays games on two nodes of one store with
 // every seat and a spectator followed twice, through each node: once in
 // protocol version 1 (a whole state after every change) and once in
@@ -80,6 +84,18 @@ func follow(ctx context.Context, t *testing.T, s *client.Session, reconnect func
 // game moves to the other. Each state the patches gave equals the whole
 // state of the same moment, and the two logs of events are the same.
 func TestPatchesGiveWholeStates(t *testing.T) {
+	if *patchGames == 1 {
+		patchesGiveWholeStates(t, 0)
+		return
+	}
+	for game := range *patchGames {
+		t.Run(fmt.Sprint(game), func(t *testing.T) { patchesGiveWholeStates(t, game) })
+	}
+}
+
+// patchesGiveWholeStates plays game number game of TestPatchesGiveWholeStates:
+// its number chooses its moves, drops and the move its node stops at.
+func patchesGiveWholeStates(t *testing.T, game int) {
 	a, b, proxy, target := twoNodes(t)
 	ctx := servertest.Context(t)
 	whole, patched := newClient(t, b), must(client.New(proxy.URL))
@@ -97,7 +113,8 @@ func TestPatchesGiveWholeStates(t *testing.T) {
 		}
 	}
 	var done sync.WaitGroup
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := rand.New(rand.NewPCG(1, uint64(2+game)))
+	stopAt := 60 + game%40
 	var mu sync.Mutex
 	drops := 0
 	wholes, patches := make([]*watch, seats+1), make([]*watch, seats+1)
@@ -121,11 +138,11 @@ func TestPatchesGiveWholeStates(t *testing.T) {
 		sess := whole.Session(info.ID, tokens[s])
 		done.Go(func() {
 			p := &client.Player{Session: sess, Decide: func(st *client.State) string {
-				if st.View.Moves > 60 && moved.CompareAndSwap(false, true) {
+				if st.View.Moves > stopAt && moved.CompareAndSwap(false, true) {
 					target.Store(must(url.Parse(b.URL)))
 					go func() { a.Hub.Drain(ctx); a.API.Close() }()
 				}
-				return st.View.Legal[int(uint(st.View.Moves*7+s))%len(st.View.Legal)]
+				return st.View.Legal[int(uint(st.View.Moves*7+s+game*13))%len(st.View.Legal)]
 			}}
 			if _, err := p.Play(ctx); err != nil {
 				t.Errorf("seat %d: %v", s, err)
