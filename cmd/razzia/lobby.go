@@ -41,7 +41,7 @@ func playNowRequest(players, paceID string, rated bool, botsAfter time.Duration)
 // kept in the store; ok is false when they left the lobby unseated.
 func lobbySeat(ctx context.Context, c *client.Client, store *client.SeatStore, g serverGame, opt tui.Options,
 	stdin io.Reader, stdout io.Writer) (seat client.SavedSeat, ok bool, err error) {
-	conn, err := c.DialMeet(ctx)
+	conn, err := c.DialLobby(ctx, g.name)
 	if err != nil {
 		return client.SavedSeat{}, false, err
 	}

@@ -114,18 +114,25 @@ func (c *Client) ChallengeSeat(ctx context.Context, id string) (protocol.SeekSea
 	return resp, err
 }
 
-// A MeetConn is the lobby's WebSocket: what becomes of the client's
-// requests and challenges, as it happens.
+// A MeetConn is the live socket of a lobby (GET /api/live?seeks=1):
+// while it is open the client is online, and it hears what becomes of its
+// requests and challenges, and every request as it changes.
 type MeetConn struct {
 	ws *websocket.Conn
 }
 
-// DialMeet opens the lobby's WebSocket.
-func (c *Client) DialMeet(ctx context.Context) (*MeetConn, error) {
+// DialLobby opens the live socket as a lobby; name is the name a guest
+// is listed under among the people online ("": unlisted).
+func (c *Client) DialLobby(ctx context.Context, name string) (*MeetConn, error) {
 	c.asGuest()
 	u := *c.base
 	u.Scheme = map[string]string{"http": "ws", "https": "wss"}[u.Scheme]
-	u.Path += "/api/meet/ws"
+	u.Path += "/api/live"
+	q := url.Values{"seeks": {"1"}}
+	if name != "" {
+		q.Set("name", name)
+	}
+	u.RawQuery = q.Encode()
 	opts := &websocket.DialOptions{HTTPClient: c.HTTP, HTTPHeader: http.Header{}}
 	c.addSession(opts.HTTPHeader)
 	ws, resp, err := websocket.Dial(ctx, u.String(), opts)
@@ -143,17 +150,24 @@ func (c *Client) DialMeet(ctx context.Context) (*MeetConn, error) {
 	return &MeetConn{ws: ws}, nil
 }
 
-// Read returns the next message; an error ends the connection.
+// Read returns the next message of Play now or challenges (seek,
+// challenge, seeks, resync), skipping the live socket's others; an error
+// ends the connection.
 func (m *MeetConn) Read(ctx context.Context) (protocol.MeetMessage, error) {
-	var msg protocol.MeetMessage
-	_, data, err := m.ws.Read(ctx)
-	if err != nil {
-		return msg, err
+	for {
+		var msg protocol.MeetMessage
+		_, data, err := m.ws.Read(ctx)
+		if err != nil {
+			return msg, err
+		}
+		if err := json.Unmarshal(data, &msg); err != nil {
+			return msg, fmt.Errorf("a message from the server is not the JSON expected: %v", err)
+		}
+		switch msg.Type {
+		case protocol.TypeSeek, protocol.TypeChallenge, protocol.TypeSeeks, protocol.TypeResync:
+			return msg, nil
+		}
 	}
-	if err := json.Unmarshal(data, &msg); err != nil {
-		return msg, fmt.Errorf("a message from the server is not the JSON expected: %v", err)
-	}
-	return msg, nil
 }
 
 // Close closes the connection.

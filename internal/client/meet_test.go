@@ -10,13 +10,13 @@ import (
 )
 
 // TestPlayNowClients: two guests' clients pair through Play now; the
-// first hears it on the lobby's WebSocket, and each takes its seat with
+// first hears it on the live socket, and each takes its seat with
 // the token the server answers.
 func TestPlayNowClients(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
 	ctx := servertest.Context(t)
 	ann, bob := srv.Client(), srv.Client()
-	conn, err := ann.DialMeet(ctx)
+	conn, err := ann.DialLobby(ctx, "Ann")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestChallengeClients(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	conn, err := bob.DialMeet(ctx)
+	conn, err := bob.DialLobby(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}

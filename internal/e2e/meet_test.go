@@ -239,10 +239,14 @@ func TestChallengeLive(t *testing.T) {
 	bob.open("/g/" + game)
 	waitFor[bool](bob, "the table page", `document.querySelector("#table") !== null`, 20*time.Second)
 
+	// The later challenges come from the lobby's online list, where Bob
+	// is listed at his table with a button that fills the form in.
 	challenge := func() {
 		ann.open("/")
-		waitFor[bool](ann, "the challenge form", shown("#challenge-form"), 20*time.Second)
-		ann.setSelect("#challenge-to", "bob")
+		button := `#online-list .person[data-name="Bob"] .person-challenge`
+		waitFor[bool](ann, "Bob's challenge button in the online list", shown(button), 20*time.Second)
+		ann.click(button)
+		waitFor[bool](ann, "the form filled in", shown("#challenge-form")+` && document.querySelector("#challenge-to").value === "Bob"`, 20*time.Second)
 		ann.setSelect("#challenge-pace", "rapid")
 		ann.click("#challenge-submit")
 		waitFor[bool](ann, "the challenge listed", shown("#challenges-list .challenge-open"), 20*time.Second)

@@ -270,7 +270,14 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.NotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path))
 	})
-	mux.Handle("/", s.web)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		// A page gives a guest their guest cookie first, so that its live
+		// socket and its calls, made at once, are one person.
+		if r.Method == http.MethodGet && !strings.HasPrefix(r.URL.Path, "/static/") && s.opts.Presence != nil {
+			s.giveGuestCookie(w, r)
+		}
+		s.web.ServeHTTP(w, r)
+	})
 
 	// Browsers' cross-origin POSTs (CSRF) are refused; the WebSocket
 	// checks its origin itself.

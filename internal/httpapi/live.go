@@ -24,7 +24,9 @@ import (
 )
 
 // The live socket of every page (GET /api/live): the page's presence,
-// the online list, notices about the players one follows.
+// the online list, notices about the players one follows, and what other
+// features tell the person (their challenges and requests) or every lobby
+// (the requests of Play now).
 const (
 	guestCookie = "razzia_guest"
 	guestAge    = 365 * 24 * time.Hour
@@ -144,9 +146,10 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		l.relations, stop = s.opts.Social.Watch()
 		defer stop()
 	}
-	if p.Account != "" {
+	if p.Key != "" {
+		// seeks=1: a lobby, told of every Play-now request as it changes.
 		var stop func()
-		l.inbox, stop = s.opts.Presence.Inbox(p.Account)
+		l.inbox, stop = s.opts.Presence.Inbox(p.Key, q.Get("seeks") == "1")
 		defer stop()
 	}
 	l.loadFollowing(r.Context())
@@ -168,7 +171,7 @@ type liveConn struct {
 	sent      []byte                   // the online list sent last
 	feed      *presence.Feed
 	relations <-chan string // the accounts whose follows changed
-	inbox     <-chan []byte // what other features tell the account (presence.Service.Tell)
+	inbox     <-chan []byte // what other features tell the person or the lobbies (presence.Service.Tell)
 }
 
 func (l *liveConn) serve() { l.run(l.read, l.pump) }

@@ -2,25 +2,12 @@ package httpapi
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-
-	"github.com/coder/websocket"
-	"golang.org/x/time/rate"
 
 	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/protocol"
 )
-
-// seekerCookie holds a guest's secret key: it makes the guest one person
-// across their Play-now requests and the lobby's WebSocket. It is the
-// guest cookie of presence, and the person's key is the same hash.
-const seekerCookie = "razzia_guest"
 
 // routeMeet serves Play now and challenges (with Options.Meet).
 func (s *Server) routeMeet(mux *http.ServeMux) {
@@ -37,7 +24,6 @@ func (s *Server) routeMeet(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/challenges/{id}/answer", s.answerChallenge)
 	mux.HandleFunc("DELETE /api/challenges/{id}", s.cancelChallenge)
 	mux.HandleFunc("POST /api/challenges/{id}/seat", s.challengeSeat)
-	mux.HandleFunc("GET /api/meet/ws", s.meetWS)
 }
 
 // meetError maps an error of the meeting service, if it is one.
@@ -61,29 +47,25 @@ func (s *Server) seekerOf(r *http.Request, name string) (p meet.Person, ok bool)
 		a := se.Account
 		return meet.AccountPerson(a.ID, a.Name, a.Rating()), true
 	}
-	c, err := r.Cookie(seekerCookie)
-	if err != nil || c.Value == "" {
+	key := guestKey(r)
+	if key == "" {
 		return meet.Person{}, false
 	}
-	sum := sha256.Sum256([]byte(c.Value))
-	return meet.GuestPerson(hex.EncodeToString(sum[:12]), name), true
+	// The guest is the same person to presence: a request lapses when
+	// they go offline, and their live pages hear of it.
+	return meet.Person{Key: key, Name: name}, true
 }
 
 // seekerGuest is seekerOf for a request that acts: a guest without the
-// cookie is given one.
+// cookie is given one (presence's guest cookie).
 func (s *Server) seekerGuest(w http.ResponseWriter, r *http.Request, name string) meet.Person {
-	if p, ok := s.seekerOf(r, name); ok {
-		return p
-	}
-	key := rand.Text()
-	setCookie(w, s.peerOf(r), seekerCookie, key)
-	r.AddCookie(&http.Cookie{Name: seekerCookie, Value: key})
+	s.giveGuestCookie(w, r)
 	p, _ := s.seekerOf(r, name)
 	return p
 }
 
 // seeks lists the requests; a guest is given the guest cookie, so that
-// the lobby's WebSocket opened next knows them.
+// the live socket opened next is the same person.
 func (s *Server) seeks(w http.ResponseWriter, r *http.Request) {
 	p := s.seekerGuest(w, r, "")
 	out, err := s.opts.Meet.Seeks(r.Context(), p)
@@ -237,96 +219,4 @@ func (s *Server) cancelChallenge(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, protocol.ChallengeAnswer{Challenge: c})
-}
-
-// meetWS tells a person at once what becomes of their requests and
-// challenges (docs/protocol.md, "The lobby's WebSocket"). A guest is
-// given the guest cookie first, so that their requests reach them.
-func (s *Server) meetWS(w http.ResponseWriter, r *http.Request) {
-	client := s.peerOf(r).key()
-	if !s.clients.add(client, s.opts.MaxConns) {
-		s.refuse(w, r, newError(protocol.TooManyConnections,
-			"your address has %d connections to this server, the most it takes: close one (another tab?) and try again", s.opts.MaxConns))
-		return
-	}
-	defer s.clients.done(client)
-	p := s.seekerGuest(w, r, "")
-	if !s.track() {
-		s.fail(w, r, newError(protocol.Unavailable, "the server is shutting down"))
-		return
-	}
-	defer s.conns.Done()
-	l := s.opts.Meet.Listen(p)
-	defer l.Close()
-	conn := &wsConn{s: s, client: client, limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst)}
-	if conn.c = s.accept(w, r, ""); conn.c == nil {
-		return
-	}
-	defer conn.c.CloseNow()
-	conn.serveMeet(l)
-}
-
-// serveMeet writes the listener's messages until the connection or the
-// server ends. The client sends pings only.
-func (w *wsConn) serveMeet(l *meet.Listener) {
-	w.c.SetReadLimit(maxMessage)
-	ctx, cancel := context.WithCancel(context.Background())
-	w.touch()
-	readDone := make(chan struct{})
-	go func() {
-		defer close(readDone)
-		w.readPings(ctx)
-	}()
-	aliveDone := make(chan struct{})
-	go func() {
-		defer close(aliveDone)
-		w.keepAlive(ctx)
-	}()
-	defer func() {
-		w.c.CloseNow()
-		cancel()
-		<-readDone
-		<-aliveDone
-	}()
-	for {
-		select {
-		case m := <-l.Messages():
-			data, err := json.Marshal(m)
-			if err != nil || w.write(ctx, data) != nil {
-				return
-			}
-		case <-w.s.ctx.Done():
-			w.c.Close(websocket.StatusServiceRestart, reconnectReason)
-			return
-		case <-readDone:
-			return
-		case <-aliveDone:
-			return
-		}
-	}
-}
-
-// readPings answers the client's pings and refuses anything else.
-func (w *wsConn) readPings(ctx context.Context) {
-	for {
-		_, r, err := w.c.Reader(ctx)
-		if err != nil {
-			return
-		}
-		data, err := io.ReadAll(io.LimitReader(r, maxMessage))
-		if err != nil {
-			return
-		}
-		if !w.limit.Allow() {
-			continue
-		}
-		if messageType(data) == protocol.TypePing {
-			err = w.pong(ctx)
-		} else {
-			err = w.error(ctx, protocol.BadMessage, 0, "this connection only tells: send pings, nothing else")
-		}
-		if err != nil {
-			return
-		}
-	}
 }

@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -10,14 +9,12 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/razziagame/razzia/internal/httpapi"
-	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/notify"
-	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/servertest"
 )
 
-// meetWS opens the browser's lobby WebSocket, with its cookies.
+// meetWS opens the browser's live socket as a lobby, with its cookies.
 func (b *browser) meetWS() *websocket.Conn {
 	b.t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, b.srv.URL, nil)
@@ -25,7 +22,7 @@ func (b *browser) meetWS() *websocket.Conn {
 	for _, c := range b.hc.Jar.Cookies(req.URL) {
 		h.Add("Cookie", c.String())
 	}
-	ws := "ws" + strings.TrimPrefix(b.srv.URL, "http") + "/api/meet/ws"
+	ws := "ws" + strings.TrimPrefix(b.srv.URL, "http") + "/api/live?seeks=1"
 	conn, _, err := websocket.Dial(servertest.Context(b.t), ws, &websocket.DialOptions{HTTPHeader: h})
 	if err != nil {
 		b.t.Fatal(err)
@@ -40,7 +37,7 @@ func nextMeet(t *testing.T, conn *websocket.Conn, typ string) protocol.MeetMessa
 	for {
 		_, data, err := conn.Read(servertest.Context(t))
 		if err != nil {
-			t.Fatalf("reading the lobby's WebSocket: %v", err)
+			t.Fatalf("reading the live socket: %v", err)
 		}
 		var m protocol.MeetMessage
 		if err := json.Unmarshal(data, &m); err != nil {
@@ -102,7 +99,7 @@ func TestPlayNowHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	if m := nextMeet(t, ws, "error"); m.Type != "error" {
-		t.Errorf("a move on the lobby's WebSocket: %+v", m)
+		t.Errorf("a move on the live socket: %+v", m)
 	}
 }
 
@@ -163,7 +160,7 @@ func TestPlayNowHTTPRefused(t *testing.T) {
 }
 
 // TestChallengeHTTP: a challenge reaches the person challenged at once,
-// on the lobby's WebSocket and by Web Push; accepted, both sit at the
+// on the live socket and by Web Push; accepted, both sit at the
 // table. Declines and refusals have their codes.
 func TestChallengeHTTP(t *testing.T) {
 	srv, svc := pushServer(t, notify.Options{})
@@ -257,22 +254,13 @@ func TestChallengeHTTP(t *testing.T) {
 // TestBlockedHTTP: a block, either way, refuses a challenge and joining
 // a request with blocked, and keeps the two apart in Play now.
 func TestBlockedHTTP(t *testing.T) {
-	var ids struct{ ann, bob string }
-	blocked := func(_ context.Context, blocker, blocked string) (bool, error) {
-		return blocker == ids.ann && blocked == ids.bob, nil // Ann blocks Bob
-	}
-	srv := servertest.New(t, servertest.Options{Meet: meet.Options{Blocked: blocked}})
+	srv := servertest.New(t, servertest.Options{})
 	ann, bob, cy := newBrowser(t, srv), newBrowser(t, srv), newBrowser(t, srv)
 	ann.register("Ann")
 	bob.register("Bob")
 	cy.register("Cy")
-	for name, id := range map[string]*string{"Ann": &ids.ann, "Bob": &ids.bob} {
-		a, err := srv.Store.AccountByKey(t.Context(), playername.Key(name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		*id = a.ID
-	}
+	// Ann blocks Bob, as the profile's button does.
+	ann.must(http.MethodPut, "/api/players/Bob/block", nil, nil)
 	for _, c := range []struct {
 		name string
 		b    *browser

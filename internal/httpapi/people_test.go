@@ -369,7 +369,7 @@ func TestTellReachesPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.Presence.Tell(t.Context(), acct.ID, []byte(`{"type":"challenge","from":"Bob"}`)); err != nil {
+	if err := srv.Presence.Tell(t.Context(), presence.AccountKey(acct.ID), []byte(`{"type":"challenge","from":"Bob"}`)); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []*websocket.Conn{a1, a2} {

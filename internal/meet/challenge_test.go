@@ -18,9 +18,7 @@ import (
 func TestChallengeAccepted(t *testing.T) {
 	w := newWorld(t)
 	ann, bob, cy := w.account("Ann", 1500), w.account("Bob", 1500), w.account("Cy", 1500)
-	lb, lc := w.svc.Listen(bob), w.svc.Listen(cy)
-	defer lb.Close()
-	defer lc.Close()
+	lb, lc := w.listen(bob), w.listen(cy)
 	c, err := w.svc.Challenge(t.Context(), ann, []string{"Bob", "Cy"}, "blitz", true)
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +26,7 @@ func TestChallengeAccepted(t *testing.T) {
 	if !c.Mine || c.Status != protocol.ChallengeOpen || len(c.To) != 2 || c.From != "Ann" {
 		t.Fatalf("the challenge: %+v", c)
 	}
-	for _, l := range []*meet.Listener{lb, lc} {
+	for _, l := range []*page{lb, lc} {
 		m := next(t, l, protocol.TypeChallenge)
 		if m.Challenge.ID != c.ID || m.Challenge.Mine {
 			t.Errorf("told %+v", m.Challenge)
@@ -76,8 +74,7 @@ func TestChallengeAccepted(t *testing.T) {
 func TestChallengeDeclined(t *testing.T) {
 	w := newWorld(t)
 	ann, bob := w.account("Ann", 1500), w.account("Bob", 1500)
-	la := w.svc.Listen(ann)
-	defer la.Close()
+	la := w.listen(ann)
 	c, err := w.svc.Challenge(t.Context(), ann, []string{"bob"}, "", false)
 	if err != nil {
 		t.Fatal(err)
@@ -112,8 +109,7 @@ func TestChallengeDeclined(t *testing.T) {
 func TestChallengeLapsed(t *testing.T) {
 	w := newWorld(t)
 	ann, bob := w.account("Ann", 1500), w.account("Bob", 1500)
-	lb := w.svc.Listen(bob)
-	defer lb.Close()
+	lb := w.listen(bob)
 	c, err := w.svc.Challenge(t.Context(), ann, []string{"Bob"}, "rapid", false)
 	if err != nil {
 		t.Fatal(err)

@@ -4,9 +4,9 @@
 // challenges, where a signed-in person invites one or more others to a
 // table of their settings. It keeps both in the store (store.Pairing),
 // creates and seats the tables through the table Hub, and tells each
-// person at once what became of theirs, on every node: the lobby's
-// WebSocket listens (Listen), and a challenged person is pushed a
-// notification too (Options.Notify).
+// person at once what became of theirs, on every node: through the
+// pages' live socket (Options.Tell, presence's), and a challenged person
+// is pushed a notification too (Options.Notify).
 //
 // # Several nodes
 //
@@ -15,8 +15,8 @@
 // pair the same requests at once; the store seats a request once and a
 // person at one table (store.Pairing.PairSeeks is one atomic step), so
 // the node that loses cancels the table it made, unseen. A challenge is
-// answered once the same way. What a person is told travels on the
-// store's channel razzia_meet to the node their page is connected to.
+// answered once the same way. What a person is told travels through
+// presence (Options.Tell) to the node their page is connected to.
 //
 // What presence knows (who is online, who blocks whom, a person's finish
 // rate) comes in as functions of Options, so that this package does not
@@ -37,11 +37,9 @@ import (
 )
 
 // Store is what the service asks of the store: the requests and
-// challenges, and the channel between nodes. A store.Store is one.
+// challenges. A store.Store is one.
 type Store interface {
 	store.Pairing
-	Publish(ctx context.Context, channel, payload string) error
-	Subscribe(ctx context.Context, channels ...string) (<-chan store.Notice, error)
 }
 
 // Hub is what the service asks of the table Hub: a table created, a
@@ -93,6 +91,13 @@ type Options struct {
 	// account's seats are held everywhere it signs in (table.Options'
 	// SeatToken). Required.
 	SeatToken func(ctx context.Context, account, game string) (string, error)
+	// Tell sends a message (a protocol.MeetMessage) to every live page of
+	// a person (Person.Key) on every node, and TellLobbies to every lobby:
+	// what becomes of one's requests and challenges, and the requests as
+	// they change (presence.Service's Tell and TellLobbies). Nil: nobody
+	// is told.
+	Tell        func(ctx context.Context, person string, message []byte) error
+	TellLobbies func(ctx context.Context, message []byte) error
 	// Notify is told of a challenge to an account, to push it to its
 	// browsers; it must return at once. Nil: no push.
 	Notify func(account string, c protocol.ChallengeInfo)
@@ -160,7 +165,6 @@ type Service struct {
 	log  *slog.Logger
 
 	pairing sync.Mutex // one pairing at a time on this node
-	ln      listeners
 }
 
 // New returns the service of the store and the Hub. Run it.
@@ -169,8 +173,7 @@ func New(st Store, hub Hub, opts Options) *Service {
 	if opts.SeatToken == nil {
 		panic("meet: no SeatToken")
 	}
-	return &Service{st: st, hub: hub, opts: opts, log: opts.Logger,
-		ln: listeners{by: map[string]map[*Listener]bool{}}}
+	return &Service{st: st, hub: hub, opts: opts, log: opts.Logger}
 }
 
 // Refusals of the service: each is the Kind of an *Error.

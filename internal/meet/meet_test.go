@@ -2,6 +2,7 @@ package meet_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"os"
@@ -53,6 +54,45 @@ type world struct {
 	blocks  map[[2]string]bool // account pairs: [blocker, blocked]
 	finish  map[string]int     // accounts
 	pushed  []string           // "account challenge-id"
+	pages   []*page            // the live pages open
+}
+
+// page is a person's live page in the lobby, as presence keeps it (a
+// fake): it hears what is told to its person and to every lobby.
+type page struct {
+	person string
+	c      chan protocol.MeetMessage
+}
+
+func (p *page) Messages() <-chan protocol.MeetMessage { return p.c }
+
+// listen opens a lobby page of the person.
+func (w *world) listen(p meet.Person) *page {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	pg := &page{person: p.Key, c: make(chan protocol.MeetMessage, 64)}
+	w.pages = append(w.pages, pg)
+	return pg
+}
+
+// tell delivers a message to the pages of the person ("": every page).
+func (w *world) tell(person string, message []byte) error {
+	var m protocol.MeetMessage
+	if err := json.Unmarshal(message, &m); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, pg := range w.pages {
+		if person == "" || pg.person == person {
+			select {
+			case pg.c <- m:
+			default:
+				w.t.Errorf("page of %s full", pg.person)
+			}
+		}
+	}
+	return nil
 }
 
 func hubOptions() table.Options {
@@ -105,6 +145,8 @@ func newNode(t *testing.T, st store.Store, c *clock) *world {
 		SeatToken: func(_ context.Context, account, game string) (string, error) {
 			return "seat-" + account + "-" + game, nil
 		},
+		Tell:        func(_ context.Context, p string, m []byte) error { return w.tell(p, m) },
+		TellLobbies: func(_ context.Context, m []byte) error { return w.tell("", m) },
 		Notify: func(account string, c protocol.ChallengeInfo) {
 			w.mu.Lock()
 			defer w.mu.Unlock()
@@ -182,7 +224,7 @@ func (w *world) open() []string {
 }
 
 // next waits for the listener's next message of the type.
-func next(t *testing.T, l *meet.Listener, typ string) protocol.MeetMessage {
+func next(t *testing.T, l *page, typ string) protocol.MeetMessage {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
@@ -198,7 +240,7 @@ func next(t *testing.T, l *meet.Listener, typ string) protocol.MeetMessage {
 }
 
 // nextSeek waits for the listener's next news of a request of the status.
-func nextSeek(t *testing.T, l *meet.Listener, status string) *protocol.SeekInfo {
+func nextSeek(t *testing.T, l *page, status string) *protocol.SeekInfo {
 	t.Helper()
 	for {
 		if m := next(t, l, protocol.TypeSeek); m.Seek.Status == status {
@@ -214,9 +256,7 @@ var two = meet.Settings{Min: 2, Max: 2, Pace: "rapid"}
 func TestPlayNowPairs(t *testing.T) {
 	w := newWorld(t)
 	ann, bob := guest("Ann"), guest("Bob")
-	la, lb := w.svc.Listen(ann), w.svc.Listen(bob)
-	defer la.Close()
-	defer lb.Close()
+	la, lb := w.listen(ann), w.listen(bob)
 	a := w.seek(ann, two)
 	if a.Status != protocol.SeekOpen {
 		t.Fatalf("a request alone: %s, want open", a.Status)
@@ -232,7 +272,7 @@ func TestPlayNowPairs(t *testing.T) {
 	if info.Status != protocol.StatusPlaying || info.Pace == nil || info.Pace.ID != "rapid" || info.Rated {
 		t.Errorf("the table: %+v", info)
 	}
-	for _, l := range []*meet.Listener{la, lb} {
+	for _, l := range []*page{la, lb} {
 		if s := nextSeek(t, l, protocol.SeekPaired); s.Game != info.ID || s.Seat == nil {
 			t.Errorf("told %+v, want paired at %s", s, info.ID)
 		}
@@ -257,8 +297,7 @@ func TestPlayNowPairs(t *testing.T) {
 // and goes, the other requests of a person seated included.
 func TestPlayNowTellsLobbies(t *testing.T) {
 	w := newWorld(t)
-	cy := w.svc.Listen(guest("Cy"))
-	defer cy.Close()
+	cy := w.listen(guest("Cy"))
 	ann := guest("Ann")
 	a2 := w.seek(ann, two)
 	a3 := w.seek(ann, meet.Settings{Min: 3, Max: 3})
@@ -306,8 +345,7 @@ func TestPlayNowSizes(t *testing.T) {
 func TestPlayNowBots(t *testing.T) {
 	w := newWorld(t)
 	ann := guest("Ann")
-	l := w.svc.Listen(ann)
-	defer l.Close()
+	l := w.listen(ann)
 	a := w.seek(ann, meet.Settings{Min: 3, Max: 3, Pace: "rapid", BotsAfter: 30 * time.Second})
 	w.clock.add(29 * time.Second)
 	w.svc.Sweep(t.Context())
@@ -423,12 +461,12 @@ func TestCancelSeek(t *testing.T) {
 }
 
 // TestSeekOffline: the requests of a person gone offline lapse, and they
-// are told.
+// are told; a request just made waits OnlineGrace for its person's page
+// to be counted online.
 func TestSeekOffline(t *testing.T) {
 	w := newWorld(t)
 	ann := guest("Ann")
-	l := w.svc.Listen(ann)
-	defer l.Close()
+	l := w.listen(ann)
 	w.seek(ann, meet.Settings{Min: 3, Max: 3})
 	w.seek(ann, meet.Settings{Min: 4, Max: 4})
 	w.svc.Sweep(t.Context())
@@ -438,6 +476,12 @@ func TestSeekOffline(t *testing.T) {
 	w.mu.Lock()
 	w.offline[ann.Key] = true
 	w.mu.Unlock()
+	w.clock.add(meet.OnlineGrace - 10*time.Millisecond)
+	w.svc.Sweep(t.Context())
+	if got := w.open(); len(got) != 2 {
+		t.Fatalf("offline within the grace: %v open", got)
+	}
+	w.clock.add(10 * time.Millisecond)
 	w.svc.Sweep(t.Context())
 	if got := w.open(); len(got) != 0 {
 		t.Fatalf("offline: %v open", got)

@@ -2,7 +2,6 @@ package meet
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"time"
@@ -10,13 +9,17 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 )
 
+// OnlineGrace is how long a new request stays open whether or not its
+// person is online: their page is counted online within 5 seconds of
+// connecting, on every node.
+const OnlineGrace = 10 * time.Second
+
 // purgeEvery is how often a node removes the requests and challenges
 // ended over a day ago.
 const purgeEvery = time.Hour
 
-// run serves the channel between nodes and sweeps every Tick until ctx
-// is done.
-func (s *Service) run(ctx context.Context, notices <-chan store.Notice) {
+// run sweeps every Tick until ctx is done.
+func (s *Service) run(ctx context.Context) {
 	tick := time.NewTicker(s.opts.Tick)
 	defer tick.Stop()
 	lastPurge := time.Time{}
@@ -24,20 +27,6 @@ func (s *Service) run(ctx context.Context, notices <-chan store.Notice) {
 		select {
 		case <-ctx.Done():
 			return
-		case n, ok := <-notices:
-			if !ok {
-				return
-			}
-			if n.Missed {
-				s.resync()
-				continue
-			}
-			var m notice
-			if err := json.Unmarshal([]byte(n.Payload), &m); err != nil {
-				s.log.Warn("meet: a malformed notice", "err", err)
-				continue
-			}
-			s.receive(m)
 		case <-tick.C:
 			s.Sweep(ctx)
 			if time.Since(lastPurge) > purgeEvery {
@@ -76,7 +65,7 @@ func (s *Service) Sweep(ctx context.Context) {
 }
 
 // lapse ends the open requests that waited MaxWait, and those of the
-// people who are offline; it returns the others.
+// people who are offline (past OnlineGrace); it returns the others.
 func (s *Service) lapse(ctx context.Context, open []store.Seek) ([]store.Seek, error) {
 	now := s.opts.Now()
 	ended := map[string]bool{}
@@ -100,7 +89,9 @@ func (s *Service) lapse(ctx context.Context, open []store.Seek) ([]store.Seek, e
 	}
 	asked := map[string]bool{}
 	for _, k := range open {
-		if asked[k.Person] {
+		// A request just made waits for its person's live page to count
+		// them online (presence takes a few seconds on another node).
+		if asked[k.Person] || now.Sub(k.Created) < OnlineGrace {
 			continue
 		}
 		asked[k.Person] = true

@@ -265,7 +265,7 @@ func (s *Service) tellSeek(ctx context.Context, id string) {
 	in := s.info(k, k.Person)
 	s.tell(ctx, protocol.MeetMessage{Type: protocol.TypeSeek, Seek: &in}, k.Person)
 	listed := s.info(k, "")
-	s.publish(ctx, notice{All: true, Msg: protocol.MeetMessage{Type: protocol.TypeSeeks, Seek: &listed}})
+	s.tellLobbies(ctx, protocol.MeetMessage{Type: protocol.TypeSeeks, Seek: &listed})
 }
 
 // request is k as pairing sees it.

@@ -210,7 +210,7 @@ type Service struct {
 	last     map[string]Status    // how each of them stands (a lingering person as last connected)
 	linger   map[string]func() bool
 	feeds    map[*Feed]struct{}
-	inboxes  map[string]map[chan []byte]struct{} // by account
+	inboxes  map[*inbox]struct{} // this node's live pages
 	// undropped are this node's connections closed whose rows the store
 	// could not drop, and when they closed: each beat tries again.
 	undropped map[int64]time.Time
@@ -229,7 +229,7 @@ func New(st Store, opts Options) *Service {
 	opts = opts.withDefaults()
 	return &Service{st: st, opts: opts, log: opts.Logger.With("part", "presence"),
 		rows: map[rowKey]store.PresenceRow{}, byPerson: index{}, byGame: index{}, byNode: index{}, nodes: map[string]time.Time{}, shown: map[string]bool{}, last: map[string]Status{},
-		linger: map[string]func() bool{}, feeds: map[*Feed]struct{}{}, inboxes: map[string]map[chan []byte]struct{}{}, undropped: map[int64]time.Time{}, gameSubs: map[string]map[chan struct{}]struct{}{}}
+		linger: map[string]func() bool{}, feeds: map[*Feed]struct{}{}, inboxes: map[*inbox]struct{}{}, undropped: map[int64]time.Time{}, gameSubs: map[string]map[chan struct{}]struct{}{}}
 }
 
 // Node returns the node's name.
@@ -318,6 +318,7 @@ func (s *Service) run(notices <-chan store.Notice, tick chan struct{}) {
 				return
 			}
 			if n.Missed {
+				s.resyncInboxes()
 				if err := s.resync(s.ctx); err == nil {
 					lastSync = s.opts.Now()
 				}

@@ -410,44 +410,66 @@ func TestStatusAggregates(t *testing.T) {
 	}
 }
 
-// TestTell: a message told to an account reaches its open inboxes on
-// every node, once, and no other account's.
+// TestTell: a message told to a person reaches their open inboxes on
+// every node, once, and no other person's; one told to the lobbies
+// reaches every inbox that asked for them; an inbox that falls behind
+// gets a resync in place of what it lost.
 func TestTell(t *testing.T) {
 	forStores(t, func(t *testing.T, open func() store.Store) {
 		clk := newFakeClock()
 		a, b := node(t, open(), "node-a", clk), node(t, open(), "node-b", clk)
-		onA, stopA := a.Inbox("ann")
+		onA, stopA := a.Inbox("a:ann", false)
 		defer stopA()
-		onB, stopB := b.Inbox("ann")
+		onB, stopB := b.Inbox("a:ann", true)
 		defer stopB()
-		other, stopO := b.Inbox("bob")
+		other, stopO := b.Inbox("g:bob", false)
 		defer stopO()
-		msg := []byte(`{"type":"challenge","from":"Bob"}`)
-		if err := a.Tell(t.Context(), "ann", msg); err != nil {
-			t.Fatal(err)
-		}
-		for name, c := range map[string]<-chan []byte{"node a": onA, "node b": onB} {
+		receive := func(name string, c <-chan []byte, want []byte) {
+			t.Helper()
 			select {
 			case got := <-c:
-				if string(got) != string(msg) {
-					t.Errorf("%s got %s", name, got)
+				if string(got) != string(want) {
+					t.Errorf("%s got %s, want %s", name, got, want)
 				}
 			case <-time.After(5 * time.Second):
 				t.Fatalf("%s got nothing within 5 s", name)
 			}
 		}
-		if err := a.Tell(t.Context(), "ann", []byte("not json")); err == nil {
+		msg := []byte(`{"type":"challenge","from":"Bob"}`)
+		if err := a.Tell(t.Context(), "a:ann", msg); err != nil {
+			t.Fatal(err)
+		}
+		receive("node a", onA, msg)
+		receive("node b", onB, msg)
+		if err := a.Tell(t.Context(), "a:ann", []byte("not json")); err == nil {
 			t.Error("a message that is not JSON was told")
 		}
-		if err := a.Tell(t.Context(), "ann", []byte(`"`+strings.Repeat("x", store.MaxPayload)+`"`)); !errors.Is(err, ErrTooLong) {
+		if err := a.Tell(t.Context(), "a:ann", []byte(`"`+strings.Repeat("x", store.MaxPayload)+`"`)); !errors.Is(err, ErrTooLong) {
 			t.Errorf("a message too long: %v", err)
 		}
+		seeks := []byte(`{"type":"seeks"}`)
+		if err := a.TellLobbies(t.Context(), seeks); err != nil {
+			t.Fatal(err)
+		}
+		receive("node b's lobby", onB, seeks)
 		select {
 		case got := <-other:
 			t.Errorf("Bob's inbox got %s", got)
 		case got := <-onA:
 			t.Errorf("node a got a second message %s", got)
 		default:
+		}
+		for range inboxBuffer + 5 {
+			if err := a.Tell(t.Context(), "a:ann", msg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var last []byte
+		for range inboxBuffer {
+			last = <-onA
+		}
+		if string(last) != string(Resync) {
+			t.Errorf("an inbox that fell behind ends with %s, want %s", last, Resync)
 		}
 	})
 }

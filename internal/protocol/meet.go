@@ -3,8 +3,8 @@ package protocol
 import "time"
 
 // Play now and challenges: the requests and answers of /api/seeks and
-// /api/challenges, and the messages of the lobby's WebSocket
-// (/api/meet/ws) that tell a person at once what became of theirs.
+// /api/challenges, and the messages of the pages' live socket
+// (/api/live) that tell a person at once what became of theirs.
 
 // SeekRequest is the body of POST /api/seeks: a Play-now request. A
 // guest names themselves; a signed-in person plays as their account.
@@ -157,7 +157,7 @@ const (
 	TypeResync    = "resync"    // messages may have been lost: read both lists again (a game's client: send me a whole state)
 )
 
-// MeetMessage is a message of the lobby's WebSocket, from the server. A
+// MeetMessage is a message of the live socket, from the server. A
 // TypeSeeks message, sent to every lobby, carries the request as anyone
 // sees it (Mine false, no table).
 type MeetMessage struct {

@@ -20,12 +20,28 @@ func (s *Server) startMeet(ctx context.Context) error {
 	return nil
 }
 
-// meetOptions are the options of Play now joined to the accounts and
-// Web Push.
+// meetOptions are the options of Play now joined to the accounts, Web
+// Push, presence (who is online; the live pages, which hear of the
+// requests and challenges) and social (blocks, finish rates).
 func (s *Server) meetOptions() meet.Options {
 	o := s.opts.Meet
 	if o.Logger == nil {
 		o.Logger = s.log
+	}
+	if o.Online == nil {
+		o.Online = func(_ context.Context, person string) (bool, error) { return s.Presence.Online(person), nil }
+	}
+	if o.Tell == nil {
+		o.Tell, o.TellLobbies = s.Presence.Tell, s.Presence.TellLobbies
+	}
+	if o.Blocked == nil {
+		o.Blocked = s.Social.Blocks
+	}
+	if o.FinishRate == nil {
+		o.FinishRate = func(ctx context.Context, account string) (int, bool, error) {
+			r, err := s.Social.FinishRate(ctx, account)
+			return r.Percent(), r.Games > 0, err
+		}
 	}
 	if o.SeatToken == nil {
 		o.SeatToken = s.Accounts.SeatTokenOf

@@ -46,7 +46,7 @@ type LobbyOptions struct {
 	// makes at once.
 	Request  protocol.SeekRequest
 	PlayNow  bool
-	Messages <-chan protocol.MeetMessage // the lobby's WebSocket
+	Messages <-chan protocol.MeetMessage // the live socket's, as a lobby
 	// Clock is the clock of the waiting times; default time.Now.
 	Clock func() time.Time
 }
@@ -148,7 +148,7 @@ func (l *Lobby) read() tea.Cmd {
 	}
 }
 
-// listen waits for the lobby's WebSocket's next message.
+// listen waits for the live socket's next message of Play now or challenges.
 func (l *Lobby) listen() tea.Cmd {
 	ch := l.opts.Messages
 	if ch == nil {
@@ -215,7 +215,7 @@ func (l *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return l, nil
 }
 
-// heard follows a message of the lobby's WebSocket.
+// heard follows a message of the live socket.
 func (l *Lobby) heard(m protocol.MeetMessage) tea.Cmd {
 	switch {
 	case m.Type == protocol.TypeSeek && m.Seek != nil && m.Seek.Status == protocol.SeekPaired && m.Seek.Game != "":

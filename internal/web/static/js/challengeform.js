@@ -4,6 +4,7 @@
 
 import { h, replace, $ } from "./dom.js";
 import * as meet from "./meet.js";
+import { addPersonAction, drawOnline } from "./online.js";
 import { errorText } from "./errors.js";
 import { onChallenges, describe, left, refreshChallenges, answer } from "./challenges.js";
 
@@ -88,16 +89,33 @@ async function cancel(c) {
   refreshChallenges();
 }
 
+/** addName adds a person to the names challenged (several make a table of more) and brings the form to hand. */
+function addName(name) {
+  const field = $("challenge-to");
+  const names = field.value.split(",").map((s) => s.trim()).filter(Boolean);
+  if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
+  field.value = names.join(", ");
+  $("challenge").scrollIntoView({ block: "center" });
+  field.focus();
+}
+
+/** personAction is the online list's button to challenge a signed-in person, for a signed-in reader. */
+function personAction(tr, p) {
+  if (!me || p.you || p.guest) return null;
+  return h("button", { type: "button", class: "small person-challenge", "aria-label": tr("web.challenge.person", { name: p.name }),
+    onclick: () => addName(p.name) }, tr("web.challenge.submit"));
+}
+
 /** setupChallengeForm starts the panel; a name in the address fills the form. */
 export function setupChallengeForm() {
   $("challenge-form").addEventListener("submit", submit);
+  addPersonAction(personAction);
   const to = new URLSearchParams(location.search).get("challenge-to");
   if (to) $("challenge-to").value = to;
   let scrolled = false;
   onChallenges((cs, account) => {
     list = cs;
-    me = account;
-    draw();
+    setMe(account);
     if (to && account && !scrolled) {
       scrolled = true;
       $("challenge").scrollIntoView({ block: "center" });
@@ -108,8 +126,16 @@ export function setupChallengeForm() {
 /** drawChallengeForm redraws the panel in the language t for the account. */
 export function drawChallengeForm(tr, account) {
   t = tr;
+  setMe(account);
+}
+
+// setMe takes the account (null: a guest) and draws the panel; the
+// online list's buttons follow a change.
+function setMe(account) {
+  const was = me;
   me = account;
   draw();
+  if (Boolean(was) !== Boolean(me)) drawOnline();
 }
 
 /** fillChallengePaces offers the server's paces. */

@@ -181,7 +181,7 @@ export async function watchChallenges(getT) {
     changed();
     return;
   }
-  meet.listen(onMessage);
+  meet.listen(onMessage, "challenge");
   await refreshChallenges();
   setInterval(tick, 1000);
 }

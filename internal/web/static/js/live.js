@@ -1,8 +1,9 @@
 // live.js: every page's live socket (GET /api/live, docs/protocol.md
 // "People"): while a page is open its person is online, and the page tells
-// the server when it is hidden. The lobby gets the online list through it;
-// every page shows a notice when a player one follows comes online or sits
-// down at a table.
+// the server when it is hidden. The lobby gets the online list and the
+// Play-now requests through it; every page shows a notice when a player
+// one follows comes online or sits down at a table, and hears what the
+// server tells its person (their challenges and requests).
 
 import { h } from "./dom.js";
 
@@ -18,6 +19,7 @@ let socket = null;
 let attempt = 0;
 let getT = null;
 let wantList = false;
+let wantSeeks = false;
 const listeners = new Set();
 let lastList = null;
 let again = false; // reconnect at once
@@ -37,13 +39,27 @@ export function onOnline(fn) {
 }
 
 // handlers of the other messages, by type: what other features of the
-// server tell the account's pages (presence.Service.Tell).
+// server tell the person's pages (presence.Service.Tell). A "resync"
+// comes each time the socket opens too: what changed while it was
+// closed is read again.
 const handlers = new Map();
 
-/** onLive calls fn with every message of the type the live socket brings (a page's module registers its own). */
+/**
+ * onLive calls fn with every message of the type the live socket brings
+ * (a page's module registers its own). "seeks" (every Play-now request as
+ * it changes) comes only to a page that asks, as this does.
+ */
 export function onLive(type, fn) {
   if (!handlers.has(type)) handlers.set(type, new Set());
   handlers.get(type).add(fn);
+  if (type === "seeks" && !wantSeeks) {
+    wantSeeks = true;
+    restartLive();
+  }
+}
+
+function dispatch(msg) {
+  for (const fn of handlers.get(msg.type) || []) fn(msg);
 }
 
 /** restartLive connects again: the person changed (signed in or out). */
@@ -71,6 +87,7 @@ function url() {
   }
   const q = new URLSearchParams();
   if (wantList) q.set("list", "1");
+  if (wantSeeks) q.set("seeks", "1");
   if (name) q.set("name", name);
   return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/api/live?${q}`;
 }
@@ -81,6 +98,7 @@ function connect() {
   ws.addEventListener("open", () => {
     attempt = 0;
     sendAway();
+    dispatch({ type: "resync" });
   });
   ws.addEventListener("message", (ev) => {
     let msg = null;
@@ -94,8 +112,8 @@ function connect() {
       for (const fn of listeners) fn(msg);
     } else if (msg.type === "notice") {
       notice(msg);
-    } else if (handlers.has(msg.type)) {
-      for (const fn of handlers.get(msg.type)) fn(msg);
+    } else {
+      dispatch(msg);
     }
   });
   ws.addEventListener("close", (ev) => {

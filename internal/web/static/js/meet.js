@@ -1,10 +1,10 @@
 // meet.js: what Play now and challenges share: their calls of the HTTP
-// API (docs/protocol.md, "Play now and challenges") and the lobby's
-// WebSocket, one per page, which tells at once what becomes of the
-// person's requests and challenges.
+// API (docs/protocol.md, "Play now and challenges") and what the page's
+// live socket (live.js) tells at once of the person's requests and
+// challenges.
 
 import { request } from "./api.js";
-import { Connection } from "./conn.js";
+import { onLive } from "./live.js";
 
 const enc = encodeURIComponent;
 
@@ -28,28 +28,13 @@ export const REASONS = ["generic", "later", "pace", "rated", "casual", "players"
 /** playersText says a player count or range: "3", "2–4". */
 export const playersText = (min, max) => (min === max ? String(min) : `${min}–${max}`);
 
-const listeners = new Set();
-let conn = null;
-
 /**
- * listen calls f(msg) with each message of the lobby's WebSocket, which
- * it opens on first use; a {type: "resync"} comes each time it opens,
- * since messages may have been lost before. It returns the function that stops
- * listening.
+ * listen calls f(msg) with the live socket's messages of the types
+ * (seek, seeks, challenge), and with a {type: "resync"} each time the
+ * socket opens, since messages may have been lost before.
  */
-export function listen(f) {
-  listeners.add(f);
-  if (!conn) {
-    const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/api/meet/ws`;
-    conn = new Connection(url, {
-      message: (msg) => listeners.forEach((l) => l(msg)),
-      // What changed before the socket was open (the lists read first
-      // may be older than it), or while it was down, is read again.
-      status: (state) => state === "open" && listeners.forEach((l) => l({ type: "resync" })),
-    });
-    conn.start();
-  }
-  return () => listeners.delete(f);
+export function listen(f, ...types) {
+  for (const type of [...types, "resync"]) onLive(type, f);
 }
 
 /** waited says how long ago an instant was, as a clock: "0:42", "12:05". */

@@ -8,7 +8,7 @@ import { h, replace } from "./dom.js";
 import { onOnline } from "./live.js";
 import { ratingFigure } from "./players.js";
 
-let getT = (k) => k;
+let getT = () => (k) => k; // the keys until the page gives its translator
 let last = null;
 // actions are what other modules add to each person's line (a challenge).
 const actions = [];

@@ -1,7 +1,7 @@
 // playnow.js: the lobby's Play now: a person says what table they want,
 // the server seats compatible requests together; the open requests are
 // listed, and one click joins one. The page opens the table as soon as
-// the lobby's WebSocket says the person is seated.
+// the live socket says the person is seated.
 
 import { h, replace, $ } from "./dom.js";
 import * as meet from "./meet.js";
@@ -169,7 +169,7 @@ export function listed(seeks, s, mine) {
   return out.sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
 }
 
-/** onMessage follows the lobby's WebSocket: a request of the person seated opens its table. */
+/** onMessage follows the live socket: a request of the person seated opens its table. */
 function onMessage(msg) {
   if (msg.type === "seek" && msg.seek && msg.seek.status === "paired" && msg.seek.game) {
     meet.goToSeat(msg.seek).catch((err) => showError(errorText(t, err)));
@@ -211,7 +211,7 @@ export function setupPlayNow() {
     // as above
   }
   $("playnow-form").addEventListener("submit", submit);
-  meet.listen(onMessage);
+  meet.listen(onMessage, "seek", "seeks");
   setInterval(tick, 1000);
 }
 
