@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -66,23 +67,27 @@ func FuzzParseChange(f *testing.F) {
 	})
 }
 
-// TestMoveChange: a move's notice carries the move and its clock through
-// its payload, unless they would not fit, and only a move's does.
-func TestMoveChange(t *testing.T) {
+// TestCarried: the notice of a move or a clock carries them through its
+// payload, unless they would not fit, and only those notices do.
+func TestCarried(t *testing.T) {
 	clock := []byte(`{"left":[61000,59000],"at":1732460000}`)
 	tests := []struct {
 		name  string
 		c     Change
 		ok    bool
-		token string
+		from  int
+		moves []string
 		clock []byte
 	}{
-		{"with a clock", MoveChange("g", 4, "bid 9", StatusPlaying, clock), true, "bid 9", clock},
-		{"the stored clock kept", MoveChange("g", 0, "draw", StatusFinished, nil), true, "draw", nil},
-		{"too long to carry", MoveChange("g", 4, "bid 9", StatusPlaying, bytes.Repeat([]byte("x"), MaxPayload)), false, "", nil},
-		{"not UTF-8", MoveChange("g", 4, "bid 9", StatusPlaying, []byte{'"', 0xff, '"'}), false, "", nil},
-		{"another kind", Change{Game: "g", Kind: ChangeClock, Moves: 5, Clock: string(clock)}, false, "", nil},
-		{"an older node's", Change{Game: "g", Kind: ChangeMove, Moves: 5}, false, "", nil},
+		{"a move with a clock", MoveChange("g", 4, "bid 9", StatusPlaying, clock), true, 4, []string{"bid 9"}, clock},
+		{"a move that kept the clock", MoveChange("g", 0, "draw", StatusFinished, nil), true, 0, []string{"draw"}, nil},
+		{"a clock", ClockChange("g", 5, StatusPlaying, clock), true, 5, nil, clock},
+		{"no clock", ClockChange("g", 5, StatusPlaying, nil), false, 0, nil, nil},
+		{"too long to carry", MoveChange("g", 4, "bid 9", StatusPlaying, bytes.Repeat([]byte("x"), MaxPayload)), false, 0, nil, nil},
+		{"a clock too long", ClockChange("g", 4, StatusPlaying, bytes.Repeat([]byte("x"), MaxPayload)), false, 0, nil, nil},
+		{"not UTF-8", MoveChange("g", 4, "bid 9", StatusPlaying, []byte{'"', 0xff, '"'}), false, 0, nil, nil},
+		{"another kind", Change{Game: "g", Kind: ChangeSeat, Moves: 5, Clock: string(clock)}, false, 0, nil, nil},
+		{"an older node's", Change{Game: "g", Kind: ChangeMove, Moves: 5}, false, 0, nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -93,18 +98,15 @@ func TestMoveChange(t *testing.T) {
 			if len(c.Payload()) > MaxPayload {
 				t.Errorf("payload of %d bytes, over %d", len(c.Payload()), MaxPayload)
 			}
-			d, ok := c.Move()
-			if ok != tt.ok {
-				t.Fatalf("Move() ok = %t, want %t", ok, tt.ok)
-			}
-			if !ok {
-				return
-			}
-			if len(d.Moves) != 1 || d.Moves[0] != tt.token || !bytes.Equal(d.Clock, tt.clock) || (d.Clock == nil) != (tt.clock == nil) {
-				t.Errorf("Move() = %q, %q; want [%q], %q", d.Moves, d.Clock, tt.token, tt.clock)
-			}
 			if c.Moves != tt.c.Moves || c.Status != tt.c.Status {
 				t.Errorf("moves %d, status %s; want %d, %s", c.Moves, c.Status, tt.c.Moves, tt.c.Status)
+			}
+			from, d, ok := c.Carried()
+			if ok != tt.ok {
+				t.Fatalf("Carried() ok = %t, want %t", ok, tt.ok)
+			}
+			if ok && (from != tt.from || !slices.Equal(d.Moves, tt.moves) || !bytes.Equal(d.Clock, tt.clock) || (d.Clock == nil) != (tt.clock == nil)) {
+				t.Errorf("Carried() = %d, %q, %q; want %d, %q, %q", from, d.Moves, d.Clock, tt.from, tt.moves, tt.clock)
 			}
 		})
 	}

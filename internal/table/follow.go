@@ -7,15 +7,15 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// announced is a move a notice carried: move from of the game, with the
-// clock stored with it, heard at at.
+// announced is what a notice carried: a move or a clock of the game after
+// its first from moves (a move's with its clock), heard at at.
 type announced struct {
 	from  int
 	delta store.Delta
 	at    time.Time
 }
 
-// announcements keeps the moves notices carried to a replica in the order
+// announcements keeps what notices carried to a replica in the order
 // they were heard, until its goroutine applies them: a post alone may
 // reach a busy loop out of order.
 type announcements struct {
@@ -23,8 +23,8 @@ type announcements struct {
 	pending []announced
 }
 
-// announce has the replica apply a move a notice carried, without reading
-// the game: the moves are applied in the order heard.
+// announce has the replica apply what a notice carried, without reading
+// the game, in the order heard.
 func (l *loop) announce(a announced) {
 	l.heard.mu.Lock()
 	l.heard.pending = append(l.heard.pending, a)
@@ -35,10 +35,10 @@ func (l *loop) announce(a announced) {
 	}
 }
 
-// applyAnnounced applies the moves heard since it last ran. A move the
-// replica holds already is passed over; one beyond the next it lacks
-// (notices lost, or the game read before it started) has the replica read
-// what it lacks from the store.
+// applyAnnounced applies what was heard since it last ran. A move the
+// replica holds already, or a clock a later move replaced, is passed over;
+// one beyond the moves it holds (notices lost, or the game read before it
+// started) has the replica read what it lacks from the store.
 func (l *loop) applyAnnounced() {
 	l.heard.mu.Lock()
 	pending := l.heard.pending

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
@@ -44,6 +45,55 @@ func TestReplicaKeepsNewerClock(t *testing.T) {
 		l.catchUp(0, store.Delta{Clock: before.Clock}, time.Now()) // read before the move
 		if !bytes.Equal(l.m.Stored, after.Clock) {
 			return fmt.Errorf("the replica's clock is %s, want the move's %s", l.m.Stored, after.Clock)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Error(err)
+	}
+}
+
+// TestReplicaFollowsClock: a clock stored without a move (a pre-move, a
+// hold, a take-over) reaches a replica with its notice, which it applies
+// and broadcasts without reading the store.
+func TestReplicaFollowsClock(t *testing.T) {
+	ctx := testContext(t)
+	st := memstore.New()
+	reads := &readLog{Store: st, read: make(chan []string, 100)}
+	a, b := nodeHub(t, st), nodeHub(t, reads)
+	id, _ := seatAnnAndBob(t, a)
+	sub, err := b.Watch(ctx, id, Watcher{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	u := await(t, sub, func(u Update) bool { return u.View != nil })
+	select {
+	case <-reads.read: // the replica's first read, as it starts following
+	case <-ctx.Done():
+		t.Fatal("the replica never read the game it follows")
+	}
+	g, err := st.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timing, err := match.DecodeTiming(g.Clock, len(g.Seats))
+	if err != nil {
+		t.Fatal(err)
+	}
+	timing.Hold = &match.Hold{Until: time.UnixMilli(g.Updated.UnixMilli()).Add(time.Minute)}
+	clock := timing.Encode()
+	// As the owner's store announces it (the store itself keeps its clock:
+	// a read would find nothing new).
+	b.changed(store.ClockChange(id, len(g.Moves), g.Status, clock))
+	await(t, sub, func(v Update) bool { return v.Version > u.Version })
+	if n := len(reads.read); n != 0 {
+		t.Errorf("the replica read the store %d times for a clock its notice carried", n)
+	}
+	l, _ := b.live.get(id)
+	err = l.call(ctx, func(l *loop) error {
+		if !bytes.Equal(l.m.Stored, clock) {
+			return fmt.Errorf("the replica's clock is %s, want %s", l.m.Stored, clock)
 		}
 		return nil
 	})

@@ -98,8 +98,8 @@ func (h *Hub) changed(c store.Change) {
 	}
 	switch c.Kind {
 	case store.ChangeMove, store.ChangeClock:
-		if d, ok := c.Move(); ok {
-			l.announce(announced{from: c.Moves - 1, delta: d, at: time.Now()})
+		if from, d, ok := c.Carried(); ok {
+			l.announce(announced{from: from, delta: d, at: time.Now()})
 			return
 		}
 		h.refresh.mark(c.Game, time.Now())

@@ -281,7 +281,7 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 	}
 	g.Clock = bytes.Clone(clock)
 	touch(g)
-	s.announce(g, store.ChangeClock)
+	s.broker.Publish(store.ChangesChannel, store.ClockChange(id, moves, g.Status, clock).Payload())
 	return nil
 }
 

@@ -501,7 +501,7 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 			hashOrNil(clock), id); err != nil {
 			return err
 		}
-		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeClock, Moves: moves, Status: row.status})
+		return notify(ctx, tx, store.ClockChange(id, moves, row.status, clock))
 	})
 }
 

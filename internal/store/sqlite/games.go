@@ -446,7 +446,8 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 		if _, err := w.exec(s.stmts.setClock, hashOrNil(clock), w.now.UnixNano(), id); err != nil {
 			return nil, err
 		}
-		return &store.Change{Game: id, Kind: store.ChangeClock, Moves: moves, Status: store.StatusPlaying}, nil
+		c := store.ClockChange(id, moves, store.StatusPlaying, clock)
+		return &c, nil
 	})
 }
 
