@@ -143,31 +143,12 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail("--deals goes with --ladder")
 	}
 
-	var lineup []string
-	switch {
-	case *seats != "" && *bots != "":
-		return fail("give --seats or --bots, not both")
-	case *seats != "":
-		if set["players"] {
-			return fail("--players goes with --bots; --seats sets the players itself")
-		}
-		lineup = splitSpecs(*seats)
-	case *bots != "":
-		var err error
-		if lineup, err = arena.Lineup(splitSpecs(*bots), *players); err != nil {
-			return fail("%v", err)
-		}
-	default:
-		return fail("give the bots with --seats or --bots; %s", arenaSpecs)
+	lineup, err := arenaLineup(*seats, *bots, *players, set["players"])
+	if err == nil {
+		err = checkArenaLimits(*games, *workers, *timeout)
 	}
-	if *games < 1 {
-		return fail("--games %d: want at least 1", *games)
-	}
-	if *workers < 1 {
-		return fail("--workers %d: want at least 1", *workers)
-	}
-	if *timeout <= 0 || *timeout > bot.MaxTime {
-		return fail("--bot-timeout %v: want a duration from 1ms to %v, such as 5s", *timeout, bot.MaxTime)
+	if err != nil {
+		return fail("%v", err)
 	}
 
 	errs := &lockedWriter{w: stderr}
@@ -181,20 +162,19 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	// A program that cannot play is one line, not the usage: the flags
 	// were right.
-	checked := map[string]bool{}
-	for _, spec := range lineup {
-		if command, ok := botexec.Command(spec); ok && !checked[spec] {
-			checked[spec] = true
-			if err := botexec.Check(command, len(lineup), opts); err != nil {
-				fmt.Fprintf(stderr, "razzia arena: %s: %v\n", spec, err)
-				return 2
-			}
-		}
+	if spec, err := checkPrograms(lineup, opts); err != nil {
+		fmt.Fprintf(stderr, "razzia arena: %s: %v\n", spec, err)
+		return 2
 	}
 	if err := c.Check(); err != nil {
 		return fail("%v", err)
 	}
+	return playArena(c, *asJSON, stdout, stderr)
+}
 
+// playArena plays the games of c with a progress bar and reports them,
+// also when interrupted: the games played so far may have taken hours.
+func playArena(c arena.Config, asJSON bool, stdout, stderr io.Writer) int {
 	bar := newProgress(stderr, c.Games, "arena", "games")
 	c.Progress = func(done int) {
 		if bar != nil {
@@ -211,7 +191,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Interrupted, the games played so far are reported all the same:
 	// they may have taken hours.
-	if *asJSON {
+	if asJSON {
 		r.WriteJSON(stdout, c.Workers, err != nil)
 	} else {
 		r.WriteText(stdout, arena.ReportOptions{Workers: c.Workers, Faults: slices.ContainsFunc(c.Seats, isProgram)})
@@ -395,4 +375,49 @@ func runLadder(a ladderArgs, fs *flag.FlagSet, stdout, stderr io.Writer) int {
 	}
 	r.WriteText(stdout, arena.ReportOptions{Workers: a.workers})
 	return 0
+}
+
+// arenaLineup returns the bots of the seats, from --seats or from --bots
+// and --players (playersSet: --players was given).
+func arenaLineup(seats, bots string, players int, playersSet bool) ([]string, error) {
+	switch {
+	case seats != "" && bots != "":
+		return nil, errors.New("give --seats or --bots, not both")
+	case seats != "":
+		if playersSet {
+			return nil, errors.New("--players goes with --bots; --seats sets the players itself")
+		}
+		return splitSpecs(seats), nil
+	case bots != "":
+		return arena.Lineup(splitSpecs(bots), players)
+	}
+	return nil, fmt.Errorf("give the bots with --seats or --bots; %s", arenaSpecs)
+}
+
+// checkArenaLimits checks the run's numbers.
+func checkArenaLimits(games, workers int, timeout time.Duration) error {
+	switch {
+	case games < 1:
+		return fmt.Errorf("--games %d: want at least 1", games)
+	case workers < 1:
+		return fmt.Errorf("--workers %d: want at least 1", workers)
+	case timeout <= 0 || timeout > bot.MaxTime:
+		return fmt.Errorf("--bot-timeout %v: want a duration from 1ms to %v, such as 5s", timeout, bot.MaxTime)
+	}
+	return nil
+}
+
+// checkPrograms checks once each program among the bots of the lineup
+// (an exec: spec) and returns the first that cannot play, with why.
+func checkPrograms(lineup []string, opts botexec.Options) (string, error) {
+	checked := map[string]bool{}
+	for _, spec := range lineup {
+		if command, ok := botexec.Command(spec); ok && !checked[spec] {
+			checked[spec] = true
+			if err := botexec.Check(command, len(lineup), opts); err != nil {
+				return spec, err
+			}
+		}
+	}
+	return "", nil
 }

@@ -108,17 +108,8 @@ func botContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	case *token != "" && (*name != "" || *seat > 0):
 		return fail("--token rejoins a seat that has its name: leave out --name and --seat")
 	}
-	link := *invite + *game
-	linkServer, id, err := client.ParseInvite(link)
-	if err != nil {
+	if err := cfg.findGame(*invite + *game); err != nil {
 		return fail("%v", err)
-	}
-	cfg.id = id
-	if cfg.server == "" {
-		cfg.server = linkServer
-	}
-	if cfg.server == "" {
-		return fail("give the server with --server URL, or a full invite link")
 	}
 	c, err := client.New(cfg.server)
 	if err != nil {
@@ -136,7 +127,7 @@ func botContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "razzia bot: --exec %s: %v\n", *command, err)
 		return 2
 	}
-	opts.Game = id
+	opts.Game = cfg.id
 	b, err := botexec.New(*command, *seed, opts)
 	if err != nil {
 		return fail("--exec: %v", err) // not reached: Check found the program
@@ -168,18 +159,10 @@ func playServer(ctx context.Context, c *client.Client, cfg botConfig, b *botexec
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(stderr, "razzia bot: "+format+"\n", args...)
 	}
-	token := cfg.token
-	if token == "" {
-		// A server that accepts and never answers is given up on.
-		setup, setupDone := context.WithTimeout(ctx, connectTimeout)
-		seat, t, err := c.Join(setup, cfg.id, cfg.name, cfg.seat)
-		setupDone()
-		if err != nil {
-			logf("cannot join game %s: %v", cfg.id, connectError(err, c.URL()))
-			return 1
-		}
-		token = t
-		logf("joined game %s as %s in seat %d; to rejoin it later: --token %s", cfg.id, cfg.name, seat+1, token)
+	token, err := joinServer(ctx, c, cfg, logf)
+	if err != nil {
+		logf("cannot join game %s: %v", cfg.id, connectError(err, c.URL()))
+		return 1
 	}
 	s := c.Session(cfg.id, token)
 	defer s.Close()
@@ -187,8 +170,60 @@ func playServer(ctx context.Context, c *client.Client, cfg botConfig, b *botexec
 	s.OnDrop = func(err error, wait time.Duration) {
 		logf("%v; trying again in %.1fs", err, wait.Seconds())
 	}
+	st, err := botPlayer(s, b, logf).Play(ctx)
+	switch {
+	case errors.Is(err, client.ErrNoSeat):
+		logf("the token holds no seat in game %s: only watching is possible", cfg.id)
+		return 1
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		logf("interrupted")
+		return 1
+	case err != nil:
+		logf("game %s: %v", cfg.id, err)
+		return 1
+	}
+	printResult(stdout, st)
+	return 0
+}
+
+// findGame sets the game's id, and its server unless --server gave it,
+// from link: an invite link, its path or the game's id.
+func (cfg *botConfig) findGame(link string) error {
+	linkServer, id, err := client.ParseInvite(link)
+	if err != nil {
+		return err
+	}
+	cfg.id = id
+	if cfg.server == "" {
+		cfg.server = linkServer
+	}
+	if cfg.server == "" {
+		return errors.New("give the server with --server URL, or a full invite link")
+	}
+	return nil
+}
+
+// joinServer returns the bot's token: --token's, or a seat's joined now.
+func joinServer(ctx context.Context, c *client.Client, cfg botConfig, logf func(string, ...any)) (string, error) {
+	if cfg.token != "" {
+		return cfg.token, nil
+	}
+	// A server that accepts and never answers is given up on.
+	setup, setupDone := context.WithTimeout(ctx, connectTimeout)
+	defer setupDone()
+	seat, token, err := c.Join(setup, cfg.id, cfg.name, cfg.seat)
+	if err == nil {
+		logf("joined game %s as %s in seat %d; to rejoin it later: --token %s", cfg.id, cfg.name, seat+1, token)
+	}
+	return token, err
+}
+
+// botPlayer is the seat loop of the bot b through s, which logs the
+// seats taken while the table waits, the refusals and the moves that did
+// not leave.
+func botPlayer(s *client.Session, b *botexec.Bot, logf func(string, ...any)) *client.Player {
 	waiting := ""
-	p := &client.Player{
+	return &client.Player{
 		Session: s,
 		Decide: func(st *client.State) string {
 			move, err := b.Decide(*st.View)
@@ -221,20 +256,6 @@ func playServer(ctx context.Context, c *client.Client, cfg botConfig, b *botexec
 			logf("sending %s: %v", move, err) // the next state tells whether it arrived
 		},
 	}
-	st, err := p.Play(ctx)
-	switch {
-	case errors.Is(err, client.ErrNoSeat):
-		logf("the token holds no seat in game %s: only watching is possible", cfg.id)
-		return 1
-	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
-		logf("interrupted")
-		return 1
-	case err != nil:
-		logf("game %s: %v", cfg.id, err)
-		return 1
-	}
-	printResult(stdout, st)
-	return 0
 }
 
 // printResult prints the final scores and the winners.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -69,16 +71,7 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "the `seed` of the tables and games")
 	workers := fs.Int("workers", 0, "games played at once (0: one per CPU)")
 	levels := fs.String("levels", "", "the `levels` to rate, comma-separated (default all)")
-	weights := map[string]float64{}
-	fs.Func("weight", "`LEVEL=W`: draw LEVEL into seats W times as often as a level of weight 1 (repeatable)", func(v string) error {
-		l, x, ok := strings.Cut(v, "=")
-		w, err := strconv.ParseFloat(x, 64)
-		if !ok || err != nil || !(w > 0) || math.IsInf(w, 0) {
-			return fmt.Errorf("%q: want LEVEL=W, W a number above 0, such as expert=0.25", v)
-		}
-		weights[l] = w
-		return nil
-	})
+	weights := weightFlag(fs)
 	out := fs.String("out", "internal/botrating/levels.json", "the `file` to write the calibration to")
 	logFile := fs.String("log", "", "the `file` that keeps the tables played, to resume a stopped run or extend it")
 	pos, status, done := parseFlags(fs, calibrateSynopsis, args, stdout, stderr)
@@ -91,29 +84,9 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *games < 1 || *workers < 0 {
 		return usageError(stderr, fs, calibrateSynopsis, "--games must be at least 1 and --workers not negative")
 	}
-	var rated []string
-	if *levels != "" {
-		rated = strings.Split(*levels, ",")
-		for i, l := range rated {
-			if _, ok := bot.LookupLevel(l); !ok {
-				return usageError(stderr, fs, calibrateSynopsis, "--levels: %q is not a bot level (the levels are %s)", l, strings.Join(bot.LevelNames(), ", "))
-			}
-			if slices.Contains(rated[:i], l) {
-				return usageError(stderr, fs, calibrateSynopsis, "--levels: %s twice: name each level once", l)
-			}
-		}
-		if len(rated) < 2 {
-			return usageError(stderr, fs, calibrateSynopsis, "--levels: calibrating needs two levels or more")
-		}
-	}
-	ratedNames := rated
-	if len(ratedNames) == 0 {
-		ratedNames = bot.LevelNames()
-	}
-	for _, l := range slices.Sorted(maps.Keys(weights)) {
-		if !slices.Contains(ratedNames, l) {
-			return usageError(stderr, fs, calibrateSynopsis, "--weight %s: not a level rated (the levels rated are %s)", l, strings.Join(ratedNames, ", "))
-		}
+	rated, err := calibratedLevels(*levels, weights)
+	if err != nil {
+		return usageError(stderr, fs, calibrateSynopsis, "%v", err)
 	}
 	// The games may take hours: a file that cannot be written is found
 	// before them.
@@ -141,18 +114,68 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runFailed(stderr, "calibrate", err, ctx.status())
 	}
 	c.Command = calibrateCommand(*games, *seed, *levels, weights)
-	b, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
+	if err := writeCalibration(*out, c); err != nil {
 		fmt.Fprintf(stderr, "razzia calibrate: %v\n", err)
 		return 1
 	}
-	if err := writeFileAtomic(*out, append(b, '\n'), 0o644); err != nil {
-		fmt.Fprintf(stderr, "razzia calibrate: %v\n", err)
-		return 1
-	}
-	writeCalibration(stdout, c)
+	c.WriteText(stdout)
 	fmt.Fprintf(stdout, "written to %s\n", *out)
 	return 0
+}
+
+// weightFlag defines --weight on fs, and returns the weights it gives.
+func weightFlag(fs *flag.FlagSet) map[string]float64 {
+	weights := map[string]float64{}
+	fs.Func("weight", "`LEVEL=W`: draw LEVEL into seats W times as often as a level of weight 1 (repeatable)", func(v string) error {
+		l, x, ok := strings.Cut(v, "=")
+		w, err := strconv.ParseFloat(x, 64)
+		if !ok || err != nil || !(w > 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("%q: want LEVEL=W, W a number above 0, such as expert=0.25", v)
+		}
+		weights[l] = w
+		return nil
+	})
+	return weights
+}
+
+// calibratedLevels reads --levels (all levels when ""), each a level
+// named once, two or more, and checks that --weight names levels among
+// them. It returns nil for all levels.
+func calibratedLevels(levels string, weights map[string]float64) ([]string, error) {
+	var rated []string
+	if levels != "" {
+		rated = strings.Split(levels, ",")
+		for i, l := range rated {
+			if _, ok := bot.LookupLevel(l); !ok {
+				return nil, fmt.Errorf("--levels: %q is not a bot level (the levels are %s)", l, strings.Join(bot.LevelNames(), ", "))
+			}
+			if slices.Contains(rated[:i], l) {
+				return nil, fmt.Errorf("--levels: %s twice: name each level once", l)
+			}
+		}
+		if len(rated) < 2 {
+			return nil, errors.New("--levels: calibrating needs two levels or more")
+		}
+	}
+	names := rated
+	if len(names) == 0 {
+		names = bot.LevelNames()
+	}
+	for _, l := range slices.Sorted(maps.Keys(weights)) {
+		if !slices.Contains(names, l) {
+			return nil, fmt.Errorf("--weight %s: not a level rated (the levels rated are %s)", l, strings.Join(names, ", "))
+		}
+	}
+	return rated, nil
+}
+
+// writeCalibration writes c to the file out as JSON, whole or not at all.
+func writeCalibration(out string, c *botrating.Calibration) error {
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(out, append(b, '\n'), 0o644)
 }
 
 // calibrateCommand is the command that makes the same calibration again: the
@@ -167,42 +190,4 @@ func calibrateCommand(games int, seed uint64, levels string, weights map[string]
 		cmd += fmt.Sprintf(" --weight %s=%s", l, strconv.FormatFloat(weights[l], 'g', -1, 64))
 	}
 	return cmd
-}
-
-// writeCalibration sums a calibration up for people.
-func writeCalibration(w io.Writer, c *botrating.Calibration) {
-	fmt.Fprintf(w, "%s, seed %d\n\n", plural(c.Games, "game", "games"), c.Seed)
-	sizes := []string{"2", "3", "4", "5"}
-	fmt.Fprintf(w, "%-8s %16s", "level", "all tables")
-	for _, n := range sizes {
-		fmt.Fprintf(w, " %16s", n+" players")
-	}
-	fmt.Fprintln(w)
-	for _, l := range bot.LevelNames() {
-		r, ok := c.Levels[l]
-		if !ok {
-			continue
-		}
-		fmt.Fprintf(w, "%-8s %16s", l, fmt.Sprintf("%.2f ± %.2f", r.Mu, r.Sigma))
-		for _, n := range sizes {
-			s := ""
-			if g, ok := c.ByPlayers[n][l]; ok {
-				s = fmt.Sprintf("%.2f ± %.2f", g.Mu, g.Sigma)
-			}
-			fmt.Fprintf(w, " %16s", s)
-		}
-		fmt.Fprintln(w)
-	}
-	verdict := "the levels' differences agree across table sizes: one rating for all sizes"
-	if c.Groups {
-		verdict = "some difference between levels depends on the table size (more than twice its uncertainty): ratings per table size are called for"
-	}
-	fmt.Fprintf(w, "\nMu ± Sigma; %s.\n", strings.TrimSpace(verdict))
-	// A level bounded by time plays its Fixed stand-in here: say so.
-	for _, l := range bot.LevelNames() {
-		lv, _ := bot.LookupLevel(l)
-		if spec, ok := c.Specs[l]; ok && spec != lv.Spec {
-			fmt.Fprintf(w, "%s (%s) was played as %q, bounded by iterations rather than time.\n", l, lv.Spec, spec)
-		}
-	}
 }

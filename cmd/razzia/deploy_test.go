@@ -116,6 +116,9 @@ func TestStaticBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the whole binary")
 	}
+	if raceEnabled {
+		t.Skip("SKIPPED under -race: the build and its server are other processes, the same as without -race, which the detector does not watch")
+	}
 	if runtime.GOOS != "linux" {
 		t.Skip("checks an ELF binary")
 	}

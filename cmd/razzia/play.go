@@ -95,145 +95,220 @@ var defaultBots = strings.Repeat(","+bot.DefaultLevel, 3)[1:]
 // runPlay is the play command.
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("play")
-	players := fs.String("players", "", "the people at this keyboard: `NAMES`, comma-separated, or a number (default: you)")
-	bots := fs.String("bots", "", "the bots' `SPEC`s, comma-separated: "+strings.Join(bot.LevelNames(), ", ")+", ... (default: "+defaultBots+" with one person, none with several)")
-	seed := fs.Uint64("seed", 0, "seed of the game: the same seed deals the same cards (default: random)")
-	lang := fs.String("lang", "", "language `TAG`: "+langTags()+" (default: from $LANG)")
-	delay := fs.Duration("delay", tui.DefaultDelay, "the least time a bot takes to move")
-	record := fs.String("record", "", "write the game's record to a new `FILE` as the game goes (a game at this keyboard)")
-	server := fs.String("server", "", "play on the Razzia server at `URL`")
-	name := fs.String("name", "", "your `NAME` at a server's table (default: $USER)")
-	acct := fs.String("account", "", "sign in to the server's account `NAME` (password: $RAZZIA_PASSWORD, else asked)")
-	rated := fs.Bool("rated", false, "with --account, create a rated table")
-	paceID := fs.String("pace", "", "the pace of a new table on a server: `ID`, "+paceIDs()+" (default: untimed, standard when rated)")
-	lobby := fs.Bool("lobby", false, "with --server, show the lobby: who is online, the open Play-now requests, your challenges")
-	playNow := fs.String("play-now", "", "with --server, ask to play now with `PLAYERS` (a count, 3, or a range, 2-4) at --pace, rated with --rated")
-	botsAfter := fs.Duration("bots-after", 0, "with --play-now, let bots fill the table after `DURATION` (15s to 10m)")
+	f := definePlayFlags(fs)
 	rest, status, done := parseFlags(fs, playSynopsis, args, stdout, stderr)
 	if done {
 		return status
 	}
-	botsGiven := false
-	fs.Visit(func(f *flag.Flag) { botsGiven = botsGiven || f.Name == "bots" })
+	fs.Visit(func(fl *flag.Flag) { f.botsGiven = f.botsGiven || fl.Name == "bots" })
+	usage := func(format string, args ...any) int { return usageError(stderr, fs, playSynopsis, format, args...) }
 	if len(rest) > 1 {
-		return usageError(stderr, fs, playSynopsis, "at most one invite link or game id, got %d arguments", len(rest))
+		return usage("at most one invite link or game id, got %d arguments", len(rest))
 	}
-	if *delay < 0 {
-		return usageError(stderr, fs, playSynopsis, "--delay must not be negative")
+	if *f.delay < 0 {
+		return usage("--delay must not be negative")
 	}
-	tag, cat, err := pickLang(*lang)
+	tag, cat, err := pickLang(*f.lang)
 	if err != nil {
-		return usageError(stderr, fs, playSynopsis, "%v", err)
+		return usage("%v", err)
 	}
-	opt := tui.Options{Lang: tag, Delay: *delay}
-	if _, ok := pace.Lookup(*paceID); *paceID != "" && !ok {
-		return usageError(stderr, fs, playSynopsis, "--pace: no pace %q (the paces are %s)", *paceID, paceIDs())
+	opt := tui.Options{Lang: tag, Delay: *f.delay}
+	if _, ok := pace.Lookup(*f.pace); *f.pace != "" && !ok {
+		return usage("--pace: no pace %q (the paces are %s)", *f.pace, paceIDs())
 	}
-	if *record != "" {
-		if *server != "" || len(rest) == 1 {
-			return usageError(stderr, fs, playSynopsis, "--record is for a game at this keyboard; a server keeps its games' records (razzia replay LINK)")
+	online := *f.server != "" || len(rest) == 1
+	if *f.record != "" {
+		if online {
+			return usage("--record is for a game at this keyboard; a server keeps its games' records (razzia replay LINK)")
 		}
-		if err := checkWritable(*record); err != nil {
+		if err := checkRecord(*f.record); err != nil {
 			fmt.Fprintf(stderr, "razzia play: --record: %v\n", err)
 			return 1
 		}
-		// Another game's record is not written over at the first move.
-		if fi, err := os.Stat(*record); err == nil && fi.Size() > 0 {
-			fmt.Fprintf(stderr, "razzia play: --record: %s exists: give a new file, or remove that one first\n", *record)
-			return 1
-		}
 	}
-	if *server != "" || len(rest) == 1 {
-		invite := ""
-		if len(rest) == 1 {
-			invite = rest[0]
-		}
-		if !botsGiven {
-			*bots = defaultBots
-		}
-		// Nothing said about a new table: the games to resume come first.
-		resume := !botsGiven && *players == "" && *paceID == "" && !*rated && !*lobby && *playNow == ""
-		g := serverGame{server: *server, invite: invite, name: *name, account: *acct, rated: *rated, pace: *paceID, bots: *bots, players: *players, resume: resume,
-			lobby: *lobby || *playNow != "", playNow: *playNow != ""}
-		if g.lobby {
-			if invite != "" || botsGiven || *players != "" {
-				return usageError(stderr, fs, playSynopsis, "--lobby and --play-now seat you by the server's choice: not with an invite, --bots or --players")
-			}
-			req, err := playNowRequest(*playNow, *paceID, *rated, *botsAfter)
-			if err != nil {
-				return usageError(stderr, fs, playSynopsis, "%v", err)
-			}
-			g.request = req
-		} else if *botsAfter != 0 {
-			return usageError(stderr, fs, playSynopsis, "--bots-after is for a Play-now request (--play-now)")
+	if online {
+		g, err := f.serverGame(rest)
+		if err != nil {
+			return usage("%v", err)
 		}
 		return playOnServer(g, opt, stdin, stdout, stderr, fs)
 	}
-	if *acct != "" || *rated {
-		return usageError(stderr, fs, playSynopsis, "--account and --rated need --server URL")
+	g, seats, code := f.localGame(cat, usage)
+	if g == nil {
+		return code
 	}
+	defer closeBots(seats)
+	return playLocal(g, seats, opt, *f.record, *f.seed, stdin, stdout, stderr)
+}
 
-	if *paceID != "" {
-		return usageError(stderr, fs, playSynopsis, "--pace is for a new table on a server (--server): a game at this keyboard has no clock")
+// playFlags are razzia play's flags.
+type playFlags struct {
+	players, bots, lang, record, server, name, account, pace *string
+	seed                                                     *uint64
+	delay                                                    *time.Duration
+	rated, lobby                                             *bool
+	playNow                                                  *string
+	botsAfter                                                *time.Duration
+	botsGiven                                                bool // --bots was given, if only as ''
+}
+
+// definePlayFlags defines razzia play's flags on fs.
+func definePlayFlags(fs *flag.FlagSet) *playFlags {
+	return &playFlags{
+		players:   fs.String("players", "", "the people at this keyboard: `NAMES`, comma-separated, or a number (default: you)"),
+		bots:      fs.String("bots", "", "the bots' `SPEC`s, comma-separated: "+strings.Join(bot.LevelNames(), ", ")+", ... (default: "+defaultBots+" with one person, none with several)"),
+		seed:      fs.Uint64("seed", 0, "seed of the game: the same seed deals the same cards (default: random)"),
+		lang:      fs.String("lang", "", "language `TAG`: "+langTags()+" (default: from $LANG)"),
+		delay:     fs.Duration("delay", tui.DefaultDelay, "the least time a bot takes to move"),
+		record:    fs.String("record", "", "write the game's record to a new `FILE` as the game goes (a game at this keyboard)"),
+		server:    fs.String("server", "", "play on the Razzia server at `URL`"),
+		name:      fs.String("name", "", "your `NAME` at a server's table (default: $USER)"),
+		account:   fs.String("account", "", "sign in to the server's account `NAME` (password: $RAZZIA_PASSWORD, else asked)"),
+		rated:     fs.Bool("rated", false, "with --account, create a rated table"),
+		pace:      fs.String("pace", "", "the pace of a new table on a server: `ID`, "+paceIDs()+" (default: untimed, standard when rated)"),
+		lobby:     fs.Bool("lobby", false, "with --server, show the lobby: who is online, the open Play-now requests, your challenges"),
+		playNow:   fs.String("play-now", "", "with --server, ask to play now with `PLAYERS` (a count, 3, or a range, 2-4) at --pace, rated with --rated"),
+		botsAfter: fs.Duration("bots-after", 0, "with --play-now, let bots fill the table after `DURATION` (15s to 10m)"),
 	}
-	people, err := peopleNames(*players, cat)
+}
+
+// checkRecord refuses a --record file that cannot be written, or that
+// holds another game's record, which the first move would write over.
+func checkRecord(path string) error {
+	if err := checkWritable(path); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		return fmt.Errorf("%s exists: give a new file, or remove that one first", path)
+	}
+	return nil
+}
+
+// serverGame is the game on a server the flags and the invite link or
+// id (rest) ask for.
+func (f *playFlags) serverGame(rest []string) (serverGame, error) {
+	invite := ""
+	if len(rest) == 1 {
+		invite = rest[0]
+	}
+	bots := *f.bots
+	if !f.botsGiven {
+		bots = defaultBots
+	}
+	// Nothing said about a new table: the games to resume come first.
+	resume := !f.botsGiven && *f.players == "" && *f.pace == "" && !*f.rated && !*f.lobby && *f.playNow == ""
+	g := serverGame{server: *f.server, invite: invite, name: *f.name, account: *f.account, rated: *f.rated,
+		pace: *f.pace, bots: bots, players: *f.players, resume: resume, lobby: *f.lobby || *f.playNow != "", playNow: *f.playNow != ""}
+	if !g.lobby {
+		if *f.botsAfter != 0 {
+			return g, errors.New("--bots-after is for a Play-now request (--play-now)")
+		}
+		return g, nil
+	}
+	if invite != "" || f.botsGiven || *f.players != "" {
+		return g, errors.New("--lobby and --play-now seat you by the server's choice: not with an invite, --bots or --players")
+	}
+	var err error
+	g.request, err = playNowRequest(*f.playNow, *f.pace, *f.rated, *f.botsAfter)
+	return g, err
+}
+
+// localGame deals the game at this keyboard the flags ask for, and seats
+// its people and bots; on a usage error it returns a nil game and the
+// exit status. A zero --seed is drawn at random, and set.
+func (f *playFlags) localGame(cat *i18n.Catalogue, usage func(string, ...any) int) (*razzia.Game, []tui.Seat, int) {
+	switch {
+	case *f.account != "" || *f.rated:
+		return nil, nil, usage("--account and --rated need --server URL")
+	case *f.pace != "":
+		return nil, nil, usage("--pace is for a new table on a server (--server): a game at this keyboard has no clock")
+	}
+	people, err := peopleNames(*f.players, cat)
 	if err != nil {
-		return usageError(stderr, fs, playSynopsis, "--players: %v", err)
+		return nil, nil, usage("--players: %v", err)
 	}
-	if !botsGiven && len(people) == 1 {
-		*bots = defaultBots
+	bots := *f.bots
+	if !f.botsGiven && len(people) == 1 {
+		bots = defaultBots
 	}
 	var specs []string
-	if strings.TrimSpace(*bots) != "" {
-		specs = strings.Split(*bots, ",")
+	if strings.TrimSpace(bots) != "" {
+		specs = strings.Split(bots, ",")
 	}
 	if n := len(people) + len(specs); n < razzia.MinPlayers || n > razzia.MaxPlayers {
-		return usageError(stderr, fs, playSynopsis, "%s and %s make %s; the game needs %d to %d",
+		return nil, nil, usage("%s and %s make %s; the game needs %d to %d",
 			plural(len(people), "person", "people"), plural(len(specs), "bot", "bots"), plural(n, "player", "players"),
 			razzia.MinPlayers, razzia.MaxPlayers)
 	}
-	if *seed == 0 {
+	if *f.seed == 0 {
 		var b [8]byte
 		_, _ = crand.Read(b[:])
-		*seed = binary.LittleEndian.Uint64(b[:]) | 1
+		*f.seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
 	// The game is dealt from the seed as the server deals its tables.
-	seedBytes := binary.LittleEndian.AppendUint64(nil, *seed)
-	var seats []tui.Seat
-	for _, p := range people {
-		seats = append(seats, tui.Seat{Name: p})
-	}
-	for i, spec := range specs {
-		spec = strings.TrimSpace(spec)
-		b, err := bot.New(spec, razzia.SeededRand(seedBytes, fmt.Sprintf("bot %d", len(people)+i)).Uint64())
-		if err != nil {
-			return usageError(stderr, fs, playSynopsis, "--bots: %v", err) // which lists the valid specs
-		}
-		defer b.Close()
-		level := spec
-		if cat.Has("bot." + spec) {
-			level = cat.T("bot." + spec)
-		}
-		seats = append(seats, tui.Seat{Name: cat.T("tui.botname", "n", i+1, "level", level), Bot: b})
+	seedBytes := binary.LittleEndian.AppendUint64(nil, *f.seed)
+	seats, err := localSeats(people, specs, seedBytes, cat)
+	if err != nil {
+		return nil, nil, usage("--bots: %v", err) // which lists the valid specs
 	}
 	names := make([]string, len(seats))
 	for i, s := range seats {
 		names[i] = s.Name
 	}
 	if err := distinctNames(names); err != nil {
-		return usageError(stderr, fs, playSynopsis, "--players: %v", err) // a person named as a bot is
+		closeBots(seats)
+		return nil, nil, usage("--players: %v", err) // a person named as a bot is
 	}
 	g, err := razzia.NewGame(razzia.NewSetup(names, seedBytes))
 	if err != nil {
-		return usageError(stderr, fs, playSynopsis, "%v", err)
+		closeBots(seats)
+		return nil, nil, usage("%v", err)
 	}
+	return g, seats, 0
+}
+
+// localSeats seats the people, then a bot for each spec, each bot seeded
+// from the game's seed by its seat.
+func localSeats(people, specs []string, seed []byte, cat *i18n.Catalogue) ([]tui.Seat, error) {
+	var seats []tui.Seat
+	for _, p := range people {
+		seats = append(seats, tui.Seat{Name: p})
+	}
+	for i, spec := range specs {
+		spec = strings.TrimSpace(spec)
+		b, err := bot.New(spec, razzia.SeededRand(seed, fmt.Sprintf("bot %d", len(people)+i)).Uint64())
+		if err != nil {
+			closeBots(seats)
+			return nil, err
+		}
+		level := spec
+		if cat.Has("bot." + spec) {
+			level = cat.T("bot." + spec)
+		}
+		seats = append(seats, tui.Seat{Name: cat.T("tui.botname", "n", i+1, "level", level), Bot: b})
+	}
+	return seats, nil
+}
+
+// closeBots closes the bots of the seats.
+func closeBots(seats []tui.Seat) {
+	for _, s := range seats {
+		if s.Bot != nil {
+			s.Bot.Close()
+		}
+	}
+}
+
+// playLocal plays g at this keyboard, writing its record to record (if
+// not "") after every move and at the end, and prints the summary.
+func playLocal(g *razzia.Game, seats []tui.Seat, opt tui.Options, record string, seed uint64, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := needTerminal("play", stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
 	var saveErr error // the last failure to save the record, if any
-	if *record != "" {
-		opt.Moved = func(g *razzia.Game) { saveErr = writeRecord(*record, g.Record()) }
+	if record != "" {
+		opt.Moved = func(g *razzia.Game) { saveErr = writeRecord(record, g.Record()) }
 	}
 	m, err := tui.NewLocal(g, seats, opt)
 	if err != nil {
@@ -241,17 +316,17 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	sig, err := runProgram(m, stdin, stdout)
-	if *record != "" {
+	if record != "" {
 		// Saved once more whatever ended the program: the last move is
 		// on disk even if writing it failed before.
-		saveErr = writeRecord(*record, g.Record())
+		saveErr = writeRecord(record, g.Record())
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
 	if sig != syscall.SIGHUP { // after a hang-up nobody reads it
-		summary(stdout, m, *seed)
+		summary(stdout, m, seed)
 	}
 	if saveErr != nil {
 		fmt.Fprintf(stderr, "razzia play: --record: %v\n", saveErr)
@@ -473,6 +548,7 @@ type serverGame struct {
 	pace                 string // the pace of a new table, "" for the default
 	bots, players        string
 	resume               bool // list the saved seats there, if any, instead of creating a table
+	anyName              bool // no name given: any seat kept at the game is this person's
 	// lobby shows the server's lobby to be seated by Play now or a
 	// challenge; playNow makes request there at once.
 	lobby, playNow bool
@@ -481,42 +557,15 @@ type serverGame struct {
 
 // playOnServer joins a game on a server, or creates one, and plays it.
 func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr io.Writer, fs *flag.FlagSet) int {
-	server, invite, name, bots, players := g.server, g.invite, g.name, g.bots, g.players
-	if g.rated && g.account == "" {
-		return usageError(stderr, fs, playSynopsis, "--rated needs --account: only signed-in players sit at rated tables")
-	}
-	if g.account != "" && name != "" {
-		return usageError(stderr, fs, playSynopsis, "--name and --account: a signed-in player sits under the account's name")
-	}
-	if invite != "" {
-		s, id, err := client.ParseInvite(invite)
-		if err != nil {
-			return usageError(stderr, fs, playSynopsis, "%v", err)
-		}
-		if s != "" && server == "" {
-			server = s
-		}
-		invite = id
-	}
-	if server == "" {
-		return usageError(stderr, fs, playSynopsis, "a game id needs --server URL")
-	}
-	anyName := name == "" // any seat kept at the game is this person's
-	if name == "" {
-		name = defaultName(i18n.Default())
-	}
-	if err := playername.Check(name); err != nil {
-		return usageError(stderr, fs, playSynopsis, "--name: %v", err)
-	}
-	seats, err := serverSeats(bots, players)
-	if err != nil && invite == "" && !g.lobby {
+	seats, err := g.resolve()
+	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "%v", err)
 	}
 	if err := needTerminal("play", stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
-	c, err := client.New(server)
+	c, err := client.New(g.server)
 	if err != nil {
 		return usageError(stderr, fs, playSynopsis, "--server: %v", err)
 	}
@@ -536,94 +585,20 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 		cat = i18n.Default()
 	}
 	fmt.Fprintln(stdout, cat.T("tui.server.connectingto", "server", c.URL()))
-	// A server that accepts and never answers must not leave a blank
-	// screen: the setup has a deadline, the session its own.
-	setup, setupDone := context.WithTimeout(ctx, connectTimeout)
-	defer setupDone()
-	if invite == "" && g.resume {
-		listed, err := listSeats(setup, c, store, cat, stdout)
-		if err != nil {
-			fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
-			return 1
-		}
-		if listed {
-			return 0
-		}
+	seat, none, err := g.takeSeat(ctx, c, store, seats, cat, opt, stdin, stdout)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "razzia play: %v\n", err)
+		return 1
+	case none:
+		return 0
 	}
-	if g.account != "" {
-		password, err := readPassword(cat, g.account, stdin, stdout)
-		if err != nil {
-			fmt.Fprintf(stderr, "razzia play: reading the password: %v\n", err)
-			return 1
-		}
-		acct, err := c.SignIn(setup, g.account, password)
-		if err != nil {
-			fmt.Fprintf(stderr, "razzia play: signing in to %s on %s: %v\n", g.account, server, connectError(err, server))
-			return 1
-		}
-		name = acct.Name // the name the seat is under, kept with it
-	}
-	var seat client.SavedSeat
-	if g.lobby {
-		setupDone()
-		g.name = name
-		var seated bool
-		seat, seated, err = lobbySeat(ctx, c, store, g, opt, stdin, stdout)
-		if err != nil {
-			fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
-			return 1
-		}
-		if !seated {
-			return 0
-		}
-	} else {
-		seat, err = c.TakeSeat(setup, store, client.SeatRequest{Game: invite, Name: name, AnyName: anyName, Seats: seats, Pace: g.pace, Rated: g.rated})
-		if err != nil {
-			if full, ok := errors.AsType[*client.Error](err); ok && full.Code == protocol.TableFull && invite != "" {
-				err = noSeat(setup, c, invite, err)
-			}
-			fmt.Fprintf(stderr, "razzia play: %v\n", connectError(err, server))
-			return 1
-		}
-		setupDone()
-	}
-	id := seat.Game
-	link := strings.TrimSuffix(c.URL(), "/") + "/g/" + id
-	s := c.Session(id, seat.Token)
-	defer s.Close()
-	opt.Remote = tui.RemoteOptions{Resumed: !seat.Saved.IsZero() && invite != "", Creator: seat.Creator != ""}
-	if seat.Creator != "" {
-		creator := seat.Creator
-		opt.Remote.Cancel = func(ctx context.Context) error {
-			_, err := c.Cancel(ctx, id, creator)
-			return err
-		}
-	}
-	m := tui.NewRemote(ctx, s, seat.Seat, link, opt)
-	sig, err := runProgram(m, stdin, stdout)
+	m, sig, err := playServerSeat(ctx, c, seat, g.invite != "", opt, stdin, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "razzia play: %v\n", err)
 		return 1
 	}
-	if sig != nil || m.Interrupted() {
-		// Gone without q: a bot plays for the seat until its player
-		// comes back, as after q, rather than the table waiting.
-		leave, done := context.WithTimeout(ctx, connectTimeout)
-		_ = m.LeaveToBot(leave) // unsent, the seat simply waits
-		done()
-	}
-	game := m.ServerGame()
-	if game != id {
-		// A rematch it followed: the seat there is the one to keep.
-		link = strings.TrimSuffix(c.URL(), "/") + "/g/" + game
-		_ = store.Drop(seat)
-		if tok := m.SeatToken(); tok != "" {
-			_ = store.Save(client.SavedSeat{Server: c.URL(), Game: game, Seat: m.Snapshot().Seat, Name: seat.Name, Token: tok, Saved: time.Now()})
-		}
-	}
-	if m.Over() || m.Cancelled() {
-		_ = store.Forget(c.URL(), game)
-	}
+	link := keepServerSeat(store, c, seat, m)
 	if sig != syscall.SIGHUP {
 		summary(stdout, m, 0)
 		switch {
@@ -636,6 +611,143 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 		}
 	}
 	return exitStatus(sig, m)
+}
+
+// resolve checks the flags of a game on a server, and sets the server
+// and the game's id from an invite link and the name from $USER when
+// none is given (g.anyName: any seat kept at the game is this person's).
+// It returns the seats of a table to create.
+func (g *serverGame) resolve() ([]string, error) {
+	if g.rated && g.account == "" {
+		return nil, errors.New("--rated needs --account: only signed-in players sit at rated tables")
+	}
+	if g.account != "" && g.name != "" {
+		return nil, errors.New("--name and --account: a signed-in player sits under the account's name")
+	}
+	if g.invite != "" {
+		s, id, err := client.ParseInvite(g.invite)
+		if err != nil {
+			return nil, err
+		}
+		if s != "" && g.server == "" {
+			g.server = s
+		}
+		g.invite = id
+	}
+	if g.server == "" {
+		return nil, errors.New("a game id needs --server URL")
+	}
+	g.anyName = g.name == ""
+	if g.name == "" {
+		g.name = defaultName(i18n.Default())
+	}
+	if err := playername.Check(g.name); err != nil {
+		return nil, fmt.Errorf("--name: %v", err)
+	}
+	seats, err := serverSeats(g.bots, g.players)
+	if err != nil && g.invite == "" && !g.lobby {
+		return nil, err
+	}
+	return seats, nil
+}
+
+// takeSeat signs in if asked and returns the seat to play: one kept for
+// the game, joined now, at a table created with seats, or (g.lobby) one
+// the lobby seats the person at. none is true when there is no seat to
+// play and nothing went wrong: the seats kept on the server were listed
+// instead (g.resume, when there are some), or the person left the lobby.
+func (g *serverGame) takeSeat(ctx context.Context, c *client.Client, store *client.SeatStore, seats []string, cat *i18n.Catalogue, opt tui.Options, stdin io.Reader, stdout io.Writer) (seat client.SavedSeat, none bool, err error) {
+	// A server that accepts and never answers must not leave a blank
+	// screen: the setup has a deadline, the session its own.
+	setup, setupDone := context.WithTimeout(ctx, connectTimeout)
+	defer setupDone()
+	if g.invite == "" && g.resume {
+		listed, err := listSeats(setup, c, store, cat, stdout)
+		if err != nil || listed {
+			return seat, listed, connectError(err, g.server)
+		}
+	}
+	name := g.name
+	if g.account != "" {
+		password, err := readPassword(cat, g.account, stdin, stdout)
+		if err != nil {
+			return seat, false, fmt.Errorf("reading the password: %w", err)
+		}
+		acct, err := c.SignIn(setup, g.account, password)
+		if err != nil {
+			return seat, false, fmt.Errorf("signing in to %s on %s: %w", g.account, g.server, connectError(err, g.server))
+		}
+		name = acct.Name // the name the seat is under, kept with it
+	}
+	if g.lobby {
+		setupDone() // the person chooses in the lobby without a deadline
+		g.name = name
+		seat, seated, err := lobbySeat(ctx, c, store, *g, opt, stdin, stdout)
+		return seat, !seated && err == nil, connectError(err, g.server)
+	}
+	seat, err = c.TakeSeat(setup, store, client.SeatRequest{Game: g.invite, Name: name, AnyName: g.anyName, Seats: seats, Pace: g.pace, Rated: g.rated})
+	if err != nil {
+		if full, ok := errors.AsType[*client.Error](err); ok && full.Code == protocol.TableFull && g.invite != "" {
+			err = noSeat(setup, c, g.invite, err)
+		}
+		return seat, false, connectError(err, g.server)
+	}
+	return seat, false, nil
+}
+
+// playServerSeat plays the seat in the terminal until the person quits
+// (or the program is stopped: then a bot plays for the seat).
+func playServerSeat(ctx context.Context, c *client.Client, seat client.SavedSeat, invited bool, opt tui.Options, stdin io.Reader, stdout io.Writer) (*tui.Model, os.Signal, error) {
+	id := seat.Game
+	s := c.Session(id, seat.Token)
+	defer s.Close()
+	opt.Remote = tui.RemoteOptions{Resumed: !seat.Saved.IsZero() && invited, Creator: seat.Creator != ""}
+	if seat.Creator != "" {
+		creator := seat.Creator
+		opt.Remote.Cancel = func(ctx context.Context) error {
+			_, err := c.Cancel(ctx, id, creator)
+			return err
+		}
+		opt.Remote.SetLevel = func(ctx context.Context, seat int, level string) error {
+			_, err := c.SetLevel(ctx, id, creator, seat, level)
+			return err
+		}
+	}
+	m := tui.NewRemote(ctx, s, seat.Seat, gameLink(c, id), opt)
+	sig, err := runProgram(m, stdin, stdout)
+	if err != nil {
+		return nil, nil, err
+	}
+	if sig != nil || m.Interrupted() {
+		// Gone without q: a bot plays for the seat until its player
+		// comes back, as after q, rather than the table waiting.
+		leave, done := context.WithTimeout(ctx, connectTimeout)
+		_ = m.LeaveToBot(leave) // unsent, the seat simply waits
+		done()
+	}
+	return m, sig, nil
+}
+
+// keepServerSeat keeps in the store the seat the person played last (at
+// a rematch, the new table's), forgets a game over or cancelled, and
+// returns the game's link.
+func keepServerSeat(store *client.SeatStore, c *client.Client, seat client.SavedSeat, m *tui.Model) string {
+	game := m.ServerGame()
+	if game != seat.Game {
+		_ = store.Drop(seat)
+		if tok := m.SeatToken(); tok != "" {
+			_ = store.Save(client.SavedSeat{Server: c.URL(), Game: game, Seat: m.Snapshot().Seat, Name: seat.Name, Token: tok, Saved: time.Now()})
+		}
+	}
+	if m.Over() || m.Cancelled() {
+		_ = store.Forget(c.URL(), game)
+	}
+	return gameLink(c, game)
+}
+
+// gameLink is the link to a game of the server.
+func gameLink(c *client.Client, id string) string {
+	return strings.TrimSuffix(c.URL(), "/") + "/g/" + id
 }
 
 // noSeat says what a person can do at a game with no seat for them: watch

@@ -255,30 +255,44 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, 
 	} else {
 		cfg.node = table.NewNodeID(*node)
 	}
-	switch cfg.logFormat {
-	case "text", "json":
-	case "":
-		cfg.logFormat = "json"
-		if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-			cfg.logFormat = "text"
-		}
-	default:
-		return cfg, usageError(stderr, fs, serveSynopsis, "--log-format %q: want text or json", cfg.logFormat), true
+	format, err := logFormat(cfg.logFormat, stderr)
+	if err != nil {
+		return cfg, usageError(stderr, fs, serveSynopsis, "%v", err), true
 	}
-	for _, o := range strings.Split(*origins, ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			cfg.origins = append(cfg.origins, o)
+	cfg.logFormat, cfg.origins = format, splitList(*origins)
+	for _, o := range splitList(*passkeyOrigins) {
+		if !strings.HasPrefix(o, "https://") && !strings.HasPrefix(o, "http://") {
+			return cfg, usageError(stderr, fs, serveSynopsis, "--passkey-origins %q: want origins such as https://club.example.org", o), true
 		}
-	}
-	for _, o := range strings.Split(*passkeyOrigins, ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			if !strings.HasPrefix(o, "https://") && !strings.HasPrefix(o, "http://") {
-				return cfg, usageError(stderr, fs, serveSynopsis, "--passkey-origins %q: want origins such as https://club.example.org", o), true
-			}
-			cfg.passkeyOrigins = append(cfg.passkeyOrigins, strings.TrimSuffix(o, "/"))
-		}
+		cfg.passkeyOrigins = append(cfg.passkeyOrigins, strings.TrimSuffix(o, "/"))
 	}
 	return cfg, 0, false
+}
+
+// logFormat checks --log-format: text or json, by default text on a
+// terminal (stderr's) and json otherwise.
+func logFormat(format string, stderr io.Writer) (string, error) {
+	switch format {
+	case "text", "json":
+		return format, nil
+	case "":
+		if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			return "text", nil
+		}
+		return "json", nil
+	}
+	return "", fmt.Errorf("--log-format %q: want text or json", format)
+}
+
+// splitList splits a comma-separated list, dropping the blanks.
+func splitList(s string) []string {
+	var out []string
+	for _, o := range strings.Split(s, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 func envOr(name, def string) string {

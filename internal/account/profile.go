@@ -69,6 +69,15 @@ func (s *Service) byName(ctx context.Context, name string) (*store.Account, erro
 
 // Profile returns the public profile of the player called name.
 func (s *Service) Profile(ctx context.Context, name string) (protocol.Profile, error) {
+	return s.ProfileOf(ctx, name, "")
+}
+
+// ProfileOf is Profile with its figures and recent games made of one kind
+// of games only: "rated" or "casual" ("" for all); Games counts both.
+func (s *Service) ProfileOf(ctx context.Context, name, only string) (protocol.Profile, error) {
+	if only != "" && only != "rated" && only != "casual" {
+		return protocol.Profile{}, reject(ErrBadRequest, "games=%q: want rated or casual, or nothing for all games", only)
+	}
 	a, err := s.byName(ctx, name)
 	if err != nil {
 		return protocol.Profile{}, err
@@ -77,7 +86,28 @@ func (s *Service) Profile(ctx context.Context, name string) (protocol.Profile, e
 	if err != nil {
 		return protocol.Profile{}, s.internal("read results", err)
 	}
-	return s.profile(a, results), nil
+	var games protocol.GameCounts
+	kept := results[:0:0]
+	for _, r := range results {
+		if seatOf(r, a.ID) == nil {
+			continue
+		}
+		if r.Rated {
+			games.Rated++
+		} else {
+			games.Casual++
+		}
+		if only == "" || r.Rated == (only == "rated") {
+			kept = append(kept, r)
+		}
+	}
+	p := s.profile(a, kept)
+	if only == "casual" {
+		// The rating's history is the rating's, whatever the figures are of.
+		p.History = s.profile(a, results).History
+	}
+	p.Games, p.Only = games, only
+	return p, nil
 }
 
 // PlayerGames returns the finished games of the player called name, newest

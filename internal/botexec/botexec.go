@@ -274,6 +274,21 @@ func (b *Bot) ask(s protocol.View) (string, error) {
 	}()
 	noise := "" // the first line that was no answer
 	for {
+		if l, ok := p.next(); ok {
+			if l.err != nil {
+				return "", b.lost(p, p.exitError(l.err, lapse))
+			}
+			tok, ok, err := answer(l.text, s.Legal, b.decision)
+			if ok {
+				return tok, err // the lines that came with it wait for drain
+			}
+			b.note(l.text)
+			noted()
+			if noise == "" {
+				noise = l.text
+			}
+			continue
+		}
 		select {
 		case err := <-written:
 			written = nil
@@ -285,19 +300,11 @@ func (b *Bot) ask(s protocol.View) (string, error) {
 			if err != nil {
 				return "", b.lost(p, fmt.Errorf("%w: writing to it failed: %v", ErrExited, err))
 			}
-		case l, ok := <-p.lines:
-			if !ok || l.err != nil {
-				return "", b.lost(p, p.exitError(l.err, lapse))
+		case batch, ok := <-p.lines:
+			if !ok {
+				return "", b.lost(p, p.exitError(nil, lapse))
 			}
-			tok, ok, err := answer(l.text, s.Legal, b.decision)
-			if ok {
-				return tok, err
-			}
-			b.note(l.text)
-			noted()
-			if noise == "" {
-				noise = l.text
-			}
+			p.pending = batch
 		case <-lapse:
 			if noise != "" {
 				return "", b.lost(p, fmt.Errorf("%w (%v); %w: %q",

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 )
@@ -20,7 +21,8 @@ type proc struct {
 	stdin   *os.File      // the write end
 	stdout  *os.File      // the read end, closed by kill to free the reader
 	stderr  *os.File      // the read end
-	lines   chan line     // standard output, a line at a time
+	lines   chan []line   // standard output: the whole lines of each read
+	pending []line        // lines received and not yet looked at
 	errDone chan struct{} // closed once standard error is passed on to its end
 	exited  chan struct{} // closed once the process is reaped
 	err     error         // cmd.Wait's, once exited is closed
@@ -69,22 +71,9 @@ func (b *Bot) start() (*proc, error) {
 	inR.Close()
 	outW.Close()
 	errW.Close()
-	p := &proc{cmd: cmd, stdin: inW, stdout: outR, stderr: errR, lines: make(chan line, 16),
+	p := &proc{cmd: cmd, stdin: inW, stdout: outR, stderr: errR, lines: make(chan []line, 16),
 		errDone: make(chan struct{}), exited: make(chan struct{})}
-	go func() {
-		sc := bufio.NewScanner(outR)
-		sc.Buffer(make([]byte, 0, 4096), maxAnswer)
-		for sc.Scan() {
-			p.lines <- line{text: sc.Text()}
-		}
-		if err := sc.Err(); err != nil {
-			if errors.Is(err, bufio.ErrTooLong) {
-				err = fmt.Errorf("%w: an answer line longer than %d bytes", ErrMalformed, maxAnswer)
-			}
-			p.lines <- line{err: err}
-		}
-		close(p.lines)
-	}()
+	go p.read(outR)
 	go func() {
 		lw := &lineWriter{w: b.opts.Stderr, prefix: b.prefix(b.seat)}
 		io.Copy(lw, errR)
@@ -98,16 +87,85 @@ func (b *Bot) start() (*proc, error) {
 	return p, nil
 }
 
-// drain passes on the lines the program wrote unasked, which would
-// otherwise be taken as the answer to the next question.
-func (p *proc) drain(note func(string)) {
+// read passes the program's standard output on a line at a time, the
+// lines that came in one read together: the lines a program writes at
+// once with its answer are then in hand when the answer is, and never
+// taken for the answer to the next question however late this goroutine
+// runs.
+func (p *proc) read(out io.Reader) {
+	defer close(p.lines)
+	r := bufio.NewReaderSize(out, 4096)
 	for {
-		select {
-		case l, ok := <-p.lines:
-			if !ok || l.err != nil {
+		var batch []line
+		for {
+			text, err := readLine(r)
+			if err != nil {
+				if text != "" {
+					batch = append(batch, line{text: text})
+				}
+				if err != io.EOF {
+					batch = append(batch, line{err: err})
+				}
+				if len(batch) > 0 {
+					p.lines <- batch
+				}
 				return
 			}
+			batch = append(batch, line{text: text})
+			if b, _ := r.Peek(r.Buffered()); bytes.IndexByte(b, '\n') < 0 {
+				break // no whole line more has come yet
+			}
+		}
+		p.lines <- batch
+	}
+}
+
+// readLine reads a line without its end (a newline, and a carriage
+// return before it) as bufio.ScanLines does. A line longer than maxAnswer
+// is an error wrapping ErrMalformed.
+func readLine(r *bufio.Reader) (string, error) {
+	var long []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(long)+len(chunk) > maxAnswer+2 {
+			return "", fmt.Errorf("%w: an answer line longer than %d bytes", ErrMalformed, maxAnswer)
+		}
+		long = append(long, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return strings.TrimSuffix(strings.TrimSuffix(string(long), "\n"), "\r"), err
+	}
+}
+
+// next returns the next line received, if one is in hand.
+func (p *proc) next() (line, bool) {
+	if len(p.pending) == 0 {
+		return line{}, false
+	}
+	l := p.pending[0]
+	p.pending = p.pending[1:]
+	return l, true
+}
+
+// drain passes on the lines the program wrote unasked, which would
+// otherwise be taken as the answer to the next question. A line that
+// says how the output ended is left for the question.
+func (p *proc) drain(note func(string)) {
+	for {
+		for len(p.pending) > 0 && p.pending[0].err == nil {
+			l, _ := p.next()
 			note(l.text)
+		}
+		if len(p.pending) > 0 {
+			return
+		}
+		select {
+		case batch, ok := <-p.lines:
+			if !ok {
+				return
+			}
+			p.pending = batch
 		default:
 			return
 		}

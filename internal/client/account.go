@@ -61,12 +61,6 @@ func (c *Client) MyGames(ctx context.Context) ([]protocol.MyGame, error) {
 	return resp.Games, err
 }
 
-// CreateRated creates a rated table (see Create): only signed-in players
-// take its seats.
-func (c *Client) CreateRated(ctx context.Context, seats []string) (protocol.GameInfo, string, error) {
-	return c.CreateTable(ctx, seats, "", true)
-}
-
 // Profile returns the public profile of the player called name.
 func (c *Client) Profile(ctx context.Context, name string) (protocol.Profile, error) {
 	var resp protocol.ProfileAnswer

@@ -112,18 +112,29 @@ func ParseInvite(link string) (server, id string, err error) {
 	return server, path, nil
 }
 
-// Create creates a table with one seat per entry of seats: "" for a seat
-// open to a person, or a server bot's level (easy, medium, hard). It
-// returns the table and the creator's token, which Remove asks for.
-func (c *Client) Create(ctx context.Context, seats []string) (protocol.GameInfo, string, error) {
-	return c.CreateTable(ctx, seats, "", false)
+// A Table is a table to create.
+type Table struct {
+	// Seats has one entry per seat: "" for a seat open to a person, or a
+	// server bot's level (easy, medium, hard).
+	Seats []string
+	// Pace is the id of a preset of GET /api/paces ("rapid", "day1",
+	// ...; "" for the default).
+	Pace string
+	// Rated makes a rated table: only signed-in players take its seats.
+	Rated bool
 }
 
-// CreateTable is Create at a pace, the id of a preset of GET /api/paces
-// ("rapid", "day1", ...; "" for the default), of a rated table or not.
-func (c *Client) CreateTable(ctx context.Context, seats []string, pace string, rated bool) (protocol.GameInfo, string, error) {
-	req := protocol.CreateRequest{Seats: []protocol.SeatRequest{}, Pace: pace, Rated: rated}
-	for _, s := range seats {
+// Create creates a casual table at the default pace with one seat per
+// entry of seats (see Table); CreateTable creates any table.
+func (c *Client) Create(ctx context.Context, seats []string) (protocol.GameInfo, string, error) {
+	return c.CreateTable(ctx, Table{Seats: seats})
+}
+
+// CreateTable creates the table t. It returns the table and the
+// creator's token, which Remove asks for.
+func (c *Client) CreateTable(ctx context.Context, t Table) (protocol.GameInfo, string, error) {
+	req := protocol.CreateRequest{Seats: []protocol.SeatRequest{}, Pace: t.Pace, Rated: t.Rated}
+	for _, s := range t.Seats {
 		req.Seats = append(req.Seats, protocol.SeatRequest{Bot: s})
 	}
 	var resp protocol.CreateAnswer
@@ -136,6 +147,16 @@ func (c *Client) CreateTable(ctx context.Context, seats []string, pace string, r
 func (c *Client) Remove(ctx context.Context, id, creatorToken string, seat int) (protocol.GameInfo, error) {
 	var resp protocol.GameAnswer
 	err := c.do(ctx, http.MethodDelete, fmt.Sprintf("/api/games/%s/seats/%d", url.PathEscape(id), seat), creatorToken, nil, &resp)
+	return resp.Game, err
+}
+
+// SetLevel gives the bot of seat another level (easy, medium, hard...)
+// at a table that has not started; creatorToken is the one Create
+// returned. A rated table takes the levels rated on the server only.
+func (c *Client) SetLevel(ctx context.Context, id, creatorToken string, seat int, level string) (protocol.GameInfo, error) {
+	var resp protocol.GameAnswer
+	path := fmt.Sprintf("/api/games/%s/seats/%d/level", url.PathEscape(id), seat)
+	err := c.do(ctx, http.MethodPut, path, creatorToken, protocol.LevelRequest{Level: level}, &resp)
 	return resp.Game, err
 }
 

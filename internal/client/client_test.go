@@ -185,7 +185,7 @@ func TestErrors(t *testing.T) {
 			{"empty name", second(c.Join(ctx, info.ID, "", -1)), protocol.BadName, 400},
 			{"seat taken", second(c.Join(ctx, info.ID, "Bob", 0)), protocol.SeatTaken, 409},
 			{"bad level", third(c.Create(ctx, []string{"", "genius"})), protocol.BadRequest, 400},
-			{"unknown pace", third(c.CreateTable(ctx, []string{"", "easy"}, "bullet", false)), protocol.BadRequest, 400},
+			{"unknown pace", third(c.CreateTable(ctx, client.Table{Seats: []string{"", "easy"}, Pace: "bullet"})), protocol.BadRequest, 400},
 			{"cancel without the creator token", errOf(c.Cancel(ctx, info.ID, ann)), protocol.NotCreator, 403},
 			{"no record yet", errOf(c.Record(ctx, info.ID)), protocol.NotStarted, 409},
 		}
@@ -357,7 +357,7 @@ func TestCreatePacedAndCancel(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
 	c := newClient(t, srv)
 	ctx := servertest.Context(t)
-	info, creator, err := c.CreateTable(ctx, []string{"", ""}, "day2", false)
+	info, creator, err := c.CreateTable(ctx, client.Table{Seats: []string{"", ""}, Pace: "day2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,5 +370,31 @@ func TestCreatePacedAndCancel(t *testing.T) {
 	}
 	if _, _, err := c.Join(ctx, info.ID, "Ann", -1); !errors.Is(err, protocol.TableCancelled) {
 		t.Errorf("joining a cancelled table: %v, want table_cancelled", err)
+	}
+}
+
+// TestSetLevel: the creator gives a bot another level before the start;
+// a token that is not the creator's, or a seat of a person, changes
+// nothing.
+func TestSetLevel(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{LevelBots: true})
+	c := newClient(t, srv)
+	ctx := servertest.Context(t)
+	info, creator, err := c.Create(ctx, []string{"", "easy", ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.SetLevel(ctx, info.ID, creator, 1, "hard")
+	if err != nil || got.Seats[1].Bot != "hard" {
+		t.Fatalf("SetLevel = %+v, %v; want seat 1 hard", got.Seats, err)
+	}
+	if _, err := c.SetLevel(ctx, info.ID, "not-the-creator", 1, "easy"); !errors.Is(err, protocol.NotCreator) {
+		t.Errorf("another's SetLevel: %v, want not_creator", err)
+	}
+	if _, err := c.SetLevel(ctx, info.ID, creator, 0, "easy"); !errors.Is(err, protocol.BadRequest) {
+		t.Errorf("a person's seat: %v, want bad_request", err)
+	}
+	if after, _, err := c.Game(ctx, info.ID, ""); err != nil || after.Seats[1].Bot != "hard" {
+		t.Errorf("after the refusals: %+v, %v; want seat 1 still hard", after.Seats, err)
 	}
 }

@@ -65,7 +65,7 @@ func (c *Client) TakeSeat(ctx context.Context, store *SeatStore, req SeatRequest
 	}
 	creator := ""
 	if id == "" {
-		info, ct, err := c.CreateTable(ctx, req.Seats, req.Pace, req.Rated)
+		info, ct, err := c.CreateTable(ctx, Table{Seats: req.Seats, Pace: req.Pace, Rated: req.Rated})
 		if err != nil {
 			return SavedSeat{}, fmt.Errorf("creating a game on %s: %w", c.URL(), err)
 		}

@@ -379,14 +379,10 @@ func (s *Session) pause(ctx context.Context, why error, d time.Duration) error {
 	if s.OnDrop != nil {
 		s.OnDrop(why, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
+	if !wait(ctx, d) {
 		return ctx.Err()
 	}
+	return nil
 }
 
 // drop forgets a broken connection.

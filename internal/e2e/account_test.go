@@ -13,6 +13,7 @@ import (
 
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/botrating"
+	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/servertest"
 )
@@ -91,7 +92,7 @@ func TestPasswordAccount(t *testing.T) {
 	if _, err := c.SignIn(t.Context(), "Ann", "correct horse battery staple"); err != nil {
 		t.Fatal(err)
 	}
-	rated, _, err := c.CreateRated(t.Context(), []string{"", "easy", "medium"})
+	rated, _, err := c.CreateTable(t.Context(), client.Table{Seats: []string{"", "easy", "medium"}, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestRatedTableSignIn(t *testing.T) {
 	if _, err := c.Register(t.Context(), "Cy", "correct horse battery staple"); err != nil {
 		t.Fatal(err)
 	}
-	rated, _, err := c.CreateRated(t.Context(), []string{"", "", "easy"})
+	rated, _, err := c.CreateTable(t.Context(), client.Table{Seats: []string{"", "", "easy"}, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}

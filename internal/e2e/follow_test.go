@@ -67,6 +67,9 @@ func TestLogFollows(t *testing.T) {
 	if !back.More {
 		t.Errorf("a reader who scrolled back is not told of new events: %+v", back)
 	}
+	// Clicked where it is once drawn: the chat docks under the log at the
+	// next frame.
+	p.frames()
 	p.click("#log-more")
 	waitFor[bool](p, "the newest line after new events", `(() => { const e = `+logEndJS+`; return !!e && e.inside && !e.more; })()`, 5*time.Second)
 

@@ -53,7 +53,8 @@ func TestLobbyLevels(t *testing.T) {
 	p.open("/")
 	const options = `[...document.querySelectorAll('select[name="seat-2"] option')].map((o) => o.value)`
 	waitFor[bool](p, "the seats", `document.querySelectorAll('select[name="seat-2"] option').length > 1`, 10*time.Second)
-	want := []string{""}
+	// The creator's own seat, an open one, then the server's levels.
+	want := []string{"you", ""}
 	for _, l := range levels {
 		want = append(want, l.Name)
 	}

@@ -9,17 +9,18 @@ import (
 )
 
 // TestOfflineBanner cuts a player's network silently during their turn,
-// on a desktop and on a phone: a banner says so within 5 s without moving
-// the table; a move made meanwhile waits in sight and is sent once the
+// on a desktop and on a phone held either way: a banner says so within
+// 5 s without moving the table or covering the player's strip, turn and
+// moves; a move made meanwhile waits in sight and is sent once the
 // network is back.
 func TestOfflineBanner(t *testing.T) {
 	srv := newServer(t)
-	for name, vp := range map[string]size{"desktop": desktop, "phone": phone} {
+	for name, vp := range map[string]size{"desktop": desktop, "phone": phone, "landscape": landscape} {
 		t.Run(name, func(t *testing.T) {
 			id := srv.create(t, "", "easy")
 			p := newPage(t, srv, "Ann", vp.w, vp.h)
 			p.open("/g/" + id)
-			p.join("Ann")
+			seat := p.join("Ann")
 			st := waitForTurn(p)
 			top := eval[float64](p, `document.querySelector("#table").getBoundingClientRect().top`)
 
@@ -37,6 +38,13 @@ func TestOfflineBanner(t *testing.T) {
   return q && q.getClientRects().length > 0 ? q.textContent : ""; })()`, 2*time.Second)
 			t.Logf("%s: %q", name, queued)
 			p.screenshot("offline-" + name)
+			// The banner, the waiting move in it, covers none of what the
+			// player decides with: their own strip, the turn and the moves.
+			if covered := eval[[]string](p, fmt.Sprintf(`(() => { const b = document.querySelector("#conn-banner").getBoundingClientRect();
+  return ["#seat-%d", "#turn", "#moves"].filter((s) => { const e = document.querySelector(s), r = e && e.getBoundingClientRect();
+    return !e || r.top < b.bottom - 1 && b.top < r.bottom - 1 && r.left < b.right - 1 && b.left < r.right - 1; }); })()`, seat)); len(covered) > 0 {
+				t.Errorf("the offline banner covers %v", covered)
+			}
 
 			p.do("give the network back", cutNetwork(false))
 			waitFor[bool](p, "the waiting move sent", `(() => { const t = document.querySelector("#table"), b = document.querySelector("#conn-banner");

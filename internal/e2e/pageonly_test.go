@@ -31,11 +31,13 @@ var pageOnly = map[string]bool{
 	"TestFirstLoad":              true,
 	"TestLobbyLevels":            true,
 	"TestLogFollows":             true,
+	"TestLongNameFits":           true,
 	"TestPasskeyAccount":         true,
 	"TestPasswordAccount":        true,
 	"TestPhoneHeader":            true,
 	"TestPlayWithBots":           true,
 	"TestPoliceTrackWidths":      true,
+	"TestProfileKinds":           true,
 	"TestPushSettingsPage":       true,
 	"TestPuzzleSolved":           true,
 	"TestRatedTableSignIn":       true,
@@ -45,20 +47,33 @@ var pageOnly = map[string]bool{
 	"TestReplayViewer":           true,
 	"TestRoundEndStepsAside":     true,
 	"TestSetLevelOnWaitingPage":  true,
+	"TestStatePatches":           true,
 	"TestTableDetails":           true,
+	"TestTableFits":              true,
 	"TestTutorial":               true,
 	"TestTutorialOffScript":      true,
 	"TestUnknownInvite":          true,
 }
 
 // skipPageOnly skips a test named in pageOnly under the race detector.
+// With RAZZIA_E2E_RACE_FOLLOWS=1 (set by .ci/run, whose -race run of the
+// same tree follows) it skips the others without it: they run there with
+// the same checks and the race detector's besides, so each browser test
+// runs once.
 func skipPageOnly(t *testing.T) {
 	t.Helper()
 	top, _, _ := strings.Cut(t.Name(), "/")
 	if raceEnabled && pageOnly[top] {
 		t.Skipf("SKIPPED under -race: %s checks the page for one person and ran in full without -race; the race detector watches the server, which the tests kept under -race drive (see pageOnly)", top)
 	}
+	if !raceEnabled && !pageOnly[top] && raceFollows() {
+		t.Skipf("SKIPPED: RAZZIA_E2E_RACE_FOLLOWS=1 says a -race run follows, and %s runs there in full (see pageOnly)", top)
+	}
 }
+
+// raceFollows reports whether RAZZIA_E2E_RACE_FOLLOWS=1 says that the
+// browser tests run again under -race after this run.
+func raceFollows() bool { return os.Getenv("RAZZIA_E2E_RACE_FOLLOWS") == "1" }
 
 // TestPageOnlyNamesTests keeps pageOnly to tests that exist: a renamed
 // test would otherwise run under -race again without a word.

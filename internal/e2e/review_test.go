@@ -122,4 +122,13 @@ func TestReplayReview(t *testing.T) {
 	if !eval[bool](ph, partlyInView("#board", 120)) {
 		t.Errorf("on a phone the board is not in sight when the replay opens")
 	}
+	// A phone on its side too.
+	ph.resize(landscape)
+	eval[bool](ph, `(scrollTo(0, 0), true)`)
+	ph.noOverflow("the replay on a phone on its side", int(landscape.w))
+	ph.screenshotViewport("review-" + landscape.String())
+	order = eval[[]float64](ph, `["#board", "#analysis-chart"].map((s) => document.querySelector(s).getBoundingClientRect().top)`)
+	if order[0] >= order[1] || !eval[bool](ph, partlyInView("#board", 120)) {
+		t.Errorf("on a phone on its side the board (top %v) is not in sight before the chart (top %v)", order[0], order[1])
+	}
 }

@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"fmt"
 	"net/http"
+	"regexp"
 	"testing"
 	"time"
 )
@@ -15,6 +17,9 @@ func TestRoundEndStepsAside(t *testing.T) {
 	srv := newServer(t)
 	for name, vp := range map[string]size{"desktop": desktop, "phone": phone, "landscape": landscape} {
 		t.Run(name, func(t *testing.T) {
+			// Each table of its own waits out round 2's grace (15 s) for
+			// its clock to run: the three wait together.
+			parallel(t)
 			var created struct {
 				Game struct{ ID string } `json:"game"`
 			}
@@ -23,16 +28,27 @@ func TestRoundEndStepsAside(t *testing.T) {
 			}
 			p := newPage(t, srv, "Ann", vp.w, vp.h)
 			p.open("/g/" + created.Game.ID)
-			p.join("Ann")
+			seat := p.join("Ann")
 			// Play round 1, stopping at its end, whoever moves first then.
 			p.playTo("round 1's end", func(st tableState) string { return choose(st.Legal) }, func(st tableState) bool {
 				return st.Overlay > 0 || eval[bool](p, `!!document.querySelector("#round-note")`)
 			})
-			// The player's decision in round 2, clock running.
+			clock := fmt.Sprintf(`document.querySelector('#table [data-clock-seat="%d"]').textContent`, seat)
+			reserve := lastTime(eval[string](p, clock))
+			ended := time.Now()
+			// The player's decision in round 2, clock running: the round's
+			// scores stayed open, so it starts at the pace's grace (15 s),
+			// with the decision's own time, the reserve untouched.
 			waitFor[bool](p, "the player's clock running in round 2", `(() => {
   const c = document.querySelector("#decide-clock.decide-clock-mine.clock-running");
   return !!c && !!document.querySelector("#round-note");
 })()`, 30*time.Second)
+			if held := time.Since(ended); held < 10*time.Second {
+				t.Errorf("the player's clock ran %v after the round's end, its scores still open (want the 15 s grace)", held.Round(100*time.Millisecond))
+			}
+			if now := lastTime(eval[string](p, clock)); reserve == "" || now != reserve {
+				t.Errorf("the reserve went from %q at the round's end to %q once the clock ran", reserve, now)
+			}
 			if eval[bool](p, `!!document.querySelector("#round-end[aria-modal], .tbl[inert]")`) {
 				t.Errorf("a dialog covers the table while the player's clock runs")
 			}
@@ -61,4 +77,13 @@ func TestRoundEndStepsAside(t *testing.T) {
 			waitFor[bool](p, "the round's scores", partlyInView(`#scores table[data-round="1"]`, 40), 5*time.Second)
 		})
 	}
+}
+
+// lastTime is the last time ("1:00") a clock's text shows: the reserve.
+func lastTime(clock string) string {
+	times := regexp.MustCompile(`\d+:\d\d`).FindAllString(clock, -1)
+	if len(times) == 0 {
+		return ""
+	}
+	return times[len(times)-1]
 }

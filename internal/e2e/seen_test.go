@@ -14,8 +14,10 @@ import (
 // The tests of this file check what a new player saw go wrong, each
 // where it was seen.
 
-// TestPhoneHeader: the header is one line on a phone, in the language with
-// the longest words, and its controls are a finger wide.
+// TestPhoneHeader: the table's header is one line on a phone, in the
+// language with the longest words, and its controls are a finger wide;
+// the lobby's, with more tools, shows each tool's word whole inside its
+// button and the screen, in English and in Hungarian.
 func TestPhoneHeader(t *testing.T) {
 	srv := newServer(t)
 	id := srv.create(t, "", "easy", "medium")
@@ -46,6 +48,29 @@ func TestPhoneHeader(t *testing.T) {
 	if len(names) != 3 || names[1] != "2. bot (könnyű)" || names[2] != "3. bot (közepes)" {
 		t.Errorf("the strips name the players %q", names)
 	}
+
+	p.open("/")
+	for _, lang := range []string{"hu", "en"} {
+		p.setSelect("#lang", lang)
+		waitFor[bool](p, "the lobby in "+lang, fmt.Sprintf(`document.documentElement.lang === %q`, lang), 5*time.Second)
+		for _, s := range []size{phone, narrow} {
+			p.resize(s)
+			p.frames()
+			bad := eval[[]string](p, `(() => { const out = [], tools = [...document.querySelectorAll("header .top-tools > *")].filter((e) => e.getClientRects().length);
+  for (const [i, e] of tools.entries()) {
+    const r = e.getBoundingClientRect(), name = e.id || e.className;
+    if (e.scrollWidth > e.clientWidth + 1) out.push(name + " shows " + e.clientWidth + " of its " + e.scrollWidth + " px");
+    if (r.left < -1 || r.right > innerWidth + 1) out.push(name + " runs off the screen");
+    for (const f of tools.slice(i + 1)) { const q = f.getBoundingClientRect();
+      if (r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1 && q.top < r.bottom - 1) out.push(name + " overlaps " + (f.id || f.className)); }
+  }
+  return out; })()`)
+			if len(bad) > 0 {
+				t.Errorf("the lobby's header in %s at %s: %s", lang, s, strings.Join(bad, "; "))
+			}
+		}
+	}
+	p.screenshotViewport("lobby-head-" + narrow.String())
 }
 
 // TestTableDetails: the pile counts are numbers of cards without a cryptic

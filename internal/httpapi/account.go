@@ -505,7 +505,7 @@ func (s *Server) removePasskey(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 	svc := s.opts.Accounts
-	p, err := svc.Profile(r.Context(), r.PathValue("name"))
+	p, err := svc.ProfileOf(r.Context(), r.PathValue("name"), r.URL.Query().Get("games"))
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -549,7 +549,7 @@ func TestRatedGameAgainstBot(t *testing.T) {
 		t.Fatal(err)
 	}
 	servertest.PlayAll(t, c, casual.ID)
-	abandoned, _, err := c.CreateRated(ctx, []string{"", "medium", "medium"})
+	abandoned, _, err := c.CreateTable(ctx, rclient.Table{Seats: []string{"", "medium", "medium"}, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -565,7 +565,7 @@ func TestRatedGameAgainstBot(t *testing.T) {
 		t.Fatalf("after a casual and an unfinished game: %+v, want the new player's rating", a.Rating)
 	}
 
-	rated, _, err := c.CreateRated(ctx, []string{"", "medium"})
+	rated, _, err := c.CreateTable(ctx, rclient.Table{Seats: []string{"", "medium"}, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -662,7 +662,7 @@ func TestDeleteAccount(t *testing.T) {
 	if _, err := c.Register(ctx, "Ann", goodPassword); err != nil {
 		t.Fatal(err)
 	}
-	rated, _, err := c.CreateRated(ctx, []string{"", "medium"})
+	rated, _, err := c.CreateTable(ctx, rclient.Table{Seats: []string{"", "medium"}, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/razziagame/razzia/internal/analysis"
 	"github.com/razziagame/razzia/internal/analyst"
+	rclient "github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/store"
 )
@@ -220,7 +221,7 @@ func TestHintsRefusedAtRatedTable(t *testing.T) {
 	if _, err := c.Register(e.ctx, "Ann", goodPassword); err != nil {
 		t.Fatal(err)
 	}
-	rated, _, err := c.CreateRated(e.ctx, []string{"", "medium"})
+	rated, _, err := c.CreateTable(e.ctx, rclient.Table{Seats: []string{"", "medium"}, Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}

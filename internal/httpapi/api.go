@@ -561,7 +561,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 // calibrated rating (a level added since the last calibration).
 func (s *Server) ratedBots(seats []string) error {
 	if s.opts.Accounts == nil {
-		return nil // CreateRated refuses: no accounts, no rated tables
+		return nil // creating refuses: no accounts, no rated tables
 	}
 	ok := s.opts.Accounts.Calibrated()
 	for _, b := range seats {

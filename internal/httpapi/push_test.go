@@ -109,7 +109,7 @@ func TestPushGameOverOnly(t *testing.T) {
 		t.Fatalf("settings after PUT: %+v", settings)
 	}
 	c := signedInClient(t, srv, "Ann")
-	game, _, err := c.CreateTable(servertest.Context(t), []string{"", "easy"}, "day1", false)
+	game, _, err := c.CreateTable(servertest.Context(t), rclient.Table{Seats: []string{"", "easy"}, Pace: "day1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestPushHangingServiceDoesNotDelayMoves(t *testing.T) {
 	b.register("Ann")
 	b.subscribe(svc, "en").Hang()
 	c := signedInClient(t, srv, "Ann")
-	game, _, err := c.CreateTable(servertest.Context(t), []string{"", "easy"}, "day1", false)
+	game, _, err := c.CreateTable(servertest.Context(t), rclient.Table{Seats: []string{"", "easy"}, Pace: "day1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -517,7 +517,7 @@ func (w *wsConn) chat(ctx context.Context, data []byte) error {
 	if err := decodeChecked(data, &msg); err != nil {
 		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
-	return w.answer(ctx, "chat", w.s.hub.Chat(ctx, w.id, w.token, w.account, w.name, msg.Phrase, msg.Text))
+	return w.answer(ctx, "chat", w.s.hub.Chat(ctx, w.id, table.ChatRequest{Token: w.token, Account: w.account, Name: w.name, Phrase: msg.Phrase, Text: msg.Text}))
 }
 
 func (w *wsConn) mute(ctx context.Context, data []byte) error {
@@ -525,7 +525,7 @@ func (w *wsConn) mute(ctx context.Context, data []byte) error {
 	if err := decodeChecked(data, &msg); err != nil {
 		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
-	return w.answer(ctx, msg.Type, w.s.hub.Mute(ctx, w.id, w.token, w.account, *msg.Seat, msg.Type == protocol.TypeMute))
+	return w.answer(ctx, msg.Type, w.s.hub.Mute(ctx, w.id, table.MuteRequest{Token: w.token, Account: w.account, Seat: *msg.Seat, On: msg.Type == protocol.TypeMute}))
 }
 
 // decodeMessage decodes one JSON object into msg, refusing unknown

@@ -217,7 +217,10 @@ func TestRunNextGame(t *testing.T) {
 func TestRunRefusals(t *testing.T) {
 	t.Parallel() // a server of its own, mostly waiting on the network
 	srv := servertest.New(t, servertest.Options{API: httpapi.Options{MessageRate: 1e-9, MessageBurst: 1}})
-	rep := run(t, loadgen.Config{Servers: []string{srv.URL}, Tables: 1, Seats: 2, Duration: 500 * time.Millisecond})
+	// The refusals go on until the run's end: its time bounds the test,
+	// and it must hold two moves and a refusal on a loaded machine (half a
+	// second once held one move).
+	rep := run(t, loadgen.Config{Servers: []string{srv.URL}, Tables: 1, Seats: 2, Duration: 2 * time.Second})
 	if rep.Errors["rate_limited"] == 0 || rep.Moves.Clients != 2 || rep.Moves.Unconfirmed != 0 {
 		t.Errorf("errors %v, moves %+v: want the first move of each seat played, then refusals", rep.Errors, rep.Moves)
 	}

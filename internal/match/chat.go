@@ -96,15 +96,6 @@ func MuteTarget(seats []store.Seat, p chat.Person, seat int) (string, error) {
 	return SeatKey(seat), nil
 }
 
-// RoomOf returns a chat room with the stored mutes.
-func RoomOf(mutes []store.Mute) *chat.Room {
-	room := chat.NewRoom(chat.DefaultLimits)
-	for _, m := range mutes {
-		room.Mute(m.Muter, m.Muted)
-	}
-	return room
-}
-
 // post decides a message of a live game at now, within its sender's rate
 // limit; Apply takes it from the limit, once it is stored.
 func (m *Match) post(c Command, now time.Time) (Result, error) {
@@ -144,15 +135,6 @@ func (m *Match) mute(c Command) (Result, error) {
 	return r, nil
 }
 
-// roomNow returns the chat room as it is, to read: an empty one until the
-// host sets it, which deciding does not keep.
-func (m *Match) roomNow() *chat.Room {
-	if m.Room == nil {
-		return RoomOf(nil)
-	}
-	return m.Room
-}
-
 // AfterGame decides a chat command c (a message or a mute) at game g,
 // which is over, at now: the chat goes on for chat.AfterGame after the
 // game's end, both channels open to everyone, within the rate limits of
@@ -188,12 +170,4 @@ func AfterGame(c Command, g *store.Game, room *chat.Room, now time.Time) (Write,
 		return Write{Kind: SetMute, Mute: store.Mute{Muter: p.ID, Muted: target}, On: c.Mute}, nil
 	}
 	return Write{}, unsupported(c.Kind)
-}
-
-// room returns the chat room, to change: empty until the host sets it.
-func (m *Match) room() *chat.Room {
-	if m.Room == nil {
-		m.Room = RoomOf(nil)
-	}
-	return m.Room
 }

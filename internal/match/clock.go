@@ -14,32 +14,6 @@ import (
 	"github.com/razziagame/razzia/internal/store"
 )
 
-// playing reports whether the game is under way.
-func (m *Match) playing() bool { return m.Game != nil && m.Status == store.StatusPlaying }
-
-// nextTiming returns the timing after the move that leads to state after,
-// made at now: the mover's decision ends, the next person's starts unless
-// the clock is held (a new round's first clock waits while the round's
-// scores are read), and the pre-moves of auctions that are over expire.
-func (m *Match) nextTiming(mover int, after *razzia.State, now time.Time) (Timing, error) {
-	next := m.Timing.clone()
-	next.Clock.Stop(now)
-	next.PreMoves = withoutPreMove(next.PreMoves, mover)
-	if h := next.Hold; h != nil && m.PersonPlays(mover) && !slices.Contains(h.Continued, mover) {
-		h.Continued = append(h.Continued, mover) // moving is continuing
-	}
-	if before := m.Game.State(); next.Hold == nil && m.holds(&before, after) {
-		next.Hold = &Hold{Until: time.UnixMilli(now.Add(next.Clock.Pace().Grace).UnixMilli()).UTC()}
-	}
-	if seat := after.ToMove(); !after.Over() && m.PersonPlays(seat) && next.Hold == nil {
-		if err := next.Clock.Start(seat, now); err != nil {
-			return Timing{}, fmt.Errorf("starting the clock of seat %d: %w", seat, err)
-		}
-	}
-	next.PreMoves = livePreMoves(next.PreMoves, after)
-	return next, nil
-}
-
 // ResumeClock starts the decision of a person to move whose clock does
 // not run: the game started and the server stopped before it stored the
 // clock, so the decision started when the game last changed, as stored.

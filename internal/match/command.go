@@ -216,3 +216,13 @@ func (m *Match) timed(t Timing, failed *Refusal) Result {
 	return Result{Write: Write{Kind: SetClock, Index: m.Moves(), Clock: stored, Failed: failed},
 		next: &change{timing: &t, stored: stored}}
 }
+
+// unsupported is the refusal of a command of a kind this version does
+// not know.
+func unsupported(k Kind) *Refusal {
+	// Asked by a node of a newer version while the servers are being
+	// updated: the client waits for this node's update.
+	r := refuse(ErrUnsupported, "this server runs another version and does not know the command %q: try again in a minute", k)
+	r.RetryAfter = time.Minute
+	return r
+}

@@ -1,7 +1,6 @@
 package match
 
 import (
-	"errors"
 	"slices"
 	"time"
 
@@ -119,24 +118,6 @@ func (m *Match) admits(account string, hash []byte) error {
 	return nil
 }
 
-// changed is the refusal of a creator's write that found the table
-// changed in the store.
-func changed() *Refusal { return refuse(ErrAlreadyStarted, "the table changed meanwhile: look again") }
-
-// creatorSeat reports why the creator's command about seat may not be
-// made: someone else sent it, the game started, or there is no such seat.
-func (m *Match) creatorSeat(creator []byte, seat int) *Refusal {
-	switch {
-	case !SameHash(m.Creator, creator):
-		return NotCreatorRefusal()
-	case m.Status != store.StatusOpen:
-		return StartedRefusal("its seats are fixed")
-	case seat < 0 || seat >= len(m.Seats):
-		return refuse(ErrBadRequest, "there is no seat %d: the seats are 0 to %d", seat, len(m.Seats)-1)
-	}
-	return nil
-}
-
 // remove frees a person's seat of an open table, for its creator.
 func (m *Match) remove(creator []byte, seat int) (Result, error) {
 	if err := m.creatorSeat(creator, seat); err != nil {
@@ -188,20 +169,6 @@ func (m *Match) Expire(now time.Time, ttl time.Duration) Result {
 	return r
 }
 
-// seatPlaying checks that seat is a seat of a game being played, for a
-// command only a player may send.
-func (m *Match) seatPlaying(seat int) *Refusal {
-	switch {
-	case seat < 0:
-		return NoSeatRefusal()
-	case m.Game == nil:
-		return refuse(ErrNotStarted, "the game has not started: seats are still open")
-	case m.Game.Over():
-		return GameOverRefusal()
-	}
-	return nil
-}
-
 // playFor decides a player's move: given back their seat first if a bot
 // stands in for them, timed out if it came at or after the deadline.
 func (m *Match) playFor(c Command, now time.Time) (Result, error) {
@@ -236,48 +203,6 @@ func (m *Match) playFor(c Command, now time.Time) (Result, error) {
 	return m.Move(mv, now)
 }
 
-// ParseMove reads a player's move (a record token); the error is why it
-// is not one. A draw names no card: the server draws it.
-func ParseMove(move string) (razzia.Move, error) {
-	m, err := razzia.ParseMove(move)
-	if err == nil && m.Action == razzia.ActionDraw && m.Card != razzia.NoKind {
-		err = errors.New("the server draws the card: send draw")
-	}
-	return m, err
-}
-
-// Move decides mv, the move of the seat to move, at now: checked once,
-// the card of a draw named; the result stores it with the clock as it is
-// after it, and Apply plays it as checked.
-func (m *Match) Move(mv razzia.Move, now time.Time) (Result, error) {
-	if m.Game == nil || m.Status != store.StatusPlaying {
-		return Result{}, refuse(ErrNotStarted, "the game is not being played")
-	}
-	checked, err := m.Game.CheckMove(mv)
-	if err != nil {
-		return Result{}, &Refusal{Kind: ErrIllegalMove, Msg: err.Error(), Err: err}
-	}
-	index, mover, after := m.Game.Len(), m.Game.ToMove(), checked.After
-	status := store.StatusPlaying
-	if after.Over() {
-		status = store.StatusFinished
-	}
-	next, err := m.nextTiming(mover, &after, now)
-	if err != nil {
-		return Result{}, &Refusal{Kind: ErrInternal, Msg: "internal error: please try again", Err: err}
-	}
-	stored := next.Encode()
-	r := Result{Write: Write{Kind: AppendMove, Index: index, Move: checked.Move.String(), Status: status, Clock: stored},
-		next: &change{status: status, played: &checked, timing: &next, stored: stored}}
-	r.Broadcast, r.Bots, r.Clock, r.PreMove = true, true, true, true
-	r.Turn = &Turn{Moves: index + 1, Mover: mover}
-	if status == store.StatusFinished {
-		r.Finished = true
-		r.note("game over", "moves", index+1, "winners", after.Winners())
-	}
-	return r, nil
-}
-
 // Closed decides command c at g, a table that is no longer live (its
 // game is over, or it is an uploaded record): the refusal it gets. The
 // chat's commands are the host's, who runs the chat after the game.
@@ -300,14 +225,4 @@ func Closed(c Command, g *store.Game) *Refusal {
 		return GameOverRefusal()
 	}
 	return unsupported(c.Kind)
-}
-
-// unsupported is the refusal of a command of a kind this version does
-// not know.
-func unsupported(k Kind) *Refusal {
-	// Asked by a node of a newer version while the servers are being
-	// updated: the client waits for this node's update.
-	r := refuse(ErrUnsupported, "this server runs another version and does not know the command %q: try again in a minute", k)
-	r.RetryAfter = time.Minute
-	return r
 }

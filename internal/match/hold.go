@@ -7,17 +7,6 @@ import (
 	"github.com/razziagame/razzia"
 )
 
-// A Hold is a new round's first clock held while the players read the
-// round's scores: no person's decision is timed until every connected
-// person has continued, or until Until, whichever comes first. Bots play
-// on meanwhile: they read nothing.
-type Hold struct {
-	// Until is when the pace's grace runs out, to the millisecond.
-	Until time.Time `json:"until"`
-	// Continued lists the seats whose people have continued, in order.
-	Continued []int `json:"continued,omitempty"`
-}
-
 // holds reports whether the move that leads from before to after starts
 // a round whose first clock waits: a timed pace with a grace, a game
 // going on into a new round, and a person at the table to read.

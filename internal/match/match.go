@@ -8,6 +8,13 @@
 // *Refusal; nothing changes until the host, once the write is committed,
 // applies the result. The match has no goroutine, store, lease, logger or
 // clock of its own: the host (internal/table) runs those around it.
+//
+// Its files depend on each other one way (go run ./internal/tools/pkgmap
+// ./internal/match counts them): decide.go (Decide, Closed) and the
+// commands' files (new.go, level.go, chat.go, clock.go, hold.go,
+// rematch.go, alert.go) over move.go (a move's decision), command.go
+// (commands, results, Apply), room.go (the chat room), match.go (the
+// Match and the checks the commands share), timing.go and refusal.go.
 package match
 
 import (
@@ -149,3 +156,34 @@ func BotsOnly(seats []store.Seat) bool {
 	}
 	return true
 }
+
+// creatorSeat reports why the creator's command about seat may not be
+// made: someone else sent it, the game started, or there is no such seat.
+func (m *Match) creatorSeat(creator []byte, seat int) *Refusal {
+	switch {
+	case !SameHash(m.Creator, creator):
+		return NotCreatorRefusal()
+	case m.Status != store.StatusOpen:
+		return StartedRefusal("its seats are fixed")
+	case seat < 0 || seat >= len(m.Seats):
+		return refuse(ErrBadRequest, "there is no seat %d: the seats are 0 to %d", seat, len(m.Seats)-1)
+	}
+	return nil
+}
+
+// seatPlaying checks that seat is a seat of a game being played, for a
+// command only a player may send.
+func (m *Match) seatPlaying(seat int) *Refusal {
+	switch {
+	case seat < 0:
+		return NoSeatRefusal()
+	case m.Game == nil:
+		return refuse(ErrNotStarted, "the game has not started: seats are still open")
+	case m.Game.Over():
+		return GameOverRefusal()
+	}
+	return nil
+}
+
+// playing reports whether the game is under way.
+func (m *Match) playing() bool { return m.Game != nil && m.Status == store.StatusPlaying }

@@ -79,3 +79,7 @@ func StartedRefusal(what string) *Refusal {
 
 // FullRefusal is the refusal of a join once the game has started.
 func FullRefusal() *Refusal { return refuse(ErrTableFull, "the table is full: the game has started") }
+
+// changed is the refusal of a creator's write that found the table
+// changed in the store.
+func changed() *Refusal { return refuse(ErrAlreadyStarted, "the table changed meanwhile: look again") }

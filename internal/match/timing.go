@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/pace"
@@ -159,4 +160,15 @@ func livePreMoves(list []StoredPreMove, s *razzia.State) []StoredPreMove {
 // withoutPreMove drops the seat's pre-move from list.
 func withoutPreMove(list []StoredPreMove, seat int) []StoredPreMove {
 	return slices.DeleteFunc(list, func(p StoredPreMove) bool { return p.Seat == seat })
+}
+
+// A Hold is a new round's first clock held while the players read the
+// round's scores: no person's decision is timed until every connected
+// person has continued, or until Until, whichever comes first. Bots play
+// on meanwhile: they read nothing.
+type Hold struct {
+	// Until is when the pace's grace runs out, to the millisecond.
+	Until time.Time `json:"until"`
+	// Continued lists the seats whose people have continued, in order.
+	Continued []int `json:"continued,omitempty"`
 }

@@ -117,6 +117,18 @@ type (
 		// ProvisionalGames is how many rated games end the provisional
 		// period.
 		ProvisionalGames int `json:"provisionalGames"`
+		// Games counts the player's finished games of each kind, all of
+		// them, whatever Only says.
+		Games GameCounts `json:"games"`
+		// Only is the kind of games ByPlayers, Categories, Bots and Recent
+		// are made of: "rated" or "casual" (GET ...?games=), or "" for all.
+		Only string `json:"only,omitempty"`
+	}
+	// GameCounts are a player's finished games: rated (their rating
+	// changed) and casual.
+	GameCounts struct {
+		Rated  int `json:"rated"`
+		Casual int `json:"casual"`
 	}
 	// A RatingPoint is the rating after one rated game.
 	RatingPoint struct {

@@ -8,7 +8,6 @@ package servertest
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -296,22 +295,11 @@ func PlayAll(t testing.TB, c *client.Client, id string) int {
 	}
 	s := c.Session(id, token)
 	defer s.Close()
-	for {
-		st, err := s.Next(ctx)
-		if err != nil {
-			t.Fatalf("game %s: %v", id, err)
-		}
-		if st.Over() {
-			return seat
-		}
-		if st.MyTurn() {
-			// A move the game outran is answered stale: the next state
-			// asks again.
-			if err := s.Move(ctx, st.View.Legal[0], st.View.Moves); err != nil && !errors.Is(err, client.ErrNotConnected) {
-				t.Logf("game %s: move: %v", id, err)
-			}
-		}
+	p := client.Player{Session: s, Decide: func(st *client.State) string { return st.View.Legal[0] }}
+	if _, err := p.Play(ctx); err != nil {
+		t.Fatalf("game %s: %v", id, err)
 	}
+	return seat
 }
 
 // Cut closes every connection to the server, WebSockets included, as a

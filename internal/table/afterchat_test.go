@@ -22,7 +22,7 @@ func TestChatAfterGame(t *testing.T) {
 	h, id, tokens := chatTable(t, st, newFakeClock())
 	ann, _ := chatWatch(t, h, id, tokens[0], "")
 	bob, _ := chatWatch(t, h, id, tokens[1], "")
-	if err := h.Chat(ctx, id, "", "acct-kim", "Kim", "", "psst"); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Account: "acct-kim", Name: "Kim", Text: "psst"}); err != nil {
 		t.Fatal(err)
 	}
 	playAlongBoth(t, h, id, tokens)
@@ -30,7 +30,7 @@ func TestChatAfterGame(t *testing.T) {
 	wantSaid(t, "Ann at the end", nextChat(t, ann), "Kim: psst")
 	wantSaid(t, "Bob at the end", nextChat(t, bob), "Kim: psst")
 
-	if err := h.Chat(ctx, id, tokens[0], "", "", "wp", ""); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "wp"}); err != nil {
 		t.Fatalf("Ann's \"Well played\" after the game: %v", err)
 	}
 	m := nextChat(t, bob)
@@ -43,12 +43,12 @@ func TestChatAfterGame(t *testing.T) {
 		t.Errorf("Ann's line after the game %+v: want move %d (after the last), the players' channel, seat 0", l, len(g.Moves))
 	}
 	wantSaid(t, "Ann after the game", nextChat(t, ann), "Ann: #wp")
-	if err := h.Chat(ctx, id, tokens[1], "", "", "", "gg, close one"); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[1], Text: "gg, close one"}); err != nil {
 		t.Fatalf("Bob's free text after the game: %v", err)
 	}
 	wantSaid(t, "Ann", nextChat(t, ann), "Bob: gg, close one")
 	// A spectator says something after the game: the players read it.
-	if err := h.Chat(ctx, id, "", "acct-kim", "Kim", "gg", ""); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Account: "acct-kim", Name: "Kim", Phrase: "gg"}); err != nil {
 		t.Fatal(err)
 	}
 	wantSaid(t, "Ann", nextChat(t, ann), "Kim: #gg")
@@ -58,7 +58,7 @@ func TestChatAfterGame(t *testing.T) {
 	// hears what is said next.
 	late, hist := chatWatch(t, h, id, tokens[1], "")
 	wantSaid(t, "Bob reconnecting", hist, "Kim: psst", "Ann: #wp", "Bob: gg, close one", "Kim: #gg")
-	if err := h.Chat(ctx, id, tokens[0], "", "", "bye", ""); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "bye"}); err != nil {
 		t.Fatal(err)
 	}
 	wantSaid(t, "Bob's new connection", nextChat(t, late), "Ann: #bye")
@@ -99,36 +99,36 @@ func TestChatAfterGameRules(t *testing.T) {
 		{"an unknown phrase", tokens[0], "", "hax", "", chat.ErrUnknownPhrase},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			wantKind(t, h.Chat(ctx, id, c.token, c.account, "", c.phrase, c.text), c.kind)
+			wantKind(t, h.Chat(ctx, id, ChatRequest{Token: c.token, Account: c.account, Phrase: c.phrase, Text: c.text}), c.kind)
 		})
 	}
 	// Bob mutes Ann after the game: on his connection only.
-	wantKind(t, h.Mute(ctx, id, tokens[1], "", 1, true), chat.ErrMuteSelf)
-	if err := h.Mute(ctx, id, tokens[1], "", 0, true); err != nil {
+	wantKind(t, h.Mute(ctx, id, MuteRequest{Token: tokens[1], Seat: 1, On: true}), chat.ErrMuteSelf)
+	if err := h.Mute(ctx, id, MuteRequest{Token: tokens[1], Seat: 0, On: true}); err != nil {
 		t.Fatal(err)
 	}
 	if m := nextChat(t, bob); !slices.Equal(m.Muted, []int{0}) || len(m.Lines) != 0 {
 		t.Errorf("Bob after muting Ann: %+v, want muted [0] and no lines", m)
 	}
-	if err := h.Chat(ctx, id, tokens[0], "", "", "gg", ""); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "gg"}); err != nil {
 		t.Fatal(err)
 	}
 	wantSaid(t, "Bob", nextChat(t, bob), "Ann: (muted)")
 	wantSaid(t, "a spectator", nextChat(t, spec), "Ann: #gg")
 	// Too fast: Ann's burst (the "gg" was its first), then a wait.
 	for i := 1; i < chat.DefaultLimits.Burst; i++ {
-		if err := h.Chat(ctx, id, tokens[0], "", "", "thanks", ""); err != nil {
+		if err := h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "thanks"}); err != nil {
 			t.Fatalf("message %d of the burst: %v", i+1, err)
 		}
 	}
-	err := h.Chat(ctx, id, tokens[0], "", "", "bye", "")
+	err := h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "bye"})
 	wantKind(t, err, chat.ErrTooFast)
 	var e *Error
 	if errors.As(err, &e) && (e.RetryAfter <= 0 || e.RetryAfter > chat.DefaultLimits.Every) {
 		t.Errorf("too fast: retry after %v, want within %v", e.RetryAfter, chat.DefaultLimits.Every)
 	}
 	clk.Advance(chat.DefaultLimits.Every)
-	if err := h.Chat(ctx, id, tokens[0], "", "", "bye", ""); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "bye"}); err != nil {
 		t.Errorf("after waiting: %v", err)
 	}
 	stored, err := st.Chat(ctx, id)
@@ -146,12 +146,12 @@ func TestChatAfterGameRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	clk.Advance(g.Updated.Sub(clk.Now()) + chat.AfterGame - time.Second)
-	if err := h.Chat(ctx, id, tokens[1], "", "", "", "still here"); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[1], Text: "still here"}); err != nil {
 		t.Errorf("a second before the chat closes: %v", err)
 	}
 	clk.Advance(2 * time.Second)
-	wantKind(t, h.Chat(ctx, id, tokens[1], "", "", "gg", ""), chat.ErrClosed)
-	wantKind(t, h.Mute(ctx, id, tokens[1], "", 0, false), chat.ErrClosed)
+	wantKind(t, h.Chat(ctx, id, ChatRequest{Token: tokens[1], Phrase: "gg"}), chat.ErrClosed)
+	wantKind(t, h.Mute(ctx, id, MuteRequest{Token: tokens[1], Seat: 0}), chat.ErrClosed)
 	if after, err := st.Chat(ctx, id); err != nil || len(after.Lines) != len(stored.Lines)+1 || len(after.Mutes) != 1 {
 		t.Errorf("after refusals once closed: %+v, %v: want one line more, the mute kept", after, err)
 	}
@@ -182,7 +182,7 @@ func chatAfterGameAcrossNodes(t *testing.T, open func(t *testing.T) store.Store)
 	playAlongBoth(t, a, id, tokens)
 	waitOver(t, ctx, b, id)
 	// Ann says it through a; Bob's connection on b, kept from the game, hears it.
-	if err := a.Chat(ctx, id, tokens[0], "", "", "wp", ""); err != nil {
+	if err := a.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "wp"}); err != nil {
 		t.Fatal(err)
 	}
 	wantSaid(t, "Bob on b", nextChat(t, bobOnB), "Ann: #wp")
@@ -190,14 +190,14 @@ func chatAfterGameAcrossNodes(t *testing.T, open func(t *testing.T) store.Store)
 	// Bob answers through b; a connection made on a after the game hears it.
 	annLate, hist := chatWatch(t, a, id, tokens[0], "")
 	wantSaid(t, "Ann's new connection on a", hist, "Ann: #wp")
-	if err := b.Chat(ctx, id, tokens[1], "", "", "", "gg from b"); err != nil {
+	if err := b.Chat(ctx, id, ChatRequest{Token: tokens[1], Text: "gg from b"}); err != nil {
 		t.Fatal(err)
 	}
 	wantSaid(t, "Ann on a", nextChat(t, annOnA), "Bob: gg from b")
 	wantSaid(t, "Ann's new connection on a", nextChat(t, annLate), "Bob: gg from b")
 	nextChat(t, bobOnB)
 	// Ann mutes Bob through b: her connections on a hold it.
-	if err := b.Mute(ctx, id, tokens[0], "", 1, true); err != nil {
+	if err := b.Mute(ctx, id, MuteRequest{Token: tokens[0], Seat: 1, On: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []*Subscription{annOnA, annLate} {
@@ -205,7 +205,7 @@ func chatAfterGameAcrossNodes(t *testing.T, open func(t *testing.T) store.Store)
 			t.Errorf("Ann on a after muting Bob: muted %v", m.Muted)
 		}
 	}
-	if err := b.Chat(ctx, id, tokens[1], "", "", "bye", ""); err != nil {
+	if err := b.Chat(ctx, id, ChatRequest{Token: tokens[1], Phrase: "bye"}); err != nil {
 		t.Fatal(err)
 	}
 	wantSaid(t, "Ann on a", nextChat(t, annOnA), "Bob: (muted)")

@@ -125,7 +125,7 @@ func TestChatPhrases(t *testing.T) {
 	bob, _ := chatWatch(t, h, id, tokens[1], "")
 	spec, _ := chatWatch(t, h, id, "", "")
 	// A guest player sends quick phrases.
-	if err := h.Chat(ctx, id, tokens[0], "", "", "gl", ""); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "gl"}); err != nil {
 		t.Fatal(err)
 	}
 	for who, s := range map[string]*Subscription{"Ann": ann, "Bob": bob, "a spectator": spec} {
@@ -157,7 +157,7 @@ func TestChatFreeTextSignedInOnly(t *testing.T) {
 		{"a signed-in spectator's text", "", "acct-kim", "Kim", "", "kibitz", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := h.Chat(ctx, id, c.token, c.account, c.speaker, c.phrase, c.text)
+			err := h.Chat(ctx, id, ChatRequest{Token: c.token, Account: c.account, Name: c.speaker, Phrase: c.phrase, Text: c.text})
 			if c.kind != nil {
 				wantKind(t, err, c.kind)
 				noChat(t, bob, c.name)
@@ -202,28 +202,28 @@ func TestChatRefused(t *testing.T) {
 		{"an unknown phrase", "hax", "", chat.ErrUnknownPhrase},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			wantKind(t, h.Chat(ctx, id, bob, "", "", c.phrase, c.text), c.kind)
+			wantKind(t, h.Chat(ctx, id, ChatRequest{Token: bob, Phrase: c.phrase, Text: c.text}), c.kind)
 			noChat(t, ann, c.name)
 		})
 	}
 	// Too fast: a burst, then a wait.
 	for i := range chat.DefaultLimits.Burst {
-		if err := h.Chat(ctx, id, bob, "", "", "", "msg"); err != nil {
+		if err := h.Chat(ctx, id, ChatRequest{Token: bob, Text: "msg"}); err != nil {
 			t.Fatalf("message %d of the burst: %v", i+1, err)
 		}
 	}
-	err := h.Chat(ctx, id, bob, "", "", "gg", "")
+	err := h.Chat(ctx, id, ChatRequest{Token: bob, Phrase: "gg"})
 	wantKind(t, err, chat.ErrTooFast)
 	var e *Error
 	if errors.As(err, &e) && (e.RetryAfter <= 0 || e.RetryAfter > chat.DefaultLimits.Every) {
 		t.Errorf("too fast: retry after %v, want within %v", e.RetryAfter, chat.DefaultLimits.Every)
 	}
 	// The limit is the sender's: Ann may still write.
-	if err := h.Chat(ctx, id, tokens[0], "", "", "wow", ""); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "wow"}); err != nil {
 		t.Errorf("another player after Bob's burst: %v", err)
 	}
 	clk.Advance(chat.DefaultLimits.Every)
-	if err := h.Chat(ctx, id, bob, "", "", "gg", ""); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: bob, Phrase: "gg"}); err != nil {
 		t.Errorf("after waiting: %v", err)
 	}
 	c, err := st.Chat(ctx, id)
@@ -254,11 +254,11 @@ func TestChatMute(t *testing.T) {
 		{"an anonymous spectator", "", 0, chat.ErrSignIn},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			wantKind(t, h.Mute(ctx, id, c.token, "", c.seat, true), c.kind)
+			wantKind(t, h.Mute(ctx, id, MuteRequest{Token: c.token, Seat: c.seat, On: true}), c.kind)
 			noChat(t, bob1, c.name)
 		})
 	}
-	if err := h.Mute(ctx, id, tokens[1], "", 0, true); err != nil {
+	if err := h.Mute(ctx, id, MuteRequest{Token: tokens[1], Seat: 0, On: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []*Subscription{bob1, bob2} {
@@ -267,7 +267,7 @@ func TestChatMute(t *testing.T) {
 		}
 	}
 	noChat(t, spec, "Bob muted Ann")
-	if err := h.Chat(ctx, id, tokens[0], "", "", "oops", ""); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "oops"}); err != nil {
 		t.Fatal(err)
 	}
 	wantSaid(t, "Bob", nextChat(t, bob1), "Ann: (muted)")
@@ -284,7 +284,7 @@ func TestChatMute(t *testing.T) {
 	_, hist = chatWatch(t, h2, id, tokens[1], "")
 	wantSaid(t, "Bob after a restart", hist, "Ann: (muted)")
 	// Unmuted, Ann's words come again.
-	if err := h2.Mute(ctx, id, tokens[1], "", 0, false); err != nil {
+	if err := h2.Mute(ctx, id, MuteRequest{Token: tokens[1], Seat: 0}); err != nil {
 		t.Fatal(err)
 	}
 	_, hist = chatWatch(t, h2, id, tokens[1], "")
@@ -297,10 +297,10 @@ func TestChatSpectatorsChannel(t *testing.T) {
 	ann, _ := chatWatch(t, h, id, tokens[0], "")
 	kim, _ := chatWatch(t, h, id, "", "acct-kim")
 	anon, _ := chatWatch(t, h, id, "", "")
-	if err := h.Chat(ctx, id, "", "acct-kim", "Kim", "", "Ann should bid 9"); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Account: "acct-kim", Name: "Kim", Text: "Ann should bid 9"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Chat(ctx, id, tokens[0], "", "", "thinking", ""); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "thinking"}); err != nil {
 		t.Fatal(err)
 	}
 	// Players never read the spectators' channel during the game;
@@ -313,7 +313,7 @@ func TestChatSpectatorsChannel(t *testing.T) {
 		t.Errorf("Kim's line %+v: want the spectators' channel, seat -1", m.Lines[0])
 	}
 	// A signed-in spectator mutes a player for their own connections.
-	if err := h.Mute(ctx, id, "", "acct-kim", 0, true); err != nil {
+	if err := h.Mute(ctx, id, MuteRequest{Account: "acct-kim", Seat: 0, On: true}); err != nil {
 		t.Fatal(err)
 	}
 	if m := nextChat(t, kim); !slices.Equal(m.Muted, []int{0}) {
@@ -327,7 +327,7 @@ func TestChatSpectatorsChannel(t *testing.T) {
 func TestChatLog(t *testing.T) {
 	ctx := testContext(t)
 	h, id, tokens := chatTable(t, memstore.New(), newFakeClock())
-	if err := h.Chat(ctx, id, tokens[0], "", "", "gl", ""); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "gl"}); err != nil {
 		t.Fatal(err)
 	}
 	sub, _ := chatWatch(t, h, id, tokens[0], "")
@@ -335,13 +335,13 @@ func TestChatLog(t *testing.T) {
 	if err := h.Play(ctx, id, tokens[u.View.ToMove], u.View.Legal[0], u.View.Moves); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Mute(ctx, id, tokens[0], "", 1, true); err != nil {
+	if err := h.Mute(ctx, id, MuteRequest{Token: tokens[0], Seat: 1, On: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Chat(ctx, id, tokens[1], "", "", "", "nice draw"); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[1], Text: "nice draw"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Chat(ctx, id, "", "acct-kim", "Kim", "", "psst"); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Account: "acct-kim", Name: "Kim", Text: "psst"}); err != nil {
 		t.Fatal(err)
 	}
 	log, err := h.ChatLog(ctx, id)
@@ -364,7 +364,7 @@ func TestChatLog(t *testing.T) {
 func TestChatGameOver(t *testing.T) {
 	ctx := testContext(t)
 	h, id, tokens := chatTable(t, memstore.New(), newFakeClock())
-	if err := h.Chat(ctx, id, "", "acct-kim", "Kim", "", "psst"); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Account: "acct-kim", Name: "Kim", Text: "psst"}); err != nil {
 		t.Fatal(err)
 	}
 	playAlongBoth(t, h, id, tokens)
@@ -427,25 +427,25 @@ func chatAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 	annOnA, _ := chatWatch(t, a, id, tokens[0], "")
 	bobOnB, _ := chatWatch(t, b, id, tokens[1], "")
 	// Bob writes through b, which passes it to a.
-	if err := b.Chat(ctx, id, tokens[1], "", "", "", "from node b"); err != nil {
+	if err := b.Chat(ctx, id, ChatRequest{Token: tokens[1], Text: "from node b"}); err != nil {
 		t.Fatal(err)
 	}
 	wantSaid(t, "Ann on a", nextChat(t, annOnA), "Bob: from node b")
 	wantSaid(t, "Bob on b", nextChat(t, bobOnB), "Bob: from node b")
 	// Bob mutes Ann through b; Ann writes through a.
-	if err := b.Mute(ctx, id, tokens[1], "", 0, true); err != nil {
+	if err := b.Mute(ctx, id, MuteRequest{Token: tokens[1], Seat: 0, On: true}); err != nil {
 		t.Fatal(err)
 	}
 	if m := nextChat(t, bobOnB); !slices.Equal(m.Muted, []int{0}) {
 		t.Errorf("Bob on b after muting Ann: muted %v", m.Muted)
 	}
-	if err := a.Chat(ctx, id, tokens[0], "", "", "sorry", ""); err != nil {
+	if err := a.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "sorry"}); err != nil {
 		t.Fatal(err)
 	}
 	wantSaid(t, "Bob on b", nextChat(t, bobOnB), "Ann: (muted)")
 	wantSaid(t, "Ann on a", nextChat(t, annOnA), "Ann: #sorry")
 	// A refusal passes back with its kind.
-	wantKind(t, b.Chat(ctx, id, tokens[1], "", "", "", "a\u202eb"), chat.ErrBadChar)
+	wantKind(t, b.Chat(ctx, id, ChatRequest{Token: tokens[1], Text: "a\u202eb"}), chat.ErrBadChar)
 	noChat(t, annOnA, "a refused message")
 }
 
@@ -462,7 +462,7 @@ func TestChatUnreadable(t *testing.T) {
 	ctx := testContext(t)
 	h, id, tokens := chatTable(t, chatlessStore{memstore.New()}, newFakeClock())
 	spec, _ := chatWatch(t, h, id, "", "")
-	if err := h.Chat(ctx, id, tokens[0], "", "", "hf", ""); err != nil {
+	if err := h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "hf"}); err != nil {
 		t.Fatal(err)
 	}
 	wantSaid(t, "a spectator", nextChat(t, spec), "Ann: #hf")
@@ -489,13 +489,13 @@ func TestChatFailedWriteCostsNothing(t *testing.T) {
 	h, id, tokens := chatTable(t, st, newFakeClock()) // the clock stands still
 	st.fail.Store(true)
 	for range chat.DefaultLimits.Burst {
-		wantKind(t, h.Chat(ctx, id, tokens[0], "", "", "gg", ""), ErrInternal)
+		wantKind(t, h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "gg"}), ErrInternal)
 	}
 	st.fail.Store(false)
 	for i := range chat.DefaultLimits.Burst {
-		if err := h.Chat(ctx, id, tokens[0], "", "", "gg", ""); err != nil {
+		if err := h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "gg"}); err != nil {
 			t.Fatalf("message %d of a burst after %d that failed: %v", i+1, chat.DefaultLimits.Burst, err)
 		}
 	}
-	wantKind(t, h.Chat(ctx, id, tokens[0], "", "", "gg", ""), chat.ErrTooFast)
+	wantKind(t, h.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "gg"}), chat.ErrTooFast)
 }

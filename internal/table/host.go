@@ -341,6 +341,20 @@ func (l *loop) present() []int {
 	return l.presentElsewhere(seats)
 }
 
+// presentElsewhere adds to seats those whose people are connected to the
+// game through any node, as Options.Present says.
+func (l *loop) presentElsewhere(seats []int) []int {
+	if l.env.present == nil {
+		return seats
+	}
+	for _, s := range l.env.present(l.id) {
+		if !slices.Contains(seats, s) {
+			seats = append(seats, s)
+		}
+	}
+	return seats
+}
+
 // ring is what the clock's alarm does: the timeout once the time is up,
 // else the reminder when due, and the next alarm.
 func (l *loop) ring() {

@@ -57,7 +57,7 @@
 //
 //   - hub.go (New, Close) and the features: tables.go (create, join,
 //     remove, cancel), play.go (moves, chat), read.go (watch, describe,
-//     list), rematch.go, analysis.go.
+//     list), rematch.go, analysis.go, presence.go.
 //   - The node: forward.go (a write to the game's owner, wherever it
 //     is), notice.go (the store's notices), find.go and own.go (a game's
 //     goroutine: found, started, adopted; the leases renewed), and

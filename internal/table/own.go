@@ -254,6 +254,11 @@ func (h *Hub) createGame(ctx context.Context, g *store.Game, client string, held
 	}
 	since := time.Now()
 	lease, err := h.store.CreateOwnedGame(ctx, g, h.node, h.opts.LeaseTTL)
+	if errors.Is(err, store.ErrConflict) && g.RematchOf != "" {
+		// A rematch's id comes with its offer: whoever starts it second,
+		// here or on another node, finds it created, which is no failure.
+		return nil, err
+	}
 	if err != nil {
 		return nil, h.failed("create game", g.ID, err)
 	}

@@ -6,23 +6,38 @@ import (
 	"github.com/razziagame/razzia/internal/match"
 )
 
-// Chat sends a message to the table's chat for whoever holds token (a
-// seat), or for the signed-in account (id and name) watching: a quick
-// phrase by its id or free text, exactly one. A refusal is an *Error
-// whose Kind is one of internal/chat's sentinels (ErrTooLong, ErrTooFast
-// with RetryAfter, ErrBadChar, ErrSignIn, ...), and ErrClosed once
+// A ChatRequest is a message to a table's chat: who says it, a seat's
+// holder (Token) or a signed-in account watching (Account and Name), and
+// what, a quick phrase by its id or free text, exactly one.
+type ChatRequest struct {
+	Token         string
+	Account, Name string
+	Phrase, Text  string
+}
+
+// Chat sends c to the table's chat. A refusal is an *Error whose Kind is
+// one of internal/chat's sentinels (ErrTooLong, ErrTooFast with
+// RetryAfter, ErrBadChar, ErrSignIn, ...), and ErrClosed once
 // chat.AfterGame has passed since the game ended; nothing changed then.
-func (h *Hub) Chat(ctx context.Context, id, token, account, name, phrase, text string) error {
-	r := match.Command{Kind: match.Chat, Game: id, Hash: hashToken(token), Account: account, Name: name, Phrase: phrase, Text: text}
+func (h *Hub) Chat(ctx context.Context, id string, c ChatRequest) error {
+	r := match.Command{Kind: match.Chat, Game: id, Hash: hashToken(c.Token), Account: c.Account, Name: c.Name, Phrase: c.Phrase, Text: c.Text}
 	_, err := h.write(ctx, r)
 	return err
 }
 
-// Mute hides (on) or shows again (!on) the messages of the player at seat
-// from whoever holds token, or from the signed-in account watching, on
-// all their connections, also after the game, with Chat's bound.
-func (h *Hub) Mute(ctx context.Context, id, token, account string, seat int, on bool) error {
-	r := match.Command{Kind: match.Mute, Game: id, Hash: hashToken(token), Account: account, Seat: seat, Mute: on}
+// A MuteRequest hides (On) or shows again (!On) the messages of the
+// player at Seat from a seat's holder (Token) or from the signed-in
+// account watching (Account).
+type MuteRequest struct {
+	Token, Account string
+	Seat           int
+	On             bool
+}
+
+// Mute hides or shows again a player's messages, as m asks, on all the
+// connections of who asks, also after the game, with Chat's bound.
+func (h *Hub) Mute(ctx context.Context, id string, m MuteRequest) error {
+	r := match.Command{Kind: match.Mute, Game: id, Hash: hashToken(m.Token), Account: m.Account, Seat: m.Seat, Mute: m.On}
 	_, err := h.write(ctx, r)
 	return err
 }

@@ -1,7 +1,5 @@
 package table
 
-import "slices"
-
 // Presence across nodes: a new round's held first clock waits for the
 // people connected to the table on any node (Options.Present), and is
 // looked at again when they come or go (SeatsChanged).
@@ -20,18 +18,4 @@ func (h *Hub) SeatsChanged(id string) {
 			l.armClock()
 		}
 	})
-}
-
-// presentElsewhere adds to seats those whose people are connected to the
-// game through any node, as Options.Present says.
-func (l *loop) presentElsewhere(seats []int) []int {
-	if l.env.present == nil {
-		return seats
-	}
-	for _, s := range l.env.present(l.id) {
-		if !slices.Contains(seats, s) {
-			seats = append(seats, s)
-		}
-	}
-	return seats
 }

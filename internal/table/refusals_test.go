@@ -105,7 +105,9 @@ func refusalsAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 		return func(h *Hub) error { return h.Play(ctx, id, token, move, seq) }
 	}
 	say := func(token, name, phrase, text string) func(h *Hub) error {
-		return func(h *Hub) error { return h.Chat(ctx, id, token, "", name, phrase, text) }
+		return func(h *Hub) error {
+			return h.Chat(ctx, id, ChatRequest{Token: token, Name: name, Phrase: phrase, Text: text})
+		}
 	}
 	checkAcross(t, st, id, []*Hub{a, b}, []refusalCase{
 		{"a move out of turn", protocol.NotYourTurn, play(waiter, "draw", 0)},
@@ -119,7 +121,7 @@ func refusalsAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 		{"a chat message too long", protocol.ChatTooLong, say(mover, "", "", strings.Repeat("x", chat.MaxRunes+1))},
 		{"an unknown quick phrase", protocol.ChatNotAllowed, say(mover, "", "no-such-phrase", "")},
 		{"an anonymous spectator's chat", protocol.ChatSignIn, say("", "Kim", "", "psst")},
-		{"muting oneself", protocol.ChatNotAllowed, func(h *Hub) error { return h.Mute(ctx, id, tokens[0], "", 0, true) }},
+		{"muting oneself", protocol.ChatNotAllowed, func(h *Hub) error { return h.Mute(ctx, id, MuteRequest{Token: tokens[0], Seat: 0, On: true}) }},
 		{"a write of another version", protocol.Unsupported, unknown},
 	})
 	// A write the channel between nodes cannot carry is refused at once,
@@ -135,7 +137,7 @@ func refusalsAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 	waitOver(t, ctx, b, id)
 	ahead.Store(int64(25 * time.Hour))
 	late := match.Command{Kind: match.Chat, Game: id, Hash: hashToken(tokens[0]), Phrase: "gg"}
-	if err := a.Chat(ctx, id, tokens[0], "", "", "gg", ""); codeOf(err) != protocol.ChatClosed {
+	if err := a.Chat(ctx, id, ChatRequest{Token: tokens[0], Phrase: "gg"}); codeOf(err) != protocol.ChatClosed {
 		t.Errorf("a chat message a day after the game on a: %v (%s), want %s", err, codeOf(err), protocol.ChatClosed)
 	}
 	if _, _, _, err := b.forward(ctx, late, a.Node()); codeOf(err) != protocol.ChatClosed {

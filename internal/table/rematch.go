@@ -188,7 +188,9 @@ func (r *rematches) start(ctx context.Context, old *store.Game, o protocol.Remat
 	if g.Clock, err = match.NewTiming(t.Clock.Pace(), len(g.Seats)); err != nil {
 		return r.failed("start the rematch of", old.ID, err)
 	}
-	if err := r.create(ctx, g); err != nil && !errors.Is(err, store.ErrConflict) {
+	if err := r.create(ctx, g); errors.Is(err, store.ErrConflict) {
+		return nil // started by another caller meanwhile
+	} else if err != nil {
 		return err
 	}
 	r.log.Info("rematch started", "game", g.ID, "of", old.ID, "players", len(g.Seats))

@@ -2,11 +2,15 @@ package tui
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/razziagame/razzia/bot"
+	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
@@ -17,10 +21,11 @@ import (
 // accept, n to decline); once it starts with this seat, the terminal
 // goes on to the new table.
 
-// An actor makes a seat's requests other than moves: a *client.Session.
+// An actor makes a seat's requests: a *client.Session.
 type actor interface {
 	Send(ctx context.Context, msg any) error
 	Rematch(ctx context.Context, accept bool) (protocol.RematchOffer, string, error)
+	Move(ctx context.Context, move string, seq int) error
 }
 
 // online is what a seat on a server keeps of those requests.
@@ -67,19 +72,7 @@ func (m *Model) onlineKey(s string) (cmd tea.Cmd, handled bool) {
 		return nil, true
 	}
 	if m.Over() {
-		switch s {
-		case "a", "n":
-			if r.offer != nil && !r.offer.Pending(r.seat) {
-				m.setError(m.cat.T("error.rematch_refused"))
-				return nil, true
-			}
-			act, ctx, accept := r.act, r.ctx, s == "a"
-			return func() tea.Msg {
-				offer, token, err := act.Rematch(ctx, accept)
-				return rematchAnswered{offer, token, err}
-			}, true
-		}
-		return nil, false
+		return m.rematchKey(s)
 	}
 	standIn := r.seat < len(r.standIn) && r.standIn[r.seat]
 	switch s {
@@ -96,9 +89,37 @@ func (m *Model) onlineKey(s string) (cmd tea.Cmd, handled bool) {
 		}
 		return m.send(protocol.PreMoveMessage{Type: protocol.TypeTakeBack}), true
 	}
+	if r.open {
+		return m.levelKey(s)
+	}
 	if m.mine() || m.snap.Auction == nil || standIn {
 		return nil, false
 	}
+	return m.aheadKey(s)
+}
+
+// rematchKey handles a key at the game's end: a offers or accepts the
+// rematch, n declines it.
+func (m *Model) rematchKey(s string) (cmd tea.Cmd, handled bool) {
+	r := m.remote
+	if s != "a" && s != "n" {
+		return nil, false
+	}
+	if r.offer != nil && !r.offer.Pending(r.seat) {
+		m.setError(m.cat.T("error.rematch_refused"))
+		return nil, true
+	}
+	act, ctx, accept := r.act, r.ctx, s == "a"
+	return func() tea.Msg {
+		offer, token, err := act.Rematch(ctx, accept)
+		return rematchAnswered{offer, token, err}
+	}, true
+}
+
+// aheadKey handles a key that decides ahead in an auction, before the
+// seat's turn: p passes, digits and enter bid, x withdraws.
+func (m *Model) aheadKey(s string) (cmd tea.Cmd, handled bool) {
+	r := m.remote
 	switch {
 	case s == "p":
 		r.ahead = ""
@@ -159,7 +180,7 @@ func (m *Model) takeOffer(o *protocol.RematchOffer) tea.Cmd {
 	r.session = old.Follow(o.Game, r.nextToken)
 	r.act = r.session
 	old.Close()
-	r.offer, r.nextToken, r.preMove, r.preMoveDropped, r.sent = nil, "", "", "", false
+	r.offer, r.nextToken, r.preMove, r.preMoveDropped, r.loop = nil, "", "", "", client.SeatLoop{}
 	r.chat = nil // the chat of the game before
 	m.events, m.scored, m.clock = m.events[:0], 0, nil
 	m.snap.Phase, m.snap.Players = "", nil
@@ -234,4 +255,68 @@ func (m *Model) onlineKeys() string {
 		return ""
 	}
 	return m.cat.T("tui.keys.leave")
+}
+
+// levelSet is what the creator's change of a bot's level returned.
+type levelSet struct {
+	level string
+	err   error
+}
+
+// levelKey handles a key at the creator's table that waits for players:
+// a bot's seat number (from 1, as the screen shows them) gives that bot
+// the next level, after the strongest the weakest again.
+func (m *Model) levelKey(s string) (cmd tea.Cmd, handled bool) {
+	r := m.remote
+	if !m.changesLevels() || len(s) != 1 || s[0] < '1' || s[0] > '9' {
+		return nil, false
+	}
+	seat := int(s[0] - '1')
+	if seat >= len(r.seats) || r.seats[seat].Bot == "" {
+		return nil, true
+	}
+	level, ok := m.nextLevel(r.seats[seat].Bot)
+	if !ok {
+		return nil, true
+	}
+	set, ctx := r.opts.SetLevel, r.ctx
+	m.notice, m.failed = "", false
+	return func() tea.Msg { return levelSet{level, set(ctx, seat, level)} }, true
+}
+
+// nextLevel returns the level after the bot's, skipping those the server
+// refused at this table (a rated table takes the rated levels only).
+func (m *Model) nextLevel(current string) (string, bool) {
+	levels := bot.LevelNames()
+	i := slices.Index(levels, current)
+	for range levels {
+		i = (i + 1) % len(levels)
+		if l := levels[i]; l != current && !m.remote.noLevels[l] {
+			return l, true
+		}
+	}
+	return "", false
+}
+
+// changesLevels reports whether the person may change the bots' levels:
+// they created the table, which waits for players.
+func (m *Model) changesLevels() bool {
+	r := m.remote
+	return r != nil && r.open && r.opts.Creator && r.opts.SetLevel != nil && r.ended == nil
+}
+
+// levelChanged shows why a bot's level did not change; the table's next
+// state shows the level it has.
+func (m *Model) levelChanged(msg levelSet) tea.Cmd {
+	if msg.err == nil {
+		return nil
+	}
+	if errors.Is(msg.err, protocol.BadRequest) {
+		if m.remote.noLevels == nil {
+			m.remote.noLevels = map[string]bool{}
+		}
+		m.remote.noLevels[msg.level] = true
+	}
+	m.requestFailed(msg.err)
+	return nil
 }

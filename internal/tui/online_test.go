@@ -17,6 +17,7 @@ import (
 // fakeActor records a seat's requests instead of sending them.
 type fakeActor struct {
 	sent    []protocol.PreMoveMessage
+	moves   []client.Send
 	answers []bool
 	offer   protocol.RematchOffer
 	err     error
@@ -24,6 +25,11 @@ type fakeActor struct {
 
 func (f *fakeActor) Send(_ context.Context, msg any) error {
 	f.sent = append(f.sent, msg.(protocol.PreMoveMessage))
+	return nil
+}
+
+func (f *fakeActor) Move(_ context.Context, move string, seq int) error {
+	f.moves = append(f.moves, client.Send{Move: move, Seq: seq})
 	return nil
 }
 

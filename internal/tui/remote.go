@@ -20,8 +20,7 @@ type remote struct {
 	seat    int
 	invite  string              // the invite link, shown while the table is open
 	open    bool                // the table waits for players
-	sent    bool                // a move is on its way: wait for the next state
-	move    string              // the move sent last, sent again after a temporary refusal
+	loop    client.SeatLoop     // what the seat sends: its moves, again after a refusal
 	standIn []bool              // by seat: a server bot plays for the person
 	seats   []protocol.SeatInfo // the table's seats, shown while it is open
 	ended   error               // the session ended for good
@@ -36,7 +35,8 @@ type remote struct {
 	states    int          // states received
 	goneOn    int64        // the hold (its end) this seat was said to go on from
 	takeOvers []protocol.TakeOver
-	cancelled bool // the person closed the table
+	cancelled bool            // the person closed the table
+	noLevels  map[string]bool // the bots' levels the server refused at the table
 }
 
 // dropMsg is a lost connection, or a failed attempt to connect, and the
@@ -75,7 +75,9 @@ type stateMsg struct {
 	from  *client.Session // nil in tests: the current session
 }
 
-// moveSent is what the session's Move returned.
+// moveSent is what the session's Move returned. A move that did not leave
+// waits for the connection: the session, which dropped it, connects
+// again, and the seat loop sends the move again at its first state.
 type moveSent struct{ err error }
 
 // next waits for the server's next state, off the update loop.
@@ -100,17 +102,11 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		r.ended = msg.err
 		m.setError(m.serverError(refused))
 		return nil
-	case errors.As(msg.err, &refused) && client.AfterRefusal(refused.Code) == client.Resend && r.sent && r.move != "":
-		// Refused for a while (the message rate): the same move goes
-		// again shortly, as the seat loop of every client does.
-		seq := m.snap.Moves
-		return tea.Batch(r.next(), tea.Tick(client.DefaultRetry, func(time.Time) tea.Msg { return resend{seq} }))
 	case errors.As(msg.err, &refused):
-		// The server refused a move, or this connection (too many of
-		// them): the session goes on, reconnecting as it needs.
-		r.sent = false
-		m.setError(m.serverError(refused))
-		return r.next()
+		// The server refused a move, another request, or this connection
+		// (too many of them): the session goes on, reconnecting as it
+		// needs.
+		return tea.Batch(r.next(), m.refused(refused))
 	case msg.err != nil:
 		r.ended = msg.err
 		m.setError(m.cat.T("tui.server.lost", "error", msg.err.Error()))
@@ -121,7 +117,36 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 		m.heard(st.Chat)
 		return r.next()
 	}
-	r.sent, r.drop = false, nil
+	again, lost := r.loop.Seen(st) // lost: the move sent may have been lost with a connection
+	m.takeState(st)
+	if m.failed {
+		m.notice, m.failed = "", false
+	}
+	m.afterChange()
+	if st.Offer != nil {
+		if follow := m.takeOffer(st.Offer); follow != nil {
+			return follow
+		}
+	}
+	cmds := []tea.Cmd{r.next(), m.tick()}
+	if lost {
+		cmds = append(cmds, m.sendMove(again))
+	}
+	if c := m.goOn(st); c != nil {
+		cmds = append(cmds, c)
+	}
+	if r.states == 1 && r.opts.Resumed && r.standingIn() && !m.Over() {
+		// Back at the seat: the bot that played meanwhile hands it back.
+		cmds = append(cmds, m.send(protocol.PreMoveMessage{Type: protocol.TypeTakeBack}))
+	}
+	return tea.Batch(cmds...)
+}
+
+// takeState shows the state of the table the server sent: its seats,
+// the view, the clock and the events since the last state.
+func (m *Model) takeState(st *client.State) {
+	r := m.remote
+	r.drop = nil
 	r.seat = st.Seat
 	r.open = st.View == nil
 	r.takeOvers = st.TakeOvers
@@ -148,24 +173,6 @@ func (m *Model) received(msg stateMsg) tea.Cmd {
 	for _, e := range st.Events {
 		m.events = append(m.events, e.Event)
 	}
-	if m.failed {
-		m.notice, m.failed = "", false
-	}
-	m.afterChange()
-	if st.Offer != nil {
-		if follow := m.takeOffer(st.Offer); follow != nil {
-			return follow
-		}
-	}
-	cmds := []tea.Cmd{r.next(), m.tick()}
-	if c := m.goOn(st); c != nil {
-		cmds = append(cmds, c)
-	}
-	if r.states == 1 && r.opts.Resumed && r.standingIn() && !m.Over() {
-		// Back at the seat: the bot that played meanwhile hands it back.
-		cmds = append(cmds, m.send(protocol.PreMoveMessage{Type: protocol.TypeTakeBack}))
-	}
-	return tea.Batch(cmds...)
 }
 
 // dropped shows that the connection is lost and when the session tries
@@ -191,38 +198,44 @@ func (m *Model) serverError(e *client.Error) string {
 	return m.cat.T("error.unknown", "code", string(e.Code))
 }
 
-// playRemote sends a move to the server; the next state shows it played.
-func (m *Model) playRemote(token string) tea.Cmd {
-	r := m.remote
-	r.sent, r.move = true, token
-	m.notice, m.failed = "", false
-	s, ctx, seq := r.session, r.ctx, m.snap.Moves
-	return func() tea.Msg {
-		return moveSent{s.Move(ctx, token, seq)}
+// refused takes a refusal: the seat loop sends a move refused for a
+// while again, by itself; the person reads any other.
+func (m *Model) refused(e *client.Error) tea.Cmd {
+	if e.Status == 0 {
+		if s, ok := m.remote.loop.Refused(e); ok {
+			return tea.Tick(s.Wait, func(time.Time) tea.Msg { return resend{s} })
+		}
 	}
+	m.setError(m.serverError(e))
+	return nil
 }
 
-// resend is the time to send again a move refused for a while, chosen
-// in the position after seq moves.
-type resend struct{ seq int }
+// playRemote sends the person's move to the server; the next state shows
+// it played.
+func (m *Model) playRemote(token string) tea.Cmd {
+	m.notice, m.failed = "", false
+	if s, ok := m.remote.loop.Chose(token); ok {
+		return m.sendMove(s)
+	}
+	return nil
+}
+
+// sendMove sends a move off the update loop.
+func (m *Model) sendMove(s client.Send) tea.Cmd {
+	act, ctx := m.remote.act, m.remote.ctx
+	return func() tea.Msg { return moveSent{act.Move(ctx, s.Move, s.Seq)} }
+}
+
+// resend is the time to send again a move refused for a while.
+type resend struct{ s client.Send }
 
 // resent sends the move again, unless the game has moved on or the move
 // was answered meanwhile.
 func (m *Model) resent(msg resend) tea.Cmd {
-	r := m.remote
-	if !r.sent || r.move == "" || m.snap.Moves != msg.seq {
+	if !m.remote.loop.Due(msg.s) {
 		return nil
 	}
-	return m.playRemote(r.move)
-}
-
-// moved handles the answer to a move sent: an error means it did not leave.
-func (m *Model) moved(msg moveSent) tea.Cmd {
-	if msg.err != nil {
-		m.remote.sent = false
-		m.requestFailed(msg.err)
-	}
-	return nil
+	return m.sendMove(msg.s)
 }
 
 // requestFailed says why a request to the server failed: the server's

@@ -191,7 +191,7 @@ func TestTimeRanOut(t *testing.T) {
 	if i, j := ansiWidth(before[:strings.Index(before, "$")]), ansiWidth(after[:strings.Index(after, "$")]); i != j {
 		t.Errorf("the row shifted from column %d to %d:\n%s\n%s", i, j, before, after)
 	}
-	if cmd := m.key(keyMsg("d")); cmd != nil || m.remote.sent {
+	if cmd := m.key(keyMsg("d")); cmd != nil || m.remote.loop.Pending() {
 		t.Error("a move was sent while the bot plays for the seat")
 	}
 	// Whole in German and Hungarian, at 80×24 and 120×40.
@@ -255,7 +255,7 @@ func TestDisconnected(t *testing.T) {
 	s := screen(m)
 	contains(t, s, "No connection to the server: trying again in 4 s")
 	lacks(t, s, "Your turn")
-	if cmd := m.key(keyMsg("d")); cmd != nil || m.remote.sent {
+	if cmd := m.key(keyMsg("d")); cmd != nil || m.remote.loop.Pending() {
 		t.Error("a move was sent without a connection")
 	}
 	receive(m, g, seat, info, nil)
@@ -305,6 +305,8 @@ func (f *signalActor) Send(_ context.Context, msg any) error {
 	return nil
 }
 
+func (f *signalActor) Move(context.Context, string, int) error { return nil }
+
 func (f *signalActor) Rematch(context.Context, bool) (protocol.RematchOffer, string, error) {
 	return protocol.RematchOffer{}, "", nil
 }
@@ -321,29 +323,62 @@ func langCat(t *testing.T, lang string) *i18n.Catalogue {
 
 // TestMoveSentAgain: a move refused for a while is sent again by itself,
 // without an error for the person to answer; once the game moved on it
-// is not.
+// is not. An illegal move is the person's to choose again.
 func TestMoveSentAgain(t *testing.T) {
 	g, info := startedGame(t)
-	m, _ := onlineModel(t, g, g.ToMove(), info)
-	m.key(keyMsg("d"))
-	if !m.remote.sent || m.remote.move != "draw" {
-		t.Fatalf("d sent %q", m.remote.move)
+	m, f := onlineModel(t, g, g.ToMove(), info)
+	draw := client.Send{Move: "draw", Seq: m.snap.Moves}
+	run(m, m.key(keyMsg("d")))
+	if !slices.Equal(f.moves, []client.Send{draw}) {
+		t.Fatalf("d sent %v", f.moves)
 	}
-	m.received(stateMsg{err: &client.Error{Code: protocol.RateLimited}})
+	cmd := m.received(stateMsg{err: &client.Error{Code: protocol.RateLimited}})
 	s := screen(m)
 	lacks(t, s, "✗", "Your turn")
-	if !m.remote.sent {
-		t.Fatal("the move is no longer on its way")
+	contains(t, s, "Sending your move")
+	// The commands, not run: the next state, and the move again after a
+	// wait, which this is.
+	if batch, _ := cmd().(tea.BatchMsg); len(batch) != 2 || batch[1] == nil {
+		t.Fatalf("a refusal for a while gave %d commands, want the next state and the move again", len(batch))
 	}
-	if cmd := m.resent(resend{seq: m.snap.Moves}); cmd == nil {
-		t.Error("the move is not sent again")
-	}
-	if cmd := m.resent(resend{seq: m.snap.Moves + 1}); cmd != nil {
-		t.Error("a move of a position gone is sent again")
+	again := resend{draw}
+	run(m, m.resent(again))
+	if !slices.Equal(f.moves, []client.Send{draw, draw}) {
+		t.Errorf("sent %v, want the draw twice", f.moves)
 	}
 	m.received(stateMsg{err: &client.Error{Code: protocol.IllegalMove}})
-	contains(t, screen(m), "✗ ")
-	if m.remote.sent {
-		t.Error("an illegal move is still on its way")
+	contains(t, screen(m), "✗ ", "Your turn")
+	if cmd := m.resent(again); cmd != nil {
+		t.Error("a move given up is sent again")
+	}
+}
+
+// TestMoveAfterReconnecting: a move on its way when the connection
+// dropped is sent again, same seq, at the first state of the new
+// connection, if that shows the same position; a state of the position
+// that is not a new connection's (the clocks, someone's presence) leaves
+// it on its way, with nothing for the person to choose meanwhile.
+func TestMoveAfterReconnecting(t *testing.T) {
+	g, info := startedGame(t)
+	m, f := onlineModel(t, g, g.ToMove(), info)
+	run(m, m.key(keyMsg("d")))
+	view := protocol.NewView(g.View(g.ToMove()))
+	state := func(first bool) stateMsg {
+		return stateMsg{state: &client.State{Game: info, Seat: g.ToMove(), View: &view, First: first}}
+	}
+	m.received(state(false))
+	if !m.remote.loop.Pending() || m.mine() || len(f.moves) != 1 {
+		t.Fatalf("after a state of the same position: on its way %v, the person's to choose %v, sent %v",
+			m.remote.loop.Pending(), m.mine(), f.moves)
+	}
+	contains(t, screen(m), "Sending your move")
+	m.Update(dropMsg{err: errors.New("connection lost"), wait: time.Second})
+	// The last command sends the move; the first would wait for the
+	// next state.
+	batch, _ := m.received(state(true))().(tea.BatchMsg)
+	run(m, batch[len(batch)-1])
+	want := client.Send{Move: "draw", Seq: view.Moves}
+	if !slices.Equal(f.moves, []client.Send{want, want}) {
+		t.Errorf("sent %v, want the draw again on the new connection", f.moves)
 	}
 }

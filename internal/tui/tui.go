@@ -66,6 +66,9 @@ type RemoteOptions struct {
 	// while it waits for players.
 	Creator bool
 	Cancel  func(ctx context.Context) error
+	// SetLevel, when set, gives the bot of seat another level while the
+	// creator's table waits for players.
+	SetLevel func(ctx context.Context, seat int, level string) error
 }
 
 // overlay is what covers the table: nothing, or a scrollable page.
@@ -254,7 +257,7 @@ func (m *Model) mine() bool {
 	if r := m.remote; r != nil {
 		// Only a move that can reach the server, and that no bot makes
 		// for the person, is theirs to choose.
-		return m.snap.ToMove == r.seat && !r.sent && r.drop == nil && !r.standingIn() && r.ended == nil
+		return m.snap.ToMove == r.seat && !r.loop.Pending() && r.drop == nil && !r.standingIn() && r.ended == nil
 	}
 	return m.seats[m.snap.ToMove].Bot == nil
 }

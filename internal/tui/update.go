@@ -25,8 +25,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.botMoved(msg)
 	case stateMsg:
 		return m, m.received(msg)
-	case moveSent:
-		return m, m.moved(msg)
 	case chatSent:
 		if msg.err != nil {
 			m.setError(m.cat.T("tui.server.notsent"))
@@ -44,6 +42,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.resent(msg)
 	case tableCancelled:
 		return m, m.tableCancelled(msg)
+	case levelSet:
+		return m, m.levelChanged(msg)
 	}
 	return m, nil
 }

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // View renders the table, a page over it, or the request for a larger
@@ -141,6 +142,9 @@ func (m *Model) waiting() []string {
 			name = boldStyle.Render(name) + dimStyle.Render(" ("+m.cat.T("term.you")+")")
 		}
 		lines = append(lines, fmt.Sprintf("  %d  %s", i+1, trunc(name, m.width-6)))
+	}
+	if m.changesLevels() && slices.ContainsFunc(m.remote.seats, func(s protocol.SeatInfo) bool { return s.Bot != "" }) {
+		lines = append(lines, "", dimStyle.Render(trunc(m.cat.T("tui.server.levelkey"), m.width-2)))
 	}
 	if m.remote.invite != "" {
 		lines = append(lines, "", m.cat.T("tui.server.invite"), "  "+m.remote.invite)
@@ -560,7 +564,7 @@ func (m *Model) prompt() []string {
 		text := m.cat.T("tui.server.reconnecting", "seconds", max(1, int(m.remote.drop.wait.Round(time.Second)/time.Second)))
 		lines := append(m.wrap(errorStyle.Render("⚠ "+text), 2), "")
 		return lines[:2]
-	case m.remote != nil && m.remote.sent:
+	case m.remote != nil && m.remote.loop.Pending():
 		return []string{dimStyle.Render(m.cat.T("tui.server.sending")), ""}
 	case m.remote != nil && s.ToMove >= 0 && s.ToMove < len(m.remote.standIn) && m.remote.standIn[s.ToMove]:
 		// Not "is thinking": the person is away, a server bot plays.

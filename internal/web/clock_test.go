@@ -91,3 +91,28 @@ func TestClockCorrespondence(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestClockTicks follows a blitz clock through its last seconds, checked
+// four times a second as the page does: the player's own clock ticks
+// audibly once at 5, 4, 3, 2 and 1 seconds left in all (the free time
+// spent, the reserve running out), and never for another seat's clock or
+// a clock that stopped.
+func TestClockTicks(t *testing.T) {
+	t.Parallel()
+	runCases(t, "the clock's ticks", `import { received, ticks } from "./clock.mjs";
+const now = 1_000_000;
+const c = received({ reserveMs: [8000, 60000], running: 0, decisionEnds: now + 2000, deadline: now + 10000, serverTime: now }, now);
+const heard = [];
+let last = 0;
+for (let ms = 0; ms <= 11000; ms += 250) {
+  const r = ticks(c, 0, last, now + ms);
+  if (r.tick) heard.push(r.second);
+  last = r.second;
+}
+const cases = [
+  [JSON.stringify(heard), "[5,4,3,2,1]"],
+  [ticks(c, 1, 0, now + 8000).tick, false],
+  [ticks({ ...c, running: -1 }, 0, 0, now + 8000).tick, false],
+];
+`)
+}

@@ -30,8 +30,19 @@ func needNode(t *testing.T) string {
 const fakeDOM = `
 class FakeNode {
   constructor() { this.childNodes = []; this.parent = null; }
-  appendChild(c) { c.parent = this; this.childNodes.push(c); return c; }
+  appendChild(c) { return this.insertBefore(c, null); }
   replaceChildren(...c) { for (const n of c) n.parent = this; this.childNodes = c; }
+  insertBefore(c, ref) {
+    if (c.parent) c.parent.removeChild(c);
+    c.parent = this;
+    const i = ref ? this.childNodes.indexOf(ref) : -1;
+    if (i < 0) this.childNodes.push(c); else this.childNodes.splice(i, 0, c);
+    return c;
+  }
+  removeChild(c) { this.childNodes = this.childNodes.filter((n) => n !== c); c.parent = null; return c; }
+  get parentNode() { return this.parent; }
+  get firstChild() { return this.childNodes[0] || null; }
+  get nextSibling() { const s = this.parent ? this.parent.childNodes : []; return s[s.indexOf(this) + 1] || null; }
   get textContent() { return this.childNodes.map((c) => c.textContent).join(" "); }
   set textContent(s) { this.childNodes = [new FakeText(s)]; }
   find(pred, out = []) {
@@ -43,11 +54,19 @@ class FakeNode {
 class FakeText extends FakeNode {
   constructor(t) { super(); this.data = t; }
   get textContent() { return this.data; }
+  get nodeType() { return 3; }
+  get nodeName() { return "#text"; }
+  get nodeValue() { return this.data; }
+  set nodeValue(s) { this.data = s; }
 }
 class FakeElement extends FakeNode {
   constructor(tag) { super(); this.tag = tag; this.attrs = {}; this.listeners = {}; this.html = ""; }
+  get nodeType() { return 1; }
+  get nodeName() { return this.tag.toUpperCase(); }
+  get attributes() { return Object.entries(this.attrs).map(([name, value]) => ({ name, value })); }
   setAttribute(n, v) { this.attrs[n] = String(v); }
   getAttribute(n) { return n in this.attrs ? this.attrs[n] : null; }
+  hasAttribute(n) { return n in this.attrs; }
   removeAttribute(n) { delete this.attrs[n]; }
   addEventListener(t, f) { this.listeners[t] = f; }
   set innerHTML(s) { this.html = s; this.childNodes = []; }

@@ -60,3 +60,27 @@ func TestComponents(t *testing.T) {
 		t.Errorf("order of two lone vertices = %v", got)
 	}
 }
+
+// TestFilesReadOneWay: the files of the table's host and of its match
+// depend on each other one way, so that a reader can take them in order
+// (docs/architecture.md); a helper that two layers share goes below both.
+func TestFilesReadOneWay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("type-checks two packages against the go command's export data")
+	}
+	for _, dir := range []string{"../../table", "../../match"} {
+		p, err := load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := p.graph()
+		comp := components(g)
+		for a := range g {
+			for b := range g[a] {
+				if comp[a] == comp[b] {
+					t.Errorf("%s: %s and %s depend on each other (go run ./internal/tools/pkgmap -edges %s)", dir, p.names[a], p.names[b], dir)
+				}
+			}
+		}
+	}
+}

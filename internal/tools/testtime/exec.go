@@ -30,6 +30,7 @@ func execMain(args []string) int {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	adoptOrphans()
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "testtime exec:", err)
@@ -45,12 +46,19 @@ func execMain(args []string) int {
 	}()
 	err := cmd.Wait()
 	signal.Stop(sigs)
-	u := usage{Package: packagePath(), Wall: time.Since(start).Seconds(), Load: loadAverage()}
+	wall := time.Since(start)
+	reapOrphans(time.Second)
+	u := usage{Package: packagePath(), Wall: wall.Seconds(), Load: loadAverage()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		// Rusage counts the binary and the children it waited for.
 		u.User = time.Duration(ru.Utime.Nano()).Seconds()
 		u.Sys = time.Duration(ru.Stime.Nano()).Seconds()
 		u.MaxRSS = ru.Maxrss
+	}
+	if user, sys, ok := childrenCPU(); ok {
+		// And the orphans reaped here: Chromium's renderers, which the
+		// browser does not wait for.
+		u.User, u.Sys = user.Seconds(), sys.Seconds()
 	}
 	if werr := appendLine(*log, u); werr != nil {
 		fmt.Fprintln(os.Stderr, "testtime exec:", werr)

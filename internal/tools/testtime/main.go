@@ -11,8 +11,10 @@
 //	go test -json -exec '/tmp/testtime exec -log /tmp/cpu.jsonl --' ./... > run.json
 //	/tmp/testtime -cpu /tmp/cpu.jsonl run.json
 //
-// The CPU of a binary counts the processes it started and waited for
-// (Chromium, razzia serve), not daemons such as a PostgreSQL cluster.
+// The CPU of a binary counts the processes it started and their
+// descendants (razzia serve, Chromium and its renderers, which testtime
+// reaps when the browser leaves them), not daemons that outlive it such
+// as a PostgreSQL cluster.
 // On a busy machine elapsed times grow with the load; CPU-seconds and
 // proportions are what compare between runs.
 //

@@ -69,10 +69,51 @@ export function symbol(kind) {
   return SYMBOLS[kind] || UNKNOWN;
 }
 
+// The symbols are drawn once, into a sprite in the page, and each card
+// uses its own: a table shows dozens of cards and redraws often, and a
+// card that copies no paths costs a fraction. Without a page (the tests
+// under node) a card carries its markup.
+const NS = "http://www.w3.org/2000/svg";
+let sprited = false;
+
+function sprite() {
+  if (sprited) return true;
+  if (typeof document === "undefined" || !document.body || !document.createElementNS) return false;
+  const inner = (markup) => markup.replace(/^<svg[^>]*>/, "").replace(/<\/svg>$/, "");
+  const box = document.createElement("div");
+  box.innerHTML = `<svg xmlns="${NS}" class="sprite" aria-hidden="true" focusable="false">` +
+    Object.entries({ ...SYMBOLS, unknown: UNKNOWN, back: BACK })
+      .map(([k, markup]) => `<symbol id="sym-${k}" viewBox="0 0 24 24">${inner(markup)}</symbol>`).join("") + "</svg>";
+  document.body.appendChild(box.firstChild);
+  sprited = true;
+  return true;
+}
+
+// use returns an svg that shows the sprite's symbol id.
+function use(id) {
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("focusable", "false");
+  svg.setAttribute("aria-hidden", "true");
+  const u = document.createElementNS(NS, "use");
+  u.setAttribute("href", `#sym-${id}`);
+  svg.appendChild(u);
+  return svg;
+}
+
+// ART holds each kind's symbol, made once: copies are cheap.
+const ART = new Map();
+
 function art(kind) {
-  const s = h("span", { class: "card-sym", "aria-hidden": "true" });
-  s.innerHTML = symbol(kind);
-  return s;
+  let s = ART.get(kind);
+  if (!s) {
+    s = h("span", { class: "card-sym", "aria-hidden": "true" });
+    if (sprite()) s.appendChild(use(SYMBOLS[kind] ? kind : "unknown"));
+    else s.innerHTML = symbol(kind);
+    if (!s.cloneNode) return s;
+    ART.set(kind, s);
+  }
+  return s.cloneNode(true);
 }
 
 /**
@@ -101,15 +142,46 @@ export function card(kind, t, opts = {}) {
   return h(tag, attrs,
     h("span", { class: "card-band", "aria-hidden": "true" }),
     art(kind),
-    h("span", { class: `card-name${name.length > 13 ? " name-xlong" : name.length > 8 ? " name-long" : ""}`, "aria-hidden": "true" }, name),
+    h("span", { class: `card-name${name.length > 13 ? " name-xlong" : name.length > 8 ? " name-long" : ""}`, "aria-hidden": "true" }, breakable(name)),
     crossed ? h("span", { class: "card-cross", "aria-hidden": "true", title: t("group.crossed") }, "✕") : null,
     opts.count > 1 ? h("span", { class: "card-count", "aria-hidden": "true" }, `×${opts.count}`) : null);
+}
+
+const BACK = S('<path d="M12 3 21 12 12 21 3 12z" fill="none" stroke="currentColor" stroke-width="1.4"/><path d="M12 7.5 16.5 12 12 16.5 7.5 12z"/>');
+
+// BREAKS are where the long words of the card names of every language
+// may break, as a dictionary splits them: a browser's own hyphenation
+// depends on dictionaries a phone may lack. TestCardNamesBreak checks
+// that every word of seven letters or more is here.
+const BREAKS = new Map([
+  "neck|lace", "body|guard", "trans|port", "race|track", "night|club", "restau|rant",
+  "hals|snoer", "lijf|wacht", "chauf|feur", "trans|port|be|drijf", "film|zaal", "paarden|ren|baan", "immo|bi|liën", "nacht|club",
+  "poli|ziotto", "oro|logio", "dia|mante", "gang|ster", "tra|sporto", "immo|bili", "risto|rante",
+  "nyak|lánc", "arany|érme", "nehéz|fiú", "szállí|tás", "ló|verseny", "ingat|lan",
+  "guarda|espal|das", "con|duc|tor", "trans|porte", "inmo|bilia|ria", "noc|turno", "restau|rante", "ca|rreras",
+  "poli|zist", "hals|kette", "leib|wächter", "gold|münze", "spedi|tion", "renn|bahn", "immo|bilien",
+  "dia|mond", "uur|werk", "dia|mant", "col|lana", "au|tista", "gyé|mánt", "ka|szinó", "ét|terem", "poli|cía", "sor|tija", "bro|sche",
+].map((w) => [w.replaceAll("|", ""), w.split("|")]));
+
+/**
+ * breakable returns a card's name with soft hyphens where its long words
+ * may break (BREAKS), so that a narrow card breaks "body-guard" or not
+ * at all, never "bodygua rd".
+ */
+export function breakable(name) {
+  return name.split(" ").map((word) => {
+    const parts = BREAKS.get(word.toLowerCase());
+    if (!parts) return word;
+    let at = 0;
+    return parts.map((p) => word.slice(at, (at += p.length))).join("\u00ad");
+  }).join(" ");
 }
 
 /** back returns a face-down card (a pile). */
 export function back(extra) {
   const b = h("span", { class: `card card-back${extra ? " " + extra : ""}`, "aria-hidden": "true" });
-  b.innerHTML = S('<path d="M12 3 21 12 12 21 3 12z" fill="none" stroke="currentColor" stroke-width="1.4"/><path d="M12 7.5 16.5 12 12 16.5 7.5 12z"/>');
+  if (sprite()) b.appendChild(use("back"));
+  else b.innerHTML = BACK;
   return b;
 }
 

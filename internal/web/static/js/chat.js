@@ -4,7 +4,7 @@
 // another person goes in as text (dom.js), never as HTML: a link stays
 // text and is never made clickable.
 
-import { h, replace } from "./dom.js";
+import { h, replace, sync, setText, setAttr } from "./dom.js";
 import { errorText } from "./errors.js";
 
 /** PHRASES are the quick phrases' ids, in picker order: internal/chat's Phrases (a test checks it). */
@@ -80,7 +80,7 @@ export class ChatPanel {
     this.body = h("div", { class: "chat-body", id: "chat-body", hidden: true },
       this.tabs, this.list, this.errorEl, this.phrases, this.form, this.hint, this.mutes);
     replace(this.root, this.toggle, this.body);
-    addEventListener("resize", () => this.place());
+    addEventListener("resize", () => this.placeNow());
   }
 
   /**
@@ -90,18 +90,42 @@ export class ChatPanel {
    * Call it after the table is drawn.
    */
   place() {
+    // Asked after every redraw of the table, it measures nothing then: the
+    // panel is placed when it docks or leaves, and again whenever the side
+    // column or the panel change size (a ResizeObserver, which reports
+    // after the frame's layout, not in the middle of a redraw).
     const side = document.querySelector("#table .tbl-side");
     const dock = !!side && !this.root.hidden && matchMedia(DOCK).matches;
-    this.root.classList.toggle("chat-docked", dock);
+    if (side === this.side && dock === this.docked) return;
+    this.side = side;
+    this.docked = dock;
+    if (typeof ResizeObserver !== "function") {
+      this.placeNow();
+      return;
+    }
+    if (!this.observer) this.observer = new ResizeObserver(() => this.placeNow());
+    this.observer.disconnect();
+    this.observer.observe(this.root);
+    if (side) this.observer.observe(side);
+  }
+
+  placeNow() {
+    const side = document.querySelector("#table .tbl-side");
+    const dock = !!side && !this.root.hidden && matchMedia(DOCK).matches;
+    if (this.root.classList.contains("chat-docked") !== dock) this.root.classList.toggle("chat-docked", dock);
+    // Set only when different: the table calls this after every redraw.
+    const style = (el, k, v) => { if (el.style[k] !== v) el.style[k] = v; };
     if (!dock) {
-      this.root.removeAttribute("style");
-      if (side) side.style.paddingBottom = "";
+      if (this.root.hasAttribute("style")) this.root.removeAttribute("style");
+      if (side) style(side, "paddingBottom", "");
       return;
     }
     const r = side.getBoundingClientRect();
-    Object.assign(this.root.style, { left: `${r.left}px`, width: `${r.width}px`, bottom: `${Math.max(0, innerHeight - r.bottom)}px`,
-      maxHeight: `${Math.round(r.height * 0.6)}px` });
-    side.style.paddingBottom = `${this.root.offsetHeight + 8}px`;
+    style(this.root, "left", `${r.left}px`);
+    style(this.root, "width", `${r.width}px`);
+    style(this.root, "bottom", `${Math.max(0, innerHeight - r.bottom)}px`);
+    style(this.root, "maxHeight", `${Math.round(r.height * 0.6)}px`);
+    style(side, "paddingBottom", `${this.root.offsetHeight + 8}px`);
   }
 
   setOpen(open) {
@@ -181,46 +205,47 @@ export class ChatPanel {
   render() {
     const t = this.t;
     const { game, you, over, signedIn } = this.state;
-    this.root.hidden = !game;
+    setAttr(this.root, "hidden", !game && "");
     const spectator = you < 0;
     // A player reads the spectators' channel only once the game is over.
     const channels = spectator || over ? ["players", "spectators"] : ["players"];
     if (!channels.includes(this.tab)) this.tab = "players";
-    this.title.textContent = t("web.chat.title");
-    this.toggle.setAttribute("aria-expanded", String(this.open));
+    setText(this.title, t("web.chat.title"));
+    setAttr(this.toggle, "aria-expanded", String(this.open));
     const unread = this.unreadEl;
-    unread.hidden = this.open || this.unread === 0;
-    unread.textContent = String(this.unread);
-    unread.setAttribute("aria-label", t("web.chat.unread", { n: this.unread }));
-    this.body.hidden = !this.open;
-    this.root.classList.toggle("chat-open", this.open);
+    setAttr(unread, "hidden", (this.open || this.unread === 0) && "");
+    setText(unread, String(this.unread));
+    setAttr(unread, "aria-label", t("web.chat.unread", { n: this.unread }));
+    setAttr(this.body, "hidden", !this.open && "");
+    if (this.root.classList.contains("chat-open") !== this.open) this.root.classList.toggle("chat-open", this.open);
     this.place();
 
-    replace(this.tabs, channels.length < 2 ? null : channels.map((ch) =>
+    // Drawn by sync: a redraw for the table's sake changes nothing here.
+    sync(this.tabs, channels.length < 2 ? null : channels.map((ch) =>
       h("button", { type: "button", role: "tab", class: "chat-tab", "data-channel": ch, "aria-selected": String(this.tab === ch),
         onclick: () => { this.tab = ch; this.render(); } }, t(`chat.channel.${ch}`))));
     const shown = this.lines.filter((l) => l.channel === this.tab);
-    replace(this.list, shown.length ? shown.map((l) => lineItem(t, l)) : h("li", { class: "chat-empty muted" }, t("web.chat.empty")));
+    sync(this.list, shown.length ? shown.map((l) => lineItem(t, l)) : h("li", { class: "chat-empty muted" }, t("web.chat.empty")));
 
     // Who may write here: players in theirs, signed-in spectators in
     // theirs, also after the game ("gg"), until its chat closes.
     const closed = over && !!game && Date.parse(game.updated) + AFTER_GAME_HOURS * 3600e3 < Date.now();
     const writes = this.tab === (spectator ? "spectators" : "players") && !closed && (!spectator || signedIn);
-    this.phrases.hidden = !writes;
-    this.phrases.setAttribute("aria-label", t("web.chat.phrases"));
-    replace(this.phrases, PHRASES.map((p) => h("button", { type: "button", class: "chat-phrase-button", "data-phrase": p,
+    setAttr(this.phrases, "hidden", !writes && "");
+    setAttr(this.phrases, "aria-label", t("web.chat.phrases"));
+    sync(this.phrases, PHRASES.map((p) => h("button", { type: "button", class: "chat-phrase-button", "data-phrase": p,
       onclick: () => this.say({ type: "chat", phrase: p }) }, t(`chat.phrase.${p}`))));
-    this.form.hidden = !writes || !signedIn;
-    this.inputLabel.textContent = t("web.chat.input");
-    this.input.placeholder = t("web.chat.input");
-    this.sendButton.textContent = t("web.chat.send");
-    this.hint.hidden = !(this.tab === (spectator ? "spectators" : "players")) || closed || signedIn;
-    this.hint.textContent = spectator ? t("web.chat.signin.spectator") : t("web.chat.signin");
-    this.errorEl.hidden = !this.error;
-    this.errorEl.textContent = this.error;
+    setAttr(this.form, "hidden", (!writes || !signedIn) && "");
+    setText(this.inputLabel, t("web.chat.input"));
+    setAttr(this.input, "placeholder", t("web.chat.input"));
+    setText(this.sendButton, t("web.chat.send"));
+    setAttr(this.hint, "hidden", (!(this.tab === (spectator ? "spectators" : "players")) || closed || signedIn) && "");
+    setText(this.hint, spectator ? t("web.chat.signin.spectator") : t("web.chat.signin"));
+    setAttr(this.errorEl, "hidden", !this.error && "");
+    setText(this.errorEl, this.error);
 
     const mutable = closed || (spectator && !signedIn) ? [] : this.others();
-    replace(this.mutes, mutable.map((s) => {
+    sync(this.mutes, mutable.map((s) => {
       const muted = this.muted.includes(s.seat);
       return h("button", { type: "button", class: `chat-mute s${s.seat}`, "data-seat": s.seat, "aria-pressed": String(muted),
         onclick: () => this.say({ type: muted ? "unmute" : "mute", seat: s.seat }) },

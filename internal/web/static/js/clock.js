@@ -91,3 +91,17 @@ export function tick(root, t, clock, now = Date.now()) {
     el.classList.toggle("clock-low", l.running && l.decision + l.reserve < low);
   }
 }
+
+/** LAST_SECONDS are the seconds of a player's own clock that tick audibly. */
+export const LAST_SECONDS = 5;
+
+/**
+ * ticks reports whether a player's own running clock ticks at now: once in
+ * each of its last LAST_SECONDS, free time and reserve together. last is
+ * the second it showed at the check before, which ticks returns too.
+ */
+export function ticks(clock, seat, last, now = Date.now()) {
+  const l = clock && seat >= 0 ? left(clock, seat, now) : null;
+  const s = l && l.running ? Math.ceil((l.decision + l.reserve) / SECOND) : 0;
+  return { tick: s > 0 && s <= LAST_SECONDS && s !== last, second: s };
+}

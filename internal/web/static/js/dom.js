@@ -1,5 +1,7 @@
-// dom.js: a small helper to build elements. Text always goes in as text
-// nodes, never as HTML, because player names come from other people.
+// dom.js: a small helper to build elements, and to bring a live part of
+// the page up to date with a freshly built one (sync) by changing only
+// what differs. Text always goes in as text nodes, never as HTML, because
+// player names come from other people.
 
 /**
  * h builds an element: h("p", {class: "x"}, "text", child, ...).
@@ -11,7 +13,7 @@ export function h(tag, attrs, ...children) {
   for (const [name, value] of Object.entries(attrs || {})) {
     if (value === false || value === null || value === undefined) continue;
     if (name.startsWith("on") && typeof value === "function") {
-      el.addEventListener(name.slice(2), value);
+      listen(el, name.slice(2), value);
     } else if (value === true) {
       el.setAttribute(name, "");
     } else {
@@ -31,10 +33,40 @@ function append(el, children) {
   }
 }
 
+// listen keeps an element's handler of an event type in el.__on, behind
+// one listener: sync() hands a kept element the handlers of the element
+// built in its place, whose closures know the newest state.
+function listen(el, type, fn) {
+  const on = el.__on || (el.__on = {});
+  if (!(type in on)) el.addEventListener(type, (ev) => (on[type] ? on[type].call(el, ev) : undefined));
+  on[type] = fn;
+}
+
 /** replace empties el and fills it with children. */
 export function replace(el, ...children) {
   el.replaceChildren();
   append(el, children);
+}
+
+/** setText sets el's text, leaving it alone when it says that already. */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+/**
+ * setAttr sets (value a string) or removes (false, null or undefined) an
+ * attribute unless it is so already: setting even the same value is a
+ * change to the page, which observers and assistive technology hear of.
+ */
+export function setAttr(el, name, value) {
+  if (value === false || value === null || value === undefined) {
+    if (el.hasAttribute(name)) el.removeAttribute(name);
+  } else if (el.getAttribute(name) !== String(value)) el.setAttribute(name, String(value));
+}
+
+/** setClass sets el's class attribute, leaving it alone when it is that already. */
+export function setClass(el, cls) {
+  if (el.getAttribute("class") !== cls) el.setAttribute("class", cls);
 }
 
 /** $ returns the element with the id, or throws: the page is broken without it. */
@@ -42,4 +74,135 @@ export function $(id) {
   const el = document.getElementById(id);
   if (!el) throw new Error(`missing element #${id}`);
   return el;
+}
+
+/**
+ * sync makes el's children look like children (built by h, not yet in the
+ * page) while touching only what differs: an element of the same tag (and
+ * the same id or data-key, when it has one) is kept and brought up to
+ * date, so that focus, scroll positions, selections and open details
+ * survive, and a change costs the nodes it changes. The nodes of children
+ * that are used are moved into el; the others are dropped. A child with
+ * __keep set stands in for the live element of its id, left as it is;
+ * one with __keepFirst = n leaves the first n children of its live twin.
+ */
+export function sync(el, ...children) {
+  const want = [];
+  flatten(children, want);
+  syncChildren(el, want);
+}
+
+function flatten(children, out) {
+  for (const c of children) {
+    if (c === false || c === null || c === undefined) continue;
+    if (Array.isArray(c)) flatten(c, out);
+    else out.push(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+// keyOf is what pairs a new element with a live one wherever it moved to.
+function keyOf(n) {
+  if (n.nodeType !== 1) return null;
+  return n.getAttribute("id") || n.getAttribute("data-key") || null;
+}
+
+function alike(a, b) {
+  return a.nodeType === b.nodeType && a.nodeName === b.nodeName &&
+    (a.nodeName !== "INPUT" || a.getAttribute("type") === b.getAttribute("type"));
+}
+
+function syncChildren(el, want, start = el.firstChild) {
+  const keyed = new Map();
+  for (let c = start; c; c = c.nextSibling) {
+    const k = keyOf(c);
+    if (k) keyed.set(k, c);
+  }
+  const wanted = new Set(want.map(keyOf).filter(Boolean));
+  let cur = start;
+  for (const w of want) {
+    // A live element no longer wanted goes at once, not after the others
+    // were built anew in front of it.
+    while (cur && keyOf(cur) && !wanted.has(keyOf(cur))) {
+      const next = cur.nextSibling;
+      el.removeChild(cur);
+      cur = next;
+    }
+    const k = keyOf(w);
+    let match = null;
+    if (k) {
+      const m = keyed.get(k);
+      if (m && alike(m, w)) match = m;
+    } else if (cur && !keyOf(cur) && alike(cur, w)) {
+      match = cur;
+    }
+    if (!match) {
+      el.insertBefore(w, cur);
+      continue;
+    }
+    if (k) keyed.delete(k);
+    if (match === cur) cur = cur.nextSibling;
+    else el.insertBefore(match, cur);
+    // A stand-in (__keep) says the live element is as it should be.
+    if (!w.__keep) morph(match, w);
+  }
+  while (cur) {
+    const next = cur.nextSibling;
+    el.removeChild(cur);
+    cur = next;
+  }
+}
+
+// KEPT are attributes the reader sets on a live element: a redraw leaves
+// them. A redraw leaves style alone too: h never sets it (the page's
+// policy refuses style attributes), so any is set through the CSSOM, by
+// code that places things (the docked chat, an animation).
+const KEPT = { DETAILS: "open", DIALOG: "open" };
+const ours = (name, kept) => name !== kept && name !== "style";
+
+// morph brings the live node from up to date with the new node to.
+function morph(from, to) {
+  if (from.nodeType !== 1) {
+    if (from.nodeValue !== to.nodeValue) from.nodeValue = to.nodeValue;
+    return;
+  }
+  // Most of a table is as it was: the browser compares a subtree at once,
+  // and only the handlers, whose closures know the newest state, move.
+  if (from.isEqualNode && from.isEqualNode(to)) {
+    handOver(from, to);
+    return;
+  }
+  const kept = KEPT[from.nodeName];
+  const ta = to.attributes;
+  for (let i = 0; i < ta.length; i++) {
+    const a = ta[i];
+    if (ours(a.name, kept) && from.getAttribute(a.name) !== a.value) from.setAttribute(a.name, a.value);
+  }
+  // Every attribute of to is on from now: any more are to go.
+  const fa = from.attributes;
+  for (let i = fa.length - 1; i >= 0 && fa.length > ta.length; i--) {
+    const name = fa[i].name;
+    if (ours(name, kept) && !to.hasAttribute(name)) from.removeAttribute(name);
+  }
+  handlers(from, to);
+  const want = [];
+  for (let c = to.firstChild; c; c = c.nextSibling) want.push(c);
+  // A list that grows (a log) may say its first children stand as they are.
+  let start = from.firstChild;
+  for (let n = to.__keepFirst || 0; n > 0 && start; n--) start = start.nextSibling;
+  syncChildren(from, want, start);
+}
+
+// handlers gives from the event handlers of to.
+function handlers(from, to) {
+  if (to.__on) for (const type in to.__on) listen(from, type, to.__on[type]);
+  if (from.__on) for (const type in from.__on) if (!to.__on || !(type in to.__on)) from.__on[type] = null;
+}
+
+// handOver gives each element of the live subtree from the handlers of
+// its twin in the equal subtree to.
+function handOver(from, to) {
+  if (from.__on || to.__on) handlers(from, to);
+  for (let f = from.firstChild, t = to.firstChild; f && t; f = f.nextSibling, t = t.nextSibling) {
+    if (f.nodeType === 1) handOver(f, t);
+  }
 }

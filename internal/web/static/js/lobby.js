@@ -20,8 +20,9 @@ let t = translator({}, {});
 // so a level added there needs nothing here; null until they arrive.
 let levels = null;
 let defaultLevel = "";
-// The seats' choices survive changing the seat count; null is the default level.
-const chosen = ["", null, null, null, null];
+// The seats' choices survive changing the seat count; null is the default
+// level, "you" the creator's own seat, taken at creation.
+const chosen = ["you", null, null, null, null];
 
 // A level's name and description in the page's language, else the server's.
 const levelName = (l) => (t.has(`bot.${l.name}`) ? t(`bot.${l.name}`) : l.name);
@@ -42,7 +43,8 @@ function renderSeats() {
     // A level the table cannot take gives way to the default one.
     const own = levels.find((l) => l.name === choice(i));
     if (own && !allowed(own)) chosen[i] = defaultLevel;
-    const select = h("select", { id: name, name, onchange: (ev) => (chosen[i] = ev.target.value) },
+    const select = h("select", { id: name, name, onchange: (ev) => choose(i, ev.target.value) },
+      h("option", { value: "you", selected: choice(i) === "you" }, t("web.lobby.seat.you")),
       h("option", { value: "", selected: choice(i) === "" }, t("web.lobby.seat.open")),
       levels.map((l) => h("option", { value: l.name, selected: choice(i) === l.name, title: levelAbout(l), disabled: !allowed(l) },
         allowed(l) ? t("web.seat.bot", { level: levelName(l) })
@@ -51,7 +53,35 @@ function renderSeats() {
       h("label", { for: name }, t("web.join.seat.n", { n: i + 1 })), select));
   }
   replace($("seat-list"), items);
+  showName();
   replace($("level-list"), levels.map((l) => [h("dt", {}, levelName(l)), h("dd", {}, levelAbout(l))]));
+}
+
+// choose takes a seat's choice; the creator has one seat, so choosing
+// it for another seat opens the one chosen before.
+function choose(i, value) {
+  chosen[i] = value;
+  if (value === "you") {
+    for (let k = 0; k < chosen.length; k++) {
+      if (k === i || chosen[k] !== "you") continue;
+      chosen[k] = "";
+      const other = document.getElementById(`seat-${k + 1}`);
+      if (other) other.value = "";
+    }
+  }
+  showName();
+}
+
+// mySeat is the seat the creator takes, or -1.
+function mySeat() {
+  const n = Number($("players").value);
+  for (let i = 0; i < n; i++) if (choice(i) === "you") return i;
+  return -1;
+}
+
+// showName asks the creator's name when they take a seat.
+function showName() {
+  $("create-name-field").hidden = mySeat() < 0;
 }
 
 /** loadLevels fetches the levels; it resolves to the error, if any. */
@@ -76,16 +106,42 @@ async function create(ev) {
   ev.preventDefault();
   const button = $("create");
   const n = Number($("players").value);
-  const seats = Array.from({ length: n }, (_, i) => ({ bot: choice(i) }));
-  button.disabled = true;
+  const seats = Array.from({ length: n }, (_, i) => ({ bot: choice(i) === "you" ? "" : choice(i) }));
+  const seat = mySeat();
+  const name = $("create-name").value.trim();
   showError($("create-error"), null);
+  if (seat >= 0 && !name) {
+    showError($("create-error"), t("web.join.noname"));
+    $("create-name").focus();
+    return;
+  }
+  button.disabled = true;
   try {
     const rated = me && $("rated").checked;
     const { game } = await api.createGame(seats, rated, $("pace").value);
+    // The creator sits at once: the table opens with their seat taken.
+    if (seat >= 0) await sit(game, name, seat);
     location.assign(game.invite || `/g/${game.id}`);
   } catch (err) {
     showError($("create-error"), errorText(t, err));
     button.disabled = false;
+  }
+}
+
+// sit takes the creator's seat at the table just made; a refusal (a
+// name the server does not take, a rated table for a guest) closes the
+// table again, so that no table waits for a creator who is not there.
+async function sit(game, name, seat) {
+  try {
+    await api.joinGame(game.id, name, seat);
+  } catch (err) {
+    await api.cancelGame(game.id).catch(() => {});
+    throw err;
+  }
+  try {
+    localStorage.setItem("razzia.name", name);
+  } catch {
+    // storage may be disabled; the name is only a convenience
   }
 }
 
@@ -149,6 +205,9 @@ function drawLists() {
   $("mine").hidden = !me;
   $("mine-hint").hidden = me !== null;
   $("rated-field").hidden = !me;
+  // A signed-in creator sits under the account's name.
+  if (me) $("create-name").value = me.name;
+  $("create-name").readOnly = !!me;
   if (me) {
     replace($("games-mine"), mine.length === 0 ? h("li", { class: "muted none" }, t("web.lobby.mine.none"))
       : mine.map((g) => gameItem(g.game, g)));
@@ -205,6 +264,11 @@ function describePace() {
   $("pace-about").textContent = o ? o.getAttribute("data-about") || "" : "";
 }
 
+try {
+  $("create-name").value = localStorage.getItem("razzia.name") || "";
+} catch {
+  // storage disabled
+}
 $("pace").addEventListener("change", describePace);
 $("players").addEventListener("change", renderSeats);
 $("rated").addEventListener("change", renderSeats);

@@ -60,6 +60,11 @@ function draw() {
   $("since").textContent = t("web.profile.since", { date: when(p.created) });
   drawSocial(t, p.name, me);
   $("rating").textContent = ratingText(t, p.rating, p.provisionalGames);
+  const games = p.games || { rated: 0, casual: 0 };
+  $("games-all").textContent = t("web.profile.games.all", { n: games.rated + games.casual });
+  $("games-rated").textContent = t("web.profile.games.rated", { n: games.rated });
+  $("games-casual").textContent = t("web.profile.games.casual", { n: games.casual });
+  for (const r of document.querySelectorAll('#games-filter input[name="games"]')) r.checked = r.value === (p.only || "");
   // Another signed-in player may challenge them from here (the lobby's form, filled in).
   $("challenge-link").hidden = !me || me.name === p.name;
   $("challenge-link").href = challengeHref(p.name);
@@ -89,13 +94,36 @@ function draw() {
   if (luck) replace($("luck-body"), luckProfile(t, luck, when));
 }
 
+// only is the kind of games the figures are made of: "", "rated" or
+// "casual", kept in the address (?games=) so that a link shows the same.
+let only = new URLSearchParams(location.search).get("games") || "";
+
+function load() {
+  const q = only ? `?games=${encodeURIComponent(only)}` : "";
+  return api.request("GET", `/api/players/${encodeURIComponent(name)}${q}`);
+}
+
+$("games-filter").addEventListener("change", async (ev) => {
+  only = ev.target.value;
+  const url = new URL(location.href);
+  if (only) url.searchParams.set("games", only);
+  else url.searchParams.delete("games");
+  history.replaceState(null, "", url);
+  try {
+    p = (await load()).profile;
+    failure = null;
+  } catch (err) {
+    failure = err;
+  }
+  draw();
+});
+
 await start((tr) => {
   t = tr;
   draw();
 });
 draw();
-const [profile, who, lk, sv] = await Promise.allSettled([api.request("GET", `/api/players/${encodeURIComponent(name)}`), whoami(), fetchLuck(name),
-  fetchSolver(name), loadSocial(name)]);
+const [profile, who, lk, sv] = await Promise.allSettled([load(), whoami(), fetchLuck(name), fetchSolver(name), loadSocial(name)]);
 if (profile.status === "fulfilled") p = profile.value.profile;
 else failure = profile.reason;
 me = who.status === "fulfilled" ? who.value : null;

@@ -26,8 +26,8 @@
 //   (rematch.js).
 
 import { JEWELS, BUSINESSES, GROUPS, card, back, cheque, chip } from "./cards.js";
-import { h } from "./dom.js";
-import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, num, displayNames, tableKind } from "./words.js";
+import { h, sync, setAttr } from "./dom.js";
+import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, num, points, displayNames, tableKind } from "./words.js";
 import { scorePanel, roundOverlay, roundBanner, gameEnd } from "./scores.js";
 import { hintsBox } from "./analysis.js";
 import { tick, left, lowAt } from "./clock.js";
@@ -63,13 +63,17 @@ export { T };
  *             end (rematch.js)
  *   ratings   {name: figure}: the ratings of the signed-in players, shown
  *             beside their names ("1672?")
+ *   presence  called with a seat (not the viewer's), returns what shows
+ *             beside the name whether its person is there, or null: drawn
+ *             with the table, so that a redraw keeps it
  *   onPreMove called with "pass", "bid N" or "" (withdraw) to decide ahead
  *             in the running auction; preMove and preMoveDropped are the
  *             viewer's own pre-move and why it was dropped
  *
  * root gets data-status, data-phase, data-seat, data-to-move and data-moves.
- * Focus, the log's scroll position, a half-made thieves choice and a
- * closed round-end overlay survive a redraw of the same root.
+ * A redraw of the same root changes only the elements that differ (dom.js
+ * sync): focus, scroll positions, open details, a half-made thieves
+ * choice and a closed round-end overlay survive it.
  */
 export function renderTable(root, snapshot, events, catalogue, options = {}) {
   const t = T(catalogue);
@@ -85,11 +89,11 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   mem.redraw = () => renderTable(root, ...mem.args);
   events = events || [];
 
-  root.setAttribute("data-status", status);
-  root.setAttribute("data-phase", v.phase);
-  root.setAttribute("data-seat", String(seat));
-  root.setAttribute("data-to-move", String(v.toMove));
-  root.setAttribute("data-moves", String(v.moves));
+  setAttr(root, "data-status", status);
+  setAttr(root, "data-phase", v.phase);
+  setAttr(root, "data-seat", String(seat));
+  setAttr(root, "data-to-move", String(v.toMove));
+  setAttr(root, "data-moves", String(v.moves));
 
   const mine = seat >= 0 && v.toMove === seat && v.legal.length > 0 && typeof o.onMove === "function";
   const ctx = { t, v, seat, game, names, tell, mine, o, mem, root, events };
@@ -112,10 +116,25 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
 
   // Keep the reader's place across the redraw.
   const focus = focusKey(root);
-  const before = o.animate ? measure(root) : null;
+  // Where the cards were as the reader last saw them: measured once per
+  // frame, since several messages may come before the page is drawn.
+  if (!mem.frame) mem.before = { rects: o.animate ? measure(root) : null, moves: mem.moves };
 
   const over = v.phase === "over";
-  const main = h("div", { class: "tbl-main" },
+  // The game's end and a round's end are new screens: their score tables
+  // and chart come in a task of their own, so that no one task draws all
+  // of it.
+  const fresh = (over && !mem.overDrawn) || (overlay && mem.shown !== overlay.round);
+  ctx.later = fresh && typeof setTimeout === "function" && typeof requestAnimationFrame === "function" && !mem.later;
+  if (ctx.later) {
+    mem.later = true;
+    setTimeout(() => {
+      mem.later = false;
+      mem.redraw();
+    }, 0);
+  }
+  if (over) mem.overDrawn = true;
+  const main = h("div", { class: "tbl-main", "data-key": "main" },
     over ? gameEnd(ctx, o.links) : null,
     banner ? roundBanner(ctx, banner) : null,
     // After the game the board is empty: its end takes the place.
@@ -124,37 +143,73 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   // Once the game is over its end comes first, before the strips.
   const tbl = h("div", { class: `tbl${over ? " tbl-over" : ""}`, "data-players": String(v.players.length) },
     over ? [main, seatsPanel(ctx)] : [seatsPanel(ctx), main],
-    h("div", { class: "tbl-side" },
-      v.seats.some((s) => s.scores.length > 0) ? scorePanel(ctx) : null,
+    h("div", { class: "tbl-side", "data-key": "side" },
+      v.seats.some((s) => s.scores.length > 0)
+        ? kept(ctx, "scores", "section", [names, v.seats.map((s) => [s.total, s.scores])], () => scorePanel(ctx), ctx.later) : null,
       o.log ? logPanel(ctx) : null));
   if (overlay) {
     // Behind the overlay nothing can be reached.
     tbl.setAttribute("inert", "");
     tbl.setAttribute("aria-hidden", "true");
   }
-  root.replaceChildren(tbl);
-  if (overlay) {
-    root.appendChild(roundOverlay(ctx, overlay, () => {
-      mem.dismissed = overlay.round;
-      // The next round's first clock waits for the players who read the
-      // scores: tell the server this one has.
-      if (seat >= 0 && o.onContinue) o.onContinue();
-      renderTable(root, ...mem.args);
-      moveFocus(root);
-    }));
-  }
+  const dialog = overlay ? roundOverlay(ctx, overlay, () => {
+    mem.dismissed = overlay.round;
+    // The next round's first clock waits for the players who read the
+    // scores: tell the server this one has.
+    if (seat >= 0 && o.onContinue) o.onContinue();
+    renderTable(root, ...mem.args);
+    moveFocus(root);
+  }) : null;
+  // The clocks show their time before the table goes in, so that only a
+  // clock whose figure changed is touched.
+  tick(tbl, t, o.clock);
+  // Only what changed is changed: the rest, and the reader's focus,
+  // scroll and open details with it, stays as it is.
+  const focused = typeof document !== "undefined" ? document.activeElement : null;
+  sync(root, tbl, dialog);
 
-  followLog(root, mem);
+  // A round's end, new, takes the focus: at the frame, which lays the
+  // page out anyway (focusing lays it out to scroll the button in sight).
   if (overlay && mem.shown !== overlay.round) {
     mem.shown = overlay.round;
-    const b = root.querySelector && root.querySelector("#round-continue");
-    if (b && b.focus) b.focus();
-  } else {
+    mem.focusContinue = true;
+  } else if (!focused || !focused.isConnected || focused !== document.activeElement) {
     restoreFocus(root, focus);
   }
-  tick(root, t, o.clock);
-  if (before && mem.moves >= 0 && v.moves === mem.moves + 1) animate(root, before, events, v);
   mem.moves = v.moves;
+  // What needs the new layout waits for the frame, which lays the page out
+  // once anyway: reading it here would lay it out a second time.
+  beforeFrame(mem, () => {
+    if (mem.focusContinue) {
+      mem.focusContinue = false;
+      const button = root.querySelector && root.querySelector("#round-continue");
+      if (button && button.focus) button.focus();
+    }
+    followLog(root, mem);
+    const b = mem.before;
+    if (b.rects && b.moves >= 0 && mem.moves === b.moves + 1) animate(root, b.rects, mem.args[1] || []);
+  });
+}
+
+// kept returns build()'s element, or, when what it shows (key, in the
+// page's language) is as at the last redraw and its element #id is in the
+// page, a stand-in that tells sync to leave that element as it is: most
+// of a table does not change with a bid. later: not now, whatever the
+// key (the element in the page, if any, stays until the next redraw).
+function kept(ctx, id, tag, key, build, later) {
+  const { mem, root } = ctx;
+  const memo = mem.memo || (mem.memo = {});
+  const lang = typeof document !== "undefined" && document.documentElement ? document.documentElement.lang : "";
+  const k = JSON.stringify([lang, key]);
+  const live = root.querySelector && root.querySelector(`#${id}`);
+  if (live && (later || memo[id] === k)) {
+    const el = h(tag, { id });
+    el.__keep = true;
+    return el;
+  }
+  if (later) return null;
+  memo[id] = k;
+  return build();
 }
 
 // lastRoundEnd finds the newest round end, and whether a lot was decided
@@ -197,20 +252,21 @@ function strip(ctx, s, i) {
   const held = [];
   for (const [, kinds] of GROUPS) {
     for (const k of kinds) {
-      if (s.holdings[k] > 0) held.push(h("li", {}, chip(k, s.holdings[k], count(t, k, s.holdings[k]))));
+      if (s.holdings[k] > 0) held.push(h("li", { "data-key": k }, chip(k, s.holdings[k], count(t, k, s.holdings[k]))));
     }
   }
   return h("li", { class: cls, id: `seat-${i}`, "data-seat": String(i), "aria-label": names[i] },
     h("div", { class: "strip-head" },
       h("span", { class: `seat-dot s${i}`, "aria-hidden": "true" }),
       h("span", { class: "strip-name", title: names[i] }, names[i]),
+      o.presence && i !== seat ? o.presence(i) : null,
       ratingOf(o, game, i) ? h("span", { class: "strip-rating", title: t("web.rating.of", { player: names[i] }) }, ratingOf(o, game, i)) : null,
       i === seat ? h("span", { class: "badge badge-you" }, t("term.you")) : null,
       winner ? h("span", { class: "badge badge-win" }, t("web.seat.winner")) : null,
       standIn ? h("span", { class: "badge badge-standin", title: t("web.standin") }, t("web.standin")) : null,
       o.clock && v.phase !== "over" ? h("span", { class: "strip-clock", ...clockAttrs(game, i), role: "timer",
         title: t("web.clock.label", { player: names[i], time: "" }).trim() }) : null,
-      h("span", { class: "strip-points", title: t("web.seat.points.title") }, t("web.seat.points", { n: num(s.total) })),
+      h("span", { class: "strip-points", title: t("web.seat.points.title") }, points(t, s.total)),
       h("span", { class: "strip-break", "aria-hidden": "true" }),
       a && a.initiator === i ? h("span", { class: "strip-caller", title: t("web.auction.caller"), role: "img", "aria-label": t("web.auction.caller") }, "★") : null,
       partOf(ctx, s, i)),
@@ -275,11 +331,11 @@ function gainText(t, gain) {
 // ---- the board ----------------------------------------------------------------------
 
 function board(ctx) {
-  const { t } = ctx;
+  const { t, v } = ctx;
   return h("section", { class: "board", id: "board", "aria-label": t("web.board") },
-    policeTrack(ctx),
+    kept(ctx, "police", "div", [v.police, v.policeLimit, v.phase, v.raid, v.remaining.police, v.deckLeft], () => policeTrack(ctx)),
     h("div", { class: "board-mid" }, piles(ctx), centre(ctx), row(ctx)),
-    deck(ctx));
+    kept(ctx, "deck", "div", [v.remaining, v.deckLeft], () => deck(ctx)));
 }
 
 function policeTrack({ t, v }) {
@@ -573,24 +629,34 @@ function preMoveBox({ t, v, seat, game, o }) {
 
 // ---- the log ----------------------------------------------------------------------------
 
-function logPanel({ t, v, names, tell, events, mem }) {
+function logPanel({ t, v, names, tell, events, mem, root }) {
+  const said = events.filter((e) => e.text);
+  // The lines drawn before stand when the events before them do: only the
+  // new ones are built (sync keeps the first __keepFirst of the list).
+  const lang = typeof document !== "undefined" && document.documentElement ? document.documentElement.lang : "";
+  const drawn = mem.logDrawn;
+  const live = root.querySelector ? root.querySelector("#log") : null;
+  const from = drawn && drawn.lang === lang && drawn.n > 0 && drawn.n <= said.length && said[drawn.n - 1].text === drawn.last &&
+    live && live.children.length === drawn.n ? drawn.n : 0;
   const items = [];
   let move = -1;
-  for (const e of events) {
+  said.forEach((e, i) => {
     // The server tells each event in the page's language (?lang=).
-    if (!e.text) continue;
     // Events that know their move (the replay's) are numbered by it, as
     // the replay's counter is; the others of the same move go unnumbered.
     const numbered = typeof e.move === "number";
     const same = numbered && e.move === move;
     if (numbered) move = e.move;
+    if (i < from) return;
     items.push(h("li", { class: `ev ev-${e.kind}${e.card === "police" ? " ev-police" : ""}${same ? " ev-same" : ""}`,
       value: numbered && !same ? String(e.move) : null }, tell(e.text)));
-  }
-  if (items.length === 0 && v.toMove >= 0) items.push(h("li", { class: "ev ev-start" }, t("web.log.empty", { player: names[v.toMove] })));
+  });
+  mem.logDrawn = said.length ? { lang, n: said.length, last: said[said.length - 1].text } : null;
+  if (said.length === 0 && v.toMove >= 0) items.push(h("li", { class: "ev ev-start" }, t("web.log.empty", { player: names[v.toMove] })));
+  const lines = from + items.length;
   const follow = mem.logFollow !== false;
-  if (follow) mem.logSeen = items.length;
-  const unread = follow ? 0 : items.length - (mem.logSeen || 0);
+  if (follow) mem.logSeen = lines;
+  const unread = follow ? 0 : lines - (mem.logSeen || 0);
   // Only the reader's own hand says they scrolled back: a scroll that
   // follows a change of layout is not theirs.
   const intent = () => { mem.logIntent = Date.now(); };
@@ -611,15 +677,35 @@ function logPanel({ t, v, names, tell, events, mem }) {
         if (more) more.hidden = true;
       }
     } }, items);
+  list.__keepFirst = from;
+  // The handlers find the live log: a redraw keeps the elements in the
+  // page, not these.
   const more = h("button", { type: "button", class: "small log-more", id: "log-more", hidden: unread <= 0,
-    onclick: () => {
+    onclick: (ev) => {
+      const btn = ev.currentTarget || ev.target;
+      const live = btn.parentNode.querySelector("#log");
       mem.logFollow = true;
-      mem.logSeen = list.children.length;
-      more.hidden = true;
-      list.scrollTop = list.scrollHeight;
+      mem.logSeen = live.children.length;
+      btn.hidden = true;
+      live.scrollTop = live.scrollHeight;
     } }, t("web.log.more", { n: Math.max(unread, 0) }));
   return h("section", { class: "log-panel", "aria-labelledby": "log-h" },
     h("h2", { id: "log-h" }, t("web.log")), list, more);
+}
+
+// beforeFrame runs fn before the next frame is drawn (at once where there
+// are no frames), once however many redraws come first.
+function beforeFrame(mem, fn) {
+  if (typeof requestAnimationFrame !== "function") {
+    fn();
+    return;
+  }
+  mem.next = fn;
+  if (mem.frame) return;
+  mem.frame = requestAnimationFrame(() => {
+    mem.frame = 0;
+    mem.next();
+  });
 }
 
 // followLog shows the log's newest line after a redraw unless the reader

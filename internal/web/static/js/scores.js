@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { chip } from "./cards.js";
-import { CATEGORIES, list, signed, num } from "./words.js";
+import { CATEGORIES, list, signed, num, points } from "./words.js";
 import { rematchBox } from "./rematch.js";
 
 /** CATEGORY_KINDS draws each scoring category by a card of its family. */
@@ -60,7 +60,7 @@ export function scoreTable({ t, v, names }, r, order = v.seats.map((_, i) => i))
         h("th", { scope: "row", class: "col-name" }, seatName(names, i)),
         cats.map((c) => cell(s[c] || 0)),
         cell(s.total || 0, true),
-        r > 1 ? h("td", { class: "sum" }, num(sofar(i))) : null);
+        r > 1 ? h("td", { class: "sum col-sofar" }, num(sofar(i))) : null);
     })));
 }
 
@@ -76,7 +76,7 @@ export function scorePanel(ctx) {
   return h("section", { class: "scores", id: "scores", tabindex: "-1", "aria-labelledby": "scores-h" },
     h("h2", { id: "scores-h" }, t("web.scores")),
     h("ul", { class: "score-totals" }, v.seats.map((s, i) =>
-      h("li", { class: "score-chip" }, seatName(names, i), " ", h("strong", {}, t("web.seat.points", { n: num(s.total) }))))),
+      h("li", { class: "score-chip" }, seatName(names, i), " ", h("strong", {}, points(t, s.total))))),
     tables);
 }
 
@@ -99,7 +99,8 @@ export function roundOverlay(ctx, event, onContinue) {
     h("p", { class: "round-why" }, tell(event.text || "")),
     ctx.o.clock && ctx.o.clock.heldUntil ? h("p", { class: "round-held" },
       t("web.round.held", { s: Math.max(0, Math.ceil((ctx.o.clock.heldUntil - Date.now()) / 1000)) })) : null,
-    wrap(scoreTable(ctx, r), t("web.scores.round", { round: r })),
+    // ctx.later: the table comes in a task of its own (render.js).
+    ctx.later ? h("div", { class: "score-wrap" }) : wrap(scoreTable(ctx, r), t("web.scores.round", { round: r })),
     h("p", { class: "overlay-actions" }, button)));
 }
 
@@ -148,11 +149,12 @@ export function gameEnd(ctx, links = {}) {
       rating ? h("p", { class: "rating-change", id: "rating-change" }, t("web.end.rating", rating)) : null,
       h("ol", { class: "podium" }, order.map((i) =>
         h("li", { class: v.winners.includes(i) ? "rank-win" : "" },
-          seatName(names, i, "rank-name"), " ", h("span", { class: "rank-points" }, t("web.seat.points", { n: num(v.seats[i].total) })))))),
+          seatName(names, i, "rank-name"), " ", h("span", { class: "rank-points" }, points(t, v.seats[i].total)))))),
     actions.length ? h("div", { class: "game-end-actions", id: "game-end-actions" }, actions) : null,
-    h("div", { class: "game-end-grid" },
+    // ctx.later: the figures come in a task of their own (render.js).
+    h("div", { class: "game-end-grid", "data-key": "grid" }, ctx.later ? null : [
       wrap(finalTable(ctx, order), t("web.end.table")),
-      chart(ctx, order)));
+      chart(ctx, order)]));
 }
 
 /** finalTable is the whole game by category (three rounds added up), then each round and the total. */

@@ -2,7 +2,7 @@
 // are open, then the live table; it keeps the WebSocket alive and explains
 // every problem in the reader's language.
 
-import { h, replace, $ } from "./dom.js";
+import { h, replace, sync, setText, setClass, setAttr, $ } from "./dom.js";
 import * as api from "./api.js";
 import { Connection } from "./conn.js";
 import { start } from "./page.js";
@@ -12,7 +12,7 @@ import { fetchHints } from "./analysis.js";
 import { Coach } from "./coach.js";
 import { isTutorial } from "./tutorial.js";
 import { whoami, changeText, ratingFigure } from "./players.js";
-import { received, tick, left } from "./clock.js";
+import { received, tick, left, ticks } from "./clock.js";
 import { turnAlert, alertSettings, clockTick } from "./notify.js";
 import { ChatPanel } from "./chat.js";
 import { errorText } from "./errors.js";
@@ -82,8 +82,8 @@ function showStatus() {
     parts.push(h("span", { class: "status-error" }, page.error),
       h("button", { type: "button", class: "small", "aria-label": t("web.close"), onclick: () => { page.error = null; showStatus(); } }, "✕"));
   }
-  replace(el, parts);
-  el.className = `status-message${page.error ? " is-error" : page.status ? " is-info" : ""}`;
+  sync(el, parts);
+  setClass(el, `status-message${page.error ? " is-error" : page.status ? " is-info" : ""}`);
 }
 
 // showOffline draws the connection banner: fixed over the page's top, so
@@ -140,7 +140,7 @@ function renderWaiting() {
   const { game, you, t } = page;
   const open = game.seats.map((s, i) => (s.open ? i : -1)).filter((i) => i >= 0);
   const waiting = game.status === "open";
-  $("waiting").hidden = !waiting;
+  setAttr($("waiting"), "hidden", !waiting && "");
   if (!waiting) return;
   $("waiting-text").textContent = t("web.waiting.text", { n: open.length }) +
     (you >= 0 ? " " + t("web.waiting.seat", { seat: you + 1 }) : "");
@@ -255,20 +255,21 @@ function render() {
   showStatus();
   if (!game) return;
   const mine = view && you >= 0 && view.toMove === you && view.legal.length > 0;
-  document.title = `${mine ? "● " : ""}Razzia! — ${t("web.game.title", { id: game.id })}`;
-  $("game-title").textContent = t("web.game.title", { id: game.id });
-  $("game-status").textContent = t(`status.${game.status}`);
-  $("game-status").className = `badge status-${game.status}`;
+  const title = `${mine ? "● " : ""}Razzia! — ${t("web.game.title", { id: game.id })}`;
+  if (document.title !== title) document.title = title;
+  setText($("game-title"), t("web.game.title", { id: game.id }));
+  setText($("game-status"), t(`status.${game.status}`));
+  setClass($("game-status"), `badge status-${game.status}`);
   // An open game has no record yet (the server answers not_started); a
   // game that is over offers its record and replay on the game-end screen.
   const over = !!view && view.phase === "over";
   const links = { replay: `/g/${encodeURIComponent(game.id)}/replay`, record: api.recordURL(game.id), download: `razzia-${game.id}.json`,
     learn: you >= 0 && !isTutorial(game) ? learnURL(game.id, you) : null };
-  $("record-link").hidden = game.status === "open" || over;
-  $("record-link").href = links.record;
-  $("record-link").setAttribute("download", links.download);
-  $("replay-link").hidden = over || !(game.status === "finished" || game.status === "archived");
-  $("replay-link").href = links.replay;
+  setAttr($("record-link"), "hidden", (game.status === "open" || over) && "");
+  setAttr($("record-link"), "href", links.record);
+  setAttr($("record-link"), "download", links.download);
+  setAttr($("replay-link"), "hidden", (over || !(game.status === "finished" || game.status === "archived")) && "");
+  setAttr($("replay-link"), "href", links.replay);
   renderRematchLink();
   renderWaiting();
   paintSeats($("open-seats"), t, game, you);
@@ -329,9 +330,6 @@ async function askHints() {
 }
 
 let coach = null;
-
-// LAST_SECONDS are the seconds of the player's clock that tick audibly.
-const LAST_SECONDS = 5;
 
 // ---- the connection ------------------------------------------------------------------
 
@@ -456,10 +454,10 @@ function renderRematchLink() {
   const { game, t } = page;
   const el = $("rematch-link");
   const other = game.rematchOf || game.rematch || "";
-  $("rematch-line").hidden = !other;
+  setAttr($("rematch-line"), "hidden", !other && "");
   if (!other) return;
-  el.href = `/g/${encodeURIComponent(other)}`;
-  el.textContent = t(game.rematchOf ? "web.rematch.of" : "web.rematch.link", { id: other });
+  setAttr(el, "href", `/g/${encodeURIComponent(other)}`);
+  setText(el, t(game.rematchOf ? "web.rematch.of" : "web.rematch.link", { id: other }));
 }
 
 // onOffer shows the rematch offer as it is now; when it starts with us,
@@ -673,9 +671,9 @@ setInterval(() => {
   const l = page.clock && page.you >= 0 ? left(page.clock, page.you) : null;
   if (!l || !l.running) return;
   if (page.view && page.view.toMove === page.you && document.querySelector("#round-end[aria-modal]")) render();
-  const s = Math.ceil((l.decision + l.reserve) / 1000);
-  if (s > 0 && s <= LAST_SECONDS && s !== lastTick) clockTick();
-  lastTick = s;
+  const { tick: due, second } = ticks(page.clock, page.you, lastTick);
+  if (due) clockTick();
+  lastTick = second;
 }, 250);
 $("copy-invite").addEventListener("click", async () => {
   const url = $("invite-link").value;

@@ -74,6 +74,11 @@ export function num(n) {
   return n < 0 ? `\u2212${-n}` : String(n);
 }
 
+/** points writes a player's points: "12 pts", "1 pt", "−1 pt". */
+export function points(t, n) {
+  return t(Math.abs(n) === 1 ? "web.seat.points.one" : "web.seat.points", { n: num(n) });
+}
+
 /** signed writes a change with its sign, +5, −3 (U+2212) or 0. */
 export function signed(n) {
   return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";

@@ -1,0 +1,380 @@
+package e2e
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/tracing"
+	"github.com/chromedp/chromedp"
+)
+
+// watchPatchesJS counts, for each state message the page's socket
+// receives, the nodes the page changed for it: every node of a subtree
+// added or removed, every attribute and text changed (a MutationObserver
+// over the whole document, its records taken as each message is handled).
+// A state whose events are an opponent's bid and passes is counted apart; size
+// is the table's nodes, text included.
+const watchPatchesJS = `(() => {
+  const table = document.querySelector("#table");
+  const size = (n) => { let k = 1; for (let c = n.firstChild; c; c = c.nextSibling) k += size(c); return k; };
+  const touched = (recs) => recs.reduce((a, r) => a + (r.type !== "childList" ? 1 :
+    [...r.addedNodes, ...r.removedNodes].reduce((x, n) => x + size(n), 0)), 0);
+  // Records are delivered between the socket's listeners too.
+  let seen = [];
+  const obs = new MutationObserver((recs) => { seen = seen.concat(recs); });
+  obs.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+  const out = window.__patches = { bids: [], all: [], big: [], size: 0 };
+  const ws = window.__sockets[window.__sockets.length - 1];
+  // Added after the page's own listener, so it runs after the redraw.
+  ws.addEventListener("message", (ev) => {
+    let m;
+    try { m = JSON.parse(ev.data); } catch { return; }
+    const n = touched(seen.concat(obs.takeRecords()));
+    seen = [];
+    if (m.type !== "state") return;
+    out.size = Math.max(out.size, size(table));
+    out.all.push(n);
+    if (n > 400) out.big.push(n + ": " + (m.events || []).map((e) => e.kind).join(","));
+    const events = m.events || [];
+    // The bots answer at once, so a message may carry several moves: an
+    // opponent's bid, with the passes around it.
+    if (events.length > 0 && events.every((e) => e.kind === "bid" || e.kind === "pass") && events.some((e) => e.kind === "bid" && e.seat !== m.seat)) out.bids.push(n);
+  });
+  return true;
+})()`
+
+type patches struct {
+	Big  []string `json:"big"` // the messages that changed over 400 nodes, with their events
+	Bids []int    `json:"bids"`
+	All  []int    `json:"all"`
+	Size int      `json:"size"`
+}
+
+// TestStatePatches: a state message changes only what changed. At a
+// five-player table on a desktop, an opponent's bid touches a few dozen
+// nodes of a table of thousands; the strips stay the same elements, and a
+// reader's focus on the scores stays there while the others play.
+func TestStatePatches(t *testing.T) {
+	p := seated(t, "easy", "easy", "easy", "easy")
+	// Round 2: the side panel has a score table to read.
+	p.playTo("round 2", spending, func(tableState) bool {
+		return eval[bool](p, `!!document.querySelector("#scores .score-wrap") && !document.querySelector("#round-end[aria-modal]")`)
+	})
+	eval[bool](p, watchPatchesJS)
+	eval[bool](p, `(() => { document.querySelector("#seats").__kept = 1; document.querySelector("#log").__kept = 1; return true; })()`)
+	// Each of our moves, then the scores in hand while the others play.
+	lost, watched := 0, 0
+	for moved := 0; moved < 12 || (moved < 60 && eval[int](p, `window.__patches.bids.length`) < 3); {
+		st := p.state()
+		if st.Phase == "over" {
+			break
+		}
+		if st.Overlay > 0 {
+			p.click("#round-continue")
+			waitFor[bool](p, "the overlay to close", `!document.querySelector("#round-end[aria-modal]")`, 5*time.Second)
+			continue
+		}
+		if st.Seat != st.ToMove || len(st.Legal) == 0 {
+			p.playTo("our turn", func(st tableState) string { return choose(st.Legal) }, func(st tableState) bool { return st.Seat == st.ToMove && len(st.Legal) > 0 })
+			continue
+		}
+		token := choose(st.Legal)
+		key := map[string]string{"draw": "d", "pass": "p"}[token]
+		moved++
+		if key == "" {
+			p.move(st, token)
+			continue
+		}
+		// The reader is in the scores and plays by the keyboard.
+		if f := eval[string](p, `(() => { const w = document.querySelector("#scores .score-wrap"); if (!w) return "no scores";
+  w.focus(); window.__focus = w; return document.activeElement === w ? "" : "not focused"; })()`); f != "" {
+			t.Fatalf("the scores: %s", f)
+		}
+		n := eval[int](p, `window.__patches.all.length`)
+		p.do("press "+key, chromedp.KeyEvent(key))
+		waitFor[bool](p, "the table after our move and the others'", fmt.Sprintf(`(() => { const e = document.querySelector("#table");
+  return Number(e.dataset.moves) > %d && (e.dataset.phase === "over" || !!document.querySelector("#round-end[aria-modal]") ||
+    (e.dataset.seat === e.dataset.toMove && !!document.querySelector("#table button[data-move]:not([disabled])"))); })()`, st.Moves), 10*time.Second)
+		if eval[int](p, `window.__patches.all.length`) <= n+1 {
+			continue // nobody else moved
+		}
+		watched++
+		// A round's end takes the focus to its button, as a dialog does,
+		// and the game's end is a new screen.
+		if !eval[bool](p, `document.activeElement === window.__focus && window.__focus.isConnected ||
+  !!document.querySelector("#round-end[aria-modal]") || document.querySelector("#table").dataset.phase === "over"`) {
+			lost++
+		}
+	}
+	if watched == 0 {
+		t.Fatalf("the focus was never put on the scores: the test proves nothing (%+v, %d sockets)", eval[patches](p, `window.__patches`), eval[int](p, `window.__sockets.length`))
+	}
+	got := eval[patches](p, `window.__patches`)
+	t.Logf("nodes changed per state message: %v; by an opponent's bid: %v; the table has %d nodes; over 400: %q", got.All, got.Bids, got.Size, got.Big)
+	if lost > 0 {
+		t.Errorf("the focus on the scores was lost %d times while the others played", lost)
+	}
+	if !eval[bool](p, `document.querySelector("#seats").__kept === 1 && document.querySelector("#log").__kept === 1`) {
+		t.Errorf("the strips or the log were built anew")
+	}
+	if len(got.Bids) == 0 {
+		t.Fatalf("no opponent bid seen in %d state messages: the test proves nothing", len(got.All))
+	}
+	// A bid changes the bidder's part, the turn, the auction's high bid,
+	// the newest event and a line of the log: a few dozen nodes.
+	const bound = 60
+	if most := slices.Max(got.Bids); most > bound || most*20 > got.Size {
+		t.Errorf("an opponent's bid changed up to %d nodes of the table's %d; want at most %d", most, got.Size, bound)
+	}
+}
+
+// TestStatePatchTrace measures what a state message costs a mid-range
+// phone: a five-player game against bots under a Chrome trace with the CPU
+// slowed four times (animations on, as a player has them; touched, never
+// hovered by a mouse, at a desktop's size to draw every part). For each state
+// message it takes the task that handled it and the frame that drew it
+// next (style, layout, paint), prints the longest and the median of each,
+// and fails when one took 50 ms or more. A figure is only worth reading
+// from a quiet machine, so the test runs when RAZZIA_TRACE=1:
+//
+//	RAZZIA_TRACE=1 go test ./internal/e2e -run TestStatePatchTrace -count=1 -v
+func TestStatePatchTrace(t *testing.T) {
+	if os.Getenv("RAZZIA_TRACE") != "1" {
+		t.Skip("a measurement for a quiet machine: RAZZIA_TRACE=1 runs it")
+	}
+	// A phone is touched, never hovered: no mouse comes near the page,
+	// whose moves are pressed from a script (a mouse over the table adds
+	// its hit tests to every frame).
+	srv := newServer(t)
+	id := srv.create(t, "", "easy", "easy", "easy", "easy")
+	p := newPage(t, srv, "Ann", desktop.w, desktop.h)
+	p.do("touch", chromedp.EmulateViewport(desktop.w, desktop.h, chromedp.EmulateTouch))
+	p.open("/g/" + id)
+	waitFor[bool](p, "the join form", `(() => { const b = document.querySelector("#join"); return !!b && b.getClientRects().length > 0; })()`, 10*time.Second)
+	eval[bool](p, `(document.querySelector("#join-name").value = "Ann", document.querySelector("#join").click(), true)`)
+	waitFor[bool](p, "the seat", `document.querySelector("#table").dataset.seat === "0"`, 10*time.Second)
+	listener := listenerLine(t, p.srv)
+	for st := pressTo(p, spending); st.Moves < 10 && st.Phase != "over"; st = pressTo(p, spending) {
+	}
+	p.do("animations on and the CPU four times slower", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "no-preference"}},
+		}); err != nil {
+			return err
+		}
+		_, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: 4})
+		return err
+	}))
+	trace := startTrace(p)
+	for made := 0; made < 30; made++ {
+		if st := pressTo(p, spending); st.Phase == "over" {
+			break
+		}
+	}
+	msg, frame, msgCPU, frameCPU := trace.stop(listener)
+	if len(msg) < 30 {
+		t.Fatalf("only %d state messages traced: the trace proves nothing", len(msg))
+	}
+	t.Logf("4x CPU throttling, 5 players, %d state messages: the task handling one took at most %.1f ms (median %.1f ms); "+
+		"the frame drawing it at most %.1f ms (median %.1f ms)", len(msg), slices.Max(msg), median(msg), slices.Max(frame), median(frame))
+	t.Logf("the same in the main thread's CPU time: at most %.1f ms (median %.1f ms) and %.1f ms (median %.1f ms)",
+		slices.Max(msgCPU), median(msgCPU), slices.Max(frameCPU), median(frameCPU))
+	if slices.Max(msg) >= 50 || slices.Max(frame) >= 50 {
+		t.Errorf("a state message took a task of %.1f ms and a frame of %.1f ms; want both under 50 ms", slices.Max(msg), slices.Max(frame))
+	}
+}
+
+// pressTo makes the page's seat's next move, chosen by pick, with a
+// script's press of its button (going on from a round's end the same
+// way), and returns the state it was made in.
+func pressTo(p *page, pick func(tableState) string) tableState {
+	p.t.Helper()
+	for {
+		st := waitFor[tableState](p, "a move to make", `(() => { const s = `+stateJS+`;
+  return s && (s.phase === "over" || s.overlay > 0 || (s.seat >= 0 && s.seat === s.toMove && s.legal.length > 0)) ? s : null; })()`, 30*time.Second)
+		if st.Phase == "over" {
+			return st
+		}
+		if st.Overlay > 0 {
+			eval[bool](p, `(document.querySelector("#round-continue").click(), true)`)
+			waitFor[bool](p, "the round's end closed", `!document.querySelector("#round-end[aria-modal]")`, 10*time.Second)
+			continue
+		}
+		eval[bool](p, fmt.Sprintf(`(document.querySelector('#table button[data-move=%q]:not([disabled])').click(), true)`, pick(st)))
+		waitFor[bool](p, "the table to move on", fmt.Sprintf(`Number(document.querySelector("#table").dataset.moves) > %d`, st.Moves), 30*time.Second)
+		return st
+	}
+}
+
+// listenerLine finds the line of conn.js where the page's socket listens
+// for messages: the trace names a function by its script and line.
+func listenerLine(t *testing.T, srv *server) int {
+	t.Helper()
+	_, src := srv.fetch(t, "GET", "/static/js/conn.js", "")
+	for i, line := range strings.Split(string(src), "\n") {
+		if strings.Contains(line, `addEventListener("message"`) {
+			return i + 1
+		}
+	}
+	t.Fatal(`conn.js has no addEventListener("message"`)
+	return 0
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// A tracer collects a Chrome trace of the page.
+type tracer struct {
+	p      *page
+	mu     sync.Mutex
+	events []traceEvent
+	done   chan struct{}
+}
+
+type traceEvent struct {
+	Name string  `json:"name"`
+	Ph   string  `json:"ph"`
+	Pid  int     `json:"pid"`
+	Tid  int     `json:"tid"`
+	Ts   float64 `json:"ts"`
+	Dur  float64 `json:"dur"`
+	Tdur float64 `json:"tdur"` // the thread's CPU time
+	Args struct {
+		Name string `json:"name"`
+		Data struct {
+			URL        string `json:"url"`
+			LineNumber int    `json:"lineNumber"`
+		} `json:"data"`
+	} `json:"args"`
+}
+
+// startTrace starts tracing the page's tasks and what runs in them.
+func startTrace(p *page) *tracer {
+	p.t.Helper()
+	tr := &tracer{p: p, done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(p.ctx)
+	p.t.Cleanup(cancel)
+	err := chromedp.Listen(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *tracing.EventDataCollected:
+			tr.mu.Lock()
+			defer tr.mu.Unlock()
+			for _, v := range ev.Value {
+				var e traceEvent
+				if json.Unmarshal(v, &e) == nil {
+					tr.events = append(tr.events, e)
+				}
+			}
+		case *tracing.EventTracingComplete:
+			close(tr.done)
+		}
+	})
+	if err != nil {
+		p.fail("listening to the trace: %v", err)
+	}
+	p.do("start tracing", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, tracing.Start, tracing.StartParams{
+			TransferMode: tracing.StartTransferModeReportEvents,
+			TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{
+				"toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "__metadata"}},
+		})
+		return err
+	}))
+	return tr
+}
+
+// stop ends the trace and returns, in milliseconds, the tasks of the
+// renderer's main thread that handled a message of the page's socket (a
+// call of conn.js's listener at line), and for each the next frame, in
+// wall time and in the thread's CPU time.
+func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
+	p := tr.p
+	p.t.Helper()
+	p.do("stop tracing", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, tracing.End, cdp.Empty{})
+		return err
+	}))
+	select {
+	case <-tr.done:
+	case <-time.After(30 * time.Second):
+		p.fail("the trace did not complete in 30 s")
+	}
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	type thread struct{ pid, tid int }
+	main := map[thread]bool{}
+	for _, e := range tr.events {
+		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" {
+			main[thread{e.Pid, e.Tid}] = true
+		}
+	}
+	// Each main thread's tasks in order, and what each task ran.
+	type task struct {
+		e              traceEvent
+		message, frame bool
+	}
+	tasks := map[thread][]*task{}
+	var inner []traceEvent
+	for _, e := range tr.events {
+		th := thread{e.Pid, e.Tid}
+		if !main[th] || e.Ph != "X" {
+			continue
+		}
+		if e.Name == "RunTask" {
+			tasks[th] = append(tasks[th], &task{e: e})
+		} else {
+			inner = append(inner, e)
+		}
+	}
+	for _, ts := range tasks {
+		slices.SortFunc(ts, func(a, b *task) int { return cmp.Compare(a.e.Ts, b.e.Ts) })
+	}
+	for _, e := range inner {
+		ts := tasks[thread{e.Pid, e.Tid}]
+		i, _ := slices.BinarySearchFunc(ts, e.Ts, func(t *task, at float64) int { return cmp.Compare(t.e.Ts, at) })
+		for ; i > 0 && (i == len(ts) || ts[i].e.Ts > e.Ts); i-- {
+		}
+		if i >= len(ts) || ts[i].e.Ts > e.Ts || e.Ts+e.Dur > ts[i].e.Ts+ts[i].e.Dur {
+			continue
+		}
+		switch {
+		case e.Name == "FunctionCall" && strings.HasSuffix(e.Args.Data.URL, "/conn.js") && (e.Args.Data.LineNumber == line || e.Args.Data.LineNumber == line-1):
+			ts[i].message = true
+		case e.Name == "Paint" || e.Name == "PrePaint":
+			ts[i].frame = true
+		}
+	}
+	for _, ts := range tasks {
+		for i, t := range ts {
+			if !t.message {
+				continue
+			}
+			msg = append(msg, t.e.Dur/1000)
+			msgCPU = append(msgCPU, t.e.Tdur/1000)
+			for _, next := range ts[i+1:] {
+				if next.frame {
+					frame = append(frame, next.e.Dur/1000)
+					frameCPU = append(frameCPU, next.e.Tdur/1000)
+					break
+				}
+			}
+		}
+	}
+	if len(msg) == 0 || len(frame) == 0 {
+		p.fail("the trace has no message of the page's socket, or no frame (%d events)", len(tr.events))
+	}
+	return msg, frame, msgCPU, frameCPU
+}
