@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -93,14 +94,54 @@ func runLoad(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func loadContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("load")
-	var (
-		cfg     loadgen.Config
-		servers = fs.String("server", "", "the servers' `URLs`, comma-separated, such as http://localhost:8080")
-		rate    = fs.String("rate", "1/s", "the `rate` of each table's moves: 1/s, 30/m, 0.5 (a second), or max (0) for as fast as the game allows")
-		asJSON  = fs.Bool("json", false, "print the report as JSON")
-		serve   = fs.String("serve-echo", "", "serve the echo on `ADDRESS` (such as 127.0.0.1:0), print its URL, and run until stopped")
-		summary = fs.Bool("summary", false, "print the JSON reports named as arguments as one Markdown table, a row a run")
-	)
+	var cfg loadgen.Config
+	o := defineLoadFlags(fs, &cfg)
+	positional, status, done := parseFlags(fs, loadSynopsis, args, stdout, stderr)
+	if done {
+		return status
+	}
+	if *o.summary {
+		return summarize(positional, stdout, stderr)
+	}
+	if len(positional) > 0 {
+		return usageError(stderr, fs, loadSynopsis, "unexpected argument %q", positional[0])
+	}
+	if *o.serve != "" {
+		return serveEcho(ctx, *o.serve, stdin, stdout, stderr)
+	}
+	for _, s := range strings.Split(*o.servers, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			cfg.Servers = append(cfg.Servers, s)
+		}
+	}
+	if cfg.Bots != "" && cfg.BotSeats == 0 {
+		cfg.BotSeats = cfg.Seats / 2
+	}
+	var err error
+	if cfg.Rate, err = loadgen.ParseRate(*o.rate); err == nil {
+		err = cfg.Check()
+	}
+	if err != nil {
+		return usageError(stderr, fs, loadSynopsis, "%s", strings.TrimPrefix(err.Error(), loadgen.ErrConfig.Error()+": "))
+	}
+	return playLoad(ctx, cfg, *o.asJSON, stdout, stderr)
+}
+
+// loadFlags are the flags of razzia load that are not the Config's own.
+type loadFlags struct {
+	servers, rate, serve *string
+	asJSON, summary      *bool
+}
+
+// defineLoadFlags defines razzia load's flags on fs, the Config's into cfg.
+func defineLoadFlags(fs *flag.FlagSet, cfg *loadgen.Config) loadFlags {
+	o := loadFlags{
+		servers: fs.String("server", "", "the servers' `URLs`, comma-separated, such as http://localhost:8080"),
+		rate:    fs.String("rate", "1/s", "the `rate` of each table's moves: 1/s, 30/m, 0.5 (a second), or max (0) for as fast as the game allows"),
+		asJSON:  fs.Bool("json", false, "print the report as JSON"),
+		serve:   fs.String("serve-echo", "", "serve the echo on `ADDRESS` (such as 127.0.0.1:0), print its URL, and run until stopped"),
+		summary: fs.Bool("summary", false, "print the JSON reports named as arguments as one Markdown table, a row a run"),
+	}
 	fs.IntVar(&cfg.Tables, "tables", 100, "how many tables play at once")
 	fs.IntVar(&cfg.Seats, "seats", 4, "the seats at each table, 2 to 5")
 	fs.StringVar(&cfg.Bots, "bots", "", "the `level` of server bots at some seats of each table (see --bot-seats); none by default")
@@ -120,34 +161,11 @@ func loadContext(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		cfg.Procs = append(cfg.Procs, p)
 		return nil
 	})
-	positional, status, done := parseFlags(fs, loadSynopsis, args, stdout, stderr)
-	if done {
-		return status
-	}
-	if *summary {
-		return summarize(positional, stdout, stderr)
-	}
-	if len(positional) > 0 {
-		return usageError(stderr, fs, loadSynopsis, "unexpected argument %q", positional[0])
-	}
-	if *serve != "" {
-		return serveEcho(ctx, *serve, stdin, stdout, stderr)
-	}
-	for _, s := range strings.Split(*servers, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			cfg.Servers = append(cfg.Servers, s)
-		}
-	}
-	if cfg.Bots != "" && cfg.BotSeats == 0 {
-		cfg.BotSeats = cfg.Seats / 2
-	}
-	var err error
-	if cfg.Rate, err = loadgen.ParseRate(*rate); err == nil {
-		err = cfg.Check()
-	}
-	if err != nil {
-		return usageError(stderr, fs, loadSynopsis, "%s", strings.TrimPrefix(err.Error(), loadgen.ErrConfig.Error()+": "))
-	}
+	return o
+}
+
+// playLoad runs the load of cfg and prints its report.
+func playLoad(ctx context.Context, cfg loadgen.Config, asJSON bool, stdout, stderr io.Writer) int {
 	if os.Getenv("GOGC") == "" {
 		// Collect a quarter as often: the load's own collections, every few
 		// seconds at thousands of connections, would show in its p99.
@@ -161,7 +179,7 @@ func loadContext(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if rep == nil {
 		return runFailed(stderr, "load", netError(err), 1)
 	}
-	if *asJSON {
+	if asJSON {
 		rep.WriteJSON(stdout)
 	} else {
 		rep.WriteText(stdout)
