@@ -11,19 +11,27 @@ import (
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
 
+// replicaWatch seats Ann and Bob at a table of node a on st, and watches it
+// as a spectator through node b on replica, which follows it as a replica.
+func replicaWatch(t *testing.T, st, replica store.Store) (a, b *Hub, id string, tokens [2]string, sub *Subscription) {
+	t.Helper()
+	a, b = nodeHub(t, st), nodeHub(t, replica)
+	id, tokens = seatAnnAndBob(t, a)
+	sub, err := b.Watch(testContext(t), id, Watcher{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sub.Close)
+	return a, b, id, tokens, sub
+}
+
 // TestReplicaKeepsNewerClock: a read of the store made before a move that
 // a notice carried since comes late to the replica; the clock it holds is
 // older than the replica's and is not taken.
 func TestReplicaKeepsNewerClock(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
-	a, b := nodeHub(t, st), nodeHub(t, st)
-	id, tokens := seatAnnAndBob(t, a)
-	sub, err := b.Watch(ctx, id, Watcher{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sub.Close()
+	a, b, id, tokens, sub := replicaWatch(t, st, st)
 	first := await(t, sub, func(u Update) bool { return u.View != nil })
 	before, err := st.Game(ctx, id)
 	if err != nil {
@@ -60,13 +68,7 @@ func TestReplicaFollowsClock(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	reads := &readLog{Store: st, read: make(chan []string, 100)}
-	a, b := nodeHub(t, st), nodeHub(t, reads)
-	id, _ := seatAnnAndBob(t, a)
-	sub, err := b.Watch(ctx, id, Watcher{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sub.Close()
+	_, b, id, _, sub := replicaWatch(t, st, reads)
 	u := await(t, sub, func(u Update) bool { return u.View != nil })
 	select {
 	case <-reads.read: // the replica's first read, as it starts following
