@@ -38,6 +38,7 @@ func init() {
 		{"play", "play a game in the terminal, against bots or on a server", runPlay},
 		{"bot", "play a seat of a server game with a bot program", runBot},
 		{"watch", "watch a game on a server in the terminal", runWatch},
+		{"tournament", "run a tournament of bots through a server", runTournament},
 		{"migrate", "copy a database to another (SQLite, PostgreSQL)", migrate},
 		{"puzzles", "find puzzles in a database's finished games at once", puzzlesCommand},
 		{"load", "play many games against running servers, measure move latency", runLoad},

@@ -34,6 +34,8 @@ import (
 var playSynopsis = fmt.Sprintf(`
 usage: razzia play [--players NAMES|N] [--bots SPEC,...] [--seed N] [--lang TAG] [flags]
        razzia play --server URL [--name NAME | --account NAME [--rated]] [INVITE|ID]
+       razzia play --server URL --tournaments
+       razzia play --server URL --account NAME --tournament ID [--password P]
        razzia play --server URL [--name NAME | --account NAME] --lobby | --play-now PLAYERS [--pace ID] [--rated] [--bots-after DURATION]
 
 Play plays Razzia! in the terminal (80×24 or larger), driven by the keyboard:
@@ -59,6 +61,11 @@ $RAZZIA_PASSWORD, else asked for without echo): the seat is the account's,
 under its name, and follows it to the browser; --rated makes the new
 table rated (signed-in players and bots only).
 
+--tournaments lists the server's tournaments; --tournament ID joins one as
+the --account (--password for a private one) and plays its rounds: between
+games its standings and the countdown to the next round, each game at its
+table as soon as it is seated; q between games leaves the screen (the
+tournament goes on; run the same command to come back).
 --lobby shows the server's lobby instead: who is online, the open Play-now
 requests (enter joins one), yours (x cancels one) and the challenges to you
 (a accepts, d declines with the reason tab chooses). --play-now PLAYERS asks
@@ -85,6 +92,7 @@ Examples:
   razzia play --name Ann http://localhost:8080/g/k3x7q2m5ab
   razzia play --server http://localhost:8080 --name Ann --bots easy,easy
   razzia play --server http://localhost:8080 --account Ann --rated --bots hard
+  razzia play --server http://localhost:8080 --account Ann --tournament k3x7q2m5ab
   razzia play --server http://localhost:8080 --name Ann --play-now 2-4 --pace blitz --bots-after 30s
   razzia play --server http://localhost:8080 --account Ann --lobby
 `, strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel)
@@ -126,6 +134,13 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	if *f.tournament != "" || *f.tournaments {
+		if *f.lobby || *f.playNow != "" {
+			return usage("--tournament and --tournaments are screens of their own: not with --lobby or --play-now")
+		}
+		return playTournaments(tournamentPlay{server: *f.server, account: *f.account, id: *f.tournament, password: *f.password},
+			*f.tournaments, opt, stdin, stdout, stderr, fs)
+	}
 	if online {
 		g, err := f.serverGame(rest)
 		if err != nil {
@@ -149,26 +164,31 @@ type playFlags struct {
 	rated, lobby                                             *bool
 	playNow                                                  *string
 	botsAfter                                                *time.Duration
+	tournament, password                                     *string
+	tournaments                                              *bool
 	botsGiven                                                bool // --bots was given, if only as ''
 }
 
 // definePlayFlags defines razzia play's flags on fs.
 func definePlayFlags(fs *flag.FlagSet) *playFlags {
 	return &playFlags{
-		players:   fs.String("players", "", "the people at this keyboard: `NAMES`, comma-separated, or a number (default: you)"),
-		bots:      fs.String("bots", "", "the bots' `SPEC`s, comma-separated: "+strings.Join(bot.LevelNames(), ", ")+", ... (default: "+defaultBots+" with one person, none with several)"),
-		seed:      fs.Uint64("seed", 0, "seed of the game: the same seed deals the same cards (default: random)"),
-		lang:      fs.String("lang", "", "language `TAG`: "+langTags()+" (default: from $LANG)"),
-		delay:     fs.Duration("delay", tui.DefaultDelay, "the least time a bot takes to move"),
-		record:    fs.String("record", "", "write the game's record to a new `FILE` as the game goes (a game at this keyboard)"),
-		server:    fs.String("server", "", "play on the Razzia server at `URL`"),
-		name:      fs.String("name", "", "your `NAME` at a server's table (default: $USER)"),
-		account:   fs.String("account", "", "sign in to the server's account `NAME` (password: $RAZZIA_PASSWORD, else asked)"),
-		rated:     fs.Bool("rated", false, "with --account, create a rated table"),
-		pace:      fs.String("pace", "", "the pace of a new table on a server: `ID`, "+paceIDs()+" (default: untimed, standard when rated)"),
-		lobby:     fs.Bool("lobby", false, "with --server, show the lobby: who is online, the open Play-now requests, your challenges"),
-		playNow:   fs.String("play-now", "", "with --server, ask to play now with `PLAYERS` (a count, 3, or a range, 2-4) at --pace, rated with --rated"),
-		botsAfter: fs.Duration("bots-after", 0, "with --play-now, let bots fill the table after `DURATION` (15s to 10m)"),
+		players:     fs.String("players", "", "the people at this keyboard: `NAMES`, comma-separated, or a number (default: you)"),
+		bots:        fs.String("bots", "", "the bots' `SPEC`s, comma-separated: "+strings.Join(bot.LevelNames(), ", ")+", ... (default: "+defaultBots+" with one person, none with several)"),
+		seed:        fs.Uint64("seed", 0, "seed of the game: the same seed deals the same cards (default: random)"),
+		lang:        fs.String("lang", "", "language `TAG`: "+langTags()+" (default: from $LANG)"),
+		delay:       fs.Duration("delay", tui.DefaultDelay, "the least time a bot takes to move"),
+		record:      fs.String("record", "", "write the game's record to a new `FILE` as the game goes (a game at this keyboard)"),
+		server:      fs.String("server", "", "play on the Razzia server at `URL`"),
+		name:        fs.String("name", "", "your `NAME` at a server's table (default: $USER)"),
+		account:     fs.String("account", "", "sign in to the server's account `NAME` (password: $RAZZIA_PASSWORD, else asked)"),
+		rated:       fs.Bool("rated", false, "with --account, create a rated table"),
+		pace:        fs.String("pace", "", "the pace of a new table on a server: `ID`, "+paceIDs()+" (default: untimed, standard when rated)"),
+		lobby:       fs.Bool("lobby", false, "with --server, show the lobby: who is online, the open Play-now requests, your challenges"),
+		playNow:     fs.String("play-now", "", "with --server, ask to play now with `PLAYERS` (a count, 3, or a range, 2-4) at --pace, rated with --rated"),
+		botsAfter:   fs.Duration("bots-after", 0, "with --play-now, let bots fill the table after `DURATION` (15s to 10m)"),
+		tournament:  fs.String("tournament", "", "with --server and --account, join tournament `ID` and play its rounds"),
+		tournaments: fs.Bool("tournaments", false, "with --server, list the server's tournaments"),
+		password:    fs.String("password", "", "a private tournament's `PASSWORD`"),
 	}
 }
 

@@ -92,6 +92,15 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 	}
 	c.addSession(opts.HTTPHeader)
 	u.RawQuery = query.Encode()
+	ws, err := dial(ctx, u, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Conn{ws: ws, first: true, brief: c.Brief, chat: c.Chat, patches: &patches{}}, nil
+}
+
+// dial opens a WebSocket at u; a refused upgrade is the server's *Error.
+func dial(ctx context.Context, u url.URL, opts *websocket.DialOptions) (*websocket.Conn, error) {
 	ws, resp, err := websocket.Dial(ctx, u.String(), opts)
 	if err != nil {
 		if resp != nil && resp.StatusCode >= 300 && resp.Body != nil {
@@ -105,7 +114,7 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 		return nil, err
 	}
 	ws.SetReadLimit(maxState)
-	return &Conn{ws: ws, first: true, brief: c.Brief, chat: c.Chat, patches: &patches{}}, nil
+	return ws, nil
 }
 
 // Read returns the next state. A server's "error" message is returned as

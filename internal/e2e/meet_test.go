@@ -191,11 +191,24 @@ func TestPlayNowNodes(t *testing.T) {
 // register makes an account in the page's browser and signs it in.
 func (p *page) register(name string) {
 	p.t.Helper()
-	js := fmt.Sprintf(`fetch("/api/account", {method: "POST", headers: {"Content-Type": "application/json"},
-  body: JSON.stringify({name: %q, password: "correct horse battery staple"})}).then((r) => r.status)`, name)
+	p.postAccount("/api/account", name, 201)
+}
+
+// signIn signs the page's browser in to an account made before.
+func (p *page) signIn(name string) {
+	p.t.Helper()
+	p.postAccount("/api/session", name, 200)
+}
+
+// postAccount sends the name and the tests' password to path from the
+// page, as its account forms do, and wants the status.
+func (p *page) postAccount(path, name string, want int) {
+	p.t.Helper()
+	js := fmt.Sprintf(`fetch(%q, {method: "POST", headers: {"Content-Type": "application/json"},
+  body: JSON.stringify({name: %q, password: "correct horse battery staple"})}).then((r) => r.status)`, path, name)
 	status, err := chromedp.Run(p.ctx, chromedp.Evaluate[int](js, chromedp.EvalAwaitPromise))
-	if err != nil || status != 201 {
-		p.fail("registering %s: %d %v", name, status, err)
+	if err != nil || status != want {
+		p.fail("%s as %s: %d %v", path, name, status, err)
 	}
 }
 

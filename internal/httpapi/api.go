@@ -24,6 +24,7 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/account"
+	"github.com/razziagame/razzia/internal/director"
 	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/notify"
 	"github.com/razziagame/razzia/internal/presence"
@@ -118,6 +119,8 @@ type Options struct {
 	// Push, with Accounts, serves Web Push: the server's key, the
 	// subscriptions of signed-in players and their settings (push.go).
 	Push *notify.Service
+	// Tournaments, when set, serves tournaments (tournaments.go).
+	Tournaments *director.Service
 	// Meet, when set, serves Play now and challenges (meet.go).
 	Meet *meet.Service
 	// Presence, when set, serves the pages' live socket, the online list
@@ -221,6 +224,10 @@ type Server struct {
 	// liveClients counts the pages' live sockets per client address,
 	// apart from the tables' (MaxConns each): a table's page holds both.
 	liveClients connCount
+	// tourClients counts the tournaments' sockets per client address,
+	// apart from the tables' (MaxConns each): a club's evening on one
+	// address holds a tournament's page and a table for each person.
+	tourClients connCount
 }
 
 // New returns the server of the hub's games. web serves every path that is
@@ -256,6 +263,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	s.routeAnalysis(mux)
 	s.routePace(mux)
 	s.routeRematch(mux)
+	s.routeTournaments(mux)
 	if opts.Accounts != nil {
 		s.routeAccounts(mux)
 		if opts.Social != nil {
@@ -292,7 +300,7 @@ func New(hub *table.Hub, web http.Handler, opts Options) *Server {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, newError(protocol.Forbidden, "cross-origin request refused: use the page this server serves"))
 	}))
-	s.handler = compressed(cop.Handler(mux))
+	s.handler = compressed(cop.Handler(s.hideDuplicates(mux)))
 	return s
 }
 

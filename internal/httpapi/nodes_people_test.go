@@ -20,18 +20,24 @@ import (
 // TestMain stops the PostgreSQL test cluster, if a test started one.
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-// pgNodes returns a maker of servers that share one PostgreSQL database.
-func pgNodes(t *testing.T) func() *servertest.Server {
+// pgNodes returns a maker of servers that share one PostgreSQL database,
+// each with the options given (one at most), its store set.
+func pgNodes(t *testing.T) func(...servertest.Options) *servertest.Server {
 	db := pgschema.Migrated.DB(t)
-	return func() *servertest.Server {
-		return servertest.New(t, servertest.Options{Store: func(*memstore.Store) store.Store {
+	return func(opts ...servertest.Options) *servertest.Server {
+		var o servertest.Options
+		if len(opts) > 0 {
+			o = opts[0]
+		}
+		o.Store = func(*memstore.Store) store.Store {
 			st, err := postgres.Open(t.Context(), db, postgres.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { st.Close() })
 			return st
-		}})
+		}
+		return servertest.New(t, o)
 	}
 }
 

@@ -16,65 +16,17 @@ import (
 	"github.com/razziagame/razzia/internal/store/postgres"
 	"github.com/razziagame/razzia/internal/store/postgres/pgschema"
 	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
+	"github.com/razziagame/razzia/internal/testclock"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
 var migrated = pgschema.Migrated
 
-// A fakeClock moves only when the test advances it; the timers due then
-// fire in the test's goroutine, once the clock is unlocked.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers map[*fakeTimer]struct{}
-}
+// A fakeClock moves only when the test advances it.
+type fakeClock = testclock.Clock
 
-type fakeTimer struct {
-	at time.Time
-	f  func()
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC), timers: map[*fakeTimer]struct{}{}}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) AfterFunc(d time.Duration, f func()) func() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{at: c.now.Add(d), f: f}
-	c.timers[t] = struct{}{}
-	return func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		_, ok := c.timers[t]
-		delete(c.timers, t)
-		return ok
-	}
-}
-
-// Advance moves the time on by d and fires the timers due, in order.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []*fakeTimer
-	for t := range c.timers {
-		if !t.at.After(c.now) {
-			due = append(due, t)
-			delete(c.timers, t)
-		}
-	}
-	c.mu.Unlock()
-	for _, t := range due {
-		t.f()
-	}
-}
+func newFakeClock() *fakeClock { return testclock.New() }
 
 // stores opens the store of each node: one memstore they share, or a
 // connection each to one PostgreSQL database.

@@ -60,6 +60,21 @@ const (
 
 	RematchRefused Code = "rematch_refused"
 
+	// Tournaments.
+	TournamentFull         Code = "tournament_full"
+	TournamentStarted      Code = "tournament_started"
+	TournamentPassword     Code = "tournament_password"
+	TournamentJoined       Code = "tournament_joined"
+	TournamentNotJoined    Code = "tournament_not_joined"
+	TournamentLimits       Code = "tournament_limits"
+	TournamentNotOrganiser Code = "tournament_not_organiser"
+	TournamentTooFew       Code = "tournament_too_few"
+	TournamentOver         Code = "tournament_over"
+	TournamentBadSettings  Code = "tournament_settings"
+	TournamentRemoved      Code = "tournament_removed"
+	TournamentHidden       Code = "tournament_hidden"
+	TournamentTooMany      Code = "tournament_too_many"
+
 	// Play now and challenges.
 	UnmetSettings     Code = "unmet_settings"
 	ChallengeSelf     Code = "challenge_self"
@@ -69,9 +84,11 @@ const (
 	ChallengeOver     Code = "challenge_over"
 	SeekGone          Code = "seek_gone"
 	SeekUnfit         Code = "seek_unfit"
+
 	// People: follows, blocks, presence.
 	SelfRelation     Code = "self_relation"
 	TooManyRelations Code = "too_many_relations"
+
 	// Puzzles.
 	PuzzleNotFound Code = "puzzle_not_found"
 	PuzzleAnswered Code = "puzzle_answered"
@@ -161,6 +178,21 @@ var codes = []CodeInfo{
 	{BadMessage, http.StatusBadRequest, false, "", "not a JSON object, an unknown `type`, a move without `seq`, or a malformed field (such as a negative `seq`)"},
 	{GameOver, http.StatusConflict, false, "hints for a game that is over", "the game is over (or is an uploaded record)"},
 	{UnsupportedVersion, http.StatusBadRequest, false, "connecting to a game's WebSocket with `protocol` naming no version the server speaks; the message names those it speaks", ""},
+	// Tournaments.
+	{TournamentFull, http.StatusConflict, false, "joining a tournament that has as many players as it takes", ""},
+	{TournamentStarted, http.StatusConflict, false, "joining a Swiss or duplicate tournament that has started (only an arena takes late players), or starting one twice", ""},
+	{TournamentPassword, http.StatusForbidden, false, "joining a private tournament without its password, or with a wrong one", ""},
+	{TournamentJoined, http.StatusConflict, false, "joining a tournament you are in already", ""},
+	{TournamentNotJoined, http.StatusConflict, false, "withdrawing, pausing or resuming in a tournament you are not playing in", ""},
+	{TournamentLimits, http.StatusForbidden, false, "joining a tournament whose limits you are outside of: its rating bounds or its least finish rate (the message says which)", ""},
+	{TournamentNotOrganiser, http.StatusForbidden, false, "starting, pausing, resuming or ending a tournament, or removing a player, when you are not its organiser", ""},
+	{TournamentTooFew, http.StatusConflict, false, "starting a tournament that has too few players to seat its tables (a duplicate one needs a table's worth)", ""},
+	{TournamentOver, http.StatusConflict, false, "an action on a tournament that is finished or cancelled", ""},
+	{TournamentBadSettings, http.StatusBadRequest, false, "creating a tournament whose settings cannot make its tables (the message names the setting): an unknown format, a table size outside 2 to 5, rounds or minutes out of bounds, an untimed pace, a start in the past, ...", ""},
+	{TournamentRemoved, http.StatusForbidden, false, "joining a tournament its organiser removed you from", ""},
+	{TournamentHidden, http.StatusForbidden, false, "watching, or reading the record of, a duplicate tournament's table while its round is played: the others hold the same deal; it opens when the round is over",
+		"the same, on connecting; the connection is closed"},
+	{TournamentTooMany, http.StatusConflict, false, "organising a tournament while you organise as many as one account may at once (waiting or running): end one, or wait until one ends", ""},
 }
 
 // Codes returns every error code with its status and meaning.

@@ -22,6 +22,7 @@ import (
 
 	"github.com/razziagame/razzia/internal/account"
 	"github.com/razziagame/razzia/internal/analyst"
+	"github.com/razziagame/razzia/internal/director"
 	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/notify"
@@ -55,6 +56,9 @@ type Options struct {
 	// Analyst, when set, analyses finished games in the background, only
 	// while the bots leave a worker of theirs free.
 	Analyst *analyst.Options
+	// Tournaments configures the directors of tournaments (Node and
+	// Logger are the server's; LeaseTTL the Hub's unless set).
+	Tournaments director.Options
 	// Meet configures Play now and challenges; its hooks into the other
 	// parts are set by New where they are nil.
 	Meet meet.Options
@@ -87,7 +91,9 @@ type Server struct {
 	Accounts *account.Service
 	Push     *notify.Service // nil without Options.Push
 	Hub      *table.Hub
-	Meet     *meet.Service
+	// Tournaments directs the tournaments this node leases.
+	Tournaments *director.Service
+	Meet        *meet.Service
 	// Presence knows who is connected, on every node; Social who follows
 	// and blocks whom, and finish rates.
 	Presence *presence.Service
@@ -171,6 +177,9 @@ func (s *Server) build(ctx context.Context) error {
 	if err := s.startPresence(ctx); err != nil {
 		return err
 	}
+	if err := s.startTournaments(ctx); err != nil {
+		return fmt.Errorf("starting the tournaments: %w", err)
+	}
 	wake := func() {}
 	if o.Puzzler != nil {
 		wake = s.startPuzzler(*o.Puzzler)
@@ -191,6 +200,9 @@ func (s *Server) build(ctx context.Context) error {
 	}
 	if api.Metrics == nil {
 		api.Metrics = o.Metrics
+	}
+	if api.Tournaments == nil {
+		api.Tournaments = s.Tournaments
 	}
 	if api.Meet == nil {
 		api.Meet = s.Meet
@@ -220,6 +232,9 @@ func (s *Server) hubOptions() table.Options {
 			if err := s.Social.Finished(ctx, f.Game, f.At, finishSeats(f)); err != nil {
 				s.opts.ResultFailed(f, err)
 			}
+			if s.Tournaments != nil {
+				s.Tournaments.GameOver(ctx, f)
+			}
 		}
 	}
 	if h.SeatToken == nil {
@@ -242,6 +257,22 @@ func (s *Server) hubOptions() table.Options {
 		}
 	}
 	return h
+}
+
+// startTournaments runs the directors of the tournaments until the
+// server stops; it closes before the Hub, handing its tournaments over.
+func (s *Server) startTournaments(ctx context.Context) error {
+	o := s.opts.Tournaments
+	o.Node, o.Logger = s.Hub.Node(), s.log
+	if o.LeaseTTL == 0 {
+		o.LeaseTTL = s.opts.Hub.LeaseTTL
+	}
+	s.Tournaments = director.New(s.Store, s.Hub, o)
+	if err := s.Tournaments.Start(ctx); err != nil {
+		return err
+	}
+	s.stops = append(s.stops, s.Tournaments.Close)
+	return nil
 }
 
 // startPresence starts the node's presence, with the Hub's node name and

@@ -8,6 +8,7 @@ package servertest
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -126,6 +127,8 @@ type Server struct {
 	Push *notify.Service
 	// Presence is who is connected (the server's presence.Service).
 	Presence *presence.Service
+	// Meet is Play now and challenges (a test may Sweep it by its clock).
+	Meet *meet.Service
 
 	t  testing.TB
 	ln *cutListener
@@ -199,7 +202,7 @@ func New(t testing.TB, opts Options) *Server {
 		}
 		srv.Close()
 	})
-	return &Server{Server: srv, Store: st, Hub: s.Hub, API: s.API, Accounts: s.Accounts, Push: s.Push, Presence: s.Presence, t: t, ln: ln}
+	return &Server{Server: srv, Store: st, Hub: s.Hub, API: s.API, Accounts: s.Accounts, Push: s.Push, Presence: s.Presence, Meet: s.Meet, t: t, ln: ln}
 }
 
 // unclosed is a store whose Close is left to its owner.
@@ -342,4 +345,24 @@ func (l *cutListener) cut() {
 		c.Close()
 	}
 	l.conns = nil
+}
+
+// PlaySeat plays the seat with token at game id through the Hub, its first
+// legal move each time, until the game is over: a person who always takes
+// the first choice, for tests that need games played to their end.
+func PlaySeat(ctx context.Context, hub *table.Hub, id, token string) error {
+	sub, err := hub.Watch(ctx, id, table.Watcher{Token: token})
+	if err != nil {
+		return err
+	}
+	defer sub.Close()
+	for u := range sub.Updates() {
+		if u.View == nil || u.View.ToMove != u.Seat || len(u.View.Legal) == 0 {
+			continue
+		}
+		if err := hub.Play(ctx, id, token, u.View.Legal[0], u.View.Moves); err != nil && !errors.Is(err, table.ErrStale) {
+			return err
+		}
+	}
+	return nil
 }

@@ -295,6 +295,8 @@ type Store interface {
 	Push
 	// Chats keeps the table chat of games.
 	Chats
+	// Tournaments keeps tournaments, their players and tables.
+	Tournaments
 	// Pairing keeps the Play-now requests and the challenges.
 	Pairing
 	// Social keeps presence, last sightings, follows, blocks and finish

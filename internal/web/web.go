@@ -62,7 +62,8 @@ type handler struct {
 // itself: "/" (the lobby), "/g/{id}" (the table page), "/g/{id}/replay"
 // (the replay viewer), "/account" (sign in, register, settings), "/p/{name}"
 // (a player's profile), "/leaderboard", "/puzzles" and "/puzzles/{id}"
-// (the puzzles), "/static/i18n/{lang}.json" (a language's catalogue
+// (the puzzles), "/tournaments" (the tournaments and organising one),
+// "/t/{id}" (a tournament's page), "/static/i18n/{lang}.json" (a language's catalogue
 // of every domain, from i18n.JSON), "/static/..." and a 404 page for any
 // other path. It answers GET and HEAD only.
 //
@@ -190,6 +191,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.page(w, r, "push.html")
 	case p == "/leaderboard":
 		h.page(w, r, "leaderboard.html")
+	case p == "/tournaments":
+		h.page(w, r, "tournaments.html")
+	case strings.HasPrefix(p, "/t/") && protocol.ValidID(strings.TrimPrefix(p, "/t/")):
+		h.page(w, r, "tournament.html")
 	case p == "/puzzles" || strings.HasPrefix(p, "/puzzles/") && len(p) > len("/puzzles/") && !strings.Contains(p[len("/puzzles/"):], "/"):
 		h.page(w, r, "puzzles.html")
 	case strings.HasPrefix(p, "/p/") && len(p) > len("/p/") && !strings.Contains(p[len("/p/"):], "/"):

@@ -228,12 +228,14 @@ var (
 )
 
 // pageLinks are the addresses other than pages' files that pages link to.
-var pageLinks = []string{"/account", "/account?back=/", "/leaderboard", "/puzzles", "/api/account/export", "/account/push", "/account?back=/account/push"}
+var pageLinks = []string{"/account", "/account?back=/", "/leaderboard", "/puzzles", "/api/account/export", "/account/push", "/account?back=/account/push",
+	"/tournaments", "/account?back=/tournaments"}
 
 // pages are the HTML pages and the address each is served at.
 var pages = map[string]string{"lobby.html": "/", "table.html": "/g/k3x7q2m5ab", "404.html": "/nope",
 	"replay.html": "/g/k3x7q2m5ab/replay", "account.html": "/account", "profile.html": "/p/Ann%20Lee",
-	"leaderboard.html": "/leaderboard", "push.html": "/account/push", "puzzles.html": "/puzzles"}
+	"leaderboard.html": "/leaderboard", "push.html": "/account/push", "puzzles.html": "/puzzles",
+	"tournaments.html": "/tournaments", "tournament.html": "/t/k3x7q2m5ab"}
 
 // modules returns the script modules a page loads, following imports.
 func modules(t *testing.T, h http.Handler, page string) map[string]string {

@@ -29,6 +29,7 @@ type Store struct {
 	analyses map[string]*analysis    // by game
 	push     pushes
 	chats    map[string]store.Chat // by game
+	tour     tournaments
 	pair     pairings
 	social   social
 	puz      puzzles

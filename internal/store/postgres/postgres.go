@@ -275,8 +275,10 @@ func (s *Store) migrate(ctx context.Context, existing bool) error {
 	}
 	db := stdlib.OpenDBFromPool(s.pool)
 	defer db.Close()
+	// Out of order: branches merge their migrations in any order, so a
+	// database may lack one below its version; each stands alone.
 	p, err := goose.NewProvider("", db, fsys, goose.WithStore(gs), goose.WithSessionLocker(locker),
-		goose.WithDisableGlobalRegistry(true))
+		goose.WithDisableGlobalRegistry(true), goose.WithAllowOutofOrder(true))
 	if err != nil {
 		return s.errorf("migrations: %w", err)
 	}

@@ -419,7 +419,9 @@ func (s *Store) provider() (*goose.Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, s.w, fsys, goose.WithDisableGlobalRegistry(true))
+	// Out of order: branches merge their migrations in any order, so a
+	// database may lack one below its version; each stands alone.
+	p, err := goose.NewProvider(goose.DialectSQLite3, s.w, fsys, goose.WithDisableGlobalRegistry(true), goose.WithAllowOutofOrder(true))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: database %s: migrations: %w", s.path, err)
 	}

@@ -373,6 +373,8 @@ func Fill(t *testing.T, s store.Store) IDs {
 	must("AddChat", s.AddChat(c, playing.ID, lease.Fence, lines[3]))
 	must("SetMute", s.SetMute(c, done.ID, store.NoFence, store.Mute{Muter: "seat:2", Muted: "seat:0"}, true))
 
+	fillTournaments(t, s, ann.ID)
+
 	_, err = s.InitPushKeys(c, store.VAPIDKeys{Public: "BPub-fill", Private: "priv-fill"})
 	must("InitPushKeys", err)
 	must("AddPushSubscription", s.AddPushSubscription(c, store.PushSubscription{

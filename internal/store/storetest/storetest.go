@@ -22,7 +22,7 @@ import (
 // in parallel, each on its own store. A store that is a store.Copier
 // passes RunCopy's checks too.
 func Run(t *testing.T, open func(t *testing.T) store.Store) {
-	for _, c := range slices.Concat(checks, analysisChecks, chatChecks, socialChecks) {
+	for _, c := range slices.Concat(checks, analysisChecks, chatChecks, socialChecks, tournamentChecks) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			s := open(t)

@@ -1,5 +1,6 @@
 // challengeform.js: the lobby's panel to challenge people by name (a
-// profile's "Challenge" opens it filled in: /?challenge-to=NAME), and the
+// profile's "Challenge" opens it filled in: /?challenge-to=NAME, and a
+// game's end with its pace too: &challenge-pace=ID&challenge-rated=1), and the
 // list of the person's challenges with their answers.
 
 import { h, replace, $ } from "./dom.js";
@@ -11,6 +12,7 @@ import { onChallenges, describe, left, refreshChallenges, answer } from "./chall
 let t = (k) => k;
 let me = null;
 let list = [];
+let askedPace = ""; // the pace the address asks for, until the paces come
 
 function showError(text) {
   const el = $("challenge-error");
@@ -110,8 +112,11 @@ function personAction(tr, p) {
 export function setupChallengeForm() {
   $("challenge-form").addEventListener("submit", submit);
   addPersonAction(personAction);
-  const to = new URLSearchParams(location.search).get("challenge-to");
+  const q = new URLSearchParams(location.search);
+  const to = q.get("challenge-to");
   if (to) $("challenge-to").value = to;
+  askedPace = q.get("challenge-pace") || "";
+  if (q.get("challenge-rated") === "1") $("challenge-rated").checked = true;
   let scrolled = false;
   onChallenges((cs, account) => {
     list = cs;
@@ -141,6 +146,7 @@ function setMe(account) {
 /** fillChallengePaces offers the server's paces. */
 export function fillChallengePaces(paces) {
   const select = $("challenge-pace");
-  const was = select.value || "rapid";
+  const was = (paces.some((p) => p.id === askedPace) && askedPace) || select.value || "rapid";
+  askedPace = "";
   replace(select, paces.map((p) => h("option", { value: p.id, selected: p.id === was }, p.name)));
 }

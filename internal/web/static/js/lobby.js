@@ -8,6 +8,7 @@ import { translator } from "./i18n.js";
 import { setupLearn } from "./learn.js";
 import { errorText } from "./errors.js";
 import { whoami, showAccount } from "./players.js";
+import { lobbyTournaments } from "./tourlist.js";
 import { setupPlayNow, drawPlayNow, loadPlayNow, fillPaces } from "./playnow.js";
 import { setupChallengeForm, drawChallengeForm, fillChallengePaces } from "./challengeform.js";
 import { setupOnline, drawOnline } from "./online.js";
@@ -280,8 +281,10 @@ setupPlayNow();
 setupChallengeForm();
 setupOnline(() => t);
 const levelsLoaded = loadLevels(); // while the language loads
+const tournaments = lobbyTournaments($("tours-coming"), $("tours-running"));
 await start((tr, lang) => {
   t = tr;
+  tournaments.draw(tr);
   renderPaces(lang);
   renderSeats();
   drawLists();

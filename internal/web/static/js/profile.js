@@ -10,6 +10,7 @@ import { translator } from "./i18n.js";
 import { challengeHref } from "./meet.js";
 import { displayNames } from "./words.js";
 import { whoami, showAccount, ratingText, ratingFigure, changeText, errorText, number, when } from "./players.js";
+import { profileTournaments } from "./tourlist.js";
 import { loadSocial, drawSocial } from "./social.js";
 import { fetchLuck, luckProfile, fetchSolver } from "./luck.js";
 
@@ -118,8 +119,10 @@ $("games-filter").addEventListener("change", async (ev) => {
   draw();
 });
 
+const tournaments = profileTournaments($("tournaments"), name);
 await start((tr) => {
   t = tr;
+  tournaments.draw(tr);
   draw();
 });
 draw();

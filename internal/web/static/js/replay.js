@@ -17,6 +17,7 @@ import { start } from "./page.js";
 import { drawChart, fetchAnalysis, moveCursor, verdict, verdictClass, summaryBox, nextMistake } from "./analysis.js";
 import { lineItem } from "./chat.js";
 import { errorText } from "./errors.js";
+import { whoami } from "./players.js";
 import { luckBox, fetchGamePuzzles, markPuzzles } from "./luck.js";
 
 const id = (location.pathname.match(/^\/g\/([a-z0-9]+)\/replay\/?$/) || [])[1] || "";
@@ -43,6 +44,7 @@ const state = {
   timer: 0,
   t: null, // the translator of the page's language
   lang: "en",
+  me: null, // the signed-in account, to challenge the game's players at its end
   error: null, // {code, message} when the replay cannot be shown
   analysis: null, // the analysis answer, once asked (analysis.js)
   puzzles: null, // the puzzles found in the game, once it is analysed
@@ -356,6 +358,7 @@ function draw() {
     replay: true,
     recent: step.events,
     links: { record: `/api/games/${id}/record`, download: `razzia-${id}.json` },
+    challenge: { me: state.me, redraw: draw },
   });
   // Under the board (or the game's end): on a phone the board comes first,
   // on a desktop board, chart and log are in sight together.
@@ -459,6 +462,11 @@ if (id) {
   $("replay-record-link").href = `/api/games/${id}/record`;
   $("replay-record-link").setAttribute("download", `razzia-${id}.json`);
 }
+
+whoami().then((a) => {
+  state.me = a || null;
+  if (a && state.steps.length) draw();
+}, () => {});
 
 // start (page.js) sets up the language switch and the rules dialog, as on
 // every page.

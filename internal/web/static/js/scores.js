@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { chip } from "./cards.js";
 import { CATEGORIES, list, signed, num, points } from "./words.js";
 import { rematchBox } from "./rematch.js";
+import { challengeBox } from "./endchallenge.js";
 
 /** CATEGORY_KINDS draws each scoring category by a card of its family. */
 const CATEGORY_KINDS = {
@@ -141,6 +142,8 @@ export function gameEnd(ctx, links = {}) {
     actions.push(h("a", { class: "button big", href: links.record, download: links.download || true, id: "end-record" }, t("web.end.download")));
   }
   if (links.learn) actions.push(h("a", { class: "button big", href: links.learn, id: "end-learn" }, t("puzzles.learn.title")));
+  const challenge = challengeBox(ctx);
+  if (challenge) actions.push(challenge);
   const rating = ctx.o && ctx.o.rating;
   return h("section", { class: "game-end", id: "game-end", "aria-labelledby": "game-end-h" },
     h("div", { class: "result", id: "result" },

@@ -297,6 +297,7 @@ function render() {
     rematch: { ...page.rematch, onAnswer: you >= 0 ? answerRematch : undefined },
     rating: page.rating,
     ratings: page.ratings,
+    challenge: { me: page.me, redraw: render },
   });
   chat.place();
   paintSeats(root, t, game, you);
@@ -699,6 +700,7 @@ whoami().then((a) => {
   page.me = a || null;
   askRating();
   if (!a) return;
+  if (page.t) render(); // the game's end offers to challenge its players
   $("join-name").value = a.name;
   $("join-name").readOnly = true;
 }, () => {});

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
+)
+
+// TestPlayTerminalTournament: razzia play --tournament joins a tournament
+// as the account, shows it while it waits, plays the account's table when
+// the round is seated (the keys typed play Ann's seat), and at the end
+// shows the final standings until q.
+func TestPlayTerminalTournament(t *testing.T) {
+	t.Parallel() // a terminal and a program of its own, mostly waiting
+	srv, ann := testServer(t, 1000)
+	const password = "correct horse battery staple"
+	if _, err := ann.Register(t.Context(), "Ann", password); err != nil {
+		t.Fatal(err)
+	}
+	bea, err := client.New(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bea.Register(t.Context(), "Bea", password); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := ann.CreateTournament(t.Context(), protocol.TournamentSettings{Name: "Terminal cup", Format: protocol.FormatSwiss,
+		TableSize: 2, Rounds: 1, BreakSeconds: new(int)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bea.JoinTournament(t.Context(), tr.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	term := newTerminal(t, 80, 24)
+	status := playCommand(t, term, "--server", srv.URL, "--account", "ann", "--tournament", tr.ID, "--lang", "en")
+	term.waitFor(10*time.Second, "", "Password for ann:")
+	term.send(password + "\r")
+	term.waitFor(10*time.Second, "", "Terminal cup", "Starts when the organiser says", "You are in.", "q leave this screen")
+	go runnerPlays(t.Context(), bea, tr.ID, "random", 1, func(string, ...any) {})
+	if _, err := ann.Organise(t.Context(), tr.ID, protocol.ActionStart, ""); err != nil {
+		t.Fatal(err)
+	}
+	term.waitFor(10*time.Second, "", "Ann (you)")
+	term.waitFor(60*time.Second, "dp\r", "Game over")
+	term.send("q")
+	final := term.waitFor(10*time.Second, "", "Terminal cup", "Finished", "Standings")
+	t.Logf("the final screen:\n%s", final)
+	for _, name := range []string{"Ann", "Bea"} {
+		if !strings.Contains(final, name) {
+			t.Errorf("the final standings lack %s:\n%s", name, final)
+		}
+	}
+	term.send("q")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+}

@@ -1,0 +1,59 @@
+// tourback.js: on a table of a tournament, the way back to it (the
+// header's #nav-tournament) and, once the person's next table is seated,
+// the way there: the tournament's WebSocket tells (docs/protocol.md,
+// "Tournaments"), in place of a rematch. A table of no tournament shows
+// nothing of it.
+
+import { h } from "./dom.js";
+import * as api from "./api.js";
+import { chosen, loadCatalogue, translator } from "./i18n.js";
+
+const game = decodeURIComponent(location.pathname.split("/")[2] || "");
+
+async function main() {
+  let of;
+  try {
+    of = (await api.request("GET", `/api/games/${encodeURIComponent(game)}/tournament`)).tournament;
+  } catch {
+    return; // the server cannot say: the table alone
+  }
+  if (!of) return; // a table of no tournament
+  // The next table comes from the tournament: no rematch offered here.
+  document.body.classList.add("tournament-table");
+  const tag = chosen();
+  const [cat, en] = await Promise.all([loadCatalogue(tag), tag === "en" ? null : loadCatalogue("en")]);
+  const t = translator(cat, en || cat);
+  const link = document.getElementById("nav-tournament");
+  const page = `/t/${encodeURIComponent(of.id)}`;
+  if (link) {
+    link.href = page;
+    link.textContent = t("tour.back");
+    link.title = of.name;
+    link.hidden = false;
+  }
+  follow(page, t);
+}
+
+// follow watches the tournament and, when a table other than this one is
+// seated for the person, offers it.
+function follow(page, t) {
+  const id = page.split("/")[2];
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/tournaments/${id}/ws`);
+  ws.onmessage = (ev) => {
+    let m;
+    try {
+      m = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    const next = m.type === "tournament" && m.tournament.you && m.tournament.you.game;
+    if (!next || next === game) return;
+    if (document.getElementById("tour-next")) return;
+    document.body.append(h("div", { id: "tour-next", class: "tour-next", role: "status" },
+      h("span", {}, m.tournament.name, ": "),
+      h("a", { class: "button primary", href: `/g/${encodeURIComponent(next)}` }, t("tour.yourtable"))));
+  };
+  ws.onclose = () => setTimeout(() => follow(page, t), 5000);
+}
+
+main();
