@@ -135,7 +135,8 @@ func TestDeterministic(t *testing.T) {
 // hiddenOrderSpecs are the bots TestHiddenOrder checks, each with a fixed
 // budget so that it is deterministic.
 var hiddenOrderSpecs = []string{"heuristic", "easy", "mcts:iters=100", "mcts:iters=100,workers=2",
-	"mcts:iters=100,rollout=auto", "flatmc:rounds=4", "flat:samples=20", "medium@b971414", "mcts@b971414:iters=100"}
+	"mcts:iters=100,rollout=auto", "flatmc:rounds=4", "flat:samples=20", "flat:samples=20,cut=round,rollout=light",
+	"medium@b971414", "mcts@b971414:iters=100"}
 
 // TestHiddenOrder checks that no bot reads the order of the deck: two
 // games with different seeds (deck orders) but the same moves give equal

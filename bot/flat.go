@@ -1,11 +1,13 @@
 package bot
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/bot/internal/frozen"
 )
 
 // Flat is the yardstick of the tree search: determinised flat Monte Carlo
@@ -25,6 +27,7 @@ type Flat struct {
 	limit   time.Duration // 0: no time limit
 	noise   float64
 	dropSE  float64 // standard errors behind the best that drop a move; 0: none
+	margin  float64 // the weight of the score margin in a sample's reward
 	rng     *rand.Rand
 
 	play   playout
@@ -63,7 +66,7 @@ func NewFlat(seed uint64, samples int, limit time.Duration) *Flat {
 	if samples <= 0 && limit <= 0 {
 		samples, limit = 0, DefaultFlatTime
 	}
-	b := &Flat{samples: samples, limit: limit, noise: 2, dropSE: DropSE, rng: newRand(seed), seeds: rand.NewPCG(0, 0)}
+	b := &Flat{samples: samples, limit: limit, noise: 2, dropSE: DropSE, margin: marginWeight, rng: newRand(seed), seeds: rand.NewPCG(0, 0)}
 	b.play = playout{w: &flatWeights, rng: rand.New(b.seeds), noise: b.noise}
 	return b
 }
@@ -117,8 +120,12 @@ func (b *Flat) Choose(v razzia.View) razzia.Move {
 			b.seeds.Seed(seed, 0)
 			b.st = *s
 			b.play.apply(&b.st, m)
-			b.play.run(&b.st)
-			r, _ := rewards(&b.st)
+			var r [razzia.MaxPlayers]float32
+			if b.play.run(&b.st) {
+				r, _ = rewardsWith(&b.st, b.margin)
+			} else {
+				r = value(&b.st, b.play.valueWeights(&b.st))
+			}
 			b.reward[i] = append(b.reward[i], r[me])
 			b.runs++
 		}
@@ -208,7 +215,7 @@ func shuffled(deck []razzia.Kind, s *razzia.State, rng *rand.Rand) []razzia.Kind
 // newFlatSpec builds the Flat bot of a flat spec's options.
 func newFlatSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	f := NewFlat(seed, 0, DefaultFlatTime)
-	given, err := setOptions(f, name, opts, hasOpts, flatOptions, "samples=N, time=DURATION, noise=X, drop=X")
+	given, err := setOptions(f, name, opts, hasOpts, flatOptions, "samples=N, time=DURATION, noise=X, drop=X, cut=round|none, rollout=heuristic|light, full=0|1, margin=X, value=NAME, the policy's weights")
 	if err != nil {
 		return nil, err
 	}
@@ -226,5 +233,27 @@ var flatOptions = map[string]setter[*Flat]{
 		f.play.noise = f.noise
 		return err
 	},
-	"drop": func(f *Flat, key, val string) error { return setFloat(&f.dropSE, key, val, 0, 100) },
+	"drop":   func(f *Flat, key, val string) error { return setFloat(&f.dropSE, key, val, 0, 100) },
+	"margin": func(f *Flat, key, val string) error { return setFloat(&f.margin, key, val, 0, 1) },
+	"rollout": func(f *Flat, _, val string) error {
+		switch val {
+		case "heuristic":
+			f.play.rollout = rolloutHeuristic
+		case "light":
+			f.play.rollout = rolloutLight
+			f.play.light = frozen.NewLight(f.play.rng)
+		default:
+			return fmt.Errorf("rollout=%s: want heuristic or light", val)
+		}
+		return nil
+	},
+	"cut":   func(f *Flat, _, val string) error { return parseCut(val, &f.play.cut) },
+	"value": func(f *Flat, _, val string) error { return parseValue(val, &f.play.values) },
+	"full": func(f *Flat, _, val string) error {
+		if val != "0" && val != "1" {
+			return fmt.Errorf("full=%s: want 0 or 1", val)
+		}
+		f.play.full = val == "1"
+		return nil
+	},
 }

@@ -24,6 +24,22 @@ type weights struct {
 	exact    bool    // count the final cheque majority exactly in the last round
 }
 
+// weightFields name the weights, for the specs of experiments that set
+// them (heuristic:spare=3.2).
+var weightFields = map[string]func(w *weights) *float64{
+	"won":      func(w *weights) *float64 { return &w.won },
+	"denial":   func(w *weights) *float64 { return &w.denial },
+	"spare":    func(w *weights) *float64 { return &w.spare },
+	"lastOne":  func(w *weights) *float64 { return &w.lastOne },
+	"rank":     func(w *weights) *float64 { return &w.rank },
+	"power":    func(w *weights) *float64 { return &w.power },
+	"tau":      func(w *weights) *float64 { return &w.tau },
+	"slack":    func(w *weights) *float64 { return &w.slack },
+	"callBase": func(w *weights) *float64 { return &w.callBase },
+	"callSlot": func(w *weights) *float64 { return &w.callSlot },
+	"thief":    func(w *weights) *float64 { return &w.thief },
+}
+
 var defaultWeights = weights{
 	won:      0.408,
 	denial:   0.3,

@@ -46,11 +46,12 @@ type MCTS struct {
 	iters   int           // iterations per decision, shared by the workers; 0: no limit
 	limit   time.Duration // 0: no time limit
 	workers int
-	c       float64 // exploration constant
-	bias    float64 // weight of the heuristic's move
-	noise   float64 // noise of the playout policy, in points
-	rollout rollout // the playouts' policy
-	cut     bool    // end playouts at the round's end with the value function
+	c       float64     // exploration constant
+	bias    float64     // weight of the heuristic's move
+	noise   float64     // noise of the playout policy, in points
+	rollout rollout     // the playouts' policy
+	cut     bool        // end playouts at the round's end with the value function
+	values  *valueTable // that value function; nil: the embedded one
 	w       *weights
 	rng     *rand.Rand
 
@@ -289,7 +290,7 @@ func (t *tree) reset(b *MCTS, seed uint64, done <-chan struct{}, players int) {
 	}
 	// Light playouts are played to the end: the value function was fitted
 	// to the heuristic's games, and they are cheap enough not to need it.
-	t.play = playout{w: b.w, rng: t.rng, noise: b.noise, rollout: r, cut: b.cut && r != rolloutLight}
+	t.play = playout{w: b.w, rng: t.rng, noise: b.noise, rollout: r, cut: b.cut && r != rolloutLight, values: b.values}
 	if r == rolloutLight {
 		if t.light == nil {
 			t.light = frozen.NewLight(t.rng)
@@ -493,7 +494,7 @@ func (t *tree) iterate(st *razzia.State) {
 	if t.play.run(st) {
 		r, share = rewards(st)
 	} else {
-		r = value(st, valueWeights(st))
+		r = value(st, t.play.valueWeights(st))
 		share = r
 	}
 	for _, p := range t.path {
@@ -542,6 +543,11 @@ func (t *tree) selectEdge(nd *node) int32 {
 // the win plus a small term for its margin over the best other seat, and
 // its share of the win alone.
 func rewards(st *razzia.State) (reward, share [razzia.MaxPlayers]float32) {
+	return rewardsWith(st, marginWeight)
+}
+
+// rewardsWith is rewards with the margin's weight mw.
+func rewardsWith(st *razzia.State, mw float64) (reward, share [razzia.MaxPlayers]float32) {
 	n := st.Players()
 	var totals [razzia.MaxPlayers]int // Total, not Totals: a playout allocates nothing
 	for p := range n {
@@ -568,7 +574,7 @@ func rewards(st *razzia.State) (reward, share [razzia.MaxPlayers]float32) {
 		if t[p] == top {
 			share[p] = 1 / float32(winners)
 		}
-		reward[p] = float32((1-marginWeight)*float64(share[p]) + marginWeight*(0.5+0.5*margin))
+		reward[p] = float32((1-mw)*float64(share[p]) + mw*(0.5+0.5*margin))
 	}
 	return reward, share
 }
@@ -598,6 +604,8 @@ type playout struct {
 	rollout rollout
 	light   *frozen.Light // the policy of rollout=light
 	cut     bool          // stop at the end of the round, when the value function can take over
+	full    bool          // judge calls with the others' values too, as the heuristic does
+	values  *valueTable   // the value function that ends a cut playout; nil: the embedded one
 	deck    []razzia.Kind // the undrawn cards in the order they come, or nil
 	buf     []razzia.Move
 	err     func() float64
@@ -607,6 +615,15 @@ type playout struct {
 	// once per bid.
 	j      judge
 	judged bool // j is the judge of the running auction
+}
+
+// valueWeights returns the weights of the playout's value function for
+// s, or nil when there are none (see valueWeights).
+func (p *playout) valueWeights(s *razzia.State) *[numFeatures]float64 {
+	if p.values == nil {
+		return valueWeights(s)
+	}
+	return weightsIn(p.values, s)
 }
 
 // heuristic returns the heuristic's move in s among legal, without noise.
@@ -638,7 +655,7 @@ func (p *playout) move(st *razzia.State) razzia.Move {
 	}
 	if !p.judged {
 		p.j.reset(st, p.w)
-		p.j.quick = true
+		p.j.quick = !p.full
 		p.judged = st.Phase() == razzia.PhaseAuction
 	}
 	return decide(&p.j, p.buf, p.err)
@@ -666,7 +683,7 @@ func (p *playout) run(st *razzia.State) bool {
 	round := st.Round()
 	p.judged = false
 	for !st.Over() {
-		if p.cut && st.Round() != round && valueWeights(st) != nil {
+		if p.cut && st.Round() != round && p.valueWeights(st) != nil {
 			return false
 		}
 		m := p.move(st)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -29,6 +30,34 @@ type playSummary struct {
 	share float64
 }
 
+// eachRecord calls fn with every game recorded in dir (razzia arena
+// --records): its record, its moves and the state it started from.
+func eachRecord(t *testing.T, dir string, fn func(rec *razzia.Record, moves []razzia.Move, start razzia.State)) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no records in %s (%v)", dir, err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := razzia.ReadRecord(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		g, err := rec.Game()
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		start, err := razzia.NewGame(razzia.Setup{Players: rec.Players, Cheques: rec.Cheques})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		fn(rec, g.Moves(), start.State())
+	}
+}
+
 // TestSummariseRecords prints, for each bot of an arena's records, how
 // it played per game and what the value function made of its positions
 // against what it won:
@@ -42,10 +71,6 @@ func TestSummariseRecords(t *testing.T) {
 	if *summarise == "" {
 		t.Skip("run with -summarise DIR to summarise the records in DIR")
 	}
-	files, err := filepath.Glob(filepath.Join(*summarise, "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no records in %s (%v)", *summarise, err)
-	}
 	sums := map[string]*playSummary{}
 	of := func(name string) *playSummary {
 		name, _, _ = strings.Cut(name, "#") // the arena numbers a bot's further seats
@@ -54,26 +79,7 @@ func TestSummariseRecords(t *testing.T) {
 		}
 		return sums[name]
 	}
-	for _, f := range files {
-		data, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec, err := razzia.ReadRecord(data)
-		data.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		g, err := rec.Game()
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		moves := g.Moves()
-		start, err := razzia.NewGame(razzia.Setup{Players: rec.Players, Cheques: rec.Cheques})
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		s := start.State()
+	eachRecord(t, *summarise, func(rec *razzia.Record, moves []razzia.Move, s razzia.State) {
 		for _, name := range rec.Players {
 			of(name).seats++
 		}
@@ -141,7 +147,7 @@ func TestSummariseRecords(t *testing.T) {
 		for _, p := range w {
 			of(rec.Players[p]).share += 1 / float64(len(w))
 		}
-	}
+	})
 	names := make([]string, 0, len(sums))
 	for name := range sums {
 		names = append(names, name)

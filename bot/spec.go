@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,9 +19,10 @@ var ErrSpec = errors.New("invalid bot spec")
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
-	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto], " +
-	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X], " +
-	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ")
+	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,value=NAME], " +
+	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X,value=NAME], " +
+	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ") +
+	"; heuristic, mcts and flat also take the policy's weights for experiments (" + strings.Join(weightNames(), "|") + "=X)"
 
 // Limits on the options, so that a typo cannot ask for a day of thinking.
 const (
@@ -129,7 +131,7 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	random                  uniform over the legal moves
 //	heuristic[:noise=X]     values lots and cheques by the scoring rules;
 //	                        noise adds that many points of random error
-//	mcts[:iters=N,time=D,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto]
+//	mcts[:iters=N,time=D,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,value=NAME]
 //	                        Monte Carlo tree search with at most N iterations
 //	                        (default 6000, or none when only D is given) and
 //	                        at most D of time per decision (default none),
@@ -141,22 +143,31 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	                        value function (cut=round, the default) or not;
 //	                        or by b971414's light rules of thumb to the end
 //	                        (light), or light at 4 and 5 players and the
-//	                        heuristic's below (auto)
+//	                        heuristic's below (auto); value=NAME picks the
+//	                        value function (default heuristic: fitted to
+//	                        the heuristic's games)
 //	flatmc[:rounds=N,time=D,noise=X]
 //	                        determinised flat Monte Carlo: every move played
 //	                        out over N sampled futures, or for D (default
 //	                        300ms), with the heuristic's playouts (noise X)
-//	flat[:samples=N,time=D,noise=X,drop=X]
+//	flat[:samples=N,time=D,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X,value=NAME]
 //	                        the yardstick: determinised flat Monte Carlo
 //	                        with common random numbers, playouts to the
 //	                        game's end and the moves X standard errors
 //	                        behind the best dropped (default 2.5; 0: none;
-//	                        see Flat), N samples or D (default 300ms)
+//	                        see Flat), N samples or D (default 300ms);
+//	                        for experiments, playouts cut at the round's end
+//	                        by the value function, b971414's light policy,
+//	                        calls judged with the others' values (full),
+//	                        or the score margin's weight in the reward
 //	easy, medium, ...       a level for people (see Levels)
 //	medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=D]
 //	                        the heuristic and the tree search exactly as they
 //	                        played at commit b971414, when hard was
 //	                        mcts:iters=6000,time=500ms: yardsticks
+//
+// For experiments, heuristic, mcts and flat also take the weights of
+// their policy's judge by name (weightFields), such as heuristic:spare=3.2.
 //
 // New makes in-process bots only; no spec starts a program.
 // An error wraps ErrSpec, names the bad part and lists the valid specs.
@@ -211,7 +222,7 @@ func noOptions(newBot func(seed uint64) Bot) builder {
 
 func newHeuristicSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	h := NewHeuristic(seed)
-	if _, err := setOptions(h, name, opts, hasOpts, heuristicOptions, "noise=X"); err != nil {
+	if _, err := setOptions(h, name, opts, hasOpts, heuristicOptions, "noise=X, the policy's weights"); err != nil {
 		return nil, err
 	}
 	return h, nil
@@ -221,13 +232,35 @@ var heuristicOptions = map[string]setter[*Heuristic]{
 	"noise": func(h *Heuristic, key, val string) error { return setFloat(&h.noise, key, val, 0, 100) },
 }
 
+func init() {
+	addWeightOptions(heuristicOptions, func(h *Heuristic) **weights { return &h.w })
+	addWeightOptions(mctsOptions, func(m *MCTS) **weights { return &m.w })
+	addWeightOptions(flatOptions, func(f *Flat) **weights { return &f.play.w })
+}
+
+// addWeightOptions adds to opts an option for each of the policy's
+// weights (weightFields). The first one given gives the bot a copy of the
+// weights its policy points to (*w), so that the defaults stay as they are.
+func addWeightOptions[B any](opts map[string]setter[B], w func(B) **weights) {
+	for name, field := range weightFields {
+		opts[name] = func(b B, key, val string) error {
+			p := w(b)
+			if *p == &defaultWeights || *p == &flatWeights {
+				own := **p
+				*p = &own
+			}
+			return setFloat(field(*p), key, val, 0, 100)
+		}
+	}
+}
+
 func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	m := NewMCTS(seed, DefaultIters, 0, 1)
 	// A spec's playouts stay the heuristic's unless it says otherwise,
 	// so that specs written before rollout=auto play as they did.
 	m.rollout = rolloutHeuristic
 	given, err := setOptions(m, name, opts, hasOpts, mctsOptions,
-		"iters=N, time=DURATION, workers=N, c=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto")
+		"iters=N, time=DURATION, workers=N, c=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, value=NAME, the policy's weights")
 	if err != nil {
 		return nil, err
 	}
@@ -244,17 +277,8 @@ var mctsOptions = map[string]setter[*MCTS]{
 	"c":       func(m *MCTS, key, val string) error { return setFloat(&m.c, key, val, 0, 10) },
 	"bias":    func(m *MCTS, key, val string) error { return setFloat(&m.bias, key, val, 0, 100) },
 	"noise":   func(m *MCTS, key, val string) error { return setFloat(&m.noise, key, val, 0, 100) },
-	"cut": func(m *MCTS, _, val string) error {
-		switch val {
-		case "round":
-			m.cut = true
-		case "none":
-			m.cut = false
-		default:
-			return fmt.Errorf("cut=%s: want round or none", val)
-		}
-		return nil
-	},
+	"cut":     func(m *MCTS, _, val string) error { return parseCut(val, &m.cut) },
+	"value":   func(m *MCTS, _, val string) error { return parseValue(val, &m.values) },
 	"rollout": func(m *MCTS, _, val string) error {
 		r, ok := rollouts[val]
 		if !ok {
@@ -312,6 +336,46 @@ func newFrozenMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error
 var frozenMCTSOptions = map[string]setter[*frozenMCTS]{
 	"iters": func(f *frozenMCTS, key, val string) error { return parseCount(key, val, &f.iters) },
 	"time":  func(f *frozenMCTS, _, val string) error { return parseTime(val, &f.limit) },
+}
+
+// weightNames returns the names of the policy's weights, sorted: the
+// specs' help lists them, and the tuners try them in that order.
+func weightNames() []string {
+	names := make([]string, 0, len(weightFields))
+	for name := range weightFields {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// parseCut parses cut=round|none: whether playouts end at the round's end.
+func parseCut(val string, cut *bool) error {
+	switch val {
+	case "round":
+		*cut = true
+	case "none":
+		*cut = false
+	default:
+		return fmt.Errorf("cut=%s: want round or none", val)
+	}
+	return nil
+}
+
+// parseValue parses value=NAME, the value function of valueTables that
+// ends cut playouts.
+func parseValue(val string, t **valueTable) error {
+	v, ok := valueTables[val]
+	if !ok {
+		names := make([]string, 0, len(valueTables))
+		for name := range valueTables {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		return fmt.Errorf("value=%s: want %s", val, strings.Join(names, " or "))
+	}
+	*t = v
+	return nil
 }
 
 func specError(format string, args ...any) error {

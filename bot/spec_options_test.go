@@ -24,6 +24,27 @@ func TestSpecOptionEffects(t *testing.T) {
 		{"flatmc:rounds=40,time=1s", func(b Bot) bool { f := b.(*FlatMC); return f.rounds == 40 && f.limit == time.Second }},
 		{"flatmc:time=2s", func(b Bot) bool { f := b.(*FlatMC); return f.rounds == 0 && f.limit == 2*time.Second }},
 		{" heuristic:noise=2.5 ", func(b Bot) bool { return b.(*Heuristic).noise == 2.5 }},
+		// A weight set by a spec is the bot's own: the defaults stay.
+		{"heuristic:spare=3.2", func(b Bot) bool {
+			h := b.(*Heuristic)
+			return h.w.spare == 3.2 && h.w != &defaultWeights && defaultWeights.spare == 6.4
+		}},
+		{"mcts:callBase=6", func(b Bot) bool { m := b.(*MCTS); return m.w.callBase == 6 && defaultWeights.callBase == 12.8 }},
+		{"flat:denial=1", func(b Bot) bool {
+			f := b.(*Flat)
+			return f.play.w != &flatWeights && f.play.w.denial == 1 && f.play.w.exact && flatWeights.denial == defaultWeights.denial
+		}},
+		{"flat:cut=round", func(b Bot) bool { return b.(*Flat).play.cut }},
+		{"flat:rollout=light", func(b Bot) bool { f := b.(*Flat); return f.play.rollout == rolloutLight && f.play.light != nil }},
+		{"flat:full=1", func(b Bot) bool { return b.(*Flat).play.full }},
+		{"flat:full=0.5", nil},
+		{"flat:margin=0.5", func(b Bot) bool { return b.(*Flat).margin == 0.5 }},
+		{"mcts:value=heuristic", func(b Bot) bool { return b.(*MCTS).values == &trainedValue }},
+		{"flat:value=heuristic", func(b Bot) bool { return b.(*Flat).play.values == &trainedValue }},
+		{"mcts:value=nope", nil},
+		{"flat:margin=2", nil},
+		{"flat:rollout=random", nil},
+		{"heuristic:spare=-1", nil},
 		{"heuristic: noise=1 , ", nil}, // an empty option after the comma
 	}
 	for _, tt := range tests {

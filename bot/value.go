@@ -68,14 +68,27 @@ func features(s *razzia.State, p int, totals *[razzia.MaxPlayers]int, f *[numFea
 	}
 }
 
-// valueWeights returns the weights for the state's player count and
-// round, or nil when there are none (round 1, or the game over).
-func valueWeights(s *razzia.State) *[numFeatures]float64 {
+// A valueTable holds the value function's weights by player count (2 to
+// 5) and round (2 and 3).
+type valueTable [razzia.MaxPlayers - razzia.MinPlayers + 1][razzia.Rounds - 1][numFeatures]float64
+
+// valueTables are the value functions a spec names (value=NAME).
+var valueTables = map[string]*valueTable{
+	"heuristic": &trainedValue,
+}
+
+// valueWeights returns the weights of the embedded value function for
+// the state's player count and round, or nil when there are none (round
+// 1, or the game over).
+func valueWeights(s *razzia.State) *[numFeatures]float64 { return weightsIn(&trainedValue, s) }
+
+// weightsIn is valueWeights of the table t.
+func weightsIn(t *valueTable, s *razzia.State) *[numFeatures]float64 {
 	r := s.Round()
 	if s.Over() || r < 2 {
 		return nil
 	}
-	return &trainedValue[s.Players()-razzia.MinPlayers][r-2]
+	return &t[s.Players()-razzia.MinPlayers][r-2]
 }
 
 // value returns each seat's estimated chance of winning s, which is at the

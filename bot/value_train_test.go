@@ -14,7 +14,11 @@ import (
 	"github.com/razziagame/razzia"
 )
 
-var trainValue = flag.Bool("train-value", false, "fit the value function and rewrite value_weights.go")
+var (
+	trainValue   = flag.Bool("train-value", false, "fit the value function and rewrite value_weights.go")
+	valueRecords = flag.String("value-records", "", "fit the value function to the games recorded in this directory instead (razzia arena --records) and print the weights")
+	valueName    = flag.String("value-name", "", "with -value-records: write the fit as the value function value=NAME, in value_NAME_weights.go")
+)
 
 // valueSample is one seat's side of a position at the start of round 2
 // or 3 and what it won in the end.
@@ -84,6 +88,98 @@ func valueGames(players, games int, seed uint64) [razzia.Rounds - 1][]valueSampl
 	close(next)
 	wg.Wait()
 	return out
+}
+
+// recordedValueSamples returns the samples of the games recorded in dir,
+// by player count and round.
+func recordedValueSamples(t *testing.T, dir string) map[int]*[razzia.Rounds - 1][]valueSample {
+	out := map[int]*[razzia.Rounds - 1][]valueSample{}
+	eachRecord(t, dir, func(_ *razzia.Record, moves []razzia.Move, s razzia.State) {
+		players := s.Players()
+		var samples [razzia.Rounds - 1]valueSample
+		for _, m := range moves {
+			round := s.Round()
+			s.Apply(m)
+			if s.Round() != round && !s.Over() {
+				var totals [razzia.MaxPlayers]int
+				for p := range players {
+					totals[p] = s.Total(p)
+				}
+				for p := range players {
+					features(&s, p, &totals, &samples[s.Round()-2].f[p])
+				}
+			}
+		}
+		if !s.Over() {
+			return // an unfinished game has no outcome
+		}
+		w := s.Winners()
+		for i := range samples {
+			for _, p := range w {
+				samples[i].share[p] = 1 / float64(len(w))
+			}
+		}
+		if out[players] == nil {
+			out[players] = &[razzia.Rounds - 1][]valueSample{}
+		}
+		for i := range samples {
+			out[players][i] = append(out[players][i], samples[i])
+		}
+	})
+	return out
+}
+
+// TestFitRecordedValue fits the value function to recorded games and
+// prints the weights and their log loss, with the log loss of the
+// embedded weights on the same positions:
+//
+//	razzia arena --seats mcts:iters=300,mcts:iters=300 --games 4000 --seed 60 --records DIR
+//	go test ./bot -run TestFitRecordedValue -value-records DIR -v
+func TestFitRecordedValue(t *testing.T) {
+	if *valueRecords == "" {
+		t.Skip("run with -value-records DIR")
+	}
+	for players, rounds := range recordedValueSamples(t, *valueRecords) {
+		for r, samples := range rounds {
+			// Hold out every fifth game to tell a fit from an echo.
+			var train, test []valueSample
+			for i, x := range samples {
+				if i%5 == 4 {
+					test = append(test, x)
+				} else {
+					train = append(train, x)
+				}
+			}
+			w, loss := fitValue(players, train)
+			t.Logf("%d players, round %d: %d positions, log loss %.4f fitted, held out %.4f, embedded %.4f (%.4f knowing nothing)",
+				players, r+2, len(samples), loss, logLoss(players, test, &w),
+				logLoss(players, test, &trainedValue[players-razzia.MinPlayers][r]), math.Log(float64(players)))
+			t.Logf("  weights: %.6g", w)
+		}
+	}
+}
+
+// logLoss is the mean log loss of the weights w on samples.
+func logLoss(players int, samples []valueSample, w *[numFeatures]float64) float64 {
+	loss := 0.0
+	for _, s := range samples {
+		var score [razzia.MaxPlayers]float64
+		top := math.Inf(-1)
+		for p := range players {
+			for i, x := range s.f[p] {
+				score[p] += w[i] * x
+			}
+			top = max(top, score[p])
+		}
+		sum := 0.0
+		for p := range players {
+			sum += math.Exp(score[p] - top)
+		}
+		for p := range players {
+			loss -= s.share[p] * (score[p] - top - math.Log(sum))
+		}
+	}
+	return loss / float64(len(samples))
 }
 
 // fitValue fits softmax weights to the samples by gradient descent (Adam)
@@ -158,6 +254,63 @@ func fitValue(players int, samples []valueSample) ([numFeatures]float64, float64
 	return raw, loss
 }
 
+// TestTrainRecordedValue fits a value function to recorded games and
+// writes it as value=NAME, in value_NAME_weights.go, for the player counts
+// recorded (the embedded weights for the others):
+//
+//	razzia arena --seats mcts:iters=300,mcts:iters=300 --games 4000 --seed 60 --records DIR
+//	go test ./bot -run TestTrainRecordedValue -value-records DIR -value-name search
+func TestTrainRecordedValue(t *testing.T) {
+	if *valueRecords == "" || *valueName == "" {
+		t.Skip("run with -value-records DIR -value-name NAME")
+	}
+	table := trainedValue
+	counts := ""
+	for players, rounds := range recordedValueSamples(t, *valueRecords) {
+		for r, samples := range rounds {
+			w, loss := fitValue(players, samples)
+			table[players-razzia.MinPlayers][r] = w
+			t.Logf("%d players, round %d: %d positions, log loss %.4f", players, r+2, len(samples), loss)
+		}
+		counts += fmt.Sprintf(" %d players: %d games;", players, len(rounds[0]))
+	}
+	name := *valueName
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// Code generated by go test ./bot -run TestTrainRecordedValue -value-records DIR -value-name %s; DO NOT EDIT.\n\n", name)
+	b.WriteString("package bot\n\n")
+	fmt.Fprintf(&b, "// %sValue is the value function value=%s, fitted to recorded games (%s\n// the others are the embedded weights).\n", name, name, counts)
+	fmt.Fprintf(&b, "var %sValue = ", name)
+	writeTable(&b, &table)
+	fmt.Fprintf(&b, "\nfunc init() { valueTables[%q] = &%sValue }\n", name, name)
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("value_"+name+"_weights.go", src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeTable writes t as Go source to b.
+func writeTable(b *bytes.Buffer, t *valueTable) {
+	b.WriteString("valueTable{\n")
+	for _, rounds := range t {
+		b.WriteString("\t{\n")
+		for _, w := range rounds {
+			b.WriteString("\t\t{")
+			for i, x := range w {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(b, "%.6g", x)
+			}
+			b.WriteString("},\n")
+		}
+		b.WriteString("\t},\n")
+	}
+	b.WriteString("}\n")
+}
+
 // TestTrainValue fits the value function and rewrites value_weights.go:
 //
 //	go test ./bot -run TestTrainValue -train-value -timeout 1h
@@ -173,26 +326,18 @@ func TestTrainValue(t *testing.T) {
 	b.WriteString("package bot\n\n")
 	b.WriteString("// trainedValue holds the value function's weights by player count (2 to 5)\n")
 	b.WriteString("// and round (2 and 3), fitted to 20,000 games of the heuristic per player count.\n")
-	b.WriteString("var trainedValue = [4][2][numFeatures]float64{\n")
+	var table valueTable
 	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
 		rounds := valueGames(players, games, uint64(players))
-		b.WriteString("\t{\n")
 		for r, samples := range rounds {
 			w, loss := fitValue(players, samples)
+			table[players-razzia.MinPlayers][r] = w
 			t.Logf("%d players, round %d: %d positions, log loss %.4f (%.4f knowing nothing)",
 				players, r+2, len(samples), loss, math.Log(float64(players)))
-			b.WriteString("\t\t{")
-			for i, x := range w {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				fmt.Fprintf(&b, "%.6g", x)
-			}
-			b.WriteString("},\n")
 		}
-		b.WriteString("\t},\n")
 	}
-	b.WriteString("}\n")
+	b.WriteString("var trainedValue = ")
+	writeTable(&b, &table)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		t.Fatal(err)

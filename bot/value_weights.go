@@ -4,7 +4,7 @@ package bot
 
 // trainedValue holds the value function's weights by player count (2 to 5)
 // and round (2 and 3), fitted to 20,000 games of the heuristic per player count.
-var trainedValue = [4][2][numFeatures]float64{
+var trainedValue = valueTable{
 	{
 		{0.081446, 0.264157, 0.0191715, 0.0191715, 0.107616, 0.0450812, 0.0650063, 0.138787, 0.318124, 0.20955, -0.0049839, -0.0049839, -0.103629},
 		{0.123591, 0.132518, 0.0344836, 0.0344836, 0.0856216, 0.0986296, 0.0840622, 0.167918, 0.197215, 0.27387, -0.0177095, -0.0177095, 0.0246771},

@@ -476,6 +476,7 @@ func TestReplayNames(t *testing.T) {
 		{"a direction override", "Ann\u202e", `player 1: the name "Ann\u202e" holds the invisible or direction-changing character U+202E`},
 		{"a zero-width space", "A\u200bnn", `player 1: the name "A\u200bnn" holds the invisible or direction-changing character U+200B`},
 		{"a bot's name", "Bot 1 (hard)", ""},
+		{"an arena's bot spec", "mcts:iters=4000,workers=2", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "game.json")

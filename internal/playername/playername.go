@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
@@ -52,6 +53,9 @@ func Check(name string) error {
 	if err := CheckShown(name); err != nil {
 		return err
 	}
+	if n := utf8.RuneCountInString(name); n > MaxLen {
+		return fmt.Errorf("%w: %q has %d", ErrTooLong, name, n)
+	}
 	if LooksLikeBot(name) {
 		return ErrBotName
 	}
@@ -63,16 +67,14 @@ func Check(name string) error {
 
 // CheckShown is the part of Check that a name must pass to be shown at
 // all, such as a name read from a record, where the server's own names
-// ("Bot 2 (hard)", "Former player 3") are right: the engine's rule and
+// ("Bot 2 (hard)", "Former player 3") and the arena's bot specs, longer
+// than a person may choose, are right: the engine's rule and
 // no invisible, direction-changing, private or unknown character.
 func CheckShown(name string) error {
 	if err := razzia.CheckName(name); err != nil {
 		return err
 	}
 	runes := []rune(name)
-	if len(runes) > MaxLen {
-		return fmt.Errorf("%w: %q has %d", ErrTooLong, name, len(runes))
-	}
 	visible, marks := false, 0
 	for i, r := range runes {
 		switch {
