@@ -54,6 +54,11 @@ type Client struct {
 	// Chat makes Read return the table's chat too: a "chat" message as a
 	// State with only Chat set. Without it chat messages are skipped.
 	Chat bool
+	// Protocol is the newest version of the game's WebSocket protocol the
+	// client asks for: 0 for the newest it speaks (protocol.Version2: a
+	// whole state, then patches, which Read turns into whole States),
+	// protocol.Version1 for a whole state after every change.
+	Protocol int
 
 	mu      sync.Mutex
 	session string // the signed-in session's secret (SignIn)

@@ -20,14 +20,7 @@ import (
 // address (a load balancer, here a proxy that now sends it to the other
 // node), not after its backoff, and plays on.
 func TestNodeRestart(t *testing.T) {
-	st := memstore.New()
-	shared := func(*memstore.Store) store.Store { return st }
-	a := servertest.New(t, servertest.Options{Store: shared})
-	b := servertest.New(t, servertest.Options{Store: shared})
-	var target atomic.Pointer[url.URL]
-	target.Store(must(url.Parse(a.URL)))
-	proxy := httptest.NewServer(&httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(target.Load()) }})
-	t.Cleanup(proxy.Close)
+	a, b, proxy, target := twoNodes(t)
 	c, err := client.New(proxy.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +65,21 @@ func TestNodeRestart(t *testing.T) {
 	if len(waits) != 1 || waits[0] >= time.Second {
 		t.Errorf("waits before reconnecting %v, want one under a second", waits)
 	}
+}
+
+// twoNodes starts two servers on one store, two nodes of a cluster, and a
+// proxy in front of them that sends every request to target's node, a's
+// to begin with, as a load balancer would.
+func twoNodes(t *testing.T) (a, b *servertest.Server, proxy *httptest.Server, target *atomic.Pointer[url.URL]) {
+	st := memstore.New()
+	shared := func(*memstore.Store) store.Store { return st }
+	a = servertest.New(t, servertest.Options{Store: shared})
+	b = servertest.New(t, servertest.Options{Store: shared})
+	target = &atomic.Pointer[url.URL]{}
+	target.Store(must(url.Parse(a.URL)))
+	proxy = httptest.NewServer(&httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(target.Load()) }})
+	t.Cleanup(proxy.Close)
+	return a, b, proxy, target
 }
 
 func must[T any](v T, err error) T {

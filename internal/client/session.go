@@ -67,6 +67,8 @@ type Conn struct {
 	chat  bool   // return chat messages too (Client.Chat)
 	last  *State // the last state read, which a rematch offer repeats
 	buf   bytes.Buffer
+	// patches is the state patches change (protocol version 2).
+	patches *patches
 }
 
 // Dial connects to a game's WebSocket with a seat's token ("" to watch).
@@ -80,6 +82,7 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 	if c.Lang != "" {
 		query.Set("lang", c.Lang)
 	}
+	query.Set("protocol", c.protocols())
 	if token != "" {
 		if c.TokenInQuery {
 			query.Set("token", token)
@@ -93,7 +96,7 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Conn{ws: ws, first: true, brief: c.Brief, chat: c.Chat}, nil
+	return &Conn{ws: ws, first: true, brief: c.Brief, chat: c.Chat, patches: &patches{}}, nil
 }
 
 // dial opens a WebSocket at u; a refused upgrade is the server's *Error.
@@ -119,36 +122,37 @@ func dial(ctx context.Context, u url.URL, opts *websocket.DialOptions) (*websock
 // connection is lost.
 func (c *Conn) Read(ctx context.Context) (*State, error) {
 	for {
-		typ, r, err := c.ws.Reader(ctx)
+		typ, err := c.next(ctx)
 		if err != nil {
-			return nil, err
-		}
-		// One buffer for all the messages: nothing decoded keeps its bytes.
-		c.buf.Reset()
-		if _, err := c.buf.ReadFrom(r); err != nil {
 			return nil, err
 		}
 		if typ != websocket.MessageText {
 			continue
 		}
 		data := c.buf.Bytes()
+		if bytes.HasPrefix(data, patchPrefix) {
+			m, err := c.patched(ctx, data)
+			if err != nil {
+				return nil, err
+			}
+			if m == nil {
+				continue // the whole state is asked for
+			}
+			return c.state(m, len(data), false), nil
+		}
 		m, err := c.decode(data)
 		if err != nil {
 			return nil, fmt.Errorf("a message from the server is not the JSON expected: %v", err)
 		}
 		switch m.Type {
 		case protocol.TypeState:
-			st := &State{Game: m.Game, Seat: m.Seat, View: m.View, Events: m.Events, First: c.first, Size: len(data),
-				Clock: m.Clock, TakeOvers: m.TakeOvers, PreMove: m.PreMove, PreMoveDropped: m.PreMoveDropped}
-			if st.Events == nil {
-				st.Events = []protocol.Event{}
+			// In version 2 a whole state replaces the state and the log.
+			first := c.first || m.Version != 0
+			if err := c.patches.whole(data, m.Version); err != nil {
+				return nil, err
 			}
-			if st.Offer = st.Game.RematchOffer; c.last != nil && st.Offer == nil {
-				st.Offer = c.last.Offer
-			}
-			c.first = false
-			c.last = st
-			return st, nil
+			return c.state(m, len(data), first), nil
+
 		case protocol.TypeRematchOffer:
 			if c.last == nil || m.Offer == nil {
 				continue
@@ -168,6 +172,21 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 	}
 }
 
+// state returns the state message m (size bytes as sent).
+func (c *Conn) state(m *protocol.Message, size int, first bool) *State {
+	st := &State{Game: m.Game, Seat: m.Seat, View: m.View, Events: m.Events, First: first, Size: size,
+		Clock: m.Clock, TakeOvers: m.TakeOvers, PreMove: m.PreMove, PreMoveDropped: m.PreMoveDropped}
+	if st.Events == nil {
+		st.Events = []protocol.Event{}
+	}
+	if st.Offer = st.Game.RematchOffer; c.last != nil && st.Offer == nil {
+		st.Offer = c.last.Offer
+	}
+	c.first = false
+	c.last = st
+	return st
+}
+
 // decode decodes a message of the server, or its brief part.
 func (c *Conn) decode(data []byte) (*protocol.Message, error) {
 	if !c.brief {
@@ -185,7 +204,7 @@ func (c *Conn) decode(data []byte) (*protocol.Message, error) {
 		err := json.Unmarshal(data, &m)
 		return &m, err
 	}
-	return &protocol.Message{Type: b.Type, Game: b.Game, Seat: b.Seat, View: b.View.View(), Code: b.Code, Message: b.Message}, nil
+	return &protocol.Message{Type: b.Type, Game: b.Game, Seat: b.Seat, View: b.View.View(), Version: b.Version, Code: b.Code, Message: b.Message}, nil
 }
 
 // Move sends a move, a token of View.Legal, with seq the View.Moves it was
@@ -389,6 +408,17 @@ func (s *Session) drop(conn *Conn) {
 	}
 	s.mu.Unlock()
 	conn.ws.CloseNow()
+}
+
+// Drop closes the current connection as a failing network would: the
+// next Next connects again, after Backoff.
+func (s *Session) Drop() {
+	s.mu.Lock()
+	conn := s.conn
+	s.mu.Unlock()
+	if conn != nil {
+		s.drop(conn)
+	}
 }
 
 // Move sends a move on the current connection (see Conn.Move). Between

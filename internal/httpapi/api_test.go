@@ -85,11 +85,14 @@ func (e *env) join(id, name string) (int, string) {
 	return e.Join(id, name)
 }
 
-// A client is a WebSocket connection in a test.
+// A client is a WebSocket connection in a test. In protocol version 2
+// it keeps the state the patches change (patch_test.go).
 type client struct {
-	t *testing.T
-	e *env
-	c *websocket.Conn
+	t       *testing.T
+	e       *env
+	c       *websocket.Conn
+	doc     []byte
+	version int64
 }
 
 func (e *env) dial(id string, header ...string) *client {
@@ -129,9 +132,14 @@ func (c *client) read() message {
 		c.t.Fatalf("read: %v", err)
 	}
 	m := message{raw: data}
+	if bytes.HasPrefix(data, []byte(`{"type":"patch"`)) {
+		m.Message = c.patched(data)
+		return m
+	}
 	if err := json.Unmarshal(data, &m.Message); err != nil {
 		c.t.Fatal(err)
 	}
+	c.keep(data, m.Version)
 	return m
 }
 

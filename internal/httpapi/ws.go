@@ -31,21 +31,8 @@ func catalogue(r *http.Request) *i18n.Catalogue {
 // stateMessage encodes the update as a state message, its events told in
 // the catalogue's language.
 func stateMessage(u table.Update, cat *i18n.Catalogue) ([]byte, error) {
-	players := make([]string, len(u.Game.Seats))
-	for i, s := range u.Game.Seats {
-		players[i] = s.Name
-	}
-	m := protocol.StateMessage{Type: protocol.TypeState, Game: u.Game, Seat: u.Seat, View: u.View,
-		Events: protocol.Events(u.Events, players, cat), Clock: u.Clock, TakeOvers: takeOvers(u.TakeOvers, players, cat),
-		PreMove: u.PreMove, PreMoveDropped: u.PreMoveDropped}
-	scratch := stateScratch.Get().(*[]byte)
-	defer stateScratch.Put(scratch)
-	data, err := m.AppendJSON((*scratch)[:0])
-	if err != nil {
-		return nil, err
-	}
-	*scratch = data
-	return bytes.Clone(data), nil // kept and shared by the update's watchers
+	m := stateOf(u, cat, true)
+	return encodeOnce(m.AppendJSON)
 }
 
 // stateScratch holds the buffers the state messages are encoded in, so
@@ -62,6 +49,11 @@ const reconnectReason = "the server is restarting: reconnect"
 // stopping), upgrades it and serves it.
 func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	version, err := protocol.NegotiateVersion(r.URL.Query().Get("protocol"))
+	if err != nil {
+		s.fail(w, r, newError(protocol.UnsupportedVersion, "%s", err))
+		return
+	}
 	client := s.peerOf(r).key()
 	if !s.clients.add(client, s.opts.MaxConns) {
 		s.refuse(w, r, newError(protocol.TooManyConnections,
@@ -69,8 +61,8 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.clients.done(client)
-	conn := &wsConn{s: s, id: id, token: tokenOf(r, id, true), client: client,
-		limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst)}
+	conn := &wsConn{s: s, id: id, token: tokenOf(r, id, true), client: client, version: version,
+		limit: rate.NewLimiter(rate.Limit(s.opts.MessageRate), s.opts.MessageBurst), resyncs: newResyncLimiter()}
 	// The signed-in account, if any: it writes free text in the chat,
 	// and a spectator chats only signed in.
 	if se, err := s.sessionOf(r); err == nil {
@@ -87,6 +79,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer sub.Close()
+	conn.sub = sub
 	if !s.track() {
 		s.fail(w, r, newError(protocol.Unavailable, "the server is shutting down"))
 		return
@@ -97,7 +90,9 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 	}
 	defer conn.c.CloseNow()
 	defer conn.startPresence(r.Context(), s.personOf(r, ""), r.URL.Query().Get("presence") == "1")()
-	conn.serve(sub, catalogue(r))
+	cat := catalogue(r)
+	conn.keys = variantsOf(cat)
+	conn.serve(sub, cat)
 }
 
 // serve runs an accepted connection until it ends: a reader for the
@@ -173,9 +168,7 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 			last = u
 			// Every connection that sees the same thing in the same
 			// language sends the same bytes, encoded once.
-			err = w.send(ctx, "a state", func() ([]byte, error) {
-				return u.Encoded(cat.Tag(), func(u table.Update) ([]byte, error) { return stateMessage(u, cat) })
-			})
+			err = w.send(ctx, "a state", func() ([]byte, error) { return w.stateBytes(u, cat) })
 			if err == nil {
 				err = w.seatUpdate(ctx, u)
 			}
@@ -281,6 +274,14 @@ type wsConn struct {
 	limit         *rate.Limiter  // the messages the client may send
 	pres          *tablePresence // a table socket's presence (seats.go); nil without
 	last          atomic.Int64   // when a message last passed either way, Unix nanoseconds
+
+	// The protocol's version, and in version 2 what the writer sent last
+	// (its own) and the client's requests for a whole state.
+	version int
+	keys    variants
+	sub     *table.Subscription
+	sent    sentState
+	resyncs *rate.Limiter
 }
 
 // touch notes that a message passed.
@@ -426,6 +427,7 @@ var wsHandlers = map[string]wsHandler{
 	protocol.TypeChat:     (*wsConn).chat,
 	protocol.TypeMute:     (*wsConn).mute,
 	protocol.TypeUnmute:   (*wsConn).mute,
+	protocol.TypeResync:   (*wsConn).resync,
 	protocol.TypeAway:     (*wsConn).awayMessage,
 }
 

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -57,7 +59,7 @@ func TestRunReport(t *testing.T) {
 	if rep.Moves.Unconfirmed != 0 || len(rep.Errors) != 0 {
 		t.Errorf("unconfirmed %d, errors %v: want none", rep.Moves.Unconfirmed, rep.Errors)
 	}
-	if want := (loadgen.Connections{Servers: 12, Peak: 12, Echo: 12}); rep.Connections != want {
+	if want := (loadgen.Connections{Servers: 12, Peak: 12}); rep.Connections != want {
 		t.Errorf("connections %+v, want %+v", rep.Connections, want)
 	}
 	if rep.Games.Started != tables || rep.Clients != 12 || rep.Bots != 0 || rep.Seconds <= 0 || rep.Moves.PerSecond <= 0 {
@@ -65,13 +67,24 @@ func TestRunReport(t *testing.T) {
 	}
 	// Every client of the table sees every move, all on the sender's node.
 	same := checkSummary(t, rep, "same_node", tables*moves*4)
-	echo := checkSummary(t, rep, "echo", -1)
-	if echo.Count > tables*moves {
-		t.Errorf("%d round trips of the echo for %d moves", echo.Count, tables*moves)
+	// The echo alone: the same tables and moves, each reaching every
+	// client of its table.
+	e := rep.Echo
+	if e == nil || e.Moves != tables*moves || e.Clients != 12 || e.Errors != 0 {
+		t.Fatalf("echo %+v, want %d moves of 12 clients", e, tables*moves)
 	}
-	if same.EchoP99 != same.P99/echo.P99 {
+	echo := e.Latency
+	if echo == nil || echo.Count != tables*moves*4 || !(0 < echo.Min && echo.Min <= echo.P99 && echo.P99 <= echo.Max) {
+		t.Errorf("echo latency %+v, want %d samples", echo, tables*moves*4)
+	} else if same.EchoP99 != same.P99/echo.P99 {
 		t.Errorf("the ratio to the echo is %g, want %g", same.EchoP99, same.P99/echo.P99)
 	}
+	if rep.States.Count == 0 || rep.States.Mean < 500 {
+		t.Errorf("states %+v, want some, of a state's size", rep.States)
+	}
+	// The server runs in the test's process: only the load is measured.
+	checkCPU(t, rep.CPU, "load")
+	checkCPU(t, e.CPU, "load")
 	for _, key := range []string{"other_node", "bot_same_node", "bot_commit"} {
 		if rep.Latency[key] != nil {
 			t.Errorf("a %s latency with one server and no bots", key)
@@ -84,7 +97,8 @@ func TestRunReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"3 tables of 4 seats (12 clients, no bots) on 1 server, as fast as the game allows",
-		"moves:         45 (", "errors:        none", "same node", "echo round trip", "×"} {
+		"moves:         45 (", "errors:        none", "same node", "echo alone:", "echo, every client", "×",
+		"CPU in the window:", "bytes each on average"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the text report lacks %q:\n%s", want, text.String())
 		}
@@ -96,7 +110,7 @@ func TestRunReport(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"servers", "moves", "errors", "connections", "latency", "rate", "seconds"} {
+	for _, key := range []string{"servers", "moves", "errors", "connections", "latency", "rate", "seconds", "warmup", "cpu", "echo", "states"} {
 		if _, ok := back[key]; !ok {
 			t.Errorf("the JSON report lacks %q: %s", key, js.String())
 		}
@@ -145,12 +159,26 @@ func TestRunLatencyPlausible(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{Store: func(m *memstore.Store) store.Store { return slowStore{m, delay} }})
 	rep := run(t, loadgen.Config{Servers: []string{srv.URL}, Tables: 2, Seats: 3, Moves: 6, Echo: true})
 	same := checkSummary(t, rep, "same_node", 2*6*3)
-	echo := checkSummary(t, rep, "echo", -1)
+	echo := rep.Echo.Latency
 	if same.Min < ms(delay) {
 		t.Errorf("a move reached a client in %.2fms, less than the store's %v a move", same.Min, delay)
 	}
 	if echo.P50 >= same.P50 {
 		t.Errorf("the echo's p50 %.2fms is not below the server's %.2fms", echo.P50, same.P50)
+	}
+}
+
+// checkCPU checks that the processes of names were measured (on Linux).
+func checkCPU(t *testing.T, cpu []loadgen.CPU, names ...string) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		return
+	}
+	for _, name := range names {
+		i := slices.IndexFunc(cpu, func(c loadgen.CPU) bool { return c.Name == name })
+		if i < 0 || cpu[i].Missing || cpu[i].Seconds < 0 || len(cpu[i].PIDs) != 1 {
+			t.Errorf("CPU of %s: %+v", name, cpu)
+		}
 	}
 }
 

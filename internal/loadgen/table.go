@@ -18,16 +18,12 @@ type table struct {
 	idx  int
 	home int // the server that creates its games
 	rng  *rand.Rand
-	echo []*echoConn // each seat's echo connection; nil for bots or without the echo
-	g    *game       // the game being played
-	next time.Time   // when its clients may move next (the table goroutine's)
+	g    *game     // the game being played
+	next time.Time // when its clients may move next (the table goroutine's)
 
 	stop     chan struct{} // closed when the table must stop sending moves
 	stopOnce sync.Once
-	stopped  atomic.Int64  // when stop was closed, in Unix nanoseconds
-	echoc    chan echoAsk  // round trips for the echo goroutine
-	quit     chan struct{} // closed when the table is done, ending the echo goroutine
-	echoDone chan struct{}
+	stopped  atomic.Int64 // when stop was closed, in Unix nanoseconds
 
 	mu          sync.Mutex // guards what follows and the games' shared fields
 	samples     [kinds][]time.Duration
@@ -38,33 +34,18 @@ type table struct {
 	unconfirmed int
 	started     int
 	finished    int
+	sizes       []int // a sample of the sizes of the states the clients received in the window
+	states      int   // states received in the window
+	bytes       int64 // their bytes
 }
 
-// An echoAsk asks for a round trip of a seat's echo connection at a time.
-type echoAsk struct {
-	p  *player
-	at time.Time
-}
+// keepSizes is how many sizes of states a table keeps for the echo.
+const keepSizes = 256
 
 // newTable sets up table idx and its first game.
 func newTable(ctx context.Context, r *runner, idx int) (*table, error) {
 	t := &table{r: r, idx: idx, home: idx % len(r.clients), rng: rand.New(rand.NewPCG(uint64(idx), 0x10ad)),
-		stop: make(chan struct{}), echoc: make(chan echoAsk, 1), quit: make(chan struct{}), errs: map[string]int{}}
-	if r.echo != nil {
-		t.echo = make([]*echoConn, r.cfg.Seats)
-		for s := range t.echo {
-			if t.isBot(s) {
-				continue
-			}
-			c, err := dialEcho(ctx, r.echo.url(), r.cfg.HTTP)
-			if err != nil {
-				t.close()
-				return nil, err
-			}
-			t.echo[s] = c
-			r.echoes.Add(1)
-		}
-	}
+		stop: make(chan struct{}), errs: map[string]int{}}
 	g, err := t.newGame(ctx)
 	if err != nil {
 		t.close()
@@ -94,10 +75,6 @@ func (t *table) run(ctx context.Context) {
 	if !r.stopAt.IsZero() {
 		stop := time.AfterFunc(time.Until(r.stopAt), t.halt)
 		defer stop.Stop()
-	}
-	if t.echo != nil {
-		t.echoDone = make(chan struct{})
-		go t.echoLoop(ctx)
 	}
 	for {
 		over := t.g.play(ctx)
@@ -141,20 +118,11 @@ func (t *table) halted() bool {
 	}
 }
 
-// close ends the table's game and echo connections.
+// close ends the table's game.
 func (t *table) close() {
 	if t.g != nil {
 		t.g.end()
 		t.g = nil
-	}
-	close(t.quit)
-	if t.echoDone != nil {
-		<-t.echoDone
-	}
-	for _, c := range t.echo {
-		if c != nil {
-			c.CloseNow()
-		}
 	}
 }
 
@@ -168,45 +136,6 @@ func (t *table) countErr(err error) {
 	t.mu.Lock()
 	t.errs[code]++
 	t.mu.Unlock()
-}
-
-// echoLoop makes the round trips asked for until the table is done.
-func (t *table) echoLoop(ctx context.Context) {
-	defer close(t.echoDone)
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	for {
-		var a echoAsk
-		select {
-		case a = <-t.echoc:
-		case <-t.quit:
-			return
-		}
-		timer.Reset(time.Until(a.at))
-		select {
-		case <-timer.C:
-		case <-t.stop:
-			timer.Stop()
-			continue
-		case <-t.quit:
-			return
-		}
-		size := int(a.p.size.Load())
-		d, err := t.echo[a.p.seat].roundTrip(ctx, size)
-		if err != nil {
-			if ctx.Err() == nil {
-				t.mu.Lock()
-				t.errs["echo"]++
-				t.mu.Unlock()
-			}
-			continue
-		}
-		if !t.halted() {
-			t.mu.Lock()
-			t.samples[echoTrip] = append(t.samples[echoTrip], d)
-			t.mu.Unlock()
-		}
-	}
 }
 
 // A game is one game of a table.
@@ -251,13 +180,12 @@ type player struct {
 	node int // the server it plays through
 	sess *client.Session
 
-	closing   atomic.Bool  // the game is ending: drops are expected
-	size      atomic.Int64 // the last state's length in bytes
-	connected bool         // the reader's: a connection is open
-	seen      int          // moves seen; guarded by t.mu
-	ended     bool         // it saw the end; guarded by t.mu
-	updated   time.Time    // the last state's game.updated; the reader's
-	lastSeq   int          // the position of the move it sent last; the reader's
+	closing   atomic.Bool // the game is ending: drops are expected
+	connected bool        // the reader's: a connection is open
+	seen      int         // moves seen; guarded by t.mu
+	ended     bool        // it saw the end; guarded by t.mu
+	updated   time.Time   // the last state's game.updated; the reader's
+	lastSeq   int         // the position of the move it sent last; the reader's
 }
 
 // newGame creates a game at the table, seats its clients and waits until
@@ -391,12 +319,6 @@ func (g *game) grant(tr turn) {
 	t.mu.Unlock()
 	t.next = now.Add(t.r.period)
 	tr.reply <- move
-	if t.echo != nil {
-		select {
-		case t.echoc <- echoAsk{p: tr.p, at: now.Add(t.r.period / 2)}:
-		default: // the last round trip is still under way
-		}
-	}
 }
 
 // end closes the game's connections and counts the moves whose state
@@ -464,7 +386,6 @@ func (p *player) read(ctx context.Context, ready chan<- error) {
 				p.connected = true
 				t.r.opened()
 			}
-			p.size.Store(int64(st.Size))
 			g.observe(p, st, time.Now())
 			if first {
 				first = false
@@ -555,7 +476,10 @@ func (g *game) observe(p *player, st *client.State, now time.Time) {
 	if st.View == nil {
 		return
 	}
-	window := !now.Before(r.start) && !g.halting
+	window := r.inWindow(now) && !g.halting
+	if window && !st.First {
+		t.keepSize(st.Size)
+	}
 	moves := st.View.Moves
 	for k := p.seen; k < moves; k++ {
 		s, byClient := g.sent[k]
@@ -563,14 +487,17 @@ func (g *game) observe(p *player, st *client.State, now time.Time) {
 			g.confirmed = k + 1
 			switch {
 			case byClient:
-				t.clientMoves++
 				t.made++
+				if r.inWindow(s.at) {
+					t.clientMoves++
+				}
 			case window:
 				t.botMoves++
 				t.made++
 			}
 		}
 		switch {
+		case byClient && !r.inWindow(s.at):
 		case byClient:
 			kind := otherNode
 			if p.node == s.node {
@@ -600,6 +527,19 @@ func (g *game) observe(p *player, st *client.State, now time.Time) {
 		t.halt()
 	}
 	g.checkDone()
+}
+
+// keepSize counts a state of size bytes received in the window, and
+// keeps a uniform sample of the sizes for the echo. The caller holds
+// t.mu.
+func (t *table) keepSize(size int) {
+	t.states++
+	t.bytes += int64(size)
+	if len(t.sizes) < keepSizes {
+		t.sizes = append(t.sizes, size)
+	} else if i := rand.IntN(t.states); i < keepSizes {
+		t.sizes[i] = size
+	}
 }
 
 func later(a, b time.Time) time.Time {

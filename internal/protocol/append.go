@@ -34,19 +34,8 @@ func (m *StateMessage) AppendJSON(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	b = append(b, `,"events":`...)
-	if m.Events == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, e := range m.Events {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = appendMarshaler(b, e); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, ']')
+	if b, err = appendEvents(b, m.Events); err != nil {
+		return nil, err
 	}
 	if m.Clock != nil {
 		b = append(b, `,"clock":`...)
@@ -67,6 +56,52 @@ func (m *StateMessage) AppendJSON(b []byte) ([]byte, error) {
 	if m.PreMoveDropped != "" {
 		b = append(b, `,"preMoveDropped":`...)
 		b = appendString(b, m.PreMoveDropped)
+	}
+	if m.Version != 0 {
+		b = append(b, `,"version":`...)
+		b = strconv.AppendInt(b, m.Version, 10)
+	}
+	return append(b, '}'), nil
+}
+
+// appendEvents appends the events as json.Marshal encodes them: null for
+// nil.
+func appendEvents(b []byte, events []Event) ([]byte, error) {
+	if events == nil {
+		return append(b, "null"...), nil
+	}
+	b = append(b, '[')
+	for i, e := range events {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendMarshaler(b, e); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// AppendJSON appends the patch message to b as json.Marshal encodes it
+// (the patch, valid JSON, as it is).
+func (m *PatchMessage) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"type":`...)
+	b = appendString(b, m.Type)
+	b = append(b, `,"base":`...)
+	b = strconv.AppendInt(b, m.Base, 10)
+	b = append(b, `,"version":`...)
+	b = strconv.AppendInt(b, m.Version, 10)
+	b = append(b, `,"events":`...)
+	b, err := appendEvents(b, m.Events)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"patch":`...)
+	if m.Patch == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, m.Patch...)
 	}
 	return append(b, '}'), nil
 }

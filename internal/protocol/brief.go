@@ -30,7 +30,7 @@ func DecodeBrief(data []byte) (BriefMessage, error) {
 func (m *BriefMessage) decode(data []byte) bool {
 	var seen uint
 	fields := []field{{"type", &m.Type}, {"game", &m.Game}, {"seat", &m.Seat}, {"code", &m.Code}, {"message", &m.Message},
-		{"view", nil}} // the view is decoded apart; listed for its key
+		{"version", &m.Version}, {"view", nil}} // the view is decoded apart; listed for its key
 	return members(data, func(key, value []byte) bool {
 		if string(key) != "view" {
 			return member(key, value, fields, &seen)

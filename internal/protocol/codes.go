@@ -109,6 +109,9 @@ const (
 	PuzzleNotFound Code = "puzzle_not_found"
 	PuzzleAnswered Code = "puzzle_answered"
 	BadAnswer      Code = "bad_answer"
+
+	// The versions of the game's WebSocket protocol (live.go).
+	UnsupportedVersion Code = "unsupported_version"
 )
 
 // A CodeInfo says what a code means where it is sent.
@@ -204,6 +207,7 @@ var codes = []CodeInfo{
 	{Stale, http.StatusConflict, false, "", "`seq` is not the current `view.moves`: the game moved on"},
 	{BadMessage, http.StatusBadRequest, false, "", "not a JSON object, an unknown `type`, a move without `seq`, or a malformed field (such as a negative `seq`)"},
 	{GameOver, http.StatusConflict, false, "hints for a game that is over", "the game is over (or is an uploaded record)"},
+	{UnsupportedVersion, http.StatusBadRequest, false, "connecting to a game's WebSocket with `protocol` naming no version the server speaks; the message names those it speaks", ""},
 	// Tournaments.
 	{TournamentFull, http.StatusConflict, false, "joining a tournament that has as many players as it takes", ""},
 	{TournamentStarted, http.StatusConflict, false, "joining a Swiss or duplicate tournament that has started (only an arena takes late players), or starting one twice", ""},

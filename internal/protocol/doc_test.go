@@ -147,6 +147,7 @@ func examples(t *testing.T) map[string]string {
 	pushExamples(t, add)
 	chatExamples(add)
 	rematchExamples(add)
+	patchExamples(t, add)
 	tournamentExamples(add)
 	meetExamples(add)
 	peopleExamples(add)

@@ -154,7 +154,7 @@ const (
 	TypeSeek      = "seek"      // one of the person's requests changed (seated: game)
 	TypeChallenge = "challenge" // a challenge from or to the person is new or changed
 	TypeSeeks     = "seeks"     // a request is new or changed (Seek, as every lobby lists it)
-	TypeResync    = "resync"    // messages may have been lost: read both lists again
+	TypeResync    = "resync"    // messages may have been lost: read both lists again (a game's client: send me a whole state)
 )
 
 // MeetMessage is a message of the live socket, from the server. A

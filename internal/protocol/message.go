@@ -51,6 +51,9 @@ type StateMessage struct {
 	// PreMoveDropped says why PreMove was not played when the seat's
 	// turn came (a higher bid appeared): the seat is asked instead.
 	PreMoveDropped string `json:"preMoveDropped,omitempty"`
+	// Version (protocol version 2) numbers the state, which the next
+	// patch names as its base; absent in version 1.
+	Version int64 `json:"version,omitempty"`
 }
 
 // An ErrorMessage is the server's "error" message, sent only to the
@@ -75,6 +78,7 @@ type Message struct {
 	TakeOvers      []TakeOver `json:"takeOvers"`
 	PreMove        string     `json:"preMove"`
 	PreMoveDropped string     `json:"preMoveDropped"`
+	Version        int64      `json:"version"`
 	Code           Code       `json:"code"`
 	Message        string     `json:"message"`
 	RetryAfter     int        `json:"retryAfter"`
@@ -120,7 +124,7 @@ var ErrNoSeq = errors.New(`a move needs "seq", the view.moves it was chosen on`)
 func (m *MoveMessage) Check() error {
 	switch {
 	case m.Type != TypeMove:
-		return fmt.Errorf(`unknown message type %q: the messages are "move", "premove", "takeback", "leave", "continue", "rematch", "chat", "mute", "unmute" and "away"`, m.Type)
+		return fmt.Errorf(`unknown message type %q: the messages are "move", "premove", "takeback", "leave", "continue", "rematch", "chat", "mute", "unmute", "away" and "resync"`, m.Type)
 	case m.Move == "" && m.Action == "":
 		return errors.New(`a move message needs "move", a record token such as "bid 9" (or "action" and its fields)`)
 	case m.Seq == nil:
@@ -175,6 +179,7 @@ type BriefMessage struct {
 	Game    GameInfo   `json:"game"`
 	Seat    int        `json:"seat"`
 	View    *BriefView `json:"view"`
+	Version int64      `json:"version"`
 	Code    Code       `json:"code"`
 	Message string     `json:"message"`
 }

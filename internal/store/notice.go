@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"unicode/utf8"
 )
 
 // ChangesChannel carries a Change for every committed change of a game.
@@ -49,6 +50,62 @@ type Change struct {
 	Status Status     `json:"status"`         // the status after the change
 	Node   string     `json:"node,omitempty"` // a lease's holder; empty when released or none
 	Fence  Fence      `json:"fence,omitempty"`
+	// Token and Clock are a move's (ChangeMove): the move committed and
+	// the clock stored with it ("" when the move kept the stored clock);
+	// Clock is also a ChangeClock's clock, "" for none. A replica that
+	// holds the moves before them applies them without reading the game
+	// (Carried).
+	Token string `json:"token,omitempty"`
+	Clock string `json:"clock,omitempty"`
+}
+
+// maxCarried bounds the move and clock a notice carries: a longer pair (or
+// one that is not UTF-8, which JSON would alter) is left out and the
+// replica reads the game instead, so that the notice stays under
+// MaxPayload whatever the clock holds.
+const maxCarried = MaxPayload / 4
+
+// carried reports whether a notice carries the token and clock.
+func carried(token string, clock []byte) bool {
+	return len(token)+len(clock) <= maxCarried && utf8.ValidString(token) && utf8.Valid(clock)
+}
+
+// MoveChange returns the notice of move index of game id, committed with
+// the status and clock (nil: the stored clock kept).
+func MoveChange(id string, index int, token string, status Status, clock []byte) Change {
+	c := Change{Game: id, Kind: ChangeMove, Moves: index + 1, Status: status}
+	if carried(token, clock) {
+		c.Token, c.Clock = token, string(clock)
+	}
+	return c
+}
+
+// ClockChange returns the notice of the clock of game id stored after its
+// first moves moves, with the status.
+func ClockChange(id string, moves int, status Status, clock []byte) Change {
+	c := Change{Game: id, Kind: ChangeClock, Moves: moves, Status: status}
+	if carried("", clock) {
+		c.Clock = string(clock)
+	}
+	return c
+}
+
+// Carried returns what a change of a game's moves or clock carries: a
+// Delta of the game after its first from moves; false for another change
+// or one that does not carry it (the reader reads the game instead).
+func (c Change) Carried() (from int, d Delta, ok bool) {
+	switch {
+	case c.Kind == ChangeMove && c.Token != "":
+		d.Moves, from = []string{c.Token}, c.Moves-1
+	case c.Kind == ChangeClock && c.Clock != "":
+		from = c.Moves
+	default:
+		return 0, Delta{}, false
+	}
+	if c.Clock != "" {
+		d.Clock = []byte(c.Clock)
+	}
+	return from, d, true
 }
 
 // Payload encodes c for ChangesChannel.

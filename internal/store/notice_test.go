@@ -1,7 +1,9 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -49,6 +51,7 @@ func TestCheckChannel(t *testing.T) {
 func FuzzParseChange(f *testing.F) {
 	f.Add(Change{Game: "k3x9q2m7ab", Kind: ChangeMove, Moves: 12, Status: StatusPlaying}.Payload())
 	f.Add(Change{Game: "g", Kind: ChangeLease, Status: StatusOpen, Node: "node-a", Fence: 3}.Payload())
+	f.Add(MoveChange("k3x9q2m7ab", 3, "bid 9", StatusPlaying, []byte(`{"left":[1,2]}`)).Payload())
 	f.Add(`{"game":"","kind":"move"}`)
 	f.Add(`{"game":"x","kind":"move","moves":-1}`)
 	f.Add(`null`)
@@ -62,4 +65,49 @@ func FuzzParseChange(f *testing.F) {
 			t.Errorf("%q parsed as %+v, which encodes to %q and parses as %+v, %v", payload, c, c.Payload(), again, err)
 		}
 	})
+}
+
+// TestCarried: the notice of a move or a clock carries them through its
+// payload, unless they would not fit, and only those notices do.
+func TestCarried(t *testing.T) {
+	clock := []byte(`{"left":[61000,59000],"at":1732460000}`)
+	tests := []struct {
+		name  string
+		c     Change
+		ok    bool
+		from  int
+		moves []string
+		clock []byte
+	}{
+		{"a move with a clock", MoveChange("g", 4, "bid 9", StatusPlaying, clock), true, 4, []string{"bid 9"}, clock},
+		{"a move that kept the clock", MoveChange("g", 0, "draw", StatusFinished, nil), true, 0, []string{"draw"}, nil},
+		{"a clock", ClockChange("g", 5, StatusPlaying, clock), true, 5, nil, clock},
+		{"no clock", ClockChange("g", 5, StatusPlaying, nil), false, 0, nil, nil},
+		{"too long to carry", MoveChange("g", 4, "bid 9", StatusPlaying, bytes.Repeat([]byte("x"), MaxPayload)), false, 0, nil, nil},
+		{"a clock too long", ClockChange("g", 4, StatusPlaying, bytes.Repeat([]byte("x"), MaxPayload)), false, 0, nil, nil},
+		{"not UTF-8", MoveChange("g", 4, "bid 9", StatusPlaying, []byte{'"', 0xff, '"'}), false, 0, nil, nil},
+		{"another kind", Change{Game: "g", Kind: ChangeSeat, Moves: 5, Clock: string(clock)}, false, 0, nil, nil},
+		{"an older node's", Change{Game: "g", Kind: ChangeMove, Moves: 5}, false, 0, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := ParseChange(tt.c.Payload())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(c.Payload()) > MaxPayload {
+				t.Errorf("payload of %d bytes, over %d", len(c.Payload()), MaxPayload)
+			}
+			if c.Moves != tt.c.Moves || c.Status != tt.c.Status {
+				t.Errorf("moves %d, status %s; want %d, %s", c.Moves, c.Status, tt.c.Moves, tt.c.Status)
+			}
+			from, d, ok := c.Carried()
+			if ok != tt.ok {
+				t.Fatalf("Carried() ok = %t, want %t", ok, tt.ok)
+			}
+			if ok && (from != tt.from || !slices.Equal(d.Moves, tt.moves) || !bytes.Equal(d.Clock, tt.clock) || (d.Clock == nil) != (tt.clock == nil)) {
+				t.Errorf("Carried() = %d, %q, %q; want %d, %q, %q", from, d.Moves, d.Clock, tt.from, tt.moves, tt.clock)
+			}
+		})
+	}
 }

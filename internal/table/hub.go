@@ -62,12 +62,13 @@
 //     is), notice.go (the store's notices), find.go and own.go (a game's
 //     goroutine: found, started, adopted; the leases renewed), and
 //     node.go (the Hub's type and options).
-//   - The host, one goroutine per live game (a loop): run.go (its life:
+//   - The host, one goroutine per live game (a loop): follow.go (a
+//     replica applies what the store's notices carry), run.go (its life:
 //     owner, replica, exit), host.go (a command decided, written,
 //     applied; its effects and timers), watchers.go, bots.go, and loop.go
 //     (the type, and env: all it asks of the node).
 //   - What both use, knowing neither: registry.go, leases.go, seatbots.go,
-//     limits.go, refresher.go, envelope.go, afterchat.go, watch.go,
+//     limits.go, refresher.go, heard.go, envelope.go, afterchat.go, watch.go,
 //     chat.go, finished.go, metrics.go, info.go, hooks.go, errors.go.
 package table
 

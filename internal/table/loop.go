@@ -40,9 +40,11 @@ type loop struct {
 	limits  map[int]seatLimiter // the move rate limit of each seat that moved
 	watched int                 // subscriptions without a seat
 
-	subs map[*Subscription]struct{}
+	subs    map[*Subscription]struct{}
+	version int64 // the broadcasts made: each showing's number
 
 	reqs  chan func(*loop)
+	heard announcements // a replica's moves carried by notices, not yet applied
 	botc  chan botMove
 	retry *time.Timer // pending retry of a bot move the store refused
 	done  chan struct{}
@@ -79,8 +81,14 @@ func (l *loop) snapshot() (store.Status, bool) {
 func (l *loop) moves() int { return l.shown.Load().moves }
 
 // post runs f in the loop's goroutine later, without waiting for it; it
-// is dropped if the loop ends first.
+// is dropped if the loop ends first. A loop that waits takes f at once;
+// only a busy one costs a goroutine (a replica is posted each move).
 func (l *loop) post(f func(*loop)) {
+	select {
+	case l.reqs <- f:
+		return
+	default:
+	}
 	go func() {
 		select {
 		case l.reqs <- f:

@@ -150,14 +150,19 @@ func checkFinal(t *testing.T, st store.Store, id string, last Update) {
 
 // TestNodesShareGames: one game, its players on different nodes. Only the
 // node that created it runs it; the others pass it their players' writes
-// and serve its state from the store.
-func TestNodesShareGames(t *testing.T) {
+// and follow it with the moves its notices carry, reading the store only
+// for what they missed: in one process, and on PostgreSQL.
+func TestNodesShareGames(t *testing.T) { onNodeStores(t, nodesShareGames) }
+
+// nodesShareGames runs TestNodesShareGames with the store of each node
+// from open, counting the moves the replicas read.
+func nodesShareGames(t *testing.T, open func(t *testing.T) store.Store) {
 	ctx := testContext(t)
-	st := memstore.New()
 	// Leases that a busy machine cannot let lapse: this test is about
 	// passing writes to a live owner; the take-overs have tests of their own.
 	steady := func(o *Options) { o.LeaseTTL, o.ForwardTimeout = time.Hour, 10*time.Second }
-	a, b, c := nodeHub(t, st, steady), nodeHub(t, st, steady), nodeHub(t, st, steady)
+	st, onB, onC := open(t), &countStore{Store: open(t)}, &countStore{Store: open(t)}
+	a, b, c := nodeHub(t, st, steady), nodeHub(t, onB, steady), nodeHub(t, onC, steady)
 	in, creator, err := created(a.Create(ctx, TableSetup{Seats: []string{"", "easy", "", ""}}))
 	if err != nil {
 		t.Fatal(err)
@@ -238,6 +243,16 @@ func TestNodesShareGames(t *testing.T) {
 	}
 	if n := testCounter(t, b.metrics.committed); n != 0 {
 		t.Errorf("node b committed %v moves of a game it does not run", n)
+	}
+	g, err := st.Game(ctx, in.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := onB.moves() + onC.moves()
+	t.Logf("the replicas read %d moves", read)
+	// Two replicas each reading every move would read twice the game.
+	if moves := len(g.Moves); read > moves/4 {
+		t.Errorf("the replicas read %d moves of the store, for a game of %d: want the notices' moves applied", read, moves)
 	}
 }
 
@@ -508,6 +523,23 @@ type countStore struct {
 	mu       sync.Mutex
 	renewals []int
 	single   int
+	read     int // the moves DeltasSince returned
+}
+
+func (s *countStore) DeltasSince(ctx context.Context, from map[string]int) (map[string]store.Delta, error) {
+	deltas, err := s.Store.DeltasSince(ctx, from)
+	s.mu.Lock()
+	for _, d := range deltas {
+		s.read += len(d.Moves)
+	}
+	s.mu.Unlock()
+	return deltas, err
+}
+
+func (s *countStore) moves() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.read
 }
 
 func (s *countStore) RenewLeases(ctx context.Context, leases []store.Lease, ttl time.Duration) ([]store.Lease, error) {

@@ -98,6 +98,10 @@ func (h *Hub) changed(c store.Change) {
 	}
 	switch c.Kind {
 	case store.ChangeMove, store.ChangeClock:
+		if from, d, ok := c.Carried(); ok {
+			l.announce(announced{from: from, delta: d, at: time.Now()})
+			return
+		}
 		h.refresh.mark(c.Game, time.Now())
 	case store.ChangeSeat, store.ChangeClosed:
 		l.post(func(l *loop) { l.reload() })

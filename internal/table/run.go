@@ -120,6 +120,10 @@ func (l *loop) catchUp(from int, d store.Delta, at time.Time) {
 		l.reload()
 		return
 	}
+	if from+len(d.Moves) < l.m.Game.Len() {
+		// Read before moves that notices carried since: its clock is older.
+		return
+	}
 	changed, tell, err := l.m.Follow(from, d.Moves, d.Clock, l.env.now())
 	if err != nil {
 		l.env.log.Error("the stored game does not replay; reading it again", "game", l.id, "err", err)
@@ -213,6 +217,12 @@ func (l *loop) watch(hash []byte, account string) (*Subscription, error) {
 		after.unfollow(s)
 	})
 	s.account = account
+	s.resync = func() {
+		select {
+		case l.reqs <- func(l *loop) { l.resend(s) }:
+		case <-l.done:
+		}
+	}
 	l.subs[s] = struct{}{}
 	l.showing().send(s)
 	l.chatTo(s, l.m.Chat)

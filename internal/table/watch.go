@@ -1,6 +1,7 @@
 package table
 
 import (
+	"math"
 	"sync"
 
 	"github.com/razziagame/razzia"
@@ -9,9 +10,12 @@ import (
 
 // An Update is the state of a game as one watcher may see it.
 type Update struct {
-	Game   protocol.GameInfo
-	Seat   int            // the watcher's seat, or -1 for a spectator
-	View   *protocol.View // nil while the table is open; shared: do not modify
+	Game protocol.GameInfo
+	Seat int            // the watcher's seat, or -1 for a spectator
+	View *protocol.View // nil while the table is open; shared: do not modify
+	// Public is the spectators' view of the same moment, which View
+	// differs from only in its seat and legal moves; shared.
+	Public *protocol.View
 	Events []razzia.Event // what happened since the previous Update of this subscription; shared
 	// Clock is the table's clocks at the change (nil when untimed),
 	// TakeOvers every time a bot stood in for a person; shared.
@@ -20,6 +24,13 @@ type Update struct {
 	// PreMove is the watcher's own pre-move (a token), PreMoveDropped
 	// why it was dropped when due; empty for others and spectators.
 	PreMove, PreMoveDropped string
+	// Version numbers the change the update shows, growing within the
+	// game's goroutine: a connection that sends patches names the
+	// version it sent last as a patch's base.
+	Version int64
+	// Full marks an update the watcher asked for again whole
+	// (Subscription.Resync): its Events start at the game's first.
+	Full bool
 
 	from   int     // the move whose events Events starts with
 	change *change // the broadcast the update belongs to
@@ -37,25 +48,52 @@ type change struct {
 type encodedKey struct {
 	seat, from int
 	variant    string
+	base       int64
 }
 
 // An encoding is one message of a change: the first watcher who needs it
 // encodes it while the others who need it wait; messages of other seats
 // are encoded meanwhile, by their own watchers.
 type encoding struct {
-	once sync.Once
-	data []byte
-	err  error
+	once  sync.Once
+	value any
+	err   error
 }
 
 // Encoded returns the bytes encode makes of the update. Updates of one
 // change with the same seat, the same events and the same variant (such
 // as a language) share the bytes: encode runs for the first of them only.
 func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]byte, error) {
+	return u.EncodedSince(variant, 0, encode)
+}
+
+// EncodedSince is Encoded for a message that depends on the version the
+// watcher received last too, base, such as a patch: updates of one
+// change with the same seat, events, variant and base share the bytes.
+func (u Update) EncodedSince(variant string, base int64, encode func(Update) ([]byte, error)) ([]byte, error) {
+	v, err := u.Shared(variant, base, func(u Update) (any, error) { return encode(u) })
+	b, _ := v.([]byte)
+	return b, err
+}
+
+// SharedByChange is Shared for a value made once for the whole change,
+// whatever the seat or events of the update that asks first (such as the
+// spectators' state, from which each seat's is made).
+func (u Update) SharedByChange(variant string, make func(Update) (any, error)) (any, error) {
+	return u.shared(encodedKey{seat: math.MinInt, from: -1, variant: variant}, make)
+}
+
+// Shared is EncodedSince for any value made of the update (such as an
+// encoded state with what its patches need of it): made once for the
+// updates of one change with the same seat, events, variant and base.
+func (u Update) Shared(variant string, base int64, make func(Update) (any, error)) (any, error) {
+	return u.shared(encodedKey{u.Seat, u.from, variant, base}, make)
+}
+
+func (u Update) shared(key encodedKey, make func(Update) (any, error)) (any, error) {
 	if u.change == nil {
-		return encode(u)
+		return make(u)
 	}
-	key := encodedKey{u.Seat, u.from, variant}
 	c := u.change
 	c.mu.Lock()
 	e, ok := c.encoded[key]
@@ -67,8 +105,8 @@ func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]
 		c.encoded[key] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.data, e.err = encode(u) })
-	return e.data, e.err
+	e.once.Do(func() { e.value, e.err = make(u) })
+	return e.value, e.err
 }
 
 // A Subscription receives a game's updates. A slow subscriber never holds
@@ -79,7 +117,11 @@ type Subscription struct {
 	c     chan Update
 	leave func() // takes it out of its game's goroutine and of the chat after the game
 	sent  int    // moves whose events the updates sent carry; owned by its game's goroutine
+	full  bool   // the next update is asked for whole; owned by its game's goroutine
 	once  sync.Once
+	// resync asks the game's goroutine for a whole update; nil for a
+	// game that sends no more.
+	resync func()
 
 	// The chat (chat.go), owned by l's goroutine but chat itself, then,
 	// after the game, by the Hub's followers (afterchat.go).
@@ -111,6 +153,15 @@ func (s *Subscription) Chat() <-chan protocol.ChatMessage { return s.chat }
 func (s *Subscription) end() {
 	close(s.c)
 	close(s.chat)
+}
+
+// Resync asks for the state again, whole: the next update is Full and
+// carries every event of the game. It does nothing once the game sends
+// no more updates.
+func (s *Subscription) Resync() {
+	if s.resync != nil {
+		s.resync()
+	}
 }
 
 // Close ends the subscription.

@@ -48,10 +48,19 @@ func (l *loop) chatTo(s *Subscription, lines []store.ChatLine) {
 // info describes the table as it is now.
 func (l *loop) info() protocol.GameInfo { return describe(l.m, l.id, l.env.limits.OpenTTL) }
 
-// showing returns a new broadcast of the table's state.
+// showing returns a new broadcast of the table's state, the next version.
 func (l *loop) showing() *showing {
+	l.version++
 	return &showing{m: l.m, info: l.info(), now: l.env.now, events: map[int][]razzia.Event{},
-		views: map[int]*protocol.View{}, c: &change{}}
+		views: map[int]*protocol.View{}, c: &change{}, version: l.version}
+}
+
+// resend sends s the state again, whole, with every event of the game.
+func (l *loop) resend(s *Subscription) {
+	if _, ok := l.subs[s]; ok {
+		s.sent, s.full = 0, true
+		l.showing().send(s)
+	}
 }
 
 // broadcast sends every subscriber the new state.
@@ -84,19 +93,22 @@ type showing struct {
 	events map[int][]razzia.Event
 	views  map[int]*protocol.View
 	c      *change
+	// version numbers the broadcast among the loop's (Update.Version).
+	version int64
 }
 
 // send gives s the state and the events it has not received. It never
 // blocks: an update the subscriber has not taken yet is replaced by one
 // that also carries its events.
 func (sh *showing) send(s *Subscription) {
-	from := s.sent
+	from, full := s.sent, s.full
 	select {
 	case old := <-s.c:
-		from = old.from
+		from, full = old.from, full || old.Full
 	default:
 	}
-	u := Update{Game: sh.info, Seat: s.seat, from: from, change: sh.c}
+	s.full = false
+	u := Update{Game: sh.info, Seat: s.seat, from: from, change: sh.c, Version: sh.version, Full: full}
 	if g := sh.m.Game; g != nil {
 		ev, ok := sh.events[from]
 		if !ok {
@@ -104,7 +116,7 @@ func (sh *showing) send(s *Subscription) {
 			sh.events[from] = ev
 		}
 		u.Events = ev
-		u.View = sh.view(s.seat)
+		u.View, u.Public = sh.view(s.seat), sh.view(-1)
 		sh.addClock(&u)
 		s.sent = g.Len()
 	}

@@ -57,15 +57,7 @@ func TestConnectionNoticesSilence(t *testing.T) {
 globalThis.addEventListener = (t, f) => { listeners[t] = f; };
 globalThis.setTimeout = (f, ms) => 1;
 globalThis.clearTimeout = () => {};
-const sockets = [];
-globalThis.WebSocket = class {
-  static OPEN = 1;
-  constructor(url) { this.url = url; this.listeners = {}; this.sent = []; this.readyState = 0; this.closed = false; sockets.push(this); }
-  addEventListener(t, f) { this.listeners[t] = f; }
-  send(s) { this.sent.push(s); }
-  close() { this.closed = true; }
-};
-const { Connection } = await import("./conn.mjs");
+` + fakeSockets + `const { Connection } = await import("./conn.mjs");
 let now = 0, tick = null;
 const statuses = [];
 const c = new Connection("ws://x", { message() {}, status: (s) => statuses.push(s), retry: async () => true },
@@ -114,6 +106,18 @@ process.exit(bad ? 1 : 0);
 	runCheck(t, check)
 }
 
+// fakeSockets stands in for the browser's WebSocket: the sockets made, in
+// order, with what was sent on each and whether it was closed.
+const fakeSockets = `const sockets = [];
+globalThis.WebSocket = class {
+  static OPEN = 1;
+  constructor(url) { this.url = url; this.listeners = {}; this.sent = []; this.readyState = 0; this.closed = false; sockets.push(this); }
+  addEventListener(t, f) { this.listeners[t] = f; }
+  send(s) { this.sent.push(s); }
+  close() { this.closed = true; }
+};
+`
+
 // runCheck runs a check of conn.js that counts what it found wrong.
 func runCheck(t *testing.T, check string) {
 	t.Helper()
@@ -122,4 +126,48 @@ func runCheck(t *testing.T, check string) {
 	if err != nil || !strings.Contains(string(out), "0 wrong") {
 		t.Fatalf("conn.js: %v\n%s", err, out)
 	}
+}
+
+// TestConnectionPatches checks conn.js in protocol version 2: it states the
+// versions it speaks, gives the page a whole state for each patch, asks
+// once for the whole state when a patch is not of the state it holds, and
+// gives the connection up when that whole state does not come in 3 s.
+func TestConnectionPatches(t *testing.T) {
+	t.Parallel()
+	check := `globalThis.addEventListener = () => {};
+globalThis.setTimeout = () => 1;
+globalThis.clearTimeout = () => {};
+` + fakeSockets + `const { Connection } = await import("./conn.mjs");
+let now = 0, tick = null;
+const got = [];
+const c = new Connection("ws://x/api/games/g/ws?lang=nl", { message: (m, first) => got.push([m, first]), status() {}, retry: async () => true },
+  { now: () => now, setInterval: (f) => { tick = f; } });
+c.start();
+let bad = 0;
+const want = (ok, what) => { if (!ok) { bad++; console.log("wrong: " + what); } };
+const ws = sockets[0];
+want(ws.url === "ws://x/api/games/g/ws?lang=nl&protocol=1,2", "the URL " + ws.url);
+ws.readyState = 1;
+ws.listeners.open();
+const say = (m) => ws.listeners.message({ data: JSON.stringify(m) });
+say({ type: "state", game: { moves: 3 }, seat: 0, view: { moves: 3, auction: null }, events: [{ kind: "pass" }], version: 7 });
+say({ type: "patch", base: 7, version: 8, events: [{ kind: "bid" }], patch: { game: { moves: 4 }, view: { moves: 4, auction: { kind: "police" } } } });
+say({ type: "patch", base: 8, version: 9, events: [], patch: { view: { auction: null } } });
+want(got.length === 3 && got[0][1] && !got[1][1] && !got[2][1], "first flags " + JSON.stringify(got.map((g) => g[1])));
+const third = got[2] && got[2][0];
+want(third && third.type === "state" && third.game.moves === 4 && third.view.moves === 4 && third.view.auction === null &&
+  third.events.length === 0 && third.seat === 0, "the patched state " + JSON.stringify(third));
+// A patch of another state: dropped, the whole state asked for once.
+say({ type: "patch", base: 11, version: 12, events: [], patch: { view: { moves: 9 } } });
+say({ type: "patch", base: 12, version: 13, events: [], patch: { view: { moves: 10 } } });
+want(got.length === 3, "a patch of another state given to the page");
+want(ws.sent.filter((s) => s === '{"type":"resync"}').length === 1, "resyncs sent " + JSON.stringify(ws.sent));
+now = 2900; tick();
+want(!ws.closed, "given up before 3 s");
+now = 3000; tick();
+want(ws.closed, "the whole state did not come in 3 s, yet the connection is kept");
+console.log(bad + " wrong");
+process.exit(bad ? 1 : 0);
+`
+	runCheck(t, check)
 }

@@ -283,7 +283,7 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 		g.Clock = bytes.Clone(clock)
 	}
 	s.touch(g)
-	s.announce(g, store.ChangeMove)
+	s.broker.Publish(store.ChangesChannel, store.MoveChange(id, index, token, status, clock).Payload())
 	return nil
 }
 
@@ -299,7 +299,7 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 	}
 	g.Clock = bytes.Clone(clock)
 	s.touch(g)
-	s.announce(g, store.ChangeClock)
+	s.broker.Publish(store.ChangesChannel, store.ClockChange(id, moves, g.Status, clock).Payload())
 	return nil
 }
 

@@ -501,7 +501,7 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 			hashOrNil(clock), id, s.now().UnixNano()); err != nil {
 			return err
 		}
-		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeClock, Moves: moves, Status: row.status})
+		return notify(ctx, tx, store.ClockChange(id, moves, row.status, clock))
 	})
 }
 
@@ -546,7 +546,7 @@ type move struct {
 
 // queue adds m's statement to the batch.
 func (m *move) queue(b *pgx.Batch) *pgx.QueuedQuery {
-	change := store.Change{Game: m.id, Kind: store.ChangeMove, Moves: m.index + 1, Status: m.status}
+	change := store.MoveChange(m.id, m.index, m.token, m.status, m.clock)
 	return b.Queue(appendMove, m.id, int64(m.fence), m.index, m.token, string(m.status), store.ChangesChannel, change.Payload(), m.clock, m.stamp.UnixNano())
 }
 

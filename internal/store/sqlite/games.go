@@ -432,7 +432,8 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 				return nil, err
 			}
 		}
-		return &store.Change{Game: id, Kind: store.ChangeMove, Moves: index + 1, Status: status}, nil
+		c := store.MoveChange(id, index, token, status, clock)
+		return &c, nil
 	})
 }
 
@@ -445,7 +446,8 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 		if _, err := w.exec(s.stmts.setClock, hashOrNil(clock), w.stamp.UnixNano(), id); err != nil {
 			return nil, err
 		}
-		return &store.Change{Game: id, Kind: store.ChangeClock, Moves: moves, Status: store.StatusPlaying}, nil
+		c := store.ClockChange(id, moves, store.StatusPlaying, clock)
+		return &c, nil
 	})
 }
 

@@ -54,7 +54,8 @@ func subscribe(t *testing.T, s store.Store, channels ...string) <-chan store.Not
 }
 
 // testChanges: every committed change is announced once, in order, after
-// its commit; refused writes are not announced.
+// its commit; refused writes are not announced. A move's notice carries
+// the move and the clock written with it, a clock's the clock.
 func testChanges(t *testing.T, s store.Store) {
 	ch := subscribe(t, s, store.ChangesChannel)
 	g := newGame("notice0001", store.StatusOpen, 0)
@@ -70,7 +71,10 @@ func testChanges(t *testing.T, s store.Store) {
 	if err := s.AppendMove(ctx(t), g.ID, l.Fence, 0, "draw", store.StatusPlaying); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AppendMove(ctx(t), g.ID, l.Fence, 1, "bid 9", store.StatusFinished); err != nil {
+	if err := s.SetClock(ctx(t), g.ID, l.Fence, 1, []byte(`{"left":[3,2]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendTimedMove(ctx(t), g.ID, l.Fence, 1, "bid 9", store.StatusFinished, []byte(`{"left":[1,2]}`)); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.ReleaseLease(ctx(t), l); err != nil {
@@ -80,8 +84,9 @@ func testChanges(t *testing.T, s store.Store) {
 		{Game: g.ID, Kind: store.ChangeCreated, Moves: 0, Status: store.StatusOpen},
 		{Game: g.ID, Kind: store.ChangeSeat, Moves: 0, Status: store.StatusPlaying},
 		{Game: g.ID, Kind: store.ChangeLease, Moves: 0, Status: store.StatusPlaying, Node: "node-a", Fence: l.Fence},
-		{Game: g.ID, Kind: store.ChangeMove, Moves: 1, Status: store.StatusPlaying},
-		{Game: g.ID, Kind: store.ChangeMove, Moves: 2, Status: store.StatusFinished},
+		{Game: g.ID, Kind: store.ChangeMove, Moves: 1, Status: store.StatusPlaying, Token: "draw"},
+		{Game: g.ID, Kind: store.ChangeClock, Moves: 1, Status: store.StatusPlaying, Clock: `{"left":[3,2]}`},
+		{Game: g.ID, Kind: store.ChangeMove, Moves: 2, Status: store.StatusFinished, Token: "bid 9", Clock: `{"left":[1,2]}`},
 		{Game: g.ID, Kind: store.ChangeLease, Moves: 2, Status: store.StatusFinished, Fence: l.Fence},
 	}
 	for i, w := range want {

@@ -1,7 +1,13 @@
 // conn.js: a WebSocket that reconnects with backoff. The seat's cookie goes
 // with every connection attempt, so reconnecting brings the seat back.
 
+import { LiveState, withVersions } from "./versions.js";
+
 const DELAYS = [1000, 2000, 4000, 8000, 15000, 30000];
+
+// A whole state asked for (a patch missed its base) that does not come
+// within RESYNC_WAIT gives the connection up: the next starts with one.
+const RESYNC_WAIT = 3000;
 
 // A connection is asked for a pong (docs/protocol.md) after PING_AFTER
 // without a message, and is taken for lost when none came PONG_WAIT
@@ -40,6 +46,8 @@ export class Connection {
     this.heard = 0; // when the last message came
     this.pinged = 0; // when a ping went out unanswered, 0 for none
     this.offline = false;
+    this.live = new LiveState(); // the state patches change (protocol version 2)
+    this.resyncAt = null; // when a whole state was asked for, null for none
     addEventListener("online", () => {
       // The old socket may have died quietly: start afresh.
       if (this.offline && !this.stopped) this.restart();
@@ -67,6 +75,11 @@ export class Connection {
     const ws = this.ws;
     if (this.stopped || !ws || ws.readyState !== WebSocket.OPEN) return;
     const now = this.clock();
+    if (this.resyncAt !== null && now - this.resyncAt >= RESYNC_WAIT) {
+      this.resyncAt = null;
+      this.drop(ws);
+      return;
+    }
     if (this.pinged && now - this.pinged >= PONG_WAIT) {
       this.lost();
       // A new connection is the quickest way back once the network is.
@@ -101,10 +114,12 @@ export class Connection {
     clearTimeout(this.timer);
     this.timer = null;
     this.first = true;
+    this.live.reset();
+    this.resyncAt = null;
     this.handlers.status("connecting");
     let ws;
     try {
-      ws = new WebSocket(this.url);
+      ws = new WebSocket(withVersions(this.url));
     } catch (err) {
       this.later();
       return;
@@ -132,9 +147,15 @@ export class Connection {
       }
       this.attempt = 0; // the connection works: start the backoff afresh
       if (msg && msg.type === "pong") return;
-      const first = this.first;
+      const got = this.live.accept(msg, () => {
+        this.resyncAt = this.clock();
+        ws.send(JSON.stringify({ type: "resync" }));
+      });
+      if (!got) return; // a patch of another state: the whole one is asked for
+      if (got.whole) this.resyncAt = null;
+      const first = this.first || got.whole;
       this.first = false;
-      this.handlers.message(msg, first);
+      this.handlers.message(got.msg, first);
     });
     ws.addEventListener("close", (ev) => {
       if (this.ws !== ws) return;

@@ -1,0 +1,180 @@
+package client_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/servertest"
+)
+
+// A moment is a state of the game: its moves and when it changed last.
+// (Nodes disagree on the second: the owner shows the time it decided a
+// move, the others the time the store wrote it.)
+type moment struct {
+	moves   int
+	updated int64
+}
+
+// A watch is what one connection saw of a game: its states by moment
+// (the last of each), and its log of events.
+type watch struct {
+	mu     sync.Mutex
+	states map[moment]*client.State
+	log    []razzia.Event
+	sizes  int // bytes of the messages after the first
+	count  int
+}
+
+func (w *watch) add(st *client.State) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if st.First {
+		w.log = nil
+	} else {
+		w.sizes += st.Size
+		w.count++
+	}
+	for _, e := range st.Events {
+		w.log = append(w.log, e.Event)
+	}
+	w.states[moment{st.Game.Moves, st.Game.Updated.UnixNano()}] = st
+}
+
+// follow reads the session's states into a new watch until the game is
+// over; reconnect, when set, drops the connection after some states.
+func follow(ctx context.Context, t *testing.T, s *client.Session, reconnect func(*client.State) bool, done *sync.WaitGroup) *watch {
+	w := &watch{states: map[moment]*client.State{}}
+	done.Go(func() {
+		defer s.Close()
+		for {
+			st, err := s.Next(ctx)
+			if err != nil {
+				t.Errorf("Next: %v", err)
+				return
+			}
+			w.add(st)
+			if st.Over() {
+				return
+			}
+			if reconnect != nil && reconnect(st) {
+				s.Drop()
+			}
+		}
+	})
+	return w
+}
+
+var patchGames = flag.Int("patch-games", 1, "games of TestPatchesGiveWholeStates, each of its own moves (-patch-games 1000 for a thorough run)")
+
+// TestPatchesGiveWholeStates plays games on two nodes of one store with
+// every seat and a spectator followed twice, through each node: once in
+// protocol version 1 (a whole state after every change) and once in
+// version 2 (a whole state, then patches), the latter dropping its
+// connection now and then and its node stopping halfway, so that the
+// game moves to the other. Each state the patches gave equals the whole
+// state of the same moment, and the two logs of events are the same.
+func TestPatchesGiveWholeStates(t *testing.T) {
+	if *patchGames == 1 {
+		patchesGiveWholeStates(t, 0)
+		return
+	}
+	for game := range *patchGames {
+		t.Run(fmt.Sprint(game), func(t *testing.T) { patchesGiveWholeStates(t, game) })
+	}
+}
+
+// patchesGiveWholeStates plays game number game of TestPatchesGiveWholeStates:
+// its number chooses its moves, drops and the move its node stops at.
+func patchesGiveWholeStates(t *testing.T, game int) {
+	a, b, proxy, target := twoNodes(t)
+	ctx := servertest.Context(t)
+	whole, patched := newClient(t, b), must(client.New(proxy.URL))
+	whole.Protocol = protocol.Version1
+	const seats = 4
+	// Created through node a, which runs it until it stops.
+	info, _, err := patched.Create(ctx, make([]string, seats))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens := make([]string, seats+1) // the last a spectator's: ""
+	for s := range seats {
+		if _, tokens[s], err = whole.Join(ctx, info.ID, "P"+string(rune('A'+s)), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var done sync.WaitGroup
+	rng := rand.New(rand.NewPCG(1, uint64(2+game)))
+	stopAt := 60 + game%40
+	var mu sync.Mutex
+	drops := 0
+	wholes, patches := make([]*watch, seats+1), make([]*watch, seats+1)
+	for s, token := range tokens {
+		wholes[s] = follow(ctx, t, whole.Session(info.ID, token), nil, &done)
+		sess := patched.Session(info.ID, token)
+		sess.Backoff = fastBackoff
+		patches[s] = follow(ctx, t, sess, func(*client.State) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			if rng.IntN(40) == 0 {
+				drops++
+				return true
+			}
+			return false
+		}, &done)
+	}
+	// The players move through their own sessions, on node b.
+	moved := atomic.Bool{}
+	for s := range seats {
+		sess := whole.Session(info.ID, tokens[s])
+		done.Go(func() {
+			p := &client.Player{Session: sess, Decide: func(st *client.State) string {
+				if st.View.Moves > stopAt && moved.CompareAndSwap(false, true) {
+					target.Store(must(url.Parse(b.URL)))
+					go func() { a.Hub.Drain(ctx); a.API.Close() }()
+				}
+				return st.View.Legal[int(uint(st.View.Moves*7+s+game*13))%len(st.View.Legal)]
+			}}
+			if _, err := p.Play(ctx); err != nil {
+				t.Errorf("seat %d: %v", s, err)
+			}
+			sess.Close()
+		})
+	}
+	done.Wait()
+	compared := 0
+	for s := range tokens {
+		w, p := wholes[s], patches[s]
+		for at, got := range p.states {
+			want, ok := w.states[at]
+			if !ok {
+				continue // a moment one connection's updates merged
+			}
+			compared++
+			g, wt := *got, *want
+			g.Events, wt.Events, g.Size, wt.Size, g.First, wt.First = nil, nil, 0, 0, false, false
+			if !reflect.DeepEqual(g, wt) {
+				t.Fatalf("seat %d, move %d: the patches give\n%+v\nthe whole state is\n%+v", s, at.moves, g, wt)
+			}
+		}
+		if !reflect.DeepEqual(p.log, w.log) {
+			t.Errorf("seat %d: the logs differ:\n%v\n%v", s, p.log, w.log)
+		}
+		if p.count > 0 && w.count > 0 {
+			t.Logf("seat %d: %d bytes a message with patches, %d whole", s, p.sizes/p.count, w.sizes/w.count)
+		}
+	}
+	if compared < 100 || !moved.Load() {
+		t.Errorf("compared %d states, node changed %v", compared, moved.Load())
+	}
+	t.Logf("%d states compared, %d connections dropped", compared, drops)
+}

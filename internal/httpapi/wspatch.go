@@ -1,0 +1,181 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/table"
+)
+
+// Version 2 of the protocol sends a connection a whole state first, then
+// a patch of it at each change (docs/protocol.md). Every message is made
+// once for all the connections that need the same bytes: the state of a
+// seat (spectators share one) in a language, once per change; a patch
+// once per change for those that received the same state last.
+
+// resyncEvery and resyncBurst bound a connection's requests for a whole
+// state: each costs the server a whole state's encoding and the network
+// its bytes, and a client that loops on them must not flood either.
+const (
+	resyncEvery = 2 * time.Second
+	resyncBurst = 3
+)
+
+// A sentState is what a connection of version 2 sent last: the state
+// (shared by the change's connections, never modified) and its version.
+type sentState struct {
+	state   *protocol.State
+	version int64
+}
+
+// variants are the keys of a connection's messages among a change's
+// encodings: one for each message of its language.
+type variants struct {
+	state, public, doc, whole, patch string
+}
+
+func variantsOf(cat *i18n.Catalogue) variants {
+	tag := cat.Tag()
+	return variants{state: tag, public: "public " + tag, doc: "doc " + tag, whole: "whole " + tag, patch: "patch " + tag}
+}
+
+// stateOf is the update as a state message, its events and take-overs
+// told in the catalogue's language (events: with them).
+func stateOf(u table.Update, cat *i18n.Catalogue, events bool) protocol.StateMessage {
+	players := make([]string, len(u.Game.Seats))
+	for i, s := range u.Game.Seats {
+		players[i] = s.Name
+	}
+	m := protocol.StateMessage{Type: protocol.TypeState, Game: u.Game, Seat: u.Seat, View: u.View,
+		Clock: u.Clock, TakeOvers: takeOvers(u.TakeOvers, players, cat), PreMove: u.PreMove, PreMoveDropped: u.PreMoveDropped}
+	if events {
+		m.Events = protocol.Events(u.Events, players, cat)
+	}
+	return m
+}
+
+// stateBytes returns the message of the update for this connection: in
+// version 1 a whole state; in version 2 a whole state the first time
+// (or when the client asked for one again), else the patch of the state
+// it sent last.
+func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error) {
+	if w.version < protocol.Version2 {
+		return u.Encoded(w.keys.state, func(u table.Update) ([]byte, error) { return stateMessage(u, cat) })
+	}
+	v, err := u.Shared(w.keys.doc, 0, func(u table.Update) (any, error) { return seatState(u, cat, w.keys.public) })
+	if err != nil {
+		return nil, err
+	}
+	state := v.(*protocol.State)
+	var data []byte
+	last := w.sent
+	if last.state != nil && !u.Full {
+		data, err = u.EncodedSince(w.keys.patch, last.version, func(u table.Update) ([]byte, error) {
+			return patchMessage(u, cat, last, state)
+		})
+	}
+	if last.state == nil || u.Full || errors.Is(err, protocol.ErrNotPatchable) {
+		data, err = u.Encoded(w.keys.whole, func(u table.Update) ([]byte, error) {
+			m := stateOf(u, cat, true)
+			m.Version = u.Version
+			return encodeOnce(m.AppendJSON)
+		})
+	}
+	if err == nil {
+		w.sent = sentState{state: state, version: u.Version}
+	}
+	return data, err
+}
+
+// seatState returns the update's state for its seat, made from the
+// spectators' state of the change (encoded once, shared by the change's
+// connections of every seat in the language: variant).
+func seatState(u table.Update, cat *i18n.Catalogue, variant string) (*protocol.State, error) {
+	if (u.Public == nil) != (u.View == nil) {
+		// An update that does not say the spectators' view (a finished
+		// game's): the seat's own state, encoded.
+		m := stateOf(u, cat, false)
+		doc, err := encodeOnce(m.AppendState)
+		if err != nil {
+			return nil, err
+		}
+		return protocol.NewState(doc)
+	}
+	v, err := u.SharedByChange(variant, func(u table.Update) (any, error) {
+		m := stateOf(u, cat, false)
+		m.Seat, m.View, m.PreMove, m.PreMoveDropped = -1, u.Public, "", ""
+		doc, err := encodeOnce(m.AppendState)
+		if err != nil {
+			return nil, err
+		}
+		return protocol.NewState(doc)
+	})
+	if err != nil {
+		return nil, err
+	}
+	public := v.(*protocol.State)
+	if u.Seat < 0 {
+		return public, nil
+	}
+	m := stateOf(u, cat, false)
+	return protocol.SeatState(public, &m)
+}
+
+// patchMessage encodes the patch of the state last sent into state, with
+// the update's events.
+func patchMessage(u table.Update, cat *i18n.Catalogue, last sentState, state *protocol.State) ([]byte, error) {
+	scratch := stateScratch.Get().(*[]byte)
+	defer stateScratch.Put(scratch)
+	patch, same, err := protocol.AppendStateDiff((*scratch)[:0], last.state, state)
+	if err != nil {
+		return nil, err
+	}
+	*scratch = patch
+	if same {
+		patch = []byte("{}")
+	}
+	m := stateOf(u, cat, true)
+	p := protocol.PatchMessage{Type: protocol.TypePatch, Base: last.version, Version: u.Version, Events: m.Events, Patch: patch}
+	return encodeOnce(p.AppendJSON)
+}
+
+// encodeOnce returns what appendJSON appends, encoded in a buffer kept
+// for the next message and copied once to its own size: kept and shared
+// by the change's connections.
+func encodeOnce(appendJSON func([]byte) ([]byte, error)) ([]byte, error) {
+	scratch := stateScratch.Get().(*[]byte)
+	defer stateScratch.Put(scratch)
+	data, err := appendJSON((*scratch)[:0])
+	if err != nil {
+		return nil, err
+	}
+	*scratch = data
+	return bytes.Clone(data), nil
+}
+
+// resync answers a client's "resync": the game's goroutine sends it the
+// state again, whole, unless it asked too often.
+func (w *wsConn) resync(ctx context.Context, data []byte) error {
+	var msg protocol.ResyncMessage
+	if err := decodeChecked(data, &msg); err != nil {
+		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
+	}
+	if w.version < protocol.Version2 {
+		return w.error(ctx, protocol.BadMessage, 0, `"resync" is a message of protocol version 2; this connection speaks version %d`, w.version)
+	}
+	if now := time.Now(); !w.resyncs.AllowN(now, 1) {
+		wait := time.Duration((1 - w.resyncs.TokensAt(now)) * float64(resyncEvery))
+		return w.error(ctx, protocol.RateLimited, retrySeconds(wait),
+			"a whole state at most %d times at once and once every %v; this request was dropped", resyncBurst, resyncEvery)
+	}
+	w.sub.Resync()
+	return nil
+}
+
+func newResyncLimiter() *rate.Limiter { return rate.NewLimiter(rate.Every(resyncEvery), resyncBurst) }

@@ -1,0 +1,448 @@
+package protocol
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+)
+
+// AppendDiff and AppendPatched are Patch's rules on encoded JSON: a
+// server makes a patch for each seat at each change from the two states
+// it encoded anyway, and a client applies it to the bytes of its state,
+// without decoding either into maps (which would cost more than the
+// whole state's encoding).
+
+// ErrNotPatchable is the error of AppendDiff for two documents whose
+// change Patch's rules cannot say: an array that becomes an object, or
+// an object an array (the protocol's types never change so).
+var ErrNotPatchable = errors.New("protocol: the change cannot be written as a patch")
+
+// AppendDiff appends to dst the patch that turns the JSON document a into
+// b (see Patch), and reports whether they are the same (then it appends
+// nothing). Both must be valid JSON, as this package encodes it (no
+// spaces, keys without escapes): a document it cannot read is an error.
+// A member b has as null and a lacks (or the reverse) is the same: a
+// member a patch removed reads as null.
+func AppendDiff(dst, a, b []byte) ([]byte, bool, error) {
+	return appendDiff(dst, a, b)
+}
+
+func appendDiff(dst, a, b []byte) ([]byte, bool, error) {
+	if bytes.Equal(a, b) {
+		return dst, true, nil
+	}
+	switch {
+	case isObject(a) && isObject(b):
+		return diffObjects(dst, a, b)
+	case isArray(a) && isArray(b):
+		return diffArrays(dst, a, b)
+	case isArray(a) && isObject(b), isObject(a) && isArray(b):
+		return dst, false, ErrNotPatchable
+	}
+	return append(dst, b...), false, nil
+}
+
+func isObject(v []byte) bool { return len(v) > 0 && v[0] == '{' }
+func isArray(v []byte) bool  { return len(v) > 0 && v[0] == '[' }
+func isNull(v []byte) bool   { return len(v) == 0 || string(v) == "null" }
+
+// A member is a key and its value, both as encoded (the key without its
+// quotes).
+type jsonMember struct{ key, value []byte }
+
+// objectMembers returns the members of the object v, appended to buf.
+// It trusts v to be JSON as this package encodes it (the server's own
+// states) and only finds the members' bounds, several times faster than
+// checking it: what it cannot read is an error, and a client decodes the
+// state it patched, which checks it.
+func objectMembers(buf []jsonMember, v []byte) ([]jsonMember, error) {
+	bad := errNotObject
+	if !isObject(v) {
+		return nil, bad
+	}
+	i := skipSpace(v, 1)
+	if i < len(v) && v[i] == '}' {
+		return buf, nil
+	}
+	for {
+		kend := skipString(v, i)
+		if kend < 0 {
+			return nil, bad
+		}
+		key := v[i+1 : kend-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			return nil, bad
+		}
+		i = skipSpace(v, kend)
+		if i >= len(v) || v[i] != ':' {
+			return nil, bad
+		}
+		start := skipSpace(v, i+1)
+		end := skipValue(v, start)
+		if end < 0 {
+			return nil, bad
+		}
+		buf = append(buf, jsonMember{key, v[start:end]})
+		if i = skipSpace(v, end); i >= len(v) {
+			return nil, bad
+		}
+		switch v[i] {
+		case '}':
+			return buf, nil
+		case ',':
+			i = skipSpace(v, i+1)
+		default:
+			return nil, bad
+		}
+	}
+}
+
+var (
+	errNotObject = errors.New("protocol: not a JSON object without escaped keys")
+	errNotArray  = errors.New("protocol: not a JSON array")
+)
+
+// skipValue returns the index just past the value at i, or -1 where it
+// cannot find its end; it only finds the bounds (see objectMembers).
+func skipValue(v []byte, i int) int {
+	if i >= len(v) {
+		return -1
+	}
+	switch v[i] {
+	case '"':
+		return skipString(v, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(v); i++ {
+			switch v[i] {
+			case '"':
+				if i = skipString(v, i); i < 0 {
+					return -1
+				}
+				i--
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return -1
+	}
+	start := i
+	for i < len(v) && v[i] != ',' && v[i] != '}' && v[i] != ']' && v[i] != ' ' && v[i] != '\n' && v[i] != '\t' && v[i] != '\r' {
+		i++
+	}
+	if i == start {
+		return -1
+	}
+	return i
+}
+
+// skipString returns the index just past the string at i, or -1.
+func skipString(v []byte, i int) int {
+	if i >= len(v) || v[i] != '"' {
+		return -1
+	}
+	for i++; i < len(v); i++ {
+		switch v[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// diffObjects appends the patch of object a into object b.
+func diffObjects(dst, a, b []byte) ([]byte, bool, error) {
+	var abuf, bbuf [24]jsonMember
+	am, err := objectMembers(abuf[:0], a)
+	if err != nil {
+		return dst, false, err
+	}
+	bm, err := objectMembers(bbuf[:0], b)
+	if err != nil {
+		return dst, false, err
+	}
+	return diffMembers(dst, am, bm, nil)
+}
+
+// diffMembers appends the patch of the object of members am into that of
+// bm; inner, when set, diffs the values of a key instead of appendDiff
+// (State's view, whose members are known).
+func diffMembers(dst []byte, am, bm []jsonMember, inner func(dst, key, a, b []byte) ([]byte, bool, error)) ([]byte, bool, error) {
+	if inner == nil {
+		inner = func(dst, _, a, b []byte) ([]byte, bool, error) { return appendDiff(dst, a, b) }
+	}
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	n := 0
+	add := func(key []byte) {
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		n++
+		dst = append(dst, '"')
+		dst = append(dst, key...)
+		dst = append(dst, '"', ':')
+	}
+	next := 0 // where the search in a starts: both usually list the keys in one order
+	for _, m := range bm {
+		av := find(am, m.key, &next)
+		switch {
+		case isNull(av) && isNull(m.value):
+		case isNull(m.value):
+			add(m.key)
+			dst = append(dst, "null"...)
+		default:
+			mark := len(dst)
+			add(m.key)
+			var same bool
+			if dst, same, err = inner(dst, m.key, av, m.value); err != nil {
+				return dst[:start], false, err
+			}
+			if same {
+				dst, n = dst[:mark], n-1
+			}
+		}
+	}
+	for _, m := range am {
+		if !isNull(m.value) && find(bm, m.key, new(int)) == nil {
+			add(m.key)
+			dst = append(dst, "null"...)
+		}
+	}
+	if n == 0 {
+		return dst[:start], true, nil
+	}
+	return append(dst, '}'), false, nil
+}
+
+// find returns the value of key among ms, nil when it is not there,
+// starting its search at *next and moving *next past what it found.
+func find(ms []jsonMember, key []byte, next *int) []byte {
+	for j := range ms {
+		i := (*next + j) % len(ms)
+		if bytes.Equal(ms[i].key, key) {
+			*next = i + 1
+			return ms[i].value
+		}
+	}
+	return nil
+}
+
+// diffArrays appends the patch of array a into array b: element by
+// element when they have the same length and few elements change (or
+// the elements are objects or arrays), else b itself.
+func diffArrays(dst, a, b []byte) ([]byte, bool, error) {
+	var abuf, bbuf [16][]byte
+	ae, err := arrayElements(abuf[:0], a)
+	if err != nil {
+		return dst, false, err
+	}
+	be, err := arrayElements(bbuf[:0], b)
+	if err != nil {
+		return dst, false, err
+	}
+	if len(ae) != len(be) || len(be) == 0 {
+		return append(dst, b...), false, nil
+	}
+	start := len(dst)
+	dst = append(dst, '{')
+	n := 0
+	for i := range be {
+		mark := len(dst)
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '"')
+		dst = strconv.AppendInt(dst, int64(i), 10)
+		dst = append(dst, '"', ':')
+		var same bool
+		if dst, same, err = appendDiff(dst, ae[i], be[i]); err != nil {
+			return dst[:start], false, err
+		}
+		if same {
+			dst = dst[:mark]
+		} else {
+			n++
+		}
+	}
+	if n == 0 {
+		return dst[:start], true, nil
+	}
+	if 2*n > len(be) && !isObject(be[0]) && !isArray(be[0]) {
+		return append(dst[:start], b...), false, nil
+	}
+	return append(dst, '}'), false, nil
+}
+
+// arrayElements returns the elements of the array v, appended to buf.
+func arrayElements(buf [][]byte, v []byte) ([][]byte, error) {
+	bad := errNotArray
+	if !isArray(v) {
+		return nil, bad
+	}
+	i := skipSpace(v, 1)
+	if i < len(v) && v[i] == ']' {
+		return buf, nil
+	}
+	for {
+		end := skipValue(v, i)
+		if end < 0 {
+			return nil, bad
+		}
+		buf = append(buf, v[i:end])
+		if i = skipSpace(v, end); i >= len(v) {
+			return nil, bad
+		}
+		switch v[i] {
+		case ']':
+			return buf, nil
+		case ',':
+			i = skipSpace(v, i+1)
+		default:
+			return nil, bad
+		}
+	}
+}
+
+// AppendPatched appends to dst the JSON document doc with patch applied
+// by Patch's rules; doc and patch must be valid JSON (a patch's keys
+// without escapes): a patch that is not is an error. Members keep doc's
+// order, and those the patch adds follow in the patch's.
+func AppendPatched(dst, doc, patch []byte) ([]byte, error) {
+	patch = bytes.TrimSpace(patch)
+	if valueEnd(patch, 0, 0) != len(patch) {
+		return dst, errors.New("protocol: a patch that is not JSON")
+	}
+	return appendPatched(dst, bytes.TrimSpace(doc), patch)
+}
+
+// appendPatched is AppendPatched for a patch known to be JSON.
+func appendPatched(dst, doc, patch []byte) ([]byte, error) {
+	if !isObject(patch) {
+		return append(dst, patch...), nil
+	}
+	var pbuf [24]jsonMember
+	pm, err := objectMembers(pbuf[:0], patch)
+	if err != nil {
+		return dst, err
+	}
+	if isArray(doc) {
+		return patchArray(dst, doc, pm)
+	}
+	var dm []jsonMember
+	if isObject(doc) {
+		var dbuf [24]jsonMember
+		if dm, err = objectMembers(dbuf[:0], doc); err != nil {
+			return dst, err
+		}
+	}
+	dst = append(dst, '{')
+	n := 0
+	key := func(k []byte) {
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		n++
+		dst = append(dst, '"')
+		dst = append(dst, k...)
+		dst = append(dst, '"', ':')
+	}
+	next := 0
+	for _, m := range dm {
+		pv := find(pm, m.key, &next)
+		switch {
+		case pv == nil:
+			key(m.key)
+			dst = append(dst, m.value...)
+		case isNull(pv):
+		default:
+			key(m.key)
+			if dst, err = appendPatched(dst, m.value, pv); err != nil {
+				return dst, err
+			}
+		}
+	}
+	for _, m := range pm {
+		if !isNull(m.value) && find(dm, m.key, new(int)) == nil {
+			key(m.key)
+			// Patched from nothing: an object's null members go.
+			if dst, err = appendPatched(dst, nil, m.value); err != nil {
+				return dst, err
+			}
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// patchArray appends the array doc with the patch's members (their
+// names indices) applied to its elements; it keeps its length.
+func patchArray(dst, doc []byte, pm []jsonMember) ([]byte, error) {
+	var ebuf [16][]byte
+	elems, err := arrayElements(ebuf[:0], doc)
+	if err != nil {
+		return dst, err
+	}
+	dst = append(dst, '[')
+	var num [8]byte
+	for i, e := range elems {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		pv := find(pm, strconv.AppendInt(num[:0], int64(i), 10), new(int))
+		if pv == nil {
+			dst = append(dst, e...)
+			continue
+		}
+		if dst, err = appendPatched(dst, e, pv); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, ']'), nil
+}
+
+// A State is an encoded state (StateMessage.AppendState) with the bounds
+// of its members and of its view's, found once: a server diffs each state
+// it sends from the one before and into the one after.
+type State struct {
+	Doc       []byte
+	top, view []jsonMember
+}
+
+// NewState finds the members of an encoded state.
+func NewState(doc []byte) (*State, error) {
+	top, err := objectMembers(make([]jsonMember, 0, 12), doc)
+	if err != nil {
+		return nil, err
+	}
+	st := &State{Doc: doc, top: top}
+	if v := find(top, []byte("view"), new(int)); isObject(v) {
+		if st.view, err = objectMembers(make([]jsonMember, 0, 24), v); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// AppendStateDiff is AppendDiff of a's and b's documents, which it
+// diffs without finding their members or their views' again.
+func AppendStateDiff(dst []byte, a, b *State) ([]byte, bool, error) {
+	if bytes.Equal(a.Doc, b.Doc) {
+		return dst, true, nil
+	}
+	return diffMembers(dst, a.top, b.top, func(dst, key, av, bv []byte) ([]byte, bool, error) {
+		if string(key) == "view" && a.view != nil && b.view != nil {
+			if bytes.Equal(av, bv) {
+				return dst, true, nil
+			}
+			return diffMembers(dst, a.view, b.view, nil)
+		}
+		return appendDiff(dst, av, bv)
+	})
+}

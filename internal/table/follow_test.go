@@ -1,0 +1,105 @@
+package table
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/razziagame/razzia/internal/match"
+	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/memstore"
+)
+
+// replicaWatch seats Ann and Bob at a table of node a on st, and watches it
+// as a spectator through node b on replica, which follows it as a replica.
+func replicaWatch(t *testing.T, st, replica store.Store) (a, b *Hub, id string, tokens [2]string, sub *Subscription) {
+	t.Helper()
+	a, b = nodeHub(t, st), nodeHub(t, replica)
+	id, tokens = seatAnnAndBob(t, a)
+	sub, err := b.Watch(testContext(t), id, Watcher{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sub.Close)
+	return a, b, id, tokens, sub
+}
+
+// TestReplicaKeepsNewerClock: a read of the store made before a move that
+// a notice carried since comes late to the replica; the clock it holds is
+// older than the replica's and is not taken.
+func TestReplicaKeepsNewerClock(t *testing.T) {
+	ctx := testContext(t)
+	st := memstore.New()
+	a, b, id, tokens, sub := replicaWatch(t, st, st)
+	first := await(t, sub, func(u Update) bool { return u.View != nil })
+	before, err := st.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Play(ctx, id, tokens[first.View.ToMove], "draw", 0); err != nil {
+		t.Fatal(err)
+	}
+	await(t, sub, func(u Update) bool { return u.View != nil && u.View.Moves == 1 })
+	after, err := st.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(before.Clock, after.Clock) {
+		t.Fatalf("the move kept the clock %s: nothing to tell apart", after.Clock)
+	}
+	l, _ := b.live.get(id)
+	err = l.call(ctx, func(l *loop) error {
+		l.catchUp(0, store.Delta{Clock: before.Clock}, time.Now()) // read before the move
+		if !bytes.Equal(l.m.Stored, after.Clock) {
+			return fmt.Errorf("the replica's clock is %s, want the move's %s", l.m.Stored, after.Clock)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Error(err)
+	}
+}
+
+// TestReplicaFollowsClock: a clock stored without a move (a pre-move, a
+// hold, a take-over) reaches a replica with its notice, which it applies
+// and broadcasts without reading the store.
+func TestReplicaFollowsClock(t *testing.T) {
+	ctx := testContext(t)
+	st := memstore.New()
+	reads := &readLog{Store: st, read: make(chan []string, 100)}
+	_, b, id, _, sub := replicaWatch(t, st, reads)
+	u := await(t, sub, func(u Update) bool { return u.View != nil })
+	select {
+	case <-reads.read: // the replica's first read, as it starts following
+	case <-ctx.Done():
+		t.Fatal("the replica never read the game it follows")
+	}
+	g, err := st.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timing, err := match.DecodeTiming(g.Clock, len(g.Seats))
+	if err != nil {
+		t.Fatal(err)
+	}
+	timing.Hold = &match.Hold{Until: time.UnixMilli(g.Updated.UnixMilli()).Add(time.Minute)}
+	clock := timing.Encode()
+	// As the owner's store announces it (the store itself keeps its clock:
+	// a read would find nothing new).
+	b.changed(store.ClockChange(id, len(g.Moves), g.Status, clock))
+	await(t, sub, func(v Update) bool { return v.Version > u.Version })
+	if n := len(reads.read); n != 0 {
+		t.Errorf("the replica read the store %d times for a clock its notice carried", n)
+	}
+	l, _ := b.live.get(id)
+	err = l.call(ctx, func(l *loop) error {
+		if !bytes.Equal(l.m.Stored, clock) {
+			return fmt.Errorf("the replica's clock is %s, want %s", l.m.Stored, clock)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Error(err)
+	}
+}
