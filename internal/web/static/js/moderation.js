@@ -9,6 +9,7 @@
 import { h, replace } from "./dom.js";
 import * as api from "./api.js";
 import { onLive } from "./live.js";
+import { whoami } from "./players.js";
 
 const SEEN_KEY = "razzia.moderation.seen";
 
@@ -23,7 +24,7 @@ export function watchModeration(t) {
   load();
   onLive("moderation", moderationMessage);
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") load();
+    if (document.visibilityState === "visible") load(true);
   });
 }
 
@@ -34,7 +35,7 @@ export function redrawModeration() {
 
 /** reloadModeration reads the record again: the person signed in or out. */
 export function reloadModeration() {
-  load();
+  load(true);
 }
 
 // moderationMessage takes a live ModerationMessage: the action is shown at once.
@@ -45,12 +46,14 @@ function moderationMessage(msg) {
   draw();
 }
 
-async function load() {
+// load reads the record; fresh asks who is signed in again, else the
+// page's shared answer stands.
+async function load(fresh = false) {
   if (loading) return loading;
   loading = (async () => {
     try {
-      const who = await api.request("GET", "/api/session");
-      record = who && who.account ? await api.request("GET", "/api/moderation/me") : null;
+      const who = await whoami(fresh);
+      record = who ? await api.request("GET", "/api/moderation/me") : null;
     } catch {
       // no accounts, or the server is away: nothing to show now
     }

@@ -706,6 +706,11 @@ whoami().then((a) => {
   $("join-name").readOnly = true;
 }, () => {});
 
+// A tournament's table links back to it: tourback.js, for such a table only.
+api.request("GET", `/api/games/${encodeURIComponent(id)}/tournament`).then(({ tournament }) => {
+  if (tournament) import("./tourback.js").then((m) => m.showTournament(tournament));
+}, () => {});
+
 // The console can try a move the buttons do not offer: the server refuses
 // it and the page explains, which is how a player would see it too.
 window.razzia = { move: (token) => send(String(token)) };
