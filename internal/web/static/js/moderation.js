@@ -6,7 +6,7 @@
 // operators' page for an operator; and, on the account page, every action
 // on them.
 
-import { h, replace } from "./dom.js";
+import { h, replace, stylesheet } from "./dom.js";
 import * as api from "./api.js";
 import { onLive } from "./live.js";
 import { whoami } from "./players.js";
@@ -20,7 +20,7 @@ let loading = null;
 /** watchModeration reads the person's record now and whenever the page is shown again; t() gives the page's translator. */
 export function watchModeration(t) {
   getT = t;
-  style();
+  stylesheet("moderation.css");
   load();
   onLive("moderation", moderationMessage);
   document.addEventListener("visibilitychange", () => {
@@ -82,14 +82,6 @@ export function actionText(t, a) {
   const args = { operator: a.operator, until: a.until ? when(a.until) : "" };
   if (a.kind === "mute" && !a.until) return t("moderation.action.mute.forever", args);
   return t(`moderation.action.${a.kind}`, args);
-}
-
-// style adds the moderation's stylesheet beside the page's own (the
-// same path and version as razzia.css).
-function style() {
-  const main = document.querySelector('link[rel="stylesheet"][href*="razzia.css"]');
-  if (!main || document.querySelector('link[href*="moderation.css"]')) return;
-  document.head.appendChild(h("link", { rel: "stylesheet", href: main.getAttribute("href").replace("razzia.css", "moderation.css") }));
 }
 
 function seen() {

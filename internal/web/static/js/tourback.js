@@ -4,14 +4,14 @@
 // "Tournaments"), in place of a rematch. The table page loads it only for
 // a tournament's table.
 
-import { h } from "./dom.js";
+import { h, stylesheet } from "./dom.js";
 import { chosen, loadCatalogue, translator } from "./i18n.js";
 
 const game = decodeURIComponent(location.pathname.split("/")[2] || "");
 
 /** showTournament links the table to its tournament of and follows it. */
 export async function showTournament(of) {
-  style();
+  stylesheet("tournament.css");
   // The next table comes from the tournament: no rematch offered here.
   document.body.classList.add("tournament-table");
   const tag = chosen();
@@ -50,10 +50,3 @@ function follow(page, t) {
   ws.onclose = () => setTimeout(() => follow(page, t), 5000);
 }
 
-// style adds the tournaments' stylesheet beside the page's own (the same
-// path and version as razzia.css).
-function style() {
-  const main = document.querySelector('link[rel="stylesheet"][href*="razzia.css"]');
-  if (!main || document.querySelector('link[href*="tournament.css"]')) return;
-  document.head.appendChild(h("link", { rel: "stylesheet", href: main.getAttribute("href").replace("razzia.css", "tournament.css") }));
-}
