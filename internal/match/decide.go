@@ -31,6 +31,8 @@ func (m *Match) Decide(c Command, now time.Time) (Result, error) {
 		return m.takeBack(seat, now)
 	case Leave:
 		return m.leave(SeatOf(m.Seats, c.Hash), now)
+	case GiveUp:
+		return m.giveUp(c.Hash, c.Seat)
 	case Cancel:
 		return m.cancel(c.Hash)
 	case Continue:
@@ -222,7 +224,7 @@ func Closed(c Command, g *store.Game) *Refusal {
 			return StartedRefusal("it cannot be cancelled")
 		}
 		return StartedRefusal("its seats are fixed")
-	case Play, EnterPreMove, TakeBack, Leave, Continue:
+	case Play, EnterPreMove, TakeBack, Leave, Continue, GiveUp:
 		if SeatOf(g.Seats, c.Hash) < 0 {
 			return NoSeatRefusal()
 		}
