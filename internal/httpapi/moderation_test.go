@@ -293,7 +293,7 @@ func TestModeration(t *testing.T) {
 // requests and challenges at once (theirs cancelled, those to them
 // declined); suspended, they cannot ask for a game, join a request,
 // challenge or accept a challenge, make or join a tournament, nor can a
-// guest under their name; nothing is made.
+// guest under their name; nobody can challenge them; nothing is made.
 func TestSanctionedCannotMeet(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
 	ann, bob, cy := newBrowser(t, srv), newBrowser(t, srv), newBrowser(t, srv)
@@ -344,6 +344,16 @@ func TestSanctionedCannotMeet(t *testing.T) {
 		if status, code := c.b.call("POST", c.path, c.body, nil); code != protocol.Suspended {
 			t.Errorf("%s while suspended: %d %s, want suspended", c.name, status, code)
 		}
+	}
+	// Nor may anyone challenge them meanwhile, alone or with another.
+	for _, to := range [][]string{{"Cy"}, {"Ann", "cy"}} {
+		if status, code := bob.call("POST", "/api/challenges", protocol.ChallengeRequest{To: to}, nil); code != protocol.PlayerUnavailable {
+			t.Errorf("a challenge to %q while Cy is suspended: %d %s, want player_unavailable", to, status, code)
+		}
+	}
+	bob.must("GET", "/api/challenges", nil, &challenges)
+	if len(challenges.Challenges) != 2 {
+		t.Errorf("Bob's challenges after the refusals: %+v, want the two ended ones", challenges.Challenges)
 	}
 	var list protocol.SeeksAnswer
 	bob.must("GET", "/api/seeks", nil, &list)
