@@ -361,3 +361,29 @@ func TestSanctionedCannotMeet(t *testing.T) {
 		t.Errorf("the requests listed after the refusals: %+v, want Bob's, open", list.Seeks)
 	}
 }
+
+// TestBannedUnannounced: a banned person coming online is not announced
+// to their followers, who are told of others as before, and nobody can
+// challenge them.
+func TestBannedUnannounced(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ann, bob, cy := newBrowser(t, srv), newBrowser(t, srv), newBrowser(t, srv)
+	ann.register("Ann")
+	bob.register("Bob")
+	cy.register("Cy")
+	for _, name := range []string{"Cy", "Bob"} {
+		ann.must("PUT", "/api/players/"+name+"/follow", nil, nil)
+	}
+	ann.must("POST", "/api/moderation/actions", protocol.ActionRequest{Kind: protocol.ActionBan, Player: "Cy", Reason: "cheating"}, nil)
+	annLive := ann.live("")
+	cy.live("") // first: her notice, if any, comes before Bob's
+	bob.live("")
+	var n protocol.NoticeMessage
+	readType(t, annLive, protocol.TypeNotice, &n)
+	if n.Kind != protocol.NoticeOnline || n.Name != "Bob" {
+		t.Errorf("Ann's first notice = %+v, want Bob online (Cy is banned)", n)
+	}
+	if status, code := bob.call("POST", "/api/challenges", protocol.ChallengeRequest{To: []string{"Cy"}}, nil); code != protocol.PlayerUnavailable {
+		t.Errorf("a challenge to a banned person: %d %s, want player_unavailable", status, code)
+	}
+}
