@@ -135,13 +135,21 @@ func (m *Match) remove(creator []byte, seat int) (Result, error) {
 	case m.Seats[seat].Name == "":
 		return Result{}, refuse(ErrBadRequest, "seat %d is open: nobody to remove", seat)
 	}
+	r := m.freeSeat(seat)
+	r.note("player removed", "seat", seat, "name", m.Seats[seat].Name)
+	return r, nil
+}
+
+// freeSeat is the result of opening seat of a table that has not
+// started: its person's connections watch on as spectators, and the
+// table's wait for players starts afresh.
+func (m *Match) freeSeat(seat int) Result {
 	seats := slices.Clone(m.Seats)
 	seats[seat] = store.Seat{}
 	r := Result{Write: Write{Kind: FreeSeat, Seat: seat, Conflict: changed()}, next: &change{seats: seats}}
 	r.Spectate = []int{seat}
 	r.Expiry, r.Broadcast = true, true
-	r.note("player removed", "seat", seat, "name", m.Seats[seat].Name)
-	return r, nil
+	return r
 }
 
 // cancel closes the open table for its creator.

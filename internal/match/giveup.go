@@ -1,10 +1,6 @@
 package match
 
-import (
-	"slices"
-
-	"github.com/razziagame/razzia/internal/store"
-)
+import "github.com/razziagame/razzia/internal/store"
 
 // giveUp frees seat, held by the person whose token hashes to hash, at a
 // table that has not started: the seat is open for someone else and the
@@ -20,11 +16,7 @@ func (m *Match) giveUp(hash []byte, seat int) (Result, error) {
 	case m.Status != store.StatusOpen:
 		return Result{}, StartedRefusal("your seat is yours to the end; if you leave, a bot plays for you until you come back")
 	}
-	seats := slices.Clone(m.Seats)
-	seats[seat] = store.Seat{}
-	r := Result{Write: Write{Kind: FreeSeat, Seat: seat, Conflict: changed()}, next: &change{seats: seats}}
-	r.Spectate = []int{seat}
-	r.Expiry, r.Broadcast = true, true
+	r := m.freeSeat(seat)
 	r.note("player gave up the seat", "seat", seat, "name", m.Seats[seat].Name)
 	return r, nil
 }
