@@ -34,21 +34,24 @@ const watchPatchesJS = `(() => {
   const obs = new MutationObserver((recs) => { seen = seen.concat(recs); });
   obs.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
   const out = window.__patches = { bids: [], all: [], big: [], size: 0 };
-  const ws = window.__sockets[window.__sockets.length - 1];
+  // The table's socket, not the page's live one (presence, notices).
+  const ws = window.__sockets.filter((s) => !s.url.includes("/api/live")).pop();
   // Added after the page's own listener, so it runs after the redraw.
   ws.addEventListener("message", (ev) => {
     let m;
     try { m = JSON.parse(ev.data); } catch { return; }
     const n = touched(seen.concat(obs.takeRecords()));
     seen = [];
-    if (m.type !== "state") return;
+    // A whole state, or version 2's patch of one (its events beside it).
+    if (m.type !== "state" && m.type !== "patch") return;
+    const me = m.seat ?? Number(table.dataset.seat);
     out.size = Math.max(out.size, size(table));
     out.all.push(n);
     if (n > 400) out.big.push(n + ": " + (m.events || []).map((e) => e.kind).join(","));
     const events = m.events || [];
     // The bots answer at once, so a message may carry several moves: an
     // opponent's bid, with the passes around it.
-    if (events.length > 0 && events.every((e) => e.kind === "bid" || e.kind === "pass") && events.some((e) => e.kind === "bid" && e.seat !== m.seat)) out.bids.push(n);
+    if (events.length > 0 && events.every((e) => e.kind === "bid" || e.kind === "pass") && events.some((e) => e.kind === "bid" && e.seat !== me)) out.bids.push(n);
   });
   return true;
 })()`
