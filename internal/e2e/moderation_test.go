@@ -37,7 +37,8 @@ func (p *page) typeChat(text string) {
 
 // TestModeration: the first account (Ann) is the server's operator. Bob
 // reports a line Cy wrote at their table from the chat's flag; Ann reads
-// the report with the line on the operators' page (desktop and phone,
+// the report with the line and the game's players (its bot named in the
+// reader's language) on the operators' page (desktop and phone,
 // screenshots moderation-operator-*), removes the line, which Bob sees go
 // at once, and mutes Cy; Cy's pages tell her who removed her line and
 // muted her, and why, the open one at once (moderation-table-*,
@@ -112,6 +113,11 @@ func TestModeration(t *testing.T) {
 		waitFor[bool](ann, "the operators' page in "+lang, fmt.Sprintf(`document.documentElement.lang === %q && !!document.querySelector(".op-report h3")`, lang), 10*time.Second)
 		if text := eval[string](ann, `document.body.innerText`); strings.Contains(text, "moderation.") {
 			t.Errorf("the operators' page in %s shows a catalogue key:\n%s", lang, text)
+		}
+		lc := srv.catalogue(t, lang)
+		bot := strings.NewReplacer("{n}", "3", "{level}", lc["bot.easy"]).Replace(lc["web.seat.botname"])
+		if got := ann.text(".op-report .op-game"); !strings.Contains(got, bot) {
+			t.Errorf("the report's players in %s: %q; want the bot named %q", lang, got, bot)
 		}
 		ann.noOverflow("the operators' page in "+lang, int(phone.w))
 		if lang == "hu" || lang == "de" {

@@ -259,10 +259,10 @@ func (l *liveConn) follows(account string) bool {
 }
 
 // notice tells the reader that a player they follow came online or sat
-// down at a table.
+// down at a table, unless an operator suspended or banned them.
 func (l *liveConn) notice(ctx context.Context, e presence.Event) error {
 	st := e.Status
-	if e.Kind != presence.Online && e.Kind != presence.Changed || !l.follows(st.Account) {
+	if e.Kind != presence.Online && e.Kind != presence.Changed || !l.follows(st.Account) || l.s.unlisted(st.Account) {
 		return nil
 	}
 	var kind string
@@ -463,7 +463,7 @@ func (s *Server) everyone(ctx context.Context) (*everyoneList, error) {
 		if st.Activity != presence.Lobby {
 			p.Game = st.Game
 		}
-		if m := s.opts.Moderation; st.Account != "" && m != nil && m.Barred(st.Account) != nil {
+		if s.unlisted(st.Account) {
 			continue // suspended or banned: no one to play with, counted, unlisted
 		}
 		if st.Account != "" && s.opts.Social != nil {

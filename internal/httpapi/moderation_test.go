@@ -293,7 +293,7 @@ func TestModeration(t *testing.T) {
 // requests and challenges at once (theirs cancelled, those to them
 // declined); suspended, they cannot ask for a game, join a request,
 // challenge or accept a challenge, make or join a tournament, nor can a
-// guest under their name; nothing is made.
+// guest under their name; nobody can challenge them; nothing is made.
 func TestSanctionedCannotMeet(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
 	ann, bob, cy := newBrowser(t, srv), newBrowser(t, srv), newBrowser(t, srv)
@@ -345,9 +345,45 @@ func TestSanctionedCannotMeet(t *testing.T) {
 			t.Errorf("%s while suspended: %d %s, want suspended", c.name, status, code)
 		}
 	}
+	// Nor may anyone challenge them meanwhile, alone or with another.
+	for _, to := range [][]string{{"Cy"}, {"Ann", "cy"}} {
+		if status, code := bob.call("POST", "/api/challenges", protocol.ChallengeRequest{To: to}, nil); code != protocol.PlayerUnavailable {
+			t.Errorf("a challenge to %q while Cy is suspended: %d %s, want player_unavailable", to, status, code)
+		}
+	}
+	bob.must("GET", "/api/challenges", nil, &challenges)
+	if len(challenges.Challenges) != 2 {
+		t.Errorf("Bob's challenges after the refusals: %+v, want the two ended ones", challenges.Challenges)
+	}
 	var list protocol.SeeksAnswer
 	bob.must("GET", "/api/seeks", nil, &list)
 	if len(list.Seeks) != 1 || list.Seeks[0].ID != bobs.Seek.ID || list.Seeks[0].Status != protocol.SeekOpen {
 		t.Errorf("the requests listed after the refusals: %+v, want Bob's, open", list.Seeks)
+	}
+}
+
+// TestBannedUnannounced: a banned person coming online is not announced
+// to their followers, who are told of others as before, and nobody can
+// challenge them.
+func TestBannedUnannounced(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ann, bob, cy := newBrowser(t, srv), newBrowser(t, srv), newBrowser(t, srv)
+	ann.register("Ann")
+	bob.register("Bob")
+	cy.register("Cy")
+	for _, name := range []string{"Cy", "Bob"} {
+		ann.must("PUT", "/api/players/"+name+"/follow", nil, nil)
+	}
+	ann.must("POST", "/api/moderation/actions", protocol.ActionRequest{Kind: protocol.ActionBan, Player: "Cy", Reason: "cheating"}, nil)
+	annLive := ann.live("")
+	cy.live("") // first: her notice, if any, comes before Bob's
+	bob.live("")
+	var n protocol.NoticeMessage
+	readType(t, annLive, protocol.TypeNotice, &n)
+	if n.Kind != protocol.NoticeOnline || n.Name != "Bob" {
+		t.Errorf("Ann's first notice = %+v, want Bob online (Cy is banned)", n)
+	}
+	if status, code := bob.call("POST", "/api/challenges", protocol.ChallengeRequest{To: []string{"Cy"}}, nil); code != protocol.PlayerUnavailable {
+		t.Errorf("a challenge to a banned person: %d %s, want player_unavailable", status, code)
 	}
 }

@@ -105,9 +105,13 @@ func (s *Service) account(ctx context.Context, name string) (Person, error) {
 	return to, nil
 }
 
-// mayChallenge refuses a challenge between people one of whom blocks the
-// other.
+// mayChallenge refuses a challenge to a person who cannot play now, and
+// between people one of whom blocks the other.
 func (s *Service) mayChallenge(ctx context.Context, from, to Person) error {
+	if s.opts.Barred != nil && s.opts.Barred(to.Account) != nil {
+		// Why is the person's business and the operators'.
+		return reject(ErrUnavailable, "%s cannot play at the moment", to.Name)
+	}
 	if s.opts.Blocked == nil {
 		return nil
 	}

@@ -80,6 +80,10 @@ type Options struct {
 	// neither may challenge the other, nor be paired with them. Nil:
 	// nobody blocks anyone.
 	Blocked func(ctx context.Context, blocker, blocked string) (bool, error)
+	// Barred reports why an account may not play now (an operator
+	// suspended or banned it), or nil: nobody may challenge it. Nil:
+	// everyone may play.
+	Barred func(account string) error
 	// FinishRate returns an account's finish rate in percent; ok is false
 	// while it has none. Nil: nobody has one.
 	FinishRate func(ctx context.Context, account string) (rate int, ok bool, err error)
@@ -181,6 +185,7 @@ var (
 	ErrUnmet             = protocol.NewRefusal(protocol.UnmetSettings, "settings no table can meet")
 	ErrSelf              = protocol.NewRefusal(protocol.ChallengeSelf, "a challenge to oneself")
 	ErrBlocked           = protocol.NewRefusal(protocol.Blocked, "a person blocked")
+	ErrUnavailable       = protocol.NewRefusal(protocol.PlayerUnavailable, "a person who cannot play now")
 	ErrTooManySeeks      = protocol.NewRefusal(protocol.TooManySeeks, "too many open requests")
 	ErrTooManyChallenges = protocol.NewRefusal(protocol.TooManyChallenges, "too many open challenges")
 	ErrChallengeOver     = protocol.NewRefusal(protocol.ChallengeOver, "the challenge is over")

@@ -158,7 +158,7 @@ func (s *Service) Reports(ctx context.Context, operator string) (protocol.Report
 func (s *Service) reportInfo(ctx context.Context, r store.Report) (protocol.ReportInfo, error) {
 	info := protocol.ReportInfo{ID: r.ID, Reporter: r.ReporterName, Player: r.TargetName, Kind: r.Kind, Reason: r.Reason,
 		At: r.At, Lines: []protocol.ModLine{}, Standing: s.standingOf(r.TargetKey, s.opts.Now()),
-		Game: protocol.GameLink{ID: r.Game, Players: []string{}}}
+		Game: protocol.GameLink{ID: r.Game, Seats: []protocol.SeatInfo{}}}
 	g, err := s.st.Game(ctx, r.Game)
 	if errors.Is(err, store.ErrNotFound) {
 		return info, nil // the game is gone: the report stays
@@ -187,14 +187,12 @@ func (s *Service) reportInfo(ctx context.Context, r store.Report) (protocol.Repo
 
 // gameLink names game g and where to see it.
 func gameLink(g *store.Game) protocol.GameLink {
-	l := protocol.GameLink{ID: g.ID, Status: g.Status, Players: []string{}, URL: "/g/" + g.ID}
+	l := protocol.GameLink{ID: g.ID, Status: g.Status, Seats: make([]protocol.SeatInfo, len(g.Seats)), URL: "/g/" + g.ID}
 	if !g.Status.Live() {
 		l.URL += "/replay"
 	}
-	for _, st := range g.Seats {
-		if st.Name != "" {
-			l.Players = append(l.Players, st.Name)
-		}
+	for i, st := range g.Seats {
+		l.Seats[i] = st.Info()
 	}
 	return l
 }

@@ -74,6 +74,8 @@ const (
 	Suspended       Code = "suspended"
 	Banned          Code = "banned"
 	SeatRemoved     Code = "seat_removed"
+	// Challenging a person an operator suspended or banned.
+	PlayerUnavailable Code = "player_unavailable"
 
 	// Tournaments.
 	TournamentFull         Code = "tournament_full"
@@ -181,6 +183,7 @@ var codes = []CodeInfo{
 	{Suspended, http.StatusForbidden, false, "creating or joining a table, a Play-now request or joining one, challenging or accepting a challenge, making or joining a tournament, or reporting while an operator suspended your account, or as a guest under its name meanwhile; the message says until when", ""},
 	{Banned, http.StatusForbidden, false, "creating or joining a table, a Play-now request or joining one, challenging or accepting a challenge, making or joining a tournament, or reporting with an account an operator banned, or as a guest under its name", ""},
 	{SeatRemoved, http.StatusForbidden, false, "", "a move or a take-back at a seat an operator handed to a bot (its player is suspended or banned): the bot plays it to the end"},
+	{PlayerUnavailable, http.StatusConflict, false, "challenging a person an operator suspended or banned: they cannot play meanwhile (the message does not say why)", ""},
 	// Play now and challenges.
 	{UnmetSettings, http.StatusBadRequest, false, "a Play-now request or challenge whose settings no table can meet: a player count outside 2 to 5 (or a range upside down), an unknown pace, an untimed rated game, a rating range upside down, a finish rate over 100, a bot wait outside its bounds, too many people challenged for one table; the message names the setting", ""},
 	{ChallengeSelf, http.StatusBadRequest, false, "challenging yourself, or joining your own Play-now request", ""},

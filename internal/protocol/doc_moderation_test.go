@@ -22,8 +22,9 @@ func moderationExamples(add func(string, any)) {
 		Reason: "an insult", Game: "k3x7q2m5ab", Line: &line, At: at.Add(-time.Minute)}
 	add("reports-answer", protocol.ReportsAnswer{Reports: []protocol.ReportInfo{{
 		ID: "q2vb7hmt4kd9xwze", Reporter: "Bea", Player: "Cy", Kind: protocol.ReportChat, Reason: "insults after every bid",
-		At:   at.Add(-20 * time.Minute),
-		Game: protocol.GameLink{ID: "k3x7q2m5ab", Status: protocol.StatusPlaying, Players: []string{"Bea", "Cy", "Bot 2 (hard)"}, URL: "/g/k3x7q2m5ab"},
+		At: at.Add(-20 * time.Minute),
+		Game: protocol.GameLink{ID: "k3x7q2m5ab", Status: protocol.StatusPlaying, URL: "/g/k3x7q2m5ab",
+			Seats: []protocol.SeatInfo{{Name: "Bea", Account: true}, {Name: "Cy", Account: true}, {Name: "Bot 3 (hard)", Bot: "hard"}}},
 		Lines: []protocol.ModLine{{Seq: 4, Name: "Cy", Channel: protocol.ChannelPlayers, Text: "you bid like a fool",
 			At: at.Add(-22 * time.Minute), Removed: true}},
 		Standing: protocol.Standing{}}}, Actions: []protocol.ActionInfo{strike}})

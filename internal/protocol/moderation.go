@@ -62,13 +62,15 @@ type ReportInfo struct {
 	Standing Standing `json:"standing"`
 }
 
-// A GameLink names a game and where to see it (URL): /g/{id} while it
-// is live, /g/{id}/replay once it is over.
+// A GameLink names a game, its seats and where to see it (URL): /g/{id}
+// while it is live, /g/{id}/replay once it is over. Seats are in seat
+// order, as GameInfo's: a server's bot with its level, so that a page
+// names it in the reader's language.
 type GameLink struct {
-	ID      string   `json:"id"`
-	Status  Status   `json:"status"`
-	Players []string `json:"players"`
-	URL     string   `json:"url"`
+	ID     string     `json:"id"`
+	Status Status     `json:"status"`
+	Seats  []SeatInfo `json:"seats"`
+	URL    string     `json:"url"`
 }
 
 // A ModLine is a chat line as an operator reads it.

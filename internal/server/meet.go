@@ -22,7 +22,8 @@ func (s *Server) startMeet(ctx context.Context) error {
 
 // meetOptions are the options of Play now joined to the accounts, Web
 // Push, presence (who is online; the live pages, which hear of the
-// requests and challenges) and social (blocks, finish rates).
+// requests and challenges), social (blocks, finish rates) and the
+// moderation (who may not play).
 func (s *Server) meetOptions() meet.Options {
 	o := s.opts.Meet
 	if o.Logger == nil {
@@ -36,6 +37,9 @@ func (s *Server) meetOptions() meet.Options {
 	}
 	if o.Blocked == nil {
 		o.Blocked = s.Social.Blocks
+	}
+	if o.Barred == nil {
+		o.Barred = s.Moderation.Barred
 	}
 	if o.FinishRate == nil {
 		o.FinishRate = func(ctx context.Context, account string) (int, bool, error) {

@@ -105,6 +105,11 @@ func (s Seat) Person() bool { return s.Bot == "" && s.TokenHash != nil }
 // HeldByBot reports whether a bot holds the seat.
 func (s Seat) HeldByBot() bool { return s.Bot != "" }
 
+// Info describes the seat in protocol terms: never its token.
+func (s Seat) Info() protocol.SeatInfo {
+	return protocol.SeatInfo{Name: s.Name, Bot: s.Bot, Open: s.Name == "", Account: s.Account != ""}
+}
+
 // A Game is a table and everything needed to rebuild its state.
 type Game struct {
 	ID      string

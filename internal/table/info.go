@@ -24,7 +24,7 @@ func newInfo(openTTL time.Duration, id string, status store.Status, seats []stor
 		Invite:  protocol.InvitePath(id),
 	}
 	for i, s := range seats {
-		in.Seats[i] = protocol.SeatInfo{Name: s.Name, Bot: s.Bot, Open: s.Name == "", Account: s.Account != ""}
+		in.Seats[i] = s.Info()
 	}
 	if in.Status.Over() {
 		in.Winners = winners

@@ -12,6 +12,7 @@ import { translator } from "./i18n.js";
 import { whoami, showAccount } from "./players.js";
 import { errorText } from "./errors.js";
 import { when } from "./moderation.js";
+import { displayNames } from "./words.js";
 
 /** ACTIONS an operator chooses from, as the protocol names them. */
 export const ACTIONS = ["dismiss", "mute", "suspend", "ban", "lift"];
@@ -102,8 +103,17 @@ function lineItem(r, l) {
       } }, t("moderation.op.remove")));
 }
 
+// playersOf names the players seated at a report's game as every page
+// does: a server's bot in the reader's language.
+function playersOf(game) {
+  const seats = game.seats || [];
+  const { names } = displayNames(t, seats.map((s) => s.name), game);
+  return names.filter((_, i) => seats[i].name);
+}
+
 function reportItem(r) {
   const live = r.game.status === "open" || r.game.status === "playing";
+  const players = playersOf(r.game);
   return h("li", { class: "op-report", id: `report-${r.id}`, "data-report": r.id },
     h("div", { class: "op-report-head" },
       h("h3", {}, t("moderation.op.reported", { reporter: r.reporter, player: r.player })),
@@ -113,7 +123,7 @@ function reportItem(r) {
     h("blockquote", { class: "op-reason" }, r.reason),
     h("p", { class: "op-game" },
       r.game.url ? h("a", { href: r.game.url, class: "button small" }, t(live ? "moderation.op.watch" : "moderation.op.replay")) : null, " ",
-      r.game.players.length ? h("span", { class: "muted" }, t("moderation.op.players", { players: r.game.players.join(", ") })) : null),
+      players.length ? h("span", { class: "muted" }, t("moderation.op.players", { players: players.join(", ") })) : null),
     h("h4", {}, t("moderation.op.lines")),
     r.lines.length
       ? h("ul", { class: "op-lines" }, r.lines.map((l) => lineItem(r, l)))

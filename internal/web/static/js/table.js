@@ -298,6 +298,9 @@ function render() {
     rating: page.rating,
     ratings: page.ratings,
     challenge: { me: page.me, redraw: render },
+    // The table's own redraws, between the messages, take the guide's
+    // pointer away: it points again in the same task, before any frame.
+    onDrawn: () => coach && coach.point(),
   });
   chat.place();
   paintSeats(root, t, game, you);
