@@ -175,7 +175,7 @@ func TestHintsPanel(t *testing.T) {
   const s = structuredClone(window.__lastState);
   s.game.rated = true;
   s.events = [];
-  window.__sockets.at(-1).dispatchEvent(new MessageEvent("message", {data: JSON.stringify(s)}));
+  window.__tableSocket().dispatchEvent(new MessageEvent("message", {data: JSON.stringify(s)}));
   return true;
 })()`)
 			waitFor[bool](p, "the rated table without hints", `!document.querySelector("#hints") && !!document.querySelector("#moves")`, 5*time.Second)
@@ -184,15 +184,25 @@ func TestHintsPanel(t *testing.T) {
 }
 
 // lastState is run in every document of TestHintsPanel before the page's
-// scripts: it keeps the newest state message in window.__lastState.
+// scripts: it keeps the table's newest whole state in window.__lastState.
+// Version 2 of the protocol sends patches after the first state: the
+// page's own LiveState (versions.js) turns them back into whole states,
+// as it does for the page.
 const lastState = `(() => {
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
+      if (!/\/api\/games\/[^/]+\/ws/.test(String(args[0]))) return;
+      // In order, each after the module is loaded.
+      let live = import("/static/js/versions.js").then(({ LiveState }) => new LiveState());
       this.addEventListener("message", (ev) => {
         const m = JSON.parse(ev.data);
-        if (m.type === "state") window.__lastState = m;
+        live = live.then((l) => {
+          const got = l.accept(m, () => {});
+          if (got && got.msg.type === "state") window.__lastState = got.msg;
+          return l;
+        });
       });
     }
   };

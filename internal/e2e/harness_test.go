@@ -198,13 +198,16 @@ type page struct {
 
 // sockets is run in every document before the page's scripts: it keeps
 // the page's WebSockets in window.__sockets, so a test can send what a
-// person could type into the console.
+// person could type into the console. window.__tableSocket() is the
+// newest of the table's own (/api/games/ID/ws), not the page's live
+// socket (presence, notices) nor a tournament's.
 const sockets = `(() => {
   const Native = window.WebSocket;
   window.__sockets = [];
   window.WebSocket = class extends Native {
     constructor(...args) { super(...args); window.__sockets.push(this); }
   };
+  window.__tableSocket = () => window.__sockets.filter((s) => /\/api\/games\/[^/]+\/ws/.test(s.url)).pop();
 })();`
 
 // newPage opens a tab for the test, with a viewport of width×height.

@@ -159,8 +159,8 @@ func TestIllegalMove(t *testing.T) {
 	p.join("Ann")
 	before := waitForTurn(p)
 	sent := eval[bool](p, fmt.Sprintf(`(() => {
-  const ws = (window.__sockets || []).filter((s) => s.readyState === WebSocket.OPEN).pop();
-  if (!ws) return false;
+  const ws = window.__tableSocket();
+  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
   ws.send(JSON.stringify({type: "move", move: "bid 99", seq: %d}));
   return true;
 })()`, before.Moves))

@@ -34,8 +34,7 @@ const watchPatchesJS = `(() => {
   const obs = new MutationObserver((recs) => { seen = seen.concat(recs); });
   obs.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
   const out = window.__patches = { bids: [], all: [], big: [], size: 0 };
-  // The table's socket, not the page's live one (presence, notices).
-  const ws = window.__sockets.filter((s) => !s.url.includes("/api/live")).pop();
+  const ws = window.__tableSocket();
   // Added after the page's own listener, so it runs after the redraw.
   ws.addEventListener("message", (ev) => {
     let m;

@@ -222,6 +222,26 @@ func TestSeatPresence(t *testing.T) {
 	}
 }
 
+// TestSeatPresenceAwayAtOnce: a page may say it is hidden or shown as
+// soon as its socket opens, while the socket's writer records its
+// presence: under -race, the two goroutines share the presence safely.
+// The race detector sees such a race only in some interleavings: several
+// sockets give it more.
+func TestSeatPresenceAwayAtOnce(t *testing.T) {
+	e := newEnv(t, httpapi.Options{})
+	id := e.create("", "")
+	_, tok0 := e.join(id, "Ann")
+	for i := range 10 {
+		away := fmt.Sprint(i%2 == 0)
+		a := e.dial(id+"?presence=1", "Authorization", "Bearer "+tok0)
+		a.send(`{"type":"away","away":` + away + `}`)
+		a.send(`{"type":"away","away":` + away + `}`)
+		for m := a.read(); m.Type != protocol.TypeSeats; m = a.read() {
+		}
+		a.c.Close(websocket.StatusNormalClosure, "")
+	}
+}
+
 // tableSocket opens the table's socket with b's cookies (its session: its
 // account's seat).
 func (b *browser) tableSocket(id string) *websocket.Conn {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -22,7 +23,7 @@ import (
 // tablePresence is a table socket's part in presence.
 type tablePresence struct {
 	person  presence.Person
-	conn    *presence.Conn
+	conn    atomic.Pointer[presence.Conn] // made by the writer's goroutine, read by the reader's (a page hidden)
 	seat    int
 	changed <-chan struct{} // the seats' presence may have changed
 	stop    func()
@@ -44,8 +45,8 @@ func (w *wsConn) startPresence(ctx context.Context, p presence.Person, send bool
 	w.loadBlocked(ctx)
 	return func() {
 		tp.stop()
-		if tp.conn != nil {
-			tp.conn.Close()
+		if c := tp.conn.Load(); c != nil {
+			c.Close()
 		}
 	}
 }
@@ -82,13 +83,13 @@ func (w *wsConn) seatUpdate(ctx context.Context, u table.Update) error {
 	if guided(g) {
 		// A guided first game is the learner's own: they are online, in
 		// no table anyone could watch.
-		if tp.conn == nil && tp.person.Key != "" {
+		if tp.conn.Load() == nil && tp.person.Key != "" {
 			c, err := w.s.opts.Presence.Connect(ctx, tp.person, "", -1)
 			if err != nil {
 				w.s.log.Warn("cannot record a table's socket", "game", w.id, "err", err)
 				return nil
 			}
-			tp.conn = c
+			tp.conn.Store(c)
 		}
 		return nil
 	}
@@ -102,15 +103,17 @@ func (w *wsConn) seatUpdate(ctx context.Context, u table.Update) error {
 			// A guest goes by their seat's name, unless it is an account's.
 			p.Name = w.s.guestName(ctx, g.Seats[seat].Name)
 		}
-		if tp.conn == nil {
+		if c := tp.conn.Load(); c != nil {
+			if err := c.SetSeat(ctx, seat); err != nil {
+				w.s.log.Warn("cannot record a seat's socket", "game", w.id, "err", err)
+			}
+		} else {
 			c, err := w.s.opts.Presence.Connect(ctx, p, w.id, seat)
 			if err != nil {
 				w.s.log.Warn("cannot record a table's socket", "game", w.id, "err", err)
 				return nil
 			}
-			tp.conn = c
-		} else if err := tp.conn.SetSeat(ctx, seat); err != nil {
-			w.s.log.Warn("cannot record a seat's socket", "game", w.id, "err", err)
+			tp.conn.Store(c)
 		}
 		tp.seat = seat
 	}
@@ -204,7 +207,7 @@ func (w *wsConn) unblocked(m protocol.ChatMessage) protocol.ChatMessage {
 func (w *wsConn) awayMessage(ctx context.Context, data []byte) error {
 	var pc *presence.Conn
 	if w.pres != nil {
-		pc = w.pres.conn
+		pc = w.pres.conn.Load()
 	}
 	return w.away(ctx, websocket.MessageText, data, pc)
 }
