@@ -86,13 +86,14 @@ func analyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	bar := newProgress(stderr, len(rec.Moves), "analyze", "moves")
+	con := newConsole(stderr)
+	bar := newProgress(con, len(rec.Moves), "analyze", "moves")
 	if bar != nil {
 		o.Progress = func(done, _ int) { bar.Set(done) }
 	}
-	rep, status, err := interruptible(bar, stderr, "", func(ctx context.Context) (*analysis.Report, error) { return analysis.Analyze(ctx, rec, o) })
+	rep, status, err := interruptible(bar, con, "", func(ctx context.Context) (*analysis.Report, error) { return analysis.Analyze(ctx, rec, o) })
 	if errors.Is(err, context.Canceled) {
-		return runFailed(stderr, "analyze", err, status)
+		return runFailed(con, "analyze", err, status)
 	}
 	if err != nil {
 		return fail(err)

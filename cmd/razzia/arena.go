@@ -11,11 +11,9 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/arena"
@@ -151,13 +149,13 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 
-	errs := &lockedWriter{w: stderr}
-	opts := botexec.Options{Timeout: *timeout, Stderr: errs}
+	con := newConsole(stderr) // the games' bots and faults, the signal's notice, the bar
+	opts := botexec.Options{Timeout: *timeout, Stderr: con}
 	c := arena.Config{
 		Seats: lineup, Games: *games, Seed: *seed, Workers: *workers, Duplicate: *duplicate,
 		Records: *records, New: arenaFactory(opts),
 		Fault: func(game, seat int, spec string, f bot.Fault) {
-			fmt.Fprintf(errs, "razzia arena: game %d, seat %d (%s): %v\n", game+1, seat+1, spec, &f)
+			fmt.Fprintf(con, "razzia arena: game %d, seat %d (%s): %v\n", game+1, seat+1, spec, &f)
 		},
 	}
 	// A program that cannot play is one line, not the usage: the flags
@@ -169,12 +167,12 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := c.Check(); err != nil {
 		return fail("%v", err)
 	}
-	return playArena(c, *asJSON, stdout, stderr)
+	return playArena(c, *asJSON, stdout, con)
 }
 
 // playArena plays the games of c with a progress bar and reports them,
 // also when interrupted: the games played so far may have taken hours.
-func playArena(c arena.Config, asJSON bool, stdout, stderr io.Writer) int {
+func playArena(c arena.Config, asJSON bool, stdout io.Writer, stderr *console) int {
 	bar := newProgress(stderr, c.Games, "arena", "games")
 	c.Progress = func(done int) {
 		if bar != nil {
@@ -239,18 +237,6 @@ func arenaFactory(opts botexec.Options) arena.Factory {
 	}
 }
 
-// A lockedWriter serialises writes from several games' bots.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
 // splitSpecs splits a comma-separated list of specs. A part with "=" but
 // no ":" is an option of the spec before it, so that
 // "mcts:iters=500,time=1s,random" is two specs.
@@ -267,44 +253,20 @@ func splitSpecs(list string) []string {
 	return specs
 }
 
-// newProgress returns a progress bar on stderr for total steps, or nil
-// when stderr is not a terminal.
-func newProgress(stderr io.Writer, total int, what, unit string) *progressbar.ProgressBar {
-	f, ok := stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	return progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(stderr),
-		progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString(unit),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-		progressbar.OptionSetWidth(30),
-	)
-}
-
 // interruptible runs f with a context that SIGINT (Ctrl-C) or SIGTERM
 // cancels, and finishes the progress bar, if any, when f returns. status
 // is the exit status of an interrupted run: 130 or 143. stopping, if not
 // empty, is said on stderr at the first signal, for work that takes a
-// while to stop; a second signal ends the process at once.
-func interruptible[T any](bar *progressbar.ProgressBar, stderr io.Writer, stopping string, f func(context.Context) (T, error)) (v T, status int, err error) {
+// while to stop, and always before interruptible returns; a second
+// signal ends the process at once.
+func interruptible[T any](bar *progressbar.ProgressBar, stderr *console, stopping string, f func(context.Context) (T, error)) (v T, status int, err error) {
 	var notice func(os.Signal)
 	if stopping != "" {
-		notice = func(os.Signal) {
-			if bar != nil {
-				bar.Clear()
-			}
-			fmt.Fprintln(stderr, stopping)
-		}
+		notice = func(os.Signal) { fmt.Fprintln(stderr, stopping) }
 	}
 	ctx, stop := signalContext(notice)
-	defer stop()
 	v, err = f(ctx)
+	stop() // waits for the notice: it comes before what the caller says next
 	if bar != nil {
 		bar.Finish()
 	}
@@ -352,20 +314,20 @@ func runLadder(a ladderArgs, fs *flag.FlagSet, stdout, stderr io.Writer) int {
 	if a.workers < 1 {
 		return fail("--workers %d: want at least 1", a.workers)
 	}
-	errs := &lockedWriter{w: stderr}
+	con := newConsole(stderr) // the games' bots, the signal's notice, the bar
 	c := arena.LadderConfig{Bots: splitSpecs(a.bots), Players: a.players, Deals: a.deals, Seed: a.seed,
-		Workers: a.workers, New: arenaFactory(botexec.Options{Timeout: a.timeout, Stderr: errs})}
+		Workers: a.workers, New: arenaFactory(botexec.Options{Timeout: a.timeout, Stderr: con})}
 	if err := c.Check(); err != nil {
 		return fail("%v", err)
 	}
 	total := len(arena.Tables(c.Bots, c.Players)) * c.Deals * c.Players
-	bar := newProgress(stderr, total, "ladder", "games")
+	bar := newProgress(con, total, "ladder", "games")
 	if bar != nil {
 		c.Progress = func(done, _ int) { bar.Set(done) }
 	}
-	r, status, err := interruptible(bar, stderr, arenaStopping, func(ctx context.Context) (*arena.LadderResult, error) { return arena.RunLadder(ctx, c) })
+	r, status, err := interruptible(bar, con, arenaStopping, func(ctx context.Context) (*arena.LadderResult, error) { return arena.RunLadder(ctx, c) })
 	if err != nil {
-		return runFailed(stderr, "arena", err, status)
+		return runFailed(con, "arena", err, status)
 	}
 	if a.json {
 		enc := json.NewEncoder(stdout)

@@ -90,7 +90,7 @@ func botContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fail := func(format string, args ...any) int {
 		return usageError(stderr, fs, botSynopsis, format, args...)
 	}
-	stderr = &lockedWriter{w: stderr} // the program's standard error comes from another goroutine
+	stderr = newConsole(stderr) // the program's standard error comes from another goroutine
 	cfg := botConfig{server: *server, token: *token, name: *name, seat: *seat - 1, timeout: *timeout}
 	switch {
 	case len(rest) > 0:

@@ -624,6 +624,8 @@ func playOnServer(g serverGame, opt tui.Options, stdin io.Reader, stdout, stderr
 		switch {
 		case m.Cancelled():
 			fmt.Fprintln(stdout, cat.T("cli.table.closed", "link", link))
+		case m.GivenUp() != "":
+			fmt.Fprintln(stdout, cat.T("waitroom.givenup", "link", link))
 		case m.Over():
 			fmt.Fprintln(stdout, link)
 		default:
@@ -722,6 +724,10 @@ func playServerSeat(ctx context.Context, c *client.Client, seat client.SavedSeat
 	s := c.Session(id, seat.Token)
 	defer s.Close()
 	opt.Remote = tui.RemoteOptions{Resumed: !seat.Saved.IsZero() && invited, Creator: seat.Creator != ""}
+	opt.Remote.GiveUp = func(ctx context.Context, game, token string, seat int) error {
+		_, err := c.GiveUp(ctx, game, token, seat)
+		return err
+	}
 	if seat.Creator != "" {
 		creator := seat.Creator
 		opt.Remote.Cancel = func(ctx context.Context) error {
@@ -749,8 +755,8 @@ func playServerSeat(ctx context.Context, c *client.Client, seat client.SavedSeat
 }
 
 // keepServerSeat keeps in the store the seat the person played last (at
-// a rematch, the new table's), forgets a game over or cancelled, and
-// returns the game's link.
+// a rematch, the new table's), forgets a game over or cancelled, drops a
+// seat given up, and returns the game's link.
 func keepServerSeat(store *client.SeatStore, c *client.Client, seat client.SavedSeat, m *tui.Model) string {
 	game := m.ServerGame()
 	if game != seat.Game {
@@ -761,6 +767,9 @@ func keepServerSeat(store *client.SeatStore, c *client.Client, seat client.Saved
 	}
 	if m.Over() || m.Cancelled() {
 		_ = store.Forget(c.URL(), game)
+	}
+	if tok := m.GivenUp(); tok != "" {
+		_ = store.Drop(client.SavedSeat{Server: c.URL(), Game: game, Token: tok})
 	}
 	return gameLink(c, game)
 }

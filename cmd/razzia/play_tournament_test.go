@@ -40,7 +40,17 @@ func TestPlayTerminalTournament(t *testing.T) {
 	term.waitFor(10*time.Second, "", "Password for ann:")
 	term.send(password + "\r")
 	term.waitFor(10*time.Second, "", "Terminal cup", "Starts when the organiser says", "You are in.", "q leave this screen")
-	go runnerPlays(t.Context(), bea, tr.ID, "random", 1, func(string, ...any) {})
+	// Bea's runner says what it does and why it stopped, if it did:
+	// a test that fails shows it.
+	runner := make(chan struct{})
+	t.Cleanup(func() { <-runner }) // t.Context is done by then
+	go func() {
+		defer close(runner)
+		_, err := runnerPlays(t.Context(), bea, tr.ID, "random", 1, func(format string, args ...any) { t.Logf("Bea's runner: "+format, args...) })
+		if err != nil && t.Context().Err() == nil {
+			t.Logf("Bea's runner: %v", err)
+		}
+	}()
 	if _, err := ann.Organise(t.Context(), tr.ID, protocol.ActionStart, ""); err != nil {
 		t.Fatal(err)
 	}

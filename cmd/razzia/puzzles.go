@@ -140,7 +140,7 @@ func parsePuzzlesFlags(args []string, stdout, stderr io.Writer) (a puzzlesArgs, 
 // progress bar on a terminal; it returns the games searched and the
 // puzzles found, until an error.
 func searchAll(ctx context.Context, st store.Store, work work, a puzzlesArgs, stderr io.Writer) (searched, found int, err error) {
-	bar := newProgress(stderr, len(work.todo), "puzzles", "games")
+	bar := newProgress(newConsole(stderr), len(work.todo), "puzzles", "games")
 	defer func() {
 		switch {
 		case bar == nil:

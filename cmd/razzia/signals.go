@@ -24,16 +24,19 @@ type stopper struct {
 }
 
 // signalContext returns a context that SIGINT or SIGTERM cancels; stop
-// releases the signals. notice, if not nil, is called with the first
-// signal, once the context is cancelled. A second signal ends the process at once (as ctrl+c does by
-// default), for work that takes a while to stop: a bot program in the
+// releases the signals and returns once notice, if called, has returned.
+// notice, if not nil, is called with the first signal, once the context
+// is cancelled. A second signal ends the process at once (as ctrl+c does
+// by default), for work that takes a while to stop: a bot program in the
 // middle of a decision.
 func signalContext(notice func(os.Signal)) (s *stopper, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s = &stopper{Context: ctx}
 	ch := make(chan os.Signal, 1)
 	notifySignals(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		select {
 		case sig := <-ch:
 			s.mu.Lock()
@@ -50,6 +53,7 @@ func signalContext(notice func(os.Signal)) (s *stopper, stop func()) {
 	return s, func() {
 		stopSignals(ch)
 		cancel()
+		<-done
 	}
 }
 

@@ -428,7 +428,11 @@ func runnerPlays(ctx context.Context, c *client.Client, id, spec string, seed ui
 		feed, err := c.WatchTournament(ctx, id)
 		if err != nil {
 			tries++
-			time.Sleep(time.Second)
+			select {
+			case <-ctx.Done():
+				return last, ctx.Err()
+			case <-time.After(time.Second): // a restarting server
+			}
 			continue
 		}
 		for t := range feed {

@@ -151,6 +151,13 @@ func (c *Client) Remove(ctx context.Context, id, creatorToken string, seat int) 
 	return resp.Game, err
 }
 
+// GiveUp frees seat, held by token, at a table that has not started:
+// the seat is open for someone else and the token stops working. Once
+// the game has started it is refused (protocol.AlreadyStarted).
+func (c *Client) GiveUp(ctx context.Context, id, token string, seat int) (protocol.GameInfo, error) {
+	return c.Remove(ctx, id, token, seat) // the same route: the server knows the seat's token
+}
+
 // SetLevel gives the bot of seat another level (easy, medium, hard...)
 // at a table that has not started; creatorToken is the one Create
 // returned. A rated table takes the levels rated on the server only.

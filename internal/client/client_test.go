@@ -398,3 +398,33 @@ func TestSetLevel(t *testing.T) {
 		t.Errorf("after the refusals: %+v, %v; want seat 1 still hard", after.Seats, err)
 	}
 }
+
+// TestGiveUp: a guest gives their seat up before the start and another
+// person takes it; once the game has started it is refused.
+func TestGiveUp(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	c := newClient(t, srv)
+	ctx := servertest.Context(t)
+	info, _, err := c.Create(ctx, []string{"", "", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat, gus, err := c.Join(ctx, info.ID, "Gus", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.GiveUp(ctx, info.ID, gus, seat)
+	if err != nil || !got.Seats[seat].Open {
+		t.Fatalf("GiveUp = %+v, %v; want seat %d open", got.Seats, err, seat)
+	}
+	if again, _, err := c.Join(ctx, info.ID, "Ann", seat); err != nil || again != seat {
+		t.Fatalf("Ann joins seat %d: %d, %v", seat, again, err)
+	}
+	_, bob, err := c.Join(ctx, info.ID, "Bob", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.GiveUp(ctx, info.ID, bob, 1-seat); !errors.Is(err, protocol.AlreadyStarted) {
+		t.Errorf("giving up after the start: %v, want already_started", err)
+	}
+}

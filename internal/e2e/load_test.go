@@ -59,6 +59,10 @@ func TestFirstLoad(t *testing.T) {
 	if size > 150*1024 {
 		t.Errorf("the first load is %.1f KB compressed: more than 150 KB", size/1024)
 	}
+	// What was left to load later must not leave a hole in the table.
+	p.screenshotViewport("first-load-" + desktop.String())
+	p.resize(phone)
+	p.screenshotViewport("first-load-" + phone.String())
 }
 
 func gzipSize(t *testing.T, b []byte) int {

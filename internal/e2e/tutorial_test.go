@@ -104,6 +104,25 @@ const coachViewJS = `(() => {
   return out;
 })()`
 
+// redrawnJS redraws the table as the page does on its own, between the
+// server's messages (the round's scores in a task of their own, a thief's
+// card picked, the round's continue button: render.js mem.redraw), and
+// says, in the same task, whether the guide still points at something: a
+// redraw must not take the pointer away, not even until the next frame.
+const redrawnJS = `(() => {
+  document.querySelector("#table").razzia.redraw();
+  return document.querySelector("#coach").dataset.step === "free" || !!document.querySelector(".coach-target");
+})()`
+
+// pointerKept fails the test if the table's own redraw takes the guide's
+// pointer away.
+func (p *page) pointerKept(what string) {
+	p.t.Helper()
+	if !eval[bool](p, redrawnJS) {
+		p.t.Errorf("%s: nothing is pointed at once the table redrew itself", what)
+	}
+}
+
 // coachInView fails the test with what is wrong with the bubble's place.
 func (p *page) coachInView(what string) {
 	p.t.Helper()
@@ -178,6 +197,7 @@ func (p *page) guided(what string, pick func(want string, legal []string) string
 		if c.Shown && (slices.Contains(lessons, c.Step) || c.Step == "free") && (len(seen) == 0 || seen[len(seen)-1] != c.Step) {
 			seen = append(seen, c.Step)
 			p.coachInView(fmt.Sprintf("%s, lesson %q", what, c.Step))
+			p.pointerKept(fmt.Sprintf("%s, lesson %q", what, c.Step))
 			if at != nil {
 				at(c)
 			}

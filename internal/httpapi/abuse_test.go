@@ -146,8 +146,8 @@ func TestSeatSquatting(t *testing.T) {
 	if r, v := e.do("DELETE", del, ""); r.StatusCode != http.StatusForbidden {
 		t.Fatalf("without the creator's token: %d %v", r.StatusCode, v)
 	}
-	if r, v := e.do("DELETE", del, "", "Authorization", "Bearer "+tok); r.StatusCode != http.StatusForbidden || v["error"].(map[string]any)["code"] != "not_creator" {
-		t.Fatalf("with the squatter's own token: %d %v", r.StatusCode, v)
+	if r, v := e.do("DELETE", "/api/games/"+id+"/seats/1", "", "Authorization", "Bearer "+tok); r.StatusCode != http.StatusForbidden || v["error"].(map[string]any)["code"] != "not_creator" {
+		t.Fatalf("with the squatter's own token, another seat: %d %v", r.StatusCode, v)
 	}
 	if r, v := e.do("DELETE", "/api/games/"+id+"/seats/2", "", "Cookie", cookie.Name+"="+cookie.Value); r.StatusCode != http.StatusBadRequest {
 		t.Fatalf("removing a bot: %d %v", r.StatusCode, v)

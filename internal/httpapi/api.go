@@ -593,9 +593,17 @@ func (s *Server) ratedBots(seats []string) error {
 	return nil
 }
 
-// remove frees a person's seat for the table's creator.
+// remove frees a person's seat before the start: the seat's holder gives
+// it up with its token, or the table's creator removes whoever holds it.
 func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
 	s.creatorSeat(w, r, func(id string, seat int) error {
+		if t := tokenOf(r, id, false); t != "" {
+			// A token that holds another seat, or none, may still be
+			// the creator's.
+			if err := s.hub.GiveUp(r.Context(), id, t, seat); !errors.Is(err, table.ErrNotYourSeat) {
+				return err
+			}
+		}
 		return s.hub.Remove(r.Context(), id, creatorTokenOf(r, id), seat)
 	})
 }

@@ -12,3 +12,7 @@ var Compressible = compressible
 
 // RatingSVG draws a rating history (chart.go).
 var RatingSVG = ratingSVG
+
+// SetTournamentSocketOpen sets the function called as a tournament's
+// socket opens, before it follows the changes; nil unsets it.
+func SetTournamentSocketOpen(f func(id string)) { tournamentSocketOpen = f }

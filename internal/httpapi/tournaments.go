@@ -267,7 +267,16 @@ func (s *Server) tournamentWS(w http.ResponseWriter, r *http.Request) {
 	}
 	defer c.CloseNow()
 	ctx := c.CloseRead(s.ctx) // done when the client closes, or the server does
+	if tournamentSocketOpen != nil {
+		tournamentSocketOpen(id)
+	}
+	// Followed first, then read again: a change since the first reading
+	// (made while the socket opened) is sent, else it would be missed for
+	// good; a tournament waiting on its players may not change again.
 	changes := s.opts.Tournaments.Watch(ctx, id)
+	if v, err = s.opts.Tournaments.Get(ctx, id, viewer); err != nil {
+		return
+	}
 	ping := time.NewTicker(s.opts.PingInterval)
 	defer ping.Stop()
 	for {
@@ -303,6 +312,11 @@ func (s *Server) tournamentWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 }
+
+// tournamentSocketOpen, when set, is called as a tournament's socket
+// opens, before it follows the tournament's changes: tests change the
+// tournament at that moment.
+var tournamentSocketOpen func(id string)
 
 // hideDuplicates refuses the requests about a table of a duplicate round
 // still played (its state, WebSocket, record, replay, analysis) from

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 
@@ -212,6 +214,72 @@ func TestTournamentAPI(t *testing.T) {
 	}
 	if _, code := guest.call(http.MethodGet, "/api/tournaments/nosuchtour", nil, nil); code != protocol.NotFound {
 		t.Errorf("no such tournament: %s", code)
+	}
+}
+
+// TestTournamentSocketChangeWhileOpening: a tournament that changes while
+// its socket opens (started between the socket's first reading and its
+// following the changes) is sent as changed, not as it was: a runner
+// shown the tournament still waiting would wait for a change that may
+// never come, its seat's clock running. Not parallel: it sets a hook of
+// the package.
+func TestTournamentSocketChangeWhileOpening(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ann, bea := newBrowser(t, srv), newBrowser(t, srv)
+	ann.register("Ann")
+	bea.register("Bea")
+	var v protocol.Tournament
+	ann.must(http.MethodPost, "/api/tournaments", protocol.TournamentSettings{Name: "Late start", Format: protocol.FormatSwiss,
+		TableSize: 2, Rounds: 1, BreakSeconds: new(int)}, &v)
+	base := "/api/tournaments/" + v.ID
+	ann.must(http.MethodPost, base+"/join", nil, nil)
+	bea.must(http.MethodPost, base+"/join", nil, nil)
+	// The hook starts the tournament and waits, on a socket opened
+	// before, until the round is seated: every change is made by then.
+	before := dialTournament(t, srv, v.ID)
+	before.until("the waiting tournament", func(protocol.Tournament) bool { return true }) // past the hook
+	started := make(chan error, 1)
+	var once sync.Once
+	httpapi.SetTournamentSocketOpen(func(id string) {
+		once.Do(func() { started <- startAndSeat(ann, id, before.c) })
+	})
+	t.Cleanup(func() { httpapi.SetTournamentSocketOpen(nil) })
+	feed := dialTournament(t, srv, v.ID)
+	if err := <-started; err != nil {
+		t.Fatal(err)
+	}
+	// Without the change, the socket stays silent: the read gives up.
+	if err := readSeated(feed.c); err != nil {
+		t.Errorf("the socket never sent the seated round: %v", err)
+	}
+}
+
+// startAndSeat starts tournament id as its organiser, and reads c, a
+// socket of the tournament, until the first round is seated.
+func startAndSeat(organiser *browser, id string, c *websocket.Conn) error {
+	if status, code := organiser.call(http.MethodPost, "/api/tournaments/"+id+"/organise/start", nil, nil); status != http.StatusOK {
+		return fmt.Errorf("starting: %d %s", status, code)
+	}
+	return readSeated(c)
+}
+
+// readSeated reads c, a tournament's socket, until the first round is
+// seated, for at most 10 seconds.
+func readSeated(c *websocket.Conn) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			return err
+		}
+		var m protocol.TournamentMessage
+		if err := json.Unmarshal(data, &m); err != nil {
+			return err
+		}
+		if r := m.Tournament.RoundsPlayed; len(r) == 1 && len(r[0].Tables) > 0 && r[0].Tables[0].Game != "" {
+			return nil
+		}
 	}
 }
 

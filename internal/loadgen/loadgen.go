@@ -404,7 +404,13 @@ func (r *runner) window(procs ...Proc) *window {
 			w.procs = append(w.procs, p)
 		}
 	}
-	w.timers = append(w.timers, time.AfterFunc(time.Until(r.from), func() { w.read(&w.first) }))
+	if r.cfg.Warmup <= 0 {
+		// Read now, a moment before the tables start: a timer at their
+		// start could fire after a short run ended, leaving no window.
+		w.read(&w.first)
+	} else {
+		w.timers = append(w.timers, time.AfterFunc(time.Until(r.from), func() { w.read(&w.first) }))
+	}
 	if !r.stopAt.IsZero() {
 		w.timers = append(w.timers, time.AfterFunc(time.Until(r.stopAt), func() { w.read(&w.last) }))
 	}

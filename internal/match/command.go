@@ -21,6 +21,7 @@ const (
 	EnterPreMove Kind = "premove"  // Hash, Move ("" withdraws it)
 	TakeBack     Kind = "takeback" // Hash
 	Leave        Kind = "leave"    // Hash
+	GiveUp       Kind = "giveup"   // Hash, Seat (the sender's own, freed before the start)
 	Cancel       Kind = "cancel"   // Hash (the creator's)
 	SetLevel     Kind = "level"    // Hash (the creator's), Seat (a bot's), Level
 	// Continue tells that a person has read a round's scores: the new

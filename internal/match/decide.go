@@ -31,6 +31,8 @@ func (m *Match) Decide(c Command, now time.Time) (Result, error) {
 		return m.takeBack(seat, now)
 	case Leave:
 		return m.leave(SeatOf(m.Seats, c.Hash), now)
+	case GiveUp:
+		return m.giveUp(c.Hash, c.Seat)
 	case Cancel:
 		return m.cancel(c.Hash)
 	case Continue:
@@ -133,11 +135,7 @@ func (m *Match) remove(creator []byte, seat int) (Result, error) {
 	case m.Seats[seat].Name == "":
 		return Result{}, refuse(ErrBadRequest, "seat %d is open: nobody to remove", seat)
 	}
-	seats := slices.Clone(m.Seats)
-	seats[seat] = store.Seat{}
-	r := Result{Write: Write{Kind: FreeSeat, Seat: seat, Conflict: changed()}, next: &change{seats: seats}}
-	r.Spectate = []int{seat}
-	r.Expiry, r.Broadcast = true, true
+	r := m.freeSeat(seat)
 	r.note("player removed", "seat", seat, "name", m.Seats[seat].Name)
 	return r, nil
 }
@@ -222,7 +220,7 @@ func Closed(c Command, g *store.Game) *Refusal {
 			return StartedRefusal("it cannot be cancelled")
 		}
 		return StartedRefusal("its seats are fixed")
-	case Play, EnterPreMove, TakeBack, Leave, Continue:
+	case Play, EnterPreMove, TakeBack, Leave, Continue, GiveUp:
 		if SeatOf(g.Seats, c.Hash) < 0 {
 			return NoSeatRefusal()
 		}

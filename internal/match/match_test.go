@@ -666,6 +666,8 @@ func TestClosed(t *testing.T) {
 		{"a player's pre-move", match.Command{Kind: match.EnterPreMove, Hash: hash("Ann"), Move: "pass"}, match.ErrGameOver},
 		{"a player takes back", match.Command{Kind: match.TakeBack, Hash: hash("Ann")}, match.ErrGameOver},
 		{"a player leaves", match.Command{Kind: match.Leave, Hash: hash("Ann")}, match.ErrGameOver},
+		{"a player gives up the seat", match.Command{Kind: match.GiveUp, Hash: hash("Ann")}, match.ErrGameOver},
+		{"a stranger gives up a seat", match.Command{Kind: match.GiveUp, Hash: hash("Eve")}, match.ErrNotYourSeat},
 		{"a player continues", match.Command{Kind: match.Continue, Hash: hash("Ann")}, match.ErrGameOver},
 		{"a stranger continues", match.Command{Kind: match.Continue, Hash: hash("Eve")}, match.ErrNotYourSeat},
 		{"an unknown kind", match.Command{Kind: "seat-v9", Hash: hash("Ann")}, match.ErrUnsupported},

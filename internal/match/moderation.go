@@ -26,11 +26,7 @@ func (m *Match) expel(account string, now time.Time) (Result, error) {
 	case seat < 0 || m.Timing.Removed(seat):
 		return Result{}, nil
 	case m.Status == store.StatusOpen:
-		seats := slices.Clone(m.Seats)
-		seats[seat] = store.Seat{}
-		r := Result{Write: Write{Kind: FreeSeat, Seat: seat, Conflict: changed()}, next: &change{seats: seats}}
-		r.Spectate = []int{seat}
-		r.Expiry, r.Broadcast = true, true
+		r := m.freeSeat(seat)
 		r.note("an operator removed the player", "seat", seat)
 		return r, nil
 	case !m.playing():

@@ -186,6 +186,14 @@ func nodesShareGames(t *testing.T, open func(t *testing.T) store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Eve gives her seat up through a node that does not run the game,
+	// and takes it again.
+	if err := b.GiveUp(ctx, in.ID, eve, 3); err != nil {
+		t.Fatalf("GiveUp through b: %v", err)
+	}
+	if _, eve, err = c.Join(ctx, in.ID, 3, Person{Name: "Eve"}); err != nil {
+		t.Fatal(err)
+	}
 	wantKind(t, b.Remove(ctx, in.ID, "not the creator", 3), ErrNotCreator)
 	if err := c.Remove(ctx, in.ID, creator, 3); err != nil {
 		t.Fatalf("Remove through c: %v", err)

@@ -166,6 +166,16 @@ func (h *Hub) Remove(ctx context.Context, id, creatorToken string, seat int) err
 	return err
 }
 
+// GiveUp frees seat for the person whose token holds it, at a table that
+// has not started: the token stops working, the seat is open for someone
+// else, and every watcher is told. Once the game has started it is
+// refused: Leave hands the seat to a bot instead.
+func (h *Hub) GiveUp(ctx context.Context, id, token string, seat int) error {
+	hash := hashToken(token)
+	_, err := h.write(ctx, match.Command{Kind: match.GiveUp, Game: id, Hash: hash, Seat: seat})
+	return err
+}
+
 // SetLevel gives the bot of seat another level (one of bot.Levels) at a
 // table that has not started, and every watcher is told. Only the
 // table's creator may (creatorToken, returned by Create).

@@ -36,6 +36,8 @@ type remote struct {
 	goneOn    int64        // the hold (its end) this seat was said to go on from
 	takeOvers []protocol.TakeOver
 	cancelled bool            // the person closed the table
+	givingUp  bool            // the seat is being given up (giveup.go)
+	givenUp   string          // the token of the seat given up
 	noLevels  map[string]bool // the bots' levels the server refused at the table
 }
 

@@ -69,6 +69,9 @@ type RemoteOptions struct {
 	// SetLevel, when set, gives the bot of seat another level while the
 	// creator's table waits for players.
 	SetLevel func(ctx context.Context, seat int, level string) error
+	// GiveUp, when set, lets a person who quits another's table while it
+	// waits for players give their seat up rather than keep it.
+	GiveUp GiveUpFunc
 }
 
 // overlay is what covers the table: nothing, or a scrollable page.

@@ -42,6 +42,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.resent(msg)
 	case tableCancelled:
 		return m, m.tableCancelled(msg)
+	case seatGivenUp:
+		return m, m.seatGivenUp(msg)
 	case levelSet:
 		return m, m.levelChanged(msg)
 	}
@@ -305,9 +307,13 @@ func (m *Model) toggle(i int) {
 
 // quitKey answers the question whether to quit. At a server's table the
 // seat is not simply dropped: a started game is left to a bot until the
-// person comes back, and the creator of a table that waits for players
-// chooses whether to close it.
+// person comes back, the creator of a table that waits for players
+// chooses whether to close it, and another person there whether to keep
+// their seat or give it up (giveup.go).
 func (m *Model) quitKey(s string) tea.Cmd {
+	if m.offersGiveUp() {
+		return m.giveUpKey(s)
+	}
 	closing := m.closingTable()
 	switch {
 	case s == "esc" || (!closing && (s == "n" || s == "N")):
@@ -353,6 +359,8 @@ func (m *Model) quitQuestion() string {
 	switch {
 	case m.closingTable():
 		return m.cat.T("tui.quit.open")
+	case m.offersGiveUp():
+		return m.cat.T("waitroom.quit.ask")
 	case m.remote != nil && m.remote.seat >= 0 && m.remote.open && m.remote.ended == nil:
 		return m.cat.T("tui.quit.waiting") // a guest's seat at a table not started
 	case m.remote != nil && m.remote.seat >= 0 && !m.Over() && m.remote.ended == nil && len(m.snap.Players) > 0:

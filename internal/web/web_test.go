@@ -224,6 +224,8 @@ func TestSecurityHeaders(t *testing.T) {
 var (
 	htmlRef   = regexp.MustCompile(`(?:src|href)="([^"#]+)"`)
 	importRef = regexp.MustCompile(`(?m)^\s*import\b[^"']*["']([^"']+)["']`)
+	// lazyRef is a module loaded when first needed: import("./x.js").
+	lazyRef   = regexp.MustCompile(`\bimport\(\s*["']([^"']+)["']\s*\)`)
 	elementID = regexp.MustCompile(`\$\("([^"]+)"\)`)
 )
 
@@ -237,7 +239,8 @@ var pages = map[string]string{"lobby.html": "/", "table.html": "/g/k3x7q2m5ab", 
 	"leaderboard.html": "/leaderboard", "push.html": "/account/push", "puzzles.html": "/puzzles", "operator.html": "/operator",
 	"tournaments.html": "/tournaments", "tournament.html": "/t/k3x7q2m5ab"}
 
-// modules returns the script modules a page loads, following imports.
+// modules returns the script modules a page loads, following imports,
+// those loaded when first needed (import()) too.
 func modules(t *testing.T, h http.Handler, page string) map[string]string {
 	t.Helper()
 	src := map[string]string{}
@@ -252,7 +255,7 @@ func modules(t *testing.T, h http.Handler, page string) map[string]string {
 			return
 		}
 		src[url] = body(t, resp)
-		for _, m := range importRef.FindAllStringSubmatch(src[url], -1) {
+		for _, m := range append(importRef.FindAllStringSubmatch(src[url], -1), lazyRef.FindAllStringSubmatch(src[url], -1)...) {
 			visit(path.Join(path.Dir(url), m[1]))
 		}
 	}

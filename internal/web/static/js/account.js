@@ -4,7 +4,7 @@
 import { restartLive } from "./live.js";
 import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
-import { start } from "./page.js";
+import { start, personChanged } from "./page.js";
 import { translator } from "./i18n.js";
 import { whoami, showAccount, ratingText, errorText, when, passkeys, registerPasskey, signInPasskey, passkeyError } from "./players.js";
 
@@ -50,12 +50,13 @@ function draw() {
 async function reload() {
   if (me !== undefined) restartLive(); // signed in or out: the page's person changed
   try {
-    me = await whoami();
+    me = await whoami(me !== undefined);
   } catch (err) {
     me = null;
     $("account-status").textContent = errorText(t, err);
   }
   draw();
+  personChanged();
 }
 
 /**

@@ -6,7 +6,6 @@
 
 import { h, replace, sync, setText, setAttr } from "./dom.js";
 import { errorText } from "./errors.js";
-import { openReport } from "./report.js";
 
 /** PHRASES are the quick phrases' ids, in picker order: internal/chat's Phrases (a test checks it). */
 export const PHRASES = ["hello", "gl", "hf", "thinking", "brb", "back", "nice", "wow", "ouch", "oops", "sorry", "thanks",
@@ -213,7 +212,9 @@ export class ChatPanel {
     const { game, you, signedIn } = this.state;
     if (!game || !signedIn || line.seat === you && you >= 0) return null;
     if (line.seat >= 0 && !(game.seats[line.seat] && game.seats[line.seat].account)) return null;
-    return (l) => openReport(this.t, { name: l.name, game: game.id, line: { seq: l.seq, text: lineText(this.t, l) } });
+    // The dialog's module comes when first wanted: few ever report.
+    return (l) => import("./report.js").then(({ openReport }) =>
+      openReport(this.t, { name: l.name, game: game.id, line: { seq: l.seq, text: lineText(this.t, l) } }));
   }
 
   /** seats returns the people at the table other than us: those one may mute. */

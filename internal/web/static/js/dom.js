@@ -206,3 +206,28 @@ function handOver(from, to) {
     if (f.nodeType === 1) handOver(f, t);
   }
 }
+
+/**
+ * stylesheet adds the stylesheet css/name beside the page's own (the same
+ * path and version as razzia.css), once, for a part of the page loaded
+ * when first needed; it resolves once the styles apply (or failed to come).
+ */
+export function stylesheet(name) {
+  const main = document.querySelector('link[rel="stylesheet"][href*="razzia.css"]');
+  if (!main) return Promise.resolve();
+  const href = main.getAttribute("href").replace("razzia.css", name);
+  let link = [...document.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.getAttribute("href") === href);
+  if (link && !link.dataset.loading) return Promise.resolve();
+  if (!link) {
+    link = h("link", { rel: "stylesheet", href, "data-loading": "1" });
+    document.head.appendChild(link);
+  }
+  return new Promise((done) => {
+    const settle = () => {
+      delete link.dataset.loading;
+      done();
+    };
+    link.addEventListener("load", settle, { once: true });
+    link.addEventListener("error", settle, { once: true });
+  });
+}

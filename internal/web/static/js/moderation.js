@@ -6,9 +6,10 @@
 // operators' page for an operator; and, on the account page, every action
 // on them.
 
-import { h, replace } from "./dom.js";
+import { h, replace, stylesheet } from "./dom.js";
 import * as api from "./api.js";
 import { onLive } from "./live.js";
+import { whoami } from "./players.js";
 
 const SEEN_KEY = "razzia.moderation.seen";
 
@@ -19,11 +20,11 @@ let loading = null;
 /** watchModeration reads the person's record now and whenever the page is shown again; t() gives the page's translator. */
 export function watchModeration(t) {
   getT = t;
-  style();
+  stylesheet("moderation.css");
   load();
   onLive("moderation", moderationMessage);
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") load();
+    if (document.visibilityState === "visible") load(true);
   });
 }
 
@@ -34,7 +35,7 @@ export function redrawModeration() {
 
 /** reloadModeration reads the record again: the person signed in or out. */
 export function reloadModeration() {
-  load();
+  load(true);
 }
 
 // moderationMessage takes a live ModerationMessage: the action is shown at once.
@@ -45,12 +46,14 @@ function moderationMessage(msg) {
   draw();
 }
 
-async function load() {
+// load reads the record; fresh asks who is signed in again, else the
+// page's shared answer stands.
+async function load(fresh = false) {
   if (loading) return loading;
   loading = (async () => {
     try {
-      const who = await api.request("GET", "/api/session");
-      record = who && who.account ? await api.request("GET", "/api/moderation/me") : null;
+      const who = await whoami(fresh);
+      record = who ? await api.request("GET", "/api/moderation/me") : null;
     } catch {
       // no accounts, or the server is away: nothing to show now
     }
@@ -79,14 +82,6 @@ export function actionText(t, a) {
   const args = { operator: a.operator, until: a.until ? when(a.until) : "" };
   if (a.kind === "mute" && !a.until) return t("moderation.action.mute.forever", args);
   return t(`moderation.action.${a.kind}`, args);
-}
-
-// style adds the moderation's stylesheet beside the page's own (the
-// same path and version as razzia.css).
-function style() {
-  const main = document.querySelector('link[rel="stylesheet"][href*="razzia.css"]');
-  if (!main || document.querySelector('link[href*="moderation.css"]')) return;
-  document.head.appendChild(h("link", { rel: "stylesheet", href: main.getAttribute("href").replace("razzia.css", "moderation.css") }));
 }
 
 function seen() {

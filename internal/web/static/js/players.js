@@ -5,16 +5,26 @@
 import * as api from "./api.js";
 import { errorText } from "./errors.js";
 
+let session = null; // the page's GET /api/session, asked once and shared
+
 /**
  * whoami resolves to the signed-in account, null for a guest, or false
- * when the server has no accounts.
+ * when the server has no accounts. Every module of a page shares one
+ * answer; fresh asks again (the person signed in or out, or the page
+ * was hidden a while).
  */
-export async function whoami() {
-  // GET /api/session answers a guest too, where /api/account refuses one:
-  // a guest's page logs no error.
-  const { accounts, account } = await api.request("GET", "/api/session");
-  if (!accounts) return false;
-  return account || null;
+export function whoami(fresh = false) {
+  if (!session || fresh) {
+    // GET /api/session answers a guest too, where /api/account refuses one:
+    // a guest's page logs no error.
+    const p = api.request("GET", "/api/session").then(({ accounts, account }) => (accounts ? account || null : false));
+    // A failure is not kept: the next caller asks again.
+    p.catch(() => {
+      if (session === p) session = null;
+    });
+    session = p;
+  }
+  return session;
 }
 
 /** showAccount names the signed-in player on the header's account link (#nav-account). */

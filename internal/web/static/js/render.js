@@ -69,6 +69,11 @@ export { T };
  *   onPreMove called with "pass", "bid N" or "" (withdraw) to decide ahead
  *             in the running auction; preMove and preMoveDropped are the
  *             viewer's own pre-move and why it was dropped
+ *   onDrawn   called after every drawing of the table, its own redraws
+ *             (the round's scores in a task of their own, a thief's card
+ *             picked, the round's continue button) included: a redraw
+ *             takes away any class the page added to the table's elements
+ *             (the guide's pointer), which it may add again at once
  *
  * root gets data-status, data-phase, data-seat, data-to-move and data-moves.
  * A redraw of the same root changes only the elements that differ (dom.js
@@ -189,6 +194,7 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
     const b = mem.before;
     if (b.rects && b.moves >= 0 && mem.moves === b.moves + 1) animate(root, b.rects, mem.args[1] || []);
   });
+  if (typeof o.onDrawn === "function") o.onDrawn();
 }
 
 // kept returns build()'s element, or, when what it shows (key, in the

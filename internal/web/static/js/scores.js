@@ -6,7 +6,6 @@ import { h } from "./dom.js";
 import { chip } from "./cards.js";
 import { CATEGORIES, list, signed, num, points } from "./words.js";
 import { rematchBox } from "./rematch.js";
-import { challengeBox } from "./endchallenge.js";
 
 /** CATEGORY_KINDS draws each scoring category by a card of its family. */
 const CATEGORY_KINDS = {
@@ -120,6 +119,28 @@ function ranking(v) {
     Number(v.winners.includes(b)) - Number(v.winners.includes(a)) || v.seats[b].total - v.seats[a].total || a - b);
 }
 
+// endchallenge.js, once loaded: only a signed-in person's finished game
+// offers to challenge its players, so the module comes when one ends.
+let challenges = null;
+let challengesAsked = false;
+
+// endChallenge is the game end's challenge box (endchallenge.js), null
+// until its module has come; the page draws again when it has.
+function endChallenge(ctx) {
+  const c = ctx.o && ctx.o.challenge;
+  const game = ctx.game;
+  if (!c || !c.me || !game || (game.status !== "finished" && game.status !== "archived")) return null;
+  if (challenges) return challenges.challengeBox(ctx);
+  if (!challengesAsked) {
+    challengesAsked = true;
+    import("./endchallenge.js").then((m) => {
+      challenges = m;
+      if (c.redraw) c.redraw();
+    }, () => (challengesAsked = false));
+  }
+  return null;
+}
+
 /**
  * gameEnd is the game-end screen: the winner first, the final table by
  * category over the three rounds, a chart of the points after each round,
@@ -142,7 +163,7 @@ export function gameEnd(ctx, links = {}) {
     actions.push(h("a", { class: "button big", href: links.record, download: links.download || true, id: "end-record" }, t("web.end.download")));
   }
   if (links.learn) actions.push(h("a", { class: "button big", href: links.learn, id: "end-learn" }, t("puzzles.learn.title")));
-  const challenge = challengeBox(ctx);
+  const challenge = endChallenge(ctx);
   if (challenge) actions.push(challenge);
   const rating = ctx.o && ctx.o.rating;
   return h("section", { class: "game-end", id: "game-end", "aria-labelledby": "game-end-h" },

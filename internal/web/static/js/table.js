@@ -2,14 +2,13 @@
 // are open, then the live table; it keeps the WebSocket alive and explains
 // every problem in the reader's language.
 
-import { h, replace, sync, setText, setClass, setAttr, $ } from "./dom.js";
+import { h, replace, sync, setText, setClass, setAttr, $, stylesheet } from "./dom.js";
 import * as api from "./api.js";
 import { Connection } from "./conn.js";
 import { start } from "./page.js";
 import { renderTable } from "./render.js";
 import { displayNames, moveLabel, tableKind } from "./words.js";
 import { fetchHints } from "./analysis.js";
-import { Coach } from "./coach.js";
 import { isTutorial } from "./tutorial.js";
 import { whoami, changeText, ratingFigure } from "./players.js";
 import { received, tick, left, ticks } from "./clock.js";
@@ -298,17 +297,29 @@ function render() {
     rating: page.rating,
     ratings: page.ratings,
     challenge: { me: page.me, redraw: render },
+    // The table's own redraws, between the messages, take the guide's
+    // pointer away: it points again in the same task, before any frame.
+    onDrawn: () => coach && coach.point(),
   });
   chat.place();
   paintSeats(root, t, game, you);
   // The guided first game: the coach points at the table just drawn.
   if (isTutorial(game) && you >= 0) {
-    if (!coach) {
-      coach = new Coach(game.id, you);
-      coach.onRefresh = render;
-    }
-    coach.update(view, page.log, t, displayNames(t, view.players, game).names);
+    if (coach) coach.update(view, page.log, t, displayNames(t, view.players, game).names);
+    else loadCoach(game.id, you);
   }
+}
+
+// loadCoach brings the coach (coach.js and its styles, for a guided game
+// only) and draws again with it.
+function loadCoach(game, seat) {
+  if (coachLoading) return;
+  coachLoading = true;
+  Promise.all([import("./coach.js"), stylesheet("tutorial.css")]).then(([{ Coach }]) => {
+    coach = new Coach(game, seat);
+    coach.onRefresh = render;
+    render();
+  }, () => (coachLoading = false));
 }
 
 // askHints asks what the bot would do in the position shown; the answer
@@ -331,6 +342,7 @@ async function askHints() {
 }
 
 let coach = null;
+let coachLoading = false;
 
 // ---- the connection ------------------------------------------------------------------
 
@@ -704,6 +716,11 @@ whoami().then((a) => {
   if (page.t) render(); // the game's end offers to challenge its players
   $("join-name").value = a.name;
   $("join-name").readOnly = true;
+}, () => {});
+
+// A tournament's table links back to it: tourback.js, for such a table only.
+api.request("GET", `/api/games/${encodeURIComponent(id)}/tournament`).then(({ tournament }) => {
+  if (tournament) import("./tourback.js").then((m) => m.showTournament(tournament));
 }, () => {});
 
 // The console can try a move the buttons do not offer: the server refuses

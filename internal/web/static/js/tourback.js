@@ -1,23 +1,17 @@
 // tourback.js: on a table of a tournament, the way back to it (the
 // header's #nav-tournament) and, once the person's next table is seated,
 // the way there: the tournament's WebSocket tells (docs/protocol.md,
-// "Tournaments"), in place of a rematch. A table of no tournament shows
-// nothing of it.
+// "Tournaments"), in place of a rematch. The table page loads it only for
+// a tournament's table.
 
-import { h } from "./dom.js";
-import * as api from "./api.js";
+import { h, stylesheet } from "./dom.js";
 import { chosen, loadCatalogue, translator } from "./i18n.js";
 
 const game = decodeURIComponent(location.pathname.split("/")[2] || "");
 
-async function main() {
-  let of;
-  try {
-    of = (await api.request("GET", `/api/games/${encodeURIComponent(game)}/tournament`)).tournament;
-  } catch {
-    return; // the server cannot say: the table alone
-  }
-  if (!of) return; // a table of no tournament
+/** showTournament links the table to its tournament of and follows it. */
+export async function showTournament(of) {
+  stylesheet("tournament.css");
   // The next table comes from the tournament: no rematch offered here.
   document.body.classList.add("tournament-table");
   const tag = chosen();
@@ -56,4 +50,3 @@ function follow(page, t) {
   ws.onclose = () => setTimeout(() => follow(page, t), 5000);
 }
 
-main();
