@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"slices"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
@@ -81,13 +83,16 @@ func TestReplicaFollowsTimedMoves(t *testing.T) {
 }
 
 // readLog records when a node read the new moves of games, and of which,
-// and tells read of each read done.
+// and tells read of each read done. While gate is set, a read waits for
+// it to close, having told began.
 type readLog struct {
 	store.Store
 	mu    sync.Mutex
 	at    []time.Time
 	games [][]string
 	read  chan []string
+	gate  chan struct{}
+	began chan []string
 }
 
 func (r *readLog) DeltasSince(ctx context.Context, from map[string]int) (map[string]store.Delta, error) {
@@ -95,43 +100,73 @@ func (r *readLog) DeltasSince(ctx context.Context, from map[string]int) (map[str
 	r.mu.Lock()
 	r.at = append(r.at, time.Now())
 	r.games = append(r.games, games)
+	gate := r.gate
 	r.mu.Unlock()
+	if gate != nil {
+		select {
+		case r.began <- games:
+		case <-ctx.Done():
+		}
+		select {
+		case <-gate:
+		case <-ctx.Done():
+		}
+	}
 	d, err := r.Store.DeltasSince(ctx, from)
 	r.read <- games
 	return d, err
 }
 
 // bareMoves hands a node the store's notices of moves without the moves
-// they carry, as a node of an older version sends them.
-type bareMoves struct{ store.Store }
+// they carry, as a node of an older version sends them. It hands them
+// over one at a time and sends the channel of each on handed once the
+// node took it: a node that took a notice has handled those before.
+type bareMoves struct {
+	store.Store
+	handed chan string
+}
 
 func (s bareMoves) Subscribe(ctx context.Context, channels ...string) (<-chan store.Notice, error) {
 	in, err := s.Store.Subscribe(ctx, channels...)
 	if err != nil {
 		return nil, err
 	}
-	out := make(chan store.Notice, cap(in))
+	out := make(chan store.Notice)
 	go func() {
 		defer close(out)
 		for n := range in {
-			if c, err := store.ParseChange(n.Payload); n.Channel == store.ChangesChannel && err == nil {
+			c, err := store.ParseChange(n.Payload)
+			changed := n.Channel == store.ChangesChannel && err == nil
+			if changed {
 				c.Token, c.Clock = "", ""
 				n.Payload = c.Payload()
 			}
-			out <- n
+			select {
+			case out <- n:
+			case <-ctx.Done():
+				return
+			}
+			if s.handed != nil {
+				select {
+				case s.handed <- n.Channel:
+				default: // nobody waits for it
+				}
+			}
 		}
 	}()
 	return out, nil
 }
 
 // TestReplicaReadsTogether: a replica reads the moves announced without
-// them within ReplicaReadGap of its last read together, in one read, and
-// its reads begin at least that far apart.
+// them while it waits out ReplicaReadGap after its last read together, in
+// one read, and its reads begin at least that far apart. The owner keeps
+// its leases however slow the machine: the replica runs no game.
 func TestReplicaReadsTogether(t *testing.T) {
 	waitsOnTimers(t)
 	const gap = 300 * time.Millisecond
 	st := memstore.New()
-	owner := nodeHub(t, st)
+	keep := func(o *Options) { o.LeaseTTL = time.Hour }
+	owner := nodeHub(t, st, keep)
 	ctx := testContext(t)
 	var (
 		ids     [3]string
@@ -159,8 +194,9 @@ func TestReplicaReadsTogether(t *testing.T) {
 	// The replica starts once the seats are taken: the notice of a seat
 	// taken makes a replica read its game whole, and one that came late
 	// would bring it the moves below.
-	reads := &readLog{Store: bareMoves{st}, read: make(chan []string, 100)}
-	replica := nodeHub(t, reads, func(o *Options) { o.ReplicaReadGap = gap })
+	handed := make(chan string, 100)
+	reads := &readLog{Store: bareMoves{st, handed}, read: make(chan []string, 100), began: make(chan []string, 1)}
+	replica := nodeHub(t, reads, keep, func(o *Options) { o.ReplicaReadGap = gap })
 	for g, id := range ids {
 		var err error
 		if watched[g], err = replica.Watch(ctx, id, Watcher{}); err != nil {
@@ -182,8 +218,10 @@ func TestReplicaReadsTogether(t *testing.T) {
 			t.Fatal("the replica never read the games it follows")
 		}
 	}
+	gate := make(chan struct{})
 	reads.mu.Lock()
 	first := len(reads.games) // the reads under test
+	reads.gate = gate
 	reads.mu.Unlock()
 	play := func(g int) {
 		t.Helper()
@@ -194,10 +232,41 @@ func TestReplicaReadsTogether(t *testing.T) {
 		}
 	}
 	moved := func(g int) { await(t, watched[g], func(u Update) bool { return u.View != nil && u.View.Moves == 1 }) }
+	// The moves of games 1 and 2 are announced while the read of game 0's
+	// waits, however slow the machine, and the replica has heard both
+	// notices before it goes on: the next read must take them together.
 	play(0)
-	moved(0)
+	select {
+	case games := <-reads.began:
+		if !slices.Equal(games, []string{ids[0]}) {
+			t.Fatalf("the replica read %v first, want the move of %s alone", games, ids[0])
+		}
+	case <-ctx.Done():
+		t.Fatal("the replica never read the move of the first game")
+	}
 	play(1)
 	play(2)
+	// A request for no game, which the replica passes over, after them.
+	last := NodeChannel(replica.node)
+	nothing, err := json.Marshal(envelope{Req: &match.Command{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Publish(ctx, last, string(nothing)); err != nil {
+		t.Fatal(err)
+	}
+	for heard := ""; heard != last; {
+		select {
+		case heard = <-handed:
+		case <-ctx.Done():
+			t.Fatal("the replica never heard the notices of the moves")
+		}
+	}
+	reads.mu.Lock()
+	reads.gate = nil
+	reads.mu.Unlock()
+	close(gate)
+	moved(0)
 	moved(1)
 	moved(2)
 	reads.mu.Lock()
