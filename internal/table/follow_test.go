@@ -15,7 +15,10 @@ import (
 // as a spectator through node b on replica, which follows it as a replica.
 func replicaWatch(t *testing.T, st, replica store.Store) (a, b *Hub, id string, tokens [2]string, sub *Subscription) {
 	t.Helper()
-	a, b = nodeHub(t, st), nodeHub(t, replica)
+	// Hour-long leases: a replica that took a game over (its owner's short
+	// lease lapsing on a busy machine) would not follow it any more.
+	keep := func(o *Options) { o.LeaseTTL = time.Hour }
+	a, b = nodeHub(t, st, keep), nodeHub(t, replica, keep)
 	id, tokens = seatAnnAndBob(t, a)
 	sub, err := b.Watch(testContext(t), id, Watcher{})
 	if err != nil {
@@ -88,17 +91,24 @@ func TestReplicaFollowsClock(t *testing.T) {
 	// As the owner's store announces it (the store itself keeps its clock:
 	// a read would find nothing new).
 	b.changed(store.ClockChange(id, len(g.Moves), g.Status, clock))
-	await(t, sub, func(v Update) bool { return v.Version > u.Version })
+	// Another broadcast may come first: wait for the one after which the
+	// replica holds the clock (await fails the test at its deadline).
+	l, _ := b.live.get(id)
+	holds := func() error {
+		return l.call(ctx, func(l *loop) error {
+			if !bytes.Equal(l.m.Stored, clock) {
+				return fmt.Errorf("the replica's clock is %s, want %s", l.m.Stored, clock)
+			}
+			return nil
+		})
+	}
+	for holds() != nil {
+		u = await(t, sub, func(v Update) bool { return v.Version > u.Version })
+	}
 	if n := len(reads.read); n != 0 {
 		t.Errorf("the replica read the store %d times for a clock its notice carried", n)
 	}
-	l, _ := b.live.get(id)
-	err = l.call(ctx, func(l *loop) error {
-		if !bytes.Equal(l.m.Stored, clock) {
-			return fmt.Errorf("the replica's clock is %s, want %s", l.m.Stored, clock)
-		}
-		return nil
-	})
+	err = holds()
 	if err != nil {
 		t.Error(err)
 	}
