@@ -2,7 +2,9 @@ package table
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -71,7 +73,8 @@ func TestReplicaFollowsClock(t *testing.T) {
 	ctx := testContext(t)
 	st := memstore.New()
 	reads := &readLog{Store: st, read: make(chan []string, 100)}
-	_, b, id, _, sub := replicaWatch(t, st, reads)
+	kept := &announcedClock{readLog: reads}
+	_, b, id, _, sub := replicaWatch(t, st, kept)
 	u := await(t, sub, func(u Update) bool { return u.View != nil })
 	select {
 	case <-reads.read: // the replica's first read, as it starts following
@@ -88,6 +91,7 @@ func TestReplicaFollowsClock(t *testing.T) {
 	}
 	timing.Hold = &match.Hold{Until: time.UnixMilli(g.Updated.UnixMilli()).Add(time.Minute)}
 	clock := timing.Encode()
+	kept.clock.Store(&clock)
 	// As the owner's store announces it (the store itself keeps its clock:
 	// a read would find nothing new).
 	b.changed(store.ClockChange(id, len(g.Moves), g.Status, clock))
@@ -112,4 +116,24 @@ func TestReplicaFollowsClock(t *testing.T) {
 	if err != nil {
 		t.Error(err)
 	}
+}
+
+// announcedClock answers the replica's reads with the clock the test
+// announced, once it did, as a store that had stored it would: the test
+// announces a clock without writing it, and a read that a late notice
+// (a seat taken) makes would otherwise bring the old one back.
+type announcedClock struct {
+	*readLog
+	clock atomic.Pointer[[]byte]
+}
+
+func (s *announcedClock) DeltasSince(ctx context.Context, from map[string]int) (map[string]store.Delta, error) {
+	d, err := s.readLog.DeltasSince(ctx, from)
+	if c := s.clock.Load(); c != nil {
+		for id, delta := range d {
+			delta.Clock = *c
+			d[id] = delta
+		}
+	}
+	return d, err
 }
