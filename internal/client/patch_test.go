@@ -100,6 +100,10 @@ func patchesGiveWholeStates(t *testing.T, game int) {
 	ctx := servertest.Context(t)
 	whole, patched := newClient(t, b), must(client.New(proxy.URL))
 	whole.Protocol = protocol.Version1
+	// The whole states are watched through the same node as the patches:
+	// nodes disagree on when a game changed (see moment).
+	wholeWatch := must(client.New(proxy.URL))
+	wholeWatch.Protocol = protocol.Version1
 	const seats = 4
 	// Created through node a, which runs it until it stops.
 	info, _, err := patched.Create(ctx, make([]string, seats))
@@ -119,7 +123,9 @@ func patchesGiveWholeStates(t *testing.T, game int) {
 	drops := 0
 	wholes, patches := make([]*watch, seats+1), make([]*watch, seats+1)
 	for s, token := range tokens {
-		wholes[s] = follow(ctx, t, whole.Session(info.ID, token), nil, &done)
+		wsess := wholeWatch.Session(info.ID, token)
+		wsess.Backoff = fastBackoff
+		wholes[s] = follow(ctx, t, wsess, nil, &done)
 		sess := patched.Session(info.ID, token)
 		sess.Backoff = fastBackoff
 		patches[s] = follow(ctx, t, sess, func(*client.State) bool {
