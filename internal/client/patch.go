@@ -78,6 +78,9 @@ func (c *Conn) patched(ctx context.Context, data []byte) (*protocol.Message, err
 		return nil, c.resync(ctx)
 	}
 	m, err := c.decode(next)
+	if err == nil {
+		err = c.expand(m, next)
+	}
 	if err != nil {
 		return nil, c.resync(ctx)
 	}

@@ -151,6 +151,11 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 			if err := c.patches.whole(data, m.Version); err != nil {
 				return nil, err
 			}
+			if m.Version != 0 {
+				if err := c.expand(m, data); err != nil {
+					return nil, fmt.Errorf("a message from the server is not the JSON expected: %v", err)
+				}
+			}
 			return c.state(m, len(data), first), nil
 
 		case protocol.TypeRematchOffer:
@@ -185,6 +190,16 @@ func (c *Conn) state(m *protocol.Message, size int, first bool) *State {
 	c.first = false
 	c.last = st
 	return st
+}
+
+// expand puts back what a state of protocol version 2 (data, decoded as
+// m) leaves out.
+func (c *Conn) expand(m *protocol.Message, data []byte) error {
+	if c.brief {
+		protocol.ExpandBrief(m)
+		return nil
+	}
+	return protocol.Expand(m, data)
 }
 
 // decode decodes a message of the server, or its brief part.

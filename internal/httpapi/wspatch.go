@@ -84,7 +84,7 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 		data, err = u.Encoded(w.keys.whole, func(u table.Update) ([]byte, error) {
 			m := stateOf(u, cat, true)
 			m.Version = u.Version
-			return encodeOnce(m.AppendJSON)
+			return encodeOnce(m.AppendLean)
 		})
 	}
 	if err == nil {

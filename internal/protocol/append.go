@@ -19,18 +19,22 @@ import (
 // the take-overs, the pace, a rematch offer: rare or small) by
 // json.Marshal. A test compares the two over every state of many games,
 // and a fuzz test over any strings.
-func (m *StateMessage) AppendJSON(b []byte) ([]byte, error) {
+func (m *StateMessage) AppendJSON(b []byte) ([]byte, error) { return m.appendJSON(b, false) }
+
+// appendJSON appends the message whole, or lean: in version 2's shape,
+// without what a client derives (lean.go).
+func (m *StateMessage) appendJSON(b []byte, lean bool) ([]byte, error) {
 	b = append(b, `{"type":`...)
 	b = appendString(b, m.Type)
 	b = append(b, `,"game":`...)
-	b, err := m.Game.appendJSON(b)
+	b, err := m.Game.appendJSON(b, lean, m.View)
 	if err != nil {
 		return nil, err
 	}
 	b = append(b, `,"seat":`...)
 	b = strconv.AppendInt(b, int64(m.Seat), 10)
 	b = append(b, `,"view":`...)
-	if b, err = m.View.appendJSON(b); err != nil {
+	if b, err = m.View.appendJSON(b, lean); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"events":`...)
@@ -107,8 +111,10 @@ func (m *PatchMessage) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // appendJSON appends the game's information as json.Marshal encodes it:
-// its rare parts (the pace, the rematch offer) by json.Marshal.
-func (g *GameInfo) appendJSON(b []byte) ([]byte, error) {
+// its rare parts (the pace, the rematch offer) by json.Marshal. Lean, it
+// leaves out what the view says and, while the game is played, when it
+// changed (lean.go).
+func (g *GameInfo) appendJSON(b []byte, lean bool, view *View) ([]byte, error) {
 	b = append(b, `{"id":`...)
 	b = appendString(b, g.ID)
 	b = append(b, `,"status":`...)
@@ -131,15 +137,19 @@ func (g *GameInfo) appendJSON(b []byte) ([]byte, error) {
 		}
 		return append(b, '}')
 	})
-	b = appendField(b, "moves", g.Moves)
+	if !lean || view == nil || g.Moves != view.Moves {
+		b = appendField(b, "moves", g.Moves)
+	}
 	b = append(b, `,"created":`...)
 	b, err := appendMarshaler(b, g.Created)
 	if err != nil {
 		return nil, err
 	}
-	b = append(b, `,"updated":`...)
-	if b, err = appendMarshaler(b, g.Updated); err != nil {
-		return nil, err
+	if !lean || g.Status != StatusPlaying {
+		b = append(b, `,"updated":`...)
+		if b, err = appendMarshaler(b, g.Updated); err != nil {
+			return nil, err
+		}
 	}
 	if len(g.Winners) > 0 {
 		b = append(b, `,"winners":`...)
@@ -162,8 +172,12 @@ func (g *GameInfo) appendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if g.ToMove != nil {
-		b = appendField(b, "toMove", *g.ToMove)
+	switch toMove, derived := g.ToMove, leanToMove(view); {
+	case lean && toMove == nil && derived != nil:
+		b = appendField(b, "toMove", -1)
+	case lean && toMove != nil && derived != nil && *toMove == *derived:
+	case toMove != nil:
+		b = appendField(b, "toMove", *toMove)
 	}
 	if g.RematchOf != "" {
 		b = append(b, `,"rematchOf":`...)
@@ -183,7 +197,8 @@ func (g *GameInfo) appendJSON(b []byte) ([]byte, error) {
 }
 
 // appendJSON appends the view as json.Marshal encodes it; null for nil.
-func (v *View) appendJSON(b []byte) ([]byte, error) {
+// Lean, it leaves out what a client derives (lean.go).
+func (v *View) appendJSON(b []byte, lean bool) ([]byte, error) {
 	if v == nil {
 		return append(b, "null"...), nil
 	}
@@ -204,42 +219,54 @@ func (v *View) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"remaining":`...)
 	b = appendCounts(b, v.Remaining)
 	b = append(b, `,"auction":`...)
-	b = v.Auction.appendJSON(b)
-	b = append(b, `,"raid":`...)
-	b = appendRaid(b, v.Raid)
+	b = v.Auction.appendJSON(b, lean)
+	if !lean || v.Raid != v.leanRaid() {
+		b = append(b, `,"raid":`...)
+		b = appendRaid(b, v.Raid)
+	}
 	b = append(b, `,"stakes":`...)
 	b = appendList(b, v.Stakes, func(b []byte, s razzia.Stake) []byte {
 		b = append(b, `{"seat":`...)
 		b = strconv.AppendInt(b, int64(s.Seat), 10)
 		b = appendField(b, "bid", s.Bid)
 		b = append(b, `,"gain":`...)
-		b = appendScore(b, s.Gain)
+		b = appendGain(b, s.Gain, lean)
 		return append(b, '}')
 	})
 	b = append(b, `,"seats":`...)
-	b = appendList(b, v.Seats, appendSeat)
+	b = appendList(b, v.Seats, func(b []byte, s SeatView) []byte { return appendSeat(b, s, lean) })
 	b = append(b, `,"winners":`...)
 	b = appendInts(b, v.Winners)
 	b = append(b, `,"legal":`...)
 	b = appendStrings(b, v.Legal)
-	b = append(b, `,"legalMoves":`...)
-	b = appendList(b, v.LegalMoves, appendMove)
+	if lean {
+		b = append(b, `,"gains":`...)
+		b = v.appendGains(b)
+	} else {
+		b = append(b, `,"legalMoves":`...)
+		b = appendList(b, v.LegalMoves, appendMove)
+	}
 	return append(b, '}'), nil
 }
 
-func (a *AuctionView) appendJSON(b []byte) []byte {
+func (a *AuctionView) appendJSON(b []byte, lean bool) []byte {
 	if a == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"kind":`...)
 	b = appendString(b, a.Kind)
 	b = appendField(b, "initiator", a.Initiator)
-	b = appendField(b, "highBid", a.HighBid)
-	b = appendField(b, "highBidder", a.HighBidder)
+	if high, bidder, ok := leanHighBid(a.Bids); !lean || !ok || high != a.HighBid || bidder != a.HighBidder {
+		b = appendField(b, "highBid", a.HighBid)
+		b = appendField(b, "highBidder", a.HighBidder)
+	}
 	b = append(b, `,"mustBid":`...)
 	b = strconv.AppendBool(b, a.MustBid)
 	b = append(b, `,"bids":`...)
 	b = appendStrings(b, a.Bids)
+	if lean && slices.Equal(a.Bidding, leanBidding(a.Bids)) {
+		return append(b, '}')
+	}
 	b = append(b, `,"bidding":`...)
 	b = appendList(b, a.Bidding, func(b []byte, bid Bid) []byte {
 		b = append(b, `{"state":`...)
@@ -252,7 +279,7 @@ func (a *AuctionView) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func appendSeat(b []byte, s SeatView) []byte {
+func appendSeat(b []byte, s SeatView, lean bool) []byte {
 	b = append(b, `{"name":`...)
 	b = appendString(b, s.Name)
 	b = append(b, `,"faceUp":`...)
@@ -262,7 +289,7 @@ func appendSeat(b []byte, s SeatView) []byte {
 	b = append(b, `,"holdings":`...)
 	b = appendCounts(b, s.Holdings)
 	b = append(b, `,"scores":`...)
-	b = appendList(b, s.Scores, appendScore)
+	b = appendList(b, s.Scores, func(b []byte, sc razzia.Score) []byte { return appendGain(b, sc, lean) })
 	b = appendField(b, "total", s.Total)
 	return append(b, '}')
 }

@@ -39,7 +39,11 @@ func patchExamples(t *testing.T, add func(string, any)) {
 	}
 	whole, last := at(41)
 	whole.Events = protocol.Events(g.Events(), players, english)
-	add("state-numbered", whole)
+	lean, err := whole.AppendLean(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	add("state-numbered", json.RawMessage(lean))
 	for i, tok := range []string{"call", "pass"} {
 		n := g.Len()
 		if err := g.PlayToken(tok); err != nil {

@@ -78,14 +78,6 @@ type ResyncMessage struct {
 	Type string `json:"type"` // TypeResync
 }
 
-// AppendState appends the document that patches change: the state
-// message without its events and version.
-func (m *StateMessage) AppendState(b []byte) ([]byte, error) {
-	d := *m
-	d.Events, d.Version = nil, 0
-	return d.AppendJSON(b)
-}
-
 // stateOnly removes the members of a state message that are not its
 // state, as a patch.
 var stateOnly = []byte(`{"events":null,"version":null}`)

@@ -24,20 +24,25 @@ type stateWriter struct {
 	b []byte
 }
 
-// member writes a member (after a comma unless first) whose value value
-// appends, and returns its span.
-func (w *stateWriter) member(first bool, key []byte, value func()) span {
+// key writes a member's key (after a comma unless first) and returns its
+// span, whose value end closes.
+func (w *stateWriter) key(first bool, key []byte) span {
 	if !first {
 		w.b = append(w.b, ',')
 	}
 	w.b = append(w.b, '"')
 	k := len(w.b)
 	w.b = append(append(w.b, key...), '"', ':')
-	start := len(w.b)
-	value()
-	return span{k, start, len(w.b)}
+	return span{key: k, start: len(w.b)}
 }
 
+// end returns the span with its value ended where the buffer is.
+func (w *stateWriter) end(s span) span {
+	s.end = len(w.b)
+	return s
+}
+
+// members returns the spans as members, in one slice with room for more.
 func (w *stateWriter) members(spans []span) []jsonMember {
 	out := make([]jsonMember, len(spans))
 	for i, s := range spans {
@@ -52,56 +57,63 @@ func (w *stateWriter) members(spans []span) []jsonMember {
 // PreMove, PreMoveDropped and its view's Seat, Legal and LegalMoves.
 func SeatState(public *State, m *StateMessage) (*State, error) {
 	w := &stateWriter{b: make([]byte, 0, len(public.Doc)+512)}
-	var top, view []span
+	var topBuf [16]span
+	var viewBuf [32]span
+	top, view := topBuf[:0], viewBuf[:0]
 	w.b = append(w.b, '{')
 	for i, mb := range public.top {
-		var value func()
+		sp := w.key(i == 0, mb.key)
 		switch string(mb.key) {
 		case "seat":
-			value = func() { w.b = strconv.AppendInt(w.b, int64(m.Seat), 10) }
+			w.b = strconv.AppendInt(w.b, int64(m.Seat), 10)
 		case "preMove", "preMoveDropped":
 			return nil, errNotPublic
 		case "view":
 			if public.view != nil && m.View != nil {
-				value = func() { view = w.view(public.view, m.View) }
+				view = w.view(view, public.view, m.View)
+			} else {
+				w.b = append(w.b, mb.value...)
 			}
+		default:
+			w.b = append(w.b, mb.value...)
 		}
-		if value == nil {
-			value = func() { w.b = append(w.b, mb.value...) }
-		}
-		top = append(top, w.member(i == 0, mb.key, value))
+		top = append(top, w.end(sp))
 	}
 	if m.PreMove != "" {
-		top = append(top, w.member(false, []byte("preMove"), func() { w.b = appendString(w.b, m.PreMove) }))
+		sp := w.key(false, []byte("preMove"))
+		w.b = appendString(w.b, m.PreMove)
+		top = append(top, w.end(sp))
 	}
 	if m.PreMoveDropped != "" {
-		top = append(top, w.member(false, []byte("preMoveDropped"), func() { w.b = appendString(w.b, m.PreMoveDropped) }))
+		sp := w.key(false, []byte("preMoveDropped"))
+		w.b = appendString(w.b, m.PreMoveDropped)
+		top = append(top, w.end(sp))
 	}
 	w.b = append(w.b, '}')
 	out := &State{Doc: w.b, top: w.members(top)}
-	if view != nil {
+	if len(view) > 0 {
 		out.view = w.members(view)
 	}
 	return out, nil
 }
 
-// view writes the public view's members with the seat's own in place.
-func (w *stateWriter) view(public []jsonMember, v *View) []span {
-	spans := make([]span, 0, len(public))
+// view writes the public view's members with the seat's own in place,
+// their spans appended to spans.
+func (w *stateWriter) view(spans []span, public []jsonMember, v *View) []span {
 	w.b = append(w.b, '{')
 	for j, vm := range public {
-		var value func()
+		sp := w.key(j == 0, vm.key)
 		switch string(vm.key) {
 		case "seat":
-			value = func() { w.b = strconv.AppendInt(w.b, int64(v.Seat), 10) }
+			w.b = strconv.AppendInt(w.b, int64(v.Seat), 10)
 		case "legal":
-			value = func() { w.b = appendStrings(w.b, v.Legal) }
-		case "legalMoves":
-			value = func() { w.b = appendList(w.b, v.LegalMoves, appendMove) }
+			w.b = appendStrings(w.b, v.Legal)
+		case "gains":
+			w.b = v.appendGains(w.b)
 		default:
-			value = func() { w.b = append(w.b, vm.value...) }
+			w.b = append(w.b, vm.value...)
 		}
-		spans = append(spans, w.member(j == 0, vm.key, value))
+		spans = append(spans, w.end(sp))
 	}
 	w.b = append(w.b, '}')
 	return spans

@@ -34,11 +34,11 @@ export class LiveState {
    */
   accept(msg, resync) {
     if (msg.type === "state" && msg.version) {
-      const { events: _events, version: _version, ...doc } = msg;
+      const { events, version: _version, ...doc } = msg;
       this.doc = doc;
       this.version = msg.version;
       this.asked = false;
-      return { msg, whole: true };
+      return { msg: { ...expand(doc), events: events || [] }, whole: true };
     }
     if (msg.type !== "patch") return { msg, whole: false };
     if (!this.doc || msg.base !== this.version || msg.patch === null || typeof msg.patch !== "object") {
@@ -48,11 +48,69 @@ export class LiveState {
       }
       return null;
     }
-    const doc = withNulls(patch(this.doc, msg.patch));
+    const doc = patch(this.doc, msg.patch);
     this.doc = doc;
     this.version = msg.version;
-    return { msg: { ...doc, events: msg.events || [] }, whole: false };
+    return { msg: { ...expand(doc), events: msg.events || [] }, whole: false };
   }
+}
+
+// expand returns the whole state of version 2's lean state doc (not
+// changed): what it leaves out, derived (docs/protocol.md, "What version 2
+// leaves out"), and the members a whole state writes as null.
+export function expand(doc) {
+  const out = withNulls(structuredClone(doc));
+  const v = out.view;
+  if (!v) return out;
+  const g = out.game;
+  if (g.moves === undefined) g.moves = v.moves;
+  if (g.toMove === undefined) {
+    if (v.toMove >= 0) g.toMove = v.toMove;
+  } else if (g.toMove === -1) delete g.toMove;
+  if (v.raid === undefined) {
+    const left = (v.remaining && v.remaining.police) || 0;
+    v.raid = { police: v.police, limit: v.policeLimit, policeLeft: left, cardsLeft: v.deckLeft,
+      toRaid: Math.max(v.policeLimit - v.police, 0), chance: v.deckLeft > 0 ? left / v.deckLeft : 0 };
+  }
+  for (const s of v.stakes || []) withTotal(s.gain);
+  for (const s of v.seats || []) for (const sc of s.scores || []) withTotal(sc);
+  const a = v.auction;
+  if (a) {
+    const cheques = (a.bids || []).map((b) => (b.startsWith("bid ") ? Number(b.slice(4)) : 0));
+    if (a.highBid === undefined) {
+      const high = Math.max(0, ...cheques);
+      a.highBid = high;
+      a.highBidder = high > 0 ? cheques.indexOf(high) : -1;
+    }
+    if (a.bidding === undefined) {
+      a.bidding = (a.bids || []).map((b, i) =>
+        cheques[i] > 0 ? { state: "bid", cheque: cheques[i] } : { state: b === "passed over" ? "passedOver" : b });
+    }
+  }
+  if (v.legalMoves === undefined) {
+    const stake = (v.stakes || []).find((s) => s.seat === v.seat);
+    const gains = v.gains || {};
+    v.legalMoves = (v.legal || []).map((token) => typedMove(token, gains[token] ? withTotal(gains[token]) : stake && stake.gain));
+  }
+  delete v.gains;
+  return out;
+}
+
+// withTotal adds a score's total, the sum of its categories.
+function withTotal(score) {
+  if (score && score.total === undefined) {
+    score.total = Object.values(score).reduce((sum, n) => sum + n, 0);
+  }
+  return score;
+}
+
+// typedMove is a legal move's token in both forms (docs/protocol.md,
+// "Typed moves"); a bid's with its gain.
+function typedMove(token, gain) {
+  const [word, ...rest] = token.split(" ");
+  if (word === "bid") return { token, action: "bid", cheque: Number(rest[0]), gain: { ...gain } };
+  if (word === "thief") return { token, action: "thieves", cards: rest };
+  return { token, action: word };
 }
 
 // withNulls puts back the members a whole state writes as null and a

@@ -1,0 +1,246 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/razziagame/razzia"
+)
+
+// Version 2's state is lean: it leaves out what a client derives from the
+// rest of it, which a whole state of version 1 repeats (docs/protocol.md,
+// "What version 2 leaves out"). Expand puts it back, so that a client
+// reads the very state version 1 sends, but for the game's "updated",
+// absent while the game is played (it changes at every move, and a
+// client that wants it keeps the time the patch came). Each member is
+// left out only when the client derives exactly what the whole state
+// holds: a state that breaks the rule keeps the member.
+//
+//   - game.moves is the view's moves; game.toMove the view's toMove,
+//     none (-1) when the view says none;
+//   - view.raid follows from police, policeLimit, remaining and deckLeft;
+//   - view.legalMoves from the tokens of view.legal, a bid's gain being
+//     the seat's stake's unless view.gains (by token) says otherwise;
+//   - an auction's bidding, highBid and highBidder from its bids;
+//   - a score's (or gain's) total is the sum of its categories.
+
+// AppendState appends the document that patches change: the state
+// message without its events and version, lean.
+func (m *StateMessage) AppendState(b []byte) ([]byte, error) {
+	d := *m
+	d.Events, d.Version = nil, 0
+	return d.appendJSON(b, true)
+}
+
+// AppendLean appends the whole state message of version 2: its state
+// lean, with its events and version.
+func (m *StateMessage) AppendLean(b []byte) ([]byte, error) { return m.appendJSON(b, true) }
+
+// leanToMove is the game's toMove the view says: nil without a view or
+// once nobody is to move.
+func leanToMove(v *View) *int {
+	if v == nil || v.ToMove < 0 {
+		return nil
+	}
+	to := v.ToMove
+	return &to
+}
+
+// leanRaid is the raid the rest of the view says.
+func (v *View) leanRaid() razzia.RaidRisk {
+	return razzia.RaidRisk{Police: v.Police, Limit: v.PoliceLimit, PoliceLeft: v.Remaining[razzia.Police.String()], CardsLeft: v.DeckLeft}
+}
+
+// bidCheque returns the cheque of a bid's token ("bid 9"), 0 for a pass.
+func bidCheque(part string) (int, bool) {
+	n, ok := strings.CutPrefix(part, "bid ")
+	if !ok {
+		return 0, part == "undecided" || part == "pass" || part == "passed over"
+	}
+	c, err := strconv.Atoi(n)
+	return c, err == nil && c > 0
+}
+
+// leanHighBid is the high bid and its bidder the bids say (0 and -1 for
+// none); not ok for a part it does not know.
+func leanHighBid(bids []string) (high, bidder int, ok bool) {
+	bidder = -1
+	for seat, part := range bids {
+		c, known := bidCheque(part)
+		if !known {
+			return 0, -1, false
+		}
+		if c > high {
+			high, bidder = c, seat
+		}
+	}
+	return high, bidder, true
+}
+
+// leanBidding is the typed form of the bids.
+func leanBidding(bids []string) []Bid {
+	out := make([]Bid, len(bids))
+	for i, part := range bids {
+		switch c, _ := bidCheque(part); {
+		case c > 0:
+			out[i] = Bid{State: "bid", Cheque: c}
+		case part == "passed over":
+			out[i] = Bid{State: "passedOver"}
+		default:
+			out[i] = Bid{State: part}
+		}
+	}
+	return out
+}
+
+// appendGain appends a score, lean without its total.
+func appendGain(b []byte, s razzia.Score, lean bool) []byte {
+	if !lean {
+		return appendScore(b, s)
+	}
+	b = append(b, '{')
+	for c := range razzia.NumCategories {
+		if c > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, razzia.Category(c).String()...)
+		b = append(b, '"', ':')
+		b = strconv.AppendInt(b, int64(s[c]), 10)
+	}
+	return append(b, '}')
+}
+
+// stakeOf returns the gain of the seat's stake, false when the view has
+// none for it.
+func (v *View) stakeOf(seat int) (razzia.Score, bool) {
+	for _, s := range v.Stakes {
+		if s.Seat == seat {
+			return s.Gain, true
+		}
+	}
+	return razzia.Score{}, false
+}
+
+// appendGains appends view.gains: the legal bids' gains that are not the
+// seat's stake's, by token.
+func (v *View) appendGains(b []byte) []byte {
+	b = append(b, '{')
+	stake, ok := v.stakeOf(v.Seat)
+	n := 0
+	for _, m := range v.LegalMoves {
+		if m.Gain == nil || (ok && *m.Gain == stake) {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		b = appendString(b, m.Token)
+		b = append(b, ':')
+		b = appendGain(b, *m.Gain, true)
+	}
+	return append(b, '}')
+}
+
+// leanPresence is what Expand reads of a lean state besides the Message:
+// the members it left out and view.gains.
+type leanPresence struct {
+	Game struct {
+		Moves  *int `json:"moves"`
+		ToMove *int `json:"toMove"`
+	} `json:"game"`
+	View *struct {
+		Raid       json.RawMessage         `json:"raid"`
+		LegalMoves json.RawMessage         `json:"legalMoves"`
+		Gains      map[string]razzia.Score `json:"gains"`
+		Auction    *struct {
+			HighBid *int            `json:"highBid"`
+			Bidding json.RawMessage `json:"bidding"`
+		} `json:"auction"`
+	} `json:"view"`
+}
+
+// Expand puts back into m, a message of version 2 (a whole state, or a
+// state patched) decoded from data, what version 2 leaves out; Go reads
+// scores without their totals. A token of view.legal that is no move is
+// an error.
+func Expand(m *Message, data []byte) error {
+	var p leanPresence
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	v := m.View
+	if p.Game.Moves == nil && v != nil {
+		m.Game.Moves = v.Moves
+	}
+	switch {
+	case p.Game.ToMove == nil:
+		m.Game.ToMove = leanToMove(v)
+	case *p.Game.ToMove == -1:
+		m.Game.ToMove = nil
+	}
+	if v == nil || p.View == nil {
+		return nil
+	}
+	if p.View.Raid == nil {
+		v.Raid = v.leanRaid()
+	}
+	if a := v.Auction; a != nil && p.View.Auction != nil {
+		if p.View.Auction.HighBid == nil {
+			a.HighBid, a.HighBidder, _ = leanHighBid(a.Bids)
+		}
+		if p.View.Auction.Bidding == nil {
+			a.Bidding = leanBidding(a.Bids)
+		}
+	}
+	if p.View.LegalMoves == nil {
+		moves, err := v.legalMoves(p.View.Gains)
+		if err != nil {
+			return err
+		}
+		v.LegalMoves = moves
+	}
+	return nil
+}
+
+// ExpandBrief is Expand for a message decoded brief (DecodeBrief), which
+// holds of the game what the view says: it puts back game.moves and
+// game.toMove, unless the message has them.
+func ExpandBrief(m *Message) {
+	if m.View == nil {
+		return
+	}
+	if m.Game.Moves == 0 {
+		m.Game.Moves = m.View.Moves
+	}
+	if m.Game.ToMove == nil {
+		m.Game.ToMove = leanToMove(m.View)
+	} else if *m.Game.ToMove < 0 {
+		m.Game.ToMove = nil
+	}
+}
+
+// legalMoves returns the typed moves of view.legal, a bid's gain the
+// seat's stake's unless gains says otherwise.
+func (v *View) legalMoves(gains map[string]razzia.Score) ([]Move, error) {
+	out := make([]Move, 0, len(v.Legal))
+	for _, tok := range v.Legal {
+		m, err := razzia.ParseMove(tok)
+		if err != nil {
+			return nil, fmt.Errorf("view.legal: %v", err)
+		}
+		mv := MoveOf(m)
+		if m.Action == razzia.ActionBid {
+			gain, ok := gains[tok]
+			if !ok {
+				gain, _ = v.stakeOf(v.Seat)
+			}
+			mv.Gain = &gain
+		}
+		out = append(out, mv)
+	}
+	return out, nil
+}
