@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -184,7 +185,9 @@ func patchesGiveWholeStates(t *testing.T, game int) {
 					}
 				}
 				if !found {
-					t.Fatalf("seat %d, move %d: the patches give\n%+v\nthe whole states are\n%+v", s, moves, g, wants)
+					gj, _ := json.Marshal(g)
+					wj, _ := json.Marshal(wants)
+					t.Fatalf("seat %d, move %d: the patches give\n%s\nthe whole states are\n%s", s, moves, gj, wj)
 				}
 			}
 		}

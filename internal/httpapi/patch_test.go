@@ -45,6 +45,9 @@ func (c *client) patched(data []byte) protocol.Message {
 	if err := json.Unmarshal(doc, &m); err != nil {
 		c.t.Fatalf("%v: %s", err, doc)
 	}
+	if err := protocol.Expand(&m, doc); err != nil {
+		c.t.Fatalf("%v: %s", err, doc)
+	}
 	if err := json.Unmarshal(p.Events, &m.Events); err != nil {
 		c.t.Fatal(err)
 	}

@@ -84,6 +84,11 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 		data, err = u.Encoded(w.keys.whole, func(u table.Update) ([]byte, error) {
 			m := stateOf(u, cat, true)
 			m.Version = u.Version
+			if m.Version == 0 {
+				// Unnumbered (a finished game's): never patched, whole
+				// as in version 1.
+				return encodeOnce(m.AppendJSON)
+			}
 			return encodeOnce(m.AppendLean)
 		})
 	}

@@ -207,8 +207,10 @@ func (v *View) appendJSON(b []byte, lean bool) ([]byte, error) {
 	b = appendField(b, "seat", v.Seat)
 	b = appendField(b, "moves", v.Moves)
 	b = appendField(b, "round", v.Round)
-	b = append(b, `,"phase":`...)
-	b = appendString(b, v.Phase)
+	if !lean || v.Phase != v.leanPhase() {
+		b = append(b, `,"phase":`...)
+		b = appendString(b, v.Phase)
+	}
 	b = appendField(b, "toMove", v.ToMove)
 	b = appendField(b, "police", v.Police)
 	b = appendField(b, "policeLimit", v.PoliceLimit)
@@ -228,7 +230,9 @@ func (v *View) appendJSON(b []byte, lean bool) ([]byte, error) {
 	b = appendList(b, v.Stakes, func(b []byte, s razzia.Stake) []byte {
 		b = append(b, `{"seat":`...)
 		b = strconv.AppendInt(b, int64(s.Seat), 10)
-		b = appendField(b, "bid", s.Bid)
+		if !lean || s.Bid != v.leanBid(s.Seat) {
+			b = appendField(b, "bid", s.Bid)
+		}
 		b = append(b, `,"gain":`...)
 		b = appendGain(b, s.Gain, lean)
 		return append(b, '}')

@@ -20,6 +20,10 @@ import (
 //
 //   - game.moves is the view's moves; game.toMove the view's toMove,
 //     none (-1) when the view says none;
+//   - view.phase is "over" once nobody is to move, else "auction" while
+//     an auction runs, else "turn";
+//   - a stake's bid is the seat's lowest face-up cheque above the
+//     auction's high bid (above 0 outside an auction), 0 for none;
 //   - view.raid follows from police, policeLimit, remaining and deckLeft;
 //   - view.legalMoves from the tokens of view.legal, a bid's gain being
 //     the seat's stake's unless view.gains (by token) says otherwise;
@@ -46,6 +50,34 @@ func leanToMove(v *View) *int {
 	}
 	to := v.ToMove
 	return &to
+}
+
+// leanPhase is the phase the view's toMove and auction say.
+func (v *View) leanPhase() string {
+	switch {
+	case v.ToMove < 0:
+		return "over"
+	case v.Auction != nil:
+		return "auction"
+	}
+	return "turn"
+}
+
+// leanBid is the lowest bid of the seat the view says (a stake's).
+func (v *View) leanBid(seat int) int {
+	high := 0
+	if v.Auction != nil {
+		high = v.Auction.HighBid
+	}
+	if seat < 0 || seat >= len(v.Seats) {
+		return 0
+	}
+	for _, c := range v.Seats[seat].FaceUp { // in increasing order
+		if c > high {
+			return c
+		}
+	}
+	return 0
 }
 
 // leanRaid is the raid the rest of the view says.
@@ -153,6 +185,8 @@ type leanPresence struct {
 		ToMove *int `json:"toMove"`
 	} `json:"game"`
 	View *struct {
+		Phase      *string                 `json:"phase"`
+		Stakes     []struct{ Bid *int }    `json:"stakes"`
 		Raid       json.RawMessage         `json:"raid"`
 		LegalMoves json.RawMessage         `json:"legalMoves"`
 		Gains      map[string]razzia.Score `json:"gains"`
@@ -188,12 +222,20 @@ func Expand(m *Message, data []byte) error {
 	if p.View.Raid == nil {
 		v.Raid = v.leanRaid()
 	}
+	if p.View.Phase == nil {
+		v.Phase = v.leanPhase()
+	}
 	if a := v.Auction; a != nil && p.View.Auction != nil {
 		if p.View.Auction.HighBid == nil {
 			a.HighBid, a.HighBidder, _ = leanHighBid(a.Bids)
 		}
 		if p.View.Auction.Bidding == nil {
 			a.Bidding = leanBidding(a.Bids)
+		}
+	}
+	for i, s := range p.View.Stakes {
+		if s.Bid == nil && i < len(v.Stakes) {
+			v.Stakes[i].Bid = v.leanBid(v.Stakes[i].Seat)
 		}
 	}
 	if p.View.LegalMoves == nil {
@@ -206,12 +248,15 @@ func Expand(m *Message, data []byte) error {
 	return nil
 }
 
-// ExpandBrief is Expand for a message decoded brief (DecodeBrief), which
-// holds of the game what the view says: it puts back game.moves and
-// game.toMove, unless the message has them.
+// ExpandBrief is Expand for a message decoded brief (DecodeBrief): it
+// puts back game.moves, game.toMove and view.phase, unless the message
+// has them.
 func ExpandBrief(m *Message) {
 	if m.View == nil {
 		return
+	}
+	if m.View.Phase == "" {
+		m.View.Phase = m.View.leanPhase()
 	}
 	if m.Game.Moves == 0 {
 		m.Game.Moves = m.View.Moves

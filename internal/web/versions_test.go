@@ -25,7 +25,7 @@ func record(ctx context.Context, t *testing.T, c *websocket.Conn, each func(m pr
 	for {
 		_, data, err := c.Read(ctx)
 		if err != nil {
-			t.Errorf("read: %v", err)
+			t.Errorf("read after %d: %v %s", len(out), err, last(out))
 			return out
 		}
 		out = append(out, data)
@@ -34,7 +34,8 @@ func record(ctx context.Context, t *testing.T, c *websocket.Conn, each func(m pr
 		if each != nil {
 			each(m)
 		}
-		if bytes.Contains(data, []byte(`"phase":"over"`)) {
+		// Version 2 leaves the phase out: the game's status says it too.
+		if bytes.Contains(data, []byte(`"phase":"over"`)) || bytes.Contains(data, []byte(`"status":"finished"`)) {
 			return out
 		}
 	}

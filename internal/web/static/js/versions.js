@@ -72,7 +72,7 @@ export function expand(doc) {
     v.raid = { police: v.police, limit: v.policeLimit, policeLeft: left, cardsLeft: v.deckLeft,
       toRaid: Math.max(v.policeLimit - v.police, 0), chance: v.deckLeft > 0 ? left / v.deckLeft : 0 };
   }
-  for (const s of v.stakes || []) withTotal(s.gain);
+  if (v.phase === undefined) v.phase = v.toMove < 0 ? "over" : v.auction ? "auction" : "turn";
   for (const s of v.seats || []) for (const sc of s.scores || []) withTotal(sc);
   const a = v.auction;
   if (a) {
@@ -86,6 +86,11 @@ export function expand(doc) {
       a.bidding = (a.bids || []).map((b, i) =>
         cheques[i] > 0 ? { state: "bid", cheque: cheques[i] } : { state: b === "passed over" ? "passedOver" : b });
     }
+  }
+  const high = a ? a.highBid : 0;
+  for (const s of v.stakes || []) {
+    withTotal(s.gain);
+    if (s.bid === undefined) s.bid = ((v.seats[s.seat] || {}).faceUp || []).find((c) => c > high) || 0;
   }
   if (v.legalMoves === undefined) {
     const stake = (v.stakes || []).find((s) => s.seat === v.seat);
