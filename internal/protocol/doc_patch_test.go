@@ -38,7 +38,7 @@ func patchExamples(t *testing.T, add func(string, any)) {
 		return m, doc
 	}
 	whole, last := at(41)
-	whole.Events = protocol.Events(g.Events(), players, english)
+	whole.Events = protocol.Events(g.Events(), players, nil)
 	lean, err := whole.AppendLean(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +56,7 @@ func patchExamples(t *testing.T, add func(string, any)) {
 			t.Fatal(err)
 		}
 		add("patch-"+tok, protocol.PatchMessage{Type: protocol.TypePatch, Base: version - 1, Version: version,
-			Events: protocol.Events(g.EventsSince(n), players, english), Patch: json.RawMessage(patch)})
+			Events: protocol.Events(g.EventsSince(n), players, nil), Patch: json.RawMessage(patch)})
 		last = doc
 	}
 	add("resync", protocol.ResyncMessage{Type: protocol.TypeResync})

@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/i18n"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/servertest"
 	"github.com/razziagame/razzia/internal/web"
@@ -25,7 +26,7 @@ func record(ctx context.Context, t *testing.T, c *websocket.Conn, each func(m pr
 	for {
 		_, data, err := c.Read(ctx)
 		if err != nil {
-			t.Errorf("read after %d: %v %s", len(out), err, last(out))
+			t.Errorf("read: %v", err)
 			return out
 		}
 		out = append(out, data)
@@ -91,14 +92,19 @@ func TestLiveStates(t *testing.T) {
 	patched := <-done
 
 	check := `import { LiveState } from "./versions.mjs";
+import { narrate } from "./narrate.mjs";
+import { translator } from "./i18n.mjs";
 import { readFileSync } from "node:fs";
 const msgs = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const en = JSON.parse(readFileSync(process.argv[3], "utf8"));
+const t = translator(en, en);
+const tell = (e, players) => narrate(t, e, players);
 const run = (list) => {
   const live = new LiveState();
   const out = [];
   let resyncs = 0;
   for (const m of list) {
-    const got = live.accept(m, () => resyncs++);
+    const got = live.accept(m, () => resyncs++, tell);
     if (got) out.push({ msg: got.msg, whole: got.whole });
   }
   return { out, resyncs };
@@ -110,8 +116,12 @@ gap.splice(gap.findIndex((m, i) => m.type === "patch" && i > gap.findIndex((m) =
 console.log(JSON.stringify({ all: run(msgs), gap: run(gap) }));
 `
 	input, _ := json.Marshal(rawList(patched))
-	node, dir := web.NodeModules(t, map[string][]byte{"check.mjs": []byte(check), "msgs.json": input})
-	out, err := exec.Command(node, filepath.Join(dir, "check.mjs"), filepath.Join(dir, "msgs.json")).CombinedOutput()
+	en, err := i18n.JSON("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, dir := web.NodeModules(t, map[string][]byte{"check.mjs": []byte(check), "msgs.json": input, "en.json": en})
+	out, err := exec.Command(node, filepath.Join(dir, "check.mjs"), filepath.Join(dir, "msgs.json"), filepath.Join(dir, "en.json")).CombinedOutput()
 	if err != nil {
 		t.Fatalf("versions.js: %v\n%s", err, out)
 	}
@@ -156,6 +166,31 @@ console.log(JSON.stringify({ all: run(msgs), gap: run(gap) }));
 			wb, _ := json.Marshal(wants)
 			t.Fatalf("message %d: versions.js gives\n%s\nthe whole states are\n%s", i, gb, wb)
 		}
+	}
+	// The log the page keeps, told by narrate.js, is the server's of
+	// version 1.
+	var told, want []string
+	for _, g := range res.All.Out {
+		if g.Whole {
+			told = nil
+		}
+		events, _ := g.Msg["events"].([]any)
+		for _, e := range events {
+			text, _ := e.(map[string]any)["text"].(string)
+			told = append(told, text)
+		}
+	}
+	for i, data := range whole {
+		var m protocol.Message
+		json.Unmarshal(data, &m)
+		for _, e := range m.Events {
+			if i == 0 || m.Type == protocol.TypeState {
+				want = append(want, e.Text)
+			}
+		}
+	}
+	if !reflect.DeepEqual(told, want) {
+		t.Errorf("the page's log:\n%q\nthe server's:\n%q", told, want)
 	}
 	if compared < 10 || wholes != 2 || res.All.Resyncs != 0 {
 		t.Errorf("compared %d states (%d whole, %d resyncs asked): want many, the first and the one asked for", compared, wholes, res.All.Resyncs)

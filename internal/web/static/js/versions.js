@@ -30,15 +30,18 @@ export class LiveState {
    * be given: {msg, whole}, msg a whole state message for a patch, whole
    * true for a whole state that replaces the log; or null for a patch
    * that does not apply to the state held (a message went missing), after
-   * calling resync once to ask for the whole state.
+   * calling resync once to ask for the whole state. tell(event, players),
+   * when given, tells the events of version 2, which come without their
+   * sentences ("text").
    */
-  accept(msg, resync) {
+  accept(msg, resync, tell) {
     if (msg.type === "state" && msg.version) {
       const { events, version: _version, ...doc } = msg;
       this.doc = doc;
       this.version = msg.version;
       this.asked = false;
-      return { msg: { ...expand(doc), events: events || [] }, whole: true };
+      const state = expand(doc);
+      return { msg: { ...state, events: told(events, state, tell) }, whole: true };
     }
     if (msg.type !== "patch") return { msg, whole: false };
     if (!this.doc || msg.base !== this.version || msg.patch === null || typeof msg.patch !== "object") {
@@ -51,8 +54,18 @@ export class LiveState {
     const doc = patch(this.doc, msg.patch);
     this.doc = doc;
     this.version = msg.version;
-    return { msg: { ...expand(doc), events: msg.events || [] }, whole: false };
+    const state = expand(doc);
+    return { msg: { ...state, events: told(msg.events, state, tell) }, whole: false };
   }
+}
+
+// told returns the events with their sentences, told by tell naming the
+// state's players.
+function told(events, state, tell) {
+  const list = events || [];
+  if (!tell) return list;
+  const players = ((state.game && state.game.seats) || []).map((s) => s.name);
+  return list.map((e) => (e.text === undefined ? { ...e, text: tell(e, players) } : e));
 }
 
 // expand returns the whole state of version 2's lean state doc (not
