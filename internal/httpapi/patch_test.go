@@ -91,7 +91,7 @@ func TestProtocolVersions(t *testing.T) {
 	}
 	m := v2.read()
 	// Its events come untold: the client tells them.
-	if !bytes.HasPrefix(m.raw, []byte(`{"type":"patch","base":`)) || m.View.Moves != 1 || len(m.Events) == 0 || m.Events[0].Text != "" {
+	if !bytes.HasPrefix(m.raw, []byte(`{"type":"patch",`)) || m.View.Moves != 1 || len(m.Events) == 0 || m.Events[0].Text != "" {
 		t.Errorf("version 2 after a move: %s gives %+v", m.raw, m.Message)
 	}
 	if len(m.raw) > len(first.raw)/3 {

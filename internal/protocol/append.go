@@ -88,12 +88,15 @@ func appendEvents(b []byte, events []Event) ([]byte, error) {
 }
 
 // AppendJSON appends the patch message to b as json.Marshal encodes it
-// (the patch, valid JSON, as it is).
+// (the patch, valid JSON, as it is), but for a base of Version-1, which
+// it leaves out (ParsePatch reads it so).
 func (m *PatchMessage) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"type":`...)
 	b = appendString(b, m.Type)
-	b = append(b, `,"base":`...)
-	b = strconv.AppendInt(b, m.Base, 10)
+	if m.Base != m.Version-1 {
+		b = append(b, `,"base":`...)
+		b = strconv.AppendInt(b, m.Base, 10)
+	}
 	b = append(b, `,"version":`...)
 	b = strconv.AppendInt(b, m.Version, 10)
 	b = append(b, `,"events":`...)
@@ -264,8 +267,10 @@ func (a *AuctionView) appendJSON(b []byte, lean bool) []byte {
 		b = appendField(b, "highBid", a.HighBid)
 		b = appendField(b, "highBidder", a.HighBidder)
 	}
-	b = append(b, `,"mustBid":`...)
-	b = strconv.AppendBool(b, a.MustBid)
+	if !lean || a.MustBid {
+		b = append(b, `,"mustBid":`...)
+		b = strconv.AppendBool(b, a.MustBid)
+	}
 	b = append(b, `,"bids":`...)
 	b = appendStrings(b, a.Bids)
 	if lean && slices.Equal(a.Bidding, leanBidding(a.Bids)) {

@@ -55,8 +55,13 @@ func patchExamples(t *testing.T, add func(string, any)) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		add("patch-"+tok, protocol.PatchMessage{Type: protocol.TypePatch, Base: version - 1, Version: version,
-			Events: protocol.Events(g.EventsSince(n), players, nil), Patch: json.RawMessage(patch)})
+		p := protocol.PatchMessage{Type: protocol.TypePatch, Base: version - 1, Version: version,
+			Events: protocol.Events(g.EventsSince(n), players, nil), Patch: json.RawMessage(patch)}
+		msg, err := p.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add("patch-"+tok, json.RawMessage(msg))
 		last = doc
 	}
 	add("resync", protocol.ResyncMessage{Type: protocol.TypeResync})

@@ -223,6 +223,10 @@ func TestParsePatch(t *testing.T) {
 	if err != nil || p.Base != 41 || p.Version != 42 || string(p.Events) != `[{"kind":"pass","seat":1}]` || string(p.Patch) != `{"view":{"toMove":2}}` {
 		t.Errorf("ParsePatch = %+v, %v", p, err)
 	}
+	// A base left out is the version before.
+	if p, err := ParsePatch([]byte(`{"type":"patch","version":42,"events":[],"patch":{}}`)); err != nil || p.Base != 41 || p.Version != 42 {
+		t.Errorf("ParsePatch without a base = %+v, %v; want base 41", p, err)
+	}
 	for _, bad := range []string{`{"type":"state"}`, `{"type":"patch","base":1}`, `{"type":"patch","base":"x","patch":{}}`, `[`} {
 		if _, err := ParsePatch([]byte(bad)); err == nil {
 			t.Errorf("ParsePatch(%s) accepted", bad)

@@ -27,7 +27,8 @@ import (
 //   - view.raid follows from police, policeLimit, remaining and deckLeft;
 //   - view.legalMoves from the tokens of view.legal, a bid's gain being
 //     the seat's stake's unless view.gains (by token) says otherwise;
-//   - an auction's bidding, highBid and highBidder from its bids;
+//   - an auction's bidding, highBid and highBidder from its bids; its
+//     mustBid is false when absent;
 //   - a score's (or gain's) total is the sum of its categories.
 
 // AppendState appends the document that patches change: the state

@@ -44,7 +44,8 @@ export class LiveState {
       return { msg: { ...state, events: told(events, state, tell) }, whole: true };
     }
     if (msg.type !== "patch") return { msg, whole: false };
-    if (!this.doc || msg.base !== this.version || msg.patch === null || typeof msg.patch !== "object") {
+    const base = msg.base === undefined ? msg.version - 1 : msg.base;
+    if (!this.doc || base !== this.version || msg.patch === null || typeof msg.patch !== "object") {
       if (!this.asked) {
         this.asked = true;
         resync();
@@ -89,6 +90,7 @@ export function expand(doc) {
   for (const s of v.seats || []) for (const sc of s.scores || []) withTotal(sc);
   const a = v.auction;
   if (a) {
+    if (a.mustBid === undefined) a.mustBid = false;
     const cheques = (a.bids || []).map((b) => (b.startsWith("bid ") ? Number(b.slice(4)) : 0));
     if (a.highBid === undefined) {
       const high = Math.max(0, ...cheques);
