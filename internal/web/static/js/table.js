@@ -2,6 +2,7 @@
 // are open, then the live table; it keeps the WebSocket alive and explains
 // every problem in the reader's language.
 
+import { onSubmit } from "./forms.js";
 import { h, replace, sync, setText, setClass, setAttr, $, stylesheet } from "./dom.js";
 import * as api from "./api.js";
 import { Connection } from "./conn.js";
@@ -654,7 +655,7 @@ const conn = new Connection(api.socketURL(id, "en"), { message: onMessage, statu
 const chat = new ChatPanel($("chat"), (msg) => conn.send(msg));
 setupSeats((msg) => conn.send(msg));
 
-$("join-form").addEventListener("submit", join);
+onSubmit("join-form", join);
 // Cancelling asks first, in place: a seated player would lose the table.
 $("cancel-table").addEventListener("click", () => {
   $("cancel-table").hidden = true;
