@@ -153,6 +153,7 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	p.setSelect("#signin-password", password)
 	p.click("#signin")
 	p.signedIn("Eve")
+	p.missesSwallowed()
 	for _, u := range append(seen(), eval[string](p, `location.href`)) {
 		for _, secret := range []string{"password=", strings.ReplaceAll(password, " ", "+"), strings.ReplaceAll(password, " ", "%20")} {
 			if strings.Contains(u, secret) {
@@ -168,17 +169,35 @@ func (p *page) settled() {
 	waitFor[bool](p, "two frames", `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, 10*time.Second)
 }
 
-// notReady checks that a submit button whose form has no handler yet is
-// disabled, and looks it.
+// missesSwallowed checks the harness's guard (aim): a press that lands
+// beside the target the harness aims at, because the page moved, is
+// swallowed before the page sees it, and told.
+func (p *page) missesSwallowed() {
+	p.t.Helper()
+	eval[bool](p, `(() => {
+  const d = document.createElement("div");
+  d.id = "decoy";
+  d.style.cssText = "position: fixed; left: 0; top: 0; width: 100px; height: 100px; z-index: 99";
+  d.addEventListener("click", () => { window.__decoyClicked = true; });
+  document.body.append(d);
+  window.__aim = { selector: "#signout", missed: "" };
+  return true;
+})()`)
+	p.do("press beside the target", chromedp.MouseClickXY(50, 50))
+	got := eval[string](p, `(() => { const m = window.__aim.missed; window.__aim = null; document.querySelector("#decoy").remove(); return (window.__decoyClicked ? "the decoy clicked; " : "") + m; })()`)
+	if got != "click on div#decoy" {
+		p.fail("a press beside the aim: %q, want it swallowed and told (click on div#decoy)", got)
+	}
+}
+
+// notReady checks, while the page's script is held, that a submit
+// button is disabled and, once the page's style has come, looks it.
 func (p *page) notReady(selector, why string) {
 	p.t.Helper()
-	state := eval[string](p, `(() => {
+	waitFor[bool](p, why+": "+selector+" disabled and dimmed", `(() => {
   const b = document.querySelector(`+jsString(selector)+`);
-  return b.disabled + " " + getComputedStyle(b).opacity;
-})()`)
-	if state != "true 0.5" {
-		p.fail("%s: %s is %q (disabled, opacity), want disabled and dimmed", why, selector, state)
-	}
+  return b.disabled && getComputedStyle(b).opacity === "0.5";
+})()`, 10*time.Second)
 }
 
 // jsString quotes s for a script.
