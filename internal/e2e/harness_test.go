@@ -219,7 +219,12 @@ const sockets = `(() => {
 const aim = `(() => {
   const guard = (ev) => {
     const a = window.__aim;
-    if (!a || !ev.isTrusted || (ev.target instanceof Element && ev.target.closest(a.selector))) return;
+    if (!a || a.done || !ev.isTrusted) return;
+    if (ev.target instanceof Element && ev.target.closest(a.selector)) {
+      // What the click then does (a label's click of its control) is the page's.
+      if (ev.type === "click") a.done = true;
+      return;
+    }
     const e = ev.target instanceof Element ? ev.target : null;
     a.missed = ev.type + " on " + (e ? e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") : "the document");
     ev.preventDefault();
