@@ -47,6 +47,7 @@ const page = {
   preMove: "", // our decision ahead in the running auction
   preMoveDropped: "", // why it was not played
   creator: false, // we created the table: we may cancel it and change its bots while it waits
+  gaveUp: false, // we gave up our seat in the waiting room
   levels: null, // the server's bot levels (GET /api/levels), loaded for the creator
   levelBusy: -1, // the seat whose level change is being sent
   left: false, // we left the table: a bot plays for us until we come back
@@ -159,6 +160,13 @@ function renderWaiting() {
           s.bot ? h("span", { class: "badge badge-bot" }, t("term.bot")) : null],
       i === you ? h("span", { class: "badge badge-you" }, t("term.you")) : null)));
   $("cancel-table").hidden = !page.creator || !$("cancel-confirm").hidden;
+  // Another's table: a seated person may give the seat up for someone
+  // else (the creator cancels the table instead).
+  const canGiveUp = you >= 0 && !page.creator;
+  if (!canGiveUp) $("giveup-confirm").hidden = true;
+  $("giveup-seat").hidden = !canGiveUp || !$("giveup-confirm").hidden;
+  $("giveup-q").textContent = canGiveUp ? t("giveup.ask", { seat: you + 1 }) : "";
+  $("giveup-done").hidden = !page.gaveUp || you >= 0;
   const canJoin = you < 0 && open.length > 0;
   $("join-form").hidden = !canJoin;
   if (canJoin) {
@@ -675,6 +683,35 @@ $("cancel-yes").addEventListener("click", async () => {
     showGone("table_cancelled");
   } catch (err) {
     setError(errorText(page.t, err.code));
+  }
+});
+// Giving up a seat in the waiting room asks first, in place, as cancelling does.
+$("giveup-seat").addEventListener("click", () => {
+  $("giveup-seat").hidden = true;
+  $("giveup-confirm").hidden = false;
+  $("giveup-no").focus();
+});
+$("giveup-no").addEventListener("click", () => {
+  $("giveup-confirm").hidden = true;
+  render();
+  $("giveup-seat").focus();
+});
+$("giveup-yes").addEventListener("click", async () => {
+  $("giveup-yes").disabled = true;
+  try {
+    const res = await api.giveUpSeat(id, page.you);
+    page.game = res.game;
+    page.you = -1;
+    page.gaveUp = true;
+    $("giveup-confirm").hidden = true;
+    announce(page.t("giveup.done"));
+    // The seat's cookie no longer holds a seat: a new connection watches.
+    conn.restart();
+    await refreshInfo();
+  } catch (err) {
+    setError(errorText(page.t, err.code));
+  } finally {
+    $("giveup-yes").disabled = false;
   }
 });
 // The clocks count down between the server's messages; the player's own
