@@ -115,4 +115,3 @@ func TestGiveUpSeat(t *testing.T) {
 	}
 	waitFor[bool](cy, "Dan in the seat", fmt.Sprintf(`(() => { const s = document.querySelector('#open-seats li[data-seat="%d"]'); return !!s && s.textContent.includes("Dan"); })()`, seat), 10*time.Second)
 }
-
