@@ -664,17 +664,22 @@ const chat = new ChatPanel($("chat"), (msg) => conn.send(msg));
 setupSeats((msg) => conn.send(msg));
 
 onSubmit("join-form", join);
-// Cancelling asks first, in place: a seated player would lose the table.
-$("cancel-table").addEventListener("click", () => {
-  $("cancel-table").hidden = true;
-  $("cancel-confirm").hidden = false;
-  $("cancel-no").focus();
-});
-$("cancel-no").addEventListener("click", () => {
-  $("cancel-confirm").hidden = true;
-  $("cancel-table").hidden = !page.creator;
-  $("cancel-table").focus();
-});
+// askFirst makes a button that loses something ask first, in place: it
+// shows its question (confirm), whose "no" button puts it back.
+function askFirst(button, confirm, no) {
+  $(button).addEventListener("click", () => {
+    $(button).hidden = true;
+    $(confirm).hidden = false;
+    $(no).focus();
+  });
+  $(no).addEventListener("click", () => {
+    $(confirm).hidden = true;
+    render(); // the button, if it still applies
+    $(button).focus();
+  });
+}
+// Cancelling: a seated player would lose the table.
+askFirst("cancel-table", "cancel-confirm", "cancel-no");
 $("cancel-yes").addEventListener("click", async () => {
   try {
     const res = await api.cancelGame(id);
@@ -685,17 +690,8 @@ $("cancel-yes").addEventListener("click", async () => {
     setError(errorText(page.t, err.code));
   }
 });
-// Giving up a seat in the waiting room asks first, in place, as cancelling does.
-$("giveup-seat").addEventListener("click", () => {
-  $("giveup-seat").hidden = true;
-  $("giveup-confirm").hidden = false;
-  $("giveup-no").focus();
-});
-$("giveup-no").addEventListener("click", () => {
-  $("giveup-confirm").hidden = true;
-  render();
-  $("giveup-seat").focus();
-});
+// Giving up a seat in the waiting room: the seat may be taken meanwhile.
+askFirst("giveup-seat", "giveup-confirm", "giveup-no");
 $("giveup-yes").addEventListener("click", async () => {
   $("giveup-yes").disabled = true;
   try {
