@@ -6,6 +6,9 @@
 // submits it natively (a GET of the page with what was typed in its
 // address, a password into the history and the server's logs, and the
 // click lost in the reload) nor meets a button that looks ready.
+// Not method="post" with a server answer: that would still reload the
+// page, losing the click and what was typed, and give every page a route
+// that must never log or echo a body; a disabled button sends nothing.
 // autocomplete="off" on those buttons stops a browser (Firefox) from
 // restoring them enabled on a reload, before the script runs.
 
