@@ -117,12 +117,20 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	p.navigate("/")
 	waitFor[bool](p, "the learn button", shown("#learn"), 10*time.Second)
 	p.notReady("#learn", "the lobby's script held")
+	// Where a person taps: the lobby's lists, come, move nothing below them.
+	learnAt := `(() => { const r = document.querySelector("#learn").getBoundingClientRect(); return r.top + scrollY; })()`
+	before := eval[float64](p, learnAt)
 	p.do("scroll to the learn form", chromedp.ScrollIntoView(chromedp.CSS("#learn-form")))
 	p.screenshotViewport("forms-lobby-held-" + phone.String())
 	p.mouseClick("#learn")
 	p.settled()
 	release()
 	waitFor[bool](p, "the learn button ready", `!document.querySelector("#learn").disabled`, 10*time.Second)
+	waitFor[bool](p, "the lobby's lists", `!document.querySelector("#main .pending") && `+shown("#seeks-open li")+" && "+shown("#challenge-guest"), 10*time.Second)
+	p.frames()
+	if after := eval[float64](p, learnAt); after != before {
+		p.fail("the learn button moved from %v to %v px when the lobby's lists came", before, after)
+	}
 	p.screenshotViewport("forms-lobby-ready-" + phone.String())
 	for _, u := range seen() {
 		if strings.Contains(u, "name=") {

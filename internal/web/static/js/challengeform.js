@@ -56,6 +56,7 @@ function draw() {
   const signedIn = Boolean(me);
   $("challenge").hidden = me === false; // a server without accounts has no challenges
   $("challenge-guest").hidden = signedIn || me === false;
+  $("challenge-guest").classList.remove("pending");
   $("challenge-form").hidden = !signedIn;
   $("challenges-h").hidden = list.length === 0;
   replace($("challenges-list"), list.map(item));
