@@ -112,7 +112,8 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	p.resize(phone)
 	seen := p.requests()
 
-	// The lobby's guided game, tapped before the lobby's script came.
+	// The lobby's guided game, tapped, and asked for with Enter, before the
+	// lobby's script came.
 	release := p.holdScript("lobby.js")
 	p.navigate("/")
 	waitFor[bool](p, "the learn button", shown("#learn"), 10*time.Second)
@@ -123,6 +124,7 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	p.do("scroll to the learn form", chromedp.ScrollIntoView(chromedp.CSS("#learn-form")))
 	p.screenshotViewport("forms-lobby-held-" + phone.String())
 	p.mouseClick("#learn")
+	p.do("type a name and Enter", chromedp.SendKeys(chromedp.CSS("#learn-name"), "Ann\r"))
 	p.settled()
 	release()
 	waitFor[bool](p, "the learn button ready", `!document.querySelector("#learn").disabled`, 10*time.Second)
