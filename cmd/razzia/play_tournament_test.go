@@ -55,7 +55,12 @@ func TestPlayTerminalTournament(t *testing.T) {
 		t.Fatal(err)
 	}
 	term.waitFor(10*time.Second, "", "Ann (you)")
-	term.waitFor(60*time.Second, "dp\r", "Game over")
+	over := term.waitFor(60*time.Second, "dp\r", "Game over")
+	// No rematch offered, which the server refuses at a tournament's table.
+	if words := strings.Join(strings.Fields(over), " "); !strings.Contains(words, "the tournament seats you at your next game") ||
+		strings.Contains(over, "a: rematch") {
+		t.Errorf("the end of a tournament's game:\n%s", over)
+	}
 	term.send("q")
 	final := term.waitFor(10*time.Second, "", "Terminal cup", "Finished", "Standings")
 	t.Logf("the final screen:\n%s", final)
