@@ -75,15 +75,41 @@ func (s *SeatStore) Check() error {
 		}
 		return err // a file that is not a list of seats, which it names
 	}
+	made := missingDirs(filepath.Dir(s.Path))
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
 		return cannot(err)
 	}
+	// Nothing is kept yet: the folders made to try go again (Save makes
+	// them when there is a seat to keep), so a command that fails after
+	// the check leaves nothing behind.
+	defer func() {
+		for _, d := range made {
+			_ = os.Remove(d)
+		}
+	}()
 	f, err := os.CreateTemp(filepath.Dir(s.Path), ".seats-*.json")
 	if err != nil {
 		return cannot(err)
 	}
 	f.Close()
 	return os.Remove(f.Name())
+}
+
+// missingDirs returns dir and its parents up to the first that exists,
+// the innermost first: the folders os.MkdirAll(dir) would make.
+func missingDirs(dir string) []string {
+	var missing []string
+	for {
+		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+			return missing
+		}
+		missing = append(missing, dir)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return missing
+		}
+		dir = parent
+	}
 }
 
 // Seats returns the seats saved for the server, the newest first.
