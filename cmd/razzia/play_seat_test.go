@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -96,33 +95,6 @@ func TestPlaySeatSurvives(t *testing.T) {
 		return strings.Contains(s, "Ann (you)") && !strings.Contains(s, "bot plays") && !strings.Contains(s, "✗")
 	})
 	quitToBot(t, term, status)
-}
-
-// TestPlayWaitingRoomClosed: q in the waiting room of a table one created
-// asks whether to close it, in Hungarian at 120×40; y closes it on the
-// server, and the line left in the terminal says so instead of offering
-// its link.
-func TestPlayWaitingRoomClosed(t *testing.T) {
-	t.Parallel()
-	srv, c := testServer(t, 1000)
-	term := newTerminal(t, 120, 40)
-	status := playCommand(t, term, "--server", srv.URL, "--name", "Ann", "--bots", "easy", "--players", "3", "--lang", "hu")
-	s := term.waitFor(10*time.Second, "", "Hívd meg őket", "1  Ann (te)", "2  Bot 2 (easy)", "3  — szabad —")
-	m := regexp.MustCompile(`/g/([a-z2-7]{10})`).FindStringSubmatch(s)
-	if m == nil {
-		t.Fatalf("no link in the waiting room:\n%s", s)
-	}
-	term.send("q")
-	term.waitFor(5*time.Second, "", "Bezárod az asztalt? y: bezárom, n: nyitva marad másoknak, esc: maradok")
-	term.send("y")
-	if got := wait(t, status); got != 0 {
-		t.Fatalf("razzia play exited with %d", got)
-	}
-	var refused *client.Error
-	if _, _, err := c.Game(t.Context(), m[1], ""); !errors.As(err, &refused) || refused.Code != protocol.TableCancelled {
-		t.Fatalf("the table on the server: %v; want it cancelled", err)
-	}
-	term.waitFor(5*time.Second, "", "Az asztal bezárult: "+srv.URL+m[0])
 }
 
 // TestPlayNoSeat: the link of a game with no seat left says what can be

@@ -1,0 +1,366 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/servertest"
+)
+
+// A screenCase is what a person sees at one of the faults of a server
+// game, checked in a terminal of one size and language.
+type screenCase struct {
+	srv  *servertest.Server
+	c    *client.Client
+	term *terminal
+	lang string
+	cat  *i18n.Catalogue
+}
+
+// T is the text of key in the case's language.
+func (sc *screenCase) T(key string, args ...any) string { return sc.cat.T(key, args...) }
+
+// shows waits until the screen shows every text whole, wherever the
+// terminal or the program wrapped it, and returns the screen's words.
+func (sc *screenCase) shows(t *testing.T, texts ...string) string {
+	t.Helper()
+	var s string
+	sc.term.waitUntil(10*time.Second, "", fmt.Sprintf("%q", texts), func(screen string) bool {
+		s = words(screen, sc.term.cols)
+		for _, x := range texts {
+			if !strings.Contains(s, words(x, 0)) {
+				return false
+			}
+		}
+		return true
+	})
+	return s
+}
+
+// words returns the screen's text as it reads, its words separated by
+// single spaces: a line the terminal wrapped at its width (a full line)
+// goes on without a space, as a link cut in two does.
+func words(screen string, width int) string {
+	var b strings.Builder
+	for l := range strings.SplitSeq(screen, "\n") {
+		l = strings.TrimRight(l, " ")
+		b.WriteString(l)
+		if width == 0 || utf8.RuneCountInString(l) < width {
+			b.WriteString(" ")
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// TestPlayScreens checks, in a pseudo-terminal at 80×24 and 120×40 in
+// English, German and Hungarian, what a person sees where razzia play
+// once failed them: "connecting to" while the server has not answered;
+// the table; no turn offered and the offline sign while the server is
+// out of reach, and the turn back after; L and q at a started game, which
+// say that a bot plays until you come back, with their keys, and the seat
+// kept after q; q in the waiting room of one's own table, which offers to
+// close it, and of another's, which offers to keep the seat; a hot-seat
+// hand-over, then the choices with the safe one selected. Every text is
+// checked whole, wherever it wraps. One server serves every case.
+func TestPlayScreens(t *testing.T) {
+	t.Parallel() // terminals and programs of their own, mostly waiting
+	srv, c := testServer(t, 1000)
+	for _, tc := range []struct {
+		name string
+		play func(t *testing.T, sc *screenCase)
+	}{
+		{"seat kept through a lost connection and q", playSeatKept},
+		{"own waiting room closed", playOwnWaitingRoom},
+		{"another's waiting room kept", playOthersWaitingRoom},
+		{"hot-seat hand-over", playHandOver},
+	} {
+		for _, lang := range []string{"en", "de", "hu"} {
+			cat, ok := i18n.Lookup(lang)
+			if !ok {
+				t.Fatalf("no catalogue %s", lang)
+			}
+			for _, size := range [][2]int{{80, 24}, {120, 40}} {
+				t.Run(fmt.Sprintf("%s/%s/%dx%d", tc.name, lang, size[0], size[1]), func(t *testing.T) {
+					t.Parallel()
+					sc := &screenCase{srv: srv, c: c, term: newTerminal(t, size[0], size[1]), lang: lang, cat: cat}
+					tc.play(t, sc)
+				})
+			}
+		}
+	}
+}
+
+// playSeatKept: Ann creates a table with two bots through a gate that
+// holds her first connection, then cuts her off and lets her in again,
+// and quits with q.
+func playSeatKept(t *testing.T, sc *screenCase) {
+	g := newGate(t, sc.srv.Listener.Addr().String())
+	status := playCommand(t, sc.term, "--server", g.url, "--name", "Ann", "--bots", "easy,easy", "--lang", sc.lang)
+	sc.shows(t, sc.T("tui.server.connectingto", "server", g.url))
+	g.open()
+	yourTurn, _, _ := strings.Cut(sc.T("tui.yourturn", "player", "Ann"), "Ann")
+	sc.shows(t, "Ann ("+sc.T("term.you")+")", sc.T("term.row"), yourTurn+"Ann")
+
+	g.cut()
+	offline := reconnecting(sc.cat)
+	sc.term.waitUntil(20*time.Second, "", "the offline sign and no turn", func(s string) bool {
+		s = words(s, sc.term.cols)
+		return offline.MatchString(s) && !strings.Contains(s, yourTurn)
+	})
+	g.open()
+	sc.term.waitUntil(20*time.Second, "", "the turn back", func(s string) bool {
+		s = words(s, sc.term.cols)
+		return !offline.MatchString(s) && strings.Contains(s, yourTurn+"Ann")
+	})
+
+	sc.term.send("L")
+	sc.shows(t, sc.T("tui.leave.confirm"))
+	sc.term.send("n")
+	sc.term.send("q")
+	sc.shows(t, sc.T("tui.quit.standin"))
+	sc.term.send("y")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+	kept := pattern(sc.cat, "tui.seat.kept", "command", "razzia play "+regexp.QuoteMeta(g.url)+`/g/([a-z2-7]{10})`)
+	var m []string
+	sc.term.waitUntil(10*time.Second, "", "the seat kept and its link", func(s string) bool {
+		m = kept.FindStringSubmatch(words(s, sc.term.cols))
+		return m != nil
+	})
+	standIn(t, sc.c, m[1], "Ann")
+}
+
+// reconnecting matches the offline sign in the screen's words, whatever
+// the seconds it counts.
+func reconnecting(cat *i18n.Catalogue) *regexp.Regexp {
+	return pattern(cat, "tui.server.reconnecting", "seconds", `\d+`)
+}
+
+// pattern matches the text of key in the screen's words with the
+// placeholder's value matching re.
+func pattern(cat *i18n.Catalogue, key, placeholder, re string) *regexp.Regexp {
+	mark := "{" + placeholder + "}"
+	before, after, _ := strings.Cut(words(cat.T(key, placeholder, mark), 0), mark)
+	return regexp.MustCompile(regexp.QuoteMeta(before) + re + regexp.QuoteMeta(after))
+}
+
+// standIn waits until a server bot plays for the person's seat in game
+// id: the seat is kept, not lost.
+func standIn(t *testing.T, c *client.Client, id, person string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	conn, err := c.Dial(ctx, id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for {
+		st, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatalf("no bot plays for %s's seat: %v", person, err)
+		}
+		for _, seat := range st.Game.Seats {
+			if seat.Name == person && seat.StandIn != "" {
+				return
+			}
+		}
+	}
+}
+
+// playOwnWaitingRoom: Ann's table waits for a third player; q offers to
+// close it, y closes it on the server.
+func playOwnWaitingRoom(t *testing.T, sc *screenCase) {
+	status := playCommand(t, sc.term, "--server", sc.srv.URL, "--name", "Ann", "--bots", "easy", "--players", "3", "--lang", sc.lang)
+	s := sc.shows(t, sc.T("tui.server.invite"), "Ann ("+sc.T("term.you")+")")
+	m := regexp.MustCompile(`/g/([a-z2-7]{10})`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("no link in the waiting room: %s", s)
+	}
+	sc.term.send("q")
+	sc.shows(t, sc.T("tui.quit.open"))
+	sc.term.send("y")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+	sc.shows(t, sc.T("cli.table.closed", "link", sc.srv.URL+m[0]))
+	if _, _, err := sc.c.Game(t.Context(), m[1], ""); !isRefusal(err, protocol.TableCancelled) {
+		t.Fatalf("the table on the server: %v; want it cancelled", err)
+	}
+}
+
+// playOthersWaitingRoom: Gus joins a table that waits for another
+// player; q offers to keep the seat or give it up, k keeps it.
+func playOthersWaitingRoom(t *testing.T, sc *screenCase) {
+	info, _, err := sc.c.Create(t.Context(), []string{"", "", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := sc.srv.URL + "/g/" + info.ID
+	status := playCommand(t, sc.term, "--name", "Gus", "--lang", sc.lang, link)
+	sc.shows(t, "Gus ("+sc.T("term.you")+")", sc.T("tui.server.waiting"))
+	sc.term.send("q")
+	sc.shows(t, sc.T("waitroom.quit.ask"))
+	sc.term.send("k")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+	sc.shows(t, sc.T("tui.seat.kept", "command", "razzia play "+link))
+	got, _, err := sc.c.Game(t.Context(), info.ID, "")
+	if err != nil || got.Seats[0].Name != "Gus" {
+		t.Fatalf("the seat on the server: %+v, %v; want Gus's", got.Seats, err)
+	}
+}
+
+// playHandOver: a hot-seat game of two people names whose turn it is
+// before it shows their choices; enter shows them with the safe move
+// selected, and q asks whether to quit, with its keys.
+func playHandOver(t *testing.T, sc *screenCase) {
+	status := playCommand(t, sc.term, "--players", "Ann,Bob", "--seed", "7", "--delay", "0", "--lang", sc.lang)
+	enter := words(sc.T("tui.curtain.enter"), 0)
+	player := ""
+	sc.term.waitUntil(10*time.Second, "", "the hand-over", func(s string) bool {
+		s = words(s, sc.term.cols)
+		for _, p := range []string{"Ann", "Bob"} {
+			if strings.Contains(s, words(sc.T("tui.curtain", "player", p), 0)) && strings.Contains(s, enter) {
+				player = p
+			}
+		}
+		return player != ""
+	})
+	sc.term.send("\r")
+	sc.shows(t, sc.T("tui.yourturn", "player", player), "▶ "+sc.T("action.draw"))
+	sc.term.send("q")
+	sc.shows(t, sc.T("tui.quit.confirm"))
+	sc.term.send("y")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+}
+
+// isRefusal reports whether err is the server's refusal with the code.
+func isRefusal(err error, code protocol.Code) bool {
+	var refused *client.Error
+	return errors.As(err, &refused) && refused.Code == code
+}
+
+// A gate stands between razzia play and a server, as a network does: it
+// holds the connections made while it is shut until it opens, and cut
+// breaks those it carries and refuses new ones until it opens again.
+type gate struct {
+	t      *testing.T
+	url    string
+	target string
+	mu     sync.Mutex
+	state  gateState
+	change chan struct{} // closed, and made anew, when the state changes
+	conns  []net.Conn
+}
+
+type gateState uint8
+
+const (
+	gateShut gateState = iota
+	gateOpen
+	gateCut
+)
+
+// newGate listens on a free port of its own for the server at target
+// (host:port), shut.
+func newGate(t *testing.T, target string) *gate {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &gate{t: t, url: "http://" + ln.Addr().String(), target: target, change: make(chan struct{})}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			wg.Go(func() { g.carry(conn) })
+		}
+	})
+	t.Cleanup(func() {
+		ln.Close()
+		g.set(gateCut)
+		wg.Wait()
+	})
+	return g
+}
+
+func (g *gate) open() { g.set(gateOpen) }
+
+// cut breaks every connection and refuses new ones until open.
+func (g *gate) cut() { g.set(gateCut) }
+
+func (g *gate) set(s gateState) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.state = s
+	close(g.change)
+	g.change = make(chan struct{})
+	if s == gateCut {
+		for _, c := range g.conns {
+			c.Close()
+		}
+		g.conns = nil
+	}
+}
+
+// carry waits while the gate is shut, then carries the connection to
+// the server and back until either end or a cut closes it.
+func (g *gate) carry(conn net.Conn) {
+	for {
+		g.mu.Lock()
+		s, change := g.state, g.change
+		g.mu.Unlock()
+		if s == gateCut {
+			conn.Close()
+			return
+		}
+		if s == gateOpen {
+			break
+		}
+		<-change
+	}
+	server, err := net.Dial("tcp", g.target)
+	if err != nil {
+		conn.Close()
+		return
+	}
+	g.mu.Lock()
+	if g.state == gateCut {
+		g.mu.Unlock()
+		conn.Close()
+		server.Close()
+		return
+	}
+	g.conns = append(g.conns, conn, server)
+	g.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		io.Copy(server, conn)
+		server.Close()
+		close(done)
+	}()
+	io.Copy(conn, server)
+	conn.Close()
+	<-done
+}
