@@ -17,8 +17,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/razziagame/razzia"
-	"github.com/razziagame/razzia/internal/client"
-	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/tui"
 )
 
