@@ -14,15 +14,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/httpapi"
 	"github.com/razziagame/razzia/internal/i18n"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/servertest"
+	"github.com/razziagame/razzia/internal/table"
+	"github.com/razziagame/razzia/internal/testclock"
 )
 
 // A screenCase is what a person sees at one of the faults of a server
 // game, checked in a terminal of one size and language.
 type screenCase struct {
 	srv  *servertest.Server
+	clk  *testclock.Clock // the server's tables' clocks
 	c    *client.Client
 	term *terminal
 	lang string
@@ -72,11 +76,18 @@ func words(screen string, width int) string {
 // say that a bot plays until you come back, with their keys, and the seat
 // kept after q; q in the waiting room of one's own table, which offers to
 // close it, and of another's, which offers to keep the seat; a hot-seat
-// hand-over, then the choices with the safe one selected. Every text is
-// checked whole, wherever it wraps. One server serves every case.
+// hand-over, then the choices with the safe one selected; the time run
+// out at a blitz table: said as such (not "you left"), no turn offered,
+// the row in its place, B to take the seat back. Every text is checked
+// whole, wherever it wraps. One server serves every case.
 func TestPlayScreens(t *testing.T) {
 	t.Parallel() // terminals and programs of their own, mostly waiting
-	srv, c := testServer(t, 1000)
+	// The tables' clocks run only when a case advances them; the leases,
+	// read by the same clock, outlast every advance.
+	clk := testclock.New()
+	srv := servertest.New(t, servertest.Options{LevelBots: true, API: httpapi.Options{MessageRate: 1000, MessageBurst: 20},
+		Hub: table.Options{Now: clk.Now, AfterFunc: clk.AfterFunc, LeaseTTL: 24 * time.Hour}})
+	c := srv.Client()
 	for _, tc := range []struct {
 		name string
 		play func(t *testing.T, sc *screenCase)
@@ -85,6 +96,7 @@ func TestPlayScreens(t *testing.T) {
 		{"own waiting room closed", playOwnWaitingRoom},
 		{"another's waiting room kept", playOthersWaitingRoom},
 		{"hot-seat hand-over", playHandOver},
+		{"time run out", playTimeOut},
 	} {
 		for _, lang := range []string{"en", "de", "hu"} {
 			cat, ok := i18n.Lookup(lang)
@@ -94,7 +106,7 @@ func TestPlayScreens(t *testing.T) {
 			for _, size := range [][2]int{{80, 24}, {120, 40}} {
 				t.Run(fmt.Sprintf("%s/%s/%dx%d", tc.name, lang, size[0], size[1]), func(t *testing.T) {
 					t.Parallel()
-					sc := &screenCase{srv: srv, c: c, term: newTerminal(t, size[0], size[1]), lang: lang, cat: cat}
+					sc := &screenCase{srv: srv, clk: clk, c: c, term: newTerminal(t, size[0], size[1]), lang: lang, cat: cat}
 					tc.play(t, sc)
 				})
 			}
@@ -120,7 +132,7 @@ func playSeatKept(t *testing.T, sc *screenCase) {
 		return offline.MatchString(s) && !strings.Contains(s, yourTurn)
 	})
 	g.open()
-	sc.term.waitUntil(20*time.Second, "", "the turn back", func(s string) bool {
+	sc.term.waitUntil(30*time.Second, "", "the turn back", func(s string) bool {
 		s = words(s, sc.term.cols)
 		return !offline.MatchString(s) && strings.Contains(s, yourTurn+"Ann")
 	})
@@ -249,6 +261,56 @@ func playHandOver(t *testing.T, sc *screenCase) {
 	if got := wait(t, status); got != 0 {
 		t.Fatalf("razzia play exited with %d", got)
 	}
+}
+
+// playTimeOut: Ann's time runs out at a blitz table; the screen says so,
+// and that a bot plays for her until B, offers no turn, and keeps her
+// row where it was; B takes the seat back.
+func playTimeOut(t *testing.T, sc *screenCase) {
+	status := playCommand(t, sc.term, "--server", sc.srv.URL, "--name", "Ann", "--bots", "easy,easy", "--pace", "blitz", "--lang", sc.lang)
+	yourTurn, _, _ := strings.Cut(sc.T("tui.yourturn", "player", "Ann"), "Ann")
+	timedOut := words(sc.T("tui.timeout.standin"), 0)
+	var before string
+	sc.term.waitUntil(10*time.Second, "", "Ann's turn", func(s string) bool {
+		before = s
+		w := words(s, sc.term.cols)
+		// Another case's advance may have timed Ann out already.
+		return strings.Contains(w, yourTurn+"Ann") || strings.Contains(w, timedOut)
+	})
+	sc.clk.Advance(2 * time.Minute) // blitz: 10 s a decision and a minute's reserve
+	after := sc.term.waitUntil(10*time.Second, "", "the time-out", func(s string) bool {
+		w := words(s, sc.term.cols)
+		return strings.Contains(w, timedOut) && !strings.Contains(w, yourTurn+"Ann")
+	})
+	if strings.Contains(words(after, sc.term.cols), words(sc.T("tui.leave.done"), 0)) {
+		t.Errorf("the time-out says that Ann left:\n%s", after)
+	}
+	if b, a := rowColumn(before, "Ann ("), rowColumn(after, "Ann ("); b != a {
+		t.Errorf("Ann's row moved from column %d to %d:\n%s\n%s", b, a, before, after)
+	}
+	sc.term.send("B")
+	sc.term.waitUntil(10*time.Second, "", "the seat taken back", func(s string) bool {
+		return !strings.Contains(words(s, sc.term.cols), timedOut)
+	})
+	sc.term.send("q")
+	sc.shows(t, sc.T("tui.quit.standin"))
+	sc.term.send("y")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+}
+
+// rowColumn is the column where the screen's line with the name holds its
+// cheques ("$"), -1 when there is none.
+func rowColumn(screen, name string) int {
+	for l := range strings.SplitSeq(screen, "\n") {
+		if i := strings.Index(l, name); i >= 0 {
+			if j := strings.Index(l[i:], "$"); j >= 0 {
+				return utf8.RuneCountInString(l[:i+j])
+			}
+		}
+	}
+	return -1
 }
 
 // isRefusal reports whether err is the server's refusal with the code.
