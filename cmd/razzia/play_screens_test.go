@@ -239,7 +239,8 @@ func playOthersWaitingRoom(t *testing.T, sc *screenCase) {
 
 // playHandOver: a hot-seat game of two people names whose turn it is
 // before it shows their choices; enter shows them with the safe move
-// selected, and q asks whether to quit, with its keys.
+// selected, → selects the next, and q asks whether to quit, with its
+// keys.
 func playHandOver(t *testing.T, sc *screenCase) {
 	status := playCommand(t, sc.term, "--players", "Ann,Bob", "--seed", "7", "--delay", "0", "--lang", sc.lang)
 	enter := words(sc.T("tui.curtain.enter"), 0)
@@ -255,6 +256,8 @@ func playHandOver(t *testing.T, sc *screenCase) {
 	})
 	sc.term.send("\r")
 	sc.shows(t, sc.T("tui.yourturn", "player", player), "▶ "+sc.T("action.draw"))
+	sc.term.send("\x1b[C") // → selects the next choice, not the first
+	sc.shows(t, "▶ "+sc.T("action.call"))
 	sc.term.send("q")
 	sc.shows(t, sc.T("tui.quit.confirm"))
 	sc.term.send("y")
