@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -76,10 +77,12 @@ func words(screen string, width int) string {
 // say that a bot plays until you come back, with their keys, and the seat
 // kept after q; q in the waiting room of one's own table, which offers to
 // close it, and of another's, which offers to keep the seat; a hot-seat
-// hand-over, then the choices with the safe one selected; the time run
-// out at a blitz table: said as such (not "you left"), no turn offered,
-// the row in its place, B to take the seat back. Every text is checked
-// whole, wherever it wraps. One server serves every case.
+// hand-over, then the choices with the safe one selected; a round's end:
+// its scores from their heading, the log's scores and the next round's
+// heading; the time run out at a blitz table: said as such (not "you
+// left"), no turn offered, the row in its place, B to take the seat
+// back. Every text is checked whole, wherever it wraps. One server
+// serves every case.
 func TestPlayScreens(t *testing.T) {
 	t.Parallel() // terminals and programs of their own, mostly waiting
 	// The tables' clocks run only when a case advances them; the leases,
@@ -97,6 +100,7 @@ func TestPlayScreens(t *testing.T) {
 		{"another's waiting room kept", playOthersWaitingRoom},
 		{"hot-seat hand-over", playHandOver},
 		{"time run out", playTimeOut},
+		{"a round's end", playRoundEnd},
 	} {
 		for _, lang := range []string{"en", "de", "hu"} {
 			cat, ok := i18n.Lookup(lang)
@@ -161,12 +165,22 @@ func reconnecting(cat *i18n.Catalogue) *regexp.Regexp {
 	return pattern(cat, "tui.server.reconnecting", "seconds", `\d+`)
 }
 
-// pattern matches the text of key in the screen's words with the
-// placeholder's value matching re.
-func pattern(cat *i18n.Catalogue, key, placeholder, re string) *regexp.Regexp {
-	mark := "{" + placeholder + "}"
-	before, after, _ := strings.Cut(words(cat.T(key, placeholder, mark), 0), mark)
-	return regexp.MustCompile(regexp.QuoteMeta(before) + re + regexp.QuoteMeta(after))
+// pattern matches the text of key in the screen's words, each
+// placeholder named in pairs (name, re, ...) matching its re.
+func pattern(cat *i18n.Catalogue, key string, pairs ...string) *regexp.Regexp {
+	var args []any
+	for i := 0; i < len(pairs); i += 2 {
+		args = append(args, pairs[i], "\x00"+pairs[i]+"\x00")
+	}
+	parts := strings.Split(words(cat.T(key, args...), 0), "\x00")
+	for i := range parts {
+		if i%2 == 0 {
+			parts[i] = regexp.QuoteMeta(parts[i])
+		} else {
+			parts[i] = pairs[slices.Index(pairs, parts[i])+1]
+		}
+	}
+	return regexp.MustCompile(strings.Join(parts, ""))
 }
 
 // standIn waits until a server bot plays for the person's seat in game
@@ -258,6 +272,32 @@ func playHandOver(t *testing.T, sc *screenCase) {
 	sc.shows(t, sc.T("tui.yourturn", "player", player), "▶ "+sc.T("action.draw"))
 	sc.term.send("\x1b[C") // → selects the next choice, not the first
 	sc.shows(t, "▶ "+sc.T("action.call"))
+	sc.term.send("q")
+	sc.shows(t, sc.T("tui.quit.confirm"))
+	sc.term.send("y")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+}
+
+// playRoundEnd: at the end of the first round the score page opens at
+// its top, with the round's heading; the log tells each player's points
+// and heads the next round.
+func playRoundEnd(t *testing.T, sc *screenCase) {
+	status := playCommand(t, sc.term, "--players", "Ann", "--bots", "random,random", "--seed", "7", "--delay", "0", "--lang", sc.lang)
+	scores := "» " + sc.T("tui.scores.title")
+	sc.term.waitUntil(30*time.Second, "dp", "the round's scores", func(s string) bool { return strings.Contains(s, scores) })
+	sc.shows(t, scores, sc.T("term.round.n", "round", 1), "Σ "+sc.T("tui.scores.total"))
+	sc.term.send("\x1b") // alone: escape and a key at once are alt and the key
+	sc.shows(t, sc.T("term.row"))
+	sc.term.send("l")
+	scored := pattern(sc.cat, "tui.log.scored", "player", "Ann", "points", `-?\d+`, "total", `-?\d+`)
+	sc.term.waitUntil(10*time.Second, "", "the log's scores and heading", func(s string) bool {
+		w := words(s, sc.term.cols)
+		return strings.Contains(w, "» "+sc.T("tui.log.title")) && scored.MatchString(w) && strings.Contains(w, sc.T("tui.log.round", "round", 2))
+	})
+	sc.term.send("\x1b")
+	sc.shows(t, sc.T("term.row"))
 	sc.term.send("q")
 	sc.shows(t, sc.T("tui.quit.confirm"))
 	sc.term.send("y")
