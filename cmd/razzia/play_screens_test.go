@@ -54,6 +54,18 @@ func (sc *screenCase) shows(t *testing.T, texts ...string) string {
 	return s
 }
 
+// quit types q, waits for the question (the key of its text) whole, types
+// the answer and waits for the program to end with status 0.
+func (sc *screenCase) quit(t *testing.T, status <-chan exit, question, answer string) {
+	t.Helper()
+	sc.term.send("q")
+	sc.shows(t, sc.T(question))
+	sc.term.send(answer)
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+}
+
 // words returns the screen's text as it reads, its words separated by
 // single spaces: a line the terminal wrapped at its width (a full line)
 // goes on without a space, as a link cut in two does.
@@ -144,12 +156,7 @@ func playSeatKept(t *testing.T, sc *screenCase) {
 	sc.term.send("L")
 	sc.shows(t, sc.T("tui.leave.confirm"))
 	sc.term.send("n")
-	sc.term.send("q")
-	sc.shows(t, sc.T("tui.quit.standin"))
-	sc.term.send("y")
-	if got := wait(t, status); got != 0 {
-		t.Fatalf("razzia play exited with %d", got)
-	}
+	sc.quit(t, status, "tui.quit.standin", "y")
 	kept := pattern(sc.cat, "tui.seat.kept", "command", "razzia play "+regexp.QuoteMeta(g.url)+`/g/([a-z2-7]{10})`)
 	var m []string
 	sc.term.waitUntil(10*time.Second, "", "the seat kept and its link", func(s string) bool {
@@ -216,12 +223,7 @@ func playOwnWaitingRoom(t *testing.T, sc *screenCase) {
 	if m == nil {
 		t.Fatalf("no link in the waiting room: %s", s)
 	}
-	sc.term.send("q")
-	sc.shows(t, sc.T("tui.quit.open"))
-	sc.term.send("y")
-	if got := wait(t, status); got != 0 {
-		t.Fatalf("razzia play exited with %d", got)
-	}
+	sc.quit(t, status, "tui.quit.open", "y")
 	sc.shows(t, sc.T("cli.table.closed", "link", sc.srv.URL+m[0]))
 	if _, _, err := sc.c.Game(t.Context(), m[1], ""); !isRefusal(err, protocol.TableCancelled) {
 		t.Fatalf("the table on the server: %v; want it cancelled", err)
@@ -238,12 +240,7 @@ func playOthersWaitingRoom(t *testing.T, sc *screenCase) {
 	link := sc.srv.URL + "/g/" + info.ID
 	status := playCommand(t, sc.term, "--name", "Gus", "--lang", sc.lang, link)
 	sc.shows(t, "Gus ("+sc.T("term.you")+")", sc.T("tui.server.waiting"))
-	sc.term.send("q")
-	sc.shows(t, sc.T("waitroom.quit.ask"))
-	sc.term.send("k")
-	if got := wait(t, status); got != 0 {
-		t.Fatalf("razzia play exited with %d", got)
-	}
+	sc.quit(t, status, "waitroom.quit.ask", "k")
 	sc.shows(t, sc.T("tui.seat.kept", "command", "razzia play "+link))
 	got, _, err := sc.c.Game(t.Context(), info.ID, "")
 	if err != nil || got.Seats[0].Name != "Gus" {
@@ -272,12 +269,7 @@ func playHandOver(t *testing.T, sc *screenCase) {
 	sc.shows(t, sc.T("tui.yourturn", "player", player), "▶ "+sc.T("action.draw"))
 	sc.term.send("\x1b[C") // → selects the next choice, not the first
 	sc.shows(t, "▶ "+sc.T("action.call"))
-	sc.term.send("q")
-	sc.shows(t, sc.T("tui.quit.confirm"))
-	sc.term.send("y")
-	if got := wait(t, status); got != 0 {
-		t.Fatalf("razzia play exited with %d", got)
-	}
+	sc.quit(t, status, "tui.quit.confirm", "y")
 }
 
 // playRoundEnd: at the end of the first round the score page opens at
@@ -298,12 +290,7 @@ func playRoundEnd(t *testing.T, sc *screenCase) {
 	})
 	sc.term.send("\x1b")
 	sc.shows(t, sc.T("term.row"))
-	sc.term.send("q")
-	sc.shows(t, sc.T("tui.quit.confirm"))
-	sc.term.send("y")
-	if got := wait(t, status); got != 0 {
-		t.Fatalf("razzia play exited with %d", got)
-	}
+	sc.quit(t, status, "tui.quit.confirm", "y")
 }
 
 // playTimeOut: Ann's time runs out at a blitz table; the screen says so,
@@ -335,12 +322,7 @@ func playTimeOut(t *testing.T, sc *screenCase) {
 	sc.term.waitUntil(10*time.Second, "", "the seat taken back", func(s string) bool {
 		return !strings.Contains(words(s, sc.term.cols), timedOut)
 	})
-	sc.term.send("q")
-	sc.shows(t, sc.T("tui.quit.standin"))
-	sc.term.send("y")
-	if got := wait(t, status); got != 0 {
-		t.Fatalf("razzia play exited with %d", got)
-	}
+	sc.quit(t, status, "tui.quit.standin", "y")
 }
 
 // rowColumn is the column where the screen's line with the name holds its

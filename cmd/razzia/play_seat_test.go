@@ -161,20 +161,27 @@ func TestPlaySilentServer(t *testing.T) {
 	connectTimeout = 300 * time.Millisecond
 	defer func() { connectTimeout = old }()
 	term := newTerminal(t, 80, 24)
-	var stderr bytes.Buffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run([]string{"play", "--server", "http://" + addr, "--name", "Ann", "--lang", "en"}, term.tty, term.tty, &stderr)
-	}()
-	select {
-	case status := <-done:
-		if status != 1 || !strings.Contains(stderr.String(), "did not answer within 300ms") {
-			t.Errorf("status %d, stderr %q", status, stderr.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("razzia play still waits for a server that never answers")
+	status, stderr := runBounded(t, term, "play", "--server", "http://"+addr, "--name", "Ann", "--lang", "en")
+	if status != 1 || !strings.Contains(stderr, "did not answer within 300ms") {
+		t.Errorf("status %d, stderr %q", status, stderr)
 	}
 	term.waitFor(5*time.Second, "", "Connecting to http://"+addr)
+}
+
+// runBounded runs the command on the terminal and returns its status
+// and standard error; a command still running after 20 s fails the test.
+func runBounded(t *testing.T, term *terminal, args ...string) (int, string) {
+	t.Helper()
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run(args, term.tty, term.tty, &stderr) }()
+	select {
+	case status := <-done:
+		return status, stderr.String()
+	case <-time.After(20 * time.Second):
+		t.Fatalf("razzia %s still runs after 20 s", strings.Join(args, " "))
+		return -1, ""
+	}
 }
 
 // TestWatchChecksFirst: razzia watch without a terminal says that it is

@@ -147,19 +147,9 @@ func TestPlayRefusedPort(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there now: connections are refused
 	term := newTerminal(t, 80, 24)
-	var stderr bytes.Buffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run([]string{"play", "--server", "http://" + addr, "--name", "Ann", "--lang", "en"}, term.tty, term.tty, &stderr)
-	}()
-	select {
-	case status := <-done:
-		want := "razzia play: nothing answers at " + addr + ": is the server running, and is the address right?\n"
-		if status != 1 || stderr.String() != want {
-			t.Errorf("status %d, stderr %q; want 1 and %q", status, stderr.String(), want)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("razzia play still waits for a port that refuses")
+	status, stderr := runBounded(t, term, "play", "--server", "http://"+addr, "--name", "Ann", "--lang", "en")
+	if want := "razzia play: nothing answers at " + addr + ": is the server running, and is the address right?\n"; status != 1 || stderr != want {
+		t.Errorf("status %d, stderr %q; want 1 and %q", status, stderr, want)
 	}
 	s := term.waitFor(5*time.Second, "", "Connecting to http://"+addr+"…")
 	if lines := strings.Fields(s); len(lines) != 3 { // "Connecting", "to", the address

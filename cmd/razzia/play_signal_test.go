@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -319,22 +318,7 @@ func TestPlayServerSignals(t *testing.T) {
 			if id == "" {
 				t.Fatalf("no game of %s's: %+v", tc.person, games)
 			}
-			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-			defer cancel()
-			conn, err := c.Dial(ctx, id, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			for {
-				st, err := conn.Read(ctx)
-				if err != nil {
-					t.Fatalf("no bot plays for %s: %v", tc.person, err)
-				}
-				if st.Game.Seats[0].StandIn != "" {
-					break
-				}
-			}
+			standIn(t, c, id, tc.person)
 		})
 	}
 }
