@@ -93,8 +93,8 @@ func words(screen string, width int) string {
 // its scores from their heading, the log's scores and the next round's
 // heading; the time run out at a blitz table: said as such (not "you
 // left"), no turn offered, the row in its place, B to take the seat
-// back. Every text is checked whole, wherever it wraps. One server
-// serves every case.
+// back; a game watched, with no seat and no turn. Every text is checked
+// whole, wherever it wraps. One server serves every case.
 func TestPlayScreens(t *testing.T) {
 	t.Parallel() // terminals and programs of their own, mostly waiting
 	// The tables' clocks run only when a case advances them; the leases,
@@ -113,6 +113,7 @@ func TestPlayScreens(t *testing.T) {
 		{"hot-seat hand-over", playHandOver},
 		{"time run out", playTimeOut},
 		{"a round's end", playRoundEnd},
+		{"watched", playWatched},
 	} {
 		for _, lang := range []string{"en", "de", "hu"} {
 			cat, ok := i18n.Lookup(lang)
@@ -291,6 +292,36 @@ func playRoundEnd(t *testing.T, sc *screenCase) {
 	sc.term.send("\x1b")
 	sc.shows(t, sc.T("term.row"))
 	sc.quit(t, status, "tui.quit.confirm", "y")
+}
+
+// playWatched: razzia watch shows a game of others without a seat of
+// its own and without choices; q quits without asking.
+func playWatched(t *testing.T, sc *screenCase) {
+	info, _, err := sc.c.Create(t.Context(), []string{"", "easy", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := sc.c.Join(t.Context(), info.ID, "Ann", -1); err != nil { // who never moves: the game waits for her
+		t.Fatal(err)
+	}
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"watch", "--lang", sc.lang, sc.srv.URL + "/g/" + info.ID}, sc.term.tty, sc.term.tty, io.Discard)
+	}()
+	yourTurn, _, _ := strings.Cut(sc.T("tui.yourturn", "player", "Ann"), "Ann")
+	s := sc.shows(t, sc.T("term.row"), "Bot 2 (easy)", "Ann")
+	if strings.Contains(s, "("+sc.T("term.you")+")") || strings.Contains(s, yourTurn) {
+		t.Errorf("a spectator is offered a seat or a turn: %s", s)
+	}
+	sc.term.send("q")
+	select {
+	case status := <-done:
+		if status != 0 {
+			t.Errorf("razzia watch exited with %d", status)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("razzia watch did not end")
+	}
 }
 
 // playTimeOut: Ann's time runs out at a blitz table; the screen says so,

@@ -207,40 +207,6 @@ func TestWatchChecksFirst(t *testing.T) {
 	term.waitFor(5*time.Second, "", "Verbindung zu http://"+addr)
 }
 
-// TestWatch watches a game between server bots from the terminal: the
-// table shows, without "you" and without choices, and q quits without
-// asking.
-func TestWatch(t *testing.T) {
-	t.Parallel()
-	srv, c := testServer(t, 1000)
-	info, _, err := c.Create(t.Context(), []string{"", "easy", "easy"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := c.Join(t.Context(), info.ID, "Ann", -1); err != nil { // who never moves: the game goes on
-		t.Fatal(err)
-	}
-	term := newTerminal(t, 120, 40)
-	done := make(chan int, 1)
-	go func() {
-		var stderr bytes.Buffer
-		done <- run([]string{"watch", "--lang", "de", srv.URL + "/g/" + info.ID}, term.tty, term.tty, &stderr)
-	}()
-	s := term.waitFor(10*time.Second, "", "Beutereihe", "Bot 2 (easy)", "Ann")
-	if strings.Contains(s, "(du)") || strings.Contains(s, "Du bist dran") {
-		t.Errorf("a spectator is offered a seat's turn:\n%s", s)
-	}
-	term.send("q") // a spectator's q quits: nothing at the table changes
-	select {
-	case status := <-done:
-		if status != 0 {
-			t.Errorf("razzia watch exited with %d", status)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("razzia watch did not end")
-	}
-}
-
 // TestSummaryAligns: the lines printed after a game end their totals in
 // one column whatever the names' letters or lengths.
 func TestSummaryAligns(t *testing.T) {
