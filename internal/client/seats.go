@@ -170,10 +170,18 @@ func (s *SeatStore) Drop(seat SavedSeat) error {
 func (s *SeatStore) update(change func([]SavedSeat) []SavedSeat) error {
 	storeMu.Lock()
 	defer storeMu.Unlock()
-	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
-		return fmt.Errorf("keeping your seat: %w", err)
+	var unlock func()
+	var err error
+	// Another process's Check may take away the empty folder it made
+	// between the two: made again, it holds the lock file and stays.
+	for range 3 {
+		if err = os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
+			return fmt.Errorf("keeping your seat: %w", err)
+		}
+		if unlock, err = lockFile(s.Path + ".lock"); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
 	}
-	unlock, err := lockFile(s.Path + ".lock")
 	if err != nil {
 		return fmt.Errorf("keeping your seat: %w", err)
 	}
