@@ -26,12 +26,16 @@ import (
 // A screenCase is what a person sees at one of the faults of a server
 // game, checked in a terminal of one size and language.
 type screenCase struct {
-	srv  *servertest.Server
-	clk  *testclock.Clock // the server's tables' clocks
-	c    *client.Client
-	term *terminal
-	lang string
-	cat  *i18n.Catalogue
+	srv *servertest.Server
+	clk *testclock.Clock // the server's tables' clocks
+	// timing holds the clock still for others from one case's advance
+	// until its seat is taken back, which another's advance would time
+	// out again.
+	timing *sync.Mutex
+	c      *client.Client
+	term   *terminal
+	lang   string
+	cat    *i18n.Catalogue
 }
 
 // T is the text of key in the case's language.
@@ -103,6 +107,7 @@ func TestPlayScreens(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{LevelBots: true, API: httpapi.Options{MessageRate: 1000, MessageBurst: 20},
 		Hub: table.Options{Now: clk.Now, AfterFunc: clk.AfterFunc, LeaseTTL: 24 * time.Hour}})
 	c := srv.Client()
+	var timing sync.Mutex
 	for _, tc := range []struct {
 		name string
 		play func(t *testing.T, sc *screenCase)
@@ -123,7 +128,7 @@ func TestPlayScreens(t *testing.T) {
 			for _, size := range [][2]int{{80, 24}, {120, 40}} {
 				t.Run(fmt.Sprintf("%s/%s/%dx%d", tc.name, lang, size[0], size[1]), func(t *testing.T) {
 					t.Parallel()
-					sc := &screenCase{srv: srv, clk: clk, c: c, term: newTerminal(t, size[0], size[1]), lang: lang, cat: cat}
+					sc := &screenCase{srv: srv, clk: clk, timing: &timing, c: c, term: newTerminal(t, size[0], size[1]), lang: lang, cat: cat}
 					tc.play(t, sc)
 				})
 			}
@@ -338,6 +343,13 @@ func playTimeOut(t *testing.T, sc *screenCase) {
 		// Another case's advance may have timed Ann out already.
 		return strings.Contains(w, yourTurn+"Ann") || strings.Contains(w, timedOut)
 	})
+	sc.timing.Lock()
+	held := true
+	defer func() { // after a failure
+		if held {
+			sc.timing.Unlock()
+		}
+	}()
 	sc.clk.Advance(2 * time.Minute) // blitz: 10 s a decision and a minute's reserve
 	after := sc.term.waitUntil(10*time.Second, "", "the time-out", func(s string) bool {
 		w := words(s, sc.term.cols)
@@ -353,6 +365,8 @@ func playTimeOut(t *testing.T, sc *screenCase) {
 	sc.term.waitUntil(10*time.Second, "", "the seat taken back", func(s string) bool {
 		return !strings.Contains(words(s, sc.term.cols), timedOut)
 	})
+	sc.timing.Unlock()
+	held = false
 	sc.quit(t, status, "tui.quit.standin", "y")
 }
 
