@@ -23,8 +23,8 @@ import (
 	"github.com/razziagame/razzia/internal/testclock"
 )
 
-// A screenCase is what a person sees at one of the faults of a server
-// game, checked in a terminal of one size and language.
+// A screenCase is one case of TestPlayScreens in a terminal of one size
+// and language, with the server the cases share.
 type screenCase struct {
 	srv *servertest.Server
 	clk *testclock.Clock // the server's tables' clocks
