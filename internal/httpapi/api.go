@@ -28,6 +28,7 @@ import (
 	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/moderation"
 	"github.com/razziagame/razzia/internal/notify"
+	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/puzzler"
@@ -554,7 +555,15 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if err := s.barred(r, ""); err != nil {
+	// The name its creator joins under next, if given, before the table
+	// is made: a join refused for it leaves no table behind.
+	if req.Name != "" {
+		if err := playername.Check(req.Name); err != nil {
+			s.fail(w, r, newError(protocol.BadName, "%v", err))
+			return
+		}
+	}
+	if err := s.barred(r, req.Name); err != nil {
 		s.fail(w, r, err)
 		return
 	}
