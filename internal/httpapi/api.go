@@ -546,17 +546,14 @@ func setCookie(w http.ResponseWriter, p peer, name, value string) {
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	p := s.peerOf(r)
-	if err := s.creates.allow(p.key(), s.now()); err != nil {
-		s.fail(w, r, err)
-		return
-	}
 	var req protocol.CreateRequest
 	if err := decode(w, r, &req); err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	// The name its creator joins under next, if given, before the table
-	// is made: a join refused for it leaves no table behind.
+	// is made: a join refused for it leaves no table behind, and costs
+	// none of the tables the address may create.
 	if req.Name != "" {
 		if err := playername.Check(req.Name); err != nil {
 			s.fail(w, r, newError(protocol.BadName, "%v", err))
@@ -564,6 +561,10 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err := s.barred(r, req.Name); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.creates.allow(p.key(), s.now()); err != nil {
 		s.fail(w, r, err)
 		return
 	}
