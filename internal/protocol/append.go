@@ -79,12 +79,96 @@ func appendEvents(b []byte, events []Event) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
+		if plainEvent(e.Event) {
+			b = appendEvent(b, e)
+			continue
+		}
 		var err error
 		if b, err = appendMarshaler(b, e); err != nil {
 			return nil, err
 		}
 	}
 	return append(b, ']'), nil
+}
+
+// plainEvent reports whether appendEvent encodes the event: one of a
+// known kind, card and auction.
+func plainEvent(e razzia.Event) bool {
+	valid := func(k razzia.Kind) bool { return k > razzia.NoKind && int(k) <= len(razzia.Kinds) }
+	ok := e.Kind >= razzia.EventDraw && e.Kind <= razzia.EventGameOver && (e.Card == razzia.NoKind || valid(e.Card)) &&
+		e.Auction >= razzia.AuctionNone && e.Auction <= razzia.AuctionForced
+	for _, k := range e.Cards {
+		ok = ok && valid(k)
+	}
+	return ok
+}
+
+// appendEvent appends the event as its MarshalJSON encodes it (the
+// engine's form, then its text), without json.Marshal: every message
+// carries some.
+func appendEvent(b []byte, e Event) []byte {
+	ev := e.Event
+	b = append(b, `{"kind":"`...)
+	b = append(b, ev.Kind.String()...)
+	b = append(b, '"')
+	switch ev.Kind {
+	case razzia.EventDraw, razzia.EventThieves, razzia.EventAuction, razzia.EventBid, razzia.EventPass, razzia.EventWin:
+		b = appendField(b, "seat", ev.Seat)
+	}
+	if ev.Card != razzia.NoKind {
+		b = append(b, `,"card":"`...)
+		b = append(b, ev.Card.String()...)
+		b = append(b, '"')
+	}
+	if len(ev.Cards) > 0 || ev.Kind == razzia.EventWin || ev.Kind == razzia.EventNoWinner || ev.Kind == razzia.EventAuction {
+		b = append(b, `,"cards":[`...)
+		for i, k := range ev.Cards {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '"')
+			b = append(b, k.String()...)
+			b = append(b, '"')
+		}
+		b = append(b, ']')
+	}
+	for _, f := range [...]struct {
+		key string
+		n   int
+	}{{"cheque", ev.Cheque}, {"centre", ev.Centre}} {
+		if f.n != 0 {
+			b = appendField(b, f.key, f.n)
+		}
+	}
+	if ev.Auction != razzia.AuctionNone {
+		b = append(b, `,"auction":"`...)
+		b = append(b, ev.Auction.String()...)
+		b = append(b, '"')
+	}
+	for _, f := range [...]struct {
+		key string
+		n   int
+	}{{"police", ev.Police}, {"round", ev.Round}} {
+		if f.n != 0 {
+			b = appendField(b, f.key, f.n)
+		}
+	}
+	if ev.PoliceLimit {
+		b = append(b, `,"policeLimit":true`...)
+	}
+	if len(ev.Scores) > 0 {
+		b = append(b, `,"scores":`...)
+		b = appendList(b, ev.Scores, appendScore)
+	}
+	if len(ev.Winners) > 0 {
+		b = append(b, `,"winners":`...)
+		b = appendInts(b, ev.Winners)
+	}
+	if e.Text != "" {
+		b = append(b, `,"text":`...)
+		b = appendString(b, e.Text)
+	}
+	return append(b, '}')
 }
 
 // AppendJSON appends the patch message to b as json.Marshal encodes it
