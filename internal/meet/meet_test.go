@@ -440,6 +440,75 @@ func TestJoinSeek(t *testing.T) {
 	}
 }
 
+// flaky is a store whose seating of paired requests (PairSeeks) fails,
+// not for a conflict, the first fails times: the seat step of a pairing
+// broken as a database cut off would break it.
+type flaky struct {
+	store.Store
+	mu    sync.Mutex
+	fails int
+}
+
+var errCut = errors.New("connection reset by peer")
+
+func (f *flaky) PairSeeks(ctx context.Context, game string, seats []store.SeekSeat) error {
+	f.mu.Lock()
+	fail := f.fails > 0
+	f.fails--
+	f.mu.Unlock()
+	if fail {
+		return errCut
+	}
+	return f.Store.PairSeeks(ctx, game, seats)
+}
+
+// TestJoinSeekSeatFails: a click on another's request whose table cannot
+// be seated leaves nothing open: a failure that passes is tried once
+// more and the person seated; one that lasts is refused as the server's
+// failure, the click's request withdrawn (its page told), the other's
+// request open still, and no table made is left waiting for anyone.
+func TestJoinSeekSeatFails(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		fails int
+	}{{"passing", 1}, {"lasting", 2}} {
+		t.Run(c.name, func(t *testing.T) {
+			st := &flaky{Store: memstore.New(), fails: c.fails}
+			t.Cleanup(func() { st.Close() })
+			w := newNode(t, st, &clock{now: time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)})
+			ann, bob := guest("Ann"), guest("Bob")
+			lb := w.listen(bob)
+			a := w.seek(ann, two)
+			b, err := w.svc.JoinSeek(t.Context(), bob, a.ID)
+			waiting, lerr := w.hub.List(t.Context(), store.StatusOpen)
+			if lerr != nil {
+				t.Fatal(lerr)
+			}
+			if len(waiting) != 0 {
+				t.Errorf("tables waiting for people: %+v", waiting)
+			}
+			if c.fails < 2 {
+				if err != nil || b.Status != protocol.SeekPaired {
+					t.Fatalf("JoinSeek after a failure that passed = %+v, %v; want paired", b, err)
+				}
+				w.game(a, "Ann", "Bob")
+				return
+			}
+			if !errors.Is(err, protocol.Internal) || !errors.Is(err, errCut) {
+				t.Fatalf("JoinSeek with the seating broken = %+v, %v; want the server's failure", b, err)
+			}
+			if got := w.open(); !slices.Equal(got, []string{"Ann"}) {
+				t.Errorf("open requests %v, want Ann's alone", got)
+			}
+			nextSeek(t, lb, protocol.SeekCancelled)
+			seeks, err := w.svc.Seeks(t.Context(), bob)
+			if err != nil || len(seeks.Mine) != 1 || seeks.Mine[0].Status != protocol.SeekCancelled {
+				t.Errorf("Bob's requests: %+v, %v; want the one withdrawn", seeks.Mine, err)
+			}
+		})
+	}
+}
+
 // TestCancelSeek: a person cancels their request, once, and no other's.
 func TestCancelSeek(t *testing.T) {
 	w := newWorld(t)

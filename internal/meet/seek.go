@@ -85,11 +85,14 @@ func (s *Service) Seek(ctx context.Context, p Person, set Settings) (protocol.Se
 		Pace: pc.ID, Rated: set.Rated, Rating: p.Rating, RatingMin: set.RatingMin, RatingMax: set.RatingMax,
 		Finish: s.finish(ctx, p), MinFinish: set.MinFinish, BotsAfter: set.BotsAfter, Status: store.SeekOpen,
 		Created: s.opts.Now()}
-	return s.add(ctx, k)
+	return s.add(ctx, k, false)
 }
 
-// add stores the request, pairs and answers it as it is then.
-func (s *Service) add(ctx context.Context, k store.Seek) (protocol.SeekInfo, error) {
+// add stores the request, pairs and answers it as it is then. A request
+// whose table could not be seated waits for the next pairing, but a
+// click on another's request (join) has its answer at once: seated, or
+// refused with nothing of the click left open.
+func (s *Service) add(ctx context.Context, k store.Seek, join bool) (protocol.SeekInfo, error) {
 	switch err := s.st.AddSeek(ctx, k, s.opts.MaxSeeks); {
 	case errors.Is(err, store.ErrLimit):
 		return protocol.SeekInfo{}, reject(ErrTooManySeeks, "you have %d open requests, the most a person may: cancel one first", s.opts.MaxSeeks)
@@ -100,13 +103,49 @@ func (s *Service) add(ctx context.Context, k store.Seek) (protocol.SeekInfo, err
 	// A pairing, once begun, is not cut short by the asker leaving: its
 	// table would be left half seated.
 	ctx = context.WithoutCancel(ctx)
-	if err := s.Pair(ctx); err != nil {
-		s.log.Warn("meet: pairing", "err", err)
+	err := s.pairSeek(ctx, k.ID)
+	if err != nil && join {
+		err = s.pairSeek(ctx, k.ID) // a failure may pass: once more
+	}
+	if err != nil {
+		s.log.Warn("meet: pairing", "seek", k.ID, "err", err)
+		if join {
+			if err := s.withdraw(ctx, k, err); err != nil {
+				return protocol.SeekInfo{}, err
+			}
+		}
 	}
 	if got, err := s.st.Seek(ctx, k.ID); err == nil {
 		k = got
 	}
 	return s.info(k, k.Person), nil
+}
+
+// pairSeek runs one pairing, as Pair, and returns why the table of
+// request id could not be seated, if it was paired at one.
+func (s *Service) pairSeek(ctx context.Context, id string) error {
+	s.pairing.Lock()
+	defer s.pairing.Unlock()
+	open, err := s.st.OpenSeeks(ctx)
+	if err != nil {
+		return err
+	}
+	return s.pair(ctx, open)[id]
+}
+
+// withdraw ends request k, which could not be seated for cause, and
+// returns the refusal that says so; nil when it was paired meanwhile
+// (by another node), which is the answer then.
+func (s *Service) withdraw(ctx context.Context, k store.Seek, cause error) error {
+	switch err := s.st.EndSeek(ctx, k.ID, k.Person, store.SeekCancelled); {
+	case errors.Is(err, store.ErrConflict):
+		return nil
+	case err != nil:
+		return s.failed("withdraw a request not seated", errors.Join(cause, err))
+	}
+	s.tellSeek(ctx, k.ID)
+	s.log.Error("meet: a request not seated, withdrawn", "seek", k.ID, "err", cause)
+	return &Error{Kind: ErrInternal, Msg: "the server could not seat you at that table: please try again", Err: cause}
 }
 
 // finish returns p's finish rate, or -1 for none.
@@ -159,7 +198,7 @@ func (s *Service) JoinSeek(ctx context.Context, p Person, id string) (protocol.S
 		return protocol.SeekInfo{}, reject(ErrSeekUnfit, "%s's request asks for a rating of %s and a finish rate of %d%% or more",
 			target.Name, ratingRange(target.RatingMin, target.RatingMax), target.MinFinish)
 	}
-	return s.add(ctx, k)
+	return s.add(ctx, k, true)
 }
 
 // ratingRange says a rating range for a message.
@@ -288,21 +327,28 @@ func (s *Service) Pair(ctx context.Context) error {
 	return nil
 }
 
-// pair seats the tables that the open requests make; s.pairing is held.
-func (s *Service) pair(ctx context.Context, open []store.Seek) {
+// pair seats the tables that the open requests make, and returns why
+// each request of a table that could not be seated was not (its request
+// stays open, for the next pairing); s.pairing is held.
+func (s *Service) pair(ctx context.Context, open []store.Seek) map[string]error {
 	if len(open) == 0 {
-		return
+		return nil
 	}
 	by := map[string]store.Seek{}
 	reqs := make([]pairing.Request, len(open))
 	for i, k := range open {
 		by[k.ID], reqs[i] = k, request(k)
 	}
+	failed := map[string]error{}
 	for _, t := range pairing.Pair(reqs, s.opts.Now(), s.blocks(ctx, open)) {
 		if err := s.seat(ctx, t, by); err != nil {
 			s.log.Warn("meet: seating a table", "requests", t.Requests, "err", err)
+			for _, id := range t.Requests {
+				failed[id] = err
+			}
 		}
 	}
+	return failed
 }
 
 // blocks is pairing's Blocks over the requests' accounts, each pair asked
