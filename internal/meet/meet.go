@@ -88,8 +88,9 @@ type Options struct {
 	// while it has none. Nil: nobody has one.
 	FinishRate func(ctx context.Context, account string) (rate int, ok bool, err error)
 	// Account finds an account by its name, for a challenge: its id,
-	// name as registered and rating as shown. An unknown name is an
-	// error that wraps store.ErrNoAccount.
+	// name as registered and rating as shown; and a guest may not make a
+	// request under a name it finds. An unknown name is an error that
+	// wraps store.ErrNoAccount.
 	Account func(ctx context.Context, name string) (Person, error)
 	// SeatToken returns the seat token of an account at a game, as the
 	// account's seats are held everywhere it signs in (table.Options'
@@ -194,6 +195,7 @@ var (
 	ErrNotFound          = protocol.NewRefusal(protocol.NotFound, "no such request or challenge")
 	ErrAccountRequired   = protocol.NewRefusal(protocol.AccountRequired, "for signed-in people only")
 	ErrBadName           = protocol.NewRefusal(protocol.BadName, "a guest's name unfit for a table")
+	ErrNameTaken         = protocol.NewRefusal(protocol.NameTaken, "a guest's name an account has")
 	ErrBadRequest        = protocol.NewRefusal(protocol.BadRequest, "a malformed request or answer")
 	ErrInternal          = protocol.NewRefusal(protocol.Internal, "the pairing service failed")
 )

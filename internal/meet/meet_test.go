@@ -385,6 +385,8 @@ func TestSeekRefused(t *testing.T) {
 		{"a guest's rated", ann, meet.Settings{Min: 2, Max: 2, Rated: true}, protocol.AccountRequired},
 		{"a bot's name", guest("Bot 1 (hard)"), two, protocol.BadName},
 		{"no name", guest(""), two, protocol.BadName},
+		{"an account's name", guest("ZED"), two, protocol.NameTaken},
+		{"a negative rating", ann, meet.Settings{Min: 2, Max: 2, RatingMin: -5}, protocol.UnmetSettings},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := w.svc.Seek(t.Context(), tc.p, tc.set)
@@ -422,6 +424,9 @@ func TestJoinSeek(t *testing.T) {
 	}
 	if _, err := w.svc.JoinSeek(t.Context(), cy, a.ID); !errors.Is(err, protocol.SeekUnfit) {
 		t.Errorf("a rating over the range: %v", err)
+	}
+	if _, err := w.svc.JoinSeek(t.Context(), guest("ann"), a.ID); !errors.Is(err, protocol.NameTaken) {
+		t.Errorf("a guest under an account's name: %v", err)
 	}
 	if _, err := w.svc.JoinSeek(t.Context(), cy, "nope"); !errors.Is(err, protocol.SeekGone) {
 		t.Errorf("an unknown request: %v", err)

@@ -50,7 +50,9 @@ func check(p Person, set Settings) (pace.Pace, error) {
 	switch {
 	case set.Min < pairing.MinPlayers || set.Max > pairing.MaxPlayers || set.Min > set.Max:
 		return pace.Pace{}, reject(ErrUnmet, "a table has %d to %d players: %d to %d cannot be met", pairing.MinPlayers, pairing.MaxPlayers, set.Min, set.Max)
-	case set.RatingMin < 0 || set.RatingMax < 0 || set.RatingMax > 0 && set.RatingMin > set.RatingMax:
+	case set.RatingMin < 0 || set.RatingMax < 0:
+		return pace.Pace{}, reject(ErrUnmet, "a rating bound is 0 (open) or more, not %d", min(set.RatingMin, set.RatingMax))
+	case set.RatingMax > 0 && set.RatingMin > set.RatingMax:
 		return pace.Pace{}, reject(ErrUnmet, "the rating range %d to %d is empty", set.RatingMin, set.RatingMax)
 	case set.MinFinish < 0 || set.MinFinish > 100:
 		return pace.Pace{}, reject(ErrUnmet, "a finish rate is 0 to 100 percent, not %d", set.MinFinish)
@@ -71,6 +73,22 @@ func check(p Person, set Settings) (pace.Pace, error) {
 	return pc, nil
 }
 
+// nameFree refuses a guest the name of an account: the lobby lists the
+// requests by their names, where nobody may pass for a registered
+// player.
+func (s *Service) nameFree(ctx context.Context, p Person) error {
+	if p.Account != "" || s.opts.Account == nil {
+		return nil
+	}
+	switch _, err := s.opts.Account(ctx, p.Name); {
+	case errors.Is(err, store.ErrNoAccount):
+		return nil
+	case err != nil:
+		return s.failed("find an account", err)
+	}
+	return reject(ErrNameTaken, "%s is a registered player's name: sign in, or choose another", p.Name)
+}
+
 // newID returns a new random id for a request or a challenge.
 func newID() string { return strings.ToLower(crand.Text()[:12]) }
 
@@ -79,6 +97,9 @@ func newID() string { return strings.ToLower(crand.Text()[:12]) }
 func (s *Service) Seek(ctx context.Context, p Person, set Settings) (protocol.SeekInfo, error) {
 	pc, err := check(p, set)
 	if err != nil {
+		return protocol.SeekInfo{}, err
+	}
+	if err := s.nameFree(ctx, p); err != nil {
 		return protocol.SeekInfo{}, err
 	}
 	k := store.Seek{ID: newID(), Person: p.Key, Account: p.Account, Name: p.Name, Min: set.Min, Max: set.Max,
@@ -184,6 +205,9 @@ func (s *Service) JoinSeek(ctx context.Context, p Person, id string) (protocol.S
 		if errors.Is(err, ErrAccountRequired) {
 			return protocol.SeekInfo{}, reject(ErrSeekUnfit, "%s asks for a rated game: sign in to join it", target.Name)
 		}
+		return protocol.SeekInfo{}, err
+	}
+	if err := s.nameFree(ctx, p); err != nil {
 		return protocol.SeekInfo{}, err
 	}
 	if blocked, err := s.blockedEither(ctx, p.Account, target.Account); err != nil {
