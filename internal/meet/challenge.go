@@ -158,7 +158,12 @@ func (s *Service) Answer(ctx context.Context, p Person, id string, accept bool, 
 	}
 	if c.Status == store.ChallengeAccepted {
 		ctx = context.WithoutCancel(ctx) // as a pairing: never half seated
-		if game, err := s.seatChallenge(ctx, c); err != nil {
+		game, err := s.seatChallenge(ctx, c)
+		if err != nil {
+			s.log.Warn("meet: seating a challenge, once more", "challenge", id, "err", err)
+			game, err = s.seatChallenge(ctx, c) // a failure may pass
+		}
+		if err != nil {
 			s.log.Error("meet: seating a challenge", "challenge", id, "err", err)
 		} else {
 			c.Game = game

@@ -69,6 +69,29 @@ func TestChallengeAccepted(t *testing.T) {
 	}
 }
 
+// TestChallengeSeatRetried: the last accept of a challenge whose table
+// fails to be recorded once (the store cut off) is seated at the second
+// try: the challenge is not left accepted without a table, and the table
+// given up is not left waiting.
+func TestChallengeSeatRetried(t *testing.T) {
+	w := newFlaky(t, 1)
+	ann, bob := w.account("Ann", 1500), w.account("Bob", 1500)
+	c, err := w.svc.Challenge(t.Context(), ann, []string{"Bob"}, "blitz", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.svc.Answer(t.Context(), bob, c.ID, true, "")
+	if err != nil || got.Status != protocol.ChallengeAccepted || got.Game == "" {
+		t.Fatalf("the accept: %+v, %v; want seated", got, err)
+	}
+	if info, _, err := w.hub.Game(t.Context(), got.Game, ""); err != nil || info.Status != protocol.StatusPlaying {
+		t.Errorf("the table: %+v, %v", info, err)
+	}
+	if waiting, err := w.hub.List(t.Context(), store.StatusOpen); err != nil || len(waiting) != 0 {
+		t.Errorf("tables waiting: %+v, %v", waiting, err)
+	}
+}
+
 // TestChallengeDeclined: one decline ends the challenge for everyone,
 // with its reason.
 func TestChallengeDeclined(t *testing.T) {

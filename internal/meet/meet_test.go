@@ -445,9 +445,10 @@ func TestJoinSeek(t *testing.T) {
 	}
 }
 
-// flaky is a store whose seating of paired requests (PairSeeks) fails,
-// not for a conflict, the first fails times: the seat step of a pairing
-// broken as a database cut off would break it.
+// flaky is a store whose seating of paired requests (PairSeeks) and of
+// accepted challenges (SetChallengeGame) fails, not for a conflict, the
+// first fails times: the seat step broken as a database cut off would
+// break it.
 type flaky struct {
 	store.Store
 	mu    sync.Mutex
@@ -456,15 +457,32 @@ type flaky struct {
 
 var errCut = errors.New("connection reset by peer")
 
-func (f *flaky) PairSeeks(ctx context.Context, game string, seats []store.SeekSeat) error {
+func (f *flaky) fail() bool {
 	f.mu.Lock()
-	fail := f.fails > 0
+	defer f.mu.Unlock()
 	f.fails--
-	f.mu.Unlock()
-	if fail {
+	return f.fails >= 0
+}
+
+func (f *flaky) PairSeeks(ctx context.Context, game string, seats []store.SeekSeat) error {
+	if f.fail() {
 		return errCut
 	}
 	return f.Store.PairSeeks(ctx, game, seats)
+}
+
+func (f *flaky) SetChallengeGame(ctx context.Context, id, game string) error {
+	if f.fail() {
+		return errCut
+	}
+	return f.Store.SetChallengeGame(ctx, id, game)
+}
+
+// newFlaky is a node on a flaky store that fails fails times.
+func newFlaky(t *testing.T, fails int) *world {
+	st := &flaky{Store: memstore.New(), fails: fails}
+	t.Cleanup(func() { st.Close() })
+	return newNode(t, st, &clock{now: time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)})
 }
 
 // TestJoinSeekSeatFails: a click on another's request whose table cannot
@@ -478,9 +496,7 @@ func TestJoinSeekSeatFails(t *testing.T) {
 		fails int
 	}{{"passing", 1}, {"lasting", 2}} {
 		t.Run(c.name, func(t *testing.T) {
-			st := &flaky{Store: memstore.New(), fails: c.fails}
-			t.Cleanup(func() { st.Close() })
-			w := newNode(t, st, &clock{now: time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)})
+			w := newFlaky(t, c.fails)
 			ann, bob := guest("Ann"), guest("Bob")
 			lb := w.listen(bob)
 			a := w.seek(ann, two)
