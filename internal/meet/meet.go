@@ -69,6 +69,10 @@ type Options struct {
 	// MaxWait is the longest a request stays open, whether or not its
 	// person is online; default an hour.
 	MaxWait time.Duration
+	// Reseat is how long an accepted challenge stays without its table
+	// (its seating failed, or its node died) before a sweep seats it;
+	// default ten seconds.
+	Reseat time.Duration
 	// Now is the clock of requests and challenges; default time.Now.
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -126,6 +130,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxWait <= 0 {
 		o.MaxWait = time.Hour
+	}
+	if o.Reseat <= 0 {
+		o.Reseat = 10 * time.Second
 	}
 	if o.Now == nil {
 		o.Now = time.Now

@@ -118,7 +118,7 @@ func newNode(t *testing.T, st store.Store, c *clock) *world {
 	w.hub = table.New(st, hubOptions())
 	t.Cleanup(func() { w.hub.Close() })
 	w.svc = meet.New(st, w.hub, meet.Options{
-		Now: c.Now, Logger: quiet, Tick: time.Hour,
+		Now: c.Now, Logger: quiet, Tick: time.Hour, Reseat: time.Nanosecond,
 		Online: func(_ context.Context, p string) (bool, error) {
 			w.mu.Lock()
 			defer w.mu.Unlock()
