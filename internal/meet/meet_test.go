@@ -428,6 +428,13 @@ func TestJoinSeek(t *testing.T) {
 	if _, err := w.svc.JoinSeek(t.Context(), guest("ann"), a.ID); !errors.Is(err, protocol.NameTaken) {
 		t.Errorf("a guest under an account's name: %v", err)
 	}
+	g := w.seek(guest("Max"), two)
+	if _, err := w.svc.JoinSeek(t.Context(), guest("MAX"), g.ID); !errors.Is(err, protocol.NameTaken) {
+		t.Errorf("a guest under the name of the guest waiting: %v, want name_taken (not seek_unfit)", err)
+	}
+	if _, err := w.svc.CancelSeek(t.Context(), guest("Max"), g.ID); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := w.svc.JoinSeek(t.Context(), cy, "nope"); !errors.Is(err, protocol.SeekGone) {
 		t.Errorf("an unknown request: %v", err)
 	}

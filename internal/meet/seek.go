@@ -218,6 +218,10 @@ func (s *Service) JoinSeek(ctx context.Context, p Person, id string) (protocol.S
 	k := store.Seek{ID: newID(), Person: p.Key, Account: p.Account, Name: p.Name, Min: target.Min, Max: target.Max,
 		Pace: target.Pace, Rated: target.Rated, Rating: p.Rating, Finish: s.finish(ctx, p), Status: store.SeekOpen,
 		Created: s.opts.Now()}
+	if playername.Key(k.Name) == playername.Key(target.Name) {
+		// A table seats a name once: pairing would never seat them together.
+		return protocol.SeekInfo{}, reject(ErrNameTaken, "%s waits under that name already: choose another", target.Name)
+	}
 	if !pairing.Compatible(request(target), request(k), nil) {
 		return protocol.SeekInfo{}, reject(ErrSeekUnfit, "%s's request asks for a rating of %s and a finish rate of %d%% or more",
 			target.Name, ratingRange(target.RatingMin, target.RatingMax), target.MinFinish)
