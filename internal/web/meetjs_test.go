@@ -25,8 +25,8 @@ const cases = [
   [left({ expires: "2026-03-14T19:43:05Z" }, t0 + 200_000), "0:00"],
   [left({ expires: "2026-03-16T19:40:05Z" }, t0), "2d 0h"],
   [describe(t, { pace: "rapid", rated: true, to: [{}, {}] }), 'pace.rapid · web.profile.rated · web.playnow.players{"n":3}'],
-  // A guest under a registered player's name is told to change the form's
-  // name, not that someone at a table has it.
+  // A guest under a name taken is told to change the form's name, not
+  // that someone at a table has it.
   [failureText(t, { code: "name_taken" }), "web.playnow.name.taken"],
   [failureText(t, { code: "pace.rapid" }), "error.unknown{\"code\":\"pace.rapid\"}"],
 ];

@@ -120,7 +120,8 @@ async function asked({ seek }) {
 
 /**
  * failureText explains a refused request or join in the language t: a
- * guest's name that a registered player has is the form's to change.
+ * guest's name taken (a registered player's, or that of the person
+ * waiting) is the form's to change.
  */
 export function failureText(t, err) {
   return err && err.code === "name_taken" ? t("web.playnow.name.taken") : errorText(t, err);
