@@ -75,10 +75,7 @@ func TestChallengeAccepted(t *testing.T) {
 // The challenge is not left accepted without a table, and no table given
 // up is left waiting.
 func TestChallengeSeatRetried(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		fails int
-	}{{"passing", 1}, {"lasting", 2}} {
+	for _, c := range seatFailures {
 		t.Run(c.name, func(t *testing.T) {
 			w := newFlaky(t, c.fails)
 			ann, bob := w.account("Ann", 1500), w.account("Bob", 1500)

@@ -485,6 +485,13 @@ func (f *flaky) SetChallengeGame(ctx context.Context, id, game string) error {
 	return f.Store.SetChallengeGame(ctx, id, game)
 }
 
+// seatFailures are the seat steps' failures the tests inject: one that
+// passes at the second try, one that lasts beyond it.
+var seatFailures = []struct {
+	name  string
+	fails int
+}{{"passing", 1}, {"lasting", 2}}
+
 // newFlaky is a node on a flaky store that fails fails times.
 func newFlaky(t *testing.T, fails int) *world {
 	st := &flaky{Store: memstore.New(), fails: fails}
@@ -498,10 +505,7 @@ func newFlaky(t *testing.T, fails int) *world {
 // failure, the click's request withdrawn (its page told), the other's
 // request open still, and no table made is left waiting for anyone.
 func TestJoinSeekSeatFails(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		fails int
-	}{{"passing", 1}, {"lasting", 2}} {
+	for _, c := range seatFailures {
 		t.Run(c.name, func(t *testing.T) {
 			w := newFlaky(t, c.fails)
 			ann, bob := guest("Ann"), guest("Bob")
