@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -114,10 +115,15 @@ func newWorld(t *testing.T) *world {
 
 // newNode is a node on st, with the clock c.
 func newNode(t *testing.T, st store.Store, c *clock) *world {
+	return newNodeHub(t, st, c, func(h meet.Hub) meet.Hub { return h })
+}
+
+// newNodeHub is newNode with the Hub the service sees made by hub.
+func newNodeHub(t *testing.T, st store.Store, c *clock, hub func(meet.Hub) meet.Hub) *world {
 	w := &world{t: t, st: st, clock: c, offline: map[string]bool{}, blocks: map[[2]string]bool{}, finish: map[string]int{}}
 	w.hub = table.New(st, hubOptions())
 	t.Cleanup(func() { w.hub.Close() })
-	w.svc = meet.New(st, w.hub, meet.Options{
+	w.svc = meet.New(st, hub(w.hub), meet.Options{
 		Now: c.Now, Logger: quiet, Tick: time.Hour, Reseat: time.Nanosecond,
 		Online: func(_ context.Context, p string) (bool, error) {
 			w.mu.Lock()
@@ -497,6 +503,54 @@ func newFlaky(t *testing.T, fails int) *world {
 	st := &flaky{Store: memstore.New(), fails: fails}
 	t.Cleanup(func() { st.Close() })
 	return newNode(t, st, &clock{now: time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)})
+}
+
+// joinFlaky is a Hub whose seating of a person (Join) fails the first
+// time, as a node cut off from the store would.
+type joinFlaky struct {
+	meet.Hub
+	failed atomic.Bool
+}
+
+func (h *joinFlaky) Join(ctx context.Context, id string, seat int, p table.Person) (int, string, error) {
+	if !h.failed.Swap(true) {
+		return 0, "", errCut
+	}
+	return h.Hub.Join(ctx, id, seat, p)
+}
+
+// TestSitRetried: a person whose seat at a table made for them fails to
+// be taken once sits at the second try, at a Play-now table and at a
+// challenge's: no claimed seat is left open.
+func TestSitRetried(t *testing.T) {
+	node := func(t *testing.T) *world {
+		st := memstore.New()
+		t.Cleanup(func() { st.Close() })
+		return newNodeHub(t, st, &clock{now: time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)},
+			func(h meet.Hub) meet.Hub { return &joinFlaky{Hub: h} })
+	}
+	t.Run("play now", func(t *testing.T) {
+		w := node(t)
+		a := w.seek(guest("Ann"), two)
+		w.seek(guest("Bob"), two)
+		w.game(a, "Ann", "Bob")
+	})
+	t.Run("challenge", func(t *testing.T) {
+		w := node(t)
+		ann, bob := w.account("Ann", 1500), w.account("Bob", 1500)
+		c, err := w.svc.Challenge(t.Context(), ann, []string{"Bob"}, "blitz", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := w.svc.Answer(t.Context(), bob, c.ID, true, "")
+		if err != nil || got.Game == "" {
+			t.Fatalf("the accept: %+v, %v", got, err)
+		}
+		info, _, err := w.hub.Game(t.Context(), got.Game, "")
+		if err != nil || info.Seats[0].Name != "Ann" || info.Seats[1].Name != "Bob" {
+			t.Errorf("the table: %+v, %v", info.Seats, err)
+		}
+	})
 }
 
 // TestJoinSeekSeatFails: a click on another's request whose table cannot

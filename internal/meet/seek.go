@@ -423,6 +423,29 @@ func (s *Service) blockedEither(ctx context.Context, a, b string) (bool, error) 
 	return false, nil
 }
 
+// sit seats p at the seat of game, which was claimed for them: an
+// account's with its seat token, a guest's with p.Token. A failure is
+// tried once more, since nobody else will sit there.
+func (s *Service) sit(ctx context.Context, game string, seat int, p table.Person) {
+	var err error
+	for try := range 2 {
+		err = nil
+		if p.Account != "" {
+			p.Token, err = s.opts.SeatToken(ctx, p.Account, game)
+		}
+		if err == nil {
+			_, _, err = s.hub.Join(ctx, game, seat, p)
+		}
+		if err == nil {
+			return
+		}
+		if try == 0 {
+			s.log.Warn("meet: seating a person, once more", "game", game, "seat", seat, "err", err)
+		}
+	}
+	s.log.Error("meet: seating a person", "game", game, "seat", seat, "err", err)
+}
+
 // seat makes the table t, claims its requests and seats their people.
 // When another node claimed one of them first, the table is cancelled
 // before anyone sat at it.
@@ -464,16 +487,7 @@ func (s *Service) seat(ctx context.Context, t pairing.Table, by map[string]store
 	}
 	for _, c := range claims {
 		k := by[c.ID]
-		token := c.Token
-		if k.Account != "" {
-			if token, err = s.opts.SeatToken(ctx, k.Account, game); err != nil {
-				s.log.Error("meet: a seat token", "game", game, "account", k.Account, "err", err)
-				continue
-			}
-		}
-		if _, _, err := s.hub.Join(ctx, game, c.Seat, table.Person{Name: k.Name, Token: token, Account: k.Account}); err != nil {
-			s.log.Error("meet: seating a person", "game", game, "seat", c.Seat, "err", err)
-		}
+		s.sit(ctx, game, c.Seat, table.Person{Name: k.Name, Token: c.Token, Account: k.Account})
 	}
 	s.log.Info("meet: table paired", "game", game, "requests", t.Requests, "bots", t.Bots)
 	seated := map[string]bool{}
