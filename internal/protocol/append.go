@@ -132,27 +132,13 @@ func appendEvent(b []byte, e Event) []byte {
 		}
 		b = append(b, ']')
 	}
-	for _, f := range [...]struct {
-		key string
-		n   int
-	}{{"cheque", ev.Cheque}, {"centre", ev.Centre}} {
-		if f.n != 0 {
-			b = appendField(b, f.key, f.n)
-		}
-	}
+	b = appendNonZero(appendNonZero(b, "cheque", ev.Cheque), "centre", ev.Centre)
 	if ev.Auction != razzia.AuctionNone {
 		b = append(b, `,"auction":"`...)
 		b = append(b, ev.Auction.String()...)
 		b = append(b, '"')
 	}
-	for _, f := range [...]struct {
-		key string
-		n   int
-	}{{"police", ev.Police}, {"round", ev.Round}} {
-		if f.n != 0 {
-			b = appendField(b, f.key, f.n)
-		}
-	}
+	b = appendNonZero(appendNonZero(b, "police", ev.Police), "round", ev.Round)
 	if ev.PoliceLimit {
 		b = append(b, `,"policeLimit":true`...)
 	}
@@ -412,7 +398,10 @@ func appendMove(b []byte, m Move) []byte {
 
 // appendScore appends the score as its MarshalJSON does (one field per
 // category, then the total), which json.Marshal leaves as it is.
-func appendScore(b []byte, s razzia.Score) []byte {
+func appendScore(b []byte, s razzia.Score) []byte { return appendGain(b, s, false) }
+
+// appendCategories appends the score's categories, its object left open.
+func appendCategories(b []byte, s razzia.Score) []byte {
 	b = append(b, '{')
 	for c := range razzia.NumCategories {
 		if c > 0 {
@@ -423,9 +412,7 @@ func appendScore(b []byte, s razzia.Score) []byte {
 		b = append(b, '"', ':')
 		b = strconv.AppendInt(b, int64(s[c]), 10)
 	}
-	b = append(b, `,"total":`...)
-	b = strconv.AppendInt(b, int64(s.Total()), 10)
-	return append(b, '}')
+	return b
 }
 
 // appendRaid appends the raid risk as its MarshalJSON (json.Marshal of
@@ -458,6 +445,14 @@ func appendFloat(b []byte, f float64) []byte {
 		}
 	}
 	return b
+}
+
+// appendNonZero appends ,"key":n unless n is 0 (omitempty).
+func appendNonZero(b []byte, key string, n int) []byte {
+	if n == 0 {
+		return b
+	}
+	return appendField(b, key, n)
 }
 
 // appendField appends ,"key":n.

@@ -130,18 +130,10 @@ func leanBidding(bids []string) []Bid {
 
 // appendGain appends a score, lean without its total.
 func appendGain(b []byte, s razzia.Score, lean bool) []byte {
+	b = appendCategories(b, s)
 	if !lean {
-		return appendScore(b, s)
-	}
-	b = append(b, '{')
-	for c := range razzia.NumCategories {
-		if c > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = append(b, razzia.Category(c).String()...)
-		b = append(b, '"', ':')
-		b = strconv.AppendInt(b, int64(s[c]), 10)
+		b = append(b, `,"total":`...)
+		b = strconv.AppendInt(b, int64(s.Total()), 10)
 	}
 	return append(b, '}')
 }
