@@ -33,7 +33,16 @@ const watchPatchesJS = `(() => {
   let seen = [];
   const obs = new MutationObserver((recs) => { seen = seen.concat(recs); });
   obs.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
-  const out = window.__patches = { bids: [], all: [], big: [], size: 0 };
+  const out = window.__patches = { bids: [], all: [], big: [], size: 0, built: [], bidsBuilt: [] };
+  // The nodes the page made, in the page or not: a redraw that builds the
+  // whole table to keep most of it still pays for all of it.
+  let made = 0;
+  const create = Document.prototype.createElement, createNS = Document.prototype.createElementNS, createText = Document.prototype.createTextNode;
+  const clone = Node.prototype.cloneNode;
+  Document.prototype.createElement = function (...a) { made++; return create.apply(this, a); };
+  Document.prototype.createElementNS = function (...a) { made++; return createNS.apply(this, a); };
+  Document.prototype.createTextNode = function (...a) { made++; return createText.apply(this, a); };
+  Node.prototype.cloneNode = function (...a) { const c = clone.apply(this, a); made += size(c); return c; };
   const ws = window.__tableSocket();
   // Added after the page's own listener, so it runs after the redraw.
   ws.addEventListener("message", (ev) => {
@@ -41,25 +50,33 @@ const watchPatchesJS = `(() => {
     try { m = JSON.parse(ev.data); } catch { return; }
     const n = touched(seen.concat(obs.takeRecords()));
     seen = [];
+    const built = made;
+    made = 0;
     // A whole state, or version 2's patch of one (its events beside it).
     if (m.type !== "state" && m.type !== "patch") return;
     const me = m.seat ?? Number(table.dataset.seat);
     out.size = Math.max(out.size, size(table));
     out.all.push(n);
+    out.built.push(built);
     if (n > 400) out.big.push(n + ": " + (m.events || []).map((e) => e.kind).join(","));
     const events = m.events || [];
     // The bots answer at once, so a message may carry several moves: an
     // opponent's bid, with the passes around it.
-    if (events.length > 0 && events.every((e) => e.kind === "bid" || e.kind === "pass") && events.some((e) => e.kind === "bid" && e.seat !== me)) out.bids.push(n);
+    if (events.length > 0 && events.every((e) => e.kind === "bid" || e.kind === "pass") && events.some((e) => e.kind === "bid" && e.seat !== me)) {
+      out.bids.push(n);
+      out.bidsBuilt.push(built);
+    }
   });
   return true;
 })()`
 
 type patches struct {
-	Big  []string `json:"big"` // the messages that changed over 400 nodes, with their events
-	Bids []int    `json:"bids"`
-	All  []int    `json:"all"`
-	Size int      `json:"size"`
+	Big       []string `json:"big"` // the messages that changed over 400 nodes, with their events
+	Bids      []int    `json:"bids"`
+	All       []int    `json:"all"`
+	Size      int      `json:"size"`
+	Built     []int    `json:"built"`     // the nodes made for each message
+	BidsBuilt []int    `json:"bidsBuilt"` // and for each opponent's bid
 }
 
 // TestStatePatches: a state message changes only what changed. At a
@@ -123,6 +140,7 @@ func TestStatePatches(t *testing.T) {
 	}
 	got := eval[patches](p, `window.__patches`)
 	t.Logf("nodes changed per state message: %v; by an opponent's bid: %v; the table has %d nodes; over 400: %q", got.All, got.Bids, got.Size, got.Big)
+	t.Logf("nodes made per state message: %v; for an opponent's bid: %v", got.Built, got.BidsBuilt)
 	if lost > 0 {
 		t.Errorf("the focus on the scores was lost %d times while the others played", lost)
 	}
@@ -243,6 +261,7 @@ type tracer struct {
 	p      *page
 	mu     sync.Mutex
 	events []traceEvent
+	raw    []json.RawMessage // every event as Chromium sent it, for RAZZIA_TRACE_OUT
 	done   chan struct{}
 }
 
@@ -276,6 +295,7 @@ func startTrace(p *page) *tracer {
 			defer tr.mu.Unlock()
 			for _, v := range ev.Value {
 				var e traceEvent
+				tr.raw = append(tr.raw, json.RawMessage(v))
 				if json.Unmarshal(v, &e) == nil {
 					tr.events = append(tr.events, e)
 				}
@@ -291,7 +311,8 @@ func startTrace(p *page) *tracer {
 		_, err := chromedp.Call(ctx, tracing.Start, tracing.StartParams{
 			TransferMode: tracing.StartTransferModeReportEvents,
 			TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{
-				"toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "__metadata"}},
+				"toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "__metadata",
+				"v8.execute", "disabled-by-default-v8.cpu_profiler", "disabled-by-default-devtools.timeline.stack", "blink.user_timing"}},
 		})
 		return err
 	}))
@@ -316,6 +337,17 @@ func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
 	}
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
+	if out := os.Getenv("RAZZIA_TRACE_OUT"); out != "" {
+		// For chrome://tracing, Perfetto or DevTools' performance panel.
+		b, err := json.Marshal(map[string]any{"traceEvents": tr.raw})
+		if err == nil {
+			err = os.WriteFile(out, b, 0o644)
+		}
+		if err != nil {
+			p.fail("writing the trace: %v", err)
+		}
+		p.t.Logf("the trace is in %s", out)
+	}
 	type thread struct{ pid, tid int }
 	main := map[thread]bool{}
 	for _, e := range tr.events {
