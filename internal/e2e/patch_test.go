@@ -156,6 +156,13 @@ func TestStatePatches(t *testing.T) {
 	if most := slices.Max(got.Bids); most > bound || most*20 > got.Size {
 		t.Errorf("an opponent's bid changed up to %d nodes of the table's %d; want at most %d", most, got.Size, bound)
 	}
+	// And builds little more: the parts it leaves as they were (the
+	// strips of the players it did not concern, the board) are not built
+	// to be thrown away.
+	const made = 250
+	if most := slices.Max(got.BidsBuilt); most > made || most*4 > got.Size {
+		t.Errorf("an opponent's bid built up to %d nodes for a table of %d; want at most %d", most, got.Size, made)
+	}
 }
 
 // TestStatePatchTrace measures what a state message costs a mid-range
@@ -195,20 +202,22 @@ func TestStatePatchTrace(t *testing.T) {
 		_, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: 4})
 		return err
 	}))
-	trace := startTrace(p)
+	trace := startTrace(p, true)
 	for made := 0; made < 30; made++ {
 		if st := pressTo(p, spending); st.Phase == "over" {
 			break
 		}
 	}
-	msg, frame, msgCPU, frameCPU := trace.stop(listener)
-	if len(msg) < 30 {
+	got := trace.stop(listener)
+	msg, frame, msgCPU, frameCPU := got.msg, got.frame, got.msgCPU, got.frameCPU
+	if len(msg) < 30 || len(frame) == 0 {
 		t.Fatalf("only %d state messages traced: the trace proves nothing", len(msg))
 	}
 	t.Logf("4x CPU throttling, 5 players, %d state messages: the task handling one took at most %.1f ms (median %.1f ms); "+
 		"the frame drawing it at most %.1f ms (median %.1f ms)", len(msg), slices.Max(msg), median(msg), slices.Max(frame), median(frame))
 	t.Logf("the same in the main thread's CPU time: at most %.1f ms (median %.1f ms) and %.1f ms (median %.1f ms)",
 		slices.Max(msgCPU), median(msgCPU), slices.Max(frameCPU), median(frameCPU))
+	t.Logf("style recalculations and layouts forced in the messages' tasks: %d %q; paints: %d", len(got.forced), got.forced, got.paints)
 	if slices.Max(msg) >= 50 || slices.Max(frame) >= 50 {
 		t.Errorf("a state message took a task of %.1f ms and a frame of %.1f ms; want both under 50 ms", slices.Max(msg), slices.Max(frame))
 	}
@@ -260,6 +269,7 @@ func median(xs []float64) float64 {
 type tracer struct {
 	p      *page
 	mu     sync.Mutex
+	cancel func() // stops listening: a page may be traced again
 	events []traceEvent
 	raw    []json.RawMessage // every event as Chromium sent it, for RAZZIA_TRACE_OUT
 	done   chan struct{}
@@ -279,15 +289,78 @@ type traceEvent struct {
 			URL        string `json:"url"`
 			LineNumber int    `json:"lineNumber"`
 		} `json:"data"`
+		BeginData struct {
+			StackTrace []struct {
+				FunctionName string `json:"functionName"`
+				URL          string `json:"url"`
+				LineNumber   int    `json:"lineNumber"`
+			} `json:"stackTrace"`
+		} `json:"beginData"`
 	} `json:"args"`
 }
 
-// startTrace starts tracing the page's tasks and what runs in them.
-func startTrace(p *page) *tracer {
+// TestStatePatchLayouts: what a state message costs in work, whatever the
+// machine's speed. The task that handles a message lays nothing out (a
+// script that reads the layout there makes the browser lay the page out
+// twice: once for it, once for the frame), and a table that waits for the
+// reader's move, its turn shown with motion, paints nothing on the main
+// thread: its motion runs on the compositor.
+func TestStatePatchLayouts(t *testing.T) {
+	p := seated(t, "easy", "easy", "easy", "easy")
+	listener := listenerLine(t, p.srv)
+	p.do("animations on", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "no-preference"}},
+		})
+		return err
+	}))
+	for st := pressTo(p, spending); st.Moves < 6 && st.Phase != "over"; st = pressTo(p, spending) {
+	}
+	trace := startTrace(p, false)
+	for made := 0; made < 8; made++ {
+		if st := pressTo(p, spending); st.Phase == "over" {
+			break
+		}
+	}
+	got := trace.stop(listener)
+	if len(got.msg) < 8 {
+		t.Fatalf("only %d state messages traced: the trace proves nothing", len(got.msg))
+	}
+	t.Logf("%d state messages; style recalculations and layouts in their tasks: %q", len(got.msg), got.forced)
+	if len(got.forced) > 0 {
+		t.Errorf("the tasks of %d state messages laid the page out %d times: %q; want none (the frame does it)", len(got.msg), len(got.forced), got.forced)
+	}
+
+	// The reader's turn, shown with motion: once the last move's motion
+	// ended, 30 frames go by.
+	waitFor[bool](p, "our turn", `!!document.querySelector("#table .turn-you") && !document.querySelector("#round-end[aria-modal]")`, 30*time.Second)
+	if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`Promise.all(document.getAnimations()
+  .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+  .map((a) => a.finished.catch(() => null))).then(() => true)`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatalf("waiting for the last move's motion: %v", err)
+	}
+	idle := startTrace(p, false)
+	frames, err := chromedp.Run(p.ctx, chromedp.Evaluate[int](`new Promise((done) => { let n = 0;
+  const f = () => (++n >= 30 ? done(n) : requestAnimationFrame(f)); requestAnimationFrame(f); })`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("counting frames: %v", err)
+	}
+	quiet := idle.stop(listener)
+	p.screenshot("patch-turn-desktop")
+	t.Logf("%d frames of our turn: %d paints on the main thread", frames, quiet.paints)
+	if quiet.paints > 1 {
+		t.Errorf("the table waiting for our move painted %d times in %d frames on the main thread; want its motion on the compositor", quiet.paints, frames)
+	}
+}
+
+// startTrace starts tracing the page's tasks and what runs in them, and
+// with profile, where the time goes in the scripts (a CPU profile).
+func startTrace(p *page, profile bool) *tracer {
 	p.t.Helper()
 	tr := &tracer{p: p, done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(p.ctx)
 	p.t.Cleanup(cancel)
+	tr.cancel = cancel
 	err := chromedp.Listen(ctx, func(ev any) {
 		switch ev := ev.(type) {
 		case *tracing.EventDataCollected:
@@ -307,23 +380,35 @@ func startTrace(p *page) *tracer {
 	if err != nil {
 		p.fail("listening to the trace: %v", err)
 	}
+	categories := []string{"toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "__metadata",
+		"disabled-by-default-devtools.timeline.stack"}
+	if profile {
+		categories = append(categories, "v8.execute", "disabled-by-default-v8.cpu_profiler", "blink.user_timing")
+	}
 	p.do("start tracing", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		_, err := chromedp.Call(ctx, tracing.Start, tracing.StartParams{
 			TransferMode: tracing.StartTransferModeReportEvents,
-			TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{
-				"toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "__metadata",
-				"v8.execute", "disabled-by-default-v8.cpu_profiler", "disabled-by-default-devtools.timeline.stack", "blink.user_timing"}},
+			TraceConfig:  &tracing.TraceConfig{IncludedCategories: categories},
 		})
 		return err
 	}))
 	return tr
 }
 
-// stop ends the trace and returns, in milliseconds, the tasks of the
-// renderer's main thread that handled a message of the page's socket (a
-// call of conn.js's listener at line), and for each the next frame, in
-// wall time and in the thread's CPU time.
-func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
+// A traced is what a trace saw of the page's main thread: for each task
+// that handled a message of the page's socket, and for the frame drawn next,
+// their wall and CPU times in milliseconds; the style recalculations and
+// layouts run inside the message tasks (forced by a script: a frame would
+// do them anyway, once); and the paints of the whole trace.
+type traced struct {
+	msg, frame, msgCPU, frameCPU []float64
+	forced                       []string // "Layout" or "UpdateLayoutTree", with the function that asked
+	paints                       int
+}
+
+// stop ends the trace and tells what it saw (traced), the page's socket's
+// messages found by conn.js's listener at line.
+func (tr *tracer) stop(line int) traced {
 	p := tr.p
 	p.t.Helper()
 	p.do("stop tracing", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
@@ -335,6 +420,7 @@ func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
 	case <-time.After(30 * time.Second):
 		p.fail("the trace did not complete in 30 s")
 	}
+	tr.cancel()
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	if out := os.Getenv("RAZZIA_TRACE_OUT"); out != "" {
@@ -359,7 +445,9 @@ func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
 	type task struct {
 		e              traceEvent
 		message, frame bool
+		layouts        []traceEvent
 	}
+	var out traced
 	tasks := map[thread][]*task{}
 	var inner []traceEvent
 	for _, e := range tr.events {
@@ -371,6 +459,9 @@ func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
 			tasks[th] = append(tasks[th], &task{e: e})
 		} else {
 			inner = append(inner, e)
+		}
+		if e.Name == "Paint" {
+			out.paints++
 		}
 	}
 	for _, ts := range tasks {
@@ -389,6 +480,8 @@ func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
 			ts[i].message = true
 		case e.Name == "Paint" || e.Name == "PrePaint":
 			ts[i].frame = true
+		case e.Name == "Layout" || e.Name == "UpdateLayoutTree":
+			ts[i].layouts = append(ts[i].layouts, e)
 		}
 	}
 	for _, ts := range tasks {
@@ -396,19 +489,23 @@ func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
 			if !t.message {
 				continue
 			}
-			msg = append(msg, t.e.Dur/1000)
-			msgCPU = append(msgCPU, t.e.Tdur/1000)
+			out.msg = append(out.msg, t.e.Dur/1000)
+			out.msgCPU = append(out.msgCPU, t.e.Tdur/1000)
+			for _, l := range t.layouts {
+				by := ""
+				if st := l.Args.BeginData.StackTrace; len(st) > 0 {
+					by = fmt.Sprintf(" by %s (%s:%d)", st[0].FunctionName, st[0].URL[strings.LastIndex(st[0].URL, "/")+1:], st[0].LineNumber+1)
+				}
+				out.forced = append(out.forced, l.Name+by)
+			}
 			for _, next := range ts[i+1:] {
 				if next.frame {
-					frame = append(frame, next.e.Dur/1000)
-					frameCPU = append(frameCPU, next.e.Tdur/1000)
+					out.frame = append(out.frame, next.e.Dur/1000)
+					out.frameCPU = append(out.frameCPU, next.e.Tdur/1000)
 					break
 				}
 			}
 		}
 	}
-	if len(msg) == 0 || len(frame) == 0 {
-		p.fail("the trace has no message of the page's socket, or no frame (%d events)", len(tr.events))
-	}
-	return msg, frame, msgCPU, frameCPU
+	return out
 }

@@ -864,8 +864,8 @@ function animate(root, before, events, t) {
     const moved = gone.kind === "win" ? before.row : before.row.filter((r) => gone.cards.includes(r.kind));
     // The cards left the page: copies of them fly, only for the eye.
     moved.forEach((r, k) => ghost(card(r.kind, t), onScreen(r.rect), to, k * 60));
-    seatEl.animate([{ boxShadow: "0 0 0 0 rgba(240,192,64,0)" }, { boxShadow: "0 0 0 6px rgba(240,192,64,.8)" },
-      { boxShadow: "0 0 0 0 rgba(240,192,64,0)" }], { duration: 900, easing: "ease-out" });
+    // The strip's flash (razzia.css .strip::before) by its opacity alone.
+    seatEl.animate([{ opacity: 0 }, { opacity: 1 }, { opacity: 0 }], { duration: 900, easing: "ease-out", pseudoElement: "::before" });
   }
 }
 
