@@ -334,9 +334,13 @@ func TestStatePatchLayouts(t *testing.T) {
 	// The reader's turn, shown with motion: once the last move's motion
 	// ended, 30 frames go by.
 	waitFor[bool](p, "our turn", `!!document.querySelector("#table .turn-you") && !document.querySelector("#round-end[aria-modal]")`, 30*time.Second)
-	if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`Promise.all(document.getAnimations()
-  .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
-  .map((a) => a.finished.catch(() => null))).then(() => true)`, chromedp.EvalAwaitPromise)); err != nil {
+	// Transitions start at the frame that styles the change: two frames,
+	// then every finite animation's end.
+	if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+  .then(() => Promise.all(document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+    .map((a) => a.finished.catch(() => null))))
+  .then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))).then(() => true)`, chromedp.EvalAwaitPromise)); err != nil {
 		t.Fatalf("waiting for the last move's motion: %v", err)
 	}
 	idle := startTrace(p, false)

@@ -301,11 +301,13 @@ function strip(ctx, s, i) {
 function stripBody(ctx, s, i, stake) {
   const { t, seat } = ctx;
   const sum = s.faceUp.reduce((x, c) => x + c, 0) + s.faceDown.reduce((x, c) => x + c, 0);
+  // The cards held, a box for each scoring group (cars with drivers, the
+  // jewels, the businesses), each kind with its count beside it.
   const held = [];
-  for (const [, kinds] of GROUPS) {
-    for (const k of kinds) {
-      if (s.holdings[k] > 0) held.push(h("li", { "data-key": k }, chip(k, s.holdings[k], count(t, k, s.holdings[k]))));
-    }
+  for (const [group, kinds] of GROUPS) {
+    const chips = kinds.filter((k) => s.holdings[k] > 0)
+      .map((k) => h("span", { class: "hold", "data-key": k }, chip(k, s.holdings[k], count(t, k, s.holdings[k]))));
+    if (chips.length) held.push(h("li", { class: "hold-group", "data-group": group, "data-key": group }, chips));
   }
   return h("div", { class: "strip-body", id: `seat-${i}-body` },
       h("span", { class: "strip-cheques", id: i === seat ? "my-cheques" : null, role: "group",
