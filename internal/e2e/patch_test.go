@@ -245,6 +245,27 @@ func pressTo(p *page, pick func(tableState) string) tableState {
 	}
 }
 
+// clickTo is pressTo with the mouse: the page's seat's next move, chosen
+// by pick, clicked (which focuses the button), going on from a round's end
+// the same way; it returns the state the move was made in.
+func clickTo(p *page, pick func(tableState) string) tableState {
+	p.t.Helper()
+	for {
+		st := waitFor[tableState](p, "a move to make", `(() => { const s = `+stateJS+`;
+  return s && (s.phase === "over" || s.overlay > 0 || (s.seat >= 0 && s.seat === s.toMove && s.legal.length > 0)) ? s : null; })()`, 30*time.Second)
+		if st.Phase == "over" {
+			return st
+		}
+		if st.Overlay > 0 {
+			p.click("#round-continue")
+			waitFor[bool](p, "the round's end closed", `!document.querySelector("#round-end[aria-modal]")`, 10*time.Second)
+			continue
+		}
+		p.move(st, pick(st))
+		return st
+	}
+}
+
 // listenerLine finds the line of conn.js where the page's socket listens
 // for messages: the trace names a function by its script and line.
 func listenerLine(t *testing.T, srv *server) int {
@@ -316,9 +337,12 @@ func TestStatePatchLayouts(t *testing.T) {
 	}))
 	for st := pressTo(p, spending); st.Moves < 6 && st.Phase != "over"; st = pressTo(p, spending) {
 	}
+	// Moves made by the mouse, whose click focuses the button the move
+	// takes away: the focus waits in the decision panel, not on a button
+	// the next state removes.
 	trace := startTrace(p, false)
 	for made := 0; made < 8; made++ {
-		if st := pressTo(p, spending); st.Phase == "over" {
+		if st := clickTo(p, spending); st.Phase == "over" {
 			break
 		}
 	}
@@ -330,6 +354,10 @@ func TestStatePatchLayouts(t *testing.T) {
 	if len(got.forced) > 0 {
 		t.Errorf("the tasks of %d state messages laid the page out %d times: %q; want none (the frame does it)", len(got.msg), len(got.forced), got.forced)
 	}
+	// The focus comes back to the next move, for a reader at the keyboard.
+	waitFor[bool](p, "the focus on the next move", `(() => { const t = document.querySelector("#table");
+  return t.dataset.phase === "over" || !!document.querySelector("#round-end[aria-modal]") || t.dataset.seat !== t.dataset.toMove ||
+    !!document.activeElement.closest("#moves button[data-move], #piles button[data-move]"); })()`, 5*time.Second)
 
 	// The reader's turn, shown with motion: once the last move's motion
 	// ended, 30 frames go by.

@@ -197,6 +197,14 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
       if (!a || a === document.body || !a.isConnected) restoreFocus(root, mem.refocus);
       mem.refocus = null;
     }
+    if (mem.parked) {
+      // Back from the decision panel to the next move, once there is one.
+      if (document.activeElement !== mem.parked) mem.parked = null;
+      else if (root.querySelector(MOVES)) {
+        mem.parked = null;
+        moveFocus(root);
+      }
+    }
     followLog(root, mem);
     // Where the cards are as the reader sees them, for the next move's
     // motion.
@@ -425,7 +433,7 @@ function piles(ctx) {
   // moves with the newest options.
   const pile = canDraw(ctx)
     ? h("button", { type: "button", class: "pile pile-button", "data-move": "draw", "aria-label": t("web.pile.draw", { n: v.deckLeft }),
-      disabled: o.busy, onclick: () => mem.args[3].onMove("draw") }, inner)
+      disabled: o.busy, onclick: () => { park(ctx); mem.args[3].onMove("draw"); } }, inner)
     : h("div", { class: "pile", role: "img", "aria-label": t("web.piles.label", { n: v.deckLeft }) }, inner);
   return h("div", { class: "piles", id: "piles" }, h("span", { class: "zone-title" }, t("web.piles")), pile);
 }
@@ -611,7 +619,7 @@ function movesPanel(ctx) {
   const disabled = !!o.busy;
   const btn = (token, cls, content, label) =>
     h("button", { type: "button", class: `move ${cls}`, "data-move": token, disabled, "aria-label": label || null,
-      onclick: () => o.onMove(token) }, content);
+      onclick: () => { park(ctx); o.onMove(token); } }, content);
   const parts = [];
   if (v.phase === "turn") {
     if (v.legal.includes("draw")) parts.push(btn("draw", "move-draw", [back("tiny"), t("action.draw")]));
@@ -802,12 +810,28 @@ function restoreFocus(root, key) {
   else moveFocus(root);
 }
 
+// MOVES are the moves on offer.
+const MOVES = "#moves button[data-move]:not([disabled]), [data-row-card]:not([disabled])";
+
 // moveFocus focuses the first move on offer, or the decision panel.
 function moveFocus(root) {
   if (!root.querySelector) return;
-  const el = root.querySelector("#moves button[data-move]:not([disabled]), [data-row-card]:not([disabled])") ||
+  const el = root.querySelector(MOVES) ||
     root.querySelector("#decide") || root.querySelector("#game-end");
   if (el && el.focus) el.focus({ preventScroll: true });
+}
+
+// park takes the focus from a move button pressed, which the move takes
+// out of the page, to the decision panel, which stays: a focused element
+// taken out makes the browser lay the page out there and then, in the
+// task of the state that takes it. It comes back to the next move on
+// offer (beforeFrame).
+function park({ root, mem }) {
+  const a = typeof document !== "undefined" ? document.activeElement : null;
+  const decide = root.querySelector && root.querySelector("#decide");
+  if (!a || !decide || !a.closest || !a.closest("button[data-move]")) return;
+  decide.focus({ preventScroll: true });
+  mem.parked = decide;
 }
 
 function cssEscape(s) {
