@@ -46,6 +46,9 @@ func TestOfflineBanner(t *testing.T) {
   return q && q.getClientRects().length > 0 ? q.textContent : ""; })()`, 2*time.Second)
 			t.Logf("%s: %q", name, queued)
 			p.screenshot("offline-" + name)
+			if name == "desktop" {
+				p.accessible("the offline banner with a move waiting")
+			}
 			// The banner, the waiting move in it, covers none of what the
 			// player decides with: their own strip, the turn and the moves.
 			coveredJS := fmt.Sprintf(`(() => { const b = document.querySelector("#conn-banner").getBoundingClientRect();

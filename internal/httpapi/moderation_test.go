@@ -254,6 +254,9 @@ func TestModeration(t *testing.T) {
 	if _, code := newBrowser(t, srv).call("POST", "/api/games/"+other+"/join", protocol.JoinRequest{Name: "CY"}, nil); code != protocol.Banned {
 		t.Errorf("a guest under a banned name joins: %s", code)
 	}
+	if _, code := newBrowser(t, srv).call("POST", "/api/games", protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: "easy"}}, Name: "CY"}, nil); code != protocol.Banned {
+		t.Errorf("a guest creates a table to join under a banned name: %s", code)
+	}
 	if me := record(cy); !me.Standing.Banned || len(me.Actions) != 2 ||
 		me.Actions[0].Kind != protocol.ActionBan || me.Actions[0].Operator != "Ann" || me.Actions[0].Reason != "insults in the chat" ||
 		me.Actions[0].Game != id {

@@ -3,6 +3,7 @@
 // listed, and one click joins one. The page opens the table as soon as
 // the live socket says the person is seated.
 
+import { onSubmit } from "./forms.js";
 import { h, replace, $ } from "./dom.js";
 import * as meet from "./meet.js";
 import { errorText } from "./errors.js";
@@ -210,7 +211,7 @@ export function setupPlayNow() {
   } catch {
     // as above
   }
-  $("playnow-form").addEventListener("submit", submit);
+  onSubmit("playnow-form", submit);
   meet.listen(onMessage, "seek", "seeks");
   setInterval(tick, 1000);
 }
