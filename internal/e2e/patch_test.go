@@ -218,6 +218,8 @@ func TestStatePatchTrace(t *testing.T) {
 	t.Logf("the same in the main thread's CPU time: at most %.1f ms (median %.1f ms) and %.1f ms (median %.1f ms)",
 		slices.Max(msgCPU), median(msgCPU), slices.Max(frameCPU), median(frameCPU))
 	t.Logf("style recalculations and layouts forced in the messages' tasks: %d %q; paints: %d", len(got.forced), got.forced, got.paints)
+	t.Logf("the frames drawing them: elements styled at most %d (median %d), objects laid out at most %d (median %d)",
+		slices.Max(got.styled), medianInt(got.styled), slices.Max(got.laidOut), medianInt(got.laidOut))
 	if slices.Max(msg) >= 50 || slices.Max(frame) >= 50 {
 		t.Errorf("a state message took a task of %.1f ms and a frame of %.1f ms; want both under 50 ms", slices.Max(msg), slices.Max(frame))
 	}
@@ -280,6 +282,12 @@ func listenerLine(t *testing.T, srv *server) int {
 	return 0
 }
 
+func medianInt(xs []int) int {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
 func median(xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
@@ -310,8 +318,10 @@ type traceEvent struct {
 			URL        string `json:"url"`
 			LineNumber int    `json:"lineNumber"`
 		} `json:"data"`
-		BeginData struct {
-			StackTrace []struct {
+		ElementCount int `json:"elementCount"` // a style recalculation's elements
+		BeginData    struct {
+			DirtyObjects int `json:"dirtyObjects"` // a layout's objects to lay out
+			StackTrace   []struct {
 				FunctionName string `json:"functionName"`
 				URL          string `json:"url"`
 				LineNumber   int    `json:"lineNumber"`
@@ -436,6 +446,10 @@ type traced struct {
 	msg, frame, msgCPU, frameCPU []float64
 	forced                       []string // "Layout" or "UpdateLayoutTree", with the function that asked
 	paints                       int
+	// For each frame drawing a message: the elements whose style it
+	// recalculated and the objects it laid out, counts that do not depend
+	// on the machine's speed.
+	styled, laidOut []int
 }
 
 // stop ends the trace and tells what it saw (traced), the page's socket's
@@ -534,6 +548,13 @@ func (tr *tracer) stop(line int) traced {
 				if next.frame {
 					out.frame = append(out.frame, next.e.Dur/1000)
 					out.frameCPU = append(out.frameCPU, next.e.Tdur/1000)
+					styled, laid := 0, 0
+					for _, l := range next.layouts {
+						styled += l.Args.ElementCount
+						laid += l.Args.BeginData.DirtyObjects
+					}
+					out.styled = append(out.styled, styled)
+					out.laidOut = append(out.laidOut, laid)
 					break
 				}
 			}
