@@ -317,6 +317,7 @@ type traceEvent struct {
 		Data struct {
 			URL        string `json:"url"`
 			LineNumber int    `json:"lineNumber"`
+			Frame      string `json:"frame"`
 		} `json:"data"`
 		ElementCount int `json:"elementCount"` // a style recalculation's elements
 		BeginData    struct {
@@ -480,10 +481,20 @@ func (tr *tracer) stop(line int) traced {
 		}
 		p.t.Logf("the trace is in %s", out)
 	}
+	// The page's own renderer: the browser is shared, and other tests'
+	// pages run their own at the same time. A page's main frame has the
+	// page's target's id.
+	frame := string(chromedp.FromContext(p.ctx).Target.TargetID)
+	ours := map[int]bool{}
+	for _, e := range tr.events {
+		if e.Args.Data.Frame == frame {
+			ours[e.Pid] = true
+		}
+	}
 	type thread struct{ pid, tid int }
 	main := map[thread]bool{}
 	for _, e := range tr.events {
-		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" {
+		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" && ours[e.Pid] {
 			main[thread{e.Pid, e.Tid}] = true
 		}
 	}
