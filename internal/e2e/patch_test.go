@@ -230,28 +230,24 @@ func TestStatePatchTrace(t *testing.T) {
 // way), and returns the state it was made in.
 func pressTo(p *page, pick func(tableState) string) tableState {
 	p.t.Helper()
-	for {
-		st := waitFor[tableState](p, "a move to make", `(() => { const s = `+stateJS+`;
-  return s && (s.phase === "over" || s.overlay > 0 || (s.seat >= 0 && s.seat === s.toMove && s.legal.length > 0)) ? s : null; })()`, 30*time.Second)
-		if st.Phase == "over" {
-			return st
-		}
-		if st.Overlay > 0 {
-			eval[bool](p, `(document.querySelector("#round-continue").click(), true)`)
-			waitFor[bool](p, "the round's end closed", `!document.querySelector("#round-end[aria-modal]")`, 10*time.Second)
-			continue
-		}
-		eval[bool](p, fmt.Sprintf(`(document.querySelector('#table button[data-move=%q]:not([disabled])').click(), true)`, pick(st)))
-		waitFor[bool](p, "the table to move on", fmt.Sprintf(`Number(document.querySelector("#table").dataset.moves) > %d`, st.Moves), 30*time.Second)
-		return st
-	}
+	return moveTo(p, pick, false)
 }
 
-// clickTo is pressTo with the mouse: the page's seat's next move, chosen
-// by pick, clicked (which focuses the button), going on from a round's end
-// the same way; it returns the state the move was made in.
+// clickTo is pressTo with the mouse, whose click focuses the button.
 func clickTo(p *page, pick func(tableState) string) tableState {
 	p.t.Helper()
+	return moveTo(p, pick, true)
+}
+
+func moveTo(p *page, pick func(tableState) string, mouse bool) tableState {
+	p.t.Helper()
+	press := func(selector string) {
+		if mouse {
+			p.click(selector)
+		} else {
+			eval[bool](p, fmt.Sprintf(`(document.querySelector(%q).click(), true)`, selector))
+		}
+	}
 	for {
 		st := waitFor[tableState](p, "a move to make", `(() => { const s = `+stateJS+`;
   return s && (s.phase === "over" || s.overlay > 0 || (s.seat >= 0 && s.seat === s.toMove && s.legal.length > 0)) ? s : null; })()`, 30*time.Second)
@@ -259,11 +255,12 @@ func clickTo(p *page, pick func(tableState) string) tableState {
 			return st
 		}
 		if st.Overlay > 0 {
-			p.click("#round-continue")
+			press("#round-continue")
 			waitFor[bool](p, "the round's end closed", `!document.querySelector("#round-end[aria-modal]")`, 10*time.Second)
 			continue
 		}
-		p.move(st, pick(st))
+		press(fmt.Sprintf(`#table button[data-move=%q]:not([disabled])`, pick(st)))
+		waitFor[bool](p, "the table to move on", fmt.Sprintf(`Number(document.querySelector("#table").dataset.moves) > %d`, st.Moves), 30*time.Second)
 		return st
 	}
 }
