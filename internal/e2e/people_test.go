@@ -158,8 +158,8 @@ func TestLobbyOnline(t *testing.T) {
 }
 
 // TestSeatPresenceGone: at a table, a second player's page hidden shows
-// them away, and their browser closed shows them gone, at a desktop's and
-// a phone's size.
+// them away, and their browser closed shows them gone, at a desktop's, a
+// phone's held either way and a tablet's size.
 func TestSeatPresenceGone(t *testing.T) {
 	srv := newServer(t)
 	id := srv.create(t, "", "", "easy")
@@ -202,6 +202,12 @@ func TestSeatPresenceGone(t *testing.T) {
 	ann.noOverflow("the table with a player gone", int(phone.w))
 	ann.accessible("the table with a player gone")
 	ann.screenshotViewport("table-gone-" + phone.String())
+	for _, s := range []size{tablet, landscape} {
+		ann.resize(s)
+		waitFor[bool](ann, "the mark at "+s.String(), inView(`.strip[data-seat="1"] .seat-presence`), 5*time.Second)
+		ann.noOverflow("the table with a player gone", int(s.w))
+		ann.screenshotViewport("table-gone-" + s.String())
+	}
 }
 
 // TestWaitingRoomPresence: before the game starts, the waiting room's
