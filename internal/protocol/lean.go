@@ -14,9 +14,10 @@ import (
 // "What version 2 leaves out"). Expand puts it back, so that a client
 // reads the very state version 1 sends, but for the game's "updated",
 // absent while the game is played (it changes at every move, and a
-// client that wants it keeps the time the patch came). Each member is
-// left out only when the client derives exactly what the whole state
-// holds: a state that breaks the rule keeps the member.
+// client that wants it keeps the time the patch came). A member the rest
+// of the state could contradict is left out only when the rule gives
+// exactly what the whole state holds, else kept; the typed moves and the
+// totals always follow (a test checks every rule over random games).
 //
 //   - game.moves is the view's moves; game.toMove the view's toMove,
 //     none (-1) when the view says none;
