@@ -211,9 +211,11 @@ func (c *Conn) expand(m *protocol.Message, data []byte) error {
 	return protocol.Expand(m, data)
 }
 
-// tell tells the events of a message of protocol version 2 in the
-// client's language, as the server tells version 1's.
+// tell puts back what the events of a message of protocol version 2 leave
+// out, and tells them in the client's language, as the server tells
+// version 1's.
 func (c *Conn) tell(m *protocol.Message) {
+	protocol.ExpandEvents(m)
 	players := make([]string, len(m.Game.Seats))
 	for i, s := range m.Game.Seats {
 		players[i] = s.Name

@@ -90,6 +90,7 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 				return encodeOnce(m.AppendJSON)
 			}
 			m.Events = protocol.Events(u.Events, nil, nil)
+			protocol.LeanEvents(m.Events, u.View)
 			return encodeOnce(m.AppendLean)
 		})
 	}
@@ -146,8 +147,9 @@ func patchMessage(u table.Update, last sentState, state *protocol.State) ([]byte
 	if same {
 		patch = []byte("{}")
 	}
-	p := protocol.PatchMessage{Type: protocol.TypePatch, Base: last.version, Version: u.Version,
-		Events: protocol.Events(u.Events, nil, nil), Patch: patch}
+	events := protocol.Events(u.Events, nil, nil)
+	protocol.LeanEvents(events, u.View)
+	p := protocol.PatchMessage{Type: protocol.TypePatch, Base: last.version, Version: u.Version, Events: events, Patch: patch}
 	return encodeOnce(p.AppendJSON)
 }
 

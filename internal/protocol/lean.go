@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,7 +31,9 @@ import (
 //     the seat's stake's unless view.gains (by token) says otherwise;
 //   - an auction's bidding, highBid and highBidder from its bids; its
 //     mustBid is false when absent;
-//   - a score's (or gain's) total is the sum of its categories.
+//   - a score's (or gain's) total is the sum of its categories;
+//   - a roundend event's scores are the seats' scores of its round
+//     (LeanEvents, ExpandEvents).
 
 // AppendState appends the document that patches change: the state
 // message without its events and version, lean.
@@ -240,6 +243,42 @@ func Expand(m *Message, data []byte) error {
 		v.LegalMoves = moves
 	}
 	return nil
+}
+
+// LeanEvents leaves out of events, version 2's (untold), what the view
+// says: a roundend event's scores, when they are the seats' scores of its
+// round. It changes events, not the engine's events they hold.
+func LeanEvents(events []Event, v *View) {
+	for i, e := range events {
+		if e.Kind == razzia.EventRoundEnd && slices.Equal(e.Scores, v.roundScores(e.Round)) {
+			events[i].Scores = nil
+		}
+	}
+}
+
+// ExpandEvents puts back into m's events what LeanEvents left out.
+func ExpandEvents(m *Message) {
+	for i, e := range m.Events {
+		if e.Kind == razzia.EventRoundEnd && e.Scores == nil {
+			m.Events[i].Scores = m.View.roundScores(e.Round)
+		}
+	}
+}
+
+// roundScores returns the seats' scores of the round, nil when the view
+// has not all of them.
+func (v *View) roundScores(round int) []razzia.Score {
+	if v == nil || round < 1 || len(v.Seats) == 0 {
+		return nil
+	}
+	out := make([]razzia.Score, len(v.Seats))
+	for i, s := range v.Seats {
+		if round > len(s.Scores) {
+			return nil
+		}
+		out[i] = s.Scores[round-1]
+	}
+	return out
 }
 
 // ExpandBrief is Expand for a message decoded brief (DecodeBrief): it

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -33,8 +34,12 @@ func TestLeanExpands(t *testing.T) {
 			}
 			for seat := -1; seat < players && step%2 == 0; seat++ {
 				v := NewView(g.View(seat))
+				since := max(0, g.Len()-2)
+				if step%10 == 0 {
+					since = 0 // every roundend so far
+				}
 				m := StateMessage{Type: TypeState, Game: info, Seat: seat, View: &v, Version: int64(step + 1),
-					Events: Events(g.EventsSince(max(0, g.Len()-2)), names[:players], nil)}
+					Events: Events(g.EventsSince(since), names[:players], nil)}
 				if step%9 == 0 {
 					m.View = nil
 				}
@@ -60,7 +65,10 @@ func checkLean(t *testing.T, m *StateMessage) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lean, err := m.AppendLean(nil)
+	l := *m
+	l.Events = slices.Clone(m.Events)
+	LeanEvents(l.Events, l.View)
+	lean, err := l.AppendLean(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,6 +82,7 @@ func checkLean(t *testing.T, m *StateMessage) {
 	if err := Expand(&got, lean); err != nil {
 		t.Fatalf("Expand: %v\n%s", err, lean)
 	}
+	ExpandEvents(&got)
 	if m.Game.Status == StatusPlaying {
 		want.Game.Updated = time.Time{}
 	}
@@ -85,6 +94,9 @@ func checkLean(t *testing.T, m *StateMessage) {
 	state, err := m.AppendState(nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if m.View != nil && bytes.Contains(lean, []byte(`"kind":"roundend","round":1,"scores"`)) && len(m.View.Seats[0].Scores) > 0 {
+		t.Fatalf("the lean events keep a roundend's scores: %s", lean)
 	}
 	for _, left := range []string{`"legalMoves"`, `"raid"`, `"bidding"`, `"total":`, `"highBid"`} {
 		if left == `"total":` {

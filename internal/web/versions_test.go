@@ -167,26 +167,22 @@ console.log(JSON.stringify({ all: run(msgs), gap: run(gap) }));
 			t.Fatalf("message %d: versions.js gives\n%s\nthe whole states are\n%s", i, gb, wb)
 		}
 	}
-	// The log the page keeps, told by narrate.js, is the server's of
-	// version 1.
-	var told, want []string
+	// The log the page keeps, its events told by narrate.js and their
+	// scores put back, is the server's of version 1.
+	var told, want []any
 	for _, g := range res.All.Out {
 		if g.Whole {
 			told = nil
 		}
 		events, _ := g.Msg["events"].([]any)
-		for _, e := range events {
-			text, _ := e.(map[string]any)["text"].(string)
-			told = append(told, text)
-		}
+		told = append(told, events...)
 	}
-	for i, data := range whole {
-		var m protocol.Message
+	for _, data := range whole {
+		var m map[string]any
 		json.Unmarshal(data, &m)
-		for _, e := range m.Events {
-			if i == 0 || m.Type == protocol.TypeState {
-				want = append(want, e.Text)
-			}
+		if m["type"] == protocol.TypeState {
+			events, _ := m["events"].([]any)
+			want = append(want, events...)
 		}
 	}
 	if !reflect.DeepEqual(told, want) {

@@ -60,10 +60,15 @@ export class LiveState {
   }
 }
 
-// told returns the events with their sentences, told by tell naming the
-// state's players.
+// told returns the events with what version 2 leaves out of them (a
+// roundend's scores, the seats' of its round) and their sentences, told
+// by tell naming the state's players.
 function told(events, state, tell) {
-  const list = events || [];
+  const seats = (state.view && state.view.seats) || [];
+  const list = (events || []).map((e) =>
+    e.kind === "roundend" && e.scores === undefined && seats.length > 0 && seats.every((s) => s.scores.length >= e.round)
+      ? { ...e, scores: seats.map((s) => ({ ...s.scores[e.round - 1] })) }
+      : e);
   if (!tell) return list;
   const players = ((state.game && state.game.seats) || []).map((s) => s.name);
   return list.map((e) => (e.text === undefined ? { ...e, text: tell(e, players) } : e));
