@@ -424,13 +424,14 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 		if _, err := w.exec(st.insertMove, id, index, token); err != nil {
 			return nil, err
 		}
-		if _, err := w.exec(st.touchMove, string(status), w.stamp.UnixNano(), id); err != nil {
-			return nil, err
+		var err error
+		if clock == nil {
+			_, err = w.exec(st.touchMove, string(status), w.stamp.UnixNano(), id)
+		} else {
+			_, err = w.exec(st.touchMoveClock, string(status), w.stamp.UnixNano(), clock, id)
 		}
-		if clock != nil {
-			if _, err := w.exec(st.setClock, clock, w.stamp.UnixNano(), id); err != nil {
-				return nil, err
-			}
+		if err != nil {
+			return nil, err
 		}
 		c := store.MoveChange(id, index, token, status, clock)
 		return &c, nil
