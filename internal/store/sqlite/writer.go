@@ -223,7 +223,7 @@ type statements struct {
 
 	gameExists, insertGame, insertSeat, insertMove  *sql.Stmt
 	gameForWrite, seatForWrite, takeSeat, setStatus *sql.Stmt
-	touch, touchMove, touchMoveClock, setLease      *sql.Stmt
+	touch, moveRow, setLease                        *sql.Stmt
 	setClock, renewLeases, setRematch, setSeatBot   *sql.Stmt
 	health                                          *sql.Stmt
 }
@@ -249,9 +249,16 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 		// updated moves to now, and never backwards, so the order of
 		// changes survives a clock step.
 		{&st.touch, "UPDATE games SET status = ?, updated = max(updated + 1, ?) WHERE id = ?"},
-		{&st.touchMove, "UPDATE games SET status = ?, updated = max(updated + 1, ?), move_count = move_count + 1 WHERE id = ?"},
+		// A move's update of its game, where the move may go: the game
+		// live at the move's index, the fence permitting (store.Lease's
+		// Permits: ?6 zero, no live lease; else the live lease's fence),
+		// the clock kept when ?3 is NULL. No row changed: wtx.live says why.
+		{&st.moveRow, `UPDATE games SET status = ?1, updated = max(updated + 1, ?2), move_count = move_count + 1,
+				clock = coalesce(?3, clock)
+			WHERE id = ?4 AND move_count = ?5 AND status IN ('open', 'playing')
+				AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?7) = (?6 <> 0)
+				AND (?6 = 0 OR lease_fence = ?6)`},
 		{&st.setLease, "UPDATE games SET lease_node = ?, lease_fence = ?, lease_expires = ? WHERE id = ?"},
-		{&st.touchMoveClock, "UPDATE games SET status = ?, updated = max(updated + 1, ?), move_count = move_count + 1, clock = ? WHERE id = ?"},
 		{&st.setClock, "UPDATE games SET clock = ?, updated = max(updated + 1, ?) WHERE id = ?"},
 		// ?2 is a JSON list of {g: game, n: node, f: fence}; a lease is
 		// renewed while that node holds it live with that fence.
@@ -276,7 +283,7 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 func (st *statements) close() {
 	for _, s := range []*sql.Stmt{st.savepoint, st.release, st.rollbackTo, st.gameExists, st.insertGame,
 		st.insertSeat, st.insertMove, st.gameForWrite, st.seatForWrite, st.takeSeat, st.setStatus, st.touch,
-		st.touchMove, st.touchMoveClock, st.setLease, st.health, st.setClock, st.renewLeases, st.setRematch, st.setSeatBot} {
+		st.moveRow, st.setLease, st.health, st.setClock, st.renewLeases, st.setRematch, st.setSeatBot} {
 		if s != nil {
 			s.Close()
 		}
