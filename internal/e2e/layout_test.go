@@ -22,6 +22,7 @@ var (
 	desktop   = size{1440, 900, false}
 	phone     = size{390, 844, true}
 	landscape = size{844, 390, true}
+	tablet    = size{820, 1180, true}
 	narrow    = size{360, 780, true}
 )
 

@@ -6,16 +6,18 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestOfflineBanner cuts a player's network silently during their turn,
 // on a desktop and on a phone held either way: a banner says so within
 // 5 s without moving the table or covering the player's strip, turn and
-// moves; a move made meanwhile waits in sight and is sent once the
+// moves or the header's Rules and language (a tablet too); a move made meanwhile waits in sight and is sent once the
 // network is back.
 func TestOfflineBanner(t *testing.T) {
 	srv := newServer(t)
-	for name, vp := range map[string]size{"desktop": desktop, "phone": phone, "landscape": landscape} {
+	for name, vp := range map[string]size{"desktop": desktop, "phone": phone, "landscape": landscape, "tablet": tablet} {
 		t.Run(name, func(t *testing.T) {
 			id := srv.create(t, "", "easy")
 			p := newPage(t, srv, "Ann", vp.w, vp.h)
@@ -37,16 +39,19 @@ func TestOfflineBanner(t *testing.T) {
 			queued := waitFor[string](p, "the move shown as waiting", `(() => { const q = document.querySelector("#conn-queued");
   return q && q.getClientRects().length > 0 ? q.textContent : ""; })()`, 2*time.Second)
 			t.Logf("%s: %q", name, queued)
-			p.screenshot("offline-" + name)
 			if name == "desktop" {
 				p.accessible("the offline banner with a move waiting")
 			}
 			// The banner, the waiting move in it, covers none of what the
-			// player decides with: their own strip, the turn and the moves.
+			// player decides with (their own strip, the turn and the moves)
+			// nor the header's Rules and language, which an offline person
+			// can still use; all of them are in the viewport.
+			p.do("scroll to the top", chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
+			p.screenshotViewport("offline-" + name)
 			if covered := eval[[]string](p, fmt.Sprintf(`(() => { const b = document.querySelector("#conn-banner").getBoundingClientRect();
-  return ["#seat-%d", "#turn", "#moves"].filter((s) => { const e = document.querySelector(s), r = e && e.getBoundingClientRect();
-    return !e || r.top < b.bottom - 1 && b.top < r.bottom - 1 && r.left < b.right - 1 && b.left < r.right - 1; }); })()`, seat)); len(covered) > 0 {
-				t.Errorf("the offline banner covers %v", covered)
+  return ["#seat-%d", "#turn", "#moves", "#rules-button", "#lang"].filter((s) => { const e = document.querySelector(s), r = e && e.getBoundingClientRect();
+    return !e || r.top < 0 || r.bottom > innerHeight || r.top < b.bottom - 1 && b.top < r.bottom - 1 && r.left < b.right - 1 && b.left < r.right - 1; }); })()`, seat)); len(covered) > 0 {
+				t.Errorf("the offline banner covers %v, or they are outside the viewport", covered)
 			}
 
 			p.do("give the network back", cutNetwork(false))
