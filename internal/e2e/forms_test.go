@@ -118,6 +118,13 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	p.navigate("/")
 	waitFor[bool](p, "the learn button", shown("#learn"), 10*time.Second)
 	p.notReady("#learn", "the lobby's script held")
+	// Its buttons too (Rules, Refresh) look as waiting, not ready.
+	for _, b := range []string{"#rules-button", "#refresh"} {
+		waitFor[bool](p, "the lobby's script held: "+b+" dimmed and marked", `(() => {
+  const b = document.querySelector(`+jsString(b)+`);
+  return b.hasAttribute("data-unwired") && b.getAttribute("aria-disabled") === "true" && getComputedStyle(b).opacity === "0.5";
+})()`, 10*time.Second)
+	}
 	// Where a person taps: the lobby's lists, come, move nothing below them.
 	learnAt := `(() => { const r = document.querySelector("#learn").getBoundingClientRect(); return r.top + scrollY; })()`
 	before := eval[float64](p, learnAt)
@@ -128,6 +135,7 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	p.settled()
 	release()
 	waitFor[bool](p, "the learn button ready", `!document.querySelector("#learn").disabled`, 10*time.Second)
+	waitFor[bool](p, "the lobby's buttons ready", `!document.querySelector("[data-unwired]") && getComputedStyle(document.querySelector("#refresh")).opacity === "1"`, 10*time.Second)
 	waitFor[bool](p, "the lobby's lists", `!document.querySelector("#main .pending") && `+shown("#seeks-open li")+" && "+shown("#challenge-guest"), 10*time.Second)
 	p.frames()
 	if after := eval[float64](p, learnAt); after != before {

@@ -1,6 +1,6 @@
 // lobby.js: the lobby: create a game, list the games, upload a record.
 
-import { onSubmit } from "./forms.js";
+import { onSubmit, onClick } from "./forms.js";
 import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { start } from "./page.js";
@@ -276,7 +276,7 @@ $("players").addEventListener("change", renderSeats);
 $("rated").addEventListener("change", renderSeats);
 onSubmit("create-form", create);
 $("upload").addEventListener("change", upload);
-$("refresh").addEventListener("click", refresh);
+onClick("refresh", refresh);
 setupLearn(() => t);
 setupPlayNow();
 setupChallengeForm();

@@ -2,7 +2,7 @@
 // are open, then the live table; it keeps the WebSocket alive and explains
 // every problem in the reader's language.
 
-import { onSubmit } from "./forms.js";
+import { onSubmit, onClick } from "./forms.js";
 import { h, replace, sync, setText, setClass, setAttr, $, stylesheet } from "./dom.js";
 import * as api from "./api.js";
 import { Connection } from "./conn.js";
@@ -667,12 +667,12 @@ onSubmit("join-form", join);
 // askFirst makes a button that loses something ask first, in place: it
 // shows its question (confirm), whose "no" button puts it back.
 function askFirst(button, confirm, no) {
-  $(button).addEventListener("click", () => {
+  onClick(button, () => {
     $(button).hidden = true;
     $(confirm).hidden = false;
     $(no).focus();
   });
-  $(no).addEventListener("click", () => {
+  onClick(no, () => {
     $(confirm).hidden = true;
     render(); // the button, if it still applies
     $(button).focus();
@@ -680,7 +680,7 @@ function askFirst(button, confirm, no) {
 }
 // Cancelling: a seated player would lose the table.
 askFirst("cancel-table", "cancel-confirm", "cancel-no");
-$("cancel-yes").addEventListener("click", async () => {
+onClick("cancel-yes", async () => {
   try {
     const res = await api.cancelGame(id);
     page.game = res.game;
@@ -692,7 +692,7 @@ $("cancel-yes").addEventListener("click", async () => {
 });
 // Giving up a seat in the waiting room: the seat may be taken meanwhile.
 askFirst("giveup-seat", "giveup-confirm", "giveup-no");
-$("giveup-yes").addEventListener("click", async () => {
+onClick("giveup-yes", async () => {
   $("giveup-yes").disabled = true;
   try {
     const res = await api.giveUpSeat(id, page.you);
@@ -723,7 +723,7 @@ setInterval(() => {
   if (due) clockTick();
   lastTick = second;
 }, 250);
-$("copy-invite").addEventListener("click", async () => {
+onClick("copy-invite", async () => {
   const url = $("invite-link").value;
   try {
     await navigator.clipboard.writeText(url);
