@@ -10,7 +10,7 @@ import { start } from "./page.js";
 import { renderTable } from "./render.js";
 import { displayNames, moveLabel, tableKind } from "./words.js";
 import { fetchHints } from "./analysis.js";
-import { isTutorial } from "./tutorial.js";
+import { isTutorial } from "./guided.js";
 import { whoami, changeText, ratingFigure } from "./players.js";
 import { received, tick, left, ticks } from "./clock.js";
 import { turnAlert, alertSettings, clockTick } from "./notify.js";
