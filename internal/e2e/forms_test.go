@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +20,13 @@ import (
 // runs meanwhile.
 func (p *page) holdScript(name string) (release func()) {
 	p.t.Helper()
+	return p.hold("*/js/"+name, name)
+}
+
+// hold makes the page's requests whose address matches pattern (Chrome's
+// wildcards) wait until release is called; what names them in errors.
+func (p *page) hold(pattern, what string) (release func()) {
+	p.t.Helper()
 	var mu sync.Mutex
 	var held []fetch.RequestID
 	released := false
@@ -31,8 +39,8 @@ func (p *page) holdScript(name string) (release func()) {
 	}); err != nil {
 		p.fail("listening for held requests: %v", err)
 	}
-	if _, err := chromedp.Call(p.ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/js/" + name}}}); err != nil {
-		p.fail("holding %s: %v", name, err)
+	if _, err := chromedp.Call(p.ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: pattern}}}); err != nil {
+		p.fail("holding %s: %v", what, err)
 	}
 	return func() {
 		p.t.Helper()
@@ -41,7 +49,7 @@ func (p *page) holdScript(name string) (release func()) {
 		}
 		released = true
 		if _, err := chromedp.Call(p.ctx, fetch.Disable, cdp.Empty{}); err != nil {
-			p.fail("releasing %s: %v", name, err)
+			p.fail("releasing %s: %v", what, err)
 		}
 		mu.Lock()
 		ids := held
@@ -149,6 +157,12 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	}
 	p.click("#learn")
 	waitFor[bool](p, "the guided game", `location.pathname.startsWith("/g/")`, 15*time.Second)
+	// The lobby's buttons stay where they were at its load event, for a
+	// guest here and a signed-in person below, on a phone and a desktop.
+	for _, s := range []size{phone, desktop} {
+		p.lobbyStill(s, "guest")
+	}
+	p.resize(phone)
 
 	// The sign-in form, filled and submitted by a password manager before
 	// the account page's script came.
@@ -172,6 +186,9 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	p.click("#signin")
 	p.signedIn("Eve")
 	p.missesSwallowed()
+	for _, s := range []size{phone, desktop} {
+		p.lobbyStill(s, "signed-in")
+	}
 	for _, u := range append(seen(), eval[string](p, `location.href`)) {
 		for _, secret := range []string{"password=", strings.ReplaceAll(password, " ", "+"), strings.ReplaceAll(password, " ", "%20")} {
 			if strings.Contains(u, secret) {
@@ -221,4 +238,31 @@ func (p *page) notReady(selector, why string) {
 // jsString quotes s for a script.
 func jsString(s string) string {
 	return "`" + strings.ReplaceAll(s, "`", "\\`") + "`"
+}
+
+// lobbyStill opens the lobby at the size with the server's answers held
+// (a slow network), notes where its primary buttons are at the page's
+// load event, lets the answers come and checks that none moved once the
+// lists and the person's account have come: a person taps them at once.
+func (p *page) lobbyStill(s size, who string) {
+	p.t.Helper()
+	const rects = `["#learn", "#playnow-submit", "#create"].map((s) => { const r = document.querySelector(s).getBoundingClientRect();
+  return s + " " + (r.left + scrollX) + "," + (r.top + scrollY); })`
+	p.resize(s)
+	release := p.hold("*/api/*", "the server's answers")
+	p.navigate("/")
+	waitFor[bool](p, "the lobby's load event", `document.readyState === "complete" && !!document.querySelector("#learn")`, 10*time.Second)
+	p.frames()
+	before := eval[[]string](p, rects)
+	p.screenshotViewport("lobby-load-" + who + "-" + s.String())
+	release()
+	account := map[string]string{"guest": shown("#challenge-guest"), "signed-in": shown("#challenge-form")}[who]
+	waitFor[bool](p, "the lobby's lists and the account", `!document.querySelector("[data-unwired]") && !document.querySelector("#main .pending") && `+
+		shown("#seeks-open li")+` && document.querySelectorAll("#seat-list li").length > 0 && `+account, 10*time.Second)
+	p.frames()
+	after := eval[[]string](p, rects)
+	p.screenshotViewport("lobby-ready-" + who + "-" + s.String())
+	if !slices.Equal(after, before) {
+		p.fail("%s at %s: the lobby's buttons moved after the load event, from %q to %q", who, s, before, after)
+	}
 }
