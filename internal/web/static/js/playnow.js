@@ -122,6 +122,15 @@ async function asked({ seek }) {
   else await refresh();
 }
 
+/**
+ * failureText explains a refused request or join in the language t: a
+ * guest's name taken (a registered player's, or that of the person
+ * waiting) is the form's to change.
+ */
+export function failureText(t, err) {
+  return err && err.code === "name_taken" ? t("web.playnow.name.taken") : errorText(t, err);
+}
+
 async function submit(ev) {
   ev.preventDefault();
   busy = true;
@@ -130,7 +139,7 @@ async function submit(ev) {
   try {
     await asked(await meet.makeSeek(settings()));
   } catch (err) {
-    showError(errorText(t, err));
+    showError(failureText(t, err));
   } finally {
     busy = false;
     draw();
@@ -148,7 +157,7 @@ async function join(s) {
   try {
     await asked(await meet.joinSeek(s.id, name));
   } catch (err) {
-    showError(errorText(t, err));
+    showError(failureText(t, err));
     refresh();
   }
 }

@@ -17,7 +17,7 @@ import { turnAlert, alertSettings, clockTick } from "./notify.js";
 import { ChatPanel } from "./chat.js";
 import { errorText } from "./errors.js";
 import { resendDelay } from "./seat.js";
-import { setupSeats, hello, receiveSeats, paintSeats } from "./presence.js";
+import { setupSeats, hello, receiveSeats, paintSeats, presenceMark } from "./presence.js";
 import { learnURL } from "./luck.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -306,6 +306,7 @@ function render() {
     rating: page.rating,
     ratings: page.ratings,
     challenge: { me: page.me, redraw: render },
+    presence: (seat) => presenceMark(t, game, you, seat),
     // The table's own redraws, between the messages, take the guide's
     // pointer away: it points again in the same task, before any frame.
     onDrawn: () => coach && coach.point(),
