@@ -124,7 +124,9 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	// lobby's script came.
 	release := p.holdScript("lobby.js")
 	p.navigate("/")
-	waitFor[bool](p, "the learn button", shown("#learn"), 10*time.Second)
+	// Measured once the page's styles have come, as the browser first
+	// paints it (a busy machine let the script measure before).
+	waitFor[bool](p, "the learn button, styled", shown("#learn")+` && [...document.querySelectorAll('link[rel="stylesheet"]')].every((l) => l.sheet)`, 10*time.Second)
 	p.notReady("#learn", "the lobby's script held")
 	// Its buttons too (Rules, Refresh) look as waiting, not ready.
 	for _, b := range []string{"#rules-button", "#refresh"} {
