@@ -78,7 +78,9 @@ type handler struct {
 // revalidated every time, so a new release shows at once and an unchanged
 // one costs a 304. The pages also list the modules their script imports
 // (modulepreload), so the browser fetches them at once, not one import
-// after another.
+// after another. A request carrying the session cookie
+// (protocol.SessionCookie) gets a page laid out for a signed-in person
+// (signedInLayout), so that nothing moves when its script learns who reads.
 func Handler() http.Handler {
 	h := &handler{assets: map[string]*asset{}, i18n: map[string]*asset{}, pages: map[string]map[string]*asset{},
 		signedIn: map[string]map[string]*asset{}}
