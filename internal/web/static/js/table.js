@@ -19,7 +19,6 @@ import { ChatPanel } from "./chat.js";
 import { errorText } from "./errors.js";
 import { resendDelay } from "./seat.js";
 import { setupSeats, hello, receiveSeats, paintSeats, presenceMark } from "./presence.js";
-import { learnURL } from "./luck.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -273,7 +272,7 @@ function render() {
   // game that is over offers its record and replay on the game-end screen.
   const over = !!view && view.phase === "over";
   const links = { replay: `/g/${encodeURIComponent(game.id)}/replay`, record: api.recordURL(game.id), download: `razzia-${game.id}.json`,
-    learn: you >= 0 && !isTutorial(game) ? learnURL(game.id, you) : null };
+    learn: you >= 0 && !isTutorial(game) ? api.learnURL(game.id, you) : null };
   setAttr($("record-link"), "hidden", (game.status === "open" || over) && "");
   setAttr($("record-link"), "href", links.record);
   setAttr($("record-link"), "download", links.download);
