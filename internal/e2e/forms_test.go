@@ -129,12 +129,7 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	waitFor[bool](p, "the learn button, styled", shown("#learn")+` && [...document.querySelectorAll('link[rel="stylesheet"]')].every((l) => l.sheet)`, 10*time.Second)
 	p.notReady("#learn", "the lobby's script held")
 	// Its buttons too (Rules, Refresh) look as waiting, not ready.
-	for _, b := range []string{"#rules-button", "#refresh"} {
-		waitFor[bool](p, "the lobby's script held: "+b+" dimmed and marked", `(() => {
-  const b = document.querySelector(`+jsString(b)+`);
-  return b.hasAttribute("data-unwired") && b.getAttribute("aria-disabled") === "true" && getComputedStyle(b).opacity === "0.5";
-})()`, 10*time.Second)
-	}
+	p.buttonsNotReady("the lobby's script held", "#rules-button", "#refresh")
 	// Where a person taps: the lobby's lists, come, move nothing below them.
 	learnAt := `(() => { const r = document.querySelector("#learn").getBoundingClientRect(); return r.top + scrollY; })()`
 	before := eval[float64](p, learnAt)
@@ -173,6 +168,7 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	waitFor[bool](p, "the account page's loading state", shown("#account-status")+` && document.querySelector("#account-status").textContent.trim() !== ""`, 10*time.Second)
 	p.screenshotViewport("forms-account-loading-" + phone.String())
 	p.notReady("#signin", "the account page's script held")
+	p.buttonsNotReady("the account page's script held", "#signin-passkey", "#register-passkey")
 	eval[bool](p, `(() => {
   document.querySelector("#signin-name").value = "Eve";
   document.querySelector("#signin-password").value = "`+password+`";
@@ -235,6 +231,18 @@ func (p *page) notReady(selector, why string) {
   const b = document.querySelector(`+jsString(selector)+`);
   return b.disabled && getComputedStyle(b).opacity === "0.5";
 })()`, 10*time.Second)
+}
+
+// buttonsNotReady checks, while the page's script is held, that buttons
+// of type button are marked as waiting for it and look it (forms.js).
+func (p *page) buttonsNotReady(why string, selectors ...string) {
+	p.t.Helper()
+	for _, sel := range selectors {
+		waitFor[bool](p, why+": "+sel+" dimmed and marked", `(() => {
+  const b = document.querySelector(`+jsString(sel)+`);
+  return b.hasAttribute("data-unwired") && b.getAttribute("aria-disabled") === "true" && getComputedStyle(b).opacity === "0.5";
+})()`, 10*time.Second)
+	}
 }
 
 // jsString quotes s for a script.
