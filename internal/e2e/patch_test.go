@@ -33,7 +33,7 @@ const watchPatchesJS = `(() => {
   let seen = [];
   const obs = new MutationObserver((recs) => { seen = seen.concat(recs); });
   obs.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
-  const out = window.__patches = { bids: [], all: [], big: [], size: 0, built: [], bidsBuilt: [] };
+  const out = window.__patches = { bids: [], all: [], big: [], size: 0, built: [], bidsBuilt: [], chat: [] };
   // The nodes the page made, in the page or not: a redraw that builds the
   // whole table to keep most of it still pays for all of it.
   let made = 0;
@@ -43,6 +43,14 @@ const watchPatchesJS = `(() => {
   Document.prototype.createElementNS = function (...a) { made++; return createNS.apply(this, a); };
   Document.prototype.createTextNode = function (...a) { made++; return createText.apply(this, a); };
   Node.prototype.cloneNode = function (...a) { const c = clone.apply(this, a); made += size(c); return c; };
+  // The chat panel's elements built (their classes begin with "chat-"),
+  // counted apart: a state message seldom changes the chat.
+  let chat = 0;
+  const setAttribute = Element.prototype.setAttribute;
+  Element.prototype.setAttribute = function (name, value) {
+    if (name === "class" && !this.isConnected && String(value).startsWith("chat-")) chat++;
+    return setAttribute.call(this, name, value);
+  };
   const ws = window.__tableSocket();
   // Added after the page's own listener, so it runs after the redraw.
   ws.addEventListener("message", (ev) => {
@@ -50,14 +58,16 @@ const watchPatchesJS = `(() => {
     try { m = JSON.parse(ev.data); } catch { return; }
     const n = touched(seen.concat(obs.takeRecords()));
     seen = [];
-    const built = made;
+    const built = made, chatBuilt = chat;
     made = 0;
+    chat = 0;
     // A whole state, or version 2's patch of one (its events beside it).
     if (m.type !== "state" && m.type !== "patch") return;
     const me = m.seat ?? Number(table.dataset.seat);
     out.size = Math.max(out.size, size(table));
     out.all.push(n);
     out.built.push(built);
+    out.chat.push(chatBuilt);
     if (n > 400) out.big.push(n + ": " + (m.events || []).map((e) => e.kind).join(","));
     const events = m.events || [];
     // The bots answer at once, so a message may carry several moves: an
@@ -77,6 +87,7 @@ type patches struct {
 	Size      int      `json:"size"`
 	Built     []int    `json:"built"`     // the nodes made for each message
 	BidsBuilt []int    `json:"bidsBuilt"` // and for each opponent's bid
+	Chat      []int    `json:"chat"`      // the chat panel's elements built for each message
 }
 
 // TestStatePatches: a state message changes only what changed. At a
@@ -140,7 +151,18 @@ func TestStatePatches(t *testing.T) {
 	}
 	got := eval[patches](p, `window.__patches`)
 	t.Logf("nodes changed per state message: %v; by an opponent's bid: %v; the table has %d nodes; over 400: %q", got.All, got.Bids, got.Size, got.Big)
-	t.Logf("nodes made per state message: %v; for an opponent's bid: %v", got.Built, got.BidsBuilt)
+	t.Logf("nodes made per state message: %v; for an opponent's bid: %v; chat elements: %v", got.Built, got.BidsBuilt, got.Chat)
+	// Nobody wrote in the chat and the seats stayed taken: the panel shows
+	// what it showed, built anew for no message (the game's end may).
+	rebuilt := 0
+	for _, n := range got.Chat[:max(0, len(got.Chat)-1)] {
+		if n > 0 {
+			rebuilt++
+		}
+	}
+	if rebuilt > 0 {
+		t.Errorf("the chat panel was built again for %d of %d state messages that did not change it: elements %v", rebuilt, len(got.Chat), got.Chat)
+	}
 	if lost > 0 {
 		t.Errorf("the focus on the scores was lost %d times while the others played", lost)
 	}
