@@ -242,6 +242,8 @@ func TestStatePatchTrace(t *testing.T) {
 	t.Logf("style recalculations and layouts forced in the messages' tasks: %d %q; paints: %d", len(got.forced), got.forced, got.paints)
 	t.Logf("the frames drawing them: elements styled at most %d (median %d), objects laid out at most %d (median %d)",
 		slices.Max(got.styled), medianInt(got.styled), slices.Max(got.laidOut), medianInt(got.laidOut))
+	t.Logf("and the share of the viewport they painted again: at most %.2f (median %.2f, mean %.2f)",
+		slices.Max(got.painted), median(got.painted), mean(got.painted))
 	if slices.Max(msg) >= 50 || slices.Max(frame) >= 50 {
 		t.Errorf("a state message took a task of %.1f ms and a frame of %.1f ms; want both under 50 ms", slices.Max(msg), slices.Max(frame))
 	}
@@ -334,9 +336,11 @@ type traceEvent struct {
 	Args struct {
 		Name string `json:"name"`
 		Data struct {
-			URL        string `json:"url"`
-			LineNumber int    `json:"lineNumber"`
-			Frame      string `json:"frame"`
+			URL        string    `json:"url"`
+			LineNumber int       `json:"lineNumber"`
+			Frame      string    `json:"frame"`
+			Clip       []float64 `json:"clip"`     // a paint's rectangle, as a quad of the viewport's
+			NodeName   string    `json:"nodeName"` // the element at the root of what was painted
 		} `json:"data"`
 		ElementCount int `json:"elementCount"` // a style recalculation's elements
 		BeginData    struct {
@@ -381,6 +385,24 @@ func TestStatePatchLayouts(t *testing.T) {
 		t.Fatalf("only %d state messages traced: the trace proves nothing", len(got.msg))
 	}
 	t.Logf("%d state messages; style recalculations and layouts in their tasks: %q", len(got.msg), got.forced)
+	t.Logf("the frames drawing them painted again these shares of the viewport: %.2f", got.painted)
+	// Each part of the table paints apart: a message repaints the parts
+	// it changed, not the whole page (which a layout, a new stacking
+	// context or the round's end may still ask for now and then).
+	painting, whole := 0, 0
+	for _, share := range got.painted {
+		if share > 0 {
+			painting++
+		}
+		if share >= 0.99 {
+			whole++
+		}
+	}
+	if painting == 0 {
+		t.Errorf("no frame drawing a state message painted: the trace proves nothing")
+	} else if whole*2 > painting {
+		t.Errorf("%d of the %d frames that painted a state message painted the whole page again: %.2f; want at most half, the parts changed only", whole, painting, got.painted)
+	}
 	if len(got.forced) > 0 {
 		t.Errorf("the tasks of %d state messages laid the page out %d times: %q; want none (the frame does it)", len(got.msg), len(got.forced), got.forced)
 	}
@@ -470,6 +492,9 @@ type traced struct {
 	// recalculated and the objects it laid out, counts that do not depend
 	// on the machine's speed.
 	styled, laidOut []int
+	// And the share of the viewport their paints recorded again: a part
+	// painted anew counts its area, the document's root its whole.
+	painted []float64
 }
 
 // stop ends the trace and tells what it saw (traced), the page's socket's
@@ -522,10 +547,17 @@ func (tr *tracer) stop(line int) traced {
 		e              traceEvent
 		message, frame bool
 		layouts        []traceEvent
+		paints         []traceEvent
 	}
 	var out traced
 	tasks := map[thread][]*task{}
 	var inner []traceEvent
+	var vw, vh float64
+	for _, e := range tr.events {
+		if e.Name == "Paint" && e.Args.Data.NodeName == "#document" && len(e.Args.Data.Clip) == 8 {
+			vw, vh = max(vw, e.Args.Data.Clip[4]), max(vh, e.Args.Data.Clip[5])
+		}
+	}
 	for _, e := range tr.events {
 		th := thread{e.Pid, e.Tid}
 		if !main[th] || e.Ph != "X" {
@@ -556,6 +588,9 @@ func (tr *tracer) stop(line int) traced {
 			ts[i].message = true
 		case e.Name == "Paint" || e.Name == "PrePaint":
 			ts[i].frame = true
+			if e.Name == "Paint" {
+				ts[i].paints = append(ts[i].paints, e)
+			}
 		case e.Name == "Layout" || e.Name == "UpdateLayoutTree":
 			ts[i].layouts = append(ts[i].layouts, e)
 		}
@@ -583,6 +618,7 @@ func (tr *tracer) stop(line int) traced {
 						styled += l.Args.ElementCount
 						laid += l.Args.BeginData.DirtyObjects
 					}
+					out.painted = append(out.painted, paintedShare(next.paints, vw, vh))
 					out.styled = append(out.styled, styled)
 					out.laidOut = append(out.laidOut, laid)
 					break
@@ -591,4 +627,51 @@ func (tr *tracer) stop(line int) traced {
 		}
 	}
 	return out
+}
+
+// paintedShare is the share of a vw×vh viewport that a frame's paints
+// recorded again: each painted part not inside another counts its area
+// within the viewport; the root element's paint, the whole page's, counts
+// all of it. The document's own paint, which every frame walks (reusing
+// what its parts kept), counts nothing by itself.
+func paintedShare(paints []traceEvent, vw, vh float64) float64 {
+	if vw == 0 || vh == 0 {
+		return 0
+	}
+	area := 0.0
+	for i, e := range paints {
+		d := e.Args.Data
+		if d.NodeName == "#document" || len(d.Clip) != 8 {
+			continue
+		}
+		if slices.ContainsFunc(d.Clip, func(c float64) bool { return c > 1e6 }) {
+			// A part the compositor moves (the turn's heading, a flying
+			// card) paints without bounds: it is small, counted as nothing.
+			continue
+		}
+		inside := false
+		for j, o := range paints {
+			if j != i && o.Args.Data.NodeName != "#document" && o.Ts <= e.Ts && e.Ts+e.Dur <= o.Ts+o.Dur && (o.Ts < e.Ts || j < i) {
+				inside = true
+			}
+		}
+		if inside {
+			continue
+		}
+		xs, ys := []float64{d.Clip[0], d.Clip[2], d.Clip[4], d.Clip[6]}, []float64{d.Clip[1], d.Clip[3], d.Clip[5], d.Clip[7]}
+		w := min(slices.Max(xs), vw) - max(slices.Min(xs), 0)
+		h := min(slices.Max(ys), vh) - max(slices.Min(ys), 0)
+		if w > 0 && h > 0 {
+			area += w * h
+		}
+	}
+	return min(area/(vw*vh), 1)
+}
+
+func mean(xs []float64) float64 {
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(max(len(xs), 1))
 }
