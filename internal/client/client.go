@@ -43,8 +43,9 @@ type Client struct {
 	// TokenInQuery sends the seat token on the WebSocket URL (?token=)
 	// instead of in an Authorization header.
 	TokenInQuery bool
-	// Lang is the language the server tells events in (their Text), such
-	// as "de"; empty for English.
+	// Lang is the language events are told in (their Text), such as
+	// "de"; empty for English: by the server in protocol version 1, by
+	// the client in version 2, whose events come untold.
 	Lang string
 	// Brief decodes only the part of each state a player needs to move
 	// (protocol.BriefMessage): State.View then holds only its seat, moves,

@@ -6,6 +6,7 @@ import { onSubmit } from "./forms.js";
 import { h, replace, sync, setText, setClass, setAttr, $, stylesheet } from "./dom.js";
 import * as api from "./api.js";
 import { Connection } from "./conn.js";
+import { narrate } from "./narrate.js";
 import { start } from "./page.js";
 import { renderTable } from "./render.js";
 import { displayNames, moveLabel, tableKind } from "./words.js";
@@ -770,6 +771,7 @@ await start((t, lang) => {
   const switched = page.lang !== lang;
   page.lang = lang;
   conn.url = api.socketURL(id, lang);
+  conn.tell = (e, players) => narrate(t, e, players);
   // The events come told in the language asked for: after a switch, ask
   // again (the first state of a connection carries them all).
   if (switched && started && !page.gone) conn.restart();
