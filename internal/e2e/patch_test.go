@@ -242,8 +242,9 @@ func TestStatePatchTrace(t *testing.T) {
 	t.Logf("style recalculations and layouts forced in the messages' tasks: %d %q; paints: %d", len(got.forced), got.forced, got.paints)
 	t.Logf("the frames drawing them: elements styled at most %d (median %d), objects laid out at most %d (median %d)",
 		slices.Max(got.styled), medianInt(got.styled), slices.Max(got.laidOut), medianInt(got.laidOut))
-	t.Logf("and the share of the viewport they painted again: at most %.2f (median %.2f, mean %.2f)",
-		slices.Max(got.painted), median(got.painted), mean(got.painted))
+	painting, whole := wholePage(got.painted)
+	t.Logf("and the share of the viewport they painted again: at most %.2f (median %.2f, mean %.2f); %d of the %d frames that painted painted the whole page",
+		slices.Max(got.painted), median(got.painted), mean(got.painted), whole, painting)
 	if slices.Max(msg) >= 50 || slices.Max(frame) >= 50 {
 		t.Errorf("a state message took a task of %.1f ms and a frame of %.1f ms; want both under 50 ms", slices.Max(msg), slices.Max(frame))
 	}
@@ -389,15 +390,7 @@ func TestStatePatchLayouts(t *testing.T) {
 	// Each part of the table paints apart: a message repaints the parts
 	// it changed, not the whole page (which a layout, a new stacking
 	// context or the round's end may still ask for now and then).
-	painting, whole := 0, 0
-	for _, share := range got.painted {
-		if share > 0 {
-			painting++
-		}
-		if share >= 0.99 {
-			whole++
-		}
-	}
+	painting, whole := wholePage(got.painted)
 	if painting == 0 {
 		t.Errorf("no frame drawing a state message painted: the trace proves nothing")
 	} else if whole*2 > painting {
@@ -674,4 +667,18 @@ func mean(xs []float64) float64 {
 		sum += x
 	}
 	return sum / float64(max(len(xs), 1))
+}
+
+// wholePage counts the frames that painted (a share of the viewport
+// above 0) and those that painted all of it again.
+func wholePage(painted []float64) (painting, whole int) {
+	for _, share := range painted {
+		if share > 0 {
+			painting++
+		}
+		if share >= 0.99 {
+			whole++
+		}
+	}
+	return painting, whole
 }
