@@ -398,8 +398,14 @@ var (
 // context the library would watch at each message is only a cost.
 var unwatched = context.Background()
 
-// read handles the client's messages until the connection ends.
+// read handles the client's messages until the connection ends. Each
+// is read into one buffer of the connection, which its handler only
+// decodes (nothing keeps it past the handler).
 func (w *wsConn) read(ctx context.Context) {
+	var (
+		buf   bytes.Buffer
+		limit io.LimitedReader
+	)
 	for {
 		typ, r, err := w.c.Reader(unwatched)
 		if err != nil {
@@ -407,10 +413,12 @@ func (w *wsConn) read(ctx context.Context) {
 		}
 		// Read one byte past the limit to tell an oversized message, so
 		// the client hears why before the connection closes.
-		data, err := io.ReadAll(io.LimitReader(r, maxMessage+1))
-		if err != nil {
+		buf.Reset()
+		limit = io.LimitedReader{R: r, N: maxMessage + 1}
+		if _, err := buf.ReadFrom(&limit); err != nil {
 			return
 		}
+		data := buf.Bytes()
 		// A client's ping is no sign of life: a tab left open all night
 		// still goes idle.
 		ping := bytes.Equal(data, pingMessage)
