@@ -65,6 +65,9 @@ func decide(j *judge, legal []razzia.Move, err func() float64) razzia.Move {
 func bid(j *judge, legal []razzia.Move, err float64) razzia.Move {
 	me := j.s.ToMove()
 	v := j.want(me) + err
+	if j.w.low > 0 {
+		return bidLow(j, legal, v)
+	}
 	best, bestGain := -1, 0.0
 	var gains [razzia.MaxCheque + 1]float64
 	for i, m := range legal {
@@ -87,6 +90,28 @@ func bid(j *judge, legal []razzia.Move, err float64) razzia.Move {
 		}
 	}
 	return legal[best]
+}
+
+// bidLow bids the lowest cheque for which the row, worth v, pays what
+// the cheque costs, or passes when none does and the seat may.
+func bidLow(j *judge, legal []razzia.Move, v float64) razzia.Move {
+	me := j.s.ToMove()
+	first := -1
+	for i, m := range legal {
+		if m.Action != razzia.ActionBid {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if v > j.chequeCost(me, int(m.Cheque)) {
+			return m // legal lists the bids lowest first
+		}
+	}
+	if j.s.MustBid() && first >= 0 {
+		return legal[first]
+	}
+	return razzia.Pass()
 }
 
 // turn uses thieves when they take more than they are worth, calls when
@@ -118,6 +143,9 @@ func turn(j *judge, legal []razzia.Move, err func() float64) razzia.Move {
 		pEnd = float64(s.Remaining(razzia.Police)) / float64(s.DeckLeft())
 	}
 	threshold := (j.w.callBase + j.w.callSlot*float64(razzia.RowSize-1-s.RowLen())) * (1 - pEnd)
+	if s.PoliceLimit() > 1 {
+		threshold *= 1 - j.w.raid*float64(s.Police())/float64(s.PoliceLimit()-1)
+	}
 	if !canDraw {
 		threshold = 0
 	}

@@ -21,6 +21,8 @@ type weights struct {
 	callBase float64 // points a call must gain before it beats drawing on
 	callSlot float64 // more points per place still free in the row
 	thief    float64 // points a thief move must gain
+	raid     float64 // share of the call margin gone when the police are one short of the raid
+	low      float64 // 1: bid the lowest cheque that pays, whatever the chance of being outbid
 	exact    bool    // count the final cheque majority exactly in the last round
 }
 
@@ -38,6 +40,8 @@ var weightFields = map[string]func(w *weights) *float64{
 	"callBase": func(w *weights) *float64 { return &w.callBase },
 	"callSlot": func(w *weights) *float64 { return &w.callSlot },
 	"thief":    func(w *weights) *float64 { return &w.thief },
+	"raid":     func(w *weights) *float64 { return &w.raid },
+	"low":      func(w *weights) *float64 { return &w.low },
 }
 
 var defaultWeights = weights{
