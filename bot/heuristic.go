@@ -65,9 +65,6 @@ func decide(j *judge, legal []razzia.Move, err func() float64) razzia.Move {
 func bid(j *judge, legal []razzia.Move, err float64) razzia.Move {
 	me := j.s.ToMove()
 	v := j.want(me) + err
-	if j.w.low > 0 {
-		return bidLow(j, legal, v)
-	}
 	best, bestGain := -1, 0.0
 	var gains [razzia.MaxCheque + 1]float64
 	for i, m := range legal {
@@ -92,32 +89,10 @@ func bid(j *judge, legal []razzia.Move, err float64) razzia.Move {
 	return legal[best]
 }
 
-// bidLow bids the lowest cheque for which the row, worth v, pays what
-// the cheque costs, or passes when none does and the seat may.
-func bidLow(j *judge, legal []razzia.Move, v float64) razzia.Move {
-	me := j.s.ToMove()
-	first := -1
-	for i, m := range legal {
-		if m.Action != razzia.ActionBid {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if v > j.chequeCost(me, int(m.Cheque)) {
-			return m // legal lists the bids lowest first
-		}
-	}
-	if j.s.MustBid() && first >= 0 {
-		return legal[first]
-	}
-	return razzia.Pass()
-}
-
 // turn uses thieves when they take more than they are worth, calls when
 // the row is worth its price and unlikely to get better, and else draws.
 func turn(j *judge, legal []razzia.Move, err func() float64) razzia.Move {
-	s, me := j.s, j.s.ToMove()
+	me := j.s.ToMove()
 	var best razzia.Move
 	bestGain := j.w.thief
 	canDraw := false
@@ -136,16 +111,7 @@ func turn(j *judge, legal []razzia.Move, err func() float64) razzia.Move {
 			}
 		}
 	}
-	// Calling makes this seat the last to bid. Drawing on lets the row grow
-	// but risks the police card that ends the round.
-	pEnd := 0.0
-	if s.Police() == s.PoliceLimit()-1 && s.DeckLeft() > 0 {
-		pEnd = float64(s.Remaining(razzia.Police)) / float64(s.DeckLeft())
-	}
-	threshold := (j.w.callBase + j.w.callSlot*float64(razzia.RowSize-1-s.RowLen())) * (1 - pEnd)
-	if s.PoliceLimit() > 1 {
-		threshold *= 1 - j.w.raid*float64(s.Police())/float64(s.PoliceLimit()-1)
-	}
+	threshold := callMargin(j)
 	if !canDraw {
 		threshold = 0
 	}
@@ -163,6 +129,25 @@ func turn(j *judge, legal []razzia.Move, err func() float64) razzia.Move {
 		return best
 	}
 	return razzia.Draw(razzia.NoKind)
+}
+
+// callMargin is what calling must gain before it beats drawing on.
+// Calling makes the seat the last to bid; drawing on lets the row grow
+// but risks the police card that ends the round. The margin shrinks as
+// the row fills (callSlot a free place), as the police near the raid
+// (raid: the share gone when one more police card ends the round) and
+// with the chance that the next card is that one.
+func callMargin(j *judge) float64 {
+	s := j.s
+	pEnd := 0.0
+	if s.Police() == s.PoliceLimit()-1 && s.DeckLeft() > 0 {
+		pEnd = float64(s.Remaining(razzia.Police)) / float64(s.DeckLeft())
+	}
+	m := (j.w.callBase + j.w.callSlot*float64(razzia.RowSize-1-s.RowLen())) * (1 - pEnd)
+	if s.PoliceLimit() > 1 {
+		m *= 1 - j.w.raid*float64(s.Police())/float64(s.PoliceLimit()-1)
+	}
+	return m
 }
 
 // callGain is the expected gain of calling an auction: the best of the

@@ -21,9 +21,7 @@ type weights struct {
 	callBase float64 // points a call must gain before it beats drawing on
 	callSlot float64 // more points per place still free in the row
 	thief    float64 // points a thief move must gain
-	raid     float64 // share of the call margin gone when the police are one short of the raid
-	low      float64 // 1: bid the lowest cheque that pays, whatever the chance of being outbid
-	beat     float64 // share of spare that counts only as far as the cheque beats the others' face-up cheques
+	raid     float64 // share of the call margin gone when the police are one short of the raid (0 to 1)
 	exact    bool    // count the final cheque majority exactly in the last round
 }
 
@@ -42,8 +40,6 @@ var weightFields = map[string]func(w *weights) *float64{
 	"callSlot": func(w *weights) *float64 { return &w.callSlot },
 	"thief":    func(w *weights) *float64 { return &w.thief },
 	"raid":     func(w *weights) *float64 { return &w.raid },
-	"low":      func(w *weights) *float64 { return &w.low },
-	"beat":     func(w *weights) *float64 { return &w.beat },
 }
 
 var defaultWeights = weights{
@@ -487,21 +483,6 @@ func (j *judge) chequeCost(p, c int) float64 {
 	spare := j.w.spare
 	if up.Len() == 1 {
 		spare *= 1 + j.w.lastOne
-	}
-	if j.w.beat > 0 {
-		// A cheque below every cheque the others hold buys only what
-		// they let go.
-		below, others := 0, 0
-		for q := range j.n {
-			if q != p {
-				u := s.FaceUp(q)
-				others += u.Len()
-				below += u.Len() - u.Above(c-1).Len()
-			}
-		}
-		if others > 0 {
-			spare *= 1 - j.w.beat + j.w.beat*float64(below)/float64(others)
-		}
 	}
 	cost := j.left * (spare + j.w.rank*float64(c-up.Min())/razzia.MaxCheque)
 	delta := s.Centre() - c // the change to p's cheques
