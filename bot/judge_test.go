@@ -39,3 +39,40 @@ func BenchmarkExp(b *testing.B) {
 	}
 	_ = x
 }
+
+// TestChequeBeat: with beat, a cheque's spare (what it could still buy
+// this round) counts in proportion to the others' face-up cheques it
+// beats: fully for one above all of them, not at all for one below all,
+// and the rest of its cost stays as it was. At the start of a 2-player
+// game one seat holds 2 5 6 9 and the other 3 4 7 8 (R4).
+func TestChequeBeat(t *testing.T) {
+	g := newGame(t, 2, "cheque beat")
+	st := g.State()
+	plain := defaultWeights
+	beat := plain
+	beat.beat = 1
+	for p := range 2 {
+		others := st.FaceUp(1 - p)
+		up := st.FaceUp(p)
+		for c := up; c != 0; c &= c - 1 {
+			v := c.Min()
+			below := others.Len() - others.Above(v-1).Len()
+			share := float64(below) / float64(others.Len())
+			a, b := newJudge(&st, &plain), newJudge(&st, &beat)
+			if got := b.beaten(p, v); got != share {
+				t.Errorf("seat %d, cheque %d: beaten %v, want %v", p, v, got, share)
+			}
+			spare := plain.spare
+			if up.Len() == 1 {
+				spare *= 1 + plain.lastOne
+			}
+			want := a.chequeCost(p, v) - a.left*spare*(1-share)
+			if got := b.chequeCost(p, v); math.Abs(got-want) > 1e-9 {
+				t.Errorf("seat %d, cheque %d: cost with beat %v, want %v", p, v, got, want)
+			}
+		}
+	}
+	if got := newJudge(&st, &beat); got.beaten(0, 1) != 0 || got.beaten(0, 16) != 1 {
+		t.Errorf("a 1 beats %v of the others' cheques, a 16 %v: want 0 and 1", got.beaten(0, 1), got.beaten(0, 16))
+	}
+}
