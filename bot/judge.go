@@ -22,7 +22,6 @@ type weights struct {
 	callSlot float64 // more points per place still free in the row
 	thief    float64 // points a thief move must gain
 	raid     float64 // share of the call margin gone when the police are one short of the raid (0 to 1)
-	beat     float64 // share of spare that counts only as far as the cheque beats the others' face-up cheques
 	exact    bool    // count the final cheque majority exactly in the last round
 }
 
@@ -41,7 +40,6 @@ var weightFields = map[string]func(w *weights) *float64{
 	"callSlot": func(w *weights) *float64 { return &w.callSlot },
 	"thief":    func(w *weights) *float64 { return &w.thief },
 	"raid":     func(w *weights) *float64 { return &w.raid },
-	"beat":     func(w *weights) *float64 { return &w.beat },
 }
 
 var defaultWeights = weights{
@@ -486,32 +484,12 @@ func (j *judge) chequeCost(p, c int) float64 {
 	if up.Len() == 1 {
 		spare *= 1 + j.w.lastOne
 	}
-	if j.w.beat > 0 {
-		spare *= 1 - j.w.beat + j.w.beat*j.beaten(p, c)
-	}
 	cost := j.left * (spare + j.w.rank*float64(c-up.Min())/razzia.MaxCheque)
 	delta := s.Centre() - c // the change to p's cheques
 	cost -= j.w.power * float64(delta*j.later)
 	cost -= j.majority(p, j.sums[p]+delta) - j.majority(p, j.sums[p])
 	m.cheque[c], m.chequeOK = cost, m.chequeOK|1<<c
 	return cost
-}
-
-// beaten is the share of the others' face-up cheques below c: a cheque
-// below every cheque they hold buys only the lots they let go.
-func (j *judge) beaten(p, c int) float64 {
-	below, others := 0, 0
-	for q := range j.n {
-		if q != p {
-			u := j.s.FaceUp(q)
-			others += u.Len()
-			below += u.Len() - u.Above(c-1).Len()
-		}
-	}
-	if others == 0 {
-		return 1
-	}
-	return float64(below) / float64(others)
 }
 
 // majority is seat p's expected cheque majority score at the end (R17)
