@@ -724,6 +724,12 @@ func playServerSeat(ctx context.Context, c *client.Client, seat client.SavedSeat
 	s := c.Session(id, seat.Token)
 	defer s.Close()
 	opt.Remote = tui.RemoteOptions{Resumed: !seat.Saved.IsZero() && invited, Creator: seat.Creator != ""}
+	if seat.Creator == "" { // a table of a tournament is none of a person's
+		ask, done := context.WithTimeout(ctx, connectTimeout)
+		of, err := c.GameTournament(ask, id)
+		done()
+		opt.Remote.Tournament = err == nil && of != nil // unknown: the server refuses a rematch if need be
+	}
 	opt.Remote.GiveUp = func(ctx context.Context, game, token string, seat int) error {
 		_, err := c.GiveUp(ctx, game, token, seat)
 		return err

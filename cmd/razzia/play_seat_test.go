@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -18,8 +17,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/razziagame/razzia"
-	"github.com/razziagame/razzia/internal/client"
-	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/tui"
 )
 
@@ -98,33 +95,6 @@ func TestPlaySeatSurvives(t *testing.T) {
 	quitToBot(t, term, status)
 }
 
-// TestPlayWaitingRoomClosed: q in the waiting room of a table one created
-// asks whether to close it, in Hungarian at 120×40; y closes it on the
-// server, and the line left in the terminal says so instead of offering
-// its link.
-func TestPlayWaitingRoomClosed(t *testing.T) {
-	t.Parallel()
-	srv, c := testServer(t, 1000)
-	term := newTerminal(t, 120, 40)
-	status := playCommand(t, term, "--server", srv.URL, "--name", "Ann", "--bots", "easy", "--players", "3", "--lang", "hu")
-	s := term.waitFor(10*time.Second, "", "Hívd meg őket", "1  Ann (te)", "2  Bot 2 (easy)", "3  — szabad —")
-	m := regexp.MustCompile(`/g/([a-z2-7]{10})`).FindStringSubmatch(s)
-	if m == nil {
-		t.Fatalf("no link in the waiting room:\n%s", s)
-	}
-	term.send("q")
-	term.waitFor(5*time.Second, "", "Bezárod az asztalt? y: bezárom, n: nyitva marad másoknak, esc: maradok")
-	term.send("y")
-	if got := wait(t, status); got != 0 {
-		t.Fatalf("razzia play exited with %d", got)
-	}
-	var refused *client.Error
-	if _, _, err := c.Game(t.Context(), m[1], ""); !errors.As(err, &refused) || refused.Code != protocol.TableCancelled {
-		t.Fatalf("the table on the server: %v; want it cancelled", err)
-	}
-	term.waitFor(5*time.Second, "", "Az asztal bezárult: "+srv.URL+m[0])
-}
-
 // TestPlayNoSeat: the link of a game with no seat left says what can be
 // done there instead: watch it while it is played, replay it once it is
 // over; not only that the table is full.
@@ -191,20 +161,27 @@ func TestPlaySilentServer(t *testing.T) {
 	connectTimeout = 300 * time.Millisecond
 	defer func() { connectTimeout = old }()
 	term := newTerminal(t, 80, 24)
-	var stderr bytes.Buffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run([]string{"play", "--server", "http://" + addr, "--name", "Ann", "--lang", "en"}, term.tty, term.tty, &stderr)
-	}()
-	select {
-	case status := <-done:
-		if status != 1 || !strings.Contains(stderr.String(), "did not answer within 300ms") {
-			t.Errorf("status %d, stderr %q", status, stderr.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("razzia play still waits for a server that never answers")
+	status, stderr := runBounded(t, term, "play", "--server", "http://"+addr, "--name", "Ann", "--lang", "en")
+	if status != 1 || !strings.Contains(stderr, "did not answer within 300ms") {
+		t.Errorf("status %d, stderr %q", status, stderr)
 	}
 	term.waitFor(5*time.Second, "", "Connecting to http://"+addr)
+}
+
+// runBounded runs the command on the terminal and returns its status
+// and standard error; a command still running after 20 s fails the test.
+func runBounded(t *testing.T, term *terminal, args ...string) (int, string) {
+	t.Helper()
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run(args, term.tty, term.tty, &stderr) }()
+	select {
+	case status := <-done:
+		return status, stderr.String()
+	case <-time.After(20 * time.Second):
+		t.Fatalf("razzia %s still runs after 20 s", strings.Join(args, " "))
+		return -1, ""
+	}
 }
 
 // TestWatchChecksFirst: razzia watch without a terminal says that it is
@@ -228,40 +205,6 @@ func TestWatchChecksFirst(t *testing.T) {
 		t.Errorf("status %d, stderr %q", status, stderr.String())
 	}
 	term.waitFor(5*time.Second, "", "Verbindung zu http://"+addr)
-}
-
-// TestWatch watches a game between server bots from the terminal: the
-// table shows, without "you" and without choices, and q quits without
-// asking.
-func TestWatch(t *testing.T) {
-	t.Parallel()
-	srv, c := testServer(t, 1000)
-	info, _, err := c.Create(t.Context(), []string{"", "easy", "easy"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := c.Join(t.Context(), info.ID, "Ann", -1); err != nil { // who never moves: the game goes on
-		t.Fatal(err)
-	}
-	term := newTerminal(t, 120, 40)
-	done := make(chan int, 1)
-	go func() {
-		var stderr bytes.Buffer
-		done <- run([]string{"watch", "--lang", "de", srv.URL + "/g/" + info.ID}, term.tty, term.tty, &stderr)
-	}()
-	s := term.waitFor(10*time.Second, "", "Beutereihe", "Bot 2 (easy)", "Ann")
-	if strings.Contains(s, "(du)") || strings.Contains(s, "Du bist dran") {
-		t.Errorf("a spectator is offered a seat's turn:\n%s", s)
-	}
-	term.send("q") // a spectator's q quits: nothing at the table changes
-	select {
-	case status := <-done:
-		if status != 0 {
-			t.Errorf("razzia watch exited with %d", status)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("razzia watch did not end")
-	}
 }
 
 // TestSummaryAligns: the lines printed after a game end their totals in

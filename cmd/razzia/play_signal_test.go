@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -164,12 +163,8 @@ func TestPlayChecksFirst(t *testing.T) {
 	if fi, err := out.Stat(); err != nil || fi.Size() != 0 {
 		t.Errorf("something was written into the redirected output: %v, %d bytes", err, fi.Size())
 	}
-	games, err := srv.Client().List(t.Context(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(games) != 0 {
-		t.Errorf("the server has %d games after the refusals", len(games))
+	if games := srv.Games(); len(games) != 0 {
+		t.Errorf("the server has %d games after the refusals: %+v", len(games), games)
 	}
 }
 
@@ -319,22 +314,7 @@ func TestPlayServerSignals(t *testing.T) {
 			if id == "" {
 				t.Fatalf("no game of %s's: %+v", tc.person, games)
 			}
-			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-			defer cancel()
-			conn, err := c.Dial(ctx, id, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			for {
-				st, err := conn.Read(ctx)
-				if err != nil {
-					t.Fatalf("no bot plays for %s: %v", tc.person, err)
-				}
-				if st.Game.Seats[0].StandIn != "" {
-					break
-				}
-			}
+			standIn(t, c, id, tc.person)
 		})
 	}
 }

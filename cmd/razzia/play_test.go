@@ -21,6 +21,7 @@ import (
 // the program's output, so that a test sees the screen a person would.
 type terminal struct {
 	t       *testing.T
+	cols    int
 	ptmx    *os.File // the terminal's side: keys in, screen out
 	tty     *os.File // the program's side
 	mu      sync.Mutex
@@ -38,7 +39,7 @@ func newTerminal(t *testing.T, cols, rows int) *terminal {
 	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
 		t.Fatal(err)
 	}
-	term := &terminal{t: t, ptmx: ptmx, tty: tty, vt: vt10x.New(vt10x.WithSize(cols, rows)),
+	term := &terminal{t: t, cols: cols, ptmx: ptmx, tty: tty, vt: vt10x.New(vt10x.WithSize(cols, rows)),
 		changed: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(term.done)

@@ -55,7 +55,28 @@ func TestPlayTerminalTournament(t *testing.T) {
 		t.Fatal(err)
 	}
 	term.waitFor(10*time.Second, "", "Ann (you)")
-	term.waitFor(60*time.Second, "dp\r", "Game over")
+	over := term.waitFor(60*time.Second, "dp\r", "Game over")
+	// No rematch offered, which the server refuses at a tournament's table.
+	if words := strings.Join(strings.Fields(over), " "); !strings.Contains(words, "the tournament seats you at your next game") ||
+		strings.Contains(over, "a: rematch") {
+		t.Errorf("the end of a tournament's game:\n%s", over)
+	}
+	// A link to the table is found to be a tournament's too (razzia play
+	// LINK asks), and a table of no tournament is not.
+	played, err := ann.Tournament(t.Context(), tr.ID)
+	if err != nil || len(played.RoundsPlayed) == 0 || len(played.RoundsPlayed[0].Tables) == 0 {
+		t.Fatalf("the tournament's tables: %+v, %v", played.RoundsPlayed, err)
+	}
+	if of, err := ann.GameTournament(t.Context(), played.RoundsPlayed[0].Tables[0].Game); err != nil || of == nil || of.ID != tr.ID {
+		t.Errorf("the table's tournament: %+v, %v; want %s", of, err, tr.ID)
+	}
+	other, _, err := ann.Create(t.Context(), []string{"", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if of, err := ann.GameTournament(t.Context(), other.ID); err != nil || of != nil {
+		t.Errorf("a table of no tournament: %+v, %v", of, err)
+	}
 	term.send("q")
 	final := term.waitFor(10*time.Second, "", "Terminal cup", "Finished", "Standings")
 	t.Logf("the final screen:\n%s", final)

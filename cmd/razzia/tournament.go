@@ -211,7 +211,9 @@ func (r *tournamentRounds) game(ctx context.Context, game string) (status int, o
 	}
 	s := r.c.Session(game, "")
 	defer s.Close()
-	m := tui.NewRemote(ctx, s, seat, r.base+"/g/"+game, r.opt)
+	opt := r.opt
+	opt.Remote.Tournament = true // the tournament seats the next game: no rematch
+	m := tui.NewRemote(ctx, s, seat, r.base+"/g/"+game, opt)
 	sig, err := runProgram(m, r.stdin, r.stdout)
 	if err != nil {
 		r.logf("%v", err)

@@ -43,8 +43,9 @@ type Client struct {
 	// TokenInQuery sends the seat token on the WebSocket URL (?token=)
 	// instead of in an Authorization header.
 	TokenInQuery bool
-	// Lang is the language the server tells events in (their Text), such
-	// as "de"; empty for English.
+	// Lang is the language events are told in (their Text), such as
+	// "de"; empty for English: by the server in protocol version 1, by
+	// the client in version 2, whose events come untold.
 	Lang string
 	// Brief decodes only the part of each state a player needs to move
 	// (protocol.BriefMessage): State.View then holds only its seat, moves,
@@ -123,6 +124,9 @@ type Table struct {
 	Pace string
 	// Rated makes a rated table: only signed-in players take its seats.
 	Rated bool
+	// Name, if given, is the name the creator joins under next: the
+	// server refuses the table for a name it would refuse the join.
+	Name string
 }
 
 // Create creates a casual table at the default pace with one seat per
@@ -134,7 +138,7 @@ func (c *Client) Create(ctx context.Context, seats []string) (protocol.GameInfo,
 // CreateTable creates the table t. It returns the table and the
 // creator's token, which Remove asks for.
 func (c *Client) CreateTable(ctx context.Context, t Table) (protocol.GameInfo, string, error) {
-	req := protocol.CreateRequest{Seats: []protocol.SeatRequest{}, Pace: t.Pace, Rated: t.Rated}
+	req := protocol.CreateRequest{Seats: []protocol.SeatRequest{}, Pace: t.Pace, Rated: t.Rated, Name: t.Name}
 	for _, s := range t.Seats {
 		req.Seats = append(req.Seats, protocol.SeatRequest{Bot: s})
 	}

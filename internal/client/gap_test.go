@@ -36,7 +36,7 @@ func fakeGame(t *testing.T, script func(ctx context.Context, c *websocket.Conn, 
 
 const (
 	wholeState = `{"type":"state","game":{"id":"aaaaaaaaaa","status":"playing","moves":3},"seat":0,"view":{"seat":0,"moves":3,"toMove":1},"events":[{"kind":"pass","seat":0}],"version":5}`
-	goodPatch  = `{"type":"patch","base":5,"version":6,"events":[{"kind":"pass","seat":1}],"patch":{"game":{"moves":4},"view":{"moves":4,"toMove":0}}}`
+	goodPatch  = `{"type":"patch","version":6,"events":[{"kind":"pass","seat":1}],"patch":{"game":{"moves":4},"view":{"moves":4,"toMove":0}}}`
 	gapPatch   = `{"type":"patch","base":7,"version":8,"events":[],"patch":{"view":{"moves":9}}}`
 	laterState = `{"type":"state","game":{"id":"aaaaaaaaaa","status":"playing","moves":9},"seat":0,"view":{"seat":0,"moves":9,"toMove":1},"events":[],"version":9}`
 )

@@ -65,7 +65,9 @@ func (c *Client) TakeSeat(ctx context.Context, store *SeatStore, req SeatRequest
 	}
 	creator := ""
 	if id == "" {
-		info, ct, err := c.CreateTable(ctx, Table{Seats: req.Seats, Pace: req.Pace, Rated: req.Rated})
+		// The name goes too: one the server would refuse at the join
+		// makes no table.
+		info, ct, err := c.CreateTable(ctx, Table{Seats: req.Seats, Pace: req.Pace, Rated: req.Rated, Name: req.Name})
 		if err != nil {
 			return SavedSeat{}, fmt.Errorf("creating a game on %s: %w", c.URL(), err)
 		}

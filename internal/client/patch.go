@@ -78,6 +78,9 @@ func (c *Conn) patched(ctx context.Context, data []byte) (*protocol.Message, err
 		return nil, c.resync(ctx)
 	}
 	m, err := c.decode(next)
+	if err == nil {
+		err = c.expand(m, next)
+	}
 	if err != nil {
 		return nil, c.resync(ctx)
 	}
@@ -85,6 +88,7 @@ func (c *Conn) patched(ctx context.Context, data []byte) (*protocol.Message, err
 		if err := json.Unmarshal(env.Events, &m.Events); err != nil {
 			return nil, fmt.Errorf("a message from the server is not the JSON expected: %v", err)
 		}
+		c.tell(m)
 	}
 	p.spare, p.doc, p.version = p.doc, next, env.Version
 	return m, nil

@@ -75,15 +75,41 @@ func (s *SeatStore) Check() error {
 		}
 		return err // a file that is not a list of seats, which it names
 	}
+	made := missingDirs(filepath.Dir(s.Path))
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
 		return cannot(err)
 	}
+	// Nothing is kept yet: the folders made to try go again (Save makes
+	// them when there is a seat to keep), so a command that fails after
+	// the check leaves nothing behind.
+	defer func() {
+		for _, d := range made {
+			_ = os.Remove(d)
+		}
+	}()
 	f, err := os.CreateTemp(filepath.Dir(s.Path), ".seats-*.json")
 	if err != nil {
 		return cannot(err)
 	}
 	f.Close()
 	return os.Remove(f.Name())
+}
+
+// missingDirs returns dir and its parents up to the first that exists,
+// the innermost first: the folders os.MkdirAll(dir) would make.
+func missingDirs(dir string) []string {
+	var missing []string
+	for {
+		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+			return missing
+		}
+		missing = append(missing, dir)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return missing
+		}
+		dir = parent
+	}
 }
 
 // Seats returns the seats saved for the server, the newest first.
@@ -144,10 +170,18 @@ func (s *SeatStore) Drop(seat SavedSeat) error {
 func (s *SeatStore) update(change func([]SavedSeat) []SavedSeat) error {
 	storeMu.Lock()
 	defer storeMu.Unlock()
-	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
-		return fmt.Errorf("keeping your seat: %w", err)
+	var unlock func()
+	var err error
+	// Another process's Check may take away the empty folder it made
+	// between the two: made again, it holds the lock file and stays.
+	for range 3 {
+		if err = os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
+			return fmt.Errorf("keeping your seat: %w", err)
+		}
+		if unlock, err = lockFile(s.Path + ".lock"); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
 	}
-	unlock, err := lockFile(s.Path + ".lock")
 	if err != nil {
 		return fmt.Errorf("keeping your seat: %w", err)
 	}

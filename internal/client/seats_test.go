@@ -61,6 +61,29 @@ func TestSeatStore(t *testing.T) {
 	}
 }
 
+// TestSeatStoreCheckLeavesNothing: checking a store whose folders do not
+// exist yet leaves none behind (a command that fails next keeps nothing);
+// the seat saved after the check makes them.
+func TestSeatStoreCheckLeavesNothing(t *testing.T) {
+	home := t.TempDir()
+	s := &SeatStore{Path: filepath.Join(home, "config", "razzia", "seats.json")}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(home); len(left) != 0 {
+		t.Errorf("the check left %v in %s", left, home)
+	}
+	if err := s.Save(SavedSeat{Server: "http://a", Game: "aaaaaaaaaa", Token: "t1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Seats("http://a"); err != nil || len(got) != 1 {
+		t.Errorf("after a check the store has %v, %v; want the seat saved", got, err)
+	}
+}
+
 // Saves at the same time all arrive: none overwrites another's.
 func TestSeatStoreConcurrent(t *testing.T) {
 	s := &SeatStore{Path: filepath.Join(t.TempDir(), "seats.json")}

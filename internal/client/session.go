@@ -14,6 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/razziagame/razzia/internal/i18n"
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
@@ -69,6 +70,9 @@ type Conn struct {
 	buf   bytes.Buffer
 	// patches is the state patches change (protocol version 2).
 	patches *patches
+	// cat tells the events of protocol version 2, which come without
+	// their sentences, in the client's Lang.
+	cat *i18n.Catalogue
 }
 
 // Dial connects to a game's WebSocket with a seat's token ("" to watch).
@@ -96,7 +100,11 @@ func (c *Client) Dial(ctx context.Context, id, token string) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Conn{ws: ws, first: true, brief: c.Brief, chat: c.Chat, patches: &patches{}}, nil
+	cat, ok := i18n.Lookup(c.Lang)
+	if !ok {
+		cat = i18n.Default()
+	}
+	return &Conn{ws: ws, first: true, brief: c.Brief, chat: c.Chat, patches: &patches{}, cat: cat}, nil
 }
 
 // dial opens a WebSocket at u; a refused upgrade is the server's *Error.
@@ -151,6 +159,12 @@ func (c *Conn) Read(ctx context.Context) (*State, error) {
 			if err := c.patches.whole(data, m.Version); err != nil {
 				return nil, err
 			}
+			if m.Version != 0 {
+				if err := c.expand(m, data); err != nil {
+					return nil, fmt.Errorf("a message from the server is not the JSON expected: %v", err)
+				}
+				c.tell(m)
+			}
 			return c.state(m, len(data), first), nil
 
 		case protocol.TypeRematchOffer:
@@ -185,6 +199,32 @@ func (c *Conn) state(m *protocol.Message, size int, first bool) *State {
 	c.first = false
 	c.last = st
 	return st
+}
+
+// expand puts back what a state of protocol version 2 (data, decoded as
+// m) leaves out.
+func (c *Conn) expand(m *protocol.Message, data []byte) error {
+	if c.brief {
+		protocol.ExpandBrief(m)
+		return nil
+	}
+	return protocol.Expand(m, data)
+}
+
+// tell puts back what the events of a message of protocol version 2 leave
+// out, and tells them in the client's language, as the server tells
+// version 1's.
+func (c *Conn) tell(m *protocol.Message) {
+	protocol.ExpandEvents(m)
+	players := make([]string, len(m.Game.Seats))
+	for i, s := range m.Game.Seats {
+		players[i] = s.Name
+	}
+	for i, e := range m.Events {
+		if e.Text == "" {
+			m.Events[i].Text = c.cat.Narrate(e.Event, players)
+		}
+	}
 }
 
 // decode decodes a message of the server, or its brief part.

@@ -26,6 +26,14 @@ func (c *Client) Tournament(ctx context.Context, id string) (protocol.Tournament
 	return resp, err
 }
 
+// GameTournament returns the tournament game id is a table of, nil when
+// it is none.
+func (c *Client) GameTournament(ctx context.Context, id string) (*protocol.TournamentSummary, error) {
+	var resp protocol.GameTournament
+	err := c.do(ctx, http.MethodGet, "/api/games/"+url.PathEscape(id)+"/tournament", "", nil, &resp)
+	return resp.Tournament, err
+}
+
 // CreateTournament organises a tournament (signed in).
 func (c *Client) CreateTournament(ctx context.Context, s protocol.TournamentSettings) (protocol.Tournament, error) {
 	var resp protocol.Tournament

@@ -210,6 +210,33 @@ const sockets = `(() => {
   window.__tableSocket = () => window.__sockets.filter((s) => /\/api\/games\/[^/]+\/ws/.test(s.url)).pop();
 })();`
 
+// aim is run in every document before the page's scripts: a click of
+// the harness names its target in window.__aim first, and a mouse event
+// that lands elsewhere (the page moved under the mouse between finding
+// the target and pressing: a list that came above it) is swallowed before
+// the page sees it and told in __aim.missed, so that the click is tried
+// again instead of being lost on, or done to, something else.
+const aim = `(() => {
+  const guard = (ev) => {
+    const a = window.__aim;
+    if (!a || a.done || !ev.isTrusted) return;
+    if (ev.target instanceof Element && ev.target.closest(a.selector)) {
+      // What the click then does (a label's click of its control) is the page's.
+      if (ev.type === "click") a.done = true;
+      return;
+    }
+    const e = ev.target instanceof Element ? ev.target : null;
+    a.missed = ev.type + " on " + (e ? e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") : "the document");
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+  };
+  for (const type of ["pointerdown", "mousedown", "pointerup", "mouseup", "click"]) window.addEventListener(type, guard, true);
+})();`
+
+// formsReady is true when the page's own forms have their handlers
+// (forms.js): until then their submit buttons are disabled.
+const formsReady = `!document.querySelector("form[data-unwired]")`
+
 // newPage opens a tab for the test, with a viewport of width×height.
 func newPage(t *testing.T, srv *server, name string, width, height int64) *page {
 	t.Helper()
@@ -252,7 +279,7 @@ func newPage(t *testing.T, srv *server, name string, width, height int64) *page 
 			if err != nil {
 				return err
 			}
-			_, err = chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: sockets})
+			_, err = chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: sockets + aim})
 			return err
 		}),
 	)
@@ -284,10 +311,12 @@ func (p *page) fail(format string, args ...any) {
 	p.t.Fatalf("%s: %s", p.name, msg)
 }
 
-// open navigates to a path of the server.
+// open navigates to a path of the server and waits for the page's forms
+// to be ready.
 func (p *page) open(path string) {
 	p.t.Helper()
 	p.do("open "+path, chromedp.Navigate(p.srv.URL+path))
+	waitFor[bool](p, "the forms of "+path+" ready", formsReady, stall)
 }
 
 // eval evaluates a JavaScript expression and decodes its value into T.
@@ -346,17 +375,37 @@ func (p *page) text(selector string) string {
 // may be replaced by its twin before the mouse reaches it, which a person
 // would not notice. The click then finds the selector again and goes on,
 // within the step's bound; nothing was clicked before the node was lost.
+//
+// A submit button whose form has no handler yet (forms.js) is waited for,
+// and a click the page moved away from is swallowed and tried again (see
+// aim).
 func (p *page) click(selector string) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, stall)
 	defer cancel()
+	take := fmt.Sprintf(`(() => {
+  const e = document.querySelector(%[1]q);
+  if (e && e.closest("form[data-unwired]")) return false;
+  window.__aim = { selector: %[1]q, missed: "" };
+  return true;
+})()`, selector)
+	missed := ""
 	for {
-		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](take, chromedp.WithPollingInterval(15*time.Millisecond)))
 		if err == nil {
-			return
+			err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
 		}
-		if !nodeReplaced(err) || ctx.Err() != nil {
-			p.fail("click %s: %v", selector, err)
+		if err == nil {
+			missed, err = chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const a = window.__aim; window.__aim = null; return a ? a.missed : ""; })()`))
+			if err == nil && missed == "" || err != nil && navigated(err) {
+				return // done, or the click led to another page
+			}
+			if err == nil {
+				p.t.Logf("%s: a click of %s missed (%s): again", p.name, selector, missed)
+			}
+		}
+		if err != nil && !nodeReplaced(err) && !navigated(err) || ctx.Err() != nil {
+			p.fail("click %s: %v (the last click missed: %s)", selector, err, missed)
 		}
 	}
 }

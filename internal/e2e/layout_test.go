@@ -23,6 +23,7 @@ var (
 	phone     = size{390, 844, true}
 	landscape = size{844, 390, true}
 	narrow    = size{360, 780, true}
+	tablet    = size{820, 1180, true}
 )
 
 // resize sets the viewport, as a window resized or a phone turned would.

@@ -22,14 +22,22 @@ func TestOfflineBanner(t *testing.T) {
 			p.open("/g/" + id)
 			seat := p.join("Ann")
 			st := waitForTurn(p)
-			top := eval[float64](p, `document.querySelector("#table").getBoundingClientRect().top`)
+			const topJS = `document.querySelector("#table").getBoundingClientRect().top`
+			top := eval[float64](p, topJS)
+			// The desktop's window turned into a tablet's shows the same.
+			var tabletTop float64
+			if vp == desktop {
+				p.resize(tablet)
+				tabletTop = eval[float64](p, topJS)
+				p.resize(desktop)
+			}
 
 			p.do("cut the network", cutNetwork(true))
 			cut := time.Now()
 			waitFor[bool](p, "the offline banner", `(() => { const b = document.querySelector("#conn-banner");
   return !!b && !b.hidden && b.getClientRects().length > 0; })()`, 5*time.Second)
 			t.Logf("figure: the banner showed %v after the network was cut", time.Since(cut).Round(100*time.Millisecond))
-			if now := eval[float64](p, `document.querySelector("#table").getBoundingClientRect().top`); now != top {
+			if now := eval[float64](p, topJS); now != top {
 				t.Errorf("the banner moved the table from %v to %v px", top, now)
 			}
 			move := choose(st.Legal)
@@ -38,12 +46,30 @@ func TestOfflineBanner(t *testing.T) {
   return q && q.getClientRects().length > 0 ? q.textContent : ""; })()`, 2*time.Second)
 			t.Logf("%s: %q", name, queued)
 			p.screenshot("offline-" + name)
+			if name == "desktop" {
+				p.accessible("the offline banner with a move waiting")
+			}
 			// The banner, the waiting move in it, covers none of what the
 			// player decides with: their own strip, the turn and the moves.
-			if covered := eval[[]string](p, fmt.Sprintf(`(() => { const b = document.querySelector("#conn-banner").getBoundingClientRect();
+			coveredJS := fmt.Sprintf(`(() => { const b = document.querySelector("#conn-banner").getBoundingClientRect();
   return ["#seat-%d", "#turn", "#moves"].filter((s) => { const e = document.querySelector(s), r = e && e.getBoundingClientRect();
-    return !e || r.top < b.bottom - 1 && b.top < r.bottom - 1 && r.left < b.right - 1 && b.left < r.right - 1; }); })()`, seat)); len(covered) > 0 {
+    return !e || r.top < b.bottom - 1 && b.top < r.bottom - 1 && r.left < b.right - 1 && b.left < r.right - 1; }); })()`, seat)
+			if covered := eval[[]string](p, coveredJS); len(covered) > 0 {
 				t.Errorf("the offline banner covers %v", covered)
+			}
+			if vp == desktop {
+				p.resize(tablet)
+				if !eval[bool](p, inView("#conn-banner")) {
+					t.Errorf("tablet: the offline banner is not in sight")
+				}
+				if now := eval[float64](p, topJS); now != tabletTop {
+					t.Errorf("tablet: the banner moved the table from %v to %v px", tabletTop, now)
+				}
+				if covered := eval[[]string](p, coveredJS); len(covered) > 0 {
+					t.Errorf("tablet: the offline banner covers %v", covered)
+				}
+				p.screenshot("offline-tablet")
+				p.resize(desktop)
 			}
 
 			p.do("give the network back", cutNetwork(false))

@@ -33,7 +33,16 @@ const watchPatchesJS = `(() => {
   let seen = [];
   const obs = new MutationObserver((recs) => { seen = seen.concat(recs); });
   obs.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
-  const out = window.__patches = { bids: [], all: [], big: [], size: 0 };
+  const out = window.__patches = { bids: [], all: [], big: [], size: 0, built: [], bidsBuilt: [] };
+  // The nodes the page made, in the page or not: a redraw that builds the
+  // whole table to keep most of it still pays for all of it.
+  let made = 0;
+  const create = Document.prototype.createElement, createNS = Document.prototype.createElementNS, createText = Document.prototype.createTextNode;
+  const clone = Node.prototype.cloneNode;
+  Document.prototype.createElement = function (...a) { made++; return create.apply(this, a); };
+  Document.prototype.createElementNS = function (...a) { made++; return createNS.apply(this, a); };
+  Document.prototype.createTextNode = function (...a) { made++; return createText.apply(this, a); };
+  Node.prototype.cloneNode = function (...a) { const c = clone.apply(this, a); made += size(c); return c; };
   const ws = window.__tableSocket();
   // Added after the page's own listener, so it runs after the redraw.
   ws.addEventListener("message", (ev) => {
@@ -41,25 +50,33 @@ const watchPatchesJS = `(() => {
     try { m = JSON.parse(ev.data); } catch { return; }
     const n = touched(seen.concat(obs.takeRecords()));
     seen = [];
+    const built = made;
+    made = 0;
     // A whole state, or version 2's patch of one (its events beside it).
     if (m.type !== "state" && m.type !== "patch") return;
     const me = m.seat ?? Number(table.dataset.seat);
     out.size = Math.max(out.size, size(table));
     out.all.push(n);
+    out.built.push(built);
     if (n > 400) out.big.push(n + ": " + (m.events || []).map((e) => e.kind).join(","));
     const events = m.events || [];
     // The bots answer at once, so a message may carry several moves: an
     // opponent's bid, with the passes around it.
-    if (events.length > 0 && events.every((e) => e.kind === "bid" || e.kind === "pass") && events.some((e) => e.kind === "bid" && e.seat !== me)) out.bids.push(n);
+    if (events.length > 0 && events.every((e) => e.kind === "bid" || e.kind === "pass") && events.some((e) => e.kind === "bid" && e.seat !== me)) {
+      out.bids.push(n);
+      out.bidsBuilt.push(built);
+    }
   });
   return true;
 })()`
 
 type patches struct {
-	Big  []string `json:"big"` // the messages that changed over 400 nodes, with their events
-	Bids []int    `json:"bids"`
-	All  []int    `json:"all"`
-	Size int      `json:"size"`
+	Big       []string `json:"big"` // the messages that changed over 400 nodes, with their events
+	Bids      []int    `json:"bids"`
+	All       []int    `json:"all"`
+	Size      int      `json:"size"`
+	Built     []int    `json:"built"`     // the nodes made for each message
+	BidsBuilt []int    `json:"bidsBuilt"` // and for each opponent's bid
 }
 
 // TestStatePatches: a state message changes only what changed. At a
@@ -123,6 +140,7 @@ func TestStatePatches(t *testing.T) {
 	}
 	got := eval[patches](p, `window.__patches`)
 	t.Logf("nodes changed per state message: %v; by an opponent's bid: %v; the table has %d nodes; over 400: %q", got.All, got.Bids, got.Size, got.Big)
+	t.Logf("nodes made per state message: %v; for an opponent's bid: %v", got.Built, got.BidsBuilt)
 	if lost > 0 {
 		t.Errorf("the focus on the scores was lost %d times while the others played", lost)
 	}
@@ -137,6 +155,13 @@ func TestStatePatches(t *testing.T) {
 	const bound = 60
 	if most := slices.Max(got.Bids); most > bound || most*20 > got.Size {
 		t.Errorf("an opponent's bid changed up to %d nodes of the table's %d; want at most %d", most, got.Size, bound)
+	}
+	// And builds little more: the parts it leaves as they were (the
+	// strips of the players it did not concern, the board) are not built
+	// to be thrown away.
+	const made = 250
+	if most := slices.Max(got.BidsBuilt); most > made || most*4 > got.Size {
+		t.Errorf("an opponent's bid built up to %d nodes for a table of %d; want at most %d", most, got.Size, made)
 	}
 }
 
@@ -177,20 +202,24 @@ func TestStatePatchTrace(t *testing.T) {
 		_, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: 4})
 		return err
 	}))
-	trace := startTrace(p)
+	trace := startTrace(p, true)
 	for made := 0; made < 30; made++ {
 		if st := pressTo(p, spending); st.Phase == "over" {
 			break
 		}
 	}
-	msg, frame, msgCPU, frameCPU := trace.stop(listener)
-	if len(msg) < 30 {
+	got := trace.stop(listener)
+	msg, frame, msgCPU, frameCPU := got.msg, got.frame, got.msgCPU, got.frameCPU
+	if len(msg) < 30 || len(frame) == 0 {
 		t.Fatalf("only %d state messages traced: the trace proves nothing", len(msg))
 	}
 	t.Logf("4x CPU throttling, 5 players, %d state messages: the task handling one took at most %.1f ms (median %.1f ms); "+
 		"the frame drawing it at most %.1f ms (median %.1f ms)", len(msg), slices.Max(msg), median(msg), slices.Max(frame), median(frame))
 	t.Logf("the same in the main thread's CPU time: at most %.1f ms (median %.1f ms) and %.1f ms (median %.1f ms)",
 		slices.Max(msgCPU), median(msgCPU), slices.Max(frameCPU), median(frameCPU))
+	t.Logf("style recalculations and layouts forced in the messages' tasks: %d %q; paints: %d", len(got.forced), got.forced, got.paints)
+	t.Logf("the frames drawing them: elements styled at most %d (median %d), objects laid out at most %d (median %d)",
+		slices.Max(got.styled), medianInt(got.styled), slices.Max(got.laidOut), medianInt(got.laidOut))
 	if slices.Max(msg) >= 50 || slices.Max(frame) >= 50 {
 		t.Errorf("a state message took a task of %.1f ms and a frame of %.1f ms; want both under 50 ms", slices.Max(msg), slices.Max(frame))
 	}
@@ -201,6 +230,24 @@ func TestStatePatchTrace(t *testing.T) {
 // way), and returns the state it was made in.
 func pressTo(p *page, pick func(tableState) string) tableState {
 	p.t.Helper()
+	return moveTo(p, pick, false)
+}
+
+// clickTo is pressTo with the mouse, whose click focuses the button.
+func clickTo(p *page, pick func(tableState) string) tableState {
+	p.t.Helper()
+	return moveTo(p, pick, true)
+}
+
+func moveTo(p *page, pick func(tableState) string, mouse bool) tableState {
+	p.t.Helper()
+	press := func(selector string) {
+		if mouse {
+			p.click(selector)
+		} else {
+			eval[bool](p, fmt.Sprintf(`(document.querySelector(%q).click(), true)`, selector))
+		}
+	}
 	for {
 		st := waitFor[tableState](p, "a move to make", `(() => { const s = `+stateJS+`;
   return s && (s.phase === "over" || s.overlay > 0 || (s.seat >= 0 && s.seat === s.toMove && s.legal.length > 0)) ? s : null; })()`, 30*time.Second)
@@ -208,11 +255,11 @@ func pressTo(p *page, pick func(tableState) string) tableState {
 			return st
 		}
 		if st.Overlay > 0 {
-			eval[bool](p, `(document.querySelector("#round-continue").click(), true)`)
+			press("#round-continue")
 			waitFor[bool](p, "the round's end closed", `!document.querySelector("#round-end[aria-modal]")`, 10*time.Second)
 			continue
 		}
-		eval[bool](p, fmt.Sprintf(`(document.querySelector('#table button[data-move=%q]:not([disabled])').click(), true)`, pick(st)))
+		press(fmt.Sprintf(`#table button[data-move=%q]:not([disabled])`, pick(st)))
 		waitFor[bool](p, "the table to move on", fmt.Sprintf(`Number(document.querySelector("#table").dataset.moves) > %d`, st.Moves), 30*time.Second)
 		return st
 	}
@@ -232,6 +279,12 @@ func listenerLine(t *testing.T, srv *server) int {
 	return 0
 }
 
+func medianInt(xs []int) int {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
 func median(xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
@@ -242,7 +295,9 @@ func median(xs []float64) float64 {
 type tracer struct {
 	p      *page
 	mu     sync.Mutex
+	cancel func() // stops listening: a page may be traced again
 	events []traceEvent
+	raw    []json.RawMessage // every event as Chromium sent it, for RAZZIA_TRACE_OUT
 	done   chan struct{}
 }
 
@@ -259,16 +314,93 @@ type traceEvent struct {
 		Data struct {
 			URL        string `json:"url"`
 			LineNumber int    `json:"lineNumber"`
+			Frame      string `json:"frame"`
 		} `json:"data"`
+		ElementCount int `json:"elementCount"` // a style recalculation's elements
+		BeginData    struct {
+			DirtyObjects int `json:"dirtyObjects"` // a layout's objects to lay out
+			StackTrace   []struct {
+				FunctionName string `json:"functionName"`
+				URL          string `json:"url"`
+				LineNumber   int    `json:"lineNumber"`
+			} `json:"stackTrace"`
+		} `json:"beginData"`
 	} `json:"args"`
 }
 
-// startTrace starts tracing the page's tasks and what runs in them.
-func startTrace(p *page) *tracer {
+// TestStatePatchLayouts: what a state message costs in work, whatever the
+// machine's speed. The task that handles a message lays nothing out (a
+// script that reads the layout there makes the browser lay the page out
+// twice: once for it, once for the frame), and a table that waits for the
+// reader's move, its turn shown with motion, paints nothing on the main
+// thread: its motion runs on the compositor.
+func TestStatePatchLayouts(t *testing.T) {
+	p := seated(t, "easy", "easy", "easy", "easy")
+	listener := listenerLine(t, p.srv)
+	p.do("animations on", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "no-preference"}},
+		})
+		return err
+	}))
+	for st := pressTo(p, spending); st.Moves < 6 && st.Phase != "over"; st = pressTo(p, spending) {
+	}
+	// Moves made by the mouse, whose click focuses the button the move
+	// takes away: the focus waits in the decision panel, not on a button
+	// the next state removes.
+	trace := startTrace(p, false)
+	for made := 0; made < 8; made++ {
+		if st := clickTo(p, spending); st.Phase == "over" {
+			break
+		}
+	}
+	got := trace.stop(listener)
+	if len(got.msg) < 8 {
+		t.Fatalf("only %d state messages traced: the trace proves nothing", len(got.msg))
+	}
+	t.Logf("%d state messages; style recalculations and layouts in their tasks: %q", len(got.msg), got.forced)
+	if len(got.forced) > 0 {
+		t.Errorf("the tasks of %d state messages laid the page out %d times: %q; want none (the frame does it)", len(got.msg), len(got.forced), got.forced)
+	}
+	// The focus comes back to the next move, for a reader at the keyboard.
+	waitFor[bool](p, "the focus on the next move", `(() => { const t = document.querySelector("#table");
+  return t.dataset.phase === "over" || !!document.querySelector("#round-end[aria-modal]") || t.dataset.seat !== t.dataset.toMove ||
+    !!document.activeElement.closest("#moves button[data-move], #piles button[data-move]"); })()`, 5*time.Second)
+
+	// The reader's turn, shown with motion: once the last move's motion
+	// ended, 30 frames go by.
+	waitFor[bool](p, "our turn", `!!document.querySelector("#table .turn-you") && !document.querySelector("#round-end[aria-modal]")`, 30*time.Second)
+	// Transitions start at the frame that styles the change: two frames,
+	// then every finite animation's end.
+	if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+  .then(() => Promise.all(document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+    .map((a) => a.finished.catch(() => null))))
+  .then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))).then(() => true)`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatalf("waiting for the last move's motion: %v", err)
+	}
+	idle := startTrace(p, false)
+	frames, err := chromedp.Run(p.ctx, chromedp.Evaluate[int](`new Promise((done) => { let n = 0;
+  const f = () => (++n >= 30 ? done(n) : requestAnimationFrame(f)); requestAnimationFrame(f); })`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("counting frames: %v", err)
+	}
+	quiet := idle.stop(listener)
+	p.screenshot("patch-turn-desktop")
+	t.Logf("%d frames of our turn: %d paints on the main thread", frames, quiet.paints)
+	if quiet.paints > 1 {
+		t.Errorf("the table waiting for our move painted %d times in %d frames on the main thread; want its motion on the compositor", quiet.paints, frames)
+	}
+}
+
+// startTrace starts tracing the page's tasks and what runs in them, and
+// with profile, where the time goes in the scripts (a CPU profile).
+func startTrace(p *page, profile bool) *tracer {
 	p.t.Helper()
 	tr := &tracer{p: p, done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(p.ctx)
 	p.t.Cleanup(cancel)
+	tr.cancel = cancel
 	err := chromedp.Listen(ctx, func(ev any) {
 		switch ev := ev.(type) {
 		case *tracing.EventDataCollected:
@@ -276,6 +408,7 @@ func startTrace(p *page) *tracer {
 			defer tr.mu.Unlock()
 			for _, v := range ev.Value {
 				var e traceEvent
+				tr.raw = append(tr.raw, json.RawMessage(v))
 				if json.Unmarshal(v, &e) == nil {
 					tr.events = append(tr.events, e)
 				}
@@ -287,22 +420,39 @@ func startTrace(p *page) *tracer {
 	if err != nil {
 		p.fail("listening to the trace: %v", err)
 	}
+	categories := []string{"toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "__metadata",
+		"disabled-by-default-devtools.timeline.stack"}
+	if profile {
+		categories = append(categories, "v8.execute", "disabled-by-default-v8.cpu_profiler", "blink.user_timing")
+	}
 	p.do("start tracing", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		_, err := chromedp.Call(ctx, tracing.Start, tracing.StartParams{
 			TransferMode: tracing.StartTransferModeReportEvents,
-			TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{
-				"toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "__metadata"}},
+			TraceConfig:  &tracing.TraceConfig{IncludedCategories: categories},
 		})
 		return err
 	}))
 	return tr
 }
 
-// stop ends the trace and returns, in milliseconds, the tasks of the
-// renderer's main thread that handled a message of the page's socket (a
-// call of conn.js's listener at line), and for each the next frame, in
-// wall time and in the thread's CPU time.
-func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
+// A traced is what a trace saw of the page's main thread: for each task
+// that handled a message of the page's socket, and for the frame drawn next,
+// their wall and CPU times in milliseconds; the style recalculations and
+// layouts run inside the message tasks (forced by a script: a frame would
+// do them anyway, once); and the paints of the whole trace.
+type traced struct {
+	msg, frame, msgCPU, frameCPU []float64
+	forced                       []string // "Layout" or "UpdateLayoutTree", with the function that asked
+	paints                       int
+	// For each frame drawing a message: the elements whose style it
+	// recalculated and the objects it laid out, counts that do not depend
+	// on the machine's speed.
+	styled, laidOut []int
+}
+
+// stop ends the trace and tells what it saw (traced), the page's socket's
+// messages found by conn.js's listener at line.
+func (tr *tracer) stop(line int) traced {
 	p := tr.p
 	p.t.Helper()
 	p.do("stop tracing", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
@@ -314,12 +464,34 @@ func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
 	case <-time.After(30 * time.Second):
 		p.fail("the trace did not complete in 30 s")
 	}
+	tr.cancel()
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
+	if out := os.Getenv("RAZZIA_TRACE_OUT"); out != "" {
+		// For chrome://tracing, Perfetto or DevTools' performance panel.
+		b, err := json.Marshal(map[string]any{"traceEvents": tr.raw})
+		if err == nil {
+			err = os.WriteFile(out, b, 0o644)
+		}
+		if err != nil {
+			p.fail("writing the trace: %v", err)
+		}
+		p.t.Logf("the trace is in %s", out)
+	}
+	// The page's own renderer: the browser is shared, and other tests'
+	// pages run their own at the same time. A page's main frame has the
+	// page's target's id.
+	frame := string(chromedp.FromContext(p.ctx).Target.TargetID)
+	ours := map[int]bool{}
+	for _, e := range tr.events {
+		if e.Args.Data.Frame == frame {
+			ours[e.Pid] = true
+		}
+	}
 	type thread struct{ pid, tid int }
 	main := map[thread]bool{}
 	for _, e := range tr.events {
-		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" {
+		if e.Ph == "M" && e.Name == "thread_name" && e.Args.Name == "CrRendererMain" && ours[e.Pid] {
 			main[thread{e.Pid, e.Tid}] = true
 		}
 	}
@@ -327,7 +499,9 @@ func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
 	type task struct {
 		e              traceEvent
 		message, frame bool
+		layouts        []traceEvent
 	}
+	var out traced
 	tasks := map[thread][]*task{}
 	var inner []traceEvent
 	for _, e := range tr.events {
@@ -339,6 +513,9 @@ func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
 			tasks[th] = append(tasks[th], &task{e: e})
 		} else {
 			inner = append(inner, e)
+		}
+		if e.Name == "Paint" {
+			out.paints++
 		}
 	}
 	for _, ts := range tasks {
@@ -357,6 +534,8 @@ func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
 			ts[i].message = true
 		case e.Name == "Paint" || e.Name == "PrePaint":
 			ts[i].frame = true
+		case e.Name == "Layout" || e.Name == "UpdateLayoutTree":
+			ts[i].layouts = append(ts[i].layouts, e)
 		}
 	}
 	for _, ts := range tasks {
@@ -364,19 +543,30 @@ func (tr *tracer) stop(line int) (msg, frame, msgCPU, frameCPU []float64) {
 			if !t.message {
 				continue
 			}
-			msg = append(msg, t.e.Dur/1000)
-			msgCPU = append(msgCPU, t.e.Tdur/1000)
+			out.msg = append(out.msg, t.e.Dur/1000)
+			out.msgCPU = append(out.msgCPU, t.e.Tdur/1000)
+			for _, l := range t.layouts {
+				by := ""
+				if st := l.Args.BeginData.StackTrace; len(st) > 0 {
+					by = fmt.Sprintf(" by %s (%s:%d)", st[0].FunctionName, st[0].URL[strings.LastIndex(st[0].URL, "/")+1:], st[0].LineNumber+1)
+				}
+				out.forced = append(out.forced, l.Name+by)
+			}
 			for _, next := range ts[i+1:] {
 				if next.frame {
-					frame = append(frame, next.e.Dur/1000)
-					frameCPU = append(frameCPU, next.e.Tdur/1000)
+					out.frame = append(out.frame, next.e.Dur/1000)
+					out.frameCPU = append(out.frameCPU, next.e.Tdur/1000)
+					styled, laid := 0, 0
+					for _, l := range next.layouts {
+						styled += l.Args.ElementCount
+						laid += l.Args.BeginData.DirtyObjects
+					}
+					out.styled = append(out.styled, styled)
+					out.laidOut = append(out.laidOut, laid)
 					break
 				}
 			}
 		}
 	}
-	if len(msg) == 0 || len(frame) == 0 {
-		p.fail("the trace has no message of the page's socket, or no frame (%d events)", len(tr.events))
-	}
-	return msg, frame, msgCPU, frameCPU
+	return out
 }

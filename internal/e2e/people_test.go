@@ -42,8 +42,9 @@ func peopleServer(t *testing.T) *server {
 // TestLobbyOnline: the lobby lists the people online (a signed-in player
 // with rating and finish rate, a guest playing at a table with a link to
 // watch it) with the counts, in the viewport at a desktop's and a phone's
-// size; a followed player's coming online shows as a notice on any page,
-// and their profile says online, then when they were last seen.
+// size; a guest cannot ask to Play now under a player's name; a followed
+// player's coming online shows as a notice on any page, and their profile
+// says online, then when they were last seen.
 func TestLobbyOnline(t *testing.T) {
 	srv := peopleServer(t)
 	ann := newPage(t, srv, "Ann", desktop.w, desktop.h)
@@ -89,6 +90,24 @@ func TestLobbyOnline(t *testing.T) {
 		ann.screenshotViewport("lobby-online-" + s.String())
 	}
 	ann.resize(desktop)
+
+	// Cy, a guest, cannot ask to Play now under Bob's name: the form says
+	// what to change.
+	cy.open("/")
+	cy.playNow("bob", "2", "0")
+	waitFor[bool](cy, "the name refused", shown("#playnow-error"), 20*time.Second)
+	if got := cy.text("#playnow-error"); !strings.HasPrefix(got, "Someone here goes by that name already") {
+		t.Errorf("the Play-now form says %q to a guest under Bob's name", got)
+	}
+	for _, s := range []size{desktop, phone} {
+		cy.resize(s)
+		cy.do("scroll to the form", chromedp.ScrollIntoView(chromedp.CSS("#playnow-error")))
+		if !eval[bool](cy, inView("#playnow-error")) {
+			t.Errorf("at %s the refusal is not in the viewport once scrolled to", s)
+		}
+		cy.screenshotViewport("lobby-playnow-name-" + s.String())
+	}
+	cy.resize(desktop)
 
 	// Ann follows Bob from his profile; Bob leaves and comes back: a
 	// notice on Ann's open page says so, with his profile a click away.
@@ -139,8 +158,8 @@ func TestLobbyOnline(t *testing.T) {
 }
 
 // TestSeatPresenceGone: at a table, a second player's page hidden shows
-// them away, and their browser closed shows them gone, at a desktop's and
-// a phone's size.
+// them away, and their browser closed shows them gone, at a desktop's, a
+// phone's held either way and a tablet's size.
 func TestSeatPresenceGone(t *testing.T) {
 	srv := newServer(t)
 	id := srv.create(t, "", "", "easy")
@@ -183,6 +202,12 @@ func TestSeatPresenceGone(t *testing.T) {
 	ann.noOverflow("the table with a player gone", int(phone.w))
 	ann.accessible("the table with a player gone")
 	ann.screenshotViewport("table-gone-" + phone.String())
+	for _, s := range []size{tablet, landscape} {
+		ann.resize(s)
+		waitFor[bool](ann, "the mark at "+s.String(), inView(`.strip[data-seat="1"] .seat-presence`), 5*time.Second)
+		ann.noOverflow("the table with a player gone", int(s.w))
+		ann.screenshotViewport("table-gone-" + s.String())
+	}
 }
 
 // TestWaitingRoomPresence: before the game starts, the waiting room's

@@ -14,7 +14,8 @@ import (
 // a rated table's kind and pace show on its waiting page, in the lobby's
 // list and at the table, the player's rating stands beside their
 // name, and the game's end tells the rating's change ("+12" or "−3", one
-// minus sign) and the new figure, in sight.
+// minus sign) and the new figure, in sight, on the phone and at the other
+// sizes too.
 func TestRatedGameEnd(t *testing.T) {
 	srv := newServer(t)
 	p := newPage(t, srv, "Ann", phone.w, phone.h)
@@ -66,4 +67,11 @@ func TestRatedGameEnd(t *testing.T) {
 	t.Logf("the game's end: %q", change)
 	p.screenshotViewport(fmt.Sprintf("rated-game-end-%s", phone))
 	p.accessible("a rated game's end")
+	// The same screen on a desktop, a tablet and a phone on its side.
+	for _, s := range []size{desktop, tablet, landscape} {
+		p.resize(s)
+		eval[bool](p, `(document.querySelector("#rating-change").scrollIntoView({block: "center"}), true)`)
+		p.onScreen("a rated game's end at "+s.String(), "#rating-change")
+		p.screenshotViewport(fmt.Sprintf("rated-game-end-%s", s))
+	}
 }

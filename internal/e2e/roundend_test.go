@@ -49,18 +49,27 @@ func TestRoundEndStepsAside(t *testing.T) {
 			if now := lastTime(eval[string](p, clock)); reserve == "" || now != reserve {
 				t.Errorf("the reserve went from %q at the round's end to %q once the clock ran", reserve, now)
 			}
-			if eval[bool](p, `!!document.querySelector("#round-end[aria-modal], .tbl[inert]")`) {
-				t.Errorf("a dialog covers the table while the player's clock runs")
+			// The desktop's window turned into a tablet's shows the same.
+			sizes := map[string]size{name: vp}
+			if vp == desktop {
+				sizes["tablet"] = tablet
 			}
-			// A landscape phone scrolls to the moves: the clock stays in
-			// sight beside them.
-			eval[bool](p, `(document.querySelector("#moves button[data-move]:not([disabled])").scrollIntoView({block: "nearest"}), true)`)
-			for _, sel := range []string{"#decide-clock", "#moves button[data-move]:not([disabled])"} {
-				if !eval[bool](p, inView(sel)) {
-					t.Errorf("%s is not in sight while the clock runs", sel)
+			for name, vp := range sizes {
+				p.resize(vp)
+				if eval[bool](p, `!!document.querySelector("#round-end[aria-modal], .tbl[inert]")`) {
+					t.Errorf("%s: a dialog covers the table while the player's clock runs", name)
 				}
+				// A landscape phone scrolls to the moves: the clock stays in
+				// sight beside them.
+				eval[bool](p, `(document.querySelector("#moves button[data-move]:not([disabled])").scrollIntoView({block: "nearest"}), true)`)
+				for _, sel := range []string{"#decide-clock", "#moves button[data-move]:not([disabled])"} {
+					if !eval[bool](p, inView(sel)) {
+						t.Errorf("%s: %s is not in sight while the clock runs", name, sel)
+					}
+				}
+				p.screenshot("round-end-clock-" + name)
 			}
-			p.screenshot("round-end-clock-" + name)
+			p.resize(vp)
 			// Holdings: a count stands beside its card, never over its symbol.
 			counts := eval[[]int](p, `(() => { const cs = [...document.querySelectorAll(".strip-hold .chip-card")].filter((c) => c.querySelector(".chip-n"));
   const over = cs.filter((c) => { const a = c.querySelector(".chip-n").getBoundingClientRect(), b = c.querySelector(".card-sym").getBoundingClientRect();

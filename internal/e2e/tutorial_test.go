@@ -334,11 +334,14 @@ func TestTutorial(t *testing.T) {
 				}
 				if lang == "en" && (c.Step == "bid" || c.Step == "bodyguards" || c.Step == "thieves") {
 					// Turned and resized mid-lesson: the bubble and the buttons stay in view.
-					for _, r := range []size{landscape, narrow, {1024, 768, false}, s} {
+					for _, r := range []size{landscape, narrow, tablet, {1024, 768, false}, s} {
 						p.resize(r)
 						p.coachInView(fmt.Sprintf("lesson %s resized to %s", c.Step, r))
 						if r == landscape {
 							p.screenshotViewport(fmt.Sprintf("tutorial-%s-%s-%02d-%s-turned", lang, s, n, c.Step))
+						}
+						if r == tablet {
+							p.screenshotViewport(fmt.Sprintf("tutorial-%s-%s-%02d-%s-tablet", lang, s, n, c.Step))
 						}
 					}
 				}

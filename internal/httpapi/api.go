@@ -28,6 +28,7 @@ import (
 	"github.com/razziagame/razzia/internal/meet"
 	"github.com/razziagame/razzia/internal/moderation"
 	"github.com/razziagame/razzia/internal/notify"
+	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/puzzler"
@@ -545,16 +546,25 @@ func setCookie(w http.ResponseWriter, p peer, name, value string) {
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	p := s.peerOf(r)
-	if err := s.creates.allow(p.key(), s.now()); err != nil {
-		s.fail(w, r, err)
-		return
-	}
 	var req protocol.CreateRequest
 	if err := decode(w, r, &req); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if err := s.barred(r, ""); err != nil {
+	// The name its creator joins under next, if given, before the table
+	// is made: a join refused for it leaves no table behind, and costs
+	// none of the tables the address may create.
+	if req.Name != "" {
+		if err := playername.Check(req.Name); err != nil {
+			s.fail(w, r, newError(protocol.BadName, "%v", err))
+			return
+		}
+	}
+	if err := s.barred(r, req.Name); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.creates.allow(p.key(), s.now()); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -140,6 +140,11 @@ func (c *client) read() message {
 		c.t.Fatal(err)
 	}
 	c.keep(data, m.Version)
+	if m.Type == protocol.TypeState && m.Version != 0 {
+		if err := protocol.Expand(&m.Message, data); err != nil {
+			c.t.Fatal(err)
+		}
+	}
 	return m
 }
 

@@ -262,7 +262,7 @@ func (l *liveConn) follows(account string) bool {
 // down at a table, unless an operator suspended or banned them.
 func (l *liveConn) notice(ctx context.Context, e presence.Event) error {
 	st := e.Status
-	if e.Kind != presence.Online && e.Kind != presence.Changed || !l.follows(st.Account) || l.s.unlisted(st.Account) {
+	if e.Kind != presence.Online && e.Kind != presence.Changed || !l.follows(st.Account) || !l.s.shownEvent(e) {
 		return nil
 	}
 	var kind string
@@ -453,7 +453,7 @@ func (s *Server) everyone(ctx context.Context) (*everyoneList, error) {
 	if l := s.everyoneLast; l != nil && l.version == v && l.sanctions == mv && time.Since(l.made) < playingFor {
 		return l, nil
 	}
-	people := s.opts.Presence.People()
+	people := s.shownPeople()
 	l := &everyoneList{version: v, sanctions: mv, made: time.Now(), byAccount: map[string]int{},
 		// Everyone online counts, guests without a name too.
 		online: max(s.opts.Presence.Count(), len(people))}
@@ -462,9 +462,6 @@ func (s *Server) everyone(ctx context.Context) (*everyoneList, error) {
 			Since: st.Since.UTC()}
 		if st.Activity != presence.Lobby {
 			p.Game = st.Game
-		}
-		if s.unlisted(st.Account) {
-			continue // suspended or banned: no one to play with, counted, unlisted
 		}
 		if st.Account != "" && s.opts.Social != nil {
 			card, err := s.opts.Social.Card(ctx, st.Account)

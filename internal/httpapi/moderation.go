@@ -48,13 +48,6 @@ func (s *Server) barred(r *http.Request, name string) error {
 	return m.NameBarred(name)
 }
 
-// unlisted reports whether an operator suspended or banned the account:
-// others are not shown them online, nor told when they come.
-func (s *Server) unlisted(account string) bool {
-	m := s.opts.Moderation
-	return account != "" && m != nil && m.Barred(account) != nil
-}
-
 // sanctionsVersion is the moderation's Version, 0 without it.
 func (s *Server) sanctionsVersion() int64 {
 	if s.opts.Moderation == nil {

@@ -254,6 +254,9 @@ func TestModeration(t *testing.T) {
 	if _, code := newBrowser(t, srv).call("POST", "/api/games/"+other+"/join", protocol.JoinRequest{Name: "CY"}, nil); code != protocol.Banned {
 		t.Errorf("a guest under a banned name joins: %s", code)
 	}
+	if _, code := newBrowser(t, srv).call("POST", "/api/games", protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: "easy"}}, Name: "CY"}, nil); code != protocol.Banned {
+		t.Errorf("a guest creates a table to join under a banned name: %s", code)
+	}
 	if me := record(cy); !me.Standing.Banned || len(me.Actions) != 2 ||
 		me.Actions[0].Kind != protocol.ActionBan || me.Actions[0].Operator != "Ann" || me.Actions[0].Reason != "insults in the chat" ||
 		me.Actions[0].Game != id {
@@ -385,5 +388,62 @@ func TestBannedUnannounced(t *testing.T) {
 	}
 	if status, code := bob.call("POST", "/api/challenges", protocol.ChallengeRequest{To: []string{"Cy"}}, nil); code != protocol.PlayerUnavailable {
 		t.Errorf("a challenge to a banned person: %d %s, want player_unavailable", status, code)
+	}
+}
+
+// TestSanctionedHidden: a person an operator suspended or banned is shown
+// online nowhere, as they were before: not on their profile (nor when
+// last seen, which would tell it, nor in the answer to a follow), not in
+// the lobby's list (GET and live) whose lines carry the challenge
+// buttons, not to their followers when they come; and nobody can
+// challenge them.
+func TestSanctionedHidden(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ann, bob, cy, dee := newBrowser(t, srv), newBrowser(t, srv), newBrowser(t, srv), newBrowser(t, srv)
+	ann.register("Ann") // the first account: an operator
+	bob.register("Bob")
+	cy.register("Cy")
+	dee.register("Dee")
+	for _, name := range []string{"Cy", "Dee", "Bob"} {
+		ann.must("PUT", "/api/players/"+name+"/follow", nil, nil)
+	}
+	annLive := ann.live("?list=1")
+	cy.live("")
+	// A notice goes out at once, a list after it: readType skips the rest.
+	var n protocol.NoticeMessage
+	if readType(t, annLive, protocol.TypeNotice, &n); n.Name != "Cy" {
+		t.Errorf("Ann's first notice = %+v, want Cy online", n)
+	}
+	readOnline(t, annLive, func(m protocol.OnlineMessage) bool { return named(m, "Cy") != nil })
+	var p protocol.PlayerPresence
+	if bob.must("GET", "/api/players/Cy/presence", nil, &p); !p.Online || p.Activity != "lobby" {
+		t.Errorf("Cy, online and in good standing: %+v", p)
+	}
+
+	ann.must("POST", "/api/moderation/actions", protocol.ActionRequest{Kind: protocol.ActionBan, Player: "Cy", Reason: "cheating"}, nil)
+	ann.must("POST", "/api/moderation/actions", protocol.ActionRequest{Kind: protocol.ActionSuspend, Player: "Dee", Reason: "stalling", Hours: 24}, nil)
+	dee.live("") // after the suspension: her coming is not told
+	bob.live("")
+	if readType(t, annLive, protocol.TypeNotice, &n); n.Name != "Bob" {
+		t.Errorf("Ann's next notice = %+v, want Bob online (Dee is suspended)", n)
+	}
+	m := readOnline(t, annLive, func(m protocol.OnlineMessage) bool { return named(m, "Bob") != nil })
+	var got protocol.OnlineAnswer
+	bob.must("GET", "/api/online", nil, &got)
+	for _, name := range []string{"Cy", "Dee"} {
+		if named(m, name) != nil || named(protocol.OnlineMessage{People: got.People}, name) != nil {
+			t.Errorf("%s, sanctioned, is in the online list: live %+v, GET %+v", name, m.People, got.People)
+		}
+		var p, follow protocol.PlayerPresence
+		bob.must("GET", "/api/players/"+name+"/presence", nil, &p)
+		bob.must("PUT", "/api/players/"+name+"/follow", nil, &follow)
+		for _, p := range []protocol.PlayerPresence{p, follow} {
+			if p.Online || p.Activity != "" || p.Game != "" || p.LastSeen != nil {
+				t.Errorf("%s, sanctioned and connected, is shown %+v, want offline and never seen", name, p)
+			}
+		}
+		if status, code := bob.call("POST", "/api/challenges", protocol.ChallengeRequest{To: []string{name}}, nil); code != protocol.PlayerUnavailable {
+			t.Errorf("a challenge to %s: %d %s, want player_unavailable", name, status, code)
+		}
 	}
 }

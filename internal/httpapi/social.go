@@ -103,17 +103,17 @@ func (s *Server) presenceOf(r *http.Request, name string) (protocol.PlayerPresen
 	}
 	p := protocol.PlayerPresence{Name: a.Name}
 	if s.opts.Presence != nil {
-		if st, ok := s.opts.Presence.Lookup(presence.AccountKey(a.ID)); ok {
+		if st, ok := s.shownStatus(a.ID); ok {
 			p.Online, p.Activity, p.Away = true, st.Activity.String(), st.Away
 			if st.Activity != presence.Lobby {
 				p.Game = st.Game
 			}
 		} else {
-			seen, err := s.opts.Presence.LastSeen(ctx, a.ID)
+			at, ok, err := s.shownLastSeen(ctx, a.ID)
 			if err != nil {
 				return protocol.PlayerPresence{}, err
 			}
-			if at, ok := seen[a.ID]; ok {
+			if ok {
 				at = at.UTC()
 				p.LastSeen = &at
 			}

@@ -77,14 +77,21 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 	last := w.sent
 	if last.state != nil && !u.Full {
 		data, err = u.EncodedSince(w.keys.patch, last.version, func(u table.Update) ([]byte, error) {
-			return patchMessage(u, cat, last, state)
+			return patchMessage(u, last, state)
 		})
 	}
 	if last.state == nil || u.Full || errors.Is(err, protocol.ErrNotPatchable) {
 		data, err = u.Encoded(w.keys.whole, func(u table.Update) ([]byte, error) {
-			m := stateOf(u, cat, true)
-			m.Version = u.Version
-			return encodeOnce(m.AppendJSON)
+			// Unnumbered (a finished game's): never patched, whole as in
+			// version 1. Numbered: lean, its events untold (the client
+			// tells them).
+			m := stateOf(u, cat, u.Version == 0)
+			if m.Version = u.Version; m.Version == 0 {
+				return encodeOnce(m.AppendJSON)
+			}
+			m.Events = protocol.Events(u.Events, nil, nil)
+			protocol.LeanEvents(m.Events, u.View)
+			return encodeOnce(m.AppendLean)
 		})
 	}
 	if err == nil {
@@ -128,8 +135,8 @@ func seatState(u table.Update, cat *i18n.Catalogue, variant string) (*protocol.S
 }
 
 // patchMessage encodes the patch of the state last sent into state, with
-// the update's events.
-func patchMessage(u table.Update, cat *i18n.Catalogue, last sentState, state *protocol.State) ([]byte, error) {
+// the update's events, untold.
+func patchMessage(u table.Update, last sentState, state *protocol.State) ([]byte, error) {
 	scratch := stateScratch.Get().(*[]byte)
 	defer stateScratch.Put(scratch)
 	patch, same, err := protocol.AppendStateDiff((*scratch)[:0], last.state, state)
@@ -140,8 +147,9 @@ func patchMessage(u table.Update, cat *i18n.Catalogue, last sentState, state *pr
 	if same {
 		patch = []byte("{}")
 	}
-	m := stateOf(u, cat, true)
-	p := protocol.PatchMessage{Type: protocol.TypePatch, Base: last.version, Version: u.Version, Events: m.Events, Patch: patch}
+	events := protocol.Events(u.Events, nil, nil)
+	protocol.LeanEvents(events, u.View)
+	p := protocol.PatchMessage{Type: protocol.TypePatch, Base: last.version, Version: u.Version, Events: events, Patch: patch}
 	return encodeOnce(p.AppendJSON)
 }
 

@@ -41,6 +41,7 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // Config says what load to make.
@@ -216,6 +217,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		// Whole states would cost the load several times what they cost
 		// the server, on the same machine.
 		c.Brief = true
+		if cfg.BotSeats > 0 {
+			// Bots' moves are measured from when the game changed, which
+			// version 2's states leave out while it is played.
+			c.Protocol = protocol.Version1
+		}
 		if err := reach(ctx, c); err != nil {
 			return nil, err
 		}

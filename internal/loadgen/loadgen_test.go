@@ -79,8 +79,8 @@ func TestRunReport(t *testing.T) {
 	} else if same.EchoP99 != same.P99/echo.P99 {
 		t.Errorf("the ratio to the echo is %g, want %g", same.EchoP99, same.P99/echo.P99)
 	}
-	if rep.States.Count == 0 || rep.States.Mean < 500 {
-		t.Errorf("states %+v, want some, of a state's size", rep.States)
+	if rep.States.Count == 0 || rep.States.Mean < 100 {
+		t.Errorf("states %+v, want some, of a patch's size at least", rep.States)
 	}
 	// The server runs in the test's process: only the load is measured.
 	checkCPU(t, rep.CPU, "load")

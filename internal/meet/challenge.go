@@ -158,7 +158,12 @@ func (s *Service) Answer(ctx context.Context, p Person, id string, accept bool, 
 	}
 	if c.Status == store.ChallengeAccepted {
 		ctx = context.WithoutCancel(ctx) // as a pairing: never half seated
-		if game, err := s.seatChallenge(ctx, c); err != nil {
+		game, err := s.seatChallenge(ctx, c)
+		if err != nil {
+			s.log.Warn("meet: seating a challenge, once more", "challenge", id, "err", err)
+			game, err = s.seatChallenge(ctx, c) // a failure may pass
+		}
+		if err != nil {
 			s.log.Error("meet: seating a challenge", "challenge", id, "err", err)
 		} else {
 			c.Game = game
@@ -183,13 +188,7 @@ func (s *Service) seatChallenge(ctx context.Context, c store.Invitation) (string
 	}
 	people := append([]store.Challenged{{Account: c.From, Name: c.FromName}}, c.To...)
 	for i, t := range people {
-		token, err := s.opts.SeatToken(ctx, t.Account, game)
-		if err == nil {
-			_, _, err = s.hub.Join(ctx, game, i, table.Person{Name: t.Name, Token: token, Account: t.Account})
-		}
-		if err != nil {
-			s.log.Error("meet: seating a person challenged", "game", game, "seat", i, "err", err)
-		}
+		s.sit(ctx, game, i, table.Person{Name: t.Name, Account: t.Account})
 	}
 	s.log.Info("meet: challenge accepted", "challenge", c.ID, "game", game)
 	return game, nil

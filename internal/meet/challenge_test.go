@@ -69,6 +69,50 @@ func TestChallengeAccepted(t *testing.T) {
 	}
 }
 
+// TestChallengeSeatRetried: the last accept of a challenge whose table
+// fails to be recorded (the store cut off) is seated at the second try;
+// if that fails too, the next sweep seats it and tells everyone where.
+// The challenge is not left accepted without a table, and no table given
+// up is left waiting.
+func TestChallengeSeatRetried(t *testing.T) {
+	for _, c := range seatFailures {
+		t.Run(c.name, func(t *testing.T) {
+			w := newFlaky(t, c.fails)
+			ann, bob := w.account("Ann", 1500), w.account("Bob", 1500)
+			la := w.listen(ann)
+			ch, err := w.svc.Challenge(t.Context(), ann, []string{"Bob"}, "blitz", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := w.svc.Answer(t.Context(), bob, ch.ID, true, "")
+			if err != nil || got.Status != protocol.ChallengeAccepted || (got.Game == "") != (c.fails > 1) {
+				t.Fatalf("the accept: %+v, %v", got, err)
+			}
+			if got.Game == "" {
+				w.svc.Sweep(t.Context())
+				if got, err = w.svc.Answer(t.Context(), bob, ch.ID, true, ""); !errors.Is(err, protocol.ChallengeOver) {
+					t.Fatalf("answering again: %v", err)
+				}
+				m := next(t, la, protocol.TypeChallenge)
+				for m.Challenge.Game == "" {
+					m = next(t, la, protocol.TypeChallenge)
+				}
+				got = *m.Challenge
+			}
+			if info, _, err := w.hub.Game(t.Context(), got.Game, ""); err != nil || info.Status != protocol.StatusPlaying {
+				t.Errorf("the table: %+v, %v", info, err)
+			}
+			if waiting, err := w.hub.List(t.Context(), store.StatusOpen); err != nil || len(waiting) != 0 {
+				t.Errorf("tables waiting: %+v, %v", waiting, err)
+			}
+			w.svc.Sweep(t.Context()) // seated: a sweep makes no other table
+			if playing, err := w.hub.List(t.Context(), store.StatusPlaying); err != nil || len(playing) != 1 {
+				t.Errorf("tables in play: %+v, %v; want the one", playing, err)
+			}
+		})
+	}
+}
+
 // TestChallengeDeclined: one decline ends the challenge for everyone,
 // with its reason.
 func TestChallengeDeclined(t *testing.T) {

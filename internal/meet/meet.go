@@ -69,6 +69,10 @@ type Options struct {
 	// MaxWait is the longest a request stays open, whether or not its
 	// person is online; default an hour.
 	MaxWait time.Duration
+	// Reseat is how long an accepted challenge stays without its table
+	// (its seating failed, or its node died) before a sweep seats it;
+	// default ten seconds.
+	Reseat time.Duration
 	// Now is the clock of requests and challenges; default time.Now.
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -88,8 +92,9 @@ type Options struct {
 	// while it has none. Nil: nobody has one.
 	FinishRate func(ctx context.Context, account string) (rate int, ok bool, err error)
 	// Account finds an account by its name, for a challenge: its id,
-	// name as registered and rating as shown. An unknown name is an
-	// error that wraps store.ErrNoAccount.
+	// name as registered and rating as shown; and a guest may not make a
+	// request under a name it finds. An unknown name is an error that
+	// wraps store.ErrNoAccount.
 	Account func(ctx context.Context, name string) (Person, error)
 	// SeatToken returns the seat token of an account at a game, as the
 	// account's seats are held everywhere it signs in (table.Options'
@@ -125,6 +130,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxWait <= 0 {
 		o.MaxWait = time.Hour
+	}
+	if o.Reseat <= 0 {
+		o.Reseat = 10 * time.Second
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -194,6 +202,7 @@ var (
 	ErrNotFound          = protocol.NewRefusal(protocol.NotFound, "no such request or challenge")
 	ErrAccountRequired   = protocol.NewRefusal(protocol.AccountRequired, "for signed-in people only")
 	ErrBadName           = protocol.NewRefusal(protocol.BadName, "a guest's name unfit for a table")
+	ErrNameTaken         = protocol.NewRefusal(protocol.NameTaken, "a guest's name an account has")
 	ErrBadRequest        = protocol.NewRefusal(protocol.BadRequest, "a malformed request or answer")
 	ErrInternal          = protocol.NewRefusal(protocol.Internal, "the pairing service failed")
 )

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -114,11 +115,16 @@ func newWorld(t *testing.T) *world {
 
 // newNode is a node on st, with the clock c.
 func newNode(t *testing.T, st store.Store, c *clock) *world {
+	return newNodeHub(t, st, c, func(h meet.Hub) meet.Hub { return h })
+}
+
+// newNodeHub is newNode with the Hub the service sees made by hub.
+func newNodeHub(t *testing.T, st store.Store, c *clock, hub func(meet.Hub) meet.Hub) *world {
 	w := &world{t: t, st: st, clock: c, offline: map[string]bool{}, blocks: map[[2]string]bool{}, finish: map[string]int{}}
 	w.hub = table.New(st, hubOptions())
 	t.Cleanup(func() { w.hub.Close() })
-	w.svc = meet.New(st, w.hub, meet.Options{
-		Now: c.Now, Logger: quiet, Tick: time.Hour,
+	w.svc = meet.New(st, hub(w.hub), meet.Options{
+		Now: c.Now, Logger: quiet, Tick: time.Hour, Reseat: time.Nanosecond,
 		Online: func(_ context.Context, p string) (bool, error) {
 			w.mu.Lock()
 			defer w.mu.Unlock()
@@ -385,6 +391,8 @@ func TestSeekRefused(t *testing.T) {
 		{"a guest's rated", ann, meet.Settings{Min: 2, Max: 2, Rated: true}, protocol.AccountRequired},
 		{"a bot's name", guest("Bot 1 (hard)"), two, protocol.BadName},
 		{"no name", guest(""), two, protocol.BadName},
+		{"an account's name", guest("ZED"), two, protocol.NameTaken},
+		{"a negative rating", ann, meet.Settings{Min: 2, Max: 2, RatingMin: -5}, protocol.UnmetSettings},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := w.svc.Seek(t.Context(), tc.p, tc.set)
@@ -423,6 +431,16 @@ func TestJoinSeek(t *testing.T) {
 	if _, err := w.svc.JoinSeek(t.Context(), cy, a.ID); !errors.Is(err, protocol.SeekUnfit) {
 		t.Errorf("a rating over the range: %v", err)
 	}
+	if _, err := w.svc.JoinSeek(t.Context(), guest("ann"), a.ID); !errors.Is(err, protocol.NameTaken) {
+		t.Errorf("a guest under an account's name: %v", err)
+	}
+	g := w.seek(guest("Max"), two)
+	if _, err := w.svc.JoinSeek(t.Context(), guest("MAX"), g.ID); !errors.Is(err, protocol.NameTaken) {
+		t.Errorf("a guest under the name of the guest waiting: %v, want name_taken (not seek_unfit)", err)
+	}
+	if _, err := w.svc.CancelSeek(t.Context(), guest("Max"), g.ID); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := w.svc.JoinSeek(t.Context(), cy, "nope"); !errors.Is(err, protocol.SeekGone) {
 		t.Errorf("an unknown request: %v", err)
 	}
@@ -437,6 +455,143 @@ func TestJoinSeek(t *testing.T) {
 	w.game(a, "Ann", "Dee")
 	if _, err := w.svc.JoinSeek(t.Context(), cy, a.ID); !errors.Is(err, protocol.SeekGone) {
 		t.Errorf("joining a paired request: %v", err)
+	}
+}
+
+// flaky is a store whose seating of paired requests (PairSeeks) and of
+// accepted challenges (SetChallengeGame) fails, not for a conflict, the
+// first fails times: the seat step broken as a database cut off would
+// break it.
+type flaky struct {
+	store.Store
+	mu    sync.Mutex
+	fails int
+}
+
+var errCut = errors.New("connection reset by peer")
+
+func (f *flaky) fail() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fails--
+	return f.fails >= 0
+}
+
+func (f *flaky) PairSeeks(ctx context.Context, game string, seats []store.SeekSeat) error {
+	if f.fail() {
+		return errCut
+	}
+	return f.Store.PairSeeks(ctx, game, seats)
+}
+
+func (f *flaky) SetChallengeGame(ctx context.Context, id, game string) error {
+	if f.fail() {
+		return errCut
+	}
+	return f.Store.SetChallengeGame(ctx, id, game)
+}
+
+// seatFailures are the seat steps' failures the tests inject: one that
+// passes at the second try, one that lasts beyond it.
+var seatFailures = []struct {
+	name  string
+	fails int
+}{{"passing", 1}, {"lasting", 2}}
+
+// newFlaky is a node on a flaky store that fails fails times.
+func newFlaky(t *testing.T, fails int) *world {
+	st := &flaky{Store: memstore.New(), fails: fails}
+	t.Cleanup(func() { st.Close() })
+	return newNode(t, st, &clock{now: time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)})
+}
+
+// joinFlaky is a Hub whose seating of a person (Join) fails the first
+// time, as a node cut off from the store would.
+type joinFlaky struct {
+	meet.Hub
+	failed atomic.Bool
+}
+
+func (h *joinFlaky) Join(ctx context.Context, id string, seat int, p table.Person) (int, string, error) {
+	if !h.failed.Swap(true) {
+		return 0, "", errCut
+	}
+	return h.Hub.Join(ctx, id, seat, p)
+}
+
+// TestSitRetried: a person whose seat at a table made for them fails to
+// be taken once sits at the second try, at a Play-now table and at a
+// challenge's: no claimed seat is left open.
+func TestSitRetried(t *testing.T) {
+	node := func(t *testing.T) *world {
+		st := memstore.New()
+		t.Cleanup(func() { st.Close() })
+		return newNodeHub(t, st, &clock{now: time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)},
+			func(h meet.Hub) meet.Hub { return &joinFlaky{Hub: h} })
+	}
+	t.Run("play now", func(t *testing.T) {
+		w := node(t)
+		a := w.seek(guest("Ann"), two)
+		w.seek(guest("Bob"), two)
+		w.game(a, "Ann", "Bob")
+	})
+	t.Run("challenge", func(t *testing.T) {
+		w := node(t)
+		ann, bob := w.account("Ann", 1500), w.account("Bob", 1500)
+		c, err := w.svc.Challenge(t.Context(), ann, []string{"Bob"}, "blitz", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := w.svc.Answer(t.Context(), bob, c.ID, true, "")
+		if err != nil || got.Game == "" {
+			t.Fatalf("the accept: %+v, %v", got, err)
+		}
+		info, _, err := w.hub.Game(t.Context(), got.Game, "")
+		if err != nil || info.Seats[0].Name != "Ann" || info.Seats[1].Name != "Bob" {
+			t.Errorf("the table: %+v, %v", info.Seats, err)
+		}
+	})
+}
+
+// TestJoinSeekSeatFails: a click on another's request whose table cannot
+// be seated leaves nothing open: a failure that passes is tried once
+// more and the person seated; one that lasts is refused as the server's
+// failure, the click's request withdrawn (its page told), the other's
+// request open still, and no table made is left waiting for anyone.
+func TestJoinSeekSeatFails(t *testing.T) {
+	for _, c := range seatFailures {
+		t.Run(c.name, func(t *testing.T) {
+			w := newFlaky(t, c.fails)
+			ann, bob := guest("Ann"), guest("Bob")
+			lb := w.listen(bob)
+			a := w.seek(ann, two)
+			b, err := w.svc.JoinSeek(t.Context(), bob, a.ID)
+			waiting, lerr := w.hub.List(t.Context(), store.StatusOpen)
+			if lerr != nil {
+				t.Fatal(lerr)
+			}
+			if len(waiting) != 0 {
+				t.Errorf("tables waiting for people: %+v", waiting)
+			}
+			if c.fails < 2 {
+				if err != nil || b.Status != protocol.SeekPaired {
+					t.Fatalf("JoinSeek after a failure that passed = %+v, %v; want paired", b, err)
+				}
+				w.game(a, "Ann", "Bob")
+				return
+			}
+			if !errors.Is(err, protocol.Internal) || !errors.Is(err, errCut) {
+				t.Fatalf("JoinSeek with the seating broken = %+v, %v; want the server's failure", b, err)
+			}
+			if got := w.open(); !slices.Equal(got, []string{"Ann"}) {
+				t.Errorf("open requests %v, want Ann's alone", got)
+			}
+			nextSeek(t, lb, protocol.SeekCancelled)
+			seeks, err := w.svc.Seeks(t.Context(), bob)
+			if err != nil || len(seeks.Mine) != 1 || seeks.Mine[0].Status != protocol.SeekCancelled {
+				t.Errorf("Bob's requests: %+v, %v; want the one withdrawn", seeks.Mine, err)
+			}
+		})
 	}
 }
 

@@ -40,7 +40,8 @@ func (s *Service) run(ctx context.Context) {
 }
 
 // Sweep lapses the challenges not answered in time and the requests of
-// people gone offline, and pairs: what every node does every Tick.
+// people gone offline, seats the accepted challenges left without a
+// table, and pairs: what every node does every Tick.
 func (s *Service) Sweep(ctx context.Context) {
 	lapsed, err := s.st.LapseChallenges(ctx, s.opts.Now())
 	if err != nil {
@@ -49,6 +50,7 @@ func (s *Service) Sweep(ctx context.Context) {
 	for _, c := range lapsed {
 		s.tellChallenge(ctx, c)
 	}
+	s.reseat(ctx)
 	// One read of the requests serves the lapses and the pairing.
 	s.pairing.Lock()
 	defer s.pairing.Unlock()
@@ -62,6 +64,32 @@ func (s *Service) Sweep(ctx context.Context) {
 		return
 	}
 	s.pair(ctx, open)
+}
+
+// reseat seats the challenges accepted Reseat ago or more and still
+// without a table, those of the last Kept: a later failure is the
+// operator's to look at in the log. Another node may seat one at once;
+// the store records one table, and the other is cancelled.
+func (s *Service) reseat(ctx context.Context) {
+	// The store's clock, not the service's: it marks when they changed.
+	now := time.Now()
+	unseated, err := s.st.UnseatedChallenges(ctx, now.Add(-s.opts.Reseat))
+	if err != nil {
+		s.log.Warn("meet: reading the challenges without a table", "err", err)
+		return
+	}
+	for _, c := range unseated {
+		if now.Sub(c.Updated) > s.opts.Kept {
+			continue
+		}
+		game, err := s.seatChallenge(ctx, c)
+		if err != nil {
+			s.log.Warn("meet: seating a challenge again", "challenge", c.ID, "err", err)
+			continue
+		}
+		c.Game = game
+		s.tellChallenge(ctx, c)
+	}
 }
 
 // lapse ends the open requests that waited MaxWait, and those of the

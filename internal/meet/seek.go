@@ -50,7 +50,9 @@ func check(p Person, set Settings) (pace.Pace, error) {
 	switch {
 	case set.Min < pairing.MinPlayers || set.Max > pairing.MaxPlayers || set.Min > set.Max:
 		return pace.Pace{}, reject(ErrUnmet, "a table has %d to %d players: %d to %d cannot be met", pairing.MinPlayers, pairing.MaxPlayers, set.Min, set.Max)
-	case set.RatingMin < 0 || set.RatingMax < 0 || set.RatingMax > 0 && set.RatingMin > set.RatingMax:
+	case set.RatingMin < 0 || set.RatingMax < 0:
+		return pace.Pace{}, reject(ErrUnmet, "a rating bound is 0 (open) or more, not %d", min(set.RatingMin, set.RatingMax))
+	case set.RatingMax > 0 && set.RatingMin > set.RatingMax:
 		return pace.Pace{}, reject(ErrUnmet, "the rating range %d to %d is empty", set.RatingMin, set.RatingMax)
 	case set.MinFinish < 0 || set.MinFinish > 100:
 		return pace.Pace{}, reject(ErrUnmet, "a finish rate is 0 to 100 percent, not %d", set.MinFinish)
@@ -71,6 +73,22 @@ func check(p Person, set Settings) (pace.Pace, error) {
 	return pc, nil
 }
 
+// nameFree refuses a guest the name of an account: the lobby lists the
+// requests by their names, where nobody may pass for a registered
+// player.
+func (s *Service) nameFree(ctx context.Context, p Person) error {
+	if p.Account != "" || s.opts.Account == nil {
+		return nil
+	}
+	switch _, err := s.opts.Account(ctx, p.Name); {
+	case errors.Is(err, store.ErrNoAccount):
+		return nil
+	case err != nil:
+		return s.failed("find an account", err)
+	}
+	return reject(ErrNameTaken, "%s is a registered player's name: sign in, or choose another", p.Name)
+}
+
 // newID returns a new random id for a request or a challenge.
 func newID() string { return strings.ToLower(crand.Text()[:12]) }
 
@@ -81,15 +99,21 @@ func (s *Service) Seek(ctx context.Context, p Person, set Settings) (protocol.Se
 	if err != nil {
 		return protocol.SeekInfo{}, err
 	}
+	if err := s.nameFree(ctx, p); err != nil {
+		return protocol.SeekInfo{}, err
+	}
 	k := store.Seek{ID: newID(), Person: p.Key, Account: p.Account, Name: p.Name, Min: set.Min, Max: set.Max,
 		Pace: pc.ID, Rated: set.Rated, Rating: p.Rating, RatingMin: set.RatingMin, RatingMax: set.RatingMax,
 		Finish: s.finish(ctx, p), MinFinish: set.MinFinish, BotsAfter: set.BotsAfter, Status: store.SeekOpen,
 		Created: s.opts.Now()}
-	return s.add(ctx, k)
+	return s.add(ctx, k, false)
 }
 
-// add stores the request, pairs and answers it as it is then.
-func (s *Service) add(ctx context.Context, k store.Seek) (protocol.SeekInfo, error) {
+// add stores the request, pairs and answers it as it is then. A request
+// whose table could not be seated waits for the next pairing, but a
+// click on another's request (join) has its answer at once: seated, or
+// refused with nothing of the click left open.
+func (s *Service) add(ctx context.Context, k store.Seek, join bool) (protocol.SeekInfo, error) {
 	switch err := s.st.AddSeek(ctx, k, s.opts.MaxSeeks); {
 	case errors.Is(err, store.ErrLimit):
 		return protocol.SeekInfo{}, reject(ErrTooManySeeks, "you have %d open requests, the most a person may: cancel one first", s.opts.MaxSeeks)
@@ -100,13 +124,49 @@ func (s *Service) add(ctx context.Context, k store.Seek) (protocol.SeekInfo, err
 	// A pairing, once begun, is not cut short by the asker leaving: its
 	// table would be left half seated.
 	ctx = context.WithoutCancel(ctx)
-	if err := s.Pair(ctx); err != nil {
-		s.log.Warn("meet: pairing", "err", err)
+	err := s.pairSeek(ctx, k.ID)
+	if err != nil && join {
+		err = s.pairSeek(ctx, k.ID) // a failure may pass: once more
+	}
+	if err != nil {
+		s.log.Warn("meet: pairing", "seek", k.ID, "err", err)
+		if join {
+			if err := s.withdraw(ctx, k, err); err != nil {
+				return protocol.SeekInfo{}, err
+			}
+		}
 	}
 	if got, err := s.st.Seek(ctx, k.ID); err == nil {
 		k = got
 	}
 	return s.info(k, k.Person), nil
+}
+
+// pairSeek runs one pairing, as Pair, and returns why the table of
+// request id could not be seated, if it was paired at one.
+func (s *Service) pairSeek(ctx context.Context, id string) error {
+	s.pairing.Lock()
+	defer s.pairing.Unlock()
+	open, err := s.st.OpenSeeks(ctx)
+	if err != nil {
+		return err
+	}
+	return s.pair(ctx, open)[id]
+}
+
+// withdraw ends request k, which could not be seated for cause, and
+// returns the refusal that says so; nil when it was paired meanwhile
+// (by another node), which is the answer then.
+func (s *Service) withdraw(ctx context.Context, k store.Seek, cause error) error {
+	switch err := s.st.EndSeek(ctx, k.ID, k.Person, store.SeekCancelled); {
+	case errors.Is(err, store.ErrConflict):
+		return nil
+	case err != nil:
+		return s.failed("withdraw a request not seated", errors.Join(cause, err))
+	}
+	s.tellSeek(ctx, k.ID)
+	s.log.Error("meet: a request not seated, withdrawn", "seek", k.ID, "err", cause)
+	return &Error{Kind: ErrInternal, Msg: "the server could not seat you at that table: please try again", Err: cause}
 }
 
 // finish returns p's finish rate, or -1 for none.
@@ -147,6 +207,9 @@ func (s *Service) JoinSeek(ctx context.Context, p Person, id string) (protocol.S
 		}
 		return protocol.SeekInfo{}, err
 	}
+	if err := s.nameFree(ctx, p); err != nil {
+		return protocol.SeekInfo{}, err
+	}
 	if blocked, err := s.blockedEither(ctx, p.Account, target.Account); err != nil {
 		return protocol.SeekInfo{}, s.failed("read the blocks", err)
 	} else if blocked {
@@ -155,11 +218,15 @@ func (s *Service) JoinSeek(ctx context.Context, p Person, id string) (protocol.S
 	k := store.Seek{ID: newID(), Person: p.Key, Account: p.Account, Name: p.Name, Min: target.Min, Max: target.Max,
 		Pace: target.Pace, Rated: target.Rated, Rating: p.Rating, Finish: s.finish(ctx, p), Status: store.SeekOpen,
 		Created: s.opts.Now()}
+	if playername.Key(k.Name) == playername.Key(target.Name) {
+		// A table seats a name once: pairing would never seat them together.
+		return protocol.SeekInfo{}, reject(ErrNameTaken, "%s waits under that name already: choose another", target.Name)
+	}
 	if !pairing.Compatible(request(target), request(k), nil) {
 		return protocol.SeekInfo{}, reject(ErrSeekUnfit, "%s's request asks for a rating of %s and a finish rate of %d%% or more",
 			target.Name, ratingRange(target.RatingMin, target.RatingMax), target.MinFinish)
 	}
-	return s.add(ctx, k)
+	return s.add(ctx, k, true)
 }
 
 // ratingRange says a rating range for a message.
@@ -288,21 +355,28 @@ func (s *Service) Pair(ctx context.Context) error {
 	return nil
 }
 
-// pair seats the tables that the open requests make; s.pairing is held.
-func (s *Service) pair(ctx context.Context, open []store.Seek) {
+// pair seats the tables that the open requests make, and returns why
+// each request of a table that could not be seated was not (its request
+// stays open, for the next pairing); s.pairing is held.
+func (s *Service) pair(ctx context.Context, open []store.Seek) map[string]error {
 	if len(open) == 0 {
-		return
+		return nil
 	}
 	by := map[string]store.Seek{}
 	reqs := make([]pairing.Request, len(open))
 	for i, k := range open {
 		by[k.ID], reqs[i] = k, request(k)
 	}
+	failed := map[string]error{}
 	for _, t := range pairing.Pair(reqs, s.opts.Now(), s.blocks(ctx, open)) {
 		if err := s.seat(ctx, t, by); err != nil {
 			s.log.Warn("meet: seating a table", "requests", t.Requests, "err", err)
+			for _, id := range t.Requests {
+				failed[id] = err
+			}
 		}
 	}
+	return failed
 }
 
 // blocks is pairing's Blocks over the requests' accounts, each pair asked
@@ -349,6 +423,29 @@ func (s *Service) blockedEither(ctx context.Context, a, b string) (bool, error) 
 	return false, nil
 }
 
+// sit seats p at the seat of game, which was claimed for them: an
+// account's with its seat token, a guest's with p.Token. A failure is
+// tried once more, since nobody else will sit there.
+func (s *Service) sit(ctx context.Context, game string, seat int, p table.Person) {
+	var err error
+	for try := range 2 {
+		err = nil
+		if p.Account != "" {
+			p.Token, err = s.opts.SeatToken(ctx, p.Account, game)
+		}
+		if err == nil {
+			_, _, err = s.hub.Join(ctx, game, seat, p)
+		}
+		if err == nil {
+			return
+		}
+		if try == 0 {
+			s.log.Warn("meet: seating a person, once more", "game", game, "seat", seat, "err", err)
+		}
+	}
+	s.log.Error("meet: seating a person", "game", game, "seat", seat, "err", err)
+}
+
 // seat makes the table t, claims its requests and seats their people.
 // When another node claimed one of them first, the table is cancelled
 // before anyone sat at it.
@@ -390,16 +487,7 @@ func (s *Service) seat(ctx context.Context, t pairing.Table, by map[string]store
 	}
 	for _, c := range claims {
 		k := by[c.ID]
-		token := c.Token
-		if k.Account != "" {
-			if token, err = s.opts.SeatToken(ctx, k.Account, game); err != nil {
-				s.log.Error("meet: a seat token", "game", game, "account", k.Account, "err", err)
-				continue
-			}
-		}
-		if _, _, err := s.hub.Join(ctx, game, c.Seat, table.Person{Name: k.Name, Token: token, Account: k.Account}); err != nil {
-			s.log.Error("meet: seating a person", "game", game, "seat", c.Seat, "err", err)
-		}
+		s.sit(ctx, game, c.Seat, table.Person{Name: k.Name, Token: c.Token, Account: k.Account})
 	}
 	s.log.Info("meet: table paired", "game", game, "requests", t.Requests, "bots", t.Bots)
 	seated := map[string]bool{}

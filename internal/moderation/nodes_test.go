@@ -156,7 +156,7 @@ func until(t *testing.T, conn *client.Conn, want protocol.Code, f func(*client.S
 // operator, removes it (Bob, watching through B, sees it go) and bans Cy:
 // the seat passes to a bot on A, which plays it to the end while Bob plays
 // on through B; Cy's page on A is told of both actions at once; A refuses
-// Cy's chat and a new table.
+// Cy's chat and a new table; neither node shows her online.
 func TestModerationAcrossNodes(t *testing.T) {
 	db := pgschema.Migrated.DB(t)
 	node := func() *servertest.Server {
@@ -240,6 +240,13 @@ func TestModerationAcrossNodes(t *testing.T) {
 	until(t, cyConn, protocol.ChatMuted, func(*client.State) bool { return false })
 	if _, code := cy.call("POST", "/api/games", protocol.CreateRequest{Seats: []protocol.SeatRequest{{}, {Bot: "easy"}}}, nil); code != protocol.Banned {
 		t.Errorf("Cy creates a table on A: %s, want banned", code)
+	}
+	// Both nodes hide her, connected to A though she is.
+	for node, p := range map[string]*person{"A": cy, "B": bob} {
+		var pr protocol.PlayerPresence
+		if p.must("GET", "/api/players/Cy/presence", nil, &pr); pr.Online || pr.LastSeen != nil {
+			t.Errorf("node %s shows Cy, banned, as %+v", node, pr)
+		}
 	}
 
 	// Bob plays on through B; the bot plays Cy's seat on A.

@@ -13,6 +13,10 @@ type (
 		// Pace is the id of a pace preset (GET /api/paces); empty for the
 		// default: untimed at a casual table, standard at a rated one.
 		Pace string `json:"pace,omitempty"`
+		// Name, optional, is the name the creator joins under next: it is
+		// checked before the table is made (bad_name, banned,
+		// suspended), so that a join refused for it leaves no table.
+		Name string `json:"name,omitempty"`
 	}
 	// PacesAnswer is the answer of GET /api/paces: the presets a table
 	// can be created with, named and described in the request's language.

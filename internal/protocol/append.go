@@ -19,18 +19,22 @@ import (
 // the take-overs, the pace, a rematch offer: rare or small) by
 // json.Marshal. A test compares the two over every state of many games,
 // and a fuzz test over any strings.
-func (m *StateMessage) AppendJSON(b []byte) ([]byte, error) {
+func (m *StateMessage) AppendJSON(b []byte) ([]byte, error) { return m.appendJSON(b, false) }
+
+// appendJSON appends the message whole, or lean: in version 2's shape,
+// without what a client derives (lean.go).
+func (m *StateMessage) appendJSON(b []byte, lean bool) ([]byte, error) {
 	b = append(b, `{"type":`...)
 	b = appendString(b, m.Type)
 	b = append(b, `,"game":`...)
-	b, err := m.Game.appendJSON(b)
+	b, err := m.Game.appendJSON(b, lean, m.View)
 	if err != nil {
 		return nil, err
 	}
 	b = append(b, `,"seat":`...)
 	b = strconv.AppendInt(b, int64(m.Seat), 10)
 	b = append(b, `,"view":`...)
-	if b, err = m.View.appendJSON(b); err != nil {
+	if b, err = m.View.appendJSON(b, lean); err != nil {
 		return nil, err
 	}
 	b = append(b, `,"events":`...)
@@ -75,6 +79,10 @@ func appendEvents(b []byte, events []Event) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
+		if plainEvent(e.Event) {
+			b = appendEvent(b, e)
+			continue
+		}
 		var err error
 		if b, err = appendMarshaler(b, e); err != nil {
 			return nil, err
@@ -83,13 +91,82 @@ func appendEvents(b []byte, events []Event) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
+// plainEvent reports whether appendEvent encodes the event: one of a
+// known kind, card and auction.
+func plainEvent(e razzia.Event) bool {
+	valid := func(k razzia.Kind) bool { return k > razzia.NoKind && int(k) <= len(razzia.Kinds) }
+	ok := e.Kind >= razzia.EventDraw && e.Kind <= razzia.EventGameOver && (e.Card == razzia.NoKind || valid(e.Card)) &&
+		e.Auction >= razzia.AuctionNone && e.Auction <= razzia.AuctionForced
+	for _, k := range e.Cards {
+		ok = ok && valid(k)
+	}
+	return ok
+}
+
+// appendEvent appends the event as its MarshalJSON encodes it (the
+// engine's form, then its text), without json.Marshal: every message
+// carries some.
+func appendEvent(b []byte, e Event) []byte {
+	ev := e.Event
+	b = append(b, `{"kind":"`...)
+	b = append(b, ev.Kind.String()...)
+	b = append(b, '"')
+	switch ev.Kind {
+	case razzia.EventDraw, razzia.EventThieves, razzia.EventAuction, razzia.EventBid, razzia.EventPass, razzia.EventWin:
+		b = appendField(b, "seat", ev.Seat)
+	}
+	if ev.Card != razzia.NoKind {
+		b = append(b, `,"card":"`...)
+		b = append(b, ev.Card.String()...)
+		b = append(b, '"')
+	}
+	if len(ev.Cards) > 0 || ev.Kind == razzia.EventWin || ev.Kind == razzia.EventNoWinner || ev.Kind == razzia.EventAuction {
+		b = append(b, `,"cards":[`...)
+		for i, k := range ev.Cards {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '"')
+			b = append(b, k.String()...)
+			b = append(b, '"')
+		}
+		b = append(b, ']')
+	}
+	b = appendNonZero(appendNonZero(b, "cheque", ev.Cheque), "centre", ev.Centre)
+	if ev.Auction != razzia.AuctionNone {
+		b = append(b, `,"auction":"`...)
+		b = append(b, ev.Auction.String()...)
+		b = append(b, '"')
+	}
+	b = appendNonZero(appendNonZero(b, "police", ev.Police), "round", ev.Round)
+	if ev.PoliceLimit {
+		b = append(b, `,"policeLimit":true`...)
+	}
+	if len(ev.Scores) > 0 {
+		b = append(b, `,"scores":`...)
+		b = appendList(b, ev.Scores, appendScore)
+	}
+	if len(ev.Winners) > 0 {
+		b = append(b, `,"winners":`...)
+		b = appendInts(b, ev.Winners)
+	}
+	if e.Text != "" {
+		b = append(b, `,"text":`...)
+		b = appendString(b, e.Text)
+	}
+	return append(b, '}')
+}
+
 // AppendJSON appends the patch message to b as json.Marshal encodes it
-// (the patch, valid JSON, as it is).
+// (the patch, valid JSON, as it is), but for a base of Version-1, which
+// it leaves out (ParsePatch reads it so).
 func (m *PatchMessage) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"type":`...)
 	b = appendString(b, m.Type)
-	b = append(b, `,"base":`...)
-	b = strconv.AppendInt(b, m.Base, 10)
+	if m.Base != m.Version-1 {
+		b = append(b, `,"base":`...)
+		b = strconv.AppendInt(b, m.Base, 10)
+	}
 	b = append(b, `,"version":`...)
 	b = strconv.AppendInt(b, m.Version, 10)
 	b = append(b, `,"events":`...)
@@ -107,8 +184,10 @@ func (m *PatchMessage) AppendJSON(b []byte) ([]byte, error) {
 }
 
 // appendJSON appends the game's information as json.Marshal encodes it:
-// its rare parts (the pace, the rematch offer) by json.Marshal.
-func (g *GameInfo) appendJSON(b []byte) ([]byte, error) {
+// its rare parts (the pace, the rematch offer) by json.Marshal. Lean, it
+// leaves out what the view says and, while the game is played, when it
+// changed (lean.go).
+func (g *GameInfo) appendJSON(b []byte, lean bool, view *View) ([]byte, error) {
 	b = append(b, `{"id":`...)
 	b = appendString(b, g.ID)
 	b = append(b, `,"status":`...)
@@ -131,15 +210,19 @@ func (g *GameInfo) appendJSON(b []byte) ([]byte, error) {
 		}
 		return append(b, '}')
 	})
-	b = appendField(b, "moves", g.Moves)
+	if !lean || view == nil || g.Moves != view.Moves {
+		b = appendField(b, "moves", g.Moves)
+	}
 	b = append(b, `,"created":`...)
 	b, err := appendMarshaler(b, g.Created)
 	if err != nil {
 		return nil, err
 	}
-	b = append(b, `,"updated":`...)
-	if b, err = appendMarshaler(b, g.Updated); err != nil {
-		return nil, err
+	if !lean || g.Status != StatusPlaying {
+		b = append(b, `,"updated":`...)
+		if b, err = appendMarshaler(b, g.Updated); err != nil {
+			return nil, err
+		}
 	}
 	if len(g.Winners) > 0 {
 		b = append(b, `,"winners":`...)
@@ -162,8 +245,12 @@ func (g *GameInfo) appendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if g.ToMove != nil {
-		b = appendField(b, "toMove", *g.ToMove)
+	switch toMove, derived := g.ToMove, leanToMove(view); {
+	case lean && toMove == nil && derived != nil:
+		b = appendField(b, "toMove", -1)
+	case lean && toMove != nil && derived != nil && *toMove == *derived:
+	case toMove != nil:
+		b = appendField(b, "toMove", *toMove)
 	}
 	if g.RematchOf != "" {
 		b = append(b, `,"rematchOf":`...)
@@ -183,7 +270,8 @@ func (g *GameInfo) appendJSON(b []byte) ([]byte, error) {
 }
 
 // appendJSON appends the view as json.Marshal encodes it; null for nil.
-func (v *View) appendJSON(b []byte) ([]byte, error) {
+// Lean, it leaves out what a client derives (lean.go).
+func (v *View) appendJSON(b []byte, lean bool) ([]byte, error) {
 	if v == nil {
 		return append(b, "null"...), nil
 	}
@@ -192,8 +280,10 @@ func (v *View) appendJSON(b []byte) ([]byte, error) {
 	b = appendField(b, "seat", v.Seat)
 	b = appendField(b, "moves", v.Moves)
 	b = appendField(b, "round", v.Round)
-	b = append(b, `,"phase":`...)
-	b = appendString(b, v.Phase)
+	if !lean || v.Phase != v.leanPhase() {
+		b = append(b, `,"phase":`...)
+		b = appendString(b, v.Phase)
+	}
 	b = appendField(b, "toMove", v.ToMove)
 	b = appendField(b, "police", v.Police)
 	b = appendField(b, "policeLimit", v.PoliceLimit)
@@ -204,42 +294,58 @@ func (v *View) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"remaining":`...)
 	b = appendCounts(b, v.Remaining)
 	b = append(b, `,"auction":`...)
-	b = v.Auction.appendJSON(b)
-	b = append(b, `,"raid":`...)
-	b = appendRaid(b, v.Raid)
+	b = v.Auction.appendJSON(b, lean)
+	if !lean || v.Raid != v.leanRaid() {
+		b = append(b, `,"raid":`...)
+		b = appendRaid(b, v.Raid)
+	}
 	b = append(b, `,"stakes":`...)
 	b = appendList(b, v.Stakes, func(b []byte, s razzia.Stake) []byte {
 		b = append(b, `{"seat":`...)
 		b = strconv.AppendInt(b, int64(s.Seat), 10)
-		b = appendField(b, "bid", s.Bid)
+		if !lean || s.Bid != v.leanBid(s.Seat) {
+			b = appendField(b, "bid", s.Bid)
+		}
 		b = append(b, `,"gain":`...)
-		b = appendScore(b, s.Gain)
+		b = appendGain(b, s.Gain, lean)
 		return append(b, '}')
 	})
 	b = append(b, `,"seats":`...)
-	b = appendList(b, v.Seats, appendSeat)
+	b = appendList(b, v.Seats, func(b []byte, s SeatView) []byte { return appendSeat(b, s, lean) })
 	b = append(b, `,"winners":`...)
 	b = appendInts(b, v.Winners)
 	b = append(b, `,"legal":`...)
 	b = appendStrings(b, v.Legal)
-	b = append(b, `,"legalMoves":`...)
-	b = appendList(b, v.LegalMoves, appendMove)
+	if lean {
+		b = append(b, `,"gains":`...)
+		b = v.appendGains(b)
+	} else {
+		b = append(b, `,"legalMoves":`...)
+		b = appendList(b, v.LegalMoves, appendMove)
+	}
 	return append(b, '}'), nil
 }
 
-func (a *AuctionView) appendJSON(b []byte) []byte {
+func (a *AuctionView) appendJSON(b []byte, lean bool) []byte {
 	if a == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"kind":`...)
 	b = appendString(b, a.Kind)
 	b = appendField(b, "initiator", a.Initiator)
-	b = appendField(b, "highBid", a.HighBid)
-	b = appendField(b, "highBidder", a.HighBidder)
-	b = append(b, `,"mustBid":`...)
-	b = strconv.AppendBool(b, a.MustBid)
+	if high, bidder, ok := leanHighBid(a.Bids); !lean || !ok || high != a.HighBid || bidder != a.HighBidder {
+		b = appendField(b, "highBid", a.HighBid)
+		b = appendField(b, "highBidder", a.HighBidder)
+	}
+	if !lean || a.MustBid {
+		b = append(b, `,"mustBid":`...)
+		b = strconv.AppendBool(b, a.MustBid)
+	}
 	b = append(b, `,"bids":`...)
 	b = appendStrings(b, a.Bids)
+	if lean && slices.Equal(a.Bidding, leanBidding(a.Bids)) {
+		return append(b, '}')
+	}
 	b = append(b, `,"bidding":`...)
 	b = appendList(b, a.Bidding, func(b []byte, bid Bid) []byte {
 		b = append(b, `{"state":`...)
@@ -252,7 +358,7 @@ func (a *AuctionView) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func appendSeat(b []byte, s SeatView) []byte {
+func appendSeat(b []byte, s SeatView, lean bool) []byte {
 	b = append(b, `{"name":`...)
 	b = appendString(b, s.Name)
 	b = append(b, `,"faceUp":`...)
@@ -262,7 +368,7 @@ func appendSeat(b []byte, s SeatView) []byte {
 	b = append(b, `,"holdings":`...)
 	b = appendCounts(b, s.Holdings)
 	b = append(b, `,"scores":`...)
-	b = appendList(b, s.Scores, appendScore)
+	b = appendList(b, s.Scores, func(b []byte, sc razzia.Score) []byte { return appendGain(b, sc, lean) })
 	b = appendField(b, "total", s.Total)
 	return append(b, '}')
 }
@@ -292,7 +398,10 @@ func appendMove(b []byte, m Move) []byte {
 
 // appendScore appends the score as its MarshalJSON does (one field per
 // category, then the total), which json.Marshal leaves as it is.
-func appendScore(b []byte, s razzia.Score) []byte {
+func appendScore(b []byte, s razzia.Score) []byte { return appendGain(b, s, false) }
+
+// appendCategories appends the score's categories, its object left open.
+func appendCategories(b []byte, s razzia.Score) []byte {
 	b = append(b, '{')
 	for c := range razzia.NumCategories {
 		if c > 0 {
@@ -303,9 +412,7 @@ func appendScore(b []byte, s razzia.Score) []byte {
 		b = append(b, '"', ':')
 		b = strconv.AppendInt(b, int64(s[c]), 10)
 	}
-	b = append(b, `,"total":`...)
-	b = strconv.AppendInt(b, int64(s.Total()), 10)
-	return append(b, '}')
+	return b
 }
 
 // appendRaid appends the raid risk as its MarshalJSON (json.Marshal of
@@ -338,6 +445,14 @@ func appendFloat(b []byte, f float64) []byte {
 		}
 	}
 	return b
+}
+
+// appendNonZero appends ,"key":n unless n is 0 (omitempty).
+func appendNonZero(b []byte, key string, n int) []byte {
+	if n == 0 {
+		return b
+	}
+	return appendField(b, key, n)
 }
 
 // appendField appends ,"key":n.

@@ -177,3 +177,34 @@ func BenchmarkAppendJSON(b *testing.B) {
 		}
 	})
 }
+
+// TestAppendEventAsMarshal: events of every kind, made up with their rare
+// parts and with values no game makes, append as json.Marshal encodes them.
+func TestAppendEventAsMarshal(t *testing.T) {
+	events := []razzia.Event{
+		{Kind: razzia.EventThieves, Seat: 1, Cards: []razzia.Kind{razzia.Car, razzia.Gold}},
+		{Kind: razzia.EventThieves, Seat: 1, Cards: []razzia.Kind{}},
+		{Kind: razzia.EventNoWinner, Seat: -1, Auction: razzia.AuctionSeventh, Cards: []razzia.Kind{razzia.Ring}},
+		{Kind: razzia.EventNoWinner, Seat: -1, Auction: razzia.AuctionPolice},
+		{Kind: razzia.EventAuction, Seat: 2, Auction: razzia.AuctionForced},
+		{Kind: razzia.EventWin, Seat: 0, Cheque: 9, Centre: 3, Auction: razzia.AuctionPolice, Cards: []razzia.Kind{razzia.Police}},
+		{Kind: razzia.EventDraw, Seat: 3, Card: razzia.Police, Police: 4},
+		{Kind: razzia.EventRoundEnd, Seat: -1, Round: 2, PoliceLimit: true, Scores: []razzia.Score{{1, -2, 3}, {}}},
+		{Kind: razzia.EventGameOver, Seat: -1, Winners: []int{0, 2}},
+		{Kind: razzia.EventBid, Seat: -5, Cheque: -1, Round: 7, Winners: []int{}},
+		{Kind: 0, Seat: 1},
+		{Kind: 42, Seat: 1},
+		{Kind: razzia.EventDraw, Seat: 1, Card: 99},
+		{Kind: razzia.EventAuction, Seat: 1, Auction: 9},
+	}
+	for i, e := range events {
+		for _, text := range []string{"", "a <b> \u2028 \"c\""} {
+			ev := Event{Event: e, Text: text}
+			want, werr := json.Marshal([]Event{ev})
+			got, gerr := appendEvents(nil, []Event{ev})
+			if (werr != nil) != (gerr != nil) || string(got) != string(want) {
+				t.Errorf("event %d: got %s (%v), want %s (%v)", i, got, gerr, want, werr)
+			}
+		}
+	}
+}

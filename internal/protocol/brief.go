@@ -45,7 +45,7 @@ func (m *BriefMessage) decode(data []byte) bool {
 		m.View = &BriefView{}
 		var vseen uint
 		vfields := []field{{"seat", &m.View.Seat}, {"moves", &m.View.Moves}, {"phase", &m.View.Phase},
-			{"toMove", &m.View.ToMove}, {"legal", &m.View.Legal}}
+			{"toMove", &m.View.ToMove}, {"auction", &m.View.Auction}, {"legal", &m.View.Legal}}
 		return members(value, func(key, value []byte) bool { return member(key, value, vfields, &vseen) })
 	})
 }

@@ -133,7 +133,7 @@ var codes = []CodeInfo{
 	{SeatTaken, http.StatusConflict, false, "the seat asked for is not open", ""},
 	{TableFull, http.StatusConflict, false, "no open seat left", ""},
 	{BadName, http.StatusBadRequest, false, "the name is empty, longer than 64 bytes, holds control, invalid, invisible or direction-changing characters, or looks like a server bot's (\"Bot 2 (hard)\")", ""},
-	{NameTaken, http.StatusConflict, false, "someone at the table has that name already, or (registering) an account has it (compared without regard to case and Unicode compatibility forms: \"ANN\" is \"Ann\")", ""},
+	{NameTaken, http.StatusConflict, false, "someone at the table has that name already, or (registering, or a guest asking to Play now) an account has it (compared without regard to case and Unicode compatibility forms: \"ANN\" is \"Ann\")", ""},
 	{BadRequest, http.StatusBadRequest, false, "malformed JSON, wrong seats, unknown status, ...", ""},
 	{BadRecord, http.StatusBadRequest, false, "an uploaded record is malformed or has an illegal move (`move`, `token`)", ""},
 	{TooLarge, http.StatusRequestEntityTooLarge, false, "the body is too large (a record: over 1 MiB)",

@@ -38,8 +38,12 @@ func patchExamples(t *testing.T, add func(string, any)) {
 		return m, doc
 	}
 	whole, last := at(41)
-	whole.Events = protocol.Events(g.Events(), players, english)
-	add("state-numbered", whole)
+	whole.Events = protocol.Events(g.Events(), players, nil)
+	lean, err := whole.AppendLean(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	add("state-numbered", json.RawMessage(lean))
 	for i, tok := range []string{"call", "pass"} {
 		n := g.Len()
 		if err := g.PlayToken(tok); err != nil {
@@ -51,8 +55,13 @@ func patchExamples(t *testing.T, add func(string, any)) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		add("patch-"+tok, protocol.PatchMessage{Type: protocol.TypePatch, Base: version - 1, Version: version,
-			Events: protocol.Events(g.EventsSince(n), players, english), Patch: json.RawMessage(patch)})
+		p := protocol.PatchMessage{Type: protocol.TypePatch, Base: version - 1, Version: version,
+			Events: protocol.Events(g.EventsSince(n), players, nil), Patch: json.RawMessage(patch)}
+		msg, err := p.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add("patch-"+tok, json.RawMessage(msg))
 		last = doc
 	}
 	add("resync", protocol.ResyncMessage{Type: protocol.TypeResync})

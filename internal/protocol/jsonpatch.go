@@ -411,8 +411,11 @@ func patchArray(dst, doc []byte, pm []jsonMember) ([]byte, error) {
 // of its members and of its view's, found once: a server diffs each state
 // it sends from the one before and into the one after.
 type State struct {
-	Doc       []byte
+	Doc       []byte // nil for a seat's state made by SeatState
 	top, view []jsonMember
+	// split marks a seat's state whose view is known by its members
+	// alone: the view's member in top holds the spectators' view.
+	split bool
 }
 
 // NewState finds the members of an encoded state.
@@ -433,15 +436,24 @@ func NewState(doc []byte) (*State, error) {
 // AppendStateDiff is AppendDiff of a's and b's documents, which it
 // diffs without finding their members or their views' again.
 func AppendStateDiff(dst []byte, a, b *State) ([]byte, bool, error) {
-	if bytes.Equal(a.Doc, b.Doc) {
+	if a.Doc != nil && b.Doc != nil && bytes.Equal(a.Doc, b.Doc) {
 		return dst, true, nil
 	}
 	return diffMembers(dst, a.top, b.top, func(dst, key, av, bv []byte) ([]byte, bool, error) {
-		if string(key) == "view" && a.view != nil && b.view != nil {
-			if bytes.Equal(av, bv) {
+		if string(key) != "view" {
+			return appendDiff(dst, av, bv)
+		}
+		switch {
+		case a.view != nil && b.view != nil:
+			if !a.split && !b.split && bytes.Equal(av, bv) {
 				return dst, true, nil
 			}
 			return diffMembers(dst, a.view, b.view, nil)
+		case b.split:
+			return b.appendObject(dst, b.view, false), false, nil
+		}
+		if a.split {
+			av = a.appendObject(nil, a.view, false)
 		}
 		return appendDiff(dst, av, bv)
 	})

@@ -223,6 +223,10 @@ func TestParsePatch(t *testing.T) {
 	if err != nil || p.Base != 41 || p.Version != 42 || string(p.Events) != `[{"kind":"pass","seat":1}]` || string(p.Patch) != `{"view":{"toMove":2}}` {
 		t.Errorf("ParsePatch = %+v, %v", p, err)
 	}
+	// A base left out is the version before.
+	if p, err := ParsePatch([]byte(`{"type":"patch","version":42,"events":[],"patch":{}}`)); err != nil || p.Base != 41 || p.Version != 42 {
+		t.Errorf("ParsePatch without a base = %+v, %v; want base 41", p, err)
+	}
 	for _, bad := range []string{`{"type":"state"}`, `{"type":"patch","base":1}`, `{"type":"patch","base":"x","patch":{}}`, `[`} {
 		if _, err := ParsePatch([]byte(bad)); err == nil {
 			t.Errorf("ParsePatch(%s) accepted", bad)
@@ -326,6 +330,7 @@ func TestSeatState(t *testing.T) {
 			t.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(uint64(i), 9))
+		prevSeat := map[int]*State{}
 		for step := 0; ; step++ {
 			info := gameInfo(g, step+i, names[:players])
 			pv := NewView(g.View(-1))
@@ -350,13 +355,32 @@ func TestSeatState(t *testing.T) {
 				}
 				want, _ := m.AppendState(nil)
 				got, err := SeatState(public, &m)
-				if err != nil || string(got.Doc) != string(want) {
-					t.Fatalf("game %d, move %d, seat %d: %v\n got %s\nwant %s", i, g.Len(), seat, err, got.Doc, want)
+				if err != nil || string(got.encoded()) != string(want) {
+					t.Fatalf("game %d, move %d, seat %d: %v\n got %s\nwant %s", i, g.Len(), seat, err, got.encoded(), want)
 				}
 				found, _ := NewState(want)
-				if !reflect.DeepEqual(got.top, found.top) || !reflect.DeepEqual(got.view, found.view) {
+				if !reflect.DeepEqual(got.view, found.view) || len(got.top) != len(found.top) {
 					t.Fatalf("game %d, move %d, seat %d: the members found differ", i, g.Len(), seat)
 				}
+				for j, mb := range got.top {
+					// A seat's view is known by its members.
+					if string(mb.key) != string(found.top[j].key) || (string(mb.value) != string(found.top[j].value) && !(got.split && string(mb.key) == "view")) {
+						t.Fatalf("game %d, move %d, seat %d: member %s differs", i, g.Len(), seat, mb.key)
+					}
+				}
+				// The patch from the seat's state and into it, from and
+				// into the state of another moment and of a finished game's
+				// (found from bytes), is the patch of the bytes.
+				if prev, ok := prevSeat[seat]; ok {
+					for _, c := range []struct{ a, b *State }{{prev, got}, {got, prev}, {found, prev}, {prev, found}} {
+						p, _, err := AppendStateDiff(nil, c.a, c.b)
+						q, _, err2 := AppendDiff(nil, c.a.encoded(), c.b.encoded())
+						if err != nil || err2 != nil || string(p) != string(q) {
+							t.Fatalf("game %d, move %d, seat %d: AppendStateDiff %s (%v), AppendDiff %s (%v)", i, g.Len(), seat, p, err, q, err2)
+						}
+					}
+				}
+				prevSeat[seat] = got
 			}
 			if g.Over() {
 				break

@@ -65,7 +65,8 @@ func NegotiateVersion(list string) (int, error) {
 // state (the state message without its "type", "events" and "version")
 // into the new one, Version, by Patch's rules.
 type PatchMessage struct {
-	Type    string          `json:"type"` // TypePatch
+	Type string `json:"type"` // TypePatch
+	// Base is absent from the message when it is Version-1.
 	Base    int64           `json:"base"`
 	Version int64           `json:"version"`
 	Events  []Event         `json:"events"`
@@ -76,14 +77,6 @@ type PatchMessage struct {
 // message, which replaces the state and the events it has.
 type ResyncMessage struct {
 	Type string `json:"type"` // TypeResync
-}
-
-// AppendState appends the document that patches change: the state
-// message without its events and version.
-func (m *StateMessage) AppendState(b []byte) ([]byte, error) {
-	d := *m
-	d.Events, d.Version = nil, 0
-	return d.AppendJSON(b)
 }
 
 // stateOnly removes the members of a state message that are not its
@@ -107,11 +100,13 @@ type PatchEnvelope struct {
 func ParsePatch(data []byte) (PatchEnvelope, error) {
 	var p PatchEnvelope
 	var typ string
+	hasBase := false
 	ok := members(bytes.TrimSpace(data), func(key, value []byte) bool {
 		switch string(key) {
 		case "type":
 			return decodeValue(value, &typ)
 		case "base":
+			hasBase = true
 			return json.Unmarshal(value, &p.Base) == nil
 		case "version":
 			return json.Unmarshal(value, &p.Version) == nil
@@ -124,6 +119,9 @@ func ParsePatch(data []byte) (PatchEnvelope, error) {
 	})
 	if !ok || typ != TypePatch || p.Patch == nil {
 		return PatchEnvelope{}, errors.New("protocol: not a patch message")
+	}
+	if !hasBase {
+		p.Base = p.Version - 1
 	}
 	return p, nil
 }

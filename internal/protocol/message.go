@@ -185,13 +185,15 @@ type BriefMessage struct {
 }
 
 // A BriefView is the part of a View that says whose turn it is and what
-// the seat may play; its fields are View's (a test checks it).
+// the seat may play; its fields are View's (a test checks it). Auction,
+// rare and small, says the phase in protocol version 2 (ExpandBrief).
 type BriefView struct {
-	Seat   int      `json:"seat"`
-	Moves  int      `json:"moves"`
-	Phase  string   `json:"phase"`
-	ToMove int      `json:"toMove"`
-	Legal  []string `json:"legal"`
+	Seat    int          `json:"seat"`
+	Moves   int          `json:"moves"`
+	Phase   string       `json:"phase"`
+	ToMove  int          `json:"toMove"`
+	Auction *AuctionView `json:"auction"`
+	Legal   []string     `json:"legal"`
 }
 
 // View returns the brief view as a View with only its fields set.
@@ -199,5 +201,5 @@ func (b *BriefView) View() *View {
 	if b == nil {
 		return nil
 	}
-	return &View{Seat: b.Seat, Moves: b.Moves, Phase: b.Phase, ToMove: b.ToMove, Legal: b.Legal}
+	return &View{Seat: b.Seat, Moves: b.Moves, Phase: b.Phase, ToMove: b.ToMove, Auction: b.Auction, Legal: b.Legal}
 }

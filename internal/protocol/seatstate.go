@@ -15,94 +15,103 @@ import (
 // spectator's as AppendState encodes it.
 var errNotPublic = errors.New("protocol: not a spectator's encoded state")
 
-// A span is a member written into a stateWriter's buffer, by offsets
-// (the buffer may move as it grows).
-type span struct{ key, start, end int }
-
-// A stateWriter writes an object member by member, keeping their bounds.
-type stateWriter struct {
-	b []byte
-}
-
-// member writes a member (after a comma unless first) whose value value
-// appends, and returns its span.
-func (w *stateWriter) member(first bool, key []byte, value func()) span {
-	if !first {
-		w.b = append(w.b, ',')
-	}
-	w.b = append(w.b, '"')
-	k := len(w.b)
-	w.b = append(append(w.b, key...), '"', ':')
-	start := len(w.b)
-	value()
-	return span{k, start, len(w.b)}
-}
-
-func (w *stateWriter) members(spans []span) []jsonMember {
-	out := make([]jsonMember, len(spans))
-	for i, s := range spans {
-		out[i] = jsonMember{w.b[s.key : s.start-2], w.b[s.start:s.end]}
-	}
-	return out
-}
-
-// SeatState returns the state of m (AppendState's bytes, and their
-// members) from public, the state of the same moment for spectators
-// (seat -1): m must differ from public's message only in its Seat,
-// PreMove, PreMoveDropped and its view's Seat, Legal and LegalMoves.
+// SeatState returns the state of m (AppendState's members) from public,
+// the state of the same moment for spectators (seat -1): m must differ
+// from public's message only in its Seat, PreMove, PreMoveDropped and its
+// view's Seat, Legal and LegalMoves. It shares public's bytes and writes
+// only the seat's own members: its Doc is nil (encoded writes it out),
+// and its view is known by its members alone.
 func SeatState(public *State, m *StateMessage) (*State, error) {
-	w := &stateWriter{b: make([]byte, 0, len(public.Doc)+512)}
-	var top, view []span
-	w.b = append(w.b, '{')
-	for i, mb := range public.top {
-		var value func()
+	own := make([]byte, 0, 256)
+	out := make([]jsonMember, 0, len(public.top)+2+len(public.view))
+	// The members whose values are the seat's own, in own: set once own
+	// stops growing.
+	var fixBuf [8]struct{ i, start, end int }
+	fix := fixBuf[:0]
+	mine := func(key []byte, start int) {
+		fix = append(fix, struct{ i, start, end int }{len(out), start, len(own)})
+		out = append(out, jsonMember{key: key})
+	}
+	split := public.view != nil && m.View != nil
+	for _, mb := range public.top {
 		switch string(mb.key) {
 		case "seat":
-			value = func() { w.b = strconv.AppendInt(w.b, int64(m.Seat), 10) }
+			start := len(own)
+			own = strconv.AppendInt(own, int64(m.Seat), 10)
+			mine(mb.key, start)
 		case "preMove", "preMoveDropped":
 			return nil, errNotPublic
-		case "view":
-			if public.view != nil && m.View != nil {
-				value = func() { view = w.view(public.view, m.View) }
-			}
+		default:
+			out = append(out, mb) // the view's too: a seat's is known by its members
 		}
-		if value == nil {
-			value = func() { w.b = append(w.b, mb.value...) }
-		}
-		top = append(top, w.member(i == 0, mb.key, value))
 	}
 	if m.PreMove != "" {
-		top = append(top, w.member(false, []byte("preMove"), func() { w.b = appendString(w.b, m.PreMove) }))
+		start := len(own)
+		own = appendString(own, m.PreMove)
+		mine(keyPreMove, start)
 	}
 	if m.PreMoveDropped != "" {
-		top = append(top, w.member(false, []byte("preMoveDropped"), func() { w.b = appendString(w.b, m.PreMoveDropped) }))
+		start := len(own)
+		own = appendString(own, m.PreMoveDropped)
+		mine(keyPreMoveDropped, start)
 	}
-	w.b = append(w.b, '}')
-	out := &State{Doc: w.b, top: w.members(top)}
-	if view != nil {
-		out.view = w.members(view)
+	top := len(out)
+	if split {
+		v := m.View
+		for _, vm := range public.view {
+			start := len(own)
+			switch string(vm.key) {
+			case "seat":
+				own = strconv.AppendInt(own, int64(v.Seat), 10)
+			case "legal":
+				own = appendStrings(own, v.Legal)
+			case "gains":
+				own = v.appendGains(own)
+			default:
+				out = append(out, vm)
+				continue
+			}
+			mine(vm.key, start)
+		}
 	}
-	return out, nil
+	for _, f := range fix {
+		out[f.i].value = own[f.start:f.end]
+	}
+	st := &State{top: out[:top:top], split: split}
+	if split {
+		st.view = out[top:]
+	}
+	return st, nil
 }
 
-// view writes the public view's members with the seat's own in place.
-func (w *stateWriter) view(public []jsonMember, v *View) []span {
-	spans := make([]span, 0, len(public))
-	w.b = append(w.b, '{')
-	for j, vm := range public {
-		var value func()
-		switch string(vm.key) {
-		case "seat":
-			value = func() { w.b = strconv.AppendInt(w.b, int64(v.Seat), 10) }
-		case "legal":
-			value = func() { w.b = appendStrings(w.b, v.Legal) }
-		case "legalMoves":
-			value = func() { w.b = appendList(w.b, v.LegalMoves, appendMove) }
-		default:
-			value = func() { w.b = append(w.b, vm.value...) }
-		}
-		spans = append(spans, w.member(j == 0, vm.key, value))
+var (
+	keyPreMove        = []byte("preMove")
+	keyPreMoveDropped = []byte("preMoveDropped")
+)
+
+// encoded returns the state's bytes: Doc, or its members written out.
+func (s *State) encoded() []byte {
+	if s.Doc != nil {
+		return s.Doc
 	}
-	w.b = append(w.b, '}')
-	return spans
+	return s.appendObject(nil, s.top, true)
+}
+
+// appendObject appends the object of members ms (top: the state's own),
+// the view written from its members when they are the state's own.
+func (s *State) appendObject(b []byte, ms []jsonMember, top bool) []byte {
+	b = append(b, '{')
+	for i, m := range ms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(append(b, m.key...), '"', ':')
+		if s.split && top && string(m.key) == "view" {
+			b = s.appendObject(b, s.view, false)
+			continue
+		}
+		b = append(b, m.value...)
+	}
+	return append(b, '}')
 }

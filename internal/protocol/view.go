@@ -112,7 +112,7 @@ func NewView(v razzia.View) View {
 		Police:      s.Police(),
 		PoliceLimit: s.PoliceLimit(),
 		Centre:      s.Centre(),
-		Row:         []string{},
+		Row:         make([]string, 0, s.RowLen()),
 		DeckLeft:    s.DeckLeft(),
 		Remaining:   map[string]int{},
 		Raid:        s.RaidRisk(),
@@ -139,13 +139,14 @@ func NewView(v razzia.View) View {
 		out.Auction = a
 	}
 	totals := s.Totals()
+	out.Seats = make([]SeatView, 0, s.Players())
 	for seat := range s.Players() {
 		h := s.Holdings(seat)
 		sv := SeatView{
 			FaceUp:   s.FaceUp(seat).Values(),
 			FaceDown: s.FaceDown(seat).Values(),
 			Holdings: map[string]int{},
-			Scores:   []razzia.Score{},
+			Scores:   make([]razzia.Score, 0, s.ScoredRounds()),
 			Total:    totals[seat],
 		}
 		if seat < len(v.Players) {

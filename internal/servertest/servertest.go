@@ -245,6 +245,23 @@ func (s *Server) Create(seats ...string) protocol.GameInfo {
 	return info
 }
 
+// Games returns every game the server keeps, whatever its status (a
+// plain list leaves the expired and cancelled out): what a test that
+// wants nothing created counts.
+func (s *Server) Games() []protocol.GameInfo {
+	s.t.Helper()
+	var all []protocol.GameInfo
+	for _, st := range []protocol.Status{protocol.StatusOpen, protocol.StatusPlaying, protocol.StatusFinished,
+		protocol.StatusArchived, protocol.StatusExpired, protocol.StatusCancelled} {
+		list, err := s.Client().List(Context(s.t), st)
+		if err != nil {
+			s.t.Fatalf("the %s games: %v", st, err)
+		}
+		all = append(all, list...)
+	}
+	return all
+}
+
 // Join takes the first open seat of the game for name and returns the
 // seat and its token.
 func (s *Server) Join(id, name string) (int, string) {

@@ -71,6 +71,10 @@ type Pairing interface {
 	// status ChallengeLapsed, and returns them as they are afterwards:
 	// each is returned once, whichever node asks.
 	LapseChallenges(ctx context.Context, now time.Time) ([]Invitation, error)
+	// UnseatedChallenges returns the accepted challenges without a table
+	// that changed last before before, oldest first: those whose seating
+	// failed, or whose node died before it seated them.
+	UnseatedChallenges(ctx context.Context, before time.Time) ([]Invitation, error)
 
 	// PurgePairing removes the requests and challenges that ended before
 	// before.

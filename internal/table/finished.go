@@ -11,9 +11,10 @@ import (
 // A finished is a game that is over, replayed once for all its new
 // watchers: its description, events and views never change.
 type finished struct {
-	info   protocol.GameInfo
-	game   *razzia.Game
-	events []razzia.Event
+	info      protocol.GameInfo
+	game      *razzia.Game
+	events    []razzia.Event
+	takeOvers []protocol.TakeOver
 	// spectators is the update every spectator gets, with one change, so
 	// that its message is encoded once per language for all of them.
 	spectators Update
@@ -25,7 +26,7 @@ func (f *finished) update(seat int) Update {
 		return f.spectators
 	}
 	view := protocol.NewView(f.game.View(seat))
-	return Update{Game: f.info, Seat: seat, View: &view, Events: f.events}
+	return Update{Game: f.info, Seat: seat, View: &view, Events: f.events, TakeOvers: f.takeOvers}
 }
 
 // finishedCache keeps the most recently watched finished games, at most n.

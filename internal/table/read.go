@@ -66,8 +66,12 @@ func (h *Hub) finishedGame(g *store.Game) (*finished, error) {
 	}
 	f := &finished{game: game, events: game.Events()}
 	f.info = newInfo(h.opts.Limits.OpenTTL, g.ID, g.Status, g.Seats, g.Rated, len(g.Moves), g.Created, g.Updated, game.Winners())
+	// Its pace and take-overs, as its game's goroutine showed them.
+	if t, err := match.DecodeTiming(g.Clock, len(g.Seats)); err == nil {
+		f.info.Pace, f.takeOvers = PaceInfo(t.Clock.Pace()), t.TakeOvers
+	}
 	view := protocol.NewView(game.View(-1))
-	f.spectators = Update{Game: f.info, Seat: -1, View: &view, Events: f.events, change: &change{}}
+	f.spectators = Update{Game: f.info, Seat: -1, View: &view, Events: f.events, TakeOvers: f.takeOvers, change: &change{}}
 	h.finished.put(g.ID, f)
 	return f, nil
 }

@@ -99,12 +99,12 @@ type showing struct {
 
 // send gives s the state and the events it has not received. It never
 // blocks: an update the subscriber has not taken yet is replaced by one
-// that also carries its events.
+// that also carries its events (all of them when either is whole).
 func (sh *showing) send(s *Subscription) {
 	from, full := s.sent, s.full
 	select {
 	case old := <-s.c:
-		from, full = old.from, full || old.Full
+		from, full = min(from, old.from), full || old.Full
 	default:
 	}
 	s.full = false

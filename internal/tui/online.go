@@ -102,7 +102,7 @@ func (m *Model) onlineKey(s string) (cmd tea.Cmd, handled bool) {
 // rematch, n declines it.
 func (m *Model) rematchKey(s string) (cmd tea.Cmd, handled bool) {
 	r := m.remote
-	if s != "a" && s != "n" {
+	if (s != "a" && s != "n") || r.opts.Tournament {
 		return nil, false
 	}
 	if r.offer != nil && !r.offer.Pending(r.seat) {
@@ -198,6 +198,8 @@ func (m *Model) onlineStatus() string {
 	if m.Over() {
 		o := r.offer
 		switch {
+		case r.opts.Tournament:
+			return m.cat.T("error.tournament_rematch")
 		case o == nil:
 			return m.cat.T("tui.rematch.offer")
 		case o.Pending(r.seat):
@@ -243,7 +245,7 @@ func (m *Model) moveText(tok string) string {
 func (m *Model) onlineKeys() string {
 	r := m.remote
 	switch {
-	case r == nil || r.seat < 0 || r.act == nil:
+	case r == nil || r.seat < 0 || r.act == nil || m.Over() && r.opts.Tournament:
 		return ""
 	case m.Over():
 		return m.cat.T("tui.keys.rematch")

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -186,6 +187,29 @@ func TestOnlineRematch(t *testing.T) {
 		t.Fatalf("n sent %v and left the game over: %t; want a decline, staying", f2.answers, m2.Over())
 	}
 	contains(t, screen(m2), "The rematch started without you: game q7nd2kx4ma.")
+}
+
+// TestTournamentTableNoRematch: at the end of a tournament's game the
+// terminal offers no rematch, which the server would refuse: it says that
+// the tournament seats the next game, a sends nothing, and the help
+// leaves the rematch's keys out.
+func TestTournamentTableNoRematch(t *testing.T) {
+	over := gametest.Random(t, 3, 5)
+	info := protocol.GameInfo{ID: "k3x7q2m5ab", Status: protocol.StatusFinished, Players: 3,
+		Seats: []protocol.SeatInfo{{Name: "Ann"}, {Name: "Bob"}, {Name: "Cy"}}}
+	m, f := onlineModel(t, over, 0, info)
+	m.remote.opts.Tournament = true
+	s := screen(m)
+	// The sentence may be wrapped: compare the words.
+	contains(t, strings.Join(strings.Fields(s), " "), "A tournament's game has no rematch: the tournament seats you at your next game.")
+	lacks(t, s, "rematch  n: no", "Press a to offer a rematch.")
+	run(m, m.key(keyMsg("a")))
+	run(m, m.key(keyMsg("n")))
+	if len(f.answers) != 0 {
+		t.Errorf("a and n sent %v to the server", f.answers)
+	}
+	press(m, "?")
+	lacks(t, screen(m), "offer or accept a rematch")
 }
 
 // TestGoOnFromRoundScores: while the server holds a new round's first

@@ -138,8 +138,10 @@ func (m *Model) helpLines() []string {
 			{"p 1…9 x", "tui.help.ahead"},
 			{"L", "tui.help.leave"},
 			{"B", "tui.help.back"},
-			{"a n", "tui.help.rematch"},
 		}...)
+		if !m.remote.opts.Tournament {
+			keys = append(keys, struct{ key, text string }{"a n", "tui.help.rematch"})
+		}
 	}
 	lines := []string{boldStyle.Render(m.cat.T("tui.help.keys"))}
 	for _, k := range keys {

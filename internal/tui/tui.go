@@ -72,6 +72,9 @@ type RemoteOptions struct {
 	// GiveUp, when set, lets a person who quits another's table while it
 	// waits for players give their seat up rather than keep it.
 	GiveUp GiveUpFunc
+	// Tournament: the table is a tournament's, which seats the next game
+	// itself; the server refuses a rematch there, so none is offered.
+	Tournament bool
 }
 
 // overlay is what covers the table: nothing, or a scrollable page.

@@ -364,6 +364,22 @@ func (s *Store) LapseChallenges(ctx context.Context, at time.Time) ([]store.Invi
 	return out, nil
 }
 
+// UnseatedChallenges implements store.Pairing.
+func (s *Store) UnseatedChallenges(ctx context.Context, before time.Time) ([]store.Invitation, error) {
+	if err := s.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer s.mu.Unlock()
+	var out []store.Invitation
+	for _, c := range s.pair.challenges {
+		if c.Status == store.ChallengeAccepted && c.Game == "" && c.Updated.Before(before) {
+			out = append(out, c.Clone())
+		}
+	}
+	slices.SortFunc(out, func(a, b store.Invitation) int { return cmp.Or(a.Updated.Compare(b.Updated), cmp.Compare(a.ID, b.ID)) })
+	return out, nil
+}
+
 // PurgePairing implements store.Pairing.
 func (s *Store) PurgePairing(ctx context.Context, before time.Time) error {
 	if err := s.lock(ctx); err != nil {

@@ -408,6 +408,12 @@ func (s *Store) LapseChallenges(ctx context.Context, now time.Time) ([]store.Inv
 	return out, err
 }
 
+// UnseatedChallenges implements store.Pairing.
+func (s *Store) UnseatedChallenges(ctx context.Context, before time.Time) ([]store.Invitation, error) {
+	return s.readInvitations(ctx, "read the challenges without a table",
+		"status = 'accepted' AND game_id = '' AND updated < $1 ORDER BY updated, id", before.UnixNano())
+}
+
 // PurgePairing implements store.Pairing.
 func (s *Store) PurgePairing(ctx context.Context, before time.Time) error {
 	return s.tx(ctx, "purge the ended Play-now requests and challenges", func(tx pgx.Tx) error {

@@ -417,6 +417,12 @@ func (s *Store) LapseChallenges(ctx context.Context, now time.Time) ([]store.Inv
 	return out, err
 }
 
+// UnseatedChallenges implements store.Pairing.
+func (s *Store) UnseatedChallenges(ctx context.Context, before time.Time) ([]store.Invitation, error) {
+	return s.readInvitations(ctx, "read the challenges without a table",
+		"status = 'accepted' AND game_id = '' AND updated < ? ORDER BY updated, id", before.UnixNano())
+}
+
 // PurgePairing implements store.Pairing.
 func (s *Store) PurgePairing(ctx context.Context, before time.Time) error {
 	return s.write(ctx, "purge the ended Play-now requests and challenges", func(w *wtx) (*store.Change, error) {

@@ -465,8 +465,30 @@ func testChallengeAnswers(t *testing.T, s store.Store) {
 	if err != nil || c.Status != store.ChallengeAccepted {
 		t.Fatalf("the last accept: %+v, %v", c, err)
 	}
+	unseated := func(before time.Time) []string {
+		t.Helper()
+		cs, err := s.UnseatedChallenges(ctx(t), before)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, c := range cs {
+			ids = append(ids, c.ID)
+		}
+		return ids
+	}
+	// Accepted without a table: unseated once it has waited.
+	if got := unseated(time.Now().Add(time.Hour)); !slices.Equal(got, []string{"c1"}) {
+		t.Errorf("UnseatedChallenges = %v, want c1", got)
+	}
+	if got := unseated(time.Now().Add(-time.Hour)); len(got) != 0 {
+		t.Errorf("UnseatedChallenges an hour ago = %v, want none", got)
+	}
 	if err := s.SetChallengeGame(ctx(t), "c1", "g1"); err != nil {
 		t.Fatalf("SetChallengeGame: %v", err)
+	}
+	if got := unseated(time.Now().Add(time.Hour)); len(got) != 0 {
+		t.Errorf("UnseatedChallenges once seated = %v, want none", got)
 	}
 	if err := s.SetChallengeGame(ctx(t), "c1", "g2"); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("a second game: %v, want ErrConflict", err)

@@ -1,6 +1,7 @@
 // account.js: the account page: sign in or register (password or
 // passkey) as a guest; signed in, the account's settings.
 
+import { onSubmit } from "./forms.js";
 import { restartLive } from "./live.js";
 import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
@@ -60,14 +61,12 @@ async function reload() {
 }
 
 /**
- * act runs f on a click or a form's submission: its buttons disabled
- * meanwhile, its failure explained in the element errorId (passkey
- * ceremonies also explain the browser's refusals).
+ * act returns a handler that runs f with buttons disabled meanwhile and
+ * explains its failure in the element errorId (passkey ceremonies also
+ * explain the browser's refusals). clicked gives it to a button.
  */
-function act(target, buttons, errorId, f, passkey = false) {
-  const el = $(target);
-  el.addEventListener(el.tagName === "FORM" ? "submit" : "click", async (ev) => {
-    ev.preventDefault();
+function act(buttons, errorId, f, passkey = false) {
+  return async () => {
     showError(errorId, null);
     for (const b of buttons) $(b).disabled = true;
     try {
@@ -77,7 +76,12 @@ function act(target, buttons, errorId, f, passkey = false) {
     } finally {
       for (const b of buttons) $(b).disabled = false;
     }
-  });
+  };
+}
+
+/** clicked runs handler on a click of the button with the id. */
+function clicked(id, handler) {
+  $(id).addEventListener("click", handler);
 }
 
 /** signedIn follows a registration or sign-in: back where the player came from, else here. */
@@ -95,39 +99,39 @@ function changed({ account }) {
 }
 
 const signInButtons = ["signin", "signin-passkey"];
-act("signin-form", signInButtons, "signin-error", async () => {
+onSubmit("signin-form", act(signInButtons, "signin-error", async () => {
   await api.request("POST", "/api/session", { name: $("signin-name").value, password: $("signin-password").value });
   $("signin-password").value = "";
   signedIn();
-});
-act("signin-passkey", signInButtons, "signin-error", async () => {
+}));
+clicked("signin-passkey", act(signInButtons, "signin-error", async () => {
   await signInPasskey();
   signedIn();
-}, true);
+}, true));
 
 const registerButtons = ["register", "register-passkey"];
-act("register-form", registerButtons, "register-error", async () => {
+onSubmit("register-form", act(registerButtons, "register-error", async () => {
   await api.request("POST", "/api/account", { name: $("register-name").value, password: $("register-password").value });
   $("register-password").value = "";
   signedIn();
-});
-act("register-passkey", registerButtons, "register-error", async () => {
+}));
+clicked("register-passkey", act(registerButtons, "register-error", async () => {
   const name = $("register-name").value.trim();
   if (!name) throw new api.APIError(400, "bad_name", "no name");
   await registerPasskey(name, t("web.account.passkey"));
   signedIn();
-}, true);
+}, true));
 
-act("password-form", ["password-save"], "password-error", async () => {
+onSubmit("password-form", act(["password-save"], "password-error", async () => {
   $("password-done").hidden = true;
   changed(await api.request("POST", "/api/account/password", { old: $("password-old").value, new: $("password-new").value }));
   $("password-old").value = "";
   $("password-new").value = "";
   $("password-done").textContent = t("web.account.password.changed");
   $("password-done").hidden = false;
-});
+}));
 
-act("passkey-add", ["passkey-add"], "passkey-error", async () => changed(await registerPasskey("", t("web.account.passkey"))), true);
+clicked("passkey-add", act(["passkey-add"], "passkey-error", async () => changed(await registerPasskey("", t("web.account.passkey"))), true));
 
 async function removePasskey(id) {
   showError("passkey-error", null);
@@ -138,19 +142,19 @@ async function removePasskey(id) {
   }
 }
 
-act("signout", ["signout"], "me-error", async () => {
+clicked("signout", act(["signout"], "me-error", async () => {
   await api.request("DELETE", "/api/session");
   reload();
-});
-act("signout-everywhere", ["signout-everywhere"], "me-error", async () => {
+}));
+clicked("signout-everywhere", act(["signout-everywhere"], "me-error", async () => {
   await api.request("DELETE", "/api/sessions");
   reload();
-});
-act("delete", ["delete"], "delete-error", async () => {
+}));
+clicked("delete", act(["delete"], "delete-error", async () => {
   if (!confirm(t("web.account.delete.confirm"))) return;
   await api.request("DELETE", "/api/account");
   reload();
-});
+}));
 
 await start((tr) => {
   t = tr;

@@ -50,6 +50,8 @@ export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(i
 /** createGame creates a table at a pace (an id of GET /api/paces, "" for the default); a rated one takes signed-in players and bots only. */
 export const createGame = (seats, rated, pace) => request("POST", "/api/games", { seats, ...(rated ? { rated } : {}), ...(pace ? { pace } : {}) });
 export const cancelGame = (id) => request("DELETE", `/api/games/${encodeURIComponent(id)}`);
+/** giveUpSeat frees our own seat (the seat cookie says it is ours) at a table that has not started. */
+export const giveUpSeat = (id, seat) => request("DELETE", `/api/games/${encodeURIComponent(id)}/seats/${seat}`);
 /** setLevel gives the bot of a seat another level (a name of GET /api/levels), for the table's creator before the start. */
 export const setLevel = (id, seat, level) =>
   request("PUT", `/api/games/${encodeURIComponent(id)}/seats/${seat}/level`, { level });

@@ -3,6 +3,7 @@
 // game's end with its pace too: &challenge-pace=ID&challenge-rated=1), and the
 // list of the person's challenges with their answers.
 
+import { onSubmit } from "./forms.js";
 import { h, replace, $ } from "./dom.js";
 import * as meet from "./meet.js";
 import { addPersonAction, drawOnline } from "./online.js";
@@ -55,6 +56,7 @@ function draw() {
   const signedIn = Boolean(me);
   $("challenge").hidden = me === false; // a server without accounts has no challenges
   $("challenge-guest").hidden = signedIn || me === false;
+  $("challenge-guest").classList.remove("pending");
   $("challenge-form").hidden = !signedIn;
   $("challenges-h").hidden = list.length === 0;
   replace($("challenges-list"), list.map(item));
@@ -110,7 +112,7 @@ function personAction(tr, p) {
 
 /** setupChallengeForm starts the panel; a name in the address fills the form. */
 export function setupChallengeForm() {
-  $("challenge-form").addEventListener("submit", submit);
+  onSubmit("challenge-form", submit);
   addPersonAction(personAction);
   const q = new URLSearchParams(location.search);
   const to = q.get("challenge-to");

@@ -47,6 +47,9 @@ export class Connection {
     this.pinged = 0; // when a ping went out unanswered, 0 for none
     this.offline = false;
     this.live = new LiveState(); // the state patches change (protocol version 2)
+    // tell(event, players) tells the events of version 2, which come
+    // without their sentences; set it once the page knows its language.
+    this.tell = null;
     this.resyncAt = null; // when a whole state was asked for, null for none
     addEventListener("online", () => {
       // The old socket may have died quietly: start afresh.
@@ -150,7 +153,7 @@ export class Connection {
       const got = this.live.accept(msg, () => {
         this.resyncAt = this.clock();
         ws.send(JSON.stringify({ type: "resync" }));
-      });
+      }, this.tell);
       if (!got) return; // a patch of another state: the whole one is asked for
       if (got.whole) this.resyncAt = null;
       const first = this.first || got.whole;

@@ -140,6 +140,13 @@ function syncChildren(el, want, start = el.firstChild) {
       continue;
     }
     if (k) keyed.delete(k);
+    if (match !== cur && cur && keyOf(cur) && holdsFocus(match) && !holdsFocus(cur)) {
+      // Two parts swap places: the one without the reader's focus moves,
+      // since moving the focus's element takes the focus away (and lays
+      // the page out there and then).
+      el.insertBefore(cur, match.nextSibling);
+      cur = match;
+    }
     if (match === cur) cur = cur.nextSibling;
     else el.insertBefore(match, cur);
     // A stand-in (__keep) says the live element is as it should be.
@@ -150,6 +157,11 @@ function syncChildren(el, want, start = el.firstChild) {
     el.removeChild(cur);
     cur = next;
   }
+}
+
+function holdsFocus(n) {
+  const a = typeof document !== "undefined" ? document.activeElement : null;
+  return !!a && a !== document.body && n.contains(a);
 }
 
 // KEPT are attributes the reader sets on a live element: a redraw leaves

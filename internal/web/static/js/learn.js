@@ -1,6 +1,7 @@
 // learn.js: the lobby's "Learn to play": it starts the guided first game
 // (POST /api/tutorial, which seats the learner at once) and opens it.
 
+import { onSubmit } from "./forms.js";
 import { $ } from "./dom.js";
 import * as api from "./api.js";
 import { errorText } from "./errors.js";
@@ -10,15 +11,13 @@ import { errorText } from "./errors.js";
  * translator.
  */
 export function setupLearn(tr) {
-  const form = $("learn-form");
   const input = $("learn-name");
   try {
     input.value = localStorage.getItem("razzia.name") || "";
   } catch {
     // storage disabled: the name is only a convenience
   }
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
+  onSubmit("learn-form", async () => {
     const button = $("learn");
     const err = $("learn-error");
     err.hidden = true;

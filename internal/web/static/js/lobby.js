@@ -1,5 +1,6 @@
 // lobby.js: the lobby: create a game, list the games, upload a record.
 
+import { onSubmit } from "./forms.js";
 import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { start } from "./page.js";
@@ -273,7 +274,7 @@ try {
 $("pace").addEventListener("change", describePace);
 $("players").addEventListener("change", renderSeats);
 $("rated").addEventListener("change", renderSeats);
-$("create-form").addEventListener("submit", create);
+onSubmit("create-form", create);
 $("upload").addEventListener("change", upload);
 $("refresh").addEventListener("click", refresh);
 setupLearn(() => t);

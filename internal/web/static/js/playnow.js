@@ -3,6 +3,7 @@
 // listed, and one click joins one. The page opens the table as soon as
 // the live socket says the person is seated.
 
+import { onSubmit } from "./forms.js";
 import { h, replace, $ } from "./dom.js";
 import * as meet from "./meet.js";
 import { errorText } from "./errors.js";
@@ -118,6 +119,15 @@ async function asked({ seek }) {
   else await refresh();
 }
 
+/**
+ * failureText explains a refused request or join in the language t: a
+ * guest's name taken (a registered player's, or that of the person
+ * waiting) is the form's to change.
+ */
+export function failureText(t, err) {
+  return err && err.code === "name_taken" ? t("web.playnow.name.taken") : errorText(t, err);
+}
+
 async function submit(ev) {
   ev.preventDefault();
   busy = true;
@@ -126,7 +136,7 @@ async function submit(ev) {
   try {
     await asked(await meet.makeSeek(settings()));
   } catch (err) {
-    showError(errorText(t, err));
+    showError(failureText(t, err));
   } finally {
     busy = false;
     draw();
@@ -144,7 +154,7 @@ async function join(s) {
   try {
     await asked(await meet.joinSeek(s.id, name));
   } catch (err) {
-    showError(errorText(t, err));
+    showError(failureText(t, err));
     refresh();
   }
 }
@@ -210,7 +220,7 @@ export function setupPlayNow() {
   } catch {
     // as above
   }
-  $("playnow-form").addEventListener("submit", submit);
+  onSubmit("playnow-form", submit);
   meet.listen(onMessage, "seek", "seeks");
   setInterval(tick, 1000);
 }

@@ -55,33 +55,35 @@ export function ago(iso, now = Date.now()) {
 export function paintSeats(root, t, game, you) {
   if (!root) return;
   painted = [document, t, game, you];
-  const slow = game && game.pace && game.pace.kind === "correspondence";
   // The players' strips, and the waiting room's list of seats.
   for (const strip of root.querySelectorAll(".strip[data-seat], #open-seats li[data-seat]")) {
-    const seat = Number(strip.getAttribute("data-seat"));
     const head = strip.querySelector(".strip-head") || strip;
-    let mark = strip.querySelector(".seat-presence");
-    const s = seat === you ? null : seats.get(seat);
-    if (!s) {
-      if (mark) mark.remove();
-      continue;
-    }
-    const seen = s.presence === "gone" && s.lastSeen ? t("social.seat.seen", { when: ago(s.lastSeen) }) : "";
-    const label = `${t(`social.seat.${s.presence}`)}${seen ? ` · ${seen}` : ""}`;
-    const shown = s.presence === "connected" ? "" : slow && seen ? seen : t(`social.seat.${s.presence}`);
-    if (!mark) {
-      mark = h("span", { class: "seat-presence" });
-      const name = head.querySelector(".strip-name");
-      if (name) name.after(mark);
-      else head.append(mark);
-    }
-    mark.className = `seat-presence presence-${s.presence}`;
-    mark.setAttribute("data-presence", s.presence);
-    mark.setAttribute("title", label);
-    mark.setAttribute("role", "img");
-    mark.setAttribute("aria-label", label);
-    const dot = h("span", { class: "presence-dot", "aria-hidden": "true" });
-    if (shown) mark.replaceChildren(dot, h("span", { class: "seat-presence-text", "aria-hidden": "true" }, shown));
-    else mark.replaceChildren(dot);
+    const mark = strip.querySelector(".seat-presence");
+    const want = presenceMark(t, game, you, Number(strip.getAttribute("data-seat")));
+    // A mark as it should be stays: the table is drawn at every message.
+    if (mark && want && mark.isEqualNode(want)) continue;
+    if (mark) mark.remove();
+    if (!want) continue;
+    const name = head.querySelector(".strip-name");
+    if (name) name.after(want);
+    else head.append(want);
   }
+}
+
+/**
+ * presenceMark is what shows by a seat's name whether its person is there
+ * (null for the reader's own seat you, or a seat nobody told of); game is
+ * the table (its pace: correspondence shows when a gone player was last
+ * seen). The table draws it with the strips (render.js presence).
+ */
+export function presenceMark(t, game, you, seat) {
+  const s = seat === you ? null : seats.get(seat);
+  if (!s) return null;
+  const slow = game && game.pace && game.pace.kind === "correspondence";
+  const seen = s.presence === "gone" && s.lastSeen ? t("social.seat.seen", { when: ago(s.lastSeen) }) : "";
+  const label = `${t(`social.seat.${s.presence}`)}${seen ? ` · ${seen}` : ""}`;
+  const shown = s.presence === "connected" ? "" : slow && seen ? seen : t(`social.seat.${s.presence}`);
+  return h("span", { class: `seat-presence presence-${s.presence}`, "data-presence": s.presence, title: label, role: "img", "aria-label": label },
+    h("span", { class: "presence-dot", "aria-hidden": "true" }),
+    shown ? h("span", { class: "seat-presence-text", "aria-hidden": "true" }, shown) : null);
 }

@@ -121,9 +121,6 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
 
   // Keep the reader's place across the redraw.
   const focus = focusKey(root);
-  // Where the cards were as the reader last saw them: measured once per
-  // frame, since several messages may come before the page is drawn.
-  if (!mem.frame) mem.before = { rects: o.animate ? measure(root) : null, moves: mem.moves };
 
   const over = v.phase === "over";
   // The game's end and a round's end are new screens: their score tables
@@ -172,27 +169,49 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   // scroll and open details with it, stays as it is.
   const focused = typeof document !== "undefined" ? document.activeElement : null;
   sync(root, tbl, dialog);
+  // The strips left as they were show the clock's new time too.
+  tick(root, t, o.clock);
 
   // A round's end, new, takes the focus: at the frame, which lays the
   // page out anyway (focusing lays it out to scroll the button in sight).
   if (overlay && mem.shown !== overlay.round) {
     mem.shown = overlay.round;
     mem.focusContinue = true;
-  } else if (!focused || !focused.isConnected || focused !== document.activeElement) {
-    restoreFocus(root, focus);
+  } else if (focus && (!focused || !focused.isConnected || focused !== document.activeElement)) {
+    // Focusing lays the page out: the frame does, once.
+    mem.refocus = mem.refocus || focus;
   }
   mem.moves = v.moves;
   // What needs the new layout waits for the frame, which lays the page out
-  // once anyway: reading it here would lay it out a second time.
+  // once anyway: reading it here would lay it out a second time, and
+  // several messages may come before a frame.
   beforeFrame(mem, () => {
     if (mem.focusContinue) {
       mem.focusContinue = false;
+      mem.refocus = null;
       const button = root.querySelector && root.querySelector("#round-continue");
       if (button && button.focus) button.focus();
+    } else if (mem.refocus) {
+      // Unless the reader went somewhere meanwhile.
+      const a = typeof document !== "undefined" ? document.activeElement : null;
+      if (!a || a === document.body || !a.isConnected) restoreFocus(root, mem.refocus);
+      mem.refocus = null;
+    }
+    if (mem.parked) {
+      // Back from the decision panel to the next move, once there is one.
+      if (document.activeElement !== mem.parked) mem.parked = null;
+      else if (root.querySelector(MOVES)) {
+        mem.parked = null;
+        moveFocus(root);
+      }
     }
     followLog(root, mem);
+    // Where the cards are as the reader sees them, for the next move's
+    // motion.
+    const now = mem.args[3].animate === false ? null : measure(root);
     const b = mem.before;
-    if (b.rects && b.moves >= 0 && mem.moves === b.moves + 1) animate(root, b.rects, mem.args[1] || []);
+    if (b && b.rects && now && mem.moves === b.moves + 1) animate(root, b.rects, mem.args[1] || [], T(mem.args[2]));
+    mem.before = { rects: now, moves: mem.moves };
   });
   if (typeof o.onDrawn === "function") o.onDrawn();
 }
@@ -236,7 +255,18 @@ function lastRoundEnd(events) {
 function seatsPanel(ctx) {
   const { t, v } = ctx;
   return h("section", { class: "seats", id: "seats", "aria-label": t("web.seats") },
-    h("ol", { class: "strip-list" }, v.seats.map((s, i) => strip(ctx, s, i))));
+    h("ol", { class: "strip-list" }, v.seats.map((s, i) => kept(ctx, `seat-${i}`, "li", stripKey(ctx, s, i), () => strip(ctx, s, i)))));
+}
+
+// stripKey is everything a player's strip shows: a bid changes the
+// bidder's strip and the turn's two, and leaves the others in the page.
+function stripKey({ v, seat, names, game, o }, s, i) {
+  const a = v.auction;
+  const presence = o.presence && i !== seat ? o.presence(i) : null;
+  return [s, i === seat, v.toMove === i, v.phase, v.phase === "over" && v.winners.includes(i),
+    a && [a.initiator, a.highBidder, a.bids[i] || ""], v.stakes && v.stakes[i] && v.stakes[i].gain, v.row.length > 0 || v.round === 3,
+    names[i], !!(game && game.seats[i] && game.seats[i].standIn), ratingOf(o, game, i), presence ? presence.outerHTML : "",
+    !!o.clock && clockAttrs(game, i)];
 }
 
 // strip is one player, compact: name, part in the auction, what the lot is
@@ -252,15 +282,8 @@ function strip(ctx, s, i) {
   const high = a && a.highBidder === i;
   const cls = `strip s${i}${toMove ? " strip-turn" : ""}${i === seat ? " strip-you" : ""}${winner ? " strip-winner" : ""}` +
     `${out ? " strip-out" : ""}${high ? " strip-high" : ""}`;
-  const sum = s.faceUp.reduce((x, c) => x + c, 0) + s.faceDown.reduce((x, c) => x + c, 0);
   const stake = v.stakes && v.stakes[i];
   const showStake = stake && v.phase !== "over" && (v.row.length > 0 || v.round === 3);
-  const held = [];
-  for (const [, kinds] of GROUPS) {
-    for (const k of kinds) {
-      if (s.holdings[k] > 0) held.push(h("li", { "data-key": k }, chip(k, s.holdings[k], count(t, k, s.holdings[k]))));
-    }
-  }
   return h("li", { class: cls, id: `seat-${i}`, "data-seat": String(i), "aria-label": names[i] },
     h("div", { class: "strip-head" },
       h("span", { class: `seat-dot s${i}`, "aria-hidden": "true" }),
@@ -276,7 +299,25 @@ function strip(ctx, s, i) {
       h("span", { class: "strip-break", "aria-hidden": "true" }),
       a && a.initiator === i ? h("span", { class: "strip-caller", title: t("web.auction.caller"), role: "img", "aria-label": t("web.auction.caller") }, "★") : null,
       partOf(ctx, s, i)),
-    h("div", { class: "strip-body" },
+    // The turn and the bids change the head: the cards stay.
+    kept(ctx, `seat-${i}-body`, "div", [s.faceUp, s.faceDown, s.holdings, i === seat, showStake && stake.gain, names[i]],
+      () => stripBody(ctx, s, i, showStake && stake)));
+}
+
+// stripBody is a player's cheques face up and down with their sum, the
+// cards held, by kind, and what the lot is worth to them (stake).
+function stripBody(ctx, s, i, stake) {
+  const { t, seat } = ctx;
+  const sum = s.faceUp.reduce((x, c) => x + c, 0) + s.faceDown.reduce((x, c) => x + c, 0);
+  // The cards held, a box for each scoring group (cars with drivers, the
+  // jewels, the businesses), each kind with its count beside it.
+  const held = [];
+  for (const [group, kinds] of GROUPS) {
+    const chips = kinds.filter((k) => s.holdings[k] > 0)
+      .map((k) => h("span", { class: "hold", "data-key": k }, chip(k, s.holdings[k], count(t, k, s.holdings[k]))));
+    if (chips.length) held.push(h("li", { class: "hold-group", "data-group": group, "data-key": group }, chips));
+  }
+  return h("div", { class: "strip-body", id: `seat-${i}-body` },
       h("span", { class: "strip-cheques", id: i === seat ? "my-cheques" : null, role: "group",
         "aria-label": s.faceUp.length ? t("web.seat.faceup", { cheques: s.faceUp.join(", ") }) : t("web.seat.out") },
       s.faceUp.length
@@ -288,9 +329,9 @@ function strip(ctx, s, i) {
         h("span", { "aria-hidden": "true" }, t("web.seat.sum", { n: sum })),
         h("span", { class: "visually-hidden" }, t("web.seat.sum.label", { n: sum }))),
       held.length ? h("ul", { class: "strip-hold", "aria-label": t("web.seat.holdings") }, held) : null,
-      showStake ? h("span", { class: `strip-stake${stake.gain.total > 0 ? " pos" : stake.gain.total < 0 ? " neg" : ""}`,
+      stake ? h("span", { class: `strip-stake${stake.gain.total > 0 ? " pos" : stake.gain.total < 0 ? " neg" : ""}`,
         title: stakeText(ctx, stake), role: "img", "aria-label": stakeText(ctx, stake) },
-      h("span", { class: "strip-stake-label" }, t("web.stake.lot")), " ", signed(stake.gain.total)) : null));
+      h("span", { class: "strip-stake-label" }, t("web.stake.lot")), " ", signed(stake.gain.total)) : null);
 }
 
 // ratingOf is the rating figure of a signed-in player's seat, when the
@@ -340,7 +381,10 @@ function board(ctx) {
   const { t, v } = ctx;
   return h("section", { class: "board", id: "board", "aria-label": t("web.board") },
     kept(ctx, "police", "div", [v.police, v.policeLimit, v.phase, v.raid, v.remaining.police, v.deckLeft], () => policeTrack(ctx)),
-    h("div", { class: "board-mid" }, piles(ctx), centre(ctx), row(ctx)),
+    h("div", { class: "board-mid" },
+      kept(ctx, "piles", "div", [v.deckLeft, canDraw(ctx), !!ctx.o.busy], () => piles(ctx)),
+      kept(ctx, "centre", "div", [v.centre], () => centre(ctx)),
+      kept(ctx, "row", "div", [v.row, thievesOn(ctx) && [v.moves, ctx.mem.selected, !!ctx.o.busy]], () => row(ctx))),
     kept(ctx, "deck", "div", [v.remaining, v.deckLeft], () => deck(ctx)));
 }
 
@@ -375,14 +419,21 @@ function risk(t, v) {
     h("span", { class: "risk-more" }, toRaid === 1 ? t("web.raid.next") : t("web.raid.more", { n: toRaid })));
 }
 
-function piles({ t, v, mine, o }) {
+// canDraw: the viewer may draw now.
+function canDraw({ v, mine }) {
+  return mine && v.legal.includes("draw") && v.deckLeft > 0;
+}
+
+function piles(ctx) {
+  const { t, v, o, mem } = ctx;
   // One stock in the engine, drawn as the rulebook's two piles (R5).
-  const canDraw = mine && v.legal.includes("draw") && v.deckLeft > 0;
   const inner = [h("span", { class: "pile-pair", "aria-hidden": "true" }, back(v.deckLeft === 0 ? "empty" : ""), back(v.deckLeft < 2 ? "empty" : "")),
     h("span", { class: "pile-count" }, t("web.pile.count", { n: v.deckLeft }))];
-  const pile = canDraw
+  // The piles stay in the page while they look the same: their button
+  // moves with the newest options.
+  const pile = canDraw(ctx)
     ? h("button", { type: "button", class: "pile pile-button", "data-move": "draw", "aria-label": t("web.pile.draw", { n: v.deckLeft }),
-      disabled: o.busy, onclick: () => o.onMove("draw") }, inner)
+      disabled: o.busy, onclick: () => { park(ctx); mem.args[3].onMove("draw"); } }, inner)
     : h("div", { class: "pile", role: "img", "aria-label": t("web.piles.label", { n: v.deckLeft }) }, inner);
   return h("div", { class: "piles", id: "piles" }, h("span", { class: "zone-title" }, t("web.piles")), pile);
 }
@@ -393,9 +444,14 @@ function centre({ t, v }) {
     cheque(v.centre, t, { extra: "cheque-centre", label: t("web.centre.label", { value: v.centre }) }));
 }
 
+// thievesOn: the viewer may pick row cards for their thieves now.
+function thievesOn({ v, mine }) {
+  return mine && v.phase === "turn" && v.legal.some((m) => m.startsWith("thief"));
+}
+
 function row(ctx) {
-  const { t, v, mine, mem, o } = ctx;
-  const thieves = mine && v.phase === "turn" && v.legal.some((m) => m.startsWith("thief"));
+  const { t, v, mem, o } = ctx;
+  const thieves = thievesOn(ctx);
   const slots = [];
   for (let i = 0; i < 7; i++) {
     const kind = v.row[i];
@@ -563,7 +619,7 @@ function movesPanel(ctx) {
   const disabled = !!o.busy;
   const btn = (token, cls, content, label) =>
     h("button", { type: "button", class: `move ${cls}`, "data-move": token, disabled, "aria-label": label || null,
-      onclick: () => o.onMove(token) }, content);
+      onclick: () => { park(ctx); o.onMove(token); } }, content);
   const parts = [];
   if (v.phase === "turn") {
     if (v.legal.includes("draw")) parts.push(btn("draw", "move-draw", [back("tiny"), t("action.draw")]));
@@ -754,57 +810,88 @@ function restoreFocus(root, key) {
   else moveFocus(root);
 }
 
+// MOVES are the moves on offer.
+const MOVES = "#moves button[data-move]:not([disabled]), [data-row-card]:not([disabled])";
+
 // moveFocus focuses the first move on offer, or the decision panel.
 function moveFocus(root) {
   if (!root.querySelector) return;
-  const el = root.querySelector("#moves button[data-move]:not([disabled]), [data-row-card]:not([disabled])") ||
+  const el = root.querySelector(MOVES) ||
     root.querySelector("#decide") || root.querySelector("#game-end");
   if (el && el.focus) el.focus({ preventScroll: true });
+}
+
+// park takes the focus from a move button pressed, which the move takes
+// out of the page, to the decision panel, which stays: a focused element
+// taken out makes the browser lay the page out there and then, in the
+// task of the state that takes it. It comes back to the next move on
+// offer (beforeFrame).
+function park({ root, mem }) {
+  const a = typeof document !== "undefined" ? document.activeElement : null;
+  const decide = root.querySelector && root.querySelector("#decide");
+  if (!a || !decide || !a.closest || !a.closest("button[data-move]")) return;
+  decide.focus({ preventScroll: true });
+  mem.parked = decide;
 }
 
 function cssEscape(s) {
   return String(s).replace(/["\\]/g, "\\$&");
 }
 
+let motion = null;
+
 function reducedMotion() {
-  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (!motion && typeof matchMedia === "function") motion = matchMedia("(prefers-reduced-motion: reduce)");
+  return !!motion && motion.matches;
 }
 
-// measure remembers where the row cards and the piles were before a redraw.
+// measure notes where the row cards (and their kinds) and the piles are,
+// in the page's coordinates: the page may scroll before the next move.
 function measure(root) {
   if (!root.querySelectorAll || typeof window === "undefined" || reducedMotion()) return null;
-  const rect = (el) => el.getBoundingClientRect();
+  const x = window.scrollX;
+  const y = window.scrollY;
+  const rect = (el) => { const r = el.getBoundingClientRect(); return { left: r.left + x, top: r.top + y, width: r.width, height: r.height }; };
+  const p = root.querySelector("#piles .pile");
   return {
-    row: [...root.querySelectorAll(".row-slot:not(.empty) .card")].map((el) => ({ rect: rect(el), node: el.cloneNode(true) })),
-    pile: (() => { const p = root.querySelector("#piles .pile"); return p ? rect(p) : null; })(),
+    row: [...root.querySelectorAll(".row-slot:not(.empty) .card")].map((el) => ({ rect: rect(el), kind: el.getAttribute("data-kind") })),
+    pile: p ? rect(p) : null,
   };
+}
+
+// onScreen takes a rectangle measured in the page's coordinates to the
+// viewport's, where it is now.
+function onScreen(r) {
+  return { left: r.left - window.scrollX, top: r.top - window.scrollY, width: r.width, height: r.height };
 }
 
 // animate lets the eye follow the last move: a drawn card slides from the
 // piles, a won lot (or a thieves' catch) flies to its new owner.
-function animate(root, before, events) {
+function animate(root, before, events, t) {
   if (!root.animate && !Element.prototype.animate) return;
   const last = events.slice(-4);
   const draw = last.findLast ? last.findLast((e) => e.kind === "draw") : null;
   const gone = last.find((e) => e.kind === "win" || e.kind === "thieves");
-  if (draw && draw.card !== "police" && before.pile && !gone) {
+  const pile = before.pile ? onScreen(before.pile) : null;
+  if (draw && draw.card !== "police" && pile && !gone) {
     const cards = root.querySelectorAll(".row-slot:not(.empty) .card");
     const el = cards[cards.length - 1];
-    if (el) fly(el.getBoundingClientRect(), before.pile, el, true);
+    if (el) fly(el.getBoundingClientRect(), pile, el, true);
   }
   if (draw && draw.card === "police") {
     const slots = root.querySelectorAll(".police-slot.filled");
     const el = slots[slots.length - 1];
-    if (el && before.pile) fly(el.getBoundingClientRect(), before.pile, el, true);
+    if (el && pile) fly(el.getBoundingClientRect(), pile, el, true);
   }
   if (gone && gone.seat >= 0) {
     const seatEl = root.querySelector(`.strip[data-seat="${gone.seat}"]`);
     if (!seatEl) return;
     const to = seatEl.getBoundingClientRect();
-    const moved = gone.kind === "win" ? before.row : before.row.filter((r) => gone.cards.includes(r.node.getAttribute("data-kind")));
-    moved.forEach((r, k) => ghost(r.node, r.rect, to, k * 60));
-    seatEl.animate([{ boxShadow: "0 0 0 0 rgba(240,192,64,0)" }, { boxShadow: "0 0 0 6px rgba(240,192,64,.8)" },
-      { boxShadow: "0 0 0 0 rgba(240,192,64,0)" }], { duration: 900, easing: "ease-out" });
+    const moved = gone.kind === "win" ? before.row : before.row.filter((r) => gone.cards.includes(r.kind));
+    // The cards left the page: copies of them fly, only for the eye.
+    moved.forEach((r, k) => ghost(card(r.kind, t), onScreen(r.rect), to, k * 60));
+    // The strip's flash (razzia.css .strip::before) by its opacity alone.
+    seatEl.animate([{ opacity: 0 }, { opacity: 1 }, { opacity: 0 }], { duration: 900, easing: "ease-out", pseudoElement: "::before" });
   }
 }
 

@@ -2,9 +2,11 @@
 // are open, then the live table; it keeps the WebSocket alive and explains
 // every problem in the reader's language.
 
+import { onSubmit } from "./forms.js";
 import { h, replace, sync, setText, setClass, setAttr, $, stylesheet } from "./dom.js";
 import * as api from "./api.js";
 import { Connection } from "./conn.js";
+import { narrate } from "./narrate.js";
 import { start } from "./page.js";
 import { renderTable } from "./render.js";
 import { displayNames, moveLabel, tableKind } from "./words.js";
@@ -16,7 +18,7 @@ import { turnAlert, alertSettings, clockTick } from "./notify.js";
 import { ChatPanel } from "./chat.js";
 import { errorText } from "./errors.js";
 import { resendDelay } from "./seat.js";
-import { setupSeats, hello, receiveSeats, paintSeats } from "./presence.js";
+import { setupSeats, hello, receiveSeats, paintSeats, presenceMark } from "./presence.js";
 import { learnURL } from "./luck.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -46,6 +48,7 @@ const page = {
   preMove: "", // our decision ahead in the running auction
   preMoveDropped: "", // why it was not played
   creator: false, // we created the table: we may cancel it and change its bots while it waits
+  gaveUp: false, // we gave up our seat in the waiting room
   levels: null, // the server's bot levels (GET /api/levels), loaded for the creator
   levelBusy: -1, // the seat whose level change is being sent
   left: false, // we left the table: a bot plays for us until we come back
@@ -158,6 +161,13 @@ function renderWaiting() {
           s.bot ? h("span", { class: "badge badge-bot" }, t("term.bot")) : null],
       i === you ? h("span", { class: "badge badge-you" }, t("term.you")) : null)));
   $("cancel-table").hidden = !page.creator || !$("cancel-confirm").hidden;
+  // Another's table: a seated person may give the seat up for someone
+  // else (the creator cancels the table instead).
+  const canGiveUp = you >= 0 && !page.creator;
+  if (!canGiveUp) $("giveup-confirm").hidden = true;
+  $("giveup-seat").hidden = !canGiveUp || !$("giveup-confirm").hidden;
+  $("giveup-q").textContent = canGiveUp ? t("giveup.ask", { seat: you + 1 }) : "";
+  $("giveup-done").hidden = !page.gaveUp || you >= 0;
   const canJoin = you < 0 && open.length > 0;
   $("join-form").hidden = !canJoin;
   if (canJoin) {
@@ -297,6 +307,7 @@ function render() {
     rating: page.rating,
     ratings: page.ratings,
     challenge: { me: page.me, redraw: render },
+    presence: (seat) => presenceMark(t, game, you, seat),
     // The table's own redraws, between the messages, take the guide's
     // pointer away: it points again in the same task, before any frame.
     onDrawn: () => coach && coach.point(),
@@ -654,18 +665,23 @@ const conn = new Connection(api.socketURL(id, "en"), { message: onMessage, statu
 const chat = new ChatPanel($("chat"), (msg) => conn.send(msg));
 setupSeats((msg) => conn.send(msg));
 
-$("join-form").addEventListener("submit", join);
-// Cancelling asks first, in place: a seated player would lose the table.
-$("cancel-table").addEventListener("click", () => {
-  $("cancel-table").hidden = true;
-  $("cancel-confirm").hidden = false;
-  $("cancel-no").focus();
-});
-$("cancel-no").addEventListener("click", () => {
-  $("cancel-confirm").hidden = true;
-  $("cancel-table").hidden = !page.creator;
-  $("cancel-table").focus();
-});
+onSubmit("join-form", join);
+// askFirst makes a button that loses something ask first, in place: it
+// shows its question (confirm), whose "no" button puts it back.
+function askFirst(button, confirm, no) {
+  $(button).addEventListener("click", () => {
+    $(button).hidden = true;
+    $(confirm).hidden = false;
+    $(no).focus();
+  });
+  $(no).addEventListener("click", () => {
+    $(confirm).hidden = true;
+    render(); // the button, if it still applies
+    $(button).focus();
+  });
+}
+// Cancelling: a seated player would lose the table.
+askFirst("cancel-table", "cancel-confirm", "cancel-no");
 $("cancel-yes").addEventListener("click", async () => {
   try {
     const res = await api.cancelGame(id);
@@ -674,6 +690,26 @@ $("cancel-yes").addEventListener("click", async () => {
     showGone("table_cancelled");
   } catch (err) {
     setError(errorText(page.t, err.code));
+  }
+});
+// Giving up a seat in the waiting room: the seat may be taken meanwhile.
+askFirst("giveup-seat", "giveup-confirm", "giveup-no");
+$("giveup-yes").addEventListener("click", async () => {
+  $("giveup-yes").disabled = true;
+  try {
+    const res = await api.giveUpSeat(id, page.you);
+    page.game = res.game;
+    page.you = -1;
+    page.gaveUp = true;
+    $("giveup-confirm").hidden = true;
+    announce(page.t("giveup.done"));
+    // The seat's cookie no longer holds a seat: a new connection watches.
+    conn.restart();
+    await refreshInfo();
+  } catch (err) {
+    setError(errorText(page.t, err.code));
+  } finally {
+    $("giveup-yes").disabled = false;
   }
 });
 // The clocks count down between the server's messages; the player's own
@@ -735,6 +771,7 @@ await start((t, lang) => {
   const switched = page.lang !== lang;
   page.lang = lang;
   conn.url = api.socketURL(id, lang);
+  conn.tell = (e, players) => narrate(t, e, players);
   // The events come told in the language asked for: after a switch, ask
   // again (the first state of a connection carries them all).
   if (switched && started && !page.gone) conn.restart();

@@ -1,6 +1,7 @@
 // tournaments.js: the tournaments page (/tournaments): those running,
 // coming and finished, and the form that organises a new one.
 
+import { onSubmit } from "./forms.js";
 import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { start } from "./page.js";
@@ -78,7 +79,7 @@ async function paces(lang) {
 
 $("t-format").addEventListener("change", draw);
 $("t-start-time").addEventListener("input", () => ($("t-start-at").checked = true));
-$("create-form").addEventListener("submit", create);
+onSubmit("create-form", create);
 await start((tr, lang) => {
   t = tr;
   paces(lang);

@@ -1,0 +1,498 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/httpapi"
+	"github.com/razziagame/razzia/internal/i18n"
+	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/servertest"
+	"github.com/razziagame/razzia/internal/table"
+	"github.com/razziagame/razzia/internal/testclock"
+)
+
+// A screenCase is one case of TestPlayScreens in a terminal of one size
+// and language, with the server the cases share.
+type screenCase struct {
+	srv *servertest.Server
+	clk *testclock.Clock // the server's tables' clocks
+	// timing holds the clock still for others from one case's advance
+	// until its seat is taken back, which another's advance would time
+	// out again.
+	timing *sync.Mutex
+	c      *client.Client
+	term   *terminal
+	lang   string
+	cat    *i18n.Catalogue
+}
+
+// T is the text of key in the case's language.
+func (sc *screenCase) T(key string, args ...any) string { return sc.cat.T(key, args...) }
+
+// shows waits until the screen shows every text whole, wherever the
+// terminal or the program wrapped it, and returns the screen's words.
+func (sc *screenCase) shows(t *testing.T, texts ...string) string {
+	t.Helper()
+	var s string
+	sc.term.waitUntil(10*time.Second, "", fmt.Sprintf("%q", texts), func(screen string) bool {
+		s = words(screen, sc.term.cols)
+		for _, x := range texts {
+			if !strings.Contains(s, words(x, 0)) {
+				return false
+			}
+		}
+		return true
+	})
+	return s
+}
+
+// quit types q, waits for the question (the key of its text) whole, types
+// the answer and waits for the program to end with status 0.
+func (sc *screenCase) quit(t *testing.T, status <-chan exit, question, answer string) {
+	t.Helper()
+	sc.term.send("q")
+	sc.shows(t, sc.T(question))
+	sc.term.send(answer)
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+}
+
+// words returns the screen's text as it reads, its words separated by
+// single spaces: a line the terminal wrapped at its width (a full line)
+// goes on without a space, as a link cut in two does.
+func words(screen string, width int) string {
+	var b strings.Builder
+	for l := range strings.SplitSeq(screen, "\n") {
+		l = strings.TrimRight(l, " ")
+		b.WriteString(l)
+		if width == 0 || utf8.RuneCountInString(l) < width {
+			b.WriteString(" ")
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// TestPlayScreens checks, in a pseudo-terminal at 80×24 and 120×40 in
+// English, German and Hungarian, what a person sees where razzia play
+// once failed them: "connecting to" while the server has not answered;
+// the table; no turn offered and the offline sign while the server is
+// out of reach, and the turn back after; L and q at a started game, which
+// say that a bot plays until you come back, with their keys, and the seat
+// kept after q; q in the waiting room of one's own table, which offers to
+// close it, and of another's, which offers to keep the seat; a hot-seat
+// hand-over, then the choices with the safe one selected; a round's end:
+// its scores from their heading, the log's scores and the next round's
+// heading; the time run out at a blitz table: said as such (not "you
+// left"), no turn offered, the row in its place, B to take the seat
+// back; a game watched, with no seat and no turn. Every text is checked
+// whole, wherever it wraps. One server serves every case.
+func TestPlayScreens(t *testing.T) {
+	t.Parallel() // terminals and programs of their own, mostly waiting
+	// The tables' clocks run only when a case advances them; the leases,
+	// read by the same clock, outlast every advance.
+	clk := testclock.New()
+	srv := servertest.New(t, servertest.Options{LevelBots: true, API: httpapi.Options{MessageRate: 1000, MessageBurst: 20},
+		Hub: table.Options{Now: clk.Now, AfterFunc: clk.AfterFunc, LeaseTTL: 24 * time.Hour}})
+	c := srv.Client()
+	var timing sync.Mutex
+	for _, tc := range []struct {
+		name string
+		play func(t *testing.T, sc *screenCase)
+	}{
+		{"seat kept through a lost connection and q", playSeatKept},
+		{"own waiting room closed", playOwnWaitingRoom},
+		{"another's waiting room kept", playOthersWaitingRoom},
+		{"hot-seat hand-over", playHandOver},
+		{"time run out", playTimeOut},
+		{"a round's end", playRoundEnd},
+		{"watched", playWatched},
+	} {
+		for _, lang := range []string{"en", "de", "hu"} {
+			cat, ok := i18n.Lookup(lang)
+			if !ok {
+				t.Fatalf("no catalogue %s", lang)
+			}
+			for _, size := range [][2]int{{80, 24}, {120, 40}} {
+				t.Run(fmt.Sprintf("%s/%s/%dx%d", tc.name, lang, size[0], size[1]), func(t *testing.T) {
+					t.Parallel()
+					sc := &screenCase{srv: srv, clk: clk, timing: &timing, c: c, term: newTerminal(t, size[0], size[1]), lang: lang, cat: cat}
+					tc.play(t, sc)
+				})
+			}
+		}
+	}
+}
+
+// playSeatKept: Ann creates a table with two bots through a gate that
+// holds her first connection, then cuts her off and lets her in again,
+// and quits with q.
+func playSeatKept(t *testing.T, sc *screenCase) {
+	g := newGate(t, sc.srv.Listener.Addr().String())
+	status := playCommand(t, sc.term, "--server", g.url, "--name", "Ann", "--bots", "easy,easy", "--lang", sc.lang)
+	sc.shows(t, sc.T("tui.server.connectingto", "server", g.url))
+	g.open()
+	yourTurn, _, _ := strings.Cut(sc.T("tui.yourturn", "player", "Ann"), "Ann")
+	sc.shows(t, "Ann ("+sc.T("term.you")+")", sc.T("term.row"), yourTurn+"Ann")
+
+	g.cut()
+	offline := reconnecting(sc.cat)
+	sc.term.waitUntil(20*time.Second, "", "the offline sign and no turn", func(s string) bool {
+		s = words(s, sc.term.cols)
+		return offline.MatchString(s) && !strings.Contains(s, yourTurn)
+	})
+	g.open()
+	sc.term.waitUntil(30*time.Second, "", "the turn back", func(s string) bool {
+		s = words(s, sc.term.cols)
+		return !offline.MatchString(s) && strings.Contains(s, yourTurn+"Ann")
+	})
+
+	sc.term.send("L")
+	sc.shows(t, sc.T("tui.leave.confirm"))
+	sc.term.send("n")
+	sc.quit(t, status, "tui.quit.standin", "y")
+	kept := pattern(sc.cat, "tui.seat.kept", "command", "razzia play "+regexp.QuoteMeta(g.url)+`/g/([a-z2-7]{10})`)
+	var m []string
+	sc.term.waitUntil(10*time.Second, "", "the seat kept and its link", func(s string) bool {
+		m = kept.FindStringSubmatch(words(s, sc.term.cols))
+		return m != nil
+	})
+	standIn(t, sc.c, m[1], "Ann")
+}
+
+// reconnecting matches the offline sign in the screen's words, whatever
+// the seconds it counts.
+func reconnecting(cat *i18n.Catalogue) *regexp.Regexp {
+	return pattern(cat, "tui.server.reconnecting", "seconds", `\d+`)
+}
+
+// pattern matches the text of key in the screen's words, each
+// placeholder named in pairs (name, re, ...) matching its re.
+func pattern(cat *i18n.Catalogue, key string, pairs ...string) *regexp.Regexp {
+	var args []any
+	for i := 0; i < len(pairs); i += 2 {
+		args = append(args, pairs[i], "\x00"+pairs[i]+"\x00")
+	}
+	parts := strings.Split(words(cat.T(key, args...), 0), "\x00")
+	for i := range parts {
+		if i%2 == 0 {
+			parts[i] = regexp.QuoteMeta(parts[i])
+		} else {
+			parts[i] = pairs[slices.Index(pairs, parts[i])+1]
+		}
+	}
+	return regexp.MustCompile(strings.Join(parts, ""))
+}
+
+// standIn waits until a server bot plays for the person's seat in game
+// id: the seat is kept, not lost.
+func standIn(t *testing.T, c *client.Client, id, person string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	conn, err := c.Dial(ctx, id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for {
+		st, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatalf("no bot plays for %s's seat: %v", person, err)
+		}
+		for _, seat := range st.Game.Seats {
+			if seat.Name == person && seat.StandIn != "" {
+				return
+			}
+		}
+	}
+}
+
+// playOwnWaitingRoom: Ann's table waits for a third player; q offers to
+// close it, y closes it on the server.
+func playOwnWaitingRoom(t *testing.T, sc *screenCase) {
+	status := playCommand(t, sc.term, "--server", sc.srv.URL, "--name", "Ann", "--bots", "easy", "--players", "3", "--lang", sc.lang)
+	s := sc.shows(t, sc.T("tui.server.invite"), "Ann ("+sc.T("term.you")+")")
+	m := regexp.MustCompile(`/g/([a-z2-7]{10})`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("no link in the waiting room: %s", s)
+	}
+	sc.quit(t, status, "tui.quit.open", "y")
+	sc.shows(t, sc.T("cli.table.closed", "link", sc.srv.URL+m[0]))
+	if _, _, err := sc.c.Game(t.Context(), m[1], ""); !isRefusal(err, protocol.TableCancelled) {
+		t.Fatalf("the table on the server: %v; want it cancelled", err)
+	}
+}
+
+// playOthersWaitingRoom: Gus joins a table that waits for another
+// player; q offers to keep the seat or give it up, k keeps it.
+func playOthersWaitingRoom(t *testing.T, sc *screenCase) {
+	info, _, err := sc.c.Create(t.Context(), []string{"", "", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := sc.srv.URL + "/g/" + info.ID
+	status := playCommand(t, sc.term, "--name", "Gus", "--lang", sc.lang, link)
+	sc.shows(t, "Gus ("+sc.T("term.you")+")", sc.T("tui.server.waiting"))
+	sc.quit(t, status, "waitroom.quit.ask", "k")
+	sc.shows(t, sc.T("tui.seat.kept", "command", "razzia play "+link))
+	got, _, err := sc.c.Game(t.Context(), info.ID, "")
+	if err != nil || got.Seats[0].Name != "Gus" {
+		t.Fatalf("the seat on the server: %+v, %v; want Gus's", got.Seats, err)
+	}
+}
+
+// playHandOver: a hot-seat game of two people names whose turn it is
+// before it shows their choices; enter shows them with the safe move
+// selected, → selects the next, and q asks whether to quit, with its
+// keys.
+func playHandOver(t *testing.T, sc *screenCase) {
+	status := playCommand(t, sc.term, "--players", "Ann,Bob", "--seed", "7", "--delay", "0", "--lang", sc.lang)
+	enter := words(sc.T("tui.curtain.enter"), 0)
+	player := ""
+	sc.term.waitUntil(10*time.Second, "", "the hand-over", func(s string) bool {
+		s = words(s, sc.term.cols)
+		for _, p := range []string{"Ann", "Bob"} {
+			if strings.Contains(s, words(sc.T("tui.curtain", "player", p), 0)) && strings.Contains(s, enter) {
+				player = p
+			}
+		}
+		return player != ""
+	})
+	sc.term.send("\r")
+	sc.shows(t, sc.T("tui.yourturn", "player", player), "▶ "+sc.T("action.draw"))
+	sc.term.send("\x1b[C") // → selects the next choice, not the first
+	sc.shows(t, "▶ "+sc.T("action.call"))
+	sc.quit(t, status, "tui.quit.confirm", "y")
+}
+
+// playRoundEnd: at the end of the first round the score page opens at
+// its top, with the round's heading; the log tells each player's points
+// and heads the next round.
+func playRoundEnd(t *testing.T, sc *screenCase) {
+	status := playCommand(t, sc.term, "--players", "Ann", "--bots", "random,random", "--seed", "7", "--delay", "0", "--lang", sc.lang)
+	scores := "» " + sc.T("tui.scores.title")
+	sc.term.waitUntil(30*time.Second, "dp", "the round's scores", func(s string) bool { return strings.Contains(s, scores) })
+	sc.shows(t, scores, sc.T("term.round.n", "round", 1), "Σ "+sc.T("tui.scores.total"))
+	sc.term.send("\x1b") // alone: escape and a key at once are alt and the key
+	sc.shows(t, sc.T("term.row"))
+	sc.term.send("l")
+	scored := pattern(sc.cat, "tui.log.scored", "player", "Ann", "points", `-?\d+`, "total", `-?\d+`)
+	sc.term.waitUntil(10*time.Second, "", "the log's scores and heading", func(s string) bool {
+		w := words(s, sc.term.cols)
+		return strings.Contains(w, "» "+sc.T("tui.log.title")) && scored.MatchString(w) && strings.Contains(w, sc.T("tui.log.round", "round", 2))
+	})
+	sc.term.send("\x1b")
+	sc.shows(t, sc.T("term.row"))
+	sc.quit(t, status, "tui.quit.confirm", "y")
+}
+
+// playWatched: razzia watch shows a game of others without a seat of
+// its own and without choices; q quits without asking.
+func playWatched(t *testing.T, sc *screenCase) {
+	info, _, err := sc.c.Create(t.Context(), []string{"", "easy", "easy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := sc.c.Join(t.Context(), info.ID, "Ann", -1); err != nil { // who never moves: the game waits for her
+		t.Fatal(err)
+	}
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"watch", "--lang", sc.lang, sc.srv.URL + "/g/" + info.ID}, sc.term.tty, sc.term.tty, io.Discard)
+	}()
+	yourTurn, _, _ := strings.Cut(sc.T("tui.yourturn", "player", "Ann"), "Ann")
+	s := sc.shows(t, sc.T("term.row"), "Bot 2 (easy)", "Ann")
+	if strings.Contains(s, "("+sc.T("term.you")+")") || strings.Contains(s, yourTurn) {
+		t.Errorf("a spectator is offered a seat or a turn: %s", s)
+	}
+	sc.term.send("q")
+	select {
+	case status := <-done:
+		if status != 0 {
+			t.Errorf("razzia watch exited with %d", status)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("razzia watch did not end")
+	}
+}
+
+// playTimeOut: Ann's time runs out at a blitz table; the screen says so,
+// and that a bot plays for her until B, offers no turn, and keeps her
+// row where it was; B takes the seat back.
+func playTimeOut(t *testing.T, sc *screenCase) {
+	status := playCommand(t, sc.term, "--server", sc.srv.URL, "--name", "Ann", "--bots", "easy,easy", "--pace", "blitz", "--lang", sc.lang)
+	yourTurn, _, _ := strings.Cut(sc.T("tui.yourturn", "player", "Ann"), "Ann")
+	timedOut := words(sc.T("tui.timeout.standin"), 0)
+	var before string
+	sc.term.waitUntil(10*time.Second, "", "Ann's turn", func(s string) bool {
+		before = s
+		w := words(s, sc.term.cols)
+		// Another case's advance may have timed Ann out already.
+		return strings.Contains(w, yourTurn+"Ann") || strings.Contains(w, timedOut)
+	})
+	sc.timing.Lock()
+	held := true
+	defer func() { // after a failure
+		if held {
+			sc.timing.Unlock()
+		}
+	}()
+	sc.clk.Advance(2 * time.Minute) // blitz: 10 s a decision and a minute's reserve
+	after := sc.term.waitUntil(10*time.Second, "", "the time-out", func(s string) bool {
+		w := words(s, sc.term.cols)
+		return strings.Contains(w, timedOut) && !strings.Contains(w, yourTurn+"Ann")
+	})
+	if strings.Contains(words(after, sc.term.cols), words(sc.T("tui.leave.done"), 0)) {
+		t.Errorf("the time-out says that Ann left:\n%s", after)
+	}
+	if b, a := rowColumn(before, "Ann ("), rowColumn(after, "Ann ("); b != a {
+		t.Errorf("Ann's row moved from column %d to %d:\n%s\n%s", b, a, before, after)
+	}
+	sc.term.send("B")
+	sc.term.waitUntil(10*time.Second, "", "the seat taken back", func(s string) bool {
+		return !strings.Contains(words(s, sc.term.cols), timedOut)
+	})
+	sc.timing.Unlock()
+	held = false
+	sc.quit(t, status, "tui.quit.standin", "y")
+}
+
+// rowColumn is the column where the screen's line with the name holds its
+// cheques ("$"), -1 when there is none.
+func rowColumn(screen, name string) int {
+	for l := range strings.SplitSeq(screen, "\n") {
+		if i := strings.Index(l, name); i >= 0 {
+			if j := strings.Index(l[i:], "$"); j >= 0 {
+				return utf8.RuneCountInString(l[:i+j])
+			}
+		}
+	}
+	return -1
+}
+
+// isRefusal reports whether err is the server's refusal with the code.
+func isRefusal(err error, code protocol.Code) bool {
+	var refused *client.Error
+	return errors.As(err, &refused) && refused.Code == code
+}
+
+// A gate stands between razzia play and a server, as a network does: it
+// holds the connections made while it is shut until it opens, and cut
+// breaks those it carries and refuses new ones until it opens again.
+type gate struct {
+	t      *testing.T
+	url    string
+	target string
+	mu     sync.Mutex
+	state  gateState
+	change chan struct{} // closed, and made anew, when the state changes
+	conns  []net.Conn
+}
+
+type gateState uint8
+
+const (
+	gateShut gateState = iota
+	gateOpen
+	gateCut
+)
+
+// newGate listens on a free port of its own for the server at target
+// (host:port), shut.
+func newGate(t *testing.T, target string) *gate {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &gate{t: t, url: "http://" + ln.Addr().String(), target: target, change: make(chan struct{})}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			wg.Go(func() { g.carry(conn) })
+		}
+	})
+	t.Cleanup(func() {
+		ln.Close()
+		g.set(gateCut)
+		wg.Wait()
+	})
+	return g
+}
+
+func (g *gate) open() { g.set(gateOpen) }
+
+// cut breaks every connection and refuses new ones until open.
+func (g *gate) cut() { g.set(gateCut) }
+
+func (g *gate) set(s gateState) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.state = s
+	close(g.change)
+	g.change = make(chan struct{})
+	if s == gateCut {
+		for _, c := range g.conns {
+			c.Close()
+		}
+		g.conns = nil
+	}
+}
+
+// carry waits while the gate is shut, then carries the connection to
+// the server and back until either end or a cut closes it.
+func (g *gate) carry(conn net.Conn) {
+	for {
+		g.mu.Lock()
+		s, change := g.state, g.change
+		g.mu.Unlock()
+		if s == gateCut {
+			conn.Close()
+			return
+		}
+		if s == gateOpen {
+			break
+		}
+		<-change
+	}
+	server, err := net.Dial("tcp", g.target)
+	if err != nil {
+		conn.Close()
+		return
+	}
+	g.mu.Lock()
+	if g.state == gateCut {
+		g.mu.Unlock()
+		conn.Close()
+		server.Close()
+		return
+	}
+	g.conns = append(g.conns, conn, server)
+	g.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		io.Copy(server, conn)
+		server.Close()
+		close(done)
+	}()
+	io.Copy(conn, server)
+	conn.Close()
+	<-done
+}

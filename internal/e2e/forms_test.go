@@ -1,0 +1,216 @@
+package e2e
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// holdScript makes the page's requests for the script whose path ends in
+// /js/name wait, as on a slow phone's network, until release is called.
+// Every module the page imports waits with it: nothing of the page's code
+// runs meanwhile.
+func (p *page) holdScript(name string) (release func()) {
+	p.t.Helper()
+	var mu sync.Mutex
+	var held []fetch.RequestID
+	released := false
+	if err := chromedp.Listen(p.ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			mu.Lock()
+			held = append(held, e.RequestID)
+			mu.Unlock()
+		}
+	}); err != nil {
+		p.fail("listening for held requests: %v", err)
+	}
+	if _, err := chromedp.Call(p.ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/js/" + name}}}); err != nil {
+		p.fail("holding %s: %v", name, err)
+	}
+	return func() {
+		p.t.Helper()
+		if released {
+			return
+		}
+		released = true
+		if _, err := chromedp.Call(p.ctx, fetch.Disable, cdp.Empty{}); err != nil {
+			p.fail("releasing %s: %v", name, err)
+		}
+		mu.Lock()
+		ids := held
+		held = nil
+		mu.Unlock()
+		for _, id := range ids {
+			// A request of a document left meanwhile is gone: no matter.
+			chromedp.Call(p.ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
+		}
+	}
+}
+
+// navigate starts loading a path of the server without waiting for the
+// page's scripts (open waits for them).
+func (p *page) navigate(path string) {
+	p.t.Helper()
+	if _, err := chromedp.Call(p.ctx, cdppage.Navigate, cdppage.NavigateParams{URL: p.srv.URL + path}); err != nil {
+		p.fail("navigate to %s: %v", path, err)
+	}
+}
+
+// requests records the URL of every request the page sends and every
+// document it shows, from now on.
+func (p *page) requests() func() []string {
+	p.t.Helper()
+	var mu sync.Mutex
+	var urls []string
+	if err := chromedp.Listen(p.ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			urls = append(urls, e.Request.URL+e.Request.URLFragment)
+		case *cdppage.EventFrameNavigated:
+			urls = append(urls, e.Frame.URL+e.Frame.URLFragment)
+		case *cdppage.EventNavigatedWithinDocument:
+			urls = append(urls, e.URL)
+		}
+	}); err != nil {
+		p.fail("listening for requests: %v", err)
+	}
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), urls...)
+	}
+}
+
+// mouseClick clicks an element with the mouse at once, ready or not, as
+// an impatient person does (click waits for the page's forms).
+func (p *page) mouseClick(selector string) {
+	p.t.Helper()
+	p.do("click "+selector, chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
+}
+
+// TestFormsBeforeTheirScript: a form whose script has not come yet (a slow
+// phone's network) neither submits itself natively, which would reload
+// the page with what was typed in its address (a password into the
+// history and the server's logs) and lose the click, nor looks ready: its
+// submit button is visibly disabled, and works once the script has come.
+func TestFormsBeforeTheirScript(t *testing.T) {
+	srv := newServer(t)
+	const password = "correct horse battery staple"
+	if _, err := srv.Client().Register(t.Context(), "Eve", password); err != nil {
+		t.Fatal(err)
+	}
+	p := newPage(t, srv, "Eve", phone.w, phone.h)
+	p.resize(phone)
+	seen := p.requests()
+
+	// The lobby's guided game, tapped, and asked for with Enter, before the
+	// lobby's script came.
+	release := p.holdScript("lobby.js")
+	p.navigate("/")
+	waitFor[bool](p, "the learn button", shown("#learn"), 10*time.Second)
+	p.notReady("#learn", "the lobby's script held")
+	// Where a person taps: the lobby's lists, come, move nothing below them.
+	learnAt := `(() => { const r = document.querySelector("#learn").getBoundingClientRect(); return r.top + scrollY; })()`
+	before := eval[float64](p, learnAt)
+	p.do("scroll to the learn form", chromedp.ScrollIntoView(chromedp.CSS("#learn-form")))
+	p.screenshotViewport("forms-lobby-held-" + phone.String())
+	p.mouseClick("#learn")
+	p.do("type a name and Enter", chromedp.SendKeys(chromedp.CSS("#learn-name"), "Ann\r"))
+	p.settled()
+	release()
+	waitFor[bool](p, "the learn button ready", `!document.querySelector("#learn").disabled`, 10*time.Second)
+	waitFor[bool](p, "the lobby's lists", `!document.querySelector("#main .pending") && `+shown("#seeks-open li")+" && "+shown("#challenge-guest"), 10*time.Second)
+	p.frames()
+	if after := eval[float64](p, learnAt); after != before {
+		p.fail("the learn button moved from %v to %v px when the lobby's lists came", before, after)
+	}
+	p.screenshotViewport("forms-lobby-ready-" + phone.String())
+	for _, u := range seen() {
+		if strings.Contains(u, "name=") {
+			p.fail("the learn form was submitted natively: %s (all: %q)", u, seen())
+		}
+	}
+	p.click("#learn")
+	waitFor[bool](p, "the guided game", `location.pathname.startsWith("/g/")`, 15*time.Second)
+
+	// The sign-in form, filled and submitted by a password manager before
+	// the account page's script came.
+	release = p.holdScript("account.js")
+	p.navigate("/account")
+	waitFor[bool](p, "the account page's loading state", shown("#account-status")+` && document.querySelector("#account-status").textContent.trim() !== ""`, 10*time.Second)
+	p.screenshotViewport("forms-account-loading-" + phone.String())
+	p.notReady("#signin", "the account page's script held")
+	eval[bool](p, `(() => {
+  document.querySelector("#signin-name").value = "Eve";
+  document.querySelector("#signin-password").value = "`+password+`";
+  document.querySelector("#signin").click();
+  return true;
+})()`)
+	p.settled()
+	release()
+	p.signedOut()
+	waitFor[bool](p, "the sign-in button ready", `!document.querySelector("#signin").disabled`, 10*time.Second)
+	p.setSelect("#signin-name", "Eve")
+	p.setSelect("#signin-password", password)
+	p.click("#signin")
+	p.signedIn("Eve")
+	p.missesSwallowed()
+	for _, u := range append(seen(), eval[string](p, `location.href`)) {
+		for _, secret := range []string{"password=", strings.ReplaceAll(password, " ", "+"), strings.ReplaceAll(password, " ", "%20")} {
+			if strings.Contains(u, secret) {
+				p.fail("the password reached a URL: %s", u)
+			}
+		}
+	}
+}
+
+// settled waits two frames of the page, or of the page it went to.
+func (p *page) settled() {
+	p.t.Helper()
+	waitFor[bool](p, "two frames", `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, 10*time.Second)
+}
+
+// missesSwallowed checks the harness's guard (aim): a press that lands
+// beside the target the harness aims at, because the page moved, is
+// swallowed before the page sees it, and told.
+func (p *page) missesSwallowed() {
+	p.t.Helper()
+	eval[bool](p, `(() => {
+  const d = document.createElement("div");
+  d.id = "decoy";
+  d.style.cssText = "position: fixed; left: 0; top: 0; width: 100px; height: 100px; z-index: 99";
+  d.addEventListener("click", () => { window.__decoyClicked = true; });
+  document.body.append(d);
+  window.__aim = { selector: "#signout", missed: "" };
+  return true;
+})()`)
+	p.do("press beside the target", chromedp.MouseClickXY(50, 50))
+	got := eval[string](p, `(() => { const m = window.__aim.missed; window.__aim = null; document.querySelector("#decoy").remove(); return (window.__decoyClicked ? "the decoy clicked; " : "") + m; })()`)
+	if got != "click on div#decoy" {
+		p.fail("a press beside the aim: %q, want it swallowed and told (click on div#decoy)", got)
+	}
+}
+
+// notReady checks, while the page's script is held, that a submit
+// button is disabled and, once the page's style has come, looks it.
+func (p *page) notReady(selector, why string) {
+	p.t.Helper()
+	waitFor[bool](p, why+": "+selector+" disabled and dimmed", `(() => {
+  const b = document.querySelector(`+jsString(selector)+`);
+  return b.disabled && getComputedStyle(b).opacity === "0.5";
+})()`, 10*time.Second)
+}
+
+// jsString quotes s for a script.
+func jsString(s string) string {
+	return "`" + strings.ReplaceAll(s, "`", "\\`") + "`"
+}

@@ -1,0 +1,117 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/razziagame/razzia"
+)
+
+// TestLeanExpands: for every seat and a spectator at every other moment
+// of a random game of each size, the game's information varied, the
+// lean state of version 2, decoded and expanded, is the whole state of
+// version 1 decoded, but for game.updated while the game is played; and
+// it leaves out what it promises to.
+func TestLeanExpands(t *testing.T) {
+	names := []string{"Miriam", `<b>Felix</b> & "co"`, "Zoë", "Ann\\", "Ed"}
+	for i := range razzia.MaxPlayers - razzia.MinPlayers + 1 {
+		players := razzia.MinPlayers + i%(razzia.MaxPlayers-razzia.MinPlayers+1)
+		g, err := razzia.NewGame(razzia.Setup{Players: names[:players], Seed: []byte{byte(i), 'l'}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(i), 11))
+		for step := 0; ; step++ {
+			info := gameInfo(g, step+i, names[:players])
+			if step%4 == 2 {
+				to := g.ToMove()
+				info.ToMove = &to // as a server says it
+			}
+			for seat := -1; seat < players && step%2 == 0; seat++ {
+				v := NewView(g.View(seat))
+				since := max(0, g.Len()-2)
+				if step%10 == 0 {
+					since = 0 // every roundend so far
+				}
+				m := StateMessage{Type: TypeState, Game: info, Seat: seat, View: &v, Version: int64(step + 1),
+					Events: Events(g.EventsSince(since), names[:players], nil)}
+				if step%9 == 0 {
+					m.View = nil
+				}
+				if step%6 == 4 {
+					m.Game.Status = StatusFinished // as a finished game's read back says
+				}
+				checkLean(t, &m)
+			}
+			if g.Over() {
+				break
+			}
+			legal := g.LegalMoves()
+			if err := g.Play(legal[rng.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func checkLean(t *testing.T, m *StateMessage) {
+	t.Helper()
+	whole, err := m.AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := *m
+	l.Events = slices.Clone(m.Events)
+	LeanEvents(l.Events, l.View)
+	lean, err := l.AppendLean(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got Message
+	if err := json.Unmarshal(whole, &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(lean, &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := Expand(&got, lean); err != nil {
+		t.Fatalf("Expand: %v\n%s", err, lean)
+	}
+	ExpandEvents(&got)
+	if m.Game.Status == StatusPlaying {
+		want.Game.Updated = time.Time{}
+	}
+	if !reflect.DeepEqual(got, want) {
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		t.Fatalf("the lean state\n%s\nexpands to\n%s\nwant\n%s", lean, g, w)
+	}
+	state, err := m.AppendState(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.View != nil && bytes.Contains(lean, []byte(`"kind":"roundend","round":1,"scores"`)) && len(m.View.Seats[0].Scores) > 0 {
+		t.Fatalf("the lean events keep a roundend's scores: %s", lean)
+	}
+	for _, left := range []string{`"legalMoves"`, `"raid"`, `"bidding"`, `"total":`, `"highBid"`} {
+		if left == `"total":` {
+			// Only the seats' totals, never a score's.
+			if bytes.Count(state, []byte(left)) > len(want.Game.Seats) {
+				t.Fatalf("the lean state keeps scores' totals: %s", state)
+			}
+			continue
+		}
+		if bytes.Contains(state, []byte(left)) {
+			t.Fatalf("the lean state keeps %s: %s", left, state)
+		}
+	}
+	if m.View != nil && (bytes.Contains(state, []byte(`"updated"`)) == (m.Game.Status == StatusPlaying) ||
+		bytes.Count(state, []byte(`"moves"`)) != 1) {
+		t.Fatalf("the lean state's game keeps what the view says: %s", state)
+	}
+}
