@@ -10,7 +10,7 @@ import (
 
 // The session cookie the server signs browsers in with; a Client sends
 // its Session in it.
-const sessionCookie = "razzia_session"
+const sessionCookie = protocol.SessionCookie
 
 // Register makes an account that signs in with a password and signs the
 // client in (Session).

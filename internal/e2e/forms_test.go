@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +20,13 @@ import (
 // runs meanwhile.
 func (p *page) holdScript(name string) (release func()) {
 	p.t.Helper()
+	return p.hold("*/js/"+name, name)
+}
+
+// hold makes the page's requests whose address matches pattern (Chrome's
+// wildcards) wait until release is called; what names them in errors.
+func (p *page) hold(pattern, what string) (release func()) {
+	p.t.Helper()
 	var mu sync.Mutex
 	var held []fetch.RequestID
 	released := false
@@ -31,8 +39,8 @@ func (p *page) holdScript(name string) (release func()) {
 	}); err != nil {
 		p.fail("listening for held requests: %v", err)
 	}
-	if _, err := chromedp.Call(p.ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/js/" + name}}}); err != nil {
-		p.fail("holding %s: %v", name, err)
+	if _, err := chromedp.Call(p.ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: pattern}}}); err != nil {
+		p.fail("holding %s: %v", what, err)
 	}
 	return func() {
 		p.t.Helper()
@@ -41,7 +49,7 @@ func (p *page) holdScript(name string) (release func()) {
 		}
 		released = true
 		if _, err := chromedp.Call(p.ctx, fetch.Disable, cdp.Empty{}); err != nil {
-			p.fail("releasing %s: %v", name, err)
+			p.fail("releasing %s: %v", what, err)
 		}
 		mu.Lock()
 		ids := held
@@ -116,8 +124,12 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	// lobby's script came.
 	release := p.holdScript("lobby.js")
 	p.navigate("/")
-	waitFor[bool](p, "the learn button", shown("#learn"), 10*time.Second)
+	// Measured once the page's styles have come, as the browser first
+	// paints it (a busy machine let the script measure before).
+	waitFor[bool](p, "the learn button, styled", shown("#learn")+` && [...document.querySelectorAll('link[rel="stylesheet"]')].every((l) => l.sheet)`, 10*time.Second)
 	p.notReady("#learn", "the lobby's script held")
+	// Its buttons too (Rules, Refresh) look as waiting, not ready.
+	p.buttonsNotReady("the lobby's script held", "#rules-button", "#refresh")
 	// Where a person taps: the lobby's lists, come, move nothing below them.
 	learnAt := `(() => { const r = document.querySelector("#learn").getBoundingClientRect(); return r.top + scrollY; })()`
 	before := eval[float64](p, learnAt)
@@ -128,6 +140,7 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	p.settled()
 	release()
 	waitFor[bool](p, "the learn button ready", `!document.querySelector("#learn").disabled`, 10*time.Second)
+	waitFor[bool](p, "the lobby's buttons ready", `!document.querySelector("[data-unwired]") && getComputedStyle(document.querySelector("#refresh")).opacity === "1"`, 10*time.Second)
 	waitFor[bool](p, "the lobby's lists", `!document.querySelector("#main .pending") && `+shown("#seeks-open li")+" && "+shown("#challenge-guest"), 10*time.Second)
 	p.frames()
 	if after := eval[float64](p, learnAt); after != before {
@@ -141,6 +154,12 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	}
 	p.click("#learn")
 	waitFor[bool](p, "the guided game", `location.pathname.startsWith("/g/")`, 15*time.Second)
+	// The lobby's buttons stay where they were at its load event, for a
+	// guest here and a signed-in person below, on a phone and a desktop.
+	for _, s := range []size{phone, desktop} {
+		p.lobbyStill(s, "guest")
+	}
+	p.resize(phone)
 
 	// The sign-in form, filled and submitted by a password manager before
 	// the account page's script came.
@@ -149,6 +168,7 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	waitFor[bool](p, "the account page's loading state", shown("#account-status")+` && document.querySelector("#account-status").textContent.trim() !== ""`, 10*time.Second)
 	p.screenshotViewport("forms-account-loading-" + phone.String())
 	p.notReady("#signin", "the account page's script held")
+	p.buttonsNotReady("the account page's script held", "#signin-passkey", "#register-passkey")
 	eval[bool](p, `(() => {
   document.querySelector("#signin-name").value = "Eve";
   document.querySelector("#signin-password").value = "`+password+`";
@@ -164,6 +184,9 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	p.click("#signin")
 	p.signedIn("Eve")
 	p.missesSwallowed()
+	for _, s := range []size{phone, desktop} {
+		p.lobbyStill(s, "signed-in")
+	}
 	for _, u := range append(seen(), eval[string](p, `location.href`)) {
 		for _, secret := range []string{"password=", strings.ReplaceAll(password, " ", "+"), strings.ReplaceAll(password, " ", "%20")} {
 			if strings.Contains(u, secret) {
@@ -210,7 +233,46 @@ func (p *page) notReady(selector, why string) {
 })()`, 10*time.Second)
 }
 
+// buttonsNotReady checks, while the page's script is held, that buttons
+// of type button are marked as waiting for it and look it (forms.js).
+func (p *page) buttonsNotReady(why string, selectors ...string) {
+	p.t.Helper()
+	for _, sel := range selectors {
+		waitFor[bool](p, why+": "+sel+" dimmed and marked", `(() => {
+  const b = document.querySelector(`+jsString(sel)+`);
+  return b.hasAttribute("data-unwired") && b.getAttribute("aria-disabled") === "true" && getComputedStyle(b).opacity === "0.5";
+})()`, 10*time.Second)
+	}
+}
+
 // jsString quotes s for a script.
 func jsString(s string) string {
 	return "`" + strings.ReplaceAll(s, "`", "\\`") + "`"
+}
+
+// lobbyStill opens the lobby at the size with the server's answers held
+// (a slow network), notes where its primary buttons are at the page's
+// load event, lets the answers come and checks that none moved once the
+// lists and the person's account have come: a person taps them at once.
+func (p *page) lobbyStill(s size, who string) {
+	p.t.Helper()
+	const rects = `["#learn", "#playnow-submit", "#create"].map((s) => { const r = document.querySelector(s).getBoundingClientRect();
+  return s + " " + (r.left + scrollX) + "," + (r.top + scrollY); })`
+	p.resize(s)
+	release := p.hold("*/api/*", "the server's answers")
+	p.navigate("/")
+	waitFor[bool](p, "the lobby's load event", `document.readyState === "complete" && !!document.querySelector("#learn")`, 10*time.Second)
+	p.frames()
+	before := eval[[]string](p, rects)
+	p.screenshotViewport("lobby-load-" + who + "-" + s.String())
+	release()
+	account := map[string]string{"guest": shown("#challenge-guest"), "signed-in": shown("#challenge-form")}[who]
+	waitFor[bool](p, "the lobby's lists and the account", `!document.querySelector("[data-unwired]") && !document.querySelector("#main .pending") && `+
+		shown("#seeks-open li")+` && document.querySelectorAll("#seat-list li").length > 0 && `+account, 10*time.Second)
+	p.frames()
+	after := eval[[]string](p, rects)
+	p.screenshotViewport("lobby-ready-" + who + "-" + s.String())
+	if !slices.Equal(after, before) {
+		p.fail("%s at %s: the lobby's buttons moved after the load event, from %q to %q", who, s, before, after)
+	}
 }

@@ -233,9 +233,10 @@ const aim = `(() => {
   for (const type of ["pointerdown", "mousedown", "pointerup", "mouseup", "click"]) window.addEventListener(type, guard, true);
 })();`
 
-// formsReady is true when the page's own forms have their handlers
-// (forms.js): until then their submit buttons are disabled.
-const formsReady = `!document.querySelector("form[data-unwired]")`
+// formsReady is true when the page's own forms and buttons have their
+// handlers (forms.js): until then they wait with data-unwired. A button
+// never wired keeps every test that opens its page waiting here.
+const formsReady = `!document.querySelector("[data-unwired]")`
 
 // newPage opens a tab for the test, with a viewport of width×height.
 func newPage(t *testing.T, srv *server, name string, width, height int64) *page {
@@ -385,7 +386,7 @@ func (p *page) click(selector string) {
 	defer cancel()
 	take := fmt.Sprintf(`(() => {
   const e = document.querySelector(%[1]q);
-  if (e && e.closest("form[data-unwired]")) return false;
+  if (e && e.closest("[data-unwired]")) return false;
   window.__aim = { selector: %[1]q, missed: "" };
   return true;
 })()`, selector)

@@ -6,13 +6,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestOfflineBanner cuts a player's network silently during their turn,
 // on a desktop and on a phone held either way: a banner says so within
 // 5 s without moving the table or covering the player's strip, turn and
-// moves; a move made meanwhile waits in sight and is sent once the
-// network is back.
+// moves or the header's Rules and language (a tablet's size too); a move
+// made meanwhile waits in sight and is sent once the network is back.
 func TestOfflineBanner(t *testing.T) {
 	srv := newServer(t)
 	for name, vp := range map[string]size{"desktop": desktop, "phone": phone, "landscape": landscape} {
@@ -45,17 +47,20 @@ func TestOfflineBanner(t *testing.T) {
 			queued := waitFor[string](p, "the move shown as waiting", `(() => { const q = document.querySelector("#conn-queued");
   return q && q.getClientRects().length > 0 ? q.textContent : ""; })()`, 2*time.Second)
 			t.Logf("%s: %q", name, queued)
-			p.screenshot("offline-" + name)
 			if name == "desktop" {
 				p.accessible("the offline banner with a move waiting")
 			}
 			// The banner, the waiting move in it, covers none of what the
-			// player decides with: their own strip, the turn and the moves.
+			// player decides with (their own strip, the turn and the moves)
+			// nor the header's Rules and language, which an offline person
+			// can still use; all of them are in the viewport.
+			p.do("scroll to the top", chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
+			p.screenshotViewport("offline-" + name)
 			coveredJS := fmt.Sprintf(`(() => { const b = document.querySelector("#conn-banner").getBoundingClientRect();
-  return ["#seat-%d", "#turn", "#moves"].filter((s) => { const e = document.querySelector(s), r = e && e.getBoundingClientRect();
-    return !e || r.top < b.bottom - 1 && b.top < r.bottom - 1 && r.left < b.right - 1 && b.left < r.right - 1; }); })()`, seat)
+  return ["#seat-%d", "#turn", "#moves", "#rules-button", "#lang"].filter((s) => { const e = document.querySelector(s), r = e && e.getBoundingClientRect();
+    return !e || r.top < 0 || r.bottom > innerHeight || r.top < b.bottom - 1 && b.top < r.bottom - 1 && r.left < b.right - 1 && b.left < r.right - 1; }); })()`, seat)
 			if covered := eval[[]string](p, coveredJS); len(covered) > 0 {
-				t.Errorf("the offline banner covers %v", covered)
+				t.Errorf("the offline banner covers %v, or they are outside the viewport", covered)
 			}
 			if vp == desktop {
 				p.resize(tablet)
@@ -66,9 +71,9 @@ func TestOfflineBanner(t *testing.T) {
 					t.Errorf("tablet: the banner moved the table from %v to %v px", tabletTop, now)
 				}
 				if covered := eval[[]string](p, coveredJS); len(covered) > 0 {
-					t.Errorf("tablet: the offline banner covers %v", covered)
+					t.Errorf("tablet: the offline banner covers %v, or they are outside the viewport", covered)
 				}
-				p.screenshot("offline-tablet")
+				p.screenshotViewport("offline-tablet")
 				p.resize(desktop)
 			}
 

@@ -33,7 +33,7 @@ const watchPatchesJS = `(() => {
   let seen = [];
   const obs = new MutationObserver((recs) => { seen = seen.concat(recs); });
   obs.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
-  const out = window.__patches = { bids: [], all: [], big: [], size: 0, built: [], bidsBuilt: [] };
+  const out = window.__patches = { bids: [], all: [], big: [], size: 0, built: [], bidsBuilt: [], chat: [] };
   // The nodes the page made, in the page or not: a redraw that builds the
   // whole table to keep most of it still pays for all of it.
   let made = 0;
@@ -43,6 +43,14 @@ const watchPatchesJS = `(() => {
   Document.prototype.createElementNS = function (...a) { made++; return createNS.apply(this, a); };
   Document.prototype.createTextNode = function (...a) { made++; return createText.apply(this, a); };
   Node.prototype.cloneNode = function (...a) { const c = clone.apply(this, a); made += size(c); return c; };
+  // The chat panel's elements built (their classes begin with "chat-"),
+  // counted apart: a state message seldom changes the chat.
+  let chat = 0;
+  const setAttribute = Element.prototype.setAttribute;
+  Element.prototype.setAttribute = function (name, value) {
+    if (name === "class" && !this.isConnected && String(value).startsWith("chat-")) chat++;
+    return setAttribute.call(this, name, value);
+  };
   const ws = window.__tableSocket();
   // Added after the page's own listener, so it runs after the redraw.
   ws.addEventListener("message", (ev) => {
@@ -50,14 +58,16 @@ const watchPatchesJS = `(() => {
     try { m = JSON.parse(ev.data); } catch { return; }
     const n = touched(seen.concat(obs.takeRecords()));
     seen = [];
-    const built = made;
+    const built = made, chatBuilt = chat;
     made = 0;
+    chat = 0;
     // A whole state, or version 2's patch of one (its events beside it).
     if (m.type !== "state" && m.type !== "patch") return;
     const me = m.seat ?? Number(table.dataset.seat);
     out.size = Math.max(out.size, size(table));
     out.all.push(n);
     out.built.push(built);
+    out.chat.push(chatBuilt);
     if (n > 400) out.big.push(n + ": " + (m.events || []).map((e) => e.kind).join(","));
     const events = m.events || [];
     // The bots answer at once, so a message may carry several moves: an
@@ -77,6 +87,7 @@ type patches struct {
 	Size      int      `json:"size"`
 	Built     []int    `json:"built"`     // the nodes made for each message
 	BidsBuilt []int    `json:"bidsBuilt"` // and for each opponent's bid
+	Chat      []int    `json:"chat"`      // the chat panel's elements built for each message
 }
 
 // TestStatePatches: a state message changes only what changed. At a
@@ -140,7 +151,18 @@ func TestStatePatches(t *testing.T) {
 	}
 	got := eval[patches](p, `window.__patches`)
 	t.Logf("nodes changed per state message: %v; by an opponent's bid: %v; the table has %d nodes; over 400: %q", got.All, got.Bids, got.Size, got.Big)
-	t.Logf("nodes made per state message: %v; for an opponent's bid: %v", got.Built, got.BidsBuilt)
+	t.Logf("nodes made per state message: %v; for an opponent's bid: %v; chat elements: %v", got.Built, got.BidsBuilt, got.Chat)
+	// Nobody wrote in the chat and the seats stayed taken: the panel shows
+	// what it showed, built anew for no message (the game's end may).
+	rebuilt := 0
+	for _, n := range got.Chat[:max(0, len(got.Chat)-1)] {
+		if n > 0 {
+			rebuilt++
+		}
+	}
+	if rebuilt > 0 {
+		t.Errorf("the chat panel was built again for %d of %d state messages that did not change it: elements %v", rebuilt, len(got.Chat), got.Chat)
+	}
 	if lost > 0 {
 		t.Errorf("the focus on the scores was lost %d times while the others played", lost)
 	}
@@ -220,6 +242,9 @@ func TestStatePatchTrace(t *testing.T) {
 	t.Logf("style recalculations and layouts forced in the messages' tasks: %d %q; paints: %d", len(got.forced), got.forced, got.paints)
 	t.Logf("the frames drawing them: elements styled at most %d (median %d), objects laid out at most %d (median %d)",
 		slices.Max(got.styled), medianInt(got.styled), slices.Max(got.laidOut), medianInt(got.laidOut))
+	painting, whole := wholePage(got.painted)
+	t.Logf("and the share of the viewport they painted again: at most %.2f (median %.2f, mean %.2f); %d of the %d frames that painted painted the whole page",
+		slices.Max(got.painted), median(got.painted), mean(got.painted), whole, painting)
 	if slices.Max(msg) >= 50 || slices.Max(frame) >= 50 {
 		t.Errorf("a state message took a task of %.1f ms and a frame of %.1f ms; want both under 50 ms", slices.Max(msg), slices.Max(frame))
 	}
@@ -312,9 +337,11 @@ type traceEvent struct {
 	Args struct {
 		Name string `json:"name"`
 		Data struct {
-			URL        string `json:"url"`
-			LineNumber int    `json:"lineNumber"`
-			Frame      string `json:"frame"`
+			URL        string    `json:"url"`
+			LineNumber int       `json:"lineNumber"`
+			Frame      string    `json:"frame"`
+			Clip       []float64 `json:"clip"`     // a paint's rectangle, as a quad of the viewport's
+			NodeName   string    `json:"nodeName"` // the element at the root of what was painted
 		} `json:"data"`
 		ElementCount int `json:"elementCount"` // a style recalculation's elements
 		BeginData    struct {
@@ -359,6 +386,16 @@ func TestStatePatchLayouts(t *testing.T) {
 		t.Fatalf("only %d state messages traced: the trace proves nothing", len(got.msg))
 	}
 	t.Logf("%d state messages; style recalculations and layouts in their tasks: %q", len(got.msg), got.forced)
+	t.Logf("the frames drawing them painted again these shares of the viewport: %.2f", got.painted)
+	// Each part of the table paints apart: a message repaints the parts
+	// it changed, not the whole page (which a layout, a new stacking
+	// context or the round's end may still ask for now and then).
+	painting, whole := wholePage(got.painted)
+	if painting == 0 {
+		t.Errorf("no frame drawing a state message painted: the trace proves nothing")
+	} else if whole*2 > painting {
+		t.Errorf("%d of the %d frames that painted a state message painted the whole page again: %.2f; want at most half, the parts changed only", whole, painting, got.painted)
+	}
 	if len(got.forced) > 0 {
 		t.Errorf("the tasks of %d state messages laid the page out %d times: %q; want none (the frame does it)", len(got.msg), len(got.forced), got.forced)
 	}
@@ -448,6 +485,9 @@ type traced struct {
 	// recalculated and the objects it laid out, counts that do not depend
 	// on the machine's speed.
 	styled, laidOut []int
+	// And the share of the viewport their paints recorded again: a part
+	// painted anew counts its area, the document's root its whole.
+	painted []float64
 }
 
 // stop ends the trace and tells what it saw (traced), the page's socket's
@@ -500,10 +540,17 @@ func (tr *tracer) stop(line int) traced {
 		e              traceEvent
 		message, frame bool
 		layouts        []traceEvent
+		paints         []traceEvent
 	}
 	var out traced
 	tasks := map[thread][]*task{}
 	var inner []traceEvent
+	var vw, vh float64
+	for _, e := range tr.events {
+		if e.Name == "Paint" && e.Args.Data.NodeName == "#document" && len(e.Args.Data.Clip) == 8 {
+			vw, vh = max(vw, e.Args.Data.Clip[4]), max(vh, e.Args.Data.Clip[5])
+		}
+	}
 	for _, e := range tr.events {
 		th := thread{e.Pid, e.Tid}
 		if !main[th] || e.Ph != "X" {
@@ -534,6 +581,9 @@ func (tr *tracer) stop(line int) traced {
 			ts[i].message = true
 		case e.Name == "Paint" || e.Name == "PrePaint":
 			ts[i].frame = true
+			if e.Name == "Paint" {
+				ts[i].paints = append(ts[i].paints, e)
+			}
 		case e.Name == "Layout" || e.Name == "UpdateLayoutTree":
 			ts[i].layouts = append(ts[i].layouts, e)
 		}
@@ -561,6 +611,7 @@ func (tr *tracer) stop(line int) traced {
 						styled += l.Args.ElementCount
 						laid += l.Args.BeginData.DirtyObjects
 					}
+					out.painted = append(out.painted, paintedShare(next.paints, vw, vh))
 					out.styled = append(out.styled, styled)
 					out.laidOut = append(out.laidOut, laid)
 					break
@@ -569,4 +620,65 @@ func (tr *tracer) stop(line int) traced {
 		}
 	}
 	return out
+}
+
+// paintedShare is the share of a vw×vh viewport that a frame's paints
+// recorded again: each painted part not inside another counts its area
+// within the viewport; the root element's paint, the whole page's, counts
+// all of it. The document's own paint, which every frame walks (reusing
+// what its parts kept), counts nothing by itself.
+func paintedShare(paints []traceEvent, vw, vh float64) float64 {
+	if vw == 0 || vh == 0 {
+		return 0
+	}
+	area := 0.0
+	for i, e := range paints {
+		d := e.Args.Data
+		if d.NodeName == "#document" || len(d.Clip) != 8 {
+			continue
+		}
+		if slices.ContainsFunc(d.Clip, func(c float64) bool { return c > 1e6 }) {
+			// A part the compositor moves (the turn's heading, a flying
+			// card) paints without bounds: it is small, counted as nothing.
+			continue
+		}
+		inside := false
+		for j, o := range paints {
+			if j != i && o.Args.Data.NodeName != "#document" && o.Ts <= e.Ts && e.Ts+e.Dur <= o.Ts+o.Dur && (o.Ts < e.Ts || j < i) {
+				inside = true
+			}
+		}
+		if inside {
+			continue
+		}
+		xs, ys := []float64{d.Clip[0], d.Clip[2], d.Clip[4], d.Clip[6]}, []float64{d.Clip[1], d.Clip[3], d.Clip[5], d.Clip[7]}
+		w := min(slices.Max(xs), vw) - max(slices.Min(xs), 0)
+		h := min(slices.Max(ys), vh) - max(slices.Min(ys), 0)
+		if w > 0 && h > 0 {
+			area += w * h
+		}
+	}
+	return min(area/(vw*vh), 1)
+}
+
+func mean(xs []float64) float64 {
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(max(len(xs), 1))
+}
+
+// wholePage counts the frames that painted (a share of the viewport
+// above 0) and those that painted all of it again.
+func wholePage(painted []float64) (painting, whole int) {
+	for _, share := range painted {
+		if share > 0 {
+			painting++
+		}
+		if share >= 0.99 {
+			whole++
+		}
+	}
+	return painting, whole
 }

@@ -244,6 +244,18 @@ func TestTournamentPage(t *testing.T) {
 	// Her next table is offered where she played the last.
 	waitFor[bool](table, "the next table offered", shown("#tour-next a"), 15*time.Second)
 	table.look("a tournament's table with the next one ready", "tournament-table-next")
+	// The offer hides nothing of the game's end, read at that moment, at a
+	// phone's size or a desktop's; itself in the viewport.
+	for _, s := range []size{phone, desktop} {
+		table.resize(s)
+		table.do("scroll to the top", chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
+		if covered := eval[[]string](table, `(() => { const o = document.querySelector("#tour-next").getBoundingClientRect();
+  if (o.top < 0 || o.bottom > innerHeight) return ["the offer itself out of the viewport"];
+  return ["#game-end-h", "#result .podium", "#game-end-actions", "#final-table"].filter((s) => { const e = document.querySelector(s), r = e && e.getBoundingClientRect();
+    return !e || r.top < o.bottom - 1 && o.top < r.bottom - 1 && r.left < o.right - 1 && o.left < r.right - 1; }); })()`); len(covered) > 0 {
+			table.fail("at %s the next table's offer covers %v", s, covered)
+		}
+	}
 	if eval[bool](table, shown("#rematch")) {
 		table.fail("a tournament's table offers a rematch beside the next table")
 	}

@@ -17,7 +17,7 @@ import (
 )
 
 // sessionCookie names the cookie of a signed-in browser's session.
-const sessionCookie = "razzia_session"
+const sessionCookie = protocol.SessionCookie
 
 // myGamesMax is how many games GET /api/account/games shows.
 const myGamesMax = 50

@@ -96,3 +96,41 @@ func TestFormsWaitForScript(t *testing.T) {
 		t.Fatal("no form found: the pattern is broken")
 	}
 }
+
+// TestButtonsWaitForScript keeps forms.js' rule for a page's own
+// <button type="button">: it does nothing until its script has come, so it
+// comes with data-unwired and aria-disabled="true" (dimmed, as a waiting
+// form's button is), and the page's scripts wire it with onClick, which
+// takes both away (the browser tests wait for no data-unwired left).
+func TestButtonsWaitForScript(t *testing.T) {
+	h := Handler()
+	n := 0
+	for name, url := range pages {
+		t.Run(name, func(t *testing.T) {
+			page := body(t, get(t, h, "GET", url, nil))
+			uses := false
+			for _, src := range modules(t, h, page) {
+				uses = uses || strings.Contains(src, "onClick(")
+			}
+			for _, b := range buttonTag.FindAllStringSubmatch(page, -1) {
+				attrs := attributes(b[1])
+				if attrs["type"] != "button" {
+					continue
+				}
+				n++
+				if _, ok := attrs["data-unwired"]; !ok || attrs["aria-disabled"] != "true" {
+					t.Errorf(`button #%s does nothing until its script comes: give it data-unwired and aria-disabled="true", and wire it with onClick`, attrs["id"])
+				}
+				if attrs["id"] == "" {
+					t.Errorf("a button %s has no id for onClick", b[0])
+				}
+				if !uses {
+					t.Errorf("button #%s: no script of the page calls onClick", attrs["id"])
+				}
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatal("no button found: the pattern is broken")
+	}
+}

@@ -56,6 +56,10 @@ type handler struct {
 	assets  map[string]*asset            // by path below static/, such as "js/table.js"
 	i18n    map[string]*asset            // the merged catalogue of each language, by tag
 	pages   map[string]map[string]*asset // each HTML page by name, in each language (html[lang])
+	// signedIn holds, for a page that shows a signed-in person other
+	// parts than a guest (data-member, data-guest), its signed-in layout,
+	// by name and language as pages.
+	signedIn map[string]map[string]*asset
 }
 
 // Handler returns the handler for everything the server does not serve
@@ -74,9 +78,12 @@ type handler struct {
 // revalidated every time, so a new release shows at once and an unchanged
 // one costs a 304. The pages also list the modules their script imports
 // (modulepreload), so the browser fetches them at once, not one import
-// after another.
+// after another. A request carrying the session cookie
+// (protocol.SessionCookie) gets a page laid out for a signed-in person
+// (signedInLayout), so that nothing moves when its script learns who reads.
 func Handler() http.Handler {
-	h := &handler{assets: map[string]*asset{}, i18n: map[string]*asset{}, pages: map[string]map[string]*asset{}}
+	h := &handler{assets: map[string]*asset{}, i18n: map[string]*asset{}, pages: map[string]map[string]*asset{},
+		signedIn: map[string]map[string]*asset{}}
 	sum := sha256.New()
 	err := fs.WalkDir(files, "static", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -114,14 +121,35 @@ func Handler() http.Handler {
 			continue
 		}
 		body := h.versioned(a.body)
-		h.pages[name] = map[string]*asset{i18n.Fallback: newAsset(body, a.contentType)}
-		for _, l := range i18n.Languages() {
-			if l.Tag != i18n.Fallback {
-				h.pages[name][l.Tag] = newAsset(bytes.Replace(body, []byte(`<html lang="en">`), []byte(`<html lang="`+l.Tag+`">`), 1), a.contentType)
-			}
+		h.pages[name] = inLanguages(body, a.contentType)
+		if member := signedInLayout(body); !bytes.Equal(member, body) {
+			h.signedIn[name] = inLanguages(member, a.contentType)
 		}
 	}
 	return h
+}
+
+// inLanguages makes a page's asset for each language: the same page, its
+// html element naming the language.
+func inLanguages(body []byte, contentType string) map[string]*asset {
+	out := map[string]*asset{i18n.Fallback: newAsset(body, contentType)}
+	for _, l := range i18n.Languages() {
+		if l.Tag != i18n.Fallback {
+			out[l.Tag] = newAsset(bytes.Replace(body, []byte(`<html lang="en">`), []byte(`<html lang="`+l.Tag+`">`), 1), contentType)
+		}
+	}
+	return out
+}
+
+// signedInLayout lays a page out for a signed-in person before its script
+// has asked who reads it, so that nothing moves when the answer comes: an
+// element only such a person sees comes "hidden data-member" in the page
+// and is shown; one only a guest sees comes "data-guest" and is hidden.
+// The script then shows or hides each as the answer says (a session that
+// expired meanwhile makes a guest again).
+func signedInLayout(page []byte) []byte {
+	page = bytes.ReplaceAll(page, []byte(" hidden data-member"), []byte(" data-member"))
+	return bytes.ReplaceAll(page, []byte(" data-guest"), []byte(" hidden data-guest"))
 }
 
 // scriptRef finds a page's module script; moduleImport a module's imports of
@@ -249,11 +277,19 @@ func (h *handler) static(w http.ResponseWriter, r *http.Request, name string, fo
 // page serves one of the HTML pages, revalidated every time: a new release
 // must show at once. The page comes in the language the browser asks for
 // (Accept-Language): its scripts then load that catalogue, or the reader's
-// remembered choice.
+// remembered choice. A request with a session cookie gets the page's
+// signed-in layout (signedInLayout), if it has one.
 func (h *handler) page(w http.ResponseWriter, r *http.Request, name string) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Add("Vary", "Accept-Language")
-	h.serve(w, r, h.pages[name][i18n.Match(r.Header.Get("Accept-Language"))])
+	pages := h.pages[name]
+	if member := h.signedIn[name]; member != nil {
+		w.Header().Add("Vary", "Cookie")
+		if _, err := r.Cookie(protocol.SessionCookie); err == nil {
+			pages = member
+		}
+	}
+	h.serve(w, r, pages[i18n.Match(r.Header.Get("Accept-Language"))])
 }
 
 func (h *handler) notFound(w http.ResponseWriter, r *http.Request) {

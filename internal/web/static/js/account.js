@@ -1,7 +1,7 @@
 // account.js: the account page: sign in or register (password or
 // passkey) as a guest; signed in, the account's settings.
 
-import { onSubmit } from "./forms.js";
+import { onSubmit, onClick } from "./forms.js";
 import { restartLive } from "./live.js";
 import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
@@ -80,10 +80,6 @@ function act(buttons, errorId, f, passkey = false) {
 }
 
 /** clicked runs handler on a click of the button with the id. */
-function clicked(id, handler) {
-  $(id).addEventListener("click", handler);
-}
-
 /** signedIn follows a registration or sign-in: back where the player came from, else here. */
 function signedIn() {
   const back = new URLSearchParams(location.search).get("back");
@@ -104,7 +100,7 @@ onSubmit("signin-form", act(signInButtons, "signin-error", async () => {
   $("signin-password").value = "";
   signedIn();
 }));
-clicked("signin-passkey", act(signInButtons, "signin-error", async () => {
+onClick("signin-passkey", act(signInButtons, "signin-error", async () => {
   await signInPasskey();
   signedIn();
 }, true));
@@ -115,7 +111,7 @@ onSubmit("register-form", act(registerButtons, "register-error", async () => {
   $("register-password").value = "";
   signedIn();
 }));
-clicked("register-passkey", act(registerButtons, "register-error", async () => {
+onClick("register-passkey", act(registerButtons, "register-error", async () => {
   const name = $("register-name").value.trim();
   if (!name) throw new api.APIError(400, "bad_name", "no name");
   await registerPasskey(name, t("web.account.passkey"));
@@ -131,7 +127,7 @@ onSubmit("password-form", act(["password-save"], "password-error", async () => {
   $("password-done").hidden = false;
 }));
 
-clicked("passkey-add", act(["passkey-add"], "passkey-error", async () => changed(await registerPasskey("", t("web.account.passkey"))), true));
+onClick("passkey-add", act(["passkey-add"], "passkey-error", async () => changed(await registerPasskey("", t("web.account.passkey"))), true));
 
 async function removePasskey(id) {
   showError("passkey-error", null);
@@ -142,15 +138,15 @@ async function removePasskey(id) {
   }
 }
 
-clicked("signout", act(["signout"], "me-error", async () => {
+onClick("signout", act(["signout"], "me-error", async () => {
   await api.request("DELETE", "/api/session");
   reload();
 }));
-clicked("signout-everywhere", act(["signout-everywhere"], "me-error", async () => {
+onClick("signout-everywhere", act(["signout-everywhere"], "me-error", async () => {
   await api.request("DELETE", "/api/sessions");
   reload();
 }));
-clicked("delete", act(["delete"], "delete-error", async () => {
+onClick("delete", act(["delete"], "delete-error", async () => {
   if (!confirm(t("web.account.delete.confirm"))) return;
   await api.request("DELETE", "/api/account");
   reload();

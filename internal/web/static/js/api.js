@@ -65,6 +65,8 @@ export const recordURL = (id) => `/api/games/${encodeURIComponent(id)}/record`;
 /** socketURL is the game's WebSocket; lang is the language the server tells the events in; the seats' presence comes too. */
 export const socketURL = (id, lang) =>
   `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/api/games/${encodeURIComponent(id)}/ws?lang=${encodeURIComponent(lang || "en")}&presence=1`;
+/** learnURL is the page of the puzzles of game id, seat's own (all: seat < 0). */
+export const learnURL = (id, seat) => `/puzzles?game=${encodeURIComponent(id)}${seat >= 0 ? `&seat=${seat}` : ""}`;
 /** replayURL is the game's replay, its events told in lang. */
 export const replayURL = (id, lang) => `/api/games/${encodeURIComponent(id)}/replay?lang=${encodeURIComponent(lang || "en")}`;
 

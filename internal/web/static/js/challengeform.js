@@ -11,7 +11,7 @@ import { errorText } from "./errors.js";
 import { onChallenges, describe, left, refreshChallenges, answer } from "./challenges.js";
 
 let t = (k) => k;
-let me = null;
+let me; // undefined until the account is known
 let list = [];
 let askedPace = ""; // the pace the address asks for, until the paces come
 
@@ -53,11 +53,14 @@ function answers(c) {
 }
 
 function draw() {
-  const signedIn = Boolean(me);
-  $("challenge").hidden = me === false; // a server without accounts has no challenges
-  $("challenge-guest").hidden = signedIn || me === false;
-  $("challenge-guest").classList.remove("pending");
-  $("challenge-form").hidden = !signedIn;
+  // Until the account is known the page keeps the server's layout.
+  if (me !== undefined) {
+    const signedIn = Boolean(me);
+    $("challenge").hidden = me === false; // a server without accounts has no challenges
+    $("challenge-guest").hidden = signedIn || me === false;
+    $("challenge-guest").classList.remove("pending");
+    $("challenge-form").hidden = !signedIn;
+  }
   $("challenges-h").hidden = list.length === 0;
   replace($("challenges-list"), list.map(item));
 }

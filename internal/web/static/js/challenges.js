@@ -14,7 +14,7 @@ import { chime } from "./notify.js";
 let tr = () => null;
 // T is the page's translator, or the keys until the language has come.
 const T = () => tr() || Object.assign((k) => k, { has: () => false });
-let me = null;
+let me; // the account: null for a guest, undefined until the server has said
 let challenges = [];
 const subscribers = new Set();
 const dismissed = new Set(); // ended challenges already seen

@@ -154,7 +154,18 @@ export class ChatPanel {
   /** update takes the table's state: the game, our seat, whether it is over, whether we are signed in. */
   update(state) {
     this.state = { ...this.state, ...state };
+    // The table calls this on every state message, which seldom changes
+    // what the panel shows: it is drawn again only when that changed.
+    const key = this.drawnFrom();
+    if (key === this.drawn) return;
     this.render();
+  }
+
+  /** drawnFrom is what of the table's state the panel shows, as one string. */
+  drawnFrom() {
+    const { game, you, over, signedIn } = this.state;
+    const seats = game ? game.seats.map((s) => [s.name, !!s.bot, !!s.open, !!s.account]) : null;
+    return JSON.stringify([game && game.id, over && game && game.updated, seats, you, over, signedIn]);
   }
 
   /** receive takes a server "chat" message. */
@@ -225,6 +236,7 @@ export class ChatPanel {
   }
 
   render() {
+    this.drawn = this.drawnFrom();
     const t = this.t;
     const { game, you, over, signedIn } = this.state;
     setAttr(this.root, "hidden", !game && "");

@@ -11,6 +11,12 @@
 // that must never log or echo a body; a disabled button sends nothing.
 // autocomplete="off" on those buttons stops a browser (Firefox) from
 // restoring them enabled on a reload, before the script runs.
+//
+// A page's own <button type="button"> does nothing until its script has
+// come: it comes with data-unwired and aria-disabled="true", looking as a
+// waiting form's button does (razzia.css), until onClick wires it. Not
+// disabled: its script may keep it disabled for reasons of its own
+// (the start of a replay), which onClick must not undo.
 
 /**
  * onSubmit gives the form with the id its submit handler, which runs
@@ -26,4 +32,16 @@ export function onSubmit(id, handler) {
   for (const b of form.querySelectorAll('button[type="submit"]')) b.disabled = false;
   form.removeAttribute("data-unwired");
   return form;
+}
+
+/**
+ * onClick gives the button with the id its click handler, then makes it
+ * ready: data-unwired and aria-disabled gone.
+ */
+export function onClick(id, handler) {
+  const b = document.getElementById(id);
+  b.addEventListener("click", handler);
+  b.removeAttribute("aria-disabled");
+  b.removeAttribute("data-unwired");
+  return b;
 }

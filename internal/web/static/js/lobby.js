@@ -1,6 +1,6 @@
 // lobby.js: the lobby: create a game, list the games, upload a record.
 
-import { onSubmit } from "./forms.js";
+import { onSubmit, onClick } from "./forms.js";
 import { h, replace, $ } from "./dom.js";
 import * as api from "./api.js";
 import { start } from "./page.js";
@@ -173,9 +173,11 @@ function gameItem(game, mine) {
 }
 
 let lists = {};
-// The signed-in account (null: a guest, false: the server has none) and
-// its games, those where it is its turn first (the server's order).
-let me = null;
+// The signed-in account (null: a guest, false: the server has none;
+// undefined until the server has said, meanwhile the page keeps the layout
+// the server guessed from the session cookie) and its games, those where
+// it is its turn first (the server's order).
+let me;
 let mine = [];
 
 async function loadMine() {
@@ -204,12 +206,15 @@ function drawLists() {
   showAccount(t, me);
   drawPlayNow(t, me);
   drawChallengeForm(t, me);
-  $("mine").hidden = !me;
-  $("mine-hint").hidden = me !== null;
-  $("rated-field").hidden = !me;
-  // A signed-in creator sits under the account's name.
-  if (me) $("create-name").value = me.name;
-  $("create-name").readOnly = !!me;
+  if (me !== undefined) {
+    $("mine").hidden = !me;
+    $("mine-jump").hidden = !me;
+    $("mine-hint").hidden = me !== null;
+    $("rated-field").hidden = !me;
+    // A signed-in creator sits under the account's name.
+    if (me) $("create-name").value = me.name;
+    $("create-name").readOnly = !!me;
+  }
   if (me) {
     replace($("games-mine"), mine.length === 0 ? h("li", { class: "muted none" }, t("web.lobby.mine.none"))
       : mine.map((g) => gameItem(g.game, g)));
@@ -276,7 +281,7 @@ $("players").addEventListener("change", renderSeats);
 $("rated").addEventListener("change", renderSeats);
 onSubmit("create-form", create);
 $("upload").addEventListener("change", upload);
-$("refresh").addEventListener("click", refresh);
+onClick("refresh", refresh);
 setupLearn(() => t);
 setupPlayNow();
 setupChallengeForm();

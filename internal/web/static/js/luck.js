@@ -6,14 +6,9 @@
 // game's mistakes.
 
 import { h } from "./dom.js";
-import { request } from "./api.js";
+import { request, learnURL } from "./api.js";
 import { list } from "./words.js";
 import { percent, signedPercent } from "./analysis.js";
-
-/** learnURL is the address of the puzzles of game id, seat's own (all: seat < 0). */
-export function learnURL(id, seat) {
-  return `/puzzles?game=${encodeURIComponent(id)}${seat >= 0 ? `&seat=${seat}` : ""}`;
-}
 
 /**
  * luckBox is the replay's account of luck and play: one line per player,

@@ -6,7 +6,7 @@
 // operators' page for an operator; and, on the account page, every action
 // on them.
 
-import { h, replace, stylesheet } from "./dom.js";
+import { h, replace } from "./dom.js";
 import * as api from "./api.js";
 import { onLive } from "./live.js";
 import { whoami } from "./players.js";
@@ -20,7 +20,6 @@ let loading = null;
 /** watchModeration reads the person's record now and whenever the page is shown again; t() gives the page's translator. */
 export function watchModeration(t) {
   getT = t;
-  stylesheet("moderation.css");
   load();
   onLive("moderation", moderationMessage);
   document.addEventListener("visibilitychange", () => {

@@ -3,6 +3,7 @@
 
 import { setup } from "./i18n.js";
 import { h, replace } from "./dom.js";
+import { onClick } from "./forms.js";
 import { startLive } from "./live.js";
 import { whoami } from "./players.js";
 
@@ -67,7 +68,7 @@ export async function start(onLanguage) {
     replace(document.getElementById("rules-body"), rulesContent(current));
   };
   if (button && dialog) {
-    button.addEventListener("click", () => {
+    onClick("rules-button", () => {
       fill();
       if (typeof dialog.showModal === "function") dialog.showModal();
       else dialog.setAttribute("open", "");

@@ -9,7 +9,7 @@ import * as meet from "./meet.js";
 import { errorText } from "./errors.js";
 
 let t = (k) => k;
-let me = null; // the account (null: a guest, false: no accounts)
+let me; // the account (null: a guest, false: no accounts, undefined: not known yet)
 let list = { seeks: [], mine: [] };
 let failed = null;
 let busy = false;
@@ -60,10 +60,13 @@ function mineItem(s) {
 }
 
 function draw() {
-  const signedIn = Boolean(me);
-  $("playnow-rated-field").hidden = !signedIn;
-  $("playnow-rating-field").hidden = !signedIn;
-  $("playnow-name-field").hidden = signedIn;
+  // Until the account is known the page keeps the server's layout.
+  if (me !== undefined) {
+    const signedIn = Boolean(me);
+    $("playnow-rated-field").hidden = !signedIn;
+    $("playnow-rating-field").hidden = !signedIn;
+    $("playnow-name-field").hidden = signedIn;
+  }
   $("playnow-submit").disabled = busy;
   const open = list.seeks || [];
   // A request cancelled is gone from the person's view; one seated or

@@ -5,6 +5,7 @@
 // told that push needs an account.
 
 import { $ } from "./dom.js";
+import { onClick } from "./forms.js";
 import * as api from "./api.js";
 import { start } from "./page.js";
 import { translator } from "./i18n.js";
@@ -103,7 +104,7 @@ async function disable() {
 
 /** act runs f on a click, its button disabled meanwhile, then reloads the settings. */
 function act(id, f) {
-  $(id).addEventListener("click", async () => {
+  onClick(id, async () => {
     showError("push-error", null);
     $(id).disabled = true;
     try {

@@ -11,6 +11,7 @@
 // puzzles found in one game, the seat's own first).
 
 import { h, replace, $ } from "./dom.js";
+import { onClick } from "./forms.js";
 import * as api from "./api.js";
 import { start } from "./page.js";
 import { translator } from "./i18n.js";
@@ -392,7 +393,7 @@ function learnAt(i) {
 }
 
 $("puzzle-theme").addEventListener("change", (ev) => go({ kind: "next", theme: ev.target.value }));
-$("puzzle-daily").addEventListener("click", () => go({ kind: "daily", theme: state.mode.theme }));
+onClick("puzzle-daily", () => go({ kind: "daily", theme: state.mode.theme }));
 
 await start(async (t, tag) => {
   state.t = t;

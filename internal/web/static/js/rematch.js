@@ -8,7 +8,7 @@
 // #leave-yes, #leave-no.
 
 import { h } from "./dom.js";
-import { isTutorial } from "./tutorial.js";
+import { isTutorial } from "./guided.js";
 
 // when says when an offer expires, in the reader's terms.
 function when(iso) {

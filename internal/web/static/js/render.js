@@ -907,6 +907,20 @@ function fly(now, from, el, flip) {
   el.animate(frames, { duration: 520, easing: "cubic-bezier(.2,.7,.3,1)" });
 }
 
+// flyLayer is where the flying copies go: one element kept above the
+// page, so that a copy that comes or goes repaints that layer, not the
+// whole page (a new stacking context at the page's root repaints it).
+function flyLayer() {
+  let layer = document.getElementById("fly-layer");
+  if (!layer) {
+    layer = document.createElement("div");
+    layer.id = "fly-layer";
+    layer.setAttribute("aria-hidden", "true");
+    document.body.appendChild(layer);
+  }
+  return layer;
+}
+
 // ghost flies a copy of a card that left the row to its new owner.
 function ghost(node, from, to, delay) {
   const g = node;
@@ -916,8 +930,8 @@ function ghost(node, from, to, delay) {
   g.setAttribute("aria-hidden", "true");
   g.inert = true;
   Object.assign(g.style, { position: "fixed", left: `${from.left}px`, top: `${from.top}px`, width: `${from.width}px`,
-    height: `${from.height}px`, margin: "0", zIndex: "50", pointerEvents: "none" });
-  document.body.appendChild(g);
+    height: `${from.height}px`, margin: "0", pointerEvents: "none" });
+  flyLayer().appendChild(g);
   const dx = to.left + Math.min(to.width, 80) / 2 - (from.left + from.width / 2);
   const dy = to.top + 20 - (from.top + from.height / 2);
   const a = g.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.45)`, opacity: 0.2 }],

@@ -14,6 +14,7 @@ import { renderTable } from "./render.js";
 import { replayURL } from "./api.js";
 import { views } from "./patch.js";
 import { start } from "./page.js";
+import { onClick } from "./forms.js";
 import { drawChart, fetchAnalysis, moveCursor, verdict, verdictClass, summaryBox, nextMistake } from "./analysis.js";
 import { lineItem } from "./chat.js";
 import { errorText } from "./errors.js";
@@ -433,15 +434,15 @@ function onKey(ev) {
   ev.preventDefault();
 }
 
-$("replay-first").addEventListener("click", () => by(0));
-$("replay-prev").addEventListener("click", () => by(state.pos - 1));
-$("replay-next").addEventListener("click", () => by(state.pos + 1));
-$("replay-last").addEventListener("click", () => by(state.steps.length - 1));
-$("replay-play").addEventListener("click", () => (state.playing ? pause() : play(false)));
+onClick("replay-first", () => by(0));
+onClick("replay-prev", () => by(state.pos - 1));
+onClick("replay-next", () => by(state.pos + 1));
+onClick("replay-last", () => by(state.steps.length - 1));
+onClick("replay-play", () => (state.playing ? pause() : play(false)));
 $("replay-slider").addEventListener("input", (ev) => by(Number(ev.target.value)));
-for (const b of $("replay-speeds").querySelectorAll("button")) b.addEventListener("click", () => setSpeed(Number(b.dataset.speed)));
-$("mistake-prev").addEventListener("click", () => toMistake(-1));
-$("mistake-next").addEventListener("click", () => toMistake(1));
+for (const b of $("replay-speeds").querySelectorAll("button")) onClick(b.id, () => setSpeed(Number(b.dataset.speed)));
+onClick("mistake-prev", () => toMistake(-1));
+onClick("mistake-next", () => toMistake(1));
 document.addEventListener("keydown", onKey);
 // The chart is drawn in the page's pixels: again when the page's width changes.
 let chartWidth = 0;

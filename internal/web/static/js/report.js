@@ -4,9 +4,12 @@
 // report one. From a profile the game is one the two played together;
 // from the table it is that table's.
 
-import { h, replace } from "./dom.js";
+import { h, replace, stylesheet } from "./dom.js";
 import * as api from "./api.js";
 import { errorText } from "./errors.js";
+
+// The dialog's style comes with this module, before any dialog is drawn.
+await stylesheet("moderation.css");
 
 /** KINDS are the kinds of report, in the order offered (protocol.Report*). */
 export const KINDS = ["chat", "stalling", "cheating"];

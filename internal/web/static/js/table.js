@@ -2,7 +2,7 @@
 // are open, then the live table; it keeps the WebSocket alive and explains
 // every problem in the reader's language.
 
-import { onSubmit } from "./forms.js";
+import { onSubmit, onClick } from "./forms.js";
 import { h, replace, sync, setText, setClass, setAttr, $, stylesheet } from "./dom.js";
 import * as api from "./api.js";
 import { Connection } from "./conn.js";
@@ -11,7 +11,7 @@ import { start } from "./page.js";
 import { renderTable } from "./render.js";
 import { displayNames, moveLabel, tableKind } from "./words.js";
 import { fetchHints } from "./analysis.js";
-import { isTutorial } from "./tutorial.js";
+import { isTutorial } from "./guided.js";
 import { whoami, changeText, ratingFigure } from "./players.js";
 import { received, tick, left, ticks } from "./clock.js";
 import { turnAlert, alertSettings, clockTick } from "./notify.js";
@@ -19,7 +19,6 @@ import { ChatPanel } from "./chat.js";
 import { errorText } from "./errors.js";
 import { resendDelay } from "./seat.js";
 import { setupSeats, hello, receiveSeats, paintSeats, presenceMark } from "./presence.js";
-import { learnURL } from "./luck.js";
 
 const id = decodeURIComponent(location.pathname.split("/")[2] || "");
 
@@ -273,7 +272,7 @@ function render() {
   // game that is over offers its record and replay on the game-end screen.
   const over = !!view && view.phase === "over";
   const links = { replay: `/g/${encodeURIComponent(game.id)}/replay`, record: api.recordURL(game.id), download: `razzia-${game.id}.json`,
-    learn: you >= 0 && !isTutorial(game) ? learnURL(game.id, you) : null };
+    learn: you >= 0 && !isTutorial(game) ? api.learnURL(game.id, you) : null };
   setAttr($("record-link"), "hidden", (game.status === "open" || over) && "");
   setAttr($("record-link"), "href", links.record);
   setAttr($("record-link"), "download", links.download);
@@ -669,12 +668,12 @@ onSubmit("join-form", join);
 // askFirst makes a button that loses something ask first, in place: it
 // shows its question (confirm), whose "no" button puts it back.
 function askFirst(button, confirm, no) {
-  $(button).addEventListener("click", () => {
+  onClick(button, () => {
     $(button).hidden = true;
     $(confirm).hidden = false;
     $(no).focus();
   });
-  $(no).addEventListener("click", () => {
+  onClick(no, () => {
     $(confirm).hidden = true;
     render(); // the button, if it still applies
     $(button).focus();
@@ -682,7 +681,7 @@ function askFirst(button, confirm, no) {
 }
 // Cancelling: a seated player would lose the table.
 askFirst("cancel-table", "cancel-confirm", "cancel-no");
-$("cancel-yes").addEventListener("click", async () => {
+onClick("cancel-yes", async () => {
   try {
     const res = await api.cancelGame(id);
     page.game = res.game;
@@ -694,7 +693,7 @@ $("cancel-yes").addEventListener("click", async () => {
 });
 // Giving up a seat in the waiting room: the seat may be taken meanwhile.
 askFirst("giveup-seat", "giveup-confirm", "giveup-no");
-$("giveup-yes").addEventListener("click", async () => {
+onClick("giveup-yes", async () => {
   $("giveup-yes").disabled = true;
   try {
     const res = await api.giveUpSeat(id, page.you);
@@ -725,7 +724,7 @@ setInterval(() => {
   if (due) clockTick();
   lastTick = second;
 }, 250);
-$("copy-invite").addEventListener("click", async () => {
+onClick("copy-invite", async () => {
   const url = $("invite-link").value;
   try {
     await navigator.clipboard.writeText(url);

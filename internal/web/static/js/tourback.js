@@ -43,9 +43,14 @@ function follow(page, t) {
     const next = m.type === "tournament" && m.tournament.you && m.tournament.you.game;
     if (!next || next === game) return;
     if (document.getElementById("tour-next")) return;
-    document.body.append(h("div", { id: "tour-next", class: "tour-next", role: "status" },
+    // Above the table, in the page's flow: floating over its foot it hid
+    // the game's final scores on a phone, read at that very moment.
+    const offer = h("div", { id: "tour-next", class: "tour-next", role: "status" },
       h("span", {}, m.tournament.name, ": "),
-      h("a", { class: "button primary", href: `/g/${encodeURIComponent(next)}` }, t("tour.yourtable"))));
+      h("a", { class: "button primary", href: `/g/${encodeURIComponent(next)}` }, t("tour.yourtable")));
+    const table = document.getElementById("table");
+    if (table) table.before(offer);
+    else document.body.append(offer);
   };
   ws.onclose = () => setTimeout(() => follow(page, t), 5000);
 }

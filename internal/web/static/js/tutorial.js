@@ -9,13 +9,7 @@
 // runs under node: the Go tests play the prepared deal (internal/tutorial)
 // with it. coach.js draws what it decides.
 
-/** BOT is the kind of a tutorial's bot seats (tutorial.Bot on the server). */
-export const BOT = "tutorial";
-
-/** isTutorial reports whether a game (GameInfo) is a guided first game. */
-export function isTutorial(game) {
-  return !!game && game.seats.some((s) => s.bot === BOT);
-}
+export { BOT, isTutorial } from "./guided.js";
 
 const mine = (c) => c.v.toMove === c.seat && c.v.legal.length > 0;
 const turn = (c) => mine(c) && c.v.phase === "turn";
