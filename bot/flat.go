@@ -15,8 +15,9 @@ import (
 // shuffles the undrawn cards by their public composition and plays every
 // move still in the running over that same order (common random numbers),
 // to the end of the game, with the heuristic's policy for every seat and
-// the same noise on its values; the cheque majority, which the last round
-// settles, is counted exactly there. A sample's reward is mostly the
+// the same noise on its values, calling readier than the heuristic does
+// (flatWeights); the cheque majority, which the last round settles, is
+// counted exactly there. A sample's reward is mostly the
 // mover's share of the win, with a little of its score margin over the
 // best rival. As samples come in, a move whose mean falls more than
 // DropSE standard errors of the paired difference behind the best is
@@ -51,10 +52,13 @@ const DropSE = 2.5
 const flatWarmup = 16
 
 // flatWeights are the heuristic's weights with the final cheque majority
-// counted exactly in the last round.
+// counted exactly in the last round, and calls readier than the
+// heuristic's, the more so as the police near the raid: tuned by
+// self-play of the yardstick (docs/strength.md).
 var flatWeights = func() weights {
 	w := defaultWeights
 	w.exact = true
+	w.callBase, w.raid = 4, 0.8
 	return w
 }()
 

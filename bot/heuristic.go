@@ -92,7 +92,7 @@ func bid(j *judge, legal []razzia.Move, err float64) razzia.Move {
 // turn uses thieves when they take more than they are worth, calls when
 // the row is worth its price and unlikely to get better, and else draws.
 func turn(j *judge, legal []razzia.Move, err func() float64) razzia.Move {
-	s, me := j.s, j.s.ToMove()
+	me := j.s.ToMove()
 	var best razzia.Move
 	bestGain := j.w.thief
 	canDraw := false
@@ -111,13 +111,7 @@ func turn(j *judge, legal []razzia.Move, err func() float64) razzia.Move {
 			}
 		}
 	}
-	// Calling makes this seat the last to bid. Drawing on lets the row grow
-	// but risks the police card that ends the round.
-	pEnd := 0.0
-	if s.Police() == s.PoliceLimit()-1 && s.DeckLeft() > 0 {
-		pEnd = float64(s.Remaining(razzia.Police)) / float64(s.DeckLeft())
-	}
-	threshold := (j.w.callBase + j.w.callSlot*float64(razzia.RowSize-1-s.RowLen())) * (1 - pEnd)
+	threshold := callMargin(j)
 	if !canDraw {
 		threshold = 0
 	}
@@ -135,6 +129,25 @@ func turn(j *judge, legal []razzia.Move, err func() float64) razzia.Move {
 		return best
 	}
 	return razzia.Draw(razzia.NoKind)
+}
+
+// callMargin is what calling must gain before it beats drawing on.
+// Calling makes the seat the last to bid; drawing on lets the row grow
+// but risks the police card that ends the round. The margin shrinks as
+// the row fills (callSlot a free place), as the police near the raid
+// (raid: the share gone when one more police card ends the round) and
+// with the chance that the next card is that one.
+func callMargin(j *judge) float64 {
+	s := j.s
+	pEnd := 0.0
+	if s.Police() == s.PoliceLimit()-1 && s.DeckLeft() > 0 {
+		pEnd = float64(s.Remaining(razzia.Police)) / float64(s.DeckLeft())
+	}
+	m := (j.w.callBase + j.w.callSlot*float64(razzia.RowSize-1-s.RowLen())) * (1 - pEnd)
+	if s.PoliceLimit() > 1 {
+		m *= 1 - j.w.raid*float64(s.Police())/float64(s.PoliceLimit()-1)
+	}
+	return m
 }
 
 // callGain is the expected gain of calling an auction: the best of the

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -181,5 +182,48 @@ func TestHeuristicChequeCost(t *testing.T) {
 	j := newJudge(&st, &defaultWeights)
 	if lo, hi := j.chequeCost(1, 3), j.chequeCost(1, 12); hi <= lo {
 		t.Errorf("cost of 12 %.2f, of 3 %.2f: want the high cheque to cost more", hi, lo)
+	}
+}
+
+// TestCallMargin checks what a call must gain before it beats drawing
+// on (R7, R9): with raid, the margin loses that share of itself as the
+// police near the raid, in proportion, down to raid's share when one
+// more police card ends the round; without, it does not depend on the
+// police before the last; it shrinks by callSlot for each card in the row.
+func TestCallMargin(t *testing.T) {
+	base := defaultWeights
+	base.callBase, base.callSlot = 4, 1
+	raid := base
+	raid.raid = 0.8
+	police := 0
+	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
+		g := newGame(t, players, fmt.Sprint("call margin ", players))
+		for st := g.State(); !st.Over(); st = g.State() {
+			if st.Phase() == razzia.PhaseTurn {
+				plain, nearing := newJudge(&st, &base), newJudge(&st, &raid)
+				limit := float64(st.PoliceLimit() - 1)
+				pEnd := 0.0
+				if st.Police() == st.PoliceLimit()-1 && st.DeckLeft() > 0 {
+					pEnd = float64(st.Remaining(razzia.Police)) / float64(st.DeckLeft())
+				}
+				want := (4 + float64(razzia.RowSize-1-st.RowLen())) * (1 - pEnd)
+				if got := callMargin(&plain); math.Abs(got-want) > 1e-9 {
+					t.Fatalf("%dp, police %d, row %d: margin %v, want %v", players, st.Police(), st.RowLen(), got, want)
+				}
+				want *= 1 - 0.8*float64(st.Police())/limit
+				if got := callMargin(&nearing); math.Abs(got-want) > 1e-9 {
+					t.Fatalf("%dp, police %d of %d: margin with raid %v, want %v", players, st.Police(), st.PoliceLimit(), got, want)
+				}
+				if st.Police() > 0 {
+					police++
+				}
+			}
+			if err := g.Play(must(New("heuristic", 1)).Choose(g.View(st.ToMove()))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if police < 50 {
+		t.Errorf("only %d turns with police on the track: the raid's part is hardly checked", police)
 	}
 }

@@ -21,6 +21,7 @@ type weights struct {
 	callBase float64 // points a call must gain before it beats drawing on
 	callSlot float64 // more points per place still free in the row
 	thief    float64 // points a thief move must gain
+	raid     float64 // share of the call margin gone when the police are one short of the raid (0 to 1)
 	exact    bool    // count the final cheque majority exactly in the last round
 }
 
@@ -38,6 +39,7 @@ var weightFields = map[string]func(w *weights) *float64{
 	"callBase": func(w *weights) *float64 { return &w.callBase },
 	"callSlot": func(w *weights) *float64 { return &w.callSlot },
 	"thief":    func(w *weights) *float64 { return &w.thief },
+	"raid":     func(w *weights) *float64 { return &w.raid },
 }
 
 var defaultWeights = weights{

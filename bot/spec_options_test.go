@@ -34,6 +34,16 @@ func TestSpecOptionEffects(t *testing.T) {
 			f := b.(*Flat)
 			return f.play.w != &flatWeights && f.play.w.denial == 1 && f.play.w.exact && flatWeights.denial == defaultWeights.denial
 		}},
+		// The yardstick calls more readily than the heuristic, and a spec
+		// may change how.
+		{"flat", func(b Bot) bool {
+			f := b.(*Flat)
+			return f.play.w == &flatWeights && f.play.w.callBase == 4 && f.play.w.raid == 0.8
+		}},
+		{"flat:raid=0.5", func(b Bot) bool {
+			f := b.(*Flat)
+			return f.play.w.raid == 0.5 && flatWeights.raid == 0.8 && defaultWeights.raid == 0
+		}},
 		{"flat:cut=round", func(b Bot) bool { return b.(*Flat).play.cut }},
 		{"flat:rollout=light", func(b Bot) bool { f := b.(*Flat); return f.play.rollout == rolloutLight && f.play.light != nil }},
 		{"flat:full=1", func(b Bot) bool { return b.(*Flat).play.full }},
