@@ -30,19 +30,24 @@ const (
 // A sentState is what a connection of version 2 sent last: the state
 // (shared by the change's connections, never modified) and its version.
 type sentState struct {
-	state   *protocol.State
+	seatDoc
 	version int64
 }
+
+// A seatDoc is a seat's state of a change and the spectators' state it
+// was made from (the same for a spectator; nil for none): the patches of
+// the seats' states are made from the spectators' patch.
+type seatDoc struct{ state, public *protocol.State }
 
 // variants are the keys of a connection's messages among a change's
 // encodings: one for each message of its language.
 type variants struct {
-	state, public, doc, whole, patch string
+	state, public, doc, whole, patch, diff string
 }
 
 func variantsOf(cat *i18n.Catalogue) variants {
 	tag := cat.Tag()
-	return variants{state: tag, public: "public " + tag, doc: "doc " + tag, whole: "whole " + tag, patch: "patch " + tag}
+	return variants{state: tag, public: "public " + tag, doc: "doc " + tag, whole: "whole " + tag, patch: "patch " + tag, diff: "diff " + tag}
 }
 
 // stateOf is the update as a state message, its events and take-overs
@@ -72,12 +77,12 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	state := v.(*protocol.State)
+	doc := v.(*seatDoc)
 	var data []byte
 	last := w.sent
 	if last.state != nil && !u.Full {
 		data, err = u.EncodedSince(w.keys.patch, last.version, func(u table.Update) ([]byte, error) {
-			return patchMessage(u, last, state)
+			return patchMessage(u, last, doc, w.keys.diff)
 		})
 	}
 	if last.state == nil || u.Full || errors.Is(err, protocol.ErrNotPatchable) {
@@ -95,7 +100,7 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 		})
 	}
 	if err == nil {
-		w.sent = sentState{state: state, version: u.Version}
+		w.sent = sentState{seatDoc: *doc, version: u.Version}
 	}
 	return data, err
 }
@@ -103,7 +108,7 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 // seatState returns the update's state for its seat, made from the
 // spectators' state of the change (encoded once, shared by the change's
 // connections of every seat in the language: variant).
-func seatState(u table.Update, cat *i18n.Catalogue, variant string) (*protocol.State, error) {
+func seatState(u table.Update, cat *i18n.Catalogue, variant string) (*seatDoc, error) {
 	if (u.Public == nil) != (u.View == nil) {
 		// An update that does not say the spectators' view (a finished
 		// game's): the seat's own state, encoded.
@@ -112,7 +117,8 @@ func seatState(u table.Update, cat *i18n.Catalogue, variant string) (*protocol.S
 		if err != nil {
 			return nil, err
 		}
-		return protocol.NewState(doc)
+		st, err := protocol.NewState(doc)
+		return &seatDoc{state: st}, err
 	}
 	v, err := u.SharedByChange(variant, func(u table.Update) (any, error) {
 		m := stateOf(u, cat, false)
@@ -128,18 +134,31 @@ func seatState(u table.Update, cat *i18n.Catalogue, variant string) (*protocol.S
 	}
 	public := v.(*protocol.State)
 	if u.Seat < 0 {
-		return public, nil
+		return &seatDoc{state: public, public: public}, nil
 	}
 	m := stateOf(u, cat, false)
-	return protocol.SeatState(public, &m)
+	st, err := protocol.SeatState(public, &m)
+	return &seatDoc{state: st, public: public}, err
 }
 
-// patchMessage encodes the patch of the state last sent into state, with
-// the update's events, untold.
-func patchMessage(u table.Update, last sentState, state *protocol.State) ([]byte, error) {
+// patchMessage encodes the patch of the state last sent into doc's, with
+// the update's events, untold. The spectators' patch from the last
+// state's to doc's is made once for the change's connections that sent
+// the same version last (the variant diff in their language), and each
+// seat's made from it.
+func patchMessage(u table.Update, last sentState, doc *seatDoc, diff string) ([]byte, error) {
+	var d *protocol.StateDiff // nil: each state diffed whole
+	if last.public != nil && doc.public != nil {
+		v, err := u.SharedByChangeSince(diff, last.version, func(table.Update) (any, error) {
+			return protocol.DiffStates(last.public, doc.public)
+		})
+		if err == nil {
+			d = v.(*protocol.StateDiff)
+		}
+	}
 	scratch := stateScratch.Get().(*[]byte)
 	defer stateScratch.Put(scratch)
-	patch, same, err := protocol.AppendStateDiff((*scratch)[:0], last.state, state)
+	patch, same, err := d.AppendDiff((*scratch)[:0], last.state, doc.state)
 	if err != nil {
 		return nil, err
 	}

@@ -171,12 +171,9 @@ func diffObjects(dst, a, b []byte) ([]byte, bool, error) {
 }
 
 // diffMembers appends the patch of the object of members am into that of
-// bm; inner, when set, diffs the values of a key instead of appendDiff
-// (State's view, whose members are known).
-func diffMembers(dst []byte, am, bm []jsonMember, inner func(dst, key, a, b []byte) ([]byte, bool, error)) ([]byte, bool, error) {
-	if inner == nil {
-		inner = func(dst, _, a, b []byte) ([]byte, bool, error) { return appendDiff(dst, a, b) }
-	}
+// bm; f, when set, diffs the members' values instead of appendDiff (a
+// State's, whose view's members are known: statediff.go).
+func diffMembers(dst []byte, am, bm []jsonMember, f *differ) ([]byte, bool, error) {
 	var err error
 	start := len(dst)
 	dst = append(dst, '{')
@@ -191,8 +188,15 @@ func diffMembers(dst []byte, am, bm []jsonMember, inner func(dst, key, a, b []by
 		dst = append(dst, '"', ':')
 	}
 	next := 0 // where the search in a starts: both usually list the keys in one order
+	// found marks the members of a (the first 64) found in b: those are
+	// not searched for again to tell what b removed.
+	var found uint64
 	for _, m := range bm {
-		av := find(am, m.key, &next)
+		var av []byte
+		if i := findIndex(am, m.key, &next); i >= 0 {
+			av = am[i].value
+			found |= 1 << i // 0 past 64
+		}
 		switch {
 		case isNull(av) && isNull(m.value):
 		case isNull(m.value):
@@ -202,7 +206,7 @@ func diffMembers(dst []byte, am, bm []jsonMember, inner func(dst, key, a, b []by
 			mark := len(dst)
 			add(m.key)
 			var same bool
-			if dst, same, err = inner(dst, m.key, av, m.value); err != nil {
+			if dst, same, err = f.value(dst, m.key, av, m.value); err != nil {
 				return dst[:start], false, err
 			}
 			if same {
@@ -210,8 +214,8 @@ func diffMembers(dst []byte, am, bm []jsonMember, inner func(dst, key, a, b []by
 			}
 		}
 	}
-	for _, m := range am {
-		if !isNull(m.value) && find(bm, m.key, new(int)) == nil {
+	for i, m := range am {
+		if found&(1<<i) == 0 && !isNull(m.value) && find(bm, m.key, new(int)) == nil {
 			add(m.key)
 			dst = append(dst, "null"...)
 		}
@@ -225,14 +229,22 @@ func diffMembers(dst []byte, am, bm []jsonMember, inner func(dst, key, a, b []by
 // find returns the value of key among ms, nil when it is not there,
 // starting its search at *next and moving *next past what it found.
 func find(ms []jsonMember, key []byte, next *int) []byte {
+	if i := findIndex(ms, key, next); i >= 0 {
+		return ms[i].value
+	}
+	return nil
+}
+
+// findIndex is find returning the member's index, -1 for none.
+func findIndex(ms []jsonMember, key []byte, next *int) int {
 	for j := range ms {
 		i := (*next + j) % len(ms)
 		if bytes.Equal(ms[i].key, key) {
 			*next = i + 1
-			return ms[i].value
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // diffArrays appends the patch of array a into array b: element by
@@ -431,30 +443,4 @@ func NewState(doc []byte) (*State, error) {
 		}
 	}
 	return st, nil
-}
-
-// AppendStateDiff is AppendDiff of a's and b's documents, which it
-// diffs without finding their members or their views' again.
-func AppendStateDiff(dst []byte, a, b *State) ([]byte, bool, error) {
-	if a.Doc != nil && b.Doc != nil && bytes.Equal(a.Doc, b.Doc) {
-		return dst, true, nil
-	}
-	return diffMembers(dst, a.top, b.top, func(dst, key, av, bv []byte) ([]byte, bool, error) {
-		if string(key) != "view" {
-			return appendDiff(dst, av, bv)
-		}
-		switch {
-		case a.view != nil && b.view != nil:
-			if !a.split && !b.split && bytes.Equal(av, bv) {
-				return dst, true, nil
-			}
-			return diffMembers(dst, a.view, b.view, nil)
-		case b.split:
-			return b.appendObject(dst, b.view, false), false, nil
-		}
-		if a.split {
-			av = a.appendObject(nil, a.view, false)
-		}
-		return appendDiff(dst, av, bv)
-	})
 }

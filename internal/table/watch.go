@@ -80,7 +80,14 @@ func (u Update) EncodedSince(variant string, base int64, encode func(Update) ([]
 // whatever the seat or events of the update that asks first (such as the
 // spectators' state, from which each seat's is made).
 func (u Update) SharedByChange(variant string, make func(Update) (any, error)) (any, error) {
-	return u.shared(encodedKey{seat: math.MinInt, from: -1, variant: variant}, make)
+	return u.SharedByChangeSince(variant, 0, make)
+}
+
+// SharedByChangeSince is SharedByChange for a value that depends on the
+// version the watcher received last too, base (such as the spectators'
+// patch, from which each seat's is made).
+func (u Update) SharedByChangeSince(variant string, base int64, make func(Update) (any, error)) (any, error) {
+	return u.shared(encodedKey{seat: math.MinInt, from: -1, variant: variant, base: base}, make)
 }
 
 // Shared is EncodedSince for any value made of the update (such as an

@@ -1,0 +1,152 @@
+package protocol
+
+import "bytes"
+
+// The seats' states of a change share the spectators' members (SeatState),
+// and so do the states they are patched from: the patch of each member
+// the seats share is the same for every seat. DiffStates makes the
+// spectators' patch once per change, keeping each member's, and
+// StateDiff.AppendDiff makes a seat's from it, diffing only the values
+// that are not the spectators' (the seat's own).
+
+// AppendStateDiff is AppendDiff of a's and b's documents, which it
+// diffs without finding their members or their views' again.
+func AppendStateDiff(dst []byte, a, b *State) ([]byte, bool, error) {
+	return appendStateDiff(dst, a, b, nil)
+}
+
+// A StateDiff is the patch of one state into another (AppendStateDiff),
+// kept member by member, its top's and its view's. Once made it is only
+// read: the connections of a change share it.
+type StateDiff struct {
+	// Patch is the patch of the states DiffStates was given; nil when
+	// they are the same.
+	Patch     []byte
+	top, view []memberDiff
+	recording bool // while DiffStates makes it
+}
+
+// A memberDiff is the patch of a member's value a into b: patch, or
+// nothing when same; start and end are its bounds in Patch.
+type memberDiff struct {
+	key, a, b  []byte
+	patch      []byte
+	start, end int
+	same       bool
+}
+
+// DiffStates returns the patch of state a into b, kept member by member
+// for the patches between states made from a and b (SeatState).
+func DiffStates(a, b *State) (*StateDiff, error) {
+	d := &StateDiff{recording: true, top: make([]memberDiff, 0, len(b.top)), view: make([]memberDiff, 0, len(b.view))}
+	patch, same, err := appendStateDiff(nil, a, b, d)
+	if err != nil {
+		return nil, err
+	}
+	d.recording = false
+	for _, ms := range [][]memberDiff{d.top, d.view} {
+		for i := range ms {
+			ms[i].patch = patch[ms[i].start:ms[i].end:ms[i].end]
+		}
+	}
+	if !same {
+		d.Patch = patch
+	}
+	return d, nil
+}
+
+// AppendDiff is AppendStateDiff(dst, a, b): the patch of each member
+// whose values in a and b are those of the states d was made of is d's,
+// so that only the others are diffed. A nil d diffs every member.
+func (d *StateDiff) AppendDiff(dst []byte, a, b *State) ([]byte, bool, error) {
+	return appendStateDiff(dst, a, b, d)
+}
+
+func appendStateDiff(dst []byte, a, b *State, memo *StateDiff) ([]byte, bool, error) {
+	if a.Doc != nil && b.Doc != nil && bytes.Equal(a.Doc, b.Doc) {
+		return dst, true, nil
+	}
+	f := differ{a: a, b: b, memo: memo}
+	return diffMembers(dst, a.top, b.top, &f)
+}
+
+// A differ diffs the values of two states' members for diffMembers: the
+// top's (a and b set), or their views' (view); with a memo it takes the
+// patch of a member the memo has with the same values from it, or
+// records every member's in it while DiffStates makes it.
+type differ struct {
+	a, b *State
+	memo *StateDiff
+	view bool
+	next int // where the search in the memo's members starts
+}
+
+// value appends the patch of a member's value av into bv (appendDiff).
+func (f *differ) value(dst, key, av, bv []byte) ([]byte, bool, error) {
+	if f == nil {
+		return appendDiff(dst, av, bv)
+	}
+	if !f.view && string(key) == "view" {
+		return f.views(dst, av, bv)
+	}
+	if f.memo == nil {
+		return appendDiff(dst, av, bv)
+	}
+	list := &f.memo.top
+	if f.view {
+		list = &f.memo.view
+	}
+	if f.memo.recording {
+		start := len(dst)
+		dst, same, err := appendDiff(dst, av, bv)
+		*list = append(*list, memberDiff{key: key, a: av, b: bv, start: start, end: len(dst), same: same})
+		return dst, same, err
+	}
+	if m := f.find(*list, key); m != nil && sameSlice(m.a, av) && sameSlice(m.b, bv) {
+		return append(dst, m.patch...), m.same, nil
+	}
+	return appendDiff(dst, av, bv)
+}
+
+// views appends the patch of the states' views, av into bv, from their
+// members when the states know them.
+func (f *differ) views(dst, av, bv []byte) ([]byte, bool, error) {
+	a, b := f.a, f.b
+	switch {
+	case a.view != nil && b.view != nil:
+		// The shortcut leaves the members unrecorded: a memo records them
+		// for the seats' views, which differ.
+		if !a.split && !b.split && bytes.Equal(av, bv) && (f.memo == nil || !f.memo.recording) {
+			return dst, true, nil
+		}
+		inner := differ{memo: f.memo, view: true}
+		return diffMembers(dst, a.view, b.view, &inner)
+	case b.split:
+		return b.appendObject(dst, b.view, false), false, nil
+	}
+	if a.split {
+		av = a.appendObject(nil, a.view, false)
+	}
+	return appendDiff(dst, av, bv)
+}
+
+// find returns the memo's member of key, nil when it has none; both list
+// the members in the order of the states', the search starting where the
+// last one ended.
+func (f *differ) find(ms []memberDiff, key []byte) *memberDiff {
+	for j := range ms {
+		i := (f.next + j) % len(ms)
+		if bytes.Equal(ms[i].key, key) {
+			f.next = i + 1
+			return &ms[i]
+		}
+	}
+	return nil
+}
+
+// sameSlice reports whether a and b are the same bytes in memory (both
+// empty included): a member's value in a state made from the memo's
+// (SeatState) is the memo's own slice, and states are never modified.
+func sameSlice(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}

@@ -1,0 +1,155 @@
+package protocol
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/razziagame/razzia"
+)
+
+// TestStateDiffAsWhole: the patch of every seat's state (SeatState) into
+// the next, made from the spectators' patch of the change kept member by
+// member (DiffStates, StateDiff.AppendDiff), is byte for byte the patch
+// AppendStateDiff makes of the two states alone, at every moment of
+// random games of 2 to 5 players with pre-moves, open tables and the
+// optional parts of the game by turns; so is the patch between states
+// the memo was not made of (found from bytes, two moves apart) and the
+// spectators' own (go test -patch-games 3000 for thousands).
+func TestStateDiffAsWhole(t *testing.T) {
+	games := *manyGames
+	if games == 0 {
+		games = 8
+	}
+	names := []string{"Miriam", `<b>Felix</b> & "co"`, "Zoë", "Ann\\", "Ed"}
+	for i := range games {
+		players := razzia.MinPlayers + i%(razzia.MaxPlayers-razzia.MinPlayers+1)
+		g, err := razzia.NewGame(razzia.Setup{Players: names[:players], Seed: []byte{byte(i), byte(i >> 8), 'd'}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(i), 11))
+		var prevPublic *State
+		prev, older := map[int]*State{}, map[int]*State{}
+		for step := 0; ; step++ {
+			info := gameInfo(g, step+i, names[:players])
+			pv := NewView(g.View(-1))
+			pm := StateMessage{Type: TypeState, Game: info, Seat: -1, View: &pv}
+			if step%9 == 0 {
+				pm.View = nil
+			}
+			pdoc, err := pm.AppendState(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			public, err := NewState(pdoc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var memo *StateDiff
+			if prevPublic != nil {
+				if memo, err = DiffStates(prevPublic, public); err != nil {
+					t.Fatal(err)
+				}
+				want, same, _ := AppendStateDiff(nil, prevPublic, public)
+				if string(memo.Patch) != string(want) || same != (memo.Patch == nil) {
+					t.Fatalf("game %d, move %d: the spectators' patch %s, want %s", i, g.Len(), memo.Patch, want)
+				}
+			}
+			for seat := -1; seat < players; seat++ {
+				m := pm
+				m.Seat = seat
+				m.PreMove, m.PreMoveDropped = []string{"", "bid 9"}[(step+seat+2)%2], []string{"", "", "a higher bid"}[(step+seat+3)%3]
+				if pm.View != nil {
+					m.View = pv.ForSeat(g.View(seat))
+				}
+				st, err := SeatState(public, &m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				found, err := NewState(st.encoded())
+				if err != nil {
+					t.Fatal(err)
+				}
+				what := fmt.Sprintf("game %d, move %d, seat %d", i, g.Len(), seat)
+				if memo != nil {
+					pairs := []struct{ a, b *State }{{prev[seat], st}, {prev[seat], found}, {st, prev[seat]}, {prevPublic, public}}
+					if o := older[seat]; o != nil {
+						pairs = append(pairs, struct{ a, b *State }{o, st})
+					}
+					for _, c := range pairs {
+						p, same, err := memo.AppendDiff([]byte("x"), c.a, c.b)
+						q, sameQ, errQ := AppendStateDiff([]byte("x"), c.a, c.b)
+						if err != nil || errQ != nil || string(p) != string(q) || same != sameQ {
+							t.Fatalf("%s: from the memo %s (%t, %v), whole %s (%t, %v)", what, p, same, err, q, sameQ, errQ)
+						}
+					}
+				}
+				older[seat], prev[seat] = prev[seat], st
+			}
+			prevPublic = public
+			if g.Over() {
+				break
+			}
+			legal := g.LegalMoves()
+			if err := g.Play(legal[rng.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkSeatDiffs is a server's work to patch one change for four
+// seats and the spectators: "whole" diffs each seat's states alone
+// (AppendStateDiff), "shared" makes the spectators' patch once and the
+// seats' from it (DiffStates, StateDiff.AppendDiff).
+func BenchmarkSeatDiffs(b *testing.B) {
+	names := []string{"Load 1.0", "Load 1.1", "Load 1.2", "Load 1.3"}
+	g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: []byte("bench")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	type moment struct{ public, seats []*State }
+	var moments []moment
+	for !g.Over() {
+		pv := NewView(g.View(-1))
+		pm := StateMessage{Type: TypeState, Game: gameInfo(g, 3, names), Seat: -1, View: &pv}
+		doc, _ := pm.AppendState(nil)
+		public, _ := NewState(doc)
+		mo := moment{public: []*State{public}}
+		for seat := range names {
+			m := pm
+			m.Seat, m.View = seat, pv.ForSeat(g.View(seat))
+			st, err := SeatState(public, &m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			mo.seats = append(mo.seats, st)
+		}
+		moments = append(moments, mo)
+		legal := g.LegalMoves()
+		g.Play(legal[rng.IntN(len(legal))])
+	}
+	for _, shared := range []bool{false, true} {
+		b.Run(map[bool]string{false: "whole", true: "shared"}[shared], func(b *testing.B) {
+			var dst []byte
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				k := i % (len(moments) - 1)
+				from, to := moments[k], moments[k+1]
+				if !shared {
+					dst, _, _ = AppendStateDiff(dst[:0], from.public[0], to.public[0])
+					for s := range from.seats {
+						dst, _, _ = AppendStateDiff(dst[:0], from.seats[s], to.seats[s])
+					}
+					continue
+				}
+				memo, _ := DiffStates(from.public[0], to.public[0])
+				for s := range from.seats {
+					dst, _, _ = memo.AppendDiff(dst[:0], from.seats[s], to.seats[s])
+				}
+			}
+		})
+	}
+}
