@@ -358,10 +358,16 @@ func (w *wsConn) away(ctx context.Context, typ websocket.MessageType, data []byt
 	if err := decodeChecked(data, &msg); err != nil {
 		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
+	return w.setAway(ctx, *msg.Away, pc)
+}
+
+// setAway stores that the page of presence pc (nil for none) is hidden
+// or shown.
+func (w *wsConn) setAway(ctx context.Context, away bool, pc *presence.Conn) error {
 	if pc == nil {
 		return nil
 	}
-	if err := pc.SetAway(ctx, *msg.Away); err != nil {
+	if err := pc.SetAway(ctx, away); err != nil {
 		w.s.log.Warn("cannot store that a page is hidden", "err", err)
 		return w.error(ctx, protocol.Internal, 0, "internal error: please try again")
 	}

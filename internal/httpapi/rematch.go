@@ -60,11 +60,8 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 // wsRematch answers a "rematch" message: as POST /api/games/{id}/rematch,
 // but the seat's cookie for the rematch is the client's to keep (a
 // program holds its token; a page posts over HTTP).
-func (w *wsConn) rematch(ctx context.Context, data []byte) error {
-	var msg protocol.RematchMessage
-	if err := decodeChecked(data, &msg); err != nil {
-		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
-	}
+func (w *wsConn) rematch(ctx context.Context, m *inbound) error {
+	msg := protocol.RematchMessage{Type: m.Type, Accept: m.Accept}
 	if msg.Accept == nil {
 		return w.error(ctx, protocol.BadMessage, 0, `a "rematch" message needs "accept": true (offer or accept) or false (decline)`)
 	}

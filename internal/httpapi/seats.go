@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
 
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/presence"
@@ -204,10 +203,14 @@ func (w *wsConn) unblocked(m protocol.ChatMessage) protocol.ChatMessage {
 
 // awayMessage handles a table socket's TypeAway: the page is hidden or
 // shown again.
-func (w *wsConn) awayMessage(ctx context.Context, data []byte) error {
+func (w *wsConn) awayMessage(ctx context.Context, m *inbound) error {
+	msg := protocol.AwayMessage{Type: m.Type, Away: m.Away}
+	if err := msg.Check(); err != nil {
+		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
+	}
 	var pc *presence.Conn
 	if w.pres != nil {
 		pc = w.pres.conn.Load()
 	}
-	return w.away(ctx, websocket.MessageText, data, pc)
+	return w.setAway(ctx, *msg.Away, pc)
 }

@@ -451,37 +451,56 @@ func (w *wsConn) read(ctx context.Context) {
 }
 
 // handle answers one message; it returns an error only when the
-// connection failed. The message's type picks its handler in
-// wsHandlers, which decodes the message once into its type; a message of
-// no known type is judged as a move, whose check names the types.
+// connection failed. The message is decoded once (inbound.go), and its
+// type picks its handler in wsHandlers; a message of no known type is
+// judged as a move, whose check names the types.
 func (w *wsConn) handle(ctx context.Context, typ websocket.MessageType, data []byte) error {
 	if typ != websocket.MessageText {
 		return w.error(ctx, protocol.BadMessage, 0, "send JSON text messages, not binary ones")
 	}
-	h, ok := wsHandlers[messageType(data)]
-	if !ok {
-		h = (*wsConn).move
+	var m inbound
+	h, err := parseInbound(data, &m)
+	if err != nil {
+		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
-	return h(w, ctx, data)
+	return h.handle(w, ctx, &m)
 }
 
-// A wsHandler answers one type of message from the client; it returns an
-// error only when the connection failed.
-type wsHandler func(w *wsConn, ctx context.Context, data []byte) error
+// A wsHandler answers one type of message from the client: form is the
+// type's message, whose fields handle reads of an inbound; handle
+// returns an error only when the connection failed.
+type wsHandler struct {
+	form   any
+	fields []string // form's, by their JSON names
+	handle func(w *wsConn, ctx context.Context, m *inbound) error
+}
+
+func newHandler(form any, handle func(w *wsConn, ctx context.Context, m *inbound) error) *wsHandler {
+	return &wsHandler{form: form, fields: fieldsOf(form), handle: handle}
+}
 
 // wsHandlers are the handlers of the client's messages by type.
-var wsHandlers = map[string]wsHandler{
-	protocol.TypeMove:     (*wsConn).move,
-	protocol.TypePreMove:  (*wsConn).preMove,
-	protocol.TypeTakeBack: (*wsConn).takeBack,
-	protocol.TypeLeave:    (*wsConn).leave,
-	protocol.TypeContinue: (*wsConn).continueRound,
-	protocol.TypeRematch:  (*wsConn).rematch,
-	protocol.TypeChat:     (*wsConn).chat,
-	protocol.TypeMute:     (*wsConn).mute,
-	protocol.TypeUnmute:   (*wsConn).mute,
-	protocol.TypeResync:   (*wsConn).resync,
-	protocol.TypeAway:     (*wsConn).awayMessage,
+var wsHandlers = map[string]*wsHandler{
+	protocol.TypeMove:     newHandler(protocol.MoveMessage{}, (*wsConn).move),
+	protocol.TypePreMove:  newHandler(protocol.PreMoveMessage{}, (*wsConn).preMove),
+	protocol.TypeTakeBack: newHandler(protocol.PreMoveMessage{}, (*wsConn).takeBack),
+	protocol.TypeLeave:    newHandler(protocol.PreMoveMessage{}, (*wsConn).leave),
+	protocol.TypeContinue: newHandler(protocol.PreMoveMessage{}, (*wsConn).continueRound),
+	protocol.TypeRematch:  newHandler(protocol.RematchMessage{}, (*wsConn).rematch),
+	protocol.TypeChat:     newHandler(protocol.ChatSend{}, (*wsConn).chat),
+	protocol.TypeMute:     newHandler(protocol.MuteMessage{}, (*wsConn).mute),
+	protocol.TypeUnmute:   newHandler(protocol.MuteMessage{}, (*wsConn).mute),
+	protocol.TypeResync:   newHandler(protocol.ResyncMessage{}, (*wsConn).resync),
+	protocol.TypeAway:     newHandler(protocol.AwayMessage{}, (*wsConn).awayMessage),
+}
+
+// handlerOf returns the handler of a type of message, the move's for a
+// type nobody knows (its check names the types).
+func handlerOf(typ string) *wsHandler {
+	if h, ok := wsHandlers[typ]; ok {
+		return h
+	}
+	return wsHandlers[protocol.TypeMove]
 }
 
 // messageType returns the "type" of a message, "" when it has none or is
@@ -511,9 +530,9 @@ func decodeChecked(data []byte, msg any) error {
 	return nil
 }
 
-func (w *wsConn) move(ctx context.Context, data []byte) error {
-	var msg protocol.MoveMessage
-	if err := decodeChecked(data, &msg); err != nil {
+func (w *wsConn) move(ctx context.Context, m *inbound) error {
+	msg := protocol.MoveMessage{Type: m.Type, Move: m.Move, Action: m.Action, Cheque: m.Cheque, Cards: m.Cards, Seq: m.Seq}
+	if err := msg.Check(); err != nil {
 		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
 	move, err := msg.Token()
@@ -523,59 +542,51 @@ func (w *wsConn) move(ctx context.Context, data []byte) error {
 	return w.answer(ctx, "move", w.s.hub.Play(ctx, w.id, w.token, move, *msg.Seq))
 }
 
-func (w *wsConn) preMove(ctx context.Context, data []byte) error {
-	var msg protocol.PreMoveMessage
-	if err := decodeChecked(data, &msg); err != nil {
-		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
-	}
-	return w.answer(ctx, "pre-move", w.s.hub.PreMove(ctx, w.id, w.token, msg.Move))
+func (w *wsConn) preMove(ctx context.Context, m *inbound) error {
+	return w.answer(ctx, "pre-move", w.s.hub.PreMove(ctx, w.id, w.token, m.Move))
 }
 
-func (w *wsConn) takeBack(ctx context.Context, data []byte) error {
-	if err := noMove(data); err != nil {
+func (w *wsConn) takeBack(ctx context.Context, m *inbound) error {
+	if err := noMove(m); err != nil {
 		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
 	return w.answer(ctx, "take back", w.s.hub.TakeBack(ctx, w.id, w.token))
 }
 
-func (w *wsConn) leave(ctx context.Context, data []byte) error {
-	if err := noMove(data); err != nil {
+func (w *wsConn) leave(ctx context.Context, m *inbound) error {
+	if err := noMove(m); err != nil {
 		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
 	return w.answer(ctx, "leave", w.s.hub.Leave(ctx, w.id, w.token))
 }
 
-func (w *wsConn) continueRound(ctx context.Context, data []byte) error {
-	if err := noMove(data); err != nil {
+func (w *wsConn) continueRound(ctx context.Context, m *inbound) error {
+	if err := noMove(m); err != nil {
 		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
 	return w.answer(ctx, "continue", w.s.hub.Continue(ctx, w.id, w.token))
 }
 
-// noMove decodes a "takeback", "leave" or "continue", which has the form of a
-// pre-move without its move.
-func noMove(data []byte) error {
-	var msg protocol.PreMoveMessage
-	if err := decodeChecked(data, &msg); err != nil {
-		return err
-	}
-	if msg.Move != "" {
-		return fmt.Errorf("%q takes no \"move\"", msg.Type)
+// noMove checks a "takeback", "leave" or "continue", which has the form
+// of a pre-move without its move.
+func noMove(m *inbound) error {
+	if m.Move != "" {
+		return fmt.Errorf("%q takes no \"move\"", m.Type)
 	}
 	return nil
 }
 
-func (w *wsConn) chat(ctx context.Context, data []byte) error {
-	var msg protocol.ChatSend
-	if err := decodeChecked(data, &msg); err != nil {
+func (w *wsConn) chat(ctx context.Context, m *inbound) error {
+	msg := protocol.ChatSend{Type: m.Type, Phrase: m.Phrase, Text: m.Text}
+	if err := msg.Check(); err != nil {
 		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
 	return w.answer(ctx, "chat", w.s.hub.Chat(ctx, w.id, table.ChatRequest{Token: w.token, Account: w.account, Name: w.name, Phrase: msg.Phrase, Text: msg.Text}))
 }
 
-func (w *wsConn) mute(ctx context.Context, data []byte) error {
-	var msg protocol.MuteMessage
-	if err := decodeChecked(data, &msg); err != nil {
+func (w *wsConn) mute(ctx context.Context, m *inbound) error {
+	msg := protocol.MuteMessage{Type: m.Type, Seat: m.Seat}
+	if err := msg.Check(); err != nil {
 		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
 	return w.answer(ctx, msg.Type, w.s.hub.Mute(ctx, w.id, table.MuteRequest{Token: w.token, Account: w.account, Seat: *msg.Seat, On: msg.Type == protocol.TypeMute}))

@@ -1,9 +1,12 @@
 package httpapi
 
 import (
+	"fmt"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/razziagame/razzia/internal/protocol"
@@ -42,6 +45,103 @@ func TestMessageType(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := messageType([]byte(tt.data)); got != tt.want {
 				t.Errorf("messageType(%s) = %q, want %q", tt.data, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestInboundFields: inbound has the fields of every handler's form, by
+// their JSON names and types, and no other; the names are lower case
+// ASCII, as keysIn matches them.
+func TestInboundFields(t *testing.T) {
+	in := reflect.TypeFor[inbound]()
+	want := map[string]reflect.Type{}
+	for typ, h := range wsHandlers {
+		form := reflect.TypeOf(h.form)
+		for i := range form.NumField() {
+			f := form.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name != strings.ToLower(name) || !regexp.MustCompile(`^[a-z]+$`).MatchString(name) {
+				t.Errorf("%s: field %q is not lower case ASCII", typ, name)
+			}
+			if other, ok := want[name]; ok && other != f.Type {
+				t.Errorf("field %q is %v in one form, %v in another", name, other, f.Type)
+			}
+			want[name] = f.Type
+		}
+	}
+	got := map[string]reflect.Type{}
+	for i := range in.NumField() {
+		f := in.Field(i)
+		got[f.Tag.Get("json")] = f.Type
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("inbound's fields %v, the forms' %v", got, want)
+	}
+}
+
+// TestParseInbound: a message decoded once into an inbound gives its
+// form's fields as decoding it into its form alone does, and a message
+// its form refuses is refused with the form's error, word for word.
+func TestParseInbound(t *testing.T) {
+	for _, data := range []string{
+		`{"type":"move","move":"draw","seq":0}`,
+		` {"seq":3, "move":"bid 9" ,"type":"move"} `,
+		`{"type":"move","action":"thieves","cards":["a","b"],"cheque":0,"seq":1}`,
+		`{"TYPE":"move","Move":"draw","SEQ":2}`,
+		`{"type":"move","mo\u0076e":"draw","seq":0}`,
+		`{"type":"move","movе":"draw","seq":0}`, // a Cyrillic e
+		`{"type":"move","move":"draw","seq":0,"text":"hi"}`,
+		`{"type":"move","move":"draw","seq":0,"seq":1}`,
+		`{"type":"move","move":"dr\"aw:","seq":0}`,
+		`{"type":"move","move":"draw","seq":0}{}`,
+		`{"type":"move","move":"draw","seq":0} x`,
+		`{"type":"move","move":7}`,
+		`{"type":"move",`,
+		`{"type":"move","card":"police"}`,
+		`{"type":"chat","move":"hi"}`,
+		`{"type":"chat","phrase":"gg","to":1}`,
+		`{"type":"chat","text":"a \"quoted\" {text}: [1]"}`,
+		`{"type":"dance","move":"draw","seq":0}`,
+		`{"type":"dance","phrase":"x"}`,
+		`{"move":"draw","seq":0}`,
+		`{"type":7}`,
+		`["move"]`,
+		`null`,
+		``,
+		`{"type":"mute","seat":2}`,
+		`{"type":"unmute","seat":"2"}`,
+		`{"type":"rematch","accept":true}`,
+		`{"type":"rematch","accept":true,"seats":2}`,
+		`{"type":"away","away":false}`,
+		`{"type":"resync"}`,
+		`{"type":"resync","seq":1}`,
+		`{"type":"takeback","move":""}`,
+		`{"type":"premove","move":"pass","extra":{"move":1}}`,
+		`{"type":"premove","move":"pass","seat":{"type":1}}`,
+	} {
+		t.Run(data, func(t *testing.T) {
+			h := handlerOf(messageType([]byte(data)))
+			form := reflect.New(reflect.TypeOf(h.form))
+			want := decodeMessage([]byte(data), form.Interface())
+			var m inbound
+			got, err := parseInbound([]byte(data), &m)
+			if fmt.Sprint(err) != fmt.Sprint(want) {
+				t.Fatalf("parseInbound: %v, want %v", err, want)
+			}
+			if err != nil {
+				return
+			}
+			if got != handlerOf(m.Type) {
+				t.Errorf("the handler is not its type's, %q", m.Type)
+			}
+			in := reflect.ValueOf(m)
+			for i := range form.Elem().NumField() {
+				name, _, _ := strings.Cut(form.Elem().Type().Field(i).Tag.Get("json"), ",")
+				v := in.FieldByNameFunc(func(f string) bool { return strings.EqualFold(f, name) })
+				if !reflect.DeepEqual(v.Interface(), form.Elem().Field(i).Interface()) {
+					t.Errorf("%s: %v, its form says %v", name, v, form.Elem().Field(i))
+				}
 			}
 		})
 	}

@@ -188,11 +188,7 @@ func encodeOnce(appendJSON func([]byte) ([]byte, error)) ([]byte, error) {
 
 // resync answers a client's "resync": the game's goroutine sends it the
 // state again, whole, unless it asked too often.
-func (w *wsConn) resync(ctx context.Context, data []byte) error {
-	var msg protocol.ResyncMessage
-	if err := decodeChecked(data, &msg); err != nil {
-		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
-	}
+func (w *wsConn) resync(ctx context.Context, _ *inbound) error {
 	if w.version < protocol.Version2 {
 		return w.error(ctx, protocol.BadMessage, 0, `"resync" is a message of protocol version 2; this connection speaks version %d`, w.version)
 	}
