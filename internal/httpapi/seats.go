@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-
 	"github.com/razziagame/razzia/internal/playername"
 	"github.com/razziagame/razzia/internal/presence"
 	"github.com/razziagame/razzia/internal/protocol"
