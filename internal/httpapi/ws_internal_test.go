@@ -146,3 +146,15 @@ func TestParseInbound(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkParseInbound is the decoding of a move on a table socket.
+func BenchmarkParseInbound(b *testing.B) {
+	data := []byte(`{"type":"move","move":"bid 13","seq":42}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		var m inbound
+		if _, err := parseInbound(data, &m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

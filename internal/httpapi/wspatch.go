@@ -30,14 +30,9 @@ const (
 // A sentState is what a connection of version 2 sent last: the state
 // (shared by the change's connections, never modified) and its version.
 type sentState struct {
-	seatDoc
+	state   *protocol.State
 	version int64
 }
-
-// A seatDoc is a seat's state of a change and the spectators' state it
-// was made from (the same for a spectator; nil for none): the patches of
-// the seats' states are made from the spectators' patch.
-type seatDoc struct{ state, public *protocol.State }
 
 // variants are the keys of a connection's messages among a change's
 // encodings: one for each message of its language.
@@ -77,12 +72,12 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	doc := v.(*seatDoc)
+	state := v.(*protocol.State)
 	var data []byte
 	last := w.sent
 	if last.state != nil && !u.Full {
 		data, err = u.EncodedSince(w.keys.patch, last.version, func(u table.Update) ([]byte, error) {
-			return patchMessage(u, last, doc, w.keys.diff)
+			return patchMessage(u, last, state, w.keys.diff)
 		})
 	}
 	if last.state == nil || u.Full || errors.Is(err, protocol.ErrNotPatchable) {
@@ -100,7 +95,7 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 		})
 	}
 	if err == nil {
-		w.sent = sentState{seatDoc: *doc, version: u.Version}
+		w.sent = sentState{state: state, version: u.Version}
 	}
 	return data, err
 }
@@ -108,7 +103,7 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 // seatState returns the update's state for its seat, made from the
 // spectators' state of the change (encoded once, shared by the change's
 // connections of every seat in the language: variant).
-func seatState(u table.Update, cat *i18n.Catalogue, variant string) (*seatDoc, error) {
+func seatState(u table.Update, cat *i18n.Catalogue, variant string) (*protocol.State, error) {
 	if (u.Public == nil) != (u.View == nil) {
 		// An update that does not say the spectators' view (a finished
 		// game's): the seat's own state, encoded.
@@ -117,8 +112,7 @@ func seatState(u table.Update, cat *i18n.Catalogue, variant string) (*seatDoc, e
 		if err != nil {
 			return nil, err
 		}
-		st, err := protocol.NewState(doc)
-		return &seatDoc{state: st}, err
+		return protocol.NewState(doc)
 	}
 	v, err := u.SharedByChange(variant, func(u table.Update) (any, error) {
 		m := stateOf(u, cat, false)
@@ -134,31 +128,29 @@ func seatState(u table.Update, cat *i18n.Catalogue, variant string) (*seatDoc, e
 	}
 	public := v.(*protocol.State)
 	if u.Seat < 0 {
-		return &seatDoc{state: public, public: public}, nil
+		return public, nil
 	}
-	m := stateOf(u, cat, false)
-	st, err := protocol.SeatState(public, &m)
-	return &seatDoc{state: st, public: public}, err
+	// The seat's own members: the rest is public's.
+	m := protocol.StateMessage{Seat: u.Seat, View: u.View, PreMove: u.PreMove, PreMoveDropped: u.PreMoveDropped}
+	return protocol.SeatState(public, &m)
 }
 
-// patchMessage encodes the patch of the state last sent into doc's, with
+// patchMessage encodes the patch of the state last sent into state, with
 // the update's events, untold. The spectators' patch from the last
-// state's to doc's is made once for the change's connections that sent
-// the same version last (the variant diff in their language), and each
-// seat's made from it.
-func patchMessage(u table.Update, last sentState, doc *seatDoc, diff string) ([]byte, error) {
-	var d *protocol.StateDiff // nil: each state diffed whole
-	if last.public != nil && doc.public != nil {
-		v, err := u.SharedByChangeSince(diff, last.version, func(table.Update) (any, error) {
-			return protocol.DiffStates(last.public, doc.public)
-		})
-		if err == nil {
-			d = v.(*protocol.StateDiff)
-		}
+// state's to this one's is made once for the change's connections that
+// sent the same version last (the variant diff in their language), and
+// each seat's made from it.
+func patchMessage(u table.Update, last sentState, state *protocol.State, diff string) ([]byte, error) {
+	var d *protocol.StateDiff // nil: each member diffed
+	v, err := u.SharedByChangeSince(diff, last.version, func(table.Update) (any, error) {
+		return protocol.DiffStates(last.state.Public(), state.Public())
+	})
+	if err == nil {
+		d = v.(*protocol.StateDiff)
 	}
 	scratch := stateScratch.Get().(*[]byte)
 	defer stateScratch.Put(scratch)
-	patch, same, err := d.AppendDiff((*scratch)[:0], last.state, doc.state)
+	patch, same, err := d.AppendDiff((*scratch)[:0], last.state, state)
 	if err != nil {
 		return nil, err
 	}

@@ -428,6 +428,17 @@ type State struct {
 	// split marks a seat's state whose view is known by its members
 	// alone: the view's member in top holds the spectators' view.
 	split bool
+	// public is the spectators' state a seat's was made from.
+	public *State
+}
+
+// Public returns the spectators' state s was made from (SeatState), or
+// s itself: the states DiffStates is given, for the seats' patches.
+func (s *State) Public() *State {
+	if s.public != nil {
+		return s.public
+	}
+	return s
 }
 
 // NewState finds the members of an encoded state.

@@ -77,7 +77,7 @@ func SeatState(public *State, m *StateMessage) (*State, error) {
 	for _, f := range fix {
 		out[f.i].value = own[f.start:f.end]
 	}
-	st := &State{top: out[:top:top], split: split}
+	st := &State{top: out[:top:top], split: split, public: public}
 	if split {
 		st.view = out[top:]
 	}

@@ -21,34 +21,31 @@ func AppendStateDiff(dst []byte, a, b *State) ([]byte, bool, error) {
 type StateDiff struct {
 	// Patch is the patch of the states DiffStates was given; nil when
 	// they are the same.
-	Patch     []byte
+	Patch    []byte
+	from, to *State // the states it was made of
+	// top and view are the members that changed, in buf: one that did
+	// not costs a seat no more to compare again than to look up.
 	top, view []memberDiff
+	buf       [16]memberDiff
 	recording bool // while DiffStates makes it
 }
 
-// A memberDiff is the patch of a member's value a into b: patch, or
-// nothing when same; start and end are its bounds in Patch.
+// A memberDiff is the patch of a member's value a into b: Patch[start:end].
 type memberDiff struct {
 	key, a, b  []byte
-	patch      []byte
 	start, end int
-	same       bool
 }
 
 // DiffStates returns the patch of state a into b, kept member by member
 // for the patches between states made from a and b (SeatState).
 func DiffStates(a, b *State) (*StateDiff, error) {
-	d := &StateDiff{recording: true, top: make([]memberDiff, 0, len(b.top)), view: make([]memberDiff, 0, len(b.view))}
-	patch, same, err := appendStateDiff(nil, a, b, d)
+	d := &StateDiff{from: a, to: b, recording: true}
+	d.top, d.view = d.buf[:0:4], d.buf[4:4]
+	patch, same, err := appendStateDiff(make([]byte, 0, 512), a, b, d)
 	if err != nil {
 		return nil, err
 	}
 	d.recording = false
-	for _, ms := range [][]memberDiff{d.top, d.view} {
-		for i := range ms {
-			ms[i].patch = patch[ms[i].start:ms[i].end:ms[i].end]
-		}
-	}
 	if !same {
 		d.Patch = patch
 	}
@@ -59,6 +56,9 @@ func DiffStates(a, b *State) (*StateDiff, error) {
 // whose values in a and b are those of the states d was made of is d's,
 // so that only the others are diffed. A nil d diffs every member.
 func (d *StateDiff) AppendDiff(dst []byte, a, b *State) ([]byte, bool, error) {
+	if d != nil && a == d.from && b == d.to {
+		return append(dst, d.Patch...), d.Patch == nil, nil
+	}
 	return appendStateDiff(dst, a, b, d)
 }
 
@@ -99,11 +99,13 @@ func (f *differ) value(dst, key, av, bv []byte) ([]byte, bool, error) {
 	if f.memo.recording {
 		start := len(dst)
 		dst, same, err := appendDiff(dst, av, bv)
-		*list = append(*list, memberDiff{key: key, a: av, b: bv, start: start, end: len(dst), same: same})
+		if !same {
+			*list = append(*list, memberDiff{key: key, a: av, b: bv, start: start, end: len(dst)})
+		}
 		return dst, same, err
 	}
 	if m := f.find(*list, key); m != nil && sameSlice(m.a, av) && sameSlice(m.b, bv) {
-		return append(dst, m.patch...), m.same, nil
+		return append(dst, f.memo.Patch[m.start:m.end]...), false, nil
 	}
 	return appendDiff(dst, av, bv)
 }
