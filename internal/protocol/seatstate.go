@@ -22,7 +22,10 @@ var errNotPublic = errors.New("protocol: not a spectator's encoded state")
 // only the seat's own members: its Doc is nil (encoded writes it out),
 // and its view is known by its members alone.
 func SeatState(public *State, m *StateMessage) (*State, error) {
-	own := make([]byte, 0, 256)
+	// The seat's own values are written on the stack, then copied once
+	// to their size.
+	var ownBuf [512]byte
+	own := ownBuf[:0]
 	out := make([]jsonMember, 0, len(public.top)+2+len(public.view))
 	// The members whose values are the seat's own, in own: set once own
 	// stops growing.
@@ -74,8 +77,10 @@ func SeatState(public *State, m *StateMessage) (*State, error) {
 			mine(vm.key, start)
 		}
 	}
+	kept := make([]byte, len(own))
+	copy(kept, own)
 	for _, f := range fix {
-		out[f.i].value = own[f.start:f.end]
+		out[f.i].value = kept[f.start:f.end:f.end]
 	}
 	st := &State{top: out[:top:top], split: split, public: public}
 	if split {

@@ -26,14 +26,16 @@ type StateDiff struct {
 	// top and view are the members that changed, in buf: one that did
 	// not costs a seat no more to compare again than to look up.
 	top, view []memberDiff
-	buf       [16]memberDiff
+	buf       [12]memberDiff
 	recording bool // while DiffStates makes it
 }
 
-// A memberDiff is the patch of a member's value a into b: Patch[start:end].
+// A memberDiff is the patch of a member's value a into b (their first
+// bytes and lengths: sameSlice): Patch[start:end].
 type memberDiff struct {
-	key, a, b  []byte
-	start, end int
+	key                    []byte
+	a, b                   *byte
+	alen, blen, start, end int32
 }
 
 // DiffStates returns the patch of state a into b, kept member by member
@@ -41,7 +43,7 @@ type memberDiff struct {
 func DiffStates(a, b *State) (*StateDiff, error) {
 	d := &StateDiff{from: a, to: b, recording: true}
 	d.top, d.view = d.buf[:0:4], d.buf[4:4]
-	patch, same, err := appendStateDiff(make([]byte, 0, 512), a, b, d)
+	patch, same, err := appendStateDiff(make([]byte, 0, 256), a, b, d)
 	if err != nil {
 		return nil, err
 	}
@@ -100,11 +102,12 @@ func (f *differ) value(dst, key, av, bv []byte) ([]byte, bool, error) {
 		start := len(dst)
 		dst, same, err := appendDiff(dst, av, bv)
 		if !same {
-			*list = append(*list, memberDiff{key: key, a: av, b: bv, start: start, end: len(dst)})
+			*list = append(*list, memberDiff{key: key, a: first(av), b: first(bv),
+				alen: int32(len(av)), blen: int32(len(bv)), start: int32(start), end: int32(len(dst))})
 		}
 		return dst, same, err
 	}
-	if m := f.find(*list, key); m != nil && sameSlice(m.a, av) && sameSlice(m.b, bv) {
+	if m := f.find(*list, key); m != nil && sameSlice(m.a, m.alen, av) && sameSlice(m.b, m.blen, bv) {
 		return append(dst, f.memo.Patch[m.start:m.end]...), false, nil
 	}
 	return appendDiff(dst, av, bv)
@@ -146,9 +149,17 @@ func (f *differ) find(ms []memberDiff, key []byte) *memberDiff {
 	return nil
 }
 
-// sameSlice reports whether a and b are the same bytes in memory (both
-// empty included): a member's value in a state made from the memo's
+// sameSlice reports whether b is the n bytes at a in memory (both empty
+// included): a member's value in a state made from the memo's
 // (SeatState) is the memo's own slice, and states are never modified.
-func sameSlice(a, b []byte) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+func sameSlice(a *byte, n int32, b []byte) bool {
+	return int(n) == len(b) && first(b) == a
+}
+
+// first returns the address of v's first byte, nil for none.
+func first(v []byte) *byte {
+	if len(v) == 0 {
+		return nil
+	}
+	return &v[0]
 }
