@@ -2,12 +2,17 @@ package table
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"log/slog"
 	"maps"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/memstore"
 )
 
 // callStore counts, by method, the reads of the store a node makes and
@@ -175,4 +180,62 @@ func replicaReadsNoMove(t *testing.T, open func(t *testing.T) store.Store) {
 	if len(got) > 0 {
 		t.Errorf("the owner called the store for more than the moves while %d were played: %v, want no renewal, scan or read", moves, got)
 	}
+}
+
+// BenchmarkReplicaFollow measures what a node spends on a move of a game
+// another node runs, from the move's notice to the update of one
+// spectator watching there: parsing the notice, applying the move and
+// encoding the spectators' view. A games' moves come in notices only
+// (none is in the store), so that any read of the store would fail it.
+func BenchmarkReplicaFollow(b *testing.B) {
+	st := memstore.New()
+	h := New(st, Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), LeaseTTL: time.Hour, Node: "replica"})
+	defer h.Close()
+	ctx := b.Context()
+	var (
+		sub   *Subscription
+		id    string
+		moves []string
+		n     int
+	)
+	start := func(i int) {
+		// Digits as letters: an id has no 0, 1, 8 or 9.
+		id = "follow" + strings.Map(func(r rune) rune { return r - '0' + 'a' }, fmt.Sprintf("%04d", i))
+		g := playedGame(b, id, "untimed", "Ann", "Bob", "Cy", "Dee")
+		moves, g.Moves, g.Status, g.Clock = g.Moves, []string{}, store.StatusPlaying, nil
+		if err := st.CreateGame(ctx, g); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := st.AcquireLease(ctx, id, "owner", time.Hour); err != nil {
+			b.Fatal(err)
+		}
+		var err error
+		if sub, err = h.Watch(ctx, id, Watcher{}); err != nil {
+			b.Fatal(err)
+		}
+		<-sub.Updates()
+		n = 0
+	}
+	start(0)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if n == len(moves) {
+			b.StopTimer()
+			sub.Close()
+			start(i)
+			b.StartTimer()
+		}
+		status := store.StatusPlaying
+		if n == len(moves)-1 {
+			status = store.StatusFinished
+		}
+		h.notice(store.Notice{Channel: store.ChangesChannel, Payload: store.MoveChange(id, n, moves[n], status, nil).Payload()})
+		n++
+		for u := range sub.Updates() {
+			if u.View != nil && u.View.Moves == n {
+				break
+			}
+		}
+	}
+	sub.Close()
 }
