@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"github.com/razziagame/razzia/internal/pace"
 	"github.com/razziagame/razzia/internal/playername"
@@ -97,6 +98,9 @@ func (s *Service) account(ctx context.Context, name string) (Person, error) {
 	}
 	to, err := s.opts.Account(ctx, name)
 	switch {
+	case errors.Is(err, store.ErrNoAccount) && utf8.RuneCountInString(name) > playername.MaxLen:
+		// Not echoed: a refusal never carries back a page of the sender's text.
+		return Person{}, reject(ErrNotFound, "there is no such player: names have at most %d characters", playername.MaxLen)
 	case errors.Is(err, store.ErrNoAccount):
 		return Person{}, reject(ErrNotFound, "there is no player called %q", name)
 	case err != nil:

@@ -3,6 +3,7 @@ package meet_test
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -232,6 +233,10 @@ func TestChallengeRefused(t *testing.T) {
 				t.Errorf("Challenge = %v, want %s", err, tc.code)
 			}
 		})
+	}
+	long := strings.Repeat("x", 3000)
+	if _, err := w.svc.Challenge(t.Context(), ann, []string{long}, "", false); !errors.Is(err, protocol.NotFound) || len(err.Error()) > 200 {
+		t.Errorf("a challenge to a 3000-letter name: %d bytes of %v, want a short not_found", len(err.Error()), err)
 	}
 	for _, p := range []meet.Person{ann, bob} {
 		if list, _ := w.svc.Challenges(t.Context(), p); len(list) != 0 && p == bob {
