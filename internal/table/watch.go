@@ -40,8 +40,9 @@ type Update struct {
 // so that a message built from an update is encoded once for every
 // watcher who sees the same thing, not once per connection.
 type change struct {
-	mu      sync.Mutex // guards encoded, not the encoding itself
+	mu      sync.Mutex // guards encoded and free, not the encoding itself
 	encoded map[encodedKey]*encoding
+	free    []encoding // allocated together: a change has several
 	clock   *protocol.ClockView // the clocks at the change, made once (showing.addClock)
 }
 
@@ -97,22 +98,25 @@ func (u Update) Shared(variant string, base int64, make func(Update) (any, error
 	return u.shared(encodedKey{u.Seat, u.from, variant, base}, make)
 }
 
-func (u Update) shared(key encodedKey, make func(Update) (any, error)) (any, error) {
+func (u Update) shared(key encodedKey, build func(Update) (any, error)) (any, error) {
 	if u.change == nil {
-		return make(u)
+		return build(u)
 	}
 	c := u.change
 	c.mu.Lock()
 	e, ok := c.encoded[key]
 	if !ok {
 		if c.encoded == nil {
-			c.encoded = map[encodedKey]*encoding{}
+			c.encoded = make(map[encodedKey]*encoding, 8)
 		}
-		e = &encoding{}
+		if len(c.free) == 0 {
+			c.free = make([]encoding, 8)
+		}
+		e, c.free = &c.free[0], c.free[1:]
 		c.encoded[key] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.value, e.err = make(u) })
+	e.once.Do(func() { e.value, e.err = build(u) })
 	return e.value, e.err
 }
 
