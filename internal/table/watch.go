@@ -42,7 +42,7 @@ type Update struct {
 type change struct {
 	mu      sync.Mutex // guards encoded and free, not the encoding itself
 	encoded map[encodedKey]*encoding
-	free    []encoding // allocated together: a change has several
+	free    []encoding          // allocated together: a change has several
 	clock   *protocol.ClockView // the clocks at the change, made once (showing.addClock)
 }
 
