@@ -120,30 +120,42 @@ func TestParseInbound(t *testing.T) {
 		`{"type":"premove","move":"pass","extra":{"move":1}}`,
 		`{"type":"premove","move":"pass","seat":{"type":1}}`,
 	} {
-		t.Run(data, func(t *testing.T) {
-			h := handlerOf(messageType([]byte(data)))
-			form := reflect.New(reflect.TypeOf(h.form))
-			want := decodeMessage([]byte(data), form.Interface())
-			var m inbound
-			got, err := parseInbound([]byte(data), &m)
-			if fmt.Sprint(err) != fmt.Sprint(want) {
-				t.Fatalf("parseInbound: %v, want %v", err, want)
-			}
-			if err != nil {
-				return
-			}
-			if got != handlerOf(m.Type) {
-				t.Errorf("the handler is not its type's, %q", m.Type)
-			}
-			in := reflect.ValueOf(m)
-			for i := range form.Elem().NumField() {
-				name, _, _ := strings.Cut(form.Elem().Type().Field(i).Tag.Get("json"), ",")
-				v := in.FieldByNameFunc(func(f string) bool { return strings.EqualFold(f, name) })
-				if !reflect.DeepEqual(v.Interface(), form.Elem().Field(i).Interface()) {
-					t.Errorf("%s: %v, its form says %v", name, v, form.Elem().Field(i))
-				}
-			}
-		})
+		t.Run(data, func(t *testing.T) { checkParse(t, []byte(data)) })
+	}
+}
+
+// FuzzParseInbound: parseInbound takes any message as its form does.
+func FuzzParseInbound(f *testing.F) {
+	f.Add([]byte(`{"type":"move","move":"draw","seq":0}`))
+	f.Add([]byte(`{"type":"chat","text":"a \"b\": {c}","Phrase":""}`))
+	f.Add([]byte(`{"type":"mute","seat":1,"x":[{"seat":2}]}`))
+	f.Fuzz(checkParse)
+}
+
+// checkParse checks that parseInbound decodes data as data's form does:
+// the same error, or the same fields.
+func checkParse(t *testing.T, data []byte) {
+	h := handlerOf(messageType(data))
+	form := reflect.New(reflect.TypeOf(h.form))
+	want := decodeMessage(data, form.Interface())
+	var m inbound
+	got, err := parseInbound(data, &m)
+	if fmt.Sprint(err) != fmt.Sprint(want) {
+		t.Fatalf("parseInbound(%s): %v, want %v", data, err, want)
+	}
+	if err != nil {
+		return
+	}
+	if got != handlerOf(m.Type) {
+		t.Errorf("the handler is not its type's, %q", m.Type)
+	}
+	in := reflect.ValueOf(m)
+	for i := range form.Elem().NumField() {
+		name, _, _ := strings.Cut(form.Elem().Type().Field(i).Tag.Get("json"), ",")
+		v := in.FieldByNameFunc(func(f string) bool { return strings.EqualFold(f, name) })
+		if !reflect.DeepEqual(v.Interface(), form.Elem().Field(i).Interface()) {
+			t.Errorf("%s: %s: %v, its form says %v", data, name, v, form.Elem().Field(i))
+		}
 	}
 }
 
