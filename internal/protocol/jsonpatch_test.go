@@ -187,12 +187,8 @@ func TestPatchGames(t *testing.T) {
 				}
 				prev[seat] = doc
 			}
-			if g.Over() {
+			if !playOn(t, g, rng) {
 				break
-			}
-			legal := g.LegalMoves()
-			if err := g.Play(legal[rng.IntN(len(legal))]); err != nil {
-				t.Fatal(err)
 			}
 		}
 	}
@@ -332,27 +328,9 @@ func TestSeatState(t *testing.T) {
 		rng := rand.New(rand.NewPCG(uint64(i), 9))
 		prevSeat := map[int]*State{}
 		for step := 0; ; step++ {
-			info := gameInfo(g, step+i, names[:players])
-			pv := NewView(g.View(-1))
-			pm := StateMessage{Type: TypeState, Game: info, Seat: -1, View: &pv}
-			if step%5 == 0 {
-				pm.View = nil
-			}
-			pdoc, err := pm.AppendState(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			public, err := NewState(pdoc)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pm, public := publicMoment(t, g, gameInfo(g, step+i, names[:players]), step%5 == 0)
 			for seat := -1; seat < players; seat++ {
-				m := pm
-				m.Seat = seat
-				m.PreMove, m.PreMoveDropped = []string{"", "bid 9"}[(step+seat+2)%2], []string{"", "", "a higher bid"}[(step+seat+3)%3]
-				if pm.View != nil {
-					m.View = pv.ForSeat(g.View(seat))
-				}
+				m := seatMoment(g, pm, seat, step)
 				want, _ := m.AppendState(nil)
 				got, err := SeatState(public, &m)
 				if err != nil || string(got.encoded()) != string(want) {

@@ -32,20 +32,7 @@ func TestStateDiffAsWhole(t *testing.T) {
 		var prevPublic *State
 		prev, older := map[int]*State{}, map[int]*State{}
 		for step := 0; ; step++ {
-			info := gameInfo(g, step+i, names[:players])
-			pv := NewView(g.View(-1))
-			pm := StateMessage{Type: TypeState, Game: info, Seat: -1, View: &pv}
-			if step%9 == 0 {
-				pm.View = nil
-			}
-			pdoc, err := pm.AppendState(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			public, err := NewState(pdoc)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pm, public := publicMoment(t, g, gameInfo(g, step+i, names[:players]), step%9 == 0)
 			var memo *StateDiff
 			if prevPublic != nil {
 				if memo, err = DiffStates(prevPublic, public); err != nil {
@@ -57,12 +44,7 @@ func TestStateDiffAsWhole(t *testing.T) {
 				}
 			}
 			for seat := -1; seat < players; seat++ {
-				m := pm
-				m.Seat = seat
-				m.PreMove, m.PreMoveDropped = []string{"", "bid 9"}[(step+seat+2)%2], []string{"", "", "a higher bid"}[(step+seat+3)%3]
-				if pm.View != nil {
-					m.View = pv.ForSeat(g.View(seat))
-				}
+				m := seatMoment(g, pm, seat, step)
 				st, err := SeatState(public, &m)
 				if err != nil {
 					t.Fatal(err)
@@ -88,15 +70,54 @@ func TestStateDiffAsWhole(t *testing.T) {
 				older[seat], prev[seat] = prev[seat], st
 			}
 			prevPublic = public
-			if g.Over() {
+			if !playOn(t, g, rng) {
 				break
-			}
-			legal := g.LegalMoves()
-			if err := g.Play(legal[rng.IntN(len(legal))]); err != nil {
-				t.Fatal(err)
 			}
 		}
 	}
+}
+
+// publicMoment returns the spectators' state message of g's moment (an
+// open table's, without a view) and its state.
+func publicMoment(t testing.TB, g *razzia.Game, info GameInfo, open bool) (StateMessage, *State) {
+	pv := NewView(g.View(-1))
+	pm := StateMessage{Type: TypeState, Game: info, Seat: -1, View: &pv}
+	if open {
+		pm.View = nil
+	}
+	pdoc, err := pm.AppendState(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	public, err := NewState(pdoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pm, public
+}
+
+// seatMoment returns the seat's state message of the moment of pm
+// (publicMoment's), with pre-moves by turns of step.
+func seatMoment(g *razzia.Game, pm StateMessage, seat, step int) StateMessage {
+	m := pm
+	m.Seat = seat
+	m.PreMove, m.PreMoveDropped = []string{"", "bid 9"}[(step+seat+2)%2], []string{"", "", "a higher bid"}[(step+seat+3)%3]
+	if pm.View != nil {
+		m.View = pm.View.ForSeat(g.View(seat))
+	}
+	return m
+}
+
+// playOn plays one of g's legal moves at random; false once g is over.
+func playOn(t testing.TB, g *razzia.Game, rng *rand.Rand) bool {
+	if g.Over() {
+		return false
+	}
+	legal := g.LegalMoves()
+	if err := g.Play(legal[rng.IntN(len(legal))]); err != nil {
+		t.Fatal(err)
+	}
+	return true
 }
 
 // BenchmarkSeatDiffs is a server's work to patch one change for four
