@@ -311,7 +311,7 @@ func (l *liveConn) sendList(ctx context.Context) error {
 // read handles the page's messages: pings and whether it is hidden.
 func (l *liveConn) read(ctx context.Context) {
 	for {
-		typ, r, err := l.c.Reader(ctx)
+		typ, r, err := l.c.Reader(unwatched)
 		if err != nil {
 			return
 		}

@@ -274,6 +274,7 @@ type wsConn struct {
 	limit         *rate.Limiter  // the messages the client may send
 	pres          *tablePresence // a table socket's presence (seats.go); nil without
 	last          atomic.Int64   // when a message last passed either way, Unix nanoseconds
+	deadline      writeDeadline  // the writes' time limit
 
 	// The protocol's version, and in version 2 what the writer sent last
 	// (its own) and the client's requests for a whole state.
@@ -288,18 +289,57 @@ type wsConn struct {
 func (w *wsConn) touch() { w.last.Store(time.Now().UnixNano()) }
 
 func (w *wsConn) write(ctx context.Context, data []byte) error {
-	ctx, cancel := context.WithTimeout(ctx, writeWait)
-	defer cancel()
 	w.touch()
-	return w.c.Write(ctx, websocket.MessageText, data)
+	return w.writeBounded(ctx, data)
 }
 
 // pong answers a client's ping; unlike write, it leaves the connection
 // as idle as it was.
 func (w *wsConn) pong(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, writeWait)
-	defer cancel()
-	return w.c.Write(ctx, websocket.MessageText, pongMessage)
+	return w.writeBounded(ctx, pongMessage)
+}
+
+// writeBounded writes a message, or fails once ctx has ended. A write
+// stuck for writeWait (a peer that reads nothing) closes the connection:
+// one timer of the connection's watches every write, where a context
+// with a deadline would cost a timer and the library's watch of it at
+// each message.
+func (w *wsConn) writeBounded(ctx context.Context, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w.deadline.start(w.c)
+	defer w.deadline.done()
+	return w.c.Write(context.Background(), websocket.MessageText, data)
+}
+
+// A writeDeadline closes a connection when its writes make no progress
+// for writeWait: none of those under way ended in that time.
+type writeDeadline struct {
+	mu      sync.Mutex
+	pending int         // writes under way
+	timer   *time.Timer // armed while pending > 0
+}
+
+func (d *writeDeadline) start(c *websocket.Conn) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.timer == nil {
+		d.timer = time.AfterFunc(writeWait, func() { c.CloseNow() })
+	} else if d.pending == 0 {
+		d.timer.Reset(writeWait)
+	}
+	d.pending++
+}
+
+func (d *writeDeadline) done() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.pending--; d.pending == 0 {
+		d.timer.Stop()
+	} else {
+		d.timer.Reset(writeWait) // progress: the others have writeWait again
+	}
 }
 
 // error sends an error message; retry, when positive, is its retryAfter
@@ -353,19 +393,32 @@ var (
 	pongMessage = []byte(`{"type":"` + protocol.TypePong + `"}`)
 )
 
-// read handles the client's messages until the connection ends.
+// unwatched is the context of a connection's reads: run closes the
+// connection before it cancels its context, which unblocks a read, so a
+// context the library would watch at each message is only a cost.
+var unwatched = context.Background()
+
+// read handles the client's messages until the connection ends. Each
+// is read into one buffer of the connection, which its handler only
+// decodes (nothing keeps it past the handler).
 func (w *wsConn) read(ctx context.Context) {
+	var (
+		buf   bytes.Buffer
+		limit io.LimitedReader
+	)
 	for {
-		typ, r, err := w.c.Reader(ctx)
+		typ, r, err := w.c.Reader(unwatched)
 		if err != nil {
 			return
 		}
 		// Read one byte past the limit to tell an oversized message, so
 		// the client hears why before the connection closes.
-		data, err := io.ReadAll(io.LimitReader(r, maxMessage+1))
-		if err != nil {
+		buf.Reset()
+		limit = io.LimitedReader{R: r, N: maxMessage + 1}
+		if _, err := buf.ReadFrom(&limit); err != nil {
 			return
 		}
+		data := buf.Bytes()
 		// A client's ping is no sign of life: a tab left open all night
 		// still goes idle.
 		ping := bytes.Equal(data, pingMessage)

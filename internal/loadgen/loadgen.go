@@ -211,21 +211,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Rate > 0 {
 		r.period = time.Duration(float64(time.Second) / cfg.Rate)
 	}
-	for _, s := range cfg.Servers {
-		c, _ := client.New(s) // checked
-		c.HTTP = cfg.HTTP
-		// Whole states would cost the load several times what they cost
-		// the server, on the same machine.
-		c.Brief = true
-		if cfg.BotSeats > 0 {
-			// Bots' moves are measured from when the game changed, which
-			// version 2's states leave out while it is played.
-			c.Protocol = protocol.Version1
-		}
-		if err := reach(ctx, c); err != nil {
-			return nil, err
-		}
-		r.clients = append(r.clients, c)
+	if err := r.dial(ctx); err != nil {
+		return nil, err
 	}
 	rep := &Report{Servers: cfg.Servers, Tables: cfg.Tables, Seats: cfg.Seats, BotLevel: cfg.Bots,
 		Clients: cfg.Tables * (cfg.Seats - cfg.BotSeats), Bots: cfg.Tables * cfg.BotSeats,
@@ -254,6 +241,27 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.LoadAverage = []float64{load0, load1}
 	}
 	return rep, ctx.Err()
+}
+
+// dial makes a client for each server and checks it answers.
+func (r *runner) dial(ctx context.Context) error {
+	for _, s := range r.cfg.Servers {
+		c, _ := client.New(s) // checked
+		c.HTTP = r.cfg.HTTP
+		// Whole states would cost the load several times what they cost
+		// the server, on the same machine.
+		c.Brief = true
+		if r.cfg.BotSeats > 0 {
+			// Bots' moves are measured from when the game changed, which
+			// version 2's states leave out while it is played.
+			c.Protocol = protocol.Version1
+		}
+		if err := reach(ctx, c); err != nil {
+			return err
+		}
+		r.clients = append(r.clients, c)
+	}
+	return nil
 }
 
 // begin starts a phase: the tables move from a moment from now, the

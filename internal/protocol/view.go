@@ -116,7 +116,7 @@ func NewView(v razzia.View) View {
 		DeckLeft:    s.DeckLeft(),
 		Remaining:   map[string]int{},
 		Raid:        s.RaidRisk(),
-		Stakes:      s.Stakes([]razzia.Stake{}),
+		Stakes:      s.Stakes(make([]razzia.Stake, 0, s.Players())),
 		Winners:     append([]int{}, s.Winners()...),
 	}
 	for _, k := range s.Row() {
@@ -139,6 +139,11 @@ func NewView(v razzia.View) View {
 		out.Auction = a
 	}
 	totals := s.Totals()
+	// Each round's scores once, for every seat.
+	scores := make([][]razzia.Score, s.ScoredRounds())
+	for r := range scores {
+		scores[r] = s.Scores(r + 1)
+	}
 	out.Seats = make([]SeatView, 0, s.Players())
 	for seat := range s.Players() {
 		h := s.Holdings(seat)
@@ -157,8 +162,8 @@ func NewView(v razzia.View) View {
 				sv.Holdings[k.String()] = int(h[k])
 			}
 		}
-		for r := 1; r <= s.ScoredRounds(); r++ {
-			sv.Scores = append(sv.Scores, s.Scores(r)[seat])
+		for _, round := range scores {
+			sv.Scores = append(sv.Scores, round[seat])
 		}
 		out.Seats = append(out.Seats, sv)
 	}

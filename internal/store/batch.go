@@ -32,7 +32,10 @@ type Batcher[T any] struct {
 // most max items (and the items sent first), waiting up to tick for more
 // after the first (zero: no waiting, only what is already there).
 func NewBatcher[T any](max int, tick time.Duration, handle func([]T)) *Batcher[T] {
-	b := &Batcher[T]{max: max, tick: tick, handle: handle, in: make(chan T), done: make(chan struct{}),
+	// A group's worth of room: a sender queues its item and waits for
+	// the outcome without the goroutine having to take it from its hand,
+	// one wake-up a write instead of two while a group is handled.
+	b := &Batcher[T]{max: max, tick: tick, handle: handle, in: make(chan T, max), done: make(chan struct{}),
 		wake: make(chan struct{}, 1)}
 	go b.run()
 	return b

@@ -30,7 +30,7 @@ func finishedGame(t *testing.T, st store.Store, id, paceID string, seats ...stri
 }
 
 // playedGame is the game finishedGame stores.
-func playedGame(t *testing.T, id, paceID string, seats ...string) *store.Game {
+func playedGame(t testing.TB, id, paceID string, seats ...string) *store.Game {
 	t.Helper()
 	p, err := pace.Choose(paceID, false)
 	if err != nil {

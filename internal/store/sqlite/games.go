@@ -418,19 +418,23 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 	}
 	st := &s.stmts
 	return s.write(ctx, fmt.Sprintf("append move %d to game %s", index, id), func(w *wtx) (*store.Change, error) {
-		if err := w.live(id, fence, index); err != nil {
+		// The game's row is updated where the move may go (one statement
+		// where a read and an update were two); when it may not, live
+		// reads the row to say why.
+		res, err := w.exec(st.moveRow, string(status), w.stamp.UnixNano(), clock, id, index, int64(fence), w.now.UnixNano())
+		if err != nil {
 			return nil, err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return nil, err
+		} else if n == 0 {
+			if err := w.live(id, fence, index); err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("sqlite: game %q move %d: %w", id, index, store.ErrConflict)
 		}
 		if _, err := w.exec(st.insertMove, id, index, token); err != nil {
 			return nil, err
-		}
-		if _, err := w.exec(st.touchMove, string(status), w.stamp.UnixNano(), id); err != nil {
-			return nil, err
-		}
-		if clock != nil {
-			if _, err := w.exec(st.setClock, clock, w.stamp.UnixNano(), id); err != nil {
-				return nil, err
-			}
 		}
 		c := store.MoveChange(id, index, token, status, clock)
 		return &c, nil

@@ -60,9 +60,10 @@ func (s *Store) writeFirst(ctx context.Context, name string, f func(w *wtx) (*st
 	return <-o.done
 }
 
-// commit runs the batch in one transaction, each op in a savepoint, and
-// tells every op its outcome. An op that fails alone (its checks, a
-// constraint) is rolled back to its savepoint; an error of SQLite itself
+// commit runs the batch in one transaction, each op in a savepoint (a
+// batch of one in the transaction alone), and tells every op its outcome.
+// An op that fails alone (its checks, a constraint) is rolled back to its
+// savepoint; an error of SQLite itself
 // (I/O, a full disk) fails the whole group, which then changes nothing.
 func (s *Store) commit(batch []*op) {
 	ctx := context.Background() // no one caller's context may cut the group short
@@ -86,23 +87,38 @@ func (s *Store) commit(batch []*op) {
 		fail(err)
 		return
 	}
-	w := &wtx{ctx: ctx, tx: tx, st: &s.stmts, bound: map[*sql.Stmt]*sql.Stmt{}}
+	w := &wtx{ctx: ctx, tx: tx, st: &s.stmts}
+	// A group of one write needs no savepoint: the transaction is its own,
+	// and rolling it back undoes the write that failed alone.
+	single := len(batch) == 1
 	for _, o := range batch {
 		if err := o.ctx.Err(); err != nil {
 			o.err = fmt.Errorf("sqlite: %s: %w", o.name, err)
 			continue
 		}
-		if _, err := w.exec(s.stmts.savepoint); err != nil {
-			tx.Rollback()
-			fail(err)
-			return
+		if !single {
+			if _, err := w.exec(s.stmts.savepoint); err != nil {
+				tx.Rollback()
+				fail(err)
+				return
+			}
 		}
 		w.now, w.stamp = time.Now(), s.opts.Now()
 		o.change, o.err = o.run(w)
 		if o.err == nil {
-			_, err = w.exec(s.stmts.release)
+			if !single {
+				_, err = w.exec(s.stmts.release)
+			}
 		} else if alone(o.err) {
 			o.err = s.fail(o.name, o.err)
+			if single {
+				if err := tx.Rollback(); err != nil {
+					fail(err)
+					return
+				}
+				s.committed(batch)
+				return
+			}
 			if _, err = w.exec(s.stmts.rollbackTo); err == nil {
 				_, err = w.exec(s.stmts.release)
 			}
@@ -120,6 +136,12 @@ func (s *Store) commit(batch []*op) {
 		fail(err)
 		return
 	}
+	s.committed(batch)
+}
+
+// committed notes a group that ended as it should and announces its
+// changes.
+func (s *Store) committed(batch []*op) {
 	s.groups.Add(1)
 	if !onlyHealth(batch) {
 		s.lastErr.Store(nil)
@@ -166,17 +188,24 @@ type wtx struct {
 	st    *statements
 	now   time.Time // when the current op started: the clock of its checks
 	stamp time.Time // the same by Options.Now: what a game's Updated becomes
-	bound map[*sql.Stmt]*sql.Stmt
+	bound []boundStmt
 }
 
+// A boundStmt is a prepared statement and its copy bound to a group's
+// transaction.
+type boundStmt struct{ st, tx *sql.Stmt }
+
 // stmt returns st bound to the transaction. The writer pool has one
-// connection, on which st was prepared, so nothing is prepared again.
+// connection, on which st was prepared, so nothing is prepared again. A
+// group uses a few statements: a list is quicker than a map to search.
 func (w *wtx) stmt(st *sql.Stmt) *sql.Stmt {
-	b, ok := w.bound[st]
-	if !ok {
-		b = w.tx.StmtContext(w.ctx, st)
-		w.bound[st] = b
+	for _, b := range w.bound {
+		if b.st == st {
+			return b.tx
+		}
 	}
+	b := w.tx.StmtContext(w.ctx, st)
+	w.bound = append(w.bound, boundStmt{st, b})
 	return b
 }
 
@@ -194,8 +223,9 @@ type statements struct {
 
 	gameExists, insertGame, insertSeat, insertMove  *sql.Stmt
 	gameForWrite, seatForWrite, takeSeat, setStatus *sql.Stmt
-	touch, touchMove, setLease, health              *sql.Stmt
+	touch, moveRow, setLease                        *sql.Stmt
 	setClock, renewLeases, setRematch, setSeatBot   *sql.Stmt
+	health                                          *sql.Stmt
 }
 
 func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
@@ -219,7 +249,15 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 		// updated moves to now, and never backwards, so the order of
 		// changes survives a clock step.
 		{&st.touch, "UPDATE games SET status = ?, updated = max(updated + 1, ?) WHERE id = ?"},
-		{&st.touchMove, "UPDATE games SET status = ?, updated = max(updated + 1, ?), move_count = move_count + 1 WHERE id = ?"},
+		// A move's update of its game, where the move may go: the game
+		// live at the move's index, the fence permitting (store.Lease's
+		// Permits: ?6 zero, no live lease; else the live lease's fence),
+		// the clock kept when ?3 is NULL. No row changed: wtx.live says why.
+		{&st.moveRow, `UPDATE games SET status = ?1, updated = max(updated + 1, ?2), move_count = move_count + 1,
+				clock = coalesce(?3, clock)
+			WHERE id = ?4 AND move_count = ?5 AND status IN ('open', 'playing')
+				AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?7) = (?6 <> 0)
+				AND (?6 = 0 OR lease_fence = ?6)`},
 		{&st.setLease, "UPDATE games SET lease_node = ?, lease_fence = ?, lease_expires = ? WHERE id = ?"},
 		{&st.setClock, "UPDATE games SET clock = ?, updated = max(updated + 1, ?) WHERE id = ?"},
 		// ?2 is a JSON list of {g: game, n: node, f: fence}; a lease is
@@ -245,7 +283,7 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 func (st *statements) close() {
 	for _, s := range []*sql.Stmt{st.savepoint, st.release, st.rollbackTo, st.gameExists, st.insertGame,
 		st.insertSeat, st.insertMove, st.gameForWrite, st.seatForWrite, st.takeSeat, st.setStatus, st.touch,
-		st.touchMove, st.setLease, st.health, st.setClock, st.renewLeases, st.setRematch, st.setSeatBot} {
+		st.moveRow, st.setLease, st.health, st.setClock, st.renewLeases, st.setRematch, st.setSeatBot} {
 		if s != nil {
 			s.Close()
 		}
