@@ -205,9 +205,18 @@ func pattern(cat *i18n.Catalogue, key string, pairs ...string) *regexp.Regexp {
 // id: the seat is kept, not lost.
 func standIn(t *testing.T, c *client.Client, id, person string) {
 	t.Helper()
+	follow(t, c, id, "", "no bot plays for "+person+"'s seat", func(_ *client.Conn, st *client.State) bool {
+		return slices.ContainsFunc(st.Game.Seats, func(seat protocol.SeatInfo) bool { return seat.Name == person && seat.StandIn != "" })
+	})
+}
+
+// follow reads the states of game id, for the seat of token or as a
+// spectator, until done holds for one; what names the wait in a failure.
+func follow(t *testing.T, c *client.Client, id, token, what string, done func(*client.Conn, *client.State) bool) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	conn, err := c.Dial(ctx, id, "")
+	conn, err := c.Dial(ctx, id, token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,12 +224,10 @@ func standIn(t *testing.T, c *client.Client, id, person string) {
 	for {
 		st, err := conn.Read(ctx)
 		if err != nil {
-			t.Fatalf("no bot plays for %s's seat: %v", person, err)
+			t.Fatalf("%s: %v", what, err)
 		}
-		for _, seat := range st.Game.Seats {
-			if seat.Name == person && seat.StandIn != "" {
-				return
-			}
+		if done(conn, st) {
+			return
 		}
 	}
 }
@@ -546,30 +553,20 @@ var signedPoints = regexp.MustCompile(`[+-]\d+`)
 // turn, the row holds a card or an auction is on.
 func drawUntilRow(t *testing.T, c *client.Client, id, token string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	conn, err := c.Dial(ctx, id, token)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	for {
-		st, err := conn.Read(ctx)
-		if err != nil {
-			t.Fatalf("drawing for the seat: %v", err)
-		}
+	follow(t, c, id, token, "drawing for the seat", func(conn *client.Conn, st *client.State) bool {
 		if st.View == nil || st.View.ToMove != st.Seat {
-			continue
+			return false
 		}
 		if len(st.View.Row) > 0 || st.View.Auction != nil {
-			return
+			return true
 		}
 		if i := slices.IndexFunc(st.View.Legal, func(m string) bool { return strings.HasPrefix(m, "draw") }); i >= 0 {
-			if err := conn.Move(ctx, st.View.Legal[i], st.View.Moves); err != nil {
+			if err := conn.Move(t.Context(), st.View.Legal[i], st.View.Moves); err != nil {
 				t.Fatal(err)
 			}
 		}
-	}
+		return false
+	})
 }
 
 // cardSymbols are the symbols of the cards' families and the police's.
