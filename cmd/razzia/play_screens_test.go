@@ -159,6 +159,11 @@ func playSeatKept(t *testing.T, sc *screenCase) {
 		return !offline.MatchString(s) && strings.Contains(s, yourTurn+"Ann")
 	})
 
+	sc.term.send("d") // a card in the row: what it is worth shows
+	sc.term.waitUntil(10*time.Second, "", "the worth of the row to Ann and the others", func(s string) bool {
+		return strings.Contains(words(s, sc.term.cols), yourTurn+"Ann") && sc.worthShown(s, true)
+	})
+
 	sc.term.send("L")
 	sc.shows(t, sc.T("tui.leave.confirm"))
 	sc.term.send("n")
@@ -200,9 +205,18 @@ func pattern(cat *i18n.Catalogue, key string, pairs ...string) *regexp.Regexp {
 // id: the seat is kept, not lost.
 func standIn(t *testing.T, c *client.Client, id, person string) {
 	t.Helper()
+	follow(t, c, id, "", "no bot plays for "+person+"'s seat", func(_ *client.Conn, st *client.State) bool {
+		return slices.ContainsFunc(st.Game.Seats, func(seat protocol.SeatInfo) bool { return seat.Name == person && seat.StandIn != "" })
+	})
+}
+
+// follow reads the states of game id, for the seat of token or as a
+// spectator, until done holds for one; what names the wait in a failure.
+func follow(t *testing.T, c *client.Client, id, token, what string, done func(*client.Conn, *client.State) bool) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	conn, err := c.Dial(ctx, id, "")
+	conn, err := c.Dial(ctx, id, token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,12 +224,10 @@ func standIn(t *testing.T, c *client.Client, id, person string) {
 	for {
 		st, err := conn.Read(ctx)
 		if err != nil {
-			t.Fatalf("no bot plays for %s's seat: %v", person, err)
+			t.Fatalf("%s: %v", what, err)
 		}
-		for _, seat := range st.Game.Seats {
-			if seat.Name == person && seat.StandIn != "" {
-				return
-			}
+		if done(conn, st) {
+			return
 		}
 	}
 }
@@ -284,7 +296,14 @@ func playHandOver(t *testing.T, sc *screenCase) {
 func playRoundEnd(t *testing.T, sc *screenCase) {
 	status := playCommand(t, sc.term, "--players", "Ann", "--bots", "random,random", "--seed", "7", "--delay", "0", "--lang", sc.lang)
 	scores := "» " + sc.T("tui.scores.title")
-	sc.term.waitUntil(30*time.Second, "dp", "the round's scores", func(s string) bool { return strings.Contains(s, scores) })
+	var parted symbolParted
+	sc.term.waitUntil(30*time.Second, "dp", "the round's scores", func(s string) bool {
+		parted.look(t, s)
+		return strings.Contains(s, scores)
+	})
+	if parted.rows == 0 {
+		t.Errorf("no row of cards seen on the way to the scores")
+	}
 	sc.shows(t, scores, sc.T("term.round.n", "round", 1), "Σ "+sc.T("tui.scores.total"))
 	sc.term.send("\x1b") // alone: escape and a key at once are alt and the key
 	sc.shows(t, sc.T("term.row"))
@@ -306,9 +325,11 @@ func playWatched(t *testing.T, sc *screenCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := sc.c.Join(t.Context(), info.ID, "Ann", -1); err != nil { // who never moves: the game waits for her
+	_, token, err := sc.c.Join(t.Context(), info.ID, "Ann", -1)
+	if err != nil {
 		t.Fatal(err)
 	}
+	drawUntilRow(t, sc.c, info.ID, token) // then Ann never moves: the game waits for her
 	done := make(chan int, 1)
 	go func() {
 		done <- run([]string{"watch", "--lang", sc.lang, sc.srv.URL + "/g/" + info.ID}, sc.term.tty, sc.term.tty, io.Discard)
@@ -318,6 +339,7 @@ func playWatched(t *testing.T, sc *screenCase) {
 	if strings.Contains(s, "("+sc.T("term.you")+")") || strings.Contains(s, yourTurn) {
 		t.Errorf("a spectator is offered a seat or a turn: %s", s)
 	}
+	sc.term.waitUntil(10*time.Second, "", "the worth of the row to every player", func(s string) bool { return sc.worthShown(s, false) })
 	sc.term.send("q")
 	select {
 	case status := <-done:
@@ -495,4 +517,86 @@ func (g *gate) carry(conn net.Conn) {
 	io.Copy(conn, server)
 	conn.Close()
 	<-done
+}
+
+// rowCards matches the row's count of cards in its line.
+var rowCards = regexp.MustCompile(`\(([1-7])/7\):`)
+
+// worthShown reports whether the screen shows the row and what the lot is worth now to each player on their line: to the
+// three players while someone else decides, or to you (mine) and, on the
+// next line, to the two others.
+func (sc *screenCase) worthShown(screen string, mine bool) bool {
+	lines := strings.Split(screen, "\n")
+	row := slices.IndexFunc(lines, func(l string) bool {
+		return strings.Contains(l, sc.T("term.row"))
+	})
+	if row < 0 {
+		return false
+	}
+	all := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, sc.T("tui.stake.all")+" ") })
+	if all < 0 {
+		return false
+	}
+	others := 3
+	if mine {
+		if all == 0 || !strings.HasPrefix(strings.TrimSpace(lines[all-1]), sc.T("tui.stake")) {
+			return false
+		}
+		others = 2
+	}
+	return len(signedPoints.FindAllString(lines[all], -1)) == others
+}
+
+var signedPoints = regexp.MustCompile(`[+-]\d+`)
+
+// drawUntilRow draws for the seat of token in game id until, at its next
+// turn, the row holds a card or an auction is on.
+func drawUntilRow(t *testing.T, c *client.Client, id, token string) {
+	t.Helper()
+	follow(t, c, id, token, "drawing for the seat", func(conn *client.Conn, st *client.State) bool {
+		if st.View == nil || st.View.ToMove != st.Seat {
+			return false
+		}
+		if len(st.View.Row) > 0 || st.View.Auction != nil {
+			return true
+		}
+		if i := slices.IndexFunc(st.View.Legal, func(m string) bool { return strings.HasPrefix(m, "draw") }); i >= 0 {
+			if err := conn.Move(t.Context(), st.View.Legal[i], st.View.Moves); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return false
+	})
+}
+
+// cardSymbols are the symbols of the cards' families and the police's.
+var cardSymbols = []string{"★", "✦", "■", "▲", "♦", "●", "♣"}
+
+// symbolParted watches the screens for a line that ends with a card's
+// symbol, its name on the next line. A line only half drawn when the
+// screen was read is not one: the fault counts when the line is still
+// there at the next look.
+type symbolParted struct {
+	rows    int    // screens seen with a card in the row
+	suspect string // a line that ended with a symbol at the last look
+}
+
+func (p *symbolParted) look(t *testing.T, screen string) {
+	t.Helper()
+	if rowCards.MatchString(screen) {
+		p.rows++
+	}
+	lines := strings.Split(screen, "\n")
+	if p.suspect != "" && slices.Contains(lines, p.suspect) {
+		t.Errorf("a card's symbol ends a line, its name on the next:\n%s", screen)
+	}
+	p.suspect = ""
+	for _, l := range lines {
+		trimmed := strings.TrimRight(l, " ")
+		for _, sym := range cardSymbols {
+			if strings.HasSuffix(trimmed, sym) {
+				p.suspect = l
+			}
+		}
+	}
 }
