@@ -78,6 +78,9 @@ const inViewJS = `(() => {
 // inView fails the test with what a decision needs and the viewport hides.
 func (p *page) inView(what string) {
 	p.t.Helper()
+	// The cards' places and the focus are set at the frame after a state
+	// message: what a person sees is the frame drawn, not the task before.
+	p.frames()
 	if bad := eval[[]string](p, inViewJS); len(bad) > 0 {
 		p.t.Errorf("%s: %s", what, strings.Join(bad, "; "))
 	}
