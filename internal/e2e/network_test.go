@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/browser"
@@ -101,20 +102,36 @@ func rules(offline bool) []byRule {
 }
 
 // checkNetwork checks from the page that its requests fail when offline,
-// and reach the server otherwise.
+// and reach the server otherwise. The browser hands the conditions to its
+// network service on its own time, so a request just after the command
+// may still see the old ones: it asks again, for up to networkSettles.
 func checkNetwork(ctx context.Context, tg *chromedp.Target, offline bool, shape string) error {
-	got, err := chromedp.Evaluate[string](`fetch("/healthz", {cache: "no-store"}).then(r => "reached", e => "failed: " + e.message)`,
-		chromedp.EvalAwaitPromise)(ctx, tg)
-	if err != nil {
-		return fmt.Errorf("checking the network from the page: %w", err)
+	deadline := time.Now().Add(networkSettles)
+	for {
+		got, err := chromedp.Evaluate[string](`fetch("/healthz", {cache: "no-store"}).then(r => "reached", e => "failed: " + e.message)`,
+			chromedp.EvalAwaitPromise)(ctx, tg)
+		if err != nil {
+			return fmt.Errorf("checking the network from the page: %w", err)
+		}
+		if (got == "reached") != offline {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s took %s with %s but %v later a request from the page %s: the network is not %s",
+				browserVersion(ctx), network.CommandEmulateNetworkConditionsByRule, shape, networkSettles, got,
+				map[bool]string{true: "cut", false: "back"}[offline])
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
-	if (got == "reached") == offline {
-		return fmt.Errorf("%s took %s with %s but a request from the page %s: the network is not %s",
-			browserVersion(ctx), network.CommandEmulateNetworkConditionsByRule, shape, got,
-			map[bool]string{true: "cut", false: "back"}[offline])
-	}
-	return nil
 }
+
+// networkSettles bounds how long the browser may take to apply new
+// network conditions.
+const networkSettles = 5 * time.Second
 
 // browserVersion names the browser for a message.
 func browserVersion(ctx context.Context) string {
