@@ -575,7 +575,9 @@ func (m *move) outcome(s *Store, row pgx.Row) error {
 	}
 }
 
-// List implements store.Store.
+// List implements store.Store. The index orders each status by listed,
+// the time updated but while a game is played (0, so that a move updates
+// nothing indexed): the games being played are sorted by updated.
 func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]store.Summary, error) {
 	var lim *int // NULL: no limit
 	if limit > 0 {
@@ -583,7 +585,7 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 	}
 	rows, err := s.pool.Query(ctx, `
 		SELECT `+summaryColumns+`
-		FROM (SELECT * FROM games WHERE status = $1 ORDER BY updated DESC, id LIMIT $2) g
+		FROM (SELECT * FROM games WHERE status = $1 ORDER BY listed DESC, updated DESC, id LIMIT $2) g
 		LEFT JOIN seats s ON s.game_id = g.id
 		GROUP BY g.id, g.status, g.created, g.updated, g.move_count, g.rated
 		ORDER BY g.updated DESC, g.id`, string(status), lim)

@@ -1,0 +1,114 @@
+package postgres
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
+)
+
+// TestMovesUpdateInPlace: a move rewrites its game's row in place (a HOT
+// update), on pages filled by the games' creation: it changes no column
+// an index holds, and the row's page has room for its new version. An
+// update that is not in place adds an entry to every index of games (two
+// a move) and leaves the old ones to the vacuum. On a cluster of its own:
+// a transaction left open in any database of the cluster (another test's)
+// keeps PostgreSQL from pruning the old versions.
+func TestMovesUpdateInPlace(t *testing.T) {
+	t.Parallel()
+	const games = 200
+	url := pgtest.NewCluster(t).DB(t)
+	s := open(t, url)
+	defer s.Close()
+	clock := []byte(`{"pace":"rapid","left":[180000000000,180000000000,180000000000,180000000000],"since":1764000000000000000}`)
+	g := &store.Game{ID: "inplace00000", Status: store.StatusPlaying, Seats: make([]store.Seat, 4), Cheques: [][]int{{2, 5}, {3, 6}, {4, 7}, {8, 9}}, Clock: clock}
+	l, err := s.CreateOwnedGame(t.Context(), g, "node-a", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(t.Context())
+	if _, err := conn.Exec(t.Context(), clone("games", "id", "inplace", games-1)); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i := range games {
+		ids = append(ids, fmt.Sprintf("inplace%05d", i))
+	}
+	// Each move is a transaction of its own, as on a node, so that the
+	// versions the moves before it left are dead and PostgreSQL may
+	// prune them to make room.
+	var updated, hot int
+	for move := range 3 {
+		for _, id := range ids {
+			tx, err := conn.Begin(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := func() (upd, inPlace int) {
+				t.Helper()
+				// The counts of the session's transactions not yet reported.
+				if err := tx.QueryRow(t.Context(), "SELECT pg_stat_get_xact_tuples_updated('games'::regclass), pg_stat_get_xact_tuples_hot_updated('games'::regclass)").
+					Scan(&upd, &inPlace); err != nil {
+					t.Fatal(err)
+				}
+				return upd, inPlace
+			}
+			upd0, hot0 := counts()
+			change := store.MoveChange(id, move, "bid 9", store.StatusPlaying, clock)
+			var (
+				st            string
+				next, written int
+				fenced        bool
+			)
+			if err := tx.QueryRow(t.Context(), appendMove, id, int64(l.Fence), move, "bid 9", string(store.StatusPlaying), store.ChangesChannel, change.Payload(), clock, time.Now().UnixNano()).
+				Scan(&st, &next, &fenced, &written); err != nil || written != 1 {
+				t.Fatalf("game %s move %d: written %d, fenced %v, next %d: %v", id, move, written, fenced, next, err)
+			}
+			upd, inPlace := counts()
+			updated, hot = updated+upd-upd0, hot+inPlace-hot0
+			if err := tx.Commit(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if updated != 3*games || hot != updated {
+		t.Errorf("%d of %d moves updated their game's row in place, want all %d", hot, updated, 3*games)
+	}
+}
+
+// TestMovesWriteNothingIndexed: no index of games holds a column that a
+// move or a lease's renewal writes.
+func TestMovesWriteNothingIndexed(t *testing.T) {
+	t.Parallel()
+	url := migrated.DB(t)
+	conn, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(t.Context())
+	rows, err := conn.Query(t.Context(), "SELECT indexrelid::regclass::text, pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid = 'games'::regclass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var name, def string
+	n := 0
+	written := regexp.MustCompile(`\b(updated|move_count|clock|lease_node|lease_fence|lease_expires)\b`)
+	if _, err := pgx.ForEachRow(rows, []any{&name, &def}, func() error {
+		n++
+		if w := written.FindString(def); w != "" {
+			t.Errorf("index %s holds %s, which a move or a renewal writes: %s", name, w, def)
+		}
+		return nil
+	}); err != nil || n < 2 {
+		t.Fatalf("%d indexes of games, %v; want the primary key and the lists'", n, err)
+	}
+}
