@@ -73,6 +73,10 @@ func (l *loop) make(r match.Result, now, at time.Time) error {
 func (l *loop) commit(w match.Write) error {
 	ctx, cancel := context.WithTimeout(l.env.ctx, commitTimeout)
 	defer cancel()
+	if w.Kind == match.AppendMove && l.ask != nil {
+		ctx = store.WithAsk(ctx, l.ask)
+		l.ask = nil
+	}
 	st, fence, start := l.env.store, l.lease.Fence, time.Now()
 	var err error
 	switch w.Kind {

@@ -50,6 +50,9 @@ type loop struct {
 	done  chan struct{}
 
 	alarm func() bool // stops the timer of the clock's alarm, if set
+	// ask is the forwarded request being made, if its move's notice is to
+	// answer it; taken by the first move committed.
+	ask *store.Ask
 }
 
 // shown is what the loop tells other goroutines of itself.

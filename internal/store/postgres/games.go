@@ -484,7 +484,7 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 	if err := store.CheckMove(id, index, token, status); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
-	return s.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status, clock: hashOrNil(clock), stamp: s.now()})
+	return s.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status, clock: hashOrNil(clock), stamp: s.now(), ask: store.AskOf(ctx)})
 }
 
 // SetClock implements store.Store.
@@ -539,14 +539,15 @@ type move struct {
 	index  int
 	token  string
 	status store.Status
-	clock  []byte    // nil keeps the stored clock
-	stamp  time.Time // the game's Updated time (Options.Now)
+	clock  []byte     // nil keeps the stored clock
+	stamp  time.Time  // the game's Updated time (Options.Now)
+	ask    *store.Ask // the request the move was made for, named in its notice; nil for none
 	done   chan error
 }
 
 // queue adds m's statement to the batch.
 func (m *move) queue(b *pgx.Batch) *pgx.QueuedQuery {
-	change := store.MoveChange(m.id, m.index, m.token, m.status, m.clock)
+	change := store.MoveChange(m.id, m.index, m.token, m.status, m.clock).Asked(m.ask)
 	return b.Queue(appendMove, m.id, int64(m.fence), m.index, m.token, string(m.status), store.ChangesChannel, change.Payload(), m.clock, m.stamp.UnixNano())
 }
 

@@ -68,6 +68,9 @@ func (s *Store) commit(group []*move) {
 		return
 	}
 	for i, m := range live {
+		if errs[i] == nil && m.ask != nil {
+			m.ask.Told = true
+		}
 		m.done <- errs[i]
 	}
 }
