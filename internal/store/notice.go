@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -165,6 +166,13 @@ func ParseChange(payload string) (Change, error) {
 		return Change{}, fmt.Errorf("store: change notice %q: no game or kind", payload)
 	}
 	return c, nil
+}
+
+// MayFinish reports, without decoding it, whether the payload of a notice
+// on ChangesChannel may announce that a game finished: a subscriber that
+// waits for finished games decodes only those (ParseChange says for sure).
+func MayFinish(payload string) bool {
+	return strings.Contains(payload, `"status":"`+string(StatusFinished)+`"`)
 }
 
 // CheckChannel reports what makes name unfit as a channel: it must be 1 to
