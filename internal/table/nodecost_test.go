@@ -185,6 +185,8 @@ func newCostGame(b *testing.B, owner, via *Hub) *costGame {
 // await waits until every seat has seen the game after its first moves
 // moves.
 func (g *costGame) await(b *testing.B, moves int) {
+	deadline := time.NewTimer(20 * time.Second) // one a move: the nodes' allocations are measured
+	defer deadline.Stop()
 	for i, s := range g.subs {
 		for g.last[i].View == nil || g.last[i].View.Moves < moves {
 			select {
@@ -195,7 +197,7 @@ func (g *costGame) await(b *testing.B, moves int) {
 				if u.View != nil {
 					g.last[i] = u
 				}
-			case <-time.After(20 * time.Second):
+			case <-deadline.C:
 				b.Fatalf("seat %d saw no move %d", i, moves)
 			}
 		}
