@@ -112,3 +112,23 @@ func TestMovesWriteNothingIndexed(t *testing.T) {
 		t.Fatalf("%d indexes of games, %v; want the primary key and the lists'", n, err)
 	}
 }
+
+// TestMoveInsertRunsNoTrigger: inserting a move runs no trigger (a
+// foreign key's check is one): the statement that inserts it holds its
+// game's row.
+func TestMoveInsertRunsNoTrigger(t *testing.T) {
+	t.Parallel()
+	conn, err := pgx.Connect(t.Context(), migrated.DB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(t.Context())
+	rows, err := conn.Query(t.Context(), "SELECT tgname FROM pg_trigger WHERE tgrelid = 'moves'::regclass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || len(names) > 0 {
+		t.Errorf("the triggers of moves: %q, %v; want none", names, err)
+	}
+}
