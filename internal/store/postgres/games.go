@@ -584,12 +584,7 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 	if limit > 0 {
 		lim = &limit
 	}
-	rows, err := s.pool.Query(ctx, `
-		SELECT `+summaryColumns+`
-		FROM (SELECT * FROM games WHERE status = $1 ORDER BY listed DESC, updated DESC, id LIMIT $2) g
-		LEFT JOIN seats s ON s.game_id = g.id
-		GROUP BY g.id, g.status, g.created, g.updated, g.move_count, g.rated
-		ORDER BY g.updated DESC, g.id`, string(status), lim)
+	rows, err := s.pool.Query(ctx, listGames, string(status), lim)
 	if err != nil {
 		return nil, s.fail("list games", err)
 	}
@@ -599,6 +594,14 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 	}
 	return sums, nil
 }
+
+// listGames lists the games of status $1, at most $2 (NULL: all).
+const listGames = `
+SELECT ` + summaryColumns + `
+FROM (SELECT * FROM games WHERE status = $1 ORDER BY listed DESC, updated DESC, id LIMIT $2) g
+LEFT JOIN seats s ON s.game_id = g.id
+GROUP BY g.id, g.status, g.created, g.updated, g.move_count, g.rated
+ORDER BY g.updated DESC, g.id`
 
 // summaryColumns are the columns summaries reads, of games g joined
 // with their seats s and grouped by game.

@@ -3,6 +3,7 @@ package postgres
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,5 +131,58 @@ func TestMoveInsertRunsNoTrigger(t *testing.T) {
 	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil || len(names) > 0 {
 		t.Errorf("the triggers of moves: %q, %v; want none", names, err)
+	}
+}
+
+// TestListIndexed: a list of finished games reads its page of them in
+// the index's order, in the generic plan of its prepared statement too,
+// never sorting every finished game; the games being played (listed 0)
+// are sorted by the time updated.
+func TestListIndexed(t *testing.T) {
+	t.Parallel()
+	url := migrated.DB(t)
+	s := open(t, url)
+	defer s.Close()
+	g := &store.Game{ID: "listed00000", Status: store.StatusFinished, Seats: make([]store.Seat, 4)}
+	if err := s.CreateGame(t.Context(), g); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(t.Context())
+	for _, q := range []string{
+		clone("games", "id", "listed", 1999),
+		clone("seats", "game_id", "listed", 1999),
+		"UPDATE games SET updated = updated + (random() * 1e12)::bigint",
+		"ANALYZE",
+		"SET plan_cache_mode = force_generic_plan",
+		"PREPARE list(text, int) AS " + listGames,
+	} {
+		if _, err := conn.Exec(t.Context(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	rows, err := conn.Query(t.Context(), "EXPLAIN (ANALYZE, COSTS OFF) EXECUTE list('finished', 100)", pgx.QueryExecModeSimpleProtocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := strings.Join(plan, "\n")
+	if !strings.Contains(p, "games_by_listed") || strings.Contains(p, "Seq Scan on games") || regexp.MustCompile(`(?m)^\s*->\s+Sort\b[\s\S]*rows=2000`).MatchString(p) {
+		t.Errorf("the list of finished games does not read them in the index's order:\n%s", p)
+	}
+	sums, err := s.List(t.Context(), store.StatusFinished, 100)
+	if err != nil || len(sums) != 100 {
+		t.Fatalf("List = %d games, %v; want 100", len(sums), err)
+	}
+	for i := 1; i < len(sums); i++ {
+		if sums[i].Updated.After(sums[i-1].Updated) {
+			t.Fatalf("List: %s (updated %v) after %s (updated %v)", sums[i].ID, sums[i].Updated, sums[i-1].ID, sums[i-1].Updated)
+		}
 	}
 }
