@@ -117,10 +117,8 @@ func choose(b bot.Bot, v razzia.View, log *slog.Logger, id string) (m razzia.Mov
 
 // retryLater moves the bot again after RetryDelay: the store failed.
 func (l *loop) retryLater() {
-	if l.retry != nil {
-		l.retry.Stop()
-	}
-	l.retry = time.AfterFunc(l.env.retryDelay, func() {
+	l.retry.stop()
+	l.retry = l.env.afterFunc(l.env.retryDelay, func() {
 		select {
 		case l.reqs <- func(l *loop) { l.schedule(0) }:
 		case <-l.done:
