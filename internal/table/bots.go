@@ -7,7 +7,6 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
-	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/tutorial"
 )
@@ -67,9 +66,9 @@ func (l *loop) schedule(delay time.Duration) {
 		return
 	}
 	b, v := l.bots.ask(seat), l.m.Game.View(seat)
-	prio := 0 // a game with people: its bots go first
-	if match.BotsOnly(l.m.Seats) {
-		prio = 1
+	prio := 1 // nobody waits: bots only, or stand-ins for everyone who left
+	if l.personPlays() {
+		prio = 0
 	}
 	h := l.env
 	h.wg.Add(1)
@@ -101,6 +100,18 @@ func (l *loop) schedule(delay time.Duration) {
 			b.Close()
 		}
 	}()
+}
+
+// personPlays reports whether a person plays at the table (a seat of
+// theirs that no bot stands in for): their game waits for its bots, and
+// those go before the bots of games nobody waits for.
+func (l *loop) personPlays() bool {
+	for seat := range l.m.Seats {
+		if l.m.PersonPlays(seat) {
+			return true
+		}
+	}
+	return false
 }
 
 // choose asks the bot, falling back to bot.Default if it panics, so that a
