@@ -75,11 +75,12 @@ func (l *loop) schedule(delay time.Duration) {
 	go func() {
 		defer h.wg.Done()
 		if delay > 0 {
-			t := time.NewTimer(delay)
+			ready := make(chan struct{})
+			stop := h.afterFunc(delay, func() { close(ready) })
 			select {
-			case <-t.C:
+			case <-ready:
 			case <-h.ctx.Done():
-				t.Stop()
+				stop()
 				b.Close() // the loop ends too, without it
 				return
 			}

@@ -496,16 +496,17 @@ func TestFinishedForfeited(t *testing.T) {
 	}
 }
 
-// The open table's expiry and a bot's retry after a store failure are
-// timed by the Hub's clock, not the wall's: each fires when the clock
-// passes it, and not before.
+// The open table's expiry, a bot's pause before its move and its retry
+// after a store failure are timed by the Hub's clock, not the wall's:
+// each fires when the clock passes it.
 func TestTimersOnTheHubsClock(t *testing.T) {
 	ctx := testContext(t)
 	clk := newFakeClock()
 	armed := make(chan time.Duration, 64) // the waits armed, in order
 	st := &failStore{Store: memstore.New(), fail: true}
 	o := testOptions(t)
-	o.Now, o.RetryDelay = clk.Now, time.Hour // wall time alone never reaches it
+	// Wall time alone never reaches them.
+	o.Now, o.RetryDelay, o.BotDelay = clk.Now, time.Hour, 3*time.Hour
 	o.Limits.OpenTTL = 2 * time.Hour
 	o.AfterFunc = func(d time.Duration, f func()) func() bool {
 		stop := clk.AfterFunc(d, f)
@@ -552,6 +553,8 @@ func TestTimersOnTheHubsClock(t *testing.T) {
 	_, ann, _ := h.Join(ctx, game.ID, 1, Person{Name: "Ann"})
 	sub2, _ := h.Watch(ctx, game.ID, Watcher{Token: ann})
 	defer sub2.Close()
+	armedFor(3 * time.Hour) // the bot's pause
+	clk.Advance(3 * time.Hour)
 	armedFor(time.Hour) // the bot's move was refused
 	st.set(false)
 	clk.Advance(time.Hour)
