@@ -32,14 +32,7 @@ func TestMovesUpdateInPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := pgx.Connect(t.Context(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(t.Context())
-	if _, err := conn.Exec(t.Context(), clone("games", "id", "inplace", games-1)); err != nil {
-		t.Fatal(err)
-	}
+	conn := session(t, url, clone("games", "id", "inplace", games-1))
 	var ids []string
 	for i := range games {
 		ids = append(ids, fmt.Sprintf("inplace%05d", i))
@@ -90,12 +83,7 @@ func TestMovesUpdateInPlace(t *testing.T) {
 // move or a lease's renewal writes.
 func TestMovesWriteNothingIndexed(t *testing.T) {
 	t.Parallel()
-	url := migrated.DB(t)
-	conn, err := pgx.Connect(t.Context(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(t.Context())
+	conn := session(t, migrated.DB(t))
 	rows, err := conn.Query(t.Context(), "SELECT indexrelid::regclass::text, pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid = 'games'::regclass")
 	if err != nil {
 		t.Fatal(err)
@@ -119,11 +107,7 @@ func TestMovesWriteNothingIndexed(t *testing.T) {
 // game's row.
 func TestMoveInsertRunsNoTrigger(t *testing.T) {
 	t.Parallel()
-	conn, err := pgx.Connect(t.Context(), migrated.DB(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(t.Context())
+	conn := session(t, migrated.DB(t))
 	rows, err := conn.Query(t.Context(), "SELECT tgname FROM pg_trigger WHERE tgrelid = 'moves'::regclass")
 	if err != nil {
 		t.Fatal(err)
@@ -140,39 +124,12 @@ func TestMoveInsertRunsNoTrigger(t *testing.T) {
 // are sorted by the time updated.
 func TestListIndexed(t *testing.T) {
 	t.Parallel()
-	url := migrated.DB(t)
-	s := open(t, url)
-	defer s.Close()
-	g := &store.Game{ID: "listed00000", Status: store.StatusFinished, Seats: make([]store.Seat, 4)}
-	if err := s.CreateGame(t.Context(), g); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgx.Connect(t.Context(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(t.Context())
-	for _, q := range []string{
-		clone("games", "id", "listed", 1999),
-		clone("seats", "game_id", "listed", 1999),
+	s, conn := cloned(t, "listed", store.StatusFinished, 2000,
 		"UPDATE games SET updated = updated + (random() * 1e12)::bigint",
 		"ANALYZE",
 		"SET plan_cache_mode = force_generic_plan",
-		"PREPARE list(text, int) AS " + listGames,
-	} {
-		if _, err := conn.Exec(t.Context(), q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	rows, err := conn.Query(t.Context(), "EXPLAIN (ANALYZE, COSTS OFF) EXECUTE list('finished', 100)", pgx.QueryExecModeSimpleProtocol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := strings.Join(plan, "\n")
+		"PREPARE list(text, int) AS "+listGames)
+	p := explain(t, conn, "EXPLAIN (ANALYZE, COSTS OFF) EXECUTE list('finished', 100)")
 	if !strings.Contains(p, "games_by_listed") || strings.Contains(p, "Seq Scan on games") || regexp.MustCompile(`(?m)^\s*->\s+Sort\b[\s\S]*rows=2000`).MatchString(p) {
 		t.Errorf("the list of finished games does not read them in the index's order:\n%s", p)
 	}
