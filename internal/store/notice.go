@@ -158,14 +158,25 @@ func (c Change) Payload() string {
 
 // ParseChange decodes the payload of a notice on ChangesChannel.
 func ParseChange(payload string) (Change, error) {
-	var c Change
-	if err := json.Unmarshal([]byte(payload), &c); err != nil {
-		return Change{}, fmt.Errorf("store: change notice %q: %w", payload, err)
+	c, ok := decodeChange(payload)
+	if !ok {
+		var err error
+		if c, err = unmarshalChange(payload); err != nil {
+			return Change{}, fmt.Errorf("store: change notice %q: %w", payload, err)
+		}
 	}
 	if c.Game == "" || c.Kind == "" {
 		return Change{}, fmt.Errorf("store: change notice %q: no game or kind", payload)
 	}
 	return c, nil
+}
+
+// unmarshalChange decodes the payloads decodeChange leaves: a variable
+// of its own, so that ParseChange's change stays off the heap.
+func unmarshalChange(payload string) (Change, error) {
+	var c Change
+	err := json.Unmarshal([]byte(payload), &c)
+	return c, err
 }
 
 // MayFinish reports, without decoding it, whether the payload of a notice
