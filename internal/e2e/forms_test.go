@@ -321,6 +321,8 @@ func (p *page) lobbyStill(s size, who string) {
 	}
 	waitFor[bool](p, "the requests gone", `!document.querySelector("#seeks-open .seek") && `+shown("#seeks-open .none"), 10*time.Second)
 	still("requests went")
+	p.do("scroll to the requests", chromedp.ScrollIntoView("#requests"))
+	p.screenshotViewport("lobby-requests-none-" + who + "-" + s.String())
 }
 
 // requestsCome makes two open requests of others that cannot be paired
