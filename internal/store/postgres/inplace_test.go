@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -141,5 +142,43 @@ func TestListIndexed(t *testing.T) {
 		if sums[i].Updated.After(sums[i-1].Updated) {
 			t.Fatalf("List: %s (updated %v) after %s (updated %v)", sums[i].ID, sums[i].Updated, sums[i-1].ID, sums[i-1].Updated)
 		}
+	}
+}
+
+// TestMoveRefusedAsTheUpdateSawIt: a move whose game's lease another
+// node took while the move waited for the row is refused as ErrLeaseLost,
+// as the update found the row, not as the row was when the move's
+// statement began (a conflict, which has the node read the game again
+// instead of letting it go).
+func TestMoveRefusedAsTheUpdateSawIt(t *testing.T) {
+	t.Parallel()
+	url := migrated.DB(t)
+	s := open(t, url)
+	defer s.Close()
+	g := &store.Game{ID: "refused001", Status: store.StatusPlaying, Seats: make([]store.Seat, 2)}
+	l, err := s.CreateOwnedGame(t.Context(), g, "node-a", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	taker := session(t, url, "BEGIN", "UPDATE games SET lease_node = 'node-b', lease_fence = lease_fence + 1 WHERE id = 'refused001'")
+	done := make(chan error, 1)
+	go func() { done <- s.AppendMove(t.Context(), g.ID, l.Fence, 0, "draw", store.StatusPlaying) }()
+	watch := session(t, url)
+	for waiting := 0; waiting == 0; {
+		if err := watch.QueryRow(t.Context(), "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'").
+			Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the move did not wait for the row: %v", err)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	if _, err := taker.Exec(t.Context(), "COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; !errors.Is(err, store.ErrLeaseLost) {
+		t.Errorf("a move whose lease was taken while it waited: %v, want %v", err, store.ErrLeaseLost)
 	}
 }

@@ -78,10 +78,10 @@ func (s *Store) commitGroup(moves []*move, notes []*note) {
 	if len(notes) > 0 {
 		queueNotes(&b, notes)
 	}
-	errs := make([]error, len(moves))
+	errs, again := make([]error, len(moves)), make([]bool, len(moves))
 	br := s.pool.SendBatch(ctx, &b)
 	for i, m := range moves {
-		errs[i] = m.outcome(s, br.QueryRow())
+		errs[i], again[i] = m.outcome(s, br.QueryRow())
 	}
 	var notesErr error
 	if len(notes) > 0 {
@@ -108,7 +108,10 @@ func (s *Store) commitGroup(moves []*move, notes []*note) {
 		return
 	}
 	for i, m := range moves {
-		if errs[i] == nil && m.ask != nil {
+		switch {
+		case again[i]:
+			errs[i] = m.refused(s, errs[i])
+		case errs[i] == nil && m.ask != nil:
 			m.ask.Told = true
 		}
 		m.done <- errs[i]
