@@ -111,21 +111,27 @@ function alike(a, b) {
     (a.nodeName !== "INPUT" || a.getAttribute("type") === b.getAttribute("type"));
 }
 
+// staying skips the elements on their way out (drop) from n on.
+function staying(n) {
+  while (n && n.__leaving) n = n.nextSibling;
+  return n;
+}
+
 function syncChildren(el, want, start = el.firstChild) {
   const keyed = new Map();
-  for (let c = start; c; c = c.nextSibling) {
+  for (let c = staying(start); c; c = staying(c.nextSibling)) {
     const k = keyOf(c);
     if (k) keyed.set(k, c);
   }
   const wanted = new Set(want.map(keyOf).filter(Boolean));
-  let cur = start;
+  let cur = staying(start);
   for (const w of want) {
     // A live element no longer wanted goes at once, not after the others
     // were built anew in front of it.
     while (cur && keyOf(cur) && !wanted.has(keyOf(cur))) {
       const next = cur.nextSibling;
-      el.removeChild(cur);
-      cur = next;
+      drop(el, cur);
+      cur = staying(next);
     }
     const k = keyOf(w);
     let match = null;
@@ -147,16 +153,52 @@ function syncChildren(el, want, start = el.firstChild) {
       el.insertBefore(cur, match.nextSibling);
       cur = match;
     }
-    if (match === cur) cur = cur.nextSibling;
+    if (match === cur) cur = staying(cur.nextSibling);
     else el.insertBefore(match, cur);
     // A stand-in (__keep) says the live element is as it should be.
     if (!w.__keep) morph(match, w);
   }
   while (cur) {
     const next = cur.nextSibling;
-    el.removeChild(cur);
+    if (!cur.__leaving) drop(el, cur);
     cur = next;
   }
+}
+
+// A focused element taken out of the page makes the browser lay the page
+// out there and then, in the middle of a redraw. drop hides such an
+// element instead, and takes it out before the next frame (dropLeaving),
+// whose layout comes anyway; a redraw passes it by meanwhile. Any other
+// node goes at once.
+const leaving = new Set();
+
+function drop(el, n) {
+  if (n.nodeType === 1 && typeof requestAnimationFrame === "function" && holdsFocus(n)) {
+    n.__leaving = true;
+    // Through the CSSOM: the hidden attribute, on a focused element, lays
+    // the page out at once too.
+    n.style.display = "none";
+    if (leaving.size === 0) requestAnimationFrame(dropLeaving);
+    leaving.add(n);
+    return;
+  }
+  el.removeChild(n);
+}
+
+/**
+ * dropLeaving takes out the elements sync hid instead of taking them out
+ * because they held the focus: the page moves the focus on first, or
+ * right after, at the frame.
+ */
+export function dropLeaving() {
+  for (const n of leaving) if (n.parentNode) n.parentNode.removeChild(n);
+  leaving.clear();
+}
+
+/** isLeaving says whether n is in an element sync hid on its way out. */
+export function isLeaving(n) {
+  for (; n; n = n.parentNode) if (n.__leaving) return true;
+  return false;
 }
 
 function holdsFocus(n) {
@@ -199,8 +241,8 @@ function morph(from, to) {
   const want = [];
   for (let c = to.firstChild; c; c = c.nextSibling) want.push(c);
   // A list that grows (a log) may say its first children stand as they are.
-  let start = from.firstChild;
-  for (let n = to.__keepFirst || 0; n > 0 && start; n--) start = start.nextSibling;
+  let start = staying(from.firstChild);
+  for (let n = to.__keepFirst || 0; n > 0 && start; n--) start = staying(start.nextSibling);
   syncChildren(from, want, start);
 }
 

@@ -26,7 +26,7 @@
 //   (rematch.js).
 
 import { JEWELS, BUSINESSES, GROUPS, card, back, cheque, chip } from "./cards.js";
-import { h, sync, setAttr } from "./dom.js";
+import { h, sync, setAttr, isLeaving, dropLeaving } from "./dom.js";
 import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, num, points, displayNames, tableKind } from "./words.js";
 import { scorePanel, roundOverlay, roundBanner, gameEnd } from "./scores.js";
 import { hintsBox } from "./analysis.js";
@@ -160,7 +160,9 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
     // scores: tell the server this one has.
     if (seat >= 0 && o.onContinue) o.onContinue();
     renderTable(root, ...mem.args);
-    moveFocus(root);
+    // On to the next move, at the frame: focusing now would lay the
+    // changed page out.
+    mem.refocus = mem.refocus || ["any", ""];
   }) : null;
   // The clocks show their time before the table goes in, so that only a
   // clock whose figure changed is touched.
@@ -177,8 +179,9 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   if (overlay && mem.shown !== overlay.round) {
     mem.shown = overlay.round;
     mem.focusContinue = true;
-  } else if (focus && (!focused || !focused.isConnected || focused !== document.activeElement)) {
-    // Focusing lays the page out: the frame does, once.
+  } else if (focus && (!focused || !focused.isConnected || focused !== document.activeElement || isLeaving(focused))) {
+    // Focusing lays the page out: the frame does, once. A focused part
+    // the redraw took out waits, hidden, for the frame (dom.js sync).
     mem.refocus = mem.refocus || focus;
   }
   mem.moves = v.moves;
@@ -186,6 +189,7 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   // once anyway: reading it here would lay it out a second time, and
   // several messages may come before a frame.
   beforeFrame(mem, () => {
+    dropLeaving();
     if (mem.focusContinue) {
       mem.focusContinue = false;
       mem.refocus = null;
