@@ -264,21 +264,29 @@ function seatsPanel(ctx) {
 
 // stripKey is everything a player's strip shows: a bid changes the
 // bidder's strip and the turn's two, and leaves the others in the page.
-function stripKey({ v, seat, names, game, o }, s, i) {
+function stripKey(ctx, s, i) {
+  const { v } = ctx;
+  return [headKey(ctx, s, i), s.faceUp, s.faceDown, s.holdings, v.stakes && v.stakes[i] && v.stakes[i].gain, v.row.length > 0 || v.round === 3];
+}
+
+// headKey is everything a strip's head shows: its name, marks and points
+// and the player's part in the auction.
+function headKey({ v, seat, names, game, o }, s, i) {
   const a = v.auction;
   const presence = o.presence && i !== seat ? o.presence(i) : null;
-  return [s, i === seat, v.toMove === i, v.phase, v.phase === "over" && v.winners.includes(i),
-    a && [a.initiator, a.highBidder, a.bids[i] || ""], v.stakes && v.stakes[i] && v.stakes[i].gain, v.row.length > 0 || v.round === 3,
+  return [i === seat, v.toMove === i, v.phase === "over", v.phase === "over" && v.winners.includes(i), s.total, s.faceUp.length === 0,
+    a && [a.initiator === i, a.highBidder === i, a.bids[i] || ""],
     names[i], !!(game && game.seats[i] && game.seats[i].standIn), ratingOf(o, game, i), presence ? presence.outerHTML : "",
     !!o.clock && clockAttrs(game, i)];
 }
 
 // strip is one player, compact: name, part in the auction, what the lot is
 // worth to them, points; cheques face up and down with their sum; the
-// cards held, by kind.
+// cards held, by kind. Each part is built again only when what it shows
+// changed: a drawn card changes what the lot is worth to every player,
+// not their cheques and cards.
 function strip(ctx, s, i) {
-  const { t, v, seat, names, game, o } = ctx;
-  const standIn = game && game.seats[i] && game.seats[i].standIn;
+  const { v, seat, names } = ctx;
   const toMove = v.toMove === i;
   const winner = v.phase === "over" && v.winners.includes(i);
   const out = v.phase !== "over" && s.faceUp.length === 0;
@@ -289,7 +297,18 @@ function strip(ctx, s, i) {
   const stake = v.stakes && v.stakes[i];
   const showStake = stake && v.phase !== "over" && (v.row.length > 0 || v.round === 3);
   return h("li", { class: cls, id: `seat-${i}`, "data-seat": String(i), "aria-label": names[i] },
-    h("div", { class: "strip-head" },
+    kept(ctx, `seat-${i}-head`, "div", headKey(ctx, s, i), () => stripHead(ctx, s, i)),
+    stripBody(ctx, s, i, showStake && stake));
+}
+
+// stripHead is a player's name, marks (presence, rating, you, winner,
+// stand-in, clock), points and part in the auction.
+function stripHead(ctx, s, i) {
+  const { t, v, seat, names, game, o } = ctx;
+  const standIn = game && game.seats[i] && game.seats[i].standIn;
+  const winner = v.phase === "over" && v.winners.includes(i);
+  const a = v.auction;
+  return h("div", { class: "strip-head", id: `seat-${i}-head` },
       h("span", { class: `seat-dot s${i}`, "aria-hidden": "true" }),
       h("span", { class: "strip-name", title: names[i] }, names[i]),
       o.presence && i !== seat ? o.presence(i) : null,
@@ -302,10 +321,7 @@ function strip(ctx, s, i) {
       h("span", { class: "strip-points", title: t("web.seat.points.title") }, points(t, s.total)),
       h("span", { class: "strip-break", "aria-hidden": "true" }),
       a && a.initiator === i ? h("span", { class: "strip-caller", title: t("web.auction.caller"), role: "img", "aria-label": t("web.auction.caller") }, "★") : null,
-      partOf(ctx, s, i)),
-    // The turn and the bids change the head: the cards stay.
-    kept(ctx, `seat-${i}-body`, "div", [s.faceUp, s.faceDown, s.holdings, i === seat, showStake && stake.gain, names[i]],
-      () => stripBody(ctx, s, i, showStake && stake)));
+      partOf(ctx, s, i));
 }
 
 // stripBody is a player's cheques face up and down with their sum, the
@@ -313,29 +329,37 @@ function strip(ctx, s, i) {
 function stripBody(ctx, s, i, stake) {
   const { t, seat } = ctx;
   const sum = s.faceUp.reduce((x, c) => x + c, 0) + s.faceDown.reduce((x, c) => x + c, 0);
-  // The cards held, a box for each scoring group (cars with drivers, the
-  // jewels, the businesses), each kind with its count beside it.
+  const up = i === seat ? "my-cheques" : `seat-${i}-cheques`;
+  return h("div", { class: "strip-body", id: `seat-${i}-body` },
+      kept(ctx, up, "span", [s.faceUp], () => h("span", { class: "strip-cheques", id: up, role: "group",
+        "aria-label": s.faceUp.length ? t("web.seat.faceup", { cheques: s.faceUp.join(", ") }) : t("web.seat.out") },
+      s.faceUp.length
+        ? s.faceUp.map((c) => cheque(c, t, { attrs: { "data-cheque": String(c) } }))
+        : h("span", { class: "none", "aria-hidden": "true" }, t("web.seat.out")))),
+      s.faceDown.length ? kept(ctx, `seat-${i}-down`, "span", [s.faceDown], () => h("span", { class: "strip-down", id: `seat-${i}-down`,
+        role: "group", "aria-label": t("web.seat.facedown", { cheques: s.faceDown.join(", ") }) },
+      s.faceDown.map((c) => cheque(c, t, { down: true })))) : null,
+      h("span", { class: "strip-sum", title: t("web.seat.sum.title") },
+        h("span", { "aria-hidden": "true" }, t("web.seat.sum", { n: sum })),
+        h("span", { class: "visually-hidden" }, t("web.seat.sum.label", { n: sum }))),
+      GROUPS.some(([, kinds]) => kinds.some((k) => s.holdings[k] > 0))
+        ? kept(ctx, `seat-${i}-hold`, "ul", [s.holdings], () => holdings(ctx, s, i)) : null,
+      stake ? h("span", { class: `strip-stake${stake.gain.total > 0 ? " pos" : stake.gain.total < 0 ? " neg" : ""}`,
+        title: stakeText(ctx, stake), role: "img", "aria-label": stakeText(ctx, stake) },
+      h("span", { class: "strip-stake-label" }, t("web.stake.lot")), " ", signed(stake.gain.total)) : null);
+}
+
+// holdings are the cards a player holds, a box for each scoring group
+// (cars with drivers, the jewels, the businesses), each kind with its
+// count beside it.
+function holdings({ t }, s, i) {
   const held = [];
   for (const [group, kinds] of GROUPS) {
     const chips = kinds.filter((k) => s.holdings[k] > 0)
       .map((k) => h("span", { class: "hold", "data-key": k }, chip(k, s.holdings[k], count(t, k, s.holdings[k]))));
     if (chips.length) held.push(h("li", { class: "hold-group", "data-group": group, "data-key": group }, chips));
   }
-  return h("div", { class: "strip-body", id: `seat-${i}-body` },
-      h("span", { class: "strip-cheques", id: i === seat ? "my-cheques" : null, role: "group",
-        "aria-label": s.faceUp.length ? t("web.seat.faceup", { cheques: s.faceUp.join(", ") }) : t("web.seat.out") },
-      s.faceUp.length
-        ? s.faceUp.map((c) => cheque(c, t, { attrs: { "data-cheque": String(c) } }))
-        : h("span", { class: "none", "aria-hidden": "true" }, t("web.seat.out"))),
-      s.faceDown.length ? h("span", { class: "strip-down", role: "group", "aria-label": t("web.seat.facedown", { cheques: s.faceDown.join(", ") }) },
-        s.faceDown.map((c) => cheque(c, t, { down: true }))) : null,
-      h("span", { class: "strip-sum", title: t("web.seat.sum.title") },
-        h("span", { "aria-hidden": "true" }, t("web.seat.sum", { n: sum })),
-        h("span", { class: "visually-hidden" }, t("web.seat.sum.label", { n: sum }))),
-      held.length ? h("ul", { class: "strip-hold", "aria-label": t("web.seat.holdings") }, held) : null,
-      stake ? h("span", { class: `strip-stake${stake.gain.total > 0 ? " pos" : stake.gain.total < 0 ? " neg" : ""}`,
-        title: stakeText(ctx, stake), role: "img", "aria-label": stakeText(ctx, stake) },
-      h("span", { class: "strip-stake-label" }, t("web.stake.lot")), " ", signed(stake.gain.total)) : null);
+  return h("ul", { class: "strip-hold", id: `seat-${i}-hold`, "aria-label": t("web.seat.holdings") }, held);
 }
 
 // ratingOf is the rating figure of a signed-in player's seat, when the
