@@ -916,8 +916,11 @@ function animate(root, before, events, t) {
     if (!seatEl) return;
     const to = seatEl.getBoundingClientRect();
     const moved = gone.kind === "win" ? before.row : before.row.filter((r) => gone.cards.includes(r.kind));
+    // Where each flies from, read before the first copy goes in: reading
+    // the page's scroll after would lay the page out again for each.
+    const from = moved.map((r) => onScreen(r.rect));
     // The cards left the page: copies of them fly, only for the eye.
-    moved.forEach((r, k) => ghost(card(r.kind, t), onScreen(r.rect), to, k * 60));
+    moved.forEach((r, k) => ghost(card(r.kind, t), from[k], to, k * 60));
     // The strip's flash (razzia.css .strip::before) by its opacity alone.
     seatEl.animate([{ opacity: 0 }, { opacity: 1 }, { opacity: 0 }], { duration: 900, easing: "ease-out", pseudoElement: "::before" });
   }
