@@ -480,24 +480,22 @@ function thievesOn({ v, mine }) {
 function row(ctx) {
   const { t, v, mem, o } = ctx;
   const thieves = thievesOn(ctx);
+  // A drawn card builds its slot: the others stay as they are.
   const slots = [];
   for (let i = 0; i < 7; i++) {
     const kind = v.row[i];
-    if (!kind) {
-      slots.push(h("li", { class: "row-slot empty", "aria-hidden": "true" }, h("span", { class: "slot-num" }, String(i + 1))));
-      continue;
-    }
-    if (thieves) {
-      const on = mem.selected.includes(i);
-      slots.push(h("li", { class: "row-slot" }, card(kind, t, {
+    const id = `row-slot-${i}`;
+    const on = thieves && mem.selected.includes(i);
+    slots.push(kept(ctx, id, "li", [kind || "", thieves && [on, !!o.busy, v.moves]], () => {
+      if (!kind) return h("li", { class: "row-slot empty", id, "aria-hidden": "true" }, h("span", { class: "slot-num" }, String(i + 1)));
+      if (!thieves) return h("li", { class: "row-slot", id, "data-index": String(i) }, card(kind, t));
+      return h("li", { class: "row-slot", id }, card(kind, t, {
         tag: "button",
         extra: on ? "picked" : "pickable",
         attrs: { type: "button", "data-row-card": String(i), "aria-pressed": on ? "true" : "false", disabled: o.busy,
           "aria-label": t("web.row.pick", { card: t(`card.${kind}`) }), onclick: () => toggle(ctx, i) },
-      })));
-    } else {
-      slots.push(h("li", { class: "row-slot", "data-index": String(i) }, card(kind, t)));
-    }
+      }));
+    }));
   }
   return h("div", { class: "row", id: "row", role: "group", "aria-label": t("web.row.label", { n: v.row.length }) },
     h("div", { class: "zone-head" },
@@ -512,7 +510,8 @@ const DECK = [["police", ["police"]], ["jewels", JEWELS], ["bodyguard", ["bodygu
   ["thief", ["thief"]], ["gold", ["gold"]], ["businesses", BUSINESSES]];
 
 // deck is the composition of the undrawn cards (public: R1 lists the deck).
-function deck({ t, v }) {
+function deck(ctx) {
+  const { t, v } = ctx;
   const items = [];
   for (const [name, kinds] of DECK) {
     const n = kinds.reduce((a, k) => a + (v.remaining[k] || 0), 0);
@@ -520,8 +519,10 @@ function deck({ t, v }) {
     if (kinds.length > 1 && n > 0) {
       label += ": " + list(t, kinds.filter((k) => v.remaining[k]).map((k) => count(t, k, v.remaining[k])));
     }
-    items.push(h("li", { class: `deck-item${n === 0 ? " deck-none" : ""}`, "data-family": name, "data-count": String(n) },
-      chip(kinds[kinds.length > 1 ? kinds.length - 1 : 0], 1, label), h("span", { class: "deck-n", "aria-hidden": "true" }, String(n))));
+    // A drawn card builds its family's line: the others stay.
+    items.push(kept(ctx, `deck-${name}`, "li", [n, label], () =>
+      h("li", { class: `deck-item${n === 0 ? " deck-none" : ""}`, id: `deck-${name}`, "data-family": name, "data-count": String(n) },
+        chip(kinds[kinds.length > 1 ? kinds.length - 1 : 0], 1, label), h("span", { class: "deck-n", "aria-hidden": "true" }, String(n)))));
   }
   return h("div", { class: "deck", id: "deck", role: "group", "aria-label": t("web.deck.label", { n: v.deckLeft }) },
     h("span", { class: "zone-title" }, t("web.deck.title")),
