@@ -246,7 +246,7 @@ func TestStatePatchTrace(t *testing.T) {
 	painting, whole := wholePage(got.painted)
 	t.Logf("and the share of the viewport they painted again: at most %.2f (median %.2f, mean %.2f); %d of the %d frames that painted painted the whole page",
 		slices.Max(got.painted), median(got.painted), mean(got.painted), whole, painting)
-	logCosts(t, got, eval[[]string](p, `window.__traced`), 3)
+	logCosts(t, got, eval[[]string](p, `window.__traced`), 4)
 	if slices.Max(msg) >= 50 || slices.Max(frame) >= 50 {
 		t.Errorf("a state message took a task of %.1f ms and a frame of %.1f ms; want both under 50 ms", slices.Max(msg), slices.Max(frame))
 	}
