@@ -298,7 +298,8 @@ function strip(ctx, s, i) {
   const showStake = stake && v.phase !== "over" && (v.row.length > 0 || v.round === 3);
   return h("li", { class: cls, id: `seat-${i}`, "data-seat": String(i), "aria-label": names[i] },
     kept(ctx, `seat-${i}-head`, "div", headKey(ctx, s, i), () => stripHead(ctx, s, i)),
-    stripBody(ctx, s, i, showStake && stake));
+    kept(ctx, `seat-${i}-body`, "div", [s.faceUp, s.faceDown, s.holdings, i === seat, names[i], showStake && stake.gain],
+      () => stripBody(ctx, s, i, showStake && stake)));
 }
 
 // stripHead is a player's name, marks (presence, rating, you, winner,
