@@ -417,22 +417,27 @@ function board(ctx) {
     kept(ctx, "deck", "div", [v.remaining, v.deckLeft], () => deck(ctx)));
 }
 
-function policeTrack({ t, v }) {
+function policeTrack(ctx) {
+  const { t, v } = ctx;
   const limit = v.policeLimit;
   const left = limit - v.police;
   const danger = v.phase !== "over" && left <= 2 ? (left <= 1 ? " danger-high" : " danger") : "";
-  const slots = [];
-  for (let i = 0; i < limit; i++) {
-    const filled = i < v.police;
-    const last = i === limit - 1;
-    slots.push(h("li", { class: `police-slot${filled ? " filled" : ""}${last ? " last" : ""}`, "aria-hidden": "true" },
-      filled ? card("police", t, { size: "mini", tag: "span" }) : h("span", { class: "slot-num" }, String(i + 1))));
-  }
+  const slots = () => {
+    const out = [];
+    for (let i = 0; i < limit; i++) {
+      const filled = i < v.police;
+      const last = i === limit - 1;
+      out.push(h("li", { class: `police-slot${filled ? " filled" : ""}${last ? " last" : ""}`, "aria-hidden": "true" },
+        filled ? card("police", t, { size: "mini", tag: "span" }) : h("span", { class: "slot-num" }, String(i + 1))));
+    }
+    return out;
+  };
   return h("div", { class: `police${danger}`, id: "police", role: "group", "aria-label": t("web.police.label", { n: v.police, limit }) },
     h("div", { class: "police-head" },
       h("span", { class: "zone-title" }, t("term.police")),
       h("span", { class: "police-count" }, t("web.police.count", { n: v.police, limit }))),
-    h("ol", { class: "police-track" }, slots),
+    // A drawn card changes the risk: the track, only a police card.
+    kept(ctx, "police-track", "ol", [v.police, limit], () => h("ol", { class: "police-track", id: "police-track" }, slots())),
     v.phase !== "over" ? risk(t, v) : null);
 }
 
