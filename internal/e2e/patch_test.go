@@ -193,10 +193,14 @@ func TestStatePatches(t *testing.T) {
 // hovered by a mouse, at a desktop's size to draw every part). For each state
 // message it takes the task that handled it and the frame that drew it
 // next (style, layout, paint), prints the longest and the median of each,
-// and fails when one took 50 ms or more. A figure is only worth reading
-// from a quiet machine, so the test runs when RAZZIA_TRACE=1:
+// and fails when one took 50 ms or more. It prints what the longest were
+// made of too (logCosts): the message (type and events), the shares of
+// script, GC, style, layout and paint, and the functions the profile
+// found, shares that a busy machine does not change much. A figure is
+// only worth reading from a quiet machine, so the test runs when
+// RAZZIA_TRACE=1 (RAZZIA_TRACE_OUT=FILE keeps the trace, for DevTools):
 //
-//	RAZZIA_TRACE=1 go test ./internal/e2e -run TestStatePatchTrace -count=1 -v
+//	RAZZIA_TRACE=1 go test ./internal/e2e -run 'TestStatePatchTrace$' -count=1 -v
 func TestStatePatchTrace(t *testing.T) {
 	if os.Getenv("RAZZIA_TRACE") != "1" {
 		t.Skip("a measurement for a quiet machine: RAZZIA_TRACE=1 runs it")
