@@ -118,27 +118,35 @@ function staying(n) {
 }
 
 function syncChildren(el, want, start = el.firstChild) {
+  // Each live child's key, read once: the walk below asks often. The walk
+  // meets only these children (the new ones go in before it).
   const keyed = new Map();
+  const keys = new Map();
   for (let c = staying(start); c; c = staying(c.nextSibling)) {
     const k = keyOf(c);
-    if (k) keyed.set(k, c);
+    if (k) {
+      keyed.set(k, c);
+      keys.set(c, k);
+    }
   }
-  const wanted = new Set(want.map(keyOf).filter(Boolean));
+  const wantKeys = want.map(keyOf);
+  const wanted = new Set(wantKeys.filter(Boolean));
   let cur = staying(start);
-  for (const w of want) {
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i];
     // A live element no longer wanted goes at once, not after the others
     // were built anew in front of it.
-    while (cur && keyOf(cur) && !wanted.has(keyOf(cur))) {
+    while (cur && keys.has(cur) && !wanted.has(keys.get(cur))) {
       const next = cur.nextSibling;
       drop(el, cur);
       cur = staying(next);
     }
-    const k = keyOf(w);
+    const k = wantKeys[i];
     let match = null;
     if (k) {
       const m = keyed.get(k);
       if (m && alike(m, w)) match = m;
-    } else if (cur && !keyOf(cur) && alike(cur, w)) {
+    } else if (cur && !keys.has(cur) && alike(cur, w)) {
       match = cur;
     }
     if (!match) {
@@ -146,7 +154,7 @@ function syncChildren(el, want, start = el.firstChild) {
       continue;
     }
     if (k) keyed.delete(k);
-    if (match !== cur && cur && keyOf(cur) && holdsFocus(match) && !holdsFocus(cur)) {
+    if (match !== cur && cur && keys.has(cur) && holdsFocus(match) && !holdsFocus(cur)) {
       // Two parts swap places: the one without the reader's focus moves,
       // since moving the focus's element takes the focus away (and lays
       // the page out there and then).
