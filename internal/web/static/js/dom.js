@@ -234,16 +234,17 @@ function morph(from, to) {
     return;
   }
   const kept = KEPT[from.nodeName];
-  const ta = to.attributes;
-  for (let i = 0; i < ta.length; i++) {
-    const a = ta[i];
-    if (ours(a.name, kept) && from.getAttribute(a.name) !== a.value) from.setAttribute(a.name, a.value);
+  // By name: reading element.attributes makes the browser an Attr node
+  // for each attribute, of every element compared.
+  const names = to.getAttributeNames();
+  for (const name of names) {
+    if (!ours(name, kept)) continue;
+    const value = to.getAttribute(name);
+    if (from.getAttribute(name) !== value) from.setAttribute(name, value);
   }
   // Every attribute of to is on from now: any more are to go.
-  const fa = from.attributes;
-  for (let i = fa.length - 1; i >= 0 && fa.length > ta.length; i--) {
-    const name = fa[i].name;
-    if (ours(name, kept) && !to.hasAttribute(name)) from.removeAttribute(name);
+  if (from.attributes.length > names.length) {
+    for (const name of from.getAttributeNames()) if (ours(name, kept) && !to.hasAttribute(name)) from.removeAttribute(name);
   }
   handlers(from, to);
   const want = [];
