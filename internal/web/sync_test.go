@@ -85,11 +85,12 @@ func TestSyncHidesFocusedPart(t *testing.T) {
 import { h, sync, isLeaving, dropLeaving } from "./dom.mjs";
 const cases = [];
 Node.prototype.contains = function (n) { for (; n; n = n.parent) if (n === this) return true; return false; };
+Node.prototype.querySelectorAll = function (sel) { return sel === "[id]" ? this.find((n) => n !== this && n.attrs && "id" in n.attrs) : []; };
 const frames = [];
 globalThis.requestAnimationFrame = (f) => frames.push(f);
 document.body = document.createElement("body");
 const root = document.createElement("div");
-const draw = (decide, turn) => [h("p", { id: "turn" }, turn), decide ? h("section", { id: "decide" }, h("button", {}, "Pass")) : null, h("p", { id: "log" }, "log")];
+const draw = (decide, turn) => [h("p", { id: "turn" }, turn), decide ? h("section", { id: "decide" }, h("button", { id: "pass" }, "Pass")) : null, h("p", { id: "log" }, "log")];
 sync(root, draw(true, "Ann"));
 const [, decide] = root.childNodes;
 decide.style = {};
@@ -100,6 +101,8 @@ cases.push([root.childNodes.length, 3]);
 cases.push([root.childNodes[1] === decide && decide.style.display, "none"]);
 cases.push([isLeaving(button), true]);
 cases.push([root.textContent.startsWith("Bob"), true]);
+// Nothing finds it by its ids any more.
+cases.push([decide.getAttribute("id") === null && button.getAttribute("id") === null, true]);
 // A redraw before the frame builds the part anew beside the hidden one.
 sync(root, draw(true, "Cid"));
 cases.push([root.childNodes.length, 4]);
@@ -115,6 +118,13 @@ document.activeElement = document.body;
 sync(root, draw(false, "Dan"));
 cases.push([root.childNodes.length, 2]);
 dropLeaving();
+cases.push([frames.length, 1]);
+// So does a focused one in a hidden page, which draws no frames.
+sync(root, draw(true, "Eve"));
+document.activeElement = root.childNodes[1].childNodes[0];
+document.visibilityState = "hidden";
+sync(root, draw(false, "Fay"));
+cases.push([root.childNodes.length, 2]);
 cases.push([frames.length, 1]);
 `)
 }

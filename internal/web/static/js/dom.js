@@ -176,17 +176,23 @@ function syncChildren(el, want, start = el.firstChild) {
 // A focused element taken out of the page makes the browser lay the page
 // out there and then, in the middle of a redraw. drop hides such an
 // element instead, and takes it out before the next frame (dropLeaving),
-// whose layout comes anyway; a redraw passes it by meanwhile. Any other
-// node goes at once.
+// whose layout comes anyway; a redraw passes it by meanwhile, and its ids
+// go, so that nothing finds it for the part drawn anew. Any other node,
+// and any in a hidden page (which draws no frames), goes at once.
 const leaving = new Set();
 
 function drop(el, n) {
-  if (n.nodeType === 1 && typeof requestAnimationFrame === "function" && holdsFocus(n)) {
+  if (n.nodeType === 1 && typeof requestAnimationFrame === "function" && document.visibilityState !== "hidden" && holdsFocus(n)) {
     n.__leaving = true;
     // Through the CSSOM: the hidden attribute, on a focused element, lays
     // the page out at once too.
     n.style.display = "none";
-    if (leaving.size === 0) requestAnimationFrame(dropLeaving);
+    for (const e of [n, ...n.querySelectorAll("[id]")]) e.removeAttribute("id");
+    if (leaving.size === 0) {
+      requestAnimationFrame(dropLeaving);
+      // And should the page be hidden before its frame.
+      setTimeout(dropLeaving, 1000);
+    }
     leaving.add(n);
     return;
   }
