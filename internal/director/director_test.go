@@ -94,6 +94,9 @@ type harness struct {
 	clock *fakeClock // the directors'
 	games *fakeClock // the Hubs', the games' clocks
 	nodes []*node
+	// played holds the games playRound played: until the director has
+	// recorded their end, the tournament still shows them open.
+	played map[string]bool
 }
 
 func quiet() *slog.Logger {
@@ -107,7 +110,7 @@ func newHarness(t *testing.T, st store.Store) *harness {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	t.Cleanup(cancel)
 	return &harness{t: t, ctx: ctx, st: st, clock: &fakeClock{now: time.Date(2026, 11, 24, 18, 0, 0, 0, time.UTC)},
-		games: &fakeClock{now: time.Date(2026, 11, 24, 18, 0, 0, 0, time.UTC)}}
+		games: &fakeClock{now: time.Date(2026, 11, 24, 18, 0, 0, 0, time.UTC)}, played: map[string]bool{}}
 }
 
 // addNode starts a Hub and a director on the harness's store.
@@ -183,6 +186,7 @@ func (h *harness) playRound(n *node, v protocol.Tournament, skip ...string) {
 		if tb.Over {
 			continue
 		}
+		h.played[tb.Game] = true
 		for _, s := range tb.Seats {
 			if s.Bot || slices.Contains(skip, s.Name) {
 				continue
@@ -243,6 +247,28 @@ func ready(v protocol.Tournament) bool {
 		}
 	}
 	return true
+}
+
+// toPlay reports whether the last round of v has tables to play: some
+// open, all of them ready, none played already. A view read after
+// playRound but before the director recorded those games' end shows
+// them open and ready still: it is not the next wave, and an arena
+// whose time ran out then would end without seating it.
+func (h *harness) toPlay(v protocol.Tournament) bool {
+	if !ready(v) {
+		return false
+	}
+	open := 0
+	for _, tb := range v.RoundsPlayed[len(v.RoundsPlayed)-1].Tables {
+		if tb.Over {
+			continue
+		}
+		if h.played[tb.Game] {
+			return false
+		}
+		open++
+	}
+	return open > 0
 }
 
 func zero() *int { z := 0; return &z }

@@ -36,12 +36,28 @@ func TestFormatsSimulated(t *testing.T) {
 			}
 			id := h.start(n, set, h.people(tc.n))
 			met := map[[2]string]bool{}
+			var left []string // who sat out an arena's last wave
 			for wave := 1; wave <= tc.at; wave++ {
 				v := h.until(n.dir, id, fmt.Sprintf("wave %d", wave), func(v protocol.Tournament) bool {
-					return ready(v) && (tc.format == "arena" || len(v.RoundsPlayed) == wave)
+					return h.toPlay(v) && (tc.format == "arena" || len(v.RoundsPlayed) == wave)
 				})
 				checkTables(t, tc.format, tc.size, v, met)
 				h.playRound(n, v)
+				if tc.format != "arena" {
+					continue
+				}
+				seated := seatedAt(v)
+				for _, p := range left {
+					if !seated[p] {
+						t.Errorf("wave %d: %s, who sat out the last, waits again", wave, p)
+					}
+				}
+				left = left[:0]
+				for i := 1; i <= tc.n; i++ {
+					if p := fmt.Sprintf("p%d", i); !seated[p] {
+						left = append(left, p)
+					}
+				}
 			}
 			if tc.format == "arena" {
 				h.clock.Advance(10 * time.Minute)
@@ -49,7 +65,7 @@ func TestFormatsSimulated(t *testing.T) {
 			var v protocol.Tournament
 			for {
 				v = h.until(n.dir, id, "the end, or a table to play", func(v protocol.Tournament) bool {
-					return v.Status == protocol.TournamentFinished || ready(v) && slices.ContainsFunc(v.RoundsPlayed[len(v.RoundsPlayed)-1].Tables, func(tb protocol.TournamentTable) bool { return !tb.Over })
+					return v.Status == protocol.TournamentFinished || h.toPlay(v)
 				})
 				if v.Status == protocol.TournamentFinished {
 					break
@@ -64,6 +80,19 @@ func TestFormatsSimulated(t *testing.T) {
 			}
 		})
 	}
+}
+
+// seatedAt returns the people at the open tables of v's last round.
+func seatedAt(v protocol.Tournament) map[string]bool {
+	seated := map[string]bool{}
+	for _, tb := range v.RoundsPlayed[len(v.RoundsPlayed)-1].Tables {
+		for _, s := range tb.Seats {
+			if !tb.Over && !s.Bot {
+				seated[s.Name] = true
+			}
+		}
+	}
+	return seated
 }
 
 // checkTables checks the open tables of v's last round: sizes legal,
