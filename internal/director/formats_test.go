@@ -123,11 +123,10 @@ func TestArenaThroughTheHub(t *testing.T) {
 	h.clock.Advance(10 * time.Minute) // the arena's time is up, not the games'
 	// No table is seated now: those seated before finish, and it ends.
 	// (A game that ended just before the time was up may still seat a
-	// table; playing a game already over only reads its end.)
+	// table.)
 	for {
 		v = h.until(n.dir, id, "the end, or a table to play", func(v protocol.Tournament) bool {
-			return v.Status == protocol.TournamentFinished ||
-				ready(v) && slices.ContainsFunc(v.RoundsPlayed[0].Tables, func(tb protocol.TournamentTable) bool { return !tb.Over })
+			return v.Status == protocol.TournamentFinished || h.toPlay(v)
 		})
 		if v.Status == protocol.TournamentFinished {
 			break
