@@ -88,7 +88,7 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   const game = o.game || null;
   const status = game ? game.status : v.phase === "over" ? "finished" : "playing";
   const { names, tell } = displayNames(t, v.players, game);
-  const mem = root.razzia || (root.razzia = { moves: -1, selected: [], dismissed: null, shown: 0 });
+  const mem = root.razzia || (root.razzia = { moves: -1, selected: [], dismissed: null, shown: 0, covered: false });
   if (mem.moves !== v.moves) mem.selected = [];
   mem.args = [snapshot, events, catalogue, options];
   mem.redraw = () => renderTable(root, ...mem.args);
@@ -143,16 +143,21 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
     over ? null : board(ctx),
     over ? null : decidePanel(ctx));
   // Once the game is over its end comes first, before the strips.
-  const tbl = h("div", { class: `tbl${over ? " tbl-over" : ""}`, "data-players": String(v.players.length) },
+  // Behind the round's end nothing can be reached: the table skips its
+  // contents (content-visibility: hidden), which no Tab, pointer, search
+  // or screen reader reaches, as inert would keep them, for the style of
+  // one element (inert restyles each of the table's, several hundred).
+  const tbl = h("div", { class: `tbl${over ? " tbl-over" : ""}${overlay ? " tbl-covered" : ""}`, "data-players": String(v.players.length),
+    "aria-hidden": overlay ? "true" : null },
     over ? [main, seatsPanel(ctx)] : [seatsPanel(ctx), main],
     h("div", { class: "tbl-side", "data-key": "side" },
       v.seats.some((s) => s.scores.length > 0)
         ? kept(ctx, "scores", "section", [names, v.seats.map((s) => [s.total, s.scores])], () => scorePanel(ctx), ctx.later) : null,
       o.log ? logPanel(ctx) : null));
-  if (overlay) {
-    // Behind the overlay nothing can be reached.
-    tbl.setAttribute("inert", "");
-    tbl.setAttribute("aria-hidden", "true");
+  // And the page's few parts around the table it covers too are inert.
+  if (mem.covered !== !!overlay && typeof document !== "undefined" && document.querySelectorAll) {
+    mem.covered = !!overlay;
+    for (const e of document.querySelectorAll("[data-under-overlay]")) e.inert = mem.covered;
   }
   const dialog = overlay ? roundOverlay(ctx, overlay, () => {
     mem.dismissed = overlay.round;
