@@ -36,6 +36,20 @@ import { leaveBox } from "./rematch.js";
 export { T };
 
 /**
+ * coverAround makes the page's few parts around the table that the
+ * round's end covers too (marked data-under-overlay: the header, the chat,
+ * the links) inert while it is open, and no longer once it is not, or the
+ * table went (on being true or false). The table itself skips its
+ * contents meanwhile (renderTable).
+ */
+export function coverAround(root, on) {
+  const mem = root.razzia;
+  if (!mem || mem.covered === on || typeof document === "undefined" || !document.querySelectorAll) return;
+  mem.covered = on;
+  for (const e of document.querySelectorAll("[data-under-overlay]")) e.inert = on;
+}
+
+/**
  * renderTable draws the table into root (replacing what was there).
  *
  * snapshot: the view (protocol.View JSON). events: every event so far,
@@ -154,11 +168,7 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
       v.seats.some((s) => s.scores.length > 0)
         ? kept(ctx, "scores", "section", [names, v.seats.map((s) => [s.total, s.scores])], () => scorePanel(ctx), ctx.later) : null,
       o.log ? logPanel(ctx) : null));
-  // And the page's few parts around the table it covers too are inert.
-  if (mem.covered !== !!overlay && typeof document !== "undefined" && document.querySelectorAll) {
-    mem.covered = !!overlay;
-    for (const e of document.querySelectorAll("[data-under-overlay]")) e.inert = mem.covered;
-  }
+  coverAround(root, !!overlay);
   const dialog = overlay ? roundOverlay(ctx, overlay, () => {
     mem.dismissed = overlay.round;
     // The next round's first clock waits for the players who read the
