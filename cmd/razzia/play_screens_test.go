@@ -421,7 +421,7 @@ func playTimeOut(t *testing.T, sc *screenCase) {
 // again while the bot plays it; the bots pause before their moves on the
 // case's own clock, so the screen is looked at while the server has her
 // seat to move and the bot has not yet moved: it says that the bot plays
-// for her and offers no turn.
+// for her and offers no turn, her row in its columns.
 func playStandInTurn(t *testing.T, sc *screenCase) {
 	clk := testclock.New()
 	srv := servertest.New(t, servertest.Options{API: httpapi.Options{MessageRate: 1000, MessageBurst: 200},
@@ -429,7 +429,9 @@ func playStandInTurn(t *testing.T, sc *screenCase) {
 	name := fmt.Sprintf("Ann %s %d", sc.lang, sc.term.cols) // the seat store is shared, and ports are reused
 	status := playCommand(t, sc.term, "--server", srv.URL, "--name", name, "--bots", "easy,easy", "--pace", "blitz", "--lang", sc.lang)
 	yourTurn, _, _ := strings.Cut(sc.T("tui.yourturn", "player", "Ann"), "Ann")
-	sc.shows(t, yourTurn+name)
+	before := sc.term.waitUntil(10*time.Second, "", "Ann's turn", func(s string) bool {
+		return strings.Contains(words(s, sc.term.cols), yourTurn+name)
+	})
 	seat := savedSeat(t, srv.URL, name)
 	clk.Advance(2 * time.Minute) // blitz: 10 s a decision and a minute's reserve
 	// Each state read lets the next bot move, a second later, until the
@@ -447,6 +449,10 @@ func playStandInTurn(t *testing.T, sc *screenCase) {
 	})
 	if strings.Contains(words(s, sc.term.cols), yourTurn+name) {
 		t.Errorf("the turn is offered while a bot plays the seat:\n%s", s)
+	}
+	// Her name and its marks give way: the row keeps its columns.
+	if b, a := rowColumn(before, "Ann "), rowColumn(s, "Ann "); b != a {
+		t.Errorf("Ann's row moved from column %d to %d:\n%s\n%s", b, a, before, s)
 	}
 	sc.quit(t, status, "tui.quit.standin", "y")
 }
