@@ -417,10 +417,10 @@ func playTimeOut(t *testing.T, sc *screenCase) {
 	sc.quit(t, status, "tui.quit.standin", "y")
 }
 
-// playStandInTurn: once Ann's time has run out, her seat comes round
-// again while the bot plays it; the bots pause before their moves on the
-// case's own clock, so the screen is looked at while the server has her
-// seat to move and the bot has not yet moved: it says that the bot plays
+// playStandInTurn: once Ann's time has run out, a bot plays her seat;
+// the bots pause before their moves on the case's own clock, so the
+// screen is looked at while the server has her seat to move and its bot
+// has not yet moved (right after the time-out, or a round later): it says that the bot plays
 // for her and offers no turn, her row in its columns.
 func playStandInTurn(t *testing.T, sc *screenCase) {
 	clk := testclock.New()
