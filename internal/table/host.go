@@ -316,9 +316,13 @@ func (l *loop) armClock() {
 		return
 	}
 	now := l.env.now()
-	if r := l.m.Release(l.present(), now); r.Write.Kind != match.NoWrite {
-		l.make(r, now, time.Time{}) // its effects arm the clock, or commit retries
-		return
+	// Only a held clock asks who is present (Release): the question reads
+	// every node's presence.
+	if l.m.Timing.Hold != nil {
+		if r := l.m.Release(l.present(), now); r.Write.Kind != match.NoWrite {
+			l.make(r, now, time.Time{}) // its effects arm the clock, or commit retries
+			return
+		}
 	}
 	if r := l.m.ResumeClock(); r.Write.Kind != match.NoWrite && l.make(r, now, time.Time{}) != nil {
 		return // reloaded, or retried by commit

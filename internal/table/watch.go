@@ -40,10 +40,16 @@ type Update struct {
 // so that a message built from an update is encoded once for every
 // watcher who sees the same thing, not once per connection.
 type change struct {
-	mu      sync.Mutex // guards encoded and free, not the encoding itself
-	encoded map[encodedKey]*encoding
+	mu      sync.Mutex          // guards encoded and free, not the encoding itself
+	encoded []keyed             // a few (about ten a move): searched in order
 	free    []encoding          // allocated together: a change has several
 	clock   *protocol.ClockView // the clocks at the change, made once (showing.addClock)
+}
+
+// A keyed is an encoding of a change and what it encodes.
+type keyed struct {
+	key encodedKey
+	e   *encoding
 }
 
 type encodedKey struct {
@@ -58,6 +64,7 @@ type encodedKey struct {
 type encoding struct {
 	once  sync.Once
 	value any
+	bytes []byte // EncodedSince's: bytes in an interface would take an allocation
 	err   error
 }
 
@@ -72,9 +79,12 @@ func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]
 // watcher received last too, base, such as a patch: updates of one
 // change with the same seat, events, variant and base share the bytes.
 func (u Update) EncodedSince(variant string, base int64, encode func(Update) ([]byte, error)) ([]byte, error) {
-	v, err := u.Shared(variant, base, func(u Update) (any, error) { return encode(u) })
-	b, _ := v.([]byte)
-	return b, err
+	e := u.entry(encodedKey{u.Seat, u.from, variant, base})
+	if e == nil {
+		return encode(u)
+	}
+	e.once.Do(func() { e.bytes, e.err = encode(u) })
+	return e.bytes, e.err
 }
 
 // SharedByChange is Shared for a value made once for the whole change,
@@ -99,25 +109,38 @@ func (u Update) Shared(variant string, base int64, make func(Update) (any, error
 }
 
 func (u Update) shared(key encodedKey, build func(Update) (any, error)) (any, error) {
-	if u.change == nil {
+	e := u.entry(key)
+	if e == nil {
 		return build(u)
 	}
-	c := u.change
-	c.mu.Lock()
-	e, ok := c.encoded[key]
-	if !ok {
-		if c.encoded == nil {
-			c.encoded = make(map[encodedKey]*encoding, 8)
-		}
-		if len(c.free) == 0 {
-			c.free = make([]encoding, 8)
-		}
-		e, c.free = &c.free[0], c.free[1:]
-		c.encoded[key] = e
-	}
-	c.mu.Unlock()
 	e.once.Do(func() { e.value, e.err = build(u) })
 	return e.value, e.err
+}
+
+// entry returns the change's encoding of key, made the first time it is
+// asked for; nil for an update of no change.
+func (u Update) entry(key encodedKey) *encoding {
+	c := u.change
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, k := range c.encoded {
+		if k.key == key {
+			return k.e
+		}
+	}
+	if c.encoded == nil {
+		c.encoded = make([]keyed, 0, 16)
+	}
+	if len(c.free) == 0 {
+		c.free = make([]encoding, 16)
+	}
+	e := &c.free[0]
+	c.free = c.free[1:]
+	c.encoded = append(c.encoded, keyed{key, e})
+	return e
 }
 
 // A Subscription receives a game's updates. A slow subscriber never holds
