@@ -56,7 +56,7 @@ func (l *loop) showing() *showing {
 	both := &struct {
 		sh showing
 		c  change
-	}{sh: showing{m: l.m, info: l.info(), now: l.env.now, version: l.version}}
+	}{sh: showing{m: l.m, info: l.info(), now: l.env.now, version: l.version, last: &l.public}}
 	both.sh.c, both.sh.events = &both.c, both.sh.eventsBuf[:0]
 	return &both.sh
 }
@@ -101,6 +101,7 @@ type showing struct {
 	// views by seat, the spectators' (-1) first: views[seat+1].
 	views [razzia.MaxPlayers + 1]*protocol.View
 	c     *change
+	last  **protocol.View // the loop's last spectators' view, shared from and replaced
 	// version numbers the broadcast among the loop's (Update.Version).
 	version int64
 }
@@ -135,9 +136,9 @@ func (sh *showing) view(seat int) *protocol.View {
 	}
 	public := sh.views[0]
 	if public == nil {
-		v := protocol.NewView(sh.m.Game.View(-1))
+		v := protocol.NewViewAfter(sh.m.Game.View(-1), *sh.last)
 		public = &v
-		sh.views[0] = public
+		sh.views[0], *sh.last = public, public
 	}
 	v := public
 	if seat >= 0 {
