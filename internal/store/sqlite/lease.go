@@ -107,7 +107,7 @@ func (s *Store) RenewLeases(ctx context.Context, leases []store.Lease, ttl time.
 	err = s.writeFirst(ctx, fmt.Sprintf("renew %d leases", len(leases)), func(w *wtx) (*store.Change, error) {
 		clear(expires)
 		until := w.now.Add(ttl).Round(0)
-		rows, err := w.stmt(w.st.renewLeases).QueryContext(w.ctx, until.UnixNano(), string(list), w.now.UnixNano())
+		rows, err := w.st.renewLeases.QueryContext(w.ctx, until.UnixNano(), string(list), w.now.UnixNano())
 		if err != nil {
 			return nil, err
 		}
