@@ -60,6 +60,7 @@ type Store struct {
 	// COMMIT, and its statements are prepared on it once, so that a
 	// group binds no statement and starts no goroutine (as sql.Tx does).
 	wc     *sql.Conn
+	wtx    wtx     // the writer's group, made again for each
 	r      *sql.DB // readers: WAL lets them run beside the writer
 	schema int64   // the newest migration here, which the database has
 	stmts  statements

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite"
@@ -16,8 +17,12 @@ import (
 // An op is one write: run makes its changes in the group's transaction
 // and returns the change to announce once committed, if any.
 type op struct {
-	ctx    context.Context
-	name   string // what it does, for errors
+	ctx  context.Context
+	name string // what it does, for errors; with game, a format of its index and game
+	// game and index are the move an op appends, which name describes:
+	// its words are made only for an error.
+	game   string
+	index  int
 	run    func(w *wtx) (*store.Change, error)
 	health bool // a health check: its failure is not a failed commit of data
 	done   chan error
@@ -36,14 +41,42 @@ type batchError struct {
 // is waited for even if ctx ends meanwhile, so that nil always means on
 // disk and an error always means not written.
 func (s *Store) write(ctx context.Context, name string, f func(w *wtx) (*store.Change, error)) error {
-	return s.submit(&op{ctx: ctx, name: name, run: f, done: make(chan error, 1)})
+	o := ops.Get().(*op)
+	o.ctx, o.name, o.run = ctx, name, f
+	return s.submit(o)
 }
 
+// writeMove is write for a move's append, named by format with the
+// move's index and game.
+func (s *Store) writeMove(ctx context.Context, format, game string, index int, f func(w *wtx) (*store.Change, error)) error {
+	o := ops.Get().(*op)
+	o.ctx, o.name, o.game, o.index, o.run = ctx, format, game, index, f
+	return s.submit(o)
+}
+
+// ops are ops done with, their channels ready: a move makes one.
+var ops = sync.Pool{New: func() any { return &op{done: make(chan error, 1)} }}
+
+// submit queues o, waits for its outcome and then puts o in ops: the
+// writer no longer reads it once it sent the outcome.
 func (s *Store) submit(o *op) error {
-	if err := s.batch.Send(o.ctx, o); err != nil {
-		return fmt.Errorf("sqlite: %s %s: %w", o.name, s.path, err)
+	err := s.batch.Send(o.ctx, o)
+	if err != nil {
+		err = fmt.Errorf("sqlite: %s %s: %w", o.what(), s.path, err)
+	} else {
+		err = <-o.done
 	}
-	return <-o.done
+	*o = op{done: o.done}
+	ops.Put(o)
+	return err
+}
+
+// what says what o does, for errors.
+func (o *op) what() string {
+	if o.game != "" {
+		return fmt.Sprintf(o.name, o.index, o.game)
+	}
+	return o.name
 }
 
 // writeFirst is write ahead of the writes queued: f joins the next group
@@ -55,7 +88,7 @@ func (s *Store) writeFirst(ctx context.Context, name string, f func(w *wtx) (*st
 	}
 	o := &op{ctx: ctx, name: name, run: f, done: make(chan error, 1)}
 	if err := s.batch.SendFirst(o); err != nil {
-		return fmt.Errorf("sqlite: %s %s: %w", o.name, s.path, err)
+		return fmt.Errorf("sqlite: %s %s: %w", o.what(), s.path, err)
 	}
 	return <-o.done
 }
@@ -70,7 +103,7 @@ func (s *Store) commit(batch []*op) {
 	fail := func(err error) {
 		for _, o := range batch {
 			if o.err == nil {
-				o.err = s.wrap(o.name, err)
+				o.err = s.wrap(o.what(), err)
 			}
 		}
 		if !onlyHealth(batch) {
@@ -87,14 +120,15 @@ func (s *Store) commit(batch []*op) {
 		fail(err)
 		return
 	}
-	w := &wtx{ctx: ctx, tx: s.wc, st: &s.stmts}
+	w := &s.wtx // the writer's goroutine's alone
+	*w = wtx{ctx: ctx, tx: s.wc, st: &s.stmts}
 	// A group of one write needs no savepoint: the transaction is its own,
 	// and rolling it back undoes the write that failed alone.
 	single := len(batch) == 1
 	var err error
 	for _, o := range batch {
 		if err := o.ctx.Err(); err != nil {
-			o.err = fmt.Errorf("sqlite: %s: %w", o.name, err)
+			o.err = fmt.Errorf("sqlite: %s: %w", o.what(), err)
 			continue
 		}
 		if !single {
@@ -111,7 +145,7 @@ func (s *Store) commit(batch []*op) {
 				_, err = w.exec(s.stmts.release)
 			}
 		} else if alone(o.err) {
-			o.err = s.fail(o.name, o.err)
+			o.err = s.fail(o.what(), o.err)
 			if single {
 				if err := s.rollback(ctx); err != nil {
 					fail(err)
