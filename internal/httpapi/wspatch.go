@@ -158,8 +158,17 @@ func patchMessage(u table.Update, last sentState, state *protocol.State, diff st
 	if same {
 		patch = []byte("{}")
 	}
-	events := protocol.Events(u.Events, nil, nil)
-	protocol.LeanEvents(events, u.View)
+	// The events as a patch carries them are every seat's alike: the
+	// scores LeanEvents leaves out are public.
+	ev, err := u.SharedByEvents("patch", func(u table.Update) (any, error) {
+		events := protocol.Events(u.Events, nil, nil)
+		protocol.LeanEvents(events, u.View)
+		return events, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	events := ev.([]protocol.Event)
 	p := protocol.PatchMessage{Type: protocol.TypePatch, Base: last.version, Version: u.Version, Events: events, Patch: patch}
 	return encodeOnce(p.AppendJSON)
 }

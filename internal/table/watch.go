@@ -101,6 +101,14 @@ func (u Update) SharedByChangeSince(variant string, base int64, make func(Update
 	return u.shared(encodedKey{seat: math.MinInt, from: -1, variant: variant, base: base}, make)
 }
 
+// SharedByEvents is SharedByChange for a value made of the update's
+// events and what every watcher sees alike (such as the events as a
+// patch carries them): made once for the updates of one change with the
+// same events.
+func (u Update) SharedByEvents(variant string, make func(Update) (any, error)) (any, error) {
+	return u.shared(encodedKey{seat: math.MinInt + 1, from: u.from, variant: variant}, make)
+}
+
 // Shared is EncodedSince for any value made of the update (such as an
 // encoded state with what its patches need of it): made once for the
 // updates of one change with the same seat, events, variant and base.
