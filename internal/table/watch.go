@@ -71,33 +71,33 @@ type encoding struct {
 // Encoded returns the bytes encode makes of the update. Updates of one
 // change with the same seat, the same events and the same variant (such
 // as a language) share the bytes: encode runs for the first of them only.
-func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]byte, error) {
+func (u *Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]byte, error) {
 	return u.EncodedSince(variant, 0, encode)
 }
 
 // EncodedSince is Encoded for a message that depends on the version the
 // watcher received last too, base, such as a patch: updates of one
 // change with the same seat, events, variant and base share the bytes.
-func (u Update) EncodedSince(variant string, base int64, encode func(Update) ([]byte, error)) ([]byte, error) {
+func (u *Update) EncodedSince(variant string, base int64, encode func(Update) ([]byte, error)) ([]byte, error) {
 	e := u.entry(encodedKey{u.Seat, u.from, variant, base})
 	if e == nil {
-		return encode(u)
+		return encode(*u)
 	}
-	e.once.Do(func() { e.bytes, e.err = encode(u) })
+	e.once.Do(func() { e.bytes, e.err = encode(*u) })
 	return e.bytes, e.err
 }
 
 // SharedByChange is Shared for a value made once for the whole change,
 // whatever the seat or events of the update that asks first (such as the
 // spectators' state, from which each seat's is made).
-func (u Update) SharedByChange(variant string, make func(Update) (any, error)) (any, error) {
+func (u *Update) SharedByChange(variant string, make func(Update) (any, error)) (any, error) {
 	return u.SharedByChangeSince(variant, 0, make)
 }
 
 // SharedByChangeSince is SharedByChange for a value that depends on the
 // version the watcher received last too, base (such as the spectators'
 // patch, from which each seat's is made).
-func (u Update) SharedByChangeSince(variant string, base int64, make func(Update) (any, error)) (any, error) {
+func (u *Update) SharedByChangeSince(variant string, base int64, make func(Update) (any, error)) (any, error) {
 	return u.shared(encodedKey{seat: math.MinInt, from: -1, variant: variant, base: base}, make)
 }
 
@@ -105,29 +105,29 @@ func (u Update) SharedByChangeSince(variant string, base int64, make func(Update
 // events and what every watcher sees alike (such as the events as a
 // patch carries them): made once for the updates of one change with the
 // same events.
-func (u Update) SharedByEvents(variant string, make func(Update) (any, error)) (any, error) {
+func (u *Update) SharedByEvents(variant string, make func(Update) (any, error)) (any, error) {
 	return u.shared(encodedKey{seat: math.MinInt + 1, from: u.from, variant: variant}, make)
 }
 
 // Shared is EncodedSince for any value made of the update (such as an
 // encoded state with what its patches need of it): made once for the
 // updates of one change with the same seat, events, variant and base.
-func (u Update) Shared(variant string, base int64, make func(Update) (any, error)) (any, error) {
+func (u *Update) Shared(variant string, base int64, make func(Update) (any, error)) (any, error) {
 	return u.shared(encodedKey{u.Seat, u.from, variant, base}, make)
 }
 
-func (u Update) shared(key encodedKey, build func(Update) (any, error)) (any, error) {
+func (u *Update) shared(key encodedKey, build func(Update) (any, error)) (any, error) {
 	e := u.entry(key)
 	if e == nil {
-		return build(u)
+		return build(*u)
 	}
-	e.once.Do(func() { e.value, e.err = build(u) })
+	e.once.Do(func() { e.value, e.err = build(*u) })
 	return e.value, e.err
 }
 
 // entry returns the change's encoding of key, made the first time it is
 // asked for; nil for an update of no change.
-func (u Update) entry(key encodedKey) *encoding {
+func (u *Update) entry(key encodedKey) *encoding {
 	c := u.change
 	if c == nil {
 		return nil
