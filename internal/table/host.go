@@ -71,8 +71,7 @@ func (l *loop) make(r match.Result, now, at time.Time) error {
 // table changed meanwhile) reloads the table; a clock or an expiry that
 // could not be stored is tried again after RetryDelay.
 func (l *loop) commit(w match.Write) error {
-	ctx, cancel := context.WithTimeout(l.env.ctx, commitTimeout)
-	defer cancel()
+	ctx := l.writeContext()
 	st, fence, start := l.env.store, l.lease.Fence, time.Now()
 	var err error
 	switch w.Kind {
@@ -105,6 +104,21 @@ func (l *loop) commit(w match.Write) error {
 		return nil
 	}
 	return l.commitFailed(w, err)
+}
+
+// writeContext returns the context of a store write of the loop: the
+// Hub's, with commitTimeout at most and half of it at least left. It is
+// made again only when less is left, so that a move makes no context and
+// no timer of its own.
+func (l *loop) writeContext() context.Context {
+	if now := time.Now(); l.writeCtx == nil || l.writeBy.Sub(now) < commitTimeout/2 {
+		if l.writeCancel != nil {
+			l.writeCancel() // no write uses it: the loop's goroutine makes them one at a time
+		}
+		l.writeBy = now.Add(commitTimeout)
+		l.writeCtx, l.writeCancel = context.WithDeadline(l.env.ctx, l.writeBy)
+	}
+	return l.writeCtx
 }
 
 // commitFailed handles the store's refusal of the write w: a lost lease

@@ -43,6 +43,11 @@ type loop struct {
 
 	subs    map[*Subscription]struct{}
 	version int64 // the broadcasts made: each showing's number
+	// writeCtx is the context of the store writes, until writeBy
+	// (writeContext); writeCancel ends it.
+	writeCtx    context.Context
+	writeCancel context.CancelFunc
+	writeBy     time.Time
 	// public is the spectators' view the last showing made, whose
 	// unchanged parts the next shares (protocol.NewViewAfter).
 	public *protocol.View

@@ -150,6 +150,9 @@ func (l *loop) exit() {
 		l.expiry.Stop()
 	}
 	l.stopClock()
+	if l.writeCancel != nil {
+		l.writeCancel()
+	}
 	l.setHold(holdNone)
 	if l.owns() {
 		l.env.leases.unhold(l.id, l.lease.Fence) // the game is over: its lease matters no more
