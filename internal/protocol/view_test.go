@@ -225,3 +225,36 @@ func TestNewViewAfter(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNewView makes the spectators' view of every moment of a game
+// of four, alone ("alone") and sharing with the previous moment's
+// ("after"), as a table's host does at every move.
+func BenchmarkNewView(b *testing.B) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"}, Seed: []byte("bench")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	var moments []razzia.View
+	for {
+		moments = append(moments, g.View(-1))
+		if !playOn(b, g, rng) {
+			break
+		}
+	}
+	for _, after := range []bool{false, true} {
+		b.Run(map[bool]string{false: "alone", true: "after"}[after], func(b *testing.B) {
+			b.ReportAllocs()
+			var prev *View
+			for i := 0; b.Loop(); i++ {
+				v := moments[i%len(moments)]
+				if after {
+					next := NewViewAfter(v, prev)
+					prev = &next
+				} else {
+					NewView(v)
+				}
+			}
+		})
+	}
+}
