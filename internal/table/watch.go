@@ -44,6 +44,11 @@ type change struct {
 	encoded []keyed             // a few (about ten a move): searched in order
 	free    []encoding          // allocated together: a change has several
 	clock   *protocol.ClockView // the clocks at the change, made once (showing.addClock)
+	// The first encodings' room, in the change's own allocation: a move's
+	// broadcast to four seats makes ten.
+	encodedBuf [12]keyed
+	freeBuf    [12]encoding
+	bufUsed    bool
 }
 
 // A keyed is an encoding of a change and what it encodes.
@@ -140,10 +145,13 @@ func (u *Update) entry(key encodedKey) *encoding {
 		}
 	}
 	if c.encoded == nil {
-		c.encoded = make([]keyed, 0, 16)
+		c.encoded = c.encodedBuf[:0]
 	}
 	if len(c.free) == 0 {
-		c.free = make([]encoding, 16)
+		if c.free = c.freeBuf[:]; c.bufUsed {
+			c.free = make([]encoding, 16)
+		}
+		c.bufUsed = true
 	}
 	e := &c.free[0]
 	c.free = c.free[1:]
