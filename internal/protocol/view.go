@@ -260,14 +260,19 @@ func sameCounts(m map[string]int, n func(razzia.Kind) int) bool {
 // legalOf returns the legal moves as tokens and typed; empty, not nil,
 // for none.
 func legalOf(v razzia.View) ([]string, []Move) {
-	tokens, typed := []string{}, []Move{}
+	n := len(v.Legal)
+	tokens, typed := make([]string, 0, n), make([]Move, 0, n)
+	var gains []razzia.Score // the bids', allocated together
 	s := &v.State
 	for _, m := range v.Legal {
 		tokens = append(tokens, m.String())
 		mv := MoveOf(m)
 		if m.Action == razzia.ActionBid {
-			gain := s.Stake(s.ToMove(), int(m.Cheque))
-			mv.Gain = &gain
+			if gains == nil {
+				gains = make([]razzia.Score, 0, n)
+			}
+			gains = append(gains, s.Stake(s.ToMove(), int(m.Cheque)))
+			mv.Gain = &gains[len(gains)-1]
 		}
 		typed = append(typed, mv)
 	}
