@@ -422,7 +422,7 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 		// where a read and an update were two); when it may not, live
 		// reads the row to say why.
 		game := any(id) // boxed once for both statements
-		res, err := w.exec(st.moveRow, string(status), w.stamp.UnixNano(), clock, game, index, int64(fence), w.now.UnixNano())
+		res, err := w.exec(st.moveRow, statusArg(status), w.stamp.UnixNano(), clock, game, index, int64(fence), w.now.UnixNano())
 		if err != nil {
 			return nil, err
 		}
@@ -440,6 +440,24 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 		c := store.MoveChange(id, index, token, status, clock)
 		return &c, nil
 	})
+}
+
+// The statuses a move leaves its game in, as statement arguments: boxed
+// once, not at every move.
+var (
+	playingArg  any = string(store.StatusPlaying)
+	finishedArg any = string(store.StatusFinished)
+)
+
+// statusArg returns status as a statement argument.
+func statusArg(status store.Status) any {
+	switch status {
+	case store.StatusPlaying:
+		return playingArg
+	case store.StatusFinished:
+		return finishedArg
+	}
+	return string(status)
 }
 
 // SetClock implements store.Store.
