@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,6 +14,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/hinshun/vt10x"
 
 	"github.com/razziagame/razzia/internal/client"
 	"github.com/razziagame/razzia/internal/httpapi"
@@ -97,8 +100,12 @@ func words(screen string, width int) string {
 // its scores from their heading, the log's scores and the next round's
 // heading; the time run out at a blitz table: said as such (not "you
 // left"), no turn offered, the row in its place, B to take the seat
-// back; a game watched, with no seat and no turn. Every text is checked
-// whole, wherever it wraps. One server serves every case.
+// back; low time at a blitz table: the clock bright red with its
+// hourglass, and the bell once; a rematch's table without the old game's
+// chat; five players' holdings cut with "…" between whole holdings; a
+// game watched, with no seat and no turn. Every text is checked whole,
+// wherever it wraps. One server serves the cases, but for those that
+// move a clock of their own or play a whole game on it.
 func TestPlayScreens(t *testing.T) {
 	t.Parallel() // terminals and programs of their own, mostly waiting
 	// The tables' clocks run only when a case advances them; the leases,
@@ -108,24 +115,40 @@ func TestPlayScreens(t *testing.T) {
 		Hub: table.Options{Now: clk.Now, AfterFunc: clk.AfterFunc, LeaseTTL: 24 * time.Hour}})
 	c := srv.Client()
 	var timing sync.Mutex
+	narrow := [][2]int{{80, 24}}
 	for _, tc := range []struct {
 		name string
 		play func(t *testing.T, sc *screenCase)
+		// langs and sizes narrow a case whose faults are neither the
+		// language's nor the size's, or the narrow screen's alone: each
+		// case holds one of the few parallel places while it waits.
+		langs []string
+		sizes [][2]int
 	}{
-		{"seat kept through a lost connection and q", playSeatKept},
-		{"own waiting room closed", playOwnWaitingRoom},
-		{"another's waiting room kept", playOthersWaitingRoom},
-		{"hot-seat hand-over", playHandOver},
-		{"time run out", playTimeOut},
-		{"a round's end", playRoundEnd},
-		{"watched", playWatched},
+		{name: "seat kept through a lost connection and q", play: playSeatKept},
+		{name: "own waiting room closed", play: playOwnWaitingRoom},
+		{name: "another's waiting room kept", play: playOthersWaitingRoom},
+		{name: "hot-seat hand-over", play: playHandOver},
+		{name: "time run out", play: playTimeOut},
+		// German: the longest names, the fullest row for the clock.
+		{name: "low time", play: playLowTime, langs: []string{"de"}, sizes: narrow},
+		{name: "rematch without the old chat", play: playRematch, langs: []string{"hu"}, sizes: narrow},
+		{name: "five players' holdings cut", play: playFiveHoldings, sizes: narrow},
+		{name: "a round's end", play: playRoundEnd},
+		{name: "watched", play: playWatched},
 	} {
-		for _, lang := range []string{"en", "de", "hu"} {
+		if tc.langs == nil {
+			tc.langs = []string{"en", "de", "hu"}
+		}
+		if tc.sizes == nil {
+			tc.sizes = [][2]int{{80, 24}, {120, 40}}
+		}
+		for _, lang := range tc.langs {
 			cat, ok := i18n.Lookup(lang)
 			if !ok {
 				t.Fatalf("no catalogue %s", lang)
 			}
-			for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			for _, size := range tc.sizes {
 				t.Run(fmt.Sprintf("%s/%s/%dx%d", tc.name, lang, size[0], size[1]), func(t *testing.T) {
 					t.Parallel()
 					sc := &screenCase{srv: srv, clk: clk, timing: &timing, c: c, term: newTerminal(t, size[0], size[1]), lang: lang, cat: cat}
@@ -392,6 +415,179 @@ func playTimeOut(t *testing.T, sc *screenCase) {
 	sc.quit(t, status, "tui.quit.standin", "y")
 }
 
+// ownServer starts a server of the case's own, on a clock of its own:
+// its advances time out no other case's seat, and its bots, random ones
+// whatever their level (a stand-in too), think at once and wait for no
+// other case's stand-ins.
+func ownServer(t *testing.T) (*servertest.Server, *testclock.Clock) {
+	t.Helper()
+	clk := testclock.New()
+	return servertest.New(t, servertest.Options{API: httpapi.Options{MessageRate: 1000, MessageBurst: 200},
+		Hub: table.Options{Now: clk.Now, AfterFunc: clk.AfterFunc, LeaseTTL: 24 * time.Hour}}), clk
+}
+
+// playLowTime: Ann's time runs low at a blitz table: once the terminal
+// hears the server's time (a blip of the network makes it reconnect), her
+// clock turns bright red with its hourglass and the bell rings, once,
+// however the clock ticks on.
+func playLowTime(t *testing.T, sc *screenCase) {
+	srv, clk := ownServer(t)
+	g := newGate(t, srv.Listener.Addr().String())
+	g.open()
+	status := playCommand(t, sc.term, "--server", g.url, "--name", "Ann", "--bots", "easy,easy", "--pace", "blitz", "--lang", sc.lang)
+	yourTurn, _, _ := strings.Cut(sc.T("tui.yourturn", "player", "Ann"), "Ann")
+	sc.shows(t, yourTurn+"Ann")
+	if _, red := sc.term.cellAt('⌛'); red || sc.term.rang() != 0 {
+		t.Fatalf("low time before it is low (bells %d):\n%s", sc.term.rang(), sc.term.screen())
+	}
+	clk.Advance(62 * time.Second) // blitz: 10 s a decision and a minute's reserve
+	g.drop()
+	low := regexp.MustCompile(`⌛0:0\d`)
+	var seen []string // the low clock's texts: it ticks on
+	sc.term.waitUntil(10*time.Second, "", "the low clock ticking, and the bell", func(s string) bool {
+		if c := low.FindString(s); c != "" && !slices.Contains(seen, c) {
+			seen = append(seen, c)
+		}
+		return len(seen) >= 2 && sc.term.rang() > 0
+	})
+	if cell, _ := sc.term.cellAt('⌛'); cell.FG != vt10x.Color(9) {
+		t.Errorf("the low clock's colour is %d, want 9 (bright red)", cell.FG)
+	}
+	if n := sc.term.rang(); n != 1 {
+		t.Errorf("the bell rang %d times, want once", n)
+	}
+	sc.quit(t, status, "tui.quit.standin", "y")
+}
+
+// playRematch: Ann says hello; her moves are played through another
+// connection until the game is over; she offers a rematch, which the
+// bots accept: the new table shows no chat of the old one.
+func playRematch(t *testing.T, sc *screenCase) {
+	srv, _ := ownServer(t)
+	name := fmt.Sprintf("Ann %s %d", sc.lang, sc.term.cols) // the seat store is shared, and ports are reused
+	status := playCommand(t, sc.term, "--server", srv.URL, "--name", name, "--bots", "easy,easy", "--lang", sc.lang)
+	yourTurn, _, _ := strings.Cut(sc.T("tui.yourturn", "player", "Ann"), "Ann")
+	sc.shows(t, yourTurn+name)
+	hello, pick := sc.T("chat.phrase.hello"), words(sc.T("tui.chat.pick", "phrase", sc.T("chat.phrase.hello")), 0)
+	sc.term.send("m")
+	sc.shows(t, pick)
+	sc.term.send("M")
+	sc.term.waitUntil(10*time.Second, "", "the chat line", func(s string) bool {
+		w := words(s, sc.term.cols)
+		return strings.Contains(w, hello) && !strings.Contains(w, pick)
+	})
+	seat := savedSeat(t, srv.URL, name)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second) // a game of some 200 moves on a busy machine
+	defer cancel()
+	conn, err := srv.Client().Dial(ctx, seat.Game, seat.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var last *client.State
+	for over := false; !over; {
+		st, err := conn.Read(ctx)
+		if err != nil {
+			if last != nil && last.View != nil {
+				t.Logf("last: moves %d to move %d (seat %d) seats %+v clock %+v", last.View.Moves, last.View.ToMove, last.Seat, last.Game.Seats, last.Clock)
+			}
+			t.Fatalf("playing for %s: %v", name, err)
+		}
+		last = st
+		over = st.Game.Status == protocol.StatusFinished
+		if !over && st.View != nil && st.View.ToMove == st.Seat && len(st.View.Legal) > 0 {
+			if err := conn.Move(ctx, st.View.Legal[0], st.View.Moves); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sc.shows(t, hello, sc.T("tui.rematch.offer"))
+	sc.term.send("a")
+	sc.term.waitUntil(20*time.Second, "", "the rematch's table without the old chat", func(s string) bool {
+		w := words(s, sc.term.cols)
+		return strings.Contains(w, sc.T("term.round.n", "round", 1)) && strings.Contains(w, name) && !strings.Contains(w, sc.T("phase.over")) &&
+			!strings.Contains(w, sc.T("tui.rematch.offer")) && !strings.Contains(w, hello)
+	})
+	sc.quit(t, status, "tui.quit.standin", "y")
+}
+
+// playFiveHoldings: five easy bots play a game to its end (seed 1: the
+// first and fourth hold more than 80 columns show); every player's
+// holdings line under their row shows each holding whole, and one that
+// cannot show them all ends with "…" after a whole holding, never cut
+// silently. The record says what each holds.
+func playFiveHoldings(t *testing.T, sc *screenCase) {
+	rec := filepath.Join(t.TempDir(), "game.json")
+	status := playCommand(t, sc.term, "--players", "0", "--bots", "easy,easy,easy,easy,easy", "--seed", "1", "--delay", "0", "--lang", sc.lang, "--record", rec)
+	final := sc.term.waitUntil(30*time.Second, "", "the game's end", func(s string) bool {
+		return strings.Contains(s, sc.T("tui.result.hint", "round", 3))
+	})
+	g, err := readRecordFile(t, rec).Game()
+	if err != nil || !g.Over() {
+		t.Fatalf("the record: over %v, %v", err == nil && g.Over(), err)
+	}
+	seats, screen := protocol.NewView(g.View(-1)).Seats, strings.Split(final, "\n")
+	var lines []string // the holdings, on the line under each player's row
+	for _, name := range g.Players() {
+		row := slices.IndexFunc(screen, func(l string) bool { return strings.Contains(l, name) })
+		if row < 0 || row+1 == len(screen) || !strings.HasPrefix(screen[row+1], "    ") {
+			t.Fatalf("no holdings under the row of %s:\n%s", name, final)
+		}
+		// A holding's count and name are held together by a no-break space.
+		lines = append(lines, strings.ReplaceAll(strings.TrimRight(screen[row+1], " "), "\u00a0", " "))
+	}
+	cut := 0
+	for i, l := range lines {
+		before, ellipsis := strings.CutSuffix(l, " …")
+		before = strings.TrimSuffix(before, ",") // a list that goes on
+		var shown, names []string                // the kinds held that show; every holding's text
+		for kind, n := range seats[i].Holdings {
+			text := []string{sc.cat.Card(kind, n), sc.T("card." + kind)}
+			names = append(names, text...)
+			if slices.ContainsFunc(text, func(x string) bool { return strings.Contains(before, x) }) {
+				shown = append(shown, kind)
+			}
+		}
+		switch {
+		case ellipsis:
+			cut++
+			if !slices.ContainsFunc(names, func(n string) bool { return strings.HasSuffix(before, n) }) {
+				t.Errorf("the holdings are cut inside a holding: %q", l)
+			}
+		case len(shown) < len(seats[i].Holdings):
+			t.Errorf("the holdings of %s are cut silently: %q shows %v of %v", g.Players()[i], l, shown, seats[i].Holdings)
+		}
+		if utf8.RuneCountInString(l) > sc.term.cols {
+			t.Errorf("a holdings line wider than the terminal: %q", l)
+		}
+	}
+	if sc.term.cols == 80 && cut == 0 {
+		t.Errorf("no holdings cut at 80 columns: the case no longer tests the cut:\n%s", final)
+	}
+	sc.term.send("q")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+}
+
+// savedSeat returns the seat the terminal saved for name at server.
+func savedSeat(t *testing.T, server, name string) client.SavedSeat {
+	t.Helper()
+	st, err := client.DefaultSeatStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seats, err := st.Seats(server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(seats, func(s client.SavedSeat) bool { return s.Name == name })
+	if i < 0 {
+		t.Fatalf("no seat saved for %s: %+v", name, seats)
+	}
+	return seats[i]
+}
+
 // rowColumn is the column where the screen's line with the name holds its
 // cheques ("$"), -1 when there is none.
 func rowColumn(screen, name string) int {
@@ -460,6 +656,17 @@ func newGate(t *testing.T, target string) *gate {
 }
 
 func (g *gate) open() { g.set(gateOpen) }
+
+// drop breaks every connection and lets new ones through, as a blip of
+// the network does.
+func (g *gate) drop() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, c := range g.conns {
+		c.Close()
+	}
+	g.conns = nil
+}
 
 // cut breaks every connection and refuses new ones until open.
 func (g *gate) cut() { g.set(gateCut) }

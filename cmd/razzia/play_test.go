@@ -28,6 +28,8 @@ type terminal struct {
 	vt      vt10x.Terminal
 	changed chan struct{} // closed, and made anew, when the program writes
 	done    chan struct{}
+	bells   int // BEL bytes written outside an OSC sequence
+	inOSC   bool
 }
 
 func newTerminal(t *testing.T, cols, rows int) *terminal {
@@ -49,6 +51,7 @@ func newTerminal(t *testing.T, cols, rows int) *terminal {
 			if n > 0 {
 				term.mu.Lock()
 				term.vt.Write(buf[:n])
+				term.countBells(buf[:n])
 				close(term.changed)
 				term.changed = make(chan struct{})
 				term.mu.Unlock()
@@ -64,6 +67,46 @@ func newTerminal(t *testing.T, cols, rows int) *terminal {
 		<-term.done
 	})
 	return term
+}
+
+// countBells counts the bells in b, a chunk of the program's output: a
+// BEL that ends an OSC sequence (ESC ]) is not one.
+func (term *terminal) countBells(b []byte) {
+	for i, c := range b {
+		switch {
+		case c == 0x1b && i+1 < len(b) && b[i+1] == ']':
+			term.inOSC = true
+		case c == 0x07 && term.inOSC:
+			term.inOSC = false
+		case c == 0x07:
+			term.bells++
+		case c == 0x1b && term.inOSC && i+1 < len(b) && b[i+1] == '\\':
+			term.inOSC = false
+		}
+	}
+}
+
+// rang returns how many times the program rang the bell.
+func (term *terminal) rang() int {
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	return term.bells
+}
+
+// cellAt returns the first cell whose character is r, and whether there
+// is one.
+func (term *terminal) cellAt(r rune) (vt10x.Glyph, bool) {
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	cols, rows := term.vt.Size()
+	for y := range rows {
+		for x := range cols {
+			if g := term.vt.Cell(x, y); g.Char == r {
+				return g, true
+			}
+		}
+	}
+	return vt10x.Glyph{}, false
 }
 
 // screen returns the screen's text.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
-	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/tutorial"
 )
@@ -67,20 +66,21 @@ func (l *loop) schedule(delay time.Duration) {
 		return
 	}
 	b, v := l.bots.ask(seat), l.m.Game.View(seat)
-	prio := 0 // a game with people: its bots go first
-	if match.BotsOnly(l.m.Seats) {
-		prio = 1
+	prio := 1 // nobody waits: bots only, or stand-ins for everyone who left
+	if l.personPlays() {
+		prio = 0
 	}
 	h := l.env
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
 		if delay > 0 {
-			t := time.NewTimer(delay)
+			ready := make(chan struct{})
+			stop := h.afterFunc(delay, func() { close(ready) })
 			select {
-			case <-t.C:
+			case <-ready:
 			case <-h.ctx.Done():
-				t.Stop()
+				stop()
 				b.Close() // the loop ends too, without it
 				return
 			}
@@ -103,6 +103,18 @@ func (l *loop) schedule(delay time.Duration) {
 	}()
 }
 
+// personPlays reports whether a person plays at the table (a seat of
+// theirs that no bot stands in for): their game waits for its bots, and
+// those go before the bots of games nobody waits for.
+func (l *loop) personPlays() bool {
+	for seat := range l.m.Seats {
+		if l.m.PersonPlays(seat) {
+			return true
+		}
+	}
+	return false
+}
+
 // choose asks the bot, falling back to bot.Default if it panics, so that a
 // bot's bug cannot stall a game.
 func choose(b bot.Bot, v razzia.View, log *slog.Logger, id string) (m razzia.Move) {
@@ -117,10 +129,8 @@ func choose(b bot.Bot, v razzia.View, log *slog.Logger, id string) (m razzia.Mov
 
 // retryLater moves the bot again after RetryDelay: the store failed.
 func (l *loop) retryLater() {
-	if l.retry != nil {
-		l.retry.Stop()
-	}
-	l.retry = time.AfterFunc(l.env.retryDelay, func() {
+	l.retry.stop()
+	l.retry = l.env.afterFunc(l.env.retryDelay, func() {
 		select {
 		case l.reqs <- func(l *loop) { l.schedule(0) }:
 		case <-l.done:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/pace"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
@@ -492,5 +493,72 @@ func TestFinishedForfeited(t *testing.T) {
 		}
 	case <-ctx.Done():
 		t.Fatal("the hook was not called")
+	}
+}
+
+// The open table's expiry, a bot's pause before its move and its retry
+// after a store failure are timed by the Hub's clock, not the wall's:
+// each fires when the clock passes it.
+func TestTimersOnTheHubsClock(t *testing.T) {
+	ctx := testContext(t)
+	clk := newFakeClock()
+	armed := make(chan time.Duration, 64) // the waits armed, in order
+	st := &failStore{Store: memstore.New(), fail: true}
+	o := testOptions(t)
+	// Wall time alone never reaches them.
+	o.Now, o.RetryDelay, o.BotDelay = clk.Now, time.Hour, 3*time.Hour
+	o.Limits.OpenTTL = 2 * time.Hour
+	o.AfterFunc = func(d time.Duration, f func()) func() bool {
+		stop := clk.AfterFunc(d, f)
+		armed <- d
+		return stop
+	}
+	h := New(st, o)
+	t.Cleanup(func() { h.Close() })
+	armedFor := func(want time.Duration) {
+		t.Helper()
+		for {
+			select {
+			case d := <-armed:
+				if d == want {
+					return
+				}
+			case <-ctx.Done():
+				t.Fatalf("no timer of %v armed", want)
+			}
+		}
+	}
+
+	open, _, _ := created(h.Create(ctx, TableSetup{Seats: []string{"", "easy"}}))
+	sub, err := h.Watch(ctx, open.ID, Watcher{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	armedFor(2 * time.Hour)
+	clk.Advance(2*time.Hour - time.Minute)
+	if info, _, _ := h.Game(ctx, open.ID, ""); info.Status != protocol.StatusOpen {
+		t.Fatalf("a minute before its expiry the table is %s", info.Status)
+	}
+	clk.Advance(time.Minute)
+	var last Update
+	for u, ok := next(t, ctx, sub); ok; u, ok = next(t, ctx, sub) {
+		last = u
+	}
+	if last.Game.Status != protocol.StatusExpired {
+		t.Fatalf("the last update has status %q, want expired", last.Game.Status)
+	}
+
+	game, _, _ := created(h.Create(ctx, TableSetup{Seats: []string{"easy", ""}}))
+	_, ann, _ := h.Join(ctx, game.ID, 1, Person{Name: "Ann"})
+	sub2, _ := h.Watch(ctx, game.ID, Watcher{Token: ann})
+	defer sub2.Close()
+	armedFor(3 * time.Hour) // the bot's pause
+	clk.Advance(3 * time.Hour)
+	armedFor(time.Hour) // the bot's move was refused
+	st.set(false)
+	clk.Advance(time.Hour)
+	if u := await(t, sub2, func(u Update) bool { return u.View.Moves > 0 }); u.View.Moves != 1 {
+		t.Fatalf("after the retry: %d moves", u.View.Moves)
 	}
 }

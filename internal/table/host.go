@@ -143,7 +143,7 @@ func (l *loop) commitFailed(w match.Write, err error) error {
 		})
 	case w.Kind == match.CloseTable && w.Status == store.StatusExpired:
 		l.env.log.Error("cannot expire table; trying again later", "game", l.id, "err", err)
-		l.expiry = time.AfterFunc(l.env.retryDelay, func() {
+		l.expiry = l.env.afterFunc(l.env.retryDelay, func() {
 			select {
 			case l.reqs <- func(l *loop) { l.expire() }:
 			case <-l.done:
@@ -454,14 +454,12 @@ func (l *loop) setHold(k hold) {
 // armExpiry (re)starts the clock of an open table: it closes OpenTTL
 // after its last change.
 func (l *loop) armExpiry() {
-	if l.expiry != nil {
-		l.expiry.Stop()
-	}
+	l.expiry.stop()
 	if l.m.Status != store.StatusOpen {
 		return
 	}
 	wait := l.m.Updated.Add(l.env.limits.OpenTTL).Sub(l.env.now())
-	l.expiry = time.AfterFunc(max(wait, 0), func() {
+	l.expiry = l.env.afterFunc(max(wait, 0), func() {
 		select {
 		case l.reqs <- func(l *loop) { l.expire() }:
 		case <-l.done:
@@ -533,12 +531,8 @@ func (l *loop) stopOwning(fence store.Fence) {
 func (l *loop) disown() {
 	l.env.leases.unhold(l.id, l.lease.Fence)
 	l.lease, l.holder = store.Lease{}, ""
-	if l.retry != nil {
-		l.retry.Stop()
-	}
-	if l.expiry != nil {
-		l.expiry.Stop()
-	}
+	l.retry.stop()
+	l.expiry.stop()
 	l.stopClock()
 	l.bots.drop()
 	l.limits = nil

@@ -28,7 +28,8 @@ type Limits struct {
 	// taken (or freed) for that long, it closes with status expired.
 	OpenTTL time.Duration
 	// BotWorkers is how many bots think at once, in all games together:
-	// the CPU the bots may take. Bots of games with people go first.
+	// the CPU the bots may take. Bots of games where a person plays go
+	// first, stand-ins for the others included.
 	BotWorkers int
 	// MaxSpectators is the most spectators (watchers without a seat) of
 	// one game at once.
@@ -166,11 +167,13 @@ func holdOf(open bool, botsOnly bool) hold {
 }
 
 // workers is the pool of bot decisions: at most n bots think at once, and
-// a bot of a game with people goes before the bots of games without.
+// a bot of a game where a person plays goes before the bots of games
+// nobody waits for: games of bots, and games whose people all left or ran
+// out of time (stand-ins play every person's seat).
 type workers struct {
 	mu      sync.Mutex
 	free    int
-	waiting [2][]chan struct{} // by priority: 0 games with people, 1 bots only
+	waiting [2][]chan struct{} // by priority: 0 a person plays, 1 nobody does
 	onWait  func(prio int)     // called as a bot starts waiting; for tests
 	spare   chan struct{}      // closed while a worker is free (analysis.go)
 }

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -432,6 +433,85 @@ func TestBotPool(t *testing.T) {
 	release <- struct{}{} // the first hard bot answers
 	if got := <-started; got != "easy" {
 		t.Fatalf("after the worker came free, %s thinks; want the bot of the game with a person", got)
+	}
+	free()
+}
+
+// A stand-in's decision is waited for when a person still plays at its
+// table, and nobody waits for it when every person left: then it queues
+// with the games of bots, behind the bots of games where a person plays,
+// however long it waited.
+func TestBotPoolStandIns(t *testing.T) {
+	ctx := testContext(t)
+	release := make(chan struct{})
+	started, built := make(chan string, 16), make(chan string, 16)
+	n := 0
+	h := limitHub(t, memstore.New(), Limits{BotWorkers: 1}, func(o *Options) {
+		o.NewBot = func(level string, seed uint64) (bot.Bot, error) {
+			n++ // the game's goroutine builds its bots: one at a time per game
+			name := fmt.Sprintf("%s %d", level, n)
+			built <- name
+			return startedBot{name, started, release}, nil
+		}
+	})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
+	waiting := make(chan int, 64)
+	h.workers.onWait = func(prio int) {
+		select {
+		case waiting <- prio:
+		default:
+		}
+	}
+	// A game of bots holds the only worker.
+	if _, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"hard", "hard"}})); err != nil {
+		t.Fatal(err)
+	}
+	<-built
+	<-built
+	<-started
+	// leave makes the people of a new table of two leave, the one to
+	// move last (or alone, with one); it returns the name of the stand-in
+	// that waits to move.
+	leave := func(both bool) string {
+		t.Helper()
+		in, _, _ := created(h.Create(ctx, TableSetup{Seats: []string{"", ""}}))
+		var tokens [2]string
+		for i, name := range []string{"Ann", "Bob"} {
+			_, tokens[i], _ = h.Join(ctx, in.ID, i, Person{Name: name})
+		}
+		g, err := st(h, in.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if both {
+			if err := h.Leave(ctx, in.ID, tokens[1-g.ToMove()]); err != nil {
+				t.Fatal(err)
+			}
+			<-built
+		}
+		if err := h.Leave(ctx, in.ID, tokens[g.ToMove()]); err != nil {
+			t.Fatal(err)
+		}
+		return <-built
+	}
+	nobody := leave(true)
+	if p := <-waiting; p != 1 {
+		t.Fatalf("the stand-in at a table everyone left waits with priority %d", p)
+	}
+	someone := leave(false)
+	if p := <-waiting; p != 0 {
+		t.Fatalf("the stand-in at a table where a person plays waits with priority %d", p)
+	}
+	select {
+	case got := <-started:
+		t.Fatalf("%s thinks while the pool's only worker is busy", got)
+	default:
+	}
+	release <- struct{}{} // the game of bots' first bot answers
+	if got := <-started; got != someone {
+		t.Fatalf("after the worker came free, %s thinks; want %s, whom a person waits for, not %s", got, someone, nobody)
 	}
 	free()
 }

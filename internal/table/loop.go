@@ -37,7 +37,7 @@ type loop struct {
 	client  string              // who created the table in this process, or ""
 	held    hold                // what the game holds of the Hub's limits
 	counted bool                // held is counted in the Hub's holds
-	expiry  *time.Timer         // closes the table when it waited too long
+	expiry  stopper             // closes the table when it waited too long
 	limits  map[int]seatLimiter // the move rate limit of each seat that moved
 	watched int                 // subscriptions without a seat
 
@@ -55,10 +55,20 @@ type loop struct {
 	reqs  chan func(*loop)
 	heard announcements // a replica's moves carried by notices, not yet applied
 	botc  chan botMove
-	retry *time.Timer // pending retry of a bot move the store refused
+	retry stopper // pending retry of a bot move the store refused
 	done  chan struct{}
 
 	alarm func() bool // stops the timer of the clock's alarm, if set
+}
+
+// A stopper stops a timer armed with the Hub's AfterFunc, as
+// time.Timer.Stop does; the zero stopper stops nothing.
+type stopper func() bool
+
+func (s stopper) stop() {
+	if s != nil {
+		s()
+	}
 }
 
 // shown is what the loop tells other goroutines of itself.

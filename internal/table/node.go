@@ -38,8 +38,9 @@ type Options struct {
 	Now func() time.Time
 	// AfterFunc calls f in its own goroutine once d has passed by the
 	// clock Now reads, and returns a function that stops it (reporting
-	// whether it stopped it): the timers of the tables' clocks. Default:
-	// time.AfterFunc. Tests give a fake clock to both.
+	// whether it stopped it): every timer of the Hub's tables (their
+	// clocks, an open table's expiry, a bot's BotDelay and RetryDelay).
+	// Default: time.AfterFunc. Tests give a fake clock to both.
 	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 	// Rand is the source of game ids, seeds and seat tokens; default
 	// crypto/rand.Reader. Tests may make it deterministic.

@@ -143,12 +143,8 @@ func (l *loop) catchUp(from int, d store.Delta, at time.Time) {
 // exit takes the game out of the Hub, so that later requests find it in
 // the store, and ends the subscriptions.
 func (l *loop) exit() {
-	if l.retry != nil {
-		l.retry.Stop()
-	}
-	if l.expiry != nil {
-		l.expiry.Stop()
-	}
+	l.retry.stop()
+	l.expiry.stop()
 	l.stopClock()
 	if l.writeCancel != nil {
 		l.writeCancel()
