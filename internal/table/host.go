@@ -57,6 +57,9 @@ func (l *loop) do(c match.Command, at time.Time) (int, error) {
 // applies it and does what it asks; at is when its command was received
 // (zero for the loop's own). On error nothing changed.
 func (l *loop) make(r match.Result, now, at time.Time) error {
+	if r.Then != nil {
+		l.ask = nil // refused once written: the owner's answer says so, not the write's notice
+	}
 	if r.Write.Kind != match.NoWrite {
 		if err := l.commit(r.Write); err != nil {
 			return err
@@ -72,6 +75,10 @@ func (l *loop) make(r match.Result, now, at time.Time) error {
 // could not be stored is tried again after RetryDelay.
 func (l *loop) commit(w match.Write) error {
 	ctx := l.writeContext()
+	if w.Kind == match.AppendMove && l.ask != nil {
+		ctx = store.WithAsk(ctx, l.ask)
+		l.ask = nil
+	}
 	st, fence, start := l.env.store, l.lease.Fence, time.Now()
 	var err error
 	switch w.Kind {

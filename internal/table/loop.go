@@ -59,6 +59,9 @@ type loop struct {
 	done  chan struct{}
 
 	alarm func() bool // stops the timer of the clock's alarm, if set
+	// ask is the forwarded request being made, if its move's notice is to
+	// answer it; taken by the first move committed.
+	ask *store.Ask
 }
 
 // A stopper stops a timer armed with the Hub's AfterFunc, as
