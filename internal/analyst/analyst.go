@@ -142,7 +142,7 @@ func (a *analyst) watch(ctx context.Context, notices <-chan store.Notice) {
 				<-ctx.Done() // the store closed: nothing more to do
 				return
 			}
-			if c, err := store.ParseChange(n.Payload); n.Missed || err == nil && c.Status == store.StatusFinished && c.Kind == store.ChangeMove {
+			if n.Missed || store.MayFinish(n.Payload) && finished(n.Payload) {
 				a.wakeAll()
 			}
 		case <-tick.C:
@@ -151,6 +151,14 @@ func (a *analyst) watch(ctx context.Context, notices <-chan store.Notice) {
 			return
 		}
 	}
+}
+
+// finished reports whether a change's payload announces the move that
+// finished its game. The others, every move of every game, are passed
+// over undecoded (store.MayFinish).
+func finished(payload string) bool {
+	c, err := store.ParseChange(payload)
+	return err == nil && c.Status == store.StatusFinished && c.Kind == store.ChangeMove
 }
 
 func (a *analyst) wakeAll() {

@@ -98,6 +98,13 @@ func (c *Client) Challenge(ctx context.Context, req protocol.ChallengeRequest) (
 	return resp.Challenge, err
 }
 
+// CancelChallenge withdraws the client's open challenge.
+func (c *Client) CancelChallenge(ctx context.Context, id string) (protocol.ChallengeInfo, error) {
+	var resp protocol.ChallengeAnswer
+	err := c.do(ctx, http.MethodDelete, meetPath("challenges", id, ""), "", nil, &resp)
+	return resp.Challenge, err
+}
+
 // Answer accepts a challenge, or declines it with a reason
 // (protocol.DeclineReasons).
 func (c *Client) Answer(ctx context.Context, id string, accept bool, reason string) (protocol.ChallengeInfo, error) {

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -12,6 +13,9 @@ import (
 	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // holdScript makes the page's requests for the script whose path ends in
@@ -184,8 +188,11 @@ func TestFormsBeforeTheirScript(t *testing.T) {
 	p.click("#signin")
 	p.signedIn("Eve")
 	p.missesSwallowed()
+	// A game waits for Eve's move: her lobby shows it first, in view.
+	turn := srv.waitingFor(t, "Eve", password)
 	for _, s := range []size{phone, desktop} {
 		p.lobbyStill(s, "signed-in")
+		p.turnFirst(s, turn)
 	}
 	for _, u := range append(seen(), eval[string](p, `location.href`)) {
 		for _, secret := range []string{"password=", strings.ReplaceAll(password, " ", "+"), strings.ReplaceAll(password, " ", "%20")} {
@@ -275,4 +282,155 @@ func (p *page) lobbyStill(s size, who string) {
 	if !slices.Equal(after, before) {
 		p.fail("%s at %s: the lobby's buttons moved after the load event, from %q to %q", who, s, before, after)
 	}
+
+	// Others' requests come and go (and, to a signed-in person, a
+	// challenge comes): the buttons stay where they were, and so does the
+	// panel past the requests (who is online, with their buttons).
+	const past = `["#online-h"].map((s) => s + " " + (document.querySelector(s).getBoundingClientRect().top + scrollY))`
+	side := eval[[]string](p, past)
+	still := func(what string) {
+		p.t.Helper()
+		eval[bool](p, `(scrollTo(0, 0), true)`)
+		p.frames()
+		if now := eval[[]string](p, rects); !slices.Equal(now, before) {
+			p.fail("%s at %s: the lobby's buttons moved when %s, from %q to %q", who, s, what, before, now)
+		}
+		if now := eval[[]string](p, past); !slices.Equal(now, side) {
+			p.fail("%s at %s: the panels past the requests moved when %s, from %q to %q", who, s, what, side, now)
+		}
+	}
+	gone := p.requestsCome(s, who)
+	still("requests came")
+	if s.phone {
+		// Listed past the forms, the requests are a tap away from the line
+		// that counts them under Play now.
+		if got := p.text("#seeks-jump"); got != "Open requests: 2" {
+			p.fail("%s at %s: the line under Play now says %q", who, s, got)
+		}
+		p.click("#seeks-jump")
+		waitFor[bool](p, "the requests in view", inView("#seeks-open .seek"), 10*time.Second)
+		p.screenshotViewport("lobby-requests-list-" + who + "-" + s.String())
+	}
+	if who == "signed-in" {
+		gone = append(gone, p.challengeComes(s, "Eve"))
+		still("a challenge came")
+	}
+	p.screenshotViewport("lobby-requests-" + who + "-" + s.String())
+	for _, f := range gone {
+		f()
+	}
+	waitFor[bool](p, "the requests gone", `!document.querySelector("#seeks-open .seek") && `+shown("#seeks-open .none"), 10*time.Second)
+	still("requests went")
+	p.do("scroll to the requests", chromedp.ScrollIntoView("#requests"))
+	p.screenshotViewport("lobby-requests-none-" + who + "-" + s.String())
+}
+
+// requestsCome makes two open requests of others that cannot be paired
+// together (a guest's each, online in a lobby) and waits until the page
+// lists them; calling each of gone cancels one.
+func (p *page) requestsCome(s size, who string) (gone []func()) {
+	p.t.Helper()
+	ctx := p.t.Context()
+	for i, req := range []protocol.SeekRequest{{Min: 2, Pace: "rapid"}, {Min: 5, Pace: "blitz", BotsAfter: 120}} {
+		c := p.srv.Client()
+		req.Name = fmt.Sprintf("%s%d%c", []string{"Rex", "Sue"}[i], s.w, who[0])
+		conn, err := c.DialLobby(ctx, req.Name)
+		if err != nil {
+			p.fail("%s's lobby: %v", req.Name, err)
+		}
+		seek, err := c.Seek(ctx, req)
+		if err != nil {
+			p.fail("%s's request: %v", req.Name, err)
+		}
+		gone = append(gone, func() {
+			if _, err := c.CancelSeek(ctx, seek.ID); err != nil {
+				p.fail("cancelling %s's request: %v", req.Name, err)
+			}
+			conn.Close()
+		})
+	}
+	waitFor[bool](p, "two open requests", `document.querySelectorAll("#seeks-open .seek").length === 2`, 10*time.Second)
+	return gone
+}
+
+// challengeComes makes a challenge to the person from another, online
+// in a lobby, and waits until the page lists it; gone withdraws it.
+func (p *page) challengeComes(s size, to string) (gone func()) {
+	p.t.Helper()
+	ctx := p.t.Context()
+	c := p.srv.Client()
+	name := fmt.Sprintf("Ted%d", s.w)
+	if _, err := c.Register(ctx, name, "correct horse battery staple"); err != nil {
+		p.fail("registering %s: %v", name, err)
+	}
+	conn, err := c.DialLobby(ctx, "")
+	if err != nil {
+		p.fail("%s's lobby: %v", name, err)
+	}
+	ch, err := c.Challenge(ctx, protocol.ChallengeRequest{To: []string{to}, Pace: "rapid"})
+	if err != nil {
+		p.fail("%s's challenge: %v", name, err)
+	}
+	waitFor[bool](p, "the challenge listed", shown("#challenges-list .challenge-open"), 10*time.Second)
+	return func() {
+		if _, err := c.CancelChallenge(ctx, ch.ID); err != nil {
+			p.fail("cancelling %s's challenge: %v", name, err)
+		}
+		conn.Close()
+	}
+}
+
+// waitingFor makes a game of the account's against a bot, untimed, and
+// waits until it is the account's move; it returns the game.
+func (s *server) waitingFor(t *testing.T, name, password string) string {
+	t.Helper()
+	ctx := t.Context()
+	c := s.Client()
+	if _, err := c.SignIn(ctx, name, password); err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := c.CreateTable(ctx, client.Table{Seats: []string{"", "easy"}, Pace: "untimed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, token, err := c.Join(ctx, g.ID, "", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := c.Dial(ctx, g.ID, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for {
+		st, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatalf("waiting for %s's move at %s: %v", name, g.ID, err)
+		}
+		if st.MyTurn() {
+			return g.ID
+		}
+	}
+}
+
+// turnFirst checks that the lobby, as lobbyStill left it, shows the
+// signed-in person's game waiting for their move whole in the viewport
+// without a scroll, as a link to it, above the forms.
+func (p *page) turnFirst(s size, game string) {
+	p.t.Helper()
+	eval[bool](p, `(scrollTo(0, 0), true)`)
+	p.frames()
+	if !eval[bool](p, inView("#turn.is-turn #turn-game")) {
+		p.fail("at %s the game waiting for the move is not in the viewport at the lobby's top: %q", s, eval[string](p, `document.querySelector("#turn")?.outerHTML || "no #turn"`))
+	}
+	if got := eval[string](p, `document.querySelector("#turn-game").getAttribute("href")`); got != "/g/"+game {
+		p.fail("at %s the line of the game waiting goes to %q, want /g/%s", s, got, game)
+	}
+	if text := p.text("#turn-game"); !strings.Contains(text, "Your turn") {
+		p.fail("at %s the line of the game waiting says %q", s, text)
+	}
+	if !eval[bool](p, `document.querySelector("#turn").getBoundingClientRect().bottom <= document.querySelector("#playnow-submit").getBoundingClientRect().top`) {
+		p.fail("at %s the game waiting is not above Play now", s)
+	}
+	p.screenshotViewport("lobby-turn-" + s.String())
 }

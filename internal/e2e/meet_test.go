@@ -291,7 +291,7 @@ func TestChallengeLive(t *testing.T) {
 	if text := ann.text("#challenges-list .challenge-declined"); !strings.Contains(text, "Not now, later") {
 		t.Errorf("Ann's list says %q", text)
 	}
-	ann.do("scroll to the challenges", chromedp.ScrollIntoView("#challenge"))
+	ann.do("scroll to the challenges", chromedp.ScrollIntoView("#requests"))
 	ann.screenshotViewport("lobby-challenges-" + desktop.String())
 
 	// Lapsed: a rapid challenge waits a minute.

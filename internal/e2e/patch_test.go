@@ -193,10 +193,14 @@ func TestStatePatches(t *testing.T) {
 // hovered by a mouse, at a desktop's size to draw every part). For each state
 // message it takes the task that handled it and the frame that drew it
 // next (style, layout, paint), prints the longest and the median of each,
-// and fails when one took 50 ms or more. A figure is only worth reading
-// from a quiet machine, so the test runs when RAZZIA_TRACE=1:
+// and fails when one took 50 ms or more. It prints what the longest were
+// made of too (logCosts): the message (type and events), the shares of
+// script, GC, style, layout and paint, and the functions the profile
+// found, shares that a busy machine does not change much. A figure is
+// only worth reading from a quiet machine, so the test runs when
+// RAZZIA_TRACE=1 (RAZZIA_TRACE_OUT=FILE keeps the trace, for DevTools):
 //
-//	RAZZIA_TRACE=1 go test ./internal/e2e -run TestStatePatchTrace -count=1 -v
+//	RAZZIA_TRACE=1 go test ./internal/e2e -run 'TestStatePatchTrace$' -count=1 -v
 func TestStatePatchTrace(t *testing.T) {
 	if os.Getenv("RAZZIA_TRACE") != "1" {
 		t.Skip("a measurement for a quiet machine: RAZZIA_TRACE=1 runs it")
@@ -224,6 +228,7 @@ func TestStatePatchTrace(t *testing.T) {
 		_, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: 4})
 		return err
 	}))
+	stampMessages(p)
 	trace := startTrace(p, true)
 	for made := 0; made < 30; made++ {
 		if st := pressTo(p, spending); st.Phase == "over" {
@@ -245,6 +250,7 @@ func TestStatePatchTrace(t *testing.T) {
 	painting, whole := wholePage(got.painted)
 	t.Logf("and the share of the viewport they painted again: at most %.2f (median %.2f, mean %.2f); %d of the %d frames that painted painted the whole page",
 		slices.Max(got.painted), median(got.painted), mean(got.painted), whole, painting)
+	logCosts(t, got, eval[[]string](p, `window.__traced`), 4)
 	if slices.Max(msg) >= 50 || slices.Max(frame) >= 50 {
 		t.Errorf("a state message took a task of %.1f ms and a frame of %.1f ms; want both under 50 ms", slices.Max(msg), slices.Max(frame))
 	}
@@ -328,6 +334,7 @@ type tracer struct {
 
 type traceEvent struct {
 	Name string  `json:"name"`
+	ID   string  `json:"id"` // a CPU profile's, for its chunks
 	Ph   string  `json:"ph"`
 	Pid  int     `json:"pid"`
 	Tid  int     `json:"tid"`
@@ -342,15 +349,18 @@ type traceEvent struct {
 			Frame      string    `json:"frame"`
 			Clip       []float64 `json:"clip"`     // a paint's rectangle, as a quad of the viewport's
 			NodeName   string    `json:"nodeName"` // the element at the root of what was painted
+			Message    string    `json:"message"`  // a console.timeStamp's
+			StartTime  float64   `json:"startTime"`
+			CPUProfile struct {
+				Nodes   []profileNode `json:"nodes"`
+				Samples []int         `json:"samples"`
+			} `json:"cpuProfile"`
+			TimeDeltas []float64 `json:"timeDeltas"`
 		} `json:"data"`
 		ElementCount int `json:"elementCount"` // a style recalculation's elements
 		BeginData    struct {
-			DirtyObjects int `json:"dirtyObjects"` // a layout's objects to lay out
-			StackTrace   []struct {
-				FunctionName string `json:"functionName"`
-				URL          string `json:"url"`
-				LineNumber   int    `json:"lineNumber"`
-			} `json:"stackTrace"`
+			DirtyObjects int          `json:"dirtyObjects"` // a layout's objects to lay out
+			StackTrace   []stackFrame `json:"stackTrace"`
 		} `json:"beginData"`
 	} `json:"args"`
 }
@@ -488,6 +498,10 @@ type traced struct {
 	// And the share of the viewport their paints recorded again: a part
 	// painted anew counts its area, the document's root its whole.
 	painted []float64
+	// Each message's task and the frame drawn next, with what ran in
+	// them, for costs (traceshare_test.go).
+	tasks   []messageTask
+	samples []sample
 }
 
 // stop ends the trace and tells what it saw (traced), the page's socket's
@@ -536,12 +550,7 @@ func (tr *tracer) stop(line int) traced {
 		}
 	}
 	// Each main thread's tasks in order, and what each task ran.
-	type task struct {
-		e              traceEvent
-		message, frame bool
-		layouts        []traceEvent
-		paints         []traceEvent
-	}
+	type task = runTask
 	var out traced
 	tasks := map[thread][]*task{}
 	var inner []traceEvent
@@ -576,6 +585,7 @@ func (tr *tracer) stop(line int) traced {
 		if i >= len(ts) || ts[i].e.Ts > e.Ts || e.Ts+e.Dur > ts[i].e.Ts+ts[i].e.Dur {
 			continue
 		}
+		ts[i].inner = append(ts[i].inner, e)
 		switch {
 		case e.Name == "FunctionCall" && strings.HasSuffix(e.Args.Data.URL, "/conn.js") && (e.Args.Data.LineNumber == line || e.Args.Data.LineNumber == line-1):
 			ts[i].message = true
@@ -595,12 +605,9 @@ func (tr *tracer) stop(line int) traced {
 			}
 			out.msg = append(out.msg, t.e.Dur/1000)
 			out.msgCPU = append(out.msgCPU, t.e.Tdur/1000)
+			mt := messageTask{task: t, stamps: stampsIn(tr.events, t)}
 			for _, l := range t.layouts {
-				by := ""
-				if st := l.Args.BeginData.StackTrace; len(st) > 0 {
-					by = fmt.Sprintf(" by %s (%s:%d)", st[0].FunctionName, st[0].URL[strings.LastIndex(st[0].URL, "/")+1:], st[0].LineNumber+1)
-				}
-				out.forced = append(out.forced, l.Name+by)
+				out.forced = append(out.forced, l.Name+askedBy(l.Args.BeginData.StackTrace))
 			}
 			for _, next := range ts[i+1:] {
 				if next.frame {
@@ -614,11 +621,18 @@ func (tr *tracer) stop(line int) traced {
 					out.painted = append(out.painted, paintedShare(next.paints, vw, vh))
 					out.styled = append(out.styled, styled)
 					out.laidOut = append(out.laidOut, laid)
+					mt.frame = next
 					break
 				}
 			}
+			out.tasks = append(out.tasks, mt)
 		}
 	}
+	pids := map[int]bool{}
+	for th := range main {
+		pids[th.pid] = true
+	}
+	out.samples = profileSamples(tr.events, pids)
 	return out
 }
 
@@ -681,4 +695,15 @@ func wholePage(painted []float64) (painting, whole int) {
 		}
 	}
 	return painting, whole
+}
+
+// stampMessages marks each message of the page's table socket in the
+// trace, after the page's own listener, in the same task: a TimeStamp
+// event "razzia-message N", N the message's index in window.__traced,
+// which keeps what came (read only after the trace, not in the task).
+func stampMessages(p *page) {
+	p.t.Helper()
+	eval[bool](p, `(() => { const got = window.__traced = [];
+  window.__tableSocket().addEventListener("message", (ev) => { got.push(ev.data); console.timeStamp("razzia-message " + (got.length - 1)); });
+  return true; })()`)
 }

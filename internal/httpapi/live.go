@@ -441,12 +441,12 @@ func (s *Server) onlineList(ctx context.Context, reader string, following []stri
 // shows them (followed and you not marked), and how many are online.
 type everyoneList struct {
 	version   int64     // presence's, when it was made
-	sanctions int64     // the moderation's (the suspended and banned are not listed)
+	sanctions int64     // the moderation's (the suspended and banned are neither listed nor counted)
 	made      time.Time // when: ratings and finish rates change too
 	people    []protocol.PersonOnline
 	keys      []string       // the person of each
 	byAccount map[string]int // the index of each signed-in person
-	online    int
+	online    int            // shown online: listed, guests without a name, those past the list
 }
 
 // everyone returns the list of everyone online, made again when
@@ -459,10 +459,9 @@ func (s *Server) everyone(ctx context.Context) (*everyoneList, error) {
 	if l := s.everyoneLast; l != nil && l.version == v && l.sanctions == mv && time.Since(l.made) < playingFor {
 		return l, nil
 	}
-	people := s.shownPeople()
-	l := &everyoneList{version: v, sanctions: mv, made: time.Now(), byAccount: map[string]int{},
-		// Everyone online counts, guests without a name too.
-		online: max(s.opts.Presence.Count(), len(people))}
+	// Everyone shown online counts, guests without a name too.
+	people, online := s.shownPeople()
+	l := &everyoneList{version: v, sanctions: mv, made: time.Now(), byAccount: map[string]int{}, online: online}
 	for _, st := range people {
 		p := protocol.PersonOnline{Name: st.Name, Guest: st.Account == "", Activity: st.Activity.String(), Away: st.Away,
 			Since: st.Since.UTC()}
@@ -472,7 +471,8 @@ func (s *Server) everyone(ctx context.Context) (*everyoneList, error) {
 		if st.Account != "" && s.opts.Social != nil {
 			card, err := s.opts.Social.Card(ctx, st.Account)
 			if errors.Is(err, social.ErrNoPlayer) {
-				continue // deleted while a socket of theirs is open: counted, unlisted
+				l.online-- // deleted while a socket of theirs is open: gone for others
+				continue
 			}
 			if err != nil {
 				return nil, err

@@ -395,7 +395,7 @@ func TestBannedUnannounced(t *testing.T) {
 // online nowhere, as they were before: not on their profile (nor when
 // last seen, which would tell it, nor in the answer to a follow), not in
 // the lobby's list (GET and live) whose lines carry the challenge
-// buttons, not to their followers when they come; and nobody can
+// buttons, nor in its count, not to their followers when they come; and nobody can
 // challenge them.
 func TestSanctionedHidden(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
@@ -430,6 +430,12 @@ func TestSanctionedHidden(t *testing.T) {
 	m := readOnline(t, annLive, func(m protocol.OnlineMessage) bool { return named(m, "Bob") != nil })
 	var got protocol.OnlineAnswer
 	bob.must("GET", "/api/online", nil, &got)
+	// The count agrees with the list: everyone here is signed in, so a
+	// count above those listed ("and 2 more") would tell the hidden are on.
+	if m.Online != len(m.People) || m.More != 0 || got.Online != len(got.People) || got.More != 0 {
+		t.Errorf("the counts: live %d online, %d listed, %d more; GET %d online, %d listed, %d more: the sanctioned are counted",
+			m.Online, len(m.People), m.More, got.Online, len(got.People), got.More)
+	}
 	for _, name := range []string{"Cy", "Dee"} {
 		if named(m, name) != nil || named(protocol.OnlineMessage{People: got.People}, name) != nil {
 			t.Errorf("%s, sanctioned, is in the online list: live %+v, GET %+v", name, m.People, got.People)

@@ -466,8 +466,8 @@ func TestOnlineListCapped(t *testing.T) {
 }
 
 // TestOnlineListDeletedAccount: an account deleted while a page of its
-// is open leaves the online list (counted, unlisted) and the list is
-// served to everyone else still.
+// is open leaves the online list and its count (the count and the list
+// agree) and the list is served to everyone else still.
 func TestOnlineListDeletedAccount(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{})
 	ann, bob := newBrowser(t, srv), newBrowser(t, srv)
@@ -477,7 +477,7 @@ func TestOnlineListDeletedAccount(t *testing.T) {
 	bob.must(http.MethodDelete, "/api/account", nil, nil)
 	var a protocol.OnlineAnswer
 	ann.must(http.MethodGet, "/api/online", nil, &a)
-	if named(protocol.OnlineMessage{People: a.People}, "Bob") != nil || a.Online < 1 {
+	if named(protocol.OnlineMessage{People: a.People}, "Bob") != nil || a.Online != len(a.People) || a.More != 0 {
 		t.Errorf("GET /api/online after Bob's account went: %+v", a)
 	}
 }

@@ -14,24 +14,29 @@ import (
 
 // hidden reports whether an operator suspended or banned the account:
 // nobody is shown them online (nor when they were last seen, which would
-// tell it), nor told when they come. They are counted among the people
-// online, as a guest without a name is.
+// tell it), nor told when they come, nor counted among the people online:
+// a count above the list would tell that someone unseen is there.
 func (s *Server) hidden(account string) bool {
 	m := s.opts.Moderation
 	return account != "" && m != nil && m.Barred(account) != nil
 }
 
 // shownPeople returns the people online with a name as others are shown
-// them.
-func (s *Server) shownPeople() []presence.Status {
+// them, and how many people others are shown online: the named shown and
+// the guests without a name, not the hidden.
+func (s *Server) shownPeople() ([]presence.Status, int) {
+	count := s.opts.Presence.Count()
 	people := s.opts.Presence.People()
+	named := len(people)
 	shown := people[:0]
 	for _, st := range people {
 		if !s.hidden(st.Account) {
 			shown = append(shown, st)
 		}
 	}
-	return shown
+	// Count and People are read one after the other: someone may come or
+	// go between, never making the count below those listed.
+	return shown, max(count-(named-len(shown)), len(shown))
 }
 
 // shownStatus returns how the account's person stands online as others

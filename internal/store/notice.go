@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -57,6 +58,44 @@ type Change struct {
 	// (Carried).
 	Token string `json:"token,omitempty"`
 	Clock string `json:"clock,omitempty"`
+	// Asker and Ask name the request another node passed to the owner
+	// that this change made (a move's): the asker takes the notice for
+	// the owner's answer (see Ask).
+	Asker string `json:"asker,omitempty"`
+	Ask   uint64 `json:"ask,omitempty"`
+}
+
+// An Ask is a request that node Node passed to a game's owner, its
+// number ID there. The owner makes the request's move with a context
+// carrying it (WithAsk); a store that names it in the move's change
+// notice (Change.Asked) sets Told once the move is committed, and the
+// owner then leaves the answer to the notice: one notice a move, not two.
+// A store that does not leaves Told false, and the owner answers.
+type Ask struct {
+	Node string
+	ID   uint64
+	Told bool
+}
+
+type askKey struct{}
+
+// WithAsk returns ctx carrying a, for the write made for it.
+func WithAsk(ctx context.Context, a *Ask) context.Context {
+	return context.WithValue(ctx, askKey{}, a)
+}
+
+// AskOf returns the Ask that ctx carries, or nil.
+func AskOf(ctx context.Context) *Ask {
+	a, _ := ctx.Value(askKey{}).(*Ask)
+	return a
+}
+
+// Asked returns c naming the request a (nil: c as it is).
+func (c Change) Asked(a *Ask) Change {
+	if a != nil {
+		c.Asker, c.Ask = a.Node, a.ID
+	}
+	return c
 }
 
 // maxCarried bounds the move and clock a notice carries: a longer pair (or
@@ -119,14 +158,32 @@ func (c Change) Payload() string {
 
 // ParseChange decodes the payload of a notice on ChangesChannel.
 func ParseChange(payload string) (Change, error) {
-	var c Change
-	if err := json.Unmarshal([]byte(payload), &c); err != nil {
-		return Change{}, fmt.Errorf("store: change notice %q: %w", payload, err)
+	c, ok := decodeChange(payload)
+	if !ok {
+		var err error
+		if c, err = unmarshalChange(payload); err != nil {
+			return Change{}, fmt.Errorf("store: change notice %q: %w", payload, err)
+		}
 	}
 	if c.Game == "" || c.Kind == "" {
 		return Change{}, fmt.Errorf("store: change notice %q: no game or kind", payload)
 	}
 	return c, nil
+}
+
+// unmarshalChange decodes the payloads decodeChange leaves: a variable
+// of its own, so that ParseChange's change stays off the heap.
+func unmarshalChange(payload string) (Change, error) {
+	var c Change
+	err := json.Unmarshal([]byte(payload), &c)
+	return c, err
+}
+
+// MayFinish reports, without decoding it, whether the payload of a notice
+// on ChangesChannel may announce that a game finished: a subscriber that
+// waits for finished games decodes only those (ParseChange says for sure).
+func MayFinish(payload string) bool {
+	return strings.Contains(payload, `"status":"`+string(StatusFinished)+`"`)
 }
 
 // CheckChannel reports what makes name unfit as a channel: it must be 1 to

@@ -111,3 +111,24 @@ func TestCarried(t *testing.T) {
 		})
 	}
 }
+
+// TestMayFinish: every change that says a game finished passes the
+// undecoded check, and a move of a game in play does not.
+func TestMayFinish(t *testing.T) {
+	clock := []byte(`{"left":[61000,59000],"at":1732460000}`)
+	ask := &Ask{Node: "node-b", ID: 12}
+	for _, st := range []Status{StatusOpen, StatusPlaying, StatusFinished, StatusArchived, StatusExpired, StatusCancelled} {
+		for _, c := range []Change{
+			MoveChange("g", 4, "bid 9", st, clock),
+			MoveChange("g", 4, "draw", st, nil).Asked(ask),
+			ClockChange("g", 5, st, clock),
+			{Game: "g", Kind: ChangeSeat, Moves: 5, Status: st},
+			{Game: "g", Kind: ChangeLease, Moves: 5, Status: st, Node: "node-a", Fence: 3},
+		} {
+			p := c.Payload()
+			if got, want := MayFinish(p), st == StatusFinished; got != want {
+				t.Errorf("MayFinish(%s) = %t, want %t", p, got, want)
+			}
+		}
+	}
+}

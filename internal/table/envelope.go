@@ -71,6 +71,10 @@ type envelope struct {
 	From string         `json:"from"`
 	Req  *match.Command `json:"req,omitempty"`
 	Re   *answer        `json:"re,omitempty"`
+	// Notice says that From takes the change notice of a move made for
+	// its command for the answer (store.Ask): nodes of earlier versions
+	// wait for the answer.
+	Notice bool `json:"notice,omitempty"`
 }
 
 // NodeChannel is the store channel on which node receives the requests

@@ -153,7 +153,7 @@ func (h *Hub) forward(ctx context.Context, r match.Command, holder string) (seat
 func (h *Hub) ask(ctx context.Context, node string, r match.Command) (seat int, err error, answered bool) {
 	id, ch := h.fwd.add()
 	defer h.fwd.remove(id)
-	payload, err := json.Marshal(envelope{ID: id, From: h.node, Req: &r})
+	payload, err := json.Marshal(envelope{ID: id, From: h.node, Req: &r, Notice: true})
 	if err != nil {
 		return 0, internal(err), true
 	}
@@ -229,11 +229,17 @@ func (h *Hub) serve(env envelope) {
 	defer cancel()
 	l, _ := h.live.get(r.Game)
 	seat, err := 0, error(errNotOwner)
+	var ask *store.Ask // a move's, whose notice the asker takes for the answer
+	if env.Notice && r.Kind == match.Play {
+		ask = &store.Ask{Node: env.From, ID: env.ID}
+	}
 	if l != nil {
 		err = l.call(ctx, func(l *loop) error {
 			if !l.owns() {
 				return errNotOwner
 			}
+			l.ask = ask
+			defer func() { l.ask = nil }()
 			var err error
 			seat, err = l.apply(r, at)
 			return err
@@ -241,6 +247,9 @@ func (h *Hub) serve(env envelope) {
 		if err == errEnded {
 			err = errNotOwner
 		}
+	}
+	if err == nil && ask != nil && ask.Told {
+		return // the move's notice answers
 	}
 	if errors.Is(err, errNotOwner) && afterGame(r.Kind) {
 		// Passed here as the game ended: the chat after it is anyone's.

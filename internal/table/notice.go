@@ -54,6 +54,9 @@ func (h *Hub) notice(n store.Notice) {
 			return
 		}
 		h.changed(c)
+		if c.Asker == h.node && c.Ask != 0 {
+			h.fwd.deliver(c.Ask, answer{}) // the move this node passed on is made
+		}
 	default:
 		var env envelope
 		if err := json.Unmarshal([]byte(n.Payload), &env); err != nil || (env.Req == nil) == (env.Re == nil) {

@@ -64,6 +64,7 @@ class FakeElement extends FakeNode {
   get nodeType() { return 1; }
   get nodeName() { return this.tag.toUpperCase(); }
   get attributes() { return Object.entries(this.attrs).map(([name, value]) => ({ name, value })); }
+  getAttributeNames() { return Object.keys(this.attrs); }
   setAttribute(n, v) { this.attrs[n] = String(v); }
   getAttribute(n) { return n in this.attrs ? this.attrs[n] : null; }
   hasAttribute(n) { return n in this.attrs; }

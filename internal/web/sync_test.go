@@ -74,3 +74,57 @@ const t = (k, a) => ({ "web.seat.points": "{n} pts", "web.seat.points.one": "{n}
 const cases = [[points(t, 1), "1 pt"], [points(t, -1), "\u22121 pt"], [points(t, 0), "0 pts"], [points(t, 12), "12 pts"], [points(t, -7), "\u22127 pts"]];
 `)
 }
+
+// TestSyncHidesFocusedPart: a part holding the reader's focus that a
+// redraw takes out is hidden instead (taking it out would make the
+// browser lay the page out in the middle of the redraw), passed by as if
+// gone by the redraws that follow, and taken out before the next frame.
+func TestSyncHidesFocusedPart(t *testing.T) {
+	t.Parallel() // mostly node starting: on both cores
+	runCases(t, "dom.js sync of a focused part", `import "./fakedom.mjs";
+import { h, sync, isLeaving, dropLeaving } from "./dom.mjs";
+const cases = [];
+Node.prototype.contains = function (n) { for (; n; n = n.parent) if (n === this) return true; return false; };
+Node.prototype.querySelectorAll = function (sel) { return sel === "[id]" ? this.find((n) => n !== this && n.attrs && "id" in n.attrs) : []; };
+const frames = [];
+globalThis.requestAnimationFrame = (f) => frames.push(f);
+document.body = document.createElement("body");
+const root = document.createElement("div");
+const draw = (decide, turn) => [h("p", { id: "turn" }, turn), decide ? h("section", { id: "decide" }, h("button", { id: "pass" }, "Pass")) : null, h("p", { id: "log" }, "log")];
+sync(root, draw(true, "Ann"));
+const [, decide] = root.childNodes;
+decide.style = {};
+const button = decide.childNodes[0];
+document.activeElement = button;
+sync(root, draw(false, "Bob"));
+cases.push([root.childNodes.length, 3]);
+cases.push([root.childNodes[1] === decide && decide.style.display, "none"]);
+cases.push([isLeaving(button), true]);
+cases.push([root.textContent.startsWith("Bob"), true]);
+// Nothing finds it by its ids any more.
+cases.push([decide.getAttribute("id") === null && button.getAttribute("id") === null, true]);
+// A redraw before the frame builds the part anew beside the hidden one.
+sync(root, draw(true, "Cid"));
+cases.push([root.childNodes.length, 4]);
+const fresh = root.childNodes.find((c) => c.getAttribute("id") === "decide" && c !== decide);
+cases.push([!!fresh && !fresh.style, true]);
+cases.push([root.childNodes[0].textContent + "," + root.childNodes[root.childNodes.length - 1].textContent, "Cid,log"]);
+cases.push([frames.length, 1]);
+frames.forEach((f) => f());
+cases.push([root.childNodes.includes(decide) || decide.parentNode !== null, false]);
+cases.push([root.childNodes.length, 3]);
+// Without the focus a part goes at once.
+document.activeElement = document.body;
+sync(root, draw(false, "Dan"));
+cases.push([root.childNodes.length, 2]);
+dropLeaving();
+cases.push([frames.length, 1]);
+// So does a focused one in a hidden page, which draws no frames.
+sync(root, draw(true, "Eve"));
+document.activeElement = root.childNodes[1].childNodes[0];
+document.visibilityState = "hidden";
+sync(root, draw(false, "Fay"));
+cases.push([root.childNodes.length, 2]);
+cases.push([frames.length, 1]);
+`)
+}

@@ -283,7 +283,11 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 		g.Clock = bytes.Clone(clock)
 	}
 	s.touch(g)
-	s.broker.Publish(store.ChangesChannel, store.MoveChange(id, index, token, status, clock).Payload())
+	ask := store.AskOf(ctx)
+	s.broker.Publish(store.ChangesChannel, store.MoveChange(id, index, token, status, clock).Asked(ask).Payload())
+	if ask != nil {
+		ask.Told = true
+	}
 	return nil
 }
 

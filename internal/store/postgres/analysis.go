@@ -28,7 +28,7 @@ func (s *Store) ClaimAnalysis(ctx context.Context, node string, ttl time.Duratio
 			err := tx.QueryRow(ctx, `
 				SELECT g.id FROM games g LEFT JOIN analyses a ON a.game_id = g.id
 				WHERE g.status = 'finished' AND (a.game_id IS NULL OR a.created IS NULL AND a.claim_expires <= clock_timestamp())
-				ORDER BY g.updated, g.id LIMIT 1
+				ORDER BY g.listed, g.id LIMIT 1
 				FOR UPDATE OF g SKIP LOCKED`).Scan(&id)
 			if errors.Is(err, pgx.ErrNoRows) {
 				id = ""

@@ -18,10 +18,11 @@ var _ store.Copier = (*Store)(nil)
 var ErrInUse = errors.New("the database is in use")
 
 // Tables implements store.Copier: the tables of the connection's current
-// schema.
+// schema, without the columns PostgreSQL derives from the others.
 func (s *Store) Tables(ctx context.Context) (map[string][]store.SchemaColumn, error) {
 	rows, err := s.pool.Query(ctx, `SELECT table_name, column_name, data_type, is_nullable = 'YES' FROM information_schema.columns
-		WHERE table_schema = current_schema() AND table_name <> $1 ORDER BY table_name, ordinal_position`, versionTable)
+		WHERE table_schema = current_schema() AND table_name <> $1 AND is_generated = 'NEVER'
+		ORDER BY table_name, ordinal_position`, versionTable)
 	if err != nil {
 		return nil, s.errorf("list its tables: %w", err)
 	}

@@ -449,29 +449,34 @@ func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, st
 	})
 }
 
-// appendMove is AppendMove in one statement, one round trip: it locks the
-// game's row, checks the fence (the rule of store.Lease.Permits, by the
-// database's clock), the status and the index, and only if all hold
-// inserts the move, updates the game and notifies. It returns what it
-// checked, so that a refusal says why.
+// appendMove is AppendMove in one statement, one round trip: it updates
+// the game's row only if the fence (the rule of store.Lease.Permits, by
+// the database's clock), the status and the index hold, and then inserts
+// the move and notifies. The update checks the row as it locks it (read
+// again after a concurrent write): locked first on its own (FOR UPDATE),
+// the row cost each move a WAL record more. It returns what it checked of
+// the row as the statement began and whether it wrote; a refusal is
+// explained by the row as it is after (moveChecks), as the update saw it.
 const appendMove = `
-WITH g AS (
-	SELECT id, status, move_count,
-		CASE WHEN $2::bigint = 0 THEN NOT ` + liveLease + `
-			ELSE ` + liveLease + ` AND lease_fence = $2 END AS fenced
-	FROM games WHERE id = $1 FOR UPDATE
-), ins AS (
-	INSERT INTO moves (game_id, idx, token)
-	SELECT id, $3, $4 FROM g
-	WHERE fenced AND status IN ('open', 'playing') AND move_count = $3
-	RETURNING game_id
-), upd AS (
+WITH upd AS (
 	UPDATE games SET status = $5, move_count = move_count + 1, updated = greatest(updated + 1, $9),
 		clock = coalesce($8::bytea, clock)
-	FROM ins WHERE games.id = ins.game_id
-	RETURNING games.id
+	WHERE id = $1 AND status IN ('open', 'playing') AND move_count = $3 AND ` + fenced + `
+	RETURNING id
+), ins AS (
+	INSERT INTO moves (game_id, idx, token)
+	SELECT id, $3, $4 FROM upd
+	RETURNING game_id
 )
-SELECT g.status, g.move_count, g.fenced, (SELECT count(pg_notify($6, $7)) FROM upd) FROM g`
+SELECT status, move_count, ` + fenced + `, (SELECT count(pg_notify($6, $7)) FROM ins)
+FROM games WHERE id = $1`
+
+// fenced is true while fence $2 permits a write to the row.
+const fenced = `CASE WHEN $2::bigint = 0 THEN NOT ` + liveLease + `
+	ELSE ` + liveLease + ` AND lease_fence = $2 END`
+
+// moveChecks reads what appendMove checks of game $1 for fence $2.
+const moveChecks = `SELECT status, move_count, ` + fenced + `, 0 FROM games WHERE id = $1`
 
 // AppendMove implements store.Store. The move joins the next group of
 // moves, committed together (see submit).
@@ -484,7 +489,7 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 	if err := store.CheckMove(id, index, token, status); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
-	return s.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status, clock: hashOrNil(clock), stamp: s.now()})
+	return s.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status, clock: hashOrNil(clock), stamp: s.now(), ask: store.AskOf(ctx)})
 }
 
 // SetClock implements store.Store.
@@ -539,54 +544,64 @@ type move struct {
 	index  int
 	token  string
 	status store.Status
-	clock  []byte    // nil keeps the stored clock
-	stamp  time.Time // the game's Updated time (Options.Now)
+	clock  []byte     // nil keeps the stored clock
+	stamp  time.Time  // the game's Updated time (Options.Now)
+	ask    *store.Ask // the request the move was made for, named in its notice; nil for none
 	done   chan error
 }
 
 // queue adds m's statement to the batch.
 func (m *move) queue(b *pgx.Batch) *pgx.QueuedQuery {
-	change := store.MoveChange(m.id, m.index, m.token, m.status, m.clock)
+	change := store.MoveChange(m.id, m.index, m.token, m.status, m.clock).Asked(m.ask)
 	return b.Queue(appendMove, m.id, int64(m.fence), m.index, m.token, string(m.status), store.ChangesChannel, change.Payload(), m.clock, m.stamp.UnixNano())
 }
 
-// outcome reads what appendMove returned for m.
-func (m *move) outcome(s *Store, row pgx.Row) error {
+// outcome reads what appendMove returned for m: nil when it wrote, else
+// the refusal, and whether the row should be read again to explain it.
+func (m *move) outcome(s *Store, row pgx.Row) (err error, again bool) {
 	var (
 		st      string
 		next    int
 		fenced  bool
 		written int
 	)
-	err := row.Scan(&st, &next, &fenced, &written)
+	err = row.Scan(&st, &next, &fenced, &written)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return fmt.Errorf("postgres: game %q: %w", m.id, store.ErrNotFound)
+		return fmt.Errorf("postgres: game %q: %w", m.id, store.ErrNotFound), false
 	case err != nil:
-		return s.fail(fmt.Sprintf("append move %d to game %s", m.index, m.id), err)
+		return s.fail(fmt.Sprintf("append move %d to game %s", m.index, m.id), err), false
 	case written == 1:
-		return nil
+		return nil, false
 	case !fenced:
-		return fmt.Errorf("postgres: game %q fence %d: %w", m.id, m.fence, store.ErrLeaseLost)
+		return fmt.Errorf("postgres: game %q fence %d: %w", m.id, m.fence, store.ErrLeaseLost), true
 	case !store.Status(st).Live():
-		return fmt.Errorf("postgres: game %q is %s: %w", m.id, st, store.ErrConflict)
+		return fmt.Errorf("postgres: game %q is %s: %w", m.id, st, store.ErrConflict), true
 	default:
-		return fmt.Errorf("postgres: game %q move %d: %w: the next move is %d", m.id, m.index, store.ErrConflict, next)
+		return fmt.Errorf("postgres: game %q move %d: %w: the next move is %d", m.id, m.index, store.ErrConflict, next), true
 	}
 }
 
-// List implements store.Store.
+// refused explains the refusal of m by its game's row as it is now,
+// which the update saw, or, if it cannot be read, as the statement began
+// (err).
+func (m *move) refused(s *Store, err error) error {
+	now, refusal := m.outcome(s, s.pool.QueryRow(s.ctx, moveChecks, m.id, int64(m.fence)))
+	if refusal || errors.Is(now, store.ErrNotFound) {
+		return now
+	}
+	return err
+}
+
+// List implements store.Store. The index orders each status by listed,
+// the time updated but while a game is played (0, so that a move updates
+// nothing indexed): the games being played are sorted by updated.
 func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]store.Summary, error) {
 	var lim *int // NULL: no limit
 	if limit > 0 {
 		lim = &limit
 	}
-	rows, err := s.pool.Query(ctx, `
-		SELECT `+summaryColumns+`
-		FROM (SELECT * FROM games WHERE status = $1 ORDER BY updated DESC, id LIMIT $2) g
-		LEFT JOIN seats s ON s.game_id = g.id
-		GROUP BY g.id, g.status, g.created, g.updated, g.move_count, g.rated
-		ORDER BY g.updated DESC, g.id`, string(status), lim)
+	rows, err := s.pool.Query(ctx, listGames, string(status), lim)
 	if err != nil {
 		return nil, s.fail("list games", err)
 	}
@@ -596,6 +611,14 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 	}
 	return sums, nil
 }
+
+// listGames lists the games of status $1, at most $2 (NULL: all).
+const listGames = `
+SELECT ` + summaryColumns + `
+FROM (SELECT * FROM games WHERE status = $1 ORDER BY listed DESC, updated DESC, id LIMIT $2) g
+LEFT JOIN seats s ON s.game_id = g.id
+GROUP BY g.id, g.status, g.created, g.updated, g.move_count, g.rated
+ORDER BY g.updated DESC, g.id`
 
 // summaryColumns are the columns summaries reads, of games g joined
 // with their seats s and grouped by game.

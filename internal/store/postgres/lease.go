@@ -230,14 +230,14 @@ func (s *Store) Unowned(ctx context.Context, limit int) ([]string, error) {
 }
 
 // Publish implements store.Store: NOTIFY, to every node. The payloads
-// published while a group of them commits go together in the next group
-// (see publish), as the moves do.
+// published while a group commits go in the next group, with the moves
+// (see write).
 func (s *Store) Publish(ctx context.Context, channel, payload string) error {
 	if err := store.CheckPublish(channel, payload); err != nil {
 		return err
 	}
 	n := &note{ctx: ctx, channel: channel, payload: payload, done: make(chan error, 1)}
-	if err := s.notes.Send(ctx, n); err != nil {
+	if err := s.batch.Send(ctx, &write{note: n}); err != nil {
 		return s.fail("publish on "+channel, err)
 	}
 	return <-n.done

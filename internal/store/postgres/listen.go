@@ -127,11 +127,12 @@ func (l *listener) run() {
 		l.mu.Lock()
 		l.interrupt = interrupt
 		l.mu.Unlock()
+		// One wait for every notification until a request interrupts
+		// it: a busy cluster's nodes hear several notifications a move.
 		err := l.serveRequests(ctx, conn, listening)
-		if err == nil {
+		for err == nil {
 			var n *pgconn.Notification
-			n, err = conn.WaitForNotification(wait)
-			if err == nil {
+			if n, err = conn.WaitForNotification(wait); err == nil {
 				l.s.broker.Publish(n.Channel, n.Payload)
 			}
 		}

@@ -41,10 +41,10 @@
 // while it commits may have committed all the same: retried, a move then
 // meets ErrConflict, and the caller re-reads the game.
 //
-// AppendMove commits in groups: PostgreSQL serialises the commits of
-// transactions that NOTIFY, so the moves that arrive while a group
-// commits are sent together as one pipelined batch (see submit). Publish
-// groups its payloads so too, one statement a group (see publish).
+// AppendMove and Publish commit in groups: PostgreSQL serialises the
+// commits of transactions that NOTIFY, so the moves and payloads that
+// arrive while a group commits are sent together as one pipelined batch
+// (see write).
 package postgres
 
 import (
@@ -94,8 +94,7 @@ type Store struct {
 
 	broker store.Broker
 	listen listener
-	batch  *store.Batcher[*move] // AppendMove's groups
-	notes  *store.Batcher[*note] // Publish's groups
+	batch  *store.Batcher[*write] // AppendMove's and Publish's groups
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
@@ -202,7 +201,6 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.listen.init(s)
 	s.batch = store.NewBatcher(maxGroup, 0, s.commit)
-	s.notes = store.NewBatcher(maxGroup, 0, s.publish)
 	return s, nil
 }
 
@@ -376,7 +374,6 @@ func (s *Store) Health(ctx context.Context) error {
 // Close implements store.Store.
 func (s *Store) Close() error {
 	s.batch.Close()
-	s.notes.Close()
 	s.cancel()
 	s.wg.Wait()
 	s.broker.Close()

@@ -3,17 +3,18 @@ package postgres
 import (
 	"context"
 	"fmt"
+
+	"github.com/jackc/pgx/v5"
 )
 
-// Publish's payloads are sent in groups too: one statement, one
-// transaction a group. A transaction that notifies takes an XID and
-// PostgreSQL flushes its commit, one after another under the lock of the
-// notification queue; at one publish a transaction, the nodes' forwarded
-// writes and their answers (two a move made through another node than
-// the game's) cost as many flushes as the moves themselves. Within a
-// transaction PostgreSQL keeps the notifications in order and delivers
-// identical payloads on one channel once: the callers' payloads carry
-// their own request ids, so no two are alike.
+// Publish's payloads are committed in the groups of the moves (see
+// write), in one statement a group. A transaction that notifies takes an
+// XID and PostgreSQL flushes its commit, one after another under the lock
+// of the notification queue; at one publish a transaction, the moves a
+// node passes to the games' owners cost as many flushes as the moves
+// themselves. Within a transaction PostgreSQL keeps the notifications in
+// order and delivers identical payloads on one channel once: the callers'
+// payloads carry their own request ids, so no two are alike.
 //
 // A note is one Publish waiting in a group.
 type note struct {
@@ -25,40 +26,37 @@ type note struct {
 // publishGroup sends every note of a group, in order.
 const publishGroup = `SELECT count(pg_notify(c, p)) FROM unnest($1::text[], $2::text[]) AS n(c, p)`
 
-// publish sends the group's payloads in one statement. Should the group
-// fail, each note is tried alone, so that it fails only for itself.
-func (s *Store) publish(group []*note) {
-	live := group[:0:0]
-	for _, n := range group {
+// liveNotes returns the notes whose callers still wait, and fails the
+// others.
+func (s *Store) liveNotes(notes []*note) []*note {
+	live := notes[:0:0]
+	for _, n := range notes {
 		if err := n.ctx.Err(); err != nil {
 			n.done <- s.fail("publish on "+n.channel, err)
 			continue
 		}
 		live = append(live, n)
 	}
-	if len(live) == 0 {
-		return
-	}
-	channels, payloads := make([]string, len(live)), make([]string, len(live))
-	for i, n := range live {
+	return live
+}
+
+// queueNotes adds the statement that sends the notes to the batch.
+func queueNotes(b *pgx.Batch, notes []*note) {
+	channels, payloads := make([]string, len(notes)), make([]string, len(notes))
+	for i, n := range notes {
 		channels[i], payloads[i] = n.channel, n.payload
 	}
+	b.Queue(publishGroup, channels, payloads)
+}
+
+// notesSent reads what publishGroup returned for want notes.
+func notesSent(row pgx.Row, want int) error {
 	var sent int
-	err := s.pool.QueryRow(s.ctx, publishGroup, channels, payloads).Scan(&sent)
-	if err == nil && sent != len(live) {
-		err = fmt.Errorf("postgres: %d of %d notifications sent", sent, len(live))
+	if err := row.Scan(&sent); err != nil {
+		return err
 	}
-	if err != nil && len(live) > 1 {
-		for _, n := range live {
-			s.publish([]*note{n})
-		}
-		return
+	if sent != want {
+		return fmt.Errorf("postgres: %d of %d notifications sent", sent, want)
 	}
-	for _, n := range live {
-		if err != nil {
-			n.done <- s.fail("publish on "+n.channel, err)
-		} else {
-			n.done <- nil
-		}
-	}
+	return nil
 }

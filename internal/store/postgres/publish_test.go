@@ -2,10 +2,12 @@ package postgres
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 )
 
@@ -64,5 +66,50 @@ func TestPublishGroups(t *testing.T) {
 		case <-timeout:
 			t.Fatalf("payloads missing: %v of %d each arrived", next, each)
 		}
+	}
+}
+
+// TestMovesAndPayloadsGrouped: the moves and payloads of a group share
+// one transaction: a node that runs games and passes moves to other
+// nodes commits both with one flush, and wakes the listeners once. A
+// payload that fails does not fail the moves of its group.
+func TestMovesAndPayloadsGrouped(t *testing.T) {
+	s := open(t, pgtest.DB(t))
+	defer s.Close()
+	notices, err := s.Subscribe(t.Context(), "grouped", store.ChangesChannel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"grouped001", "grouped002"} {
+		if err := s.CreateGame(t.Context(), &store.Game{ID: id, Status: store.StatusPlaying, Seats: make([]store.Seat, 2)}); err != nil {
+			t.Fatal(err)
+		}
+		<-notices
+	}
+	group := func(id, channel, payload string) (moved, published error) {
+		m := &move{ctx: t.Context(), id: id, token: "draw", status: store.StatusPlaying, stamp: time.Now(), done: make(chan error, 1)}
+		n := &note{ctx: t.Context(), channel: channel, payload: payload, done: make(chan error, 1)}
+		s.commit([]*write{{note: n}, {move: m}})
+		return <-m.done, <-n.done
+	}
+	before := xid(t, s)
+	if moved, published := group("grouped001", "grouped", "p1"); moved != nil || published != nil {
+		t.Fatalf("a move and a payload: %v, %v", moved, published)
+	}
+	if used := xid(t, s) - before - 1; used != 1 {
+		t.Errorf("a group of a move and a payload took %d transactions, want 1", used)
+	}
+	for _, want := range []string{store.ChangesChannel, "grouped"} { // the moves first
+		if n := <-notices; n.Channel != want {
+			t.Errorf("notice on %s, want %s", n.Channel, want)
+		}
+	}
+	// A channel PostgreSQL refuses (too long) fails the group's one
+	// statement, and the group is tried again write by write.
+	if moved, published := group("grouped002", strings.Repeat("x", 100), "p2"); moved != nil || published == nil {
+		t.Errorf("a move and a bad payload: %v, %v; want the move made", moved, published)
+	}
+	if n := <-notices; n.Channel != store.ChangesChannel {
+		t.Errorf("notice on %s, want the move's", n.Channel)
 	}
 }

@@ -9,65 +9,114 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// maxGroup caps the moves of one transaction.
+// maxGroup caps the writes of one transaction.
 const maxGroup = 512
 
-// Moves are committed in groups (a store.Batcher). PostgreSQL serialises
-// the commits of transactions that NOTIFY (they take one lock on the
-// notification queue until their commit is flushed), so one move per
-// transaction caps a database at one flush per move whatever the number
-// of connections. The moves that arrived while the last group committed
-// go as one pipelined batch: one implicit transaction, one round trip,
-// one flush. Each move's statement checks and reports its own outcome, so
-// a conflicting move fails alone; an error of the database itself fails
-// the group, whose moves are then tried one by one.
+// Moves and published payloads are committed in groups (a
+// store.Batcher), together. PostgreSQL serialises the commits of
+// transactions that NOTIFY (they take one lock on the notification queue
+// until their commit is flushed), and wakes every node's listening
+// session for each, so one write per transaction caps a database at one
+// flush per write whatever the number of connections, and costs each
+// node's session a wake-up per write. The moves and payloads that arrived
+// while the last group committed go as one pipelined batch: one implicit
+// transaction, one round trip, one flush, one wake-up of each listener.
+// On a cluster a node's group holds the moves of the games it runs and
+// the moves it passes to other nodes (Publish) alike. Each move's
+// statement checks and reports its own outcome, so a conflicting move
+// fails alone; an error of the database itself fails the group, whose
+// writes are then tried one by one.
 //
+// A write is one AppendMove or one Publish waiting in a group.
+type write struct {
+	move *move
+	note *note
+}
+
 // submit sends m to the next group and waits for its outcome.
 func (s *Store) submit(ctx context.Context, m *move) error {
 	m.ctx, m.done = ctx, make(chan error, 1)
-	if err := s.batch.Send(ctx, m); err != nil {
+	if err := s.batch.Send(ctx, &write{move: m}); err != nil {
 		return fmt.Errorf("postgres: append move %d to game %s: %w", m.index, m.id, err)
 	}
 	return <-m.done
 }
 
-// commit sends the group as one batch. The moves are ordered by game (a
-// stable sort keeps each game's moves in order), so that the row locks of
-// two nodes' groups are always taken in one order and cannot deadlock.
-func (s *Store) commit(group []*move) {
-	live := group[:0:0]
-	for _, m := range group {
-		if err := m.ctx.Err(); err != nil {
-			m.done <- fmt.Errorf("postgres: append move %d to game %s: %w", m.index, m.id, err)
-			continue
+// commit sends the group's moves and payloads as one batch.
+func (s *Store) commit(group []*write) {
+	var (
+		moves []*move
+		notes []*note
+	)
+	for _, w := range group {
+		switch {
+		case w.move == nil:
+			notes = append(notes, w.note)
+		case w.move.ctx.Err() != nil:
+			w.move.done <- fmt.Errorf("postgres: append move %d to game %s: %w", w.move.index, w.move.id, w.move.ctx.Err())
+		default:
+			moves = append(moves, w.move)
 		}
-		live = append(live, m)
 	}
-	if len(live) == 0 {
+	s.commitGroup(moves, s.liveNotes(notes))
+}
+
+// commitGroup commits the moves and the notes in one batch. The moves are
+// ordered by game (a stable sort keeps each game's moves in order), so
+// that the row locks of two nodes' groups are always taken in one order
+// and cannot deadlock; the notes follow them in one statement.
+func (s *Store) commitGroup(moves []*move, notes []*note) {
+	if len(moves)+len(notes) == 0 {
 		return
 	}
-	slices.SortStableFunc(live, func(a, b *move) int { return strings.Compare(a.id, b.id) })
+	slices.SortStableFunc(moves, func(a, b *move) int { return strings.Compare(a.id, b.id) })
 	ctx := s.ctx // no one caller's context may cut the group short
 	var b pgx.Batch
-	for _, m := range live {
+	for _, m := range moves {
 		m.queue(&b)
 	}
-	errs := make([]error, len(live))
-	br := s.pool.SendBatch(ctx, &b)
-	for i, m := range live {
-		errs[i] = m.outcome(s, br.QueryRow())
+	if len(notes) > 0 {
+		queueNotes(&b, notes)
 	}
-	if err := br.Close(); err != nil {
-		if len(live) == 1 {
-			live[0].done <- s.fail(fmt.Sprintf("append move %d to game %s", live[0].index, live[0].id), err)
-			return
-		}
-		for _, m := range live { // nothing of the group committed: alone, each fails only for itself
-			s.commit([]*move{m})
+	errs, again := make([]error, len(moves)), make([]bool, len(moves))
+	br := s.pool.SendBatch(ctx, &b)
+	for i, m := range moves {
+		errs[i], again[i] = m.outcome(s, br.QueryRow())
+	}
+	var notesErr error
+	if len(notes) > 0 {
+		notesErr = notesSent(br.QueryRow(), len(notes))
+	}
+	err := br.Close()
+	if err == nil {
+		err = notesErr
+	}
+	if err != nil {
+		switch {
+		case len(moves) == 1 && len(notes) == 0:
+			moves[0].done <- s.fail(fmt.Sprintf("append move %d to game %s", moves[0].index, moves[0].id), err)
+		case len(moves) == 0 && len(notes) == 1:
+			notes[0].done <- s.fail("publish on "+notes[0].channel, err)
+		default: // nothing of the group committed: alone, each fails only for itself
+			for _, m := range moves {
+				s.commitGroup([]*move{m}, nil)
+			}
+			for _, n := range notes {
+				s.commitGroup(nil, []*note{n})
+			}
 		}
 		return
 	}
-	for i, m := range live {
+	for i, m := range moves {
+		switch {
+		case again[i]:
+			errs[i] = m.refused(s, errs[i])
+		case errs[i] == nil && m.ask != nil:
+			m.ask.Told = true
+		}
 		m.done <- errs[i]
+	}
+	for _, n := range notes {
+		n.done <- nil
 	}
 }

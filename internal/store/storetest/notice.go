@@ -233,3 +233,32 @@ func testChangesAfterCommit(t *testing.T, s store.Store) {
 	}
 	<-done
 }
+
+// testAskNamed: a move made for a request another node passed on
+// (store.WithAsk) is announced naming the request when the store says so
+// (Ask.Told), and only then; a refused move tells nothing. A store may
+// leave requests unnamed: the owner answers them itself.
+func testAskNamed(t *testing.T, s store.Store) {
+	ch := subscribe(t, s, store.ChangesChannel)
+	g := newGame("asknamed01", store.StatusPlaying, 0)
+	create(t, s, g)
+	nextChange(t, ch) // created
+	refused := &store.Ask{Node: "node-b", ID: 6}
+	if err := s.AppendTimedMove(store.WithAsk(ctx(t), refused), g.ID, store.NoFence, 1, "draw", store.StatusPlaying, nil); err == nil {
+		t.Fatal("AppendTimedMove at a wrong index succeeded")
+	}
+	if refused.Told {
+		t.Error("a refused move told its asker that it was made")
+	}
+	made := &store.Ask{Node: "node-b", ID: 7}
+	if err := s.AppendTimedMove(store.WithAsk(ctx(t), made), g.ID, store.NoFence, 0, "draw", store.StatusPlaying, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := store.Change{Game: g.ID, Kind: store.ChangeMove, Moves: 1, Status: store.StatusPlaying, Token: "draw"}
+	if made.Told {
+		want.Asker, want.Ask = "node-b", 7
+	}
+	if c := nextChange(t, ch); c != want {
+		t.Errorf("the move's change = %+v, want %+v (told the asker: %v)", c, want, made.Told)
+	}
+}

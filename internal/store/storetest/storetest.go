@@ -109,6 +109,7 @@ var checks = []struct {
 	{"Rematch", testRematch},
 	{"Changes", testChanges},
 	{"ChangesAfterCommit", testChangesAfterCommit},
+	{"AskNamed", testAskNamed},
 	{"PublishSubscribe", testPublishSubscribe},
 	{"Health", testHealth},
 	{"CloseEndsSubscriptions", testCloseEndsSubscriptions},

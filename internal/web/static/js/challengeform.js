@@ -13,6 +13,7 @@ import { onChallenges, describe, left, refreshChallenges, answer } from "./chall
 let t = (k) => k;
 let me; // undefined until the account is known
 let list = [];
+let listed = false; // the person's challenges have come from the server
 let askedPace = ""; // the pace the address asks for, until the paces come
 
 function showError(text) {
@@ -63,6 +64,8 @@ function draw() {
   }
   $("challenges-h").hidden = list.length === 0;
   replace($("challenges-list"), list.map(item));
+  // Until the language and the list have come the line keeps its title.
+  if (t.has) $("challenges-jump").textContent = listed ? t("lobby.challenges.jump", { n: list.length }) : t("web.challenge.list");
 }
 
 async function submit(ev) {
@@ -125,6 +128,8 @@ export function setupChallengeForm() {
   let scrolled = false;
   onChallenges((cs, account) => {
     list = cs;
+    // Told with an account, the list is the server's (challenges.js reads it first).
+    listed = listed || Boolean(account);
     setMe(account);
     if (to && account && !scrolled) {
       scrolled = true;

@@ -111,28 +111,42 @@ function alike(a, b) {
     (a.nodeName !== "INPUT" || a.getAttribute("type") === b.getAttribute("type"));
 }
 
+// staying skips the elements on their way out (drop) from n on.
+function staying(n) {
+  while (n && n.__leaving) n = n.nextSibling;
+  return n;
+}
+
 function syncChildren(el, want, start = el.firstChild) {
+  // Each live child's key, read once: the walk below asks often. The walk
+  // meets only these children (the new ones go in before it).
   const keyed = new Map();
-  for (let c = start; c; c = c.nextSibling) {
+  const keys = new Map();
+  for (let c = staying(start); c; c = staying(c.nextSibling)) {
     const k = keyOf(c);
-    if (k) keyed.set(k, c);
+    if (k) {
+      keyed.set(k, c);
+      keys.set(c, k);
+    }
   }
-  const wanted = new Set(want.map(keyOf).filter(Boolean));
-  let cur = start;
-  for (const w of want) {
+  const wantKeys = want.map(keyOf);
+  const wanted = new Set(wantKeys.filter(Boolean));
+  let cur = staying(start);
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i];
     // A live element no longer wanted goes at once, not after the others
     // were built anew in front of it.
-    while (cur && keyOf(cur) && !wanted.has(keyOf(cur))) {
+    while (cur && keys.has(cur) && !wanted.has(keys.get(cur))) {
       const next = cur.nextSibling;
-      el.removeChild(cur);
-      cur = next;
+      drop(el, cur);
+      cur = staying(next);
     }
-    const k = keyOf(w);
+    const k = wantKeys[i];
     let match = null;
     if (k) {
       const m = keyed.get(k);
       if (m && alike(m, w)) match = m;
-    } else if (cur && !keyOf(cur) && alike(cur, w)) {
+    } else if (cur && !keys.has(cur) && alike(cur, w)) {
       match = cur;
     }
     if (!match) {
@@ -140,23 +154,65 @@ function syncChildren(el, want, start = el.firstChild) {
       continue;
     }
     if (k) keyed.delete(k);
-    if (match !== cur && cur && keyOf(cur) && holdsFocus(match) && !holdsFocus(cur)) {
+    if (match !== cur && cur && keys.has(cur) && holdsFocus(match) && !holdsFocus(cur)) {
       // Two parts swap places: the one without the reader's focus moves,
       // since moving the focus's element takes the focus away (and lays
       // the page out there and then).
       el.insertBefore(cur, match.nextSibling);
       cur = match;
     }
-    if (match === cur) cur = cur.nextSibling;
+    if (match === cur) cur = staying(cur.nextSibling);
     else el.insertBefore(match, cur);
     // A stand-in (__keep) says the live element is as it should be.
     if (!w.__keep) morph(match, w);
   }
   while (cur) {
     const next = cur.nextSibling;
-    el.removeChild(cur);
+    if (!cur.__leaving) drop(el, cur);
     cur = next;
   }
+}
+
+// A focused element taken out of the page makes the browser lay the page
+// out there and then, in the middle of a redraw. drop hides such an
+// element instead, and takes it out before the next frame (dropLeaving),
+// whose layout comes anyway; a redraw passes it by meanwhile, and its ids
+// go, so that nothing finds it for the part drawn anew. Any other node,
+// and any in a hidden page (which draws no frames), goes at once.
+const leaving = new Set();
+
+function drop(el, n) {
+  if (n.nodeType === 1 && typeof requestAnimationFrame === "function" && document.visibilityState !== "hidden" && holdsFocus(n)) {
+    n.__leaving = true;
+    // Through the CSSOM: the hidden attribute, on a focused element, lays
+    // the page out at once too.
+    n.style.display = "none";
+    for (const e of [n, ...n.querySelectorAll("[id]")]) e.removeAttribute("id");
+    if (leaving.size === 0) {
+      requestAnimationFrame(dropLeaving);
+      // And should the page be hidden before its frame.
+      setTimeout(dropLeaving, 1000);
+    }
+    leaving.add(n);
+    return;
+  }
+  el.removeChild(n);
+}
+
+/**
+ * dropLeaving takes out the elements sync hid instead of taking them out
+ * because they held the focus: the page moves the focus on first, or
+ * right after, at the frame.
+ */
+export function dropLeaving() {
+  for (const n of leaving) if (n.parentNode) n.parentNode.removeChild(n);
+  leaving.clear();
+}
+
+/** isLeaving says whether n is in an element sync hid on its way out. */
+export function isLeaving(n) {
+  for (; n; n = n.parentNode) if (n.__leaving) return true;
+  return false;
 }
 
 function holdsFocus(n) {
@@ -184,23 +240,24 @@ function morph(from, to) {
     return;
   }
   const kept = KEPT[from.nodeName];
-  const ta = to.attributes;
-  for (let i = 0; i < ta.length; i++) {
-    const a = ta[i];
-    if (ours(a.name, kept) && from.getAttribute(a.name) !== a.value) from.setAttribute(a.name, a.value);
+  // By name: reading element.attributes makes the browser an Attr node
+  // for each attribute, of every element compared.
+  const names = to.getAttributeNames();
+  for (const name of names) {
+    if (!ours(name, kept)) continue;
+    const value = to.getAttribute(name);
+    if (from.getAttribute(name) !== value) from.setAttribute(name, value);
   }
   // Every attribute of to is on from now: any more are to go.
-  const fa = from.attributes;
-  for (let i = fa.length - 1; i >= 0 && fa.length > ta.length; i--) {
-    const name = fa[i].name;
-    if (ours(name, kept) && !to.hasAttribute(name)) from.removeAttribute(name);
+  if (from.attributes.length > names.length) {
+    for (const name of from.getAttributeNames()) if (ours(name, kept) && !to.hasAttribute(name)) from.removeAttribute(name);
   }
   handlers(from, to);
   const want = [];
   for (let c = to.firstChild; c; c = c.nextSibling) want.push(c);
   // A list that grows (a log) may say its first children stand as they are.
-  let start = from.firstChild;
-  for (let n = to.__keepFirst || 0; n > 0 && start; n--) start = start.nextSibling;
+  let start = staying(from.firstChild);
+  for (let n = to.__keepFirst || 0; n > 0 && start; n--) start = staying(start.nextSibling);
   syncChildren(from, want, start);
 }
 

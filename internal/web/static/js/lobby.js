@@ -208,7 +208,7 @@ function drawLists() {
   drawChallengeForm(t, me);
   if (me !== undefined) {
     $("mine").hidden = !me;
-    $("mine-jump").hidden = !me;
+    $("turn").hidden = !me;
     $("mine-hint").hidden = me !== null;
     $("rated-field").hidden = !me;
     // A signed-in creator sits under the account's name.
@@ -216,6 +216,7 @@ function drawLists() {
     $("create-name").readOnly = !!me;
   }
   if (me) {
+    drawTurn();
     replace($("games-mine"), mine.length === 0 ? h("li", { class: "muted none" }, t("web.lobby.mine.none"))
       : mine.map((g) => gameItem(g.game, g)));
   }
@@ -227,6 +228,31 @@ function drawLists() {
     else if (l.length === 0) replace(el, h("li", { class: "muted none" }, t("web.lobby.none")));
     else replace(el, l.map(gameItem));
   }
+}
+
+// drawTurn fills the line at the top of a signed-in person's lobby: the
+// first game waiting for their move (the server lists those first) with
+// whom it is against, a tap away, and how many more wait; without one, a
+// way to their games.
+function drawTurn() {
+  const turns = mine.filter((g) => g.yourTurn);
+  const link = $("turn-game");
+  const more = $("turn-more");
+  $("turn").classList.toggle("is-turn", turns.length > 0);
+  if (turns.length === 0) {
+    link.href = "#mine-h";
+    replace(link, h("span", { class: "turn-label" }, t("web.lobby.mine")));
+    more.hidden = true;
+    return;
+  }
+  const { game, seat } = turns[0];
+  const { names } = displayNames(t, game.seats.map((s) => s.name), game);
+  link.href = `/g/${encodeURIComponent(game.id)}`;
+  link.dataset.game = game.id;
+  replace(link, h("span", { class: "turn-label" }, t("web.lobby.yourturn")),
+    h("span", { class: "turn-detail" }, names.filter((_, i) => i !== seat).join(", ")));
+  more.hidden = false;
+  more.textContent = turns.length > 1 ? t("lobby.turn.more", { n: turns.length - 1 }) : t("web.lobby.mine");
 }
 
 async function upload() {

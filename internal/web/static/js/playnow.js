@@ -12,6 +12,7 @@ let t = (k) => k;
 let me; // the account (null: a guest, false: no accounts, undefined: not known yet)
 let list = { seeks: [], mine: [] };
 let failed = null;
+let loaded = false; // the server has answered with the requests (or failed to)
 let busy = false;
 
 const paceName = (id) => (t.has && t.has(`pace.${id}`) ? t(`pace.${id}`) : id);
@@ -78,6 +79,8 @@ function draw() {
   else if (open.length === 0) replace($("seeks-open"), h("li", { class: "muted none" }, t("web.playnow.none")));
   else replace($("seeks-open"), open.map(openItem));
   $("seeks-count").textContent = open.length ? t("web.playnow.count", { n: open.length }) : "";
+  // Until the language and the requests have come the line keeps its title.
+  if (t.has) $("seeks-jump").textContent = failed || !loaded ? t("web.playnow.open.title") : t("lobby.requests.jump", { n: open.length });
 }
 
 function showError(text) {
@@ -93,6 +96,7 @@ async function refresh() {
   } catch (err) {
     failed = err;
   }
+  loaded = true;
   draw();
 }
 

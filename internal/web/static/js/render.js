@@ -26,7 +26,7 @@
 //   (rematch.js).
 
 import { JEWELS, BUSINESSES, GROUPS, card, back, cheque, chip } from "./cards.js";
-import { h, sync, setAttr } from "./dom.js";
+import { h, sync, setAttr, isLeaving, dropLeaving } from "./dom.js";
 import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, num, points, displayNames, tableKind } from "./words.js";
 import { scorePanel, roundOverlay, roundBanner, gameEnd } from "./scores.js";
 import { hintsBox } from "./analysis.js";
@@ -160,7 +160,9 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
     // scores: tell the server this one has.
     if (seat >= 0 && o.onContinue) o.onContinue();
     renderTable(root, ...mem.args);
-    moveFocus(root);
+    // On to the next move, at the frame: focusing now would lay the
+    // changed page out.
+    mem.refocus = mem.refocus || ["any", ""];
   }) : null;
   // The clocks show their time before the table goes in, so that only a
   // clock whose figure changed is touched.
@@ -177,8 +179,9 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   if (overlay && mem.shown !== overlay.round) {
     mem.shown = overlay.round;
     mem.focusContinue = true;
-  } else if (focus && (!focused || !focused.isConnected || focused !== document.activeElement)) {
-    // Focusing lays the page out: the frame does, once.
+  } else if (focus && (!focused || !focused.isConnected || focused !== document.activeElement || isLeaving(focused))) {
+    // Focusing lays the page out: the frame does, once. A focused part
+    // the redraw took out waits, hidden, for the frame (dom.js sync).
     mem.refocus = mem.refocus || focus;
   }
   mem.moves = v.moves;
@@ -186,6 +189,7 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   // once anyway: reading it here would lay it out a second time, and
   // several messages may come before a frame.
   beforeFrame(mem, () => {
+    dropLeaving();
     if (mem.focusContinue) {
       mem.focusContinue = false;
       mem.refocus = null;
@@ -260,21 +264,29 @@ function seatsPanel(ctx) {
 
 // stripKey is everything a player's strip shows: a bid changes the
 // bidder's strip and the turn's two, and leaves the others in the page.
-function stripKey({ v, seat, names, game, o }, s, i) {
+function stripKey(ctx, s, i) {
+  const { v } = ctx;
+  return [headKey(ctx, s, i), s.faceUp, s.faceDown, s.holdings, v.stakes && v.stakes[i] && v.stakes[i].gain, v.row.length > 0 || v.round === 3];
+}
+
+// headKey is everything a strip's head shows: its name, marks and points
+// and the player's part in the auction.
+function headKey({ v, seat, names, game, o }, s, i) {
   const a = v.auction;
   const presence = o.presence && i !== seat ? o.presence(i) : null;
-  return [s, i === seat, v.toMove === i, v.phase, v.phase === "over" && v.winners.includes(i),
-    a && [a.initiator, a.highBidder, a.bids[i] || ""], v.stakes && v.stakes[i] && v.stakes[i].gain, v.row.length > 0 || v.round === 3,
+  return [i === seat, v.toMove === i, v.phase === "over", v.phase === "over" && v.winners.includes(i), s.total, s.faceUp.length === 0,
+    a && [a.initiator === i, a.highBidder === i, a.bids[i] || ""],
     names[i], !!(game && game.seats[i] && game.seats[i].standIn), ratingOf(o, game, i), presence ? presence.outerHTML : "",
     !!o.clock && clockAttrs(game, i)];
 }
 
 // strip is one player, compact: name, part in the auction, what the lot is
 // worth to them, points; cheques face up and down with their sum; the
-// cards held, by kind.
+// cards held, by kind. Each part is built again only when what it shows
+// changed: a drawn card changes what the lot is worth to every player,
+// not their cheques and cards.
 function strip(ctx, s, i) {
-  const { t, v, seat, names, game, o } = ctx;
-  const standIn = game && game.seats[i] && game.seats[i].standIn;
+  const { v, seat, names } = ctx;
   const toMove = v.toMove === i;
   const winner = v.phase === "over" && v.winners.includes(i);
   const out = v.phase !== "over" && s.faceUp.length === 0;
@@ -285,7 +297,19 @@ function strip(ctx, s, i) {
   const stake = v.stakes && v.stakes[i];
   const showStake = stake && v.phase !== "over" && (v.row.length > 0 || v.round === 3);
   return h("li", { class: cls, id: `seat-${i}`, "data-seat": String(i), "aria-label": names[i] },
-    h("div", { class: "strip-head" },
+    kept(ctx, `seat-${i}-head`, "div", headKey(ctx, s, i), () => stripHead(ctx, s, i)),
+    kept(ctx, `seat-${i}-body`, "div", [s.faceUp, s.faceDown, s.holdings, i === seat, names[i], showStake && stake.gain],
+      () => stripBody(ctx, s, i, showStake && stake)));
+}
+
+// stripHead is a player's name, marks (presence, rating, you, winner,
+// stand-in, clock), points and part in the auction.
+function stripHead(ctx, s, i) {
+  const { t, v, seat, names, game, o } = ctx;
+  const standIn = game && game.seats[i] && game.seats[i].standIn;
+  const winner = v.phase === "over" && v.winners.includes(i);
+  const a = v.auction;
+  return h("div", { class: "strip-head", id: `seat-${i}-head` },
       h("span", { class: `seat-dot s${i}`, "aria-hidden": "true" }),
       h("span", { class: "strip-name", title: names[i] }, names[i]),
       o.presence && i !== seat ? o.presence(i) : null,
@@ -298,10 +322,7 @@ function strip(ctx, s, i) {
       h("span", { class: "strip-points", title: t("web.seat.points.title") }, points(t, s.total)),
       h("span", { class: "strip-break", "aria-hidden": "true" }),
       a && a.initiator === i ? h("span", { class: "strip-caller", title: t("web.auction.caller"), role: "img", "aria-label": t("web.auction.caller") }, "★") : null,
-      partOf(ctx, s, i)),
-    // The turn and the bids change the head: the cards stay.
-    kept(ctx, `seat-${i}-body`, "div", [s.faceUp, s.faceDown, s.holdings, i === seat, showStake && stake.gain, names[i]],
-      () => stripBody(ctx, s, i, showStake && stake)));
+      partOf(ctx, s, i));
 }
 
 // stripBody is a player's cheques face up and down with their sum, the
@@ -309,29 +330,37 @@ function strip(ctx, s, i) {
 function stripBody(ctx, s, i, stake) {
   const { t, seat } = ctx;
   const sum = s.faceUp.reduce((x, c) => x + c, 0) + s.faceDown.reduce((x, c) => x + c, 0);
-  // The cards held, a box for each scoring group (cars with drivers, the
-  // jewels, the businesses), each kind with its count beside it.
+  const up = i === seat ? "my-cheques" : `seat-${i}-cheques`;
+  return h("div", { class: "strip-body", id: `seat-${i}-body` },
+      kept(ctx, up, "span", [s.faceUp], () => h("span", { class: "strip-cheques", id: up, role: "group",
+        "aria-label": s.faceUp.length ? t("web.seat.faceup", { cheques: s.faceUp.join(", ") }) : t("web.seat.out") },
+      s.faceUp.length
+        ? s.faceUp.map((c) => cheque(c, t, { attrs: { "data-cheque": String(c) } }))
+        : h("span", { class: "none", "aria-hidden": "true" }, t("web.seat.out")))),
+      s.faceDown.length ? kept(ctx, `seat-${i}-down`, "span", [s.faceDown], () => h("span", { class: "strip-down", id: `seat-${i}-down`,
+        role: "group", "aria-label": t("web.seat.facedown", { cheques: s.faceDown.join(", ") }) },
+      s.faceDown.map((c) => cheque(c, t, { down: true })))) : null,
+      h("span", { class: "strip-sum", title: t("web.seat.sum.title") },
+        h("span", { "aria-hidden": "true" }, t("web.seat.sum", { n: sum })),
+        h("span", { class: "visually-hidden" }, t("web.seat.sum.label", { n: sum }))),
+      GROUPS.some(([, kinds]) => kinds.some((k) => s.holdings[k] > 0))
+        ? kept(ctx, `seat-${i}-hold`, "ul", [s.holdings], () => holdings(ctx, s, i)) : null,
+      stake ? h("span", { class: `strip-stake${stake.gain.total > 0 ? " pos" : stake.gain.total < 0 ? " neg" : ""}`,
+        title: stakeText(ctx, stake), role: "img", "aria-label": stakeText(ctx, stake) },
+      h("span", { class: "strip-stake-label" }, t("web.stake.lot")), " ", signed(stake.gain.total)) : null);
+}
+
+// holdings are the cards a player holds, a box for each scoring group
+// (cars with drivers, the jewels, the businesses), each kind with its
+// count beside it.
+function holdings({ t }, s, i) {
   const held = [];
   for (const [group, kinds] of GROUPS) {
     const chips = kinds.filter((k) => s.holdings[k] > 0)
       .map((k) => h("span", { class: "hold", "data-key": k }, chip(k, s.holdings[k], count(t, k, s.holdings[k]))));
     if (chips.length) held.push(h("li", { class: "hold-group", "data-group": group, "data-key": group }, chips));
   }
-  return h("div", { class: "strip-body", id: `seat-${i}-body` },
-      h("span", { class: "strip-cheques", id: i === seat ? "my-cheques" : null, role: "group",
-        "aria-label": s.faceUp.length ? t("web.seat.faceup", { cheques: s.faceUp.join(", ") }) : t("web.seat.out") },
-      s.faceUp.length
-        ? s.faceUp.map((c) => cheque(c, t, { attrs: { "data-cheque": String(c) } }))
-        : h("span", { class: "none", "aria-hidden": "true" }, t("web.seat.out"))),
-      s.faceDown.length ? h("span", { class: "strip-down", role: "group", "aria-label": t("web.seat.facedown", { cheques: s.faceDown.join(", ") }) },
-        s.faceDown.map((c) => cheque(c, t, { down: true }))) : null,
-      h("span", { class: "strip-sum", title: t("web.seat.sum.title") },
-        h("span", { "aria-hidden": "true" }, t("web.seat.sum", { n: sum })),
-        h("span", { class: "visually-hidden" }, t("web.seat.sum.label", { n: sum }))),
-      held.length ? h("ul", { class: "strip-hold", "aria-label": t("web.seat.holdings") }, held) : null,
-      stake ? h("span", { class: `strip-stake${stake.gain.total > 0 ? " pos" : stake.gain.total < 0 ? " neg" : ""}`,
-        title: stakeText(ctx, stake), role: "img", "aria-label": stakeText(ctx, stake) },
-      h("span", { class: "strip-stake-label" }, t("web.stake.lot")), " ", signed(stake.gain.total)) : null);
+  return h("ul", { class: "strip-hold", id: `seat-${i}-hold`, "aria-label": t("web.seat.holdings") }, held);
 }
 
 // ratingOf is the rating figure of a signed-in player's seat, when the
@@ -388,22 +417,27 @@ function board(ctx) {
     kept(ctx, "deck", "div", [v.remaining, v.deckLeft], () => deck(ctx)));
 }
 
-function policeTrack({ t, v }) {
+function policeTrack(ctx) {
+  const { t, v } = ctx;
   const limit = v.policeLimit;
   const left = limit - v.police;
   const danger = v.phase !== "over" && left <= 2 ? (left <= 1 ? " danger-high" : " danger") : "";
-  const slots = [];
-  for (let i = 0; i < limit; i++) {
-    const filled = i < v.police;
-    const last = i === limit - 1;
-    slots.push(h("li", { class: `police-slot${filled ? " filled" : ""}${last ? " last" : ""}`, "aria-hidden": "true" },
-      filled ? card("police", t, { size: "mini", tag: "span" }) : h("span", { class: "slot-num" }, String(i + 1))));
-  }
+  const slots = () => {
+    const out = [];
+    for (let i = 0; i < limit; i++) {
+      const filled = i < v.police;
+      const last = i === limit - 1;
+      out.push(h("li", { class: `police-slot${filled ? " filled" : ""}${last ? " last" : ""}`, "aria-hidden": "true" },
+        filled ? card("police", t, { size: "mini", tag: "span" }) : h("span", { class: "slot-num" }, String(i + 1))));
+    }
+    return out;
+  };
   return h("div", { class: `police${danger}`, id: "police", role: "group", "aria-label": t("web.police.label", { n: v.police, limit }) },
     h("div", { class: "police-head" },
       h("span", { class: "zone-title" }, t("term.police")),
       h("span", { class: "police-count" }, t("web.police.count", { n: v.police, limit }))),
-    h("ol", { class: "police-track" }, slots),
+    // A drawn card changes the risk: the track, only a police card.
+    kept(ctx, "police-track", "ol", [v.police, limit], () => h("ol", { class: "police-track", id: "police-track" }, slots())),
     v.phase !== "over" ? risk(t, v) : null);
 }
 
@@ -452,24 +486,22 @@ function thievesOn({ v, mine }) {
 function row(ctx) {
   const { t, v, mem, o } = ctx;
   const thieves = thievesOn(ctx);
+  // A drawn card builds its slot: the others stay as they are.
   const slots = [];
   for (let i = 0; i < 7; i++) {
     const kind = v.row[i];
-    if (!kind) {
-      slots.push(h("li", { class: "row-slot empty", "aria-hidden": "true" }, h("span", { class: "slot-num" }, String(i + 1))));
-      continue;
-    }
-    if (thieves) {
-      const on = mem.selected.includes(i);
-      slots.push(h("li", { class: "row-slot" }, card(kind, t, {
+    const id = `row-slot-${i}`;
+    const on = thieves && mem.selected.includes(i);
+    slots.push(kept(ctx, id, "li", [kind || "", thieves && [on, !!o.busy, v.moves]], () => {
+      if (!kind) return h("li", { class: "row-slot empty", id, "aria-hidden": "true" }, h("span", { class: "slot-num" }, String(i + 1)));
+      if (!thieves) return h("li", { class: "row-slot", id, "data-index": String(i) }, card(kind, t));
+      return h("li", { class: "row-slot", id }, card(kind, t, {
         tag: "button",
         extra: on ? "picked" : "pickable",
         attrs: { type: "button", "data-row-card": String(i), "aria-pressed": on ? "true" : "false", disabled: o.busy,
           "aria-label": t("web.row.pick", { card: t(`card.${kind}`) }), onclick: () => toggle(ctx, i) },
-      })));
-    } else {
-      slots.push(h("li", { class: "row-slot", "data-index": String(i) }, card(kind, t)));
-    }
+      }));
+    }));
   }
   return h("div", { class: "row", id: "row", role: "group", "aria-label": t("web.row.label", { n: v.row.length }) },
     h("div", { class: "zone-head" },
@@ -484,7 +516,8 @@ const DECK = [["police", ["police"]], ["jewels", JEWELS], ["bodyguard", ["bodygu
   ["thief", ["thief"]], ["gold", ["gold"]], ["businesses", BUSINESSES]];
 
 // deck is the composition of the undrawn cards (public: R1 lists the deck).
-function deck({ t, v }) {
+function deck(ctx) {
+  const { t, v } = ctx;
   const items = [];
   for (const [name, kinds] of DECK) {
     const n = kinds.reduce((a, k) => a + (v.remaining[k] || 0), 0);
@@ -492,8 +525,10 @@ function deck({ t, v }) {
     if (kinds.length > 1 && n > 0) {
       label += ": " + list(t, kinds.filter((k) => v.remaining[k]).map((k) => count(t, k, v.remaining[k])));
     }
-    items.push(h("li", { class: `deck-item${n === 0 ? " deck-none" : ""}`, "data-family": name, "data-count": String(n) },
-      chip(kinds[kinds.length > 1 ? kinds.length - 1 : 0], 1, label), h("span", { class: "deck-n", "aria-hidden": "true" }, String(n))));
+    // A drawn card builds its family's line: the others stay.
+    items.push(kept(ctx, `deck-${name}`, "li", [n, label], () =>
+      h("li", { class: `deck-item${n === 0 ? " deck-none" : ""}`, id: `deck-${name}`, "data-family": name, "data-count": String(n) },
+        chip(kinds[kinds.length > 1 ? kinds.length - 1 : 0], 1, label), h("span", { class: "deck-n", "aria-hidden": "true" }, String(n)))));
   }
   return h("div", { class: "deck", id: "deck", role: "group", "aria-label": t("web.deck.label", { n: v.deckLeft }) },
     h("span", { class: "zone-title" }, t("web.deck.title")),
@@ -888,8 +923,11 @@ function animate(root, before, events, t) {
     if (!seatEl) return;
     const to = seatEl.getBoundingClientRect();
     const moved = gone.kind === "win" ? before.row : before.row.filter((r) => gone.cards.includes(r.kind));
+    // Where each flies from, read before the first copy goes in: reading
+    // the page's scroll after would lay the page out again for each.
+    const from = moved.map((r) => onScreen(r.rect));
     // The cards left the page: copies of them fly, only for the eye.
-    moved.forEach((r, k) => ghost(card(r.kind, t), onScreen(r.rect), to, k * 60));
+    moved.forEach((r, k) => ghost(card(r.kind, t), from[k], to, k * 60));
     // The strip's flash (razzia.css .strip::before) by its opacity alone.
     seatEl.animate([{ opacity: 0 }, { opacity: 1 }, { opacity: 0 }], { duration: 900, easing: "ease-out", pseudoElement: "::before" });
   }

@@ -311,8 +311,9 @@ function render() {
     // pointer away: it points again in the same task, before any frame.
     onDrawn: () => coach && coach.point(),
   });
+  // The strips carry their presence marks (options.presence): the
+  // "seats" messages between redraws repaint them (paintSeats).
   chat.place();
-  paintSeats(root, t, game, you);
   // The guided first game: the coach points at the table just drawn.
   if (isTutorial(game) && you >= 0) {
     if (coach) coach.update(view, page.log, t, displayNames(t, view.players, game).names);

@@ -1,0 +1,176 @@
+package store
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Every node decodes every change notice of the cluster, several a move:
+// decodeChange reads the payloads Payload writes (an object of the
+// Change's keys, strings escaped no more than a clock's quotes need)
+// without reflection, mostly without allocating. Anything else (a key it
+// does not know, a null, white space, an escape other than \" and \\) it
+// leaves to encoding/json, which it never contradicts (FuzzDecodeChange).
+func decodeChange(p string) (c Change, ok bool) {
+	if len(p) < 2 || p[0] != '{' || p[len(p)-1] != '}' {
+		return Change{}, false
+	}
+	for i := 1; i < len(p)-1; {
+		if i > 1 {
+			if p[i] != ',' || i+1 == len(p)-1 {
+				return Change{}, false
+			}
+			i++
+		}
+		key, n, ok := jsonString(p[i:])
+		if !ok || n >= len(p)-1-i || p[i+n] != ':' {
+			return Change{}, false
+		}
+		i += n + 1
+		if n, ok = c.set(key, p[i:len(p)-1]); !ok {
+			return Change{}, false
+		}
+		i += n
+	}
+	return c, true
+}
+
+// set decodes the value of key at the start of v into c, and returns its
+// length.
+func (c *Change) set(key, v string) (int, bool) {
+	var (
+		s  *string
+		n  int
+		ok bool
+	)
+	switch key {
+	case "game":
+		s = &c.Game
+	case "node":
+		s = &c.Node
+	case "token":
+		s = &c.Token
+	case "clock":
+		s = &c.Clock
+	case "asker":
+		s = &c.Asker
+	case "kind", "status":
+		var word string
+		if word, n, ok = jsonString(v); ok {
+			if key == "kind" {
+				c.Kind = ChangeKind(intern(word))
+			} else {
+				c.Status = Status(intern(word))
+			}
+		}
+		return n, ok
+	case "moves", "fence", "ask":
+		var x int64
+		if x, n, ok = jsonInt(v, key == "ask"); ok {
+			switch key {
+			case "moves":
+				c.Moves = int(x)
+			case "fence":
+				c.Fence = Fence(x)
+			default:
+				c.Ask = uint64(x)
+			}
+		}
+		return n, ok
+	default:
+		return 0, false
+	}
+	*s, n, ok = jsonString(v)
+	return n, ok
+}
+
+// words are the kinds and statuses, so that a decoded change holds no
+// copy of them.
+var words = func() map[string]string {
+	m := map[string]string{}
+	for _, w := range []string{string(ChangeCreated), string(ChangeSeat), string(ChangeClosed), string(ChangeMove),
+		string(ChangeClock), string(ChangeLease), string(ChangeChat), string(ChangeRematch),
+		string(StatusOpen), string(StatusPlaying), string(StatusFinished), string(StatusArchived),
+		string(StatusExpired), string(StatusCancelled)} {
+		m[w] = w
+	}
+	return m
+}()
+
+func intern(w string) string {
+	if k, ok := words[w]; ok {
+		return k
+	}
+	return strings.Clone(w) // not to keep the whole payload for a word
+}
+
+// jsonString decodes the JSON string at the start of v and returns its
+// length; only \" and \\ are unescaped, and v must be UTF-8 without
+// control characters, as encoding/json would have it unchanged.
+func jsonString(v string) (string, int, bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return "", 0, false
+	}
+	escaped := false
+	for i := 1; i < len(v); i++ {
+		switch b := v[i]; {
+		case b == '"':
+			s := v[1:i]
+			if !utf8.ValidString(s) {
+				return "", 0, false
+			}
+			if escaped {
+				s = unescape(s)
+			}
+			return s, i + 1, true
+		case b == '\\':
+			if i+1 == len(v) || v[i+1] != '"' && v[i+1] != '\\' {
+				return "", 0, false
+			}
+			escaped = true
+			i++
+		case b < 0x20:
+			return "", 0, false
+		}
+	}
+	return "", 0, false
+}
+
+// unescape returns s with \" and \\ unescaped, the only escapes it has.
+func unescape(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// jsonInt decodes the integer at the start of v (without sign if
+// unsigned, of at most 18 digits) and returns its length.
+func jsonInt(v string, unsigned bool) (int64, int, bool) {
+	i, neg := 0, false
+	if !unsigned && len(v) > 0 && v[0] == '-' {
+		i, neg = 1, true
+	}
+	start := i
+	var x int64
+	for ; i < len(v) && v[i] >= '0' && v[i] <= '9'; i++ {
+		x = x*10 + int64(v[i]-'0')
+	}
+	switch digits := i - start; {
+	case digits == 0 || digits > 18:
+		return 0, 0, false
+	case digits > 1 && v[start] == '0': // JSON has no leading zeros
+		return 0, 0, false
+	case i < len(v) && v[i] != ',': // a fraction or an exponent: encoding/json's to refuse
+		return 0, 0, false
+	}
+	if neg {
+		x = -x
+	}
+	return x, i, true
+}
