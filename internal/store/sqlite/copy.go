@@ -138,7 +138,7 @@ func (s *Store) Restore(ctx context.Context, opts store.RestoreOptions, read sto
 // rowWriter is Restore's store.RowWriter: it prepares the insert of each
 // kind once.
 type rowWriter struct {
-	tx      *sql.Tx
+	tx      *sql.Conn
 	inserts map[*store.Kind]*sql.Stmt
 }
 

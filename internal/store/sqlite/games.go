@@ -417,11 +417,12 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 		return fmt.Errorf("sqlite: %w", err)
 	}
 	st := &s.stmts
-	return s.write(ctx, fmt.Sprintf("append move %d to game %s", index, id), func(w *wtx) (*store.Change, error) {
+	return s.writeMove(ctx, "append move %d to game %s", id, index, func(w *wtx) (*store.Change, error) {
 		// The game's row is updated where the move may go (one statement
 		// where a read and an update were two); when it may not, live
 		// reads the row to say why.
-		res, err := w.exec(st.moveRow, string(status), w.stamp.UnixNano(), clock, id, index, int64(fence), w.now.UnixNano())
+		game := any(id) // boxed once for both statements
+		res, err := w.exec(st.moveRow, statusArg(status), w.stamp.UnixNano(), clock, game, index, int64(fence), w.now.UnixNano())
 		if err != nil {
 			return nil, err
 		}
@@ -433,12 +434,30 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 			}
 			return nil, fmt.Errorf("sqlite: game %q move %d: %w", id, index, store.ErrConflict)
 		}
-		if _, err := w.exec(st.insertMove, id, index, token); err != nil {
+		if _, err := w.exec(st.insertMove, game, index, token); err != nil {
 			return nil, err
 		}
 		c := store.MoveChange(id, index, token, status, clock)
 		return &c, nil
 	})
+}
+
+// The statuses a move leaves its game in, as statement arguments: boxed
+// once, not at every move.
+var (
+	playingArg  any = string(store.StatusPlaying)
+	finishedArg any = string(store.StatusFinished)
+)
+
+// statusArg returns status as a statement argument.
+func statusArg(status store.Status) any {
+	switch status {
+	case store.StatusPlaying:
+		return playingArg
+	case store.StatusFinished:
+		return finishedArg
+	}
+	return string(status)
 }
 
 // SetClock implements store.Store.

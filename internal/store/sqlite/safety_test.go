@@ -137,10 +137,10 @@ func TestUpgradeFromVersion1(t *testing.T) {
 		t.Errorf("after the upgrade: seats %+v, creator %x", g.Seats, g.CreatorHash)
 	}
 	var on int
-	if err := s.w.QueryRow("PRAGMA foreign_keys").Scan(&on); err != nil || on != 1 {
+	if err := s.wc.QueryRowContext(t.Context(), "PRAGMA foreign_keys").Scan(&on); err != nil || on != 1 {
 		t.Errorf("PRAGMA foreign_keys = %d, %v after the upgrade; want 1", on, err)
 	}
-	if rows, err := s.w.Query("PRAGMA foreign_key_check"); err != nil || rows.Next() {
+	if rows, err := s.wc.QueryContext(t.Context(), "PRAGMA foreign_key_check"); err != nil || rows.Next() {
 		t.Errorf("PRAGMA foreign_key_check finds a problem (%v)", err)
 	} else {
 		rows.Close()

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite"
@@ -16,8 +17,12 @@ import (
 // An op is one write: run makes its changes in the group's transaction
 // and returns the change to announce once committed, if any.
 type op struct {
-	ctx    context.Context
-	name   string // what it does, for errors
+	ctx  context.Context
+	name string // what it does, for errors; with game, a format of its index and game
+	// game and index are the move an op appends, which name describes:
+	// its words are made only for an error.
+	game   string
+	index  int
 	run    func(w *wtx) (*store.Change, error)
 	health bool // a health check: its failure is not a failed commit of data
 	done   chan error
@@ -36,14 +41,42 @@ type batchError struct {
 // is waited for even if ctx ends meanwhile, so that nil always means on
 // disk and an error always means not written.
 func (s *Store) write(ctx context.Context, name string, f func(w *wtx) (*store.Change, error)) error {
-	return s.submit(&op{ctx: ctx, name: name, run: f, done: make(chan error, 1)})
+	o := ops.Get().(*op)
+	o.ctx, o.name, o.run = ctx, name, f
+	return s.submit(o)
 }
 
+// writeMove is write for a move's append, named by format with the
+// move's index and game.
+func (s *Store) writeMove(ctx context.Context, format, game string, index int, f func(w *wtx) (*store.Change, error)) error {
+	o := ops.Get().(*op)
+	o.ctx, o.name, o.game, o.index, o.run = ctx, format, game, index, f
+	return s.submit(o)
+}
+
+// ops are ops done with, their channels ready: a move makes one.
+var ops = sync.Pool{New: func() any { return &op{done: make(chan error, 1)} }}
+
+// submit queues o, waits for its outcome and then puts o in ops: the
+// writer no longer reads it once it sent the outcome.
 func (s *Store) submit(o *op) error {
-	if err := s.batch.Send(o.ctx, o); err != nil {
-		return fmt.Errorf("sqlite: %s %s: %w", o.name, s.path, err)
+	err := s.batch.Send(o.ctx, o)
+	if err != nil {
+		err = fmt.Errorf("sqlite: %s %s: %w", o.what(), s.path, err)
+	} else {
+		err = <-o.done
 	}
-	return <-o.done
+	*o = op{done: o.done}
+	ops.Put(o)
+	return err
+}
+
+// what says what o does, for errors.
+func (o *op) what() string {
+	if o.game != "" {
+		return fmt.Sprintf(o.name, o.index, o.game)
+	}
+	return o.name
 }
 
 // writeFirst is write ahead of the writes queued: f joins the next group
@@ -55,7 +88,7 @@ func (s *Store) writeFirst(ctx context.Context, name string, f func(w *wtx) (*st
 	}
 	o := &op{ctx: ctx, name: name, run: f, done: make(chan error, 1)}
 	if err := s.batch.SendFirst(o); err != nil {
-		return fmt.Errorf("sqlite: %s %s: %w", o.name, s.path, err)
+		return fmt.Errorf("sqlite: %s %s: %w", o.what(), s.path, err)
 	}
 	return <-o.done
 }
@@ -70,7 +103,7 @@ func (s *Store) commit(batch []*op) {
 	fail := func(err error) {
 		for _, o := range batch {
 			if o.err == nil {
-				o.err = s.wrap(o.name, err)
+				o.err = s.wrap(o.what(), err)
 			}
 		}
 		if !onlyHealth(batch) {
@@ -82,23 +115,25 @@ func (s *Store) commit(batch []*op) {
 			o.done <- o.err
 		}
 	}()
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
+	if _, err := s.stmts.begin.ExecContext(ctx); err != nil {
+		s.rollback(ctx)
 		fail(err)
 		return
 	}
-	w := &wtx{ctx: ctx, tx: tx, st: &s.stmts}
+	w := &s.wtx // the writer's goroutine's alone
+	*w = wtx{ctx: ctx, tx: s.wc, st: &s.stmts}
 	// A group of one write needs no savepoint: the transaction is its own,
 	// and rolling it back undoes the write that failed alone.
 	single := len(batch) == 1
+	var err error
 	for _, o := range batch {
 		if err := o.ctx.Err(); err != nil {
-			o.err = fmt.Errorf("sqlite: %s: %w", o.name, err)
+			o.err = fmt.Errorf("sqlite: %s: %w", o.what(), err)
 			continue
 		}
 		if !single {
 			if _, err := w.exec(s.stmts.savepoint); err != nil {
-				tx.Rollback()
+				s.rollback(ctx)
 				fail(err)
 				return
 			}
@@ -110,9 +145,9 @@ func (s *Store) commit(batch []*op) {
 				_, err = w.exec(s.stmts.release)
 			}
 		} else if alone(o.err) {
-			o.err = s.fail(o.name, o.err)
+			o.err = s.fail(o.what(), o.err)
 			if single {
-				if err := tx.Rollback(); err != nil {
+				if err := s.rollback(ctx); err != nil {
 					fail(err)
 					return
 				}
@@ -127,16 +162,25 @@ func (s *Store) commit(batch []*op) {
 			o.err = nil
 		}
 		if err != nil {
-			tx.Rollback()
+			s.rollback(ctx)
 			fail(err)
 			return
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if _, err := s.stmts.commitTx.ExecContext(ctx); err != nil {
+		s.rollback(ctx) // a commit that failed may leave the transaction open
 		fail(err)
 		return
 	}
 	s.committed(batch)
+}
+
+// rollback ends the writer's transaction. SQLite rolls some failed
+// transactions back itself (a full disk), and then refuses ROLLBACK:
+// the error matters only where the transaction must be open.
+func (s *Store) rollback(ctx context.Context) error {
+	_, err := s.stmts.rollback.ExecContext(ctx)
+	return err
 }
 
 // committed notes a group that ended as it should and announces its
@@ -181,44 +225,29 @@ func isSQLite(err error) bool {
 	return errors.As(err, &e)
 }
 
-// wtx is a group's transaction as its ops see it.
+// wtx is a group's transaction as its ops see it: the writer's
+// connection, between the group's BEGIN and COMMIT.
 type wtx struct {
 	ctx   context.Context
-	tx    *sql.Tx
+	tx    *sql.Conn
 	st    *statements
 	now   time.Time // when the current op started: the clock of its checks
 	stamp time.Time // the same by Options.Now: what a game's Updated becomes
-	bound []boundStmt
 }
 
-// A boundStmt is a prepared statement and its copy bound to a group's
-// transaction.
-type boundStmt struct{ st, tx *sql.Stmt }
-
-// stmt returns st bound to the transaction. The writer pool has one
-// connection, on which st was prepared, so nothing is prepared again. A
-// group uses a few statements: a list is quicker than a map to search.
-func (w *wtx) stmt(st *sql.Stmt) *sql.Stmt {
-	for _, b := range w.bound {
-		if b.st == st {
-			return b.tx
-		}
-	}
-	b := w.tx.StmtContext(w.ctx, st)
-	w.bound = append(w.bound, boundStmt{st, b})
-	return b
-}
-
+// exec runs st, one of the writer's statements, prepared once on its
+// connection: nothing is prepared or bound again.
 func (w *wtx) exec(st *sql.Stmt, args ...any) (sql.Result, error) {
-	return w.stmt(st).ExecContext(w.ctx, args...)
+	return st.ExecContext(w.ctx, args...)
 }
 
 func (w *wtx) row(st *sql.Stmt, args ...any) *sql.Row {
-	return w.stmt(st).QueryRowContext(w.ctx, args...)
+	return st.QueryRowContext(w.ctx, args...)
 }
 
 // statements are the writer's, prepared once on its connection.
 type statements struct {
+	begin, commitTx, rollback      *sql.Stmt
 	savepoint, release, rollbackTo *sql.Stmt
 
 	gameExists, insertGame, insertSeat, insertMove  *sql.Stmt
@@ -228,11 +257,14 @@ type statements struct {
 	health                                          *sql.Stmt
 }
 
-func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
+func (st *statements) prepare(ctx context.Context, db *sql.Conn) error {
 	for _, p := range []struct {
 		s   **sql.Stmt
 		sql string
 	}{
+		{&st.begin, "BEGIN IMMEDIATE"},
+		{&st.commitTx, "COMMIT"},
+		{&st.rollback, "ROLLBACK"},
 		{&st.savepoint, "SAVEPOINT op"},
 		{&st.release, "RELEASE op"},
 		{&st.rollbackTo, "ROLLBACK TO op"},
@@ -281,7 +313,7 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 }
 
 func (st *statements) close() {
-	for _, s := range []*sql.Stmt{st.savepoint, st.release, st.rollbackTo, st.gameExists, st.insertGame,
+	for _, s := range []*sql.Stmt{st.begin, st.commitTx, st.rollback, st.savepoint, st.release, st.rollbackTo, st.gameExists, st.insertGame,
 		st.insertSeat, st.insertMove, st.gameForWrite, st.seatForWrite, st.takeSeat, st.setStatus, st.touch,
 		st.moveRow, st.setLease, st.health, st.setClock, st.renewLeases, st.setRematch, st.setSeatBot} {
 		if s != nil {
