@@ -224,6 +224,13 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
         moveFocus(root);
       }
     }
+    // Covered by the round's end, the table shows nothing to follow or
+    // move: reading its layout would make the browser style and lay out
+    // what it skips. Going on draws it again, and follows then.
+    if (mem.covered) {
+      mem.before = null;
+      return;
+    }
     followLog(root, mem);
     // Where the cards are as the reader sees them, for the next move's
     // motion.
@@ -775,6 +782,9 @@ function logPanel({ t, v, names, tell, events, mem, root }) {
   const list = h("ol", { id: "log", class: "log-list", tabindex: "0", "aria-label": t("web.log.label"),
     onwheel: intent, ontouchstart: intent, onpointerdown: intent, onkeydown: intent,
     onscroll: (ev) => {
+      // Covered, the log is skipped: nobody scrolls it, and reading it
+      // would lay it out.
+      if (mem.covered) return;
       const l = ev.target;
       const atEnd = l.scrollTop + l.clientHeight >= l.scrollHeight - 8;
       if (Date.now() - (mem.logIntent || 0) > 1500) {
