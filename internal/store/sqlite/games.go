@@ -556,9 +556,7 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 	}
 	var sums []store.Summary
 	err := s.read(ctx, "list games", func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `
-			SELECT id, status, created, updated, move_count, rated
-			FROM games WHERE status = ? ORDER BY listed DESC, updated DESC, id LIMIT ?`, string(status), limit)
+		rows, err := tx.QueryContext(ctx, listGames, string(status), limit)
 		if err != nil {
 			return err
 		}
@@ -570,6 +568,10 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 	}
 	return sums, nil
 }
+
+// listGames is List's query: ?1 the status, ?2 the limit.
+const listGames = `SELECT id, status, created, updated, move_count, rated
+	FROM games WHERE status = ?1 ORDER BY listed DESC, updated DESC, id LIMIT ?2`
 
 // summaries reads the games of rows (id, status, created, updated,
 // move_count, rated) and their seats, and closes rows.

@@ -257,6 +257,29 @@ const moveRow = `UPDATE games SET updated = max(updated + 1, ?1), move_count = m
 		AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?6) = (?5 <> 0)
 		AND (?5 = 0 OR lease_fence = ?5)`
 
+// moveStatus is moveRow for a move that may change its game's status
+// (the last, or the first of a game still open), ?1: it sets the status,
+// and listed with it.
+var moveStatus = `UPDATE games SET status = ?1, updated = ` + nextUpdated + `, listed = ` + listedAs("?1", nextUpdated) + `,
+		move_count = move_count + 1, clock = coalesce(?3, clock)
+	WHERE id = ?4 AND move_count = ?5 AND status IN ('open', 'playing')
+		AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?7) = (?6 <> 0)
+		AND (?6 = 0 OR lease_fence = ?6)`
+
+// setClockPlaying sets the clock of a game in play, which keeps its
+// listed (0); an open game's is its time updated (setClockListed).
+const setClockPlaying = "UPDATE games SET clock = ?1, updated = " + nextUpdated + " WHERE id = ?3 AND status = 'playing'"
+
+// renewLeases renews leases: ?2 is a JSON list of {g: game, n: node, f:
+// fence}; a lease is renewed while that node holds it live with that
+// fence.
+const renewLeases = `UPDATE games SET lease_expires = ?1
+	FROM (SELECT json_extract(value, '$.g') AS id, json_extract(value, '$.n') AS node,
+		json_extract(value, '$.f') AS fence FROM json_each(?2)) AS w
+	WHERE games.id = w.id AND games.lease_node = w.node AND games.lease_fence = w.fence
+		AND games.lease_expires > ?3
+	RETURNING games.id, games.lease_fence`
+
 // nextUpdated is the time updated a change of a game sets, from ?2, now:
 // it never goes backwards, so that the order of changes survives a
 // clock step.
@@ -310,26 +333,11 @@ func (st *statements) prepare(ctx context.Context, db *sql.Conn) error {
 			" WHERE id = ?3 AND status = 'open'"},
 		{&st.touch, "UPDATE games SET status = ?1, updated = " + nextUpdated + ", listed = " + listedAs("?1", nextUpdated) + " WHERE id = ?3"},
 		{&st.moveRow, moveRow},
-		// A move that may change its game's status (the last, or the
-		// first of a game still open) is moveRow that sets it, and
-		// listed with it.
-		{&st.moveStatus, `UPDATE games SET status = ?1, updated = max(updated + 1, ?2), listed = ` + listedAs("?1", nextUpdated) + `,
-				move_count = move_count + 1, clock = coalesce(?3, clock)
-			WHERE id = ?4 AND move_count = ?5 AND status IN ('open', 'playing')
-				AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?7) = (?6 <> 0)
-				AND (?6 = 0 OR lease_fence = ?6)`},
+		{&st.moveStatus, moveStatus},
 		{&st.setLease, "UPDATE games SET lease_node = ?, lease_fence = ?, lease_expires = ? WHERE id = ?"},
-		// A game in play keeps its listed (0); an open one's is its time.
-		{&st.setClock, "UPDATE games SET clock = ?1, updated = " + nextUpdated + " WHERE id = ?3 AND status = 'playing'"},
+		{&st.setClock, setClockPlaying},
 		{&st.setClockListed, "UPDATE games SET clock = ?1, updated = " + nextUpdated + ", listed = " + listedAs("status", nextUpdated) + " WHERE id = ?3"},
-		// ?2 is a JSON list of {g: game, n: node, f: fence}; a lease is
-		// renewed while that node holds it live with that fence.
-		{&st.renewLeases, `UPDATE games SET lease_expires = ?1
-			FROM (SELECT json_extract(value, '$.g') AS id, json_extract(value, '$.n') AS node,
-				json_extract(value, '$.f') AS fence FROM json_each(?2)) AS w
-			WHERE games.id = w.id AND games.lease_node = w.node AND games.lease_fence = w.fence
-				AND games.lease_expires > ?3
-			RETURNING games.id, games.lease_fence`},
+		{&st.renewLeases, renewLeases},
 		{&st.setRematch, "UPDATE games SET rematch = ? WHERE id = ? AND rematch IS ?"},
 		{&st.health, "INSERT INTO health (id, checked) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked = excluded.checked"},
 	} {
