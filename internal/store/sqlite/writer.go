@@ -327,8 +327,6 @@ func (st *statements) prepare(ctx context.Context, db *sql.Conn) error {
 		{&st.seatForWrite, "SELECT name, bot, token_hash FROM seats WHERE game_id = ? AND idx = ?"},
 		{&st.takeSeat, "UPDATE seats SET name = ?, token_hash = ?, account_id = ? WHERE game_id = ? AND idx = ?"},
 		{&st.setSeatBot, "UPDATE seats SET name = ?, bot = ? WHERE game_id = ? AND idx = ?"},
-		// updated moves to now, and never backwards, so the order of
-		// changes survives a clock step.
 		{&st.setStatus, "UPDATE games SET status = ?1, updated = " + nextUpdated + ", listed = " + listedAs("?1", nextUpdated) +
 			" WHERE id = ?3 AND status = 'open'"},
 		{&st.touch, "UPDATE games SET status = ?1, updated = " + nextUpdated + ", listed = " + listedAs("?1", nextUpdated) + " WHERE id = ?3"},
