@@ -135,19 +135,7 @@ func TestMoveWritesNothingIndexed(t *testing.T) {
 func TestListedMigrated(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "old.db")
-	old := &Store{path: path}
-	db, err := old.open(writePragmas)
-	if err != nil {
-		t.Fatal(err)
-	}
-	old.w = db
-	p, err := old.provider()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(t.Context(), 14); err != nil {
-		t.Fatal(err)
-	}
+	db := atVersion(t, path, 14)
 	for _, g := range []struct {
 		id, status string
 		updated    int64
@@ -221,7 +209,8 @@ func TestListedMigrated(t *testing.T) {
 	} else {
 		rows.Close()
 	}
-	if p, err = besideWriter(t, s).provider(); err != nil {
+	p, err := besideWriter(t, s).provider()
+	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.ApplyVersion(t.Context(), 15, false); err != nil {
