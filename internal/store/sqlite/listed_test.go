@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,25 +27,33 @@ func TestMoveWALFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	// Made at once, so that the writer commits them in groups.
-	var wg sync.WaitGroup
-	errs := make(chan error, playing+finished)
-	for i := range playing + finished {
-		wg.Go(func() {
-			g := &store.Game{ID: fmt.Sprintf("frames%05d", i), Status: store.StatusFinished, Seats: make([]store.Seat, 4),
-				Moves: []string{"draw", "bid 9"}}
+	// Made in one write, in order, with their times, so that the pages
+	// they fill are the same at every run, and so the count.
+	err = s.write(t.Context(), "make the games", func(w *wtx) (*store.Change, error) {
+		for i := range playing + finished {
+			id, status := fmt.Sprintf("frames%05d", i), store.StatusFinished
 			if i < playing {
-				g.Status = store.StatusPlaying
+				status = store.StatusPlaying
 			}
-			errs <- s.CreateGame(t.Context(), g)
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
+			at := int64(1_764_000_000_000_000_000 + i)
+			if _, err := w.exec(w.st.insertGame, id, string(status), "[]", nil, at, at, 2, nil, false, nil, nil, nil); err != nil {
+				return nil, err
+			}
+			for seat := range 4 {
+				if _, err := w.exec(w.st.insertSeat, id, seat, "", "", nil, nil); err != nil {
+					return nil, err
+				}
+			}
+			for m, tok := range []string{"draw", "bid 9"} {
+				if _, err := w.exec(w.st.insertMove, id, m, tok); err != nil {
+					return nil, err
+				}
+			}
 		}
+		return nil, nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	walSize := func() int64 {
 		t.Helper()
