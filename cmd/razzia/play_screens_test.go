@@ -100,7 +100,8 @@ func words(screen string, width int) string {
 // its scores from their heading, the log's scores and the next round's
 // heading; the time run out at a blitz table: said as such (not "you
 // left"), no turn offered, the row in its place, B to take the seat
-// back; low time at a blitz table: the clock bright red with its
+// back; the seat's turn again while a bot plays it: said so, no turn
+// offered; low time at a blitz table: the clock bright red with its
 // hourglass, and the bell once; a rematch's table without the old game's
 // chat; five players' holdings cut with "…" between whole holdings; a
 // game watched, with no seat and no turn. Every text is checked whole,
@@ -130,6 +131,7 @@ func TestPlayScreens(t *testing.T) {
 		{name: "another's waiting room kept", play: playOthersWaitingRoom},
 		{name: "hot-seat hand-over", play: playHandOver},
 		{name: "time run out", play: playTimeOut},
+		{name: "a bot's turn for the person", play: playStandInTurn, langs: []string{"de", "hu"}, sizes: narrow},
 		// German: the longest names, the fullest row for the clock.
 		{name: "low time", play: playLowTime, langs: []string{"de"}, sizes: narrow},
 		{name: "rematch without the old chat", play: playRematch, langs: []string{"hu"}, sizes: narrow},
@@ -412,6 +414,46 @@ func playTimeOut(t *testing.T, sc *screenCase) {
 	})
 	sc.timing.Unlock()
 	held = false
+	sc.quit(t, status, "tui.quit.standin", "y")
+}
+
+// playStandInTurn: once Ann's time has run out, a bot plays her seat;
+// the bots pause before their moves on the case's own clock, so the
+// screen is looked at while the server has her seat to move and its bot
+// has not yet moved (right after the time-out, or a round later): it says that the bot plays
+// for her and offers no turn, her row in its columns.
+func playStandInTurn(t *testing.T, sc *screenCase) {
+	clk := testclock.New()
+	srv := servertest.New(t, servertest.Options{API: httpapi.Options{MessageRate: 1000, MessageBurst: 200},
+		Hub: table.Options{Now: clk.Now, AfterFunc: clk.AfterFunc, LeaseTTL: 24 * time.Hour, BotDelay: time.Second}})
+	name := fmt.Sprintf("Ann %s %d", sc.lang, sc.term.cols) // the seat store is shared, and ports are reused
+	status := playCommand(t, sc.term, "--server", srv.URL, "--name", name, "--bots", "easy,easy", "--pace", "blitz", "--lang", sc.lang)
+	yourTurn, _, _ := strings.Cut(sc.T("tui.yourturn", "player", "Ann"), "Ann")
+	before := sc.term.waitUntil(10*time.Second, "", "Ann's turn", func(s string) bool {
+		return strings.Contains(words(s, sc.term.cols), yourTurn+name)
+	})
+	seat := savedSeat(t, srv.URL, name)
+	clk.Advance(2 * time.Minute) // blitz: 10 s a decision and a minute's reserve
+	// Each state read lets the next bot move, a second later, until the
+	// bot playing for Ann has her seat to move.
+	follow(t, srv.Client(), seat.Game, "", "the bot's turn for "+name, func(_ *client.Conn, st *client.State) bool {
+		if st.View != nil && st.View.ToMove == seat.Seat && st.Game.Seats[seat.Seat].StandIn != "" {
+			return true
+		}
+		clk.Advance(time.Second)
+		return false
+	})
+	playing := words(sc.T("tui.standin.playing", "player", name), 0)
+	s := sc.term.waitUntil(10*time.Second, "", "the bot playing for "+name, func(s string) bool {
+		return strings.Contains(words(s, sc.term.cols), playing)
+	})
+	if strings.Contains(words(s, sc.term.cols), yourTurn+name) {
+		t.Errorf("the turn is offered while a bot plays the seat:\n%s", s)
+	}
+	// Her name and its marks give way: the row keeps its columns.
+	if b, a := rowColumn(before, "Ann "), rowColumn(s, "Ann "); b != a {
+		t.Errorf("Ann's row moved from column %d to %d:\n%s\n%s", b, a, before, s)
+	}
 	sc.quit(t, status, "tui.quit.standin", "y")
 }
 

@@ -18,7 +18,7 @@ func TestReport(t *testing.T) {
 	var text bytes.Buffer
 	r.WriteText(&text, ReportOptions{Workers: 1})
 	out := text.String()
-	for _, want := range []string{"4 games of 2 players, seed 7, 1 worker", "every bot sat in every position equally often", "head to head", "decision time"} {
+	for _, want := range []string{"4 games of 2 players, seed 7, 1 worker:", "every bot sat in every position equally often", "head to head", "decision time"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}

@@ -25,8 +25,9 @@ type tablePresence struct {
 	seat    int
 	changed <-chan struct{} // the seats' presence may have changed
 	stop    func()
-	send    bool               // the socket asked for the seats' presence (?presence=1)
-	game    *protocol.GameInfo // the table as last sent
+	send    bool              // the socket asked for the seats' presence (?presence=1)
+	game    protocol.GameInfo // the table as last sent (a copy: no allocation an update)
+	known   bool              // game was sent
 	sent    []protocol.SeatPresence
 	blocked []string // the keys of the names of the accounts the reader blocks, sorted
 }
@@ -77,7 +78,7 @@ func (w *wsConn) seatUpdate(ctx context.Context, u table.Update) error {
 		return nil
 	}
 	g := u.Game
-	tp.game = &g
+	tp.game, tp.known = g, true
 	if guided(g) {
 		// A guided first game is the learner's own: they are online, in
 		// no table anyone could watch.
@@ -127,7 +128,7 @@ func guided(g protocol.GameInfo) bool {
 // what was sent last.
 func (w *wsConn) sendSeats(ctx context.Context) error {
 	tp := w.pres
-	if tp == nil || tp.game == nil || !tp.send {
+	if tp == nil || !tp.known || !tp.send {
 		return nil
 	}
 	seats := w.s.opts.Presence.Seats(w.id)
@@ -181,7 +182,7 @@ func (w *wsConn) seatsChanged() <-chan struct{} {
 // blocks: signed-in players (a seat of an account, or a spectator, who
 // chats signed in only) by their names.
 func (w *wsConn) unblocked(m protocol.ChatMessage) protocol.ChatMessage {
-	if w.pres == nil || len(w.pres.blocked) == 0 || w.pres.game == nil {
+	if w.pres == nil || len(w.pres.blocked) == 0 || !w.pres.known {
 		return m
 	}
 	seats := w.pres.game.Seats

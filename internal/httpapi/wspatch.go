@@ -103,26 +103,17 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 // seatState returns the update's state for its seat, made from the
 // spectators' state of the change (encoded once, shared by the change's
 // connections of every seat in the language: variant).
+//
+// Its messages are made in functions of their own, so that its frame on
+// the stack of a socket's goroutine stays small: the encoding runs at
+// its deepest.
 func seatState(u table.Update, cat *i18n.Catalogue, variant string) (*protocol.State, error) {
 	if (u.Public == nil) != (u.View == nil) {
 		// An update that does not say the spectators' view (a finished
 		// game's): the seat's own state, encoded.
-		m := stateOf(u, cat, false)
-		doc, err := encodeOnce(m.AppendState)
-		if err != nil {
-			return nil, err
-		}
-		return protocol.NewState(doc)
+		return encodedState(u, cat, false)
 	}
-	v, err := u.SharedByChange(variant, func(u table.Update) (any, error) {
-		m := stateOf(u, cat, false)
-		m.Seat, m.View, m.PreMove, m.PreMoveDropped = -1, u.Public, "", ""
-		doc, err := encodeOnce(m.AppendState)
-		if err != nil {
-			return nil, err
-		}
-		return protocol.NewState(doc)
-	})
+	v, err := u.SharedByChange(variant, func(u table.Update) (any, error) { return encodedState(u, cat, true) })
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +121,26 @@ func seatState(u table.Update, cat *i18n.Catalogue, variant string) (*protocol.S
 	if u.Seat < 0 {
 		return public, nil
 	}
-	// The seat's own members: the rest is public's.
+	return ownMembers(public, &u)
+}
+
+// encodedState returns the update's state (public: the spectators'),
+// encoded.
+func encodedState(u table.Update, cat *i18n.Catalogue, public bool) (*protocol.State, error) {
+	m := stateOf(u, cat, false)
+	if public {
+		m.Seat, m.View, m.PreMove, m.PreMoveDropped = -1, u.Public, "", ""
+	}
+	doc, err := encodeOnce(m.AppendState)
+	if err != nil {
+		return nil, err
+	}
+	return protocol.NewState(doc)
+}
+
+// ownMembers returns the seat's state of the update made from the
+// spectators', public: the seat's own members, the rest public's.
+func ownMembers(public *protocol.State, u *table.Update) (*protocol.State, error) {
 	m := protocol.StateMessage{Seat: u.Seat, View: u.View, PreMove: u.PreMove, PreMoveDropped: u.PreMoveDropped}
 	return protocol.SeatState(public, &m)
 }
@@ -158,8 +168,17 @@ func patchMessage(u table.Update, last sentState, state *protocol.State, diff st
 	if same {
 		patch = []byte("{}")
 	}
-	events := protocol.Events(u.Events, nil, nil)
-	protocol.LeanEvents(events, u.View)
+	// The events as a patch carries them are every seat's alike: the
+	// scores LeanEvents leaves out are public.
+	ev, err := u.SharedByEvents("patch", func(u table.Update) (any, error) {
+		events := protocol.Events(u.Events, nil, nil)
+		protocol.LeanEvents(events, u.View)
+		return events, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	events := ev.([]protocol.Event)
 	p := protocol.PatchMessage{Type: protocol.TypePatch, Base: last.version, Version: u.Version, Events: events, Patch: patch}
 	return encodeOnce(p.AppendJSON)
 }

@@ -41,10 +41,18 @@ func (m *Match) Move(mv razzia.Move, now time.Time) (Result, error) {
 		return Result{}, &Refusal{Kind: ErrInternal, Msg: "internal error: please try again", Err: err}
 	}
 	stored := next.Encode()
+	// What the result points to, in one allocation.
+	a := &struct {
+		change  change
+		checked razzia.Checked
+		timing  Timing
+		turn    Turn
+	}{checked: checked, timing: next, turn: Turn{Moves: index + 1, Mover: mover}}
+	a.change = change{status: status, played: &a.checked, timing: &a.timing, stored: stored}
 	r := Result{Write: Write{Kind: AppendMove, Index: index, Move: checked.Move.String(), Status: status, Clock: stored},
-		next: &change{status: status, played: &checked, timing: &next, stored: stored}}
+		next: &a.change}
 	r.Broadcast, r.Bots, r.Clock, r.PreMove = true, true, true, true
-	r.Turn = &Turn{Moves: index + 1, Mover: mover}
+	r.Turn = &a.turn
 	if status == store.StatusFinished {
 		r.Finished = true
 		r.note("game over", "moves", index+1, "winners", after.Winners())

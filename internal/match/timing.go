@@ -88,12 +88,29 @@ func (t Timing) clone() Timing {
 
 // Encode returns t as stored.
 func (t Timing) Encode() []byte {
-	b, err := json.Marshal(t)
+	b, err := t.encode()
 	if err != nil {
 		// Every field encodes: only a bug gets here.
 		panic(fmt.Sprintf("match: encoding a clock: %v", err))
 	}
 	return b
+}
+
+// encode is json.Marshal(t), written by hand for a timing of a clock
+// alone (no take-over, pre-move or hold), as it is at most moves.
+func (t Timing) encode() ([]byte, error) {
+	if len(t.TakeOvers) > 0 || len(t.PreMoves) > 0 || t.Hold != nil {
+		return json.Marshal(t)
+	}
+	b := append(make([]byte, 0, 256), `{"clock":`...)
+	b, err := t.Clock.AppendJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	if t.Tournament {
+		b = append(b, `,"tournament":true`...)
+	}
+	return append(b, '}'), nil
 }
 
 // OnlyPreMoves reports whether a and b differ in their pre-moves only.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/razziagame/razzia"
@@ -216,16 +217,37 @@ type clockJSON struct {
 
 // MarshalJSON encodes the clock as the store keeps it:
 // {"pace": {...}, "reserveMs": [...], "seat": 1, "startedMs": ..., "reminded": true}.
-func (c Clock) MarshalJSON() ([]byte, error) {
-	w := clockJSON{Pace: c.pace, ReserveMs: make([]int64, c.players), Reminded: c.reminded}
-	for i := range w.ReserveMs {
-		w.ReserveMs[i] = c.reserve[i].Milliseconds()
+func (c Clock) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil) }
+
+// AppendJSON appends MarshalJSON's encoding of c to b, as encoding/json
+// would write clockJSON, without its allocations: a table stores its
+// clock at every move.
+func (c Clock) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"pace":`...)
+	b, err := c.pace.AppendJSON(b)
+	if err != nil {
+		return b, err
 	}
+	b = append(b, `,"reserveMs":[`...)
+	for i := range int(c.players) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, c.reserve[i].Milliseconds(), 10)
+	}
+	b = append(b, ']')
 	if c.seat >= 0 {
-		seat := int(c.seat)
-		w.Seat, w.StartedMs = &seat, c.started
+		b = append(b, `,"seat":`...)
+		b = strconv.AppendInt(b, int64(c.seat), 10)
+		if c.started != 0 {
+			b = append(b, `,"startedMs":`...)
+			b = strconv.AppendInt(b, c.started, 10)
+		}
 	}
-	return json.Marshal(w)
+	if c.reminded {
+		b = append(b, `,"reminded":true`...)
+	}
+	return append(b, '}'), nil
 }
 
 // UnmarshalJSON decodes a stored clock, refusing one that is not

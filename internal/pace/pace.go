@@ -47,6 +47,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -250,16 +251,41 @@ type paceJSON struct {
 
 // MarshalJSON encodes p as {"id", "kind", "decisionMs", "reserveMs",
 // "graceMs"}; an untimed pace has no "graceMs".
-func (p Pace) MarshalJSON() ([]byte, error) {
+func (p Pace) MarshalJSON() ([]byte, error) { return p.AppendJSON(nil) }
+
+// AppendJSON appends MarshalJSON's encoding of p to b: a table stores
+// its clock, pace included, at every move.
+func (p Pace) AppendJSON(b []byte) ([]byte, error) {
 	if err := p.check(); err != nil {
-		return nil, err
+		return b, err
 	}
-	w := paceJSON{ID: p.ID, Kind: p.Kind, DecisionMs: p.Decision.Milliseconds(), ReserveMs: p.Reserve.Milliseconds()}
+	b = append(b, `{"id":`...)
+	b = appendString(b, p.ID)
+	b = append(b, `,"kind":`...)
+	b = appendString(b, p.Kind.String())
+	b = append(b, `,"decisionMs":`...)
+	b = strconv.AppendInt(b, p.Decision.Milliseconds(), 10)
+	b = append(b, `,"reserveMs":`...)
+	b = strconv.AppendInt(b, p.Reserve.Milliseconds(), 10)
 	if p.Timed() {
-		g := p.Grace.Milliseconds()
-		w.GraceMs = &g
+		b = append(b, `,"graceMs":`...)
+		b = strconv.AppendInt(b, p.Grace.Milliseconds(), 10)
 	}
-	return json.Marshal(w)
+	return append(b, '}'), nil
+}
+
+// appendString appends s as encoding/json writes it: quoted as it is
+// when it is printable ASCII that needs no escape, else by json.Marshal.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // UnmarshalJSON decodes what MarshalJSON encodes, refusing a pace the

@@ -443,15 +443,25 @@ func (s *State) Public() *State {
 
 // NewState finds the members of an encoded state.
 func NewState(doc []byte) (*State, error) {
-	top, err := objectMembers(make([]jsonMember, 0, 12), doc)
+	// The state and the lists of its members in one allocation, where
+	// those of a table's state fit.
+	a := new(stateAlloc)
+	top, err := objectMembers(a.members[:0:12], doc)
 	if err != nil {
 		return nil, err
 	}
-	st := &State{Doc: doc, top: top}
+	a.st = State{Doc: doc, top: top}
 	if v := find(top, []byte("view"), new(int)); isObject(v) {
-		if st.view, err = objectMembers(make([]jsonMember, 0, 24), v); err != nil {
+		if a.st.view, err = objectMembers(a.members[12:12], v); err != nil {
 			return nil, err
 		}
 	}
-	return st, nil
+	return &a.st, nil
+}
+
+// A stateAlloc is NewState's state with room for its members: a state
+// has about 12, its view about 24 (more grow elsewhere).
+type stateAlloc struct {
+	st      State
+	members [36]jsonMember
 }

@@ -22,11 +22,14 @@ var errNotPublic = errors.New("protocol: not a spectator's encoded state")
 // only the seat's own members: its Doc is nil (encoded writes it out),
 // and its view is known by its members alone.
 func SeatState(public *State, m *StateMessage) (*State, error) {
-	// The seat's own values are written on the stack, then copied once
-	// to their size.
-	var ownBuf [512]byte
-	own := ownBuf[:0]
-	out := make([]jsonMember, 0, len(public.top)+2+len(public.view))
+	// The state, its members and its own values in one allocation, where
+	// those of any table fit.
+	a := new(seatAlloc)
+	out := a.members[:0]
+	if n := len(public.top) + 2 + len(public.view); n > len(a.members) {
+		out = make([]jsonMember, 0, n)
+	}
+	own := a.own[:0] // grows elsewhere if it must
 	// The members whose values are the seat's own, in own: set once own
 	// stops growing.
 	var fixBuf [8]struct{ i, start, end int }
@@ -77,16 +80,24 @@ func SeatState(public *State, m *StateMessage) (*State, error) {
 			mine(vm.key, start)
 		}
 	}
-	kept := make([]byte, len(own))
-	copy(kept, own)
 	for _, f := range fix {
-		out[f.i].value = kept[f.start:f.end:f.end]
+		out[f.i].value = own[f.start:f.end:f.end]
 	}
-	st := &State{top: out[:top:top], split: split, public: public}
+	a.st = State{top: out[:top:top], split: split, public: public}
+	st := &a.st
 	if split {
 		st.view = out[top:]
 	}
 	return st, nil
+}
+
+// A seatAlloc is SeatState's state with room for its members (a state
+// of five seats has 24) and its own values, sized so that it takes no
+// more bytes than the three allocations it replaces.
+type seatAlloc struct {
+	st      State
+	members [24]jsonMember
+	own     [128]byte // a seat's who is not to move: the mover's legal moves take more
 }
 
 var (

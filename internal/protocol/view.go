@@ -1,6 +1,10 @@
 package protocol
 
-import "github.com/razziagame/razzia"
+import (
+	"slices"
+
+	"github.com/razziagame/razzia"
+)
 
 // A View is what one seat (or a spectator) sees of the table, in plain,
 // JSON-ready form: the "view" of a state message, each step of a replay,
@@ -100,10 +104,15 @@ func MoveOf(m razzia.Move) Move {
 }
 
 // NewView returns the engine's view in plain form.
-func NewView(v razzia.View) View {
+func NewView(v razzia.View) View { return NewViewAfter(v, nil) }
+
+// NewViewAfter is NewView sharing with prev, a view made before (or nil),
+// what did not change: the players, the undrawn cards, and each seat's
+// side. A server makes a table's view at every move, and most of it is
+// as it was. Modify neither view after.
+func NewViewAfter(v razzia.View, prev *View) View {
 	s := &v.State
 	out := View{
-		Players:     append([]string{}, v.Players...),
 		Seat:        v.Seat,
 		Moves:       v.Moves,
 		Round:       s.Round(),
@@ -114,23 +123,28 @@ func NewView(v razzia.View) View {
 		Centre:      s.Centre(),
 		Row:         make([]string, 0, s.RowLen()),
 		DeckLeft:    s.DeckLeft(),
-		Remaining:   map[string]int{},
 		Raid:        s.RaidRisk(),
 		Stakes:      s.Stakes(make([]razzia.Stake, 0, s.Players())),
 		Winners:     append([]int{}, s.Winners()...),
 	}
+	if prev != nil && slices.Equal(prev.Players, v.Players) {
+		out.Players = prev.Players
+	} else {
+		out.Players = append([]string{}, v.Players...)
+	}
 	for _, k := range s.Row() {
 		out.Row = append(out.Row, k.String())
 	}
-	for _, k := range razzia.Kinds {
-		if n := s.Remaining(k); n > 0 {
-			out.Remaining[k.String()] = n
-		}
+	if prev != nil && sameCounts(prev.Remaining, s.Remaining) {
+		out.Remaining = prev.Remaining
+	} else {
+		out.Remaining = counts(s.Remaining)
 	}
 	if s.Auction() != razzia.AuctionNone {
 		bid, bidder := s.HighBid()
 		a := &AuctionView{Kind: s.Auction().String(), Initiator: s.Initiator(),
-			HighBid: bid, HighBidder: bidder, MustBid: s.MustBid()}
+			HighBid: bid, HighBidder: bidder, MustBid: s.MustBid(),
+			Bids: make([]string, 0, s.Players()), Bidding: make([]Bid, 0, s.Players())}
 		for seat := range s.Players() {
 			b := s.Bidding(seat)
 			a.Bids = append(a.Bids, b.String())
@@ -138,50 +152,127 @@ func NewView(v razzia.View) View {
 		}
 		out.Auction = a
 	}
+	out.Seats = seatViews(v, prev)
+	out.Legal, out.LegalMoves = legalOf(v)
+	return out
+}
+
+// seatViews returns the seats' sides of v, prev's where they did not
+// change (prev's list itself when none did).
+func seatViews(v razzia.View, prev *View) []SeatView {
+	s := &v.State
 	totals := s.Totals()
 	// Each round's scores once, for every seat.
 	scores := make([][]razzia.Score, s.ScoredRounds())
 	for r := range scores {
 		scores[r] = s.Scores(r + 1)
 	}
-	out.Seats = make([]SeatView, 0, s.Players())
+	out := make([]SeatView, 0, s.Players())
+	same := prev != nil && len(prev.Seats) == s.Players()
 	for seat := range s.Players() {
-		h := s.Holdings(seat)
+		name := ""
+		if seat < len(v.Players) {
+			name = v.Players[seat]
+		}
+		if prev != nil && seat < len(prev.Seats) && sameSeat(&prev.Seats[seat], s, seat, name, totals[seat], scores) {
+			out = append(out, prev.Seats[seat])
+			continue
+		}
+		same = false
 		sv := SeatView{
+			Name:     name,
 			FaceUp:   s.FaceUp(seat).Values(),
 			FaceDown: s.FaceDown(seat).Values(),
-			Holdings: map[string]int{},
+			Holdings: counts(func(k razzia.Kind) int { return int(s.Holdings(seat)[k]) }),
 			Scores:   make([]razzia.Score, 0, s.ScoredRounds()),
 			Total:    totals[seat],
-		}
-		if seat < len(v.Players) {
-			sv.Name = v.Players[seat]
-		}
-		for _, k := range razzia.Kinds {
-			if h[k] > 0 {
-				sv.Holdings[k.String()] = int(h[k])
-			}
 		}
 		for _, round := range scores {
 			sv.Scores = append(sv.Scores, round[seat])
 		}
-		out.Seats = append(out.Seats, sv)
+		out = append(out, sv)
 	}
-	out.Legal, out.LegalMoves = legalOf(v)
+	if same {
+		return prev.Seats
+	}
 	return out
+}
+
+// sameSeat reports whether sv shows the seat of s as it is.
+func sameSeat(sv *SeatView, s *razzia.State, seat int, name string, total int, scores [][]razzia.Score) bool {
+	if sv.Name != name || sv.Total != total || len(sv.Scores) != len(scores) ||
+		!sameCheques(sv.FaceUp, s.FaceUp(seat)) || !sameCheques(sv.FaceDown, s.FaceDown(seat)) {
+		return false
+	}
+	for r, round := range scores {
+		if sv.Scores[r] != round[seat] {
+			return false
+		}
+	}
+	h := s.Holdings(seat)
+	return sameCounts(sv.Holdings, func(k razzia.Kind) int { return int(h[k]) })
+}
+
+// sameCheques reports whether vs lists the cheques of c (Cheques.Values).
+func sameCheques(vs []int, c razzia.Cheques) bool {
+	if len(vs) != c.Len() {
+		return false
+	}
+	for _, v := range vs {
+		if !c.Has(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// counts returns the kinds whose count n gives is positive, by name.
+func counts(n func(razzia.Kind) int) map[string]int {
+	kinds := 0
+	for _, k := range razzia.Kinds {
+		if n(k) > 0 {
+			kinds++
+		}
+	}
+	out := make(map[string]int, kinds)
+	for _, k := range razzia.Kinds {
+		if c := n(k); c > 0 {
+			out[k.String()] = c
+		}
+	}
+	return out
+}
+
+// sameCounts reports whether m is counts(n).
+func sameCounts(m map[string]int, n func(razzia.Kind) int) bool {
+	kinds := 0
+	for _, k := range razzia.Kinds {
+		if c := n(k); c > 0 {
+			kinds++
+			if m[k.String()] != c {
+				return false
+			}
+		}
+	}
+	return kinds == len(m)
 }
 
 // legalOf returns the legal moves as tokens and typed; empty, not nil,
 // for none.
 func legalOf(v razzia.View) ([]string, []Move) {
-	tokens, typed := []string{}, []Move{}
+	n := len(v.Legal)
+	tokens, typed := make([]string, 0, n), make([]Move, 0, n)
+	var gains []razzia.Score // the bids', allocated together
 	s := &v.State
 	for _, m := range v.Legal {
 		tokens = append(tokens, m.String())
 		mv := MoveOf(m)
 		if m.Action == razzia.ActionBid {
-			gain := s.Stake(s.ToMove(), int(m.Cheque))
-			mv.Gain = &gain
+			if gains == nil {
+				gains = make([]razzia.Score, 0, n)
+			}
+			gains = append(gains, s.Stake(s.ToMove(), int(m.Cheque)))
+			mv.Gain = &gains[len(gains)-1]
 		}
 		typed = append(typed, mv)
 	}

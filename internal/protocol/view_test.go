@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -177,5 +178,83 @@ func TestClockViewLeft(t *testing.T) {
 		if running != tc.running || dec != tc.decision || res != tc.reserve {
 			t.Errorf("%s: Left = %v, %v, %v; want %v, %v, %v", tc.name, running, dec, res, tc.running, tc.decision, tc.reserve)
 		}
+	}
+}
+
+// TestNewViewAfter plays random games and checks that a view made after
+// the previous move's, or after another game's, is the view made alone,
+// and that the view shared from is left as it was.
+func TestNewViewAfter(t *testing.T) {
+	encode := func(v View) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
+		for seed := range 5 {
+			names := []string{"Miriam", "Felix", "Elke", "Dennis", "Ann"}[:players]
+			g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: []byte{byte(players), byte(seed)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			other, err := razzia.NewGame(razzia.Setup{Players: []string{"A", "B", "C", "D", "E"}[:players], Seed: []byte{9, byte(seed)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(uint64(players), uint64(seed)))
+			prev := NewView(g.View(-1))
+			for playOn(t, g, rng) {
+				playOn(t, other, rng)
+				was := encode(prev)
+				want := encode(NewView(g.View(-1)))
+				next := NewViewAfter(g.View(-1), &prev)
+				if got := encode(next); got != want {
+					t.Fatalf("%d players, seed %d, move %d: after the previous view\n got %s\nwant %s", players, seed, g.Len(), got, want)
+				}
+				if encode(prev) != was {
+					t.Fatalf("%d players, seed %d, move %d: the previous view changed", players, seed, g.Len())
+				}
+				o := NewView(other.View(-1))
+				if got := encode(NewViewAfter(g.View(-1), &o)); got != want {
+					t.Fatalf("%d players, seed %d, move %d: after another game's view\n got %s\nwant %s", players, seed, g.Len(), got, want)
+				}
+				prev = next
+			}
+		}
+	}
+}
+
+// BenchmarkNewView makes the spectators' view of every moment of a game
+// of four, alone ("alone") and sharing with the previous moment's
+// ("after"), as a table's host does at every move.
+func BenchmarkNewView(b *testing.B) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"}, Seed: []byte("bench")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	var moments []razzia.View
+	for {
+		moments = append(moments, g.View(-1))
+		if !playOn(b, g, rng) {
+			break
+		}
+	}
+	for _, after := range []bool{false, true} {
+		b.Run(map[bool]string{false: "alone", true: "after"}[after], func(b *testing.B) {
+			b.ReportAllocs()
+			var prev *View
+			for i := 0; b.Loop(); i++ {
+				v := moments[i%len(moments)]
+				if after {
+					next := NewViewAfter(v, prev)
+					prev = &next
+				} else {
+					NewView(v)
+				}
+			}
+		})
 	}
 }

@@ -30,7 +30,8 @@ type Batcher[T any] struct {
 
 // NewBatcher starts the goroutine that calls handle with groups of at
 // most max items (and the items sent first), waiting up to tick for more
-// after the first (zero: no waiting, only what is already there).
+// after the first (zero: no waiting, only what is already there). handle
+// must not keep the group: its list is the next group's.
 func NewBatcher[T any](max int, tick time.Duration, handle func([]T)) *Batcher[T] {
 	// A group's worth of room: a sender queues its item and waits for
 	// the outcome without the goroutine having to take it from its hand,
@@ -102,8 +103,9 @@ func (b *Batcher[T]) takeFirst(group []T) []T {
 func (b *Batcher[T]) run() {
 	defer close(b.done)
 	in := b.in
+	var list []T // the groups' list, used again
 	for {
-		group := b.takeFirst(nil)
+		group := b.takeFirst(list[:0])
 		if len(group) == 0 {
 			if in == nil {
 				return // closed, and every item handled
@@ -157,6 +159,9 @@ func (b *Batcher[T]) run() {
 		if timer != nil {
 			timer.Stop()
 		}
-		b.handle(b.takeFirst(group))
+		group = b.takeFirst(group)
+		b.handle(group)
+		clear(group) // no item outlives its group here
+		list = group
 	}
 }

@@ -74,8 +74,7 @@ func (l *loop) make(r match.Result, now, at time.Time) error {
 // table changed meanwhile) reloads the table; a clock or an expiry that
 // could not be stored is tried again after RetryDelay.
 func (l *loop) commit(w match.Write) error {
-	ctx, cancel := context.WithTimeout(l.env.ctx, commitTimeout)
-	defer cancel()
+	ctx := l.writeContext()
 	if w.Kind == match.AppendMove && l.ask != nil {
 		ctx = store.WithAsk(ctx, l.ask)
 		l.ask = nil
@@ -112,6 +111,21 @@ func (l *loop) commit(w match.Write) error {
 		return nil
 	}
 	return l.commitFailed(w, err)
+}
+
+// writeContext returns the context of a store write of the loop: the
+// Hub's, with commitTimeout at most and half of it at least left. It is
+// made again only when less is left, so that a move makes no context and
+// no timer of its own.
+func (l *loop) writeContext() context.Context {
+	if now := time.Now(); l.writeCtx == nil || l.writeBy.Sub(now) < commitTimeout/2 {
+		if l.writeCancel != nil {
+			l.writeCancel() // no write uses it: the loop's goroutine makes them one at a time
+		}
+		l.writeBy = now.Add(commitTimeout)
+		l.writeCtx, l.writeCancel = context.WithDeadline(l.env.ctx, l.writeBy)
+	}
+	return l.writeCtx
 }
 
 // commitFailed handles the store's refusal of the write w: a lost lease
@@ -323,9 +337,13 @@ func (l *loop) armClock() {
 		return
 	}
 	now := l.env.now()
-	if r := l.m.Release(l.present(), now); r.Write.Kind != match.NoWrite {
-		l.make(r, now, time.Time{}) // its effects arm the clock, or commit retries
-		return
+	// Only a held clock asks who is present (Release): the question reads
+	// every node's presence.
+	if l.m.Timing.Hold != nil {
+		if r := l.m.Release(l.present(), now); r.Write.Kind != match.NoWrite {
+			l.make(r, now, time.Time{}) // its effects arm the clock, or commit retries
+			return
+		}
 	}
 	if r := l.m.ResumeClock(); r.Write.Kind != match.NoWrite && l.make(r, now, time.Time{}) != nil {
 		return // reloaded, or retried by commit

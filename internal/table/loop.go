@@ -11,6 +11,7 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/match"
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 )
 
@@ -42,6 +43,14 @@ type loop struct {
 
 	subs    map[*Subscription]struct{}
 	version int64 // the broadcasts made: each showing's number
+	// writeCtx is the context of the store writes, until writeBy
+	// (writeContext); writeCancel ends it.
+	writeCtx    context.Context
+	writeCancel context.CancelFunc
+	writeBy     time.Time
+	// public is the spectators' view the last showing made, whose
+	// unchanged parts the next shares (protocol.NewViewAfter).
+	public *protocol.View
 
 	reqs  chan func(*loop)
 	heard announcements // a replica's moves carried by notices, not yet applied

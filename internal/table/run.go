@@ -146,6 +146,9 @@ func (l *loop) exit() {
 	l.retry.stop()
 	l.expiry.stop()
 	l.stopClock()
+	if l.writeCancel != nil {
+		l.writeCancel()
+	}
 	l.setHold(holdNone)
 	if l.owns() {
 		l.env.leases.unhold(l.id, l.lease.Fence) // the game is over: its lease matters no more

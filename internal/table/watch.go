@@ -40,10 +40,21 @@ type Update struct {
 // so that a message built from an update is encoded once for every
 // watcher who sees the same thing, not once per connection.
 type change struct {
-	mu      sync.Mutex // guards encoded and free, not the encoding itself
-	encoded map[encodedKey]*encoding
+	mu      sync.Mutex          // guards encoded and free, not the encoding itself
+	encoded []keyed             // a few (about ten a move): searched in order
 	free    []encoding          // allocated together: a change has several
 	clock   *protocol.ClockView // the clocks at the change, made once (showing.addClock)
+	// The first encodings' room, in the change's own allocation: a move's
+	// broadcast to four seats makes ten.
+	encodedBuf [12]keyed
+	freeBuf    [12]encoding
+	bufUsed    bool
+}
+
+// A keyed is an encoding of a change and what it encodes.
+type keyed struct {
+	key encodedKey
+	e   *encoding
 }
 
 type encodedKey struct {
@@ -58,66 +69,94 @@ type encodedKey struct {
 type encoding struct {
 	once  sync.Once
 	value any
+	bytes []byte // EncodedSince's: bytes in an interface would take an allocation
 	err   error
 }
 
 // Encoded returns the bytes encode makes of the update. Updates of one
 // change with the same seat, the same events and the same variant (such
 // as a language) share the bytes: encode runs for the first of them only.
-func (u Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]byte, error) {
+func (u *Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([]byte, error) {
 	return u.EncodedSince(variant, 0, encode)
 }
 
 // EncodedSince is Encoded for a message that depends on the version the
 // watcher received last too, base, such as a patch: updates of one
 // change with the same seat, events, variant and base share the bytes.
-func (u Update) EncodedSince(variant string, base int64, encode func(Update) ([]byte, error)) ([]byte, error) {
-	v, err := u.Shared(variant, base, func(u Update) (any, error) { return encode(u) })
-	b, _ := v.([]byte)
-	return b, err
+func (u *Update) EncodedSince(variant string, base int64, encode func(Update) ([]byte, error)) ([]byte, error) {
+	e := u.entry(encodedKey{u.Seat, u.from, variant, base})
+	if e == nil {
+		return encode(*u)
+	}
+	e.once.Do(func() { e.bytes, e.err = encode(*u) })
+	return e.bytes, e.err
 }
 
 // SharedByChange is Shared for a value made once for the whole change,
 // whatever the seat or events of the update that asks first (such as the
 // spectators' state, from which each seat's is made).
-func (u Update) SharedByChange(variant string, make func(Update) (any, error)) (any, error) {
+func (u *Update) SharedByChange(variant string, make func(Update) (any, error)) (any, error) {
 	return u.SharedByChangeSince(variant, 0, make)
 }
 
 // SharedByChangeSince is SharedByChange for a value that depends on the
 // version the watcher received last too, base (such as the spectators'
 // patch, from which each seat's is made).
-func (u Update) SharedByChangeSince(variant string, base int64, make func(Update) (any, error)) (any, error) {
+func (u *Update) SharedByChangeSince(variant string, base int64, make func(Update) (any, error)) (any, error) {
 	return u.shared(encodedKey{seat: math.MinInt, from: -1, variant: variant, base: base}, make)
+}
+
+// SharedByEvents is SharedByChange for a value made of the update's
+// events and what every watcher sees alike (such as the events as a
+// patch carries them): made once for the updates of one change with the
+// same events.
+func (u *Update) SharedByEvents(variant string, make func(Update) (any, error)) (any, error) {
+	return u.shared(encodedKey{seat: math.MinInt + 1, from: u.from, variant: variant}, make)
 }
 
 // Shared is EncodedSince for any value made of the update (such as an
 // encoded state with what its patches need of it): made once for the
 // updates of one change with the same seat, events, variant and base.
-func (u Update) Shared(variant string, base int64, make func(Update) (any, error)) (any, error) {
+func (u *Update) Shared(variant string, base int64, make func(Update) (any, error)) (any, error) {
 	return u.shared(encodedKey{u.Seat, u.from, variant, base}, make)
 }
 
-func (u Update) shared(key encodedKey, build func(Update) (any, error)) (any, error) {
-	if u.change == nil {
-		return build(u)
+func (u *Update) shared(key encodedKey, build func(Update) (any, error)) (any, error) {
+	e := u.entry(key)
+	if e == nil {
+		return build(*u)
 	}
-	c := u.change
-	c.mu.Lock()
-	e, ok := c.encoded[key]
-	if !ok {
-		if c.encoded == nil {
-			c.encoded = make(map[encodedKey]*encoding, 8)
-		}
-		if len(c.free) == 0 {
-			c.free = make([]encoding, 8)
-		}
-		e, c.free = &c.free[0], c.free[1:]
-		c.encoded[key] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.value, e.err = build(u) })
+	e.once.Do(func() { e.value, e.err = build(*u) })
 	return e.value, e.err
+}
+
+// entry returns the change's encoding of key, made the first time it is
+// asked for; nil for an update of no change.
+func (u *Update) entry(key encodedKey) *encoding {
+	c := u.change
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, k := range c.encoded {
+		if k.key == key {
+			return k.e
+		}
+	}
+	if c.encoded == nil {
+		c.encoded = c.encodedBuf[:0]
+	}
+	if len(c.free) == 0 {
+		if c.free = c.freeBuf[:]; c.bufUsed {
+			c.free = make([]encoding, 16)
+		}
+		c.bufUsed = true
+	}
+	e := &c.free[0]
+	c.free = c.free[1:]
+	c.encoded = append(c.encoded, keyed{key, e})
+	return e
 }
 
 // A Subscription receives a game's updates. A slow subscriber never holds

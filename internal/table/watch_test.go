@@ -20,7 +20,7 @@ func TestEncodedOncePerKey(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			if b, err := (Update{Seat: 2, change: c}).Encoded("en", encode); err != nil || len(b) != 1 || b[0] != 2 {
+			if b, err := (&Update{Seat: 2, change: c}).Encoded("en", encode); err != nil || len(b) != 1 || b[0] != 2 {
 				t.Errorf("Encoded = %v, %v", b, err)
 			}
 		})
@@ -29,15 +29,15 @@ func TestEncodedOncePerKey(t *testing.T) {
 	if n := calls.Load(); n != 1 {
 		t.Errorf("8 watchers of one seat: %d encodings, want 1", n)
 	}
-	(Update{Seat: 2, change: c}).Encoded("nl", encode)
-	(Update{Seat: 3, change: c}).Encoded("en", encode)
+	(&Update{Seat: 2, change: c}).Encoded("nl", encode)
+	(&Update{Seat: 3, change: c}).Encoded("en", encode)
 	if n := calls.Load(); n != 3 {
 		t.Errorf("another language and another seat: %d encodings in all, want 3", n)
 	}
 
 	// Seat 0's encoding blocks until seat 1's is done.
 	started, release := make(chan struct{}), make(chan struct{})
-	go (Update{Seat: 0, change: c}).Encoded("en", func(Update) ([]byte, error) {
+	go (&Update{Seat: 0, change: c}).Encoded("en", func(Update) ([]byte, error) {
 		close(started)
 		<-release
 		return nil, nil
@@ -45,7 +45,7 @@ func TestEncodedOncePerKey(t *testing.T) {
 	<-started
 	done := make(chan struct{})
 	go func() {
-		(Update{Seat: 1, change: c}).Encoded("en", encode)
+		(&Update{Seat: 1, change: c}).Encoded("en", encode)
 		close(done)
 	}()
 	select {

@@ -51,8 +51,14 @@ func (l *loop) info() protocol.GameInfo { return describe(l.m, l.id, l.env.limit
 // showing returns a new broadcast of the table's state, the next version.
 func (l *loop) showing() *showing {
 	l.version++
-	return &showing{m: l.m, info: l.info(), now: l.env.now, events: map[int][]razzia.Event{},
-		views: map[int]*protocol.View{}, c: &change{}, version: l.version}
+	// The showing and its change in one allocation: the change lives as
+	// long as its updates, the showing no longer.
+	both := &struct {
+		sh showing
+		c  change
+	}{sh: showing{m: l.m, info: l.info(), now: l.env.now, version: l.version, last: &l.public}}
+	both.sh.c, both.sh.events = &both.c, both.sh.eventsBuf[:0]
+	return &both.sh
 }
 
 // resend sends s the state again, whole, with every event of the game.
@@ -87,12 +93,15 @@ func (l *loop) tellSeat(seat int) {
 // and the encoded messages (c) are shared by its updates, so that each is
 // made once, and only the events not yet sent are copied.
 type showing struct {
-	m      *match.Match
-	info   protocol.GameInfo
-	now    func() time.Time // read once, for the clocks
-	events map[int][]razzia.Event
-	views  map[int]*protocol.View
-	c      *change
+	m         *match.Match
+	info      protocol.GameInfo
+	now       func() time.Time // read once, for the clocks
+	events    []eventsFrom     // by the move they start from: one or two
+	eventsBuf [2]eventsFrom
+	// views by seat, the spectators' (-1) first: views[seat+1].
+	views [razzia.MaxPlayers + 1]*protocol.View
+	c     *change
+	last  **protocol.View // the loop's last spectators' view, shared from and replaced
 	// version numbers the broadcast among the loop's (Update.Version).
 	version int64
 }
@@ -110,12 +119,7 @@ func (sh *showing) send(s *Subscription) {
 	s.full = false
 	u := Update{Game: sh.info, Seat: s.seat, from: from, change: sh.c, Version: sh.version, Full: full}
 	if g := sh.m.Game; g != nil {
-		ev, ok := sh.events[from]
-		if !ok {
-			ev = g.EventsSince(from)
-			sh.events[from] = ev
-		}
-		u.Events = ev
+		u.Events = sh.eventsSince(from)
 		u.View, u.Public = sh.view(s.seat), sh.view(-1)
 		sh.addClock(&u)
 		s.sent = g.Len()
@@ -127,21 +131,39 @@ func (sh *showing) send(s *Subscription) {
 // the public view (seat -1), built once, since they differ only in the
 // seat's legal moves.
 func (sh *showing) view(seat int) *protocol.View {
-	if v, ok := sh.views[seat]; ok {
+	if v := sh.views[seat+1]; v != nil {
 		return v
 	}
-	public, ok := sh.views[-1]
-	if !ok {
-		v := protocol.NewView(sh.m.Game.View(-1))
+	public := sh.views[0]
+	if public == nil {
+		v := protocol.NewViewAfter(sh.m.Game.View(-1), *sh.last)
 		public = &v
-		sh.views[-1] = public
+		sh.views[0], *sh.last = public, public
 	}
 	v := public
 	if seat >= 0 {
 		v = public.ForSeat(sh.m.Game.View(seat))
 	}
-	sh.views[seat] = v
+	sh.views[seat+1] = v
 	return v
+}
+
+// An eventsFrom is the game's events from a move on.
+type eventsFrom struct {
+	from   int
+	events []razzia.Event
+}
+
+// eventsSince returns the game's events from move from on, made once.
+func (sh *showing) eventsSince(from int) []razzia.Event {
+	for _, e := range sh.events {
+		if e.from == from {
+			return e.events
+		}
+	}
+	ev := sh.m.Game.EventsSince(from)
+	sh.events = append(sh.events, eventsFrom{from, ev})
+	return ev
 }
 
 // addClock fills in the clock, take-overs and the seat's own pre-move of

@@ -107,7 +107,7 @@ func (s *Store) RenewLeases(ctx context.Context, leases []store.Lease, ttl time.
 	err = s.writeFirst(ctx, fmt.Sprintf("renew %d leases", len(leases)), func(w *wtx) (*store.Change, error) {
 		clear(expires)
 		until := w.now.Add(ttl).Round(0)
-		rows, err := w.stmt(w.st.renewLeases).QueryContext(w.ctx, until.UnixNano(), string(list), w.now.UnixNano())
+		rows, err := w.st.renewLeases.QueryContext(w.ctx, until.UnixNano(), string(list), w.now.UnixNano())
 		if err != nil {
 			return nil, err
 		}
@@ -239,10 +239,11 @@ func (s *Store) Health(ctx context.Context) error {
 	if err := s.checkCurrent(ctx); err != nil {
 		return err
 	}
-	o := &op{ctx: ctx, name: "health check", health: true, done: make(chan error, 1), run: func(w *wtx) (*store.Change, error) {
+	o := ops.Get().(*op)
+	o.ctx, o.name, o.health, o.run = ctx, "health check", true, func(w *wtx) (*store.Change, error) {
 		_, err := w.exec(w.st.health, w.now.UnixNano())
 		return nil, err
-	}}
+	}
 	if err := s.submit(o); err != nil {
 		return err
 	}

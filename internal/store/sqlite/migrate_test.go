@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"database/sql"
 	"path/filepath"
 	"testing"
 )
@@ -12,7 +13,7 @@ func TestMissingMigrationApplied(t *testing.T) {
 	ctx := t.Context()
 	path := filepath.Join(t.TempDir(), "razzia.db")
 	s := open(t, path)
-	p, err := s.provider()
+	p, err := besideWriter(t, s).provider()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func TestMissingMigrationApplied(t *testing.T) {
 	s.Close()
 	s = open(t, path)
 	defer s.Close()
-	p, err = s.provider()
+	p, err = besideWriter(t, s).provider()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,4 +38,38 @@ func TestMissingMigrationApplied(t *testing.T) {
 			t.Errorf("migration %d: %s after opening", st.Source.Version, st.State)
 		}
 	}
+}
+
+// besideWriter returns a store of s's file whose writer database is a
+// connection of its own: s's writer holds its one connection.
+func besideWriter(t *testing.T, s *Store) *Store {
+	t.Helper()
+	db, err := s.open(writePragmas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return &Store{path: s.path, w: db}
+}
+
+// atVersion makes a database at path migrated up to version, and returns
+// the connection that migrated it: the database of an older razzia.
+func atVersion(t *testing.T, path string, version int64) *sql.DB {
+	t.Helper()
+	s := &Store{path: path}
+	db, err := s.open(writePragmas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.w = db
+	p, err := s.provider()
+	if err != nil {
+		db.Close()
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(t.Context(), version); err != nil {
+		db.Close()
+		t.Fatal(err)
+	}
+	return db
 }

@@ -96,19 +96,7 @@ func TestMarked(t *testing.T) {
 // mark, as every server kept before, opens and its games go on.
 func TestUpgradeFromVersion1(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
-	s := &Store{path: path}
-	db, err := s.open(writePragmas)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.w = db
-	p, err := s.provider()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(t.Context(), 1); err != nil {
-		t.Fatal(err)
-	}
+	db := atVersion(t, path, 1)
 	for _, q := range []string{
 		`INSERT INTO games (id, status, cheques, seed, created, updated) VALUES ('old0000001', 'playing', '[[2,7],[3,6]]', NULL, 1, 2)`,
 		`INSERT INTO seats VALUES ('old0000001', 0, 'Ann', '', x'01'), ('old0000001', 1, 'Bot', 'hard', NULL)`,
@@ -119,7 +107,7 @@ func TestUpgradeFromVersion1(t *testing.T) {
 		}
 	}
 	db.Close()
-	s = open(t, path)
+	s := open(t, path)
 	defer s.Close()
 	if err := s.AppendMove(t.Context(), "old0000001", store.NoFence, 1, "pass", store.StatusPlaying); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("AppendMove over a stored move = %v, want ErrConflict", err)
@@ -137,10 +125,10 @@ func TestUpgradeFromVersion1(t *testing.T) {
 		t.Errorf("after the upgrade: seats %+v, creator %x", g.Seats, g.CreatorHash)
 	}
 	var on int
-	if err := s.w.QueryRow("PRAGMA foreign_keys").Scan(&on); err != nil || on != 1 {
+	if err := s.wc.QueryRowContext(t.Context(), "PRAGMA foreign_keys").Scan(&on); err != nil || on != 1 {
 		t.Errorf("PRAGMA foreign_keys = %d, %v after the upgrade; want 1", on, err)
 	}
-	if rows, err := s.w.Query("PRAGMA foreign_key_check"); err != nil || rows.Next() {
+	if rows, err := s.wc.QueryContext(t.Context(), "PRAGMA foreign_key_check"); err != nil || rows.Next() {
 		t.Errorf("PRAGMA foreign_key_check finds a problem (%v)", err)
 	} else {
 		rows.Close()

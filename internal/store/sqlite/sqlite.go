@@ -14,7 +14,8 @@
 //
 // games (id, status, cheques as JSON, seed, created and updated in Unix
 // nanoseconds, move_count, lease_node, lease_fence, lease_expires,
-// creator_hash), seats
+// creator_hash, and listed: the lists' order, the time updated but 0
+// while a game is played, so that a move writes no index entry), seats
 // (game_id, idx, name, bot, token_hash) and moves (game_id, idx, token),
 // keyed by (game_id, idx) so that no move index is stored twice, and
 // health (one row a health check rewrites). The file is marked with
@@ -53,9 +54,14 @@ import (
 // Store is a store.Store kept in one SQLite database file. Its methods are
 // safe for concurrent use.
 type Store struct {
-	path   string
-	opts   Options
-	w      *sql.DB // one connection, the writer goroutine's
+	path string
+	opts Options
+	w    *sql.DB // one connection, the writer goroutine's
+	// wc is w's connection, held: the writer's groups are its BEGIN and
+	// COMMIT, and its statements are prepared on it once, so that a
+	// group binds no statement and starts no goroutine (as sql.Tx does).
+	wc     *sql.Conn
+	wtx    wtx     // the writer's group, made again for each
 	r      *sql.DB // readers: WAL lets them run beside the writer
 	schema int64   // the newest migration here, which the database has
 	stmts  statements
@@ -214,12 +220,18 @@ func OpenOptions(ctx context.Context, path string, opts Options) (_ *Store, err 
 			return nil, s.wrap("release the leases of ended processes", err)
 		}
 	}
-	if err := s.stmts.prepare(ctx, s.w); err != nil {
+	if s.wc, err = s.w.Conn(ctx); err != nil {
+		s.w.Close()
+		return nil, s.wrap("connect", err)
+	}
+	if err := s.stmts.prepare(ctx, s.wc); err != nil {
+		s.wc.Close()
 		s.w.Close()
 		return nil, s.wrap("prepare", err)
 	}
 	if s.r, err = s.connect(ctx, readPragmas, readers); err != nil {
 		s.stmts.close()
+		s.wc.Close()
 		s.w.Close()
 		return nil, err
 	}
@@ -227,6 +239,7 @@ func OpenOptions(ctx context.Context, path string, opts Options) (_ *Store, err 
 		if s.ckpt, err = s.connect(ctx, ckptPragmas, 1); err != nil {
 			s.stmts.close()
 			s.r.Close()
+			s.wc.Close()
 			s.w.Close()
 			return nil, err
 		}
@@ -504,6 +517,9 @@ func (s *Store) Close() error {
 		s.broker.Close()
 		s.stmts.close()
 		var errs []error
+		if s.wc != nil {
+			errs = append(errs, s.wc.Close())
+		}
 		for _, db := range []*sql.DB{s.ckpt, s.r, s.w} { // the writer last: it checkpoints all at close
 			if db != nil {
 				errs = append(errs, db.Close())

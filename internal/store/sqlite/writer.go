@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite"
@@ -16,8 +17,12 @@ import (
 // An op is one write: run makes its changes in the group's transaction
 // and returns the change to announce once committed, if any.
 type op struct {
-	ctx    context.Context
-	name   string // what it does, for errors
+	ctx  context.Context
+	name string // what it does, for errors; with game, a format of its index and game
+	// game and index are the move an op appends, which name describes:
+	// its words are made only for an error.
+	game   string
+	index  int
 	run    func(w *wtx) (*store.Change, error)
 	health bool // a health check: its failure is not a failed commit of data
 	done   chan error
@@ -36,14 +41,42 @@ type batchError struct {
 // is waited for even if ctx ends meanwhile, so that nil always means on
 // disk and an error always means not written.
 func (s *Store) write(ctx context.Context, name string, f func(w *wtx) (*store.Change, error)) error {
-	return s.submit(&op{ctx: ctx, name: name, run: f, done: make(chan error, 1)})
+	o := ops.Get().(*op)
+	o.ctx, o.name, o.run = ctx, name, f
+	return s.submit(o)
 }
 
+// writeMove is write for a move's append, named by format with the
+// move's index and game.
+func (s *Store) writeMove(ctx context.Context, format, game string, index int, f func(w *wtx) (*store.Change, error)) error {
+	o := ops.Get().(*op)
+	o.ctx, o.name, o.game, o.index, o.run = ctx, format, game, index, f
+	return s.submit(o)
+}
+
+// ops are ops done with, their channels ready: a move makes one.
+var ops = sync.Pool{New: func() any { return &op{done: make(chan error, 1)} }}
+
+// submit queues o, waits for its outcome and then puts o in ops: the
+// writer no longer reads it once it sent the outcome.
 func (s *Store) submit(o *op) error {
-	if err := s.batch.Send(o.ctx, o); err != nil {
-		return fmt.Errorf("sqlite: %s %s: %w", o.name, s.path, err)
+	err := s.batch.Send(o.ctx, o)
+	if err != nil {
+		err = fmt.Errorf("sqlite: %s %s: %w", o.what(), s.path, err)
+	} else {
+		err = <-o.done
 	}
-	return <-o.done
+	*o = op{done: o.done}
+	ops.Put(o)
+	return err
+}
+
+// what says what o does, for errors.
+func (o *op) what() string {
+	if o.game != "" {
+		return fmt.Sprintf(o.name, o.index, o.game)
+	}
+	return o.name
 }
 
 // writeFirst is write ahead of the writes queued: f joins the next group
@@ -55,7 +88,7 @@ func (s *Store) writeFirst(ctx context.Context, name string, f func(w *wtx) (*st
 	}
 	o := &op{ctx: ctx, name: name, run: f, done: make(chan error, 1)}
 	if err := s.batch.SendFirst(o); err != nil {
-		return fmt.Errorf("sqlite: %s %s: %w", o.name, s.path, err)
+		return fmt.Errorf("sqlite: %s %s: %w", o.what(), s.path, err)
 	}
 	return <-o.done
 }
@@ -70,7 +103,7 @@ func (s *Store) commit(batch []*op) {
 	fail := func(err error) {
 		for _, o := range batch {
 			if o.err == nil {
-				o.err = s.wrap(o.name, err)
+				o.err = s.wrap(o.what(), err)
 			}
 		}
 		if !onlyHealth(batch) {
@@ -82,23 +115,25 @@ func (s *Store) commit(batch []*op) {
 			o.done <- o.err
 		}
 	}()
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
+	if _, err := s.stmts.begin.ExecContext(ctx); err != nil {
+		s.rollback(ctx)
 		fail(err)
 		return
 	}
-	w := &wtx{ctx: ctx, tx: tx, st: &s.stmts}
+	w := &s.wtx // the writer's goroutine's alone
+	*w = wtx{ctx: ctx, tx: s.wc, st: &s.stmts}
 	// A group of one write needs no savepoint: the transaction is its own,
 	// and rolling it back undoes the write that failed alone.
 	single := len(batch) == 1
+	var err error
 	for _, o := range batch {
 		if err := o.ctx.Err(); err != nil {
-			o.err = fmt.Errorf("sqlite: %s: %w", o.name, err)
+			o.err = fmt.Errorf("sqlite: %s: %w", o.what(), err)
 			continue
 		}
 		if !single {
 			if _, err := w.exec(s.stmts.savepoint); err != nil {
-				tx.Rollback()
+				s.rollback(ctx)
 				fail(err)
 				return
 			}
@@ -110,9 +145,9 @@ func (s *Store) commit(batch []*op) {
 				_, err = w.exec(s.stmts.release)
 			}
 		} else if alone(o.err) {
-			o.err = s.fail(o.name, o.err)
+			o.err = s.fail(o.what(), o.err)
 			if single {
-				if err := tx.Rollback(); err != nil {
+				if err := s.rollback(ctx); err != nil {
 					fail(err)
 					return
 				}
@@ -127,16 +162,25 @@ func (s *Store) commit(batch []*op) {
 			o.err = nil
 		}
 		if err != nil {
-			tx.Rollback()
+			s.rollback(ctx)
 			fail(err)
 			return
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if _, err := s.stmts.commitTx.ExecContext(ctx); err != nil {
+		s.rollback(ctx) // a commit that failed may leave the transaction open
 		fail(err)
 		return
 	}
 	s.committed(batch)
+}
+
+// rollback ends the writer's transaction. SQLite rolls some failed
+// transactions back itself (a full disk), and then refuses ROLLBACK:
+// the error matters only where the transaction must be open.
+func (s *Store) rollback(ctx context.Context) error {
+	_, err := s.stmts.rollback.ExecContext(ctx)
+	return err
 }
 
 // committed notes a group that ended as it should and announces its
@@ -181,93 +225,117 @@ func isSQLite(err error) bool {
 	return errors.As(err, &e)
 }
 
-// wtx is a group's transaction as its ops see it.
+// wtx is a group's transaction as its ops see it: the writer's
+// connection, between the group's BEGIN and COMMIT.
 type wtx struct {
 	ctx   context.Context
-	tx    *sql.Tx
+	tx    *sql.Conn
 	st    *statements
 	now   time.Time // when the current op started: the clock of its checks
 	stamp time.Time // the same by Options.Now: what a game's Updated becomes
-	bound []boundStmt
 }
 
-// A boundStmt is a prepared statement and its copy bound to a group's
-// transaction.
-type boundStmt struct{ st, tx *sql.Stmt }
-
-// stmt returns st bound to the transaction. The writer pool has one
-// connection, on which st was prepared, so nothing is prepared again. A
-// group uses a few statements: a list is quicker than a map to search.
-func (w *wtx) stmt(st *sql.Stmt) *sql.Stmt {
-	for _, b := range w.bound {
-		if b.st == st {
-			return b.tx
-		}
-	}
-	b := w.tx.StmtContext(w.ctx, st)
-	w.bound = append(w.bound, boundStmt{st, b})
-	return b
-}
-
+// exec runs st, one of the writer's statements, prepared once on its
+// connection: nothing is prepared or bound again.
 func (w *wtx) exec(st *sql.Stmt, args ...any) (sql.Result, error) {
-	return w.stmt(st).ExecContext(w.ctx, args...)
+	return st.ExecContext(w.ctx, args...)
 }
 
 func (w *wtx) row(st *sql.Stmt, args ...any) *sql.Row {
-	return w.stmt(st).QueryRowContext(w.ctx, args...)
+	return st.QueryRowContext(w.ctx, args...)
+}
+
+// moveRow is a move's update of its game in play, which stays in play,
+// where the move may go: the game at the move's index, the fence
+// permitting (store.Lease's Permits: ?5 zero, no live lease; else the
+// live lease's fence), the clock kept when ?2 is NULL. It sets no column
+// an index holds (TestMoveWritesNothingIndexed), so that a move's commit
+// writes its game's row and its own, and no index entry. No row changed:
+// wtx.live says why.
+const moveRow = `UPDATE games SET updated = max(updated + 1, ?1), move_count = move_count + 1, clock = coalesce(?2, clock)
+	WHERE id = ?3 AND move_count = ?4 AND status = 'playing'
+		AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?6) = (?5 <> 0)
+		AND (?5 = 0 OR lease_fence = ?5)`
+
+// moveStatus is moveRow for a move that may change its game's status
+// (the last, or the first of a game still open), ?1: it sets the status,
+// and listed with it.
+var moveStatus = `UPDATE games SET status = ?1, updated = ` + nextUpdated + `, listed = ` + listedAs("?1", nextUpdated) + `,
+		move_count = move_count + 1, clock = coalesce(?3, clock)
+	WHERE id = ?4 AND move_count = ?5 AND status IN ('open', 'playing')
+		AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?7) = (?6 <> 0)
+		AND (?6 = 0 OR lease_fence = ?6)`
+
+// setClockPlaying sets the clock of a game in play, which keeps its
+// listed (0); an open game's is its time updated (setClockListed).
+const setClockPlaying = "UPDATE games SET clock = ?1, updated = " + nextUpdated + " WHERE id = ?3 AND status = 'playing'"
+
+// renewLeases renews leases: ?2 is a JSON list of {g: game, n: node, f:
+// fence}; a lease is renewed while that node holds it live with that
+// fence.
+const renewLeases = `UPDATE games SET lease_expires = ?1
+	FROM (SELECT json_extract(value, '$.g') AS id, json_extract(value, '$.n') AS node,
+		json_extract(value, '$.f') AS fence FROM json_each(?2)) AS w
+	WHERE games.id = w.id AND games.lease_node = w.node AND games.lease_fence = w.fence
+		AND games.lease_expires > ?3
+	RETURNING games.id, games.lease_fence`
+
+// nextUpdated is the time updated a change of a game sets, from ?2, now:
+// it never goes backwards, so that the order of changes survives a
+// clock step.
+const nextUpdated = "max(updated + 1, ?2)"
+
+// listedAs is the listed of a game of status with the time updated
+// (SQL expressions): the order of the lists by status, which is the time
+// updated but while the game is played (0), so that a move of a game in
+// play changes nothing the lists' index holds. The games table's CHECK
+// holds every row to it (migration 00015).
+func listedAs(status, updated string) string {
+	return "CASE WHEN " + status + " = 'playing' THEN 0 ELSE " + updated + " END"
 }
 
 // statements are the writer's, prepared once on its connection.
 type statements struct {
+	begin, commitTx, rollback      *sql.Stmt
 	savepoint, release, rollbackTo *sql.Stmt
 
 	gameExists, insertGame, insertSeat, insertMove  *sql.Stmt
 	gameForWrite, seatForWrite, takeSeat, setStatus *sql.Stmt
-	touch, moveRow, setLease                        *sql.Stmt
-	setClock, renewLeases, setRematch, setSeatBot   *sql.Stmt
+	touch, moveRow, moveStatus, setLease            *sql.Stmt
+	setClock, setClockListed, renewLeases           *sql.Stmt
+	setRematch, setSeatBot                          *sql.Stmt
 	health                                          *sql.Stmt
 }
 
-func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
+func (st *statements) prepare(ctx context.Context, db *sql.Conn) error {
 	for _, p := range []struct {
 		s   **sql.Stmt
 		sql string
 	}{
+		{&st.begin, "BEGIN IMMEDIATE"},
+		{&st.commitTx, "COMMIT"},
+		{&st.rollback, "ROLLBACK"},
 		{&st.savepoint, "SAVEPOINT op"},
 		{&st.release, "RELEASE op"},
 		{&st.rollbackTo, "ROLLBACK TO op"},
 		{&st.gameExists, "SELECT count(*) FROM games WHERE id = ?"},
-		{&st.insertGame, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock, rematch_of, rematch)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insertGame, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock, rematch_of, rematch, listed)
+			VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ` + listedAs("?2", "?6") + `)`},
 		{&st.insertSeat, "INSERT INTO seats (game_id, idx, name, bot, token_hash, account_id) VALUES (?, ?, ?, ?, ?, ?)"},
 		{&st.insertMove, "INSERT INTO moves (game_id, idx, token) VALUES (?, ?, ?)"},
 		{&st.gameForWrite, "SELECT status, move_count, lease_node, lease_fence, lease_expires FROM games WHERE id = ?"},
 		{&st.seatForWrite, "SELECT name, bot, token_hash FROM seats WHERE game_id = ? AND idx = ?"},
 		{&st.takeSeat, "UPDATE seats SET name = ?, token_hash = ?, account_id = ? WHERE game_id = ? AND idx = ?"},
 		{&st.setSeatBot, "UPDATE seats SET name = ?, bot = ? WHERE game_id = ? AND idx = ?"},
-		{&st.setStatus, "UPDATE games SET status = ?, updated = max(updated + 1, ?) WHERE id = ? AND status = 'open'"},
-		// updated moves to now, and never backwards, so the order of
-		// changes survives a clock step.
-		{&st.touch, "UPDATE games SET status = ?, updated = max(updated + 1, ?) WHERE id = ?"},
-		// A move's update of its game, where the move may go: the game
-		// live at the move's index, the fence permitting (store.Lease's
-		// Permits: ?6 zero, no live lease; else the live lease's fence),
-		// the clock kept when ?3 is NULL. No row changed: wtx.live says why.
-		{&st.moveRow, `UPDATE games SET status = ?1, updated = max(updated + 1, ?2), move_count = move_count + 1,
-				clock = coalesce(?3, clock)
-			WHERE id = ?4 AND move_count = ?5 AND status IN ('open', 'playing')
-				AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?7) = (?6 <> 0)
-				AND (?6 = 0 OR lease_fence = ?6)`},
+		{&st.setStatus, "UPDATE games SET status = ?1, updated = " + nextUpdated + ", listed = " + listedAs("?1", nextUpdated) +
+			" WHERE id = ?3 AND status = 'open'"},
+		{&st.touch, "UPDATE games SET status = ?1, updated = " + nextUpdated + ", listed = " + listedAs("?1", nextUpdated) + " WHERE id = ?3"},
+		{&st.moveRow, moveRow},
+		{&st.moveStatus, moveStatus},
 		{&st.setLease, "UPDATE games SET lease_node = ?, lease_fence = ?, lease_expires = ? WHERE id = ?"},
-		{&st.setClock, "UPDATE games SET clock = ?, updated = max(updated + 1, ?) WHERE id = ?"},
-		// ?2 is a JSON list of {g: game, n: node, f: fence}; a lease is
-		// renewed while that node holds it live with that fence.
-		{&st.renewLeases, `UPDATE games SET lease_expires = ?1
-			FROM (SELECT json_extract(value, '$.g') AS id, json_extract(value, '$.n') AS node,
-				json_extract(value, '$.f') AS fence FROM json_each(?2)) AS w
-			WHERE games.id = w.id AND games.lease_node = w.node AND games.lease_fence = w.fence
-				AND games.lease_expires > ?3
-			RETURNING games.id, games.lease_fence`},
+		{&st.setClock, setClockPlaying},
+		{&st.setClockListed, "UPDATE games SET clock = ?1, updated = " + nextUpdated + ", listed = " + listedAs("status", nextUpdated) + " WHERE id = ?3"},
+		{&st.renewLeases, renewLeases},
 		{&st.setRematch, "UPDATE games SET rematch = ? WHERE id = ? AND rematch IS ?"},
 		{&st.health, "INSERT INTO health (id, checked) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked = excluded.checked"},
 	} {
@@ -281,9 +349,9 @@ func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
 }
 
 func (st *statements) close() {
-	for _, s := range []*sql.Stmt{st.savepoint, st.release, st.rollbackTo, st.gameExists, st.insertGame,
+	for _, s := range []*sql.Stmt{st.begin, st.commitTx, st.rollback, st.savepoint, st.release, st.rollbackTo, st.gameExists, st.insertGame,
 		st.insertSeat, st.insertMove, st.gameForWrite, st.seatForWrite, st.takeSeat, st.setStatus, st.touch,
-		st.moveRow, st.setLease, st.health, st.setClock, st.renewLeases, st.setRematch, st.setSeatBot} {
+		st.moveRow, st.moveStatus, st.setLease, st.health, st.setClock, st.setClockListed, st.renewLeases, st.setRematch, st.setSeatBot} {
 		if s != nil {
 			s.Close()
 		}
