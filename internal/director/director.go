@@ -284,6 +284,7 @@ func (s *Service) take(ctx context.Context, id string) {
 	s.mu.Lock()
 	if s.ctx.Err() != nil {
 		s.mu.Unlock()
+		s.handOverLease(id, l) // closed meanwhile: not left to lapse
 		return
 	}
 	s.runs[id] = r

@@ -50,21 +50,18 @@ func (r *run) loop() {
 	for {
 		select {
 		case <-s.ctx.Done():
-			if !s.handOver.Load() {
-				return
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			if err := s.st.ReleaseTournamentLease(ctx, r.lease); err != nil && !errors.Is(err, store.ErrConflict) {
-				s.log.Warn("releasing a tournament's lease failed", "tournament", r.id, "err", err)
-			}
-			cancel()
+			s.handOverLease(r.id, r.lease)
 			return
 		case <-renew.C:
 			ctx, cancel := context.WithTimeout(s.ctx, s.opts.LeaseTTL/3)
 			l, err := s.st.RenewTournamentLease(ctx, r.lease, s.opts.LeaseTTL)
 			cancel()
 			if err != nil {
-				if !errors.Is(err, store.ErrConflict) && s.ctx.Err() == nil {
+				if s.ctx.Err() != nil {
+					// Closed while renewing (select picks either case when
+					// both are ready): the lease is still ours to hand over.
+					s.handOverLease(r.id, r.lease)
+				} else if !errors.Is(err, store.ErrConflict) {
 					s.log.Warn("a tournament's lease is lost", "tournament", r.id, "err", err)
 				}
 				return
@@ -87,6 +84,20 @@ func (r *run) loop() {
 			}
 			stopTimer = s.opts.AfterFunc(d, r.kick)
 		}
+	}
+}
+
+// handOverLease releases lease l of tournament id when the Service closes
+// to hand its tournaments over, so that another node takes it at once
+// rather than once it lapses.
+func (s *Service) handOverLease(id string, l store.Lease) {
+	if !s.handOver.Load() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := s.st.ReleaseTournamentLease(ctx, l); err != nil && !errors.Is(err, store.ErrConflict) && !errors.Is(err, store.ErrLeaseLost) {
+		s.log.Warn("releasing a tournament's lease failed", "tournament", id, "err", err)
 	}
 }
 
