@@ -81,18 +81,19 @@ func TestNodeDiesMidRound(t *testing.T) {
 func TestHandOver(t *testing.T) {
 	st := memstore.New()
 	h := newHarness(t, st)
-	ttl := 400 * time.Millisecond
-	a := h.addNode("node-a", ttl)
-	b := h.addNode("node-b", ttl)
+	// Node a's lease would last the whole test: only a release frees it.
+	a := h.addNode("node-a", time.Minute)
 	ps := h.people(4)
 	id := h.start(a, protocol.TournamentSettings{Name: "Hand over", Format: "swiss", TableSize: 2, Rounds: 2, BreakSeconds: zero()}, ps)
-	v := h.until(b.dir, id, "round 1", func(v protocol.Tournament) bool { return len(v.RoundsPlayed) == 1 && ready(v) })
+	v := h.until(a.dir, id, "round 1", func(v protocol.Tournament) bool { return len(v.RoundsPlayed) == 1 && ready(v) })
 	a.dir.Close()
-	// Released at once, not left to lapse: anyone takes it now (node-c,
-	// for a millisecond; then node b's scan).
+	// Released at once: anyone takes it now (node-c, for a millisecond;
+	// then node b's scan). Node b starts only now, else its scan may take
+	// the lease first.
 	if _, err := st.AcquireTournamentLease(h.ctx, id, "node-c", time.Millisecond); err != nil {
 		t.Fatalf("after Close the lease is still held: %v", err)
 	}
+	b := h.addNode("node-b", 400*time.Millisecond)
 	h.playRound(b, v)
 	v = h.until(b.dir, id, "round 2, seated by node b", func(v protocol.Tournament) bool { return len(v.RoundsPlayed) == 2 && ready(v) })
 	h.playRound(b, v)
