@@ -231,13 +231,8 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
       mem.before = null;
       return;
     }
-    followLog(root, mem);
-    // Where the cards are as the reader sees them, for the next move's
-    // motion.
-    const now = mem.args[3].animate === false ? null : measure(root);
-    const b = mem.before;
-    if (b && b.rects && now && mem.moves === b.moves + 1) animate(root, b.rects, mem.args[1] || [], T(mem.args[2]));
-    mem.before = { rects: now, moves: mem.moves };
+    mem.drawn = true;
+    afterLayout(root, mem);
   });
   if (typeof o.onDrawn === "function") o.onDrawn();
 }
@@ -781,23 +776,12 @@ function logPanel({ t, v, names, tell, events, mem, root }) {
   const intent = () => { mem.logIntent = Date.now(); };
   const list = h("ol", { id: "log", class: "log-list", tabindex: "0", "aria-label": t("web.log.label"),
     onwheel: intent, ontouchstart: intent, onpointerdown: intent, onkeydown: intent,
-    onscroll: (ev) => {
-      // Covered, the log is skipped: nobody scrolls it, and reading it
-      // would lay it out.
+    onscroll: () => {
+      // What the scroll did is read once the frame has laid the page out
+      // (settle): read here, it would lay out what the last message changed.
       if (mem.covered) return;
-      const l = ev.target;
-      const atEnd = l.scrollTop + l.clientHeight >= l.scrollHeight - 8;
-      if (Date.now() - (mem.logIntent || 0) > 1500) {
-        if (mem.logFollow !== false && !atEnd) l.scrollTop = l.scrollHeight;
-        return;
-      }
-      mem.logFollow = atEnd;
-      mem.logTop = l.scrollTop;
-      if (atEnd) {
-        mem.logSeen = l.children.length;
-        const more = l.parentNode && l.parentNode.querySelector("#log-more");
-        if (more) more.hidden = true;
-      }
+      mem.scrolled = { mine: Date.now() - (mem.logIntent || 0) <= 1500 };
+      afterLayout(null, mem);
     } }, items);
   list.__keepFirst = from;
   // The handlers find the live log: a redraw keeps the elements in the
@@ -830,21 +814,62 @@ function beforeFrame(mem, fn) {
   });
 }
 
-// followLog shows the log's newest line after a redraw unless the reader
-// scrolled back, and keeps showing it while the layout settles: the side
-// column changes height as the scores and the chat come and go.
-function followLog(root, mem) {
-  const log = root.querySelector ? root.querySelector(".log-list") : null;
-  if (!log) return;
-  log.scrollTop = mem.logFollow === false ? mem.logTop || 0 : log.scrollHeight;
-  if (typeof ResizeObserver !== "function") return;
-  if (!mem.logObserver) {
-    mem.logObserver = new ResizeObserver((entries) => {
-      for (const e of entries) if (mem.logFollow !== false) e.target.scrollTop = e.target.scrollHeight;
-    });
+// afterLayout has settle read the layout the frame lays out anyway: a
+// ResizeObserver reports a target observed anew between the frame's layout
+// and its paint, where reading the layout costs nothing; read in a task or
+// in the frame's callbacks, it would make the browser lay the page out
+// there and then, and again should anything change after.
+function afterLayout(root, mem) {
+  if (root) mem.root = root;
+  const log = mem.root && mem.root.querySelector ? mem.root.querySelector(".log-list") : null;
+  if (!log || typeof ResizeObserver !== "function") {
+    settle(mem);
+    return;
   }
+  // Observed anew, the log is reported after the next layout, and again
+  // whenever its size changes: the side column changes height as the
+  // scores and the chat come and go.
+  if (!mem.logObserver) mem.logObserver = new ResizeObserver(() => settle(mem));
   mem.logObserver.disconnect();
   mem.logObserver.observe(log);
+}
+
+// settle, with the page laid out, follows the log (its newest line in
+// sight unless the reader scrolled back), takes in the reader's scroll,
+// and after a redraw notes where the cards are for the next move's motion.
+function settle(mem) {
+  const root = mem.root;
+  if (!root || mem.covered) return;
+  const log = root.querySelector ? root.querySelector(".log-list") : null;
+  const scrolled = mem.scrolled;
+  mem.scrolled = null;
+  if (log && scrolled) {
+    const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
+    if (scrolled.mine) {
+      // Only the reader's own hand says they scrolled back: a scroll that
+      // follows a change of layout is not theirs.
+      mem.logFollow = atEnd;
+      mem.logTop = log.scrollTop;
+      if (atEnd) {
+        mem.logSeen = log.children.length;
+        const more = log.parentNode && log.parentNode.querySelector("#log-more");
+        if (more) more.hidden = true;
+      }
+    }
+  }
+  // A scroll not the reader's, while they read back, is left as it is.
+  if (log && !(scrolled && mem.logFollow === false)) {
+    const top = mem.logFollow === false ? mem.logTop || 0 : log.scrollHeight - log.clientHeight;
+    if (Math.abs(log.scrollTop - top) >= 1) log.scrollTop = top;
+  }
+  if (!mem.drawn) return;
+  mem.drawn = false;
+  // Where the cards are as the reader sees them, for the next move's
+  // motion.
+  const now = mem.args[3].animate === false ? null : measure(root);
+  const b = mem.before;
+  if (b && b.rects && now && mem.moves === b.moves + 1) animate(root, b.rects, mem.args[1] || [], T(mem.args[2]));
+  mem.before = { rects: now, moves: mem.moves };
 }
 
 // ---- focus and motion -------------------------------------------------------------
