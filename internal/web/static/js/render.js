@@ -976,10 +976,12 @@ function animate(root, before, events, t) {
     // Where each flies from, read before the first copy goes in: reading
     // the page's scroll after would lay the page out again for each.
     const from = moved.map((r) => onScreen(r.rect));
+    // The strip's flash (razzia.css .strip::before) by its opacity alone,
+    // before the copies go in: animating a pseudo-element styles the page,
+    // again if they were in already.
+    seatEl.animate([{ opacity: 0 }, { opacity: 1 }, { opacity: 0 }], { duration: 900, easing: "ease-out", pseudoElement: "::before" });
     // The cards left the page: copies of them fly, only for the eye.
     moved.forEach((r, k) => ghost(card(r.kind, t), from[k], to, k * 60));
-    // The strip's flash (razzia.css .strip::before) by its opacity alone.
-    seatEl.animate([{ opacity: 0 }, { opacity: 1 }, { opacity: 0 }], { duration: 900, easing: "ease-out", pseudoElement: "::before" });
   }
 }
 
