@@ -205,29 +205,11 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   // several messages may come before a frame.
   beforeFrame(mem, () => {
     dropLeaving();
-    if (mem.focusContinue) {
-      mem.focusContinue = false;
-      mem.refocus = null;
-      const button = root.querySelector && root.querySelector("#round-continue");
-      if (button && button.focus) button.focus();
-    } else if (mem.refocus) {
-      // Unless the reader went somewhere meanwhile.
-      const a = typeof document !== "undefined" ? document.activeElement : null;
-      if (!a || a === document.body || !a.isConnected) restoreFocus(root, mem.refocus);
-      mem.refocus = null;
-    }
-    if (mem.parked) {
-      // Back from the decision panel to the next move, once there is one.
-      if (document.activeElement !== mem.parked) mem.parked = null;
-      else if (root.querySelector(MOVES)) {
-        mem.parked = null;
-        moveFocus(root);
-      }
-    }
     // Covered by the round's end, the table shows nothing to follow or
     // move: reading its layout would make the browser style and lay out
     // what it skips. Going on draws it again, and follows then.
     if (mem.covered) {
+      placeFocus(root, mem);
       mem.before = null;
       return;
     }
@@ -814,6 +796,32 @@ function beforeFrame(mem, fn) {
   });
 }
 
+// placeFocus moves the focus where a redraw left it to go: to the round's
+// end's button, back to what the redraw took out, or from the decision
+// panel to the next move. Focusing lays the page out: after the frame's
+// layout (settle), that costs nothing.
+function placeFocus(root, mem) {
+  if (mem.focusContinue) {
+    mem.focusContinue = false;
+    mem.refocus = null;
+    const button = root.querySelector && root.querySelector("#round-continue");
+    if (button && button.focus) button.focus();
+  } else if (mem.refocus) {
+    // Unless the reader went somewhere meanwhile.
+    const a = typeof document !== "undefined" ? document.activeElement : null;
+    if (!a || a === document.body || !a.isConnected) restoreFocus(root, mem.refocus);
+    mem.refocus = null;
+  }
+  if (mem.parked) {
+    // Back from the decision panel to the next move, once there is one.
+    if (document.activeElement !== mem.parked) mem.parked = null;
+    else if (root.querySelector(MOVES)) {
+      mem.parked = null;
+      moveFocus(root);
+    }
+  }
+}
+
 // afterLayout has settle read the layout the frame lays out anyway: a
 // ResizeObserver reports a target observed anew between the frame's layout
 // and its paint, where reading the layout costs nothing; read in a task or
@@ -870,6 +878,7 @@ function settle(mem) {
   const b = mem.before;
   if (b && b.rects && now && mem.moves === b.moves + 1) animate(root, b.rects, mem.args[1] || [], T(mem.args[2]));
   mem.before = { rects: now, moves: mem.moves };
+  placeFocus(root, mem);
 }
 
 // ---- focus and motion -------------------------------------------------------------
