@@ -189,7 +189,7 @@ function drop(el, n) {
     n.style.display = "none";
     for (const e of [n, ...n.querySelectorAll("[id]")]) e.removeAttribute("id");
     if (leaving.size === 0) {
-      requestAnimationFrame(dropLeaving);
+      afterLayout(dropLeaving);
       // And should the page be hidden before its frame.
       setTimeout(dropLeaving, 1000);
     }
@@ -197,6 +197,25 @@ function drop(el, n) {
     return;
   }
   el.removeChild(n);
+}
+
+/**
+ * afterLayout runs fn once the next frame has laid the page out, before it
+ * paints: a ResizeObserver reports a target observed anew there. What
+ * reads the layout, or takes out a focused element (which makes the
+ * browser lay the page out at once), costs nothing then; in a task or the
+ * frame's callbacks, it lays out what the page changed meanwhile.
+ */
+export function afterLayout(fn) {
+  if (typeof ResizeObserver !== "function") {
+    requestAnimationFrame(fn);
+    return;
+  }
+  const ro = new ResizeObserver(() => {
+    ro.disconnect();
+    fn();
+  });
+  ro.observe(document.documentElement);
 }
 
 /**

@@ -204,15 +204,6 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   // once anyway: reading it here would lay it out a second time, and
   // several messages may come before a frame.
   beforeFrame(mem, () => {
-    dropLeaving();
-    // Covered by the round's end, the table shows nothing to follow or
-    // move: reading its layout would make the browser style and lay out
-    // what it skips. Going on draws it again, and follows then.
-    if (mem.covered) {
-      placeFocus(root, mem);
-      mem.before = null;
-      return;
-    }
     mem.drawn = true;
     afterLayout(root, mem);
   });
@@ -829,25 +820,40 @@ function placeFocus(root, mem) {
 // there and then, and again should anything change after.
 function afterLayout(root, mem) {
   if (root) mem.root = root;
-  const log = mem.root && mem.root.querySelector ? mem.root.querySelector(".log-list") : null;
-  if (!log || typeof ResizeObserver !== "function") {
+  if (typeof ResizeObserver !== "function" || typeof document === "undefined") {
     settle(mem);
     return;
   }
-  // Observed anew, the log is reported after the next layout, and again
-  // whenever its size changes: the side column changes height as the
-  // scores and the chat come and go.
+  const log = mem.root && mem.root.querySelector ? mem.root.querySelector(".log-list") : null;
+  // Observed anew, the page is reported after the next layout; the log,
+  // again whenever its size changes: the side column changes height as
+  // the scores and the chat come and go.
   if (!mem.logObserver) mem.logObserver = new ResizeObserver(() => settle(mem));
   mem.logObserver.disconnect();
-  mem.logObserver.observe(log);
+  mem.logObserver.observe(document.documentElement);
+  if (log) mem.logObserver.observe(log);
 }
 
-// settle, with the page laid out, follows the log (its newest line in
-// sight unless the reader scrolled back), takes in the reader's scroll,
-// and after a redraw notes where the cards are for the next move's motion.
+// settle, with the page laid out, takes out what a redraw hid on its way
+// out, follows the log (its newest line in sight unless the reader
+// scrolled back), takes in the reader's scroll, and after a redraw notes
+// where the cards are for the next move's motion and places the focus.
 function settle(mem) {
   const root = mem.root;
-  if (!root || mem.covered) return;
+  if (!root) return;
+  dropLeaving();
+  // Covered by the round's end, the table shows nothing to follow or
+  // move: reading its layout would make the browser style and lay out
+  // what it skips. Going on draws it again, and follows then.
+  if (mem.covered) {
+    mem.scrolled = null;
+    if (mem.drawn) {
+      mem.drawn = false;
+      mem.before = null;
+      placeFocus(root, mem);
+    }
+    return;
+  }
   const log = root.querySelector ? root.querySelector(".log-list") : null;
   const scrolled = mem.scrolled;
   mem.scrolled = null;
