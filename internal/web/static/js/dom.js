@@ -10,7 +10,10 @@
  */
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs || {})) {
+  // for-in, not Object.entries: a table builds a thousand elements per
+  // state, and the entries' arrays were garbage to collect in its task.
+  for (const name in attrs) {
+    const value = attrs[name];
     if (value === false || value === null || value === undefined) continue;
     if (name.startsWith("on") && typeof value === "function") {
       listen(el, name.slice(2), value);
