@@ -251,6 +251,7 @@ func TestStatePatchTrace(t *testing.T) {
 	t.Logf("and the share of the viewport they painted again: at most %.2f (median %.2f, mean %.2f); %d of the %d frames that painted painted the whole page",
 		slices.Max(got.painted), median(got.painted), mean(got.painted), whole, painting)
 	logCosts(t, got, eval[[]string](p, `window.__traced`), 4)
+	roundEndCosts(t, got, eval[[]string](p, `window.__traced`))
 	if slices.Max(msg) >= 50 || slices.Max(frame) >= 50 {
 		t.Errorf("a state message took a task of %.1f ms and a frame of %.1f ms; want both under 50 ms", slices.Max(msg), slices.Max(frame))
 	}
@@ -286,7 +287,13 @@ func moveTo(p *page, pick func(tableState) string, mouse bool) tableState {
 			return st
 		}
 		if st.Overlay > 0 {
-			press("#round-continue")
+			// Stamped for a trace (roundEndCosts): going on is a task of
+			// its own, no message's.
+			if mouse {
+				p.click("#round-continue")
+			} else {
+				eval[bool](p, `(console.timeStamp("razzia-continue"), document.querySelector("#round-continue").click(), true)`)
+			}
 			waitFor[bool](p, "the round's end closed", `!document.querySelector("#round-end[aria-modal]")`, 10*time.Second)
 			continue
 		}
@@ -500,8 +507,11 @@ type traced struct {
 	painted []float64
 	// Each message's task and the frame drawn next, with what ran in
 	// them, for costs (traceshare_test.go).
-	tasks   []messageTask
-	samples []sample
+	tasks []messageTask
+	// The tasks that went on from a round's end (stamped
+	// "razzia-continue"), with the frame drawn next.
+	continues []messageTask
+	samples   []sample
 }
 
 // stop ends the trace and tells what it saw (traced), the page's socket's
@@ -598,8 +608,17 @@ func (tr *tracer) stop(line int) traced {
 			ts[i].layouts = append(ts[i].layouts, e)
 		}
 	}
+	var goneOn []traceEvent
+	for _, e := range tr.events {
+		if e.Name == "TimeStamp" && e.Args.Data.Message == "razzia-continue" {
+			goneOn = append(goneOn, e)
+		}
+	}
 	for _, ts := range tasks {
 		for i, t := range ts {
+			if stampedIn(goneOn, t) {
+				out.continues = append(out.continues, messageTask{task: t, frame: nextFrame(ts[i+1:])})
+			}
 			if !t.message {
 				continue
 			}

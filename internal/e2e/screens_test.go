@@ -68,9 +68,19 @@ func TestRoundEndAndGameEnd(t *testing.T) {
 	if n := eval[int](p, `document.querySelectorAll("#round-end tbody tr").length`); n != 4 {
 		t.Errorf("the round's table has %d rows, want 4", n)
 	}
+	// Behind the dialog nothing is within reach: of the focus, Tab, the
+	// pointer or a screen reader.
+	if r := p.reachBehind(); r.String() != "" {
+		t.Errorf("the round's end: behind the dialog, %s", r)
+	}
 	p.accessible("the round's end")
 	p.click("#round-continue")
 	waitFor[bool](p, "the overlay to close", `!document.querySelector("#round-end")`, 5*time.Second)
+	// And it all is again once the dialog went.
+	if r := p.reachBehind(); len(r.Focused) == 0 || len(r.Hit) == 0 || len(r.Tree) == 0 {
+		t.Errorf("after the round's end: the table is out of reach: %d focusable, %d under the pointer, %d in the accessibility tree",
+			len(r.Focused), len(r.Hit), len(r.Tree))
+	}
 	p.resize(desktop)
 
 	st = p.playTo("the end of the game", spending, func(tableState) bool { return false })

@@ -356,3 +356,69 @@ func logCosts(t *testing.T, got traced, messages []string, n int) {
 		t.Logf("  %-40q ×%-3d longest task %5.1f ms, frame %5.1f ms", l, k.n, k.task, k.frame)
 	}
 }
+
+// stampedIn says whether task t holds one of the timestamps.
+func stampedIn(stamps []traceEvent, t *runTask) bool {
+	for _, e := range stamps {
+		if e.Pid == t.e.Pid && e.Tid == t.e.Tid && e.Ts >= t.e.Ts && e.Ts <= t.e.Ts+t.e.Dur {
+			return true
+		}
+	}
+	return false
+}
+
+// nextFrame is the first of tasks that drew a frame, or nil.
+func nextFrame(tasks []*runTask) *runTask {
+	for _, t := range tasks {
+		if t.frame {
+			return t
+		}
+	}
+	return nil
+}
+
+// styledIn counts the elements whose style task t recalculated: a count
+// that does not depend on the machine's speed.
+func styledIn(t *runTask) int {
+	n := 0
+	if t != nil {
+		for _, l := range t.layouts {
+			if l.Name == "UpdateLayoutTree" {
+				n += l.Args.ElementCount
+			}
+		}
+	}
+	return n
+}
+
+// roundEndCosts prints, for the record, the elements restyled when a
+// round's end opens (the message that ends the round: its task and the
+// frame drawn next) and when the reader goes on from it.
+func roundEndCosts(t *testing.T, got traced, messages []string) {
+	t.Helper()
+	seen := false
+	for _, mt := range got.tasks {
+		for _, i := range mt.stamps {
+			if i < 0 || i >= len(messages) || !strings.Contains(messageLabel(messages[i]), "roundend") {
+				continue
+			}
+			seen = true
+			t.Logf("a round's end opens (%q): the task restyled %d elements, the frame drawn next %d; task %.1f ms, frame %.1f ms",
+				messageLabel(messages[i]), styledIn(mt.task), styledIn(mt.frame), mt.task.e.Dur/1000, durOf(mt.frame))
+		}
+	}
+	if !seen {
+		t.Logf("no round ended during the trace")
+	}
+	for _, c := range got.continues {
+		t.Logf("going on from a round's end: the task restyled %d elements, the frame drawn next %d; task %.1f ms, frame %.1f ms",
+			styledIn(c.task), styledIn(c.frame), c.task.e.Dur/1000, durOf(c.frame))
+	}
+}
+
+func durOf(t *runTask) float64 {
+	if t == nil {
+		return 0
+	}
+	return t.e.Dur / 1000
+}

@@ -186,7 +186,8 @@ func (s *Store) DeleteAccount(ctx context.Context, id string, renamed func(seat 
 			if _, err := w.execSQL("UPDATE seats SET name = ?, account_id = NULL WHERE game_id = ? AND idx = ?", renamed(seats[i]), c.Game, seats[i]); err != nil {
 				return nil, err
 			}
-			if _, err := w.execSQL("UPDATE games SET updated = max(updated + 1, ?) WHERE id = ?", w.stamp.UnixNano(), c.Game); err != nil {
+			if _, err := w.execSQL("UPDATE games SET updated = "+nextUpdated+", listed = "+listedAs("status", nextUpdated)+" WHERE id = ?1",
+				c.Game, w.stamp.UnixNano()); err != nil {
 				return nil, err
 			}
 		}
@@ -436,9 +437,9 @@ func (s *Store) ClaimSeats(ctx context.Context, account string, claims []store.C
 			var st string
 			// A game that is over keeps its date (its result's and its
 			// record's): it moves on by a nanosecond, enough to be news.
-			if err := w.rowSQL(`UPDATE games SET updated = CASE WHEN status IN ('finished', 'archived') THEN updated + 1
-				ELSE max(updated + 1, ?) END WHERE id = ? RETURNING status, move_count`,
-				w.stamp.UnixNano(), c.Game).Scan(&st, &ch.Moves); err != nil {
+			const bumped = "CASE WHEN status IN ('finished', 'archived') THEN updated + 1 ELSE " + nextUpdated + " END"
+			if err := w.rowSQL("UPDATE games SET updated = "+bumped+", listed = "+listedAs("status", bumped)+" WHERE id = ?1 RETURNING status, move_count",
+				c.Game, w.stamp.UnixNano()).Scan(&st, &ch.Moves); err != nil {
 				return nil, err
 			}
 			ch.Status = store.Status(st)

@@ -21,7 +21,7 @@ func (s *Store) ClaimAnalysis(ctx context.Context, node string, ttl time.Duratio
 		err := w.tx.QueryRowContext(w.ctx, `
 			SELECT g.id FROM games g LEFT JOIN analyses a ON a.game_id = g.id
 			WHERE g.status = 'finished' AND (a.game_id IS NULL OR a.created IS NULL AND a.claim_expires <= ?)
-			ORDER BY g.updated, g.id LIMIT 1`, now).Scan(&id)
+			ORDER BY g.listed, g.id LIMIT 1`, now).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			id = ""
 			return nil, nil

@@ -12,7 +12,15 @@ import (
 
 var _ store.Copier = (*Store)(nil)
 
-// Tables implements store.Copier.
+// derived are the columns SQLite keeps of the others of their row (a
+// plain column where PostgreSQL generates it: see migration 00015), by
+// table: a copy neither reads nor writes them, Tables leaves them out
+// and Restore makes them from the row.
+var derived = map[string]struct{ column, value string }{
+	"games": {"listed", listedAs("status", "updated")},
+}
+
+// Tables implements store.Copier, without the derived columns.
 func (s *Store) Tables(ctx context.Context) (map[string][]store.SchemaColumn, error) {
 	tables := map[string][]store.SchemaColumn{}
 	err := s.read(ctx, "list the tables of", func(tx *sql.Tx) error {
@@ -27,6 +35,9 @@ func (s *Store) Tables(ctx context.Context) (map[string][]store.SchemaColumn, er
 			var c store.SchemaColumn
 			if err := rows.Scan(&table, &c.Name, &c.Type, &c.Nullable); err != nil {
 				return err
+			}
+			if derived[table].column == c.Name {
+				continue
 			}
 			tables[table] = append(tables[table], c)
 		}
@@ -157,7 +168,7 @@ func (rw *rowWriter) Holds(ctx context.Context, k *store.Kind) (bool, error) {
 func (rw *rowWriter) Insert(ctx context.Context, k *store.Kind, r store.Row, merge bool) (bool, error) {
 	st := rw.inserts[k]
 	if st == nil {
-		q := fmt.Sprintf("INSERT INTO %s (%s) VALUES (?%s)", k.Table, strings.Join(k.Names(), ", "), strings.Repeat(", ?", len(k.Columns)-1))
+		q := insertSQL(k)
 		if merge {
 			q += " ON CONFLICT DO NOTHING"
 		}
@@ -184,4 +195,21 @@ func (rw *rowWriter) Get(ctx context.Context, k *store.Kind, r store.Row) (store
 		return nil, nil
 	}
 	return have, err
+}
+
+// insertSQL is the statement that inserts a row of k, its derived column
+// made from the row's values by name: the WHERE clause tells the upsert
+// that may follow from a join.
+func insertSQL(k *store.Kind) string {
+	names := strings.Join(k.Names(), ", ")
+	d, ok := derived[k.Table]
+	if !ok {
+		return fmt.Sprintf("INSERT INTO %s (%s) VALUES (?%s)", k.Table, names, strings.Repeat(", ?", len(k.Columns)-1))
+	}
+	values := make([]string, len(k.Columns))
+	for i, name := range k.Names() {
+		values[i] = "? AS " + name
+	}
+	return fmt.Sprintf("INSERT INTO %s (%s, %s) SELECT *, %s FROM (SELECT %s) WHERE true",
+		k.Table, names, d.column, d.value, strings.Join(values, ", "))
 }

@@ -419,17 +419,32 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 	st := &s.stmts
 	return s.writeMove(ctx, "append move %d to game %s", id, index, func(w *wtx) (*store.Change, error) {
 		// The game's row is updated where the move may go (one statement
-		// where a read and an update were two); when it may not, live
-		// reads the row to say why.
-		game := any(id) // boxed once for both statements
-		res, err := w.exec(st.moveRow, statusArg(status), w.stamp.UnixNano(), clock, game, index, int64(fence), w.now.UnixNano())
-		if err != nil {
-			return nil, err
+		// where a read and an update were two): by moveRow, which sets
+		// nothing indexed, for a game in play that stays so. When it may
+		// not, live reads the row to say why; a game live for the move
+		// but not in play is open, which moveStatus then starts.
+		game := any(id) // boxed once for the statements
+		stamp, now := w.stamp.UnixNano(), w.now.UnixNano()
+		moved := false
+		if status == store.StatusPlaying {
+			res, err := w.exec(st.moveRow, stamp, clock, game, index, int64(fence), now)
+			if moved, err = updatedRow(res, err); err != nil {
+				return nil, err
+			}
+			if !moved {
+				if _, err := w.live(id, fence, index); err != nil {
+					return nil, err
+				}
+			}
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return nil, err
-		} else if n == 0 {
-			if err := w.live(id, fence, index); err != nil {
+		if !moved {
+			res, err := w.exec(st.moveStatus, statusArg(status), stamp, clock, game, index, int64(fence), now)
+			if moved, err = updatedRow(res, err); err != nil {
+				return nil, err
+			}
+		}
+		if !moved {
+			if _, err := w.live(id, fence, index); err != nil {
 				return nil, err
 			}
 			return nil, fmt.Errorf("sqlite: game %q move %d: %w", id, index, store.ErrConflict)
@@ -440,6 +455,15 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 		c := store.MoveChange(id, index, token, status, clock)
 		return &c, nil
 	})
+}
+
+// updatedRow reports whether the update of res changed a row.
+func updatedRow(res sql.Result, err error) (bool, error) {
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
 }
 
 // The statuses a move leaves its game in, as statement arguments: boxed
@@ -463,10 +487,15 @@ func statusArg(status store.Status) any {
 // SetClock implements store.Store.
 func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, moves int, clock []byte) error {
 	return s.write(ctx, "set the clock of game "+id, func(w *wtx) (*store.Change, error) {
-		if err := w.live(id, fence, moves); err != nil {
+		row, err := w.live(id, fence, moves)
+		if err != nil {
 			return nil, err
 		}
-		if _, err := w.exec(s.stmts.setClock, hashOrNil(clock), w.stamp.UnixNano(), id); err != nil {
+		set := s.stmts.setClock // a game in play keeps its listed
+		if row.status != store.StatusPlaying {
+			set = s.stmts.setClockListed
+		}
+		if _, err := w.exec(set, hashOrNil(clock), w.stamp.UnixNano(), id); err != nil {
 			return nil, err
 		}
 		c := store.ClockChange(id, moves, store.StatusPlaying, clock)
@@ -500,33 +529,34 @@ func (s *Store) SetRematch(ctx context.Context, id string, old, offer []byte) er
 }
 
 // live checks that game id is live with moves moves, for a write with fence.
-func (w *wtx) live(id string, fence store.Fence, moves int) error {
+// It returns the row read.
+func (w *wtx) live(id string, fence store.Fence, moves int) (gameRow, error) {
 	row, err := w.game(id)
 	if err != nil {
-		return err
+		return row, err
 	}
 	if err := row.fenced(fence, w.now); err != nil {
-		return err
+		return row, err
 	}
 	if !row.status.Live() {
-		return fmt.Errorf("sqlite: game %q is %s: %w", id, row.status, store.ErrConflict)
+		return row, fmt.Errorf("sqlite: game %q is %s: %w", id, row.status, store.ErrConflict)
 	}
 	if moves != row.moves {
-		return fmt.Errorf("sqlite: game %q move %d: %w: the next move is %d", id, moves, store.ErrConflict, row.moves)
+		return row, fmt.Errorf("sqlite: game %q move %d: %w: the next move is %d", id, moves, store.ErrConflict, row.moves)
 	}
-	return nil
+	return row, nil
 }
 
-// List implements store.Store.
+// List implements store.Store. The index orders each status by listed,
+// the time updated but while a game is played (0, so that a move updates
+// nothing indexed): the games being played are sorted by updated.
 func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]store.Summary, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
 	var sums []store.Summary
 	err := s.read(ctx, "list games", func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `
-			SELECT id, status, created, updated, move_count, rated
-			FROM games WHERE status = ? ORDER BY updated DESC, id LIMIT ?`, string(status), limit)
+		rows, err := tx.QueryContext(ctx, listGames, string(status), limit)
 		if err != nil {
 			return err
 		}
@@ -538,6 +568,10 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 	}
 	return sums, nil
 }
+
+// listGames is List's query: ?1 the status, ?2 the limit.
+const listGames = `SELECT id, status, created, updated, move_count, rated
+	FROM games WHERE status = ?1 ORDER BY listed DESC, updated DESC, id LIMIT ?2`
 
 // summaries reads the games of rows (id, status, created, updated,
 // move_count, rated) and their seats, and closes rows.

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"database/sql"
 	"path/filepath"
 	"testing"
 )
@@ -49,4 +50,26 @@ func besideWriter(t *testing.T, s *Store) *Store {
 	}
 	t.Cleanup(func() { db.Close() })
 	return &Store{path: s.path, w: db}
+}
+
+// atVersion makes a database at path migrated up to version, and returns
+// the connection that migrated it: the database of an older razzia.
+func atVersion(t *testing.T, path string, version int64) *sql.DB {
+	t.Helper()
+	s := &Store{path: path}
+	db, err := s.open(writePragmas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.w = db
+	p, err := s.provider()
+	if err != nil {
+		db.Close()
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(t.Context(), version); err != nil {
+		db.Close()
+		t.Fatal(err)
+	}
+	return db
 }

@@ -24,7 +24,7 @@ func (s *Store) ClaimPuzzleScan(ctx context.Context, node string, ttl time.Durat
 			SELECT g.id FROM games g JOIN analyses a ON a.game_id = g.id LEFT JOIN puzzle_scans p ON p.game_id = g.id
 			WHERE g.status = 'finished' AND a.created IS NOT NULL
 				AND (p.game_id IS NULL OR p.created IS NULL AND p.claim_expires <= ?)
-			ORDER BY g.updated, g.id LIMIT 1`, w.now.UnixNano()).Scan(&id)
+			ORDER BY g.listed, g.id LIMIT 1`, w.now.UnixNano()).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			id = ""
 			return nil, nil

@@ -96,19 +96,7 @@ func TestMarked(t *testing.T) {
 // mark, as every server kept before, opens and its games go on.
 func TestUpgradeFromVersion1(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
-	s := &Store{path: path}
-	db, err := s.open(writePragmas)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.w = db
-	p, err := s.provider()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(t.Context(), 1); err != nil {
-		t.Fatal(err)
-	}
+	db := atVersion(t, path, 1)
 	for _, q := range []string{
 		`INSERT INTO games (id, status, cheques, seed, created, updated) VALUES ('old0000001', 'playing', '[[2,7],[3,6]]', NULL, 1, 2)`,
 		`INSERT INTO seats VALUES ('old0000001', 0, 'Ann', '', x'01'), ('old0000001', 1, 'Bot', 'hard', NULL)`,
@@ -119,7 +107,7 @@ func TestUpgradeFromVersion1(t *testing.T) {
 		}
 	}
 	db.Close()
-	s = open(t, path)
+	s := open(t, path)
 	defer s.Close()
 	if err := s.AppendMove(t.Context(), "old0000001", store.NoFence, 1, "pass", store.StatusPlaying); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("AppendMove over a stored move = %v, want ErrConflict", err)

@@ -14,7 +14,8 @@
 //
 // games (id, status, cheques as JSON, seed, created and updated in Unix
 // nanoseconds, move_count, lease_node, lease_fence, lease_expires,
-// creator_hash), seats
+// creator_hash, and listed: the lists' order, the time updated but 0
+// while a game is played, so that a move writes no index entry), seats
 // (game_id, idx, name, bot, token_hash) and moves (game_id, idx, token),
 // keyed by (game_id, idx) so that no move index is stored twice, and
 // health (one row a health check rewrites). The file is marked with

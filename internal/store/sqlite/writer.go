@@ -245,6 +245,55 @@ func (w *wtx) row(st *sql.Stmt, args ...any) *sql.Row {
 	return st.QueryRowContext(w.ctx, args...)
 }
 
+// moveRow is a move's update of its game in play, which stays in play,
+// where the move may go: the game at the move's index, the fence
+// permitting (store.Lease's Permits: ?5 zero, no live lease; else the
+// live lease's fence), the clock kept when ?2 is NULL. It sets no column
+// an index holds (TestMoveWritesNothingIndexed), so that a move's commit
+// writes its game's row and its own, and no index entry. No row changed:
+// wtx.live says why.
+const moveRow = `UPDATE games SET updated = max(updated + 1, ?1), move_count = move_count + 1, clock = coalesce(?2, clock)
+	WHERE id = ?3 AND move_count = ?4 AND status = 'playing'
+		AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?6) = (?5 <> 0)
+		AND (?5 = 0 OR lease_fence = ?5)`
+
+// moveStatus is moveRow for a move that may change its game's status
+// (the last, or the first of a game still open), ?1: it sets the status,
+// and listed with it.
+var moveStatus = `UPDATE games SET status = ?1, updated = ` + nextUpdated + `, listed = ` + listedAs("?1", nextUpdated) + `,
+		move_count = move_count + 1, clock = coalesce(?3, clock)
+	WHERE id = ?4 AND move_count = ?5 AND status IN ('open', 'playing')
+		AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?7) = (?6 <> 0)
+		AND (?6 = 0 OR lease_fence = ?6)`
+
+// setClockPlaying sets the clock of a game in play, which keeps its
+// listed (0); an open game's is its time updated (setClockListed).
+const setClockPlaying = "UPDATE games SET clock = ?1, updated = " + nextUpdated + " WHERE id = ?3 AND status = 'playing'"
+
+// renewLeases renews leases: ?2 is a JSON list of {g: game, n: node, f:
+// fence}; a lease is renewed while that node holds it live with that
+// fence.
+const renewLeases = `UPDATE games SET lease_expires = ?1
+	FROM (SELECT json_extract(value, '$.g') AS id, json_extract(value, '$.n') AS node,
+		json_extract(value, '$.f') AS fence FROM json_each(?2)) AS w
+	WHERE games.id = w.id AND games.lease_node = w.node AND games.lease_fence = w.fence
+		AND games.lease_expires > ?3
+	RETURNING games.id, games.lease_fence`
+
+// nextUpdated is the time updated a change of a game sets, from ?2, now:
+// it never goes backwards, so that the order of changes survives a
+// clock step.
+const nextUpdated = "max(updated + 1, ?2)"
+
+// listedAs is the listed of a game of status with the time updated
+// (SQL expressions): the order of the lists by status, which is the time
+// updated but while the game is played (0), so that a move of a game in
+// play changes nothing the lists' index holds. The games table's CHECK
+// holds every row to it (migration 00015).
+func listedAs(status, updated string) string {
+	return "CASE WHEN " + status + " = 'playing' THEN 0 ELSE " + updated + " END"
+}
+
 // statements are the writer's, prepared once on its connection.
 type statements struct {
 	begin, commitTx, rollback      *sql.Stmt
@@ -252,8 +301,9 @@ type statements struct {
 
 	gameExists, insertGame, insertSeat, insertMove  *sql.Stmt
 	gameForWrite, seatForWrite, takeSeat, setStatus *sql.Stmt
-	touch, moveRow, setLease                        *sql.Stmt
-	setClock, renewLeases, setRematch, setSeatBot   *sql.Stmt
+	touch, moveRow, moveStatus, setLease            *sql.Stmt
+	setClock, setClockListed, renewLeases           *sql.Stmt
+	setRematch, setSeatBot                          *sql.Stmt
 	health                                          *sql.Stmt
 }
 
@@ -269,37 +319,23 @@ func (st *statements) prepare(ctx context.Context, db *sql.Conn) error {
 		{&st.release, "RELEASE op"},
 		{&st.rollbackTo, "ROLLBACK TO op"},
 		{&st.gameExists, "SELECT count(*) FROM games WHERE id = ?"},
-		{&st.insertGame, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock, rematch_of, rematch)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insertGame, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock, rematch_of, rematch, listed)
+			VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ` + listedAs("?2", "?6") + `)`},
 		{&st.insertSeat, "INSERT INTO seats (game_id, idx, name, bot, token_hash, account_id) VALUES (?, ?, ?, ?, ?, ?)"},
 		{&st.insertMove, "INSERT INTO moves (game_id, idx, token) VALUES (?, ?, ?)"},
 		{&st.gameForWrite, "SELECT status, move_count, lease_node, lease_fence, lease_expires FROM games WHERE id = ?"},
 		{&st.seatForWrite, "SELECT name, bot, token_hash FROM seats WHERE game_id = ? AND idx = ?"},
 		{&st.takeSeat, "UPDATE seats SET name = ?, token_hash = ?, account_id = ? WHERE game_id = ? AND idx = ?"},
 		{&st.setSeatBot, "UPDATE seats SET name = ?, bot = ? WHERE game_id = ? AND idx = ?"},
-		{&st.setStatus, "UPDATE games SET status = ?, updated = max(updated + 1, ?) WHERE id = ? AND status = 'open'"},
-		// updated moves to now, and never backwards, so the order of
-		// changes survives a clock step.
-		{&st.touch, "UPDATE games SET status = ?, updated = max(updated + 1, ?) WHERE id = ?"},
-		// A move's update of its game, where the move may go: the game
-		// live at the move's index, the fence permitting (store.Lease's
-		// Permits: ?6 zero, no live lease; else the live lease's fence),
-		// the clock kept when ?3 is NULL. No row changed: wtx.live says why.
-		{&st.moveRow, `UPDATE games SET status = ?1, updated = max(updated + 1, ?2), move_count = move_count + 1,
-				clock = coalesce(?3, clock)
-			WHERE id = ?4 AND move_count = ?5 AND status IN ('open', 'playing')
-				AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?7) = (?6 <> 0)
-				AND (?6 = 0 OR lease_fence = ?6)`},
+		{&st.setStatus, "UPDATE games SET status = ?1, updated = " + nextUpdated + ", listed = " + listedAs("?1", nextUpdated) +
+			" WHERE id = ?3 AND status = 'open'"},
+		{&st.touch, "UPDATE games SET status = ?1, updated = " + nextUpdated + ", listed = " + listedAs("?1", nextUpdated) + " WHERE id = ?3"},
+		{&st.moveRow, moveRow},
+		{&st.moveStatus, moveStatus},
 		{&st.setLease, "UPDATE games SET lease_node = ?, lease_fence = ?, lease_expires = ? WHERE id = ?"},
-		{&st.setClock, "UPDATE games SET clock = ?, updated = max(updated + 1, ?) WHERE id = ?"},
-		// ?2 is a JSON list of {g: game, n: node, f: fence}; a lease is
-		// renewed while that node holds it live with that fence.
-		{&st.renewLeases, `UPDATE games SET lease_expires = ?1
-			FROM (SELECT json_extract(value, '$.g') AS id, json_extract(value, '$.n') AS node,
-				json_extract(value, '$.f') AS fence FROM json_each(?2)) AS w
-			WHERE games.id = w.id AND games.lease_node = w.node AND games.lease_fence = w.fence
-				AND games.lease_expires > ?3
-			RETURNING games.id, games.lease_fence`},
+		{&st.setClock, setClockPlaying},
+		{&st.setClockListed, "UPDATE games SET clock = ?1, updated = " + nextUpdated + ", listed = " + listedAs("status", nextUpdated) + " WHERE id = ?3"},
+		{&st.renewLeases, renewLeases},
 		{&st.setRematch, "UPDATE games SET rematch = ? WHERE id = ? AND rematch IS ?"},
 		{&st.health, "INSERT INTO health (id, checked) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked = excluded.checked"},
 	} {
@@ -315,7 +351,7 @@ func (st *statements) prepare(ctx context.Context, db *sql.Conn) error {
 func (st *statements) close() {
 	for _, s := range []*sql.Stmt{st.begin, st.commitTx, st.rollback, st.savepoint, st.release, st.rollbackTo, st.gameExists, st.insertGame,
 		st.insertSeat, st.insertMove, st.gameForWrite, st.seatForWrite, st.takeSeat, st.setStatus, st.touch,
-		st.moveRow, st.setLease, st.health, st.setClock, st.renewLeases, st.setRematch, st.setSeatBot} {
+		st.moveRow, st.moveStatus, st.setLease, st.health, st.setClock, st.setClockListed, st.renewLeases, st.setRematch, st.setSeatBot} {
 		if s != nil {
 			s.Close()
 		}

@@ -159,6 +159,16 @@ func testCopyRoundTrip(t *testing.T, fresh func(t *testing.T) Copyable) {
 			t.Errorf("game %s copied as %+v, want %+v", id, h, g)
 		}
 	}
+	// The copy's lists of games by status are the original's, in order
+	// (a store may keep their order in columns the copy does not carry).
+	for _, st := range []store.Status{store.StatusOpen, store.StatusPlaying, store.StatusFinished, store.StatusArchived,
+		store.StatusExpired, store.StatusCancelled} {
+		x, err1 := a.List(ctx(t), st, 0)
+		y, err2 := b.List(ctx(t), st, 0)
+		if err1 != nil || err2 != nil || !slices.EqualFunc(x, y, func(g, h store.Summary) bool { return g.ID == h.ID && g.Updated.Equal(h.Updated) }) {
+			t.Errorf("List(%s) of the copy = %+v (%v), want %+v (%v)", st, y, err2, x, err1)
+		}
+	}
 	for _, id := range ids.Accounts {
 		x, err1 := a.Account(ctx(t), id)
 		y, err2 := b.Account(ctx(t), id)

@@ -659,9 +659,35 @@ func testListOrderFollowsUpdates(t *testing.T, s store.Store) {
 	if got, want := list(), []string{ids[1], ids[0], ids[2]}; !slices.Equal(got, want) {
 		t.Errorf("after a seat taken in %s: List = %q, want %q", ids[1], got, want)
 	}
+	// A game that ends heads the games ended before it, and one that
+	// starts with a move heads the games being played.
+	create(t, s, newGame("order00004", store.StatusFinished, 4*time.Minute))
+	create(t, s, newGame("order00005", store.StatusOpen, 5*time.Minute))
+	create(t, s, newGame("order00006", store.StatusOpen, 6*time.Minute))
+	// An open table whose clock changes heads the open tables.
+	if err := s.SetClock(ctx(t), "order00005", store.NoFence, 0, []byte(`{"at":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if open, err := s.List(ctx(t), store.StatusOpen, 0); err != nil || len(open) != 2 || open[0].ID != "order00005" {
+		t.Errorf("after the clock of order00005 changed: List(open) = %+v, %v; want it, then order00006", open, err)
+	}
 	appendMove(t, s, ids[2], 0, "draw", store.StatusFinished)
 	if got, want := list(), []string{ids[1], ids[0]}; !slices.Equal(got, want) {
 		t.Errorf("after %s finished: List = %q, want %q", ids[2], got, want)
+	}
+	finished, err := s.List(ctx(t), store.StatusFinished, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(finished) != 2 || finished[0].ID != ids[2] || finished[1].ID != "order00004" || !finished[0].Updated.After(finished[1].Updated) {
+		t.Errorf("after %s finished: List(finished) = %+v, want it, then order00004", ids[2], finished)
+	}
+	appendMove(t, s, "order00005", 0, "draw", store.StatusPlaying)
+	if got, want := list(), []string{"order00005", ids[1], ids[0]}; !slices.Equal(got, want) {
+		t.Errorf("after order00005 started with a move: List = %q, want %q", got, want)
+	}
+	if open, err := s.List(ctx(t), store.StatusOpen, 0); err != nil || len(open) != 1 || open[0].ID != "order00006" {
+		t.Errorf("after order00005 started with a move: List(open) = %+v, %v; want order00006", open, err)
 	}
 }
 

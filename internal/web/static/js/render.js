@@ -36,6 +36,20 @@ import { leaveBox } from "./rematch.js";
 export { T };
 
 /**
+ * coverAround makes the page's few parts around the table that the
+ * round's end covers too (marked data-under-overlay: the header, the chat,
+ * the links) inert while it is open, and no longer once it is not, or the
+ * table went (on being true or false). The table itself skips its
+ * contents meanwhile (renderTable).
+ */
+export function coverAround(root, on) {
+  const mem = root.razzia;
+  if (!mem || mem.covered === on || typeof document === "undefined" || !document.querySelectorAll) return;
+  mem.covered = on;
+  for (const e of document.querySelectorAll("[data-under-overlay]")) e.inert = on;
+}
+
+/**
  * renderTable draws the table into root (replacing what was there).
  *
  * snapshot: the view (protocol.View JSON). events: every event so far,
@@ -88,7 +102,7 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   const game = o.game || null;
   const status = game ? game.status : v.phase === "over" ? "finished" : "playing";
   const { names, tell } = displayNames(t, v.players, game);
-  const mem = root.razzia || (root.razzia = { moves: -1, selected: [], dismissed: null, shown: 0 });
+  const mem = root.razzia || (root.razzia = { moves: -1, selected: [], dismissed: null, shown: 0, covered: false });
   if (mem.moves !== v.moves) mem.selected = [];
   mem.args = [snapshot, events, catalogue, options];
   mem.redraw = () => renderTable(root, ...mem.args);
@@ -143,17 +157,18 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
     over ? null : board(ctx),
     over ? null : decidePanel(ctx));
   // Once the game is over its end comes first, before the strips.
-  const tbl = h("div", { class: `tbl${over ? " tbl-over" : ""}`, "data-players": String(v.players.length) },
+  // Behind the round's end nothing can be reached: the table skips its
+  // contents (content-visibility: hidden), which no Tab, pointer, search
+  // or screen reader reaches, as inert would keep them, for the style of
+  // one element (inert restyles each of the table's, several hundred).
+  const tbl = h("div", { class: `tbl${over ? " tbl-over" : ""}${overlay ? " tbl-covered" : ""}`, "data-players": String(v.players.length),
+    "aria-hidden": overlay ? "true" : null },
     over ? [main, seatsPanel(ctx)] : [seatsPanel(ctx), main],
     h("div", { class: "tbl-side", "data-key": "side" },
       v.seats.some((s) => s.scores.length > 0)
         ? kept(ctx, "scores", "section", [names, v.seats.map((s) => [s.total, s.scores])], () => scorePanel(ctx), ctx.later) : null,
       o.log ? logPanel(ctx) : null));
-  if (overlay) {
-    // Behind the overlay nothing can be reached.
-    tbl.setAttribute("inert", "");
-    tbl.setAttribute("aria-hidden", "true");
-  }
+  coverAround(root, !!overlay);
   const dialog = overlay ? roundOverlay(ctx, overlay, () => {
     mem.dismissed = overlay.round;
     // The next round's first clock waits for the players who read the
@@ -208,6 +223,13 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
         mem.parked = null;
         moveFocus(root);
       }
+    }
+    // Covered by the round's end, the table shows nothing to follow or
+    // move: reading its layout would make the browser style and lay out
+    // what it skips. Going on draws it again, and follows then.
+    if (mem.covered) {
+      mem.before = null;
+      return;
     }
     followLog(root, mem);
     // Where the cards are as the reader sees them, for the next move's
@@ -760,6 +782,9 @@ function logPanel({ t, v, names, tell, events, mem, root }) {
   const list = h("ol", { id: "log", class: "log-list", tabindex: "0", "aria-label": t("web.log.label"),
     onwheel: intent, ontouchstart: intent, onpointerdown: intent, onkeydown: intent,
     onscroll: (ev) => {
+      // Covered, the log is skipped: nobody scrolls it, and reading it
+      // would lay it out.
+      if (mem.covered) return;
       const l = ev.target;
       const atEnd = l.scrollTop + l.clientHeight >= l.scrollHeight - 8;
       if (Date.now() - (mem.logIntent || 0) > 1500) {

@@ -8,7 +8,7 @@ import * as api from "./api.js";
 import { Connection } from "./conn.js";
 import { narrate } from "./narrate.js";
 import { start } from "./page.js";
-import { renderTable } from "./render.js";
+import { coverAround, renderTable } from "./render.js";
 import { displayNames, moveLabel, tableKind } from "./words.js";
 import { fetchHints } from "./analysis.js";
 import { isTutorial } from "./guided.js";
@@ -617,6 +617,8 @@ function showGone(code = page.goneCode) {
   for (const el of ["waiting", "chat", "alerts", "rematch-line"]) $(el).hidden = true;
   document.querySelector(".game-links").hidden = true;
   $("table").replaceChildren();
+  // The round's end went with the table: what it covered is within reach.
+  coverAround($("table"), false);
   page.status = null;
   page.error = null;
   page.offline = false;
