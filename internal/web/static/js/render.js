@@ -828,10 +828,10 @@ function afterLayout(root, mem) {
   // Observed anew, the page is reported after the next layout; the log,
   // again whenever its size changes: the side column changes height as
   // the scores and the chat come and go.
-  if (!mem.logObserver) mem.logObserver = new ResizeObserver(() => settle(mem));
-  mem.logObserver.disconnect();
-  mem.logObserver.observe(document.documentElement);
-  if (log) mem.logObserver.observe(log);
+  if (!mem.settler) mem.settler = new ResizeObserver(() => settle(mem));
+  mem.settler.disconnect();
+  mem.settler.observe(document.documentElement);
+  if (log) mem.settler.observe(log);
 }
 
 // settle, with the page laid out, takes out what a redraw hid on its way
