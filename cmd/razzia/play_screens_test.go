@@ -35,10 +35,13 @@ type screenCase struct {
 	// until its seat is taken back, which another's advance would time
 	// out again.
 	timing *sync.Mutex
-	c      *client.Client
-	term   *terminal
-	lang   string
-	cat    *i18n.Catalogue
+	// quick is a server the rematch cases share: its bots move at once,
+	// and no case moves its clock.
+	quick *servertest.Server
+	c     *client.Client
+	term  *terminal
+	lang  string
+	cat   *i18n.Catalogue
 }
 
 // T is the text of key in the case's language.
@@ -96,17 +99,19 @@ func words(screen string, width int) string {
 // say that a bot plays until you come back, with their keys, and the seat
 // kept after q; q in the waiting room of one's own table, which offers to
 // close it, and of another's, which offers to keep the seat; a hot-seat
-// hand-over, then the choices with the safe one selected; a round's end:
-// its scores from their heading, the log's scores and the next round's
-// heading; the time run out at a blitz table: said as such (not "you
-// left"), no turn offered, the row in its place, B to take the seat
-// back; the seat's turn again while a bot plays it: said so, no turn
+// hand-over, then the choices with the safe one selected; a local game's
+// rounds' ends: the score page at its top, the latest round's heading
+// first, the log's scores and the next round's heading, and the summary
+// razzia play prints at the game's end, its totals in one column; the
+// time run out at a blitz table: said as such (not "you left"), no turn
+// offered, the row in its place, B to take the seat back; the seat's turn again while a bot plays it: said so, no turn
 // offered; low time at a blitz table: the clock bright red with its
 // hourglass, and the bell once; a rematch's table without the old game's
 // chat; five players' holdings cut with "…" between whole holdings; a
 // game watched, with no seat and no turn. Every text is checked whole,
 // wherever it wraps. One server serves the cases, but for those that
-// move a clock of their own or play a whole game on it.
+// move a clock of their own, and the rematches, which share a server
+// whose bots move at once.
 func TestPlayScreens(t *testing.T) {
 	t.Parallel() // terminals and programs of their own, mostly waiting
 	// The tables' clocks run only when a case advances them; the leases,
@@ -115,15 +120,15 @@ func TestPlayScreens(t *testing.T) {
 	srv := servertest.New(t, servertest.Options{LevelBots: true, API: httpapi.Options{MessageRate: 1000, MessageBurst: 20},
 		Hub: table.Options{Now: clk.Now, AfterFunc: clk.AfterFunc, LeaseTTL: 24 * time.Hour}})
 	c := srv.Client()
+	quick, _ := ownServer(t)
 	var timing sync.Mutex
 	narrow := [][2]int{{80, 24}}
 	for _, tc := range []struct {
 		name string
 		play func(t *testing.T, sc *screenCase)
-		// langs and sizes narrow a case whose faults are neither the
-		// language's nor the size's, or the narrow screen's alone: each
-		// case holds one of the few parallel places while it waits.
-		langs []string
+		// sizes narrows a case whose faults are the narrow screen's
+		// alone: each case holds one of the few parallel places while it
+		// waits.
 		sizes [][2]int
 	}{
 		{name: "seat kept through a lost connection and q", play: playSeatKept},
@@ -131,21 +136,17 @@ func TestPlayScreens(t *testing.T) {
 		{name: "another's waiting room kept", play: playOthersWaitingRoom},
 		{name: "hot-seat hand-over", play: playHandOver},
 		{name: "time run out", play: playTimeOut},
-		{name: "a bot's turn for the person", play: playStandInTurn, langs: []string{"de", "hu"}, sizes: narrow},
-		// German: the longest names, the fullest row for the clock.
-		{name: "low time", play: playLowTime, langs: []string{"de"}, sizes: narrow},
-		{name: "rematch without the old chat", play: playRematch, langs: []string{"hu"}, sizes: narrow},
+		{name: "a bot's turn for the person", play: playStandInTurn},
+		{name: "low time", play: playLowTime},
+		{name: "rematch without the old chat", play: playRematch},
 		{name: "five players' holdings cut", play: playFiveHoldings, sizes: narrow},
-		{name: "a round's end", play: playRoundEnd},
+		{name: "rounds' ends and the summary", play: playRoundEnd},
 		{name: "watched", play: playWatched},
 	} {
-		if tc.langs == nil {
-			tc.langs = []string{"en", "de", "hu"}
-		}
 		if tc.sizes == nil {
 			tc.sizes = [][2]int{{80, 24}, {120, 40}}
 		}
-		for _, lang := range tc.langs {
+		for _, lang := range []string{"en", "de", "hu"} {
 			cat, ok := i18n.Lookup(lang)
 			if !ok {
 				t.Fatalf("no catalogue %s", lang)
@@ -153,7 +154,7 @@ func TestPlayScreens(t *testing.T) {
 			for _, size := range tc.sizes {
 				t.Run(fmt.Sprintf("%s/%s/%dx%d", tc.name, lang, size[0], size[1]), func(t *testing.T) {
 					t.Parallel()
-					sc := &screenCase{srv: srv, clk: clk, timing: &timing, c: c, term: newTerminal(t, size[0], size[1]), lang: lang, cat: cat}
+					sc := &screenCase{srv: srv, clk: clk, timing: &timing, quick: quick, c: c, term: newTerminal(t, size[0], size[1]), lang: lang, cat: cat}
 					tc.play(t, sc)
 				})
 			}
@@ -315,32 +316,109 @@ func playHandOver(t *testing.T, sc *screenCase) {
 	sc.quit(t, status, "tui.quit.confirm", "y")
 }
 
-// playRoundEnd: at the end of the first round the score page opens at
-// its top, with the round's heading; the log tells each player's points
-// and heads the next round.
+// playRoundEnd: a local game to its end. At the end of each round but
+// the last the score page opens at its top, the latest round's heading
+// right under the page's head (at 80×24 the second round's page is taller
+// than the screen); the log tells each player's points and heads the next
+// round; the summary razzia play prints as it ends ends every player's
+// total in one column, the person's name with letters of more than one
+// byte.
 func playRoundEnd(t *testing.T, sc *screenCase) {
-	status := playCommand(t, sc.term, "--players", "Ann", "--bots", "random,random", "--seed", "7", "--delay", "0", "--lang", sc.lang)
-	scores := "» " + sc.T("tui.scores.title")
+	const name = "Ádám Szőllősi"
+	status := playCommand(t, sc.term, "--players", name, "--bots", "random,random", "--seed", "7", "--delay", "0", "--lang", sc.lang)
 	var parted symbolParted
-	sc.term.waitUntil(30*time.Second, "dp", "the round's scores", func(s string) bool {
-		parted.look(t, s)
-		return strings.Contains(s, scores)
-	})
+	sc.scoresAtTop(t, 1, func(s string) { parted.look(t, s) })
 	if parted.rows == 0 {
 		t.Errorf("no row of cards seen on the way to the scores")
 	}
-	sc.shows(t, scores, sc.T("term.round.n", "round", 1), "Σ "+sc.T("tui.scores.total"))
+	sc.shows(t, "Σ "+sc.T("tui.scores.total"))
 	sc.term.send("\x1b") // alone: escape and a key at once are alt and the key
 	sc.shows(t, sc.T("term.row"))
 	sc.term.send("l")
-	scored := pattern(sc.cat, "tui.log.scored", "player", "Ann", "points", `-?\d+`, "total", `-?\d+`)
+	scored := pattern(sc.cat, "tui.log.scored", "player", name, "points", `-?\d+`, "total", `-?\d+`)
 	sc.term.waitUntil(10*time.Second, "", "the log's scores and heading", func(s string) bool {
 		w := words(s, sc.term.cols)
 		return strings.Contains(w, "» "+sc.T("tui.log.title")) && scored.MatchString(w) && strings.Contains(w, sc.T("tui.log.round", "round", 2))
 	})
 	sc.term.send("\x1b")
 	sc.shows(t, sc.T("term.row"))
-	sc.quit(t, status, "tui.quit.confirm", "y")
+	if s := sc.scoresAtTop(t, 2, nil); sc.term.cols == 80 && !strings.Contains(s, "↑↓ 0%") {
+		t.Errorf("the second round's score page fits the screen: the case no longer tests where it opens:\n%s", s)
+	}
+	sc.term.send("\x1b")
+	sc.shows(t, sc.T("term.row"))
+	sc.term.waitUntil(30*time.Second, "dp", "the game's end", func(s string) bool {
+		return strings.Contains(s, sc.T("tui.result.hint", "round", 3))
+	})
+	sc.term.send("q")
+	if got := wait(t, status); got != 0 {
+		t.Fatalf("razzia play exited with %d", got)
+	}
+	sc.summaryAligns(t, name, 3, "7")
+}
+
+// scoresAtTop plays on (d and p) until the score page a round's end opens
+// and checks that it opens at its top: the round's heading, the latest,
+// right under the page's head. look, if any, sees each screen on the way.
+// It returns the screen.
+func (sc *screenCase) scoresAtTop(t *testing.T, round int, look func(string)) string {
+	t.Helper()
+	head := "» " + sc.T("tui.scores.title")
+	var headings []string // of the rounds scored, one at least on the page wherever it opens
+	for r := range round {
+		headings = append(headings, sc.T("term.round.n", "round", r+1))
+	}
+	var lines []string
+	at := -1
+	s := sc.term.waitUntil(30*time.Second, "dp", fmt.Sprintf("the scores of round %d", round), func(s string) bool {
+		if look != nil {
+			look(s)
+		}
+		lines = strings.Split(s, "\n")
+		at = slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, head) })
+		// A heading drawn: so is the line above it (the screen is drawn
+		// from the top).
+		return at >= 0 && slices.ContainsFunc(lines[at+1:], func(l string) bool {
+			return slices.ContainsFunc(headings, func(h string) bool { return strings.HasPrefix(l, h) })
+		})
+	})
+	if want := headings[round-1]; !strings.HasPrefix(lines[at+1], want) {
+		t.Errorf("the score page of round %d does not open at its top, %q under its head:\n%s", round, want, s)
+	}
+	return s
+}
+
+// summaryAligns waits for the summary razzia play prints as it ends, a
+// line for each of the seats and the seed's line last, and checks that
+// their totals end in one column, the person's line among them.
+func (sc *screenCase) summaryAligns(t *testing.T, person string, seats int, seed string) {
+	t.Helper()
+	total := regexp.MustCompile(`^  \S.* +-?\d+$`)
+	var lines []string
+	s := sc.term.waitUntil(10*time.Second, "", "the summary", func(s string) bool {
+		all := strings.Split(s, "\n")
+		for i := range all {
+			all[i] = strings.TrimRight(all[i], " ")
+		}
+		i := slices.Index(all, "seed "+seed)
+		if i < seats {
+			return false
+		}
+		lines = all[i-seats : i]
+		return true
+	})
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "  "+person+" ") }) {
+		t.Errorf("the summary lacks %s's line:\n%s", person, s)
+	}
+	for _, l := range lines {
+		if !total.MatchString(l) {
+			t.Errorf("the summary's line %q is no player's total:\n%s", l, s)
+		}
+		if a, b := utf8.RuneCountInString(lines[0]), utf8.RuneCountInString(l); a != b {
+			t.Errorf("the summary's totals end in columns %d and %d:\n%s", a, b, s)
+			return
+		}
+	}
 }
 
 // playWatched: razzia watch shows a game of others without a seat of
@@ -505,7 +583,7 @@ func playLowTime(t *testing.T, sc *screenCase) {
 // connection until the game is over; she offers a rematch, which the
 // bots accept: the new table shows no chat of the old one.
 func playRematch(t *testing.T, sc *screenCase) {
-	srv, _ := ownServer(t)
+	srv := sc.quick
 	name := fmt.Sprintf("Ann %s %d", sc.lang, sc.term.cols) // the seat store is shared, and ports are reused
 	status := playCommand(t, sc.term, "--server", srv.URL, "--name", name, "--bots", "easy,easy", "--lang", sc.lang)
 	yourTurn, _, _ := strings.Cut(sc.T("tui.yourturn", "player", "Ann"), "Ann")

@@ -21,6 +21,10 @@ const OPEN_KEY = "razzia.chat.open";
 
 /** DOCK is razzia.css's desktop layout: there the panel docks at the foot of the table's side column. */
 const DOCK = "(min-width: 1100px) and (min-height: 560px)";
+// dockQuery is DOCK's query, made once: place asks it after every redraw,
+// and a new one parses the query and joins the page's list each time.
+let dockQuery = null;
+const docks = () => (dockQuery || (dockQuery = matchMedia(DOCK))).matches;
 
 /** lineText is what a chat line says in the reader's language. */
 export function lineText(t, line) {
@@ -101,7 +105,7 @@ export class ChatPanel {
     // column or the panel change size (a ResizeObserver, which reports
     // after the frame's layout, not in the middle of a redraw).
     const side = document.querySelector("#table .tbl-side");
-    const dock = !!side && !this.root.hidden && matchMedia(DOCK).matches;
+    const dock = !!side && !this.root.hidden && docks();
     if (side === this.side && dock === this.docked) return;
     this.side = side;
     this.docked = dock;
@@ -117,7 +121,7 @@ export class ChatPanel {
 
   placeNow() {
     const side = document.querySelector("#table .tbl-side");
-    const dock = !!side && !this.root.hidden && matchMedia(DOCK).matches;
+    const dock = !!side && !this.root.hidden && docks();
     if (this.root.classList.contains("chat-docked") !== dock) this.root.classList.toggle("chat-docked", dock);
     // Set only when different: the table calls this after every redraw.
     const style = (el, k, v) => { if (el.style[k] !== v) el.style[k] = v; };

@@ -10,7 +10,10 @@
  */
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs || {})) {
+  // for-in, not Object.entries: a table builds a thousand elements per
+  // state, and the entries' arrays were garbage to collect in its task.
+  for (const name in attrs) {
+    const value = attrs[name];
     if (value === false || value === null || value === undefined) continue;
     if (name.startsWith("on") && typeof value === "function") {
       listen(el, name.slice(2), value);
@@ -189,7 +192,7 @@ function drop(el, n) {
     n.style.display = "none";
     for (const e of [n, ...n.querySelectorAll("[id]")]) e.removeAttribute("id");
     if (leaving.size === 0) {
-      requestAnimationFrame(dropLeaving);
+      afterLayout(dropLeaving);
       // And should the page be hidden before its frame.
       setTimeout(dropLeaving, 1000);
     }
@@ -197,6 +200,25 @@ function drop(el, n) {
     return;
   }
   el.removeChild(n);
+}
+
+/**
+ * afterLayout runs fn once the next frame has laid the page out, before it
+ * paints: a ResizeObserver reports a target observed anew there. What
+ * reads the layout, or takes out a focused element (which makes the
+ * browser lay the page out at once), costs nothing then; in a task or the
+ * frame's callbacks, it lays out what the page changed meanwhile.
+ */
+export function afterLayout(fn) {
+  if (typeof ResizeObserver !== "function") {
+    requestAnimationFrame(fn);
+    return;
+  }
+  const ro = new ResizeObserver(() => {
+    ro.disconnect();
+    fn();
+  });
+  ro.observe(document.documentElement);
 }
 
 /**

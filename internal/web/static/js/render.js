@@ -204,40 +204,8 @@ export function renderTable(root, snapshot, events, catalogue, options = {}) {
   // once anyway: reading it here would lay it out a second time, and
   // several messages may come before a frame.
   beforeFrame(mem, () => {
-    dropLeaving();
-    if (mem.focusContinue) {
-      mem.focusContinue = false;
-      mem.refocus = null;
-      const button = root.querySelector && root.querySelector("#round-continue");
-      if (button && button.focus) button.focus();
-    } else if (mem.refocus) {
-      // Unless the reader went somewhere meanwhile.
-      const a = typeof document !== "undefined" ? document.activeElement : null;
-      if (!a || a === document.body || !a.isConnected) restoreFocus(root, mem.refocus);
-      mem.refocus = null;
-    }
-    if (mem.parked) {
-      // Back from the decision panel to the next move, once there is one.
-      if (document.activeElement !== mem.parked) mem.parked = null;
-      else if (root.querySelector(MOVES)) {
-        mem.parked = null;
-        moveFocus(root);
-      }
-    }
-    // Covered by the round's end, the table shows nothing to follow or
-    // move: reading its layout would make the browser style and lay out
-    // what it skips. Going on draws it again, and follows then.
-    if (mem.covered) {
-      mem.before = null;
-      return;
-    }
-    followLog(root, mem);
-    // Where the cards are as the reader sees them, for the next move's
-    // motion.
-    const now = mem.args[3].animate === false ? null : measure(root);
-    const b = mem.before;
-    if (b && b.rects && now && mem.moves === b.moves + 1) animate(root, b.rects, mem.args[1] || [], T(mem.args[2]));
-    mem.before = { rects: now, moves: mem.moves };
+    mem.drawn = true;
+    afterLayout(root, mem);
   });
   if (typeof o.onDrawn === "function") o.onDrawn();
 }
@@ -781,23 +749,12 @@ function logPanel({ t, v, names, tell, events, mem, root }) {
   const intent = () => { mem.logIntent = Date.now(); };
   const list = h("ol", { id: "log", class: "log-list", tabindex: "0", "aria-label": t("web.log.label"),
     onwheel: intent, ontouchstart: intent, onpointerdown: intent, onkeydown: intent,
-    onscroll: (ev) => {
-      // Covered, the log is skipped: nobody scrolls it, and reading it
-      // would lay it out.
+    onscroll: () => {
+      // What the scroll did is read once the frame has laid the page out
+      // (settle): read here, it would lay out what the last message changed.
       if (mem.covered) return;
-      const l = ev.target;
-      const atEnd = l.scrollTop + l.clientHeight >= l.scrollHeight - 8;
-      if (Date.now() - (mem.logIntent || 0) > 1500) {
-        if (mem.logFollow !== false && !atEnd) l.scrollTop = l.scrollHeight;
-        return;
-      }
-      mem.logFollow = atEnd;
-      mem.logTop = l.scrollTop;
-      if (atEnd) {
-        mem.logSeen = l.children.length;
-        const more = l.parentNode && l.parentNode.querySelector("#log-more");
-        if (more) more.hidden = true;
-      }
+      mem.scrolled = { mine: Date.now() - (mem.logIntent || 0) <= 1500 };
+      afterLayout(null, mem);
     } }, items);
   list.__keepFirst = from;
   // The handlers find the live log: a redraw keeps the elements in the
@@ -830,21 +787,104 @@ function beforeFrame(mem, fn) {
   });
 }
 
-// followLog shows the log's newest line after a redraw unless the reader
-// scrolled back, and keeps showing it while the layout settles: the side
-// column changes height as the scores and the chat come and go.
-function followLog(root, mem) {
-  const log = root.querySelector ? root.querySelector(".log-list") : null;
-  if (!log) return;
-  log.scrollTop = mem.logFollow === false ? mem.logTop || 0 : log.scrollHeight;
-  if (typeof ResizeObserver !== "function") return;
-  if (!mem.logObserver) {
-    mem.logObserver = new ResizeObserver((entries) => {
-      for (const e of entries) if (mem.logFollow !== false) e.target.scrollTop = e.target.scrollHeight;
-    });
+// placeFocus moves the focus where a redraw left it to go: to the round's
+// end's button, back to what the redraw took out, or from the decision
+// panel to the next move. Focusing lays the page out: after the frame's
+// layout (settle), that costs nothing.
+function placeFocus(root, mem) {
+  if (mem.focusContinue) {
+    mem.focusContinue = false;
+    mem.refocus = null;
+    const button = root.querySelector && root.querySelector("#round-continue");
+    if (button && button.focus) button.focus();
+  } else if (mem.refocus) {
+    // Unless the reader went somewhere meanwhile.
+    const a = typeof document !== "undefined" ? document.activeElement : null;
+    if (!a || a === document.body || !a.isConnected) restoreFocus(root, mem.refocus);
+    mem.refocus = null;
   }
-  mem.logObserver.disconnect();
-  mem.logObserver.observe(log);
+  if (mem.parked) {
+    // Back from the decision panel to the next move, once there is one.
+    if (document.activeElement !== mem.parked) mem.parked = null;
+    else if (root.querySelector(MOVES)) {
+      mem.parked = null;
+      moveFocus(root);
+    }
+  }
+}
+
+// afterLayout has settle read the layout the frame lays out anyway: a
+// ResizeObserver reports a target observed anew between the frame's layout
+// and its paint, where reading the layout costs nothing; read in a task or
+// in the frame's callbacks, it would make the browser lay the page out
+// there and then, and again should anything change after.
+function afterLayout(root, mem) {
+  if (root) mem.root = root;
+  if (typeof ResizeObserver !== "function" || typeof document === "undefined") {
+    settle(mem);
+    return;
+  }
+  const log = mem.root && mem.root.querySelector ? mem.root.querySelector(".log-list") : null;
+  // Observed anew, the page is reported after the next layout; the log,
+  // again whenever its size changes: the side column changes height as
+  // the scores and the chat come and go.
+  if (!mem.settler) mem.settler = new ResizeObserver(() => settle(mem));
+  mem.settler.disconnect();
+  mem.settler.observe(document.documentElement);
+  if (log) mem.settler.observe(log);
+}
+
+// settle, with the page laid out, takes out what a redraw hid on its way
+// out, follows the log (its newest line in sight unless the reader
+// scrolled back), takes in the reader's scroll, and after a redraw notes
+// where the cards are for the next move's motion and places the focus.
+function settle(mem) {
+  const root = mem.root;
+  if (!root) return;
+  dropLeaving();
+  // Covered by the round's end, the table shows nothing to follow or
+  // move: reading its layout would make the browser style and lay out
+  // what it skips. Going on draws it again, and follows then.
+  if (mem.covered) {
+    mem.scrolled = null;
+    if (mem.drawn) {
+      mem.drawn = false;
+      mem.before = null;
+      placeFocus(root, mem);
+    }
+    return;
+  }
+  const log = root.querySelector ? root.querySelector(".log-list") : null;
+  const scrolled = mem.scrolled;
+  mem.scrolled = null;
+  if (log && scrolled) {
+    const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
+    if (scrolled.mine) {
+      // Only the reader's own hand says they scrolled back: a scroll that
+      // follows a change of layout is not theirs.
+      mem.logFollow = atEnd;
+      mem.logTop = log.scrollTop;
+      if (atEnd) {
+        mem.logSeen = log.children.length;
+        const more = log.parentNode && log.parentNode.querySelector("#log-more");
+        if (more) more.hidden = true;
+      }
+    }
+  }
+  // A scroll not the reader's, while they read back, is left as it is.
+  if (log && !(scrolled && mem.logFollow === false)) {
+    const top = mem.logFollow === false ? mem.logTop || 0 : log.scrollHeight - log.clientHeight;
+    if (Math.abs(log.scrollTop - top) >= 1) log.scrollTop = top;
+  }
+  if (!mem.drawn) return;
+  mem.drawn = false;
+  // Where the cards are as the reader sees them, for the next move's
+  // motion.
+  const now = mem.args[3].animate === false ? null : measure(root);
+  const b = mem.before;
+  if (b && b.rects && now && mem.moves === b.moves + 1) animate(root, b.rects, mem.args[1] || [], T(mem.args[2]));
+  mem.before = { rects: now, moves: mem.moves };
+  placeFocus(root, mem);
 }
 
 // ---- focus and motion -------------------------------------------------------------
@@ -951,10 +991,12 @@ function animate(root, before, events, t) {
     // Where each flies from, read before the first copy goes in: reading
     // the page's scroll after would lay the page out again for each.
     const from = moved.map((r) => onScreen(r.rect));
+    // The strip's flash (razzia.css .strip::before) by its opacity alone,
+    // before the copies go in: animating a pseudo-element styles the page,
+    // again if they were in already.
+    seatEl.animate([{ opacity: 0 }, { opacity: 1 }, { opacity: 0 }], { duration: 900, easing: "ease-out", pseudoElement: "::before" });
     // The cards left the page: copies of them fly, only for the eye.
     moved.forEach((r, k) => ghost(card(r.kind, t), from[k], to, k * 60));
-    // The strip's flash (razzia.css .strip::before) by its opacity alone.
-    seatEl.animate([{ opacity: 0 }, { opacity: 1 }, { opacity: 0 }], { duration: 900, easing: "ease-out", pseudoElement: "::before" });
   }
 }
 
