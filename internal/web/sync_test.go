@@ -128,3 +128,32 @@ cases.push([root.childNodes.length, 2]);
 cases.push([frames.length, 1]);
 `)
 }
+
+// TestSyncPassesGuests: an element another module placed among a drawn
+// part's children (the replay's analysis under the board) stays through a
+// redraw, with its ids, focused or not.
+func TestSyncPassesGuests(t *testing.T) {
+	t.Parallel()
+	runCases(t, "dom.js sync passing a guest", `import "./fakedom.mjs";
+import { h, sync, guest } from "./dom.mjs";
+const cases = [];
+Node.prototype.contains = function (n) { for (; n; n = n.parent) if (n === this) return true; return false; };
+Node.prototype.querySelectorAll = function (sel) { return sel === "[id]" ? this.find((n) => n !== this && n.attrs && "id" in n.attrs) : []; };
+globalThis.requestAnimationFrame = () => {};
+document.body = document.createElement("body");
+const root = document.createElement("div");
+sync(root, h("p", { id: "board" }, "1"));
+const box = h("section", { id: "analysis" }, h("button", { id: "next" }, "Next"));
+box.style = {};
+root.appendChild(guest(box));
+document.activeElement = box.childNodes[0];
+sync(root, h("p", { id: "board" }, "2"), h("p", { id: "log" }, "log"));
+cases.push([root.childNodes.includes(box), true]);
+cases.push([box.getAttribute("id") + "," + box.childNodes[0].getAttribute("id"), "analysis,next"]);
+cases.push([!box.style.display, true]);
+document.activeElement = document.body;
+sync(root, h("p", { id: "board" }, "3"));
+cases.push([root.childNodes.includes(box), true]);
+cases.push([root.childNodes.filter((c) => c !== box).map((c) => c.textContent).join(","), "3"]);
+`)
+}

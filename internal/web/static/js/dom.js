@@ -116,7 +116,16 @@ function alike(a, b) {
 
 // staying skips the elements on their way out (drop) from n on.
 function staying(n) {
-  while (n && n.__leaving) n = n.nextSibling;
+  while (n && (n.__leaving || n.__guest)) n = n.nextSibling;
+  return n;
+}
+
+// guest marks an element that another module placed among the children of
+// a part a redraw draws (the replay's analysis under the board): a redraw
+// passes it by, neither taking it out nor taking its ids, so that the
+// reader's focus in it survives a redraw.
+export function guest(n) {
+  n.__guest = true;
   return n;
 }
 
@@ -171,7 +180,7 @@ function syncChildren(el, want, start = el.firstChild) {
   }
   while (cur) {
     const next = cur.nextSibling;
-    if (!cur.__leaving) drop(el, cur);
+    if (!cur.__leaving && !cur.__guest) drop(el, cur);
     cur = next;
   }
 }

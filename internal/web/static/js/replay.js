@@ -11,6 +11,7 @@
 // in the address (#12), so a reload or a shared link shows the same move.
 
 import { renderTable } from "./render.js";
+import { guest } from "./dom.js";
 import { replayURL } from "./api.js";
 import { views } from "./patch.js";
 import { start } from "./page.js";
@@ -364,7 +365,7 @@ function draw() {
   // Under the board (or the game's end): on a phone the board comes first,
   // on a desktop board, chart and log are in sight together.
   const main = table.querySelector(".tbl-main");
-  if (main) main.appendChild(analysisBox);
+  if (main && analysisBox.parentNode !== main) main.appendChild(guest(analysisBox));
 
   $("replay-pos").textContent = `${state.pos} / ${last}`;
   $("replay-pos").setAttribute("aria-label",
