@@ -29,7 +29,7 @@ import { JEWELS, BUSINESSES, GROUPS, card, back, cheque, chip } from "./cards.js
 import { h, sync, setAttr, isLeaving, dropLeaving } from "./dom.js";
 import { T, CATEGORIES, list, count, moveLabel, thiefToken, signed, num, points, displayNames, tableKind } from "./words.js";
 import { scorePanel, roundOverlay, roundBanner, gameEnd } from "./scores.js";
-import { hintsBox } from "./analysis.js";
+import { hintsBox } from "./hints.js";
 import { tick, left, lowAt } from "./clock.js";
 import { leaveBox } from "./rematch.js";
 

@@ -10,7 +10,7 @@ import { narrate } from "./narrate.js";
 import { start } from "./page.js";
 import { coverAround, renderTable } from "./render.js";
 import { displayNames, moveLabel, tableKind } from "./words.js";
-import { fetchHints } from "./analysis.js";
+import { fetchHints } from "./hints.js";
 import { isTutorial } from "./guided.js";
 import { whoami, changeText, ratingFigure } from "./players.js";
 import { received, tick, left, ticks } from "./clock.js";
