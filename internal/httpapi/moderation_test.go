@@ -409,12 +409,9 @@ func TestSanctionedHidden(t *testing.T) {
 	}
 	annLive := ann.live("?list=1")
 	cy.live("")
-	// A notice goes out at once, a list after it: readType skips the rest.
-	var n protocol.NoticeMessage
-	if readType(t, annLive, protocol.TypeNotice, &n); n.Name != "Cy" {
+	if n, _ := readNoticeAndList(t, annLive, "Cy"); n.Name != "Cy" {
 		t.Errorf("Ann's first notice = %+v, want Cy online", n)
 	}
-	readOnline(t, annLive, func(m protocol.OnlineMessage) bool { return named(m, "Cy") != nil })
 	var p protocol.PlayerPresence
 	if bob.must("GET", "/api/players/Cy/presence", nil, &p); !p.Online || p.Activity != "lobby" {
 		t.Errorf("Cy, online and in good standing: %+v", p)
@@ -424,10 +421,10 @@ func TestSanctionedHidden(t *testing.T) {
 	ann.must("POST", "/api/moderation/actions", protocol.ActionRequest{Kind: protocol.ActionSuspend, Player: "Dee", Reason: "stalling", Hours: 24}, nil)
 	dee.live("") // after the suspension: her coming is not told
 	bob.live("")
-	if readType(t, annLive, protocol.TypeNotice, &n); n.Name != "Bob" {
+	n, m := readNoticeAndList(t, annLive, "Bob")
+	if n.Name != "Bob" {
 		t.Errorf("Ann's next notice = %+v, want Bob online (Dee is suspended)", n)
 	}
-	m := readOnline(t, annLive, func(m protocol.OnlineMessage) bool { return named(m, "Bob") != nil })
 	var got protocol.OnlineAnswer
 	bob.must("GET", "/api/online", nil, &got)
 	// The count agrees with the list: everyone here is signed in, so a

@@ -53,6 +53,35 @@ func readType(t *testing.T, c *websocket.Conn, typ string, out any) {
 	}
 }
 
+// readNoticeAndList reads until it has the first notice and an online
+// list naming name, in either order: a list made just after the person
+// came can go out before the notice of their coming, and the same list
+// is not sent twice.
+func readNoticeAndList(t *testing.T, c *websocket.Conn, name string) (protocol.NoticeMessage, protocol.OnlineMessage) {
+	t.Helper()
+	var n protocol.NoticeMessage
+	var m protocol.OnlineMessage
+	gotNotice, gotList := false, false
+	for !gotNotice || !gotList {
+		_, data, err := c.Read(servertest.Context(t))
+		if err != nil {
+			t.Fatalf("read, waiting for a notice and a list naming %s: %v", name, err)
+		}
+		var head struct{ Type string }
+		json.Unmarshal(data, &head)
+		switch {
+		case head.Type == protocol.TypeNotice && !gotNotice:
+			gotNotice = json.Unmarshal(data, &n) == nil
+		case head.Type == protocol.TypeOnline && !gotList:
+			var l protocol.OnlineMessage
+			if json.Unmarshal(data, &l) == nil && named(l, name) != nil {
+				m, gotList = l, true
+			}
+		}
+	}
+	return n, m
+}
+
 // readOnline reads online lists until one satisfies ok.
 func readOnline(t *testing.T, c *websocket.Conn, ok func(protocol.OnlineMessage) bool) protocol.OnlineMessage {
 	t.Helper()
