@@ -59,6 +59,7 @@ var flatWeights = func() weights {
 	w := defaultWeights
 	w.exact = true
 	w.callBase, w.raid = 4, 0.8
+	w.alone = 1
 	return w
 }()
 

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/razziagame/razzia"
@@ -158,5 +159,53 @@ func BenchmarkFlatDecision(b *testing.B) {
 			}
 			b.ReportMetric(float64(f.Samples()), "samples")
 		})
+	}
+}
+
+// TestAloneMove checks how the yardstick's policy plays a seat that alone
+// holds face-up cheques (R13): in an auction nobody forced it into it
+// passes, keeping the row to grow, unless the row is full or the next
+// card may end the round and losing the row outweighs one more card; at
+// its turn, without thieves, it draws unless that holds, and then calls.
+func TestAloneMove(t *testing.T) {
+	p := playout{w: &flatWeights, rng: newRand(5), noise: 2}
+	g := newGame(t, 2, "alone")
+	var st razzia.State
+	auctions, turns, buys := 0, 0, 0
+	for game := 0; game < 200 && (auctions < 20 || turns < 100 || buys < 10); game++ {
+		st = g.State()
+		p.judged = false
+		for !st.Over() {
+			legal := st.LegalMoves(nil)
+			if len(legal) > 1 && alone(&st) && !st.MustBid() && !slices.ContainsFunc(legal, func(m razzia.Move) bool { return m.Action == razzia.ActionThieves }) {
+				j := newJudge(&st, &flatWeights)
+				m := decide(&j, legal, noError)
+				pEnd := 0.0
+				if st.Police() == st.PoliceLimit()-1 {
+					pEnd = float64(st.Remaining(razzia.Police)) / float64(st.DeckLeft())
+				}
+				buy := st.RowLen() == razzia.RowSize || pEnd*float64(st.RowLen()+1) >= 1
+				if buy {
+					buys++
+				}
+				switch {
+				case st.Phase() == razzia.PhaseAuction:
+					auctions++
+					if !buy && m.Action != razzia.ActionPass {
+						t.Fatalf("auction alone, row %d, police %d: %v, want a pass", st.RowLen(), st.Police(), m)
+					}
+				default:
+					turns++
+					if want := razzia.ActionDraw; !buy && m.Action != want {
+						t.Fatalf("turn alone, row %d, police %d: %v, want a draw", st.RowLen(), st.Police(), m)
+					}
+				}
+			}
+			m := p.move(&st)
+			p.apply(&st, m)
+		}
+	}
+	if auctions < 20 || turns < 100 || buys < 10 {
+		t.Errorf("only %d auctions, %d turns alone, %d buying: too few to tell", auctions, turns, buys)
 	}
 }

@@ -53,10 +53,68 @@ func (b *Heuristic) err() float64 {
 
 // decide chooses among legal by the judge's values; err adds misjudgement.
 func decide(j *judge, legal []razzia.Move, err func() float64) razzia.Move {
+	if j.w.alone > 0 && alone(j.s) {
+		if m, ok := aloneMove(j, legal, err); ok {
+			return m
+		}
+	}
 	if j.s.Phase() == razzia.PhaseAuction {
 		return bid(j, legal, err())
 	}
 	return turn(j, legal, err)
+}
+
+// alone reports whether the seat to move is the only one with face-up
+// cheques: nobody can outbid it or call before it for the rest of the
+// round (R13).
+func alone(s *razzia.State) bool {
+	me := s.ToMove()
+	for q := range s.Players() {
+		if q != me && s.FaceUp(q) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// aloneMove is the move of a seat alone with face-up cheques, when it is
+// not the judge's usual one. Unspent cheques are kept for the next round
+// (R15) and nobody else can take the row, so the seat draws on while
+// nothing but a full row can end the row's growth, and buys the row only
+// when it is full or when the next card may end the round: then when the
+// chance of losing the row to the raid outweighs what one more card
+// brings, about the row's value shared by its cards. It reports false
+// when the usual judgement applies (a forced bid, thieves that gain).
+func aloneMove(j *judge, legal []razzia.Move, err func() float64) (razzia.Move, bool) {
+	s := j.s
+	if s.MustBid() {
+		return razzia.Move{}, false
+	}
+	pEnd := 0.0
+	if s.Police() == s.PoliceLimit()-1 && s.DeckLeft() > 0 {
+		pEnd = float64(s.Remaining(razzia.Police)) / float64(s.DeckLeft())
+	}
+	buy := s.RowLen() >= razzia.RowSize || pEnd*float64(s.RowLen()+1) >= 1
+	if s.Phase() == razzia.PhaseAuction {
+		if buy {
+			return razzia.Move{}, false
+		}
+		return razzia.Pass(), true
+	}
+	for _, m := range legal {
+		if m.Action == razzia.ActionThieves {
+			return razzia.Move{}, false // the usual judgement weighs them
+		}
+	}
+	if buy && callGain(j, err(), 0) > 0 {
+		return razzia.Call(), true
+	}
+	for _, m := range legal {
+		if m.Action == razzia.ActionDraw {
+			return m, true
+		}
+	}
+	return razzia.Move{}, false
 }
 
 // bid bids the cheque with the best expected gain, the chance of winning

@@ -22,6 +22,7 @@ type weights struct {
 	callSlot float64 // more points per place still free in the row
 	thief    float64 // points a thief move must gain
 	raid     float64 // share of the call margin gone when the police are one short of the raid (0 to 1)
+	alone    float64 // 1: a seat that alone holds face-up cheques draws on to fuller rows (see aloneMove); 0: it plays as with rivals
 	exact    bool    // count the final cheque majority exactly in the last round
 }
 
@@ -40,6 +41,7 @@ var weightFields = map[string]func(w *weights) *float64{
 	"callSlot": func(w *weights) *float64 { return &w.callSlot },
 	"thief":    func(w *weights) *float64 { return &w.thief },
 	"raid":     func(w *weights) *float64 { return &w.raid },
+	"alone":    func(w *weights) *float64 { return &w.alone },
 }
 
 var defaultWeights = weights{
