@@ -162,6 +162,40 @@ func BenchmarkFlatDecision(b *testing.B) {
 	}
 }
 
+// TestAlone checks that a seat is alone when no other seat holds a face-up
+// cheque, unless another seat's bid stands in the running auction: that
+// rival takes the row should the seat pass (R11, R13).
+func TestAlone(t *testing.T) {
+	g := newGame(t, 2, "alone bid")
+	p := playout{w: &flatWeights, rng: newRand(7), noise: 2}
+	var st razzia.State
+	standing, free := 0, 0
+	for game := 0; game < 300 && (standing < 5 || free < 20); game++ {
+		st = g.State()
+		p.judged = false
+		for !st.Over() {
+			me := st.ToMove()
+			c, w := st.HighBid()
+			if st.FaceUp(1-me) == 0 {
+				if got, want := alone(&st), w < 0 || w == me; got != want {
+					t.Fatalf("high bid %d by seat %d, seat %d to move: alone %v, want %v", c, w, me, got, want)
+				}
+				if w >= 0 && w != me {
+					standing++
+				} else {
+					free++
+				}
+			} else if alone(&st) {
+				t.Fatalf("seat %d alone while seat %d holds %v", me, 1-me, st.FaceUp(1-me))
+			}
+			p.apply(&st, p.move(&st))
+		}
+	}
+	if standing < 5 || free < 20 {
+		t.Errorf("%d states with a rival's last bid standing, %d alone: too few to tell", standing, free)
+	}
+}
+
 // TestAloneMove checks how the yardstick's policy plays a seat that alone
 // holds face-up cheques (R13): in an auction nobody forced it into it
 // passes, keeping the row to grow, unless the row is full or the next

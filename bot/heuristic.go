@@ -65,10 +65,14 @@ func decide(j *judge, legal []razzia.Move, err func() float64) razzia.Move {
 }
 
 // alone reports whether the seat to move is the only one with face-up
-// cheques: nobody can outbid it or call before it for the rest of the
-// round (R13).
+// cheques and no other seat's bid stands in the running auction: nobody
+// can take the row before it for the rest of the round (R13). A rival
+// who bid its last cheque takes the row should the seat pass.
 func alone(s *razzia.State) bool {
 	me := s.ToMove()
+	if _, w := s.HighBid(); w >= 0 && w != me {
+		return false
+	}
 	for q := range s.Players() {
 		if q != me && s.FaceUp(q) != 0 {
 			return false
