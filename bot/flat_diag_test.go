@@ -18,6 +18,7 @@ var (
 	diagPrefix  = flag.String("diag-prefix", "flat", "the bot, by the start of its name in the records, whose decisions are judged")
 	diagIters   = flag.Int("diag-iters", 40000, "iterations of the judging search a decision")
 	diagMax     = flag.Int("diag-max", 0, "decisions judged at most (0: all)")
+	diagNew     = flag.String("diag-new", "", "a bot spec: TestDiagnoseFlat judges instead where it would play otherwise than the recorded bot, its move against the recorded one")
 	diagJudge   = flag.String("diag-judge", "mcts", "the judge: mcts (the search of hard, -diag-iters iterations) or flat (the yardstick, -diag-iters samples, no move dropped)")
 )
 
@@ -95,6 +96,11 @@ func TestDiagnoseFlat(t *testing.T) {
 			legal := prune(&s, s.LegalMoves(nil))
 			if strings.HasPrefix(rec.Players[me], *diagPrefix) && len(legal) > 1 && (*diagMax == 0 || judged < *diagMax) {
 				judged++
+				if *diagNew != "" {
+					compareNew(t, &s, played, uint64(judged), sums)
+					s.Apply(m)
+					continue
+				}
 				stats := judgeMoves(t, &s, played, uint64(judged))
 				best := stats[0]
 				i := slices.IndexFunc(stats, func(v MoveValue) bool { return v.Move == played })
@@ -142,6 +148,43 @@ func TestDiagnoseFlat(t *testing.T) {
 	for _, w := range worst {
 		t.Log(w)
 	}
+}
+
+// compareNew asks the bot of -diag-new for its move in s and, where it is
+// not played, the judge for the win share of both, and adds the second's
+// gain to sums by the kind of decision.
+func compareNew(t *testing.T, s *razzia.State, played razzia.Move, seed uint64, sums map[string]*diagSum) {
+	b, err := New(*diagNew, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := b.Choose(razzia.View{Seat: s.ToMove(), State: *s})
+	if m.Action == razzia.ActionDraw {
+		m = razzia.Draw(razzia.NoKind)
+	}
+	kind := "same"
+	if m != played {
+		kind = decisionKind(s, played, m)
+	}
+	if sums[kind] == nil {
+		sums[kind] = &diagSum{}
+	}
+	d := sums[kind]
+	d.n++
+	if m == played {
+		return
+	}
+	share := func(x razzia.Move) float64 {
+		for _, v := range judgeMoves(t, s, x, seed) {
+			if v.Move == x {
+				return v.Share[s.ToMove()]
+			}
+		}
+		t.Fatalf("%v not among the judged moves", x)
+		return 0
+	}
+	d.wrong++
+	d.loss += share(m) - share(played) // the new move's gain
 }
 
 // judgeMoves returns the judge's values of the moves in s, the best
