@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/razziagame/razzia/internal/store"
@@ -58,8 +57,8 @@ func (h *Hub) notice(n store.Notice) {
 			h.fwd.deliver(c.Ask, answer{}) // the move this node passed on is made
 		}
 	default:
-		var env envelope
-		if err := json.Unmarshal([]byte(n.Payload), &env); err != nil || (env.Req == nil) == (env.Re == nil) {
+		env, err := parseEnvelope(n.Payload)
+		if err != nil || (env.Req == nil) == (env.Re == nil) {
 			h.log.Warn("a message to this node that is not one", "payload", n.Payload, "err", err)
 			return
 		}
