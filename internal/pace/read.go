@@ -1,6 +1,9 @@
 package pace
 
-import "github.com/razziagame/razzia"
+import (
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/jsonscan"
+)
 
 // ReadJSON decodes the clock that AppendJSON wrote at the start of b, as
 // UnmarshalJSON would, without reflection and mostly without allocating:
@@ -91,25 +94,14 @@ func (r *reader) maybe(s string) bool {
 	return false
 }
 
-// int reads an integer as encoding/json writes it: an optional minus,
-// then 0 or digits without a leading zero, at most 18 of them.
+// int reads an integer as encoding/json writes it.
 func (r *reader) int() int64 {
 	if !r.ok {
 		return 0
 	}
-	neg := r.maybe("-")
-	start := r.i
-	var x int64
-	for ; r.i < len(r.b) && r.b[r.i] >= '0' && r.b[r.i] <= '9'; r.i++ {
-		x = x*10 + int64(r.b[r.i]-'0')
-	}
-	if digits := r.i - start; digits == 0 || digits > 18 || digits > 1 && r.b[start] == '0' {
-		r.ok = false
-		return 0
-	}
-	if neg {
-		x = -x
-	}
+	x, n, ok := jsonscan.Int(r.b[r.i:], true)
+	r.i += n
+	r.ok = ok
 	return x
 }
 

@@ -3,8 +3,8 @@ package table
 import (
 	"encoding/base64"
 	"encoding/json"
-	"unicode/utf8"
 
+	"github.com/razziagame/razzia/internal/jsonscan"
 	"github.com/razziagame/razzia/internal/match"
 )
 
@@ -36,13 +36,13 @@ func decodeRequest(p string) (envelope, bool) {
 	n, ok := jsonObject(p, func(key, v string) (int, bool) {
 		switch key {
 		case "id":
-			id, n, ok := jsonInt(v, false)
+			id, n, ok := jsonscan.Int(v, false)
 			env.ID = uint64(id)
 			return n, ok
 		case "from":
-			return jsonText(v, &env.From)
+			return readText(v, &env.From)
 		case "notice":
-			return jsonBool(v, &env.Notice)
+			return readBool(v, &env.Notice)
 		case "req":
 			env.Req = &match.Command{}
 			return jsonObject(v, func(key, v string) (int, bool) { return decodeCommandField(env.Req, key, v) })
@@ -61,13 +61,11 @@ func decodeCommandField(r *match.Command, key, v string) (int, bool) {
 	var s *string
 	switch key {
 	case "op":
-		var op string
-		n, ok := jsonText(v, &op)
+		op, n, ok := jsonscan.Text(v)
 		r.Kind = match.Kind(op)
 		return n, ok
 	case "hash":
-		var h string
-		n, ok := jsonText(v, &h)
+		h, n, ok := jsonscan.Text(v)
 		if !ok {
 			return 0, false
 		}
@@ -75,7 +73,7 @@ func decodeCommandField(r *match.Command, key, v string) (int, bool) {
 		r.Hash = b
 		return n, err == nil
 	case "seat", "seq":
-		x, n, ok := jsonInt(v, true)
+		x, n, ok := jsonscan.Int(v, true)
 		if key == "seat" {
 			r.Seat = int(x)
 		} else {
@@ -83,7 +81,7 @@ func decodeCommandField(r *match.Command, key, v string) (int, bool) {
 		}
 		return n, ok
 	case "mute":
-		return jsonBool(v, &r.Mute)
+		return readBool(v, &r.Mute)
 	case "game":
 		s = &r.Game
 	case "name":
@@ -101,7 +99,7 @@ func decodeCommandField(r *match.Command, key, v string) (int, bool) {
 	default:
 		return 0, false
 	}
-	return jsonText(v, s)
+	return readText(v, s)
 }
 
 // jsonObject reads the object at the start of v, handing field each key
@@ -120,8 +118,7 @@ func jsonObject(v string, field func(key, v string) (int, bool)) (int, bool) {
 		keys int
 	)
 	for i := 1; ; {
-		var key string
-		n, ok := jsonText(v[i:], &key)
+		key, n, ok := jsonscan.Text(v[i:])
 		if !ok || i+n >= len(v) || v[i+n] != ':' || keys == len(seen) {
 			return 0, false
 		}
@@ -150,55 +147,15 @@ func jsonObject(v string, field func(key, v string) (int, bool)) (int, bool) {
 	}
 }
 
-// jsonText reads the string at the start of v into s, sharing v's bytes,
-// and returns its length: UTF-8 without escapes or control characters,
-// which encoding/json would decode unchanged.
-func jsonText(v string, s *string) (int, bool) {
-	if len(v) < 2 || v[0] != '"' {
-		return 0, false
-	}
-	for i := 1; i < len(v); i++ {
-		switch c := v[i]; {
-		case c == '"':
-			*s = v[1:i]
-			return i + 1, utf8.ValidString(*s)
-		case c == '\\' || c < 0x20:
-			return 0, false
-		}
-	}
-	return 0, false
+// readText reads the string at the start of v into s, and returns its length.
+func readText(v string, s *string) (n int, ok bool) {
+	*s, n, ok = jsonscan.Text(v)
+	return n, ok
 }
 
-// jsonBool reads true or false at the start of v into b.
-func jsonBool(v string, b *bool) (int, bool) {
-	switch {
-	case len(v) >= 4 && v[:4] == "true":
-		*b = true
-		return 4, true
-	case len(v) >= 5 && v[:5] == "false":
-		*b = false
-		return 5, true
-	}
-	return 0, false
-}
-
-// jsonInt reads the integer at the start of v as encoding/json writes it
-// (signed or not, at most 18 digits) and returns its length.
-func jsonInt(v string, signed bool) (int64, int, bool) {
-	i, neg := 0, false
-	if signed && len(v) > 0 && v[0] == '-' {
-		i, neg = 1, true
-	}
-	start := i
-	var x int64
-	for ; i < len(v) && v[i] >= '0' && v[i] <= '9'; i++ {
-		x = x*10 + int64(v[i]-'0')
-	}
-	if digits := i - start; digits == 0 || digits > 18 || digits > 1 && v[start] == '0' {
-		return 0, 0, false
-	}
-	if neg {
-		x = -x
-	}
-	return x, i, true
+// readBool reads the boolean at the start of v into b, and returns its
+// length.
+func readBool(v string, b *bool) (n int, ok bool) {
+	*b, n, ok = jsonscan.Bool(v)
+	return n, ok
 }
