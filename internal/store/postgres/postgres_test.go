@@ -110,6 +110,40 @@ func TestPushKeysKept(t *testing.T) {
 	storetest.PushKeysKept(t, func(t *testing.T) store.Store { return open(t, url) })
 }
 
+// ownedGames creates games being played with the ids, each leased to
+// node-a for a minute, and returns their leases.
+func ownedGames(t *testing.T, s *Store, ids ...string) []store.Lease {
+	t.Helper()
+	var leases []store.Lease
+	for _, id := range ids {
+		g := &store.Game{ID: id, Status: store.StatusPlaying, Seats: make([]store.Seat, 2),
+			Cheques: [][]int{{1}, {2}}, Seed: []byte{1}, Moves: []string{}}
+		l, err := s.CreateOwnedGame(t.Context(), g, "node-a", time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		leases = append(leases, l)
+	}
+	return leases
+}
+
+// A renewal is what RenewLeases returned.
+type renewal struct {
+	renewed []store.Lease
+	err     error
+}
+
+// renewing renews the leases for two minutes in a goroutine of its own,
+// and returns where its result will come.
+func renewing(t *testing.T, s *Store, leases []store.Lease) <-chan renewal {
+	done := make(chan renewal, 1)
+	go func() {
+		r, err := s.RenewLeases(t.Context(), leases, 2*time.Minute)
+		done <- renewal{r, err}
+	}()
+	return done
+}
+
 // TestRenewPastLockedRows: while a write holds one game's row locked (a
 // move group committing), RenewLeases renews the node's other leases at
 // once, on its own connection, and that one when the lock is let go.
@@ -118,16 +152,7 @@ func TestRenewPastLockedRows(t *testing.T) {
 	s := open(t, migrated.DB(t))
 	defer s.Close()
 	ctx := t.Context()
-	var leases []store.Lease
-	for _, id := range []string{"renewlock1", "renewlock2", "renewlock3"} {
-		g := &store.Game{ID: id, Status: store.StatusPlaying, Seats: make([]store.Seat, 2),
-			Cheques: [][]int{{1}, {2}}, Seed: []byte{1}, Moves: []string{}}
-		l, err := s.CreateOwnedGame(ctx, g, "node-a", time.Minute)
-		if err != nil {
-			t.Fatal(err)
-		}
-		leases = append(leases, l)
-	}
+	leases := ownedGames(t, s, "renewlock1", "renewlock2", "renewlock3")
 	// The write: the first game's row locked, with every connection of
 	// the pool but this one busy too.
 	tx, err := s.pool.Begin(ctx)
@@ -147,15 +172,7 @@ func TestRenewPastLockedRows(t *testing.T) {
 		defer c.Release()
 		busy = append(busy, c)
 	}
-	type result struct {
-		renewed []store.Lease
-		err     error
-	}
-	done := make(chan result, 1)
-	go func() {
-		r, err := s.RenewLeases(ctx, leases, 2*time.Minute)
-		done <- result{r, err}
-	}()
+	done := renewing(t, s, leases)
 	// Only time can show that the others were renewed while the lock is
 	// held: poll their expiry, as another node would read it (before
 	// PostgreSQL ends the idle transaction, after 5 s).
@@ -200,16 +217,7 @@ func TestRenewalHoldsNoMove(t *testing.T) {
 	s := open(t, migrated.DB(t))
 	defer s.Close()
 	ctx := t.Context()
-	var leases []store.Lease
-	for _, id := range []string{"renewhold1", "renewhold2"} {
-		g := &store.Game{ID: id, Status: store.StatusPlaying, Seats: make([]store.Seat, 2),
-			Cheques: [][]int{{1}, {2}}, Seed: []byte{1}, Moves: []string{}}
-		l, err := s.CreateOwnedGame(ctx, g, "node-a", time.Minute)
-		if err != nil {
-			t.Fatal(err)
-		}
-		leases = append(leases, l)
-	}
+	leases := ownedGames(t, s, "renewhold1", "renewhold2")
 	lock := func(id string) pgx.Tx {
 		tx, err := s.pool.Begin(ctx)
 		if err != nil {
@@ -224,15 +232,7 @@ func TestRenewalHoldsNoMove(t *testing.T) {
 	// Before the Store's Close, which waits for their connections.
 	defer first.Rollback(context.Background())
 	defer second.Rollback(context.Background())
-	type result struct {
-		renewed []store.Lease
-		err     error
-	}
-	done := make(chan result, 1)
-	go func() {
-		r, err := s.RenewLeases(ctx, leases, 2*time.Minute)
-		done <- result{r, err}
-	}()
+	done := renewing(t, s, leases)
 	watch, err := s.pool.Acquire(ctx)
 	if err != nil {
 		t.Fatal(err)
