@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -416,18 +417,17 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 	if err := store.CheckMove(id, index, token, status); err != nil {
 		return fmt.Errorf("sqlite: %w", err)
 	}
-	st := &s.stmts
 	return s.writeMove(ctx, "append move %d to game %s", id, index, func(w *wtx) (*store.Change, error) {
 		// The game's row is updated where the move may go (one statement
 		// where a read and an update were two): by moveRow, which sets
 		// nothing indexed, for a game in play that stays so. When it may
 		// not, live reads the row to say why; a game live for the move
 		// but not in play is open, which moveStatus then starts.
-		game := any(id) // boxed once for the statements
+		game, f := any(id), any(int64(fence)) // boxed once for the statements
 		stamp, now := w.stamp.UnixNano(), w.now.UnixNano()
 		moved := false
 		if status == store.StatusPlaying {
-			res, err := w.exec(st.moveRow, stamp, clock, game, index, int64(fence), now)
+			res, err := w.execHot(w.hot.moveRow, stamp, clock, game, int64(index), now, f, f, f)
 			if moved, err = updatedRow(res, err); err != nil {
 				return nil, err
 			}
@@ -438,7 +438,7 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 			}
 		}
 		if !moved {
-			res, err := w.exec(st.moveStatus, statusArg(status), stamp, clock, game, index, int64(fence), now)
+			res, err := w.execHot(w.hot.moveStatus, statusArg(status), stamp, clock, game, int64(index), f, now)
 			if moved, err = updatedRow(res, err); err != nil {
 				return nil, err
 			}
@@ -449,7 +449,7 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 			}
 			return nil, fmt.Errorf("sqlite: game %q move %d: %w", id, index, store.ErrConflict)
 		}
-		if _, err := w.exec(st.insertMove, game, index, token); err != nil {
+		if _, err := w.execHot(w.hot.insertMove, game, int64(index), token); err != nil {
 			return nil, err
 		}
 		c := store.MoveChange(id, index, token, status, clock)
@@ -458,7 +458,7 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 }
 
 // updatedRow reports whether the update of res changed a row.
-func updatedRow(res sql.Result, err error) (bool, error) {
+func updatedRow(res driver.Result, err error) (bool, error) {
 	if err != nil {
 		return false, err
 	}

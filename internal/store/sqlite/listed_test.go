@@ -128,7 +128,7 @@ func TestMoveWritesNothingIndexed(t *testing.T) {
 		name   string
 		sql    string
 		params int
-	}{{"a move in play", moveRow, 6}, {"a clock in play", setClockPlaying, 3}, {"a lease's renewal", renewLeases, 3}} {
+	}{{"a move in play", moveRow, 8}, {"a clock in play", setClockPlaying, 3}, {"a lease's renewal", renewLeases, 3}} {
 		if ops := writes(c.sql, c.params); len(ops) > 0 {
 			t.Errorf("the statement of %s writes to an index (%v):\n%s", c.name, ops, c.sql)
 		}

@@ -30,6 +30,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
@@ -65,6 +66,7 @@ type Store struct {
 	r      *sql.DB // readers: WAL lets them run beside the writer
 	schema int64   // the newest migration here, which the database has
 	stmts  statements
+	hot    hotStatements // on wc's driver connection
 	broker store.Broker
 	lock   *os.File // with Options.Sole, the file whose flock this store holds
 
@@ -229,15 +231,28 @@ func OpenOptions(ctx context.Context, path string, opts Options) (_ *Store, err 
 		s.w.Close()
 		return nil, s.wrap("prepare", err)
 	}
-	if s.r, err = s.connect(ctx, readPragmas, readers); err != nil {
+	err = s.wc.Raw(func(c any) error {
+		p, ok := c.(driver.ConnPrepareContext)
+		if !ok {
+			return fmt.Errorf("the driver's connection %T prepares with no context", c)
+		}
+		return s.hot.prepare(ctx, p)
+	})
+	if err != nil {
 		s.stmts.close()
+		s.wc.Close()
+		s.w.Close()
+		return nil, s.wrap("prepare", err)
+	}
+	if s.r, err = s.connect(ctx, readPragmas, readers); err != nil {
+		s.closeStatements()
 		s.wc.Close()
 		s.w.Close()
 		return nil, err
 	}
 	if opts.CheckpointEvery > 0 {
 		if s.ckpt, err = s.connect(ctx, ckptPragmas, 1); err != nil {
-			s.stmts.close()
+			s.closeStatements()
 			s.r.Close()
 			s.wc.Close()
 			s.w.Close()
@@ -504,6 +519,12 @@ func (s *Store) schemaVersion(ctx context.Context) (int64, error) {
 	return v, err
 }
 
+// closeStatements closes the writer's statements, on its connection.
+func (s *Store) closeStatements() error {
+	s.stmts.close()
+	return s.wc.Raw(func(any) error { s.hot.close(); return nil })
+}
+
 // Close implements store.Store: it waits for the writes under way.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
@@ -515,9 +536,9 @@ func (s *Store) Close() error {
 			<-s.ckptDone
 		}
 		s.broker.Close()
-		s.stmts.close()
 		var errs []error
 		if s.wc != nil {
+			errs = append(errs, s.closeStatements())
 			errs = append(errs, s.wc.Close())
 		}
 		for _, db := range []*sql.DB{s.ckpt, s.r, s.w} { // the writer last: it checkpoints all at close
