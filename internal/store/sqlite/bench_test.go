@@ -47,6 +47,30 @@ func BenchmarkCheckpoint(b *testing.B) {
 	}
 }
 
+// BenchmarkAppendPaced plays moves at 100 and 1,000 games, each moving
+// once a second as the load of docs/deploy.md does, and reports what a
+// move costs in counts, which the machine's load does not change: the
+// moves of a group (one transaction and one sync), the pages written to
+// the log and the checkpoints a thousand moves. Count its system calls
+// with strace -f -c. Its run lasts b.N/games seconds.
+func BenchmarkAppendPaced(b *testing.B) {
+	for _, games := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("games=%d", games), func(b *testing.B) {
+			s, err := Open(b.Context(), filepath.Join(b.TempDir(), "bench.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			groups, pages, copies := s.groups.Load(), s.pages.Load(), s.copies.Load()
+			storetest.BenchAppendPaced(b, s, games, time.Second)
+			groups, pages, copies = s.groups.Load()-groups-int64(games), s.pages.Load()-pages, s.copies.Load()-copies
+			b.ReportMetric(float64(b.N)/float64(max(groups, 1)), "moves/group")
+			b.ReportMetric(float64(pages)/float64(b.N), "pages/move")
+			b.ReportMetric(float64(copies)*1000/float64(b.N), "checkpoints/1000moves")
+		})
+	}
+}
+
 // BenchmarkGame measures reading a whole game of 100 moves, as a restart
 // does for every game in play.
 func BenchmarkGame(b *testing.B) {

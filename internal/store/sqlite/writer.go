@@ -173,7 +173,23 @@ func (s *Store) commit(batch []*op) {
 		fail(err)
 		return
 	}
+	if s.ckpt != nil {
+		s.countPages()
+	}
 	s.committed(batch)
+}
+
+// countPages adds the pages the writer wrote to the log since it last
+// counted to Store.pages, which the checkpointer reads.
+func (s *Store) countPages() {
+	var n int
+	s.wc.Raw(func(c any) error {
+		if st, ok := c.(sqlite.DBStatus); ok {
+			n, _, _ = st.Status(sqlite.DBStatusCacheWrite, true)
+		}
+		return nil
+	})
+	s.pages.Add(int64(n))
 }
 
 // rollback ends the writer's transaction. SQLite rolls some failed
