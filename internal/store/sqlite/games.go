@@ -417,7 +417,14 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 	if err := store.CheckMove(id, index, token, status); err != nil {
 		return fmt.Errorf("sqlite: %w", err)
 	}
-	return s.writeMove(ctx, "append move %d to game %s", id, index, func(w *wtx) (*store.Change, error) {
+	return s.submit(s.appendOp(ctx, id, fence, index, token, status, clock))
+}
+
+// appendOp is AppendTimedMove's write, checked. It is clean (op.clean):
+// it changes its game's row in one statement or fails alone having
+// changed nothing, and an error after, of its move's row, fails its group.
+func (s *Store) appendOp(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) *op {
+	return moveOp(ctx, "append move %d to game %s", id, index, func(w *wtx) (*store.Change, error) {
 		// The game's row is updated where the move may go (one statement
 		// where a read and an update were two): by moveRow, which sets
 		// nothing indexed, for a game in play that stays so. When it may
@@ -450,7 +457,11 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 			return nil, fmt.Errorf("sqlite: game %q move %d: %w", id, index, store.ErrConflict)
 		}
 		if _, err := w.execHot(w.hot.insertMove, game, int64(index), token); err != nil {
-			return nil, err
+			// Not wrapped: with its game's row changed and no savepoint
+			// of its own, this move fails its group, which changes
+			// nothing. The row was where the move goes, so the moves
+			// disagree with it: it cannot be a refusal of this move.
+			return nil, fmt.Errorf("sqlite: game %q move %d: its game's row was changed, its move's row not: %v", id, index, err)
 		}
 		c := store.MoveChange(id, index, token, status, clock)
 		return &c, nil

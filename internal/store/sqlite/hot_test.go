@@ -1,8 +1,10 @@
 package sqlite
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -108,5 +110,70 @@ func TestCheckpointPages(t *testing.T) {
 	}
 	if size(path) == db0 {
 		t.Errorf("the database file did not change: nothing was copied")
+	}
+}
+
+// TestGroupStatements: a group of moves runs its BEGIN, its COMMIT and
+// each move's statements, and no savepoint: a move changes nothing before
+// it fails alone, so the moves that fail (a second move at one index, a
+// wrong index, an unknown game) leave nothing to undo, and the others
+// commit. The group is committed as the writer does, with no clock.
+func TestGroupStatements(t *testing.T) {
+	t.Parallel()
+	s, err := OpenOptions(t.Context(), filepath.Join(t.TempDir(), "razzia.db"), Options{CheckpointEvery: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, id := range []string{"stmts00001", "stmts00002", "stmts00003"} {
+		if err := s.CreateGame(t.Context(), &store.Game{ID: id, Status: store.StatusPlaying, Seats: make([]store.Seat, 2)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	moves := []struct {
+		id    string
+		index int
+		token string
+		want  error
+	}{
+		{"stmts00001", 0, "draw", nil},
+		{"stmts00001", 0, "pass", store.ErrConflict}, // the same index again
+		{"stmts00002", 0, "bid 9", nil},
+		{"stmts00002", 5, "call", store.ErrConflict}, // a wrong index
+		{"absent0001", 0, "draw", store.ErrNotFound},
+		{"stmts00003", 0, "pass", nil},
+	}
+	batch := make([]*op, len(moves))
+	for i, m := range moves {
+		batch[i] = s.appendOp(t.Context(), m.id, store.NoFence, m.index, m.token, store.StatusPlaying, nil)
+	}
+	// The writer waits for a write: nothing else runs in its transaction.
+	s.commit(batch)
+	for i, m := range moves {
+		if err := <-batch[i].done; !errors.Is(err, m.want) || (err == nil) != (m.want == nil) {
+			t.Errorf("move %d of %s: %v, want %v", m.index, m.id, err, m.want)
+		}
+	}
+	// BEGIN, COMMIT, a move's update and insert, a failed move's update.
+	if want := 2 + 3*2 + 3; s.wtx.execs != want {
+		t.Errorf("the group ran %d statements, want %d (no savepoint)", s.wtx.execs, want)
+	}
+	for id, want := range map[string][]string{"stmts00001": {"draw"}, "stmts00002": {"bid 9"}, "stmts00003": {"pass"}} {
+		g, err := s.Game(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(g.Moves, want) {
+			t.Errorf("game %s has moves %q, want %q", id, g.Moves, want)
+		}
+		sums, err := s.List(t.Context(), store.StatusPlaying, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sum := range sums {
+			if sum.ID == id && sum.Moves != len(want) {
+				t.Errorf("game %s counts %d moves, want %d", id, sum.Moves, len(want))
+			}
+		}
 	}
 }

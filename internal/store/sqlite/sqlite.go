@@ -7,8 +7,9 @@
 // writes that arrive while the previous transaction commits (or within
 // Options.Tick) share one transaction and one sync to disk, each in its own
 // savepoint, so that a write that fails (a conflicting move, a lost lease)
-// fails alone and the others commit; a write alone needs no savepoint. Its
-// statements are prepared once.
+// fails alone and the others commit; a write alone needs no savepoint, nor
+// a move, which changes nothing before it fails alone. Its statements are
+// prepared once.
 //
 // # Schema
 //

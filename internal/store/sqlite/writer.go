@@ -26,6 +26,11 @@ type op struct {
 	index  int
 	run    func(w *wtx) (*store.Change, error)
 	health bool // a health check: its failure is not a failed commit of data
+	// clean says that run changes nothing before it fails alone, and
+	// fails its group with an error not alone after its first change:
+	// it needs no savepoint of its own, two statements fewer a write in
+	// a group.
+	clean  bool
 	done   chan error
 	change *store.Change
 	err    error
@@ -47,12 +52,13 @@ func (s *Store) write(ctx context.Context, name string, f func(w *wtx) (*store.C
 	return s.submit(o)
 }
 
-// writeMove is write for a move's append, named by format with the
-// move's index and game.
-func (s *Store) writeMove(ctx context.Context, format, game string, index int, f func(w *wtx) (*store.Change, error)) error {
+// moveOp is the write of a move's append, named by format with the
+// move's index and game, which changes nothing before it fails alone (see
+// op.clean).
+func moveOp(ctx context.Context, format, game string, index int, f func(w *wtx) (*store.Change, error)) *op {
 	o := ops.Get().(*op)
-	o.ctx, o.name, o.game, o.index, o.run = ctx, format, game, index, f
-	return s.submit(o)
+	o.ctx, o.name, o.game, o.index, o.run, o.clean = ctx, format, game, index, f, true
+	return o
 }
 
 // ops are ops done with, their channels ready: a move makes one.
@@ -95,7 +101,8 @@ func (s *Store) writeFirst(ctx context.Context, name string, f func(w *wtx) (*st
 }
 
 // commit runs the batch in one transaction, each op in a savepoint (a
-// batch of one in the transaction alone), and tells every op its outcome.
+// batch of one in the transaction alone, a clean op in none), and tells
+// every op its outcome.
 // An op that fails alone (its checks, a constraint) is rolled back to its
 // savepoint; an error of SQLite itself
 // (I/O, a full disk) fails the whole group, which then changes nothing.
@@ -132,7 +139,8 @@ func (s *Store) commit(batch []*op) {
 			o.err = fmt.Errorf("sqlite: %s: %w", o.what(), err)
 			continue
 		}
-		if !single {
+		save := !single && !o.clean
+		if save {
 			if _, err := w.execHot(s.hot.savepoint); err != nil {
 				s.rollback(ctx)
 				fail(err)
@@ -142,7 +150,7 @@ func (s *Store) commit(batch []*op) {
 		w.now, w.stamp = time.Now(), s.opts.Now()
 		o.change, o.err = o.run(w)
 		if o.err == nil {
-			if !single {
+			if save {
 				_, err = w.execHot(s.hot.release)
 			}
 		} else if alone(o.err) {
@@ -155,8 +163,10 @@ func (s *Store) commit(batch []*op) {
 				s.committed(batch)
 				return
 			}
-			if _, err = w.exec(s.stmts.rollbackTo); err == nil {
-				_, err = w.exec(s.stmts.release)
+			if save {
+				if _, err = w.exec(s.stmts.rollbackTo); err == nil {
+					_, err = w.execHot(s.hot.release)
+				}
 			}
 		} else {
 			err = o.err
@@ -250,6 +260,7 @@ type wtx struct {
 	st    *statements
 	hot   *hotStatements
 	args  [8]driver.NamedValue // execHot's, used again
+	execs int                  // the statements execHot ran in the group, for tests
 	now   time.Time            // when the current op started: the clock of its checks
 	stamp time.Time            // the same by Options.Now: what a game's Updated becomes
 }
@@ -269,6 +280,7 @@ func (w *wtx) execHot(st driver.StmtExecContext, args ...any) (driver.Result, er
 	for i, a := range args {
 		nv[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
 	}
+	w.execs++
 	var res driver.Result
 	err := w.tx.Raw(func(any) error {
 		var err error
