@@ -148,7 +148,7 @@ func TestGroupStatements(t *testing.T) {
 		batch[i] = s.appendOp(t.Context(), m.id, store.NoFence, m.index, m.token, store.StatusPlaying, nil)
 	}
 	// The writer waits for a write: nothing else runs in its transaction.
-	s.commit(batch)
+	s.commitMore(batch, func(b []*op) []*op { return b })
 	for i, m := range moves {
 		if err := <-batch[i].done; !errors.Is(err, m.want) || (err == nil) != (m.want == nil) {
 			t.Errorf("move %d of %s: %v, want %v", m.index, m.id, err, m.want)

@@ -101,12 +101,17 @@ func (s *Store) writeFirst(ctx context.Context, name string, f func(w *wtx) (*st
 }
 
 // commit runs the batch in one transaction, each op in a savepoint (a
-// batch of one in the transaction alone, a clean op in none), and tells
-// every op its outcome.
+// batch of one in the transaction alone, a clean op in none), with the
+// ops that came while it ran (store.Batcher.More: they would wait for
+// this commit's sync and then their own), and tells every op its outcome.
 // An op that fails alone (its checks, a constraint) is rolled back to its
 // savepoint; an error of SQLite itself
 // (I/O, a full disk) fails the whole group, which then changes nothing.
-func (s *Store) commit(batch []*op) {
+func (s *Store) commit(batch []*op) { s.commitMore(batch, s.batch.More) }
+
+// commitMore is commit, with more the ops that came since the batch was
+// formed appended to it.
+func (s *Store) commitMore(batch []*op, more func([]*op) []*op) {
 	ctx := context.Background() // no one caller's context may cut the group short
 	fail := func(err error) {
 		for _, o := range batch {
@@ -130,11 +135,18 @@ func (s *Store) commit(batch []*op) {
 		fail(err)
 		return
 	}
-	// A group of one write needs no savepoint: the transaction is its own,
-	// and rolling it back undoes the write that failed alone.
-	single := len(batch) == 1
 	var err error
-	for _, o := range batch {
+	for i := 0; ; i++ {
+		if i == len(batch) {
+			if batch = more(batch); i == len(batch) {
+				break
+			}
+		}
+		o := batch[i]
+		// A write alone so far needs no savepoint: the transaction is
+		// its own, and rolling it back undoes the write that failed
+		// alone; the writes that join it later have savepoints.
+		single := len(batch) == 1
 		if err := o.ctx.Err(); err != nil {
 			o.err = fmt.Errorf("sqlite: %s: %w", o.what(), err)
 			continue
