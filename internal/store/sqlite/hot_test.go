@@ -172,3 +172,52 @@ func fileSize(t *testing.T, name string) int64 {
 	}
 	return fi.Size()
 }
+
+// TestGroupMoveRowDisagrees: a move whose game's row took it but whose
+// own row cannot be written (a row is there already: the moves disagree
+// with the game's count) has no savepoint to go back to, so it fails its
+// whole group, which changes nothing, rather than leave its game's row
+// counting a move that is not stored.
+func TestGroupMoveRowDisagrees(t *testing.T) {
+	t.Parallel()
+	s, err := OpenOptions(t.Context(), filepath.Join(t.TempDir(), "razzia.db"), Options{CheckpointEvery: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, id := range []string{"rows000001", "rows000002"} {
+		if err := s.CreateGame(t.Context(), &store.Game{ID: id, Status: store.StatusPlaying, Seats: make([]store.Seat, 2)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A move row the game's count does not know of.
+	err = s.write(t.Context(), "a stray move", func(w *wtx) (*store.Change, error) {
+		_, err := w.exec(w.st.insertMove, "rows000002", 0, "draw")
+		return nil, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := []*op{
+		s.appendOp(t.Context(), "rows000001", store.NoFence, 0, "bid 9", store.StatusPlaying, nil),
+		s.appendOp(t.Context(), "rows000002", store.NoFence, 0, "pass", store.StatusPlaying, nil),
+	}
+	s.commitMore(batch, func(b []*op) []*op { return b })
+	for _, o := range batch {
+		if err := <-o.done; err == nil || errors.Is(err, store.ErrConflict) {
+			t.Errorf("move of %s: %v, want the group's failure", o.game, err)
+		}
+	}
+	sums, err := s.List(t.Context(), store.StatusPlaying, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sum := range sums {
+		if sum.Moves != 0 {
+			t.Errorf("game %s counts %d moves after a failed group, want 0", sum.ID, sum.Moves)
+		}
+	}
+	if g, err := s.Game(t.Context(), "rows000001"); err != nil || len(g.Moves) != 0 {
+		t.Errorf("game rows000001: %v, %v; want no move", g, err)
+	}
+}
