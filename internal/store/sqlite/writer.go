@@ -361,8 +361,7 @@ func listedAs(status, updated string) string {
 
 // statements are the writer's, prepared once on its connection.
 type statements struct {
-	begin, commitTx, rollback      *sql.Stmt
-	savepoint, release, rollbackTo *sql.Stmt
+	rollback, rollbackTo *sql.Stmt // the group's frame: begin and the others are hot
 
 	gameExists, insertGame, insertSeat, insertMove  *sql.Stmt
 	gameForWrite, seatForWrite, takeSeat, setStatus *sql.Stmt
@@ -425,11 +424,7 @@ func (st *statements) prepare(ctx context.Context, db *sql.Conn) error {
 		s   **sql.Stmt
 		sql string
 	}{
-		{&st.begin, "BEGIN IMMEDIATE"},
-		{&st.commitTx, "COMMIT"},
 		{&st.rollback, "ROLLBACK"},
-		{&st.savepoint, "SAVEPOINT op"},
-		{&st.release, "RELEASE op"},
 		{&st.rollbackTo, "ROLLBACK TO op"},
 		{&st.gameExists, "SELECT count(*) FROM games WHERE id = ?"},
 		{&st.insertGame, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock, rematch_of, rematch, listed)
@@ -460,7 +455,7 @@ func (st *statements) prepare(ctx context.Context, db *sql.Conn) error {
 }
 
 func (st *statements) close() {
-	for _, s := range []*sql.Stmt{st.begin, st.commitTx, st.rollback, st.savepoint, st.release, st.rollbackTo, st.gameExists, st.insertGame,
+	for _, s := range []*sql.Stmt{st.rollback, st.rollbackTo, st.gameExists, st.insertGame,
 		st.insertSeat, st.insertMove, st.gameForWrite, st.seatForWrite, st.takeSeat, st.setStatus, st.touch,
 		st.setLease, st.health, st.setClock, st.setClockListed, st.renewLeases, st.setRematch, st.setSeatBot} {
 		if s != nil {
