@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"strconv"
+	"sync"
 )
 
 // AppendDiff and AppendPatched are Patch's rules on encoded JSON: a
@@ -24,18 +25,45 @@ var ErrNotPatchable = errors.New("protocol: the change cannot be written as a pa
 // A member b has as null and a lacks (or the reverse) is the same: a
 // member a patch removed reads as null.
 func AppendDiff(dst, a, b []byte) ([]byte, bool, error) {
-	return appendDiff(dst, a, b)
+	s := getScratch()
+	defer putScratch(s)
+	return s.diff(dst, a, b)
 }
 
-func appendDiff(dst, a, b []byte) ([]byte, bool, error) {
+// A diffScratch holds the members and elements a diff's nested objects
+// and arrays are split into, each level's after its parent's and cut
+// off when it returns: lists kept on the stack would make each level's
+// frame kilobytes, and a server's sockets diff states on goroutines
+// whose stacks then grow (and, shrunk by the garbage collector while
+// idle, grow again at the next move).
+type diffScratch struct {
+	members []jsonMember
+	elems   [][]byte
+}
+
+var diffScratches = sync.Pool{New: func() any {
+	return &diffScratch{members: make([]jsonMember, 0, 128), elems: make([][]byte, 0, 64)}
+}}
+
+func getScratch() *diffScratch { return diffScratches.Get().(*diffScratch) }
+
+// putScratch gives s back, unless a rare document made it large.
+func putScratch(s *diffScratch) {
+	if cap(s.members) <= 1024 && cap(s.elems) <= 1024 {
+		diffScratches.Put(s)
+	}
+}
+
+// diff is AppendDiff.
+func (s *diffScratch) diff(dst, a, b []byte) ([]byte, bool, error) {
 	if bytes.Equal(a, b) {
 		return dst, true, nil
 	}
 	switch {
 	case isObject(a) && isObject(b):
-		return diffObjects(dst, a, b)
+		return s.objects(dst, a, b)
 	case isArray(a) && isArray(b):
-		return diffArrays(dst, a, b)
+		return s.arrays(dst, a, b)
 	case isArray(a) && isObject(b), isObject(a) && isArray(b):
 		return dst, false, ErrNotPatchable
 	}
@@ -156,23 +184,26 @@ func skipString(v []byte, i int) int {
 	return -1
 }
 
-// diffObjects appends the patch of object a into object b.
-func diffObjects(dst, a, b []byte) ([]byte, bool, error) {
-	var abuf, bbuf [24]jsonMember
-	am, err := objectMembers(abuf[:0], a)
+// objects appends the patch of object a into object b.
+func (s *diffScratch) objects(dst, a, b []byte) ([]byte, bool, error) {
+	start := len(s.members)
+	defer func() { s.members = s.members[:start] }()
+	all, err := objectMembers(s.members, a)
 	if err != nil {
 		return dst, false, err
 	}
-	bm, err := objectMembers(bbuf[:0], b)
-	if err != nil {
+	mid := len(all)
+	if all, err = objectMembers(all, b); err != nil {
 		return dst, false, err
 	}
-	return diffMembers(dst, am, bm, nil)
+	// Members a deeper level appends may move s.members: these stay.
+	s.members = all
+	return diffMembers(dst, all[start:mid], all[mid:], &differ{s: s})
 }
 
 // diffMembers appends the patch of the object of members am into that of
-// bm; f, when set, diffs the members' values instead of appendDiff (a
-// State's, whose view's members are known: statediff.go).
+// bm, f diffing the members' values (a State's knows its view's members:
+// statediff.go).
 func diffMembers(dst []byte, am, bm []jsonMember, f *differ) ([]byte, bool, error) {
 	var err error
 	start := len(dst)
@@ -247,19 +278,22 @@ func findIndex(ms []jsonMember, key []byte, next *int) int {
 	return -1
 }
 
-// diffArrays appends the patch of array a into array b: element by
+// arrays appends the patch of array a into array b: element by
 // element when they have the same length and few elements change (or
 // the elements are objects or arrays), else b itself.
-func diffArrays(dst, a, b []byte) ([]byte, bool, error) {
-	var abuf, bbuf [16][]byte
-	ae, err := arrayElements(abuf[:0], a)
+func (s *diffScratch) arrays(dst, a, b []byte) ([]byte, bool, error) {
+	first := len(s.elems)
+	defer func() { s.elems = s.elems[:first] }()
+	all, err := arrayElements(s.elems, a)
 	if err != nil {
 		return dst, false, err
 	}
-	be, err := arrayElements(bbuf[:0], b)
-	if err != nil {
+	mid := len(all)
+	if all, err = arrayElements(all, b); err != nil {
 		return dst, false, err
 	}
+	s.elems = all
+	ae, be := all[first:mid], all[mid:]
 	if len(ae) != len(be) || len(be) == 0 {
 		return append(dst, b...), false, nil
 	}
@@ -275,7 +309,7 @@ func diffArrays(dst, a, b []byte) ([]byte, bool, error) {
 		dst = strconv.AppendInt(dst, int64(i), 10)
 		dst = append(dst, '"', ':')
 		var same bool
-		if dst, same, err = appendDiff(dst, ae[i], be[i]); err != nil {
+		if dst, same, err = s.diff(dst, ae[i], be[i]); err != nil {
 			return dst[:start], false, err
 		}
 		if same {
