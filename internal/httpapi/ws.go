@@ -101,28 +101,36 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 func (w *wsConn) serve(sub *table.Subscription, cat *i18n.Catalogue) {
 	w.s.metrics.clients.Inc()
 	defer w.s.metrics.clients.Dec()
-	w.run(w.read, func(ctx context.Context, readDone, aliveDone <-chan struct{}) {
-		w.pump(ctx, sub, cat, readDone, aliveDone)
+	w.run(w.read, func(ctx context.Context, done <-chan struct{}) {
+		w.pump(ctx, sub, cat, done)
 	})
 }
 
 // run runs an accepted connection until body returns: read handles the
 // client's messages and a keep-alive pings it, beside body, which writes;
-// readDone and aliveDone close when they end.
-func (w *wsConn) run(read func(context.Context), body func(ctx context.Context, readDone, aliveDone <-chan struct{})) {
+// done closes when either ends or the server stops (s.ctx): one channel,
+// so that the writer waits on one case for the three.
+func (w *wsConn) run(read func(context.Context), body func(ctx context.Context, done <-chan struct{})) {
 	w.c.SetReadLimit(maxMessage)
 	// The reader has its own context: cancelling a read closes the
 	// connection at once, and Close should say goodbye first.
 	ctx, cancel := context.WithCancel(context.Background())
 	w.touch()
+	done := make(chan struct{})
+	var once sync.Once
+	end := func() { once.Do(func() { close(done) }) }
+	unwatch := context.AfterFunc(w.s.ctx, end)
+	defer unwatch()
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
+		defer end()
 		read(ctx)
 	}()
 	aliveDone := make(chan struct{})
 	go func() {
 		defer close(aliveDone)
+		defer end()
 		w.keepAlive(ctx)
 	}()
 	defer func() {
@@ -131,12 +139,20 @@ func (w *wsConn) run(read func(context.Context), body func(ctx context.Context, 
 		<-readDone
 		<-aliveDone
 	}()
-	body(ctx, readDone, aliveDone)
+	body(ctx, done)
+}
+
+// ended ends the connection once run's done closed: with a call to
+// reconnect when the server stops.
+func (w *wsConn) ended() {
+	if w.s.ctx.Err() != nil {
+		w.c.Close(websocket.StatusServiceRestart, reconnectReason)
+	}
 }
 
 // pump writes what the game sends to the client until the connection or
-// the server ends, or the table closes.
-func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Catalogue, readDone, aliveDone <-chan struct{}) {
+// the server ends (done), or the table closes.
+func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Catalogue, done <-chan struct{}) {
 	updates, chats := sub.Updates(), sub.Chat()
 	var (
 		last   table.Update
@@ -176,12 +192,8 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 			err = w.sendSeats(ctx)
 		case o := <-offers:
 			err = w.send(ctx, "a rematch offer", func() ([]byte, error) { return rematchOfferMessage(o) })
-		case <-w.s.ctx.Done():
-			w.c.Close(websocket.StatusServiceRestart, reconnectReason)
-			return
-		case <-readDone:
-			return
-		case <-aliveDone:
+		case <-done:
+			w.ended()
 			return
 		}
 		if err != nil {
