@@ -48,9 +48,12 @@ func variantsOf(cat *i18n.Catalogue) variants {
 // stateOf is the update as a state message, its events and take-overs
 // told in the catalogue's language (events: with them).
 func stateOf(u table.Update, cat *i18n.Catalogue, events bool) protocol.StateMessage {
-	players := make([]string, len(u.Game.Seats))
-	for i, s := range u.Game.Seats {
-		players[i] = s.Name
+	var players []string // the names, for the sentences: most states have none
+	if events || len(u.TakeOvers) > 0 {
+		players = make([]string, len(u.Game.Seats))
+		for i, s := range u.Game.Seats {
+			players[i] = s.Name
+		}
 	}
 	m := protocol.StateMessage{Type: protocol.TypeState, Game: u.Game, Seat: u.Seat, View: u.View,
 		Clock: u.Clock, TakeOvers: takeOvers(u.TakeOvers, players, cat), PreMove: u.PreMove, PreMoveDropped: u.PreMoveDropped}
@@ -68,11 +71,10 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 	if w.version < protocol.Version2 {
 		return u.Encoded(w.keys.state, func(u table.Update) ([]byte, error) { return stateMessage(u, cat) })
 	}
-	v, err := u.Shared(w.keys.doc, 0, func(u table.Update) (any, error) { return seatState(u, cat, w.keys.public) })
+	state, err := w.docOf(u, cat)
 	if err != nil {
 		return nil, err
 	}
-	state := v.(*protocol.State)
 	var data []byte
 	last := w.sent
 	if last.state != nil && !u.Full {
@@ -98,6 +100,21 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 		w.sent = sentState{state: state, version: u.Version}
 	}
 	return data, err
+}
+
+// docOf returns the update's state for the connection's seat, made once
+// for the change's connections of the seat in its language.
+func (w *wsConn) docOf(u table.Update, cat *i18n.Catalogue) (*protocol.State, error) {
+	if u.Seat < 0 && u.Public != nil {
+		// The spectators' state, shared by the change already: another
+		// of the change's encodings would only cost its room.
+		return seatState(u, cat, w.keys.public)
+	}
+	v, err := u.Shared(w.keys.doc, 0, func(u table.Update) (any, error) { return seatState(u, cat, w.keys.public) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*protocol.State), nil
 }
 
 // seatState returns the update's state for its seat, made from the
