@@ -155,7 +155,7 @@ func (w *wsConn) ended() {
 func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Catalogue, done <-chan struct{}) {
 	updates, chats := sub.Updates(), sub.Chat()
 	var (
-		last   table.Update
+		status protocol.Status              // the last update's game's
 		offers <-chan protocol.RematchOffer // once the game is over
 	)
 	for {
@@ -170,7 +170,7 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 			err = w.send(ctx, "a chat message", func() ([]byte, error) { return json.Marshal(m) })
 		case u, ok := <-updates:
 			if !ok {
-				feed, stay := w.afterGame(ctx, last)
+				feed, stay := w.afterGame(ctx, status)
 				if !stay {
 					return
 				}
@@ -181,7 +181,7 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 				}
 				continue
 			}
-			last = u
+			status = u.Game.Status
 			// Every connection that sees the same thing in the same
 			// language sends the same bytes, encoded once.
 			err = w.send(ctx, "a state", func() ([]byte, error) { return w.stateBytes(u, cat) })
@@ -218,20 +218,20 @@ func (w *wsConn) send(ctx context.Context, what string, encode func() ([]byte, e
 // game and, when the game finished, its rematch offer (feed, which the
 // caller closes). The node stopping closes it with a call to reconnect,
 // and a table that closed unplayed with why.
-func (w *wsConn) afterGame(ctx context.Context, last table.Update) (feed *table.RematchFeed, stay bool) {
+func (w *wsConn) afterGame(ctx context.Context, status protocol.Status) (feed *table.RematchFeed, stay bool) {
 	select {
 	case <-w.s.hub.Done():
 		w.c.Close(websocket.StatusServiceRestart, reconnectReason)
 		return nil, false
 	default:
 	}
-	switch last.Game.Status {
+	switch status {
 	case protocol.StatusExpired, protocol.StatusCancelled:
 		// The hub says why, as it says to every later request.
 		_, _, err := w.s.hub.Game(ctx, w.id, "")
 		e := errorOf(err)
 		w.error(ctx, e.obj.Code, 0, "%s", e.obj.Message)
-		w.c.Close(websocket.StatusNormalClosure, "the table "+string(last.Game.Status))
+		w.c.Close(websocket.StatusNormalClosure, "the table "+string(status))
 		return nil, false
 	case protocol.StatusFinished:
 		feed, err := w.s.hub.WatchRematch(ctx, w.id)
