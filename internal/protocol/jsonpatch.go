@@ -47,9 +47,11 @@ var diffScratches = sync.Pool{New: func() any {
 
 func getScratch() *diffScratch { return diffScratches.Get().(*diffScratch) }
 
-// putScratch gives s back, unless a rare document made it large.
+// putScratch gives s back, emptied, unless a rare document made it
+// large.
 func putScratch(s *diffScratch) {
 	if cap(s.members) <= 1024 && cap(s.elems) <= 1024 {
+		s.members, s.elems = s.members[:0], s.elems[:0]
 		diffScratches.Put(s)
 	}
 }
@@ -457,13 +459,18 @@ func patchArray(dst, doc []byte, pm []jsonMember) ([]byte, error) {
 // of its members and of its view's, found once: a server diffs each state
 // it sends from the one before and into the one after.
 type State struct {
-	Doc       []byte // nil for a seat's state made by SeatState
+	Doc []byte // nil for a seat's state made by SeatState
+	// top and view are the members, nil for a seat's state made by
+	// SeatState: see lists.
 	top, view []jsonMember
 	// split marks a seat's state whose view is known by its members
 	// alone: the view's member in top holds the spectators' view.
 	split bool
-	// public is the spectators' state a seat's was made from.
+	// public is the spectators' state a seat's was made from; own the
+	// seat's own values, and fix where they go among public's members.
 	public *State
+	own    []byte
+	fix    []ownFix
 }
 
 // Public returns the spectators' state s was made from (SeatState), or

@@ -71,7 +71,10 @@ func appendStateDiff(dst []byte, a, b *State, memo *StateDiff) ([]byte, bool, er
 	s := getScratch()
 	defer putScratch(s)
 	f := differ{a: a, b: b, memo: memo, s: s}
-	return diffMembers(dst, a.top, b.top, &f)
+	at, av := a.lists(s)
+	bt, bv := b.lists(s)
+	f.av, f.bv = av, bv
+	return diffMembers(dst, at, bt, &f)
 }
 
 // A differ diffs the values of two objects' members for diffMembers:
@@ -80,11 +83,12 @@ func appendStateDiff(dst []byte, a, b *State, memo *StateDiff) ([]byte, bool, er
 // memo has with the same values from it, or records every member's in
 // it while DiffStates makes it.
 type differ struct {
-	a, b *State
-	memo *StateDiff
-	view bool
-	next int          // where the search in the memo's members starts
-	s    *diffScratch // the nested values' lists
+	a, b   *State
+	av, bv []jsonMember // a's and b's views' members (lists)
+	memo   *StateDiff
+	view   bool
+	next   int          // where the search in the memo's members starts
+	s      *diffScratch // the nested values' lists
 }
 
 // value appends the patch of a member's value av into bv (AppendDiff).
@@ -119,19 +123,19 @@ func (f *differ) value(dst, key, av, bv []byte) ([]byte, bool, error) {
 func (f *differ) views(dst, av, bv []byte) ([]byte, bool, error) {
 	a, b := f.a, f.b
 	switch {
-	case a.view != nil && b.view != nil:
+	case f.av != nil && f.bv != nil:
 		// The shortcut leaves the members unrecorded: a memo records them
 		// for the seats' views, which differ.
 		if !a.split && !b.split && bytes.Equal(av, bv) && (f.memo == nil || !f.memo.recording) {
 			return dst, true, nil
 		}
 		inner := differ{memo: f.memo, view: true, s: f.s}
-		return diffMembers(dst, a.view, b.view, &inner)
+		return diffMembers(dst, f.av, f.bv, &inner)
 	case b.split:
-		return b.appendObject(dst, b.view, false), false, nil
+		return appendMembers(dst, f.bv, nil), false, nil
 	}
 	if a.split {
-		av = a.appendObject(nil, a.view, false)
+		av = appendMembers(nil, f.av, nil)
 	}
 	return f.s.diff(dst, av, bv)
 }
