@@ -500,32 +500,33 @@ func appendCounts(b []byte, m map[string]int) []byte {
 	if m == nil {
 		return append(b, "null"...)
 	}
-	found := 0
-	for _, k := range kindNames {
-		if _, ok := m[k]; ok {
-			found++
-		}
+	start := len(b)
+	if b, found := appendCountsOf(b, m, kindNames); found == len(m) {
+		return b
 	}
-	keys := kindNames
-	if found != len(m) {
-		keys = slices.Sorted(maps.Keys(m))
-	}
+	b, _ = appendCountsOf(b[:start], m, slices.Sorted(maps.Keys(m)))
+	return b
+}
+
+// appendCountsOf appends the object of m's counts of keys, in their
+// order, and says how many it found: each key is looked up once.
+func appendCountsOf(b []byte, m map[string]int, keys []string) ([]byte, int) {
 	b = append(b, '{')
-	first := true
+	found := 0
 	for _, k := range keys {
 		n, ok := m[k]
 		if !ok {
 			continue
 		}
-		if !first {
+		if found > 0 {
 			b = append(b, ',')
 		}
-		first = false
+		found++
 		b = appendString(b, k)
 		b = append(b, ':')
 		b = strconv.AppendInt(b, int64(n), 10)
 	}
-	return append(b, '}')
+	return append(b, '}'), found
 }
 
 // appendString appends s as a JSON string as encoding/json does. The
