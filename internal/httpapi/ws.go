@@ -31,7 +31,7 @@ func catalogue(r *http.Request) *i18n.Catalogue {
 // stateMessage encodes the update as a state message, its events told in
 // the catalogue's language.
 func stateMessage(u table.Update, cat *i18n.Catalogue) ([]byte, error) {
-	m := stateOf(u, cat, true)
+	m := stateOf(&u, cat, true)
 	return encodeOnce(m.AppendJSON)
 }
 

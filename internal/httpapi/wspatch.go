@@ -47,7 +47,7 @@ func variantsOf(cat *i18n.Catalogue) variants {
 
 // stateOf is the update as a state message, its events and take-overs
 // told in the catalogue's language (events: with them).
-func stateOf(u table.Update, cat *i18n.Catalogue, events bool) protocol.StateMessage {
+func stateOf(u *table.Update, cat *i18n.Catalogue, events bool) protocol.StateMessage {
 	var players []string // the names, for the sentences: most states have none
 	if events || len(u.TakeOvers) > 0 {
 		players = make([]string, len(u.Game.Seats))
@@ -85,7 +85,7 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 	if last.state != nil && !u.Full {
 		d := w.publicDiff(u, last, state)
 		data, err = u.EncodedSince(w.keys.patch, last.version, func(u table.Update) ([]byte, error) {
-			return patchMessage(u, last, state, d)
+			return patchMessage(&u, last, state, d)
 		})
 	}
 	if last.state == nil || u.Full || errors.Is(err, protocol.ErrNotPatchable) {
@@ -93,7 +93,7 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 			// Unnumbered (a finished game's): never patched, whole as in
 			// version 1. Numbered: lean, its events untold (the client
 			// tells them).
-			m := stateOf(u, cat, u.Version == 0)
+			m := stateOf(&u, cat, u.Version == 0)
 			if m.Version = u.Version; m.Version == 0 {
 				return encodeOnce(m.AppendJSON)
 			}
@@ -116,13 +116,13 @@ func (w *wsConn) docOf(u table.Update, cat *i18n.Catalogue) (*protocol.State, er
 	if (u.Public == nil) != (u.View == nil) {
 		// An update that does not say the spectators' view (a finished
 		// game's): the seat's own state, encoded.
-		v, err := u.Shared(w.keys.doc, 0, func(u table.Update) (any, error) { return encodedState(u, cat, false) })
+		v, err := u.Shared(w.keys.doc, 0, func(u table.Update) (any, error) { return encodedState(&u, cat, false) })
 		if err != nil {
 			return nil, err
 		}
 		return v.(*protocol.State), nil
 	}
-	v, err := u.SharedByChange(w.keys.public, func(u table.Update) (any, error) { return encodedState(u, cat, true) })
+	v, err := u.SharedByChange(w.keys.public, func(u table.Update) (any, error) { return encodedState(&u, cat, true) })
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +153,7 @@ func (w *wsConn) publicDiff(u table.Update, last sentState, state *protocol.Stat
 
 // encodedState returns the update's state (public: the spectators'),
 // encoded.
-func encodedState(u table.Update, cat *i18n.Catalogue, public bool) (*protocol.State, error) {
+func encodedState(u *table.Update, cat *i18n.Catalogue, public bool) (*protocol.State, error) {
 	m := stateOf(u, cat, false)
 	if public {
 		m.Seat, m.View, m.PreMove, m.PreMoveDropped = -1, u.Public, "", ""
@@ -175,7 +175,7 @@ func ownMembers(public *protocol.State, u *table.Update) (*protocol.State, error
 // patchMessage encodes the patch of the state last sent into state, with
 // the update's events, untold; d is the spectators' patch of the change
 // (publicDiff), which each seat's is made from.
-func patchMessage(u table.Update, last sentState, state *protocol.State, d *protocol.StateDiff) ([]byte, error) {
+func patchMessage(u *table.Update, last sentState, state *protocol.State, d *protocol.StateDiff) ([]byte, error) {
 	scratch := stateScratch.Get().(*[]byte)
 	defer stateScratch.Put(scratch)
 	patch, same, err := d.AppendDiff((*scratch)[:0], last.state, state)
