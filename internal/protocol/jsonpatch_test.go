@@ -369,3 +369,29 @@ func TestSeatState(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffLargeDocuments: objects and arrays with more members and
+// elements than a diff's pooled lists hold at first, nested, patch as
+// small ones do: a deeper level that moves the lists leaves its parents'
+// members where they were.
+func TestDiffLargeDocuments(t *testing.T) {
+	doc := func(v int) []byte {
+		var b bytes.Buffer
+		b.WriteString(`{`)
+		for i := range 140 {
+			fmt.Fprintf(&b, `"k%d":{"n":%d,"list":[`, i, (i*v)%7)
+			for j := range []int{40, 3}[min(1, i%30)] { // a few long lists
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(&b, `{"x":%d,"y":[%d,%d]}`, (i+j*v)%5, j, (j*v)%3)
+			}
+			b.WriteString(`]},`)
+		}
+		fmt.Fprintf(&b, `"last":%d}`, v)
+		return b.Bytes()
+	}
+	for _, pair := range [][2]int{{1, 2}, {2, 3}, {3, 1}} {
+		checkPatch(t, fmt.Sprintf("%d into %d", pair[0], pair[1]), doc(pair[0]), doc(pair[1]), true)
+	}
+}
