@@ -86,43 +86,65 @@ type jsonMember struct{ key, value []byte }
 // checking it: what it cannot read is an error, and a client decodes the
 // state it patched, which checks it.
 func objectMembers(buf []jsonMember, v []byte) ([]jsonMember, error) {
+	ms, _, err := objectMembersAt(buf, v, 0, nil)
+	return ms, err
+}
+
+// objectMembersAt is objectMembers of the object at v[i], and returns
+// the index just past it too. With view set, the first member named
+// "view", when its value is an object, has its members found into *view
+// in the same pass, not skipped first and read again (NewState).
+func objectMembersAt(buf []jsonMember, v []byte, i int, view *[]jsonMember) ([]jsonMember, int, error) {
 	bad := errNotObject
-	if !isObject(v) {
-		return nil, bad
+	if i >= len(v) || v[i] != '{' {
+		return nil, 0, bad
 	}
-	i := skipSpace(v, 1)
+	i = skipSpace(v, i+1)
 	if i < len(v) && v[i] == '}' {
-		return buf, nil
+		return buf, i + 1, nil
 	}
 	for {
 		kend := skipString(v, i)
 		if kend < 0 {
-			return nil, bad
+			return nil, 0, bad
 		}
 		key := v[i+1 : kend-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
-			return nil, bad
+			return nil, 0, bad
 		}
 		i = skipSpace(v, kend)
 		if i >= len(v) || v[i] != ':' {
-			return nil, bad
+			return nil, 0, bad
 		}
 		start := skipSpace(v, i+1)
-		end := skipValue(v, start)
+		var end int
+		if view != nil && string(key) == "view" {
+			if start < len(v) && v[start] == '{' {
+				var err error
+				if *view, end, err = objectMembersAt(*view, v, start, nil); err != nil {
+					return nil, 0, err
+				}
+			} else {
+				end = skipValue(v, start)
+			}
+			view = nil // the first only
+		} else {
+			end = skipValue(v, start)
+		}
 		if end < 0 {
-			return nil, bad
+			return nil, 0, bad
 		}
 		buf = append(buf, jsonMember{key, v[start:end]})
 		if i = skipSpace(v, end); i >= len(v) {
-			return nil, bad
+			return nil, 0, bad
 		}
 		switch v[i] {
 		case '}':
-			return buf, nil
+			return buf, i + 1, nil
 		case ',':
 			i = skipSpace(v, i+1)
 		default:
-			return nil, bad
+			return nil, 0, bad
 		}
 	}
 }
@@ -487,15 +509,14 @@ func NewState(doc []byte) (*State, error) {
 	// The state and the lists of its members in one allocation, where
 	// those of a table's state fit.
 	a := new(stateAlloc)
-	top, err := objectMembers(a.members[:0:10], doc)
+	view := a.members[10:10]
+	top, _, err := objectMembersAt(a.members[:0:10], doc, 0, &view)
 	if err != nil {
 		return nil, err
 	}
 	a.st = State{Doc: doc, top: top}
 	if v := find(top, []byte("view"), new(int)); isObject(v) {
-		if a.st.view, err = objectMembers(a.members[10:10], v); err != nil {
-			return nil, err
-		}
+		a.st.view = view
 	}
 	return &a.st, nil
 }

@@ -395,3 +395,62 @@ func TestDiffLargeDocuments(t *testing.T) {
 		checkPatch(t, fmt.Sprintf("%d into %d", pair[0], pair[1]), doc(pair[0]), doc(pair[1]), true)
 	}
 }
+
+// TestNewStateOnePass: NewState finds the view's members in the pass
+// over the state's, as finding the state's and then reading the view
+// again does, for states of a game and for documents that are not what
+// a server encodes.
+func TestNewStateOnePass(t *testing.T) {
+	twoPasses := func(doc []byte) (top, view []jsonMember, err error) {
+		if top, err = objectMembers([]jsonMember{}, doc); err != nil {
+			return nil, nil, err
+		}
+		if v := find(top, []byte("view"), new(int)); isObject(v) {
+			if view, err = objectMembers([]jsonMember{}, v); err != nil {
+				return nil, nil, err
+			}
+		}
+		return top, view, nil
+	}
+	docs := []string{
+		`{"view":{"a":1,"b":[1,{"c":2}]},"x":3}`,
+		`{ "type" : "state" , "view" : { "a" : { "b" : "}" } } }`,
+		`{"view":{}}`,
+		`{"view":null,"x":{"view":{"a":1}}}`,
+		`{"view":[1,2],"view":{"a":1}}`,
+		`{"view":{"a":1},"view":{"b":2}}`,
+		`{"view":{"a":1 "b":2},"x":1}`,
+		`{"view":{"a":1},"x"}`,
+		`{"view":{"a\"":1}}`,
+		`{"view":{"a":1}`,
+		`{"view":{"a":1}}trailing`,
+		`{}`,
+		`[]`,
+		``,
+	}
+	names := []string{"Miriam", "Felix", "Zoë"}
+	g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: []byte("one pass")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for step := 0; step < 40 && !g.Over(); step++ {
+		v := NewView(g.View(step % 3))
+		m := StateMessage{Type: TypeState, Game: gameInfo(g, step, names), Seat: step % 3, View: &v, PreMove: "bid 3"}
+		doc, _ := m.AppendLean(nil)
+		docs = append(docs, string(doc))
+		g.Play(g.LegalMoves()[step%len(g.LegalMoves())])
+	}
+	for _, doc := range docs {
+		wantTop, wantView, wantErr := twoPasses([]byte(doc))
+		st, err := NewState([]byte(doc))
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("%s: error %v, want %v", doc, err, wantErr)
+		}
+		if err != nil {
+			continue
+		}
+		if !reflect.DeepEqual(st.top, wantTop) || !reflect.DeepEqual(st.view, wantView) {
+			t.Errorf("%s: members\n%q %q\nwant\n%q %q", doc, st.top, st.view, wantTop, wantView)
+		}
+	}
+}
