@@ -169,6 +169,7 @@ type env struct {
 	holds    *holds           // what the loop holds of the limits
 	replicas *refresher       // where a replica asks for the moves it missed
 	after    *afterChats      // the chat after the game, which its watchers follow on
+	offers   *knownOffers     // where the owner says that a game it ends has no rematch offer yet
 	// write passes a command to the node that runs the game, for a
 	// replica (a player who comes back there); it returns the seat of a
 	// join.
