@@ -32,6 +32,10 @@ type Setup struct {
 type Game struct {
 	state   State
 	players []string
+	// names are the players' names every View shares, apart from
+	// players, so that a view costs no copy and a caller that changes
+	// one changes no name the game gives.
+	names   []string
 	cheques [][]int
 	seed    []byte
 	moves   []Move
@@ -65,6 +69,7 @@ func NewGame(setup Setup) (*Game, error) {
 		state:    s,
 		logState: s,
 		players:  append([]string(nil), setup.Players...),
+		names:    append([]string(nil), setup.Players...),
 		seed:     append([]byte(nil), setup.Seed...),
 	}
 	for _, set := range setup.Cheques {
@@ -141,16 +146,18 @@ func (g *Game) LegalMoves() []Move { return g.state.LegalMoves(nil) }
 // composition of the undrawn cards, but never their order (the seed).
 // Razzia has no other secrets: cheques face down were won in the open.
 type View struct {
-	Seat    int      // the seat it is for; -1 for a spectator
-	Players []string // names in seating order
-	Moves   int      // moves played so far
-	State   State    // the public state
-	Legal   []Move   // the seat's legal moves when it is to move, else nil
+	Seat int // the seat it is for; -1 for a spectator
+	// Players are the names in seating order, shared by every view of
+	// the game: read them, do not change them.
+	Players []string
+	Moves   int    // moves played so far
+	State   State  // the public state
+	Legal   []Move // the seat's legal moves when it is to move, else nil
 }
 
 // View returns what the seat may see; seat -1 is a spectator.
 func (g *Game) View(seat int) View {
-	v := View{Seat: seat, Players: g.Players(), Moves: g.Len(), State: g.state}
+	v := View{Seat: seat, Players: g.names[:len(g.names):len(g.names)], Moves: g.Len(), State: g.state}
 	if seat >= 0 && seat == g.state.ToMove() {
 		v.Legal = g.LegalMoves()
 	}
