@@ -140,7 +140,7 @@ func (g *Game) EventsSince(n int) []Event {
 }
 
 // LegalMoves returns the moves the player to move may make (see State.LegalMoves).
-func (g *Game) LegalMoves() []Move { return g.state.LegalMoves(nil) }
+func (g *Game) LegalMoves() []Move { return g.state.LegalMoves(make([]Move, 0, 8)) }
 
 // A View is what one seat may see: everything on the table and the
 // composition of the undrawn cards, but never their order (the seed).
@@ -253,7 +253,10 @@ func (g *Game) named(err *MoveError) error {
 func (g *Game) chance() Kind {
 	var buf [8]byte
 	binary.BigEndian.PutUint64(buf[:], uint64(DeckSize-g.state.deckLeft))
-	key := sha256.Sum256(append(append([]byte("razzia draw\x00"), g.seed...), buf[:]...))
+	// The hash's input on the stack, for a seed of up to 100 bytes: a
+	// server draws at every other move.
+	in := append(append(append(make([]byte, 0, 120), "razzia draw\x00"...), g.seed...), buf[:]...)
+	key := sha256.Sum256(in)
 	return g.state.RandomCard(rand.New(rand.NewChaCha8(key)))
 }
 
