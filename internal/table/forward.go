@@ -34,29 +34,22 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 		if l == nil {
 			return 0, static(g)
 		}
-		var (
-			seat   int
-			holder string
-		)
-		err = l.call(ctx, func(l *loop) error {
-			if !l.owns() {
-				holder = l.holder
-				return errNotOwner
-			}
-			var err error
-			seat, err = l.apply(r, at)
-			return err
-		})
+		a := &applied{r: r, at: at}
+		err = l.call(ctx, a.apply)
 		switch {
 		case err == errEnded:
 			continue // the game ended meanwhile: look again
 		case !errors.Is(err, errNotOwner):
-			return h.madeAnyway(ctx, r, lost, seat, err)
+			return h.madeAnyway(ctx, r, lost, a.seat, err)
 		}
+		holder := a.holder
 		if hint != "" {
 			holder = hint
 		}
-		var unanswered bool
+		var (
+			unanswered bool
+			seat       int
+		)
 		seat, hint, unanswered, err = h.forward(ctx, r, holder)
 		lost = lost || unanswered
 		if !errors.Is(err, errNotOwner) {
@@ -66,6 +59,28 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 	h.metrics.forwarded.WithLabelValues("unavailable").Inc()
 	h.log.Warn("the write found no node to make it after 8 tries; it is refused for now", "game", r.Game, "op", r.Kind, "holder", hint)
 	return 0, unavailable()
+}
+
+// An applied is a command applied in its game's goroutine, received at
+// at, and what that answers: the seat of a join, or the owner as a
+// replica knows it. One value, not three captured variables, each of
+// which would go to the heap.
+type applied struct {
+	r      match.Command
+	at     time.Time
+	seat   int
+	holder string
+}
+
+// apply applies a.r if l runs its game; errNotOwner if not.
+func (a *applied) apply(l *loop) error {
+	if !l.owns() {
+		a.holder = l.holder
+		return errNotOwner
+	}
+	var err error
+	a.seat, err = l.apply(a.r, a.at)
+	return err
 }
 
 // madeAnyway returns the outcome of r, seat and err, unless r was lost

@@ -122,10 +122,15 @@ func (l *loop) post(f func(*loop)) {
 // call runs f in the loop's goroutine and returns its result: errEnded
 // if the loop ended first.
 func (l *loop) call(ctx context.Context, f func(*loop) error) error {
-	reply := make(chan error, 1)
+	c := calls.Get().(*pendingCall)
+	c.f = f
+	defer func() {
+		c.f = nil
+		calls.Put(c)
+	}()
 	select {
-	case l.reqs <- func(l *loop) { reply <- f(l) }:
-		return <-reply
+	case l.reqs <- c.run:
+		return <-c.reply // the loop runs every request it takes
 	case <-l.done:
 		return errEnded
 	case <-ctx.Done():
@@ -134,6 +139,21 @@ func (l *loop) call(ctx context.Context, f func(*loop) error) error {
 		return reject(ErrClosed, "the server is shutting down")
 	}
 }
+
+// A pendingCall is the request of a call and its reply, reused: every
+// move is a call, and a new channel and function each cost three
+// allocations.
+type pendingCall struct {
+	f     func(*loop) error
+	reply chan error
+	run   func(*loop) // sends f's result on reply
+}
+
+var calls = sync.Pool{New: func() any {
+	c := &pendingCall{reply: make(chan error, 1)}
+	c.run = func(l *loop) { c.reply <- c.f(l) }
+	return c
+}}
 
 // errOwned is a promotion of a loop that runs the game already.
 var errOwned = errors.New("the loop runs the game already")

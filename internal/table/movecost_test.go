@@ -18,3 +18,16 @@ func TestOwnNoticeCostsNothing(t *testing.T) {
 		t.Errorf("an own move's notice allocates %v times, want 0", n)
 	}
 }
+
+// TestCallCostsNothing: a call into a game's goroutine, which every
+// move makes, allocates nothing of its own.
+func TestCallCostsNothing(t *testing.T) {
+	h := newHub(t, memstore.New())
+	id, _ := seatAnnAndBob(t, h)
+	l, _ := h.live.get(id)
+	ctx := testContext(t)
+	f := func(*loop) error { return nil }
+	if n := testing.AllocsPerRun(100, func() { l.call(ctx, f) }); n != 0 {
+		t.Errorf("a call allocates %v times, want 0", n)
+	}
+}
