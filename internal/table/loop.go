@@ -51,6 +51,9 @@ type loop struct {
 	// public is the spectators' view the last showing made, whose
 	// unchanged parts the next shares (protocol.NewViewAfter).
 	public *protocol.View
+	// described is the description the last showing made, whose
+	// unchanged parts the next shares (describeAfter).
+	described protocol.GameInfo
 
 	reqs  chan func(*loop)
 	heard announcements // a replica's moves carried by notices, not yet applied

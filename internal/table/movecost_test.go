@@ -1,8 +1,11 @@
 package table
 
 import (
+	"reflect"
+	"slices"
 	"testing"
 
+	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
@@ -30,4 +33,31 @@ func TestCallCostsNothing(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { l.call(ctx, f) }); n != 0 {
 		t.Errorf("a call allocates %v times, want 0", n)
 	}
+}
+
+// TestDescribeShares: a table's description at a move shares with the
+// last what did not change, and describes anew what did.
+func TestDescribeShares(t *testing.T) {
+	h := newHub(t, memstore.New())
+	id, _ := seatAnnAndBob(t, h)
+	l, _ := h.live.get(id)
+	l.call(testContext(t), func(l *loop) error {
+		fresh := l.info()
+		l.describe()
+		if n := testing.AllocsPerRun(100, func() { l.describe() }); n != 0 {
+			t.Errorf("describing an unchanged table allocates %v times, want 0", n)
+		}
+		changed := l.described
+		changed.Seats = slices.Clone(changed.Seats)
+		changed.Seats[1].Name = "Mallory"
+		changed.Pace = &protocol.PaceInfo{ID: "blitz"}
+		in := describeAfter(l.m, l.id, l.env.limits.OpenTTL, &changed)
+		if !reflect.DeepEqual(in, fresh) {
+			t.Errorf("described after a different description:\n%+v\nwant\n%+v", in, fresh)
+		}
+		if changed.Seats[1].Name != "Mallory" || changed.Pace.ID != "blitz" {
+			t.Errorf("the last description was changed: %+v", changed)
+		}
+		return nil
+	})
 }
