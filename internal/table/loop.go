@@ -30,6 +30,7 @@ type loop struct {
 	holder string                // a replica's owner as last heard: where writes go; "" unknown
 	keep   bool                  // a new replica stays until it served its first request
 	shown  atomic.Pointer[shown] // what other goroutines may read
+	played atomic.Int64          // the moves shown: apart, so that a move makes no new shown
 
 	m    *match.Match // the table's rules and state: changed by make, load, catchUp and syncChat only
 	bots seatBots     // the bots of the seats, and the one asked for a move
@@ -81,7 +82,6 @@ func (s stopper) stop() {
 type shown struct {
 	status store.Status
 	owner  bool
-	moves  int
 }
 
 // owns reports whether the loop runs the game: it holds the lease.
@@ -93,7 +93,10 @@ func (l *loop) show() {
 	if l.m.Game != nil {
 		moves = l.m.Game.Len()
 	}
-	l.shown.Store(&shown{status: l.m.Status, owner: l.owns(), moves: moves})
+	l.played.Store(int64(moves))
+	if s := l.shown.Load(); s == nil || s.status != l.m.Status || s.owner != l.owns() {
+		l.shown.Store(&shown{status: l.m.Status, owner: l.owns()})
+	}
 }
 
 // snapshot returns the status and role the loop last showed.
@@ -103,7 +106,7 @@ func (l *loop) snapshot() (store.Status, bool) {
 }
 
 // moves returns the moves of the game the loop last showed.
-func (l *loop) moves() int { return l.shown.Load().moves }
+func (l *loop) moves() int { return int(l.played.Load()) }
 
 // post runs f in the loop's goroutine later, without waiting for it; it
 // is dropped if the loop ends first. A loop that waits takes f at once;

@@ -36,7 +36,8 @@ func TestCallCostsNothing(t *testing.T) {
 }
 
 // TestDescribeShares: a table's description at a move shares with the
-// last what did not change, and describes anew what did.
+// last what did not change, and describes anew what did; the moves it
+// tells other goroutines cost nothing either.
 func TestDescribeShares(t *testing.T) {
 	h := newHub(t, memstore.New())
 	id, _ := seatAnnAndBob(t, h)
@@ -46,6 +47,9 @@ func TestDescribeShares(t *testing.T) {
 		l.describe()
 		if n := testing.AllocsPerRun(100, func() { l.describe() }); n != 0 {
 			t.Errorf("describing an unchanged table allocates %v times, want 0", n)
+		}
+		if n := testing.AllocsPerRun(100, l.show); n != 0 {
+			t.Errorf("showing the moves of a table whose status is the same allocates %v times, want 0", n)
 		}
 		changed := l.described
 		changed.Seats = slices.Clone(changed.Seats)
