@@ -1,10 +1,16 @@
 package table
 
 import (
+	"fmt"
+	"io"
+	"log/slog"
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/match"
 	"github.com/razziagame/razzia/internal/protocol"
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
@@ -64,4 +70,85 @@ func TestDescribeShares(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// BenchmarkHubMove measures a move's cost to the Hub alone, on the
+// memory store: four people at a table, each watching it (the updates
+// taken, never encoded: that is the HTTP API's), a move made by the seat
+// to move; games follow one another. Its allocations a move do not depend
+// on the machine's load:
+//
+//	go test ./internal/table -run '^$' -bench HubMove -benchtime 10000x -benchmem
+func BenchmarkHubMove(b *testing.B) {
+	st := memstore.New()
+	h := New(st, Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), LeaseTTL: time.Minute,
+		Limits: Limits{SeatMoveRate: 1e9, SeatMoveBurst: 1 << 30, MaxPerClient: 1 << 30, MaxOpen: 1 << 30}})
+	b.Cleanup(func() { h.Close() })
+	ctx := b.Context()
+	var t *benchTable
+	b.ReportAllocs()
+	for b.Loop() {
+		if t == nil || t.next == len(t.moves) {
+			b.StopTimer()
+			t = newHubBenchTable(b, h, st)
+			b.StartTimer()
+		}
+		i := t.next
+		if err := h.Play(ctx, t.id, t.tokens[t.movers[i]], t.moves[i], i); err != nil {
+			b.Fatal(err)
+		}
+		t.next++
+	}
+}
+
+// A benchTable is a game of four people on a Hub, watched by each, with
+// the moves it will be played with.
+type benchTable struct {
+	id     string
+	tokens [4]string
+	moves  []string
+	movers []int
+	next   int
+}
+
+func newHubBenchTable(b *testing.B, h *Hub, st store.Store) *benchTable {
+	ctx := b.Context()
+	in, _, err := created(h.Create(ctx, TableSetup{Seats: []string{"", "", "", ""}, Pace: "untimed"}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	t := &benchTable{id: in.ID}
+	for i := range t.tokens {
+		t.tokens[i] = fmt.Sprintf("token-%s-%d", in.ID, i)
+		if _, _, err := h.Join(ctx, in.ID, i, Person{Name: fmt.Sprintf("P%d", i), Token: t.tokens[i]}); err != nil {
+			b.Fatal(err)
+		}
+		sub, err := h.Watch(ctx, in.ID, Watcher{Token: t.tokens[i]})
+		if err != nil {
+			b.Fatal(err)
+		}
+		go func() {
+			for range sub.Updates() {
+			}
+		}()
+		b.Cleanup(sub.Close)
+	}
+	g, err := st.Game(ctx, in.ID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mirror, err := razzia.NewGame(razzia.Setup{Players: match.PlayerNames(g.Seats), Cheques: g.Cheques, Seed: g.Seed})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for n := 0; !mirror.Over(); n++ {
+		legal := mirror.LegalMoves()
+		m := legal[n%len(legal)]
+		t.movers = append(t.movers, mirror.ToMove())
+		t.moves = append(t.moves, m.String())
+		if err := mirror.Play(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return t
 }
