@@ -152,3 +152,24 @@ func newHubBenchTable(b *testing.B, h *Hub, st store.Store) *benchTable {
 	}
 	return t
 }
+
+// TestSeatViewsCostNothing: the view of a seat not to move is made with
+// its showing, without an allocation of its own.
+func TestSeatViewsCostNothing(t *testing.T) {
+	h := newHub(t, memstore.New())
+	id, _ := seatAnnAndBob(t, h)
+	l, _ := h.live.get(id)
+	l.call(testContext(t), func(l *loop) error {
+		waiting := (l.m.Game.ToMove() + 1) % 2
+		public := testing.AllocsPerRun(100, func() { l.showing().view(-1) })
+		both := testing.AllocsPerRun(100, func() {
+			sh := l.showing()
+			sh.view(-1)
+			sh.view(waiting)
+		})
+		if both != public {
+			t.Errorf("a showing with the spectators' view allocates %v times, with a waiting seat's too %v, want the same", public, both)
+		}
+		return nil
+	})
+}

@@ -107,8 +107,11 @@ type showing struct {
 	now       func() time.Time // read once, for the clocks
 	events    []eventsFrom     // by the move they start from: one or two
 	eventsBuf [2]eventsFrom
-	// views by seat, the spectators' (-1) first: views[seat+1].
-	views [razzia.MaxPlayers + 1]*protocol.View
+	// views by seat, the spectators' (-1) first: views[seat+1]; the
+	// seats' in seatViews, made with the showing, not one by one (the
+	// spectators' outlives it: the next showing shares from it).
+	views     [razzia.MaxPlayers + 1]*protocol.View
+	seatViews [razzia.MaxPlayers]protocol.View
 	c     *change
 	last  **protocol.View // the loop's last spectators' view, shared from and replaced
 	// version numbers the broadcast among the loop's (Update.Version).
@@ -151,7 +154,8 @@ func (sh *showing) view(seat int) *protocol.View {
 	}
 	v := public
 	if seat >= 0 {
-		v = public.ForSeat(sh.m.Game.View(seat))
+		v = &sh.seatViews[seat]
+		*v = *public.ForSeat(sh.m.Game.View(seat))
 	}
 	sh.views[seat+1] = v
 	return v
