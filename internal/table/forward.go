@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/razziagame/razzia/internal/match"
@@ -34,22 +35,17 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 		if l == nil {
 			return 0, static(g)
 		}
-		a := &applied{r: r, at: at}
-		err = l.call(ctx, a.apply)
+		seat, holder, err := applyIn(ctx, l, r, at)
 		switch {
 		case err == errEnded:
 			continue // the game ended meanwhile: look again
 		case !errors.Is(err, errNotOwner):
-			return h.madeAnyway(ctx, r, lost, a.seat, err)
+			return h.madeAnyway(ctx, r, lost, seat, err)
 		}
-		holder := a.holder
 		if hint != "" {
 			holder = hint
 		}
-		var (
-			unanswered bool
-			seat       int
-		)
+		var unanswered bool
 		seat, hint, unanswered, err = h.forward(ctx, r, holder)
 		lost = lost || unanswered
 		if !errors.Is(err, errNotOwner) {
@@ -61,16 +57,35 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 	return 0, unavailable()
 }
 
-// An applied is a command applied in its game's goroutine, received at
-// at, and what that answers: the seat of a join, or the owner as a
-// replica knows it. One value, not three captured variables, each of
-// which would go to the heap.
+// applyIn applies r, received at at, in l's goroutine if l runs its game,
+// and returns the seat of a join; errNotOwner and the owner as l knows
+// it if l does not.
+func applyIn(ctx context.Context, l *loop, r match.Command, at time.Time) (seat int, holder string, err error) {
+	a := applieds.Get().(*applied)
+	a.r, a.at = r, at
+	err = l.call(ctx, a.run)
+	seat, holder = a.seat, a.holder
+	*a = applied{run: a.run}
+	applieds.Put(a)
+	return seat, holder, err
+}
+
+// An applied is a command applied in its game's goroutine and what that
+// answers, reused: each move is one, and its values and function cost
+// allocations.
 type applied struct {
 	r      match.Command
 	at     time.Time
 	seat   int
 	holder string
+	run    func(*loop) error // a.apply, made once
 }
+
+var applieds = sync.Pool{New: func() any {
+	a := new(applied)
+	a.run = a.apply
+	return a
+}}
 
 // apply applies a.r if l runs its game; errNotOwner if not.
 func (a *applied) apply(l *loop) error {

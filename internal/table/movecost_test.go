@@ -173,3 +173,37 @@ func TestSeatViewsCostNothing(t *testing.T) {
 		return nil
 	})
 }
+
+// TestApplyCostsNothing: passing a write to a game's goroutine, which
+// every move does, allocates nothing of its own (here it finds that the
+// loop does not run the game: the game's own work is not counted).
+func TestApplyCostsNothing(t *testing.T) {
+	h := newHub(t, memstore.New())
+	id, tokens := seatAnnAndBob(t, h)
+	l, _ := h.live.get(id)
+	ctx := testContext(t)
+	sub, err := h.Watch(ctx, id, Watcher{Token: tokens[0]}) // a replica runs while watched
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	var lease store.Lease
+	l.call(ctx, func(l *loop) error {
+		lease, l.lease, l.holder = l.lease, store.Lease{}, "node-b"
+		return nil
+	})
+	defer l.call(ctx, func(l *loop) error {
+		l.lease, l.holder = lease, ""
+		return nil
+	})
+	c := match.Command{Kind: match.Play, Game: id, Hash: hashToken(tokens[0]), Move: "call", Seq: 0}
+	at := time.Now()
+	n := testing.AllocsPerRun(100, func() {
+		if _, holder, err := applyIn(ctx, l, c, at); err != errNotOwner || holder != "node-b" {
+			t.Fatalf("applied in a replica: holder %q, %v; want node-b, errNotOwner", holder, err)
+		}
+	})
+	if n != 0 {
+		t.Errorf("passing a write allocates %v times, want 0", n)
+	}
+}
