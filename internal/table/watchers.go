@@ -107,15 +107,15 @@ type showing struct {
 	now       func() time.Time // read once, for the clocks
 	events    []eventsFrom     // by the move they start from: one or two
 	eventsBuf [2]eventsFrom
-	// views by seat, the spectators' (-1) first: views[seat+1]; the
-	// seats' in seatViews, made with the showing, not one by one (the
-	// spectators' outlives it: the next showing shares from it).
-	views     [razzia.MaxPlayers + 1]*protocol.View
-	seatViews [razzia.MaxPlayers]protocol.View
+	// views by seat, the spectators' (-1) first: views[seat+1].
+	views [razzia.MaxPlayers + 1]*protocol.View
 	c     *change
 	last  **protocol.View // the loop's last spectators' view, shared from and replaced
 	// version numbers the broadcast among the loop's (Update.Version).
 	version int64
+	// seatViews holds the seats' views, made with the showing, not one
+	// by one (the spectators' outlives it: the next showing shares from it).
+	seatViews [razzia.MaxPlayers]protocol.View
 }
 
 // send gives s the state and the events it has not received. It never
