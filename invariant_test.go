@@ -719,3 +719,13 @@ func TestViewSharesNames(t *testing.T) {
 		t.Errorf("a view's names = %q after one view's were appended to, want 3", p)
 	}
 }
+
+// TestParseMoveAllocates: parsing a move allocates nothing: a server
+// parses every move it is sent.
+func TestParseMoveAllocates(t *testing.T) {
+	for _, token := range []string{"draw", "bid 9", "thief car watch", "call", "pass"} {
+		if n := testing.AllocsPerRun(100, func() { ParseMove(token) }); n != 0 {
+			t.Errorf("ParseMove(%q) allocates %v times, want 0", token, n)
+		}
+	}
+}
