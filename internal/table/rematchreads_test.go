@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/razziagame/razzia/internal/protocol"
+	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
 )
 
@@ -75,5 +76,32 @@ func TestRematchWatchersReadOnce(t *testing.T) {
 	watchRematch(t, h, "oldgamerrr", 4)
 	if n := st.games.Load(); n != 1 {
 		t.Errorf("4 watchers read the game %d times, want once", n)
+	}
+}
+
+// TestRematchKnownAcrossNodes: what a node knows of an offer (none, as
+// the game ended on it, or as it read it for its watchers) gives way to
+// an offer made on another node: the watchers of both are told, and a
+// watcher who comes later to either gets it at once.
+func TestRematchKnownAcrossNodes(t *testing.T) { onNodeStores(t, rematchKnownAcrossNodes) }
+
+func rematchKnownAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
+	a, b := nodeHub(t, open(t)), nodeHub(t, open(t))
+	ctx := testContext(t)
+	id, tokens := seatAnnAndBob(t, a)
+	playAlongBoth(t, a, id, tokens)
+	feedsA, _ := watchRematch(t, a, id, 2)
+	feedsB, _ := watchRematch(t, b, id, 2)
+	offer, err := b.Rematch(ctx, id, tokens[1], true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append(feedsA, feedsB...) {
+		awaitOffer(t, ctx, f, protocol.RematchOpen)
+	}
+	for _, h := range []*Hub{a, b} {
+		if _, offers := watchRematch(t, h, id, 1); offers[0] == nil || offers[0].Game != offer.Game {
+			t.Errorf("node %s: a watcher after the offer was told %+v, want %+v", h.Node(), offers[0], offer)
+		}
 	}
 }
