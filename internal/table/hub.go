@@ -69,7 +69,8 @@
 //     (the type, and env: all it asks of the node).
 //   - What both use, knowing neither: registry.go, leases.go, seatbots.go,
 //     limits.go, refresher.go, heard.go, envelope.go, afterchat.go, watch.go,
-//     chat.go, finished.go, metrics.go, info.go, hooks.go, errors.go.
+//     chat.go, finished.go, knownoffers.go, metrics.go, info.go, hooks.go,
+//     errors.go.
 package table
 
 import (

@@ -147,7 +147,7 @@ func (l *loop) call(ctx context.Context, f func(*loop) error) error {
 }
 
 // A pendingCall is the request of a call and its reply, reused: every
-// move is a call, and a new channel and function each cost three
+// move is a call, and a new reply channel and function cost three
 // allocations.
 type pendingCall struct {
 	f     func(*loop) error
