@@ -135,6 +135,11 @@ func (l *loop) call(ctx context.Context, f func(*loop) error) error {
 		calls.Put(c)
 	}()
 	select {
+	case l.reqs <- c.run: // a loop mostly waits: then no select over four channels
+		return <-c.reply
+	default:
+	}
+	select {
 	case l.reqs <- c.run:
 		return <-c.reply // the loop runs every request it takes
 	case <-l.done:
