@@ -105,3 +105,31 @@ func rematchKnownAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) 
 		}
 	}
 }
+
+// TestKnownOffersBounded: the offers known are at most their bound; one
+// dropped for room is read again (its fill does nothing).
+func TestKnownOffersBounded(t *testing.T) {
+	k := newKnownOffers(2)
+	begun := map[string]*knownOffer{}
+	for _, id := range []string{"gameaaaaaa", "gamebbbbbb", "gamecccccc"} {
+		begun[id] = k.begin(id)
+	}
+	if len(k.byID) > 2 {
+		t.Fatalf("%d offers known, want at most 2", len(k.byID))
+	}
+	known := 0
+	for id, e := range begun {
+		k.fill(id, e, nil)
+		if _, ok := k.get(id); ok {
+			known++
+		}
+	}
+	if known != 2 {
+		t.Errorf("%d offers known after three were filled, want the 2 kept", known)
+	}
+	for id := range begun {
+		if _, ok := k.get(id); ok && k.begin(id) != nil {
+			t.Errorf("%s: begin of a known offer returned an entry to fill", id)
+		}
+	}
+}
