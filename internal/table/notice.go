@@ -87,7 +87,8 @@ func (h *Hub) changed(c store.Change) {
 	draining := h.leases.isDraining()
 	if c.Kind == store.ChangeLease && c.Node == "" && !draining {
 		// Released by a node handing its games over: take it at once.
-		h.background(func() { h.adopt(h.ctx, c.Game) })
+		game := c.Game // not c: a closure's c would go to the heap at every notice
+		h.background(func() { h.adopt(h.ctx, game) })
 	}
 	if l == nil {
 		return
@@ -110,9 +111,10 @@ func (h *Hub) changed(c store.Change) {
 	case store.ChangeChat:
 		l.post(func(l *loop) { l.syncChat() })
 	case store.ChangeLease:
+		node := c.Node
 		l.post(func(l *loop) {
 			if !l.owns() {
-				l.holder = c.Node
+				l.holder = node
 			}
 		})
 	}
