@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -241,5 +242,52 @@ func TestAloneMove(t *testing.T) {
 	}
 	if auctions < 20 || turns < 100 || buys < 10 {
 		t.Errorf("only %d auctions, %d turns alone, %d buying: too few to tell", auctions, turns, buys)
+	}
+}
+
+// TestTempo checks that with tempo a face-up cheque costs tempo more of
+// what it could still buy this round (left of it, the more for the last
+// one) when no rival holds fewer face-up cheques, and nothing more
+// otherwise.
+func TestTempo(t *testing.T) {
+	base := flatWeights
+	base.tempo = 0
+	with := base
+	with.tempo = 5
+	behind, ahead := 0, 0
+	for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
+		g := newGame(t, players, fmt.Sprint("tempo ", players))
+		for st := g.State(); !st.Over(); st = g.State() {
+			me := st.ToMove()
+			j0, j1 := newJudge(&st, &base), newJudge(&st, &with)
+			fewest := razzia.MaxCheque
+			for q := range players {
+				if q != me {
+					fewest = min(fewest, st.FaceUp(q).Len())
+				}
+			}
+			up := st.FaceUp(me)
+			for c := up; c != 0; c &= c - 1 {
+				want := 0.0
+				if up.Len() <= fewest {
+					want = 5 * j0.left
+					if up.Len() == 1 {
+						want *= 1 + base.lastOne
+					}
+					behind++
+				} else {
+					ahead++
+				}
+				if got := j1.chequeCost(me, c.Min()) - j0.chequeCost(me, c.Min()); math.Abs(got-want) > 1e-9 {
+					t.Fatalf("%dp, %d face up against a rival's fewest %d: tempo adds %v, want %v", players, up.Len(), fewest, got, want)
+				}
+			}
+			if err := g.Play(must(New("heuristic", 1)).Choose(g.View(me))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if behind < 50 || ahead < 50 {
+		t.Errorf("%d cheques behind or level, %d ahead: too few to tell", behind, ahead)
 	}
 }

@@ -22,6 +22,7 @@ type weights struct {
 	callSlot float64 // more points per place still free in the row
 	thief    float64 // points a thief move must gain
 	raid     float64 // share of the call margin gone when the police are one short of the raid (0 to 1)
+	tempo    float64 // points a face-up cheque can still buy in a whole round, more, when no rival holds fewer
 	alone    float64 // 1: a seat that alone holds face-up cheques draws on to fuller rows (see aloneMove); 0: it plays as with rivals
 	exact    bool    // count the final cheque majority exactly in the last round
 }
@@ -42,6 +43,7 @@ var weightFields = map[string]func(w *weights) *float64{
 	"thief":    func(w *weights) *float64 { return &w.thief },
 	"raid":     func(w *weights) *float64 { return &w.raid },
 	"alone":    func(w *weights) *float64 { return &w.alone },
+	"tempo":    func(w *weights) *float64 { return &w.tempo },
 }
 
 var defaultWeights = weights{
@@ -483,6 +485,11 @@ func (j *judge) chequeCost(p, c int) float64 {
 	s := j.s
 	up := s.FaceUp(p)
 	spare := j.w.spare
+	if j.w.tempo > 0 && up.Len() <= j.fewestRivalCheques(p) {
+		// Spending it shortens the seat's round before the rivals':
+		// they will buy alone with what they hold beyond it.
+		spare += j.w.tempo
+	}
 	if up.Len() == 1 {
 		spare *= 1 + j.w.lastOne
 	}
@@ -492,6 +499,18 @@ func (j *judge) chequeCost(p, c int) float64 {
 	cost -= j.majority(p, j.sums[p]+delta) - j.majority(p, j.sums[p])
 	m.cheque[c], m.chequeOK = cost, m.chequeOK|1<<c
 	return cost
+}
+
+// fewestRivalCheques is the fewest face-up cheques a rival of seat p
+// holds.
+func (j *judge) fewestRivalCheques(p int) int {
+	fewest := razzia.MaxCheque
+	for q := range j.n {
+		if q != p {
+			fewest = min(fewest, j.up[q].Len())
+		}
+	}
+	return fewest
 }
 
 // majority is seat p's expected cheque majority score at the end (R17)
