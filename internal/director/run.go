@@ -112,7 +112,9 @@ func (r *run) step() (time.Time, bool) {
 	for try := 0; try < 8; try++ {
 		rec, err := s.st.Tournament(ctx, r.id)
 		if err != nil {
-			s.log.Warn("reading a tournament failed", "tournament", r.id, "err", err)
+			if s.ctx.Err() == nil { // closing cancels the step: no news
+				s.log.Warn("reading a tournament failed", "tournament", r.id, "err", err)
+			}
 			return time.Time{}, errors.Is(err, store.ErrNotFound)
 		}
 		t, err := load(rec)
