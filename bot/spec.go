@@ -136,7 +136,9 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	                        (default 6000, or none when only D is given) and
 //	                        at most D of time per decision (default none),
 //	                        on N workers (default 1; all: one per core),
-//	                        exploration constant X (default 0.4), bias X
+//	                        exploration constant X (default 0.4), a
+//	                        first-play urgency X (default none: every move
+//	                        of a node tried once first), bias X
 //	                        towards the heuristic's move (default 1),
 //	                        playouts by the heuristic with noise X (default
 //	                        2) or uniform, ended at the round's end by the
