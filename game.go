@@ -32,6 +32,10 @@ type Setup struct {
 type Game struct {
 	state   State
 	players []string
+	// names are the players' names every View shares, apart from
+	// players, so that a view costs no copy and a caller that changes
+	// one changes no name the game gives.
+	names   []string
 	cheques [][]int
 	seed    []byte
 	moves   []Move
@@ -65,6 +69,7 @@ func NewGame(setup Setup) (*Game, error) {
 		state:    s,
 		logState: s,
 		players:  append([]string(nil), setup.Players...),
+		names:    append([]string(nil), setup.Players...),
 		seed:     append([]byte(nil), setup.Seed...),
 	}
 	for _, set := range setup.Cheques {
@@ -135,22 +140,24 @@ func (g *Game) EventsSince(n int) []Event {
 }
 
 // LegalMoves returns the moves the player to move may make (see State.LegalMoves).
-func (g *Game) LegalMoves() []Move { return g.state.LegalMoves(nil) }
+func (g *Game) LegalMoves() []Move { return g.state.LegalMoves(make([]Move, 0, 8)) }
 
 // A View is what one seat may see: everything on the table and the
 // composition of the undrawn cards, but never their order (the seed).
 // Razzia has no other secrets: cheques face down were won in the open.
 type View struct {
-	Seat    int      // the seat it is for; -1 for a spectator
-	Players []string // names in seating order
-	Moves   int      // moves played so far
-	State   State    // the public state
-	Legal   []Move   // the seat's legal moves when it is to move, else nil
+	Seat int // the seat it is for; -1 for a spectator
+	// Players are the names in seating order, shared by every view of
+	// the game: read them, do not change them.
+	Players []string
+	Moves   int    // moves played so far
+	State   State  // the public state
+	Legal   []Move // the seat's legal moves when it is to move, else nil
 }
 
 // View returns what the seat may see; seat -1 is a spectator.
 func (g *Game) View(seat int) View {
-	v := View{Seat: seat, Players: g.Players(), Moves: g.Len(), State: g.state}
+	v := View{Seat: seat, Players: g.names[:len(g.names):len(g.names)], Moves: g.Len(), State: g.state}
 	if seat >= 0 && seat == g.state.ToMove() {
 		v.Legal = g.LegalMoves()
 	}
@@ -246,7 +253,10 @@ func (g *Game) named(err *MoveError) error {
 func (g *Game) chance() Kind {
 	var buf [8]byte
 	binary.BigEndian.PutUint64(buf[:], uint64(DeckSize-g.state.deckLeft))
-	key := sha256.Sum256(append(append([]byte("razzia draw\x00"), g.seed...), buf[:]...))
+	// The hash's input on the stack, for a seed of up to 100 bytes: a
+	// server draws at every other move.
+	in := append(append(append(make([]byte, 0, 120), "razzia draw\x00"...), g.seed...), buf[:]...)
+	key := sha256.Sum256(in)
 	return g.state.RandomCard(rand.New(rand.NewChaCha8(key)))
 }
 

@@ -689,3 +689,43 @@ func TestViewHidesSeed(t *testing.T) {
 		}
 	}
 }
+
+// TestViewSharesNames: a View copies no names, so that a server's views
+// of every seat at every move cost no allocation but the seat to move's
+// legal moves; a caller that changes a view's names changes none the game
+// gives in its errors or its Players.
+func TestViewSharesNames(t *testing.T) {
+	g, err := NewGame(Setup{Players: []string{"Ann", "Bob", "Cy"}, Seed: []byte("names")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := (g.ToMove() + 1) % 3
+	for _, seat := range []int{-1, waiting} {
+		if n := testing.AllocsPerRun(100, func() { g.View(seat) }); n != 0 {
+			t.Errorf("the view of seat %d allocates %v times, want 0", seat, n)
+		}
+	}
+	v := g.View(-1)
+	v.Players[g.ToMove()] = "Mallory"
+	v.Players = append(v.Players, "Eve")
+	var e *MoveError
+	if err := g.Play(Move{Action: ActionBid, Cheque: 99}); !errors.As(err, &e) || e.Player == "Mallory" {
+		t.Errorf("an illegal move's error after a view's names changed: %v, want one naming the seat's player", err)
+	}
+	if p := g.Players(); !reflect.DeepEqual(p, []string{"Ann", "Bob", "Cy"}) {
+		t.Errorf("Players() = %q after a view's names changed", p)
+	}
+	if p := g.View(-1).Players; len(p) != 3 {
+		t.Errorf("a view's names = %q after one view's were appended to, want 3", p)
+	}
+}
+
+// TestParseMoveAllocates: parsing a move allocates nothing: a server
+// parses every move it is sent.
+func TestParseMoveAllocates(t *testing.T) {
+	for _, token := range []string{"draw", "bid 9", "thief car watch", "call", "pass"} {
+		if n := testing.AllocsPerRun(100, func() { ParseMove(token) }); n != 0 {
+			t.Errorf("ParseMove(%q) allocates %v times, want 0", token, n)
+		}
+	}
+}

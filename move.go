@@ -146,7 +146,11 @@ func (m Move) phrase() string {
 // ParseMove parses a record token. It accepts any case and runs of spaces;
 // "draw" without a card stands for a draw to be resolved by chance.
 func ParseMove(token string) (Move, error) {
-	fields := strings.Fields(token)
+	// The fields on the stack: a server parses every move it is sent.
+	fields := make([]string, 0, MaxTake+2)
+	for f := range strings.FieldsSeq(token) {
+		fields = append(fields, f)
+	}
 	fail := func(format string, args ...any) (Move, error) {
 		return Move{}, &SyntaxError{Token: token, Err: ErrSyntax, msg: fmt.Sprintf(format, args...)}
 	}

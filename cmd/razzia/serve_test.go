@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -200,6 +201,28 @@ func TestListenError(t *testing.T) {
 		err := &net.OpError{Op: "listen", Net: "tcp", Err: os.NewSyscallError("bind", tc.errno)}
 		if got := listenError(":80", err).Error(); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%v: %q, want it to start %q", tc.errno, got, tc.want)
+		}
+	}
+}
+
+// TestServeGCPercent: the server collects at its own target unless GOGC
+// says otherwise.
+func TestServeGCPercent(t *testing.T) {
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	for _, c := range []struct {
+		gogc string
+		want int
+	}{{"", serveGCPercent}, {"100", 100}, {"off", 100}} {
+		debug.SetGCPercent(100)
+		setGCPercent(func(name string) string {
+			if name == "GOGC" {
+				return c.gogc
+			}
+			return ""
+		})
+		if got := debug.SetGCPercent(100); got != c.want {
+			t.Errorf("GOGC=%q: the GC percent is %d, want %d", c.gogc, got, c.want)
 		}
 	}
 }

@@ -626,21 +626,32 @@ func TestListAndPages(t *testing.T) {
 	}
 }
 
-// TestClose: closing the server ends the WebSockets with 1012 (service
-// restart), which tells the clients to connect again at once.
+// TestClose: closing the server ends the WebSockets, a table's and the
+// live one, with 1012 (service restart), which tells the clients to
+// connect again at once.
 func TestClose(t *testing.T) {
 	e := newEnv(t, httpapi.Options{})
 	id := e.create("", "")
 	c := e.dial(id)
 	c.read()
+	live, _, err := websocket.Dial(e.ctx, "ws"+strings.TrimPrefix(e.URL, "http")+"/api/live", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.CloseNow()
 	done := make(chan struct{})
 	go func() {
 		e.API.Close()
 		close(done)
 	}()
-	_, _, err := c.c.Read(e.ctx)
+	_, _, err = c.c.Read(e.ctx)
 	if websocket.CloseStatus(err) != websocket.StatusServiceRestart {
-		t.Errorf("after Close: %v", err)
+		t.Errorf("the table's socket after Close: %v", err)
+	}
+	for err = nil; err == nil; _, _, err = live.Read(e.ctx) {
+	}
+	if websocket.CloseStatus(err) != websocket.StatusServiceRestart {
+		t.Errorf("the live socket after Close: %v", err)
 	}
 	<-done
 	if errors.Is(e.ctx.Err(), context.DeadlineExceeded) {

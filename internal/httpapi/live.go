@@ -184,7 +184,7 @@ func (l *liveConn) serve() { l.run(l.read, l.pump) }
 // pump writes the online list, notices, what other features tell the
 // account and the server's going away to the page until the connection
 // ends.
-func (l *liveConn) pump(ctx context.Context, readDone, aliveDone <-chan struct{}) {
+func (l *liveConn) pump(ctx context.Context, done <-chan struct{}) {
 	feed, relations := l.feed, l.relations
 	dirty := l.list
 	var next <-chan time.Time
@@ -220,12 +220,8 @@ func (l *liveConn) pump(ctx context.Context, readDone, aliveDone <-chan struct{}
 				l.loadFollowing(ctx)
 				dirty = l.list
 			}
-		case <-l.s.ctx.Done():
-			l.c.Close(websocket.StatusServiceRestart, reconnectReason)
-			return
-		case <-readDone:
-			return
-		case <-aliveDone:
+		case <-done:
+			l.ended()
 			return
 		}
 		if err != nil {

@@ -31,7 +31,7 @@ func catalogue(r *http.Request) *i18n.Catalogue {
 // stateMessage encodes the update as a state message, its events told in
 // the catalogue's language.
 func stateMessage(u table.Update, cat *i18n.Catalogue) ([]byte, error) {
-	m := stateOf(u, cat, true)
+	m := stateOf(&u, cat, true)
 	return encodeOnce(m.AppendJSON)
 }
 
@@ -101,28 +101,36 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 func (w *wsConn) serve(sub *table.Subscription, cat *i18n.Catalogue) {
 	w.s.metrics.clients.Inc()
 	defer w.s.metrics.clients.Dec()
-	w.run(w.read, func(ctx context.Context, readDone, aliveDone <-chan struct{}) {
-		w.pump(ctx, sub, cat, readDone, aliveDone)
+	w.run(w.read, func(ctx context.Context, done <-chan struct{}) {
+		w.pump(ctx, sub, cat, done)
 	})
 }
 
 // run runs an accepted connection until body returns: read handles the
 // client's messages and a keep-alive pings it, beside body, which writes;
-// readDone and aliveDone close when they end.
-func (w *wsConn) run(read func(context.Context), body func(ctx context.Context, readDone, aliveDone <-chan struct{})) {
+// done closes when either ends or the server stops (s.ctx): one channel,
+// so that the writer waits on one case for the three.
+func (w *wsConn) run(read func(context.Context), body func(ctx context.Context, done <-chan struct{})) {
 	w.c.SetReadLimit(maxMessage)
 	// The reader has its own context: cancelling a read closes the
 	// connection at once, and Close should say goodbye first.
 	ctx, cancel := context.WithCancel(context.Background())
 	w.touch()
+	done := make(chan struct{})
+	var once sync.Once
+	end := func() { once.Do(func() { close(done) }) }
+	unwatch := context.AfterFunc(w.s.ctx, end)
+	defer unwatch()
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
+		defer end()
 		read(ctx)
 	}()
 	aliveDone := make(chan struct{})
 	go func() {
 		defer close(aliveDone)
+		defer end()
 		w.keepAlive(ctx)
 	}()
 	defer func() {
@@ -131,15 +139,23 @@ func (w *wsConn) run(read func(context.Context), body func(ctx context.Context, 
 		<-readDone
 		<-aliveDone
 	}()
-	body(ctx, readDone, aliveDone)
+	body(ctx, done)
+}
+
+// ended ends the connection once run's done closed: with a call to
+// reconnect when the server stops.
+func (w *wsConn) ended() {
+	if w.s.ctx.Err() != nil {
+		w.c.Close(websocket.StatusServiceRestart, reconnectReason)
+	}
 }
 
 // pump writes what the game sends to the client until the connection or
-// the server ends, or the table closes.
-func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Catalogue, readDone, aliveDone <-chan struct{}) {
+// the server ends (done), or the table closes.
+func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Catalogue, done <-chan struct{}) {
 	updates, chats := sub.Updates(), sub.Chat()
 	var (
-		last   table.Update
+		status protocol.Status              // the last update's game's
 		offers <-chan protocol.RematchOffer // once the game is over
 	)
 	for {
@@ -154,7 +170,7 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 			err = w.send(ctx, "a chat message", func() ([]byte, error) { return json.Marshal(m) })
 		case u, ok := <-updates:
 			if !ok {
-				feed, stay := w.afterGame(ctx, last)
+				feed, stay := w.afterGame(ctx, status)
 				if !stay {
 					return
 				}
@@ -165,7 +181,7 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 				}
 				continue
 			}
-			last = u
+			status = u.Game.Status
 			// Every connection that sees the same thing in the same
 			// language sends the same bytes, encoded once.
 			err = w.send(ctx, "a state", func() ([]byte, error) { return w.stateBytes(u, cat) })
@@ -176,12 +192,8 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 			err = w.sendSeats(ctx)
 		case o := <-offers:
 			err = w.send(ctx, "a rematch offer", func() ([]byte, error) { return rematchOfferMessage(o) })
-		case <-w.s.ctx.Done():
-			w.c.Close(websocket.StatusServiceRestart, reconnectReason)
-			return
-		case <-readDone:
-			return
-		case <-aliveDone:
+		case <-done:
+			w.ended()
 			return
 		}
 		if err != nil {
@@ -206,20 +218,20 @@ func (w *wsConn) send(ctx context.Context, what string, encode func() ([]byte, e
 // game and, when the game finished, its rematch offer (feed, which the
 // caller closes). The node stopping closes it with a call to reconnect,
 // and a table that closed unplayed with why.
-func (w *wsConn) afterGame(ctx context.Context, last table.Update) (feed *table.RematchFeed, stay bool) {
+func (w *wsConn) afterGame(ctx context.Context, status protocol.Status) (feed *table.RematchFeed, stay bool) {
 	select {
 	case <-w.s.hub.Done():
 		w.c.Close(websocket.StatusServiceRestart, reconnectReason)
 		return nil, false
 	default:
 	}
-	switch last.Game.Status {
+	switch status {
 	case protocol.StatusExpired, protocol.StatusCancelled:
 		// The hub says why, as it says to every later request.
 		_, _, err := w.s.hub.Game(ctx, w.id, "")
 		e := errorOf(err)
 		w.error(ctx, e.obj.Code, 0, "%s", e.obj.Message)
-		w.c.Close(websocket.StatusNormalClosure, "the table "+string(last.Game.Status))
+		w.c.Close(websocket.StatusNormalClosure, "the table "+string(status))
 		return nil, false
 	case protocol.StatusFinished:
 		feed, err := w.s.hub.WatchRematch(ctx, w.id)

@@ -47,10 +47,13 @@ func variantsOf(cat *i18n.Catalogue) variants {
 
 // stateOf is the update as a state message, its events and take-overs
 // told in the catalogue's language (events: with them).
-func stateOf(u table.Update, cat *i18n.Catalogue, events bool) protocol.StateMessage {
-	players := make([]string, len(u.Game.Seats))
-	for i, s := range u.Game.Seats {
-		players[i] = s.Name
+func stateOf(u *table.Update, cat *i18n.Catalogue, events bool) protocol.StateMessage {
+	var players []string // the names, for the sentences: most states have none
+	if events || len(u.TakeOvers) > 0 {
+		players = make([]string, len(u.Game.Seats))
+		for i, s := range u.Game.Seats {
+			players[i] = s.Name
+		}
 	}
 	m := protocol.StateMessage{Type: protocol.TypeState, Game: u.Game, Seat: u.Seat, View: u.View,
 		Clock: u.Clock, TakeOvers: takeOvers(u.TakeOvers, players, cat), PreMove: u.PreMove, PreMoveDropped: u.PreMoveDropped}
@@ -64,20 +67,25 @@ func stateOf(u table.Update, cat *i18n.Catalogue, events bool) protocol.StateMes
 // version 1 a whole state; in version 2 a whole state the first time
 // (or when the client asked for one again), else the patch of the state
 // it sent last.
+//
+// The values a change shares are made one after the other here, never
+// one inside the making of another: each level of that nesting would
+// deepen the socket goroutine's stack by two frames holding a copy of
+// the update, below the encoding, the deepest part.
 func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error) {
 	if w.version < protocol.Version2 {
 		return u.Encoded(w.keys.state, func(u table.Update) ([]byte, error) { return stateMessage(u, cat) })
 	}
-	v, err := u.Shared(w.keys.doc, 0, func(u table.Update) (any, error) { return seatState(u, cat, w.keys.public) })
+	state, err := w.docOf(u, cat)
 	if err != nil {
 		return nil, err
 	}
-	state := v.(*protocol.State)
 	var data []byte
 	last := w.sent
 	if last.state != nil && !u.Full {
+		d := w.publicDiff(u, last, state)
 		data, err = u.EncodedSince(w.keys.patch, last.version, func(u table.Update) ([]byte, error) {
-			return patchMessage(u, last, state, w.keys.diff)
+			return patchMessage(&u, last, state, d)
 		})
 	}
 	if last.state == nil || u.Full || errors.Is(err, protocol.ErrNotPatchable) {
@@ -85,7 +93,7 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 			// Unnumbered (a finished game's): never patched, whole as in
 			// version 1. Numbered: lean, its events untold (the client
 			// tells them).
-			m := stateOf(u, cat, u.Version == 0)
+			m := stateOf(&u, cat, u.Version == 0)
 			if m.Version = u.Version; m.Version == 0 {
 				return encodeOnce(m.AppendJSON)
 			}
@@ -100,33 +108,52 @@ func (w *wsConn) stateBytes(u table.Update, cat *i18n.Catalogue) ([]byte, error)
 	return data, err
 }
 
-// seatState returns the update's state for its seat, made from the
-// spectators' state of the change (encoded once, shared by the change's
-// connections of every seat in the language: variant).
-//
-// Its messages are made in functions of their own, so that its frame on
-// the stack of a socket's goroutine stays small: the encoding runs at
-// its deepest.
-func seatState(u table.Update, cat *i18n.Catalogue, variant string) (*protocol.State, error) {
+// docOf returns the update's state for the connection's seat, made from
+// the spectators' state of the change (encoded once, shared by the
+// change's connections of every seat in the language), itself made once
+// for the change's connections of the seat.
+func (w *wsConn) docOf(u table.Update, cat *i18n.Catalogue) (*protocol.State, error) {
 	if (u.Public == nil) != (u.View == nil) {
 		// An update that does not say the spectators' view (a finished
 		// game's): the seat's own state, encoded.
-		return encodedState(u, cat, false)
+		v, err := u.Shared(w.keys.doc, 0, func(u table.Update) (any, error) { return encodedState(&u, cat, false) })
+		if err != nil {
+			return nil, err
+		}
+		return v.(*protocol.State), nil
 	}
-	v, err := u.SharedByChange(variant, func(u table.Update) (any, error) { return encodedState(u, cat, true) })
+	v, err := u.SharedByChange(w.keys.public, func(u table.Update) (any, error) { return encodedState(&u, cat, true) })
 	if err != nil {
 		return nil, err
 	}
 	public := v.(*protocol.State)
 	if u.Seat < 0 {
-		return public, nil
+		return public, nil // the spectators': no encoding of its own
 	}
-	return ownMembers(public, &u)
+	v, err = u.Shared(w.keys.doc, 0, func(u table.Update) (any, error) { return ownMembers(public, &u) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*protocol.State), nil
+}
+
+// publicDiff returns the spectators' patch from the state last sent's to
+// state's, made once for the change's connections that sent the same
+// version last (in their language), from which each seat's is made; nil
+// when it cannot be made, and each member is diffed.
+func (w *wsConn) publicDiff(u table.Update, last sentState, state *protocol.State) *protocol.StateDiff {
+	v, err := u.SharedByChangeSince(w.keys.diff, last.version, func(table.Update) (any, error) {
+		return protocol.DiffStates(last.state.Public(), state.Public())
+	})
+	if err != nil {
+		return nil
+	}
+	return v.(*protocol.StateDiff)
 }
 
 // encodedState returns the update's state (public: the spectators'),
 // encoded.
-func encodedState(u table.Update, cat *i18n.Catalogue, public bool) (*protocol.State, error) {
+func encodedState(u *table.Update, cat *i18n.Catalogue, public bool) (*protocol.State, error) {
 	m := stateOf(u, cat, false)
 	if public {
 		m.Seat, m.View, m.PreMove, m.PreMoveDropped = -1, u.Public, "", ""
@@ -146,18 +173,9 @@ func ownMembers(public *protocol.State, u *table.Update) (*protocol.State, error
 }
 
 // patchMessage encodes the patch of the state last sent into state, with
-// the update's events, untold. The spectators' patch from the last
-// state's to this one's is made once for the change's connections that
-// sent the same version last (the variant diff in their language), and
-// each seat's made from it.
-func patchMessage(u table.Update, last sentState, state *protocol.State, diff string) ([]byte, error) {
-	var d *protocol.StateDiff // nil: each member diffed
-	v, err := u.SharedByChangeSince(diff, last.version, func(table.Update) (any, error) {
-		return protocol.DiffStates(last.state.Public(), state.Public())
-	})
-	if err == nil {
-		d = v.(*protocol.StateDiff)
-	}
+// the update's events, untold; d is the spectators' patch of the change
+// (publicDiff), which each seat's is made from.
+func patchMessage(u *table.Update, last sentState, state *protocol.State, d *protocol.StateDiff) ([]byte, error) {
 	scratch := stateScratch.Get().(*[]byte)
 	defer stateScratch.Put(scratch)
 	patch, same, err := d.AppendDiff((*scratch)[:0], last.state, state)

@@ -258,27 +258,41 @@ func (c *Clock) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &w); err != nil {
 		return fmt.Errorf("pace: stored clock: %w", err)
 	}
-	v, err := New(w.Pace, len(w.ReserveMs))
+	v, err := w.clock()
 	if err != nil {
-		return fmt.Errorf("pace: stored clock: %w", err)
+		return err
 	}
-	for i, ms := range w.ReserveMs {
+	*c = v
+	return nil
+}
+
+// clock returns the clock w describes, or why it is not consistent.
+func (w *clockJSON) clock() (Clock, error) {
+	return clockOf(w.Pace, w.ReserveMs, w.Seat, w.StartedMs, w.Reminded)
+}
+
+// clockOf is clockJSON.clock of the fields, apart: none of them is kept.
+func clockOf(p Pace, reserveMs []int64, seat *int, startedMs int64, reminded bool) (Clock, error) {
+	v, err := New(p, len(reserveMs))
+	if err != nil {
+		return Clock{}, fmt.Errorf("pace: stored clock: %w", err)
+	}
+	for i, ms := range reserveMs {
 		r := time.Duration(ms) * time.Millisecond
-		if ms < 0 || r > w.Pace.Reserve || r%w.Pace.Step() != 0 {
-			return fmt.Errorf("pace: stored clock: seat %d has a reserve of %dms; the pace allows whole %v up to %v", i, ms, w.Pace.Step(), w.Pace.Reserve)
+		if ms < 0 || r > p.Reserve || r%p.Step() != 0 {
+			return Clock{}, fmt.Errorf("pace: stored clock: seat %d has a reserve of %dms; the pace allows whole %v up to %v", i, ms, p.Step(), p.Reserve)
 		}
 		v.reserve[i] = r
 	}
 	switch {
-	case w.Seat == nil && (w.StartedMs != 0 || w.Reminded):
-		return errors.New("pace: stored clock: a start time but no seat deciding")
-	case w.Seat != nil && (*w.Seat < 0 || *w.Seat >= len(w.ReserveMs)):
-		return fmt.Errorf("pace: stored clock: seat %d is not at a table of %d", *w.Seat, len(w.ReserveMs))
-	case w.Seat != nil && w.StartedMs <= 0:
-		return errors.New("pace: stored clock: a decision running without a start time")
-	case w.Seat != nil:
-		v.seat, v.started, v.reminded = int8(*w.Seat), w.StartedMs, w.Reminded
+	case seat == nil && (startedMs != 0 || reminded):
+		return Clock{}, errors.New("pace: stored clock: a start time but no seat deciding")
+	case seat != nil && (*seat < 0 || *seat >= len(reserveMs)):
+		return Clock{}, fmt.Errorf("pace: stored clock: seat %d is not at a table of %d", *seat, len(reserveMs))
+	case seat != nil && startedMs <= 0:
+		return Clock{}, errors.New("pace: stored clock: a decision running without a start time")
+	case seat != nil:
+		v.seat, v.started, v.reminded = int8(*seat), startedMs, reminded
 	}
-	*c = v
-	return nil
+	return v, nil
 }

@@ -296,23 +296,38 @@ func (p *Pace) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &w); err != nil {
 		return fmt.Errorf("pace: %w", err)
 	}
-	const most = int64(366 * Day / time.Millisecond)
-	if w.DecisionMs < 0 || w.DecisionMs > most || w.ReserveMs < 0 || w.ReserveMs > most ||
-		w.GraceMs != nil && (*w.GraceMs < 0 || *w.GraceMs > most) {
-		return fmt.Errorf("pace %q: durations out of range", w.ID)
-	}
-	v := Pace{ID: w.ID, Kind: w.Kind, Decision: time.Duration(w.DecisionMs) * time.Millisecond, Reserve: time.Duration(w.ReserveMs) * time.Millisecond}
-	switch {
-	case w.GraceMs != nil:
-		v.Grace = time.Duration(*w.GraceMs) * time.Millisecond
-	case v.Timed():
-		v.Grace = DefaultGrace
-	}
-	if err := v.check(); err != nil {
+	v, err := w.pace()
+	if err != nil {
 		return err
 	}
 	*p = v
 	return nil
+}
+
+// pace returns the pace w describes, or why it is not one.
+func (w *paceJSON) pace() (Pace, error) {
+	return paceOf(w.ID, w.Kind, w.DecisionMs, w.ReserveMs, w.GraceMs)
+}
+
+// paceOf is paceJSON.pace of the fields, apart: none of them is kept but
+// the id.
+func paceOf(id string, kind Kind, decisionMs, reserveMs int64, graceMs *int64) (Pace, error) {
+	const most = int64(366 * Day / time.Millisecond)
+	if decisionMs < 0 || decisionMs > most || reserveMs < 0 || reserveMs > most ||
+		graceMs != nil && (*graceMs < 0 || *graceMs > most) {
+		return Pace{}, fmt.Errorf("pace %q: durations out of range", id)
+	}
+	v := Pace{ID: id, Kind: kind, Decision: time.Duration(decisionMs) * time.Millisecond, Reserve: time.Duration(reserveMs) * time.Millisecond}
+	switch {
+	case graceMs != nil:
+		v.Grace = time.Duration(*graceMs) * time.Millisecond
+	case v.Timed():
+		v.Grace = DefaultGrace
+	}
+	if err := v.check(); err != nil {
+		return Pace{}, err
+	}
+	return v, nil
 }
 
 // Name returns the preset's name in the catalogue's language, such as

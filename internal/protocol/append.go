@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/razziagame/razzia"
 )
@@ -43,9 +44,7 @@ func (m *StateMessage) appendJSON(b []byte, lean bool) ([]byte, error) {
 	}
 	if m.Clock != nil {
 		b = append(b, `,"clock":`...)
-		if b, err = appendMarshal(b, m.Clock); err != nil {
-			return nil, err
-		}
+		b = m.Clock.appendJSON(b)
 	}
 	if len(m.TakeOvers) > 0 {
 		b = append(b, `,"takeOvers":`...)
@@ -214,13 +213,13 @@ func (g *GameInfo) appendJSON(b []byte, lean bool, view *View) ([]byte, error) {
 		b = appendField(b, "moves", g.Moves)
 	}
 	b = append(b, `,"created":`...)
-	b, err := appendMarshaler(b, g.Created)
+	b, err := appendTime(b, g.Created)
 	if err != nil {
 		return nil, err
 	}
 	if !lean || g.Status != StatusPlaying {
 		b = append(b, `,"updated":`...)
-		if b, err = appendMarshaler(b, g.Updated); err != nil {
+		if b, err = appendTime(b, g.Updated); err != nil {
 			return nil, err
 		}
 	}
@@ -232,7 +231,7 @@ func (g *GameInfo) appendJSON(b []byte, lean bool, view *View) ([]byte, error) {
 	b = appendString(b, g.Invite)
 	if g.Expires != nil {
 		b = append(b, `,"expires":`...)
-		if b, err = appendMarshaler(b, *g.Expires); err != nil {
+		if b, err = appendTime(b, *g.Expires); err != nil {
 			return nil, err
 		}
 	}
@@ -241,9 +240,7 @@ func (g *GameInfo) appendJSON(b []byte, lean bool, view *View) ([]byte, error) {
 	}
 	if g.Pace != nil {
 		b = append(b, `,"pace":`...)
-		if b, err = appendMarshal(b, g.Pace); err != nil {
-			return nil, err
-		}
+		b = g.Pace.appendJSON(b)
 	}
 	switch toMove, derived := g.ToMove, leanToMove(view); {
 	case lean && toMove == nil && derived != nil:
@@ -503,32 +500,33 @@ func appendCounts(b []byte, m map[string]int) []byte {
 	if m == nil {
 		return append(b, "null"...)
 	}
-	found := 0
-	for _, k := range kindNames {
-		if _, ok := m[k]; ok {
-			found++
-		}
+	start := len(b)
+	if b, found := appendCountsOf(b, m, kindNames); found == len(m) {
+		return b
 	}
-	keys := kindNames
-	if found != len(m) {
-		keys = slices.Sorted(maps.Keys(m))
-	}
+	b, _ = appendCountsOf(b[:start], m, slices.Sorted(maps.Keys(m)))
+	return b
+}
+
+// appendCountsOf appends the object of m's counts of keys, in their
+// order, and says how many it found: each key is looked up once.
+func appendCountsOf(b []byte, m map[string]int, keys []string) ([]byte, int) {
 	b = append(b, '{')
-	first := true
+	found := 0
 	for _, k := range keys {
 		n, ok := m[k]
 		if !ok {
 			continue
 		}
-		if !first {
+		if found > 0 {
 			b = append(b, ',')
 		}
-		first = false
+		found++
 		b = appendString(b, k)
 		b = append(b, ':')
 		b = strconv.AppendInt(b, int64(n), 10)
 	}
-	return append(b, '}')
+	return append(b, '}'), found
 }
 
 // appendString appends s as a JSON string as encoding/json does. The
@@ -545,6 +543,72 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
+}
+
+// appendTime appends t as its MarshalJSON does, without the allocation
+// of its bytes: quoted RFC 3339 with nanoseconds, and the same error for
+// a year of other than four digits.
+func appendTime(b []byte, t time.Time) ([]byte, error) {
+	if y := t.Year(); y < 0 || y > 9999 {
+		return appendMarshaler(b, t)
+	}
+	if _, off := t.Zone(); off%60 != 0 || off <= -24*3600 || off >= 24*3600 {
+		return appendMarshaler(b, t) // zones RFC 3339 cannot write: MarshalJSON's way
+	}
+	b = append(b, '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"'), nil
+}
+
+// appendJSON appends the pace as json.Marshal encodes it: every state
+// carries one, and reflection would cost its allocations and the deepest
+// stack of the state's encoding.
+func (p *PaceInfo) appendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, p.ID)
+	b = append(b, `,"kind":`...)
+	b = appendString(b, p.Kind)
+	b = append(b, `,"decisionMs":`...)
+	b = strconv.AppendInt(b, p.DecisionMs, 10)
+	b = append(b, `,"reserveMs":`...)
+	b = strconv.AppendInt(b, p.ReserveMs, 10)
+	if p.GraceMs != 0 {
+		b = append(b, `,"graceMs":`...)
+		b = strconv.AppendInt(b, p.GraceMs, 10)
+	}
+	if p.Name != "" {
+		b = append(b, `,"name":`...)
+		b = appendString(b, p.Name)
+	}
+	if p.Describe != "" {
+		b = append(b, `,"describe":`...)
+		b = appendString(b, p.Describe)
+	}
+	return append(b, '}')
+}
+
+// appendJSON appends the clocks as json.Marshal encodes them: a timed
+// table's every state carries them.
+func (c *ClockView) appendJSON(b []byte) []byte {
+	b = append(b, `{"reserveMs":`...)
+	b = appendList(b, c.ReserveMs, func(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) })
+	b = append(b, `,"running":`...)
+	b = strconv.AppendInt(b, int64(c.Running), 10)
+	b = append(b, `,"decisionEnds":`...)
+	b = strconv.AppendInt(b, c.DecisionEnds, 10)
+	b = append(b, `,"deadline":`...)
+	b = strconv.AppendInt(b, c.Deadline, 10)
+	b = append(b, `,"serverTime":`...)
+	b = strconv.AppendInt(b, c.ServerTime, 10)
+	if c.HeldUntil != 0 {
+		b = append(b, `,"heldUntil":`...)
+		b = strconv.AppendInt(b, c.HeldUntil, 10)
+	}
+	if len(c.Continued) > 0 {
+		b = append(b, `,"continued":`...)
+		b = appendInts(b, c.Continued)
+	}
+	return append(b, '}')
 }
 
 // appendMarshal appends v as json.Marshal encodes it.

@@ -208,3 +208,48 @@ func TestAppendEventAsMarshal(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendTimeAsMarshal: a time appends as its MarshalJSON makes it,
+// in any zone, and fails where it fails.
+func TestAppendTimeAsMarshal(t *testing.T) {
+	times := []time.Time{
+		{},
+		time.Date(2026, 11, 25, 3, 4, 5, 0, time.UTC),
+		time.Date(2026, 11, 25, 3, 4, 5, 120_000_000, time.UTC),
+		time.Date(2026, 11, 25, 3, 4, 5, 1, time.FixedZone("", 5*3600+30*60)),
+		time.Date(2026, 11, 25, 3, 4, 5, 1, time.FixedZone("", -7*3600)),
+		time.Date(2026, 11, 25, 3, 4, 5, 1, time.FixedZone("", 3600+17)),
+		time.Date(2026, 11, 25, 3, 4, 5, 1, time.FixedZone("", 24*3600)),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Unix(1, 2).In(time.Local),
+	}
+	for _, tm := range times {
+		want, werr := tm.MarshalJSON()
+		got, gerr := appendTime([]byte("x"), tm)
+		if (werr != nil) != (gerr != nil) || werr == nil && string(got) != "x"+string(want) {
+			t.Errorf("%v: got %s (%v), want %s (%v)", tm, got, gerr, want, werr)
+		}
+	}
+}
+
+// TestAppendPaceAndClockAsMarshal: a pace and clocks append as
+// json.Marshal encodes them, with and without their optional parts.
+func TestAppendPaceAndClockAsMarshal(t *testing.T) {
+	paces := []PaceInfo{{}, {ID: "rapid", Kind: "live", DecisionMs: 10000, ReserveMs: 60000, GraceMs: 15000, Name: "Rapid <&>", Describe: "vite \u2028 \"é\""},
+		{ID: "day1", Kind: "correspondence", DecisionMs: -1}}
+	for _, p := range paces {
+		want, _ := json.Marshal(&p)
+		if got := p.appendJSON(nil); string(got) != string(want) {
+			t.Errorf("pace: got %s, want %s", got, want)
+		}
+	}
+	clocks := []ClockView{{}, {ReserveMs: []int64{}, Running: -1}, {ReserveMs: []int64{60000, -3}, Running: 1, DecisionEnds: 5, Deadline: 6, ServerTime: 7, HeldUntil: 8, Continued: []int{0, 2}},
+		{Continued: []int{}}}
+	for _, c := range clocks {
+		want, _ := json.Marshal(&c)
+		if got := c.appendJSON(nil); string(got) != string(want) {
+			t.Errorf("clock: got %s, want %s", got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"strconv"
+	"sync"
 )
 
 // AppendDiff and AppendPatched are Patch's rules on encoded JSON: a
@@ -24,18 +25,47 @@ var ErrNotPatchable = errors.New("protocol: the change cannot be written as a pa
 // A member b has as null and a lacks (or the reverse) is the same: a
 // member a patch removed reads as null.
 func AppendDiff(dst, a, b []byte) ([]byte, bool, error) {
-	return appendDiff(dst, a, b)
+	s := getScratch()
+	defer putScratch(s)
+	return s.diff(dst, a, b)
 }
 
-func appendDiff(dst, a, b []byte) ([]byte, bool, error) {
+// A diffScratch holds the members and elements a diff's nested objects
+// and arrays are split into, each level's after its parent's and cut
+// off when it returns: lists kept on the stack would make each level's
+// frame kilobytes, and a server's sockets diff states on goroutines
+// whose stacks then grow (and, shrunk by the garbage collector while
+// idle, grow again at the next move).
+type diffScratch struct {
+	members []jsonMember
+	elems   [][]byte
+}
+
+var diffScratches = sync.Pool{New: func() any {
+	return &diffScratch{members: make([]jsonMember, 0, 128), elems: make([][]byte, 0, 64)}
+}}
+
+func getScratch() *diffScratch { return diffScratches.Get().(*diffScratch) }
+
+// putScratch gives s back, emptied, unless a rare document made it
+// large.
+func putScratch(s *diffScratch) {
+	if cap(s.members) <= 1024 && cap(s.elems) <= 1024 {
+		s.members, s.elems = s.members[:0], s.elems[:0]
+		diffScratches.Put(s)
+	}
+}
+
+// diff is AppendDiff.
+func (s *diffScratch) diff(dst, a, b []byte) ([]byte, bool, error) {
 	if bytes.Equal(a, b) {
 		return dst, true, nil
 	}
 	switch {
 	case isObject(a) && isObject(b):
-		return diffObjects(dst, a, b)
+		return s.objects(dst, a, b)
 	case isArray(a) && isArray(b):
-		return diffArrays(dst, a, b)
+		return s.arrays(dst, a, b)
 	case isArray(a) && isObject(b), isObject(a) && isArray(b):
 		return dst, false, ErrNotPatchable
 	}
@@ -56,43 +86,65 @@ type jsonMember struct{ key, value []byte }
 // checking it: what it cannot read is an error, and a client decodes the
 // state it patched, which checks it.
 func objectMembers(buf []jsonMember, v []byte) ([]jsonMember, error) {
+	ms, _, err := objectMembersAt(buf, v, 0, nil)
+	return ms, err
+}
+
+// objectMembersAt is objectMembers of the object at v[i], and returns
+// the index just past it too. With view set, the first member named
+// "view", when its value is an object, has its members found into *view
+// in the same pass, not skipped first and read again (NewState).
+func objectMembersAt(buf []jsonMember, v []byte, i int, view *[]jsonMember) ([]jsonMember, int, error) {
 	bad := errNotObject
-	if !isObject(v) {
-		return nil, bad
+	if i >= len(v) || v[i] != '{' {
+		return nil, 0, bad
 	}
-	i := skipSpace(v, 1)
+	i = skipSpace(v, i+1)
 	if i < len(v) && v[i] == '}' {
-		return buf, nil
+		return buf, i + 1, nil
 	}
 	for {
 		kend := skipString(v, i)
 		if kend < 0 {
-			return nil, bad
+			return nil, 0, bad
 		}
 		key := v[i+1 : kend-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
-			return nil, bad
+			return nil, 0, bad
 		}
 		i = skipSpace(v, kend)
 		if i >= len(v) || v[i] != ':' {
-			return nil, bad
+			return nil, 0, bad
 		}
 		start := skipSpace(v, i+1)
-		end := skipValue(v, start)
+		var end int
+		if view != nil && string(key) == "view" {
+			if start < len(v) && v[start] == '{' {
+				var err error
+				if *view, end, err = objectMembersAt(*view, v, start, nil); err != nil {
+					return nil, 0, err
+				}
+			} else {
+				end = skipValue(v, start)
+			}
+			view = nil // the first only
+		} else {
+			end = skipValue(v, start)
+		}
 		if end < 0 {
-			return nil, bad
+			return nil, 0, bad
 		}
 		buf = append(buf, jsonMember{key, v[start:end]})
 		if i = skipSpace(v, end); i >= len(v) {
-			return nil, bad
+			return nil, 0, bad
 		}
 		switch v[i] {
 		case '}':
-			return buf, nil
+			return buf, i + 1, nil
 		case ',':
 			i = skipSpace(v, i+1)
 		default:
-			return nil, bad
+			return nil, 0, bad
 		}
 	}
 }
@@ -156,23 +208,26 @@ func skipString(v []byte, i int) int {
 	return -1
 }
 
-// diffObjects appends the patch of object a into object b.
-func diffObjects(dst, a, b []byte) ([]byte, bool, error) {
-	var abuf, bbuf [24]jsonMember
-	am, err := objectMembers(abuf[:0], a)
+// objects appends the patch of object a into object b.
+func (s *diffScratch) objects(dst, a, b []byte) ([]byte, bool, error) {
+	start := len(s.members)
+	defer func() { s.members = s.members[:start] }()
+	all, err := objectMembers(s.members, a)
 	if err != nil {
 		return dst, false, err
 	}
-	bm, err := objectMembers(bbuf[:0], b)
-	if err != nil {
+	mid := len(all)
+	if all, err = objectMembers(all, b); err != nil {
 		return dst, false, err
 	}
-	return diffMembers(dst, am, bm, nil)
+	// Members a deeper level appends may move s.members: these stay.
+	s.members = all
+	return diffMembers(dst, all[start:mid], all[mid:], &differ{s: s})
 }
 
 // diffMembers appends the patch of the object of members am into that of
-// bm; f, when set, diffs the members' values instead of appendDiff (a
-// State's, whose view's members are known: statediff.go).
+// bm, f diffing the members' values (a State's knows its view's members:
+// statediff.go).
 func diffMembers(dst []byte, am, bm []jsonMember, f *differ) ([]byte, bool, error) {
 	var err error
 	start := len(dst)
@@ -247,19 +302,22 @@ func findIndex(ms []jsonMember, key []byte, next *int) int {
 	return -1
 }
 
-// diffArrays appends the patch of array a into array b: element by
+// arrays appends the patch of array a into array b: element by
 // element when they have the same length and few elements change (or
 // the elements are objects or arrays), else b itself.
-func diffArrays(dst, a, b []byte) ([]byte, bool, error) {
-	var abuf, bbuf [16][]byte
-	ae, err := arrayElements(abuf[:0], a)
+func (s *diffScratch) arrays(dst, a, b []byte) ([]byte, bool, error) {
+	first := len(s.elems)
+	defer func() { s.elems = s.elems[:first] }()
+	all, err := arrayElements(s.elems, a)
 	if err != nil {
 		return dst, false, err
 	}
-	be, err := arrayElements(bbuf[:0], b)
-	if err != nil {
+	mid := len(all)
+	if all, err = arrayElements(all, b); err != nil {
 		return dst, false, err
 	}
+	s.elems = all
+	ae, be := all[first:mid], all[mid:]
 	if len(ae) != len(be) || len(be) == 0 {
 		return append(dst, b...), false, nil
 	}
@@ -275,7 +333,7 @@ func diffArrays(dst, a, b []byte) ([]byte, bool, error) {
 		dst = strconv.AppendInt(dst, int64(i), 10)
 		dst = append(dst, '"', ':')
 		var same bool
-		if dst, same, err = appendDiff(dst, ae[i], be[i]); err != nil {
+		if dst, same, err = s.diff(dst, ae[i], be[i]); err != nil {
 			return dst[:start], false, err
 		}
 		if same {
@@ -423,13 +481,18 @@ func patchArray(dst, doc []byte, pm []jsonMember) ([]byte, error) {
 // of its members and of its view's, found once: a server diffs each state
 // it sends from the one before and into the one after.
 type State struct {
-	Doc       []byte // nil for a seat's state made by SeatState
+	Doc []byte // nil for a seat's state made by SeatState
+	// top and view are the members, nil for a seat's state made by
+	// SeatState: see lists.
 	top, view []jsonMember
 	// split marks a seat's state whose view is known by its members
 	// alone: the view's member in top holds the spectators' view.
 	split bool
-	// public is the spectators' state a seat's was made from.
+	// public is the spectators' state a seat's was made from; own the
+	// seat's own values, and fix where they go among public's members.
 	public *State
+	own    []byte
+	fix    []ownFix
 }
 
 // Public returns the spectators' state s was made from (SeatState), or
@@ -446,22 +509,23 @@ func NewState(doc []byte) (*State, error) {
 	// The state and the lists of its members in one allocation, where
 	// those of a table's state fit.
 	a := new(stateAlloc)
-	top, err := objectMembers(a.members[:0:12], doc)
+	view := a.members[10:10]
+	top, _, err := objectMembersAt(a.members[:0:10], doc, 0, &view)
 	if err != nil {
 		return nil, err
 	}
 	a.st = State{Doc: doc, top: top}
 	if v := find(top, []byte("view"), new(int)); isObject(v) {
-		if a.st.view, err = objectMembers(a.members[12:12], v); err != nil {
-			return nil, err
-		}
+		a.st.view = view
 	}
 	return &a.st, nil
 }
 
 // A stateAlloc is NewState's state with room for its members: a state
-// has about 12, its view about 24 (more grow elsewhere).
+// has at most 10, its view 19 (more grow elsewhere); sized to fit one
+// of the allocator's classes (1,536 bytes), as the server makes one at
+// every change.
 type stateAlloc struct {
 	st      State
-	members [36]jsonMember
+	members [29]jsonMember
 }

@@ -337,10 +337,11 @@ func TestSeatState(t *testing.T) {
 					t.Fatalf("game %d, move %d, seat %d: %v\n got %s\nwant %s", i, g.Len(), seat, err, got.encoded(), want)
 				}
 				found, _ := NewState(want)
-				if !reflect.DeepEqual(got.view, found.view) || len(got.top) != len(found.top) {
+				gotTop, gotView := got.lists(new(diffScratch))
+				if !reflect.DeepEqual(gotView, found.view) || len(gotTop) != len(found.top) {
 					t.Fatalf("game %d, move %d, seat %d: the members found differ", i, g.Len(), seat)
 				}
-				for j, mb := range got.top {
+				for j, mb := range gotTop {
 					// A seat's view is known by its members.
 					if string(mb.key) != string(found.top[j].key) || (string(mb.value) != string(found.top[j].value) && !(got.split && string(mb.key) == "view")) {
 						t.Fatalf("game %d, move %d, seat %d: member %s differs", i, g.Len(), seat, mb.key)
@@ -365,6 +366,91 @@ func TestSeatState(t *testing.T) {
 			}
 			legal := g.LegalMoves()
 			g.Play(legal[rng.IntN(len(legal))])
+		}
+	}
+}
+
+// TestDiffLargeDocuments: objects and arrays with more members and
+// elements than a diff's pooled lists hold at first, nested, patch as
+// small ones do: a deeper level that moves the lists leaves its parents'
+// members where they were.
+func TestDiffLargeDocuments(t *testing.T) {
+	doc := func(v int) []byte {
+		var b bytes.Buffer
+		b.WriteString(`{`)
+		for i := range 140 {
+			fmt.Fprintf(&b, `"k%d":{"n":%d,"list":[`, i, (i*v)%7)
+			for j := range []int{40, 3}[min(1, i%30)] { // a few long lists
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(&b, `{"x":%d,"y":[%d,%d]}`, (i+j*v)%5, j, (j*v)%3)
+			}
+			b.WriteString(`]},`)
+		}
+		fmt.Fprintf(&b, `"last":%d}`, v)
+		return b.Bytes()
+	}
+	for _, pair := range [][2]int{{1, 2}, {2, 3}, {3, 1}} {
+		checkPatch(t, fmt.Sprintf("%d into %d", pair[0], pair[1]), doc(pair[0]), doc(pair[1]), true)
+	}
+}
+
+// TestNewStateOnePass: NewState finds the view's members in the pass
+// over the state's, as finding the state's and then reading the view
+// again does, for states of a game and for documents that are not what
+// a server encodes.
+func TestNewStateOnePass(t *testing.T) {
+	twoPasses := func(doc []byte) (top, view []jsonMember, err error) {
+		if top, err = objectMembers([]jsonMember{}, doc); err != nil {
+			return nil, nil, err
+		}
+		if v := find(top, []byte("view"), new(int)); isObject(v) {
+			if view, err = objectMembers([]jsonMember{}, v); err != nil {
+				return nil, nil, err
+			}
+		}
+		return top, view, nil
+	}
+	docs := []string{
+		`{"view":{"a":1,"b":[1,{"c":2}]},"x":3}`,
+		`{ "type" : "state" , "view" : { "a" : { "b" : "}" } } }`,
+		`{"view":{}}`,
+		`{"view":null,"x":{"view":{"a":1}}}`,
+		`{"view":[1,2],"view":{"a":1}}`,
+		`{"view":{"a":1},"view":{"b":2}}`,
+		`{"view":{"a":1 "b":2},"x":1}`,
+		`{"view":{"a":1},"x"}`,
+		`{"view":{"a\"":1}}`,
+		`{"view":{"a":1}`,
+		`{"view":{"a":1}}trailing`,
+		`{}`,
+		`[]`,
+		``,
+	}
+	names := []string{"Miriam", "Felix", "Zoë"}
+	g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: []byte("one pass")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for step := 0; step < 40 && !g.Over(); step++ {
+		v := NewView(g.View(step % 3))
+		m := StateMessage{Type: TypeState, Game: gameInfo(g, step, names), Seat: step % 3, View: &v, PreMove: "bid 3"}
+		doc, _ := m.AppendLean(nil)
+		docs = append(docs, string(doc))
+		g.Play(g.LegalMoves()[step%len(g.LegalMoves())])
+	}
+	for _, doc := range docs {
+		wantTop, wantView, wantErr := twoPasses([]byte(doc))
+		st, err := NewState([]byte(doc))
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("%s: error %v, want %v", doc, err, wantErr)
+		}
+		if err != nil {
+			continue
+		}
+		if !reflect.DeepEqual(st.top, wantTop) || !reflect.DeepEqual(st.view, wantView) {
+			t.Errorf("%s: members\n%q %q\nwant\n%q %q", doc, st.top, st.view, wantTop, wantView)
 		}
 	}
 }

@@ -18,53 +18,45 @@ var errNotPublic = errors.New("protocol: not a spectator's encoded state")
 // SeatState returns the state of m (AppendState's members) from public,
 // the state of the same moment for spectators (seat -1): m must differ
 // from public's message only in its Seat, PreMove, PreMoveDropped and its
-// view's Seat, Legal and LegalMoves. It shares public's bytes and writes
-// only the seat's own members: its Doc is nil (encoded writes it out),
-// and its view is known by its members alone.
+// view's Seat, Legal and LegalMoves. It shares public's bytes and keeps
+// only the seat's own values and where they go among public's members:
+// its Doc is nil (encoded writes it out), its lists of members are made
+// when it is diffed (lists), and its view is known by its members alone.
 func SeatState(public *State, m *StateMessage) (*State, error) {
-	// The state, its members and its own values in one allocation, where
-	// those of any table fit.
-	a := new(seatAlloc)
-	out := a.members[:0]
-	if n := len(public.top) + 2 + len(public.view); n > len(a.members) {
-		out = make([]jsonMember, 0, n)
+	if public.public != nil {
+		return nil, errNotPublic
 	}
-	own := a.own[:0] // grows elsewhere if it must
-	// The members whose values are the seat's own, in own: set once own
-	// stops growing.
-	var fixBuf [8]struct{ i, start, end int }
-	fix := fixBuf[:0]
-	mine := func(key []byte, start int) {
-		fix = append(fix, struct{ i, start, end int }{len(out), start, len(own)})
-		out = append(out, jsonMember{key: key})
+	// The state and its own values in one allocation, where those of any
+	// table fit.
+	a := new(seatAlloc)
+	own, fix := a.own[:0], a.fix[:0] // grow elsewhere if they must
+	mine := func(at int, view bool, start int) {
+		fix = append(fix, ownFix{at: int32(at), view: view, start: int32(start), end: int32(len(own))})
 	}
 	split := public.view != nil && m.View != nil
-	for _, mb := range public.top {
+	for i, mb := range public.top {
 		switch string(mb.key) {
 		case "seat":
 			start := len(own)
 			own = strconv.AppendInt(own, int64(m.Seat), 10)
-			mine(mb.key, start)
+			mine(i, false, start)
 		case "preMove", "preMoveDropped":
 			return nil, errNotPublic
-		default:
-			out = append(out, mb) // the view's too: a seat's is known by its members
 		}
 	}
 	if m.PreMove != "" {
 		start := len(own)
 		own = appendString(own, m.PreMove)
-		mine(keyPreMove, start)
+		mine(addPreMove, false, start)
 	}
 	if m.PreMoveDropped != "" {
 		start := len(own)
 		own = appendString(own, m.PreMoveDropped)
-		mine(keyPreMoveDropped, start)
+		mine(addPreMoveDropped, false, start)
 	}
-	top := len(out)
 	if split {
 		v := m.View
-		for _, vm := range public.view {
+		for i, vm := range public.view {
 			start := len(own)
 			switch string(vm.key) {
 			case "seat":
@@ -74,48 +66,96 @@ func SeatState(public *State, m *StateMessage) (*State, error) {
 			case "gains":
 				own = v.appendGains(own)
 			default:
-				out = append(out, vm)
 				continue
 			}
-			mine(vm.key, start)
+			mine(i, true, start)
 		}
 	}
-	for _, f := range fix {
-		out[f.i].value = own[f.start:f.end:f.end]
-	}
-	a.st = State{top: out[:top:top], split: split, public: public}
-	st := &a.st
-	if split {
-		st.view = out[top:]
-	}
-	return st, nil
+	a.st = State{split: split, public: public, own: own, fix: fix}
+	return &a.st, nil
 }
 
-// A seatAlloc is SeatState's state with room for its members (a state
-// of five seats has 24) and its own values, sized so that it takes no
-// more bytes than the three allocations it replaces.
+// A seatAlloc is SeatState's state with room for its own values: a
+// seat's state is made at every change, for every seat.
 type seatAlloc struct {
-	st      State
-	members [24]jsonMember
-	own     [128]byte // a seat's who is not to move: the mover's legal moves take more
+	st  State
+	fix [6]ownFix
+	own [128]byte // a seat's who is not to move: the mover's legal moves take more
 }
+
+// An ownFix is where one of a seat's own values (own[start:end]) goes:
+// it replaces public's member at of the top's or the view's (view), or
+// is added to the top's (at addPreMove, addPreMoveDropped).
+type ownFix struct {
+	at         int32
+	start, end int32
+	view       bool
+}
+
+const (
+	addPreMove        = -1
+	addPreMoveDropped = -2
+)
 
 var (
 	keyPreMove        = []byte("preMove")
 	keyPreMoveDropped = []byte("preMoveDropped")
 )
 
-// encoded returns the state's bytes: Doc, or its members written out.
-func (s *State) encoded() []byte {
-	if s.Doc != nil {
-		return s.Doc
+// lists returns the state's members, its top's and its view's (nil when
+// it is not known by its members): a seat's made in s from public's and
+// its own values, valid until s is given back.
+func (st *State) lists(s *diffScratch) (top, view []jsonMember) {
+	p := st.public
+	if p == nil {
+		return st.top, st.view
 	}
-	return s.appendObject(nil, s.top, true)
+	start := len(s.members)
+	all := append(s.members, p.top...)
+	for _, f := range st.fix {
+		if f.view {
+			continue
+		}
+		v := st.own[f.start:f.end:f.end]
+		switch f.at {
+		case addPreMove:
+			all = append(all, jsonMember{keyPreMove, v})
+		case addPreMoveDropped:
+			all = append(all, jsonMember{keyPreMoveDropped, v})
+		default:
+			all[start+int(f.at)].value = v
+		}
+	}
+	mid := len(all)
+	if st.split {
+		all = append(all, p.view...)
+		for _, f := range st.fix {
+			if f.view {
+				all[mid+int(f.at)].value = st.own[f.start:f.end:f.end]
+			}
+		}
+	}
+	s.members = all
+	if st.split {
+		view = all[mid:len(all):len(all)]
+	}
+	return all[start:mid:mid], view
 }
 
-// appendObject appends the object of members ms (top: the state's own),
-// the view written from its members when they are the state's own.
-func (s *State) appendObject(b []byte, ms []jsonMember, top bool) []byte {
+// encoded returns the state's bytes: Doc, or its members written out.
+func (st *State) encoded() []byte {
+	if st.Doc != nil {
+		return st.Doc
+	}
+	s := getScratch()
+	defer putScratch(s)
+	top, view := st.lists(s)
+	return appendMembers(nil, top, view)
+}
+
+// appendMembers appends the object of members ms, the view's written
+// from view's members when set (a seat's state known by its members).
+func appendMembers(b []byte, ms, view []jsonMember) []byte {
 	b = append(b, '{')
 	for i, m := range ms {
 		if i > 0 {
@@ -123,8 +163,8 @@ func (s *State) appendObject(b []byte, ms []jsonMember, top bool) []byte {
 		}
 		b = append(b, '"')
 		b = append(append(b, m.key...), '"', ':')
-		if s.split && top && string(m.key) == "view" {
-			b = s.appendObject(b, s.view, false)
+		if view != nil && string(m.key) == "view" {
+			b = appendMembers(b, view, nil)
 			continue
 		}
 		b = append(b, m.value...)

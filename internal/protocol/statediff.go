@@ -68,31 +68,36 @@ func appendStateDiff(dst []byte, a, b *State, memo *StateDiff) ([]byte, bool, er
 	if a.Doc != nil && b.Doc != nil && bytes.Equal(a.Doc, b.Doc) {
 		return dst, true, nil
 	}
-	f := differ{a: a, b: b, memo: memo}
-	return diffMembers(dst, a.top, b.top, &f)
+	s := getScratch()
+	defer putScratch(s)
+	f := differ{a: a, b: b, memo: memo, s: s}
+	at, av := a.lists(s)
+	bt, bv := b.lists(s)
+	f.av, f.bv = av, bv
+	return diffMembers(dst, at, bt, &f)
 }
 
-// A differ diffs the values of two states' members for diffMembers: the
-// top's (a and b set), or their views' (view); with a memo it takes the
-// patch of a member the memo has with the same values from it, or
-// records every member's in it while DiffStates makes it.
+// A differ diffs the values of two objects' members for diffMembers:
+// any two objects' (a and b nil), two states' tops (a and b set), or
+// their views' (view); with a memo it takes the patch of a member the
+// memo has with the same values from it, or records every member's in
+// it while DiffStates makes it.
 type differ struct {
-	a, b *State
-	memo *StateDiff
-	view bool
-	next int // where the search in the memo's members starts
+	a, b   *State
+	av, bv []jsonMember // a's and b's views' members (lists)
+	memo   *StateDiff
+	view   bool
+	next   int          // where the search in the memo's members starts
+	s      *diffScratch // the nested values' lists
 }
 
-// value appends the patch of a member's value av into bv (appendDiff).
+// value appends the patch of a member's value av into bv (AppendDiff).
 func (f *differ) value(dst, key, av, bv []byte) ([]byte, bool, error) {
-	if f == nil {
-		return appendDiff(dst, av, bv)
-	}
-	if !f.view && string(key) == "view" {
+	if f.a != nil && !f.view && string(key) == "view" {
 		return f.views(dst, av, bv)
 	}
 	if f.memo == nil {
-		return appendDiff(dst, av, bv)
+		return f.s.diff(dst, av, bv)
 	}
 	list := &f.memo.top
 	if f.view {
@@ -100,7 +105,7 @@ func (f *differ) value(dst, key, av, bv []byte) ([]byte, bool, error) {
 	}
 	if f.memo.recording {
 		start := len(dst)
-		dst, same, err := appendDiff(dst, av, bv)
+		dst, same, err := f.s.diff(dst, av, bv)
 		if !same {
 			*list = append(*list, memberDiff{key: key, a: first(av), b: first(bv),
 				alen: int32(len(av)), blen: int32(len(bv)), start: int32(start), end: int32(len(dst))})
@@ -110,7 +115,7 @@ func (f *differ) value(dst, key, av, bv []byte) ([]byte, bool, error) {
 	if m := f.find(*list, key); m != nil && sameSlice(m.a, m.alen, av) && sameSlice(m.b, m.blen, bv) {
 		return append(dst, f.memo.Patch[m.start:m.end]...), false, nil
 	}
-	return appendDiff(dst, av, bv)
+	return f.s.diff(dst, av, bv)
 }
 
 // views appends the patch of the states' views, av into bv, from their
@@ -118,21 +123,21 @@ func (f *differ) value(dst, key, av, bv []byte) ([]byte, bool, error) {
 func (f *differ) views(dst, av, bv []byte) ([]byte, bool, error) {
 	a, b := f.a, f.b
 	switch {
-	case a.view != nil && b.view != nil:
+	case f.av != nil && f.bv != nil:
 		// The shortcut leaves the members unrecorded: a memo records them
 		// for the seats' views, which differ.
 		if !a.split && !b.split && bytes.Equal(av, bv) && (f.memo == nil || !f.memo.recording) {
 			return dst, true, nil
 		}
-		inner := differ{memo: f.memo, view: true}
-		return diffMembers(dst, a.view, b.view, &inner)
+		inner := differ{memo: f.memo, view: true, s: f.s}
+		return diffMembers(dst, f.av, f.bv, &inner)
 	case b.split:
-		return b.appendObject(dst, b.view, false), false, nil
+		return appendMembers(dst, f.bv, nil), false, nil
 	}
 	if a.split {
-		av = a.appendObject(nil, a.view, false)
+		av = appendMembers(nil, f.av, nil)
 	}
-	return appendDiff(dst, av, bv)
+	return f.s.diff(dst, av, bv)
 }
 
 // find returns the memo's member of key, nil when it has none; both list

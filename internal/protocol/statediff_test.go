@@ -174,3 +174,43 @@ func BenchmarkSeatDiffs(b *testing.B) {
 		})
 	}
 }
+
+// TestStateAllocations: a server's state (AppendState's, its clocks and
+// take-overs too) and a whole message of version 2 are found in one
+// allocation (NewState), and a seat's state made from the spectators' in
+// one (SeatState), at every moment of random games of 2 to 5 players:
+// their members fit the room made for them.
+func TestStateAllocations(t *testing.T) {
+	names := []string{"Miriam", "Felix", "Zoë", "Ann", "Ed"}
+	for i := range 4 {
+		players := razzia.MinPlayers + i%(razzia.MaxPlayers-razzia.MinPlayers+1)
+		g, err := razzia.NewGame(razzia.Setup{Players: names[:players], Seed: []byte{byte(i), 'a'}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(i), 3))
+		for step := 0; ; step++ {
+			pm, public := publicMoment(t, g, gameInfo(g, step+i, names[:players]), false)
+			pm.Clock = &ClockView{ReserveMs: []int64{1, 2}, Running: 1}
+			pm.TakeOvers = []TakeOver{{Seat: 1, Bot: "easy", Reason: ReasonTimeout}}
+			whole := seatMoment(g, pm, step%players, 1)
+			whole.Events, whole.Version = Events(g.EventsSince(max(0, g.Len()-1)), nil, nil), int64(step+1)
+			for _, m := range []StateMessage{pm, whole} {
+				doc, err := m.AppendLean(nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := testing.AllocsPerRun(3, func() { NewState(doc) }); n != 1 {
+					t.Fatalf("game %d, move %d: NewState made %v allocations of %s", i, g.Len(), n, doc)
+				}
+			}
+			m := seatMoment(g, pm, step%players, step)
+			if n := testing.AllocsPerRun(3, func() { SeatState(public, &m) }); n != 1 {
+				t.Fatalf("game %d, move %d: SeatState made %v allocations", i, g.Len(), n)
+			}
+			if !playOn(t, g, rng) {
+				break
+			}
+		}
+	}
+}

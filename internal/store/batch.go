@@ -26,6 +26,8 @@ type Batcher[T any] struct {
 	firstMu sync.Mutex
 	first   []T           // SendFirst's items, in order
 	wake    chan struct{} // signalled when first is no longer empty
+
+	group []T // the group being handled, as More made it: the goroutine's
 }
 
 // NewBatcher starts the goroutine that calls handle with groups of at
@@ -77,6 +79,30 @@ func (b *Batcher[T]) SendFirst(item T) error {
 	default: // the goroutine has been told already
 	}
 	return nil
+}
+
+// More appends to group, the group being handled, the items sent since
+// it was formed (those sent first too), up to the group's maximum, and
+// returns it: a handler calls it before it commits, so that the items
+// that came while it ran its group join it rather than wait for the next.
+// It never waits, and is for the handler alone, inside handle.
+func (b *Batcher[T]) More(group []T) []T {
+	group = b.takeFirst(group)
+	for len(group) < b.max {
+		select {
+		case item, ok := <-b.in:
+			if !ok {
+				b.group = group
+				return group // closed: run sees it
+			}
+			group = append(group, item)
+		default:
+			b.group = group
+			return group
+		}
+	}
+	b.group = group
+	return group
 }
 
 // Close stops taking items and waits until every item sent is handled.
@@ -161,6 +187,9 @@ func (b *Batcher[T]) run() {
 		}
 		group = b.takeFirst(group)
 		b.handle(group)
+		if b.group != nil { // More grew it
+			group, b.group = b.group, nil
+		}
 		clear(group) // no item outlives its group here
 		list = group
 	}

@@ -73,3 +73,36 @@ func TestBatcherFirstAlone(t *testing.T) {
 		})
 	}
 }
+
+// TestBatcherMore: the items sent while a group is handled join it when
+// the handler asks for more, up to the group's maximum, and the rest form
+// the next group; each item is handled once.
+func TestBatcherMore(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var (
+			b      *Batcher[string]
+			groups [][]string
+		)
+		ctx := context.Background()
+		b = NewBatcher(3, 0, func(g []string) {
+			if len(groups) == 0 { // items come while the first group runs
+				for _, item := range []string{"late 1", "late 2", "late 3"} {
+					if err := b.Send(ctx, item); err != nil {
+						t.Error(err)
+					}
+				}
+				g = b.More(g)
+			}
+			groups = append(groups, slices.Clone(g))
+		})
+		if err := b.Send(ctx, "first"); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		b.Close()
+		want := [][]string{{"first", "late 1", "late 2"}, {"late 3"}}
+		if !slices.EqualFunc(groups, want, slices.Equal) {
+			t.Errorf("groups %q, want %q", groups, want)
+		}
+	})
+}

@@ -3,6 +3,8 @@ package store
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/razziagame/razzia/internal/jsonscan"
 )
 
 // Every node decodes every change notice of the cluster, several a move:
@@ -66,7 +68,11 @@ func (c *Change) set(key, v string) (int, bool) {
 		return n, ok
 	case "moves", "fence", "ask":
 		var x int64
-		if x, n, ok = jsonInt(v, key == "ask"); ok {
+		// A fraction or an exponent after it: encoding/json's to refuse.
+		if x, n, ok = jsonscan.Int(v, key != "ask"); ok && n < len(v) && v[n] != ',' {
+			return 0, false
+		}
+		if ok {
 			switch key {
 			case "moves":
 				c.Moves = int(x)
@@ -147,30 +153,4 @@ func unescape(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
-}
-
-// jsonInt decodes the integer at the start of v (without sign if
-// unsigned, of at most 18 digits) and returns its length.
-func jsonInt(v string, unsigned bool) (int64, int, bool) {
-	i, neg := 0, false
-	if !unsigned && len(v) > 0 && v[0] == '-' {
-		i, neg = 1, true
-	}
-	start := i
-	var x int64
-	for ; i < len(v) && v[i] >= '0' && v[i] <= '9'; i++ {
-		x = x*10 + int64(v[i]-'0')
-	}
-	switch digits := i - start; {
-	case digits == 0 || digits > 18:
-		return 0, 0, false
-	case digits > 1 && v[start] == '0': // JSON has no leading zeros
-		return 0, 0, false
-	case i < len(v) && v[i] != ',': // a fraction or an exponent: encoding/json's to refuse
-		return 0, 0, false
-	}
-	if neg {
-		x = -x
-	}
-	return x, i, true
 }

@@ -149,11 +149,10 @@ func (c Change) Carried() (from int, d Delta, ok bool) {
 
 // Payload encodes c for ChangesChannel.
 func (c Change) Payload() string {
-	b, err := json.Marshal(c)
-	if err != nil {
-		panic(err) // strings and numbers always encode
+	if p, ok := encodeChange(c); ok {
+		return p
 	}
-	return string(b)
+	return marshalChange(c)
 }
 
 // ParseChange decodes the payload of a notice on ChangesChannel.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/razziagame/razzia/internal/match"
@@ -34,19 +35,7 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 		if l == nil {
 			return 0, static(g)
 		}
-		var (
-			seat   int
-			holder string
-		)
-		err = l.call(ctx, func(l *loop) error {
-			if !l.owns() {
-				holder = l.holder
-				return errNotOwner
-			}
-			var err error
-			seat, err = l.apply(r, at)
-			return err
-		})
+		seat, holder, err := applyIn(ctx, l, r, at)
 		switch {
 		case err == errEnded:
 			continue // the game ended meanwhile: look again
@@ -66,6 +55,47 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 	h.metrics.forwarded.WithLabelValues("unavailable").Inc()
 	h.log.Warn("the write found no node to make it after 8 tries; it is refused for now", "game", r.Game, "op", r.Kind, "holder", hint)
 	return 0, unavailable()
+}
+
+// applyIn applies r, received at at, in l's goroutine if l runs its game,
+// and returns the seat of a join; errNotOwner and the owner as l knows
+// it if l does not.
+func applyIn(ctx context.Context, l *loop, r match.Command, at time.Time) (seat int, holder string, err error) {
+	a := applieds.Get().(*applied)
+	a.r, a.at = r, at
+	err = l.call(ctx, a.run)
+	seat, holder = a.seat, a.holder
+	*a = applied{run: a.run}
+	applieds.Put(a)
+	return seat, holder, err
+}
+
+// An applied is a command applied in its game's goroutine and what that
+// answers, reused: each move is one, and its values and function cost
+// allocations.
+type applied struct {
+	r      match.Command
+	at     time.Time
+	seat   int
+	holder string
+	run    func(*loop) error // a.apply, made once
+}
+
+var applieds = sync.Pool{New: func() any {
+	a := new(applied)
+	a.run = a.apply
+	return a
+}}
+
+// apply applies a.r if l runs its game; errNotOwner if not.
+func (a *applied) apply(l *loop) error {
+	if !l.owns() {
+		a.holder = l.holder
+		return errNotOwner
+	}
+	var err error
+	a.seat, err = l.apply(a.r, a.at)
+	return err
 }
 
 // madeAnyway returns the outcome of r, seat and err, unless r was lost

@@ -61,9 +61,16 @@ func (l *loop) make(r match.Result, now, at time.Time) error {
 		l.ask = nil // refused once written: the owner's answer says so, not the write's notice
 	}
 	if r.Write.Kind != match.NoWrite {
+		var ending *knownOffer
+		if r.Finished {
+			// Begun before the commit, after which an offer can be made:
+			// its notice drops what is known.
+			ending = l.env.offers.begin(l.id)
+		}
 		if err := l.commit(r.Write); err != nil {
 			return err
 		}
+		l.env.offers.fill(l.id, ending, nil) // no offer yet: its players watch for one without reading the game
 	}
 	l.m.Apply(r, now)
 	l.effects(r, at)

@@ -69,7 +69,8 @@
 //     (the type, and env: all it asks of the node).
 //   - What both use, knowing neither: registry.go, leases.go, seatbots.go,
 //     limits.go, refresher.go, heard.go, envelope.go, afterchat.go, watch.go,
-//     chat.go, finished.go, metrics.go, info.go, hooks.go, errors.go.
+//     chat.go, finished.go, knownoffers.go, metrics.go, info.go, hooks.go,
+//     errors.go.
 package table
 
 import (
@@ -111,7 +112,8 @@ func New(st Store, opts Options) *Hub {
 	h.leases.lost = h.metrics.lost
 	h.refresh.init()
 	h.fwd.init()
-	h.rematches = &rematches{store: st, log: h.log, ctx: ctx, now: opts.Now, afterFunc: opts.AfterFunc,
+	known := newKnownOffers(knownOffersMax)
+	h.rematches = &rematches{store: st, log: h.log, known: known, ctx: ctx, now: opts.Now, afterFunc: opts.AfterFunc,
 		rand: opts.Rand, openTTL: opts.Limits.OpenTTL, background: h.background, seatToken: opts.SeatToken,
 		create: func(ctx context.Context, g *store.Game) error {
 			_, err := h.createGame(ctx, g, "", holdNone)
@@ -125,6 +127,7 @@ func New(st Store, opts Options) *Hub {
 		newBot: opts.NewBot, botDelay: opts.BotDelay, retryDelay: opts.RetryDelay, workers: h.workers,
 		onAlert: opts.OnAlert, onFinish: opts.OnFinish, present: opts.Present,
 		live: h.live, leases: h.leases, holds: h.holds, replicas: &h.refresh, after: h.after, write: h.write,
+		offers: known,
 	}
 
 	h.env.silenced = opts.Silenced

@@ -30,6 +30,7 @@ type loop struct {
 	holder string                // a replica's owner as last heard: where writes go; "" unknown
 	keep   bool                  // a new replica stays until it served its first request
 	shown  atomic.Pointer[shown] // what other goroutines may read
+	played atomic.Int64          // the moves shown: apart, so that a move makes no new shown
 
 	m    *match.Match // the table's rules and state: changed by make, load, catchUp and syncChat only
 	bots seatBots     // the bots of the seats, and the one asked for a move
@@ -51,6 +52,9 @@ type loop struct {
 	// public is the spectators' view the last showing made, whose
 	// unchanged parts the next shares (protocol.NewViewAfter).
 	public *protocol.View
+	// described is the description the last showing made, whose
+	// unchanged parts the next shares (describeAfter).
+	described protocol.GameInfo
 
 	reqs  chan func(*loop)
 	heard announcements // a replica's moves carried by notices, not yet applied
@@ -78,7 +82,6 @@ func (s stopper) stop() {
 type shown struct {
 	status store.Status
 	owner  bool
-	moves  int
 }
 
 // owns reports whether the loop runs the game: it holds the lease.
@@ -90,7 +93,10 @@ func (l *loop) show() {
 	if l.m.Game != nil {
 		moves = l.m.Game.Len()
 	}
-	l.shown.Store(&shown{status: l.m.Status, owner: l.owns(), moves: moves})
+	l.played.Store(int64(moves))
+	if s := l.shown.Load(); s == nil || s.status != l.m.Status || s.owner != l.owns() {
+		l.shown.Store(&shown{status: l.m.Status, owner: l.owns()})
+	}
 }
 
 // snapshot returns the status and role the loop last showed.
@@ -100,7 +106,7 @@ func (l *loop) snapshot() (store.Status, bool) {
 }
 
 // moves returns the moves of the game the loop last showed.
-func (l *loop) moves() int { return l.shown.Load().moves }
+func (l *loop) moves() int { return int(l.played.Load()) }
 
 // post runs f in the loop's goroutine later, without waiting for it; it
 // is dropped if the loop ends first. A loop that waits takes f at once;
@@ -122,10 +128,20 @@ func (l *loop) post(f func(*loop)) {
 // call runs f in the loop's goroutine and returns its result: errEnded
 // if the loop ended first.
 func (l *loop) call(ctx context.Context, f func(*loop) error) error {
-	reply := make(chan error, 1)
+	c := calls.Get().(*pendingCall)
+	c.f = f
+	defer func() {
+		c.f = nil
+		calls.Put(c)
+	}()
 	select {
-	case l.reqs <- func(l *loop) { reply <- f(l) }:
-		return <-reply
+	case l.reqs <- c.run: // a loop mostly waits: then no select over four channels
+		return <-c.reply
+	default:
+	}
+	select {
+	case l.reqs <- c.run:
+		return <-c.reply // the loop runs every request it takes
 	case <-l.done:
 		return errEnded
 	case <-ctx.Done():
@@ -134,6 +150,21 @@ func (l *loop) call(ctx context.Context, f func(*loop) error) error {
 		return reject(ErrClosed, "the server is shutting down")
 	}
 }
+
+// A pendingCall is the request of a call and its reply, reused: every
+// move is a call, and a new reply channel and function cost three
+// allocations.
+type pendingCall struct {
+	f     func(*loop) error
+	reply chan error
+	run   func(*loop) // sends f's result on reply
+}
+
+var calls = sync.Pool{New: func() any {
+	c := &pendingCall{reply: make(chan error, 1)}
+	c.run = func(l *loop) { c.reply <- c.f(l) }
+	return c
+}}
 
 // errOwned is a promotion of a loop that runs the game already.
 var errOwned = errors.New("the loop runs the game already")
@@ -169,6 +200,7 @@ type env struct {
 	holds    *holds           // what the loop holds of the limits
 	replicas *refresher       // where a replica asks for the moves it missed
 	after    *afterChats      // the chat after the game, which its watchers follow on
+	offers   *knownOffers     // where the owner says that a game it ends has no rematch offer yet
 	// write passes a command to the node that runs the game, for a
 	// replica (a player who comes back there); it returns the seat of a
 	// join.

@@ -51,16 +51,19 @@ func (s *tapStore) Subscribe(ctx context.Context, channels ...string) (<-chan st
 type costs struct {
 	statements, rows, blocks, dirtied, walRecords, walBytes int64
 	published, heard, bytes                                 int64
+	xacts                                                   int64 // transaction ids taken: writes and notifications
 }
 
 func (c costs) minus(d costs) costs {
 	return costs{c.statements - d.statements, c.rows - d.rows, c.blocks - d.blocks, c.dirtied - d.dirtied,
-		c.walRecords - d.walRecords, c.walBytes - d.walBytes, c.published - d.published, c.heard - d.heard, c.bytes - d.bytes}
+		c.walRecords - d.walRecords, c.walBytes - d.walBytes, c.published - d.published, c.heard - d.heard, c.bytes - d.bytes,
+		c.xacts - d.xacts}
 }
 
 func (c costs) plus(d costs) costs {
 	return costs{c.statements + d.statements, c.rows + d.rows, c.blocks + d.blocks, c.dirtied + d.dirtied,
-		c.walRecords + d.walRecords, c.walBytes + d.walBytes, c.published + d.published, c.heard + d.heard, c.bytes + d.bytes}
+		c.walRecords + d.walRecords, c.walBytes + d.walBytes, c.published + d.published, c.heard + d.heard, c.bytes + d.bytes,
+		c.xacts + d.xacts}
 }
 
 // BenchmarkMoveAcrossNodes measures what a move costs a cluster of two
@@ -69,7 +72,9 @@ func (c costs) plus(d costs) costs {
 // committed, announced, and followed by the players' node, until the
 // mover sees it. Besides the time and the allocations of both nodes, it
 // reports per move the statements PostgreSQL ran and their rows, buffers
-// touched and dirtied and WAL written, and the notices the nodes
+// touched and dirtied and WAL written, the transactions that wrote or
+// notified (each commits with a record, and PostgreSQL wakes every
+// listening session at a notifying one's commit), and the notices the nodes
 // published and heard: figures that the machine's load does not change.
 // A game's set-up is left out of them. Run it with a count of moves:
 //
@@ -101,6 +106,7 @@ func BenchmarkMoveAcrossNodes(b *testing.B) {
 	}
 	owner, onOwner := node("owner")
 	seats, onSeats := node("seats")
+	var xactsTaken atomic.Int64
 	counts := func() costs {
 		var c costs
 		if err := admin.QueryRow(ctx, `SELECT coalesce(sum(calls), 0), coalesce(sum(rows), 0),
@@ -111,6 +117,13 @@ func BenchmarkMoveAcrossNodes(b *testing.B) {
 			Scan(&c.statements, &c.rows, &c.blocks, &c.dirtied, &c.walRecords, &c.walBytes); err != nil {
 			b.Fatal(err)
 		}
+		// The next transaction id, less those this function takes: every
+		// transaction that writes or notifies takes one, and commits
+		// with a record of its own.
+		if err := admin.QueryRow(ctx, "SELECT pg_current_xact_id()::text::bigint").Scan(&c.xacts); err != nil {
+			b.Fatal(err)
+		}
+		c.xacts -= xactsTaken.Add(1)
 		for _, t := range []*tapStore{onOwner, onSeats} {
 			c.published += t.published.Load()
 			c.heard += t.heard.Load()
@@ -144,6 +157,7 @@ func BenchmarkMoveAcrossNodes(b *testing.B) {
 		{total.statements, "statements/move"}, {total.rows, "rows/move"}, {total.blocks, "buffers/move"},
 		{total.dirtied, "dirtied/move"}, {total.walRecords, "walrecords/move"}, {total.walBytes, "walbytes/move"},
 		{total.published, "published/move"}, {total.heard, "heard/move"}, {total.bytes, "heardbytes/move"},
+		{total.xacts, "transactions/move"},
 	} {
 		b.ReportMetric(float64(m.v)/n, m.unit)
 	}

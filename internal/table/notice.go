@@ -2,7 +2,6 @@ package table
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/razziagame/razzia/internal/store"
@@ -58,8 +57,8 @@ func (h *Hub) notice(n store.Notice) {
 			h.fwd.deliver(c.Ask, answer{}) // the move this node passed on is made
 		}
 	default:
-		var env envelope
-		if err := json.Unmarshal([]byte(n.Payload), &env); err != nil || (env.Req == nil) == (env.Re == nil) {
+		env, err := parseEnvelope(n.Payload)
+		if err != nil || (env.Req == nil) == (env.Re == nil) {
 			h.log.Warn("a message to this node that is not one", "payload", n.Payload, "err", err)
 			return
 		}
@@ -88,7 +87,8 @@ func (h *Hub) changed(c store.Change) {
 	draining := h.leases.isDraining()
 	if c.Kind == store.ChangeLease && c.Node == "" && !draining {
 		// Released by a node handing its games over: take it at once.
-		h.background(func() { h.adopt(h.ctx, c.Game) })
+		game := c.Game // not c: a closure's c would go to the heap at every notice
+		h.background(func() { h.adopt(h.ctx, game) })
 	}
 	if l == nil {
 		return
@@ -111,9 +111,10 @@ func (h *Hub) changed(c store.Change) {
 	case store.ChangeChat:
 		l.post(func(l *loop) { l.syncChat() })
 	case store.ChangeLease:
+		node := c.Node
 		l.post(func(l *loop) {
 			if !l.owns() {
-				l.holder = c.Node
+				l.holder = node
 			}
 		})
 	}

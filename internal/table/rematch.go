@@ -259,15 +259,26 @@ func (r *rematches) watch(ctx context.Context, id string) (*RematchFeed, error) 
 		return nil, notFound(id)
 	}
 	f := &RematchFeed{r: r, id: id, c: make(chan protocol.RematchOffer, 1)}
+	// Known or read after the feed is there, so that no change is
+	// missed; a known offer is given with the feed, so that a change
+	// told meanwhile comes after it. A game that has no rematch (a
+	// tutorial) is watched all the same: nothing comes.
 	r.mu.Lock()
 	if r.feeds[id] == nil {
 		r.feeds[id] = map[*RematchFeed]struct{}{}
 	}
 	r.feeds[id][f] = struct{}{}
+	offer, known := r.known.get(id)
+	if offer != nil {
+		f.c <- *offer
+	}
 	r.mu.Unlock()
-	// Read after the feed is there, so that no change is missed. A game
-	// that has no rematch (a tutorial) is watched all the same: nothing
-	// comes.
+	if known {
+		if offer != nil && offer.State == protocol.RematchOpen {
+			r.arm(id, offer.Expires)
+		}
+		return f, nil
+	}
 	if err := r.tell(ctx, id); err != nil && !errors.Is(err, ErrBadRequest) {
 		f.Close()
 		return nil, err
@@ -279,9 +290,18 @@ func (r *rematches) watch(ctx context.Context, id string) (*RematchFeed, error) 
 // this node; it arms the expiry of an open offer, and starts the game of
 // a started one if it is missing.
 func (r *rematches) tell(ctx context.Context, id string) error {
+	known := r.known.begin(id)
 	g, offer, err := r.of(ctx, id)
-	if err != nil || offer == nil {
+	if err != nil {
 		return err
+	}
+	if offer == nil || offer.State != protocol.RematchStarted {
+		// A started offer is read each time: its reader starts its game
+		// if it is missing.
+		r.known.fill(id, known, offer)
+	}
+	if offer == nil {
+		return nil
 	}
 	switch offer.State {
 	case protocol.RematchOpen:
@@ -306,6 +326,7 @@ func (r *rematches) tell(ctx context.Context, id string) error {
 // changed tells this node's watchers of game id's offer that it
 // changed, without waiting (a store notice).
 func (r *rematches) changed(id string) {
+	r.known.drop(id) // before the feeds are looked at: a feed that found it knows of this change
 	r.mu.Lock()
 	watched := len(r.feeds[id]) > 0
 	r.mu.Unlock()
@@ -323,6 +344,7 @@ func (r *rematches) changed(id string) {
 
 // all re-reads the offers watched here: notices may have been lost.
 func (r *rematches) all() {
+	r.known.clear()
 	r.mu.Lock()
 	ids := make([]string, 0, len(r.feeds))
 	for id := range r.feeds {

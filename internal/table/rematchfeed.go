@@ -27,6 +27,8 @@ type rematches struct {
 	seatToken func(ctx context.Context, account, game string) (string, error)
 	create    func(ctx context.Context, g *store.Game) error
 
+	known *knownOffers // the offers known without reading their games
+
 	mu     sync.Mutex
 	feeds  map[string]map[*RematchFeed]struct{} // by game
 	timers map[string]func() bool               // by game: stops the timer

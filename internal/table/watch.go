@@ -86,11 +86,21 @@ func (u *Update) Encoded(variant string, encode func(Update) ([]byte, error)) ([
 func (u *Update) EncodedSince(variant string, base int64, encode func(Update) ([]byte, error)) ([]byte, error) {
 	e := u.entry(encodedKey{u.Seat, u.from, variant, base})
 	if e == nil {
-		return encode(*u)
+		return encodeAlone(u, encode)
 	}
 	e.once.Do(func() { e.bytes, e.err = encode(*u) })
 	return e.bytes, e.err
 }
+
+// encodeAlone and buildAlone make the value of an update of no change.
+// Apart, so that the frames of EncodedSince and shared, which encodings
+// run below on a socket's stack, hold no copy of the update.
+//
+//go:noinline
+func encodeAlone(u *Update, encode func(Update) ([]byte, error)) ([]byte, error) { return encode(*u) }
+
+//go:noinline
+func buildAlone(u *Update, build func(Update) (any, error)) (any, error) { return build(*u) }
 
 // SharedByChange is Shared for a value made once for the whole change,
 // whatever the seat or events of the update that asks first (such as the
@@ -124,7 +134,7 @@ func (u *Update) Shared(variant string, base int64, make func(Update) (any, erro
 func (u *Update) shared(key encodedKey, build func(Update) (any, error)) (any, error) {
 	e := u.entry(key)
 	if e == nil {
-		return build(*u)
+		return buildAlone(u, build)
 	}
 	e.once.Do(func() { e.value, e.err = build(*u) })
 	return e.value, e.err

@@ -46,7 +46,16 @@ func (l *loop) chatTo(s *Subscription, lines []store.ChatLine) {
 }
 
 // info describes the table as it is now.
-func (l *loop) info() protocol.GameInfo { return describe(l.m, l.id, l.env.limits.OpenTTL) }
+func (l *loop) info() protocol.GameInfo {
+	return describeAfter(l.m, l.id, l.env.limits.OpenTTL, &protocol.GameInfo{})
+}
+
+// describe describes the table for a broadcast, sharing with the last
+// one what did not change.
+func (l *loop) describe() protocol.GameInfo {
+	l.described = describeAfter(l.m, l.id, l.env.limits.OpenTTL, &l.described)
+	return l.described
+}
 
 // showing returns a new broadcast of the table's state, the next version.
 func (l *loop) showing() *showing {
@@ -56,7 +65,7 @@ func (l *loop) showing() *showing {
 	both := &struct {
 		sh showing
 		c  change
-	}{sh: showing{m: l.m, info: l.info(), now: l.env.now, version: l.version, last: &l.public}}
+	}{sh: showing{m: l.m, info: l.describe(), now: l.env.now, version: l.version, last: &l.public}}
 	both.sh.c, both.sh.events = &both.c, both.sh.eventsBuf[:0]
 	return &both.sh
 }
@@ -104,6 +113,9 @@ type showing struct {
 	last  **protocol.View // the loop's last spectators' view, shared from and replaced
 	// version numbers the broadcast among the loop's (Update.Version).
 	version int64
+	// seatViews holds the seats' views, made with the showing, not one
+	// by one (the spectators' outlives it: the next showing shares from it).
+	seatViews [razzia.MaxPlayers]protocol.View
 }
 
 // send gives s the state and the events it has not received. It never
@@ -142,7 +154,8 @@ func (sh *showing) view(seat int) *protocol.View {
 	}
 	v := public
 	if seat >= 0 {
-		v = public.ForSeat(sh.m.Game.View(seat))
+		v = &sh.seatViews[seat]
+		*v = *public.ForSeat(sh.m.Game.View(seat))
 	}
 	sh.views[seat+1] = v
 	return v
@@ -177,30 +190,6 @@ func (sh *showing) addClock(u *Update) {
 	u.TakeOvers = t.TakeOvers
 	p := t.PreMoveOf(u.Seat)
 	u.PreMove, u.PreMoveDropped = p.Move, p.Dropped
-}
-
-// describe describes match m, game id, in protocol terms: with whose
-// turn it is, its pace and stand-ins, and the game it is a rematch of.
-func describe(m *match.Match, id string, openTTL time.Duration) protocol.GameInfo {
-	moves := 0
-	var winners []int
-	if m.Game != nil {
-		moves = m.Game.Len()
-		winners = m.Game.Winners()
-	}
-	in := newInfo(openTTL, id, m.Status, m.Seats, m.Rated, moves, m.Created, m.Updated, winners)
-	if m.Game != nil && !m.Game.Over() {
-		to := m.Game.ToMove()
-		in.ToMove = &to
-	}
-	in.Pace = PaceInfo(m.Timing.Clock.Pace())
-	for i := range in.Seats {
-		if m.Timing.StandingIn(i) {
-			in.Seats[i].StandIn = StandInLevel
-		}
-	}
-	in.RematchOf = m.RematchOf
-	return in
 }
 
 // clockView is the table's clocks t as the state messages show them at

@@ -186,9 +186,9 @@ func TestRenewLeasesLinear(t *testing.T) {
 		t.Fatalf("%d leased games, %v; want %d", len(ids), err, games)
 	}
 	removed := regexp.MustCompile(`Rows Removed by Join Filter: (\d+)`)
-	for i, wait := range []string{"SKIP LOCKED", ""} {
-		name := fmt.Sprintf("renew%d", i)
-		if _, err := conn.Exec(t.Context(), "PREPARE "+name+"(text[], text[], bigint[], bigint) AS "+renewLeases+wait+renewLeasesUpdate); err != nil {
+	for n, q := range []struct{ name, sql string }{{"renewal", renewLeases}, {"check of those skipped", stillHeldLeases}} {
+		i, query, name := q.name, q.sql, fmt.Sprintf("renew%d", n)
+		if _, err := conn.Exec(t.Context(), "PREPARE "+name+"(text[], text[], bigint[], bigint) AS "+query); err != nil {
 			t.Fatal(err)
 		}
 		tx, err := conn.Begin(t.Context())
@@ -209,11 +209,11 @@ func TestRenewLeasesLinear(t *testing.T) {
 		}
 		p := strings.Join(plan, "\n")
 		if !strings.Contains(p, "rows="+strconv.Itoa(games)) {
-			t.Errorf("renewal %q: no step of the plan met the %d leases:\n%s", wait, games, p)
+			t.Errorf("%s: no step of the plan met the %d leases:\n%s", i, games, p)
 		}
 		for _, m := range removed.FindAllStringSubmatch(p, -1) {
 			if n, _ := strconv.Atoi(m[1]); n > games {
-				t.Errorf("renewal %q of %d leases compared %d pairs in vain:\n%s", wait, games, n, p)
+				t.Errorf("%s of %d leases compared %d pairs in vain:\n%s", i, games, n, p)
 			}
 		}
 	}

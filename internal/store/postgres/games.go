@@ -457,6 +457,8 @@ func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, st
 // the row cost each move a WAL record more. It returns what it checked of
 // the row as the statement began and whether it wrote; a refusal is
 // explained by the row as it is after (moveChecks), as the update saw it.
+// A move written reads the row no more (the second branch's one-time
+// filter): that read was a third of a move's buffers.
 const appendMove = `
 WITH upd AS (
 	UPDATE games SET status = $5, move_count = move_count + 1, updated = greatest(updated + 1, $9),
@@ -468,8 +470,10 @@ WITH upd AS (
 	SELECT id, $3, $4 FROM upd
 	RETURNING game_id
 )
-SELECT status, move_count, ` + fenced + `, (SELECT count(pg_notify($6, $7)) FROM ins)
-FROM games WHERE id = $1`
+SELECT ''::text, 0, true, count(pg_notify($6, $7)) FROM ins HAVING count(*) > 0
+UNION ALL
+SELECT status, move_count, ` + fenced + `, 0
+FROM games WHERE id = $1 AND NOT EXISTS (SELECT FROM ins)`
 
 // fenced is true while fence $2 permits a write to the row.
 const fenced = `CASE WHEN $2::bigint = 0 THEN NOT ` + liveLease + `

@@ -82,12 +82,12 @@ func (s *Store) RenewLease(ctx context.Context, l store.Lease, ttl time.Duration
 }
 
 // RenewLeases implements store.Store, on the store's lease connection:
-// one statement renews the leases whose game rows no write holds locked,
-// a second the rest, waiting for their locks. Each locks the games' rows
-// in the order of their ids (as every write that locks several does, so
-// that none deadlocks). A renewal that locked every row in one statement
-// waited for the move commits row after row, and an overloaded node lost
-// its leases so.
+// one statement renews the leases whose game rows no write holds locked
+// (SKIP LOCKED); those it skipped and that are still held are renewed so
+// again a moment later, until none is left. A renewal never waits for a
+// row lock: a statement that waited for one held the locks of the rows it
+// had locked before, and the moves of those games waited behind it, for
+// another game's commit.
 func (s *Store) RenewLeases(ctx context.Context, leases []store.Lease, ttl time.Duration) ([]store.Lease, error) {
 	for _, l := range leases {
 		if err := store.CheckLease(l.Game, l.Node, ttl); err != nil {
@@ -99,19 +99,34 @@ func (s *Store) RenewLeases(ctx context.Context, leases []store.Lease, ttl time.
 	}
 	op := fmt.Sprintf("renew %d leases", len(leases))
 	expires := map[store.Lease]time.Time{} // by the lease without its expiry
-	if err := s.renew(ctx, leases, ttl, "SKIP LOCKED", expires); err != nil {
-		return nil, s.fail(op, err)
-	}
-	var rest []store.Lease
-	for _, l := range leases {
-		l.Expires = time.Time{}
-		if _, ok := expires[l]; !ok {
-			rest = append(rest, l)
-		}
-	}
-	if len(rest) > 0 {
-		if err := s.renew(ctx, rest, ttl, "", expires); err != nil {
+	rest := leases
+	for pause := time.Millisecond; ; pause = min(2*pause, renewPause) {
+		if err := s.renew(ctx, rest, ttl, expires); err != nil {
 			return nil, s.fail(op, err)
+		}
+		var skipped []store.Lease
+		for _, l := range rest {
+			l.Expires = time.Time{}
+			if _, ok := expires[l]; !ok {
+				skipped = append(skipped, l)
+			}
+		}
+		if len(skipped) == 0 {
+			break
+		}
+		var err error
+		if rest, err = s.stillHeld(ctx, skipped); err != nil {
+			return nil, s.fail(op, err)
+		}
+		if len(rest) == 0 {
+			break
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil, s.fail(op, ctx.Err())
 		}
 	}
 	var renewed []store.Lease
@@ -125,15 +140,15 @@ func (s *Store) RenewLeases(ctx context.Context, leases []store.Lease, ttl time.
 	return renewed, nil
 }
 
-// renew renews the leases still held in one statement, whose row locks
-// are taken with wait ("" or "SKIP LOCKED"), and adds their expiry to
-// expires.
-func (s *Store) renew(ctx context.Context, leases []store.Lease, ttl time.Duration, wait string, expires map[store.Lease]time.Time) error {
-	ids, nodes, fences := make([]string, len(leases)), make([]string, len(leases)), make([]int64, len(leases))
-	for i, l := range leases {
-		ids[i], nodes[i], fences[i] = l.Game, l.Node, int64(l.Fence)
-	}
-	rows, err := s.leases.Query(ctx, renewLeases+wait+renewLeasesUpdate, ids, nodes, fences, ttl.Microseconds())
+// renewPause is the longest pause between two tries to renew leases whose
+// rows writes held locked: a move's group commits in a few milliseconds.
+const renewPause = 50 * time.Millisecond
+
+// renew renews the leases still held whose rows no write holds locked, in
+// one statement, and adds their expiry to expires.
+func (s *Store) renew(ctx context.Context, leases []store.Lease, ttl time.Duration, expires map[store.Lease]time.Time) error {
+	ids, nodes, fences := leaseArrays(leases)
+	rows, err := s.leases.Query(ctx, renewLeases, ids, nodes, fences, ttl.Microseconds())
 	if err != nil {
 		return err
 	}
@@ -147,28 +162,56 @@ func (s *Store) renew(ctx context.Context, leases []store.Lease, ttl time.Durati
 	return err
 }
 
-// renewLeases, then the wait of its row locks, then renewLeasesUpdate,
-// renews the leases of $1, $2, $3 (games, nodes, fences) still held. The
-// rows are found by joining the arrays to the games by their index, each
-// carrying its node and fence into the update: joined to the locked rows
-// apart, the leases were matched to them pair by pair, which cost as
-// much as all the moves of a node at 330 games (TestRenewLeasesLinear).
-// The update checks the lease again on the row it holds locked.
-const (
-	renewLeases = `
+// stillHeld returns the leases of those given that are still live, as
+// committed: a renewal skipped them because a write held their rows
+// locked (a write never changes a lease's holder or fence).
+func (s *Store) stillHeld(ctx context.Context, leases []store.Lease) ([]store.Lease, error) {
+	ids, nodes, fences := leaseArrays(leases)
+	rows, err := s.leases.Query(ctx, stillHeldLeases, ids, nodes, fences)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Lease, error) {
+		var l store.Lease
+		return l, row.Scan(&l.Game, &l.Node, &l.Fence)
+	})
+}
+
+// stillHeldLeases returns the leases of $1, $2, $3 (games, nodes,
+// fences) still live, as committed, found as renewLeases finds them.
+const stillHeldLeases = `
+SELECT g.id, w.node, w.fence FROM unnest($1::text[], $2::text[], $3::bigint[]) AS w(id, node, fence)
+JOIN games g ON g.id = w.id
+WHERE g.lease_node = w.node AND g.lease_fence = w.fence AND g.lease_expires > clock_timestamp()`
+
+// leaseArrays returns the games, nodes and fences of leases.
+func leaseArrays(leases []store.Lease) (ids, nodes []string, fences []int64) {
+	ids, nodes, fences = make([]string, len(leases)), make([]string, len(leases)), make([]int64, len(leases))
+	for i, l := range leases {
+		ids[i], nodes[i], fences[i] = l.Game, l.Node, int64(l.Fence)
+	}
+	return ids, nodes, fences
+}
+
+// renewLeases renews the leases of $1, $2, $3 (games, nodes, fences)
+// still held whose rows no other transaction holds locked. The rows are
+// found by joining the arrays to the games by their index, each carrying
+// its node and fence into the update: joined to the locked rows apart,
+// the leases were matched to them pair by pair, which cost as much as all
+// the moves of a node at 330 games (TestRenewLeasesLinear). The update
+// checks the lease again on the row it holds locked.
+const renewLeases = `
 WITH locked AS (
 	SELECT g.id, w.node, w.fence
 	FROM unnest($1::text[], $2::text[], $3::bigint[]) AS w(id, node, fence)
 	JOIN games g ON g.id = w.id
 	WHERE g.lease_node = w.node AND g.lease_fence = w.fence AND g.lease_expires > clock_timestamp()
-	ORDER BY g.id FOR UPDATE OF g `
-	renewLeasesUpdate = `)
+	FOR UPDATE OF g SKIP LOCKED)
 UPDATE games g SET lease_expires = clock_timestamp() + $4 * interval '1 microsecond'
 FROM locked
 WHERE g.id = locked.id AND g.lease_node = locked.node AND g.lease_fence = locked.fence
 	AND g.lease_expires > clock_timestamp()
 RETURNING g.id, g.lease_node, g.lease_fence, g.lease_expires`
-)
 
 // ReleaseLease implements store.Store.
 func (s *Store) ReleaseLease(ctx context.Context, l store.Lease) error {

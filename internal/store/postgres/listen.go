@@ -2,7 +2,9 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"time"
 
@@ -17,13 +19,20 @@ import (
 // a Subscribe that needs a new channel queues a request and interrupts
 // the wait, and returns once the channel is listened to, so that no
 // notice sent after Subscribe returns is missed.
+//
+// A node hears several notifications a move, so the wait is made without
+// a context: pgx would watch one (a registration and a goroutine's
+// wake-up) for every notification. A request or the Store's Close
+// interrupts it with a read deadline in the past instead, which pgx
+// survives (a timeout leaves the connection usable, the message half read
+// kept).
 type listener struct {
 	s    *Store
 	reqs chan listenReq
 
-	mu        sync.Mutex
-	started   bool
-	interrupt context.CancelFunc // ends the current wait
+	mu      sync.Mutex
+	started bool
+	waiting net.Conn // the connection while it waits for notifications
 }
 
 type listenReq struct {
@@ -69,11 +78,7 @@ func (l *listener) add(ctx context.Context, channels []string) error {
 	case <-l.s.ctx.Done():
 		return fmt.Errorf("postgres: subscribe: %w", store.ErrClosed)
 	}
-	l.mu.Lock()
-	if l.interrupt != nil {
-		l.interrupt()
-	}
-	l.mu.Unlock()
+	l.interrupt()
 	select {
 	case err := <-req.done:
 		return err
@@ -81,6 +86,15 @@ func (l *listener) add(ctx context.Context, channels []string) error {
 		return ctx.Err()
 	case <-l.s.ctx.Done():
 		return fmt.Errorf("postgres: subscribe: %w", store.ErrClosed)
+	}
+}
+
+// interrupt ends the current wait for notifications, if any.
+func (l *listener) interrupt() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.waiting != nil {
+		l.waiting.SetReadDeadline(time.Unix(1, 0)) // an error is the connection's, which the wait returns
 	}
 }
 
@@ -99,6 +113,8 @@ func (l *listener) run() {
 		}
 	}()
 	ctx := l.s.ctx
+	stop := context.AfterFunc(ctx, l.interrupt)
+	defer stop()
 	for ctx.Err() == nil {
 		if conn == nil {
 			c, err := l.connect(ctx, listening)
@@ -123,22 +139,11 @@ func (l *listener) run() {
 				lost = false
 			}
 		}
-		wait, interrupt := context.WithCancel(ctx)
-		l.mu.Lock()
-		l.interrupt = interrupt
-		l.mu.Unlock()
-		// One wait for every notification until a request interrupts
-		// it: a busy cluster's nodes hear several notifications a move.
 		err := l.serveRequests(ctx, conn, listening)
-		for err == nil {
-			var n *pgconn.Notification
-			if n, err = conn.WaitForNotification(wait); err == nil {
-				l.s.broker.Publish(n.Channel, n.Payload)
-			}
+		if err == nil {
+			err = l.wait(ctx, conn.PgConn())
 		}
-		interrupted := wait.Err() != nil
-		interrupt()
-		if err != nil && !interrupted && ctx.Err() == nil {
+		if err != nil && ctx.Err() == nil {
 			l.s.log.Warn("notifications: connection lost", "db", l.s.where, "err", err)
 			conn.Close(context.Background())
 			conn, lost = nil, true
@@ -146,9 +151,36 @@ func (l *listener) run() {
 	}
 }
 
+// wait hands every notification to the broker (the connection's
+// OnNotification) until interrupt ends the wait, or the connection
+// fails: its error.
+func (l *listener) wait(ctx context.Context, pc *pgconn.PgConn) error {
+	l.mu.Lock()
+	l.waiting = pc.Conn()
+	l.mu.Unlock()
+	var err error
+	// A request queued before waiting was set finds the deadline not set:
+	// look for one once more. The Store's Close likewise.
+	if len(l.reqs) == 0 && ctx.Err() == nil {
+		for err == nil {
+			err = pc.WaitForNotification(context.Background())
+		}
+	}
+	l.mu.Lock()
+	l.waiting = nil
+	l.mu.Unlock()
+	var timeout net.Error
+	if errors.As(err, &timeout) && timeout.Timeout() && !pc.IsClosed() {
+		return pc.Conn().SetReadDeadline(time.Time{}) // interrupted
+	}
+	return err
+}
+
 // connect makes the dedicated connection and listens to the channels.
 func (l *listener) connect(ctx context.Context, listening map[string]bool) (*pgx.Conn, error) {
-	c, err := pgx.ConnectConfig(ctx, l.s.pool.Config().ConnConfig.Copy())
+	config := l.s.pool.Config().ConnConfig.Copy()
+	config.OnNotification = func(_ *pgconn.PgConn, n *pgconn.Notification) { l.s.broker.Publish(n.Channel, n.Payload) }
+	c, err := pgx.ConnectConfig(ctx, config)
 	if err != nil {
 		return nil, err
 	}

@@ -22,9 +22,10 @@
 // write by a fence that does not hold a live lease fails with
 // store.ErrLeaseLost, and an acquisition waits for a write under way.
 // RenewLeases renews a node's leases on a connection of its own, so that
-// it never waits for one behind the games' writes: first, in one
-// statement, those whose rows no write has locked (SKIP LOCKED), then the
-// few left, waiting for their locks. A session left in
+// it never waits for one behind the games' writes, and never waits for a
+// row lock (SKIP LOCKED), so that no write waits behind it: in one
+// statement those whose rows no write has locked, then, a moment later,
+// the few left that are still held, again. A session left in
 // a transaction (its node paused) is ended after Options.IdleInTransaction,
 // so that it holds no row lock a node taking the game over would wait on.
 // Every committed change is sent with pg_notify in its own transaction on

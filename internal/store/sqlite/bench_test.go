@@ -47,6 +47,37 @@ func BenchmarkCheckpoint(b *testing.B) {
 	}
 }
 
+// BenchmarkAppendPaced plays moves at 100 and 1,000 games, each moving
+// once a second as the load of docs/deploy.md does, and reports what a
+// move costs in counts, which the machine's load does not change: the
+// moves of a group (one transaction and one sync), the pages written to
+// the log (the games' creation included) and the checkpoints a thousand
+// moves. Count its system calls with perf stat or strace -f -c. At 1,000
+// games it runs with Options.Tick zero (the default: a group is what came
+// while the last committed) and 1 ms (the writer waits that long for
+// more): more moves a group, fewer syncs, against the wait, which its
+// p50 and p99 show on a quiet machine. A run lasts b.N/games seconds.
+func BenchmarkAppendPaced(b *testing.B) {
+	for _, c := range []struct {
+		games int
+		tick  time.Duration
+	}{{100, 0}, {1000, 0}, {1000, time.Millisecond}} {
+		b.Run(fmt.Sprintf("games=%d/tick=%v", c.games, c.tick), func(b *testing.B) {
+			s, err := OpenOptions(b.Context(), filepath.Join(b.TempDir(), "bench.db"), Options{Tick: c.tick})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			groups, pages, copies := s.groups.Load(), s.pages.Load(), s.copies.Load()
+			storetest.BenchAppendPaced(b, s, c.games, time.Second)
+			groups, pages, copies = s.groups.Load()-groups-int64(c.games), s.pages.Load()-pages, s.copies.Load()-copies
+			b.ReportMetric(float64(b.N)/float64(max(groups, 1)), "moves/group")
+			b.ReportMetric(float64(pages)/float64(b.N), "pages/move")
+			b.ReportMetric(float64(copies)*1000/float64(b.N), "checkpoints/1000moves")
+		})
+	}
+}
+
 // BenchmarkGame measures reading a whole game of 100 moves, as a restart
 // does for every game in play.
 func BenchmarkGame(b *testing.B) {

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -416,18 +417,24 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 	if err := store.CheckMove(id, index, token, status); err != nil {
 		return fmt.Errorf("sqlite: %w", err)
 	}
-	st := &s.stmts
-	return s.writeMove(ctx, "append move %d to game %s", id, index, func(w *wtx) (*store.Change, error) {
+	return s.submit(s.appendOp(ctx, id, fence, index, token, status, clock))
+}
+
+// appendOp is AppendTimedMove's write, checked. It is clean (op.clean):
+// it changes its game's row in one statement or fails alone having
+// changed nothing, and an error after, of its move's row, fails its group.
+func (s *Store) appendOp(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) *op {
+	return moveOp(ctx, "append move %d to game %s", id, index, func(w *wtx) (*store.Change, error) {
 		// The game's row is updated where the move may go (one statement
 		// where a read and an update were two): by moveRow, which sets
 		// nothing indexed, for a game in play that stays so. When it may
 		// not, live reads the row to say why; a game live for the move
 		// but not in play is open, which moveStatus then starts.
-		game := any(id) // boxed once for the statements
+		game, f := any(id), any(int64(fence)) // boxed once for the statements
 		stamp, now := w.stamp.UnixNano(), w.now.UnixNano()
 		moved := false
 		if status == store.StatusPlaying {
-			res, err := w.exec(st.moveRow, stamp, clock, game, index, int64(fence), now)
+			res, err := w.execHot(w.hot.moveRow, stamp, clock, game, int64(index), now, f, f, f)
 			if moved, err = updatedRow(res, err); err != nil {
 				return nil, err
 			}
@@ -438,7 +445,7 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 			}
 		}
 		if !moved {
-			res, err := w.exec(st.moveStatus, statusArg(status), stamp, clock, game, index, int64(fence), now)
+			res, err := w.execHot(w.hot.moveStatus, statusArg(status), stamp, clock, game, int64(index), f, now)
 			if moved, err = updatedRow(res, err); err != nil {
 				return nil, err
 			}
@@ -449,8 +456,12 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 			}
 			return nil, fmt.Errorf("sqlite: game %q move %d: %w", id, index, store.ErrConflict)
 		}
-		if _, err := w.exec(st.insertMove, game, index, token); err != nil {
-			return nil, err
+		if _, err := w.execHot(w.hot.insertMove, game, int64(index), token); err != nil {
+			// Not wrapped: with its game's row changed and no savepoint
+			// of its own, this move fails its group, which changes
+			// nothing. The row was where the move goes, so the moves
+			// disagree with it: it cannot be a refusal of this move.
+			return nil, fmt.Errorf("sqlite: game %q move %d: its game's row was changed, its move's row not: %v", id, index, err)
 		}
 		c := store.MoveChange(id, index, token, status, clock)
 		return &c, nil
@@ -458,7 +469,7 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 }
 
 // updatedRow reports whether the update of res changed a row.
-func updatedRow(res sql.Result, err error) (bool, error) {
+func updatedRow(res driver.Result, err error) (bool, error) {
 	if err != nil {
 		return false, err
 	}

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -55,19 +54,12 @@ func TestMoveWALFrames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	walSize := func() int64 {
-		t.Helper()
-		fi, err := os.Stat(path + "-wal")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return fi.Size()
-	}
+	walSize := func() int64 { return fileSize(t, path+"-wal") }
 	var pageSize int64
 	if err := s.wc.QueryRowContext(t.Context(), "PRAGMA page_size").Scan(&pageSize); err != nil {
 		t.Fatal(err)
 	}
-	before := walSize()
+	before, pages := walSize(), s.pages.Load()
 	for m := range moves {
 		id, index := fmt.Sprintf("frames%05d", m%playing), 2+m/playing
 		if err := s.AppendMove(t.Context(), id, store.NoFence, index, "pass", store.StatusPlaying); err != nil {
@@ -77,6 +69,9 @@ func TestMoveWALFrames(t *testing.T) {
 	frames := float64(walSize()-before) / float64(pageSize+24) // a frame: its header and a page
 	perMove := frames / moves
 	t.Logf("%.0f log frames for %d moves: %.2f a move", frames, moves, perMove)
+	if counted := s.pages.Load() - pages; float64(counted) != frames {
+		t.Errorf("the writer counted %d pages written to the log (Store.pages), the log grew by %.0f", counted, frames)
+	}
 	if perMove < 1 { // a commit writes a page at least
 		t.Fatalf("the log grew by %.0f frames for %d moves: it started over, and the count is void", frames, moves)
 	}
@@ -128,7 +123,7 @@ func TestMoveWritesNothingIndexed(t *testing.T) {
 		name   string
 		sql    string
 		params int
-	}{{"a move in play", moveRow, 6}, {"a clock in play", setClockPlaying, 3}, {"a lease's renewal", renewLeases, 3}} {
+	}{{"a move in play", moveRow, 8}, {"a clock in play", setClockPlaying, 3}, {"a lease's renewal", renewLeases, 3}} {
 		if ops := writes(c.sql, c.params); len(ops) > 0 {
 			t.Errorf("the statement of %s writes to an index (%v):\n%s", c.name, ops, c.sql)
 		}

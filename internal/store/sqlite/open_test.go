@@ -165,7 +165,7 @@ func TestCheckpointer(t *testing.T) {
 	}{{"checkpointer", 10 * time.Millisecond, true}, {"none yet", time.Hour, false}} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "ckpt.db")
-			s, err := OpenOptions(t.Context(), path, Options{CheckpointEvery: c.every})
+			s, err := OpenOptions(t.Context(), path, Options{CheckpointEvery: c.every, CheckpointPages: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"sync"
@@ -25,6 +26,11 @@ type op struct {
 	index  int
 	run    func(w *wtx) (*store.Change, error)
 	health bool // a health check: its failure is not a failed commit of data
+	// clean says that run changes nothing before it fails alone, and
+	// fails its group with an error not alone after its first change:
+	// it needs no savepoint of its own, two statements fewer a write in
+	// a group.
+	clean  bool
 	done   chan error
 	change *store.Change
 	err    error
@@ -46,12 +52,13 @@ func (s *Store) write(ctx context.Context, name string, f func(w *wtx) (*store.C
 	return s.submit(o)
 }
 
-// writeMove is write for a move's append, named by format with the
-// move's index and game.
-func (s *Store) writeMove(ctx context.Context, format, game string, index int, f func(w *wtx) (*store.Change, error)) error {
+// moveOp is the write of a move's append, named by format with the
+// move's index and game, which changes nothing before it fails alone (see
+// op.clean).
+func moveOp(ctx context.Context, format, game string, index int, f func(w *wtx) (*store.Change, error)) *op {
 	o := ops.Get().(*op)
-	o.ctx, o.name, o.game, o.index, o.run = ctx, format, game, index, f
-	return s.submit(o)
+	o.ctx, o.name, o.game, o.index, o.run, o.clean = ctx, format, game, index, f, true
+	return o
 }
 
 // ops are ops done with, their channels ready: a move makes one.
@@ -94,11 +101,17 @@ func (s *Store) writeFirst(ctx context.Context, name string, f func(w *wtx) (*st
 }
 
 // commit runs the batch in one transaction, each op in a savepoint (a
-// batch of one in the transaction alone), and tells every op its outcome.
+// batch of one in the transaction alone, a clean op in none), with the
+// ops that came while it ran (store.Batcher.More: they would wait for
+// this commit's sync and then their own), and tells every op its outcome.
 // An op that fails alone (its checks, a constraint) is rolled back to its
 // savepoint; an error of SQLite itself
 // (I/O, a full disk) fails the whole group, which then changes nothing.
-func (s *Store) commit(batch []*op) {
+func (s *Store) commit(batch []*op) { s.commitMore(batch, s.batch.More) }
+
+// commitMore is commit, with more the ops that came since the batch was
+// formed appended to it.
+func (s *Store) commitMore(batch []*op, more func([]*op) []*op) {
 	ctx := context.Background() // no one caller's context may cut the group short
 	fail := func(err error) {
 		for _, o := range batch {
@@ -115,24 +128,32 @@ func (s *Store) commit(batch []*op) {
 			o.done <- o.err
 		}
 	}()
-	if _, err := s.stmts.begin.ExecContext(ctx); err != nil {
+	w := &s.wtx // the writer's goroutine's alone
+	*w = wtx{ctx: ctx, tx: s.wc, st: &s.stmts, hot: &s.hot}
+	if _, err := w.execHot(s.hot.begin); err != nil {
 		s.rollback(ctx)
 		fail(err)
 		return
 	}
-	w := &s.wtx // the writer's goroutine's alone
-	*w = wtx{ctx: ctx, tx: s.wc, st: &s.stmts}
-	// A group of one write needs no savepoint: the transaction is its own,
-	// and rolling it back undoes the write that failed alone.
-	single := len(batch) == 1
 	var err error
-	for _, o := range batch {
+	for i := 0; ; i++ {
+		if i == len(batch) {
+			if batch = more(batch); i == len(batch) {
+				break
+			}
+		}
+		o := batch[i]
+		// A write alone so far needs no savepoint: the transaction is
+		// its own, and rolling it back undoes the write that failed
+		// alone; the writes that join it later have savepoints.
+		single := len(batch) == 1
 		if err := o.ctx.Err(); err != nil {
 			o.err = fmt.Errorf("sqlite: %s: %w", o.what(), err)
 			continue
 		}
-		if !single {
-			if _, err := w.exec(s.stmts.savepoint); err != nil {
+		save := !single && !o.clean
+		if save {
+			if _, err := w.execHot(s.hot.savepoint); err != nil {
 				s.rollback(ctx)
 				fail(err)
 				return
@@ -141,8 +162,8 @@ func (s *Store) commit(batch []*op) {
 		w.now, w.stamp = time.Now(), s.opts.Now()
 		o.change, o.err = o.run(w)
 		if o.err == nil {
-			if !single {
-				_, err = w.exec(s.stmts.release)
+			if save {
+				_, err = w.execHot(s.hot.release)
 			}
 		} else if alone(o.err) {
 			o.err = s.fail(o.what(), o.err)
@@ -154,8 +175,10 @@ func (s *Store) commit(batch []*op) {
 				s.committed(batch)
 				return
 			}
-			if _, err = w.exec(s.stmts.rollbackTo); err == nil {
-				_, err = w.exec(s.stmts.release)
+			if save {
+				if _, err = w.exec(s.stmts.rollbackTo); err == nil {
+					_, err = w.execHot(s.hot.release)
+				}
 			}
 		} else {
 			err = o.err
@@ -167,12 +190,28 @@ func (s *Store) commit(batch []*op) {
 			return
 		}
 	}
-	if _, err := s.stmts.commitTx.ExecContext(ctx); err != nil {
+	if _, err := w.execHot(s.hot.commitTx); err != nil {
 		s.rollback(ctx) // a commit that failed may leave the transaction open
 		fail(err)
 		return
 	}
+	if s.ckpt != nil {
+		s.countPages()
+	}
 	s.committed(batch)
+}
+
+// countPages adds the pages the writer wrote to the log since it last
+// counted to Store.pages, which the checkpointer reads.
+func (s *Store) countPages() {
+	var n int
+	s.wc.Raw(func(c any) error {
+		if st, ok := c.(sqlite.DBStatus); ok {
+			n, _, _ = st.Status(sqlite.DBStatusCacheWrite, true)
+		}
+		return nil
+	})
+	s.pages.Add(int64(n))
 }
 
 // rollback ends the writer's transaction. SQLite rolls some failed
@@ -231,8 +270,11 @@ type wtx struct {
 	ctx   context.Context
 	tx    *sql.Conn
 	st    *statements
-	now   time.Time // when the current op started: the clock of its checks
-	stamp time.Time // the same by Options.Now: what a game's Updated becomes
+	hot   *hotStatements
+	args  [8]driver.NamedValue // execHot's, used again
+	execs int                  // the statements execHot ran in the group, for tests
+	now   time.Time            // when the current op started: the clock of its checks
+	stamp time.Time            // the same by Options.Now: what a game's Updated becomes
 }
 
 // exec runs st, one of the writer's statements, prepared once on its
@@ -241,21 +283,44 @@ func (w *wtx) exec(st *sql.Stmt, args ...any) (sql.Result, error) {
 	return st.ExecContext(w.ctx, args...)
 }
 
+// execHot runs st, one of the writer's hot statements, with args (at
+// most len(w.args)) on the driver's connection itself: database/sql would
+// copy and check every argument and wrap the result, at every statement
+// of every move.
+func (w *wtx) execHot(st driver.StmtExecContext, args ...any) (driver.Result, error) {
+	nv := w.args[:len(args)]
+	for i, a := range args {
+		nv[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+	}
+	w.execs++
+	var res driver.Result
+	err := w.tx.Raw(func(any) error {
+		var err error
+		res, err = st.ExecContext(w.ctx, nv)
+		return err
+	})
+	clear(nv) // keeps no argument from the collector
+	return res, err
+}
+
 func (w *wtx) row(st *sql.Stmt, args ...any) *sql.Row {
 	return st.QueryRowContext(w.ctx, args...)
 }
 
 // moveRow is a move's update of its game in play, which stays in play,
 // where the move may go: the game at the move's index, the fence
-// permitting (store.Lease's Permits: ?5 zero, no live lease; else the
-// live lease's fence), the clock kept when ?2 is NULL. It sets no column
-// an index holds (TestMoveWritesNothingIndexed), so that a move's commit
-// writes its game's row and its own, and no index entry. No row changed:
-// wtx.live says why.
-const moveRow = `UPDATE games SET updated = max(updated + 1, ?1), move_count = move_count + 1, clock = coalesce(?2, clock)
-	WHERE id = ?3 AND move_count = ?4 AND status = 'playing'
-		AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?6) = (?5 <> 0)
-		AND (?5 = 0 OR lease_fence = ?5)`
+// permitting (store.Lease's Permits: a fence of zero, no live lease; else
+// the live lease's fence), the clock kept when the clock given is NULL.
+// Its arguments: time updated, clock, game, index, now, and the fence
+// three times; its parameters are bound by position, which the driver
+// does without a name to look up. It sets no column an index holds
+// (TestMoveWritesNothingIndexed), so that a move's commit writes its
+// game's row and its own, and no index entry. No row changed: wtx.live
+// says why.
+const moveRow = `UPDATE games SET updated = max(updated + 1, ?), move_count = move_count + 1, clock = coalesce(?, clock)
+	WHERE id = ? AND move_count = ? AND status = 'playing'
+		AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?) = (? <> 0)
+		AND (? = 0 OR lease_fence = ?)`
 
 // moveStatus is moveRow for a move that may change its game's status
 // (the last, or the first of a game still open), ?1: it sets the status,
@@ -296,33 +361,76 @@ func listedAs(status, updated string) string {
 
 // statements are the writer's, prepared once on its connection.
 type statements struct {
-	begin, commitTx, rollback      *sql.Stmt
-	savepoint, release, rollbackTo *sql.Stmt
+	rollback, rollbackTo *sql.Stmt // the group's frame: begin and the others are hot
 
 	gameExists, insertGame, insertSeat, insertMove  *sql.Stmt
 	gameForWrite, seatForWrite, takeSeat, setStatus *sql.Stmt
-	touch, moveRow, moveStatus, setLease            *sql.Stmt
+	touch, setLease                                 *sql.Stmt
 	setClock, setClockListed, renewLeases           *sql.Stmt
 	setRematch, setSeatBot                          *sql.Stmt
 	health                                          *sql.Stmt
 }
+
+// hotStatements are the writer's statements of a group's frame and of a
+// move, prepared once on its driver connection and run by wtx.execHot.
+type hotStatements struct {
+	begin, commitTx, savepoint, release driver.StmtExecContext
+	moveRow, moveStatus, insertMove     driver.StmtExecContext
+	all                                 []driver.Stmt // to close
+}
+
+// prepare prepares the statements on c, the writer's driver connection.
+func (h *hotStatements) prepare(ctx context.Context, c driver.ConnPrepareContext) error {
+	for _, p := range []struct {
+		s   *driver.StmtExecContext
+		sql string
+	}{
+		{&h.begin, "BEGIN IMMEDIATE"},
+		{&h.commitTx, "COMMIT"},
+		{&h.savepoint, "SAVEPOINT op"},
+		{&h.release, "RELEASE op"},
+		{&h.moveRow, moveRow},
+		{&h.moveStatus, moveStatus},
+		{&h.insertMove, insertMove},
+	} {
+		st, err := c.PrepareContext(ctx, p.sql)
+		if err != nil {
+			h.close()
+			return fmt.Errorf("%s: %w", p.sql, err)
+		}
+		h.all = append(h.all, st)
+		x, ok := st.(driver.StmtExecContext)
+		if !ok {
+			h.close()
+			return fmt.Errorf("%s: the driver's statement %T runs with no context", p.sql, st)
+		}
+		*p.s = x
+	}
+	return nil
+}
+
+func (h *hotStatements) close() {
+	for _, st := range h.all {
+		st.Close()
+	}
+	*h = hotStatements{}
+}
+
+// insertMove stores a move.
+const insertMove = "INSERT INTO moves (game_id, idx, token) VALUES (?, ?, ?)"
 
 func (st *statements) prepare(ctx context.Context, db *sql.Conn) error {
 	for _, p := range []struct {
 		s   **sql.Stmt
 		sql string
 	}{
-		{&st.begin, "BEGIN IMMEDIATE"},
-		{&st.commitTx, "COMMIT"},
 		{&st.rollback, "ROLLBACK"},
-		{&st.savepoint, "SAVEPOINT op"},
-		{&st.release, "RELEASE op"},
 		{&st.rollbackTo, "ROLLBACK TO op"},
 		{&st.gameExists, "SELECT count(*) FROM games WHERE id = ?"},
 		{&st.insertGame, `INSERT INTO games (id, status, cheques, seed, created, updated, move_count, creator_hash, rated, clock, rematch_of, rematch, listed)
 			VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ` + listedAs("?2", "?6") + `)`},
 		{&st.insertSeat, "INSERT INTO seats (game_id, idx, name, bot, token_hash, account_id) VALUES (?, ?, ?, ?, ?, ?)"},
-		{&st.insertMove, "INSERT INTO moves (game_id, idx, token) VALUES (?, ?, ?)"},
+		{&st.insertMove, insertMove},
 		{&st.gameForWrite, "SELECT status, move_count, lease_node, lease_fence, lease_expires FROM games WHERE id = ?"},
 		{&st.seatForWrite, "SELECT name, bot, token_hash FROM seats WHERE game_id = ? AND idx = ?"},
 		{&st.takeSeat, "UPDATE seats SET name = ?, token_hash = ?, account_id = ? WHERE game_id = ? AND idx = ?"},
@@ -330,8 +438,6 @@ func (st *statements) prepare(ctx context.Context, db *sql.Conn) error {
 		{&st.setStatus, "UPDATE games SET status = ?1, updated = " + nextUpdated + ", listed = " + listedAs("?1", nextUpdated) +
 			" WHERE id = ?3 AND status = 'open'"},
 		{&st.touch, "UPDATE games SET status = ?1, updated = " + nextUpdated + ", listed = " + listedAs("?1", nextUpdated) + " WHERE id = ?3"},
-		{&st.moveRow, moveRow},
-		{&st.moveStatus, moveStatus},
 		{&st.setLease, "UPDATE games SET lease_node = ?, lease_fence = ?, lease_expires = ? WHERE id = ?"},
 		{&st.setClock, setClockPlaying},
 		{&st.setClockListed, "UPDATE games SET clock = ?1, updated = " + nextUpdated + ", listed = " + listedAs("status", nextUpdated) + " WHERE id = ?3"},
@@ -349,9 +455,9 @@ func (st *statements) prepare(ctx context.Context, db *sql.Conn) error {
 }
 
 func (st *statements) close() {
-	for _, s := range []*sql.Stmt{st.begin, st.commitTx, st.rollback, st.savepoint, st.release, st.rollbackTo, st.gameExists, st.insertGame,
+	for _, s := range []*sql.Stmt{st.rollback, st.rollbackTo, st.gameExists, st.insertGame,
 		st.insertSeat, st.insertMove, st.gameForWrite, st.seatForWrite, st.takeSeat, st.setStatus, st.touch,
-		st.moveRow, st.moveStatus, st.setLease, st.health, st.setClock, st.setClockListed, st.renewLeases, st.setRematch, st.setSeatBot} {
+		st.setLease, st.health, st.setClock, st.setClockListed, st.renewLeases, st.setRematch, st.setSeatBot} {
 		if s != nil {
 			s.Close()
 		}

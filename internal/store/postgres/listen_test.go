@@ -1,0 +1,120 @@
+package postgres
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
+)
+
+// hear waits for n notices on ch, none of them Missed.
+func hear(t *testing.T, ch <-chan store.Notice, n int) []store.Notice {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	var got []store.Notice
+	for len(got) < n {
+		select {
+		case m := <-ch:
+			if m.Missed {
+				t.Fatalf("after %d notices: a Missed notice (the listening connection was made again)", len(got))
+			}
+			got = append(got, m)
+		case <-timeout:
+			t.Fatalf("%d of %d notices heard", len(got), n)
+		}
+	}
+	return got
+}
+
+// TestListenAllocations: a notification heard costs the listener the
+// allocations of its message and no more: the wait is not a context
+// watched per notification (a registration a notice), nor pgx's queue.
+// Every node hears several notifications a move.
+func TestListenAllocations(t *testing.T) {
+	const n = 2000
+	url := pgtest.DirectDB(t) // the proxy would count its own allocations
+	s := open(t, url)
+	defer s.Close()
+	notices, err := s.Subscribe(t.Context(), "allocs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sender, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sender.Close(t.Context())
+	send := func(n int) {
+		t.Helper()
+		// One statement, one row: the sender's allocations do not grow
+		// with n.
+		if _, err := sender.Exec(t.Context(), "SELECT count(pg_notify('allocs', 'payload ' || i)) FROM generate_series(1, $1) AS i", n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(10) // the connections made, the first buffers grown
+	hear(t, notices, 10)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	send(n)
+	got := hear(t, notices, n)
+	runtime.ReadMemStats(&after)
+	if got[n-1].Payload != fmt.Sprint("payload ", n) {
+		t.Fatalf("the last notice is %+v", got[n-1])
+	}
+	per := float64(after.Mallocs-before.Mallocs) / n
+	t.Logf("%.2f allocations a notification", per)
+	// pgx's decoding takes 5 (the message's two byte slices and two
+	// strings, the Notification); a context watched per wait took 4 more.
+	if per > 6.5 {
+		t.Errorf("%.2f allocations a notification heard; want at most 6.5", per)
+	}
+}
+
+// TestListenInterrupted: a Subscribe to a new channel interrupts the
+// listener's wait and keeps its connection (no Missed notice, nothing
+// lost): the notices before and after it arrive, and so do those of the
+// new channel.
+func TestListenInterrupted(t *testing.T) {
+	t.Parallel()
+	s := open(t, pgtest.DB(t))
+	defer s.Close()
+	first, err := s.Subscribe(t.Context(), "first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Publish(t.Context(), "first", "before"); err != nil {
+		t.Fatal(err)
+	}
+	hear(t, first, 1)
+	for i := range 20 {
+		second, err := s.Subscribe(t.Context(), fmt.Sprintf("second%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Publish(t.Context(), fmt.Sprintf("second%d", i), "new"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Publish(t.Context(), "first", fmt.Sprint("after ", i)); err != nil {
+			t.Fatal(err)
+		}
+		if got := hear(t, second, 1); got[0].Payload != "new" {
+			t.Fatalf("second%d heard %+v", i, got)
+		}
+		if got := hear(t, first, 1); got[0].Payload != fmt.Sprint("after ", i) {
+			t.Fatalf("first heard %+v, want after %d", got, i)
+		}
+	}
+	done := make(chan struct{})
+	go func() { s.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close did not end the listener's wait")
+	}
+}

@@ -1,0 +1,161 @@
+package table
+
+import (
+	"encoding/base64"
+	"encoding/json"
+
+	"github.com/razziagame/razzia/internal/jsonscan"
+	"github.com/razziagame/razzia/internal/match"
+)
+
+// parseEnvelope decodes a message on a node's channel. The owner of a
+// game decodes every move passed to it: decodeRequest reads a request as
+// ask writes it without reflection; encoding/json decodes the rest.
+func parseEnvelope(payload string) (envelope, error) {
+	if env, ok := decodeRequest(payload); ok {
+		return env, nil
+	}
+	return unmarshalEnvelope(payload)
+}
+
+// unmarshalEnvelope decodes the envelopes decodeRequest leaves: a variable
+// of its own, so that parseEnvelope's stays off the heap.
+func unmarshalEnvelope(payload string) (envelope, error) {
+	var env envelope
+	err := json.Unmarshal([]byte(payload), &env)
+	return env, err
+}
+
+// decodeRequest decodes the envelope of a request as encoding/json would,
+// its strings sharing p's bytes: an object of envelope's keys and a
+// match.Command's, each once, strings without escapes. Anything else (an
+// answer, a key it does not know, a null, white space, an escape) it
+// leaves to encoding/json, which it never contradicts (FuzzDecodeRequest).
+func decodeRequest(p string) (envelope, bool) {
+	var env envelope
+	n, ok := jsonObject(p, func(key, v string) (int, bool) {
+		switch key {
+		case "id":
+			id, n, ok := jsonscan.Int(v, false)
+			env.ID = uint64(id)
+			return n, ok
+		case "from":
+			return readText(v, &env.From)
+		case "notice":
+			return readBool(v, &env.Notice)
+		case "req":
+			env.Req = &match.Command{}
+			return jsonObject(v, func(key, v string) (int, bool) { return decodeCommandField(env.Req, key, v) })
+		}
+		return 0, false
+	})
+	if !ok || n != len(p) || env.Req == nil {
+		return envelope{}, false
+	}
+	return env, true
+}
+
+// decodeCommandField decodes the value at the start of v of r's field
+// key, and returns its length.
+func decodeCommandField(r *match.Command, key, v string) (int, bool) {
+	var s *string
+	switch key {
+	case "op":
+		op, n, ok := jsonscan.Text(v)
+		r.Kind = match.Kind(op)
+		return n, ok
+	case "hash":
+		h, n, ok := jsonscan.Text(v)
+		if !ok {
+			return 0, false
+		}
+		b, err := base64.StdEncoding.DecodeString(h)
+		r.Hash = b
+		return n, err == nil
+	case "seat", "seq":
+		x, n, ok := jsonscan.Int(v, true)
+		if key == "seat" {
+			r.Seat = int(x)
+		} else {
+			r.Seq = int(x)
+		}
+		return n, ok
+	case "mute":
+		return readBool(v, &r.Mute)
+	case "game":
+		s = &r.Game
+	case "name":
+		s = &r.Name
+	case "account":
+		s = &r.Account
+	case "move":
+		s = &r.Move
+	case "phrase":
+		s = &r.Phrase
+	case "text":
+		s = &r.Text
+	case "level":
+		s = &r.Level
+	default:
+		return 0, false
+	}
+	return readText(v, s)
+}
+
+// jsonObject reads the object at the start of v, handing field each key
+// and the text from its value on; field decodes the value and returns its
+// length. It returns the object's length; false for another shape or a
+// key given twice (encoding/json would merge or overwrite).
+func jsonObject(v string, field func(key, v string) (int, bool)) (int, bool) {
+	if len(v) < 2 || v[0] != '{' {
+		return 0, false
+	}
+	if v[1] == '}' {
+		return 2, true
+	}
+	var (
+		seen [16]string
+		keys int
+	)
+	for i := 1; ; {
+		key, n, ok := jsonscan.Text(v[i:])
+		if !ok || i+n >= len(v) || v[i+n] != ':' || keys == len(seen) {
+			return 0, false
+		}
+		for _, k := range seen[:keys] {
+			if k == key {
+				return 0, false
+			}
+		}
+		seen[keys] = key
+		keys++
+		i += n + 1
+		if n, ok = field(key, v[i:]); !ok {
+			return 0, false
+		}
+		if i += n; i >= len(v) {
+			return 0, false
+		}
+		switch v[i] {
+		case ',':
+			i++
+		case '}':
+			return i + 1, true
+		default:
+			return 0, false
+		}
+	}
+}
+
+// readText reads the string at the start of v into s, and returns its length.
+func readText(v string, s *string) (n int, ok bool) {
+	*s, n, ok = jsonscan.Text(v)
+	return n, ok
+}
+
+// readBool reads the boolean at the start of v into b, and returns its
+// length.
+func readBool(v string, b *bool) (n int, ok bool) {
+	*b, n, ok = jsonscan.Bool(v)
+	return n, ok
+}
