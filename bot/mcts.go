@@ -47,6 +47,7 @@ type MCTS struct {
 	limit   time.Duration // 0: no time limit
 	workers int
 	c       float64     // exploration constant
+	fpu     float64     // first-play urgency: see selectEdge; negative: every move tried first
 	bias    float64     // weight of the heuristic's move
 	noise   float64     // noise of the playout policy, in points
 	rollout rollout     // the playouts' policy
@@ -67,7 +68,7 @@ type MCTS struct {
 // once (at least 1). Its playouts are those of hard and expert
 // (rollout=auto), so that analysis and hints judge as they play.
 func NewMCTS(seed uint64, iters int, limit time.Duration, workers int) *MCTS {
-	return &MCTS{iters: iters, limit: limit, workers: max(1, workers), c: 0.4, bias: 1, noise: 2, cut: true,
+	return &MCTS{iters: iters, limit: limit, workers: max(1, workers), c: 0.4, fpu: -1, bias: 1, noise: 2, cut: true,
 		rollout: rolloutAuto, w: &defaultWeights, rng: newRand(seed)}
 }
 
@@ -517,23 +518,43 @@ func (t *tree) iterate(st *razzia.State) {
 	}
 }
 
-// selectEdge picks an untried edge first, then the edge with the highest
-// upper confidence bound for the seat to move, plus the heuristic's bias.
+// selectEdge picks the edge with the highest upper confidence bound for
+// the seat to move, plus the heuristic's bias. An untried edge comes
+// first, unless the search has a first-play urgency (fpu ≥ 0): then an
+// untried edge counts as one visit worth the mean of the node's tried
+// edges less fpu, so that moves are tried one by one as the node's visits
+// grow, and a node of few visits plays much as the heuristic would
+// instead of trying every move once.
 func (t *tree) selectEdge(nd *node) int32 {
 	if t.forced >= 0 && nd == &t.nodes[0] {
 		return t.forced
 	}
 	logN := math.Log(float64(nd.visits))
 	best, bestU := nd.first, math.Inf(-1)
+	untried := int32(-1)
+	var sum, tried float64
 	for i := nd.first; i < nd.first+int32(nd.n); i++ {
 		e := &t.edges[i]
 		if e.visits == 0 {
-			return i
+			if t.b.fpu < 0 {
+				return i
+			}
+			if untried < 0 || e.prior > t.edges[untried].prior {
+				untried = i
+			}
+			continue
 		}
 		n := float64(e.visits)
+		sum, tried = sum+float64(e.reward), tried+n
 		u := float64(e.reward)/n + t.b.c*math.Sqrt(logN/n) + t.b.bias*float64(e.prior)/(n+1)
 		if u > bestU {
 			best, bestU = i, u
+		}
+	}
+	if untried >= 0 {
+		u := sum/tried - t.b.fpu + t.b.c*math.Sqrt(logN) + t.b.bias*float64(t.edges[untried].prior)/2
+		if tried == 0 || u >= bestU {
+			return untried
 		}
 	}
 	return best

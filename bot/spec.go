@@ -19,7 +19,7 @@ var ErrSpec = errors.New("invalid bot spec")
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
-	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,value=NAME], " +
+	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,value=NAME], " +
 	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X,value=NAME], " +
 	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ") +
 	"; heuristic, mcts and flat also take the policy's weights for experiments (" + strings.Join(weightNames(), "|") + "=X)"
@@ -131,12 +131,14 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	random                  uniform over the legal moves
 //	heuristic[:noise=X]     values lots and cheques by the scoring rules;
 //	                        noise adds that many points of random error
-//	mcts[:iters=N,time=D,workers=N|all,c=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,value=NAME]
+//	mcts[:iters=N,time=D,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,value=NAME]
 //	                        Monte Carlo tree search with at most N iterations
 //	                        (default 6000, or none when only D is given) and
 //	                        at most D of time per decision (default none),
 //	                        on N workers (default 1; all: one per core),
-//	                        exploration constant X (default 0.4), bias X
+//	                        exploration constant X (default 0.4), a
+//	                        first-play urgency X (default none: every move
+//	                        of a node tried once first), bias X
 //	                        towards the heuristic's move (default 1),
 //	                        playouts by the heuristic with noise X (default
 //	                        2) or uniform, ended at the round's end by the
@@ -260,7 +262,7 @@ func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	// so that specs written before rollout=auto play as they did.
 	m.rollout = rolloutHeuristic
 	given, err := setOptions(m, name, opts, hasOpts, mctsOptions,
-		"iters=N, time=DURATION, workers=N, c=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, value=NAME, the policy's weights")
+		"iters=N, time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, value=NAME, the policy's weights")
 	if err != nil {
 		return nil, err
 	}
@@ -275,6 +277,7 @@ var mctsOptions = map[string]setter[*MCTS]{
 	"time":    func(m *MCTS, _, val string) error { return parseTime(val, &m.limit) },
 	"workers": func(m *MCTS, _, val string) error { return parseWorkers(val, &m.workers) },
 	"c":       func(m *MCTS, key, val string) error { return setFloat(&m.c, key, val, 0, 10) },
+	"fpu":     func(m *MCTS, key, val string) error { return setFloat(&m.fpu, key, val, 0, 10) },
 	"bias":    func(m *MCTS, key, val string) error { return setFloat(&m.bias, key, val, 0, 100) },
 	"noise":   func(m *MCTS, key, val string) error { return setFloat(&m.noise, key, val, 0, 100) },
 	"cut":     func(m *MCTS, _, val string) error { return parseCut(val, &m.cut) },

@@ -18,6 +18,8 @@ func TestSpecOptionEffects(t *testing.T) {
 		{"mcts:rollout=light", func(b Bot) bool { return b.(*MCTS).rollout == rolloutLight }},
 		{"mcts:rollout=auto", func(b Bot) bool { return b.(*MCTS).rollout == rolloutAuto }},
 		{"mcts:cut=round", func(b Bot) bool { return b.(*MCTS).cut }},
+		{"mcts", func(b Bot) bool { return b.(*MCTS).fpu < 0 }},
+		{"mcts:fpu=0.1", func(b Bot) bool { return b.(*MCTS).fpu == 0.1 }},
 		{"mcts:iters=50,time=1s", func(b Bot) bool { m := b.(*MCTS); return m.iters == 50 && m.limit == time.Second }},
 		// The noise of flat Monte Carlo is its playouts' too.
 		{"flatmc:noise=4", func(b Bot) bool { f := b.(*FlatMC); return f.noise == 4 && f.play.noise == 4 }},
