@@ -52,9 +52,11 @@ const DropSE = 2.5
 const flatWarmup = 16
 
 // flatWeights are the heuristic's weights with the final cheque majority
-// counted exactly in the last round, and calls readier than the
-// heuristic's, the more so as the police near the raid: tuned by
-// self-play of the yardstick (docs/strength.md).
+// counted exactly in the last round, calls readier than the
+// heuristic's, the more so as the police near the raid (tuned by
+// self-play of the yardstick), and a seat left alone with face-up
+// cheques drawing on to fuller rows, so that the playouts price running
+// out of cheques first (docs/strength.md).
 var flatWeights = func() weights {
 	w := defaultWeights
 	w.exact = true
