@@ -261,7 +261,7 @@ func (s *Store) Unowned(ctx context.Context, limit int) ([]string, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT id FROM games
 		WHERE status IN ('open', 'playing') AND NOT `+liveLease+`
-		ORDER BY status = 'playing' DESC, updated, id LIMIT $1`, lim)
+		ORDER BY status = 'playing' DESC, `+updatedOf("games")+`, id LIMIT $1`, lim)
 	if err != nil {
 		return nil, s.fail("list unowned games", err)
 	}

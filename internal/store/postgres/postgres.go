@@ -9,7 +9,9 @@
 // status, cheques as JSON text, seed, created and updated in Unix
 // nanoseconds, move_count, lease_node, lease_fence, lease_expires as a
 // timestamptz, creator_hash), seats (game_id, idx, name, bot, token_hash), moves
-// (game_id, idx, token), keyed by (game_id, idx) so that no move index is
+// (game_id, idx, token, and the game's time updated and clock as a move
+// in play left them, so that such a move writes no new version of its
+// game's row: see lastMove), keyed by (game_id, idx) so that no move index is
 // stored twice, health (one row a health check rewrites), and goose's
 // razzia_schema_version, which marks the schema as Razzia's: a schema
 // holding other tables without it is refused, and so is a schema version
