@@ -567,20 +567,44 @@ type move struct {
 
 // queue adds m's statement to the batch.
 func (m *move) queue(b *pgx.Batch) *pgx.QueuedQuery {
+	return b.Queue(appendMove, m.args()...)
+}
+
+// args are the arguments of m's statement.
+func (m *move) args() []any {
 	change := store.MoveChange(m.id, m.index, m.token, m.status, m.clock).Asked(m.ask)
-	return b.Queue(appendMove, m.id, int64(m.fence), m.index, m.token, string(m.status), store.ChangesChannel, change.Payload(), m.clock, m.stamp.UnixNano())
+	return []any{m.id, int64(m.fence), m.index, m.token, statusArg(m.status), store.ChangesChannel, change.Payload(), m.clock, m.stamp.UnixNano()}
+}
+
+// The statuses a move leaves its game in, as statement arguments: boxed
+// once, not at every move.
+var (
+	playingArg  any = string(store.StatusPlaying)
+	finishedArg any = string(store.StatusFinished)
+)
+
+// statusArg returns status as a statement argument.
+func statusArg(status store.Status) any {
+	switch status {
+	case store.StatusPlaying:
+		return playingArg
+	case store.StatusFinished:
+		return finishedArg
+	}
+	return string(status)
 }
 
 // outcome reads what appendMove returned for m: nil when it wrote, else
 // the refusal, and whether the row should be read again to explain it.
 func (m *move) outcome(s *Store, row pgx.Row) (err error, again bool) {
-	var (
+	var r struct { // one allocation where four variables were four
 		st      string
 		next    int
 		fenced  bool
 		written int
-	)
-	err = row.Scan(&st, &next, &fenced, &written)
+	}
+	err = row.Scan(&r.st, &r.next, &r.fenced, &r.written)
+	st, next, fenced, written := r.st, r.next, r.fenced, r.written
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return fmt.Errorf("postgres: game %q: %w", m.id, store.ErrNotFound), false

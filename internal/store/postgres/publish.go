@@ -26,6 +26,9 @@ type note struct {
 // publishGroup sends every note of a group, in order.
 const publishGroup = `SELECT count(pg_notify(c, p)) FROM unnest($1::text[], $2::text[]) AS n(c, p)`
 
+// publishOne sends the one note of a group.
+const publishOne = `SELECT count(pg_notify($1, $2))`
+
 // liveNotes returns the notes whose callers still wait, and fails the
 // others.
 func (s *Store) liveNotes(notes []*note) []*note {
