@@ -504,7 +504,9 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 	if err := store.CheckMove(id, index, token, status); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
-	return s.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status, clock: hashOrNil(clock), stamp: s.now(), ask: store.AskOf(ctx)})
+	m := movePool.Get().(*move)
+	m.id, m.fence, m.index, m.token, m.status, m.clock, m.stamp, m.ask = id, fence, index, token, status, hashOrNil(clock), s.now(), store.AskOf(ctx)
+	return s.submit(ctx, m)
 }
 
 // SetClock implements store.Store.
@@ -563,6 +565,8 @@ type move struct {
 	stamp  time.Time  // the game's Updated time (Options.Now)
 	ask    *store.Ask // the request the move was made for, named in its notice; nil for none
 	done   chan error
+	w      write  // the move as its group holds it
+	argv   [9]any // args', used again
 }
 
 // queue adds m's statement to the batch.
@@ -573,7 +577,8 @@ func (m *move) queue(b *pgx.Batch) *pgx.QueuedQuery {
 // args are the arguments of m's statement.
 func (m *move) args() []any {
 	change := store.MoveChange(m.id, m.index, m.token, m.status, m.clock).Asked(m.ask)
-	return []any{m.id, int64(m.fence), m.index, m.token, statusArg(m.status), store.ChangesChannel, change.Payload(), m.clock, m.stamp.UnixNano()}
+	m.argv = [9]any{m.id, int64(m.fence), m.index, m.token, statusArg(m.status), store.ChangesChannel, change.Payload(), m.clock, m.stamp.UnixNano()}
+	return m.argv[:]
 }
 
 // The statuses a move leaves its game in, as statement arguments: boxed
@@ -625,7 +630,7 @@ func (m *move) outcome(s *Store, row pgx.Row) (err error, again bool) {
 // which the update saw, or, if it cannot be read, as the statement began
 // (err).
 func (m *move) refused(s *Store, err error) error {
-	now, refusal := m.outcome(s, s.pool.QueryRow(s.ctx, moveChecks, m.id, int64(m.fence)))
+	now, refusal := m.outcome(s, s.pool.QueryRow(s.groupCtx, moveChecks, m.id, int64(m.fence)))
 	if refusal || errors.Is(now, store.ErrNotFound) {
 		return now
 	}

@@ -98,10 +98,16 @@ type Store struct {
 	broker store.Broker
 	listen listener
 	batch  *store.Batcher[*write] // AppendMove's and Publish's groups
+	moves  []*move                // the moves of the group being committed: the writer's
+	notes  []*note                // the notes of the group being committed: the writer's
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	// groupCtx is ctx that never ends, the groups' statements': Close
+	// ends ctx only once every group was committed, and pgx watches a
+	// context that may end with a callback of its own at every statement.
+	groupCtx context.Context
+	wg       sync.WaitGroup
 }
 
 var _ store.Store = (*Store)(nil)
@@ -202,6 +208,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.groupCtx = context.WithoutCancel(s.ctx)
 	s.listen.init(s)
 	s.batch = store.NewBatcher(maxGroup, 0, s.commit)
 	return s, nil
