@@ -30,17 +30,6 @@ var latest = map[string]map[string]string{
 	"games": {"updated": updatedOf("games"), "move_count": movesOf("games"), "clock": clockOf("games")},
 }
 
-// selected is the list of columns of k a copy reads.
-func selected(k *store.Kind) string {
-	names := k.Names()
-	for i, n := range names {
-		if x, ok := latest[k.Table][n]; ok {
-			names[i] = x + " AS " + n
-		}
-	}
-	return strings.Join(names, ", ")
-}
-
 // Tables implements store.Copier: the tables of the connection's current
 // schema, without the columns PostgreSQL derives from the others and the
 // carried columns.
@@ -77,7 +66,7 @@ func (s *Store) Dump(ctx context.Context, k *store.Kind, yield func(store.Row) e
 			order[i] += ` COLLATE "C"`
 		}
 	}
-	q := fmt.Sprintf("SELECT %s FROM %s ORDER BY %s", selected(k), k.Table, strings.Join(order, ", "))
+	q := fmt.Sprintf("SELECT %s FROM %s ORDER BY %s", k.Select(latest[k.Table]), k.Table, strings.Join(order, ", "))
 	var yieldErr error // the caller's, passed on as it is
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, q)
@@ -190,7 +179,7 @@ func (rw rowWriter) Get(ctx context.Context, k *store.Kind, r store.Row) (store.
 	for i := range where {
 		where[i] = fmt.Sprintf("%s = $%d", names[i], i+1)
 	}
-	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s", selected(k), k.Table, strings.Join(where, " AND "))
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s", k.Select(latest[k.Table]), k.Table, strings.Join(where, " AND "))
 	rows, err := rw.tx.Query(ctx, q, r[:k.Key]...)
 	if err != nil {
 		return nil, err

@@ -577,26 +577,8 @@ func (m *move) queue(b *pgx.Batch) *pgx.QueuedQuery {
 // args are the arguments of m's statement.
 func (m *move) args() []any {
 	change := store.MoveChange(m.id, m.index, m.token, m.status, m.clock).Asked(m.ask)
-	m.argv = [9]any{m.id, int64(m.fence), m.index, m.token, statusArg(m.status), store.ChangesChannel, change.Payload(), m.clock, m.stamp.UnixNano()}
+	m.argv = [9]any{m.id, int64(m.fence), m.index, m.token, store.StatusArg(m.status), store.ChangesChannel, change.Payload(), m.clock, m.stamp.UnixNano()}
 	return m.argv[:]
-}
-
-// The statuses a move leaves its game in, as statement arguments: boxed
-// once, not at every move.
-var (
-	playingArg  any = string(store.StatusPlaying)
-	finishedArg any = string(store.StatusFinished)
-)
-
-// statusArg returns status as a statement argument.
-func statusArg(status store.Status) any {
-	switch status {
-	case store.StatusPlaying:
-		return playingArg
-	case store.StatusFinished:
-		return finishedArg
-	}
-	return string(status)
 }
 
 // outcome reads what appendMove returned for m: nil when it wrote, else

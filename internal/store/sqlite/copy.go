@@ -33,17 +33,6 @@ var latest = map[string]map[string]string{
 	"games": {"updated": updatedOf("games"), "move_count": movesOf("games"), "clock": clockOf("games")},
 }
 
-// selected is the list of columns of k a copy reads.
-func selected(k *store.Kind) string {
-	names := k.Names()
-	for i, n := range names {
-		if x, ok := latest[k.Table][n]; ok {
-			names[i] = x + " AS " + n
-		}
-	}
-	return strings.Join(names, ", ")
-}
-
 // Tables implements store.Copier, without the derived and the carried
 // columns.
 func (s *Store) Tables(ctx context.Context) (map[string][]store.SchemaColumn, error) {
@@ -74,7 +63,7 @@ func (s *Store) Tables(ctx context.Context) (map[string][]store.SchemaColumn, er
 // Dump implements store.Copier, in one read transaction.
 func (s *Store) Dump(ctx context.Context, k *store.Kind, yield func(store.Row) error) error {
 	names := k.Names()
-	q := fmt.Sprintf("SELECT %s FROM %s ORDER BY %s", selected(k), k.Table, strings.Join(names[:k.Key], ", "))
+	q := fmt.Sprintf("SELECT %s FROM %s ORDER BY %s", k.Select(latest[k.Table]), k.Table, strings.Join(names[:k.Key], ", "))
 	var yieldErr error // the caller's, passed on as it is
 	err := s.read(ctx, "read the "+k.Many+" of", func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, q)
@@ -214,7 +203,7 @@ func (rw *rowWriter) Insert(ctx context.Context, k *store.Kind, r store.Row, mer
 func (rw *rowWriter) Get(ctx context.Context, k *store.Kind, r store.Row) (store.Row, error) {
 	names := k.Names()
 	where := strings.Join(names[:k.Key], " = ? AND ") + " = ?"
-	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s", selected(k), k.Table, where)
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s", k.Select(latest[k.Table]), k.Table, where)
 	have, err := scanRow(k, rw.tx.QueryRowContext(ctx, q, encode(r)[:k.Key]...))
 	if err == sql.ErrNoRows {
 		return nil, nil

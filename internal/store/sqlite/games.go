@@ -447,7 +447,7 @@ func (s *Store) appendOp(ctx context.Context, id string, fence store.Fence, inde
 				return nil, err
 			}
 		}
-		res, err := w.execHot(w.hot.moveStatus, statusArg(status), stamp, clock, game, idx, f, now)
+		res, err := w.execHot(w.hot.moveStatus, store.StatusArg(status), stamp, clock, game, idx, f, now)
 		moved, err := updatedRow(res, err)
 		if err != nil {
 			return nil, err
@@ -476,24 +476,6 @@ func updatedRow(res driver.Result, err error) (bool, error) {
 	}
 	n, err := res.RowsAffected()
 	return n > 0, err
-}
-
-// The statuses a move leaves its game in, as statement arguments: boxed
-// once, not at every move.
-var (
-	playingArg  any = string(store.StatusPlaying)
-	finishedArg any = string(store.StatusFinished)
-)
-
-// statusArg returns status as a statement argument.
-func statusArg(status store.Status) any {
-	switch status {
-	case store.StatusPlaying:
-		return playingArg
-	case store.StatusFinished:
-		return finishedArg
-	}
-	return string(status)
 }
 
 // SetClock implements store.Store.
