@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"strings"
+
+	"github.com/razziagame/razzia/internal/protocol"
 )
 
 // A table socket's message is decoded once, into an inbound, whatever
@@ -26,6 +28,8 @@ type inbound struct {
 	Seat   *int     `json:"seat"`
 	Accept *bool    `json:"accept"`
 	Away   *bool    `json:"away"`
+
+	seqValue int // where Seq points when parseMove decoded the message
 }
 
 // fieldsOf returns the JSON names of the fields of form, a struct.
@@ -43,6 +47,10 @@ func fieldsOf(form any) []string {
 // error is for the sender, as decoding data into the form of its type's
 // handler says it.
 func parseInbound(data []byte, m *inbound) (*wsHandler, error) {
+	if parseMove(data, m) {
+		return wsHandlers[protocol.TypeMove], nil
+	}
+	*m = inbound{}
 	if json.Unmarshal(data, m) == nil {
 		if h := handlerOf(m.Type); keysIn(data, h.fields) {
 			return h, nil
@@ -122,4 +130,109 @@ func asciiFold(key []byte, f string) bool {
 		}
 	}
 	return true
+}
+
+// parseMove decodes data into m when it is a move as clients send it, in
+// one pass and without reflection: an object of "type" (which is
+// "move"), "move" and "seq", each once and spelled so, in any order, with
+// strings of printable ASCII without escapes and an integer seq. Any
+// other message, well formed or not, is parseInbound's (false), so that
+// what is decoded and refused never depends on this path.
+func parseMove(data []byte, m *inbound) bool {
+	*m = inbound{}
+	i := skipSpace(data, 0)
+	if i == len(data) || data[i] != '{' {
+		return false
+	}
+	var typ, move, seq bool
+	for {
+		key, j, ok := plainString(data, skipSpace(data, i+1))
+		if !ok {
+			return false
+		}
+		if i = skipSpace(data, j); i == len(data) || data[i] != ':' {
+			return false
+		}
+		i = skipSpace(data, i+1)
+		switch string(key) {
+		case "type":
+			var v []byte
+			v, i, ok = plainString(data, i)
+			ok, typ = ok && !typ && string(v) == protocol.TypeMove, true
+		case "move":
+			var v []byte
+			v, i, ok = plainString(data, i)
+			ok, move = ok && !move, true
+			m.Move = string(v)
+		case "seq":
+			m.seqValue, i, ok = plainInt(data, i)
+			ok, seq = ok && !seq, true
+			m.Seq = &m.seqValue
+		default:
+			ok = false
+		}
+		if i = skipSpace(data, i); !ok || i == len(data) {
+			return false
+		}
+		if data[i] == '}' {
+			break
+		}
+		if data[i] != ',' {
+			return false
+		}
+	}
+	if !typ || !move || !seq || skipSpace(data, i+1) != len(data) {
+		*m = inbound{}
+		return false
+	}
+	m.Type = protocol.TypeMove
+	return true
+}
+
+// skipSpace returns where JSON's white space from i ends.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// plainString returns the string at i, printable ASCII without escapes
+// (its bytes are its value), and where it ends; false for anything else.
+func plainString(data []byte, i int) ([]byte, int, bool) {
+	if i == len(data) || data[i] != '"' {
+		return nil, i, false
+	}
+	for j := i + 1; j < len(data); j++ {
+		switch c := data[j]; {
+		case c == '"':
+			return data[i+1 : j], j + 1, true
+		case c < ' ' || c > '~' || c == '\\':
+			return nil, j, false
+		}
+	}
+	return nil, len(data), false
+}
+
+// plainInt returns the JSON integer at i, no fraction or exponent and
+// small enough for any int, and where it ends; false for anything else.
+func plainInt(data []byte, i int) (int, int, bool) {
+	neg := i < len(data) && data[i] == '-'
+	if neg {
+		i++
+	}
+	start, n := i, 0
+	for ; i < len(data) && '0' <= data[i] && data[i] <= '9'; i++ {
+		n = n*10 + int(data[i]-'0')
+	}
+	switch digits := i - start; {
+	case digits == 0 || digits > 9 || (digits > 1 && data[start] == '0'):
+		return 0, i, false
+	case i < len(data) && (data[i] == '.' || data[i] == 'e' || data[i] == 'E'):
+		return 0, i, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, i, true
 }
