@@ -174,31 +174,43 @@ func ownMembers(public *protocol.State, u *table.Update) (*protocol.State, error
 
 // patchMessage encodes the patch of the state last sent into state, with
 // the update's events, untold; d is the spectators' patch of the change
-// (publicDiff), which each seat's is made from.
+// (publicDiff), which each seat's is made from. The events are encoded
+// once for the change's patches, and each seat's patch appended after
+// them in one buffer, copied once.
 func patchMessage(u *table.Update, last sentState, state *protocol.State, d *protocol.StateDiff) ([]byte, error) {
-	scratch := stateScratch.Get().(*[]byte)
-	defer stateScratch.Put(scratch)
-	patch, same, err := d.AppendDiff((*scratch)[:0], last.state, state)
-	if err != nil {
-		return nil, err
-	}
-	*scratch = patch
-	if same {
-		patch = []byte("{}")
-	}
 	// The events as a patch carries them are every seat's alike: the
 	// scores LeanEvents leaves out are public.
 	ev, err := u.SharedByEvents("patch", func(u table.Update) (any, error) {
 		events := protocol.Events(u.Events, nil, nil)
 		protocol.LeanEvents(events, u.View)
-		return events, nil
+		e := new(encodedEvents)
+		var err error
+		e.b, err = protocol.AppendEvents(e.buf[:0], events)
+		return e, err
 	})
 	if err != nil {
 		return nil, err
 	}
-	events := ev.([]protocol.Event)
-	p := protocol.PatchMessage{Type: protocol.TypePatch, Base: last.version, Version: u.Version, Events: events, Patch: patch}
-	return encodeOnce(p.AppendJSON)
+	scratch := stateScratch.Get().(*[]byte)
+	defer stateScratch.Put(scratch)
+	b := protocol.AppendPatchHead((*scratch)[:0], last.version, u.Version, ev.(*encodedEvents).b)
+	at := len(b)
+	b, same, err := d.AppendDiff(b, last.state, state)
+	if err != nil {
+		return nil, err
+	}
+	if same {
+		b = append(b[:at], "{}"...)
+	}
+	*scratch = append(b, '}')
+	return bytes.Clone(*scratch), nil
+}
+
+// encodedEvents are a change's events as its patches carry them, b, in
+// buf where they fit: one allocation.
+type encodedEvents struct {
+	b   []byte
+	buf [232]byte
 }
 
 // encodeOnce returns what appendJSON appends, encoded in a buffer kept

@@ -160,15 +160,7 @@ func appendEvent(b []byte, e Event) []byte {
 // (the patch, valid JSON, as it is), but for a base of Version-1, which
 // it leaves out (ParsePatch reads it so).
 func (m *PatchMessage) AppendJSON(b []byte) ([]byte, error) {
-	b = append(b, `{"type":`...)
-	b = appendString(b, m.Type)
-	if m.Base != m.Version-1 {
-		b = append(b, `,"base":`...)
-		b = strconv.AppendInt(b, m.Base, 10)
-	}
-	b = append(b, `,"version":`...)
-	b = strconv.AppendInt(b, m.Version, 10)
-	b = append(b, `,"events":`...)
+	b = m.appendHead(b)
 	b, err := appendEvents(b, m.Events)
 	if err != nil {
 		return nil, err
@@ -181,6 +173,35 @@ func (m *PatchMessage) AppendJSON(b []byte) ([]byte, error) {
 	}
 	return append(b, '}'), nil
 }
+
+// appendHead appends the patch message's members before its events'
+// value.
+func (m *PatchMessage) appendHead(b []byte) []byte {
+	b = append(b, `{"type":`...)
+	b = appendString(b, m.Type)
+	if m.Base != m.Version-1 {
+		b = append(b, `,"base":`...)
+		b = strconv.AppendInt(b, m.Base, 10)
+	}
+	b = append(b, `,"version":`...)
+	b = strconv.AppendInt(b, m.Version, 10)
+	return append(b, `,"events":`...)
+}
+
+// AppendPatchHead appends what AppendJSON appends of a patch message of
+// the version from base before its patch's value, with its events
+// encoded already (AppendEvents): a server encodes a change's events
+// once for every seat's patch. The patch's value and a closing brace
+// make the message.
+func AppendPatchHead(b []byte, base, version int64, events []byte) []byte {
+	m := PatchMessage{Type: TypePatch, Base: base, Version: version}
+	b = append(m.appendHead(b), events...)
+	return append(b, `,"patch":`...)
+}
+
+// AppendEvents appends events as a message's member's value encodes
+// them.
+func AppendEvents(b []byte, events []Event) ([]byte, error) { return appendEvents(b, events) }
 
 // appendJSON appends the game's information as json.Marshal encodes it:
 // its rare parts (the pace, the rematch offer) by json.Marshal. Lean, it

@@ -253,3 +253,35 @@ func TestAppendPaceAndClockAsMarshal(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendPatchHead: a patch message made of AppendPatchHead, its
+// events encoded once, is AppendJSON's, whatever its base.
+func TestAppendPatchHead(t *testing.T) {
+	events := []Event{{Event: razzia.Event{Kind: razzia.EventDraw, Seat: 3, Card: razzia.Police, Police: 4}}}
+	for _, tc := range []struct {
+		name          string
+		base, version int64
+		events        []Event
+	}{
+		{"next", 41, 42, events},
+		{"from an older version", 39, 42, events},
+		{"no events", 41, 42, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			patch := json.RawMessage(`{"view":{"seat":1}}`)
+			m := PatchMessage{Type: TypePatch, Base: tc.base, Version: tc.version, Events: tc.events, Patch: patch}
+			want, err := m.AppendJSON(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev, err := AppendEvents(nil, tc.events)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := append(append(AppendPatchHead(nil, tc.base, tc.version, ev), patch...), '}')
+			if string(got) != string(want) {
+				t.Errorf("got %s, want %s", got, want)
+			}
+		})
+	}
+}
