@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/razziagame/razzia/internal/race"
@@ -727,5 +728,25 @@ func TestParseMoveAllocates(t *testing.T) {
 		if n := testing.AllocsPerRun(100, func() { ParseMove(token) }); n != 0 {
 			t.Errorf("ParseMove(%q) allocates %v times, want 0", token, n)
 		}
+	}
+}
+
+// TestBidTokens: a bid's token is spelled as ParseMove reads it and,
+// for every cheque a game has, made without an allocation: a server
+// names every legal bid at every change.
+func TestBidTokens(t *testing.T) {
+	for c := 1; c <= MaxCheque; c++ {
+		m := Move{Action: ActionBid, Cheque: uint8(c)}
+		if tok := m.String(); tok != "bid "+strconv.Itoa(c) {
+			t.Errorf("cheque %d: %q", c, tok)
+		} else if back, err := ParseMove(tok); err != nil || back != m {
+			t.Errorf("ParseMove(%q) = %v, %v", tok, back, err)
+		}
+		if n := testing.AllocsPerRun(10, func() { _ = m.String() }); n != 0 {
+			t.Errorf("cheque %d: %v allocations, want 0", c, n)
+		}
+	}
+	if tok := (Move{Action: ActionBid, Cheque: 0}).String(); tok != "bid 0" {
+		t.Errorf("cheque 0: %q", tok)
 	}
 }

@@ -121,12 +121,24 @@ func (m Move) String() string {
 		}
 		return b.String()
 	case ActionBid:
+		if c := int(m.Cheque); c >= 1 && c <= MaxCheque {
+			return bidTokens[c]
+		}
 		return "bid " + strconv.Itoa(int(m.Cheque))
 	case ActionCall, ActionPass:
 		return m.Action.String()
 	}
 	return "Move(" + m.Action.String() + ")"
 }
+
+// bidTokens are the bids' tokens by cheque, made once: a server names
+// every legal bid at every change.
+var bidTokens = func() (t [MaxCheque + 1]string) {
+	for c := 1; c <= MaxCheque; c++ {
+		t[c] = "bid " + strconv.Itoa(c)
+	}
+	return t
+}()
 
 // phrase describes m as the verb of a sentence: "use thieves on car and ring".
 func (m Move) phrase() string {
