@@ -750,3 +750,39 @@ func TestBidTokens(t *testing.T) {
 		t.Errorf("cheque 0: %q", tok)
 	}
 }
+
+// TestRoundScore: RoundScore is Scores' entry at every moment of random
+// games, and zero for a round not scored or a seat not at the table.
+func TestRoundScore(t *testing.T) {
+	for seed := range uint64(20) {
+		s, err := NewState(3+int(seed%3), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.NewPCG(seed, 7)
+		var buf []Move
+		for {
+			for round := 0; round <= Rounds+1; round++ {
+				scores := s.Scores(round)
+				for seat := -1; seat <= s.Players(); seat++ {
+					want := Score{}
+					if seat >= 0 && seat < len(scores) {
+						want = scores[seat]
+					}
+					if got := s.RoundScore(round, seat); got != want {
+						t.Fatalf("seed %d, round %d, seat %d: %v, Scores says %v", seed, round, seat, got, want)
+					}
+				}
+			}
+			if s.Over() {
+				break
+			}
+			buf = s.LegalMoves(buf[:0])
+			m := buf[uniform(r, len(buf))]
+			if m.Action == ActionDraw {
+				m.Card = s.CardAt(uniform(r, s.DeckLeft()))
+			}
+			s.Apply(m)
+		}
+	}
+}

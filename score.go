@@ -106,6 +106,16 @@ func (s *State) Scores(r int) []Score {
 	return out
 }
 
+// RoundScore is Scores(r)[seat] without the list, which a server would
+// make at every change: the zero Score for a round not scored yet or a
+// seat the game does not have.
+func (s *State) RoundScore(r, seat int) Score {
+	if r < 1 || r > s.ScoredRounds() || seat < 0 || seat >= int(s.players) {
+		return Score{}
+	}
+	return s.scores[r-1][seat].score()
+}
+
 // Totals returns each seat's points summed over the rounds scored so far,
 // one total per player.
 func (s *State) Totals() []int {
