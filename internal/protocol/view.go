@@ -112,6 +112,7 @@ func NewView(v razzia.View) View { return NewViewAfter(v, nil) }
 // as it was. Modify neither view after.
 func NewViewAfter(v razzia.View, prev *View) View {
 	s := &v.State
+	a := newViewAlloc(s)
 	out := View{
 		Seat:        v.Seat,
 		Moves:       v.Moves,
@@ -121,10 +122,10 @@ func NewViewAfter(v razzia.View, prev *View) View {
 		Police:      s.Police(),
 		PoliceLimit: s.PoliceLimit(),
 		Centre:      s.Centre(),
-		Row:         make([]string, 0, s.RowLen()),
+		Row:         a.row,
 		DeckLeft:    s.DeckLeft(),
 		Raid:        s.RaidRisk(),
-		Stakes:      s.Stakes(make([]razzia.Stake, 0, s.Players())),
+		Stakes:      s.Stakes(a.stakes),
 		Winners:     append([]int{}, s.Winners()...),
 	}
 	if prev != nil && slices.Equal(prev.Players, v.Players) {
@@ -132,8 +133,8 @@ func NewViewAfter(v razzia.View, prev *View) View {
 	} else {
 		out.Players = append([]string{}, v.Players...)
 	}
-	for _, k := range s.Row() {
-		out.Row = append(out.Row, k.String())
+	for i := range s.RowLen() {
+		out.Row = append(out.Row, s.RowCard(i).String())
 	}
 	if prev != nil && sameCounts(prev.Remaining, s.Remaining) {
 		out.Remaining = prev.Remaining
@@ -142,19 +143,51 @@ func NewViewAfter(v razzia.View, prev *View) View {
 	}
 	if s.Auction() != razzia.AuctionNone {
 		bid, bidder := s.HighBid()
-		a := &AuctionView{Kind: s.Auction().String(), Initiator: s.Initiator(),
-			HighBid: bid, HighBidder: bidder, MustBid: s.MustBid(),
-			Bids: make([]string, 0, s.Players()), Bidding: make([]Bid, 0, s.Players())}
+		a.auction = AuctionView{Kind: s.Auction().String(), Initiator: s.Initiator(),
+			HighBid: bid, HighBidder: bidder, MustBid: s.MustBid(), Bids: a.bids, Bidding: a.bidding}
+		au := &a.auction
 		for seat := range s.Players() {
 			b := s.Bidding(seat)
-			a.Bids = append(a.Bids, b.String())
-			a.Bidding = append(a.Bidding, bidOf(b))
+			au.Bids = append(au.Bids, b.String())
+			au.Bidding = append(au.Bidding, bidOf(b))
 		}
-		out.Auction = a
+		out.Auction = au
 	}
 	out.Seats = seatViews(v, prev)
 	out.Legal, out.LegalMoves = legalOf(v)
 	return out
+}
+
+// A viewAlloc holds a view's row, stakes and auction, made in one
+// allocation where a table's fit (a server makes a view at every move):
+// each list is a part of its own, full at its length, so that an append
+// to one never writes another's.
+type viewAlloc struct {
+	auction    AuctionView
+	row, bids  []string
+	stakes     []razzia.Stake
+	bidding    []Bid
+	rowBuf     [8]string
+	bidsBuf    [razzia.MaxPlayers]string
+	stakesBuf  [razzia.MaxPlayers]razzia.Stake
+	biddingBuf [razzia.MaxPlayers]Bid
+}
+
+// newViewAlloc returns the room for a view of s, each list empty.
+func newViewAlloc(s *razzia.State) *viewAlloc {
+	a := new(viewAlloc)
+	players := s.Players()
+	if n := s.RowLen(); n <= len(a.rowBuf) {
+		a.row = a.rowBuf[:0:n]
+	} else {
+		a.row = make([]string, 0, n)
+	}
+	if players <= razzia.MaxPlayers {
+		a.bids, a.stakes, a.bidding = a.bidsBuf[:0:players], a.stakesBuf[:0:players], a.biddingBuf[:0:players]
+	} else {
+		a.bids, a.stakes, a.bidding = make([]string, 0, players), make([]razzia.Stake, 0, players), make([]Bid, 0, players)
+	}
+	return a
 }
 
 // seatViews returns the seats' sides of v, prev's where they did not
@@ -162,23 +195,27 @@ func NewViewAfter(v razzia.View, prev *View) View {
 func seatViews(v razzia.View, prev *View) []SeatView {
 	s := &v.State
 	totals := s.Totals()
-	// Each round's scores once, for every seat.
-	scores := make([][]razzia.Score, s.ScoredRounds())
-	for r := range scores {
-		scores[r] = s.Scores(r + 1)
+	// The seats as prev shows them, up to the first that changed: most
+	// moves change none.
+	same := 0
+	if prev != nil && len(prev.Seats) == s.Players() {
+		for same < s.Players() && sameSeat(&prev.Seats[same], s, same, nameOf(v.Players, same), totals[same]) {
+			same++
+		}
+		if same == s.Players() {
+			return prev.Seats
+		}
 	}
 	out := make([]SeatView, 0, s.Players())
-	same := prev != nil && len(prev.Seats) == s.Players()
-	for seat := range s.Players() {
-		name := ""
-		if seat < len(v.Players) {
-			name = v.Players[seat]
-		}
-		if prev != nil && seat < len(prev.Seats) && sameSeat(&prev.Seats[seat], s, seat, name, totals[seat], scores) {
+	if same > 0 {
+		out = append(out, prev.Seats[:same]...)
+	}
+	for seat := same; seat < s.Players(); seat++ {
+		name := nameOf(v.Players, seat)
+		if prev != nil && seat < len(prev.Seats) && sameSeat(&prev.Seats[seat], s, seat, name, totals[seat]) {
 			out = append(out, prev.Seats[seat])
 			continue
 		}
-		same = false
 		sv := SeatView{
 			Name:     name,
 			FaceUp:   s.FaceUp(seat).Values(),
@@ -187,25 +224,30 @@ func seatViews(v razzia.View, prev *View) []SeatView {
 			Scores:   make([]razzia.Score, 0, s.ScoredRounds()),
 			Total:    totals[seat],
 		}
-		for _, round := range scores {
-			sv.Scores = append(sv.Scores, round[seat])
+		for r := range s.ScoredRounds() {
+			sv.Scores = append(sv.Scores, s.RoundScore(r+1, seat))
 		}
 		out = append(out, sv)
-	}
-	if same {
-		return prev.Seats
 	}
 	return out
 }
 
+// nameOf returns the seat's name among players, "" for none.
+func nameOf(players []string, seat int) string {
+	if seat < len(players) {
+		return players[seat]
+	}
+	return ""
+}
+
 // sameSeat reports whether sv shows the seat of s as it is.
-func sameSeat(sv *SeatView, s *razzia.State, seat int, name string, total int, scores [][]razzia.Score) bool {
-	if sv.Name != name || sv.Total != total || len(sv.Scores) != len(scores) ||
+func sameSeat(sv *SeatView, s *razzia.State, seat int, name string, total int) bool {
+	if sv.Name != name || sv.Total != total || len(sv.Scores) != s.ScoredRounds() ||
 		!sameCheques(sv.FaceUp, s.FaceUp(seat)) || !sameCheques(sv.FaceDown, s.FaceDown(seat)) {
 		return false
 	}
-	for r, round := range scores {
-		if sv.Scores[r] != round[seat] {
+	for r, score := range sv.Scores {
+		if score != s.RoundScore(r+1, seat) {
 			return false
 		}
 	}
@@ -261,22 +303,40 @@ func sameCounts(m map[string]int, n func(razzia.Kind) int) bool {
 // for none.
 func legalOf(v razzia.View) ([]string, []Move) {
 	n := len(v.Legal)
-	tokens, typed := make([]string, 0, n), make([]Move, 0, n)
-	var gains []razzia.Score // the bids', allocated together
+	if n == 0 {
+		return []string{}, []Move{}
+	}
+	var tokens []string
+	var typed []Move
+	var gains []razzia.Score // the bids'
+	if n <= maxLegal {
+		a := new(legalAlloc)
+		tokens, typed, gains = a.tokens[:0:n], a.typed[:0:n], a.gains[:0:n]
+	} else {
+		tokens, typed, gains = make([]string, 0, n), make([]Move, 0, n), make([]razzia.Score, 0, n)
+	}
 	s := &v.State
 	for _, m := range v.Legal {
-		tokens = append(tokens, m.String())
 		mv := MoveOf(m)
+		tokens = append(tokens, mv.Token)
 		if m.Action == razzia.ActionBid {
-			if gains == nil {
-				gains = make([]razzia.Score, 0, n)
-			}
 			gains = append(gains, s.Stake(s.ToMove(), int(m.Cheque)))
 			mv.Gain = &gains[len(gains)-1]
 		}
 		typed = append(typed, mv)
 	}
 	return tokens, typed
+}
+
+// maxLegal is the most legal moves whose lists legalOf makes in one
+// allocation (a legalAlloc); a seat to move has fewer but for rare
+// choices of thieves.
+const maxLegal = 8
+
+type legalAlloc struct {
+	tokens [maxLegal]string
+	typed  [maxLegal]Move
+	gains  [maxLegal]razzia.Score
 }
 
 // ForSeat returns the public view (a spectator's, seat -1) as the seat

@@ -258,3 +258,29 @@ func BenchmarkNewView(b *testing.B) {
 		})
 	}
 }
+
+// TestNewViewAfterAllocs: a table's view after a move, the spectators'
+// and the mover's, costs few allocations: its row, stakes and auction
+// take one, the seats none when no seat changed, and a legal move's
+// token is made once.
+func TestNewViewAfterAllocs(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"}, Seed: []byte("allocs")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(2, 2))
+	prev, allocs, moves := NewView(g.View(-1)), 0.0, 0
+	for playOn(t, g, rng) {
+		public, mover := g.View(-1), g.View(g.ToMove())
+		allocs += testing.AllocsPerRun(1, func() {
+			next := NewViewAfter(public, &prev)
+			next.ForSeat(mover)
+		})
+		prev = NewViewAfter(public, &prev)
+		moves++
+	}
+	if got, want := allocs/float64(moves), 5.0; got > want {
+		t.Errorf("%.2f allocations a move, want at most %v", got, want)
+	}
+	t.Logf("%.2f allocations a move over %d moves", allocs/float64(moves), moves)
+}
