@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -283,4 +284,39 @@ func TestNewViewAfterAllocs(t *testing.T) {
 		t.Errorf("%.2f allocations a move, want at most %v", got, want)
 	}
 	t.Logf("%.2f allocations a move over %d moves", allocs/float64(moves), moves)
+}
+
+// TestLegalOf: the legal moves' lists, however many there are (each
+// size of legalOf's room and beyond), name each move once in both forms,
+// with a bid's gain, and are full at their length.
+func TestLegalOf(t *testing.T) {
+	sizes := map[int]bool{}
+	for seed := range 40 {
+		g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke", "Dennis"}, Seed: []byte{byte(seed), 5}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(seed), 5))
+		for playOn(t, g, rng) {
+			v := g.View(g.ToMove())
+			tokens, typed := legalOf(v)
+			sizes[len(v.Legal)] = true
+			if len(tokens) != len(v.Legal) || len(typed) != len(v.Legal) || cap(tokens) != len(tokens) || cap(typed) != len(typed) {
+				t.Fatalf("move %d: %d legal moves, lists of %d/%d and %d/%d", g.Len(), len(v.Legal), len(tokens), cap(tokens), len(typed), cap(typed))
+			}
+			for i, m := range v.Legal {
+				want := MoveOf(m)
+				if m.Action == razzia.ActionBid {
+					gain := v.State.Stake(v.State.ToMove(), int(m.Cheque))
+					want.Gain = &gain
+				}
+				if tokens[i] != m.String() || !reflect.DeepEqual(typed[i], want) {
+					t.Fatalf("move %d: legal %d: %q %+v, want %q %+v", g.Len(), i, tokens[i], typed[i], m.String(), want)
+				}
+			}
+		}
+	}
+	if !sizes[2] || !sizes[5] || !sizes[6] {
+		t.Errorf("the games had %v legal moves, not each size of legalOf's room and beyond", sizes)
+	}
 }
