@@ -35,7 +35,10 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 		if l == nil {
 			return 0, static(g)
 		}
-		seat, holder, err := applyIn(ctx, l, r, at)
+		seat, holder, err := 0, l.elsewhere(), errNotOwner
+		if holder == "" {
+			seat, holder, err = applyIn(ctx, l, r, at)
+		}
 		switch {
 		case err == errEnded:
 			continue // the game ended meanwhile: look again
@@ -91,11 +94,38 @@ var applieds = sync.Pool{New: func() any {
 func (a *applied) apply(l *loop) error {
 	if !l.owns() {
 		a.holder = l.holder
+		if l.hint.Load() == nil {
+			holder := l.holder
+			l.hint.Store(&holder)
+		}
 		return errNotOwner
 	}
 	var err error
 	a.seat, err = l.apply(a.r, a.at)
 	return err
+}
+
+// setHolder notes the node that runs the game, as a replica heard; ""
+// for none known.
+func (l *loop) setHolder(node string) {
+	l.holder = node
+	if l.hint.Load() != nil {
+		l.hint.Store(&node)
+	}
+}
+
+// elsewhere returns the node that runs the game if the loop is a replica
+// that knows it, and refused a write before: a replica's first write
+// goes through its goroutine, which keeps a replica made for a write
+// until then. "" means: ask the loop.
+func (l *loop) elsewhere() string {
+	if _, owner := l.snapshot(); owner {
+		return ""
+	}
+	if p := l.hint.Load(); p != nil {
+		return *p
+	}
+	return ""
 }
 
 // madeAnyway returns the outcome of r, seat and err, unless r was lost
@@ -246,41 +276,70 @@ func (h *Hub) tellHolder(id, node string) {
 	if l != nil {
 		l.post(func(l *loop) {
 			if !l.owns() {
-				l.holder = node
+				l.setHolder(node)
 			}
 		})
 	}
 }
 
-// serve makes a write another node passed to this one, and answers it.
+// serve makes a write another node passed to this one, in its game's
+// goroutine, and answers it. It never waits: a move's notice is heard on
+// the store's goroutine, and the move's own notice mostly answers it.
 func (h *Hub) serve(env envelope) {
 	r, at := *env.Req, time.Now()
-	ctx, cancel := context.WithTimeout(h.ctx, h.opts.ForwardTimeout)
-	defer cancel()
-	l, _ := h.live.get(r.Game)
-	seat, err := 0, error(errNotOwner)
 	var ask *store.Ask // a move's, whose notice the asker takes for the answer
 	if env.Notice && r.Kind == match.Play {
 		ask = &store.Ask{Node: env.From, ID: env.ID}
 	}
-	if l != nil {
-		err = l.call(ctx, func(l *loop) error {
-			if !l.owns() {
-				return errNotOwner
-			}
+	answer := func(seat int, err error) { h.background(func() { h.answer(env, seat, err) }) }
+	l, _ := h.live.get(r.Game)
+	if l == nil {
+		answer(0, errNotOwner)
+		return
+	}
+	h.pass(l, func(l *loop) {
+		seat, err := 0, error(errNotOwner)
+		switch {
+		case !l.owns():
+		case time.Since(at) > h.opts.ForwardTimeout:
+			err = context.DeadlineExceeded // the asker gave up waiting
+		default:
 			l.ask = ask
-			defer func() { l.ask = nil }()
-			var err error
 			seat, err = l.apply(r, at)
-			return err
-		})
+			l.ask = nil
+		}
 		if err == errEnded {
 			err = errNotOwner
 		}
+		if err != nil || ask == nil || !ask.Told {
+			answer(seat, err)
+		}
+	}, func() { answer(0, errNotOwner) })
+}
+
+// pass has l's goroutine run f without waiting for it, or a goroutine of
+// the Hub run ended if l ends first.
+func (h *Hub) pass(l *loop, f func(*loop), ended func()) {
+	select {
+	case l.reqs <- f: // a loop mostly waits
+		return
+	default:
 	}
-	if err == nil && ask != nil && ask.Told {
-		return // the move's notice answers
-	}
+	h.background(func() {
+		select {
+		case l.reqs <- f:
+		case <-l.done:
+			ended()
+		}
+	})
+}
+
+// answer sends the owner's answer to a write env passed to this node:
+// the seat of a join, or the write's error.
+func (h *Hub) answer(env envelope, seat int, err error) {
+	r := *env.Req
+	ctx, cancel := context.WithTimeout(h.ctx, h.opts.ForwardTimeout)
+	defer cancel()
 	if errors.Is(err, errNotOwner) && afterGame(r.Kind) {
 		// Passed here as the game ended: the chat after it is anyone's.
 		if g, gerr := h.store.Game(ctx, r.Game); gerr == nil && g.Status == store.StatusFinished {

@@ -17,7 +17,7 @@ import (
 )
 
 // tapStore counts what a node publishes and the notices it hears, with
-// their bytes.
+// their bytes. The Hub hears through Hear; Subscribe is for the others.
 type tapStore struct {
 	store.Store
 	published, heard, bytes atomic.Int64
@@ -43,6 +43,16 @@ func (s *tapStore) Subscribe(ctx context.Context, channels ...string) (<-chan st
 		}
 	}()
 	return out, nil
+}
+
+// Hear counts what the store hears for f, on the store's goroutine as
+// the Hub hears it there.
+func (s *tapStore) Hear(ctx context.Context, f func(store.Notice), channels ...string) (<-chan struct{}, error) {
+	return s.Store.(store.Hearer).Hear(ctx, func(n store.Notice) {
+		s.heard.Add(1)
+		s.bytes.Add(int64(len(n.Payload)))
+		f(n)
+	}, channels...)
 }
 
 // costs are the counts BenchmarkMoveAcrossNodes reports: PostgreSQL's

@@ -13,15 +13,18 @@ import (
 // request is missed.
 func (h *Hub) listen() {
 	channels := []string{store.ChangesChannel, NodeChannel(h.node)}
-	notices, err := h.store.Subscribe(h.ctx, channels...)
+	ended, err := h.subscribe(channels)
 	if err != nil {
 		h.log.Error("cannot hear the store's notices; retrying", "err", err)
 	}
 	h.background(func() {
 		for {
-			if notices != nil {
-				for n := range notices {
-					h.notice(n)
+			if ended != nil {
+				select {
+				case <-ended:
+				case <-h.ctx.Done():
+					<-ended // no notice is handled once the Hub's goroutines are done
+					return
 				}
 			}
 			if h.ctx.Err() != nil {
@@ -32,7 +35,7 @@ func (h *Hub) listen() {
 			if !pause(h.ctx, h.opts.RetryDelay) {
 				return
 			}
-			if notices, err = h.store.Subscribe(h.ctx, channels...); err != nil {
+			if ended, err = h.subscribe(channels); err != nil {
 				h.log.Warn("cannot hear the store's notices; retrying", "err", err)
 				continue
 			}
@@ -41,7 +44,31 @@ func (h *Hub) listen() {
 	})
 }
 
-// notice handles one notice. It never waits for a game's goroutine.
+// subscribe has notice handle the notices of the channels until the
+// subscription ends, which closes the channel returned. A store that
+// can (store.Hearer) calls notice on its own goroutine as it hears each
+// one: a goroutine between them would wake at every notice, several a
+// move on every node.
+func (h *Hub) subscribe(channels []string) (<-chan struct{}, error) {
+	if hr, ok := h.store.(store.Hearer); ok {
+		return hr.Hear(h.ctx, h.notice, channels...)
+	}
+	notices, err := h.store.Subscribe(h.ctx, channels...)
+	if err != nil {
+		return nil, err
+	}
+	ended := make(chan struct{})
+	h.background(func() {
+		defer close(ended)
+		for n := range notices {
+			h.notice(n)
+		}
+	})
+	return ended, nil
+}
+
+// notice handles one notice. It never waits for a game's goroutine, nor
+// blocks: it runs on the store's goroutine that hears the notices.
 func (h *Hub) notice(n store.Notice) {
 	switch {
 	case n.Missed:
@@ -69,7 +96,7 @@ func (h *Hub) notice(n store.Notice) {
 		if env.Req.Game == "" {
 			return
 		}
-		h.background(func() { h.serve(env) })
+		h.serve(env)
 	}
 }
 
@@ -114,7 +141,7 @@ func (h *Hub) changed(c store.Change) {
 		node := c.Node
 		l.post(func(l *loop) {
 			if !l.owns() {
-				l.holder = node
+				l.setHolder(node)
 			}
 		})
 	}

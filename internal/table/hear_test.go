@@ -1,0 +1,124 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/razziagame/razzia/internal/store"
+	"github.com/razziagame/razzia/internal/store/memstore"
+)
+
+// hearing is a store that hands notices to a function (store.Hearer), on
+// a goroutine of its own, as PostgreSQL's listener does; it has no
+// Subscribe.
+type hearing struct {
+	store.Store
+	heard atomic.Int64
+}
+
+func (s *hearing) Subscribe(context.Context, ...string) (<-chan store.Notice, error) {
+	return nil, errors.New("Subscribe on a store that hears: a node hears with Hear")
+}
+
+func (s *hearing) Hear(ctx context.Context, f func(store.Notice), channels ...string) (<-chan struct{}, error) {
+	notices, err := s.Store.Subscribe(ctx, channels...)
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for n := range notices {
+			s.heard.Add(1)
+			f(n)
+		}
+	}()
+	return done, nil
+}
+
+// toMove waits until the seats see the game after moves moves, and
+// returns the seat to move with its view.
+func toMove(t *testing.T, seats [2]*Subscription, moves int) (int, Update) {
+	t.Helper()
+	at := func(u Update) bool { return u.View != nil && u.View.Moves == moves }
+	u := await(t, seats[0], at)
+	if seat := u.View.ToMove; seat != 0 {
+		return seat, await(t, seats[seat], at)
+	}
+	return 0, u
+}
+
+// TestNodeHears: a node on a store that hands it notices (store.Hearer)
+// hears them there, with no goroutine of its own between: its replica
+// follows the owner's moves, and the moves it passes to the owner are
+// answered by their notices.
+func TestNodeHears(t *testing.T) {
+	st := memstore.New()
+	owner := nodeHub(t, st)
+	heard := &hearing{Store: st}
+	replica := nodeHub(t, heard)
+	ctx := testContext(t)
+	id, tokens := seatAnnAndBob(t, owner)
+	var seats [2]*Subscription
+	for i, token := range tokens {
+		var err error
+		if seats[i], err = replica.Watch(ctx, id, Watcher{Token: token}); err != nil {
+			t.Fatal(err)
+		}
+		defer seats[i].Close()
+	}
+	for n := range 6 {
+		via := replica
+		if n%2 == 1 {
+			via = owner
+		}
+		seat, u := toMove(t, seats, n)
+		if err := via.Play(ctx, id, tokens[seat], u.View.Legal[0], n); err != nil {
+			t.Fatalf("move %d: %v", n+1, err)
+		}
+	}
+	toMove(t, seats, 6)
+	if heard.heard.Load() == 0 {
+		t.Error("the node heard no notice through Hear")
+	}
+}
+
+// TestReplicaPassesWritesOn: a replica that passed a write to the game's
+// owner passes the next ones without waiting for its game's goroutine,
+// which may be busy broadcasting: a move through it is made while that
+// goroutine is held.
+func TestReplicaPassesWritesOn(t *testing.T) {
+	st := memstore.New()
+	owner, replica := nodeHub(t, st), nodeHub(t, st)
+	ctx := testContext(t)
+	id, tokens := seatAnnAndBob(t, owner)
+	var seats [2]*Subscription
+	for i, token := range tokens {
+		var err error
+		if seats[i], err = replica.Watch(ctx, id, Watcher{Token: token}); err != nil {
+			t.Fatal(err)
+		}
+		defer seats[i].Close()
+	}
+	seat, u := toMove(t, seats, 0)
+	if err := replica.Play(ctx, id, tokens[seat], u.View.Legal[0], 0); err != nil {
+		t.Fatal(err)
+	}
+	seat, u = toMove(t, seats, 1)
+	l, _ := replica.live.get(id)
+	held, release := make(chan struct{}), make(chan struct{})
+	l.post(func(*loop) {
+		close(held)
+		<-release
+	})
+	<-held
+	defer close(release)
+	short, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := replica.Play(short, id, tokens[seat], u.View.Legal[0], 1); err != nil {
+		t.Fatalf("a move through a replica whose goroutine is held: %v", err)
+	}
+}
