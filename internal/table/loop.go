@@ -26,15 +26,12 @@ type loop struct {
 	env *env // what the loop asks of the node
 	id  string
 
-	lease  store.Lease // held while the loop owns the game; zero for a replica
-	holder string      // a replica's owner as last heard: where writes go; "" unknown
-	// hint is holder for other goroutines, once the replica refused a
-	// write as not its own (setHolder): a write passes on without a
-	// call to the loop.
-	hint   atomic.Pointer[string]
-	keep   bool                  // a new replica stays until it served its first request
-	shown  atomic.Pointer[shown] // what other goroutines may read
-	played atomic.Int64          // the moves shown: apart, so that a move makes no new shown
+	lease  store.Lease            // held while the loop owns the game; zero for a replica
+	holder string                 // a replica's owner as last heard: where writes go; "" unknown
+	hint   atomic.Pointer[string] // holder for other goroutines, once the replica refused a write (elsewhere)
+	keep   bool                   // a new replica stays until it served its first request
+	shown  atomic.Pointer[shown]  // what other goroutines may read
+	played atomic.Int64           // the moves shown: apart, so that a move makes no new shown
 
 	m    *match.Match // the table's rules and state: changed by make, load, catchUp and syncChat only
 	bots seatBots     // the bots of the seats, and the one asked for a move
