@@ -286,50 +286,68 @@ func (h *Hub) tellHolder(id, node string) {
 // goroutine, and answers it. It never waits: a move's notice is heard on
 // the store's goroutine, and the move's own notice mostly answers it.
 func (h *Hub) serve(env envelope) {
-	r, at := *env.Req, time.Now()
-	var ask *store.Ask // a move's, whose notice the asker takes for the answer
-	if env.Notice && r.Kind == match.Play {
-		ask = &store.Ask{Node: env.From, ID: env.ID}
-	}
-	answer := func(seat int, err error) { h.background(func() { h.answer(env, seat, err) }) }
-	l, _ := h.live.get(r.Game)
-	if l == nil {
-		answer(0, errNotOwner)
+	p := &passed{h: h, env: env, at: time.Now()}
+	if l, _ := h.live.get(env.Req.Game); l != nil {
+		h.pass(l, p)
 		return
 	}
-	h.pass(l, func(l *loop) {
-		seat, err := 0, error(errNotOwner)
-		switch {
-		case !l.owns():
-		case time.Since(at) > h.opts.ForwardTimeout:
-			err = context.DeadlineExceeded // the asker gave up waiting
-		default:
-			l.ask = ask
-			seat, err = l.apply(r, at)
-			l.ask = nil
-		}
-		if err == errEnded {
-			err = errNotOwner
-		}
-		if err != nil || ask == nil || !ask.Told {
-			answer(seat, err)
-		}
-	}, func() { answer(0, errNotOwner) })
+	p.answer(0, errNotOwner)
 }
 
-// pass has l's goroutine run f without waiting for it, or a goroutine of
-// the Hub run ended if l ends first.
-func (h *Hub) pass(l *loop, f func(*loop), ended func()) {
+// A passed is a write another node passed to this one: one value, as
+// each move passed is one.
+type passed struct {
+	h   *Hub
+	env envelope
+	at  time.Time // when it was heard
+	ask store.Ask // a move's, whose notice the asker takes for the answer
+}
+
+// make makes the write in l's goroutine, and answers it unless its
+// notice does.
+func (p *passed) make(l *loop) {
+	r := p.env.Req
+	var ask *store.Ask
+	if p.env.Notice && r.Kind == match.Play {
+		p.ask = store.Ask{Node: p.env.From, ID: p.env.ID}
+		ask = &p.ask
+	}
+	seat, err := 0, error(errNotOwner)
+	switch {
+	case !l.owns():
+	case time.Since(p.at) > p.h.opts.ForwardTimeout:
+		err = context.DeadlineExceeded // the asker gave up waiting
+	default:
+		l.ask = ask
+		seat, err = l.apply(*r, p.at)
+		l.ask = nil
+	}
+	if err == errEnded {
+		err = errNotOwner
+	}
+	if err != nil || ask == nil || !ask.Told {
+		p.answer(seat, err)
+	}
+}
+
+// answer answers the write in a goroutine of the Hub.
+func (p *passed) answer(seat int, err error) {
+	p.h.background(func() { p.h.answer(p.env, seat, err) })
+}
+
+// pass has l's goroutine make p without waiting for it, or answers p
+// if l ends first.
+func (h *Hub) pass(l *loop, p *passed) {
 	select {
-	case l.reqs <- f: // a loop mostly waits
+	case l.reqs <- p.make: // a loop mostly waits
 		return
 	default:
 	}
 	h.background(func() {
 		select {
-		case l.reqs <- f:
+		case l.reqs <- p.make:
 		case <-l.done:
-			ended()
+			p.answer(0, errNotOwner)
 		}
 	})
 }

@@ -21,4 +21,5 @@ type announced struct {
 type announcements struct {
 	mu      sync.Mutex
 	pending []announced
+	spare   []announced // the last pending, emptied: a replica hears a notice each move
 }
