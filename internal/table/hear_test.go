@@ -122,3 +122,40 @@ func TestReplicaPassesWritesOn(t *testing.T) {
 		t.Fatalf("a move through a replica whose goroutine is held: %v", err)
 	}
 }
+
+// TestNoticePassedOver: a node passes over, without decoding them (no
+// allocation, though the clock's quotes are escaped), the notices of the
+// moves and clocks of the games it runs (its own) and of those it does
+// not serve; it decodes the others, and a move that answers its request
+// wherever its game runs.
+func TestNoticePassedOver(t *testing.T) {
+	h := nodeHub(t, memstore.New())
+	id, _ := seatAnnAndBob(t, h)
+	clock := []byte(`{"running":0}`)
+	heard := func(c store.Change) float64 {
+		n := store.Notice{Channel: store.ChangesChannel, Payload: c.Payload()}
+		return testing.AllocsPerRun(50, func() { h.notice(n) })
+	}
+	for name, c := range map[string]store.Change{
+		"its own move":              store.MoveChange(id, 40, "bid 9", store.StatusPlaying, clock),
+		"its own clock":             store.ClockChange(id, 41, store.StatusPlaying, clock),
+		"a move of a game not here": store.MoveChange("elsewhere", 3, "bid 9", store.StatusPlaying, clock),
+	} {
+		if !h.passOver(c.Payload()) {
+			t.Errorf("%s: decoded", name)
+		}
+		if a := heard(c); a != 0 {
+			t.Errorf("%s: %v allocations heard, want none", name, a)
+		}
+	}
+	asked := store.MoveChange("elsewhere", 3, "bid 9", store.StatusPlaying, clock).Asked(&store.Ask{Node: h.node, ID: 7})
+	for name, c := range map[string]store.Change{
+		"a move that answers its request": asked,
+		"its own lease":                   {Game: id, Kind: store.ChangeLease, Node: "other"},
+		"a chat":                          {Game: "elsewhere", Kind: store.ChangeChat},
+	} {
+		if h.passOver(c.Payload()) {
+			t.Errorf("%s: passed over", name)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/razziagame/razzia/internal/store"
@@ -74,6 +75,9 @@ func (h *Hub) notice(n store.Notice) {
 	case n.Missed:
 		h.missed()
 	case n.Channel == store.ChangesChannel:
+		if h.passOver(n.Payload) {
+			return
+		}
 		c, err := store.ParseChange(n.Payload)
 		if err != nil {
 			h.log.Warn("a change notice that is not one", "err", err)
@@ -98,6 +102,24 @@ func (h *Hub) notice(n store.Notice) {
 		}
 		h.serve(env)
 	}
+}
+
+// passOver reports, without decoding the payload of a change notice,
+// that it changes nothing here: a move or a clock of a game this node
+// does not serve, or runs (it made the change), that answers no request
+// of this node. A node hears every change of the cluster, its own
+// included.
+func (h *Hub) passOver(payload string) bool {
+	game, kind, ok := store.PeekChange(payload)
+	if !ok || kind != store.ChangeMove && kind != store.ChangeClock || strings.Contains(payload, h.asked) {
+		return false
+	}
+	l, _ := h.live.get(game)
+	if l == nil {
+		return true
+	}
+	_, owner := l.snapshot()
+	return owner
 }
 
 // changed brings this node's replica of a game up to date with a change
