@@ -129,22 +129,25 @@ func ClockChange(id string, moves int, status Status, clock []byte) Change {
 	return c
 }
 
-// Carried returns what a change of a game's moves or clock carries: a
-// Delta of the game after its first from moves; false for another change
-// or one that does not carry it (the reader reads the game instead).
-func (c Change) Carried() (from int, d Delta, ok bool) {
+// Carried returns what a change of a game's moves or clock carries: the
+// game after its first from moves has the move ("" for a clock's change)
+// and the clock (nil: the one stored kept); false for another change or
+// one that does not carry it (the reader reads the game instead). A
+// replica hears one a move: the move is not a Delta's slice, which would
+// cost an allocation.
+func (c Change) Carried() (from int, move string, clock []byte, ok bool) {
 	switch {
 	case c.Kind == ChangeMove && c.Token != "":
-		d.Moves, from = []string{c.Token}, c.Moves-1
+		move, from = c.Token, c.Moves-1
 	case c.Kind == ChangeClock && c.Clock != "":
 		from = c.Moves
 	default:
-		return 0, Delta{}, false
+		return 0, "", nil, false
 	}
 	if c.Clock != "" {
-		d.Clock = []byte(c.Clock)
+		clock = []byte(c.Clock)
 	}
-	return from, d, true
+	return from, move, clock, true
 }
 
 // Payload encodes c for ChangesChannel.

@@ -36,7 +36,7 @@ func (l *loop) applyAnnounced() {
 			l.env.replicas.mark(l.id, a.at)
 			return
 		case a.from == l.m.Game.Len():
-			l.catchUp(a.from, a.delta, a.at)
+			l.catchUp(a.from, l.heard.delta(a), a.at)
 		}
 	}
 }

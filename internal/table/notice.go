@@ -150,8 +150,8 @@ func (h *Hub) changed(c store.Change) {
 	}
 	switch c.Kind {
 	case store.ChangeMove, store.ChangeClock:
-		if from, d, ok := c.Carried(); ok {
-			l.announce(announced{from: from, delta: d, at: time.Now()})
+		if from, move, clock, ok := c.Carried(); ok {
+			l.announce(announced{from: from, move: move, clock: clock, at: time.Now()})
 			return
 		}
 		h.refresh.mark(c.Game, time.Now())
