@@ -5,6 +5,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
+	runtimemetrics "runtime/metrics"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -62,18 +67,45 @@ type costs struct {
 	statements, rows, blocks, dirtied, walRecords, walBytes int64
 	published, heard, bytes                                 int64
 	xacts                                                   int64 // transaction ids taken: writes and notifications
+	goroutines, switches                                    int64 // the process's (scheduling)
 }
 
 func (c costs) minus(d costs) costs {
 	return costs{c.statements - d.statements, c.rows - d.rows, c.blocks - d.blocks, c.dirtied - d.dirtied,
 		c.walRecords - d.walRecords, c.walBytes - d.walBytes, c.published - d.published, c.heard - d.heard, c.bytes - d.bytes,
-		c.xacts - d.xacts}
+		c.xacts - d.xacts, c.goroutines - d.goroutines, c.switches - d.switches}
 }
 
 func (c costs) plus(d costs) costs {
 	return costs{c.statements + d.statements, c.rows + d.rows, c.blocks + d.blocks, c.dirtied + d.dirtied,
 		c.walRecords + d.walRecords, c.walBytes + d.walBytes, c.published + d.published, c.heard + d.heard, c.bytes + d.bytes,
-		c.xacts + d.xacts}
+		c.xacts + d.xacts, c.goroutines + d.goroutines, c.switches + d.switches}
+}
+
+// scheduling returns the goroutines this process has started, and the
+// times its threads waited (voluntary context switches, from /proc: a
+// thread sleeps when its goroutines all wait, and a goroutine woken wakes
+// one), or -1 where /proc does not say.
+func scheduling() (goroutines, switches int64) {
+	s := []runtimemetrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	runtimemetrics.Read(s)
+	if s[0].Value.Kind() == runtimemetrics.KindUint64 {
+		goroutines = int64(s[0].Value.Uint64())
+	}
+	tasks, _ := filepath.Glob("/proc/self/task/*/status")
+	if len(tasks) == 0 {
+		return goroutines, -1
+	}
+	for _, f := range tasks {
+		b, _ := os.ReadFile(f) // a thread gone meanwhile counts no more
+		for line := range strings.Lines(string(b)) {
+			if v, ok := strings.CutPrefix(line, "voluntary_ctxt_switches:"); ok {
+				n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				switches += n
+			}
+		}
+	}
+	return goroutines, switches
 }
 
 // BenchmarkMoveAcrossNodes measures what a move costs a cluster of two
@@ -84,8 +116,11 @@ func (c costs) plus(d costs) costs {
 // reports per move the statements PostgreSQL ran and their rows, buffers
 // touched and dirtied and WAL written, the transactions that wrote or
 // notified (each commits with a record, and PostgreSQL wakes every
-// listening session at a notifying one's commit), and the notices the nodes
-// published and heard: figures that the machine's load does not change.
+// listening session at a notifying one's commit), the notices the nodes
+// published and heard, and the goroutines the process (both nodes and the
+// benchmark's watchers) started and its threads' voluntary context
+// switches (a thread sleeps when its goroutines all wait; a goroutine
+// woken wakes one): figures that the machine's load barely changes.
 // A game's set-up is left out of them. Run it with a count of moves:
 //
 //	go test ./internal/table -run '^$' -bench MoveAcrossNodes -benchtime 400x
@@ -134,6 +169,7 @@ func BenchmarkMoveAcrossNodes(b *testing.B) {
 			b.Fatal(err)
 		}
 		c.xacts -= xactsTaken.Add(1)
+		c.goroutines, c.switches = scheduling()
 		for _, t := range []*tapStore{onOwner, onSeats} {
 			c.published += t.published.Load()
 			c.heard += t.heard.Load()
@@ -167,7 +203,7 @@ func BenchmarkMoveAcrossNodes(b *testing.B) {
 		{total.statements, "statements/move"}, {total.rows, "rows/move"}, {total.blocks, "buffers/move"},
 		{total.dirtied, "dirtied/move"}, {total.walRecords, "walrecords/move"}, {total.walBytes, "walbytes/move"},
 		{total.published, "published/move"}, {total.heard, "heard/move"}, {total.bytes, "heardbytes/move"},
-		{total.xacts, "transactions/move"},
+		{total.xacts, "transactions/move"}, {total.goroutines, "goroutines/move"}, {total.switches, "ctxswitches/move"},
 	} {
 		b.ReportMetric(float64(m.v)/n, m.unit)
 	}
