@@ -85,9 +85,20 @@ func NodeChannel(node string) string {
 
 // forwarder keeps the requests this node passed on, waiting for answers.
 type forwarder struct {
-	mu      sync.Mutex
-	next    uint64
-	waiting map[uint64]chan answer
+	mu       sync.Mutex
+	next     uint64
+	waiting  map[uint64]chan answer
+	channels sync.Map // node → NodeChannel(node), made once for each node asked
+}
+
+// channel returns NodeChannel(node).
+func (f *forwarder) channel(node string) string {
+	if c, ok := f.channels.Load(node); ok {
+		return c.(string)
+	}
+	c := NodeChannel(node)
+	f.channels.Store(node, c)
+	return c
 }
 
 func (f *forwarder) init() { f.waiting = map[uint64]chan answer{} }

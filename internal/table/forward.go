@@ -223,12 +223,16 @@ func (h *Hub) ask(ctx context.Context, node string, r match.Command) (seat int, 
 		return 0, reject(ErrTooLarge, "the request is too large to pass to the server that runs the game"), true
 	}
 	start := time.Now()
-	if err := h.store.Publish(ctx, NodeChannel(node), string(payload)); err != nil {
+	if err := h.store.Publish(ctx, h.fwd.channel(node), string(payload)); err != nil {
 		h.log.Warn("cannot pass a write to the game's node", "game", r.Game, "to", node, "err", err)
 		return 0, nil, false
 	}
-	t := time.NewTimer(h.opts.ForwardTimeout)
-	defer t.Stop()
+	t := askTimers.Get().(*time.Timer)
+	t.Reset(h.opts.ForwardTimeout)
+	defer func() {
+		t.Stop() // no time is received from t after Stop or Reset
+		askTimers.Put(t)
+	}()
 	select {
 	case a := <-ch:
 		h.metrics.forwarded.WithLabelValues("answered").Inc()
@@ -245,6 +249,14 @@ func (h *Hub) ask(ctx context.Context, node string, r match.Command) (seat int, 
 		return 0, reject(ErrClosed, "the server is shutting down"), true
 	}
 }
+
+// askTimers are the timers of ask, reused: a move passed to its owner
+// would cost three allocations for one.
+var askTimers = sync.Pool{New: func() any {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return t
+}}
 
 // settled reports whether the store shows that r was made although its
 // answer was lost (the owner answered too late, or its answer was lost):
