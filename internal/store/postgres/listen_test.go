@@ -118,3 +118,54 @@ func TestListenInterrupted(t *testing.T) {
 		t.Fatal("Close did not end the listener's wait")
 	}
 }
+
+// TestHear: a hearer hears every notification of its channels in order,
+// handed over by the listening connection's goroutine (a channel after
+// it is listened to, a Subscribe's meanwhile included), at no more
+// allocations than a subscriber; the Store's Close ends it.
+func TestHear(t *testing.T) {
+	const n = 2000
+	url := pgtest.DirectDB(t)
+	s := open(t, url)
+	defer s.Close()
+	heard := make(chan store.Notice, n+10)
+	done, err := s.Hear(t.Context(), func(m store.Notice) { heard <- m }, "heard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Subscribe(t.Context(), "other"); err != nil {
+		t.Fatal(err)
+	}
+	sender, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sender.Close(t.Context())
+	send := func(n int) {
+		t.Helper()
+		if _, err := sender.Exec(t.Context(), "SELECT count(pg_notify('heard', 'payload ' || i)) FROM generate_series(1, $1) AS i", n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(10)
+	hear(t, heard, 10)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	send(n)
+	got := hear(t, heard, n)
+	runtime.ReadMemStats(&after)
+	for i, m := range got {
+		if m.Channel != "heard" || m.Payload != fmt.Sprint("payload ", i+1) {
+			t.Fatalf("notice %d is %+v", i, m)
+		}
+	}
+	if per := float64(after.Mallocs-before.Mallocs) / n; per > 6.5 {
+		t.Errorf("%.2f allocations a notification heard; want at most 6.5", per)
+	}
+	s.Close()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close did not end the hearer")
+	}
+}
