@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/razziagame/razzia/internal/store"
 )
@@ -201,6 +203,9 @@ func (l *listener) wait(ctx context.Context, pc *pgconn.PgConn) error {
 func (l *listener) connect(ctx context.Context, listening map[string]bool) (*pgx.Conn, error) {
 	config := l.s.pool.Config().ConnConfig.Copy()
 	config.OnNotification = func(_ *pgconn.PgConn, n *pgconn.Notification) { l.s.broker.Publish(n.Channel, n.Payload) }
+	config.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
+		return pgproto3.NewFrontend(newNoticeReader(r, l.s.broker.Publish), w)
+	}
 	c, err := pgx.ConnectConfig(ctx, config)
 	if err != nil {
 		return nil, err
