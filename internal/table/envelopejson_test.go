@@ -78,3 +78,44 @@ func FuzzDecodeRequest(f *testing.F) {
 		}
 	})
 }
+
+// TestEncodeRequest: a request is written as encoding/json writes it, a
+// move in one allocation (its string): a node passes on every move of its
+// players whose game another node runs.
+func TestEncodeRequest(t *testing.T) {
+	for _, env := range requests() {
+		want, err := json.Marshal(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := encodeRequest(env); err != nil || got != string(want) {
+			t.Errorf("encodeRequest = %s, %v; want %s", got, err, want)
+		}
+	}
+	move := requests()[0]
+	if _, ok := appendRequest(nil, move); !ok {
+		t.Fatal("a move left to encoding/json")
+	}
+	if allocs := testing.AllocsPerRun(100, func() { encodeRequest(move) }); allocs > 1 {
+		t.Errorf("encodeRequest of a move: %v allocations; want 1", allocs)
+	}
+}
+
+// FuzzEncodeRequest: whatever a request holds, encodeRequest writes what
+// encoding/json writes.
+func FuzzEncodeRequest(f *testing.F) {
+	f.Add(uint64(1), "node-a", "play", "abcdefghij", []byte{1, 2, 3}, "", "acc", -1, "bid 3", 17, "", "", false, "", true)
+	f.Add(uint64(7), "n", "chat", "g", []byte(nil), "Zoë <b>", "", 2, "", -1, "gg", "well \"played\"\n", true, "hard", false)
+	f.Fuzz(func(t *testing.T, id uint64, from, op, game string, hash []byte, name, account string, seat int, move string, seq int,
+		phrase, text string, mute bool, level string, notice bool) {
+		env := envelope{ID: id, From: from, Notice: notice, Req: &match.Command{Kind: match.Kind(op), Game: game, Hash: hash,
+			Name: name, Account: account, Seat: seat, Move: move, Seq: seq, Phrase: phrase, Text: text, Mute: mute, Level: level}}
+		want, err := json.Marshal(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := encodeRequest(env); err != nil || got != string(want) {
+			t.Errorf("encodeRequest = %s, %v; want %s", got, err, want)
+		}
+	})
+}

@@ -213,7 +213,7 @@ func (h *Hub) forward(ctx context.Context, r match.Command, holder string) (seat
 func (h *Hub) ask(ctx context.Context, node string, r match.Command) (seat int, err error, answered bool) {
 	id, ch := h.fwd.add()
 	defer h.fwd.remove(id)
-	payload, err := json.Marshal(envelope{ID: id, From: h.node, Req: &r, Notice: true})
+	payload, err := encodeRequest(envelope{ID: id, From: h.node, Req: &r, Notice: true})
 	if err != nil {
 		return 0, internal(err), true
 	}
@@ -223,7 +223,7 @@ func (h *Hub) ask(ctx context.Context, node string, r match.Command) (seat int, 
 		return 0, reject(ErrTooLarge, "the request is too large to pass to the server that runs the game"), true
 	}
 	start := time.Now()
-	if err := h.store.Publish(ctx, h.fwd.channel(node), string(payload)); err != nil {
+	if err := h.store.Publish(ctx, h.fwd.channel(node), payload); err != nil {
 		h.log.Warn("cannot pass a write to the game's node", "game", r.Game, "to", node, "err", err)
 		return 0, nil, false
 	}
