@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/razziagame/razzia/internal/store"
 	"github.com/razziagame/razzia/internal/store/memstore"
@@ -30,24 +29,7 @@ func (s *hearing) Hear(ctx context.Context, f func(store.Notice), channels ...st
 // every move, and analyses it.
 func TestHearsAGameFinish(t *testing.T) {
 	st := &hearing{Store: memstore.New()}
-	g := played(t, "live000002", 2, store.StatusPlaying)
-	moves := g.Moves
-	g.Moves = nil
-	if err := st.CreateGame(t.Context(), g); err != nil {
-		t.Fatal(err)
-	}
-	done := run(t, st, Options{Rescan: time.Hour})
-	for i, tok := range moves {
-		status := store.StatusPlaying
-		if i == len(moves)-1 {
-			status = store.StatusFinished
-		}
-		if err := st.AppendMove(t.Context(), g.ID, store.NoFence, i, tok, status); err != nil {
-			t.Fatal(err)
-		}
-		st.broker.Publish(store.ChangesChannel, store.MoveChange(g.ID, i, tok, status, nil).Payload())
-	}
-	if id := wait(t, done); id != g.ID {
-		t.Fatalf("analysed %s, want %s", id, g.ID)
-	}
+	analysesAsItFinishes(t, st, func(id string, index int, tok string, status store.Status) {
+		st.broker.Publish(store.ChangesChannel, store.MoveChange(id, index, tok, status, nil).Payload())
+	})
 }

@@ -39,6 +39,21 @@ func (s *hearing) Hear(ctx context.Context, f func(store.Notice), channels ...st
 	return done, nil
 }
 
+// watchSeats watches the game on h with the seats' tokens, until the
+// test ends.
+func watchSeats(t *testing.T, h *Hub, id string, tokens [2]string) [2]*Subscription {
+	t.Helper()
+	var seats [2]*Subscription
+	for i, token := range tokens {
+		var err error
+		if seats[i], err = h.Watch(testContext(t), id, Watcher{Token: token}); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(seats[i].Close)
+	}
+	return seats
+}
+
 // toMove waits until the seats see the game after moves moves, and
 // returns the seat to move with its view.
 func toMove(t *testing.T, seats [2]*Subscription, moves int) (int, Update) {
@@ -62,14 +77,7 @@ func TestNodeHears(t *testing.T) {
 	replica := nodeHub(t, heard)
 	ctx := testContext(t)
 	id, tokens := seatAnnAndBob(t, owner)
-	var seats [2]*Subscription
-	for i, token := range tokens {
-		var err error
-		if seats[i], err = replica.Watch(ctx, id, Watcher{Token: token}); err != nil {
-			t.Fatal(err)
-		}
-		defer seats[i].Close()
-	}
+	seats := watchSeats(t, replica, id, tokens)
 	for n := range 6 {
 		via := replica
 		if n%2 == 1 {
@@ -95,14 +103,7 @@ func TestReplicaPassesWritesOn(t *testing.T) {
 	owner, replica := nodeHub(t, st), nodeHub(t, st)
 	ctx := testContext(t)
 	id, tokens := seatAnnAndBob(t, owner)
-	var seats [2]*Subscription
-	for i, token := range tokens {
-		var err error
-		if seats[i], err = replica.Watch(ctx, id, Watcher{Token: token}); err != nil {
-			t.Fatal(err)
-		}
-		defer seats[i].Close()
-	}
+	seats := watchSeats(t, replica, id, tokens)
 	seat, u := toMove(t, seats, 0)
 	if err := replica.Play(ctx, id, tokens[seat], u.View.Legal[0], 0); err != nil {
 		t.Fatal(err)
