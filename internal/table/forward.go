@@ -105,29 +105,6 @@ func (a *applied) apply(l *loop) error {
 	return err
 }
 
-// setHolder notes the node that runs the game, as a replica heard; ""
-// for none known.
-func (l *loop) setHolder(node string) {
-	l.holder = node
-	if l.hint.Load() != nil {
-		l.hint.Store(&node)
-	}
-}
-
-// elsewhere returns the node that runs the game if the loop is a replica
-// that knows it, and refused a write before: a replica's first write
-// goes through its goroutine, which keeps a replica made for a write
-// until then. "" means: ask the loop.
-func (l *loop) elsewhere() string {
-	if _, owner := l.snapshot(); owner {
-		return ""
-	}
-	if p := l.hint.Load(); p != nil {
-		return *p
-	}
-	return ""
-}
-
 // madeAnyway returns the outcome of r, seat and err, unless r was lost
 // before (passed to an owner that never answered) and err refuses r as
 // made already (the seat is the token's, the move's turn taken): the

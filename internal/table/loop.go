@@ -106,6 +106,29 @@ func (l *loop) snapshot() (store.Status, bool) {
 	return s.status, s.owner
 }
 
+// setHolder notes the node that runs the game, as a replica heard; ""
+// for none known.
+func (l *loop) setHolder(node string) {
+	l.holder = node
+	if l.hint.Load() != nil {
+		l.hint.Store(&node)
+	}
+}
+
+// elsewhere returns the node that runs the game if the loop is a replica
+// that knows it, and refused a write before: a replica's first write
+// goes through its goroutine, which keeps a replica made for a write
+// until then. "" means: ask the loop.
+func (l *loop) elsewhere() string {
+	if _, owner := l.snapshot(); owner {
+		return ""
+	}
+	if p := l.hint.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
 // moves returns the moves of the game the loop last showed.
 func (l *loop) moves() int { return int(l.played.Load()) }
 
