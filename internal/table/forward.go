@@ -274,9 +274,8 @@ func (h *Hub) tellHolder(id, node string) {
 // serve makes a write another node passed to this one, in its game's
 // goroutine, and answers it. It never waits: a move's notice is heard on
 // the store's goroutine, and the move's own notice mostly answers it.
-func (h *Hub) serve(env envelope) {
-	p := &passed{h: h, env: env, at: time.Now()}
-	if l, _ := h.live.get(env.Req.Game); l != nil {
+func (h *Hub) serve(p *passed) {
+	if l, _ := h.live.get(p.env.Req.Game); l != nil {
 		h.pass(l, p)
 		return
 	}
@@ -288,6 +287,7 @@ func (h *Hub) serve(env envelope) {
 type passed struct {
 	h   *Hub
 	env envelope
+	request
 	at  time.Time // when it was heard
 	ask store.Ask // a move's, whose notice the asker takes for the answer
 }

@@ -88,7 +88,8 @@ func (h *Hub) notice(n store.Notice) {
 			h.fwd.deliver(c.Ask, answer{}) // the move this node passed on is made
 		}
 	default:
-		env, err := parseEnvelope(n.Payload)
+		p := &passed{h: h, at: time.Now()} // the request's command decoded into it
+		env, err := parseEnvelope(n.Payload, &p.request)
 		if err != nil || (env.Req == nil) == (env.Re == nil) {
 			h.log.Warn("a message to this node that is not one", "payload", n.Payload, "err", err)
 			return
@@ -100,7 +101,8 @@ func (h *Hub) notice(n store.Notice) {
 		if env.Req.Game == "" {
 			return
 		}
-		h.serve(env)
+		p.env = env
+		h.serve(p)
 	}
 }
 
