@@ -124,6 +124,11 @@ func scheduling() (goroutines, switches int64) {
 // A game's set-up is left out of them. Run it with a count of moves:
 //
 //	go test ./internal/table -run '^$' -bench MoveAcrossNodes -benchtime 400x
+//
+// Where its goroutines wait and what wakes them, a move:
+//
+//	go test ./internal/table -run '^$' -bench MoveAcrossNodes -benchtime 1000x -trace t.out
+//	go tool trace -d=parsed t.out | go run ./internal/tools/wakes -per 1000
 func BenchmarkMoveAcrossNodes(b *testing.B) {
 	cluster := pgtest.NewCluster(b, append([]string{"shared_preload_libraries=pg_stat_statements"}, pgtest.Fast...)...)
 	url := cluster.DB(b)
