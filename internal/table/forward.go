@@ -189,7 +189,8 @@ func (h *Hub) forward(ctx context.Context, r match.Command, holder string) (seat
 // ask sends r to node and waits for its answer, at most ForwardTimeout.
 func (h *Hub) ask(ctx context.Context, node string, r match.Command) (seat int, err error, answered bool) {
 	id, ch := h.fwd.add()
-	defer h.fwd.remove(id)
+	received := false
+	defer func() { h.fwd.remove(id, ch, received) }()
 	payload, err := encodeRequest(envelope{ID: id, From: h.node, Req: &r, Notice: true})
 	if err != nil {
 		return 0, internal(err), true
@@ -212,6 +213,7 @@ func (h *Hub) ask(ctx context.Context, node string, r match.Command) (seat int, 
 	}()
 	select {
 	case a := <-ch:
+		received = true
 		h.metrics.forwarded.WithLabelValues("answered").Inc()
 		h.metrics.forwardWait.Observe(time.Since(start).Seconds())
 		seat, err := a.result()

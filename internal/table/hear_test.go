@@ -160,3 +160,34 @@ func TestNoticePassedOver(t *testing.T) {
 		}
 	}
 }
+
+// TestForwarderChannelsReused: the channel of a request passed on serves
+// the next one once no answer can come to it, and a late answer never
+// reaches another request: one delivered and not received keeps its
+// channel out of use.
+func TestForwarderChannelsReused(t *testing.T) {
+	var f forwarder
+	f.init()
+	id, ch := f.add()
+	f.remove(id, ch, false) // no answer came: the channel serves again
+	next, again := f.add()
+	if again != ch {
+		t.Error("a channel no answer came to is not used again")
+	}
+	f.deliver(id, answer{Kind: "late"}) // to a request gone: nobody hears it
+	f.deliver(next, answer{Seat: 2})
+	if a := <-again; a.Seat != 2 {
+		t.Fatalf("the next request got %+v", a)
+	}
+	f.remove(next, again, true)
+	late, ch := f.add()
+	if ch != again {
+		t.Error("a channel whose answer was received is not used again")
+	}
+	f.deliver(late, answer{Kind: "late"}) // delivered, never received
+	f.remove(late, ch, false)
+	_, fresh := f.add()
+	if fresh == ch || len(fresh) != 0 {
+		t.Errorf("a channel holding a late answer serves another request")
+	}
+}
