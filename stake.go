@@ -38,9 +38,13 @@ func (s *State) Stake(seat, bid int) Score {
 	if seat < 0 || seat >= int(s.players) || s.phase == PhaseOver {
 		return Score{}
 	}
-	final := s.round == Rounds
 	h, c := s.table()
-	before := scoreRound(int(s.players), &h, &c, final)[seat]
+	return s.stake(seat, bid, h, c, scoreRound(int(s.players), &h, &c, s.round == Rounds)[seat])
+}
+
+// stake is Stake given the table as it is (h, c: table) and the seat's
+// score of it, before, which Stakes finds once for every seat.
+func (s *State) stake(seat, bid int, h [MaxPlayers]Holdings, c [MaxPlayers]Cheques, before tally) Score {
 	for _, k := range s.row[:s.rowLen] {
 		h[seat][k]++
 	}
@@ -48,7 +52,7 @@ func (s *State) Stake(seat, bid int) Score {
 	if s.seats[seat].faceUp.Has(bid) {
 		c[seat] &^= ChequesOf(bid)
 	}
-	after := scoreRound(int(s.players), &h, &c, final)[seat]
+	after := scoreRound(int(s.players), &h, &c, s.round == Rounds)[seat]
 	var gain Score
 	for i := range gain {
 		gain[i] = int(after[i]) - int(before[i])
@@ -80,9 +84,12 @@ func (s *State) Stakes(dst []Stake) []Stake {
 	if s.phase == PhaseOver {
 		return dst
 	}
+	// The table's scores as they are, once for every seat.
+	h, c := s.table()
+	before := scoreRound(int(s.players), &h, &c, s.round == Rounds)
 	for seat := range int(s.players) {
 		bid := s.LowestBid(seat)
-		dst = append(dst, Stake{Seat: seat, Bid: bid, Gain: s.Stake(seat, bid)})
+		dst = append(dst, Stake{Seat: seat, Bid: bid, Gain: s.stake(seat, bid, h, c, before[seat])})
 	}
 	return dst
 }
