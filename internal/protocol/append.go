@@ -361,7 +361,7 @@ func (a *AuctionView) appendJSON(b []byte, lean bool) []byte {
 	}
 	b = append(b, `,"bids":`...)
 	b = appendStrings(b, a.Bids)
-	if lean && slices.Equal(a.Bidding, leanBidding(a.Bids)) {
+	if lean && isLeanBidding(a.Bidding, a.Bids) {
 		return append(b, '}')
 	}
 	b = append(b, `,"bidding":`...)

@@ -120,16 +120,34 @@ func leanHighBid(bids []string) (high, bidder int, ok bool) {
 func leanBidding(bids []string) []Bid {
 	out := make([]Bid, len(bids))
 	for i, part := range bids {
-		switch c, _ := bidCheque(part); {
-		case c > 0:
-			out[i] = Bid{State: "bid", Cheque: c}
-		case part == "passed over":
-			out[i] = Bid{State: "passedOver"}
-		default:
-			out[i] = Bid{State: part}
-		}
+		out[i] = leanBid(part)
 	}
 	return out
+}
+
+// isLeanBidding reports whether bidding is leanBidding(bids), without
+// making it: a running auction's view is encoded at every change.
+func isLeanBidding(bidding []Bid, bids []string) bool {
+	if len(bidding) != len(bids) {
+		return false
+	}
+	for i, part := range bids {
+		if bidding[i] != leanBid(part) {
+			return false
+		}
+	}
+	return true
+}
+
+// leanBid is the typed form of a seat's part in an auction.
+func leanBid(part string) Bid {
+	switch c, _ := bidCheque(part); {
+	case c > 0:
+		return Bid{State: "bid", Cheque: c}
+	case part == "passed over":
+		return Bid{State: "passedOver"}
+	}
+	return Bid{State: part}
 }
 
 // appendGain appends a score, lean without its total.

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,5 +114,29 @@ func checkLean(t *testing.T, m *StateMessage) {
 	if m.View != nil && (bytes.Contains(state, []byte(`"updated"`)) == (m.Game.Status == StatusPlaying) ||
 		bytes.Count(state, []byte(`"moves"`)) != 1) {
 		t.Fatalf("the lean state's game keeps what the view says: %s", state)
+	}
+}
+
+// TestLeanAuctionAllocs: a running auction's view encodes lean without
+// an allocation, its bidding left out when the bids say it, and kept
+// when they do not.
+func TestLeanAuctionAllocs(t *testing.T) {
+	bids := []string{"bid 7", "pass", "passed over", "undecided"}
+	a := &AuctionView{Kind: "police", HighBid: 7, HighBidder: 0, Bids: bids, Bidding: leanBidding(bids)}
+	buf := make([]byte, 0, 512)
+	if n := testing.AllocsPerRun(10, func() { buf = a.appendJSON(buf[:0], true) }); n != 0 {
+		t.Errorf("%v allocations, want 0", n)
+	}
+	if strings.Contains(string(buf), "bidding") {
+		t.Errorf("the bidding the bids say is encoded: %s", buf)
+	}
+	other := *a
+	other.Bidding = append([]Bid{{State: "bid", Cheque: 8}}, a.Bidding[1:]...)
+	if b := other.appendJSON(nil, true); !strings.Contains(string(b), `"bidding"`) {
+		t.Errorf("a bidding the bids do not say is left out: %s", b)
+	}
+	other.Bidding = a.Bidding[:3]
+	if b := other.appendJSON(nil, true); !strings.Contains(string(b), `"bidding"`) {
+		t.Errorf("a shorter bidding is left out: %s", b)
 	}
 }
