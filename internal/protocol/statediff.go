@@ -28,6 +28,9 @@ type StateDiff struct {
 	top, view []memberDiff
 	buf       [12]memberDiff
 	recording bool // while DiffStates makes it
+	// patchBuf holds Patch where it fits: a change's patch, with the
+	// StateDiff in one allocation.
+	patchBuf [256]byte
 }
 
 // A memberDiff is the patch of a member's value a into b (their first
@@ -43,7 +46,7 @@ type memberDiff struct {
 func DiffStates(a, b *State) (*StateDiff, error) {
 	d := &StateDiff{from: a, to: b, recording: true}
 	d.top, d.view = d.buf[:0:4], d.buf[4:4]
-	patch, same, err := appendStateDiff(make([]byte, 0, 256), a, b, d)
+	patch, same, err := appendStateDiff(d.patchBuf[:0], a, b, d)
 	if err != nil {
 		return nil, err
 	}

@@ -211,6 +211,16 @@ func TestStateAllocations(t *testing.T) {
 			if !playOn(t, g, rng) {
 				break
 			}
+			// The spectators' patch of the move, with its members, in one
+			// allocation where it fits.
+			_, next := publicMoment(t, g, gameInfo(g, step+i+1, names[:players]), false)
+			d, err := DiffStates(public, next)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := testing.AllocsPerRun(3, func() { DiffStates(public, next) }); cap(d.Patch) <= len(d.patchBuf) && n != 1 {
+				t.Fatalf("game %d, move %d: DiffStates made %v allocations for a patch of %d bytes", i, g.Len(), n, len(d.Patch))
+			}
 		}
 	}
 }
