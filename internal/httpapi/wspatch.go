@@ -181,11 +181,9 @@ func patchMessage(u *table.Update, last sentState, state *protocol.State, d *pro
 	// The events as a patch carries them are every seat's alike: the
 	// scores LeanEvents leaves out are public.
 	ev, err := u.SharedByEvents("patch", func(u table.Update) (any, error) {
-		events := protocol.Events(u.Events, nil, nil)
-		protocol.LeanEvents(events, u.View)
 		e := new(encodedEvents)
 		var err error
-		e.b, err = protocol.AppendEvents(e.buf[:0], events)
+		e.b, err = protocol.AppendLeanEvents(e.buf[:0], u.Events, u.View)
 		return e, err
 	})
 	if err != nil {

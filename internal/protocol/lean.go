@@ -3,7 +3,6 @@ package protocol
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -268,10 +267,27 @@ func Expand(m *Message, data []byte) error {
 // round. It changes events, not the engine's events they hold.
 func LeanEvents(events []Event, v *View) {
 	for i, e := range events {
-		if e.Kind == razzia.EventRoundEnd && slices.Equal(e.Scores, v.roundScores(e.Round)) {
+		if e.Kind == razzia.EventRoundEnd && v.areRoundScores(e.Scores, e.Round) {
 			events[i].Scores = nil
 		}
 	}
+}
+
+// AppendLeanEvents appends events as a message of version 2 carries
+// them, untold and lean for the view v (LeanEvents), as AppendEvents
+// appends Events(events, nil, nil) (a list, never null); a change's few
+// events are made on the stack.
+func AppendLeanEvents(b []byte, events []razzia.Event, v *View) ([]byte, error) {
+	var buf [8]Event
+	out := buf[:0]
+	if len(events) > len(buf) {
+		out = make([]Event, 0, len(events))
+	}
+	for _, e := range events {
+		out = append(out, Event{Event: e})
+	}
+	LeanEvents(out, v)
+	return appendEvents(b, out)
 }
 
 // ExpandEvents puts back into m's events what LeanEvents left out.
@@ -281,6 +297,28 @@ func ExpandEvents(m *Message) {
 			m.Events[i].Scores = m.View.roundScores(e.Round)
 		}
 	}
+}
+
+// areRoundScores reports whether scores are roundScores(round), without
+// making them.
+func (v *View) areRoundScores(scores []razzia.Score, round int) bool {
+	if v == nil || round < 1 || len(v.Seats) == 0 {
+		return len(scores) == 0
+	}
+	for _, s := range v.Seats {
+		if round > len(s.Scores) {
+			return len(scores) == 0 // roundScores is nil
+		}
+	}
+	if len(scores) != len(v.Seats) {
+		return false
+	}
+	for i, s := range v.Seats {
+		if s.Scores[round-1] != scores[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // roundScores returns the seats' scores of the round, nil when the view

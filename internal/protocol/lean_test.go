@@ -140,3 +140,55 @@ func TestLeanAuctionAllocs(t *testing.T) {
 		t.Errorf("a shorter bidding is left out: %s", b)
 	}
 }
+
+// TestAppendLeanEvents: the events of a patch are those Events makes,
+// lean for the view, encoded: a list even of none, and made without an
+// allocation of their own.
+func TestAppendLeanEvents(t *testing.T) {
+	g, err := razzia.NewGame(razzia.Setup{Players: []string{"Miriam", "Felix", "Elke"}, Seed: []byte("lean events")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	buf := make([]byte, 0, 4096)
+	for from := 0; ; from = g.Len() {
+		more := playOn(t, g, rng)
+		v := NewView(g.View(-1))
+		for _, events := range [][]razzia.Event{g.EventsSince(from), g.EventsSince(0), nil} {
+			want := Events(events, nil, nil)
+			LeanEvents(want, &v)
+			wb, err := AppendEvents(nil, want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := AppendLeanEvents(nil, events, &v)
+			if err != nil || string(got) != string(wb) {
+				t.Fatalf("move %d: %s (%v), want %s", g.Len(), got, err, wb)
+			}
+		}
+		events := g.EventsSince(from)
+		if n := testing.AllocsPerRun(3, func() { buf, _ = AppendLeanEvents(buf[:0], events, &v) }); len(events) <= 8 && n != 0 {
+			t.Fatalf("move %d: %v allocations for %d events", g.Len(), n, len(events))
+		}
+		if !more {
+			break
+		}
+	}
+}
+
+// TestAreRoundScores: areRoundScores is roundScores compared, at every
+// edge: no view, no seats, a seat without the round, other lengths.
+func TestAreRoundScores(t *testing.T) {
+	a, b := razzia.Score{1, 2, 3}, razzia.Score{4, 5, 6}
+	both := &View{Seats: []SeatView{{Scores: []razzia.Score{a}}, {Scores: []razzia.Score{b}}}}
+	short := &View{Seats: []SeatView{{Scores: []razzia.Score{a}}, {}}}
+	for _, v := range []*View{nil, {}, both, short} {
+		for _, scores := range [][]razzia.Score{nil, {}, {a}, {a, b}, {b, a}, {a, b, a}} {
+			for round := range 3 {
+				if got, want := v.areRoundScores(scores, round), slices.Equal(scores, v.roundScores(round)); got != want {
+					t.Errorf("view %+v, scores %v, round %d: %v, want %v", v, scores, round, got, want)
+				}
+			}
+		}
+	}
+}
