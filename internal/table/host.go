@@ -202,7 +202,7 @@ func (l *loop) effects(r match.Result, at time.Time) {
 	if r.Broadcast {
 		l.broadcast()
 		if r.Write.Kind == match.AppendMove && !at.IsZero() {
-			since(l.env.metrics.broadcast.WithLabelValues("owner"), at)
+			since(l.env.metrics.ownerBroadcast, at)
 		}
 	}
 	for _, seat := range r.Tell {

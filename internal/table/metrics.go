@@ -10,14 +10,17 @@ import (
 
 // metrics are what the Hub tells an operator (Options.Registerer).
 type metrics struct {
-	committed   prometheus.Counter
-	commit      prometheus.Histogram
-	broadcast   *prometheus.HistogramVec // by role: owner, replica
-	botDecision prometheus.Histogram
-	takenOver   prometheus.Counter
-	lost        prometheus.Counter
-	forwarded   *prometheus.CounterVec // by outcome
-	forwardWait prometheus.Histogram
+	committed prometheus.Counter
+	commit    prometheus.Histogram
+	broadcast *prometheus.HistogramVec // by role: owner, replica
+	// ownerBroadcast is broadcast's owner role, looked up once: the owner
+	// observes it at every move.
+	ownerBroadcast prometheus.Observer
+	botDecision    prometheus.Histogram
+	takenOver      prometheus.Counter
+	lost           prometheus.Counter
+	forwarded      *prometheus.CounterVec // by outcome
+	forwardWait    prometheus.Histogram
 }
 
 // latencyBuckets span a fast commit to a stalled database, in seconds.
@@ -46,6 +49,7 @@ func newMetrics(reg prometheus.Registerer, leases func() int, games func() map[l
 		forwardWait: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "razzia_forward_seconds",
 			Help: "How long the node that runs a game took to answer a write passed to it.", Buckets: latencyBuckets}),
 	}
+	m.ownerBroadcast = m.broadcast.WithLabelValues("owner")
 	reg.MustRegister(m.committed, m.commit, m.broadcast, m.botDecision, m.takenOver, m.lost, m.forwarded, m.forwardWait,
 		gamesCollector{games},
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "razzia_leases_held", Help: "Games this node runs: the leases it holds."},
