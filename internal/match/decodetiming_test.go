@@ -74,3 +74,13 @@ func FuzzDecodeTiming(f *testing.F) {
 		}
 	})
 }
+
+// TestStoredTimingsFit: the timings tables store at most moves fit the
+// room a move's result keeps for them (Move: one allocation).
+func TestStoredTimingsFit(t *testing.T) {
+	for _, b := range storedTimings(t) {
+		if len(b) > 256 {
+			t.Errorf("%d bytes: %s", len(b), b)
+		}
+	}
+}

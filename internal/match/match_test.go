@@ -679,3 +679,20 @@ func TestClosed(t *testing.T) {
 		})
 	}
 }
+
+// TestMoveAllocations: deciding a move makes its result, its timing
+// stored in it, in one allocation, at every pace; a bid's token is the
+// engine's own.
+func TestMoveAllocations(t *testing.T) {
+	for _, p := range pace.Presets() {
+		m := started(t, p.ID)
+		legal := m.Game.LegalMoves()
+		mv := legal[len(legal)-1]
+		if _, err := m.Move(mv, t0); err != nil {
+			t.Fatal(err)
+		}
+		if n := testing.AllocsPerRun(10, func() { m.Move(mv, t0) }); n != 1 {
+			t.Errorf("%s: %s made %v allocations, want 1", p.ID, mv, n)
+		}
+	}
+}

@@ -40,14 +40,16 @@ func (m *Match) Move(mv razzia.Move, now time.Time) (Result, error) {
 	if err != nil {
 		return Result{}, &Refusal{Kind: ErrInternal, Msg: "internal error: please try again", Err: err}
 	}
-	stored := next.Encode()
-	// What the result points to, in one allocation.
+	// What the result points to, in one allocation, the stored timing
+	// in it where it fits.
 	a := &struct {
 		change  change
 		checked razzia.Checked
 		timing  Timing
 		turn    Turn
+		stored  [256]byte // TestStoredTimingsFit
 	}{checked: checked, timing: next, turn: Turn{Moves: index + 1, Mover: mover}}
+	stored := next.appendEncoded(a.stored[:0])
 	a.change = change{status: status, played: &a.checked, timing: &a.timing, stored: stored}
 	r := Result{Write: Write{Kind: AppendMove, Index: index, Move: checked.Move.String(), Status: status, Clock: stored},
 		next: &a.change}

@@ -120,8 +120,12 @@ func (t Timing) clone() Timing {
 }
 
 // Encode returns t as stored.
-func (t Timing) Encode() []byte {
-	b, err := t.encode()
+func (t Timing) Encode() []byte { return t.appendEncoded(make([]byte, 0, 256)) }
+
+// appendEncoded appends Encode's bytes to b: a move's are made in the
+// room of the move's result.
+func (t Timing) appendEncoded(b []byte) []byte {
+	b, err := t.encode(b)
 	if err != nil {
 		// Every field encodes: only a bug gets here.
 		panic(fmt.Sprintf("match: encoding a clock: %v", err))
@@ -131,11 +135,12 @@ func (t Timing) Encode() []byte {
 
 // encode is json.Marshal(t), written by hand for a timing of a clock
 // alone (no take-over, pre-move or hold), as it is at most moves.
-func (t Timing) encode() ([]byte, error) {
+func (t Timing) encode(b []byte) ([]byte, error) {
 	if len(t.TakeOvers) > 0 || len(t.PreMoves) > 0 || t.Hold != nil {
-		return json.Marshal(t)
+		m, err := json.Marshal(t)
+		return append(b, m...), err
 	}
-	b := append(make([]byte, 0, 256), `{"clock":`...)
+	b = append(b, `{"clock":`...)
 	b, err := t.Clock.AppendJSON(b)
 	if err != nil {
 		return nil, err
