@@ -61,10 +61,42 @@ func DiffStates(a, b *State) (*StateDiff, error) {
 // whose values in a and b are those of the states d was made of is d's,
 // so that only the others are diffed. A nil d diffs every member.
 func (d *StateDiff) AppendDiff(dst []byte, a, b *State) ([]byte, bool, error) {
-	if d != nil && a == d.from && b == d.to {
+	if d != nil && (a == d.from && b == d.to || a.public == d.from && b.public == d.to && sameOwn(a, b)) {
 		return append(dst, d.Patch...), d.Patch == nil, nil
 	}
 	return appendStateDiff(dst, a, b, d)
+}
+
+// sameOwn reports whether seats' states a and b (SeatState's) have the
+// same own values in the same members: then the patch of a into b is
+// their spectators' states', as the seats' own members are constant in
+// the spectators' (no seat, no pre-move, no legal moves or gains). Most
+// seats at a change are neither the mover before it nor after.
+func sameOwn(a, b *State) bool {
+	if a.public == nil || b.public == nil || a.split != b.split || len(a.fix) != len(b.fix) {
+		return false
+	}
+	for i, fa := range a.fix {
+		fb := b.fix[i]
+		if fa.view != fb.view || !bytes.Equal(a.ownKey(fa), b.ownKey(fb)) ||
+			!bytes.Equal(a.own[fa.start:fa.end], b.own[fb.start:fb.end]) {
+			return false
+		}
+	}
+	return true
+}
+
+// ownKey returns the key of the member an own value f of st goes to.
+func (st *State) ownKey(f ownFix) []byte {
+	switch {
+	case f.at == addPreMove:
+		return keyPreMove
+	case f.at == addPreMoveDropped:
+		return keyPreMoveDropped
+	case f.view:
+		return st.public.view[f.at].key
+	}
+	return st.public.top[f.at].key
 }
 
 func appendStateDiff(dst []byte, a, b *State, memo *StateDiff) ([]byte, bool, error) {

@@ -224,3 +224,55 @@ func TestStateAllocations(t *testing.T) {
 		}
 	}
 }
+
+// TestSameOwn: the patch of a seat that is not to move before or after a
+// move, with the same pre-moves, is its spectators' (the memo's patch
+// taken whole); a seat to move at one of the moments, or whose pre-move
+// changed, is diffed.
+func TestSameOwn(t *testing.T) {
+	names := []string{"Miriam", "Felix", "Zoë", "Ann"}
+	g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: []byte("same own")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(6, 6))
+	// states returns each seat's state of the moment, without pre-moves
+	// or with one dropped.
+	states := func(step int) (plain, dropped [4]*State) {
+		pm, public := publicMoment(t, g, gameInfo(g, step, names), false)
+		for seat := range names {
+			m := seatMoment(g, pm, seat, 0)
+			m.PreMove, m.PreMoveDropped = "", ""
+			if plain[seat], err = SeatState(public, &m); err != nil {
+				t.Fatal(err)
+			}
+			m.PreMoveDropped = "a higher bid"
+			if dropped[seat], err = SeatState(public, &m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return plain, dropped
+	}
+	prev, _ := states(0)
+	for step := 1; ; step++ {
+		was := g.ToMove()
+		if !playOn(t, g, rng) {
+			break
+		}
+		plain, dropped := states(step)
+		for seat := range names {
+			moved, moves := seat == was, seat == g.ToMove()
+			if moved && moves {
+				continue // its moves may be the same, or not
+			}
+			want := !moved && !moves
+			if got := sameOwn(prev[seat], plain[seat]); got != want {
+				t.Fatalf("move %d, seat %d (to move %d then %d): sameOwn %t", g.Len(), seat, was, g.ToMove(), got)
+			}
+			if sameOwn(prev[seat], dropped[seat]) {
+				t.Fatalf("move %d, seat %d: a pre-move dropped is the same", g.Len(), seat)
+			}
+		}
+		prev = plain
+	}
+}
