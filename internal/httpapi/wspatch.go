@@ -152,17 +152,15 @@ func (w *wsConn) publicDiff(u table.Update, last sentState, state *protocol.Stat
 }
 
 // encodedState returns the update's state (public: the spectators'),
-// encoded.
+// encoded, its members known as they were written.
 func encodedState(u *table.Update, cat *i18n.Catalogue, public bool) (*protocol.State, error) {
 	m := stateOf(u, cat, false)
 	if public {
 		m.Seat, m.View, m.PreMove, m.PreMoveDropped = -1, u.Public, "", ""
 	}
-	doc, err := encodeOnce(m.AppendState)
-	if err != nil {
-		return nil, err
-	}
-	return protocol.NewState(doc)
+	scratch := stateScratch.Get().(*[]byte)
+	defer stateScratch.Put(scratch)
+	return protocol.EncodeState(&m, scratch)
 }
 
 // ownMembers returns the seat's state of the update made from the

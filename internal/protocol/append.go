@@ -20,50 +20,51 @@ import (
 // the take-overs, the pace, a rematch offer: rare or small) by
 // json.Marshal. A test compares the two over every state of many games,
 // and a fuzz test over any strings.
-func (m *StateMessage) AppendJSON(b []byte) ([]byte, error) { return m.appendJSON(b, false) }
+func (m *StateMessage) AppendJSON(b []byte) ([]byte, error) { return m.appendJSON(b, false, nil) }
 
 // appendJSON appends the message whole, or lean: in version 2's shape,
 // without what a client derives (lean.go).
-func (m *StateMessage) appendJSON(b []byte, lean bool) ([]byte, error) {
-	b = append(b, `{"type":`...)
+func (m *StateMessage) appendJSON(b []byte, lean bool, l *memberLog) ([]byte, error) {
+	b = l.member(b, '{', "type", false)
 	b = appendString(b, m.Type)
-	b = append(b, `,"game":`...)
+	b = l.member(b, ',', "game", false)
 	b, err := m.Game.appendJSON(b, lean, m.View)
 	if err != nil {
 		return nil, err
 	}
-	b = append(b, `,"seat":`...)
+	b = l.member(b, ',', "seat", false)
 	b = strconv.AppendInt(b, int64(m.Seat), 10)
-	b = append(b, `,"view":`...)
-	if b, err = m.View.appendJSON(b, lean); err != nil {
+	b = l.member(b, ',', "view", false)
+	if b, err = m.View.appendJSON(b, lean, l); err != nil {
 		return nil, err
 	}
-	b = append(b, `,"events":`...)
+	b = l.member(b, ',', "events", false)
 	if b, err = appendEvents(b, m.Events); err != nil {
 		return nil, err
 	}
 	if m.Clock != nil {
-		b = append(b, `,"clock":`...)
+		b = l.member(b, ',', "clock", false)
 		b = m.Clock.appendJSON(b)
 	}
 	if len(m.TakeOvers) > 0 {
-		b = append(b, `,"takeOvers":`...)
+		b = l.member(b, ',', "takeOvers", false)
 		if b, err = appendMarshal(b, m.TakeOvers); err != nil {
 			return nil, err
 		}
 	}
 	if m.PreMove != "" {
-		b = append(b, `,"preMove":`...)
+		b = l.member(b, ',', "preMove", false)
 		b = appendString(b, m.PreMove)
 	}
 	if m.PreMoveDropped != "" {
-		b = append(b, `,"preMoveDropped":`...)
+		b = l.member(b, ',', "preMoveDropped", false)
 		b = appendString(b, m.PreMoveDropped)
 	}
 	if m.Version != 0 {
-		b = append(b, `,"version":`...)
+		b = l.member(b, ',', "version", false)
 		b = strconv.AppendInt(b, m.Version, 10)
 	}
+	l.close(len(b), false)
 	return append(b, '}'), nil
 }
 
@@ -289,35 +290,35 @@ func (g *GameInfo) appendJSON(b []byte, lean bool, view *View) ([]byte, error) {
 
 // appendJSON appends the view as json.Marshal encodes it; null for nil.
 // Lean, it leaves out what a client derives (lean.go).
-func (v *View) appendJSON(b []byte, lean bool) ([]byte, error) {
+func (v *View) appendJSON(b []byte, lean bool, l *memberLog) ([]byte, error) {
 	if v == nil {
 		return append(b, "null"...), nil
 	}
-	b = append(b, `{"players":`...)
+	b = l.member(b, '{', "players", true)
 	b = appendStrings(b, v.Players)
-	b = appendField(b, "seat", v.Seat)
-	b = appendField(b, "moves", v.Moves)
-	b = appendField(b, "round", v.Round)
+	b = l.field(b, "seat", v.Seat)
+	b = l.field(b, "moves", v.Moves)
+	b = l.field(b, "round", v.Round)
 	if !lean || v.Phase != v.leanPhase() {
-		b = append(b, `,"phase":`...)
+		b = l.member(b, ',', "phase", true)
 		b = appendString(b, v.Phase)
 	}
-	b = appendField(b, "toMove", v.ToMove)
-	b = appendField(b, "police", v.Police)
-	b = appendField(b, "policeLimit", v.PoliceLimit)
-	b = appendField(b, "centre", v.Centre)
-	b = append(b, `,"row":`...)
+	b = l.field(b, "toMove", v.ToMove)
+	b = l.field(b, "police", v.Police)
+	b = l.field(b, "policeLimit", v.PoliceLimit)
+	b = l.field(b, "centre", v.Centre)
+	b = l.member(b, ',', "row", true)
 	b = appendStrings(b, v.Row)
-	b = appendField(b, "deckLeft", v.DeckLeft)
-	b = append(b, `,"remaining":`...)
+	b = l.field(b, "deckLeft", v.DeckLeft)
+	b = l.member(b, ',', "remaining", true)
 	b = appendCounts(b, v.Remaining)
-	b = append(b, `,"auction":`...)
+	b = l.member(b, ',', "auction", true)
 	b = v.Auction.appendJSON(b, lean)
 	if !lean || v.Raid != v.leanRaid() {
-		b = append(b, `,"raid":`...)
+		b = l.member(b, ',', "raid", true)
 		b = appendRaid(b, v.Raid)
 	}
-	b = append(b, `,"stakes":`...)
+	b = l.member(b, ',', "stakes", true)
 	b = appendList(b, v.Stakes, func(b []byte, s razzia.Stake) []byte {
 		b = append(b, `{"seat":`...)
 		b = strconv.AppendInt(b, int64(s.Seat), 10)
@@ -328,19 +329,20 @@ func (v *View) appendJSON(b []byte, lean bool) ([]byte, error) {
 		b = appendGain(b, s.Gain, lean)
 		return append(b, '}')
 	})
-	b = append(b, `,"seats":`...)
+	b = l.member(b, ',', "seats", true)
 	b = appendList(b, v.Seats, func(b []byte, s SeatView) []byte { return appendSeat(b, s, lean) })
-	b = append(b, `,"winners":`...)
+	b = l.member(b, ',', "winners", true)
 	b = appendInts(b, v.Winners)
-	b = append(b, `,"legal":`...)
+	b = l.member(b, ',', "legal", true)
 	b = appendStrings(b, v.Legal)
 	if lean {
-		b = append(b, `,"gains":`...)
+		b = l.member(b, ',', "gains", true)
 		b = v.appendGains(b)
 	} else {
-		b = append(b, `,"legalMoves":`...)
+		b = l.member(b, ',', "legalMoves", true)
 		b = appendList(b, v.LegalMoves, appendMove)
 	}
+	l.close(len(b), true)
 	return append(b, '}'), nil
 }
 

@@ -37,14 +37,20 @@ import (
 // AppendState appends the document that patches change: the state
 // message without its events and version, lean.
 func (m *StateMessage) AppendState(b []byte) ([]byte, error) {
+	return m.appendState(b, nil)
+}
+
+// appendState is AppendState, logging the members it writes in l (nil:
+// none).
+func (m *StateMessage) appendState(b []byte, l *memberLog) ([]byte, error) {
 	d := *m
 	d.Events, d.Version = nil, 0
-	return d.appendJSON(b, true)
+	return d.appendJSON(b, true, l)
 }
 
 // AppendLean appends the whole state message of version 2: its state
 // lean, with its events and version.
-func (m *StateMessage) AppendLean(b []byte) ([]byte, error) { return m.appendJSON(b, true) }
+func (m *StateMessage) AppendLean(b []byte) ([]byte, error) { return m.appendJSON(b, true, nil) }
 
 // leanToMove is the game's toMove the view says: nil without a view or
 // once nobody is to move.
