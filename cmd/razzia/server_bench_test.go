@@ -75,8 +75,10 @@ func cpuTime(b *testing.B) time.Duration {
 // are chosen on a copy of the game made from the store (its seed), so
 // the clients decode nothing: they only read bytes. It reports the
 // process's CPU time (the server's and this thin client's) and its
-// allocations a move, and the bytes each seat received a move, the first
-// state of each game included; profile it with -cpuprofile and -memprofile.
+// allocations a move, the bytes each seat received a move, the first
+// state of each game included, and how often goroutines were woken and
+// threads switched a move (countSched: counts, not times); profile it
+// with -cpuprofile and -memprofile.
 func BenchmarkMove(b *testing.B) {
 	for _, name := range []string{"memory", "sqlite"} {
 		b.Run(name, func(b *testing.B) {
@@ -162,7 +164,7 @@ func benchMove(b *testing.B, srv *servertest.Server, st store.Store) {
 	var msg []byte
 	moves, bytes := 0, 0
 	b.ReportAllocs()
-	cpu0 := cpuTime(b)
+	cpu0, sched0 := cpuTime(b), countSched(b)
 	for b.Loop() {
 		if t.mirror.Over() {
 			b.StopTimer()
@@ -188,6 +190,7 @@ func benchMove(b *testing.B, srv *servertest.Server, st store.Store) {
 		moves++
 	}
 	cpu := cpuTime(b) - cpu0
+	reportSched(b, sched0, moves)
 	bytes += t.bytes
 	b.ReportMetric(float64(cpu.Microseconds())/float64(moves), "cpu-µs/move")
 	b.ReportMetric(float64(bytes)/float64(4*moves), "bytes/seat/move")
