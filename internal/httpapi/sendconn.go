@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -212,8 +213,22 @@ func (h *hijackWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	}
 	var s socket
 	s, h.nonBlocking = socketOf(c)
+	if wrap := wrapSocket.Load(); wrap != nil {
+		s = (*wrap)(s)
+	}
 	h.conn = newSendConn(c, s)
+	// The library writes through brw's writer, which writes to c: to
+	// the sendConn instead. Hijack sent the response's head already.
+	if err := brw.Writer.Flush(); err != nil {
+		c.Close()
+		return nil, nil, err
+	}
+	brw.Writer.Reset(h.conn)
 	return h.conn, brw, nil
 }
+
+// wrapSocket, when set, wraps the socket of every connection taken over
+// (the tests' peers that read nothing).
+var wrapSocket atomic.Pointer[func(socket) socket]
 
 func (h *hijackWriter) Unwrap() http.ResponseWriter { return h.ResponseWriter }
