@@ -162,7 +162,9 @@ func (c *sendConn) Close() error {
 func socketOf(c net.Conn) (s socket, nonBlocking bool) {
 	if sc, ok := c.(syscall.Conn); ok && tryWrites {
 		if rc, err := sc.SyscallConn(); err == nil {
-			return fdSocket{c, rc}, true
+			w := &fdWrite{}
+			w.write = w.do
+			return fdSocket{c, rc, w}, true
 		}
 	}
 	return blockingSocket{c}, false
@@ -173,6 +175,16 @@ func socketOf(c net.Conn) (s socket, nonBlocking bool) {
 type fdSocket struct {
 	net.Conn
 	rc syscall.RawConn
+	w  *fdWrite
+}
+
+// An fdWrite is the write tryWrite makes, its function made once: a
+// closure made at each write would cost three allocations.
+type fdWrite struct {
+	p     []byte
+	n     int
+	err   error
+	write func(fd uintptr) bool // do
 }
 
 func (s fdSocket) writeAll(p []byte) error { return writeWithin(s.Conn, p) }
