@@ -197,8 +197,10 @@ func (s blockingSocket) tryWrite(p []byte) (int, error) { return len(p), writeWi
 func (s blockingSocket) writeAll(p []byte) error { return writeWithin(s.Conn, p) }
 
 // writeWithin writes p to c, failing when c took none of it for
-// writeWait.
+// writeWait. It clears the deadline after: a deadline past would fail
+// tryWrite, which the runtime checks it against too.
 func writeWithin(c net.Conn, p []byte) error {
+	defer c.SetWriteDeadline(time.Time{})
 	for {
 		c.SetWriteDeadline(time.Now().Add(writeWait))
 		n, err := c.Write(p)

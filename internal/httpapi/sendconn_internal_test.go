@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"errors"
+	"io"
 	"net"
 	"os"
 	"sync"
@@ -187,5 +188,62 @@ func TestSendConnClose(t *testing.T) {
 	s.flushed <- net.ErrClosed
 	if _, closed := s.state(); !closed {
 		t.Error("the socket is still open")
+	}
+}
+
+// TestFdSocket: on a TCP connection, tryWrite never waits: a full buffer
+// takes part of a write or none; writeAll waits until the peer reads,
+// and tryWrite works after it.
+func TestFdSocket(t *testing.T) {
+	if !tryWrites {
+		t.Skip("tryWrite waits on this system")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, _ := ln.Accept()
+		accepted <- c
+	}()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	peer := <-accepted
+	defer peer.Close()
+	s, nonBlocking := socketOf(c)
+	if !nonBlocking {
+		t.Fatal("a TCP connection's socket waits")
+	}
+	chunk := bytes.Repeat([]byte("x"), 64<<10)
+	written := 0
+	for full := false; !full; {
+		n, err := s.tryWrite(chunk) // the test hangs if it waits
+		if err != nil {
+			t.Fatal(err)
+		}
+		written += n
+		full = n < len(chunk)
+		if written > 256<<20 {
+			t.Fatal("the socket took 256 MiB without filling")
+		}
+	}
+	read := make(chan error)
+	go func() {
+		_, err := io.CopyN(io.Discard, peer, int64(written+len(chunk)+1))
+		read <- err
+	}()
+	if err := s.writeAll(chunk); err != nil {
+		t.Fatalf("writeAll: %v", err)
+	}
+	if n, err := s.tryWrite([]byte("y")); n != 1 || err != nil {
+		t.Fatalf("tryWrite after writeAll: %d, %v", n, err)
+	}
+	if err := <-read; err != nil {
+		t.Fatalf("the peer read: %v", err)
 	}
 }
