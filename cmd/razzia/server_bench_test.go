@@ -76,9 +76,11 @@ func cpuTime(b *testing.B) time.Duration {
 // the clients decode nothing: they only read bytes. It reports the
 // process's CPU time (the server's and this thin client's) and its
 // allocations a move, the bytes each seat received a move, the first
-// state of each game included, and how often goroutines were woken and
-// threads switched a move (countSched: counts, not times); profile it
-// with -cpuprofile and -memprofile.
+// state of each game included, and the context switches of its threads a
+// move; profile it with -cpuprofile and -memprofile. The goroutines
+// woken a move are counted in its execution trace (-trace out.trace):
+// `go tool trace -d=parsed out.trace | grep -c Waiting->Runnable`, over
+// the moves.
 func BenchmarkMove(b *testing.B) {
 	for _, name := range []string{"memory", "sqlite"} {
 		b.Run(name, func(b *testing.B) {
@@ -164,7 +166,7 @@ func benchMove(b *testing.B, srv *servertest.Server, st store.Store) {
 	var msg []byte
 	moves, bytes := 0, 0
 	b.ReportAllocs()
-	cpu0, sched0 := cpuTime(b), countSched(b)
+	cpu0, switches0 := cpuTime(b), ctxSwitches(b)
 	for b.Loop() {
 		if t.mirror.Over() {
 			b.StopTimer()
@@ -190,7 +192,7 @@ func benchMove(b *testing.B, srv *servertest.Server, st store.Store) {
 		moves++
 	}
 	cpu := cpuTime(b) - cpu0
-	reportSched(b, sched0, moves)
+	b.ReportMetric((ctxSwitches(b)-switches0)/float64(moves), "ctxsw/move")
 	bytes += t.bytes
 	b.ReportMetric(float64(cpu.Microseconds())/float64(moves), "cpu-µs/move")
 	b.ReportMetric(float64(bytes)/float64(4*moves), "bytes/seat/move")
