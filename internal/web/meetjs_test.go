@@ -92,3 +92,38 @@ say({ type: "challenge", challenge: d });
 cases.push([seen.map((x) => x.id + ":" + x.status).join(), "d1:declined,c1:lapsed"]);
 `)
 }
+
+// TestPlayNowKeepsWhatItHeard: a read of the requests that comes back
+// after a message about one of them (paired while the read was on its
+// way) does not list it as open again.
+func TestPlayNowKeepsWhatItHeard(t *testing.T) {
+	runCases(t, "playnow.js", `import "./fakedom.mjs";
+`+fakeSockets+`globalThis.setInterval = () => 1;
+globalThis.location = { pathname: "/", protocol: "http:", host: "x" };
+document.addEventListener = () => {};
+const els = new Map();
+document.getElementById = (id) => {
+  if (!els.has(id)) els.set(id, Object.assign(document.createElement("div"), { querySelectorAll: () => [] }));
+  return els.get(id);
+};
+const reads = [];
+globalThis.fetch = () => new Promise((resolve) => reads.push((v) => resolve({ ok: true, status: 200, text: async () => JSON.stringify(v) })));
+const { startLive } = await import("./live.mjs");
+const { setupPlayNow, loadPlayNow } = await import("./playnow.mjs");
+setupPlayNow();
+startLive(() => null);
+const settle = () => new Promise((r) => setTimeout(r, 0));
+const ws = sockets[sockets.length - 1];
+const say = (m) => ws.listeners.message({ data: JSON.stringify(m) });
+const a = { id: "a", status: "open", created: "2026-03-14T19:40:05Z", min: 2, max: 2 };
+const b = { id: "b", status: "open", created: "2026-03-14T19:40:06Z", min: 2, max: 2 };
+const shown = () => document.getElementById("seeks-open").childNodes.map((li) => li.getAttribute("data-seek")).join();
+const loading = loadPlayNow();
+await settle();
+say({ type: "seeks", seek: { ...a, status: "paired" } });
+say({ type: "seeks", seek: b });
+reads.shift()({ seeks: [a], mine: [] }); // read before a was paired and b made
+await loading;
+const cases = [[shown(), "b"]];
+`)
+}
