@@ -59,7 +59,9 @@ func NewBatcher[T any](max int, tick time.Duration, handle func([]T)) *Batcher[T
 }
 
 // Send queues item, or fails with ctx's error or ErrClosed. The handler
-// tells the sender the outcome, as item carries.
+// tells the sender the outcome, as item carries. When the Batcher has no
+// tick, handles nothing and has nothing waiting, Send handles item itself
+// and returns once it is handled.
 func (b *Batcher[T]) Send(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err
