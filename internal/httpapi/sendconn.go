@@ -52,6 +52,9 @@ type sendConn struct {
 	spare    []byte    // kept's last buffer, for the next
 	flushing bool      // kept is not empty, or the flusher writes it
 	err      error     // the connection failed or was closed: every write fails
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 func newSendConn(c net.Conn, s socket) *sendConn {
@@ -119,9 +122,15 @@ func (c *sendConn) flush() {
 func (c *sendConn) fail(err error) {
 	if c.err == nil {
 		c.err = err
-		c.s.Close() // the reader ends, and the connection with it
+		c.closeSocket() // the reader ends, and the connection with it
 	}
 	c.drained.Broadcast()
+}
+
+// closeSocket closes the socket, once.
+func (c *sendConn) closeSocket() error {
+	c.closeOnce.Do(func() { c.closeErr = c.s.Close() })
+	return c.closeErr
 }
 
 // wait waits until every byte written has gone to the socket, or the
@@ -143,16 +152,18 @@ func (c *sendConn) idle() bool {
 	return !c.flushing && c.err == nil
 }
 
-// Close closes the connection; the flusher stops.
+// Close closes the connection; the flusher stops. The socket is closed
+// first, without the lock: that ends a write under way (a socket whose
+// writes wait, which holds it).
 func (c *sendConn) Close() error {
+	err := c.closeSocket()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.err != nil {
-		return nil
+	if c.err == nil {
+		c.err = net.ErrClosed
 	}
-	c.err = net.ErrClosed
 	c.drained.Broadcast()
-	return c.s.Close()
+	return err
 }
 
 // socketOf returns the socket of a connection: one written without

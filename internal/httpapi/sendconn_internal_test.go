@@ -247,3 +247,41 @@ func TestFdSocket(t *testing.T) {
 		t.Fatalf("the peer read: %v", err)
 	}
 }
+
+// A waitingSocket's every write waits until it is closed, as a
+// blockingSocket's does for a peer that reads nothing.
+type waitingSocket struct {
+	writing chan struct{} // receives as a write starts
+	closed  chan struct{}
+	once    sync.Once
+}
+
+func (s *waitingSocket) tryWrite(p []byte) (int, error) {
+	s.writing <- struct{}{}
+	<-s.closed
+	return 0, net.ErrClosed
+}
+
+func (s *waitingSocket) writeAll(p []byte) error { <-s.closed; return net.ErrClosed }
+func (s *waitingSocket) Close() error {
+	s.once.Do(func() { close(s.closed) })
+	return nil
+}
+
+// TestSendConnCloseEndsAWrite: closing a connection whose write waits
+// (a socket written the blocking way) ends that write, as closing the
+// network connection does.
+func TestSendConnCloseEndsAWrite(t *testing.T) {
+	s := &waitingSocket{writing: make(chan struct{}), closed: make(chan struct{})}
+	c := newSendConn(nil, s)
+	wrote := make(chan error)
+	go func() {
+		_, err := c.Write([]byte("state"))
+		wrote <- err
+	}()
+	<-s.writing
+	c.Close() // the test hangs if Close waits for the write
+	if err := <-wrote; !errors.Is(err, net.ErrClosed) {
+		t.Errorf("the write: %v, want net.ErrClosed", err)
+	}
+}
