@@ -78,9 +78,8 @@ func cpuTime(b *testing.B) time.Duration {
 // allocations a move, the bytes each seat received a move, the first
 // state of each game included, and the context switches of its threads a
 // move; profile it with -cpuprofile and -memprofile. The goroutines
-// woken a move are counted in its execution trace (-trace out.trace):
-// `go tool trace -d=parsed out.trace | grep -c Waiting->Runnable`, over
-// the moves.
+// woken a move are counted in its execution trace (-trace t.out):
+// go tool trace -d=parsed t.out | go run ./internal/tools/wakes -per N.
 func BenchmarkMove(b *testing.B) {
 	for _, name := range []string{"memory", "sqlite"} {
 		b.Run(name, func(b *testing.B) {
