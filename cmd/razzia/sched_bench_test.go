@@ -8,27 +8,29 @@ import (
 	"testing"
 )
 
-// ctxSwitches returns how many times the process's threads gave up or
-// lost the CPU: a count that depends little on the machine's load, where
-// times do.
-func ctxSwitches(b *testing.B) float64 {
+// ctxSwitches returns how many times the process's threads gave up the
+// CPU (voluntary: to wait) and lost it (involuntary, which a busy
+// machine adds to).
+func ctxSwitches(b *testing.B) (voluntary, involuntary float64) {
 	tasks, err := filepath.Glob("/proc/self/task/*/status")
 	if err != nil {
 		b.Fatal(err)
 	}
-	n := 0.0
 	for _, t := range tasks {
 		data, err := os.ReadFile(t)
 		if err != nil {
 			continue // the thread ended
 		}
 		for _, line := range bytes.Split(data, []byte("\n")) {
-			k, v, ok := bytes.Cut(line, []byte(":"))
-			if ok && bytes.HasSuffix(k, []byte("ctxt_switches")) {
-				c, _ := strconv.Atoi(string(bytes.TrimSpace(v)))
-				n += float64(c)
+			k, v, _ := bytes.Cut(line, []byte(":"))
+			c, _ := strconv.Atoi(string(bytes.TrimSpace(v)))
+			switch string(k) {
+			case "voluntary_ctxt_switches":
+				voluntary += float64(c)
+			case "nonvoluntary_ctxt_switches":
+				involuntary += float64(c)
 			}
 		}
 	}
-	return n
+	return voluntary, involuntary
 }

@@ -77,8 +77,9 @@ func cpuTime(b *testing.B) time.Duration {
 // process's CPU time (the server's and this thin client's) and its
 // allocations a move, the bytes each seat received a move, the first
 // state of each game included, and the context switches of its threads a
-// move; profile it with -cpuprofile and -memprofile. The goroutines
-// woken a move are counted in its execution trace (-trace t.out):
+// move (voluntary, and involuntary, which a busy machine adds to);
+// profile it with -cpuprofile and -memprofile. The goroutines woken a
+// move are counted in its execution trace (-trace t.out):
 // go tool trace -d=parsed t.out | go run ./internal/tools/wakes -per N.
 func BenchmarkMove(b *testing.B) {
 	for _, name := range []string{"memory", "sqlite"} {
@@ -165,7 +166,8 @@ func benchMove(b *testing.B, srv *servertest.Server, st store.Store) {
 	var msg []byte
 	moves, bytes := 0, 0
 	b.ReportAllocs()
-	cpu0, switches0 := cpuTime(b), ctxSwitches(b)
+	cpu0 := cpuTime(b)
+	vcsw0, ivcsw0 := ctxSwitches(b)
 	for b.Loop() {
 		if t.mirror.Over() {
 			b.StopTimer()
@@ -191,7 +193,9 @@ func benchMove(b *testing.B, srv *servertest.Server, st store.Store) {
 		moves++
 	}
 	cpu := cpuTime(b) - cpu0
-	b.ReportMetric((ctxSwitches(b)-switches0)/float64(moves), "ctxsw/move")
+	vcsw, ivcsw := ctxSwitches(b)
+	b.ReportMetric((vcsw-vcsw0)/float64(moves), "vcsw/move")
+	b.ReportMetric((ivcsw-ivcsw0)/float64(moves), "ivcsw/move")
 	bytes += t.bytes
 	b.ReportMetric(float64(cpu.Microseconds())/float64(moves), "cpu-µs/move")
 	b.ReportMetric(float64(bytes)/float64(4*moves), "bytes/seat/move")
