@@ -89,3 +89,42 @@ func TestEncodeStateOverflow(t *testing.T) {
 		t.Errorf("%d members logged, overflow %t", l.ntop, l.overflow)
 	}
 }
+
+// BenchmarkEncodeState is the spectators' state of every moment of a
+// game of four, encoded and its members found: "parsed" encodes it
+// (AppendState) and reads it again (NewState), "logged" logs them as it
+// writes it (EncodeState).
+func BenchmarkEncodeState(b *testing.B) {
+	names := []string{"Miriam", "Felix", "Elke", "Dennis"}
+	g, err := razzia.NewGame(razzia.Setup{Players: names, Seed: []byte("bench")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	var moments []StateMessage
+	for step := 0; ; step++ {
+		pm, _ := publicMoment(b, g, gameInfo(g, step, names), false)
+		moments = append(moments, pm)
+		if !playOn(b, g, rng) {
+			break
+		}
+	}
+	var scratch []byte
+	b.Run("parsed", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			scratch, _ = moments[i%len(moments)].AppendState(scratch[:0])
+			if _, err := NewState(append([]byte(nil), scratch...)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("logged", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			if _, err := EncodeState(&moments[i%len(moments)], &scratch); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
