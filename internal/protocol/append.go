@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/razziagame/razzia"
 )
@@ -552,19 +553,76 @@ func appendCountsOf(b []byte, m map[string]int, keys []string) ([]byte, int) {
 	return append(b, '}'), found
 }
 
-// appendString appends s as a JSON string as encoding/json does. The
+// appendString appends s as a JSON string as encoding/json does. Most
 // names and tokens of a state are plain ASCII, appended as they are; any
-// other string (a byte to escape, to replace, or beyond ASCII) is left to
-// json.Marshal, so that its escaping is the same by construction.
+// other string (a byte to escape, to replace, or beyond ASCII) is
+// escaped by appendEscaped (FuzzAppendString compares it with
+// json.Marshal).
 func appendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			j, _ := json.Marshal(s) // a string never fails
-			return append(b, j...)
+			return appendEscaped(b, s, i)
 		}
 	}
 	b = append(b, '"')
 	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendEscaped appends s quoted and escaped as encoding/json escapes it
+// (HTML's characters, U+2028 and U+2029 too; invalid UTF-8 as U+FFFD),
+// s[:plain] needing no escape: names with accents are common, and
+// json.Marshal would cost a string's allocations and reflection.
+func appendEscaped(b []byte, s string, plain int) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	b = append(b, s[:plain]...)
+	start := plain
+	for i := plain; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= ' ' && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
 	return append(b, '"')
 }
 

@@ -285,3 +285,27 @@ func TestAppendPatchHead(t *testing.T) {
 		})
 	}
 }
+
+// FuzzAppendString: any string is quoted and escaped as json.Marshal
+// does it, and without an allocation when the buffer has room.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"Miriam", "Zoë", "Erdős Pál", "<b>&amp;</b>", "a\"b\\c\x00\x1f\x7f\b\f\n\r\t",
+		"\xff\xfe", "\u2028\u2029", "\xe2\x80", "日本語", "\U0001F600", "\ufffd", ""} {
+		f.Add(s)
+	}
+	buf := make([]byte, 0, 1024)
+	f.Fuzz(func(t *testing.T, s string) {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendString([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Fatalf("appendString(%q) = %s, want %s", s, got[1:], want)
+		}
+		if len(s) < 100 {
+			if n := testing.AllocsPerRun(2, func() { buf = appendString(buf[:0], s) }); n != 0 {
+				t.Fatalf("appendString(%q): %v allocations", s, n)
+			}
+		}
+	})
+}
