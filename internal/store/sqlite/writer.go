@@ -226,8 +226,8 @@ func (s *Store) rollback(ctx context.Context) error {
 }
 
 // committed notes a group that ended as it should and announces its
-// changes. Their hearers (Hear) are not called here: the writers told
-// deliver them on their own goroutines (submit), so that a hearer never
+// changes. Their hearers (Hear) are not called here: the writes told
+// deliver them once the group is handled (submit), so that a hearer never
 // holds up the next group, and one that writes does not wait for itself.
 func (s *Store) committed(batch []*op) {
 	s.groups.Add(1)
