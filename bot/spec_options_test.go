@@ -63,6 +63,9 @@ func TestSpecOptionEffects(t *testing.T) {
 			return m.w.callBase == 6 && m.w.exact && m.w.alone == 1 && flatWeights.callBase == 4
 		}},
 		{"mcts:policy=light", nil},
+		{"mcts", func(b Bot) bool { m := b.(*MCTS); return !m.crn && m.dropSE == DropSE }},
+		{"mcts:crn=1,drop=1.5", func(b Bot) bool { m := b.(*MCTS); return m.crn && m.dropSE == 1.5 }},
+		{"mcts:crn=2", nil},
 		{"flat:margin=2", nil},
 		{"flat:rollout=random", nil},
 		{"heuristic:spare=-1", nil},
