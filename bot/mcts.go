@@ -250,17 +250,17 @@ type tree struct {
 	share [][razzia.MaxPlayers]float64
 	// cards sums, over the iterations through the root's draw, each
 	// seat's share of the win by the kind that came first.
-	cards   [numKinds]CardValue
-	forced  int32 // the root edge every iteration takes, or -1
+	cards  [numKinds]CardValue
+	forced int32 // the root edge every iteration takes, or -1
 	// With crn: the shared deck orders' generator, the deck of the
 	// sample, the reward of each sample by root edge, and the root edges
 	// still in the running.
-	crnSrc *rand.PCG
-	crnRng *rand.Rand
-	deck   []razzia.Kind
-	crnR   [][]float32
-	alive  []bool
-	settle  bool  // stop when the most visited root edge is sure to stay so
+	crnSrc  *rand.PCG
+	crnRng  *rand.Rand
+	deck    []razzia.Kind
+	crnR    [][]float32
+	alive   []bool
+	settle  bool // stop when the most visited root edge is sure to stay so
 	stopped bool
 }
 
