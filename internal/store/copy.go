@@ -118,6 +118,19 @@ func (k *Kind) Count(n int) string {
 	return fmt.Sprintf("%d %s", n, k.Many)
 }
 
+// Select returns the list of k's columns a store reads, those exprs names
+// read as their expressions (a column whose value the store keeps
+// elsewhere too), under their names.
+func (k *Kind) Select(exprs map[string]string) string {
+	names := k.Names()
+	for i, n := range names {
+		if x, ok := exprs[n]; ok {
+			names[i] = x + " AS " + n
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 // Names returns the names of the kind's columns, in order.
 func (k *Kind) Names() []string {
 	names := make([]string, len(k.Columns))

@@ -162,7 +162,7 @@ func (s *Store) DeleteAccount(ctx context.Context, id string, renamed func(seat 
 				c  = store.Change{Game: r.game, Kind: store.ChangeSeat}
 				st string
 			)
-			if err := tx.QueryRow(ctx, "UPDATE games SET updated = greatest(updated + 1, $2) WHERE id = $1 RETURNING status, move_count",
+			if err := tx.QueryRow(ctx, "UPDATE games SET updated = "+nextUpdated("games", "$2")+" WHERE id = $1 RETURNING status, "+movesOf("games"),
 				r.game, s.now().UnixNano()).Scan(&st, &c.Moves); err != nil {
 				return err
 			}
@@ -381,7 +381,7 @@ func (s *Store) ClaimSeats(ctx context.Context, account string, claims []store.C
 			// A game that is over keeps its date (its result's and its
 			// record's): it moves on by a nanosecond, enough to be news.
 			if _, err := tx.Exec(ctx, "UPDATE games SET updated = CASE WHEN status IN ('finished', 'archived') THEN updated + 1 "+
-				"ELSE greatest(updated + 1, $2) END WHERE id = $1", c.Game, s.now().UnixNano()); err != nil {
+				"ELSE "+nextUpdated("games", "$2")+" END WHERE id = $1", c.Game, s.now().UnixNano()); err != nil {
 				return err
 			}
 			if err := notify(ctx, tx, store.Change{Game: c.Game, Kind: store.ChangeSeat, Moves: row.moves, Status: row.status}); err != nil {
@@ -409,9 +409,9 @@ func (s *Store) AccountGames(ctx context.Context, account string, limit int, sta
 	}
 	rows, err := s.pool.Query(ctx, `
 		SELECT `+summaryColumns+`
-		FROM (SELECT games.* FROM games JOIN seats mine ON mine.game_id = games.id AND mine.account_id = $1
+		FROM (SELECT `+gameColumns("games")+` FROM games JOIN seats mine ON mine.game_id = games.id AND mine.account_id = $1
 			WHERE $2::text[] IS NULL OR games.status = ANY ($2)
-			ORDER BY games.updated DESC, games.id LIMIT $3) g
+			ORDER BY updated DESC, games.id LIMIT $3) g
 		LEFT JOIN seats s ON s.game_id = g.id
 		GROUP BY g.id, g.status, g.created, g.updated, g.move_count, g.rated
 		ORDER BY g.updated DESC, g.id`, account, sts, lim)

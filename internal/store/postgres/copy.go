@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,8 +18,21 @@ var _ store.Copier = (*Store)(nil)
 // ErrInUse is a database that a razzia server seems to be using (InUse).
 var ErrInUse = errors.New("the database is in use")
 
+// carried are the columns PostgreSQL keeps of a game in its last move's
+// row (see lastMove), by table: a copy neither reads nor writes them (a
+// move copied leaves its game's row to hold them), and Tables leaves them
+// out.
+var carried = map[string][]string{"moves": {"updated", "clock"}}
+
+// latest are the columns a copy reads as the latest of a game's row and
+// its last move's (see lastMove), by table, with the expression it reads.
+var latest = map[string]map[string]string{
+	"games": {"updated": updatedOf("games"), "move_count": movesOf("games"), "clock": clockOf("games")},
+}
+
 // Tables implements store.Copier: the tables of the connection's current
-// schema, without the columns PostgreSQL derives from the others.
+// schema, without the columns PostgreSQL derives from the others and the
+// carried columns.
 func (s *Store) Tables(ctx context.Context) (map[string][]store.SchemaColumn, error) {
 	rows, err := s.pool.Query(ctx, `SELECT table_name, column_name, data_type, is_nullable = 'YES' FROM information_schema.columns
 		WHERE table_schema = current_schema() AND table_name <> $1 AND is_generated = 'NEVER'
@@ -30,6 +44,9 @@ func (s *Store) Tables(ctx context.Context) (map[string][]store.SchemaColumn, er
 	var table string
 	var c store.SchemaColumn
 	_, err = pgx.ForEachRow(rows, []any{&table, &c.Name, &c.Type, &c.Nullable}, func() error {
+		if slices.Contains(carried[table], c.Name) {
+			return nil
+		}
 		tables[table] = append(tables[table], c)
 		return nil
 	})
@@ -42,7 +59,6 @@ func (s *Store) Tables(ctx context.Context) (map[string][]store.SchemaColumn, er
 // Dump implements store.Copier, in one read-only transaction. Text keys
 // are ordered byte by byte (COLLATE "C"), as SQLite orders them.
 func (s *Store) Dump(ctx context.Context, k *store.Kind, yield func(store.Row) error) error {
-	names := k.Names()
 	order := make([]string, k.Key)
 	for i, c := range k.Columns[:k.Key] {
 		order[i] = c.Name
@@ -50,7 +66,7 @@ func (s *Store) Dump(ctx context.Context, k *store.Kind, yield func(store.Row) e
 			order[i] += ` COLLATE "C"`
 		}
 	}
-	q := fmt.Sprintf("SELECT %s FROM %s ORDER BY %s", strings.Join(names, ", "), k.Table, strings.Join(order, ", "))
+	q := fmt.Sprintf("SELECT %s FROM %s ORDER BY %s", k.Select(latest[k.Table]), k.Table, strings.Join(order, ", "))
 	var yieldErr error // the caller's, passed on as it is
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, q)
@@ -163,7 +179,7 @@ func (rw rowWriter) Get(ctx context.Context, k *store.Kind, r store.Row) (store.
 	for i := range where {
 		where[i] = fmt.Sprintf("%s = $%d", names[i], i+1)
 	}
-	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s", strings.Join(names, ", "), k.Table, strings.Join(where, " AND "))
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s", k.Select(latest[k.Table]), k.Table, strings.Join(where, " AND "))
 	rows, err := rw.tx.Query(ctx, q, r[:k.Key]...)
 	if err != nil {
 		return nil, err

@@ -156,7 +156,7 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			created, updated int64
 			rematchOf        *string
 		)
-		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated, clock, rematch_of, rematch FROM games WHERE id = $1", id).
+		err := tx.QueryRow(ctx, "SELECT status, cheques, seed, created, "+updatedOf("g")+", creator_hash, rated, "+clockOf("g")+", rematch_of, rematch FROM games g WHERE id = $1", id).
 			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated, &g.Clock, &rematchOf, &g.Rematch)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
@@ -253,8 +253,8 @@ func (s *Store) DeltasSince(ctx context.Context, from map[string]int) (map[strin
 // plainly, the generic plan of the prepared statement (which guesses ten
 // games in the arrays) hashes the whole moves table, every move of every
 // game ever played, at every read (TestDeltasSinceIndexed).
-const deltasSince = `
-SELECT g.id, CASE WHEN m.idx IS NULL OR m.idx = w.n THEN g.clock END, m.idx, m.token
+var deltasSince = `
+SELECT g.id, CASE WHEN m.idx IS NULL OR m.idx = w.n THEN ` + clockOf("g") + ` END, m.idx, m.token
 FROM unnest($1::text[], $2::int[]) AS w(id, n)
 JOIN games g ON g.id = w.id
 LEFT JOIN LATERAL (SELECT idx, token FROM moves WHERE game_id = w.id AND idx >= w.n OFFSET 0) m ON true
@@ -309,8 +309,8 @@ func lockGame(ctx context.Context, tx pgx.Tx, id string) (gameRow, error) {
 		node    *string
 		expires *time.Time
 	)
-	err := tx.QueryRow(ctx, `SELECT status, move_count, lease_node, lease_fence, lease_expires, clock_timestamp()
-		FROM games WHERE id = $1 FOR UPDATE`, id).Scan(&status, &r.moves, &node, &r.lease.Fence, &expires, &r.now)
+	err := tx.QueryRow(ctx, `SELECT status, `+movesOf("g")+`, lease_node, lease_fence, lease_expires, clock_timestamp()
+		FROM games g WHERE id = $1 FOR UPDATE`, id).Scan(&status, &r.moves, &node, &r.lease.Fence, &expires, &r.now)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return r, fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
 	}
@@ -353,7 +353,7 @@ func (s *Store) TakeSeat(ctx context.Context, id string, fence store.Fence, seat
 			taker.Name, taker.TokenHash, orNil(taker.Account), id, seat); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "UPDATE games SET status = $1, updated = greatest(updated + 1, $3) WHERE id = $2",
+		if _, err := tx.Exec(ctx, "UPDATE games SET status = $1, updated = "+nextUpdated("games", "$3")+" WHERE id = $2",
 			string(status), id, s.now().UnixNano()); err != nil {
 			return err
 		}
@@ -424,7 +424,7 @@ func (s *Store) replaceSeat(ctx context.Context, what, id string, fence store.Fe
 		if _, err := tx.Exec(ctx, update, args...); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "UPDATE games SET updated = greatest(updated + 1, $2) WHERE id = $1", id, s.now().UnixNano()); err != nil {
+		if _, err := tx.Exec(ctx, "UPDATE games SET updated = "+nextUpdated("games", "$2")+" WHERE id = $1", id, s.now().UnixNano()); err != nil {
 			return err
 		}
 		return notify(ctx, tx, store.Change{Game: id, Kind: store.ChangeSeat, Moves: row.moves, Status: store.StatusOpen})
@@ -441,7 +441,7 @@ func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, st
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "UPDATE games SET status = $1, updated = greatest(updated + 1, $3) WHERE id = $2",
+		if _, err := tx.Exec(ctx, "UPDATE games SET status = $1, updated = "+nextUpdated("games", "$3")+" WHERE id = $2",
 			string(status), id, s.now().UnixNano()); err != nil {
 			return err
 		}
@@ -449,30 +449,41 @@ func (s *Store) CloseTable(ctx context.Context, id string, fence store.Fence, st
 	})
 }
 
-// appendMove is AppendMove in one statement, one round trip: it updates
-// the game's row only if the fence (the rule of store.Lease.Permits, by
-// the database's clock), the status and the index hold, and then inserts
-// the move and notifies. The update checks the row as it locks it (read
-// again after a concurrent write): locked first on its own (FOR UPDATE),
-// the row cost each move a WAL record more. It returns what it checked of
-// the row as the statement began and whether it wrote; a refusal is
-// explained by the row as it is after (moveChecks), as the update saw it.
-// A move written reads the row no more (the second branch's one-time
-// filter): that read was a third of a move's buffers.
-const appendMove = `
-WITH upd AS (
-	UPDATE games SET status = $5, move_count = move_count + 1, updated = greatest(updated + 1, $9),
-		clock = coalesce($8::bytea, clock)
-	WHERE id = $1 AND status IN ('open', 'playing') AND move_count = $3 AND ` + fenced + `
+// appendMove is AppendMove in one statement, one round trip. A move of
+// a game in play that stays so (cur) locks its game's row where the move
+// may go (the fence by the rule of store.Lease.Permits and the database's
+// clock, the status, the index) with a lock that writes no new version of
+// the row (see lastMove), checked again against the row as it is if a
+// change of the lease held it first, and inserts its own row with the
+// game's time updated and clock. Any other move (upd, which reads the
+// row only if cur did not find it) updates its game's row with its
+// status, its count of moves, time updated and clock. Then it notifies. It returns what it checked of the row as the statement began
+// and whether it wrote; a refusal is explained by the row as it is after
+// (moveChecks), as the lock or the update saw it. A move written reads
+// the row no more (the last branch's one-time filter): that read was a
+// third of a move's buffers.
+var appendMove = `
+WITH cur AS (
+	SELECT g.id, greatest(g.updated, l.updated) AS updated, CASE WHEN l.updated > g.updated THEN l.clock ELSE g.clock END AS clock
+	FROM games g LEFT JOIN LATERAL (SELECT idx, updated, clock FROM moves WHERE game_id = $1 ORDER BY idx DESC LIMIT 1) l ON true
+	WHERE g.id = $1 AND $5::text = 'playing' AND g.status = 'playing' AND greatest(g.move_count, l.idx + 1) = $3 AND ` + fenced + `
+	FOR SHARE OF g
+), upd AS (
+	UPDATE games SET status = $5, move_count = $3 + 1, updated = ` + nextUpdated("games", "$9") + `,
+		clock = coalesce($8::bytea, ` + clockOf("games") + `)
+	WHERE id = $1 AND NOT EXISTS (SELECT FROM cur) AND NOT ($5 = 'playing' AND status = 'playing') AND status IN ('open', 'playing')
+		AND ` + movesOf("games") + ` = $3 AND ` + fenced + `
 	RETURNING id
 ), ins AS (
-	INSERT INTO moves (game_id, idx, token)
-	SELECT id, $3, $4 FROM upd
+	INSERT INTO moves (game_id, idx, token, updated, clock)
+	SELECT id, $3, $4, greatest(updated + 1, $9), coalesce($8::bytea, clock) FROM cur
+	UNION ALL
+	SELECT id, $3, $4, NULL, NULL FROM upd
 	RETURNING game_id
 )
 SELECT ''::text, 0, true, count(pg_notify($6, $7)) FROM ins HAVING count(*) > 0
 UNION ALL
-SELECT status, move_count, ` + fenced + `, 0
+SELECT status, ` + movesOf("games") + `, ` + fenced + `, 0
 FROM games WHERE id = $1 AND NOT EXISTS (SELECT FROM ins)`
 
 // fenced is true while fence $2 permits a write to the row.
@@ -480,7 +491,7 @@ const fenced = `CASE WHEN $2::bigint = 0 THEN NOT ` + liveLease + `
 	ELSE ` + liveLease + ` AND lease_fence = $2 END`
 
 // moveChecks reads what appendMove checks of game $1 for fence $2.
-const moveChecks = `SELECT status, move_count, ` + fenced + `, 0 FROM games WHERE id = $1`
+var moveChecks = `SELECT status, ` + movesOf("games") + `, ` + fenced + `, 0 FROM games WHERE id = $1`
 
 // AppendMove implements store.Store. The move joins the next group of
 // moves, committed together (see submit).
@@ -493,7 +504,9 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 	if err := store.CheckMove(id, index, token, status); err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
-	return s.submit(ctx, &move{id: id, fence: fence, index: index, token: token, status: status, clock: hashOrNil(clock), stamp: s.now(), ask: store.AskOf(ctx)})
+	m := movePool.Get().(*move)
+	m.id, m.fence, m.index, m.token, m.status, m.clock, m.stamp, m.ask = id, fence, index, token, status, hashOrNil(clock), s.now(), store.AskOf(ctx)
+	return s.submit(ctx, m)
 }
 
 // SetClock implements store.Store.
@@ -506,7 +519,7 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 		case row.moves != moves:
 			return fmt.Errorf("postgres: game %q move %d: %w: the next move is %d", id, moves, store.ErrConflict, row.moves)
 		}
-		if _, err = tx.Exec(ctx, "UPDATE games SET clock = $1, updated = greatest(updated + 1, $3) WHERE id = $2",
+		if _, err = tx.Exec(ctx, "UPDATE games SET clock = $1, updated = "+nextUpdated("games", "$3")+" WHERE id = $2",
 			hashOrNil(clock), id, s.now().UnixNano()); err != nil {
 			return err
 		}
@@ -526,7 +539,7 @@ func (s *Store) SetRematch(ctx context.Context, id string, old, offer []byte) er
 			moves  int
 		)
 		err := tx.QueryRow(ctx, `UPDATE games SET rematch = $1 WHERE id = $2 AND status = 'finished' AND rematch IS NOT DISTINCT FROM $3
-			RETURNING status, move_count`, offer, id, hashOrNil(old)).Scan(&status, &moves)
+			RETURNING status, `+movesOf("games"), offer, id, hashOrNil(old)).Scan(&status, &moves)
 		if errors.Is(err, pgx.ErrNoRows) {
 			if err := tx.QueryRow(ctx, "SELECT status FROM games WHERE id = $1", id).Scan(&status); errors.Is(err, pgx.ErrNoRows) {
 				return fmt.Errorf("postgres: game %q: %w", id, store.ErrNotFound)
@@ -552,24 +565,33 @@ type move struct {
 	stamp  time.Time  // the game's Updated time (Options.Now)
 	ask    *store.Ask // the request the move was made for, named in its notice; nil for none
 	done   chan error
+	w      write  // the move as its group holds it
+	argv   [9]any // args', used again
 }
 
 // queue adds m's statement to the batch.
 func (m *move) queue(b *pgx.Batch) *pgx.QueuedQuery {
+	return b.Queue(appendMove, m.args()...)
+}
+
+// args are the arguments of m's statement.
+func (m *move) args() []any {
 	change := store.MoveChange(m.id, m.index, m.token, m.status, m.clock).Asked(m.ask)
-	return b.Queue(appendMove, m.id, int64(m.fence), m.index, m.token, string(m.status), store.ChangesChannel, change.Payload(), m.clock, m.stamp.UnixNano())
+	m.argv = [9]any{m.id, int64(m.fence), m.index, m.token, store.StatusArg(m.status), store.ChangesChannel, change.Payload(), m.clock, m.stamp.UnixNano()}
+	return m.argv[:]
 }
 
 // outcome reads what appendMove returned for m: nil when it wrote, else
 // the refusal, and whether the row should be read again to explain it.
 func (m *move) outcome(s *Store, row pgx.Row) (err error, again bool) {
-	var (
+	var r struct { // one allocation where four variables were four
 		st      string
 		next    int
 		fenced  bool
 		written int
-	)
-	err = row.Scan(&st, &next, &fenced, &written)
+	}
+	err = row.Scan(&r.st, &r.next, &r.fenced, &r.written)
+	st, next, fenced, written := r.st, r.next, r.fenced, r.written
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return fmt.Errorf("postgres: game %q: %w", m.id, store.ErrNotFound), false
@@ -590,7 +612,7 @@ func (m *move) outcome(s *Store, row pgx.Row) (err error, again bool) {
 // which the update saw, or, if it cannot be read, as the statement began
 // (err).
 func (m *move) refused(s *Store, err error) error {
-	now, refusal := m.outcome(s, s.pool.QueryRow(s.ctx, moveChecks, m.id, int64(m.fence)))
+	now, refusal := m.outcome(s, s.pool.QueryRow(s.groupCtx, moveChecks, m.id, int64(m.fence)))
 	if refusal || errors.Is(now, store.ErrNotFound) {
 		return now
 	}
@@ -617,9 +639,9 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 }
 
 // listGames lists the games of status $1, at most $2 (NULL: all).
-const listGames = `
+var listGames = `
 SELECT ` + summaryColumns + `
-FROM (SELECT * FROM games WHERE status = $1 ORDER BY listed DESC, updated DESC, id LIMIT $2) g
+FROM (SELECT ` + gameColumns("games") + ` FROM games WHERE status = $1 ORDER BY listed DESC, updated DESC, id LIMIT $2) g
 LEFT JOIN seats s ON s.game_id = g.id
 GROUP BY g.id, g.status, g.created, g.updated, g.move_count, g.rated
 ORDER BY g.updated DESC, g.id`

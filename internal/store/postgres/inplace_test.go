@@ -14,14 +14,12 @@ import (
 	"github.com/razziagame/razzia/internal/store/postgres/pgtest"
 )
 
-// TestMovesUpdateInPlace: a move rewrites its game's row in place (a HOT
-// update), on pages filled by the games' creation: it changes no column
-// an index holds, and the row's page has room for its new version. An
-// update that is not in place adds an entry to every index of games (two
-// a move) and leaves the old ones to the vacuum. On a cluster of its own:
-// a transaction left open in any database of the cluster (another test's)
-// keeps PostgreSQL from pruning the old versions.
-func TestMovesUpdateInPlace(t *testing.T) {
+// TestMovesWriteNoGameRow: a move of a game in play writes its own row
+// and no new version of its game's (it locks it), which PostgreSQL would
+// have to log, prune and make room for (at best in place, a HOT update,
+// which an update of the row by a move was). On a cluster of its own, as
+// the moves are counted by the session's statistics.
+func TestMovesWriteNoGameRow(t *testing.T) {
 	t.Parallel()
 	const games = 200
 	url := pgtest.NewCluster(t).DB(t)
@@ -75,8 +73,8 @@ func TestMovesUpdateInPlace(t *testing.T) {
 			}
 		}
 	}
-	if updated != 3*games || hot != updated {
-		t.Errorf("%d of %d moves updated their game's row in place, want all %d", hot, updated, 3*games)
+	if updated != 0 {
+		t.Errorf("%d of %d moves in play updated their game's row (%d in place), want none", updated, 3*games, hot)
 	}
 }
 

@@ -261,7 +261,7 @@ func (s *Store) Unowned(ctx context.Context, limit int) ([]string, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT id FROM games
 		WHERE status IN ('open', 'playing') AND NOT `+liveLease+`
-		ORDER BY status = 'playing' DESC, updated, id LIMIT $1`, lim)
+		ORDER BY status = 'playing' DESC, `+updatedOf("games")+`, id LIMIT $1`, lim)
 	if err != nil {
 		return nil, s.fail("list unowned games", err)
 	}
@@ -279,9 +279,16 @@ func (s *Store) Publish(ctx context.Context, channel, payload string) error {
 	if err := store.CheckPublish(channel, payload); err != nil {
 		return err
 	}
-	n := &note{ctx: ctx, channel: channel, payload: payload, done: make(chan error, 1)}
-	if err := s.batch.Send(ctx, &write{note: n}); err != nil {
-		return s.fail("publish on "+channel, err)
+	n := notePool.Get().(*note)
+	n.ctx, n.channel, n.payload = ctx, channel, payload
+	n.w = write{note: n}
+	err := s.batch.Send(ctx, &n.w)
+	if err != nil {
+		err = s.fail("publish on "+channel, err)
+	} else {
+		err = <-n.done
 	}
-	return <-n.done
+	*n = note{done: n.done} // the writer no longer reads it once it sent the outcome
+	notePool.Put(n)
+	return err
 }

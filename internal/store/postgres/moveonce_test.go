@@ -9,7 +9,9 @@ import (
 )
 
 // TestMoveReadsItsRowOnce: a move written finds its game's row once, to
-// update it; the statement reads the row again only to explain a refusal.
+// lock it; the statement reads the row again only to explain a refusal,
+// after the update of a move that changes its game's status has found it
+// not.
 // In both plans PostgreSQL uses for the prepared statement (it switches to
 // the generic one after five runs).
 func TestMoveReadsItsRowOnce(t *testing.T) {
@@ -24,7 +26,7 @@ func TestMoveReadsItsRowOnce(t *testing.T) {
 		for _, tt := range []struct {
 			name, index string
 			reads       int // the scans of games run
-		}{{"written", "0", 1}, {"refused", "5", 2}} {
+		}{{"written", "0", 1}, {"refused", "5", 3}} {
 			tx, err := conn.Begin(t.Context())
 			if err != nil {
 				t.Fatal(err)

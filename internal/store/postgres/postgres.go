@@ -9,7 +9,9 @@
 // status, cheques as JSON text, seed, created and updated in Unix
 // nanoseconds, move_count, lease_node, lease_fence, lease_expires as a
 // timestamptz, creator_hash), seats (game_id, idx, name, bot, token_hash), moves
-// (game_id, idx, token), keyed by (game_id, idx) so that no move index is
+// (game_id, idx, token, and the game's time updated and clock as a move
+// in play left them, so that such a move writes no new version of its
+// game's row: see lastMove), keyed by (game_id, idx) so that no move index is
 // stored twice, health (one row a health check rewrites), and goose's
 // razzia_schema_version, which marks the schema as Razzia's: a schema
 // holding other tables without it is refused, and so is a schema version
@@ -96,10 +98,16 @@ type Store struct {
 	broker store.Broker
 	listen listener
 	batch  *store.Batcher[*write] // AppendMove's and Publish's groups
+	moves  []*move                // the moves of the group being committed: the writer's
+	notes  []*note                // the notes of the group being committed: the writer's
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	// groupCtx is ctx that never ends, the groups' statements': Close
+	// ends ctx only once every group was committed, and pgx watches a
+	// context that may end with a callback of its own at every statement.
+	groupCtx context.Context
+	wg       sync.WaitGroup
 }
 
 var _ store.Store = (*Store)(nil)
@@ -200,6 +208,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.groupCtx = context.WithoutCancel(s.ctx)
 	s.listen.init(s)
 	s.batch = store.NewBatcher(maxGroup, 0, s.commit)
 	return s, nil

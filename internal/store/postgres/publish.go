@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -21,15 +22,22 @@ type note struct {
 	ctx              context.Context
 	channel, payload string
 	done             chan error
+	w                write // the note as its group holds it
 }
+
+// notePool holds notes done with, their channels ready: a Publish makes one.
+var notePool = sync.Pool{New: func() any { return &note{done: make(chan error, 1)} }}
 
 // publishGroup sends every note of a group, in order.
 const publishGroup = `SELECT count(pg_notify(c, p)) FROM unnest($1::text[], $2::text[]) AS n(c, p)`
 
+// publishOne sends the one note of a group.
+const publishOne = `SELECT count(pg_notify($1, $2))`
+
 // liveNotes returns the notes whose callers still wait, and fails the
 // others.
 func (s *Store) liveNotes(notes []*note) []*note {
-	live := notes[:0:0]
+	live := notes[:0] // in place: the group's list is the writer's
 	for _, n := range notes {
 		if err := n.ctx.Err(); err != nil {
 			n.done <- s.fail("publish on "+n.channel, err)

@@ -389,10 +389,10 @@ func (s *Store) SeatLuck(ctx context.Context, account string, limit int) ([]stor
 	if limit > 0 {
 		lim = limit
 	}
-	rows, err := s.pool.Query(ctx, `SELECT l.game_id, l.seat, (SELECT count(*) FROM seats x WHERE x.game_id = g.id), g.updated,
+	rows, err := s.pool.Query(ctx, `SELECT l.game_id, l.seat, (SELECT count(*) FROM seats x WHERE x.game_id = g.id), `+updatedOf("g")+` AS updated,
 			l.start, l.result, l.luck, l.skill, l.adjusted
 		FROM seat_luck l JOIN seats s ON s.game_id = l.game_id AND s.idx = l.seat JOIN games g ON g.id = l.game_id
-		WHERE s.account_id = $1 ORDER BY g.updated DESC, g.id DESC LIMIT $2`, account, lim)
+		WHERE s.account_id = $1 ORDER BY updated DESC, g.id DESC LIMIT $2`, account, lim)
 	if err != nil {
 		return nil, s.fail("read the luck of "+account, err)
 	}

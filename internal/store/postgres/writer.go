@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -33,21 +34,33 @@ type write struct {
 	note *note
 }
 
-// submit sends m to the next group and waits for its outcome.
+// movePool holds moves done with, their channels ready: a move makes one.
+var movePool = sync.Pool{New: func() any { return &move{done: make(chan error, 1)} }}
+
+// submit sends m, from movePool, to the next group, waits for its outcome and
+// then puts m in movePool: the writer no longer reads it once it sent the
+// outcome.
 func (s *Store) submit(ctx context.Context, m *move) error {
-	m.ctx, m.done = ctx, make(chan error, 1)
-	if err := s.batch.Send(ctx, &write{move: m}); err != nil {
-		return fmt.Errorf("postgres: append move %d to game %s: %w", m.index, m.id, err)
+	m.ctx, m.w = ctx, write{move: m}
+	err := s.batch.Send(ctx, &m.w)
+	if err != nil {
+		err = fmt.Errorf("postgres: append move %d to game %s: %w", m.index, m.id, err)
+	} else {
+		err = <-m.done
 	}
-	return <-m.done
+	*m = move{done: m.done}
+	movePool.Put(m)
+	return err
 }
 
 // commit sends the group's moves and payloads as one batch.
 func (s *Store) commit(group []*write) {
-	var (
-		moves []*move
-		notes []*note
-	)
+	moves, notes := s.moves[:0], s.notes[:0] // the writer's lists, used again
+	defer func() {
+		clear(moves)
+		clear(notes)
+		s.moves, s.notes = moves[:0], notes[:0]
+	}()
 	for _, w := range group {
 		switch {
 		case w.move == nil:
@@ -66,11 +79,15 @@ func (s *Store) commit(group []*write) {
 // that the row locks of two nodes' groups are always taken in one order
 // and cannot deadlock; the notes follow them in one statement.
 func (s *Store) commitGroup(moves []*move, notes []*note) {
-	if len(moves)+len(notes) == 0 {
+	switch len(moves) + len(notes) {
+	case 0:
+		return
+	case 1:
+		s.commitOne(moves, notes)
 		return
 	}
 	slices.SortStableFunc(moves, func(a, b *move) int { return strings.Compare(a.id, b.id) })
-	ctx := s.ctx // no one caller's context may cut the group short
+	ctx := s.groupCtx // no one caller's context may cut the group short
 	var b pgx.Batch
 	for _, m := range moves {
 		m.queue(&b)
@@ -119,4 +136,28 @@ func (s *Store) commitGroup(moves []*move, notes []*note) {
 	for _, n := range notes {
 		n.done <- nil
 	}
+}
+
+// commitOne commits a group of one write, most groups at a modest rate of
+// moves, in its statement alone: without a batch, whose pipeline costs
+// the node a dozen allocations more a group.
+func (s *Store) commitOne(moves []*move, notes []*note) {
+	if len(moves) == 1 {
+		m := moves[0]
+		err, again := m.outcome(s, s.pool.QueryRow(s.groupCtx, appendMove, m.args()...))
+		switch {
+		case again:
+			err = m.refused(s, err)
+		case err == nil && m.ask != nil:
+			m.ask.Told = true
+		}
+		m.done <- err
+		return
+	}
+	n := notes[0]
+	err := notesSent(s.pool.QueryRow(s.groupCtx, publishOne, n.channel, n.payload), 1)
+	if err != nil {
+		err = s.fail("publish on "+n.channel, err)
+	}
+	n.done <- err
 }

@@ -159,7 +159,7 @@ func (s *Store) DeleteAccount(ctx context.Context, id string, renamed func(seat 
 		if err := w.accountExists(id); err != nil {
 			return nil, err
 		}
-		rows, err := w.tx.QueryContext(w.ctx, `SELECT s.game_id, s.idx, g.move_count, g.status FROM seats s JOIN games g ON g.id = s.game_id
+		rows, err := w.tx.QueryContext(w.ctx, `SELECT s.game_id, s.idx, `+movesOf("g")+`, g.status FROM seats s JOIN games g ON g.id = s.game_id
 			WHERE s.account_id = ? ORDER BY s.game_id`, id)
 		if err != nil {
 			return nil, err
@@ -437,8 +437,8 @@ func (s *Store) ClaimSeats(ctx context.Context, account string, claims []store.C
 			var st string
 			// A game that is over keeps its date (its result's and its
 			// record's): it moves on by a nanosecond, enough to be news.
-			const bumped = "CASE WHEN status IN ('finished', 'archived') THEN updated + 1 ELSE " + nextUpdated + " END"
-			if err := w.rowSQL("UPDATE games SET updated = "+bumped+", listed = "+listedAs("status", bumped)+" WHERE id = ?1 RETURNING status, move_count",
+			bumped := "CASE WHEN status IN ('finished', 'archived') THEN updated + 1 ELSE " + nextUpdated + " END"
+			if err := w.rowSQL("UPDATE games SET updated = "+bumped+", listed = "+listedAs("status", bumped)+" WHERE id = ?1 RETURNING status, "+movesOf("games"),
 				c.Game, w.stamp.UnixNano()).Scan(&st, &ch.Moves); err != nil {
 				return nil, err
 			}
@@ -463,7 +463,7 @@ func (s *Store) AccountGames(ctx context.Context, account string, limit int, sta
 	if limit <= 0 {
 		limit = -1
 	}
-	query := `SELECT g.id, g.status, g.created, g.updated, g.move_count, g.rated
+	query := `SELECT g.id, g.status, g.created, ` + updatedOf("g") + `, ` + movesOf("g") + `, g.rated
 		FROM seats s JOIN games g ON g.id = s.game_id WHERE s.account_id = ?`
 	args := []any{account}
 	if len(statuses) > 0 {
@@ -472,7 +472,7 @@ func (s *Store) AccountGames(ctx context.Context, account string, limit int, sta
 			args = append(args, string(st))
 		}
 	}
-	query += " ORDER BY g.updated DESC, g.id LIMIT ?"
+	query += " ORDER BY " + updatedOf("g") + " DESC, g.id LIMIT ?"
 	args = append(args, limit)
 	var sums []store.Summary
 	err := s.read(ctx, "list the games of "+account, func(tx *sql.Tx) error {

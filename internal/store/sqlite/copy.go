@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,7 +21,20 @@ var derived = map[string]struct{ column, value string }{
 	"games": {"listed", listedAs("status", "updated")},
 }
 
-// Tables implements store.Copier, without the derived columns.
+// carried are the columns SQLite keeps of a game in its last move's row
+// (see lastMove), by table: a copy neither reads nor writes them (a
+// move copied leaves its game's row to hold them), and Tables leaves them
+// out.
+var carried = map[string][]string{"moves": {"updated", "clock"}}
+
+// latest are the columns a copy reads as the latest of a game's row and
+// its last move's (see lastMove), by table, with the expression it reads.
+var latest = map[string]map[string]string{
+	"games": {"updated": updatedOf("games"), "move_count": movesOf("games"), "clock": clockOf("games")},
+}
+
+// Tables implements store.Copier, without the derived and the carried
+// columns.
 func (s *Store) Tables(ctx context.Context) (map[string][]store.SchemaColumn, error) {
 	tables := map[string][]store.SchemaColumn{}
 	err := s.read(ctx, "list the tables of", func(tx *sql.Tx) error {
@@ -36,7 +50,7 @@ func (s *Store) Tables(ctx context.Context) (map[string][]store.SchemaColumn, er
 			if err := rows.Scan(&table, &c.Name, &c.Type, &c.Nullable); err != nil {
 				return err
 			}
-			if derived[table].column == c.Name {
+			if derived[table].column == c.Name || slices.Contains(carried[table], c.Name) {
 				continue
 			}
 			tables[table] = append(tables[table], c)
@@ -49,7 +63,7 @@ func (s *Store) Tables(ctx context.Context) (map[string][]store.SchemaColumn, er
 // Dump implements store.Copier, in one read transaction.
 func (s *Store) Dump(ctx context.Context, k *store.Kind, yield func(store.Row) error) error {
 	names := k.Names()
-	q := fmt.Sprintf("SELECT %s FROM %s ORDER BY %s", strings.Join(names, ", "), k.Table, strings.Join(names[:k.Key], ", "))
+	q := fmt.Sprintf("SELECT %s FROM %s ORDER BY %s", k.Select(latest[k.Table]), k.Table, strings.Join(names[:k.Key], ", "))
 	var yieldErr error // the caller's, passed on as it is
 	err := s.read(ctx, "read the "+k.Many+" of", func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, q)
@@ -189,7 +203,7 @@ func (rw *rowWriter) Insert(ctx context.Context, k *store.Kind, r store.Row, mer
 func (rw *rowWriter) Get(ctx context.Context, k *store.Kind, r store.Row) (store.Row, error) {
 	names := k.Names()
 	where := strings.Join(names[:k.Key], " = ? AND ") + " = ?"
-	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s", strings.Join(names, ", "), k.Table, where)
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s", k.Select(latest[k.Table]), k.Table, where)
 	have, err := scanRow(k, rw.tx.QueryRowContext(ctx, q, encode(r)[:k.Key]...))
 	if err == sql.ErrNoRows {
 		return nil, nil

@@ -123,7 +123,7 @@ func (s *Store) Game(ctx context.Context, id string) (*store.Game, error) {
 			created, updated int64
 			rematchOf        sql.NullString
 		)
-		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, updated, creator_hash, rated, clock, rematch_of, rematch FROM games WHERE id = ?", id).
+		err := tx.QueryRowContext(ctx, "SELECT status, cheques, seed, created, "+updatedOf("g")+", creator_hash, rated, "+clockOf("g")+", rematch_of, rematch FROM games AS g WHERE id = ?", id).
 			Scan(&status, &cheques, &g.Seed, &created, &updated, &g.CreatorHash, &g.Rated, &g.Clock, &rematchOf, &g.Rematch)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("sqlite: game %q: %w", id, store.ErrNotFound)
@@ -179,7 +179,7 @@ func (s *Store) DeltasSince(ctx context.Context, from map[string]int) (map[strin
 			return err
 		}
 		defer st.Close()
-		clocks, err := tx.PrepareContext(ctx, "SELECT clock FROM games WHERE id = ?")
+		clocks, err := tx.PrepareContext(ctx, "SELECT "+clockOf("g")+" FROM games AS g WHERE id = ?")
 		if err != nil {
 			return err
 		}
@@ -421,34 +421,36 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 }
 
 // appendOp is AppendTimedMove's write, checked. It is clean (op.clean):
-// it changes its game's row in one statement or fails alone having
-// changed nothing, and an error after, of its move's row, fails its group.
+// it inserts its move's row, or changes its game's row, in one statement
+// or fails alone having changed nothing, and an error after, of its
+// move's row, fails its group.
 func (s *Store) appendOp(ctx context.Context, id string, fence store.Fence, index int, token string, status store.Status, clock []byte) *op {
 	return moveOp(ctx, "append move %d to game %s", id, index, func(w *wtx) (*store.Change, error) {
-		// The game's row is updated where the move may go (one statement
-		// where a read and an update were two): by moveRow, which sets
-		// nothing indexed, for a game in play that stays so. When it may
-		// not, live reads the row to say why; a game live for the move
-		// but not in play is open, which moveStatus then starts.
-		game, f := any(id), any(int64(fence)) // boxed once for the statements
+		// A move of a game in play that stays so is its row alone,
+		// inserted where the move may go (moveRow: one statement, one
+		// page). When it may not, live reads the game's row to say why;
+		// a game live for the move but not in play is open, which
+		// moveStatus then starts, its move's row inserted after.
+		game, f, tok, idx := any(id), any(int64(fence)), any(token), any(int64(index)) // boxed once for the statements
 		stamp, now := w.stamp.UnixNano(), w.now.UnixNano()
-		moved := false
+		c := store.MoveChange(id, index, token, status, clock)
 		if status == store.StatusPlaying {
-			res, err := w.execHot(w.hot.moveRow, stamp, clock, game, int64(index), now, f, f, f)
-			if moved, err = updatedRow(res, err); err != nil {
+			res, err := w.execHot(w.hot.moveRow, idx, tok, stamp, clock, game, game, idx, now, f, f, f)
+			inserted, err := updatedRow(res, err)
+			switch {
+			case err != nil:
 				return nil, err
+			case inserted:
+				return &c, nil
 			}
-			if !moved {
-				if _, err := w.live(id, fence, index); err != nil {
-					return nil, err
-				}
+			if _, err := w.live(id, fence, index); err != nil {
+				return nil, err
 			}
 		}
-		if !moved {
-			res, err := w.execHot(w.hot.moveStatus, statusArg(status), stamp, clock, game, int64(index), f, now)
-			if moved, err = updatedRow(res, err); err != nil {
-				return nil, err
-			}
+		res, err := w.execHot(w.hot.moveStatus, store.StatusArg(status), stamp, clock, game, idx, f, now)
+		moved, err := updatedRow(res, err)
+		if err != nil {
+			return nil, err
 		}
 		if !moved {
 			if _, err := w.live(id, fence, index); err != nil {
@@ -456,14 +458,13 @@ func (s *Store) appendOp(ctx context.Context, id string, fence store.Fence, inde
 			}
 			return nil, fmt.Errorf("sqlite: game %q move %d: %w", id, index, store.ErrConflict)
 		}
-		if _, err := w.execHot(w.hot.insertMove, game, int64(index), token); err != nil {
+		if _, err := w.execHot(w.hot.insertMove, game, idx, tok); err != nil {
 			// Not wrapped: with its game's row changed and no savepoint
 			// of its own, this move fails its group, which changes
 			// nothing. The row was where the move goes, so the moves
 			// disagree with it: it cannot be a refusal of this move.
 			return nil, fmt.Errorf("sqlite: game %q move %d: its game's row was changed, its move's row not: %v", id, index, err)
 		}
-		c := store.MoveChange(id, index, token, status, clock)
 		return &c, nil
 	})
 }
@@ -475,24 +476,6 @@ func updatedRow(res driver.Result, err error) (bool, error) {
 	}
 	n, err := res.RowsAffected()
 	return n > 0, err
-}
-
-// The statuses a move leaves its game in, as statement arguments: boxed
-// once, not at every move.
-var (
-	playingArg  any = string(store.StatusPlaying)
-	finishedArg any = string(store.StatusFinished)
-)
-
-// statusArg returns status as a statement argument.
-func statusArg(status store.Status) any {
-	switch status {
-	case store.StatusPlaying:
-		return playingArg
-	case store.StatusFinished:
-		return finishedArg
-	}
-	return string(status)
 }
 
 // SetClock implements store.Store.
@@ -581,8 +564,8 @@ func (s *Store) List(ctx context.Context, status store.Status, limit int) ([]sto
 }
 
 // listGames is List's query: ?1 the status, ?2 the limit.
-const listGames = `SELECT id, status, created, updated, move_count, rated
-	FROM games WHERE status = ?1 ORDER BY listed DESC, updated DESC, id LIMIT ?2`
+var listGames = `SELECT id, status, created, ` + updatedOf("g") + ` AS updated, ` + movesOf("g") + `, rated
+	FROM games AS g WHERE status = ?1 ORDER BY listed DESC, updated DESC, id LIMIT ?2`
 
 // summaries reads the games of rows (id, status, created, updated,
 // move_count, rated) and their seats, and closes rows.

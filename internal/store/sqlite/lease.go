@@ -188,7 +188,7 @@ func (s *Store) Unowned(ctx context.Context, limit int) ([]string, error) {
 		rows, err := tx.QueryContext(ctx, `
 			SELECT id FROM games
 			WHERE status IN ('open', 'playing') AND (lease_expires IS NULL OR lease_expires <= ?)
-			ORDER BY status = 'playing' DESC, updated, id LIMIT ?`, time.Now().UnixNano(), limit)
+			ORDER BY status = 'playing' DESC, `+updatedOf("games")+`, id LIMIT ?`, time.Now().UnixNano(), limit)
 		if err != nil {
 			return err
 		}

@@ -404,10 +404,10 @@ func (s *Store) SeatLuck(ctx context.Context, account string, limit int) ([]stor
 	}
 	var out []store.SeatLuck
 	err := s.read(ctx, "read the luck of "+account, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT l.game_id, l.seat, (SELECT count(*) FROM seats x WHERE x.game_id = g.id), g.updated,
+		rows, err := tx.QueryContext(ctx, `SELECT l.game_id, l.seat, (SELECT count(*) FROM seats x WHERE x.game_id = g.id), `+updatedOf("g")+` AS updated,
 				l.start, l.result, l.luck, l.skill, l.adjusted
 			FROM seat_luck l JOIN seats s ON s.game_id = l.game_id AND s.idx = l.seat JOIN games g ON g.id = l.game_id
-			WHERE s.account_id = ? ORDER BY g.updated DESC, g.id DESC LIMIT ?`, account, limit)
+			WHERE s.account_id = ? ORDER BY updated DESC, g.id DESC LIMIT ?`, account, limit)
 		if err != nil {
 			return err
 		}

@@ -17,8 +17,10 @@
 // nanoseconds, move_count, lease_node, lease_fence, lease_expires,
 // creator_hash, and listed: the lists' order, the time updated but 0
 // while a game is played, so that a move writes no index entry), seats
-// (game_id, idx, name, bot, token_hash) and moves (game_id, idx, token),
-// keyed by (game_id, idx) so that no move index is stored twice, and
+// (game_id, idx, name, bot, token_hash) and moves (game_id, idx, token,
+// and the game's time updated and clock as a move in play left them, so
+// that such a move writes its own row alone: see lastMove), keyed by
+// (game_id, idx) so that no move index is stored twice, and
 // health (one row a health check rewrites). The file is marked with
 // application_id 0x525a5a41 ('RZZA'); a file with another mark, or with
 // tables and neither the mark nor Razzia's tables, is refused unchanged.

@@ -271,10 +271,10 @@ type wtx struct {
 	tx    *sql.Conn
 	st    *statements
 	hot   *hotStatements
-	args  [8]driver.NamedValue // execHot's, used again
-	execs int                  // the statements execHot ran in the group, for tests
-	now   time.Time            // when the current op started: the clock of its checks
-	stamp time.Time            // the same by Options.Now: what a game's Updated becomes
+	args  [11]driver.NamedValue // execHot's, used again
+	execs int                   // the statements execHot ran in the group, for tests
+	now   time.Time             // when the current op started: the clock of its checks
+	stamp time.Time             // the same by Options.Now: what a game's Updated becomes
 }
 
 // exec runs st, one of the writer's statements, prepared once on its
@@ -307,33 +307,9 @@ func (w *wtx) row(st *sql.Stmt, args ...any) *sql.Row {
 	return st.QueryRowContext(w.ctx, args...)
 }
 
-// moveRow is a move's update of its game in play, which stays in play,
-// where the move may go: the game at the move's index, the fence
-// permitting (store.Lease's Permits: a fence of zero, no live lease; else
-// the live lease's fence), the clock kept when the clock given is NULL.
-// Its arguments: time updated, clock, game, index, now, and the fence
-// three times; its parameters are bound by position, which the driver
-// does without a name to look up. It sets no column an index holds
-// (TestMoveWritesNothingIndexed), so that a move's commit writes its
-// game's row and its own, and no index entry. No row changed: wtx.live
-// says why.
-const moveRow = `UPDATE games SET updated = max(updated + 1, ?), move_count = move_count + 1, clock = coalesce(?, clock)
-	WHERE id = ? AND move_count = ? AND status = 'playing'
-		AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?) = (? <> 0)
-		AND (? = 0 OR lease_fence = ?)`
-
-// moveStatus is moveRow for a move that may change its game's status
-// (the last, or the first of a game still open), ?1: it sets the status,
-// and listed with it.
-var moveStatus = `UPDATE games SET status = ?1, updated = ` + nextUpdated + `, listed = ` + listedAs("?1", nextUpdated) + `,
-		move_count = move_count + 1, clock = coalesce(?3, clock)
-	WHERE id = ?4 AND move_count = ?5 AND status IN ('open', 'playing')
-		AND (coalesce(lease_node, '') <> '' AND lease_expires IS NOT NULL AND lease_expires > ?7) = (?6 <> 0)
-		AND (?6 = 0 OR lease_fence = ?6)`
-
 // setClockPlaying sets the clock of a game in play, which keeps its
 // listed (0); an open game's is its time updated (setClockListed).
-const setClockPlaying = "UPDATE games SET clock = ?1, updated = " + nextUpdated + " WHERE id = ?3 AND status = 'playing'"
+var setClockPlaying = "UPDATE games SET clock = ?1, updated = " + nextUpdated + " WHERE id = ?3 AND status = 'playing'"
 
 // renewLeases renews leases: ?2 is a JSON list of {g: game, n: node, f:
 // fence}; a lease is renewed while that node holds it live with that
@@ -344,11 +320,6 @@ const renewLeases = `UPDATE games SET lease_expires = ?1
 	WHERE games.id = w.id AND games.lease_node = w.node AND games.lease_fence = w.fence
 		AND games.lease_expires > ?3
 	RETURNING games.id, games.lease_fence`
-
-// nextUpdated is the time updated a change of a game sets, from ?2, now:
-// it never goes backwards, so that the order of changes survives a
-// clock step.
-const nextUpdated = "max(updated + 1, ?2)"
 
 // listedAs is the listed of a game of status with the time updated
 // (SQL expressions): the order of the lists by status, which is the time
@@ -431,7 +402,7 @@ func (st *statements) prepare(ctx context.Context, db *sql.Conn) error {
 			VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ` + listedAs("?2", "?6") + `)`},
 		{&st.insertSeat, "INSERT INTO seats (game_id, idx, name, bot, token_hash, account_id) VALUES (?, ?, ?, ?, ?, ?)"},
 		{&st.insertMove, insertMove},
-		{&st.gameForWrite, "SELECT status, move_count, lease_node, lease_fence, lease_expires FROM games WHERE id = ?"},
+		{&st.gameForWrite, "SELECT status, " + movesOf("g") + ", lease_node, lease_fence, lease_expires FROM games AS g WHERE id = ?"},
 		{&st.seatForWrite, "SELECT name, bot, token_hash FROM seats WHERE game_id = ? AND idx = ?"},
 		{&st.takeSeat, "UPDATE seats SET name = ?, token_hash = ?, account_id = ? WHERE game_id = ? AND idx = ?"},
 		{&st.setSeatBot, "UPDATE seats SET name = ?, bot = ? WHERE game_id = ? AND idx = ?"},

@@ -42,6 +42,25 @@ func testClock(t *testing.T, s store.Store) {
 	if !got.Updated.After(before) {
 		t.Errorf("SetClock left Updated at %v, want after %v", got.Updated, before)
 	}
+
+	// A move without a clock after SetClock keeps SetClock's (a store
+	// may keep a game's clock and time with its last move: the latest
+	// change wins, a move's or the game's), and the lists agree.
+	before = got.Updated
+	appendMove(t, s, g.ID, 2, "draw 4", store.StatusPlaying)
+	got = get(t, s, g.ID)
+	if string(got.Clock) != `{"at":3}` || len(got.Moves) != 3 || !got.Updated.After(before) {
+		t.Errorf("after SetClock and AppendMove: Clock = %q, %d moves, Updated %v; want {\"at\":3}, 3 moves, after %v",
+			got.Clock, len(got.Moves), got.Updated, before)
+	}
+	sums, err := s.List(ctx(t), store.StatusPlaying, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(sums, func(sum store.Summary) bool { return sum.ID == g.ID })
+	if i < 0 || sums[i].Moves != 3 || !sums[i].Updated.Equal(got.Updated) {
+		t.Errorf("List(playing) = %+v, want %s with 3 moves, updated %v", sums, g.ID, got.Updated)
+	}
 }
 
 func testClockRejected(t *testing.T, s store.Store) {

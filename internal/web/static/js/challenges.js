@@ -48,14 +48,37 @@ function changed() {
   subscribers.forEach((f) => f(challenges, me));
 }
 
-/** refreshChallenges reads the person's challenges again. */
+// progress orders the versions of one challenge: a challenge only moves
+// on (answers come, it ends, its table is seated), so of two versions the
+// one further on is the newer, whichever came last.
+const progress = (c) => (c.status === "open" ? 0 : 100) + c.to.filter((x) => x.answer).length + (c.game ? 1 : 0);
+
+/** newer is the newer of two versions of a challenge (b if a is none). */
+export const newer = (a, b) => (a && progress(a) > progress(b) ? a : b);
+
+const reading = new Set(); // per read of the list on its way: the challenges heard meanwhile
+
+/**
+ * refreshChallenges reads the person's challenges again. A message heard
+ * while the list was on its way may be newer than the list (a lapse, an
+ * answer): the newer version of each challenge is kept.
+ */
 export async function refreshChallenges() {
   if (!me) return;
+  const heard = new Map();
+  reading.add(heard);
+  let list;
   try {
-    challenges = (await meet.listChallenges()).challenges || [];
+    list = (await meet.listChallenges()).challenges || [];
   } catch {
     return; // the next message or reconnect reads them again
+  } finally {
+    reading.delete(heard);
   }
+  const now = new Map(challenges.map((c) => [c.id, c]));
+  list = list.map((c) => newer(now.get(c.id), c));
+  for (const c of heard.values()) if (!list.some((x) => x.id === c.id)) list.unshift(c);
+  challenges = list;
   changed();
 }
 
@@ -144,8 +167,9 @@ function onMessage(msg) {
   }
   if (msg.type !== "challenge" || !msg.challenge) return;
   const c = msg.challenge;
+  for (const heard of reading) heard.set(c.id, newer(heard.get(c.id), c));
   const i = challenges.findIndex((x) => x.id === c.id);
-  if (i >= 0) challenges[i] = c;
+  if (i >= 0) challenges[i] = newer(challenges[i], c);
   else challenges.unshift(c);
   // A new challenge to the reader rings as a turn does (Web Push, if on,
   // tells a browser that is away).

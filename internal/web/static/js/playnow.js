@@ -89,12 +89,26 @@ function showError(text) {
   el.hidden = !text;
 }
 
+const reading = new Set(); // per read of the lists on its way: the requests heard meanwhile, in order
+
+/**
+ * refresh reads the lists again. The requests heard of while the read was
+ * on its way are applied to it after, in order: the read may be older
+ * than they are (a request it lists as open was paired meanwhile), and a
+ * message older than the read is followed by the newer one.
+ */
 async function refresh() {
+  const heard = [];
+  reading.add(heard);
   try {
-    list = await meet.listSeeks();
+    let got = await meet.listSeeks();
+    for (const s of heard) got = { ...got, seeks: listed(got.seeks || [], s, got.mine || []) };
+    list = got;
     failed = null;
   } catch (err) {
     failed = err;
+  } finally {
+    reading.delete(heard);
   }
   loaded = true;
   draw();
@@ -195,6 +209,7 @@ function onMessage(msg) {
   if (msg.type === "seeks" && msg.seek) {
     // Every lobby hears every request: applied here, not read again.
     list = { ...list, seeks: listed(list.seeks || [], msg.seek, list.mine || []) };
+    for (const heard of reading) heard.push(msg.seek);
     draw();
     return;
   }
