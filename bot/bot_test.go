@@ -109,7 +109,7 @@ func TestLegalOnly(t *testing.T) {
 // and the views: the same bots replay the same game.
 func TestDeterministic(t *testing.T) {
 	t.Parallel() // deterministic searches: on both cores
-	for _, spec := range []string{"random", "heuristic", "easy", "mcts:iters=10", "mcts:iters=10,workers=3", "mcts:iters=40,crn=1,policy=flat", "flatmc:rounds=2", "flat:samples=2"} {
+	for _, spec := range []string{"random", "heuristic", "easy", "mcts:iters=10", "mcts:iters=10,workers=3", "mcts:iters=40,crn=1,policy=flat", "mcts:iters=40,crn=1,workers=2", "flatmc:rounds=2", "flat:samples=2"} {
 		t.Run(spec, func(t *testing.T) {
 			if !strings.Contains(spec, "workers=") {
 				skipUnderRace(t, "a bot of one goroutine")

@@ -52,7 +52,7 @@ type MCTS struct {
 	noise   float64     // noise of the playout policy, in points
 	rollout rollout     // the playouts' policy
 	cut     bool        // end playouts at the round's end with the value function
-	crn     bool        // the root's moves compared on shared deck orders: see runCRN
+	crn     bool        // Choose compares the root's moves on shared deck orders (see runCRN); Evaluate searches as without
 	dropSE  float64     // with crn, the standard errors behind the best that drop a root move; 0: none
 	values  *valueTable // that value function; nil: the embedded one
 	w       *weights
