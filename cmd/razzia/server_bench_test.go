@@ -75,8 +75,12 @@ func cpuTime(b *testing.B) time.Duration {
 // are chosen on a copy of the game made from the store (its seed), so
 // the clients decode nothing: they only read bytes. It reports the
 // process's CPU time (the server's and this thin client's) and its
-// allocations a move, and the bytes each seat received a move, the first
-// state of each game included; profile it with -cpuprofile and -memprofile.
+// allocations a move, the bytes each seat received a move, the first
+// state of each game included, and the context switches of its threads a
+// move (voluntary, and involuntary, which a busy machine adds to);
+// profile it with -cpuprofile and -memprofile. The goroutines woken a
+// move are counted in its execution trace (-trace t.out):
+// go tool trace -d=parsed t.out | go run ./internal/tools/wakes -per N.
 func BenchmarkMove(b *testing.B) {
 	for _, name := range []string{"memory", "sqlite"} {
 		b.Run(name, func(b *testing.B) {
@@ -163,6 +167,7 @@ func benchMove(b *testing.B, srv *servertest.Server, st store.Store) {
 	moves, bytes := 0, 0
 	b.ReportAllocs()
 	cpu0 := cpuTime(b)
+	vcsw0, ivcsw0 := ctxSwitches(b)
 	for b.Loop() {
 		if t.mirror.Over() {
 			b.StopTimer()
@@ -188,6 +193,9 @@ func benchMove(b *testing.B, srv *servertest.Server, st store.Store) {
 		moves++
 	}
 	cpu := cpuTime(b) - cpu0
+	vcsw, ivcsw := ctxSwitches(b)
+	b.ReportMetric((vcsw-vcsw0)/float64(moves), "vcsw/move")
+	b.ReportMetric((ivcsw-ivcsw0)/float64(moves), "ivcsw/move")
 	bytes += t.bytes
 	b.ReportMetric(float64(cpu.Microseconds())/float64(moves), "cpu-µs/move")
 	b.ReportMetric(float64(bytes)/float64(4*moves), "bytes/seat/move")

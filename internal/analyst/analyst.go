@@ -105,11 +105,11 @@ func Run(ctx context.Context, st Store, o Options) error {
 		return err
 	}
 	o = o.withDefaults()
-	notices, err := st.Subscribe(ctx, store.ChangesChannel)
+	a := &analyst{st: st, o: o, wake: make(chan struct{}, o.Workers)}
+	notices, ended, err := a.listen(ctx)
 	if err != nil {
 		return fmt.Errorf("analyst: %w", err)
 	}
-	a := &analyst{st: st, o: o, wake: make(chan struct{}, o.Workers)}
 	done := make(chan struct{})
 	for range o.Workers {
 		go func() {
@@ -117,7 +117,7 @@ func Run(ctx context.Context, st Store, o Options) error {
 			a.work(ctx)
 		}()
 	}
-	a.watch(ctx, notices)
+	a.watch(ctx, notices, ended)
 	for range o.Workers {
 		<-done
 	}
@@ -130,9 +130,30 @@ type analyst struct {
 	wake chan struct{} // a game may be waiting: one token per worker
 }
 
+// listen has heard hear the changes of the games: on the store's own
+// goroutine where it can (store.Hearer), as a node hears every move of
+// the cluster and a goroutine reading them would wake at each; else
+// through notices. ended closes as the subscription ends.
+func (a *analyst) listen(ctx context.Context) (notices <-chan store.Notice, ended <-chan struct{}, err error) {
+	if h, ok := a.st.(store.Hearer); ok {
+		ended, err = h.Hear(ctx, a.heard, store.ChangesChannel)
+		return nil, ended, err
+	}
+	notices, err = a.st.Subscribe(ctx, store.ChangesChannel)
+	return notices, nil, err
+}
+
+// heard wakes the workers when a notice may announce a finished game, or
+// says that notices were lost. It never waits.
+func (a *analyst) heard(n store.Notice) {
+	if n.Missed || store.MayFinish(n.Payload) && finished(n.Payload) {
+		a.wakeAll()
+	}
+}
+
 // watch wakes the workers when a game finishes, when notices were lost
 // and every Rescan, until ctx is done.
-func (a *analyst) watch(ctx context.Context, notices <-chan store.Notice) {
+func (a *analyst) watch(ctx context.Context, notices <-chan store.Notice, ended <-chan struct{}) {
 	tick := time.NewTicker(a.o.Rescan)
 	defer tick.Stop()
 	for {
@@ -142,9 +163,10 @@ func (a *analyst) watch(ctx context.Context, notices <-chan store.Notice) {
 				<-ctx.Done() // the store closed: nothing more to do
 				return
 			}
-			if n.Missed || store.MayFinish(n.Payload) && finished(n.Payload) {
-				a.wakeAll()
-			}
+			a.heard(n)
+		case <-ended:
+			<-ctx.Done()
+			return
 		case <-tick.C:
 			a.wakeAll()
 		case <-ctx.Done():

@@ -99,7 +99,13 @@ func TestAnalysesGamesStoredBeforeTheStart(t *testing.T) {
 }
 
 func TestAnalysesAGameAsItFinishes(t *testing.T) {
-	st := memstore.New()
+	analysesAsItFinishes(t, memstore.New(), nil)
+}
+
+// analysesAsItFinishes checks that the analyst analyses a game of st as
+// its last move is made; told, if set, announces each move.
+func analysesAsItFinishes(t *testing.T, st store.Store, told func(id string, index int, tok string, status store.Status)) {
+	t.Helper()
 	g := played(t, "live000001", 2, store.StatusPlaying)
 	moves := g.Moves
 	g.Moves = nil
@@ -114,6 +120,9 @@ func TestAnalysesAGameAsItFinishes(t *testing.T) {
 		}
 		if err := st.AppendMove(t.Context(), g.ID, store.NoFence, i, tok, status); err != nil {
 			t.Fatal(err)
+		}
+		if told != nil {
+			told(g.ID, i, tok, status)
 		}
 	}
 	if id := wait(t, done); id != g.ID {

@@ -158,7 +158,7 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		defer stop()
 	}
 	l.loadFollowing(r.Context())
-	if l.c = s.accept(w, r, ""); l.c == nil {
+	if !l.upgrade(w, r) {
 		return
 	}
 	defer l.c.CloseNow()

@@ -71,13 +71,16 @@ func (w *wsConn) loadBlocked(ctx context.Context) {
 }
 
 // seatUpdate follows the table's update u: the socket's person is in
-// their seat while the game is open or playing, else watching.
+// their seat while the game is open or playing, else watching. The
+// seats' presence is sent again when the seats or the person's seat
+// changed: else it changes only as presence says (seatsChanged).
 func (w *wsConn) seatUpdate(ctx context.Context, u table.Update) error {
 	tp := w.pres
 	if tp == nil {
 		return nil
 	}
 	g := u.Game
+	changed := !tp.known || !sameSeats(tp.game.Seats, g.Seats)
 	tp.game, tp.known = g, true
 	if guided(g) {
 		// A guided first game is the learner's own: they are online, in
@@ -92,11 +95,9 @@ func (w *wsConn) seatUpdate(ctx context.Context, u table.Update) error {
 		}
 		return nil
 	}
-	seat := -1
-	if u.Seat >= 0 && g.Status.Live() {
-		seat = u.Seat
-	}
+	seat := presentSeat(u)
 	if seat != tp.seat {
+		changed = true
 		p := tp.person
 		if p.Name == "" && p.Key != "" && seat >= 0 {
 			// A guest goes by their seat's name, unless it is an account's.
@@ -116,7 +117,41 @@ func (w *wsConn) seatUpdate(ctx context.Context, u table.Update) error {
 		}
 		tp.seat = seat
 	}
+	if !changed {
+		return nil
+	}
 	return w.sendSeats(ctx)
+}
+
+// presentSeat is the seat the socket's person is at in presence after
+// u: theirs while the game is open or playing, else -1 (watching).
+func presentSeat(u table.Update) int {
+	if u.Seat >= 0 && u.Game.Status.Live() {
+		return u.Seat
+	}
+	return -1
+}
+
+// sameSeats reports whether the seats are the same as the seats'
+// presence tells them: open or a bot's, or a person's.
+func sameSeats(a, b []protocol.SeatInfo) bool {
+	return slices.EqualFunc(a, b, func(a, b protocol.SeatInfo) bool { return a.Open == b.Open && a.Bot == b.Bot })
+}
+
+// presenceKnows reports whether following u (seatUpdate) would ask
+// nothing of presence, neither a call nor a read: the person is at the
+// seat presence knows, and the seats are those last sent.
+func (w *wsConn) presenceKnows(u table.Update) bool {
+	tp := w.pres
+	switch {
+	case tp == nil:
+		return true
+	case !tp.known || !sameSeats(tp.game.Seats, u.Game.Seats):
+		return false
+	case guided(u.Game):
+		return tp.conn.Load() != nil || tp.person.Key == ""
+	}
+	return presentSeat(u) == tp.seat
 }
 
 // guided reports whether g is a guided first game (a tutorial's bot).

@@ -69,7 +69,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		conn.account, conn.name = se.Account.ID, se.Account.Name
 	}
 	// Subscribe first, so an unknown game is a plain 404.
-	sub, err := s.hub.Watch(r.Context(), id, table.Watcher{Token: conn.token, Account: conn.account})
+	sub, err := s.hub.Watch(r.Context(), id, table.Watcher{Token: conn.token, Account: conn.account, Direct: conn.direct})
 	if errors.Is(err, table.ErrTooManyConnections) {
 		s.refuse(w, r, err)
 		return
@@ -85,24 +85,24 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.conns.Done()
-	if conn.c = s.accept(w, r, id); conn.c == nil {
+	if !conn.upgrade(w, r) {
 		return
 	}
 	defer conn.c.CloseNow()
 	defer conn.startPresence(r.Context(), s.personOf(r, ""), r.URL.Query().Get("presence") == "1")()
-	cat := catalogue(r)
-	conn.keys = variantsOf(cat)
-	conn.serve(sub, cat)
+	conn.cat = catalogue(r)
+	conn.keys = variantsOf(conn.cat)
+	conn.serve(sub)
 }
 
 // serve runs an accepted connection until it ends: a reader for the
 // client's messages and a keep-alive beside the writer of the game's
 // states, chat and rematch offer.
-func (w *wsConn) serve(sub *table.Subscription, cat *i18n.Catalogue) {
+func (w *wsConn) serve(sub *table.Subscription) {
 	w.s.metrics.clients.Inc()
 	defer w.s.metrics.clients.Dec()
 	w.run(w.read, func(ctx context.Context, done <-chan struct{}) {
-		w.pump(ctx, sub, cat, done)
+		w.pump(ctx, sub, done)
 	})
 }
 
@@ -151,13 +151,14 @@ func (w *wsConn) ended() {
 }
 
 // pump writes what the game sends to the client until the connection or
-// the server ends (done), or the table closes.
-func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Catalogue, done <-chan struct{}) {
+// the server ends (done), or the table closes. It holds the writer's
+// lock (wmu) while it handles what it took, so that the game's goroutine
+// writes a state itself (direct) only between.
+func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, done <-chan struct{}) {
 	updates, chats := sub.Updates(), sub.Chat()
-	var (
-		status protocol.Status              // the last update's game's
-		offers <-chan protocol.RematchOffer // once the game is over
-	)
+	var offers <-chan protocol.RematchOffer // once the game is over
+	w.ctx, w.done = ctx, done
+	w.ready.Store(true)
 	for {
 		var err error
 		select {
@@ -166,11 +167,15 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 				chats = nil
 				continue
 			}
+			w.wmu.Lock()
 			m = w.unblocked(m)
 			err = w.send(ctx, "a chat message", func() ([]byte, error) { return json.Marshal(m) })
+			w.wmu.Unlock()
 		case u, ok := <-updates:
 			if !ok {
-				feed, stay := w.afterGame(ctx, status)
+				w.wmu.Lock()
+				feed, stay := w.afterGame(ctx, w.status)
+				w.wmu.Unlock()
 				if !stay {
 					return
 				}
@@ -181,15 +186,14 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 				}
 				continue
 			}
-			status = u.Game.Status
-			// Every connection that sees the same thing in the same
-			// language sends the same bytes, encoded once.
-			err = w.send(ctx, "a state", func() ([]byte, error) { return w.stateBytes(u, cat) })
-			if err == nil {
-				err = w.seatUpdate(ctx, u)
-			}
+			w.wmu.Lock()
+			err = w.sendUpdate(ctx, u)
+			sub.Handled()
+			w.wmu.Unlock()
 		case <-w.seatsChanged():
+			w.wmu.Lock()
 			err = w.sendSeats(ctx)
+			w.wmu.Unlock()
 		case o := <-offers:
 			err = w.send(ctx, "a rematch offer", func() ([]byte, error) { return rematchOfferMessage(o) })
 		case <-done:
@@ -200,6 +204,58 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, cat *i18n.Ca
 			return
 		}
 	}
+}
+
+// sendUpdate writes the update's state and follows it in presence; wmu
+// is held.
+func (w *wsConn) sendUpdate(ctx context.Context, u table.Update) error {
+	w.status = u.Game.Status
+	// Every connection that sees the same thing in the same language
+	// sends the same bytes, encoded once.
+	err := w.send(ctx, "a state", func() ([]byte, error) { return w.stateBytes(u, w.cat) })
+	if err == nil {
+		err = w.seatUpdate(ctx, u)
+	}
+	return err
+}
+
+// direct writes the update from the game's goroutine (table.Watcher's
+// Direct), which saves waking the socket's writer (pump) for it: only
+// when that writer is idle (it took no update it has not written, which
+// the Subscription knows, and holds no lock), nothing waits to go out on
+// the socket (so the write cannot wait), and the update asks nothing of
+// presence but what the socket knows. Otherwise it reports false and the
+// update goes to the writer. A failed write closes the connection.
+func (w *wsConn) direct(u table.Update) bool {
+	if !w.nonBlocking || !w.ready.Load() || !w.wmu.TryLock() {
+		return false
+	}
+	defer w.wmu.Unlock()
+	select {
+	case <-w.done:
+		return false
+	default:
+	}
+	if !w.nc.idle() || !w.presenceKnows(u) {
+		return false
+	}
+	w.status = u.Game.Status
+	data, err := w.stateBytes(u, w.cat)
+	if err != nil {
+		w.s.log.Error("cannot encode a state", "game", w.id, "err", err)
+	} else {
+		w.touch()
+		err = w.c.Write(context.Background(), websocket.MessageText, data)
+	}
+	if err == nil {
+		err = w.seatUpdate(w.ctx, u) // nothing to do: presenceKnows
+	}
+	if err != nil {
+		// Closing the network connection never waits, where the
+		// WebSocket's close may wait for a handshake under way.
+		w.nc.Close()
+	}
+	return true
 }
 
 // send writes the message encode makes (what names it in the log); the
@@ -247,16 +303,36 @@ func (w *wsConn) afterGame(ctx context.Context, status protocol.Status) (feed *t
 // accept upgrades the connection, freed from the HTTP server's read and
 // write timeouts: a WebSocket lives as long as it answers pings. It
 // returns nil when Accept refused (and answered): a bad origin is 403.
+// Its writes never block (sendConn).
 func (s *Server) accept(w http.ResponseWriter, r *http.Request, id string) *websocket.Conn {
+	c, _ := s.acceptSend(w, r, id)
+	return c
+}
+
+// acceptSend is accept, which also returns the connection's sendConn
+// (how it took the connection over).
+func (s *Server) acceptSend(w http.ResponseWriter, r *http.Request, id string) (*websocket.Conn, *hijackWriter) {
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins})
+	h := &hijackWriter{ResponseWriter: w}
+	c, err := websocket.Accept(h, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins})
 	if err != nil {
 		s.log.Info("websocket refused", "game", id, "origin", r.Header.Get("Origin"), "err", err)
-		return nil
+		return nil, nil
 	}
-	return c
+	return c, h
+}
+
+// upgrade accepts the connection as the socket w; false when Accept
+// refused (and answered).
+func (w *wsConn) upgrade(rw http.ResponseWriter, r *http.Request) bool {
+	c, h := w.s.acceptSend(rw, r, w.id)
+	if c == nil {
+		return false
+	}
+	w.c, w.nc, w.nonBlocking = c, h.conn, h.nonBlocking
+	return true
 }
 
 // refuse upgrades the connection only to say why it cannot stay, and
@@ -286,7 +362,21 @@ type wsConn struct {
 	limit         *rate.Limiter  // the messages the client may send
 	pres          *tablePresence // a table socket's presence (seats.go); nil without
 	last          atomic.Int64   // when a message last passed either way, Unix nanoseconds
-	deadline      writeDeadline  // the writes' time limit
+	// nc is the network connection under c, whose writes never block;
+	// nonBlocking says they never wait either (sendConn).
+	nc          *sendConn
+	nonBlocking bool
+
+	// The writer's: wmu is held by whoever writes a state (the pump, or
+	// the game's goroutine in direct), which the fields below are
+	// guarded by, and presence's part (pres). ready says that the pump
+	// runs, with its context (ctx) and the end of the connection (done).
+	wmu    sync.Mutex
+	ready  atomic.Bool
+	ctx    context.Context
+	done   <-chan struct{}
+	cat    *i18n.Catalogue
+	status protocol.Status // the last update's game's
 
 	// The protocol's version, and in version 2 what the writer sent last
 	// (its own) and the client's requests for a whole state.
@@ -311,47 +401,20 @@ func (w *wsConn) pong(ctx context.Context) error {
 	return w.writeBounded(ctx, pongMessage)
 }
 
-// writeBounded writes a message, or fails once ctx has ended. A write
-// stuck for writeWait (a peer that reads nothing) closes the connection:
-// one timer of the connection's watches every write, where a context
-// with a deadline would cost a timer and the library's watch of it at
-// each message.
+// writeBounded writes a message once what was written before went out
+// to the socket (sendConn.wait), or fails once ctx has ended. The
+// connection's write never blocks; a peer that reads nothing for
+// writeWait fails it, and closes the connection.
 func (w *wsConn) writeBounded(ctx context.Context, data []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	w.deadline.start(w.c)
-	defer w.deadline.done()
+	if w.nc != nil {
+		if err := w.nc.wait(); err != nil {
+			return err
+		}
+	}
 	return w.c.Write(context.Background(), websocket.MessageText, data)
-}
-
-// A writeDeadline closes a connection when its writes make no progress
-// for writeWait: none of those under way ended in that time.
-type writeDeadline struct {
-	mu      sync.Mutex
-	pending int         // writes under way
-	timer   *time.Timer // armed while pending > 0
-}
-
-func (d *writeDeadline) start(c *websocket.Conn) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.timer == nil {
-		d.timer = time.AfterFunc(writeWait, func() { c.CloseNow() })
-	} else if d.pending == 0 {
-		d.timer.Reset(writeWait)
-	}
-	d.pending++
-}
-
-func (d *writeDeadline) done() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.pending--; d.pending == 0 {
-		d.timer.Stop()
-	} else {
-		d.timer.Reset(writeWait) // progress: the others have writeWait again
-	}
 }
 
 // error sends an error message; retry, when positive, is its retryAfter

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -13,6 +14,11 @@ import (
 // An item sent with SendFirst (a lease renewal) jumps the queue: it joins
 // the next group, however many items wait, so that it never waits for
 // more than the group being handled.
+//
+// An item sent to a Batcher without a tick that handles nothing and has
+// nothing waiting is handled at once by its sender (Send), as a group of
+// its own: no goroutine is woken to handle it, nor the sender to hear its
+// outcome.
 type Batcher[T any] struct {
 	max    int
 	tick   time.Duration
@@ -27,7 +33,15 @@ type Batcher[T any] struct {
 	first   []T           // SendFirst's items, in order
 	wake    chan struct{} // signalled when first is no longer empty
 
-	group []T // the group being handled, as More made it: the goroutine's
+	group []T // the group being handled, as More made it: the handler's
+
+	// handling holds a token while someone handles a group: the
+	// goroutine, or a sender (Send) its own item's; taken says that the
+	// goroutine took an item it waits to handle. now is the senders'
+	// groups' list, used again.
+	handling chan struct{}
+	taken    atomic.Bool
+	now      []T
 }
 
 // NewBatcher starts the goroutine that calls handle with groups of at
@@ -39,13 +53,15 @@ func NewBatcher[T any](max int, tick time.Duration, handle func([]T)) *Batcher[T
 	// the outcome without the goroutine having to take it from its hand,
 	// one wake-up a write instead of two while a group is handled.
 	b := &Batcher[T]{max: max, tick: tick, handle: handle, in: make(chan T, max), done: make(chan struct{}),
-		wake: make(chan struct{}, 1)}
+		wake: make(chan struct{}, 1), handling: make(chan struct{}, 1)}
 	go b.run()
 	return b
 }
 
 // Send queues item, or fails with ctx's error or ErrClosed. The handler
-// tells the sender the outcome, as item carries.
+// tells the sender the outcome, as item carries. When the Batcher has no
+// tick, handles nothing and has nothing waiting, Send handles item itself
+// and returns once it is handled.
 func (b *Batcher[T]) Send(ctx context.Context, item T) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -55,12 +71,33 @@ func (b *Batcher[T]) Send(ctx context.Context, item T) error {
 	if b.closed {
 		return ErrClosed
 	}
+	if b.tick == 0 && !b.taken.Load() && len(b.in) == 0 {
+		select {
+		case b.handling <- struct{}{}:
+			b.handleNow(item)
+			return nil
+		default:
+		}
+	}
 	select {
 	case b.in <- item:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// handleNow handles item, with the items sent first, in the sender's
+// goroutine; it holds b.handling's token.
+func (b *Batcher[T]) handleNow(item T) {
+	defer func() { <-b.handling }()
+	group := b.takeFirst(append(b.now[:0], item))
+	b.handle(group)
+	if b.group != nil { // More grew it
+		group, b.group = b.group, nil
+	}
+	clear(group)
+	b.now = group
 }
 
 // SendFirst queues item ahead of every item Send queued: it joins the
@@ -147,6 +184,9 @@ func (b *Batcher[T]) run() {
 				continue
 			}
 		}
+		b.taken.Store(true)
+		b.handling <- struct{}{} // a sender may be handling its own item
+		b.taken.Store(false)
 		var (
 			timer *time.Timer
 			tick  <-chan time.Time
@@ -190,6 +230,7 @@ func (b *Batcher[T]) run() {
 		if b.group != nil { // More grew it
 			group, b.group = b.group, nil
 		}
+		<-b.handling
 		clear(group) // no item outlives its group here
 		list = group
 	}

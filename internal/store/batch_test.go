@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -104,5 +105,63 @@ func TestBatcherMore(t *testing.T) {
 		if !slices.EqualFunc(groups, want, slices.Equal) {
 			t.Errorf("groups %q, want %q", groups, want)
 		}
+	})
+}
+
+// TestBatcherSendsAlone: an item sent to an idle Batcher without a tick
+// is handled by its sender, which returns once it is; items sent
+// meanwhile wait, and are handled after it by the Batcher's goroutine,
+// never two groups at once. With a tick, a sender only queues its item.
+func TestBatcherSendsAlone(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var (
+			mu            sync.Mutex
+			groups        [][]string
+			running, most int
+			release       = make(chan struct{})
+			sentA, sentB  atomic.Bool
+		)
+		b := NewBatcher(4, 0, func(g []string) {
+			mu.Lock()
+			groups = append(groups, slices.Clone(g))
+			running++
+			most = max(most, running)
+			mu.Unlock()
+			if g[0] == "a" {
+				<-release
+			}
+			mu.Lock()
+			running--
+			mu.Unlock()
+		})
+		ctx := context.Background()
+		go func() { b.Send(ctx, "a"); sentA.Store(true) }()
+		synctest.Wait()
+		if sentA.Load() {
+			t.Fatal("Send returned before its item was handled")
+		}
+		go func() { b.Send(ctx, "b"); sentB.Store(true) }()
+		synctest.Wait()
+		if !sentB.Load() {
+			t.Fatal("a Send while another's item is handled did not return at once")
+		}
+		close(release)
+		synctest.Wait()
+		b.Close()
+		if !sentA.Load() || !slices.EqualFunc(groups, [][]string{{"a"}, {"b"}}, slices.Equal) || most != 1 {
+			t.Errorf("returned %v, groups %q, at most %d at once: want true, [a] [b], 1", sentA.Load(), groups, most)
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		b := NewBatcher(4, time.Second, func([]string) { <-release })
+		var sent atomic.Bool
+		go func() { b.Send(context.Background(), "a"); sent.Store(true) }()
+		synctest.Wait()
+		if !sent.Load() {
+			t.Error("with a tick, Send waited for its item to be handled")
+		}
+		close(release)
+		b.Close()
 	})
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"strings"
 	"unicode/utf8"
 
@@ -153,4 +154,44 @@ func unescape(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// PeekChange returns the game and the kind of the change a payload of
+// ChangesChannel announces, read from its start as Payload writes them,
+// without decoding the rest: a node passes over the notices of the games
+// it does not serve, and of those it runs (it made them), for the price
+// of a map lookup. False for a payload it cannot read so; ParseChange
+// decides then.
+func PeekChange(p string) (game string, kind ChangeKind, ok bool) {
+	const gameKey, kindKey = `{"game":"`, `","kind":"`
+	rest, found := strings.CutPrefix(p, gameKey)
+	end := strings.IndexByte(rest, '"')
+	if !found || end < 0 || strings.IndexByte(rest[:end], '\\') >= 0 {
+		return "", "", false
+	}
+	game = rest[:end]
+	if rest, found = strings.CutPrefix(rest[end:], kindKey); !found {
+		return "", "", false
+	}
+	end = strings.IndexByte(rest, '"')
+	if end < 0 {
+		return "", "", false
+	}
+	w, known := words[rest[:end]]
+	if !known || game == "" {
+		return "", "", false
+	}
+	return game, ChangeKind(w), true
+}
+
+// AskerText returns the text by which a payload of ChangesChannel names
+// node as the asker of the change (Change.Asker): a node that finds it
+// in no payload has no request answered there (strings.Contains), and
+// one that does decodes the payload.
+func AskerText(node string) string {
+	q, err := json.Marshal(node) // as Payload quotes it, either way
+	if err != nil {
+		panic(err) // a string always encodes
+	}
+	return `"asker":` + string(q)
 }

@@ -129,22 +129,25 @@ func ClockChange(id string, moves int, status Status, clock []byte) Change {
 	return c
 }
 
-// Carried returns what a change of a game's moves or clock carries: a
-// Delta of the game after its first from moves; false for another change
-// or one that does not carry it (the reader reads the game instead).
-func (c Change) Carried() (from int, d Delta, ok bool) {
+// Carried returns what a change of a game's moves or clock carries: the
+// game after its first from moves has the move ("" for a clock's change)
+// and the clock (nil: the one stored kept); false for another change or
+// one that does not carry it (the reader reads the game instead). A
+// replica hears one a move: the move is not a Delta's slice, which would
+// cost an allocation.
+func (c Change) Carried() (from int, move string, clock []byte, ok bool) {
 	switch {
 	case c.Kind == ChangeMove && c.Token != "":
-		d.Moves, from = []string{c.Token}, c.Moves-1
+		move, from = c.Token, c.Moves-1
 	case c.Kind == ChangeClock && c.Clock != "":
 		from = c.Moves
 	default:
-		return 0, Delta{}, false
+		return 0, "", nil, false
 	}
 	if c.Clock != "" {
-		d.Clock = []byte(c.Clock)
+		clock = []byte(c.Clock)
 	}
-	return from, d, true
+	return from, move, clock, true
 }
 
 // Payload encodes c for ChangesChannel.
@@ -238,29 +241,63 @@ type Broker struct {
 
 type subscriber struct {
 	ch       chan Notice
+	hear     func(Notice)  // instead of ch: called as the notice is published
+	done     chan struct{} // closed as a hearer's subscription ends
 	channels map[string]bool
 }
 
 // Subscribe registers a subscriber of the channels until ctx is done or
 // the broker closes.
 func (b *Broker) Subscribe(ctx context.Context, channels ...string) (<-chan Notice, error) {
-	if len(channels) == 0 {
-		return nil, errors.New("store: subscribe to no channel")
+	sub := &subscriber{ch: make(chan Notice, subscriberBuffer)}
+	if err := b.add(ctx, sub, channels); err != nil {
+		return nil, err
 	}
-	sub := &subscriber{ch: make(chan Notice, subscriberBuffer), channels: map[string]bool{}}
+	return sub.ch, nil
+}
+
+// A Hearer delivers notices to a function on the goroutine that receives
+// them, rather than through a Go channel that another goroutine waits on:
+// a node hears several notices a move, and each hop is a goroutine's
+// wake-up.
+type Hearer interface {
+	// Hear calls f with every notice of the channels, one at a time and
+	// in order, until ctx is done or the store closes; then it closes
+	// done. Notices sent after Hear returns are heard. f must not block
+	// nor call the store: it holds up every notice after its own.
+	Hear(ctx context.Context, f func(Notice), channels ...string) (done <-chan struct{}, err error)
+}
+
+// Hear implements Hearer: f is called by Publish and Missed, under the
+// broker's lock, so it must not call the broker.
+func (b *Broker) Hear(ctx context.Context, f func(Notice), channels ...string) (<-chan struct{}, error) {
+	sub := &subscriber{hear: f, done: make(chan struct{})}
+	if err := b.add(ctx, sub, channels); err != nil {
+		return nil, err
+	}
+	return sub.done, nil
+}
+
+// add registers sub for the channels until ctx is done or the broker
+// closes.
+func (b *Broker) add(ctx context.Context, sub *subscriber, channels []string) error {
+	if len(channels) == 0 {
+		return errors.New("store: subscribe to no channel")
+	}
+	sub.channels = map[string]bool{}
 	for _, c := range channels {
 		if err := CheckChannel(c); err != nil {
-			return nil, err
+			return err
 		}
 		sub.channels[c] = true
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
-		return nil, ErrClosed
+		return ErrClosed
 	}
 	if b.subs == nil {
 		b.subs = map[*subscriber]struct{}{}
@@ -271,10 +308,19 @@ func (b *Broker) Subscribe(ctx context.Context, channels ...string) (<-chan Noti
 		defer b.mu.Unlock()
 		if _, ok := b.subs[sub]; ok {
 			delete(b.subs, sub)
-			close(sub.ch)
+			sub.end()
 		}
 	})
-	return sub.ch, nil
+	return nil
+}
+
+// end closes the subscriber's channel, or a hearer's done.
+func (s *subscriber) end() {
+	if s.hear != nil {
+		close(s.done)
+		return
+	}
+	close(s.ch)
 }
 
 // Channels returns the channels someone subscribes to.
@@ -316,8 +362,12 @@ func (b *Broker) Missed() {
 
 // send queues n; on a full buffer it drops what waits for one Missed
 // notice. Only the broker sends, under its lock, so there is room after
-// the drain.
+// the drain. A hearer hears n at once.
 func (s *subscriber) send(n Notice) {
+	if s.hear != nil {
+		s.hear(n)
+		return
+	}
 	select {
 	case s.ch <- n:
 		return
@@ -343,6 +393,6 @@ func (b *Broker) Close() {
 	b.closed = true
 	for sub := range b.subs {
 		delete(b.subs, sub)
-		close(sub.ch)
+		sub.end()
 	}
 }

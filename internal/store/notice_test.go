@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"testing"
 )
 
@@ -76,18 +75,18 @@ func TestCarried(t *testing.T) {
 		c     Change
 		ok    bool
 		from  int
-		moves []string
+		move  string
 		clock []byte
 	}{
-		{"a move with a clock", MoveChange("g", 4, "bid 9", StatusPlaying, clock), true, 4, []string{"bid 9"}, clock},
-		{"a move that kept the clock", MoveChange("g", 0, "draw", StatusFinished, nil), true, 0, []string{"draw"}, nil},
-		{"a clock", ClockChange("g", 5, StatusPlaying, clock), true, 5, nil, clock},
-		{"no clock", ClockChange("g", 5, StatusPlaying, nil), false, 0, nil, nil},
-		{"too long to carry", MoveChange("g", 4, "bid 9", StatusPlaying, bytes.Repeat([]byte("x"), MaxPayload)), false, 0, nil, nil},
-		{"a clock too long", ClockChange("g", 4, StatusPlaying, bytes.Repeat([]byte("x"), MaxPayload)), false, 0, nil, nil},
-		{"not UTF-8", MoveChange("g", 4, "bid 9", StatusPlaying, []byte{'"', 0xff, '"'}), false, 0, nil, nil},
-		{"another kind", Change{Game: "g", Kind: ChangeSeat, Moves: 5, Clock: string(clock)}, false, 0, nil, nil},
-		{"an older node's", Change{Game: "g", Kind: ChangeMove, Moves: 5}, false, 0, nil, nil},
+		{"a move with a clock", MoveChange("g", 4, "bid 9", StatusPlaying, clock), true, 4, "bid 9", clock},
+		{"a move that kept the clock", MoveChange("g", 0, "draw", StatusFinished, nil), true, 0, "draw", nil},
+		{"a clock", ClockChange("g", 5, StatusPlaying, clock), true, 5, "", clock},
+		{"no clock", ClockChange("g", 5, StatusPlaying, nil), false, 0, "", nil},
+		{"too long to carry", MoveChange("g", 4, "bid 9", StatusPlaying, bytes.Repeat([]byte("x"), MaxPayload)), false, 0, "", nil},
+		{"a clock too long", ClockChange("g", 4, StatusPlaying, bytes.Repeat([]byte("x"), MaxPayload)), false, 0, "", nil},
+		{"not UTF-8", MoveChange("g", 4, "bid 9", StatusPlaying, []byte{'"', 0xff, '"'}), false, 0, "", nil},
+		{"another kind", Change{Game: "g", Kind: ChangeSeat, Moves: 5, Clock: string(clock)}, false, 0, "", nil},
+		{"an older node's", Change{Game: "g", Kind: ChangeMove, Moves: 5}, false, 0, "", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,12 +100,12 @@ func TestCarried(t *testing.T) {
 			if c.Moves != tt.c.Moves || c.Status != tt.c.Status {
 				t.Errorf("moves %d, status %s; want %d, %s", c.Moves, c.Status, tt.c.Moves, tt.c.Status)
 			}
-			from, d, ok := c.Carried()
+			from, move, clock, ok := c.Carried()
 			if ok != tt.ok {
 				t.Fatalf("Carried() ok = %t, want %t", ok, tt.ok)
 			}
-			if ok && (from != tt.from || !slices.Equal(d.Moves, tt.moves) || !bytes.Equal(d.Clock, tt.clock) || (d.Clock == nil) != (tt.clock == nil)) {
-				t.Errorf("Carried() = %d, %q, %q; want %d, %q, %q", from, d.Moves, d.Clock, tt.from, tt.moves, tt.clock)
+			if ok && (from != tt.from || move != tt.move || !bytes.Equal(clock, tt.clock) || (clock == nil) != (tt.clock == nil)) {
+				t.Errorf("Carried() = %d, %q, %q; want %d, %q, %q", from, move, clock, tt.from, tt.move, tt.clock)
 			}
 		})
 	}

@@ -85,9 +85,21 @@ func NodeChannel(node string) string {
 
 // forwarder keeps the requests this node passed on, waiting for answers.
 type forwarder struct {
-	mu      sync.Mutex
-	next    uint64
-	waiting map[uint64]chan answer
+	mu       sync.Mutex
+	next     uint64
+	waiting  map[uint64]chan answer
+	spare    []chan answer // channels no answer can come to any more
+	channels sync.Map      // node → NodeChannel(node), made once for each node asked
+}
+
+// channel returns NodeChannel(node).
+func (f *forwarder) channel(node string) string {
+	if c, ok := f.channels.Load(node); ok {
+		return c.(string)
+	}
+	c := NodeChannel(node)
+	f.channels.Store(node, c)
+	return c
 }
 
 func (f *forwarder) init() { f.waiting = map[uint64]chan answer{} }
@@ -96,15 +108,28 @@ func (f *forwarder) add() (uint64, chan answer) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.next++
-	ch := make(chan answer, 1)
+	var ch chan answer
+	if n := len(f.spare); n > 0 {
+		ch, f.spare = f.spare[n-1], f.spare[:n-1]
+	} else {
+		ch = make(chan answer, 1)
+	}
 	f.waiting[f.next] = ch
 	return f.next, ch
 }
 
-func (f *forwarder) remove(id uint64) {
+// remove forgets request id, whose answer came on ch if received. Its
+// channel is used again when no answer can come to it any more: none was
+// delivered, or the one delivered was received. A move passed on would
+// cost a channel.
+func (f *forwarder) remove(id uint64, ch chan answer, received bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	_, waiting := f.waiting[id]
 	delete(f.waiting, id)
+	if (waiting || received) && len(f.spare) < 64 {
+		f.spare = append(f.spare, ch)
+	}
 }
 
 // deliver hands an answer to its waiting request, if it still waits.

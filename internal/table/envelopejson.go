@@ -3,6 +3,7 @@ package table
 import (
 	"encoding/base64"
 	"encoding/json"
+	"strconv"
 
 	"github.com/razziagame/razzia/internal/jsonscan"
 	"github.com/razziagame/razzia/internal/match"
@@ -10,12 +11,21 @@ import (
 
 // parseEnvelope decodes a message on a node's channel. The owner of a
 // game decodes every move passed to it: decodeRequest reads a request as
-// ask writes it without reflection; encoding/json decodes the rest.
-func parseEnvelope(payload string) (envelope, error) {
-	if env, ok := decodeRequest(payload); ok {
+// ask writes it without reflection, into q; encoding/json decodes the
+// rest.
+func parseEnvelope(payload string, q *request) (envelope, error) {
+	if env, ok := decodeRequest(payload, q); ok {
 		return env, nil
 	}
 	return unmarshalEnvelope(payload)
+}
+
+// A request holds the command of a request decoded and its hash's bytes,
+// kept with what serves it: a move passed to this node is decoded without
+// an allocation of its own.
+type request struct {
+	cmd  match.Command
+	hash [33]byte // a token's hash: SHA-256, and the byte base64.DecodedLen counts for its padding
 }
 
 // unmarshalEnvelope decodes the envelopes decodeRequest leaves: a variable
@@ -31,7 +41,7 @@ func unmarshalEnvelope(payload string) (envelope, error) {
 // match.Command's, each once, strings without escapes. Anything else (an
 // answer, a key it does not know, a null, white space, an escape) it
 // leaves to encoding/json, which it never contradicts (FuzzDecodeRequest).
-func decodeRequest(p string) (envelope, bool) {
+func decodeRequest(p string, q *request) (envelope, bool) {
 	var env envelope
 	n, ok := jsonObject(p, func(key, v string) (int, bool) {
 		switch key {
@@ -44,8 +54,8 @@ func decodeRequest(p string) (envelope, bool) {
 		case "notice":
 			return readBool(v, &env.Notice)
 		case "req":
-			env.Req = &match.Command{}
-			return jsonObject(v, func(key, v string) (int, bool) { return decodeCommandField(env.Req, key, v) })
+			q.cmd, env.Req = match.Command{}, &q.cmd
+			return jsonObject(v, func(key, v string) (int, bool) { return decodeCommandField(env.Req, key, v, q.hash[:0]) })
 		}
 		return 0, false
 	})
@@ -56,8 +66,8 @@ func decodeRequest(p string) (envelope, bool) {
 }
 
 // decodeCommandField decodes the value at the start of v of r's field
-// key, and returns its length.
-func decodeCommandField(r *match.Command, key, v string) (int, bool) {
+// key, and returns its length; a hash goes into hash's room if it fits.
+func decodeCommandField(r *match.Command, key, v string, hash []byte) (int, bool) {
 	var s *string
 	switch key {
 	case "op":
@@ -69,7 +79,7 @@ func decodeCommandField(r *match.Command, key, v string) (int, bool) {
 		if !ok {
 			return 0, false
 		}
-		b, err := base64.StdEncoding.DecodeString(h)
+		b, err := decodeHash(h, hash)
 		r.Hash = b
 		return n, err == nil
 	case "seat", "seq":
@@ -158,4 +168,91 @@ func readText(v string, s *string) (n int, ok bool) {
 func readBool(v string, b *bool) (n int, ok bool) {
 	*b, n, ok = jsonscan.Bool(v)
 	return n, ok
+}
+
+// decodeHash returns the base64 h decoded into room if it fits, as
+// DecodeString decodes it.
+func decodeHash(h string, room []byte) ([]byte, error) {
+	var src [64]byte
+	if len(h) > len(src) || base64.StdEncoding.DecodedLen(len(h)) > cap(room) {
+		return base64.StdEncoding.DecodeString(h)
+	}
+	copy(src[:], h)
+	n, err := base64.StdEncoding.Decode(room[:cap(room)], src[:len(h)])
+	return room[:n], err
+}
+
+// encodeRequest returns the payload of env, a request, as encoding/json
+// writes it, without reflection and in one allocation, when its strings
+// are printable ASCII that encoding/json writes unescaped; any other
+// request it leaves to encoding/json (FuzzEncodeRequest checks that the
+// two agree). A node passes on every move of its players whose game
+// another node runs.
+func encodeRequest(env envelope) (string, error) {
+	var a [512]byte
+	if b, ok := appendRequest(a[:0], env); ok {
+		return string(b), nil
+	}
+	b, err := json.Marshal(env)
+	return string(b), err
+}
+
+// appendRequest appends env's payload to b, or returns false.
+func appendRequest(b []byte, env envelope) ([]byte, bool) {
+	r := env.Req
+	if r == nil || env.Re != nil {
+		return b, false
+	}
+	b = strconv.AppendUint(append(b, `{"id":`...), env.ID, 10)
+	b = append(b, `,"from":`...)
+	b, ok := appendPlain(b, env.From)
+	b = append(b, `,"req":{"op":`...)
+	b, ok2 := appendPlain(b, string(r.Kind))
+	b = append(b, `,"game":`...)
+	b, ok3 := appendPlain(b, r.Game)
+	ok = ok && ok2 && ok3
+	if len(r.Hash) > 0 {
+		b = append(base64.StdEncoding.AppendEncode(append(b, `,"hash":"`...), r.Hash), '"')
+	}
+	for _, f := range [...]struct{ key, v string }{{`,"name":`, r.Name}, {`,"account":`, r.Account}} {
+		if f.v != "" {
+			b, ok2 = appendPlain(append(b, f.key...), f.v)
+			ok = ok && ok2
+		}
+	}
+	b = strconv.AppendInt(append(b, `,"seat":`...), int64(r.Seat), 10)
+	if r.Move != "" {
+		b, ok2 = appendPlain(append(b, `,"move":`...), r.Move)
+		ok = ok && ok2
+	}
+	b = strconv.AppendInt(append(b, `,"seq":`...), int64(r.Seq), 10)
+	for _, f := range [...]struct{ key, v string }{{`,"phrase":`, r.Phrase}, {`,"text":`, r.Text}} {
+		if f.v != "" {
+			b, ok2 = appendPlain(append(b, f.key...), f.v)
+			ok = ok && ok2
+		}
+	}
+	if r.Mute {
+		b = append(b, `,"mute":true`...)
+	}
+	if r.Level != "" {
+		b, ok2 = appendPlain(append(b, `,"level":`...), r.Level)
+		ok = ok && ok2
+	}
+	b = append(b, '}')
+	if env.Notice {
+		b = append(b, `,"notice":true`...)
+	}
+	return append(b, '}'), ok
+}
+
+// appendPlain appends s quoted, and false if encoding/json would escape
+// a byte of it.
+func appendPlain(b []byte, s string) ([]byte, bool) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return b, false
+		}
+	}
+	return append(append(append(b, '"'), s...), '"'), true
 }

@@ -19,8 +19,14 @@ func (l *loop) announce(a announced) {
 func (l *loop) applyAnnounced() {
 	l.heard.mu.Lock()
 	pending := l.heard.pending
-	l.heard.pending = nil
+	l.heard.pending, l.heard.spare = l.heard.spare, nil
 	l.heard.mu.Unlock()
+	defer func() {
+		clear(pending)
+		l.heard.mu.Lock()
+		l.heard.spare = pending[:0]
+		l.heard.mu.Unlock()
+	}()
 	for _, a := range pending {
 		if l.owns() {
 			return
@@ -30,7 +36,7 @@ func (l *loop) applyAnnounced() {
 			l.env.replicas.mark(l.id, a.at)
 			return
 		case a.from == l.m.Game.Len():
-			l.catchUp(a.from, a.delta, a.at)
+			l.catchUp(a.from, l.heard.delta(a), a.at)
 		}
 	}
 }

@@ -35,7 +35,10 @@ func (h *Hub) write(ctx context.Context, r match.Command) (int, error) {
 		if l == nil {
 			return 0, static(g)
 		}
-		seat, holder, err := applyIn(ctx, l, r, at)
+		seat, holder, err := 0, l.elsewhere(), errNotOwner
+		if holder == "" {
+			seat, holder, err = applyIn(ctx, l, r, at)
+		}
 		switch {
 		case err == errEnded:
 			continue // the game ended meanwhile: look again
@@ -91,6 +94,10 @@ var applieds = sync.Pool{New: func() any {
 func (a *applied) apply(l *loop) error {
 	if !l.owns() {
 		a.holder = l.holder
+		if l.hint.Load() == nil {
+			holder := l.holder
+			l.hint.Store(&holder)
+		}
 		return errNotOwner
 	}
 	var err error
@@ -182,8 +189,9 @@ func (h *Hub) forward(ctx context.Context, r match.Command, holder string) (seat
 // ask sends r to node and waits for its answer, at most ForwardTimeout.
 func (h *Hub) ask(ctx context.Context, node string, r match.Command) (seat int, err error, answered bool) {
 	id, ch := h.fwd.add()
-	defer h.fwd.remove(id)
-	payload, err := json.Marshal(envelope{ID: id, From: h.node, Req: &r, Notice: true})
+	received := false
+	defer func() { h.fwd.remove(id, ch, received) }()
+	payload, err := encodeRequest(envelope{ID: id, From: h.node, Req: &r, Notice: true})
 	if err != nil {
 		return 0, internal(err), true
 	}
@@ -193,14 +201,19 @@ func (h *Hub) ask(ctx context.Context, node string, r match.Command) (seat int, 
 		return 0, reject(ErrTooLarge, "the request is too large to pass to the server that runs the game"), true
 	}
 	start := time.Now()
-	if err := h.store.Publish(ctx, NodeChannel(node), string(payload)); err != nil {
+	if err := h.store.Publish(ctx, h.fwd.channel(node), payload); err != nil {
 		h.log.Warn("cannot pass a write to the game's node", "game", r.Game, "to", node, "err", err)
 		return 0, nil, false
 	}
-	t := time.NewTimer(h.opts.ForwardTimeout)
-	defer t.Stop()
+	t := askTimers.Get().(*time.Timer)
+	t.Reset(h.opts.ForwardTimeout)
+	defer func() {
+		t.Stop() // no time is received from t after Stop or Reset
+		askTimers.Put(t)
+	}()
 	select {
 	case a := <-ch:
+		received = true
 		h.metrics.forwarded.WithLabelValues("answered").Inc()
 		h.metrics.forwardWait.Observe(time.Since(start).Seconds())
 		seat, err := a.result()
@@ -215,6 +228,14 @@ func (h *Hub) ask(ctx context.Context, node string, r match.Command) (seat int, 
 		return 0, reject(ErrClosed, "the server is shutting down"), true
 	}
 }
+
+// askTimers are the timers of ask, reused: a move passed to its owner
+// would cost three allocations for one.
+var askTimers = sync.Pool{New: func() any {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return t
+}}
 
 // settled reports whether the store shows that r was made although its
 // answer was lost (the owner answered too late, or its answer was lost):
@@ -246,41 +267,88 @@ func (h *Hub) tellHolder(id, node string) {
 	if l != nil {
 		l.post(func(l *loop) {
 			if !l.owns() {
-				l.holder = node
+				l.setHolder(node)
 			}
 		})
 	}
 }
 
-// serve makes a write another node passed to this one, and answers it.
-func (h *Hub) serve(env envelope) {
-	r, at := *env.Req, time.Now()
+// serve makes a write another node passed to this one, in its game's
+// goroutine, and answers it. It never waits: a move's notice is heard on
+// the store's goroutine, and the move's own notice mostly answers it.
+func (h *Hub) serve(p *passed) {
+	if l, _ := h.live.get(p.env.Req.Game); l != nil {
+		h.pass(l, p)
+		return
+	}
+	p.answer(0, errNotOwner)
+}
+
+// A passed is a write another node passed to this one: one value, as
+// each move passed is one.
+type passed struct {
+	h   *Hub
+	env envelope
+	request
+	at  time.Time // when it was heard
+	ask store.Ask // a move's, whose notice the asker takes for the answer
+}
+
+// make makes the write in l's goroutine, and answers it unless its
+// notice does.
+func (p *passed) make(l *loop) {
+	r := p.env.Req
+	var ask *store.Ask
+	if p.env.Notice && r.Kind == match.Play {
+		p.ask = store.Ask{Node: p.env.From, ID: p.env.ID}
+		ask = &p.ask
+	}
+	seat, err := 0, error(errNotOwner)
+	switch {
+	case !l.owns():
+	case time.Since(p.at) > p.h.opts.ForwardTimeout:
+		err = context.DeadlineExceeded // the asker gave up waiting
+	default:
+		l.ask = ask
+		seat, err = l.apply(*r, p.at)
+		l.ask = nil
+	}
+	if err == errEnded {
+		err = errNotOwner
+	}
+	if err != nil || ask == nil || !ask.Told {
+		p.answer(seat, err)
+	}
+}
+
+// answer answers the write in a goroutine of the Hub.
+func (p *passed) answer(seat int, err error) {
+	p.h.background(func() { p.h.answer(p.env, seat, err) })
+}
+
+// pass has l's goroutine make p without waiting for it, or answers p
+// if l ends first.
+func (h *Hub) pass(l *loop, p *passed) {
+	select {
+	case l.reqs <- p.make: // a loop mostly waits
+		return
+	default:
+	}
+	h.background(func() {
+		select {
+		case l.reqs <- p.make:
+		case <-l.done:
+			p.answer(0, errNotOwner)
+		}
+	})
+}
+
+// answer sends the owner's answer to a write env passed to this node:
+// the seat of a join, or the write's error.
+func (h *Hub) answer(env envelope, seat int, err error) {
+	r := *env.Req
 	ctx, cancel := context.WithTimeout(h.ctx, h.opts.ForwardTimeout)
 	defer cancel()
-	l, _ := h.live.get(r.Game)
-	seat, err := 0, error(errNotOwner)
-	var ask *store.Ask // a move's, whose notice the asker takes for the answer
-	if env.Notice && r.Kind == match.Play {
-		ask = &store.Ask{Node: env.From, ID: env.ID}
-	}
-	if l != nil {
-		err = l.call(ctx, func(l *loop) error {
-			if !l.owns() {
-				return errNotOwner
-			}
-			l.ask = ask
-			defer func() { l.ask = nil }()
-			var err error
-			seat, err = l.apply(r, at)
-			return err
-		})
-		if err == errEnded {
-			err = errNotOwner
-		}
-	}
-	if err == nil && ask != nil && ask.Told {
-		return // the move's notice answers
-	}
 	if errors.Is(err, errNotOwner) && afterGame(r.Kind) {
 		// Passed here as the game ended: the chat after it is anyone's.
 		if g, gerr := h.store.Game(ctx, r.Game); gerr == nil && g.Status == store.StatusFinished {

@@ -8,10 +8,12 @@ import (
 )
 
 // announced is what a notice carried: a move or a clock of the game after
-// its first from moves (a move's with its clock), heard at at.
+// its first from moves (a move's with its clock; "" for a clock alone, nil
+// for the clock kept), heard at at.
 type announced struct {
 	from  int
-	delta store.Delta
+	move  string
+	clock []byte
 	at    time.Time
 }
 
@@ -21,4 +23,17 @@ type announced struct {
 type announcements struct {
 	mu      sync.Mutex
 	pending []announced
+	spare   []announced // the last pending, emptied: a replica hears a notice each move
+	move    [1]string   // the move applied, as a Delta's: its goroutine's own
+}
+
+// delta returns what a carried: its move in the goroutine's own slice,
+// so that a move heard costs no slice.
+func (h *announcements) delta(a announced) store.Delta {
+	d := store.Delta{Clock: a.clock}
+	if a.move != "" {
+		h.move[0] = a.move
+		d.Moves = h.move[:]
+	}
+	return d
 }

@@ -544,7 +544,8 @@ func (l *loop) stopOwning(fence store.Fence) {
 // disown stops what the owner runs and forgets its lease.
 func (l *loop) disown() {
 	l.env.leases.unhold(l.id, l.lease.Fence)
-	l.lease, l.holder = store.Lease{}, ""
+	l.lease = store.Lease{}
+	l.setHolder("")
 	l.retry.stop()
 	l.expiry.stop()
 	l.stopClock()

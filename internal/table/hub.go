@@ -100,6 +100,7 @@ func New(st Store, opts Options) *Hub {
 		live:     newRegistry[*loop](),
 		leases:   newLeases(opts.LeaseTTL, opts.Logger.With("node", opts.Node)),
 		holds:    newHolds(),
+		asked:    store.AskerText(opts.Node),
 	}
 	h.metrics = newMetrics(opts.Registerer, h.leases.count, func() map[liveGame]int {
 		counts := map[liveGame]int{}

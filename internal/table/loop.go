@@ -26,11 +26,12 @@ type loop struct {
 	env *env // what the loop asks of the node
 	id  string
 
-	lease  store.Lease           // held while the loop owns the game; zero for a replica
-	holder string                // a replica's owner as last heard: where writes go; "" unknown
-	keep   bool                  // a new replica stays until it served its first request
-	shown  atomic.Pointer[shown] // what other goroutines may read
-	played atomic.Int64          // the moves shown: apart, so that a move makes no new shown
+	lease  store.Lease            // held while the loop owns the game; zero for a replica
+	holder string                 // a replica's owner as last heard: where writes go; "" unknown
+	hint   atomic.Pointer[string] // holder for other goroutines, once the replica refused a write (elsewhere)
+	keep   bool                   // a new replica stays until it served its first request
+	shown  atomic.Pointer[shown]  // what other goroutines may read
+	played atomic.Int64           // the moves shown: apart, so that a move makes no new shown
 
 	m    *match.Match // the table's rules and state: changed by make, load, catchUp and syncChat only
 	bots seatBots     // the bots of the seats, and the one asked for a move
@@ -103,6 +104,29 @@ func (l *loop) show() {
 func (l *loop) snapshot() (store.Status, bool) {
 	s := l.shown.Load()
 	return s.status, s.owner
+}
+
+// setHolder notes the node that runs the game, as a replica heard; ""
+// for none known.
+func (l *loop) setHolder(node string) {
+	l.holder = node
+	if l.hint.Load() != nil {
+		l.hint.Store(&node)
+	}
+}
+
+// elsewhere returns the node that runs the game if the loop is a replica
+// that knows it, and refused a write before: a replica's first write
+// goes through its goroutine, which keeps a replica made for a write
+// until then. "" means: ask the loop.
+func (l *loop) elsewhere() string {
+	if _, owner := l.snapshot(); owner {
+		return ""
+	}
+	if p := l.hint.Load(); p != nil {
+		return *p
+	}
+	return ""
 }
 
 // moves returns the moves of the game the loop last showed.

@@ -199,6 +199,7 @@ type Hub struct {
 	live   *registry[*loop] // the live games' goroutines, and the winners of those that ended
 	leases *leases          // the leases this node holds
 	holds  *holds           // what the live games hold of the limits
+	asked  string           // how a change notice names this node's request (store.AskerText)
 }
 
 // background runs f in a goroutine that Close waits for.

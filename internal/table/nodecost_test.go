@@ -5,6 +5,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
+	runtimemetrics "runtime/metrics"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,7 +22,7 @@ import (
 )
 
 // tapStore counts what a node publishes and the notices it hears, with
-// their bytes.
+// their bytes. The Hub hears through Hear; Subscribe is for the others.
 type tapStore struct {
 	store.Store
 	published, heard, bytes atomic.Int64
@@ -45,6 +50,16 @@ func (s *tapStore) Subscribe(ctx context.Context, channels ...string) (<-chan st
 	return out, nil
 }
 
+// Hear counts what the store hears for f, on the store's goroutine as
+// the Hub hears it there.
+func (s *tapStore) Hear(ctx context.Context, f func(store.Notice), channels ...string) (<-chan struct{}, error) {
+	return s.Store.(store.Hearer).Hear(ctx, func(n store.Notice) {
+		s.heard.Add(1)
+		s.bytes.Add(int64(len(n.Payload)))
+		f(n)
+	}, channels...)
+}
+
 // costs are the counts BenchmarkMoveAcrossNodes reports: PostgreSQL's
 // statements and their work (pg_stat_statements), and what the nodes
 // published and heard.
@@ -52,18 +67,45 @@ type costs struct {
 	statements, rows, blocks, dirtied, walRecords, walBytes int64
 	published, heard, bytes                                 int64
 	xacts                                                   int64 // transaction ids taken: writes and notifications
+	goroutines, switches                                    int64 // the process's (scheduling)
 }
 
 func (c costs) minus(d costs) costs {
 	return costs{c.statements - d.statements, c.rows - d.rows, c.blocks - d.blocks, c.dirtied - d.dirtied,
 		c.walRecords - d.walRecords, c.walBytes - d.walBytes, c.published - d.published, c.heard - d.heard, c.bytes - d.bytes,
-		c.xacts - d.xacts}
+		c.xacts - d.xacts, c.goroutines - d.goroutines, c.switches - d.switches}
 }
 
 func (c costs) plus(d costs) costs {
 	return costs{c.statements + d.statements, c.rows + d.rows, c.blocks + d.blocks, c.dirtied + d.dirtied,
 		c.walRecords + d.walRecords, c.walBytes + d.walBytes, c.published + d.published, c.heard + d.heard, c.bytes + d.bytes,
-		c.xacts + d.xacts}
+		c.xacts + d.xacts, c.goroutines + d.goroutines, c.switches + d.switches}
+}
+
+// scheduling returns the goroutines this process has started, and the
+// times its threads waited (voluntary context switches, from /proc: a
+// thread sleeps when its goroutines all wait, and a goroutine woken wakes
+// one), or -1 where /proc does not say.
+func scheduling() (goroutines, switches int64) {
+	s := []runtimemetrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	runtimemetrics.Read(s)
+	if s[0].Value.Kind() == runtimemetrics.KindUint64 {
+		goroutines = int64(s[0].Value.Uint64())
+	}
+	tasks, _ := filepath.Glob("/proc/self/task/*/status")
+	if len(tasks) == 0 {
+		return goroutines, -1
+	}
+	for _, f := range tasks {
+		b, _ := os.ReadFile(f) // a thread gone meanwhile counts no more
+		for line := range strings.Lines(string(b)) {
+			if v, ok := strings.CutPrefix(line, "voluntary_ctxt_switches:"); ok {
+				n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				switches += n
+			}
+		}
+	}
+	return goroutines, switches
 }
 
 // BenchmarkMoveAcrossNodes measures what a move costs a cluster of two
@@ -74,11 +116,19 @@ func (c costs) plus(d costs) costs {
 // reports per move the statements PostgreSQL ran and their rows, buffers
 // touched and dirtied and WAL written, the transactions that wrote or
 // notified (each commits with a record, and PostgreSQL wakes every
-// listening session at a notifying one's commit), and the notices the nodes
-// published and heard: figures that the machine's load does not change.
+// listening session at a notifying one's commit), the notices the nodes
+// published and heard, and the goroutines the process (both nodes and the
+// benchmark's watchers) started and its threads' voluntary context
+// switches (a thread sleeps when its goroutines all wait; a goroutine
+// woken wakes one): figures that the machine's load barely changes.
 // A game's set-up is left out of them. Run it with a count of moves:
 //
 //	go test ./internal/table -run '^$' -bench MoveAcrossNodes -benchtime 400x
+//
+// Where its goroutines wait and what wakes them, a move:
+//
+//	go test ./internal/table -run '^$' -bench MoveAcrossNodes -benchtime 1000x -trace t.out
+//	go tool trace -d=parsed t.out | go run ./internal/tools/wakes -per 1000
 func BenchmarkMoveAcrossNodes(b *testing.B) {
 	cluster := pgtest.NewCluster(b, append([]string{"shared_preload_libraries=pg_stat_statements"}, pgtest.Fast...)...)
 	url := cluster.DB(b)
@@ -124,6 +174,7 @@ func BenchmarkMoveAcrossNodes(b *testing.B) {
 			b.Fatal(err)
 		}
 		c.xacts -= xactsTaken.Add(1)
+		c.goroutines, c.switches = scheduling()
 		for _, t := range []*tapStore{onOwner, onSeats} {
 			c.published += t.published.Load()
 			c.heard += t.heard.Load()
@@ -157,7 +208,7 @@ func BenchmarkMoveAcrossNodes(b *testing.B) {
 		{total.statements, "statements/move"}, {total.rows, "rows/move"}, {total.blocks, "buffers/move"},
 		{total.dirtied, "dirtied/move"}, {total.walRecords, "walrecords/move"}, {total.walBytes, "walbytes/move"},
 		{total.published, "published/move"}, {total.heard, "heard/move"}, {total.bytes, "heardbytes/move"},
-		{total.xacts, "transactions/move"},
+		{total.xacts, "transactions/move"}, {total.goroutines, "goroutines/move"}, {total.switches, "ctxswitches/move"},
 	} {
 		b.ReportMetric(float64(m.v)/n, m.unit)
 	}

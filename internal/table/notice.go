@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/razziagame/razzia/internal/store"
@@ -13,15 +14,18 @@ import (
 // request is missed.
 func (h *Hub) listen() {
 	channels := []string{store.ChangesChannel, NodeChannel(h.node)}
-	notices, err := h.store.Subscribe(h.ctx, channels...)
+	ended, err := h.subscribe(channels)
 	if err != nil {
 		h.log.Error("cannot hear the store's notices; retrying", "err", err)
 	}
 	h.background(func() {
 		for {
-			if notices != nil {
-				for n := range notices {
-					h.notice(n)
+			if ended != nil {
+				select {
+				case <-ended:
+				case <-h.ctx.Done():
+					<-ended // no notice is handled once the Hub's goroutines are done
+					return
 				}
 			}
 			if h.ctx.Err() != nil {
@@ -32,7 +36,7 @@ func (h *Hub) listen() {
 			if !pause(h.ctx, h.opts.RetryDelay) {
 				return
 			}
-			if notices, err = h.store.Subscribe(h.ctx, channels...); err != nil {
+			if ended, err = h.subscribe(channels); err != nil {
 				h.log.Warn("cannot hear the store's notices; retrying", "err", err)
 				continue
 			}
@@ -41,12 +45,39 @@ func (h *Hub) listen() {
 	})
 }
 
-// notice handles one notice. It never waits for a game's goroutine.
+// subscribe has notice handle the notices of the channels until the
+// subscription ends, which closes the channel returned. A store that
+// can (store.Hearer) calls notice on its own goroutine as it hears each
+// one: a goroutine between them would wake at every notice, several a
+// move on every node.
+func (h *Hub) subscribe(channels []string) (<-chan struct{}, error) {
+	if hr, ok := h.store.(store.Hearer); ok {
+		return hr.Hear(h.ctx, h.notice, channels...)
+	}
+	notices, err := h.store.Subscribe(h.ctx, channels...)
+	if err != nil {
+		return nil, err
+	}
+	ended := make(chan struct{})
+	h.background(func() {
+		defer close(ended)
+		for n := range notices {
+			h.notice(n)
+		}
+	})
+	return ended, nil
+}
+
+// notice handles one notice. It never waits for a game's goroutine, nor
+// blocks: it runs on the store's goroutine that hears the notices.
 func (h *Hub) notice(n store.Notice) {
 	switch {
 	case n.Missed:
 		h.missed()
 	case n.Channel == store.ChangesChannel:
+		if h.passOver(n.Payload) {
+			return
+		}
 		c, err := store.ParseChange(n.Payload)
 		if err != nil {
 			h.log.Warn("a change notice that is not one", "err", err)
@@ -57,7 +88,8 @@ func (h *Hub) notice(n store.Notice) {
 			h.fwd.deliver(c.Ask, answer{}) // the move this node passed on is made
 		}
 	default:
-		env, err := parseEnvelope(n.Payload)
+		p := &passed{h: h, at: time.Now()} // the request's command decoded into it
+		env, err := parseEnvelope(n.Payload, &p.request)
 		if err != nil || (env.Req == nil) == (env.Re == nil) {
 			h.log.Warn("a message to this node that is not one", "payload", n.Payload, "err", err)
 			return
@@ -69,8 +101,27 @@ func (h *Hub) notice(n store.Notice) {
 		if env.Req.Game == "" {
 			return
 		}
-		h.background(func() { h.serve(env) })
+		p.env = env
+		h.serve(p)
 	}
+}
+
+// passOver reports, without decoding the payload of a change notice,
+// that it changes nothing here: a move or a clock of a game this node
+// does not serve, or runs (it made the change), that answers no request
+// of this node. A node hears every change of the cluster, its own
+// included.
+func (h *Hub) passOver(payload string) bool {
+	game, kind, ok := store.PeekChange(payload)
+	if !ok || kind != store.ChangeMove && kind != store.ChangeClock || strings.Contains(payload, h.asked) {
+		return false
+	}
+	l, _ := h.live.get(game)
+	if l == nil {
+		return true
+	}
+	_, owner := l.snapshot()
+	return owner
 }
 
 // changed brings this node's replica of a game up to date with a change
@@ -101,8 +152,8 @@ func (h *Hub) changed(c store.Change) {
 	}
 	switch c.Kind {
 	case store.ChangeMove, store.ChangeClock:
-		if from, d, ok := c.Carried(); ok {
-			l.announce(announced{from: from, delta: d, at: time.Now()})
+		if from, move, clock, ok := c.Carried(); ok {
+			l.announce(announced{from: from, move: move, clock: clock, at: time.Now()})
 			return
 		}
 		h.refresh.mark(c.Game, time.Now())
@@ -114,7 +165,7 @@ func (h *Hub) changed(c store.Change) {
 		node := c.Node
 		l.post(func(l *loop) {
 			if !l.owns() {
-				l.holder = node
+				l.setHolder(node)
 			}
 		})
 	}

@@ -84,6 +84,12 @@ type Watcher struct {
 	// Account is the signed-in account's id, "" for none: a spectator's
 	// mutes are the account's.
 	Account string
+	// Direct, when set, is offered each update of a live game by the
+	// game's goroutine before the update goes to the channel, while the
+	// receiver has handled every update it took (Subscription.Handled):
+	// it reports whether it took the update (a socket that wrote it
+	// itself, saving its writer a wake-up). It must never block.
+	Direct func(Update) bool
 }
 
 // Watch subscribes w to a game's state: a seat's, or a spectator's. The
@@ -94,7 +100,7 @@ func (h *Hub) Watch(ctx context.Context, id string, w Watcher) (*Subscription, e
 	var sub *Subscription
 	err := h.with(ctx, id, func(l *loop) error {
 		var err error
-		sub, err = l.watch(hashToken(token), account)
+		sub, err = l.watch(hashToken(token), account, w.Direct)
 		return err
 	}, func(g *store.Game) error {
 		f, err := h.finishedGame(g)

@@ -192,7 +192,7 @@ func (l *loop) exit() {
 
 // watch adds a subscription for the seat whose token hashes to hash; a
 // spectator only while the game has room for one more.
-func (l *loop) watch(hash []byte, account string) (*Subscription, error) {
+func (l *loop) watch(hash []byte, account string, direct func(Update) bool) (*Subscription, error) {
 	seat := match.SeatOf(l.m.Seats, hash)
 	if seat < 0 && hash != nil && !l.owns() {
 		// A seat taken a moment ago through another node: the notice
@@ -215,7 +215,7 @@ func (l *loop) watch(hash []byte, account string) (*Subscription, error) {
 		}
 		after.unfollow(s)
 	})
-	s.account = account
+	s.account, s.direct = account, direct
 	s.resync = func() {
 		select {
 		case l.reqs <- func(l *loop) { l.resend(s) }:

@@ -3,6 +3,7 @@ package table
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/internal/protocol"
@@ -182,6 +183,11 @@ type Subscription struct {
 	// resync asks the game's goroutine for a whole update; nil for a
 	// game that sends no more.
 	resync func()
+	// direct is Watcher.Direct; queued counts the updates put in c
+	// that the receiver has not handled yet (Handled), while direct is
+	// set: direct is offered an update only when none is.
+	direct func(Update) bool
+	queued atomic.Int32
 
 	// The chat (chat.go), owned by l's goroutine but chat itself, then,
 	// after the game, by the Hub's followers (afterchat.go).
@@ -213,6 +219,15 @@ func (s *Subscription) Chat() <-chan protocol.ChatMessage { return s.chat }
 func (s *Subscription) end() {
 	close(s.c)
 	close(s.chat)
+}
+
+// Handled tells, for a subscription with Watcher.Direct, that the
+// receiver has handled (written) an update it took from Updates: until
+// it has, the next go to the channel too, in order.
+func (s *Subscription) Handled() {
+	if s.direct != nil {
+		s.queued.Add(-1)
+	}
 }
 
 // Resync asks for the state again, whole: the next update is Full and

@@ -120,12 +120,15 @@ type showing struct {
 
 // send gives s the state and the events it has not received. It never
 // blocks: an update the subscriber has not taken yet is replaced by one
-// that also carries its events (all of them when either is whole).
+// that also carries its events (all of them when either is whole). A
+// subscriber that handled every update it took may take it at once
+// (Watcher.Direct), without waiting for a receiver to wake.
 func (sh *showing) send(s *Subscription) {
 	from, full := s.sent, s.full
+	merged := false
 	select {
 	case old := <-s.c:
-		from, full = min(from, old.from), full || old.Full
+		from, full, merged = min(from, old.from), full || old.Full, true
 	default:
 	}
 	s.full = false
@@ -135,6 +138,12 @@ func (sh *showing) send(s *Subscription) {
 		u.View, u.Public = sh.view(s.seat), sh.view(-1)
 		sh.addClock(&u)
 		s.sent = g.Len()
+	}
+	if s.direct != nil && !merged {
+		if s.queued.Load() == 0 && s.direct(u) {
+			return
+		}
+		s.queued.Add(1) // merged, it stays one update to handle
 	}
 	s.c <- u // the buffer has room: the game's goroutine is the only sender
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/razziagame/razzia/internal/store"
 )
@@ -47,18 +49,39 @@ func (l *listener) init(s *Store) {
 
 // Subscribe implements store.Store: the notices of every node.
 func (s *Store) Subscribe(ctx context.Context, channels ...string) (<-chan store.Notice, error) {
+	var ch <-chan store.Notice
+	err := s.listenFor(ctx, channels, func(ctx context.Context) (err error) {
+		ch, err = s.broker.Subscribe(ctx, channels...)
+		return err
+	})
+	return ch, err
+}
+
+// Hear implements store.Hearer: the notices of every node, handed to f
+// by the listening connection's goroutine as it reads them.
+func (s *Store) Hear(ctx context.Context, f func(store.Notice), channels ...string) (<-chan struct{}, error) {
+	var done <-chan struct{}
+	err := s.listenFor(ctx, channels, func(ctx context.Context) (err error) {
+		done, err = s.broker.Hear(ctx, f, channels...)
+		return err
+	})
+	return done, err
+}
+
+// listenFor makes the broker's subscription with add, until ctx is done
+// or the store closes, and listens to its channels.
+func (s *Store) listenFor(ctx context.Context, channels []string, add func(context.Context) error) error {
 	subCtx, cancel := context.WithCancel(ctx)
-	ch, err := s.broker.Subscribe(subCtx, channels...)
-	if err != nil {
+	if err := add(subCtx); err != nil {
 		cancel()
-		return nil, err
+		return err
 	}
 	if err := s.listen.add(ctx, channels); err != nil {
 		cancel()
-		return nil, err
+		return err
 	}
-	context.AfterFunc(s.ctx, cancel) // the broker closes ch at Close anyway
-	return ch, nil
+	context.AfterFunc(s.ctx, cancel) // the broker ends the subscription at Close anyway
+	return nil
 }
 
 // add makes sure the channels are listened to.
@@ -180,6 +203,9 @@ func (l *listener) wait(ctx context.Context, pc *pgconn.PgConn) error {
 func (l *listener) connect(ctx context.Context, listening map[string]bool) (*pgx.Conn, error) {
 	config := l.s.pool.Config().ConnConfig.Copy()
 	config.OnNotification = func(_ *pgconn.PgConn, n *pgconn.Notification) { l.s.broker.Publish(n.Channel, n.Payload) }
+	config.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
+		return pgproto3.NewFrontend(newNoticeReader(r, l.s.broker.Publish), w)
+	}
 	c, err := pgx.ConnectConfig(ctx, config)
 	if err != nil {
 		return nil, err

@@ -3,7 +3,8 @@
 // (pure Go) in WAL mode with synchronous=FULL, so a method that returns nil
 // has its change on disk, and it migrates the schema when it opens.
 //
-// Writes go to one writer goroutine that commits them in groups: the
+// Writes go to one writer that commits them in groups (store.Batcher: a
+// write that finds it idle commits at once in its caller's goroutine): the
 // writes that arrive while the previous transaction commits (or within
 // Options.Tick) share one transaction and one sync to disk, each in its own
 // savepoint, so that a write that fails (a conflicting move, a lost lease)
@@ -60,7 +61,7 @@ import (
 type Store struct {
 	path string
 	opts Options
-	w    *sql.DB // one connection, the writer goroutine's
+	w    *sql.DB // one connection, the writer's (one group at a time)
 	// wc is w's connection, held: the writer's groups are its BEGIN and
 	// COMMIT, and its statements are prepared on it once, so that a
 	// group binds no statement and starts no goroutine (as sql.Tx does).

@@ -128,7 +128,7 @@ func (s *Store) commitMore(batch []*op, more func([]*op) []*op) {
 			o.done <- o.err
 		}
 	}()
-	w := &s.wtx // the writer's goroutine's alone
+	w := &s.wtx // the handler's: one group is handled at a time
 	*w = wtx{ctx: ctx, tx: s.wc, st: &s.stmts, hot: &s.hot}
 	if _, err := w.execHot(s.hot.begin); err != nil {
 		s.rollback(ctx)
