@@ -178,7 +178,11 @@ func New(t testing.TB, opts Options) *Server {
 	if opts.Store != nil {
 		// The store given may be shared with another server of the
 		// test: the test closes it, not the server.
-		used = unclosed{opts.Store(st)}
+		given := opts.Store(st)
+		used = unclosed{given}
+		if h, ok := given.(store.Hearer); ok {
+			used = unclosedHearer{unclosed{given}, h} // heard as razzia serve hears it
+		}
 	}
 	var page http.Handler
 	if opts.Page {
@@ -216,6 +220,13 @@ func New(t testing.TB, opts Options) *Server {
 type unclosed struct{ store.Store }
 
 func (unclosed) Close() error { return nil }
+
+// unclosedHearer is an unclosed store that hands its notices to a
+// function (store.Hearer).
+type unclosedHearer struct {
+	unclosed
+	store.Hearer
+}
 
 // Context returns a context that ends with the test or after a minute,
 // whichever comes first.

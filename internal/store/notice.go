@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -233,16 +234,40 @@ const subscriberBuffer = 16384
 // A Broker delivers notices to the subscribers of one process, never
 // blocking the sender: a subscriber whose buffer is full loses its queued
 // notices and gets one Missed notice instead. The zero value is ready.
+//
+// A hearer (Hear) is handed its notices by the goroutines that publish,
+// outside the broker's lock: the notices wait in one queue in the order
+// they were published, and a publisher that finds nobody delivering
+// delivers the queue, what others publish meanwhile included, while a
+// publisher that finds someone delivering leaves its notice to them. So a
+// hearer that publishes, subscribes or ends a subscription never
+// deadlocks on the broker: what it publishes is heard after it returns,
+// in order, and every hearer hears one notice at a time.
 type Broker struct {
-	mu     sync.Mutex
-	subs   map[*subscriber]struct{}
-	closed bool
+	mu   sync.Mutex
+	subs map[*subscriber]struct{} // the subscribers through a channel
+	// hearers is never changed in place: a delivery reads the slice it
+	// took, without the lock.
+	hearers    []*subscriber
+	queue      []queued // the notices for the hearers, from head on
+	head       int
+	seq        uint64        // the notices published so far
+	delivering bool          // a goroutine is delivering the queue
+	ending     []*subscriber // hearers ended during a delivery, their done to close
+	closed     bool
+}
+
+// A queued notice waits for the hearers; seq numbers it among all.
+type queued struct {
+	Notice
+	seq uint64
 }
 
 type subscriber struct {
 	ch       chan Notice
-	hear     func(Notice)  // instead of ch: called as the notice is published
-	done     chan struct{} // closed as a hearer's subscription ends
+	hear     func(Notice)  // instead of ch: called as the notice is delivered
+	done     chan struct{} // closed as a hearer's subscription ends, once it hears no more
+	since    uint64        // a hearer hears the notices from this seq on
 	channels map[string]bool
 }
 
@@ -263,13 +288,16 @@ func (b *Broker) Subscribe(ctx context.Context, channels ...string) (<-chan Noti
 type Hearer interface {
 	// Hear calls f with every notice of the channels, one at a time and
 	// in order, until ctx is done or the store closes; then it closes
-	// done. Notices sent after Hear returns are heard. f must not block
-	// nor call the store: it holds up every notice after its own.
+	// done, after which f is not called. Notices sent after Hear returns
+	// are heard. f must not block nor call the store: it holds up every
+	// notice after its own, and the goroutine that hears them may be the
+	// store's own.
 	Hear(ctx context.Context, f func(Notice), channels ...string) (done <-chan struct{}, err error)
 }
 
-// Hear implements Hearer: f is called by Publish and Missed, under the
-// broker's lock, so it must not call the broker.
+// Hear implements Hearer: f is called by Publish or Missed, or by the
+// Publish or Deliver of another goroutine that is delivering at the time
+// (see Broker). It may call the broker.
 func (b *Broker) Hear(ctx context.Context, f func(Notice), channels ...string) (<-chan struct{}, error) {
 	sub := &subscriber{hear: f, done: make(chan struct{})}
 	if err := b.add(ctx, sub, channels); err != nil {
@@ -299,28 +327,49 @@ func (b *Broker) add(ctx context.Context, sub *subscriber, channels []string) er
 	if b.closed {
 		return ErrClosed
 	}
-	if b.subs == nil {
-		b.subs = map[*subscriber]struct{}{}
+	if sub.hear != nil {
+		sub.since = b.seq
+		b.hearers = append(slices.Clip(b.hearers), sub)
+	} else {
+		if b.subs == nil {
+			b.subs = map[*subscriber]struct{}{}
+		}
+		b.subs[sub] = struct{}{}
 	}
-	b.subs[sub] = struct{}{}
 	context.AfterFunc(ctx, func() {
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		if _, ok := b.subs[sub]; ok {
-			delete(b.subs, sub)
-			sub.end()
-		}
+		b.drop(sub)
 	})
 	return nil
 }
 
-// end closes the subscriber's channel, or a hearer's done.
-func (s *subscriber) end() {
-	if s.hear != nil {
-		close(s.done)
+// drop ends sub's subscription, if it is on: it closes a subscriber's
+// channel, or a hearer's done once no delivery may still call it.
+func (b *Broker) drop(sub *subscriber) {
+	if sub.hear == nil {
+		if _, ok := b.subs[sub]; ok {
+			delete(b.subs, sub)
+			close(sub.ch)
+		}
 		return
 	}
-	close(s.ch)
+	i := slices.Index(b.hearers, sub)
+	if i < 0 {
+		return
+	}
+	b.hearers = slices.Delete(slices.Clone(b.hearers), i, i+1)
+	b.ended(sub)
+}
+
+// ended closes the done of hearer sub, taken out of hearers: at once, or
+// after the notice being delivered.
+func (b *Broker) ended(sub *subscriber) {
+	if b.delivering {
+		b.ending = append(b.ending, sub)
+		return
+	}
+	close(sub.done)
 }
 
 // Channels returns the channels someone subscribes to.
@@ -329,7 +378,7 @@ func (b *Broker) Channels() []string {
 	defer b.mu.Unlock()
 	seen := map[string]bool{}
 	var cs []string
-	for sub := range b.subs {
+	add := func(sub *subscriber) {
 		for c := range sub.channels {
 			if !seen[c] {
 				seen[c] = true
@@ -337,37 +386,116 @@ func (b *Broker) Channels() []string {
 			}
 		}
 	}
+	for sub := range b.subs {
+		add(sub)
+	}
+	for _, sub := range b.hearers {
+		add(sub)
+	}
 	return cs
 }
 
-// Publish delivers the payload to the channel's subscribers.
+// Publish delivers the payload to the channel's subscribers and hearers.
 func (b *Broker) Publish(channel, payload string) {
 	b.mu.Lock()
+	b.send(Notice{Channel: channel, Payload: payload})
+	b.deliver()
+}
+
+// Queue is Publish without delivering to the hearers: a caller that
+// publishes under a lock of its own, so that its notices are in order,
+// delivers them with Deliver once it released it, and its hearers may
+// call it.
+func (b *Broker) Queue(channel, payload string) {
+	b.mu.Lock()
 	defer b.mu.Unlock()
-	for sub := range b.subs {
-		if sub.channels[channel] {
-			sub.send(Notice{Channel: channel, Payload: payload})
-		}
-	}
+	b.send(Notice{Channel: channel, Payload: payload})
+}
+
+// Deliver delivers the notices queued to the hearers, unless another
+// goroutine is delivering them.
+func (b *Broker) Deliver() {
+	b.mu.Lock()
+	b.deliver()
 }
 
 // Missed tells every subscriber that it may have missed notices.
 func (b *Broker) Missed() {
 	b.mu.Lock()
-	defer b.mu.Unlock()
+	b.send(Notice{Missed: true})
+	b.deliver()
+}
+
+// send hands n to the subscribers, and queues it for the hearers that
+// hear it. The lock is held.
+func (b *Broker) send(n Notice) {
 	for sub := range b.subs {
-		sub.send(Notice{Missed: true})
+		if n.Missed || sub.channels[n.Channel] {
+			sub.send(n)
+		}
 	}
+	for _, h := range b.hearers {
+		if n.Missed || h.channels[n.Channel] {
+			b.queue = append(b.queue, queued{Notice: n, seq: b.seq})
+			break
+		}
+	}
+	b.seq++
+}
+
+// deliver hands the queued notices to the hearers, one notice at a time
+// and without the lock, unless another goroutine is delivering them (it
+// delivers what was queued meanwhile). It is called with the lock held,
+// and releases it.
+func (b *Broker) deliver() {
+	if b.delivering || b.head == len(b.queue) {
+		b.mu.Unlock()
+		return
+	}
+	b.delivering = true
+	done := false
+	defer func() {
+		if !done { // a hearer panicked: the next publisher delivers the rest
+			b.mu.Lock()
+			b.delivering = false
+			b.endHearers()
+			b.mu.Unlock()
+		}
+	}()
+	for b.head < len(b.queue) {
+		q := b.queue[b.head]
+		b.queue[b.head] = queued{} // no payload kept
+		b.head++
+		hearers := b.hearers
+		b.mu.Unlock()
+		for _, h := range hearers {
+			if q.seq >= h.since && (q.Missed || h.channels[q.Channel]) {
+				h.hear(q.Notice)
+			}
+		}
+		b.mu.Lock()
+		b.endHearers()
+	}
+	b.queue, b.head = b.queue[:0], 0
+	b.delivering = false
+	done = true
+	b.mu.Unlock()
+}
+
+// endHearers closes the done of the hearers ended while a notice was
+// delivered: none hears any more. The lock is held.
+func (b *Broker) endHearers() {
+	for _, h := range b.ending {
+		close(h.done)
+	}
+	clear(b.ending)
+	b.ending = b.ending[:0]
 }
 
 // send queues n; on a full buffer it drops what waits for one Missed
 // notice. Only the broker sends, under its lock, so there is room after
-// the drain. A hearer hears n at once.
+// the drain.
 func (s *subscriber) send(n Notice) {
-	if s.hear != nil {
-		s.hear(n)
-		return
-	}
 	select {
 	case s.ch <- n:
 		return
@@ -392,7 +520,11 @@ func (b *Broker) Close() {
 	defer b.mu.Unlock()
 	b.closed = true
 	for sub := range b.subs {
-		delete(b.subs, sub)
-		sub.end()
+		b.drop(sub)
+	}
+	hearers := b.hearers
+	b.hearers = nil
+	for _, h := range hearers {
+		b.ended(h)
 	}
 }

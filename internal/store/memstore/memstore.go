@@ -22,7 +22,7 @@ import (
 // Store is an in-memory store.Store. The zero value is not usable: call New.
 // Its leases expire by the process's clock.
 type Store struct {
-	mu       sync.Mutex
+	mu       storeLock
 	games    map[string]*store.Game
 	acc      accounts
 	leases   map[string]*store.Lease // by game; Node empty once released
@@ -58,8 +58,25 @@ func NewOptions(o Options) *Store {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Store{now: o.Now, games: make(map[string]*store.Game), leases: make(map[string]*store.Lease),
+	s := &Store{now: o.Now, games: make(map[string]*store.Game), leases: make(map[string]*store.Lease),
 		analyses: make(map[string]*analysis), chats: make(map[string]store.Chat), acc: newAccounts(), push: newPushes(), pair: newPairings(), social: newSocial()}
+	s.mu.broker = &s.broker
+	return s
+}
+
+// storeLock is the store's mutex. The notices of the changes made under
+// it wait in the broker's queue, in the order made (store.Broker.Queue),
+// and its Unlock delivers them to the hearers (Hear), which may then call
+// the store.
+type storeLock struct {
+	sync.Mutex
+	broker *store.Broker
+}
+
+// Unlock releases the lock, and delivers the notices queued.
+func (l *storeLock) Unlock() {
+	l.Mutex.Unlock()
+	l.broker.Deliver()
 }
 
 var errClosed = fmt.Errorf("memstore: %w", store.ErrClosed)
@@ -125,13 +142,14 @@ func (s *Store) CreateOwnedGame(ctx context.Context, g *store.Game, node string,
 }
 
 // announce publishes a change of g. The store's lock is held, so the
-// changes of one game are announced in order.
+// changes of one game are announced in order; its hearers hear it as the
+// lock is released (storeLock).
 func (s *Store) announce(g *store.Game, kind store.ChangeKind) {
 	c := store.Change{Game: g.ID, Kind: kind, Moves: len(g.Moves), Status: g.Status}
 	if l := s.leases[g.ID]; (kind == store.ChangeLease || kind == store.ChangeCreated) && l != nil {
 		c.Node, c.Fence = l.Node, l.Fence
 	}
-	s.broker.Publish(store.ChangesChannel, c.Payload())
+	s.broker.Queue(store.ChangesChannel, c.Payload())
 }
 
 // fenced reports whether a write of game id with fence may go ahead.
@@ -284,7 +302,7 @@ func (s *Store) AppendTimedMove(ctx context.Context, id string, fence store.Fenc
 	}
 	s.touch(g)
 	ask := store.AskOf(ctx)
-	s.broker.Publish(store.ChangesChannel, store.MoveChange(id, index, token, status, clock).Asked(ask).Payload())
+	s.broker.Queue(store.ChangesChannel, store.MoveChange(id, index, token, status, clock).Asked(ask).Payload())
 	if ask != nil {
 		ask.Told = true
 	}
@@ -303,7 +321,7 @@ func (s *Store) SetClock(ctx context.Context, id string, fence store.Fence, move
 	}
 	g.Clock = bytes.Clone(clock)
 	s.touch(g)
-	s.broker.Publish(store.ChangesChannel, store.ClockChange(id, moves, g.Status, clock).Payload())
+	s.broker.Queue(store.ChangesChannel, store.ClockChange(id, moves, g.Status, clock).Payload())
 	return nil
 }
 
@@ -553,13 +571,21 @@ func (s *Store) Publish(ctx context.Context, channel, payload string) error {
 		return err
 	}
 	defer s.mu.Unlock()
-	s.broker.Publish(channel, payload)
+	s.broker.Queue(channel, payload)
 	return nil
 }
 
 // Subscribe implements store.Store, within the process.
 func (s *Store) Subscribe(ctx context.Context, channels ...string) (<-chan store.Notice, error) {
 	return s.broker.Subscribe(ctx, channels...)
+}
+
+// Hear implements store.Hearer, within the process: f hears a notice on
+// the goroutine that made it, as that releases the store's lock
+// (storeLock). It may call the store, though that holds up every notice
+// after its own.
+func (s *Store) Hear(ctx context.Context, f func(store.Notice), channels ...string) (<-chan struct{}, error) {
+	return s.broker.Hear(ctx, f, channels...)
 }
 
 // Health implements store.Store: a memory store is healthy until closed.

@@ -28,3 +28,11 @@ func TestClosed(t *testing.T) {
 func TestStamps(t *testing.T) {
 	storetest.RunStamps(t, func(_ *testing.T, now func() time.Time) store.Store { return NewOptions(Options{Now: now}) })
 }
+
+// TestHearerWrites: a hearer hears as the store's lock is released
+// (storeLock), so one that calls the store does not wait for itself.
+func TestHearerWrites(t *testing.T) { storetest.HearerWrites(t, New()) }
+
+// TestHearerHoldsNoWrite: a hearer held up holds up the goroutine that
+// delivers to it, not the store's lock.
+func TestHearerHoldsNoWrite(t *testing.T) { storetest.HearerHoldsNoWrite(t, New()) }

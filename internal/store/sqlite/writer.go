@@ -72,6 +72,7 @@ func (s *Store) submit(o *op) error {
 		err = fmt.Errorf("sqlite: %s %s: %w", o.what(), s.path, err)
 	} else {
 		err = <-o.done
+		s.broker.Deliver() // the group's notices (see committed)
 	}
 	*o = op{done: o.done}
 	ops.Put(o)
@@ -97,7 +98,9 @@ func (s *Store) writeFirst(ctx context.Context, name string, f func(w *wtx) (*st
 	if err := s.batch.SendFirst(o); err != nil {
 		return fmt.Errorf("sqlite: %s %s: %w", o.what(), s.path, err)
 	}
-	return <-o.done
+	err := <-o.done
+	s.broker.Deliver()
+	return err
 }
 
 // commit runs the batch in one transaction, each op in a savepoint (a
@@ -223,7 +226,9 @@ func (s *Store) rollback(ctx context.Context) error {
 }
 
 // committed notes a group that ended as it should and announces its
-// changes.
+// changes. Their hearers (Hear) are not called here: the writes told
+// deliver them once the group is handled (submit), so that a hearer never
+// holds up the next group, and one that writes does not wait for itself.
 func (s *Store) committed(batch []*op) {
 	s.groups.Add(1)
 	if !onlyHealth(batch) {
@@ -231,7 +236,7 @@ func (s *Store) committed(batch []*op) {
 	}
 	for _, o := range batch {
 		if o.err == nil && o.change != nil {
-			s.broker.Publish(store.ChangesChannel, o.change.Payload())
+			s.broker.Queue(store.ChangesChannel, o.change.Payload())
 		}
 	}
 }

@@ -111,6 +111,7 @@ var checks = []struct {
 	{"ChangesAfterCommit", testChangesAfterCommit},
 	{"AskNamed", testAskNamed},
 	{"PublishSubscribe", testPublishSubscribe},
+	{"Hear", testHear},
 	{"Health", testHealth},
 	{"CloseEndsSubscriptions", testCloseEndsSubscriptions},
 }
