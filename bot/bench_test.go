@@ -65,19 +65,36 @@ func BenchmarkMCTSIterations(b *testing.B) {
 func BenchmarkLevels(b *testing.B) {
 	for _, level := range []string{"hard", "expert"} {
 		for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
-			b.Run(fmt.Sprintf("%s/%dp", level, players), func(b *testing.B) {
-				v := midGame(b, players)
-				m := must(New(level, 1)).(*MCTS)
-				iters := 0
-				cpu := cpuTime()
-				for b.Loop() {
-					m.Choose(v)
-					iters += m.Iterations()
-				}
-				reportIters(b, iters, cpuTime()-cpu)
-			})
+			b.Run(fmt.Sprintf("%s/%dp", level, players), func(b *testing.B) { benchSearch(b, level, players) })
 		}
 	}
+}
+
+// BenchmarkPlayouts compares the search's speed with the playouts cut at
+// the round's end by the value function and with the yardstick's policy
+// played to the game's end (policy=flat,cut=none), bounded by
+// iterations, on a mid-game position of every player count: iters/cpu-s
+// gives the iterations a level's time buys with each.
+func BenchmarkPlayouts(b *testing.B) {
+	for _, spec := range []string{"mcts:iters=4000,rollout=auto", "mcts:iters=4000,rollout=auto,policy=flat,cut=none"} {
+		for players := razzia.MinPlayers; players <= razzia.MaxPlayers; players++ {
+			b.Run(fmt.Sprintf("%s/%dp", spec, players), func(b *testing.B) { benchSearch(b, spec, players) })
+		}
+	}
+}
+
+// benchSearch times the decisions of the search spec names on a mid-game
+// position of players seats, and reports its iterations a CPU-second.
+func benchSearch(b *testing.B, spec string, players int) {
+	v := midGame(b, players)
+	m := must(New(spec, 1)).(*MCTS)
+	iters := 0
+	cpu := cpuTime()
+	for b.Loop() {
+		m.Choose(v)
+		iters += m.Iterations()
+	}
+	reportIters(b, iters, cpuTime()-cpu)
 }
 
 // BenchmarkHeuristicDecision times heuristic decisions over every

@@ -145,28 +145,36 @@ func (b *Flat) Choose(v razzia.View) razzia.Move {
 }
 
 // best returns the index of the move in the running with the best mean.
-func (b *Flat) best() int {
+func (b *Flat) best() int { return bestAlive(b.reward, b.alive) }
+
+// drop takes out of the running the moves more than dropSE standard
+// errors behind the best and returns how many are left (see dropBehind).
+func (b *Flat) drop() int { return dropBehind(b.reward, b.alive, b.dropSE) }
+
+// bestAlive returns the index of the move in the running (alive) with the
+// best mean reward.
+func bestAlive(reward [][]float32, alive []bool) int {
 	best, bestMean := -1, 0.0
-	for i, ok := range b.alive {
+	for i, ok := range alive {
 		if !ok {
 			continue
 		}
-		if m := mean(b.reward[i]); best < 0 || m > bestMean {
+		if m := mean(reward[i]); best < 0 || m > bestMean {
 			best, bestMean = i, m
 		}
 	}
 	return best
 }
 
-// drop takes out of the running the moves more than dropSE standard
+// dropBehind takes out of the running the moves more than se standard
 // errors behind the best, by the paired differences of their samples
 // (every move in the running met every sample), and returns how many are
 // left.
-func (b *Flat) drop() int {
-	best := b.best()
-	r0 := b.reward[best]
+func dropBehind(reward [][]float32, alive []bool, se float64) int {
+	best := bestAlive(reward, alive)
+	r0 := reward[best]
 	left := 0
-	for i, ok := range b.alive {
+	for i, ok := range alive {
 		if !ok {
 			continue
 		}
@@ -175,16 +183,16 @@ func (b *Flat) drop() int {
 			continue
 		}
 		var sum, sq float64
-		for k, x := range b.reward[i] {
+		for k, x := range reward[i] {
 			d := float64(r0[k] - x)
 			sum += d
 			sq += d * d
 		}
-		n := float64(len(b.reward[i]))
+		n := float64(len(reward[i]))
 		m := sum / n
-		se := math.Sqrt(max(0, sq/n-m*m) / (n - 1))
-		if m > b.dropSE*se && m > 0 {
-			b.alive[i] = false
+		sd := math.Sqrt(max(0, sq/n-m*m) / (n - 1))
+		if m > se*sd && m > 0 {
+			alive[i] = false
 			left--
 		}
 	}

@@ -52,6 +52,8 @@ type MCTS struct {
 	noise   float64     // noise of the playout policy, in points
 	rollout rollout     // the playouts' policy
 	cut     bool        // end playouts at the round's end with the value function
+	crn     bool        // Choose compares the root's moves on shared deck orders (see runCRN); Evaluate searches as without
+	dropSE  float64     // with crn, the standard errors behind the best that drop a root move; 0: none
 	values  *valueTable // that value function; nil: the embedded one
 	w       *weights
 	rng     *rand.Rand
@@ -59,7 +61,8 @@ type MCTS struct {
 	trees []*tree
 	buf   []razzia.Move
 	root  []razzia.Move
-	last  int // iterations of the last decision
+	means []float64 // the mover's mean reward by root move, of the last search
+	last  int       // iterations of the last decision
 }
 
 // NewMCTS returns an MCTS bot seeded with seed that runs at most iters
@@ -68,7 +71,7 @@ type MCTS struct {
 // once (at least 1). Its playouts are those of hard and expert
 // (rollout=auto), so that analysis and hints judge as they play.
 func NewMCTS(seed uint64, iters int, limit time.Duration, workers int) *MCTS {
-	return &MCTS{iters: iters, limit: limit, workers: max(1, workers), c: 0.4, fpu: -1, bias: 1, noise: 2, cut: true,
+	return &MCTS{iters: iters, limit: limit, workers: max(1, workers), c: 0.4, fpu: -1, bias: 1, noise: 2, cut: true, dropSE: DropSE,
 		rollout: rolloutAuto, w: &defaultWeights, rng: newRand(seed)}
 }
 
@@ -89,7 +92,13 @@ func (b *MCTS) Choose(v razzia.View) razzia.Move {
 	stats := b.search(context.Background(), &v.State, b.root, -1, true)
 	best := 0
 	for i := range stats {
-		if stats[i].Visits > stats[best].Visits {
+		better := stats[i].Visits > stats[best].Visits
+		if b.crn {
+			// The moves still in the running have the most visits, alike
+			// for each worker; the best mean among them is chosen.
+			better = better || stats[i].Visits == stats[best].Visits && b.means[i] > b.means[best]
+		}
+		if better {
 			best = i
 		}
 	}
@@ -174,6 +183,10 @@ func (b *MCTS) search(ctx context.Context, s *razzia.State, legal []razzia.Move,
 		t.reset(b, b.rng.Uint64(), ctx.Done(), s.Players())
 		t.settle = settle && b.workers == 1 && iters > 0
 		run := func() {
+			if b.crn && force < 0 {
+				t.runCRN(s, legal, iters, deadline)
+				return
+			}
 			t.run(s, legal, iters, deadline)
 			if force >= 0 {
 				t.force(s, legal[force], max(iters, t.iterations())/4, deadline)
@@ -191,8 +204,9 @@ func (b *MCTS) search(ctx context.Context, s *razzia.State, legal []razzia.Move,
 	for i, m := range legal {
 		stats[i].Move = m
 	}
+	b.means = append(b.means[:0], make([]float64, len(legal))...)
 	for _, t := range b.trees[:b.workers] {
-		t.addStats(legal, stats)
+		t.addStats(legal, stats, b.means)
 		b.last += t.iterations()
 	}
 	for i := range stats {
@@ -200,6 +214,7 @@ func (b *MCTS) search(ctx context.Context, s *razzia.State, legal []razzia.Move,
 			for p := range stats[i].Share {
 				stats[i].Share[p] /= n
 			}
+			b.means[i] /= n
 		}
 		for k := range stats[i].Cards {
 			c := &stats[i].Cards[k]
@@ -235,9 +250,17 @@ type tree struct {
 	share [][razzia.MaxPlayers]float64
 	// cards sums, over the iterations through the root's draw, each
 	// seat's share of the win by the kind that came first.
-	cards   [numKinds]CardValue
-	forced  int32 // the root edge every iteration takes, or -1
-	settle  bool  // stop when the most visited root edge is sure to stay so
+	cards  [numKinds]CardValue
+	forced int32 // the root edge every iteration takes, or -1
+	// With crn: the shared deck orders' generator, the deck of the
+	// sample, the reward of each sample by root edge, and the root edges
+	// still in the running.
+	crnSrc  *rand.PCG
+	crnRng  *rand.Rand
+	deck    []razzia.Kind
+	crnR    [][]float32
+	alive   []bool
+	settle  bool // stop when the most visited root edge is sure to stay so
 	stopped bool
 }
 
@@ -279,8 +302,11 @@ func (t *tree) reset(b *MCTS, seed uint64, done <-chan struct{}, players int) {
 	if t.rng == nil {
 		t.src = rand.NewPCG(seed, 0)
 		t.rng = rand.New(t.src)
+		t.crnSrc = rand.NewPCG(seed, 1)
+		t.crnRng = rand.New(t.crnSrc)
 	} else {
 		t.src.Seed(seed, 0)
+		t.crnSrc.Seed(seed, 1)
 	}
 	r := b.rollout
 	if r == rolloutAuto {
@@ -310,6 +336,56 @@ func (t *tree) run(s *razzia.State, legal []razzia.Move, iters int, deadline tim
 	t.share = append(t.share[:0], make([][razzia.MaxPlayers]float64, len(legal))...)
 	t.cards = [numKinds]CardValue{}
 	t.loop(s, iters, deadline)
+}
+
+// runCRN searches from s as run does, but compares the root's moves as
+// the yardstick (Flat) does, on common random numbers: each sample
+// shuffles the undrawn cards by their public composition, and every root
+// move still in the running gets one iteration in which the draws, in
+// the tree and in the playout, come in that order and the playout's
+// noise is the same; as samples come in, a move more than dropSE
+// standard errors of the paired difference behind the best is dropped.
+// Below the root the tree grows as in run, so that the later decisions
+// of each move's line are searched rather than played by the policy.
+func (t *tree) runCRN(s *razzia.State, legal []razzia.Move, iters int, deadline time.Time) {
+	t.newNode()
+	t.expand(0, s, legal)
+	t.share = append(t.share[:0], make([][razzia.MaxPlayers]float64, len(legal))...)
+	t.cards = [numKinds]CardValue{}
+	root := t.nodes[0]
+	n := int(root.n)
+	for len(t.crnR) < n {
+		t.crnR = append(t.crnR, nil)
+	}
+	t.alive = t.alive[:0]
+	for k := range n {
+		t.crnR[k] = t.crnR[k][:0]
+		t.alive = append(t.alive, true)
+	}
+	me, left, done := s.ToMove(), n, 0
+	for samples := 0; left > 1 && (iters == 0 || done+left <= iters); samples++ {
+		if t.stop(deadline) {
+			break
+		}
+		t.deck = shuffled(t.deck, s, t.crnRng)
+		t.play.deck = t.deck
+		seed := t.crnRng.Uint64()
+		for k := range n {
+			if !t.alive[k] {
+				continue
+			}
+			t.src.Seed(seed, 0)
+			t.forced = root.first + int32(k)
+			t.st = *s
+			r := t.iterate(&t.st)
+			t.crnR[k] = append(t.crnR[k], r[me])
+			done++
+		}
+		if t.b.dropSE > 0 && samples+1 >= flatWarmup && (samples+1)%4 == 0 {
+			left = dropBehind(t.crnR[:n], t.alive, t.b.dropSE)
+		}
+	}
+	t.forced, t.play.deck = -1, nil
 }
 
 // loop runs iterations from s as run does.
@@ -378,13 +454,15 @@ func (t *tree) iterations() int {
 	return int(t.nodes[0].visits) - 1 // the expansion of the root is no iteration
 }
 
-// addStats adds the root edges' visits and share sums to stats, by the
-// index of their move in legal.
-func (t *tree) addStats(legal []razzia.Move, stats []MoveValue) {
+// addStats adds the root edges' visits and share sums to stats, and
+// their sums of the mover's rewards to means, by the index of their move
+// in legal.
+func (t *tree) addStats(legal []razzia.Move, stats []MoveValue, means []float64) {
 	root := t.nodes[0]
 	for k, e := range t.edges[root.first : root.first+int32(root.n)] {
 		i := slices.Index(legal, e.move)
 		stats[i].Visits += int(e.visits)
+		means[i] += float64(e.reward)
 		for p, v := range t.share[k] {
 			stats[i].Share[p] += v
 		}
@@ -444,7 +522,7 @@ func (t *tree) expandChance(ni int32) {
 
 // iterate runs one iteration from st: selection and expansion down the
 // tree, a playout from the new leaf, and backpropagation.
-func (t *tree) iterate(st *razzia.State) {
+func (t *tree) iterate(st *razzia.State) [razzia.MaxPlayers]float32 {
 	t.path = t.path[:0]
 	ni := int32(0)
 	first := -1 // the kind drawn by the root's draw
@@ -452,7 +530,7 @@ func (t *tree) iterate(st *razzia.State) {
 		nd := &t.nodes[ni]
 		if nd.chance {
 			nd.visits++
-			k := st.RandomCard(t.rng)
+			k := t.play.card(st)
 			if len(t.path) == 1 && first < 0 {
 				first = int(k) // the chance node under the root's draw
 			}
@@ -516,6 +594,7 @@ func (t *tree) iterate(st *razzia.State) {
 			c.Share[p] += float64(v)
 		}
 	}
+	return r
 }
 
 // selectEdge picks the edge with the highest upper confidence bound for

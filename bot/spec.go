@@ -19,7 +19,7 @@ var ErrSpec = errors.New("invalid bot spec")
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
-	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,value=NAME], " +
+	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,value=NAME], " +
 	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X,value=NAME], " +
 	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ") +
 	"; heuristic, mcts and flat also take the policy's weights for experiments (" + strings.Join(weightNames(), "|") + "=X)"
@@ -131,7 +131,7 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	random                  uniform over the legal moves
 //	heuristic[:noise=X]     values lots and cheques by the scoring rules;
 //	                        noise adds that many points of random error
-//	mcts[:iters=N,time=D,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,value=NAME]
+//	mcts[:iters=N,time=D,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,value=NAME]
 //	                        Monte Carlo tree search with at most N iterations
 //	                        (default 6000, or none when only D is given) and
 //	                        at most D of time per decision (default none),
@@ -145,9 +145,15 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	                        value function (cut=round, the default) or not;
 //	                        or by b971414's light rules of thumb to the end
 //	                        (light), or light at 4 and 5 players and the
-//	                        heuristic's below (auto); value=NAME picks the
-//	                        value function (default heuristic: fitted to
-//	                        the heuristic's games)
+//	                        heuristic's below (auto); policy=flat plays
+//	                        the heuristic's playouts and prior with the
+//	                        yardstick's weights (flatWeights; the weights
+//	                        named after it change a copy); value=NAME picks
+//	                        the value function (default heuristic: fitted
+//	                        to the heuristic's games); crn=1 compares the
+//	                        root's moves on shared deck orders, dropping
+//	                        those drop=X standard errors behind (default
+//	                        2.5), as flat does, with the tree below
 //	flatmc[:rounds=N,time=D,noise=X]
 //	                        determinised flat Monte Carlo: every move played
 //	                        out over N sampled futures, or for D (default
@@ -262,7 +268,7 @@ func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	// so that specs written before rollout=auto play as they did.
 	m.rollout = rolloutHeuristic
 	given, err := setOptions(m, name, opts, hasOpts, mctsOptions,
-		"iters=N, time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, value=NAME, the policy's weights")
+		"iters=N, time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, policy=heuristic|flat, crn=0|1, drop=X, value=NAME, the policy's weights")
 	if err != nil {
 		return nil, err
 	}
@@ -282,6 +288,15 @@ var mctsOptions = map[string]setter[*MCTS]{
 	"noise":   func(m *MCTS, key, val string) error { return setFloat(&m.noise, key, val, 0, 100) },
 	"cut":     func(m *MCTS, _, val string) error { return parseCut(val, &m.cut) },
 	"value":   func(m *MCTS, _, val string) error { return parseValue(val, &m.values) },
+	"policy":  func(m *MCTS, _, val string) error { return parsePolicy(val, &m.w) },
+	"drop":    func(m *MCTS, key, val string) error { return setFloat(&m.dropSE, key, val, 0, 100) },
+	"crn": func(m *MCTS, _, val string) error {
+		if val != "0" && val != "1" {
+			return fmt.Errorf("crn=%s: want 0 or 1", val)
+		}
+		m.crn = val == "1"
+		return nil
+	},
 	"rollout": func(m *MCTS, _, val string) error {
 		r, ok := rollouts[val]
 		if !ok {
@@ -361,6 +376,21 @@ func parseCut(val string, cut *bool) error {
 		*cut = false
 	default:
 		return fmt.Errorf("cut=%s: want round or none", val)
+	}
+	return nil
+}
+
+// parsePolicy parses policy=heuristic|flat, the weights of a search's
+// playouts and of the move its prior favours: the heuristic's, or the
+// yardstick's (flatWeights). Weights set by name after it change a copy.
+func parsePolicy(val string, w **weights) error {
+	switch val {
+	case "heuristic":
+		*w = &defaultWeights
+	case "flat":
+		*w = &flatWeights
+	default:
+		return fmt.Errorf("policy=%s: want heuristic or flat", val)
 	}
 	return nil
 }

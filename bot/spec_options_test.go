@@ -54,6 +54,18 @@ func TestSpecOptionEffects(t *testing.T) {
 		{"mcts:value=heuristic", func(b Bot) bool { return b.(*MCTS).values == &trainedValue }},
 		{"flat:value=heuristic", func(b Bot) bool { return b.(*Flat).play.values == &trainedValue }},
 		{"mcts:value=nope", nil},
+		// The search may play its playouts and prior with the yardstick's
+		// policy; a weight named after it changes a copy.
+		{"mcts:policy=flat", func(b Bot) bool { return b.(*MCTS).w == &flatWeights }},
+		{"mcts:policy=heuristic", func(b Bot) bool { return b.(*MCTS).w == &defaultWeights }},
+		{"mcts:policy=flat,callBase=6", func(b Bot) bool {
+			m := b.(*MCTS)
+			return m.w.callBase == 6 && m.w.exact && m.w.alone == 1 && flatWeights.callBase == 4
+		}},
+		{"mcts:policy=light", nil},
+		{"mcts", func(b Bot) bool { m := b.(*MCTS); return !m.crn && m.dropSE == DropSE }},
+		{"mcts:crn=1,drop=1.5", func(b Bot) bool { m := b.(*MCTS); return m.crn && m.dropSE == 1.5 }},
+		{"mcts:crn=2", nil},
 		{"flat:margin=2", nil},
 		{"flat:rollout=random", nil},
 		{"heuristic:spare=-1", nil},
