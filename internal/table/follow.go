@@ -3,6 +3,9 @@ package table
 // announce has the replica apply what a notice carried, without reading
 // the game, in the order heard.
 func (l *loop) announce(a announced) {
+	if a.clock != nil {
+		l.heard.clocks.Add(1)
+	}
 	l.heard.mu.Lock()
 	l.heard.pending = append(l.heard.pending, a)
 	first := len(l.heard.pending) == 1
@@ -36,7 +39,7 @@ func (l *loop) applyAnnounced() {
 			l.env.replicas.mark(l.id, a.at)
 			return
 		case a.from == l.m.Game.Len():
-			l.catchUp(a.from, l.heard.delta(a), a.at)
+			l.catchUp(a.from, l.heard.delta(a), a.at, l.heard.clocks.Load())
 		}
 	}
 }

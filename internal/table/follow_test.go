@@ -20,8 +20,11 @@ func replicaWatch(t *testing.T, st, replica store.Store) (a, b *Hub, id string, 
 	// Hour-long leases: a replica that took a game over (its owner's short
 	// lease lapsing on a busy machine) would not follow it any more.
 	keep := func(o *Options) { o.LeaseTTL = time.Hour }
-	a, b = nodeHub(t, st, keep), nodeHub(t, replica, keep)
+	a = nodeHub(t, st, keep)
 	id, tokens = seatAnnAndBob(t, a)
+	// Node b starts after: a notice of the seating that came late would
+	// have it read the game again.
+	b = nodeHub(t, replica, keep)
 	sub, err := b.Watch(testContext(t), id, Watcher{})
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +58,7 @@ func TestReplicaKeepsNewerClock(t *testing.T) {
 	}
 	l, _ := b.live.get(id)
 	err = l.call(ctx, func(l *loop) error {
-		l.catchUp(0, store.Delta{Clock: before.Clock}, time.Now()) // read before the move
+		l.catchUp(0, store.Delta{Clock: before.Clock}, time.Now(), l.heard.clocks.Load()) // read before the move
 		if !bytes.Equal(l.m.Stored, after.Clock) {
 			return fmt.Errorf("the replica's clock is %s, want the move's %s", l.m.Stored, after.Clock)
 		}
@@ -64,6 +67,49 @@ func TestReplicaKeepsNewerClock(t *testing.T) {
 	if err != nil {
 		t.Error(err)
 	}
+}
+
+// TestReplicaKeepsHeardClock: a read of the store that began before a
+// clock without a move was heard comes late to the replica with the
+// moves it holds; the clock it read may be the older and is not taken.
+func TestReplicaKeepsHeardClock(t *testing.T) {
+	ctx := testContext(t)
+	st := memstore.New()
+	_, b, id, _, sub := replicaWatch(t, st, st)
+	await(t, sub, func(u Update) bool { return u.View != nil })
+	g, err := st.Game(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := b.live.get(id)
+	clock := heldClock(t, g)
+	err = l.call(ctx, func(l *loop) error {
+		began := l.heard.clocks.Load() // the read begins
+		b.changed(store.ClockChange(id, len(g.Moves), g.Status, clock))
+		l.applyAnnounced() // as the loop will, in its own goroutine
+		if !bytes.Equal(l.m.Stored, clock) {
+			return fmt.Errorf("the notice's clock was not applied: %s", l.m.Stored)
+		}
+		l.catchUp(len(g.Moves), store.Delta{Clock: g.Clock}, time.Now(), began) // the read ends
+		if !bytes.Equal(l.m.Stored, clock) {
+			return fmt.Errorf("the replica's clock is %s, want the one heard, %s", l.m.Stored, clock)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Error(err)
+	}
+}
+
+// heldClock returns g's clock with a hold of a minute added.
+func heldClock(t *testing.T, g *store.Game) []byte {
+	t.Helper()
+	timing, err := match.DecodeTiming(g.Clock, len(g.Seats))
+	if err != nil {
+		t.Fatal(err)
+	}
+	timing.Hold = &match.Hold{Until: time.UnixMilli(g.Updated.UnixMilli()).Add(time.Minute)}
+	return timing.Encode()
 }
 
 // TestReplicaFollowsClock: a clock stored without a move (a pre-move, a
@@ -85,12 +131,7 @@ func TestReplicaFollowsClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	timing, err := match.DecodeTiming(g.Clock, len(g.Seats))
-	if err != nil {
-		t.Fatal(err)
-	}
-	timing.Hold = &match.Hold{Until: time.UnixMilli(g.Updated.UnixMilli()).Add(time.Minute)}
-	clock := timing.Encode()
+	clock := heldClock(t, g)
 	kept.clock.Store(&clock)
 	// As the owner's store announces it (the store itself keeps its clock:
 	// a read would find nothing new).
@@ -121,7 +162,8 @@ func TestReplicaFollowsClock(t *testing.T) {
 // announcedClock answers the replica's reads with the clock the test
 // announced, once it did, as a store that had stored it would: the test
 // announces a clock without writing it, and a read that a late notice
-// (a seat taken) makes would otherwise bring the old one back.
+// (a seat taken) makes, of the moves or the whole game, would otherwise
+// bring the old one back.
 type announcedClock struct {
 	*readLog
 	clock atomic.Pointer[[]byte]
@@ -136,4 +178,13 @@ func (s *announcedClock) DeltasSince(ctx context.Context, from map[string]int) (
 		}
 	}
 	return d, err
+}
+
+// Game is read whole by a replica that heard a seat taken.
+func (s *announcedClock) Game(ctx context.Context, id string) (*store.Game, error) {
+	g, err := s.readLog.Game(ctx, id)
+	if c := s.clock.Load(); c != nil && err == nil {
+		g.Clock = *c
+	}
+	return g, err
 }

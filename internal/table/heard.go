@@ -2,6 +2,7 @@ package table
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/razziagame/razzia/internal/store"
@@ -21,6 +22,7 @@ type announced struct {
 // they were heard, until its goroutine applies them: a post alone may
 // reach a busy loop out of order.
 type announcements struct {
+	clocks  atomic.Uint64 // clocks heard: a read begun before one may not replace it
 	mu      sync.Mutex
 	pending []announced
 	spare   []announced // the last pending, emptied: a replica hears a notice each move

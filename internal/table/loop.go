@@ -29,7 +29,7 @@ type loop struct {
 	lease  store.Lease            // held while the loop owns the game; zero for a replica
 	holder string                 // a replica's owner as last heard: where writes go; "" unknown
 	hint   atomic.Pointer[string] // holder for other goroutines, once the replica refused a write (elsewhere)
-	keep   bool                   // a new replica stays until it served its first request
+	keep   bool                   // a new replica stays until it served its first call, not a post
 	shown  atomic.Pointer[shown]  // what other goroutines may read
 	played atomic.Int64           // the moves shown: apart, so that a move makes no new shown
 
@@ -186,7 +186,10 @@ type pendingCall struct {
 
 var calls = sync.Pool{New: func() any {
 	c := &pendingCall{reply: make(chan error, 1)}
-	c.run = func(l *loop) { c.reply <- c.f(l) }
+	c.run = func(l *loop) {
+		l.keep = false
+		c.reply <- c.f(l)
+	}
 	return c
 }}
 

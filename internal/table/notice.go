@@ -206,6 +206,7 @@ func (h *Hub) refreshLoop() {
 		last = time.Now()
 		dirty := h.refresh.take()
 		from := make(map[string]int, len(dirty))
+		clocks := make(map[string]uint64, len(dirty))
 		loops := make(map[string]*loop, len(dirty))
 		for id := range dirty {
 			if l, _ := h.live.get(id); l != nil {
@@ -214,7 +215,7 @@ func (h *Hub) refreshLoop() {
 		}
 		for id, l := range loops {
 			if _, owner := l.snapshot(); !owner {
-				from[id] = l.moves()
+				from[id], clocks[id] = l.moves(), l.heard.clocks.Load()
 			}
 		}
 		if len(from) == 0 {
@@ -237,8 +238,8 @@ func (h *Hub) refreshLoop() {
 			continue
 		}
 		for id, d := range deltas {
-			start, at := from[id], dirty[id]
-			loops[id].post(func(l *loop) { l.catchUp(start, d, at) })
+			start, at, heard := from[id], dirty[id], clocks[id]
+			loops[id].post(func(l *loop) { l.catchUp(start, d, at, heard) })
 		}
 	}
 }

@@ -291,3 +291,52 @@ func TestReplicaReadsTogether(t *testing.T) {
 		t.Errorf("the moves of %s and %s were not read by the replica: reads %v", ids[1], ids[2], reads.games[first:])
 	}
 }
+
+// TestReplicaWaitsForItsCall: a new replica stays until the request it
+// was made for comes, though a post (the moves it read as it started)
+// came first; else the request finds it ended and a second is made.
+func TestReplicaWaitsForItsCall(t *testing.T) {
+	ctx := testContext(t)
+	st := memstore.New()
+	a := nodeHub(t, st, func(o *Options) { o.LeaseTTL = time.Hour })
+	id, _ := seatAnnAndBob(t, a)
+	b := nodeHub(t, st)
+	l, _, err := b.find(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := make(chan struct{})
+	l.post(func(*loop) { close(ran) })
+	<-ran
+	if err := l.call(ctx, func(*loop) error { return nil }); err != nil {
+		t.Fatalf("the replica's first call: %v", err)
+	}
+}
+
+// TestReplicaLeftByItsCaller: a new replica whose caller gave up before
+// its call was taken does not stay for it.
+func TestReplicaLeftByItsCaller(t *testing.T) {
+	ctx := testContext(t)
+	st := memstore.New()
+	a := nodeHub(t, st, func(o *Options) { o.LeaseTTL = time.Hour })
+	id, _ := seatAnnAndBob(t, a)
+	b := nodeHub(t, st)
+	l, _, err := b.find(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	busy, free := make(chan struct{}), make(chan struct{})
+	l.post(func(*loop) { close(busy); <-free })
+	<-busy
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := b.with(gone, id, func(*loop) error { return nil }, nil); err == nil {
+		t.Fatal("a call with a context cancelled was served")
+	}
+	close(free)
+	select {
+	case <-l.done:
+	case <-ctx.Done():
+		t.Fatal("the replica stayed for a caller that gave up")
+	}
+}

@@ -45,7 +45,6 @@ func (l *loop) run() {
 	for l.m.Status.Live() && (l.owns() || l.keep || len(l.subs) > 0) {
 		select {
 		case f := <-l.reqs:
-			l.keep = false
 			f(l)
 		case m := <-l.botc:
 			l.botMove(m)
@@ -110,8 +109,9 @@ func (l *loop) handOver() {
 
 // catchUp applies what the store holds beyond the replica's game: the
 // moves after move number from and the clock as it is with them, announced
-// at at, and broadcasts them. Only the new moves are read and played.
-func (l *loop) catchUp(from int, d store.Delta, at time.Time) {
+// at at, and broadcasts them; heard is the count of clocks heard when the
+// read began. Only the new moves are read and played.
+func (l *loop) catchUp(from int, d store.Delta, at time.Time, heard uint64) {
 	if l.owns() {
 		return
 	}
@@ -123,6 +123,11 @@ func (l *loop) catchUp(from int, d store.Delta, at time.Time) {
 	if from+len(d.Moves) < l.m.Game.Len() {
 		// Read before moves that notices carried since: its clock is older.
 		return
+	}
+	if from+len(d.Moves) == l.m.Game.Len() && l.heard.clocks.Load() != heard {
+		// A clock heard since the read began may be newer than the one
+		// read; one stored later than the read comes with its own notice.
+		d.Clock = nil
 	}
 	changed, tell, err := l.m.Follow(from, d.Moves, d.Clock, l.env.now())
 	if err != nil {
