@@ -227,8 +227,11 @@ func TestTimeoutStandInAndReturn(t *testing.T) {
 	if u.Clock.ReserveMs[late] != 0 {
 		t.Errorf("reserve after a timeout = %d ms, want 0", u.Clock.ReserveMs[late])
 	}
-	// The bot plays for the seat.
-	u = await(t, sub, func(u Update) bool { return u.View.Moves > moves })
+	// The bot plays for the seat: in the take-over's update already when
+	// its move came before the subscriber took that update (the two merge).
+	if u.View.Moves == moves {
+		u = await(t, sub, func(u Update) bool { return u.View.Moves > moves })
+	}
 
 	// Coming back: the seat is the player's again, timed with no reserve.
 	if err := h.TakeBack(ctx, id, tokens[late]); err != nil {
