@@ -117,9 +117,7 @@ func alertReminder(t *testing.T, st store.Store) {
 	c.none(t, "an hour before half the time")
 	h.Close() // the server stops before the reminder is due
 	h = alertHub(t, st, clk, c)
-	if _, err := h.Resume(ctx); err != nil {
-		t.Fatal(err)
-	}
+	resumeArmed(t, h, id)
 	clk.Advance(time.Hour - time.Millisecond)
 	c.none(t, "a millisecond before half the time")
 	clk.Advance(time.Millisecond)
@@ -140,12 +138,25 @@ func alertReminder(t *testing.T, st store.Store) {
 	// one at the deadline and moved.
 	h.Close()
 	h = alertHub(t, st, clk, c)
-	if _, err := h.Resume(ctx); err != nil {
-		t.Fatal(err)
-	}
+	resumeArmed(t, h, id)
 	clk.Advance(half + 7*pace.Day)
 	if a := c.next(t); a.Kind != AlertTurn || a.Seat != 1-seat {
 		t.Errorf("after the restart and the deadline: %+v, want the turn of seat %d", a, 1-seat)
+	}
+}
+
+// resumeArmed resumes h's games (Resume, which starts their goroutines)
+// and waits until game id's goroutine has taken charge, its clock's timer
+// armed: a fake clock advanced while the goroutine arms it would set the
+// timer from the later time, past the alarm, and it would never fire.
+func resumeArmed(t *testing.T, h *Hub, id string) {
+	t.Helper()
+	ctx := testContext(t)
+	if _, err := h.Resume(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := h.Game(ctx, id, ""); err != nil { // served by the goroutine, once in charge
+		t.Fatal(err)
 	}
 }
 
