@@ -327,7 +327,7 @@ func playRoundEnd(t *testing.T, sc *screenCase) {
 	const name = "Ádám Szőllősi"
 	status := playCommand(t, sc.term, "--players", name, "--bots", "random,random", "--seed", "7", "--delay", "0", "--lang", sc.lang)
 	var parted symbolParted
-	sc.scoresAtTop(t, 1, func(s string) { parted.look(t, s) })
+	sc.scoresAtTop(t, name, 1, func(s string) { parted.look(t, s) })
 	if parted.rows == 0 {
 		t.Errorf("no row of cards seen on the way to the scores")
 	}
@@ -342,7 +342,7 @@ func playRoundEnd(t *testing.T, sc *screenCase) {
 	})
 	sc.term.send("\x1b")
 	sc.shows(t, sc.T("term.row"))
-	if s := sc.scoresAtTop(t, 2, nil); sc.term.cols == 80 && !strings.Contains(s, "↑↓ 0%") {
+	if s := sc.scoresAtTop(t, name, 2, nil); sc.term.cols == 80 && !strings.Contains(s, "↑↓ 0%") {
 		t.Errorf("the second round's score page fits the screen: the case no longer tests where it opens:\n%s", s)
 	}
 	sc.term.send("\x1b")
@@ -357,11 +357,12 @@ func playRoundEnd(t *testing.T, sc *screenCase) {
 	sc.summaryAligns(t, name, 3, "7")
 }
 
-// scoresAtTop plays on (d and p) until the score page a round's end opens
-// and checks that it opens at its top: the round's heading, the latest,
-// right under the page's head. look, if any, sees each screen on the way.
-// It returns the screen.
-func (sc *screenCase) scoresAtTop(t *testing.T, round int, look func(string)) string {
+// scoresAtTop plays on for the person until the score page a round's end
+// opens and checks that it opens at its top: the round's heading, the
+// latest, right under the page's head. look, if any, sees each screen on
+// the way, every decision of the person's among them (see answer). It
+// returns the screen.
+func (sc *screenCase) scoresAtTop(t *testing.T, name string, round int, look func(string)) string {
 	t.Helper()
 	head := "» " + sc.T("tui.scores.title")
 	var headings []string // of the rounds scored, one at least on the page wherever it opens
@@ -370,7 +371,7 @@ func (sc *screenCase) scoresAtTop(t *testing.T, round int, look func(string)) st
 	}
 	var lines []string
 	at := -1
-	s := sc.term.waitUntil(30*time.Second, "dp", fmt.Sprintf("the scores of round %d", round), func(s string) bool {
+	s := sc.answer(t, name, fmt.Sprintf("the scores of round %d", round), func(s string) bool {
 		if look != nil {
 			look(s)
 		}
@@ -386,6 +387,30 @@ func (sc *screenCase) scoresAtTop(t *testing.T, round int, look func(string)) st
 		t.Errorf("the score page of round %d does not open at its top, %q under its head:\n%s", round, want, s)
 	}
 	return s
+}
+
+// answer plays the person's decisions until the screen satisfies done:
+// enter (the safe choice: draw, or pass) once for each screen that says
+// it is their turn, and nothing on any other screen. Keys typed on every
+// look, as waitUntil types them, may reach a decision the program has
+// not drawn yet (bots move at once): the screens on the way would be
+// whichever the program happened to draw, none with a card in the row
+// when it raced through them. So the program waits on each decision
+// until the test has seen it.
+func (sc *screenCase) answer(t *testing.T, name, what string, done func(string) bool) string {
+	t.Helper()
+	yourTurn := words(sc.T("tui.yourturn", "player", name), 0)
+	answered := "" // the screen last answered: a write that leaves it so is not the next decision
+	return sc.term.waitUntil(30*time.Second, "", what, func(s string) bool {
+		if done(s) {
+			return true
+		}
+		if s != answered && strings.Contains(words(s, sc.term.cols), yourTurn) {
+			sc.term.send("\r")
+			answered = s
+		}
+		return false
+	})
 }
 
 // summaryAligns waits for the summary razzia play prints as it ends, a
