@@ -174,8 +174,8 @@ func TestChatAfterGameAcrossNodes(t *testing.T) {
 
 func chatAfterGameAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 	ctx := testContext(t)
-	a := nodeHub(t, open(t))
-	b := nodeHub(t, open(t))
+	a := nodeHub(t, open(t), steady)
+	b := nodeHub(t, open(t), steady)
 	id, tokens := seatAnnAndBob(t, a)
 	annOnA, _ := chatWatch(t, a, id, tokens[0], "")
 	bobOnB, _ := chatWatch(t, b, id, tokens[1], "")

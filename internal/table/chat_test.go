@@ -425,8 +425,8 @@ func onNodeStoresAt(t *testing.T, now func() time.Time, run func(t *testing.T, o
 func chatAcrossNodes(t *testing.T, open func(t *testing.T) store.Store) {
 	ctx := testContext(t)
 	st := open(t)
-	a := nodeHub(t, st)
-	b := nodeHub(t, open(t))
+	a := nodeHub(t, st, steady)
+	b := nodeHub(t, open(t), steady)
 	id, tokens := seatAnnAndBob(t, a)
 	if owner(t, st, id) != a.Node() {
 		t.Fatal("node a should run the game it created")

@@ -46,6 +46,14 @@ func nodeHub(t *testing.T, st store.Store, change ...func(*Options)) *Hub {
 	return h
 }
 
+// steady gives a node leases and forwarding times that outlast a loaded
+// machine's pauses (the race detector, CI's load): for the tests of
+// several nodes that stop none, where a renewal late by the short
+// testLeaseTTL would move the game to the other node mid-test, and the
+// writes meanwhile be refused ("the game is moving") or its end be heard
+// late.
+func steady(o *Options) { o.LeaseTTL, o.ForwardTimeout = time.Minute, 30*time.Second }
+
 // crash stops the Hub as a killed process stops: nothing is handed over,
 // its leases lapse by themselves.
 func (h *Hub) crash() {
