@@ -122,9 +122,7 @@ func (b *Batcher[T]) SendFirst(item T) error {
 // it was formed (those sent first too), up to the group's maximum, and
 // returns it: a handler calls it before it commits, so that the items
 // that came while it ran its group join it rather than wait for the next.
-// It never waits, and is for the handler alone, inside handle. An item
-// the Batcher's goroutine took meanwhile, to handle once a sender's own
-// group is done, waits for the next group.
+// It never waits, and is for the handler alone, inside handle.
 func (b *Batcher[T]) More(group []T) []T {
 	group = b.takeFirst(group)
 	for len(group) < b.max {

@@ -76,55 +76,36 @@ func TestBatcherFirstAlone(t *testing.T) {
 }
 
 // TestBatcherMore: the items sent while a group is handled join it when
-// the handler asks for more, up to the group's maximum, in the order sent,
-// and the rest form the next group; each item is handled once. When the
-// group is a sender's own (no tick, nothing waiting), the Batcher's
-// goroutine may have taken one of the late items meanwhile, whichever it
-// found first: that one waits for the next group.
+// the handler asks for more, up to the group's maximum, and the rest form
+// the next group; each item is handled once.
 func TestBatcherMore(t *testing.T) {
-	lates := []string{"late 1", "late 2", "late 3"}
-	for _, c := range []struct {
-		name  string
-		tick  time.Duration
-		taken []string // the late items the goroutine may take
-	}{
-		{"the goroutine's group", time.Second, []string{"late 3"}},
-		{"a sender's group", 0, lates},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				var (
-					b      *Batcher[string]
-					groups [][]string
-				)
-				ctx := context.Background()
-				b = NewBatcher(3, c.tick, func(g []string) {
-					if len(groups) == 0 { // items come while the first group runs
-						for _, item := range lates {
-							if err := b.Send(ctx, item); err != nil {
-								t.Error(err)
-							}
-						}
-						g = b.More(g)
+	synctest.Test(t, func(t *testing.T) {
+		var (
+			b      *Batcher[string]
+			groups [][]string
+		)
+		ctx := context.Background()
+		b = NewBatcher(3, 0, func(g []string) {
+			if len(groups) == 0 { // items come while the first group runs
+				for _, item := range []string{"late 1", "late 2", "late 3"} {
+					if err := b.Send(ctx, item); err != nil {
+						t.Error(err)
 					}
-					groups = append(groups, slices.Clone(g))
-				})
-				if err := b.Send(ctx, "first"); err != nil {
-					t.Fatal(err)
 				}
-				time.Sleep(c.tick) // the bubble's clock: the tick passes once every goroutine waits
-				synctest.Wait()
-				b.Close()
-				if !slices.ContainsFunc(c.taken, func(taken string) bool {
-					joined := slices.DeleteFunc(slices.Clone(lates), func(s string) bool { return s == taken })
-					want := [][]string{append([]string{"first"}, joined...), {taken}}
-					return slices.EqualFunc(groups, want, slices.Equal)
-				}) {
-					t.Errorf("groups %q: want \"first\" and two late items in their order, the other late item after, one of %q", groups, c.taken)
-				}
-			})
+				g = b.More(g)
+			}
+			groups = append(groups, slices.Clone(g))
 		})
-	}
+		if err := b.Send(ctx, "first"); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		b.Close()
+		want := [][]string{{"first", "late 1", "late 2"}, {"late 3"}}
+		if !slices.EqualFunc(groups, want, slices.Equal) {
+			t.Errorf("groups %q, want %q", groups, want)
+		}
+	})
 }
 
 // TestBatcherSendsAlone: an item sent to an idle Batcher without a tick
