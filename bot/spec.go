@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot/internal/frozen"
 )
 
@@ -268,7 +269,7 @@ func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	// so that specs written before rollout=auto play as they did.
 	m.rollout = rolloutHeuristic
 	given, err := setOptions(m, name, opts, hasOpts, mctsOptions,
-		"iters=N, time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, policy=heuristic|flat, crn=0|1, drop=X, value=NAME, the policy's weights")
+		"iters=N (or N/N/N/N by 2 to 5 players), time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, policy=heuristic|flat, crn=0|1, drop=X, value=NAME, the policy's weights")
 	if err != nil {
 		return nil, err
 	}
@@ -279,7 +280,7 @@ func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 }
 
 var mctsOptions = map[string]setter[*MCTS]{
-	"iters":   func(m *MCTS, key, val string) error { return parseCount(key, val, &m.iters) },
+	"iters":   parseMCTSIters,
 	"time":    func(m *MCTS, _, val string) error { return parseTime(val, &m.limit) },
 	"workers": func(m *MCTS, _, val string) error { return parseWorkers(val, &m.workers) },
 	"c":       func(m *MCTS, key, val string) error { return setFloat(&m.c, key, val, 0, 10) },
@@ -480,6 +481,26 @@ func parseCount(key, val string, n *int) error {
 		return fmt.Errorf("%s=%s: want a whole number from 1 to %d", key, val, MaxIters)
 	}
 	*n = x
+	return nil
+}
+
+// parseMCTSIters reads iters=N, or one count for each table size from 2
+// to 5 players, N/N/N/N: a time bounds a search less at larger tables,
+// whose iterations cost less, and a stand-in for it runs what it would.
+func parseMCTSIters(m *MCTS, key, val string) error {
+	counts := strings.Split(val, "/")
+	if len(counts) == 1 {
+		return parseCount(key, val, &m.iters)
+	}
+	if len(counts) != razzia.MaxPlayers-razzia.MinPlayers+1 {
+		return fmt.Errorf("%s=%s: want one count, or one for each of 2 to %d players, such as 20000/10000/80000/80000", key, val, razzia.MaxPlayers)
+	}
+	for i, c := range counts {
+		if err := parseCount(key, c, &m.itersBy[razzia.MinPlayers+i]); err != nil {
+			return fmt.Errorf("%s=%s: %s is not a whole number from 1 to %d", key, val, c, MaxIters)
+		}
+	}
+	m.iters = m.itersBy[razzia.MinPlayers] // some budget, so that the time is not the only bound
 	return nil
 }
 
