@@ -20,7 +20,7 @@ var ErrSpec = errors.New("invalid bot spec")
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
-	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,value=NAME], " +
+	"mcts[:iters=N|N/N/N/N,time=DURATION,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,value=NAME], " +
 	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X,value=NAME], " +
 	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ") +
 	"; heuristic, mcts and flat also take the policy's weights for experiments (" + strings.Join(weightNames(), "|") + "=X)"
@@ -132,9 +132,10 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	random                  uniform over the legal moves
 //	heuristic[:noise=X]     values lots and cheques by the scoring rules;
 //	                        noise adds that many points of random error
-//	mcts[:iters=N,time=D,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,value=NAME]
+//	mcts[:iters=N|N/N/N/N,time=D,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,value=NAME]
 //	                        Monte Carlo tree search with at most N iterations
-//	                        (default 6000, or none when only D is given) and
+//	                        (default 6000, or none when only D is given;
+//	                        N/N/N/N: one count for each of 2 to 5 players) and
 //	                        at most D of time per decision (default none),
 //	                        on N workers (default 1; all: one per core),
 //	                        exploration constant X (default 0.4), a
