@@ -43,8 +43,9 @@ const DefaultIters = 6000
 // reused from one decision to the next, so a decision allocates little
 // once the pools have grown.
 type MCTS struct {
-	iters   int           // iterations per decision, shared by the workers; 0: no limit
-	limit   time.Duration // 0: no time limit
+	iters   int                        // iterations per decision, shared by the workers; 0: no limit
+	itersBy [razzia.MaxPlayers + 1]int // iters by the players at the table, when given so (iters=N/N/N/N)
+	limit   time.Duration              // 0: no time limit
 	workers int
 	c       float64     // exploration constant
 	fpu     float64     // first-play urgency: see selectEdge; negative: every move tried first
@@ -170,13 +171,17 @@ func (b *MCTS) search(ctx context.Context, s *razzia.State, legal []razzia.Move,
 	if b.limit > 0 {
 		deadline = time.Now().Add(b.limit)
 	}
+	budget := b.iters
+	if n := b.itersBy[s.Players()]; n > 0 {
+		budget = n
+	}
 	var wg sync.WaitGroup
 	for i, t := range b.trees[:b.workers] {
 		iters := 0
-		if b.iters > 0 {
+		if budget > 0 {
 			// Split the budget: the first workers take the remainder.
-			iters = b.iters / b.workers
-			if i < b.iters%b.workers {
+			iters = budget / b.workers
+			if i < budget%b.workers {
 				iters++
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot/internal/frozen"
 )
 
@@ -19,7 +20,7 @@ var ErrSpec = errors.New("invalid bot spec")
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
-	"mcts[:iters=N,time=DURATION,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,value=NAME], " +
+	"mcts[:iters=N|N/N/N/N,time=DURATION,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,value=NAME], " +
 	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X,value=NAME], " +
 	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ") +
 	"; heuristic, mcts and flat also take the policy's weights for experiments (" + strings.Join(weightNames(), "|") + "=X)"
@@ -131,9 +132,10 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	random                  uniform over the legal moves
 //	heuristic[:noise=X]     values lots and cheques by the scoring rules;
 //	                        noise adds that many points of random error
-//	mcts[:iters=N,time=D,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,value=NAME]
+//	mcts[:iters=N|N/N/N/N,time=D,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,value=NAME]
 //	                        Monte Carlo tree search with at most N iterations
-//	                        (default 6000, or none when only D is given) and
+//	                        (default 6000, or none when only D is given;
+//	                        N/N/N/N: one count for each of 2 to 5 players) and
 //	                        at most D of time per decision (default none),
 //	                        on N workers (default 1; all: one per core),
 //	                        exploration constant X (default 0.4), a
@@ -268,7 +270,7 @@ func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	// so that specs written before rollout=auto play as they did.
 	m.rollout = rolloutHeuristic
 	given, err := setOptions(m, name, opts, hasOpts, mctsOptions,
-		"iters=N, time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, policy=heuristic|flat, crn=0|1, drop=X, value=NAME, the policy's weights")
+		"iters=N (or N/N/N/N by 2 to 5 players), time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, policy=heuristic|flat, crn=0|1, drop=X, value=NAME, the policy's weights")
 	if err != nil {
 		return nil, err
 	}
@@ -279,7 +281,7 @@ func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 }
 
 var mctsOptions = map[string]setter[*MCTS]{
-	"iters":   func(m *MCTS, key, val string) error { return parseCount(key, val, &m.iters) },
+	"iters":   parseMCTSIters,
 	"time":    func(m *MCTS, _, val string) error { return parseTime(val, &m.limit) },
 	"workers": func(m *MCTS, _, val string) error { return parseWorkers(val, &m.workers) },
 	"c":       func(m *MCTS, key, val string) error { return setFloat(&m.c, key, val, 0, 10) },
@@ -480,6 +482,26 @@ func parseCount(key, val string, n *int) error {
 		return fmt.Errorf("%s=%s: want a whole number from 1 to %d", key, val, MaxIters)
 	}
 	*n = x
+	return nil
+}
+
+// parseMCTSIters reads iters=N, or one count for each table size from 2
+// to 5 players, N/N/N/N: a time bounds a search less at larger tables,
+// whose iterations cost less, and a stand-in for it runs what it would.
+func parseMCTSIters(m *MCTS, key, val string) error {
+	counts := strings.Split(val, "/")
+	if len(counts) == 1 {
+		return parseCount(key, val, &m.iters)
+	}
+	if len(counts) != razzia.MaxPlayers-razzia.MinPlayers+1 {
+		return fmt.Errorf("%s=%s: want one count, or one for each of 2 to %d players, such as 20000/10000/80000/80000", key, val, razzia.MaxPlayers)
+	}
+	for i, c := range counts {
+		if err := parseCount(key, c, &m.itersBy[razzia.MinPlayers+i]); err != nil {
+			return fmt.Errorf("%s=%s: %s is not a whole number from 1 to %d", key, val, c, MaxIters)
+		}
+	}
+	m.iters = m.itersBy[razzia.MinPlayers] // some budget, so that the time is not the only bound
 	return nil
 }
 

@@ -133,6 +133,9 @@ func TestNewBad(t *testing.T) {
 		{"mcts:rollout=smart", "rollout=smart"},
 		{"mcts:depth=3", `"depth"`},
 		{"mcts:iters=5,iters=6", `"iters" given twice`},
+		{"mcts:iters=1/2/3", "iters=1/2/3"},
+		{"mcts:iters=1/2/x/4", "x is not"},
+		{"mcts:iters=1/2/0/4", "0 is not"},
 		{"mcts:", "empty options"},
 		{"mcts:iters", `"iters"`},
 		{"mcts:iters=5,", `""`},
@@ -288,6 +291,18 @@ func TestLevelCatalogue(t *testing.T) {
 	for _, l := range Levels() {
 		if key := "bot." + l.Name + ".about"; en.Has(key) && en.T(key) != l.Doc {
 			t.Errorf("%s is %q in the English catalogue, but the level's Doc is %q", key, en.T(key), l.Doc)
+		}
+	}
+}
+
+// TestItersByPlayers: iters=N/N/N/N bounds a search by the count of its
+// table's size, 2 to 5 players.
+func TestItersByPlayers(t *testing.T) {
+	m := must(New("mcts:iters=400/300/200/100,workers=2", 1)).(*MCTS)
+	for players, want := range map[int]int{2: 400, 3: 300, 4: 200, 5: 100} {
+		m.Choose(midGame(t, players))
+		if got := m.Iterations(); got != want {
+			t.Errorf("%d players: %d iterations, want %d", players, got, want)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -35,12 +34,13 @@ type Batcher[T any] struct {
 
 	group []T // the group being handled, as More made it: the handler's
 
-	// handling holds a token while someone handles a group: the
-	// goroutine, or a sender (Send) its own item's; taken says that the
-	// goroutine took an item it waits to handle. now is the senders'
-	// groups' list, used again.
+	// handling holds a token while someone takes or handles a group: the
+	// goroutine, or a sender (Send) its own item's. Only its holder takes
+	// items from in (the goroutine, or the handler's More), so that they
+	// keep the order they came in. queued tells the goroutine that an item
+	// was queued. now is the senders' groups' list, used again.
 	handling chan struct{}
-	taken    atomic.Bool
+	queued   chan struct{}
 	now      []T
 }
 
@@ -53,7 +53,7 @@ func NewBatcher[T any](max int, tick time.Duration, handle func([]T)) *Batcher[T
 	// the outcome without the goroutine having to take it from its hand,
 	// one wake-up a write instead of two while a group is handled.
 	b := &Batcher[T]{max: max, tick: tick, handle: handle, in: make(chan T, max), done: make(chan struct{}),
-		wake: make(chan struct{}, 1), handling: make(chan struct{}, 1)}
+		wake: make(chan struct{}, 1), handling: make(chan struct{}, 1), queued: make(chan struct{}, 1)}
 	go b.run()
 	return b
 }
@@ -71,7 +71,7 @@ func (b *Batcher[T]) Send(ctx context.Context, item T) error {
 	if b.closed {
 		return ErrClosed
 	}
-	if b.tick == 0 && !b.taken.Load() && len(b.in) == 0 {
+	if b.tick == 0 && len(b.in) == 0 {
 		select {
 		case b.handling <- struct{}{}:
 			b.handleNow(item)
@@ -81,9 +81,18 @@ func (b *Batcher[T]) Send(ctx context.Context, item T) error {
 	}
 	select {
 	case b.in <- item:
+		kick(b.queued)
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// kick signals c, which has room for one signal, unless it holds one.
+func kick(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
 	}
 }
 
@@ -111,10 +120,7 @@ func (b *Batcher[T]) SendFirst(item T) error {
 	b.firstMu.Lock()
 	b.first = append(b.first, item)
 	b.firstMu.Unlock()
-	select {
-	case b.wake <- struct{}{}:
-	default: // the goroutine has been told already
-	}
+	kick(b.wake)
 	return nil
 }
 
@@ -148,6 +154,7 @@ func (b *Batcher[T]) Close() {
 	if !b.closed {
 		b.closed = true
 		close(b.in)
+		kick(b.queued)
 	}
 	b.mu.Unlock()
 	<-b.done
@@ -168,62 +175,22 @@ func (b *Batcher[T]) run() {
 	in := b.in
 	var list []T // the groups' list, used again
 	for {
+		b.handling <- struct{}{} // a sender may be handling its own item
 		group := b.takeFirst(list[:0])
+		group, in = b.take(group, in)
 		if len(group) == 0 {
+			<-b.handling
 			if in == nil {
 				return // closed, and every item handled
 			}
 			select {
-			case item, ok := <-in:
-				if !ok {
-					in = nil // the items sent first may remain
-					continue
-				}
-				group = append(group, item)
+			case <-b.queued:
 			case <-b.wake:
-				continue
 			}
+			continue
 		}
-		b.taken.Store(true)
-		b.handling <- struct{}{} // a sender may be handling its own item
-		b.taken.Store(false)
-		var (
-			timer *time.Timer
-			tick  <-chan time.Time
-		)
-		if b.tick > 0 {
-			timer = time.NewTimer(b.tick)
-			tick = timer.C
-		}
-		for more := in != nil; more && len(group) < b.max; {
-			if tick == nil {
-				select {
-				case item, ok := <-in:
-					if more = ok; ok {
-						group = append(group, item)
-					} else {
-						in = nil
-					}
-				default:
-					more = false
-				}
-				continue
-			}
-			select {
-			case item, ok := <-in:
-				if more = ok; ok {
-					group = append(group, item)
-				} else {
-					in = nil
-				}
-			case <-b.wake:
-				group = b.takeFirst(group)
-			case <-tick:
-				tick = nil // then take what is already there
-			}
-		}
-		if timer != nil {
-			timer.Stop()
+		if b.tick > 0 && in != nil && len(group) < b.max {
+			group, in = b.gather(group, in)
 		}
 		group = b.takeFirst(group)
 		b.handle(group)
@@ -234,4 +201,42 @@ func (b *Batcher[T]) run() {
 		clear(group) // no item outlives its group here
 		list = group
 	}
+}
+
+// take appends to group the items waiting in in, up to the group's
+// maximum, without waiting; it returns in, or nil once it is closed.
+func (b *Batcher[T]) take(group []T, in chan T) ([]T, chan T) {
+	for in != nil && len(group) < b.max {
+		select {
+		case item, ok := <-in:
+			if !ok {
+				return group, nil
+			}
+			group = append(group, item)
+		default:
+			return group, in
+		}
+	}
+	return group, in
+}
+
+// gather appends to group the items that come within the tick, up to the
+// group's maximum; it returns in, or nil once it is closed.
+func (b *Batcher[T]) gather(group []T, in chan T) ([]T, chan T) {
+	timer := time.NewTimer(b.tick)
+	defer timer.Stop()
+	for in != nil && len(group) < b.max {
+		select {
+		case item, ok := <-in:
+			if !ok {
+				return group, nil
+			}
+			group = append(group, item)
+		case <-b.wake:
+			group = b.takeFirst(group)
+		case <-timer.C:
+			return b.take(group, in) // then take what is already there
+		}
+	}
+	return group, in
 }
