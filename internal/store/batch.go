@@ -174,6 +174,13 @@ func (b *Batcher[T]) run() {
 	defer close(b.done)
 	in := b.in
 	var list []T // the groups' list, used again
+	// Idle until something is sent: the token free meanwhile, so that
+	// the first sender handles its own item rather than find the token
+	// held by a goroutine looking for items.
+	select {
+	case <-b.queued:
+	case <-b.wake:
+	}
 	for {
 		b.handling <- struct{}{} // a sender may be handling its own item
 		group := b.takeFirst(list[:0])
