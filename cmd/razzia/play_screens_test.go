@@ -389,28 +389,11 @@ func (sc *screenCase) scoresAtTop(t *testing.T, name string, round int, look fun
 	return s
 }
 
-// answer plays the person's decisions until the screen satisfies done:
-// enter (the safe choice: draw, or pass) once for each screen that says
-// it is their turn, and nothing on any other screen. Keys typed on every
-// look, as waitUntil types them, may reach a decision the program has
-// not drawn yet (bots move at once): the screens on the way would be
-// whichever the program happened to draw, none with a card in the row
-// when it raced through them. So the program waits on each decision
-// until the test has seen it.
+// answer plays the person's decisions until the screen satisfies done
+// (terminal.answerUntil).
 func (sc *screenCase) answer(t *testing.T, name, what string, done func(string) bool) string {
 	t.Helper()
-	yourTurn := words(sc.T("tui.yourturn", "player", name), 0)
-	answered := "" // the screen last answered: a write that leaves it so is not the next decision
-	return sc.term.waitUntil(30*time.Second, "", what, func(s string) bool {
-		if done(s) {
-			return true
-		}
-		if s != answered && strings.Contains(words(s, sc.term.cols), yourTurn) {
-			sc.term.send("\r")
-			answered = s
-		}
-		return false
-	})
+	return sc.term.answerUntil(30*time.Second, what, done, words(sc.T("tui.yourturn", "player", name), 0))
 }
 
 // summaryAligns waits for the summary razzia play prints as it ends, a

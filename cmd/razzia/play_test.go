@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -178,6 +179,31 @@ func (term *terminal) waitUntil(limit time.Duration, keys, what string, ok func(
 			term.t.Fatalf("the screen never showed %s; it shows:\n%s", what, term.screen())
 		}
 	}
+}
+
+// answerUntil plays the person's decisions until the screen satisfies
+// done: enter (the safe choice: draw, or pass; or close the page) once
+// for each screen whose words (see words) hold one of answer, such as
+// their "Your turn, NAME:", and nothing on any other screen. Keys typed on
+// every look, as waitUntil types them, may reach a decision the program
+// has not drawn yet (bots move at once), or the screen at the game's end:
+// the screens on the way would be whichever the program happened to draw,
+// and the last one say what the stray key did. So the program waits on
+// each decision until the test has seen it.
+func (term *terminal) answerUntil(limit time.Duration, what string, done func(screen string) bool, answer ...string) string {
+	term.t.Helper()
+	answered := "" // the screen last answered: a write that leaves it so is not the next decision
+	return term.waitUntil(limit, "", what, func(s string) bool {
+		if done(s) {
+			return true
+		}
+		w := words(s, term.cols)
+		if s != answered && slices.ContainsFunc(answer, func(a string) bool { return strings.Contains(w, a) }) {
+			term.send("\r")
+			answered = s
+		}
+		return false
+	})
 }
 
 // An exit is how "razzia play" ended.

@@ -55,7 +55,10 @@ func TestPlayTerminalTournament(t *testing.T) {
 		t.Fatal(err)
 	}
 	term.waitFor(10*time.Second, "", "Ann (you)")
-	over := term.waitFor(60*time.Second, "dp\r", "Game over")
+	// Enter for each of Ann's decisions and to close the score page at a
+	// round's end; none at the end, whose screen a stray key would change.
+	over := term.answerUntil(60*time.Second, `"Game over"`, func(s string) bool { return strings.Contains(s, "Game over") },
+		"Your turn, Ann:", "» Score tables")
 	// No rematch offered, which the server refuses at a tournament's table.
 	if words := strings.Join(strings.Fields(over), " "); !strings.Contains(words, "the tournament seats you at your next game") ||
 		strings.Contains(over, "a: rematch") {
