@@ -290,6 +290,10 @@ func (r *rematches) watch(ctx context.Context, id string) (*RematchFeed, error) 
 // this node; it arms the expiry of an open offer, and starts the game of
 // a started one if it is missing.
 func (r *rematches) tell(ctx context.Context, id string) error {
+	r.mu.Lock()
+	r.reads++
+	read := r.reads
+	r.mu.Unlock()
 	known := r.known.begin(id)
 	g, offer, err := r.of(ctx, id)
 	if err != nil {
@@ -313,6 +317,18 @@ func (r *rematches) tell(ctx context.Context, id string) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if read < r.told[id] {
+		// Two notices read at once: the later read told the feeds what
+		// this one read or newer (an open offer after its start would
+		// replace the start in a feed not read meanwhile).
+		return nil
+	}
+	if len(r.feeds[id]) > 0 { // forgotten with the game's last feed (Close)
+		if r.told == nil {
+			r.told = map[string]uint64{}
+		}
+		r.told[id] = read
+	}
 	for f := range r.feeds[id] {
 		select {
 		case <-f.c: // replaced by the newer offer

@@ -32,6 +32,11 @@ type rematches struct {
 	mu     sync.Mutex
 	feeds  map[string]map[*RematchFeed]struct{} // by game
 	timers map[string]func() bool               // by game: stops the timer
+	// reads numbers the reads of tell as they begin; told is, by game,
+	// the number of the read whose offer the feeds were given last: a
+	// read begun before it may have read an older offer.
+	reads uint64
+	told  map[string]uint64
 }
 
 // rematchStore is what the rematches ask of the store.
@@ -67,6 +72,7 @@ func (f *RematchFeed) Close() {
 		delete(r.feeds[f.id], f)
 		if len(r.feeds[f.id]) == 0 {
 			delete(r.feeds, f.id)
+			delete(r.told, f.id)
 		}
 	})
 }
