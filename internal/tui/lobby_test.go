@@ -116,3 +116,31 @@ func TestLobbyKeys(t *testing.T) {
 		t.Error("seated without a table")
 	}
 }
+
+// TestLobbyStaleRead: the lists' reads end in any order. A read started
+// before a challenge came (at the start, or for another message) that
+// ends after the one its message started must not take the challenge off
+// the list, and the message shows it at once: a, pressed on the notice
+// that says a accepts, accepts it.
+func TestLobbyStaleRead(t *testing.T) {
+	now := time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)
+	f := &fakeLobby{}
+	l := NewLobby(t.Context(), f, LobbyOptions{Lang: "en", Server: "http://razzia.test", Me: "Bob", Clock: func() time.Time { return now }})
+	early := l.read()().(lobbyRead) // read before the challenge, told late
+	c := protocol.ChallengeInfo{ID: "c1", From: "Ann", To: []protocol.ChallengedInfo{{Name: "Bob"}}, Pace: "rapid",
+		Status: protocol.ChallengeOpen, Expires: now.Add(time.Minute)}
+	f.challenges = []protocol.ChallengeInfo{c}
+	_, cmd := l.Update(lobbyMeet{msg: protocol.MeetMessage{Type: protocol.TypeChallenge, Challenge: &c}, ok: true})
+	if screen := l.View().Content; !strings.Contains(screen, "Ann challenges you · Rapid") {
+		t.Errorf("the message's challenge is not listed with its notice:\n%s", screen)
+	}
+	driveLobby(l, cmd)
+	l.Update(early)
+	if screen := l.View().Content; !strings.Contains(screen, "Ann challenges you · Rapid") {
+		t.Errorf("a read older than the challenge took it off the list:\n%s", screen)
+	}
+	pressLobby(l, "a")
+	if len(f.answered) != 1 || f.answered[0] != "c1 accept" {
+		t.Errorf("answered %v, want c1 accepted", f.answered)
+	}
+}
