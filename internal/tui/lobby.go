@@ -342,30 +342,25 @@ func (l *Lobby) key(k string) tea.Cmd {
 		return l.makeSeek()
 	case "tab":
 		l.reason = (l.reason + 1) % len(protocol.DeclineReasons)
-	case "enter", "a":
+	case "enter":
 		switch {
 		case it == nil:
 		case it.challenge != nil && !it.mine:
-			id := it.challenge.ID
-			return func() tea.Msg {
-				c, err := srv.Answer(ctx, id, true, "")
-				return lobbyDone{what: "tui.lobby.accepted", ch: c, err: err}
-			}
-		case it.seek != nil && !it.mine && k == "enter":
+			return l.answer(it.challenge.ID, true)
+		case it.seek != nil && !it.mine:
 			id, name := it.seek.ID, l.opts.Name
 			return func() tea.Msg {
 				s, err := srv.JoinSeek(ctx, id, name)
 				return lobbyDone{what: "tui.lobby.joined", seek: s, err: err}
 			}
 		}
-	case "d":
-		if it != nil && it.challenge != nil && !it.mine {
-			id, reason := it.challenge.ID, protocol.DeclineReasons[l.reason]
-			return func() tea.Msg {
-				c, err := srv.Answer(ctx, id, false, reason)
-				return lobbyDone{what: "tui.lobby.declined", ch: c, err: err}
-			}
+	case "a", "d":
+		c := l.answering(it)
+		if c == nil {
+			l.notice, l.failed = l.cat.T("tui.lobby.pick"), true
+			return nil
 		}
+		return l.answer(c.ID, k == "a")
 	case "x":
 		if it != nil && it.seek != nil && it.mine {
 			id := it.seek.ID
@@ -376,6 +371,37 @@ func (l *Lobby) key(k string) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// answering returns the challenge that a or d answers: the one selected,
+// else the only open challenge to the person (the one a notice names);
+// nil when there is none or the choice is not clear.
+func (l *Lobby) answering(selected *item) *protocol.ChallengeInfo {
+	if selected != nil && selected.challenge != nil && !selected.mine {
+		return selected.challenge
+	}
+	var only *protocol.ChallengeInfo
+	for _, it := range l.items() {
+		if it.challenge != nil && !it.mine {
+			if only != nil {
+				return nil
+			}
+			only = it.challenge
+		}
+	}
+	return only
+}
+
+// answer accepts or declines the challenge, with the reason chosen.
+func (l *Lobby) answer(id string, accept bool) tea.Cmd {
+	srv, ctx, reason, what := l.srv, l.ctx, "", "tui.lobby.accepted"
+	if !accept {
+		reason, what = protocol.DeclineReasons[l.reason], "tui.lobby.declined"
+	}
+	return func() tea.Msg {
+		c, err := srv.Answer(ctx, id, accept, reason)
+		return lobbyDone{what: what, ch: c, err: err}
+	}
 }
 
 // View draws the lobby.
