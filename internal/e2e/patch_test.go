@@ -339,9 +339,11 @@ func median(xs []float64) float64 {
 type tracer struct {
 	p      *page
 	mu     sync.Mutex
-	cancel func() // stops listening: a page may be traced again
-	events []traceEvent
-	raw    []json.RawMessage // every event as Chromium sent it, for RAZZIA_TRACE_OUT
+	cancel func()            // stops listening: a page may be traced again
+	events []traceEvent      // decoded by stop, once the trace is complete
+	raw    []json.RawMessage // every event as Chromium sent it
+	chunks int               // the parts of the trace that came so far
+	came   chan struct{}     // a part came (the trace makes progress)
 	done   chan struct{}
 }
 
@@ -457,21 +459,24 @@ func TestStatePatchLayouts(t *testing.T) {
 // with profile, where the time goes in the scripts (a CPU profile).
 func startTrace(p *page, profile bool) *tracer {
 	p.t.Helper()
-	tr := &tracer{p: p, done: make(chan struct{})}
+	tr := &tracer{p: p, came: make(chan struct{}, 1), done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(p.ctx)
 	p.t.Cleanup(cancel)
 	tr.cancel = cancel
 	err := chromedp.Listen(ctx, func(ev any) {
 		switch ev := ev.(type) {
 		case *tracing.EventDataCollected:
+			// Kept as sent: decoding here would hold up the rest of the
+			// trace and its end, on a busy machine for long.
 			tr.mu.Lock()
-			defer tr.mu.Unlock()
 			for _, v := range ev.Value {
-				var e traceEvent
 				tr.raw = append(tr.raw, json.RawMessage(v))
-				if json.Unmarshal(v, &e) == nil {
-					tr.events = append(tr.events, e)
-				}
+			}
+			tr.chunks++
+			tr.mu.Unlock()
+			select {
+			case tr.came <- struct{}{}:
+			default:
 			}
 		case *tracing.EventTracingComplete:
 			close(tr.done)
@@ -529,14 +534,33 @@ func (tr *tracer) stop(line int) traced {
 		_, err := chromedp.Call(ctx, tracing.End, cdp.Empty{})
 		return err
 	}))
-	select {
-	case <-tr.done:
-	case <-time.After(30 * time.Second):
-		p.fail("the trace did not complete in 30 s")
+	// Chromium writes the trace out as megabytes of JSON (the page's
+	// renderer's events, and those of the browser's other processes,
+	// which serve every test's pages) that come in parts, in a time that
+	// grows with the trace and the machine's load, the more under -race:
+	// the bound is on progress, a part at least every stall, as for a
+	// step.
+	for complete := false; !complete; {
+		select {
+		case <-tr.done:
+			complete = true
+		case <-tr.came:
+		case <-time.After(stall):
+			tr.mu.Lock()
+			n := tr.chunks
+			tr.mu.Unlock()
+			p.fail("the trace stalled: %d parts came, then nothing for %v", n, stall)
+		}
 	}
 	tr.cancel()
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
+	for _, v := range tr.raw {
+		var e traceEvent
+		if json.Unmarshal(v, &e) == nil {
+			tr.events = append(tr.events, e)
+		}
+	}
 	if out := os.Getenv("RAZZIA_TRACE_OUT"); out != "" {
 		// For chrome://tracing, Perfetto or DevTools' performance panel.
 		b, err := json.Marshal(map[string]any{"traceEvents": tr.raw})
