@@ -54,8 +54,7 @@ func TestPlayTerminalChallenge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The notice comes with the message, the challenge's line with the
-	// lists read after it: a screen between the two has only the notice.
+	// The notice and the challenge's line come with the message.
 	term.waitFor(10*time.Second, "", "Ann challenges you", "Rapid")
 	term.send("a")
 	term.waitFor(10*time.Second, "", "Bob (you)")

@@ -216,15 +216,21 @@ func (b *Batcher[T]) take(group []T, in chan T) ([]T, chan T) {
 	for in != nil && len(group) < b.max {
 		select {
 		case item, ok := <-in:
-			if !ok {
-				return group, nil
-			}
-			group = append(group, item)
+			group, in = add(group, in, item, ok)
 		default:
 			return group, in
 		}
 	}
 	return group, in
+}
+
+// add appends item to group, received from in with ok; it returns in,
+// or nil when ok says it is closed.
+func add[T any](group []T, in chan T, item T, ok bool) ([]T, chan T) {
+	if !ok {
+		return group, nil
+	}
+	return append(group, item), in
 }
 
 // gather appends to group the items that come within the tick, up to the
@@ -235,10 +241,7 @@ func (b *Batcher[T]) gather(group []T, in chan T) ([]T, chan T) {
 	for in != nil && len(group) < b.max {
 		select {
 		case item, ok := <-in:
-			if !ok {
-				return group, nil
-			}
-			group = append(group, item)
+			group, in = add(group, in, item, ok)
 		case <-b.wake:
 			group = b.takeFirst(group)
 		case <-timer.C:

@@ -22,9 +22,6 @@ func (h *Hub) with(ctx context.Context, id string, live func(*loop) error, stati
 		}
 		err = l.call(ctx, live)
 		if err != errEnded {
-			if ctx.Err() != nil {
-				l.post(func(l *loop) { l.keep = false }) // if the call never came, none will
-			}
 			return err
 		}
 		// The game ended meanwhile: look again.

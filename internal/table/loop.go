@@ -169,11 +169,15 @@ func (l *loop) call(ctx context.Context, f func(*loop) error) error {
 	case <-l.done:
 		return errEnded
 	case <-ctx.Done():
+		l.post(leave) // a new replica waits for its first call: this one never comes
 		return ctx.Err()
 	case <-l.env.ctx.Done():
 		return reject(ErrClosed, "the server is shutting down")
 	}
 }
+
+// leave lets a new replica end once nobody watches it.
+func leave(l *loop) { l.keep = false }
 
 // A pendingCall is the request of a call and its reply, reused: every
 // move is a call, and a new reply channel and function cost three

@@ -292,19 +292,28 @@ func TestReplicaReadsTogether(t *testing.T) {
 	}
 }
 
+// newReplica seats Ann and Bob at a table of one node and returns
+// another node, b, with a replica of the game, l, made as a request to
+// b would make it, before that request's call.
+func newReplica(t *testing.T) (b *Hub, id string, l *loop) {
+	t.Helper()
+	st := memstore.New()
+	a := nodeHub(t, st, func(o *Options) { o.LeaseTTL = time.Hour })
+	id, _ = seatAnnAndBob(t, a)
+	b = nodeHub(t, st)
+	l, _, err := b.find(testContext(t), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, id, l
+}
+
 // TestReplicaWaitsForItsCall: a new replica stays until the request it
 // was made for comes, though a post (the moves it read as it started)
 // came first; else the request finds it ended and a second is made.
 func TestReplicaWaitsForItsCall(t *testing.T) {
 	ctx := testContext(t)
-	st := memstore.New()
-	a := nodeHub(t, st, func(o *Options) { o.LeaseTTL = time.Hour })
-	id, _ := seatAnnAndBob(t, a)
-	b := nodeHub(t, st)
-	l, _, err := b.find(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, l := newReplica(t)
 	ran := make(chan struct{})
 	l.post(func(*loop) { close(ran) })
 	<-ran
@@ -317,14 +326,7 @@ func TestReplicaWaitsForItsCall(t *testing.T) {
 // its call was taken does not stay for it.
 func TestReplicaLeftByItsCaller(t *testing.T) {
 	ctx := testContext(t)
-	st := memstore.New()
-	a := nodeHub(t, st, func(o *Options) { o.LeaseTTL = time.Hour })
-	id, _ := seatAnnAndBob(t, a)
-	b := nodeHub(t, st)
-	l, _, err := b.find(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, id, l := newReplica(t)
 	busy, free := make(chan struct{}), make(chan struct{})
 	l.post(func(*loop) { close(busy); <-free })
 	<-busy

@@ -70,6 +70,11 @@ type Lobby struct {
 	challenges []protocol.ChallengeInfo
 	online     *client.OnlineList // nil while unknown or not told
 	onlineErr  string
+	// The lists' versions: reads run at once and end in any order, so
+	// each is numbered as it starts (as is a challenge a message brings),
+	// and a read older than the lists shown is dropped: it would take
+	// back a challenge just made, or bring back one answered since.
+	version, shown int
 
 	cursor int    // the selected item of items()
 	reason int    // the decline reason chosen, of protocol.DeclineReasons
@@ -98,6 +103,7 @@ func (l *Lobby) Seated() *Seated { return l.seated }
 // The lobby's messages.
 type (
 	lobbyRead struct {
+		version    int
 		seeks      protocol.SeeksAnswer
 		challenges []protocol.ChallengeInfo
 		online     *client.OnlineList
@@ -132,9 +138,10 @@ func tick() tea.Cmd {
 
 // read reads the requests, the challenges and who is online.
 func (l *Lobby) read() tea.Cmd {
-	srv, ctx, signed := l.srv, l.ctx, l.opts.Me != ""
+	l.version++
+	srv, ctx, signed, version := l.srv, l.ctx, l.opts.Me != "", l.version
 	return func() tea.Msg {
-		var r lobbyRead
+		r := lobbyRead{version: version}
 		r.seeks, r.err = srv.Seeks(ctx)
 		if r.err == nil && signed {
 			r.challenges, r.err = srv.Challenges(ctx)
@@ -179,6 +186,10 @@ func (l *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case lobbyTick:
 		return l, tick()
 	case lobbyRead:
+		if msg.version < l.shown {
+			return l, nil // a newer read or message is shown
+		}
+		l.shown = msg.version
 		if msg.err != nil {
 			l.setError(msg.err)
 			return l, nil
@@ -217,6 +228,9 @@ func (l *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // heard follows a message of the live socket.
 func (l *Lobby) heard(m protocol.MeetMessage) tea.Cmd {
+	if m.Type == protocol.TypeChallenge && m.Challenge != nil {
+		l.learn(*m.Challenge)
+	}
 	switch {
 	case m.Type == protocol.TypeSeek && m.Seek != nil && m.Seek.Status == protocol.SeekPaired && m.Seek.Game != "":
 		return l.sit(Seated{Game: m.Seek.Game, Seek: m.Seek.ID})
@@ -226,6 +240,22 @@ func (l *Lobby) heard(m protocol.MeetMessage) tea.Cmd {
 		l.notice, l.failed = l.cat.T("tui.lobby.challenged", "name", m.Challenge.From), false
 	}
 	return l.read()
+}
+
+// learn shows the challenge as a message tells it, at once: the notice
+// of a new one says a accepts it, so the list has it before the lists
+// are read again.
+func (l *Lobby) learn(c protocol.ChallengeInfo) {
+	i := slices.IndexFunc(l.challenges, func(o protocol.ChallengeInfo) bool { return o.ID == c.ID })
+	if i < 0 {
+		l.challenges = append([]protocol.ChallengeInfo{c}, l.challenges...) // the newest first, as read
+	} else {
+		l.challenges = slices.Clone(l.challenges)
+		l.challenges[i] = c
+	}
+	l.version++
+	l.shown = l.version
+	l.clamp()
 }
 
 // seatedBy sits the person down at a request of theirs the lists show
@@ -312,30 +342,25 @@ func (l *Lobby) key(k string) tea.Cmd {
 		return l.makeSeek()
 	case "tab":
 		l.reason = (l.reason + 1) % len(protocol.DeclineReasons)
-	case "enter", "a":
+	case "enter":
 		switch {
 		case it == nil:
 		case it.challenge != nil && !it.mine:
-			id := it.challenge.ID
-			return func() tea.Msg {
-				c, err := srv.Answer(ctx, id, true, "")
-				return lobbyDone{what: "tui.lobby.accepted", ch: c, err: err}
-			}
-		case it.seek != nil && !it.mine && k == "enter":
+			return l.answer(it.challenge.ID, true)
+		case it.seek != nil && !it.mine:
 			id, name := it.seek.ID, l.opts.Name
 			return func() tea.Msg {
 				s, err := srv.JoinSeek(ctx, id, name)
 				return lobbyDone{what: "tui.lobby.joined", seek: s, err: err}
 			}
 		}
-	case "d":
-		if it != nil && it.challenge != nil && !it.mine {
-			id, reason := it.challenge.ID, protocol.DeclineReasons[l.reason]
-			return func() tea.Msg {
-				c, err := srv.Answer(ctx, id, false, reason)
-				return lobbyDone{what: "tui.lobby.declined", ch: c, err: err}
-			}
+	case "a", "d":
+		c := l.answering(it)
+		if c == nil {
+			l.notice, l.failed = l.cat.T("tui.lobby.pick"), true
+			return nil
 		}
+		return l.answer(c.ID, k == "a")
 	case "x":
 		if it != nil && it.seek != nil && it.mine {
 			id := it.seek.ID
@@ -346,6 +371,37 @@ func (l *Lobby) key(k string) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// answering returns the challenge that a or d answers: the one selected,
+// else the only open challenge to the person (the one a notice names);
+// nil when there is none or the choice is not clear.
+func (l *Lobby) answering(selected *item) *protocol.ChallengeInfo {
+	if selected != nil && selected.challenge != nil && !selected.mine {
+		return selected.challenge
+	}
+	var only *protocol.ChallengeInfo
+	for _, it := range l.items() {
+		if it.challenge != nil && !it.mine {
+			if only != nil {
+				return nil
+			}
+			only = it.challenge
+		}
+	}
+	return only
+}
+
+// answer accepts or declines the challenge, with the reason chosen.
+func (l *Lobby) answer(id string, accept bool) tea.Cmd {
+	srv, ctx, reason, what := l.srv, l.ctx, "", "tui.lobby.accepted"
+	if !accept {
+		reason, what = protocol.DeclineReasons[l.reason], "tui.lobby.declined"
+	}
+	return func() tea.Msg {
+		c, err := srv.Answer(ctx, id, accept, reason)
+		return lobbyDone{what: what, ch: c, err: err}
+	}
 }
 
 // View draws the lobby.

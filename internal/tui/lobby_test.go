@@ -116,3 +116,82 @@ func TestLobbyKeys(t *testing.T) {
 		t.Error("seated without a table")
 	}
 }
+
+// TestLobbyStaleRead: the lists' reads end in any order. A read started
+// before a challenge came (at the start, or for another message) that
+// ends after the one its message started must not take the challenge off
+// the list, and the message shows it at once: a, pressed on the notice
+// that says a accepts, accepts it.
+func TestLobbyStaleRead(t *testing.T) {
+	now := time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)
+	f := &fakeLobby{}
+	l := NewLobby(t.Context(), f, LobbyOptions{Lang: "en", Server: "http://razzia.test", Me: "Bob", Clock: func() time.Time { return now }})
+	early := l.read()().(lobbyRead) // read before the challenge, told late
+	c := protocol.ChallengeInfo{ID: "c1", From: "Ann", To: []protocol.ChallengedInfo{{Name: "Bob"}}, Pace: "rapid",
+		Status: protocol.ChallengeOpen, Expires: now.Add(time.Minute)}
+	f.challenges = []protocol.ChallengeInfo{c}
+	_, cmd := l.Update(lobbyMeet{msg: protocol.MeetMessage{Type: protocol.TypeChallenge, Challenge: &c}, ok: true})
+	if screen := l.View().Content; !strings.Contains(screen, "Ann challenges you · Rapid") {
+		t.Errorf("the message's challenge is not listed with its notice:\n%s", screen)
+	}
+	driveLobby(l, cmd)
+	l.Update(early)
+	if screen := l.View().Content; !strings.Contains(screen, "Ann challenges you · Rapid") {
+		t.Errorf("a read older than the challenge took it off the list:\n%s", screen)
+	}
+	pressLobby(l, "a")
+	if len(f.answered) != 1 || f.answered[0] != "c1 accept" {
+		t.Errorf("answered %v, want c1 accepted", f.answered)
+	}
+}
+
+// TestLobbyAnswerKeys: a and d answer the selected challenge to the
+// person, or the only one when another line is selected (the notice of a
+// challenge says a accepts it); with none, or two and neither selected,
+// they say so rather than do nothing.
+func TestLobbyAnswerKeys(t *testing.T) {
+	now := time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)
+	challenge := func(id, from string) protocol.ChallengeInfo {
+		return protocol.ChallengeInfo{ID: id, From: from, To: []protocol.ChallengedInfo{{Name: "Bob"}}, Pace: "rapid",
+			Status: protocol.ChallengeOpen, Expires: now.Add(time.Minute)}
+	}
+	dee := protocol.SeeksAnswer{Seeks: []protocol.SeekInfo{{ID: "k2", Name: "Dee", Min: 2, Max: 2, Pace: "blitz", Status: protocol.SeekOpen, Created: now}}}
+	for _, tc := range []struct {
+		name       string
+		challenges []protocol.ChallengeInfo
+		down       bool // the cursor on the line after the challenges
+		key        string
+		answered   string // "" for none
+	}{
+		{"a on the challenge", []protocol.ChallengeInfo{challenge("c1", "Ann")}, false, "a", "c1 accept"},
+		{"a on another's request, one challenge", []protocol.ChallengeInfo{challenge("c1", "Ann")}, true, "a", "c1 accept"},
+		{"d on another's request, one challenge", []protocol.ChallengeInfo{challenge("c1", "Ann")}, true, "d", "c1 later"},
+		{"a on another's request, two challenges", []protocol.ChallengeInfo{challenge("c2", "Cy"), challenge("c1", "Ann")}, true, "a", ""},
+		{"a with no challenge", nil, false, "a", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeLobby{seeks: dee, challenges: tc.challenges}
+			l := NewLobby(t.Context(), f, LobbyOptions{Lang: "en", Server: "http://razzia.test", Me: "Bob", Clock: func() time.Time { return now }})
+			driveLobby(l, l.read()) // Init's read, without its tick's second
+			if tc.down {
+				for range tc.challenges {
+					pressLobby(l, "down")
+				}
+			}
+			pressLobby(l, "tab")
+			pressLobby(l, tc.key)
+			if tc.answered == "" {
+				if len(f.answered) != 0 {
+					t.Errorf("answered %v, want none", f.answered)
+				}
+				if screen := l.View().Content; !strings.Contains(screen, "No challenge to you is selected") {
+					t.Errorf("the key does nothing and says nothing:\n%s", screen)
+				}
+				return
+			}
+			if len(f.answered) != 1 || f.answered[0] != tc.answered {
+				t.Errorf("answered %v, want %s", f.answered, tc.answered)
+			}
+		})
+	}
+}
