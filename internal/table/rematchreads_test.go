@@ -1,6 +1,8 @@
 package table
 
 import (
+	"context"
+	"sync"
 	"testing"
 
 	"github.com/razziagame/razzia/internal/protocol"
@@ -131,5 +133,60 @@ func TestKnownOffersBounded(t *testing.T) {
 		if _, ok := k.get(id); ok && k.begin(id) != nil {
 			t.Errorf("%s: begin of a known offer returned an entry to fill", id)
 		}
+	}
+}
+
+// gatedGame holds the next read of a game, once armed, after it read
+// the store: until gate is closed, having closed began.
+type gatedGame struct {
+	store.Store
+	mu          sync.Mutex
+	gate, began chan struct{}
+}
+
+func (s *gatedGame) Game(ctx context.Context, id string) (*store.Game, error) {
+	g, err := s.Store.Game(ctx, id)
+	s.mu.Lock()
+	gate, began := s.gate, s.began
+	s.gate = nil
+	s.mu.Unlock()
+	if gate != nil {
+		close(began)
+		<-gate
+	}
+	return g, err
+}
+
+// TestRematchReadsKeepTheNewer: of two reads of an offer, the one begun
+// first may end last; the older offer it read does not replace the newer
+// in the watchers' feeds.
+func TestRematchReadsKeepTheNewer(t *testing.T) {
+	ctx := testContext(t)
+	st := &gatedGame{Store: memstore.New()}
+	h := newHub(t, st)
+	finishedGame(t, st, "oldgame444", "", "Ann", "Bob")
+	feeds, _ := watchRematch(t, h, "oldgame444", 1)
+	if _, err := h.Rematch(ctx, "oldgame444", "Ann-token", true); err != nil {
+		t.Fatal(err)
+	}
+	awaitOffer(t, ctx, feeds[0], protocol.RematchOpen)
+	gate, began, told := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	st.mu.Lock()
+	st.gate, st.began = gate, began
+	st.mu.Unlock()
+	go func() { told <- h.rematches.tell(ctx, "oldgame444") }() // reads the open offer, held
+	<-began
+	if _, err := h.Rematch(ctx, "oldgame444", "Bob-token", false); err != nil {
+		t.Fatal(err)
+	}
+	awaitOffer(t, ctx, feeds[0], protocol.RematchLapsed)
+	close(gate)
+	if err := <-told; err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case o := <-feeds[0].Offers():
+		t.Errorf("the feed was told %s after %s", o.State, protocol.RematchLapsed)
+	default:
 	}
 }
