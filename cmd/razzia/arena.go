@@ -82,7 +82,10 @@ rate and decision times. docs/strength.md holds the current ladder.
 The same --seed gives the same games, bit for bit, however many workers
 play them (bots limited by time, and the timings, excepted). --records DIR
 writes every game as a record (game-0001.json, ...) that "razzia replay"
-accepts, replacing files of the same names. On a terminal, a progress bar on standard error shows the games
+accepts, replacing files of the same names; with --resume, a game whose
+record is there already is read from it, not played again, so a run
+stopped or killed and started again with the same flags plays only the
+games it lacks (a record of another run is an error). On a terminal, a progress bar on standard error shows the games
 done, games/s and the time left; on a pipe nothing is shown.
 
 Examples:
@@ -115,6 +118,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "seed of the run: the same seed plays the same games")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the tables")
 	records := fs.String("records", "", "write every game's record to `DIR`")
+	resume := fs.Bool("resume", false, "with --records: read the games recorded there instead of playing them again")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "games played at once")
 	timeout := fs.Duration("bot-timeout", botexec.DefaultTimeout, "the time an exec: bot has for one decision")
 	duplicate := fs.Bool("duplicate", false, "replay every deal with the seats rotated (--games should be a multiple of the players)")
@@ -140,6 +144,9 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if set["deals"] {
 		return fail("--deals goes with --ladder")
 	}
+	if *resume && *records == "" {
+		return fail("--resume goes with --records: the directory of the run to resume")
+	}
 
 	lineup, err := arenaLineup(*seats, *bots, *players, set["players"])
 	if err == nil {
@@ -153,7 +160,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	opts := botexec.Options{Timeout: *timeout, Stderr: con}
 	c := arena.Config{
 		Seats: lineup, Games: *games, Seed: *seed, Workers: *workers, Duplicate: *duplicate,
-		Records: *records, New: arenaFactory(opts),
+		Records: *records, Resume: *resume, New: arenaFactory(opts),
 		Fault: func(game, seat int, spec string, f bot.Fault) {
 			fmt.Fprintf(con, "razzia arena: game %d, seat %d (%s): %v\n", game+1, seat+1, spec, &f)
 		},
@@ -300,7 +307,7 @@ func runLadder(a ladderArgs, fs *flag.FlagSet, stdout, stderr io.Writer) int {
 	fail := func(format string, args ...any) int {
 		return usageError(stderr, fs, arenaSynopsis, format, args...)
 	}
-	for _, f := range []string{"seats", "games", "records", "duplicate"} {
+	for _, f := range []string{"seats", "games", "records", "resume", "duplicate"} {
 		if a.set[f] {
 			return fail("--%s does not go with --ladder, which plays --deals deals at every table of --players of the --bots", f)
 		}

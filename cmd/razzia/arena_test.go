@@ -219,10 +219,48 @@ func TestArenaLadderUsage(t *testing.T) {
 		{[]string{"--ladder", "--bots", "random"}, "cannot fill a table of 4"},
 		{[]string{"--ladder", "--bots", "random,medium", "--players", "2", "--deals", "0"}, "--deals 0"},
 		{[]string{"--bots", "random,medium", "--deals", "3"}, "--deals goes with --ladder"},
+		{[]string{"--ladder", "--bots", "random,medium", "--resume"}, "--resume does not go with --ladder"},
+		{[]string{"--bots", "random,medium", "--resume"}, "--resume goes with --records"},
 	} {
 		_, stderr, status := runCmd(t, nil, append([]string{"arena"}, tt.args...)...)
 		if status != 2 || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%v: status %d, stderr %q; want %q", tt.args, status, stderr, tt.want)
 		}
+	}
+}
+
+// TestArenaResume runs a tournament, loses a record, and resumes it: only
+// the game without a record is played, and the report is the same.
+func TestArenaResume(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"arena", "--seats", "heuristic,random", "--games", "4", "--seed", "5", "--json", "--records", dir}
+	first, _, status := runCmd(t, nil, args...)
+	if status != 0 {
+		t.Fatalf("status %d", status)
+	}
+	if err := os.Remove(filepath.Join(dir, arena.RecordName(2, 4))); err != nil {
+		t.Fatal(err)
+	}
+	again, stderr, status := runCmd(t, nil, append(args, "--resume")...)
+	if status != 0 {
+		t.Fatalf("resumed: status %d, %s", status, stderr)
+	}
+	var a, b arena.Result
+	if err := json.Unmarshal([]byte(first), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(again), &b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Resumed != 3 || b.Games != 4 {
+		t.Errorf("resumed %d of %d games, want 3 of 4", b.Resumed, b.Games)
+	}
+	for i := range a.Bots {
+		if a.Bots[i].Wins != b.Bots[i].Wins || a.Bots[i].MeanScore != b.Bots[i].MeanScore {
+			t.Errorf("%s: %v wins, %v points resumed; %v and %v played", a.Bots[i].Spec, b.Bots[i].Wins, b.Bots[i].MeanScore, a.Bots[i].Wins, a.Bots[i].MeanScore)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, arena.RecordName(2, 4))); err != nil {
+		t.Errorf("the game played again was not recorded: %v", err)
 	}
 }

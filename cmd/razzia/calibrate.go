@@ -48,8 +48,10 @@ A long run can be stopped and resumed: --log FILE appends each table's
 games to FILE as it ends, and a run with the same --seed, --levels and
 --weight takes from it the tables it would play instead of playing them
 again; with more --games it plays only the tables the smaller run did not
-reach. The log knows the bots by their specs: delete it when a level's
-play changes.
+reach. The games of a table not yet ended are kept as records in the
+directory FILE.games, so a run stopped in the middle of a table resumes
+with the games it had finished there. The log knows the bots by their
+specs: delete it, and that directory, when a level's play changes.
 
 --out and --log are checked before the first game: a file that cannot
 be written stops the run at once. --out is replaced whole, never left
@@ -57,7 +59,7 @@ half written.
 
 Exit status: 0 when the calibration is written, 1 when it cannot be (or
 a file cannot be written), 2 for a usage error, 130 or 143 when SIGINT
-(Ctrl-C) or SIGTERM stopped it (with --log, the tables finished are kept).
+(Ctrl-C) or SIGTERM stopped it (with --log, the games finished are kept).
 
 Example (expert thinks for several CPU-seconds a decision: a few
 CPU-hours):

@@ -14,11 +14,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -55,6 +58,14 @@ type Config struct {
 	// Records, when set, is a directory to write every game's record to,
 	// as game-0001.json and so on (numbered from 1, in game order).
 	Records string
+	// Resume, with Records, reads a game whose record is in Records
+	// already instead of playing it, so that a run stopped or killed and
+	// started again with the same configuration plays only the games it
+	// lacks. A record that is not this run's game (other players, another
+	// deal or draw, a game not over) stops the run with an error naming
+	// it. Decision times and faults are of the games played
+	// (Result.Resumed counts the others).
+	Resume bool
 	// New makes the bots; nil means bot.New. It is called with every spec
 	// and seed 0 before the first game to check the specs, then once per
 	// seat and game.
@@ -328,6 +339,7 @@ type outcome struct {
 	scores  []razzia.Score
 	winners []int
 	faults  [][]bot.Fault // by seat
+	resumed bool          // read from its record, not played
 }
 
 // An iterator is a search bot that tells how many iterations its last
@@ -400,11 +412,23 @@ func (p *player) play(ctx context.Context, i int) (o *outcome, err error) {
 		// from its rotations: the game index is negative.
 		deal = gameSeed(p.c.Seed, -1-i/n)
 	}
-	g, err := razzia.NewGame(razzia.NewSetup(names(seats), deal))
+	setup := razzia.NewSetup(names(seats), deal)
+	g, err := razzia.NewGame(setup)
 	if err != nil {
 		return nil, fmt.Errorf("game %d: %w", i+1, err)
 	}
 	o = &outcome{index: i, bots: make([]int, n), faults: make([][]bot.Fault, n)}
+	for s, spec := range seats {
+		o.bots[s] = p.index[spec]
+	}
+	if p.c.Resume && p.c.Records != "" {
+		switch ok, err := p.resume(i, setup, o); {
+		case err != nil:
+			return nil, err
+		case ok:
+			return o, nil
+		}
+	}
 	bots := make([]bot.Bot, n)
 	defer func() {
 		for _, b := range bots {
@@ -413,7 +437,7 @@ func (p *player) play(ctx context.Context, i int) (o *outcome, err error) {
 			}
 		}
 	}()
-	if err := p.seatBots(i, seats, seed, o, bots, &seat); err != nil {
+	if err := p.seatBots(i, seats, seed, bots, &seat); err != nil {
 		return nil, err
 	}
 	for {
@@ -446,12 +470,11 @@ func (p *player) play(ctx context.Context, i int) (o *outcome, err error) {
 	return o, nil
 }
 
-// seatBots makes the bot of each seat of game i into bots, noting its index
-// in o and the seat being made in *seat (for a panic's message).
-func (p *player) seatBots(i int, seats []string, seed []byte, o *outcome, bots []bot.Bot, seat *int) error {
+// seatBots makes the bot of each seat of game i into bots, noting the seat
+// being made in *seat (for a panic's message).
+func (p *player) seatBots(i int, seats []string, seed []byte, bots []bot.Bot, seat *int) error {
 	for s, spec := range seats {
 		*seat = s
-		o.bots[s] = p.index[spec]
 		var err error
 		if bots[s], err = p.c.New(spec, razzia.SeededRand(seed, "bot "+strconv.Itoa(s)).Uint64()); err != nil {
 			return fmt.Errorf("game %d, seat %d: %w", i+1, s+1, err)
@@ -482,10 +505,10 @@ func (p *player) choose(v razzia.View, b bot.Bot, k int) razzia.Move {
 // finish records the end of the game at st: each seat's scores over the
 // rounds, the winners, and the faults the bots noted.
 func (o *outcome) finish(st razzia.State, bots []bot.Bot) {
-	o.scores = make([]razzia.Score, len(bots))
+	o.scores = make([]razzia.Score, len(o.bots))
 	for rd := 1; rd <= razzia.Rounds; rd++ {
 		sc := st.Scores(rd)
-		for s := range bots {
+		for s := range o.bots {
 			for c := range razzia.NumCategories {
 				o.scores[s][c] += sc[s][c]
 			}
@@ -497,6 +520,69 @@ func (o *outcome) finish(st razzia.State, bots []bot.Bot) {
 			o.faults[s] = f.Faults()
 		}
 	}
+}
+
+// resume reads game i's outcome into o from its record in Records, if
+// there is one, replaying it on the run's own deal: only a record of this
+// run's game i replays to its end with the same draws.
+func (p *player) resume(i int, setup razzia.Setup, o *outcome) (ok bool, err error) {
+	name := filepath.Join(p.c.Records, RecordName(i, p.c.Games))
+	f, err := os.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("game %d: %w", i+1, err)
+	}
+	rec, err := razzia.ReadRecord(f)
+	f.Close()
+	if err == nil {
+		err = replayOn(setup, rec, o)
+	}
+	if err != nil {
+		return false, fmt.Errorf("game %d: %s is not this run's game (%w): resume with the run's seats, games, seed and --duplicate, or write to another directory", i+1, name, err)
+	}
+	return true, nil
+}
+
+// replayOn plays rec's moves on a new game of setup, whose seed draws the
+// cards, and finishes o with its end; it fails unless the players, the
+// cheques and every draw are the record's and the game ends.
+func replayOn(setup razzia.Setup, rec *razzia.Record, o *outcome) error {
+	if !slices.Equal(rec.Players, setup.Players) {
+		return fmt.Errorf("its players are %s", strings.Join(rec.Players, ", "))
+	}
+	g, err := razzia.NewGame(setup)
+	if err != nil {
+		return err
+	}
+	if !slices.EqualFunc(g.Record().Cheques, rec.Cheques, slices.Equal) {
+		return errors.New("its cheques are of another deal")
+	}
+	for k, tok := range rec.Moves {
+		m, err := razzia.ParseMove(tok)
+		if err == nil && m.Action == razzia.ActionDraw {
+			m.Card = razzia.NoKind // the deal's own card, checked below
+		}
+		if err == nil {
+			err = g.Play(m)
+		}
+		if err != nil {
+			return fmt.Errorf("move %d, %q: %w", k+1, tok, err)
+		}
+	}
+	for k, m := range g.Record().Moves {
+		if m != rec.Moves[k] {
+			return fmt.Errorf("move %d is %q, the deal's is %q", k+1, rec.Moves[k], m)
+		}
+	}
+	st := g.State()
+	if !st.Over() {
+		return errors.New("its game does not end")
+	}
+	o.resumed = true
+	o.finish(st, nil)
+	return nil
 }
 
 // RecordName returns the file name of game i's record (0-based i) in a run

@@ -43,6 +43,10 @@ func (r *Result) WriteText(w io.Writer, o ReportOptions) {
 	workers := o.Workers
 	fmt.Fprintf(w, "%s of %d players, seed %d, %s: %.1fs, %.1f games/s\n",
 		textreport.Plural(r.Games, "game", "games"), r.Players, r.Seed, textreport.Plural(workers, "worker", "workers"), r.Elapsed.Seconds(), r.GamesPerSecond())
+	if r.Resumed > 0 {
+		fmt.Fprintf(w, "%s read from the records of an earlier run, not played: the decision times are of the other %d\n",
+			textreport.Plural(r.Resumed, "game", "games"), r.Games-r.Resumed)
+	}
 	fmt.Fprintf(w, "seats (rotated every game): %s", strings.Join(r.Seats, ", "))
 	if r.Balanced {
 		fmt.Fprintln(w, "; every bot sat in every position equally often")

@@ -24,6 +24,9 @@ type Result struct {
 	// Elapsed is the wall time of the run; it and the decision times vary
 	// from run to run, everything else is fixed by the configuration.
 	Elapsed time.Duration `json:"elapsed_ns"`
+	// Resumed is the number of games read from their records instead of
+	// played (Config.Resume): the decision times are of the others.
+	Resumed int `json:"resumed,omitempty"`
 	// Outcomes holds every game's outcome, in game order.
 	Outcomes []Outcome `json:"-"`
 
@@ -154,6 +157,7 @@ type tally struct {
 	seats     []int // seats per game, by bot
 	players   int
 	games     int
+	resumed   int
 	seatGames []int64
 	winUnits  []int64
 	scoreSum  []int64
@@ -194,6 +198,9 @@ func newTally(seats []string) *tally {
 
 func (t *tally) add(o *outcome) {
 	t.games++
+	if o.resumed {
+		t.resumed++
+	}
 	totals := make([]int, len(o.bots))
 	for s, b := range o.bots {
 		t.seatGames[b]++
@@ -239,6 +246,7 @@ func (t *tally) result(c *Config, elapsed time.Duration) *Result {
 		Seed:     c.Seed,
 		Seats:    append([]string(nil), c.Seats...),
 		Balanced: t.games%t.players == 0,
+		Resumed:  t.resumed,
 		Elapsed:  elapsed,
 		// Empty rather than null in JSON with a single bot.
 		HeadToHead: []Pairing{},

@@ -236,9 +236,22 @@ func appendLog(path string, l logged) error {
 	return err
 }
 
+// recordsDir returns the directory for the records of the tables being
+// played: beside the log, when there is one, so that a run killed in the
+// middle of a table keeps the games it finished there (a table's records
+// go once it is logged); else a new temporary one.
+func recordsDir(log string) (string, error) {
+	if log == "" {
+		return os.MkdirTemp("", "razzia-calibrate-")
+	}
+	dir := log + ".games"
+	return dir, os.MkdirAll(dir, 0o755)
+}
+
 // Play plays the lineups' games (arena.Run, one rotation of each) and
 // returns their outcomes in order, taking those of a table already in
-// c.Log from there.
+// c.Log from there, and the finished games of a table cut short from
+// their records beside it (c.Log + ".games").
 func Play(ctx context.Context, c Config, lineups [][]string) ([]Game, error) {
 	specs := map[string]string{}
 	for _, l := range c.Levels {
@@ -252,11 +265,15 @@ func Play(ctx context.Context, c Config, lineups [][]string) ([]Game, error) {
 	for _, l := range lineups {
 		total += len(l)
 	}
-	dir, err := os.MkdirTemp("", "razzia-calibrate-")
+	dir, err := recordsDir(c.Log)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
+	if c.Log == "" {
+		defer os.RemoveAll(dir)
+	} else {
+		defer os.Remove(dir) // once every table is logged, it is empty
+	}
 	var past map[int]logged
 	if c.Log != "" {
 		if past, err = readLog(c.Log); err != nil {
@@ -279,11 +296,14 @@ func Play(ctx context.Context, c Config, lineups [][]string) ([]Game, error) {
 		}
 		records := filepath.Join(dir, fmt.Sprint(k))
 		done := len(games)
-		cfg := arena.Config{Seats: seats, Games: len(seats), Seed: seed, Workers: c.Workers, Records: records}
+		cfg := arena.Config{Seats: seats, Games: len(seats), Seed: seed, Workers: c.Workers, Records: records, Resume: c.Log != ""}
 		if c.Progress != nil {
 			cfg.Progress = func(n int) { c.Progress(done+n, total) }
 		}
 		if _, err := arena.Run(ctx, cfg); err != nil {
+			if c.Log != "" && !errors.Is(err, ctx.Err()) {
+				err = fmt.Errorf("table %d: %w (remove %s to play the table again)", k, err, records)
+			}
 			return nil, err
 		}
 		for i := range len(seats) {
@@ -308,6 +328,9 @@ func Play(ctx context.Context, c Config, lineups [][]string) ([]Game, error) {
 		if c.Log != "" {
 			if err := appendLog(c.Log, logged{Table: k, Seed: seed, Specs: seats, Games: games[done:]}); err != nil {
 				return nil, fmt.Errorf("botrating: the log: %w", err)
+			}
+			if err := os.RemoveAll(records); err != nil {
+				return nil, err
 			}
 		}
 	}

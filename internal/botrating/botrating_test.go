@@ -2,9 +2,12 @@ package botrating
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -251,5 +254,52 @@ func TestPlayLog(t *testing.T) {
 	}
 	if past, err = readLog(c.Log); err != nil || len(past) != len(lineups) || past[1].Seed != p1.Seed-1 {
 		t.Errorf("after the second run the log holds %d tables, table 1 of seed %d (%v)", len(past), past[1].Seed, err)
+	}
+}
+
+// TestPlayResumesATable checks that a run stopped in the middle of a table
+// keeps the games it finished there, beside the log, and that the next run
+// reads them instead of playing them again.
+func TestPlayResumesATable(t *testing.T) {
+	lineups := [][]string{{"easy", "medium", "medium"}}
+	c := Config{Seed: 3, Workers: 1, Levels: []string{"easy", "medium"}}
+	want, err := Play(t.Context(), c, lineups)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	c.Log = filepath.Join(t.TempDir(), "log")
+	first := filepath.Join(c.Log+".games", "0", "game-0001.json")
+	ctx, cancel := context.WithCancel(t.Context())
+	c.Progress = func(done, _ int) {
+		if done == 1 {
+			cancel()
+		}
+	}
+	if _, err := Play(ctx, c, lineups); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped: %v, want context.Canceled", err)
+	}
+	kept, err := os.Stat(first)
+	if err != nil {
+		t.Fatalf("the table's first game was not kept: %v", err)
+	}
+
+	c.Progress = func(done, _ int) {
+		if done != 1 {
+			return
+		}
+		if now, err := os.Stat(first); err != nil || !os.SameFile(now, kept) {
+			t.Errorf("the first game was played again (%v)", err)
+		}
+	}
+	got, err := Play(t.Context(), c, lineups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("resumed %v, want %v", got, want)
+	}
+	if _, err := os.Stat(c.Log + ".games"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the records of the tables logged are still there: %v", err)
 	}
 }
