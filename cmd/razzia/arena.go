@@ -141,11 +141,8 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runLadder(ladderArgs{bots: *bots, players: *players, deals: *deals, seed: *seed, workers: *workers,
 			json: *asJSON, timeout: *timeout, set: set}, fs, stdout, stderr)
 	}
-	if set["deals"] {
-		return fail("--deals goes with --ladder")
-	}
-	if *resume && *records == "" {
-		return fail("--resume goes with --records: the directory of the run to resume")
+	if err := arenaPairs(set, *resume, *records); err != nil {
+		return fail("%v", err)
 	}
 
 	lineup, err := arenaLineup(*seats, *bots, *players, set["players"])
@@ -175,6 +172,18 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	return playArena(c, *asJSON, stdout, con)
+}
+
+// arenaPairs checks the flags that go only with another one, outside a
+// ladder.
+func arenaPairs(set map[string]bool, resume bool, records string) error {
+	if set["deals"] {
+		return errors.New("--deals goes with --ladder")
+	}
+	if resume && records == "" {
+		return errors.New("--resume goes with --records: the directory of the run to resume")
+	}
+	return nil
 }
 
 // playArena plays the games of c with a progress bar and reports them,

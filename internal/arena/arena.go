@@ -405,14 +405,7 @@ func (p *player) play(ctx context.Context, i int) (o *outcome, err error) {
 			err = fmt.Errorf("game %d: %s panicked: %v\n%s", i+1, who, v, debug.Stack())
 		}
 	}()
-	seed := gameSeed(p.c.Seed, i)
-	deal := seed // the deck and the cheque deal
-	if p.c.Duplicate {
-		// The deal's own seed, which no other game of the run uses apart
-		// from its rotations: the game index is negative.
-		deal = gameSeed(p.c.Seed, -1-i/n)
-	}
-	setup := razzia.NewSetup(names(seats), deal)
+	setup, seed := p.deal(i, seats)
 	g, err := razzia.NewGame(setup)
 	if err != nil {
 		return nil, fmt.Errorf("game %d: %w", i+1, err)
@@ -440,27 +433,8 @@ func (p *player) play(ctx context.Context, i int) (o *outcome, err error) {
 	if err := p.seatBots(i, seats, seed, bots, &seat); err != nil {
 		return nil, err
 	}
-	for {
-		st := g.State()
-		if st.Over() {
-			o.finish(st, bots)
-			break
-		}
-		// A stopped run abandons its games in progress at their next
-		// decision, which may be a program's of up to a minute, rather
-		// than play them to the end: they are neither counted nor
-		// recorded.
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		to := st.ToMove()
-		seat = to
-		m := p.choose(g.View(to), bots[to], o.bots[to])
-		seat = -1
-		if err := g.Play(m); err != nil {
-			return nil, fmt.Errorf("game %d: bot %s in seat %d played %q, which is a bug in the bot: %w",
-				i+1, seats[to], to+1, m.String(), err)
-		}
+	if err := p.moves(ctx, i, g, seats, bots, o, &seat); err != nil {
+		return nil, err
 	}
 	if p.c.Records != "" {
 		if err := p.write(i, g.Record()); err != nil {
@@ -468,6 +442,46 @@ func (p *player) play(ctx context.Context, i int) (o *outcome, err error) {
 		}
 	}
 	return o, nil
+}
+
+// deal returns game i's setup (its deck and cheque deal) and the seed its
+// bots are drawn from.
+func (p *player) deal(i int, seats []string) (razzia.Setup, []byte) {
+	seed := gameSeed(p.c.Seed, i)
+	deal := seed
+	if p.c.Duplicate {
+		// The deal's own seed, which no other game of the run uses apart
+		// from its rotations: the game index is negative.
+		deal = gameSeed(p.c.Seed, -1-i/len(seats))
+	}
+	return razzia.NewSetup(names(seats), deal), seed
+}
+
+// moves plays game i on g to its end with bots and finishes o, noting
+// the seat being asked in *seat (for a panic's message).
+func (p *player) moves(ctx context.Context, i int, g *razzia.Game, seats []string, bots []bot.Bot, o *outcome, seat *int) error {
+	for {
+		st := g.State()
+		if st.Over() {
+			o.finish(st, bots)
+			return nil
+		}
+		// A stopped run abandons its games in progress at their next
+		// decision, which may be a program's of up to a minute, rather
+		// than play them to the end: they are neither counted nor
+		// recorded.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		to := st.ToMove()
+		*seat = to
+		m := p.choose(g.View(to), bots[to], o.bots[to])
+		*seat = -1
+		if err := g.Play(m); err != nil {
+			return fmt.Errorf("game %d: bot %s in seat %d played %q, which is a bug in the bot: %w",
+				i+1, seats[to], to+1, m.String(), err)
+		}
+	}
 }
 
 // seatBots makes the bot of each seat of game i into bots, noting the seat

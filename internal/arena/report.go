@@ -37,10 +37,9 @@ func (r *Result) WriteJSON(w io.Writer, workers int, interrupted bool) error {
 	return enc.Encode(Report{Result: r, Workers: workers, GamesPerSecond: r.GamesPerSecond(), Interrupted: interrupted})
 }
 
-// WriteText writes the result as tables for people: the bots' wins and
-// scores, head to head, and their decision times.
-func (r *Result) WriteText(w io.Writer, o ReportOptions) {
-	workers := o.Workers
+// writeHead writes the run's first lines: its games, seed and speed, the
+// games resumed and the seats.
+func (r *Result) writeHead(w io.Writer, workers int) {
 	fmt.Fprintf(w, "%s of %d players, seed %d, %s: %.1fs, %.1f games/s\n",
 		textreport.Plural(r.Games, "game", "games"), r.Players, r.Seed, textreport.Plural(workers, "worker", "workers"), r.Elapsed.Seconds(), r.GamesPerSecond())
 	if r.Resumed > 0 {
@@ -55,6 +54,12 @@ func (r *Result) WriteText(w io.Writer, o ReportOptions) {
 			textreport.Plural(r.Games, "game is", "games are"), r.Players)
 	}
 	fmt.Fprintln(w)
+}
+
+// WriteText writes the result as tables for people: the bots' wins and
+// scores, head to head, and their decision times.
+func (r *Result) WriteText(w io.Writer, o ReportOptions) {
+	r.writeHead(w, o.Workers)
 
 	// Faults are shown when a program plays: the built-in bots have none.
 	faults := o.Faults
