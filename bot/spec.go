@@ -51,38 +51,35 @@ type Level struct {
 // waiting longer: hard a second at most on one core, expert three on all
 // of them.
 //
+// Both search the same way: every playout runs to the game's end with
+// the yardstick's policy (policy=flat,cut=none), which wins more than the
+// value function's cut at the round's end for the same time.
+//
 // Their Fixed specs are the iterations they complete in a decision on
 // the 2-core machine the server runs on, with both cores busy (each
-// search thread on a core of its own): hard 0.7 s of one core, expert
-// 3 s of two (6 CPU-seconds, two workers), times the iterations a CPU
-// second runs (BenchmarkLevels, iters/cpu-s, on a mid-game position):
+// search thread on a core of its own), on a mid-game position of each
+// player count (BenchmarkLevels): hard 0.7 s of one core, expert 3 s of
+// two (6 CPU-seconds, two workers, each with half the iterations: root
+// parallelism, whose result depends on the seed, the iterations and the
+// number of workers):
 //
-//	players            2       3       4       5    geometric mean
-//	hard  iters/cpu-s  81,945  45,134  38,256  27,978  44,605
-//	expert iters/cpu-s 93,985  47,118  38,711  29,200  47,300
-//	hard  × 0.7 s      57,362  31,594  26,779  19,585  31,224 → 31,000
-//	expert × 6 s      563,910 282,708 232,266 175,200 283,803 → 284,000
+//	players            2        3        4        5
+//	hard  iters/cpu-s  31,000   14,700   120,600  115,400
+//	expert iters/cpu-s 30,200   13,600   108,300  98,700
+//	hard  × 0.7 s      21,700   10,300   84,400   80,800
+//	expert × 6 s       181,000  81,600   650,000  592,000
 //
-// (BenchmarkLevels -benchtime 10x, nice -n 5, load 10 to 12. Before the
-// playouts' judge kept what had not changed from one move to the next,
-// a CPU-second ran about half as many, and these were 17,000 and
-// 144,000.)
-//
-// One count serves every table size, the geometric mean, since strength
-// grows with the logarithm of the iterations: it gives hard and expert
-// about half the iterations they run in a 2-player game and twice those
-// in a 5-player one. Both play rollout=auto, whose light playouts at 4
-// and 5 players run several times as many iterations a CPU-second as the
-// figures above (measured with the heuristic's): there the count is a
-// fraction of what the levels run (docs/strength.md, "Ratings of the
-// levels"). expert keeps its two workers (root parallelism:
-// the result depends on the seed, the iterations and the number of
-// workers), each with half the iterations, as it plays on two cores.
+// (On an idle machine a CPU-second runs about a sixth more.) A
+// mid-game position is the dear part of a game: near its end a playout
+// is short and the timed levels run several times these counts (hard
+// averaged about 108,000 iterations a decision over 2-player games), so
+// the Fixed stand-ins, and the ratings calibrated with them, are a
+// little weaker than the levels themselves.
 var levels = []Level{
 	{"easy", "heuristic:noise=6", "heuristic:noise=6", "values cards like medium but misjudges them often"},
 	{"medium", "heuristic", "heuristic", "values lots and cheques as a good player does; never looks ahead"},
-	{"hard", "mcts:time=" + hardTime.String() + ",rollout=auto", "mcts:iters=31000,workers=1,rollout=auto", "before each decision, tries out how the game could go on, many times over; answers within a second"},
-	{"expert", "mcts:time=3s,workers=all,rollout=auto", "mcts:iters=284000,workers=2,rollout=auto", "plays like hard but thinks longer, up to three seconds a decision"},
+	{"hard", "mcts:time=" + hardTime.String() + ",rollout=auto,policy=flat,cut=none", "mcts:iters=21700/10300/84400/80800,workers=1,rollout=auto,policy=flat,cut=none", "before each decision, tries out how the game could go on, many times over; answers within a second"},
+	{"expert", "mcts:time=3s,workers=all,rollout=auto,policy=flat,cut=none", "mcts:iters=181000/81600/650000/592000,workers=2,rollout=auto,policy=flat,cut=none", "plays like hard but thinks longer, up to three seconds a decision"},
 }
 
 // hardTime is the time hard takes per decision: its 99th percentile stays
