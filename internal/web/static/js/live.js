@@ -23,6 +23,7 @@ let wantSeeks = false;
 const listeners = new Set();
 let lastList = null;
 let again = false; // reconnect at once
+let hidden = false; // the page is left (pagehide): no socket until it shows again
 
 /** onOnline calls fn with every online list (OnlineMessage) the server sends; the page asks for them. */
 export function onOnline(fn) {
@@ -75,6 +76,18 @@ export function startLive(t) {
   getT = t;
   if (socket || typeof WebSocket === "undefined") return;
   document.addEventListener("visibilitychange", sendAway);
+  // A page left for another, even one the browser keeps to come back to
+  // (the back/forward cache, which may keep its socket open), must not keep
+  // its person online: the socket closes on pagehide and opens again if
+  // the page is shown again.
+  addEventListener("pagehide", () => {
+    hidden = true;
+    if (socket) socket.close();
+  });
+  addEventListener("pageshow", (ev) => {
+    hidden = false;
+    if (ev.persisted && !socket) connect();
+  });
   connect();
 }
 
@@ -122,8 +135,9 @@ function connect() {
     attempt++;
     const now = again;
     again = false;
+    if (hidden) return;
     setTimeout(() => {
-      if (!socket) connect();
+      if (!socket && !hidden) connect();
     }, now ? 0 : wait * (0.8 + Math.random() * 0.4));
   });
 }
