@@ -80,14 +80,16 @@ export function startLive(t) {
   // (the back/forward cache, which may keep its socket open), must not keep
   // its person online: the socket closes on pagehide and opens again if
   // the page is shown again.
-  addEventListener("pagehide", () => {
-    hidden = true;
-    if (socket) socket.close();
-  });
-  addEventListener("pageshow", (ev) => {
-    hidden = false;
-    if (ev.persisted && !socket) connect();
-  });
+  if (typeof addEventListener === "function") {
+    addEventListener("pagehide", () => {
+      hidden = true;
+      if (socket) socket.close();
+    });
+    addEventListener("pageshow", (ev) => {
+      hidden = false;
+      if (ev.persisted && !socket) connect();
+    });
+  }
   connect();
 }
 
