@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/cputime"
 )
 
 // midGame returns the view of the seat to move in a game of players
@@ -48,12 +49,12 @@ func BenchmarkMCTSIterations(b *testing.B) {
 			iters := 0
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := cpuTime()
+			cpu := cputime.Process()
 			for b.Loop() {
 				m.Choose(v)
 				iters += m.Iterations()
 			}
-			reportIters(b, iters, cpuTime()-cpu)
+			reportIters(b, iters, cputime.Process()-cpu)
 		})
 	}
 }
@@ -89,12 +90,12 @@ func benchSearch(b *testing.B, spec string, players int) {
 	v := midGame(b, players)
 	m := must(New(spec, 1)).(*MCTS)
 	iters := 0
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	for b.Loop() {
 		m.Choose(v)
 		iters += m.Iterations()
 	}
-	reportIters(b, iters, cpuTime()-cpu)
+	reportIters(b, iters, cputime.Process()-cpu)
 }
 
 // BenchmarkHeuristicDecision times heuristic decisions over every

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/razziagame/razzia"
+	"github.com/razziagame/razzia/internal/cputime"
 )
 
 // roundThree returns a 3-player state at a turn of the last round, played
@@ -150,12 +151,12 @@ func BenchmarkFlatDecision(b *testing.B) {
 			v := midGame(b, players)
 			f := NewFlat(1, 200, 0)
 			playouts := 0
-			cpu := cpuTime()
+			cpu := cputime.Process()
 			for b.Loop() {
 				f.Choose(v)
 				playouts += f.Iterations()
 			}
-			if cpu := cpuTime() - cpu; cpu > 0 {
+			if cpu := cputime.Process() - cpu; cpu > 0 {
 				b.ReportMetric(float64(playouts)/cpu.Seconds(), "playouts/cpu-s")
 			}
 			b.ReportMetric(float64(f.Samples()), "samples")

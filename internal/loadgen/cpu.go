@@ -1,8 +1,6 @@
 package loadgen
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -12,9 +10,9 @@ import (
 	"strings"
 )
 
-// The CPU a run costs is read from /proc (Linux): the user and system
-// time of each process named, before and after the measured window, over
-// the moves made in it. A tail latency depends on everything else the
+// The CPU a run costs is read from /proc (Linux, package cputime): the
+// user and system time of each process named, before and after the
+// measured window, over the moves made in it. A tail latency depends on everything else the
 // machine does; the CPU a move costs much less.
 
 // A Proc is a process whose CPU the run measures.
@@ -38,91 +36,6 @@ func ParseProc(s string) (Proc, error) {
 		return Proc{}, fmt.Errorf("%w: pid %q: want NAME=PID, or NAME=PID+ to count its children too (postgres=1234+)", ErrConfig, s)
 	}
 	return Proc{Name: name, PID: n, Tree: tree}, nil
-}
-
-// clockTicks is the unit of /proc's times: USER_HZ, 100 on Linux.
-const clockTicks = 100
-
-// A procStat is what the run reads of a process in /proc/PID/stat.
-type procStat struct {
-	ppid     int
-	own      int64 // utime + stime, in clock ticks
-	children int64 // cutime + cstime: the children it waited for
-}
-
-// readProcs reads every process's times; nil where /proc cannot be read.
-func readProcs() map[int]procStat {
-	dirs, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	out := make(map[int]procStat, len(dirs))
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		if st, err := readStat(pid); err == nil {
-			out[pid] = st
-		}
-	}
-	return out
-}
-
-// readStat reads one process's times.
-func readStat(pid int) (procStat, error) {
-	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return procStat{}, err
-	}
-	return parseStat(data)
-}
-
-// parseStat reads the fields of /proc/PID/stat after the command's name,
-// which is in parentheses and may hold spaces and parentheses itself.
-func parseStat(data []byte) (procStat, error) {
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 {
-		return procStat{}, errors.New("no command name in stat")
-	}
-	// From field 3 (state): ppid is field 4, utime 14, stime 15, cutime
-	// 16, cstime 17.
-	f := strings.Fields(string(data[i+1:]))
-	if len(f) < 15 {
-		return procStat{}, errors.New("too few fields in stat")
-	}
-	num := func(field int) int64 {
-		n, _ := strconv.ParseInt(f[field-3], 10, 64)
-		return n
-	}
-	return procStat{ppid: int(num(4)), own: num(14) + num(15), children: num(16) + num(17)}, nil
-}
-
-// cpuTicks returns the clock ticks p has used, with its descendants when
-// p.Tree: the own and waited-for children's times of every process of
-// the tree, so that a child that ends moves its time into its parent's
-// and the sum goes on growing. ok is false when p is not running.
-func cpuTicks(procs map[int]procStat, p Proc) (ticks int64, ok bool) {
-	root, ok := procs[p.PID]
-	if !ok {
-		return 0, false
-	}
-	if !p.Tree {
-		return root.own, true
-	}
-	kids := map[int][]int{}
-	for pid, st := range procs {
-		kids[st.ppid] = append(kids[st.ppid], pid)
-	}
-	todo := []int{p.PID}
-	for len(todo) > 0 {
-		pid := todo[len(todo)-1]
-		todo = todo[:len(todo)-1]
-		st := procs[pid]
-		ticks += st.own + st.children
-		todo = append(todo, kids[pid]...)
-	}
-	return ticks, true
 }
 
 // A CPU is the processor time one process (or the processes of one name,

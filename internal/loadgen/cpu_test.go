@@ -10,52 +10,6 @@ import (
 	"testing"
 )
 
-func TestParseStat(t *testing.T) {
-	// A command name may hold spaces and parentheses.
-	line := "4242 (my (odd) name) S 17 4242 4242 0 -1 4194560 100 0 0 0 250 31 7 3 20 0 9 0 100 0 0\n"
-	st, err := parseStat([]byte(line))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := (procStat{ppid: 17, own: 281, children: 10}); st != want {
-		t.Errorf("parseStat = %+v, want %+v", st, want)
-	}
-	for _, bad := range []string{"", "4242 (name S 1 2", "4242 (name) S 1 2 3"} {
-		if _, err := parseStat([]byte(bad)); err == nil {
-			t.Errorf("parseStat(%q) accepted", bad)
-		}
-	}
-}
-
-// TestCPUTicksTree: a tree counts its descendants and the children they
-// waited for, so that a child that ends moves its time to its parent and
-// the sum does not drop.
-func TestCPUTicksTree(t *testing.T) {
-	procs := map[int]procStat{
-		1:  {ppid: 0, own: 1000},
-		10: {ppid: 1, own: 5, children: 2}, // the postmaster
-		11: {ppid: 10, own: 30},            // a backend
-		12: {ppid: 11, own: 4},             // its child
-		20: {ppid: 1, own: 99},             // another's
-	}
-	if got, _ := cpuTicks(procs, Proc{PID: 10, Tree: true}); got != 41 {
-		t.Errorf("the tree of 10 used %d ticks, want 41", got)
-	}
-	if got, _ := cpuTicks(procs, Proc{PID: 10}); got != 5 {
-		t.Errorf("process 10 alone used %d ticks, want 5", got)
-	}
-	// The backend ends and the postmaster waits for it.
-	delete(procs, 12)
-	delete(procs, 11)
-	procs[10] = procStat{ppid: 1, own: 5, children: 36}
-	if got, _ := cpuTicks(procs, Proc{PID: 10, Tree: true}); got != 41 {
-		t.Errorf("after its child ended, the tree of 10 used %d ticks, want 41", got)
-	}
-	if _, ok := cpuTicks(procs, Proc{PID: 99}); ok {
-		t.Error("a process that does not run was measured")
-	}
-}
-
 func TestParseProc(t *testing.T) {
 	for _, c := range []struct {
 		in   string

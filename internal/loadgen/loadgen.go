@@ -41,6 +41,7 @@ import (
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
 	"github.com/razziagame/razzia/internal/client"
+	"github.com/razziagame/razzia/internal/cputime"
 	"github.com/razziagame/razzia/internal/protocol"
 )
 
@@ -433,11 +434,11 @@ func (r *runner) window(procs ...Proc) *window {
 
 // read reads the processes' ticks into *at, once.
 func (w *window) read(at *[]int64) {
-	all := readProcs()
+	all := cputime.ReadProcs()
 	ticks := make([]int64, len(w.procs))
 	for i, p := range w.procs {
 		ticks[i] = -1
-		if t, ok := cpuTicks(all, p); ok {
+		if t, ok := all.Ticks(p.PID, p.Tree); ok {
 			ticks[i] = t
 		}
 	}
@@ -469,7 +470,7 @@ func (w *window) end(moves int) []CPU {
 		if w.first[i] < 0 || w.last[i] < 0 {
 			c.Missing = true
 		} else {
-			c.Seconds = float64(w.last[i]-w.first[i]) / clockTicks
+			c.Seconds = float64(w.last[i]-w.first[i]) / cputime.ClockTicks
 		}
 		out = append(out, c)
 	}
