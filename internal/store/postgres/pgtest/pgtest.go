@@ -46,6 +46,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/razziagame/razzia/internal/cputime"
 )
 
 // EnvURL names the environment variable with the shared cluster's URL.
@@ -503,6 +505,14 @@ func Stoppable(t testing.TB) *Cluster {
 // URL returns the URL of the cluster's database db, as the superuser.
 func (c *Cluster) URL(db string) string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", c.port, db)
+}
+
+// CPU returns the CPU time the cluster's processes have used, its
+// postmaster's and every backend's (those that ended included), where
+// /proc tells: 0 elsewhere.
+func (c *Cluster) CPU() time.Duration {
+	ticks, _ := cputime.ReadProcs().Ticks(c.proc.Process.Pid, true)
+	return time.Duration(ticks) * cputime.Tick
 }
 
 // DB returns the URL of a new, empty database on c, dropped when t ends.
