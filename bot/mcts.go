@@ -69,11 +69,12 @@ type MCTS struct {
 // NewMCTS returns an MCTS bot seeded with seed that runs at most iters
 // iterations per decision (0: no limit) and, when limit is positive,
 // stops after limit, one of the two being set, with workers searching at
-// once (at least 1). Its playouts are those of hard and expert
-// (rollout=auto), so that analysis and hints judge as they play.
+// once (at least 1). It searches as hard and expert do (rollout=auto,
+// policy=flat, cut=none: playouts to the game's end by the yardstick's
+// policy), so that analysis and hints judge as the levels play.
 func NewMCTS(seed uint64, iters int, limit time.Duration, workers int) *MCTS {
-	return &MCTS{iters: iters, limit: limit, workers: max(1, workers), c: 0.4, fpu: -1, bias: 1, noise: 2, cut: true, dropSE: DropSE,
-		rollout: rolloutAuto, w: &defaultWeights, rng: newRand(seed)}
+	return &MCTS{iters: iters, limit: limit, workers: max(1, workers), c: 0.4, fpu: -1, bias: 1, noise: 2, dropSE: DropSE,
+		rollout: rolloutAuto, w: &flatWeights, rng: newRand(seed)}
 }
 
 // Choose implements Bot.

@@ -263,9 +263,10 @@ func addWeightOptions[B any](opts map[string]setter[B], w func(B) **weights) {
 
 func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	m := NewMCTS(seed, DefaultIters, 0, 1)
-	// A spec's playouts stay the heuristic's unless it says otherwise,
-	// so that specs written before rollout=auto play as they did.
-	m.rollout = rolloutHeuristic
+	// A spec's playouts stay the heuristic's, cut at the round's end,
+	// unless it says otherwise, so that specs written before rollout,
+	// policy and cut play as they did.
+	m.rollout, m.w, m.cut = rolloutHeuristic, &defaultWeights, true
 	given, err := setOptions(m, name, opts, hasOpts, mctsOptions,
 		"iters=N (or N/N/N/N by 2 to 5 players), time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, policy=heuristic|flat, crn=0|1, drop=X, value=NAME, the policy's weights")
 	if err != nil {

@@ -250,39 +250,68 @@ func TestHintsHonest(t *testing.T) {
 }
 
 // TestJudgesAsHard: hints (and so the analysis, which searches alike)
-// come from the search hard and expert play, rollout=auto, whose light
-// playouts at 4 players differ from the heuristic's.
+// come from the search hard and expert play (hard's Fixed spec at the
+// hints' iterations): at 2 players its playouts run to the game's end by
+// the yardstick's policy, at 4 they are light, and either differs from
+// the heuristic's playouts cut at the round's end.
 func TestJudgesAsHard(t *testing.T) {
-	g := playGame(t, 4, "as hard", nil, 30)
-	st := g.State()
-	v := g.View(st.ToMove())
-	o := Options{Iterations: 60, Seed: 3}
-	got, err := Hints(context.Background(), v, o)
-	if err != nil {
-		t.Fatal(err)
+	hard, ok := bot.LookupLevel("hard")
+	if !ok {
+		t.Fatal("no level hard")
 	}
-	same := func(spec string) bool {
-		b, err := bot.New(spec, o.Seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev, err := b.(*bot.MCTS).Evaluate(context.Background(), &v.State, razzia.Move{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, h := range got {
-			if h.Move != ev[i].Move.String() || h.WinChance != Share(ev[i].Share[v.Seat]) {
-				return false
+	for _, players := range []int{2, 4} {
+		t.Run(fmt.Sprintf("players=%d", players), func(t *testing.T) {
+			g := playGame(t, players, "as hard", nil, 30)
+			st := g.State()
+			v := g.View(st.ToMove())
+			o := Options{Iterations: 60, Seed: 3}
+			got, err := Hints(context.Background(), v, o)
+			if err != nil {
+				t.Fatal(err)
 			}
+			same := func(spec string) bool {
+				b, err := bot.New(spec, o.Seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ev, err := b.(*bot.MCTS).Evaluate(context.Background(), &v.State, razzia.Move{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, h := range got {
+					if h.Move != ev[i].Move.String() || h.WinChance != Share(ev[i].Share[v.Seat]) {
+						return false
+					}
+				}
+				return len(got) == min(MaxHints, len(ev))
+			}
+			if spec := withIters(t, hard.Fixed, o.Iterations); !same(spec) {
+				t.Errorf("hints %v are not those of %s", got, spec)
+			}
+			if same("mcts:iters=60,rollout=heuristic") {
+				t.Errorf("hints %v are those of the heuristic's playouts too: the position tells nothing", got)
+			}
+		})
+	}
+}
+
+// withIters returns the mcts spec with its iterations (one count, or one
+// by table size) replaced by iters, on one worker.
+func withIters(t *testing.T, spec string, iters int) string {
+	name, opts, _ := strings.Cut(spec, ":")
+	if name != "mcts" {
+		t.Fatalf("%q is not a tree search", spec)
+	}
+	parts := strings.Split(opts, ",")
+	for i, o := range parts {
+		switch {
+		case strings.HasPrefix(o, "iters="):
+			parts[i] = fmt.Sprintf("iters=%d", iters)
+		case strings.HasPrefix(o, "workers="):
+			parts[i] = "workers=1"
 		}
-		return len(got) == min(MaxHints, len(ev))
 	}
-	if !same("mcts:iters=60,rollout=auto") {
-		t.Errorf("hints %v are not those of mcts:iters=60,rollout=auto", got)
-	}
-	if same("mcts:iters=60,rollout=heuristic") {
-		t.Errorf("hints %v are those of the heuristic's playouts too: the position tells nothing", got)
-	}
+	return name + ":" + strings.Join(parts, ",")
 }
 
 func TestShareJSON(t *testing.T) {
