@@ -781,6 +781,10 @@ func TestR11WinnerTakesRowAndCentre(t *testing.T) {
 	if s.Centre() != 6 {
 		t.Errorf("centre %d, want the winning 6", s.Centre())
 	}
+	// Between auctions the state still tells the last one's winning bid.
+	if c, w := s.HighBid(); s.Phase() != razzia.PhaseTurn || c != 6 || w != miriam {
+		t.Errorf("phase %v, high bid %d by seat %d; want a turn, and 6 by Miriam (seat %d)", s.Phase(), c, w, miriam)
+	}
 	r.wantCheques(dennis, []int{5, 9, 10}, nil) // outbid, keeps his cheques
 	r.wantCheques(felix, []int{3, 7, 12}, nil)
 	r.wantCheques(elke, []int{4, 8, 11}, nil)

@@ -219,7 +219,9 @@ func (s *State) Auction() AuctionKind { return s.auction }
 func (s *State) Initiator() int { return int(s.initiator) }
 
 // HighBid returns the highest bid of the running auction and its bidder,
-// or 0 and -1 when nobody has bid.
+// or 0 and -1 when nobody has bid. Between auctions it returns the last
+// auction's winning bid and its winner, until the next auction or the
+// round's end: a caller that means the running auction checks Phase.
 func (s *State) HighBid() (cheque, seat int) {
 	if s.highBid == 0 {
 		return 0, -1

@@ -165,36 +165,42 @@ func BenchmarkFlatDecision(b *testing.B) {
 }
 
 // TestAlone checks that a seat is alone when no other seat holds a face-up
-// cheque, unless another seat's bid stands in the running auction: that
-// rival takes the row should the seat pass (R11, R13).
+// cheque (R13), also right after a rival won the row with its last
+// cheque, though the state still holds that bid as the last auction's
+// high bid; and that it is not alone while a rival's last cheque is its
+// standing bid: that rival takes the row should the seat pass (R11).
 func TestAlone(t *testing.T) {
 	g := newGame(t, 2, "alone bid")
 	p := playout{w: &flatWeights, rng: newRand(7), noise: 2}
 	var st razzia.State
-	standing, free := 0, 0
-	for game := 0; game < 300 && (standing < 5 || free < 20); game++ {
+	standing, settled, free := 0, 0, 0
+	for game := 0; game < 300 && (standing < 5 || settled < 5 || free < 20); game++ {
 		st = g.State()
 		p.judged = false
 		for !st.Over() {
 			me := st.ToMove()
 			c, w := st.HighBid()
-			if st.FaceUp(1-me) == 0 {
-				if got, want := alone(&st), w < 0 || w == me; got != want {
-					t.Fatalf("high bid %d by seat %d, seat %d to move: alone %v, want %v", c, w, me, got, want)
+			want := st.FaceUp(1-me) == 0
+			if got := alone(&st, false); got != want {
+				t.Fatalf("phase %v, high bid %d by seat %d, seat %d to move, seat %d holds %v: alone %v, want %v",
+					st.Phase(), c, w, me, 1-me, st.FaceUp(1-me), got, want)
+			}
+			switch {
+			case want && w == 1-me:
+				settled++
+				if alone(&st, true) {
+					t.Fatalf("misread: seat %d alone though the last auction's high bid is seat %d's", me, w)
 				}
-				if w >= 0 && w != me {
-					standing++
-				} else {
-					free++
-				}
-			} else if alone(&st) {
-				t.Fatalf("seat %d alone while seat %d holds %v", me, 1-me, st.FaceUp(1-me))
+			case want:
+				free++
+			case st.Phase() == razzia.PhaseAuction && w == 1-me && st.FaceUp(w) == razzia.Cheques(1)<<(c-1):
+				standing++
 			}
 			p.apply(&st, p.move(&st))
 		}
 	}
-	if standing < 5 || free < 20 {
-		t.Errorf("%d states with a rival's last bid standing, %d alone: too few to tell", standing, free)
+	if standing < 5 || settled < 5 || free < 20 {
+		t.Errorf("%d states with a rival's last cheque its standing bid, %d after a rival won with its last cheque, %d alone otherwise: too few to tell", standing, settled, free)
 	}
 }
 
@@ -213,7 +219,7 @@ func TestAloneMove(t *testing.T) {
 		p.judged = false
 		for !st.Over() {
 			legal := st.LegalMoves(nil)
-			if len(legal) > 1 && alone(&st) && !st.MustBid() && !slices.ContainsFunc(legal, func(m razzia.Move) bool { return m.Action == razzia.ActionThieves }) {
+			if len(legal) > 1 && alone(&st, false) && !st.MustBid() && !slices.ContainsFunc(legal, func(m razzia.Move) bool { return m.Action == razzia.ActionThieves }) {
 				j := newJudge(&st, &flatWeights)
 				m := decide(&j, legal, noError)
 				pEnd := 0.0

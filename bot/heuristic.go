@@ -53,7 +53,7 @@ func (b *Heuristic) err() float64 {
 
 // decide chooses among legal by the judge's values; err adds misjudgement.
 func decide(j *judge, legal []razzia.Move, err func() float64) razzia.Move {
-	if j.w.alone > 0 && alone(j.s) {
+	if j.w.alone > 0 && alone(j.s, j.w.alone == 2) {
 		if m, ok := aloneMove(j, legal, err); ok {
 			return m
 		}
@@ -65,12 +65,16 @@ func decide(j *judge, legal []razzia.Move, err func() float64) razzia.Move {
 }
 
 // alone reports whether the seat to move is the only one with face-up
-// cheques and no other seat's bid stands in the running auction: nobody
-// can take the row before it for the rest of the round (R13). A rival
-// who bid its last cheque takes the row should the seat pass.
-func alone(s *razzia.State) bool {
+// cheques: nobody else can take the row before it for the rest of the
+// round (R13). A rival who bid its last cheque in the running auction is
+// not out: the cheque stays face up until the auction is settled, and
+// the rival takes the row should the seat pass. The state's high bid is
+// no guide: between auctions it still holds the last one's. With
+// misread, a rival's high bid counts as standing between auctions too,
+// as the policy once read it.
+func alone(s *razzia.State, misread bool) bool {
 	me := s.ToMove()
-	if _, w := s.HighBid(); w >= 0 && w != me {
+	if _, w := s.HighBid(); misread && w >= 0 && w != me {
 		return false
 	}
 	for q := range s.Players() {

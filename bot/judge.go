@@ -23,7 +23,7 @@ type weights struct {
 	thief    float64 // points a thief move must gain
 	raid     float64 // share of the call margin gone when the police are one short of the raid (0 to 1)
 	tempo    float64 // points a face-up cheque can still buy in a whole round, more, when no rival holds fewer
-	alone    float64 // 1: a seat that alone holds face-up cheques draws on to fuller rows (see aloneMove); 0: it plays as with rivals
+	alone    float64 // 1: a seat that alone holds face-up cheques draws on to fuller rows (see aloneMove); 0: it plays as with rivals; 2: as 1, but misreading the last auction's high bid as a rival's standing one, as until 2026-11-25 (to measure the fix)
 	exact    bool    // count the final cheque majority exactly in the last round
 }
 
