@@ -98,8 +98,10 @@ func TestAnalysisChart(t *testing.T) {
 			p.accessible("the replay with its analysis")
 			p.screenshot("analysis-chart-" + vp.name)
 
-			// A mark goes to its move and tells what was best.
-			d := marks[0]
+			// A mark goes to its move and tells what was best. On a phone
+			// the marks of neighbouring moves overlap, the later on top:
+			// the one clicked stands apart from the others.
+			d := apart(t, marks, 5)
 			p.click(fmt.Sprintf(`#analysis-chart .wc-mark[data-move="%d"]`, d.Move))
 			waitFor[bool](p, "the replay at the marked move",
 				fmt.Sprintf(`document.querySelector("#replay-pos").textContent.trim().startsWith("%d /")`, d.Move), 5*time.Second)
@@ -207,3 +209,18 @@ const lastState = `(() => {
     }
   };
 })();`
+
+// apart returns the first of marks with no other within gap moves of it.
+func apart(t *testing.T, marks []analysis.Decision, gap int) analysis.Decision {
+	for i, d := range marks {
+		near := false
+		for k, o := range marks {
+			near = near || k != i && o.Move > d.Move-gap && o.Move < d.Move+gap
+		}
+		if !near {
+			return d
+		}
+	}
+	t.Fatalf("every one of the %d marks is within %d moves of another: pick another game", len(marks), gap)
+	return analysis.Decision{}
+}
