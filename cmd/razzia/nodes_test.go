@@ -40,9 +40,10 @@ type cluster struct {
 	st   store.Store
 	args []string
 
-	mu    sync.Mutex
-	nodes map[string]*server // the running nodes, by --node name
-	next  int
+	mu       sync.Mutex
+	nodes    map[string]*server // the running nodes, by --node name
+	next     int
+	failures []string // what failed, said again after the servers' logs
 }
 
 // newCluster starts n nodes on the database, each with the arguments.
@@ -54,10 +55,39 @@ func newCluster(t *testing.T, ctx context.Context, db string, n int, args ...str
 	}
 	t.Cleanup(func() { st.Close() })
 	c := &cluster{t: t, ctx: ctx, db: db, st: st, args: append(slices.Clone(nodeLimits), args...), nodes: map[string]*server{}}
+	// Registered before any node starts, so it runs after their cleanups
+	// have printed their logs, which would bury the failures: a CI
+	// report shows only the end of the output.
+	t.Cleanup(func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if len(c.failures) > 0 {
+			t.Logf("what failed, again:\n%s", strings.Join(c.failures, "\n"))
+		}
+	})
 	for range n {
 		c.start()
 	}
 	return c
+}
+
+// errorf reports a failure, as t.Errorf does, and keeps it to say again
+// at the end.
+func (c *cluster) errorf(format string, args ...any) {
+	c.t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	c.mu.Lock()
+	c.failures = append(c.failures, msg)
+	c.mu.Unlock()
+	c.t.Error(msg)
+}
+
+// fatalf reports a failure, as t.Fatalf does, and keeps it to say again
+// at the end.
+func (c *cluster) fatalf(format string, args ...any) {
+	c.t.Helper()
+	c.errorf(format, args...)
+	c.t.FailNow()
 }
 
 // start starts one more node, named n0, n1 and so on.
@@ -121,7 +151,7 @@ func (c *cluster) owner(id string) string {
 	c.t.Helper()
 	l, err := c.st.Lease(c.ctx, id)
 	if err != nil {
-		c.t.Fatal(err)
+		c.fatalf("%v", err)
 	}
 	return nodeName(l.Node)
 }
@@ -131,14 +161,14 @@ func (c *cluster) changes(id string) <-chan store.Change {
 	c.t.Helper()
 	ns, err := c.st.Subscribe(c.ctx, store.ChangesChannel)
 	if err != nil {
-		c.t.Fatal(err)
+		c.fatalf("%v", err)
 	}
 	out := make(chan store.Change, 1024)
 	go func() {
 		defer close(out)
 		for n := range ns {
 			if n.Missed {
-				c.t.Error("store notices were missed")
+				c.errorf("store notices were missed")
 				continue
 			}
 			ch, err := store.ParseChange(n.Payload)
@@ -157,13 +187,13 @@ func (c *cluster) until(ch <-chan store.Change, what string, cond func(store.Cha
 		select {
 		case x, ok := <-ch:
 			if !ok {
-				c.t.Fatalf("waiting for %s: the notices ended", what)
+				c.fatalf("waiting for %s: the notices ended", what)
 			}
 			if cond(x) {
 				return x
 			}
 		case <-c.ctx.Done():
-			c.t.Fatalf("waiting for %s: %v", what, c.ctx.Err())
+			c.fatalf("waiting for %s: %v", what, c.ctx.Err())
 		}
 	}
 }
@@ -173,7 +203,7 @@ func (c *cluster) game(id string) *store.Game {
 	c.t.Helper()
 	g, err := c.st.Game(c.ctx, id)
 	if err != nil {
-		c.t.Fatal(err)
+		c.fatalf("%v", err)
 	}
 	return g
 }
@@ -186,11 +216,11 @@ func (c *cluster) checkRecord(id string, before [][]string, players ...*roamer) 
 	c.t.Helper()
 	g := c.game(id)
 	if g.Status != store.StatusFinished {
-		c.t.Fatalf("the game is %s after %d moves", g.Status, len(g.Moves))
+		c.fatalf("the game is %s after %d moves", g.Status, len(g.Moves))
 	}
 	for i, b := range before {
 		if len(g.Moves) < len(b) || !slices.Equal(g.Moves[:len(b)], b) {
-			c.t.Errorf("the %d moves stored at stop %d are not the start of the record:\n%q\n%q", len(b), i, b, g.Moves)
+			c.errorf("the %d moves stored at stop %d are not the start of the record:\n%q\n%q", len(b), i, b, g.Moves)
 		}
 	}
 	rec := &razzia.Record{Format: razzia.RecordFormat, Cheques: g.Cheques, Moves: g.Moves}
@@ -199,14 +229,14 @@ func (c *cluster) checkRecord(id string, before [][]string, players ...*roamer) 
 	}
 	game, err := rec.Game()
 	if err != nil {
-		c.t.Fatalf("the record does not replay: %v", err)
+		c.fatalf("the record does not replay: %v", err)
 	}
 	if !game.Over() {
-		c.t.Fatalf("the record of %d moves ends before the game", len(g.Moves))
+		c.fatalf("the record of %d moves ends before the game", len(g.Moves))
 	}
 	for _, p := range players {
 		if want := protocol.NewView(game.View(p.seat)); p.last == nil || !sameJSON(c.t, p.last.View, want) {
-			c.t.Errorf("seat %d saw last:\n%s\nthe replay of the record:\n%s", p.seat, mustJSON(p.last.View), mustJSON(want))
+			c.errorf("seat %d saw last:\n%s\nthe replay of the record:\n%s", p.seat, mustJSON(p.last.View), mustJSON(want))
 		}
 	}
 	return game
@@ -269,39 +299,44 @@ func (r *roamer) dial(first string) error {
 
 // play plays until the game is over.
 func (r *roamer) play() {
-	t := r.c.t
+	c := r.c
 	defer func() { r.conn.Close() }()
 	for {
-		st, err := r.conn.Read(r.c.ctx)
+		st, err := r.conn.Read(c.ctx)
 		var refused *client.Error
 		switch {
-		case errors.As(err, &refused) && refused.Code == protocol.Stale:
-			continue // a state follows
-		case errors.As(err, &refused) && refused.Temporary():
-			// unavailable (the game changing nodes) or rate_limited: the
-			// protocol says to send the move again after a moment.
-			select {
-			case <-time.After(100 * time.Millisecond):
-			case <-r.c.ctx.Done():
-				t.Errorf("seat %d: %v", r.seat, r.c.ctx.Err())
-				return
-			}
-			if r.last.MyTurn() {
-				r.move()
-			}
-			continue
 		case errors.As(err, &refused):
-			t.Errorf("seat %d at move %d: %v", r.seat, r.last.View.Moves, err)
+			// The rule every client's seat loop follows. A move passed to
+			// a node that died may have been made before its answer was
+			// lost: sent again, it is stale, or the game is over by then.
+			switch client.AfterRefusal(refused.Code) {
+			case client.Resync:
+				continue // a state follows
+			case client.Resend:
+				// unavailable (the game changing nodes) or rate_limited:
+				// send the move again after a moment.
+				select {
+				case <-time.After(100 * time.Millisecond):
+				case <-c.ctx.Done():
+					c.errorf("seat %d: %v", r.seat, c.ctx.Err())
+					return
+				}
+				if r.last.MyTurn() {
+					r.move()
+				}
+				continue
+			}
+			c.errorf("seat %d at move %d: %v", r.seat, r.last.View.Moves, err)
 			return
 		case err != nil:
-			if r.c.ctx.Err() != nil {
-				t.Errorf("seat %d: %v", r.seat, err)
+			if c.ctx.Err() != nil {
+				c.errorf("seat %d: %v", r.seat, err)
 				return
 			}
 			r.drops++
 			r.conn.Close()
 			if err := r.dial(""); err != nil {
-				t.Error(err)
+				c.errorf("%v", err)
 				return
 			}
 			continue
@@ -328,15 +363,15 @@ func (c *cluster) seat(id, node, name string) *roamer {
 	c.t.Helper()
 	cl, err := client.New(c.node(node).url)
 	if err != nil {
-		c.t.Fatal(err)
+		c.fatalf("%v", err)
 	}
 	seat, token, err := cl.Join(c.ctx, id, name, -1)
 	if err != nil {
-		c.t.Fatal(err)
+		c.fatalf("%v", err)
 	}
 	r := &roamer{c: c, id: id, token: token, seat: seat}
 	if err := r.dial(node); err != nil {
-		c.t.Fatal(err)
+		c.fatalf("%v", err)
 	}
 	return r
 }
@@ -346,7 +381,7 @@ func (c *cluster) create(node string, seats ...string) string {
 	c.t.Helper()
 	cl, err := client.New(c.node(node).url)
 	if err != nil {
-		c.t.Fatal(err)
+		c.fatalf("%v", err)
 	}
 	return must(tableOf(cl.Create(c.ctx, seats))).ID
 }
@@ -377,7 +412,7 @@ func TestNodesKilled(t *testing.T) {
 	ch := c.changes(id)
 	ann, bob := c.seat(id, "n1", "Ann"), c.seat(id, "n2", "Bob")
 	if got := c.owner(id); got != "n0" {
-		t.Fatalf("the game is run by %s, want n0, where it was created", got)
+		c.fatalf("the game is run by %s, want n0, where it was created", got)
 	}
 	var wg sync.WaitGroup
 	wg.Go(ann.play)
@@ -399,11 +434,11 @@ func TestNodesKilled(t *testing.T) {
 		waited := time.Since(killed)
 		t.Logf("kill %d of %s at move %d: %s took the game over after %v", kill+1, victim, len(before[kill]), nodeName(took.Node), waited.Round(time.Millisecond))
 		if took.Moves < len(before[kill]) {
-			t.Errorf("the game had %d moves at the kill, %d at the take-over", len(before[kill]), took.Moves)
+			c.errorf("the game had %d moves at the kill, %d at the take-over", len(before[kill]), took.Moves)
 		}
 		// The lease had at most ttl to run; the scan comes every ttl/4.
 		if waited > 4*ttl {
-			t.Errorf("the take-over came %v after the kill, lease time %v", waited, ttl)
+			c.errorf("the take-over came %v after the kill, lease time %v", waited, ttl)
 		}
 	}
 	wg.Wait()
