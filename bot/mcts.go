@@ -55,6 +55,7 @@ type MCTS struct {
 	cut     bool        // end playouts at the round's end with the value function
 	crn     bool        // Choose compares the root's moves on shared deck orders (see runCRN); Evaluate searches as without
 	dropSE  float64     // with crn, the standard errors behind the best that drop a root move; 0: none
+	strat   bool        // chance nodes deal each kind its share of the visits (see drawKind) instead of sampling
 	values  *valueTable // that value function; nil: the embedded one
 	w       *weights
 	rng     *rand.Rand
@@ -536,7 +537,7 @@ func (t *tree) iterate(st *razzia.State) [razzia.MaxPlayers]float32 {
 		nd := &t.nodes[ni]
 		if nd.chance {
 			nd.visits++
-			k := t.play.card(st)
+			k := t.drawKind(ni, st)
 			if len(t.path) == 1 && first < 0 {
 				first = int(k) // the chance node under the root's draw
 			}
@@ -601,6 +602,37 @@ func (t *tree) iterate(st *razzia.State) [razzia.MaxPlayers]float32 {
 		}
 	}
 	return r
+}
+
+// drawKind returns the kind that comes at chance node ni, whose state is
+// st. It samples the deck unless the search stratifies: then it takes the
+// kind furthest behind its share of the node's visits (its count in the
+// deck over the cards left), the first such in kind order, so that a node
+// of n visits has seen every kind within one visit of its expected count.
+// The draw's value is then close to the exact average over the kinds,
+// without the noise of which kinds the samples happened to bring; it still
+// reads nothing of the deck's order.
+func (t *tree) drawKind(ni int32, st *razzia.State) razzia.Kind {
+	if !t.b.strat {
+		return t.play.card(st)
+	}
+	nd := &t.nodes[ni]
+	left := float64(st.DeckLeft())
+	best, behind := razzia.NoKind, math.Inf(-1)
+	for k := range numKinds {
+		c := st.Remaining(razzia.Kind(k))
+		if c == 0 {
+			continue
+		}
+		e := &t.edges[nd.first+int32(k)]
+		if d := float64(c)/left*float64(nd.visits) - float64(e.visits); d > behind {
+			best, behind = razzia.Kind(k), d
+		}
+	}
+	if best != razzia.NoKind {
+		t.edges[nd.first+int32(best)].visits++
+	}
+	return best
 }
 
 // selectEdge picks the edge with the highest upper confidence bound for

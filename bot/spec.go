@@ -20,7 +20,7 @@ var ErrSpec = errors.New("invalid bot spec")
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
-	"mcts[:iters=N|N/N/N/N,time=DURATION,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,value=NAME], " +
+	"mcts[:iters=N|N/N/N/N,time=DURATION,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,chance=sample|strat,value=NAME], " +
 	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X,value=NAME], " +
 	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ") +
 	"; heuristic, mcts and flat also take the policy's weights for experiments (" + strings.Join(weightNames(), "|") + "=X)"
@@ -129,7 +129,7 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	random                  uniform over the legal moves
 //	heuristic[:noise=X]     values lots and cheques by the scoring rules;
 //	                        noise adds that many points of random error
-//	mcts[:iters=N|N/N/N/N,time=D,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,value=NAME]
+//	mcts[:iters=N|N/N/N/N,time=D,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,chance=sample|strat,value=NAME]
 //	                        Monte Carlo tree search with at most N iterations
 //	                        (default 6000, or none when only D is given;
 //	                        N/N/N/N: one count for each of 2 to 5 players) and
@@ -152,7 +152,9 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	                        to the heuristic's games); crn=1 compares the
 //	                        root's moves on shared deck orders, dropping
 //	                        those drop=X standard errors behind (default
-//	                        2.5), as flat does, with the tree below
+//	                        2.5), as flat does, with the tree below;
+//	                        chance=strat gives each kind drawn in the tree
+//	                        its share of the visits instead of sampling
 //	flatmc[:rounds=N,time=D,noise=X]
 //	                        determinised flat Monte Carlo: every move played
 //	                        out over N sampled futures, or for D (default
@@ -268,12 +270,17 @@ func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	// policy and cut play as they did.
 	m.rollout, m.w, m.cut = rolloutHeuristic, &defaultWeights, true
 	given, err := setOptions(m, name, opts, hasOpts, mctsOptions,
-		"iters=N (or N/N/N/N by 2 to 5 players), time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, policy=heuristic|flat, crn=0|1, drop=X, value=NAME, the policy's weights")
+		"iters=N (or N/N/N/N by 2 to 5 players), time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, policy=heuristic|flat, crn=0|1, drop=X, chance=sample|strat, value=NAME, the policy's weights")
 	if err != nil {
 		return nil, err
 	}
 	if m.limit > 0 && !given["iters"] {
 		m.iters = 0 // bounded by time alone
+	}
+	if m.crn && m.strat {
+		// crn's tree draws its sample's deck in order; strat would draw
+		// kinds that deck does not hold where they are.
+		return nil, specError("%s: crn=1 and chance=strat do not go together: crn draws the shared deck in order", name)
 	}
 	return m, nil
 }
@@ -295,6 +302,13 @@ var mctsOptions = map[string]setter[*MCTS]{
 			return fmt.Errorf("crn=%s: want 0 or 1", val)
 		}
 		m.crn = val == "1"
+		return nil
+	},
+	"chance": func(m *MCTS, _, val string) error {
+		if val != "sample" && val != "strat" {
+			return fmt.Errorf("chance=%s: want sample or strat", val)
+		}
+		m.strat = val == "strat"
 		return nil
 	},
 	"rollout": func(m *MCTS, _, val string) error {
