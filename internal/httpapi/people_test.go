@@ -353,6 +353,42 @@ func TestBlockHidesChat(t *testing.T) {
 	}
 }
 
+// TestBlockHidesChatBacklog: the conversation so far, sent with the
+// state when a table's socket opens, is told without the lines of the
+// players the reader blocks, however the writer takes the two.
+func TestBlockHidesChatBacklog(t *testing.T) {
+	srv := servertest.New(t, servertest.Options{})
+	ann, bob := newBrowser(t, srv), newBrowser(t, srv)
+	ann.register("Ann")
+	bob.register("Bob")
+	ann.must(http.MethodPut, "/api/players/Bob/block", nil, nil)
+	id := srv.Create("", "", "easy").ID
+	for _, b := range []*browser{ann, bob} {
+		b.must(http.MethodPost, "/api/games/"+id+"/join", protocol.JoinRequest{Name: "x"}, nil)
+	}
+	for _, say := range []struct {
+		b      *browser
+		phrase string
+	}{{bob, "gl"}, {ann, "gg"}} {
+		c := say.b.tableSocket(id)
+		if err := c.Write(servertest.Context(t), websocket.MessageText, []byte(`{"type":"chat","phrase":"`+say.phrase+`"}`)); err != nil {
+			t.Fatal(err)
+		}
+		chatNames(t, c) // said
+		c.CloseNow()
+	}
+	// Each opening has the state and the conversation ready at once: a
+	// writer that took either first would show Bob's line about half
+	// the time.
+	for i := range 12 {
+		c := ann.tableSocket(id)
+		if got := chatNames(t, c); !slices.Equal(got, []string{"Ann"}) {
+			t.Fatalf("opening %d: Ann reads %q, want only her own line", i+1, got)
+		}
+		c.CloseNow()
+	}
+}
+
 // TestGuidedGameUnlisted: a learner in a guided first game is online, in
 // the lobby as far as the list says: nobody is shown a table to watch.
 func TestGuidedGameUnlisted(t *testing.T) {

@@ -159,10 +159,20 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, done <-chan 
 	var offers <-chan protocol.RematchOffer // once the game is over
 	w.ctx, w.done = ctx, done
 	w.ready.Store(true)
+	// The table sends its state before its chat, but a select takes
+	// either: a chat line is held until a state was written, as which
+	// lines the reader hides depends on the seats the state tells. The
+	// first state comes on updates, never direct: it is sent at Watch,
+	// before this writer is ready.
+	stated := false
 	for {
 		var err error
+		var chatIn <-chan protocol.ChatMessage
+		if stated {
+			chatIn = chats
+		}
 		select {
-		case m, ok := <-chats:
+		case m, ok := <-chatIn:
 			if !ok {
 				chats = nil
 				continue
@@ -172,6 +182,7 @@ func (w *wsConn) pump(ctx context.Context, sub *table.Subscription, done <-chan 
 			err = w.send(ctx, "a chat message", func() ([]byte, error) { return json.Marshal(m) })
 			w.wmu.Unlock()
 		case u, ok := <-updates:
+			stated = true
 			if !ok {
 				w.wmu.Lock()
 				feed, stay := w.afterGame(ctx, w.status)
