@@ -308,15 +308,22 @@ func chatNames(t *testing.T, c *websocket.Conn) []string {
 	}
 }
 
+// annBlocksBob starts a server where the accounts Ann and Bob are
+// signed in, Ann blocking Bob.
+func annBlocksBob(t *testing.T) (srv *servertest.Server, ann, bob *browser) {
+	srv = servertest.New(t, servertest.Options{})
+	ann, bob = newBrowser(t, srv), newBrowser(t, srv)
+	ann.register("Ann")
+	bob.register("Bob")
+	ann.must(http.MethodPut, "/api/players/Bob/block", nil, nil)
+	return srv, ann, bob
+}
+
 // TestBlockHidesChat: a player who blocks another reads none of their
 // chat lines, while the others do; and a followed player sitting down at
 // a table is told to their follower with the table to watch.
 func TestBlockHidesChat(t *testing.T) {
-	srv := servertest.New(t, servertest.Options{})
-	ann, bob := newBrowser(t, srv), newBrowser(t, srv)
-	ann.register("Ann")
-	bob.register("Bob")
-	ann.must(http.MethodPut, "/api/players/Bob/block", nil, nil)
+	srv, ann, bob := annBlocksBob(t)
 	ann.must(http.MethodPut, "/api/players/Bob/follow", nil, nil)
 	annLive := ann.live("")
 	id := srv.Create("", "", "easy").ID
@@ -357,11 +364,7 @@ func TestBlockHidesChat(t *testing.T) {
 // state when a table's socket opens, is told without the lines of the
 // players the reader blocks, however the writer takes the two.
 func TestBlockHidesChatBacklog(t *testing.T) {
-	srv := servertest.New(t, servertest.Options{})
-	ann, bob := newBrowser(t, srv), newBrowser(t, srv)
-	ann.register("Ann")
-	bob.register("Bob")
-	ann.must(http.MethodPut, "/api/players/Bob/block", nil, nil)
+	srv, ann, bob := annBlocksBob(t)
 	id := srv.Create("", "", "easy").ID
 	for _, b := range []*browser{ann, bob} {
 		b.must(http.MethodPost, "/api/games/"+id+"/join", protocol.JoinRequest{Name: "x"}, nil)
