@@ -52,6 +52,7 @@ type MCTS struct {
 	bias    float64     // weight of the heuristic's move
 	noise   float64     // noise of the playout policy, in points
 	rollout rollout     // the playouts' policy
+	light   int         // with rollout=auto, the table size from which playouts are light
 	cut     bool        // end playouts at the round's end with the value function
 	crn     bool        // Choose compares the root's moves on shared deck orders (see runCRN); Evaluate searches as without
 	dropSE  float64     // with crn, the standard errors behind the best that drop a root move; 0: none
@@ -75,7 +76,7 @@ type MCTS struct {
 // policy), so that analysis and hints judge as the levels play.
 func NewMCTS(seed uint64, iters int, limit time.Duration, workers int) *MCTS {
 	return &MCTS{iters: iters, limit: limit, workers: max(1, workers), c: 0.4, fpu: -1, bias: 1, noise: 2, dropSE: DropSE,
-		rollout: rolloutAuto, w: &flatWeights, rng: newRand(seed)}
+		rollout: rolloutAuto, light: AutoLightPlayers, w: &flatWeights, rng: newRand(seed)}
 }
 
 // Choose implements Bot.
@@ -318,7 +319,7 @@ func (t *tree) reset(b *MCTS, seed uint64, done <-chan struct{}, players int) {
 	r := b.rollout
 	if r == rolloutAuto {
 		r = rolloutHeuristic
-		if players >= AutoLightPlayers {
+		if players >= b.light {
 			r = rolloutLight
 		}
 	}
@@ -724,12 +725,13 @@ const (
 	rolloutHeuristic rollout = iota // the heuristic, with noise on its values
 	rolloutRandom                   // uniform over the legal moves
 	rolloutLight                    // b971414's rules of thumb (frozen.Light): cheap, bidding readily
-	rolloutAuto                     // light at AutoLightPlayers players or more, else the heuristic
+	rolloutAuto                     // light from a table size (AutoLightPlayers unless light=N), else the heuristic
 )
 
 // AutoLightPlayers is the table size from which rollout=auto plays light
-// playouts. Against three searches of b971414, which play light playouts
-// themselves, the heuristic's playouts lost in 4 players (docs/strength.md).
+// playouts, unless a spec's light=N says otherwise. Against three
+// searches of b971414, which play light playouts themselves, the
+// heuristic's playouts lost in 4 players (docs/strength.md).
 const AutoLightPlayers = 4
 
 // A playout plays games to the end by the heuristic with noise on its

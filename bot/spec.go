@@ -20,7 +20,7 @@ var ErrSpec = errors.New("invalid bot spec")
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
-	"mcts[:iters=N|N/N/N/N,time=DURATION,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,chance=sample|strat,value=NAME], " +
+	"mcts[:iters=N|N/N/N/N,time=DURATION,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,light=N,policy=heuristic|flat,crn=0|1,drop=X,chance=sample|strat,value=NAME], " +
 	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X,value=NAME], " +
 	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ") +
 	"; heuristic, mcts and flat also take the policy's weights for experiments (" + strings.Join(weightNames(), "|") + "=X)"
@@ -129,7 +129,7 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	random                  uniform over the legal moves
 //	heuristic[:noise=X]     values lots and cheques by the scoring rules;
 //	                        noise adds that many points of random error
-//	mcts[:iters=N|N/N/N/N,time=D,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,policy=heuristic|flat,crn=0|1,drop=X,chance=sample|strat,value=NAME]
+//	mcts[:iters=N|N/N/N/N,time=D,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,light=N,policy=heuristic|flat,crn=0|1,drop=X,chance=sample|strat,value=NAME]
 //	                        Monte Carlo tree search with at most N iterations
 //	                        (default 6000, or none when only D is given;
 //	                        N/N/N/N: one count for each of 2 to 5 players) and
@@ -143,8 +143,9 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	                        2) or uniform, ended at the round's end by the
 //	                        value function (cut=round, the default) or not;
 //	                        or by b971414's light rules of thumb to the end
-//	                        (light), or light at 4 and 5 players and the
-//	                        heuristic's below (auto); policy=flat plays
+//	                        (light), or light from N players (light=N,
+//	                        default 4; 6: never) and the heuristic's below
+//	                        (auto); policy=flat plays
 //	                        the heuristic's playouts and prior with the
 //	                        yardstick's weights (flatWeights; the weights
 //	                        named after it change a copy); value=NAME picks
@@ -270,7 +271,7 @@ func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	// policy and cut play as they did.
 	m.rollout, m.w, m.cut = rolloutHeuristic, &defaultWeights, true
 	given, err := setOptions(m, name, opts, hasOpts, mctsOptions,
-		"iters=N (or N/N/N/N by 2 to 5 players), time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, policy=heuristic|flat, crn=0|1, drop=X, chance=sample|strat, value=NAME, the policy's weights")
+		"iters=N (or N/N/N/N by 2 to 5 players), time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, light=N (the table size from which rollout=auto is light), policy=heuristic|flat, crn=0|1, drop=X, chance=sample|strat, value=NAME, the policy's weights")
 	if err != nil {
 		return nil, err
 	}
@@ -309,6 +310,14 @@ var mctsOptions = map[string]setter[*MCTS]{
 			return fmt.Errorf("chance=%s: want sample or strat", val)
 		}
 		m.strat = val == "strat"
+		return nil
+	},
+	"light": func(m *MCTS, key, val string) error {
+		n, err := strconv.Atoi(val)
+		if err != nil || n < razzia.MinPlayers || n > razzia.MaxPlayers+1 {
+			return fmt.Errorf("%s=%s: want a table size from %d to %d (%d: never light)", key, val, razzia.MinPlayers, razzia.MaxPlayers+1, razzia.MaxPlayers+1)
+		}
+		m.light = n
 		return nil
 	},
 	"rollout": func(m *MCTS, _, val string) error {
