@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,7 +52,10 @@ again; with more --games it plays only the tables the smaller run did not
 reach. The games of a table not yet ended are kept as records in the
 directory FILE.games, so a run stopped in the middle of a table resumes
 with the games it had finished there. The log knows the bots by their
-specs: delete it, and that directory, when a level's play changes.
+specs: delete it, and that directory, when a level's play changes (a
+fix to a bot can change its play and leave its spec alone). Each table
+logged keeps the revision of the razzia that played it, and a run that
+takes a table another revision played says so on standard error.
 
 --out and --log are checked before the first game: a file that cannot
 be written stops the run at once. --out is replaced whole, never left
@@ -104,8 +108,16 @@ func calibrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signalContext(nil)
 	defer stop()
-	last := -1
+	last, warned := -1, false
+	info, _ := debug.ReadBuildInfo()
 	c, err := botrating.Calibrate(ctx, botrating.Config{Games: *games, Seed: *seed, Workers: *workers, Levels: rated, Weights: weights, Log: *logFile,
+		Build: buildRevision(info),
+		OtherBuild: func(table int, build string) {
+			if !warned {
+				warned = true
+				fmt.Fprintf(stderr, "razzia calibrate: warning: table %d of the log was played by %s, not this build: if a level's play changed since, delete %s and %s.games\n", table, buildName(build), *logFile, *logFile)
+			}
+		},
 		Progress: func(done, total int) {
 			if pct := done * 100 / total; pct/10 != last {
 				last = pct / 10

@@ -165,7 +165,8 @@ func TestHelpCommand(t *testing.T) {
 }
 
 // TestVersion: razzia --version and razzia version print the build, and
-// versionLine reads the build information: "devel" from a work tree.
+// versionLine reads the build information: "devel" from a work tree;
+// buildRevision names the source, which a calibration log keeps.
 func TestVersion(t *testing.T) {
 	for _, args := range [][]string{{"--version"}, {"version"}, {"-version"}} {
 		stdout, stderr, status := runCmd(t, nil, args...)
@@ -179,22 +180,26 @@ func TestVersion(t *testing.T) {
 		{Key: "vcs.time", Value: "2026-11-23T18:00:00Z"},
 	}
 	tests := []struct {
-		name string
-		info *debug.BuildInfo
-		want string
+		name     string
+		info     *debug.BuildInfo
+		want     string
+		revision string
 	}{
-		{"no information", nil, "razzia devel go"},
+		{"no information", nil, "razzia devel go", ""},
 		{"a work tree", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: append(vcs, debug.BuildSetting{Key: "vcs.modified", Value: "true"})},
-			"razzia devel (revision 0123456789ab, 2026-11-23T18:00:00Z, modified) go1.26.8 "},
+			"razzia devel (revision 0123456789ab, 2026-11-23T18:00:00Z, modified) go1.26.8 ", "0123456789ab+modified"},
 		{"a release", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.0"}, Settings: vcs},
-			"razzia v1.2.0 (revision 0123456789ab, 2026-11-23T18:00:00Z) go1.26.8 "},
+			"razzia v1.2.0 (revision 0123456789ab, 2026-11-23T18:00:00Z) go1.26.8 ", "0123456789ab"},
 		{"go install of a module", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.1-0.20261123180000-0123456789ab"}},
-			"razzia v1.2.1-0.20261123180000-0123456789ab go1.26.8 "},
+			"razzia v1.2.1-0.20261123180000-0123456789ab go1.26.8 ", "v1.2.1-0.20261123180000-0123456789ab"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := versionLine(tt.info); !strings.HasPrefix(got, tt.want) {
 				t.Errorf("got %q, want it to start %q", got, tt.want)
+			}
+			if got := buildRevision(tt.info); got != tt.revision {
+				t.Errorf("buildRevision = %q, want %q", got, tt.revision)
 			}
 		})
 	}

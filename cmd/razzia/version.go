@@ -47,10 +47,7 @@ func versionLine(info *debug.BuildInfo) string {
 			version = v
 		}
 		goVersion = info.GoVersion
-		settings := map[string]string{}
-		for _, s := range info.Settings {
-			settings[s.Key] = s.Value
-		}
+		settings := buildSettings(info)
 		if rev := settings["vcs.revision"]; rev != "" {
 			vcs = append(vcs, "revision "+rev[:min(len(rev), 12)])
 		}
@@ -66,4 +63,43 @@ func versionLine(info *debug.BuildInfo) string {
 		line += " (" + strings.Join(vcs, ", ") + ")"
 	}
 	return fmt.Sprintf("%s %s %s/%s", line, goVersion, runtime.GOOS, runtime.GOARCH)
+}
+
+// buildSettings returns a build's settings (vcs.revision, ...) by key.
+func buildSettings(info *debug.BuildInfo) map[string]string {
+	settings := map[string]string{}
+	if info != nil {
+		for _, s := range info.Settings {
+			settings[s.Key] = s.Value
+		}
+	}
+	return settings
+}
+
+// buildRevision names the source a build was made from, for a log to
+// tell its own work from another build's: the revision's first 12 hex
+// digits, "+modified" when the work tree had changes, else the module's
+// version, "" when unknown.
+func buildRevision(info *debug.BuildInfo) string {
+	settings := buildSettings(info)
+	rev := settings["vcs.revision"]
+	if rev == "" {
+		if info != nil && info.Main.Version != "(devel)" {
+			return info.Main.Version
+		}
+		return ""
+	}
+	rev = rev[:min(len(rev), 12)]
+	if settings["vcs.modified"] == "true" {
+		rev += "+modified"
+	}
+	return rev
+}
+
+// buildName says which build a buildRevision names, for people.
+func buildName(rev string) string {
+	if rev == "" {
+		return "an unknown build"
+	}
+	return "the build of revision " + rev
 }

@@ -124,6 +124,13 @@ type Config struct {
 	// log knows the bots by their specs only: delete it when a bot's play
 	// changes.
 	Log string
+	// Build names the program playing the games (razzia's revision, say;
+	// "" for none): each table logged keeps it, and a table taken from
+	// the log that another build played, or an unnamed one, is reported
+	// to OtherBuild, since a fix to a bot can change its play without
+	// changing its spec.
+	Build      string
+	OtherBuild func(table int, build string)
 }
 
 // Spec returns the bot spec level is calibrated with: the level's Fixed
@@ -188,6 +195,7 @@ type logged struct {
 	Seed  uint64   `json:"seed"`
 	Specs []string `json:"specs"`
 	Games []Game   `json:"games"`
+	Build string   `json:"build,omitempty"`
 }
 
 // readLog returns the tables of the log at path by their index; a missing
@@ -289,6 +297,9 @@ func Play(ctx context.Context, c Config, lineups [][]string) ([]Game, error) {
 		seed := c.Seed*1_000_003 + uint64(k)
 		if p, ok := past[k]; ok && p.Seed == seed && slices.Equal(p.Specs, seats) && len(p.Games) == len(seats) {
 			games = append(games, p.Games...)
+			if c.Build != "" && p.Build != c.Build && c.OtherBuild != nil {
+				c.OtherBuild(k, p.Build)
+			}
 			if c.Progress != nil {
 				c.Progress(len(games), total)
 			}
@@ -326,7 +337,7 @@ func Play(ctx context.Context, c Config, lineups [][]string) ([]Game, error) {
 			games = append(games, Game{Levels: arena.Rotation(lineup, i), Totals: st.Totals()})
 		}
 		if c.Log != "" {
-			if err := appendLog(c.Log, logged{Table: k, Seed: seed, Specs: seats, Games: games[done:]}); err != nil {
+			if err := appendLog(c.Log, logged{Table: k, Seed: seed, Specs: seats, Games: games[done:], Build: c.Build}); err != nil {
 				return nil, fmt.Errorf("botrating: the log: %w", err)
 			}
 			if err := os.RemoveAll(records); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -254,6 +255,46 @@ func TestPlayLog(t *testing.T) {
 	}
 	if past, err = readLog(c.Log); err != nil || len(past) != len(lineups) || past[1].Seed != p1.Seed-1 {
 		t.Errorf("after the second run the log holds %d tables, table 1 of seed %d (%v)", len(past), past[1].Seed, err)
+	}
+}
+
+// TestPlayLogOtherBuild: a table taken from the log that another build,
+// or an unnamed one, played is reported (a bot's fix may have changed its
+// play, not its spec); the tables this build logged are not, and each
+// logged table keeps the build that played it.
+func TestPlayLogOtherBuild(t *testing.T) {
+	c := Config{Seed: 2, Workers: 1, Levels: []string{"easy", "medium"}, Log: filepath.Join(t.TempDir(), "log"), Build: "aaaa"}
+	lineups := Lineups(c.Levels, nil, 8, c.Seed)
+	if _, err := Play(t.Context(), c, lineups); err != nil {
+		t.Fatal(err)
+	}
+	past, err := readLog(c.Log)
+	if err != nil || len(past) < 2 {
+		t.Fatalf("the log holds %d tables (%v)", len(past), err)
+	}
+	for k, l := range past {
+		if l.Build != "aaaa" {
+			t.Errorf("table %d logged as played by %q, want aaaa", k, l.Build)
+		}
+	}
+	other := map[int]string{}
+	c.OtherBuild = func(table int, build string) { other[table] = build }
+	if _, err := Play(t.Context(), c, lineups); err != nil || len(other) > 0 {
+		t.Fatalf("the same build: reported %v (%v), want none", other, err)
+	}
+	p0, p1 := past[0], past[1]
+	p0.Build, p1.Build = "bbbb", ""
+	os.Remove(c.Log)
+	for _, l := range []logged{p0, p1} {
+		if err := appendLog(c.Log, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Play(t.Context(), c, lineups); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[int]string{0: "bbbb", 1: ""}; !maps.Equal(other, want) {
+		t.Errorf("reported %v, want %v", other, want)
 	}
 }
 
