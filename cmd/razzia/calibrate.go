@@ -52,8 +52,11 @@ again; with more --games it plays only the tables the smaller run did not
 reach. The games of a table not yet ended are kept as records in the
 directory FILE.games, so a run stopped in the middle of a table resumes
 with the games it had finished there. The log knows the bots by their
-specs: delete it, and that directory, when a level's play changes (a
-fix to a bot can change its play and leave its spec alone). Each table
+specs: a table whose levels play there as they did (a level's spec
+changed only for other table sizes, such as its iterations at 4
+players) is taken from it, one whose play changed is played again.
+Delete it, and that directory, when a fix to a bot changed its play and
+left its spec alone. Each table
 logged keeps the revision of the razzia that played it, and a run that
 takes a table another revision played says so on standard error.
 

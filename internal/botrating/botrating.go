@@ -117,12 +117,14 @@ type Config struct {
 	Progress func(done, total int)
 	// Log, when set, is a file of the tables played so far, one JSON line
 	// each, appended to as each table ends. A run finds there the tables
-	// it would play (the same table, seed and specs) and takes their games
-	// instead of playing them again, so that a run stopped on a busy
-	// machine goes on where it stopped, and a run with more games extends
-	// one with fewer (the tables of fewer games begin those of more). The
-	// log knows the bots by their specs only: delete it when a bot's play
-	// changes.
+	// it would play (the same table and seed, and bots that play there as
+	// the levels' specs do: bot.SamePlay) and takes their games instead of
+	// playing them again, so that a run stopped on a busy machine goes on
+	// where it stopped, a run with more games extends one with fewer (the
+	// tables of fewer games begin those of more), and a level changed at
+	// one table size is played again at that size only. The log knows the
+	// bots by their specs only: delete it when a bot's play changes
+	// without its spec.
 	Log string
 	// Build names the program playing the games (razzia's revision, say;
 	// "" for none): each table logged keeps it, and a table taken from
@@ -295,7 +297,7 @@ func Play(ctx context.Context, c Config, lineups [][]string) ([]Game, error) {
 			seats[i] = specs[l]
 		}
 		seed := c.Seed*1_000_003 + uint64(k)
-		if p, ok := past[k]; ok && p.Seed == seed && slices.Equal(p.Specs, seats) && len(p.Games) == len(seats) {
+		if p, ok := past[k]; ok && p.Seed == seed && samePlay(p.Specs, seats) && len(p.Games) == len(seats) {
 			games = append(games, p.Games...)
 			if c.Build != "" && p.Build != c.Build && c.OtherBuild != nil {
 				c.OtherBuild(k, p.Build)
@@ -346,6 +348,20 @@ func Play(ctx context.Context, c Config, lineups [][]string) ([]Game, error) {
 		}
 	}
 	return games, nil
+}
+
+// samePlay reports whether a table logged with the bots of specs logged,
+// seat by seat, plays as one with the bots of specs.
+func samePlay(logged, specs []string) bool {
+	if len(logged) != len(specs) {
+		return false
+	}
+	for i, s := range specs {
+		if !bot.SamePlay(logged[i], s, len(specs)) {
+			return false
+		}
+	}
+	return true
 }
 
 // Fit rates the levels from the games, in order, with the model (its Tau

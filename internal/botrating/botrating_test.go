@@ -258,6 +258,53 @@ func TestPlayLog(t *testing.T) {
 	}
 }
 
+// TestPlayLogSamePlay: a table logged with a spec that plays there as
+// the level's does (bot.SamePlay) is taken from the log; one whose spec
+// plays otherwise is played again.
+func TestPlayLogSamePlay(t *testing.T) {
+	c := Config{Seed: 2, Workers: 1, Levels: []string{"easy", "medium"}, Log: filepath.Join(t.TempDir(), "log")}
+	lineups := Lineups(c.Levels, nil, 8, c.Seed)
+	if _, err := Play(t.Context(), c, lineups); err != nil {
+		t.Fatal(err)
+	}
+	past, err := readLog(c.Log)
+	if err != nil || len(past) < 2 {
+		t.Fatalf("the log holds %d tables (%v)", len(past), err)
+	}
+	medium, _ := Spec("medium")
+	// Mark both tables' first games, so that a table played again shows.
+	p0, p1 := past[0], past[1]
+	for _, p := range []*logged{&p0, &p1} {
+		p.Games = slices.Clone(p.Games)
+		p.Games[0] = Game{Levels: p.Games[0].Levels, Totals: slices.Repeat([]int{-99}, len(p.Games[0].Totals))}
+		p.Specs = slices.Clone(p.Specs)
+		for i, s := range p.Specs {
+			if s == medium {
+				p.Specs[i] = map[int]string{0: medium + ":noise=0", 1: medium + ":noise=1"}[p.Table]
+			}
+		}
+		if slices.Equal(p.Specs, past[p.Table].Specs) {
+			t.Fatalf("table %d has no medium seat: %v", p.Table, p.Specs)
+		}
+	}
+	os.Remove(c.Log)
+	for _, l := range []logged{p0, p1} {
+		if err := appendLog(c.Log, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	games, err := Play(t.Context(), c, lineups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(games[0].Totals, p0.Games[0].Totals) {
+		t.Errorf("table 0, logged with medium:noise=0, was played again: %v, want the log's %v", games[0].Totals, p0.Games[0].Totals)
+	}
+	if g := games[len(p0.Games)]; slices.Equal(g.Totals, p1.Games[0].Totals) {
+		t.Errorf("table 1, logged with medium:noise=1, was taken from the log: %v", g.Totals)
+	}
+}
+
 // TestPlayLogOtherBuild: a table taken from the log that another build,
 // or an unnamed one, played is reported (a bot's fix may have changed its
 // play, not its spec); the tables this build logged are not, and each
