@@ -231,12 +231,7 @@ func TestPlayLog(t *testing.T) {
 	p0.Games = slices.Clone(p0.Games)
 	p0.Games[0] = Game{Levels: p0.Games[0].Levels, Totals: slices.Repeat([]int{-99}, len(p0.Games[0].Totals))}
 	p1.Seed++
-	os.Remove(c.Log)
-	for _, l := range []logged{p0, p1} {
-		if err := appendLog(c.Log, l); err != nil {
-			t.Fatal(err)
-		}
-	}
+	rewriteLog(t, c.Log, p0, p1)
 	f, _ := os.OpenFile(c.Log, os.O_WRONLY|os.O_APPEND, 0)
 	f.WriteString(`{"table":2,"seed":`)
 	f.Close()
@@ -258,11 +253,10 @@ func TestPlayLog(t *testing.T) {
 	}
 }
 
-// TestPlayLogSamePlay: a table logged with a spec that plays there as
-// the level's does (bot.SamePlay) is taken from the log; one whose spec
-// plays otherwise is played again.
-func TestPlayLogSamePlay(t *testing.T) {
-	c := Config{Seed: 2, Workers: 1, Levels: []string{"easy", "medium"}, Log: filepath.Join(t.TempDir(), "log")}
+// logTables plays the tables of 8 games of c's levels into c.Log and
+// returns their lineups and the tables logged.
+func logTables(t *testing.T, c Config) ([][]string, map[int]logged) {
+	t.Helper()
 	lineups := Lineups(c.Levels, nil, 8, c.Seed)
 	if _, err := Play(t.Context(), c, lineups); err != nil {
 		t.Fatal(err)
@@ -271,6 +265,26 @@ func TestPlayLogSamePlay(t *testing.T) {
 	if err != nil || len(past) < 2 {
 		t.Fatalf("the log holds %d tables (%v)", len(past), err)
 	}
+	return lineups, past
+}
+
+// rewriteLog makes the log at path hold the tables ls alone.
+func rewriteLog(t *testing.T, path string, ls ...logged) {
+	t.Helper()
+	os.Remove(path)
+	for _, l := range ls {
+		if err := appendLog(path, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestPlayLogSamePlay: a table logged with a spec that plays there as
+// the level's does (bot.SamePlay) is taken from the log; one whose spec
+// plays otherwise is played again.
+func TestPlayLogSamePlay(t *testing.T) {
+	c := Config{Seed: 2, Workers: 1, Levels: []string{"easy", "medium"}, Log: filepath.Join(t.TempDir(), "log")}
+	lineups, past := logTables(t, c)
 	medium, _ := Spec("medium")
 	// Mark both tables' first games, so that a table played again shows.
 	p0, p1 := past[0], past[1]
@@ -287,12 +301,7 @@ func TestPlayLogSamePlay(t *testing.T) {
 			t.Fatalf("table %d has no medium seat: %v", p.Table, p.Specs)
 		}
 	}
-	os.Remove(c.Log)
-	for _, l := range []logged{p0, p1} {
-		if err := appendLog(c.Log, l); err != nil {
-			t.Fatal(err)
-		}
-	}
+	rewriteLog(t, c.Log, p0, p1)
 	games, err := Play(t.Context(), c, lineups)
 	if err != nil {
 		t.Fatal(err)
@@ -311,14 +320,7 @@ func TestPlayLogSamePlay(t *testing.T) {
 // logged table keeps the build that played it.
 func TestPlayLogOtherBuild(t *testing.T) {
 	c := Config{Seed: 2, Workers: 1, Levels: []string{"easy", "medium"}, Log: filepath.Join(t.TempDir(), "log"), Build: "aaaa"}
-	lineups := Lineups(c.Levels, nil, 8, c.Seed)
-	if _, err := Play(t.Context(), c, lineups); err != nil {
-		t.Fatal(err)
-	}
-	past, err := readLog(c.Log)
-	if err != nil || len(past) < 2 {
-		t.Fatalf("the log holds %d tables (%v)", len(past), err)
-	}
+	lineups, past := logTables(t, c)
 	for k, l := range past {
 		if l.Build != "aaaa" {
 			t.Errorf("table %d logged as played by %q, want aaaa", k, l.Build)
@@ -331,12 +333,7 @@ func TestPlayLogOtherBuild(t *testing.T) {
 	}
 	p0, p1 := past[0], past[1]
 	p0.Build, p1.Build = "bbbb", ""
-	os.Remove(c.Log)
-	for _, l := range []logged{p0, p1} {
-		if err := appendLog(c.Log, l); err != nil {
-			t.Fatal(err)
-		}
-	}
+	rewriteLog(t, c.Log, p0, p1)
 	if _, err := Play(t.Context(), c, lineups); err != nil {
 		t.Fatal(err)
 	}
