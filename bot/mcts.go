@@ -29,10 +29,9 @@ const DefaultIters = 6000
 // tried (progressive bias). Rewards are a vector over the seats: a share
 // of the win (1/k for k tied winners) plus a small term for the score
 // margin over the best opponent. The playouts of NewMCTS's bots are those
-// of hard and expert (rollout=auto): below AutoLightPlayers seats they
-// follow the heuristic, with noise on its values so that they vary, and
-// stop at the round's end; from there b971414's light rules of thumb to
-// the game's end.
+// of hard and expert (rollout=auto,light=5,policy=flat,cut=none): below 5
+// seats they follow the yardstick's policy to the game's end, with noise
+// on its values so that they vary; at 5, b971414's light rules of thumb.
 //
 // With several workers, each searches its own tree from the same root
 // (root parallelism) and the roots' statistics are summed: the result
@@ -72,12 +71,18 @@ type MCTS struct {
 // iterations per decision (0: no limit) and, when limit is positive,
 // stops after limit, one of the two being set, with workers searching at
 // once (at least 1). It searches as hard and expert do (rollout=auto,
-// policy=flat, cut=none: playouts to the game's end by the yardstick's
-// policy), so that analysis and hints judge as the levels play.
+// light=5, policy=flat, cut=none: playouts to the game's end by the
+// yardstick's policy, by light rules at 5 players), so that analysis and
+// hints judge as the levels play (a test compares it with hard's Fixed
+// spec).
 func NewMCTS(seed uint64, iters int, limit time.Duration, workers int) *MCTS {
 	return &MCTS{iters: iters, limit: limit, workers: max(1, workers), c: 0.4, fpu: -1, bias: 1, noise: 2, dropSE: DropSE,
-		rollout: rolloutAuto, light: AutoLightPlayers, w: &flatWeights, rng: newRand(seed)}
+		rollout: rolloutAuto, light: levelLightPlayers, w: &flatWeights, rng: newRand(seed)}
 }
+
+// levelLightPlayers is the table size from which the levels' playouts
+// follow light rules (their light=5).
+const levelLightPlayers = 5
 
 // Choose implements Bot.
 func (b *MCTS) Choose(v razzia.View) razzia.Move {

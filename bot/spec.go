@@ -53,11 +53,11 @@ type Level struct {
 //
 // Both search the same way: every playout runs to the game's end with
 // the yardstick's policy (policy=flat,cut=none), which wins more than the
-// value function's cut at the round's end for the same time. At 4 players
-// and more hard's playouts follow b971414's light rules instead, which are
-// about ten times as fast; expert's follow the policy up to 4 players
-// (light=5), which won more as one seat against three hard for the same
-// time.
+// value function's cut at the round's end for the same time. At 5
+// players their playouts follow b971414's light rules instead, which are
+// about ten times as fast; up to 4 players the policy's, at a tenth of the
+// iterations, won more as one seat against three searches with light
+// playouts for the same time.
 //
 // Their Fixed specs are the iterations they complete in a decision on
 // the 2-core machine the server runs on, with both cores busy (each
@@ -68,13 +68,15 @@ type Level struct {
 // number of workers):
 //
 //	players            2        3        4        5
-//	hard  iters/cpu-s  31,000   14,700   120,600  115,400
+//	hard  iters/cpu-s  31,000   14,700   10,900*  115,400
 //	expert iters/cpu-s 30,200   13,600   9,770*   98,700
-//	hard  × 0.7 s      21,700   10,300   84,400   80,800
+//	hard  × 0.7 s      21,700   10,300   7,600    80,800
 //	expert × 6 s       181,000  81,600   58,600   592,000
 //
-// (* With the policy's playouts: 108,300 light ones times 11,489/127,358,
-// the two rates measured side by side at 4 players.)
+// (* With the policy's playouts: the light ones' rate, 120,600 and
+// 108,300, times 11,489/127,358, the two rates measured side by side at 4
+// players. Both levels play light playouts at 5 players only: at 4 the
+// policy's, at a tenth of the iterations, won more.)
 //
 // (On an idle machine a CPU-second runs about a sixth more.) A
 // mid-game position is the dear part of a game: near its end a playout
@@ -85,7 +87,7 @@ type Level struct {
 var levels = []Level{
 	{"easy", "heuristic:noise=6", "heuristic:noise=6", "values cards like medium but misjudges them often"},
 	{"medium", "heuristic", "heuristic", "values lots and cheques as a good player does; never looks ahead"},
-	{"hard", "mcts:time=" + hardTime.String() + ",rollout=auto,policy=flat,cut=none", "mcts:iters=21700/10300/84400/80800,workers=1,rollout=auto,policy=flat,cut=none", "before each decision, tries out how the game could go on, many times over; answers within a second"},
+	{"hard", "mcts:time=" + hardTime.String() + ",rollout=auto,light=5,policy=flat,cut=none", "mcts:iters=21700/10300/7600/80800,workers=1,rollout=auto,light=5,policy=flat,cut=none", "before each decision, tries out how the game could go on, many times over; answers within a second"},
 	{"expert", "mcts:time=3s,workers=all,rollout=auto,light=5,policy=flat,cut=none", "mcts:iters=181000/81600/58600/592000,workers=2,rollout=auto,light=5,policy=flat,cut=none", "plays like hard but thinks longer, up to three seconds a decision"},
 }
 
@@ -274,9 +276,10 @@ func addWeightOptions[B any](opts map[string]setter[B], w func(B) **weights) {
 func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	m := NewMCTS(seed, DefaultIters, 0, 1)
 	// A spec's playouts stay the heuristic's, cut at the round's end,
-	// unless it says otherwise, so that specs written before rollout,
-	// policy and cut play as they did.
-	m.rollout, m.w, m.cut = rolloutHeuristic, &defaultWeights, true
+	// unless it says otherwise, and rollout=auto goes light from
+	// AutoLightPlayers unless light=N says otherwise, so that specs
+	// written before rollout, policy, cut and light play as they did.
+	m.rollout, m.w, m.cut, m.light = rolloutHeuristic, &defaultWeights, true, AutoLightPlayers
 	given, err := setOptions(m, name, opts, hasOpts, mctsOptions,
 		"iters=N (or N/N/N/N by 2 to 5 players), time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, light=N (the table size from which rollout=auto is light), policy=heuristic|flat, crn=0|1, drop=X, chance=sample|strat, value=NAME, the policy's weights")
 	if err != nil {
