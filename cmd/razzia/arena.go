@@ -22,7 +22,8 @@ import (
 
 var arenaSynopsis = fmt.Sprintf(`
 usage: razzia arena (--seats SPEC,SPEC,... | --bots SPEC,... [--players N]) [flags]
-       razzia arena --ladder --bots SPEC,SPEC,... [--players N] [--deals D] [flags]
+       razzia arena --ladder --bots SPEC,SPEC,... [--players N] [--deals D]
+                    [--records DIR [--resume]] [flags]
 
 Arena plays games between bots and reports how each bot did: the games it
 played (seat-games: a bot holding two seats plays two per game), its wins (a
@@ -85,8 +86,12 @@ writes every game as a record (game-0001.json, ...) that "razzia replay"
 accepts, replacing files of the same names; with --resume, a game whose
 record is there already is read from it, not played again, so a run
 stopped or killed and started again with the same flags plays only the
-games it lacks (a record of another run is an error). On a terminal, a progress bar on standard error shows the games
-done, games/s and the time left; on a pipe nothing is shown.
+games it lacks (a record of another run is an error). A ladder writes each
+table's games to a directory of its own in DIR (table-01, table-02, ... in
+the order the tables are played) and resumes the same way: a ladder of hours
+can be stopped and started again, and rates as if it had run at once. On a
+terminal, a progress bar on standard error shows the games done, games/s and
+the time left; on a pipe nothing is shown.
 
 Examples:
   razzia arena --seats hard,heuristic,heuristic,heuristic --games 200
@@ -139,7 +144,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 	if *ladder {
 		return runLadder(ladderArgs{bots: *bots, players: *players, deals: *deals, seed: *seed, workers: *workers,
-			json: *asJSON, timeout: *timeout, set: set}, fs, stdout, stderr)
+			json: *asJSON, timeout: *timeout, records: *records, resume: *resume, set: set}, fs, stdout, stderr)
 	}
 	if err := arenaPairs(set, *resume, *records); err != nil {
 		return fail("%v", err)
@@ -180,6 +185,11 @@ func arenaPairs(set map[string]bool, resume bool, records string) error {
 	if set["deals"] {
 		return errors.New("--deals goes with --ladder")
 	}
+	return resumePair(resume, records)
+}
+
+// resumePair checks that --resume comes with --records.
+func resumePair(resume bool, records string) error {
 	if resume && records == "" {
 		return errors.New("--resume goes with --records: the directory of the run to resume")
 	}
@@ -308,6 +318,8 @@ type ladderArgs struct {
 	seed                    uint64
 	json                    bool
 	timeout                 time.Duration
+	records                 string
+	resume                  bool
 	set                     map[string]bool
 }
 
@@ -316,7 +328,7 @@ func runLadder(a ladderArgs, fs *flag.FlagSet, stdout, stderr io.Writer) int {
 	fail := func(format string, args ...any) int {
 		return usageError(stderr, fs, arenaSynopsis, format, args...)
 	}
-	for _, f := range []string{"seats", "games", "records", "resume", "duplicate"} {
+	for _, f := range []string{"seats", "games", "duplicate"} {
 		if a.set[f] {
 			return fail("--%s does not go with --ladder, which plays --deals deals at every table of --players of the --bots", f)
 		}
@@ -330,20 +342,33 @@ func runLadder(a ladderArgs, fs *flag.FlagSet, stdout, stderr io.Writer) int {
 	if a.workers < 1 {
 		return fail("--workers %d: want at least 1", a.workers)
 	}
+	if err := resumePair(a.resume, a.records); err != nil {
+		return fail("%v", err)
+	}
 	con := newConsole(stderr) // the games' bots, the signal's notice, the bar
 	c := arena.LadderConfig{Bots: splitSpecs(a.bots), Players: a.players, Deals: a.deals, Seed: a.seed,
-		Workers: a.workers, New: arenaFactory(botexec.Options{Timeout: a.timeout, Stderr: con})}
+		Workers: a.workers, Records: a.records, Resume: a.resume,
+		New: arenaFactory(botexec.Options{Timeout: a.timeout, Stderr: con})}
 	if err := c.Check(); err != nil {
 		return fail("%v", err)
 	}
 	total := len(arena.Tables(c.Bots, c.Players)) * c.Deals * c.Players
 	bar := newProgress(con, total, "ladder", "games")
-	if bar != nil {
-		c.Progress = func(done, _ int) { bar.Set(done) }
+	c.Progress = func(done, _ int) {
+		if bar != nil {
+			bar.Set(done)
+		}
+		if arenaProgress != nil {
+			arenaProgress(done)
+		}
 	}
 	r, status, err := interruptible(bar, con, arenaStopping, func(ctx context.Context) (*arena.LadderResult, error) { return arena.RunLadder(ctx, c) })
 	if err != nil {
-		return runFailed(con, "arena", err, status)
+		status = runFailed(con, "arena", err, status)
+		if a.records != "" && errors.Is(err, context.Canceled) {
+			fmt.Fprintf(con, "razzia arena: the games finished are recorded in %s; the same command with --resume plays only the others\n", a.records)
+		}
+		return status
 	}
 	if a.json {
 		enc := json.NewEncoder(stdout)

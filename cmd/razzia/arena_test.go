@@ -219,7 +219,7 @@ func TestArenaLadderUsage(t *testing.T) {
 		{[]string{"--ladder", "--bots", "random"}, "cannot fill a table of 4"},
 		{[]string{"--ladder", "--bots", "random,medium", "--players", "2", "--deals", "0"}, "--deals 0"},
 		{[]string{"--bots", "random,medium", "--deals", "3"}, "--deals goes with --ladder"},
-		{[]string{"--ladder", "--bots", "random,medium", "--resume"}, "--resume does not go with --ladder"},
+		{[]string{"--ladder", "--bots", "random,medium", "--players", "2", "--resume"}, "--resume goes with --records"},
 		{[]string{"--bots", "random,medium", "--resume"}, "--resume goes with --records"},
 	} {
 		_, stderr, status := runCmd(t, nil, append([]string{"arena"}, tt.args...)...)

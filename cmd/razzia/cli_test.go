@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -417,6 +418,56 @@ func TestArenaInterrupted(t *testing.T) {
 				t.Errorf("stderr %q does not say the run was interrupted", stderr)
 			}
 		})
+	}
+}
+
+// TestArenaLadderInterrupted: a ladder with --records stopped by SIGINT
+// says how to go on, and the same command with --resume plays only the
+// games it lacks and rates as a ladder that never stopped.
+func TestArenaLadderInterrupted(t *testing.T) {
+	var signals chan<- os.Signal
+	notifySignals = func(c chan<- os.Signal, _ ...os.Signal) { signals = c }
+	stopSignals = func(chan<- os.Signal) {}
+	arenaProgress = func(done int) {
+		if done == 5 {
+			signals <- os.Interrupt
+		}
+	}
+	t.Cleanup(func() {
+		notifySignals, stopSignals, arenaProgress = defaultNotify, defaultStop, nil
+	})
+	dir := t.TempDir()
+	args := []string{"arena", "--ladder", "--bots", "random,easy,medium", "--players", "2", "--deals", "2",
+		"--seed", "6", "--workers", "1", "--json", "--records", dir}
+	_, stderr, status := runCmd(t, nil, args...)
+	if status != 130 {
+		t.Fatalf("status %d, want 130; stderr %q", status, stderr)
+	}
+	if want := "recorded in " + dir + "; the same command with --resume plays only the others"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q does not say how to go on", stderr)
+	}
+	arenaProgress = nil
+
+	resumed, stderr, status := runCmd(t, nil, append(args, "--resume")...)
+	if status != 0 {
+		t.Fatalf("resumed: status %d, %s", status, stderr)
+	}
+	whole, _, status := runCmd(t, nil, args[:len(args)-2]...)
+	if status != 0 {
+		t.Fatalf("without records: status %d", status)
+	}
+	var a, b arena.LadderResult
+	if err := json.Unmarshal([]byte(resumed), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(whole), &b); err != nil {
+		t.Fatal(err)
+	}
+	if a.Resumed < 5 || a.Resumed >= 12 || a.Games != 12 {
+		t.Errorf("resumed %d of %d games, want 5 to 11 of 12", a.Resumed, a.Games)
+	}
+	if !reflect.DeepEqual(a.Rungs, b.Rungs) {
+		t.Errorf("resumed ladder rated %v, one that never stopped %v", a.Rungs, b.Rungs)
 	}
 }
 

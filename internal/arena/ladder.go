@@ -3,7 +3,9 @@ package arena
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
@@ -27,6 +29,15 @@ type LadderConfig struct {
 	Seed    uint64   // makes the ladder reproducible
 	Workers int      // games played at once; 0 means GOMAXPROCS
 	New     Factory  // makes the bots; nil means bot.New
+	// Records, when set, is a directory to write every game's record to:
+	// table i's in its subdirectory TableDir(i, tables), as Config.Records
+	// writes them.
+	Records string
+	// Resume, with Records, reads a game whose record is there already
+	// instead of playing it, as Config.Resume does: a ladder of hours,
+	// stopped or killed, plays only the games it lacks when started again
+	// with the same configuration, and rates as if it had never stopped.
+	Resume bool
 	// Progress, when set, is called after each finished game with the
 	// games finished so far and the games in all; calls are never
 	// concurrent.
@@ -53,10 +64,13 @@ type Rung struct {
 
 // LadderResult is the outcome of a ladder.
 type LadderResult struct {
-	Players int           `json:"players"`
-	Deals   int           `json:"deals"`
-	Tables  [][]string    `json:"tables"`
-	Games   int           `json:"games"`
+	Players int        `json:"players"`
+	Deals   int        `json:"deals"`
+	Tables  [][]string `json:"tables"`
+	Games   int        `json:"games"`
+	// Resumed is the number of games read from their records (Resume)
+	// instead of played; the decision times are of the others.
+	Resumed int           `json:"resumed,omitempty"`
 	Seed    uint64        `json:"seed"`
 	Rungs   []Rung        `json:"rungs"` // the best first
 	Elapsed time.Duration `json:"elapsed_ns"`
@@ -88,6 +102,9 @@ func (c *LadderConfig) Check() error {
 	}
 	if c.Deals < 0 {
 		return fmt.Errorf("%d deals: the number of deals cannot be negative", c.Deals)
+	}
+	if c.Resume && c.Records == "" {
+		return errors.New("resuming needs the directory of the records")
 	}
 	for _, table := range Tables(c.Bots, c.Players) {
 		rc := Config{Seats: table, New: c.New, Workers: c.Workers}
@@ -145,7 +162,10 @@ func RunLadder(ctx context.Context, c LadderConfig) (*LadderResult, error) {
 	for i, table := range tabs {
 		rc := Config{
 			Seats: table, Games: c.Deals * c.Players, Seed: tableSeed(c.Seed, i),
-			Workers: c.Workers, New: c.New, Duplicate: true,
+			Workers: c.Workers, New: c.New, Duplicate: true, Resume: c.Resume,
+		}
+		if c.Records != "" {
+			rc.Records = filepath.Join(c.Records, TableDir(i, len(tabs)))
 		}
 		if c.Progress != nil {
 			done := res.Games
@@ -156,6 +176,7 @@ func RunLadder(ctx context.Context, c LadderConfig) (*LadderResult, error) {
 			return nil, fmt.Errorf("table %s: %w", table, err)
 		}
 		res.Games += r.Games
+		res.Resumed += r.Resumed
 		res.Runs = append(res.Runs, r)
 	}
 	rungs, err := rate(c, res.Runs)
@@ -251,6 +272,14 @@ func (r *LadderResult) Timing(spec string) Timing {
 		}
 	}
 	return h.timing()
+}
+
+// TableDir returns the name of the subdirectory of a ladder's Records
+// that holds the records of table i, from 0, of n: table-01 and so on, in
+// the order of Tables.
+func TableDir(i, n int) string {
+	width := max(2, len(strconv.Itoa(max(n, 1))))
+	return fmt.Sprintf("table-%0*d", width, i+1)
 }
 
 // tableSeed returns the run seed of table i of a ladder, keyed with the

@@ -2,10 +2,13 @@ package arena
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -79,6 +82,84 @@ func TestLadder(t *testing.T) {
 	}
 }
 
+// TestLadderResume stops a ladder in its second table, then starts it
+// again with Resume: only the games without a record are played, each
+// table's records are in its own directory, and the ratings are those of
+// a ladder that never stopped.
+func TestLadderResume(t *testing.T) {
+	c := LadderConfig{Bots: []string{"rand", "first", "last"}, Players: 2, Deals: 3, Seed: 8, Workers: 1, New: fakeNew(nil)}
+	whole, err := RunLadder(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	c.Records = t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const stopAt = 8 // of 3 tables of 6 games: the second table's second game
+	c.Progress = func(done, _ int) {
+		if done == stopAt {
+			cancel()
+		}
+	}
+	if _, err := RunLadder(ctx, c); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped ladder: error %v, want context.Canceled", err)
+	}
+	played := func(table int) int {
+		files, _ := filepath.Glob(filepath.Join(c.Records, TableDir(table, 3), "game-*.json"))
+		return len(files)
+	}
+	// A game may end while the stop is being told: the records are of
+	// the games that ended, the second table's first two at least.
+	kept := played(0) + played(1) + played(2)
+	if played(0) != 6 || played(1) < 2 || played(1) == 6 || played(2) != 0 {
+		t.Fatalf("records by table %d, %d, %d after %d games, want 6, 2 to 5, 0", played(0), played(1), played(2), stopAt)
+	}
+
+	var made atomic.Int64
+	c.New, c.Resume, c.Progress = fakeNew(&made), true, nil
+	r, err := RunLadder(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := made.Load(), int64((18-kept)*c.Players); got != want {
+		t.Errorf("%d bots made for games, want %d: only the %d games without a record are played", got, want, 18-kept)
+	}
+	if r.Resumed != kept || r.Games != 18 {
+		t.Errorf("resumed %d of %d games, want %d of 18", r.Resumed, r.Games, kept)
+	}
+	if !reflect.DeepEqual(r.Rungs, whole.Rungs) {
+		t.Errorf("resumed ladder rated %v, the ladder without records %v", r.Rungs, whole.Rungs)
+	}
+	for table := range 3 {
+		if n := played(table); n != 6 {
+			t.Errorf("table %d has %d records, want 6", table+1, n)
+		}
+	}
+	var out strings.Builder
+	r.WriteText(&out, ReportOptions{Workers: 1})
+	if want := fmt.Sprintf("%d games read from the records of an earlier run, not played: the decision times are of the other %d", kept, 18-kept); !strings.Contains(out.String(), want) {
+		t.Errorf("the report does not say which games were played:\n%s", out.String())
+	}
+
+	// A ladder of other bots finds records of other games there.
+	c.Bots = []string{"rand", "last", "first"}
+	if _, err := RunLadder(context.Background(), c); err == nil || !strings.Contains(err.Error(), "table-01") {
+		t.Errorf("a ladder of other tables resumed from these records: error %v, want one naming table-01", err)
+	}
+}
+
+func TestTableDir(t *testing.T) {
+	for _, tt := range []struct {
+		i, n int
+		want string
+	}{{0, 3, "table-01"}, {9, 10, "table-10"}, {4, 120, "table-005"}} {
+		if got := TableDir(tt.i, tt.n); got != tt.want {
+			t.Errorf("TableDir(%d, %d) = %q, want %q", tt.i, tt.n, got, tt.want)
+		}
+	}
+}
+
 func TestLadderErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -90,6 +171,7 @@ func TestLadderErrors(t *testing.T) {
 		{"one seat", LadderConfig{Bots: []string{"rand", "first"}, Players: 1}, "Razzia is for 2 to 5"},
 		{"bad spec", LadderConfig{Bots: []string{"rand", "nope"}, Players: 2}, "unknown bot"},
 		{"negative deals", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Deals: -1}, "negative"},
+		{"resume without records", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Resume: true}, "directory of the records"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

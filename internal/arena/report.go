@@ -37,15 +37,21 @@ func (r *Result) WriteJSON(w io.Writer, workers int, interrupted bool) error {
 	return enc.Encode(Report{Result: r, Workers: workers, GamesPerSecond: r.GamesPerSecond(), Interrupted: interrupted})
 }
 
+// writeResumed says, when some of the games were read from their records,
+// how many, and that the decision times are of the others.
+func writeResumed(w io.Writer, resumed, games int) {
+	if resumed > 0 {
+		fmt.Fprintf(w, "%s read from the records of an earlier run, not played: the decision times are of the other %d\n",
+			textreport.Plural(resumed, "game", "games"), games-resumed)
+	}
+}
+
 // writeHead writes the run's first lines: its games, seed and speed, the
 // games resumed and the seats.
 func (r *Result) writeHead(w io.Writer, workers int) {
 	fmt.Fprintf(w, "%s of %d players, seed %d, %s: %.1fs, %.1f games/s\n",
 		textreport.Plural(r.Games, "game", "games"), r.Players, r.Seed, textreport.Plural(workers, "worker", "workers"), r.Elapsed.Seconds(), r.GamesPerSecond())
-	if r.Resumed > 0 {
-		fmt.Fprintf(w, "%s read from the records of an earlier run, not played: the decision times are of the other %d\n",
-			textreport.Plural(r.Resumed, "game", "games"), r.Games-r.Resumed)
-	}
+	writeResumed(w, r.Resumed, r.Games)
 	fmt.Fprintf(w, "seats (rotated every game): %s", strings.Join(r.Seats, ", "))
 	if r.Balanced {
 		fmt.Fprintln(w, "; every bot sat in every position equally often")
@@ -177,6 +183,7 @@ func (r *LadderResult) WriteText(w io.Writer, o ReportOptions) {
 	fmt.Fprintf(w, "ladder of %d bots: %s of %d players, %s each, %s, seed %d, %s: %.1fs\n",
 		len(r.Rungs), textreport.Plural(len(r.Tables), "table", "tables"), r.Players, textreport.Plural(r.Deals, "duplicate deal", "duplicate deals"),
 		textreport.Plural(r.Games, "game", "games"), r.Seed, textreport.Plural(workers, "worker", "workers"), r.Elapsed.Seconds())
+	writeResumed(w, r.Resumed, r.Games)
 	fmt.Fprintln(w, "Weng–Lin (Plackett–Luce) ratings from every game's finishing order, ranked by mu - 3 sigma.")
 	fmt.Fprintln(w)
 	rows := [][]string{{"rank", "bot", "ordinal", "mu", "sigma", "95% interval", "games", "win rate", "score"}}
