@@ -377,23 +377,29 @@ var interruptions = []struct {
 	{"SIGTERM", syscall.SIGTERM, 143},
 }
 
+// interruptArenaAt makes the arena runs of t receive sig once they have
+// finished done games.
+func interruptArenaAt(t *testing.T, done int, sig os.Signal) {
+	var signals chan<- os.Signal
+	notifySignals = func(c chan<- os.Signal, _ ...os.Signal) { signals = c }
+	stopSignals = func(chan<- os.Signal) {}
+	arenaProgress = func(n int) {
+		if n == done {
+			signals <- sig
+		}
+	}
+	t.Cleanup(func() {
+		notifySignals, stopSignals, arenaProgress = defaultNotify, defaultStop, nil
+	})
+}
+
 // TestArenaInterrupted: SIGINT or SIGTERM in the middle of an arena run
 // ends it with 130 or 143, and reports the games already played, whose
 // records are written.
 func TestArenaInterrupted(t *testing.T) {
 	for _, tt := range interruptions {
 		t.Run(tt.name, func(t *testing.T) {
-			var signals chan<- os.Signal
-			notifySignals = func(c chan<- os.Signal, _ ...os.Signal) { signals = c }
-			stopSignals = func(chan<- os.Signal) {}
-			arenaProgress = func(done int) {
-				if done == 3 {
-					signals <- tt.sig
-				}
-			}
-			t.Cleanup(func() {
-				notifySignals, stopSignals, arenaProgress = defaultNotify, defaultStop, nil
-			})
+			interruptArenaAt(t, 3, tt.sig)
 			dir := t.TempDir()
 			stdout, stderr, status := runCmd(t, nil, "arena", "--seats", "random,random", "--games", "100000",
 				"--workers", "1", "--records", dir, "--json")
@@ -425,17 +431,7 @@ func TestArenaInterrupted(t *testing.T) {
 // says how to go on, and the same command with --resume plays only the
 // games it lacks and rates as a ladder that never stopped.
 func TestArenaLadderInterrupted(t *testing.T) {
-	var signals chan<- os.Signal
-	notifySignals = func(c chan<- os.Signal, _ ...os.Signal) { signals = c }
-	stopSignals = func(chan<- os.Signal) {}
-	arenaProgress = func(done int) {
-		if done == 5 {
-			signals <- os.Interrupt
-		}
-	}
-	t.Cleanup(func() {
-		notifySignals, stopSignals, arenaProgress = defaultNotify, defaultStop, nil
-	})
+	interruptArenaAt(t, 5, os.Interrupt)
 	dir := t.TempDir()
 	args := []string{"arena", "--ladder", "--bots", "random,easy,medium", "--players", "2", "--deals", "2",
 		"--seed", "6", "--workers", "1", "--json", "--records", dir}
