@@ -23,7 +23,7 @@ import (
 var arenaSynopsis = fmt.Sprintf(`
 usage: razzia arena (--seats SPEC,SPEC,... | --bots SPEC,... [--players N]) [flags]
        razzia arena --ladder --bots SPEC,SPEC,... [--players N] [--deals D]
-                    [--records DIR [--resume]] [flags]
+                    [--cheap N --cheap-deals D] [--records DIR [--resume]] [flags]
 
 Arena plays games between bots and reports how each bot did: the games it
 played (seat-games: a bot holding two seats plays two per game), its wins (a
@@ -78,7 +78,12 @@ duplicate deals, and every game's finishing order updates the bots'
 Weng–Lin ratings (Plackett–Luce, as OpenSkill; shared wins are shared
 ranks). It prints each bot's rating, mu and sigma, ranked by the
 conservative mu - 3 sigma, with the 95%% interval mu ± 1.96 sigma, its win
-rate and decision times. docs/strength.md holds the current ladder.
+rate, decision times, and the gap between each bot's interval and the
+next one's: below 0 the two overlap, and more deals are needed to part
+them. --cheap N --cheap-deals D gives the tables of the first N bots
+alone D deals, more than --deals: bots that never look ahead play
+thousands of games a second and need many deals to part, while a
+search's table can take hours. docs/strength.md holds the current ladder.
 
 The same --seed gives the same games, bit for bit, however many workers
 play them (bots limited by time, and the timings, excepted). --records DIR
@@ -100,6 +105,7 @@ Examples:
   razzia arena --seats "exec:python3 examples/bot.py,heuristic,heuristic" --games 30
   razzia arena --seats hard,hard@b971414 --games 200 --duplicate
   razzia arena --ladder --bots random,easy,medium,hard --players 2 --deals 20
+  razzia arena --ladder --bots random,easy,medium,hard --players 2 --deals 10 --cheap 3 --cheap-deals 100
 
 Ctrl-C (SIGINT) or SIGTERM stops a run: the games in progress end at
 their next decision (a program's may take up to --bot-timeout) and are
@@ -129,6 +135,8 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	duplicate := fs.Bool("duplicate", false, "replay every deal with the seats rotated (--games should be a multiple of the players)")
 	ladder := fs.Bool("ladder", false, "rate the --bots on a ladder of duplicate deals at every table of --players of them")
 	deals := fs.Int("deals", arena.DefaultDeals, "deals per table with --ladder")
+	cheap := fs.Int("cheap", 0, "with --ladder: the first `N` bots are cheap, their tables alone play --cheap-deals")
+	cheapDeals := fs.Int("cheap-deals", 0, "with --cheap: deals per table of cheap bots alone (more than --deals)")
 	rest, status, done := parseFlags(fs, arenaSynopsis, args, stdout, stderr)
 	if done {
 		return status
@@ -143,7 +151,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
 	if *ladder {
-		return runLadder(ladderArgs{bots: *bots, players: *players, deals: *deals, seed: *seed, workers: *workers,
+		return runLadder(ladderArgs{bots: *bots, players: *players, deals: *deals, cheap: *cheap, cheapDeals: *cheapDeals, seed: *seed, workers: *workers,
 			json: *asJSON, timeout: *timeout, records: *records, resume: *resume, set: set}, fs, stdout, stderr)
 	}
 	if err := arenaPairs(set, *resume, *records); err != nil {
@@ -182,8 +190,10 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // arenaPairs checks the flags that go only with another one, outside a
 // ladder.
 func arenaPairs(set map[string]bool, resume bool, records string) error {
-	if set["deals"] {
-		return errors.New("--deals goes with --ladder")
+	for _, f := range []string{"deals", "cheap", "cheap-deals"} {
+		if set[f] {
+			return fmt.Errorf("--%s goes with --ladder", f)
+		}
 	}
 	return resumePair(resume, records)
 }
@@ -315,6 +325,7 @@ func runFailed(stderr io.Writer, command string, err error, status int) int {
 type ladderArgs struct {
 	bots                    string
 	players, deals, workers int
+	cheap, cheapDeals       int
 	seed                    uint64
 	json                    bool
 	timeout                 time.Duration
@@ -346,14 +357,14 @@ func runLadder(a ladderArgs, fs *flag.FlagSet, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	con := newConsole(stderr) // the games' bots, the signal's notice, the bar
-	c := arena.LadderConfig{Bots: splitSpecs(a.bots), Players: a.players, Deals: a.deals, Seed: a.seed,
+	c := arena.LadderConfig{Bots: splitSpecs(a.bots), Players: a.players, Deals: a.deals,
+		Cheap: a.cheap, CheapDeals: a.cheapDeals, Seed: a.seed,
 		Workers: a.workers, Records: a.records, Resume: a.resume,
 		New: arenaFactory(botexec.Options{Timeout: a.timeout, Stderr: con})}
 	if err := c.Check(); err != nil {
 		return fail("%v", err)
 	}
-	total := len(arena.Tables(c.Bots, c.Players)) * c.Deals * c.Players
-	bar := newProgress(con, total, "ladder", "games")
+	bar := newProgress(con, c.Games(), "ladder", "games")
 	c.Progress = func(done, _ int) {
 		if bar != nil {
 			bar.Set(done)

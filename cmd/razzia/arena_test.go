@@ -206,6 +206,10 @@ func TestArenaLadder(t *testing.T) {
 	if len(r.Rungs) != 2 || r.Games != 2 {
 		t.Errorf("rungs %v, games %d", r.Rungs, r.Games)
 	}
+	stdout, stderr, status = runCmd(t, nil, "arena", "--ladder", "--bots", "random,easy,medium", "--players", "2", "--deals", "1", "--cheap", "2", "--cheap-deals", "3")
+	if want := "3 tables of 2 players, 1 duplicate deal each (3 at the 1 table of the first 2 bots alone), 10 games"; status != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("--cheap: status %d, %s\noutput lacks %q:\n%s", status, stderr, want, stdout)
+	}
 }
 
 func TestArenaLadderUsage(t *testing.T) {
@@ -221,6 +225,10 @@ func TestArenaLadderUsage(t *testing.T) {
 		{[]string{"--bots", "random,medium", "--deals", "3"}, "--deals goes with --ladder"},
 		{[]string{"--ladder", "--bots", "random,medium", "--players", "2", "--resume"}, "--resume goes with --records"},
 		{[]string{"--bots", "random,medium", "--resume"}, "--resume goes with --records"},
+		{[]string{"--bots", "random,medium", "--cheap", "2"}, "--cheap goes with --ladder"},
+		{[]string{"--bots", "random,medium", "--cheap-deals", "20"}, "--cheap-deals goes with --ladder"},
+		{[]string{"--ladder", "--bots", "random,medium", "--players", "2", "--cheap", "2"}, "2 cheap bots but no cheap deals"},
+		{[]string{"--ladder", "--bots", "random,medium", "--players", "2", "--cheap", "2", "--cheap-deals", "4"}, "4 cheap deals, fewer than the 10"},
 	} {
 		_, stderr, status := runCmd(t, nil, append([]string{"arena"}, tt.args...)...)
 		if status != 2 || !strings.Contains(stderr, tt.want) {

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -26,9 +27,16 @@ type LadderConfig struct {
 	Bots    []string // distinct bot specs, at least Players of them
 	Players int      // seats per table, 2 to 5
 	Deals   int      // deals per table; 0 means DefaultDeals
-	Seed    uint64   // makes the ladder reproducible
-	Workers int      // games played at once; 0 means GOMAXPROCS
-	New     Factory  // makes the bots; nil means bot.New
+	// Cheap, when above 0, is how many of Bots, from the first, cost
+	// little a game; the tables of those bots alone play CheapDeals
+	// deals, the others Deals. A search's games can take hours a table,
+	// while bots that never look ahead play thousands a second and need
+	// many deals before their intervals part.
+	Cheap      int
+	CheapDeals int     // deals at a table of cheap bots alone, with Cheap
+	Seed       uint64  // makes the ladder reproducible
+	Workers    int     // games played at once; 0 means GOMAXPROCS
+	New        Factory // makes the bots; nil means bot.New
 	// Records, when set, is a directory to write every game's record to:
 	// table i's in its subdirectory TableDir(i, tables), as Config.Records
 	// writes them.
@@ -64,10 +72,14 @@ type Rung struct {
 
 // LadderResult is the outcome of a ladder.
 type LadderResult struct {
-	Players int        `json:"players"`
-	Deals   int        `json:"deals"`
-	Tables  [][]string `json:"tables"`
-	Games   int        `json:"games"`
+	Players int `json:"players"`
+	Deals   int `json:"deals"`
+	// Cheap and CheapDeals are the configuration's: the tables of the
+	// first Cheap bots alone played CheapDeals deals, the others Deals.
+	Cheap      int        `json:"cheap,omitempty"`
+	CheapDeals int        `json:"cheap_deals,omitempty"`
+	Tables     [][]string `json:"tables"`
+	Games      int        `json:"games"`
 	// Resumed is the number of games read from their records (Resume)
 	// instead of played; the decision times are of the others.
 	Resumed int           `json:"resumed,omitempty"`
@@ -103,6 +115,9 @@ func (c *LadderConfig) Check() error {
 	if c.Deals < 0 {
 		return fmt.Errorf("%d deals: the number of deals cannot be negative", c.Deals)
 	}
+	if err := c.checkCheap(); err != nil {
+		return err
+	}
 	if c.Resume && c.Records == "" {
 		return errors.New("resuming needs the directory of the records")
 	}
@@ -114,6 +129,50 @@ func (c *LadderConfig) Check() error {
 		c.New = rc.New
 	}
 	return nil
+}
+
+// checkCheap validates Cheap and CheapDeals.
+func (c *LadderConfig) checkCheap() error {
+	switch deals := cmp.Or(c.Deals, DefaultDeals); {
+	case c.Cheap < 0 || c.Cheap > len(c.Bots):
+		return fmt.Errorf("%d cheap bots: want 0 to the %d bots", c.Cheap, len(c.Bots))
+	case c.Cheap > 0 && c.Cheap < c.Players:
+		return fmt.Errorf("%d cheap bots cannot fill a table of %d: no table would play the cheap deals", c.Cheap, c.Players)
+	case c.CheapDeals < 0:
+		return fmt.Errorf("%d cheap deals: the number of deals cannot be negative", c.CheapDeals)
+	case c.Cheap > 0 && c.CheapDeals == 0:
+		return fmt.Errorf("%d cheap bots but no cheap deals: say how many deals their tables play", c.Cheap)
+	case c.CheapDeals > 0 && c.Cheap == 0:
+		return fmt.Errorf("%d cheap deals but no cheap bots: say how many of the bots, from the first, are cheap", c.CheapDeals)
+	case c.CheapDeals > 0 && c.CheapDeals < deals:
+		return fmt.Errorf("%d cheap deals, fewer than the %d of the other tables: cheap bots' tables play more deals, not fewer", c.CheapDeals, deals)
+	}
+	return nil
+}
+
+// tableDeals returns the deals table plays: CheapDeals when its bots are
+// all among the first Cheap, else Deals. Deals must be set.
+func (c *LadderConfig) tableDeals(table []string) int {
+	if c.Cheap == 0 {
+		return c.Deals
+	}
+	for _, spec := range table {
+		if slices.Index(c.Bots, spec) >= c.Cheap {
+			return c.Deals
+		}
+	}
+	return c.CheapDeals
+}
+
+// Games returns the games the ladder plays in all.
+func (c *LadderConfig) Games() int {
+	d := *c
+	d.Deals = cmp.Or(d.Deals, DefaultDeals)
+	n := 0
+	for _, table := range Tables(c.Bots, c.Players) {
+		n += d.tableDeals(table) * c.Players
+	}
+	return n
 }
 
 // Tables returns the tables of a ladder: every choice of players bots
@@ -157,11 +216,11 @@ func RunLadder(ctx context.Context, c LadderConfig) (*LadderResult, error) {
 	}
 	start := time.Now()
 	tabs := Tables(c.Bots, c.Players)
-	res := &LadderResult{Players: c.Players, Deals: c.Deals, Tables: tabs, Seed: c.Seed}
-	total := len(tabs) * c.Deals * c.Players
+	res := &LadderResult{Players: c.Players, Deals: c.Deals, Cheap: c.Cheap, CheapDeals: c.CheapDeals, Tables: tabs, Seed: c.Seed}
+	total := c.Games()
 	for i, table := range tabs {
 		rc := Config{
-			Seats: table, Games: c.Deals * c.Players, Seed: tableSeed(c.Seed, i),
+			Seats: table, Games: c.tableDeals(table) * c.Players, Seed: tableSeed(c.Seed, i),
 			Workers: c.Workers, New: c.New, Duplicate: true, Resume: c.Resume,
 		}
 		if c.Records != "" {
@@ -190,7 +249,8 @@ func RunLadder(ctx context.Context, c LadderConfig) (*LadderResult, error) {
 
 // rate rates c's bots over the games of runs, deal by deal, each deal's
 // tables in order and each table's rotations in order, and returns their
-// rungs, the best first.
+// rungs, the best first. Past the deals of the other tables, the tables
+// of cheap bots go on alone.
 func rate(c LadderConfig, runs []*Result) ([]Rung, error) {
 	m := LadderModel()
 	ratings := map[string]rating.Rating{}
@@ -199,8 +259,15 @@ func rate(c LadderConfig, runs []*Result) ([]Rung, error) {
 		ratings[spec] = m.New()
 		rungs[spec] = &Rung{Spec: spec}
 	}
-	for g := range c.Deals * c.Players {
+	most := 0
+	for _, r := range runs {
+		most = max(most, len(r.Outcomes))
+	}
+	for g := range most {
 		for _, r := range runs {
+			if g >= len(r.Outcomes) {
+				continue
+			}
 			if err := rateGame(m, r.Outcomes[g], ratings, rungs); err != nil {
 				return nil, err
 			}

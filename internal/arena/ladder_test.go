@@ -82,6 +82,59 @@ func TestLadder(t *testing.T) {
 	}
 }
 
+// TestLadderCheap gives the table of the cheap bots alone more deals:
+// its first deals are those of a ladder without cheap bots, its others
+// are rated after every other table's, and the report says so and gives
+// the gap between neighbours' intervals.
+func TestLadderCheap(t *testing.T) {
+	even := LadderConfig{Bots: []string{"rand", "first", "last"}, Players: 2, Deals: 2, Seed: 5, New: fakeNew(nil)}
+	c := even
+	c.Cheap, c.CheapDeals = 2, 5
+	if got := c.Games(); got != 5*2+2*2*2 {
+		t.Errorf("Games() = %d, want 18", got)
+	}
+	r, err := RunLadder(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := RunLadder(context.Background(), even)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{10, 4, 4} { // rand-first, rand-last, first-last
+		run := r.Runs[i]
+		if run.Games != want {
+			t.Errorf("table %v played %d games, want %d", r.Tables[i], run.Games, want)
+			continue
+		}
+		if !reflect.DeepEqual(run.Outcomes[:4], base.Runs[i].Outcomes) {
+			t.Errorf("table %v: its first 2 deals are not the even ladder's", r.Tables[i])
+		}
+	}
+	games := map[string]int{}
+	for _, rg := range r.Rungs {
+		games[rg.Spec] = rg.Games
+	}
+	if want := map[string]int{"rand": 14, "first": 14, "last": 8}; !reflect.DeepEqual(games, want) {
+		t.Errorf("games by bot %v, want %v", games, want)
+	}
+	if reflect.DeepEqual(r.Rungs, base.Rungs) {
+		t.Error("the cheap table's extra deals changed no rating")
+	}
+	if r.Games != 18 || r.Cheap != 2 || r.CheapDeals != 5 {
+		t.Errorf("result: %d games, cheap %d with %d deals; want 18, 2 with 5", r.Games, r.Cheap, r.CheapDeals)
+	}
+
+	var out strings.Builder
+	r.WriteText(&out, ReportOptions{Workers: 1})
+	gap := fmt.Sprintf("%+.1f", r.Rungs[0].Low-r.Rungs[1].High)
+	for _, want := range []string{"2 duplicate deals each (5 at the 1 table of the first 2 bots alone), 18 games", " gap ", " " + gap + " "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
 // TestLadderResume stops a ladder in its second table, then starts it
 // again with Resume: only the games without a record are played, each
 // table's records are in its own directory, and the ratings are those of
@@ -171,6 +224,13 @@ func TestLadderErrors(t *testing.T) {
 		{"one seat", LadderConfig{Bots: []string{"rand", "first"}, Players: 1}, "Razzia is for 2 to 5"},
 		{"bad spec", LadderConfig{Bots: []string{"rand", "nope"}, Players: 2}, "unknown bot"},
 		{"negative deals", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Deals: -1}, "negative"},
+		{"cheap cannot fill a table", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Cheap: 1, CheapDeals: 20}, "1 cheap bots cannot fill a table of 2"},
+		{"more cheap than bots", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Cheap: 3, CheapDeals: 20}, "want 0 to the 2 bots"},
+		{"negative cheap", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Cheap: -1}, "want 0 to the 2 bots"},
+		{"cheap bots without cheap deals", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Cheap: 2}, "no cheap deals"},
+		{"cheap deals without cheap bots", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, CheapDeals: 20}, "no cheap bots"},
+		{"fewer cheap deals", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Cheap: 2, CheapDeals: 5}, "fewer than the 10"},
+		{"negative cheap deals", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Cheap: 2, CheapDeals: -5}, "cannot be negative"},
 		{"resume without records", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Resume: true}, "directory of the records"},
 	}
 	for _, tt := range tests {

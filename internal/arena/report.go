@@ -180,20 +180,31 @@ func duration(d time.Duration) string {
 // bot's decision times.
 func (r *LadderResult) WriteText(w io.Writer, o ReportOptions) {
 	workers := o.Workers
-	fmt.Fprintf(w, "ladder of %d bots: %s of %d players, %s each, %s, seed %d, %s: %.1fs\n",
-		len(r.Rungs), textreport.Plural(len(r.Tables), "table", "tables"), r.Players, textreport.Plural(r.Deals, "duplicate deal", "duplicate deals"),
+	deals := textreport.Plural(r.Deals, "duplicate deal", "duplicate deals") + " each"
+	if r.Cheap > 0 {
+		cheap := len(Tables(make([]string, r.Cheap), r.Players))
+		deals = fmt.Sprintf("%s (%d at the %s of the first %d bots alone)", deals, r.CheapDeals,
+			textreport.Plural(cheap, "table", "tables"), r.Cheap)
+	}
+	fmt.Fprintf(w, "ladder of %d bots: %s of %d players, %s, %s, seed %d, %s: %.1fs\n",
+		len(r.Rungs), textreport.Plural(len(r.Tables), "table", "tables"), r.Players, deals,
 		textreport.Plural(r.Games, "game", "games"), r.Seed, textreport.Plural(workers, "worker", "workers"), r.Elapsed.Seconds())
 	writeResumed(w, r.Resumed, r.Games)
 	fmt.Fprintln(w, "Weng–Lin (Plackett–Luce) ratings from every game's finishing order, ranked by mu - 3 sigma.")
 	fmt.Fprintln(w)
-	rows := [][]string{{"rank", "bot", "ordinal", "mu", "sigma", "95% interval", "games", "win rate", "score"}}
+	rows := [][]string{{"rank", "bot", "ordinal", "mu", "sigma", "95% interval", "gap", "games", "win rate", "score"}}
 	for i, rg := range r.Rungs {
+		gap := ""
+		if i+1 < len(r.Rungs) {
+			gap = fmt.Sprintf("%+.1f", rg.Low-r.Rungs[i+1].High)
+		}
 		rows = append(rows, []string{fmt.Sprint(i + 1), rg.Spec, fmt.Sprintf("%.2f", rg.Ordinal),
 			fmt.Sprintf("%.2f", rg.Rating.Mu), fmt.Sprintf("%.2f", rg.Rating.Sigma),
-			fmt.Sprintf("%.1f-%.1f", rg.Low, rg.High), fmt.Sprint(rg.Games), percent(rg.WinRate),
+			fmt.Sprintf("%.1f-%.1f", rg.Low, rg.High), gap, fmt.Sprint(rg.Games), percent(rg.WinRate),
 			fmt.Sprintf("%.1f", rg.MeanScore)})
 	}
 	textreport.Columns(w, rows)
+	fmt.Fprintln(w, "gap: the low end of the bot's interval less the high end of the next one's; below 0 the two overlap: the ladder has not parted them.")
 	fmt.Fprintf(w, "A bot as strong as its tables would win %s of its games.\n", percent(1/float64(r.Players)))
 
 	// Decision times, merged over the tables.
