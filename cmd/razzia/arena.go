@@ -23,7 +23,7 @@ import (
 var arenaSynopsis = fmt.Sprintf(`
 usage: razzia arena (--seats SPEC,SPEC,... | --bots SPEC,... [--players N]) [flags]
        razzia arena --ladder --bots SPEC,SPEC,... [--players N] [--deals D]
-                    [--cheap N --cheap-deals D] [--records DIR [--resume]] [flags]
+                    [--span K] [--cheap N --cheap-deals D] [--records DIR [--resume]] [flags]
 
 Arena plays games between bots and reports how each bot did: the games it
 played (seat-games: a bot holding two seats plays two per game), its wins (a
@@ -80,7 +80,10 @@ ranks). It prints each bot's rating, mu and sigma, ranked by the
 conservative mu - 3 sigma, with the 95%% interval mu ± 1.96 sigma, its win
 rate, decision times, and the gap between each bot's interval and the
 next one's: below 0 the two overlap, and more deals are needed to part
-them. --cheap N --cheap-deals D gives the tables of the first N bots
+them. List the bots weakest first: --span K plays only the tables whose
+bots lie within K places of each other in the list (--span 1 at 2 players:
+each bot meets its neighbours), since games between bots far apart teach
+the ratings little and a search's cost hours. --cheap N --cheap-deals D gives the tables of the first N bots
 alone D deals, more than --deals: bots that never look ahead play
 thousands of games a second and need many deals to part, while a
 search's table can take hours. docs/strength.md holds the current ladder.
@@ -105,7 +108,7 @@ Examples:
   razzia arena --seats "exec:python3 examples/bot.py,heuristic,heuristic" --games 30
   razzia arena --seats hard,hard@b971414 --games 200 --duplicate
   razzia arena --ladder --bots random,easy,medium,hard --players 2 --deals 20
-  razzia arena --ladder --bots random,easy,medium,hard --players 2 --deals 10 --cheap 3 --cheap-deals 100
+  razzia arena --ladder --bots random,easy,medium,hard,expert --players 2 --span 1 --cheap 3 --cheap-deals 100
 
 Ctrl-C (SIGINT) or SIGTERM stops a run: the games in progress end at
 their next decision (a program's may take up to --bot-timeout) and are
@@ -135,6 +138,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	duplicate := fs.Bool("duplicate", false, "replay every deal with the seats rotated (--games should be a multiple of the players)")
 	ladder := fs.Bool("ladder", false, "rate the --bots on a ladder of duplicate deals at every table of --players of them")
 	deals := fs.Int("deals", arena.DefaultDeals, "deals per table with --ladder")
+	span := fs.Int("span", 0, "with --ladder: play only the tables of bots within `K` places of each other in --bots")
 	cheap := fs.Int("cheap", 0, "with --ladder: the first `N` bots are cheap, their tables alone play --cheap-deals")
 	cheapDeals := fs.Int("cheap-deals", 0, "with --cheap: deals per table of cheap bots alone (more than --deals)")
 	rest, status, done := parseFlags(fs, arenaSynopsis, args, stdout, stderr)
@@ -151,7 +155,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
 	if *ladder {
-		return runLadder(ladderArgs{bots: *bots, players: *players, deals: *deals, cheap: *cheap, cheapDeals: *cheapDeals, seed: *seed, workers: *workers,
+		return runLadder(ladderArgs{bots: *bots, players: *players, deals: *deals, span: *span, cheap: *cheap, cheapDeals: *cheapDeals, seed: *seed, workers: *workers,
 			json: *asJSON, timeout: *timeout, records: *records, resume: *resume, set: set}, fs, stdout, stderr)
 	}
 	if err := arenaPairs(set, *resume, *records); err != nil {
@@ -190,7 +194,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // arenaPairs checks the flags that go only with another one, outside a
 // ladder.
 func arenaPairs(set map[string]bool, resume bool, records string) error {
-	for _, f := range []string{"deals", "cheap", "cheap-deals"} {
+	for _, f := range []string{"deals", "span", "cheap", "cheap-deals"} {
 		if set[f] {
 			return fmt.Errorf("--%s goes with --ladder", f)
 		}
@@ -325,7 +329,7 @@ func runFailed(stderr io.Writer, command string, err error, status int) int {
 type ladderArgs struct {
 	bots                    string
 	players, deals, workers int
-	cheap, cheapDeals       int
+	span, cheap, cheapDeals int
 	seed                    uint64
 	json                    bool
 	timeout                 time.Duration
@@ -358,7 +362,7 @@ func runLadder(a ladderArgs, fs *flag.FlagSet, stdout, stderr io.Writer) int {
 	}
 	con := newConsole(stderr) // the games' bots, the signal's notice, the bar
 	c := arena.LadderConfig{Bots: splitSpecs(a.bots), Players: a.players, Deals: a.deals,
-		Cheap: a.cheap, CheapDeals: a.cheapDeals, Seed: a.seed,
+		Span: a.span, Cheap: a.cheap, CheapDeals: a.cheapDeals, Seed: a.seed,
 		Workers: a.workers, Records: a.records, Resume: a.resume,
 		New: arenaFactory(botexec.Options{Timeout: a.timeout, Stderr: con})}
 	if err := c.Check(); err != nil {

@@ -206,8 +206,8 @@ func TestArenaLadder(t *testing.T) {
 	if len(r.Rungs) != 2 || r.Games != 2 {
 		t.Errorf("rungs %v, games %d", r.Rungs, r.Games)
 	}
-	stdout, stderr, status = runCmd(t, nil, "arena", "--ladder", "--bots", "random,easy,medium", "--players", "2", "--deals", "1", "--cheap", "2", "--cheap-deals", "3")
-	if want := "3 tables of 2 players, 1 duplicate deal each (3 at the 1 table of the first 2 bots alone), 10 games"; status != 0 || !strings.Contains(stdout, want) {
+	stdout, stderr, status = runCmd(t, nil, "arena", "--ladder", "--bots", "random,easy,medium", "--players", "2", "--deals", "1", "--span", "1", "--cheap", "2", "--cheap-deals", "3")
+	if want := "2 tables of 2 players (bots at most 1 apart in the list), 1 duplicate deal each (3 at the 1 table of the first 2 bots alone), 8 games"; status != 0 || !strings.Contains(stdout, want) {
 		t.Errorf("--cheap: status %d, %s\noutput lacks %q:\n%s", status, stderr, want, stdout)
 	}
 }
@@ -226,6 +226,8 @@ func TestArenaLadderUsage(t *testing.T) {
 		{[]string{"--ladder", "--bots", "random,medium", "--players", "2", "--resume"}, "--resume goes with --records"},
 		{[]string{"--bots", "random,medium", "--resume"}, "--resume goes with --records"},
 		{[]string{"--bots", "random,medium", "--cheap", "2"}, "--cheap goes with --ladder"},
+		{[]string{"--bots", "random,medium", "--span", "1"}, "--span goes with --ladder"},
+		{[]string{"--ladder", "--bots", "random,easy,medium", "--players", "3", "--span", "1"}, "a span of 1 cannot seat 3 players"},
 		{[]string{"--bots", "random,medium", "--cheap-deals", "20"}, "--cheap-deals goes with --ladder"},
 		{[]string{"--ladder", "--bots", "random,medium", "--players", "2", "--cheap", "2"}, "2 cheap bots but no cheap deals"},
 		{[]string{"--ladder", "--bots", "random,medium", "--players", "2", "--cheap", "2", "--cheap-deals", "4"}, "4 cheap deals, fewer than the 10"},

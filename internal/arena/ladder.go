@@ -27,6 +27,12 @@ type LadderConfig struct {
 	Bots    []string // distinct bot specs, at least Players of them
 	Players int      // seats per table, 2 to 5
 	Deals   int      // deals per table; 0 means DefaultDeals
+	// Span, when above 0, plays only the tables whose bots lie within
+	// Span places of each other in Bots, listed weakest first: at Span 1
+	// and 2 players, each bot meets its neighbours only. Games between
+	// bots far apart, whose outcome is all but certain, teach the ratings
+	// little, and a search's take hours.
+	Span int
 	// Cheap, when above 0, is how many of Bots, from the first, cost
 	// little a game; the tables of those bots alone play CheapDeals
 	// deals, the others Deals. A search's games can take hours a table,
@@ -74,12 +80,15 @@ type Rung struct {
 type LadderResult struct {
 	Players int `json:"players"`
 	Deals   int `json:"deals"`
-	// Cheap and CheapDeals are the configuration's: the tables of the
-	// first Cheap bots alone played CheapDeals deals, the others Deals.
-	Cheap      int        `json:"cheap,omitempty"`
-	CheapDeals int        `json:"cheap_deals,omitempty"`
-	Tables     [][]string `json:"tables"`
-	Games      int        `json:"games"`
+	// Span, Cheap and CheapDeals are the configuration's: CheapTables
+	// tables, of the first Cheap bots alone, played CheapDeals deals,
+	// the others Deals.
+	Span        int        `json:"span,omitempty"`
+	Cheap       int        `json:"cheap,omitempty"`
+	CheapDeals  int        `json:"cheap_deals,omitempty"`
+	CheapTables int        `json:"cheap_tables,omitempty"`
+	Tables      [][]string `json:"tables"` // the tables played, in the order of Tables
+	Games       int        `json:"games"`
 	// Resumed is the number of games read from their records (Resume)
 	// instead of played; the decision times are of the others.
 	Resumed int           `json:"resumed,omitempty"`
@@ -115,14 +124,17 @@ func (c *LadderConfig) Check() error {
 	if c.Deals < 0 {
 		return fmt.Errorf("%d deals: the number of deals cannot be negative", c.Deals)
 	}
+	if c.Span < 0 || c.Span > 0 && c.Span < c.Players-1 {
+		return fmt.Errorf("a span of %d cannot seat %d players: the bots of a table lie at least %d places apart in the list", c.Span, c.Players, c.Players-1)
+	}
 	if err := c.checkCheap(); err != nil {
 		return err
 	}
 	if c.Resume && c.Records == "" {
 		return errors.New("resuming needs the directory of the records")
 	}
-	for _, table := range Tables(c.Bots, c.Players) {
-		rc := Config{Seats: table, New: c.New, Workers: c.Workers}
+	for _, t := range c.plan() {
+		rc := Config{Seats: t.seats, New: c.New, Workers: c.Workers}
 		if err := rc.Check(); err != nil {
 			return err
 		}
@@ -150,47 +162,69 @@ func (c *LadderConfig) checkCheap() error {
 	return nil
 }
 
-// tableDeals returns the deals table plays: CheapDeals when its bots are
-// all among the first Cheap, else Deals. Deals must be set.
-func (c *LadderConfig) tableDeals(table []string) int {
-	if c.Cheap == 0 {
-		return c.Deals
-	}
-	for _, spec := range table {
-		if slices.Index(c.Bots, spec) >= c.Cheap {
-			return c.Deals
+// A ladderTable is a table a ladder plays.
+type ladderTable struct {
+	index int // among every table of the bots (Tables): keys its deals and names its records' directory
+	seats []string
+	deals int
+	cheap bool // its bots are all among the first Cheap
+}
+
+// plan returns the tables c plays, in the order of Tables: those within
+// Span, each with its deals.
+func (c *LadderConfig) plan() []ladderTable {
+	var out []ladderTable
+	for i, idx := range tableIndices(len(c.Bots), c.Players) {
+		if c.Span > 0 && idx[len(idx)-1]-idx[0] > c.Span {
+			continue
 		}
+		t := ladderTable{index: i, deals: cmp.Or(c.Deals, DefaultDeals), cheap: idx[len(idx)-1] < c.Cheap}
+		if t.cheap {
+			t.deals = c.CheapDeals
+		}
+		for _, j := range idx {
+			t.seats = append(t.seats, c.Bots[j])
+		}
+		out = append(out, t)
 	}
-	return c.CheapDeals
+	return out
 }
 
 // Games returns the games the ladder plays in all.
 func (c *LadderConfig) Games() int {
-	d := *c
-	d.Deals = cmp.Or(d.Deals, DefaultDeals)
 	n := 0
-	for _, table := range Tables(c.Bots, c.Players) {
-		n += d.tableDeals(table) * c.Players
+	for _, t := range c.plan() {
+		n += t.deals * c.Players
 	}
 	return n
 }
 
-// Tables returns the tables of a ladder: every choice of players bots
-// from bots, in lexicographic order of their indices.
+// Tables returns the tables of a ladder without Span: every choice of
+// players bots from bots, in lexicographic order of their indices.
 func Tables(bots []string, players int) [][]string {
 	var out [][]string
-	idx := make([]int, players)
-	for i := range idx {
-		idx[i] = i
-	}
-	for {
+	for _, idx := range tableIndices(len(bots), players) {
 		t := make([]string, players)
 		for i, j := range idx {
 			t[i] = bots[j]
 		}
 		out = append(out, t)
+	}
+	return out
+}
+
+// tableIndices returns every choice of players indices below n, each
+// ascending, in lexicographic order.
+func tableIndices(n, players int) [][]int {
+	var out [][]int
+	idx := make([]int, players)
+	for i := range idx {
+		idx[i] = i
+	}
+	for {
+		out = append(out, slices.Clone(idx))
 		i := players - 1
-		for i >= 0 && idx[i] == len(bots)-players+i {
+		for i >= 0 && idx[i] == n-players+i {
 			i--
 		}
 		if i < 0 {
@@ -215,16 +249,20 @@ func RunLadder(ctx context.Context, c LadderConfig) (*LadderResult, error) {
 		c.Deals = DefaultDeals
 	}
 	start := time.Now()
-	tabs := Tables(c.Bots, c.Players)
-	res := &LadderResult{Players: c.Players, Deals: c.Deals, Cheap: c.Cheap, CheapDeals: c.CheapDeals, Tables: tabs, Seed: c.Seed}
-	total := c.Games()
-	for i, table := range tabs {
+	res := &LadderResult{Players: c.Players, Deals: c.Deals, Span: c.Span, Cheap: c.Cheap, CheapDeals: c.CheapDeals, Seed: c.Seed}
+	total, all := c.Games(), len(tableIndices(len(c.Bots), c.Players))
+	for _, t := range c.plan() {
+		table := t.seats
+		res.Tables = append(res.Tables, table)
+		if t.cheap {
+			res.CheapTables++
+		}
 		rc := Config{
-			Seats: table, Games: c.tableDeals(table) * c.Players, Seed: tableSeed(c.Seed, i),
+			Seats: table, Games: t.deals * c.Players, Seed: tableSeed(c.Seed, t.index),
 			Workers: c.Workers, New: c.New, Duplicate: true, Resume: c.Resume,
 		}
 		if c.Records != "" {
-			rc.Records = filepath.Join(c.Records, TableDir(i, len(tabs)))
+			rc.Records = filepath.Join(c.Records, TableDir(t.index, all))
 		}
 		if c.Progress != nil {
 			done := res.Games

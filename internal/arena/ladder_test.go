@@ -135,6 +135,51 @@ func TestLadderCheap(t *testing.T) {
 	}
 }
 
+// TestLadderSpan plays only the tables of neighbours in the list: each
+// the same games as in the ladder of every table, its records in the
+// directory it has there.
+func TestLadderSpan(t *testing.T) {
+	all := LadderConfig{Bots: []string{"rand", "first", "last"}, Players: 2, Deals: 2, Seed: 7, New: fakeNew(nil)}
+	c := all
+	c.Span, c.Records = 1, t.TempDir()
+	if got := c.Games(); got != 8 {
+		t.Errorf("Games() = %d, want 8", got)
+	}
+	r, err := RunLadder(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := RunLadder(context.Background(), all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]string{{"rand", "first"}, {"first", "last"}}; !reflect.DeepEqual(r.Tables, want) {
+		t.Fatalf("tables %v, want %v", r.Tables, want)
+	}
+	for i, j := range []int{0, 2} {
+		if !reflect.DeepEqual(r.Runs[i].Outcomes, whole.Runs[j].Outcomes) {
+			t.Errorf("table %v: other games than in the ladder of every table", r.Tables[i])
+		}
+	}
+	for _, dir := range []string{"table-01", "table-03"} {
+		if files, _ := filepath.Glob(filepath.Join(c.Records, dir, "game-*.json")); len(files) != 4 {
+			t.Errorf("%s holds %d records, want 4", dir, len(files))
+		}
+	}
+	games := map[string]int{}
+	for _, rg := range r.Rungs {
+		games[rg.Spec] = rg.Games
+	}
+	if want := map[string]int{"rand": 4, "first": 8, "last": 4}; !reflect.DeepEqual(games, want) {
+		t.Errorf("games by bot %v, want %v", games, want)
+	}
+	var out strings.Builder
+	r.WriteText(&out, ReportOptions{Workers: 1})
+	if want := "2 tables of 2 players (bots at most 1 apart in the list), 2 duplicate deals each, 8 games"; !strings.Contains(out.String(), want) {
+		t.Errorf("the report lacks %q:\n%s", want, out.String())
+	}
+}
+
 // TestLadderResume stops a ladder in its second table, then starts it
 // again with Resume: only the games without a record are played, each
 // table's records are in its own directory, and the ratings are those of
@@ -231,6 +276,8 @@ func TestLadderErrors(t *testing.T) {
 		{"cheap deals without cheap bots", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, CheapDeals: 20}, "no cheap bots"},
 		{"fewer cheap deals", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Cheap: 2, CheapDeals: 5}, "fewer than the 10"},
 		{"negative cheap deals", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Cheap: 2, CheapDeals: -5}, "cannot be negative"},
+		{"span too short", LadderConfig{Bots: []string{"rand", "first", "last"}, Players: 3, Span: 1}, "a span of 1 cannot seat 3 players"},
+		{"negative span", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Span: -1}, "a span of -1"},
 		{"resume without records", LadderConfig{Bots: []string{"rand", "first"}, Players: 2, Resume: true}, "directory of the records"},
 	}
 	for _, tt := range tests {

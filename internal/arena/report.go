@@ -180,14 +180,17 @@ func duration(d time.Duration) string {
 // bot's decision times.
 func (r *LadderResult) WriteText(w io.Writer, o ReportOptions) {
 	workers := o.Workers
+	tables := fmt.Sprintf("%s of %d players", textreport.Plural(len(r.Tables), "table", "tables"), r.Players)
+	if r.Span > 0 {
+		tables += fmt.Sprintf(" (bots at most %d apart in the list)", r.Span)
+	}
 	deals := textreport.Plural(r.Deals, "duplicate deal", "duplicate deals") + " each"
 	if r.Cheap > 0 {
-		cheap := len(Tables(make([]string, r.Cheap), r.Players))
 		deals = fmt.Sprintf("%s (%d at the %s of the first %d bots alone)", deals, r.CheapDeals,
-			textreport.Plural(cheap, "table", "tables"), r.Cheap)
+			textreport.Plural(r.CheapTables, "table", "tables"), r.Cheap)
 	}
-	fmt.Fprintf(w, "ladder of %d bots: %s of %d players, %s, %s, seed %d, %s: %.1fs\n",
-		len(r.Rungs), textreport.Plural(len(r.Tables), "table", "tables"), r.Players, deals,
+	fmt.Fprintf(w, "ladder of %d bots: %s, %s, %s, seed %d, %s: %.1fs\n",
+		len(r.Rungs), tables, deals,
 		textreport.Plural(r.Games, "game", "games"), r.Seed, textreport.Plural(workers, "worker", "workers"), r.Elapsed.Seconds())
 	writeResumed(w, r.Resumed, r.Games)
 	fmt.Fprintln(w, "Weng–Lin (Plackett–Luce) ratings from every game's finishing order, ranked by mu - 3 sigma.")
