@@ -137,10 +137,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("bot-timeout", botexec.DefaultTimeout, "the time an exec: bot has for one decision")
 	duplicate := fs.Bool("duplicate", false, "replay every deal with the seats rotated (--games should be a multiple of the players)")
 	ladder := fs.Bool("ladder", false, "rate the --bots on a ladder of duplicate deals at every table of --players of them")
-	deals := fs.Int("deals", arena.DefaultDeals, "deals per table with --ladder")
-	span := fs.Int("span", 0, "with --ladder: play only the tables of bots within `K` places of each other in --bots")
-	cheap := fs.Int("cheap", 0, "with --ladder: the first `N` bots are cheap, their tables alone play --cheap-deals")
-	cheapDeals := fs.Int("cheap-deals", 0, "with --cheap: deals per table of cheap bots alone (more than --deals)")
+	la := ladderFlags(fs)
 	rest, status, done := parseFlags(fs, arenaSynopsis, args, stdout, stderr)
 	if done {
 		return status
@@ -155,8 +152,9 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
 	if *ladder {
-		return runLadder(ladderArgs{bots: *bots, players: *players, deals: *deals, span: *span, cheap: *cheap, cheapDeals: *cheapDeals, seed: *seed, workers: *workers,
-			json: *asJSON, timeout: *timeout, records: *records, resume: *resume, set: set}, fs, stdout, stderr)
+		la.bots, la.players, la.seed, la.workers, la.json = *bots, *players, *seed, *workers, *asJSON
+		la.timeout, la.records, la.resume, la.set = *timeout, *records, *resume, set
+		return runLadder(*la, fs, stdout, stderr)
 	}
 	if err := arenaPairs(set, *resume, *records); err != nil {
 		return fail("%v", err)
@@ -336,6 +334,16 @@ type ladderArgs struct {
 	records                 string
 	resume                  bool
 	set                     map[string]bool
+}
+
+// ladderFlags defines the flags of arena --ladder alone in fs.
+func ladderFlags(fs *flag.FlagSet) *ladderArgs {
+	a := &ladderArgs{}
+	fs.IntVar(&a.deals, "deals", arena.DefaultDeals, "deals per table with --ladder")
+	fs.IntVar(&a.span, "span", 0, "with --ladder: play only the tables of bots within `K` places of each other in --bots")
+	fs.IntVar(&a.cheap, "cheap", 0, "with --ladder: the first `N` bots are cheap, their tables alone play --cheap-deals")
+	fs.IntVar(&a.cheapDeals, "cheap-deals", 0, "with --cheap: deals per table of cheap bots alone (more than --deals)")
+	return a
 }
 
 // runLadder is arena --ladder.
