@@ -90,17 +90,7 @@ func TestLadderCheap(t *testing.T) {
 	even := LadderConfig{Bots: []string{"rand", "first", "last"}, Players: 2, Deals: 2, Seed: 5, New: fakeNew(nil)}
 	c := even
 	c.Cheap, c.CheapDeals = 2, 5
-	if got := c.Games(); got != 5*2+2*2*2 {
-		t.Errorf("Games() = %d, want 18", got)
-	}
-	r, err := RunLadder(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, err := RunLadder(context.Background(), even)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, base := ladderAndBase(t, c, even, 5*2+2*2*2)
 	for i, want := range []int{10, 4, 4} { // rand-first, rand-last, first-last
 		run := r.Runs[i]
 		if run.Games != want {
@@ -111,11 +101,7 @@ func TestLadderCheap(t *testing.T) {
 			t.Errorf("table %v: its first 2 deals are not the even ladder's", r.Tables[i])
 		}
 	}
-	games := map[string]int{}
-	for _, rg := range r.Rungs {
-		games[rg.Spec] = rg.Games
-	}
-	if want := map[string]int{"rand": 14, "first": 14, "last": 8}; !reflect.DeepEqual(games, want) {
+	if games, want := gamesByBot(r), map[string]int{"rand": 14, "first": 14, "last": 8}; !reflect.DeepEqual(games, want) {
 		t.Errorf("games by bot %v, want %v", games, want)
 	}
 	if reflect.DeepEqual(r.Rungs, base.Rungs) {
@@ -142,17 +128,7 @@ func TestLadderSpan(t *testing.T) {
 	all := LadderConfig{Bots: []string{"rand", "first", "last"}, Players: 2, Deals: 2, Seed: 7, New: fakeNew(nil)}
 	c := all
 	c.Span, c.Records = 1, t.TempDir()
-	if got := c.Games(); got != 8 {
-		t.Errorf("Games() = %d, want 8", got)
-	}
-	r, err := RunLadder(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	whole, err := RunLadder(context.Background(), all)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, whole := ladderAndBase(t, c, all, 8)
 	if want := [][]string{{"rand", "first"}, {"first", "last"}}; !reflect.DeepEqual(r.Tables, want) {
 		t.Fatalf("tables %v, want %v", r.Tables, want)
 	}
@@ -166,11 +142,7 @@ func TestLadderSpan(t *testing.T) {
 			t.Errorf("%s holds %d records, want 4", dir, len(files))
 		}
 	}
-	games := map[string]int{}
-	for _, rg := range r.Rungs {
-		games[rg.Spec] = rg.Games
-	}
-	if want := map[string]int{"rand": 4, "first": 8, "last": 4}; !reflect.DeepEqual(games, want) {
+	if games, want := gamesByBot(r), map[string]int{"rand": 4, "first": 8, "last": 4}; !reflect.DeepEqual(games, want) {
 		t.Errorf("games by bot %v, want %v", games, want)
 	}
 	var out strings.Builder
@@ -178,6 +150,32 @@ func TestLadderSpan(t *testing.T) {
 	if want := "2 tables of 2 players (bots at most 1 apart in the list), 2 duplicate deals each, 8 games"; !strings.Contains(out.String(), want) {
 		t.Errorf("the report lacks %q:\n%s", want, out.String())
 	}
+}
+
+// ladderAndBase checks that the ladder c plans games games, and plays it
+// and the ladder base it is compared with.
+func ladderAndBase(t *testing.T, c, base LadderConfig, games int) (r, b *LadderResult) {
+	t.Helper()
+	if got := c.Games(); got != games {
+		t.Errorf("Games() = %d, want %d", got, games)
+	}
+	var err error
+	if r, err = RunLadder(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	if b, err = RunLadder(context.Background(), base); err != nil {
+		t.Fatal(err)
+	}
+	return r, b
+}
+
+// gamesByBot returns the games each bot of r played.
+func gamesByBot(r *LadderResult) map[string]int {
+	games := map[string]int{}
+	for _, rg := range r.Rungs {
+		games[rg.Spec] = rg.Games
+	}
+	return games
 }
 
 // TestLadderResume stops a ladder in its second table, then starts it
