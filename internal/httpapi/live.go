@@ -363,11 +363,17 @@ func (w *wsConn) setAway(ctx context.Context, away bool, pc *presence.Conn) erro
 	if pc == nil {
 		return nil
 	}
-	if err := pc.SetAway(ctx, away); err != nil {
-		w.s.log.Warn("cannot store that a page is hidden", "err", err)
-		return w.error(ctx, protocol.Internal, 0, "internal error: please try again")
+	return w.awayStored(ctx, pc.SetAway(ctx, away))
+}
+
+// awayStored answers a page's away that could not be stored (err not
+// nil) with an internal error.
+func (w *wsConn) awayStored(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
 	}
-	return nil
+	w.s.log.Warn("cannot store that a page is hidden", "err", err)
+	return w.error(ctx, protocol.Internal, 0, "internal error: please try again")
 }
 
 // online answers GET /api/online: the online list, as a signed-in

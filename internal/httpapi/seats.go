@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -22,6 +23,8 @@ import (
 type tablePresence struct {
 	person  presence.Person
 	conn    atomic.Pointer[presence.Conn] // made by the writer's goroutine, read by the reader's (a page hidden)
+	awayMu  sync.Mutex                    // orders the reader's away with the writer's conn
+	away    bool                          // the page said it is hidden, maybe before conn was made
 	seat    int
 	changed <-chan struct{} // the seats' presence may have changed
 	stop    func()
@@ -91,7 +94,7 @@ func (w *wsConn) seatUpdate(ctx context.Context, u table.Update) error {
 				w.s.log.Warn("cannot record a table's socket", "game", w.id, "err", err)
 				return nil
 			}
-			tp.conn.Store(c)
+			w.connected(ctx, c)
 		}
 		return nil
 	}
@@ -113,7 +116,7 @@ func (w *wsConn) seatUpdate(ctx context.Context, u table.Update) error {
 				w.s.log.Warn("cannot record a table's socket", "game", w.id, "err", err)
 				return nil
 			}
-			tp.conn.Store(c)
+			w.connected(ctx, c)
 		}
 		tp.seat = seat
 	}
@@ -121,6 +124,34 @@ func (w *wsConn) seatUpdate(ctx context.Context, u table.Update) error {
 		return nil
 	}
 	return w.sendSeats(ctx)
+}
+
+// connected keeps c as the socket's presence, made by the writer. The
+// page may have said it is hidden before (the reader's awayMessage, as a
+// page opened in a background tab does at once): c is hidden then too.
+func (w *wsConn) connected(ctx context.Context, c *presence.Conn) {
+	tp := w.pres
+	tp.conn.Store(c)
+	tp.awayMu.Lock()
+	defer tp.awayMu.Unlock()
+	if tp.away {
+		if err := c.SetAway(ctx, true); err != nil {
+			w.s.log.Warn("cannot store that a page is hidden", "game", w.id, "err", err)
+		}
+	}
+}
+
+// setAway is the reader's: the page is hidden or shown. Before the
+// writer made the presence it is kept for connected. Under awayMu, either
+// this sees the conn or connected sees the page's last word.
+func (tp *tablePresence) setAway(ctx context.Context, away bool) error {
+	tp.awayMu.Lock()
+	defer tp.awayMu.Unlock()
+	tp.away = away
+	if c := tp.conn.Load(); c != nil {
+		return c.SetAway(ctx, away)
+	}
+	return nil
 }
 
 // presentSeat is the seat the socket's person is at in presence after
@@ -243,9 +274,8 @@ func (w *wsConn) awayMessage(ctx context.Context, m *inbound) error {
 	if err := msg.Check(); err != nil {
 		return w.error(ctx, protocol.BadMessage, 0, "%s", err)
 	}
-	var pc *presence.Conn
-	if w.pres != nil {
-		pc = w.pres.conn.Load()
+	if w.pres == nil {
+		return nil
 	}
-	return w.setAway(ctx, *msg.Away, pc)
+	return w.awayStored(ctx, w.pres.setAway(ctx, *msg.Away))
 }
