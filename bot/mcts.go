@@ -56,6 +56,7 @@ type MCTS struct {
 	crn     bool        // Choose compares the root's moves on shared deck orders (see runCRN); Evaluate searches as without
 	dropSE  float64     // with crn, the standard errors behind the best that drop a root move; 0: none
 	strat   bool        // chance nodes deal each kind its share of the visits (see drawKind) instead of sampling
+	widen   float64     // chance nodes of n visits hold at most ⌈widen·√n⌉ kinds (see widenKind); 0: every kind that comes
 	values  *valueTable // that value function; nil: the embedded one
 	w       *weights
 	rng     *rand.Rand
@@ -611,14 +612,18 @@ func (t *tree) iterate(st *razzia.State) [razzia.MaxPlayers]float32 {
 }
 
 // drawKind returns the kind that comes at chance node ni, whose state is
-// st. It samples the deck unless the search stratifies: then it takes the
-// kind furthest behind its share of the node's visits (its count in the
-// deck over the cards left), the first such in kind order, so that a node
-// of n visits has seen every kind within one visit of its expected count.
+// st. It samples the deck unless the search widens (widenKind) or
+// stratifies: then it takes the kind furthest behind its share of the
+// node's visits (its count in the deck over the cards left), the first
+// such in kind order, so that a node of n visits has seen every kind
+// within one visit of its expected count.
 // The draw's value is then close to the exact average over the kinds,
 // without the noise of which kinds the samples happened to bring; it still
 // reads nothing of the deck's order.
 func (t *tree) drawKind(ni int32, st *razzia.State) razzia.Kind {
+	if t.b.widen > 0 {
+		return t.widenKind(ni, st)
+	}
 	if !t.b.strat {
 		return t.play.card(st)
 	}
@@ -639,6 +644,42 @@ func (t *tree) drawKind(ni int32, st *razzia.State) razzia.Kind {
 		t.edges[nd.first+int32(best)].visits++
 	}
 	return best
+}
+
+// widenKind returns the kind that comes at chance node ni, whose state is
+// st, by progressive widening: while the node has drawn fewer kinds than
+// widen·√visits it samples the deck, and otherwise it takes one of the
+// kinds it has drawn, in proportion to their counts in the deck. A node
+// of few visits so averages over a few draws and searches each deeper,
+// where sampling would spread them over every kind that comes; with more
+// visits it comes to hold them all.
+func (t *tree) widenKind(ni int32, st *razzia.State) razzia.Kind {
+	nd := &t.nodes[ni]
+	es := t.edges[nd.first : nd.first+int32(nd.n)]
+	kinds, weight := 0, 0
+	for k := range es {
+		if es[k].visits > 0 {
+			kinds++
+			weight += st.Remaining(razzia.Kind(k))
+		}
+	}
+	k := razzia.NoKind
+	if kinds == 0 || float64(kinds) < t.b.widen*math.Sqrt(float64(nd.visits)) {
+		k = t.play.card(st)
+	} else {
+		r := t.rng.IntN(weight)
+		for i := range es {
+			if es[i].visits == 0 {
+				continue
+			}
+			if r -= st.Remaining(razzia.Kind(i)); r < 0 {
+				k = razzia.Kind(i)
+				break
+			}
+		}
+	}
+	es[k].visits++
+	return k
 }
 
 // selectEdge picks the edge with the highest upper confidence bound for
