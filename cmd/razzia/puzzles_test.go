@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/razziagame/razzia"
 	"github.com/razziagame/razzia/bot"
@@ -138,8 +142,34 @@ func TestPuzzlesPostgres(t *testing.T) {
 		t.Errorf("a database a server is connected to: %d %q", status, errs)
 	}
 	server.Close()
+	sessionsGone(t, pg)
 	status, out, errs := runPuzzles(t, "--db", pg)
 	if status != 0 || !strings.Contains(out, "no finished games") {
 		t.Errorf("a database without finished games: %d %q %q", status, out, errs)
+	}
+}
+
+// sessionsGone waits until no razzia store's session is connected to the
+// database pg: a closed pool's sessions end on the server a moment after
+// the client has let them go, and until then they show as in use.
+func sessionsGone(t *testing.T, pg string) {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		var n int
+		if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND application_name = $1`, postgres.DefaultApplicationName).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d sessions of a closed store still connected after 20 s", n)
+		}
 	}
 }
