@@ -16,26 +16,15 @@ func TestStratifiedChance(t *testing.T) {
 	st := g.State()
 	left := float64(st.DeckLeft())
 	worst := func(strat bool) float64 {
-		m := NewMCTS(1, 100, 0, 1)
-		m.strat = strat
-		tr := &tree{}
-		tr.reset(m, 7, nil, st.Players())
-		tr.expandChance(tr.newNode())
-		nd := &tr.nodes[0]
 		var drawn [numKinds]int
 		off := 0.0
-		for n := 1; n <= 2000; n++ {
-			nd.visits++
-			k := tr.drawKind(0, &st)
-			if st.Remaining(k) == 0 {
-				t.Fatalf("drew %v, of which none are left", k)
-			}
+		drawChance(t, &st, func(m *MCTS) { m.strat = strat }, 2000, func(n int, k razzia.Kind) {
 			drawn[k]++
 			for k := range numKinds {
 				want := float64(st.Remaining(razzia.Kind(k))) / left * float64(n)
 				off = math.Max(off, math.Abs(float64(drawn[k])-want))
 			}
-		}
+		})
 		return off
 	}
 	if off := worst(true); off > 1 {
@@ -43,6 +32,27 @@ func TestStratifiedChance(t *testing.T) {
 	}
 	if off := worst(false); off <= 1 {
 		t.Errorf("sampling stayed within %.2f visits of every share: the test cannot tell strat from it", off)
+	}
+}
+
+// drawChance visits a chance node of a tree searching st, of a search
+// set by set, visits times, and calls drawn with the visit's number and
+// the kind it drew, which the deck must hold.
+func drawChance(t *testing.T, st *razzia.State, set func(*MCTS), visits int, drawn func(n int, k razzia.Kind)) {
+	t.Helper()
+	m := NewMCTS(1, 100, 0, 1)
+	set(m)
+	tr := &tree{}
+	tr.reset(m, 7, nil, st.Players())
+	tr.expandChance(tr.newNode())
+	nd := &tr.nodes[0]
+	for n := 1; n <= visits; n++ {
+		nd.visits++
+		k := tr.drawKind(0, st)
+		if st.Remaining(k) == 0 {
+			t.Fatalf("drew %v, of which none are left", k)
+		}
+		drawn(n, k)
 	}
 }
 
@@ -56,26 +66,15 @@ func TestWidenedChance(t *testing.T) {
 	st := g.State()
 	left := float64(st.DeckLeft())
 	draws := func(widen float64, visits int, check func(n, kinds int)) [numKinds]int {
-		m := NewMCTS(1, 100, 0, 1)
-		m.widen = widen
-		tr := &tree{}
-		tr.reset(m, 7, nil, st.Players())
-		tr.expandChance(tr.newNode())
-		nd := &tr.nodes[0]
 		var drawn [numKinds]int
 		kinds := 0
-		for n := 1; n <= visits; n++ {
-			nd.visits++
-			k := tr.drawKind(0, &st)
-			if st.Remaining(k) == 0 {
-				t.Fatalf("drew %v, of which none are left", k)
-			}
+		drawChance(t, &st, func(m *MCTS) { m.widen = widen }, visits, func(n int, k razzia.Kind) {
 			if drawn[k] == 0 {
 				kinds++
 			}
 			drawn[k]++
 			check(n, kinds)
-		}
+		})
 		return drawn
 	}
 	for _, widen := range []float64{0.5, 1, 2} {
