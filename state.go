@@ -178,6 +178,26 @@ func (s *State) Centre() int { return int(s.centre) }
 // Row returns the loot cards in the auction row, in the order they came.
 func (s *State) Row() []Kind { return append([]Kind(nil), s.row[:s.rowLen]...) }
 
+// A Position is a comparable key of a state, for the transposition
+// tables of a search: two states with the same Position are alike for
+// every rule. The order in which the row's cards came is left out, since
+// no rule reads it (R8 takes cards by kind, R11 the whole row), so the
+// same cards drawn in another order give the same Position. States alike
+// for the rules may still have different Positions.
+type Position struct{ s State }
+
+// Position returns s's Position.
+func (s *State) Position() Position {
+	p := Position{*s}
+	row := p.s.row[:p.s.rowLen]
+	for i := 1; i < len(row); i++ { // insertion sort: RowSize cards at most, no allocation
+		for j := i; j > 0 && row[j] < row[j-1]; j-- {
+			row[j], row[j-1] = row[j-1], row[j]
+		}
+	}
+	return p
+}
+
 // RowLen returns the number of loot cards in the auction row.
 func (s *State) RowLen() int { return int(s.rowLen) }
 

@@ -109,7 +109,7 @@ func TestLegalOnly(t *testing.T) {
 // and the views: the same bots replay the same game.
 func TestDeterministic(t *testing.T) {
 	t.Parallel() // deterministic searches: on both cores
-	for _, spec := range []string{"random", "heuristic", "easy", "mcts:iters=10", "mcts:iters=10,workers=3", "mcts:iters=40,crn=1,policy=flat", "mcts:iters=40,crn=1,workers=2", "mcts:iters=40,chance=strat", "flatmc:rounds=2", "flat:samples=2"} {
+	for _, spec := range []string{"random", "heuristic", "easy", "mcts:iters=10", "mcts:iters=10,workers=3", "mcts:iters=40,crn=1,policy=flat", "mcts:iters=40,crn=1,workers=2", "mcts:iters=40,chance=strat", "mcts:iters=40,tt=1", "mcts:iters=40,widen=1", "flatmc:rounds=2", "flat:samples=2"} {
 		t.Run(spec, func(t *testing.T) {
 			if !strings.Contains(spec, "workers=") {
 				skipUnderRace(t, "a bot of one goroutine")
@@ -136,7 +136,7 @@ func TestDeterministic(t *testing.T) {
 // hiddenOrderSpecs are the bots TestHiddenOrder checks, each with a fixed
 // budget so that it is deterministic.
 var hiddenOrderSpecs = []string{"heuristic", "easy", "mcts:iters=100", "mcts:iters=100,workers=2",
-	"mcts:iters=100,rollout=auto", "mcts:iters=100,chance=strat", "mcts:iters=100,policy=flat,crn=1,cut=none", "flatmc:rounds=4", "flat:samples=20", "flat:samples=20,cut=round,rollout=light",
+	"mcts:iters=100,rollout=auto", "mcts:iters=100,chance=strat", "mcts:iters=100,tt=1", "mcts:iters=100,policy=flat,crn=1,cut=none", "flatmc:rounds=4", "flat:samples=20", "flat:samples=20,cut=round,rollout=light",
 	"medium@b971414", "mcts@b971414:iters=100"}
 
 // TestHiddenOrder checks that no bot reads the order of the deck: two

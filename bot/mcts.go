@@ -57,6 +57,7 @@ type MCTS struct {
 	dropSE  float64     // with crn, the standard errors behind the best that drop a root move; 0: none
 	strat   bool        // chance nodes deal each kind its share of the visits (see drawKind) instead of sampling
 	widen   float64     // chance nodes of n visits hold at most ⌈widen·√n⌉ kinds (see widenKind); 0: every kind that comes
+	tt      bool        // the paths to one position share its node (see child)
 	values  *valueTable // that value function; nil: the embedded one
 	w       *weights
 	rng     *rand.Rand
@@ -257,6 +258,9 @@ type tree struct {
 	st    razzia.State  // the iteration's state, in the tree since the playout's judge points to it
 	nodes []node
 	edges []edge
+	// table holds the decision node of each position below the root,
+	// with tt: draws in another order reach the same node.
+	table map[razzia.Position]int32
 	path  []step
 	buf   []razzia.Move
 	// share sums each seat's share of the win over the iterations through
@@ -339,6 +343,7 @@ func (t *tree) reset(b *MCTS, seed uint64, done <-chan struct{}, players int) {
 		t.play.light = t.light
 	}
 	t.nodes, t.edges = t.nodes[:0], t.edges[:0]
+	clear(t.table)
 }
 
 // run searches from s, whose legal moves are legal, until it has run
@@ -494,6 +499,28 @@ func (t *tree) addStats(legal []razzia.Move, stats []MoveValue, means []float64)
 	}
 }
 
+// child returns the decision node of st, the state after a move or a
+// draw, and whether it was in the tree already: with tt, the node of
+// st's position if another path reached it, otherwise a new node. A
+// shared node's edges gather the iterations of every path to it, so the
+// search below it reaches as deep as their sum allows; each parent's edge
+// keeps its own statistics.
+func (t *tree) child(st *razzia.State) (int32, bool) {
+	if !t.b.tt {
+		return t.newNode(), false
+	}
+	if t.table == nil {
+		t.table = make(map[razzia.Position]int32)
+	}
+	pos := st.Position()
+	if ni, ok := t.table[pos]; ok {
+		return ni, true
+	}
+	ni := t.newNode()
+	t.table[pos] = ni
+	return ni, false
+}
+
 func (t *tree) newNode() int32 {
 	t.nodes = append(t.nodes, node{n: -1})
 	return int32(len(t.nodes) - 1)
@@ -551,8 +578,11 @@ func (t *tree) iterate(st *razzia.State) [razzia.MaxPlayers]float32 {
 			st.Apply(razzia.Draw(k))
 			ei := nd.first + int32(k)
 			if t.edges[ei].child < 0 {
-				t.edges[ei].child = t.newNode()
-				break
+				c, seen := t.child(st)
+				t.edges[ei].child = c
+				if !seen {
+					break
+				}
 			}
 			ni = t.edges[ei].child
 			continue
@@ -577,9 +607,9 @@ func (t *tree) iterate(st *razzia.State) [razzia.MaxPlayers]float32 {
 		}
 		st.Apply(e.move)
 		if e.child < 0 {
-			t.edges[ei].child = t.newNode()
+			t.edges[ei].child, _ = t.child(st)
 			ni = t.edges[ei].child
-			continue // expanded on the next pass, then played out
+			continue // expanded on the next pass, then played out; a shared node is searched on
 		}
 		ni = e.child
 	}
