@@ -58,6 +58,7 @@ type MCTS struct {
 	strat   bool        // chance nodes deal each kind its share of the visits (see drawKind) instead of sampling
 	widen   float64     // chance nodes of n visits hold at most ⌈widen·√n⌉ kinds (see widenKind); 0: every kind that comes
 	tt      bool        // the paths to one position share its node (see child)
+	margin  float64     // the weight of the score margin in a playout's reward (see rewardsWith)
 	values  *valueTable // that value function; nil: the embedded one
 	w       *weights
 	rng     *rand.Rand
@@ -78,7 +79,7 @@ type MCTS struct {
 // hints judge as the levels play (a test compares it with hard's Fixed
 // spec).
 func NewMCTS(seed uint64, iters int, limit time.Duration, workers int) *MCTS {
-	return &MCTS{iters: iters, limit: limit, workers: max(1, workers), c: 0.4, fpu: -1, bias: 1, noise: 2, dropSE: DropSE,
+	return &MCTS{iters: iters, limit: limit, workers: max(1, workers), c: 0.4, fpu: -1, bias: 1, noise: 2, dropSE: DropSE, margin: marginWeight,
 		rollout: rolloutAuto, light: levelLightPlayers, w: &flatWeights, rng: newRand(seed)}
 }
 
@@ -615,7 +616,7 @@ func (t *tree) iterate(st *razzia.State) [razzia.MaxPlayers]float32 {
 	}
 	var r, share [razzia.MaxPlayers]float32
 	if t.play.run(st) {
-		r, share = rewards(st)
+		r, share = rewardsWith(st, t.b.margin)
 	} else {
 		r = value(st, t.play.valueWeights(st))
 		share = r

@@ -20,7 +20,7 @@ var ErrSpec = errors.New("invalid bot spec")
 // SpecHelp lists the valid specs and their options, for error messages and
 // command-line help.
 var SpecHelp = "valid specs: random, heuristic[:noise=X], " +
-	"mcts[:iters=N|N/N/N/N,time=DURATION,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,light=N,policy=heuristic|flat,crn=0|1,drop=X,chance=sample|strat,widen=X,tt=0|1,value=NAME], " +
+	"mcts[:iters=N|N/N/N/N,time=DURATION,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,light=N,policy=heuristic|flat,crn=0|1,drop=X,chance=sample|strat,widen=X,tt=0|1,margin=X,value=NAME], " +
 	"flatmc[:rounds=N,time=DURATION,noise=X], flat[:samples=N,time=DURATION,noise=X,drop=X,cut=round|none,rollout=heuristic|light,full=0|1,margin=X,value=NAME], " +
 	"medium@b971414, hard@b971414, mcts@b971414[:iters=N,time=DURATION], " + strings.Join(LevelNames(), ", ") +
 	"; heuristic, mcts and flat also take the policy's weights for experiments (" + strings.Join(weightNames(), "|") + "=X)"
@@ -138,7 +138,7 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	random                  uniform over the legal moves
 //	heuristic[:noise=X]     values lots and cheques by the scoring rules;
 //	                        noise adds that many points of random error
-//	mcts[:iters=N|N/N/N/N,time=D,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,light=N,policy=heuristic|flat,crn=0|1,drop=X,chance=sample|strat,widen=X,tt=0|1,value=NAME]
+//	mcts[:iters=N|N/N/N/N,time=D,workers=N|all,c=X,fpu=X,bias=X,noise=X,cut=round|none,rollout=heuristic|random|light|auto,light=N,policy=heuristic|flat,crn=0|1,drop=X,chance=sample|strat,widen=X,tt=0|1,margin=X,value=NAME]
 //	                        Monte Carlo tree search with at most N iterations
 //	                        (default 6000, or none when only D is given;
 //	                        N/N/N/N: one count for each of 2 to 5 players) and
@@ -168,7 +168,9 @@ func NewLevel(name string, seed uint64) (Bot, error) {
 //	                        widen=X lets a chance node of n visits hold
 //	                        at most ⌈X·√n⌉ kinds (default 0: every kind);
 //	                        tt=1 shares one node between the paths to one
-//	                        position, the same cards drawn in any order
+//	                        position, the same cards drawn in any order;
+//	                        margin=X weighs the score margin over the best
+//	                        rival in a playout's reward (default 0.1)
 //	flatmc[:rounds=N,time=D,noise=X]
 //	                        determinised flat Monte Carlo: every move played
 //	                        out over N sampled futures, or for D (default
@@ -285,7 +287,7 @@ func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	// written before rollout, policy, cut and light play as they did.
 	m.rollout, m.w, m.cut, m.light = rolloutHeuristic, &defaultWeights, true, AutoLightPlayers
 	given, err := setOptions(m, name, opts, hasOpts, mctsOptions,
-		"iters=N (or N/N/N/N by 2 to 5 players), time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, light=N (the table size from which rollout=auto is light), policy=heuristic|flat, crn=0|1, drop=X, chance=sample|strat, widen=X, tt=0|1, value=NAME, the policy's weights")
+		"iters=N (or N/N/N/N by 2 to 5 players), time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, light=N (the table size from which rollout=auto is light), policy=heuristic|flat, crn=0|1, drop=X, chance=sample|strat, widen=X, tt=0|1, margin=X, value=NAME, the policy's weights")
 	if err != nil {
 		return nil, err
 	}
@@ -317,6 +319,7 @@ var mctsOptions = map[string]setter[*MCTS]{
 	"policy":  func(m *MCTS, _, val string) error { return parsePolicy(val, &m.w) },
 	"drop":    func(m *MCTS, key, val string) error { return setFloat(&m.dropSE, key, val, 0, 100) },
 	"widen":   func(m *MCTS, key, val string) error { return setFloat(&m.widen, key, val, 0, 100) },
+	"margin":  func(m *MCTS, key, val string) error { return setFloat(&m.margin, key, val, 0, 1) },
 	"crn": func(m *MCTS, _, val string) error {
 		if val != "0" && val != "1" {
 			return fmt.Errorf("crn=%s: want 0 or 1", val)
