@@ -32,6 +32,8 @@ const DefaultIters = 6000
 // of hard and expert (rollout=auto,light=5,policy=flat,cut=none): below 5
 // seats they follow the yardstick's policy to the game's end, with noise
 // on its values so that they vary; at 5, b971414's light rules of thumb.
+// With mix=X, a new leaf's reward is the playout's mixed with the
+// afterstate value of the leaf (see after.go).
 //
 // With several workers, each searches its own tree from the same root
 // (root parallelism) and the roots' statistics are summed: the result
@@ -59,6 +61,7 @@ type MCTS struct {
 	widen   float64     // chance nodes of n visits hold at most ⌈widen·√n⌉ kinds (see widenKind); 0: every kind that comes
 	tt      bool        // the paths to one position share its node (see child)
 	margin  float64     // the weight of the score margin in a playout's reward (see rewardsWith)
+	mix     float64     // the weight of the afterstate value in a new leaf's reward, the playout's the rest (see after.go)
 	values  *valueTable // that value function; nil: the embedded one
 	w       *weights
 	rng     *rand.Rand
@@ -256,6 +259,7 @@ type tree struct {
 	done  <-chan struct{} // closed when the search must stop, or nil
 	play  playout
 	light *frozen.Light // light playouts' policy, drawing from rng
+	leaf  judge         // the judge of the leaves' afterstate values (mix)
 	st    razzia.State  // the iteration's state, in the tree since the playout's judge points to it
 	nodes []node
 	edges []edge
@@ -614,12 +618,21 @@ func (t *tree) iterate(st *razzia.State) [razzia.MaxPlayers]float32 {
 		}
 		ni = e.child
 	}
-	var r, share [razzia.MaxPlayers]float32
+	var r, share, v [razzia.MaxPlayers]float32
+	mix := float32(t.b.mix)
+	if mix > 0 && !st.Over() {
+		v = afterValue(st, &t.leaf, t.b.w, &trainedAfter)
+	} else {
+		mix = 0
+	}
 	if t.play.run(st) {
 		r, share = rewardsWith(st, t.b.margin)
 	} else {
 		r = value(st, t.play.valueWeights(st))
 		share = r
+	}
+	for p := range r {
+		r[p] = (1-mix)*r[p] + mix*v[p]
 	}
 	for _, p := range t.path {
 		e := &t.edges[p.edge]

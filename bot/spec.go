@@ -287,7 +287,7 @@ func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	// written before rollout, policy, cut and light play as they did.
 	m.rollout, m.w, m.cut, m.light = rolloutHeuristic, &defaultWeights, true, AutoLightPlayers
 	given, err := setOptions(m, name, opts, hasOpts, mctsOptions,
-		"iters=N (or N/N/N/N by 2 to 5 players), time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, light=N (the table size from which rollout=auto is light), policy=heuristic|flat, crn=0|1, drop=X, chance=sample|strat, widen=X, tt=0|1, margin=X, value=NAME, the policy's weights")
+		"iters=N (or N/N/N/N by 2 to 5 players), time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, light=N (the table size from which rollout=auto is light), policy=heuristic|flat, crn=0|1, drop=X, chance=sample|strat, widen=X, tt=0|1, margin=X, mix=X, value=NAME, the policy's weights")
 	if err != nil {
 		return nil, err
 	}
@@ -320,6 +320,7 @@ var mctsOptions = map[string]setter[*MCTS]{
 	"drop":    func(m *MCTS, key, val string) error { return setFloat(&m.dropSE, key, val, 0, 100) },
 	"widen":   func(m *MCTS, key, val string) error { return setFloat(&m.widen, key, val, 0, 100) },
 	"margin":  func(m *MCTS, key, val string) error { return setFloat(&m.margin, key, val, 0, 1) },
+	"mix":     func(m *MCTS, key, val string) error { return setFloat(&m.mix, key, val, 0, 1) },
 	"crn": func(m *MCTS, _, val string) error {
 		if val != "0" && val != "1" {
 			return fmt.Errorf("crn=%s: want 0 or 1", val)

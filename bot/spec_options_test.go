@@ -92,6 +92,10 @@ func TestSpecOptionEffects(t *testing.T) {
 		{"mcts:margin=0.3", func(b Bot) bool { return b.(*MCTS).margin == 0.3 }},
 		{"mcts:margin=2", nil},
 		{"flat:margin=2", nil},
+		{"mcts", func(b Bot) bool { return b.(*MCTS).mix == 0 }},
+		{"mcts:mix=0.5", func(b Bot) bool { return b.(*MCTS).mix == 0.5 }},
+		{"mcts:mix=1.5", nil},
+		{"mcts:mix=-0.1", nil},
 		{"flat:rollout=random", nil},
 		{"heuristic:spare=-1", nil},
 		{"heuristic: noise=1 , ", nil}, // an empty option after the comma

@@ -109,14 +109,5 @@ func value(s *razzia.State, w *[numFeatures]float64) [razzia.MaxPlayers]float32 
 		}
 		top = max(top, score[p])
 	}
-	sum := 0.0
-	for p := range n {
-		score[p] = math.Exp(score[p] - top)
-		sum += score[p]
-	}
-	var r [razzia.MaxPlayers]float32
-	for p := range n {
-		r[p] = float32(score[p] / sum)
-	}
-	return r
+	return softmax(n, &score, top)
 }

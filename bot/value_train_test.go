@@ -186,41 +186,56 @@ func logLoss(players int, samples []valueSample, w *[numFeatures]float64) float6
 // on standardised features, and returns them for the raw features with
 // the mean log loss.
 func fitValue(players int, samples []valueSample) ([numFeatures]float64, float64) {
-	var mean, sd [numFeatures]float64
-	n := 0.0
+	x := make([]float64, 0, len(samples)*players*numFeatures)
+	share := make([]float64, 0, len(samples)*players)
 	for _, s := range samples {
 		for p := range players {
-			for i, x := range s.f[p] {
-				mean[i] += x
-			}
-			n++
+			x = append(x, s.f[p][:]...)
+			share = append(share, s.share[p])
 		}
+	}
+	var w [numFeatures]float64
+	loss := fitSoftmax(players, numFeatures, x, share, w[:])
+	return w, loss
+}
+
+// fitSoftmax fits softmax weights by gradient descent (Adam) on
+// standardised features, writes them for the raw features to w and
+// returns the mean log loss. x holds nf features of each seat of each
+// sample, seat after seat, and share each seat's share of the win.
+func fitSoftmax(players, nf int, x, share []float64, w []float64) float64 {
+	seats := len(share)
+	mean, sd := make([]float64, nf), make([]float64, nf)
+	for i, v := range x {
+		mean[i%nf] += v
 	}
 	for i := range mean {
-		mean[i] /= n
+		mean[i] /= float64(seats)
 	}
-	for _, s := range samples {
-		for p := range players {
-			for i, x := range s.f[p] {
-				sd[i] += (x - mean[i]) * (x - mean[i])
-			}
-		}
+	for i, v := range x {
+		sd[i%nf] += (v - mean[i%nf]) * (v - mean[i%nf])
 	}
 	for i := range sd {
-		sd[i] = math.Sqrt(sd[i]/n) + 1e-9
+		sd[i] = math.Sqrt(sd[i]/float64(seats)) + 1e-9
 	}
-	var w, m, v [numFeatures]float64
+	c := make([]float64, len(x)) // centred; divided by sd in place, as the weights were fitted
+	for i, v := range x {
+		c[i] = v - mean[i%nf]
+	}
+	samples := float64(seats / players)
+	sw, m, v := make([]float64, nf), make([]float64, nf), make([]float64, nf)
+	grad := make([]float64, nf)
 	const rate, b1, b2 = 0.05, 0.9, 0.999
 	loss := 0.0
 	for step := 1; step <= 600; step++ {
-		var grad [numFeatures]float64
+		clear(grad)
 		loss = 0
-		for _, s := range samples {
+		for s0 := 0; s0 < seats; s0 += players {
 			var score [razzia.MaxPlayers]float64
 			top := math.Inf(-1)
 			for p := range players {
-				for i, x := range s.f[p] {
-					score[p] += w[i] * (x - mean[i]) / sd[i]
+				for i, f := range c[(s0+p)*nf : (s0+p+1)*nf] {
+					score[p] += sw[i] * f / sd[i]
 				}
 				top = max(top, score[p])
 			}
@@ -231,27 +246,26 @@ func fitValue(players int, samples []valueSample) ([numFeatures]float64, float64
 			}
 			for p := range players {
 				prob := score[p] / sum
-				loss -= s.share[p] * math.Log(prob)
-				for i, x := range s.f[p] {
-					grad[i] += (prob - s.share[p]) * (x - mean[i]) / sd[i]
+				loss -= share[s0+p] * math.Log(prob)
+				for i, f := range c[(s0+p)*nf : (s0+p+1)*nf] {
+					grad[i] += (prob - share[s0+p]) * f / sd[i]
 				}
 			}
 		}
-		loss /= float64(len(samples))
-		for i := range w {
-			g := grad[i]/float64(len(samples)) + 1e-4*w[i]
+		loss /= samples
+		for i := range sw {
+			g := grad[i]/samples + 1e-4*sw[i]
 			m[i] = b1*m[i] + (1-b1)*g
 			v[i] = b2*v[i] + (1-b2)*g*g
 			mh := m[i] / (1 - math.Pow(b1, float64(step)))
 			vh := v[i] / (1 - math.Pow(b2, float64(step)))
-			w[i] -= rate * mh / (math.Sqrt(vh) + 1e-8)
+			sw[i] -= rate * mh / (math.Sqrt(vh) + 1e-8)
 		}
 	}
-	var raw [numFeatures]float64
-	for i := range w {
-		raw[i] = w[i] / sd[i] // the means cancel in the softmax
+	for i := range sw {
+		w[i] = sw[i] / sd[i] // the means cancel in the softmax
 	}
-	return raw, loss
+	return loss
 }
 
 // TestTrainRecordedValue fits a value function to recorded games and
@@ -293,7 +307,20 @@ func TestTrainRecordedValue(t *testing.T) {
 
 // writeTable writes t as Go source to b.
 func writeTable(b *bytes.Buffer, t *valueTable) {
-	b.WriteString("valueTable{\n")
+	b.WriteString("valueTable")
+	rows := make([][][]float64, len(t))
+	for i := range t {
+		for r := range t[i] {
+			rows[i] = append(rows[i], t[i][r][:])
+		}
+	}
+	writeRows(b, rows)
+}
+
+// writeRows writes the weights of a table by player count and round as
+// the body of a Go composite literal to b.
+func writeRows(b *bytes.Buffer, t [][][]float64) {
+	b.WriteString("{\n")
 	for _, rounds := range t {
 		b.WriteString("\t{\n")
 		for _, w := range rounds {
