@@ -54,12 +54,8 @@ func afterFeatures(s *razzia.State, j *judge, p int, totals *[razzia.MaxPlayers]
 // not over, by the weights t; j is reset to s with the policy's weights w.
 func afterValue(s *razzia.State, j *judge, w *weights, t *afterTable) [razzia.MaxPlayers]float32 {
 	j.reset(s, w)
-	n := s.Players()
+	n, totals := s.Players(), totalsOf(s)
 	wt := &t[n-razzia.MinPlayers][s.Round()-1]
-	var totals [razzia.MaxPlayers]int
-	for p := range n {
-		totals[p] = s.Total(p)
-	}
 	var score [razzia.MaxPlayers]float64
 	top := math.Inf(-1)
 	for p := range n {

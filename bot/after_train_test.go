@@ -55,10 +55,7 @@ func afterSamples(players, games int, seed uint64) (x, share [razzia.Rounds][]fl
 						skip = afterEvery
 						smp := sample{round: st.Round()}
 						j.reset(&st, &flatWeights)
-						var totals [razzia.MaxPlayers]int
-						for p := range players {
-							totals[p] = st.Total(p)
-						}
+						totals := totalsOf(&st)
 						for p := range players {
 							afterFeatures(&st, &j, p, &totals, &smp.f[p])
 						}

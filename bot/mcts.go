@@ -777,11 +777,7 @@ func rewards(st *razzia.State) (reward, share [razzia.MaxPlayers]float32) {
 
 // rewardsWith is rewards with the margin's weight mw.
 func rewardsWith(st *razzia.State, mw float64) (reward, share [razzia.MaxPlayers]float32) {
-	n := st.Players()
-	var totals [razzia.MaxPlayers]int // Total, not Totals: a playout allocates nothing
-	for p := range n {
-		totals[p] = st.Total(p)
-	}
+	n, totals := st.Players(), totalsOf(st)
 	t := totals[:n]
 	top, winners := t[0], 0
 	for _, v := range t {

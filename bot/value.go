@@ -91,14 +91,20 @@ func weightsIn(t *valueTable, s *razzia.State) *[numFeatures]float64 {
 	return &t[s.Players()-razzia.MinPlayers][r-2]
 }
 
+// totalsOf returns the seats' points so far: Total, not Totals, since a
+// playout allocates nothing.
+func totalsOf(s *razzia.State) [razzia.MaxPlayers]int {
+	var totals [razzia.MaxPlayers]int
+	for p := range s.Players() {
+		totals[p] = s.Total(p)
+	}
+	return totals
+}
+
 // value returns each seat's estimated chance of winning s, which is at the
 // start of round 2 or 3 (valueWeights is not nil).
 func value(s *razzia.State, w *[numFeatures]float64) [razzia.MaxPlayers]float32 {
-	n := s.Players()
-	var totals [razzia.MaxPlayers]int // Total, not Totals: a playout allocates nothing
-	for p := range n {
-		totals[p] = s.Total(p)
-	}
+	n, totals := s.Players(), totalsOf(s)
 	var score [razzia.MaxPlayers]float64
 	top := math.Inf(-1)
 	for p := range n {
