@@ -625,9 +625,12 @@ func (t *tree) iterate(st *razzia.State) [razzia.MaxPlayers]float32 {
 	} else {
 		mix = 0
 	}
-	if t.play.run(st) {
+	switch {
+	case mix == 1:
+		r, share = v, v // the value alone: no playout
+	case t.play.run(st):
 		r, share = rewardsWith(st, t.b.margin)
-	} else {
+	default:
 		r = value(st, t.play.valueWeights(st))
 		share = r
 	}
