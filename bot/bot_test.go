@@ -136,7 +136,7 @@ func TestDeterministic(t *testing.T) {
 // hiddenOrderSpecs are the bots TestHiddenOrder checks, each with a fixed
 // budget so that it is deterministic.
 var hiddenOrderSpecs = []string{"heuristic", "easy", "mcts:iters=100", "mcts:iters=100,workers=2",
-	"mcts:iters=100,rollout=auto", "mcts:iters=100,chance=strat", "mcts:iters=100,tt=1", "mcts:iters=100,policy=flat,crn=1,cut=none", "flatmc:rounds=4", "flat:samples=20", "flat:samples=20,cut=round,rollout=light",
+	"mcts:iters=100,rollout=auto", "mcts:iters=100,chance=strat", "mcts:iters=100,tt=1", "mcts:iters=100,mix=0.5", "mcts:iters=300,mix=1", "mcts:iters=100,policy=flat,crn=1,cut=none", "flatmc:rounds=4", "flat:samples=20", "flat:samples=20,cut=round,rollout=light",
 	"medium@b971414", "mcts@b971414:iters=100"}
 
 // TestHiddenOrder checks that no bot reads the order of the deck: two
