@@ -45,18 +45,24 @@ func BenchmarkMCTSIterations(b *testing.B) {
 			v := midGame(b, players)
 			m := NewMCTS(1, 1000, 0, 1)
 			m.rollout = rolloutHeuristic // the figures of docs/strength.md
-			m.Choose(v)                  // grow the pools
-			iters := 0
 			b.ReportAllocs()
-			b.ResetTimer()
-			cpu := cputime.Process()
-			for b.Loop() {
-				m.Choose(v)
-				iters += m.Iterations()
-			}
-			reportIters(b, iters, cputime.Process()-cpu)
+			benchChoose(b, m, v)
 		})
 	}
+}
+
+// benchChoose times m's decisions on v, once the pools have grown, and
+// reports its iterations a second.
+func benchChoose(b *testing.B, m *MCTS, v razzia.View) {
+	m.Choose(v) // grow the pools
+	iters := 0
+	b.ResetTimer()
+	cpu := cputime.Process()
+	for b.Loop() {
+		m.Choose(v)
+		iters += m.Iterations()
+	}
+	reportIters(b, iters, cputime.Process()-cpu)
 }
 
 // BenchmarkMix runs decisions of 1000 iterations of hard's search on a
@@ -70,15 +76,7 @@ func BenchmarkMix(b *testing.B) {
 			v := midGame(b, 2)
 			m := NewMCTS(1, 1000, 0, 1)
 			m.mix = mix
-			m.Choose(v) // grow the pools
-			iters := 0
-			b.ResetTimer()
-			cpu := cputime.Process()
-			for b.Loop() {
-				m.Choose(v)
-				iters += m.Iterations()
-			}
-			reportIters(b, iters, cputime.Process()-cpu)
+			benchChoose(b, m, v)
 		})
 	}
 }
