@@ -52,6 +52,7 @@ type MCTS struct {
 	fpu     float64     // first-play urgency: see selectEdge; negative: every move tried first
 	bias    float64     // weight of the heuristic's move
 	noise   float64     // noise of the playout policy, in points
+	noiseBy byPlayers   // noise by the players at the table, when given so (noise=X/X/X/X)
 	rollout rollout     // the playouts' policy
 	light   int         // with rollout=auto, the table size from which playouts are light
 	cut     bool        // end playouts at the round's end with the value function
@@ -62,6 +63,7 @@ type MCTS struct {
 	tt      bool        // the paths to one position share its node (see child)
 	margin  float64     // the weight of the score margin in a playout's reward (see rewardsWith)
 	mix     float64     // the weight of the afterstate value in a new leaf's reward, the playout's the rest (see after.go)
+	mixBy   byPlayers   // mix by the players at the table, when given so (mix=X/X/X/X)
 	values  *valueTable // that value function; nil: the embedded one
 	w       *weights
 	rng     *rand.Rand
@@ -260,6 +262,7 @@ type tree struct {
 	play  playout
 	light *frozen.Light // light playouts' policy, drawing from rng
 	leaf  judge         // the judge of the leaves' afterstate values (mix)
+	mix   float32       // the search's mix at this table's size
 	st    razzia.State  // the iteration's state, in the tree since the playout's judge points to it
 	nodes []node
 	edges []edge
@@ -340,7 +343,8 @@ func (t *tree) reset(b *MCTS, seed uint64, done <-chan struct{}, players int) {
 	}
 	// Light playouts are played to the end: the value function was fitted
 	// to the heuristic's games, and they are cheap enough not to need it.
-	t.play = playout{w: b.w, rng: t.rng, noise: b.noise, rollout: r, cut: b.cut && r != rolloutLight, values: b.values}
+	t.play = playout{w: b.w, rng: t.rng, noise: b.noiseBy.at(players, b.noise), rollout: r, cut: b.cut && r != rolloutLight, values: b.values}
+	t.mix = float32(b.mixBy.at(players, b.mix))
 	if r == rolloutLight {
 		if t.light == nil {
 			t.light = frozen.NewLight(t.rng)
@@ -619,7 +623,7 @@ func (t *tree) iterate(st *razzia.State) [razzia.MaxPlayers]float32 {
 		ni = e.child
 	}
 	var r, share, v [razzia.MaxPlayers]float32
-	mix := float32(t.b.mix)
+	mix := t.mix
 	if mix > 0 && !st.Over() {
 		v = afterValue(st, &t.leaf, t.b.w, &trainedAfter)
 	} else {

@@ -5,7 +5,7 @@ import "reflect"
 // SamePlay reports whether the bots of specs a and b, given the same seed,
 // play the same games at a table of players seats: the same spec, or two
 // heuristics or two searches whose options differ only in what they do at
-// other table sizes (the iterations given by table size, the size from
+// other table sizes (the iterations, noise or mix given by table size, the size from
 // which rollout=auto plays light). A calibration played with a level's
 // old spec can so keep the games of the table sizes a change did not
 // touch. It is conservative: a spec that does not parse plays like no
@@ -50,6 +50,8 @@ func (b *MCTS) playsAt(players int) any {
 		c.iters = n
 	}
 	c.itersBy = [len(c.itersBy)]int{}
+	c.noise, c.mix = c.noiseBy.at(players, c.noise), c.mixBy.at(players, c.mix)
+	c.noiseBy, c.mixBy = byPlayers{}, byPlayers{}
 	if c.rollout == rolloutAuto {
 		c.rollout = rolloutHeuristic
 		if players >= c.light {

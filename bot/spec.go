@@ -294,7 +294,7 @@ func newMCTSSpec(seed uint64, name, opts string, hasOpts bool) (Bot, error) {
 	// written before rollout, policy, cut and light play as they did.
 	m.rollout, m.w, m.cut, m.light = rolloutHeuristic, &defaultWeights, true, AutoLightPlayers
 	given, err := setOptions(m, name, opts, hasOpts, mctsOptions,
-		"iters=N (or N/N/N/N by 2 to 5 players), time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X, cut=round|none, rollout=heuristic|random|light|auto, light=N (the table size from which rollout=auto is light), policy=heuristic|flat, crn=0|1, drop=X, chance=sample|strat, widen=X, tt=0|1, margin=X, mix=X, value=NAME, the policy's weights")
+		"iters=N (or N/N/N/N by 2 to 5 players), time=DURATION, workers=N, c=X, fpu=X, bias=X, noise=X (or X/X/X/X by 2 to 5 players), cut=round|none, rollout=heuristic|random|light|auto, light=N (the table size from which rollout=auto is light), policy=heuristic|flat, crn=0|1, drop=X, chance=sample|strat, widen=X, tt=0|1, margin=X, mix=X (or X/X/X/X), value=NAME, the policy's weights")
 	if err != nil {
 		return nil, err
 	}
@@ -320,14 +320,14 @@ var mctsOptions = map[string]setter[*MCTS]{
 	"c":       func(m *MCTS, key, val string) error { return setFloat(&m.c, key, val, 0, 10) },
 	"fpu":     func(m *MCTS, key, val string) error { return setFloat(&m.fpu, key, val, 0, 10) },
 	"bias":    func(m *MCTS, key, val string) error { return setFloat(&m.bias, key, val, 0, 100) },
-	"noise":   func(m *MCTS, key, val string) error { return setFloat(&m.noise, key, val, 0, 100) },
+	"noise":   func(m *MCTS, key, val string) error { return parseFloatBy(key, val, 0, 100, &m.noise, &m.noiseBy) },
 	"cut":     func(m *MCTS, _, val string) error { return parseCut(val, &m.cut) },
 	"value":   func(m *MCTS, _, val string) error { return parseValue(val, &m.values) },
 	"policy":  func(m *MCTS, _, val string) error { return parsePolicy(val, &m.w) },
 	"drop":    func(m *MCTS, key, val string) error { return setFloat(&m.dropSE, key, val, 0, 100) },
 	"widen":   func(m *MCTS, key, val string) error { return setFloat(&m.widen, key, val, 0, 100) },
 	"margin":  func(m *MCTS, key, val string) error { return setFloat(&m.margin, key, val, 0, 1) },
-	"mix":     func(m *MCTS, key, val string) error { return setFloat(&m.mix, key, val, 0, 1) },
+	"mix":     func(m *MCTS, key, val string) error { return parseFloatBy(key, val, 0, 1, &m.mix, &m.mixBy) },
 	"crn": func(m *MCTS, _, val string) error {
 		if val != "0" && val != "1" {
 			return fmt.Errorf("crn=%s: want 0 or 1", val)
@@ -560,6 +560,47 @@ func parseMCTSIters(m *MCTS, key, val string) error {
 		}
 	}
 	m.iters = m.itersBy[razzia.MinPlayers] // some budget, so that the time is not the only bound
+	return nil
+}
+
+// A byPlayers holds an option's value for each table size of 2 to 5
+// players, when it was given so (X/X/X/X): what suits a duel need not
+// suit a table of four.
+type byPlayers struct {
+	v   [razzia.MaxPlayers + 1]float64
+	set bool
+}
+
+// at returns the value at a table of players seats; one when the option
+// was given as one value.
+func (o byPlayers) at(players int, one float64) float64 {
+	if o.set {
+		return o.v[players]
+	}
+	return one
+}
+
+// parseFloatBy reads a number option given as one value X, into one, or
+// as one for each table size, X/X/X/X, into by, each from lo to hi.
+func parseFloatBy(key, val string, lo, hi float64, one *float64, by *byPlayers) error {
+	xs := strings.Split(val, "/")
+	if len(xs) == 1 {
+		*by = byPlayers{}
+		return setFloat(one, key, val, lo, hi)
+	}
+	if len(xs) != razzia.MaxPlayers-razzia.MinPlayers+1 {
+		return fmt.Errorf("%s=%s: want one number, or one for each of 2 to %d players, such as 0.5/0.5/0/0", key, val, razzia.MaxPlayers)
+	}
+	var o byPlayers
+	for i, x := range xs {
+		v, err := parseFloat(key, x, lo, hi)
+		if err != nil {
+			return fmt.Errorf("%s=%s: %s is not a number from %g to %g", key, val, x, lo, hi)
+		}
+		o.v[razzia.MinPlayers+i] = v
+	}
+	o.set = true
+	*by, *one = o, o.v[razzia.MinPlayers]
 	return nil
 }
 

@@ -95,6 +95,15 @@ func TestSpecOptionEffects(t *testing.T) {
 		{"mcts", func(b Bot) bool { return b.(*MCTS).mix == 0 }},
 		{"mcts:mix=0.5", func(b Bot) bool { return b.(*MCTS).mix == 0.5 }},
 		{"mcts:mix=1.5", nil},
+		{"mcts:mix=0.5/0.5/0/0", func(b Bot) bool { m := b.(*MCTS); return m.mixBy.at(2, m.mix) == 0.5 && m.mixBy.at(4, m.mix) == 0 }},
+		{"mcts:mix=0.5/0.5/0", nil},
+		{"mcts:mix=0.5/0.5/0/2", nil},
+		{"mcts:mix=0.5//0/0", nil},
+		{"mcts:noise=2/2/3/3", func(b Bot) bool {
+			m := b.(*MCTS)
+			return m.noiseBy.at(3, m.noise) == 2 && m.noiseBy.at(5, m.noise) == 3
+		}},
+		{"mcts:noise=2/2/3/-3", nil},
 		{"mcts:mix=-0.1", nil},
 		{"flat:rollout=random", nil},
 		{"heuristic:spare=-1", nil},

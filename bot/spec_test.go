@@ -295,6 +295,38 @@ func TestLevelCatalogue(t *testing.T) {
 	}
 }
 
+// TestMixAndNoiseByPlayers: mix=X/X/X/X and noise=X/X/X/X search at each
+// table size exactly as the one value for that size does, and not as
+// another size's value.
+func TestMixAndNoiseByPlayers(t *testing.T) {
+	tests := []struct {
+		name, by, same, other string
+		players               int
+	}{
+		{"mix at 4", "mix=0.5/0.5/0/0", "mix=0", "mix=0.5", 4},
+		{"mix at 2", "mix=0.5/0.5/0/0", "mix=0.5", "mix=0", 2},
+		{"noise at 4", "noise=2/2/3/3", "noise=3", "noise=2", 4},
+		{"noise at 3", "noise=2/2/3/3", "noise=2", "noise=3", 3},
+	}
+	means := func(t *testing.T, opt string, players int) []float64 {
+		t.Helper()
+		m := must(New("mcts:iters=400,workers=1,rollout=auto,light=5,policy=flat,cut=none,"+opt, 7)).(*MCTS)
+		m.Choose(midGame(t, players))
+		return slices.Clone(m.means)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			by := means(t, tt.by, tt.players)
+			if same := means(t, tt.same, tt.players); !slices.Equal(by, same) {
+				t.Errorf("%s searched otherwise than %s at %d players: root means %v, want %v", tt.by, tt.same, tt.players, by, same)
+			}
+			if other := means(t, tt.other, tt.players); slices.Equal(by, other) {
+				t.Errorf("%s searched as %s at %d players", tt.by, tt.other, tt.players)
+			}
+		})
+	}
+}
+
 // TestItersByPlayers: iters=N/N/N/N bounds a search by the count of its
 // table's size, 2 to 5 players.
 func TestItersByPlayers(t *testing.T) {
