@@ -79,11 +79,15 @@ type Level struct {
 // policy's, at a tenth of the iterations, won more.)
 //
 // Expert alone also mixes the value of the position after its move
-// half and half with its playouts' result (mix=0.5, after.go): it won 24
-// of 40 2-player games against hard that way (60.0%, 95% interval
-// 44.6-73.7) and 55.0% of 60 without, for the same iterations, and the
-// mix hardly slows them (BenchmarkMix). Hard keeps its playouts alone
-// until the mix is shown to win at its budget.
+// half and half with its playouts' result at 2 and 3 players (mix=0.5,
+// after.go): it won 24 of 40 2-player games against hard that way
+// (60.0%, 95% interval 44.6-73.7) and 55.0% of 60 without, for the same
+// iterations, and the mix hardly slows them (BenchmarkMix). At 4 and 5
+// players it drops the mix, which won 7 of 40 as one seat against three
+// hard where the same deals without it won 12, and plays its playouts
+// with more noise instead (noise=3): 15.5 of 40 that way (38.8%,
+// 25.3-54.2, fair 25%). Hard keeps its playouts as they are until a
+// change is shown to win at its budget.
 //
 // (On an idle machine a CPU-second runs about a sixth more.) A
 // mid-game position is the dear part of a game: near its end a playout
@@ -95,7 +99,7 @@ var levels = []Level{
 	{"easy", "heuristic:noise=6", "heuristic:noise=6", "values cards like medium but misjudges them often"},
 	{"medium", "heuristic", "heuristic", "values lots and cheques as a good player does; never looks ahead"},
 	{"hard", "mcts:time=" + hardTime.String() + ",rollout=auto,light=5,policy=flat,cut=none", "mcts:iters=21700/10300/7600/80800,workers=1,rollout=auto,light=5,policy=flat,cut=none", "before each decision, tries out how the game could go on, many times over; answers within a second"},
-	{"expert", "mcts:time=3s,workers=all,rollout=auto,light=5,policy=flat,cut=none,mix=0.5", "mcts:iters=181000/81600/58600/592000,workers=2,rollout=auto,light=5,policy=flat,cut=none,mix=0.5", "plays like hard but thinks longer, up to three seconds a decision"},
+	{"expert", "mcts:time=3s,workers=all,rollout=auto,light=5,policy=flat,cut=none,mix=0.5/0.5/0/0,noise=2/2/3/3", "mcts:iters=181000/81600/58600/592000,workers=2,rollout=auto,light=5,policy=flat,cut=none,mix=0.5/0.5/0/0,noise=2/2/3/3", "plays like hard but thinks longer, up to three seconds a decision"},
 }
 
 // hardTime is the time hard takes per decision: its 99th percentile stays
